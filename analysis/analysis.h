@@ -1,0 +1,100 @@
+/* analysis: C++ translation unit -> op table + diagnostics.
+ *
+ * Owns: the libclang front end (loaded with dlopen only when a TU needs
+ * analysis), the cheap pre-scan that decides whether it does, the kernel
+ * lint rules, diagnostics and their printing (text, JSON, SARIF), the
+ * schema text format (print and parse), and the link-time merge of op
+ * tables from many objects.
+ *
+ * Memory: diag lists and op tables own their strings; free them with
+ * q7_diags_free and q7_ops_free. */
+#ifndef Q7_ANALYSIS_H
+#define Q7_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "op.h"
+#include "support.h"
+
+enum q7_severity { Q7_SEV_NOTE, Q7_SEV_WARNING, Q7_SEV_ERROR };
+
+struct q7_diag {
+	enum q7_severity severity;
+	char *file; /* may be "" for a diagnostic with no place */
+	unsigned line, col;
+	char *rule; /* "q7-unsupported-param" (printed as [-Wq7-...]), or "" */
+	char *message;
+};
+
+struct q7_diags {
+	size_t n, cap;
+	struct q7_diag *d;
+};
+
+void q7_diags_add(struct q7_diags *ds, enum q7_severity sev, const char *file, unsigned line,
+                  unsigned col, const char *rule, const char *fmt, ...) Q7_PRINTF(7, 8);
+void q7_diags_free(struct q7_diags *ds);
+
+/* -Wq7-RULE, -Wno-q7-RULE, -Werror, -Werror=q7-RULE, -Wno-error=q7-RULE,
+ * -w: what the user said about q7cc's own warnings. */
+struct q7_warn_policy {
+	bool werror;      /* -Werror */
+	bool suppress_all; /* -w */
+	struct q7_strvec disabled, enabled, as_error, not_error; /* rule names */
+};
+/* True when arg is a warning flag the policy takes; q7-specific ones
+ * (-W[no-][error=]q7-*) are q7cc's alone and are not forwarded. */
+bool q7_warn_policy_take(struct q7_warn_policy *p, const char *arg, bool *q7_only);
+/* Drops disabled diagnostics and promotes warnings per the policy.
+ * Returns the number of errors left. */
+size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p);
+void q7_warn_policy_free(struct q7_warn_policy *p);
+
+/* Prints "file:line:col: error: message [-Wq7-rule]" with the source line
+ * and a caret, in colour when color is true. */
+void q7_diags_print(const struct q7_diags *ds, FILE *out, bool color);
+/* Machine-readable forms for CI. */
+void q7_diags_write_json(const struct q7_diags *ds, FILE *out);
+void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out);
+
+struct q7_analysis_opts {
+	const char *source;        /* the translation unit */
+	char *const *clang_args;   /* NULL-terminated: -I -D -U -std -include
+	                            * -isystem -x ... as given to the compile */
+	const char *triple;        /* parse target: i386-unknown-none for the
+	                            * device profiles, the host's for host */
+	char *const *sys_includes; /* NULL-terminated: the real compiler's own
+	                            * include directories (its -E -v) */
+	char *const *predefines;   /* NULL-terminated "NAME=VALUE" of the real
+	                            * compiler's target macros (may be NULL) */
+	const char *profile;       /* "xt", "gnu" or "host": for the lint */
+	char *const *kernel_names; /* NULL-terminated --q7-kernel=NAME (or NULL) */
+};
+
+/* False when the TU certainly has no kernels, so libclang need not load:
+ * neither the source nor any header it includes from the user's own
+ * directories mentions Q7_KERNEL, NEURON_LIBRARY or a --q7-kernel name. */
+bool q7_analysis_needed(const struct q7_analysis_opts *o);
+
+/* Parses the TU and appends its kernels to ops and its findings (lint
+ * included) to diags. Returns 0, or -1 when the TU could not be analysed
+ * (libclang missing, fatal parse error): a message was printed. */
+int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
+               struct q7_diags *diags);
+
+/* Link-time: merges the records of all objects (a declaration plus its
+ * definition is one kernel; the same name from two places is an error
+ * naming both), applies the library-wide rules (at most 10 kernels), and
+ * appends the result to out in a stable order (by name). */
+void q7_ops_merge(const struct q7_op_table *in, const char *profile, struct q7_op_table *out,
+                  struct q7_diags *diags);
+
+/* The schema text format: "ns::relu(Tensor x, int k) -> Tensor". */
+void q7_schema_print(const struct q7_op *op, struct q7_strbuf *out);
+/* Parses one schema; on failure returns -1 and sets *err (caller frees). */
+int q7_schema_parse(const char *text, struct q7_op *op, char **err);
+/* Ops as JSON (for --q7-print-schema --q7-format=json). */
+void q7_ops_write_json(const struct q7_op_table *ops, FILE *out);
+
+#endif

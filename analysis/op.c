@@ -1,0 +1,82 @@
+/* The op table: construction, deep copy, release. */
+#include "op.h"
+#include "support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *q7_kind_name(enum q7_kind k)
+{
+	switch (k) {
+	case Q7_KIND_TENSOR: return "Tensor";
+	case Q7_KIND_SCALAR: return "Scalar";
+	case Q7_KIND_INT: return "int";
+	case Q7_KIND_LONGLONG: return "long long";
+	case Q7_KIND_FLOAT: return "float";
+	case Q7_KIND_DOUBLE: return "double";
+	case Q7_KIND_BOOL: return "bool";
+	case Q7_KIND_INVALID: break;
+	}
+	return "?";
+}
+
+struct q7_op *q7_ops_add(struct q7_op_table *t)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 8;
+		t->ops = q7_xrealloc(t->ops, t->cap * sizeof *t->ops);
+	}
+	struct q7_op *op = &t->ops[t->n++];
+	memset(op, 0, sizeof *op);
+	return op;
+}
+
+static char *dup_or_empty(const char *s)
+{
+	return q7_xstrdup(s ? s : "");
+}
+
+void q7_ops_add_copy(struct q7_op_table *t, const struct q7_op *src)
+{
+	struct q7_op *op = q7_ops_add(t);
+	op->name = dup_or_empty(src->name);
+	op->qualname = dup_or_empty(src->qualname);
+	op->ret_ctype = dup_or_empty(src->ret_ctype);
+	op->ret = src->ret;
+	op->ret_name = dup_or_empty(src->ret_name);
+	op->nparams = src->nparams;
+	op->params = q7_xcalloc(src->nparams, sizeof *op->params);
+	for (size_t i = 0; i < src->nparams; i++) {
+		op->params[i].kind = src->params[i].kind;
+		op->params[i].name = dup_or_empty(src->params[i].name);
+		op->params[i].ctype = dup_or_empty(src->params[i].ctype);
+	}
+	op->stack_size = src->stack_size;
+	op->defined = src->defined;
+	op->file = dup_or_empty(src->file);
+	op->line = src->line;
+	op->col = src->col;
+}
+
+void q7_op_clear(struct q7_op *op)
+{
+	free(op->name);
+	free(op->qualname);
+	free(op->ret_ctype);
+	free(op->ret_name);
+	for (size_t i = 0; i < op->nparams; i++) {
+		free(op->params[i].name);
+		free(op->params[i].ctype);
+	}
+	free(op->params);
+	free(op->file);
+	memset(op, 0, sizeof *op);
+}
+
+void q7_ops_free(struct q7_op_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		q7_op_clear(&t->ops[i]);
+	free(t->ops);
+	memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,17 @@
+/* codegen: op table -> wrapper.cpp, the dispatch wrapper the runtime calls.
+ *
+ * Owns: the text of wrapper.cpp (forward declarations spelled from the
+ * kernels' real C++ types, <fn>_wrapper, <fn>_stack_switch, get_func_cnt,
+ * get_func_name, get_func_ptr, get_func_schema). Deterministic: the same
+ * table gives the same bytes. */
+#ifndef Q7_CODEGEN_H
+#define Q7_CODEGEN_H
+
+#include "op.h"
+#include "support.h"
+
+/* Appends wrapper.cpp for ops, in table order, to out. Returns 0, or -1
+ * after printing why (e.g. an op that cannot be marshalled). */
+int q7_codegen_wrapper(const struct q7_op_table *ops, struct q7_strbuf *out);
+
+#endif

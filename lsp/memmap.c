@@ -1,0 +1,43 @@
+/* The memory map of seed §6, the one table every LSP, link and prelink
+ * reads: iram0 at 0 (4 KiB vectors), core i's 2 MiB SRAM window at
+ * 0x84000000 + i*0x200000, and the single-core 32 MiB window. */
+#include "lsp.h"
+#include "support.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+
+#define IRAM_ORG 0x00000000u
+#define IRAM_LEN 0x1000u
+#define SRAM_BASE 0x84000000u
+#define CORE_WINDOW 0x200000u
+#define SINGLE_WINDOW 0x2000000u /* 32 MiB: all eight windows and more */
+
+static const struct q7_lsp lsps[] = {
+	{"lsp_fll_load_cpu0", 0, IRAM_ORG, IRAM_LEN, SRAM_BASE + 0 * CORE_WINDOW, CORE_WINDOW},
+	{"lsp_fll_load_cpu1", 1, IRAM_ORG, IRAM_LEN, SRAM_BASE + 1 * CORE_WINDOW, CORE_WINDOW},
+	{"lsp_fll_load_cpu2", 2, IRAM_ORG, IRAM_LEN, SRAM_BASE + 2 * CORE_WINDOW, CORE_WINDOW},
+	{"lsp_fll_load_cpu3", 3, IRAM_ORG, IRAM_LEN, SRAM_BASE + 3 * CORE_WINDOW, CORE_WINDOW},
+	{"lsp_fll_load_cpu4", 4, IRAM_ORG, IRAM_LEN, SRAM_BASE + 4 * CORE_WINDOW, CORE_WINDOW},
+	{"lsp_fll_load_cpu5", 5, IRAM_ORG, IRAM_LEN, SRAM_BASE + 5 * CORE_WINDOW, CORE_WINDOW},
+	{"lsp_fll_load_cpu6", 6, IRAM_ORG, IRAM_LEN, SRAM_BASE + 6 * CORE_WINDOW, CORE_WINDOW},
+	{"lsp_fll_load_cpu7", 7, IRAM_ORG, IRAM_LEN, SRAM_BASE + 7 * CORE_WINDOW, CORE_WINDOW},
+	{"lsp_fll_load_cpu_single", Q7_LSP_SINGLE, IRAM_ORG, IRAM_LEN, SRAM_BASE,
+	 SINGLE_WINDOW},
+};
+
+const struct q7_lsp *q7_lsp_get(int core)
+{
+	for (size_t i = 0; i < sizeof lsps / sizeof lsps[0]; i++)
+		if (lsps[i].core == core)
+			return &lsps[i];
+	return NULL;
+}
+
+char *q7_lsp_dir(const struct q7_lsp *lsp)
+{
+	char *share = q7_prefix_path("share/q7cc/lsp");
+	char *dir = q7_path_join(share, lsp->name);
+	free(share);
+	return dir;
+}

@@ -1,0 +1,26 @@
+/* packer/pack: xt-pkg-loadlib in-process: strip a linked image, drop the
+ * sections the loader does not want, save the stripped image, and wrap it
+ * as a relocatable object whose .rodata holds it under a global symbol. */
+#ifndef Q7_PACK_H
+#define Q7_PACK_H
+
+#include <stdbool.h>
+
+struct q7_pack_opts {
+	const char *input;    /* the linked image (<base>.so) */
+	const char *output;   /* -o: the packed object, NULL for none */
+	const char *stripped; /* -s: the stripped image, NULL for none */
+	const char *symbol;   /* -e: default "lib_func" */
+	unsigned long pagesize; /* -p: 0 takes the overlay path */
+	bool symlookup;       /* -l: keep .hash .dynstr .dynsym .rela.plt */
+	bool verbose;         /* -v */
+};
+
+/* 0, or 1 after printing "<prog>: <file>: <reason>"; no output is left
+ * behind on failure. */
+int q7_pack(const struct q7_pack_opts *o);
+
+/* The q7-pkg-loadlib / xt-pkg-loadlib command line. */
+int q7_pkg_loadlib_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,32 @@
+/* packer/record: the op records carried inside object files.
+ *
+ * Owns: the ".q7.ops" section (SHT_PROGBITS, SHF_EXCLUDE so a final link
+ * drops it, kept by ld -r and archives) and its versioned payload; writing
+ * it into an object after the compile and reading it back from objects and
+ * archive members at link time, with libelf. */
+#ifndef Q7_RECORD_H
+#define Q7_RECORD_H
+
+#include <stddef.h>
+
+#include "op.h"
+
+#define Q7_RECORD_SECTION ".q7.ops"
+
+/* Adds the records of ops to the object at path (temp file + rename).
+ * Does nothing when ops is empty. 0, or -1 after printing
+ * "q7cc: <path>: <reason>". */
+int q7_record_attach(const char *path, const struct q7_op_table *ops);
+
+/* Appends the records found in path (an ELF object or an ar archive of
+ * them) to ops. Files without records, and inputs that are not ELF or ar
+ * (linker scripts, ...), add nothing. 0, or -1 after printing why for a
+ * damaged file. */
+int q7_record_read(const char *path, struct q7_op_table *ops);
+
+/* The payload alone, for tests. encode's result is the caller's. */
+char *q7_record_encode(const struct q7_op_table *ops, size_t *len);
+/* Appends decoded ops; what names the source in messages. 0 or -1. */
+int q7_record_decode(const char *buf, size_t len, const char *what, struct q7_op_table *ops);
+
+#endif

@@ -1,0 +1,119 @@
+/* <q7/frame.h>: the call frame, the one contract between a loader and a
+ * kernel library built by q7cc (the open runtime's ABI, version 1).
+ *
+ * A loader (q7-run on the host, the boot program on an emulated core) fills
+ * a q7_frame and calls the library's entry point:
+ *
+ *     int q7_entry(struct q7_frame *frame);   // also _start on the device
+ *
+ * The library registers its ops (get_func_cnt/name/ptr), finds frame->op,
+ * checks the arguments against the op's schema, runs the op through its
+ * stack-switch launcher and describes the returned tensor in frame->out.
+ * It returns frame->status, and on failure frame->message says why.
+ *
+ * The layout is the same on every target: fixed-width fields only,
+ * addresses widened to 64 bits, explicit padding, checked by the static
+ * assertions below. Plain C, so C and C++ loaders and runtimes share it. */
+#ifndef Q7_FRAME_H
+#define Q7_FRAME_H
+
+#include <stdint.h>
+
+#define Q7_FRAME_MAGIC 0x52463751u /* "Q7FR" little-endian */
+#define Q7_FRAME_VERSION 1u
+
+#define Q7_MAX_DIMS 8
+#define Q7_MAX_DIM_SIZE 65535u
+#define Q7_MAX_ARGS 16
+#define Q7_MAX_OP_NAME 32 /* names are shorter than 32 characters */
+#define Q7_MESSAGE_SIZE 512
+
+/* Element types, numbered as torch's ScalarType. */
+enum q7_dtype {
+	Q7_DTYPE_UINT8 = 0,   /* torch::kByte */
+	Q7_DTYPE_INT8 = 1,    /* torch::kChar */
+	Q7_DTYPE_INT16 = 2,   /* torch::kShort */
+	Q7_DTYPE_INT32 = 3,   /* torch::kInt */
+	Q7_DTYPE_INT64 = 4,   /* torch::kLong */
+	Q7_DTYPE_FLOAT16 = 5, /* torch::kHalf */
+	Q7_DTYPE_FLOAT32 = 6, /* torch::kFloat */
+	Q7_DTYPE_FLOAT64 = 7, /* torch::kDouble */
+	Q7_DTYPE_BOOL = 11,   /* torch::kBool */
+	Q7_DTYPE_BFLOAT16 = 15, /* torch::kBFloat16 */
+};
+
+struct q7_tensor_desc {
+	uint32_t dtype;  /* enum q7_dtype */
+	uint32_t ndim;   /* 0..Q7_MAX_DIMS; 0 with data 0: no tensor */
+	uint32_t sizes[Q7_MAX_DIMS];
+	int32_t strides[Q7_MAX_DIMS]; /* in elements */
+	uint64_t data;   /* address of element 0 in the core's address space */
+};
+
+enum q7_arg_kind {
+	Q7_ARG_NONE = 0,
+	Q7_ARG_TENSOR = 1,
+	Q7_ARG_INT = 2,   /* u.i: any integer literal */
+	Q7_ARG_FLOAT = 3, /* u.f_bits: an IEEE-754 double's bits */
+	Q7_ARG_BOOL = 4,  /* u.i: 0 or 1 */
+};
+
+struct q7_arg {
+	uint32_t kind; /* enum q7_arg_kind */
+	uint32_t reserved;
+	union {
+		struct q7_tensor_desc tensor;
+		int64_t i;
+		uint64_t f_bits;
+	} u;
+};
+
+enum q7_status {
+	Q7_STATUS_OK = 0,
+	Q7_STATUS_BAD_FRAME = 1,    /* magic, version or sizes are wrong */
+	Q7_STATUS_NO_SUCH_OP = 2,   /* message lists the ops there are */
+	Q7_STATUS_BAD_ARGS = 3,     /* count or kind does not match the schema */
+	Q7_STATUS_NO_MEMORY = 4,    /* the heap arena is exhausted */
+	Q7_STATUS_BAD_OUTPUT = 5,   /* returned tensor does not fit dst */
+	Q7_STATUS_KERNEL_ERROR = 6, /* the kernel or the runtime gave up */
+};
+
+/* int write(int fd, const void *buf, uint32_t len): how kernels print. */
+typedef int (*q7_write_fn)(int fd, const void *buf, uint32_t len);
+
+struct q7_frame {
+	uint32_t magic;   /* Q7_FRAME_MAGIC */
+	uint32_t version; /* Q7_FRAME_VERSION */
+	uint32_t size;    /* sizeof(struct q7_frame) as the loader saw it */
+	uint32_t nargs;
+	char op[Q7_MAX_OP_NAME]; /* NUL-terminated op name */
+	uint32_t cpu_id;    /* get_cpu_id() */
+	uint32_t cpu_count; /* get_cpu_count() */
+	struct q7_arg args[Q7_MAX_ARGS];
+	/* The destination tensor (get_dst_tensor()); ndim 0 and data 0 when the
+	 * loader gives none. When set, the returned tensor is copied into it
+	 * unless it already is it, and must have the same dtype and numel. */
+	struct q7_tensor_desc dst;
+	/* Filled by the runtime: the returned tensor. Its data lives in dst or
+	 * in the heap arena, which the loader keeps until it has read it. */
+	struct q7_tensor_desc out;
+	uint64_t heap_base; /* arena for tensors, stacks, tcm: required */
+	uint64_t heap_size;
+	uint64_t stack_limit; /* lowest usable address of the caller's stack,
+	                       * 0 when unknown (the runtime then measures) */
+	uint64_t write_fn;    /* q7_write_fn, 0: output is discarded */
+	int32_t status;       /* enum q7_status, set by the runtime */
+	uint32_t switched_stack; /* 1 when the op ran on a switched stack */
+	char message[Q7_MESSAGE_SIZE]; /* NUL-terminated, set with status */
+};
+
+#if defined(__cplusplus)
+#define Q7_FRAME_ASSERT static_assert
+#else
+#define Q7_FRAME_ASSERT _Static_assert
+#endif
+Q7_FRAME_ASSERT(sizeof(struct q7_tensor_desc) == 80, "q7_tensor_desc layout");
+Q7_FRAME_ASSERT(sizeof(struct q7_arg) == 88, "q7_arg layout");
+Q7_FRAME_ASSERT(sizeof(struct q7_frame) == 2176, "q7_frame layout");
+
+#endif

@@ -1,0 +1,138 @@
+/* Paths, file reading, and where q7cc's own files are. */
+#include "support.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *q7_path_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return q7_xstrdup(".");
+	if (slash == path)
+		return q7_xstrdup("/");
+	return q7_xstrndup(path, (size_t)(slash - path));
+}
+
+const char *q7_path_basename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+char *q7_path_join(const char *dir, const char *name)
+{
+	if (name[0] == '/' || !dir[0])
+		return q7_xstrdup(name);
+	size_t n = strlen(dir);
+	return q7_xasprintf("%s%s%s", dir, dir[n - 1] == '/' ? "" : "/", name);
+}
+
+char *q7_path_strip_ext(const char *path, const char *ext)
+{
+	size_t n = strlen(path), e = strlen(ext);
+	if (n > e && strcmp(path + n - e, ext) == 0)
+		return q7_xstrndup(path, n - e);
+	return q7_xstrdup(path);
+}
+
+bool q7_path_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+bool q7_path_is_executable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       access(path, X_OK) == 0;
+}
+
+char *q7_path_search(const char *name, const char *path_env)
+{
+	if (strchr(name, '/'))
+		return q7_path_is_executable(name) ? q7_xstrdup(name) : NULL;
+	if (!path_env)
+		path_env = getenv("PATH");
+	if (!path_env)
+		path_env = "/usr/local/bin:/usr/bin:/bin";
+	const char *p = path_env;
+	for (;;) {
+		const char *end = strchr(p, ':');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char *dir = n ? q7_xstrndup(p, n) : q7_xstrdup(".");
+		char *cand = q7_path_join(dir, name);
+		free(dir);
+		if (q7_path_is_executable(cand))
+			return cand;
+		free(cand);
+		if (!end)
+			return NULL;
+		p = end + 1;
+	}
+}
+
+char *q7_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	struct q7_strbuf b = {0};
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		q7_sb_addn(&b, chunk, n);
+	int err = ferror(f) ? EIO : 0;
+	fclose(f);
+	if (err) {
+		q7_sb_free(&b);
+		errno = err;
+		return NULL;
+	}
+	if (len)
+		*len = b.len;
+	return q7_sb_take(&b);
+}
+
+static char *self_exe;
+static char *prefix;
+
+const char *q7_self_exe(void)
+{
+	if (!self_exe) {
+		char buf[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+		if (n < 0)
+			q7_fatal(Q7_EXIT_INTERNAL, "cannot find my own executable: /proc/self/exe: %s",
+			         strerror(errno));
+		buf[n] = '\0';
+		self_exe = q7_xstrdup(buf);
+	}
+	return self_exe;
+}
+
+const char *q7_prefix(void)
+{
+	if (!prefix) {
+		const char *env = getenv("Q7CC_PREFIX");
+		if (env && *env) {
+			prefix = q7_xstrdup(env);
+		} else {
+			char *bin = q7_path_dirname(q7_self_exe());
+			prefix = q7_path_dirname(bin);
+			free(bin);
+		}
+	}
+	return prefix;
+}
+
+char *q7_prefix_path(const char *rel)
+{
+	return q7_path_join(q7_prefix(), rel);
+}

@@ -1,0 +1,102 @@
+/* support: small shared pieces every component uses.
+ *
+ * Owns: allocation that cannot fail (q7 exits on OOM), the growable string
+ * and string vector, the program-name-prefixed error printer, path helpers,
+ * and where q7cc's own files live. Nothing here knows about compilers.
+ *
+ * Memory: q7_strbuf and q7_strvec own their storage; q7_*_free releases it.
+ * Strings returned by q7_xstrdup/q7_xasprintf/q7_path_* are the caller's. */
+#ifndef Q7_SUPPORT_H
+#define Q7_SUPPORT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#if defined(__GNUC__)
+#define Q7_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define Q7_NORETURN __attribute__((noreturn))
+#else
+#define Q7_PRINTF(f, a)
+#define Q7_NORETURN
+#endif
+
+/* Exit codes of q7cc's own failures, apart from the compiler's (1) and from
+ * death by signal (128+N). */
+enum {
+	Q7_EXIT_ERROR = 1,     /* bad input: a diagnostic was printed */
+	Q7_EXIT_USAGE = 2,     /* bad command line */
+	Q7_EXIT_TOOL = 69,     /* a tool q7cc needs is missing (EX_UNAVAILABLE) */
+	Q7_EXIT_INTERNAL = 70, /* q7cc itself failed (EX_SOFTWARE) */
+	Q7_EXIT_IO = 74,       /* could not read or write a file (EX_IOERR) */
+};
+
+void *q7_xmalloc(size_t n);
+void *q7_xcalloc(size_t n, size_t size);
+void *q7_xrealloc(void *p, size_t n);
+char *q7_xstrdup(const char *s);
+char *q7_xstrndup(const char *s, size_t n);
+char *q7_xasprintf(const char *fmt, ...) Q7_PRINTF(1, 2);
+
+/* The name errors are prefixed with ("q7cc", "q7-pkg-loadlib", ...). */
+void q7_set_progname(const char *name);
+const char *q7_progname(void);
+/* "<prog>: <message>\n" on stderr. */
+void q7_error(const char *fmt, ...) Q7_PRINTF(1, 2);
+void q7_warning(const char *fmt, ...) Q7_PRINTF(1, 2);
+void q7_note(const char *fmt, ...) Q7_PRINTF(1, 2);
+Q7_NORETURN void q7_fatal(int code, const char *fmt, ...) Q7_PRINTF(2, 3);
+
+/* A growable NUL-terminated string. Zero-initialise, then append. */
+struct q7_strbuf {
+	char *s;
+	size_t len, cap;
+};
+void q7_sb_add(struct q7_strbuf *b, const char *s);
+void q7_sb_addn(struct q7_strbuf *b, const char *s, size_t n);
+void q7_sb_addc(struct q7_strbuf *b, char c);
+void q7_sb_addf(struct q7_strbuf *b, const char *fmt, ...) Q7_PRINTF(2, 3);
+void q7_sb_vaddf(struct q7_strbuf *b, const char *fmt, va_list ap);
+/* Hands the string to the caller and resets b. Never NULL. */
+char *q7_sb_take(struct q7_strbuf *b);
+void q7_sb_free(struct q7_strbuf *b);
+
+/* A NULL-terminated vector of owned strings (an argv). Zero-initialise. */
+struct q7_strvec {
+	char **v;
+	size_t n, cap;
+};
+void q7_sv_add(struct q7_strvec *sv, const char *s);
+void q7_sv_addf(struct q7_strvec *sv, const char *fmt, ...) Q7_PRINTF(2, 3);
+void q7_sv_addv(struct q7_strvec *sv, const struct q7_strvec *from);
+void q7_sv_free(struct q7_strvec *sv);
+
+/* Appends s to b quoted for a POSIX shell, only where it needs quoting, so
+ * that a printed command can be pasted back. */
+void q7_sb_add_shell_quoted(struct q7_strbuf *b, const char *s);
+/* One command line, shell-quoted, no newline. Caller frees. */
+char *q7_shell_join(char *const *argv);
+
+/* Paths. All return new strings. */
+char *q7_path_dirname(const char *path);
+const char *q7_path_basename(const char *path); /* points into path */
+char *q7_path_join(const char *dir, const char *name);
+/* "dir/base.so" -> "dir/base" when path ends in ext, else a copy. */
+char *q7_path_strip_ext(const char *path, const char *ext);
+bool q7_path_exists(const char *path);
+bool q7_path_is_executable(const char *path);
+/* Searches PATH (or path_env when non-NULL) for an executable. */
+char *q7_path_search(const char *name, const char *path_env);
+
+/* Reads a whole file. Returns NULL and sets errno on failure. */
+char *q7_read_file(const char *path, size_t *len);
+
+/* q7cc's own directory layout: <prefix>/bin, <prefix>/include/q7cc,
+ * <prefix>/lib/q7cc, <prefix>/share/q7cc. The prefix is found from the
+ * running executable (/proc/self/exe), so the build tree's stage/ and an
+ * installed tree work the same; Q7CC_PREFIX overrides it. */
+const char *q7_prefix(void);
+char *q7_prefix_path(const char *rel); /* "<prefix>/<rel>" */
+const char *q7_self_exe(void);
+
+#endif

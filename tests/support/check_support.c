@@ -1,0 +1,151 @@
+/* Unit tests of support/: strings, shell quoting, paths, whole-or-nothing
+ * output files. */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "support.h"
+#include "tempfile.h"
+
+START_TEST(strbuf_grows_and_formats)
+{
+	struct q7_strbuf b = {0};
+	for (int i = 0; i < 1000; i++)
+		q7_sb_addf(&b, "%d,", i);
+	ck_assert_uint_eq(b.len, strlen(b.s));
+	ck_assert(strncmp(b.s, "0,1,2,", 6) == 0);
+	ck_assert(strstr(b.s, ",999,") != NULL);
+	char *s = q7_sb_take(&b);
+	ck_assert_ptr_null(b.s);
+	free(s);
+}
+END_TEST
+
+static const struct {
+	const char *in, *out;
+} quote_cases[] = {
+	{"plain", "plain"},
+	{"-I/usr/include", "-I/usr/include"},
+	{"", "''"},
+	{"a b", "'a b'"},
+	{"it's", "'it'\\''s'"},
+	{"$HOME", "'$HOME'"},
+	{"x\"y", "'x\"y'"},
+	{"-DX=\"1\"", "'-DX=\"1\"'"},
+};
+
+START_TEST(shell_quote_cases)
+{
+	struct q7_strbuf b = {0};
+	q7_sb_add_shell_quoted(&b, quote_cases[_i].in);
+	ck_assert_str_eq(b.s, quote_cases[_i].out);
+	q7_sb_free(&b);
+}
+END_TEST
+
+START_TEST(shell_join_round_trips_through_sh)
+{
+	char *argv[] = {"printf", "%s|", "a b", "it's", "$X", "`id`", NULL};
+	char *line = q7_shell_join(argv);
+	/* Feed the joined line to a real shell and compare what it prints. */
+	char tmp[] = "/tmp/q7sh.XXXXXX";
+	int fd = mkstemp(tmp);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	struct q7_strbuf sh = {0};
+	q7_sb_addf(&sh, "%s > %s", line, tmp);
+	FILE *p = popen("sh", "w");
+	ck_assert_ptr_nonnull(p);
+	fputs(sh.s, p);
+	ck_assert_int_eq(pclose(p), 0);
+	size_t n;
+	char *got = q7_read_file(tmp, &n);
+	ck_assert_str_eq(got, "a b|it's|$X|`id`|");
+	unlink(tmp);
+	free(got);
+	free(line);
+	q7_sb_free(&sh);
+}
+END_TEST
+
+START_TEST(paths)
+{
+	char *d = q7_path_dirname("/a/b/c.so");
+	ck_assert_str_eq(d, "/a/b");
+	free(d);
+	d = q7_path_dirname("c.so");
+	ck_assert_str_eq(d, ".");
+	free(d);
+	ck_assert_str_eq(q7_path_basename("/a/b/c.so"), "c.so");
+	char *j = q7_path_join("/a/", "b");
+	ck_assert_str_eq(j, "/a/b");
+	free(j);
+	char *s = q7_path_strip_ext("dir x/libops.so", ".so");
+	ck_assert_str_eq(s, "dir x/libops");
+	free(s);
+	char *sh = q7_path_search("sh", NULL);
+	ck_assert_ptr_nonnull(sh);
+	free(sh);
+	ck_assert_ptr_null(q7_path_search("no-such-tool-q7", NULL));
+}
+END_TEST
+
+START_TEST(outfile_commit_and_abort)
+{
+	char dir[] = "/tmp/q7out.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char *target = q7_path_join(dir, "out file");
+	struct q7_outfile o;
+	ck_assert_int_eq(q7_outfile_open(&o, target), 0);
+	fputs("half", o.f);
+	ck_assert(!q7_path_exists(target));
+	q7_outfile_abort(&o);
+	ck_assert(!q7_path_exists(target));
+
+	ck_assert_int_eq(q7_outfile_open(&o, target), 0);
+	fputs("whole", o.f);
+	ck_assert_int_eq(q7_outfile_commit(&o, 0644), 0);
+	size_t n;
+	char *got = q7_read_file(target, &n);
+	ck_assert_str_eq(got, "whole");
+	free(got);
+	unlink(target);
+	/* Only the target ever appeared in the directory. */
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(target);
+}
+END_TEST
+
+START_TEST(outfile_in_missing_dir_fails_cleanly)
+{
+	struct q7_outfile o;
+	ck_assert_int_eq(q7_outfile_open(&o, "/nonexistent-q7/x.so"), -1);
+	ck_assert_int_eq(errno, ENOENT);
+}
+END_TEST
+
+static Suite *support_suite(void)
+{
+	Suite *s = suite_create("support");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, strbuf_grows_and_formats);
+	tcase_add_loop_test(tc, shell_quote_cases, 0, sizeof quote_cases / sizeof quote_cases[0]);
+	tcase_add_test(tc, shell_join_round_trips_through_sh);
+	tcase_add_test(tc, paths);
+	tcase_add_test(tc, outfile_commit_and_abort);
+	tcase_add_test(tc, outfile_in_missing_dir_fails_cleanly);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(support_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,10 @@
+/* wrapper: the compiler driver. Owns the argv model and its option table,
+ * the toolchain profiles, the plan of steps for each mode (compile,
+ * preprocess, syntax-only, link, pass-through), spawning children, -###
+ * and -v, and masquerading as xt-clang++. */
+#ifndef Q7_DRIVER_H
+#define Q7_DRIVER_H
+
+int q7_driver_main(int argc, char **argv);
+
+#endif

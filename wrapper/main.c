@@ -1,0 +1,40 @@
+/* q7cc's one executable. It answers to several names (argv[0]) and to the
+ * same names as a first-argument subcommand (q7cc --q7-run ...):
+ *
+ *   q7cc, xt-clang++, *-clang++   the compiler driver (wrapper/driver.c)
+ *   q7-pkg-loadlib, xt-pkg-loadlib the packer (packer/)
+ *   q7-prelink                     the prelinker (packer/)
+ *   q7-run                         run a kernel (runtime/run/) */
+#include "driver.h"
+#include "pack.h"
+#include "support.h"
+
+#include <string.h>
+
+struct tool {
+	const char *name;
+	const char *subcommand;
+	int (*main)(int argc, char **argv);
+};
+
+static const struct tool tools[] = {
+	{"q7-pkg-loadlib", "--q7-pkg-loadlib", q7_pkg_loadlib_main},
+	{"xt-pkg-loadlib", NULL, q7_pkg_loadlib_main},
+};
+
+int main(int argc, char **argv)
+{
+	const char *self = argc > 0 ? q7_path_basename(argv[0]) : "q7cc";
+	for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++) {
+		if (strcmp(self, tools[i].name) == 0) {
+			q7_set_progname(tools[i].name);
+			return tools[i].main(argc, argv);
+		}
+		if (argc > 1 && tools[i].subcommand && strcmp(argv[1], tools[i].subcommand) == 0) {
+			q7_set_progname(tools[i].name);
+			argv[1] = (char *)tools[i].name;
+			return tools[i].main(argc - 1, argv + 1);
+		}
+	}
+	return q7_driver_main(argc, argv);
+}
