@@ -1,7 +1,7 @@
 /* lsp: the memory map of the GPSIMD cores, and the nine linker support
  * packages (lsp_fll_load_cpu0..7, lsp_fll_load_cpu_single) made from it.
  * One table; everything else (scripts, the prelinker's default bases, the
- * link plan) reads it. */
+ * link plan) reads it. docs/lsp.md describes the packages. */
 #ifndef Q7_LSP_H
 #define Q7_LSP_H
 
@@ -21,5 +21,34 @@ struct q7_lsp {
 const struct q7_lsp *q7_lsp_get(int core);
 /* "<prefix>/share/q7cc/lsp/<name>": caller frees. */
 char *q7_lsp_dir(const struct q7_lsp *lsp);
+
+/* The five section scripts of a package, as GNU ld's emulations name
+ * them: elf32xtensa.x (normal link), .xbn (-N), .xn (-n), .xr (-r),
+ * .xu (-Ur). */
+enum q7_lsp_variant {
+	Q7_LSP_X,
+	Q7_LSP_XBN,
+	Q7_LSP_XN,
+	Q7_LSP_XR,
+	Q7_LSP_XU,
+	Q7_LSP_NVARIANTS
+};
+/* "x", "xbn", "xn", "xr", "xu". */
+const char *q7_lsp_variant_suffix(enum q7_lsp_variant v);
+/* "<q7_lsp_dir>/ldscripts/elf32xtensa.<suffix>": caller frees. */
+char *q7_lsp_ldscript(const struct q7_lsp *lsp, enum q7_lsp_variant v);
+
+/* The text of a section script, generated from the table: caller frees.
+ * Same table, same bytes. */
+char *q7_lsp_script_text(const struct q7_lsp *lsp, enum q7_lsp_variant v);
+/* The text of the package's gcc specs file (the same in all nine). */
+const char *q7_lsp_specs_text(void);
+
+/* Writes "<outdir>/<name>/specs" and "<outdir>/<name>/ldscripts/..." for
+ * one package, each file whole or not at all; creates the directories.
+ * Returns 0, or -1 after printing "q7cc: <file>: <what>: <why>". */
+int q7_lsp_write_package(const struct q7_lsp *lsp, const char *outdir);
+/* All nine packages. 0 or -1 (as above). */
+int q7_lsp_write_all(const char *outdir);
 
 #endif

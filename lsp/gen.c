@@ -1,0 +1,82 @@
+/* Writes the LSP packages to disk: <outdir>/<name>/specs and
+ * <outdir>/<name>/ldscripts/elf32xtensa.{x,xbn,xn,xr,xu}, every file whole
+ * or not at all (temp file beside it, then rename), so a build interrupted
+ * halfway never leaves a truncated script for a later link to read. */
+#include "lsp.h"
+#include "support.h"
+#include "tempfile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* mkdir -p for one path, 0755 before the umask. */
+static int make_dirs(const char *path)
+{
+	char *p = q7_xstrdup(path);
+	int rc = 0;
+	for (char *s = p + 1;; s++) {
+		char c = *s;
+		if (c != '/' && c != '\0')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+			q7_error("%s: cannot create directory: %s", p, strerror(errno));
+			rc = -1;
+			break;
+		}
+		*s = c;
+		if (c == '\0')
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	struct q7_outfile o;
+	if (q7_outfile_open(&o, path) != 0) {
+		q7_error("%s: cannot write: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t len = strlen(text);
+	if (fwrite(text, 1, len, o.f) != len || q7_outfile_commit(&o, 0644) != 0) {
+		q7_error("%s: cannot write: %s", path, strerror(errno));
+		q7_outfile_abort(&o);
+		return -1;
+	}
+	return 0;
+}
+
+int q7_lsp_write_package(const struct q7_lsp *lsp, const char *outdir)
+{
+	char *dir = q7_path_join(outdir, lsp->name);
+	char *scripts = q7_path_join(dir, "ldscripts");
+	char *specs = q7_path_join(dir, "specs");
+	int rc = make_dirs(scripts);
+	if (rc == 0)
+		rc = write_text(specs, q7_lsp_specs_text());
+	for (int v = 0; rc == 0 && v < Q7_LSP_NVARIANTS; v++) {
+		char *name = q7_xasprintf("elf32xtensa.%s", q7_lsp_variant_suffix(v));
+		char *path = q7_path_join(scripts, name);
+		char *text = q7_lsp_script_text(lsp, v);
+		rc = write_text(path, text);
+		free(text);
+		free(path);
+		free(name);
+	}
+	free(specs);
+	free(scripts);
+	free(dir);
+	return rc;
+}
+
+int q7_lsp_write_all(const char *outdir)
+{
+	for (int core = 0; core < Q7_NUM_CORES; core++)
+		if (q7_lsp_write_package(q7_lsp_get(core), outdir) != 0)
+			return -1;
+	return q7_lsp_write_package(q7_lsp_get(Q7_LSP_SINGLE), outdir);
+}
