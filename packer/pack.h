@@ -20,6 +20,11 @@ struct q7_pack_opts {
  * behind on failure. */
 int q7_pack(const struct q7_pack_opts *o);
 
+/* q7_pack on an image already opened and checked (packer/image.h), for
+ * the fuzz target and tests. Same result and messages as q7_pack. */
+struct q7_image;
+int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o);
+
 /* The q7-pkg-loadlib / xt-pkg-loadlib command line. */
 int q7_pkg_loadlib_main(int argc, char **argv);
 

@@ -1,0 +1,24 @@
+/* packer/elfio: the few libelf habits every packer file shares.
+ *
+ * Owns: libelf initialisation, and error messages in the one format
+ * "<prog>: <file>: <what>: <elf_errmsg>". */
+#ifndef Q7_ELFIO_H
+#define Q7_ELFIO_H
+
+#include <gelf.h>
+#include <libelf.h>
+#include <stdbool.h>
+
+/* elf_version() once; false (after a message) if libelf is unusable. */
+bool q7_elf_init(void);
+/* "<prog>: <file>: <what>: <libelf's last error>". */
+void q7_elf_error(const char *file, const char *what);
+/* Sets e_shstrndx of a new file, through section 0 when it does not fit
+ * (call after its sections exist). 0 or -1 (libelf error). */
+int q7_elf_set_shstrndx(Elf *out, size_t ndx);
+/* True when the first bytes of buf say ELF ("\177ELF"). */
+bool q7_is_elf_magic(const void *buf, size_t n);
+/* True when the first bytes of buf say ar ("!<arch>\n"). */
+bool q7_is_ar_magic(const void *buf, size_t n);
+
+#endif

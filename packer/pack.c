@@ -1,0 +1,288 @@
+/* packer/pack: q7_pack(), the overlay path of xt-pkg-loadlib (seed §7.1)
+ * in one process.
+ *
+ * The stripped image is written once, to the -s file or else to an
+ * anonymous memory file, and mapped back: those exact bytes become the
+ * packed object's .rodata. Nothing is written before the input has been
+ * checked, and outputs are renamed into place only when both are whole. */
+#include "pack.h"
+#include "elfio.h"
+#include "image.h"
+#include "strip.h"
+#include "support.h"
+#include "tempfile.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The packed object's sections, in the order `ld -r` with the vendor's
+ * script gives them; .xtensa.info only when the image had one. */
+enum { P_RODATA = 1 };
+
+struct packed {
+	const unsigned char *image;
+	size_t image_len;
+	const unsigned char *info; /* the image's .xtensa.info, or NULL */
+	size_t info_len;
+	const char *symbol;
+	unsigned long align;
+};
+
+static Elf_Scn *add_section(Elf *out, GElf_Word name, GElf_Word type,
+                            GElf_Xword flags, GElf_Xword align, Elf_Type dtype, void *buf,
+                            size_t size)
+{
+	Elf_Scn *scn = elf_newscn(out);
+	Elf_Data *d = scn ? elf_newdata(scn) : NULL;
+	GElf_Shdr sh;
+	if (!d || !gelf_getshdr(scn, &sh))
+		return NULL;
+	d->d_type = dtype;
+	d->d_buf = buf;
+	d->d_size = size;
+	d->d_align = align;
+	sh.sh_name = name;
+	sh.sh_type = type;
+	sh.sh_flags = flags;
+	sh.sh_addralign = align;
+	sh.sh_size = size;
+	return gelf_update_shdr(scn, &sh) ? scn : NULL;
+}
+
+static int write_packed(const struct q7_image *im, const struct packed *pk, Elf *out)
+{
+	int rc = -1;
+	bool info = pk->info != NULL;
+	size_t nsym = info ? 4 : 3, symsz = gelf_fsize(im->elf, ELF_T_SYM, 1, EV_CURRENT);
+	struct q7_strbuf names = {0}, strs = {0};
+	void *symbuf = q7_xcalloc(nsym, sizeof(Elf64_Sym));
+	Elf_Data *symdata = NULL;
+	GElf_Word n_rodata, n_info = 0, n_symtab, n_strtab, n_shstrtab;
+
+	q7_sb_addc(&names, '\0');
+	n_symtab = (GElf_Word)names.len;
+	q7_sb_add(&names, ".symtab");
+	q7_sb_addc(&names, '\0');
+	n_strtab = (GElf_Word)names.len;
+	q7_sb_add(&names, ".strtab");
+	q7_sb_addc(&names, '\0');
+	n_shstrtab = (GElf_Word)names.len;
+	q7_sb_add(&names, ".shstrtab");
+	q7_sb_addc(&names, '\0');
+	n_rodata = (GElf_Word)names.len;
+	q7_sb_add(&names, ".rodata");
+	q7_sb_addc(&names, '\0');
+	if (info) {
+		n_info = (GElf_Word)names.len;
+		q7_sb_add(&names, ".xtensa.info");
+		q7_sb_addc(&names, '\0');
+	}
+	q7_sb_addc(&strs, '\0');
+	q7_sb_add(&strs, pk->symbol);
+	q7_sb_addc(&strs, '\0');
+
+	if (!gelf_newehdr(out, im->cls))
+		goto cleanup;
+	if (!add_section(out, n_rodata, SHT_PROGBITS, SHF_ALLOC, pk->align, ELF_T_BYTE,
+	                 (void *)pk->image, pk->image_len))
+		goto cleanup;
+	if (info && !add_section(out, n_info, SHT_NOTE, 0, 1, ELF_T_BYTE,
+	                         (void *)pk->info, pk->info_len))
+		goto cleanup;
+	size_t symndx = info ? 3 : 2;
+	Elf_Scn *symscn = add_section(out, n_symtab, SHT_SYMTAB, 0,
+	                              im->cls == ELFCLASS32 ? 4 : 8, ELF_T_SYM, symbuf, nsym * symsz);
+	if (!symscn)
+		goto cleanup;
+	symdata = elf_getdata(symscn, NULL);
+	/* Section symbols first (locals), then the image's symbol: NOTYPE,
+	 * size 0, at .rodata+0, exactly what `ld -r` makes of the vendor's
+	 * "lib_func = . ;" (the image's size is .rodata's size). */
+	GElf_Sym sym = {0};
+	size_t s = 1;
+	sym.st_info = GELF_ST_INFO(STB_LOCAL, STT_SECTION);
+	sym.st_shndx = P_RODATA;
+	if (!symdata || !gelf_update_sym(symdata, (int)s++, &sym))
+		goto cleanup;
+	if (info) {
+		sym.st_shndx = P_RODATA + 1;
+		if (!gelf_update_sym(symdata, (int)s++, &sym))
+			goto cleanup;
+	}
+	sym.st_name = 1;
+	sym.st_info = GELF_ST_INFO(STB_GLOBAL, STT_NOTYPE);
+	sym.st_shndx = P_RODATA;
+	if (!gelf_update_sym(symdata, (int)s, &sym))
+		goto cleanup;
+	if (!add_section(out, n_strtab, SHT_STRTAB, 0, 1, ELF_T_BYTE, strs.s, strs.len) ||
+	    !add_section(out, n_shstrtab, SHT_STRTAB, 0, 1, ELF_T_BYTE, names.s, names.len))
+		goto cleanup;
+	GElf_Shdr sh;
+	if (!gelf_getshdr(symscn, &sh))
+		goto cleanup;
+	sh.sh_link = (GElf_Word)symndx + 1;
+	sh.sh_info = (GElf_Word)s; /* the first global */
+	sh.sh_entsize = symsz;
+	if (!gelf_update_shdr(symscn, &sh))
+		goto cleanup;
+
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(out, &eh))
+		goto cleanup;
+	memcpy(eh.e_ident, im->eh.e_ident, EI_NIDENT);
+	eh.e_type = ET_REL;
+	eh.e_machine = im->eh.e_machine;
+	eh.e_version = EV_CURRENT;
+	eh.e_flags = im->eh.e_flags;
+	if (!gelf_update_ehdr(out, &eh) || q7_elf_set_shstrndx(out, symndx + 2) != 0)
+		goto cleanup;
+	if (elf_update(out, ELF_C_WRITE) < 0)
+		goto cleanup;
+	rc = 0;
+cleanup:
+	free(symbuf);
+	q7_sb_free(&names);
+	q7_sb_free(&strs);
+	return rc;
+}
+
+static bool valid_symbol(const char *s)
+{
+	if (!s || !*s)
+		return false;
+	for (const char *c = s; *c; c++) {
+		if (!(*c == '_' || *c == '.' || *c == '$' || (*c >= '0' && *c <= '9') ||
+		      (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
+			return false;
+	}
+	return !(*s >= '0' && *s <= '9');
+}
+
+static const unsigned char *find_info(const struct q7_image *im, size_t *len)
+{
+	for (size_t i = 1; i < im->shnum; i++) {
+		if (strcmp(im->sec[i].name, ".xtensa.info") == 0 && im->sec[i].sh.sh_type == SHT_NOTE) {
+			*len = im->sec[i].sh.sh_size;
+			return q7_image_bytes(im, i);
+		}
+	}
+	return NULL;
+}
+
+/* The stripped image keeps the input's permissions, as objcopy does. */
+static unsigned image_mode(const struct q7_image *im)
+{
+	struct stat st;
+	if (im->fd >= 0 && fstat(im->fd, &st) == 0)
+		return st.st_mode & 07777;
+	return 0755;
+}
+
+int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o)
+{
+	int rc = 1, fd = -1, memfd = -1;
+	bool use_out = false, use_strip = false;
+	struct q7_outfile sof = {0}, pof = {0};
+	struct q7_strip_plan plan;
+	void *map = MAP_FAILED;
+	Elf *out = NULL;
+	const char *symbol = o->symbol ? o->symbol : "lib_func";
+
+	q7_strip_plan(im, o->pagesize, o->symlookup, &plan);
+	if (o->verbose) {
+		char *dropped = q7_strip_dropped(im, &plan);
+		q7_note("%s: removing sections: %s", im->path, dropped);
+		free(dropped);
+	}
+	/* The stripped image: into the -s file, or an anonymous one. */
+	const char *sname = o->stripped ? o->stripped : "(stripped image)";
+	if (o->stripped) {
+		if (q7_outfile_open(&sof, o->stripped) != 0) {
+			q7_error("%s: cannot create: %s", o->stripped, strerror(errno));
+			goto cleanup;
+		}
+		use_strip = true;
+		fd = fileno(sof.f);
+	} else {
+		fd = memfd = memfd_create("q7-stripped", MFD_CLOEXEC);
+		if (fd < 0) {
+			q7_error("%s: memfd_create: %s", im->path, strerror(errno));
+			goto cleanup;
+		}
+	}
+	if (q7_strip_write(im, &plan, fd, sname) != 0)
+		goto cleanup;
+	if (o->output) {
+		map = mmap(NULL, plan.total, PROT_READ, MAP_SHARED, fd, 0);
+		if (map == MAP_FAILED) {
+			q7_error("%s: cannot map the stripped image: %s", sname, strerror(errno));
+			goto cleanup;
+		}
+		size_t info_len = 0;
+		const unsigned char *info = im->eh.e_machine == EM_XTENSA ? find_info(im, &info_len) : NULL;
+		struct packed pk = {map, plan.total, info, info_len, symbol,
+		                    o->pagesize > 4 ? o->pagesize : 4};
+		if (q7_outfile_open(&pof, o->output) != 0) {
+			q7_error("%s: cannot create: %s", o->output, strerror(errno));
+			goto cleanup;
+		}
+		use_out = true;
+		out = elf_begin(fileno(pof.f), ELF_C_WRITE, NULL);
+		if (!out || write_packed(im, &pk, out) != 0) {
+			q7_elf_error(o->output, "writing the packed object");
+			goto cleanup;
+		}
+		elf_end(out);
+		out = NULL;
+	}
+	if (use_strip && q7_outfile_commit(&sof, image_mode(im)) != 0) {
+		q7_error("%s: cannot write: %s", o->stripped, strerror(errno));
+		use_strip = false;
+		goto cleanup;
+	}
+	use_strip = false;
+	if (use_out && q7_outfile_commit(&pof, 0644) != 0) {
+		q7_error("%s: cannot write: %s", o->output, strerror(errno));
+		use_out = false;
+		goto cleanup;
+	}
+	use_out = false;
+	rc = 0;
+cleanup:
+	if (out)
+		elf_end(out);
+	if (map != MAP_FAILED)
+		munmap(map, plan.total);
+	if (use_out)
+		q7_outfile_abort(&pof);
+	if (use_strip)
+		q7_outfile_abort(&sof);
+	if (memfd >= 0)
+		close(memfd);
+	q7_strip_plan_free(&plan);
+	return rc;
+}
+
+int q7_pack(const struct q7_pack_opts *o)
+{
+	const char *symbol = o->symbol ? o->symbol : "lib_func";
+	if (!valid_symbol(symbol)) {
+		q7_error("%s: bad symbol name '%s'", o->input, symbol);
+		return 1;
+	}
+	if (o->pagesize && (o->pagesize & (o->pagesize - 1))) {
+		q7_error("%s: page size %lu is not a power of two", o->input, o->pagesize);
+		return 1;
+	}
+	struct q7_image im;
+	if (q7_image_open(&im, o->input) != 0)
+		return 1;
+	int rc = q7_pack_image(&im, o);
+	q7_image_close(&im);
+	return rc;
+}

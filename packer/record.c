@@ -1,0 +1,250 @@
+/* packer/record: the .q7.ops payload, encoded and decoded (no ELF here).
+ *
+ * Version 1, all integers little-endian whatever the object's byte order
+ * (the payload is q7cc's, not the target's):
+ *
+ *   header  "Q7OP" u16 version=1 u16 header_size=16 u32 count u32 fnv1a(body)
+ *   body    count x op
+ *   op      u32 length of the rest of the op, then
+ *           str name, str qualname, str ret_ctype, u8 ret kind, str ret_name,
+ *           u32 stack_size, u8 defined, str file, u32 line, u32 col,
+ *           u32 nparams, nparams x { u8 kind, str name, str ctype }
+ *   str     u32 length, bytes (no NUL, at most 64 KiB)
+ *
+ * The decoder trusts nothing: every length is checked against what is
+ * left, the checksum catches bytes flipped in transit, and a version it
+ * does not know is refused with a message rather than misread. */
+#include "record.h"
+#include "support.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REC_MAGIC "Q7OP"
+#define REC_VERSION 1
+#define REC_HEADER 16
+#define REC_MAX_STR 65536u
+#define REC_MAX_PARAMS 4096u
+
+static void put_u32(struct q7_strbuf *b, uint32_t v)
+{
+	char c[4] = {(char)(v & 0xff), (char)(v >> 8 & 0xff), (char)(v >> 16 & 0xff),
+	             (char)(v >> 24 & 0xff)};
+	q7_sb_addn(b, c, 4);
+}
+
+static void put_str(struct q7_strbuf *b, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	if (n > REC_MAX_STR)
+		n = REC_MAX_STR; /* a 64 KiB name is a bug upstream; keep the file sane */
+	put_u32(b, (uint32_t)n);
+	q7_sb_addn(b, s ? s : "", n);
+}
+
+static uint32_t fnv1a(const unsigned char *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static void set_u32(char *at, uint32_t v)
+{
+	at[0] = (char)(v & 0xff);
+	at[1] = (char)(v >> 8 & 0xff);
+	at[2] = (char)(v >> 16 & 0xff);
+	at[3] = (char)(v >> 24 & 0xff);
+}
+
+static void encode_op(struct q7_strbuf *b, const struct q7_op *op)
+{
+	size_t start = b->len;
+	put_u32(b, 0); /* length, patched below */
+	put_str(b, op->name);
+	put_str(b, op->qualname);
+	put_str(b, op->ret_ctype);
+	q7_sb_addc(b, (char)op->ret);
+	put_str(b, op->ret_name);
+	put_u32(b, op->stack_size);
+	q7_sb_addc(b, op->defined ? 1 : 0);
+	put_str(b, op->file);
+	put_u32(b, op->line);
+	put_u32(b, op->col);
+	put_u32(b, (uint32_t)op->nparams);
+	for (size_t i = 0; i < op->nparams; i++) {
+		q7_sb_addc(b, (char)op->params[i].kind);
+		put_str(b, op->params[i].name);
+		put_str(b, op->params[i].ctype);
+	}
+	set_u32(b->s + start, (uint32_t)(b->len - start - 4));
+}
+
+char *q7_record_encode(const struct q7_op_table *ops, size_t *len)
+{
+	struct q7_strbuf b = {0};
+	q7_sb_add(&b, REC_MAGIC);
+	q7_sb_addc(&b, REC_VERSION);
+	q7_sb_addc(&b, 0);
+	q7_sb_addc(&b, REC_HEADER);
+	q7_sb_addc(&b, 0);
+	put_u32(&b, (uint32_t)ops->n);
+	put_u32(&b, 0); /* checksum, patched below */
+	for (size_t i = 0; i < ops->n; i++)
+		encode_op(&b, &ops->ops[i]);
+	set_u32(b.s + 12, fnv1a((const unsigned char *)b.s + REC_HEADER, b.len - REC_HEADER));
+	*len = b.len;
+	return q7_sb_take(&b);
+}
+
+/* A bounded reader: every get fails once anything is short. */
+struct rd {
+	const unsigned char *p, *end;
+	const char *why;
+};
+
+static uint32_t get_u32(struct rd *r)
+{
+	if (r->why)
+		return 0;
+	if (r->end - r->p < 4) {
+		r->why = "truncated";
+		return 0;
+	}
+	uint32_t v = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 |
+	             (uint32_t)r->p[3] << 24;
+	r->p += 4;
+	return v;
+}
+
+static unsigned get_u8(struct rd *r)
+{
+	if (r->why)
+		return 0;
+	if (r->p == r->end) {
+		r->why = "truncated";
+		return 0;
+	}
+	return *r->p++;
+}
+
+static char *get_str(struct rd *r)
+{
+	uint32_t n = get_u32(r);
+	if (r->why)
+		return q7_xstrdup("");
+	if (n > REC_MAX_STR || (size_t)(r->end - r->p) < n) {
+		r->why = "string length out of range";
+		return q7_xstrdup("");
+	}
+	if (memchr(r->p, 0, n)) {
+		r->why = "NUL inside a string";
+		return q7_xstrdup("");
+	}
+	char *s = q7_xstrndup((const char *)r->p, n);
+	r->p += n;
+	return s;
+}
+
+static enum q7_kind get_kind(struct rd *r)
+{
+	unsigned k = get_u8(r);
+	if (k > Q7_KIND_BOOL && !r->why)
+		r->why = "unknown parameter kind";
+	return r->why ? Q7_KIND_INVALID : (enum q7_kind)k;
+}
+
+static void decode_op(struct rd *r, struct q7_op *op)
+{
+	uint32_t len = get_u32(r);
+	if (r->why)
+		return;
+	if ((size_t)(r->end - r->p) < len) {
+		r->why = "op length past the end";
+		return;
+	}
+	struct rd in = {r->p, r->p + len, NULL};
+	op->name = get_str(&in);
+	op->qualname = get_str(&in);
+	op->ret_ctype = get_str(&in);
+	op->ret = get_kind(&in);
+	op->ret_name = get_str(&in);
+	op->stack_size = get_u32(&in);
+	unsigned def = get_u8(&in);
+	if (def > 1 && !in.why)
+		in.why = "bad 'defined' flag";
+	op->defined = def == 1;
+	op->file = get_str(&in);
+	op->line = get_u32(&in);
+	op->col = get_u32(&in);
+	uint32_t np = get_u32(&in);
+	/* Each parameter takes at least 9 bytes; refuse counts the op cannot
+	 * hold before allocating for them. */
+	if (!in.why && (np > REC_MAX_PARAMS || np > (size_t)(in.end - in.p) / 9))
+		in.why = "parameter count out of range";
+	if (!in.why) {
+		op->params = q7_xcalloc(np ? np : 1, sizeof *op->params);
+		op->nparams = np;
+		for (uint32_t i = 0; i < np; i++) {
+			op->params[i].kind = get_kind(&in);
+			op->params[i].name = get_str(&in);
+			op->params[i].ctype = get_str(&in);
+		}
+	}
+	if (!in.why && in.p != in.end)
+		in.why = "trailing bytes in an op";
+	if (!in.why && op->name[0] == '\0')
+		in.why = "op without a name";
+	r->why = in.why;
+	r->p = in.end;
+}
+
+int q7_record_decode(const char *buf, size_t len, const char *what, struct q7_op_table *ops)
+{
+	const unsigned char *p = (const unsigned char *)buf;
+	if (len < REC_HEADER || memcmp(p, REC_MAGIC, 4) != 0) {
+		q7_error("%s: %s: not a q7cc op record (bad magic)", what, Q7_RECORD_SECTION);
+		return -1;
+	}
+	unsigned version = p[4] | (unsigned)p[5] << 8;
+	unsigned hsize = p[6] | (unsigned)p[7] << 8;
+	if (version != REC_VERSION) {
+		q7_error("%s: %s: record version %u, this q7cc reads version %d: rebuild the object",
+		         what, Q7_RECORD_SECTION, version, REC_VERSION);
+		return -1;
+	}
+	if (hsize != REC_HEADER) {
+		q7_error("%s: %s: bad header size %u", what, Q7_RECORD_SECTION, hsize);
+		return -1;
+	}
+	struct rd r = {p + 8, p + len, NULL};
+	uint32_t count = get_u32(&r);
+	uint32_t sum = get_u32(&r);
+	if (sum != fnv1a(p + REC_HEADER, len - REC_HEADER)) {
+		q7_error("%s: %s: checksum mismatch (damaged record)", what, Q7_RECORD_SECTION);
+		return -1;
+	}
+	/* An op takes at least 4 + 3*4 + 1 + 4 + 4 + 1 + 4 + 12 bytes. */
+	if (count > (len - REC_HEADER) / 42) {
+		q7_error("%s: %s: op count %u out of range", what, Q7_RECORD_SECTION, (unsigned)count);
+		return -1;
+	}
+	struct q7_op_table tmp = {0};
+	for (uint32_t i = 0; i < count && !r.why; i++)
+		decode_op(&r, q7_ops_add(&tmp));
+	if (!r.why && r.p != r.end)
+		r.why = "trailing bytes after the last op";
+	if (r.why) {
+		q7_error("%s: %s: damaged record: %s", what, Q7_RECORD_SECTION, r.why);
+		q7_ops_free(&tmp);
+		return -1;
+	}
+	for (size_t i = 0; i < tmp.n; i++)
+		*q7_ops_add(ops) = tmp.ops[i]; /* moves: tmp's strings now belong to ops */
+	free(tmp.ops);
+	return 0;
+}

@@ -1,0 +1,295 @@
+/* packer/record_elf: the .q7.ops section in object files and archives.
+ *
+ * Attaching copies the object section by section into a temp file beside
+ * it, appends (or replaces) .q7.ops, and renames: section indices do not
+ * move, so symbols, relocations and COMDAT groups stay valid. Reading walks
+ * an object, or every member of an ar archive. */
+#include "elfio.h"
+#include "record.h"
+#include "support.h"
+#include "tempfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Section named name in elf, or NULL. Fails (-1) only on a damaged file. */
+static int find_section(Elf *elf, const char *name, Elf_Scn **found, size_t *shstrndx)
+{
+	*found = NULL;
+	if (elf_getshdrstrndx(elf, shstrndx) != 0)
+		return -1;
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			return -1;
+		const char *n = elf_strptr(elf, *shstrndx, sh.sh_name);
+		if (!n)
+			return -1;
+		if (strcmp(n, name) == 0) {
+			*found = scn;
+			return 0;
+		}
+	}
+	return elf_errno() == 0 ? 0 : -1;
+}
+
+static int copy_objects(Elf *in, Elf *out, const char *payload, size_t plen, const char *path)
+{
+	GElf_Ehdr eh;
+	size_t shnum, shstrndx;
+	Elf_Scn *old = NULL;
+	if (!gelf_getehdr(in, &eh) || elf_getshdrnum(in, &shnum) != 0 ||
+	    find_section(in, Q7_RECORD_SECTION, &old, &shstrndx) != 0) {
+		q7_elf_error(path, "reading the object");
+		return -1;
+	}
+	if (eh.e_type != ET_REL) {
+		q7_error("%s: not a relocatable object (ELF type %u)", path, (unsigned)eh.e_type);
+		return -1;
+	}
+	if (!gelf_newehdr(out, gelf_getclass(in))) {
+		q7_elf_error(path, "creating the ELF header");
+		return -1;
+	}
+	size_t name_off = 0;
+	for (size_t i = 1; i < shnum; i++) {
+		Elf_Scn *is = elf_getscn(in, i), *os = elf_newscn(out);
+		GElf_Shdr sh;
+		Elf_Data *id = NULL, *od = NULL;
+		if (!is || !os || !gelf_getshdr(is, &sh)) {
+			q7_elf_error(path, "copying a section");
+			return -1;
+		}
+		if (sh.sh_type != SHT_NOBITS && sh.sh_size && !(id = elf_rawdata(is, NULL))) {
+			q7_elf_error(path, "reading a section");
+			return -1;
+		}
+		if (!(od = elf_newdata(os))) {
+			q7_elf_error(path, "copying a section");
+			return -1;
+		}
+		od->d_type = ELF_T_BYTE;
+		od->d_align = sh.sh_addralign ? sh.sh_addralign : 1;
+		od->d_buf = id ? id->d_buf : NULL;
+		od->d_size = sh.sh_type == SHT_NOBITS ? sh.sh_size : id ? id->d_size : 0;
+		if (is == old) {
+			od->d_buf = (void *)payload;
+			od->d_size = plen;
+			od->d_align = 1;
+			sh.sh_size = plen;
+		} else if (i == shstrndx && !old) {
+			/* The new name goes at the end of the old string table. */
+			name_off = od->d_size;
+			Elf_Data *nd = elf_newdata(os);
+			if (!nd) {
+				q7_elf_error(path, "extending the section name table");
+				return -1;
+			}
+			nd->d_type = ELF_T_BYTE;
+			nd->d_align = 1;
+			nd->d_buf = (void *)Q7_RECORD_SECTION;
+			nd->d_size = sizeof Q7_RECORD_SECTION;
+			sh.sh_size += sizeof Q7_RECORD_SECTION;
+		}
+		if (!gelf_update_shdr(os, &sh)) {
+			q7_elf_error(path, "copying a section header");
+			return -1;
+		}
+	}
+	if (!old) {
+		Elf_Scn *os = elf_newscn(out);
+		Elf_Data *od = os ? elf_newdata(os) : NULL;
+		GElf_Shdr sh = {0};
+		if (!od || !gelf_getshdr(os, &sh)) {
+			q7_elf_error(path, "adding " Q7_RECORD_SECTION);
+			return -1;
+		}
+		od->d_type = ELF_T_BYTE;
+		od->d_align = 1;
+		od->d_buf = (void *)payload;
+		od->d_size = plen;
+		sh.sh_name = (GElf_Word)name_off;
+		sh.sh_type = SHT_PROGBITS;
+		sh.sh_flags = SHF_EXCLUDE;
+		sh.sh_addralign = 1;
+		sh.sh_size = plen;
+		if (!gelf_update_shdr(os, &sh)) {
+			q7_elf_error(path, "adding " Q7_RECORD_SECTION);
+			return -1;
+		}
+	}
+	GElf_Ehdr oh;
+	if (!gelf_getehdr(out, &oh)) {
+		q7_elf_error(path, "writing the ELF header");
+		return -1;
+	}
+	memcpy(oh.e_ident, eh.e_ident, EI_NIDENT);
+	oh.e_type = eh.e_type;
+	oh.e_machine = eh.e_machine;
+	oh.e_version = eh.e_version;
+	oh.e_entry = eh.e_entry;
+	oh.e_flags = eh.e_flags;
+	if (!gelf_update_ehdr(out, &oh) || q7_elf_set_shstrndx(out, shstrndx) != 0) {
+		q7_elf_error(path, "writing the ELF header");
+		return -1;
+	}
+	if (elf_update(out, ELF_C_WRITE) < 0) {
+		q7_elf_error(path, "writing the object");
+		return -1;
+	}
+	return 0;
+}
+
+int q7_record_attach(const char *path, const struct q7_op_table *ops)
+{
+	if (!ops || ops->n == 0)
+		return 0;
+	if (!q7_elf_init())
+		return -1;
+	int rc = -1, fd = -1;
+	Elf *in = NULL, *out = NULL;
+	struct q7_outfile of = {0};
+	size_t plen = 0;
+	char *payload = q7_record_encode(ops, &plen);
+	struct stat st;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		q7_error("%s: cannot open: %s", path, strerror(errno));
+		goto cleanup;
+	}
+	in = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!in || elf_kind(in) != ELF_K_ELF) {
+		q7_error("%s: not an ELF object", path);
+		goto cleanup;
+	}
+	if (q7_outfile_open(&of, path) != 0) {
+		q7_error("%s: cannot create a temporary file beside it: %s", path, strerror(errno));
+		goto cleanup;
+	}
+	/* libelf writes through the descriptor; nothing goes through the FILE. */
+	out = elf_begin(fileno(of.f), ELF_C_WRITE, NULL);
+	if (!out) {
+		q7_elf_error(path, "creating the output");
+		goto cleanup;
+	}
+	if (copy_objects(in, out, payload, plen, path) != 0)
+		goto cleanup;
+	elf_end(out);
+	out = NULL;
+	if (q7_outfile_commit(&of, st.st_mode & 07777) != 0) {
+		q7_error("%s: cannot replace: %s", path, strerror(errno));
+		goto cleanup;
+	}
+	rc = 0;
+cleanup:
+	if (out)
+		elf_end(out);
+	q7_outfile_abort(&of);
+	if (in)
+		elf_end(in);
+	if (fd >= 0)
+		close(fd);
+	free(payload);
+	return rc;
+}
+
+/* Records of one ELF object (a file or an archive member). */
+static int read_object(Elf *elf, const char *what, struct q7_op_table *ops)
+{
+	GElf_Ehdr eh;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	if (!gelf_getehdr(elf, &eh) || find_section(elf, Q7_RECORD_SECTION, &scn, &shstrndx) != 0) {
+		q7_elf_error(what, "reading the object");
+		return -1;
+	}
+	if (!scn)
+		return 0;
+	GElf_Shdr sh;
+	if (!gelf_getshdr(scn, &sh)) {
+		q7_elf_error(what, "reading " Q7_RECORD_SECTION);
+		return -1;
+	}
+	if (sh.sh_type == SHT_NOBITS) {
+		q7_error("%s: %s: section has no contents", what, Q7_RECORD_SECTION);
+		return -1;
+	}
+	Elf_Data *d = elf_rawdata(scn, NULL);
+	if (!d) {
+		q7_elf_error(what, "reading " Q7_RECORD_SECTION);
+		return -1;
+	}
+	return q7_record_decode(d->d_buf, d->d_size, what, ops);
+}
+
+static int read_archive(int fd, Elf *ar, const char *path, struct q7_op_table *ops)
+{
+	Elf_Cmd cmd = ELF_C_READ_MMAP;
+	Elf *m;
+	int rc = 0;
+	elf_errno(); /* clear, so that the end of the walk can be told from a failure */
+	while (rc == 0 && (m = elf_begin(fd, cmd, ar))) {
+		Elf_Arhdr *ah = elf_getarhdr(m);
+		if (!ah) {
+			q7_elf_error(path, "reading an archive member");
+			rc = -1;
+		} else if (elf_kind(m) == ELF_K_ELF) {
+			char *what = q7_xasprintf("%s(%s)", path, ah->ar_name ? ah->ar_name : "?");
+			rc = read_object(m, what, ops);
+			free(what);
+		}
+		cmd = elf_next(m);
+		elf_end(m);
+	}
+	if (rc == 0 && elf_errno() != 0) {
+		q7_error("%s: damaged archive", path);
+		rc = -1;
+	}
+	return rc;
+}
+
+int q7_record_read(const char *path, struct q7_op_table *ops)
+{
+	if (!q7_elf_init())
+		return -1;
+	int rc = -1;
+	Elf *elf = NULL;
+	char magic[SELFMAG > 8 ? SELFMAG : 8] = {0};
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		q7_error("%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	ssize_t n = pread(fd, magic, sizeof magic, 0);
+	if (n < 0) {
+		q7_error("%s: cannot read: %s", path, strerror(errno));
+		goto cleanup;
+	}
+	bool is_elf = q7_is_elf_magic(magic, (size_t)n), is_ar = q7_is_ar_magic(magic, (size_t)n);
+	if (!is_elf && !is_ar) {
+		rc = 0; /* linker scripts, thin archives, ...: nothing of ours */
+		goto cleanup;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf) {
+		q7_elf_error(path, is_ar ? "reading the archive" : "reading the object");
+		goto cleanup;
+	}
+	if (is_elf && elf_kind(elf) == ELF_K_ELF)
+		rc = read_object(elf, path, ops);
+	else if (is_ar && elf_kind(elf) == ELF_K_AR)
+		rc = read_archive(fd, elf, path, ops);
+	else
+		q7_error("%s: damaged %s", path, is_ar ? "archive" : "ELF file");
+cleanup:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return rc;
+}
