@@ -23,8 +23,10 @@ struct q7_diag {
 	enum q7_severity severity;
 	char *file; /* may be "" for a diagnostic with no place */
 	unsigned line, col;
-	char *rule; /* "q7-unsupported-param" (printed as [-Wq7-...]), or "" */
+	char *rule; /* "q7-unsupported-param" (printed as [-Wq7-...]), or ""
+	             * for libclang's own diagnostics (see q7_analyze) */
 	char *message;
+	bool promoted; /* a warning made an error by -Werror[=] */
 };
 
 struct q7_diags {
@@ -74,12 +76,28 @@ struct q7_analysis_opts {
 
 /* False when the TU certainly has no kernels, so libclang need not load:
  * neither the source nor any header it includes from the user's own
- * directories mentions Q7_KERNEL, NEURON_LIBRARY or a --q7-kernel name. */
+ * directories mentions Q7_KERNEL, NEURON_LIBRARY, annotate or a
+ * --q7-kernel name. Headers are found through the including file's
+ * directory, -iquote and -I (plus -include files), never -isystem, the
+ * sys_includes nor <prefix>/include/q7cc. A token reached only through a
+ * computed #include MACRO is not seen. */
 bool q7_analysis_needed(const struct q7_analysis_opts *o);
 
 /* Parses the TU and appends its kernels to ops and its findings (lint
- * included) to diags. Returns 0, or -1 when the TU could not be analysed
- * (libclang missing, fatal parse error): a message was printed. */
+ * included) to diags. Returns:
+ *   0   analysed; diags hold the lint findings (apply the policy, print).
+ *   Q7_ANALYZE_PARSE_ERROR (-1): libclang found errors in the TU. Nothing
+ *       was printed and ops got nothing; diags hold libclang's own
+ *       diagnostics with rule "". The real compiler reports the user's
+ *       errors itself, so print these only if the real compiler SUCCEEDED
+ *       (then it is libclang that could not follow, and the user must know
+ *       why the kernels were not analysed); either way fail the compile.
+ *   Q7_ANALYZE_UNAVAILABLE (-2): the plugin or libclang could not be
+ *       loaded, or the TU could not be read; a message naming the missing
+ *       Debian package (libclang1-14 at run time) was printed.
+ * A declaration libclang marked invalid (a type it could not resolve
+ * silently becomes int) is a q7-invalid-declaration error, never a schema. */
+enum { Q7_ANALYZE_PARSE_ERROR = -1, Q7_ANALYZE_UNAVAILABLE = -2 };
 int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
                struct q7_diags *diags);
 

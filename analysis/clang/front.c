@@ -1,0 +1,142 @@
+/* The plugin's entry: builds libclang's command line from the compile's
+ * flags, parses the TU with function bodies skipped, turns errors into
+ * diagnostics for the driver to show (or not), then finds the kernels. */
+#include "plugin.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+char *q7c_take(CXString s)
+{
+	const char *c = clang_getCString(s);
+	char *r = q7_xstrdup(c ? c : "");
+	clang_disposeString(s);
+	return r;
+}
+
+static struct place place_of(CXSourceLocation loc)
+{
+	struct place p = {0};
+	CXFile f;
+	unsigned off;
+	clang_getExpansionLocation(loc, &f, &p.line, &p.col, &off);
+	p.file = f ? q7c_take(clang_getFileName(f)) : q7_xstrdup("");
+	return p;
+}
+
+struct place q7c_place(CXCursor c)
+{
+	return place_of(clang_getCursorLocation(c));
+}
+
+void q7c_place_free(struct place *p)
+{
+	free(p->file);
+	p->file = NULL;
+}
+
+static bool has_lang_flag(char *const *args)
+{
+	for (size_t i = 0; args && args[i]; i++)
+		if (strcmp(args[i], "-x") == 0 || strncmp(args[i], "-x", 2) == 0)
+			return true;
+	return false;
+}
+
+/* libclang's command line: the compile's own flags, then what makes the
+ * parse see what the real compiler sees (its target's data model, its
+ * include directories and predefined macros). */
+static void build_args(const struct q7_analysis_opts *o, struct q7_strvec *a)
+{
+	for (char *const *p = o->clang_args; p && *p; p++)
+		q7_sv_add(a, *p);
+	/* q7cc stands for a C++ compiler: a .c file is C++ to it as well. */
+	if (!has_lang_flag(o->clang_args)) {
+		q7_sv_add(a, "-x");
+		q7_sv_add(a, "c++");
+	}
+	if (o->triple && *o->triple)
+		q7_sv_addf(a, "--target=%s", o->triple);
+	/* i386-unknown-none stands for the device's ILP32 data model only; its
+	 * x86 macros would steer the real compiler's headers wrong (GCC's
+	 * stddef.h then wants __float128). */
+	if (o->triple && strncmp(o->triple, "i386-", 5) == 0 && strstr(o->triple, "-none")) {
+		q7_sv_add(a, "-U__i386__");
+		q7_sv_add(a, "-U__i386");
+		q7_sv_add(a, "-Ui386");
+	}
+	if (o->sys_includes && o->sys_includes[0]) {
+		q7_sv_add(a, "-nostdinc");
+		q7_sv_add(a, "-nostdinc++");
+		for (char *const *d = o->sys_includes; *d; d++) {
+			q7_sv_add(a, "-isystem");
+			q7_sv_add(a, *d);
+		}
+	}
+	for (char *const *d = o->predefines; d && *d; d++)
+		q7_sv_addf(a, "-D%s", *d);
+	/* The real compiler reports warnings; libclang's would only cost time. */
+	q7_sv_add(a, "-w");
+}
+
+/* Returns the number of errors; each becomes a diagnostic with rule "". */
+static unsigned collect_errors(CXTranslationUnit tu, struct q7_diags *diags)
+{
+	unsigned errors = 0, n = clang_getNumDiagnostics(tu);
+	for (unsigned i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+		if (sev >= CXDiagnostic_Error) {
+			struct place p = place_of(clang_getDiagnosticLocation(d));
+			char *msg = q7c_take(clang_getDiagnosticSpelling(d));
+			q7_diags_add(diags, Q7_SEV_ERROR, p.file, p.line, p.col, "", "%s", msg);
+			free(msg);
+			q7c_place_free(&p);
+			errors++;
+		}
+		clang_disposeDiagnostic(d);
+	}
+	return errors;
+}
+
+__attribute__((visibility("default"))) int q7_clang_analyze(int abi,
+                                                            const struct q7_analysis_opts *o,
+                                                            struct q7_op_table *ops,
+                                                            struct q7_diags *diags);
+
+int q7_clang_analyze(int abi, const struct q7_analysis_opts *o, struct q7_op_table *ops,
+                     struct q7_diags *diags)
+{
+	if (abi != Q7_PLUGIN_ABI) {
+		q7_error("the analysis plugin is from another build of q7cc (ABI %d, not %d); "
+		         "reinstall q7cc",
+		         Q7_PLUGIN_ABI, abi);
+		return Q7_ANALYZE_UNAVAILABLE;
+	}
+	int rc = Q7_ANALYZE_PARSE_ERROR;
+	struct q7_strvec args = {0};
+	CXIndex index = NULL;
+	CXTranslationUnit tu = NULL;
+
+	build_args(o, &args);
+	index = clang_createIndex(0, 0);
+	unsigned flags = CXTranslationUnit_SkipFunctionBodies;
+	enum CXErrorCode err = clang_parseTranslationUnit2(
+		index, o->source, (const char *const *)args.v, (int)args.n, NULL, 0, flags, &tu);
+	if (err != CXError_Success || !tu) {
+		q7_diags_add(diags, Q7_SEV_ERROR, o->source, 0, 0, "",
+		             "libclang could not parse this file (CXErrorCode %d)", (int)err);
+		goto cleanup;
+	}
+	if (collect_errors(tu, diags))
+		goto cleanup;
+	q7c_find_kernels(tu, o, ops, diags);
+	rc = 0;
+cleanup:
+	if (tu)
+		clang_disposeTranslationUnit(tu);
+	if (index)
+		clang_disposeIndex(index);
+	q7_sv_free(&args);
+	return rc;
+}

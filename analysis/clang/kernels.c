@@ -1,0 +1,442 @@
+/* Finding kernels in a parsed TU and linting them.
+ *
+ * A kernel is a function that carries annotate("q7.kernel") on any of its
+ * declarations (the attribute is inherited by later redeclarations, so a
+ * mark in a header reaches the unmarked definition), or whose name was
+ * given by --q7-kernel=NAME or a NEURON_LIBRARY block. Declarations are
+ * grouped by USR; the op is built from the definition when the TU has it
+ * (its parameter names, its place), else from the marked declaration. */
+#include "plugin.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct fn {
+	CXCursor c;
+	char *usr;
+	char *name, *qualname;
+	bool marked;
+	bool stack_bad;
+	unsigned stack;
+	char *stack_text;
+};
+
+struct walk {
+	const struct q7_analysis_opts *o;
+	struct q7_strvec names; /* --q7-kernel and NEURON_LIBRARY names */
+	struct fn *fns;         /* every function of the user's files */
+	size_t n, cap;
+};
+
+static bool is_function_kind(enum CXCursorKind k)
+{
+	return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+	       k == CXCursor_Destructor || k == CXCursor_ConversionFunction ||
+	       k == CXCursor_FunctionTemplate;
+}
+
+static enum CXChildVisitResult visit_attr(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct fn *f = data;
+	if (clang_getCursorKind(c) != CXCursor_AnnotateAttr)
+		return CXChildVisit_Continue;
+	char *a = q7c_take(clang_getCursorSpelling(c));
+	if (strcmp(a, "q7.kernel") == 0) {
+		f->marked = true;
+	} else if (strncmp(a, "q7.stack=", 9) == 0) {
+		f->marked = true;
+		const char *v = a + 9;
+		char *end;
+		errno = 0;
+		unsigned long n = strtoul(v, &end, 0);
+		while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+			end++;
+		free(f->stack_text);
+		f->stack_text = q7_xstrdup(v);
+		if (errno || end == v || *end || *v == '-' || n == 0 || n > Q7_MAX_STACK)
+			f->stack_bad = true;
+		else if (n > f->stack)
+			f->stack = (unsigned)n;
+	}
+	free(a);
+	return CXChildVisit_Continue;
+}
+
+static void add_fn(struct walk *w, CXCursor c)
+{
+	if (w->n == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 64;
+		w->fns = q7_xrealloc(w->fns, w->cap * sizeof *w->fns);
+	}
+	struct fn *f = &w->fns[w->n++];
+	memset(f, 0, sizeof *f);
+	f->c = c;
+	f->usr = q7c_take(clang_getCursorUSR(c));
+	f->name = q7c_take(clang_getCursorSpelling(c));
+	f->qualname = q7c_qualname(c);
+	clang_visitChildren(c, visit_attr, f);
+}
+
+static enum CXChildVisitResult visit_decl(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct walk *w = data;
+	if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
+		return CXChildVisit_Continue;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (is_function_kind(k)) {
+		add_fn(w, c);
+		return CXChildVisit_Continue;
+	}
+	switch (k) {
+	case CXCursor_Namespace:
+	case CXCursor_LinkageSpec:
+	case CXCursor_StructDecl:
+	case CXCursor_ClassDecl:
+	case CXCursor_UnionDecl:
+	case CXCursor_ClassTemplate:
+	case CXCursor_ClassTemplatePartialSpecialization:
+	case CXCursor_UnexposedDecl: /* extern "C++" { } and friends */
+		return CXChildVisit_Recurse;
+	default:
+		return CXChildVisit_Continue;
+	}
+}
+
+static bool named_kernel(const struct walk *w, const struct fn *f)
+{
+	for (size_t i = 0; i < w->names.n; i++) {
+		const char *n = w->names.v[i];
+		if (strcmp(n, strchr(n, ':') ? f->qualname : f->name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* ---- lint ---- */
+
+struct kernel {
+	struct fn *f;    /* the declaration the op is built from */
+	bool marked;     /* any redeclaration marked */
+	bool defined;
+	unsigned stack;
+	struct fn *stack_bad;
+};
+
+static bool is_member(CXCursor c)
+{
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_CXXMethod || k == CXCursor_Constructor || k == CXCursor_Destructor ||
+	    k == CXCursor_ConversionFunction)
+		return true;
+	enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(c));
+	return pk == CXCursor_StructDecl || pk == CXCursor_ClassDecl || pk == CXCursor_UnionDecl ||
+	       pk == CXCursor_ClassTemplate || pk == CXCursor_ClassTemplatePartialSpecialization;
+}
+
+static bool is_template(CXCursor c)
+{
+	if (clang_getCursorKind(c) == CXCursor_FunctionTemplate)
+		return true;
+	if (!clang_Cursor_isNull(clang_getSpecializedCursorTemplate(c)))
+		return true;
+	/* A member of a class template is a template too. */
+	for (CXCursor p = clang_getCursorSemanticParent(c); !clang_Cursor_isNull(p) &&
+	                                                    !clang_isTranslationUnit(clang_getCursorKind(p));
+	     p = clang_getCursorSemanticParent(p)) {
+		enum CXCursorKind k = clang_getCursorKind(p);
+		if (k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization)
+			return true;
+	}
+	return false;
+}
+
+#define DIAG(ds, sev, pl, rule, ...) \
+	q7_diags_add(ds, sev, (pl).file, (pl).line, (pl).col, rule, __VA_ARGS__)
+
+/* The kind checks of one parameter; returns false on an error. */
+static bool lint_param(const struct q7_analysis_opts *o, const struct fn *f, CXCursor parm,
+                       unsigned idx, struct q7c_kind *k, struct q7_diags *ds)
+{
+	struct place pl = q7c_place(parm);
+	char *pname = q7c_take(clang_getCursorSpelling(parm));
+	char *label = *pname ? q7_xasprintf("'%s'", pname) : q7_xasprintf("%u", idx + 1);
+	bool ok = true;
+	if (clang_isInvalidDeclaration(parm)) {
+		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_INVALID_DECL,
+		     "parameter %s of kernel '%s' has a type that could not be resolved", label,
+		     f->qualname);
+		ok = false;
+	} else if (k->kind == Q7_KIND_INVALID) {
+		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_UNSUPPORTED_PARAM,
+		     "parameter %s of kernel '%s' has type '%s' (%s), which a kernel cannot take; "
+		     "use Tensor or Scalar (by value or const&), int, long long (int64_t), float, "
+		     "double or bool",
+		     label, f->qualname, k->ctype, k->why);
+		ok = false;
+	} else if (!q7_profile_marshals(o->profile, k->kind)) {
+		DIAG(ds, Q7_SEV_WARNING, pl, Q7_RULE_PROFILE_KIND,
+		     "parameter %s of kernel '%s' is a %s, which the %s profile's runtime cannot "
+		     "pass (it has Tensor, Scalar, int, float and long long)",
+		     label, f->qualname, q7_kind_name(k->kind), o->profile);
+	}
+	free(label);
+	free(pname);
+	q7c_place_free(&pl);
+	return ok;
+}
+
+/* Builds the op of one kernel when it passes the error rules. */
+static void build_op(const struct walk *w, const struct kernel *kn, struct q7_op_table *ops,
+                     struct q7_diags *ds)
+{
+	const struct fn *f = kn->f;
+	CXCursor c = f->c;
+	struct place pl = q7c_place(c);
+	bool ok = true;
+	if (clang_isInvalidDeclaration(c)) {
+		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_INVALID_DECL,
+		     "the declaration of kernel '%s' is invalid (a type libclang could not resolve "
+		     "would silently become int)",
+		     f->qualname);
+		ok = false;
+	}
+	if (strlen(f->name) > Q7_NAME_MAX) {
+		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_NAME_LENGTH,
+		     "kernel name '%s' has %zu characters; the runtime takes at most %d", f->name,
+		     strlen(f->name), Q7_NAME_MAX);
+		ok = false;
+	}
+	if (is_member(c)) {
+		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_MEMBER,
+		     "kernel '%s' is a member function; a kernel is a free function", f->qualname);
+		ok = false;
+	} else if (is_template(c)) {
+		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_TEMPLATE,
+		     "kernel '%s' is a template; a kernel is one plain function", f->qualname);
+		ok = false;
+	} else {
+		enum CXLinkageKind lk = clang_getCursorLinkage(c);
+		if (lk == CXLinkage_Internal || lk == CXLinkage_UniqueExternal) {
+			DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_INTERNAL,
+			     "kernel '%s' has internal linkage (static, or in an unnamed namespace); the "
+			     "generated wrapper cannot call it",
+			     f->qualname);
+			ok = false;
+		}
+	}
+	if (kn->stack_bad) {
+		struct place sp = q7c_place(kn->stack_bad->c);
+		DIAG(ds, Q7_SEV_ERROR, sp, Q7_RULE_STACK,
+		     "stack size '%s' of kernel '%s' is not a number of bytes from 1 to %u (4 MiB)",
+		     kn->stack_bad->stack_text, f->qualname, Q7_MAX_STACK);
+		q7c_place_free(&sp);
+		ok = false;
+	}
+	CXType ft = clang_getCursorType(c);
+	if (clang_getCursorKind(c) == CXCursor_FunctionTemplate || ft.kind != CXType_FunctionProto) {
+		q7c_place_free(&pl);
+		return; /* templates: reported; no prototype to read */
+	}
+	if (clang_isFunctionTypeVariadic(ft)) {
+		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_VARIADIC,
+		     "kernel '%s' is variadic; a kernel has a fixed parameter list", f->qualname);
+		ok = false;
+	}
+	struct q7c_kind rk;
+	q7c_classify(clang_getResultType(ft), true, &rk);
+	if (rk.kind != Q7_KIND_TENSOR) {
+		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_RETURN,
+		     "kernel '%s' returns '%s' (%s); a kernel returns exactly one at::Tensor by value",
+		     f->qualname, rk.ctype, rk.why ? rk.why : "not a Tensor");
+		ok = false;
+	}
+	int np = clang_Cursor_getNumArguments(c);
+	struct q7c_kind *pk = q7_xcalloc(np > 0 ? (size_t)np : 1, sizeof *pk);
+	for (int i = 0; i < np; i++) {
+		q7c_classify(clang_getArgType(ft, (unsigned)i), false, &pk[i]);
+		if (!lint_param(w->o, f, clang_Cursor_getArgument(c, (unsigned)i), (unsigned)i, &pk[i],
+		                ds))
+			ok = false;
+	}
+	if (ok) {
+		struct q7_op *op = q7_ops_add(ops);
+		op->name = q7_xstrdup(f->name);
+		op->qualname = q7_xstrdup(f->qualname);
+		op->ret = rk.kind;
+		op->ret_ctype = rk.ctype;
+		rk.ctype = NULL;
+		op->ret_name = q7_xstrdup("");
+		op->nparams = (size_t)np;
+		op->params = q7_xcalloc(op->nparams ? op->nparams : 1, sizeof *op->params);
+		for (int i = 0; i < np; i++) {
+			op->params[i].kind = pk[i].kind;
+			op->params[i].name = q7c_take(clang_getCursorSpelling(clang_Cursor_getArgument(c, (unsigned)i)));
+			op->params[i].ctype = pk[i].ctype;
+			pk[i].ctype = NULL;
+		}
+		op->stack_size = kn->stack;
+		op->defined = kn->defined;
+		op->file = pl.file;
+		pl.file = NULL;
+		op->line = pl.line;
+		op->col = pl.col;
+	}
+	for (int i = 0; i < np; i++)
+		free(pk[i].ctype);
+	free(pk);
+	free(rk.ctype);
+	q7c_place_free(&pl);
+}
+
+/* Overloads of a kernel's name in its scope, and two kernels with one
+ * op name in this TU (the link-time merge catches it across TUs). */
+static bool lint_names(const struct walk *w, const struct kernel *ks, size_t nk, size_t i,
+                       struct q7_diags *ds)
+{
+	const struct fn *f = ks[i].f;
+	for (size_t j = 0; j < w->n; j++) {
+		const struct fn *g = &w->fns[j];
+		if (strcmp(g->qualname, f->qualname) != 0 || strcmp(g->usr, f->usr) == 0)
+			continue;
+		struct place pl = q7c_place(f->c), gp = q7c_place(g->c);
+		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_OVERLOAD,
+		     "kernel '%s' is overloaded; the op name must name one function", f->qualname);
+		DIAG(ds, Q7_SEV_NOTE, gp, "", "another '%s' is declared here", f->qualname);
+		q7c_place_free(&pl);
+		q7c_place_free(&gp);
+		return false;
+	}
+	for (size_t j = 0; j < i; j++) {
+		const struct fn *g = ks[j].f;
+		if (strcmp(g->name, f->name) != 0 || strcmp(g->qualname, f->qualname) == 0)
+			continue;
+		struct place pl = q7c_place(f->c), gp = q7c_place(g->c);
+		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_DUPLICATE,
+		     "kernel '%s' has the same name as kernel '%s' at %s:%u; kernel names must be "
+		     "unique in a library",
+		     f->qualname, g->qualname, gp.file, gp.line);
+		DIAG(ds, Q7_SEV_NOTE, gp, "", "the other '%s' is here", f->name);
+		q7c_place_free(&pl);
+		q7c_place_free(&gp);
+		return false;
+	}
+	(void)nk;
+	return true;
+}
+
+/* With function bodies skipped, libclang no longer calls a definition a
+ * definition, and its extent stops after the declarator. So read on from
+ * there (from the macro invocation when the declarator came from a macro):
+ * at bracket depth 0, a '{' (or "try") means a body, a ';' none. */
+static bool is_definition(CXCursor c)
+{
+	if (clang_isCursorDefinition(c))
+		return true;
+	CXFile file;
+	unsigned off;
+	clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &file, NULL, NULL, &off);
+	size_t size;
+	const char *t = file ? clang_getFileContents(clang_Cursor_getTranslationUnit(c), file, &size)
+	                     : NULL;
+	if (!t)
+		return false;
+	int depth = 0;
+	for (size_t i = off; i < size; i++) {
+		char ch = t[i];
+		if (ch == '/' && i + 1 < size && t[i + 1] == '/') {
+			while (i < size && t[i] != '\n')
+				i++;
+		} else if (ch == '/' && i + 1 < size && t[i + 1] == '*') {
+			for (i += 2; i + 1 < size && !(t[i] == '*' && t[i + 1] == '/'); i++)
+				;
+			i++;
+		} else if (ch == '"' || ch == '\'') {
+			for (i++; i < size && t[i] != ch; i++)
+				if (t[i] == '\\')
+					i++;
+		} else if (ch == '(' || ch == '[') {
+			depth++;
+		} else if (ch == ')' || ch == ']') {
+			depth--;
+		} else if (depth <= 0 && ch == ';') {
+			return false;
+		} else if (depth <= 0 && ch == '{') {
+			return true;
+		} else if (depth <= 0 && ch == 't' && i + 3 <= size && memcmp(t + i, "try", 3) == 0 &&
+		           (i == 0 || !isalnum((unsigned char)t[i - 1])) &&
+		           (i + 3 == size || !isalnum((unsigned char)t[i + 3]))) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Groups the functions by USR into kernels. */
+static size_t group_kernels(struct walk *w, struct kernel **out)
+{
+	struct kernel *ks = q7_xcalloc(w->n ? w->n : 1, sizeof *ks);
+	size_t nk = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		struct fn *f = &w->fns[i];
+		bool named = named_kernel(w, f);
+		if (!f->marked && !named)
+			continue;
+		size_t k;
+		for (k = 0; k < nk; k++)
+			if (strcmp(ks[k].f->usr, f->usr) == 0)
+				break;
+		if (k == nk) {
+			ks[nk].f = f;
+			nk++;
+		}
+		struct kernel *kn = &ks[k];
+		kn->marked |= f->marked;
+		if (f->stack > kn->stack)
+			kn->stack = f->stack;
+		if (f->stack_bad && !kn->stack_bad)
+			kn->stack_bad = f;
+	}
+	/* The op comes from the definition when the TU has one. */
+	for (size_t k = 0; k < nk; k++) {
+		for (size_t i = 0; i < w->n; i++) {
+			struct fn *f = &w->fns[i];
+			if (strcmp(f->usr, ks[k].f->usr) == 0 && is_definition(f->c)) {
+				ks[k].f = f;
+				ks[k].defined = true;
+				break;
+			}
+		}
+	}
+	*out = ks;
+	return nk;
+}
+
+void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
+                      struct q7_op_table *ops, struct q7_diags *diags)
+{
+	struct walk w = {.o = o};
+	for (char *const *k = o->kernel_names; k && *k; k++)
+		q7_sv_add(&w.names, *k);
+	q7c_neuron_names(tu, &w.names);
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_decl, &w);
+
+	struct kernel *ks;
+	size_t nk = group_kernels(&w, &ks);
+	for (size_t i = 0; i < nk; i++)
+		if (lint_names(&w, ks, nk, i, diags))
+			build_op(&w, &ks[i], ops, diags);
+
+	free(ks);
+	for (size_t i = 0; i < w.n; i++) {
+		free(w.fns[i].usr);
+		free(w.fns[i].name);
+		free(w.fns[i].qualname);
+		free(w.fns[i].stack_text);
+	}
+	free(w.fns);
+	q7_sv_free(&w.names);
+}

@@ -1,0 +1,44 @@
+/* The libclang plugin's internals: parsing (front.c), finding kernels and
+ * their lint (kernels.c), C++ type -> kind (types.c), and names from
+ * NEURON_LIBRARY blocks (neuron.c). */
+#ifndef Q7_CLANG_PLUGIN_H
+#define Q7_CLANG_PLUGIN_H
+
+#include <clang-c/Index.h>
+
+#include "analysis.h"
+#include "internal.h"
+
+/* A place in the user's source: where a macro was used, not where it was
+ * defined. file is owned by the caller (free it). */
+struct place {
+	char *file;
+	unsigned line, col;
+};
+struct place q7c_place(CXCursor c);
+void q7c_place_free(struct place *p);
+
+/* Appends CXString's text to b and disposes of it; returns a new string. */
+char *q7c_take(CXString s);
+/* "ns::Class::fn": namespaces and classes up to the TU; inline namespaces
+ * are skipped, as a forward declaration may skip them. */
+char *q7c_qualname(CXCursor c);
+
+struct q7c_kind {
+	enum q7_kind kind; /* INVALID when it cannot be passed */
+	char *ctype;       /* forward-declaration spelling, or the type as
+	                    * written when INVALID */
+	const char *why;   /* INVALID: what it is ("a pointer", ...) */
+};
+/* Classifies a parameter type (ret=false) or a return type (ret=true). */
+void q7c_classify(CXType t, bool ret, struct q7c_kind *k);
+
+/* Names that the NEURON_LIBRARY(ns, m) { m.def(op, &shape, "fn"); } blocks
+ * of the TU's own (non-system) files register as compute functions. */
+void q7c_neuron_names(CXTranslationUnit tu, struct q7_strvec *names);
+
+/* Finds the kernels of a parsed TU, lints them, appends ops and diags. */
+void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
+                      struct q7_op_table *ops, struct q7_diags *diags);
+
+#endif

@@ -1,0 +1,188 @@
+/* C++ types -> op kinds, and the spelling a forward declaration of the
+ * kernel must use so that it mangles like the definition on the target:
+ * int64_t is "long long" under ILP32 (the device) and "long" on x86-64
+ * (the host); the spelling comes from the canonical type, never from a
+ * typedef's name. */
+#include "plugin.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+char *q7c_qualname(CXCursor c)
+{
+	struct q7_strvec parts = {0};
+	for (CXCursor p = c; !clang_Cursor_isNull(p) && !clang_isTranslationUnit(clang_getCursorKind(p));
+	     p = clang_getCursorSemanticParent(p)) {
+		enum CXCursorKind k = clang_getCursorKind(p);
+		if (k == CXCursor_Namespace && clang_Cursor_isInlineNamespace(p))
+			continue;
+		if (k == CXCursor_LinkageSpec)
+			continue;
+		char *s = q7c_take(clang_getCursorSpelling(p));
+		if (!*s && k == CXCursor_Namespace) {
+			free(s);
+			s = q7_xstrdup("(anonymous namespace)");
+		}
+		q7_sv_add(&parts, s);
+		free(s);
+	}
+	struct q7_strbuf b = {0};
+	for (size_t i = parts.n; i-- > 0;) {
+		q7_sb_add(&b, parts.v[i]);
+		if (i)
+			q7_sb_add(&b, "::");
+	}
+	q7_sv_free(&parts);
+	return q7_sb_take(&b);
+}
+
+static bool name_in(const char *q, const char *const *names)
+{
+	for (; *names; names++)
+		if (strcmp(q, *names) == 0)
+			return true;
+	return false;
+}
+
+/* Records: at::Tensor and at::Scalar (c10::Scalar in PyTorch proper). */
+static enum q7_kind record_kind(CXType canon, char **qual)
+{
+	static const char *const tensors[] = {"at::Tensor", "torch::Tensor", NULL};
+	static const char *const scalars[] = {"at::Scalar", "c10::Scalar", "torch::Scalar", NULL};
+	*qual = q7c_qualname(clang_getTypeDeclaration(canon));
+	if (name_in(*qual, tensors))
+		return Q7_KIND_TENSOR;
+	if (name_in(*qual, scalars))
+		return Q7_KIND_SCALAR;
+	return Q7_KIND_INVALID;
+}
+
+static const char *record_why(const char *qual)
+{
+	static const char *const tuples[] = {"std::tuple", "std::pair", "std::array", NULL};
+	static const char *const containers[] = {"std::vector", "std::list", "std::map",
+	                                         "std::basic_string", "std::initializer_list",
+	                                         "c10::ArrayRef", "c10::optional", "std::optional",
+	                                         NULL};
+	if (name_in(qual, tuples))
+		return "a tuple";
+	if (name_in(qual, containers))
+		return "a container";
+	return "a class other than Tensor and Scalar";
+}
+
+/* Arithmetic kinds by canonical builtin type; ctype is the builtin's
+ * spelling. A 32-bit long (ILP32) passes as int, a 64-bit one (LP64) as
+ * long long, each keeping its own spelling for the declaration. */
+static enum q7_kind builtin_kind(CXType canon, const char **ctype)
+{
+	switch (canon.kind) {
+	case CXType_Int: *ctype = "int"; return Q7_KIND_INT;
+	case CXType_Long:
+		*ctype = "long";
+		return clang_Type_getSizeOf(canon) == 8 ? Q7_KIND_LONGLONG : Q7_KIND_INT;
+	case CXType_LongLong: *ctype = "long long"; return Q7_KIND_LONGLONG;
+	case CXType_Float: *ctype = "float"; return Q7_KIND_FLOAT;
+	case CXType_Double: *ctype = "double"; return Q7_KIND_DOUBLE;
+	case CXType_Bool: *ctype = "bool"; return Q7_KIND_BOOL;
+	default: *ctype = NULL; return Q7_KIND_INVALID;
+	}
+}
+
+static const char *builtin_why(CXType canon)
+{
+	switch (canon.kind) {
+	case CXType_UInt:
+	case CXType_ULong:
+	case CXType_ULongLong:
+	case CXType_UShort:
+	case CXType_UChar:
+	case CXType_Char_U: return "unsigned";
+	case CXType_Char_S:
+	case CXType_SChar:
+	case CXType_Short: return "narrower than int";
+	case CXType_Enum: return "an enum";
+	case CXType_Void: return "void";
+	default: return "not a kind q7cc can pass";
+	}
+}
+
+static void set_invalid(struct q7c_kind *k, CXType t, const char *why)
+{
+	k->kind = Q7_KIND_INVALID;
+	k->ctype = q7c_take(clang_getTypeSpelling(t));
+	k->why = why;
+}
+
+void q7c_classify(CXType t, bool ret, struct q7c_kind *k)
+{
+	CXType c = clang_getCanonicalType(t);
+	const char *spell;
+	char *qual = NULL;
+	memset(k, 0, sizeof *k);
+	switch (c.kind) {
+	case CXType_LValueReference: {
+		CXType pointee = clang_getPointeeType(c);
+		if (ret) {
+			set_invalid(k, t, "a reference");
+			return;
+		}
+		if (!clang_isConstQualifiedType(pointee)) {
+			set_invalid(k, t, "a reference to non-const");
+			return;
+		}
+		if (clang_isVolatileQualifiedType(pointee)) {
+			set_invalid(k, t, "volatile");
+			return;
+		}
+		if (pointee.kind == CXType_Record) {
+			k->kind = record_kind(pointee, &qual);
+			if (k->kind != Q7_KIND_INVALID)
+				k->ctype = q7_xasprintf("const %s &", qual);
+			else
+				set_invalid(k, t, record_why(qual));
+		} else if ((k->kind = builtin_kind(pointee, &spell)) != Q7_KIND_INVALID) {
+			k->ctype = q7_xasprintf("const %s &", spell);
+		} else {
+			set_invalid(k, t, builtin_why(pointee));
+		}
+		free(qual);
+		return;
+	}
+	case CXType_RValueReference: set_invalid(k, t, "an rvalue reference"); return;
+	case CXType_Pointer:
+	case CXType_BlockPointer:
+	case CXType_MemberPointer: set_invalid(k, t, "a pointer"); return;
+	case CXType_ConstantArray:
+	case CXType_IncompleteArray:
+	case CXType_VariableArray:
+	case CXType_DependentSizedArray: set_invalid(k, t, "an array"); return;
+	case CXType_Record:
+		if (clang_isVolatileQualifiedType(c)) {
+			set_invalid(k, t, "volatile");
+			return;
+		}
+		k->kind = record_kind(c, &qual);
+		/* A kernel returns a Tensor by value; Scalar is for parameters. */
+		if (k->kind == Q7_KIND_INVALID || (ret && k->kind != Q7_KIND_TENSOR))
+			set_invalid(k, t, record_why(qual));
+		else
+			k->ctype = q7_xstrdup(qual);
+		free(qual);
+		return;
+	default:
+		if (clang_isVolatileQualifiedType(c)) {
+			set_invalid(k, t, "volatile");
+			return;
+		}
+		if (ret) {
+			set_invalid(k, t, builtin_why(c));
+			return;
+		}
+		if ((k->kind = builtin_kind(c, &spell)) != Q7_KIND_INVALID)
+			k->ctype = q7_xstrdup(spell);
+		else
+			set_invalid(k, t, builtin_why(c));
+		return;
+	}
+}

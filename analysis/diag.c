@@ -1,0 +1,166 @@
+/* Diagnostic lists and the warning policy (-W[no-][error=]q7-RULE, -Werror,
+ * -w): what survives, and at which severity. */
+#include "analysis.h"
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void q7_diags_add(struct q7_diags *ds, enum q7_severity sev, const char *file, unsigned line,
+                  unsigned col, const char *rule, const char *fmt, ...)
+{
+	if (ds->n == ds->cap) {
+		ds->cap = ds->cap ? ds->cap * 2 : 8;
+		ds->d = q7_xrealloc(ds->d, ds->cap * sizeof *ds->d);
+	}
+	struct q7_diag *d = &ds->d[ds->n++];
+	memset(d, 0, sizeof *d);
+	d->severity = sev;
+	d->file = q7_xstrdup(file ? file : "");
+	d->line = line;
+	d->col = col;
+	d->rule = q7_xstrdup(rule ? rule : "");
+	struct q7_strbuf b = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	q7_sb_vaddf(&b, fmt, ap);
+	va_end(ap);
+	d->message = q7_sb_take(&b);
+}
+
+static void diag_clear(struct q7_diag *d)
+{
+	free(d->file);
+	free(d->rule);
+	free(d->message);
+}
+
+void q7_diags_free(struct q7_diags *ds)
+{
+	for (size_t i = 0; i < ds->n; i++)
+		diag_clear(&ds->d[i]);
+	free(ds->d);
+	memset(ds, 0, sizeof *ds);
+}
+
+static bool sv_has(const struct q7_strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (strcmp(sv->v[i], s) == 0)
+			return true;
+	return false;
+}
+
+static void sv_remove(struct q7_strvec *sv, const char *s)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < sv->n; i++) {
+		if (strcmp(sv->v[i], s) == 0)
+			free(sv->v[i]);
+		else
+			sv->v[j++] = sv->v[i];
+	}
+	sv->n = j;
+	if (sv->v)
+		sv->v[j] = NULL;
+}
+
+/* The last flag wins, as with compilers: -Wno-q7-x -Wq7-x enables x. */
+static void sv_set(struct q7_strvec *on, struct q7_strvec *off, const char *rule)
+{
+	sv_remove(off, rule);
+	if (!sv_has(on, rule))
+		q7_sv_add(on, rule);
+}
+
+bool q7_warn_policy_take(struct q7_warn_policy *p, const char *arg, bool *q7_only)
+{
+	*q7_only = false;
+	if (strcmp(arg, "-Werror") == 0) {
+		p->werror = true;
+		return true;
+	}
+	if (strcmp(arg, "-Wno-error") == 0) {
+		p->werror = false;
+		return true;
+	}
+	if (strcmp(arg, "-w") == 0) {
+		p->suppress_all = true;
+		return true;
+	}
+	if (strncmp(arg, "-W", 2) != 0)
+		return false;
+	const char *r = arg + 2;
+	struct q7_strvec *on, *off;
+	if (strncmp(r, "no-error=", 9) == 0) {
+		r += 9;
+		on = &p->not_error;
+		off = &p->as_error;
+	} else if (strncmp(r, "error=", 6) == 0) {
+		r += 6;
+		on = &p->as_error;
+		off = &p->not_error;
+	} else if (strncmp(r, "no-", 3) == 0) {
+		r += 3;
+		on = &p->disabled;
+		off = &p->enabled;
+	} else {
+		on = &p->enabled;
+		off = &p->disabled;
+	}
+	if (strncmp(r, "q7-", 3) != 0)
+		return false;
+	/* -Werror=q7-x also turns x on, like GCC and clang. */
+	if (on == &p->as_error)
+		sv_remove(&p->disabled, r);
+	sv_set(on, off, r);
+	*q7_only = true;
+	return true;
+}
+
+/* A note belongs to the diagnostic before it and shares its fate. */
+size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p)
+{
+	size_t j = 0, errors = 0;
+	bool keep_notes = true;
+	for (size_t i = 0; i < ds->n; i++) {
+		struct q7_diag *d = &ds->d[i];
+		bool keep = true;
+		if (d->severity == Q7_SEV_NOTE) {
+			keep = keep_notes;
+		} else if (d->severity == Q7_SEV_WARNING) {
+			if (*d->rule && sv_has(&p->disabled, d->rule)) {
+				keep = false;
+			} else if (*d->rule && sv_has(&p->as_error, d->rule)) {
+				d->severity = Q7_SEV_ERROR;
+				d->promoted = true;
+			} else if (p->werror && !(*d->rule && sv_has(&p->not_error, d->rule))) {
+				d->severity = Q7_SEV_ERROR;
+				d->promoted = true;
+			} else if (p->suppress_all) {
+				keep = false;
+			}
+			keep_notes = keep;
+		} else {
+			keep_notes = true;
+		}
+		if (!keep) {
+			diag_clear(d);
+			continue;
+		}
+		if (d->severity == Q7_SEV_ERROR)
+			errors++;
+		ds->d[j++] = *d;
+	}
+	ds->n = j;
+	return errors;
+}
+
+void q7_warn_policy_free(struct q7_warn_policy *p)
+{
+	q7_sv_free(&p->disabled);
+	q7_sv_free(&p->enabled);
+	q7_sv_free(&p->as_error);
+	q7_sv_free(&p->not_error);
+	memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,59 @@
+/* analysis internals shared by the static library and the libclang plugin:
+ * the rule table, what each profile's runtime can marshal, JSON string
+ * output, and the plugin's entry point.
+ *
+ * Nothing here is part of q7cc's interface to other components. */
+#ifndef Q7_ANALYSIS_INTERNAL_H
+#define Q7_ANALYSIS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analysis.h"
+
+/* Rule names exactly as printed in [-W...] and listed in docs/lint-rules.md. */
+#define Q7_RULE_UNSUPPORTED_PARAM "q7-unsupported-param"
+#define Q7_RULE_RETURN "q7-return"
+#define Q7_RULE_NAME_LENGTH "q7-name-length"
+#define Q7_RULE_INTERNAL "q7-internal-linkage"
+#define Q7_RULE_TEMPLATE "q7-template"
+#define Q7_RULE_MEMBER "q7-member-function"
+#define Q7_RULE_VARIADIC "q7-variadic"
+#define Q7_RULE_OVERLOAD "q7-overload"
+#define Q7_RULE_PROFILE_KIND "q7-profile-kind"
+#define Q7_RULE_INVALID_DECL "q7-invalid-declaration"
+#define Q7_RULE_STACK "q7-stack-size"
+#define Q7_RULE_DUPLICATE "q7-duplicate-kernel"
+#define Q7_RULE_TOO_MANY "q7-too-many-kernels"
+#define Q7_RULE_UNDEFINED "q7-undefined-kernel"
+
+struct q7_rule {
+	const char *name;
+	enum q7_severity severity; /* default severity */
+	const char *summary;       /* one line, for SARIF and the docs */
+};
+/* The rule table, sorted by name; NULL-terminated by name. */
+extern const struct q7_rule q7_rules[];
+const struct q7_rule *q7_rule_find(const char *name);
+
+/* The vendor runtime's limits. */
+#define Q7_NAME_MAX 31         /* names of 32 characters or more are rejected */
+#define Q7_MAX_KERNELS 10      /* registered kernels per library */
+#define Q7_MAX_STACK 0x400000u /* MAX_STACK_SIZE */
+
+/* True when the profile's runtime can pass kind k ("xt": the vendor's
+ * Tensor, Scalar, int, float, long long; "gnu"/"host": all kinds). */
+bool q7_profile_marshals(const char *profile, enum q7_kind k);
+
+/* Writes s as a JSON string literal (quotes included). */
+void q7_json_str(FILE *out, const char *s);
+
+/* The plugin's one exported function. The ABI version guards against a
+ * plugin from another build; bump it when q7_op, q7_diag or the options
+ * change. Returns as q7_analyze does. */
+#define Q7_PLUGIN_ABI 1
+#define Q7_PLUGIN_ENTRY "q7_clang_analyze"
+typedef int (*q7_plugin_entry_fn)(int abi, const struct q7_analysis_opts *o,
+                                  struct q7_op_table *ops, struct q7_diags *diags);
+
+#endif

@@ -1,0 +1,106 @@
+/* Link-time merge of the op records of every object: a declaration plus
+ * its definition is one kernel, the same name from two places is an error
+ * naming both, a kernel declared but defined nowhere is an error, and a
+ * library holds at most Q7_MAX_KERNELS kernels. Output sorted by name. */
+#include "analysis.h"
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Same C++ function: same qualified name and parameter types. */
+static bool same_function(const struct q7_op *a, const struct q7_op *b)
+{
+	if (strcmp(a->qualname, b->qualname) != 0 || a->nparams != b->nparams)
+		return false;
+	for (size_t i = 0; i < a->nparams; i++)
+		if (strcmp(a->params[i].ctype, b->params[i].ctype) != 0)
+			return false;
+	return true;
+}
+
+static bool same_place(const struct q7_op *a, const struct q7_op *b)
+{
+	return strcmp(a->file, b->file) == 0 && a->line == b->line && a->col == b->col;
+}
+
+static int by_name(const void *pa, const void *pb)
+{
+	const struct q7_op *a = *(const struct q7_op *const *)pa;
+	const struct q7_op *b = *(const struct q7_op *const *)pb;
+	int c = strcmp(a->name, b->name);
+	if (!c)
+		c = strcmp(a->qualname, b->qualname);
+	if (!c)
+		c = (int)b->defined - (int)a->defined; /* definitions first */
+	if (!c)
+		c = strcmp(a->file, b->file);
+	if (!c)
+		c = (a->line > b->line) - (a->line < b->line);
+	if (!c)
+		c = (a->col > b->col) - (a->col < b->col);
+	return c;
+}
+
+static void duplicate(struct q7_diags *diags, const struct q7_op *first, const struct q7_op *dup)
+{
+	q7_diags_add(diags, Q7_SEV_ERROR, dup->file, dup->line, dup->col, Q7_RULE_DUPLICATE,
+	             "kernel '%s' (%s) is %s here and also at %s:%u (%s); kernel names must be "
+	             "unique in a library",
+	             dup->name, dup->qualname, dup->defined ? "defined" : "declared", first->file,
+	             first->line, first->qualname);
+	q7_diags_add(diags, Q7_SEV_NOTE, first->file, first->line, first->col, "",
+	             "the other '%s' is here", first->name);
+}
+
+void q7_ops_merge(const struct q7_op_table *in, const char *profile, struct q7_op_table *out,
+                  struct q7_diags *diags)
+{
+	const struct q7_op **v = q7_xcalloc(in->n ? in->n : 1, sizeof *v);
+	for (size_t i = 0; i < in->n; i++)
+		v[i] = &in->ops[i];
+	qsort(v, in->n, sizeof *v, by_name);
+	size_t first_out = out->n;
+	for (size_t i = 0; i < in->n;) {
+		/* One name: [i, j). The first is a definition if there is one. */
+		size_t j = i + 1;
+		while (j < in->n && strcmp(v[j]->name, v[i]->name) == 0)
+			j++;
+		const struct q7_op *keep = v[i];
+		unsigned stack = keep->stack_size;
+		bool reported = false;
+		for (size_t k = i + 1; k < j; k++) {
+			const struct q7_op *o = v[k];
+			bool one = same_function(keep, o) &&
+			           (!o->defined || same_place(keep, o)); /* same object twice */
+			if (one) {
+				if (!stack)
+					stack = o->stack_size;
+			} else if (!reported) {
+				duplicate(diags, keep, o);
+				reported = true;
+			}
+		}
+		q7_ops_add_copy(out, keep);
+		out->ops[out->n - 1].stack_size = stack;
+		if (!keep->defined)
+			q7_diags_add(diags, Q7_SEV_ERROR, keep->file, keep->line, keep->col,
+			             Q7_RULE_UNDEFINED,
+			             "kernel '%s' is declared here but no object of the link defines it",
+			             keep->qualname);
+		i = j;
+	}
+	size_t n = out->n - first_out;
+	if (n > Q7_MAX_KERNELS) {
+		/* The host runtime has no such limit, but the library is meant for
+		 * the device; say so without failing a host build. */
+		bool host = profile && strcmp(profile, "host") == 0;
+		const struct q7_op *extra = &out->ops[first_out + Q7_MAX_KERNELS];
+		q7_diags_add(diags, host ? Q7_SEV_WARNING : Q7_SEV_ERROR, extra->file, extra->line,
+		             extra->col, Q7_RULE_TOO_MANY,
+		             "the library has %zu kernels; the device runtime registers at most %d "
+		             "(this is the %dth by name: '%s')",
+		             n, Q7_MAX_KERNELS, Q7_MAX_KERNELS + 1, extra->name);
+	}
+	free(v);
+}

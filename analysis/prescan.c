@@ -1,0 +1,282 @@
+/* The fast path: a cheap textual look at a TU and the user's own headers
+ * it includes, to decide whether libclang must load at all. A false "yes"
+ * costs one parse; a false "no" loses kernels, so anything that could mark
+ * a kernel counts: Q7_KERNEL*, NEURON_LIBRARY, annotate, --q7-kernel names.
+ * Comments and literals are skipped so that prose does not count. */
+#include "analysis.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FILES 512 /* headers scanned per TU; beyond that, assume yes */
+
+struct scan {
+	const struct q7_analysis_opts *o;
+	struct q7_strvec quote_dirs; /* -iquote then -I: for "x.h" */
+	struct q7_strvec angle_dirs; /* -I: for <x.h> */
+	struct q7_strvec forced;     /* -include / -imacros files */
+	struct q7_strvec skip_dirs;  /* realpaths never scanned */
+	struct q7_strvec seen;       /* realpaths scanned */
+	bool found;
+};
+
+static bool is_ident_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool is_ident(char c)
+{
+	return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static bool ident_marks(const struct scan *s, const char *id, size_t n)
+{
+	if (n >= 9 && memcmp(id, "Q7_KERNEL", 9) == 0)
+		return true;
+	if (n == 14 && memcmp(id, "NEURON_LIBRARY", 14) == 0)
+		return true;
+	/* annotate, __annotate__, clang::annotate */
+	for (size_t i = 0; i + 8 <= n; i++)
+		if (memcmp(id + i, "annotate", 8) == 0)
+			return true;
+	for (char *const *k = s->o->kernel_names; k && *k; k++) {
+		/* --q7-kernel=ns::fn names fn as written in a declaration. */
+		const char *name = strrchr(*k, ':');
+		name = name ? name + 1 : *k;
+		if (strlen(name) == n && memcmp(name, id, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void scan_file(struct scan *s, const char *path);
+
+static bool in_skip_dir(const struct scan *s, const char *real)
+{
+	for (size_t i = 0; i < s->skip_dirs.n; i++) {
+		size_t n = strlen(s->skip_dirs.v[i]);
+		if (strncmp(real, s->skip_dirs.v[i], n) == 0 && (real[n] == '/' || real[n] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/* Finds name in the directories of an include and scans it. A header found
+ * nowhere in the user's directories is a system header: not scanned. */
+static void follow_include(struct scan *s, const char *from, const char *name, size_t n,
+                           bool quoted)
+{
+	char *hdr = q7_xstrndup(name, n);
+	char *found = NULL;
+	if (hdr[0] == '/') {
+		if (q7_path_exists(hdr))
+			found = q7_xstrdup(hdr);
+	} else {
+		if (quoted) {
+			char *dir = q7_path_dirname(from);
+			char *cand = q7_path_join(dir, hdr);
+			free(dir);
+			if (q7_path_exists(cand))
+				found = cand;
+			else
+				free(cand);
+		}
+		const struct q7_strvec *dirs = quoted ? &s->quote_dirs : &s->angle_dirs;
+		for (size_t i = 0; !found && i < dirs->n; i++) {
+			char *cand = q7_path_join(dirs->v[i], hdr);
+			if (q7_path_exists(cand))
+				found = cand;
+			else
+				free(cand);
+		}
+	}
+	if (found)
+		scan_file(s, found);
+	free(found);
+	free(hdr);
+}
+
+/* At a '#' that starts a line: follows #include / #include_next /
+ * #import; returns where scanning continues. */
+static const char *directive(struct scan *s, const char *path, const char *p)
+{
+	p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	const char *w = p;
+	while (is_ident(*p))
+		p++;
+	size_t n = (size_t)(p - w);
+	if (!((n == 7 && memcmp(w, "include", 7) == 0) || (n == 12 && memcmp(w, "include_next", 12) == 0) ||
+	      (n == 6 && memcmp(w, "import", 6) == 0)))
+		return w;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	char close = *p == '"' ? '"' : *p == '<' ? '>' : 0;
+	if (!close)
+		return p; /* #include MACRO: cannot follow cheaply */
+	const char *name = ++p;
+	while (*p && *p != close && *p != '\n')
+		p++;
+	if (*p == close) {
+		follow_include(s, path, name, (size_t)(p - name), close == '"');
+		p++;
+	}
+	return p;
+}
+
+static const char *skip_literal(const char *p)
+{
+	char q = *p++;
+	while (*p && *p != q && *p != '\n') {
+		if (*p == '\\' && p[1])
+			p++;
+		p++;
+	}
+	return *p == q ? p + 1 : p;
+}
+
+/* R"delim( ... )delim" */
+static const char *skip_raw(const char *p)
+{
+	const char *d = ++p;
+	while (*p && *p != '(' && p - d < 16)
+		p++;
+	if (*p != '(')
+		return p;
+	size_t dn = (size_t)(p - d);
+	for (p++; *p; p++)
+		if (*p == ')' && strncmp(p + 1, d, dn) == 0 && p[1 + dn] == '"')
+			return p + dn + 2;
+	return p;
+}
+
+static void scan_text(struct scan *s, const char *path, const char *p)
+{
+	bool line_start = true;
+	while (*p && !s->found) {
+		char c = *p;
+		if (c == '\n') {
+			line_start = true;
+			p++;
+		} else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+			p++;
+		} else if (c == '/' && p[1] == '/') {
+			while (*p && *p != '\n')
+				p++;
+		} else if (c == '/' && p[1] == '*') {
+			const char *e = strstr(p + 2, "*/");
+			p = e ? e + 2 : p + strlen(p);
+		} else if (c == '#' && line_start) {
+			line_start = false;
+			p = directive(s, path, p);
+		} else if (c == '"' || c == '\'') {
+			line_start = false;
+			p = skip_literal(p);
+		} else if (is_ident_start(c)) {
+			line_start = false;
+			const char *id = p;
+			while (is_ident(*p))
+				p++;
+			if (*p == '"' && p[-1] == 'R')
+				p = skip_raw(p);
+			else if (ident_marks(s, id, (size_t)(p - id)))
+				s->found = true;
+		} else {
+			line_start = false;
+			p++;
+		}
+	}
+}
+
+static void scan_file(struct scan *s, const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (!real)
+		return;
+	bool skip = in_skip_dir(s, real);
+	for (size_t i = 0; !skip && i < s->seen.n; i++)
+		skip = strcmp(s->seen.v[i], real) == 0;
+	if (skip) {
+		free(real);
+		return;
+	}
+	if (s->seen.n >= MAX_FILES) {
+		s->found = true;
+		free(real);
+		return;
+	}
+	q7_sv_add(&s->seen, real);
+	free(real);
+	size_t len;
+	char *text = q7_read_file(path, &len);
+	if (text)
+		scan_text(s, path, text);
+	free(text);
+}
+
+static void add_skip_dir(struct scan *s, const char *dir)
+{
+	char *real = realpath(dir, NULL);
+	if (real)
+		q7_sv_add(&s->skip_dirs, real);
+	free(real);
+}
+
+/* The value of an option taking a directory or file: "-Idir" or "-I dir". */
+static const char *opt_value(char *const *args, size_t *i, const char *opt)
+{
+	size_t n = strlen(opt);
+	if (strncmp(args[*i], opt, n) != 0)
+		return NULL;
+	if (args[*i][n])
+		return args[*i] + n;
+	if (!args[*i + 1])
+		return NULL;
+	return args[++*i];
+}
+
+static void read_args(struct scan *s)
+{
+	struct q7_strvec idirs = {0};
+	char *const *a = s->o->clang_args;
+	for (size_t i = 0; a && a[i]; i++) {
+		const char *v;
+		if ((v = opt_value(a, &i, "-iquote")))
+			q7_sv_add(&s->quote_dirs, v);
+		else if ((v = opt_value(a, &i, "-include")) || (v = opt_value(a, &i, "-imacros")))
+			q7_sv_add(&s->forced, v);
+		else if ((v = opt_value(a, &i, "-isystem")) || (v = opt_value(a, &i, "-idirafter")))
+			add_skip_dir(s, v);
+		else if (strncmp(a[i], "--include-directory=", 20) == 0)
+			q7_sv_add(&idirs, a[i] + 20);
+		else if ((v = opt_value(a, &i, "-I")))
+			q7_sv_add(&idirs, v);
+	}
+	q7_sv_addv(&s->quote_dirs, &idirs);
+	q7_sv_addv(&s->angle_dirs, &idirs);
+	q7_sv_free(&idirs);
+	for (char *const *d = s->o->sys_includes; d && *d; d++)
+		add_skip_dir(s, *d);
+	char *own = q7_prefix_path("include/q7cc");
+	add_skip_dir(s, own);
+	free(own);
+}
+
+bool q7_analysis_needed(const struct q7_analysis_opts *o)
+{
+	struct scan s = {.o = o};
+	read_args(&s);
+	for (size_t i = 0; i < s.forced.n && !s.found; i++)
+		scan_file(&s, s.forced.v[i]);
+	if (!s.found)
+		scan_file(&s, o->source);
+	q7_sv_free(&s.quote_dirs);
+	q7_sv_free(&s.angle_dirs);
+	q7_sv_free(&s.forced);
+	q7_sv_free(&s.skip_dirs);
+	q7_sv_free(&s.seen);
+	return s.found;
+}

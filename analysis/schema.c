@@ -1,0 +1,243 @@
+/* The schema text format, TorchScript style:
+ *
+ *   schema := qualname '(' [ param { ',' param } ] ')' '->' result
+ *   qualname := IDENT { '::' IDENT }
+ *   param  := type [ IDENT ]
+ *   result := type [ IDENT ] | '(' type [ IDENT ] ')'
+ *   type   := 'Tensor' | 'Scalar' | 'number' | 'int' | 'long' 'long'
+ *           | 'float' | 'double' | 'bool'
+ *
+ * Whitespace between tokens is free, so "long long x" and "Tensor  a,int b"
+ * both parse. "number" is the vendor's spelling of Scalar. One printer, one
+ * parser: print(parse(s)) is the canonical form of s. */
+#include "analysis.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+void q7_schema_print(const struct q7_op *op, struct q7_strbuf *out)
+{
+	q7_sb_add(out, op->qualname && *op->qualname ? op->qualname : op->name);
+	q7_sb_addc(out, '(');
+	for (size_t i = 0; i < op->nparams; i++) {
+		const struct q7_param *p = &op->params[i];
+		if (i)
+			q7_sb_add(out, ", ");
+		q7_sb_add(out, q7_kind_name(p->kind));
+		if (p->name && *p->name)
+			q7_sb_addf(out, " %s", p->name);
+	}
+	q7_sb_add(out, ") -> ");
+	if (op->ret_name && *op->ret_name)
+		q7_sb_addf(out, "(%s %s)", q7_kind_name(op->ret), op->ret_name);
+	else
+		q7_sb_add(out, q7_kind_name(op->ret));
+}
+
+enum tok { T_EOF, T_IDENT, T_SCOPE, T_LPAREN, T_RPAREN, T_COMMA, T_ARROW, T_BAD };
+
+struct parser {
+	const char *text;
+	const char *p;   /* after the current token */
+	enum tok tok;    /* the current token */
+	const char *start;
+	size_t len;
+	char *err;
+};
+
+static void next(struct parser *ps)
+{
+	const char *p = ps->p;
+	while (isspace((unsigned char)*p))
+		p++;
+	ps->start = p;
+	if (!*p) {
+		ps->tok = T_EOF;
+	} else if (isalpha((unsigned char)*p) || *p == '_') {
+		while (isalnum((unsigned char)*p) || *p == '_')
+			p++;
+		ps->tok = T_IDENT;
+	} else if (p[0] == ':' && p[1] == ':') {
+		p += 2;
+		ps->tok = T_SCOPE;
+	} else if (p[0] == '-' && p[1] == '>') {
+		p += 2;
+		ps->tok = T_ARROW;
+	} else {
+		ps->tok = *p == '(' ? T_LPAREN : *p == ')' ? T_RPAREN : *p == ',' ? T_COMMA : T_BAD;
+		p++;
+	}
+	ps->len = (size_t)(p - ps->start);
+	ps->p = p;
+}
+
+static bool is_word(const struct parser *ps, const char *w)
+{
+	return ps->tok == T_IDENT && strlen(w) == ps->len && memcmp(ps->start, w, ps->len) == 0;
+}
+
+/* Records the first error only; later ones follow from it. */
+static int fail(struct parser *ps, const char *expected)
+{
+	if (ps->err)
+		return -1;
+	unsigned col = (unsigned)(ps->start - ps->text) + 1;
+	if (ps->tok == T_EOF)
+		ps->err = q7_xasprintf("expected %s at the end (column %u)", expected, col);
+	else
+		ps->err = q7_xasprintf("expected %s at column %u, found '%.*s'", expected, col,
+		                       (int)ps->len, ps->start);
+	return -1;
+}
+
+static int expect(struct parser *ps, enum tok t, const char *what)
+{
+	if (ps->tok != t)
+		return fail(ps, what);
+	next(ps);
+	return 0;
+}
+
+static int parse_type(struct parser *ps, enum q7_kind *k)
+{
+	static const struct {
+		const char *word;
+		enum q7_kind kind;
+	} types[] = {
+		{"Tensor", Q7_KIND_TENSOR}, {"Scalar", Q7_KIND_SCALAR}, {"number", Q7_KIND_SCALAR},
+		{"int", Q7_KIND_INT},       {"float", Q7_KIND_FLOAT},   {"double", Q7_KIND_DOUBLE},
+		{"bool", Q7_KIND_BOOL},
+	};
+	if (is_word(ps, "long")) {
+		next(ps);
+		if (!is_word(ps, "long"))
+			return fail(ps, "'long' after 'long'");
+		next(ps);
+		*k = Q7_KIND_LONGLONG;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+		if (is_word(ps, types[i].word)) {
+			next(ps);
+			*k = types[i].kind;
+			return 0;
+		}
+	}
+	return fail(ps, "a type (Tensor, Scalar, int, long long, float, double, bool)");
+}
+
+/* A type and an optional name; *name is "" when absent. */
+static int parse_typed(struct parser *ps, enum q7_kind *k, char **name)
+{
+	if (parse_type(ps, k) < 0)
+		return -1;
+	if (ps->tok == T_IDENT) {
+		*name = q7_xstrndup(ps->start, ps->len);
+		next(ps);
+	} else {
+		*name = q7_xstrdup("");
+	}
+	return 0;
+}
+
+static const char *param_ctype(enum q7_kind k)
+{
+	switch (k) {
+	case Q7_KIND_TENSOR: return "const at::Tensor &";
+	case Q7_KIND_SCALAR: return "const at::Scalar &";
+	default: return q7_kind_name(k);
+	}
+}
+
+static const char *ret_ctype(enum q7_kind k)
+{
+	switch (k) {
+	case Q7_KIND_TENSOR: return "at::Tensor";
+	case Q7_KIND_SCALAR: return "at::Scalar";
+	default: return q7_kind_name(k);
+	}
+}
+
+static int parse_params(struct parser *ps, struct q7_op *op)
+{
+	size_t cap = 0;
+	if (ps->tok == T_RPAREN)
+		return 0;
+	for (;;) {
+		if (op->nparams == cap) {
+			cap = cap ? cap * 2 : 4;
+			op->params = q7_xrealloc(op->params, cap * sizeof *op->params);
+		}
+		struct q7_param *p = &op->params[op->nparams];
+		memset(p, 0, sizeof *p);
+		if (parse_typed(ps, &p->kind, &p->name) < 0)
+			return -1;
+		p->ctype = q7_xstrdup(param_ctype(p->kind));
+		op->nparams++;
+		if (ps->tok != T_COMMA)
+			return 0;
+		next(ps);
+	}
+}
+
+static int parse_result(struct parser *ps, struct q7_op *op)
+{
+	if (ps->tok == T_LPAREN) {
+		next(ps);
+		if (parse_typed(ps, &op->ret, &op->ret_name) < 0)
+			return -1;
+		if (expect(ps, T_RPAREN, "')' (one result only)") < 0)
+			return -1;
+	} else if (parse_typed(ps, &op->ret, &op->ret_name) < 0) {
+		return -1;
+	}
+	op->ret_ctype = q7_xstrdup(ret_ctype(op->ret));
+	return 0;
+}
+
+static int parse_schema(struct parser *ps, struct q7_op *op)
+{
+	struct q7_strbuf qual = {0};
+	const char *last = NULL;
+	size_t last_len = 0;
+	for (;;) {
+		if (ps->tok != T_IDENT) {
+			q7_sb_free(&qual);
+			return fail(ps, "a name");
+		}
+		q7_sb_addn(&qual, ps->start, ps->len);
+		last = ps->start;
+		last_len = ps->len;
+		next(ps);
+		if (ps->tok != T_SCOPE)
+			break;
+		q7_sb_add(&qual, "::");
+		next(ps);
+	}
+	op->name = q7_xstrndup(last, last_len);
+	op->qualname = q7_sb_take(&qual);
+	if (expect(ps, T_LPAREN, "'('") < 0 || parse_params(ps, op) < 0 ||
+	    expect(ps, T_RPAREN, "',' or ')'") < 0 || expect(ps, T_ARROW, "'->'") < 0 ||
+	    parse_result(ps, op) < 0)
+		return -1;
+	if (ps->tok != T_EOF)
+		return fail(ps, "the end of the schema");
+	return 0;
+}
+
+int q7_schema_parse(const char *text, struct q7_op *op, char **err)
+{
+	struct parser ps = {.text = text, .p = text};
+	struct q7_op tmp;
+	memset(&tmp, 0, sizeof tmp);
+	next(&ps);
+	if (parse_schema(&ps, &tmp) < 0) {
+		q7_op_clear(&tmp);
+		*err = ps.err;
+		return -1;
+	}
+	tmp.file = q7_xstrdup("");
+	*op = tmp;
+	return 0;
+}
