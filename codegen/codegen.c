@@ -1,0 +1,247 @@
+/* codegen: the op table -> wrapper.cpp (see codegen.h).
+ *
+ * The text follows the vendor driver's wrapper (REFERENCE.md) with two
+ * deliberate differences: the forward declarations are spelled from the
+ * kernels' real C++ types (so int64_t/double kernels link), and the
+ * arguments are unpacked into locals one statement at a time, because the
+ * order in which a call's arguments are evaluated is unspecified in C++
+ * and customop_next_* must run in parameter order. get_func_schema is the
+ * open runtime's addition: the runtime checks calls against it. */
+#include "codegen.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_NAME 31            /* names of 32 characters or more are rejected */
+#define MAX_STACK 0x400000u    /* MAX_STACK_SIZE */
+#define MAX_PARAMS 16          /* Q7_MAX_ARGS of <q7/frame.h> */
+
+static const char *next_call(enum q7_kind k)
+{
+	switch (k) {
+	case Q7_KIND_TENSOR: return "customop_next_tensor";
+	case Q7_KIND_SCALAR: return "customop_next_scalar";
+	case Q7_KIND_INT: return "customop_next_int";
+	case Q7_KIND_LONGLONG: return "customop_next_longlong";
+	case Q7_KIND_FLOAT: return "customop_next_float";
+	case Q7_KIND_DOUBLE: return "customop_next_double";
+	case Q7_KIND_BOOL: return "customop_next_bool";
+	case Q7_KIND_INVALID: break;
+	}
+	return NULL;
+}
+
+/* The type of the local each argument is unpacked into. */
+static const char *local_type(enum q7_kind k)
+{
+	switch (k) {
+	case Q7_KIND_TENSOR: return "at::Tensor";
+	case Q7_KIND_SCALAR: return "at::Scalar";
+	case Q7_KIND_INT: return "int";
+	case Q7_KIND_LONGLONG: return "long long";
+	case Q7_KIND_FLOAT: return "float";
+	case Q7_KIND_DOUBLE: return "double";
+	case Q7_KIND_BOOL: return "bool";
+	case Q7_KIND_INVALID: break;
+	}
+	return NULL;
+}
+
+static bool is_ident(const char *s, size_t n)
+{
+	if (n == 0 || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
+			return false;
+	return true;
+}
+
+/* "a::b::relu" is namespaces a, b and the function relu. */
+static bool qualname_ok(const char *q)
+{
+	const char *p = q[0] == ':' && q[1] == ':' ? q + 2 : q;
+	for (;;) {
+		const char *sep = strstr(p, "::");
+		size_t n = sep ? (size_t)(sep - p) : strlen(p);
+		if (!is_ident(p, n))
+			return false;
+		if (!sep)
+			return true;
+		p = sep + 2;
+	}
+}
+
+static const char *last_component(const char *q)
+{
+	const char *p = q;
+	for (const char *s; (s = strstr(p, "::")) != NULL;)
+		p = s + 2;
+	return p;
+}
+
+static bool ctype_ok(const char *t)
+{
+	if (!*t)
+		return false;
+	for (const char *p = t; *p; p++)
+		if (*p == '\n' || *p == ';' || *p == '{' || *p == '}' || *p == '#' || *p == '"')
+			return false;
+	return true;
+}
+
+static int check_op(const struct q7_op_table *ops, size_t idx)
+{
+	const struct q7_op *op = &ops->ops[idx];
+	char where[512];
+	const char *file = op->file && *op->file ? op->file : "wrapper.cpp";
+	if (op->line)
+		snprintf(where, sizeof where, "%s:%u:%u", file, op->line, op->col);
+	else
+		snprintf(where, sizeof where, "%s", file);
+	if (!is_ident(op->name, strlen(op->name))) {
+		q7_error("%s: kernel '%s': not a C++ identifier", where, op->name);
+		return -1;
+	}
+	if (strlen(op->name) > MAX_NAME) {
+		q7_error("%s: kernel '%s': the name has %zu characters, at most %d", where, op->name,
+		         strlen(op->name), MAX_NAME);
+		return -1;
+	}
+	const char *qual = op->qualname && *op->qualname ? op->qualname : op->name;
+	if (!qualname_ok(qual) || strcmp(last_component(qual), op->name) != 0) {
+		q7_error("%s: kernel '%s': cannot declare '%s' from the wrapper", where, op->name, qual);
+		return -1;
+	}
+	for (size_t j = 0; j < idx; j++) {
+		if (strcmp(ops->ops[j].name, op->name) == 0) {
+			q7_error("%s: kernel '%s' is in the table twice", where, op->name);
+			return -1;
+		}
+	}
+	if (op->ret != Q7_KIND_TENSOR || !ctype_ok(op->ret_ctype)) {
+		q7_error("%s: kernel '%s': must return one Tensor", where, op->name);
+		return -1;
+	}
+	if (op->nparams > MAX_PARAMS) {
+		q7_error("%s: kernel '%s': %zu parameters, at most %d", where, op->name, op->nparams,
+		         MAX_PARAMS);
+		return -1;
+	}
+	for (size_t i = 0; i < op->nparams; i++) {
+		const struct q7_param *p = &op->params[i];
+		if (!next_call(p->kind) || !ctype_ok(p->ctype)) {
+			q7_error("%s: kernel '%s': parameter %zu (%s) of type '%s' cannot be marshalled",
+			         where, op->name, i + 1, p->name, p->ctype);
+			return -1;
+		}
+	}
+	if (op->stack_size > MAX_STACK) {
+		q7_error("%s: kernel '%s': stack size %u is over MAX_STACK_SIZE (%u)", where, op->name,
+		         op->stack_size, MAX_STACK);
+		return -1;
+	}
+	return 0;
+}
+
+static void emit_declaration(const struct q7_op *op, struct q7_strbuf *out)
+{
+	const char *qual = op->qualname && *op->qualname ? op->qualname : op->name;
+	if (qual[0] == ':')
+		qual += 2;
+	int depth = 0;
+	const char *p = qual;
+	for (const char *sep; (sep = strstr(p, "::")) != NULL; p = sep + 2) {
+		q7_sb_addf(out, "namespace %.*s {\n", (int)(sep - p), p);
+		depth++;
+	}
+	q7_sb_addf(out, "%s %s(", op->ret_ctype, op->name);
+	for (size_t i = 0; i < op->nparams; i++)
+		q7_sb_addf(out, "%s%s", i ? ", " : "", op->params[i].ctype);
+	q7_sb_add(out, ");\n");
+	while (depth-- > 0)
+		q7_sb_add(out, "}\n");
+}
+
+static void emit_wrapper(const struct q7_op *op, struct q7_strbuf *out)
+{
+	const char *qual = op->qualname && *op->qualname ? op->qualname : op->name;
+	if (qual[0] == ':')
+		qual += 2;
+	q7_sb_addf(out, "void %s_wrapper()\n{\n\tcustomop_setup(true);\n", op->name);
+	for (size_t i = 0; i < op->nparams; i++)
+		q7_sb_addf(out, "\t%s a%zu = %s();\n", local_type(op->params[i].kind), i,
+		           next_call(op->params[i].kind));
+	q7_sb_addf(out, "\tat::Tensor q7_output = ::%s(", qual);
+	for (size_t i = 0; i < op->nparams; i++)
+		q7_sb_addf(out, "%sa%zu", i ? ", " : "", i);
+	q7_sb_add(out, ");\n"
+	               "\tcustomop_return_tensor(q7_output);\n"
+	               "\tcustomop_cleanup();\n"
+	               "\tif (switched_stack)\n"
+	               "\t\tswitchBack();\n"
+	               "}\n\n");
+	q7_sb_addf(out, "int %s_stack_switch()\n{\n\treturn switch_stack_or_call_wrapper(%s_wrapper, ",
+	           op->name, op->name);
+	if (op->stack_size)
+		q7_sb_addf(out, "%u", op->stack_size);
+	else
+		q7_sb_add(out, "STACK_SIZE");
+	q7_sb_add(out, ");\n}\n\n");
+}
+
+/* The schema the runtime checks calls against: "relu(Tensor x) -> Tensor". */
+static void emit_schema_literal(const struct q7_op *op, struct q7_strbuf *out)
+{
+	q7_sb_addf(out, "\"%s(", op->name);
+	for (size_t i = 0; i < op->nparams; i++) {
+		const struct q7_param *p = &op->params[i];
+		q7_sb_addf(out, "%s%s", i ? ", " : "", q7_kind_name(p->kind));
+		if (p->name && is_ident(p->name, strlen(p->name)))
+			q7_sb_addf(out, " %s", p->name);
+	}
+	q7_sb_add(out, ") -> Tensor\"");
+}
+
+static void emit_tables(const struct q7_op_table *ops, struct q7_strbuf *out)
+{
+	q7_sb_addf(out, "int get_func_cnt()\n{\n\treturn %zu;\n}\n\n", ops->n);
+
+	q7_sb_add(out, "char const *get_func_name(int i)\n{\n\tswitch (i) {\n");
+	for (size_t i = 0; i < ops->n; i++)
+		q7_sb_addf(out, "\tcase %zu: return \"%s\";\n", i, ops->ops[i].name);
+	q7_sb_add(out, "\tdefault: return \"error\";\n\t}\n}\n\n");
+
+	q7_sb_add(out, "wrapper_fn get_func_ptr(int i)\n{\n\tswitch (i) {\n");
+	for (size_t i = 0; i < ops->n; i++)
+		q7_sb_addf(out, "\tcase %zu: return %s_stack_switch;\n", i, ops->ops[i].name);
+	q7_sb_add(out, "\tdefault: return 0;\n\t}\n}\n\n");
+
+	q7_sb_add(out, "char const *get_func_schema(int i)\n{\n\tswitch (i) {\n");
+	for (size_t i = 0; i < ops->n; i++) {
+		q7_sb_addf(out, "\tcase %zu: return ", i);
+		emit_schema_literal(&ops->ops[i], out);
+		q7_sb_add(out, ";\n");
+	}
+	q7_sb_add(out, "\tdefault: return \"error\";\n\t}\n}\n");
+}
+
+int q7_codegen_wrapper(const struct q7_op_table *ops, struct q7_strbuf *out)
+{
+	for (size_t i = 0; i < ops->n; i++)
+		if (check_op(ops, i) != 0)
+			return -1;
+	q7_sb_addf(out,
+	           "// wrapper.cpp: the dispatch wrapper of %zu kernel%s, generated by q7cc.\n"
+	           "// Do not edit: it is written again at every link.\n"
+	           "#include <neuron/wrapper_api.h>\n\n",
+	           ops->n, ops->n == 1 ? "" : "s");
+	for (size_t i = 0; i < ops->n; i++)
+		emit_declaration(&ops->ops[i], out);
+	q7_sb_add(out, "\n");
+	for (size_t i = 0; i < ops->n; i++)
+		emit_wrapper(&ops->ops[i], out);
+	emit_tables(ops, out);
+	return 0;
+}

@@ -1,0 +1,128 @@
+/* The arena allocator (see arena.h). */
+#include "arena.h"
+
+namespace {
+
+const uint32_t MAGIC_USED = 0x7155a11cu;
+const uint32_t MAGIC_FREE = 0x7155f4eeu;
+const size_t HDR = 16;
+const size_t MIN_BLOCK = 32; /* header + 16 bytes: smaller leftovers stay attached */
+
+} // namespace
+
+struct q7rt_block {
+	uint32_t size;  /* header included, a multiple of 16 */
+	uint32_t magic;
+	struct q7rt_block *next; /* next free block (free blocks only) */
+};
+static_assert(sizeof(q7rt_block) <= HDR, "arena header fits 16 bytes");
+
+static uintptr_t align_up(uintptr_t v, uintptr_t a) { return (v + a - 1) & ~(a - 1); }
+
+static q7rt_block *at(uintptr_t p) { return reinterpret_cast<q7rt_block *>(p); }
+
+void q7rt_arena_init(q7rt_arena *a, void *base, size_t size)
+{
+	uintptr_t b = align_up(reinterpret_cast<uintptr_t>(base), HDR);
+	uintptr_t e = reinterpret_cast<uintptr_t>(base) + size;
+	a->used = a->peak = 0;
+	a->free_list = nullptr;
+	if (e < b || e - b < MIN_BLOCK) {
+		a->base = a->end = b;
+		return;
+	}
+	e = b + ((e - b) & ~(uintptr_t)(HDR - 1));
+	if (e - b > 0xfffffff0u) /* block sizes are 32-bit */
+		e = b + 0xfffffff0u;
+	a->base = b;
+	a->end = e;
+	q7rt_block *blk = at(b);
+	blk->size = (uint32_t)(e - b);
+	blk->magic = MAGIC_FREE;
+	blk->next = nullptr;
+	a->free_list = blk;
+}
+
+void *q7rt_arena_alloc(q7rt_arena *a, size_t bytes, size_t align)
+{
+	if (align < HDR)
+		align = HDR;
+	if ((align & (align - 1)) != 0 || align > 4096 || bytes > 0xffff0000u)
+		return nullptr;
+	size_t need = align_up(bytes ? bytes : 1, HDR);
+	q7rt_block **link = &a->free_list;
+	for (q7rt_block *b = *link; b; link = &b->next, b = *link) {
+		uintptr_t start = reinterpret_cast<uintptr_t>(b);
+		uintptr_t end = start + b->size;
+		uintptr_t payload = align_up(start + HDR, align);
+		if (payload - HDR != start && payload - HDR - start < MIN_BLOCK)
+			payload = align_up(start + HDR + MIN_BLOCK, align);
+		if (payload + need > end)
+			continue;
+		uintptr_t bstart = payload - HDR;
+		if (bstart != start) { /* keep the leading gap as a free block */
+			b->size = (uint32_t)(bstart - start);
+			q7rt_block *nb = at(bstart);
+			nb->size = (uint32_t)(end - bstart);
+			nb->magic = MAGIC_FREE;
+			nb->next = b->next;
+			b->next = nb;
+			link = &b->next;
+			b = nb;
+		}
+		uintptr_t used_end = payload + need;
+		if (end - used_end >= MIN_BLOCK) { /* split off the tail */
+			q7rt_block *tail = at(used_end);
+			tail->size = (uint32_t)(end - used_end);
+			tail->magic = MAGIC_FREE;
+			tail->next = b->next;
+			b->next = tail;
+			b->size = (uint32_t)(used_end - bstart);
+		}
+		*link = b->next;
+		b->magic = MAGIC_USED;
+		b->next = nullptr;
+		a->used += b->size;
+		if (a->used > a->peak)
+			a->peak = a->used;
+		return reinterpret_cast<void *>(payload);
+	}
+	return nullptr;
+}
+
+bool q7rt_arena_owns(const q7rt_arena *a, const void *p)
+{
+	uintptr_t v = reinterpret_cast<uintptr_t>(p);
+	return v >= a->base + HDR && v < a->end;
+}
+
+int q7rt_arena_free(q7rt_arena *a, void *p)
+{
+	if (!p || !q7rt_arena_owns(a, p) || (reinterpret_cast<uintptr_t>(p) & (HDR - 1)))
+		return -1;
+	q7rt_block *b = at(reinterpret_cast<uintptr_t>(p) - HDR);
+	if (b->magic != MAGIC_USED)
+		return -1;
+	a->used -= b->size;
+	b->magic = MAGIC_FREE;
+	q7rt_block *prev = nullptr;
+	q7rt_block *cur = a->free_list;
+	while (cur && cur < b) {
+		prev = cur;
+		cur = cur->next;
+	}
+	b->next = cur;
+	if (prev)
+		prev->next = b;
+	else
+		a->free_list = b;
+	if (cur && reinterpret_cast<uintptr_t>(b) + b->size == reinterpret_cast<uintptr_t>(cur)) {
+		b->size += cur->size;
+		b->next = cur->next;
+	}
+	if (prev && reinterpret_cast<uintptr_t>(prev) + prev->size == reinterpret_cast<uintptr_t>(b)) {
+		prev->size += b->size;
+		prev->next = b->next;
+	}
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* The few C++ ABI functions a kernel may pull in on the device: operator
+ * new/delete over the heap arena, guarded statics, pure virtual calls.
+ * The gnu profile links no C++ library. Built for the Xtensa target only. */
+#include "rt.h"
+
+void *operator new(size_t n) { return q7rt_alloc(n, 16, "operator new"); }
+void *operator new[](size_t n) { return q7rt_alloc(n, 16, "operator new[]"); }
+void operator delete(void *p) noexcept { q7rt_arena_free(&q7rt.heap, p); }
+void operator delete[](void *p) noexcept { q7rt_arena_free(&q7rt.heap, p); }
+void operator delete(void *p, size_t) noexcept { q7rt_arena_free(&q7rt.heap, p); }
+void operator delete[](void *p, size_t) noexcept { q7rt_arena_free(&q7rt.heap, p); }
+
+extern "C" {
+/* One core runs one call at a time: no locking is needed. */
+int __cxa_guard_acquire(uint64_t *g) { return *reinterpret_cast<char *>(g) == 0; }
+void __cxa_guard_release(uint64_t *g) { *reinterpret_cast<char *>(g) = 1; }
+void __cxa_guard_abort(uint64_t *g) { (void)g; }
+void __cxa_pure_virtual() { q7rt_fail("pure virtual function called"); }
+/* Static destructors never run: the image is unloaded, not exited. */
+int __cxa_atexit(void (*fn)(void *), void *obj, void *dso)
+{
+	(void)fn; (void)obj; (void)dso;
+	return 0;
+}
+void *__dso_handle = &__dso_handle;
+}

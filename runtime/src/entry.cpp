@@ -1,0 +1,392 @@
+/* The library's entry point, q7_entry (also _start on the device): checks
+ * the frame, registers the wrapper's ops, finds the one asked for, checks
+ * the arguments against its schema, runs it through its stack-switch
+ * launcher and describes the result in frame->out. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rt.h"
+
+struct q7rt_state q7rt;
+
+namespace {
+
+struct op_entry {
+	const char *name;
+	const char *schema;
+	wrapper_fn fn;
+};
+
+struct op_list {
+	int n;
+	op_entry ops[Q7RT_MAX_OPS];
+};
+
+struct signature {
+	unsigned n;
+	int kinds[Q7_MAX_ARGS];
+	const char *names[Q7_MAX_ARGS]; /* point into the schema text */
+	unsigned name_len[Q7_MAX_ARGS];
+};
+
+void set_status(q7_frame *f, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void set_status(q7_frame *f, int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(f->message, sizeof f->message, fmt, ap);
+	va_end(ap);
+	f->status = status;
+}
+
+/* register_funcs: the ops the generated wrapper defines. */
+void register_funcs(op_list *l)
+{
+	int n = get_func_cnt();
+	l->n = 0;
+	for (int i = 0; i < n && l->n < Q7RT_MAX_OPS; i++) {
+		op_entry *e = &l->ops[l->n];
+		e->name = get_func_name(i);
+		e->schema = get_func_schema(i);
+		e->fn = get_func_ptr(i);
+		if (e->name && e->fn)
+			l->n++;
+	}
+}
+
+const struct {
+	const char *text;
+	int kind;
+} kind_words[] = {
+	{"Tensor", Q7RT_K_TENSOR}, {"Scalar", Q7RT_K_SCALAR}, {"number", Q7RT_K_SCALAR},
+	{"long long", Q7RT_K_LONGLONG}, {"int64_t", Q7RT_K_LONGLONG}, {"int", Q7RT_K_INT},
+	{"float", Q7RT_K_FLOAT}, {"double", Q7RT_K_DOUBLE}, {"bool", Q7RT_K_BOOL},
+};
+
+const char *kind_name(int k)
+{
+	switch (k) {
+	case Q7RT_K_TENSOR: return "Tensor";
+	case Q7RT_K_SCALAR: return "Scalar";
+	case Q7RT_K_INT: return "int";
+	case Q7RT_K_LONGLONG: return "long long";
+	case Q7RT_K_FLOAT: return "float";
+	case Q7RT_K_DOUBLE: return "double";
+	default: return "bool";
+	}
+}
+
+const char *arg_kind_name(uint32_t k)
+{
+	switch (k) {
+	case Q7_ARG_TENSOR: return "tensor";
+	case Q7_ARG_INT: return "int";
+	case Q7_ARG_FLOAT: return "float";
+	case Q7_ARG_BOOL: return "bool";
+	default: return "nothing";
+	}
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t'; }
+
+/* "ns::relu(Tensor x, long long k) -> Tensor": the parameter kinds and
+ * names. -1 when the text is not a schema this runtime can marshal. */
+int parse_schema(const char *s, signature *sig)
+{
+	sig->n = 0;
+	const char *p = s ? strchr(s, '(') : nullptr;
+	if (!p)
+		return -1;
+	p++;
+	while (is_space(*p))
+		p++;
+	if (*p == ')')
+		return 0;
+	for (;;) {
+		while (is_space(*p))
+			p++;
+		if (sig->n == Q7_MAX_ARGS)
+			return -1;
+		int kind = -1;
+		for (const auto &w : kind_words) {
+			size_t len = strlen(w.text);
+			if (strncmp(p, w.text, len) == 0 &&
+			    (is_space(p[len]) || p[len] == ',' || p[len] == ')')) {
+				kind = w.kind;
+				p += len;
+				break;
+			}
+		}
+		if (kind < 0)
+			return -1;
+		while (is_space(*p))
+			p++;
+		const char *name = p;
+		while (*p && *p != ',' && *p != ')' && !is_space(*p))
+			p++;
+		sig->kinds[sig->n] = kind;
+		sig->names[sig->n] = name;
+		sig->name_len[sig->n] = (unsigned)(p - name);
+		sig->n++;
+		while (is_space(*p))
+			p++;
+		if (*p == ')')
+			return 0;
+		if (*p != ',')
+			return -1;
+		p++;
+	}
+}
+
+void list_ops(char *buf, size_t size, const op_list *l)
+{
+	size_t used = strlen(buf);
+	for (int i = 0; i < l->n; i++) {
+		const char *text = l->ops[i].schema ? l->ops[i].schema : l->ops[i].name;
+		int n = snprintf(buf + used, size - used, "%s%s", i ? "; " : "", text);
+		if (n < 0 || (size_t)n >= size - used) {
+			if (size > 4)
+				memcpy(buf + size - 4, "...", 4);
+			return;
+		}
+		used += (size_t)n;
+	}
+}
+
+bool check_tensor(q7_frame *f, const q7_tensor_desc *d, const char *what)
+{
+	if (q7rt_dtype_size((int)d->dtype) == 0) {
+		set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s has unknown dtype %u", f->op, what, d->dtype);
+		return false;
+	}
+	if (d->ndim > Q7_MAX_DIMS) {
+		set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s has %u dims, at most %d", f->op, what, d->ndim,
+		           Q7_MAX_DIMS);
+		return false;
+	}
+	uint64_t n = 1;
+	for (uint32_t i = 0; i < d->ndim; i++) {
+		if (d->sizes[i] > Q7_MAX_DIM_SIZE) {
+			set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s has size %u in dim %u, at most %u", f->op,
+			           what, d->sizes[i], i, Q7_MAX_DIM_SIZE);
+			return false;
+		}
+		n *= d->sizes[i];
+	}
+	if (n > 0 && d->data == 0) {
+		set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s has no data", f->op, what);
+		return false;
+	}
+	return true;
+}
+
+/* Each frame argument against the schema's kind. */
+bool check_args(q7_frame *f, const op_entry *op, const signature *sig)
+{
+	if (f->nargs != sig->n) {
+		set_status(f, Q7_STATUS_BAD_ARGS, "%s: expected %u argument%s, got %u (%s)", f->op, sig->n,
+		           sig->n == 1 ? "" : "s", f->nargs, op->schema);
+		return false;
+	}
+	for (unsigned i = 0; i < sig->n; i++) {
+		const q7_arg *a = &f->args[i];
+		int k = sig->kinds[i];
+		bool ok;
+		switch (k) {
+		case Q7RT_K_TENSOR: ok = a->kind == Q7_ARG_TENSOR; break;
+		case Q7RT_K_SCALAR: ok = a->kind == Q7_ARG_INT || a->kind == Q7_ARG_FLOAT || a->kind == Q7_ARG_BOOL; break;
+		case Q7RT_K_INT:
+		case Q7RT_K_LONGLONG: ok = a->kind == Q7_ARG_INT; break;
+		case Q7RT_K_FLOAT:
+		case Q7RT_K_DOUBLE: ok = a->kind == Q7_ARG_FLOAT || a->kind == Q7_ARG_INT; break;
+		default: ok = a->kind == Q7_ARG_BOOL || (a->kind == Q7_ARG_INT && (a->u.i == 0 || a->u.i == 1)); break;
+		}
+		char what[64];
+		snprintf(what, sizeof what, "argument %u (%.*s)", i + 1, (int)sig->name_len[i], sig->names[i]);
+		if (sig->name_len[i] == 0)
+			snprintf(what, sizeof what, "argument %u", i + 1);
+		if (!ok) {
+			set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s: expected %s, got %s", f->op, what,
+			           kind_name(k), arg_kind_name(a->kind));
+			return false;
+		}
+		if (k == Q7RT_K_INT && (a->u.i < INT32_MIN || a->u.i > INT32_MAX)) {
+			set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s: %lld does not fit in an int", f->op, what,
+			           (long long)a->u.i);
+			return false;
+		}
+		if (k == Q7RT_K_TENSOR && !check_tensor(f, &a->u.tensor, what))
+			return false;
+	}
+	return true;
+}
+
+/* Runs the launcher; false when the op bailed out (status already set). */
+bool run_guarded(wrapper_fn fn)
+{
+	q7rt.guarded = true;
+	if (Q7RT_SETJMP(q7rt.bail) != 0)
+		return false;
+	int rc = fn();
+	q7rt.guarded = false;
+	if (rc != 0) {
+		set_status(q7rt.frame, Q7_STATUS_KERNEL_ERROR, "%s: the launcher returned %d", q7rt.op, rc);
+		return false;
+	}
+	return true;
+}
+
+void describe(q7_tensor_desc *d, const q7rt_tensor *t, uint64_t data)
+{
+	memset(d, 0, sizeof *d);
+	d->dtype = (uint32_t)t->dtype;
+	d->ndim = (uint32_t)t->ndim;
+	int64_t s = 1;
+	for (int32_t i = t->ndim - 1; i >= 0; i--) {
+		d->sizes[i] = (uint32_t)t->sizes[i];
+		d->strides[i] = (int32_t)s;
+		s *= t->sizes[i];
+	}
+	d->data = data;
+}
+
+/* The returned tensor into frame->out (and into frame->dst when given). */
+bool finish(q7_frame *f)
+{
+	const q7rt_tensor *t = q7rt.ret;
+	if (!q7rt.returned || !t) {
+		set_status(f, Q7_STATUS_KERNEL_ERROR, "%s: the kernel returned an undefined tensor", f->op);
+		return false;
+	}
+	if (t->ndim > Q7_MAX_DIMS) {
+		set_status(f, Q7_STATUS_BAD_OUTPUT, "%s: the result has %d dims", f->op, (int)t->ndim);
+		return false;
+	}
+	for (int32_t i = 0; i < t->ndim; i++) {
+		if (t->sizes[i] < 0 || (uint64_t)t->sizes[i] > Q7_MAX_DIM_SIZE) {
+			set_status(f, Q7_STATUS_BAD_OUTPUT, "%s: the result has size %lld in dim %d", f->op,
+			           (long long)t->sizes[i], (int)i);
+			return false;
+		}
+	}
+	if (!q7rt_contiguous(t)) {
+		set_status(f, Q7_STATUS_BAD_OUTPUT, "%s: the result is not contiguous", f->op);
+		return false;
+	}
+	if (f->dst.data == 0) {
+		describe(&f->out, t, (uint64_t)reinterpret_cast<uintptr_t>(t->data));
+		return true;
+	}
+	if ((uint64_t)reinterpret_cast<uintptr_t>(t->data) != f->dst.data) {
+		uint64_t dn = 1;
+		for (uint32_t i = 0; i < f->dst.ndim && i < Q7_MAX_DIMS; i++)
+			dn *= f->dst.sizes[i];
+		if ((uint32_t)t->dtype != f->dst.dtype || (uint64_t)q7rt_numel(t) != dn) {
+			set_status(f, Q7_STATUS_BAD_OUTPUT,
+			           "%s: the result (%s, %lld elements) does not fit the destination (%s, %llu "
+			           "elements)",
+			           f->op, q7rt_dtype_name(t->dtype), (long long)q7rt_numel(t),
+			           q7rt_dtype_name((int)f->dst.dtype), (unsigned long long)dn);
+			return false;
+		}
+		memcpy(reinterpret_cast<void *>((uintptr_t)f->dst.data), t->data,
+		       (size_t)q7rt_numel(t) * q7rt_dtype_size(t->dtype));
+	}
+	describe(&f->out, t, f->dst.data);
+	return true;
+}
+
+bool check_frame(q7_frame *f)
+{
+	if (f->magic != Q7_FRAME_MAGIC || f->version != Q7_FRAME_VERSION ||
+	    f->size != sizeof(q7_frame)) {
+		f->status = Q7_STATUS_BAD_FRAME;
+		/* Only write a message when the layout is ours. */
+		if (f->magic == Q7_FRAME_MAGIC && f->size == sizeof(q7_frame))
+			set_status(f, Q7_STATUS_BAD_FRAME, "frame version %u, this runtime speaks %u",
+			           f->version, Q7_FRAME_VERSION);
+		return false;
+	}
+	if (memchr(f->op, 0, sizeof f->op) == nullptr) {
+		f->op[sizeof f->op - 1] = 0;
+		set_status(f, Q7_STATUS_BAD_FRAME, "the op name is not NUL-terminated");
+		return false;
+	}
+	if (f->nargs > Q7_MAX_ARGS) {
+		set_status(f, Q7_STATUS_BAD_FRAME, "%u arguments, at most %d", f->nargs, Q7_MAX_ARGS);
+		return false;
+	}
+	if (f->heap_base == 0 || f->heap_size < 4096 ||
+	    f->heap_base + f->heap_size < f->heap_base) {
+		set_status(f, Q7_STATUS_BAD_FRAME, "no heap arena (%llu bytes at 0x%llx)",
+		           (unsigned long long)f->heap_size, (unsigned long long)f->heap_base);
+		return false;
+	}
+	return true;
+}
+
+} // namespace
+
+#if defined(__XTENSA__)
+extern "C" void q7rt_device_stdio(void);
+#endif
+
+extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *f)
+{
+#if defined(__XTENSA__)
+	q7rt_device_stdio();
+#endif
+	if (!f)
+		return Q7_STATUS_BAD_FRAME;
+	f->message[0] = 0;
+	f->status = Q7_STATUS_OK;
+	f->switched_stack = 0;
+	if (!check_frame(f))
+		return f->status;
+	memset(&f->out, 0, sizeof f->out);
+
+	memset(&q7rt, 0, sizeof q7rt);
+	q7rt.frame = f;
+	q7rt_arena_init(&q7rt.heap, reinterpret_cast<void *>((uintptr_t)f->heap_base),
+	                (size_t)f->heap_size);
+
+	static op_list ops;
+	register_funcs(&ops);
+	const op_entry *op = nullptr;
+	for (int i = 0; i < ops.n; i++)
+		if (strcmp(ops.ops[i].name, f->op) == 0)
+			op = &ops.ops[i];
+	if (!op) {
+		set_status(f, Q7_STATUS_NO_SUCH_OP, "no op '%s' in this library; its ops: ", f->op);
+		list_ops(f->message, sizeof f->message, &ops);
+		if (ops.n == 0)
+			strcat(f->message, "none");
+		return f->status;
+	}
+	signature sig;
+	if (parse_schema(op->schema, &sig) != 0) {
+		set_status(f, Q7_STATUS_BAD_ARGS, "%s: cannot read the op's schema '%s'", f->op,
+		           op->schema ? op->schema : "(none)");
+		return f->status;
+	}
+	if (!check_args(f, op, &sig))
+		return f->status;
+	for (unsigned i = 0; i < sig.n; i++)
+		q7rt.kinds[i] = sig.kinds[i];
+	q7rt.op = op->name;
+	if (f->dst.data != 0 && !check_tensor(f, &f->dst, "the destination"))
+		return f->status;
+
+	bool ok = run_guarded(op->fn) && finish(f);
+	q7rt_flush();
+	if (!ok && f->status == Q7_STATUS_OK)
+		f->status = Q7_STATUS_KERNEL_ERROR;
+	q7rt.frame = nullptr;
+	return f->status;
+}
+
+#if defined(__XTENSA__)
+/* The device image's entry symbol: the LSP scripts say ENTRY(_start). */
+extern "C" int _start(struct q7_frame *f) __attribute__((alias("q7_entry")));
+#endif

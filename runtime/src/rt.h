@@ -1,0 +1,71 @@
+/* runtime/src internals: the state of the call being run, shared by the
+ * entry point, the marshalling, the allocators and the stack switch.
+ *
+ * One call at a time per loaded image: the loader (q7-run on the host, the
+ * boot program on a core) calls q7_entry, which resets everything here
+ * from the frame, so nothing survives from one call to the next. All of it
+ * is plain data (no constructors) because the device image runs no static
+ * initialisers. */
+#ifndef Q7_RT_H
+#define Q7_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <neuron/wrapper_api.h>
+#include <q7/frame.h>
+
+#include "arena.h"
+#include "context.h"
+
+#define Q7RT_MAX_OPS 32
+#define Q7RT_TCM_SIZE (16 * 1024)
+
+/* Parameter kinds as the schema text spells them. */
+enum q7rt_kind {
+	Q7RT_K_TENSOR,
+	Q7RT_K_SCALAR,
+	Q7RT_K_INT,
+	Q7RT_K_LONGLONG,
+	Q7RT_K_FLOAT,
+	Q7RT_K_DOUBLE,
+	Q7RT_K_BOOL,
+};
+
+struct q7rt_state {
+	struct q7_frame *frame;
+	const char *op;          /* the op being run, for messages */
+	struct q7rt_arena heap;  /* the frame's heap arena */
+	struct q7rt_arena tcm;   /* the 16 KiB pool, carved from heap */
+	bool tcm_ready;
+	unsigned next_arg;       /* customop_next_* cursor */
+	int kinds[Q7_MAX_ARGS];  /* the running op's parameter kinds */
+	struct q7rt_tensor *ret; /* customop_return_tensor */
+	bool returned;
+	struct q7rt_tensor *dst; /* get_dst_tensor, made on first use */
+	bool guarded;            /* bail is valid */
+	q7rt_jmp bail;           /* where q7rt_fail goes */
+	bool on_switched;        /* the wrapper runs on a switched stack */
+	char out[128];           /* printf buffer for frame->write_fn */
+	unsigned outlen;
+};
+
+extern struct q7rt_state q7rt;
+
+/* Ends the running op with this status and message (formatted, prefixed
+ * with the op's name). */
+void q7rt_fail_status(int status, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+/* Heap allocation that ends the op with NO_MEMORY when the arena is full. */
+void *q7rt_alloc(size_t bytes, size_t align, const char *what);
+/* Writes to the loader's output (frame->write_fn), line-buffered. C
+ * linkage: device_stdio.c (C) hooks picolibc's stdout to them. */
+extern "C" void q7rt_write(const char *s, size_t n);
+extern "C" void q7rt_flush(void);
+/* Elements of a tensor; 1 for a 0-dim tensor. */
+int64_t q7rt_numel(const struct q7rt_tensor *t);
+bool q7rt_contiguous(const struct q7rt_tensor *t);
+/* Wraps a frame's tensor descriptor (strides all 0: contiguous). */
+struct q7rt_tensor *q7rt_wrap(const struct q7_tensor_desc *d);
+
+#endif

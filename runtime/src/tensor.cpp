@@ -1,0 +1,232 @@
+/* Tensors in the heap arena: creation, dtypes, the destination tensor,
+ * tcm copies, and the tcm pool. */
+#include <string.h>
+
+#include "rt.h"
+
+extern "C" size_t q7rt_dtype_size(int dtype)
+{
+	switch (dtype) {
+	case Q7_DTYPE_UINT8:
+	case Q7_DTYPE_INT8:
+	case Q7_DTYPE_BOOL: return 1;
+	case Q7_DTYPE_INT16:
+	case Q7_DTYPE_FLOAT16:
+	case Q7_DTYPE_BFLOAT16: return 2;
+	case Q7_DTYPE_INT32:
+	case Q7_DTYPE_FLOAT32: return 4;
+	case Q7_DTYPE_INT64:
+	case Q7_DTYPE_FLOAT64: return 8;
+	default: return 0;
+	}
+}
+
+extern "C" const char *q7rt_dtype_name(int dtype)
+{
+	switch (dtype) {
+	case Q7_DTYPE_UINT8: return "uint8";
+	case Q7_DTYPE_INT8: return "int8";
+	case Q7_DTYPE_INT16: return "int16";
+	case Q7_DTYPE_INT32: return "int32";
+	case Q7_DTYPE_INT64: return "int64";
+	case Q7_DTYPE_FLOAT16: return "float16";
+	case Q7_DTYPE_FLOAT32: return "float32";
+	case Q7_DTYPE_FLOAT64: return "float64";
+	case Q7_DTYPE_BOOL: return "bool";
+	case Q7_DTYPE_BFLOAT16: return "bfloat16";
+	default: return "unknown dtype";
+	}
+}
+
+int64_t q7rt_numel(const q7rt_tensor *t)
+{
+	int64_t n = 1;
+	for (int32_t i = 0; i < t->ndim; i++)
+		n *= t->sizes[i];
+	return n;
+}
+
+bool q7rt_contiguous(const q7rt_tensor *t)
+{
+	int64_t expect = 1;
+	for (int32_t i = t->ndim - 1; i >= 0; i--) {
+		if (t->sizes[i] != 1 && t->strides[i] != expect)
+			return false;
+		expect *= t->sizes[i];
+	}
+	return true;
+}
+
+static void set_contiguous_strides(q7rt_tensor *t)
+{
+	int64_t s = 1;
+	for (int32_t i = t->ndim - 1; i >= 0; i--) {
+		t->strides[i] = s;
+		s *= t->sizes[i];
+	}
+}
+
+q7rt_tensor *q7rt_wrap(const q7_tensor_desc *d)
+{
+	q7rt_tensor *t = static_cast<q7rt_tensor *>(q7rt_alloc(sizeof *t, 16, "a tensor"));
+	memset(t, 0, sizeof *t);
+	t->dtype = (int32_t)d->dtype;
+	t->ndim = (int32_t)d->ndim;
+	bool any_stride = false;
+	for (int32_t i = 0; i < t->ndim; i++) {
+		t->sizes[i] = d->sizes[i];
+		t->strides[i] = d->strides[i];
+		any_stride = any_stride || d->strides[i] != 0;
+	}
+	if (!any_stride)
+		set_contiguous_strides(t);
+	t->data = reinterpret_cast<void *>((uintptr_t)d->data);
+	return t;
+}
+
+static void fill_one(void *p, int dtype, size_t n)
+{
+	switch (dtype) {
+	case Q7_DTYPE_UINT8:
+	case Q7_DTYPE_INT8:
+	case Q7_DTYPE_BOOL: memset(p, 1, n); break;
+	case Q7_DTYPE_INT16: for (size_t i = 0; i < n; i++) static_cast<int16_t *>(p)[i] = 1; break;
+	case Q7_DTYPE_INT32: for (size_t i = 0; i < n; i++) static_cast<int32_t *>(p)[i] = 1; break;
+	case Q7_DTYPE_INT64: for (size_t i = 0; i < n; i++) static_cast<int64_t *>(p)[i] = 1; break;
+	case Q7_DTYPE_FLOAT16: for (size_t i = 0; i < n; i++) static_cast<uint16_t *>(p)[i] = 0x3c00; break;
+	case Q7_DTYPE_BFLOAT16: for (size_t i = 0; i < n; i++) static_cast<uint16_t *>(p)[i] = 0x3f80; break;
+	case Q7_DTYPE_FLOAT32: for (size_t i = 0; i < n; i++) static_cast<float *>(p)[i] = 1.0f; break;
+	case Q7_DTYPE_FLOAT64: for (size_t i = 0; i < n; i++) static_cast<double *>(p)[i] = 1.0; break;
+	default: break;
+	}
+}
+
+extern "C" q7rt_tensor *q7rt_tensor_new(const int64_t *sizes, size_t ndim, int dtype, int fill)
+{
+	size_t esize = q7rt_dtype_size(dtype);
+	if (esize == 0)
+		q7rt_fail("cannot make a tensor of dtype %d", dtype);
+	if (ndim > Q7_MAX_DIMS)
+		q7rt_fail("cannot make a tensor of %u dims (at most %d)", (unsigned)ndim, Q7_MAX_DIMS);
+	uint64_t n = 1;
+	for (size_t i = 0; i < ndim; i++) {
+		if (sizes[i] < 0 || (uint64_t)sizes[i] > Q7_MAX_DIM_SIZE)
+			q7rt_fail("cannot make a tensor with size %lld in dim %u (at most %u)",
+			          (long long)sizes[i], (unsigned)i, Q7_MAX_DIM_SIZE);
+		n *= (uint64_t)sizes[i];
+		if (n > 0xffffffffu)
+			q7rt_fail_status(Q7_STATUS_NO_MEMORY, "a tensor of more than 2^32 elements");
+	}
+	if (n * esize > 0xffff0000u)
+		q7rt_fail_status(Q7_STATUS_NO_MEMORY, "a tensor of %llu bytes",
+		                 (unsigned long long)(n * esize));
+	q7rt_tensor *t = static_cast<q7rt_tensor *>(q7rt_alloc(sizeof *t, 16, "a tensor"));
+	memset(t, 0, sizeof *t);
+	t->dtype = dtype;
+	t->ndim = (int32_t)ndim;
+	for (size_t i = 0; i < ndim; i++)
+		t->sizes[i] = sizes[i];
+	set_contiguous_strides(t);
+	t->data = q7rt_alloc((size_t)(n * esize), 64, "tensor data");
+	if (fill == 0)
+		memset(t->data, 0, (size_t)(n * esize));
+	else if (fill == 1)
+		fill_one(t->data, dtype, (size_t)n);
+	return t;
+}
+
+extern "C" q7rt_tensor *q7rt_dst_tensor(void)
+{
+	if (q7rt.dst)
+		return q7rt.dst;
+	q7_frame *f = q7rt.frame;
+	if (f->dst.data != 0) {
+		q7rt.dst = q7rt_wrap(&f->dst);
+		return q7rt.dst;
+	}
+	/* No destination given (one core): make one shaped like the first
+	 * tensor argument, as q7-run's default for --cores does. */
+	for (uint32_t i = 0; i < f->nargs; i++) {
+		if (f->args[i].kind != Q7_ARG_TENSOR)
+			continue;
+		const q7_tensor_desc *d = &f->args[i].u.tensor;
+		int64_t sizes[Q7_MAX_DIMS];
+		for (uint32_t k = 0; k < d->ndim && k < Q7_MAX_DIMS; k++)
+			sizes[k] = d->sizes[k];
+		q7rt.dst = q7rt_tensor_new(sizes, d->ndim, (int)d->dtype, 0);
+		return q7rt.dst;
+	}
+	q7rt_fail("get_dst_tensor: the loader gave no destination tensor and there is no "
+	          "tensor argument to shape one like");
+}
+
+extern "C" uint32_t q7rt_cpu_id(void) { return q7rt.frame ? q7rt.frame->cpu_id : 0; }
+
+extern "C" uint32_t q7rt_cpu_count(void)
+{
+	return q7rt.frame && q7rt.frame->cpu_count ? q7rt.frame->cpu_count : 1;
+}
+
+extern "C" void q7rt_copy_tcm(const q7rt_tensor *t, int dtype, void *tcm, size_t offset,
+                              size_t count, int to_tcm)
+{
+	const char *what = to_tcm ? "tensor_to_tcm" : "tcm_to_tensor";
+	if (t->dtype != dtype)
+		q7rt_fail("%s<%s>: tensor is %s", what, q7rt_dtype_name(dtype), q7rt_dtype_name(t->dtype));
+	uint64_t n = (uint64_t)q7rt_numel(t);
+	if ((uint64_t)offset > n || (uint64_t)count > n - offset)
+		q7rt_fail("%s: elements [%llu, %llu) are outside the tensor's %llu", what,
+		          (unsigned long long)offset, (unsigned long long)offset + count,
+		          (unsigned long long)n);
+	if (count && !tcm)
+		q7rt_fail("%s: the tcm buffer is null", what);
+	size_t esize = q7rt_dtype_size(dtype);
+	char *base = static_cast<char *>(t->data);
+	if (q7rt_contiguous(t)) {
+		if (to_tcm)
+			memcpy(tcm, base + offset * esize, count * esize);
+		else
+			memcpy(base + offset * esize, tcm, count * esize);
+		return;
+	}
+	for (size_t k = 0; k < count; k++) { /* strided: walk the flat index */
+		/* 32-bit: numel fits (8 dims of 65535 are capped at 2^32 by
+		 * q7rt_tensor_new and the entry checks), and the lx106 has no
+		 * 64-bit division. */
+		uint32_t rest = (uint32_t)(offset + k);
+		int64_t pos = 0;
+		for (int32_t d = t->ndim - 1; d >= 0; d--) {
+			uint32_t size = (uint32_t)t->sizes[d];
+			pos += (int64_t)(rest % size) * t->strides[d];
+			rest /= size;
+		}
+		char *elem = base + pos * (int64_t)esize;
+		char *buf = static_cast<char *>(tcm) + k * esize;
+		if (to_tcm)
+			memcpy(buf, elem, esize);
+		else
+			memcpy(elem, buf, esize);
+	}
+}
+
+extern "C" void *q7rt_tcm_malloc(size_t bytes)
+{
+	if (!q7rt.frame || bytes == 0)
+		return nullptr;
+	if (!q7rt.tcm_ready) {
+		void *pool = q7rt_arena_alloc(&q7rt.heap, Q7RT_TCM_SIZE, 64);
+		if (!pool)
+			return nullptr;
+		q7rt_arena_init(&q7rt.tcm, pool, Q7RT_TCM_SIZE);
+		q7rt.tcm_ready = true;
+	}
+	return q7rt_arena_alloc(&q7rt.tcm, bytes, 16);
+}
+
+extern "C" void q7rt_tcm_free(void *p)
+{
+	if (!p)
+		return;
+	if (!q7rt.tcm_ready || q7rt_arena_free(&q7rt.tcm, p) != 0)
+		q7rt_fail("tcm_free: %p is not a live tcm_malloc block", p);
+}

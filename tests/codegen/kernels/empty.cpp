@@ -1,0 +1,1 @@
+// golden/empty.cpp declares no kernels.
