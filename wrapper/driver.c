@@ -1,10 +1,137 @@
-/* PLACEHOLDER until the driver lands. */
+/* The driver's entry: parse, choose the profile, run the mode. */
 #include "driver.h"
-#include "support.h"
+#include "modes.h"
+#include "proc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: q7cc [compiler options] FILES...   (stands in for xt-clang++)\n"
+	"\n"
+	"Modes, as a compiler: -c (compile + analyse + attach schema records),\n"
+	"-shared (link the device image(s): wrapper, link, strip, pack), -E, -S,\n"
+	"-fsyntax-only, plain executable links and --version etc. pass through.\n"
+	"\n"
+	"q7cc's own options:\n"
+	"  --q7-toolchain=xt|gnu|host  the toolchain profile (else $Q7_TOOLCHAIN,\n"
+	"                              else detected: xt, then gnu)\n"
+	"  --q7-multicore              link eight images <base>_cpuN.so; -o names a manifest\n"
+	"  --q7-kernel=NAME            NAME is a kernel even without Q7_KERNEL\n"
+	"  --q7-emit-wrapper=FILE      also write the generated wrapper.cpp to FILE\n"
+	"  --q7-print-schema FILES...  print the schemas of sources, objects, archives\n"
+	"  --q7-lint FILES...          analyse and report without compiling\n"
+	"  --q7-format=text|json|sarif output of --q7-lint / --q7-print-schema\n"
+	"  -W[no-][error=]q7-RULE      q7cc's lint rules (not given to the compiler)\n"
+	"  -###                        print every step, run nothing; -v: print and run\n"
+	"\n"
+	"Environment: Q7_TOOLCHAIN, Q7CC_REAL_CXX (the real compiler to run),\n"
+	"Q7CC_JOBS (parallel links), Q7CC_SAVE_TEMPS=1 (keep temporaries),\n"
+	"NEURON_CUSTOM_OP, Q7_CORE, Q7_TOOLS, XTENSA_TOOLS, LM_LICENSE_FILE (xt).\n";
+
+/* -W[no-][error=]q7-RULE is q7cc's alone, whatever the policy says: the
+ * real compiler would reject -Wq7-... */
+static bool q7_warning_flag(const char *arg)
+{
+	const char *r = arg + 2;
+	if (strncmp(r, "no-", 3) == 0)
+		r += 3;
+	if (strncmp(r, "error=", 6) == 0)
+		r += 6;
+	return strncmp(r, "q7-", 3) == 0;
+}
+
+static void take_warnings(struct q7_drv *d)
+{
+	for (size_t i = 0; i < d->inv.n; i++) {
+		struct q7_unit *u = &d->inv.u[i];
+		if (q7_unit_id(u) != Q7_ID_WARN)
+			continue;
+		bool only = false;
+		q7_warn_policy_take(&d->policy, u->tok[0], &only);
+		u->q7_only = only || q7_warning_flag(u->tok[0]);
+	}
+}
+
+static bool spawns_compiler(enum q7_mode m)
+{
+	return m != Q7_MODE_LINT && m != Q7_MODE_SCHEMA && m != Q7_MODE_HELP;
+}
+
+static int run_one(struct q7_drv *d, void (*build)(const struct q7_profile *,
+                                                   const struct q7_inv *, struct q7_strvec *))
+{
+	struct q7_strvec cmd = {0};
+	build(&d->prof, &d->inv, &cmd);
+	int rc = q7_step_show(d, cmd.v) ? q7_spawn_run(cmd.v) : 0;
+	q7_sv_free(&cmd);
+	return rc;
+}
+
+static int dispatch(struct q7_drv *d)
+{
+	switch (d->inv.mode) {
+	case Q7_MODE_INFO:
+	case Q7_MODE_LINK_EXE: return run_one(d, q7_cmd_passthrough);
+	case Q7_MODE_PREPROCESS:
+	case Q7_MODE_ASSEMBLE:
+	case Q7_MODE_SYNTAX: return run_one(d, q7_cmd_forward);
+	case Q7_MODE_COMPILE: return q7_mode_compile(d);
+	case Q7_MODE_LINK_SHARED: return q7_mode_link(d);
+	case Q7_MODE_LINT: return q7_mode_lint(d);
+	case Q7_MODE_SCHEMA: return q7_mode_schema(d);
+	case Q7_MODE_HELP: fputs(usage, stdout); return 0;
+	}
+	return Q7_EXIT_INTERNAL;
+}
 
 int q7_driver_main(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	q7_error("the driver is not implemented yet");
-	return Q7_EXIT_INTERNAL;
+	const char *argv0 = argc > 0 ? argv[0] : "q7cc";
+	const char *active = getenv("Q7CC_ACTIVE");
+	if (active && *active) {
+		q7_error("%s was started by q7cc itself (Q7CC_ACTIVE=%s): the compiler q7cc runs "
+		         "leads back to q7cc; put the real compiler first on PATH or name it "
+		         "with Q7CC_REAL_CXX", q7_path_basename(argv0), active);
+		return Q7_EXIT_TOOL;
+	}
+	struct q7_strvec args = {0};
+	q7_expand_response_files(argc > 0 ? argc - 1 : 0, argv + (argc > 0), &args);
+	struct q7_drv d;
+	memset(&d, 0, sizeof d);
+	int rc = q7_inv_parse(&d.inv, args.v, args.n);
+	if (rc)
+		goto out;
+	take_warnings(&d);
+	d.dry = d.inv.dry_run;
+	d.verbose = d.inv.verbose;
+	if (d.inv.mode != Q7_MODE_HELP) {
+		rc = q7_profile_select(&d.prof, d.inv.toolchain, argv0);
+		if (rc)
+			goto out;
+	}
+	if (!d.dry && spawns_compiler(d.inv.mode) && !d.prof.found) {
+		q7_error("%s: compiler not found (profile %s)%s", d.prof.cxx, d.prof.name,
+		         d.prof.kind == Q7_PROFILE_XT
+		             ? ": set XTENSA_TOOLS to the XtensaTools install, or use "
+		               "--q7-toolchain=gnu"
+		             : "");
+		rc = Q7_EXIT_TOOL;
+		goto out;
+	}
+	if (!d.dry) {
+		q7_signals_install();
+		if (d.inv.mode != Q7_MODE_HELP)
+			q7_profile_export_env(&d.prof);
+	}
+	rc = dispatch(&d);
+out:
+	if (d.have_sysinfo)
+		q7_sysinfo_free(&d.sys);
+	q7_warn_policy_free(&d.policy);
+	q7_profile_free(&d.prof);
+	q7_inv_free(&d.inv);
+	q7_sv_free(&args);
+	return rc;
 }

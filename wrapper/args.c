@@ -1,0 +1,301 @@
+/* The argv model: response files, units, and the invocation's mode. */
+#include "args.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- @file response files ---------------------------------------------- */
+
+/* Splits text like libiberty's buildargv: whitespace separates words;
+ * '...' and "..." quote; a backslash takes the next character literally. */
+static void split_response(const char *text, struct q7_strvec *out)
+{
+	const char *p = text;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' ||
+		       *p == '\v')
+			p++;
+		if (!*p)
+			return;
+		struct q7_strbuf w = {0};
+		char quote = 0;
+		q7_sb_add(&w, ""); /* "" is a word too */
+		for (; *p; p++) {
+			if (*p == '\\' && p[1]) {
+				q7_sb_addc(&w, *++p);
+			} else if (quote) {
+				if (*p == quote)
+					quote = 0;
+				else
+					q7_sb_addc(&w, *p);
+			} else if (*p == '\'' || *p == '"') {
+				quote = *p;
+			} else if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
+			           *p == '\f' || *p == '\v') {
+				break;
+			} else {
+				q7_sb_addc(&w, *p);
+			}
+		}
+		q7_sv_add(out, w.s);
+		q7_sb_free(&w);
+	}
+}
+
+static void expand(char *const *argv, size_t argc, struct q7_strvec *out, int depth)
+{
+	for (size_t i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		char *text = NULL;
+		if (a[0] == '@' && a[1] && depth < 16)
+			text = q7_read_file(a + 1, NULL);
+		if (!text) {
+			/* Not a response file, or unreadable: gcc keeps the word. */
+			q7_sv_add(out, a);
+			continue;
+		}
+		struct q7_strvec words = {0};
+		split_response(text, &words);
+		free(text);
+		expand(words.v, words.n, out, depth + 1);
+		q7_sv_free(&words);
+	}
+}
+
+void q7_expand_response_files(int argc, char **argv, struct q7_strvec *out)
+{
+	expand(argv, (size_t)argc, out, 0);
+}
+
+/* ---- inputs ------------------------------------------------------------ */
+
+enum q7_input_kind q7_input_kind_of(const char *path)
+{
+	static const char *const cxx[] = {".cpp", ".cc", ".cxx", ".c++", ".cp", ".C", ".CPP",
+	                                  ".ii", ".hpp", ".hh", ".hxx", ".H"};
+	static const char *const other[] = {".s", ".S", ".sx", ".i", ".m", ".mm", ".h"};
+	const char *base = q7_path_basename(path);
+	const char *dot = strrchr(base, '.');
+	if (!dot)
+		return Q7_IN_LINK;
+	for (size_t i = 0; i < sizeof cxx / sizeof cxx[0]; i++)
+		if (strcmp(dot, cxx[i]) == 0)
+			return Q7_IN_CXX;
+	if (strcmp(dot, ".c") == 0)
+		return Q7_IN_C;
+	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+		if (strcmp(dot, other[i]) == 0)
+			return Q7_IN_OTHER_SRC;
+	return Q7_IN_LINK;
+}
+
+/* The kind an input has under -x LANG ("none" or NULL: by extension). */
+static enum q7_input_kind kind_under(const char *lang, const char *path)
+{
+	if (!lang || strcmp(lang, "none") == 0)
+		return q7_input_kind_of(path);
+	if (strcmp(lang, "c++") == 0)
+		return Q7_IN_CXX;
+	if (strcmp(lang, "c") == 0)
+		return Q7_IN_C;
+	return Q7_IN_OTHER_SRC;
+}
+
+/* ---- units ------------------------------------------------------------- */
+
+static struct q7_unit *add_unit(struct q7_inv *inv)
+{
+	if (inv->n == inv->cap) {
+		inv->cap = inv->cap ? inv->cap * 2 : 32;
+		inv->u = q7_xrealloc(inv->u, inv->cap * sizeof *inv->u);
+	}
+	struct q7_unit *u = &inv->u[inv->n++];
+	memset(u, 0, sizeof *u);
+	return u;
+}
+
+void q7_unit_add(const struct q7_unit *u, struct q7_strvec *out)
+{
+	for (int i = 0; i < u->ntok; i++)
+		q7_sv_add(out, u->tok[i]);
+}
+
+unsigned q7_unit_flags(const struct q7_unit *u)
+{
+	return u->opt ? u->opt->flags : 0;
+}
+
+enum q7_opt_id q7_unit_id(const struct q7_unit *u)
+{
+	return u->opt ? u->opt->id : Q7_ID_OTHER;
+}
+
+static int color_of(const char *name, const char *value)
+{
+	if (strcmp(name, "-fcolor-diagnostics") == 0 || strcmp(name, "-fdiagnostics-color") == 0)
+		return 1;
+	if (strncmp(name, "-fno-", 5) == 0)
+		return 0;
+	if (value && strcmp(value, "always") == 0)
+		return 1;
+	if (value && strcmp(value, "never") == 0)
+		return 0;
+	return -1;
+}
+
+struct seen {
+	bool c, e, s, syntax, shared, info, schema, lint, help, verbose;
+};
+
+static int take_option(struct q7_inv *inv, struct q7_unit *u, struct seen *seen,
+                       const char **lang)
+{
+	switch (u->opt->id) {
+	case Q7_ID_COMPILE: seen->c = true; break;
+	case Q7_ID_PREPROCESS: seen->e = true; break;
+	case Q7_ID_ASSEMBLE: seen->s = true; break;
+	case Q7_ID_SYNTAX: seen->syntax = true; break;
+	case Q7_ID_SHARED: seen->shared = true; break;
+	case Q7_ID_INFO: seen->info = true; break;
+	case Q7_ID_VERBOSE: seen->verbose = true; break;
+	case Q7_ID_DRYRUN: inv->dry_run = true; break;
+	case Q7_ID_OUTPUT: inv->output = u->value; break;
+	case Q7_ID_LANG: *lang = u->value; break;
+	case Q7_ID_DEBUG:
+		if (!u->value || strcmp(u->value, "0") != 0)
+			inv->debug = true;
+		else
+			inv->debug = false;
+		break;
+	case Q7_ID_COLOR: inv->color = color_of(u->opt->name, u->value); break;
+	case Q7_ID_Q7_TOOLCHAIN: inv->toolchain = u->value; break;
+	case Q7_ID_Q7_KERNEL:
+		if (!*u->value) {
+			q7_error("--q7-kernel= needs a function name");
+			return Q7_EXIT_USAGE;
+		}
+		q7_sv_add(&inv->kernels, u->value);
+		break;
+	case Q7_ID_Q7_SCHEMA: seen->schema = true; break;
+	case Q7_ID_Q7_LINT: seen->lint = true; break;
+	case Q7_ID_Q7_HELP: seen->help = true; break;
+	case Q7_ID_Q7_MULTICORE: inv->multicore = true; break;
+	case Q7_ID_Q7_EMIT:
+		if (!*u->value) {
+			q7_error("--q7-emit-wrapper= needs a file name");
+			return Q7_EXIT_USAGE;
+		}
+		inv->emit_wrapper = u->value;
+		break;
+	case Q7_ID_Q7_FORMAT:
+		if (strcmp(u->value, "text") != 0 && strcmp(u->value, "json") != 0 &&
+		    strcmp(u->value, "sarif") != 0) {
+			q7_error("--q7-format=%s: unknown format: use text, json or sarif", u->value);
+			return Q7_EXIT_USAGE;
+		}
+		inv->format = u->value;
+		break;
+	default: break;
+	}
+	return 0;
+}
+
+static enum q7_mode classify(const struct q7_inv *inv, const struct seen *s)
+{
+	if (s->help)
+		return Q7_MODE_HELP;
+	if (s->schema)
+		return Q7_MODE_SCHEMA;
+	if (s->lint)
+		return Q7_MODE_LINT;
+	if (s->info)
+		return Q7_MODE_INFO;
+	if (s->e)
+		return Q7_MODE_PREPROCESS;
+	if (s->syntax)
+		return Q7_MODE_SYNTAX;
+	if (s->s)
+		return Q7_MODE_ASSEMBLE;
+	if (s->c)
+		return Q7_MODE_COMPILE;
+	if (inv->ninputs == 0)
+		return Q7_MODE_INFO; /* a bare -v, or nothing at all */
+	return s->shared ? Q7_MODE_LINK_SHARED : Q7_MODE_LINK_EXE;
+}
+
+int q7_inv_parse(struct q7_inv *inv, char **args, size_t nargs)
+{
+	memset(inv, 0, sizeof *inv);
+	inv->color = -1;
+	struct seen seen = {0};
+	const char *lang = NULL;
+	bool only_inputs = false;
+	for (size_t i = 0; i < nargs; i++) {
+		const char *a = args[i];
+		if (!only_inputs && strcmp(a, "--") == 0) {
+			only_inputs = true;
+			continue;
+		}
+		if (only_inputs || a[0] != '-' || a[1] == '\0') {
+			struct q7_unit *u = add_unit(inv);
+			/* A file named like an option must not read as one. */
+			u->tok[0] = a[0] == '-' && a[1] ? q7_xasprintf("./%s", a) : q7_xstrdup(a);
+			u->ntok = 1;
+			u->input = kind_under(lang, a);
+			inv->ninputs++;
+			if (u->input != Q7_IN_LINK)
+				inv->nsources++;
+			continue;
+		}
+		bool joined;
+		const struct q7_option *o = q7_option_find(a, &joined);
+		struct q7_unit *u = add_unit(inv);
+		u->opt = o;
+		u->tok[0] = q7_xstrdup(a);
+		u->ntok = 1;
+		if (!o)
+			continue; /* unknown: forwarded untouched */
+		if (joined) {
+			u->value = u->tok[0] + strlen(o->name);
+		} else if (o->flags & Q7_OPT_SEP) {
+			if (i + 1 >= nargs) {
+				q7_error("missing argument to '%s'", a);
+				return Q7_EXIT_USAGE;
+			}
+			u->tok[1] = q7_xstrdup(args[++i]);
+			u->ntok = 2;
+			u->value = u->tok[1];
+		} else if (o->flags & Q7_OPT_JOINED) {
+			u->value = u->tok[0] + strlen(o->name); /* "" */
+		}
+		int rc = take_option(inv, u, &seen, &lang);
+		if (rc)
+			return rc;
+	}
+	inv->mode = classify(inv, &seen);
+	inv->verbose = seen.verbose && inv->mode != Q7_MODE_INFO;
+	return 0;
+}
+
+void q7_inv_free(struct q7_inv *inv)
+{
+	for (size_t i = 0; i < inv->n; i++) {
+		free(inv->u[i].tok[0]);
+		free(inv->u[i].tok[1]);
+	}
+	free(inv->u);
+	q7_sv_free(&inv->kernels);
+	memset(inv, 0, sizeof *inv);
+}
+
+const char *q7_mode_name(enum q7_mode m)
+{
+	static const char *const names[] = {
+		[Q7_MODE_INFO] = "pass-through",   [Q7_MODE_COMPILE] = "compile",
+		[Q7_MODE_PREPROCESS] = "preprocess", [Q7_MODE_ASSEMBLE] = "assemble",
+		[Q7_MODE_SYNTAX] = "syntax-only",  [Q7_MODE_LINK_SHARED] = "link",
+		[Q7_MODE_LINK_EXE] = "plain-link", [Q7_MODE_LINT] = "lint",
+		[Q7_MODE_SCHEMA] = "print-schema", [Q7_MODE_HELP] = "help",
+	};
+	return names[m];
+}

@@ -1,0 +1,381 @@
+/* The child command lines of each profile: flag bundles, user flags in
+ * their slots, library orders. The xt lines follow seed §3 and §5 token
+ * for token; gnu and host follow docs (contracts). */
+#include "lsp.h"
+#include "profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- which user units go where ----------------------------------------- */
+
+bool q7_profile_keeps(const struct q7_profile *p, const struct q7_unit *u)
+{
+	if (u->input)
+		return true;
+	unsigned f = q7_unit_flags(u);
+	if ((f & Q7_OPT_Q7) || u->q7_only)
+		return false;
+	if (q7_unit_id(u) == Q7_ID_DRYRUN)
+		return false;
+	if (p->kind != Q7_PROFILE_XT) {
+		if (f & Q7_OPT_VENDOR)
+			return false;
+		/* -stdlib=libc++-e is the vendor's library; other -stdlib= values
+		 * are the user's business. */
+		if (q7_unit_id(u) == Q7_ID_STDLIB && strcmp(u->value, "libc++-e") == 0)
+			return false;
+	}
+	if (p->kind == Q7_PROFILE_HOST && (f & Q7_OPT_XTENSA))
+		return false;
+	return true;
+}
+
+enum slot { SLOT_FLAGS, SLOT_INCLUDES };
+
+/* Option units of a compile: everything but inputs, link-only options,
+ * the output and the mode flag the command supplies itself. On a link
+ * line (the generated wrapper's compile) dependency output and -x go too. */
+static bool compile_unit(const struct q7_inv *inv, const struct q7_unit *u)
+{
+	if (u->input)
+		return false;
+	unsigned f = q7_unit_flags(u);
+	if (f & Q7_OPT_LINK)
+		return false;
+	switch (q7_unit_id(u)) {
+	case Q7_ID_COMPILE: case Q7_ID_OUTPUT: case Q7_ID_PREPROCESS: case Q7_ID_ASSEMBLE:
+	case Q7_ID_SYNTAX:
+		return false;
+	case Q7_ID_LANG:
+		return inv->mode == Q7_MODE_COMPILE;
+	default:
+		break;
+	}
+	if (inv->mode != Q7_MODE_COMPILE && (f & Q7_OPT_DEP))
+		return false;
+	return true;
+}
+
+static void add_compile_units(const struct q7_profile *p, const struct q7_inv *inv,
+                              enum slot slot, struct q7_strvec *cmd)
+{
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct q7_unit *u = &inv->u[i];
+		if (!compile_unit(inv, u) || !q7_profile_keeps(p, u))
+			continue;
+		bool inc = (q7_unit_flags(u) & Q7_OPT_INCLUDE) != 0;
+		if (inc == (slot == SLOT_INCLUDES))
+			q7_unit_add(u, cmd);
+	}
+}
+
+/* ---- bundles ------------------------------------------------------------ */
+
+/* Seed §3 CC_OPT, in its order. compile: with -c -MMD -MP -fpic. */
+static void xt_cc_opt(const struct q7_profile *p, bool compile, struct q7_strvec *cmd)
+{
+	static const char *const head[] = {"-g", "-std=c++14", "-stdlib=libc++-e",
+	                                   "-fno-jump-tables", "-Os", "-Wall", "-Werror",
+	                                   "-Wno-c99-designator", "-mcoproc"};
+	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+		q7_sv_add(cmd, head[i]);
+	if (compile) {
+		q7_sv_add(cmd, "-MMD");
+		q7_sv_add(cmd, "-MP");
+		q7_sv_add(cmd, "-fpic");
+	}
+	q7_sv_add(cmd, "-mlongcalls");
+	if (compile)
+		q7_sv_add(cmd, "-c");
+	q7_sv_addf(cmd, "--xtensa-core=%s", p->core);
+	q7_sv_addf(cmd, "--xtensa-system=%s", p->system);
+}
+
+/* Seed §3 INC. */
+static void xt_inc(const struct q7_profile *p, struct q7_strvec *cmd)
+{
+	q7_sv_addf(cmd, "-I%s", p->neuron_root);
+	q7_sv_addf(cmd, "-I%s/torch/include", p->neuron_root);
+	q7_sv_addf(cmd, "-I%s/c10/include", p->neuron_root);
+}
+
+/* The compile bundle before the user's flags (without -c for xt when the
+ * caller is not compiling). */
+static void bundle(const struct q7_profile *p, bool compile, struct q7_strvec *cmd)
+{
+	switch (p->kind) {
+	case Q7_PROFILE_XT:
+		if (compile) {
+			xt_cc_opt(p, true, cmd);
+		} else {
+			/* -E/-S/-fsyntax-only: CC_OPT without what makes an object. */
+			struct q7_strvec all = {0};
+			xt_cc_opt(p, true, &all);
+			for (size_t i = 0; i < all.n; i++)
+				if (strcmp(all.v[i], "-c") != 0 && strcmp(all.v[i], "-MMD") != 0 &&
+				    strcmp(all.v[i], "-MP") != 0)
+					q7_sv_add(cmd, all.v[i]);
+			q7_sv_free(&all);
+		}
+		break;
+	case Q7_PROFILE_GNU:
+		q7_sv_add(cmd, "-std=c++14");
+		q7_sv_add(cmd, "-Os");
+		q7_sv_add(cmd, "-fpic");
+		q7_sv_add(cmd, "-mlongcalls");
+		q7_sv_add(cmd, "-fno-jump-tables");
+		q7_sv_add(cmd, "-Wall");
+		break;
+	case Q7_PROFILE_HOST:
+		q7_sv_add(cmd, "-std=c++14");
+		q7_sv_add(cmd, "-fPIC");
+		break;
+	}
+}
+
+/* The user's flags, the vendor includes, the user's includes, then q7cc's
+ * own headers last so that vendor and user headers win. */
+static void flags_and_includes(const struct q7_profile *p, const struct q7_inv *inv,
+                               struct q7_strvec *cmd)
+{
+	add_compile_units(p, inv, SLOT_FLAGS, cmd);
+	if (p->kind == Q7_PROFILE_XT)
+		xt_inc(p, cmd);
+	add_compile_units(p, inv, SLOT_INCLUDES, cmd);
+	q7_sv_addf(cmd, "-I%s", p->q7_include);
+}
+
+void q7_cmd_compile(const struct q7_profile *p, const struct q7_inv *inv, const char *src,
+                    const char *obj, struct q7_strvec *cmd)
+{
+	q7_sv_add(cmd, p->cxx);
+	bundle(p, true, cmd);
+	flags_and_includes(p, inv, cmd);
+	if (p->kind != Q7_PROFILE_XT)
+		q7_sv_add(cmd, "-c");
+	q7_sv_add(cmd, "-o");
+	q7_sv_add(cmd, obj);
+	q7_sv_add(cmd, src);
+}
+
+void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, struct q7_strvec *cmd)
+{
+	q7_sv_add(cmd, p->cxx);
+	bundle(p, false, cmd);
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct q7_unit *u = &inv->u[i];
+		if (u->input || (q7_unit_flags(u) & (Q7_OPT_LINK | Q7_OPT_INCLUDE)) ||
+		    !q7_profile_keeps(p, u))
+			continue;
+		q7_unit_add(u, cmd);
+	}
+	if (p->kind == Q7_PROFILE_XT)
+		xt_inc(p, cmd);
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct q7_unit *u = &inv->u[i];
+		if (!u->input && (q7_unit_flags(u) & Q7_OPT_INCLUDE) && q7_profile_keeps(p, u))
+			q7_unit_add(u, cmd);
+	}
+	q7_sv_addf(cmd, "-I%s", p->q7_include);
+	for (size_t i = 0; i < inv->n; i++)
+		if (inv->u[i].input)
+			q7_unit_add(&inv->u[i], cmd);
+}
+
+static char *lsp_script(const char *dir)
+{
+	return q7_xasprintf("-Wl,-T,%s/ldscripts/elf32xtensa.x", dir);
+}
+
+void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
+                        struct q7_strvec *cmd)
+{
+	q7_sv_add(cmd, p->cxx);
+	bool gnu = p->kind == Q7_PROFILE_GNU;
+	bool script = false;
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct q7_unit *u = &inv->u[i];
+		if (gnu && q7_unit_id(u) == Q7_ID_LSP) {
+			/* -mlsp=DIR means that package's linker script. */
+			char *s = lsp_script(u->value);
+			q7_sv_add(cmd, s);
+			free(s);
+			script = true;
+			continue;
+		}
+		if (q7_profile_keeps(p, u))
+			q7_unit_add(u, cmd);
+	}
+	if (gnu && inv->mode == Q7_MODE_LINK_EXE) {
+		/* The cross gcc has no libstdc++ and picolibc's crt0 wants
+		 * picolibc's memory layout; a device executable is never run, so
+		 * it links bare against picolibc (what CMake's probes need). */
+		q7_sv_add(cmd, "-nostartfiles");
+		q7_sv_add(cmd, "-nodefaultlibs");
+		if (!script)
+			q7_sv_add(cmd, "-Wl,--entry=main");
+		q7_sv_add(cmd, "-Wl,--start-group");
+		q7_sv_add(cmd, "-lc");
+		q7_sv_add(cmd, "-lm");
+		char *softfp = q7_prefix_path("lib/q7cc/xtensa/libq7softfp.a");
+		if (q7_path_exists(softfp))
+			q7_sv_add(cmd, softfp);
+		free(softfp);
+		q7_sv_add(cmd, "-lgcc");
+		q7_sv_add(cmd, "-Wl,--end-group");
+	}
+}
+
+/* ---- link -------------------------------------------------------------- */
+
+/* Link flags: options that are neither positional inputs nor compile-only
+ * nor supplied by the link command itself. */
+static bool link_flag(const struct q7_profile *p, const struct q7_unit *u)
+{
+	if (u->input || !q7_profile_keeps(p, u))
+		return false;
+	unsigned f = q7_unit_flags(u);
+	if (f & (Q7_OPT_POSITIONAL | Q7_OPT_DEP | Q7_OPT_COMPILE))
+		return false;
+	if ((f & Q7_OPT_INCLUDE) && p->kind != Q7_PROFILE_XT)
+		return false;
+	switch (q7_unit_id(u)) {
+	case Q7_ID_SHARED: case Q7_ID_OUTPUT: case Q7_ID_LSP: case Q7_ID_LANG:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static const char *user_lsp(const struct q7_inv *inv)
+{
+	const char *dir = NULL;
+	for (size_t i = 0; i < inv->n; i++)
+		if (q7_unit_id(&inv->u[i]) == Q7_ID_LSP)
+			dir = inv->u[i].value;
+	return dir;
+}
+
+static char *lsp_dir(const struct q7_profile *p, const struct q7_inv *inv, int core)
+{
+	const char *mine = core == Q7_LSP_SINGLE ? user_lsp(inv) : NULL;
+	if (mine)
+		return q7_xstrdup(mine);
+	const struct q7_lsp *l = q7_lsp_get(core);
+	if (p->kind == Q7_PROFILE_XT)
+		return q7_xasprintf("%s/lsp_fll_load_cpus/%s", p->neuron_root, l->name);
+	return q7_lsp_dir(l);
+}
+
+static void link_flags(const struct q7_profile *p, const struct q7_inv *inv, bool includes,
+                       struct q7_strvec *cmd)
+{
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct q7_unit *u = &inv->u[i];
+		if (!link_flag(p, u))
+			continue;
+		bool inc = (q7_unit_flags(u) & Q7_OPT_INCLUDE) != 0;
+		if (inc == includes)
+			q7_unit_add(u, cmd);
+	}
+}
+
+void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const char *out,
+                 char *const *objs, const char *wrapper_obj, int core, struct q7_strvec *cmd)
+{
+	char *lsp = lsp_dir(p, inv, core);
+	q7_sv_add(cmd, p->cxx);
+	switch (p->kind) {
+	case Q7_PROFILE_XT:
+		/* Seed §5: LINK_OPT INC -o lib objs libs (user flags in the cflags
+		 * slot, user includes after INC, as in the compile). */
+		xt_cc_opt(p, false, cmd);
+		link_flags(p, inv, false, cmd);
+		xt_inc(p, cmd);
+		link_flags(p, inv, true, cmd);
+		break;
+	case Q7_PROFILE_GNU: {
+		static const char *const head[] = {"-shared", "-nostdlib", "-Wl,-Bsymbolic",
+		                                   "-Wl,--no-undefined"};
+		for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+			q7_sv_add(cmd, head[i]);
+		char *s = lsp_script(lsp);
+		q7_sv_add(cmd, s);
+		free(s);
+		link_flags(p, inv, false, cmd);
+		break;
+	}
+	case Q7_PROFILE_HOST:
+		q7_sv_add(cmd, "-shared");
+		link_flags(p, inv, false, cmd);
+		break;
+	}
+	q7_sv_add(cmd, "-o");
+	q7_sv_add(cmd, out);
+	for (size_t i = 0; objs[i]; i++)
+		q7_sv_add(cmd, objs[i]);
+	q7_sv_add(cmd, wrapper_obj);
+	switch (p->kind) {
+	case Q7_PROFILE_XT: {
+		const char *r = p->neuron_root;
+		q7_sv_addf(cmd, "%s/neuron/libneuroncustomop.a", r);
+		q7_sv_addf(cmd, "%s/c10/lib/libc10.a", r);
+		q7_sv_add(cmd, "-lloader");
+		q7_sv_addf(cmd, "-mlsp=%s", lsp);
+		q7_sv_add(cmd, "-lxmem");
+		q7_sv_add(cmd, "-lhal");
+		q7_sv_add(cmd, "-lc++-e");
+		q7_sv_add(cmd, "-lm");
+		q7_sv_add(cmd, "-lgcc");
+		q7_sv_addf(cmd, "%s/neuron/libcweak.a", r);
+		break;
+	}
+	case Q7_PROFILE_GNU: {
+		char *rt = q7_prefix_path("lib/q7cc/xtensa/libq7rt.a");
+		char *softfp = q7_prefix_path("lib/q7cc/xtensa/libq7softfp.a");
+		q7_sv_add(cmd, rt);
+		q7_sv_add(cmd, "-lm");
+		q7_sv_add(cmd, "-lc");
+		q7_sv_add(cmd, softfp);
+		q7_sv_add(cmd, "-lgcc");
+		free(rt);
+		free(softfp);
+		break;
+	}
+	case Q7_PROFILE_HOST: {
+		char *rt = q7_prefix_path("lib/q7cc/host/libq7rt.a");
+		q7_sv_add(cmd, rt);
+		free(rt);
+		break;
+	}
+	}
+	free(lsp);
+}
+
+/* ---- analysis ---------------------------------------------------------- */
+
+static bool analysis_unit(const struct q7_profile *p, const struct q7_unit *u, bool includes)
+{
+	if (u->input || !q7_profile_keeps(p, u))
+		return false;
+	unsigned f = q7_unit_flags(u);
+	if (!(f & Q7_OPT_CPP) || (f & Q7_OPT_COMPILE))
+		return false;
+	return ((f & Q7_OPT_INCLUDE) != 0) == includes;
+}
+
+void q7_cmd_analysis_args(const struct q7_profile *p, const struct q7_inv *inv,
+                          struct q7_strvec *args)
+{
+	q7_sv_add(args, "-std=c++14");
+	for (size_t i = 0; i < inv->n; i++)
+		if (analysis_unit(p, &inv->u[i], false))
+			q7_unit_add(&inv->u[i], args);
+	if (p->kind == Q7_PROFILE_XT)
+		xt_inc(p, args);
+	for (size_t i = 0; i < inv->n; i++)
+		if (analysis_unit(p, &inv->u[i], true))
+			q7_unit_add(&inv->u[i], args);
+	q7_sv_addf(args, "-I%s", p->q7_include);
+}

@@ -1,0 +1,162 @@
+/* Compile mode: the real compiler runs while analysis runs in-process;
+ * the compiler's verdict comes first, then q7cc's lint, then the records
+ * are attached to the object. */
+#include "modes.h"
+#include "record.h"
+#include "proc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+bool q7_step_show(const struct q7_drv *d, char *const *argv)
+{
+	if (d->dry || d->verbose) {
+		char *line = q7_shell_join(argv);
+		fprintf(stderr, "%s\n", line);
+		fflush(stderr);
+		free(line);
+	}
+	return !d->dry;
+}
+
+void q7_step_note(const struct q7_drv *d, const char *fmt, ...)
+{
+	if (!d->dry && !d->verbose)
+		return;
+	struct q7_strbuf b = {0};
+	q7_sb_add(&b, "# q7cc: ");
+	va_list ap;
+	va_start(ap, fmt);
+	q7_sb_vaddf(&b, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s\n", b.s);
+	fflush(stderr);
+	q7_sb_free(&b);
+}
+
+bool q7_drv_color(const struct q7_drv *d)
+{
+	if (d->inv.color >= 0)
+		return d->inv.color == 1;
+	const char *term = getenv("TERM");
+	return isatty(2) && !getenv("NO_COLOR") && !(term && strcmp(term, "dumb") == 0);
+}
+
+void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *args,
+                          struct q7_analysis_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	q7_cmd_analysis_args(&d->prof, &d->inv, args);
+	o->source = src;
+	o->clang_args = args->v;
+	o->triple = d->prof.triple;
+	o->profile = d->prof.name;
+	o->kernel_names = d->inv.kernels.n ? d->inv.kernels.v : NULL;
+}
+
+/* The compiler's own include directories and macros, asked once per run
+ * (and cached across runs) only when a TU needs analysis. */
+static void with_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o)
+{
+	if (!d->have_sysinfo) {
+		q7_sysinfo_get(&d->prof, &d->sys);
+		d->have_sysinfo = true;
+	}
+	o->sys_includes = d->sys.includes.v;
+	o->predefines = d->sys.predefines.v;
+}
+
+int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj)
+{
+	struct q7_strvec cmd = {0}, args = {0};
+	struct q7_analysis_opts o;
+	q7_cmd_compile(&d->prof, &d->inv, src, obj, &cmd);
+	q7_drv_analysis_opts(d, src, &args, &o);
+	/* Only C++ has kernels; the cheap pre-scan decides whether libclang
+	 * loads at all. */
+	bool analyse = kind == Q7_IN_CXX && q7_analysis_needed(&o);
+	int rc = 0;
+	if (!q7_step_show(d, cmd.v)) {
+		if (analyse) {
+			q7_step_note(d, "analyze %s", src);
+			q7_step_note(d, "attach records to %s", obj);
+		}
+		goto out;
+	}
+	pid_t pid = q7_spawn_start(cmd.v);
+	if (pid < 0) {
+		rc = Q7_EXIT_TOOL;
+		goto out;
+	}
+	struct q7_op_table ops = {0};
+	struct q7_diags diags = {0};
+	int arc = 0;
+	if (analyse) {
+		/* Overlaps with the compiler's run. */
+		q7_step_note(d, "analyze %s", src);
+		with_sysinfo(d, &o);
+		arc = q7_analyze(&o, &ops, &diags);
+	}
+	rc = q7_spawn_wait(pid, q7_path_basename(d->prof.cxx));
+	if (rc != 0 || !analyse) {
+		/* A failed compile speaks for itself: the user sees its
+		 * diagnostics once, not libclang's too. */
+		goto done;
+	}
+	size_t errors = q7_diags_apply_policy(&diags, &d->policy);
+	q7_diags_print(&diags, stderr, q7_drv_color(d));
+	if (arc < 0 || errors > 0) {
+		unlink(obj);
+		rc = Q7_EXIT_ERROR;
+		goto done;
+	}
+	if (ops.n) {
+		q7_step_note(d, "attach %zu record%s to %s", ops.n, ops.n == 1 ? "" : "s", obj);
+		if (q7_record_attach(obj, &ops) != 0) {
+			unlink(obj);
+			rc = Q7_EXIT_ERROR;
+		}
+	}
+done:
+	q7_ops_free(&ops);
+	q7_diags_free(&diags);
+out:
+	q7_sv_free(&cmd);
+	q7_sv_free(&args);
+	return rc;
+}
+
+/* "dir/relu.cpp" -> "relu.o", as compilers name an object without -o. */
+static char *default_object(const char *src)
+{
+	const char *base = q7_path_basename(src);
+	const char *dot = strrchr(base, '.');
+	size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	char *stem = q7_xstrndup(base, n);
+	char *obj = q7_xasprintf("%s.o", stem);
+	free(stem);
+	return obj;
+}
+
+int q7_mode_compile(struct q7_drv *d)
+{
+	const struct q7_inv *inv = &d->inv;
+	if (inv->output && inv->nsources > 1) {
+		q7_error("cannot specify '-o' with '-c' with multiple files");
+		return Q7_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct q7_unit *u = &inv->u[i];
+		if (!u->input || u->input == Q7_IN_LINK)
+			continue;
+		char *obj = inv->output ? q7_xstrdup(inv->output) : default_object(u->tok[0]);
+		int rc = q7_compile_one(d, u->tok[0], u->input, obj);
+		free(obj);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

@@ -1,0 +1,319 @@
+/* Link mode (a shared-library output): records from every input, merge,
+ * wrapper.cpp, its compile, one link or eight in parallel, then strip and
+ * pack each image unless the user asked for -g. Outputs appear whole: a
+ * failed step removes every image of this link. */
+#include "codegen.h"
+#include "lsp.h"
+#include "modes.h"
+#include "pack.h"
+#include "record.h"
+#include "proc.h"
+#include "tempfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct image {
+	char *so, *stripped, *packed;
+	pid_t pid;
+};
+
+struct link {
+	struct q7_drv *d;
+	const char *out;
+	char *base;
+	struct q7_strvec inputs; /* positional link words, sources replaced */
+	struct q7_strvec files;  /* the files among them, for records */
+	struct image img[Q7_NUM_CORES];
+	int nimg;
+	bool progress;
+};
+
+/* A path in q7cc's temporary directory; under -### a placeholder, since
+ * -### creates nothing. */
+static char *tmp_path(const struct q7_drv *d, const char *name)
+{
+	if (d->dry) {
+		const char *t = getenv("TMPDIR");
+		return q7_xasprintf("%s/q7cc.XXXXXX/%s", t && *t ? t : "/tmp", name);
+	}
+	char *p = q7_path_join(q7_temp_dir(), name);
+	q7_temp_register(p);
+	return p;
+}
+
+static int collect_inputs(struct link *l)
+{
+	const struct q7_inv *inv = &l->d->inv;
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct q7_unit *u = &inv->u[i];
+		if (u->input == Q7_IN_LINK) {
+			q7_sv_add(&l->inputs, u->tok[0]);
+			q7_sv_add(&l->files, u->tok[0]);
+		} else if (u->input) {
+			/* A source on the link line: compiled (and analysed) first. */
+			char *name = q7_xasprintf("%zu-%s.o", i, q7_path_basename(u->tok[0]));
+			char *obj = tmp_path(l->d, name);
+			free(name);
+			int rc = q7_compile_one(l->d, u->tok[0], u->input, obj);
+			if (rc) {
+				free(obj);
+				return rc;
+			}
+			q7_sv_add(&l->inputs, obj);
+			q7_sv_add(&l->files, obj);
+			free(obj);
+		} else if (q7_unit_flags(u) & Q7_OPT_POSITIONAL) {
+			if (q7_profile_keeps(&l->d->prof, u))
+				q7_unit_add(u, &l->inputs);
+		}
+	}
+	return 0;
+}
+
+/* Reads and merges the records; the merged table goes to ops. */
+static int collect_records(struct link *l, struct q7_op_table *ops)
+{
+	struct q7_drv *d = l->d;
+	q7_step_note(d, "collect records from %zu input%s", l->files.n, l->files.n == 1 ? "" : "s");
+	q7_step_note(d, "merge records");
+	if (d->dry)
+		return 0;
+	struct q7_op_table all = {0};
+	int rc = 0;
+	for (size_t i = 0; i < l->files.n && rc == 0; i++)
+		if (q7_record_read(l->files.v[i], &all) != 0)
+			rc = Q7_EXIT_ERROR;
+	if (rc == 0) {
+		struct q7_diags diags = {0};
+		q7_ops_merge(&all, d->prof.name, ops, &diags);
+		size_t errors = q7_diags_apply_policy(&diags, &d->policy);
+		q7_diags_print(&diags, stderr, q7_drv_color(d));
+		q7_diags_free(&diags);
+		if (errors)
+			rc = Q7_EXIT_ERROR;
+	}
+	if (rc == 0 && ops->n == 0) {
+		q7_error("%s: no kernels in this shared-library link: mark kernel functions "
+		         "with Q7_KERNEL from <q7/kernel.h>, or name them with --q7-kernel=NAME "
+		         "when compiling", l->out);
+		rc = Q7_EXIT_ERROR;
+	}
+	q7_ops_free(&all);
+	return rc;
+}
+
+static int write_file(const char *path, const char *text, size_t len)
+{
+	struct q7_outfile o;
+	if (q7_outfile_open(&o, path) != 0 || fwrite(text, 1, len, o.f) != len ||
+	    q7_outfile_commit(&o, 0644) != 0) {
+		q7_error("%s: cannot write: %s", path, strerror(errno));
+		if (o.tmp)
+			q7_outfile_abort(&o);
+		return -1;
+	}
+	return 0;
+}
+
+static int make_wrapper(struct link *l, const struct q7_op_table *ops, const char *cpp)
+{
+	struct q7_drv *d = l->d;
+	q7_step_note(d, "codegen %s", cpp);
+	if (d->inv.emit_wrapper)
+		q7_step_note(d, "write %s", d->inv.emit_wrapper);
+	if (d->dry)
+		return 0;
+	struct q7_strbuf text = {0};
+	int rc = 0;
+	if (q7_codegen_wrapper(ops, &text) != 0)
+		rc = Q7_EXIT_ERROR;
+	else if (write_file(cpp, text.s ? text.s : "", text.len) != 0)
+		rc = Q7_EXIT_IO;
+	else if (d->inv.emit_wrapper &&
+	         write_file(d->inv.emit_wrapper, text.s ? text.s : "", text.len) != 0)
+		rc = Q7_EXIT_IO;
+	q7_sb_free(&text);
+	return rc;
+}
+
+static void name_images(struct link *l)
+{
+	bool multi = l->d->inv.multicore;
+	l->nimg = multi ? Q7_NUM_CORES : 1;
+	for (int i = 0; i < l->nimg; i++) {
+		struct image *m = &l->img[i];
+		char *stem = multi ? q7_xasprintf("%s_cpu%d", l->base, i) : q7_xstrdup(l->base);
+		m->so = multi ? q7_xasprintf("%s.so", stem) : q7_xstrdup(l->out);
+		m->stripped = q7_xasprintf("%s.stripped.so", stem);
+		m->packed = q7_xasprintf("%s.packed.so", stem);
+		free(stem);
+	}
+}
+
+static int jobs(void)
+{
+	const char *s = getenv("Q7CC_JOBS");
+	long n = s && *s ? strtol(s, NULL, 10) : 0;
+	if (n <= 0)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
+
+static const char *image_name(pid_t pid, void *ctx)
+{
+	struct link *l = ctx;
+	for (int i = 0; i < l->nimg; i++)
+		if (l->img[i].pid == pid)
+			return q7_path_basename(l->img[i].so);
+	return "link";
+}
+
+static void progress(const struct link *l, int i, const char *what, const char *file)
+{
+	if (l->progress)
+		fprintf(stderr, "[%d/%d] %s %s\n", i + 1, l->nimg, what, q7_path_basename(file));
+}
+
+/* The links, up to Q7CC_JOBS at a time. */
+static int run_links(struct link *l, const char *wrapper_obj)
+{
+	struct q7_drv *d = l->d;
+	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}};
+	for (int i = 0; i < l->nimg; i++) {
+		int core = d->inv.multicore ? i : Q7_LSP_SINGLE;
+		q7_cmd_link(&d->prof, &d->inv, l->img[i].so, l->inputs.v, wrapper_obj, core, &cmds[i]);
+		if (!d->dry) /* removed unless the whole link succeeds */
+			q7_temp_register(l->img[i].so);
+	}
+	int failed = 0, running = 0, next = 0, max = jobs();
+	while (next < l->nimg || running > 0) {
+		while (!failed && running < max && next < l->nimg) {
+			progress(l, next, "link", l->img[next].so);
+			if (!q7_step_show(d, cmds[next].v)) {
+				next++;
+				continue;
+			}
+			l->img[next].pid = q7_spawn_start(cmds[next].v);
+			if (l->img[next].pid < 0)
+				failed = Q7_EXIT_TOOL;
+			else
+				running++;
+			next++;
+		}
+		if (running == 0)
+			break;
+		pid_t pid;
+		int rc = q7_spawn_wait_any(&pid, image_name, l);
+		if (rc < 0)
+			break;
+		running--;
+		if (rc != 0 && !failed)
+			failed = rc; /* the running ones finish; no new ones start */
+	}
+	for (int i = 0; i < l->nimg; i++)
+		q7_sv_free(&cmds[i]);
+	return failed;
+}
+
+static int pack_images(struct link *l)
+{
+	struct q7_drv *d = l->d;
+	/* Seed §7: -g among the user's flags means a debug build: no strip,
+	 * no pack. Host images are dlopen'ed as they are. */
+	if (d->inv.debug || d->prof.kind == Q7_PROFILE_HOST)
+		return 0;
+	for (int i = 0; i < l->nimg; i++) {
+		struct image *m = &l->img[i];
+		progress(l, i, "pack", m->packed);
+		q7_step_note(d, "pack %s -> %s %s", m->so, m->stripped, m->packed);
+		if (d->dry)
+			continue;
+		struct q7_pack_opts o = {
+			.input = m->so, .output = m->packed, .stripped = m->stripped,
+			.symbol = "lib_func", .verbose = d->verbose,
+		};
+		q7_temp_register(m->stripped);
+		q7_temp_register(m->packed);
+		if (q7_pack(&o) != 0)
+			return Q7_EXIT_ERROR;
+	}
+	return 0;
+}
+
+/* Multicore: -o names a text manifest of the eight images (CMake checks
+ * that the file it asked for exists). */
+static int write_manifest(struct link *l)
+{
+	struct q7_drv *d = l->d;
+	if (!d->inv.multicore)
+		return 0;
+	q7_step_note(d, "write manifest %s", l->out);
+	if (d->dry)
+		return 0;
+	struct q7_strbuf b = {0};
+	q7_sb_add(&b, "q7cc-multicore 1\n");
+	for (int i = 0; i < l->nimg; i++)
+		q7_sb_addf(&b, "%s\n", q7_path_basename(l->img[i].so));
+	int rc = write_file(l->out, b.s, b.len) == 0 ? 0 : Q7_EXIT_IO;
+	q7_sb_free(&b);
+	return rc;
+}
+
+static void keep_outputs(struct link *l)
+{
+	for (int i = 0; i < l->nimg; i++) {
+		q7_temp_forget(l->img[i].so);
+		q7_temp_forget(l->img[i].stripped);
+		q7_temp_forget(l->img[i].packed);
+	}
+}
+
+int q7_mode_link(struct q7_drv *d)
+{
+	struct link l = {.d = d};
+	l.out = d->inv.output ? d->inv.output : "a.out";
+	l.base = q7_path_strip_ext(l.out, ".so");
+	l.progress = d->inv.multicore && !d->dry && (d->verbose || isatty(2));
+	struct q7_op_table ops = {0};
+	char *cpp = tmp_path(d, "wrapper.cpp");
+	char *obj = tmp_path(d, "wrapper.o");
+	char *dep = tmp_path(d, "wrapper.d"); /* xt's -MMD writes it */
+	struct q7_strvec cc = {0};
+	name_images(&l);
+	int rc = collect_inputs(&l);
+	if (!rc)
+		rc = collect_records(&l, &ops);
+	if (!rc)
+		rc = make_wrapper(&l, &ops, cpp);
+	if (!rc) {
+		q7_cmd_compile(&d->prof, &d->inv, cpp, obj, &cc);
+		if (q7_step_show(d, cc.v))
+			rc = q7_spawn_run(cc.v);
+	}
+	if (!rc)
+		rc = run_links(&l, obj);
+	if (!rc)
+		rc = pack_images(&l);
+	if (!rc)
+		rc = write_manifest(&l);
+	if (!rc && !d->dry)
+		keep_outputs(&l);
+	for (int i = 0; i < l.nimg; i++) {
+		free(l.img[i].so);
+		free(l.img[i].stripped);
+		free(l.img[i].packed);
+	}
+	q7_sv_free(&cc);
+	q7_sv_free(&l.inputs);
+	q7_sv_free(&l.files);
+	q7_ops_free(&ops);
+	free(l.base);
+	free(cpp);
+	free(obj);
+	free(dep);
+	return rc;
+}

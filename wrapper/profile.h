@@ -1,0 +1,68 @@
+/* wrapper/profile: the toolchain profiles xt, gnu and host, and the exact
+ * child command lines each one runs.
+ *
+ * Owns: choosing the profile (--q7-toolchain=, Q7_TOOLCHAIN, detection),
+ * finding the real compiler (never q7cc itself), the vendor environment
+ * knobs, the flag bundles and library orders, and translating user flags
+ * for compilers that do not know the vendor's. Building a command never
+ * runs anything.
+ *
+ * Memory: a profile owns its strings (q7_profile_free); commands are
+ * appended to a caller-owned q7_strvec. */
+#ifndef Q7_PROFILE_H
+#define Q7_PROFILE_H
+
+#include <stdbool.h>
+
+#include "args.h"
+#include "support.h"
+
+enum q7_profile_kind { Q7_PROFILE_XT, Q7_PROFILE_GNU, Q7_PROFILE_HOST };
+
+struct q7_profile {
+	enum q7_profile_kind kind;
+	const char *name;   /* "xt", "gnu", "host" */
+	char *cxx;          /* the real compiler: a path, or the bare name */
+	bool found;         /* cxx exists (else only -### can go on) */
+	char *neuron_root;  /* xt: $NEURON_CUSTOM_OP or the vendor default */
+	char *core;         /* xt: $Q7_CORE or ncore2gp */
+	char *system;       /* xt: $Q7_TOOLS or the vendor default */
+	char *q7_include;   /* <prefix>/include/q7cc */
+	const char *triple; /* the analysis parse target */
+};
+
+/* Chooses and fills the profile. choice: --q7-toolchain= value or NULL;
+ * argv0: how q7cc was called (xt-clang++ means masquerading). Returns 0,
+ * or an exit code after printing what to install. */
+int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv0);
+void q7_profile_free(struct q7_profile *p);
+
+/* Sets what the children need in q7cc's own environment: the recursion
+ * guard, and for xt the license default and the tools directory on PATH. */
+void q7_profile_export_env(const struct q7_profile *p);
+
+/* True when the profile forwards this unit to the real compiler. */
+bool q7_profile_keeps(const struct q7_profile *p, const struct q7_unit *u);
+
+/* Commands. Each appends one child argv to cmd. */
+/* Compiles src to obj, with the flags of inv (a compile line, or the
+ * compile flags found on a link line for the generated wrapper). */
+void q7_cmd_compile(const struct q7_profile *p, const struct q7_inv *inv, const char *src,
+                    const char *obj, struct q7_strvec *cmd);
+/* -E, -S, -fsyntax-only, -M: the user's line with the profile's flags. */
+void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, struct q7_strvec *cmd);
+/* --version, -print-*, a plain executable link: the user's line,
+ * translated; a gnu executable link gets what makes it link. */
+void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
+                        struct q7_strvec *cmd);
+/* One device image: objects from inv (user objects in order, with link
+ * flags), then wrapper_obj, then the libraries; core 0..7 or -1 (single). */
+void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const char *out,
+                 char *const *objs, const char *wrapper_obj, int core, struct q7_strvec *cmd);
+
+/* The flags libclang parses with: the compile's -I/-D/-U/-std/-include
+ * and the profile's, in the compile's order. */
+void q7_cmd_analysis_args(const struct q7_profile *p, const struct q7_inv *inv,
+                          struct q7_strvec *args);
+
+#endif

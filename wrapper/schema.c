@@ -1,0 +1,127 @@
+/* --q7-lint and --q7-print-schema: analysis without a compile, and the
+ * schemas carried by sources, objects and archives. */
+#include "modes.h"
+#include "record.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Analyses one source into ops/diags. 0, or an exit code. */
+static int analyse(struct q7_drv *d, const char *src, struct q7_op_table *ops,
+                   struct q7_diags *diags)
+{
+	struct q7_strvec args = {0};
+	struct q7_analysis_opts o;
+	q7_drv_analysis_opts(d, src, &args, &o);
+	int rc = 0;
+	if (q7_analysis_needed(&o)) {
+		q7_step_note(d, "analyze %s", src);
+		if (!d->dry) {
+			if (!d->have_sysinfo) {
+				q7_sysinfo_get(&d->prof, &d->sys);
+				d->have_sysinfo = true;
+			}
+			o.sys_includes = d->sys.includes.v;
+			o.predefines = d->sys.predefines.v;
+			if (q7_analyze(&o, ops, diags) != 0)
+				rc = Q7_EXIT_ERROR;
+		}
+	}
+	q7_sv_free(&args);
+	return rc;
+}
+
+static const char *format(const struct q7_drv *d)
+{
+	return d->inv.format ? d->inv.format : "text";
+}
+
+static int no_inputs(const struct q7_drv *d, const char *what)
+{
+	if (d->inv.ninputs)
+		return 0;
+	q7_error("%s: no input files", what);
+	return Q7_EXIT_USAGE;
+}
+
+int q7_mode_lint(struct q7_drv *d)
+{
+	int rc = no_inputs(d, "--q7-lint");
+	if (rc)
+		return rc;
+	struct q7_op_table ops = {0};
+	struct q7_diags diags = {0};
+	for (size_t i = 0; i < d->inv.n; i++) {
+		const struct q7_unit *u = &d->inv.u[i];
+		if (!u->input)
+			continue;
+		if (u->input != Q7_IN_CXX) {
+			q7_error("%s: --q7-lint reads C++ sources only", u->tok[0]);
+			rc = Q7_EXIT_USAGE;
+			continue;
+		}
+		int r = analyse(d, u->tok[0], &ops, &diags);
+		if (r)
+			rc = r;
+	}
+	size_t errors = q7_diags_apply_policy(&diags, &d->policy);
+	if (strcmp(format(d), "json") == 0)
+		q7_diags_write_json(&diags, stdout);
+	else if (strcmp(format(d), "sarif") == 0)
+		q7_diags_write_sarif(&diags, stdout);
+	else
+		q7_diags_print(&diags, stderr, q7_drv_color(d));
+	if (errors && !rc)
+		rc = Q7_EXIT_ERROR;
+	q7_ops_free(&ops);
+	q7_diags_free(&diags);
+	return rc;
+}
+
+int q7_mode_schema(struct q7_drv *d)
+{
+	int rc = no_inputs(d, "--q7-print-schema");
+	if (rc)
+		return rc;
+	struct q7_op_table ops = {0};
+	struct q7_diags diags = {0};
+	for (size_t i = 0; i < d->inv.n; i++) {
+		const struct q7_unit *u = &d->inv.u[i];
+		int r = 0;
+		if (u->input == Q7_IN_CXX) {
+			r = analyse(d, u->tok[0], &ops, &diags);
+		} else if (u->input == Q7_IN_LINK) {
+			q7_step_note(d, "read records from %s", u->tok[0]);
+			if (!d->dry && !q7_path_exists(u->tok[0])) {
+				q7_error("%s: cannot read: no such file", u->tok[0]);
+				r = Q7_EXIT_IO;
+			} else if (!d->dry && q7_record_read(u->tok[0], &ops) != 0) {
+				r = Q7_EXIT_ERROR;
+			}
+		} else if (u->input) {
+			q7_error("%s: not a C++ source, object or archive", u->tok[0]);
+			r = Q7_EXIT_USAGE;
+		}
+		if (r)
+			rc = r;
+	}
+	size_t errors = q7_diags_apply_policy(&diags, &d->policy);
+	q7_diags_print(&diags, stderr, q7_drv_color(d));
+	if (strcmp(format(d), "json") == 0) {
+		q7_ops_write_json(&ops, stdout);
+	} else {
+		for (size_t i = 0; i < ops.n; i++) {
+			struct q7_strbuf b = {0};
+			q7_schema_print(&ops.ops[i], &b);
+			printf("%s\n", b.s ? b.s : "");
+			q7_sb_free(&b);
+		}
+	}
+	fflush(stdout);
+	if (errors && !rc)
+		rc = Q7_EXIT_ERROR;
+	q7_ops_free(&ops);
+	q7_diags_free(&diags);
+	return rc;
+}

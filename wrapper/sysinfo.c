@@ -1,0 +1,253 @@
+/* The real compiler's include directories and target macros, cached. */
+#include "sysinfo.h"
+#include "proc.h"
+#include "tempfile.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define CACHE_MAGIC "q7cc-sysinfo 1"
+
+static char *next_line(const char **p)
+{
+	if (!**p)
+		return NULL;
+	const char *end = strchr(*p, '\n');
+	size_t n = end ? (size_t)(end - *p) : strlen(*p);
+	char *line = q7_xstrndup(*p, n);
+	*p += n + (end ? 1 : 0);
+	return line;
+}
+
+void q7_sysinfo_parse_includes(const char *text, struct q7_strvec *out)
+{
+	bool in = false;
+	char *line;
+	for (const char *p = text; (line = next_line(&p)); free(line)) {
+		if (strncmp(line, "#include <...> search starts here:", 34) == 0) {
+			in = true;
+		} else if (strncmp(line, "End of search list.", 19) == 0) {
+			in = false;
+		} else if (in && line[0] == ' ') {
+			char *dir = line + 1;
+			char *fw = strstr(dir, " (framework directory)");
+			if (fw)
+				*fw = '\0';
+			q7_sv_add(out, dir);
+		}
+	}
+}
+
+/* Macros that follow the language standard, not the target: libclang sets
+ * them from the -std the compile uses. */
+static bool language_macro(const char *name)
+{
+	return strncmp(name, "__cplusplus", 11) == 0 || strncmp(name, "__cpp_", 6) == 0 ||
+	       strncmp(name, "__STDCPP_", 9) == 0 || strncmp(name, "__STDC_VERSION__", 16) == 0 ||
+	       strncmp(name, "__GXX_EXPERIMENTAL_CXX0X__", 26) == 0 ||
+	       strcmp(name, "__STDC__") == 0;
+}
+
+void q7_sysinfo_parse_macros(const char *text, struct q7_strvec *out)
+{
+	char *line;
+	for (const char *p = text; (line = next_line(&p)); free(line)) {
+		if (strncmp(line, "#define ", 8) != 0)
+			continue;
+		char *name = line + 8;
+		/* The name ends at the first space outside a parameter list. */
+		char *q = name;
+		int depth = 0;
+		for (; *q && (depth > 0 || *q != ' '); q++) {
+			if (*q == '(')
+				depth++;
+			else if (*q == ')')
+				depth--;
+		}
+		char *value = *q ? q + 1 : q;
+		*q = '\0';
+		if (!*name || language_macro(name))
+			continue;
+		q7_sv_addf(out, "%s=%s", name, value);
+	}
+}
+
+/* ---- probing -------------------------------------------------------------- */
+
+static void probe_flags(const struct q7_profile *p, struct q7_strvec *cmd)
+{
+	if (p->kind == Q7_PROFILE_XT) {
+		q7_sv_add(cmd, "-stdlib=libc++-e");
+		q7_sv_addf(cmd, "--xtensa-core=%s", p->core);
+		q7_sv_addf(cmd, "--xtensa-system=%s", p->system);
+	}
+}
+
+static int probe(const struct q7_profile *p, struct q7_sysinfo *si)
+{
+	struct q7_strvec a = {0}, b = {0};
+	q7_sv_add(&a, p->cxx);
+	probe_flags(p, &a);
+	q7_sv_add(&b, p->cxx);
+	probe_flags(p, &b);
+	static const char *const inc[] = {"-E", "-v", "-x", "c++", "/dev/null"};
+	static const char *const mac[] = {"-dM", "-E", "-x", "c++", "/dev/null"};
+	for (size_t i = 0; i < 5; i++) {
+		q7_sv_add(&a, inc[i]);
+		q7_sv_add(&b, mac[i]);
+	}
+	char *out = NULL;
+	int rc = 0;
+	if (q7_spawn_capture(a.v, 2, &out) != 0)
+		rc = -1;
+	else
+		q7_sysinfo_parse_includes(out, &si->includes);
+	free(out);
+	out = NULL;
+	if (rc == 0 && q7_spawn_capture(b.v, 1, &out) != 0)
+		rc = -1;
+	else if (rc == 0)
+		q7_sysinfo_parse_macros(out, &si->predefines);
+	free(out);
+	if (rc != 0)
+		q7_warning("%s: could not ask it for its include directories and macros",
+		           p->cxx);
+	q7_sv_free(&a);
+	q7_sv_free(&b);
+	return rc;
+}
+
+/* ---- the cache ------------------------------------------------------------ */
+
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ull;
+	}
+	return h ^ 0xff; /* field separator */
+}
+
+static char *cache_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	if (xdg && *xdg == '/')
+		return q7_xasprintf("%s/q7cc", xdg);
+	const char *home = getenv("HOME");
+	if (home && *home)
+		return q7_xasprintf("%s/.cache/q7cc", home);
+	return NULL;
+}
+
+static char *cache_path(const struct q7_profile *p)
+{
+	char *path = q7_path_search(p->cxx, NULL);
+	struct stat st;
+	if (!path || stat(path, &st) != 0) {
+		free(path);
+		return NULL;
+	}
+	char *dir = cache_dir();
+	if (!dir) {
+		free(path);
+		return NULL;
+	}
+	struct q7_strvec flags = {0};
+	probe_flags(p, &flags);
+	uint64_t h = 14695981039346656037ull;
+	h = fnv(h, p->name);
+	h = fnv(h, path);
+	char buf[96];
+	snprintf(buf, sizeof buf, "%lld.%ld:%lld", (long long)st.st_mtim.tv_sec,
+	         (long)st.st_mtim.tv_nsec, (long long)st.st_size);
+	h = fnv(h, buf);
+	for (size_t i = 0; i < flags.n; i++)
+		h = fnv(h, flags.v[i]);
+	q7_sv_free(&flags);
+	char *file = q7_xasprintf("%s/sysinfo-%016llx", dir, (unsigned long long)h);
+	free(dir);
+	free(path);
+	return file;
+}
+
+static int cache_load(const char *file, struct q7_sysinfo *si)
+{
+	char *text = q7_read_file(file, NULL);
+	if (!text)
+		return -1;
+	int rc = -1;
+	const char *p = text;
+	char *line = next_line(&p);
+	if (line && strcmp(line, CACHE_MAGIC) == 0) {
+		rc = 0;
+		free(line);
+		while ((line = next_line(&p))) {
+			if (line[0] == 'I' && line[1] == ' ')
+				q7_sv_add(&si->includes, line + 2);
+			else if (line[0] == 'D' && line[1] == ' ')
+				q7_sv_add(&si->predefines, line + 2);
+			free(line);
+		}
+	} else {
+		free(line);
+	}
+	free(text);
+	return rc;
+}
+
+static void mkdirs(const char *dir)
+{
+	char *d = q7_xstrdup(dir);
+	for (char *s = d + 1; *s; s++) {
+		if (*s == '/') {
+			*s = '\0';
+			mkdir(d, 0755);
+			*s = '/';
+		}
+	}
+	mkdir(d, 0755);
+	free(d);
+}
+
+static void cache_store(const char *file, const struct q7_sysinfo *si)
+{
+	char *dir = q7_path_dirname(file);
+	mkdirs(dir);
+	free(dir);
+	struct q7_outfile o;
+	if (q7_outfile_open(&o, file) != 0)
+		return; /* unwritable: the next run probes again */
+	fprintf(o.f, "%s\n", CACHE_MAGIC);
+	for (size_t i = 0; i < si->includes.n; i++)
+		fprintf(o.f, "I %s\n", si->includes.v[i]);
+	for (size_t i = 0; i < si->predefines.n; i++)
+		fprintf(o.f, "D %s\n", si->predefines.v[i]);
+	if (q7_outfile_commit(&o, 0644) != 0)
+		errno = 0;
+}
+
+int q7_sysinfo_get(const struct q7_profile *p, struct q7_sysinfo *si)
+{
+	memset(si, 0, sizeof *si);
+	char *file = cache_path(p);
+	if (file && cache_load(file, si) == 0) {
+		free(file);
+		return 0;
+	}
+	q7_sysinfo_free(si);
+	int rc = probe(p, si);
+	if (rc == 0 && file)
+		cache_store(file, si);
+	free(file);
+	return rc;
+}
+
+void q7_sysinfo_free(struct q7_sysinfo *si)
+{
+	q7_sv_free(&si->includes);
+	q7_sv_free(&si->predefines);
+}
