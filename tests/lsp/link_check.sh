@@ -1,0 +1,259 @@
+#!/bin/bash
+# Links PIC C++ objects with the generated LSP packages, by the gnu
+# profile's device link (docs/lsp.md), and checks the images with readelf.
+#
+#   link_check.sh each|multicore|specs|overflow GXX READELF LSPDIR FIXTURES WORK
+#
+# each:      every one of the 9 packages: link, then every allocated
+#            section and segment inside the core's window, only
+#            R_XTENSA_RELATIVE dynamic relocations, entry == _start, the
+#            _bss_table pair == [_bss_start, _bss_end).
+# multicore: the same objects linked for cpu0..7: each image in its own
+#            window, no two images overlap, all eight the same layout
+#            shifted by the window base.
+# specs:     gcc accepts the package's specs file, which brings crti and
+#            crtbegin but no default libraries.
+# overflow:  3 MiB of .bss does not fit a core's window (ld says so) but
+#            fits the single core's.
+set -u
+mode=$1 gxx=$2 readelf=$3 lspdir=$4 fixtures=$5 work=$6
+
+# The contract's memory map, written out again here (seed §6) so that the
+# test does not read the table it checks.
+sram_base=$((0x84000000))
+core_window=$((0x200000))
+single_window=$((0x2000000))
+iram_end=$((0x1000))
+
+compile_flags=(-std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -Werror)
+# The gnu profile's link, as contracts.md writes it, plus the one flag
+# this test found needed: the image is one RWX segment by design.
+link_flags=(-shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined)
+quiet_flags=(-Wl,--no-warn-rwx-segments)
+
+failures=0
+fail() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+
+rm -rf "$work" && mkdir -p "$work/obj" || exit 1
+
+compile() {
+	local src
+	for src in "$@"; do
+		"$gxx" "${compile_flags[@]}" -c "$fixtures/$src.cpp" -o "$work/obj/$src.o" ||
+			{ echo "FAIL: cannot compile $src.cpp" >&2; exit 1; }
+	done
+}
+
+window_of() { # package -> "lo len"
+	case $1 in
+	lsp_fll_load_cpu_single) echo "$sram_base $single_window" ;;
+	lsp_fll_load_cpu[0-7]) echo "$((sram_base + ${1#lsp_fll_load_cpu} * core_window)) $core_window" ;;
+	*) echo "FAIL: unknown package $1" >&2; exit 1 ;;
+	esac
+}
+
+# link PKG OUT [extra flags]: the gnu profile's link; stderr must be empty.
+link() {
+	local pkg=$1 out=$2
+	shift 2
+	local script="$lspdir/$pkg/ldscripts/elf32xtensa.x"
+	if ! "$gxx" "${link_flags[@]}" "$@" "-Wl,-T,$script" -o "$out" \
+		"$work/obj/table.o" "$work/obj/state.o" "$work/obj/start.o" 2>"$out.err"; then
+		fail "$pkg: link failed: $(cat "$out.err")"
+		return 1
+	fi
+	if [ -s "$out.err" ]; then
+		fail "$pkg: the link printed: $(cat "$out.err")"
+	fi
+	return 0
+}
+
+# Allocated sections as "name addr size" (hex without 0x), one a line.
+alloc_sections() {
+	"$readelf" -SW "$1" | awk '
+		/^ *\[ *[0-9]+\]/ {
+			sub(/^ *\[ *[0-9]+\] */, "")
+			if ($2 == "NULL") next
+			flags = (NF == 10) ? $7 : ""
+			if (flags ~ /A/) print $1, $3, $5
+		}'
+}
+
+# Program headers with memory, as "type vaddr memsz".
+segments() {
+	"$readelf" -lW "$1" | awk '$1 ~ /^[A-Z_]+$/ && $2 ~ /^0x/ && $6 !~ /^0x0+$/ { print $1, $3, $6 }'
+}
+
+symbol_value() { # image name -> hex value (no 0x), first match
+	"$readelf" -sW "$1" | awk -v n="$2" '$8 == n { print $2; exit }'
+}
+
+check_image() {
+	local img=$1 pkg=$2 lo=$3 len=$4
+	local hi=$((lo + len)) name addr size type n=0
+
+	while read -r name addr size; do
+		n=$((n + 1))
+		addr=$((16#$addr)) size=$((16#$size))
+		if [[ $name == *Vector* ]] && [ $((addr + size)) -le $iram_end ]; then
+			continue
+		fi
+		if [ $addr -lt $lo ] || [ $((addr + size)) -gt $hi ]; then
+			fail "$pkg: section $name [$(printf %#x $addr), $(printf %#x $((addr + size)))) is outside the window [$(printf %#x $lo), $(printf %#x $hi))"
+		fi
+	done < <(alloc_sections "$img")
+	[ $n -ge 6 ] || fail "$pkg: only $n allocated sections: readelf output not understood"
+
+	n=0
+	while read -r type addr size; do
+		n=$((n + 1))
+		addr=$((addr)) size=$((size))
+		if [ $addr -lt $lo ] || [ $((addr + size)) -gt $hi ]; then
+			fail "$pkg: segment $type at $(printf %#x $addr) size $(printf %#x $size) is outside the window"
+		fi
+	done < <(segments "$img")
+	[ $n -ge 2 ] || fail "$pkg: expected a LOAD and a DYNAMIC segment, found $n"
+
+	local relocs
+	relocs=$("$readelf" -rW "$img" | awk '$3 ~ /^R_XTENSA_/ { print $3 }' | sort | uniq -c)
+	if ! grep -q R_XTENSA_RELATIVE <<<"$relocs"; then
+		fail "$pkg: no R_XTENSA_RELATIVE relocations at all: $relocs"
+	fi
+	if grep -v R_XTENSA_RELATIVE <<<"$relocs" | grep -q .; then
+		fail "$pkg: dynamic relocations other than R_XTENSA_RELATIVE: $(echo $relocs)"
+	fi
+	if "$readelf" -SW "$img" | grep -q '\.rela\.plt'; then
+		fail "$pkg: the image has a .rela.plt"
+	fi
+
+	local entry start
+	entry=$("$readelf" -hW "$img" | awk '/Entry point address/ { print $4 }')
+	start=$(symbol_value "$img" _start)
+	if [ -z "$start" ] || [ $((entry)) -ne $((16#$start)) ]; then
+		fail "$pkg: entry point $entry is not _start ($start)"
+	fi
+
+	# _bss_table: two words at _bss_table_start, in .rodata, holding the
+	# link-time [_bss_start, _bss_end).
+	local tab bss0 bss1 rod_addr rod_off words
+	tab=$(symbol_value "$img" _bss_table_start)
+	bss0=$(symbol_value "$img" _bss_start)
+	bss1=$(symbol_value "$img" _bss_end)
+	read -r rod_addr rod_off < <("$readelf" -SW "$img" | awk '
+		/^ *\[ *[0-9]+\] \.rodata / { sub(/^ *\[ *[0-9]+\] */, ""); print $3, $4 }')
+	if [ -z "$tab" ] || [ -z "$bss0" ] || [ -z "$bss1" ] || [ -z "$rod_addr" ]; then
+		fail "$pkg: _bss_table_start/_bss_start/_bss_end/.rodata missing"
+	else
+		words=$(od -An -tx4 -j $((16#$rod_off + 16#$tab - 16#$rod_addr)) -N8 "$img")
+		if [ "$(echo $words)" != "$bss0 $bss1" ]; then
+			fail "$pkg: _bss_table holds '$(echo $words)', expected '$bss0 $bss1'"
+		fi
+		if [ $((16#$bss1 - 16#$bss0)) -lt 256 ]; then
+			fail "$pkg: [_bss_start, _bss_end) is smaller than the fixtures' .bss"
+		fi
+	fi
+}
+
+case $mode in
+each)
+	compile table state start
+	for pkg in lsp_fll_load_cpu{0..7} lsp_fll_load_cpu_single; do
+		read -r lo len < <(window_of $pkg)
+		# The contract's command exactly (its only output may be ld's
+		# RWX warning), then with the quiet flag, checked.
+		"$gxx" "${link_flags[@]}" "-Wl,-T,$lspdir/$pkg/ldscripts/elf32xtensa.x" \
+			-o "$work/$pkg.plain.so" "$work"/obj/{table,state,start}.o 2>"$work/$pkg.plain.err" ||
+			fail "$pkg: the contract's link command failed: $(cat "$work/$pkg.plain.err")"
+		if grep -v 'LOAD segment with RWX permissions' "$work/$pkg.plain.err" | grep -q .; then
+			fail "$pkg: the contract's link printed: $(cat "$work/$pkg.plain.err")"
+		fi
+		link $pkg "$work/$pkg.so" "${quiet_flags[@]}" || continue
+		check_image "$work/$pkg.so" $pkg $lo $len
+		cmp -s "$work/$pkg.so" "$work/$pkg.plain.so" ||
+			fail "$pkg: --no-warn-rwx-segments changed the image"
+	done
+	;;
+multicore)
+	compile table state start
+	for i in {0..7}; do
+		link lsp_fll_load_cpu$i "$work/cpu$i.so" "${quiet_flags[@]}" || exit 1 &
+	done
+	wait
+	for i in {0..7}; do
+		if [ -s "$work/cpu$i.so.err" ]; then
+			fail "cpu$i: the link printed: $(cat "$work/cpu$i.so.err")"
+		fi
+	done
+	all=()
+	ref_sections=$(alloc_sections "$work/cpu0.so")
+	for i in {0..7}; do
+		[ -f "$work/cpu$i.so" ] || { fail "cpu$i: no image"; continue; }
+		read -r lo len < <(window_of lsp_fll_load_cpu$i)
+		check_image "$work/cpu$i.so" cpu$i $lo $len
+		while read -r name addr size; do
+			all+=("$((16#$addr)) $((16#$addr + 16#$size)) cpu$i:$name")
+			# Same layout as cpu0, shifted by i windows.
+			ref=$(awk -v n="$name" '$1 == n { print $2, $3 }' <<<"$ref_sections")
+			if [ "$ref" != "$(printf %08x $((16#$addr - i * core_window))) $size" ]; then
+				fail "cpu$i: $name at $addr size $size is not cpu0's ($ref) shifted by $i windows"
+			fi
+		done < <(alloc_sections "$work/cpu$i.so")
+	done
+	# No two cores' sections overlap (sorted by start: each ends before
+	# the next begins, unless both are the same core).
+	prev_end=0 prev=""
+	while read -r s e what; do
+		if [ "$s" -lt "$prev_end" ] && [ "${what%%:*}" != "${prev%%:*}" ]; then
+			fail "$what overlaps $prev"
+		fi
+		[ "$e" -gt "$prev_end" ] && prev_end=$e prev=$what
+	done < <(printf '%s\n' "${all[@]}" | awk '$2 > $1' | sort -n -k1,1)
+	[ ${#all[@]} -ge 48 ] || fail "only ${#all[@]} sections across 8 images"
+	;;
+specs)
+	compile table state start
+	pkg=lsp_fll_load_cpu0
+	"$gxx" "-specs=$lspdir/$pkg/specs" -shared -nodefaultlibs -Wl,-Bsymbolic \
+		-Wl,--no-undefined "${quiet_flags[@]}" "-Wl,-T,$lspdir/$pkg/ldscripts/elf32xtensa.x" \
+		-v -o "$work/specs.so" "$work"/obj/{table,state,start}.o -lgcc >"$work/specs.log" 2>&1 ||
+		fail "gcc -specs=$pkg/specs: $(grep -i 'error\|specs' "$work/specs.log")"
+	collect=$(grep 'collect2' "$work/specs.log" | tail -1)
+	grep -q 'crti\.o' <<<"$collect" && grep -q 'crtbegin\.o' <<<"$collect" &&
+		grep -q 'crtend\.o' <<<"$collect" && grep -q 'crtn\.o' <<<"$collect" ||
+		fail "the specs did not bring crti/crtbegin/crtend/crtn: $collect"
+	! grep -q 'crt0\.o' <<<"$collect" || fail "the specs kept the default crt0.o"
+	! grep -qw -- '-lc' <<<"$collect" || fail "the specs kept the default -lc"
+	for pkg in lsp_fll_load_cpu{1..7} lsp_fll_load_cpu_single; do
+		cmp -s "$lspdir/lsp_fll_load_cpu0/specs" "$lspdir/$pkg/specs" ||
+			fail "$pkg/specs differs from cpu0's"
+	done
+	;;
+overflow)
+	compile table state start toobig
+	objs=("$work"/obj/{table,state,start,toobig}.o)
+	if "$gxx" "${link_flags[@]}" "${quiet_flags[@]}" \
+		"-Wl,-T,$lspdir/lsp_fll_load_cpu5/ldscripts/elf32xtensa.x" \
+		-o "$work/big5.so" "${objs[@]}" 2>"$work/big5.err"; then
+		fail "3 MiB of .bss linked into cpu5's 2 MiB window"
+	fi
+	grep -q "region \`sram0_0_seg' overflowed" "$work/big5.err" ||
+		fail "no region overflow message: $(cat "$work/big5.err")"
+	"$gxx" "${link_flags[@]}" "${quiet_flags[@]}" \
+		"-Wl,-T,$lspdir/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x" \
+		-o "$work/big.so" "${objs[@]}" || fail "3 MiB of .bss did not fit the single core"
+	[ -f "$work/big.so" ] && check_image "$work/big.so" single $sram_base $single_window
+	;;
+*)
+	echo "usage: $0 each|multicore|specs|overflow GXX READELF LSPDIR FIXTURES WORK" >&2
+	exit 2
+	;;
+esac
+
+if [ $failures -ne 0 ]; then
+	echo "$failures failure(s)" >&2
+	exit 1
+fi
+echo "ok: $mode"
