@@ -54,6 +54,15 @@ static Elf_Scn *add_section(Elf *out, GElf_Word name, GElf_Word type,
 	return gelf_update_shdr(scn, &sh) ? scn : NULL;
 }
 
+/* Appends s and its NUL to a string table; returns its offset. */
+static GElf_Word add_name(struct q7_strbuf *b, const char *s)
+{
+	GElf_Word off = (GElf_Word)b->len;
+	q7_sb_add(b, s);
+	q7_sb_addc(b, '\0');
+	return off;
+}
+
 static int write_packed(const struct q7_image *im, const struct packed *pk, Elf *out)
 {
 	int rc = -1;
@@ -65,26 +74,14 @@ static int write_packed(const struct q7_image *im, const struct packed *pk, Elf 
 	GElf_Word n_rodata, n_info = 0, n_symtab, n_strtab, n_shstrtab;
 
 	q7_sb_addc(&names, '\0');
-	n_symtab = (GElf_Word)names.len;
-	q7_sb_add(&names, ".symtab");
-	q7_sb_addc(&names, '\0');
-	n_strtab = (GElf_Word)names.len;
-	q7_sb_add(&names, ".strtab");
-	q7_sb_addc(&names, '\0');
-	n_shstrtab = (GElf_Word)names.len;
-	q7_sb_add(&names, ".shstrtab");
-	q7_sb_addc(&names, '\0');
-	n_rodata = (GElf_Word)names.len;
-	q7_sb_add(&names, ".rodata");
-	q7_sb_addc(&names, '\0');
-	if (info) {
-		n_info = (GElf_Word)names.len;
-		q7_sb_add(&names, ".xtensa.info");
-		q7_sb_addc(&names, '\0');
-	}
+	n_symtab = add_name(&names, ".symtab");
+	n_strtab = add_name(&names, ".strtab");
+	n_shstrtab = add_name(&names, ".shstrtab");
+	n_rodata = add_name(&names, ".rodata");
+	if (info)
+		n_info = add_name(&names, ".xtensa.info");
 	q7_sb_addc(&strs, '\0');
-	q7_sb_add(&strs, pk->symbol);
-	q7_sb_addc(&strs, '\0');
+	add_name(&strs, pk->symbol);
 
 	if (!gelf_newehdr(out, im->cls))
 		goto cleanup;

@@ -363,8 +363,12 @@ static int write_out(const struct q7_image *im, const struct q7_strip_plan *p, E
 			sh.sh_offset = p->off[i];
 			sh.sh_link = remap(p, sh.sh_link);
 			if ((sh.sh_flags & SHF_INFO_LINK) ||
-			    ((sh.sh_type == SHT_REL || sh.sh_type == SHT_RELA) && sh.sh_info))
+			    ((sh.sh_type == SHT_REL || sh.sh_type == SHT_RELA) && sh.sh_info)) {
 				sh.sh_info = remap(p, sh.sh_info);
+				/* objcopy: no target section left, no info link. */
+				if (!sh.sh_info)
+					sh.sh_flags &= ~(GElf_Xword)SHF_INFO_LINK;
+			}
 			d->d_buf = (void *)q7_image_bytes(im, i);
 			d->d_size = sh.sh_size;
 		}

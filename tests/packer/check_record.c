@@ -1,0 +1,177 @@
+/* tests/packer/check_record: the .q7.ops payload codec: round trip of
+ * every field, and refusal (never a crash) of every truncation and every
+ * single-byte change. */
+#include "op.h"
+#include "record.h"
+#include "support.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void fill(struct q7_op_table *t)
+{
+	struct q7_op *op = q7_ops_add(t);
+	op->name = q7_xstrdup("relu");
+	op->qualname = q7_xstrdup("ops::relu");
+	op->ret_ctype = q7_xstrdup("at::Tensor");
+	op->ret = Q7_KIND_TENSOR;
+	op->ret_name = q7_xstrdup("out");
+	op->nparams = 7;
+	op->params = q7_xcalloc(7, sizeof *op->params);
+	static const enum q7_kind kinds[] = {Q7_KIND_TENSOR, Q7_KIND_SCALAR, Q7_KIND_INT,
+	                                     Q7_KIND_LONGLONG, Q7_KIND_FLOAT, Q7_KIND_DOUBLE,
+	                                     Q7_KIND_BOOL};
+	for (int i = 0; i < 7; i++) {
+		op->params[i].kind = kinds[i];
+		op->params[i].name = i == 3 ? q7_xstrdup("") : q7_xasprintf("p%d", i);
+		op->params[i].ctype = q7_xasprintf("type %d", i);
+	}
+	op->stack_size = 65536;
+	op->defined = true;
+	op->file = q7_xstrdup("/src/dir with space/k.cpp");
+	op->line = 123456;
+	op->col = 7;
+	op = q7_ops_add(t);
+	op->name = q7_xstrdup("noargs");
+	op->qualname = q7_xstrdup("noargs");
+	op->ret_ctype = q7_xstrdup("void");
+	op->ret = Q7_KIND_INVALID;
+	op->ret_name = q7_xstrdup("");
+	op->file = q7_xstrdup("h.h");
+	op->line = 1;
+	op->col = 1;
+}
+
+static void same_op(const struct q7_op *a, const struct q7_op *b)
+{
+	ck_assert_str_eq(a->name, b->name);
+	ck_assert_str_eq(a->qualname, b->qualname);
+	ck_assert_str_eq(a->ret_ctype, b->ret_ctype);
+	ck_assert_int_eq(a->ret, b->ret);
+	ck_assert_str_eq(a->ret_name, b->ret_name);
+	ck_assert_uint_eq(a->nparams, b->nparams);
+	for (size_t i = 0; i < a->nparams; i++) {
+		ck_assert_int_eq(a->params[i].kind, b->params[i].kind);
+		ck_assert_str_eq(a->params[i].name, b->params[i].name);
+		ck_assert_str_eq(a->params[i].ctype, b->params[i].ctype);
+	}
+	ck_assert_uint_eq(a->stack_size, b->stack_size);
+	ck_assert_int_eq(a->defined, b->defined);
+	ck_assert_str_eq(a->file, b->file);
+	ck_assert_uint_eq(a->line, b->line);
+	ck_assert_uint_eq(a->col, b->col);
+}
+
+START_TEST(round_trip)
+{
+	struct q7_op_table in = {0}, out = {0};
+	fill(&in);
+	size_t len;
+	char *buf = q7_record_encode(&in, &len);
+	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out), 0);
+	ck_assert_uint_eq(out.n, 2);
+	same_op(&in.ops[0], &out.ops[0]);
+	same_op(&in.ops[1], &out.ops[1]);
+	/* Decoding appends. */
+	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out), 0);
+	ck_assert_uint_eq(out.n, 4);
+	same_op(&in.ops[0], &out.ops[2]);
+	/* Same table, same bytes. */
+	size_t len2;
+	char *buf2 = q7_record_encode(&in, &len2);
+	ck_assert_uint_eq(len, len2);
+	ck_assert_mem_eq(buf, buf2, len);
+	free(buf2);
+	free(buf);
+	q7_ops_free(&in);
+	q7_ops_free(&out);
+}
+END_TEST
+
+START_TEST(every_truncation_refused)
+{
+	struct q7_op_table in = {0};
+	fill(&in);
+	size_t len;
+	char *buf = q7_record_encode(&in, &len);
+	for (size_t n = 0; n < len; n++) {
+		struct q7_op_table out = {0};
+		char *cut = q7_xmalloc(n ? n : 1);
+		memcpy(cut, buf, n);
+		ck_assert_int_eq(q7_record_decode(cut, n, "t", &out), -1);
+		ck_assert_uint_eq(out.n, 0);
+		free(cut);
+	}
+	free(buf);
+	q7_ops_free(&in);
+}
+END_TEST
+
+START_TEST(every_byte_change_refused)
+{
+	struct q7_op_table in = {0};
+	fill(&in);
+	size_t len;
+	char *buf = q7_record_encode(&in, &len);
+	for (size_t i = 0; i < len; i++) {
+		for (int bit = 0; bit < 8; bit++) {
+			struct q7_op_table out = {0};
+			buf[i] ^= (char)(1 << bit);
+			ck_assert_msg(q7_record_decode(buf, len, "t", &out) == -1, "flip at %zu.%d", i, bit);
+			ck_assert_uint_eq(out.n, 0);
+			buf[i] ^= (char)(1 << bit);
+		}
+	}
+	free(buf);
+	q7_ops_free(&in);
+}
+END_TEST
+
+START_TEST(other_version_refused)
+{
+	struct q7_op_table in = {0}, out = {0};
+	fill(&in);
+	size_t len;
+	char *buf = q7_record_encode(&in, &len);
+	buf[4] = 2;
+	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out), -1);
+	ck_assert_int_eq(q7_record_decode("", 0, "t", &out), -1);
+	ck_assert_int_eq(q7_record_decode("ELF\0garbage garbage", 19, "t", &out), -1);
+	ck_assert_uint_eq(out.n, 0);
+	free(buf);
+	q7_ops_free(&in);
+}
+END_TEST
+
+START_TEST(empty_table)
+{
+	struct q7_op_table in = {0}, out = {0};
+	size_t len;
+	char *buf = q7_record_encode(&in, &len);
+	ck_assert_uint_eq(len, 16);
+	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out), 0);
+	ck_assert_uint_eq(out.n, 0);
+	/* Attaching nothing touches nothing, not even a missing file. */
+	ck_assert_int_eq(q7_record_attach("/nonexistent/x.o", &in), 0);
+	free(buf);
+}
+END_TEST
+
+int main(void)
+{
+	q7_set_progname("q7cc");
+	Suite *s = suite_create("record");
+	TCase *tc = tcase_create("codec");
+	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, every_truncation_refused);
+	tcase_add_test(tc, every_byte_change_refused);
+	tcase_add_test(tc, other_version_refused);
+	tcase_add_test(tc, empty_table);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,61 @@
+#!/bin/sh
+# e2e.packer.replay: q7-pkg-loadlib against the vendor's recipe replayed with
+# GNU Xtensa binutils, on real Xtensa images (issue 5, "done when" 1 and 2):
+#  - the stripped images are equal (sections, types, flags, addresses,
+#    sizes, contents, program headers), with and without -l;
+#  - both packed objects hold their stripped image at a GLOBAL lib_func of
+#    the same type and size in .rodata;
+#  - q7cc's packed object links with ld -r (and into a final image) and the
+#    symbol still holds exactly the stripped image's bytes;
+#  - the same input gives the same bytes; readelf reads the outputs cleanly.
+. "$(dirname "$0")/lib.sh"
+
+write_kernel
+$X-g++ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -c k.cpp -o k.o
+$X-g++ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -g -c k.cpp -o kg.o
+n=0
+for variant in default cpu0 single debug; do
+	case $variant in
+	default) $X-g++ -shared -nostdlib -Wl,-Bsymbolic -o img.so k.o ;;
+	cpu0) $X-g++ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined \
+		-Wl,-T,"$LSP/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x" -o img.so k.o -lgcc 2>/dev/null ;;
+	single) $X-g++ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined \
+		-Wl,-T,"$LSP/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x" -o img.so k.o -lgcc 2>/dev/null ;;
+	debug) $X-g++ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined \
+		-Wl,-T,"$LSP/lsp_fll_load_cpu3/ldscripts/elf32xtensa.x" -o img.so kg.o -lgcc 2>/dev/null ;;
+	esac
+	for lookup in "" -l; do
+		replay img.so vendor.stripped.so vendor.packed.so $lookup
+		$PACK $lookup -e lib_func --xtensa-core=ncore2gp --xtensa-system=/opt/x/config \
+			-o q7.packed.so -s q7.stripped.so img.so
+		echo "== $variant ${lookup:-overlay}"
+		$UTIL compare q7.stripped.so vendor.stripped.so || fail "$variant $lookup: stripped images differ"
+		$UTIL symbytes vendor.packed.so lib_func vendor.stripped.so || fail "vendor packed"
+		$UTIL symbytes q7.packed.so lib_func q7.stripped.so || fail "$variant: packed symbol bytes"
+		[ "$($UTIL symbol q7.packed.so lib_func)" = "$($UTIL symbol vendor.packed.so lib_func)" ] ||
+			fail "$variant: lib_func differs from ld -r's: $($UTIL symbol q7.packed.so lib_func)"
+		[ "$($UTIL symbol q7.packed.so lib_func)" = "1 0 0 .rodata" ] || fail "lib_func not GLOBAL NOTYPE in .rodata"
+		# Same input, same bytes.
+		$PACK $lookup -o again.packed.so -s again.stripped.so img.so
+		cmp q7.packed.so again.packed.so || fail "$variant: packed output not deterministic"
+		cmp q7.stripped.so again.stripped.so || fail "$variant: stripped output not deterministic"
+		# readelf reads everything without complaint beyond what it says
+		# of the vendor's own image (.dynamic's link to the removed .dynstr).
+		readelf -a -W q7.packed.so > /dev/null 2> re.err
+		[ ! -s re.err ] || { cat re.err; fail "readelf complains about the packed object"; }
+		readelf -a -W q7.stripped.so > /dev/null 2> re.q7
+		readelf -a -W vendor.stripped.so > /dev/null 2> re.vendor
+		sed 's/q7.stripped.so/IMG/' re.q7 > a; sed 's/vendor.stripped.so/IMG/' re.vendor > b
+		cmp a b || fail "readelf says different things about the two stripped images"
+		n=$((n + 1))
+	done
+	# The packed object is a normal relocatable: ld -r with another object
+	# that uses the symbol, then a final link; the bytes survive both.
+	printf 'extern const unsigned char lib_func[];\nconst unsigned char *get_lib(void) { return lib_func; }\n' > use.c
+	$X-gcc -Os -fpic -mlongcalls -c use.c -o use.o
+	$X-ld -r q7.packed.so use.o -o combined.o || fail "$variant: ld -r of the packed object"
+	$UTIL symbytes combined.o lib_func q7.stripped.so || fail "$variant: bytes after ld -r"
+	$X-ld -shared -Bsymbolic combined.o -o final.so || fail "$variant: final link"
+	$UTIL symbytes final.so lib_func q7.stripped.so || fail "$variant: bytes after the final link"
+done
+echo "replay: $n image/option pairs equal to the vendor recipe"
