@@ -99,6 +99,25 @@ static unsigned collect_errors(CXTranslationUnit tu, struct q7_diags *diags)
 	return errors;
 }
 
+/* After errors, says which kernels they made invalid: libclang recovers
+ * from an unknown type by making it int, and that must never reach a
+ * schema. The other findings would only be noise on a broken TU. */
+static void invalid_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
+                            struct q7_diags *diags)
+{
+	struct q7_op_table ops = {0};
+	struct q7_diags all = {0};
+	q7c_find_kernels(tu, o, &ops, &all);
+	for (size_t i = 0; i < all.n; i++) {
+		const struct q7_diag *d = &all.d[i];
+		if (strcmp(d->rule, Q7_RULE_INVALID_DECL) == 0)
+			q7_diags_add(diags, d->severity, d->file, d->line, d->col, d->rule, "%s",
+			             d->message);
+	}
+	q7_diags_free(&all);
+	q7_ops_free(&ops);
+}
+
 __attribute__((visibility("default"))) int q7_clang_analyze(int abi,
                                                             const struct q7_analysis_opts *o,
                                                             struct q7_op_table *ops,
@@ -128,8 +147,10 @@ int q7_clang_analyze(int abi, const struct q7_analysis_opts *o, struct q7_op_tab
 		             "libclang could not parse this file (CXErrorCode %d)", (int)err);
 		goto cleanup;
 	}
-	if (collect_errors(tu, diags))
+	if (collect_errors(tu, diags)) {
+		invalid_kernels(tu, o, diags);
 		goto cleanup;
+	}
 	q7c_find_kernels(tu, o, ops, diags);
 	rc = 0;
 cleanup:

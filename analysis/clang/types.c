@@ -102,7 +102,7 @@ static const char *builtin_why(CXType canon)
 	case CXType_SChar:
 	case CXType_Short: return "narrower than int";
 	case CXType_Enum: return "an enum";
-	case CXType_Void: return "void";
+	case CXType_Void: return "nothing";
 	default: return "not a kind q7cc can pass";
 	}
 }

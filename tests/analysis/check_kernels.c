@@ -1,0 +1,273 @@
+/* q7_analyze through the libclang plugin: the schemas of a set of kernels
+ * (typedefs, aliases, namespaces, macros, header declarations, every
+ * kind) for the device triple with the real xtensa-lx106-elf-g++ include
+ * directories and for the host triple; every lint rule on a fixture that
+ * breaks it; NEURON_LIBRARY and --q7-kernel names; parse errors; a
+ * missing plugin. Fixtures include the runtime's own <torch/torch.h>. */
+#include "analysis.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DEVICE_TRIPLE "i386-unknown-none"
+#define HOST_TRIPLE "x86_64-pc-linux-gnu"
+
+static struct q7_strvec xtensa_sys, host_sys;
+
+static void split(const char *list, struct q7_strvec *out)
+{
+	char *copy = q7_xstrdup(list), *save = NULL;
+	for (char *t = strtok_r(copy, ";", &save); t; t = strtok_r(NULL, ";", &save))
+		q7_sv_add(out, t);
+	free(copy);
+}
+
+struct run {
+	struct q7_op_table ops;
+	struct q7_diags diags;
+	int rc;
+};
+
+static void analyze(struct run *r, const char *fixture, bool host, const char *profile,
+                    const char *const *names)
+{
+	char *src = q7_path_join(FIXTURES, fixture);
+	char *inc = q7_xasprintf("-I%s", RUNTIME_INCLUDE);
+	char *args[] = {inc, "-std=c++14", NULL};
+	struct q7_analysis_opts o = {
+		.source = src,
+		.clang_args = args,
+		.triple = host ? HOST_TRIPLE : DEVICE_TRIPLE,
+		.sys_includes = host ? host_sys.v : xtensa_sys.v,
+		.profile = profile,
+		.kernel_names = (char *const *)names,
+	};
+	memset(r, 0, sizeof *r);
+	r->rc = q7_analyze(&o, &r->ops, &r->diags);
+	free(inc);
+	free(src);
+}
+
+static void run_free(struct run *r)
+{
+	q7_ops_free(&r->ops);
+	q7_diags_free(&r->diags);
+}
+
+/* "schema | ret(ctypes) | stack | def/decl | file-basename:line" */
+static char *describe(const struct q7_op *op)
+{
+	struct q7_strbuf b = {0};
+	q7_schema_print(op, &b);
+	q7_sb_addf(&b, " | %s(", op->ret_ctype);
+	for (size_t i = 0; i < op->nparams; i++)
+		q7_sb_addf(&b, "%s%s", i ? ", " : "", op->params[i].ctype);
+	q7_sb_addf(&b, ") | %u | %s | %s:%u", op->stack_size, op->defined ? "def" : "decl",
+	           q7_path_basename(op->file), op->line);
+	return q7_sb_take(&b);
+}
+
+static void expect_ops(const struct run *r, const char *const *want)
+{
+	size_t n = 0;
+	while (want[n])
+		n++;
+	for (size_t i = 0; i < r->diags.n; i++)
+		ck_assert_msg(r->diags.d[i].severity != Q7_SEV_ERROR, "unexpected error: %s:%u: %s",
+		              r->diags.d[i].file, r->diags.d[i].line, r->diags.d[i].message);
+	ck_assert_int_eq(r->rc, 0);
+	ck_assert_uint_eq(r->ops.n, n);
+	for (size_t i = 0; i < n; i++) {
+		char *got = describe(&r->ops.ops[i]);
+		bool found = false;
+		for (size_t k = 0; k < n; k++)
+			found |= strcmp(got, want[k]) == 0;
+		ck_assert_msg(found, "unexpected op: %s", got);
+		free(got);
+	}
+}
+
+static const char *const device_set[] = {
+	"hdr::from_header(Tensor x, long long n) -> Tensor | at::Tensor(const at::Tensor &, long long) | 0 | def | kernels.cpp:31",
+	"hdr::header_stack(Tensor x, double d) -> Tensor | at::Tensor(at::Tensor, double) | 8192 | def | kernels.cpp:33",
+	"hdr::declared_only(Tensor x) -> Tensor | at::Tensor(const at::Tensor &) | 0 | decl | kern_decls.h:9",
+	"relu(Tensor x, int k, float a) -> Tensor | at::Tensor(const at::Tensor &, int, float) | 0 | def | kernels.cpp:14",
+	"ops::scale(Tensor x, Scalar s, bool flag) -> Tensor | at::Tensor(at::Tensor, const c10::Scalar &, bool) | 0 | def | kernels.cpp:18",
+	"wide(Tensor x, long long a, long long b, long long c, double d) -> Tensor | at::Tensor(const at::Tensor &, long long, long long, long long, double) | 0 | def | kernels.cpp:22",
+	"from_macro(Tensor in, float f) -> Tensor | at::Tensor(const at::Tensor &, float) | 0 | def | kernels.cpp:27",
+	"deep(Tensor x, int n) -> Tensor | at::Tensor(at::Tensor, int) | 65536 | def | kernels.cpp:29",
+	NULL,
+};
+
+START_TEST(device_schemas)
+{
+	struct run r;
+	analyze(&r, "kernels.cpp", false, "gnu", NULL);
+	expect_ops(&r, device_set);
+	ck_assert_uint_eq(r.diags.n, 0);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(host_schemas)
+{
+	/* x86-64 is LP64: int64_t is long there, and must be declared so. */
+	static const char *const host_set[] = {
+		"hdr::from_header(Tensor x, long long n) -> Tensor | at::Tensor(const at::Tensor &, long) | 0 | def | kernels.cpp:31",
+		"hdr::header_stack(Tensor x, double d) -> Tensor | at::Tensor(at::Tensor, double) | 8192 | def | kernels.cpp:33",
+		"hdr::declared_only(Tensor x) -> Tensor | at::Tensor(const at::Tensor &) | 0 | decl | kern_decls.h:9",
+		"relu(Tensor x, int k, float a) -> Tensor | at::Tensor(const at::Tensor &, int, float) | 0 | def | kernels.cpp:14",
+		"ops::scale(Tensor x, Scalar s, bool flag) -> Tensor | at::Tensor(at::Tensor, const c10::Scalar &, bool) | 0 | def | kernels.cpp:18",
+		"wide(Tensor x, long long a, long long b, long long c, double d) -> Tensor | at::Tensor(const at::Tensor &, long, long long, long long, double) | 0 | def | kernels.cpp:22",
+		"from_macro(Tensor in, float f) -> Tensor | at::Tensor(const at::Tensor &, float) | 0 | def | kernels.cpp:27",
+		"deep(Tensor x, int n) -> Tensor | at::Tensor(at::Tensor, int) | 65536 | def | kernels.cpp:29",
+		NULL,
+	};
+	struct run r;
+	analyze(&r, "kernels.cpp", true, "host", NULL);
+	expect_ops(&r, host_set);
+	ck_assert_uint_eq(r.diags.n, 0);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(neuron_library_and_names)
+{
+	static const char *const want[] = {
+		"relu_forward(Tensor t_in) -> Tensor | at::Tensor(const at::Tensor &) | 0 | def | neuron_library.cpp:10",
+		"relu_backward(Tensor g, Tensor x) -> Tensor | at::Tensor(const at::Tensor &, const at::Tensor &) | 0 | def | neuron_library.cpp:11",
+		"by_flag(Tensor x, long long n) -> Tensor | at::Tensor(const at::Tensor &, long long) | 0 | def | neuron_library.cpp:12",
+		NULL,
+	};
+	struct run r;
+	analyze(&r, "neuron_library.cpp", false, "gnu", (const char *const[]){"by_flag", NULL});
+	expect_ops(&r, want);
+	run_free(&r);
+}
+END_TEST
+
+/* One fixture per rule: the diagnostics expected, as "rule:line". */
+static const struct {
+	const char *fixture;
+	const char *profile;
+	const char *diags[6];
+	size_t nops; /* kernels of the fixture that are fine */
+} lint_cases[] = {
+	{"lint/unsupported_param.cpp", "gnu", {"q7-unsupported-param:5", "q7-unsupported-param:6", "q7-unsupported-param:7", "q7-unsupported-param:8", "q7-unsupported-param:9"}, 0},
+	{"lint/return.cpp", "gnu", {"q7-return:3", "q7-return:4", "q7-return:5"}, 0},
+	{"lint/name_length.cpp", "gnu", {"q7-name-length:3"}, 1},
+	{"lint/internal_linkage.cpp", "gnu", {"q7-internal-linkage:3", "q7-internal-linkage:5"}, 0},
+	{"lint/template.cpp", "gnu", {"q7-template:4"}, 0},
+	{"lint/member_function.cpp", "gnu", {"q7-member-function:4", "q7-member-function:5"}, 0},
+	{"lint/variadic.cpp", "gnu", {"q7-variadic:3"}, 0},
+	{"lint/overload.cpp", "gnu", {"q7-overload:3", ":4"}, 0},
+	{"lint/profile_kind.cpp", "xt", {"q7-profile-kind:3", "q7-profile-kind:4"}, 1},
+	{"lint/stack_size.cpp", "gnu", {"q7-stack-size:3", "q7-stack-size:4", "q7-stack-size:5"}, 0},
+	{"lint/duplicate_kernel.cpp", "gnu", {"q7-duplicate-kernel:4", ":3"}, 1},
+	{"lint/profile_kind.cpp", "gnu", {NULL}, 1},
+};
+
+START_TEST(lint_rules)
+{
+	struct run r;
+	analyze(&r, lint_cases[_i].fixture, false, lint_cases[_i].profile, NULL);
+	ck_assert_int_eq(r.rc, 0);
+	size_t n = 0;
+	for (; n < 6 && lint_cases[_i].diags[n]; n++) {
+		const char *want = lint_cases[_i].diags[n];
+		ck_assert_uint_gt(r.diags.n, n);
+		const struct q7_diag *d = &r.diags.d[n];
+		char *got = q7_xasprintf("%s:%u", d->rule, d->line);
+		ck_assert_msg(strcmp(got, want) == 0, "%s: diagnostic %zu is %s (%s), not %s",
+		              lint_cases[_i].fixture, n, got, d->message, want);
+		ck_assert_str_eq(q7_path_basename(d->file), q7_path_basename(lint_cases[_i].fixture));
+		ck_assert_uint_gt(d->col, 0);
+		free(got);
+	}
+	ck_assert_uint_eq(r.diags.n, n);
+	ck_assert_uint_eq(r.ops.n, lint_cases[_i].nops);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(parse_errors)
+{
+	struct run r;
+	analyze(&r, "syntax_error.cpp", false, "gnu", NULL);
+	ck_assert_int_eq(r.rc, Q7_ANALYZE_PARSE_ERROR);
+	ck_assert_uint_eq(r.ops.n, 0); /* never a schema from a broken TU */
+	ck_assert_uint_ge(r.diags.n, 1);
+	ck_assert_str_eq(r.diags.d[0].rule, "");
+	ck_assert_uint_eq(r.diags.d[0].line, 4);
+	run_free(&r);
+
+	/* An unknown type would become int: the kernel is named invalid. */
+	analyze(&r, "lint/invalid_declaration.cpp", false, "gnu", NULL);
+	ck_assert_int_eq(r.rc, Q7_ANALYZE_PARSE_ERROR);
+	ck_assert_uint_eq(r.ops.n, 0);
+	ck_assert_uint_eq(r.diags.n, 3);
+	ck_assert_str_eq(r.diags.d[0].rule, "");
+	ck_assert_ptr_nonnull(strstr(r.diags.d[0].message, "NoSuchType"));
+	ck_assert_str_eq(r.diags.d[1].rule, "q7-invalid-declaration");
+	ck_assert_uint_eq(r.diags.d[1].line, 3);
+	ck_assert_str_eq(r.diags.d[2].rule, "q7-invalid-declaration");
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(missing_plugin)
+{
+	/* Each test runs in its own process (CK_FORK): this prefix and the
+	 * failed load stay here. */
+	setenv("Q7CC_PREFIX", "/nonexistent/q7cc-prefix", 1);
+	struct run r;
+	analyze(&r, "kernels.cpp", false, "gnu", NULL);
+	ck_assert_int_eq(r.rc, Q7_ANALYZE_UNAVAILABLE);
+	ck_assert_uint_eq(r.ops.n, 0);
+	run_free(&r);
+}
+END_TEST
+
+/* Not a pass/fail check: the numbers for the report (first call loads
+ * libclang; later calls show the parse alone). */
+START_TEST(timing)
+{
+	for (int i = 0; i < 3; i++) {
+		struct timespec t0, t1;
+		struct run r;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		analyze(&r, "kernels.cpp", false, "gnu", NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ck_assert_int_eq(r.rc, 0);
+		printf("q7_analyze(kernels.cpp, device) call %d: %.1f ms\n", i + 1,
+		       (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+		run_free(&r);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	split(XTENSA_SYS, &xtensa_sys);
+	split(HOST_SYS, &host_sys);
+	Suite *s = suite_create("analysis-kernels");
+	TCase *tc = tcase_create("all");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, device_schemas);
+	tcase_add_test(tc, host_schemas);
+	tcase_add_test(tc, neuron_library_and_names);
+	tcase_add_loop_test(tc, lint_rules, 0, (int)(sizeof lint_cases / sizeof lint_cases[0]));
+	tcase_add_test(tc, parse_errors);
+	tcase_add_test(tc, missing_plugin);
+	tcase_add_test(tc, timing);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	q7_sv_free(&xtensa_sys);
+	q7_sv_free(&host_sys);
+	return failed ? 1 : 0;
+}

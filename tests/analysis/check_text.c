@@ -1,0 +1,286 @@
+/* analysis without libclang: the schema text format (round trips and
+ * errors), the warning policy, compiler-format printing, JSON and SARIF. */
+#include "analysis.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *print_op(const struct q7_op *op)
+{
+	struct q7_strbuf b = {0};
+	q7_schema_print(op, &b);
+	return q7_sb_take(&b);
+}
+
+/* parse(text) prints as canonical, and canonical parses to the same op. */
+static void round_trip(const char *text, const char *canonical)
+{
+	struct q7_op op, op2;
+	char *err = NULL;
+	ck_assert_msg(q7_schema_parse(text, &op, &err) == 0, "%s: %s", text, err ? err : "");
+	char *s = print_op(&op);
+	ck_assert_str_eq(s, canonical);
+	ck_assert_int_eq(q7_schema_parse(s, &op2, &err), 0);
+	ck_assert_str_eq(op2.name, op.name);
+	ck_assert_str_eq(op2.qualname, op.qualname);
+	ck_assert_int_eq(op2.ret, op.ret);
+	ck_assert_str_eq(op2.ret_name, op.ret_name);
+	ck_assert_uint_eq(op2.nparams, op.nparams);
+	for (size_t i = 0; i < op.nparams; i++) {
+		ck_assert_int_eq(op2.params[i].kind, op.params[i].kind);
+		ck_assert_str_eq(op2.params[i].name, op.params[i].name);
+		ck_assert_str_eq(op2.params[i].ctype, op.params[i].ctype);
+	}
+	free(s);
+	q7_op_clear(&op);
+	q7_op_clear(&op2);
+}
+
+START_TEST(schema_round_trips)
+{
+	round_trip("relu(Tensor x, int k, float a) -> Tensor", "relu(Tensor x, int k, float a) -> Tensor");
+	round_trip("  relu ( Tensor   x,int k ,float a )->Tensor  ", "relu(Tensor x, int k, float a) -> Tensor");
+	round_trip("ns::inner::fn(long long n, double d, bool b, Scalar s) -> (Tensor out)",
+	           "ns::inner::fn(long long n, double d, bool b, Scalar s) -> (Tensor out)");
+	round_trip("my_ops::relu_forward(Tensor t_in, number alpha) -> (Tensor ret)",
+	           "my_ops::relu_forward(Tensor t_in, Scalar alpha) -> (Tensor ret)");
+	round_trip("f(long\n\tlong x) -> ( Tensor )", "f(long long x) -> Tensor");
+	round_trip("noargs() -> Tensor", "noargs() -> Tensor");
+	round_trip("unnamed(Tensor, int) -> Tensor", "unnamed(Tensor, int) -> Tensor");
+}
+END_TEST
+
+START_TEST(schema_fields)
+{
+	struct q7_op op;
+	char *err = NULL;
+	ck_assert_int_eq(q7_schema_parse("ops::k(Tensor x, Scalar s, long long n) -> (Tensor y)", &op, &err), 0);
+	ck_assert_str_eq(op.name, "k");
+	ck_assert_str_eq(op.qualname, "ops::k");
+	ck_assert_uint_eq(op.nparams, 3);
+	ck_assert_int_eq(op.params[0].kind, Q7_KIND_TENSOR);
+	ck_assert_str_eq(op.params[0].ctype, "const at::Tensor &");
+	ck_assert_int_eq(op.params[1].kind, Q7_KIND_SCALAR);
+	ck_assert_int_eq(op.params[2].kind, Q7_KIND_LONGLONG);
+	ck_assert_str_eq(op.params[2].ctype, "long long");
+	ck_assert_str_eq(op.params[2].name, "n");
+	ck_assert_int_eq(op.ret, Q7_KIND_TENSOR);
+	ck_assert_str_eq(op.ret_ctype, "at::Tensor");
+	ck_assert_str_eq(op.ret_name, "y");
+	ck_assert_str_eq(op.file, "");
+	q7_op_clear(&op);
+}
+END_TEST
+
+static void parse_fails(const char *text, const char *want)
+{
+	struct q7_op op;
+	memset(&op, 0, sizeof op);
+	char *err = NULL;
+	ck_assert_msg(q7_schema_parse(text, &op, &err) == -1, "parsed: %s", text);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_msg(strstr(err, want), "%s: error '%s' lacks '%s'", text, err, want);
+	ck_assert_ptr_null(op.name);
+	free(err);
+}
+
+START_TEST(schema_errors)
+{
+	parse_fails("", "expected a name at the end");
+	parse_fails("relu", "expected '(' at the end");
+	parse_fails("relu(Tensor x", "expected ',' or ')'");
+	parse_fails("relu(Tensor x) Tensor", "expected '->' at column 16");
+	parse_fails("relu(Tensor x) ->", "expected a type");
+	parse_fails("relu(long x) -> Tensor", "'long' after 'long'");
+	parse_fails("relu(Tensor? x) -> Tensor", "found '?'");
+	parse_fails("relu(int[] x) -> Tensor", "found '['");
+	parse_fails("relu(int x=1) -> Tensor", "found '='");
+	parse_fails("relu(string x) -> Tensor", "found 'string'");
+	parse_fails("relu(Tensor x) -> (Tensor a, Tensor b)", "one result only");
+	parse_fails("relu(Tensor x) -> Tensor out extra", "the end of the schema");
+	parse_fails("ns::(Tensor x) -> Tensor", "expected a name at column 5");
+	parse_fails("relu(Tensor x,) -> Tensor", "expected a type");
+}
+END_TEST
+
+static struct q7_diags sample(void)
+{
+	struct q7_diags ds = {0};
+	q7_diags_add(&ds, Q7_SEV_WARNING, "a.cpp", 3, 5, "q7-profile-kind", "w %d", 1);
+	q7_diags_add(&ds, Q7_SEV_NOTE, "a.cpp", 1, 1, "", "note of w");
+	q7_diags_add(&ds, Q7_SEV_ERROR, "a.cpp", 4, 1, "q7-return", "e");
+	q7_diags_add(&ds, Q7_SEV_WARNING, "b.cpp", 2, 2, "q7-other", "w2");
+	return ds;
+}
+
+static size_t apply(const char *const *flags, struct q7_diags *ds)
+{
+	struct q7_warn_policy p = {0};
+	for (; *flags; flags++) {
+		bool q7_only;
+		ck_assert_msg(q7_warn_policy_take(&p, *flags, &q7_only), "%s", *flags);
+		ck_assert_int_eq(q7_only, strstr(*flags, "q7-") != NULL);
+	}
+	size_t e = q7_diags_apply_policy(ds, &p);
+	q7_warn_policy_free(&p);
+	return e;
+}
+
+START_TEST(policy)
+{
+	struct q7_warn_policy p = {0};
+	bool q7_only = true;
+	ck_assert(!q7_warn_policy_take(&p, "-Wall", &q7_only));
+	ck_assert(!q7_only);
+	ck_assert(!q7_warn_policy_take(&p, "-O2", &q7_only));
+	q7_warn_policy_free(&p);
+
+	struct q7_diags ds = sample();
+	ck_assert_uint_eq(apply((const char *const[]){NULL}, &ds), 1);
+	ck_assert_uint_eq(ds.n, 4);
+	q7_diags_free(&ds);
+
+	ds = sample(); /* disabling a warning drops its note; errors stay */
+	ck_assert_uint_eq(apply((const char *const[]){"-Wno-q7-profile-kind", "-Wno-q7-return", NULL}, &ds), 1);
+	ck_assert_uint_eq(ds.n, 2);
+	ck_assert_str_eq(ds.d[0].rule, "q7-return");
+	q7_diags_free(&ds);
+
+	ds = sample();
+	ck_assert_uint_eq(apply((const char *const[]){"-Werror", NULL}, &ds), 3);
+	ck_assert(ds.d[0].promoted);
+	ck_assert_int_eq(ds.d[0].severity, Q7_SEV_ERROR);
+	q7_diags_free(&ds);
+
+	ds = sample();
+	ck_assert_uint_eq(apply((const char *const[]){"-Werror", "-Wno-error=q7-other", NULL}, &ds), 2);
+	ck_assert_int_eq(ds.d[3].severity, Q7_SEV_WARNING);
+	q7_diags_free(&ds);
+
+	ds = sample();
+	ck_assert_uint_eq(apply((const char *const[]){"-Werror=q7-other", NULL}, &ds), 2);
+	ck_assert_int_eq(ds.d[0].severity, Q7_SEV_WARNING);
+	q7_diags_free(&ds);
+
+	ds = sample(); /* -w drops warnings (and their notes), never errors */
+	ck_assert_uint_eq(apply((const char *const[]){"-w", NULL}, &ds), 1);
+	ck_assert_uint_eq(ds.n, 1);
+	q7_diags_free(&ds);
+
+	ds = sample(); /* the last flag wins */
+	ck_assert_uint_eq(apply((const char *const[]){"-Wno-q7-other", "-Wq7-other", NULL}, &ds), 1);
+	ck_assert_uint_eq(ds.n, 4);
+	q7_diags_free(&ds);
+}
+END_TEST
+
+static char *capture(void (*fn)(const struct q7_diags *, FILE *, bool), const struct q7_diags *ds, bool color)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fn(ds, f, color);
+	fclose(f);
+	return buf;
+}
+
+static void print_plain(const struct q7_diags *ds, FILE *f, bool color)
+{
+	q7_diags_print(ds, f, color);
+}
+
+static void json(const struct q7_diags *ds, FILE *f, bool color)
+{
+	(void)color;
+	q7_diags_write_json(ds, f);
+}
+
+static void sarif(const struct q7_diags *ds, FILE *f, bool color)
+{
+	(void)color;
+	q7_diags_write_sarif(ds, f);
+}
+
+START_TEST(print_caret)
+{
+	char path[] = "/tmp/q7diagXXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	const char *src = "int a;\n\tQ7_KERNEL at::Tensor k(float *p);\n";
+	ck_assert_int_eq(write(fd, src, strlen(src)), (ssize_t)strlen(src));
+	close(fd);
+	struct q7_diags ds = {0};
+	q7_diags_add(&ds, Q7_SEV_ERROR, path, 2, 33, "q7-unsupported-param", "bad %s", "p");
+	q7_diags_add(&ds, Q7_SEV_WARNING, "", 0, 0, "", "no place");
+	char *out = capture(print_plain, &ds, false);
+	char *want = q7_xasprintf("%s:2:33: error: bad p [-Wq7-unsupported-param]\n"
+	                          "\tQ7_KERNEL at::Tensor k(float *p);\n"
+	                          "\t                               ^\n"
+	                          "%s: warning: no place\n",
+	                          path, q7_progname());
+	ck_assert_str_eq(out, want);
+	free(out);
+	out = capture(print_plain, &ds, true);
+	ck_assert_ptr_nonnull(strstr(out, "\033[1;31merror:"));
+	ck_assert_ptr_nonnull(strstr(out, "\033[1;32m^"));
+	free(out);
+	free(want);
+	q7_diags_free(&ds);
+	unlink(path);
+}
+END_TEST
+
+START_TEST(json_and_sarif)
+{
+	struct q7_diags ds = {0};
+	q7_diags_add(&ds, Q7_SEV_ERROR, "/abs/dir with space/k.cpp", 7, 3, "q7-return", "say \"no\"\n");
+	q7_diags_add(&ds, Q7_SEV_ERROR, "rel.cpp", 0, 0, "", "clang's own");
+	char *j = capture(json, &ds, false);
+	ck_assert_ptr_nonnull(strstr(j, "\"file\": \"/abs/dir with space/k.cpp\", \"line\": 7, \"column\": 3, "
+	                                "\"severity\": \"error\", \"rule\": \"q7-return\", \"message\": \"say \\\"no\\\"\\n\""));
+	free(j);
+	char *s = capture(sarif, &ds, false);
+	ck_assert_ptr_nonnull(strstr(s, "\"version\": \"2.1.0\""));
+	ck_assert_ptr_nonnull(strstr(s, "{\"id\": \"q7-unsupported-param\""));
+	ck_assert_ptr_nonnull(strstr(s, "\"ruleId\": \"q7-return\", \"level\": \"error\""));
+	ck_assert_ptr_nonnull(strstr(s, "\"uri\": \"file:///abs/dir%20with%20space/k.cpp\"}, "
+	                                "\"region\": {\"startLine\": 7, \"startColumn\": 3}"));
+	ck_assert_ptr_nonnull(strstr(s, "{\"level\": \"error\", \"message\": {\"text\": \"clang's own\"}, "
+	                                "\"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": \"rel.cpp\"}}}]}"));
+	free(s);
+	q7_diags_free(&ds);
+
+	struct q7_op_table ops = {0};
+	char *err;
+	ck_assert_int_eq(q7_schema_parse("ns::k(Tensor x, long long n) -> Tensor", q7_ops_add(&ops), &err), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	q7_ops_write_json(&ops, f);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "\"name\": \"k\", \"qualname\": \"ns::k\", \"schema\": \"ns::k(Tensor x, long long n) -> Tensor\""));
+	ck_assert_ptr_nonnull(strstr(buf, "{\"name\": \"n\", \"kind\": \"long long\", \"ctype\": \"long long\"}"));
+	free(buf);
+	q7_ops_free(&ops);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("analysis-text");
+	TCase *tc = tcase_create("all");
+	tcase_add_test(tc, schema_round_trips);
+	tcase_add_test(tc, schema_fields);
+	tcase_add_test(tc, schema_errors);
+	tcase_add_test(tc, policy);
+	tcase_add_test(tc, print_caret);
+	tcase_add_test(tc, json_and_sarif);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
