@@ -2,7 +2,7 @@
 # Links PIC C++ objects with the generated LSP packages, by the gnu
 # profile's device link (docs/lsp.md), and checks the images with readelf.
 #
-#   link_check.sh each|multicore|specs|overflow GXX READELF LSPDIR FIXTURES WORK
+#   link_check.sh MODE GXX READELF LSPDIR FIXTURES WORK [XTENSA_LIBDIR]
 #
 # each:      every one of the 9 packages: link, then every allocated
 #            section and segment inside the core's window, only
@@ -15,8 +15,12 @@
 #            crtbegin but no default libraries.
 # overflow:  3 MiB of .bss does not fit a core's window (ld says so) but
 #            fits the single core's.
+# libc:      an object calling snprintf links with the C library, in the
+#            contract's library order, from XTENSA_LIBDIR/lsp (the copies
+#            with writable .rodata) and XTENSA_LIBDIR/libq7softfp.a, and
+#            the image passes the same checks.
 set -u
-mode=$1 gxx=$2 readelf=$3 lspdir=$4 fixtures=$5 work=$6
+mode=$1 gxx=$2 readelf=$3 lspdir=$4 fixtures=$5 work=$6 xtlib=${7:-}
 
 # The contract's memory map, written out again here (seed §6) so that the
 # test does not read the table it checks.
@@ -246,8 +250,31 @@ overflow)
 		-o "$work/big.so" "${objs[@]}" || fail "3 MiB of .bss did not fit the single core"
 	[ -f "$work/big.so" ] && check_image "$work/big.so" single $sram_base $single_window
 	;;
+libc)
+	compile table state start printf
+	pkg=lsp_fll_load_cpu2
+	read -r lo len < <(window_of $pkg)
+	libs=(-lm -lc "$xtlib/libq7softfp.a" -lgcc)
+	if "$gxx" "${link_flags[@]}" "${quiet_flags[@]}" "-L$xtlib/lsp" \
+		"-Wl,-T,$lspdir/$pkg/ldscripts/elf32xtensa.x" -o "$work/libc.so" \
+		"$work"/obj/{table,state,start,printf}.o "${libs[@]}" 2>"$work/libc.err"; then
+		[ -s "$work/libc.err" ] && fail "the link printed: $(cat "$work/libc.err")"
+		check_image "$work/libc.so" $pkg $lo $len
+		"$readelf" -sW "$work/libc.so" | grep -qw vfprintf ||
+			fail "vfprintf was not linked: the fixture no longer tests the C library"
+	else
+		fail "link with -L$xtlib/lsp -lm -lc: $(cat "$work/libc.err")"
+	fi
+	# Without the copies GNU ld refuses the image (reported, not asserted:
+	# a future picolibc may not need them).
+	if ! "$gxx" "${link_flags[@]}" "${quiet_flags[@]}" \
+		"-Wl,-T,$lspdir/$pkg/ldscripts/elf32xtensa.x" -o "$work/libc-plain.so" \
+		"$work"/obj/{table,state,start,printf}.o "${libs[@]}" 2>"$work/libc-plain.err"; then
+		echo "note: with the toolchain's own libc.a: $(grep -c 'dangerous relocation' "$work/libc-plain.err") dangerous relocations"
+	fi
+	;;
 *)
-	echo "usage: $0 each|multicore|specs|overflow GXX READELF LSPDIR FIXTURES WORK" >&2
+	echo "usage: $0 each|multicore|specs|overflow|libc GXX READELF LSPDIR FIXTURES WORK [XTENSA_LIBDIR]" >&2
 	exit 2
 	;;
 esac
