@@ -48,6 +48,7 @@ static char *tmp_path(const struct q7_drv *d, const char *name)
 static int collect_inputs(struct link *l)
 {
 	const struct q7_inv *inv = &l->d->inv;
+	unsigned nsrc = 0;
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct q7_unit *u = &inv->u[i];
 		if (u->input == Q7_IN_LINK) {
@@ -55,7 +56,7 @@ static int collect_inputs(struct link *l)
 			q7_sv_add(&l->files, u->tok[0]);
 		} else if (u->input) {
 			/* A source on the link line: compiled (and analysed) first. */
-			char *name = q7_xasprintf("%zu-%s.o", i, q7_path_basename(u->tok[0]));
+			char *name = q7_xasprintf("%u-%s.o", ++nsrc, q7_path_basename(u->tok[0]));
 			char *obj = tmp_path(l->d, name);
 			free(name);
 			int rc = q7_compile_one(l->d, u->tok[0], u->input, obj);

@@ -7,6 +7,7 @@
  *   q7-run                         run a kernel (runtime/run/) */
 #include "driver.h"
 #include "pack.h"
+#include "run.h"
 #include "support.h"
 
 #include <string.h>
@@ -20,6 +21,7 @@ struct tool {
 static const struct tool tools[] = {
 	{"q7-pkg-loadlib", "--q7-pkg-loadlib", q7_pkg_loadlib_main},
 	{"xt-pkg-loadlib", NULL, q7_pkg_loadlib_main},
+	{"q7-run", "--q7-run", q7_run_main},
 };
 
 int main(int argc, char **argv)
