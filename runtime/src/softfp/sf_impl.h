@@ -1,0 +1,239 @@
+/* sf_impl.h: the pieces every soft-float helper shares: bit casts, leading
+ * zero counts, shifts that keep a sticky bit, wide products from 16-bit
+ * pieces, NaN rules and the round-and-pack step of both formats.
+ *
+ * Everything is static inline so that each helper's object stands alone in
+ * the archive and the linker pulls only what an image uses.
+ *
+ * Working format (both precisions): a result is carried as sign, e and m,
+ * where m holds the significand with its leading one at bit 30 (binary32)
+ * or bit 62 (binary64) and extra low bits for rounding, bit 0 being sticky;
+ * e is the biased exponent minus one, so that packing is (e << F) + (m >> R)
+ * and the leading one itself carries into the exponent field. A rounding
+ * carry out of the significand then bumps the exponent for free. */
+#ifndef Q7_SF_IMPL_H
+#define Q7_SF_IMPL_H
+
+#include "softfp.h"
+
+typedef union { float f; uint32_t u; } sf_cast32;
+typedef union { double f; uint64_t u; } sf_cast64;
+
+static inline uint32_t sf_bits32(float f) { sf_cast32 c; c.f = f; return c.u; }
+static inline float sf_float32(uint32_t u) { sf_cast32 c; c.u = u; return c.f; }
+static inline uint64_t sf_bits64(double f) { sf_cast64 c; c.f = f; return c.u; }
+static inline double sf_float64(uint64_t u) { sf_cast64 c; c.u = u; return c.f; }
+
+#define SF32_SIGN   0x80000000u
+#define SF32_EXP    0x7f800000u
+#define SF32_FRAC   0x007fffffu
+#define SF32_QUIET  0x00400000u
+#define SF32_INF    0x7f800000u
+#define SF32_DEFAULT_NAN 0xffc00000u
+
+#define SF64_SIGN   0x8000000000000000ull
+#define SF64_FRAC   0x000fffffffffffffull
+#define SF64_HIDDEN 0x0010000000000000ull
+#define SF64_QUIET  0x0008000000000000ull
+#define SF64_INF    0x7ff0000000000000ull
+#define SF64_DEFAULT_NAN 0xfff8000000000000ull
+
+static inline int sf_isnan32(uint32_t a) { return (a & ~SF32_SIGN) > SF32_INF; }
+static inline int sf_isnan64(uint64_t a) { return (a & ~SF64_SIGN) > SF64_INF; }
+
+/* The first operand's NaN wins, else the second's; both get quieted. */
+static inline uint32_t sf_nan32(uint32_t a, uint32_t b)
+{
+    return (sf_isnan32(a) ? a : b) | SF32_QUIET;
+}
+
+static inline uint64_t sf_nan64(uint64_t a, uint64_t b)
+{
+    return (sf_isnan64(a) ? a : b) | SF64_QUIET;
+}
+
+/* Leading zeros of a nonzero value, by halving: no __clzsi2, no NSAU. */
+static inline int sf_clz32(uint32_t x)
+{
+    int n = 0;
+    if (!(x & 0xffff0000u)) { n += 16; x <<= 16; }
+    if (!(x & 0xff000000u)) { n += 8; x <<= 8; }
+    if (!(x & 0xf0000000u)) { n += 4; x <<= 4; }
+    if (!(x & 0xc0000000u)) { n += 2; x <<= 2; }
+    if (!(x & 0x80000000u)) n += 1;
+    return n;
+}
+
+static inline int sf_clz64(uint64_t x)
+{
+    uint32_t hi = (uint32_t)(x >> 32);
+    return hi ? sf_clz32(hi) : 32 + sf_clz32((uint32_t)x);
+}
+
+/* Variable 64-bit shifts from 32-bit halves, n < 64: at -Os the compiler
+ * would call libgcc's __ashldi3/__lshrdi3, which sit after this archive on
+ * the link line; written out, the archive needs nothing from anywhere. */
+static inline uint64_t sf_shl64(uint64_t x, uint32_t n)
+{
+    uint32_t lo = (uint32_t)x, hi = (uint32_t)(x >> 32);
+    if (n == 0)
+        return x;
+    if (n >= 32) {
+        hi = lo << (n - 32);
+        lo = 0;
+    } else {
+        hi = (hi << n) | (lo >> (32 - n));
+        lo <<= n;
+    }
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t sf_shr64(uint64_t x, uint32_t n)
+{
+    uint32_t lo = (uint32_t)x, hi = (uint32_t)(x >> 32);
+    if (n == 0)
+        return x;
+    if (n >= 32) {
+        lo = hi >> (n - 32);
+        hi = 0;
+    } else {
+        lo = (lo >> n) | (hi << (32 - n));
+        hi >>= n;
+    }
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* x >> n, with every bit shifted out ORed into bit 0. */
+static inline uint32_t sf_shr_jam32(uint32_t x, uint32_t n)
+{
+    if (n == 0)
+        return x;
+    if (n < 32)
+        return (x >> n) | ((x << (32 - n)) != 0);
+    return x != 0;
+}
+
+static inline uint64_t sf_shr_jam64(uint64_t x, uint32_t n)
+{
+    if (n == 0)
+        return x;
+    if (n < 64)
+        return sf_shr64(x, n) | (sf_shl64(x, 64 - n) != 0);
+    return x != 0;
+}
+
+/* 32x32 -> 64 from four 16x16 products: the lx106 has no high multiply,
+ * and a 64-bit '*' here would call __muldi3, which this library defines. */
+static inline uint64_t sf_mul32x32(uint32_t a, uint32_t b)
+{
+    uint32_t al = a & 0xffffu, ah = a >> 16, bl = b & 0xffffu, bh = b >> 16;
+    uint32_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint32_t mid = (ll >> 16) + (lh & 0xffffu) + (hl & 0xffffu);
+    uint32_t lo = (mid << 16) | (ll & 0xffffu);
+    uint32_t hi = hh + (lh >> 16) + (hl >> 16) + (mid >> 16);
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* 64x64 -> 128, as high and low halves. */
+static inline uint64_t sf_mul64x64(uint64_t a, uint64_t b, uint64_t *lo)
+{
+    uint32_t a0 = (uint32_t)a, a1 = (uint32_t)(a >> 32);
+    uint32_t b0 = (uint32_t)b, b1 = (uint32_t)(b >> 32);
+    uint64_t p00 = sf_mul32x32(a0, b0), p01 = sf_mul32x32(a0, b1);
+    uint64_t p10 = sf_mul32x32(a1, b0), p11 = sf_mul32x32(a1, b1);
+    uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+    *lo = (mid << 32) | (uint32_t)p00;
+    return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+/* Round m (leading one at bit 30 unless the value is subnormal with e == 0)
+ * to nearest even and pack. e < 0 denormalizes first, so a subnormal result
+ * is rounded once, on its own grid. */
+static inline uint32_t sf_round_pack32(uint32_t sign, int32_t e, uint32_t m)
+{
+    uint32_t low;
+    if ((uint32_t)e >= 0xfdu) {
+        if (e < 0) {
+            m = sf_shr_jam32(m, (uint32_t)-e);
+            e = 0;
+        } else if (e > 0xfd || m + 0x40u >= 0x80000000u) {
+            return (sign << 31) | SF32_INF;
+        }
+    }
+    low = m & 0x7fu;
+    m = (m + 0x40u) >> 7;
+    if (low == 0x40u)
+        m &= ~1u;
+    if (m == 0)
+        e = 0;
+    return (sign << 31) + ((uint32_t)e << 23) + m;
+}
+
+/* m nonzero, exact: bring its leading one to bit 30, then round and pack. */
+static inline uint32_t sf_norm_round_pack32(uint32_t sign, int32_t e, uint32_t m)
+{
+    int shift = sf_clz32(m) - 1;
+    return sf_round_pack32(sign, e - shift, m << shift);
+}
+
+/* binary64 twin of sf_round_pack32: leading one at bit 62, 10 round bits. */
+static inline uint64_t sf_round_pack64(uint32_t sign, int32_t e, uint64_t m)
+{
+    uint32_t low;
+    if ((uint32_t)e >= 0x7fdu) {
+        if (e < 0) {
+            m = sf_shr_jam64(m, (uint32_t)-e);
+            e = 0;
+        } else if (e > 0x7fd || m + 0x200u >= 0x8000000000000000ull) {
+            return ((uint64_t)sign << 63) | SF64_INF;
+        }
+    }
+    low = (uint32_t)m & 0x3ffu;
+    m = (m + 0x200u) >> 10;
+    if (low == 0x200u)
+        m &= ~(uint64_t)1;
+    if (m == 0)
+        e = 0;
+    return ((uint64_t)sign << 63) + ((uint64_t)(uint32_t)e << 52) + m;
+}
+
+static inline uint64_t sf_norm_round_pack64(uint32_t sign, int32_t e, uint64_t m)
+{
+    int shift = sf_clz64(m) - 1;
+    return sf_round_pack64(sign, e - shift, sf_shl64(m, (uint32_t)shift));
+}
+
+/* Unpack a finite nonzero binary64 into a significand with its leading one
+ * at bit 52 and an exponent that may go below 1 for subnormals. */
+static inline uint64_t sf_unpack64(uint64_t a, int32_t *e)
+{
+    uint64_t m = a & SF64_FRAC;
+    int32_t exp = (int32_t)((a >> 52) & 0x7ff);
+    if (exp != 0) {
+        *e = exp;
+        return m | SF64_HIDDEN;
+    }
+    {
+        int shift = sf_clz64(m) - 11;
+        *e = 1 - shift;
+        return sf_shl64(m, (uint32_t)shift);
+    }
+}
+
+/* The same for binary32: leading one at bit 23. */
+static inline uint32_t sf_unpack32(uint32_t a, int32_t *e)
+{
+    uint32_t m = a & SF32_FRAC;
+    int32_t exp = (int32_t)((a >> 23) & 0xff);
+    if (exp != 0) {
+        *e = exp;
+        return m | 0x00800000u;
+    }
+    {
+        int shift = sf_clz32(m) - 8;
+        *e = 1 - shift;
+        return m << shift;
+    }
+}
+
+#endif

@@ -1,0 +1,35 @@
+/* check_softfp.c: runs one soft-float suite, named on the command line, so
+ * CTest can run the suites side by side. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sf_ref.h"
+
+static const struct {
+    const char *name;
+    Suite *(*make)(void);
+} suites[] = {
+    { "float", sf_suite_float },
+    { "double", sf_suite_double },
+    { "conv", sf_suite_conv },
+    { "int", sf_suite_int },
+    { "table", sf_suite_table },
+};
+
+int main(int argc, char **argv)
+{
+    size_t i;
+    for (i = 0; i < sizeof suites / sizeof suites[0]; i++) {
+        if (argc == 2 && strcmp(argv[1], suites[i].name) == 0) {
+            SRunner *sr = srunner_create(suites[i].make());
+            int failed;
+            srunner_run_all(sr, CK_NORMAL);
+            failed = srunner_ntests_failed(sr);
+            srunner_free(sr);
+            return failed ? 1 : 0;
+        }
+    }
+    fprintf(stderr, "usage: %s float|double|conv|int|table\n", argv[0]);
+    return 2;
+}
