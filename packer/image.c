@@ -66,6 +66,8 @@ static const char *check_ehdr(struct q7_image *im)
 		return "unknown ELF version";
 	if (elf_getshdrnum(im->elf, &im->shnum) != 0 || elf_getphdrnum(im->elf, &im->phnum) != 0)
 		return "bad section or program header count";
+	if (eh->e_shoff && eh->e_shnum && im->shnum == 0) /* libelf's answer when cut off */
+		return "section header table outside the file";
 	if (im->shnum < 2 || eh->e_shoff == 0)
 		return "no section headers";
 	if (eh->e_shentsize != gelf_fsize(im->elf, ELF_T_SHDR, 1, EV_CURRENT))

@@ -3,7 +3,9 @@
  * Version 1, all integers little-endian whatever the object's byte order
  * (the payload is q7cc's, not the target's):
  *
- *   header  "Q7OP" u16 version=1 u16 header_size=16 u32 count u32 fnv1a(body)
+ *   record  header, body
+ *   header  "Q7OP" u16 version=1 u16 header_size=20 u32 count
+ *           u32 body_length u32 fnv1a(body)
  *   body    count x op
  *   op      u32 length of the rest of the op, then
  *           str name, str qualname, str ret_ctype, u8 ret kind, str ret_name,
@@ -11,7 +13,10 @@
  *           u32 nparams, nparams x { u8 kind, str name, str ctype }
  *   str     u32 length, bytes (no NUL, at most 64 KiB)
  *
- * The decoder trusts nothing: every length is checked against what is
+ * A section holds one record per object that went into it: `ld -r`
+ * concatenates the .q7.ops of its inputs, so the decoder reads records
+ * back to back (NUL padding between them is skipped). The decoder trusts
+ * nothing: every length is checked against what is
  * left, the checksum catches bytes flipped in transit, and a version it
  * does not know is refused with a message rather than misread. */
 #include "record.h"
@@ -23,7 +28,7 @@
 
 #define REC_MAGIC "Q7OP"
 #define REC_VERSION 1
-#define REC_HEADER 16
+#define REC_HEADER 20
 #define REC_MAX_STR 65536u
 #define REC_MAX_PARAMS 4096u
 
@@ -93,10 +98,12 @@ char *q7_record_encode(const struct q7_op_table *ops, size_t *len)
 	q7_sb_addc(&b, REC_HEADER);
 	q7_sb_addc(&b, 0);
 	put_u32(&b, (uint32_t)ops->n);
-	put_u32(&b, 0); /* checksum, patched below */
+	put_u32(&b, 0); /* body length and checksum, patched below */
+	put_u32(&b, 0);
 	for (size_t i = 0; i < ops->n; i++)
 		encode_op(&b, &ops->ops[i]);
-	set_u32(b.s + 12, fnv1a((const unsigned char *)b.s + REC_HEADER, b.len - REC_HEADER));
+	set_u32(b.s + 12, (uint32_t)(b.len - REC_HEADER));
+	set_u32(b.s + 16, fnv1a((const unsigned char *)b.s + REC_HEADER, b.len - REC_HEADER));
 	*len = b.len;
 	return q7_sb_take(&b);
 }
@@ -203,9 +210,10 @@ static void decode_op(struct rd *r, struct q7_op *op)
 	r->p = in.end;
 }
 
-int q7_record_decode(const char *buf, size_t len, const char *what, struct q7_op_table *ops)
+/* One record at p (len bytes available); its size in *used. */
+static int decode_one(const unsigned char *p, size_t len, const char *what,
+                      struct q7_op_table *tmp, size_t *used)
 {
-	const unsigned char *p = (const unsigned char *)buf;
 	if (len < REC_HEADER || memcmp(p, REC_MAGIC, 4) != 0) {
 		q7_error("%s: %s: not a q7cc op record (bad magic)", what, Q7_RECORD_SECTION);
 		return -1;
@@ -221,26 +229,55 @@ int q7_record_decode(const char *buf, size_t len, const char *what, struct q7_op
 		q7_error("%s: %s: bad header size %u", what, Q7_RECORD_SECTION, hsize);
 		return -1;
 	}
-	struct rd r = {p + 8, p + len, NULL};
-	uint32_t count = get_u32(&r);
-	uint32_t sum = get_u32(&r);
-	if (sum != fnv1a(p + REC_HEADER, len - REC_HEADER)) {
+	struct rd h = {p + 8, p + REC_HEADER, NULL};
+	uint32_t count = get_u32(&h), blen = get_u32(&h), sum = get_u32(&h);
+	if (blen > len - REC_HEADER) {
+		q7_error("%s: %s: record longer than its section (truncated)", what, Q7_RECORD_SECTION);
+		return -1;
+	}
+	if (sum != fnv1a(p + REC_HEADER, blen)) {
 		q7_error("%s: %s: checksum mismatch (damaged record)", what, Q7_RECORD_SECTION);
 		return -1;
 	}
 	/* An op takes at least 4 + 3*4 + 1 + 4 + 4 + 1 + 4 + 12 bytes. */
-	if (count > (len - REC_HEADER) / 42) {
+	if (count > blen / 42) {
 		q7_error("%s: %s: op count %u out of range", what, Q7_RECORD_SECTION, (unsigned)count);
 		return -1;
 	}
-	struct q7_op_table tmp = {0};
+	struct rd r = {p + REC_HEADER, p + REC_HEADER + blen, NULL};
 	for (uint32_t i = 0; i < count && !r.why; i++)
-		decode_op(&r, q7_ops_add(&tmp));
+		decode_op(&r, q7_ops_add(tmp));
 	if (!r.why && r.p != r.end)
 		r.why = "trailing bytes after the last op";
 	if (r.why) {
 		q7_error("%s: %s: damaged record: %s", what, Q7_RECORD_SECTION, r.why);
-		q7_ops_free(&tmp);
+		return -1;
+	}
+	*used = REC_HEADER + blen;
+	return 0;
+}
+
+int q7_record_decode(const char *buf, size_t len, const char *what, struct q7_op_table *ops)
+{
+	const unsigned char *p = (const unsigned char *)buf;
+	struct q7_op_table tmp = {0};
+	size_t at = 0;
+	bool any = false;
+	while (at < len) {
+		if (any && p[at] == 0) { /* padding a linker put between inputs */
+			at++;
+			continue;
+		}
+		size_t used = 0;
+		if (decode_one(p + at, len - at, what, &tmp, &used) != 0) {
+			q7_ops_free(&tmp);
+			return -1;
+		}
+		at += used;
+		any = true;
+	}
+	if (!any) {
+		q7_error("%s: %s: empty section", what, Q7_RECORD_SECTION);
 		return -1;
 	}
 	for (size_t i = 0; i < tmp.n; i++)

@@ -10,7 +10,9 @@
 #include "tempfile.h"
 
 #include <errno.h>
+#include <ar.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -38,13 +40,32 @@ static int find_section(Elf *elf, const char *name, Elf_Scn **found, size_t *shs
 	return elf_errno() == 0 ? 0 : -1;
 }
 
+/* The ELF header, and its section header table inside the file: libelf
+ * quietly shows no sections when their table is cut off. 0 or -1. */
+static int check_object(Elf *elf, const char *what, GElf_Ehdr *eh)
+{
+	size_t fsize = 0, shnum = 0;
+	if (!gelf_getehdr(elf, eh) || !elf_rawfile(elf, &fsize) || elf_getshdrnum(elf, &shnum) != 0) {
+		q7_elf_error(what, "reading the object");
+		return -1;
+	}
+	size_t want = eh->e_shnum ? eh->e_shnum : shnum;
+	if (eh->e_shoff && (eh->e_shentsize != gelf_fsize(elf, ELF_T_SHDR, 1, EV_CURRENT) ||
+	                    eh->e_shoff > fsize || want > (fsize - eh->e_shoff) / eh->e_shentsize)) {
+		q7_error("%s: damaged object: section header table outside the file", what);
+		return -1;
+	}
+	return 0;
+}
+
 static int copy_objects(Elf *in, Elf *out, const char *payload, size_t plen, const char *path)
 {
 	GElf_Ehdr eh;
 	size_t shnum, shstrndx;
 	Elf_Scn *old = NULL;
-	if (!gelf_getehdr(in, &eh) || elf_getshdrnum(in, &shnum) != 0 ||
-	    find_section(in, Q7_RECORD_SECTION, &old, &shstrndx) != 0) {
+	if (check_object(in, path, &eh) != 0)
+		return -1;
+	if (elf_getshdrnum(in, &shnum) != 0 || find_section(in, Q7_RECORD_SECTION, &old, &shstrndx) != 0) {
 		q7_elf_error(path, "reading the object");
 		return -1;
 	}
@@ -205,7 +226,9 @@ static int read_object(Elf *elf, const char *what, struct q7_op_table *ops)
 	GElf_Ehdr eh;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
-	if (!gelf_getehdr(elf, &eh) || find_section(elf, Q7_RECORD_SECTION, &scn, &shstrndx) != 0) {
+	if (check_object(elf, what, &eh) != 0)
+		return -1;
+	if (find_section(elf, Q7_RECORD_SECTION, &scn, &shstrndx) != 0) {
 		q7_elf_error(what, "reading the object");
 		return -1;
 	}
@@ -228,27 +251,44 @@ static int read_object(Elf *elf, const char *what, struct q7_op_table *ops)
 	return q7_record_decode(d->d_buf, d->d_size, what, ops);
 }
 
+/* libelf's walk just stops at a damaged member header, so the walk is
+ * checked against the file: the last member must end where the file does. */
 static int read_archive(int fd, Elf *ar, const char *path, struct q7_op_table *ops)
 {
 	Elf_Cmd cmd = ELF_C_READ_MMAP;
 	Elf *m;
 	int rc = 0;
-	elf_errno(); /* clear, so that the end of the walk can be told from a failure */
+	size_t fsize = 0;
+	uint64_t end = SARMAG;
+	if (!elf_rawfile(ar, &fsize)) {
+		q7_elf_error(path, "reading the archive");
+		return -1;
+	}
 	while (rc == 0 && (m = elf_begin(fd, cmd, ar))) {
 		Elf_Arhdr *ah = elf_getarhdr(m);
-		if (!ah) {
+		off_t base = elf_getbase(m);
+		if (!ah || base < 0) {
 			q7_elf_error(path, "reading an archive member");
 			rc = -1;
-		} else if (elf_kind(m) == ELF_K_ELF) {
-			char *what = q7_xasprintf("%s(%s)", path, ah->ar_name ? ah->ar_name : "?");
-			rc = read_object(m, what, ops);
-			free(what);
+		} else {
+			end = (uint64_t)base + ah->ar_size;
+			end += end & 1; /* members are 2-aligned */
+			if (elf_kind(m) == ELF_K_ELF) {
+				char *what = q7_xasprintf("%s(%s)", path, ah->ar_name ? ah->ar_name : "?");
+				rc = read_object(m, what, ops);
+				free(what);
+			}
 		}
 		cmd = elf_next(m);
 		elf_end(m);
 	}
-	if (rc == 0 && elf_errno() != 0) {
-		q7_error("%s: damaged archive", path);
+	if (rc == 0 && end < fsize && !(end + 1 == fsize)) {
+		q7_error("%s: damaged archive (unreadable member header at offset %llu)", path,
+		         (unsigned long long)end);
+		rc = -1;
+	}
+	if (rc == 0 && end > fsize) {
+		q7_error("%s: damaged archive (last member cut short)", path);
 		rc = -1;
 	}
 	return rc;
