@@ -1,0 +1,403 @@
+/* The NPY reader and writer (see npy.h). The header is a Python dict
+ * literal; only the three keys NumPy writes are understood, in any order,
+ * and anything else is an error rather than a guess. */
+#include "npy.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "tempfile.h"
+
+static const struct {
+	const char *names[4];
+	enum q7_dtype dtype;
+	char kind; /* NumPy's kind letter */
+	unsigned size;
+} dtypes[] = {
+	{{"uint8", "byte", "u1", NULL}, Q7_DTYPE_UINT8, 'u', 1},
+	{{"int8", "char", "i1", NULL}, Q7_DTYPE_INT8, 'i', 1},
+	{{"int16", "short", "i2", NULL}, Q7_DTYPE_INT16, 'i', 2},
+	{{"int32", "int", "i4", NULL}, Q7_DTYPE_INT32, 'i', 4},
+	{{"int64", "long", "i8", NULL}, Q7_DTYPE_INT64, 'i', 8},
+	{{"float16", "half", "f2", NULL}, Q7_DTYPE_FLOAT16, 'f', 2},
+	{{"float32", "float", "f4", NULL}, Q7_DTYPE_FLOAT32, 'f', 4},
+	{{"float64", "double", "f8", NULL}, Q7_DTYPE_FLOAT64, 'f', 8},
+	{{"bool", "b1", NULL, NULL}, Q7_DTYPE_BOOL, 'b', 1},
+	{{"bfloat16", "bf16", NULL, NULL}, Q7_DTYPE_BFLOAT16, 0, 2},
+};
+#define NDTYPES (sizeof dtypes / sizeof dtypes[0])
+
+size_t q7_npy_dtype_size(enum q7_dtype t)
+{
+	for (size_t i = 0; i < NDTYPES; i++)
+		if (dtypes[i].dtype == t)
+			return dtypes[i].size;
+	return 0;
+}
+
+int q7_dtype_from_name(const char *name)
+{
+	for (size_t i = 0; i < NDTYPES; i++)
+		for (size_t k = 0; k < 4 && dtypes[i].names[k]; k++)
+			if (strcmp(dtypes[i].names[k], name) == 0)
+				return (int)dtypes[i].dtype;
+	return -1;
+}
+
+const char *q7_dtype_to_name(enum q7_dtype t)
+{
+	for (size_t i = 0; i < NDTYPES; i++)
+		if (dtypes[i].dtype == t)
+			return dtypes[i].names[0];
+	return "unknown";
+}
+
+void npy_free(struct npy_array *a)
+{
+	free(a->data);
+	a->data = NULL;
+}
+
+/* A tiny reader for the header's dict literal. */
+struct cursor {
+	const char *p, *end;
+};
+
+static void skip_ws(struct cursor *c)
+{
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+		c->p++;
+}
+
+static bool eat(struct cursor *c, char ch)
+{
+	skip_ws(c);
+	if (c->p < c->end && *c->p == ch) {
+		c->p++;
+		return true;
+	}
+	return false;
+}
+
+/* A quoted string (no escapes: NumPy never writes any here). */
+static bool read_str(struct cursor *c, char *out, size_t size)
+{
+	skip_ws(c);
+	if (c->p >= c->end || (*c->p != '\'' && *c->p != '"'))
+		return false;
+	char q = *c->p++;
+	size_t n = 0;
+	while (c->p < c->end && *c->p != q) {
+		if (n + 1 >= size || *c->p == '\\')
+			return false;
+		out[n++] = *c->p++;
+	}
+	if (c->p >= c->end)
+		return false;
+	c->p++;
+	out[n] = 0;
+	return true;
+}
+
+static bool read_word(struct cursor *c, const char *w)
+{
+	skip_ws(c);
+	size_t n = strlen(w);
+	if ((size_t)(c->end - c->p) >= n && memcmp(c->p, w, n) == 0) {
+		c->p += n;
+		return true;
+	}
+	return false;
+}
+
+static bool read_shape(struct cursor *c, struct npy_array *a, const char **why)
+{
+	if (!eat(c, '(')) {
+		*why = "the shape is not a tuple";
+		return false;
+	}
+	a->ndim = 0;
+	for (;;) {
+		if (eat(c, ')'))
+			return true;
+		skip_ws(c);
+		unsigned long long v = 0;
+		const char *start = c->p;
+		while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+			v = v * 10 + (unsigned)(*c->p - '0');
+			if (v > 0xffffffffull)
+				break;
+			c->p++;
+		}
+		if (c->p == start) {
+			*why = "the shape is not a tuple of integers";
+			return false;
+		}
+		if (a->ndim == Q7_MAX_DIMS) {
+			*why = "the shape has more than 8 dimensions (q7's limit)";
+			return false;
+		}
+		if (v > Q7_MAX_DIM_SIZE) {
+			*why = "a dimension is over 65535 (q7's limit)";
+			return false;
+		}
+		a->sizes[a->ndim++] = (uint32_t)v;
+		if (!eat(c, ',')) {
+			if (eat(c, ')'))
+				return true;
+			*why = "the shape is not a tuple of integers";
+			return false;
+		}
+	}
+}
+
+/* descr "<f4" -> dtype and byte order. */
+static bool decode_descr(const char *d, enum q7_dtype *t, bool *swap, const char **why)
+{
+	char order = d[0];
+	if (order != '<' && order != '>' && order != '|' && order != '=') {
+		*why = "unsupported dtype (not a simple numeric type)";
+		return false;
+	}
+	for (size_t i = 0; i < NDTYPES; i++) {
+		if (!dtypes[i].kind)
+			continue;
+		char want[4];
+		snprintf(want, sizeof want, "%c%u", dtypes[i].kind, dtypes[i].size);
+		if (strcmp(d + 1, want) == 0) {
+			*t = dtypes[i].dtype;
+			*swap = order == '>' && dtypes[i].size > 1;
+			return true;
+		}
+	}
+	*why = "unsupported dtype";
+	return false;
+}
+
+static void byteswap(unsigned char *p, size_t n, size_t esize)
+{
+	for (size_t i = 0; i < n; i++, p += esize)
+		for (size_t k = 0; k < esize / 2; k++) {
+			unsigned char t = p[k];
+			p[k] = p[esize - 1 - k];
+			p[esize - 1 - k] = t;
+		}
+}
+
+/* Fortran order -> C order. */
+static void *to_c_order(const unsigned char *src, const struct npy_array *a, size_t esize)
+{
+	unsigned char *dst = q7_xmalloc(a->numel * esize + 1);
+	uint32_t idx[Q7_MAX_DIMS] = {0};
+	for (size_t k = 0; k < a->numel; k++) {
+		/* idx is the C-order index of element k; its Fortran offset: */
+		size_t off = 0, mul = 1;
+		for (unsigned d = 0; d < a->ndim; d++) {
+			off += idx[d] * mul;
+			mul *= a->sizes[d];
+		}
+		memcpy(dst + k * esize, src + off * esize, esize);
+		for (unsigned d = a->ndim; d-- > 0;) {
+			if (++idx[d] < a->sizes[d])
+				break;
+			idx[d] = 0;
+		}
+	}
+	return dst;
+}
+
+int npy_parse(const unsigned char *buf, size_t len, struct npy_array *a, const char **why,
+              char *detail, size_t detail_size)
+{
+	memset(a, 0, sizeof *a);
+	detail[0] = 0;
+	if (len < 10 || memcmp(buf, "\x93NUMPY", 6) != 0) {
+		*why = "not a .npy file (bad magic)";
+		return -1;
+	}
+	unsigned major = buf[6];
+	size_t hlen, hstart;
+	if (major == 1) {
+		hlen = (size_t)buf[8] | (size_t)buf[9] << 8;
+		hstart = 10;
+	} else if (major == 2 || major == 3) {
+		if (len < 12) {
+			*why = "damaged: truncated header";
+			return -1;
+		}
+		hlen = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
+		hstart = 12;
+	} else {
+		*why = "unsupported .npy version";
+		snprintf(detail, detail_size, " %u.%u", major, buf[7]);
+		return -1;
+	}
+	if (hlen > len - hstart) {
+		*why = "damaged: the header runs past the end of the file";
+		return -1;
+	}
+	struct cursor c = {(const char *)buf + hstart, (const char *)buf + hstart + hlen};
+	bool have_descr = false, have_order = false, have_shape = false, fortran = false, swap = false;
+	enum q7_dtype t = Q7_DTYPE_FLOAT32;
+	if (!eat(&c, '{')) {
+		*why = "damaged: the header is not a dict";
+		return -1;
+	}
+	while (!eat(&c, '}')) {
+		char key[32], val[32];
+		if (!read_str(&c, key, sizeof key) || !eat(&c, ':')) {
+			*why = "damaged: cannot read the header";
+			return -1;
+		}
+		if (strcmp(key, "descr") == 0) {
+			if (!read_str(&c, val, sizeof val)) {
+				*why = "unsupported dtype (not a simple numeric type)";
+				return -1;
+			}
+			if (!decode_descr(val, &t, &swap, why)) {
+				snprintf(detail, detail_size,
+				         " '%s' (q7 tensors are bool, uint8, int8/16/32/64, float16/32/64)", val);
+				return -1;
+			}
+			have_descr = true;
+		} else if (strcmp(key, "fortran_order") == 0) {
+			if (read_word(&c, "True"))
+				fortran = true;
+			else if (!read_word(&c, "False")) {
+				*why = "damaged: fortran_order is not True or False";
+				return -1;
+			}
+			have_order = true;
+		} else if (strcmp(key, "shape") == 0) {
+			if (!read_shape(&c, a, why))
+				return -1;
+			have_shape = true;
+		} else {
+			*why = "damaged: unknown key in the header";
+			snprintf(detail, detail_size, " '%s'", key);
+			return -1;
+		}
+		if (!eat(&c, ',')) {
+			if (eat(&c, '}'))
+				break;
+			*why = "damaged: cannot read the header";
+			return -1;
+		}
+	}
+	if (!have_descr || !have_order || !have_shape) {
+		*why = "damaged: the header lacks descr, fortran_order or shape";
+		return -1;
+	}
+	a->dtype = t;
+	a->numel = 1;
+	for (unsigned d = 0; d < a->ndim; d++)
+		a->numel *= a->sizes[d];
+	size_t esize = q7_npy_dtype_size(t);
+	size_t avail = len - hstart - hlen;
+	if (a->numel > SIZE_MAX / esize || avail < a->numel * esize) {
+		*why = "damaged: the data is shorter than the shape says";
+		snprintf(detail, detail_size, " (%zu bytes, %zu expected)", avail, a->numel * esize);
+		return -1;
+	}
+	const unsigned char *data = buf + hstart + hlen;
+	if (fortran && a->ndim > 1) {
+		a->data = to_c_order(data, a, esize);
+	} else {
+		a->data = q7_xmalloc(a->numel * esize + 1);
+		memcpy(a->data, data, a->numel * esize);
+	}
+	if (swap)
+		byteswap(a->data, a->numel, esize);
+	if (t == Q7_DTYPE_BOOL) {
+		unsigned char *b = a->data;
+		for (size_t i = 0; i < a->numel; i++)
+			if (b[i] > 1) {
+				*why = "damaged: a bool element is neither 0 nor 1";
+				npy_free(a);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+int npy_read(const char *path, struct npy_array *a)
+{
+	size_t len = 0;
+	char *buf = q7_read_file(path, &len);
+	if (!buf) {
+		q7_error("%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	const char *why = "";
+	char detail[128];
+	int rc = npy_parse((const unsigned char *)buf, len, a, &why, detail, sizeof detail);
+	if (rc != 0)
+		q7_error("%s: %s%s", path, why, detail);
+	free(buf);
+	return rc;
+}
+
+static float bf16_to_float(uint16_t x)
+{
+	uint32_t u = (uint32_t)x << 16;
+	float f;
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
+int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32_t *sizes,
+              const void *data)
+{
+	size_t numel = 1;
+	for (unsigned d = 0; d < ndim; d++)
+		numel *= sizes[d];
+	enum q7_dtype file_type = dtype == Q7_DTYPE_BFLOAT16 ? Q7_DTYPE_FLOAT32 : dtype;
+	char descr[8] = "";
+	for (size_t i = 0; i < NDTYPES; i++)
+		if (dtypes[i].dtype == file_type)
+			snprintf(descr, sizeof descr, "%c%c%u", dtypes[i].size == 1 ? '|' : '<',
+			         dtypes[i].kind, dtypes[i].size);
+	if (!descr[0]) {
+		q7_error("%s: cannot write dtype %u", path, (unsigned)dtype);
+		return -1;
+	}
+	struct q7_strbuf h = {0};
+	q7_sb_addf(&h, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
+	for (unsigned d = 0; d < ndim; d++)
+		q7_sb_addf(&h, "%s%u", d ? ", " : "", sizes[d]);
+	q7_sb_add(&h, ndim == 1 ? ",), }" : "), }");
+	while ((10 + h.len + 1) % 64 != 0) /* NumPy aligns the data to 64 */
+		q7_sb_addc(&h, ' ');
+	q7_sb_addc(&h, '\n');
+
+	struct q7_outfile o;
+	if (q7_outfile_open(&o, path) != 0) {
+		q7_error("%s: cannot create: %s", path, strerror(errno));
+		q7_sb_free(&h);
+		return -1;
+	}
+	unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+	                         (unsigned char)(h.len & 0xff), (unsigned char)(h.len >> 8)};
+	fwrite(pre, 1, sizeof pre, o.f);
+	fwrite(h.s, 1, h.len, o.f);
+	if (dtype == Q7_DTYPE_BFLOAT16) {
+		const uint16_t *src = data;
+		for (size_t i = 0; i < numel; i++) {
+			float f = bf16_to_float(src[i]);
+			fwrite(&f, sizeof f, 1, o.f);
+		}
+	} else {
+		fwrite(data, q7_npy_dtype_size(dtype), numel, o.f);
+	}
+	q7_sb_free(&h);
+	if (ferror(o.f) || q7_outfile_commit(&o, 0644) != 0) {
+		q7_error("%s: cannot write: %s", path, strerror(errno));
+		q7_outfile_abort(&o);
+		return -1;
+	}
+	return 0;
+}

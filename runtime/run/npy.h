@@ -1,0 +1,40 @@
+/* The NPY format (NumPy's .npy, versions 1.0, 2.0 and 3.0): reading a
+ * tensor from a file and writing one, as q7-run's arguments and output.
+ *
+ * Reading checks everything it relies on (magic, version, header text,
+ * dtype, shape against q7's limits, data length) and converts to the
+ * runtime's form: little-endian, C order. Memory: npy_array.data is
+ * malloc'd and owned by the array; npy_free releases it. */
+#ifndef Q7_RUN_NPY_H
+#define Q7_RUN_NPY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "q7/frame.h"
+
+struct npy_array {
+	enum q7_dtype dtype;
+	unsigned ndim;
+	uint32_t sizes[Q7_MAX_DIMS];
+	size_t numel;
+	void *data; /* numel * q7_npy_dtype_size(dtype) bytes */
+};
+
+/* 0, or -1 after printing "q7-run: <path>: <why>". */
+int npy_read(const char *path, struct npy_array *a);
+/* Parses an in-memory .npy (the whole file); *why is a static string. */
+int npy_parse(const unsigned char *buf, size_t len, struct npy_array *a, const char **why,
+              char *detail, size_t detail_size);
+/* Writes a .npy v1.0 whole-or-nothing. bfloat16 is written as float32
+ * (NumPy has no bfloat16). 0, or -1 after printing why. */
+int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32_t *sizes,
+              const void *data);
+void npy_free(struct npy_array *a);
+
+size_t q7_npy_dtype_size(enum q7_dtype t); /* 0: not a q7 dtype */
+/* "float32", "bf16", "int", ... -> dtype; -1 when unknown. */
+int q7_dtype_from_name(const char *name);
+const char *q7_dtype_to_name(enum q7_dtype t);
+
+#endif

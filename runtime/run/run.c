@@ -1,0 +1,321 @@
+/* q7-run: the command line (see run.h).
+ *
+ *   q7-run [--target=host|emulated] [--cores=N] [--out-shape=2,3]
+ *          [--out-dtype=float32] [--heap=BYTES] [--timeout=SECONDS] [-v]
+ *          LIB OP ARG... -o OUT.npy
+ *
+ * An ARG naming a file (or ending in .npy) is a tensor read from NPY; else
+ * it is a literal: an integer (3, -2, 0x10), a float (0.5, 1e-3, inf) or
+ * true/false. The destination (get_dst_tensor) is shaped by --out-shape
+ * and --out-dtype, else like the first tensor argument; with one core and
+ * neither option the runtime makes it when a kernel asks for it. */
+#include "run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "npy.h"
+#include "support.h"
+
+struct options {
+	const char *target, *out, *out_shape, *out_dtype;
+	unsigned cores;
+	bool verbose;
+	size_t heap;
+	double timeout;
+	struct q7_strvec pos; /* LIB OP ARG... */
+};
+
+static void usage(void)
+{
+	fprintf(stderr,
+	        "usage: q7-run [--target=host|emulated] [--cores=N] [--out-shape=D0,D1,...]\n"
+	        "              [--out-dtype=TYPE] [--heap=BYTES] [--timeout=SECONDS] [-v]\n"
+	        "              LIB OP ARG... -o OUT.npy\n"
+	        "  LIB   the library given to -o at link time (an image or a multicore manifest)\n"
+	        "  ARG   a .npy file (a tensor) or a literal: 3, -2, 0.5, 1e-3, true, false\n");
+}
+
+static bool parse_uint(const char *s, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+	errno = 0;
+	if (!*s || *s == '-')
+		return false;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	o->target = "host";
+	o->cores = 1;
+	bool only_pos = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		unsigned long long v;
+		if (only_pos || a[0] != '-' || a[1] == 0 || (a[1] >= '0' && a[1] <= '9') || a[1] == '.' ||
+		    strcmp(a, "-inf") == 0) {
+			q7_sv_add(&o->pos, a); /* negative literals are arguments */
+		} else if (strcmp(a, "--") == 0) {
+			only_pos = true;
+		} else if (strcmp(a, "-o") == 0) {
+			if (++i == argc) {
+				q7_error("-o needs a file name");
+				return -1;
+			}
+			o->out = argv[i];
+		} else if (strncmp(a, "-o", 2) == 0) {
+			o->out = a + 2;
+		} else if (strncmp(a, "--target=", 9) == 0) {
+			o->target = a + 9;
+			if (strcmp(o->target, "host") != 0 && strcmp(o->target, "emulated") != 0) {
+				q7_error("--target=%s: expected host or emulated", o->target);
+				return -1;
+			}
+		} else if (strncmp(a, "--cores=", 8) == 0) {
+			if (!parse_uint(a + 8, 8, &v) || v == 0) {
+				q7_error("%s: expected 1 to 8 cores", a);
+				return -1;
+			}
+			o->cores = (unsigned)v;
+		} else if (strncmp(a, "--out-shape=", 12) == 0) {
+			o->out_shape = a + 12;
+		} else if (strncmp(a, "--out-dtype=", 12) == 0) {
+			o->out_dtype = a + 12;
+		} else if (strncmp(a, "--heap=", 7) == 0) {
+			if (!parse_uint(a + 7, (unsigned long long)1 << 32, &v) || v < 65536) {
+				q7_error("%s: expected a size in bytes, at least 65536", a);
+				return -1;
+			}
+			o->heap = (size_t)v;
+		} else if (strncmp(a, "--timeout=", 10) == 0) {
+			char *end;
+			o->timeout = strtod(a + 10, &end);
+			if (*end || !(o->timeout > 0)) {
+				q7_error("%s: expected a number of seconds", a);
+				return -1;
+			}
+		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+			o->verbose = true;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			usage();
+			exit(0);
+		} else {
+			q7_error("unknown option '%s'", a);
+			return -1;
+		}
+	}
+	if (o->pos.n < 2 || !o->out) {
+		usage();
+		return -1;
+	}
+	if (o->pos.n - 2 > Q7_MAX_ARGS) {
+		q7_error("%zu arguments, at most %d", o->pos.n - 2, Q7_MAX_ARGS);
+		return -1;
+	}
+	return 0;
+}
+
+/* "2,3", "2x3", "(2, 3)", "" (0 dims). */
+static int parse_shape(const char *s, struct q7_tensor_desc *d)
+{
+	d->ndim = 0;
+	const char *p = s;
+	while (*p == '(' || *p == '[' || *p == ' ')
+		p++;
+	while (*p && *p != ')' && *p != ']') {
+		char *end;
+		errno = 0;
+		if (*p < '0' || *p > '9')
+			goto bad;
+		unsigned long v = strtoul(p, &end, 10);
+		if (errno || end == p)
+			goto bad;
+		if (d->ndim == Q7_MAX_DIMS) {
+			q7_error("--out-shape=%s: more than %d dimensions", s, Q7_MAX_DIMS);
+			return -1;
+		}
+		if (v > Q7_MAX_DIM_SIZE) {
+			q7_error("--out-shape=%s: %lu is over %u", s, v, Q7_MAX_DIM_SIZE);
+			return -1;
+		}
+		d->sizes[d->ndim++] = (uint32_t)v;
+		p = end;
+		while (*p == ' ')
+			p++;
+		if (*p == ',' || *p == 'x')
+			p++;
+		while (*p == ' ')
+			p++;
+	}
+	return 0;
+bad:
+	q7_error("--out-shape=%s: expected sizes like 2,3", s);
+	return -1;
+}
+
+static void set_contiguous(struct q7_tensor_desc *d)
+{
+	int32_t s = 1;
+	for (unsigned i = d->ndim; i-- > 0;) {
+		d->strides[i] = s;
+		s *= (int32_t)d->sizes[i];
+	}
+}
+
+static bool parse_literal(const char *s, struct q7_arg *a)
+{
+	if (strcmp(s, "true") == 0 || strcmp(s, "false") == 0) {
+		a->kind = Q7_ARG_BOOL;
+		a->u.i = s[0] == 't';
+		return true;
+	}
+	char *end;
+	errno = 0;
+	long long i = strtoll(s, &end, 0);
+	if (*s && !*end) {
+		if (errno) {
+			q7_error("%s: integer out of range", s);
+			return false;
+		}
+		a->kind = Q7_ARG_INT;
+		a->u.i = i;
+		return true;
+	}
+	errno = 0;
+	double d = strtod(s, &end);
+	if (*s && !*end && (s[0] != '0' || s[1] != 'x') && strpbrk(s, "(") == NULL &&
+	    (!isnan(d) || strcmp(s, "nan") == 0)) {
+		a->kind = Q7_ARG_FLOAT;
+		memcpy(&a->u.f_bits, &d, sizeof d);
+		return true;
+	}
+	return false;
+}
+
+static bool looks_like_file(const char *s)
+{
+	size_t n = strlen(s);
+	return (n > 4 && strcmp(s + n - 4, ".npy") == 0) || q7_path_exists(s);
+}
+
+int q7_run_main(int argc, char **argv)
+{
+	struct options o = {0};
+	struct npy_array arrays[Q7_MAX_ARGS];
+	unsigned narrays = 0;
+	struct q7_run_request req;
+	struct q7_run_result res;
+	void *dst_buf = NULL;
+	int rc = Q7_EXIT_USAGE;
+	memset(&req, 0, sizeof req);
+	memset(&res, 0, sizeof res);
+	if (parse_options(argc, argv, &o) != 0)
+		goto out;
+	rc = Q7_EXIT_ERROR;
+	req.lib = o.pos.v[0];
+	req.op = o.pos.v[1];
+	if (strlen(req.op) >= Q7_MAX_OP_NAME) {
+		q7_error("%s: op names are shorter than %d characters", req.op, Q7_MAX_OP_NAME);
+		goto out;
+	}
+	req.cores = o.cores;
+	req.heap_size = o.heap;
+	req.timeout_s = o.timeout;
+	const struct q7_tensor_desc *first = NULL;
+	for (size_t i = 2; i < o.pos.n; i++) {
+		const char *s = o.pos.v[i];
+		struct q7_arg *a = &req.args[req.nargs++];
+		if (looks_like_file(s)) {
+			struct npy_array *t = &arrays[narrays];
+			if (npy_read(s, t) != 0)
+				goto out;
+			narrays++;
+			a->kind = Q7_ARG_TENSOR;
+			a->u.tensor.dtype = t->dtype;
+			a->u.tensor.ndim = t->ndim;
+			memcpy(a->u.tensor.sizes, t->sizes, sizeof t->sizes);
+			set_contiguous(&a->u.tensor);
+			a->u.tensor.data = (uint64_t)(uintptr_t)t->data;
+			if (!first)
+				first = &a->u.tensor;
+		} else if (!parse_literal(s, a)) {
+			q7_error("%s: not a .npy file nor a literal (3, 0.5, true)", s);
+			goto out;
+		}
+	}
+	if (o.out_shape || o.out_dtype || o.cores > 1) {
+		struct q7_tensor_desc *d = &req.dst;
+		if (o.out_shape) {
+			if (parse_shape(o.out_shape, d) != 0)
+				goto out;
+		} else if (first) {
+			d->ndim = first->ndim;
+			memcpy(d->sizes, first->sizes, sizeof d->sizes);
+		} else {
+			q7_error("no tensor argument to shape the destination like: give --out-shape");
+			goto out;
+		}
+		if (o.out_dtype) {
+			int t = q7_dtype_from_name(o.out_dtype);
+			if (t < 0) {
+				q7_error("--out-dtype=%s: unknown dtype (float32, bfloat16, float16, int32, "
+				         "int8, int64, int16, uint8, float64, bool)",
+				         o.out_dtype);
+				goto out;
+			}
+			d->dtype = (uint32_t)t;
+		} else {
+			d->dtype = first ? first->dtype : Q7_DTYPE_FLOAT32;
+		}
+		set_contiguous(d);
+		size_t n = 1;
+		for (unsigned i = 0; i < d->ndim; i++)
+			n *= d->sizes[i];
+		size_t bytes = n * q7_npy_dtype_size((enum q7_dtype)d->dtype);
+		dst_buf = q7_xcalloc(1, bytes ? bytes : 1);
+		d->data = (uint64_t)(uintptr_t)dst_buf;
+	}
+
+	int failed = strcmp(o.target, "emulated") == 0 ? q7_run_emulated(&req, &res)
+	                                               : q7_run_host(&req, &res);
+	if (failed || res.status != Q7_STATUS_OK) {
+		q7_error("%s", res.message[0] ? res.message : "the op failed");
+		goto out;
+	}
+	if (npy_write(o.out, (enum q7_dtype)res.out.dtype, res.out.ndim, res.out.sizes, res.out_data) != 0) {
+		rc = Q7_EXIT_IO;
+		goto out;
+	}
+	if (o.verbose) {
+		struct q7_strbuf b = {0};
+		for (unsigned i = 0; i < res.out.ndim; i++)
+			q7_sb_addf(&b, "%s%u", i ? "," : "", res.out.sizes[i]);
+		q7_note("%s: ok on %u core%s (%s): %s[%s], switched stack: %s", req.op, req.cores,
+		        req.cores == 1 ? "" : "s", o.target, q7_dtype_to_name((enum q7_dtype)res.out.dtype),
+		        b.s ? b.s : "", res.switched_stack ? "yes" : "no");
+		q7_sb_free(&b);
+	}
+	rc = 0;
+out:
+	q7_run_result_free(&res);
+	for (unsigned i = 0; i < narrays; i++)
+		npy_free(&arrays[i]);
+	free(dst_buf);
+	q7_sv_free(&o.pos);
+	return rc;
+}
+
+void q7_run_result_free(struct q7_run_result *result)
+{
+	free(result->out_data);
+	result->out_data = NULL;
+}

@@ -1,0 +1,47 @@
+/* runtime/run: q7-run, which loads a kernel library built by q7cc and runs
+ * one op on the host (host.c, dlopen) or on an emulated Xtensa core
+ * (emulated.c, QEMU). Both targets take the same request and give the same
+ * result, so tests compare them directly.
+ *
+ * Memory: a request borrows its tensors' data; a result owns out_data. */
+#ifndef Q7_RUN_H
+#define Q7_RUN_H
+
+#include <stddef.h>
+
+#include "q7/frame.h"
+
+struct q7_run_request {
+	const char *lib;     /* the path given to -o at link time */
+	const char *op;
+	unsigned nargs;
+	/* Tensor args: u.tensor.data holds a host address (uintptr_t) of
+	 * contiguous data; the target copies it where the core can see it. */
+	struct q7_arg args[Q7_MAX_ARGS];
+	/* The destination (get_dst_tensor()); ndim 0 for none. data is a host
+	 * address of a buffer the target reads back into. */
+	struct q7_tensor_desc dst;
+	unsigned cores;      /* 1..8: runs cpu_id 0..cores-1 over one dst */
+	double timeout_s;    /* emulated only; 0 = the default */
+	size_t heap_size;    /* arena bytes; 0 = the default */
+};
+
+struct q7_run_result {
+	int status;          /* enum q7_status, or -1: the loader failed */
+	char message[Q7_MESSAGE_SIZE];
+	struct q7_tensor_desc out; /* data: host address of out_data */
+	void *out_data;      /* malloc'd contiguous copy of the output */
+	size_t out_bytes;
+	unsigned switched_stack; /* any core ran on a switched stack */
+};
+
+/* 0 when the op ran and returned Q7_STATUS_OK; else 1 after filling
+ * result->status and result->message (the caller prints them). */
+int q7_run_host(const struct q7_run_request *req, struct q7_run_result *result);
+int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *result);
+void q7_run_result_free(struct q7_run_result *result);
+
+/* The q7-run command line. */
+int q7_run_main(int argc, char **argv);
+
+#endif

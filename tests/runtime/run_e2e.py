@@ -1,0 +1,255 @@
+"""End-to-end runtime tests on the host: the example kernels (examples/ops)
+are built into host libraries with the host runtime and a wrapper from
+codegen, run with q7-run --target=host, and their outputs compared with
+values computed here, independently, in Python.
+
+  run_e2e.py build WORK  --cxx C++ --gen GEN_WRAPPER --include DIR --rtlib LIB --examples DIR
+  run_e2e.py CASE  WORK  --run Q7RUN
+"""
+import argparse
+import os
+import random
+import struct
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import npytool  # noqa: E402
+
+OPS_SCHEMAS = [
+    "relu_forward(Tensor t_in) -> Tensor",
+    "relu_tcm(Tensor t_in) -> Tensor",
+    "affine(Tensor x, long long offset, double scale, float shift, Scalar floor) -> Tensor",
+    "spmd_rows(Tensor x) -> Tensor",
+]
+OPS_SOURCES = ["relu.cpp", "relu_tcm.cpp", "affine.cpp", "spmd.cpp"]
+
+
+def sh(argv, **kw):
+    r = subprocess.run(argv, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        sys.stderr.write("command failed: %s\n%s%s" % (" ".join(argv), r.stdout, r.stderr))
+        sys.exit(1)
+    return r
+
+
+def build_lib(a, out, sources, schemas, defines=()):
+    objs = []
+    flags = ["-std=c++14", "-fPIC", "-O1", "-Wall", "-Wextra", "-Werror", "-I" + a.include]
+    flags += ["-D" + d for d in defines]
+    for src in sources:
+        obj = os.path.join(a.work, os.path.basename(out) + "." + src + ".o")
+        sh([a.cxx] + flags + ["-c", os.path.join(a.examples, src), "-o", obj])
+        objs.append(obj)
+    wrapper = os.path.join(a.work, os.path.basename(out) + ".wrapper.cpp")
+    sh([a.gen, wrapper, "--int64=long"] + schemas)
+    wobj = wrapper + ".o"
+    sh([a.cxx] + flags + ["-c", wrapper, "-o", wobj])
+    sh([a.cxx, "-shared", "-o", out] + objs + [wobj, a.rtlib, "-lpthread"])
+
+
+def do_build(a):
+    os.makedirs(a.work, exist_ok=True)
+    build_lib(a, os.path.join(a.work, "libops.so"), OPS_SOURCES, OPS_SCHEMAS)
+    build_lib(a, os.path.join(a.work, "libdeep.so"), ["deep.cpp"],
+              ["deep_sum(Tensor x, long long depth) -> Tensor"], ["STACK_SIZE=2097152"])
+
+
+class Case:
+    def __init__(self, a):
+        self.a = a
+        self.work = os.path.join(a.work, a.case)
+        os.makedirs(self.work, exist_ok=True)
+        self.ops = os.path.join(a.work, "libops.so")
+        self.deep = os.path.join(a.work, "libdeep.so")
+
+    def path(self, name):
+        return os.path.join(self.work, name)
+
+    def run(self, lib, op, args, opts=(), expect_ok=True):
+        out = self.path("out.npy")
+        if os.path.exists(out):
+            os.unlink(out)
+        argv = [self.a.run, "-v"] + list(opts) + [lib, op] + [str(x) for x in args] + ["-o", out]
+        r = subprocess.run(argv, capture_output=True, text=True)
+        if r.returncode < 0:
+            fail("q7-run crashed (signal %d): %s\n%s" % (-r.returncode, " ".join(argv), r.stderr))
+        if expect_ok and r.returncode != 0:
+            fail("q7-run failed: %s\n%s" % (" ".join(argv), r.stderr))
+        if not expect_ok and r.returncode == 0:
+            fail("q7-run succeeded but should not have: %s" % " ".join(argv))
+        if not expect_ok and os.path.exists(out):
+            fail("a failed run left %s" % out)
+        return r, (npytool.read(out) if expect_ok else None)
+
+
+def fail(msg):
+    sys.stderr.write("FAIL: " + msg + "\n")
+    sys.exit(1)
+
+
+def check_eq(what, got, want):
+    if got != want:
+        for i, (g, w) in enumerate(zip(got, want)):
+            if g != w:
+                fail("%s: element %d is %r, expected %r" % (what, i, g, w))
+        fail("%s: %r, expected %r" % (what, got, want))
+
+
+def rand_f32(n, seed):
+    rng = random.Random(seed)
+    return [npytool.f32(rng.randint(-4000, 4000) / 16.0) for _ in range(n)]
+
+
+def case_elementwise(c):
+    vals = rand_f32(7 * 13, 1)
+    npytool.write(c.path("x.npy"), "<f4", (7, 13), vals)
+    r, (descr, shape, got) = c.run(c.ops, "relu_forward", [c.path("x.npy")])
+    check_eq("shape", (descr, shape), ("<f4", (7, 13)))
+    check_eq("relu", got, [v if v > 0 else 0.0 for v in vals])
+    if "switched stack: no" not in r.stderr:
+        fail("relu_forward should run on the core's own stack: " + r.stderr)
+    # The same numbers from NPY v2 and v3 files, and a Fortran-ordered one.
+    for version in (2, 3):
+        npytool.write(c.path("x%d.npy" % version), "<f4", (7, 13), vals, version=version)
+        _, (_, _, got) = c.run(c.ops, "relu_forward", [c.path("x%d.npy" % version)])
+        check_eq("relu v%d" % version, got, [v if v > 0 else 0.0 for v in vals])
+    fvals = [vals[i * 13 + j] for j in range(13) for i in range(7)]  # column-major
+    npytool.write(c.path("xf.npy"), "<f4", (7, 13), fvals, fortran=True)
+    _, (_, shape, got) = c.run(c.ops, "relu_forward", [c.path("xf.npy")])
+    check_eq("relu fortran", got, [v if v > 0 else 0.0 for v in vals])
+
+
+def case_tcm_chunks(c):
+    n = 5000  # five chunks of up to 1024 per core at one core
+    vals = rand_f32(n, 2)
+    want = [v if v > 0 else 0.0 for v in vals]
+    npytool.write(c.path("x.npy"), "<f4", (n,), vals)
+    for cores in (1, 3, 8):
+        _, (descr, shape, got) = c.run(c.ops, "relu_tcm", [c.path("x.npy")],
+                                       ["--cores=%d" % cores])
+        check_eq("shape", (descr, shape), ("<f4", (n,)))
+        check_eq("relu_tcm on %d cores" % cores, got, want)
+
+
+def case_scalar_params(c):
+    vals = rand_f32(64, 3)
+    npytool.write(c.path("x.npy"), "<f4", (8, 8), vals)
+    f = npytool.f32
+    for offset, scale, shift, floor in ((3, 0.5, -1.25, -2.0), (-7, 2, 0.75, 5)):
+        _, (_, shape, got) = c.run(c.ops, "affine", [c.path("x.npy"), offset, scale, shift, floor])
+        want = []
+        for v in vals:
+            y = f(f(f(v * scale) + shift) + offset)
+            want.append(y if y >= floor else f(floor))
+        check_eq("affine(%s)" % ((offset, scale, shift, floor),), got, want)
+        check_eq("shape", shape, (8, 8))
+
+
+def case_spmd8(c):
+    rows, cols = 21, 5
+    x = [random.Random(4).randint(-100, 100) for _ in range(rows * cols)]
+    npytool.write(c.path("x.npy"), "<i4", (rows, cols), x)
+    r, (descr, shape, got) = c.run(c.ops, "spmd_rows", [c.path("x.npy")], ["--cores=8"])
+    check_eq("shape", (descr, shape), ("<i4", (rows, cols)))
+    want = [x[r_ * cols + c_] + r_ * 1000 + c_ * 10 + r_ % 8 for r_ in range(rows) for c_ in range(cols)]
+    check_eq("spmd_rows on 8 cores", got, want)
+    # Fewer cores take more rows each.
+    _, (_, _, got) = c.run(c.ops, "spmd_rows", [c.path("x.npy")], ["--cores=3"])
+    check_eq("spmd_rows on 3 cores", got,
+             [x[r_ * cols + c_] + r_ * 1000 + c_ * 10 + r_ % 3 for r_ in range(rows) for c_ in range(cols)])
+
+
+def case_deep_stack(c):
+    vals = [float(i % 7) for i in range(3000)]
+    npytool.write(c.path("x.npy"), "<f4", (3000,), vals)
+    r, (_, shape, got) = c.run(c.deep, "deep_sum", [c.path("x.npy"), 2000])
+    check_eq("deep_sum", (shape, got), ((1,), [float(sum(vals[:2000]))]))
+    if "switched stack: yes" not in r.stderr:
+        fail("deep_sum should have run on a switched stack: " + r.stderr)
+
+
+def expect_error(c, lib, op, args, needle, opts=()):
+    r, _ = c.run(lib, op, args, opts, expect_ok=False)
+    if needle not in r.stderr:
+        fail("expected %r in the error, got: %s" % (needle, r.stderr))
+
+
+def case_errors(c):
+    x = c.path("x.npy")
+    npytool.write(x, "<f4", (2, 3), [1, -2, 3, -4, 5, -6])
+    # a missing op lists the ops there are
+    r, _ = c.run(c.ops, "nope", [x], expect_ok=False)
+    for op in ("no op 'nope'", "relu_forward(Tensor t_in)", "affine(Tensor x, long long offset",
+               "spmd_rows"):
+        if op not in r.stderr:
+            fail("the missing-op error should mention %r: %s" % (op, r.stderr))
+    expect_error(c, c.ops, "relu_forward", [], "expected 1 argument, got 0")
+    expect_error(c, c.ops, "relu_forward", [x, x], "expected 1 argument, got 2")
+    expect_error(c, c.ops, "relu_forward", [3], "argument 1 (t_in): expected Tensor, got int")
+    expect_error(c, c.ops, "affine", [x, x, 1, 1, 1], "argument 2 (offset): expected long long, got tensor")
+    expect_error(c, c.ops, "affine", [x, 1, "true", 1, 1], "argument 3 (scale): expected double, got bool")
+    expect_error(c, c.ops, "affine", [x, 0.5, 1, 1, 1], "expected long long, got float")
+    # a kernel that asks for another dtype stops with a message
+    xi = c.path("xi.npy")
+    npytool.write(xi, "<i4", (2, 3), [1, 2, 3, 4, 5, 6])
+    expect_error(c, c.ops, "relu_forward", [xi], "accessor: tensor is int32, not float32")
+    # .npy files q7 cannot take
+    u4 = c.path("u4.npy")
+    with open(u4, "wb") as f:
+        hdr = "{'descr': '<u4', 'fortran_order': False, 'shape': (2,), }"
+        hdr += " " * (63 - (10 + len(hdr)) % 64) + "\n"
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(hdr)) + hdr.encode() + b"\0" * 8)
+    expect_error(c, c.ops, "relu_forward", [u4], "unsupported dtype")
+    with open(x, "rb") as f:
+        good = f.read()
+    for name, data, needle in (
+            ("short.npy", good[:-5], "data is shorter"),
+            ("magic.npy", b"XNUMPY" + good[6:], "bad magic"),
+            ("key.npy", good.replace(b"'shape'", b"'shapx'"), "unknown key in the header"),
+            ("header.npy", good.replace(b"False", b"Fals "), "fortran_order is not True or False"),
+            ("cut.npy", good[:8], "not a .npy file"),
+            ("version.npy", good[:6] + b"\x09" + good[7:], "unsupported .npy version")):
+        with open(c.path(name), "wb") as f:
+            f.write(data)
+        expect_error(c, c.ops, "relu_forward", [c.path(name)], needle)
+    # shapes over the limits: 9 dims, or a dim over 65535
+    big = c.path("nine.npy")
+    npytool.write(big, "<f4", (1,) * 9, [1.0])
+    expect_error(c, c.ops, "relu_forward", [big], "more than 8 dimensions")
+    wide = c.path("wide.npy")
+    npytool.write(wide, "|u1", (70000,), [0] * 70000)
+    expect_error(c, c.ops, "relu_forward", [wide], "over 65535")
+    expect_error(c, c.ops, "relu_tcm", [x], "over 65535", ["--out-shape=70000"])
+    # the result must fit the destination given
+    expect_error(c, c.ops, "relu_forward", [x], "does not fit the destination", ["--out-shape=4,4"])
+    # not a library, and a literal that is neither
+    expect_error(c, x, "relu_forward", [x], "cannot load")
+    expect_error(c, c.ops, "relu_forward", ["abc"], "not a .npy file nor a literal")
+
+
+CASES = {
+    "elementwise": case_elementwise,
+    "tcm_chunks": case_tcm_chunks,
+    "scalar_params": case_scalar_params,
+    "spmd8": case_spmd8,
+    "deep_stack": case_deep_stack,
+    "errors": case_errors,
+}
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("case")
+    p.add_argument("work")
+    for opt in ("cxx", "gen", "include", "rtlib", "examples", "run"):
+        p.add_argument("--" + opt)
+    a = p.parse_args()
+    if a.case == "build":
+        do_build(a)
+    else:
+        CASES[a.case](Case(a))
+
+
+if __name__ == "__main__":
+    main()
