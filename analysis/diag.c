@@ -43,6 +43,51 @@ void q7_diags_free(struct q7_diags *ds)
 	memset(ds, 0, sizeof *ds);
 }
 
+struct group {
+	size_t start, len;
+	const struct q7_diag *key;
+};
+
+static int group_cmp(const void *pa, const void *pb)
+{
+	const struct group *a = pa, *b = pb;
+	int c = strcmp(a->key->file, b->key->file);
+	if (!c)
+		c = (a->key->line > b->key->line) - (a->key->line < b->key->line);
+	if (!c)
+		c = (a->key->col > b->key->col) - (a->key->col < b->key->col);
+	if (!c) /* stable */
+		c = (a->start > b->start) - (a->start < b->start);
+	return c;
+}
+
+void q7_diags_sort(struct q7_diags *ds, size_t from)
+{
+	if (ds->n <= from + 1)
+		return;
+	struct group *g = q7_xcalloc(ds->n - from, sizeof *g);
+	size_t ng = 0;
+	for (size_t i = from; i < ds->n; i++) {
+		if (ds->d[i].severity == Q7_SEV_NOTE && ng) {
+			g[ng - 1].len++;
+			continue;
+		}
+		g[ng].start = i;
+		g[ng].len = 1;
+		g[ng].key = &ds->d[i];
+		ng++;
+	}
+	qsort(g, ng, sizeof *g, group_cmp);
+	struct q7_diag *sorted = q7_xcalloc(ds->n - from, sizeof *sorted);
+	size_t k = 0;
+	for (size_t i = 0; i < ng; i++)
+		for (size_t j = 0; j < g[i].len; j++)
+			sorted[k++] = ds->d[g[i].start + j];
+	memcpy(&ds->d[from], sorted, k * sizeof *sorted);
+	free(sorted);
+	free(g);
+}
+
 static bool sv_has(const struct q7_strvec *sv, const char *s)
 {
 	for (size_t i = 0; i < sv->n; i++)

@@ -16,6 +16,7 @@
 #define Q7_RULE_RETURN "q7-return"
 #define Q7_RULE_NAME_LENGTH "q7-name-length"
 #define Q7_RULE_INTERNAL "q7-internal-linkage"
+#define Q7_RULE_C_LINKAGE "q7-c-linkage"
 #define Q7_RULE_TEMPLATE "q7-template"
 #define Q7_RULE_MEMBER "q7-member-function"
 #define Q7_RULE_VARIADIC "q7-variadic"
@@ -44,6 +45,10 @@ const struct q7_rule *q7_rule_find(const char *name);
 /* True when the profile's runtime can pass kind k ("xt": the vendor's
  * Tensor, Scalar, int, float, long long; "gnu"/"host": all kinds). */
 bool q7_profile_marshals(const char *profile, enum q7_kind k);
+
+/* Sorts ds->d[from..] by file, line and column, stably, each note staying
+ * after the diagnostic it belongs to. */
+void q7_diags_sort(struct q7_diags *ds, size_t from);
 
 /* Writes s as a JSON string literal (quotes included). */
 void q7_json_str(FILE *out, const char *s);

@@ -6,6 +6,7 @@
 
 /* Sorted by name. Keep docs/lint-rules.md in step (a test checks). */
 const struct q7_rule q7_rules[] = {
+	{Q7_RULE_C_LINKAGE, Q7_SEV_ERROR, "a kernel has C language linkage (extern \"C\")"},
 	{Q7_RULE_DUPLICATE, Q7_SEV_ERROR, "two kernels of one library have the same name"},
 	{Q7_RULE_INTERNAL, Q7_SEV_ERROR, "a kernel has internal linkage (static or in an unnamed namespace)"},
 	{Q7_RULE_INVALID_DECL, Q7_SEV_ERROR, "the kernel's declaration is invalid (a type could not be resolved)"},

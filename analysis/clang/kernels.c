@@ -154,6 +154,17 @@ static bool is_template(CXCursor c)
 	return false;
 }
 
+/* C language linkage: the symbol is the bare name. */
+static bool has_c_linkage(CXCursor c)
+{
+	char *m = q7c_take(clang_Cursor_getMangling(c));
+	char *n = q7c_take(clang_getCursorSpelling(c));
+	bool c_linkage = *m && (strcmp(m, n) == 0 || (m[0] == '_' && strcmp(m + 1, n) == 0));
+	free(m);
+	free(n);
+	return c_linkage;
+}
+
 #define DIAG(ds, sev, pl, rule, ...) \
 	q7_diags_add(ds, sev, (pl).file, (pl).line, (pl).col, rule, __VA_ARGS__)
 
@@ -227,6 +238,13 @@ static void build_op(const struct walk *w, const struct kernel *kn, struct q7_op
 			     f->qualname);
 			ok = false;
 		}
+	}
+	if (ok && has_c_linkage(c)) {
+		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_C_LINKAGE,
+		     "kernel '%s' is declared extern \"C\"; the generated wrapper declares kernels as "
+		     "C++ functions, so it would not link",
+		     f->qualname);
+		ok = false;
 	}
 	if (kn->stack_bad) {
 		struct place sp = q7c_place(kn->stack_bad->c);
@@ -426,9 +444,11 @@ void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
 
 	struct kernel *ks;
 	size_t nk = group_kernels(&w, &ks);
+	size_t first_diag = diags->n;
 	for (size_t i = 0; i < nk; i++)
 		if (lint_names(&w, ks, nk, i, diags))
 			build_op(&w, &ks[i], ops, diags);
+	q7_diags_sort(diags, first_diag);
 
 	free(ks);
 	for (size_t i = 0; i < w.n; i++) {

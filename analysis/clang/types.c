@@ -14,9 +14,14 @@ char *q7c_qualname(CXCursor c)
 	for (CXCursor p = c; !clang_Cursor_isNull(p) && !clang_isTranslationUnit(clang_getCursorKind(p));
 	     p = clang_getCursorSemanticParent(p)) {
 		enum CXCursorKind k = clang_getCursorKind(p);
-		if (k == CXCursor_Namespace && clang_Cursor_isInlineNamespace(p))
+		bool scope = k == CXCursor_Namespace || k == CXCursor_StructDecl ||
+		             k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
+		             k == CXCursor_ClassTemplate ||
+		             k == CXCursor_ClassTemplatePartialSpecialization;
+		/* extern "C" { } and the like are no scopes. */
+		if (!clang_equalCursors(p, c) && !scope)
 			continue;
-		if (k == CXCursor_LinkageSpec)
+		if (k == CXCursor_Namespace && clang_Cursor_isInlineNamespace(p))
 			continue;
 		char *s = q7c_take(clang_getCursorSpelling(p));
 		if (!*s && k == CXCursor_Namespace) {
