@@ -1,0 +1,60 @@
+#!/bin/sh
+# An existing CMake project built with CXX=q7cc and nothing else, in a
+# build folder whose path has a space and a quote.
+#   cmake_build.sh Q7CC PROFILE GENERATOR SHARED WORKDIR
+# SHARED=ON also links the device library, MC adds its --q7-multicore twin;
+# the outputs are checked by name (and, for host, that it exports q7_entry).
+set -eu
+q7cc=$1 profile=$2 generator=$3 shared=$4 work=$5
+src=$(cd "$(dirname "$0")/proj" && pwd)
+build="$work/b 'q' dir"
+rm -rf "$work"
+mkdir -p "$work"
+export Q7_TOOLCHAIN="$profile"
+unset Q7CC_REAL_CXX Q7CC_ACTIVE || true
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+mc=OFF
+[ "$shared" = MC ] && shared=ON mc=ON
+CXX="$q7cc" cmake -S "$src" -B "$build" -G "$generator" -DE2E_SHARED="$shared" \
+	-DE2E_MULTICORE="$mc" \
+	-DCMAKE_BUILD_TYPE=Release > "$work/configure.log" 2>&1 ||
+	{ cat "$work/configure.log"; fail "configure"; }
+grep -q "The CXX compiler identification is GNU" "$work/configure.log" ||
+	fail "CMake did not identify the compiler"
+cmake --build "$build" > "$work/build.log" 2>&1 || { cat "$work/build.log"; fail "build"; }
+
+# The records went through CMake's compile lines into the archive members.
+got=$("$q7cc" --q7-print-schema "$build/libkernels.a")
+want='relu(Tensor x) -> Tensor
+e2e::scale(Tensor x, float s, int n) -> Tensor'
+[ "$got" = "$want" ] || fail "schemas from libkernels.a: '$got'"
+
+obj="$build/CMakeFiles/kernels.dir/relu.cpp.o"
+case $profile in
+gnu) readelf -h "$obj" | grep -q 'Tensilica Xtensa' || fail "$obj is not an Xtensa object" ;;
+host) readelf -h "$obj" | grep -q 'REL (Relocatable' || fail "$obj is not an object" ;;
+esac
+
+[ "$shared" = ON ] || exit 0
+
+# Single core: <base>.so (+ stripped and packed on the device profiles).
+[ -f "$build/libops.so" ] || fail "libops.so missing"
+if [ "$profile" = host ]; then
+	nm -D "$build/libops.so" | grep -q ' T q7_entry$' || fail "libops.so lacks q7_entry"
+else
+	[ -f "$build/libops.stripped.so" ] && [ -f "$build/libops.packed.so" ] ||
+		fail "libops.stripped.so / libops.packed.so missing"
+fi
+[ "$mc" = ON ] || { echo "ok: $profile $generator shared=$shared"; exit 0; }
+# Multicore: eight images and -o as the manifest.
+head -1 "$build/libopsmc.so" | grep -qx 'q7cc-multicore 1' || fail "libopsmc.so is not a manifest"
+for i in 0 1 2 3 4 5 6 7; do
+	grep -qx "libopsmc_cpu$i.so" "$build/libopsmc.so" || fail "manifest lacks cpu$i"
+	[ -f "$build/libopsmc_cpu$i.so" ] || fail "libopsmc_cpu$i.so missing"
+	if [ "$profile" != host ]; then
+		[ -f "$build/libopsmc_cpu$i.packed.so" ] || fail "libopsmc_cpu$i.packed.so missing"
+	fi
+done
+echo "ok: $profile $generator shared=$shared multicore"

@@ -1,0 +1,154 @@
+#!/bin/bash
+# The driver as the user sees it: compiler messages and exit statuses pass
+# through unchanged, signals, masquerading as xt-clang++, temp files.
+#   behaviour.sh Q7CC WORKDIR CASE
+# Fake compilers are shell scripts named by Q7CC_REAL_CXX (tests may use
+# shell; q7cc itself never does).
+set -u
+q7cc=$1 work=$2 case=$3
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+unset Q7_TOOLCHAIN Q7CC_REAL_CXX Q7CC_ACTIVE Q7CC_SAVE_TEMPS || true
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+fake() { # fake NAME BODY: an executable script
+	printf '#!/bin/sh\n%s\n' "$2" > "$1"
+	chmod +x "$1"
+}
+
+# Runs q7cc's -### line for the same arguments through the shell, so the
+# real compiler runs exactly as q7cc would run it.
+direct() {
+	local line
+	line=$("$q7cc" -### "$@" 2>&1 | grep -v '^#') || return 1
+	eval "$line"
+}
+
+case $case in
+compile_error_gnu | compile_error_host)
+	profile=${case#compile_error_}
+	printf 'int f( { return 0 }\n' > "bad file.cpp"
+	"$q7cc" --q7-toolchain="$profile" -c "bad file.cpp" -o bad.o 2> q7.err
+	q7rc=$?
+	direct --q7-toolchain="$profile" -c "bad file.cpp" -o bad.o 2> cc.err
+	ccrc=$?
+	[ "$ccrc" -ne 0 ] || fail "the compiler accepted a bad file"
+	[ "$q7rc" = "$ccrc" ] || fail "status $q7rc, the compiler's $ccrc"
+	cmp -s q7.err cc.err || { diff q7.err cc.err; fail "stderr differs from the compiler's"; }
+	[ ! -e bad.o ] || fail "bad.o left behind"
+	;;
+compile_object_gnu | compile_object_host)
+	profile=${case#compile_object_}
+	printf '#include <q7/kernel.h>\nint f(int x) { return x + 1; }\n' > "a b.cpp"
+	"$q7cc" --q7-toolchain="$profile" -c "a b.cpp" -o "o'ut.o" || fail "compile failed"
+	want='Tensilica Xtensa'
+	[ "$profile" = host ] && want='REL (Relocatable'
+	readelf -h "o'ut.o" | grep -q "$want" || fail "not an object for $profile"
+	;;
+exit_status)
+	fake cc 'echo "to stdout"; echo "to stderr" >&2; exit 3'
+	out=$(Q7CC_REAL_CXX=$PWD/cc "$q7cc" --q7-toolchain=gnu -c a.cpp 2> err)
+	rc=$?
+	[ $rc = 3 ] || fail "status $rc, want 3"
+	[ "$out" = "to stdout" ] || fail "stdout '$out'"
+	[ "$(cat err)" = "to stderr" ] || fail "stderr '$(cat err)'"
+	;;
+signal_exit)
+	fake cc 'kill -SEGV $$'
+	Q7CC_REAL_CXX=$PWD/cc "$q7cc" --q7-toolchain=gnu -c a.cpp 2> err
+	rc=$?
+	[ $rc = 139 ] || fail "status $rc, want 139 (128+SIGSEGV)"
+	grep -q 'killed by signal SIGSEGV' err || fail "no signal report: $(cat err)"
+	;;
+sigterm_forward)
+	# The compiler of a source on a link line runs while q7cc holds a
+	# temp directory; SIGTERM to q7cc reaches it and the directory goes.
+	fake cc "trap 'echo got-term > \"$PWD/term\"; exit 143' TERM
+echo started > \"$PWD/started\"
+while :; do sleep 0.05; done"
+	mkdir tmp
+	TMPDIR=$PWD/tmp Q7CC_REAL_CXX=$PWD/cc "$q7cc" --q7-toolchain=gnu -shared k.cpp -o libk.so &
+	pid=$!
+	for _ in $(seq 100); do [ -e started ] && break; sleep 0.05; done
+	[ -e started ] || fail "the fake compiler did not start"
+	ls tmp | grep -q '^q7cc\.' || fail "no temp directory while running"
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	[ $rc = 143 ] || fail "status $rc, want 143 (died by SIGTERM)"
+	[ -e term ] || fail "SIGTERM did not reach the compiler"
+	[ -z "$(ls tmp)" ] || fail "temp files left: $(ls -R tmp)"
+	;;
+masquerade)
+	mkdir bin real
+	ln -s "$q7cc" bin/xt-clang++
+	fake real/xt-clang++ 'echo "REAL xt-clang++ $*"'
+	out=$(PATH=$PWD/bin:$PWD/real:$PATH xt-clang++ --version) || fail "status $?"
+	[ "$out" = "REAL xt-clang++ --version" ] || fail "ran '$out'"
+	# The vendor's compile command, found on PATH and never q7cc itself.
+	out=$(PATH=$PWD/bin:$PWD/real:$PATH NEURON_CUSTOM_OP=/nc xt-clang++ -### -c r.cpp 2>&1)
+	case $out in "$PWD/real/xt-clang++ -g -std=c++14 "*) ;; *) fail "-### gave '$out'" ;; esac
+	;;
+recursion_guard)
+	mkdir bin real
+	ln -s "$q7cc" bin/xt-clang++
+	# A "real" compiler that calls xt-clang++ again: back into q7cc.
+	fake real/xt-clang++ "PATH=$PWD/bin:\$PATH exec xt-clang++ \"\$@\""
+	PATH=$PWD/bin:$PWD/real:$PATH xt-clang++ --version 2> err
+	rc=$?
+	[ $rc = 69 ] || fail "status $rc, want 69"
+	grep -q 'Q7CC_ACTIVE' err || fail "no guard message: $(cat err)"
+	;;
+save_temps)
+	mkdir tmp
+	printf '#include <q7/kernel.h>\nint f(int x) { return x; }\n' > k.cpp
+	fake cc 'while [ $# -gt 1 ]; do [ "$1" = -o ] && : > "$2"; shift; done'
+	TMPDIR=$PWD/tmp Q7CC_SAVE_TEMPS=1 Q7CC_REAL_CXX=$PWD/cc \
+		"$q7cc" --q7-toolchain=gnu -shared k.cpp -o libk.so 2> err
+	grep -q 'temporary files kept in' err || fail "no note: $(cat err)"
+	ls tmp/q7cc.*/1-k.cpp.o > /dev/null || fail "temporaries not kept"
+	;;
+no_kernels)
+	printf 'int f(int x) { return x; }\n' > plain.cpp
+	"$q7cc" --q7-toolchain=host -c plain.cpp -o plain.o || fail "compile"
+	"$q7cc" --q7-toolchain=host -shared plain.o -o libp.so 2> err
+	rc=$?
+	[ $rc = 1 ] || fail "status $rc, want 1"
+	grep -q 'no kernels' err || fail "message: $(cat err)"
+	[ ! -e libp.so ] || fail "libp.so left behind"
+	;;
+failed_link)
+	# The link step fails: no image and no manifest may remain.
+	cat > k.cpp <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+int undefined_elsewhere(int);
+Q7_KERNEL torch::Tensor k(const torch::Tensor &x, int n) { undefined_elsewhere(n); return x; }
+CPP
+	"$q7cc" --q7-toolchain=host -c k.cpp -o k.o || fail "compile"
+	"$q7cc" --q7-toolchain=host --q7-multicore -shared k.o -Wl,--no-undefined \
+		-o libk.so 2> err && fail "link succeeded"
+	ls libk*.so 2> /dev/null && fail "outputs left: $(ls libk*)"
+	grep -q undefined_elsewhere err || fail "linker message lost: $(cat err)"
+	;;
+progress)
+	cat > k.cpp <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+Q7_KERNEL torch::Tensor k(const torch::Tensor &x) { return x; }
+CPP
+	"$q7cc" --q7-toolchain=host -c k.cpp -o k.o || fail "compile"
+	Q7CC_JOBS=3 "$q7cc" --q7-toolchain=host --q7-multicore -v -shared k.o -o libk.so 2> err ||
+		{ cat err; fail "link"; }
+	for i in 0 1 2 3 4 5 6 7; do
+		grep -qx "\[$((i + 1))/8\] link libk_cpu$i.so" err || fail "no progress line for cpu$i"
+	done
+	grep -q '^# q7cc: codegen ' err || fail "no codegen step line"
+	;;
+*)
+	fail "unknown case $case"
+	;;
+esac
+echo "ok: $case"
