@@ -1,7 +1,7 @@
 /* check_table.c: the freestanding table test (sf_table.c) on the host. The
  * helpers must give the checksum of the host's own arithmetic on the cases
  * C defines, and of the documented policy on the others; the value printed
- * is the one the emulated core must reproduce with q7sf_table_run(). */
+ * is the one the emulated core must reproduce with q7sf_table_run(N). */
 #include <check.h>
 #include <stdio.h>
 
@@ -33,7 +33,7 @@ static int64_t policy_moddi3(int64_t a, int64_t b)
     return (a == INT64_MIN && b == -1) ? 0 : a % b;
 }
 
-START_TEST(test_table)
+int sf_table_verify(unsigned nrandom, uint32_t *folded)
 {
     struct q7sf_ops policy = q7sf_c_ops;
     uint32_t defined, want_defined, pol, want_pol;
@@ -45,16 +45,27 @@ START_TEST(test_table)
     policy.divdi3 = policy_divdi3;
     policy.moddi3 = policy_moddi3;
 
-    defined = q7sf_table_checksum(&soft_ops, Q7SF_DEFINED);
-    want_defined = q7sf_table_checksum(&q7sf_c_ops, Q7SF_DEFINED);
-    pol = q7sf_table_checksum(&soft_ops, Q7SF_POLICY);
-    want_pol = q7sf_table_checksum(&policy, Q7SF_POLICY);
-    ck_assert_msg(defined == want_defined, "defined cases: helpers 0x%08x, host 0x%08x",
-                  defined, want_defined);
-    ck_assert_msg(pol == want_pol, "policy cases: helpers 0x%08x, policy 0x%08x",
-                  pol, want_pol);
-    printf("softfp: table checksum 0x%08x (q7sf_table_run on the target must match)\n",
-           q7sf_table_fold(defined, pol));
+    defined = q7sf_table_checksum(&soft_ops, Q7SF_DEFINED, nrandom);
+    want_defined = q7sf_table_checksum(&q7sf_c_ops, Q7SF_DEFINED, nrandom);
+    pol = q7sf_table_checksum(&soft_ops, Q7SF_POLICY, nrandom);
+    want_pol = q7sf_table_checksum(&policy, Q7SF_POLICY, nrandom);
+    if (defined != want_defined)
+        fprintf(stderr, "table %u, defined cases: helpers 0x%08x, host 0x%08x\n",
+                nrandom, defined, want_defined);
+    if (pol != want_pol)
+        fprintf(stderr, "table %u, policy cases: helpers 0x%08x, policy 0x%08x\n",
+                nrandom, pol, want_pol);
+    *folded = q7sf_table_fold(defined, pol);
+    return defined == want_defined && pol == want_pol;
+}
+
+START_TEST(test_table)
+{
+    static const unsigned sizes[] = { 600, 5000 };
+    uint32_t folded;
+    ck_assert_msg(sf_table_verify(sizes[_i], &folded), "table %u differs", sizes[_i]);
+    printf("softfp: table %u checksum 0x%08x (q7sf_table_run(%u) on the target must match)\n",
+           sizes[_i], folded, sizes[_i]);
 }
 END_TEST
 
@@ -62,7 +73,7 @@ Suite *sf_suite_table(void)
 {
     Suite *s = suite_create("softfp_table");
     TCase *tc = tcase_create("table");
-    tcase_add_test(tc, test_table);
+    tcase_add_loop_test(tc, test_table, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -128,5 +128,8 @@ struct Suite *sf_suite_double(void);
 struct Suite *sf_suite_conv(void);
 struct Suite *sf_suite_int(void);
 struct Suite *sf_suite_table(void);
+/* The table test of nrandom cases: the helpers against the host and the
+ * policy; *folded gets the checksum the target must reproduce. */
+int sf_table_verify(unsigned nrandom, uint32_t *folded);
 
 #endif

@@ -32,10 +32,10 @@ static const uint64_t edges_int[] = {
 #define N_EDGES32 (sizeof edges32 / sizeof edges32[0])
 #define N_EDGES64 (sizeof edges64 / sizeof edges64[0])
 #define N_EDGES_INT (sizeof edges_int / sizeof edges_int[0])
-#define N_RANDOM 600
 
 struct table {
     uint32_t hash, rng;
+    unsigned nrandom;
 };
 
 static void put32(struct table *t, uint32_t v)
@@ -117,7 +117,7 @@ static int int_ok64(uint64_t u) { return !nan64(u) && exp64(u) < 31; }
 
 static void run_float(struct table *t, const struct q7sf_ops *ops, enum q7sf_cases which)
 {
-    unsigned i, n = N_EDGES32 * N_EDGES32 + N_RANDOM;
+    unsigned i, n = N_EDGES32 * N_EDGES32 + t->nrandom;
     for (i = 0; i < n && which == Q7SF_DEFINED; i++) {
         uint32_t a = operand32(t, i < N_EDGES32 * N_EDGES32 ? i / N_EDGES32 : N_EDGES32);
         uint32_t b = operand32(t, i < N_EDGES32 * N_EDGES32 ? i % N_EDGES32 : N_EDGES32);
@@ -126,7 +126,7 @@ static void run_float(struct table *t, const struct q7sf_ops *ops, enum q7sf_cas
         put_f32(t, ops->mulsf3(f32(a), f32(b)));
         put_f64(t, ops->extendsfdf2(f32(a)));
     }
-    for (i = 0; i < N_EDGES32 + N_RANDOM; i++) {
+    for (i = 0; i < N_EDGES32 + t->nrandom; i++) {
         uint32_t a = operand32(t, i);
         if (uint_ok32(a) == (which == Q7SF_DEFINED))
             put32(t, ops->fixunssfsi(f32(a)));
@@ -135,7 +135,7 @@ static void run_float(struct table *t, const struct q7sf_ops *ops, enum q7sf_cas
 
 static void run_double(struct table *t, const struct q7sf_ops *ops, enum q7sf_cases which)
 {
-    unsigned i, n = N_EDGES64 * N_EDGES64 + N_RANDOM;
+    unsigned i, n = N_EDGES64 * N_EDGES64 + t->nrandom;
     for (i = 0; i < n && which == Q7SF_DEFINED; i++) {
         uint64_t a = operand64(t, i < N_EDGES64 * N_EDGES64 ? i / N_EDGES64 : N_EDGES64);
         uint64_t b = operand64(t, i < N_EDGES64 * N_EDGES64 ? i % N_EDGES64 : N_EDGES64);
@@ -145,7 +145,7 @@ static void run_double(struct table *t, const struct q7sf_ops *ops, enum q7sf_ca
         put_f64(t, ops->divdf3(f64(a), f64(b)));
         put_f32(t, ops->truncdfsf2(f64(a)));
     }
-    for (i = 0; i < N_EDGES64 + N_RANDOM; i++) {
+    for (i = 0; i < N_EDGES64 + t->nrandom; i++) {
         uint64_t a = operand64(t, i);
         if (int_ok64(a) == (which == Q7SF_DEFINED))
             put32(t, (uint32_t)ops->fixdfsi(f64(a)));
@@ -156,7 +156,7 @@ static void run_double(struct table *t, const struct q7sf_ops *ops, enum q7sf_ca
 
 static void run_int(struct table *t, const struct q7sf_ops *ops, enum q7sf_cases which)
 {
-    unsigned i, n = N_EDGES_INT * N_EDGES_INT + N_RANDOM;
+    unsigned i, n = N_EDGES_INT * N_EDGES_INT + t->nrandom;
     for (i = 0; i < n; i++) {
         uint64_t a = operand_int(t, i < N_EDGES_INT * N_EDGES_INT ? i / N_EDGES_INT : N_EDGES_INT);
         uint64_t b = operand_int(t, i < N_EDGES_INT * N_EDGES_INT ? i % N_EDGES_INT : N_EDGES_INT);
@@ -195,9 +195,13 @@ static void run_int(struct table *t, const struct q7sf_ops *ops, enum q7sf_cases
     }
 }
 
-uint32_t q7sf_table_checksum(const struct q7sf_ops *ops, enum q7sf_cases which)
+uint32_t q7sf_table_checksum(const struct q7sf_ops *ops, enum q7sf_cases which,
+                             unsigned nrandom)
 {
-    struct table t = { 2166136261u, 0x2545f491u };
+    struct table t;
+    t.hash = 2166136261u;
+    t.rng = 0x2545f491u;
+    t.nrandom = nrandom;
     run_float(&t, ops, which);
     run_double(&t, ops, which);
     run_int(&t, ops, which);

@@ -6,8 +6,9 @@
  *
  * On the target, sf_table_ops.c compiled with xtensa-lx106-elf-gcc gives
  * operations written as plain C operators, which the compiler turns into
- * calls to the helpers of libq7softfp.a; q7sf_table_run() there must return
- * the value `check_softfp table` prints on the host. */
+ * calls to the helpers of libq7softfp.a; q7sf_table_run(N) there must return
+ * the value `check_softfp checksum N` prints on the host (tests/softfp/emu
+ * does exactly that on qemu-system-xtensa -cpu lx106). */
 #ifndef Q7_SF_TABLE_H
 #define Q7_SF_TABLE_H
 
@@ -46,7 +47,10 @@ struct q7sf_ops {
  * range conversions, INT_MIN / -1). Division by zero is never run. */
 enum q7sf_cases { Q7SF_DEFINED, Q7SF_POLICY };
 
-uint32_t q7sf_table_checksum(const struct q7sf_ops *ops, enum q7sf_cases which);
+/* nrandom: how many pseudo-random operands (or pairs) per group, after the
+ * edge cases; the sequence is fixed, so a count names a table. */
+uint32_t q7sf_table_checksum(const struct q7sf_ops *ops, enum q7sf_cases which,
+                             unsigned nrandom);
 
 /* Operations as plain C operators (sf_table_ops.c). */
 extern const struct q7sf_ops q7sf_c_ops;
@@ -55,6 +59,6 @@ extern const struct q7sf_ops q7sf_c_ops;
 uint32_t q7sf_table_fold(uint32_t defined, uint32_t policy);
 
 /* Both checksums of q7sf_c_ops, folded. */
-uint32_t q7sf_table_run(void);
+uint32_t q7sf_table_run(unsigned nrandom);
 
 #endif

@@ -35,9 +35,9 @@ const struct q7sf_ops q7sf_c_ops = {
     div_i, div_u, mod_u, div_l, mod_l, div_ul, mod_ul, mul_l, mul_wide,
 };
 
-uint32_t q7sf_table_run(void)
+uint32_t q7sf_table_run(unsigned nrandom)
 {
-    uint32_t d = q7sf_table_checksum(&q7sf_c_ops, Q7SF_DEFINED);
-    uint32_t p = q7sf_table_checksum(&q7sf_c_ops, Q7SF_POLICY);
+    uint32_t d = q7sf_table_checksum(&q7sf_c_ops, Q7SF_DEFINED, nrandom);
+    uint32_t p = q7sf_table_checksum(&q7sf_c_ops, Q7SF_POLICY, nrandom);
     return q7sf_table_fold(d, p);
 }
