@@ -75,6 +75,8 @@ static const char *check_ehdr(struct q7_image *im)
 	if (im->shnum > im->size / eh->e_shentsize ||
 	    !fits(eh->e_shoff, (uint64_t)im->shnum * eh->e_shentsize, im->size))
 		return "section header table outside the file";
+	if (eh->e_phnum && im->phnum == 0) /* libelf's answer when cut off */
+		return "program header table outside the file";
 	if (im->phnum) {
 		if (eh->e_phentsize != gelf_fsize(im->elf, ELF_T_PHDR, 1, EV_CURRENT))
 			return "program header size does not match the ELF class";

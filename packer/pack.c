@@ -71,7 +71,8 @@ static int write_packed(const struct q7_image *im, const struct packed *pk, Elf 
 	struct q7_strbuf names = {0}, strs = {0};
 	void *symbuf = q7_xcalloc(nsym, sizeof(Elf64_Sym));
 	Elf_Data *symdata = NULL;
-	GElf_Word n_rodata, n_info = 0, n_symtab, n_strtab, n_shstrtab;
+	bool stack = im->eh.e_machine != EM_XTENSA;
+	GElf_Word n_rodata, n_info = 0, n_stack = 0, n_symtab, n_strtab, n_shstrtab;
 
 	q7_sb_addc(&names, '\0');
 	n_symtab = add_name(&names, ".symtab");
@@ -80,6 +81,8 @@ static int write_packed(const struct q7_image *im, const struct packed *pk, Elf 
 	n_rodata = add_name(&names, ".rodata");
 	if (info)
 		n_info = add_name(&names, ".xtensa.info");
+	if (stack)
+		n_stack = add_name(&names, ".note.GNU-stack");
 	q7_sb_addc(&strs, '\0');
 	add_name(&strs, pk->symbol);
 
@@ -91,7 +94,11 @@ static int write_packed(const struct q7_image *im, const struct packed *pk, Elf 
 	if (info && !add_section(out, n_info, SHT_NOTE, 0, 1, ELF_T_BYTE,
 	                         (void *)pk->info, pk->info_len))
 		goto cleanup;
-	size_t symndx = info ? 3 : 2;
+	/* Host objects say their stack is not executable, as a host assembler's
+	 * do; without it GNU ld warns and makes the program's stack executable. */
+	if (stack && !add_section(out, n_stack, SHT_PROGBITS, 0, 1, ELF_T_BYTE, NULL, 0))
+		goto cleanup;
+	size_t symndx = 2 + (info ? 1 : 0) + (stack ? 1 : 0);
 	Elf_Scn *symscn = add_section(out, n_symtab, SHT_SYMTAB, 0,
 	                              im->cls == ELFCLASS32 ? 4 : 8, ELF_T_SYM, symbuf, nsym * symsz);
 	if (!symscn)

@@ -1,8 +1,10 @@
 /* tests/packer/rectool: drives packer/record from shell tests.
  *   rectool attach OBJ N   attach N sample ops (op0..opN-1) to OBJ
  *   rectool read FILE...   print the ops found, one per line
+ *   rectool pkg ARGS...    q7-pkg-loadlib itself (the packer without q7cc)
  * Exit 0, or 1 when the packer reported an error. */
 #include "op.h"
+#include "pack.h"
 #include "record.h"
 #include "support.h"
 
@@ -34,6 +36,10 @@ static void sample(struct q7_op_table *t, int n)
 int main(int argc, char **argv)
 {
 	q7_set_progname("q7cc");
+	if (argc >= 2 && strcmp(argv[1], "pkg") == 0) {
+		q7_set_progname("q7-pkg-loadlib");
+		return q7_pkg_loadlib_main(argc - 1, argv + 1);
+	}
 	if (argc >= 4 && strcmp(argv[1], "attach") == 0) {
 		struct q7_op_table t = {0};
 		sample(&t, atoi(argv[3]));
