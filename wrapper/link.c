@@ -224,8 +224,9 @@ static int pack_images(struct link *l)
 {
 	struct q7_drv *d = l->d;
 	/* Seed §7: -g among the user's flags means a debug build: no strip,
-	 * no pack. Host images are dlopen'ed as they are. */
-	if (d->inv.debug || d->prof.kind == Q7_PROFILE_HOST)
+	 * no pack. (Host images are packed too, so every profile gives the
+	 * same outputs; q7-run loads the .so itself.) */
+	if (d->inv.debug)
 		return 0;
 	for (int i = 0; i < l->nimg; i++) {
 		struct image *m = &l->img[i];

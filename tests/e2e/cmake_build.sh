@@ -43,18 +43,15 @@ esac
 [ -f "$build/libops.so" ] || fail "libops.so missing"
 if [ "$profile" = host ]; then
 	nm -D "$build/libops.so" | grep -q ' T q7_entry$' || fail "libops.so lacks q7_entry"
-else
-	[ -f "$build/libops.stripped.so" ] && [ -f "$build/libops.packed.so" ] ||
-		fail "libops.stripped.so / libops.packed.so missing"
 fi
+[ -f "$build/libops.stripped.so" ] && [ -f "$build/libops.packed.so" ] ||
+	fail "libops.stripped.so / libops.packed.so missing"
 [ "$mc" = ON ] || { echo "ok: $profile $generator shared=$shared"; exit 0; }
 # Multicore: eight images and -o as the manifest.
 head -1 "$build/libopsmc.so" | grep -qx 'q7cc-multicore 1' || fail "libopsmc.so is not a manifest"
 for i in 0 1 2 3 4 5 6 7; do
 	grep -qx "libopsmc_cpu$i.so" "$build/libopsmc.so" || fail "manifest lacks cpu$i"
 	[ -f "$build/libopsmc_cpu$i.so" ] || fail "libopsmc_cpu$i.so missing"
-	if [ "$profile" != host ]; then
-		[ -f "$build/libopsmc_cpu$i.packed.so" ] || fail "libopsmc_cpu$i.packed.so missing"
-	fi
+	[ -f "$build/libopsmc_cpu$i.packed.so" ] || fail "libopsmc_cpu$i.packed.so missing"
 done
 echo "ok: $profile $generator shared=$shared multicore"

@@ -144,7 +144,8 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@CXX@ -std=c++14 -fPIC -fPIC -O3 -DNDEBUG -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@CXX@ -shared -fPIC -O3 -DNDEBUG -o libops.so -Wl,-soname,libops.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"},
+	 "@CXX@ -shared -fPIC -O3 -DNDEBUG -o libops.so -Wl,-soname,libops.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"},
 	{"host_multicore", "host", Q7_MODE_LINK_SHARED,
 	 {"--q7-multicore", "-shared", "-o", "libops.so", "relu.o", NULL},
 	 "# q7cc: collect records from 1 input\n"
@@ -159,6 +160,14 @@ static const struct argv_case cases[] = {
 	 "@CXX@ -shared -o libops_cpu5.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
 	 "@CXX@ -shared -o libops_cpu6.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
 	 "@CXX@ -shared -o libops_cpu7.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "# q7cc: pack libops_cpu0.so -> libops_cpu0.stripped.so libops_cpu0.packed.so\n"
+	 "# q7cc: pack libops_cpu1.so -> libops_cpu1.stripped.so libops_cpu1.packed.so\n"
+	 "# q7cc: pack libops_cpu2.so -> libops_cpu2.stripped.so libops_cpu2.packed.so\n"
+	 "# q7cc: pack libops_cpu3.so -> libops_cpu3.stripped.so libops_cpu3.packed.so\n"
+	 "# q7cc: pack libops_cpu4.so -> libops_cpu4.stripped.so libops_cpu4.packed.so\n"
+	 "# q7cc: pack libops_cpu5.so -> libops_cpu5.stripped.so libops_cpu5.packed.so\n"
+	 "# q7cc: pack libops_cpu6.so -> libops_cpu6.stripped.so libops_cpu6.packed.so\n"
+	 "# q7cc: pack libops_cpu7.so -> libops_cpu7.stripped.so libops_cpu7.packed.so\n"
 	 "# q7cc: write manifest libops.so\n"},
 	{"gnu_multicore", "gnu", Q7_MODE_LINK_SHARED,
 	 {"--q7-multicore", "-shared", "-o", "out/libops.so", "relu.o", NULL},

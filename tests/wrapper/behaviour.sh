@@ -147,6 +147,22 @@ CPP
 	done
 	grep -q '^# q7cc: codegen ' err || fail "no codegen step line"
 	;;
+lazy_libclang)
+	# libclang loads only where analysis runs: a kernel TU's compile.
+	cat > k.cpp <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+Q7_KERNEL torch::Tensor k(const torch::Tensor &x) { return x; }
+CPP
+	printf 'int plain(int x) { return x; }\n' > plain.cpp
+	loads() { LD_DEBUG=libs "$q7cc" --q7-toolchain=host "$@" 2>&1 >/dev/null | grep -c 'find library=libclang'; }
+	[ "$(loads -c k.cpp -o k.o)" -ge 1 ] || fail "no libclang for a kernel TU (the check is blind)"
+	[ "$(loads -c plain.cpp -o plain.o)" = 0 ] || fail "libclang loaded for a TU without kernels"
+	[ "$(loads -shared k.o -o libk.so)" = 0 ] || fail "libclang loaded for a link"
+	[ "$(loads --version)" = 0 ] || fail "libclang loaded for --version"
+	[ "$(loads -### -c k.cpp)" = 0 ] || fail "libclang loaded for -###"
+	[ "$(loads -E plain.cpp)" = 0 ] || fail "libclang loaded for -E"
+	;;
 *)
 	fail "unknown case $case"
 	;;

@@ -1,0 +1,14 @@
+# CMake platform module for q7cc cross builds (CMAKE_SYSTEM_NAME Q7CC, set
+# by q7cc-toolchain.cmake): a Unix-like target whose shared libraries are
+# q7cc's device images.
+include(Platform/UnixPaths)
+set_property(GLOBAL PROPERTY TARGET_SUPPORTS_SHARED_LIBS TRUE)
+set(CMAKE_SHARED_LIBRARY_PREFIX "lib")
+set(CMAKE_SHARED_LIBRARY_SUFFIX ".so")
+set(CMAKE_SHARED_MODULE_PREFIX "lib")
+set(CMAKE_SHARED_MODULE_SUFFIX ".so")
+set(CMAKE_SHARED_LIBRARY_CREATE_CXX_FLAGS "-shared")
+set(CMAKE_SHARED_MODULE_CREATE_CXX_FLAGS "-shared")
+set(CMAKE_SHARED_LIBRARY_CXX_FLAGS "-fpic")
+set(CMAKE_SHARED_LIBRARY_SONAME_CXX_FLAG "-Wl,-soname,")
+set(CMAKE_EXECUTABLE_SUFFIX "")
