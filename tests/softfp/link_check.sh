@@ -6,7 +6,9 @@
 #     -Wl,--no-undefined in the contract's order, and fails without the
 #     archive (so the archive is what fills the gap); the helpers stay
 #     hidden (not exported by the image);
-#  3. the freestanding table test (sf_table.c) links as a device image.
+#  3. libgcc helpers that call ours (complex arithmetic, powi) link when the
+#     archive is named again after -lgcc;
+#  4. the freestanding table test (sf_table.c) links as a device image.
 # usage: link_check.sh ARCHIVE SRCDIR WORKDIR
 set -eu
 archive=$1 src=$2 work=$3
@@ -19,6 +21,7 @@ undef=$($nm -u "$archive" | awk 'NF == 2 { print $2 }' | sort -u)
 
 cflags="-std=c11 -Os -fpic -mlongcalls -fno-jump-tables -Wall -Werror"
 $gcc $cflags -c "$src/link_all.c" -o "$work/link_all.o"
+$gcc $cflags -c "$src/link_complex.c" -o "$work/link_complex.o"
 $gcc $cflags -c "$src/sf_table.c" -o "$work/sf_table.o"
 $gcc $cflags -c "$src/sf_table_ops.c" -o "$work/sf_table_ops.o"
 link() {
@@ -45,6 +48,8 @@ for h in $helpers; do
         fail "the image exports $h"
     fi
 done
+link "$work/complex.so" "$work/link_complex.o" -lm -lc "$archive" -lgcc "$archive" \
+    || fail "complex arithmetic does not link with the archive after -lgcc"
 link "$work/table.so" "$work/sf_table.o" "$work/sf_table_ops.o" -lm -lc "$archive" -lgcc \
     || fail "the table test does not link"
 echo "link_check: ok"
