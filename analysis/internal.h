@@ -17,6 +17,7 @@
 #define Q7_RULE_NAME_LENGTH "q7-name-length"
 #define Q7_RULE_INTERNAL "q7-internal-linkage"
 #define Q7_RULE_C_LINKAGE "q7-c-linkage"
+#define Q7_RULE_INLINE "q7-inline"
 #define Q7_RULE_TEMPLATE "q7-template"
 #define Q7_RULE_MEMBER "q7-member-function"
 #define Q7_RULE_VARIADIC "q7-variadic"

@@ -8,6 +8,7 @@
 const struct q7_rule q7_rules[] = {
 	{Q7_RULE_C_LINKAGE, Q7_SEV_ERROR, "a kernel has C language linkage (extern \"C\")"},
 	{Q7_RULE_DUPLICATE, Q7_SEV_ERROR, "two kernels of one library have the same name"},
+	{Q7_RULE_INLINE, Q7_SEV_ERROR, "a kernel is inline (or constexpr), so no object need define it"},
 	{Q7_RULE_INTERNAL, Q7_SEV_ERROR, "a kernel has internal linkage (static or in an unnamed namespace)"},
 	{Q7_RULE_INVALID_DECL, Q7_SEV_ERROR, "the kernel's declaration is invalid (a type could not be resolved)"},
 	{Q7_RULE_MEMBER, Q7_SEV_ERROR, "a kernel is a member function"},

@@ -239,6 +239,13 @@ static void build_op(const struct walk *w, const struct kernel *kn, struct q7_op
 			ok = false;
 		}
 	}
+	if (ok && clang_Cursor_isFunctionInlined(c)) {
+		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_INLINE,
+		     "kernel '%s' is inline (or constexpr): only objects that call it define it, and "
+		     "the generated wrapper is not one of them",
+		     f->qualname);
+		ok = false;
+	}
 	if (ok && has_c_linkage(c)) {
 		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_C_LINKAGE,
 		     "kernel '%s' is declared extern \"C\"; the generated wrapper declares kernels as "

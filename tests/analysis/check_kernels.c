@@ -162,6 +162,7 @@ static const struct {
 	{"lint/template.cpp", "gnu", {"q7-template:4"}, 0},
 	{"lint/member_function.cpp", "gnu", {"q7-member-function:4", "q7-member-function:5"}, 0},
 	{"lint/c_linkage.cpp", "gnu", {"q7-c-linkage:3", "q7-c-linkage:5"}, 0},
+	{"lint/inline.cpp", "gnu", {"q7-inline:3", "q7-inline:5"}, 0},
 	{"lint/variadic.cpp", "gnu", {"q7-variadic:3"}, 0},
 	{"lint/overload.cpp", "gnu", {"q7-overload:3", ":4"}, 0},
 	{"lint/profile_kind.cpp", "xt", {"q7-profile-kind:3", "q7-profile-kind:4"}, 1},
