@@ -6,26 +6,12 @@
  * loop around an integer xor, both for the script to scale and subtract. */
 #include <stdint.h>
 
+#include "semihost.h"
+
 #define N 64
 #define REPS 16
 
 void emu_main(void);
-
-static void sim_write(const char *s, int n)
-{
-    register int a2 __asm__("a2") = 4;
-    register int a3 __asm__("a3") = 1;
-    register const char *a4 __asm__("a4") = s;
-    register int a5 __asm__("a5") = n;
-    __asm__ volatile("simcall" : "+r"(a2), "+r"(a3) : "r"(a4), "r"(a5) : "memory");
-}
-
-static void sim_exit(int code)
-{
-    register int a2 __asm__("a2") = 1;
-    register int a3 __asm__("a3") = code;
-    __asm__ volatile("simcall" : : "r"(a2), "r"(a3));
-}
 
 static uint32_t ccount(void)
 {

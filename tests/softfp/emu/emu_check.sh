@@ -9,7 +9,7 @@ mkdir -p "$work"
 fail() { echo "emu_check: $*" >&2; exit 1; }
 
 xtensa-lx106-elf-gcc -std=c11 -Os -mlongcalls -ffreestanding -fno-builtin \
-    -nostdlib -Wall -Werror -DQ7SF_EMU_RANDOM="$n" -I"$src" -T "$src/emu/emu.ld" \
+    -nostdlib -Wall -Werror -DQ7SF_EMU_RANDOM="$n" -I"$src" -I"$src/emu" -T "$src/emu/emu.ld" \
     "$src/emu/start.S" "$src/emu/emu_main.c" "$src/sf_table.c" "$src/sf_table_ops.c" \
     "$archive" -lgcc -o "$work/table.elf" || fail "cannot build the table test"
 want=$("$check" checksum "$n") || fail "the host table test fails: $want"

@@ -4,6 +4,7 @@
  *   q7sf table N checksum 0xXXXXXXXX
  * N is Q7SF_EMU_RANDOM (the host prints the same with
  * `check_softfp checksum N`). */
+#include "semihost.h"
 #include "sf_table.h"
 
 #ifndef Q7SF_EMU_RANDOM
@@ -11,23 +12,6 @@
 #endif
 
 void emu_main(void);
-
-/* Xtensa semihosting: a2 = call number (4 write, 1 exit), then arguments. */
-static void sim_write(const char *s, int n)
-{
-    register int a2 __asm__("a2") = 4;
-    register int a3 __asm__("a3") = 1;
-    register const char *a4 __asm__("a4") = s;
-    register int a5 __asm__("a5") = n;
-    __asm__ volatile("simcall" : "+r"(a2), "+r"(a3) : "r"(a4), "r"(a5) : "memory");
-}
-
-static void sim_exit(int code)
-{
-    register int a2 __asm__("a2") = 1;
-    register int a3 __asm__("a3") = code;
-    __asm__ volatile("simcall" : : "r"(a2), "r"(a3));
-}
 
 static int put_str(char *p, const char *s)
 {
