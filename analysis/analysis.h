@@ -65,9 +65,12 @@ struct q7_analysis_opts {
 	char *const *clang_args;   /* NULL-terminated: -I -D -U -std -include
 	                            * -isystem -x ... as given to the compile */
 	const char *triple;        /* parse target: i386-unknown-none for the
-	                            * device profiles, the host's for host */
+	                            * device profiles (its ILP32 data model only:
+	                            * the x86 macros are undefined), the host's
+	                            * for host */
 	char *const *sys_includes; /* NULL-terminated: the real compiler's own
-	                            * include directories (its -E -v) */
+	                            * include directories (its -E -v); given,
+	                            * they replace libclang's (-nostdinc) */
 	char *const *predefines;   /* NULL-terminated "NAME=VALUE" of the real
 	                            * compiler's target macros (may be NULL) */
 	const char *profile;       /* "xt", "gnu" or "host": for the lint */
@@ -83,18 +86,21 @@ struct q7_analysis_opts {
  * computed #include MACRO is not seen. */
 bool q7_analysis_needed(const struct q7_analysis_opts *o);
 
-/* Parses the TU and appends its kernels to ops and its findings (lint
- * included) to diags. Returns:
+/* Parses the TU (function bodies skipped) and appends its kernels to ops
+ * and its findings (lint included, in source order) to diags. The first
+ * call loads the plugin and libclang (~70-120 ms); call it from one thread.
+ * Returns:
  *   0   analysed; diags hold the lint findings (apply the policy, print).
- *   Q7_ANALYZE_PARSE_ERROR (-1): libclang found errors in the TU. Nothing
- *       was printed and ops got nothing; diags hold libclang's own
- *       diagnostics with rule "". The real compiler reports the user's
+ *   Q7_ANALYZE_PARSE_ERROR (-1): libclang found errors in the TU, or could
+ *       not read it. Nothing was printed and ops got nothing; diags hold
+ *       libclang's own errors with rule "" (and q7-invalid-declaration for
+ *       kernels the errors broke). The real compiler reports the user's
  *       errors itself, so print these only if the real compiler SUCCEEDED
  *       (then it is libclang that could not follow, and the user must know
  *       why the kernels were not analysed); either way fail the compile.
  *   Q7_ANALYZE_UNAVAILABLE (-2): the plugin or libclang could not be
- *       loaded, or the TU could not be read; a message naming the missing
- *       Debian package (libclang1-14 at run time) was printed.
+ *       loaded; a message naming the missing Debian package (libclang1-14
+ *       at run time) was printed.
  * A declaration libclang marked invalid (a type it could not resolve
  * silently becomes int) is a q7-invalid-declaration error, never a schema. */
 enum { Q7_ANALYZE_PARSE_ERROR = -1, Q7_ANALYZE_UNAVAILABLE = -2 };
@@ -103,8 +109,9 @@ int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
 
 /* Link-time: merges the records of all objects (a declaration plus its
  * definition is one kernel; the same name from two places is an error
- * naming both), applies the library-wide rules (at most 10 kernels), and
- * appends the result to out in a stable order (by name). */
+ * naming both; a kernel declared but defined nowhere is an error),
+ * applies the library-wide rules (at most 10 kernels; a warning only for
+ * "host"), and appends the result to out in a stable order (by name). */
 void q7_ops_merge(const struct q7_op_table *in, const char *profile, struct q7_op_table *out,
                   struct q7_diags *diags);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FILES 512 /* headers scanned per TU; beyond that, assume yes */
+#define MAX_FILES 2048 /* headers scanned per TU; beyond that, assume yes */
 
 struct scan {
 	const struct q7_analysis_opts *o;
