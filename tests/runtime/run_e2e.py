@@ -4,7 +4,13 @@ codegen, run with q7-run --target=host, and their outputs compared with
 values computed here, independently, in Python.
 
   run_e2e.py build WORK  --cxx C++ --gen GEN_WRAPPER --include DIR --rtlib LIB --examples DIR
+  run_e2e.py build-q7cc WORK --q7cc Q7CC --examples DIR   (CXX=q7cc, host profile)
+  run_e2e.py gnu-images WORK --q7cc Q7CC --examples DIR   (CXX=q7cc, gnu profile)
   run_e2e.py CASE  WORK  --run Q7RUN
+
+The first builds the libraries by hand (c++, codegen's wrapper, the host
+runtime); build-q7cc builds the same CMake project the way a user would,
+and the cases then run against either.
 """
 import argparse
 import os
@@ -53,6 +59,61 @@ def do_build(a):
     build_lib(a, os.path.join(a.work, "libops.so"), OPS_SOURCES, OPS_SCHEMAS)
     build_lib(a, os.path.join(a.work, "libdeep.so"), ["deep.cpp"],
               ["deep_sum(Tensor x, long long depth) -> Tensor"], ["STACK_SIZE=2097152"])
+
+
+def cmake_build(a, build, toolchain, extra=(), targets=()):
+    env = dict(os.environ, Q7_TOOLCHAIN=toolchain)
+    sh(["cmake", "-S", a.examples, "-B", build, "-DCMAKE_CXX_COMPILER=" + a.q7cc,
+        "-DCMAKE_BUILD_TYPE=Release"] + list(extra), env=env)
+    sh(["cmake", "--build", build] + [x for t in targets for x in ("--target", t)], env=env)
+
+
+def do_build_q7cc(a):
+    cmake_build(a, a.work, "host")
+
+
+def readelf(args, path):
+    return subprocess.run(["xtensa-lx106-elf-readelf"] + args + [path], capture_output=True,
+                          text=True, check=True).stdout
+
+
+def check_image(path):
+    """A device image: ELF entry is _start, which is q7_entry, and the only
+    dynamic relocations are R_XTENSA_RELATIVE (the prelinker's contract)."""
+    head = readelf(["-h"], path)
+    entry = int(head.split("Entry point address:")[1].split()[0], 16)
+    syms = {}
+    for line in readelf(["-sW"], path).splitlines():
+        f = line.split()
+        if len(f) >= 8 and f[7] in ("_start", "q7_entry"):
+            syms[f[7]] = int(f[1], 16)
+    if syms.get("_start") != entry or syms.get("q7_entry") != entry:
+        fail("%s: entry 0x%x, _start/q7_entry %r" % (path, entry, syms))
+    for line in readelf(["-rW"], path).splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[2].startswith("R_XTENSA") and f[2] != "R_XTENSA_RELATIVE":
+            fail("%s: dynamic relocation %s" % (path, line))
+    return entry
+
+
+def do_gnu_images(a):
+    single = os.path.join(a.work, "single")
+    cmake_build(a, single, "gnu", targets=["deep"])  # one core's image: quick
+    for lib in ("libdeep.so",):
+        entry = check_image(os.path.join(single, lib))
+        if not 0x84000000 <= entry < 0x86000000:
+            fail("%s: entry 0x%x is outside the single core's window" % (lib, entry))
+    multi = os.path.join(a.work, "multi")
+    cmake_build(a, multi, "gnu", ["-DCMAKE_SHARED_LINKER_FLAGS=--q7-multicore"], ["ops"])
+    with open(os.path.join(multi, "libops.so")) as f:
+        lines = f.read().split()
+    if lines[:2] != ["q7cc-multicore", "1"] or len(lines) != 10:
+        fail("libops.so is not a manifest of 8 images: %r" % lines)
+    for i, name in enumerate(lines[2:]):
+        entry = check_image(os.path.join(multi, name))
+        base = 0x84000000 + i * 0x200000
+        if not base <= entry < base + 0x200000:
+            fail("%s: entry 0x%x is outside core %d's window" % (name, entry, i))
 
 
 class Case:
@@ -242,11 +303,15 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("case")
     p.add_argument("work")
-    for opt in ("cxx", "gen", "include", "rtlib", "examples", "run"):
+    for opt in ("cxx", "gen", "include", "rtlib", "examples", "run", "q7cc"):
         p.add_argument("--" + opt)
     a = p.parse_args()
     if a.case == "build":
         do_build(a)
+    elif a.case == "build-q7cc":
+        do_build_q7cc(a)
+    elif a.case == "gnu-images":
+        do_gnu_images(a)
     else:
         CASES[a.case](Case(a))
 
