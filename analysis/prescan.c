@@ -109,9 +109,27 @@ static const char *directive(struct scan *s, const char *path, const char *p)
 	while (is_ident(*p))
 		p++;
 	size_t n = (size_t)(p - w);
+	if (n == 6 && memcmp(w, "define", 6) == 0) {
+		/* The name being defined is no use of it (the vendor's headers
+		 * define NEURON_LIBRARY); the body is: "#define K Q7_KERNEL". */
+		while (*p == ' ' || *p == '\t')
+			p++;
+		while (is_ident(*p))
+			p++;
+		return p;
+	}
 	if (!((n == 7 && memcmp(w, "include", 7) == 0) || (n == 12 && memcmp(w, "include_next", 12) == 0) ||
-	      (n == 6 && memcmp(w, "import", 6) == 0)))
-		return w;
+	      (n == 6 && memcmp(w, "import", 6) == 0))) {
+		/* #ifdef NEURON_LIBRARY, #undef, #pragma, ...: not a use. */
+		while (*p && *p != '\n') {
+			if (*p == '\\' && p[1] == '\n')
+				p++;
+			else if (*p == '\\' && p[1] == '\r' && p[2] == '\n')
+				p += 2;
+			p++;
+		}
+		return p;
+	}
 	while (*p == ' ' || *p == '\t')
 		p++;
 	char close = *p == '"' ? '"' : *p == '<' ? '>' : 0;

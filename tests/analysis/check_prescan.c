@@ -68,6 +68,13 @@ START_TEST(plain_and_marked)
 	ck_assert(needed("named.cpp", NULL, NULL, (const char *const[]){"ops::relu_forward", NULL}));
 	ck_assert(!needed("named.cpp", NULL, NULL, (const char *const[]){"relu", NULL}));
 	ck_assert(!needed("missing.cpp", NULL, NULL, NULL));
+	/* Definitions and conditionals are no uses; a macro body is. */
+	free(put("defs.cpp", "#ifndef NEURON_LIBRARY\n#define NEURON_LIBRARY(ns, m) \\\n"
+	                     "  void init_##ns(Lib &m)\n#endif\n#undef Q7_KERNEL\n"
+	                     "#if defined(Q7_KERNEL) || \\\n defined(annotate)\n#endif\nint f();\n"));
+	ck_assert(!needed("defs.cpp", NULL, NULL, NULL));
+	free(put("wrapdef.cpp", "#define MY_KERNEL Q7_KERNEL\nMY_KERNEL at::Tensor k(at::Tensor);\n"));
+	ck_assert(needed("wrapdef.cpp", NULL, NULL, NULL));
 }
 END_TEST
 

@@ -106,6 +106,49 @@ START_TEST(schema_errors)
 }
 END_TEST
 
+/* Every prefix and every one-byte change of valid schemas parses or fails
+ * cleanly, with a message on failure (run under valgrind/ASan too). */
+START_TEST(schema_mutations)
+{
+	static const char *const seeds[] = {
+		"ns::relu(Tensor x, long long n, Scalar s) -> (Tensor out)",
+		"f(int a,float b,double c,bool d) -> Tensor",
+	};
+	static const char bytes[] = " \t(),:-><>?[]=!#\"xL0_";
+	size_t parsed = 0, failed = 0;
+	for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
+		size_t n = strlen(seeds[k]);
+		for (size_t cut = 0; cut <= n; cut++) {
+			for (size_t b = 0; b <= sizeof bytes - 1; b++) {
+				char *t = q7_xstrdup(seeds[k]);
+				if (b < sizeof bytes - 1 && cut < n)
+					t[cut] = bytes[b];
+				else
+					t[cut] = '\0';
+				struct q7_op op;
+				char *err = NULL;
+				if (q7_schema_parse(t, &op, &err) == 0) {
+					char *again = print_op(&op);
+					struct q7_op op2;
+					ck_assert_msg(q7_schema_parse(again, &op2, &err) == 0, "%s -> %s", t, again);
+					q7_op_clear(&op2);
+					free(again);
+					q7_op_clear(&op);
+					parsed++;
+				} else {
+					ck_assert_ptr_nonnull(err);
+					free(err);
+					failed++;
+				}
+				free(t);
+			}
+		}
+	}
+	ck_assert_uint_gt(parsed, 0);
+	ck_assert_uint_gt(failed, 0);
+}
+END_TEST
+
 static struct q7_diags sample(void)
 {
 	struct q7_diags ds = {0};
@@ -293,6 +336,7 @@ int main(void)
 	tcase_add_test(tc, schema_round_trips);
 	tcase_add_test(tc, schema_fields);
 	tcase_add_test(tc, schema_errors);
+	tcase_add_test(tc, schema_mutations);
 	tcase_add_test(tc, policy);
 	tcase_add_test(tc, print_caret);
 	tcase_add_test(tc, json_and_sarif);
