@@ -75,9 +75,12 @@ link() {
 	return 0
 }
 
+# The helpers below read `readelf -aW` text on stdin.
+readelf_all() { "$readelf" -aW "$1"; }
+
 # Allocated sections as "name addr size" (hex without 0x), one a line.
 alloc_sections() {
-	"$readelf" -SW "$1" | awk '
+	awk '
 		/^ *\[ *[0-9]+\]/ {
 			sub(/^ *\[ *[0-9]+\] */, "")
 			if ($2 == "NULL") next
@@ -88,16 +91,17 @@ alloc_sections() {
 
 # Program headers with memory, as "type vaddr memsz".
 segments() {
-	"$readelf" -lW "$1" | awk '$1 ~ /^[A-Z_]+$/ && $2 ~ /^0x/ && $6 !~ /^0x0+$/ { print $1, $3, $6 }'
+	awk '$1 ~ /^[A-Z_]+$/ && $2 ~ /^0x/ && $6 !~ /^0x0+$/ { print $1, $3, $6 }'
 }
 
-symbol_value() { # image name -> hex value (no 0x), first match
-	"$readelf" -sW "$1" | awk -v n="$2" '$8 == n { print $2; exit }'
+symbol_value() { # name -> hex value (no 0x), first match
+	awk -v n="$1" '$8 == n { print $2; exit }'
 }
 
 check_image() {
 	local img=$1 pkg=$2 lo=$3 len=$4
-	local hi=$((lo + len)) name addr size type n=0
+	local hi=$((lo + len)) name addr size type n=0 info
+	info=$(readelf_all "$img")
 
 	while read -r name addr size; do
 		n=$((n + 1))
@@ -108,7 +112,7 @@ check_image() {
 		if [ $addr -lt $lo ] || [ $((addr + size)) -gt $hi ]; then
 			fail "$pkg: section $name [$(printf %#x $addr), $(printf %#x $((addr + size)))) is outside the window [$(printf %#x $lo), $(printf %#x $hi))"
 		fi
-	done < <(alloc_sections "$img")
+	done < <(alloc_sections <<<"$info")
 	[ $n -ge 6 ] || fail "$pkg: only $n allocated sections: readelf output not understood"
 
 	n=0
@@ -118,24 +122,24 @@ check_image() {
 		if [ $addr -lt $lo ] || [ $((addr + size)) -gt $hi ]; then
 			fail "$pkg: segment $type at $(printf %#x $addr) size $(printf %#x $size) is outside the window"
 		fi
-	done < <(segments "$img")
+	done < <(segments <<<"$info")
 	[ $n -ge 2 ] || fail "$pkg: expected a LOAD and a DYNAMIC segment, found $n"
 
 	local relocs
-	relocs=$("$readelf" -rW "$img" | awk '$3 ~ /^R_XTENSA_/ { print $3 }' | sort | uniq -c)
+	relocs=$(awk '$3 ~ /^R_XTENSA_/ { print $3 }' <<<"$info" | sort | uniq -c)
 	if ! grep -q R_XTENSA_RELATIVE <<<"$relocs"; then
 		fail "$pkg: no R_XTENSA_RELATIVE relocations at all: $relocs"
 	fi
 	if grep -v R_XTENSA_RELATIVE <<<"$relocs" | grep -q .; then
 		fail "$pkg: dynamic relocations other than R_XTENSA_RELATIVE: $(echo $relocs)"
 	fi
-	if "$readelf" -SW "$img" | grep -q '\.rela\.plt'; then
+	if grep -q '^ *\[ *[0-9]*\] \.rela\.plt ' <<<"$info"; then
 		fail "$pkg: the image has a .rela.plt"
 	fi
 
 	local entry start
-	entry=$("$readelf" -hW "$img" | awk '/Entry point address/ { print $4 }')
-	start=$(symbol_value "$img" _start)
+	entry=$(awk '/Entry point address/ { print $4 }' <<<"$info")
+	start=$(symbol_value _start <<<"$info")
 	if [ -z "$start" ] || [ $((entry)) -ne $((16#$start)) ]; then
 		fail "$pkg: entry point $entry is not _start ($start)"
 	fi
@@ -143,11 +147,11 @@ check_image() {
 	# _bss_table: two words at _bss_table_start, in .rodata, holding the
 	# link-time [_bss_start, _bss_end).
 	local tab bss0 bss1 rod_addr rod_off words
-	tab=$(symbol_value "$img" _bss_table_start)
-	bss0=$(symbol_value "$img" _bss_start)
-	bss1=$(symbol_value "$img" _bss_end)
-	read -r rod_addr rod_off < <("$readelf" -SW "$img" | awk '
-		/^ *\[ *[0-9]+\] \.rodata / { sub(/^ *\[ *[0-9]+\] */, ""); print $3, $4 }')
+	tab=$(symbol_value _bss_table_start <<<"$info")
+	bss0=$(symbol_value _bss_start <<<"$info")
+	bss1=$(symbol_value _bss_end <<<"$info")
+	read -r rod_addr rod_off < <(awk '
+		/^ *\[ *[0-9]+\] \.rodata / { sub(/^ *\[ *[0-9]+\] */, ""); print $3, $4 }' <<<"$info")
 	if [ -z "$tab" ] || [ -z "$bss0" ] || [ -z "$bss1" ] || [ -z "$rod_addr" ]; then
 		fail "$pkg: _bss_table_start/_bss_start/_bss_end/.rodata missing"
 	else
@@ -191,31 +195,32 @@ multicore)
 			fail "cpu$i: the link printed: $(cat "$work/cpu$i.so.err")"
 		fi
 	done
-	all=()
-	ref_sections=$(alloc_sections "$work/cpu0.so")
+	# "core name addr size" for every allocated section of every image.
 	for i in {0..7}; do
 		[ -f "$work/cpu$i.so" ] || { fail "cpu$i: no image"; continue; }
 		read -r lo len < <(window_of lsp_fll_load_cpu$i)
 		check_image "$work/cpu$i.so" cpu$i $lo $len
-		while read -r name addr size; do
-			all+=("$((16#$addr)) $((16#$addr + 16#$size)) cpu$i:$name")
-			# Same layout as cpu0, shifted by i windows.
-			ref=$(awk -v n="$name" '$1 == n { print $2, $3 }' <<<"$ref_sections")
-			if [ "$ref" != "$(printf %08x $((16#$addr - i * core_window))) $size" ]; then
-				fail "cpu$i: $name at $addr size $size is not cpu0's ($ref) shifted by $i windows"
-			fi
-		done < <(alloc_sections "$work/cpu$i.so")
-	done
-	# No two cores' sections overlap (sorted by start: each ends before
-	# the next begins, unless both are the same core).
-	prev_end=0 prev=""
-	while read -r s e what; do
-		if [ "$s" -lt "$prev_end" ] && [ "${what%%:*}" != "${prev%%:*}" ]; then
-			fail "$what overlaps $prev"
-		fi
-		[ "$e" -gt "$prev_end" ] && prev_end=$e prev=$what
-	done < <(printf '%s\n' "${all[@]}" | awk '$2 > $1' | sort -n -k1,1)
-	[ ${#all[@]} -ge 48 ] || fail "only ${#all[@]} sections across 8 images"
+		readelf_all "$work/cpu$i.so" | alloc_sections | sed "s/^/$i /"
+	done >"$work/sections"
+	# Each image is cpu0's shifted by i windows; no two cores' sections
+	# overlap (sorted by start, each ends before the next one begins).
+	problems=$(awk -v w=$core_window '
+		function hex(s,  i, v) { v = 0; for (i = 1; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+		{ core[NR] = $1; name[NR] = $2; a[NR] = hex($3); z[NR] = hex($4) }
+		$1 == 0 { ref[$2] = hex($3) " " hex($4) }
+		END {
+			for (r = 1; r <= NR; r++) {
+				if (ref[name[r]] != (a[r] - core[r] * w) " " z[r])
+					print "cpu" core[r] ": " name[r] " is not cpu0'"'"'s shifted by " core[r] " windows"
+				for (q = 1; q <= NR; q++)
+					if (core[q] != core[r] && z[r] > 0 && z[q] > 0 &&
+					    a[r] < a[q] + z[q] && a[q] < a[r] + z[r])
+						print "cpu" core[r] ": " name[r] " overlaps cpu" core[q] ": " name[q]
+			}
+			if (NR < 48) print "only " NR " sections across 8 images"
+		}' "$work/sections")
+	[ -z "$problems" ] || fail "$problems"
 	;;
 specs)
 	compile table state start
