@@ -248,6 +248,12 @@ static bool link_flag(const struct q7_profile *p, const struct q7_unit *u)
 	}
 }
 
+static bool library_input(const char *word)
+{
+	size_t n = strlen(word);
+	return strncmp(word, "-l", 2) == 0 || (n > 2 && strcmp(word + n - 2, ".a") == 0);
+}
+
 static const char *user_lsp(const struct q7_inv *inv)
 {
 	const char *dir = NULL;
@@ -307,15 +313,27 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 		break;
 	}
 	case Q7_PROFILE_HOST:
+		/* --no-undefined: a kernel missing from the inputs fails here,
+		 * not when q7-run loads the library. */
 		q7_sv_add(cmd, "-shared");
+		q7_sv_add(cmd, "-Wl,--no-undefined");
 		link_flags(p, inv, false, cmd);
 		break;
 	}
 	q7_sv_add(cmd, "-o");
 	q7_sv_add(cmd, out);
-	for (size_t i = 0; objs[i]; i++)
+	/* Seed §5: the objects, then wrapper.o. It goes before the first
+	 * archive or -l, since it is what pulls the kernels out of them. */
+	bool placed = false;
+	for (size_t i = 0; objs[i]; i++) {
+		if (!placed && library_input(objs[i])) {
+			q7_sv_add(cmd, wrapper_obj);
+			placed = true;
+		}
 		q7_sv_add(cmd, objs[i]);
-	q7_sv_add(cmd, wrapper_obj);
+	}
+	if (!placed)
+		q7_sv_add(cmd, wrapper_obj);
 	switch (p->kind) {
 	case Q7_PROFILE_XT: {
 		const char *r = p->neuron_root;

@@ -2,8 +2,10 @@
 # An existing CMake project built with CXX=q7cc and nothing else, in a
 # build folder whose path has a space and a quote.
 #   cmake_build.sh Q7CC PROFILE GENERATOR SHARED WORKDIR
-# SHARED=ON also links the device library, MC adds its --q7-multicore twin;
-# the outputs are checked by name (and, for host, that it exports q7_entry).
+# SHARED=ON also links the device library, MC adds its --q7-multicore twin,
+# DEBUG links it in a Debug build (-g: linked, not stripped or packed); the
+# outputs are checked by name, where they were loaded, and (host) that the
+# library exports q7_entry.
 set -eu
 q7cc=$1 profile=$2 generator=$3 shared=$4 work=$5
 src=$(cd "$(dirname "$0")/proj" && pwd)
@@ -15,11 +17,12 @@ unset Q7CC_REAL_CXX Q7CC_ACTIVE || true
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-mc=OFF
+mc=OFF type=Release
 [ "$shared" = MC ] && shared=ON mc=ON
+[ "$shared" = DEBUG ] && shared=ON type=Debug
 CXX="$q7cc" cmake -S "$src" -B "$build" -G "$generator" -DE2E_SHARED="$shared" \
 	-DE2E_MULTICORE="$mc" \
-	-DCMAKE_BUILD_TYPE=Release > "$work/configure.log" 2>&1 ||
+	-DCMAKE_BUILD_TYPE=$type > "$work/configure.log" 2>&1 ||
 	{ cat "$work/configure.log"; fail "configure"; }
 grep -q "The CXX compiler identification is GNU" "$work/configure.log" ||
 	fail "CMake did not identify the compiler"
@@ -44,8 +47,27 @@ esac
 if [ "$profile" = host ]; then
 	nm -D "$build/libops.so" | grep -q ' T q7_entry$' || fail "libops.so lacks q7_entry"
 fi
+if [ "$type" = Debug ]; then
+	[ ! -e "$build/libops.stripped.so" ] && [ ! -e "$build/libops.packed.so" ] ||
+		fail "a Debug (-g) build was packed"
+	echo "ok: $profile $generator Debug"
+	exit 0
+fi
 [ -f "$build/libops.stripped.so" ] && [ -f "$build/libops.packed.so" ] ||
 	fail "libops.stripped.so / libops.packed.so missing"
+
+# Every loaded segment inside the window: [lo, lo+len).
+in_window() { # FILE LO LEN
+	n=0
+	readelf -lW "$1" | grep '^ *LOAD' > "$work/load.txt"
+	while read -r _ _ vaddr _ _ memsz _; do
+		n=$((n + 1))
+		[ $((vaddr)) -ge $(($2)) ] && [ $((vaddr + memsz)) -le $(($2 + $3)) ] ||
+			fail "$1: LOAD at $vaddr+$memsz outside [$2, +$3)"
+	done < "$work/load.txt"
+	[ $n -gt 0 ] || fail "$1: no LOAD segment"
+}
+[ "$profile" = host ] || in_window "$build/libops.so" 0x84000000 0x2000000
 [ "$mc" = ON ] || { echo "ok: $profile $generator shared=$shared"; exit 0; }
 # Multicore: eight images and -o as the manifest.
 head -1 "$build/libopsmc.so" | grep -qx 'q7cc-multicore 1' || fail "libopsmc.so is not a manifest"
@@ -53,5 +75,7 @@ for i in 0 1 2 3 4 5 6 7; do
 	grep -qx "libopsmc_cpu$i.so" "$build/libopsmc.so" || fail "manifest lacks cpu$i"
 	[ -f "$build/libopsmc_cpu$i.so" ] || fail "libopsmc_cpu$i.so missing"
 	[ -f "$build/libopsmc_cpu$i.packed.so" ] || fail "libopsmc_cpu$i.packed.so missing"
+	[ "$profile" = host ] ||
+		in_window "$build/libopsmc_cpu$i.so" $((0x84000000 + i * 0x200000)) 0x200000
 done
 echo "ok: $profile $generator shared=$shared multicore"

@@ -144,7 +144,7 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@CXX@ -std=c++14 -fPIC -fPIC -O3 -DNDEBUG -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@CXX@ -shared -fPIC -O3 -DNDEBUG -o libops.so -Wl,-soname,libops.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -fPIC -O3 -DNDEBUG -o libops.so -Wl,-soname,libops.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
 	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"},
 	{"host_multicore", "host", Q7_MODE_LINK_SHARED,
 	 {"--q7-multicore", "-shared", "-o", "libops.so", "relu.o", NULL},
@@ -152,14 +152,14 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@CXX@ -std=c++14 -fPIC -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@CXX@ -shared -o libops_cpu0.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
-	 "@CXX@ -shared -o libops_cpu1.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
-	 "@CXX@ -shared -o libops_cpu2.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
-	 "@CXX@ -shared -o libops_cpu3.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
-	 "@CXX@ -shared -o libops_cpu4.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
-	 "@CXX@ -shared -o libops_cpu5.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
-	 "@CXX@ -shared -o libops_cpu6.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
-	 "@CXX@ -shared -o libops_cpu7.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu0.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu1.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu2.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu3.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu4.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu5.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu6.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu7.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
 	 "# q7cc: pack libops_cpu0.so -> libops_cpu0.stripped.so libops_cpu0.packed.so\n"
 	 "# q7cc: pack libops_cpu1.so -> libops_cpu1.stripped.so libops_cpu1.packed.so\n"
 	 "# q7cc: pack libops_cpu2.so -> libops_cpu2.stripped.so libops_cpu2.packed.so\n"
@@ -206,7 +206,7 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L/opt/lib -o libx.so a.o -lfoo @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L/opt/lib -o libx.so a.o @TMP@/wrapper.o -lfoo @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
 	 "# q7cc: pack libx.so -> libx.stripped.so libx.packed.so\n"},
 	{"emit_wrapper", "gnu", Q7_MODE_LINK_SHARED,
 	 {"-shared", "-o", "libx.so", "a.o", "--q7-emit-wrapper=w.cpp", NULL},
@@ -299,6 +299,6 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -o libops.so a.o libk.a @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -o libops.so a.o @TMP@/wrapper.o libk.a @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
 	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"},
 };
