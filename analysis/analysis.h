@@ -63,7 +63,9 @@ void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out);
 struct q7_analysis_opts {
 	const char *source;        /* the translation unit */
 	char *const *clang_args;   /* NULL-terminated: -I -D -U -std -include
-	                            * -isystem -x ... as given to the compile */
+	                            * -isystem -x ... as given to the compile;
+	                            * flags that do not shape the parse (-m*,
+	                            * -MD/-MF, -o, -c, ...) are dropped */
 	const char *triple;        /* parse target: i386-unknown-none for the
 	                            * device profiles (its ILP32 data model only:
 	                            * the x86 macros are undefined), the host's

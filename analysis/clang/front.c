@@ -35,10 +35,50 @@ void q7c_place_free(struct place *p)
 	p->file = NULL;
 }
 
+/* The compile's flags that shape what the parser sees. Anything else is
+ * dropped: libclang would print "unknown argument" for GCC-only flags
+ * (-mlongcalls), and -MD/-MF would have it write the compile's .d file. */
+static const struct {
+	const char *name;
+	bool separate; /* "-I dir" as well as "-Idir" */
+} parse_flags[] = {
+	{"-D", true},        {"-U", true},         {"-I", true},         {"-iquote", true},
+	{"-isystem", true},  {"-idirafter", true}, {"-include", true},   {"-imacros", true},
+	{"-isysroot", true}, {"--sysroot", true},  {"-x", true},         {"-std=", false},
+	{"--sysroot=", false}, {"--include-directory=", false}, {"-nostdinc", false},
+	{"-nostdinc++", false}, {"-ansi", false},   {"-pthread", false},  {"-O", false},
+	{"-fexceptions", false}, {"-fno-exceptions", false}, {"-frtti", false},
+	{"-fno-rtti", false}, {"-fsigned-char", false}, {"-funsigned-char", false},
+	{"-fshort-wchar", false}, {"-fshort-enums", false}, {"-fchar8_t", false},
+	{"-fno-char8_t", false}, {"-fno-operator-names", false}, {"-fgnu-keywords", false},
+	{"-fno-gnu-keywords", false}, {"-fms-extensions", false}, {"-trigraphs", false},
+};
+
+/* How many argv entries args[i] takes when kept (1 or 2), or 0. */
+static size_t parse_flag(char *const *args, size_t i)
+{
+	const char *a = args[i];
+	for (size_t k = 0; k < sizeof parse_flags / sizeof parse_flags[0]; k++) {
+		const char *n = parse_flags[k].name;
+		size_t len = strlen(n);
+		bool exact = strcmp(a, n) == 0;
+		if (parse_flags[k].separate && exact)
+			return args[i + 1] ? 2 : 0;
+		if (exact)
+			return 1;
+		/* Joined values: -DX, -Idir, -isystemdir, -std=c++14, -Os; never
+		 * a longer flag (-nostdinc++ is not -nostdinc with a value). */
+		bool joined = n[len - 1] == '=' || parse_flags[k].separate || strcmp(n, "-O") == 0;
+		if (joined && strncmp(a, n, len) == 0 && a[len])
+			return 1;
+	}
+	return 0;
+}
+
 static bool has_lang_flag(char *const *args)
 {
 	for (size_t i = 0; args && args[i]; i++)
-		if (strcmp(args[i], "-x") == 0 || strncmp(args[i], "-x", 2) == 0)
+		if (strncmp(args[i], "-x", 2) == 0)
 			return true;
 	return false;
 }
@@ -48,8 +88,12 @@ static bool has_lang_flag(char *const *args)
  * include directories and predefined macros). */
 static void build_args(const struct q7_analysis_opts *o, struct q7_strvec *a)
 {
-	for (char *const *p = o->clang_args; p && *p; p++)
-		q7_sv_add(a, *p);
+	for (size_t i = 0; o->clang_args && o->clang_args[i];) {
+		size_t n = parse_flag(o->clang_args, i);
+		for (size_t k = 0; k < n; k++)
+			q7_sv_add(a, o->clang_args[i + k]);
+		i += n ? n : 1;
+	}
 	/* q7cc stands for a C++ compiler: a .c file is C++ to it as well. */
 	if (!has_lang_flag(o->clang_args)) {
 		q7_sv_add(a, "-x");
@@ -73,8 +117,12 @@ static void build_args(const struct q7_analysis_opts *o, struct q7_strvec *a)
 			q7_sv_add(a, *d);
 		}
 	}
-	for (char *const *d = o->predefines; d && *d; d++)
+	for (char *const *d = o->predefines; d && *d; d++) {
 		q7_sv_addf(a, "-D%s", *d);
+		/* The type, not only the macro: xtensa's char is unsigned. */
+		if (strncmp(*d, "__CHAR_UNSIGNED__", 17) == 0)
+			q7_sv_add(a, "-funsigned-char");
+	}
 	/* The real compiler reports warnings; libclang's would only cost time. */
 	q7_sv_add(a, "-w");
 }

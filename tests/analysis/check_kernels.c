@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define DEVICE_TRIPLE "i386-unknown-none"
 #define HOST_TRIPLE "x86_64-pc-linux-gnu"
@@ -30,15 +31,19 @@ struct run {
 	int rc;
 };
 
-static void analyze(struct run *r, const char *fixture, bool host, const char *profile,
-                    const char *const *names)
+static void analyze_with(struct run *r, const char *fixture, bool host, const char *profile,
+                         const char *const *names, char *const *extra)
 {
 	char *src = q7_path_join(FIXTURES, fixture);
 	char *inc = q7_xasprintf("-I%s", RUNTIME_INCLUDE);
-	char *args[] = {inc, "-std=c++14", NULL};
+	struct q7_strvec args = {0};
+	q7_sv_add(&args, inc);
+	q7_sv_add(&args, "-std=c++14");
+	for (; extra && *extra; extra++)
+		q7_sv_add(&args, *extra);
 	struct q7_analysis_opts o = {
 		.source = src,
-		.clang_args = args,
+		.clang_args = args.v,
 		.triple = host ? HOST_TRIPLE : DEVICE_TRIPLE,
 		.sys_includes = host ? host_sys.v : xtensa_sys.v,
 		.profile = profile,
@@ -46,8 +51,15 @@ static void analyze(struct run *r, const char *fixture, bool host, const char *p
 	};
 	memset(r, 0, sizeof *r);
 	r->rc = q7_analyze(&o, &r->ops, &r->diags);
+	q7_sv_free(&args);
 	free(inc);
 	free(src);
+}
+
+static void analyze(struct run *r, const char *fixture, bool host, const char *profile,
+                    const char *const *names)
+{
+	analyze_with(r, fixture, host, profile, names, NULL);
 }
 
 static void run_free(struct run *r)
@@ -194,6 +206,27 @@ START_TEST(lint_rules)
 }
 END_TEST
 
+/* The compile's whole command line may come along: GCC-only flags must
+ * not stop libclang, and it must not write the compile's .d file. */
+START_TEST(compile_flags)
+{
+	char dep[] = "/tmp/q7depXXXXXX";
+	int fd = mkstemp(dep);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	unlink(dep);
+	char *extra[] = {"-mlongcalls", "-mcoproc", "-fno-jump-tables", "-Os", "-fpic", "-MMD", "-MP",
+	                 "-MF", dep, "-c", "-o", "/tmp/q7-never.o", "-stdlib=libc++-e",
+	                 "-D", "Q7_TEST_FLAG=1", "-Werror", NULL};
+	struct run r;
+	analyze_with(&r, "kernels.cpp", false, "gnu", NULL, extra);
+	expect_ops(&r, device_set);
+	ck_assert(!q7_path_exists(dep));
+	ck_assert(!q7_path_exists("/tmp/q7-never.o"));
+	run_free(&r);
+}
+END_TEST
+
 START_TEST(parse_errors)
 {
 	struct run r;
@@ -263,6 +296,7 @@ int main(void)
 	tcase_add_test(tc, host_schemas);
 	tcase_add_test(tc, neuron_library_and_names);
 	tcase_add_loop_test(tc, lint_rules, 0, (int)(sizeof lint_cases / sizeof lint_cases[0]));
+	tcase_add_test(tc, compile_flags);
 	tcase_add_test(tc, parse_errors);
 	tcase_add_test(tc, timing);
 	suite_add_tcase(s, tc);
