@@ -15,6 +15,9 @@
 #            crtbegin but no default libraries.
 # overflow:  3 MiB of .bss does not fit a core's window (ld says so) but
 #            fits the single core's.
+# variants:  .xbn and .xn link the same image as .x; an object made with
+#            ld -r -T .xr (and -Ur -T .xu) links with .x into an image
+#            that passes the same checks.
 # libc:      an object calling snprintf links with the C library, in the
 #            contract's library order, from XTENSA_LIBDIR/lsp (the copies
 #            with writable .rodata) and XTENSA_LIBDIR/libq7softfp.a, and
@@ -255,6 +258,34 @@ overflow)
 		-o "$work/big.so" "${objs[@]}" || fail "3 MiB of .bss did not fit the single core"
 	[ -f "$work/big.so" ] && check_image "$work/big.so" single $sram_base $single_window
 	;;
+variants)
+	compile table state start
+	pkg=lsp_fll_load_cpu_single
+	scripts=$lspdir/$pkg/ldscripts
+	read -r lo len < <(window_of $pkg)
+	link $pkg "$work/x.so" "${quiet_flags[@]}" || exit 1
+	for v in xbn xn; do
+		"$gxx" "${link_flags[@]}" "${quiet_flags[@]}" "-Wl,-T,$scripts/elf32xtensa.$v" \
+			-o "$work/$v.so" "$work"/obj/{table,state,start}.o || fail "link with .$v failed"
+		cmp -s "$work/x.so" "$work/$v.so" || fail ".$v links a different image from .x"
+	done
+	ld=$("$gxx" -print-prog-name=ld)
+	for v in xr xu; do
+		opt=-r
+		[ $v = xu ] && opt=-Ur
+		if "$ld" $opt -T "$scripts/elf32xtensa.$v" -o "$work/part-$v.o" \
+			"$work"/obj/{table,state}.o 2>"$work/part-$v.err" && ! [ -s "$work/part-$v.err" ]; then
+			"$gxx" "${link_flags[@]}" "${quiet_flags[@]}" "-Wl,-T,$scripts/elf32xtensa.x" \
+				-o "$work/from-$v.so" "$work/part-$v.o" "$work/obj/start.o" ||
+				fail "the ld $opt object does not link with .x"
+			[ -f "$work/from-$v.so" ] && check_image "$work/from-$v.so" "$pkg(.$v)" $lo $len
+		else
+			fail "ld $opt -T .$v: $(cat "$work/part-$v.err")"
+		fi
+		"$readelf" -hW "$work/part-$v.o" | grep -q 'REL (Relocatable' ||
+			fail "ld $opt -T .$v did not make a relocatable object"
+	done
+	;;
 libc)
 	compile table state start printf
 	pkg=lsp_fll_load_cpu2
@@ -279,7 +310,7 @@ libc)
 	fi
 	;;
 *)
-	echo "usage: $0 each|multicore|specs|overflow|libc GXX READELF LSPDIR FIXTURES WORK [XTENSA_LIBDIR]" >&2
+	echo "usage: $0 each|multicore|specs|overflow|variants|libc GXX READELF LSPDIR FIXTURES WORK [XTENSA_LIBDIR]" >&2
 	exit 2
 	;;
 esac
