@@ -12,7 +12,9 @@
  *    if the first operand is a NaN it is returned, else the second one; the
  *    returned NaN is quieted (quiet bit set, sign and payload kept). An
  *    invalid operation (inf-inf, 0*inf, 0/0, inf/inf) gives the default NaN
- *    with the sign bit set (0xffc00000, 0xfff8000000000000).
+ *    with the sign bit set (0xffc00000, 0xfff8000000000000). IEEE-754 leaves
+ *    NaN signs and payloads open, and the Xtensa libgcc assembly chooses
+ *    otherwise (for inf-inf it returns the first operand, quieted).
  *  - double->float keeps the sign and the top payload bits of a NaN and sets
  *    the quiet bit; float->double keeps sign and payload and sets it too.
  *  - float/double -> integer truncates toward zero. Out of range, the result
@@ -30,8 +32,8 @@
  *
  * The helpers never call a helper that the lx106 libgcc lacks: no float
  * arithmetic, no 64-bit multiply or divide, no 32-bit divide inside; wide
- * products come from 16x16-bit pieces. The test unit.softfp_selfcontained
- * checks the archive with nm. */
+ * products come from 16x16-bit pieces. unit.softfp_link checks with nm
+ * that the archive references no symbol at all. */
 #ifndef Q7_SOFTFP_H
 #define Q7_SOFTFP_H
 
