@@ -93,7 +93,7 @@ enum q7_input_kind q7_input_kind_of(const char *path)
 static enum q7_input_kind kind_under(const char *lang, const char *path)
 {
 	if (!lang || strcmp(lang, "none") == 0)
-		return q7_input_kind_of(path);
+		return strcmp(path, "-") == 0 ? Q7_IN_OTHER_SRC : q7_input_kind_of(path);
 	if (strcmp(lang, "c++") == 0)
 		return Q7_IN_CXX;
 	if (strcmp(lang, "c") == 0)

@@ -72,7 +72,9 @@ static void add_compile_units(const struct q7_profile *p, const struct q7_inv *i
 
 /* ---- bundles ------------------------------------------------------------ */
 
-/* Seed §3 CC_OPT, in its order. compile: with -c -MMD -MP -fpic. */
+/* Seed §3 CC_OPT, in its order. compile: with -c -MMD -MP -fpic. Without
+ * them it is seed §5's LINK_OPT: "CC_OPT minus the compile-only bits (-c,
+ * -fpic, -MMD/-MP)", so -mlongcalls stays. */
 static void xt_cc_opt(const struct q7_profile *p, bool compile, struct q7_strvec *cmd)
 {
 	static const char *const head[] = {"-g", "-std=c++14", "-stdlib=libc++-e",

@@ -144,6 +144,14 @@ static char *default_object(const char *src)
 int q7_mode_compile(struct q7_drv *d)
 {
 	const struct q7_inv *inv = &d->inv;
+	if (inv->nsources == 0) {
+		/* Nothing to compile: the compiler says so in its own words. */
+		struct q7_strvec cmd = {0};
+		q7_cmd_passthrough(&d->prof, inv, &cmd);
+		int rc = q7_step_show(d, cmd.v) ? q7_spawn_run(cmd.v) : 0;
+		q7_sv_free(&cmd);
+		return rc;
+	}
 	if (inv->output && inv->nsources > 1) {
 		q7_error("cannot specify '-o' with '-c' with multiple files");
 		return Q7_EXIT_USAGE;

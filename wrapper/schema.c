@@ -37,66 +37,81 @@ static const char *format(const struct q7_drv *d)
 	return d->inv.format ? d->inv.format : "text";
 }
 
-static int no_inputs(const struct q7_drv *d, const char *what)
+/* What both modes gather: ops and findings over every input. */
+struct gather {
+	struct q7_op_table ops;
+	struct q7_diags diags;
+	int rc;
+};
+
+static bool start(const struct q7_drv *d, const char *what, struct gather *g)
 {
+	memset(g, 0, sizeof *g);
 	if (d->inv.ninputs)
-		return 0;
+		return true;
 	q7_error("%s: no input files", what);
-	return Q7_EXIT_USAGE;
+	g->rc = Q7_EXIT_USAGE;
+	return false;
+}
+
+/* Applies the policy; returns the exit code. */
+static int finish(struct q7_drv *d, struct gather *g, size_t *errors)
+{
+	*errors = q7_diags_apply_policy(&g->diags, &d->policy);
+	return g->rc ? g->rc : *errors ? Q7_EXIT_ERROR : 0;
+}
+
+static void gather_free(struct gather *g)
+{
+	q7_ops_free(&g->ops);
+	q7_diags_free(&g->diags);
 }
 
 int q7_mode_lint(struct q7_drv *d)
 {
-	int rc = no_inputs(d, "--q7-lint");
-	if (rc)
-		return rc;
-	struct q7_op_table ops = {0};
-	struct q7_diags diags = {0};
+	struct gather g;
+	if (!start(d, "--q7-lint", &g))
+		return g.rc;
 	for (size_t i = 0; i < d->inv.n; i++) {
 		const struct q7_unit *u = &d->inv.u[i];
 		if (!u->input)
 			continue;
-		if (u->input != Q7_IN_CXX) {
+		int r = Q7_EXIT_USAGE;
+		if (u->input == Q7_IN_CXX)
+			r = analyse(d, u->tok[0], &g.ops, &g.diags);
+		else
 			q7_error("%s: --q7-lint reads C++ sources only", u->tok[0]);
-			rc = Q7_EXIT_USAGE;
-			continue;
-		}
-		int r = analyse(d, u->tok[0], &ops, &diags);
 		if (r)
-			rc = r;
+			g.rc = r;
 	}
-	size_t errors = q7_diags_apply_policy(&diags, &d->policy);
+	size_t errors;
+	int rc = finish(d, &g, &errors);
 	if (strcmp(format(d), "json") == 0)
-		q7_diags_write_json(&diags, stdout);
+		q7_diags_write_json(&g.diags, stdout);
 	else if (strcmp(format(d), "sarif") == 0)
-		q7_diags_write_sarif(&diags, stdout);
+		q7_diags_write_sarif(&g.diags, stdout);
 	else
-		q7_diags_print(&diags, stderr, q7_drv_color(d));
-	if (errors && !rc)
-		rc = Q7_EXIT_ERROR;
-	q7_ops_free(&ops);
-	q7_diags_free(&diags);
+		q7_diags_print(&g.diags, stderr, q7_drv_color(d));
+	gather_free(&g);
 	return rc;
 }
 
 int q7_mode_schema(struct q7_drv *d)
 {
-	int rc = no_inputs(d, "--q7-print-schema");
-	if (rc)
-		return rc;
-	struct q7_op_table ops = {0};
-	struct q7_diags diags = {0};
+	struct gather g;
+	if (!start(d, "--q7-print-schema", &g))
+		return g.rc;
 	for (size_t i = 0; i < d->inv.n; i++) {
 		const struct q7_unit *u = &d->inv.u[i];
 		int r = 0;
 		if (u->input == Q7_IN_CXX) {
-			r = analyse(d, u->tok[0], &ops, &diags);
+			r = analyse(d, u->tok[0], &g.ops, &g.diags);
 		} else if (u->input == Q7_IN_LINK) {
 			q7_step_note(d, "read records from %s", u->tok[0]);
 			if (!d->dry && !q7_path_exists(u->tok[0])) {
 				q7_error("%s: cannot read: no such file", u->tok[0]);
 				r = Q7_EXIT_IO;
-			} else if (!d->dry && q7_record_read(u->tok[0], &ops) != 0) {
+			} else if (!d->dry && q7_record_read(u->tok[0], &g.ops) != 0) {
 				r = Q7_EXIT_ERROR;
 			}
 		} else if (u->input) {
@@ -104,24 +119,25 @@ int q7_mode_schema(struct q7_drv *d)
 			r = Q7_EXIT_USAGE;
 		}
 		if (r)
-			rc = r;
+			g.rc = r;
 	}
-	size_t errors = q7_diags_apply_policy(&diags, &d->policy);
-	q7_diags_print(&diags, stderr, q7_drv_color(d));
+	size_t errors;
+	int rc = finish(d, &g, &errors);
+	if (strcmp(format(d), "sarif") == 0)
+		q7_diags_write_sarif(&g.diags, stderr);
+	else
+		q7_diags_print(&g.diags, stderr, q7_drv_color(d));
 	if (strcmp(format(d), "json") == 0) {
-		q7_ops_write_json(&ops, stdout);
+		q7_ops_write_json(&g.ops, stdout);
 	} else {
-		for (size_t i = 0; i < ops.n; i++) {
+		for (size_t i = 0; i < g.ops.n; i++) {
 			struct q7_strbuf b = {0};
-			q7_schema_print(&ops.ops[i], &b);
+			q7_schema_print(&g.ops.ops[i], &b);
 			printf("%s\n", b.s ? b.s : "");
 			q7_sb_free(&b);
 		}
 	}
 	fflush(stdout);
-	if (errors && !rc)
-		rc = Q7_EXIT_ERROR;
-	q7_ops_free(&ops);
-	q7_diags_free(&diags);
+	gather_free(&g);
 	return rc;
 }

@@ -163,6 +163,24 @@ CPP
 	[ "$(loads -### -c k.cpp)" = 0 ] || fail "libclang loaded for -###"
 	[ "$(loads -E plain.cpp)" = 0 ] || fail "libclang loaded for -E"
 	;;
+lint_error)
+	# A kernel the runtime cannot call: the compile itself succeeds, q7cc's
+	# lint fails it, in the compiler's format, and removes the object.
+	cat > bad.cpp <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+Q7_KERNEL torch::Tensor bad(const torch::Tensor &x, float *p) { return x; }
+CPP
+	"$q7cc" --q7-toolchain=host -c bad.cpp -o bad.o 2> err
+	rc=$?
+	[ $rc = 1 ] || fail "status $rc, want 1"
+	grep -q '^bad.cpp:3:[0-9]*: error: .*\[-Wq7-unsupported-param\]$' err || fail "message: $(cat err)"
+	[ ! -e bad.o ] || fail "bad.o left behind"
+	"$q7cc" --q7-toolchain=host --q7-lint --q7-format=json bad.cpp > out.json
+	rc=$?
+	[ $rc = 1 ] || fail "--q7-lint status $rc, want 1"
+	grep -q '"rule": "q7-unsupported-param"' out.json || fail "json: $(cat out.json)"
+	;;
 *)
 	fail "unknown case $case"
 	;;
