@@ -84,9 +84,13 @@ while :; do sleep 0.05; done"
 masquerade)
 	mkdir bin real
 	ln -s "$q7cc" bin/xt-clang++
-	fake real/xt-clang++ 'echo "REAL xt-clang++ $*"'
-	out=$(PATH=$PWD/bin:$PWD/real:$PATH xt-clang++ --version) || fail "status $?"
-	[ "$out" = "REAL xt-clang++ --version" ] || fail "ran '$out'"
+	fake real/xt-clang++ 'echo "REAL xt-clang++ $* LM=$LM_LICENSE_FILE"'
+	out=$(unset LM_LICENSE_FILE; PATH=$PWD/bin:$PWD/real:$PATH xt-clang++ --version) ||
+		fail "status $?"
+	lic=/opt/aws/neuron/gpsimd/tools/licenses/amzn_vq7_us_582883.out
+	[ "$out" = "REAL xt-clang++ --version LM=$lic" ] || fail "ran '$out'"
+	out=$(PATH=$PWD/bin:$PWD/real:$PATH LM_LICENSE_FILE=/my.lic xt-clang++ --version)
+	[ "$out" = "REAL xt-clang++ --version LM=/my.lic" ] || fail "license override: '$out'"
 	# The vendor's compile command, found on PATH and never q7cc itself.
 	out=$(PATH=$PWD/bin:$PWD/real:$PATH NEURON_CUSTOM_OP=/nc xt-clang++ -### -c r.cpp 2>&1)
 	case $out in "$PWD/real/xt-clang++ -g -std=c++14 "*) ;; *) fail "-### gave '$out'" ;; esac
@@ -180,6 +184,24 @@ CPP
 	rc=$?
 	[ $rc = 1 ] || fail "--q7-lint status $rc, want 1"
 	grep -q '"rule": "q7-unsupported-param"' out.json || fail "json: $(cat out.json)"
+	;;
+sysinfo_cache)
+	# The compiler's include dirs and macros are cached per compiler; an
+	# unwritable cache costs only the probe.
+	cat > k.cpp <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+Q7_KERNEL torch::Tensor k(const torch::Tensor &x) { return x; }
+CPP
+	XDG_CACHE_HOME=$PWD/cache "$q7cc" --q7-toolchain=host -c k.cpp -o k.o || fail "compile"
+	ls cache/q7cc/sysinfo-* > /dev/null 2>&1 || fail "nothing cached"
+	grep -q '^I /' cache/q7cc/sysinfo-* || fail "no include directories cached"
+	grep -q '^D __x86_64__=1$\|^D __aarch64__=1$' cache/q7cc/sysinfo-* || fail "no target macros cached"
+	: > notadir # under a regular file nothing can be created, even by root
+	XDG_CACHE_HOME=$PWD/notadir/cache "$q7cc" --q7-toolchain=host -c k.cpp -o k2.o 2> err ||
+		fail "compile with an unwritable cache: $(cat err)"
+	[ ! -s err ] || fail "noise with an unwritable cache: $(cat err)"
+	[ "$("$q7cc" --q7-print-schema k2.o)" = "k(Tensor x) -> Tensor" ] || fail "records"
 	;;
 *)
 	fail "unknown case $case"
