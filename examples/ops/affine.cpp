@@ -7,6 +7,7 @@
 
 Q7_KERNEL torch::Tensor affine(const torch::Tensor& x, int64_t offset, double scale,
                                float shift, const torch::Scalar& floor) {
+    TORCH_CHECK(x.scalar_type() == torch::kFloat, "affine: x must be float32");
     torch::Tensor y = torch::empty(x.sizes(), torch::kFloat);
     const float* in = x.data_ptr<float>();
     float* out = y.data_ptr<float>();

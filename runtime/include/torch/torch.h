@@ -531,6 +531,14 @@ inline Tensor ones_like(const Tensor &t) { return ones(t.sizes(), t.scalar_type(
 
 } // namespace at
 
+/* TORCH_CHECK(cond, ...): stops the op with a KERNEL_ERROR naming the
+ * condition when it does not hold (the message arguments are not kept). */
+#define TORCH_CHECK(cond, ...)                                        \
+	do {                                                              \
+		if (!(cond))                                                  \
+			q7rt_fail("%s:%d: expected %s", __FILE__, __LINE__, #cond); \
+	} while (0)
+
 namespace torch {
 using at::BFloat16;
 using at::Half;
