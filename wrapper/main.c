@@ -3,10 +3,11 @@
  *
  *   q7cc, xt-clang++, *-clang++   the compiler driver (wrapper/driver.c)
  *   q7-pkg-loadlib, xt-pkg-loadlib the packer (packer/)
- *   q7-prelink                     the prelinker (packer/)
+ *   q7-prelink                     the prelinker (prelink/)
  *   q7-run                         run a kernel (runtime/run/) */
 #include "driver.h"
 #include "pack.h"
+#include "prelink.h"
 #include "run.h"
 #include "support.h"
 
@@ -22,6 +23,7 @@ static const struct tool tools[] = {
 	{"q7-pkg-loadlib", "--q7-pkg-loadlib", q7_pkg_loadlib_main},
 	{"xt-pkg-loadlib", NULL, q7_pkg_loadlib_main},
 	{"q7-run", "--q7-run", q7_run_main},
+	{"q7-prelink", "--q7-prelink", q7_prelink_main},
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,517 @@
+/* The prelinker proper: checks an Xtensa device image, lays its PT_LOAD
+ * segments out from a base address, applies its dynamic relocations and
+ * builds the loadable image (header + load bytes).
+ *
+ * The image is read with explicit little-endian decoders and every offset,
+ * size and address is checked before use, so a damaged image gets a
+ * message, never a crash. Supported relocations: R_XTENSA_NONE (ignored)
+ * and R_XTENSA_RELATIVE without a symbol; anything else is refused with its
+ * type and offset (docs/emulated.md). */
+#include "prelink_int.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lsp.h"
+#include "support.h"
+#include "tempfile.h"
+
+#ifndef EM_XTENSA
+#define EM_XTENSA 94
+#endif
+
+#define MAX_IMAGE_SPAN 0x4000000u /* 64 MiB: twice the single-core window */
+#define BASE_ALIGN 16u            /* keeps literal, data and stack alignment */
+
+void q7_pl_err(char *err, size_t err_size, const char *name, const char *fmt, ...)
+{
+	if (!err || !err_size)
+		return;
+	int n = snprintf(err, err_size, "%s: ", name);
+	if (n < 0 || (size_t)n >= err_size)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err + n, err_size - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+static uint32_t rd16(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static uint32_t rd32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void wr32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+static void wr16(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+}
+
+struct seg {
+	uint32_t offset, vaddr, filesz, memsz;
+};
+
+struct img {
+	const char *name;
+	const unsigned char *p; /* the image's bytes */
+	size_t size;
+	uint32_t type, entry;
+	struct seg load[16];
+	unsigned nload;
+	bool have_dynamic;
+	uint32_t dyn_offset, dyn_size;
+	uint32_t lo, file_hi, hi; /* link addresses: first byte, end of file bytes, end */
+};
+
+/* Xtensa relocation numbers (the Xtensa ELF ABI; glibc's elf.h lacks
+ * them). */
+enum {
+	R_XTENSA_NONE = 0,
+	R_XTENSA_RELATIVE = 5,
+};
+
+static const char *reloc_name(uint32_t type)
+{
+	static const char *const names[] = {
+		"R_XTENSA_NONE", "R_XTENSA_32", "R_XTENSA_RTLD", "R_XTENSA_GLOB_DAT",
+		"R_XTENSA_JMP_SLOT", "R_XTENSA_RELATIVE", "R_XTENSA_PLT", NULL,
+		"R_XTENSA_OP0", "R_XTENSA_OP1", "R_XTENSA_OP2", "R_XTENSA_ASM_EXPAND",
+		"R_XTENSA_ASM_SIMPLIFY", NULL, "R_XTENSA_32_PCREL", "R_XTENSA_GNU_VTINHERIT",
+		"R_XTENSA_GNU_VTENTRY", "R_XTENSA_DIFF8", "R_XTENSA_DIFF16", "R_XTENSA_DIFF32",
+	};
+	if (type < sizeof names / sizeof names[0] && names[type])
+		return names[type];
+	if (type >= 20 && type <= 34)
+		return "R_XTENSA_SLOTn_OP";
+	if (type >= 35 && type <= 49)
+		return "R_XTENSA_SLOTn_ALT";
+	if (type >= 50 && type <= 56)
+		return "an R_XTENSA_TLS relocation";
+	return "an unknown relocation";
+}
+
+/* The ELF header and program headers: class, data, machine, type, and
+ * every PT_LOAD and PT_DYNAMIC inside the file. */
+static int parse_image(struct img *im, char *err, size_t es)
+{
+	const unsigned char *p = im->p;
+	if (im->size < sizeof(Elf32_Ehdr) || memcmp(p, ELFMAG, SELFMAG) != 0) {
+		q7_pl_err(err, es, im->name, "the image is not an ELF file");
+		return 1;
+	}
+	if (p[EI_CLASS] != ELFCLASS32) {
+		q7_pl_err(err, es, im->name, "the image is not ELF32 (class %u)", p[EI_CLASS]);
+		return 1;
+	}
+	if (p[EI_DATA] != ELFDATA2LSB) {
+		q7_pl_err(err, es, im->name, "the image is not little-endian (data %u)", p[EI_DATA]);
+		return 1;
+	}
+	uint32_t machine = rd16(p + 18);
+	if (machine != EM_XTENSA) {
+		q7_pl_err(err, es, im->name, "the image is not for Xtensa (machine %u)", machine);
+		return 1;
+	}
+	im->type = rd16(p + 16);
+	if (im->type != ET_DYN && im->type != ET_EXEC) {
+		q7_pl_err(err, es, im->name, "the image is not a linked image (ELF type %u)", im->type);
+		return 1;
+	}
+	im->entry = rd32(p + 24);
+	uint32_t phoff = rd32(p + 28), phentsize = rd16(p + 42), phnum = rd16(p + 44);
+	if (phnum == 0 || phnum == PN_XNUM) {
+		q7_pl_err(err, es, im->name, "the image has no program headers");
+		return 1;
+	}
+	if (phentsize != sizeof(Elf32_Phdr)) {
+		q7_pl_err(err, es, im->name, "program header entries of %u bytes (not %zu)",
+		          phentsize, sizeof(Elf32_Phdr));
+		return 1;
+	}
+	if (phoff > im->size || (uint64_t)phnum * phentsize > im->size - phoff) {
+		q7_pl_err(err, es, im->name,
+		          "program headers (offset 0x%x, %u entries) are outside the image (0x%zx "
+		          "bytes)", phoff, phnum, im->size);
+		return 1;
+	}
+	for (uint32_t i = 0; i < phnum; i++) {
+		const unsigned char *ph = p + phoff + i * phentsize;
+		uint32_t type = rd32(ph), off = rd32(ph + 4), va = rd32(ph + 8);
+		uint32_t filesz = rd32(ph + 16), memsz = rd32(ph + 20);
+		if (type != PT_LOAD && type != PT_DYNAMIC)
+			continue;
+		if (off > im->size || filesz > im->size - off) {
+			q7_pl_err(err, es, im->name,
+			          "segment %u (offset 0x%x, size 0x%x) is outside the image (0x%zx bytes)",
+			          i, off, filesz, im->size);
+			return 1;
+		}
+		if (type == PT_DYNAMIC) {
+			im->have_dynamic = true;
+			im->dyn_offset = off;
+			im->dyn_size = filesz;
+			continue;
+		}
+		if (filesz > memsz) {
+			q7_pl_err(err, es, im->name, "segment %u has more file bytes (0x%x) than memory "
+			          "bytes (0x%x)", i, filesz, memsz);
+			return 1;
+		}
+		if (memsz > MAX_IMAGE_SPAN || (uint64_t)va + memsz > 0x100000000ull) {
+			q7_pl_err(err, es, im->name, "segment %u (address 0x%x, size 0x%x) is too large",
+			          i, va, memsz);
+			return 1;
+		}
+		if (memsz == 0)
+			continue;
+		if (im->nload == sizeof im->load / sizeof im->load[0]) {
+			q7_pl_err(err, es, im->name, "too many loadable segments");
+			return 1;
+		}
+		if (im->nload) {
+			const struct seg *prev = &im->load[im->nload - 1];
+			if (va < prev->vaddr + prev->memsz) {
+				q7_pl_err(err, es, im->name,
+				          "segment %u (address 0x%x) overlaps or precedes the one before it",
+				          i, va);
+				return 1;
+			}
+		}
+		im->load[im->nload++] = (struct seg){off, va, filesz, memsz};
+	}
+	if (im->nload == 0) {
+		q7_pl_err(err, es, im->name, "the image has no loadable segment");
+		return 1;
+	}
+	im->lo = im->load[0].vaddr;
+	im->file_hi = im->lo;
+	for (unsigned i = 0; i < im->nload; i++) {
+		const struct seg *s = &im->load[i];
+		if (s->filesz && s->vaddr + s->filesz > im->file_hi)
+			im->file_hi = s->vaddr + s->filesz;
+		im->hi = s->vaddr + s->memsz;
+	}
+	if (im->hi - im->lo > MAX_IMAGE_SPAN) {
+		q7_pl_err(err, es, im->name, "the image spans 0x%x bytes, more than 0x%x",
+		          im->hi - im->lo, MAX_IMAGE_SPAN);
+		return 1;
+	}
+	if (im->entry < im->lo || im->entry >= im->file_hi) {
+		q7_pl_err(err, es, im->name, "entry point 0x%x is outside the loadable bytes", im->entry);
+		return 1;
+	}
+	return 0;
+}
+
+/* The file bytes at link address va, n bytes long, or NULL. */
+static const unsigned char *at_vaddr(const struct img *im, uint32_t va, uint32_t n)
+{
+	for (unsigned i = 0; i < im->nload; i++) {
+		const struct seg *s = &im->load[i];
+		if (va >= s->vaddr && va - s->vaddr <= s->filesz && n <= s->filesz - (va - s->vaddr))
+			return im->p + s->offset + (va - s->vaddr);
+	}
+	return NULL;
+}
+
+struct dyn {
+	uint32_t rela, relasz, relaent, jmprel, pltrelsz, pltrel;
+	bool have_rel, have_needed;
+};
+
+static int read_dynamic(const struct img *im, struct dyn *d, char *err, size_t es)
+{
+	memset(d, 0, sizeof *d);
+	d->relaent = sizeof(Elf32_Rela);
+	d->pltrel = DT_RELA;
+	bool ended = false;
+	for (uint32_t o = 0; o + 8 <= im->dyn_size; o += 8) {
+		const unsigned char *e = im->p + im->dyn_offset + o;
+		int32_t tag = (int32_t)rd32(e);
+		uint32_t val = rd32(e + 4);
+		if (tag == DT_NULL) {
+			ended = true;
+			break;
+		}
+		switch (tag) {
+		case DT_RELA: d->rela = val; break;
+		case DT_RELASZ: d->relasz = val; break;
+		case DT_RELAENT: d->relaent = val; break;
+		case DT_JMPREL: d->jmprel = val; break;
+		case DT_PLTRELSZ: d->pltrelsz = val; break;
+		case DT_PLTREL: d->pltrel = val; break;
+		case DT_REL: case DT_RELSZ: d->have_rel = true; break;
+		case DT_NEEDED: d->have_needed = true; break;
+		default: break;
+		}
+	}
+	if (!ended) {
+		q7_pl_err(err, es, im->name, "the dynamic section has no DT_NULL end");
+		return 1;
+	}
+	if (d->have_needed) {
+		q7_pl_err(err, es, im->name,
+		          "the image needs another shared library (DT_NEEDED); a device image "
+		          "must be self-contained");
+		return 1;
+	}
+	if (d->have_rel) {
+		q7_pl_err(err, es, im->name, "REL relocations (DT_REL) are not supported, only RELA");
+		return 1;
+	}
+	if (d->relaent != sizeof(Elf32_Rela)) {
+		q7_pl_err(err, es, im->name, "DT_RELAENT is %u, not %zu", d->relaent,
+		          sizeof(Elf32_Rela));
+		return 1;
+	}
+	if (d->pltrelsz && d->pltrel != DT_RELA) {
+		q7_pl_err(err, es, im->name, "PLT relocations of kind %u are not supported", d->pltrel);
+		return 1;
+	}
+	return 0;
+}
+
+/* Applies one table of RELA entries to the load bytes. */
+static int apply_table(const struct img *im, uint32_t va, uint32_t size, const char *what,
+                       unsigned char *load, uint32_t delta, uint32_t *count, char *err,
+                       size_t es)
+{
+	if (size == 0)
+		return 0;
+	if (size % sizeof(Elf32_Rela)) {
+		q7_pl_err(err, es, im->name, "%s size 0x%x is not a multiple of %zu", what, size,
+		          sizeof(Elf32_Rela));
+		return 1;
+	}
+	const unsigned char *t = at_vaddr(im, va, size);
+	if (!t) {
+		q7_pl_err(err, es, im->name, "%s (address 0x%x, size 0x%x) is outside the image's "
+		          "file bytes", what, va, size);
+		return 1;
+	}
+	uint32_t load_size = im->file_hi - im->lo;
+	for (uint32_t o = 0; o < size; o += sizeof(Elf32_Rela)) {
+		uint32_t off = rd32(t + o), info = rd32(t + o + 4), addend = rd32(t + o + 8);
+		uint32_t type = ELF32_R_TYPE(info), sym = ELF32_R_SYM(info);
+		if (type == R_XTENSA_NONE)
+			continue;
+		if (type != R_XTENSA_RELATIVE) {
+			q7_pl_err(err, es, im->name,
+			          "unsupported relocation %s (type %u) at offset 0x%x; only "
+			          "R_XTENSA_RELATIVE and R_XTENSA_NONE can be prelinked (link with "
+			          "-Wl,-Bsymbolic and no undefined symbols)",
+			          reloc_name(type), type, off);
+			return 1;
+		}
+		if (sym != 0) {
+			q7_pl_err(err, es, im->name,
+			          "R_XTENSA_RELATIVE at offset 0x%x names symbol %u; it must name none",
+			          off, sym);
+			return 1;
+		}
+		if (off < im->lo || off - im->lo > load_size || load_size - (off - im->lo) < 4) {
+			q7_pl_err(err, es, im->name,
+			          "R_XTENSA_RELATIVE at offset 0x%x is outside the image's file bytes "
+			          "(0x%x..0x%x)", off, im->lo, im->file_hi);
+			return 1;
+		}
+		/* Xtensa's RELATIVE keeps the link-time address in the word (the
+		 * addend is normally 0): word + addend + (base - link base). */
+		unsigned char *w = load + (off - im->lo);
+		wr32(w, rd32(w) + addend + delta);
+		(*count)++;
+	}
+	return 0;
+}
+
+static void put_header(unsigned char *out, const struct q7_pl_header *h)
+{
+	memset(out, 0, Q7_PL_HEADER_SIZE);
+	wr32(out + 0, h->magic);
+	wr16(out + 4, h->version);
+	wr16(out + 6, h->header_size);
+	wr32(out + 8, h->base);
+	wr32(out + 12, h->load_size);
+	wr32(out + 16, h->bss_size);
+	wr32(out + 20, h->entry);
+	wr32(out + 24, h->flags);
+	wr32(out + 28, h->checksum);
+	wr32(out + 32, h->link_base);
+	wr32(out + 36, h->nrelocs);
+	wr32(out + 40, (uint32_t)h->core);
+	wr32(out + 44, q7_crc32(0, out, Q7_PL_HEADER_CRC_SPAN));
+}
+
+/* Where the image goes: --base, or the window of opts->core. */
+static int choose_base(const struct q7_prelink_opts *opts, const struct img *im,
+                       struct q7_pl_header *h, char *err, size_t es)
+{
+	uint32_t span = im->hi - im->lo;
+	if (opts->have_base) {
+		h->base = opts->base;
+		h->flags = Q7_PL_F_BASE;
+		h->core = opts->core >= 0 ? opts->core : -1;
+	} else {
+		const struct q7_lsp *lsp = q7_lsp_get(opts->core);
+		if (!lsp) {
+			q7_pl_err(err, es, im->name, "no core %d (cores are 0..%d)", opts->core,
+			          Q7_NUM_CORES - 1);
+			return 1;
+		}
+		if (span > lsp->sram_len) {
+			q7_pl_err(err, es, im->name,
+			          "the image needs 0x%x bytes, more than the 0x%x of %s's window", span,
+			          lsp->sram_len, lsp->name);
+			return 1;
+		}
+		h->base = lsp->sram_org;
+		h->flags = opts->core >= 0 ? Q7_PL_F_CORE : Q7_PL_F_SINGLE;
+		h->core = opts->core >= 0 ? opts->core : -1;
+	}
+	if ((h->base - im->lo) % BASE_ALIGN) {
+		q7_pl_err(err, es, im->name,
+		          "base 0x%x is not a multiple of %u bytes away from the link address 0x%x",
+		          h->base, BASE_ALIGN, im->lo);
+		return 1;
+	}
+	if ((uint64_t)h->base + span > 0x100000000ull) {
+		q7_pl_err(err, es, im->name, "the image (0x%x bytes) does not fit above base 0x%x",
+		          span, h->base);
+		return 1;
+	}
+	return 0;
+}
+
+static int prelink_image(const struct q7_prelink_opts *opts, struct img *im,
+                         struct q7_prelinked *out, char *err, size_t es)
+{
+	if (parse_image(im, err, es))
+		return 1;
+	struct q7_pl_header h = {0};
+	if (choose_base(opts, im, &h, err, es))
+		return 1;
+	uint32_t delta = h.base - im->lo;
+	if (!im->have_dynamic && delta) {
+		q7_pl_err(err, es, im->name,
+		          "the image has no dynamic section, so it can only be placed at its link "
+		          "address 0x%x (asked for 0x%x)", im->lo, h.base);
+		return 1;
+	}
+	uint32_t load_size = im->file_hi - im->lo;
+	unsigned char *bytes = q7_xcalloc(1, Q7_PL_HEADER_SIZE + (size_t)load_size);
+	unsigned char *load = bytes + Q7_PL_HEADER_SIZE;
+	for (unsigned i = 0; i < im->nload; i++) {
+		const struct seg *s = &im->load[i];
+		memcpy(load + (s->vaddr - im->lo), im->p + s->offset, s->filesz);
+	}
+	if (im->have_dynamic) {
+		struct dyn d;
+		if (read_dynamic(im, &d, err, es) ||
+		    apply_table(im, d.rela, d.relasz, "DT_RELA", load, delta, &h.nrelocs, err, es) ||
+		    apply_table(im, d.jmprel, d.pltrelsz, "DT_JMPREL", load, delta, &h.nrelocs, err,
+		                es)) {
+			free(bytes);
+			return 1;
+		}
+	}
+	h.magic = Q7_PL_MAGIC;
+	h.version = Q7_PL_VERSION;
+	h.header_size = Q7_PL_HEADER_SIZE;
+	h.load_size = load_size;
+	h.bss_size = im->hi - im->file_hi;
+	h.entry = im->entry + delta;
+	h.link_base = im->lo;
+	h.checksum = q7_crc32(0, load, load_size);
+	put_header(bytes, &h);
+	h.header_crc = rd32(bytes + 44);
+	out->hdr = h;
+	out->bytes = bytes;
+	out->size = Q7_PL_HEADER_SIZE + (size_t)load_size;
+	return 0;
+}
+
+int q7_prelink_memory(const struct q7_prelink_opts *opts, const void *buf, size_t size,
+                      const char *name, struct q7_prelinked *out, char *err, size_t err_size)
+{
+	memset(out, 0, sizeof *out);
+	if (err && err_size)
+		err[0] = 0;
+	const unsigned char *p = buf;
+	if (size < EI_NIDENT || memcmp(p, ELFMAG, SELFMAG) != 0) {
+		q7_pl_err(err, err_size, name, "not an ELF file");
+		return 1;
+	}
+	struct img im = {.name = name, .p = p, .size = size};
+	/* A packed object (ET_REL) carries the image under its symbol; anything
+	 * else is taken to be the image itself. */
+	if (size >= sizeof(Elf32_Ehdr) && p[EI_CLASS] == ELFCLASS32 && p[EI_DATA] == ELFDATA2LSB &&
+	    rd16(p + 16) == ET_REL) {
+		size_t off, len;
+		if (rd16(p + 18) != EM_XTENSA) {
+			q7_pl_err(err, err_size, name, "not an Xtensa packed object (machine %u)",
+			          rd16(p + 18));
+			return 1;
+		}
+		const char *sym = opts->symbol ? opts->symbol : "lib_func";
+		if (q7_pl_extract(p, size, name, sym, &off, &len, err, err_size))
+			return 1;
+		im.p = p + off;
+		im.size = len;
+	}
+	return prelink_image(opts, &im, out, err, err_size);
+}
+
+int q7_prelink_file(const struct q7_prelink_opts *opts, const char *path,
+                    struct q7_prelinked *out, char *err, size_t err_size)
+{
+	size_t len;
+	char *buf = q7_read_file(path, &len);
+	if (!buf) {
+		memset(out, 0, sizeof *out);
+		q7_pl_err(err, err_size, path, "cannot read: %s", strerror(errno));
+		return 1;
+	}
+	int rc = q7_prelink_memory(opts, buf, len, path, out, err, err_size);
+	free(buf);
+	return rc;
+}
+
+int q7_prelinked_write(const struct q7_prelinked *pl, const char *path, char *err,
+                       size_t err_size)
+{
+	struct q7_outfile o;
+	if (q7_outfile_open(&o, path) != 0) {
+		q7_pl_err(err, err_size, path, "cannot create: %s", strerror(errno));
+		return 1;
+	}
+	if (fwrite(pl->bytes, 1, pl->size, o.f) != pl->size || q7_outfile_commit(&o, 0666) != 0) {
+		q7_pl_err(err, err_size, path, "cannot write: %s", strerror(errno));
+		q7_outfile_abort(&o);
+		return 1;
+	}
+	return 0;
+}
+
+void q7_prelinked_free(struct q7_prelinked *pl)
+{
+	free(pl->bytes);
+	pl->bytes = NULL;
+	pl->size = 0;
+}

@@ -1,0 +1,559 @@
+/* q7_run_emulated: runs an op of a gnu-profile device image on an emulated
+ * Xtensa core: qemu-system-xtensa -M sim -cpu lx106 with q7boot.elf as its
+ * firmware (runtime/boot/boot.h has the memory map and the protocol).
+ *
+ * Per core: prelink the core's packed image to its RAM window, write the
+ * boot block + frame, the image and the tensor data to files that QEMU's
+ * generic loader puts in RAM, start QEMU with the result file as its fd 3,
+ * wait (with a time-out), and read back the frame, the tensor data and the
+ * out tensor. Cores run one after another, each starting from the tensor
+ * data the previous one left ("chained"), like q7_run_host: SPMD cores do
+ * not synchronise, so any order is a valid schedule.
+ *
+ * Memory: everything here is freed before return, except result->out_data
+ * (the caller's, see run.h). Temporary files live in q7_temp_dir(). */
+#include "run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "boot.h"
+#include "image.h"
+#include "npy.h"
+#include "prelink.h"
+#include "support.h"
+#include "tempfile.h"
+
+extern char **environ;
+
+#define DEFAULT_TIMEOUT 60.0        /* seconds, for all cores together */
+#define DEFAULT_HEAP (64u << 20)
+#define TENSOR_ALIGN 64u
+#define HEAP_ALIGN 0x100000u
+#define ICOUNT_SHIFT 5              /* -icount: one instruction = 32 ns */
+#define CORE_KHZ 40000u             /* the lx106's CCOUNT rate in QEMU */
+
+static void fail(struct q7_run_result *r, const char *fmt, ...) Q7_PRINTF(2, 3);
+static void fail(struct q7_run_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->message, sizeof r->message, fmt, ap);
+	va_end(ap);
+	r->status = -1;
+}
+
+/* The image a core runs: <base>.packed.so beside <base>.so when it is
+ * there (what a release build leaves), else the image itself (-g builds
+ * are not packed; the prelinker takes plain images too). */
+static char *packed_path(const char *image)
+{
+	char *base = q7_path_strip_ext(image, ".so");
+	if (strcmp(base, image) != 0) {
+		const char *b = q7_path_basename(base);
+		size_t n = strlen(b);
+		bool already = n > 7 && strcmp(b + n - 7, ".packed") == 0;
+		char *packed = q7_xasprintf("%s.packed.so", base);
+		if (!already && q7_path_exists(packed)) {
+			free(base);
+			return packed;
+		}
+		free(packed);
+	}
+	free(base);
+	return q7_xstrdup(image);
+}
+
+static size_t desc_bytes(const struct q7_tensor_desc *t)
+{
+	size_t n = 1;
+	for (unsigned i = 0; i < t->ndim && i < Q7_MAX_DIMS; i++)
+		n *= t->sizes[i];
+	return n * q7_npy_dtype_size((enum q7_dtype)t->dtype);
+}
+
+/* The tensor data region as the core sees it: every tensor argument, then
+ * dst, each 64-byte aligned from Q7_BOOT_DATA_AREA. */
+struct layout {
+	unsigned char *data; /* the region's bytes */
+	size_t size;
+	uint32_t dst_addr;   /* 0: no dst */
+	uint32_t heap, heap_size;
+	struct q7_arg args[Q7_MAX_ARGS];
+	struct q7_tensor_desc dst;
+};
+
+static int make_layout(const struct q7_run_request *req, struct layout *L, struct q7_run_result *r)
+{
+	size_t off = 0;
+	memset(L, 0, sizeof *L);
+	memcpy(L->args, req->args, sizeof L->args);
+	L->dst = req->dst;
+	for (int pass = 0; pass < 2; pass++) {
+		off = 0;
+		for (unsigned i = 0; i <= req->nargs && i <= Q7_MAX_ARGS; i++) {
+			const struct q7_tensor_desc *t;
+			if (i == req->nargs || i == Q7_MAX_ARGS)
+				t = req->dst.data ? &req->dst : NULL;
+			else
+				t = req->args[i].kind == Q7_ARG_TENSOR ? &req->args[i].u.tensor : NULL;
+			if (!t)
+				continue;
+			size_t n = desc_bytes(t);
+			off = (off + TENSOR_ALIGN - 1) & ~(size_t)(TENSOR_ALIGN - 1);
+			if (pass == 1) {
+				if (n)
+					memcpy(L->data + off, (const void *)(uintptr_t)t->data, n);
+				uint32_t addr = Q7_BOOT_DATA_AREA + (uint32_t)off;
+				if (i == req->nargs || i == Q7_MAX_ARGS) {
+					L->dst.data = addr;
+					L->dst_addr = addr;
+				} else {
+					L->args[i].u.tensor.data = addr;
+				}
+			}
+			off += n;
+			if (off > Q7_BOOT_RAM_END - Q7_BOOT_DATA_AREA) {
+				fail(r, "the tensors (%zu bytes and more) do not fit the emulated core's "
+				     "RAM (%u MiB)", off, (Q7_BOOT_RAM_END - Q7_BOOT_DATA_AREA) >> 20);
+				return -1;
+			}
+		}
+		if (pass == 0)
+			L->data = q7_xcalloc(1, off ? off : 1);
+	}
+	L->size = off;
+	uint32_t heap = (Q7_BOOT_DATA_AREA + (uint32_t)off + HEAP_ALIGN - 1) & ~(HEAP_ALIGN - 1);
+	uint32_t room = Q7_BOOT_RAM_END - heap;
+	size_t want = req->heap_size ? req->heap_size : DEFAULT_HEAP;
+	if (!req->heap_size && want > room)
+		want = room;
+	if (want > room || heap >= Q7_BOOT_RAM_END) {
+		fail(r, "a heap arena of %zu bytes does not fit the emulated core's RAM beside the "
+		     "tensors (%u bytes left)", want, heap < Q7_BOOT_RAM_END ? room : 0);
+		return -1;
+	}
+	L->heap = heap;
+	L->heap_size = (uint32_t)want;
+	return 0;
+}
+
+static int write_file(const char *path, const void *a, size_t an, const void *b, size_t bn)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	int ok = fwrite(a, 1, an, f) == an && (!bn || fwrite(b, 1, bn, f) == bn);
+	return (fclose(f) == 0 && ok) ? 0 : -1;
+}
+
+/* QEMU's option parser takes ",," for a comma inside a value. */
+static char *qemu_escape(const char *s)
+{
+	struct q7_strbuf b = {0};
+	for (; *s; s++) {
+		q7_sb_addc(&b, *s);
+		if (*s == ',')
+			q7_sb_addc(&b, ',');
+	}
+	return q7_sb_take(&b);
+}
+
+static void add_loader(struct q7_strvec *argv, const char *file, uint32_t addr)
+{
+	char *f = qemu_escape(file);
+	q7_sv_add(argv, "-device");
+	q7_sv_addf(argv, "loader,file=%s,addr=0x%08x,force-raw=on", f, addr);
+	free(f);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Runs argv with result_fd as its fd 3; waits at most *budget seconds
+ * (which it decreases). Returns the wait status, -1 when it could not
+ * start, -2 on time-out (QEMU is then killed). */
+static int spawn_wait(char *const *argv, int result_fd, double *budget, struct q7_run_result *r)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, result_fd, Q7_BOOT_RESULT_FD);
+	fflush(NULL); /* our buffered output first, then the kernel's */
+	pid_t pid;
+	int e = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (e != 0) {
+		fail(r, "cannot start %s: %s", argv[0], strerror(e));
+		return -1;
+	}
+	double start = now_s();
+	long nap = 1000000; /* 1 ms, growing to 20 ms */
+	for (;;) {
+		int st;
+		pid_t w = waitpid(pid, &st, WNOHANG);
+		if (w == pid) {
+			*budget -= now_s() - start;
+			return st;
+		}
+		if (w < 0 && errno != EINTR) {
+			fail(r, "waiting for %s: %s", argv[0], strerror(errno));
+			return -1;
+		}
+		if (now_s() - start > *budget) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+			return -2;
+		}
+		struct timespec ts = {0, nap};
+		nanosleep(&ts, NULL);
+		if (nap < 20000000)
+			nap += nap / 2;
+	}
+}
+
+static const char *exc_name(uint32_t cause)
+{
+	switch (cause) {
+	case 0: return "IllegalInstruction";
+	case 1: return "Syscall";
+	case 2: return "InstructionFetchError";
+	case 3: return "LoadStoreError";
+	case 4: return "Level1Interrupt";
+	case 6: return "IntegerDivideByZero";
+	case 9: return "LoadStoreAlignment";
+	case 20: return "InstFetchProhibited";
+	case 28: return "LoadProhibited";
+	case 29: return "StoreProhibited";
+	default: return "exception";
+	}
+}
+
+/* Copies the out tensor (span bytes as the core laid it out, by its
+ * strides) into a contiguous buffer owned by r. */
+static int take_output(const struct q7_frame *f, const unsigned char *span, size_t span_bytes,
+                       struct q7_run_result *r)
+{
+	size_t es = q7_npy_dtype_size((enum q7_dtype)f->out.dtype);
+	if (es == 0 || f->out.ndim > Q7_MAX_DIMS) {
+		fail(r, "%s: the runtime described an invalid result", f->op);
+		return -1;
+	}
+	size_t n = 1;
+	for (unsigned i = 0; i < f->out.ndim; i++)
+		n *= f->out.sizes[i];
+	r->out = f->out;
+	r->out_bytes = n * es;
+	r->out_data = q7_xmalloc(r->out_bytes ? r->out_bytes : 1);
+	unsigned idx[Q7_MAX_DIMS] = {0};
+	for (size_t k = 0; k < n; k++) {
+		size_t off = 0;
+		for (unsigned d = 0; d < f->out.ndim; d++)
+			off += (size_t)idx[d] * (size_t)f->out.strides[d];
+		if ((off + 1) * es > span_bytes) {
+			fail(r, "%s: the returned tensor's bytes are incomplete", f->op);
+			return -1;
+		}
+		memcpy((unsigned char *)r->out_data + k * es, span + off * es, es);
+		for (unsigned d = f->out.ndim; d-- > 0;)
+			if (++idx[d] < f->out.sizes[d])
+				break;
+			else
+				idx[d] = 0;
+	}
+	/* Contiguous now, at a host address. */
+	int32_t stride = 1;
+	for (unsigned d = f->out.ndim; d-- > 0;) {
+		r->out.strides[d] = stride;
+		stride *= (int32_t)f->out.sizes[d];
+	}
+	r->out.data = (uint64_t)(uintptr_t)r->out_data;
+	return 0;
+}
+
+struct emu {
+	const struct q7_run_request *req;
+	struct q7_run_result *r;
+	struct layout L;
+	const char *qemu, *boot;
+	char *dir;
+	unsigned cores;
+	double budget;
+	bool stats, icount;
+};
+
+/* Reads one core's result file; updates the tensor data for the next
+ * core and, for the last one, the output. 0, or -1 after fail(). */
+static int read_result(struct emu *E, unsigned core, const char *path, int wst,
+                       const struct q7_pl_header *h, double secs)
+{
+	struct q7_run_result *r = E->r;
+	size_t len = 0;
+	char *buf = q7_read_file(path, &len);
+	struct q7_boot_result br;
+	int rc = -1;
+	const char *who = E->cores > 1 ? q7_xasprintf("core %u: ", core) : q7_xstrdup("");
+	if (!buf || len < sizeof br) {
+		if (WIFSIGNALED(wst))
+			fail(r, "%sqemu-system-xtensa died of signal %d", who, WTERMSIG(wst));
+		else
+			fail(r, "%sthe emulated core gave no result (qemu-system-xtensa exit status "
+			     "%d)", who, WIFEXITED(wst) ? WEXITSTATUS(wst) : -1);
+		goto out;
+	}
+	memcpy(&br, buf, sizeof br);
+	br.message[sizeof br.message - 1] = 0;
+	if (br.magic != Q7_RESULT_MAGIC || br.version != Q7_BOOT_VERSION) {
+		fail(r, "%sthe boot program's result is damaged", who);
+		goto out;
+	}
+	if (br.boot_status == Q7_BOOT_EXCEPTION) {
+		/* Where in the linked image, for addr2line on the .so. */
+		char where[64] = "";
+		if (br.exc_pc >= h->base && br.exc_pc - h->base < h->load_size)
+			snprintf(where, sizeof where, " (0x%08x in the linked image)",
+			         br.exc_pc - h->base + h->link_base);
+		fail(r, "%sthe core took an %s: EXCCAUSE %u (%s) at pc 0x%08x%s, address 0x%08x", who,
+		     br.message, br.exc_cause, exc_name(br.exc_cause), br.exc_pc, where, br.exc_vaddr);
+		goto out;
+	}
+	if (br.boot_status != Q7_BOOT_OK) {
+		fail(r, "%sthe boot program stopped: %s", who, br.message);
+		goto out;
+	}
+	size_t need = sizeof br + (size_t)br.frame_size + br.dst_bytes + br.out_bytes;
+	if (br.frame_size != sizeof(struct q7_frame) || len < need ||
+	    br.dst_bytes != E->L.size) {
+		fail(r, "%sthe boot program's result is truncated", who);
+		goto out;
+	}
+	struct q7_frame f;
+	memcpy(&f, buf + sizeof br, sizeof f);
+	f.message[sizeof f.message - 1] = 0;
+	memcpy(E->L.data, buf + sizeof br + sizeof f, br.dst_bytes);
+	if (f.switched_stack)
+		r->switched_stack = 1;
+	if (E->stats) {
+		uint32_t cycles = br.ccount_end - br.ccount_start;
+		fprintf(stderr, "q7-run: emulated core %u: %.3f s, %u cycles", core, secs, cycles);
+		if (E->icount)
+			fprintf(stderr, ", %llu instructions",
+			        (unsigned long long)cycles * 1000000ull / CORE_KHZ >> ICOUNT_SHIFT);
+		fprintf(stderr, ", stack %u bytes%s\n", br.stack_used,
+		        f.switched_stack ? ", switched stack" : "");
+	}
+	if (f.status != Q7_STATUS_OK) {
+		r->status = f.status;
+		snprintf(r->message, sizeof r->message, "%s%s", who, f.message);
+		goto out;
+	}
+	if (core + 1 == E->cores &&
+	    take_output(&f, (const unsigned char *)buf + sizeof br + sizeof f + br.dst_bytes,
+	                br.out_bytes, r) != 0)
+		goto out;
+	rc = 0;
+out:
+	free((char *)who);
+	free(buf);
+	return rc;
+}
+
+static int run_core(struct emu *E, unsigned core, const char *image)
+{
+	struct q7_run_result *r = E->r;
+	const struct q7_run_request *req = E->req;
+	struct q7_prelink_opts po = {.symbol = "lib_func", .core = E->cores > 1 ? (int)core : -1,
+	                             .have_base = true,
+	                             .base = Q7_BOOT_IMAGE_AREA + core * Q7_BOOT_CORE_WINDOW};
+	struct q7_prelinked pl = {0};
+	char err[Q7_PL_ERR_SIZE];
+	char *img = q7_path_join(E->dir, "image.bin"), *par = q7_path_join(E->dir, "params.bin");
+	char *dat = q7_path_join(E->dir, "data.bin"), *res = q7_path_join(E->dir, "result.bin");
+	struct q7_strvec argv = {0};
+	unsigned char *params = NULL;
+	int rc = -1, fd = -1;
+	if (q7_prelink_file(&po, image, &pl, err, sizeof err) != 0) {
+		fail(r, "%s", err);
+		goto out;
+	}
+	uint32_t window = E->cores > 1 ? Q7_BOOT_CORE_WINDOW : Q7_BOOT_IMAGE_AREA_SIZE;
+	if ((uint64_t)pl.hdr.load_size + pl.hdr.bss_size > window) {
+		fail(r, "%s: the image (%u bytes) does not fit its window on the emulated core "
+		     "(%u bytes)", image, pl.hdr.load_size + pl.hdr.bss_size, window);
+		goto out;
+	}
+	/* The boot block and the frame, in one file at Q7_BOOT_BLOCK_ADDR. */
+	size_t psize = (Q7_BOOT_FRAME_ADDR - Q7_BOOT_BLOCK_ADDR) + sizeof(struct q7_frame);
+	params = q7_xcalloc(1, psize);
+	struct q7_boot_block *b = (struct q7_boot_block *)params;
+	b->magic = Q7_BOOT_MAGIC;
+	b->version = Q7_BOOT_VERSION;
+	b->image = pl.hdr.base - Q7_PL_HEADER_SIZE;
+	b->image_size = (uint32_t)pl.size;
+	b->frame = Q7_BOOT_FRAME_ADDR;
+	b->result_fd = Q7_BOOT_RESULT_FD;
+	b->dst_data = Q7_BOOT_DATA_AREA;
+	b->dst_bytes = (uint32_t)E->L.size;
+	struct q7_frame *f = (struct q7_frame *)(params + (Q7_BOOT_FRAME_ADDR - Q7_BOOT_BLOCK_ADDR));
+	f->magic = Q7_FRAME_MAGIC;
+	f->version = Q7_FRAME_VERSION;
+	f->size = sizeof *f;
+	f->nargs = req->nargs;
+	snprintf(f->op, sizeof f->op, "%s", req->op);
+	f->cpu_id = core;
+	f->cpu_count = E->cores;
+	memcpy(f->args, E->L.args, sizeof f->args);
+	f->dst = E->L.dst;
+	f->heap_base = E->L.heap;
+	f->heap_size = E->L.heap_size;
+	if (write_file(par, params, psize, NULL, 0) || write_file(img, pl.bytes, pl.size, NULL, 0) ||
+	    write_file(dat, E->L.data, E->L.size, NULL, 0)) {
+		fail(r, "%s: cannot write: %s", E->dir, strerror(errno));
+		goto out;
+	}
+	fd = open(res, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		fail(r, "%s: cannot create: %s", res, strerror(errno));
+		goto out;
+	}
+	q7_sv_add(&argv, E->qemu);
+	const char *fixed[] = {"-M", "sim", "-cpu", "lx106", "-semihosting", "-nodefaults",
+	                       "-display", "none", "-monitor", "none", "-serial", "none"};
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		q7_sv_add(&argv, fixed[i]);
+	if (E->icount) {
+		q7_sv_add(&argv, "-icount");
+		q7_sv_addf(&argv, "shift=%d", ICOUNT_SHIFT);
+	}
+	q7_sv_add(&argv, "-kernel");
+	q7_sv_add(&argv, E->boot);
+	add_loader(&argv, par, Q7_BOOT_BLOCK_ADDR);
+	add_loader(&argv, img, b->image);
+	if (E->L.size)
+		add_loader(&argv, dat, Q7_BOOT_DATA_AREA);
+	double t0 = now_s();
+	int wst = spawn_wait(argv.v, fd, &E->budget, r);
+	if (wst == -1)
+		goto out;
+	if (wst == -2) {
+		fail(r, "%s%s: timed out after %g s on the emulated core (QEMU stopped); a kernel "
+		     "that never returns? --timeout=SECONDS sets the limit",
+		     E->cores > 1 ? q7_path_basename(image) : req->op, E->cores > 1 ? "" : "",
+		     req->timeout_s > 0 ? req->timeout_s : DEFAULT_TIMEOUT);
+		goto out;
+	}
+	rc = read_result(E, core, res, wst, &pl.hdr, now_s() - t0);
+out:
+	if (fd >= 0)
+		close(fd);
+	q7_sv_free(&argv);
+	free(params);
+	q7_prelinked_free(&pl);
+	free(img);
+	free(par);
+	free(dat);
+	free(res);
+	return rc;
+}
+
+static bool env_on(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v && strcmp(v, "0") != 0;
+}
+
+int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *r)
+{
+	memset(r, 0, sizeof *r);
+	struct emu E = {.req = req, .r = r};
+	E.cores = req->cores ? req->cores : 1;
+	E.budget = req->timeout_s > 0 ? req->timeout_s : DEFAULT_TIMEOUT;
+	E.stats = env_on("Q7CC_EMU_STATS");
+	E.icount = env_on("Q7CC_EMU_ICOUNT");
+	if (E.cores > 8) {
+		fail(r, "%u cores asked, at most 8", E.cores);
+		return 1;
+	}
+	if (E.cores > 1 && req->dst.data == 0) {
+		fail(r, "%u cores need a destination tensor", E.cores);
+		return 1;
+	}
+	const char *env_qemu = getenv("Q7CC_QEMU");
+	char *qemu = env_qemu && *env_qemu ? q7_xstrdup(env_qemu)
+	                                   : q7_path_search("qemu-system-xtensa", NULL);
+	if (!qemu || !q7_path_is_executable(qemu)) {
+		fail(r, "qemu-system-xtensa not found%s%s: --target=emulated needs it (Debian "
+		     "package qemu-system-misc: apt-get install qemu-system-misc)",
+		     env_qemu && *env_qemu ? " at " : " on PATH", env_qemu && *env_qemu ? env_qemu : "");
+		free(qemu);
+		return 1;
+	}
+	char *boot = q7_prefix_path("lib/q7cc/xtensa/q7boot.elf");
+	struct q7_strvec paths = {0};
+	char *err = NULL;
+	int rc = 1;
+	if (!q7_path_exists(boot)) {
+		fail(r, "%s: the emulated core's boot program is missing (q7cc was built without "
+		     "xtensa-lx106-elf-gcc?)", boot);
+		goto out;
+	}
+	if (q7_run_images(req->lib, E.cores, &paths, &err) != 0) {
+		fail(r, "%s", err);
+		free(err);
+		goto out;
+	}
+	const char *tmp = q7_temp_dir();
+	if (!tmp) {
+		fail(r, "cannot create a temporary directory: %s", strerror(errno));
+		goto out;
+	}
+	E.dir = q7_xasprintf("%s/emu", tmp);
+	if (mkdir(E.dir, 0700) != 0 && errno != EEXIST) {
+		fail(r, "%s: cannot create: %s", E.dir, strerror(errno));
+		goto out;
+	}
+	q7_temp_register(E.dir);
+	E.qemu = qemu;
+	E.boot = boot;
+	if (make_layout(req, &E.L, r) != 0)
+		goto out;
+	for (unsigned core = 0; core < E.cores; core++) {
+		char *image = packed_path(paths.v[core]);
+		int c = run_core(&E, core, image);
+		free(image);
+		if (c != 0)
+			goto out;
+	}
+	r->status = Q7_STATUS_OK;
+	rc = 0;
+out:
+	if (E.dir) {
+		const char *names[] = {"image.bin", "params.bin", "data.bin", "result.bin"};
+		for (size_t i = 0; i < sizeof names / sizeof names[0] && !q7_save_temps(); i++) {
+			char *p = q7_path_join(E.dir, names[i]);
+			unlink(p);
+			free(p);
+		}
+	}
+	free(E.L.data);
+	free(E.dir);
+	q7_sv_free(&paths);
+	free(boot);
+	free(qemu);
+	return rc;
+}
