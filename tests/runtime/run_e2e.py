@@ -215,6 +215,22 @@ def case_spmd8(c):
     check_eq("shape", (descr, shape), ("<i4", (rows, cols)))
     want = [x[r_ * cols + c_] + r_ * 1000 + c_ * 10 + r_ % 8 for r_ in range(rows) for c_ in range(cols)]
     check_eq("spmd_rows on 8 cores", got, want)
+    # The same through a multicore manifest: core i runs its own image.
+    import shutil
+    names = []
+    for i in range(8):
+        names.append("ops_cpu%d.so" % i)
+        shutil.copy(c.ops, c.path(names[-1]))
+    with open(c.path("ops.manifest"), "w") as f:
+        f.write("q7cc-multicore 1\n" + "\n".join(names) + "\n")
+    _, (_, _, got) = c.run(c.path("ops.manifest"), "spmd_rows", [c.path("x.npy")], ["--cores=8"])
+    check_eq("spmd_rows on 8 images", got, want)
+    with open(c.path("short.manifest"), "w") as f:
+        f.write("q7cc-multicore 1\n" + "\n".join(names[:2]) + "\n")
+    r, _ = c.run(c.path("short.manifest"), "spmd_rows", [c.path("x.npy")], ["--cores=8"],
+                 expect_ok=False)
+    if "names 2 images, 8 cores asked" not in r.stderr:
+        fail("short manifest: " + r.stderr)
     # Fewer cores take more rows each.
     _, (_, _, got) = c.run(c.ops, "spmd_rows", [c.path("x.npy")], ["--cores=3"])
     check_eq("spmd_rows on 3 cores", got,
