@@ -1,7 +1,9 @@
 /* link_all.c: device code using every float, double and 64-bit operation
  * a kernel can write, for the link test (link_check.sh): linked with
  * -Wl,--no-undefined, it proves libq7softfp.a plus the lx106 libgcc leave
- * nothing missing. Volatile operands keep every operation a real call. */
+ * nothing missing, also for picolibc's libm, whose functions call the same
+ * helpers. Volatile operands keep every operation a real call. */
+#include <math.h>
 #include <stdint.h>
 
 #define V volatile
@@ -14,6 +16,7 @@ V uint64_t q1, q2;
 V int r;
 
 void q7sf_use_everything(void);
+void q7sf_use_libm(void);
 
 void q7sf_use_everything(void)
 {
@@ -32,4 +35,10 @@ void q7sf_use_everything(void)
     l1 = l1 / l2; l1 = l1 % l2; q1 = q1 / q2; q1 = q1 % q2; l1 = l1 * l2;
     q1 = (uint64_t)u1 * u2; l1 = (int64_t)i1 * i2;
     l1 = l1 << i1; l1 = l1 >> i1; q1 = q1 >> i1;
+}
+
+void q7sf_use_libm(void)
+{
+    f1 = expf(f1) + sinf(f1) + sqrtf(f1) + powf(f1, f2) + logf(f2) + tanhf(f2);
+    d1 = exp(d1) + log(d1) + pow(d1, d2) + fmod(d1, d2) + sqrt(d2) + atan2(d1, d2);
 }
