@@ -144,8 +144,9 @@ progress)
 Q7_KERNEL torch::Tensor k(const torch::Tensor &x) { return x; }
 CPP
 	"$q7cc" --q7-toolchain=host -c k.cpp -o k.o || fail "compile"
-	Q7CC_JOBS=3 "$q7cc" --q7-toolchain=host --q7-multicore -v -shared k.o -o libk.so 2> err ||
-		{ cat err; fail "link"; }
+	Q7CC_JOBS=3 "$q7cc" --q7-toolchain=host --q7-multicore -v -shared k.o -o libk.so \
+		--q7-emit-wrapper="w r.cpp" 2> err || { cat err; fail "link"; }
+	grep -q 'get_func_cnt' "w r.cpp" || fail "--q7-emit-wrapper wrote no wrapper"
 	for i in 0 1 2 3 4 5 6 7; do
 		grep -qx "\[$((i + 1))/8\] link libk_cpu$i.so" err || fail "no progress line for cpu$i"
 	done
