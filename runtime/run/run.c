@@ -182,10 +182,8 @@ static bool parse_literal(const char *s, struct q7_arg *a)
 	errno = 0;
 	long long i = strtoll(s, &end, 0);
 	if (*s && !*end) {
-		if (errno) {
-			q7_error("%s: integer out of range", s);
+		if (errno) /* out of 64 bits: not a literal q7 can pass */
 			return false;
-		}
 		a->kind = Q7_ARG_INT;
 		a->u.i = i;
 		return true;
@@ -201,10 +199,15 @@ static bool parse_literal(const char *s, struct q7_arg *a)
 	return false;
 }
 
-static bool looks_like_file(const char *s)
+/* A name ending in .npy is a file; else a literal when it reads as one
+ * (so a file named "3" does not shadow the number); else a file. */
+static bool is_file_arg(const char *s)
 {
 	size_t n = strlen(s);
-	return (n > 4 && strcmp(s + n - 4, ".npy") == 0) || q7_path_exists(s);
+	if (n > 4 && strcmp(s + n - 4, ".npy") == 0)
+		return true;
+	struct q7_arg probe;
+	return !parse_literal(s, &probe) && q7_path_exists(s);
 }
 
 int q7_run_main(int argc, char **argv)
@@ -234,7 +237,7 @@ int q7_run_main(int argc, char **argv)
 	for (size_t i = 2; i < o.pos.n; i++) {
 		const char *s = o.pos.v[i];
 		struct q7_arg *a = &req.args[req.nargs++];
-		if (looks_like_file(s)) {
+		if (is_file_arg(s)) {
 			struct npy_array *t = &arrays[narrays];
 			if (npy_read(s, t) != 0)
 				goto out;
@@ -248,7 +251,7 @@ int q7_run_main(int argc, char **argv)
 			if (!first)
 				first = &a->u.tensor;
 		} else if (!parse_literal(s, a)) {
-			q7_error("%s: not a .npy file nor a literal (3, 0.5, true)", s);
+			q7_error("%s: not a .npy file nor a literal (3, 0.5, true; integers of 64 bits)", s);
 			goto out;
 		}
 	}
