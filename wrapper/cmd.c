@@ -220,6 +220,7 @@ void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
 		q7_sv_add(cmd, "-Wl,--start-group");
 		q7_sv_add(cmd, "-lc");
 		q7_sv_add(cmd, "-lm");
+		q7_sv_add(cmd, "-ldummyhost"); /* picolibc's stdin/stdout/stderr */
 		char *softfp = q7_prefix_path("lib/q7cc/xtensa/libq7softfp.a");
 		if (q7_path_exists(softfp))
 			q7_sv_add(cmd, softfp);

@@ -204,6 +204,18 @@ CPP
 	[ ! -s err ] || fail "noise with an unwritable cache: $(cat err)"
 	[ "$("$q7cc" --q7-print-schema k2.o)" = "k(Tensor x) -> Tensor" ] || fail "records"
 	;;
+gnu_executable)
+	# A plain executable link (what CMake's probes and check_cxx_source_*
+	# do) links for the device with the gnu profile.
+	cat > m.cpp <<'CPP'
+#include <stdio.h>
+#include <string.h>
+int main(int argc, char **argv) { printf("%d %d\n", argc, (int)strlen(argv[0]) / argc); return 0; }
+CPP
+	"$q7cc" --q7-toolchain=gnu m.cpp -o "m x" || fail "link"
+	readelf -h "m x" | grep -q 'EXEC (Executable' || fail "not an executable"
+	readelf -h "m x" | grep -q 'Tensilica Xtensa' || fail "not for Xtensa"
+	;;
 *)
 	fail "unknown case $case"
 	;;
