@@ -119,6 +119,8 @@ static const char *check_sections(struct q7_image *im)
 			return "section contents outside the file";
 		if (!pow2_or_zero(sh->sh_addralign))
 			return "section alignment not a power of two";
+		if (sh->sh_addralign > Q7_IMAGE_MAX_ALIGN)
+			return "absurd section alignment";
 		if (sh->sh_link >= im->shnum)
 			return "section link out of range";
 		if ((sh->sh_flags & SHF_INFO_LINK) && sh->sh_info >= im->shnum)
@@ -180,6 +182,8 @@ static const char *check_segments(struct q7_image *im)
 			return "segment outside the file";
 		if (!pow2_or_zero(p->p_align))
 			return "segment alignment not a power of two";
+		if (p->p_type == PT_LOAD && p->p_align > Q7_IMAGE_MAX_ALIGN)
+			return "absurd segment alignment";
 		if (p->p_type == PT_LOAD && p->p_filesz > p->p_memsz)
 			return "segment file size larger than its memory size";
 		if (!fits(p->p_vaddr, p->p_memsz, addr_max))

@@ -11,6 +11,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Alignments above this are damage, not layout: a section aligned to 4 GiB
+ * would make the stripped image 4 GiB of zeros. */
+#define Q7_IMAGE_MAX_ALIGN (16ul << 20)
+
 struct q7_isec {
 	GElf_Shdr sh;
 	const char *name; /* into the image's section name table */

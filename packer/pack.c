@@ -187,15 +187,14 @@ static unsigned image_mode(const struct q7_image *im)
 	return 0755;
 }
 
-int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o)
+int q7_pack_image_fds(const struct q7_image *im, const struct q7_pack_opts *o, int sfd, int pfd)
 {
-	int rc = 1, fd = -1, memfd = -1;
-	bool use_out = false, use_strip = false;
-	struct q7_outfile sof = {0}, pof = {0};
+	int rc = 1;
 	struct q7_strip_plan plan;
 	void *map = MAP_FAILED;
 	Elf *out = NULL;
-	const char *symbol = o->symbol ? o->symbol : "lib_func";
+	const char *sname = o->stripped ? o->stripped : "(stripped image)";
+	const char *pname = o->output ? o->output : "(packed object)";
 
 	q7_strip_plan(im, o->pagesize, o->symlookup, &plan);
 	if (o->verbose) {
@@ -203,72 +202,94 @@ int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o)
 		q7_note("%s: removing sections: %s", im->path, dropped);
 		free(dropped);
 	}
-	/* The stripped image: into the -s file, or an anonymous one. */
-	const char *sname = o->stripped ? o->stripped : "(stripped image)";
-	if (o->stripped) {
-		if (q7_outfile_open(&sof, o->stripped) != 0) {
-			q7_error("%s: cannot create: %s", o->stripped, strerror(errno));
-			goto cleanup;
-		}
-		use_strip = true;
-		fd = fileno(sof.f);
-	} else {
-		fd = memfd = memfd_create("q7-stripped", MFD_CLOEXEC);
-		if (fd < 0) {
-			q7_error("%s: memfd_create: %s", im->path, strerror(errno));
-			goto cleanup;
-		}
-	}
-	if (q7_strip_write(im, &plan, fd, sname) != 0)
+	/* Alignments are bounded, but many of them could still add up. */
+	if (plan.total > 2 * (uint64_t)im->size + (64u << 20)) {
+		q7_error("%s: the stripped image would grow to %llu bytes: absurd layout", im->path,
+		         (unsigned long long)plan.total);
 		goto cleanup;
-	if (o->output) {
-		map = mmap(NULL, plan.total, PROT_READ, MAP_SHARED, fd, 0);
+	}
+	if (q7_strip_write(im, &plan, sfd, sname) != 0)
+		goto cleanup;
+	if (pfd >= 0) {
+		/* The packed object embeds exactly the bytes just written. */
+		map = mmap(NULL, plan.total, PROT_READ, MAP_SHARED, sfd, 0);
 		if (map == MAP_FAILED) {
 			q7_error("%s: cannot map the stripped image: %s", sname, strerror(errno));
 			goto cleanup;
 		}
 		size_t info_len = 0;
 		const unsigned char *info = im->eh.e_machine == EM_XTENSA ? find_info(im, &info_len) : NULL;
-		struct packed pk = {map, plan.total, info, info_len, symbol,
+		struct packed pk = {map, plan.total, info, info_len, o->symbol ? o->symbol : "lib_func",
 		                    o->pagesize > 4 ? o->pagesize : 4};
-		if (q7_outfile_open(&pof, o->output) != 0) {
-			q7_error("%s: cannot create: %s", o->output, strerror(errno));
-			goto cleanup;
-		}
-		use_out = true;
-		out = elf_begin(fileno(pof.f), ELF_C_WRITE, NULL);
+		out = elf_begin(pfd, ELF_C_WRITE, NULL);
 		if (!out || write_packed(im, &pk, out) != 0) {
-			q7_elf_error(o->output, "writing the packed object");
+			q7_elf_error(pname, "writing the packed object");
 			goto cleanup;
 		}
-		elf_end(out);
-		out = NULL;
 	}
-	if (use_strip && q7_outfile_commit(&sof, image_mode(im)) != 0) {
-		q7_error("%s: cannot write: %s", o->stripped, strerror(errno));
-		use_strip = false;
-		goto cleanup;
-	}
-	use_strip = false;
-	if (use_out && q7_outfile_commit(&pof, 0644) != 0) {
-		q7_error("%s: cannot write: %s", o->output, strerror(errno));
-		use_out = false;
-		goto cleanup;
-	}
-	use_out = false;
 	rc = 0;
 cleanup:
 	if (out)
 		elf_end(out);
 	if (map != MAP_FAILED)
 		munmap(map, plan.total);
+	q7_strip_plan_free(&plan);
+	return rc;
+}
+
+int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o)
+{
+	int rc = 1, sfd = -1, memfd = -1;
+	bool use_out = false, use_strip = false;
+	struct q7_outfile sof = {0}, pof = {0};
+
+	/* The stripped image goes to the -s file, or to an anonymous one. */
+	if (o->stripped) {
+		if (q7_outfile_open(&sof, o->stripped) != 0) {
+			q7_error("%s: cannot create: %s", o->stripped, strerror(errno));
+			goto cleanup;
+		}
+		use_strip = true;
+		sfd = fileno(sof.f);
+	} else {
+		sfd = memfd = memfd_create("q7-stripped", MFD_CLOEXEC);
+		if (sfd < 0) {
+			q7_error("%s: memfd_create: %s", im->path, strerror(errno));
+			goto cleanup;
+		}
+	}
+	if (o->output) {
+		if (q7_outfile_open(&pof, o->output) != 0) {
+			q7_error("%s: cannot create: %s", o->output, strerror(errno));
+			goto cleanup;
+		}
+		use_out = true;
+	}
+	if (q7_pack_image_fds(im, o, sfd, use_out ? fileno(pof.f) : -1) != 0)
+		goto cleanup;
+	/* libelf wrote through the descriptors; the FILEs hold nothing. */
+	if (use_strip) {
+		use_strip = false;
+		if (q7_outfile_commit(&sof, image_mode(im)) != 0) {
+			q7_error("%s: cannot write: %s", o->stripped, strerror(errno));
+			goto cleanup;
+		}
+	}
+	if (use_out) {
+		use_out = false;
+		if (q7_outfile_commit(&pof, 0644) != 0) {
+			q7_error("%s: cannot write: %s", o->output, strerror(errno));
+			goto cleanup;
+		}
+	}
+	rc = 0;
+cleanup:
 	if (use_out)
 		q7_outfile_abort(&pof);
 	if (use_strip)
 		q7_outfile_abort(&sof);
 	if (memfd >= 0)
 		close(memfd);
-	q7_strip_plan_free(&plan);
 	return rc;
 }
 

@@ -24,6 +24,11 @@ int q7_pack(const struct q7_pack_opts *o);
  * the fuzz target and tests. Same result and messages as q7_pack. */
 struct q7_image;
 int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o);
+/* The same into descriptors (empty, read-write) instead of named files;
+ * packed_fd -1 skips the packed object. o->output/stripped only name the
+ * outputs in messages. */
+int q7_pack_image_fds(const struct q7_image *im, const struct q7_pack_opts *o, int stripped_fd,
+                      int packed_fd);
 
 /* The q7-pkg-loadlib / xt-pkg-loadlib command line. */
 int q7_pkg_loadlib_main(int argc, char **argv);

@@ -329,9 +329,11 @@ char *q7_strip_dropped(const struct q7_image *im, const struct q7_strip_plan *p)
 	return q7_sb_take(&b);
 }
 
-static GElf_Word remap(const struct q7_strip_plan *p, GElf_Word i)
+/* The output index of input section i; 0 when dropped or not a section
+ * (sh_info of a REL section without SHF_INFO_LINK is not checked). */
+static GElf_Word remap(const struct q7_image *im, const struct q7_strip_plan *p, GElf_Word i)
 {
-	return (GElf_Word)p->newidx[i];
+	return i < im->shnum ? (GElf_Word)p->newidx[i] : 0;
 }
 
 static int write_out(const struct q7_image *im, const struct q7_strip_plan *p, Elf *out)
@@ -361,10 +363,10 @@ static int write_out(const struct q7_image *im, const struct q7_strip_plan *p, E
 			sh = im->sec[i].sh;
 			sh.sh_name = p->name[i];
 			sh.sh_offset = p->off[i];
-			sh.sh_link = remap(p, sh.sh_link);
+			sh.sh_link = remap(im, p, sh.sh_link);
 			if ((sh.sh_flags & SHF_INFO_LINK) ||
 			    ((sh.sh_type == SHT_REL || sh.sh_type == SHT_RELA) && sh.sh_info)) {
-				sh.sh_info = remap(p, sh.sh_info);
+				sh.sh_info = remap(im, p, sh.sh_info);
 				/* objcopy: no target section left, no info link. */
 				if (!sh.sh_info)
 					sh.sh_flags &= ~(GElf_Xword)SHF_INFO_LINK;

@@ -1,0 +1,22 @@
+#!/bin/sh
+# fuzz.packer: builds fuzz/fuzz_pack with clang-14 -fsanitize=fuzzer,address
+# (the packer, support and op sources, straight from the tree) and runs it
+# for a bounded time, seeded with the damaged-image corpus and good images.
+# Usage: fuzz.sh STAGE_BIN SRC_DIR LSP_DIR ROOT SECONDS
+. "$(dirname "$0")/lib.sh"
+ROOT=$4 SECS=${5:-20}
+CLANG=$(command -v clang-14 || command -v clang) || { echo "no clang: cannot fuzz"; exit 1; }
+$CLANG -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined \
+	-I"$ROOT/packer" -I"$ROOT/support" -I"$ROOT/analysis" \
+	"$ROOT/fuzz/fuzz_pack.c" "$ROOT"/packer/*.c "$ROOT"/support/*.c "$ROOT/analysis/op.c" \
+	-lelf -o fuzz_pack
+sh "$SRC/damage.sh" "$STAGE_BIN" "$SRC" "$LSP" "$T/seeds" > /dev/null
+mkdir work
+# -close_fd_mask=2: the packer's refusals would flood the log; crash
+# reports still come out.
+./fuzz_pack -max_total_time="$SECS" -timeout=10 -rss_limit_mb=1024 -max_len=65536 \
+	-close_fd_mask=2 -print_final_stats=1 work seeds 2>&1 | tail -12 > log || true
+cat log
+grep -q 'Done [0-9]* runs' log || fail "the fuzzer stopped early"
+echo "fuzz: ok"
