@@ -83,6 +83,23 @@ static bool has_lang_flag(char *const *args)
 	return false;
 }
 
+/* Macros that describe the compiler, not the target. GCC's __GNUC__=12
+ * would tell glibc's and picolibc's headers that GCC-only attributes
+ * (__malloc__(free), ...) are there; clang's own values must stay. */
+static bool compiler_macro(const char *def)
+{
+	static const char *const prefixes[] = {
+		"__GNUC", "__GNUG__", "__VERSION__", "__GXX_", "__clang", "__llvm", "__GCC_",
+		"__OPTIMIZE", "__NO_INLINE__", "__cpp_", "__cplusplus", "__STDC", "__has_",
+		"__FLT_EVAL_METHOD", "__DEPRECATED", "__EXCEPTIONS", "__SSP", "__CET__",
+		"__SEG_", "__FINITE_MATH_ONLY__", "__pic__", "__PIC__", "__pie__", "__PIE__",
+	};
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(def, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
 /* libclang's command line: the compile's own flags, then what makes the
  * parse see what the real compiler sees (its target's data model, its
  * include directories and predefined macros). */
@@ -118,6 +135,8 @@ static void build_args(const struct q7_analysis_opts *o, struct q7_strvec *a)
 		}
 	}
 	for (char *const *d = o->predefines; d && *d; d++) {
+		if (compiler_macro(*d))
+			continue;
 		q7_sv_addf(a, "-D%s", *d);
 		/* The type, not only the macro: xtensa's char is unsigned. */
 		if (strncmp(*d, "__CHAR_UNSIGNED__", 17) == 0)

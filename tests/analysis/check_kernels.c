@@ -15,7 +15,28 @@
 #define DEVICE_TRIPLE "i386-unknown-none"
 #define HOST_TRIPLE "x86_64-pc-linux-gnu"
 
-static struct q7_strvec xtensa_sys, host_sys;
+static struct q7_strvec xtensa_sys, host_sys, xtensa_macros, host_macros;
+
+/* "#define NAME VALUE" lines of `cc -dM -E` (written at configure time)
+ * as the driver passes them: "NAME=VALUE", function-like ones skipped. */
+static void read_macros(const char *path, struct q7_strvec *out)
+{
+	size_t len;
+	char *text = q7_read_file(path, &len);
+	if (!text)
+		return;
+	char *save = NULL;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(l, "#define ", 8) != 0)
+			continue;
+		char *name = l + 8, *sp = strchr(name, ' ');
+		if (!sp || memchr(name, '(', (size_t)(sp - name)))
+			continue;
+		*sp = '\0';
+		q7_sv_addf(out, "%s=%s", name, sp + 1);
+	}
+	free(text);
+}
 
 static void split(const char *list, struct q7_strvec *out)
 {
@@ -46,6 +67,7 @@ static void analyze_with(struct run *r, const char *fixture, bool host, const ch
 		.clang_args = args.v,
 		.triple = host ? HOST_TRIPLE : DEVICE_TRIPLE,
 		.sys_includes = host ? host_sys.v : xtensa_sys.v,
+		.predefines = host ? host_macros.v : xtensa_macros.v,
 		.profile = profile,
 		.kernel_names = (char *const *)names,
 	};
@@ -102,14 +124,14 @@ static void expect_ops(const struct run *r, const char *const *want)
 }
 
 static const char *const device_set[] = {
-	"hdr::from_header(Tensor x, long long n) -> Tensor | at::Tensor(const at::Tensor &, long long) | 0 | def | kernels.cpp:31",
-	"hdr::header_stack(Tensor x, double d) -> Tensor | at::Tensor(at::Tensor, double) | 8192 | def | kernels.cpp:33",
+	"hdr::from_header(Tensor x, long long n) -> Tensor | at::Tensor(const at::Tensor &, long long) | 0 | def | kernels.cpp:34",
+	"hdr::header_stack(Tensor x, double d) -> Tensor | at::Tensor(at::Tensor, double) | 8192 | def | kernels.cpp:36",
 	"hdr::declared_only(Tensor x) -> Tensor | at::Tensor(const at::Tensor &) | 0 | decl | kern_decls.h:9",
-	"relu(Tensor x, int k, float a) -> Tensor | at::Tensor(const at::Tensor &, int, float) | 0 | def | kernels.cpp:14",
-	"ops::scale(Tensor x, Scalar s, bool flag) -> Tensor | at::Tensor(at::Tensor, const c10::Scalar &, bool) | 0 | def | kernels.cpp:18",
-	"wide(Tensor x, long long a, long long b, long long c, double d) -> Tensor | at::Tensor(const at::Tensor &, long long, long long, long long, double) | 0 | def | kernels.cpp:22",
-	"from_macro(Tensor in, float f) -> Tensor | at::Tensor(const at::Tensor &, float) | 0 | def | kernels.cpp:27",
-	"deep(Tensor x, int n) -> Tensor | at::Tensor(at::Tensor, int) | 65536 | def | kernels.cpp:29",
+	"relu(Tensor x, int k, float a) -> Tensor | at::Tensor(const at::Tensor &, int, float) | 0 | def | kernels.cpp:17",
+	"ops::scale(Tensor x, Scalar s, bool flag) -> Tensor | at::Tensor(at::Tensor, const c10::Scalar &, bool) | 0 | def | kernels.cpp:21",
+	"wide(Tensor x, long long a, long long b, long long c, double d) -> Tensor | at::Tensor(const at::Tensor &, long long, long long, long long, double) | 0 | def | kernels.cpp:25",
+	"from_macro(Tensor in, float f) -> Tensor | at::Tensor(const at::Tensor &, float) | 0 | def | kernels.cpp:30",
+	"deep(Tensor x, int n) -> Tensor | at::Tensor(at::Tensor, int) | 65536 | def | kernels.cpp:32",
 	NULL,
 };
 
@@ -127,14 +149,14 @@ START_TEST(host_schemas)
 {
 	/* x86-64 is LP64: int64_t is long there, and must be declared so. */
 	static const char *const host_set[] = {
-		"hdr::from_header(Tensor x, long long n) -> Tensor | at::Tensor(const at::Tensor &, long) | 0 | def | kernels.cpp:31",
-		"hdr::header_stack(Tensor x, double d) -> Tensor | at::Tensor(at::Tensor, double) | 8192 | def | kernels.cpp:33",
+		"hdr::from_header(Tensor x, long long n) -> Tensor | at::Tensor(const at::Tensor &, long) | 0 | def | kernels.cpp:34",
+		"hdr::header_stack(Tensor x, double d) -> Tensor | at::Tensor(at::Tensor, double) | 8192 | def | kernels.cpp:36",
 		"hdr::declared_only(Tensor x) -> Tensor | at::Tensor(const at::Tensor &) | 0 | decl | kern_decls.h:9",
-		"relu(Tensor x, int k, float a) -> Tensor | at::Tensor(const at::Tensor &, int, float) | 0 | def | kernels.cpp:14",
-		"ops::scale(Tensor x, Scalar s, bool flag) -> Tensor | at::Tensor(at::Tensor, const c10::Scalar &, bool) | 0 | def | kernels.cpp:18",
-		"wide(Tensor x, long long a, long long b, long long c, double d) -> Tensor | at::Tensor(const at::Tensor &, long, long long, long long, double) | 0 | def | kernels.cpp:22",
-		"from_macro(Tensor in, float f) -> Tensor | at::Tensor(const at::Tensor &, float) | 0 | def | kernels.cpp:27",
-		"deep(Tensor x, int n) -> Tensor | at::Tensor(at::Tensor, int) | 65536 | def | kernels.cpp:29",
+		"relu(Tensor x, int k, float a) -> Tensor | at::Tensor(const at::Tensor &, int, float) | 0 | def | kernels.cpp:17",
+		"ops::scale(Tensor x, Scalar s, bool flag) -> Tensor | at::Tensor(at::Tensor, const c10::Scalar &, bool) | 0 | def | kernels.cpp:21",
+		"wide(Tensor x, long long a, long long b, long long c, double d) -> Tensor | at::Tensor(const at::Tensor &, long, long long, long long, double) | 0 | def | kernels.cpp:25",
+		"from_macro(Tensor in, float f) -> Tensor | at::Tensor(const at::Tensor &, float) | 0 | def | kernels.cpp:30",
+		"deep(Tensor x, int n) -> Tensor | at::Tensor(at::Tensor, int) | 65536 | def | kernels.cpp:32",
 		NULL,
 	};
 	struct run r;
@@ -288,6 +310,12 @@ int main(void)
 {
 	split(XTENSA_SYS, &xtensa_sys);
 	split(HOST_SYS, &host_sys);
+	read_macros(XTENSA_MACROS, &xtensa_macros);
+	read_macros(HOST_MACROS, &host_macros);
+	if (!xtensa_macros.n || !host_macros.n) {
+		fprintf(stderr, "no predefined macros in %s or %s\n", XTENSA_MACROS, HOST_MACROS);
+		return 1;
+	}
 	Suite *s = suite_create("analysis-kernels");
 	/* One process for all (CK_FORK=no in CTest): libclang loads once. */
 	TCase *tc = tcase_create("clang");
@@ -309,5 +337,7 @@ int main(void)
 	srunner_free(sr);
 	q7_sv_free(&xtensa_sys);
 	q7_sv_free(&host_sys);
+	q7_sv_free(&xtensa_macros);
+	q7_sv_free(&host_macros);
 	return failed ? 1 : 0;
 }
