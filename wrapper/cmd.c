@@ -305,8 +305,11 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 		link_flags(p, inv, true, cmd);
 		break;
 	case Q7_PROFILE_GNU: {
+		/* The image is one window of core SRAM, code and data together:
+		 * ld's RWX-segment warning would only be noise on every link. */
 		static const char *const head[] = {"-shared", "-nostdlib", "-Wl,-Bsymbolic",
-		                                   "-Wl,--no-undefined"};
+		                                   "-Wl,--no-undefined",
+		                                   "-Wl,--no-warn-rwx-segments"};
 		for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
 			q7_sv_add(cmd, head[i]);
 		char *s = lsp_script(lsp);
