@@ -29,7 +29,9 @@ direct() {
 case $case in
 compile_error_gnu | compile_error_host)
 	profile=${case#compile_error_}
-	printf 'int f( { return 0 }\n' > "bad file.cpp"
+	# A kernel TU, so analysis runs too: its findings must not show.
+	printf '#include <torch/torch.h>\n#include <q7/kernel.h>\n%s\n' \
+		'Q7_KERNEL torch::Tensor f(const torch::Tensor &x { return x }' > "bad file.cpp"
 	"$q7cc" --q7-toolchain="$profile" -c "bad file.cpp" -o bad.o 2> q7.err
 	q7rc=$?
 	direct --q7-toolchain="$profile" -c "bad file.cpp" -o bad.o 2> cc.err
