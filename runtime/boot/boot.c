@@ -158,9 +158,9 @@ static __attribute__((noreturn)) void finish(void)
 {
 	uint32_t out_bytes = 0;
 	const void *out = NULL;
-	if (frame && result.boot_status == Q7_BOOT_OK) {
+	if (frame && result.boot_status == Q7_BOOT_OK && frame->status == Q7_STATUS_OK) {
 		int64_t span = out_span(&frame->out);
-		if (span < 0 || !in_ram(frame->out.data, (uint64_t)span)) {
+		if (span < 0 || (span > 0 && !in_ram(frame->out.data, (uint64_t)span))) {
 			result.boot_status = Q7_BOOT_BAD_OUTPUT;
 			set_message("the returned tensor is not in the core's RAM");
 		} else {

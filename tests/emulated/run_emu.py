@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""q7-run --target=emulated end to end.
+
+  run_emu.py CASE WORK --bin STAGE_BIN --fixture DIR --examples DIR --npytool DIR
+
+Cases on the frame-ABI fixture image (tests/emulated/fixture): boot, errors,
+prelink_cli. 'build' builds the runtime's example kernels with q7cc (gnu
+profile, single core and --q7-multicore; host profile), and the example
+cases run them on the emulated core and on the host and require the same
+numbers (and the numbers this script computes itself). The helpers shared
+with the host tests come from tests/runtime/run_e2e.py."""
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+
+
+def fail(msg):
+    sys.stderr.write("FAIL: " + msg + "\n")
+    sys.exit(1)
+
+
+def sh(argv, env=None):
+    r = subprocess.run(argv, capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        fail("command failed: %s\n%s%s" % (" ".join(argv), r.stdout, r.stderr))
+    return r
+
+
+class Ctx:
+    def __init__(self, a):
+        self.a = a
+        self.work = os.path.join(a.work, a.case)
+        shutil.rmtree(self.work, ignore_errors=True)
+        os.makedirs(self.work)
+        self.run_bin = os.path.join(a.bin, "q7-run")
+        self.fk = os.path.join(a.fixture, "fk.so")
+        self.fk_mc = os.path.join(a.fixture, "fk_mc.so")
+
+    def path(self, name):
+        return os.path.join(self.work, name)
+
+    def run(self, target, lib, op, args, opts=(), expect_ok=True, env=None):
+        out = self.path("out.npy")
+        if os.path.exists(out):
+            os.unlink(out)
+        argv = [self.run_bin, "-v", "--target=" + target] + list(opts) + [lib, op]
+        argv += [str(x) for x in args] + ["-o", out]
+        e = dict(os.environ, Q7CC_EMU_STATS="1", **(env or {}))
+        r = subprocess.run(argv, capture_output=True, text=True, env=e, timeout=300)
+        if r.returncode < 0:
+            fail("q7-run crashed (signal %d): %s\n%s" % (-r.returncode, " ".join(argv), r.stderr))
+        if expect_ok and r.returncode != 0:
+            fail("q7-run failed: %s\n%s%s" % (" ".join(argv), r.stdout, r.stderr))
+        if not expect_ok:
+            if r.returncode == 0:
+                fail("q7-run succeeded but should not have: %s" % " ".join(argv))
+            if os.path.exists(out):
+                fail("a failed run left %s" % out)
+            return r, None
+        return r, npytool.read(out)
+
+    def expect_error(self, lib, op, args, needles, opts=(), env=None):
+        r, _ = self.run("emulated", lib, op, args, opts, expect_ok=False, env=env)
+        for n in needles if isinstance(needles, (list, tuple)) else [needles]:
+            if n not in r.stderr:
+                fail("expected %r in the error, got: %s" % (n, r.stderr))
+        return r
+
+
+def stat_lines(stderr):
+    return [l for l in stderr.splitlines() if l.startswith("q7-run: emulated core")]
+
+
+# ---- the fixture image: the boot path on its own ----
+
+def case_boot(c):
+    x = [random.Random(1).randint(-1000, 1000) for _ in range(6 * 7)]
+    npytool.write(c.path("x.npy"), "<i4", (6, 7), x)
+    # One core, output in the heap arena (no dst).
+    r, (descr, shape, got) = c.run("emulated", c.fk, "scale", [c.path("x.npy"), 3])
+    check_eq("scale", (descr, shape, got), ("<i4", (6, 7), [v * 3 for v in x]))
+    if len(stat_lines(r.stderr)) != 1:
+        fail("expected one core's statistics: " + r.stderr)
+    # Three cores over one dst: each writes its share, plus its id.
+    _, (_, _, got) = c.run("emulated", c.fk, "scale", [c.path("x.npy"), -2],
+                           ["--cores=3", "--out-shape=6,7", "--out-dtype=int32"])
+    check_eq("scale on 3 cores", got, [v * -2 + i % 3 for i, v in enumerate(x)])
+    # Eight per-core images (a multicore manifest), each at its own window.
+    r, (_, _, got) = c.run("emulated", c.fk_mc, "scale", [c.path("x.npy"), 5],
+                           ["--cores=8", "--out-shape=6,7", "--out-dtype=int32"])
+    check_eq("scale on 8 per-core images", got, [v * 5 + i % 8 for i, v in enumerate(x)])
+    if len(stat_lines(r.stderr)) != 8:
+        fail("expected eight cores' statistics: " + r.stderr)
+    # The kernel's output reaches stdout.
+    r, (_, _, got) = c.run("emulated", c.fk, "hello", [c.path("x.npy")])
+    if "hello from the emulated core\n" not in r.stdout:
+        fail("the kernel's output did not reach stdout: %r" % r.stdout)
+    check_eq("hello", got, x)
+    # 20 KiB of the core's own stack: the boot program measures it.
+    r, (_, _, got) = c.run("emulated", c.fk, "stack", [20])
+    check_eq("stack", got, [20 * 21 // 2])
+    used = int(stat_lines(r.stderr)[0].split("stack ")[1].split()[0])
+    if not 20 * 1024 <= used < 24 * 1024:
+        fail("stack high-water mark %d for 20 KiB of frames" % used)
+    # Instruction counting under -icount.
+    r, _ = c.run("emulated", c.fk, "scale", [c.path("x.npy"), 3], env={"Q7CC_EMU_ICOUNT": "1"})
+    line = stat_lines(r.stderr)[0]
+    if " instructions" not in line:
+        fail("no instruction count: " + line)
+    insns = int(line.split(" instructions")[0].split()[-1])
+    if not 42 * 5 < insns < 42 * 200:
+        fail("implausible instruction count %d for 42 elements" % insns)
+
+
+def case_errors(c):
+    x = c.path("x.npy")
+    npytool.write(x, "<i4", (4,), [1, 2, 3, 4])
+    c.expect_error(c.fk, "ill", [], ["core took an exception", "EXCCAUSE 0 (IllegalInstruction)",
+                                     "in the linked image)"])
+    c.expect_error(c.fk, "fail", [], "fail: asked to fail")
+    c.expect_error(c.fk, "stack", [100], "overflowed the core's 64 KiB stack")
+    r = c.expect_error(c.fk, "spin", [], "timed out after 1.5 s", ["--timeout=1.5"])
+    c.expect_error(c.fk, "scale", [x, 2], "qemu-system-misc",
+                   env={"Q7CC_QEMU": "/nonexistent/qemu-system-xtensa"})
+    # Damaged images are refused by the prelinker, before QEMU starts.
+    with open(os.path.join(c.a.fixture, "fk.packed.so"), "rb") as f:
+        good = f.read()
+    lib = c.path("bad.so")
+    with open(lib, "wb") as f:
+        f.write(b"not an image")
+    with open(c.path("bad.packed.so"), "wb") as f:
+        f.write(good[:len(good) // 3])
+    c.expect_error(lib, "scale", [x, 2], "bad.packed.so")
+    # An image linked for the host is not an Xtensa image.
+    c.expect_error(sys.executable, "scale", [x, 2], "not")
+
+
+def case_prelink_cli(c):
+    pl = os.path.join(c.a.bin, "q7-prelink")
+    packed = os.path.join(c.a.fixture, "fk.packed.so")
+    out = c.path("fk.q7pl")
+    sh([pl, "-o", out, packed])
+    with open(out, "rb") as f:
+        single = f.read()
+    if single[:4] != b"Q7PL" or int.from_bytes(single[8:12], "little") != 0x84000000:
+        fail("single-core placement: %r" % single[:16])
+    sh([pl, "--core=5", "-o", out, packed])
+    with open(out, "rb") as f:
+        if int.from_bytes(f.read()[8:12], "little") != 0x84000000 + 5 * 0x200000:
+            fail("--core=5 placement")
+    r = sh([pl, "-v", "--base=0x60100000", "-o", out, packed])
+    if "placed at 0x60100000" not in r.stderr:
+        fail("-v: " + r.stderr)
+    sh([os.path.join(c.a.bin, "q7cc"), "--q7-prelink", "-o", out, packed])
+    for argv, code, needle in (
+            ([pl, "--core=8", "-o", out, packed], 2, "cores are 0..7"),
+            ([pl, "--core=1", "--base=0x60000000", "-o", out, packed], 2, "exclude each other"),
+            ([pl, "-o", out], 2, "no input image"),
+            ([pl, packed], 2, "no output"),
+            ([pl, "--base=zz", "-o", out, packed], 2, "not an address"),
+            ([pl, "-e", "nope", "-o", c.path("never"), packed], 1, "no global symbol 'nope'"),
+            ([pl, "-o", c.path("never"), c.path("missing.so")], 1, "cannot read")):
+        r = subprocess.run(argv, capture_output=True, text=True)
+        if r.returncode != code or needle not in r.stderr:
+            fail("%s: exit %d, %s" % (" ".join(argv), r.returncode, r.stderr))
+    if os.path.exists(c.path("never")):
+        fail("a failed prelink left its output")
+
+
+# ---- the runtime's example kernels: emulated == host ----
+
+def case_build(c):
+    a = argparse.Namespace(examples=c.a.examples, q7cc=os.path.join(c.a.bin, "q7cc"))
+    ex = os.path.join(c.a.work, "examples")
+    shutil.rmtree(ex, ignore_errors=True)
+    cmake_build(a, os.path.join(ex, "gnu"), "gnu")
+    cmake_build(a, os.path.join(ex, "gnu-mc"), "gnu", ["-DCMAKE_SHARED_LINKER_FLAGS=--q7-multicore"],
+                ["ops"])
+    cmake_build(a, os.path.join(ex, "host"), "host")
+
+
+def lib(c, variant, name):
+    return os.path.join(c.a.work, "examples", variant, name)
+
+
+def both(c, variant, name, op, args, opts=()):
+    """Runs op on the emulated core and on the host; the same numbers."""
+    re, emu = c.run("emulated", lib(c, variant, name), op, args, opts)
+    rh, host = c.run("host", lib(c, "host", name), op, args, opts)
+    check_eq("%s: emulated vs host" % op, emu, host)
+    return re, emu
+
+
+def case_elementwise(c):
+    vals = rand_f32(7 * 13, 1)
+    npytool.write(c.path("x.npy"), "<f4", (7, 13), vals)
+    r, (descr, shape, got) = both(c, "gnu", "libops.so", "relu_forward", [c.path("x.npy")])
+    check_eq("relu", (descr, shape, got), ("<f4", (7, 13), [v if v > 0 else 0.0 for v in vals]))
+    if "switched stack: no" not in r.stderr:
+        fail("relu_forward should run on the core's own stack: " + r.stderr)
+
+
+def case_tcm_chunks(c):
+    n = 5000
+    vals = rand_f32(n, 2)
+    npytool.write(c.path("x.npy"), "<f4", (n,), vals)
+    for cores in (1, 3):
+        _, (_, _, got) = both(c, "gnu", "libops.so", "relu_tcm", [c.path("x.npy")],
+                              ["--cores=%d" % cores])
+        check_eq("relu_tcm on %d cores" % cores, got, [v if v > 0 else 0.0 for v in vals])
+    _, (_, _, got) = both(c, "gnu-mc", "libops.so", "relu_tcm", [c.path("x.npy")], ["--cores=8"])
+    check_eq("relu_tcm on 8 per-core images", got, [v if v > 0 else 0.0 for v in vals])
+
+
+def case_scalar_params(c):
+    vals = rand_f32(64, 3)
+    npytool.write(c.path("x.npy"), "<f4", (8, 8), vals)
+    f = npytool.f32
+    for offset, scale, shift, floor in ((3, 0.5, -1.25, -2.0), (-7, 2, 0.75, 5)):
+        _, (_, _, got) = both(c, "gnu", "libops.so", "affine",
+                              [c.path("x.npy"), offset, scale, shift, floor])
+        want = []
+        for v in vals:
+            y = f(f(f(v * scale) + shift) + offset)
+            want.append(y if y >= floor else f(floor))
+        check_eq("affine", got, want)
+
+
+def case_spmd8(c):
+    rows, cols = 21, 5
+    x = [random.Random(4).randint(-100, 100) for _ in range(rows * cols)]
+    npytool.write(c.path("x.npy"), "<i4", (rows, cols), x)
+    r, (_, shape, got) = both(c, "gnu-mc", "libops.so", "spmd_rows", [c.path("x.npy")], ["--cores=8"])
+    want = [x[i * cols + j] + i * 1000 + j * 10 + i % 8 for i in range(rows) for j in range(cols)]
+    check_eq("spmd_rows on 8 cores", got, want)
+    if len(stat_lines(r.stderr)) != 8:
+        fail("expected 8 emulated cores: " + r.stderr)
+
+
+def case_deep_stack(c):
+    vals = [float(i % 7) for i in range(3000)]
+    npytool.write(c.path("x.npy"), "<f4", (3000,), vals)
+    r, (_, shape, got) = both(c, "gnu", "libdeep.so", "deep_sum", [c.path("x.npy"), 2000])
+    check_eq("deep_sum", (shape, got), ((1,), [float(sum(vals[:2000]))]))
+    if "switched stack: yes" not in r.stderr:
+        fail("deep_sum should have run on a switched stack: " + r.stderr)
+
+
+CASES = {
+    "boot": case_boot, "errors": case_errors, "prelink_cli": case_prelink_cli,
+    "build": case_build, "elementwise": case_elementwise, "tcm_chunks": case_tcm_chunks,
+    "scalar_params": case_scalar_params, "spmd8": case_spmd8, "deep_stack": case_deep_stack,
+}
+
+
+def main():
+    global npytool, check_eq, rand_f32, cmake_build
+    p = argparse.ArgumentParser()
+    p.add_argument("case", choices=sorted(CASES))
+    p.add_argument("work")
+    p.add_argument("--bin", required=True)
+    p.add_argument("--fixture", required=True)
+    p.add_argument("--examples", required=True)
+    p.add_argument("--npytool", required=True)
+    a = p.parse_args()
+    sys.path.insert(0, a.npytool)
+    import npytool as m
+    import run_e2e  # the runtime's host tests: the same checks and builds
+    npytool = m
+    check_eq, rand_f32, cmake_build = run_e2e.check_eq, run_e2e.rand_f32, run_e2e.cmake_build
+    CASES[a.case](Ctx(a))
+
+
+if __name__ == "__main__":
+    main()
