@@ -267,6 +267,7 @@ static int write_manifest(struct link *l)
 
 static void keep_outputs(struct link *l)
 {
+	q7_temp_forget(l->out);
 	for (int i = 0; i < l->nimg; i++) {
 		q7_temp_forget(l->img[i].so);
 		q7_temp_forget(l->img[i].stripped);
@@ -286,6 +287,10 @@ int q7_mode_link(struct q7_drv *d)
 	char *dep = tmp_path(d, "wrapper.d"); /* xt's -MMD writes it */
 	struct q7_strvec cc = {0};
 	name_images(&l);
+	/* A failed multicore link leaves no manifest naming images that are
+	 * gone (single core: -o is the image, registered with the links). */
+	if (d->inv.multicore && !d->dry)
+		q7_temp_register(l.out);
 	int rc = collect_inputs(&l);
 	if (!rc)
 		rc = collect_records(&l, &ops);

@@ -134,6 +134,7 @@ int undefined_elsewhere(int);
 Q7_KERNEL torch::Tensor k(const torch::Tensor &x, int n) { undefined_elsewhere(n); return x; }
 CPP
 	"$q7cc" --q7-toolchain=host -c k.cpp -o k.o || fail "compile"
+	echo stale > libk.so # a manifest from an earlier build
 	"$q7cc" --q7-toolchain=host --q7-multicore -shared k.o -Wl,--no-undefined \
 		-o libk.so 2> err && fail "link succeeded"
 	ls libk*.so 2> /dev/null && fail "outputs left: $(ls libk*)"
