@@ -1,7 +1,7 @@
 #!/bin/sh
 # An existing CMake project built with CXX=q7cc and nothing else, in a
 # build folder whose path has a space and a quote.
-#   cmake_build.sh Q7CC PROFILE GENERATOR SHARED WORKDIR
+#   cmake_build.sh Q7CC PROFILE GENERATOR SHARED WORKDIR   (PROFILE: host, gnu, detect)
 # SHARED=ON also links the device library, MC adds its --q7-multicore twin,
 # DEBUG links it in a Debug build (-g: linked, not stripped or packed); the
 # outputs are checked by name, where they were loaded, and (host) that the
@@ -12,8 +12,13 @@ src=$(cd "$(dirname "$0")/proj" && pwd)
 build="$work/b 'q' dir"
 rm -rf "$work"
 mkdir -p "$work"
-export Q7_TOOLCHAIN="$profile"
-unset Q7CC_REAL_CXX Q7CC_ACTIVE || true
+unset Q7_TOOLCHAIN Q7CC_REAL_CXX Q7CC_ACTIVE || true
+# PROFILE "detect": q7cc chooses (gnu, on a machine without the vendor tools).
+if [ "$profile" = detect ]; then
+	profile=gnu
+else
+	export Q7_TOOLCHAIN="$profile"
+fi
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
