@@ -219,6 +219,14 @@ CPP
 	readelf -h "m x" | grep -q 'EXEC (Executable' || fail "not an executable"
 	readelf -h "m x" | grep -q 'Tensilica Xtensa' || fail "not for Xtensa"
 	;;
+no_toolchain)
+	# Neither xt-clang++ nor xtensa-lx106-elf-g++: say what to install.
+	PATH=$PWD/empty XTENSA_TOOLS=$PWD/none "$q7cc" -c a.cpp 2> err
+	rc=$?
+	[ $rc = 69 ] || fail "status $rc, want 69"
+	grep -q 'gcc-xtensa-lx106 binutils-xtensa-lx106 picolibc-xtensa-lx106-elf' err ||
+		fail "message: $(cat err)"
+	;;
 *)
 	fail "unknown case $case"
 	;;
