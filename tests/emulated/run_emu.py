@@ -105,14 +105,17 @@ def case_boot(c):
     used = int(stat_lines(r.stderr)[0].split("stack ")[1].split()[0])
     if not 20 * 1024 <= used < 24 * 1024:
         fail("stack high-water mark %d for 20 KiB of frames" % used)
-    # Instruction counting under -icount.
-    r, _ = c.run("emulated", c.fk, "scale", [c.path("x.npy"), 3], env={"Q7CC_EMU_ICOUNT": "1"})
-    line = stat_lines(r.stderr)[0]
-    if " instructions" not in line:
-        fail("no instruction count: " + line)
-    insns = int(line.split(" instructions")[0].split()[-1])
-    if not 42 * 5 < insns < 42 * 200:
-        fail("implausible instruction count %d for 42 elements" % insns)
+    # Instruction counting under -icount: a loop of 2n instructions, plus
+    # the dispatch around it (under 1500 instructions).
+    counts = []
+    for n in (1000, 100000):
+        r, _ = c.run("emulated", c.fk, "count", [n], env={"Q7CC_EMU_ICOUNT": "1"})
+        line = stat_lines(r.stderr)[0]
+        if " instructions" not in line:
+            fail("no instruction count: " + line)
+        counts.append(int(line.split(" instructions")[0].split()[-1]))
+    if not 2000 <= counts[0] <= 3500 or abs((counts[1] - counts[0]) - 2 * 99000) > 2:
+        fail("instruction counts %r for loops of 2*1000 and 2*100000" % counts)
 
 
 def case_errors(c):
