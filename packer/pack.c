@@ -13,6 +13,7 @@
 #include "tempfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,7 +213,7 @@ int q7_pack_image_fds(const struct q7_image *im, const struct q7_pack_opts *o, i
 		goto cleanup;
 	if (pfd >= 0) {
 		/* The packed object embeds exactly the bytes just written. */
-		map = mmap(NULL, plan.total, PROT_READ, MAP_SHARED, sfd, 0);
+		map = mmap(NULL, plan.total, PROT_READ, MAP_SHARED | MAP_POPULATE, sfd, 0);
 		if (map == MAP_FAILED) {
 			q7_error("%s: cannot map the stripped image: %s", sname, strerror(errno));
 			goto cleanup;
@@ -239,7 +240,7 @@ cleanup:
 
 int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o)
 {
-	int rc = 1, sfd = -1, memfd = -1;
+	int rc = 1, sfd = -1, scratch = -1;
 	bool use_out = false, use_strip = false;
 	struct q7_outfile sof = {0}, pof = {0};
 
@@ -252,9 +253,15 @@ int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o)
 		use_strip = true;
 		sfd = fileno(sof.f);
 	} else {
-		sfd = memfd = memfd_create("q7-stripped", MFD_CLOEXEC);
+		/* An unnamed file beside the output: page cache like the named
+		 * outputs, and cheaper than a memfd on the kernels measured. */
+		char *dir = q7_path_dirname(o->output ? o->output : im->path);
+		sfd = scratch = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		if (sfd < 0)
+			sfd = scratch = memfd_create("q7-stripped", MFD_CLOEXEC);
+		free(dir);
 		if (sfd < 0) {
-			q7_error("%s: memfd_create: %s", im->path, strerror(errno));
+			q7_error("%s: cannot create a scratch file: %s", im->path, strerror(errno));
 			goto cleanup;
 		}
 	}
@@ -288,8 +295,8 @@ cleanup:
 		q7_outfile_abort(&pof);
 	if (use_strip)
 		q7_outfile_abort(&sof);
-	if (memfd >= 0)
-		close(memfd);
+	if (scratch >= 0)
+		close(scratch);
 	return rc;
 }
 
