@@ -6,12 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 keep=${4:-}
 
-write_kernel
-$X-g++ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -c k.cpp -o k.o
-$X-g++ -shared -nostdlib -Wl,-Bsymbolic -Wl,-T,"$LSP/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x" \
-	-o xt.so k.o -lgcc 2>/dev/null
-printf 'static int t[4] = {1,2,3,4};\nint q7_entry(void *p) { return t[(long)p & 3]; }\n' > h.c
-cc -shared -fPIC -O2 h.c -o host.so
+make_images
 mkdir corpus out
 $PY "$SRC/mkcorpus.py" xt.so corpus/xt > /dev/null
 $PY "$SRC/mkcorpus.py" host.so corpus/host > /dev/null

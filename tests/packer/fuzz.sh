@@ -11,12 +11,16 @@ $CLANG -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 	-I"$ROOT/packer" -I"$ROOT/support" -I"$ROOT/analysis" \
 	"$ROOT/fuzz/fuzz_pack.c" "$ROOT"/packer/*.c "$ROOT"/support/*.c "$ROOT/analysis/op.c" \
 	-lelf -o fuzz_pack
-sh "$SRC/damage.sh" "$STAGE_BIN" "$SRC" "$LSP" "$T/seeds" > /dev/null
+make_images
+mkdir seeds
+$PY "$SRC/mkcorpus.py" xt.so seeds/xt > /dev/null
+$PY "$SRC/mkcorpus.py" host.so seeds/host > /dev/null
+cp xt.so host.so seeds/
 mkdir work
 # -close_fd_mask=2: the packer's refusals would flood the log; crash
 # reports still come out.
 ./fuzz_pack -max_total_time="$SECS" -timeout=10 -rss_limit_mb=1024 -max_len=65536 \
-	-close_fd_mask=2 -print_final_stats=1 work seeds 2>&1 | tail -12 > log || true
+	-close_fd_mask=2 -print_final_stats=1 work seeds seeds/xt seeds/host 2>&1 | tail -12 > log || true
 cat log
 grep -q 'Done [0-9]* runs' log || fail "the fuzzer stopped early"
 echo "fuzz: ok"

@@ -53,3 +53,13 @@ replay() {
 	$X-ld -r -T r.ld r.shim.o r.flat.o -o "$packed"
 	rm -f r.s1 r.paged r.empty.s r.empty.o r.flat.o r.shim.s r.shim.o r.ld
 }
+
+# Two good images: xt.so (Xtensa ELF32, LSP cpu0) and host.so (host ELF64).
+make_images() {
+	write_kernel
+	$X-g++ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -c k.cpp -o k.o
+	$X-g++ -shared -nostdlib -Wl,-Bsymbolic -Wl,-T,"$LSP/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x" \
+		-o xt.so k.o -lgcc 2>/dev/null
+	printf 'static int t[4] = {1,2,3,4};\nint q7_entry(void *p) { return t[(long)p & 3]; }\n' > h.c
+	cc -shared -fPIC -O2 h.c -o host.so
+}
