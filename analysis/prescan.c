@@ -51,7 +51,7 @@ static bool ident_marks(const struct scan *s, const char *id, size_t n)
 	return false;
 }
 
-static void scan_file(struct scan *s, const char *path);
+static void scan_file(struct scan *s, const char *path, bool is_source);
 
 static bool in_skip_dir(const struct scan *s, const char *real)
 {
@@ -93,7 +93,7 @@ static void follow_include(struct scan *s, const char *from, const char *name, s
 		}
 	}
 	if (found)
-		scan_file(s, found);
+		scan_file(s, found, false);
 	free(found);
 	free(hdr);
 }
@@ -209,12 +209,13 @@ static void scan_text(struct scan *s, const char *path, const char *p)
 	}
 }
 
-static void scan_file(struct scan *s, const char *path)
+static void scan_file(struct scan *s, const char *path, bool is_source)
 {
 	char *real = realpath(path, NULL);
 	if (!real)
 		return;
-	bool skip = in_skip_dir(s, real);
+	/* The TU itself is read wherever it lives. */
+	bool skip = !is_source && in_skip_dir(s, real);
 	for (size_t i = 0; !skip && i < s->seen.n; i++)
 		skip = strcmp(s->seen.v[i], real) == 0;
 	if (skip) {
@@ -288,9 +289,9 @@ bool q7_analysis_needed(const struct q7_analysis_opts *o)
 	struct scan s = {.o = o};
 	read_args(&s);
 	for (size_t i = 0; i < s.forced.n && !s.found; i++)
-		scan_file(&s, s.forced.v[i]);
+		scan_file(&s, s.forced.v[i], false);
 	if (!s.found)
-		scan_file(&s, o->source);
+		scan_file(&s, o->source, true);
 	q7_sv_free(&s.quote_dirs);
 	q7_sv_free(&s.angle_dirs);
 	q7_sv_free(&s.forced);

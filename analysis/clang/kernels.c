@@ -319,7 +319,7 @@ static void build_op(const struct walk *w, const struct kernel *kn, struct q7_op
 
 /* Overloads of a kernel's name in its scope, and two kernels with one
  * op name in this TU (the link-time merge catches it across TUs). */
-static bool lint_names(const struct walk *w, const struct kernel *ks, size_t nk, size_t i,
+static bool lint_names(const struct walk *w, const struct kernel *ks, size_t i,
                        struct q7_diags *ds)
 {
 	const struct fn *f = ks[i].f;
@@ -349,7 +349,6 @@ static bool lint_names(const struct walk *w, const struct kernel *ks, size_t nk,
 		q7c_place_free(&gp);
 		return false;
 	}
-	(void)nk;
 	return true;
 }
 
@@ -453,7 +452,7 @@ void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
 	size_t nk = group_kernels(&w, &ks);
 	size_t first_diag = diags->n;
 	for (size_t i = 0; i < nk; i++)
-		if (lint_names(&w, ks, nk, i, diags))
+		if (lint_names(&w, ks, i, diags))
 			build_op(&w, &ks[i], ops, diags);
 	q7_diags_sort(diags, first_diag);
 

@@ -99,6 +99,8 @@ START_TEST(headers)
 	ck_assert(!needed("via_angle.cpp", (const char *const[]){"-isystem", inc, "-I", inc, NULL}, NULL, NULL));
 	ck_assert(!needed("via_angle.cpp", (const char *const[]){"-I", inc, NULL},
 	                  (const char *const[]){inc, NULL}, NULL));
+	/* The TU itself is read wherever it lives. */
+	ck_assert(needed("inc/k.h", (const char *const[]){"-isystem", inc, NULL}, NULL, NULL));
 	/* -include */
 	char *kh = dir("inc/k.h");
 	ck_assert(needed("plain.cpp", (const char *const[]){"-include", kh, NULL}, NULL, NULL));
