@@ -330,6 +330,35 @@ bool check_frame(q7_frame *f)
 
 #if defined(__XTENSA__)
 extern "C" void q7rt_device_stdio(void);
+
+/* The image's static constructors, which no device loader runs: the LSP
+ * scripts mark the arrays (hidden, so no symbol lookup is needed). */
+typedef void (*q7rt_ctor)(void);
+extern "C" {
+extern q7rt_ctor __preinit_array_start[] __attribute__((weak, visibility("hidden")));
+extern q7rt_ctor __preinit_array_end[] __attribute__((weak, visibility("hidden")));
+extern q7rt_ctor __init_array_start[] __attribute__((weak, visibility("hidden")));
+extern q7rt_ctor __init_array_end[] __attribute__((weak, visibility("hidden")));
+extern q7rt_ctor _ctors_start[] __attribute__((weak, visibility("hidden")));
+extern q7rt_ctor _ctors_end[] __attribute__((weak, visibility("hidden")));
+}
+
+/* Once per loaded image, at its first call (so memory a constructor takes
+ * with new comes from that call's arena and is gone after it). */
+static void run_ctors(void)
+{
+	static bool done;
+	if (done)
+		return;
+	done = true;
+	for (q7rt_ctor *c = __preinit_array_start; c && c < __preinit_array_end; c++)
+		(*c)();
+	for (q7rt_ctor *c = __init_array_start; c && c < __init_array_end; c++)
+		(*c)();
+	for (q7rt_ctor *c = _ctors_end; c && c > _ctors_start;) /* .ctors run backwards */
+		if (*--c != nullptr && *c != reinterpret_cast<q7rt_ctor>(-1))
+			(*c)();
+}
 #endif
 
 extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *f)
@@ -351,6 +380,15 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 	q7rt_arena_init(&q7rt.heap, reinterpret_cast<void *>((uintptr_t)f->heap_base),
 	                (size_t)f->heap_size);
 
+#if defined(__XTENSA__)
+	q7rt.guarded = true; /* a constructor that fails ends the call */
+	if (Q7RT_SETJMP(q7rt.bail) != 0) {
+		q7rt_flush();
+		return f->status;
+	}
+	run_ctors();
+	q7rt.guarded = false;
+#endif
 	static op_list ops;
 	register_funcs(&ops);
 	const op_entry *op = nullptr;

@@ -28,8 +28,9 @@ OPS_SCHEMAS = [
     "relu_tcm(Tensor t_in) -> Tensor",
     "affine(Tensor x, long long offset, double scale, float shift, Scalar floor) -> Tensor",
     "spmd_rows(Tensor x) -> Tensor",
+    "scale_by_table(Tensor x) -> Tensor",
 ]
-OPS_SOURCES = ["relu.cpp", "relu_tcm.cpp", "affine.cpp", "spmd.cpp"]
+OPS_SOURCES = ["relu.cpp", "relu_tcm.cpp", "affine.cpp", "spmd.cpp", "table.cpp"]
 
 
 def sh(argv, **kw):
@@ -254,6 +255,14 @@ def case_deep_stack(c):
         fail("deep_sum should have run on a switched stack: " + r.stderr)
 
 
+def case_ctor_table(c):
+    vals = rand_f32(40, 5)
+    npytool.write(c.path("x.npy"), "<f4", (40,), vals)
+    _, (_, _, got) = c.run(c.ops, "scale_by_table", [c.path("x.npy")])
+    f = npytool.f32
+    check_eq("scale_by_table", got, [f(v * (i % 16 * (i % 16) + 1)) for i, v in enumerate(vals)])
+
+
 def expect_error(c, lib, op, args, needle, opts=()):
     r, _ = c.run(lib, op, args, opts, expect_ok=False)
     if needle not in r.stderr:
@@ -321,6 +330,7 @@ CASES = {
     "scalar_params": case_scalar_params,
     "spmd8": case_spmd8,
     "deep_stack": case_deep_stack,
+    "ctor_table": case_ctor_table,
     "errors": case_errors,
 }
 
