@@ -57,14 +57,19 @@ void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *a
 	o->kernel_names = d->inv.kernels.n ? d->inv.kernels.v : NULL;
 }
 
-/* The compiler's own include directories and macros, asked once per run
- * (and cached across runs) only when a TU needs analysis. */
-static void with_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o)
+void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o)
 {
-	if (!d->have_sysinfo) {
+	if (!d->have_sysinfo && d->prof.found) {
 		q7_sysinfo_get(&d->prof, &d->sys);
-		d->have_sysinfo = true;
+	} else if (!d->have_sysinfo) {
+		/* --q7-lint for xt without the vendor tools: the free cross
+		 * compiler has the same data model and freestanding headers. */
+		struct q7_profile gnu;
+		if (q7_profile_select(&gnu, "gnu", NULL) == 0 && gnu.found)
+			q7_sysinfo_get(&gnu, &d->sys);
+		q7_profile_free(&gnu);
 	}
+	d->have_sysinfo = true;
 	o->sys_includes = d->sys.includes.v;
 	o->predefines = d->sys.predefines.v;
 }
@@ -97,7 +102,7 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 	if (analyse) {
 		/* Overlaps with the compiler's run. */
 		q7_step_note(d, "analyze %s", src);
-		with_sysinfo(d, &o);
+		q7_drv_sysinfo(d, &o);
 		arc = q7_analyze(&o, &ops, &diags);
 	}
 	rc = q7_spawn_wait(pid, q7_path_basename(d->prof.cxx));

@@ -34,6 +34,10 @@ bool q7_drv_color(const struct q7_drv *d);
 void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *args,
                           struct q7_analysis_opts *o);
 
+/* Adds the real compiler's include directories and macros to o: asked
+ * once per run (and cached across runs), only when a TU needs analysis. */
+void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o);
+
 /* -c: compiles src into obj with analysis alongside. Returns an exit code. */
 int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj);
 int q7_mode_compile(struct q7_drv *d);

@@ -18,12 +18,7 @@ static int analyse(struct q7_drv *d, const char *src, struct q7_op_table *ops,
 	if (q7_analysis_needed(&o)) {
 		q7_step_note(d, "analyze %s", src);
 		if (!d->dry) {
-			if (!d->have_sysinfo) {
-				q7_sysinfo_get(&d->prof, &d->sys);
-				d->have_sysinfo = true;
-			}
-			o.sys_includes = d->sys.includes.v;
-			o.predefines = d->sys.predefines.v;
+			q7_drv_sysinfo(d, &o);
 			if (q7_analyze(&o, ops, diags) != 0)
 				rc = Q7_EXIT_ERROR;
 		}

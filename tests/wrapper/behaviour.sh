@@ -227,6 +227,28 @@ no_toolchain)
 	grep -q 'gcc-xtensa-lx106 binutils-xtensa-lx106 picolibc-xtensa-lx106-elf' err ||
 		fail "message: $(cat err)"
 	;;
+warning_policy)
+	# -W[no-][error=]q7-RULE, -Werror, -w steer q7cc's lint (here a
+	# warning: xt's runtime cannot pass a double), never the compiler.
+	cat > w.cpp <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+Q7_KERNEL torch::Tensor w(const torch::Tensor &x, double d) { return x; }
+CPP
+	lint() { XTENSA_TOOLS=$PWD/none "$q7cc" --q7-toolchain=xt --q7-lint w.cpp "$@" 2> err; }
+	lint || fail "a warning failed the lint"
+	grep -q '^w.cpp:3:[0-9]*: warning: .*\[-Wq7-profile-kind\]$' err || fail "no warning: $(cat err)"
+	lint -Wno-q7-profile-kind || fail "-Wno-q7-profile-kind"
+	[ ! -s err ] || fail "-Wno-q7-profile-kind printed: $(cat err)"
+	lint -w && [ ! -s err ] || fail "-w: $(cat err)"
+	lint -Werror=q7-profile-kind && fail "-Werror=q7-profile-kind passed"
+	grep -q 'error: ' err || fail "-Werror=q7-profile-kind: $(cat err)"
+	lint -Werror && fail "-Werror passed"
+	lint -Werror -Wno-error=q7-profile-kind || fail "-Wno-error=q7-profile-kind: $(cat err)"
+	# The real compiler never sees them (GCC rejects -Werror=q7-...).
+	"$q7cc" --q7-toolchain=host -c w.cpp -o w.o -Werror=q7-profile-kind -Wno-q7-x -Wq7-y ||
+		fail "q7 warning flags reached the compiler"
+	;;
 *)
 	fail "unknown case $case"
 	;;
