@@ -8,6 +8,10 @@ classes, both byte orders), and the comparisons the tests make.
         FILE                    symbol SYM in OBJ equal FILE's bytes
   elfutil.py symbol OBJ SYM     print "bind type size section" of SYM
   elfutil.py has OBJ SECTION    exit 0 when OBJ has the section
+  elfutil.py swap IN OUT        OUT = IN with its ELF, program and section
+                                headers in the other byte order (section
+                                contents untouched): an other-endian image
+  elfutil.py compare-endian A B like compare, but A and B differ in byte order
 """
 import struct
 import sys
@@ -87,13 +91,33 @@ SECTION_KEYS = ('name', 'type', 'flags', 'addr', 'size', 'link', 'info', 'align'
 PHDR_KEYS = ('type', 'flags', 'vaddr', 'paddr', 'filesz', 'memsz', 'align')
 
 
-def compare(a, b):
+def swap(e, out):
+    """Rewrites the three header tables of e in the other byte order."""
+    d = bytearray(e.data)
+    src, dst = e.e, '>' if e.e == '<' else '<'
+    d[5] = 3 - d[5]
+    ehdr = 'HHIQQQIHHHHHH' if e.c64 else 'HHIIIIIHHHHHH'
+    struct.pack_into(dst + ehdr, d, 16, *struct.unpack_from(src + ehdr, e.data, 16))
+    ph = 'IIQQQQQQ' if e.c64 else 'IIIIIIII'
+    for i in range(e.phnum):
+        o = e.phoff + i * e.phentsize
+        struct.pack_into(dst + ph, d, o, *struct.unpack_from(src + ph, e.data, o))
+    sh = 'IIQQQQIIQQ' if e.c64 else 'IIIIIIIIII'
+    for i in range(e.shnum):
+        o = e.shoff + i * e.shentsize
+        struct.pack_into(dst + sh, d, o, *struct.unpack_from(src + sh, e.data, o))
+    open(out, 'wb').write(d)
+
+
+def compare(a, b, endian=False):
     """Differences between two stripped images, as text lines."""
     out = []
-    for k in ('c64', 'e', 'type', 'machine', 'entry', 'flags', 'phnum', 'shnum'):
+    for k in ('c64', 'type', 'machine', 'entry', 'flags', 'phnum', 'shnum') + (() if endian else ('e',)):
         if getattr(a, k) != getattr(b, k):
             out.append('header %s: %r != %r' % (k, getattr(a, k), getattr(b, k)))
-    if a.data[:16] != b.data[:16]:
+    if endian and a.e == b.e:
+        out.append('same byte order')
+    if a.data[:5] + a.data[6:16] != b.data[:5] + b.data[6:16] or (not endian and a.data[5] != b.data[5]):
         out.append('e_ident differs')
     for i, (x, y) in enumerate(zip(a.sections, b.sections)):
         for k in SECTION_KEYS:
@@ -104,18 +128,23 @@ def compare(a, b):
         for k in PHDR_KEYS:
             if x[k] != y[k]:
                 out.append('phdr %d %s: %#x != %#x' % (i, k, x[k], y[k]))
-    # Segment contents: what a loader copies must be the same bytes.
+    # Segment contents: what a loader copies must be the same bytes (apart
+    # from the header tables, whose byte order differs in compare-endian).
     for i, (x, y) in enumerate(zip(a.phdrs, b.phdrs)):
-        if x['type'] == 1 and a.data[x['off']:x['off'] + x['filesz']] != b.data[y['off']:y['off'] + y['filesz']]:
+        if x['type'] == 1 and not endian and \
+                a.data[x['off']:x['off'] + x['filesz']] != b.data[y['off']:y['off'] + y['filesz']]:
             out.append('phdr %d: segment contents differ' % i)
     return out
 
 
 def main(argv):
     cmd = argv[1]
-    if cmd == 'compare':
+    if cmd == 'swap':
+        swap(Elf(argv[2]), argv[3])
+        return 0
+    if cmd in ('compare', 'compare-endian'):
         a, b = Elf(argv[2]), Elf(argv[3])
-        diffs = compare(a, b)
+        diffs = compare(a, b, cmd == 'compare-endian')
         for d in diffs:
             print(d)
         print('%s: %d sections, %d program headers: %s%s' % (

@@ -2,7 +2,8 @@
 # e2e.packer.host: ELF64 host images pack too; the packed object passes
 # eu-elflint, links into a host program that finds the stripped image's
 # exact bytes at lib_func; -p lays PT_LOAD segments out page-congruent and
-# page-aligns the image in .rodata (ELF32 and ELF64).
+# page-aligns the image in .rodata (ELF32 and ELF64); a big-endian image
+# (headers swapped by elfutil.py) packs to the same result in big-endian.
 . "$(dirname "$0")/lib.sh"
 
 cat > h.c <<'C'
@@ -51,4 +52,17 @@ assert all(p['align'] >= 4096 for p in s.phdrs if p['type'] == 1), 'PT_LOAD alig
 assert o.section('.rodata')[1]['align'] == 4096, '.rodata not page-aligned'
 " || fail "$img: -p layout"
 done
-echo "host: ok"
+
+
+# Byte order: the Xtensa image with its headers in big-endian packs to the
+# same sections and program headers, in big-endian.
+$UTIL swap xt.so xt-be.so
+$PACK -o be.o -s be.so xt-be.so || fail "big-endian image refused"
+$PACK -o le.o -s le.so xt.so
+$UTIL compare-endian be.so le.so || fail "big-endian stripped image differs"
+[ "$(head -c 6 be.o | tail -c 1 | od -An -tu1 | tr -d ' ')" = 2 ] || fail "packed object not big-endian"
+$UTIL symbytes be.o lib_func be.so || fail "big-endian packed bytes"
+[ "$($UTIL symbol be.o lib_func)" = "1 0 0 .rodata" ] || fail "big-endian lib_func"
+readelf -h -S -l -s -W be.o > /dev/null 2> err
+[ ! -s err ] || { cat err; fail "readelf complains about the big-endian packed object"; }
+echo "host: big-endian ok"
