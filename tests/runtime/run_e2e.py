@@ -119,6 +119,16 @@ def do_gnu_images(a):
         base = 0x84000000 + i * 0x200000
         if not base <= entry < base + 0x200000:
             fail("%s: entry 0x%x is outside core %d's window" % (name, entry, i))
+    if a.run:  # the eight images, each on its core, on the emulated target
+        a.case, a.target = "multi-run", "emulated"
+        c = Case(a)
+        c.ops = os.path.join(multi, "libops.so")
+        rows, cols = 17, 3
+        x = list(range(rows * cols))
+        npytool.write(c.path("x.npy"), "<i4", (rows, cols), x)
+        _, (_, _, got) = c.run(c.ops, "spmd_rows", [c.path("x.npy")], ["--cores=8"])
+        check_eq("spmd_rows on 8 emulated images", got,
+                 [x[r * cols + k] + r * 1000 + k * 10 + r % 8 for r in range(rows) for k in range(cols)])
 
 
 class Case:
