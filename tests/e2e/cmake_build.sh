@@ -25,7 +25,10 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 mc=OFF type=Release
 [ "$shared" = MC ] && shared=ON mc=ON
 [ "$shared" = DEBUG ] && shared=ON type=Debug
-CXX="$q7cc" cmake -S "$src" -B "$build" -G "$generator" -DE2E_SHARED="$shared" \
+# Ninja: compile and link lines through @response files, as long ones go.
+rsp=
+[ "$generator" = Ninja ] && rsp=-DCMAKE_NINJA_FORCE_RESPONSE_FILE=ON
+CXX="$q7cc" cmake -S "$src" -B "$build" -G "$generator" -DE2E_SHARED="$shared" $rsp \
 	-DE2E_MULTICORE="$mc" \
 	-DCMAKE_BUILD_TYPE=$type > "$work/configure.log" 2>&1 ||
 	{ cat "$work/configure.log"; fail "configure"; }
