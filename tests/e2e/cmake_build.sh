@@ -80,24 +80,11 @@ in_window() { # FILE LO LEN
 target=host
 [ "$profile" = host ] || target=emulated
 q7run="$(dirname "$q7cc")/q7-run"
-npy() { # npy FILE: writes float32 [-1, 2, -3, 4.5]; npy -r FILE: prints one
-	python3 - "$@" <<'PY'
-import struct, sys
-if sys.argv[1] == "-r":
-    d = open(sys.argv[2], "rb").read()
-    n = struct.unpack("<H", d[8:10])[0]
-    print(" ".join("%g" % v for v in struct.unpack("<4f", d[10 + n:10 + n + 16])))
-else:
-    h = "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }"
-    h += " " * (63 - (10 + len(h)) % 64) + "\n"
-    open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) +
-                                   h.encode() + struct.pack("<4f", -1, 2, -3, 4.5))
-PY
-}
-npy "$work/in.npy"
+npy() { "$(dirname "$0")/npy.py" "$@"; }
+npy write "$work/in.npy"
 "$q7run" --target=$target "$build/libops.so" relu "$work/in.npy" -o "$work/relu.npy" ||
 	fail "q7-run relu"
-[ "$(npy -r "$work/relu.npy")" = "0 2 0 4.5" ] || fail "relu gave $(npy -r "$work/relu.npy")"
+[ "$(npy read "$work/relu.npy")" = "0 2 0 4.5" ] || fail "relu gave $(npy read "$work/relu.npy")"
 
 [ "$mc" = ON ] || { echo "ok: $profile $generator shared=$shared"; exit 0; }
 # Multicore: eight images and -o as the manifest.
@@ -111,5 +98,5 @@ for i in 0 1 2 3 4 5 6 7; do
 done
 "$q7run" --target=$target --cores=8 "$build/libopsmc.so" scale "$work/in.npy" 2.0 4 \
 	-o "$work/scale.npy" || fail "q7-run scale on 8 cores"
-[ "$(npy -r "$work/scale.npy")" = "-2 4 -6 9" ] || fail "scale gave $(npy -r "$work/scale.npy")"
+[ "$(npy read "$work/scale.npy")" = "-2 4 -6 9" ] || fail "scale gave $(npy read "$work/scale.npy")"
 echo "ok: $profile $generator shared=$shared multicore"
