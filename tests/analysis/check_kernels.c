@@ -132,6 +132,7 @@ static const char *const device_set[] = {
 	"wide(Tensor x, long long a, long long b, long long c, double d) -> Tensor | at::Tensor(const at::Tensor &, long long, long long, long long, double) | 0 | def | kernels.cpp:25",
 	"from_macro(Tensor in, float f) -> Tensor | at::Tensor(const at::Tensor &, float) | 0 | def | kernels.cpp:30",
 	"deep(Tensor x, int n) -> Tensor | at::Tensor(at::Tensor, int) | 65536 | def | kernels.cpp:32",
+	"raw_attr(Tensor x, long long n) -> Tensor | at::Tensor(const at::Tensor &, const long long &) | 0 | def | kernels.cpp:49",
 	NULL,
 };
 
@@ -157,6 +158,7 @@ START_TEST(host_schemas)
 		"wide(Tensor x, long long a, long long b, long long c, double d) -> Tensor | at::Tensor(const at::Tensor &, long, long long, long long, double) | 0 | def | kernels.cpp:25",
 		"from_macro(Tensor in, float f) -> Tensor | at::Tensor(const at::Tensor &, float) | 0 | def | kernels.cpp:30",
 		"deep(Tensor x, int n) -> Tensor | at::Tensor(at::Tensor, int) | 65536 | def | kernels.cpp:32",
+		"raw_attr(Tensor x, long long n) -> Tensor | at::Tensor(const at::Tensor &, const long long &) | 0 | def | kernels.cpp:49",
 		NULL,
 	};
 	struct run r;

@@ -15,8 +15,8 @@ cp -r "$fixtures"/. .
 q="$q7cc --q7-toolchain=$profile"
 
 $q -c kernels.cpp -o k.o 2> cc.err || { cat cc.err; fail "compile"; }
-$q --q7-print-schema kernels.cpp | sort > from_source.txt || fail "print-schema source"
-$q --q7-print-schema k.o | sort > from_object.txt || fail "print-schema object"
+$q --q7-print-schema kernels.cpp | LC_ALL=C sort > from_source.txt || fail "print-schema source"
+$q --q7-print-schema k.o | LC_ALL=C sort > from_object.txt || fail "print-schema object"
 diff -u kernels.schemas from_source.txt || fail "schemas from the source"
 diff -u kernels.schemas from_object.txt || fail "schemas from the object"
 
