@@ -5,74 +5,10 @@
 #include "record.h"
 #include "proc.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-bool q7_step_show(const struct q7_drv *d, char *const *argv)
-{
-	if (d->dry || d->verbose) {
-		char *line = q7_shell_join(argv);
-		fprintf(stderr, "%s\n", line);
-		fflush(stderr);
-		free(line);
-	}
-	return !d->dry;
-}
-
-void q7_step_note(const struct q7_drv *d, const char *fmt, ...)
-{
-	if (!d->dry && !d->verbose)
-		return;
-	struct q7_strbuf b = {0};
-	q7_sb_add(&b, "# q7cc: ");
-	va_list ap;
-	va_start(ap, fmt);
-	q7_sb_vaddf(&b, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "%s\n", b.s);
-	fflush(stderr);
-	q7_sb_free(&b);
-}
-
-bool q7_drv_color(const struct q7_drv *d)
-{
-	if (d->inv.color >= 0)
-		return d->inv.color == 1;
-	const char *term = getenv("TERM");
-	return isatty(2) && !getenv("NO_COLOR") && !(term && strcmp(term, "dumb") == 0);
-}
-
-void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *args,
-                          struct q7_analysis_opts *o)
-{
-	memset(o, 0, sizeof *o);
-	q7_cmd_analysis_args(&d->prof, &d->inv, args);
-	o->source = src;
-	o->clang_args = args->v;
-	o->triple = d->prof.triple;
-	o->profile = d->prof.name;
-	o->kernel_names = d->inv.kernels.n ? d->inv.kernels.v : NULL;
-}
-
-void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o)
-{
-	if (!d->have_sysinfo && d->prof.found) {
-		q7_sysinfo_get(&d->prof, &d->sys);
-	} else if (!d->have_sysinfo) {
-		/* --q7-lint for xt without the vendor tools: the free cross
-		 * compiler has the same data model and freestanding headers. */
-		struct q7_profile gnu;
-		if (q7_profile_select(&gnu, "gnu", NULL) == 0 && gnu.found)
-			q7_sysinfo_get(&gnu, &d->sys);
-		q7_profile_free(&gnu);
-	}
-	d->have_sysinfo = true;
-	o->sys_includes = d->sys.includes.v;
-	o->predefines = d->sys.predefines.v;
-}
 
 int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj)
 {
