@@ -50,14 +50,14 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 	size_t errors = q7_diags_apply_policy(&diags, &d->policy);
 	q7_diags_print(&diags, stderr, q7_drv_color(d));
 	if (arc < 0 || errors > 0) {
-		unlink(obj);
+		q7_output_remove(obj);
 		rc = Q7_EXIT_ERROR;
 		goto done;
 	}
 	if (ops.n) {
 		q7_step_note(d, "attach %zu record%s to %s", ops.n, ops.n == 1 ? "" : "s", obj);
 		if (q7_record_attach(obj, &ops) != 0) {
-			unlink(obj);
+			q7_output_remove(obj);
 			rc = Q7_EXIT_ERROR;
 		}
 	}

@@ -188,7 +188,7 @@ static int run_links(struct link *l, const char *wrapper_obj)
 		int core = d->inv.multicore ? i : Q7_LSP_SINGLE;
 		q7_cmd_link(&d->prof, &d->inv, l->img[i].so, l->inputs.v, wrapper_obj, core, &cmds[i]);
 		if (!d->dry) /* removed unless the whole link succeeds */
-			q7_temp_register(l->img[i].so);
+			q7_output_track(l->img[i].so);
 	}
 	int failed = 0, running = 0, next = 0, max = jobs();
 	while (next < l->nimg || running > 0) {
@@ -238,8 +238,8 @@ static int pack_images(struct link *l)
 			.input = m->so, .output = m->packed, .stripped = m->stripped,
 			.symbol = "lib_func", .verbose = d->verbose,
 		};
-		q7_temp_register(m->stripped);
-		q7_temp_register(m->packed);
+		q7_output_track(m->stripped);
+		q7_output_track(m->packed);
 		if (q7_pack(&o) != 0)
 			return Q7_EXIT_ERROR;
 	}
@@ -290,7 +290,7 @@ int q7_mode_link(struct q7_drv *d)
 	/* A failed multicore link leaves no manifest naming images that are
 	 * gone (single core: -o is the image, registered with the links). */
 	if (d->inv.multicore && !d->dry)
-		q7_temp_register(l.out);
+		q7_output_track(l.out);
 	int rc = collect_inputs(&l);
 	if (!rc)
 		rc = collect_records(&l, &ops);

@@ -38,6 +38,13 @@ void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *a
  * once per run (and cached across runs), only when a TU needs analysis. */
 void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o);
 
+/* Outputs q7cc removes when a step fails: only files, links or names not
+ * there yet; never a device ("-o /dev/null"), a FIFO or a directory. track: removed at exit or on a
+ * signal unless q7_temp_forget'ed. */
+bool q7_output_removable(const char *path);
+void q7_output_remove(const char *path);
+void q7_output_track(const char *path);
+
 /* -c: compiles src into obj with analysis alongside. Returns an exit code. */
 int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj);
 int q7_mode_compile(struct q7_drv *d);
