@@ -307,7 +307,7 @@ static int read_result(struct emu *E, unsigned core, const char *path, int wst,
 	char *buf = q7_read_file(path, &len);
 	struct q7_boot_result br;
 	int rc = -1;
-	const char *who = E->cores > 1 ? q7_xasprintf("core %u: ", core) : q7_xstrdup("");
+	char *who = E->cores > 1 ? q7_xasprintf("core %u: ", core) : q7_xstrdup("");
 	if (!buf || len < sizeof br) {
 		if (WIFSIGNALED(wst))
 			fail(r, "%sqemu-system-xtensa died of signal %d", who, WTERMSIG(wst));
@@ -368,7 +368,7 @@ static int read_result(struct emu *E, unsigned core, const char *path, int wst,
 		goto out;
 	rc = 0;
 out:
-	free((char *)who);
+	free(who);
 	free(buf);
 	return rc;
 }
@@ -451,10 +451,9 @@ static int run_core(struct emu *E, unsigned core, const char *image)
 	if (wst == -1)
 		goto out;
 	if (wst == -2) {
-		fail(r, "%s%s: timed out after %g s on the emulated core (QEMU stopped); a kernel "
-		     "that never returns? --timeout=SECONDS sets the limit",
-		     E->cores > 1 ? q7_path_basename(image) : req->op, E->cores > 1 ? "" : "",
-		     req->timeout_s > 0 ? req->timeout_s : DEFAULT_TIMEOUT);
+		fail(r, "%s (core %u): timed out after %g s on the emulated core (QEMU stopped); a "
+		     "kernel that never returns? --timeout=SECONDS sets the limit",
+		     req->op, core, req->timeout_s > 0 ? req->timeout_s : DEFAULT_TIMEOUT);
 		goto out;
 	}
 	rc = read_result(E, core, res, wst, &pl.hdr, now_s() - t0);
