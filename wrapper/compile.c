@@ -54,7 +54,9 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 		rc = Q7_EXIT_ERROR;
 		goto done;
 	}
-	if (ops.n) {
+	/* Records are written beside the object and renamed over it: only
+	 * into a regular file (-o /dev/null keeps being /dev/null). */
+	if (ops.n && q7_output_is_file(obj)) {
 		q7_step_note(d, "attach %zu record%s to %s", ops.n, ops.n == 1 ? "" : "s", obj);
 		if (q7_record_attach(obj, &ops) != 0) {
 			q7_output_remove(obj);

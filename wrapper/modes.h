@@ -44,6 +44,8 @@ void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o);
 bool q7_output_removable(const char *path);
 void q7_output_remove(const char *path);
 void q7_output_track(const char *path);
+/* The path names a regular file (after links). */
+bool q7_output_is_file(const char *path);
 
 /* -c: compiles src into obj with analysis alongside. Returns an exit code. */
 int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj);

@@ -91,3 +91,9 @@ void q7_output_track(const char *path)
 	if (q7_output_removable(path))
 		q7_temp_register(path);
 }
+
+bool q7_output_is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}

@@ -249,6 +249,23 @@ CPP
 	"$q7cc" --q7-toolchain=host -c w.cpp -o w.o -Werror=q7-profile-kind -Wno-q7-x -Wq7-y ||
 		fail "q7 warning flags reached the compiler"
 	;;
+special_output)
+	# -o naming a device, like /dev/null (here a private twin made with
+	# mknod, so a failure cannot harm the machine's): no records renamed
+	# over it, never removed. Needs root for mknod.
+	mknod null c 1 3 || fail "mknod (the suite runs as root)"
+	cat > k.cpp <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+Q7_KERNEL torch::Tensor k(const torch::Tensor &x) { return x; }
+CPP
+	"$q7cc" --q7-toolchain=host -c k.cpp -o null || fail "compile into a device"
+	[ -c null ] || fail "records were renamed over the device"
+	echo 'Q7_KERNEL torch::Tensor bad(const torch::Tensor &x, int *p) { return x; }' >> k.cpp
+	"$q7cc" --q7-toolchain=host -c k.cpp -o null 2> err && fail "the lint error passed"
+	grep -q 'q7-unsupported-param' err || fail "message: $(cat err)"
+	[ -c null ] || fail "the device was removed"
+	;;
 *)
 	fail "unknown case $case"
 	;;
