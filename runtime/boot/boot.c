@@ -46,17 +46,24 @@ static __attribute__((noreturn)) void sim_exit(int status)
 		;
 }
 
-/* frame->write_fn: how the kernel's printf reaches the host. */
-static int boot_write(int fd, const void *buf, uint32_t len)
+static int sim_write(int fd, const void *buf, uint32_t len)
 {
 	return simcall(SYS_WRITE, fd, (int)(uintptr_t)buf, (int)len);
+}
+
+/* frame->write_fn: how the kernel's printf reaches the host. Only stdout
+ * and stderr, as on the host: QEMU's other descriptors (the result) are
+ * not the kernel's to write. */
+static int boot_write(int fd, const void *buf, uint32_t len)
+{
+	return sim_write(fd == 2 ? 2 : 1, buf, len);
 }
 
 static int write_all(int fd, const void *buf, uint32_t len)
 {
 	const char *p = buf;
 	while (len) {
-		int n = boot_write(fd, p, len);
+		int n = sim_write(fd, p, len);
 		if (n <= 0)
 			return -1;
 		p += n;
@@ -180,7 +187,7 @@ static __attribute__((noreturn)) void finish(void)
 	    (dst_bytes && write_all(fd, (const void *)(uintptr_t)block->dst_data, dst_bytes) != 0) ||
 	    (out_bytes && write_all(fd, out, out_bytes) != 0)) {
 		static const char msg[] = "q7boot: cannot write the result (is fd 3 open?)\n";
-		boot_write(2, msg, sizeof msg - 1);
+		sim_write(2, msg, sizeof msg - 1);
 		sim_exit(64 + (result.boot_status ? result.boot_status : Q7_BOOT_BAD_BLOCK));
 	}
 	sim_exit(result.boot_status == Q7_BOOT_OK ? 0 : 64 + result.boot_status);

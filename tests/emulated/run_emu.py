@@ -96,7 +96,7 @@ def case_boot(c):
         fail("expected eight cores' statistics: " + r.stderr)
     # The kernel's output reaches stdout.
     r, (_, _, got) = c.run("emulated", c.fk, "hello", [c.path("x.npy")])
-    if "hello from the emulated core\n" not in r.stdout:
+    if "hello from the emulated core\nfd 3\n" not in r.stdout:
         fail("the kernel's output did not reach stdout: %r" % r.stdout)
     check_eq("hello", got, x)
     # 20 KiB of the core's own stack: the boot program measures it.
