@@ -265,6 +265,12 @@ CPP
 	"$q7cc" --q7-toolchain=host -c k.cpp -o null 2> err && fail "the lint error passed"
 	grep -q 'q7-unsupported-param' err || fail "message: $(cat err)"
 	[ -c null ] || fail "the device was removed"
+	sed -i '/bad/d' k.cpp
+	"$q7cc" --q7-toolchain=host -c k.cpp -o k.o || fail "compile"
+	"$q7cc" --q7-toolchain=host -shared k.o -o libk.so --q7-emit-wrapper=null || fail "link"
+	[ -c null ] || fail "--q7-emit-wrapper replaced the device"
+	out=$("$q7cc" --q7-toolchain=host -shared k.o -o libk.so --q7-emit-wrapper=/dev/stdout)
+	case $out in *get_func_cnt*) ;; *) fail "--q7-emit-wrapper=/dev/stdout: $out" ;; esac
 	;;
 *)
 	fail "unknown case $case"
