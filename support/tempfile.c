@@ -36,6 +36,15 @@ void q7_temp_register(const char *path)
 		atexit(cleanup_at_exit);
 		hooked = true;
 	}
+	/* Reuse a slot freed by q7_temp_forget, so that a long-lived process
+	 * (the fuzzer, many packs) never runs out. A pointer store is atomic
+	 * for the signal handler: it sees the old NULL or the whole path. */
+	for (int i = 0; i < ntemps; i++) {
+		if (!temps[i]) {
+			temps[i] = q7_xstrdup(path);
+			return;
+		}
+	}
 	if (ntemps >= MAX_TEMPS)
 		q7_fatal(Q7_EXIT_INTERNAL, "too many temporary files");
 	temps[ntemps] = q7_xstrdup(path);
@@ -65,7 +74,6 @@ const char *q7_temp_dir(void)
 	if (!mkdtemp(tmpl))
 		q7_fatal(Q7_EXIT_IO, "cannot create a temporary directory in %s: %s", base,
 		         strerror(errno));
-	/* Registered first, so removed last: after the files in it. */
 	q7_temp_register(tmpl);
 	tempdir = tmpl;
 	return tempdir;
@@ -86,19 +94,28 @@ char *q7_temp_file(const char *name)
 	return path;
 }
 
+/* Files first, then directories (the temporary directory), whatever the
+ * slots' order: only unlink and rmdir, so a signal handler may call it. */
+static void remove_all(void)
+{
+	for (int i = ntemps - 1; i >= 0; i--)
+		if (temps[i])
+			unlink(temps[i]);
+	for (int i = ntemps - 1; i >= 0; i--)
+		if (temps[i])
+			rmdir(temps[i]);
+}
+
 void q7_temp_cleanup(void)
 {
 	bool keep = q7_save_temps();
 	if (keep && tempdir)
 		q7_note("temporary files kept in %s", tempdir);
+	if (!keep)
+		remove_all();
 	for (int i = ntemps - 1; i >= 0; i--) {
-		char *p = temps[i];
-		if (!p)
-			continue;
+		free(temps[i]);
 		temps[i] = NULL;
-		if (!keep && unlink(p) != 0)
-			rmdir(p); /* the temporary directory */
-		free(p);
 	}
 	ntemps = 0;
 }
@@ -108,10 +125,7 @@ void q7_temp_cleanup_from_signal(void)
 	const char *s = getenv("Q7CC_SAVE_TEMPS");
 	if (s && *s && strcmp(s, "0") != 0)
 		return;
-	for (int i = ntemps - 1; i >= 0; i--) {
-		if (temps[i] && unlink(temps[i]) != 0)
-			rmdir(temps[i]);
-	}
+	remove_all();
 }
 
 int q7_outfile_open(struct q7_outfile *o, const char *target)

@@ -127,6 +127,42 @@ START_TEST(outfile_in_missing_dir_fails_cleanly)
 }
 END_TEST
 
+START_TEST(temp_slots_are_reused)
+{
+	/* More outputs than the list has slots, one after another: a long-lived
+	 * process (the fuzzer, a packer loop) must not run out. */
+	char dir[] = "/tmp/q7slots.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char *target = q7_path_join(dir, "out");
+	for (int i = 0; i < 2000; i++) {
+		struct q7_outfile o;
+		ck_assert_int_eq(q7_outfile_open(&o, target), 0);
+		fputc('x', o.f);
+		ck_assert_int_eq(q7_outfile_commit(&o, 0644), 0);
+	}
+	unlink(target);
+	ck_assert_int_eq(rmdir(dir), 0);
+	free(target);
+}
+END_TEST
+
+START_TEST(temp_dir_removed_with_its_files)
+{
+	char *a = q7_temp_file("a.cpp");
+	ck_assert_ptr_nonnull(a);
+	char *dir = q7_xstrdup(q7_temp_dir());
+	char *b = q7_temp_file("b.o");
+	ck_assert(q7_path_exists(a) && q7_path_exists(b));
+	q7_temp_cleanup();
+	ck_assert(!q7_path_exists(a));
+	ck_assert(!q7_path_exists(b));
+	ck_assert(!q7_path_exists(dir));
+	free(a);
+	free(b);
+	free(dir);
+}
+END_TEST
+
 static Suite *support_suite(void)
 {
 	Suite *s = suite_create("support");
@@ -137,6 +173,8 @@ static Suite *support_suite(void)
 	tcase_add_test(tc, paths);
 	tcase_add_test(tc, outfile_commit_and_abort);
 	tcase_add_test(tc, outfile_in_missing_dir_fails_cleanly);
+	tcase_add_test(tc, temp_slots_are_reused);
+	tcase_add_test(tc, temp_dir_removed_with_its_files);
 	suite_add_tcase(s, tc);
 	return s;
 }

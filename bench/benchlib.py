@@ -1,0 +1,46 @@
+"""Shared by the bench/ scripts: run commands side by side, take medians,
+print a table of ratios. Timing is wall-clock of whole child processes,
+measured alternately (A, B, A, B, ...) so that machine noise hits both."""
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+def run_once(argv, env=None, cwd=None):
+    t0 = time.perf_counter()
+    p = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE)
+    t1 = time.perf_counter()
+    if p.returncode != 0:
+        sys.stderr.write(p.stderr.decode(errors="replace"))
+        raise SystemExit(f"bench: command failed ({p.returncode}): {argv}")
+    return t1 - t0
+
+
+def medians(cmds, n, env=None, cwd=None, warmup=1):
+    """cmds: {name: argv}. Returns {name: median seconds}, interleaved."""
+    for _ in range(warmup):
+        for argv in cmds.values():
+            run_once(argv, env, cwd)
+    times = {k: [] for k in cmds}
+    for _ in range(n):
+        for k, argv in cmds.items():
+            times[k].append(run_once(argv, env, cwd))
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+def table(title, header, rows):
+    print(f"\n{title}")
+    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+    fmt = " | ".join("{:<%d}" % w for w in widths)
+    print(fmt.format(*header))
+    print("-+-".join("-" * w for w in widths))
+    for r in rows:
+        print(fmt.format(*[str(c) for c in r]))
+
+
+def build_dir():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.environ.get("Q7CC_BUILD_DIR", os.path.join(root, "build"))
