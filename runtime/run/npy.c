@@ -293,11 +293,17 @@ int npy_parse(const unsigned char *buf, size_t len, struct npy_array *a, const c
 		return -1;
 	}
 	a->dtype = t;
-	a->numel = 1;
-	for (unsigned d = 0; d < a->ndim; d++)
-		a->numel *= a->sizes[d];
 	size_t esize = q7_npy_dtype_size(t);
 	size_t avail = len - hstart - hlen;
+	a->numel = 1;
+	for (unsigned d = 0; d < a->ndim; d++) {
+		/* 8 dims of 65535 overflow 64 bits: stop at what the file holds */
+		if (a->sizes[d] && a->numel > avail / esize / a->sizes[d]) {
+			*why = "damaged: the data is shorter than the shape says";
+			return -1;
+		}
+		a->numel *= a->sizes[d];
+	}
 	if (a->numel > SIZE_MAX / esize || avail < a->numel * esize) {
 		*why = "damaged: the data is shorter than the shape says";
 		snprintf(detail, detail_size, " (%zu bytes, %zu expected)", avail, a->numel * esize);

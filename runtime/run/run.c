@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,10 +281,14 @@ int q7_run_main(int argc, char **argv)
 			d->dtype = first ? first->dtype : Q7_DTYPE_FLOAT32;
 		}
 		set_contiguous(d);
-		size_t n = 1;
-		for (unsigned i = 0; i < d->ndim; i++)
+		uint64_t n = 1;
+		for (unsigned i = 0; i < d->ndim && n <= ((uint64_t)1 << 32); i++)
 			n *= d->sizes[i];
-		size_t bytes = n * q7_npy_dtype_size((enum q7_dtype)d->dtype);
+		if (n > ((uint64_t)1 << 32)) {
+			q7_error("the destination has more than 2^32 elements");
+			goto out;
+		}
+		size_t bytes = (size_t)n * q7_npy_dtype_size((enum q7_dtype)d->dtype);
 		dst_buf = q7_xcalloc(1, bytes ? bytes : 1);
 		d->data = (uint64_t)(uintptr_t)dst_buf;
 	}

@@ -323,6 +323,14 @@ def case_errors(c):
     big = c.path("nine.npy")
     npytool.write(big, "<f4", (1,) * 9, [1.0])
     expect_error(c, c.ops, "relu_forward", [big], "more than 8 dimensions")
+    huge = c.path("huge.npy")  # 65535^8 elements claimed, 4 bytes given
+    with open(huge, "wb") as f:
+        hdr = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % ", ".join(["65535"] * 8)
+        hdr += " " * (63 - (10 + len(hdr)) % 64) + "\n"
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(hdr)) + hdr.encode() + b"\0" * 4)
+    expect_error(c, c.ops, "relu_forward", [huge], "data is shorter")
+    expect_error(c, c.ops, "relu_tcm", [x], "more than 2^32 elements",
+                 ["--out-shape=65535,65535,65535"])
     wide = c.path("wide.npy")
     npytool.write(wide, "|u1", (70000,), [0] * 70000)
     expect_error(c, c.ops, "relu_forward", [wide], "over 65535")
