@@ -423,10 +423,16 @@ static int prelink_image(const struct q7_prelink_opts *opts, struct img *im,
 	}
 	if (im->have_dynamic) {
 		struct dyn d;
-		if (read_dynamic(im, &d, err, es) ||
-		    apply_table(im, d.rela, d.relasz, "DT_RELA", load, delta, &h.nrelocs, err, es) ||
-		    apply_table(im, d.jmprel, d.pltrelsz, "DT_JMPREL", load, delta, &h.nrelocs, err,
-		                es)) {
+		int bad = read_dynamic(im, &d, err, es) ||
+		          apply_table(im, d.rela, d.relasz, "DT_RELA", load, delta, &h.nrelocs, err, es);
+		/* Some links count the PLT relocations in DT_RELASZ too: apply them
+		 * once. */
+		bool plt_inside = (uint64_t)d.jmprel >= d.rela &&
+		                  (uint64_t)d.jmprel + d.pltrelsz <= (uint64_t)d.rela + d.relasz;
+		if (!bad && !plt_inside)
+			bad = apply_table(im, d.jmprel, d.pltrelsz, "DT_JMPREL", load, delta, &h.nrelocs,
+			                  err, es);
+		if (bad) {
 			free(bytes);
 			return 1;
 		}

@@ -276,17 +276,23 @@ START_TEST(refuses_unsupported_relocations)
 }
 END_TEST
 
-/* Sets the value of the first dynamic entry tagged tag in a copy. */
-static unsigned char *with_dyn(int32_t tag, int32_t new_tag, uint32_t val)
+/* Retags the first dynamic entry tagged tag in c and sets its value. */
+static void retag(unsigned char *c, int32_t tag, int32_t new_tag, uint32_t val)
 {
-	unsigned char *c = copy_img();
 	for (size_t o = 0; o + 8 <= dyn_size; o += 8)
 		if ((int32_t)rd32(c + dyn_off + o) == tag) {
 			wr32(c + dyn_off + o, (uint32_t)new_tag);
 			wr32(c + dyn_off + o + 4, val);
-			return c;
+			return;
 		}
 	ck_abort_msg("no dynamic tag %d in the fixture", tag);
+}
+
+/* A copy of the image with one dynamic entry retagged. */
+static unsigned char *with_dyn(int32_t tag, int32_t new_tag, uint32_t val)
+{
+	unsigned char *c = copy_img();
+	retag(c, tag, new_tag, val);
 	return c;
 }
 
@@ -315,6 +321,34 @@ START_TEST(refuses_damaged_dynamic)
 		if (rd32(c + dyn_off + o) == DT_NULL)
 			wr32(c + dyn_off + o, DT_DEBUG);
 	expect_refused(c, img_size, "no DT_NULL end");
+	free(c);
+}
+END_TEST
+
+/* The last RELA entry as a PLT table: outside DT_RELASZ it is applied on
+ * its own (and its type checked), inside it only once. */
+START_TEST(plt_relocations)
+{
+	struct q7_prelinked pl;
+	char err[Q7_PL_ERR_SIZE];
+	uint32_t rela_va = 0, last;
+	for (size_t o = 0; o + 8 <= dyn_size; o += 8)
+		if (rd32(img + dyn_off + o) == DT_RELA)
+			rela_va = rd32(img + dyn_off + o + 4);
+	last = rela_va + (uint32_t)rela_size - 12;
+	unsigned char *c = with_dyn(DT_STRSZ, DT_JMPREL, last);
+	retag(c, DT_SYMENT, DT_PLTRELSZ, 12);
+	ck_assert_int_eq(run(c, img_size, -1, 1, 0x60100000u, &pl, err), 0);
+	ck_assert_uint_eq(pl.hdr.nrelocs, rela_size / 12);
+	q7_prelinked_free(&pl);
+	for (size_t o = 0; o + 8 <= dyn_size; o += 8)
+		if (rd32(c + dyn_off + o) == DT_RELASZ)
+			wr32(c + dyn_off + o + 4, (uint32_t)rela_size - 12);
+	ck_assert_int_eq(run(c, img_size, -1, 1, 0x60100000u, &pl, err), 0);
+	ck_assert_uint_eq(pl.hdr.nrelocs, rela_size / 12);
+	q7_prelinked_free(&pl);
+	wr32(c + rela_off + rela_size - 8, 4); /* R_XTENSA_JMP_SLOT */
+	expect_refused(c, img_size, "unsupported relocation R_XTENSA_JMP_SLOT (type 4)");
 	free(c);
 }
 END_TEST
@@ -388,6 +422,7 @@ int main(int argc, char **argv)
 	tcase_add_test(t, truncation_never_crashes);
 	tcase_add_test(t, refuses_unsupported_relocations);
 	tcase_add_test(t, refuses_damaged_dynamic);
+	tcase_add_test(t, plt_relocations);
 	tcase_add_test(t, refuses_bad_placement);
 	tcase_add_test(t, packed_object_lookup);
 	suite_add_tcase(s, t);
