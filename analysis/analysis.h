@@ -89,8 +89,11 @@ struct q7_analysis_opts {
 bool q7_analysis_needed(const struct q7_analysis_opts *o);
 
 /* Parses the TU (function bodies skipped) and appends its kernels to ops
- * and its findings (lint included, in source order) to diags. The first
- * call loads the plugin and libclang (~70-120 ms); call it from one thread.
+ * and its findings (lint included, in source order) to diags. It asks the
+ * resident analysis server (lib/q7cc/q7analysis-server, which keeps
+ * libclang loaded) when one runs; else it starts one for later TUs and
+ * loads the plugin and libclang here (~0.13 s of CPU). Call it from one
+ * thread. Q7CC_ANALYSIS_SERVER=0 keeps everything in-process.
  * Returns:
  *   0   analysed; diags hold the lint findings (apply the policy, print).
  *   Q7_ANALYZE_PARSE_ERROR (-1): libclang found errors in the TU, or could

@@ -62,4 +62,18 @@ void q7_json_str(FILE *out, const char *s);
 typedef int (*q7_plugin_entry_fn)(int abi, const struct q7_analysis_opts *o,
                                   struct q7_op_table *ops, struct q7_diags *diags);
 
+/* Loads the plugin at path (dlopen) and returns its entry, or NULL with a
+ * message printed. */
+q7_plugin_entry_fn q7_plugin_load(const char *path);
+
+/* The resident analysis server (server.c). */
+bool q7_server_enabled(void);
+char *q7_server_socket(const char *plugin, const char *server);
+/* 0 when the server answered (*rc is q7_analyze's result), else -1 and
+ * ops and diags are untouched. */
+int q7_server_analyze(const char *sock, const struct q7_analysis_opts *o,
+                      struct q7_op_table *ops, struct q7_diags *diags, int *rc);
+void q7_server_start(const char *server, const char *sock, const char *plugin);
+int q7_analysis_server_main(int argc, char **argv);
+
 #endif

@@ -1,25 +1,19 @@
-/* q7_analyze: loads the libclang plugin (lib/q7cc/q7analysis-clang.so)
- * on first use, so that q7cc itself never links libclang and a TU without
- * kernels never pays the ~70 ms it takes to load. */
+/* q7_analyze: hands the TU to the resident analysis server when one runs
+ * (server.c), else loads the libclang plugin (lib/q7cc/q7analysis-clang.so)
+ * on first use and analyses in-process, so that q7cc itself never links
+ * libclang and a TU without kernels never pays for loading it. */
 #include "analysis.h"
 #include "internal.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
 
-static q7_plugin_entry_fn load_plugin(void)
+q7_plugin_entry_fn q7_plugin_load(const char *path)
 {
-	static q7_plugin_entry_fn entry;
-	static bool tried;
-	if (tried)
-		return entry;
-	tried = true;
-	char *path = q7_prefix_path("lib/q7cc/q7analysis-clang.so");
 	if (!q7_path_exists(path)) {
 		q7_error("%s: cannot load the kernel analysis: the plugin is missing (build q7cc with "
 		         "the Debian package libclang-14-dev installed, or reinstall q7cc)",
 		         path);
-		free(path);
 		return NULL;
 	}
 	/* RTLD_LOCAL: the plugin's copies of q7's support code stay private. */
@@ -28,20 +22,42 @@ static q7_plugin_entry_fn load_plugin(void)
 		q7_error("%s: cannot load the kernel analysis: %s (install the Debian package "
 		         "libclang1-14)",
 		         path, dlerror());
-		free(path);
 		return NULL;
 	}
-	entry = (q7_plugin_entry_fn)dlsym(h, Q7_PLUGIN_ENTRY);
+	q7_plugin_entry_fn entry = (q7_plugin_entry_fn)dlsym(h, Q7_PLUGIN_ENTRY);
 	if (!entry)
 		q7_error("%s: not a q7cc analysis plugin: %s", path, dlerror());
-	free(path);
 	return entry;
 }
 
 int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
                struct q7_diags *diags)
 {
-	q7_plugin_entry_fn entry = load_plugin();
+	static q7_plugin_entry_fn entry;
+	static bool tried, server_tried;
+	char *plugin = q7_prefix_path("lib/q7cc/q7analysis-clang.so");
+	if (!entry && !server_tried && q7_server_enabled()) {
+		char *server = q7_prefix_path("lib/q7cc/q7analysis-server");
+		char *sock = q7_path_is_executable(server) ? q7_server_socket(plugin, server) : NULL;
+		int rc;
+		if (sock && q7_server_analyze(sock, o, ops, diags, &rc) == 0) {
+			free(sock);
+			free(server);
+			free(plugin);
+			return rc;
+		}
+		/* None yet: start one for the TUs to come, and do this one here. */
+		if (sock)
+			q7_server_start(server, sock, plugin);
+		server_tried = true;
+		free(sock);
+		free(server);
+	}
+	if (!tried) {
+		tried = true;
+		entry = q7_plugin_load(plugin);
+	}
+	free(plugin);
 	if (!entry)
 		return Q7_ANALYZE_UNAVAILABLE;
 	return entry(Q7_PLUGIN_ABI, o, ops, diags);

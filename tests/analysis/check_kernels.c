@@ -5,11 +5,17 @@
  * breaks it; NEURON_LIBRARY and --q7-kernel names; parse errors; a
  * missing plugin. Fixtures include the runtime's own <torch/torch.h>. */
 #include "analysis.h"
+#include "internal.h"
+
+#include "run_suite.h"
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #define DEVICE_TRIPLE "i386-unknown-none"
@@ -308,6 +314,77 @@ START_TEST(timing)
 }
 END_TEST
 
+static bool maps_contain(const char *what)
+{
+	size_t len;
+	char *maps = q7_read_file("/proc/self/maps", &len);
+	bool found = maps && strstr(maps, what);
+	free(maps);
+	return found;
+}
+
+static bool answers(const char *sock)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	strcpy(sa.sun_path, sock);
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	bool ok = fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0;
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* Run alone (CK_RUN_CASE=server): q7_analyze through the resident server
+ * gives what the plugin gives in-process, and libclang never loads here. */
+START_TEST(server_answers)
+{
+	char *plugin = q7_prefix_path("lib/q7cc/q7analysis-clang.so");
+	char *server = q7_prefix_path("lib/q7cc/q7analysis-server");
+	char *sock = q7_server_socket(plugin, server);
+	ck_assert_ptr_nonnull(sock);
+	q7_server_start(server, sock, plugin);
+	for (int i = 0; i < 600 && !answers(sock); i++)
+		usleep(50000);
+	ck_assert_msg(answers(sock), "no server on %s", sock);
+
+	struct run r;
+	analyze(&r, "kernels.cpp", false, "gnu", NULL);
+	expect_ops(&r, device_set);
+	run_free(&r);
+	analyze(&r, "lint/return.cpp", false, "gnu", NULL);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.diags.n, 3);
+	ck_assert_str_eq(r.diags.d[2].rule, "q7-return");
+	ck_assert_uint_eq(r.diags.d[2].line, 5);
+	run_free(&r);
+	analyze(&r, "syntax_error.cpp", false, "gnu", NULL);
+	ck_assert_int_eq(r.rc, Q7_ANALYZE_PARSE_ERROR);
+	ck_assert_uint_ge(r.diags.n, 1);
+	run_free(&r);
+	/* Relative paths resolve in the client's directory. */
+	ck_assert_int_eq(chdir(FIXTURES), 0);
+	struct q7_op_table ops = {0};
+	struct q7_diags diags = {0};
+	char *inc = q7_xasprintf("-I%s", RUNTIME_INCLUDE);
+	char *args[] = {inc, "-std=c++14", NULL};
+	struct q7_analysis_opts o = {.source = "lint/profile_kind.cpp", .clang_args = args,
+	                             .triple = DEVICE_TRIPLE, .sys_includes = xtensa_sys.v,
+	                             .predefines = xtensa_macros.v, .profile = "xt"};
+	ck_assert_int_eq(q7_analyze(&o, &ops, &diags), 0);
+	ck_assert_uint_eq(ops.n, 1);
+	ck_assert_uint_eq(diags.n, 2);
+	ck_assert_str_eq(diags.d[0].file, "lint/profile_kind.cpp");
+	q7_ops_free(&ops);
+	q7_diags_free(&diags);
+	free(inc);
+
+	ck_assert(!maps_contain("libclang"));
+	free(sock);
+	free(server);
+	free(plugin);
+}
+END_TEST
+
 int main(void)
 {
 	split(XTENSA_SYS, &xtensa_sys);
@@ -330,16 +407,17 @@ int main(void)
 	tcase_add_test(tc, parse_errors);
 	tcase_add_test(tc, timing);
 	suite_add_tcase(s, tc);
+	TCase *srv = tcase_create("server");
+	tcase_set_timeout(srv, 90);
+	tcase_add_test(srv, server_answers);
+	suite_add_tcase(s, srv);
 	TCase *missing = tcase_create("missing");
 	tcase_add_test(missing, missing_plugin);
 	suite_add_tcase(s, missing);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	int failed = run_suite(s, true);
 	q7_sv_free(&xtensa_sys);
 	q7_sv_free(&host_sys);
 	q7_sv_free(&xtensa_macros);
 	q7_sv_free(&host_macros);
-	return failed ? 1 : 0;
+	return failed;
 }

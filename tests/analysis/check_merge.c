@@ -3,7 +3,10 @@
  * limit are caught, and the order is stable (by name). */
 #include "analysis.h"
 
+#include "run_suite.h"
+
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,9 +152,5 @@ int main(void)
 	tcase_add_test(tc, undefined);
 	tcase_add_test(tc, too_many);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s, true);
 }

@@ -2,7 +2,10 @@
  * for TUs without kernels. Builds small trees of sources and headers. */
 #include "analysis.h"
 
+#include "run_suite.h"
+
 #include <check.h>
+#include <stdbool.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,11 +167,7 @@ int main(void)
 	tcase_add_test(tc, headers);
 	tcase_add_test(tc, own_headers_skipped);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_NOFORK);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	int failed = run_suite(s, false);
 	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	return failed ? 1 : 0;
+	return failed;
 }

@@ -3,7 +3,10 @@
 #include "analysis.h"
 #include "internal.h"
 
+#include "run_suite.h"
+
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -342,9 +345,5 @@ int main(void)
 	tcase_add_test(tc, json_and_sarif);
 	tcase_add_test(tc, rules_documented);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return run_suite(s, true);
 }

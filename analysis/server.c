@@ -1,0 +1,321 @@
+/* The resident analysis server: loading libclang costs a kernel compile
+ * more CPU than the compile itself (~0.13 s of relocations and static
+ * constructors), so the first q7cc that needs analysis starts a server
+ * that keeps it loaded, and later ones send it their TU instead.
+ *
+ * One server per user and per plugin build, on a UNIX socket in
+ * $XDG_RUNTIME_DIR/q7cc-UID (or /tmp/q7cc-UID, mode 0700). Each request is
+ * served by a forked worker (own working directory, own crash), the server
+ * exits after Q7CC_ANALYSIS_SERVER_IDLE seconds without requests (120) or
+ * when the plugin changes, and any failure on the client's side falls back
+ * to analysing in-process. Q7CC_ANALYSIS_SERVER=0 turns it off. */
+#include "internal.h"
+#include "wire.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define REPLY_TIMEOUT_MS 60000
+#define REQUEST_TIMEOUT_MS 10000
+
+/* Variables that change what libclang finds; sent with each request. */
+static const char *const passed_env[] = {"CPATH", "CPLUS_INCLUDE_PATH", "C_INCLUDE_PATH", NULL};
+
+bool q7_server_enabled(void)
+{
+	const char *e = getenv("Q7CC_ANALYSIS_SERVER");
+	return !(e && strcmp(e, "0") == 0);
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	for (const unsigned char *c = p; n--; c++) {
+		h ^= *c;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static uint64_t file_key(uint64_t h, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return 0;
+	h = fnv(h, path, strlen(path));
+	h = fnv(h, &st.st_ino, sizeof st.st_ino);
+	h = fnv(h, &st.st_size, sizeof st.st_size);
+	h = fnv(h, &st.st_mtim, sizeof st.st_mtim);
+	return h;
+}
+
+/* The private directory, created 0700 and checked to be ours. */
+static char *socket_dir(void)
+{
+	const char *base = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+	if (!base || !*base || stat(base, &st) != 0 || !S_ISDIR(st.st_mode))
+		base = "/tmp";
+	char *dir = q7_xasprintf("%s/q7cc-%u", base, (unsigned)getuid());
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+		free(dir);
+		return NULL;
+	}
+	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid() ||
+	    (st.st_mode & 077)) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/* NULL when there is no usable place or no plugin. */
+char *q7_server_socket(const char *plugin, const char *server)
+{
+	uint64_t h = file_key(14695981039346656037ull, plugin);
+	h = h ? file_key(h, server) : 0;
+	if (!h)
+		return NULL;
+	int abi = Q7_PLUGIN_ABI;
+	h = fnv(h, &abi, sizeof abi);
+	char *dir = socket_dir();
+	if (!dir)
+		return NULL;
+	char *path = q7_xasprintf("%s/analysis-%016llx.sock", dir, (unsigned long long)h);
+	free(dir);
+	if (strlen(path) >= sizeof ((struct sockaddr_un *)0)->sun_path) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+static int unix_socket(const char *path, struct sockaddr_un *sa)
+{
+	memset(sa, 0, sizeof *sa);
+	sa->sun_family = AF_UNIX;
+	strcpy(sa->sun_path, path);
+	return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+}
+
+/* ---- client ---- */
+
+int q7_server_analyze(const char *sock, const struct q7_analysis_opts *o,
+                      struct q7_op_table *ops, struct q7_diags *diags, int *rc)
+{
+	struct sockaddr_un sa;
+	int fd = unix_socket(sock, &sa);
+	if (fd < 0)
+		return -1;
+	int result = -1;
+	struct q7_strbuf req = {0};
+	struct q7_strvec env = {0};
+	char *cwd = getcwd(NULL, 0), *reply = NULL;
+	size_t len;
+	if (!cwd || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0)
+		goto out;
+	for (const char *const *e = passed_env; *e; e++) {
+		const char *v = getenv(*e);
+		if (v)
+			q7_sv_addf(&env, "%s=%s", *e, v);
+		else
+			q7_sv_add(&env, *e);
+	}
+	q7_wire_put_request(&req, o, cwd, env.v);
+	if (q7_wire_send(fd, &req) == 0 && q7_wire_recv(fd, &reply, &len, REPLY_TIMEOUT_MS) == 0)
+		result = q7_wire_get_result(reply, len, rc, ops, diags);
+out:
+	free(reply);
+	free(cwd);
+	q7_sv_free(&env);
+	q7_sb_free(&req);
+	close(fd);
+	return result;
+}
+
+/* Starts "q7analysis-server --detach SOCK PLUGIN", which starts the real
+ * server in its own session and exits at once, so the server is never
+ * q7cc's child (q7cc waits for its children, and would for it). */
+void q7_server_start(const char *server, const char *sock, const char *plugin)
+{
+	char *argv[] = {(char *)server, "--detach", (char *)sock, (char *)plugin, NULL};
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	posix_spawn_file_actions_init(&fa);
+	for (int i = 0; i < 3; i++)
+		posix_spawn_file_actions_addopen(&fa, i, "/dev/null", O_RDWR, 0);
+	/* Not the make jobserver's or ctest's pipes: they must see EOF. */
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+	posix_spawnattr_init(&attr);
+	sigset_t none, all;
+	sigemptyset(&none);
+	sigfillset(&all);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &all);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	pid_t pid;
+	if (posix_spawn(&pid, server, &fa, &attr, argv, environ) == 0) {
+		int st;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	}
+	posix_spawnattr_destroy(&attr);
+	posix_spawn_file_actions_destroy(&fa);
+}
+
+/* ---- server ---- */
+
+static void apply_env(const struct q7_strvec *env)
+{
+	for (size_t i = 0; i < env->n; i++) {
+		char *eq = strchr(env->v[i], '=');
+		if (eq) {
+			*eq = '\0';
+			setenv(env->v[i], eq + 1, 1);
+			*eq = '=';
+		} else {
+			unsetenv(env->v[i]);
+		}
+	}
+}
+
+/* In a forked worker: one request, one reply. */
+static void serve_one(int conn, q7_plugin_entry_fn entry)
+{
+	char *data = NULL;
+	size_t len;
+	struct q7_wire_request q;
+	if (q7_wire_recv(conn, &data, &len, REQUEST_TIMEOUT_MS) != 0 ||
+	    q7_wire_get_request(data, len, &q) != 0) {
+		free(data);
+		return;
+	}
+	free(data);
+	if (chdir(q.cwd) != 0) {
+		q7_wire_request_free(&q);
+		return; /* the client analyses in-process */
+	}
+	apply_env(&q.env);
+	struct q7_op_table ops = {0};
+	struct q7_diags diags = {0};
+	int rc = entry(Q7_PLUGIN_ABI, &q.opts, &ops, &diags);
+	struct q7_strbuf reply = {0};
+	q7_wire_put_result(&reply, rc, &ops, &diags);
+	q7_wire_send(conn, &reply);
+	q7_sb_free(&reply);
+	q7_ops_free(&ops);
+	q7_diags_free(&diags);
+	q7_wire_request_free(&q);
+}
+
+static int idle_seconds(void)
+{
+	const char *e = getenv("Q7CC_ANALYSIS_SERVER_IDLE");
+	int s = e ? atoi(e) : 0;
+	return s > 0 ? s : 120;
+}
+
+static int bind_socket(const char *path)
+{
+	struct sockaddr_un sa;
+	int fd = unix_socket(path, &sa);
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+		/* A live server answers; a dead one left its file behind. */
+		int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		bool alive = probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof sa) == 0;
+		if (probe >= 0)
+			close(probe);
+		if (alive || errno != ECONNREFUSED || unlink(path) != 0 ||
+		    bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+			close(fd);
+			return -1;
+		}
+	}
+	if (listen(fd, 64) != 0) {
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	return fd;
+}
+
+static int serve(const char *path, const char *plugin)
+{
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGCHLD, SIG_IGN); /* workers are reaped by the kernel */
+	/* Bound before libclang loads: early clients wait in the backlog. */
+	int fd = bind_socket(path);
+	if (fd < 0)
+		return 1;
+	struct stat mine, st;
+	uint64_t key = file_key(1, plugin);
+	q7_plugin_entry_fn entry = q7_plugin_load(plugin);
+	if (!entry || lstat(path, &mine) != 0 || chdir("/") != 0) {
+		unlink(path);
+		return 1;
+	}
+	/* libclang initialises much on its first parse; done here once, the
+	 * forked workers inherit it instead of each paying for it. */
+	struct q7_analysis_opts warm = {.source = "/dev/null", .profile = "gnu"};
+	struct q7_op_table ops = {0};
+	struct q7_diags diags = {0};
+	entry(Q7_PLUGIN_ABI, &warm, &ops, &diags);
+	q7_ops_free(&ops);
+	q7_diags_free(&diags);
+	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int pr = poll(&pfd, 1, idle_seconds() * 1000);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		/* Idle, replaced by another server, or the plugin was rebuilt. */
+		if (pr <= 0 || lstat(path, &st) != 0 || st.st_ino != mine.st_ino ||
+		    file_key(1, plugin) != key)
+			break;
+		int conn = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+		if (conn < 0)
+			continue;
+		pid_t pid = fork();
+		if (pid == 0) {
+			close(fd);
+			serve_one(conn, entry);
+			_exit(0);
+		}
+		close(conn);
+	}
+	if (lstat(path, &st) == 0 && st.st_ino == mine.st_ino)
+		unlink(path);
+	close(fd);
+	return 0;
+}
+
+int q7_analysis_server_main(int argc, char **argv)
+{
+	if (argc != 4)
+		return 2;
+	if (strcmp(argv[1], "--serve") == 0)
+		return serve(argv[2], argv[3]);
+	if (strcmp(argv[1], "--detach") != 0)
+		return 2;
+	char *args[] = {argv[0], "--serve", argv[2], argv[3], NULL};
+	posix_spawnattr_t attr;
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
+	pid_t pid;
+	int rc = posix_spawn(&pid, argv[0], NULL, &attr, args, environ);
+	posix_spawnattr_destroy(&attr);
+	return rc == 0 ? 0 : 1;
+}

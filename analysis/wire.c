@@ -1,0 +1,342 @@
+/* Encoding and decoding of the analysis server's messages (wire.h). Every
+ * read is bounds-checked: a short or damaged message is an error, never a
+ * crash, and decoded tables are appended only when complete. */
+#include "wire.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NIL 0xffffffffu
+#define MAX_MSG (64u << 20)
+
+static void put_u32(struct q7_strbuf *b, uint32_t v)
+{
+	char c[4] = {(char)(v & 0xff), (char)((v >> 8) & 0xff), (char)((v >> 16) & 0xff),
+	             (char)((v >> 24) & 0xff)};
+	q7_sb_addn(b, c, 4);
+}
+
+static void put_str(struct q7_strbuf *b, const char *s)
+{
+	if (!s) {
+		put_u32(b, NIL);
+		return;
+	}
+	size_t n = strlen(s);
+	put_u32(b, (uint32_t)n);
+	q7_sb_addn(b, s, n);
+}
+
+static void put_vec(struct q7_strbuf *b, char *const *v)
+{
+	if (!v) {
+		put_u32(b, NIL);
+		return;
+	}
+	uint32_t n = 0;
+	while (v[n])
+		n++;
+	put_u32(b, n);
+	for (uint32_t i = 0; i < n; i++)
+		put_str(b, v[i]);
+}
+
+struct reader {
+	const unsigned char *p, *end;
+	bool bad;
+};
+
+static uint32_t get_u32(struct reader *r)
+{
+	if (r->bad || r->end - r->p < 4) {
+		r->bad = true;
+		return 0;
+	}
+	uint32_t v = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 |
+	             (uint32_t)r->p[3] << 24;
+	r->p += 4;
+	return v;
+}
+
+/* A new string, or NULL for NIL (and on error, with r->bad set). */
+static char *get_str(struct reader *r)
+{
+	uint32_t n = get_u32(r);
+	if (r->bad || n == NIL)
+		return NULL;
+	if ((size_t)(r->end - r->p) < n) {
+		r->bad = true;
+		return NULL;
+	}
+	char *s = q7_xstrndup((const char *)r->p, n);
+	r->p += n;
+	return s;
+}
+
+/* Never NULL, so that the tables hold "" where the writer had NULL. */
+static char *get_str0(struct reader *r)
+{
+	char *s = get_str(r);
+	return s ? s : q7_xstrdup("");
+}
+
+static bool get_vec(struct reader *r, struct q7_strvec *v)
+{
+	uint32_t n = get_u32(r);
+	if (r->bad || n == NIL)
+		return false;
+	if (n > (uint32_t)(r->end - r->p) / 4) {
+		r->bad = true;
+		return false;
+	}
+	for (uint32_t i = 0; i < n && !r->bad; i++) {
+		char *s = get_str0(r);
+		q7_sv_add(v, s);
+		free(s);
+	}
+	return true;
+}
+
+void q7_wire_put_request(struct q7_strbuf *b, const struct q7_analysis_opts *o, const char *cwd,
+                         char *const *env)
+{
+	put_u32(b, Q7_WIRE_MAGIC);
+	put_str(b, cwd);
+	put_vec(b, env);
+	put_str(b, o->source);
+	put_str(b, o->triple);
+	put_str(b, o->profile);
+	put_vec(b, o->clang_args);
+	put_vec(b, o->sys_includes);
+	put_vec(b, o->predefines);
+	put_vec(b, o->kernel_names);
+}
+
+int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
+{
+	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
+	memset(q, 0, sizeof *q);
+	if (get_u32(&r) != Q7_WIRE_MAGIC)
+		return -1;
+	q->cwd = get_str(&r);
+	get_vec(&r, &q->env);
+	for (int i = 0; i < 3; i++)
+		q->strs[i] = get_str(&r);
+	for (int i = 0; i < 4; i++)
+		q->has_vec[i] = get_vec(&r, &q->vecs[i]);
+	if (r.bad || r.p != r.end || !q->cwd || !q->strs[0]) {
+		q7_wire_request_free(q);
+		return -1;
+	}
+	q->opts.source = q->strs[0];
+	q->opts.triple = q->strs[1];
+	q->opts.profile = q->strs[2];
+	char **v[4];
+	for (int i = 0; i < 4; i++) {
+		/* An empty vector still needs its NULL terminator. */
+		if (q->has_vec[i] && !q->vecs[i].v) {
+			q->vecs[i].v = q7_xcalloc(2, sizeof *q->vecs[i].v);
+			q->vecs[i].cap = 2;
+		}
+		v[i] = q->has_vec[i] ? q->vecs[i].v : NULL;
+	}
+	q->opts.clang_args = v[0];
+	q->opts.sys_includes = v[1];
+	q->opts.predefines = v[2];
+	q->opts.kernel_names = v[3];
+	return 0;
+}
+
+void q7_wire_request_free(struct q7_wire_request *q)
+{
+	free(q->cwd);
+	q7_sv_free(&q->env);
+	for (int i = 0; i < 4; i++) {
+		free(q->strs[i]);
+		q7_sv_free(&q->vecs[i]);
+	}
+	memset(q, 0, sizeof *q);
+}
+
+void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *ops,
+                        const struct q7_diags *diags)
+{
+	put_u32(b, Q7_WIRE_MAGIC);
+	put_u32(b, (uint32_t)rc);
+	put_u32(b, (uint32_t)ops->n);
+	for (size_t i = 0; i < ops->n; i++) {
+		const struct q7_op *op = &ops->ops[i];
+		put_str(b, op->name);
+		put_str(b, op->qualname);
+		put_str(b, op->ret_ctype);
+		put_u32(b, (uint32_t)op->ret);
+		put_str(b, op->ret_name);
+		put_u32(b, (uint32_t)op->nparams);
+		for (size_t k = 0; k < op->nparams; k++) {
+			put_u32(b, (uint32_t)op->params[k].kind);
+			put_str(b, op->params[k].name);
+			put_str(b, op->params[k].ctype);
+		}
+		put_u32(b, op->stack_size);
+		put_u32(b, op->defined);
+		put_str(b, op->file);
+		put_u32(b, op->line);
+		put_u32(b, op->col);
+	}
+	put_u32(b, (uint32_t)diags->n);
+	for (size_t i = 0; i < diags->n; i++) {
+		const struct q7_diag *d = &diags->d[i];
+		put_u32(b, (uint32_t)d->severity);
+		put_str(b, d->file);
+		put_u32(b, d->line);
+		put_u32(b, d->col);
+		put_str(b, d->rule);
+		put_str(b, d->message);
+		put_u32(b, d->promoted);
+	}
+}
+
+static bool kind_ok(uint32_t k)
+{
+	return k <= Q7_KIND_BOOL;
+}
+
+int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,
+                       struct q7_diags *diags)
+{
+	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
+	struct q7_op_table t = {0};
+	struct q7_diags ds = {0};
+	if (get_u32(&r) != Q7_WIRE_MAGIC)
+		return -1;
+	int code = (int)get_u32(&r);
+	uint32_t n = get_u32(&r);
+	for (uint32_t i = 0; i < n && !r.bad; i++) {
+		struct q7_op *op = q7_ops_add(&t);
+		op->name = get_str0(&r);
+		op->qualname = get_str0(&r);
+		op->ret_ctype = get_str0(&r);
+		uint32_t k = get_u32(&r);
+		r.bad |= !kind_ok(k);
+		op->ret = (enum q7_kind)k;
+		op->ret_name = get_str0(&r);
+		uint32_t np = get_u32(&r);
+		if (np > (uint32_t)(r.end - r.p) / 12)
+			r.bad = true;
+		if (r.bad)
+			break;
+		op->params = q7_xcalloc(np ? np : 1, sizeof *op->params);
+		for (uint32_t j = 0; j < np; j++) {
+			k = get_u32(&r);
+			r.bad |= !kind_ok(k);
+			op->params[j].kind = (enum q7_kind)k;
+			op->params[j].name = get_str0(&r);
+			op->params[j].ctype = get_str0(&r);
+			op->nparams = j + 1;
+		}
+		op->stack_size = get_u32(&r);
+		op->defined = get_u32(&r) != 0;
+		op->file = get_str0(&r);
+		op->line = get_u32(&r);
+		op->col = get_u32(&r);
+	}
+	n = get_u32(&r);
+	for (uint32_t i = 0; i < n && !r.bad; i++) {
+		uint32_t sev = get_u32(&r);
+		char *file = get_str0(&r);
+		unsigned line = get_u32(&r), col = get_u32(&r);
+		char *rule = get_str0(&r), *msg = get_str0(&r);
+		bool promoted = get_u32(&r) != 0;
+		r.bad |= sev > Q7_SEV_ERROR;
+		if (!r.bad) {
+			q7_diags_add(&ds, (enum q7_severity)sev, file, line, col, rule, "%s", msg);
+			ds.d[ds.n - 1].promoted = promoted;
+		}
+		free(file);
+		free(rule);
+		free(msg);
+	}
+	if (r.bad || r.p != r.end) {
+		q7_ops_free(&t);
+		q7_diags_free(&ds);
+		return -1;
+	}
+	for (size_t i = 0; i < t.n; i++)
+		q7_ops_add_copy(ops, &t.ops[i]);
+	for (size_t i = 0; i < ds.n; i++) {
+		const struct q7_diag *d = &ds.d[i];
+		q7_diags_add(diags, d->severity, d->file, d->line, d->col, d->rule, "%s", d->message);
+		diags->d[diags->n - 1].promoted = d->promoted;
+	}
+	q7_ops_free(&t);
+	q7_diags_free(&ds);
+	*rc = code;
+	return 0;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int q7_wire_send(int fd, const struct q7_strbuf *b)
+{
+	struct q7_strbuf hdr = {0};
+	put_u32(&hdr, (uint32_t)b->len);
+	int rc = write_all(fd, hdr.s, hdr.len) == 0 && write_all(fd, b->s ? b->s : "", b->len) == 0
+	                 ? 0
+	                 : -1;
+	q7_sb_free(&hdr);
+	return rc;
+}
+
+static int read_all(int fd, char *p, size_t n, int timeout_ms)
+{
+	while (n) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int pr = poll(&pfd, 1, timeout_ms);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr <= 0)
+			return -1;
+		ssize_t got = read(fd, p, n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		p += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
+int q7_wire_recv(int fd, char **data, size_t *len, int timeout_ms)
+{
+	unsigned char h[4];
+	if (read_all(fd, (char *)h, 4, timeout_ms) < 0)
+		return -1;
+	uint32_t n = (uint32_t)h[0] | (uint32_t)h[1] << 8 | (uint32_t)h[2] << 16 | (uint32_t)h[3] << 24;
+	if (n > MAX_MSG)
+		return -1;
+	char *buf = q7_xmalloc(n ? n : 1);
+	if (read_all(fd, buf, n, timeout_ms) < 0) {
+		free(buf);
+		return -1;
+	}
+	*data = buf;
+	*len = n;
+	return 0;
+}

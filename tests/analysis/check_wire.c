@@ -1,0 +1,136 @@
+/* The analysis server's wire format: requests and results survive the
+ * round trip, and every truncation or damage of a message is refused
+ * without a crash and without touching the caller's tables. */
+#include "wire.h"
+
+#include "run_suite.h"
+
+#include <check.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct q7_op_table sample_ops(void)
+{
+	struct q7_op_table t = {0};
+	char *err;
+	ck_assert_int_eq(q7_schema_parse("ns::k(Tensor x, long long n, bool b) -> (Tensor y)", q7_ops_add(&t), &err), 0);
+	t.ops[0].defined = true;
+	t.ops[0].stack_size = 8192;
+	free(t.ops[0].file);
+	t.ops[0].file = q7_xstrdup("dir/k.cpp");
+	t.ops[0].line = 7;
+	t.ops[0].col = 3;
+	free(t.ops[0].params[1].ctype);
+	t.ops[0].params[1].ctype = q7_xstrdup("long");
+	ck_assert_int_eq(q7_schema_parse("noargs() -> Tensor", q7_ops_add(&t), &err), 0);
+	return t;
+}
+
+static struct q7_diags sample_diags(void)
+{
+	struct q7_diags d = {0};
+	q7_diags_add(&d, Q7_SEV_ERROR, "k.cpp", 3, 4, "q7-return", "bad \"%s\"", "x");
+	q7_diags_add(&d, Q7_SEV_NOTE, "", 0, 0, "", "with\nnewline");
+	d.d[0].promoted = true;
+	return d;
+}
+
+START_TEST(result_round_trip)
+{
+	struct q7_op_table ops = sample_ops(), got = {0};
+	struct q7_diags diags = sample_diags(), gotd = {0};
+	struct q7_strbuf b = {0};
+	q7_wire_put_result(&b, -1, &ops, &diags);
+	int rc = 0;
+	ck_assert_int_eq(q7_wire_get_result(b.s, b.len, &rc, &got, &gotd), 0);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_uint_eq(got.n, 2);
+	for (size_t i = 0; i < 2; i++) {
+		struct q7_strbuf x = {0}, y = {0};
+		q7_schema_print(&ops.ops[i], &x);
+		q7_schema_print(&got.ops[i], &y);
+		ck_assert_str_eq(x.s, y.s);
+		q7_sb_free(&x);
+		q7_sb_free(&y);
+	}
+	ck_assert_str_eq(got.ops[0].params[1].ctype, "long");
+	ck_assert_str_eq(got.ops[0].file, "dir/k.cpp");
+	ck_assert_uint_eq(got.ops[0].stack_size, 8192);
+	ck_assert(got.ops[0].defined);
+	ck_assert_uint_eq(got.ops[0].line, 7);
+	ck_assert_uint_eq(got.ops[0].col, 3);
+	ck_assert_str_eq(got.ops[0].ret_name, "y");
+	ck_assert_uint_eq(gotd.n, 2);
+	ck_assert_str_eq(gotd.d[0].message, "bad \"x\"");
+	ck_assert(gotd.d[0].promoted);
+	ck_assert_str_eq(gotd.d[1].message, "with\nnewline");
+	ck_assert_int_eq(gotd.d[1].severity, Q7_SEV_NOTE);
+
+	/* Every cut and every flipped byte: refused or whole, never half. */
+	for (size_t cut = 0; cut < b.len; cut++) {
+		struct q7_op_table t = {0};
+		struct q7_diags d = {0};
+		ck_assert_int_eq(q7_wire_get_result(b.s, cut, &rc, &t, &d), -1);
+		ck_assert_uint_eq(t.n, 0);
+		ck_assert_uint_eq(d.n, 0);
+		char *m = q7_xmalloc(b.len);
+		memcpy(m, b.s, b.len);
+		m[cut] ^= (char)0xa5;
+		if (q7_wire_get_result(m, b.len, &rc, &t, &d) != 0) {
+			ck_assert_uint_eq(t.n, 0);
+			ck_assert_uint_eq(d.n, 0);
+		}
+		q7_ops_free(&t);
+		q7_diags_free(&d);
+		free(m);
+	}
+	q7_sb_free(&b);
+	q7_ops_free(&ops);
+	q7_ops_free(&got);
+	q7_diags_free(&diags);
+	q7_diags_free(&gotd);
+}
+END_TEST
+
+START_TEST(request_round_trip)
+{
+	char *args[] = {"-Idir with space", "-DX=1", NULL};
+	char *none[] = {NULL};
+	char *env[] = {"CPATH=/a:/b", "C_INCLUDE_PATH", NULL};
+	struct q7_analysis_opts o = {.source = "k.cpp", .clang_args = args, .triple = "i386-unknown-none",
+	                             .sys_includes = none, .predefines = NULL, .profile = "xt",
+	                             .kernel_names = args};
+	struct q7_strbuf b = {0};
+	q7_wire_put_request(&b, &o, "/work", env);
+	struct q7_wire_request q;
+	ck_assert_int_eq(q7_wire_get_request(b.s, b.len, &q), 0);
+	ck_assert_str_eq(q.cwd, "/work");
+	ck_assert_str_eq(q.opts.source, "k.cpp");
+	ck_assert_str_eq(q.opts.triple, "i386-unknown-none");
+	ck_assert_str_eq(q.opts.profile, "xt");
+	ck_assert_str_eq(q.opts.clang_args[0], "-Idir with space");
+	ck_assert_str_eq(q.opts.clang_args[1], "-DX=1");
+	ck_assert_ptr_null(q.opts.clang_args[2]);
+	ck_assert_ptr_nonnull(q.opts.sys_includes); /* empty, not absent */
+	ck_assert_ptr_null(q.opts.sys_includes[0]);
+	ck_assert_ptr_null(q.opts.predefines);
+	ck_assert_str_eq(q.opts.kernel_names[1], "-DX=1");
+	ck_assert_uint_eq(q.env.n, 2);
+	ck_assert_str_eq(q.env.v[1], "C_INCLUDE_PATH");
+	q7_wire_request_free(&q);
+	for (size_t cut = 0; cut < b.len; cut++)
+		ck_assert_int_eq(q7_wire_get_request(b.s, cut, &q), -1);
+	q7_sb_free(&b);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("analysis-wire");
+	TCase *tc = tcase_create("all");
+	tcase_add_test(tc, result_round_trip);
+	tcase_add_test(tc, request_round_trip);
+	suite_add_tcase(s, tc);
+	return run_suite(s, true);
+}
