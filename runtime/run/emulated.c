@@ -8,7 +8,9 @@
  * wait (with a time-out), and read back the frame, the tensor data and the
  * out tensor. Cores run one after another, each starting from the tensor
  * data the previous one left ("chained"), like q7_run_host: SPMD cores do
- * not synchronise, so any order is a valid schedule.
+ * not synchronise, so any order is a valid schedule. Q7CC_EMU_JOBS=N runs
+ * up to N QEMUs at once instead, all from the same data, and merges their
+ * changes, reporting two cores that wrote one byte differently (a race).
  *
  * Memory: everything here is freed before return, except result->out_data
  * (the caller's, see run.h). Temporary files live in q7_temp_dir(). */
@@ -184,10 +186,9 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Runs argv with result_fd as its fd 3; waits at most *budget seconds
- * (which it decreases). Returns the wait status, -1 when it could not
- * start, -2 on time-out (QEMU is then killed). */
-static int spawn_wait(char *const *argv, int result_fd, double *budget, struct q7_run_result *r)
+/* Starts argv with result_fd as its fd 3 and /dev/null as stdin. The pid,
+ * or -1 after fail(). */
+static pid_t spawn_qemu(char *const *argv, int result_fd, struct q7_run_result *r)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
@@ -201,30 +202,7 @@ static int spawn_wait(char *const *argv, int result_fd, double *budget, struct q
 		fail(r, "cannot start %s: %s", argv[0], strerror(e));
 		return -1;
 	}
-	double start = now_s();
-	long nap = 1000000; /* 1 ms, growing to 20 ms */
-	for (;;) {
-		int st;
-		pid_t w = waitpid(pid, &st, WNOHANG);
-		if (w == pid) {
-			*budget -= now_s() - start;
-			return st;
-		}
-		if (w < 0 && errno != EINTR) {
-			fail(r, "waiting for %s: %s", argv[0], strerror(errno));
-			return -1;
-		}
-		if (now_s() - start > *budget) {
-			kill(pid, SIGKILL);
-			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-				;
-			return -2;
-		}
-		struct timespec ts = {0, nap};
-		nanosleep(&ts, NULL);
-		if (nap < 20000000)
-			nap += nap / 2;
-	}
+	return pid;
 }
 
 static const char *exc_name(uint32_t cause)
@@ -292,28 +270,209 @@ struct emu {
 	struct layout L;
 	const char *qemu, *boot;
 	char *dir;
-	unsigned cores;
+	unsigned cores, jobs;
 	double budget;
 	bool stats, icount;
 };
 
-/* Reads one core's result file; updates the tensor data for the next
- * core and, for the last one, the output. 0, or -1 after fail(). */
-static int read_result(struct emu *E, unsigned core, const char *path, int wst,
-                       const struct q7_pl_header *h, double secs)
+/* One core's QEMU run. */
+struct core_run {
+	unsigned core;
+	char *image;   /* the (packed) image it runs */
+	char *dir;     /* its files: params.bin image.bin data.bin result.bin */
+	struct q7_pl_header hdr;
+	struct q7_strvec argv;
+	int fd;        /* the result file, QEMU's fd 3 */
+	pid_t pid;     /* 0: not started; -1: finished */
+	int wst;
+	double t0, secs;
+	/* From the result: the frame, the tensor data the core left, and the
+	 * out tensor's bytes (owned). */
+	struct q7_frame frame;
+	unsigned char *data, *out;
+	size_t out_bytes;
+};
+
+static char *core_file(const struct core_run *c, const char *name)
+{
+	return q7_path_join(c->dir, name);
+}
+
+/* Prelinks the core's image to its window and writes the files its QEMU
+ * run loads, with data as the tensor data. 0, or -1 after fail(). */
+static int prepare_core(struct emu *E, struct core_run *c, const unsigned char *data)
+{
+	struct q7_run_result *r = E->r;
+	const struct q7_run_request *req = E->req;
+	struct q7_prelink_opts po = {.symbol = "lib_func", .core = E->cores > 1 ? (int)c->core : -1,
+	                             .have_base = true,
+	                             .base = Q7_BOOT_IMAGE_AREA + c->core * Q7_BOOT_CORE_WINDOW};
+	struct q7_prelinked pl = {0};
+	char err[Q7_PL_ERR_SIZE];
+	char *img = core_file(c, "image.bin"), *par = core_file(c, "params.bin");
+	char *dat = core_file(c, "data.bin"), *res = core_file(c, "result.bin");
+	unsigned char *params = NULL;
+	int rc = -1;
+	if (mkdir(c->dir, 0700) != 0 && errno != EEXIST) {
+		fail(r, "%s: cannot create: %s", c->dir, strerror(errno));
+		goto out;
+	}
+	if (q7_prelink_file(&po, c->image, &pl, err, sizeof err) != 0) {
+		fail(r, "%s", err);
+		goto out;
+	}
+	c->hdr = pl.hdr;
+	uint32_t window = E->cores > 1 ? Q7_BOOT_CORE_WINDOW : Q7_BOOT_IMAGE_AREA_SIZE;
+	if ((uint64_t)pl.hdr.load_size + pl.hdr.bss_size > window) {
+		fail(r, "%s: the image (%u bytes) does not fit its window on the emulated core "
+		     "(%u bytes)", c->image, pl.hdr.load_size + pl.hdr.bss_size, window);
+		goto out;
+	}
+	/* The boot block and the frame, in one file at Q7_BOOT_BLOCK_ADDR. */
+	size_t psize = (Q7_BOOT_FRAME_ADDR - Q7_BOOT_BLOCK_ADDR) + sizeof(struct q7_frame);
+	params = q7_xcalloc(1, psize);
+	struct q7_boot_block *b = (struct q7_boot_block *)params;
+	b->magic = Q7_BOOT_MAGIC;
+	b->version = Q7_BOOT_VERSION;
+	b->image = pl.hdr.base - Q7_PL_HEADER_SIZE;
+	b->image_size = (uint32_t)pl.size;
+	b->frame = Q7_BOOT_FRAME_ADDR;
+	b->result_fd = Q7_BOOT_RESULT_FD;
+	b->dst_data = Q7_BOOT_DATA_AREA;
+	b->dst_bytes = (uint32_t)E->L.size;
+	struct q7_frame *f = (struct q7_frame *)(params + (Q7_BOOT_FRAME_ADDR - Q7_BOOT_BLOCK_ADDR));
+	f->magic = Q7_FRAME_MAGIC;
+	f->version = Q7_FRAME_VERSION;
+	f->size = sizeof *f;
+	f->nargs = req->nargs;
+	snprintf(f->op, sizeof f->op, "%s", req->op);
+	f->cpu_id = c->core;
+	f->cpu_count = E->cores;
+	memcpy(f->args, E->L.args, sizeof f->args);
+	f->dst = E->L.dst;
+	f->heap_base = E->L.heap;
+	f->heap_size = E->L.heap_size;
+	if (write_file(par, params, psize, NULL, 0) || write_file(img, pl.bytes, pl.size, NULL, 0) ||
+	    write_file(dat, data, E->L.size, NULL, 0)) {
+		fail(r, "%s: cannot write: %s", c->dir, strerror(errno));
+		goto out;
+	}
+	c->fd = open(res, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (c->fd < 0) {
+		fail(r, "%s: cannot create: %s", res, strerror(errno));
+		goto out;
+	}
+	struct q7_strvec *argv = &c->argv;
+	q7_sv_add(argv, E->qemu);
+	const char *fixed[] = {"-M", "sim", "-cpu", "lx106", "-semihosting", "-nodefaults",
+	                       "-display", "none", "-monitor", "none", "-serial", "none"};
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		q7_sv_add(argv, fixed[i]);
+	if (E->icount) {
+		q7_sv_add(argv, "-icount");
+		q7_sv_addf(argv, "shift=%d", ICOUNT_SHIFT);
+	}
+	q7_sv_add(argv, "-kernel");
+	q7_sv_add(argv, E->boot);
+	add_loader(argv, par, Q7_BOOT_BLOCK_ADDR);
+	add_loader(argv, img, b->image);
+	if (E->L.size)
+		add_loader(argv, dat, Q7_BOOT_DATA_AREA);
+	rc = 0;
+out:
+	free(params);
+	q7_prelinked_free(&pl);
+	free(img);
+	free(par);
+	free(dat);
+	free(res);
+	return rc;
+}
+
+/* Starts the runs, at most E->jobs at a time, and waits for them all
+ * within the time budget (which it decreases). 0, or -1 after fail(); on
+ * a time-out every QEMU still running is killed. */
+static int run_cores(struct emu *E, struct core_run *runs, unsigned n)
+{
+	double start = now_s();
+	unsigned next = 0, running = 0, done = 0;
+	long nap = 1000000; /* 1 ms, growing to 20 ms */
+	int rc = 0;
+	while (done < n) {
+		while (rc == 0 && next < n && running < E->jobs) {
+			struct core_run *c = &runs[next++];
+			c->t0 = now_s();
+			c->pid = spawn_qemu(c->argv.v, c->fd, E->r);
+			if (c->pid < 0) {
+				c->pid = -1;
+				done++;
+				rc = -1;
+				continue;
+			}
+			running++;
+		}
+		if (rc != 0 && running == 0)
+			break;
+		bool reaped = false;
+		for (unsigned i = 0; i < n; i++) {
+			struct core_run *c = &runs[i];
+			if (c->pid <= 0 || waitpid(c->pid, &c->wst, WNOHANG) != c->pid)
+				continue;
+			c->secs = now_s() - c->t0;
+			c->pid = -1;
+			running--;
+			done++;
+			reaped = true;
+		}
+		if (done == n || (rc != 0 && running == 0))
+			break;
+		if (now_s() - start > E->budget) {
+			const struct core_run *late = NULL;
+			for (unsigned i = 0; i < n; i++) {
+				struct core_run *c = &runs[i];
+				if (c->pid <= 0)
+					continue;
+				late = late ? late : c;
+				kill(c->pid, SIGKILL);
+				while (waitpid(c->pid, &c->wst, 0) < 0 && errno == EINTR)
+					;
+				c->pid = -1;
+			}
+			fail(E->r, "%s (core %u): timed out after %g s on the emulated core (QEMU "
+			     "stopped); a kernel that never returns? --timeout=SECONDS sets the limit",
+			     E->req->op, late ? late->core : 0,
+			     E->req->timeout_s > 0 ? E->req->timeout_s : DEFAULT_TIMEOUT);
+			return -1;
+		}
+		if (!reaped) {
+			struct timespec ts = {0, nap};
+			nanosleep(&ts, NULL);
+			if (nap < 20000000)
+				nap += nap / 2;
+		}
+	}
+	E->budget -= now_s() - start;
+	return rc;
+}
+
+/* Reads a finished core's result file into c. 0, or -1 after fail(); a
+ * failed op is reported as the frame's status. */
+static int read_result(struct emu *E, struct core_run *c)
 {
 	struct q7_run_result *r = E->r;
 	size_t len = 0;
+	char *path = core_file(c, "result.bin");
 	char *buf = q7_read_file(path, &len);
 	struct q7_boot_result br;
+	const struct q7_pl_header *h = &c->hdr;
 	int rc = -1;
-	char *who = E->cores > 1 ? q7_xasprintf("core %u: ", core) : q7_xstrdup("");
+	char *who = E->cores > 1 ? q7_xasprintf("core %u: ", c->core) : q7_xstrdup("");
 	if (!buf || len < sizeof br) {
-		if (WIFSIGNALED(wst))
-			fail(r, "%sqemu-system-xtensa died of signal %d", who, WTERMSIG(wst));
+		if (WIFSIGNALED(c->wst))
+			fail(r, "%sqemu-system-xtensa died of signal %d", who, WTERMSIG(c->wst));
 		else
 			fail(r, "%sthe emulated core gave no result (qemu-system-xtensa exit status "
-			     "%d)", who, WIFEXITED(wst) ? WEXITSTATUS(wst) : -1);
+			     "%d)", who, WIFEXITED(c->wst) ? WEXITSTATUS(c->wst) : -1);
 		goto out;
 	}
 	memcpy(&br, buf, sizeof br);
@@ -337,137 +496,131 @@ static int read_result(struct emu *E, unsigned core, const char *path, int wst,
 		goto out;
 	}
 	size_t need = sizeof br + (size_t)br.frame_size + br.dst_bytes + br.out_bytes;
-	if (br.frame_size != sizeof(struct q7_frame) || len < need ||
-	    br.dst_bytes != E->L.size) {
+	if (br.frame_size != sizeof(struct q7_frame) || len < need || br.dst_bytes != E->L.size) {
 		fail(r, "%sthe boot program's result is truncated", who);
 		goto out;
 	}
-	struct q7_frame f;
-	memcpy(&f, buf + sizeof br, sizeof f);
-	f.message[sizeof f.message - 1] = 0;
-	memcpy(E->L.data, buf + sizeof br + sizeof f, br.dst_bytes);
-	if (f.switched_stack)
+	memcpy(&c->frame, buf + sizeof br, sizeof c->frame);
+	c->frame.message[sizeof c->frame.message - 1] = 0;
+	const unsigned char *p = (const unsigned char *)buf + sizeof br + sizeof c->frame;
+	c->data = q7_xmalloc(br.dst_bytes ? br.dst_bytes : 1);
+	memcpy(c->data, p, br.dst_bytes);
+	c->out_bytes = br.out_bytes;
+	c->out = q7_xmalloc(br.out_bytes ? br.out_bytes : 1);
+	memcpy(c->out, p + br.dst_bytes, br.out_bytes);
+	if (c->frame.switched_stack)
 		r->switched_stack = 1;
 	if (E->stats) {
 		uint32_t cycles = br.ccount_end - br.ccount_start;
-		fprintf(stderr, "q7-run: emulated core %u: %.3f s, %u cycles", core, secs, cycles);
+		fprintf(stderr, "q7-run: emulated core %u: %.3f s, %u cycles", c->core, c->secs, cycles);
 		if (E->icount)
 			fprintf(stderr, ", %llu instructions",
 			        (unsigned long long)cycles * 1000000ull / CORE_KHZ >> ICOUNT_SHIFT);
 		fprintf(stderr, ", stack %u bytes%s\n", br.stack_used,
-		        f.switched_stack ? ", switched stack" : "");
+		        c->frame.switched_stack ? ", switched stack" : "");
 	}
-	if (f.status != Q7_STATUS_OK) {
-		r->status = f.status;
-		snprintf(r->message, sizeof r->message, "%s%s", who, f.message);
+	if (c->frame.status != Q7_STATUS_OK) {
+		r->status = c->frame.status;
+		snprintf(r->message, sizeof r->message, "%s%s", who, c->frame.message);
 		goto out;
 	}
-	if (core + 1 == E->cores &&
-	    take_output(&f, (const unsigned char *)buf + sizeof br + sizeof f + br.dst_bytes,
-	                br.out_bytes, r) != 0)
-		goto out;
 	rc = 0;
 out:
 	free(who);
 	free(buf);
+	free(path);
 	return rc;
 }
 
-static int run_core(struct emu *E, unsigned core, const char *image)
+/* Parallel runs all start from the same tensor data; each core's changes
+ * are merged. Two cores changing one byte to different values is a race
+ * (SPMD cores do not synchronise), reported rather than resolved. */
+static int merge_data(struct emu *E, struct core_run *runs, unsigned n)
 {
-	struct q7_run_result *r = E->r;
-	const struct q7_run_request *req = E->req;
-	struct q7_prelink_opts po = {.symbol = "lib_func", .core = E->cores > 1 ? (int)core : -1,
-	                             .have_base = true,
-	                             .base = Q7_BOOT_IMAGE_AREA + core * Q7_BOOT_CORE_WINDOW};
-	struct q7_prelinked pl = {0};
-	char err[Q7_PL_ERR_SIZE];
-	char *img = q7_path_join(E->dir, "image.bin"), *par = q7_path_join(E->dir, "params.bin");
-	char *dat = q7_path_join(E->dir, "data.bin"), *res = q7_path_join(E->dir, "result.bin");
-	struct q7_strvec argv = {0};
-	unsigned char *params = NULL;
-	int rc = -1, fd = -1;
-	if (q7_prelink_file(&po, image, &pl, err, sizeof err) != 0) {
-		fail(r, "%s", err);
-		goto out;
+	size_t size = E->L.size;
+	unsigned char *merged = q7_xmalloc(size ? size : 1);
+	unsigned char *owner = q7_xmalloc(size ? size : 1);
+	memcpy(merged, E->L.data, size);
+	memset(owner, 0xff, size);
+	int rc = 0;
+	for (unsigned i = 0; i < n && rc == 0; i++) {
+		const unsigned char *d = runs[i].data;
+		for (size_t k = 0; k < size; k++) {
+			if (d[k] == E->L.data[k])
+				continue;
+			if (owner[k] != 0xff && merged[k] != d[k]) {
+				fail(E->r, "cores %u and %u both wrote byte %zu of the tensor data, "
+				     "differently: a race between SPMD cores (Q7CC_EMU_JOBS=1 runs them "
+				     "one after another)", owner[k], runs[i].core, k);
+				rc = -1;
+				break;
+			}
+			merged[k] = d[k];
+			owner[k] = (unsigned char)runs[i].core;
+		}
 	}
-	uint32_t window = E->cores > 1 ? Q7_BOOT_CORE_WINDOW : Q7_BOOT_IMAGE_AREA_SIZE;
-	if ((uint64_t)pl.hdr.load_size + pl.hdr.bss_size > window) {
-		fail(r, "%s: the image (%u bytes) does not fit its window on the emulated core "
-		     "(%u bytes)", image, pl.hdr.load_size + pl.hdr.bss_size, window);
-		goto out;
-	}
-	/* The boot block and the frame, in one file at Q7_BOOT_BLOCK_ADDR. */
-	size_t psize = (Q7_BOOT_FRAME_ADDR - Q7_BOOT_BLOCK_ADDR) + sizeof(struct q7_frame);
-	params = q7_xcalloc(1, psize);
-	struct q7_boot_block *b = (struct q7_boot_block *)params;
-	b->magic = Q7_BOOT_MAGIC;
-	b->version = Q7_BOOT_VERSION;
-	b->image = pl.hdr.base - Q7_PL_HEADER_SIZE;
-	b->image_size = (uint32_t)pl.size;
-	b->frame = Q7_BOOT_FRAME_ADDR;
-	b->result_fd = Q7_BOOT_RESULT_FD;
-	b->dst_data = Q7_BOOT_DATA_AREA;
-	b->dst_bytes = (uint32_t)E->L.size;
-	struct q7_frame *f = (struct q7_frame *)(params + (Q7_BOOT_FRAME_ADDR - Q7_BOOT_BLOCK_ADDR));
-	f->magic = Q7_FRAME_MAGIC;
-	f->version = Q7_FRAME_VERSION;
-	f->size = sizeof *f;
-	f->nargs = req->nargs;
-	snprintf(f->op, sizeof f->op, "%s", req->op);
-	f->cpu_id = core;
-	f->cpu_count = E->cores;
-	memcpy(f->args, E->L.args, sizeof f->args);
-	f->dst = E->L.dst;
-	f->heap_base = E->L.heap;
-	f->heap_size = E->L.heap_size;
-	if (write_file(par, params, psize, NULL, 0) || write_file(img, pl.bytes, pl.size, NULL, 0) ||
-	    write_file(dat, E->L.data, E->L.size, NULL, 0)) {
-		fail(r, "%s: cannot write: %s", E->dir, strerror(errno));
-		goto out;
-	}
-	fd = open(res, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		fail(r, "%s: cannot create: %s", res, strerror(errno));
-		goto out;
-	}
-	q7_sv_add(&argv, E->qemu);
-	const char *fixed[] = {"-M", "sim", "-cpu", "lx106", "-semihosting", "-nodefaults",
-	                       "-display", "none", "-monitor", "none", "-serial", "none"};
-	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-		q7_sv_add(&argv, fixed[i]);
-	if (E->icount) {
-		q7_sv_add(&argv, "-icount");
-		q7_sv_addf(&argv, "shift=%d", ICOUNT_SHIFT);
-	}
-	q7_sv_add(&argv, "-kernel");
-	q7_sv_add(&argv, E->boot);
-	add_loader(&argv, par, Q7_BOOT_BLOCK_ADDR);
-	add_loader(&argv, img, b->image);
-	if (E->L.size)
-		add_loader(&argv, dat, Q7_BOOT_DATA_AREA);
-	double t0 = now_s();
-	int wst = spawn_wait(argv.v, fd, &E->budget, r);
-	if (wst == -1)
-		goto out;
-	if (wst == -2) {
-		fail(r, "%s (core %u): timed out after %g s on the emulated core (QEMU stopped); a "
-		     "kernel that never returns? --timeout=SECONDS sets the limit",
-		     req->op, core, req->timeout_s > 0 ? req->timeout_s : DEFAULT_TIMEOUT);
-		goto out;
-	}
-	rc = read_result(E, core, res, wst, &pl.hdr, now_s() - t0);
-out:
-	if (fd >= 0)
-		close(fd);
-	q7_sv_free(&argv);
-	free(params);
-	q7_prelinked_free(&pl);
-	free(img);
-	free(par);
-	free(dat);
-	free(res);
+	free(owner);
+	if (rc == 0)
+		memcpy(E->L.data, merged, size);
+	free(merged);
 	return rc;
+}
+
+/* The result: the last core's out tensor; when it lies in the tensor data
+ * (dst), from the data all cores left. */
+static int final_output(struct emu *E, const struct core_run *last)
+{
+	const struct q7_frame *f = &last->frame;
+	uint64_t lo = Q7_BOOT_DATA_AREA, hi = lo + E->L.size;
+	if (f->out.data >= lo && f->out.data < hi)
+		return take_output(f, E->L.data + (f->out.data - lo), (size_t)(hi - f->out.data), E->r);
+	return take_output(f, last->out, last->out_bytes, E->r);
+}
+
+static void free_run(struct core_run *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	if (c->dir && !q7_save_temps()) {
+		const char *names[] = {"image.bin", "params.bin", "data.bin", "result.bin"};
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+			char *p = core_file(c, names[i]);
+			unlink(p);
+			free(p);
+		}
+		rmdir(c->dir);
+	}
+	q7_sv_free(&c->argv);
+	free(c->image);
+	free(c->dir);
+	free(c->data);
+	free(c->out);
+}
+
+/* Chained (jobs 1): core i starts from the data core i-1 left. Parallel:
+ * every core starts from the same data, then the changes are merged. */
+static int run_all(struct emu *E, struct core_run *runs)
+{
+	if (E->jobs <= 1 || E->cores == 1) {
+		for (unsigned i = 0; i < E->cores; i++) {
+			struct core_run *c = &runs[i];
+			if (prepare_core(E, c, E->L.data) || run_cores(E, c, 1) || read_result(E, c))
+				return -1;
+			memcpy(E->L.data, c->data, E->L.size);
+		}
+	} else {
+		for (unsigned i = 0; i < E->cores; i++)
+			if (prepare_core(E, &runs[i], E->L.data))
+				return -1;
+		if (run_cores(E, runs, E->cores))
+			return -1;
+		for (unsigned i = 0; i < E->cores; i++)
+			if (read_result(E, &runs[i]))
+				return -1;
+		if (merge_data(E, runs, E->cores))
+			return -1;
+	}
+	return final_output(E, &runs[E->cores - 1]);
 }
 
 static bool env_on(const char *name)
@@ -484,6 +637,10 @@ int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *r)
 	E.budget = req->timeout_s > 0 ? req->timeout_s : DEFAULT_TIMEOUT;
 	E.stats = env_on("Q7CC_EMU_STATS");
 	E.icount = env_on("Q7CC_EMU_ICOUNT");
+	const char *jobs = getenv("Q7CC_EMU_JOBS");
+	E.jobs = jobs && *jobs ? (unsigned)strtoul(jobs, NULL, 10) : 1;
+	if (E.jobs == 0)
+		E.jobs = 1;
 	if (E.cores > 8) {
 		fail(r, "%u cores asked, at most 8", E.cores);
 		return 1;
@@ -504,6 +661,10 @@ int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *r)
 	}
 	char *boot = q7_prefix_path("lib/q7cc/xtensa/q7boot.elf");
 	struct q7_strvec paths = {0};
+	struct core_run runs[8];
+	memset(runs, 0, sizeof runs);
+	for (unsigned i = 0; i < 8; i++)
+		runs[i].fd = -1;
 	char *err = NULL;
 	int rc = 1;
 	if (!q7_path_exists(boot)) {
@@ -531,24 +692,18 @@ int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *r)
 	E.boot = boot;
 	if (make_layout(req, &E.L, r) != 0)
 		goto out;
-	for (unsigned core = 0; core < E.cores; core++) {
-		char *image = packed_path(paths.v[core]);
-		int c = run_core(&E, core, image);
-		free(image);
-		if (c != 0)
-			goto out;
+	for (unsigned i = 0; i < E.cores; i++) {
+		runs[i].core = i;
+		runs[i].image = packed_path(paths.v[i]);
+		runs[i].dir = q7_xasprintf("%s/core%u", E.dir, i);
 	}
+	if (run_all(&E, runs) != 0)
+		goto out;
 	r->status = Q7_STATUS_OK;
 	rc = 0;
 out:
-	if (E.dir) {
-		const char *names[] = {"image.bin", "params.bin", "data.bin", "result.bin"};
-		for (size_t i = 0; i < sizeof names / sizeof names[0] && !q7_save_temps(); i++) {
-			char *p = q7_path_join(E.dir, names[i]);
-			unlink(p);
-			free(p);
-		}
-	}
+	for (unsigned i = 0; i < 8; i++)
+		free_run(&runs[i]);
 	free(E.L.data);
 	free(E.dir);
 	q7_sv_free(&paths);

@@ -94,6 +94,11 @@ def case_boot(c):
     check_eq("scale on 8 per-core images", got, [v * 5 + i % 8 for i, v in enumerate(x)])
     if len(stat_lines(r.stderr)) != 8:
         fail("expected eight cores' statistics: " + r.stderr)
+    # The same eight cores run three at a time and merged.
+    _, (_, _, got) = c.run("emulated", c.fk_mc, "scale", [c.path("x.npy"), 5],
+                           ["--cores=8", "--out-shape=6,7", "--out-dtype=int32"],
+                           env={"Q7CC_EMU_JOBS": "3"})
+    check_eq("scale on 8 per-core images in parallel", got, [v * 5 + i % 8 for i, v in enumerate(x)])
     # The kernel's output reaches stdout.
     r, (_, _, got) = c.run("emulated", c.fk, "hello", [c.path("x.npy")])
     if "hello from the emulated core\nfd 3\n" not in r.stdout:
@@ -124,6 +129,13 @@ def case_errors(c):
     c.expect_error(c.fk, "ill", [], ["core took an exception", "EXCCAUSE 0 (IllegalInstruction)",
                                      "in the linked image)"])
     c.expect_error(c.fk, "fail", [], "fail: asked to fail")
+    # Cores that write one element differently: chained, the last one wins
+    # (as on the host); in parallel, the race is reported.
+    mc = ["--cores=8", "--out-shape=2", "--out-dtype=int32"]
+    _, (_, _, got) = c.run("emulated", c.fk_mc, "race", [], mc)
+    check_eq("race, chained", got, [7, 0])
+    c.expect_error(c.fk_mc, "race", [], ["cores 1 and 2 both wrote byte 0",
+                                         "a race between SPMD cores"], mc, env={"Q7CC_EMU_JOBS": "4"})
     c.expect_error(c.fk, "stack", [100], "overflowed the core's 64 KiB stack")
     r = c.expect_error(c.fk, "spin", [], "timed out after 1.5 s", ["--timeout=1.5"])
     c.expect_error(c.fk, "scale", [x, 2], "qemu-system-misc",
