@@ -4,11 +4,13 @@
  * that keeps it loaded, and later ones send it their TU instead.
  *
  * One server per user and per plugin build, on a UNIX socket in
- * $XDG_RUNTIME_DIR/q7cc-UID (or /tmp/q7cc-UID, mode 0700). Each request is
- * served by a forked worker (own working directory, own crash), the server
- * exits after Q7CC_ANALYSIS_SERVER_IDLE seconds without requests (120) or
- * when the plugin changes, and any failure on the client's side falls back
- * to analysing in-process. Q7CC_ANALYSIS_SERVER=0 turns it off. */
+ * $XDG_RUNTIME_DIR/q7cc-UID (or /tmp/q7cc-UID, mode 0700). Requests are
+ * served by worker processes forked once libclang is loaded and warm (one
+ * per CPU, each with its own working directory; a crashed one is
+ * replaced), the server exits after Q7CC_ANALYSIS_SERVER_IDLE seconds
+ * without requests (120) or when the plugin changes, and any failure on the
+ * client's side falls back to analysing in-process.
+ * Q7CC_ANALYSIS_SERVER=0 turns it off. */
 #include "internal.h"
 #include "wire.h"
 
@@ -20,6 +22,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -191,7 +195,7 @@ static void apply_env(const struct q7_strvec *env)
 	}
 }
 
-/* In a forked worker: one request, one reply. */
+/* One request, one reply, in the client's directory and environment. */
 static void serve_one(int conn, q7_plugin_entry_fn entry)
 {
 	char *data = NULL;
@@ -253,10 +257,54 @@ static int bind_socket(const char *path)
 	return fd;
 }
 
+#define MAX_WORKERS 8
+
+/* A worker serves requests one after another, so its memory stays warm;
+ * it tells the master of each on the beat pipe. */
+static void worker(int fd, int beat, q7_plugin_entry_fn entry, pid_t master)
+{
+	/* Never outlive the master, even one killed outright. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != master)
+		_exit(0);
+	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+			_exit(1);
+		int conn = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+		if (conn < 0)
+			continue; /* another worker took it */
+		if (write(beat, "", 1) < 0) {
+			/* a full pipe is news enough */
+		}
+		serve_one(conn, entry);
+		close(conn);
+	}
+}
+
+static pid_t start_worker(int fd, const int beat[2], q7_plugin_entry_fn entry)
+{
+	pid_t master = getpid();
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(beat[0]);
+		worker(fd, beat[1], entry, master);
+	}
+	return pid;
+}
+
+static int nworkers(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (int)n;
+}
+
+/* The master: keeps nworkers() workers (a crashed one is replaced) and
+ * ends them all when idle, replaced by another server, or the plugin was
+ * rebuilt. */
 static int serve(const char *path, const char *plugin)
 {
 	signal(SIGPIPE, SIG_IGN);
-	signal(SIGCHLD, SIG_IGN); /* workers are reaped by the kernel */
 	/* Bound before libclang loads: early clients wait in the backlog. */
 	int fd = bind_socket(path);
 	if (fd < 0)
@@ -264,38 +312,51 @@ static int serve(const char *path, const char *plugin)
 	struct stat mine, st;
 	uint64_t key = file_key(1, plugin);
 	q7_plugin_entry_fn entry = q7_plugin_load(plugin);
-	if (!entry || lstat(path, &mine) != 0 || chdir("/") != 0) {
+	int beat[2];
+	if (!entry || lstat(path, &mine) != 0 || chdir("/") != 0 ||
+	    pipe2(beat, O_CLOEXEC | O_NONBLOCK) != 0 ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) {
 		unlink(path);
 		return 1;
 	}
 	/* libclang initialises much on its first parse; done here once, the
-	 * forked workers inherit it instead of each paying for it. */
+	 * workers inherit it instead of each paying for it. */
 	struct q7_analysis_opts warm = {.source = "/dev/null", .profile = "gnu"};
 	struct q7_op_table ops = {0};
 	struct q7_diags diags = {0};
 	entry(Q7_PLUGIN_ABI, &warm, &ops, &diags);
 	q7_ops_free(&ops);
 	q7_diags_free(&diags);
+
+	pid_t kids[MAX_WORKERS] = {0};
+	int n = nworkers();
+	for (int i = 0; i < n; i++)
+		kids[i] = start_worker(fd, beat, entry);
+	time_t last = time(NULL);
 	for (;;) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		int pr = poll(&pfd, 1, idle_seconds() * 1000);
-		if (pr < 0 && errno == EINTR)
-			continue;
-		/* Idle, replaced by another server, or the plugin was rebuilt. */
-		if (pr <= 0 || lstat(path, &st) != 0 || st.st_ino != mine.st_ino ||
-		    file_key(1, plugin) != key)
-			break;
-		int conn = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
-		if (conn < 0)
-			continue;
-		pid_t pid = fork();
-		if (pid == 0) {
-			close(fd);
-			serve_one(conn, entry);
-			_exit(0);
+		struct pollfd pfd = {.fd = beat[0], .events = POLLIN};
+		if (poll(&pfd, 1, 1000) > 0) {
+			char buf[256];
+			while (read(beat[0], buf, sizeof buf) > 0)
+				;
+			last = time(NULL);
 		}
-		close(conn);
+		int wst;
+		pid_t p;
+		while ((p = waitpid(-1, &wst, WNOHANG)) > 0)
+			for (int i = 0; i < n; i++)
+				if (kids[i] == p)
+					kids[i] = start_worker(fd, beat, entry);
+		if (time(NULL) - last >= idle_seconds() || lstat(path, &st) != 0 ||
+		    st.st_ino != mine.st_ino || file_key(1, plugin) != key)
+			break;
 	}
+	for (int i = 0; i < n; i++)
+		if (kids[i] > 0)
+			kill(kids[i], SIGTERM);
+	for (int i = 0; i < n; i++)
+		if (kids[i] > 0)
+			waitpid(kids[i], NULL, 0);
 	if (lstat(path, &st) == 0 && st.st_ino == mine.st_ino)
 		unlink(path);
 	close(fd);
