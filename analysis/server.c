@@ -277,7 +277,11 @@ static void worker(int fd, int beat, q7_plugin_entry_fn entry, pid_t master)
 		if (write(beat, "", 1) < 0) {
 			/* a full pipe is news enough */
 		}
+		/* A parse that hangs ends the worker; the master replaces it and
+		 * the client, long timed out, has analysed in-process. */
+		alarm(REPLY_TIMEOUT_MS / 1000 * 2);
 		serve_one(conn, entry);
+		alarm(0);
 		close(conn);
 	}
 }
