@@ -1,6 +1,6 @@
-/* analysis internals shared by the static library and the libclang plugin:
- * the rule table, what each profile's runtime can marshal, JSON string
- * output, and the plugin's entry point.
+/* analysis internals shared by the static library, the libclang plugin and
+ * the analysis server: the rule table, what each profile's runtime can
+ * marshal, JSON string output, the plugin's entry point, the server.
  *
  * Nothing here is part of q7cc's interface to other components. */
 #ifndef Q7_ANALYSIS_INTERNAL_H

@@ -18,7 +18,7 @@ struct place {
 struct place q7c_place(CXCursor c);
 void q7c_place_free(struct place *p);
 
-/* Appends CXString's text to b and disposes of it; returns a new string. */
+/* A new string with the CXString's text; disposes of the CXString. */
 char *q7c_take(CXString s);
 /* "ns::Class::fn": namespaces and classes up to the TU; inline namespaces
  * are skipped, as a forward declaration may skip them. */
