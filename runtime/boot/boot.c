@@ -6,6 +6,7 @@
  *
  * Runs on the bare core: no libc start-up, no heap, only memcpy/memset/
  * memmove from picolibc. */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -161,7 +162,8 @@ static void measure_stack(void)
 	}
 }
 
-static __attribute__((noreturn)) void finish(void)
+/* Writes the current core's result; false when it could not. */
+static bool write_result(void)
 {
 	uint32_t out_bytes = 0;
 	const void *out = NULL;
@@ -188,8 +190,15 @@ static __attribute__((noreturn)) void finish(void)
 	    (out_bytes && write_all(fd, out, out_bytes) != 0)) {
 		static const char msg[] = "q7boot: cannot write the result (is fd 3 open?)\n";
 		sim_write(2, msg, sizeof msg - 1);
-		sim_exit(64 + (result.boot_status ? result.boot_status : Q7_BOOT_BAD_BLOCK));
+		return false;
 	}
+	return true;
+}
+
+static __attribute__((noreturn)) void finish(void)
+{
+	if (!write_result())
+		sim_exit(64 + (result.boot_status ? result.boot_status : Q7_BOOT_BAD_BLOCK));
 	sim_exit(result.boot_status == Q7_BOOT_OK ? 0 : 64 + result.boot_status);
 }
 
@@ -200,15 +209,16 @@ static __attribute__((noreturn)) void fail(int status, const char *why)
 	finish();
 }
 
-/* Checks the image and puts its load bytes at their base. */
-static uint32_t place_image(void)
+/* Checks core i's image and puts its load bytes at their base. */
+static uint32_t place_image(unsigned i)
 {
 	struct q7_pl_header h;
 	const char *why;
-	const unsigned char *file = (const unsigned char *)(uintptr_t)block->image;
-	if (!in_ram(block->image, block->image_size))
+	uint32_t at = block->core[i].image, size = block->core[i].image_size;
+	const unsigned char *file = (const unsigned char *)(uintptr_t)at;
+	if (!in_ram(at, size))
 		fail(Q7_BOOT_BAD_IMAGE, "the image is not in the core's RAM");
-	if (q7_prelinked_check(file, block->image_size, &h, &why))
+	if (q7_prelinked_check(file, size, &h, &why))
 		fail(Q7_BOOT_BAD_IMAGE, why);
 	if (!in_ram(h.base, (uint64_t)h.load_size + h.bss_size))
 		fail(Q7_BOOT_BAD_IMAGE, "the image's base is not in the core's RAM");
@@ -225,19 +235,36 @@ void q7boot_main(void)
 	if (b->magic != Q7_BOOT_MAGIC || b->version != Q7_BOOT_VERSION)
 		fail(Q7_BOOT_BAD_BLOCK, "no boot block at 0x60000000");
 	block = b;
-	if (!in_ram(b->frame, sizeof *frame) || (b->dst_bytes && !in_ram(b->dst_data, b->dst_bytes)))
-		fail(Q7_BOOT_BAD_BLOCK, "the boot block points outside the core's RAM");
-	uint32_t entry = place_image();
-	frame = (struct q7_frame *)(uintptr_t)b->frame;
-	frame->write_fn = (uint64_t)(uintptr_t)boot_write;
-	frame->stack_limit = (uint64_t)(uintptr_t)(__q7boot_stack_bottom + STACK_GUARD);
-	paint_stack();
-	int (*fn)(struct q7_frame *) = (int (*)(struct q7_frame *))(uintptr_t)entry;
-	result.ccount_start = ccount();
-	fn(frame);
-	result.ccount_end = ccount();
-	measure_stack();
-	finish();
+	if (b->ncores == 0 || b->ncores > Q7_BOOT_MAX_CORES ||
+	    (b->dst_bytes && !in_ram(b->dst_data, b->dst_bytes)))
+		fail(Q7_BOOT_BAD_BLOCK, "the boot block's cores or data are wrong");
+	/* Every image first: a later core's image must not land on data an
+	 * earlier core wrote. */
+	uint32_t entries[Q7_BOOT_MAX_CORES];
+	for (unsigned i = 0; i < b->ncores; i++) {
+		result.core = (uint16_t)i;
+		if (!in_ram(b->core[i].frame, sizeof *frame))
+			fail(Q7_BOOT_BAD_BLOCK, "a frame is outside the core's RAM");
+		entries[i] = place_image(i);
+	}
+	for (unsigned i = 0; i < b->ncores; i++) {
+		memset(&result, 0, sizeof result);
+		result.core = (uint16_t)i;
+		frame = (struct q7_frame *)(uintptr_t)b->core[i].frame;
+		frame->write_fn = (uint64_t)(uintptr_t)boot_write;
+		frame->stack_limit = (uint64_t)(uintptr_t)(__q7boot_stack_bottom + STACK_GUARD);
+		paint_stack();
+		int (*fn)(struct q7_frame *) = (int (*)(struct q7_frame *))(uintptr_t)entries[i];
+		result.ccount_start = ccount();
+		fn(frame);
+		result.ccount_end = ccount();
+		measure_stack();
+		if (result.boot_status != Q7_BOOT_OK || frame->status != Q7_STATUS_OK)
+			finish();
+		if (!write_result())
+			sim_exit(64 + Q7_BOOT_BAD_BLOCK);
+	}
+	sim_exit(0);
 }
 
 void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind)

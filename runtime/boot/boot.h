@@ -9,7 +9,7 @@
  *   0x3ffc0000 dataram0  q7boot's data; the core's stack at its top
  *   0x60000000 sysram0   128 MiB:
  *     0x60000000           struct q7_boot_block (the host's orders)
- *     0x60001000           struct q7_frame
+ *     0x60001000           struct q7_frame of each core, 4 KiB apart
  *     0x60100000           image windows: the single-core image, or core
  *                          i's at + i * 2 MiB; the prelinked file's header
  *                          sits just below its base
@@ -36,19 +36,28 @@
 
 #define Q7_BOOT_MAGIC 0x54423751u   /* "Q7BT" */
 #define Q7_RESULT_MAGIC 0x53523751u /* "Q7RS" */
-#define Q7_BOOT_VERSION 1u
+#define Q7_BOOT_VERSION 2u
 
-/* At Q7_BOOT_BLOCK_ADDR, written by the host. */
+#define Q7_BOOT_MAX_CORES 8
+#define Q7_BOOT_FRAME_STRIDE 0x1000u /* core i's frame: FRAME_ADDR + i * this */
+
+/* At Q7_BOOT_BLOCK_ADDR, written by the host. The boot program runs the
+ * ncores entries one after another on the same memory, so each core
+ * starts from the tensor data the one before left. */
 struct q7_boot_block {
-	uint32_t magic;      /* Q7_BOOT_MAGIC */
-	uint32_t version;    /* Q7_BOOT_VERSION */
-	uint32_t image;      /* address of the prelinked image's header */
-	uint32_t image_size; /* bytes of the prelinked file */
-	uint32_t frame;      /* address of the struct q7_frame */
-	uint32_t result_fd;  /* host file descriptor for the result */
-	uint32_t dst_data;   /* dst tensor bytes to hand back (0: none) */
+	uint32_t magic;     /* Q7_BOOT_MAGIC */
+	uint32_t version;   /* Q7_BOOT_VERSION */
+	uint32_t result_fd; /* host file descriptor for the results */
+	uint32_t ncores;    /* 1..Q7_BOOT_MAX_CORES */
+	uint32_t dst_data;  /* tensor data to hand back after each core */
 	uint32_t dst_bytes;
-	uint32_t reserved[8];
+	uint32_t reserved[2];
+	struct {
+		uint32_t image;      /* address of the prelinked image's header */
+		uint32_t image_size; /* bytes of the prelinked file */
+		uint32_t frame;      /* address of its struct q7_frame */
+		uint32_t reserved;
+	} core[Q7_BOOT_MAX_CORES];
 };
 
 /* What the boot program did; Q7_BOOT_OK means the entry returned and the
@@ -62,12 +71,15 @@ enum q7_boot_status {
 	Q7_BOOT_BAD_OUTPUT = 5,  /* frame->out is outside the core's RAM */
 };
 
-/* Written to result_fd: this header, the frame (frame_size bytes), the dst
- * bytes, then the out tensor's bytes (its span by its strides). QEMU's exit
- * status is 0 when the result was written, else 64 + boot_status. */
+/* Written to result_fd for each core that ran, in order: this header, the
+ * frame (frame_size bytes), the tensor data (dst_bytes), then the out
+ * tensor's bytes (its span by its strides). The run stops after a core
+ * whose boot_status or frame status is not OK. QEMU's exit status is 0
+ * when the results were written, else 64 + boot_status. */
 struct q7_boot_result {
 	uint32_t magic;       /* Q7_RESULT_MAGIC */
-	uint32_t version;     /* Q7_BOOT_VERSION */
+	uint16_t version;     /* Q7_BOOT_VERSION */
+	uint16_t core;        /* index in the boot block */
 	int32_t boot_status;  /* enum q7_boot_status */
 	uint32_t frame_size;
 	uint32_t dst_bytes;
@@ -82,10 +94,10 @@ struct q7_boot_result {
 };
 
 #if defined(__cplusplus)
-static_assert(sizeof(struct q7_boot_block) == 64, "q7_boot_block layout");
+static_assert(sizeof(struct q7_boot_block) == 160, "q7_boot_block layout");
 static_assert(sizeof(struct q7_boot_result) == 128, "q7_boot_result layout");
 #else
-_Static_assert(sizeof(struct q7_boot_block) == 64, "q7_boot_block layout");
+_Static_assert(sizeof(struct q7_boot_block) == 160, "q7_boot_block layout");
 _Static_assert(sizeof(struct q7_boot_result) == 128, "q7_boot_result layout");
 #endif
 

@@ -2,15 +2,16 @@
  * Xtensa core: qemu-system-xtensa -M sim -cpu lx106 with q7boot.elf as its
  * firmware (runtime/boot/boot.h has the memory map and the protocol).
  *
- * Per core: prelink the core's packed image to its RAM window, write the
- * boot block + frame, the image and the tensor data to files that QEMU's
- * generic loader puts in RAM, start QEMU with the result file as its fd 3,
- * wait (with a time-out), and read back the frame, the tensor data and the
- * out tensor. Cores run one after another, each starting from the tensor
- * data the previous one left ("chained"), like q7_run_host: SPMD cores do
- * not synchronise, so any order is a valid schedule. Q7CC_EMU_JOBS=N runs
- * up to N QEMUs at once instead, all from the same data, and merges their
- * changes, reporting two cores that wrote one byte differently (a race).
+ * Prelink each core's packed image to its RAM window, write the boot block
+ * + frames, the images and the tensor data to files that QEMU's generic
+ * loader puts in RAM, start QEMU with the result file as its fd 3, wait
+ * (with a time-out), and read back each core's frame, tensor data and out
+ * tensor. One QEMU run takes all the cores, one after another, each
+ * starting from the tensor data the previous one left ("chained"), like
+ * q7_run_host: SPMD cores do not synchronise, so any order is a valid
+ * schedule. Q7CC_EMU_JOBS=N runs one QEMU per core instead, up to N at
+ * once, all from the same data, and merges their changes, reporting two
+ * cores that wrote one byte differently (a race).
  *
  * Memory: everything here is freed before return, except result->out_data
  * (the caller's, see run.h). Temporary files live in q7_temp_dir(). */
@@ -275,94 +276,54 @@ struct emu {
 	bool stats, icount;
 };
 
-/* One core's QEMU run. */
+/* One core: its image and, after the run, what it left. */
 struct core_run {
 	unsigned core;
-	char *image;   /* the (packed) image it runs */
-	char *dir;     /* its files: params.bin image.bin data.bin result.bin */
+	char *image; /* the (packed) image it runs */
 	struct q7_pl_header hdr;
-	struct q7_strvec argv;
-	int fd;        /* the result file, QEMU's fd 3 */
-	pid_t pid;     /* 0: not started; -1: finished */
-	int wst;
-	double t0, secs;
 	/* From the result: the frame, the tensor data the core left, and the
 	 * out tensor's bytes (owned). */
+	bool done;
 	struct q7_frame frame;
 	unsigned char *data, *out;
 	size_t out_bytes;
 };
 
-static char *core_file(const struct core_run *c, const char *name)
+/* One QEMU run: cores first..first+n-1, one after another. */
+struct qemu_run {
+	unsigned first, n;
+	char *dir; /* its files: params.bin imageN.bin data.bin result.bin */
+	struct q7_strvec argv;
+	int fd;    /* the result file, QEMU's fd 3 */
+	pid_t pid; /* 0: not started; -1: finished */
+	int wst;
+	double t0, secs;
+};
+
+static char *run_file(const struct qemu_run *q, const char *name)
 {
-	return q7_path_join(c->dir, name);
+	return q7_path_join(q->dir, name);
 }
 
-/* Prelinks the core's image to its window and writes the files its QEMU
- * run loads, with data as the tensor data. 0, or -1 after fail(). */
-static int prepare_core(struct emu *E, struct core_run *c, const unsigned char *data)
+/* Prelinks the run's images to their windows and writes the files QEMU
+ * loads, with data as the tensor data. 0, or -1 after fail(). */
+static int prepare_qemu(struct emu *E, struct qemu_run *q, struct core_run *cores,
+                        const unsigned char *data)
 {
 	struct q7_run_result *r = E->r;
 	const struct q7_run_request *req = E->req;
-	struct q7_prelink_opts po = {.symbol = "lib_func", .core = E->cores > 1 ? (int)c->core : -1,
-	                             .have_base = true,
-	                             .base = Q7_BOOT_IMAGE_AREA + c->core * Q7_BOOT_CORE_WINDOW};
-	struct q7_prelinked pl = {0};
 	char err[Q7_PL_ERR_SIZE];
-	char *img = core_file(c, "image.bin"), *par = core_file(c, "params.bin");
-	char *dat = core_file(c, "data.bin"), *res = core_file(c, "result.bin");
-	unsigned char *params = NULL;
-	int rc = -1;
-	if (mkdir(c->dir, 0700) != 0 && errno != EEXIST) {
-		fail(r, "%s: cannot create: %s", c->dir, strerror(errno));
-		goto out;
-	}
-	if (q7_prelink_file(&po, c->image, &pl, err, sizeof err) != 0) {
-		fail(r, "%s", err);
-		goto out;
-	}
-	c->hdr = pl.hdr;
-	uint32_t window = E->cores > 1 ? Q7_BOOT_CORE_WINDOW : Q7_BOOT_IMAGE_AREA_SIZE;
-	if ((uint64_t)pl.hdr.load_size + pl.hdr.bss_size > window) {
-		fail(r, "%s: the image (%u bytes) does not fit its window on the emulated core "
-		     "(%u bytes)", c->image, pl.hdr.load_size + pl.hdr.bss_size, window);
-		goto out;
-	}
-	/* The boot block and the frame, in one file at Q7_BOOT_BLOCK_ADDR. */
-	size_t psize = (Q7_BOOT_FRAME_ADDR - Q7_BOOT_BLOCK_ADDR) + sizeof(struct q7_frame);
-	params = q7_xcalloc(1, psize);
+	char *par = run_file(q, "params.bin"), *dat = run_file(q, "data.bin");
+	char *res = run_file(q, "result.bin");
+	size_t psize = (Q7_BOOT_FRAME_ADDR - Q7_BOOT_BLOCK_ADDR) + Q7_BOOT_MAX_CORES * Q7_BOOT_FRAME_STRIDE;
+	unsigned char *params = q7_xcalloc(1, psize);
 	struct q7_boot_block *b = (struct q7_boot_block *)params;
-	b->magic = Q7_BOOT_MAGIC;
-	b->version = Q7_BOOT_VERSION;
-	b->image = pl.hdr.base - Q7_PL_HEADER_SIZE;
-	b->image_size = (uint32_t)pl.size;
-	b->frame = Q7_BOOT_FRAME_ADDR;
-	b->result_fd = Q7_BOOT_RESULT_FD;
-	b->dst_data = Q7_BOOT_DATA_AREA;
-	b->dst_bytes = (uint32_t)E->L.size;
-	struct q7_frame *f = (struct q7_frame *)(params + (Q7_BOOT_FRAME_ADDR - Q7_BOOT_BLOCK_ADDR));
-	f->magic = Q7_FRAME_MAGIC;
-	f->version = Q7_FRAME_VERSION;
-	f->size = sizeof *f;
-	f->nargs = req->nargs;
-	snprintf(f->op, sizeof f->op, "%s", req->op);
-	f->cpu_id = c->core;
-	f->cpu_count = E->cores;
-	memcpy(f->args, E->L.args, sizeof f->args);
-	f->dst = E->L.dst;
-	f->heap_base = E->L.heap;
-	f->heap_size = E->L.heap_size;
-	if (write_file(par, params, psize, NULL, 0) || write_file(img, pl.bytes, pl.size, NULL, 0) ||
-	    write_file(dat, data, E->L.size, NULL, 0)) {
-		fail(r, "%s: cannot write: %s", c->dir, strerror(errno));
+	struct q7_strvec *argv = &q->argv;
+	int rc = -1;
+	if (mkdir(q->dir, 0700) != 0 && errno != EEXIST) {
+		fail(r, "%s: cannot create: %s", q->dir, strerror(errno));
 		goto out;
 	}
-	c->fd = open(res, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (c->fd < 0) {
-		fail(r, "%s: cannot create: %s", res, strerror(errno));
-		goto out;
-	}
-	struct q7_strvec *argv = &c->argv;
 	q7_sv_add(argv, E->qemu);
 	const char *fixed[] = {"-M", "sim", "-cpu", "lx106", "-semihosting", "-nodefaults",
 	                       "-display", "none", "-monitor", "none", "-serial", "none"};
@@ -375,24 +336,82 @@ static int prepare_core(struct emu *E, struct core_run *c, const unsigned char *
 	q7_sv_add(argv, "-kernel");
 	q7_sv_add(argv, E->boot);
 	add_loader(argv, par, Q7_BOOT_BLOCK_ADDR);
-	add_loader(argv, img, b->image);
+	b->magic = Q7_BOOT_MAGIC;
+	b->version = Q7_BOOT_VERSION;
+	b->result_fd = Q7_BOOT_RESULT_FD;
+	b->ncores = q->n;
+	b->dst_data = Q7_BOOT_DATA_AREA;
+	b->dst_bytes = (uint32_t)E->L.size;
+	uint32_t window = E->cores > 1 ? Q7_BOOT_CORE_WINDOW : Q7_BOOT_IMAGE_AREA_SIZE;
+	for (unsigned k = 0; k < q->n; k++) {
+		struct core_run *c = &cores[q->first + k];
+		struct q7_prelink_opts po = {
+			.symbol = "lib_func", .core = E->cores > 1 ? (int)c->core : -1,
+			.have_base = true, .base = Q7_BOOT_IMAGE_AREA + c->core * Q7_BOOT_CORE_WINDOW};
+		struct q7_prelinked pl = {0};
+		if (q7_prelink_file(&po, c->image, &pl, err, sizeof err) != 0) {
+			fail(r, "%s", err);
+			goto out;
+		}
+		c->hdr = pl.hdr;
+		if ((uint64_t)pl.hdr.load_size + pl.hdr.bss_size > window) {
+			fail(r, "%s: the image (%u bytes) does not fit its window on the emulated core "
+			     "(%u bytes)", c->image, pl.hdr.load_size + pl.hdr.bss_size, window);
+			q7_prelinked_free(&pl);
+			goto out;
+		}
+		char *name = q7_xasprintf("image%u.bin", c->core);
+		char *img = run_file(q, name);
+		int w = write_file(img, pl.bytes, pl.size, NULL, 0);
+		b->core[k].image = pl.hdr.base - Q7_PL_HEADER_SIZE;
+		b->core[k].image_size = (uint32_t)pl.size;
+		b->core[k].frame = Q7_BOOT_FRAME_ADDR + k * Q7_BOOT_FRAME_STRIDE;
+		add_loader(argv, img, b->core[k].image);
+		free(img);
+		free(name);
+		q7_prelinked_free(&pl);
+		if (w) {
+			fail(r, "%s: cannot write: %s", q->dir, strerror(errno));
+			goto out;
+		}
+		struct q7_frame *f = (struct q7_frame *)(params + (b->core[k].frame - Q7_BOOT_BLOCK_ADDR));
+		f->magic = Q7_FRAME_MAGIC;
+		f->version = Q7_FRAME_VERSION;
+		f->size = sizeof *f;
+		f->nargs = req->nargs;
+		snprintf(f->op, sizeof f->op, "%s", req->op);
+		f->cpu_id = c->core;
+		f->cpu_count = E->cores;
+		memcpy(f->args, E->L.args, sizeof f->args);
+		f->dst = E->L.dst;
+		f->heap_base = E->L.heap;
+		f->heap_size = E->L.heap_size;
+	}
+	size_t used = (Q7_BOOT_FRAME_ADDR - Q7_BOOT_BLOCK_ADDR) + q->n * Q7_BOOT_FRAME_STRIDE;
+	if (write_file(par, params, used, NULL, 0) || write_file(dat, data, E->L.size, NULL, 0)) {
+		fail(r, "%s: cannot write: %s", q->dir, strerror(errno));
+		goto out;
+	}
 	if (E->L.size)
 		add_loader(argv, dat, Q7_BOOT_DATA_AREA);
+	q->fd = open(res, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (q->fd < 0) {
+		fail(r, "%s: cannot create: %s", res, strerror(errno));
+		goto out;
+	}
 	rc = 0;
 out:
 	free(params);
-	q7_prelinked_free(&pl);
-	free(img);
 	free(par);
 	free(dat);
 	free(res);
 	return rc;
 }
 
-/* Starts the runs, at most E->jobs at a time, and waits for them all
+/* Starts the QEMU runs, at most E->jobs at a time, and waits for them all
  * within the time budget (which it decreases). 0, or -1 after fail(); on
  * a time-out every QEMU still running is killed. */
-static int run_cores(struct emu *E, struct core_run *runs, unsigned n)
+static int run_qemus(struct emu *E, struct qemu_run *runs, unsigned n)
 {
 	double start = now_s();
 	unsigned next = 0, running = 0, done = 0;
@@ -400,26 +419,24 @@ static int run_cores(struct emu *E, struct core_run *runs, unsigned n)
 	int rc = 0;
 	while (done < n) {
 		while (rc == 0 && next < n && running < E->jobs) {
-			struct core_run *c = &runs[next++];
-			c->t0 = now_s();
-			c->pid = spawn_qemu(c->argv.v, c->fd, E->r);
-			if (c->pid < 0) {
-				c->pid = -1;
+			struct qemu_run *q = &runs[next++];
+			q->t0 = now_s();
+			q->pid = spawn_qemu(q->argv.v, q->fd, E->r);
+			if (q->pid < 0) {
+				q->pid = -1;
 				done++;
 				rc = -1;
 				continue;
 			}
 			running++;
 		}
-		if (rc != 0 && running == 0)
-			break;
 		bool reaped = false;
 		for (unsigned i = 0; i < n; i++) {
-			struct core_run *c = &runs[i];
-			if (c->pid <= 0 || waitpid(c->pid, &c->wst, WNOHANG) != c->pid)
+			struct qemu_run *q = &runs[i];
+			if (q->pid <= 0 || waitpid(q->pid, &q->wst, WNOHANG) != q->pid)
 				continue;
-			c->secs = now_s() - c->t0;
-			c->pid = -1;
+			q->secs = now_s() - q->t0;
+			q->pid = -1;
 			running--;
 			done++;
 			reaped = true;
@@ -427,21 +444,21 @@ static int run_cores(struct emu *E, struct core_run *runs, unsigned n)
 		if (done == n || (rc != 0 && running == 0))
 			break;
 		if (now_s() - start > E->budget) {
-			const struct core_run *late = NULL;
+			const struct qemu_run *late = NULL;
 			for (unsigned i = 0; i < n; i++) {
-				struct core_run *c = &runs[i];
-				if (c->pid <= 0)
+				struct qemu_run *q = &runs[i];
+				if (q->pid <= 0)
 					continue;
-				late = late ? late : c;
-				kill(c->pid, SIGKILL);
-				while (waitpid(c->pid, &c->wst, 0) < 0 && errno == EINTR)
+				late = late ? late : q;
+				kill(q->pid, SIGKILL);
+				while (waitpid(q->pid, &q->wst, 0) < 0 && errno == EINTR)
 					;
-				c->pid = -1;
+				q->pid = -1;
 			}
-			fail(E->r, "%s (core %u): timed out after %g s on the emulated core (QEMU "
-			     "stopped); a kernel that never returns? --timeout=SECONDS sets the limit",
-			     E->req->op, late ? late->core : 0,
-			     E->req->timeout_s > 0 ? E->req->timeout_s : DEFAULT_TIMEOUT);
+			fail(E->r, "%s: timed out after %g s on the emulated core%s (QEMU stopped); a "
+			     "kernel that never returns? --timeout=SECONDS sets the limit", E->req->op,
+			     E->req->timeout_s > 0 ? E->req->timeout_s : DEFAULT_TIMEOUT,
+			     late && late->n > 1 ? "s" : "");
 			return -1;
 		}
 		if (!reaped) {
@@ -455,29 +472,28 @@ static int run_cores(struct emu *E, struct core_run *runs, unsigned n)
 	return rc;
 }
 
-/* Reads a finished core's result file into c. 0, or -1 after fail(); a
- * failed op is reported as the frame's status. */
-static int read_result(struct emu *E, struct core_run *c)
+/* Reads one core's record at *pos of a run's results into c. 0, or -1
+ * after fail(); a failed op is reported as the frame's status. */
+static int read_record(struct emu *E, const struct qemu_run *q, const char *buf, size_t len,
+                       size_t *pos, struct core_run *c)
 {
 	struct q7_run_result *r = E->r;
-	size_t len = 0;
-	char *path = core_file(c, "result.bin");
-	char *buf = q7_read_file(path, &len);
 	struct q7_boot_result br;
 	const struct q7_pl_header *h = &c->hdr;
 	int rc = -1;
 	char *who = E->cores > 1 ? q7_xasprintf("core %u: ", c->core) : q7_xstrdup("");
-	if (!buf || len < sizeof br) {
-		if (WIFSIGNALED(c->wst))
-			fail(r, "%sqemu-system-xtensa died of signal %d", who, WTERMSIG(c->wst));
+	if (len - *pos < sizeof br) {
+		if (WIFSIGNALED(q->wst))
+			fail(r, "%sqemu-system-xtensa died of signal %d", who, WTERMSIG(q->wst));
 		else
 			fail(r, "%sthe emulated core gave no result (qemu-system-xtensa exit status "
-			     "%d)", who, WIFEXITED(c->wst) ? WEXITSTATUS(c->wst) : -1);
+			     "%d)", who, WIFEXITED(q->wst) ? WEXITSTATUS(q->wst) : -1);
 		goto out;
 	}
-	memcpy(&br, buf, sizeof br);
+	memcpy(&br, buf + *pos, sizeof br);
 	br.message[sizeof br.message - 1] = 0;
-	if (br.magic != Q7_RESULT_MAGIC || br.version != Q7_BOOT_VERSION) {
+	if (br.magic != Q7_RESULT_MAGIC || br.version != Q7_BOOT_VERSION ||
+	    br.core != c->core - q->first) {
 		fail(r, "%sthe boot program's result is damaged", who);
 		goto out;
 	}
@@ -496,23 +512,27 @@ static int read_result(struct emu *E, struct core_run *c)
 		goto out;
 	}
 	size_t need = sizeof br + (size_t)br.frame_size + br.dst_bytes + br.out_bytes;
-	if (br.frame_size != sizeof(struct q7_frame) || len < need || br.dst_bytes != E->L.size) {
+	if (br.frame_size != sizeof(struct q7_frame) || len - *pos < need ||
+	    br.dst_bytes != E->L.size) {
 		fail(r, "%sthe boot program's result is truncated", who);
 		goto out;
 	}
-	memcpy(&c->frame, buf + sizeof br, sizeof c->frame);
+	const unsigned char *p = (const unsigned char *)buf + *pos + sizeof br;
+	*pos += need;
+	memcpy(&c->frame, p, sizeof c->frame);
 	c->frame.message[sizeof c->frame.message - 1] = 0;
-	const unsigned char *p = (const unsigned char *)buf + sizeof br + sizeof c->frame;
+	p += sizeof c->frame;
 	c->data = q7_xmalloc(br.dst_bytes ? br.dst_bytes : 1);
 	memcpy(c->data, p, br.dst_bytes);
 	c->out_bytes = br.out_bytes;
 	c->out = q7_xmalloc(br.out_bytes ? br.out_bytes : 1);
 	memcpy(c->out, p + br.dst_bytes, br.out_bytes);
+	c->done = true;
 	if (c->frame.switched_stack)
 		r->switched_stack = 1;
 	if (E->stats) {
 		uint32_t cycles = br.ccount_end - br.ccount_start;
-		fprintf(stderr, "q7-run: emulated core %u: %.3f s, %u cycles", c->core, c->secs, cycles);
+		fprintf(stderr, "q7-run: emulated core %u: %u cycles", c->core, cycles);
 		if (E->icount)
 			fprintf(stderr, ", %llu instructions",
 			        (unsigned long long)cycles * 1000000ull / CORE_KHZ >> ICOUNT_SHIFT);
@@ -527,6 +547,21 @@ static int read_result(struct emu *E, struct core_run *c)
 	rc = 0;
 out:
 	free(who);
+	return rc;
+}
+
+/* Reads every core's record of a finished run. */
+static int read_results(struct emu *E, const struct qemu_run *q, struct core_run *cores)
+{
+	size_t len = 0, pos = 0;
+	char *path = run_file(q, "result.bin");
+	char *buf = q7_read_file(path, &len);
+	int rc = 0;
+	if (E->stats)
+		fprintf(stderr, "q7-run: emulated run of core%s %u..%u: %.3f s\n", q->n > 1 ? "s" : "",
+		        q->first, q->first + q->n - 1, q->secs);
+	for (unsigned k = 0; k < q->n && rc == 0; k++)
+		rc = read_record(E, q, buf ? buf : "", buf ? len : 0, &pos, &cores[q->first + k]);
 	free(buf);
 	free(path);
 	return rc;
@@ -577,50 +612,54 @@ static int final_output(struct emu *E, const struct core_run *last)
 	return take_output(f, last->out, last->out_bytes, E->r);
 }
 
-static void free_run(struct core_run *c)
+static void free_qemu(struct qemu_run *q, const struct core_run *cores)
 {
-	if (c->fd >= 0)
-		close(c->fd);
-	if (c->dir && !q7_save_temps()) {
-		const char *names[] = {"image.bin", "params.bin", "data.bin", "result.bin"};
+	if (q->fd >= 0)
+		close(q->fd);
+	if (q->dir && !q7_save_temps()) {
+		const char *names[] = {"params.bin", "data.bin", "result.bin"};
 		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-			char *p = core_file(c, names[i]);
+			char *p = run_file(q, names[i]);
 			unlink(p);
 			free(p);
 		}
-		rmdir(c->dir);
+		for (unsigned k = 0; k < q->n; k++) {
+			char *name = q7_xasprintf("image%u.bin", cores[q->first + k].core);
+			char *p = run_file(q, name);
+			unlink(p);
+			free(p);
+			free(name);
+		}
+		rmdir(q->dir);
 	}
-	q7_sv_free(&c->argv);
-	free(c->image);
-	free(c->dir);
-	free(c->data);
-	free(c->out);
+	q7_sv_free(&q->argv);
+	free(q->dir);
 }
 
-/* Chained (jobs 1): core i starts from the data core i-1 left. Parallel:
- * every core starts from the same data, then the changes are merged. */
-static int run_all(struct emu *E, struct core_run *runs)
+/* Chained (Q7CC_EMU_JOBS unset or 1): one QEMU runs the cores one after
+ * another, each from the data the one before left. Parallel: one QEMU per
+ * core, all from the same data, then the changes are merged. */
+static int run_all(struct emu *E, struct core_run *cores, struct qemu_run *qs, unsigned *nq)
 {
-	if (E->jobs <= 1 || E->cores == 1) {
-		for (unsigned i = 0; i < E->cores; i++) {
-			struct core_run *c = &runs[i];
-			if (prepare_core(E, c, E->L.data) || run_cores(E, c, 1) || read_result(E, c))
-				return -1;
-			memcpy(E->L.data, c->data, E->L.size);
-		}
-	} else {
-		for (unsigned i = 0; i < E->cores; i++)
-			if (prepare_core(E, &runs[i], E->L.data))
-				return -1;
-		if (run_cores(E, runs, E->cores))
-			return -1;
-		for (unsigned i = 0; i < E->cores; i++)
-			if (read_result(E, &runs[i]))
-				return -1;
-		if (merge_data(E, runs, E->cores))
+	bool chained = E->jobs <= 1 || E->cores == 1;
+	*nq = chained ? 1 : E->cores;
+	for (unsigned i = 0; i < *nq; i++) {
+		qs[i].first = chained ? 0 : i;
+		qs[i].n = chained ? E->cores : 1;
+		qs[i].dir = q7_xasprintf("%s/run%u", E->dir, i);
+		if (prepare_qemu(E, &qs[i], cores, E->L.data))
 			return -1;
 	}
-	return final_output(E, &runs[E->cores - 1]);
+	if (run_qemus(E, qs, *nq))
+		return -1;
+	for (unsigned i = 0; i < *nq; i++)
+		if (read_results(E, &qs[i], cores))
+			return -1;
+	if (chained)
+		memcpy(E->L.data, cores[E->cores - 1].data, E->L.size);
+	else if (merge_data(E, cores, E->cores))
+		return -1;
+	return final_output(E, &cores[E->cores - 1]);
 }
 
 static bool env_on(const char *name)
@@ -641,8 +680,8 @@ int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *r)
 	E.jobs = jobs && *jobs ? (unsigned)strtoul(jobs, NULL, 10) : 1;
 	if (E.jobs == 0)
 		E.jobs = 1;
-	if (E.cores > 8) {
-		fail(r, "%u cores asked, at most 8", E.cores);
+	if (E.cores > Q7_BOOT_MAX_CORES) {
+		fail(r, "%u cores asked, at most %u", E.cores, Q7_BOOT_MAX_CORES);
 		return 1;
 	}
 	if (E.cores > 1 && req->dst.data == 0) {
@@ -661,10 +700,13 @@ int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *r)
 	}
 	char *boot = q7_prefix_path("lib/q7cc/xtensa/q7boot.elf");
 	struct q7_strvec paths = {0};
-	struct core_run runs[8];
-	memset(runs, 0, sizeof runs);
-	for (unsigned i = 0; i < 8; i++)
-		runs[i].fd = -1;
+	struct core_run cores[Q7_BOOT_MAX_CORES];
+	struct qemu_run qs[Q7_BOOT_MAX_CORES];
+	unsigned nq;
+	memset(cores, 0, sizeof cores);
+	memset(qs, 0, sizeof qs);
+	for (unsigned i = 0; i < Q7_BOOT_MAX_CORES; i++)
+		qs[i].fd = -1;
 	char *err = NULL;
 	int rc = 1;
 	if (!q7_path_exists(boot)) {
@@ -693,17 +735,20 @@ int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *r)
 	if (make_layout(req, &E.L, r) != 0)
 		goto out;
 	for (unsigned i = 0; i < E.cores; i++) {
-		runs[i].core = i;
-		runs[i].image = packed_path(paths.v[i]);
-		runs[i].dir = q7_xasprintf("%s/core%u", E.dir, i);
+		cores[i].core = i;
+		cores[i].image = packed_path(paths.v[i]);
 	}
-	if (run_all(&E, runs) != 0)
+	if (run_all(&E, cores, qs, &nq) != 0)
 		goto out;
 	r->status = Q7_STATUS_OK;
 	rc = 0;
 out:
-	for (unsigned i = 0; i < 8; i++)
-		free_run(&runs[i]);
+	for (unsigned i = 0; i < Q7_BOOT_MAX_CORES; i++) {
+		free_qemu(&qs[i], cores);
+		free(cores[i].image);
+		free(cores[i].data);
+		free(cores[i].out);
+	}
 	free(E.L.data);
 	free(E.dir);
 	q7_sv_free(&paths);
