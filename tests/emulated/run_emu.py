@@ -84,6 +84,11 @@ def case_boot(c):
     check_eq("scale", (descr, shape, got), ("<i4", (6, 7), [v * 3 for v in x]))
     if len(stat_lines(r.stderr)) != 1:
         fail("expected one core's statistics: " + r.stderr)
+    # An image with no .packed.so beside it (a -g build) runs as it is.
+    plain = c.path("plain.so")
+    shutil.copyfile(os.path.join(c.a.fixture, "fk.so"), plain)
+    _, (_, _, got) = c.run("emulated", plain, "scale", [c.path("x.npy"), 4])
+    check_eq("scale from an unpacked image", got, [v * 4 for v in x])
     # Three cores over one dst: each writes its share, plus its id.
     _, (_, _, got) = c.run("emulated", c.fk, "scale", [c.path("x.npy"), -2],
                            ["--cores=3", "--out-shape=6,7", "--out-dtype=int32"])
