@@ -125,7 +125,8 @@ static uint64_t gen_pair(uint64_t a, unsigned w, unsigned f)
         break;
     }
     default:
-        return (uint64_t)sf_rng() & ((1ull << (w + f + 1)) - 1);
+        /* a shift, not a mask: 1ull << 64 is undefined (and gave 0 on x86) */
+        return sf_rng() >> (64 - (w + f + 1));
     }
     return sign | ((uint64_t)clamp_exp(eb, max - 1) << f) | frac;
 }

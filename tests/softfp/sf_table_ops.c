@@ -26,7 +26,8 @@ static int64_t div_l(int64_t a, int64_t b) { return a / b; }
 static int64_t mod_l(int64_t a, int64_t b) { return a % b; }
 static uint64_t div_ul(uint64_t a, uint64_t b) { return a / b; }
 static uint64_t mod_ul(uint64_t a, uint64_t b) { return a % b; }
-static int64_t mul_l(int64_t a, int64_t b) { return a * b; }
+/* wraps like __muldi3; signed overflow in C would be undefined */
+static int64_t mul_l(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
 static uint64_t mul_wide(uint32_t a, uint32_t b) { return (uint64_t)a * b; }
 
 const struct q7sf_ops q7sf_c_ops = {
