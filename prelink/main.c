@@ -1,6 +1,8 @@
 /* The q7-prelink command line:
  *   q7-prelink [--core=N | --base=ADDR] [-e NAME] [-v] -o OUT IN
- * IN is a .packed.so (or a plain linked image); OUT the loadable image. */
+ *   q7-prelink --check FILE
+ * IN is a .packed.so (or a plain linked image); OUT the loadable image;
+ * --check verifies a loadable image and prints its header. */
 #include "prelink.h"
 
 #include <errno.h>
@@ -20,7 +22,39 @@ static void usage(FILE *f)
 	        "  --base=ADDR  place at ADDR (decimal, or 0x hex)\n"
 	        "  -e NAME      the image's symbol in the packed object (default lib_func)\n"
 	        "  -o OUT       the loadable image to write\n"
-	        "  -v           print where the image went\n");
+	        "  -v           print where the image went\n"
+	        "       q7-prelink --check FILE\n"
+	        "  checks a prelinked image's header and checksums and prints the header\n");
+}
+
+static int check_main(const char *path)
+{
+	size_t len;
+	char *buf = q7_read_file(path, &len);
+	if (!buf) {
+		q7_error("%s: cannot read: %s", path, strerror(errno));
+		return Q7_EXIT_IO;
+	}
+	struct q7_pl_header h;
+	const char *why;
+	int rc = q7_prelinked_check(buf, len, &h, &why);
+	free(buf);
+	if (rc) {
+		q7_error("%s: %s", path, why);
+		return Q7_EXIT_ERROR;
+	}
+	char where[32];
+	if (h.flags & Q7_PL_F_CORE)
+		snprintf(where, sizeof where, "core %d's window", h.core);
+	else
+		snprintf(where, sizeof where, "%s", h.flags & Q7_PL_F_SINGLE ? "the single-core window"
+		                                                             : "a chosen base");
+	printf("%s: Q7PL version %u, %s\n"
+	       "  base 0x%08x, %u load bytes + %u bss, entry 0x%08x\n"
+	       "  linked at 0x%08x, %u relocations applied, checksums 0x%08x/0x%08x ok\n",
+	       path, h.version, where, h.base, h.load_size, h.bss_size, h.entry, h.link_base,
+	       h.nrelocs, h.checksum, h.header_crc);
+	return 0;
 }
 
 static bool parse_u32(const char *s, uint32_t *v)
@@ -66,6 +100,12 @@ int q7_prelink_main(int argc, char **argv)
 		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			usage(stdout);
 			return 0;
+		} else if (strcmp(a, "--check") == 0) {
+			if (i + 2 != argc) {
+				q7_error("--check takes one file");
+				return Q7_EXIT_USAGE;
+			}
+			return check_main(argv[i + 1]);
 		} else if (strcmp(a, "-v") == 0) {
 			verbose = true;
 		} else if ((v = opt_value(argc, argv, &i, "--core"))) {

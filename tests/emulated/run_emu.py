@@ -171,10 +171,21 @@ def case_prelink_cli(c):
     with open(out, "rb") as f:
         if int.from_bytes(f.read()[8:12], "little") != 0x84000000 + 5 * 0x200000:
             fail("--core=5 placement")
+    sh([os.path.join(c.a.bin, "q7cc"), "--q7-prelink", "-o", out, packed])
     r = sh([pl, "-v", "--base=0x60100000", "-o", out, packed])
     if "placed at 0x60100000" not in r.stderr:
         fail("-v: " + r.stderr)
-    sh([os.path.join(c.a.bin, "q7cc"), "--q7-prelink", "-o", out, packed])
+    r = sh([pl, "--check", out])
+    if "base 0x60100000" not in r.stdout or "ok" not in r.stdout or "a chosen base" not in r.stdout:
+        fail("--check: " + r.stdout)
+    with open(out, "rb") as f:
+        data = bytearray(f.read())
+    data[-1] ^= 1
+    with open(c.path("flipped.q7pl"), "wb") as f:
+        f.write(data)
+    r = subprocess.run([pl, "--check", c.path("flipped.q7pl")], capture_output=True, text=True)
+    if r.returncode != 1 or "prelinked image checksum mismatch" not in r.stderr:
+        fail("--check of a damaged image: %d %s" % (r.returncode, r.stderr))
     for argv, code, needle in (
             ([pl, "--core=8", "-o", out, packed], 2, "cores are 0..7"),
             ([pl, "--core=1", "--base=0x60000000", "-o", out, packed], 2, "exclude each other"),
