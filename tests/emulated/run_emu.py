@@ -280,10 +280,25 @@ def case_deep_stack(c):
         fail("deep_sum should have run on a switched stack: " + r.stderr)
 
 
+def case_ctor_table(c):
+    """A table built by a static constructor: the runtime runs the image's
+    constructors on the core (each core's image its own)."""
+    vals = rand_f32(40, 5)
+    npytool.write(c.path("x.npy"), "<f4", (40,), vals)
+    f = npytool.f32
+    want = [f(v * (i % 16 * (i % 16) + 1)) for i, v in enumerate(vals)]
+    _, (_, _, got) = both(c, "gnu", "libops.so", "scale_by_table", [c.path("x.npy")])
+    check_eq("scale_by_table", got, want)
+    _, (_, _, got) = both(c, "gnu-mc", "libops.so", "scale_by_table", [c.path("x.npy")],
+                          ["--cores=8", "--out-shape=40", "--out-dtype=float32"])
+    check_eq("scale_by_table on 8 cores", got, want)
+
+
 CASES = {
     "boot": case_boot, "errors": case_errors, "prelink_cli": case_prelink_cli,
     "build": case_build, "elementwise": case_elementwise, "tcm_chunks": case_tcm_chunks,
     "scalar_params": case_scalar_params, "spmd8": case_spmd8, "deep_stack": case_deep_stack,
+    "ctor_table": case_ctor_table,
 }
 
 
