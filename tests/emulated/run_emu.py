@@ -294,11 +294,26 @@ def case_ctor_table(c):
     check_eq("scale_by_table on 8 cores", got, want)
 
 
+def case_neuron_sample(c):
+    """examples/neuron_sample, unmarked (its NEURON_LIBRARY block names the
+    kernel), built by q7cc for the device and the host."""
+    a = argparse.Namespace(examples=os.path.join(os.path.dirname(c.a.examples), "neuron_sample"),
+                           q7cc=os.path.join(c.a.bin, "q7cc"))
+    for tc in ("gnu", "host"):
+        cmake_build(a, c.path(tc), tc)
+    vals = rand_f32(50, 6)
+    npytool.write(c.path("x.npy"), "<f4", (50,), vals)
+    _, emu = c.run("emulated", c.path("gnu/librelu.so"), "relu_forward", [c.path("x.npy")])
+    _, host = c.run("host", c.path("host/librelu.so"), "relu_forward", [c.path("x.npy")])
+    check_eq("neuron_sample: emulated vs host", emu, host)
+    check_eq("neuron_sample relu", emu[2], [v if v > 0 else 0.0 for v in vals])
+
+
 CASES = {
     "boot": case_boot, "errors": case_errors, "prelink_cli": case_prelink_cli,
     "build": case_build, "elementwise": case_elementwise, "tcm_chunks": case_tcm_chunks,
     "scalar_params": case_scalar_params, "spmd8": case_spmd8, "deep_stack": case_deep_stack,
-    "ctor_table": case_ctor_table,
+    "ctor_table": case_ctor_table, "neuron_sample": case_neuron_sample,
 }
 
 
