@@ -120,6 +120,35 @@ int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
 void q7_ops_merge(const struct q7_op_table *in, const char *profile, struct q7_op_table *out,
                   struct q7_diags *diags);
 
+/* A function that an object of the link defines (packer/symbols.c). */
+struct q7_fsym {
+	char *name;  /* as in the symbol table: "_Z12relu_forwardRKN2at6TensorE" */
+	char *where; /* "relu.o", "libk.a(relu.o)" */
+	bool local;  /* STB_LOCAL: static, or in an unnamed namespace */
+	bool weak;   /* STB_WEAK: inline, or a template instance */
+	bool lp64;   /* the object is ELFCLASS64: long is 64-bit */
+};
+struct q7_fsyms {
+	size_t n, cap;
+	struct q7_fsym *v;
+};
+void q7_fsyms_add(struct q7_fsyms *s, const char *name, const char *where, bool local, bool weak,
+                  bool lp64);
+void q7_fsyms_free(struct q7_fsyms *s);
+
+/* Link-time, before q7_ops_merge. The unqualified names whose definition
+ * no record of the link carries: NEURON_LIBRARY requests (op.h,
+ * by_name_only) and declared kernels. Empty: nothing to resolve. */
+void q7_ops_unresolved(const struct q7_op_table *all, struct q7_strvec *names);
+/* Replaces each request by the op derived from the one function that the
+ * link's objects define under that name (its symbol read by q7_demangle),
+ * and adds the definition of a declared kernel found the same way. Errors
+ * (the usual lint rules, at the m.def's place; two definitions; a static,
+ * inline or extern "C" one) go to diags. Requests found nowhere stay for
+ * q7_ops_merge to report. */
+void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const char *profile,
+                    struct q7_diags *diags);
+
 /* The schema text format: "ns::relu(Tensor x, int k) -> Tensor". */
 void q7_schema_print(const struct q7_op *op, struct q7_strbuf *out);
 /* Parses one schema; on failure returns -1 and sets *err (caller frees). */

@@ -1,7 +1,11 @@
 /* Link-time merge of the op records of every object: a declaration plus
  * its definition is one kernel, the same name from two places is an error
  * naming both, a kernel declared but defined nowhere is an error, and a
- * library holds at most Q7_MAX_KERNELS kernels. Output sorted by name. */
+ * library holds at most Q7_MAX_KERNELS kernels. Output sorted by name.
+ * NEURON_LIBRARY requests (by_name_only) are no kernels of their own: one
+ * is satisfied by a kernel of its name, else it names a function that no
+ * object of the link defines (q7_ops_resolve, run first, derives the ops
+ * of those it finds by symbol). */
 #include "analysis.h"
 #include "internal.h"
 
@@ -53,18 +57,47 @@ static void duplicate(struct q7_diags *diags, const struct q7_op *first, const s
 	             "the other '%s' is here", first->name);
 }
 
+/* Requests that no kernel of the link answers, each name reported once
+ * (at its first m.def by place). */
+static void unresolved_requests(const struct q7_op_table *in, const struct q7_op **v, size_t nv,
+                                struct q7_diags *diags)
+{
+	for (size_t i = 0; i < in->n; i++) {
+		const struct q7_op *r = &in->ops[i];
+		if (!r->by_name_only)
+			continue;
+		bool answered = false, first = true;
+		for (size_t k = 0; k < nv && !answered; k++)
+			answered = strcmp(v[k]->name, r->name) == 0;
+		for (size_t k = 0; k < in->n && first && !answered; k++) {
+			const struct q7_op *o = &in->ops[k];
+			if (k != i && o->by_name_only && strcmp(o->name, r->name) == 0)
+				first = by_name(&r, &o) < 0 || (by_name(&r, &o) == 0 && i < k);
+		}
+		if (answered || !first)
+			continue;
+		q7_diags_add(diags, Q7_SEV_ERROR, r->file, r->line, r->col, Q7_RULE_UNDEFINED,
+		             "'%s' named by NEURON_LIBRARY at %s:%u is not defined in any object of "
+		             "this link",
+		             *r->qualname ? r->qualname : r->name, r->file, r->line);
+	}
+}
+
 void q7_ops_merge(const struct q7_op_table *in, const char *profile, struct q7_op_table *out,
                   struct q7_diags *diags)
 {
 	const struct q7_op **v = q7_xcalloc(in->n ? in->n : 1, sizeof *v);
+	size_t nv = 0;
 	for (size_t i = 0; i < in->n; i++)
-		v[i] = &in->ops[i];
-	qsort(v, in->n, sizeof *v, by_name);
+		if (!in->ops[i].by_name_only)
+			v[nv++] = &in->ops[i];
+	qsort(v, nv, sizeof *v, by_name);
+	unresolved_requests(in, v, nv, diags);
 	size_t first_out = out->n;
-	for (size_t i = 0; i < in->n;) {
+	for (size_t i = 0; i < nv;) {
 		/* One name: [i, j). The first is a definition if there is one. */
 		size_t j = i + 1;
-		while (j < in->n && strcmp(v[j]->name, v[i]->name) == 0)
+		while (j < nv && strcmp(v[j]->name, v[i]->name) == 0)
 			j++;
 		const struct q7_op *keep = v[i];
 		unsigned stack = keep->stack_size;

@@ -49,6 +49,13 @@ struct q7_op {
 	/* Where it is: the definition when seen, else the marked declaration. */
 	char *file;
 	unsigned line, col;
+	/* A NEURON_LIBRARY request: an m.def(op, &shape, "fn") of this TU
+	 * names fn, which the TU neither defines nor declares. Set are only
+	 * name (as written, maybe qualified), file/line/col (of "fn") and,
+	 * when the TU has the shape function, params[].name (its parameter
+	 * names; kinds INVALID, ctypes ""). The link derives the op from the
+	 * defining object's symbol (q7_ops_resolve). */
+	bool by_name_only;
 };
 
 struct q7_op_table {

@@ -182,7 +182,7 @@ void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *o
 			put_str(b, op->params[k].ctype);
 		}
 		put_u32(b, op->stack_size);
-		put_u32(b, op->defined);
+		put_u32(b, (op->defined ? 1u : 0u) | (op->by_name_only ? 2u : 0u));
 		put_str(b, op->file);
 		put_u32(b, op->line);
 		put_u32(b, op->col);
@@ -239,7 +239,9 @@ int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table
 			op->nparams = j + 1;
 		}
 		op->stack_size = get_u32(&r);
-		op->defined = get_u32(&r) != 0;
+		uint32_t flags = get_u32(&r);
+		op->defined = flags & 1u;
+		op->by_name_only = flags & 2u;
 		op->file = get_str0(&r);
 		op->line = get_u32(&r);
 		op->col = get_u32(&r);

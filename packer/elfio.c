@@ -1,9 +1,15 @@
-/* packer/elfio: libelf initialisation and error messages. */
+/* packer/elfio: libelf initialisation, error messages, and the walk over
+ * an object or the members of an archive. */
 #include "elfio.h"
 #include "support.h"
 
 #include <ar.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 bool q7_elf_init(void)
 {
@@ -49,4 +55,87 @@ int q7_elf_set_shstrndx(Elf *out, size_t ndx)
 		eh.e_shstrndx = SHN_XINDEX;
 	}
 	return gelf_update_ehdr(out, &eh) ? 0 : -1;
+}
+
+/* libelf's walk just stops at a damaged member header, so the walk is
+ * checked against the file: the last member must end where the file does. */
+static int each_member(int fd, Elf *ar, const char *path, q7_elf_object_fn fn, void *ctx)
+{
+	Elf_Cmd cmd = ELF_C_READ_MMAP;
+	Elf *m;
+	int rc = 0;
+	size_t fsize = 0;
+	uint64_t end = SARMAG;
+	if (!elf_rawfile(ar, &fsize)) {
+		q7_elf_error(path, "reading the archive");
+		return -1;
+	}
+	while (rc == 0 && (m = elf_begin(fd, cmd, ar))) {
+		Elf_Arhdr *ah = elf_getarhdr(m);
+		off_t base = elf_getbase(m);
+		if (!ah || base < 0) {
+			q7_elf_error(path, "reading an archive member");
+			rc = -1;
+		} else {
+			end = (uint64_t)base + ah->ar_size;
+			end += end & 1; /* members are 2-aligned */
+			if (elf_kind(m) == ELF_K_ELF) {
+				char *what = q7_xasprintf("%s(%s)", path, ah->ar_name ? ah->ar_name : "?");
+				rc = fn(m, what, ctx);
+				free(what);
+			}
+		}
+		cmd = elf_next(m);
+		elf_end(m);
+	}
+	if (rc == 0 && end < fsize && !(end + 1 == fsize)) {
+		q7_error("%s: damaged archive (unreadable member header at offset %llu)", path,
+		         (unsigned long long)end);
+		rc = -1;
+	}
+	if (rc == 0 && end > fsize) {
+		q7_error("%s: damaged archive (last member cut short)", path);
+		rc = -1;
+	}
+	return rc;
+}
+
+int q7_elf_each_object(const char *path, q7_elf_object_fn fn, void *ctx)
+{
+	if (!q7_elf_init())
+		return -1;
+	int rc = -1;
+	Elf *elf = NULL;
+	char magic[SELFMAG > 8 ? SELFMAG : 8] = {0};
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		q7_error("%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	ssize_t n = pread(fd, magic, sizeof magic, 0);
+	if (n < 0) {
+		q7_error("%s: cannot read: %s", path, strerror(errno));
+		goto cleanup;
+	}
+	bool is_elf = q7_is_elf_magic(magic, (size_t)n), is_ar = q7_is_ar_magic(magic, (size_t)n);
+	if (!is_elf && !is_ar) {
+		rc = 0; /* linker scripts, thin archives, ...: nothing of ours */
+		goto cleanup;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf) {
+		q7_elf_error(path, is_ar ? "reading the archive" : "reading the object");
+		goto cleanup;
+	}
+	if (is_elf && elf_kind(elf) == ELF_K_ELF)
+		rc = fn(elf, path, ctx);
+	else if (is_ar && elf_kind(elf) == ELF_K_AR)
+		rc = each_member(fd, elf, path, fn, ctx);
+	else
+		q7_error("%s: damaged %s", path, is_ar ? "archive" : "ELF file");
+cleanup:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return rc;
 }

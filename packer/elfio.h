@@ -1,7 +1,8 @@
 /* packer/elfio: the few libelf habits every packer file shares.
  *
- * Owns: libelf initialisation, and error messages in the one format
- * "<prog>: <file>: <what>: <elf_errmsg>". */
+ * Owns: libelf initialisation, error messages in the one format
+ * "<prog>: <file>: <what>: <elf_errmsg>", and the walk over the objects
+ * of a file (itself, or an archive's members). */
 #ifndef Q7_ELFIO_H
 #define Q7_ELFIO_H
 
@@ -20,5 +21,13 @@ int q7_elf_set_shstrndx(Elf *out, size_t ndx);
 bool q7_is_elf_magic(const void *buf, size_t n);
 /* True when the first bytes of buf say ar ("!<arch>\n"). */
 bool q7_is_ar_magic(const void *buf, size_t n);
+
+/* Calls fn for path when it is an ELF file, or for each ELF member of an
+ * ar archive (what is then "lib.a(member.o)"); other files (linker
+ * scripts, thin archives, ...) are skipped. Stops at fn's first non-zero
+ * return. 0, or -1 (fn's failure, or a message printed for an unreadable
+ * or damaged file). */
+typedef int (*q7_elf_object_fn)(Elf *elf, const char *what, void *ctx);
+int q7_elf_each_object(const char *path, q7_elf_object_fn fn, void *ctx);
 
 #endif

@@ -1,17 +1,23 @@
 /* packer/record: the .q7.ops payload, encoded and decoded (no ELF here).
  *
- * Version 1, all integers little-endian whatever the object's byte order
+ * Version 2, all integers little-endian whatever the object's byte order
  * (the payload is q7cc's, not the target's):
  *
  *   record  header, body
- *   header  "Q7OP" u16 version=1 u16 header_size=20 u32 count
+ *   header  "Q7OP" u16 version=2 u16 header_size=20 u32 count
  *           u32 body_length u32 fnv1a(body)
  *   body    count x op
  *   op      u32 length of the rest of the op, then
  *           str name, str qualname, str ret_ctype, u8 ret kind, str ret_name,
  *           u32 stack_size, u8 defined, str file, u32 line, u32 col,
- *           u32 nparams, nparams x { u8 kind, str name, str ctype }
+ *           u32 nparams, nparams x { u8 kind, str name, str ctype },
+ *           u8 flags (version 2: bit 0 by_name_only, the others 0)
  *   str     u32 length, bytes (no NUL, at most 64 KiB)
+ *
+ * Version 1 is version 2 without the flags byte; it is still read. A
+ * version 1 reader refuses version 2 ("record version 2, this q7cc reads
+ * version 1"), so an older q7cc never misreads a NEURON_LIBRARY request
+ * as a kernel.
  *
  * A section holds one record per object that went into it: `ld -r`
  * concatenates the .q7.ops of its inputs, so the decoder reads records
@@ -27,7 +33,8 @@
 #include <string.h>
 
 #define REC_MAGIC "Q7OP"
-#define REC_VERSION 1
+#define REC_VERSION 2
+#define REC_VERSION_MIN 1
 #define REC_HEADER 20
 #define REC_MAX_STR 65536u
 #define REC_MAX_PARAMS 4096u
@@ -86,6 +93,7 @@ static void encode_op(struct q7_strbuf *b, const struct q7_op *op)
 		put_str(b, op->params[i].name);
 		put_str(b, op->params[i].ctype);
 	}
+	q7_sb_addc(b, op->by_name_only ? 1 : 0);
 	set_u32(b->s + start, (uint32_t)(b->len - start - 4));
 }
 
@@ -165,7 +173,7 @@ static enum q7_kind get_kind(struct rd *r)
 	return r->why ? Q7_KIND_INVALID : (enum q7_kind)k;
 }
 
-static void decode_op(struct rd *r, struct q7_op *op)
+static void decode_op(struct rd *r, unsigned version, struct q7_op *op)
 {
 	uint32_t len = get_u32(r);
 	if (r->why)
@@ -202,6 +210,12 @@ static void decode_op(struct rd *r, struct q7_op *op)
 			op->params[i].ctype = get_str(&in);
 		}
 	}
+	if (version >= 2) {
+		unsigned flags = get_u8(&in);
+		if (flags > 1 && !in.why)
+			in.why = "unknown op flags";
+		op->by_name_only = flags & 1;
+	}
 	if (!in.why && in.p != in.end)
 		in.why = "trailing bytes in an op";
 	if (!in.why && op->name[0] == '\0')
@@ -220,9 +234,15 @@ static int decode_one(const unsigned char *p, size_t len, const char *what,
 	}
 	unsigned version = p[4] | (unsigned)p[5] << 8;
 	unsigned hsize = p[6] | (unsigned)p[7] << 8;
-	if (version != REC_VERSION) {
-		q7_error("%s: %s: record version %u, this q7cc reads version %d: rebuild the object",
-		         what, Q7_RECORD_SECTION, version, REC_VERSION);
+	if (version > REC_VERSION) {
+		q7_error("%s: %s: record version %u is newer than this q7cc reads (%d to %d): link "
+		         "with the q7cc that compiled the object, or a newer one",
+		         what, Q7_RECORD_SECTION, version, REC_VERSION_MIN, REC_VERSION);
+		return -1;
+	}
+	if (version < REC_VERSION_MIN) {
+		q7_error("%s: %s: record version %u, this q7cc reads versions %d to %d: rebuild the "
+		         "object", what, Q7_RECORD_SECTION, version, REC_VERSION_MIN, REC_VERSION);
 		return -1;
 	}
 	if (hsize != REC_HEADER) {
@@ -239,14 +259,15 @@ static int decode_one(const unsigned char *p, size_t len, const char *what,
 		q7_error("%s: %s: checksum mismatch (damaged record)", what, Q7_RECORD_SECTION);
 		return -1;
 	}
-	/* An op takes at least 4 + 3*4 + 1 + 4 + 4 + 1 + 4 + 12 bytes. */
-	if (count > blen / 42) {
+	/* An op takes at least 4 + 3*4 + 1 + 4 + 4 + 1 + 4 + 12 bytes (and
+	 * the flags byte from version 2). */
+	if (count > blen / (version >= 2 ? 43 : 42)) {
 		q7_error("%s: %s: op count %u out of range", what, Q7_RECORD_SECTION, (unsigned)count);
 		return -1;
 	}
 	struct rd r = {p + REC_HEADER, p + REC_HEADER + blen, NULL};
 	for (uint32_t i = 0; i < count && !r.why; i++)
-		decode_op(&r, q7_ops_add(tmp));
+		decode_op(&r, version, q7_ops_add(tmp));
 	if (!r.why && r.p != r.end)
 		r.why = "trailing bytes after the last op";
 	if (r.why) {

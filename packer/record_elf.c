@@ -221,7 +221,7 @@ cleanup:
 }
 
 /* Records of one ELF object (a file or an archive member). */
-static int read_object(Elf *elf, const char *what, struct q7_op_table *ops)
+static int read_object(Elf *elf, const char *what, void *ops)
 {
 	GElf_Ehdr eh;
 	Elf_Scn *scn = NULL;
@@ -251,85 +251,7 @@ static int read_object(Elf *elf, const char *what, struct q7_op_table *ops)
 	return q7_record_decode(d->d_buf, d->d_size, what, ops);
 }
 
-/* libelf's walk just stops at a damaged member header, so the walk is
- * checked against the file: the last member must end where the file does. */
-static int read_archive(int fd, Elf *ar, const char *path, struct q7_op_table *ops)
-{
-	Elf_Cmd cmd = ELF_C_READ_MMAP;
-	Elf *m;
-	int rc = 0;
-	size_t fsize = 0;
-	uint64_t end = SARMAG;
-	if (!elf_rawfile(ar, &fsize)) {
-		q7_elf_error(path, "reading the archive");
-		return -1;
-	}
-	while (rc == 0 && (m = elf_begin(fd, cmd, ar))) {
-		Elf_Arhdr *ah = elf_getarhdr(m);
-		off_t base = elf_getbase(m);
-		if (!ah || base < 0) {
-			q7_elf_error(path, "reading an archive member");
-			rc = -1;
-		} else {
-			end = (uint64_t)base + ah->ar_size;
-			end += end & 1; /* members are 2-aligned */
-			if (elf_kind(m) == ELF_K_ELF) {
-				char *what = q7_xasprintf("%s(%s)", path, ah->ar_name ? ah->ar_name : "?");
-				rc = read_object(m, what, ops);
-				free(what);
-			}
-		}
-		cmd = elf_next(m);
-		elf_end(m);
-	}
-	if (rc == 0 && end < fsize && !(end + 1 == fsize)) {
-		q7_error("%s: damaged archive (unreadable member header at offset %llu)", path,
-		         (unsigned long long)end);
-		rc = -1;
-	}
-	if (rc == 0 && end > fsize) {
-		q7_error("%s: damaged archive (last member cut short)", path);
-		rc = -1;
-	}
-	return rc;
-}
-
 int q7_record_read(const char *path, struct q7_op_table *ops)
 {
-	if (!q7_elf_init())
-		return -1;
-	int rc = -1;
-	Elf *elf = NULL;
-	char magic[SELFMAG > 8 ? SELFMAG : 8] = {0};
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		q7_error("%s: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
-	ssize_t n = pread(fd, magic, sizeof magic, 0);
-	if (n < 0) {
-		q7_error("%s: cannot read: %s", path, strerror(errno));
-		goto cleanup;
-	}
-	bool is_elf = q7_is_elf_magic(magic, (size_t)n), is_ar = q7_is_ar_magic(magic, (size_t)n);
-	if (!is_elf && !is_ar) {
-		rc = 0; /* linker scripts, thin archives, ...: nothing of ours */
-		goto cleanup;
-	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf) {
-		q7_elf_error(path, is_ar ? "reading the archive" : "reading the object");
-		goto cleanup;
-	}
-	if (is_elf && elf_kind(elf) == ELF_K_ELF)
-		rc = read_object(elf, path, ops);
-	else if (is_ar && elf_kind(elf) == ELF_K_AR)
-		rc = read_archive(fd, elf, path, ops);
-	else
-		q7_error("%s: damaged %s", path, is_ar ? "archive" : "ELF file");
-cleanup:
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	return rc;
+	return q7_elf_each_object(path, read_object, ops);
 }

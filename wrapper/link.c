@@ -1,4 +1,5 @@
-/* Link mode (a shared-library output): records from every input, merge,
+/* Link mode (a shared-library output): records from every input, the
+ * definitions of NEURON_LIBRARY-named kernels from their symbols, merge,
  * wrapper.cpp, its compile, one link or eight in parallel, then strip and
  * pack each image unless the user asked for -g. Outputs appear whole: a
  * failed step removes every image of this link. */
@@ -7,6 +8,7 @@
 #include "modes.h"
 #include "pack.h"
 #include "record.h"
+#include "symbols.h"
 #include "proc.h"
 #include "tempfile.h"
 
@@ -75,6 +77,27 @@ static int collect_inputs(struct link *l)
 	return 0;
 }
 
+/* Kernels named (NEURON_LIBRARY) or declared without a record of their
+ * definition: found in the inputs' symbol tables. Only such links read
+ * symbols. */
+static int resolve_symbols(struct link *l, struct q7_op_table *all, struct q7_diags *diags)
+{
+	struct q7_strvec names = {0};
+	q7_ops_unresolved(all, &names);
+	int rc = 0;
+	if (names.n) {
+		struct q7_fsyms syms = {0};
+		for (size_t i = 0; i < l->files.n && rc == 0; i++)
+			if (q7_symbols_read(l->files.v[i], &names, &syms) != 0)
+				rc = Q7_EXIT_ERROR;
+		if (rc == 0)
+			q7_ops_resolve(all, &syms, l->d->prof.name, diags);
+		q7_fsyms_free(&syms);
+	}
+	q7_sv_free(&names);
+	return rc;
+}
+
 /* Reads and merges the records; the merged table goes to ops. */
 static int collect_records(struct link *l, struct q7_op_table *ops)
 {
@@ -90,17 +113,20 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 			rc = Q7_EXIT_ERROR;
 	if (rc == 0) {
 		struct q7_diags diags = {0};
-		q7_ops_merge(&all, d->prof.name, ops, &diags);
+		rc = resolve_symbols(l, &all, &diags);
+		if (rc == 0)
+			q7_ops_merge(&all, d->prof.name, ops, &diags);
 		size_t errors = q7_diags_apply_policy(&diags, &d->policy);
 		q7_diags_print(&diags, stderr, q7_drv_color(d));
 		q7_diags_free(&diags);
-		if (errors)
+		if (errors && rc == 0)
 			rc = Q7_EXIT_ERROR;
 	}
 	if (rc == 0 && ops->n == 0) {
 		q7_error("%s: no kernels in this shared-library link: mark kernel functions "
-		         "with Q7_KERNEL from <q7/kernel.h>, or name them with --q7-kernel=NAME "
-		         "when compiling", l->out);
+		         "with Q7_KERNEL from <q7/kernel.h>, name them with --q7-kernel=NAME "
+		         "when compiling, or link the shape file whose NEURON_LIBRARY block names "
+		         "them", l->out);
 		rc = Q7_EXIT_ERROR;
 	}
 	q7_ops_free(&all);

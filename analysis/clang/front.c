@@ -14,7 +14,7 @@ char *q7c_take(CXString s)
 	return r;
 }
 
-static struct place place_of(CXSourceLocation loc)
+struct place q7c_place_loc(CXSourceLocation loc)
 {
 	struct place p = {0};
 	CXFile f;
@@ -26,7 +26,7 @@ static struct place place_of(CXSourceLocation loc)
 
 struct place q7c_place(CXCursor c)
 {
-	return place_of(clang_getCursorLocation(c));
+	return q7c_place_loc(clang_getCursorLocation(c));
 }
 
 void q7c_place_free(struct place *p)
@@ -154,7 +154,7 @@ static unsigned collect_errors(CXTranslationUnit tu, struct q7_diags *diags)
 		CXDiagnostic d = clang_getDiagnostic(tu, i);
 		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
 		if (sev >= CXDiagnostic_Error) {
-			struct place p = place_of(clang_getDiagnosticLocation(d));
+			struct place p = q7c_place_loc(clang_getDiagnosticLocation(d));
 			char *msg = q7c_take(clang_getDiagnosticSpelling(d));
 			q7_diags_add(diags, Q7_SEV_ERROR, p.file, p.line, p.col, "", "%s", msg);
 			free(msg);

@@ -5,7 +5,9 @@
  * mark in a header reaches the unmarked definition), or whose name was
  * given by --q7-kernel=NAME or a NEURON_LIBRARY block. Declarations are
  * grouped by USR; the op is built from the definition when the TU has it
- * (its parameter names, its place), else from the marked declaration. */
+ * (its parameter names, its place), else from the marked declaration.
+ * A NEURON_LIBRARY name the TU neither defines nor declares becomes a
+ * by-name request (op.h) that the link resolves. */
 #include "plugin.h"
 
 #include <ctype.h>
@@ -439,13 +441,88 @@ static size_t group_kernels(struct walk *w, struct kernel **out)
 	return nk;
 }
 
+static bool names_fn(const char *want, const struct fn *f)
+{
+	if (want[0] == ':' && want[1] == ':')
+		want += 2;
+	return strcmp(want, strchr(want, ':') ? f->qualname : f->name) == 0;
+}
+
+/* The parameter names of the request's shape function, when the TU has it
+ * and every parameter is named (a definition first). */
+static void shape_params(const struct walk *w, const char *shape, struct q7_op *op)
+{
+	const struct fn *best = NULL;
+	for (size_t i = 0; *shape && i < w->n; i++) {
+		const struct fn *f = &w->fns[i];
+		if (names_fn(shape, f) && (!best || is_definition(f->c))) {
+			best = f;
+			if (is_definition(f->c))
+				break;
+		}
+	}
+	int np = best ? clang_Cursor_getNumArguments(best->c) : 0;
+	if (np <= 0)
+		return;
+	struct q7_param *ps = q7_xcalloc((size_t)np, sizeof *ps);
+	bool named = true;
+	for (int i = 0; i < np; i++) {
+		ps[i].name = q7c_take(clang_getCursorSpelling(clang_Cursor_getArgument(best->c, (unsigned)i)));
+		ps[i].ctype = q7_xstrdup("");
+		named &= ps[i].name[0] != '\0';
+	}
+	if (!named) {
+		for (int i = 0; i < np; i++) {
+			free(ps[i].name);
+			free(ps[i].ctype);
+		}
+		free(ps);
+		return;
+	}
+	op->params = ps;
+	op->nparams = (size_t)np;
+}
+
+/* NEURON_LIBRARY names that no function of this TU carries: requests. */
+static void add_requests(const struct walk *w, const struct kernel *ks, size_t nk,
+                         const struct q7c_requests *rs, struct q7_op_table *ops)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct q7c_request *r = &rs->v[i];
+		bool known = false;
+		for (size_t k = 0; k < nk && !known; k++)
+			known = names_fn(r->fn, ks[k].f);
+		for (size_t j = 0; j < i && !known; j++)
+			known = strcmp(rs->v[j].fn, r->fn) == 0;
+		if (known)
+			continue;
+		const char *q = r->fn[0] == ':' && r->fn[1] == ':' ? r->fn + 2 : r->fn;
+		const char *last = strrchr(q, ':');
+		struct q7_op *op = q7_ops_add(ops);
+		op->name = q7_xstrdup(last ? last + 1 : q);
+		op->qualname = q7_xstrdup(last ? q : "");
+		op->ret_ctype = q7_xstrdup("");
+		op->ret_name = q7_xstrdup("");
+		op->file = q7_xstrdup(r->at.file);
+		op->line = r->at.line;
+		op->col = r->at.col;
+		op->by_name_only = true;
+		shape_params(w, r->shape, op);
+		if (!op->params)
+			op->params = q7_xcalloc(1, sizeof *op->params);
+	}
+}
+
 void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
                       struct q7_op_table *ops, struct q7_diags *diags)
 {
 	struct walk w = {.o = o};
+	struct q7c_requests reqs = {0};
 	for (char *const *k = o->kernel_names; k && *k; k++)
 		q7_sv_add(&w.names, *k);
-	q7c_neuron_names(tu, &w.names);
+	q7c_neuron_requests(tu, &reqs);
+	for (size_t i = 0; i < reqs.n; i++)
+		q7_sv_add(&w.names, reqs.v[i].fn);
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_decl, &w);
 
 	struct kernel *ks;
@@ -455,6 +532,8 @@ void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
 		if (lint_names(&w, ks, i, diags))
 			build_op(&w, &ks[i], ops, diags);
 	q7_diags_sort(diags, first_diag);
+	add_requests(&w, ks, nk, &reqs, ops);
+	q7c_requests_free(&reqs);
 
 	free(ks);
 	for (size_t i = 0; i < w.n; i++) {

@@ -2,7 +2,12 @@
  *   m.def("op", &shape_fn, "compute_fn");
  * inside NEURON_LIBRARY(ns, m) { ... }. NEURON_LIBRARY is a macro of the
  * vendor's torch headers that our headers may not define, so the block is
- * read from the raw tokens of the TU's own files, not from the AST. */
+ * read from the raw tokens of the TU's own files, not from the AST.
+ *
+ * Each request keeps where "fn" is written and the shape function's name:
+ * when fn is defined in another TU (the usual split into a host-side shape
+ * file and a device file without marks), the op record says so and the
+ * link finds fn by its symbol (analysis/resolve.c). */
 #include "plugin.h"
 
 #include <stdlib.h>
@@ -31,10 +36,43 @@ static char *spell(const struct toks *ts, unsigned i)
 	return q7c_take(clang_getTokenSpelling(ts->tu, ts->t[i]));
 }
 
+static void add_request(struct q7c_requests *rs, char *fn, char *shape, CXSourceLocation loc)
+{
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? rs->cap * 2 : 8;
+		rs->v = q7_xrealloc(rs->v, rs->cap * sizeof *rs->v);
+	}
+	struct q7c_request *r = &rs->v[rs->n++];
+	r->fn = fn;
+	r->shape = shape;
+	r->at = q7c_place_loc(loc);
+}
+
+/* The second argument's function name: "&name", "name", "&ns::name". */
+static char *shape_name(const struct toks *ts, unsigned from, unsigned to)
+{
+	struct q7_strbuf b = {0};
+	unsigned i = from;
+	if (i < to && is(ts, i, CXToken_Punctuation, "&"))
+		i++;
+	for (; i < to; i++) {
+		bool ident = is(ts, i, CXToken_Identifier, NULL);
+		if (!ident && !is(ts, i, CXToken_Punctuation, "::")) {
+			q7_sb_free(&b);
+			return q7_xstrdup("");
+		}
+		char *s = spell(ts, i);
+		q7_sb_add(&b, s);
+		free(s);
+	}
+	return b.s ? q7_sb_take(&b) : q7_xstrdup("");
+}
+
 /* At the '(' of m.def(...): adds the third argument when it is a plain
  * string literal. Returns the index after the call's ')'. */
-static unsigned read_def(const struct toks *ts, unsigned i, struct q7_strvec *names)
+static unsigned read_def(const struct toks *ts, unsigned i, struct q7c_requests *rs)
 {
+	unsigned shape_from = 0, shape_to = 0;
 	int depth = 0;
 	unsigned arg = 0, arg_start = i + 1;
 	for (; i < ts->n; i++) {
@@ -50,11 +88,16 @@ static unsigned read_def(const struct toks *ts, unsigned i, struct q7_strvec *na
 			if (arg == 2 && i == arg_start + 1 && is(ts, arg_start, CXToken_Literal, NULL)) {
 				char *lit = spell(ts, arg_start);
 				size_t n = strlen(lit);
-				if (n >= 2 && lit[0] == '"' && lit[n - 1] == '"') {
-					lit[n - 1] = '\0';
-					q7_sv_add(names, lit + 1);
+				if (n >= 2 && lit[0] == '"' && lit[n - 1] == '"' && n > 2) {
+					char *fn = q7_xstrndup(lit + 1, n - 2);
+					add_request(rs, fn, shape_name(ts, shape_from, shape_to),
+					            clang_getTokenLocation(ts->tu, ts->t[arg_start]));
 				}
 				free(lit);
+			}
+			if (arg == 1) {
+				shape_from = arg_start;
+				shape_to = i;
 			}
 			arg++;
 			arg_start = i + 1;
@@ -66,7 +109,7 @@ static unsigned read_def(const struct toks *ts, unsigned i, struct q7_strvec *na
 }
 
 /* At NEURON_LIBRARY: reads "( ns , m ) { ... }" and every m.def inside. */
-static unsigned read_library(const struct toks *ts, unsigned i, struct q7_strvec *names)
+static unsigned read_library(const struct toks *ts, unsigned i, struct q7c_requests *rs)
 {
 	if (!(is(ts, i + 1, CXToken_Punctuation, "(") && is(ts, i + 2, CXToken_Identifier, NULL) &&
 	      is(ts, i + 3, CXToken_Punctuation, ",") && is(ts, i + 4, CXToken_Identifier, NULL) &&
@@ -84,7 +127,7 @@ static unsigned read_library(const struct toks *ts, unsigned i, struct q7_strvec
 		} else if (is(ts, i, CXToken_Identifier, m) && is(ts, i + 1, CXToken_Punctuation, ".") &&
 		           is(ts, i + 2, CXToken_Identifier, "def") &&
 		           is(ts, i + 3, CXToken_Punctuation, "(")) {
-			i = read_def(ts, i + 3, names);
+			i = read_def(ts, i + 3, rs);
 		} else {
 			i++;
 		}
@@ -93,7 +136,7 @@ static unsigned read_library(const struct toks *ts, unsigned i, struct q7_strvec
 	return i;
 }
 
-static void scan_file(CXTranslationUnit tu, CXFile file, struct q7_strvec *names)
+static void scan_file(CXTranslationUnit tu, CXFile file, struct q7c_requests *rs)
 {
 	size_t size;
 	const char *text = clang_getFileContents(tu, file, &size);
@@ -105,7 +148,7 @@ static void scan_file(CXTranslationUnit tu, CXFile file, struct q7_strvec *names
 	clang_tokenize(tu, all, &ts.t, &ts.n);
 	for (unsigned i = 0; i < ts.n;) {
 		if (is(&ts, i, CXToken_Identifier, "NEURON_LIBRARY"))
-			i = read_library(&ts, i, names);
+			i = read_library(&ts, i, rs);
 		else
 			i++;
 	}
@@ -127,13 +170,24 @@ static void visit_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth
 		fs->f[fs->n++] = file;
 }
 
-void q7c_neuron_names(CXTranslationUnit tu, struct q7_strvec *names)
+void q7c_neuron_requests(CXTranslationUnit tu, struct q7c_requests *rs)
 {
 	struct files fs = {.n = 0};
 	clang_getInclusions(tu, visit_inclusion, &fs);
 	for (size_t i = 0; i < fs.n; i++) {
 		CXSourceLocation start = clang_getLocationForOffset(tu, fs.f[i], 0);
 		if (!clang_Location_isInSystemHeader(start))
-			scan_file(tu, fs.f[i], names);
+			scan_file(tu, fs.f[i], rs);
 	}
+}
+
+void q7c_requests_free(struct q7c_requests *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		free(rs->v[i].fn);
+		free(rs->v[i].shape);
+		q7c_place_free(&rs->v[i].at);
+	}
+	free(rs->v);
+	memset(rs, 0, sizeof *rs);
 }

@@ -16,6 +16,7 @@ struct place {
 	unsigned line, col;
 };
 struct place q7c_place(CXCursor c);
+struct place q7c_place_loc(CXSourceLocation loc);
 void q7c_place_free(struct place *p);
 
 /* A new string with the CXString's text; disposes of the CXString. */
@@ -33,9 +34,21 @@ struct q7c_kind {
 /* Classifies a parameter type (ret=false) or a return type (ret=true). */
 void q7c_classify(CXType t, bool ret, struct q7c_kind *k);
 
-/* Names that the NEURON_LIBRARY(ns, m) { m.def(op, &shape, "fn"); } blocks
- * of the TU's own (non-system) files register as compute functions. */
-void q7c_neuron_names(CXTranslationUnit tu, struct q7_strvec *names);
+/* What one m.def(op, &shape, "fn") inside NEURON_LIBRARY(ns, m) { } asks
+ * for: fn is a compute function (a kernel). */
+struct q7c_request {
+	char *fn;        /* the third argument's text */
+	char *shape;     /* the second argument's function name, or "" */
+	struct place at; /* of the third argument */
+};
+struct q7c_requests {
+	size_t n, cap;
+	struct q7c_request *v;
+};
+/* The requests of the NEURON_LIBRARY blocks of the TU's own (non-system)
+ * files, in source order. */
+void q7c_neuron_requests(CXTranslationUnit tu, struct q7c_requests *out);
+void q7c_requests_free(struct q7c_requests *r);
 
 /* Finds the kernels of a parsed TU, lints them, appends ops and diags. */
 void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,

@@ -1,6 +1,7 @@
 /* tests/packer/check_record: the .q7.ops payload codec: round trip of
  * every field, and refusal (never a crash) of every truncation and every
- * single-byte change. */
+ * single-byte change; version 1 records are still read, newer ones
+ * refused. */
 #include "op.h"
 #include "record.h"
 #include "support.h"
@@ -41,6 +42,7 @@ static void fill(struct q7_op_table *t)
 	op->file = q7_xstrdup("h.h");
 	op->line = 1;
 	op->col = 1;
+	op->by_name_only = true; /* a NEURON_LIBRARY request (version 2) */
 }
 
 static void same_op(const struct q7_op *a, const struct q7_op *b)
@@ -61,6 +63,7 @@ static void same_op(const struct q7_op *a, const struct q7_op *b)
 	ck_assert_str_eq(a->file, b->file);
 	ck_assert_uint_eq(a->line, b->line);
 	ck_assert_uint_eq(a->col, b->col);
+	ck_assert_int_eq(a->by_name_only, b->by_name_only);
 }
 
 START_TEST(round_trip)
@@ -159,13 +162,67 @@ START_TEST(other_version_refused)
 	fill(&in);
 	size_t len;
 	char *buf = q7_record_encode(&in, &len);
-	buf[4] = 2;
+	buf[4] = 3; /* newer than this reader */
+	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out), -1);
+	buf[4] = 0;
 	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out), -1);
 	ck_assert_int_eq(q7_record_decode("", 0, "t", &out), -1);
 	ck_assert_int_eq(q7_record_decode("ELF\0garbage garbage", 19, "t", &out), -1);
 	ck_assert_uint_eq(out.n, 0);
 	free(buf);
 	q7_ops_free(&in);
+}
+END_TEST
+
+static unsigned get32(const unsigned char *p)
+{
+	return p[0] | (unsigned)p[1] << 8 | (unsigned)p[2] << 16 | (unsigned)p[3] << 24;
+}
+
+static void set32(unsigned char *p, unsigned v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* A version 1 record, as an older q7cc wrote it: the version 2 bytes
+ * without each op's trailing flags byte, re-summed. */
+START_TEST(version1_read)
+{
+	struct q7_op_table in = {0}, out = {0};
+	fill(&in);
+	size_t len;
+	unsigned char *v2 = (unsigned char *)q7_record_encode(&in, &len);
+	unsigned char *v1 = q7_xmalloc(len);
+	memcpy(v1, v2, 20);
+	size_t w = 20;
+	for (size_t r = 20; r < len;) {
+		unsigned oplen = get32(v2 + r);
+		ck_assert_uint_eq(v2[r + 4 + oplen - 1], r == 20 ? 0 : 1); /* the flags */
+		set32(v1 + w, oplen - 1);
+		memcpy(v1 + w + 4, v2 + r + 4, oplen - 1);
+		w += 4 + oplen - 1;
+		r += 4 + oplen;
+	}
+	v1[4] = 1;
+	set32(v1 + 12, (unsigned)(w - 20));
+	unsigned h = 2166136261u;
+	for (size_t i = 20; i < w; i++)
+		h = (h ^ v1[i]) * 16777619u;
+	set32(v1 + 16, h);
+	ck_assert_int_eq(q7_record_decode((char *)v1, w, "t", &out), 0);
+	ck_assert_uint_eq(out.n, 2);
+	in.ops[1].by_name_only = false; /* version 1 has no requests */
+	same_op(&in.ops[0], &out.ops[0]);
+	same_op(&in.ops[1], &out.ops[1]);
+	/* A version 1 op with a flags byte has trailing bytes: refused. */
+	struct q7_op_table bad = {0};
+	v2[4] = 1;
+	ck_assert_int_eq(q7_record_decode((char *)v2, len, "t", &bad), -1);
+	free(v1);
+	free(v2);
+	q7_ops_free(&in);
+	q7_ops_free(&out);
 }
 END_TEST
 
@@ -193,6 +250,7 @@ int main(void)
 	tcase_add_test(tc, every_truncation_refused);
 	tcase_add_test(tc, every_byte_change_refused);
 	tcase_add_test(tc, other_version_refused);
+	tcase_add_test(tc, version1_read);
 	tcase_add_test(tc, empty_table);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

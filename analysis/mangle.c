@@ -1,0 +1,912 @@
+/* analysis/mangle: a demangler for the Itanium C++ ABI names of plain
+ * functions, reduced to what a kernel's signature needs (mangle.h).
+ *
+ * The parser builds a small tree of type nodes in an array; the
+ * substitution table (S_, S0_, ...) and template parameters (T_, ...) are
+ * indices into it, so a substituted type classifies like the original.
+ * Spellings follow q7cc's forward-declaration style ("const at::Tensor &")
+ * so they match what analysis/clang/types.c derives from source. */
+#include "mangle.h"
+#include "support.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum nk { N_BUILTIN, N_NAME, N_QUAL, N_PTR, N_LREF, N_RREF, N_ARRAY, N_FUNC, N_MEMPTR, N_PARM };
+
+#define Q_CONST 1u
+#define Q_VOLATILE 2u
+#define Q_RESTRICT 4u
+
+struct node {
+	enum nk k;
+	char *spell;
+	int inner;      /* QUAL, PTR, LREF, RREF, ARRAY, MEMPTR: the type under it */
+	unsigned quals; /* QUAL */
+	const struct builtin *b;
+};
+
+struct builtin {
+	const char *code; /* after the mangling's letter(s) */
+	const char *spell;
+	enum q7_kind kind; /* INVALID: why says what it is */
+	const char *why;
+};
+
+/* 'l' is resolved by the data model (see classify). */
+static const struct builtin builtins[] = {
+	{"v", "void", Q7_KIND_INVALID, "nothing"},
+	{"w", "wchar_t", Q7_KIND_INVALID, "a character type"},
+	{"b", "bool", Q7_KIND_BOOL, NULL},
+	{"c", "char", Q7_KIND_INVALID, "narrower than int"},
+	{"a", "signed char", Q7_KIND_INVALID, "narrower than int"},
+	{"h", "unsigned char", Q7_KIND_INVALID, "unsigned"},
+	{"s", "short", Q7_KIND_INVALID, "narrower than int"},
+	{"t", "unsigned short", Q7_KIND_INVALID, "unsigned"},
+	{"i", "int", Q7_KIND_INT, NULL},
+	{"j", "unsigned int", Q7_KIND_INVALID, "unsigned"},
+	{"l", "long", Q7_KIND_INT, NULL},
+	{"m", "unsigned long", Q7_KIND_INVALID, "unsigned"},
+	{"x", "long long", Q7_KIND_LONGLONG, NULL},
+	{"y", "unsigned long long", Q7_KIND_INVALID, "unsigned"},
+	{"n", "__int128", Q7_KIND_INVALID, "a 128-bit integer"},
+	{"o", "unsigned __int128", Q7_KIND_INVALID, "unsigned"},
+	{"f", "float", Q7_KIND_FLOAT, NULL},
+	{"d", "double", Q7_KIND_DOUBLE, NULL},
+	{"e", "long double", Q7_KIND_INVALID, "not a kind q7cc can pass"},
+	{"g", "__float128", Q7_KIND_INVALID, "not a kind q7cc can pass"},
+	{"Dd", "decimal64", Q7_KIND_INVALID, "not a kind q7cc can pass"},
+	{"De", "decimal128", Q7_KIND_INVALID, "not a kind q7cc can pass"},
+	{"Df", "decimal32", Q7_KIND_INVALID, "not a kind q7cc can pass"},
+	{"Dh", "half", Q7_KIND_INVALID, "not a kind q7cc can pass"},
+	{"Di", "char32_t", Q7_KIND_INVALID, "a character type"},
+	{"Ds", "char16_t", Q7_KIND_INVALID, "a character type"},
+	{"Du", "char8_t", Q7_KIND_INVALID, "a character type"},
+	{"Dn", "std::nullptr_t", Q7_KIND_INVALID, "a pointer"},
+	{"Da", "auto", Q7_KIND_INVALID, "not a kind q7cc can pass"},
+	{"Dc", "decltype(auto)", Q7_KIND_INVALID, "not a kind q7cc can pass"},
+};
+
+/* The standard abbreviations (never added to the substitution table). */
+static const struct {
+	char c;
+	const char *spell;
+} std_subs[] = {
+	{'a', "std::allocator"},
+	{'b', "std::basic_string"},
+	{'s', "std::string"},
+	{'i', "std::istream"},
+	{'o', "std::ostream"},
+	{'d', "std::iostream"},
+};
+
+struct dm {
+	const char *p;
+	bool lp64;
+	const char *why; /* set on the first failure; every parse then stops */
+	struct node *nodes;
+	size_t nn, ncap;
+	int *subs; /* substitution candidates, in order */
+	size_t ns, scap;
+	int depth;
+};
+
+static int fail(struct dm *d, const char *why)
+{
+	if (!d->why)
+		d->why = why;
+	return -1;
+}
+
+static int add_node(struct dm *d, enum nk k, char *spell, int inner)
+{
+	if (d->nn == d->ncap) {
+		d->ncap = d->ncap ? d->ncap * 2 : 32;
+		d->nodes = q7_xrealloc(d->nodes, d->ncap * sizeof *d->nodes);
+	}
+	struct node *n = &d->nodes[d->nn];
+	memset(n, 0, sizeof *n);
+	n->k = k;
+	n->spell = spell;
+	n->inner = inner;
+	return (int)d->nn++;
+}
+
+static void add_sub(struct dm *d, int node)
+{
+	if (node < 0)
+		return;
+	if (d->ns == d->scap) {
+		d->scap = d->scap ? d->scap * 2 : 16;
+		d->subs = q7_xrealloc(d->subs, d->scap * sizeof *d->subs);
+	}
+	d->subs[d->ns++] = node;
+}
+
+static const char *spell_of(const struct dm *d, int n)
+{
+	return d->nodes[n].spell;
+}
+
+static bool at(const struct dm *d, const char *s)
+{
+	return strncmp(d->p, s, strlen(s)) == 0;
+}
+
+/* <number>: decimal digits (a leading 'n' is handled by the callers). */
+static bool number(struct dm *d, unsigned long *v)
+{
+	if (*d->p < '0' || *d->p > '9')
+		return false;
+	*v = 0;
+	while (*d->p >= '0' && *d->p <= '9') {
+		if (*v > 100000000ul)
+			return false;
+		*v = *v * 10 + (unsigned long)(*d->p++ - '0');
+	}
+	return true;
+}
+
+/* <source-name> ::= <length> <identifier> */
+static char *source_name(struct dm *d)
+{
+	unsigned long n;
+	if (!number(d, &n) || n == 0) {
+		fail(d, "a name without a length");
+		return NULL;
+	}
+	if (strnlen(d->p, n) < n) {
+		fail(d, "a name longer than the symbol");
+		return NULL;
+	}
+	char *s = q7_xstrndup(d->p, n);
+	d->p += n;
+	if (strncmp(s, "_GLOBAL__N", 10) == 0) {
+		free(s);
+		s = q7_xstrdup("(anonymous namespace)");
+	}
+	return s;
+}
+
+/* <seq-id> of S<seq-id>_ / T<seq-id>_: base 36, upper case; "_" is 0. */
+static bool seq_id(struct dm *d, size_t *v)
+{
+	if (*d->p == '_') {
+		d->p++;
+		*v = 0;
+		return true;
+	}
+	size_t n = 0;
+	while ((*d->p >= '0' && *d->p <= '9') || (*d->p >= 'A' && *d->p <= 'Z')) {
+		if (n > 1000000)
+			return false;
+		n = n * 36 + (size_t)(*d->p >= 'A' ? *d->p - 'A' + 10 : *d->p - '0');
+		d->p++;
+	}
+	if (*d->p != '_')
+		return false;
+	d->p++;
+	*v = n + 1;
+	return true;
+}
+
+static int parse_type(struct dm *d);
+
+/* Spelling of "prefix<args>" from the arguments' spellings. */
+static int template_args(struct dm *d, int tmpl);
+
+/* <substitution>: S_, S<seq-id>_, St (returns -2: "std::" prefix, no node),
+ * Sa Sb Ss Si So Sd. */
+static int substitution(struct dm *d)
+{
+	d->p++; /* S */
+	char c = *d->p;
+	if (c == 't') {
+		d->p++;
+		return -2;
+	}
+	for (size_t i = 0; i < sizeof std_subs / sizeof std_subs[0]; i++)
+		if (std_subs[i].c == c) {
+			d->p++;
+			return add_node(d, N_NAME, q7_xstrdup(std_subs[i].spell), -1);
+		}
+	size_t id;
+	if (!seq_id(d, &id) || id >= d->ns)
+		return fail(d, "a substitution out of range");
+	return d->subs[id];
+}
+
+/* <template-param> ::= T_ | T <number> _ */
+static int template_param(struct dm *d)
+{
+	d->p++;
+	size_t id;
+	if (!seq_id(d, &id))
+		return fail(d, "a bad template parameter");
+	/* A template is refused anyway: its parameters stay placeholders. */
+	return add_node(d, N_PARM, q7_xasprintf("T%zu", id), -1);
+}
+
+struct uname {
+	char *s;
+	bool ctor_dtor, op, internal;
+};
+
+/* An <unqualified-name>: a source name, a constructor or destructor, or an
+ * operator; ABI tags (B <source-name>) are skipped. */
+static bool unqualified_name(struct dm *d, struct uname *u)
+{
+	memset(u, 0, sizeof *u);
+	if (*d->p == 'L') { /* GCC: internal linkage */
+		u->internal = true;
+		d->p++;
+	}
+	char c = *d->p;
+	if (c >= '0' && c <= '9') {
+		u->s = source_name(d);
+	} else if ((c == 'C' && d->p[1] >= '1' && d->p[1] <= '5') ||
+	           (c == 'D' && d->p[1] >= '0' && d->p[1] <= '5')) {
+		u->ctor_dtor = true;
+		u->s = q7_xasprintf("%s", c == 'C' ? "(constructor)" : "(destructor)");
+		d->p += 2;
+	} else if (c == 'C' && d->p[1] == 'I') {
+		u->ctor_dtor = true; /* inheriting constructor: CI1 <type> */
+		return fail(d, "an inheriting constructor") == 0;
+	} else if (c >= 'a' && c <= 'z') {
+		u->op = true;
+		if (at(d, "cv")) {
+			d->p += 2;
+			int t = parse_type(d);
+			if (t < 0)
+				return false;
+			u->s = q7_xasprintf("operator %s", spell_of(d, t));
+		} else if (at(d, "li")) {
+			d->p += 2;
+			char *n = source_name(d);
+			if (!n)
+				return false;
+			u->s = q7_xasprintf("operator\"\" %s", n);
+			free(n);
+		} else if (d->p[1]) {
+			u->s = q7_xasprintf("operator%.2s", d->p);
+			d->p += 2;
+		} else {
+			return fail(d, "a cut-off operator name") == 0;
+		}
+	} else if (c == 'U' && (d->p[1] == 't' || d->p[1] == 'l')) {
+		return fail(d, "an unnamed type or lambda") == 0;
+	} else {
+		return fail(d, "an unreadable name") == 0;
+	}
+	if (!u->s)
+		return false;
+	while (*d->p == 'B') { /* <abi-tag> */
+		d->p++;
+		char *tag = source_name(d);
+		if (!tag)
+			return false;
+		free(tag);
+	}
+	return true;
+}
+
+static char *join(const char *prefix, const char *name)
+{
+	return prefix ? q7_xasprintf("%s::%s", prefix, name) : q7_xstrdup(name);
+}
+
+struct name {
+	int node; /* the whole name as an N_NAME node */
+	char *last; /* its final unqualified name (owned) */
+	bool member, tmpl, internal, op;
+};
+
+/* N [<CV-qualifiers>] [<ref-qualifier>] <prefix> <unqualified-name> E.
+ * Every prefix is a substitution candidate; the whole name is one too
+ * unless it names the function being demangled (fn). */
+static bool nested_name(struct dm *d, bool fn, struct name *out)
+{
+	d->p++; /* N */
+	while (*d->p == 'r' || *d->p == 'V' || *d->p == 'K') {
+		out->member = true;
+		d->p++;
+	}
+	if (*d->p == 'R' || *d->p == 'O') {
+		out->member = true;
+		d->p++;
+	}
+	int cur = -1;     /* the name so far */
+	bool pending = false; /* cur is not yet in the substitution table */
+	bool std_prefix = false;
+	while (*d->p != 'E') {
+		if (d->why || !*d->p)
+			return fail(d, "a nested name without its E") == 0;
+		if (pending) {
+			add_sub(d, cur);
+			pending = false;
+		}
+		if (*d->p == 'S') {
+			int s = substitution(d);
+			if (s == -2)
+				std_prefix = true;
+			else if (s < 0)
+				return false;
+			else
+				cur = s;
+			continue;
+		}
+		if (*d->p == 'T') {
+			cur = template_param(d);
+			if (cur < 0)
+				return false;
+			pending = true;
+			continue;
+		}
+		if (*d->p == 'I') {
+			if (cur < 0)
+				return fail(d, "template arguments without a template") == 0;
+			cur = template_args(d, cur);
+			if (cur < 0)
+				return false;
+			out->tmpl = true;
+			pending = true;
+			continue;
+		}
+		if (*d->p == 'D' && (d->p[1] == 't' || d->p[1] == 'T' || d->p[1] == 'C'))
+			return fail(d, "a decltype or structured binding") == 0;
+		struct uname u;
+		if (!unqualified_name(d, &u))
+			return false;
+		const char *prefix = cur >= 0 ? spell_of(d, cur) : std_prefix ? "std" : NULL;
+		char *full = join(prefix, u.s);
+		std_prefix = false;
+		out->member |= u.ctor_dtor || (u.op && strncmp(u.s, "operator ", 9) == 0);
+		out->op |= u.op;
+		out->internal |= u.internal || strcmp(u.s, "(anonymous namespace)") == 0;
+		out->tmpl = false;
+		free(out->last);
+		out->last = u.s;
+		cur = add_node(d, N_NAME, full, -1);
+		pending = true;
+	}
+	d->p++; /* E */
+	if (cur < 0 || !out->last)
+		return fail(d, "an empty nested name") == 0;
+	if (pending && !fn)
+		add_sub(d, cur);
+	out->node = cur;
+	return true;
+}
+
+/* <name>: nested, St-scoped, unscoped (with template arguments), or
+ * substituted (a type only). */
+static bool parse_name(struct dm *d, bool fn, struct name *out)
+{
+	memset(out, 0, sizeof *out);
+	out->node = -1;
+	if (*d->p == 'N')
+		return nested_name(d, fn, out);
+	if (*d->p == 'Z')
+		return fail(d, "a local entity (Z..E)") == 0;
+	bool std_prefix = false;
+	if (*d->p == 'S') {
+		int s = substitution(d);
+		if (s == -2) {
+			std_prefix = true;
+		} else if (s < 0) {
+			return false;
+		} else {
+			out->node = s;
+			out->last = q7_xstrdup(spell_of(d, s));
+			if (*d->p == 'I') {
+				out->node = template_args(d, s);
+				out->tmpl = true;
+				if (out->node < 0)
+					return false;
+				if (!fn)
+					add_sub(d, out->node);
+			}
+			return true;
+		}
+	}
+	struct uname u;
+	if (!unqualified_name(d, &u))
+		return false;
+	out->last = u.s;
+	out->op = u.op;
+	out->member = u.ctor_dtor;
+	out->internal = u.internal;
+	out->node = add_node(d, N_NAME, join(std_prefix ? "std" : NULL, u.s), -1);
+	if (*d->p == 'I') {
+		add_sub(d, out->node); /* <unscoped-template-name> */
+		out->node = template_args(d, out->node);
+		if (out->node < 0)
+			return false;
+		out->tmpl = true;
+	}
+	if (!fn)
+		add_sub(d, out->node);
+	return true;
+}
+
+/* L <type> <value> E, L_Z <encoding> E, LDnE: a template argument value. */
+static char *literal(struct dm *d)
+{
+	d->p++; /* L */
+	if (*d->p == '_' && d->p[1] == 'Z') {
+		fail(d, "a template argument naming an entity");
+		return NULL;
+	}
+	int t = parse_type(d);
+	if (t < 0)
+		return NULL;
+	const char *v = d->p;
+	while (*d->p && *d->p != 'E')
+		d->p++;
+	if (*d->p != 'E') {
+		fail(d, "a literal without its E");
+		return NULL;
+	}
+	size_t n = (size_t)(d->p - v);
+	d->p++;
+	const char *ts = spell_of(d, t);
+	if (strcmp(ts, "bool") == 0 && n == 1)
+		return q7_xstrdup(*v == '1' ? "true" : "false");
+	bool neg = n > 0 && *v == 'n';
+	if (neg) {
+		v++;
+		n--;
+	}
+	if (strcmp(ts, "int") == 0)
+		return q7_xasprintf("%s%.*s", neg ? "-" : "", (int)n, v);
+	if (strcmp(ts, "unsigned int") == 0)
+		return q7_xasprintf("%.*su", (int)n, v);
+	return q7_xasprintf("(%s)%s%.*s", ts, neg ? "-" : "", (int)n, v);
+}
+
+/* One <template-arg>: a type, a literal, or a pack J ... E. */
+static char *template_arg(struct dm *d, int *node)
+{
+	*node = -1;
+	if (*d->p == 'L')
+		return literal(d);
+	if (*d->p == 'X') {
+		fail(d, "an expression as a template argument");
+		return NULL;
+	}
+	if (*d->p == 'J') {
+		d->p++;
+		struct q7_strbuf b = {0};
+		while (*d->p != 'E') {
+			int n;
+			char *s = *d->p ? template_arg(d, &n) : NULL;
+			if (!s) {
+				fail(d, "a pack without its E");
+				q7_sb_free(&b);
+				return NULL;
+			}
+			q7_sb_addf(&b, "%s%s", b.len ? ", " : "", s);
+			free(s);
+		}
+		d->p++;
+		return b.s ? q7_sb_take(&b) : q7_xstrdup("");
+	}
+	*node = parse_type(d);
+	return *node < 0 ? NULL : q7_xstrdup(spell_of(d, *node));
+}
+
+static int template_args(struct dm *d, int tmpl)
+{
+	d->p++; /* I */
+	struct q7_strbuf b = {0};
+	q7_sb_addf(&b, "%s<", spell_of(d, tmpl));
+	bool first = true;
+	while (*d->p != 'E') {
+		int n;
+		char *s = *d->p ? template_arg(d, &n) : NULL;
+		if (!s) {
+			q7_sb_free(&b);
+			return fail(d, "template arguments without their E");
+		}
+		q7_sb_addf(&b, "%s%s", first ? "" : ", ", s);
+		free(s);
+		first = false;
+	}
+	d->p++;
+	q7_sb_addc(&b, '>');
+	return add_node(d, N_NAME, q7_sb_take(&b), -1);
+}
+
+/* Spelling of a pointer/reference to inner: "float *", "at::Tensor &". */
+static char *declarator(const struct dm *d, int inner, const char *op)
+{
+	const char *s = spell_of(d, inner);
+	size_t n = strlen(s);
+	bool tight = n && (s[n - 1] == '*' || s[n - 1] == '&');
+	return q7_xasprintf("%s%s%s", s, tight ? "" : " ", op);
+}
+
+/* F [Y] <return type> <parameter types> [R | O] E */
+static int function_type(struct dm *d)
+{
+	d->p++;
+	if (*d->p == 'Y')
+		d->p++;
+	int ret = parse_type(d);
+	if (ret < 0)
+		return -1;
+	struct q7_strbuf b = {0};
+	q7_sb_addf(&b, "%s (", spell_of(d, ret));
+	bool first = true;
+	while (*d->p != 'E') {
+		if ((*d->p == 'R' || *d->p == 'O') && d->p[1] == 'E') {
+			d->p++;
+			continue;
+		}
+		int t = *d->p ? parse_type(d) : fail(d, "a function type without its E");
+		if (t < 0) {
+			q7_sb_free(&b);
+			return -1;
+		}
+		if (!(first && d->nodes[t].k == N_BUILTIN && strcmp(spell_of(d, t), "void") == 0 &&
+		      *d->p == 'E'))
+			q7_sb_addf(&b, "%s%s", first ? "" : ", ", spell_of(d, t));
+		first = false;
+	}
+	d->p++;
+	q7_sb_addc(&b, ')');
+	return add_node(d, N_FUNC, q7_sb_take(&b), -1);
+}
+
+static int builtin(struct dm *d)
+{
+	for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
+		const struct builtin *b = &builtins[i];
+		if (at(d, b->code)) {
+			d->p += strlen(b->code);
+			int n = add_node(d, N_BUILTIN, q7_xstrdup(b->spell), -1);
+			d->nodes[n].b = b;
+			return n;
+		}
+	}
+	return -1;
+}
+
+static int parse_type_inner(struct dm *d)
+{
+	char c = *d->p;
+	int t, n;
+	switch (c) {
+	case '\0': return fail(d, "a type cut off");
+	case 'r':
+	case 'V':
+	case 'K': {
+		unsigned q = 0;
+		for (;; d->p++) {
+			if (*d->p == 'r')
+				q |= Q_RESTRICT;
+			else if (*d->p == 'V')
+				q |= Q_VOLATILE;
+			else if (*d->p == 'K')
+				q |= Q_CONST;
+			else
+				break;
+		}
+		if ((t = parse_type(d)) < 0)
+			return -1;
+		const char *s = spell_of(d, t);
+		enum nk tk = d->nodes[t].k;
+		bool post = tk == N_PTR || tk == N_LREF || tk == N_RREF || tk == N_MEMPTR;
+		const char *qs = (q & Q_CONST) && (q & Q_VOLATILE) ? "const volatile"
+		                 : (q & Q_CONST)                   ? "const"
+		                 : (q & Q_VOLATILE)                ? "volatile"
+		                                                   : "__restrict";
+		n = add_node(d, N_QUAL, post ? q7_xasprintf("%s %s", s, qs) : q7_xasprintf("%s %s", qs, s),
+		             t);
+		d->nodes[n].quals = q;
+		add_sub(d, n);
+		return n;
+	}
+	case 'P':
+	case 'R':
+	case 'O':
+		d->p++;
+		if ((t = parse_type(d)) < 0)
+			return -1;
+		n = add_node(d, c == 'P' ? N_PTR : c == 'R' ? N_LREF : N_RREF,
+		             declarator(d, t, c == 'P' ? "*" : c == 'R' ? "&" : "&&"), t);
+		add_sub(d, n);
+		return n;
+	case 'F':
+		if ((n = function_type(d)) >= 0)
+			add_sub(d, n);
+		return n;
+	case 'A': {
+		d->p++;
+		unsigned long len = 0;
+		bool sized = number(d, &len);
+		if (*d->p != '_')
+			return fail(d, "an array bound that is an expression");
+		d->p++;
+		if ((t = parse_type(d)) < 0)
+			return -1;
+		n = add_node(d, N_ARRAY,
+		             sized ? q7_xasprintf("%s[%lu]", spell_of(d, t), len)
+		                   : q7_xasprintf("%s[]", spell_of(d, t)),
+		             t);
+		add_sub(d, n);
+		return n;
+	}
+	case 'M': {
+		d->p++;
+		int cls = parse_type(d);
+		if (cls < 0 || (t = parse_type(d)) < 0)
+			return -1;
+		n = add_node(d, N_MEMPTR, q7_xasprintf("%s %s::*", spell_of(d, t), spell_of(d, cls)), t);
+		add_sub(d, n);
+		return n;
+	}
+	case 'T':
+		if ((t = template_param(d)) < 0)
+			return -1;
+		add_sub(d, t);
+		if (*d->p == 'I') { /* a template template parameter's specialisation */
+			t = template_args(d, t);
+			add_sub(d, t);
+		}
+		return t;
+	case 'S':
+		if (d->p[1] != 't' && !(d->p[1] >= 'a' && d->p[1] <= 'z')) {
+			t = substitution(d);
+			if (t < 0)
+				return t == -2 ? fail(d, "a misplaced St") : -1;
+			if (*d->p == 'I') {
+				t = template_args(d, t);
+				add_sub(d, t);
+			}
+			return t;
+		}
+		break; /* St..., Sa...: a name */
+	case 'D':
+		if ((n = builtin(d)) >= 0)
+			return n;
+		if (d->p[1] == 'p')
+			return fail(d, "a pack expansion");
+		if (d->p[1] == 't' || d->p[1] == 'T')
+			return fail(d, "a decltype");
+		return fail(d, "an unknown D type");
+	case 'u':
+	case 'U': return fail(d, "a vendor extended type or qualifier");
+	default:
+		if ((n = builtin(d)) >= 0)
+			return n;
+		break;
+	}
+	if (c == 'N' || c == 'Z' || c == 'S' || (c >= '0' && c <= '9')) {
+		struct name nm;
+		if (!parse_name(d, false, &nm)) {
+			free(nm.last);
+			return -1;
+		}
+		free(nm.last);
+		return nm.node;
+	}
+	return fail(d, "an unknown type");
+}
+
+static int parse_type(struct dm *d)
+{
+	if (d->why)
+		return -1;
+	if (++d->depth > 64) {
+		d->depth--;
+		return fail(d, "types nested too deeply");
+	}
+	int t = parse_type_inner(d);
+	d->depth--;
+	return t;
+}
+
+/* ---- classification ---- */
+
+static void set_invalid(const struct dm *d, int n, const char *why, struct q7_mparam *p)
+{
+	p->kind = Q7_KIND_INVALID;
+	p->ctype = q7_xstrdup(spell_of(d, n));
+	p->why = why;
+}
+
+enum q7_kind q7_class_kind(const char *qual, const char **why)
+{
+	static const char *const tensors[] = {"at::Tensor", "torch::Tensor", NULL};
+	static const char *const scalars[] = {"at::Scalar", "c10::Scalar", "torch::Scalar", NULL};
+	static const char *const tuples[] = {"std::tuple", "std::pair", "std::array", NULL};
+	static const char *const containers[] = {"std::vector", "std::list", "std::map",
+	                                         "std::basic_string", "std::string",
+	                                         "std::initializer_list", "c10::ArrayRef",
+	                                         "c10::optional", "std::optional", NULL};
+	/* The template's name, without arguments or the library's inline
+	 * namespace (std::__cxx11::basic_string, std::__1::vector). */
+	char *base = q7_xstrndup(qual, strcspn(qual, "<"));
+	for (const char *ns = "std::__cxx11::"; ns; ns = strcmp(ns, "std::__1::") ? "std::__1::" : NULL)
+		if (strncmp(base, ns, strlen(ns)) == 0)
+			memmove(base + 5, base + strlen(ns), strlen(base + strlen(ns)) + 1);
+	enum q7_kind k = Q7_KIND_INVALID;
+	const char *w = "a class other than Tensor and Scalar";
+	for (const char *const *l = tensors; *l; l++)
+		if (strcmp(base, *l) == 0)
+			k = Q7_KIND_TENSOR;
+	for (const char *const *l = scalars; *l; l++)
+		if (strcmp(base, *l) == 0)
+			k = Q7_KIND_SCALAR;
+	for (const char *const *l = tuples; *l; l++)
+		if (strcmp(base, *l) == 0)
+			w = "a tuple";
+	for (const char *const *l = containers; *l; l++)
+		if (strcmp(base, *l) == 0)
+			w = "a container";
+	free(base);
+	if (why)
+		*why = k == Q7_KIND_INVALID ? w : NULL;
+	return k;
+}
+
+static const char *what_is(const struct dm *d, int n)
+{
+	switch (d->nodes[n].k) {
+	case N_PTR:
+	case N_MEMPTR: return "a pointer";
+	case N_LREF: return "a reference to non-const";
+	case N_RREF: return "an rvalue reference";
+	case N_ARRAY: return "an array";
+	case N_FUNC: return "a function";
+	case N_PARM: return "a template parameter";
+	case N_QUAL: return d->nodes[n].quals & Q_VOLATILE ? "volatile" : what_is(d, d->nodes[n].inner);
+	case N_BUILTIN: return d->nodes[n].b->why ? d->nodes[n].b->why : "not a kind q7cc can pass";
+	case N_NAME: break;
+	}
+	const char *why;
+	q7_class_kind(spell_of(d, n), &why);
+	return why ? why : "a class by reference";
+}
+
+/* A value type (a name or a builtin) -> kind; INVALID otherwise. */
+static enum q7_kind value_kind(const struct dm *d, int n, const char **spell)
+{
+	const struct node *nd = &d->nodes[n];
+	*spell = nd->spell;
+	if (nd->k == N_NAME) {
+		enum q7_kind k = q7_class_kind(nd->spell, NULL);
+		return k;
+	}
+	if (nd->k == N_BUILTIN) {
+		if (strcmp(nd->b->code, "l") == 0)
+			return d->lp64 ? Q7_KIND_LONGLONG : Q7_KIND_INT;
+		return nd->b->kind;
+	}
+	return Q7_KIND_INVALID;
+}
+
+static void classify(const struct dm *d, int n, struct q7_mparam *p)
+{
+	memset(p, 0, sizeof *p);
+	const struct node *nd = &d->nodes[n];
+	const char *spell;
+	if (nd->k == N_LREF) {
+		const struct node *in = &d->nodes[nd->inner];
+		if (in->k != N_QUAL || !(in->quals & Q_CONST)) {
+			set_invalid(d, n, "a reference to non-const", p);
+		} else if (in->quals & Q_VOLATILE) {
+			set_invalid(d, n, "volatile", p);
+		} else if ((p->kind = value_kind(d, in->inner, &spell)) != Q7_KIND_INVALID) {
+			p->ctype = q7_xasprintf("const %s &", spell);
+		} else {
+			set_invalid(d, n, what_is(d, in->inner), p);
+		}
+		return;
+	}
+	if (nd->k == N_QUAL && !(nd->quals & Q_VOLATILE)) {
+		classify(d, nd->inner, p); /* top-level const is not part of the type */
+		return;
+	}
+	if ((p->kind = value_kind(d, n, &spell)) != Q7_KIND_INVALID)
+		p->ctype = q7_xstrdup(spell);
+	else
+		set_invalid(d, n, what_is(d, n), p);
+}
+
+/* ---- the encoding ---- */
+
+static void dm_free(struct dm *d)
+{
+	for (size_t i = 0; i < d->nn; i++)
+		free(d->nodes[i].spell);
+	free(d->nodes);
+	free(d->subs);
+}
+
+int q7_demangle(const char *sym, bool lp64, struct q7_mfunc *f, const char **why)
+{
+	memset(f, 0, sizeof *f);
+	*why = NULL;
+	if (strncmp(sym, "_Z", 2) != 0) {
+		*why = "not a C++ name";
+		return -1;
+	}
+	struct dm d = {.p = sym + 2, .lp64 = lp64};
+	if (*d.p == 'T' || *d.p == 'G') {
+		*why = "a special name (vtable, guard variable or thunk)";
+		return -1;
+	}
+	struct name nm;
+	bool ok = parse_name(&d, true, &nm);
+	if (ok && nm.tmpl) {
+		/* A template's symbol has its return type first. */
+		ok = parse_type(&d) >= 0;
+	}
+	size_t cap = 4;
+	int *params = q7_xmalloc(cap * sizeof *params);
+	size_t np = 0;
+	while (ok && *d.p) {
+		if (*d.p == '.' || *d.p == '$') {
+			fail(&d, "a compiler-made clone (a suffix after the name)");
+			break;
+		}
+		if (*d.p == 'z') {
+			f->variadic = true;
+			d.p++;
+			continue;
+		}
+		int t = parse_type(&d);
+		if (t < 0)
+			break;
+		if (np == cap)
+			params = q7_xrealloc(params, (cap *= 2) * sizeof *params);
+		params[np++] = t;
+	}
+	if (ok && !d.why && np == 0 && !f->variadic)
+		fail(&d, "no parameter types (a variable, not a function)");
+	if (!ok || d.why) {
+		*why = d.why ? d.why : "an unreadable name";
+		free(params);
+		free(nm.last);
+		dm_free(&d);
+		memset(f, 0, sizeof *f);
+		return -1;
+	}
+	if (np == 1 && d.nodes[params[0]].k == N_BUILTIN && strcmp(d.nodes[params[0]].b->code, "v") == 0)
+		np = 0;
+	f->qualname = q7_xstrdup(spell_of(&d, nm.node));
+	if (nm.tmpl) { /* the name without its template arguments */
+		char *lt = strchr(f->qualname, '<');
+		if (lt)
+			*lt = '\0';
+		char *l = nm.last;
+		nm.last = q7_xstrndup(l, strcspn(l, "<"));
+		free(l);
+	}
+	f->name = nm.last;
+	f->what = nm.op         ? Q7_MF_OPERATOR
+	          : nm.member   ? Q7_MF_MEMBER
+	          : nm.tmpl     ? Q7_MF_TEMPLATE
+	          : nm.internal ? Q7_MF_INTERNAL
+	                        : Q7_MF_FREE;
+	f->nparams = np;
+	f->params = q7_xcalloc(np ? np : 1, sizeof *f->params);
+	for (size_t i = 0; i < np; i++)
+		classify(&d, params[i], &f->params[i]);
+	free(params);
+	dm_free(&d);
+	return 0;
+}
+
+void q7_mfunc_free(struct q7_mfunc *f)
+{
+	free(f->qualname);
+	free(f->name);
+	for (size_t i = 0; i < f->nparams; i++)
+		free(f->params[i].ctype);
+	free(f->params);
+	memset(f, 0, sizeof *f);
+}

@@ -1,0 +1,75 @@
+/* packer/symbols: defined function symbols of objects and archive members
+ * (symbols.h), filtered by the names the link looks for. */
+#include "elfio.h"
+#include "symbols.h"
+#include "support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct want {
+	const struct q7_strvec *names;
+	char **tags; /* "<length><name>" per name */
+	struct q7_fsyms *out;
+};
+
+static bool wanted(const struct want *w, const char *sym)
+{
+	for (size_t i = 0; i < w->names->n; i++)
+		if (strcmp(sym, w->names->v[i]) == 0 ||
+		    (sym[0] == '_' && sym[1] == 'Z' && strstr(sym, w->tags[i])))
+			return true;
+	return false;
+}
+
+static int read_symtab(Elf *elf, const char *what, void *ctx)
+{
+	const struct want *w = ctx;
+	bool lp64 = gelf_getclass(elf) == ELFCLASS64;
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh)) {
+			q7_elf_error(what, "reading the section headers");
+			return -1;
+		}
+		if (sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (!d) {
+			q7_elf_error(what, "reading the symbol table");
+			return -1;
+		}
+		size_t n = d->d_size / sh.sh_entsize;
+		for (size_t i = 1; i < n; i++) {
+			GElf_Sym s;
+			if (!gelf_getsym(d, (int)i, &s))
+				break;
+			unsigned type = GELF_ST_TYPE(s.st_info), bind = GELF_ST_BIND(s.st_info);
+			if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
+			    s.st_shndx == SHN_COMMON)
+				continue;
+			const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
+			if (!name || !wanted(w, name))
+				continue;
+			q7_fsyms_add(w->out, name, what, bind == STB_LOCAL, bind == STB_WEAK, lp64);
+		}
+	}
+	return 0;
+}
+
+int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_fsyms *out)
+{
+	if (names->n == 0)
+		return 0;
+	if (!q7_elf_init())
+		return -1;
+	struct want w = {names, q7_xcalloc(names->n, sizeof *w.tags), out};
+	for (size_t i = 0; i < names->n; i++)
+		w.tags[i] = q7_xasprintf("%zu%s", strlen(names->v[i]), names->v[i]);
+	int rc = q7_elf_each_object(path, read_symtab, &w);
+	for (size_t i = 0; i < names->n; i++)
+		free(w.tags[i]);
+	free(w.tags);
+	return rc;
+}

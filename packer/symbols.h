@@ -1,0 +1,19 @@
+/* packer/symbols: the function symbols that the objects of a link define.
+ *
+ * Owns reading them (libelf) from objects and archive members, for the
+ * kernels that a NEURON_LIBRARY shape file names but whose objects carry
+ * no records: analysis derives those ops from the symbols (q7_ops_resolve),
+ * so the schema still travels inside the objects, never beside them. */
+#ifndef Q7_SYMBOLS_H
+#define Q7_SYMBOLS_H
+
+#include "analysis.h"
+
+/* Appends to out the functions that path (an ELF object, or each ELF
+ * member of an ar archive) defines and whose symbol may name one of names
+ * (unqualified C++ names): the mangled form holds "<length><name>", or
+ * the symbol is the bare name (C linkage). Other files add nothing.
+ * 0, or -1 after printing why. */
+int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_fsyms *out);
+
+#endif
