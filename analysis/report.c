@@ -96,7 +96,8 @@ void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out)
 
 /* {"ops": [{"name", "qualname", "schema", "return": {"kind", "ctype",
  *   "name"}, "params": [{"name", "kind", "ctype"}], "stack_size",
- *   "defined", "file", "line", "column"}, ...]} */
+ *   "defined", "file", "line", "column", "by_name_only"}, ...]};
+ * by_name_only: a NEURON_LIBRARY request without a signature (op.h). */
 void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
 {
 	fputs("{\"ops\": [", out);
@@ -127,7 +128,8 @@ void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
 		fprintf(out, "],\n   \"stack_size\": %u, \"defined\": %s, \"file\": ", op->stack_size,
 		        op->defined ? "true" : "false");
 		q7_json_str(out, op->file);
-		fprintf(out, ", \"line\": %u, \"column\": %u}", op->line, op->col);
+		fprintf(out, ", \"line\": %u, \"column\": %u, \"by_name_only\": %s}", op->line, op->col,
+		        op->by_name_only ? "true" : "false");
 		q7_sb_free(&schema);
 	}
 	fputs(ops->n ? "\n]}\n" : "]}\n", out);

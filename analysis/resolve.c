@@ -158,6 +158,8 @@ static bool lint(const struct look *lk, const char *profile, const struct q7_op 
 		             f->qualname, where);
 		ok = false;
 	}
+	if (!ok)
+		return false; /* a template's parameters say nothing more */
 	if (strlen(f->name) > Q7_NAME_MAX) {
 		q7_diags_add(ds, Q7_SEV_ERROR, AT(at), Q7_RULE_NAME_LENGTH,
 		             "kernel name '%s' has %zu characters; the runtime takes at most %d",

@@ -2,6 +2,7 @@
  * schemas carried by sources, objects and archives. */
 #include "modes.h"
 #include "record.h"
+#include "symbols.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +92,38 @@ int q7_mode_lint(struct q7_drv *d)
 	return rc;
 }
 
+/* NEURON_LIBRARY requests among the records: their ops come from the
+ * symbols of the objects given, as at link time. Those still unresolved
+ * have no schema to print; a note says where it will come from. */
+static void resolve_requests(struct q7_drv *d, struct gather *g)
+{
+	struct q7_strvec names = {0}, files = {0};
+	for (size_t i = 0; i < g->ops.n; i++)
+		if (g->ops.ops[i].by_name_only)
+			q7_sv_add(&names, g->ops.ops[i].name);
+	for (size_t i = 0; i < d->inv.n; i++)
+		if (d->inv.u[i].input == Q7_IN_LINK)
+			q7_sv_add(&files, d->inv.u[i].tok[0]);
+	if (names.n && files.n && !g->rc) {
+		struct q7_fsyms syms = {0};
+		for (size_t i = 0; i < files.n && !g->rc; i++)
+			if (q7_symbols_read(files.v[i], &names, &syms) != 0)
+				g->rc = Q7_EXIT_ERROR;
+		if (!g->rc)
+			q7_ops_resolve(&g->ops, &syms, d->prof.name, &g->diags);
+		q7_fsyms_free(&syms);
+	}
+	for (size_t i = 0; i < g->ops.n; i++) {
+		const struct q7_op *op = &g->ops.ops[i];
+		if (op->by_name_only)
+			q7_note("%s:%u: '%s' is named by NEURON_LIBRARY; its schema comes from the "
+			        "object that defines it (give that object too)",
+			        op->file, op->line, op->name);
+	}
+	q7_sv_free(&names);
+	q7_sv_free(&files);
+}
+
 int q7_mode_schema(struct q7_drv *d)
 {
 	struct gather g;
@@ -116,6 +149,8 @@ int q7_mode_schema(struct q7_drv *d)
 		if (r)
 			g.rc = r;
 	}
+	if (!d->dry)
+		resolve_requests(d, &g);
 	size_t errors;
 	int rc = finish(d, &g, &errors);
 	if (strcmp(format(d), "sarif") == 0)
@@ -126,6 +161,8 @@ int q7_mode_schema(struct q7_drv *d)
 		q7_ops_write_json(&g.ops, stdout);
 	} else {
 		for (size_t i = 0; i < g.ops.n; i++) {
+			if (g.ops.ops[i].by_name_only)
+				continue;
 			struct q7_strbuf b = {0};
 			q7_schema_print(&g.ops.ops[i], &b);
 			printf("%s\n", b.s ? b.s : "");
