@@ -187,6 +187,40 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* While QEMUs run, SIGINT/SIGTERM/SIGHUP/SIGQUIT stop them too, so that no
+ * emulated core spins on after q7-run is gone; then q7-run dies by the
+ * signal (temporary files removed). */
+static volatile pid_t live[Q7_BOOT_MAX_CORES];
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static struct sigaction saved_actions[sizeof stop_signals / sizeof stop_signals[0]];
+
+static void on_stop_signal(int sig)
+{
+	for (int i = 0; i < Q7_BOOT_MAX_CORES; i++)
+		if (live[i] > 0)
+			kill(live[i], SIGKILL);
+	q7_temp_cleanup_from_signal();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void guard_children(bool on)
+{
+	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++) {
+		if (on) {
+			struct sigaction sa;
+			memset(&sa, 0, sizeof sa);
+			sa.sa_handler = on_stop_signal;
+			sigemptyset(&sa.sa_mask);
+			sigaction(stop_signals[i], NULL, &saved_actions[i]);
+			if (saved_actions[i].sa_handler != SIG_IGN)
+				sigaction(stop_signals[i], &sa, NULL);
+		} else {
+			sigaction(stop_signals[i], &saved_actions[i], NULL);
+		}
+	}
+}
+
 /* Starts argv with result_fd as its fd 3 and /dev/null as stdin. The pid,
  * or -1 after fail(). */
 static pid_t spawn_qemu(char *const *argv, int result_fd, struct q7_run_result *r)
@@ -428,6 +462,7 @@ static int run_qemus(struct emu *E, struct qemu_run *runs, unsigned n)
 				rc = -1;
 				continue;
 			}
+			live[next - 1] = q->pid;
 			running++;
 		}
 		bool reaped = false;
@@ -437,6 +472,7 @@ static int run_qemus(struct emu *E, struct qemu_run *runs, unsigned n)
 				continue;
 			q->secs = now_s() - q->t0;
 			q->pid = -1;
+			live[i] = 0;
 			running--;
 			done++;
 			reaped = true;
@@ -454,6 +490,7 @@ static int run_qemus(struct emu *E, struct qemu_run *runs, unsigned n)
 				while (waitpid(q->pid, &q->wst, 0) < 0 && errno == EINTR)
 					;
 				q->pid = -1;
+				live[i] = 0;
 			}
 			fail(E->r, "%s: timed out after %g s on the emulated core%s (QEMU stopped); a "
 			     "kernel that never returns? --timeout=SECONDS sets the limit", E->req->op,
@@ -650,7 +687,10 @@ static int run_all(struct emu *E, struct core_run *cores, struct qemu_run *qs, u
 		if (prepare_qemu(E, &qs[i], cores, E->L.data))
 			return -1;
 	}
-	if (run_qemus(E, qs, *nq))
+	guard_children(true);
+	int ran = run_qemus(E, qs, *nq);
+	guard_children(false);
+	if (ran)
 		return -1;
 	for (unsigned i = 0; i < *nq; i++)
 		if (read_results(E, &qs[i], cores))

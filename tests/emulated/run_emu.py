@@ -13,8 +13,10 @@ import argparse
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 
 def fail(msg):
@@ -143,6 +145,41 @@ def case_errors(c):
                                          "a race between SPMD cores"], mc, env={"Q7CC_EMU_JOBS": "4"})
     c.expect_error(c.fk, "stack", [100], "overflowed the core's 64 KiB stack")
     r = c.expect_error(c.fk, "spin", [], "timed out after 1.5 s", ["--timeout=1.5"])
+    # q7-run stopped by a signal stops its QEMU too.
+    tmp = c.path("tmp")
+    os.makedirs(tmp)
+
+    def qemus():
+        found = []
+        for pid in os.listdir("/proc"):
+            try:
+                with open("/proc/%s/cmdline" % pid, "rb") as f:
+                    cmd = f.read()
+            except OSError:
+                continue
+            if pid.isdigit() and tmp.encode() in cmd and b"qemu" in cmd:
+                found.append(pid)
+        return found
+    p = subprocess.Popen([c.run_bin, "--target=emulated", c.fk, "spin", "-o", c.path("o.npy")],
+                         env=dict(os.environ, TMPDIR=tmp), stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        if qemus():
+            break
+        time.sleep(0.05)
+    else:
+        p.kill()
+        fail("QEMU did not start")
+    p.send_signal(signal.SIGTERM)
+    p.wait(timeout=20)
+    for _ in range(40):
+        if not qemus():
+            break
+        time.sleep(0.05)
+    else:
+        fail("QEMU is still running after q7-run was stopped: %r" % qemus())
+    if p.returncode != -signal.SIGTERM:
+        fail("q7-run should die by SIGTERM, got %r" % p.returncode)
     c.expect_error(c.fk, "scale", [x, 2], "qemu-system-misc",
                    env={"Q7CC_QEMU": "/nonexistent/qemu-system-xtensa"})
     # Damaged images are refused by the prelinker, before QEMU starts.
