@@ -115,6 +115,17 @@ static char *subject(const struct look *lk, const char *name)
 	                    lk->req->line);
 }
 
+/* "ns::f(const at::Tensor &, float)" */
+static char *signature(const struct q7_mfunc *f)
+{
+	struct q7_strbuf b = {0};
+	q7_sb_addf(&b, "%s(", f->qualname);
+	for (size_t i = 0; i < f->nparams; i++)
+		q7_sb_addf(&b, "%s%s", i ? ", " : "", f->params[i].ctype);
+	q7_sb_add(&b, f->variadic ? (f->nparams ? ", ...)" : "...)") : ")");
+	return q7_sb_take(&b);
+}
+
 static void report_params(const struct look *lk, const char *profile, const struct q7_op *at,
                           bool *ok, struct q7_diags *ds)
 {
@@ -268,13 +279,15 @@ static void resolve_name(struct q7_op_table *all, const char *name, const struct
 	bool settled = true;
 	const struct q7_op *at = lk.decl ? lk.decl : lk.req;
 	if (lk.found_sym && lk.other_sym) {
-		char *who = subject(&lk, name);
+		char *who = subject(&lk, name), *a = signature(&lk.found), *b = signature(&lk.other);
 		q7_diags_add(ds, Q7_SEV_ERROR, AT(at), Q7_RULE_OVERLOAD,
-		             "%s has two definitions in this link: '%s' in %s and '%s' in %s; the op "
-		             "name must name one function",
-		             who, lk.found_sym->name, lk.found_sym->where, lk.other_sym->name,
+		             "%s has two definitions in this link: %s ('%s' in %s) and %s ('%s' in %s); "
+		             "the op name must name one function",
+		             who, a, lk.found_sym->name, lk.found_sym->where, b, lk.other_sym->name,
 		             lk.other_sym->where);
 		free(who);
+		free(a);
+		free(b);
 	} else if (lk.found_sym) {
 		if (lint(&lk, profile, at, ds))
 			derive(&lk, stack, add);
