@@ -229,6 +229,24 @@ static uint32_t place_image(unsigned i)
 	return h.entry;
 }
 
+/* The safety net of boot.h's time_limit_ms: CCOMPARE0 raises interrupt 6
+ * (level 1), which lands in the exception vector and ends the run. */
+static void arm_time_limit(uint32_t ms)
+{
+	if (ms == 0 || ms > Q7_BOOT_MAX_TIME_LIMIT_MS)
+		return;
+	uint32_t when = ccount() + ms * Q7_BOOT_CCOUNT_KHZ;
+	__asm__ volatile("wsr.ccompare0 %0\n"
+	                 "movi a8, 0x40\n"
+	                 "wsr.intenable a8\n"
+	                 "movi a8, 0x20\n" /* PS: user vector mode, INTLEVEL 0 */
+	                 "wsr.ps a8\n"
+	                 "rsync"
+	                 :
+	                 : "r"(when)
+	                 : "a8", "memory");
+}
+
 void q7boot_main(void)
 {
 	const struct q7_boot_block *b = (const struct q7_boot_block *)Q7_BOOT_BLOCK_ADDR;
@@ -247,6 +265,7 @@ void q7boot_main(void)
 			fail(Q7_BOOT_BAD_BLOCK, "a frame is outside the core's RAM");
 		entries[i] = place_image(i);
 	}
+	arm_time_limit(b->time_limit_ms);
 	for (unsigned i = 0; i < b->ncores; i++) {
 		memset(&result, 0, sizeof result);
 		result.core = (uint16_t)i;
@@ -276,6 +295,11 @@ void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind
 	static int in_exception;
 	if (in_exception++) /* the report itself faulted: give up quietly */
 		sim_exit(64 + Q7_BOOT_EXCEPTION);
+	if (cause == 4 /* Level1Interrupt: only CCOMPARE0 is enabled */ && kind == 1) {
+		result.boot_status = Q7_BOOT_TIME_LIMIT;
+		set_message("the run passed its time limit on the core");
+		finish();
+	}
 	result.boot_status = Q7_BOOT_EXCEPTION;
 	result.exc_cause = cause;
 	result.exc_pc = pc;

@@ -39,6 +39,8 @@
 #define Q7_BOOT_VERSION 2u
 
 #define Q7_BOOT_MAX_CORES 8
+#define Q7_BOOT_CCOUNT_KHZ 40000u         /* the lx106's CCOUNT in QEMU */
+#define Q7_BOOT_MAX_TIME_LIMIT_MS 100000u
 #define Q7_BOOT_FRAME_STRIDE 0x1000u /* core i's frame: FRAME_ADDR + i * this */
 
 /* At Q7_BOOT_BLOCK_ADDR, written by the host. The boot program runs the
@@ -51,7 +53,11 @@ struct q7_boot_block {
 	uint32_t ncores;    /* 1..Q7_BOOT_MAX_CORES */
 	uint32_t dst_data;  /* tensor data to hand back after each core */
 	uint32_t dst_bytes;
-	uint32_t reserved[2];
+	/* 0, or the run's limit: the CCOMPARE0 timer ends the run after this
+	 * many ms of CCOUNT (40 MHz), so a QEMU whose q7-run is gone does not
+	 * spin on. At most Q7_BOOT_MAX_TIME_LIMIT_MS (CCOUNT is 32 bits). */
+	uint32_t time_limit_ms;
+	uint32_t reserved;
 	struct {
 		uint32_t image;      /* address of the prelinked image's header */
 		uint32_t image_size; /* bytes of the prelinked file */
@@ -69,6 +75,7 @@ enum q7_boot_status {
 	Q7_BOOT_EXCEPTION = 3,   /* the core took an exception */
 	Q7_BOOT_STACK_OVERFLOW = 4, /* the core's own stack overflowed */
 	Q7_BOOT_BAD_OUTPUT = 5,  /* frame->out is outside the core's RAM */
+	Q7_BOOT_TIME_LIMIT = 6,  /* the run passed time_limit_ms */
 };
 
 /* Written to result_fd for each core that ran, in order: this header, the

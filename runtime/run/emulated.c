@@ -376,6 +376,12 @@ static int prepare_qemu(struct emu *E, struct qemu_run *q, struct core_run *core
 	b->ncores = q->n;
 	b->dst_data = Q7_BOOT_DATA_AREA;
 	b->dst_bytes = (uint32_t)E->L.size;
+	/* Past q7-run's own time-out (which normally stops QEMU first), the
+	 * boot program stops by itself: no core spins on if q7-run is killed.
+	 * Under -icount CCOUNT counts instructions, not time: no limit then. */
+	double limit_ms = E->budget * 1000.0 + 2000.0;
+	if (!E->icount && limit_ms <= Q7_BOOT_MAX_TIME_LIMIT_MS)
+		b->time_limit_ms = (uint32_t)limit_ms;
 	uint32_t window = E->cores > 1 ? Q7_BOOT_CORE_WINDOW : Q7_BOOT_IMAGE_AREA_SIZE;
 	for (unsigned k = 0; k < q->n; k++) {
 		struct core_run *c = &cores[q->first + k];

@@ -180,6 +180,24 @@ def case_errors(c):
         fail("QEMU is still running after q7-run was stopped: %r" % qemus())
     if p.returncode != -signal.SIGTERM:
         fail("q7-run should die by SIGTERM, got %r" % p.returncode)
+    # Killed outright (no handler runs), q7-run leaves QEMU behind, but the
+    # boot program's own time limit (the time-out + 2 s) ends it.
+    p = subprocess.Popen([c.run_bin, "--target=emulated", "--timeout=1", c.fk, "spin", "-o",
+                          c.path("o.npy")], env=dict(os.environ, TMPDIR=tmp),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        if qemus():
+            break
+        time.sleep(0.05)
+    p.kill()
+    p.wait(timeout=20)
+    t0 = time.time()
+    while qemus() and time.time() - t0 < 15:
+        time.sleep(0.1)
+    if qemus():
+        fail("an orphaned QEMU did not stop at the boot program's time limit")
+    if time.time() - t0 < 1:
+        fail("QEMU stopped before its time limit")
     c.expect_error(c.fk, "scale", [x, 2], "qemu-system-misc",
                    env={"Q7CC_QEMU": "/nonexistent/qemu-system-xtensa"})
     # Damaged images are refused by the prelinker, before QEMU starts.
