@@ -351,17 +351,17 @@ def case_ctor_table(c):
 
 def case_neuron_sample(c):
     """examples/neuron_sample, unmarked (its NEURON_LIBRARY block names the
-    kernel), built by q7cc for the device and the host."""
+    kernel), built by q7cc for the device; the numbers this test computes
+    (the host build of the same project is the runtime tests' business)."""
     a = argparse.Namespace(examples=os.path.join(os.path.dirname(c.a.examples), "neuron_sample"),
                            q7cc=os.path.join(c.a.bin, "q7cc"))
-    for tc in ("gnu", "host"):
-        cmake_build(a, c.path(tc), tc)
+    cmake_build(a, c.path("gnu"), "gnu")
     vals = rand_f32(50, 6)
     npytool.write(c.path("x.npy"), "<f4", (50,), vals)
-    _, emu = c.run("emulated", c.path("gnu/librelu.so"), "relu_forward", [c.path("x.npy")])
-    _, host = c.run("host", c.path("host/librelu.so"), "relu_forward", [c.path("x.npy")])
-    check_eq("neuron_sample: emulated vs host", emu, host)
-    check_eq("neuron_sample relu", emu[2], [v if v > 0 else 0.0 for v in vals])
+    _, (descr, shape, got) = c.run("emulated", c.path("gnu/librelu.so"), "relu_forward",
+                                   [c.path("x.npy")])
+    check_eq("neuron_sample relu", (descr, shape, got),
+             ("<f4", (50,), [v if v > 0 else 0.0 for v in vals]))
 
 
 CASES = {
