@@ -165,10 +165,12 @@ bad:
 
 static void set_contiguous(struct q7_tensor_desc *d)
 {
-	int32_t s = 1;
+	/* unsigned 64: the product runs past int32 (and 8 dims of 65535 past
+	 * 64 bits) before q7_run_main rejects more than 2^32 elements */
+	uint64_t s = 1;
 	for (unsigned i = d->ndim; i-- > 0;) {
-		d->strides[i] = s;
-		s *= (int32_t)d->sizes[i];
+		d->strides[i] = (int32_t)s;
+		s *= d->sizes[i];
 	}
 }
 
