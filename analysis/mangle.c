@@ -300,6 +300,8 @@ struct name {
 	int node; /* the whole name as an N_NAME node */
 	char *last; /* its final unqualified name (owned) */
 	bool member, tmpl, internal, op;
+	bool no_return; /* constructor, destructor, conversion: no return type
+	                 * in a template's symbol */
 };
 
 /* N [<CV-qualifiers>] [<ref-qualifier>] <prefix> <unqualified-name> E.
@@ -361,7 +363,8 @@ static bool nested_name(struct dm *d, bool fn, struct name *out)
 		const char *prefix = cur >= 0 ? spell_of(d, cur) : std_prefix ? "std" : NULL;
 		char *full = join(prefix, u.s);
 		std_prefix = false;
-		out->member |= u.ctor_dtor || (u.op && strncmp(u.s, "operator ", 9) == 0);
+		out->no_return = u.ctor_dtor || (u.op && strncmp(u.s, "operator ", 9) == 0);
+		out->member |= out->no_return;
 		out->op |= u.op;
 		out->internal |= u.internal || strcmp(u.s, "(anonymous namespace)") == 0;
 		out->tmpl = false;
@@ -371,8 +374,10 @@ static bool nested_name(struct dm *d, bool fn, struct name *out)
 		pending = true;
 	}
 	d->p++; /* E */
-	if (cur < 0 || !out->last)
+	if (cur < 0)
 		return fail(d, "an empty nested name") == 0;
+	if (!out->last) /* a substitution with template arguments: NS4_IiEE */
+		out->last = q7_xstrdup(spell_of(d, cur));
 	if (pending && !fn)
 		add_sub(d, cur);
 	out->node = cur;
@@ -841,7 +846,7 @@ int q7_demangle(const char *sym, bool lp64, struct q7_mfunc *f, const char **why
 	}
 	struct name nm;
 	bool ok = parse_name(&d, true, &nm);
-	if (ok && nm.tmpl) {
+	if (ok && nm.tmpl && !nm.no_return) {
 		/* A template's symbol has its return type first. */
 		ok = parse_type(&d) >= 0;
 	}
@@ -878,10 +883,16 @@ int q7_demangle(const char *sym, bool lp64, struct q7_mfunc *f, const char **why
 	if (np == 1 && d.nodes[params[0]].k == N_BUILTIN && strcmp(d.nodes[params[0]].b->code, "v") == 0)
 		np = 0;
 	f->qualname = q7_xstrdup(spell_of(&d, nm.node));
-	if (nm.tmpl) { /* the name without its template arguments */
-		char *lt = strchr(f->qualname, '<');
-		if (lt)
-			*lt = '\0';
+	if (nm.tmpl) { /* the name without its own (last) template arguments */
+		size_t n = strlen(f->qualname);
+		int depth = 0;
+		while (n > 0) {
+			char ch = f->qualname[--n];
+			depth += ch == '>' ? 1 : ch == '<' ? -1 : 0;
+			if (depth == 0)
+				break;
+		}
+		f->qualname[n] = '\0';
 		char *l = nm.last;
 		nm.last = q7_xstrndup(l, strcspn(l, "<"));
 		free(l);

@@ -129,6 +129,31 @@ static const struct dcase cases[] = {
 	 Q7_MF_INTERNAL, false, "Tensor|const at::Tensor &|"},
 	{"_ZplRKN2at6TensorEi", true, "operatorpl", "operatorpl", Q7_MF_OPERATOR, false,
 	 "Tensor|const at::Tensor &|;int|int|"},
+	/* From libstdc++: a template constructor (no return type in its
+	 * symbol), a member template of a class template, a substitution
+	 * with template arguments as a nested-name prefix (NS0_I...EE). */
+	{"_ZNSbIwSt11char_traitsIwESaIwEEC1IPKwEET_S6_RKS1_", true,
+	 "std::basic_string<wchar_t, std::char_traits<wchar_t>, std::allocator<wchar_t>>::"
+	 "(constructor)",
+	 "(constructor)", Q7_MF_MEMBER, false,
+	 "?|T0|a template parameter;?|T0|a template parameter;"
+	 "?|const std::allocator<wchar_t> &|a class other than Tensor and Scalar"},
+	{"_ZNKSt7__cxx119money_getIcSt19istreambuf_iteratorIcSt11char_traitsIcEEE10_M_extractILb0EEES4_"
+	 "S4_S4_RSt8ios_baseRSt12_Ios_IostateRNS_12basic_stringIcS3_SaIcEEE",
+	 true, "std::__cxx11::money_get<char, std::istreambuf_iterator<char, std::char_traits<char>>>::"
+	 "_M_extract", "_M_extract", Q7_MF_MEMBER, false,
+	 "?|std::istreambuf_iterator<char, std::char_traits<char>>|a class other than Tensor and "
+	 "Scalar;?|std::istreambuf_iterator<char, std::char_traits<char>>|a class other than Tensor "
+	 "and Scalar;?|std::ios_base &|a reference to non-const;?|std::_Ios_Iostate &|a reference "
+	 "to non-const;?|std::__cxx11::basic_string<char, std::char_traits<char>, "
+	 "std::allocator<char>> &|a reference to non-const"},
+	{"_ZNSs7replaceEN9__gnu_cxx17__normal_iteratorIPcSsEES2_NS0_IPKcSsEES5_", true,
+	 "std::string::replace", "replace", Q7_MF_FREE, false,
+	 "?|__gnu_cxx::__normal_iterator<char *, std::string>|a class other than Tensor and Scalar;"
+	 "?|__gnu_cxx::__normal_iterator<char *, std::string>|a class other than Tensor and Scalar;"
+	 "?|__gnu_cxx::__normal_iterator<const char *, std::string>|a class other than Tensor and "
+	 "Scalar;?|__gnu_cxx::__normal_iterator<const char *, std::string>|a class other than "
+	 "Tensor and Scalar"},
 	/* Refused, with a reason. */
 	{"relu_forward", true, NULL, NULL, 0, false, "not a C++ name"},
 	{"_Z12relu_forwardRKN2at6TensorE.isra.0", true, NULL, NULL, 0, false, "clone"},
