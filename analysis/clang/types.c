@@ -3,6 +3,7 @@
  * int64_t is "long long" under ILP32 (the device) and "long" on x86-64
  * (the host); the spelling comes from the canonical type, never from a
  * typedef's name. */
+#include "mangle.h"
 #include "plugin.h"
 
 #include <stdlib.h>
@@ -41,39 +42,19 @@ char *q7c_qualname(CXCursor c)
 	return q7_sb_take(&b);
 }
 
-static bool name_in(const char *q, const char *const *names)
-{
-	for (; *names; names++)
-		if (strcmp(q, *names) == 0)
-			return true;
-	return false;
-}
-
-/* Records: at::Tensor and at::Scalar (c10::Scalar in PyTorch proper). */
+/* Records: at::Tensor and at::Scalar (c10::Scalar in PyTorch proper), by
+ * the one list that the link-time demangler uses too (mangle.h). */
 static enum q7_kind record_kind(CXType canon, char **qual)
 {
-	static const char *const tensors[] = {"at::Tensor", "torch::Tensor", NULL};
-	static const char *const scalars[] = {"at::Scalar", "c10::Scalar", "torch::Scalar", NULL};
 	*qual = q7c_qualname(clang_getTypeDeclaration(canon));
-	if (name_in(*qual, tensors))
-		return Q7_KIND_TENSOR;
-	if (name_in(*qual, scalars))
-		return Q7_KIND_SCALAR;
-	return Q7_KIND_INVALID;
+	return q7_class_kind(*qual, NULL);
 }
 
 static const char *record_why(const char *qual)
 {
-	static const char *const tuples[] = {"std::tuple", "std::pair", "std::array", NULL};
-	static const char *const containers[] = {"std::vector", "std::list", "std::map",
-	                                         "std::basic_string", "std::initializer_list",
-	                                         "c10::ArrayRef", "c10::optional", "std::optional",
-	                                         NULL};
-	if (name_in(qual, tuples))
-		return "a tuple";
-	if (name_in(qual, containers))
-		return "a container";
-	return "a class other than Tensor and Scalar";
+	const char *why;
+	q7_class_kind(qual, &why);
+	return why ? why : "a class other than Tensor and Scalar";
 }
 
 /* Arithmetic kinds by canonical builtin type; ctype is the builtin's
