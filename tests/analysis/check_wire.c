@@ -24,6 +24,7 @@ static struct q7_op_table sample_ops(void)
 	free(t.ops[0].params[1].ctype);
 	t.ops[0].params[1].ctype = q7_xstrdup("long");
 	ck_assert_int_eq(q7_schema_parse("noargs() -> Tensor", q7_ops_add(&t), &err), 0);
+	t.ops[1].by_name_only = true; /* a NEURON_LIBRARY request */
 	return t;
 }
 
@@ -58,6 +59,9 @@ START_TEST(result_round_trip)
 	ck_assert_str_eq(got.ops[0].file, "dir/k.cpp");
 	ck_assert_uint_eq(got.ops[0].stack_size, 8192);
 	ck_assert(got.ops[0].defined);
+	ck_assert(!got.ops[0].by_name_only);
+	ck_assert(got.ops[1].by_name_only);
+	ck_assert(!got.ops[1].defined);
 	ck_assert_uint_eq(got.ops[0].line, 7);
 	ck_assert_uint_eq(got.ops[0].col, 3);
 	ck_assert_str_eq(got.ops[0].ret_name, "y");
