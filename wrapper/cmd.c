@@ -315,6 +315,13 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 		char *s = lsp_script(lsp);
 		q7_sv_add(cmd, s);
 		free(s);
+		/* picolibc and libgcc copies whose .rodata is writable, ahead of
+		 * the user's -L: their absolute pointers in .rodata (printf's
+		 * tables, strerror, the unwinder) then become R_XTENSA_RELATIVE
+		 * instead of failing the -shared link (docs/lsp.md). */
+		char *libdir = q7_prefix_path("lib/q7cc/xtensa/lsp");
+		q7_sv_addf(cmd, "-L%s", libdir);
+		free(libdir);
 		link_flags(p, inv, false, cmd);
 		break;
 	}
@@ -358,11 +365,16 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 	case Q7_PROFILE_GNU: {
 		char *rt = q7_prefix_path("lib/q7cc/xtensa/libq7rt.a");
 		char *softfp = q7_prefix_path("lib/q7cc/xtensa/libq7softfp.a");
+		/* One group: libgcc's complex and powi helpers call the soft-float
+		 * helpers, which sit before it; the runtime and picolibc call each
+		 * other (stdout hooks, memcpy). */
+		q7_sv_add(cmd, "-Wl,--start-group");
 		q7_sv_add(cmd, rt);
 		q7_sv_add(cmd, "-lm");
 		q7_sv_add(cmd, "-lc");
 		q7_sv_add(cmd, softfp);
 		q7_sv_add(cmd, "-lgcc");
+		q7_sv_add(cmd, "-Wl,--end-group");
 		free(rt);
 		free(softfp);
 		break;

@@ -42,7 +42,7 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -o libops.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libops.so relu.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
 	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"},
 	{"cmake_shared_release", "gnu", Q7_MODE_LINK_SHARED,
 	 {"-fPIC", "-O3", "-DNDEBUG", "-shared", "-Wl,-soname,libops.so", "-o", "libops.so", "CMakeFiles/ops.dir/relu.cpp.o", NULL},
@@ -50,7 +50,7 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -fPIC -O3 -DNDEBUG -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -fPIC -O3 -DNDEBUG -o libops.so -Wl,-soname,libops.so CMakeFiles/ops.dir/relu.cpp.o @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -fPIC -O3 -DNDEBUG -o libops.so -Wl,-soname,libops.so CMakeFiles/ops.dir/relu.cpp.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
 	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"},
 	{"cmake_shared_debug", "gnu", Q7_MODE_LINK_SHARED,
 	 {"-fPIC", "-O2", "-g", "-DNDEBUG", "-shared", "-Wl,-soname,libops.so", "-o", "libops.so", "x.o", NULL},
@@ -58,7 +58,7 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -fPIC -O2 -g -DNDEBUG -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -fPIC -O2 -g -DNDEBUG -o libops.so -Wl,-soname,libops.so x.o @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"},
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -fPIC -O2 -g -DNDEBUG -o libops.so -Wl,-soname,libops.so x.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"},
 	{"cmake_compiler_id", "gnu", Q7_MODE_LINK_EXE,
 	 {"CMakeCXXCompilerId.cpp", NULL},
 	 "@GXX@ CMakeCXXCompilerId.cpp -nostartfiles -nodefaultlibs -Wl,--entry=main -Wl,--start-group -lc -lm -ldummyhost @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"},
@@ -175,14 +175,14 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x -o out/libops_cpu0.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu1/ldscripts/elf32xtensa.x -o out/libops_cpu1.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu2/ldscripts/elf32xtensa.x -o out/libops_cpu2.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu3/ldscripts/elf32xtensa.x -o out/libops_cpu3.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu4/ldscripts/elf32xtensa.x -o out/libops_cpu4.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu5/ldscripts/elf32xtensa.x -o out/libops_cpu5.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu6/ldscripts/elf32xtensa.x -o out/libops_cpu6.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu7/ldscripts/elf32xtensa.x -o out/libops_cpu7.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o out/libops_cpu0.so relu.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu1/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o out/libops_cpu1.so relu.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu2/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o out/libops_cpu2.so relu.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu3/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o out/libops_cpu3.so relu.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu4/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o out/libops_cpu4.so relu.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu5/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o out/libops_cpu5.so relu.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu6/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o out/libops_cpu6.so relu.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu7/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o out/libops_cpu7.so relu.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
 	 "# q7cc: pack out/libops_cpu0.so -> out/libops_cpu0.stripped.so out/libops_cpu0.packed.so\n"
 	 "# q7cc: pack out/libops_cpu1.so -> out/libops_cpu1.stripped.so out/libops_cpu1.packed.so\n"
 	 "# q7cc: pack out/libops_cpu2.so -> out/libops_cpu2.stripped.so out/libops_cpu2.packed.so\n"
@@ -198,7 +198,7 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -o libx.so -Xlinker -soname -Xlinker libx.so a.o @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libx.so -Xlinker -soname -Xlinker libx.so a.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
 	 "# q7cc: pack libx.so -> libx.stripped.so libx.packed.so\n"},
 	{"libs_and_dirs", "gnu", Q7_MODE_LINK_SHARED,
 	 {"-shared", "-o", "libx.so", "a.o", "-L/opt/lib", "-lfoo", NULL},
@@ -206,7 +206,7 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L/opt/lib -o libx.so a.o @TMP@/wrapper.o -lfoo @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -L/opt/lib -o libx.so a.o @TMP@/wrapper.o -lfoo -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
 	 "# q7cc: pack libx.so -> libx.stripped.so libx.packed.so\n"},
 	{"emit_wrapper", "gnu", Q7_MODE_LINK_SHARED,
 	 {"-shared", "-o", "libx.so", "a.o", "--q7-emit-wrapper=w.cpp", NULL},
@@ -215,7 +215,7 @@ static const struct argv_case cases[] = {
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "# q7cc: write w.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -o libx.so a.o @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libx.so a.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
 	 "# q7cc: pack libx.so -> libx.stripped.so libx.packed.so\n"},
 	{"xt_user_flags", "xt", Q7_MODE_COMPILE,
 	 {"-DX", "-I/u/inc", "-O2", "-c", "a.cpp", "-o", "a.o", NULL},
@@ -256,7 +256,7 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -o l.so -Wl,--gc-sections a.o @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o l.so -Wl,--gc-sections a.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
 	 "# q7cc: pack l.so -> l.stripped.so l.packed.so\n"},
 	{"c_source", "gnu", Q7_MODE_COMPILE,
 	 {"-c", "a.c", NULL},
@@ -277,7 +277,7 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -o libops.so @TMP@/1-relu.cpp.o @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libops.so @TMP@/1-relu.cpp.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
 	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"},
 	{"rpath_space", "gnu", Q7_MODE_LINK_SHARED,
 	 {"-shared", "-o", "l.so", "a.o", "-Wl,-rpath,/my lib", NULL},
@@ -285,7 +285,7 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -o l.so a.o '-Wl,-rpath,/my lib' @TMP@/wrapper.o @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o l.so a.o '-Wl,-rpath,/my lib' @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
 	 "# q7cc: pack l.so -> l.stripped.so l.packed.so\n"},
 	{"unknown_opt", "gnu", Q7_MODE_COMPILE,
 	 {"-fsome-future-flag", "--weird-option", "-c", "a.cpp", NULL},
@@ -299,6 +299,6 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -o libops.so a.o @TMP@/wrapper.o libk.a @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libops.so a.o @TMP@/wrapper.o libk.a -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
 	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"},
 };
