@@ -15,6 +15,7 @@
  *
  * Memory: everything here is freed before return, except result->out_data
  * (the caller's, see run.h). Temporary files live in q7_temp_dir(). */
+#include "result.h"
 #include "run.h"
 
 #include <errno.h>
@@ -46,15 +47,6 @@ extern char **environ;
 #define ICOUNT_SHIFT 5              /* -icount: one instruction = 32 ns */
 #define CORE_KHZ 40000u             /* the lx106's CCOUNT rate in QEMU */
 
-static void fail(struct q7_run_result *r, const char *fmt, ...) Q7_PRINTF(2, 3);
-static void fail(struct q7_run_result *r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->message, sizeof r->message, fmt, ap);
-	va_end(ap);
-	r->status = -1;
-}
 
 /* The image a core runs: <base>.packed.so beside <base>.so when it is
  * there (what a release build leaves), else the image itself (-g builds
@@ -127,7 +119,7 @@ static int make_layout(const struct q7_run_request *req, struct layout *L, struc
 			}
 			off += n;
 			if (off > Q7_BOOT_RAM_END - Q7_BOOT_DATA_AREA) {
-				fail(r, "the tensors (%zu bytes and more) do not fit the emulated core's "
+				q7_run_fail(r, "the tensors (%zu bytes and more) do not fit the emulated core's "
 				     "RAM (%u MiB)", off, (Q7_BOOT_RAM_END - Q7_BOOT_DATA_AREA) >> 20);
 				return -1;
 			}
@@ -142,7 +134,7 @@ static int make_layout(const struct q7_run_request *req, struct layout *L, struc
 	if (!req->heap_size && want > room)
 		want = room;
 	if (want > room || heap >= Q7_BOOT_RAM_END) {
-		fail(r, "a heap arena of %zu bytes does not fit the emulated core's RAM beside the "
+		q7_run_fail(r, "a heap arena of %zu bytes does not fit the emulated core's RAM beside the "
 		     "tensors (%u bytes left)", want, heap < Q7_BOOT_RAM_END ? room : 0);
 		return -1;
 	}
@@ -222,7 +214,7 @@ static void guard_children(bool on)
 }
 
 /* Starts argv with result_fd as its fd 3 and /dev/null as stdin. The pid,
- * or -1 after fail(). */
+ * or -1 after q7_run_fail(). */
 static pid_t spawn_qemu(char *const *argv, int result_fd, struct q7_run_result *r)
 {
 	posix_spawn_file_actions_t fa;
@@ -234,7 +226,7 @@ static pid_t spawn_qemu(char *const *argv, int result_fd, struct q7_run_result *
 	int e = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (e != 0) {
-		fail(r, "cannot start %s: %s", argv[0], strerror(e));
+		q7_run_fail(r, "cannot start %s: %s", argv[0], strerror(e));
 		return -1;
 	}
 	return pid;
@@ -257,47 +249,6 @@ static const char *exc_name(uint32_t cause)
 	}
 }
 
-/* Copies the out tensor (span bytes as the core laid it out, by its
- * strides) into a contiguous buffer owned by r. */
-static int take_output(const struct q7_frame *f, const unsigned char *span, size_t span_bytes,
-                       struct q7_run_result *r)
-{
-	size_t es = q7_npy_dtype_size((enum q7_dtype)f->out.dtype);
-	if (es == 0 || f->out.ndim > Q7_MAX_DIMS) {
-		fail(r, "%s: the runtime described an invalid result", f->op);
-		return -1;
-	}
-	size_t n = 1;
-	for (unsigned i = 0; i < f->out.ndim; i++)
-		n *= f->out.sizes[i];
-	r->out = f->out;
-	r->out_bytes = n * es;
-	r->out_data = q7_xmalloc(r->out_bytes ? r->out_bytes : 1);
-	unsigned idx[Q7_MAX_DIMS] = {0};
-	for (size_t k = 0; k < n; k++) {
-		size_t off = 0;
-		for (unsigned d = 0; d < f->out.ndim; d++)
-			off += (size_t)idx[d] * (size_t)f->out.strides[d];
-		if ((off + 1) * es > span_bytes) {
-			fail(r, "%s: the returned tensor's bytes are incomplete", f->op);
-			return -1;
-		}
-		memcpy((unsigned char *)r->out_data + k * es, span + off * es, es);
-		for (unsigned d = f->out.ndim; d-- > 0;)
-			if (++idx[d] < f->out.sizes[d])
-				break;
-			else
-				idx[d] = 0;
-	}
-	/* Contiguous now, at a host address. */
-	int32_t stride = 1;
-	for (unsigned d = f->out.ndim; d-- > 0;) {
-		r->out.strides[d] = stride;
-		stride *= (int32_t)f->out.sizes[d];
-	}
-	r->out.data = (uint64_t)(uintptr_t)r->out_data;
-	return 0;
-}
 
 struct emu {
 	const struct q7_run_request *req;
@@ -340,7 +291,7 @@ static char *run_file(const struct qemu_run *q, const char *name)
 }
 
 /* Prelinks the run's images to their windows and writes the files QEMU
- * loads, with data as the tensor data. 0, or -1 after fail(). */
+ * loads, with data as the tensor data. 0, or -1 after q7_run_fail(). */
 static int prepare_qemu(struct emu *E, struct qemu_run *q, struct core_run *cores,
                         const unsigned char *data)
 {
@@ -355,7 +306,7 @@ static int prepare_qemu(struct emu *E, struct qemu_run *q, struct core_run *core
 	struct q7_strvec *argv = &q->argv;
 	int rc = -1;
 	if (mkdir(q->dir, 0700) != 0 && errno != EEXIST) {
-		fail(r, "%s: cannot create: %s", q->dir, strerror(errno));
+		q7_run_fail(r, "%s: cannot create: %s", q->dir, strerror(errno));
 		goto out;
 	}
 	q7_sv_add(argv, E->qemu);
@@ -390,12 +341,12 @@ static int prepare_qemu(struct emu *E, struct qemu_run *q, struct core_run *core
 			.have_base = true, .base = Q7_BOOT_IMAGE_AREA + c->core * Q7_BOOT_CORE_WINDOW};
 		struct q7_prelinked pl = {0};
 		if (q7_prelink_file(&po, c->image, &pl, err, sizeof err) != 0) {
-			fail(r, "%s", err);
+			q7_run_fail(r, "%s", err);
 			goto out;
 		}
 		c->hdr = pl.hdr;
 		if ((uint64_t)pl.hdr.load_size + pl.hdr.bss_size > window) {
-			fail(r, "%s: the image (%u bytes) does not fit its window on the emulated core "
+			q7_run_fail(r, "%s: the image (%u bytes) does not fit its window on the emulated core "
 			     "(%u bytes)", c->image, pl.hdr.load_size + pl.hdr.bss_size, window);
 			q7_prelinked_free(&pl);
 			goto out;
@@ -411,7 +362,7 @@ static int prepare_qemu(struct emu *E, struct qemu_run *q, struct core_run *core
 		free(name);
 		q7_prelinked_free(&pl);
 		if (w) {
-			fail(r, "%s: cannot write: %s", q->dir, strerror(errno));
+			q7_run_fail(r, "%s: cannot write: %s", q->dir, strerror(errno));
 			goto out;
 		}
 		struct q7_frame *f = (struct q7_frame *)(params + (b->core[k].frame - Q7_BOOT_BLOCK_ADDR));
@@ -429,14 +380,14 @@ static int prepare_qemu(struct emu *E, struct qemu_run *q, struct core_run *core
 	}
 	size_t used = (Q7_BOOT_FRAME_ADDR - Q7_BOOT_BLOCK_ADDR) + q->n * Q7_BOOT_FRAME_STRIDE;
 	if (write_file(par, params, used, NULL, 0) || write_file(dat, data, E->L.size, NULL, 0)) {
-		fail(r, "%s: cannot write: %s", q->dir, strerror(errno));
+		q7_run_fail(r, "%s: cannot write: %s", q->dir, strerror(errno));
 		goto out;
 	}
 	if (E->L.size)
 		add_loader(argv, dat, Q7_BOOT_DATA_AREA);
 	q->fd = open(res, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (q->fd < 0) {
-		fail(r, "%s: cannot create: %s", res, strerror(errno));
+		q7_run_fail(r, "%s: cannot create: %s", res, strerror(errno));
 		goto out;
 	}
 	rc = 0;
@@ -449,7 +400,7 @@ out:
 }
 
 /* Starts the QEMU runs, at most E->jobs at a time, and waits for them all
- * within the time budget (which it decreases). 0, or -1 after fail(); on
+ * within the time budget (which it decreases). 0, or -1 after q7_run_fail(); on
  * a time-out every QEMU still running is killed. */
 static int run_qemus(struct emu *E, struct qemu_run *runs, unsigned n)
 {
@@ -498,7 +449,7 @@ static int run_qemus(struct emu *E, struct qemu_run *runs, unsigned n)
 				q->pid = -1;
 				live[i] = 0;
 			}
-			fail(E->r, "%s: timed out after %g s on the emulated core%s (QEMU stopped); a "
+			q7_run_fail(E->r, "%s: timed out after %g s on the emulated core%s (QEMU stopped); a "
 			     "kernel that never returns? --timeout=SECONDS sets the limit", E->req->op,
 			     E->req->timeout_s > 0 ? E->req->timeout_s : DEFAULT_TIMEOUT,
 			     late && late->n > 1 ? "s" : "");
@@ -516,7 +467,7 @@ static int run_qemus(struct emu *E, struct qemu_run *runs, unsigned n)
 }
 
 /* Reads one core's record at *pos of a run's results into c. 0, or -1
- * after fail(); a failed op is reported as the frame's status. */
+ * after q7_run_fail(); a failed op is reported as the frame's status. */
 static int read_record(struct emu *E, const struct qemu_run *q, const char *buf, size_t len,
                        size_t *pos, struct core_run *c)
 {
@@ -527,9 +478,9 @@ static int read_record(struct emu *E, const struct qemu_run *q, const char *buf,
 	char *who = E->cores > 1 ? q7_xasprintf("core %u: ", c->core) : q7_xstrdup("");
 	if (len - *pos < sizeof br) {
 		if (WIFSIGNALED(q->wst))
-			fail(r, "%sqemu-system-xtensa died of signal %d", who, WTERMSIG(q->wst));
+			q7_run_fail(r, "%sqemu-system-xtensa died of signal %d", who, WTERMSIG(q->wst));
 		else
-			fail(r, "%sthe emulated core gave no result (qemu-system-xtensa exit status "
+			q7_run_fail(r, "%sthe emulated core gave no result (qemu-system-xtensa exit status "
 			     "%d)", who, WIFEXITED(q->wst) ? WEXITSTATUS(q->wst) : -1);
 		goto out;
 	}
@@ -537,7 +488,7 @@ static int read_record(struct emu *E, const struct qemu_run *q, const char *buf,
 	br.message[sizeof br.message - 1] = 0;
 	if (br.magic != Q7_RESULT_MAGIC || br.version != Q7_BOOT_VERSION ||
 	    br.core != c->core - q->first) {
-		fail(r, "%sthe boot program's result is damaged", who);
+		q7_run_fail(r, "%sthe boot program's result is damaged", who);
 		goto out;
 	}
 	if (br.boot_status == Q7_BOOT_EXCEPTION) {
@@ -546,18 +497,18 @@ static int read_record(struct emu *E, const struct qemu_run *q, const char *buf,
 		if (br.exc_pc >= h->base && br.exc_pc - h->base < h->load_size)
 			snprintf(where, sizeof where, " (0x%08x in the linked image)",
 			         br.exc_pc - h->base + h->link_base);
-		fail(r, "%sthe core took an %s: EXCCAUSE %u (%s) at pc 0x%08x%s, address 0x%08x", who,
+		q7_run_fail(r, "%sthe core took an %s: EXCCAUSE %u (%s) at pc 0x%08x%s, address 0x%08x", who,
 		     br.message, br.exc_cause, exc_name(br.exc_cause), br.exc_pc, where, br.exc_vaddr);
 		goto out;
 	}
 	if (br.boot_status != Q7_BOOT_OK) {
-		fail(r, "%sthe boot program stopped: %s", who, br.message);
+		q7_run_fail(r, "%sthe boot program stopped: %s", who, br.message);
 		goto out;
 	}
 	size_t need = sizeof br + (size_t)br.frame_size + br.dst_bytes + br.out_bytes;
 	if (br.frame_size != sizeof(struct q7_frame) || len - *pos < need ||
 	    br.dst_bytes != E->L.size) {
-		fail(r, "%sthe boot program's result is truncated", who);
+		q7_run_fail(r, "%sthe boot program's result is truncated", who);
 		goto out;
 	}
 	const unsigned char *p = (const unsigned char *)buf + *pos + sizeof br;
@@ -627,7 +578,7 @@ static int merge_data(struct emu *E, struct core_run *runs, unsigned n)
 			if (d[k] == E->L.data[k])
 				continue;
 			if (owner[k] != 0xff && merged[k] != d[k]) {
-				fail(E->r, "cores %u and %u both wrote byte %zu of the tensor data, "
+				q7_run_fail(E->r, "cores %u and %u both wrote byte %zu of the tensor data, "
 				     "differently: a race between SPMD cores (Q7CC_EMU_JOBS=1 runs them "
 				     "one after another)", owner[k], runs[i].core, k);
 				rc = -1;
@@ -651,8 +602,8 @@ static int final_output(struct emu *E, const struct core_run *last)
 	const struct q7_frame *f = &last->frame;
 	uint64_t lo = Q7_BOOT_DATA_AREA, hi = lo + E->L.size;
 	if (f->out.data >= lo && f->out.data < hi)
-		return take_output(f, E->L.data + (f->out.data - lo), (size_t)(hi - f->out.data), E->r);
-	return take_output(f, last->out, last->out_bytes, E->r);
+		return q7_run_take_output(f, E->L.data + (f->out.data - lo), (size_t)(hi - f->out.data), E->r);
+	return q7_run_take_output(f, last->out, last->out_bytes, E->r);
 }
 
 static void free_qemu(struct qemu_run *q, const struct core_run *cores)
@@ -727,18 +678,18 @@ int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *r)
 	if (E.jobs == 0)
 		E.jobs = 1;
 	if (E.cores > Q7_BOOT_MAX_CORES) {
-		fail(r, "%u cores asked, at most %u", E.cores, Q7_BOOT_MAX_CORES);
+		q7_run_fail(r, "%u cores asked, at most %u", E.cores, Q7_BOOT_MAX_CORES);
 		return 1;
 	}
 	if (E.cores > 1 && req->dst.data == 0) {
-		fail(r, "%u cores need a destination tensor", E.cores);
+		q7_run_fail(r, "%u cores need a destination tensor", E.cores);
 		return 1;
 	}
 	const char *env_qemu = getenv("Q7CC_QEMU");
 	char *qemu = env_qemu && *env_qemu ? q7_xstrdup(env_qemu)
 	                                   : q7_path_search("qemu-system-xtensa", NULL);
 	if (!qemu || !q7_path_is_executable(qemu)) {
-		fail(r, "qemu-system-xtensa not found%s%s: --target=emulated needs it (Debian "
+		q7_run_fail(r, "qemu-system-xtensa not found%s%s: --target=emulated needs it (Debian "
 		     "package qemu-system-misc: apt-get install qemu-system-misc)",
 		     env_qemu && *env_qemu ? " at " : " on PATH", env_qemu && *env_qemu ? env_qemu : "");
 		free(qemu);
@@ -756,23 +707,23 @@ int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *r)
 	char *err = NULL;
 	int rc = 1;
 	if (!q7_path_exists(boot)) {
-		fail(r, "%s: the emulated core's boot program is missing (q7cc was built without "
+		q7_run_fail(r, "%s: the emulated core's boot program is missing (q7cc was built without "
 		     "xtensa-lx106-elf-gcc?)", boot);
 		goto out;
 	}
 	if (q7_run_images(req->lib, E.cores, &paths, &err) != 0) {
-		fail(r, "%s", err);
+		q7_run_fail(r, "%s", err);
 		free(err);
 		goto out;
 	}
 	const char *tmp = q7_temp_dir();
 	if (!tmp) {
-		fail(r, "cannot create a temporary directory: %s", strerror(errno));
+		q7_run_fail(r, "cannot create a temporary directory: %s", strerror(errno));
 		goto out;
 	}
 	E.dir = q7_xasprintf("%s/emu", tmp);
 	if (mkdir(E.dir, 0700) != 0 && errno != EEXIST) {
-		fail(r, "%s: cannot create: %s", E.dir, strerror(errno));
+		q7_run_fail(r, "%s: cannot create: %s", E.dir, strerror(errno));
 		goto out;
 	}
 	q7_temp_register(E.dir);

@@ -5,6 +5,7 @@
  * stack-switch path as they would on the device. Cores run one after
  * another over the same destination: SPMD kernels do not synchronise, so
  * any order is a valid schedule. Each call gets a fresh heap arena. */
+#include "result.h"
 #include "run.h"
 
 #include <dlfcn.h>
@@ -12,6 +13,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -42,15 +44,6 @@ static void *core_main(void *arg)
 	return NULL;
 }
 
-static void fail(struct q7_run_result *r, const char *fmt, ...) Q7_PRINTF(2, 3);
-static void fail(struct q7_run_result *r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->message, sizeof r->message, fmt, ap);
-	va_end(ap);
-	r->status = -1;
-}
 
 static int run_core(entry_fn entry, struct q7_frame *f, struct q7_run_result *r)
 {
@@ -62,7 +55,7 @@ static int run_core(entry_fn entry, struct q7_frame *f, struct q7_run_result *r)
 	int e = pthread_create(&th, &attr, core_main, &call);
 	pthread_attr_destroy(&attr);
 	if (e != 0) {
-		fail(r, "cannot start the core's thread: %s", strerror(e));
+		q7_run_fail(r, "cannot start the core's thread: %s", strerror(e));
 		return -1;
 	}
 	pthread_join(th, NULL);
@@ -77,7 +70,7 @@ static void *open_image(const char *path, struct q7_run_result *r)
 	free(p);
 	if (!h) {
 		const char *why = dlerror();
-		fail(r, "%s: cannot load: %s%s", path, why ? why : "unknown error",
+		q7_run_fail(r, "%s: cannot load: %s%s", path, why ? why : "unknown error",
 		     why && strstr(why, "ELF class") ? " (an Xtensa image? try --target=emulated)" : "");
 	}
 	return h;
@@ -101,41 +94,23 @@ static void fill_frame(struct q7_frame *f, const struct q7_run_request *req, uns
 	f->write_fn = (uint64_t)(uintptr_t)host_write;
 }
 
-static int take_output(const struct q7_frame *f, struct q7_run_result *r)
-{
-	size_t esize = q7_npy_dtype_size((enum q7_dtype)f->out.dtype);
-	if (esize == 0 || f->out.ndim > Q7_MAX_DIMS) {
-		fail(r, "%s: the runtime described an invalid result", f->op);
-		return -1;
-	}
-	size_t n = 1;
-	for (unsigned i = 0; i < f->out.ndim; i++)
-		n *= f->out.sizes[i];
-	r->out = f->out;
-	r->out_bytes = n * esize;
-	r->out_data = q7_xmalloc(r->out_bytes ? r->out_bytes : 1);
-	if (r->out_bytes)
-		memcpy(r->out_data, (const void *)(uintptr_t)f->out.data, r->out_bytes);
-	r->out.data = (uint64_t)(uintptr_t)r->out_data;
-	return 0;
-}
 
 int q7_run_host(const struct q7_run_request *req, struct q7_run_result *r)
 {
 	memset(r, 0, sizeof *r);
 	unsigned cores = req->cores ? req->cores : 1;
 	if (cores > 8) {
-		fail(r, "%u cores asked, at most 8", cores);
+		q7_run_fail(r, "%u cores asked, at most 8", cores);
 		return 1;
 	}
 	if (cores > 1 && req->dst.data == 0) {
-		fail(r, "%u cores need a destination tensor", cores);
+		q7_run_fail(r, "%u cores need a destination tensor", cores);
 		return 1;
 	}
 	struct q7_strvec paths = {0};
 	char *err = NULL;
 	if (q7_run_images(req->lib, cores, &paths, &err) != 0) {
-		fail(r, "%s", err);
+		q7_run_fail(r, "%s", err);
 		free(err);
 		return 1;
 	}
@@ -145,7 +120,7 @@ int q7_run_host(const struct q7_run_request *req, struct q7_run_result *r)
 	void *handles[8] = {0};
 	int rc = 1;
 	if (posix_memalign(&heap, 64, heap_size) != 0) {
-		fail(r, "cannot allocate a heap arena of %zu bytes", heap_size);
+		q7_run_fail(r, "cannot allocate a heap arena of %zu bytes", heap_size);
 		goto out;
 	}
 	for (unsigned core = 0; core < cores; core++) {
@@ -155,7 +130,7 @@ int q7_run_host(const struct q7_run_request *req, struct q7_run_result *r)
 		entry_fn entry;
 		*(void **)&entry = dlsym(handles[core], "q7_entry");
 		if (!entry) {
-			fail(r, "%s: not a q7cc kernel library (no q7_entry)", paths.v[core]);
+			q7_run_fail(r, "%s: not a q7cc kernel library (no q7_entry)", paths.v[core]);
 			goto out;
 		}
 		fill_frame(f, req, core, heap, heap_size);
@@ -172,7 +147,7 @@ int q7_run_host(const struct q7_run_request *req, struct q7_run_result *r)
 			r->message[sizeof r->message - 1] = 0;
 			goto out;
 		}
-		if (core + 1 == cores && take_output(f, r) != 0)
+		if (core + 1 == cores && q7_run_take_output(f, (const unsigned char *)(uintptr_t)f->out.data, SIZE_MAX, r) != 0)
 			goto out;
 	}
 	r->status = Q7_STATUS_OK;

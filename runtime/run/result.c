@@ -1,0 +1,60 @@
+/* runtime/run/result: loader failures and the returned tensor, the same
+ * for the host and the emulated target. */
+#include "result.h"
+#include "npy.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+void q7_run_fail(struct q7_run_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->message, sizeof r->message, fmt, ap);
+	va_end(ap);
+	r->status = -1;
+}
+
+/* Copies the out tensor (span bytes as the core laid it out, by its
+ * strides) into a contiguous buffer owned by r. */
+int q7_run_take_output(const struct q7_frame *f, const unsigned char *span, size_t span_bytes,
+                       struct q7_run_result *r)
+{
+	size_t es = q7_npy_dtype_size((enum q7_dtype)f->out.dtype);
+	if (es == 0 || f->out.ndim > Q7_MAX_DIMS) {
+		q7_run_fail(r, "%s: the runtime described an invalid result", f->op);
+		return -1;
+	}
+	size_t n = 1;
+	for (unsigned i = 0; i < f->out.ndim; i++)
+		n *= f->out.sizes[i];
+	r->out = f->out;
+	r->out_bytes = n * es;
+	r->out_data = q7_xmalloc(r->out_bytes ? r->out_bytes : 1);
+	unsigned idx[Q7_MAX_DIMS] = {0};
+	for (size_t k = 0; k < n; k++) {
+		size_t off = 0;
+		for (unsigned d = 0; d < f->out.ndim; d++)
+			off += (size_t)idx[d] * (size_t)f->out.strides[d];
+		if ((off + 1) * es > span_bytes) {
+			q7_run_fail(r, "%s: the returned tensor's bytes are incomplete", f->op);
+			return -1;
+		}
+		memcpy((unsigned char *)r->out_data + k * es, span + off * es, es);
+		for (unsigned d = f->out.ndim; d-- > 0;)
+			if (++idx[d] < f->out.sizes[d])
+				break;
+			else
+				idx[d] = 0;
+	}
+	/* Contiguous now, at a host address. */
+	int32_t stride = 1;
+	for (unsigned d = f->out.ndim; d-- > 0;) {
+		r->out.strides[d] = stride;
+		stride *= (int32_t)f->out.sizes[d];
+	}
+	r->out.data = (uint64_t)(uintptr_t)r->out_data;
+	return 0;
+}

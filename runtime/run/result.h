@@ -1,0 +1,21 @@
+/* runtime/run/result: what both targets do with a q7_run_result: record a
+ * loader failure, and copy the returned tensor out of the core's memory. */
+#ifndef Q7_RUN_RESULT_H
+#define Q7_RUN_RESULT_H
+
+#include <stddef.h>
+
+#include "run.h"
+#include "support.h"
+
+/* Sets r->message from fmt and r->status to -1 (the loader failed). */
+void q7_run_fail(struct q7_run_result *r, const char *fmt, ...) Q7_PRINTF(2, 3);
+
+/* Copies f->out into a contiguous buffer owned by r, following its
+ * strides. span is the host address of the tensor's element 0 and
+ * span_bytes how many bytes from there may be read. 0, or -1 after
+ * q7_run_fail. */
+int q7_run_take_output(const struct q7_frame *f, const unsigned char *span, size_t span_bytes,
+                       struct q7_run_result *r);
+
+#endif
