@@ -166,7 +166,7 @@ bad:
 static void set_contiguous(struct q7_tensor_desc *d)
 {
 	/* unsigned 64: the product runs past int32 (and 8 dims of 65535 past
-	 * 64 bits) before q7_run_main rejects more than 2^32 elements */
+	 * 64 bits) before q7_run_main rejects more than 2^31-1 elements */
 	uint64_t s = 1;
 	for (unsigned i = d->ndim; i-- > 0;) {
 		d->strides[i] = (int32_t)s;
@@ -283,11 +283,13 @@ int q7_run_main(int argc, char **argv)
 			d->dtype = first ? first->dtype : Q7_DTYPE_FLOAT32;
 		}
 		set_contiguous(d);
+		/* The frame's strides are 32-bit element counts: no tensor may
+		 * have more elements than they can step over. */
 		uint64_t n = 1;
-		for (unsigned i = 0; i < d->ndim && n <= ((uint64_t)1 << 32); i++)
+		for (unsigned i = 0; i < d->ndim && n <= INT32_MAX; i++)
 			n *= d->sizes[i];
-		if (n > ((uint64_t)1 << 32)) {
-			q7_error("the destination has more than 2^32 elements");
+		if (n > INT32_MAX) {
+			q7_error("the destination has more than 2^31-1 elements (the call frame's strides are 32-bit)");
 			goto out;
 		}
 		size_t bytes = (size_t)n * q7_npy_dtype_size((enum q7_dtype)d->dtype);

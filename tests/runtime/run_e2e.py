@@ -329,8 +329,11 @@ def case_errors(c):
         hdr += " " * (63 - (10 + len(hdr)) % 64) + "\n"
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(hdr)) + hdr.encode() + b"\0" * 4)
     expect_error(c, c.ops, "relu_forward", [huge], "data is shorter")
-    expect_error(c, c.ops, "relu_tcm", [x], "more than 2^32 elements",
+    expect_error(c, c.ops, "relu_tcm", [x], "more than 2^31-1 elements",
                  ["--out-shape=65535,65535,65535"])
+    # Under 2^32 but past what 32-bit strides can step over.
+    expect_error(c, c.ops, "relu_tcm", [x], "more than 2^31-1 elements",
+                 ["--out-shape=65535,65535"])
     wide = c.path("wide.npy")
     npytool.write(wide, "|u1", (70000,), [0] * 70000)
     expect_error(c, c.ops, "relu_forward", [wide], "over 65535")
