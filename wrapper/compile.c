@@ -16,22 +16,24 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 	struct q7_analysis_opts o;
 	q7_cmd_compile(&d->prof, &d->inv, src, obj, &cmd);
 	q7_drv_analysis_opts(d, src, &args, &o);
-	/* Only C++ has kernels; the cheap pre-scan decides whether libclang
-	 * loads at all. */
-	bool analyse = kind == Q7_IN_CXX && q7_analysis_needed(&o);
 	int rc = 0;
 	if (!q7_step_show(d, cmd.v)) {
-		if (analyse) {
+		if (kind == Q7_IN_CXX && q7_analysis_needed(&o)) {
 			q7_step_note(d, "analyze %s", src);
 			q7_step_note(d, "attach records to %s", obj);
 		}
 		goto out;
 	}
+	/* The compiler starts first: everything q7cc does until it has to
+	 * wait for it, the pre-scan included, is off the critical path. */
 	pid_t pid = q7_spawn_start(cmd.v);
 	if (pid < 0) {
 		rc = Q7_EXIT_TOOL;
 		goto out;
 	}
+	/* Only C++ has kernels; the cheap pre-scan decides whether libclang
+	 * loads at all. */
+	bool analyse = kind == Q7_IN_CXX && q7_analysis_needed(&o);
 	struct q7_op_table ops = {0};
 	struct q7_diags diags = {0};
 	int arc = 0;
