@@ -189,6 +189,28 @@ static char *lsp_script(const char *dir)
 {
 	return q7_xasprintf("-Wl,-T,%s/ldscripts/elf32xtensa.x", dir);
 }
+/* The device libraries as one group, ending in the soft-float helpers and
+ * libgcc: libgcc's complex and powi helpers call the soft-float helpers
+ * back, and the runtime and picolibc call each other (stdout hooks,
+ * memcpy). rt, when given, comes first. An executable link (CMake's probes)
+ * leaves the soft-float archive out when q7cc was built without the cross
+ * compiler; an image link names it always, so a missing one is named. */
+static void add_device_libs(const char *const *libs, const char *rt, bool softfp_optional,
+                            struct q7_strvec *cmd)
+{
+	q7_sv_add(cmd, "-Wl,--start-group");
+	if (rt)
+		q7_sv_add(cmd, rt);
+	for (size_t i = 0; libs[i]; i++)
+		q7_sv_add(cmd, libs[i]);
+	char *softfp = q7_prefix_path("lib/q7cc/xtensa/libq7softfp.a");
+	if (!softfp_optional || q7_path_exists(softfp))
+		q7_sv_add(cmd, softfp);
+	free(softfp);
+	q7_sv_add(cmd, "-lgcc");
+	q7_sv_add(cmd, "-Wl,--end-group");
+}
+
 
 void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
                         struct q7_strvec *cmd)
@@ -217,16 +239,9 @@ void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
 		q7_sv_add(cmd, "-nodefaultlibs");
 		if (!script)
 			q7_sv_add(cmd, "-Wl,--entry=main");
-		q7_sv_add(cmd, "-Wl,--start-group");
-		q7_sv_add(cmd, "-lc");
-		q7_sv_add(cmd, "-lm");
-		q7_sv_add(cmd, "-ldummyhost"); /* picolibc's stdin/stdout/stderr */
-		char *softfp = q7_prefix_path("lib/q7cc/xtensa/libq7softfp.a");
-		if (q7_path_exists(softfp))
-			q7_sv_add(cmd, softfp);
-		free(softfp);
-		q7_sv_add(cmd, "-lgcc");
-		q7_sv_add(cmd, "-Wl,--end-group");
+		/* -ldummyhost: picolibc's stdin/stdout/stderr. */
+		static const char *const libs[] = {"-lc", "-lm", "-ldummyhost", NULL};
+		add_device_libs(libs, NULL, true, cmd);
 	}
 }
 
@@ -363,20 +378,10 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 		break;
 	}
 	case Q7_PROFILE_GNU: {
+		static const char *const libs[] = {"-lm", "-lc", NULL};
 		char *rt = q7_prefix_path("lib/q7cc/xtensa/libq7rt.a");
-		char *softfp = q7_prefix_path("lib/q7cc/xtensa/libq7softfp.a");
-		/* One group: libgcc's complex and powi helpers call the soft-float
-		 * helpers, which sit before it; the runtime and picolibc call each
-		 * other (stdout hooks, memcpy). */
-		q7_sv_add(cmd, "-Wl,--start-group");
-		q7_sv_add(cmd, rt);
-		q7_sv_add(cmd, "-lm");
-		q7_sv_add(cmd, "-lc");
-		q7_sv_add(cmd, softfp);
-		q7_sv_add(cmd, "-lgcc");
-		q7_sv_add(cmd, "-Wl,--end-group");
+		add_device_libs(libs, rt, false, cmd);
 		free(rt);
-		free(softfp);
 		break;
 	}
 	case Q7_PROFILE_HOST: {
