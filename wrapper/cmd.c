@@ -189,6 +189,7 @@ static char *lsp_script(const char *dir)
 {
 	return q7_xasprintf("-Wl,-T,%s/ldscripts/elf32xtensa.x", dir);
 }
+
 /* The device libraries as one group, ending in the soft-float helpers and
  * libgcc: libgcc's complex and powi helpers call the soft-float helpers
  * back, and the runtime and picolibc call each other (stdout hooks,
@@ -210,7 +211,6 @@ static void add_device_libs(const char *const *libs, const char *rt, bool softfp
 	q7_sv_add(cmd, "-lgcc");
 	q7_sv_add(cmd, "-Wl,--end-group");
 }
-
 
 void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
                         struct q7_strvec *cmd)
