@@ -1,5 +1,6 @@
 /* packer/symbols: defined function symbols of objects and archive members
- * (symbols.h), filtered by the names the link looks for. */
+ * (symbols.h), filtered by the names the link looks for; and the strong
+ * undefined symbols of an object. */
 #include "elfio.h"
 #include "symbols.h"
 #include "support.h"
@@ -22,10 +23,12 @@ static bool wanted(const struct want *w, const char *sym)
 	return false;
 }
 
-static int read_symtab(Elf *elf, const char *what, void *ctx)
+/* Calls fn for each named symbol of elf's symbol table (none without
+ * one). 0, or -1 after a message. */
+typedef void (*sym_fn)(Elf *elf, const char *what, const GElf_Sym *s, const char *name,
+                       void *ctx);
+static int each_symbol(Elf *elf, const char *what, sym_fn fn, void *ctx)
 {
-	const struct want *w = ctx;
-	bool lp64 = gelf_getclass(elf) == ELFCLASS64;
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
@@ -45,17 +48,30 @@ static int read_symtab(Elf *elf, const char *what, void *ctx)
 			GElf_Sym s;
 			if (!gelf_getsym(d, (int)i, &s))
 				break;
-			unsigned type = GELF_ST_TYPE(s.st_info), bind = GELF_ST_BIND(s.st_info);
-			if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
-			    s.st_shndx == SHN_COMMON)
-				continue;
 			const char *name = elf_strptr(elf, sh.sh_link, s.st_name);
-			if (!name || !wanted(w, name))
-				continue;
-			q7_fsyms_add(w->out, name, what, bind == STB_LOCAL, bind == STB_WEAK, lp64);
+			if (name && *name)
+				fn(elf, what, &s, name, ctx);
 		}
+		return 0;
 	}
 	return 0;
+}
+
+static void add_wanted(Elf *elf, const char *what, const GElf_Sym *s, const char *name,
+                       void *ctx)
+{
+	const struct want *w = ctx;
+	unsigned type = GELF_ST_TYPE(s->st_info), bind = GELF_ST_BIND(s->st_info);
+	if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s->st_shndx == SHN_UNDEF ||
+	    s->st_shndx == SHN_COMMON || !wanted(w, name))
+		return;
+	q7_fsyms_add(w->out, name, what, bind == STB_LOCAL, bind == STB_WEAK,
+	             gelf_getclass(elf) == ELFCLASS64);
+}
+
+static int read_symtab(Elf *elf, const char *what, void *ctx)
+{
+	return each_symbol(elf, what, add_wanted, ctx);
 }
 
 int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_fsyms *out)
@@ -72,4 +88,25 @@ int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_f
 		free(w.tags[i]);
 	free(w.tags);
 	return rc;
+}
+
+static void add_undefined(Elf *elf, const char *what, const GElf_Sym *s, const char *name,
+                          void *ctx)
+{
+	(void)elf;
+	(void)what;
+	if (s->st_shndx == SHN_UNDEF && GELF_ST_BIND(s->st_info) == STB_GLOBAL)
+		q7_sv_add(ctx, name);
+}
+
+static int read_undefined(Elf *elf, const char *what, void *ctx)
+{
+	return each_symbol(elf, what, add_undefined, ctx);
+}
+
+int q7_symbols_undefined(const char *path, struct q7_strvec *out)
+{
+	if (!q7_elf_init())
+		return -1;
+	return q7_elf_each_object(path, read_undefined, out);
 }

@@ -1,4 +1,5 @@
-/* packer/symbols: the function symbols that the objects of a link define.
+/* packer/symbols: the function symbols that the objects of a link define,
+ * and the symbols an object leaves undefined.
  *
  * Owns reading them (libelf) from objects and archive members, for the
  * kernels that a NEURON_LIBRARY shape file names but whose objects carry
@@ -15,5 +16,10 @@
  * the symbol is the bare name (C linkage). Other files add nothing.
  * 0, or -1 after printing why. */
 int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_fsyms *out);
+
+/* Appends to out the names of the strong (global, not weak) undefined
+ * symbols of path: what a link of that object alone cannot resolve. 0, or
+ * -1 after printing why. */
+int q7_symbols_undefined(const char *path, struct q7_strvec *out);
 
 #endif

@@ -1,6 +1,7 @@
 /* The child command lines of each profile: flag bundles, user flags in
  * their slots, library orders. The xt lines follow seed §3 and §5 token
  * for token; gnu and host follow docs (contracts). */
+#include "ldsplit.h"
 #include "lsp.h"
 #include "profile.h"
 
@@ -249,7 +250,7 @@ void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
 
 /* Link flags: options that are neither positional inputs nor compile-only
  * nor supplied by the link command itself. */
-static bool link_flag(const struct q7_profile *p, const struct q7_unit *u)
+bool q7_cmd_link_flag(const struct q7_profile *p, const struct q7_unit *u)
 {
 	if (u->input || !q7_profile_keeps(p, u))
 		return false;
@@ -297,12 +298,34 @@ static void link_flags(const struct q7_profile *p, const struct q7_inv *inv, boo
 {
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct q7_unit *u = &inv->u[i];
-		if (!link_flag(p, u))
+		if (!q7_cmd_link_flag(p, u))
 			continue;
 		bool inc = (q7_unit_flags(u) & Q7_OPT_INCLUDE) != 0;
 		if (inc == includes)
 			q7_unit_add(u, cmd);
 	}
+}
+
+/* The image links' fixed words (the image is one window of core SRAM, code and data
+ * together: ld's RWX-segment warning would only be noise), for both the full gnu link (through the
+ * driver, as -Wl,) and the split one (to ld itself). */
+static const char *const gnu_image_ld[] = {"-Bsymbolic", "--no-undefined",
+                                           "--no-warn-rwx-segments"};
+
+/* Seed §5: the objects, then wrapper.o. It goes before the first archive
+ * or -l, since it is what pulls the kernels out of them. */
+static void add_objects(char *const *objs, const char *wrapper_obj, struct q7_strvec *cmd)
+{
+	bool placed = false;
+	for (size_t i = 0; objs[i]; i++) {
+		if (!placed && library_input(objs[i])) {
+			q7_sv_add(cmd, wrapper_obj);
+			placed = true;
+		}
+		q7_sv_add(cmd, objs[i]);
+	}
+	if (!placed)
+		q7_sv_add(cmd, wrapper_obj);
 }
 
 void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const char *out,
@@ -320,13 +343,10 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 		link_flags(p, inv, true, cmd);
 		break;
 	case Q7_PROFILE_GNU: {
-		/* The image is one window of core SRAM, code and data together:
-		 * ld's RWX-segment warning would only be noise on every link. */
-		static const char *const head[] = {"-shared", "-nostdlib", "-Wl,-Bsymbolic",
-		                                   "-Wl,--no-undefined",
-		                                   "-Wl,--no-warn-rwx-segments"};
-		for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
-			q7_sv_add(cmd, head[i]);
+		q7_sv_add(cmd, "-shared");
+		q7_sv_add(cmd, "-nostdlib");
+		for (size_t i = 0; i < sizeof gnu_image_ld / sizeof gnu_image_ld[0]; i++)
+			q7_sv_addf(cmd, "-Wl,%s", gnu_image_ld[i]);
 		char *s = lsp_script(lsp);
 		q7_sv_add(cmd, s);
 		free(s);
@@ -350,18 +370,7 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 	}
 	q7_sv_add(cmd, "-o");
 	q7_sv_add(cmd, out);
-	/* Seed §5: the objects, then wrapper.o. It goes before the first
-	 * archive or -l, since it is what pulls the kernels out of them. */
-	bool placed = false;
-	for (size_t i = 0; objs[i]; i++) {
-		if (!placed && library_input(objs[i])) {
-			q7_sv_add(cmd, wrapper_obj);
-			placed = true;
-		}
-		q7_sv_add(cmd, objs[i]);
-	}
-	if (!placed)
-		q7_sv_add(cmd, wrapper_obj);
+	add_objects(objs, wrapper_obj, cmd);
 	switch (p->kind) {
 	case Q7_PROFILE_XT: {
 		const char *r = p->neuron_root;
@@ -392,6 +401,46 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 	}
 	}
 	free(lsp);
+}
+
+/* ---- the split 8-core link (ldsplit.h) ----------------------------------- */
+
+void q7_cmd_link_resolve(const struct q7_profile *p, const struct q7_ldsplit *s,
+                         const char *wrapper_obj, const char *out, struct q7_strvec *cmd)
+{
+	q7_sv_add(cmd, p->cxx);
+	/* _start: the entry every image's script names, from the runtime. */
+	q7_sv_add(cmd, "-r");
+	q7_sv_add(cmd, "-nostdlib");
+	q7_sv_add(cmd, "-Wl,-u,_start");
+	char *libdir = q7_prefix_path("lib/q7cc/xtensa/lsp");
+	q7_sv_addf(cmd, "-L%s", libdir);
+	free(libdir);
+	q7_sv_addv(cmd, &s->flags);
+	q7_sv_add(cmd, "-o");
+	q7_sv_add(cmd, out);
+	add_objects(s->inputs.v, wrapper_obj, cmd);
+	static const char *const libs[] = {"-lm", "-lc", NULL};
+	char *rt = q7_prefix_path("lib/q7cc/xtensa/libq7rt.a");
+	add_device_libs(libs, rt, false, cmd);
+	free(rt);
+}
+
+void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved, const char *out,
+                       int core, struct q7_strvec *cmd)
+{
+	q7_sv_add(cmd, s->ld);
+	q7_sv_add(cmd, "-shared");
+	for (size_t i = 0; i < sizeof gnu_image_ld / sizeof gnu_image_ld[0]; i++)
+		q7_sv_add(cmd, gnu_image_ld[i]);
+	char *lsp = q7_lsp_dir(q7_lsp_get(core));
+	q7_sv_add(cmd, "-T");
+	q7_sv_addf(cmd, "%s/ldscripts/elf32xtensa.x", lsp);
+	free(lsp);
+	q7_sv_addv(cmd, &s->image_args);
+	q7_sv_add(cmd, "-o");
+	q7_sv_add(cmd, out);
+	q7_sv_add(cmd, resolved);
 }
 
 /* ---- analysis ---------------------------------------------------------- */

@@ -4,6 +4,7 @@
  * pack each image unless the user asked for -g. Outputs appear whole: a
  * failed step removes every image of this link. */
 #include "codegen.h"
+#include "ldsplit.h"
 #include "lsp.h"
 #include "modes.h"
 #include "pack.h"
@@ -216,18 +217,12 @@ static void progress(const struct link *l, int i, const char *what, const char *
 		fprintf(stderr, "[%d/%d] %s %s\n", i + 1, l->nimg, what, q7_path_basename(file));
 }
 
-/* The links, up to Q7CC_JOBS at a time. */
-static int run_links(struct link *l, const char *wrapper_obj)
+/* Runs cmds[0..nimg), up to max at a time; after a failure the running
+ * ones finish and no new ones start. */
+static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 {
 	struct q7_drv *d = l->d;
-	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}};
-	for (int i = 0; i < l->nimg; i++) {
-		int core = d->inv.multicore ? i : Q7_LSP_SINGLE;
-		q7_cmd_link(&d->prof, &d->inv, l->img[i].so, l->inputs.v, wrapper_obj, core, &cmds[i]);
-		if (!d->dry) /* removed unless the whole link succeeds */
-			q7_output_track(l->img[i].so);
-	}
-	int failed = 0, running = 0, next = 0, max = jobs();
+	int failed = 0, running = 0, next = 0;
 	while (next < l->nimg || running > 0) {
 		while (!failed && running < max && next < l->nimg) {
 			progress(l, next, "link", l->img[next].so);
@@ -250,11 +245,89 @@ static int run_links(struct link *l, const char *wrapper_obj)
 			break;
 		running--;
 		if (rc != 0 && !failed)
-			failed = rc; /* the running ones finish; no new ones start */
+			failed = rc;
 	}
+	return failed;
+}
+
+static void full_link_cmds(struct link *l, const char *wrapper_obj, struct q7_strvec *cmds)
+{
+	struct q7_drv *d = l->d;
+	for (int i = 0; i < l->nimg; i++) {
+		int core = d->inv.multicore ? i : Q7_LSP_SINGLE;
+		q7_sv_free(&cmds[i]);
+		q7_cmd_link(&d->prof, &d->inv, l->img[i].so, l->inputs.v, wrapper_obj, core, &cmds[i]);
+	}
+}
+
+enum plan {
+	PLAN_SPLIT,      /* the image commands are ready */
+	PLAN_FULL,       /* the full links, in parallel */
+	PLAN_FULL_ONE,   /* the full links, one at a time: they are to fail */
+};
+
+/* The split gnu 8-core link (ldsplit.h): one relocatable link resolves
+ * the archives, then eight image links of its output. Sets *plan; when
+ * it is PLAN_SPLIT, the image commands are in cmds. A symbol left
+ * undefined means the full links, one at a time: the first fails with
+ * ld's own message, which names the object and function that need it.
+ * 0, or an exit code. */
+static int split_link_cmds(struct link *l, const char *wrapper_obj, struct q7_strvec *cmds,
+                           enum plan *plan)
+{
+	struct q7_drv *d = l->d;
+	struct q7_ldsplit s;
+	*plan = PLAN_FULL;
+	if (!q7_ldsplit_plan(&d->prof, &d->inv, l->inputs.v, &s)) {
+		if (d->prof.kind == Q7_PROFILE_GNU && d->inv.multicore)
+			q7_step_note(d, "eight full links: %s", s.why_not);
+		q7_ldsplit_free(&s);
+		return 0;
+	}
+	char *resolved = tmp_path(d, "resolved.o");
+	struct q7_strvec cmd = {0};
+	q7_cmd_link_resolve(&d->prof, &s, wrapper_obj, resolved, &cmd);
+	int rc = 0;
+	if (q7_step_show(d, cmd.v))
+		rc = q7_spawn_run(cmd.v);
+	if (rc == 0 && !d->dry) {
+		struct q7_strvec undef = {0};
+		if (q7_symbols_undefined(resolved, &undef) != 0) {
+			rc = Q7_EXIT_ERROR;
+		} else if (undef.n) {
+			q7_step_note(d, "eight full links: %s is undefined", undef.v[0]);
+			*plan = PLAN_FULL_ONE;
+		}
+		q7_sv_free(&undef);
+	}
+	if (rc == 0 && *plan == PLAN_FULL)
+		*plan = PLAN_SPLIT;
+	if (*plan == PLAN_SPLIT)
+		for (int i = 0; i < l->nimg; i++)
+			q7_cmd_link_image(&s, resolved, l->img[i].so, i, &cmds[i]);
+	q7_sv_free(&cmd);
+	q7_ldsplit_free(&s);
+	free(resolved);
+	return rc;
+}
+
+/* The links, up to Q7CC_JOBS at a time. */
+static int run_links(struct link *l, const char *wrapper_obj)
+{
+	struct q7_drv *d = l->d;
+	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}};
+	for (int i = 0; i < l->nimg; i++)
+		if (!d->dry) /* removed unless the whole link succeeds */
+			q7_output_track(l->img[i].so);
+	enum plan plan;
+	int rc = split_link_cmds(l, wrapper_obj, cmds, &plan);
+	if (rc == 0 && plan != PLAN_SPLIT)
+		full_link_cmds(l, wrapper_obj, cmds);
+	if (rc == 0)
+		rc = run_parallel(l, cmds, plan == PLAN_FULL_ONE ? 1 : jobs());
 	for (int i = 0; i < l->nimg; i++)
 		q7_sv_free(&cmds[i]);
-	return failed;
+	return rc;
 }
 
 static int pack_images(struct link *l)

@@ -60,6 +60,19 @@ void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
 void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const char *out,
                  char *const *objs, const char *wrapper_obj, int core, struct q7_strvec *cmd);
 
+/* True for a user unit that goes on a link line as a link flag (neither
+ * an input nor a compile-only flag nor one the link supplies itself). */
+bool q7_cmd_link_flag(const struct q7_profile *p, const struct q7_unit *u);
+
+/* The split gnu 8-core link (ldsplit.h): the one relocatable link of the
+ * user's inputs, wrapper_obj and every library into out; then one image
+ * of that object for a core, with ld itself. */
+struct q7_ldsplit;
+void q7_cmd_link_resolve(const struct q7_profile *p, const struct q7_ldsplit *s,
+                         const char *wrapper_obj, const char *out, struct q7_strvec *cmd);
+void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved, const char *out,
+                       int core, struct q7_strvec *cmd);
+
 /* The flags libclang parses with: the compile's -I/-D/-U/-std/-include
  * and the profile's, in the compile's order. */
 void q7_cmd_analysis_args(const struct q7_profile *p, const struct q7_inv *inv,

@@ -209,6 +209,68 @@ CPP
 	[ ! -s err ] || fail "noise with an unwritable cache: $(cat err)"
 	[ "$("$q7cc" --q7-print-schema k2.o)" = "k(Tensor x) -> Tensor" ] || fail "records"
 	;;
+split_link)
+	# gnu --q7-multicore: one relocatable link, then eight ld image links.
+	# The images export what the eight full links' images export; user
+	# linker options land in the right stage; an archive pulled in whole
+	# still brings its kernel.
+	cat > a.cpp <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+Q7_KERNEL torch::Tensor twice(const torch::Tensor &x, float k) { return x; }
+CPP
+	cat > b.cpp <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+Q7_KERNEL torch::Tensor from_archive(const torch::Tensor &x) { return x; }
+CPP
+	"$q7cc" --q7-toolchain=gnu -c a.cpp -o a.o || fail "compile a"
+	"$q7cc" --q7-toolchain=gnu -c b.cpp -o b.o || fail "compile b"
+	xtensa-lx106-elf-ar rcs libb.a b.o || fail "ar"
+	link() { # link DIR: the multicore link into DIR
+		mkdir -p "$1"
+		"$q7cc" --q7-toolchain=gnu --q7-multicore -shared -v -Wl,-soname,libops.so \
+			-Wl,--gc-sections,-Map="$1/ops.map" -o "$1/libops.so" a.o \
+			-Wl,--whole-archive libb.a -Wl,--no-whole-archive 2> "$1/err" ||
+			{ cat "$1/err"; fail "link into $1"; }
+	}
+	link split
+	Q7CC_LINK_SPLIT=0 link full
+	grep -q -- ' -r -nostdlib ' split/err || fail "no relocatable link: $(cat split/err)"
+	[ "$(grep -c -- '-ld -shared .* -soname libops.so --gc-sections -Map=split/ops.map ' split/err)" = 8 ] ||
+		fail "the image links lack the user's options: $(cat split/err)"
+	grep -q 'eight full links: Q7CC_LINK_SPLIT=0' full/err || fail "the switch did not hold"
+	[ -s split/ops.map ] || fail "no link map"
+	for i in 0 1 2 3 4 5 6 7; do
+		for d in split full; do
+			xtensa-lx106-elf-readelf -W --dyn-syms "$d/libops_cpu$i.so" |
+				awk '$7 != "UND" && $5 == "GLOBAL" { print $8 }' | sort > "$d/syms$i"
+		done
+		grep -q 'from_archive_wrapper' split/syms$i || fail "cpu$i: the archive's kernel is missing"
+		cmp -s split/syms$i full/syms$i ||
+			fail "cpu$i exports differ: $(diff split/syms$i full/syms$i)"
+		xtensa-lx106-elf-readelf -d "split/libops_cpu$i.so" | grep -q 'SONAME.*libops.so' ||
+			fail "cpu$i: no soname"
+	done
+	# A symbol nobody defines: the full links report it, with the object.
+	cat > u.cpp <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+int nowhere_defined(int);
+Q7_KERNEL torch::Tensor k(const torch::Tensor &x, int n) { nowhere_defined(n); return x; }
+CPP
+	"$q7cc" --q7-toolchain=gnu -c u.cpp -o u.o || fail "compile u"
+	"$q7cc" --q7-toolchain=gnu --q7-multicore -shared u.o -o libu.so 2> err &&
+		fail "a link with an undefined symbol succeeded"
+	grep -q "u.o.*undefined reference to .nowhere_defined" err || fail "message: $(cat err)"
+	[ "$(grep -c 'undefined reference' err)" = 1 ] || fail "reported more than once: $(cat err)"
+	ls libu* 2> /dev/null && fail "outputs left: $(ls libu*)"
+	# A linker option the split does not know: the full links run.
+	"$q7cc" --q7-toolchain=gnu --q7-multicore -shared -v a.o -Wl,--wrap=nothing \
+		-o libw.so 2> err || { cat err; fail "link with --wrap"; }
+	grep -q 'eight full links: linker option --wrap=nothing' err || fail "no fallback: $(cat err)"
+	[ -f libw_cpu7.packed.so ] || fail "no cpu7 image"
+	;;
 gnu_executable)
 	# A plain executable link (what CMake's probes and check_cxx_source_*
 	# do) links for the device with the gnu profile.

@@ -83,12 +83,15 @@ static char *expected(const char *pattern)
 	char *gxx = q7_path_search("xtensa-lx106-elf-g++", NULL);
 	char *cxx = q7_path_search("c++", NULL);
 	char *p = prefix();
-	const char *const pairs[] = {"@GXX@", gxx ? gxx : "?", "@CXX@", cxx ? cxx : "?",
+	/* The cross ld, beside the cross g++. */
+	char *ld = gxx ? q7_xasprintf("%.*sld", (int)strlen(gxx) - 3, gxx) : q7_xstrdup("?");
+	const char *const pairs[] = {"@GXX@", gxx ? gxx : "?", "@LD@", ld, "@CXX@", cxx ? cxx : "?",
 	                             "@P@", p, "@TMP@", "/tmp/q7cc.XXXXXX", NULL};
 	struct q7_strbuf b = {0};
 	q7_sb_add(&b, "");
 	replace_all(&b, pattern, pairs);
 	free(gxx);
+	free(ld);
 	free(cxx);
 	free(p);
 	return q7_sb_take(&b);
@@ -137,7 +140,22 @@ START_TEST(test_case)
 	char *want = expected(c->expect);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: status %d: %s", c->name,
 	              status, out);
-	ck_assert_msg(strcmp(out, want) == 0, "%s:\n got: %s\nwant: %s", c->name, out, want);
+	if (strcmp(out, want) != 0) {
+		/* The first line that differs: whole outputs overflow check's
+		 * message buffer. */
+		const char *g = out, *w = want;
+		int line = 1;
+		for (;;) {
+			size_t gn = strcspn(g, "\n"), wn = strcspn(w, "\n");
+			if (gn != wn || strncmp(g, w, gn) != 0 || !g[gn] || !w[wn])
+				break;
+			g += gn + 1;
+			w += wn + 1;
+			line++;
+		}
+		ck_abort_msg("%s: line %d differs:\n got: %.*s\nwant: %.*s", c->name, line,
+		             (int)strcspn(g, "\n"), g, (int)strcspn(w, "\n"), w);
+	}
 	free(out);
 	free(want);
 }
