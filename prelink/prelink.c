@@ -4,9 +4,18 @@
  *
  * The image is read with explicit little-endian decoders and every offset,
  * size and address is checked before use, so a damaged image gets a
- * message, never a crash. Supported relocations: R_XTENSA_NONE (ignored)
- * and R_XTENSA_RELATIVE without a symbol; anything else is refused with its
- * type and offset (docs/emulated.md). */
+ * message, never a crash.
+ *
+ * For the relocations it is a small, strict dynamic linker of one
+ * self-contained image, binding everything at once as glibc's Xtensa
+ * dynamic linker does with lazy binding off: R_XTENSA_NONE is skipped,
+ * R_XTENSA_RELATIVE (no symbol) moves its word by the distance to the base,
+ * R_XTENSA_GLOB_DAT and R_XTENSA_JMP_SLOT write S + addend, where S is 0
+ * for an undefined weak symbol and the symbol's address at the base for
+ * one the image defines (dynsym.c reads the symbols), and R_XTENSA_RTLD is
+ * ignored. An undefined symbol that is not weak, and anything else
+ * (R_XTENSA_32 included: no Xtensa dynamic linker applies it), is refused
+ * with its type and offset (docs/emulated.md). */
 #include "prelink_int.h"
 
 #include <elf.h>
@@ -40,16 +49,6 @@ void q7_pl_err(char *err, size_t err_size, const char *name, const char *fmt, ..
 	va_end(ap);
 }
 
-static uint32_t rd16(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
-
-static uint32_t rd32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 static void wr32(unsigned char *p, uint32_t v)
 {
 	p[0] = (unsigned char)v;
@@ -68,7 +67,7 @@ struct seg {
 	uint32_t offset, vaddr, filesz, memsz;
 };
 
-struct img {
+struct q7_pl_img {
 	const char *name;
 	const unsigned char *p; /* the image's bytes */
 	size_t size;
@@ -84,6 +83,10 @@ struct img {
  * them). */
 enum {
 	R_XTENSA_NONE = 0,
+	R_XTENSA_32 = 1,
+	R_XTENSA_RTLD = 2,
+	R_XTENSA_GLOB_DAT = 3,
+	R_XTENSA_JMP_SLOT = 4,
 	R_XTENSA_RELATIVE = 5,
 };
 
@@ -109,7 +112,7 @@ static const char *reloc_name(uint32_t type)
 
 /* The ELF header and program headers: class, data, machine, type, and
  * every PT_LOAD and PT_DYNAMIC inside the file. */
-static int parse_image(struct img *im, char *err, size_t es)
+static int parse_image(struct q7_pl_img *im, char *err, size_t es)
 {
 	const unsigned char *p = im->p;
 	if (im->size < sizeof(Elf32_Ehdr) || memcmp(p, ELFMAG, SELFMAG) != 0) {
@@ -124,18 +127,19 @@ static int parse_image(struct img *im, char *err, size_t es)
 		q7_pl_err(err, es, im->name, "the image is not little-endian (data %u)", p[EI_DATA]);
 		return 1;
 	}
-	uint32_t machine = rd16(p + 18);
+	uint32_t machine = q7_pl_rd16(p + 18);
 	if (machine != EM_XTENSA) {
 		q7_pl_err(err, es, im->name, "the image is not for Xtensa (machine %u)", machine);
 		return 1;
 	}
-	im->type = rd16(p + 16);
+	im->type = q7_pl_rd16(p + 16);
 	if (im->type != ET_DYN && im->type != ET_EXEC) {
 		q7_pl_err(err, es, im->name, "the image is not a linked image (ELF type %u)", im->type);
 		return 1;
 	}
-	im->entry = rd32(p + 24);
-	uint32_t phoff = rd32(p + 28), phentsize = rd16(p + 42), phnum = rd16(p + 44);
+	im->entry = q7_pl_rd32(p + 24);
+	uint32_t phoff = q7_pl_rd32(p + 28), phentsize = q7_pl_rd16(p + 42);
+	uint32_t phnum = q7_pl_rd16(p + 44);
 	if (phnum == 0 || phnum == PN_XNUM) {
 		q7_pl_err(err, es, im->name, "the image has no program headers");
 		return 1;
@@ -153,8 +157,8 @@ static int parse_image(struct img *im, char *err, size_t es)
 	}
 	for (uint32_t i = 0; i < phnum; i++) {
 		const unsigned char *ph = p + phoff + i * phentsize;
-		uint32_t type = rd32(ph), off = rd32(ph + 4), va = rd32(ph + 8);
-		uint32_t filesz = rd32(ph + 16), memsz = rd32(ph + 20);
+		uint32_t type = q7_pl_rd32(ph), off = q7_pl_rd32(ph + 4), va = q7_pl_rd32(ph + 8);
+		uint32_t filesz = q7_pl_rd32(ph + 16), memsz = q7_pl_rd32(ph + 20);
 		if (type != PT_LOAD && type != PT_DYNAMIC)
 			continue;
 		if (off > im->size || filesz > im->size - off) {
@@ -220,8 +224,7 @@ static int parse_image(struct img *im, char *err, size_t es)
 	return 0;
 }
 
-/* The file bytes at link address va, n bytes long, or NULL. */
-static const unsigned char *at_vaddr(const struct img *im, uint32_t va, uint32_t n)
+const unsigned char *q7_pl_at_vaddr(const struct q7_pl_img *im, uint32_t va, uint32_t n)
 {
 	for (unsigned i = 0; i < im->nload; i++) {
 		const struct seg *s = &im->load[i];
@@ -233,10 +236,11 @@ static const unsigned char *at_vaddr(const struct img *im, uint32_t va, uint32_t
 
 struct dyn {
 	uint32_t rela, relasz, relaent, jmprel, pltrelsz, pltrel;
+	struct q7_pl_dynsym_loc sym;
 	bool have_rel, have_needed;
 };
 
-static int read_dynamic(const struct img *im, struct dyn *d, char *err, size_t es)
+static int read_dynamic(const struct q7_pl_img *im, struct dyn *d, char *err, size_t es)
 {
 	memset(d, 0, sizeof *d);
 	d->relaent = sizeof(Elf32_Rela);
@@ -244,12 +248,14 @@ static int read_dynamic(const struct img *im, struct dyn *d, char *err, size_t e
 	bool ended = false;
 	for (uint32_t o = 0; o + 8 <= im->dyn_size; o += 8) {
 		const unsigned char *e = im->p + im->dyn_offset + o;
-		int32_t tag = (int32_t)rd32(e);
-		uint32_t val = rd32(e + 4);
+		int32_t tag = (int32_t)q7_pl_rd32(e);
+		uint32_t val = q7_pl_rd32(e + 4);
 		if (tag == DT_NULL) {
 			ended = true;
 			break;
 		}
+		if (tag >= 0 && tag < 32)
+			d->sym.tags |= 1u << tag;
 		switch (tag) {
 		case DT_RELA: d->rela = val; break;
 		case DT_RELASZ: d->relasz = val; break;
@@ -257,6 +263,11 @@ static int read_dynamic(const struct img *im, struct dyn *d, char *err, size_t e
 		case DT_JMPREL: d->jmprel = val; break;
 		case DT_PLTRELSZ: d->pltrelsz = val; break;
 		case DT_PLTREL: d->pltrel = val; break;
+		case DT_SYMTAB: d->sym.symtab = val; break;
+		case DT_SYMENT: d->sym.syment = val; break;
+		case DT_STRTAB: d->sym.strtab = val; break;
+		case DT_STRSZ: d->sym.strsz = val; break;
+		case DT_HASH: d->sym.hash = val; break;
 		case DT_REL: case DT_RELSZ: d->have_rel = true; break;
 		case DT_NEEDED: d->have_needed = true; break;
 		default: break;
@@ -288,55 +299,236 @@ static int read_dynamic(const struct img *im, struct dyn *d, char *err, size_t e
 	return 0;
 }
 
-/* Applies one table of RELA entries to the load bytes. */
-static int apply_table(const struct img *im, uint32_t va, uint32_t size, const char *what,
-                       unsigned char *load, uint32_t delta, uint32_t *count, char *err,
-                       size_t es)
+/* One RELA entry. */
+struct rela {
+	uint32_t off, type, sym, addend;
+};
+
+/* What applying the relocations needs. The symbol table is read when the
+ * first relocation names a symbol: an image that names none (the usual
+ * -Bsymbolic image) does not depend on it. */
+struct relocator {
+	const struct q7_pl_img *im;
+	const struct dyn *d;
+	unsigned char *load; /* the load bytes, relocated in place */
+	uint32_t delta;      /* base - link base */
+	uint32_t *count;     /* relocations applied */
+	bool have_plt, have_jmp_slot;
+	bool have_symtab;
+	struct q7_pl_symtab st;
+	char *err;
+	size_t es;
+};
+
+/* Symbol i of the dynamic symbol table, which is read on first use. */
+static int get_sym(struct relocator *r, uint32_t i, struct q7_pl_sym *s)
 {
+	if (!r->have_symtab) {
+		if (q7_pl_symtab_read(r->im, r->im->name, &r->d->sym, &r->st, r->err, r->es))
+			return 1;
+		r->have_symtab = true;
+	}
+	return q7_pl_sym_get(&r->st, r->im->name, i, s, r->err, r->es);
+}
+
+/* S, the symbol's address at the base: 0 for an undefined weak symbol
+ * (what a dynamic linker gives one that nothing defines), st_value for an
+ * absolute one, st_value moved with the image for one the image defines.
+ * Nothing else can define a symbol: a device image is all there is. */
+static int sym_address(const struct relocator *r, const struct rela *rl,
+                       const struct q7_pl_sym *s, uint32_t *S)
+{
+	const struct q7_pl_img *im = r->im;
+	if (s->shndx == SHN_UNDEF && s->bind == STB_WEAK) {
+		*S = 0;
+		return 0;
+	}
+	if (s->shndx == SHN_UNDEF) {
+		q7_pl_err(r->err, r->es, im->name,
+		          "undefined symbol '%.128s' in %s (type %u) at offset 0x%x; a device image "
+		          "is self-contained: define it, or declare it weak to make it optional",
+		          s->name, reloc_name(rl->type), rl->type, rl->off);
+		return 1;
+	}
+	if (s->type == STT_TLS || s->type == STT_GNU_IFUNC) {
+		q7_pl_err(r->err, r->es, im->name,
+		          "symbol '%.128s' in %s (type %u) at offset 0x%x is %s, which cannot be "
+		          "prelinked", s->name, reloc_name(rl->type), rl->type, rl->off,
+		          s->type == STT_TLS ? "thread-local" : "an indirect function (ifunc)");
+		return 1;
+	}
+	if (s->shndx == SHN_ABS) {
+		*S = s->value;
+		return 0;
+	}
+	/* A value the image does not cover would be moved into nothing. */
+	if (s->value < im->lo || s->value > im->hi) {
+		q7_pl_err(r->err, r->es, im->name,
+		          "symbol '%.128s' (0x%x) in %s (type %u) at offset 0x%x lies outside the "
+		          "image (0x%x..0x%x)", s->name, s->value, reloc_name(rl->type), rl->type,
+		          rl->off, im->lo, im->hi);
+		return 1;
+	}
+	*S = s->value + r->delta;
+	return 0;
+}
+
+/* The word a relocation changes, in the load bytes, or NULL. */
+static unsigned char *reloc_word(const struct relocator *r, const struct rela *rl)
+{
+	const struct q7_pl_img *im = r->im;
+	uint32_t load_size = im->file_hi - im->lo;
+	if (rl->off < im->lo || rl->off - im->lo > load_size || load_size - (rl->off - im->lo) < 4) {
+		q7_pl_err(r->err, r->es, im->name,
+		          "%s at offset 0x%x is outside the image's file bytes (0x%x..0x%x)",
+		          reloc_name(rl->type), rl->off, im->lo, im->file_hi);
+		return NULL;
+	}
+	return r->load + (rl->off - im->lo);
+}
+
+static int apply_relative(struct relocator *r, const struct rela *rl)
+{
+	if (rl->sym != 0) {
+		q7_pl_err(r->err, r->es, r->im->name,
+		          "R_XTENSA_RELATIVE at offset 0x%x names symbol %u; it must name none",
+		          rl->off, rl->sym);
+		return 1;
+	}
+	unsigned char *w = reloc_word(r, rl);
+	if (!w)
+		return 1;
+	/* Xtensa's RELATIVE keeps the link-time address in the word (the
+	 * addend is normally 0): word + addend + (base - link base). */
+	wr32(w, q7_pl_rd32(w) + rl->addend + r->delta);
+	(*r->count)++;
+	return 0;
+}
+
+/* GLOB_DAT and JMP_SLOT: word = S + addend, as glibc's (and uClibc's)
+ * Xtensa dynamic linker binds them. The word's old contents do not count:
+ * GNU ld leaves 0 in a GLOB_DAT word and the PLT entry's address in a
+ * JMP_SLOT word, for lazy binding. */
+static int apply_symbolic(struct relocator *r, const struct rela *rl)
+{
+	struct q7_pl_sym s;
+	uint32_t S;
+	if (rl->sym == 0) {
+		q7_pl_err(r->err, r->es, r->im->name, "%s (type %u) at offset 0x%x names no symbol",
+		          reloc_name(rl->type), rl->type, rl->off);
+		return 1;
+	}
+	unsigned char *w = reloc_word(r, rl);
+	if (!w || get_sym(r, rl->sym, &s) || sym_address(r, rl, &s, &S))
+		return 1;
+	wr32(w, S + rl->addend);
+	(*r->count)++;
+	r->have_jmp_slot |= rl->type == R_XTENSA_JMP_SLOT;
+	return 0;
+}
+
+/* R_XTENSA_RTLD marks the two words the PLT entries read to enter the lazy
+ * resolver (addend 1: the resolver, 2: the link map). Every JMP_SLOT is
+ * bound here, so no PLT entry ever jumps to the resolver: the words are
+ * left alone and the relocation is not counted as applied. Checked all
+ * the same, as glibc does. */
+static int check_rtld(struct relocator *r, const struct rela *rl)
+{
+	if (rl->addend != 1 && rl->addend != 2) {
+		q7_pl_err(r->err, r->es, r->im->name,
+		          "R_XTENSA_RTLD at offset 0x%x has addend %u; only 1 (the resolver) and 2 "
+		          "(the link map) exist", rl->off, rl->addend);
+		return 1;
+	}
+	r->have_plt = true;
+	return reloc_word(r, rl) ? 0 : 1;
+}
+
+static int apply_one(struct relocator *r, const struct rela *rl)
+{
+	switch (rl->type) {
+	case R_XTENSA_NONE:
+		return 0;
+	case R_XTENSA_RELATIVE:
+		return apply_relative(r, rl);
+	case R_XTENSA_GLOB_DAT:
+	case R_XTENSA_JMP_SLOT:
+		return apply_symbolic(r, rl);
+	case R_XTENSA_RTLD:
+		return check_rtld(r, rl);
+	case R_XTENSA_32:
+		/* GNU ld writes R_XTENSA_GLOB_DAT for a word that needs a symbol,
+		 * and glibc's and uClibc's Xtensa dynamic linkers reject
+		 * R_XTENSA_32: there is no agreed meaning to follow. */
+		q7_pl_err(r->err, r->es, r->im->name,
+		          "unsupported relocation R_XTENSA_32 (type 1) at offset 0x%x; no Xtensa "
+		          "dynamic linker applies it (GNU ld writes R_XTENSA_GLOB_DAT for a word "
+		          "that needs a symbol)", rl->off);
+		return 1;
+	default:
+		q7_pl_err(r->err, r->es, r->im->name,
+		          "unsupported relocation %s (type %u) at offset 0x%x; only R_XTENSA_NONE, "
+		          "R_XTENSA_RELATIVE, R_XTENSA_GLOB_DAT, R_XTENSA_JMP_SLOT and "
+		          "R_XTENSA_RTLD can be prelinked (link with -Wl,-Bsymbolic)",
+		          reloc_name(rl->type), rl->type, rl->off);
+		return 1;
+	}
+}
+
+/* Applies one table of RELA entries to the load bytes. */
+static int apply_table(struct relocator *r, uint32_t va, uint32_t size, const char *what)
+{
+	const struct q7_pl_img *im = r->im;
 	if (size == 0)
 		return 0;
 	if (size % sizeof(Elf32_Rela)) {
-		q7_pl_err(err, es, im->name, "%s size 0x%x is not a multiple of %zu", what, size,
-		          sizeof(Elf32_Rela));
+		q7_pl_err(r->err, r->es, im->name, "%s size 0x%x is not a multiple of %zu", what,
+		          size, sizeof(Elf32_Rela));
 		return 1;
 	}
-	const unsigned char *t = at_vaddr(im, va, size);
+	const unsigned char *t = q7_pl_at_vaddr(im, va, size);
 	if (!t) {
-		q7_pl_err(err, es, im->name, "%s (address 0x%x, size 0x%x) is outside the image's "
-		          "file bytes", what, va, size);
+		q7_pl_err(r->err, r->es, im->name,
+		          "%s (address 0x%x, size 0x%x) is outside the image's file bytes", what, va,
+		          size);
 		return 1;
 	}
-	uint32_t load_size = im->file_hi - im->lo;
 	for (uint32_t o = 0; o < size; o += sizeof(Elf32_Rela)) {
-		uint32_t off = rd32(t + o), info = rd32(t + o + 4), addend = rd32(t + o + 8);
-		uint32_t type = ELF32_R_TYPE(info), sym = ELF32_R_SYM(info);
-		if (type == R_XTENSA_NONE)
-			continue;
-		if (type != R_XTENSA_RELATIVE) {
-			q7_pl_err(err, es, im->name,
-			          "unsupported relocation %s (type %u) at offset 0x%x; only "
-			          "R_XTENSA_RELATIVE and R_XTENSA_NONE can be prelinked (link with "
-			          "-Wl,-Bsymbolic and no undefined symbols)",
-			          reloc_name(type), type, off);
+		uint32_t info = q7_pl_rd32(t + o + 4);
+		struct rela rl = {.off = q7_pl_rd32(t + o), .type = ELF32_R_TYPE(info),
+		                  .sym = ELF32_R_SYM(info), .addend = q7_pl_rd32(t + o + 8)};
+		if (apply_one(r, &rl))
 			return 1;
-		}
-		if (sym != 0) {
-			q7_pl_err(err, es, im->name,
-			          "R_XTENSA_RELATIVE at offset 0x%x names symbol %u; it must name none",
-			          off, sym);
-			return 1;
-		}
-		if (off < im->lo || off - im->lo > load_size || load_size - (off - im->lo) < 4) {
-			q7_pl_err(err, es, im->name,
-			          "R_XTENSA_RELATIVE at offset 0x%x is outside the image's file bytes "
-			          "(0x%x..0x%x)", off, im->lo, im->file_hi);
-			return 1;
-		}
-		/* Xtensa's RELATIVE keeps the link-time address in the word (the
-		 * addend is normally 0): word + addend + (base - link base). */
-		unsigned char *w = load + (off - im->lo);
-		wr32(w, rd32(w) + addend + delta);
-		(*count)++;
+	}
+	return 0;
+}
+
+/* Applies the image's RELA tables to the load bytes; *count gets the
+ * number of relocations applied. */
+static int relocate(const struct q7_pl_img *im, unsigned char *load, uint32_t delta,
+                    uint32_t *count, char *err, size_t es)
+{
+	struct dyn d;
+	if (read_dynamic(im, &d, err, es))
+		return 1;
+	struct relocator r = {.im = im, .d = &d, .load = load, .delta = delta, .count = count,
+	                      .err = err, .es = es};
+	if (apply_table(&r, d.rela, d.relasz, "DT_RELA"))
+		return 1;
+	/* Some links count the PLT relocations in DT_RELASZ too: apply them
+	 * once. */
+	bool plt_inside = (uint64_t)d.jmprel >= d.rela &&
+	                  (uint64_t)d.jmprel + d.pltrelsz <= (uint64_t)d.rela + d.relasz;
+	if (!plt_inside && apply_table(&r, d.jmprel, d.pltrelsz, "DT_JMPREL"))
+		return 1;
+	/* A PLT whose slots nothing binds would send its calls to the lazy
+	 * resolver, which is not there; the packer removes .rela.plt. */
+	if (r.have_plt && !r.have_jmp_slot) {
+		q7_pl_err(err, es, im->name,
+		          "the image has a PLT (R_XTENSA_RTLD) but no R_XTENSA_JMP_SLOT binds its "
+		          "slots: .rela.plt was removed, as q7-pkg-loadlib does without -l; pack with "
+		          "-l, or prelink the unpacked image");
+		return 1;
 	}
 	return 0;
 }
@@ -360,7 +552,7 @@ static void put_header(unsigned char *out, const struct q7_pl_header *h)
 }
 
 /* Where the image goes: --base, or the window of opts->core. */
-static int choose_base(const struct q7_prelink_opts *opts, const struct img *im,
+static int choose_base(const struct q7_prelink_opts *opts, const struct q7_pl_img *im,
                        struct q7_pl_header *h, char *err, size_t es)
 {
 	uint32_t span = im->hi - im->lo;
@@ -399,7 +591,7 @@ static int choose_base(const struct q7_prelink_opts *opts, const struct img *im,
 	return 0;
 }
 
-static int prelink_image(const struct q7_prelink_opts *opts, struct img *im,
+static int prelink_image(const struct q7_prelink_opts *opts, struct q7_pl_img *im,
                          struct q7_prelinked *out, char *err, size_t es)
 {
 	if (parse_image(im, err, es))
@@ -421,21 +613,9 @@ static int prelink_image(const struct q7_prelink_opts *opts, struct img *im,
 		const struct seg *s = &im->load[i];
 		memcpy(load + (s->vaddr - im->lo), im->p + s->offset, s->filesz);
 	}
-	if (im->have_dynamic) {
-		struct dyn d;
-		int bad = read_dynamic(im, &d, err, es) ||
-		          apply_table(im, d.rela, d.relasz, "DT_RELA", load, delta, &h.nrelocs, err, es);
-		/* Some links count the PLT relocations in DT_RELASZ too: apply them
-		 * once. */
-		bool plt_inside = (uint64_t)d.jmprel >= d.rela &&
-		                  (uint64_t)d.jmprel + d.pltrelsz <= (uint64_t)d.rela + d.relasz;
-		if (!bad && !plt_inside)
-			bad = apply_table(im, d.jmprel, d.pltrelsz, "DT_JMPREL", load, delta, &h.nrelocs,
-			                  err, es);
-		if (bad) {
-			free(bytes);
-			return 1;
-		}
+	if (im->have_dynamic && relocate(im, load, delta, &h.nrelocs, err, es)) {
+		free(bytes);
+		return 1;
 	}
 	h.magic = Q7_PL_MAGIC;
 	h.version = Q7_PL_VERSION;
@@ -446,7 +626,7 @@ static int prelink_image(const struct q7_prelink_opts *opts, struct img *im,
 	h.link_base = im->lo;
 	h.checksum = q7_crc32(0, load, load_size);
 	put_header(bytes, &h);
-	h.header_crc = rd32(bytes + 44);
+	h.header_crc = q7_pl_rd32(bytes + 44);
 	out->hdr = h;
 	out->bytes = bytes;
 	out->size = Q7_PL_HEADER_SIZE + (size_t)load_size;
@@ -464,15 +644,15 @@ int q7_prelink_memory(const struct q7_prelink_opts *opts, const void *buf, size_
 		q7_pl_err(err, err_size, name, "not an ELF file");
 		return 1;
 	}
-	struct img im = {.name = name, .p = p, .size = size};
+	struct q7_pl_img im = {.name = name, .p = p, .size = size};
 	/* A packed object (ET_REL) carries the image under its symbol; anything
 	 * else is taken to be the image itself. */
 	if (size >= sizeof(Elf32_Ehdr) && p[EI_CLASS] == ELFCLASS32 && p[EI_DATA] == ELFDATA2LSB &&
-	    rd16(p + 16) == ET_REL) {
+	    q7_pl_rd16(p + 16) == ET_REL) {
 		size_t off, len;
-		if (rd16(p + 18) != EM_XTENSA) {
+		if (q7_pl_rd16(p + 18) != EM_XTENSA) {
 			q7_pl_err(err, err_size, name, "not an Xtensa packed object (machine %u)",
-			          rd16(p + 18));
+			          q7_pl_rd16(p + 18));
 			return 1;
 		}
 		const char *sym = opts->symbol ? opts->symbol : "lib_func";

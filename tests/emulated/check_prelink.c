@@ -1,8 +1,11 @@
-/* The prelinker on a real device image (tests/emulated/fixture, linked with
+/* The prelinker on real device images (tests/emulated/fixture, linked with
  * the single-core LSP and packed by q7-pkg-loadlib): placement, relocation
  * arithmetic checked word by word against the unrelocated image, the header
  * and its checksums, and crafted damage made by editing the good image's
- * bytes. argv: the .stripped.so and the .packed.so. */
+ * bytes. Then the symbol fixture (weak_refs.c): GLOB_DAT and JMP_SLOT bound
+ * by symbol, checked word by word against what libelf reads from the
+ * image, and its symbol table damaged. argv: fk's .stripped.so and
+ * .packed.so, wk.so, wk.packed.so (-l) and wk_nolookup.packed.so. */
 #include <check.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -255,10 +258,14 @@ START_TEST(refuses_unsupported_relocations)
 	snprintf(want, sizeof want, "unsupported relocation R_XTENSA_32 (type 1) at offset 0x%x",
 	         first);
 	bad_reloc(0, 0, 1, want);
-	uint32_t third = rd32(img + rela_off + 24);
-	snprintf(want, sizeof want, "R_XTENSA_JMP_SLOT (type 4) at offset 0x%x", third);
-	bad_reloc(2, 0, (7u << 8) | 4, want);
-	bad_reloc(1, 0, 3, "R_XTENSA_GLOB_DAT (type 3)");
+	bad_reloc(0, 0, (2u << 8) | 1, "no Xtensa dynamic linker applies it");
+	/* A symbol needs the symbol table, which the packer removed from fk. */
+	bad_reloc(2, 0, (7u << 8) | 4, "DT_HASH has no buckets");
+	uint32_t second = rd32(img + rela_off + 12);
+	snprintf(want, sizeof want, "R_XTENSA_GLOB_DAT (type 3) at offset 0x%x names no symbol",
+	         second);
+	bad_reloc(1, 0, 3, want);
+	bad_reloc(1, 0, 6, "unsupported relocation R_XTENSA_PLT (type 6)");
 	bad_reloc(1, 0, 200, "an unknown relocation (type 200)");
 	bad_reloc(1, 0, 52, "R_XTENSA_TLS");
 	bad_reloc(3, 0, (3u << 8) | 5, "names symbol 3");
@@ -276,16 +283,23 @@ START_TEST(refuses_unsupported_relocations)
 }
 END_TEST
 
-/* Retags the first dynamic entry tagged tag in c and sets its value. */
-static void retag(unsigned char *c, int32_t tag, int32_t new_tag, uint32_t val)
+/* Retags the first entry tagged tag of the dynamic section at doff (dsize
+ * bytes) in c and sets its value. */
+static void retag_in(unsigned char *c, size_t doff, size_t dsize, int32_t tag, int32_t new_tag,
+                     uint32_t val)
 {
-	for (size_t o = 0; o + 8 <= dyn_size; o += 8)
-		if ((int32_t)rd32(c + dyn_off + o) == tag) {
-			wr32(c + dyn_off + o, (uint32_t)new_tag);
-			wr32(c + dyn_off + o + 4, val);
+	for (size_t o = 0; o + 8 <= dsize; o += 8)
+		if ((int32_t)rd32(c + doff + o) == tag) {
+			wr32(c + doff + o, (uint32_t)new_tag);
+			wr32(c + doff + o + 4, val);
 			return;
 		}
 	ck_abort_msg("no dynamic tag %d in the fixture", tag);
+}
+
+static void retag(unsigned char *c, int32_t tag, int32_t new_tag, uint32_t val)
+{
+	retag_in(c, dyn_off, dyn_size, tag, new_tag, val);
 }
 
 /* A copy of the image with one dynamic entry retagged. */
@@ -315,6 +329,13 @@ START_TEST(refuses_damaged_dynamic)
 	free(c);
 	c = with_dyn(DT_RELA, DT_REL, rd32(img + rela_off));
 	expect_refused(c, img_size, "REL relocations (DT_REL) are not supported");
+	free(c);
+	/* No relocation names a symbol: the symbol table is not read. */
+	c = with_dyn(DT_HASH, DT_HASH, 0x10);
+	struct q7_prelinked pl;
+	char err[Q7_PL_ERR_SIZE];
+	ck_assert_msg(run(c, img_size, -1, 1, 0x60100000u, &pl, err) == 0, "%s", err);
+	q7_prelinked_free(&pl);
 	free(c);
 	c = with_dyn(DT_NULL, DT_DEBUG, 0);
 	for (size_t o = 0; o + 8 <= dyn_size; o += 8)
@@ -347,8 +368,9 @@ START_TEST(plt_relocations)
 	ck_assert_int_eq(run(c, img_size, -1, 1, 0x60100000u, &pl, err), 0);
 	ck_assert_uint_eq(pl.hdr.nrelocs, rela_size / 12);
 	q7_prelinked_free(&pl);
-	wr32(c + rela_off + rela_size - 8, 4); /* R_XTENSA_JMP_SLOT */
-	expect_refused(c, img_size, "unsupported relocation R_XTENSA_JMP_SLOT (type 4)");
+	wr32(c + rela_off + rela_size - 8, 4); /* R_XTENSA_JMP_SLOT, no symbol */
+	expect_refused(c, img_size, "R_XTENSA_JMP_SLOT (type 4) at offset");
+	expect_refused(c, img_size, "names no symbol");
 	free(c);
 }
 END_TEST
@@ -404,15 +426,385 @@ START_TEST(packed_object_lookup)
 }
 END_TEST
 
+/* ---- the symbol fixture: relocations that name symbols ---- */
+
+#define WK_MAX 64
+
+struct wk_rel {
+	size_t pos; /* the entry's file offset */
+	uint32_t off, type, sym, addend;
+};
+
+struct wk_sym {
+	char name[40];
+	uint32_t value;
+	unsigned bind, type, shndx;
+};
+
+static const char *wk_path, *wk_packed_path, *wk_nolookup_path;
+static unsigned char *wk, *wk_packed, *wk_nolookup;
+static size_t wk_size, wk_packed_size, wk_nolookup_size;
+static struct wk_rel wk_rels[WK_MAX];
+static struct wk_sym wk_syms[WK_MAX];
+static GElf_Phdr wk_loads[4];
+static unsigned wk_nrels, wk_nsyms, wk_nloads;
+static size_t wk_dynsym_off, wk_hash_off, wk_dyn_off, wk_dyn_size;
+
+/* .rela.dyn, then .rela.plt: the order the prelinker applies them in. */
+static void wk_read_relocs(Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	for (size_t i = 0; i < sh->sh_size / 12 && wk_nrels < WK_MAX; i++) {
+		GElf_Rela r;
+		gelf_getrela(d, (int)i, &r);
+		wk_rels[wk_nrels++] = (struct wk_rel){
+			sh->sh_offset + 12 * i, (uint32_t)r.r_offset, (uint32_t)GELF_R_TYPE(r.r_info),
+			(uint32_t)GELF_R_SYM(r.r_info), (uint32_t)r.r_addend};
+	}
+}
+
+static void wk_read_syms(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	wk_dynsym_off = sh->sh_offset;
+	for (size_t i = 0; i < sh->sh_size / 16 && wk_nsyms < WK_MAX; i++) {
+		GElf_Sym sym;
+		gelf_getsym(d, (int)i, &sym);
+		struct wk_sym *w = &wk_syms[wk_nsyms++];
+		snprintf(w->name, sizeof w->name, "%s", elf_strptr(e, sh->sh_link, sym.st_name));
+		w->value = (uint32_t)sym.st_value;
+		w->bind = GELF_ST_BIND(sym.st_info);
+		w->type = GELF_ST_TYPE(sym.st_info);
+		w->shndx = sym.st_shndx;
+	}
+}
+
+static void load_wk(void)
+{
+	wk = (unsigned char *)q7_read_file(wk_path, &wk_size);
+	wk_packed = (unsigned char *)q7_read_file(wk_packed_path, &wk_packed_size);
+	wk_nolookup = (unsigned char *)q7_read_file(wk_nolookup_path, &wk_nolookup_size);
+	Elf *e = wk && wk_packed && wk_nolookup ? elf_memory((char *)wk, wk_size) : NULL;
+	if (!e) {
+		fprintf(stderr, "check_prelink: cannot read the symbol fixture\n");
+		exit(1);
+	}
+	size_t shstrndx, phnum;
+	elf_getshdrstrndx(e, &shstrndx);
+	elf_getphdrnum(e, &phnum);
+	for (size_t i = 0; i < phnum && wk_nloads < 4; i++)
+		if (gelf_getphdr(e, (int)i, &wk_loads[wk_nloads]) &&
+		    wk_loads[wk_nloads].p_type == PT_LOAD)
+			wk_nloads++;
+	for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s));) {
+		GElf_Shdr sh;
+		gelf_getshdr(s, &sh);
+		const char *name = elf_strptr(e, shstrndx, sh.sh_name);
+		if (strcmp(name, ".rela.dyn") == 0 || strcmp(name, ".rela.plt") == 0)
+			wk_read_relocs(s, &sh);
+		else if (strcmp(name, ".dynsym") == 0)
+			wk_read_syms(e, s, &sh);
+		else if (strcmp(name, ".hash") == 0)
+			wk_hash_off = sh.sh_offset;
+		else if (strcmp(name, ".dynamic") == 0)
+			wk_dyn_off = sh.sh_offset, wk_dyn_size = sh.sh_size;
+	}
+	elf_end(e);
+	if (!wk_nrels || !wk_nsyms || !wk_hash_off || !wk_dyn_size || !wk_nloads) {
+		fprintf(stderr, "check_prelink: the symbol fixture lacks its dynamic tables\n");
+		exit(1);
+	}
+}
+
+static void free_wk(void)
+{
+	free(wk);
+	free(wk_packed);
+	free(wk_nolookup);
+}
+
+static unsigned wk_sym_index(const char *name)
+{
+	for (unsigned i = 0; i < wk_nsyms; i++)
+		if (strcmp(wk_syms[i].name, name) == 0)
+			return i;
+	ck_abort_msg("no symbol %s in the fixture", name);
+	return 0;
+}
+
+/* The first relocation of a type that names symbol sym (any if sym is
+ * -1u). */
+static const struct wk_rel *wk_find(uint32_t type, uint32_t sym)
+{
+	for (unsigned i = 0; i < wk_nrels; i++)
+		if (wk_rels[i].type == type && (sym == -1u || wk_rels[i].sym == sym))
+			return &wk_rels[i];
+	ck_abort_msg("no relocation of type %u naming symbol %u in the fixture", type, sym);
+	return NULL;
+}
+
+/* The word at link address va in wk's file bytes. */
+static const unsigned char *wk_file_word(uint32_t va)
+{
+	for (unsigned i = 0; i < wk_nloads; i++)
+		if (va >= wk_loads[i].p_vaddr && va + 4 <= wk_loads[i].p_vaddr + wk_loads[i].p_filesz)
+			return wk + wk_loads[i].p_offset + (va - wk_loads[i].p_vaddr);
+	ck_abort_msg("0x%x is not in the fixture's file bytes", va);
+	return NULL;
+}
+
+/* The load bytes the prelinker must make of wk at base, worked out here
+ * from what libelf reads: RELATIVE words moved, GLOB_DAT and JMP_SLOT
+ * words S + addend (S = 0 for an undefined weak symbol, else its value
+ * moved), R_XTENSA_RTLD words left alone. Returns how many relocations
+ * that applies. */
+static uint32_t wk_expect(unsigned char *load, uint32_t base)
+{
+	uint32_t lo = (uint32_t)wk_loads[0].p_vaddr, delta = base - lo, n = 0;
+	for (unsigned i = 0; i < wk_nloads; i++)
+		memcpy(load + (wk_loads[i].p_vaddr - lo), wk + wk_loads[i].p_offset,
+		       wk_loads[i].p_filesz);
+	for (unsigned i = 0; i < wk_nrels; i++) {
+		const struct wk_rel *r = &wk_rels[i];
+		const struct wk_sym *s = &wk_syms[r->sym];
+		unsigned char *w = load + (r->off - lo);
+		if (r->type == 5)
+			wr32(w, rd32(w) + r->addend + delta);
+		else if (r->type == 3 || r->type == 4)
+			wr32(w, (s->shndx == SHN_UNDEF ? 0 : s->value + delta) + r->addend);
+		else
+			ck_assert_uint_eq(r->type, 2); /* R_XTENSA_RTLD */
+		n += r->type != 2;
+	}
+	return n;
+}
+
+START_TEST(binds_symbols)
+{
+	/* The fixture has every case: weak undefined and defined symbols, by
+	 * GLOB_DAT and by JMP_SLOT, a PLT and a RELATIVE. */
+	unsigned hook = wk_sym_index("optional_hook"), bias = wk_sym_index("optional_bias");
+	unsigned helper = wk_sym_index("wk_helper");
+	ck_assert_uint_eq(wk_syms[hook].shndx, SHN_UNDEF);
+	ck_assert_uint_eq(wk_syms[hook].bind, STB_WEAK);
+	ck_assert_uint_eq(wk_syms[bias].bind, STB_WEAK);
+	ck_assert_uint_ne(wk_syms[helper].shndx, SHN_UNDEF);
+	const struct wk_rel *hook_slot = wk_find(4, hook), *helper_slot = wk_find(4, helper);
+	wk_find(3, hook);
+	wk_find(3, bias);
+	wk_find(3, helper);
+	wk_find(2, -1u);
+	wk_find(5, -1u);
+	uint32_t lo = (uint32_t)wk_loads[0].p_vaddr;
+	const uint32_t bases[] = {lo, 0x60100000u, 0x60300010u};
+	for (unsigned b = 0; b < 3; b++) {
+		struct q7_prelinked pl, packed_pl;
+		char err[Q7_PL_ERR_SIZE];
+		ck_assert_msg(run(wk, wk_size, -1, 1, bases[b], &pl, err) == 0, "%s", err);
+		unsigned char *want = q7_xcalloc(1, pl.hdr.load_size);
+		ck_assert_uint_eq(pl.hdr.nrelocs, wk_expect(want, bases[b]));
+		ck_assert_int_eq(memcmp(want, pl.bytes + Q7_PL_HEADER_SIZE, pl.hdr.load_size), 0);
+		/* The hook's PLT slot held its PLT entry's address; now 0. */
+		const unsigned char *slot = pl.bytes + Q7_PL_HEADER_SIZE + (hook_slot->off - lo);
+		ck_assert_uint_ne(rd32(wk_file_word(hook_slot->off)), 0);
+		ck_assert_uint_eq(rd32(slot), 0);
+		slot = pl.bytes + Q7_PL_HEADER_SIZE + (helper_slot->off - lo);
+		ck_assert_uint_eq(rd32(slot), wk_syms[helper].value - lo + bases[b]);
+		/* Packed with -l, the image keeps its symbols: the same words
+		 * (the packer zeroes other sections, .got among them). */
+		ck_assert_msg(run(wk_packed, wk_packed_size, -1, 1, bases[b], &packed_pl, err) == 0,
+		              "%s", err);
+		ck_assert_uint_eq(packed_pl.size, pl.size);
+		ck_assert_uint_eq(packed_pl.hdr.nrelocs, pl.hdr.nrelocs);
+		for (unsigned i = 0; i < wk_nrels; i++) {
+			size_t at = Q7_PL_HEADER_SIZE + (wk_rels[i].off - lo);
+			ck_assert_uint_eq(rd32(packed_pl.bytes + at), rd32(pl.bytes + at));
+		}
+		free(want);
+		q7_prelinked_free(&pl);
+		q7_prelinked_free(&packed_pl);
+	}
+}
+END_TEST
+
+static unsigned char *copy_wk(void)
+{
+	unsigned char *c = q7_xmalloc(wk_size);
+	memcpy(c, wk, wk_size);
+	return c;
+}
+
+/* A copy of wk with symbol i's binding made GLOBAL: a strong undefined
+ * symbol, refused by name with the first relocation that names it. */
+static void expect_strong_undefined(const char *name)
+{
+	unsigned i = wk_sym_index(name);
+	const struct wk_rel *r = NULL;
+	for (unsigned k = 0; k < wk_nrels && !r; k++)
+		if (wk_rels[k].sym == i)
+			r = &wk_rels[k];
+	ck_assert_ptr_nonnull(r);
+	unsigned char *c = copy_wk();
+	unsigned char *info = c + wk_dynsym_off + 16 * i + 12;
+	*info = (unsigned char)(STB_GLOBAL << 4 | (*info & 0xf));
+	char want[160];
+	snprintf(want, sizeof want, "undefined symbol '%s' in %s at offset 0x%x", name,
+	         r->type == 3 ? "R_XTENSA_GLOB_DAT (type 3)" : "R_XTENSA_JMP_SLOT (type 4)", r->off);
+	expect_refused(c, wk_size, want);
+	free(c);
+}
+
+START_TEST(refuses_strong_undefined)
+{
+	expect_strong_undefined("optional_hook");
+	expect_strong_undefined("optional_bias");
+}
+END_TEST
+
+/* A copy of wk with the 32-bit word at file offset pos set to v. */
+static unsigned char *wk_with(size_t pos, uint32_t v)
+{
+	unsigned char *c = copy_wk();
+	wr32(c + pos, v);
+	return c;
+}
+
+static void wk_refused(size_t pos, uint32_t v, const char *want)
+{
+	unsigned char *c = wk_with(pos, v);
+	expect_refused(c, wk_size, want);
+	free(c);
+}
+
+static void wk_retag_refused(int32_t tag, int32_t new_tag, uint32_t val, const char *want)
+{
+	unsigned char *c = copy_wk();
+	retag_in(c, wk_dyn_off, wk_dyn_size, tag, new_tag, val);
+	expect_refused(c, wk_size, want);
+	free(c);
+}
+
+START_TEST(refuses_damaged_symbol_table)
+{
+	char want[160];
+	wk_retag_refused(DT_SYMENT, DT_SYMENT, 24, "DT_SYMENT is 24, not 16");
+	wk_retag_refused(DT_SYMTAB, DT_SYMTAB, 0x10, "DT_SYMTAB (address 0x10, ");
+	wk_retag_refused(DT_SYMTAB, DT_DEBUG, 0, "the dynamic section has no DT_SYMTAB");
+	wk_retag_refused(DT_HASH, DT_HASH, 0x10, "DT_HASH (address 0x10) is outside");
+	wk_retag_refused(DT_HASH, 0x6ffffef5 /* DT_GNU_HASH */, 0,
+	                 "no DT_HASH (link with --hash-style=sysv)");
+	wk_retag_refused(DT_STRTAB, DT_STRTAB, 0x7ffffff0, "DT_STRTAB (address 0x7ffffff0");
+	wk_retag_refused(DT_STRSZ, DT_STRSZ, 0x7fffffff, "size 0x7fffffff) is outside");
+	wk_retag_refused(DT_STRSZ, DT_STRSZ, 1, "does not end inside the dynamic string table "
+	                                        "(0x1 bytes)");
+	/* DT_HASH's counts: too many symbols for the file, fewer than the
+	 * relocations name, no buckets. */
+	wk_refused(wk_hash_off + 4, 0x7fffffff, "buckets, 2147483647 symbols) is outside");
+	wk_refused(wk_hash_off + 4, 0xffffffff, "4294967295 symbols) is outside");
+	wk_refused(wk_hash_off, 0xfffffff0, "4294967280 buckets");
+	wk_refused(wk_hash_off + 4, 1, "but the dynamic symbol table has 1 (DT_HASH)");
+	wk_refused(wk_hash_off, 0, "DT_HASH has no buckets");
+	/* A symbol's name outside the string table. */
+	unsigned table = wk_sym_index("wk_table");
+	snprintf(want, sizeof want, "symbol %u's name (offset 0xffffff) does not end", table);
+	wk_refused(wk_dynsym_off + 16 * table, 0xffffff, want);
+	/* A defined symbol outside the image, or thread-local. */
+	const struct wk_rel *r = wk_find(3, table);
+	snprintf(want, sizeof want, "symbol 'wk_table' (0x10) in R_XTENSA_GLOB_DAT (type 3) at "
+	         "offset 0x%x lies outside the image", r->off);
+	wk_refused(wk_dynsym_off + 16 * table + 4, 0x10, want);
+	unsigned char *c = copy_wk();
+	c[wk_dynsym_off + 16 * table + 12] = STB_GLOBAL << 4 | STT_TLS;
+	expect_refused(c, wk_size, "symbol 'wk_table' in R_XTENSA_GLOB_DAT (type 3)");
+	expect_refused(c, wk_size, "is thread-local");
+	free(c);
+}
+END_TEST
+
+START_TEST(absolute_symbol)
+{
+	/* SHN_ABS: the value as it is, not moved with the image. */
+	unsigned table = wk_sym_index("wk_table");
+	unsigned char *c = copy_wk();
+	wr32(c + wk_dynsym_off + 16 * table + 4, 0x1234);
+	c[wk_dynsym_off + 16 * table + 14] = SHN_ABS & 0xff;
+	c[wk_dynsym_off + 16 * table + 15] = SHN_ABS >> 8;
+	struct q7_prelinked pl;
+	char err[Q7_PL_ERR_SIZE];
+	ck_assert_msg(run(c, wk_size, -1, 1, 0x60100000u, &pl, err) == 0, "%s", err);
+	const struct wk_rel *r = wk_find(3, table);
+	uint32_t lo = (uint32_t)wk_loads[0].p_vaddr;
+	ck_assert_uint_eq(rd32(pl.bytes + Q7_PL_HEADER_SIZE + (r->off - lo)), 0x1234 + r->addend);
+	q7_prelinked_free(&pl);
+	free(c);
+}
+END_TEST
+
+START_TEST(refuses_bad_symbol_relocations)
+{
+	char want[200];
+	const struct wk_rel *glob = wk_find(3, -1u), *rtld = wk_find(2, -1u);
+	snprintf(want, sizeof want, "R_XTENSA_GLOB_DAT (type 3) at offset 0x%x names no symbol",
+	         glob->off);
+	wk_refused(glob->pos + 4, 3, want);
+	snprintf(want, sizeof want, "names symbol 16777215, but the dynamic symbol table has %u",
+	         wk_nsyms);
+	wk_refused(glob->pos + 4, 0xffffff03u, want);
+	snprintf(want, sizeof want, "unsupported relocation R_XTENSA_32 (type 1) at offset 0x%x; "
+	         "no Xtensa dynamic linker applies it", glob->off);
+	wk_refused(glob->pos + 4, (glob->sym << 8) | 1, want);
+	snprintf(want, sizeof want, "R_XTENSA_RTLD at offset 0x%x has addend 3", rtld->off);
+	wk_refused(rtld->pos + 8, 3, want);
+	wk_refused(rtld->pos, 0x90000000u, "R_XTENSA_RTLD at offset 0x90000000 is outside");
+	/* A PLT whose slots nothing binds: what a packed image without -l has. */
+	unsigned char *c = copy_wk();
+	for (unsigned i = 0; i < wk_nrels; i++)
+		if (wk_rels[i].type == 3 || wk_rels[i].type == 4)
+			wr32(c + wk_rels[i].pos + 4, 0);
+	expect_refused(c, wk_size, "the image has a PLT (R_XTENSA_RTLD) but no R_XTENSA_JMP_SLOT");
+	free(c);
+}
+END_TEST
+
+START_TEST(packer_removed_symbols)
+{
+	/* q7cc packs without -l (the vendor's default): the symbol table and
+	 * .rela.plt are zeros in the packed image. */
+	struct q7_prelinked pl;
+	char err[Q7_PL_ERR_SIZE];
+	ck_assert_int_eq(run(wk_nolookup, wk_nolookup_size, -1, 1, 0x60100000u, &pl, err), 1);
+	ck_assert_msg(strstr(err, "DT_HASH has no buckets") && strstr(err, "pack with -l"), "%s",
+	              err);
+	ck_assert_ptr_null(pl.bytes);
+}
+END_TEST
+
+START_TEST(symbol_truncation_never_crashes)
+{
+	struct q7_prelinked pl;
+	char err[Q7_PL_ERR_SIZE];
+	size_t file_end = wk_loads[wk_nloads - 1].p_offset + wk_loads[wk_nloads - 1].p_filesz;
+	for (size_t n = 0; n < file_end; n += 5) {
+		ck_assert_int_eq(run(wk, n, -1, 1, 0x60100000u, &pl, err), 1);
+		ck_assert_ptr_nonnull(strstr(err, "fixture: "));
+	}
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: check_prelink IMAGE.stripped.so IMAGE.packed.so\n");
+	if (argc != 6) {
+		fprintf(stderr, "usage: check_prelink IMAGE.stripped.so IMAGE.packed.so WK.so "
+		                "WK.packed.so WK_NOLOOKUP.packed.so\n");
 		return 2;
 	}
 	stripped_path = argv[1];
 	packed_path = argv[2];
+	wk_path = argv[3];
+	wk_packed_path = argv[4];
+	wk_nolookup_path = argv[5];
 	load_fixture();
+	load_wk();
 	Suite *s = suite_create("prelink");
 	TCase *t = tcase_create("prelink");
 	tcase_add_test(t, relocates_every_word);
@@ -425,11 +817,19 @@ int main(int argc, char **argv)
 	tcase_add_test(t, plt_relocations);
 	tcase_add_test(t, refuses_bad_placement);
 	tcase_add_test(t, packed_object_lookup);
+	tcase_add_test(t, binds_symbols);
+	tcase_add_test(t, refuses_strong_undefined);
+	tcase_add_test(t, refuses_damaged_symbol_table);
+	tcase_add_test(t, absolute_symbol);
+	tcase_add_test(t, refuses_bad_symbol_relocations);
+	tcase_add_test(t, packer_removed_symbols);
+	tcase_add_test(t, symbol_truncation_never_crashes);
 	suite_add_tcase(s, t);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	free_fixture();
+	free_wk();
 	return failed ? 1 : 0;
 }

@@ -7,8 +7,9 @@ Cases on the frame-ABI fixture image (tests/emulated/fixture): boot, errors,
 prelink_cli. 'build' builds the runtime's example kernels with q7cc (gnu
 profile, single core and --q7-multicore; host profile), and the example
 cases run them on the emulated core and on the host and require the same
-numbers (and the numbers this script computes itself). The helpers shared
-with the host tests come from tests/runtime/run_e2e.py."""
+numbers (and the numbers this script computes itself). weak_refs builds
+its own kernel (kernels/weak_refs.cpp) both ways. The helpers shared with
+the host tests come from tests/runtime/run_e2e.py."""
 import argparse
 import os
 import random
@@ -364,11 +365,46 @@ def case_neuron_sample(c):
              ("<f4", (50,), [v if v > 0 else 0.0 for v in vals]))
 
 
+def case_weak_refs(c):
+    """A kernel with an undefined weak hook function and an undefined weak
+    variable (kernels/weak_refs.cpp), built by q7cc for the device and the
+    host: the prelinker binds both to 0, so the emulated core skips the
+    hook and uses the default bias, as the host does."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels", "weak_refs.cpp")
+    q7cc = os.path.join(c.a.bin, "q7cc")
+    for tc in ("gnu", "host"):
+        env = dict(os.environ, Q7_TOOLCHAIN=tc)
+        sh([q7cc, "-c", src, "-o", c.path(tc + ".o")], env=env)
+        sh([q7cc, "-shared", "-o", c.path("lib%s.so" % tc), c.path(tc + ".o")], env=env)
+    x = [random.Random(7).randint(-1000, 1000) for _ in range(5 * 6)]
+    npytool.write(c.path("x.npy"), "<i4", (5, 6), x)
+    want = [v * 3 + 7 for v in x]
+    gnu = c.path("libgnu.so")
+    # q7cc packs as the vendor does by default, without -l, which removes
+    # the symbol table: the symbols cannot be looked up in the packed image.
+    c.expect_error(gnu, "scale_with_hook", [c.path("x.npy"), 3],
+                   ["libgnu.packed.so", "DT_HASH has no buckets", "pack with -l"])
+    sh([q7cc, "--q7-pkg-loadlib", "-l", "-o", c.path("libgnu.packed.so"),
+        "-s", c.path("libgnu.stripped.so"), gnu])
+    _, (descr, shape, emu) = c.run("emulated", gnu, "scale_with_hook", [c.path("x.npy"), 3])
+    _, host = c.run("host", c.path("libhost.so"), "scale_with_hook", [c.path("x.npy"), 3])
+    check_eq("weak references: emulated vs host", (descr, shape, emu), host)
+    check_eq("weak references", (descr, shape, emu), ("<i4", (5, 6), want))
+    # The unpacked image (nothing beside it) binds the same way.
+    plain = os.path.join(c.work, "plain")
+    os.makedirs(plain)
+    shutil.copyfile(gnu, os.path.join(plain, "libweak.so"))
+    _, (_, _, got) = c.run("emulated", os.path.join(plain, "libweak.so"), "scale_with_hook",
+                           [c.path("x.npy"), 3])
+    check_eq("weak references, unpacked image", got, want)
+
+
 CASES = {
     "boot": case_boot, "errors": case_errors, "prelink_cli": case_prelink_cli,
     "build": case_build, "elementwise": case_elementwise, "tcm_chunks": case_tcm_chunks,
     "scalar_params": case_scalar_params, "spmd8": case_spmd8, "deep_stack": case_deep_stack,
     "ctor_table": case_ctor_table, "neuron_sample": case_neuron_sample,
+    "weak_refs": case_weak_refs,
 }
 
 
