@@ -1,11 +1,13 @@
 /* packer/pack: q7_pack(), the overlay path of xt-pkg-loadlib (seed §7.1)
  * in one process.
  *
- * The stripped image is written once, to the -s file or else to an
- * anonymous memory file, and mapped back: those exact bytes become the
- * packed object's .rodata. Nothing is written before the input has been
- * checked, and outputs are renamed into place only when both are whole. */
+ * The stripped image is written once (bound first without -l, bind.c), to
+ * the -s file or else to an anonymous memory file, and mapped back: those
+ * exact bytes become the packed object's .rodata. Nothing is written
+ * before the input has been checked, and outputs are renamed into place
+ * only when both are whole. */
 #include "pack.h"
+#include "bind.h"
 #include "elfio.h"
 #include "image.h"
 #include "strip.h"
@@ -192,6 +194,7 @@ int q7_pack_image_fds(const struct q7_image *im, const struct q7_pack_opts *o, i
 {
 	int rc = 1;
 	struct q7_strip_plan plan;
+	struct q7_bind bind = {0};
 	void *map = MAP_FAILED;
 	Elf *out = NULL;
 	const char *sname = o->stripped ? o->stripped : "(stripped image)";
@@ -209,7 +212,17 @@ int q7_pack_image_fds(const struct q7_image *im, const struct q7_pack_opts *o, i
 		         (unsigned long long)plan.total);
 		goto cleanup;
 	}
-	if (q7_strip_write(im, &plan, sfd, sname) != 0)
+	/* Without -l the symbol lookup goes: what would still need it is bound
+	 * now, in the stripped image only. */
+	if (!o->symlookup && q7_bind_plan(im, &plan, &bind) != 0)
+		goto cleanup;
+	if (o->verbose) {
+		char *bound = q7_bind_summary(&bind);
+		if (bound)
+			q7_note("%s: %s", im->path, bound);
+		free(bound);
+	}
+	if (q7_strip_write(im, &plan, &bind, sfd, sname) != 0)
 		goto cleanup;
 	if (pfd >= 0) {
 		/* The packed object embeds exactly the bytes just written. */
@@ -235,6 +248,7 @@ cleanup:
 	if (map != MAP_FAILED)
 		munmap(map, plan.total);
 	q7_strip_plan_free(&plan);
+	q7_bind_free(&bind);
 	return rc;
 }
 

@@ -3,8 +3,11 @@
  * Planning decides what survives (strip's rules, then the vendor's list)
  * and where every surviving byte goes; writing is then one libelf pass with
  * ELF_F_LAYOUT over the input's raw bytes, so section contents are copied
- * untouched whatever the image's byte order. */
+ * untouched whatever the image's byte order. The one exception is planned
+ * apart (bind.c, without -l): a few words and RELA entries, encoded in the
+ * image's byte order, patched into a copy of their section on the way. */
 #include "strip.h"
+#include "bind.h"
 #include "elfio.h"
 #include "support.h"
 
@@ -336,7 +339,10 @@ static GElf_Word remap(const struct q7_image *im, const struct q7_strip_plan *p,
 	return i < im->shnum ? (GElf_Word)p->newidx[i] : 0;
 }
 
-static int write_out(const struct q7_image *im, const struct q7_strip_plan *p, Elf *out)
+/* copies[k] gets the patched copy of kept section k, if b patches it; the
+ * caller frees them once libelf has written the file. */
+static int write_out(const struct q7_image *im, const struct q7_strip_plan *p,
+                     const struct q7_bind *b, unsigned char **copies, Elf *out)
 {
 	if (!gelf_newehdr(out, im->cls) || (im->phnum && !gelf_newphdr(out, im->phnum)))
 		return -1;
@@ -371,7 +377,8 @@ static int write_out(const struct q7_image *im, const struct q7_strip_plan *p, E
 				if (!sh.sh_info)
 					sh.sh_flags &= ~(GElf_Xword)SHF_INFO_LINK;
 			}
-			d->d_buf = (void *)q7_image_bytes(im, i);
+			copies[k] = q7_bind_patched(b, im, i);
+			d->d_buf = copies[k] ? copies[k] : (void *)q7_image_bytes(im, i);
 			d->d_size = sh.sh_size;
 		}
 		if (!gelf_update_shdr(scn, &sh))
@@ -391,15 +398,19 @@ static int write_out(const struct q7_image *im, const struct q7_strip_plan *p, E
 	return elf_update(out, ELF_C_WRITE) < 0 ? -1 : 0;
 }
 
-int q7_strip_write(const struct q7_image *im, const struct q7_strip_plan *p, int fd,
-                   const char *outname)
+int q7_strip_write(const struct q7_image *im, const struct q7_strip_plan *p,
+                   const struct q7_bind *b, int fd, const char *outname)
 {
 	elf_fill(0);
+	unsigned char **copies = q7_xcalloc(p->nkeep + 1, sizeof *copies);
 	Elf *out = elf_begin(fd, ELF_C_WRITE, NULL);
-	int rc = out ? write_out(im, p, out) : -1;
+	int rc = out ? write_out(im, p, b, copies, out) : -1;
 	if (rc != 0)
 		q7_elf_error(outname, "writing the stripped image");
 	if (out)
 		elf_end(out);
+	for (size_t k = 0; k <= p->nkeep; k++)
+		free(copies[k]);
+	free(copies);
 	return rc == 0 ? 0 : 1;
 }

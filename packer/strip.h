@@ -36,9 +36,11 @@ void q7_strip_plan(const struct q7_image *im, unsigned long pagesize, bool symlo
 void q7_strip_plan_free(struct q7_strip_plan *p);
 /* Names of the dropped sections, for -v. Caller frees. */
 char *q7_strip_dropped(const struct q7_image *im, const struct q7_strip_plan *p);
-/* Writes the stripped image to fd (positioned at 0, empty). 0, or 1 after
- * "<prog>: <outname>: ...". */
-int q7_strip_write(const struct q7_image *im, const struct q7_strip_plan *p, int fd,
-                   const char *outname);
+struct q7_bind;
+/* Writes the stripped image to fd (positioned at 0, empty), with the
+ * words and relocations b binds (packer/bind.h; NULL for none) patched in
+ * as the sections are copied. 0, or 1 after "<prog>: <outname>: ...". */
+int q7_strip_write(const struct q7_image *im, const struct q7_strip_plan *p,
+                   const struct q7_bind *b, int fd, const char *outname);
 
 #endif

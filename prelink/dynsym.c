@@ -41,9 +41,11 @@ static int hash_nsyms(const struct q7_pl_img *im, const char *name, uint32_t has
 	if (nbucket == 0) {
 		/* No linker writes an empty hash table; the packer leaves zeros. */
 		q7_pl_err(err, es, name,
-		          "DT_HASH has no buckets: the dynamic symbol table was removed, as "
-		          "q7-pkg-loadlib does without -l (.hash, .dynsym, .dynstr, .rela.plt); "
-		          "pack with -l, or prelink the unpacked image");
+		          "DT_HASH has no buckets: the dynamic symbol table was removed (.hash, "
+		          ".dynsym, .dynstr, .rela.plt), as the vendor's packer does without -l, "
+		          "and the relocations that name symbols were left unbound; pack with "
+		          "q7-pkg-loadlib, which binds them, or with -l, or prelink the unpacked "
+		          "image");
 		return 1;
 	}
 	if (!table_at(im, hash, 8 + 4 * ((uint64_t)nbucket + nchain))) {

@@ -526,8 +526,9 @@ static int relocate(const struct q7_pl_img *im, unsigned char *load, uint32_t de
 	if (r.have_plt && !r.have_jmp_slot) {
 		q7_pl_err(err, es, im->name,
 		          "the image has a PLT (R_XTENSA_RTLD) but no R_XTENSA_JMP_SLOT binds its "
-		          "slots: .rela.plt was removed, as q7-pkg-loadlib does without -l; pack with "
-		          "-l, or prelink the unpacked image");
+		          "slots: .rela.plt was removed, as the vendor's packer does without -l; "
+		          "pack with q7-pkg-loadlib, which binds the slots, or with -l, or prelink "
+		          "the unpacked image");
 		return 1;
 	}
 	return 0;

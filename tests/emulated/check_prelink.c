@@ -4,8 +4,10 @@
  * and its checksums, and crafted damage made by editing the good image's
  * bytes. Then the symbol fixture (weak_refs.c): GLOB_DAT and JMP_SLOT bound
  * by symbol, checked word by word against what libelf reads from the
- * image, and its symbol table damaged. argv: fk's .stripped.so and
- * .packed.so, wk.so, wk.packed.so (-l) and wk_nolookup.packed.so. */
+ * image, and its symbol table damaged; the same source linked with
+ * -Bsymbolic-functions (wkf) and packed without -l, its symbols bound by
+ * the packer, against its unpacked image. argv: fk's .stripped.so and
+ * .packed.so, wk.so, wk.packed.so (-l), wkf.so and wkf.packed.so. */
 #include <check.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -441,14 +443,20 @@ struct wk_sym {
 	unsigned bind, type, shndx;
 };
 
-static const char *wk_path, *wk_packed_path, *wk_nolookup_path;
-static unsigned char *wk, *wk_packed, *wk_nolookup;
-static size_t wk_size, wk_packed_size, wk_nolookup_size;
+static const char *wk_path, *wk_packed_path, *wkf_path, *wkf_packed_path;
+static unsigned char *wk, *wk_packed, *wkf, *wkf_packed;
+static size_t wk_size, wk_packed_size, wkf_size, wkf_packed_size;
 static struct wk_rel wk_rels[WK_MAX];
 static struct wk_sym wk_syms[WK_MAX];
 static GElf_Phdr wk_loads[4];
 static unsigned wk_nrels, wk_nsyms, wk_nloads;
 static size_t wk_dynsym_off, wk_hash_off, wk_dyn_off, wk_dyn_size;
+/* .hash .dynsym .dynstr .rela.plt: what the packer removes without -l. */
+struct span {
+	size_t off, size;
+};
+static struct span wk_lookup[4];
+static unsigned wk_nlookup;
 
 /* .rela.dyn, then .rela.plt: the order the prelinker applies them in. */
 static void wk_read_relocs(Elf_Scn *scn, const GElf_Shdr *sh)
@@ -483,8 +491,9 @@ static void load_wk(void)
 {
 	wk = (unsigned char *)q7_read_file(wk_path, &wk_size);
 	wk_packed = (unsigned char *)q7_read_file(wk_packed_path, &wk_packed_size);
-	wk_nolookup = (unsigned char *)q7_read_file(wk_nolookup_path, &wk_nolookup_size);
-	Elf *e = wk && wk_packed && wk_nolookup ? elf_memory((char *)wk, wk_size) : NULL;
+	wkf = (unsigned char *)q7_read_file(wkf_path, &wkf_size);
+	wkf_packed = (unsigned char *)q7_read_file(wkf_packed_path, &wkf_packed_size);
+	Elf *e = wk && wk_packed && wkf && wkf_packed ? elf_memory((char *)wk, wk_size) : NULL;
 	if (!e) {
 		fprintf(stderr, "check_prelink: cannot read the symbol fixture\n");
 		exit(1);
@@ -500,6 +509,9 @@ static void load_wk(void)
 		GElf_Shdr sh;
 		gelf_getshdr(s, &sh);
 		const char *name = elf_strptr(e, shstrndx, sh.sh_name);
+		if (strcmp(name, ".hash") == 0 || strcmp(name, ".dynsym") == 0 ||
+		    strcmp(name, ".dynstr") == 0 || strcmp(name, ".rela.plt") == 0)
+			wk_lookup[wk_nlookup++] = (struct span){sh.sh_offset, sh.sh_size};
 		if (strcmp(name, ".rela.dyn") == 0 || strcmp(name, ".rela.plt") == 0)
 			wk_read_relocs(s, &sh);
 		else if (strcmp(name, ".dynsym") == 0)
@@ -510,7 +522,8 @@ static void load_wk(void)
 			wk_dyn_off = sh.sh_offset, wk_dyn_size = sh.sh_size;
 	}
 	elf_end(e);
-	if (!wk_nrels || !wk_nsyms || !wk_hash_off || !wk_dyn_size || !wk_nloads) {
+	if (!wk_nrels || !wk_nsyms || !wk_hash_off || !wk_dyn_size || !wk_nloads ||
+	    wk_nlookup != 4) {
 		fprintf(stderr, "check_prelink: the symbol fixture lacks its dynamic tables\n");
 		exit(1);
 	}
@@ -520,7 +533,8 @@ static void free_wk(void)
 {
 	free(wk);
 	free(wk_packed);
-	free(wk_nolookup);
+	free(wkf);
+	free(wkf_packed);
 }
 
 static unsigned wk_sym_index(const char *name)
@@ -766,16 +780,72 @@ START_TEST(refuses_bad_symbol_relocations)
 }
 END_TEST
 
-START_TEST(packer_removed_symbols)
+START_TEST(removed_symbols_unbound)
 {
-	/* q7cc packs without -l (the vendor's default): the symbol table and
-	 * .rela.plt are zeros in the packed image. */
-	struct q7_prelinked pl;
-	char err[Q7_PL_ERR_SIZE];
-	ck_assert_int_eq(run(wk_nolookup, wk_nolookup_size, -1, 1, 0x60100000u, &pl, err), 1);
-	ck_assert_msg(strstr(err, "DT_HASH has no buckets") && strstr(err, "pack with -l"), "%s",
-	              err);
-	ck_assert_ptr_null(pl.bytes);
+	/* The vendor's packer without -l removes the symbol lookup and binds
+	 * nothing: .hash .dynsym .dynstr .rela.plt are zeros in its image, and
+	 * the relocations still name symbols. */
+	unsigned char *c = copy_wk();
+	for (unsigned i = 0; i < wk_nlookup; i++)
+		memset(c + wk_lookup[i].off, 0, wk_lookup[i].size);
+	expect_refused(c, wk_size, "DT_HASH has no buckets");
+	expect_refused(c, wk_size, "pack with q7-pkg-loadlib, which binds them");
+	free(c);
+}
+END_TEST
+
+/* The r_offset and type of every entry of the RELA tables of an image. */
+static unsigned rela_list(unsigned char *buf, size_t n, uint32_t *off, uint32_t *type)
+{
+	Elf *e = elf_memory((char *)buf, n);
+	ck_assert_ptr_nonnull(e);
+	unsigned k = 0;
+	for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s));) {
+		GElf_Shdr sh;
+		gelf_getshdr(s, &sh);
+		Elf_Data *d = sh.sh_type == SHT_RELA ? elf_getdata(s, NULL) : NULL;
+		for (size_t i = 0; d && i < sh.sh_size / 12 && k < WK_MAX; i++, k++) {
+			GElf_Rela r;
+			ck_assert_ptr_nonnull(gelf_getrela(d, (int)i, &r));
+			off[k] = (uint32_t)r.r_offset;
+			type[k] = (uint32_t)GELF_R_TYPE(r.r_info);
+		}
+	}
+	elf_end(e);
+	return k;
+}
+
+START_TEST(packer_bound_symbols)
+{
+	/* q7cc packs without -l: the packer binds what names a symbol (wkf:
+	 * undefined weak GLOB_DAT and JMP_SLOT, the PLT's RTLD, defined data by
+	 * GLOB_DAT), so the packed image prelinks with no symbol table to the
+	 * words the unpacked one gets from its symbols, at every base. */
+	uint32_t off[WK_MAX], type[WK_MAX];
+	unsigned n = rela_list(wkf, wkf_size, off, type), kinds = 0;
+	for (unsigned i = 0; i < n; i++)
+		kinds |= 1u << type[i];
+	ck_assert_uint_eq(kinds, 1u << 2 | 1u << 3 | 1u << 4 | 1u << 5);
+	uint32_t lo = (uint32_t)wk_loads[0].p_vaddr;
+	const uint32_t bases[] = {lo, 0x60100000u, 0x60300010u};
+	for (unsigned b = 0; b < 3; b++) {
+		struct q7_prelinked plain, bound;
+		char err[Q7_PL_ERR_SIZE];
+		ck_assert_msg(run(wkf, wkf_size, -1, 1, bases[b], &plain, err) == 0, "%s", err);
+		ck_assert_msg(run(wkf_packed, wkf_packed_size, -1, 1, bases[b], &bound, err) == 0,
+		              "%s", err);
+		ck_assert_uint_eq(bound.size, plain.size);
+		for (unsigned i = 0; i < n; i++) {
+			size_t at = Q7_PL_HEADER_SIZE + (off[i] - plain.hdr.link_base);
+			ck_assert_uint_eq(rd32(bound.bytes + at), rd32(plain.bytes + at));
+			/* The hook's PLT slot (the one JMP_SLOT) is 0: the call is
+			 * skipped. */
+			if (type[i] == 4)
+				ck_assert_uint_eq(rd32(bound.bytes + at), 0);
+		}
+		q7_prelinked_free(&plain);
+		q7_prelinked_free(&bound);
+	}
 }
 END_TEST
 
@@ -793,16 +863,17 @@ END_TEST
 
 int main(int argc, char **argv)
 {
-	if (argc != 6) {
+	if (argc != 7) {
 		fprintf(stderr, "usage: check_prelink IMAGE.stripped.so IMAGE.packed.so WK.so "
-		                "WK.packed.so WK_NOLOOKUP.packed.so\n");
+		                "WK.packed.so WKF.so WKF.packed.so\n");
 		return 2;
 	}
 	stripped_path = argv[1];
 	packed_path = argv[2];
 	wk_path = argv[3];
 	wk_packed_path = argv[4];
-	wk_nolookup_path = argv[5];
+	wkf_path = argv[5];
+	wkf_packed_path = argv[6];
 	load_fixture();
 	load_wk();
 	Suite *s = suite_create("prelink");
@@ -822,7 +893,8 @@ int main(int argc, char **argv)
 	tcase_add_test(t, refuses_damaged_symbol_table);
 	tcase_add_test(t, absolute_symbol);
 	tcase_add_test(t, refuses_bad_symbol_relocations);
-	tcase_add_test(t, packer_removed_symbols);
+	tcase_add_test(t, removed_symbols_unbound);
+	tcase_add_test(t, packer_bound_symbols);
 	tcase_add_test(t, symbol_truncation_never_crashes);
 	suite_add_tcase(s, t);
 	SRunner *sr = srunner_create(s);

@@ -1,15 +1,19 @@
 #!/bin/sh
 # e2e.packer.damage: the damaged-image corpus (made from good Xtensa ELF32 and
-# host ELF64 images by mkcorpus.py): every file gets exit 1, one message
-# naming the file, and no output, not even a temporary.
+# host ELF64 images by mkcorpus.py, and from an Xtensa image whose
+# relocations name symbols, for the bind-* kinds): every file gets exit 1,
+# one message naming the file, and no output, not even a temporary.
 # Usage: damage.sh STAGE_BIN SRC_DIR LSP_DIR [CORPUS_DIR]
 . "$(dirname "$0")/lib.sh"
 keep=${4:-}
 
 make_images
+make_bind_image
 mkdir corpus out
 $PY "$SRC/mkcorpus.py" xt.so corpus/xt > /dev/null
 $PY "$SRC/mkcorpus.py" host.so corpus/host > /dev/null
+$PY "$SRC/mkcorpus.py" xtw.so corpus/bind > /dev/null
+[ "$(ls corpus/bind/bind-* | wc -l)" -eq 14 ] || fail "mkcorpus made $(ls corpus/bind/bind-* | wc -l) bind-* kinds, not 14"
 mkdir corpus/misc
 echo x > corpus/misc/text.so
 n=0
@@ -34,6 +38,6 @@ if $PACK -e 'bad name' -o out/p.so xt.so 2> msg; then fail "bad symbol accepted"
 if $PACK -o /nonexistent/dir/p.so -s out/s.so xt.so 2> msg; then fail "unwritable output accepted"; fi
 [ -z "$(ls -A out)" ] || fail "unwritable -o: the -s output was left behind"
 # The good images do pack.
-$PACK -o out/p.so -s out/s.so xt.so && $PACK -o out/p.so -s out/s.so host.so || fail "good images refused"
-if [ -n "$keep" ]; then mkdir -p "$keep"; for d in corpus/*; do for f in $d/*; do cp "$f" "$keep/$(basename $d)-$(basename $f)"; done; done; cp xt.so host.so "$keep"/; fi
+for f in xt.so host.so xtw.so; do $PACK -o out/p.so -s out/s.so $f || fail "good image $f refused"; done
+if [ -n "$keep" ]; then mkdir -p "$keep"; for d in corpus/*; do for f in $d/*; do cp "$f" "$keep/$(basename $d)-$(basename $f)"; done; done; cp xt.so host.so xtw.so "$keep"/; fi
 echo "damage: $n damaged images refused cleanly"

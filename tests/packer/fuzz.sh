@@ -1,7 +1,8 @@
 #!/bin/sh
 # fuzz.packer: builds fuzz/fuzz_pack with clang-14 -fsanitize=fuzzer,address
 # (the packer, support and op sources, straight from the tree) and runs it
-# for a bounded time, seeded with the damaged-image corpus and good images.
+# for a bounded time, seeded with the damaged-image corpus and good images
+# (one of them with relocations that name symbols, for binding).
 # Usage: fuzz.sh STAGE_BIN SRC_DIR LSP_DIR ROOT SECONDS
 . "$(dirname "$0")/lib.sh"
 ROOT=$4 SECS=${5:-20}
@@ -12,15 +13,17 @@ $CLANG -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 	"$ROOT/fuzz/fuzz_pack.c" "$ROOT"/packer/*.c "$ROOT"/support/*.c "$ROOT/analysis/op.c" \
 	-lelf -o fuzz_pack
 make_images
+make_bind_image
 mkdir seeds
 $PY "$SRC/mkcorpus.py" xt.so seeds/xt > /dev/null
 $PY "$SRC/mkcorpus.py" host.so seeds/host > /dev/null
-cp xt.so host.so seeds/
+$PY "$SRC/mkcorpus.py" xtw.so seeds/bind > /dev/null
+cp xt.so host.so xtw.so seeds/
 mkdir work
 # -close_fd_mask=2: the packer's refusals would flood the log; crash
 # reports still come out.
 ./fuzz_pack -max_total_time="$SECS" -timeout=10 -rss_limit_mb=1024 -max_len=65536 \
-	-close_fd_mask=2 -print_final_stats=1 work seeds seeds/xt seeds/host 2>&1 | tail -12 > log || true
+	-close_fd_mask=2 -print_final_stats=1 work seeds seeds/xt seeds/host seeds/bind 2>&1 | tail -12 > log || true
 cat log
 grep -q 'Done [0-9]* runs' log || fail "the fuzzer stopped early"
 echo "fuzz: ok"

@@ -63,3 +63,13 @@ make_images() {
 	printf 'static int t[4] = {1,2,3,4};\nint q7_entry(void *p) { return t[(long)p & 3]; }\n' > h.c
 	cc -shared -fPIC -O2 h.c -o host.so
 }
+
+# xtw.so: an Xtensa image whose dynamic relocations name symbols
+# (fixture/bind.c with -Bsymbolic-functions): undefined weak GLOB_DAT and
+# JMP_SLOT, the PLT's R_XTENSA_RTLD, a defined symbol's GLOB_DAT. Without
+# -l the packer binds them all.
+make_bind_image() {
+	$X-gcc -std=c11 -Os -fpic -mlongcalls -shared -nostdlib -Wl,-Bsymbolic-functions \
+		-Wl,--no-undefined -Wl,-T,"$LSP/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x" \
+		-o xtw.so "$SRC/fixture/bind.c" -lgcc 2>/dev/null
+}

@@ -3,7 +3,9 @@
   mkcorpus.py GOOD OUTDIR   writes OUTDIR/<damage>.so, one per kind
 
 Every file must be refused by q7-pkg-loadlib (exit 1, a message naming
-the file, no output). Both ELF classes and byte orders."""
+the file, no output). Both ELF classes and byte orders. An Xtensa image
+whose .rela.dyn names symbols also gets the bind-* kinds: damage to what
+the packer reads to bind them without -l."""
 import os
 import random
 import struct
@@ -93,7 +95,62 @@ def main(good, out):
     put('seg-filesz-gt-memsz', with_phdr(load, 'memsz', 0))
     put('seg-align-bad', with_phdr(load, 'align', 0x1001))
     put('seg-addr-wraps', with_phdr(load, 'vaddr', big))
+    if e.machine == 94 and not c64:
+        bind_damage(e, put, with_shdr)
     return n[0]
+
+
+def bind_damage(e, put, with_shdr):
+    """What binding without -l reads, damaged, in an Xtensa image whose
+    .rela.dyn names symbols (fixture/bind.c): symbol indexes, the tables'
+    entry sizes, sizes and links, names, values and bindings, and the
+    relocated word's address."""
+    d, en = e.data, e.e
+    ri, rela = e.section('.rela.dyn')
+    si, dynsym = e.section('.dynsym')
+    if rela is None or dynsym is None:
+        return
+
+    def u32(pos):
+        return struct.unpack_from(en + 'I', d, pos)[0]
+
+    def with_u32(pos, value):
+        b = bytearray(d)
+        struct.pack_into(en + 'I', b, pos, value)
+        return b
+
+    def sym_is(i, weak_undef):
+        at = dynsym['off'] + 16 * i
+        undef = struct.unpack_from(en + 'H', d, at + 14)[0] == 0
+        return undef == weak_undef and (d[at + 12] >> 4 == 2) == weak_undef
+
+    # The GLOB_DATs that name an undefined weak and a defined symbol.
+    glob = {}
+    for k in range(rela['size'] // 12):
+        at = rela['off'] + 12 * k
+        info = u32(at + 4)
+        if info & 0xff == 3 and info >> 8:
+            glob.setdefault(sym_is(info >> 8, True), (at, info >> 8))
+    if len(glob) != 2:
+        return
+    at, sym = glob[True]
+    nsyms = dynsym['size'] // 16
+    put('bind-sym-huge', with_u32(at + 4, 0xffffff << 8 | 3))
+    put('bind-sym-past', with_u32(at + 4, nsyms << 8 | 3))
+    put('bind-sym-zero', with_u32(at + 4, 3))
+    put('bind-type-32', with_u32(at + 4, sym << 8 | 1))
+    put('bind-word-outside', with_u32(at, 0xfffffff0))
+    put('bind-name-outside', with_u32(dynsym['off'] + 16 * sym, 0xffffff))
+    b = bytearray(d)
+    b[dynsym['off'] + 16 * sym + 12] = 0x10  # GLOBAL NOTYPE: strong undefined
+    put('bind-sym-strong', b)
+    put('bind-value-outside', with_u32(dynsym['off'] + 16 * glob[False][1] + 4, 0x10))
+    put('bind-dynsym-entsize', with_shdr(si, 'entsize', 12))
+    put('bind-dynsym-ragged', with_shdr(si, 'size', dynsym['size'] - 4))
+    put('bind-dynstr-not-strtab', with_shdr(dynsym['link'], 'type', 1))
+    put('bind-rela-entsize', with_shdr(ri, 'entsize', 8))
+    put('bind-rela-ragged', with_shdr(ri, 'size', rela['size'] - 5))
+    put('bind-rela-link', with_shdr(ri, 'link', e.section('.text')[0]))
 
 
 if __name__ == '__main__':

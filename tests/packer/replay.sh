@@ -7,16 +7,20 @@
 #    the same type and size in .rodata;
 #  - q7cc's packed object links with ld -r (and into a final image) and the
 #    symbol still holds exactly the stripped image's bytes;
-#  - the same input gives the same bytes; readelf reads the outputs cleanly.
+#  - the same input gives the same bytes; readelf reads the outputs cleanly;
+#  - an image that is not self-contained (a strong undefined symbol through
+#    the PLT): with -l equal to the vendor recipe too (-l binds nothing),
+#    without -l refused by name (docs/packer.md, "Binding without -l").
 . "$(dirname "$0")/lib.sh"
 
 write_kernel
 $X-g++ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -c k.cpp -o k.o
 $X-g++ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -g -c k.cpp -o kg.o
 n=0
-for variant in default cpu0 single debug; do
+for variant in default cpu0 single debug undefined; do
 	case $variant in
-	default) $X-g++ -shared -nostdlib -Wl,-Bsymbolic -o img.so k.o ;;
+	default) $X-g++ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -o img.so k.o -lgcc ;;
+	undefined) $X-g++ -shared -nostdlib -Wl,-Bsymbolic -o img.so k.o ;; # __modsi3
 	cpu0) $X-g++ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined \
 		-Wl,-T,"$LSP/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x" -o img.so k.o -lgcc 2>/dev/null ;;
 	single) $X-g++ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined \
@@ -24,7 +28,18 @@ for variant in default cpu0 single debug; do
 	debug) $X-g++ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined \
 		-Wl,-T,"$LSP/lsp_fll_load_cpu3/ldscripts/elf32xtensa.x" -o img.so kg.o -lgcc 2>/dev/null ;;
 	esac
-	for lookup in "" -l; do
+	modes="overlay -l"
+	if [ $variant = undefined ]; then
+		modes=-l
+		rm -f q7.packed.so q7.stripped.so
+		if $PACK -o q7.packed.so -s q7.stripped.so img.so 2> err; then fail "undefined: packed"; fi
+		grep -q "^q7-pkg-loadlib: error: img.so: undefined symbol '__modsi3' in R_XTENSA_JMP_SLOT" err ||
+			{ cat err; fail "undefined: the message does not name __modsi3"; }
+		[ ! -e q7.packed.so ] && [ ! -e q7.stripped.so ] || fail "undefined: output left"
+	fi
+	for mode in $modes; do
+		lookup=
+		[ $mode = overlay ] || lookup=$mode
 		replay img.so vendor.stripped.so vendor.packed.so $lookup
 		$PACK $lookup -e lib_func --xtensa-core=ncore2gp --xtensa-system=/opt/x/config \
 			-o q7.packed.so -s q7.stripped.so img.so
