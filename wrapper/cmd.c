@@ -306,11 +306,32 @@ static void link_flags(const struct q7_profile *p, const struct q7_inv *inv, boo
 	}
 }
 
-/* The image links' fixed words (the image is one window of core SRAM, code and data
- * together: ld's RWX-segment warning would only be noise), for both the full gnu link (through the
- * driver, as -Wl,) and the split one (to ld itself). */
+/* The gnu image links' fixed ld words, for both the full link (through
+ * the driver, as -Wl,) and the split one (to ld itself). The image is one
+ * window of core SRAM, code and data together: ld's RWX-segment warning
+ * would only be noise on every link. */
 static const char *const gnu_image_ld[] = {"-Bsymbolic", "--no-undefined",
                                            "--no-warn-rwx-segments"};
+
+/* picolibc and libgcc copies whose .rodata is writable, ahead of the
+ * user's -L: their absolute pointers in .rodata (printf's tables,
+ * strerror, the unwinder) then become R_XTENSA_RELATIVE instead of failing
+ * the -shared link (docs/lsp.md). */
+static void add_gnu_libdir(struct q7_strvec *cmd)
+{
+	char *libdir = q7_prefix_path("lib/q7cc/xtensa/lsp");
+	q7_sv_addf(cmd, "-L%s", libdir);
+	free(libdir);
+}
+
+/* A gnu image's libraries: the open runtime, picolibc, libgcc. */
+static void add_gnu_image_libs(struct q7_strvec *cmd)
+{
+	static const char *const libs[] = {"-lm", "-lc", NULL};
+	char *rt = q7_prefix_path("lib/q7cc/xtensa/libq7rt.a");
+	add_device_libs(libs, rt, false, cmd);
+	free(rt);
+}
 
 /* Seed §5: the objects, then wrapper.o. It goes before the first archive
  * or -l, since it is what pulls the kernels out of them. */
@@ -350,13 +371,7 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 		char *s = lsp_script(lsp);
 		q7_sv_add(cmd, s);
 		free(s);
-		/* picolibc and libgcc copies whose .rodata is writable, ahead of
-		 * the user's -L: their absolute pointers in .rodata (printf's
-		 * tables, strerror, the unwinder) then become R_XTENSA_RELATIVE
-		 * instead of failing the -shared link (docs/lsp.md). */
-		char *libdir = q7_prefix_path("lib/q7cc/xtensa/lsp");
-		q7_sv_addf(cmd, "-L%s", libdir);
-		free(libdir);
+		add_gnu_libdir(cmd);
 		link_flags(p, inv, false, cmd);
 		break;
 	}
@@ -386,13 +401,9 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 		q7_sv_addf(cmd, "%s/neuron/libcweak.a", r);
 		break;
 	}
-	case Q7_PROFILE_GNU: {
-		static const char *const libs[] = {"-lm", "-lc", NULL};
-		char *rt = q7_prefix_path("lib/q7cc/xtensa/libq7rt.a");
-		add_device_libs(libs, rt, false, cmd);
-		free(rt);
+	case Q7_PROFILE_GNU:
+		add_gnu_image_libs(cmd);
 		break;
-	}
 	case Q7_PROFILE_HOST: {
 		char *rt = q7_prefix_path("lib/q7cc/host/libq7rt.a");
 		q7_sv_add(cmd, rt);
@@ -409,21 +420,16 @@ void q7_cmd_link_resolve(const struct q7_profile *p, const struct q7_ldsplit *s,
                          const char *wrapper_obj, const char *out, struct q7_strvec *cmd)
 {
 	q7_sv_add(cmd, p->cxx);
-	/* _start: the entry every image's script names, from the runtime. */
 	q7_sv_add(cmd, "-r");
 	q7_sv_add(cmd, "-nostdlib");
+	/* The entry every image's script names, from the runtime. */
 	q7_sv_add(cmd, "-Wl,-u,_start");
-	char *libdir = q7_prefix_path("lib/q7cc/xtensa/lsp");
-	q7_sv_addf(cmd, "-L%s", libdir);
-	free(libdir);
+	add_gnu_libdir(cmd);
 	q7_sv_addv(cmd, &s->flags);
 	q7_sv_add(cmd, "-o");
 	q7_sv_add(cmd, out);
 	add_objects(s->inputs.v, wrapper_obj, cmd);
-	static const char *const libs[] = {"-lm", "-lc", NULL};
-	char *rt = q7_prefix_path("lib/q7cc/xtensa/libq7rt.a");
-	add_device_libs(libs, rt, false, cmd);
-	free(rt);
+	add_gnu_image_libs(cmd);
 }
 
 void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved, const char *out,

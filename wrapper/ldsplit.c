@@ -185,7 +185,8 @@ bool q7_ldsplit_plan(const struct q7_profile *p, const struct q7_inv *inv, char 
 		s->why_not = q7_xstrdup("not a gnu multicore link");
 		return false;
 	}
-	if (getenv("Q7CC_LINK_SPLIT") && strcmp(getenv("Q7CC_LINK_SPLIT"), "0") == 0) {
+	const char *on = getenv("Q7CC_LINK_SPLIT");
+	if (on && strcmp(on, "0") == 0) {
 		s->why_not = q7_xstrdup("Q7CC_LINK_SPLIT=0");
 		return false;
 	}
@@ -202,8 +203,8 @@ bool q7_ldsplit_plan(const struct q7_profile *p, const struct q7_inv *inv, char 
 	}
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct q7_unit *u = &inv->u[i];
-		if (q7_cmd_link_flag(p, u) && !(q7_unit_flags(u) & Q7_OPT_POSITIONAL) &&
-		    !sort_flag(u, s)) {
+		/* Positional ones (-Wl, -Xlinker, -l) are among objs. */
+		if (q7_cmd_link_flag(p, u) && !sort_flag(u, s)) {
 			s->why_not = q7_xasprintf("link flag %s: not one the split link knows", u->tok[0]);
 			return false;
 		}
