@@ -1,0 +1,36 @@
+// Kernels that fault on purpose, for q7-run's crash report on the host
+// (tests/runtime/faults.sh). `on` picks the core that faults (-1: all),
+// so an 8-core run shows which core it was.
+#include <stdint.h>
+#include <stdlib.h>
+#include <torch/torch.h>
+#include <q7/kernel.h>
+
+static bool mine(int on) { return on < 0 || (uint32_t)on == q7rt_cpu_id(); }
+
+Q7_KERNEL torch::Tensor bad_store(const torch::Tensor &x, int on)
+{
+    torch::Tensor y = torch::zeros(x.sizes(), torch::kInt);
+    if (mine(on)) {
+        volatile int32_t *p = (volatile int32_t *)(uintptr_t)16;
+        *p = 1;
+    }
+    return y;
+}
+
+Q7_KERNEL torch::Tensor divide(const torch::Tensor &x, int by)
+{
+    torch::Tensor y = torch::zeros(x.sizes(), torch::kInt);
+    int32_t *out = y.data_ptr<int32_t>();
+    const int32_t *in = x.data_ptr<int32_t>();
+    for (int64_t i = 0; i < x.numel(); i++)
+        out[i] = in[i] / by;
+    return y;
+}
+
+Q7_KERNEL torch::Tensor give_up(const torch::Tensor &x, int on)
+{
+    if (mine(on))
+        abort();
+    return torch::zeros(x.sizes(), torch::kInt);
+}
