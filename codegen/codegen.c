@@ -245,3 +245,30 @@ int q7_codegen_wrapper(const struct q7_op_table *ops, struct q7_strbuf *out)
 	emit_tables(ops, out);
 	return 0;
 }
+
+/* ---- the runtime symbols the wrapper calls ----------------------------------- */
+
+void q7_codegen_runtime_refs(const struct q7_op_table *ops, struct q7_strvec *syms)
+{
+	/* <neuron/wrapper_api.h> and <neuron/stack_switch.hpp>, mangled for
+	 * ILP32 (uint32_t is unsigned int: "j"). */
+	static const char *const always[] = {
+		"_Z14customop_setupb", "_Z22customop_return_tensorRKN2at6TensorE",
+		"_Z16customop_cleanupv", "switched_stack", "_Z10switchBackv",
+		"_Z28switch_stack_or_call_wrapperPFvvEj",
+	};
+	if (ops->n == 0)
+		return;
+	for (size_t i = 0; i < sizeof always / sizeof always[0]; i++)
+		q7_sv_add(syms, always[i]);
+	bool seen[Q7_KIND_BOOL + 1] = {false};
+	for (size_t i = 0; i < ops->n; i++)
+		for (size_t k = 0; k < ops->ops[i].nparams; k++) {
+			enum q7_kind kind = ops->ops[i].params[k].kind;
+			const char *call = next_call(kind);
+			if (call && !seen[kind]) {
+				seen[kind] = true;
+				q7_sv_addf(syms, "_Z%zu%sv", strlen(call), call);
+			}
+		}
+}

@@ -110,3 +110,24 @@ int q7_symbols_undefined(const char *path, struct q7_strvec *out)
 		return -1;
 	return q7_elf_each_object(path, read_undefined, out);
 }
+
+static void add_defined(Elf *elf, const char *what, const GElf_Sym *s, const char *name,
+                        void *ctx)
+{
+	(void)elf;
+	(void)what;
+	if (s->st_shndx != SHN_UNDEF && GELF_ST_BIND(s->st_info) != STB_LOCAL)
+		q7_sv_add(ctx, name);
+}
+
+static int read_defined(Elf *elf, const char *what, void *ctx)
+{
+	return each_symbol(elf, what, add_defined, ctx);
+}
+
+int q7_symbols_defined(const char *path, struct q7_strvec *out)
+{
+	if (!q7_elf_init())
+		return -1;
+	return q7_elf_each_object(path, read_defined, out);
+}

@@ -21,5 +21,8 @@ int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_f
  * symbols of path: what a link of that object alone cannot resolve. 0, or
  * -1 after printing why. */
 int q7_symbols_undefined(const char *path, struct q7_strvec *out);
+/* Appends to out the names of the global and weak symbols path defines.
+ * 0, or -1 after printing why. */
+int q7_symbols_defined(const char *path, struct q7_strvec *out);
 
 #endif

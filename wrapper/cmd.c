@@ -337,7 +337,7 @@ static void add_gnu_image_libs(struct q7_strvec *cmd)
  * or -l, since it is what pulls the kernels out of them. */
 static void add_objects(char *const *objs, const char *wrapper_obj, struct q7_strvec *cmd)
 {
-	bool placed = false;
+	bool placed = wrapper_obj == NULL;
 	for (size_t i = 0; objs[i]; i++) {
 		if (!placed && library_input(objs[i])) {
 			q7_sv_add(cmd, wrapper_obj);
@@ -417,13 +417,16 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 /* ---- the split 8-core link (ldsplit.h) ----------------------------------- */
 
 void q7_cmd_link_resolve(const struct q7_profile *p, const struct q7_ldsplit *s,
-                         const char *wrapper_obj, const char *out, struct q7_strvec *cmd)
+                         const char *wrapper_obj, char *const *refs, const char *out,
+                         struct q7_strvec *cmd)
 {
 	q7_sv_add(cmd, p->cxx);
 	q7_sv_add(cmd, "-r");
 	q7_sv_add(cmd, "-nostdlib");
 	/* The entry every image's script names, from the runtime. */
 	q7_sv_add(cmd, "-Wl,-u,_start");
+	for (size_t i = 0; !wrapper_obj && refs && refs[i]; i++)
+		q7_sv_addf(cmd, "-Wl,-u,%s", refs[i]);
 	add_gnu_libdir(cmd);
 	q7_sv_addv(cmd, &s->flags);
 	q7_sv_add(cmd, "-o");
@@ -432,8 +435,9 @@ void q7_cmd_link_resolve(const struct q7_profile *p, const struct q7_ldsplit *s,
 	add_gnu_image_libs(cmd);
 }
 
-void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved, const char *out,
-                       int core, struct q7_strvec *cmd)
+void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
+                       const char *wrapper_obj, const char *out, int core,
+                       struct q7_strvec *cmd)
 {
 	q7_sv_add(cmd, s->ld);
 	q7_sv_add(cmd, "-shared");
@@ -447,6 +451,8 @@ void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved, const c
 	q7_sv_add(cmd, "-o");
 	q7_sv_add(cmd, out);
 	q7_sv_add(cmd, resolved);
+	if (wrapper_obj)
+		q7_sv_add(cmd, wrapper_obj);
 }
 
 /* ---- analysis ---------------------------------------------------------- */

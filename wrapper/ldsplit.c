@@ -230,6 +230,14 @@ bool q7_ldsplit_plan(const struct q7_profile *p, const struct q7_inv *inv, char 
 		ok = sort_words(&lw, s);
 		q7_sv_free(&lw);
 	}
+	s->early = ok;
+	for (size_t i = 0; i < s->inputs.n && s->early; i++) {
+		const char *w = s->inputs.v[i];
+		size_t len = strlen(w);
+		if (w[0] == '-' || (len > 2 && strcmp(w + len - 2, ".a") == 0) ||
+		    (len > 3 && strcmp(w + len - 3, ".so") == 0))
+			s->early = false;
+	}
 	return ok;
 }
 

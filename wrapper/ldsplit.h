@@ -14,6 +14,14 @@
  * and output: each image link; -u: both); anything else keeps the eight
  * full links, which are always correct. The commands are built in cmd.c.
  *
+ * When the inputs are objects only (no archive, no -l: what CMake passes
+ * for add_library(... SHARED ...)), nothing that wrapper.o would pull in
+ * hides in the user's inputs, so the relocatable link runs beside the
+ * wrapper's compile, asking (-u) for the runtime symbols the wrapper calls
+ * (q7_codegen_runtime_refs), and each image link takes wrapper.o too. The
+ * link checks both objects' symbols before it trusts that; when they do
+ * not fit, the relocatable link runs again with wrapper.o.
+ *
  * Memory: the plan owns its vectors (q7_ldsplit_free). */
 #ifndef Q7_LDSPLIT_H
 #define Q7_LDSPLIT_H
@@ -29,6 +37,8 @@ struct q7_ldsplit {
 	                                with their archive-selection flags */
 	struct q7_strvec image_args; /* user linker words for every image link */
 	char *why_not;               /* when the plan says no: the reason, for -v */
+	bool early;                  /* objects only: the relocatable link need not
+	                                wait for wrapper.o (see below) */
 };
 
 /* Plans the split link of a gnu --q7-multicore link whose positional words

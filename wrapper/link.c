@@ -250,14 +250,12 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 	return failed;
 }
 
-static void full_link_cmds(struct link *l, const char *wrapper_obj, struct q7_strvec *cmds)
+/* Image i's full link: the objects, wrapper.o and every library. */
+static void full_link_cmds(struct link *l, const char *wrapper_obj, int i, struct q7_strvec *cmd)
 {
 	struct q7_drv *d = l->d;
-	for (int i = 0; i < l->nimg; i++) {
-		int core = d->inv.multicore ? i : Q7_LSP_SINGLE;
-		q7_sv_free(&cmds[i]);
-		q7_cmd_link(&d->prof, &d->inv, l->img[i].so, l->inputs.v, wrapper_obj, core, &cmds[i]);
-	}
+	int core = d->inv.multicore ? i : Q7_LSP_SINGLE;
+	q7_cmd_link(&d->prof, &d->inv, l->img[i].so, l->inputs.v, wrapper_obj, core, cmd);
 }
 
 enum plan {
@@ -266,30 +264,78 @@ enum plan {
 	PLAN_FULL_ONE,   /* the full links, one at a time: they are to fail */
 };
 
-/* The split gnu 8-core link (ldsplit.h): one relocatable link resolves
- * the archives, then eight image links of its output. Sets *plan; when
- * it is PLAN_SPLIT, the image commands are in cmds. A symbol left
- * undefined means the full links, one at a time: the first fails with
- * ld's own message, which names the object and function that need it.
- * 0, or an exit code. */
-static int split_link_cmds(struct link *l, const char *wrapper_obj, struct q7_strvec *cmds,
-                           enum plan *plan)
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* True when each of a and b defines every strong symbol the other leaves
+ * undefined, so an image link of the two needs nothing else. */
+static bool objects_fit(const char *a, const char *b)
+{
+	struct q7_strvec undef[2] = {{0}}, def[2] = {{0}};
+	const char *f[2] = {a, b};
+	bool fit = true;
+	for (int i = 0; i < 2 && fit; i++)
+		fit = q7_symbols_undefined(f[i], &undef[i]) == 0 &&
+		      q7_symbols_defined(f[i], &def[i]) == 0;
+	for (int i = 0; i < 2 && fit; i++) {
+		struct q7_strvec *d = &def[1 - i];
+		if (d->n)
+			qsort(d->v, d->n, sizeof *d->v, cmp_str);
+		for (size_t k = 0; k < undef[i].n && fit; k++)
+			fit = d->n && bsearch(&undef[i].v[k], d->v, d->n, sizeof *d->v, cmp_str);
+	}
+	for (int i = 0; i < 2; i++) {
+		q7_sv_free(&undef[i]);
+		q7_sv_free(&def[i]);
+	}
+	return fit;
+}
+
+/* Objects only (ldsplit.h): the relocatable link runs beside the
+ * wrapper's compile, asking for the runtime symbols the wrapper calls.
+ * *fits: resolved and wrapper_obj complete each other. 0, or an exit
+ * code. */
+static int resolve_beside_compile(struct link *l, const struct q7_ldsplit *s,
+                                  const struct q7_op_table *ops, char *const *cc,
+                                  const char *wrapper_obj, const char *resolved, bool *fits)
 {
 	struct q7_drv *d = l->d;
-	struct q7_ldsplit s;
-	*plan = PLAN_FULL;
-	if (!q7_ldsplit_plan(&d->prof, &d->inv, l->inputs.v, &s)) {
-		if (d->prof.kind == Q7_PROFILE_GNU && d->inv.multicore)
-			q7_step_note(d, "eight full links: %s", s.why_not);
-		q7_ldsplit_free(&s);
-		return 0;
+	struct q7_strvec refs = {0}, cmd = {0};
+	q7_codegen_runtime_refs(ops, &refs);
+	q7_cmd_link_resolve(&d->prof, s, NULL, refs.v, resolved, &cmd);
+	*fits = true;
+	int rc = 0;
+	bool run = q7_step_show(d, cc);
+	q7_step_show(d, cmd.v);
+	if (run) {
+		pid_t pc = q7_spawn_start(cc);
+		pid_t pr = pc < 0 ? -1 : q7_spawn_start(cmd.v);
+		int rc_c = pc < 0 ? Q7_EXIT_TOOL : q7_spawn_wait(pc, q7_path_basename(cc[0]));
+		int rc_r = pr < 0 ? Q7_EXIT_TOOL : q7_spawn_wait(pr, q7_path_basename(cmd.v[0]));
+		rc = rc_c ? rc_c : rc_r;
+		if (rc == 0)
+			*fits = objects_fit(resolved, wrapper_obj);
 	}
-	char *resolved = tmp_path(d, "resolved.o");
+	q7_sv_free(&refs);
+	q7_sv_free(&cmd);
+	return rc;
+}
+
+/* The relocatable link of everything, wrapper.o included. A symbol left
+ * undefined means the full links, one at a time: the first fails with
+ * ld's own message, which names the object and function that need it. */
+static int resolve_with_wrapper(struct link *l, const struct q7_ldsplit *s,
+                                const char *wrapper_obj, const char *resolved, enum plan *plan)
+{
+	struct q7_drv *d = l->d;
 	struct q7_strvec cmd = {0};
-	q7_cmd_link_resolve(&d->prof, &s, wrapper_obj, resolved, &cmd);
+	q7_cmd_link_resolve(&d->prof, s, wrapper_obj, NULL, resolved, &cmd);
 	int rc = 0;
 	if (q7_step_show(d, cmd.v))
 		rc = q7_spawn_run(cmd.v);
+	*plan = PLAN_SPLIT;
 	if (rc == 0 && !d->dry) {
 		struct q7_strvec undef = {0};
 		if (q7_symbols_undefined(resolved, &undef) != 0) {
@@ -300,33 +346,60 @@ static int split_link_cmds(struct link *l, const char *wrapper_obj, struct q7_st
 		}
 		q7_sv_free(&undef);
 	}
-	if (rc == 0 && *plan == PLAN_FULL)
-		*plan = PLAN_SPLIT;
-	if (*plan == PLAN_SPLIT)
-		for (int i = 0; i < l->nimg; i++)
-			q7_cmd_link_image(&s, resolved, l->img[i].so, i, &cmds[i]);
 	q7_sv_free(&cmd);
-	q7_ldsplit_free(&s);
-	free(resolved);
 	return rc;
 }
 
-/* The links, up to Q7CC_JOBS at a time. */
-static int run_links(struct link *l, const char *wrapper_obj)
+/* The wrapper's compile and the links, up to Q7CC_JOBS at a time. The
+ * gnu 8-core link splits (ldsplit.h) when the user's flags allow. */
+static int run_links(struct link *l, const struct q7_op_table *ops, const char *cpp,
+                     const char *wrapper_obj)
 {
 	struct q7_drv *d = l->d;
-	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}};
+	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0};
 	for (int i = 0; i < l->nimg; i++)
 		if (!d->dry) /* removed unless the whole link succeeds */
 			q7_output_track(l->img[i].so);
-	enum plan plan;
-	int rc = split_link_cmds(l, wrapper_obj, cmds, &plan);
-	if (rc == 0 && plan != PLAN_SPLIT)
-		full_link_cmds(l, wrapper_obj, cmds);
-	if (rc == 0)
+	q7_cmd_compile(&d->prof, &d->inv, cpp, wrapper_obj, &cc);
+	struct q7_ldsplit s;
+	bool split = q7_ldsplit_plan(&d->prof, &d->inv, l->inputs.v, &s);
+	if (!split && d->prof.kind == Q7_PROFILE_GNU && d->inv.multicore)
+		q7_step_note(d, "eight full links: %s", s.why_not);
+	char *resolved = split ? tmp_path(d, "resolved.o") : NULL;
+	const char *image_wrapper = NULL; /* wrapper.o beside resolved.o */
+	enum plan plan = PLAN_FULL;
+	bool compiled = false;
+	int rc = 0;
+	if (split && s.early) {
+		bool fits;
+		rc = resolve_beside_compile(l, &s, ops, cc.v, wrapper_obj, resolved, &fits);
+		compiled = true;
+		if (rc == 0 && fits) {
+			plan = PLAN_SPLIT;
+			image_wrapper = wrapper_obj;
+		} else if (rc == 0) {
+			q7_step_note(d, "the relocatable link again, with wrapper.o: the runtime "
+			             "symbols asked for do not cover what wrapper.o needs");
+		}
+	}
+	if (rc == 0 && !compiled && q7_step_show(d, cc.v))
+		rc = q7_spawn_run(cc.v);
+	if (rc == 0 && split && plan != PLAN_SPLIT)
+		rc = resolve_with_wrapper(l, &s, wrapper_obj, resolved, &plan);
+	if (rc == 0) {
+		for (int i = 0; i < l->nimg; i++) {
+			if (plan == PLAN_SPLIT)
+				q7_cmd_link_image(&s, resolved, image_wrapper, l->img[i].so, i, &cmds[i]);
+			else
+				full_link_cmds(l, wrapper_obj, i, &cmds[i]);
+		}
 		rc = run_parallel(l, cmds, plan == PLAN_FULL_ONE ? 1 : jobs());
+	}
 	for (int i = 0; i < l->nimg; i++)
 		q7_sv_free(&cmds[i]);
+	q7_sv_free(&cc);
+	q7_ldsplit_free(&s);
+	free(resolved);
 	return rc;
 }
 
@@ -395,7 +468,6 @@ int q7_mode_link(struct q7_drv *d)
 	char *cpp = tmp_path(d, "wrapper.cpp");
 	char *obj = tmp_path(d, "wrapper.o");
 	char *dep = tmp_path(d, "wrapper.d"); /* xt's -MMD writes it */
-	struct q7_strvec cc = {0};
 	name_images(&l);
 	/* A failed multicore link leaves no manifest naming images that are
 	 * gone (single core: -o is the image, registered with the links). */
@@ -406,13 +478,8 @@ int q7_mode_link(struct q7_drv *d)
 		rc = collect_records(&l, &ops);
 	if (!rc)
 		rc = make_wrapper(&l, &ops, cpp);
-	if (!rc) {
-		q7_cmd_compile(&d->prof, &d->inv, cpp, obj, &cc);
-		if (q7_step_show(d, cc.v))
-			rc = q7_spawn_run(cc.v);
-	}
 	if (!rc)
-		rc = run_links(&l, obj);
+		rc = run_links(&l, &ops, cpp, obj);
 	if (!rc)
 		rc = pack_images(&l);
 	if (!rc)
@@ -424,7 +491,6 @@ int q7_mode_link(struct q7_drv *d)
 		free(l.img[i].stripped);
 		free(l.img[i].packed);
 	}
-	q7_sv_free(&cc);
 	q7_sv_free(&l.inputs);
 	q7_sv_free(&l.files);
 	q7_ops_free(&ops);

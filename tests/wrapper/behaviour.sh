@@ -252,6 +252,36 @@ CPP
 		xtensa-lx106-elf-readelf -d "split/libops_cpu$i.so" | grep -q 'SONAME.*libops.so' ||
 			fail "cpu$i: no soname"
 	done
+	# Objects only: the relocatable link runs beside the wrapper's compile,
+	# asking for the runtime symbols the wrapper calls, for every kind of
+	# parameter; if the list missed one, q7cc would say so and link again.
+	cat > kinds.cpp <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+Q7_KERNEL torch::Tensor all_kinds(const torch::Tensor &x, const at::Scalar &s, int i,
+                                  int64_t l, float f, double d, bool b) { return x; }
+CPP
+	"$q7cc" --q7-toolchain=gnu -c kinds.cpp -o kinds.o || fail "compile kinds"
+	mkdir -p early
+	"$q7cc" --q7-toolchain=gnu --q7-multicore -shared -v a.o kinds.o -o early/libk.so \
+		2> early/err || { cat early/err; fail "objects-only link"; }
+	grep -- ' -r -nostdlib ' early/err | grep -q -- '-Wl,-u,_Z20customop_next_scalarv' ||
+		fail "the relocatable link does not ask for the runtime: $(cat early/err)"
+	grep -- ' -r -nostdlib ' early/err | grep -q 'wrapper\.o' &&
+		fail "the relocatable link waited for wrapper.o: $(cat early/err)"
+	grep -q 'relocatable link again' early/err && fail "the runtime list missed a symbol: $(cat early/err)"
+	[ "$(grep -c -- '-ld -shared .*resolved\.o .*wrapper\.o$' early/err)" = 8 ] ||
+		fail "the image links lack wrapper.o: $(cat early/err)"
+	Q7CC_LINK_SPLIT=0 "$q7cc" --q7-toolchain=gnu --q7-multicore -shared a.o kinds.o \
+		-o early/libfull.so || fail "full links"
+	for i in 0 7; do
+		for f in libk libfull; do
+			xtensa-lx106-elf-readelf -W --dyn-syms "early/${f}_cpu$i.so" |
+				awk '$7 != "UND" && $5 == "GLOBAL" { print $8 }' | sort > "early/$f.syms$i"
+		done
+		cmp -s early/libk.syms$i early/libfull.syms$i ||
+			fail "cpu$i exports differ: $(diff early/libk.syms$i early/libfull.syms$i)"
+	done
 	# A symbol nobody defines: the full links report it, with the object.
 	cat > u.cpp <<'CPP'
 #include <torch/torch.h>
