@@ -90,44 +90,44 @@ int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_f
 	return rc;
 }
 
-static void add_undefined(Elf *elf, const char *what, const GElf_Sym *s, const char *name,
-                          void *ctx)
+/* Global names by definedness: strong undefined, or defined (global and
+ * weak). */
+struct names {
+	struct q7_strvec *out;
+	bool defined;
+};
+
+static void add_name(Elf *elf, const char *what, const GElf_Sym *s, const char *name,
+                     void *ctx)
 {
 	(void)elf;
 	(void)what;
-	if (s->st_shndx == SHN_UNDEF && GELF_ST_BIND(s->st_info) == STB_GLOBAL)
-		q7_sv_add(ctx, name);
+	const struct names *n = ctx;
+	unsigned bind = GELF_ST_BIND(s->st_info);
+	if (n->defined ? s->st_shndx != SHN_UNDEF && bind != STB_LOCAL
+	               : s->st_shndx == SHN_UNDEF && bind == STB_GLOBAL)
+		q7_sv_add(n->out, name);
 }
 
-static int read_undefined(Elf *elf, const char *what, void *ctx)
+static int read_names(Elf *elf, const char *what, void *ctx)
 {
-	return each_symbol(elf, what, add_undefined, ctx);
+	return each_symbol(elf, what, add_name, ctx);
+}
+
+static int symbol_names(const char *path, bool defined, struct q7_strvec *out)
+{
+	if (!q7_elf_init())
+		return -1;
+	struct names n = {out, defined};
+	return q7_elf_each_object(path, read_names, &n);
 }
 
 int q7_symbols_undefined(const char *path, struct q7_strvec *out)
 {
-	if (!q7_elf_init())
-		return -1;
-	return q7_elf_each_object(path, read_undefined, out);
-}
-
-static void add_defined(Elf *elf, const char *what, const GElf_Sym *s, const char *name,
-                        void *ctx)
-{
-	(void)elf;
-	(void)what;
-	if (s->st_shndx != SHN_UNDEF && GELF_ST_BIND(s->st_info) != STB_LOCAL)
-		q7_sv_add(ctx, name);
-}
-
-static int read_defined(Elf *elf, const char *what, void *ctx)
-{
-	return each_symbol(elf, what, add_defined, ctx);
+	return symbol_names(path, false, out);
 }
 
 int q7_symbols_defined(const char *path, struct q7_strvec *out)
 {
-	if (!q7_elf_init())
-		return -1;
-	return q7_elf_each_object(path, read_defined, out);
+	return symbol_names(path, true, out);
 }
