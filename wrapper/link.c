@@ -378,8 +378,8 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 			plan = PLAN_SPLIT;
 			image_wrapper = wrapper_obj;
 		} else if (rc == 0) {
-			q7_step_note(d, "the relocatable link again, with wrapper.o: the runtime "
-			             "symbols asked for do not cover what wrapper.o needs");
+			q7_step_note(d, "the relocatable link again, with wrapper.o: with it "
+			             "beside, a symbol stays undefined");
 		}
 	}
 	if (rc == 0 && !compiled && q7_step_show(d, cc.v))
