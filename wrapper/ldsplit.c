@@ -115,18 +115,20 @@ static bool sort_flag(const struct q7_unit *u, struct q7_ldsplit *s)
 		q7_sv_add(&s->image_args, "--export-dynamic");
 		return true;
 	}
-	/* Compiler flags seen at link time change nothing in a link without
-	 * LTO, and the relocatable link's driver takes them as the full link's
-	 * did. LTO and another linker would each change what the split does. */
-	if (prefixed(w, "-flto") || prefixed(w, "-fuse-ld") || prefixed(w, "-fwhole-program"))
-		return false;
-	if (prefixed(w, "-f") || prefixed(w, "-O") || prefixed(w, "-g") || prefixed(w, "-m") ||
-	    prefixed(w, "-std=") || prefixed(w, "-W") || prefixed(w, "-D") || prefixed(w, "-U") ||
-	    strcmp(w, "-pthread") == 0 || strcmp(w, "-pipe") == 0 || strcmp(w, "-v") == 0) {
+	if (strcmp(w, "-v") == 0) {
 		q7_unit_add(u, &s->flags);
 		return true;
 	}
-	return false;
+	/* Compiler flags seen at link time change nothing in a link without
+	 * LTO (the cross compiler has no multilibs), so the relocatable link
+	 * goes without them: one the compiler rejects is then reported once,
+	 * by the wrapper's compile. LTO and another linker would each change
+	 * what the split does. */
+	if (prefixed(w, "-flto") || prefixed(w, "-fuse-ld") || prefixed(w, "-fwhole-program"))
+		return false;
+	return prefixed(w, "-f") || prefixed(w, "-O") || prefixed(w, "-g") || prefixed(w, "-m") ||
+	       prefixed(w, "-std=") || prefixed(w, "-W") || prefixed(w, "-D") ||
+	       prefixed(w, "-U") || strcmp(w, "-pthread") == 0 || strcmp(w, "-pipe") == 0;
 }
 
 /* ---- the positional words -------------------------------------------------- */

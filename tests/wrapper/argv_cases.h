@@ -199,7 +199,7 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -fPIC -O3 -DNDEBUG -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -r -nostdlib -Wl,-u,_start -L@P@/lib/q7cc/xtensa/lsp -fPIC -O3 -DNDEBUG -o @TMP@/resolved.o CMakeFiles/ops.dir/relu.cpp.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -r -nostdlib -Wl,-u,_start -L@P@/lib/q7cc/xtensa/lsp -o @TMP@/resolved.o CMakeFiles/ops.dir/relu.cpp.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
 	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x -soname libops.so -o libops_cpu0.so @TMP@/resolved.o @TMP@/wrapper.o\n"
 	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu1/ldscripts/elf32xtensa.x -soname libops.so -o libops_cpu1.so @TMP@/resolved.o @TMP@/wrapper.o\n"
 	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu2/ldscripts/elf32xtensa.x -soname libops.so -o libops_cpu2.so @TMP@/resolved.o @TMP@/wrapper.o\n"

@@ -295,6 +295,10 @@ CPP
 	grep -q "u.o.*undefined reference to .nowhere_defined" err || fail "message: $(cat err)"
 	[ "$(grep -c 'undefined reference' err)" = 1 ] || fail "reported more than once: $(cat err)"
 	ls libu* 2> /dev/null && fail "outputs left: $(ls libu*)"
+	# A flag the compiler rejects: said once, by the wrapper's compile.
+	"$q7cc" --q7-toolchain=gnu --q7-multicore -shared -fno-such-flag a.o -o libx.so 2> err &&
+		fail "a link with a bad flag succeeded"
+	[ "$(grep -c "fno-such-flag" err)" = 1 ] || fail "not said once: $(cat err)"
 	# A linker option the split does not know: the full links run.
 	"$q7cc" --q7-toolchain=gnu --q7-multicore -shared -v a.o -Wl,--wrap=nothing \
 		-o libw.so 2> err || { cat err; fail "link with --wrap"; }
