@@ -90,11 +90,10 @@ int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_f
 	return rc;
 }
 
-/* Global names by definedness: strong undefined, or defined (global and
- * weak). */
+/* Global names by definedness: strong undefined, and defined (global and
+ * weak); either list may be NULL. */
 struct names {
-	struct q7_strvec *out;
-	bool defined;
+	struct q7_strvec *undefined, *defined;
 };
 
 static void add_name(Elf *elf, const char *what, const GElf_Sym *s, const char *name,
@@ -104,9 +103,10 @@ static void add_name(Elf *elf, const char *what, const GElf_Sym *s, const char *
 	(void)what;
 	const struct names *n = ctx;
 	unsigned bind = GELF_ST_BIND(s->st_info);
-	if (n->defined ? s->st_shndx != SHN_UNDEF && bind != STB_LOCAL
-	               : s->st_shndx == SHN_UNDEF && bind == STB_GLOBAL)
-		q7_sv_add(n->out, name);
+	if (s->st_shndx == SHN_UNDEF && bind == STB_GLOBAL && n->undefined)
+		q7_sv_add(n->undefined, name);
+	else if (s->st_shndx != SHN_UNDEF && bind != STB_LOCAL && n->defined)
+		q7_sv_add(n->defined, name);
 }
 
 static int read_names(Elf *elf, const char *what, void *ctx)
@@ -114,20 +114,15 @@ static int read_names(Elf *elf, const char *what, void *ctx)
 	return each_symbol(elf, what, add_name, ctx);
 }
 
-static int symbol_names(const char *path, bool defined, struct q7_strvec *out)
+int q7_symbols_globals(const char *path, struct q7_strvec *undefined, struct q7_strvec *defined)
 {
 	if (!q7_elf_init())
 		return -1;
-	struct names n = {out, defined};
+	struct names n = {undefined, defined};
 	return q7_elf_each_object(path, read_names, &n);
 }
 
 int q7_symbols_undefined(const char *path, struct q7_strvec *out)
 {
-	return symbol_names(path, false, out);
-}
-
-int q7_symbols_defined(const char *path, struct q7_strvec *out)
-{
-	return symbol_names(path, true, out);
+	return q7_symbols_globals(path, out, NULL);
 }

@@ -21,8 +21,9 @@ int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_f
  * symbols of path: what a link of that object alone cannot resolve. 0, or
  * -1 after printing why. */
 int q7_symbols_undefined(const char *path, struct q7_strvec *out);
-/* Appends to out the names of the global and weak symbols path defines.
- * 0, or -1 after printing why. */
-int q7_symbols_defined(const char *path, struct q7_strvec *out);
+/* Both in one read: the strong undefined names into undefined, the
+ * global and weak defined ones into defined (either may be NULL). 0, or
+ * -1 after printing why. */
+int q7_symbols_globals(const char *path, struct q7_strvec *undefined, struct q7_strvec *defined);
 
 #endif

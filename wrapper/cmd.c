@@ -425,7 +425,7 @@ void q7_cmd_link_resolve(const struct q7_profile *p, const struct q7_ldsplit *s,
 	q7_sv_add(cmd, "-nostdlib");
 	/* The entry every image's script names, from the runtime. */
 	q7_sv_add(cmd, "-Wl,-u,_start");
-	for (size_t i = 0; !wrapper_obj && refs && refs[i]; i++)
+	for (size_t i = 0; refs && refs[i]; i++)
 		q7_sv_addf(cmd, "-Wl,-u,%s", refs[i]);
 	add_gnu_libdir(cmd);
 	q7_sv_addv(cmd, &s->flags);

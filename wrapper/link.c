@@ -277,8 +277,7 @@ static bool objects_fit(const char *a, const char *b)
 	const char *f[2] = {a, b};
 	bool fit = true;
 	for (int i = 0; i < 2 && fit; i++)
-		fit = q7_symbols_undefined(f[i], &undef[i]) == 0 &&
-		      q7_symbols_defined(f[i], &def[i]) == 0;
+		fit = q7_symbols_globals(f[i], &undef[i], &def[i]) == 0;
 	for (int i = 0; i < 2 && fit; i++) {
 		struct q7_strvec *d = &def[1 - i];
 		if (d->n)

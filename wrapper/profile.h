@@ -65,9 +65,9 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 bool q7_cmd_link_flag(const struct q7_profile *p, const struct q7_unit *u);
 
 /* The split gnu 8-core link (ldsplit.h): the one relocatable link of the
- * user's inputs, wrapper_obj and every library into out (wrapper_obj
- * NULL: without it, asking for refs instead); then one image of that
- * object (and wrapper_obj, unless NULL) for a core, with ld itself. */
+ * user's inputs, wrapper_obj (unless NULL) and every library into out,
+ * asking (-u) for the symbols refs names (NULL: none); then one image of
+ * that object (and wrapper_obj, unless NULL) for a core, with ld itself. */
 struct q7_ldsplit;
 void q7_cmd_link_resolve(const struct q7_profile *p, const struct q7_ldsplit *s,
                          const char *wrapper_obj, char *const *refs, const char *out,
