@@ -287,15 +287,3 @@ void q7_inv_free(struct q7_inv *inv)
 	q7_sv_free(&inv->kernels);
 	memset(inv, 0, sizeof *inv);
 }
-
-const char *q7_mode_name(enum q7_mode m)
-{
-	static const char *const names[] = {
-		[Q7_MODE_INFO] = "pass-through",   [Q7_MODE_COMPILE] = "compile",
-		[Q7_MODE_PREPROCESS] = "preprocess", [Q7_MODE_ASSEMBLE] = "assemble",
-		[Q7_MODE_SYNTAX] = "syntax-only",  [Q7_MODE_LINK_SHARED] = "link",
-		[Q7_MODE_LINK_EXE] = "plain-link", [Q7_MODE_LINT] = "lint",
-		[Q7_MODE_SCHEMA] = "print-schema", [Q7_MODE_HELP] = "help",
-	};
-	return names[m];
-}

@@ -443,10 +443,10 @@ void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
 	q7_sv_add(cmd, "-shared");
 	for (size_t i = 0; i < sizeof gnu_image_ld / sizeof gnu_image_ld[0]; i++)
 		q7_sv_add(cmd, gnu_image_ld[i]);
-	char *lsp = q7_lsp_dir(q7_lsp_get(core));
+	char *script = q7_lsp_ldscript(q7_lsp_get(core), Q7_LSP_X);
 	q7_sv_add(cmd, "-T");
-	q7_sv_addf(cmd, "%s/ldscripts/elf32xtensa.x", lsp);
-	free(lsp);
+	q7_sv_add(cmd, script);
+	free(script);
 	q7_sv_addv(cmd, &s->image_args);
 	q7_sv_add(cmd, "-o");
 	q7_sv_add(cmd, out);
