@@ -7,7 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 ROOT=$4 SECS=${5:-20}
 CLANG=$(command -v clang-14 || command -v clang) || { echo "no clang: cannot fuzz"; exit 1; }
-$CLANG -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+$CLANG -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Wshadow -Wmissing-prototypes -Werror \
+	-fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined \
 	-I"$ROOT/packer" -I"$ROOT/support" -I"$ROOT/analysis" \
 	"$ROOT/fuzz/fuzz_pack.c" "$ROOT"/packer/*.c "$ROOT"/support/*.c "$ROOT/analysis/op.c" \
