@@ -45,9 +45,11 @@ struct q7_warn_policy {
 	bool suppress_all; /* -w */
 	struct q7_strvec disabled, enabled, as_error, not_error; /* rule names */
 };
-/* True when arg is a warning flag the policy takes; q7-specific ones
- * (-W[no-][error=]q7-*) are q7cc's alone and are not forwarded. */
-bool q7_warn_policy_take(struct q7_warn_policy *p, const char *arg, bool *q7_only);
+/* -W[no-][error=]RULE for one of q7cc's rules (no: the "no-" form; error:
+ * the "error=" form); the last flag about a rule wins. Returns false when
+ * no rule has that name (the flag is kept all the same). The driver takes
+ * the spellings apart (wrapper/options) and sets werror and suppress_all. */
+bool q7_warn_policy_rule(struct q7_warn_policy *p, const char *rule, bool no, bool error);
 /* Drops disabled diagnostics and promotes warnings per the policy.
  * Returns the number of errors left. */
 size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p);
@@ -61,11 +63,12 @@ void q7_diags_write_json(const struct q7_diags *ds, FILE *out);
 void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out);
 
 struct q7_analysis_opts {
-	const char *source;        /* the translation unit */
-	char *const *clang_args;   /* NULL-terminated: -I -D -U -std -include
-	                            * -isystem -x ... as given to the compile;
-	                            * flags that do not shape the parse (-m*,
-	                            * -MD/-MF, -o, -c, ...) are dropped */
+	const char *source;        /* the translation unit (C++, whatever its
+	                            * name says) */
+	char *const *clang_args;   /* NULL-terminated: the compile's flags that
+	                            * shape the parse (-I -D -U -std -include
+	                            * -isystem ..., the driver's option table
+	                            * says which), as libclang takes them */
 	const char *triple;        /* parse target: i386-unknown-none for the
 	                            * device profiles (its ILP32 data model only:
 	                            * the x86 macros are undefined), the host's

@@ -130,17 +130,12 @@ enum q7_opt_id q7_unit_id(const struct q7_unit *u)
 	return u->opt ? u->opt->id : Q7_ID_OTHER;
 }
 
+/* -fdiagnostics-color=WHEN, else the spelling: -f[no-]... */
 static int color_of(const char *name, const char *value)
 {
-	if (strcmp(name, "-fcolor-diagnostics") == 0 || strcmp(name, "-fdiagnostics-color") == 0)
-		return 1;
-	if (strncmp(name, "-fno-", 5) == 0)
-		return 0;
-	if (value && strcmp(value, "always") == 0)
-		return 1;
-	if (value && strcmp(value, "never") == 0)
-		return 0;
-	return -1;
+	if (value)
+		return strcmp(value, "always") == 0 ? 1 : strcmp(value, "never") == 0 ? 0 : -1;
+	return strncmp(name, "-fno-", 5) == 0 ? 0 : 1;
 }
 
 struct seen {
@@ -247,16 +242,16 @@ int q7_inv_parse(struct q7_inv *inv, char **args, size_t nargs)
 				inv->nsources++;
 			continue;
 		}
-		bool joined;
-		const struct q7_option *o = q7_option_find(a, &joined);
+		const char *value;
+		const struct q7_option *o = q7_option_find(a, &value);
 		struct q7_unit *u = add_unit(inv);
 		u->opt = o;
 		u->tok[0] = q7_xstrdup(a);
 		u->ntok = 1;
 		if (!o)
 			continue; /* unknown: forwarded untouched */
-		if (joined) {
-			u->value = u->tok[0] + strlen(o->name);
+		if (value) {
+			u->value = u->tok[0] + (value - a);
 		} else if (o->flags & Q7_OPT_SEP) {
 			if (i + 1 >= nargs) {
 				q7_error("missing argument to '%s'", a);
@@ -265,8 +260,6 @@ int q7_inv_parse(struct q7_inv *inv, char **args, size_t nargs)
 			u->tok[1] = q7_xstrdup(args[++i]);
 			u->ntok = 2;
 			u->value = u->tok[1];
-		} else if (o->flags & Q7_OPT_JOINED) {
-			u->value = u->tok[0] + strlen(o->name); /* "" */
 		}
 		int rc = take_option(inv, u, &seen, &lang);
 		if (rc)

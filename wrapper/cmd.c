@@ -457,14 +457,17 @@ void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
 
 /* ---- analysis ---------------------------------------------------------- */
 
+/* The units that shape the parse (Q7_OPT_PARSE): libclang takes them as
+ * the compiler does. Everything else stays out: libclang would print
+ * "unknown argument" for GCC-only flags (-mlongcalls), and -MD/-MF would
+ * have it write the compile's .d file. The language is the plugin's to
+ * say (q7cc analyses C++ only), so -x stays out too. */
 static bool analysis_unit(const struct q7_profile *p, const struct q7_unit *u, bool includes)
 {
 	if (u->input || !q7_profile_keeps(p, u))
 		return false;
 	unsigned f = q7_unit_flags(u);
-	if (!(f & Q7_OPT_CPP) || (f & Q7_OPT_COMPILE))
-		return false;
-	return ((f & Q7_OPT_INCLUDE) != 0) == includes;
+	return (f & Q7_OPT_PARSE) && ((f & Q7_OPT_INCLUDE) != 0) == includes;
 }
 
 void q7_cmd_analysis_args(const struct q7_profile *p, const struct q7_inv *inv,

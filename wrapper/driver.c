@@ -30,27 +30,25 @@ static const char usage[] =
 	"Q7CC_JOBS (parallel links), Q7CC_SAVE_TEMPS=1 (keep temporaries),\n"
 	"NEURON_CUSTOM_OP, Q7_CORE, Q7_TOOLS, XTENSA_TOOLS, LM_LICENSE_FILE (xt).\n";
 
-/* -W[no-][error=]q7-RULE is q7cc's alone, whatever the policy says: the
- * real compiler would reject -Wq7-... */
-static bool q7_warning_flag(const char *arg)
-{
-	const char *r = arg + 2;
-	if (strncmp(r, "no-", 3) == 0)
-		r += 3;
-	if (strncmp(r, "error=", 6) == 0)
-		r += 6;
-	return strncmp(r, "q7-", 3) == 0;
-}
-
+/* The warning options: -Werror, -Wno-error and -w steer q7cc's lint as
+ * well as the compiler; -W[no-][error=]q7-RULE is q7cc's alone (the real
+ * compiler would reject it). */
 static void take_warnings(struct q7_drv *d)
 {
 	for (size_t i = 0; i < d->inv.n; i++) {
 		struct q7_unit *u = &d->inv.u[i];
 		if (q7_unit_id(u) != Q7_ID_WARN)
 			continue;
-		bool only = false;
-		q7_warn_policy_take(&d->policy, u->tok[0], &only);
-		u->q7_only = only || q7_warning_flag(u->tok[0]);
+		struct q7_wflag w;
+		q7_wflag_parse(u->tok[0], &w);
+		if (w.kind == Q7_W_ERRORS || w.kind == Q7_W_NO_ERRORS)
+			d->policy.werror = w.kind == Q7_W_ERRORS;
+		else if (w.kind == Q7_W_NONE)
+			d->policy.suppress_all = true;
+		if (!w.q7)
+			continue;
+		u->q7_only = true;
+		q7_warn_policy_rule(&d->policy, w.name, w.no, w.error);
 	}
 }
 

@@ -162,14 +162,19 @@ static struct q7_diags sample(void)
 	return ds;
 }
 
-static size_t apply(const char *const *flags, struct q7_diags *ds)
+/* One -W[no-][error=]RULE flag, as the driver takes it apart. */
+struct wf {
+	const char *rule;
+	bool no, error;
+};
+
+/* Applies -Werror (werror), -w (none) and the rule flags fs (ending in
+ * a NULL rule) to ds. */
+static size_t apply(bool werror, bool none, const struct wf *fs, struct q7_diags *ds)
 {
-	struct q7_warn_policy p = {0};
-	for (; *flags; flags++) {
-		bool q7_only;
-		ck_assert_msg(q7_warn_policy_take(&p, *flags, &q7_only), "%s", *flags);
-		ck_assert_int_eq(q7_only, strstr(*flags, "q7-") != NULL);
-	}
+	struct q7_warn_policy p = {.werror = werror, .suppress_all = none};
+	for (; fs && fs->rule; fs++)
+		q7_warn_policy_rule(&p, fs->rule, fs->no, fs->error);
 	size_t e = q7_diags_apply_policy(ds, &p);
 	q7_warn_policy_free(&p);
 	return e;
@@ -177,47 +182,60 @@ static size_t apply(const char *const *flags, struct q7_diags *ds)
 
 START_TEST(policy)
 {
+	/* Known rule names, from the rule table. */
 	struct q7_warn_policy p = {0};
-	bool q7_only = true;
-	ck_assert(!q7_warn_policy_take(&p, "-Wall", &q7_only));
-	ck_assert(!q7_only);
-	ck_assert(!q7_warn_policy_take(&p, "-O2", &q7_only));
+	ck_assert(q7_warn_policy_rule(&p, "q7-profile-kind", true, false));
+	ck_assert(!q7_warn_policy_rule(&p, "q7-bogus", false, false));
 	q7_warn_policy_free(&p);
 
 	struct q7_diags ds = sample();
-	ck_assert_uint_eq(apply((const char *const[]){NULL}, &ds), 1);
+	ck_assert_uint_eq(apply(false, false, NULL, &ds), 1);
 	ck_assert_uint_eq(ds.n, 4);
 	q7_diags_free(&ds);
 
 	ds = sample(); /* disabling a warning drops its note; errors stay */
-	ck_assert_uint_eq(apply((const char *const[]){"-Wno-q7-profile-kind", "-Wno-q7-return", NULL}, &ds), 1);
+	ck_assert_uint_eq(apply(false, false, (const struct wf[]){{"q7-profile-kind", true, false},
+	                                                         {"q7-return", true, false},
+	                                                         {NULL, false, false}},
+	                        &ds),
+	                  1);
 	ck_assert_uint_eq(ds.n, 2);
 	ck_assert_str_eq(ds.d[0].rule, "q7-return");
 	q7_diags_free(&ds);
 
-	ds = sample();
-	ck_assert_uint_eq(apply((const char *const[]){"-Werror", NULL}, &ds), 3);
+	ds = sample(); /* -Werror */
+	ck_assert_uint_eq(apply(true, false, NULL, &ds), 3);
 	ck_assert(ds.d[0].promoted);
 	ck_assert_int_eq(ds.d[0].severity, Q7_SEV_ERROR);
 	q7_diags_free(&ds);
 
-	ds = sample();
-	ck_assert_uint_eq(apply((const char *const[]){"-Werror", "-Wno-error=q7-other", NULL}, &ds), 2);
+	ds = sample(); /* -Werror -Wno-error=q7-other */
+	ck_assert_uint_eq(apply(true, false, (const struct wf[]){{"q7-other", true, true},
+	                                                        {NULL, false, false}},
+	                        &ds),
+	                  2);
 	ck_assert_int_eq(ds.d[3].severity, Q7_SEV_WARNING);
 	q7_diags_free(&ds);
 
-	ds = sample();
-	ck_assert_uint_eq(apply((const char *const[]){"-Werror=q7-other", NULL}, &ds), 2);
+	ds = sample(); /* -Werror=q7-other */
+	ck_assert_uint_eq(apply(false, false, (const struct wf[]){{"q7-other", false, true},
+	                                                         {NULL, false, false}},
+	                        &ds),
+	                  2);
 	ck_assert_int_eq(ds.d[0].severity, Q7_SEV_WARNING);
 	q7_diags_free(&ds);
 
 	ds = sample(); /* -w drops warnings (and their notes), never errors */
-	ck_assert_uint_eq(apply((const char *const[]){"-w", NULL}, &ds), 1);
+	ck_assert_uint_eq(apply(false, true, NULL, &ds), 1);
 	ck_assert_uint_eq(ds.n, 1);
 	q7_diags_free(&ds);
 
-	ds = sample(); /* the last flag wins */
-	ck_assert_uint_eq(apply((const char *const[]){"-Wno-q7-other", "-Wq7-other", NULL}, &ds), 1);
+	ds = sample(); /* the last flag wins: -Wno-q7-other -Wq7-other */
+	ck_assert_uint_eq(apply(false, false, (const struct wf[]){{"q7-other", true, false},
+	                                                         {"q7-other", false, false},
+	                                                         {NULL, false, false}},
+	                        &ds),
+	                  1);
 	ck_assert_uint_eq(ds.n, 4);
 	q7_diags_free(&ds);
 }
