@@ -50,8 +50,9 @@ struct q7_warn_policy {
  * no rule has that name (the flag is kept all the same). The driver takes
  * the spellings apart (wrapper/options) and sets werror and suppress_all. */
 bool q7_warn_policy_rule(struct q7_warn_policy *p, const char *rule, bool no, bool error);
-/* Drops disabled diagnostics and promotes warnings per the policy.
- * Returns the number of errors left. */
+/* Drops disabled diagnostics and promotes warnings per the policy (-w
+ * drops every warning, whatever -Werror says, as in GCC). Returns the
+ * number of errors left. */
 size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p);
 void q7_warn_policy_free(struct q7_warn_policy *p);
 
@@ -79,13 +80,19 @@ struct q7_analysis_opts {
 	char *const *predefines;   /* NULL-terminated "NAME=VALUE" of the real
 	                            * compiler's target macros (may be NULL) */
 	const char *profile;       /* "xt", "gnu" or "host": for the lint */
-	char *const *kernel_names; /* NULL-terminated --q7-kernel=NAME (or NULL) */
+	char *const *kernel_names; /* NULL-terminated --q7-kernel=NAME (or NULL);
+	                            * a name the TU has no function of is an
+	                            * error listing the functions it defines */
+	char *const *wanted_names; /* NULL-terminated (or NULL): names that
+	                            * NEURON_LIBRARY blocks of other files ask
+	                            * for; kernels where the TU has them, no
+	                            * error where it has not */
 };
 
 /* False when the TU certainly has no kernels, so libclang need not load:
  * neither the source nor any header it includes from the user's own
- * directories mentions Q7_KERNEL, NEURON_LIBRARY, annotate or a
- * --q7-kernel name. Headers are found through the including file's
+ * directories mentions Q7_KERNEL, NEURON_LIBRARY, annotate, a
+ * --q7-kernel name or a wanted name. Headers are found through the including file's
  * directory, -iquote and -I (plus -include files), never -isystem, the
  * sys_includes nor <prefix>/include/q7cc. A token reached only through a
  * computed #include MACRO is not seen. */

@@ -147,7 +147,8 @@ size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p
 		if (d->severity == Q7_SEV_NOTE) {
 			keep = keep_notes;
 		} else if (d->severity == Q7_SEV_WARNING) {
-			if (*d->rule && sv_has(&p->disabled, d->rule)) {
+			/* -w wins over every -Werror, as in GCC. */
+			if (p->suppress_all || (*d->rule && sv_has(&p->disabled, d->rule))) {
 				keep = false;
 			} else if (*d->rule && sv_has(&p->as_error, d->rule)) {
 				d->severity = Q7_SEV_ERROR;
@@ -155,8 +156,6 @@ size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p
 			} else if (p->werror && !(*d->rule && sv_has(&p->not_error, d->rule))) {
 				d->severity = Q7_SEV_ERROR;
 				d->promoted = true;
-			} else if (p->suppress_all) {
-				keep = false;
 			}
 			keep_notes = keep;
 		} else {

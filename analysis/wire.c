@@ -114,6 +114,7 @@ void q7_wire_put_request(struct q7_strbuf *b, const struct q7_analysis_opts *o, 
 	put_vec(b, o->sys_includes);
 	put_vec(b, o->predefines);
 	put_vec(b, o->kernel_names);
+	put_vec(b, o->wanted_names);
 }
 
 int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
@@ -126,7 +127,7 @@ int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
 	get_vec(&r, &q->env);
 	for (int i = 0; i < 3; i++)
 		q->strs[i] = get_str(&r);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < Q7_WIRE_NVECS; i++)
 		q->has_vec[i] = get_vec(&r, &q->vecs[i]);
 	if (r.bad || r.p != r.end || !q->cwd || !q->strs[0]) {
 		q7_wire_request_free(q);
@@ -135,8 +136,8 @@ int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
 	q->opts.source = q->strs[0];
 	q->opts.triple = q->strs[1];
 	q->opts.profile = q->strs[2];
-	char **v[4];
-	for (int i = 0; i < 4; i++) {
+	char **v[Q7_WIRE_NVECS];
+	for (int i = 0; i < Q7_WIRE_NVECS; i++) {
 		/* An empty vector still needs its NULL terminator. */
 		if (q->has_vec[i] && !q->vecs[i].v) {
 			q->vecs[i].v = q7_xcalloc(2, sizeof *q->vecs[i].v);
@@ -148,6 +149,7 @@ int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
 	q->opts.sys_includes = v[1];
 	q->opts.predefines = v[2];
 	q->opts.kernel_names = v[3];
+	q->opts.wanted_names = v[4];
 	return 0;
 }
 
@@ -155,10 +157,10 @@ void q7_wire_request_free(struct q7_wire_request *q)
 {
 	free(q->cwd);
 	q7_sv_free(&q->env);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 4; i++)
 		free(q->strs[i]);
+	for (int i = 0; i < Q7_WIRE_NVECS; i++)
 		q7_sv_free(&q->vecs[i]);
-	}
 	memset(q, 0, sizeof *q);
 }
 

@@ -138,6 +138,23 @@ static int color_of(const char *name, const char *value)
 	return strncmp(name, "-fno-", 5) == 0 ? 0 : 1;
 }
 
+/* --q7-kernel=a,b: one name or a comma list. */
+static int take_kernels(struct q7_inv *inv, const char *value)
+{
+	for (const char *p = value;;) {
+		size_t n = strcspn(p, ",");
+		if (n == 0) {
+			q7_error("--q7-kernel=%s: %s", value,
+			         *value ? "an empty name in the list" : "needs a function name");
+			return Q7_EXIT_USAGE;
+		}
+		q7_sv_addf(&inv->kernels, "%.*s", (int)n, p);
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
 struct seen {
 	bool c, e, s, syntax, shared, info, schema, lint, help, verbose;
 };
@@ -151,7 +168,7 @@ static int take_option(struct q7_inv *inv, struct q7_unit *u, struct seen *seen,
 	case Q7_ID_ASSEMBLE: seen->s = true; break;
 	case Q7_ID_SYNTAX: seen->syntax = true; break;
 	case Q7_ID_SHARED: seen->shared = true; break;
-	case Q7_ID_INFO: seen->info = true; break;
+	case Q7_ID_INFO: case Q7_ID_VERSION: case Q7_ID_HELP: seen->info = true; break;
 	case Q7_ID_VERBOSE: seen->verbose = true; break;
 	case Q7_ID_DRYRUN: inv->dry_run = true; break;
 	case Q7_ID_OUTPUT: inv->output = u->value; break;
@@ -164,13 +181,7 @@ static int take_option(struct q7_inv *inv, struct q7_unit *u, struct seen *seen,
 		break;
 	case Q7_ID_COLOR: inv->color = color_of(u->opt->name, u->value); break;
 	case Q7_ID_Q7_TOOLCHAIN: inv->toolchain = u->value; break;
-	case Q7_ID_Q7_KERNEL:
-		if (!*u->value) {
-			q7_error("--q7-kernel= needs a function name");
-			return Q7_EXIT_USAGE;
-		}
-		q7_sv_add(&inv->kernels, u->value);
-		break;
+	case Q7_ID_Q7_KERNEL: return take_kernels(inv, u->value);
 	case Q7_ID_Q7_SCHEMA: seen->schema = true; break;
 	case Q7_ID_Q7_LINT: seen->lint = true; break;
 	case Q7_ID_Q7_HELP: seen->help = true; break;

@@ -50,7 +50,9 @@ enum q7_opt_id {
 	Q7_ID_LANG,         /* -x */
 	Q7_ID_VERBOSE,      /* -v */
 	Q7_ID_DRYRUN,       /* -### */
-	Q7_ID_INFO,         /* --version, -dumpmachine, -print-*: pass-through */
+	Q7_ID_INFO,         /* -dumpmachine, -print-*: pass-through */
+	Q7_ID_VERSION,      /* --version: pass-through, then q7cc's line */
+	Q7_ID_HELP,         /* --help[=]: pass-through, then a pointer to --q7-help */
 	Q7_ID_WARN,         /* -W..., -w: the q7 warning policy looks first */
 	Q7_ID_DEBUG,        /* -g... */
 	Q7_ID_STDLIB,       /* -stdlib= */

@@ -3,7 +3,9 @@
  * A kernel is a function that carries annotate("q7.kernel") on any of its
  * declarations (the attribute is inherited by later redeclarations, so a
  * mark in a header reaches the unmarked definition), or whose name was
- * given by --q7-kernel=NAME or a NEURON_LIBRARY block. Declarations are
+ * given by --q7-kernel=NAME or a NEURON_LIBRARY block (of this TU, or of
+ * another file the driver analyses with it: wanted_names). A --q7-kernel
+ * name that the TU has no function of is an error. Declarations are
  * grouped by USR; the op is built from the definition when the TU has it
  * (its parameter names, its place), else from the marked declaration.
  * A NEURON_LIBRARY name the TU neither defines nor declares becomes a
@@ -513,12 +515,46 @@ static void add_requests(const struct walk *w, const struct kernel *ks, size_t n
 	}
 }
 
+/* A --q7-kernel name that no function of the TU (nor a NEURON_LIBRARY
+ * block of it) has: an error that lists what the file defines. */
+static void unknown_names(CXTranslationUnit tu, const struct walk *w,
+                          const struct q7c_requests *rs, struct q7_diags *ds)
+{
+	for (char *const *k = w->o->kernel_names; k && *k; k++) {
+		bool known = false;
+		for (size_t i = 0; i < w->n && !known; i++)
+			known = names_fn(*k, &w->fns[i]);
+		for (size_t i = 0; i < rs->n && !known; i++)
+			known = strcmp(rs->v[i].fn, *k) == 0;
+		if (known)
+			continue;
+		struct q7_strbuf list = {0};
+		size_t nd = 0;
+		for (size_t i = 0; i < w->n; i++) {
+			const struct fn *f = &w->fns[i];
+			if (!clang_Location_isFromMainFile(clang_getCursorLocation(f->c)) ||
+			    !is_definition(f->c))
+				continue;
+			q7_sb_addf(&list, "%s%s", nd++ ? ", " : "", f->qualname);
+		}
+		CXString file = clang_getTranslationUnitSpelling(tu);
+		q7_diags_add(ds, Q7_SEV_ERROR, clang_getCString(file), 0, 0, "",
+		             "--q7-kernel=%s names no function of this file; %s%s", *k,
+		             nd ? "it defines: " : "it defines no function",
+		             list.s ? list.s : "");
+		clang_disposeString(file);
+		q7_sb_free(&list);
+	}
+}
+
 void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
                       struct q7_op_table *ops, struct q7_diags *diags)
 {
 	struct walk w = {.o = o};
 	struct q7c_requests reqs = {0};
 	for (char *const *k = o->kernel_names; k && *k; k++)
+		q7_sv_add(&w.names, *k);
+	for (char *const *k = o->wanted_names; k && *k; k++)
 		q7_sv_add(&w.names, *k);
 	q7c_neuron_requests(tu, &reqs);
 	for (size_t i = 0; i < reqs.n; i++)
@@ -531,6 +567,7 @@ void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
 	for (size_t i = 0; i < nk; i++)
 		if (lint_names(&w, ks, i, diags))
 			build_op(&w, &ks[i], ops, diags);
+	unknown_names(tu, &w, &reqs, diags);
 	q7_diags_sort(diags, first_diag);
 	add_requests(&w, ks, nk, &reqs, ops);
 	q7c_requests_free(&reqs);

@@ -59,7 +59,8 @@ struct run {
 };
 
 static void analyze_with(struct run *r, const char *fixture, bool host, const char *profile,
-                         const char *const *names, char *const *extra)
+                         const char *const *names, const char *const *wanted,
+                         char *const *extra)
 {
 	char *src = q7_path_join(FIXTURES, fixture);
 	char *inc = q7_xasprintf("-I%s", RUNTIME_INCLUDE);
@@ -76,6 +77,7 @@ static void analyze_with(struct run *r, const char *fixture, bool host, const ch
 		.predefines = host ? host_macros.v : xtensa_macros.v,
 		.profile = profile,
 		.kernel_names = (char *const *)names,
+		.wanted_names = (char *const *)wanted,
 	};
 	memset(r, 0, sizeof *r);
 	r->rc = q7_analyze(&o, &r->ops, &r->diags);
@@ -87,7 +89,7 @@ static void analyze_with(struct run *r, const char *fixture, bool host, const ch
 static void analyze(struct run *r, const char *fixture, bool host, const char *profile,
                     const char *const *names)
 {
-	analyze_with(r, fixture, host, profile, names, NULL);
+	analyze_with(r, fixture, host, profile, names, NULL, NULL);
 }
 
 static void run_free(struct run *r)
@@ -190,6 +192,39 @@ START_TEST(neuron_library_and_names)
 }
 END_TEST
 
+/* A --q7-kernel name the file has no function of: an error that lists
+ * what the file defines. A name another file's NEURON_LIBRARY wants is a
+ * kernel where the file has it, and no error where it has not. */
+START_TEST(unknown_and_wanted_names)
+{
+	struct run r;
+	analyze(&r, "neuron_library.cpp", false, "gnu",
+	        (const char *const[]){"by_flag", "nowhere", "relu_forward", NULL});
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.ops.n, 3);
+	ck_assert_uint_eq(r.diags.n, 1);
+	const struct q7_diag *d = &r.diags.d[0];
+	ck_assert_int_eq(d->severity, Q7_SEV_ERROR);
+	ck_assert_str_eq(q7_path_basename(d->file), "neuron_library.cpp");
+	ck_assert_str_eq(d->message,
+	                 "--q7-kernel=nowhere names no function of this file; it defines: "
+	                 "relu_forward, relu_backward, by_flag, not_a_kernel, relu_fwd_shape");
+	run_free(&r);
+
+	static const char *const want[] = {
+		"relu_forward(Tensor t_in) -> Tensor | at::Tensor(const at::Tensor &) | 0 | def | neuron_library.cpp:10",
+		"relu_backward(Tensor g, Tensor x) -> Tensor | at::Tensor(const at::Tensor &, const at::Tensor &) | 0 | def | neuron_library.cpp:11",
+		"not_a_kernel(Tensor x) -> Tensor | at::Tensor(const at::Tensor &) | 0 | def | neuron_library.cpp:13",
+		NULL,
+	};
+	analyze_with(&r, "neuron_library.cpp", false, "gnu", NULL,
+	             (const char *const[]){"not_a_kernel", "elsewhere", NULL}, NULL);
+	expect_ops(&r, want);
+	ck_assert_uint_eq(r.diags.n, 0);
+	run_free(&r);
+}
+END_TEST
+
 /* One fixture per rule: the diagnostics expected, as "rule:line". */
 static const struct {
 	const char *fixture;
@@ -243,7 +278,7 @@ START_TEST(compile_flags)
 {
 	char *extra[] = {"-Os", "-D", "Q7_TEST_FLAG=1", "-fexceptions", "-pthread", NULL};
 	struct run r;
-	analyze_with(&r, "kernels.cpp", false, "gnu", NULL, extra);
+	analyze_with(&r, "kernels.cpp", false, "gnu", NULL, NULL, extra);
 	expect_ops(&r, device_set);
 	run_free(&r);
 }
@@ -394,6 +429,7 @@ int main(void)
 	tcase_add_test(tc, device_schemas);
 	tcase_add_test(tc, host_schemas);
 	tcase_add_test(tc, neuron_library_and_names);
+	tcase_add_test(tc, unknown_and_wanted_names);
 	tcase_add_loop_test(tc, lint_rules, 0, (int)(sizeof lint_cases / sizeof lint_cases[0]));
 	tcase_add_test(tc, compile_flags);
 	tcase_add_test(tc, parse_errors);

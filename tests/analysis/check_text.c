@@ -230,6 +230,15 @@ START_TEST(policy)
 	ck_assert_uint_eq(ds.n, 1);
 	q7_diags_free(&ds);
 
+	ds = sample(); /* -w wins over -Werror and -Werror=, as in GCC */
+	ck_assert_uint_eq(apply(true, true, (const struct wf[]){{"q7-other", false, true},
+	                                                       {NULL, false, false}},
+	                        &ds),
+	                  1);
+	ck_assert_uint_eq(ds.n, 1);
+	ck_assert(!ds.d[0].promoted);
+	q7_diags_free(&ds);
+
 	ds = sample(); /* the last flag wins: -Wno-q7-other -Wq7-other */
 	ck_assert_uint_eq(apply(false, false, (const struct wf[]){{"q7-other", true, false},
 	                                                         {"q7-other", false, false},

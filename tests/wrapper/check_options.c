@@ -81,7 +81,7 @@ START_TEST(test_lookup)
 	expect("--output-x", NULL, NULL);
 	const char *v;
 	ck_assert(q7_option_find("--q7-toolchain=gnu", &v)->flags & Q7_OPT_Q7);
-	ck_assert_int_eq(q7_option_find("--version", &v)->id, Q7_ID_INFO);
+	ck_assert_int_eq(q7_option_find("--version", &v)->id, Q7_ID_VERSION);
 	ck_assert(q7_option_find("-include-pch", &v)->flags == Q7_OPT_SEP); /* not for libclang */
 	/* ld's words: their own namespace (-E, -x, -S mean something else). */
 	ck_assert(q7_ld_word_find("-E", &v)->flags & Q7_OPT_LD_IMAGE);
@@ -425,14 +425,22 @@ END_TEST
 
 START_TEST(test_flags_of_invocation)
 {
-	char *argv[] = {"-shared", "-g", "--q7-multicore", "--q7-kernel=a", "--q7-kernel=b",
+	char *argv[] = {"-shared", "-g", "--q7-multicore", "--q7-kernel=a", "--q7-kernel=b,ns::c",
 	                "-fno-color-diagnostics", "x.o", "-###", "-v", NULL};
 	struct q7_inv inv;
 	ck_assert_int_eq(q7_inv_parse(&inv, argv, 9), 0);
 	ck_assert_int_eq(inv.mode, Q7_MODE_LINK_SHARED);
 	ck_assert(inv.debug && inv.multicore && inv.dry_run && inv.verbose);
 	ck_assert_int_eq(inv.color, 0);
-	ck_assert_uint_eq(inv.kernels.n, 2);
+	ck_assert_uint_eq(inv.kernels.n, 3);
+	ck_assert_str_eq(inv.kernels.v[2], "ns::c");
+	q7_inv_free(&inv);
+	char *empty[] = {"-c", "a.cpp", "--q7-kernel=a,", NULL};
+	ck_assert_int_eq(q7_inv_parse(&inv, empty, 3), Q7_EXIT_USAGE);
+	q7_inv_free(&inv);
+	char *color[] = {"-fdiagnostics-color=always", "-c", "a.cpp", NULL};
+	ck_assert_int_eq(q7_inv_parse(&inv, color, 3), 0);
+	ck_assert_int_eq(inv.color, 1);
 	q7_inv_free(&inv);
 	char *argv2[] = {"-g0", "x.o", "--q7-format=yaml", NULL};
 	ck_assert_int_eq(q7_inv_parse(&inv, argv2, 3), Q7_EXIT_USAGE);
