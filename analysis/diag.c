@@ -144,6 +144,11 @@ size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p
 	for (size_t i = 0; i < ds->n; i++) {
 		struct q7_diag *d = &ds->d[i];
 		bool keep = true;
+		if (d->severity == Q7_SEV_ERROR && *d->rule && sv_has(&p->not_error, d->rule)) {
+			const struct q7_rule *r = q7_rule_find(d->rule);
+			if (r && r->demotable)
+				d->severity = Q7_SEV_WARNING;
+		}
 		if (d->severity == Q7_SEV_NOTE) {
 			keep = keep_notes;
 		} else if (d->severity == Q7_SEV_WARNING) {

@@ -28,11 +28,13 @@
 #define Q7_RULE_DUPLICATE "q7-duplicate-kernel"
 #define Q7_RULE_TOO_MANY "q7-too-many-kernels"
 #define Q7_RULE_UNDEFINED "q7-undefined-kernel"
+#define Q7_RULE_UNKNOWN_KERNEL "q7-unknown-kernel"
 
 struct q7_rule {
 	const char *name;
 	enum q7_severity severity; /* default severity */
 	const char *summary;       /* one line, for SARIF and the docs */
+	bool demotable;            /* an error -Wno-error=RULE makes a warning */
 };
 /* The rule table, sorted by name; NULL-terminated by name. */
 extern const struct q7_rule q7_rules[];

@@ -538,7 +538,7 @@ static void unknown_names(CXTranslationUnit tu, const struct walk *w,
 			q7_sb_addf(&list, "%s%s", nd++ ? ", " : "", f->qualname);
 		}
 		CXString file = clang_getTranslationUnitSpelling(tu);
-		q7_diags_add(ds, Q7_SEV_ERROR, clang_getCString(file), 0, 0, "",
+		q7_diags_add(ds, Q7_SEV_ERROR, clang_getCString(file), 0, 0, Q7_RULE_UNKNOWN_KERNEL,
 		             "--q7-kernel=%s names no function of this file; %s%s", *k,
 		             nd ? "it defines: " : "it defines no function",
 		             list.s ? list.s : "");

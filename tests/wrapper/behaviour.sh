@@ -431,13 +431,23 @@ CPP
 	"$q7cc" --q7-toolchain=host -c k.cpp --q7-kernel=one --q7-kernel=three -o bad.o 2> err
 	rc=$?
 	[ $rc = 1 ] || fail "unknown name: status $rc, want 1"
-	grep -qx 'k.cpp: error: --q7-kernel=three names no function of this file; it defines: one, two, helper' err ||
+	grep -qx 'k.cpp: error: --q7-kernel=three names no function of this file; it defines: one, two, helper \[-Wq7-unknown-kernel\]' err ||
 		fail "message: $(cat err)"
 	[ ! -e bad.o ] || fail "bad.o left behind"
+	# A target that gives every file the same names may demote it.
+	"$q7cc" --q7-toolchain=host -c k.cpp --q7-kernel=one --q7-kernel=three \
+		-Wno-error=q7-unknown-kernel -o demoted.o 2> err || fail "-Wno-error=q7-unknown-kernel: $(cat err)"
+	grep -q 'k.cpp: warning: --q7-kernel=three names no function' err || fail "demoted: $(cat err)"
+	[ "$("$q7cc" --q7-print-schema demoted.o)" = "one(Tensor x) -> Tensor" ] || fail "demoted records"
+	"$q7cc" --q7-toolchain=host -c k.cpp --q7-kernel=three -Wno-error=q7-unknown-kernel -w \
+		-o quiet.o 2> err || fail "-w after demotion"
+	[ ! -s err ] || fail "-w left: $(cat err)"
+	"$q7cc" --q7-toolchain=host -c k.cpp --q7-kernel=three -Wno-q7-unknown-kernel -o still.o 2> err &&
+		fail "-Wno-q7-unknown-kernel alone turned off an error"
 	printf 'int plain(int x) { return x; }\n' > plain.cpp
 	"$q7cc" --q7-toolchain=host -c plain.cpp --q7-kernel=one -o p.o 2> err &&
 		fail "a file without the name (no parse needed to know) passed"
-	grep -q 'names no function of this file; it defines: plain$' err || fail "message: $(cat err)"
+	grep -q 'names no function of this file; it defines: plain \[-Wq7-unknown-kernel\]$' err || fail "message: $(cat err)"
 	"$q7cc" --q7-toolchain=host -c k.cpp --q7-kernel=one,,two -o x.o 2> err
 	[ $? = 2 ] || fail "an empty name in the list: $(cat err)"
 	"$q7cc" --q7-toolchain=host -shared k.o --q7-kernel=one -o libk.so 2> err ||
