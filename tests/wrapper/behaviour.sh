@@ -379,6 +379,30 @@ CPP
 	"$q7cc" --q7-toolchain=host -c w.cpp -o w.o -Werror=q7-profile-kind -Wno-q7-inline \
 		-Wq7-template || fail "q7 warning flags reached the compiler"
 	;;
+profile_names)
+	# q7cc-xt, q7cc-gnu, q7cc-host: argv[0] picks the profile (staged
+	# beside q7cc, and as links of the user's own); --q7-toolchain= still
+	# wins, and the name wins over Q7_TOOLCHAIN.
+	bin=$(dirname "$q7cc")
+	mkdir mine
+	for p in xt gnu host; do
+		[ -x "$bin/q7cc-$p" ] || fail "q7cc-$p is not staged"
+		ln -s "$q7cc" "mine/q7cc-$p"
+		for d in "$bin" "$PWD/mine"; do
+			"$d/q7cc-$p" --version > out 2>&1
+			grep -q "(profile $p)" out || fail "$d/q7cc-$p --version: $(cat out)"
+		done
+	done
+	"$bin/q7cc-host" --q7-toolchain=gnu -### -c a.cpp 2> out
+	grep -q 'xtensa-lx106-elf-g++' out || fail "--q7-toolchain=gnu lost to the name: $(cat out)"
+	Q7_TOOLCHAIN=gnu "$bin/q7cc-host" -### -c a.cpp 2> out
+	grep -q 'xtensa-lx106-elf-g++' out && fail "Q7_TOOLCHAIN won over the name: $(cat out)"
+	grep -q -- '-fPIC' out || fail "q7cc-host did not compile for the host: $(cat out)"
+	"$bin/q7cc-bogus" --version > out 2>&1 && fail "a name that is no profile ran"
+	ln -s "$q7cc" mine/q7cc-bogus
+	Q7_TOOLCHAIN=host mine/q7cc-bogus --version > out 2>&1 || fail "q7cc-bogus: $(cat out)"
+	grep -q "(profile host)" out || fail "an unknown suffix is the plain driver: $(cat out)"
+	;;
 version_help)
 	# --version: the compiler's own lines first (CMake reads the first),
 	# then q7cc's; --help points to --q7-help. Other info passes through.
