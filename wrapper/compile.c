@@ -24,7 +24,8 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, char *const *srcs,
 	/* The compiler starts first: everything q7cc does until it has to
 	 * wait for it, the pre-scan included, is off the critical path. */
 	pid_t pid = -1;
-	if (q7_step_show(d, cmd) && (pid = q7_spawn_start(cmd)) < 0)
+	struct q7_proc_opts po = {.name = q7_path_basename(d->prof.cxx)};
+	if (q7_step_show(d, cmd) && (pid = q7_proc_spawn(cmd, &po)) < 0)
 		return Q7_EXIT_TOOL;
 	struct q7_diags diags = {0};
 	bool broken = false;
@@ -44,7 +45,7 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, char *const *srcs,
 		}
 		q7_sv_free(&args);
 	}
-	int rc = d->dry ? 0 : q7_spawn_wait(pid, q7_path_basename(d->prof.cxx));
+	int rc = d->dry ? 0 : q7_proc_wait(pid, NULL);
 	/* A failed compile speaks for itself: the user sees its diagnostics
 	 * once, not libclang's too. */
 	if (!d->dry && rc == 0 && *analysed && (q7_drv_report(d, &diags) > 0 || broken)) {
@@ -119,7 +120,7 @@ int q7_mode_compile(struct q7_drv *d)
 		/* Nothing to compile: the compiler says so in its own words. */
 		struct q7_strvec cmd = {0};
 		q7_cmd_passthrough(&d->prof, inv, &cmd);
-		int rc = q7_step_show(d, cmd.v) ? q7_spawn_run(cmd.v) : 0;
+		int rc = q7_step_show(d, cmd.v) ? q7_proc_run(cmd.v) : 0;
 		q7_sv_free(&cmd);
 		return rc;
 	}

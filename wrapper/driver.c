@@ -116,7 +116,7 @@ static int run_one(struct q7_drv *d, void (*build)(const struct q7_profile *,
 {
 	struct q7_strvec cmd = {0};
 	build(&d->prof, &d->inv, &cmd);
-	int rc = q7_step_show(d, cmd.v) ? q7_spawn_run(cmd.v) : 0;
+	int rc = q7_step_show(d, cmd.v) ? q7_proc_run(cmd.v) : 0;
 	q7_sv_free(&cmd);
 	return rc;
 }
@@ -181,7 +181,7 @@ int q7_driver_main(int argc, char **argv)
 		goto out;
 	}
 	if (!d.dry) {
-		q7_signals_install();
+		q7_proc_signals_install();
 		if (d.inv.mode != Q7_MODE_HELP)
 			q7_profile_export_env(&d.prof);
 	}
