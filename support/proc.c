@@ -229,6 +229,19 @@ int q7_proc_code(int status)
 	return Q7_EXIT_INTERNAL;
 }
 
+void q7_proc_describe(int status, char *buf, size_t size)
+{
+	if (WIFEXITED(status)) {
+		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
+	} else if (WIFSIGNALED(status)) {
+		const char *abbrev = sigabbrev_np(WTERMSIG(status));
+		snprintf(buf, size, "killed by signal SIG%s (%s)", abbrev ? abbrev : "?",
+		         strsignal(WTERMSIG(status)));
+	} else {
+		snprintf(buf, size, "wait status 0x%x", (unsigned)status);
+	}
+}
+
 /* Reaps slot's child, reports its death by a signal, returns its code;
  * dies instead when q7 itself got a signal. */
 static int finish(int slot, int *status)
@@ -245,10 +258,9 @@ static int finish(int slot, int *status)
 		return Q7_EXIT_INTERNAL;
 	}
 	if (WIFSIGNALED(st) && !c.quiet && WTERMSIG(st) != c.stopped_by) {
-		int sig = WTERMSIG(st);
-		const char *abbrev = sigabbrev_np(sig);
-		q7_error("%s: killed by signal SIG%s (%s)", c.name, abbrev ? abbrev : "?",
-		         strsignal(sig));
+		char how[96];
+		q7_proc_describe(st, how, sizeof how);
+		q7_error("%s: %s", c.name, how);
 	}
 	return q7_proc_code(st);
 }

@@ -85,6 +85,9 @@ int q7_proc_running(void);
 
 /* The decoder: exit code N gives N, death by signal N gives 128+N. */
 int q7_proc_code(int status);
+/* The same in words: "exit status N", "killed by signal SIGSEGV
+ * (Segmentation fault)". */
+void q7_proc_describe(int status, char *buf, size_t size);
 
 /* spawn + wait; Q7_EXIT_TOOL when argv cannot run. */
 int q7_proc_run(char *const *argv);

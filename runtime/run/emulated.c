@@ -449,11 +449,9 @@ static int read_record(struct emu *E, const struct qemu_run *q, const char *buf,
 	int rc = -1;
 	char *who = E->cores > 1 ? q7_xasprintf("core %u: ", c->core) : q7_xstrdup("");
 	if (len - *pos < sizeof br) {
-		if (WIFSIGNALED(q->wst))
-			q7_run_fail(r, "%sqemu-system-xtensa died of signal %d", who, WTERMSIG(q->wst));
-		else
-			q7_run_fail(r, "%sthe emulated core gave no result (qemu-system-xtensa exit status "
-			     "%d)", who, WIFEXITED(q->wst) ? WEXITSTATUS(q->wst) : -1);
+		char how[96];
+		q7_proc_describe(q->wst, how, sizeof how);
+		q7_run_fail(r, "%sthe emulated core gave no result (qemu-system-xtensa %s)", who, how);
 		goto out;
 	}
 	memcpy(&br, buf + *pos, sizeof br);

@@ -102,6 +102,23 @@ START_TEST(status_decoder)
 }
 END_TEST
 
+static const struct {
+	int status;
+	const char *text;
+} words[] = {
+	{3 << 8, "exit status 3"},
+	{SIGSEGV, "killed by signal SIGSEGV (Segmentation fault)"},
+	{SIGKILL | 0x80, "killed by signal SIGKILL (Killed)"},
+};
+
+START_TEST(status_in_words)
+{
+	char buf[96];
+	q7_proc_describe(words[_i].status, buf, sizeof buf);
+	ck_assert_str_eq(buf, words[_i].text);
+}
+END_TEST
+
 START_TEST(exit_code_passes_through)
 {
 	char *ok[] = {"sh", "-c", "exit 3", NULL};
@@ -360,6 +377,7 @@ static Suite *proc_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, status_decoder, 0, sizeof codes / sizeof codes[0]);
+	tcase_add_loop_test(tc, status_in_words, 0, sizeof words / sizeof words[0]);
 	tcase_add_test(tc, exit_code_passes_through);
 	tcase_add_test(tc, death_by_signal_reported_by_name);
 	tcase_add_test(tc, stopped_on_purpose_is_quiet);

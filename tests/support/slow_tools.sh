@@ -6,7 +6,7 @@
 # test can tell that none is left.
 #   slow_tools.sh Q7CC WORKDIR CASE [FIXTURE_DIR]
 # Cases: link_sigterm link_fails compile_sigint (the driver, host profile),
-# qemu_sigterm qemu_parallel_sigterm qemu_timeout (q7-run --target=emulated
+# qemu_sigterm qemu_parallel_sigterm qemu_timeout qemu_crash (q7-run --target=emulated
 # on the emulated fixture images, with Q7CC_QEMU naming the fake).
 set -u
 q7cc=$1 work=$2 case=$3 fixture=${4:-}
@@ -141,12 +141,13 @@ no_outputs() {
 }
 
 # A fake qemu-system-xtensa that ignores SIGTERM and SIGINT: only the
-# SIGKILL q7-run sends stops it.
+# SIGKILL q7-run sends stops it. With CRASH set it dies by SIGSEGV.
 fake_qemu() {
 	cat > qemu <<'SH'
 #!/bin/sh
 trap '' TERM INT HUP
 echo $$ > "$PIDS/.qemu.$$"; mv "$PIDS/.qemu.$$" "$PIDS/qemu.$$.pid"
+[ -n "${CRASH:-}" ] && kill -SEGV $$
 exec sleep 60
 SH
 	chmod +x qemu
@@ -225,6 +226,19 @@ qemu_timeout)
 	grep -q 'spin: timed out after 1 s on the emulated core (QEMU stopped)' err ||
 		fail "message: $(cat err)"
 	[ "$(count)" = 1 ] || fail "QEMU did not start: $(cat err)"
+	none_left
+	[ ! -e out.npy ] || fail "out.npy written"
+	no_temps
+	;;
+qemu_crash)
+	# QEMU dies by a signal: said by name, nothing left.
+	fake_qemu
+	TMPDIR=$PWD/tmp CRASH=1 Q7CC_QEMU=$PWD/qemu "$(dirname "$q7cc")/q7-run" \
+		--target=emulated "$fixture/fk.so" spin -o out.npy 2> err
+	rc=$?
+	[ $rc = 1 ] || fail "status $rc, want 1: $(cat err)"
+	grep -q 'the emulated core gave no result (qemu-system-xtensa killed by signal SIGSEGV' err ||
+		fail "message: $(cat err)"
 	none_left
 	[ ! -e out.npy ] || fail "out.npy written"
 	no_temps
