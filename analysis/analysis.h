@@ -2,9 +2,9 @@
  *
  * Owns: the libclang front end (loaded with dlopen only when a TU needs
  * analysis), the cheap pre-scan that decides whether it does, the kernel
- * lint rules, diagnostics and their printing (text, JSON, SARIF), the
- * schema text format (print and parse), and the link-time merge of op
- * tables from many objects.
+ * lint rules, diagnostics and their printing (text, JSON, SARIF), and the
+ * link-time merge and resolution of op tables from many objects. The op
+ * model itself (op.h, fsym.h, schema.h) is model/'s.
  *
  * Memory: diag lists and op tables own their strings; free them with
  * q7_diags_free and q7_ops_free. */
@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "fsym.h"
 #include "op.h"
 #include "support.h"
 
@@ -130,22 +131,6 @@ int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
 void q7_ops_merge(const struct q7_op_table *in, const char *profile, struct q7_op_table *out,
                   struct q7_diags *diags);
 
-/* A function that an object of the link defines (packer/symbols.c). */
-struct q7_fsym {
-	char *name;  /* as in the symbol table: "_Z12relu_forwardRKN2at6TensorE" */
-	char *where; /* "relu.o", "libk.a(relu.o)" */
-	bool local;  /* STB_LOCAL: static, or in an unnamed namespace */
-	bool weak;   /* STB_WEAK: inline, or a template instance */
-	bool lp64;   /* the object is ELFCLASS64: long is 64-bit */
-};
-struct q7_fsyms {
-	size_t n, cap;
-	struct q7_fsym *v;
-};
-void q7_fsyms_add(struct q7_fsyms *s, const char *name, const char *where, bool local, bool weak,
-                  bool lp64);
-void q7_fsyms_free(struct q7_fsyms *s);
-
 /* Link-time, before q7_ops_merge. The unqualified names whose definition
  * no record of the link carries: NEURON_LIBRARY requests (op.h,
  * by_name_only) and declared kernels. Empty: nothing to resolve. */
@@ -159,10 +144,6 @@ void q7_ops_unresolved(const struct q7_op_table *all, struct q7_strvec *names);
 void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const char *profile,
                     struct q7_diags *diags);
 
-/* The schema text format: "ns::relu(Tensor x, int k) -> Tensor". */
-void q7_schema_print(const struct q7_op *op, struct q7_strbuf *out);
-/* Parses one schema; on failure returns -1 and sets *err (caller frees). */
-int q7_schema_parse(const char *text, struct q7_op *op, char **err);
 /* Ops as JSON (for --q7-print-schema --q7-format=json). */
 void q7_ops_write_json(const struct q7_op_table *ops, FILE *out);
 

@@ -1,6 +1,7 @@
 /* Machine-readable output for CI: diagnostics as JSON and as SARIF 2.1.0,
  * op tables as JSON. Key order is fixed and output deterministic. */
 #include "analysis.h"
+#include "schema.h"
 #include "internal.h"
 
 #include <string.h>

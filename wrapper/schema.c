@@ -2,6 +2,7 @@
  * schemas carried by sources, objects and archives. */
 #include "modes.h"
 #include "record.h"
+#include "schema.h"
 #include "symbols.h"
 
 #include <stdio.h>

@@ -5,6 +5,7 @@
  * breaks it; NEURON_LIBRARY and --q7-kernel names; parse errors; a
  * missing plugin. Fixtures include the runtime's own <torch/torch.h>. */
 #include "analysis.h"
+#include "schema.h"
 #include "internal.h"
 
 #include "run_suite.h"

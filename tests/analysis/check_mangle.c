@@ -5,6 +5,7 @@
  * g++ (x86-64) and xtensa-lx106-elf-g++ objects; c++filt agrees with the
  * expected signatures. */
 #include "analysis.h"
+#include "schema.h"
 #include "internal.h"
 #include "mangle.h"
 

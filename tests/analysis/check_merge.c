@@ -2,6 +2,7 @@
  * are errors naming both places, undefined kernels and the 10-kernel
  * limit are caught, and the order is stable (by name). */
 #include "analysis.h"
+#include "schema.h"
 
 #include "run_suite.h"
 

@@ -1,6 +1,7 @@
 /* analysis without libclang: the schema text format (round trips and
  * errors), the warning policy, compiler-format printing, JSON and SARIF. */
 #include "analysis.h"
+#include "schema.h"
 #include "internal.h"
 
 #include "run_suite.h"

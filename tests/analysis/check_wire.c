@@ -1,6 +1,7 @@
 /* The analysis server's wire format: requests and results survive the
  * round trip, and every truncation or damage of a message is refused
  * without a crash and without touching the caller's tables. */
+#include "schema.h"
 #include "wire.h"
 
 #include "run_suite.h"

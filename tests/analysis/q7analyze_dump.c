@@ -5,6 +5,7 @@
  *   q7analyze-dump [-t] [-T triple] [-p profile] [-k name] [-s sysdir]...
  *                  source [-- clang args...] */
 #include "analysis.h"
+#include "schema.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
 #include "codegen.h"
+#include "schema.h"
 #include "support.h"
 
 int main(int argc, char **argv)

@@ -1,7 +1,4 @@
-/* The op table: construction, deep copy, release; and the list of a
- * link's function symbols (analysis.h) that the ops of unmarked kernels
- * come from. */
-#include "analysis.h"
+/* The op table: construction, deep copy, release (op.h). */
 #include "op.h"
 #include "support.h"
 
@@ -83,29 +80,4 @@ void q7_ops_free(struct q7_op_table *t)
 		q7_op_clear(&t->ops[i]);
 	free(t->ops);
 	memset(t, 0, sizeof *t);
-}
-
-void q7_fsyms_add(struct q7_fsyms *s, const char *name, const char *where, bool local, bool weak,
-                  bool lp64)
-{
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->v = q7_xrealloc(s->v, s->cap * sizeof *s->v);
-	}
-	struct q7_fsym *f = &s->v[s->n++];
-	f->name = q7_xstrdup(name);
-	f->where = q7_xstrdup(where);
-	f->local = local;
-	f->weak = weak;
-	f->lp64 = lp64;
-}
-
-void q7_fsyms_free(struct q7_fsyms *s)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		free(s->v[i].name);
-		free(s->v[i].where);
-	}
-	free(s->v);
-	memset(s, 0, sizeof *s);
 }

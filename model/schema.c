@@ -10,7 +10,7 @@
  * Whitespace between tokens is free, so "long long x" and "Tensor  a,int b"
  * both parse. "number" is the vendor's spelling of Scalar. One printer, one
  * parser: print(parse(s)) is the canonical form of s. */
-#include "analysis.h"
+#include "schema.h"
 
 #include <ctype.h>
 #include <stdlib.h>
