@@ -48,6 +48,9 @@ const struct q7_rule *q7_rule_find(const char *name);
 /* True when the profile's runtime can pass kind k ("xt": the vendor's
  * Tensor, Scalar, int, float, long long; "gnu"/"host": all kinds). */
 bool q7_profile_marshals(const char *profile, enum q7_kind k);
+/* The kinds the profile's runtime can pass, for messages: "Tensor, Scalar,
+ * int, long long, float, double <conj> bool" (the caller frees it). */
+char *q7_profile_kinds(const char *profile, const char *conj);
 
 /* Sorts ds->d[from..] by file, line and column, stably, each note staying
  * after the diagnostic it belongs to. */

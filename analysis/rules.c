@@ -38,11 +38,17 @@ const struct q7_rule *q7_rule_find(const char *name)
 
 bool q7_profile_marshals(const char *profile, enum q7_kind k)
 {
-	if (k == Q7_KIND_INVALID)
+	const struct q7_kind_info *r = q7_kind_info(k);
+	if (!r)
 		return false;
-	if (profile && strcmp(profile, "xt") == 0)
-		return k != Q7_KIND_DOUBLE && k != Q7_KIND_BOOL;
-	return true;
+	return r->xt || !profile || strcmp(profile, "xt") != 0;
+}
+
+char *q7_profile_kinds(const char *profile, const char *conj)
+{
+	struct q7_strbuf b = {0};
+	q7_kinds_list(&b, profile && strcmp(profile, "xt") == 0, conj);
+	return q7_sb_take(&b);
 }
 
 void q7_json_str(FILE *out, const char *s)

@@ -204,7 +204,7 @@ void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *o
 
 static bool kind_ok(uint32_t k)
 {
-	return k <= Q7_KIND_BOOL;
+	return k < Q7_KIND_END;
 }
 
 int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,

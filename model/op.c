@@ -5,21 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *q7_kind_name(enum q7_kind k)
-{
-	switch (k) {
-	case Q7_KIND_TENSOR: return "Tensor";
-	case Q7_KIND_SCALAR: return "Scalar";
-	case Q7_KIND_INT: return "int";
-	case Q7_KIND_LONGLONG: return "long long";
-	case Q7_KIND_FLOAT: return "float";
-	case Q7_KIND_DOUBLE: return "double";
-	case Q7_KIND_BOOL: return "bool";
-	case Q7_KIND_INVALID: break;
-	}
-	return "?";
-}
-
 struct q7_op *q7_ops_add(struct q7_op_table *t)
 {
 	if (t->n == t->cap) {

@@ -10,22 +10,50 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Parameter and return kinds. The vendor runtime ABI has TENSOR, SCALAR,
- * INT, FLOAT and LONGLONG; the open runtime adds DOUBLE and BOOL. */
-enum q7_kind {
-	Q7_KIND_INVALID = 0, /* unsupported: see q7_param.ctype for what it was */
-	Q7_KIND_TENSOR,      /* at::Tensor, by value or const& */
-	Q7_KIND_SCALAR,      /* at::Scalar, by value or const& */
-	Q7_KIND_INT,         /* int (32-bit) */
-	Q7_KIND_LONGLONG,    /* long long / int64_t (64-bit) */
-	Q7_KIND_FLOAT,       /* float */
-	Q7_KIND_DOUBLE,      /* double */
-	Q7_KIND_BOOL,        /* bool */
+#include "q7/kinds.h"
+#include "support.h"
+
+/* Parameter and return kinds: enum q7_kind, one row each in the table of
+ * <q7/kinds.h>, which the runtime shares. */
+struct q7_kind_info {
+	const char *torch;   /* TorchScript type: "int" */
+	const char *name;    /* the exact kind, the vendor's spelling: "long long" */
+	const char *also;    /* another word schema text may use for it, or "" */
+	const char *cxx;     /* C++ types, '|'-separated: "at::Tensor|torch::Tensor" */
+	const char *mangled; /* a builtin's Itanium letters, or "" */
+	unsigned intbits;    /* an integer's width, else 0 */
+	bool xt;             /* the vendor runtime marshals it */
+	const char *call;    /* "customop_next_longlong" */
+	const char *local;   /* the type call returns: "long long" */
 };
 
-/* Schema spelling of a kind: "Tensor", "Scalar", "int", "long long",
- * "float", "double", "bool"; "?" for INVALID. */
+/* The table's row for k; NULL for INVALID (or anything out of range). */
+const struct q7_kind_info *q7_kind_info(enum q7_kind k);
+/* The exact kind's name: "Tensor", "Scalar", "int", "long long", "float",
+ * "double", "bool"; "?" for INVALID. */
 const char *q7_kind_name(enum q7_kind k);
+/* The TorchScript type: "Tensor", "Scalar", "int", "float", "bool"; "?"
+ * for INVALID. */
+const char *q7_kind_torch(enum q7_kind k);
+/* The kind that the n bytes at w name in schema text: an exact name or
+ * another word of the table ("long long", "number"), else a TorchScript
+ * type (whose exact kind is then the first row of that type: "int" is the
+ * C++ int). Whitespace inside w must be single spaces. INVALID if none. */
+enum q7_kind q7_kind_of_word(const char *w, size_t n);
+/* The kind of the class named qual ("at::Tensor", "c10::Scalar"), else
+ * INVALID. */
+enum q7_kind q7_kind_of_class(const char *qual);
+/* The kind of the builtin C++ type spelled spell ("int", "long", "unsigned
+ * int"), for a data model whose long has long_bits; else INVALID. */
+enum q7_kind q7_kind_of_builtin(const char *spell, unsigned long_bits);
+/* How a declaration spells a parameter of kind k ("const at::Tensor &",
+ * "long long") and a result ("at::Tensor"): by the first of its C++ types.
+ * A new string (the caller frees it); "" for INVALID. */
+char *q7_kind_param_ctype(enum q7_kind k);
+char *q7_kind_result_ctype(enum q7_kind k);
+/* Appends the kinds' exact names, "Tensor, Scalar, ... <conj> bool"; with
+ * xt_only, those the vendor runtime marshals. */
+void q7_kinds_list(struct q7_strbuf *out, bool xt_only, const char *conj);
 
 struct q7_param {
 	enum q7_kind kind;

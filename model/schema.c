@@ -72,11 +72,6 @@ static void next(struct parser *ps)
 	ps->p = p;
 }
 
-static bool is_word(const struct parser *ps, const char *w)
-{
-	return ps->tok == T_IDENT && strlen(w) == ps->len && memcmp(ps->start, w, ps->len) == 0;
-}
-
 /* Records the first error only; later ones follow from it. */
 static int fail(struct parser *ps, const char *expected)
 {
@@ -99,32 +94,35 @@ static int expect(struct parser *ps, enum tok t, const char *what)
 	return 0;
 }
 
+/* A type: one word, or two when the table has the pair ("long long"). */
 static int parse_type(struct parser *ps, enum q7_kind *k)
 {
-	static const struct {
-		const char *word;
-		enum q7_kind kind;
-	} types[] = {
-		{"Tensor", Q7_KIND_TENSOR}, {"Scalar", Q7_KIND_SCALAR}, {"number", Q7_KIND_SCALAR},
-		{"int", Q7_KIND_INT},       {"float", Q7_KIND_FLOAT},   {"double", Q7_KIND_DOUBLE},
-		{"bool", Q7_KIND_BOOL},
-	};
-	if (is_word(ps, "long")) {
-		next(ps);
-		if (!is_word(ps, "long"))
-			return fail(ps, "'long' after 'long'");
-		next(ps);
-		*k = Q7_KIND_LONGLONG;
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-		if (is_word(ps, types[i].word)) {
+	if (ps->tok != T_IDENT)
+		return fail(ps, "a type");
+	struct parser two = *ps;
+	next(&two);
+	if (two.tok == T_IDENT) {
+		char *pair = q7_xasprintf("%.*s %.*s", (int)ps->len, ps->start, (int)two.len, two.start);
+		*k = q7_kind_of_word(pair, strlen(pair));
+		free(pair);
+		if (*k != Q7_KIND_INVALID) {
+			*ps = two;
 			next(ps);
-			*k = types[i].kind;
 			return 0;
 		}
 	}
-	return fail(ps, "a type (Tensor, Scalar, int, long long, float, double, bool)");
+	*k = q7_kind_of_word(ps->start, ps->len);
+	if (*k == Q7_KIND_INVALID) {
+		struct q7_strbuf b = {0};
+		q7_sb_add(&b, "a type (");
+		q7_kinds_list(&b, false, "or");
+		q7_sb_addc(&b, ')');
+		int rc = fail(ps, b.s);
+		q7_sb_free(&b);
+		return rc;
+	}
+	next(ps);
+	return 0;
 }
 
 /* A type and an optional name; *name is "" when absent. */
@@ -141,24 +139,6 @@ static int parse_typed(struct parser *ps, enum q7_kind *k, char **name)
 	return 0;
 }
 
-static const char *param_ctype(enum q7_kind k)
-{
-	switch (k) {
-	case Q7_KIND_TENSOR: return "const at::Tensor &";
-	case Q7_KIND_SCALAR: return "const at::Scalar &";
-	default: return q7_kind_name(k);
-	}
-}
-
-static const char *ret_ctype(enum q7_kind k)
-{
-	switch (k) {
-	case Q7_KIND_TENSOR: return "at::Tensor";
-	case Q7_KIND_SCALAR: return "at::Scalar";
-	default: return q7_kind_name(k);
-	}
-}
-
 static int parse_params(struct parser *ps, struct q7_op *op)
 {
 	size_t cap = 0;
@@ -173,7 +153,7 @@ static int parse_params(struct parser *ps, struct q7_op *op)
 		memset(p, 0, sizeof *p);
 		if (parse_typed(ps, &p->kind, &p->name) < 0)
 			return -1;
-		p->ctype = q7_xstrdup(param_ctype(p->kind));
+		p->ctype = q7_kind_param_ctype(p->kind);
 		op->nparams++;
 		if (ps->tok != T_COMMA)
 			return 0;
@@ -192,7 +172,7 @@ static int parse_result(struct parser *ps, struct q7_op *op)
 	} else if (parse_typed(ps, &op->ret, &op->ret_name) < 0) {
 		return -1;
 	}
-	op->ret_ctype = q7_xstrdup(ret_ctype(op->ret));
+	op->ret_ctype = q7_kind_result_ctype(op->ret);
 	return 0;
 }
 

@@ -168,7 +168,7 @@ static char *get_str(struct rd *r)
 static enum q7_kind get_kind(struct rd *r)
 {
 	unsigned k = get_u8(r);
-	if (k > Q7_KIND_BOOL && !r->why)
+	if (k >= Q7_KIND_END && !r->why)
 		r->why = "unknown parameter kind";
 	return r->why ? Q7_KIND_INVALID : (enum q7_kind)k;
 }

@@ -186,17 +186,20 @@ static bool lint_param(const struct q7_analysis_opts *o, const struct fn *f, CXC
 		     f->qualname);
 		ok = false;
 	} else if (k->kind == Q7_KIND_INVALID) {
+		char *kinds = q7_profile_kinds(NULL, "or");
 		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_UNSUPPORTED_PARAM,
 		     "parameter %s of kernel '%s' has type '%s' (%s), which a kernel cannot take; "
-		     "use Tensor or Scalar (by value or const&), int, long long (int64_t), float, "
-		     "double or bool",
-		     label, f->qualname, k->ctype, k->why);
+		     "use %s (Tensor and Scalar by value or const&)",
+		     label, f->qualname, k->ctype, k->why, kinds);
+		free(kinds);
 		ok = false;
 	} else if (!q7_profile_marshals(o->profile, k->kind)) {
+		char *kinds = q7_profile_kinds(o->profile, "and");
 		DIAG(ds, Q7_SEV_WARNING, pl, Q7_RULE_PROFILE_KIND,
 		     "parameter %s of kernel '%s' is a %s, which the %s profile's runtime cannot "
-		     "pass (it has Tensor, Scalar, int, float and long long)",
-		     label, f->qualname, q7_kind_name(k->kind), o->profile);
+		     "pass (it has %s)",
+		     label, f->qualname, q7_kind_name(k->kind), o->profile, kinds);
+		free(kinds);
 	}
 	free(label);
 	free(pname);

@@ -55,26 +55,21 @@ void register_funcs(op_list *l)
 	}
 }
 
-const struct {
-	const char *text;
-	int kind;
-} kind_words[] = {
-	{"Tensor", Q7RT_K_TENSOR}, {"Scalar", Q7RT_K_SCALAR}, {"number", Q7RT_K_SCALAR},
-	{"long long", Q7RT_K_LONGLONG}, {"int64_t", Q7RT_K_LONGLONG}, {"int", Q7RT_K_INT},
-	{"float", Q7RT_K_FLOAT}, {"double", Q7RT_K_DOUBLE}, {"bool", Q7RT_K_BOOL},
+/* The kinds' rows of <q7/kinds.h>: the words schema text names them by
+ * and the frame arguments each takes. */
+struct kind_row {
+	const char *torch, *name, *also;
+	unsigned args;
 };
+#define Q7RT_KIND_ROW(NAME, TS, VENDOR, ALSO, CXX, MANGLED, INTBITS, XT, CALL, LOCAL, ARGS) \
+	{TS, VENDOR, ALSO, ARGS},
+const kind_row kind_rows[] = {{"", "", "", 0}, Q7_KINDS(Q7RT_KIND_ROW)};
+#undef Q7RT_KIND_ROW
+static_assert(sizeof kind_rows / sizeof kind_rows[0] == Q7_KIND_END, "one row per kind");
 
 const char *kind_name(int k)
 {
-	switch (k) {
-	case Q7RT_K_TENSOR: return "Tensor";
-	case Q7RT_K_SCALAR: return "Scalar";
-	case Q7RT_K_INT: return "int";
-	case Q7RT_K_LONGLONG: return "long long";
-	case Q7RT_K_FLOAT: return "float";
-	case Q7RT_K_DOUBLE: return "double";
-	default: return "bool";
-	}
+	return k > Q7_KIND_INVALID && k < Q7_KIND_END ? kind_rows[k].name : "?";
 }
 
 const char *arg_kind_name(uint32_t k)
@@ -89,6 +84,44 @@ const char *arg_kind_name(uint32_t k)
 }
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
+
+/* The length of word w at p (a space in w matches a run of blanks), when
+ * p holds it as a whole word; else 0. */
+size_t match_word(const char *p, const char *w)
+{
+	const char *s = p;
+	if (!*w)
+		return 0;
+	for (; *w; w++) {
+		if (*w == ' ') {
+			if (!is_space(*s))
+				return 0;
+			while (is_space(*s))
+				s++;
+		} else if (*s++ != *w) {
+			return 0;
+		}
+	}
+	return is_space(*s) || *s == ',' || *s == ')' ? (size_t)(s - p) : 0;
+}
+
+/* The kind the type at p names, by its exact name or another word first,
+ * then by its TorchScript type; *len is its length. INVALID if none. */
+int kind_of_word(const char *p, size_t *len)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = Q7_KIND_INVALID + 1; k < Q7_KIND_END; k++) {
+			const kind_row &r = kind_rows[k];
+			size_t n = pass ? match_word(p, r.torch) : match_word(p, r.name);
+			if (!pass && !n)
+				n = match_word(p, r.also);
+			if (n) {
+				*len = n;
+				return k;
+			}
+		}
+	return Q7_KIND_INVALID;
+}
 
 /* "ns::relu(Tensor x, long long k) -> Tensor": the parameter kinds and
  * names. -1 when the text is not a schema this runtime can marshal. */
@@ -108,17 +141,10 @@ int parse_schema(const char *s, signature *sig)
 			p++;
 		if (sig->n == Q7_MAX_ARGS)
 			return -1;
-		int kind = -1;
-		for (const auto &w : kind_words) {
-			size_t len = strlen(w.text);
-			if (strncmp(p, w.text, len) == 0 &&
-			    (is_space(p[len]) || p[len] == ',' || p[len] == ')')) {
-				kind = w.kind;
-				p += len;
-				break;
-			}
-		}
-		if (kind < 0)
+		size_t len = 0;
+		int kind = kind_of_word(p, &len);
+		p += len;
+		if (kind == Q7_KIND_INVALID)
 			return -1;
 		while (is_space(*p))
 			p++;
@@ -192,16 +218,9 @@ bool check_args(q7_frame *f, const op_entry *op, const signature *sig)
 	for (unsigned i = 0; i < sig->n; i++) {
 		const q7_arg *a = &f->args[i];
 		int k = sig->kinds[i];
-		bool ok;
-		switch (k) {
-		case Q7RT_K_TENSOR: ok = a->kind == Q7_ARG_TENSOR; break;
-		case Q7RT_K_SCALAR: ok = a->kind == Q7_ARG_INT || a->kind == Q7_ARG_FLOAT || a->kind == Q7_ARG_BOOL; break;
-		case Q7RT_K_INT:
-		case Q7RT_K_LONGLONG: ok = a->kind == Q7_ARG_INT; break;
-		case Q7RT_K_FLOAT:
-		case Q7RT_K_DOUBLE: ok = a->kind == Q7_ARG_FLOAT || a->kind == Q7_ARG_INT; break;
-		default: ok = a->kind == Q7_ARG_BOOL || (a->kind == Q7_ARG_INT && (a->u.i == 0 || a->u.i == 1)); break;
-		}
+		/* a bool also takes the integers 0 and 1 */
+		bool ok = a->kind < 32 && (kind_rows[k].args & (1u << a->kind)) != 0 &&
+		          !(k == Q7_KIND_BOOL && a->kind == Q7_ARG_INT && a->u.i != 0 && a->u.i != 1);
 		char what[64];
 		snprintf(what, sizeof what, "argument %u (%.*s)", i + 1, (int)sig->name_len[i], sig->names[i]);
 		if (sig->name_len[i] == 0)
@@ -211,12 +230,12 @@ bool check_args(q7_frame *f, const op_entry *op, const signature *sig)
 			           kind_name(k), arg_kind_name(a->kind));
 			return false;
 		}
-		if (k == Q7RT_K_INT && (a->u.i < INT32_MIN || a->u.i > INT32_MAX)) {
+		if (k == Q7_KIND_INT && (a->u.i < INT32_MIN || a->u.i > INT32_MAX)) {
 			set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s: %lld does not fit in an int", f->op, what,
 			           (long long)a->u.i);
 			return false;
 		}
-		if (k == Q7RT_K_TENSOR && !check_tensor(f, &a->u.tensor, what))
+		if (k == Q7_KIND_TENSOR && !check_tensor(f, &a->u.tensor, what))
 			return false;
 	}
 	return true;

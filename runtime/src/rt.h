@@ -14,6 +14,7 @@
 
 #include <neuron/wrapper_api.h>
 #include <q7/frame.h>
+#include <q7/kinds.h>
 
 #include "arena.h"
 #include "context.h"
@@ -21,16 +22,6 @@
 #define Q7RT_MAX_OPS 32
 #define Q7RT_TCM_SIZE (16 * 1024)
 
-/* Parameter kinds as the schema text spells them. */
-enum q7rt_kind {
-	Q7RT_K_TENSOR,
-	Q7RT_K_SCALAR,
-	Q7RT_K_INT,
-	Q7RT_K_LONGLONG,
-	Q7RT_K_FLOAT,
-	Q7RT_K_DOUBLE,
-	Q7RT_K_BOOL,
-};
 
 struct q7rt_state {
 	struct q7_frame *frame;
@@ -39,7 +30,7 @@ struct q7rt_state {
 	struct q7rt_arena tcm;   /* the 16 KiB pool, carved from heap */
 	bool tcm_ready;
 	unsigned next_arg;       /* customop_next_* cursor */
-	int kinds[Q7_MAX_ARGS];  /* the running op's parameter kinds */
+	int kinds[Q7_MAX_ARGS];  /* the running op's parameter kinds (enum q7_kind) */
 	struct q7rt_tensor *ret; /* customop_return_tensor */
 	bool returned;
 	struct q7rt_tensor *dst; /* get_dst_tensor, made on first use */

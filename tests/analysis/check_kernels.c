@@ -226,6 +226,61 @@ START_TEST(unknown_and_wanted_names)
 }
 END_TEST
 
+/* The kind table (<q7/kinds.h>) against libclang's types: a kernel per C++
+ * name of every kind, by value and by const&, and a long, which passes as
+ * the integer kind of its width on the triple. */
+static void kind_table_on(bool host)
+{
+	char dir[] = "/tmp/q7kinds.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char *src = q7_path_join(dir, "kinds.cpp");
+	struct q7_strbuf b = {0};
+	struct q7_strvec want = {0}; /* the kind of each kernel's parameters */
+	q7_sb_add(&b, "#include <torch/torch.h>\n#include <q7/kernel.h>\n");
+	for (enum q7_kind k = Q7_KIND_INVALID + 1; k < Q7_KIND_END; k++) {
+		const char *cxx = q7_kind_info(k)->cxx;
+		for (int i = 0; *cxx; i++) {
+			size_t n = strcspn(cxx, "|");
+			q7_sb_addf(&b, "Q7_KERNEL at::Tensor k%zu(%.*s a, const %.*s &b);\n", want.n, (int)n,
+			           cxx, (int)n, cxx);
+			q7_sv_add(&want, q7_kind_name(k));
+			cxx += n + (cxx[n] == '|');
+		}
+	}
+	q7_sb_addf(&b, "Q7_KERNEL at::Tensor k%zu(long a, const long &b);\n", want.n);
+	q7_sv_add(&want, q7_kind_name(q7_kind_of_builtin("long", host ? 64 : 32)));
+	FILE *f = fopen(src, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(b.s, f);
+	fclose(f);
+	struct run r;
+	analyze(&r, src, host, host ? "host" : "gnu", NULL);
+	for (size_t i = 0; i < r.diags.n; i++)
+		ck_assert_msg(r.diags.d[i].severity != Q7_SEV_ERROR, "%s", r.diags.d[i].message);
+	ck_assert_uint_eq(r.ops.n, want.n);
+	for (size_t i = 0; i < r.ops.n; i++) {
+		const struct q7_op *op = &r.ops.ops[i];
+		size_t k = (size_t)strtoul(op->name + 1, NULL, 10);
+		ck_assert_uint_eq(op->nparams, 2);
+		ck_assert_str_eq(q7_kind_name(op->params[0].kind), want.v[k]);
+		ck_assert_str_eq(q7_kind_name(op->params[1].kind), want.v[k]);
+	}
+	run_free(&r);
+	unlink(src);
+	rmdir(dir);
+	free(src);
+	q7_sb_free(&b);
+	q7_sv_free(&want);
+}
+
+START_TEST(kind_table)
+{
+	kind_table_on(false);
+	kind_table_on(true);
+>>>>>>> 086224e (kinds: one table of parameter kinds, <q7/kinds.h> (Q7_KINDS): analysis (libclang types, the demangler's letters and classes), the schema words, codegen's calls and locals, the xt profile rule, the records' kind bound and the runtime's schema reader all expand it; the runtime checks a frame argument by the row's mask, with no default kind; unit.check_kinds, unit.runtime.kinds and kind_table check they agree)
+}
+END_TEST
+
 /* One fixture per rule: the diagnostics expected, as "rule:line". */
 static const struct {
 	const char *fixture;
@@ -431,6 +486,7 @@ int main(void)
 	tcase_add_test(tc, host_schemas);
 	tcase_add_test(tc, neuron_library_and_names);
 	tcase_add_test(tc, unknown_and_wanted_names);
+	tcase_add_test(tc, kind_table);
 	tcase_add_loop_test(tc, lint_rules, 0, (int)(sizeof lint_cases / sizeof lint_cases[0]));
 	tcase_add_test(tc, compile_flags);
 	tcase_add_test(tc, parse_errors);

@@ -98,7 +98,7 @@ START_TEST(schema_errors)
 	parse_fails("relu(Tensor x", "expected ',' or ')'");
 	parse_fails("relu(Tensor x) Tensor", "expected '->' at column 16");
 	parse_fails("relu(Tensor x) ->", "expected a type");
-	parse_fails("relu(long x) -> Tensor", "'long' after 'long'");
+	parse_fails("relu(long x) -> Tensor", "found 'long'");
 	parse_fails("relu(Tensor? x) -> Tensor", "found '?'");
 	parse_fails("relu(int[] x) -> Tensor", "found '['");
 	parse_fails("relu(int x=1) -> Tensor", "found '='");

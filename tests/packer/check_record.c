@@ -18,13 +18,10 @@ static void fill(struct q7_op_table *t)
 	op->ret_ctype = q7_xstrdup("at::Tensor");
 	op->ret = Q7_KIND_TENSOR;
 	op->ret_name = q7_xstrdup("out");
-	op->nparams = 7;
-	op->params = q7_xcalloc(7, sizeof *op->params);
-	static const enum q7_kind kinds[] = {Q7_KIND_TENSOR, Q7_KIND_SCALAR, Q7_KIND_INT,
-	                                     Q7_KIND_LONGLONG, Q7_KIND_FLOAT, Q7_KIND_DOUBLE,
-	                                     Q7_KIND_BOOL};
-	for (int i = 0; i < 7; i++) {
-		op->params[i].kind = kinds[i];
+	op->nparams = Q7_KIND_END - 1; /* one of every kind */
+	op->params = q7_xcalloc(op->nparams, sizeof *op->params);
+	for (int i = 0; i < (int)op->nparams; i++) {
+		op->params[i].kind = (enum q7_kind)(i + 1);
 		op->params[i].name = i == 3 ? q7_xstrdup("") : q7_xasprintf("p%d", i);
 		op->params[i].ctype = q7_xasprintf("type %d", i);
 	}
