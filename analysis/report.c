@@ -95,17 +95,19 @@ void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out)
 	fputs(ds->n ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n", out);
 }
 
-/* {"ops": [{"name", "qualname", "schema", "return": {"kind", "ctype",
- *   "name"}, "params": [{"name", "kind", "ctype"}], "stack_size",
- *   "defined", "file", "line", "column", "by_name_only"}, ...]};
- * by_name_only: a NEURON_LIBRARY request without a signature (op.h). */
+/* {"ops": [{"name", "qualname", "schema", "return": {"type", "kind",
+ *   "ctype", "name"}, "params": [{"name", "type", "kind", "ctype"}],
+ *   "stack_size", "defined", "file", "line", "column", "by_name_only"},
+ *   ...]}; schema and type are TorchScript, kind the exact kind ("long
+ * long"), qualname and ctype C++; by_name_only: a NEURON_LIBRARY request
+ * without a signature (op.h). */
 void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
 {
 	fputs("{\"ops\": [", out);
 	for (size_t i = 0; i < ops->n; i++) {
 		const struct q7_op *op = &ops->ops[i];
 		struct q7_strbuf schema = {0};
-		q7_schema_print(op, &schema);
+		q7_schema_print(op, NULL, &schema);
 		fputs(i ? ",\n  {" : "\n  {", out);
 		fputs("\"name\": ", out);
 		q7_json_str(out, op->name);
@@ -113,7 +115,8 @@ void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
 		q7_json_str(out, op->qualname);
 		fputs(", \"schema\": ", out);
 		q7_json_str(out, schema.s);
-		fprintf(out, ",\n   \"return\": {\"kind\": \"%s\", \"ctype\": ", q7_kind_name(op->ret));
+		fprintf(out, ",\n   \"return\": {\"type\": \"%s\", \"kind\": \"%s\", \"ctype\": ",
+		        q7_kind_torch(op->ret), q7_kind_name(op->ret));
 		q7_json_str(out, op->ret_ctype);
 		fputs(", \"name\": ", out);
 		q7_json_str(out, op->ret_name);
@@ -122,7 +125,8 @@ void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
 			const struct q7_param *p = &op->params[k];
 			fputs(k ? ", {\"name\": " : "{\"name\": ", out);
 			q7_json_str(out, p->name);
-			fprintf(out, ", \"kind\": \"%s\", \"ctype\": ", q7_kind_name(p->kind));
+			fprintf(out, ", \"type\": \"%s\", \"kind\": \"%s\", \"ctype\": ", q7_kind_torch(p->kind),
+			        q7_kind_name(p->kind));
 			q7_json_str(out, p->ctype);
 			fputc('}', out);
 		}

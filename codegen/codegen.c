@@ -6,8 +6,11 @@
  * arguments are unpacked into locals one statement at a time, because the
  * order in which a call's arguments are evaluated is unspecified in C++
  * and customop_next_* must run in parameter order. get_func_schema is the
- * open runtime's addition: the runtime checks calls against it. */
+ * open runtime's addition: the op's TorchScript schema, which the runtime
+ * checks calls against (by type: the wrapper's customop_next_* calls know
+ * the exact C++ kinds, e.g. int against long long). */
 #include "codegen.h"
+#include "schema.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -173,17 +176,14 @@ static void emit_wrapper(const struct q7_op *op, struct q7_strbuf *out)
 	q7_sb_add(out, ");\n}\n\n");
 }
 
-/* The schema the runtime checks calls against: "relu(Tensor x) -> Tensor". */
+/* The op's TorchScript schema, which the runtime checks calls against and
+ * lists: "relu(Tensor x) -> Tensor" (identifiers and punctuation only, so
+ * it needs no escapes). */
 static void emit_schema_literal(const struct q7_op *op, struct q7_strbuf *out)
 {
-	q7_sb_addf(out, "\"%s(", op->name);
-	for (size_t i = 0; i < op->nparams; i++) {
-		const struct q7_param *p = &op->params[i];
-		q7_sb_addf(out, "%s%s", i ? ", " : "", q7_kind_name(p->kind));
-		if (p->name && is_ident(p->name, strlen(p->name)))
-			q7_sb_addf(out, " %s", p->name);
-	}
-	q7_sb_add(out, ") -> Tensor\"");
+	q7_sb_addc(out, '"');
+	q7_schema_print(op, NULL, out);
+	q7_sb_addc(out, '"');
 }
 
 static void emit_tables(const struct q7_op_table *ops, struct q7_strbuf *out)

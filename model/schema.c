@@ -1,38 +1,88 @@
-/* The schema text format, TorchScript style:
+/* The schema text: printed as TorchScript, read in TorchScript and in
+ * the vendor's grammar.
+ *
+ * Printed (every schema q7cc shows, and the one the wrapper embeds):
+ *
+ *   [ns '::'] name '(' [ type ' ' ident { ', ' type ' ' ident } ] ')'
+ *       ' -> ' ( type | '(' type ' ' ident ')' )
+ *   type := Tensor | Scalar | int | float | bool   (the kinds' TorchScript types)
+ *
+ * so that torch._C.parse_schema reads it: an unnamed parameter is named
+ * arg<i> (0-based, as q7_ops_resolve names them), and a name TorchScript
+ * reserves (in, is, pass, None, ...) gets a trailing '_'.
+ *
+ * Read (a schema given as text):
  *
  *   schema := qualname '(' [ param { ',' param } ] ')' '->' result
  *   qualname := IDENT { '::' IDENT }
  *   param  := type [ IDENT ]
  *   result := type [ IDENT ] | '(' type [ IDENT ] ')'
- *   type   := 'Tensor' | 'Scalar' | 'number' | 'int' | 'long' 'long'
- *           | 'float' | 'double' | 'bool'
+ *   type   := a word of the kind table: an exact kind (Tensor, Scalar, int,
+ *             long long, float, double, bool), another word (number,
+ *             int64_t) or a TorchScript type
  *
  * Whitespace between tokens is free, so "long long x" and "Tensor  a,int b"
- * both parse. "number" is the vendor's spelling of Scalar. One printer, one
- * parser: print(parse(s)) is the canonical form of s. */
+ * both parse. Where a word is both, the exact kind wins: "int" reads as the
+ * C++ int and "float" as float, as in the vendor's grammar; the printed
+ * TorchScript of what was read is what print(parse(s)) gives. */
 #include "schema.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-void q7_schema_print(const struct q7_op *op, struct q7_strbuf *out)
+static bool is_ident(const char *s)
 {
-	q7_sb_add(out, op->qualname && *op->qualname ? op->qualname : op->name);
+	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	while (isalnum((unsigned char)*s) || *s == '_')
+		s++;
+	return *s == '\0';
+}
+
+/* The identifiers TorchScript's schema parser takes as keywords (those a
+ * C++ name can be; the others are C++ keywords too). */
+static bool reserved(const char *s)
+{
+	static const char *const words[] = {"False", "None", "True", "as",   "assert", "def",
+	                                    "del",   "elif", "global", "import", "in",   "is",
+	                                    "pass",  "raise", "with"};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strcmp(s, words[i]) == 0)
+			return true;
+	return false;
+}
+
+/* A name as TorchScript takes it; arg<i> when s is no identifier. */
+static void add_name(struct q7_strbuf *out, const char *s, size_t i)
+{
+	if (!is_ident(s))
+		q7_sb_addf(out, "arg%zu", i);
+	else
+		q7_sb_addf(out, "%s%s", s, reserved(s) ? "_" : "");
+}
+
+void q7_schema_print(const struct q7_op *op, const char *ns, struct q7_strbuf *out)
+{
+	if (ns && is_ident(ns)) {
+		add_name(out, ns, 0);
+		q7_sb_add(out, "::");
+	}
+	add_name(out, op->name, 0);
 	q7_sb_addc(out, '(');
 	for (size_t i = 0; i < op->nparams; i++) {
 		const struct q7_param *p = &op->params[i];
-		if (i)
-			q7_sb_add(out, ", ");
-		q7_sb_add(out, q7_kind_name(p->kind));
-		if (p->name && *p->name)
-			q7_sb_addf(out, " %s", p->name);
+		q7_sb_addf(out, "%s%s ", i ? ", " : "", q7_kind_torch(p->kind));
+		add_name(out, p->name, i);
 	}
 	q7_sb_add(out, ") -> ");
-	if (op->ret_name && *op->ret_name)
-		q7_sb_addf(out, "(%s %s)", q7_kind_name(op->ret), op->ret_name);
-	else
-		q7_sb_add(out, q7_kind_name(op->ret));
+	if (op->ret_name && *op->ret_name) {
+		q7_sb_addf(out, "(%s ", q7_kind_torch(op->ret));
+		add_name(out, op->ret_name, 0);
+		q7_sb_addc(out, ')');
+	} else {
+		q7_sb_add(out, q7_kind_torch(op->ret));
+	}
 }
 
 enum tok { T_EOF, T_IDENT, T_SCOPE, T_LPAREN, T_RPAREN, T_COMMA, T_ARROW, T_BAD };
@@ -44,6 +94,7 @@ struct parser {
 	const char *start;
 	size_t len;
 	char *err;
+	unsigned err_col; /* 1-based */
 };
 
 static void next(struct parser *ps)
@@ -78,6 +129,7 @@ static int fail(struct parser *ps, const char *expected)
 	if (ps->err)
 		return -1;
 	unsigned col = (unsigned)(ps->start - ps->text) + 1;
+	ps->err_col = col;
 	if (ps->tok == T_EOF)
 		ps->err = q7_xasprintf("expected %s at the end (column %u)", expected, col);
 	else
@@ -206,7 +258,7 @@ static int parse_schema(struct parser *ps, struct q7_op *op)
 	return 0;
 }
 
-int q7_schema_parse(const char *text, struct q7_op *op, char **err)
+int q7_schema_parse(const char *text, struct q7_op *op, char **err, unsigned *err_col)
 {
 	struct parser ps = {.text = text, .p = text};
 	struct q7_op tmp;
@@ -215,6 +267,8 @@ int q7_schema_parse(const char *text, struct q7_op *op, char **err)
 	if (parse_schema(&ps, &tmp) < 0) {
 		q7_op_clear(&tmp);
 		*err = ps.err;
+		if (err_col)
+			*err_col = ps.err_col;
 		return -1;
 	}
 	tmp.file = q7_xstrdup("");

@@ -1,10 +1,13 @@
 /* --q7-lint and --q7-print-schema: analysis without a compile, and the
- * schemas carried by sources, objects and archives. */
+ * schemas carried by sources, objects and archives, or written as text in
+ * a .schemas file. */
 #include "modes.h"
 #include "record.h"
 #include "schema.h"
 #include "symbols.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +223,63 @@ static void resolve_requests(struct q7_drv *d, struct item *items, struct gather
 	q7_sv_free(&names);
 }
 
+static bool is_schemas_file(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 8 && strcmp(path + n - 8, ".schemas") == 0;
+}
+
+/* A .schemas file: one schema per line, in TorchScript or the vendor's
+ * grammar ("relu(Tensor x, long long k) -> Tensor"); '#' starts a comment.
+ * Each becomes an op of that file and line; a line that does not parse is
+ * an error at its column. 0, or an exit code. */
+static int read_schemas(const char *path, struct q7_op_table *ops, struct q7_diags *diags)
+{
+	size_t len;
+	char *text = q7_read_file(path, &len);
+	if (!text) {
+		q7_error("%s: cannot read: %s", path, strerror(errno));
+		return Q7_EXIT_IO;
+	}
+	if (memchr(text, '\0', len)) {
+		q7_error("%s: not a text file of schemas (a NUL byte)", path);
+		free(text);
+		return Q7_EXIT_ERROR;
+	}
+	int rc = 0;
+	unsigned lineno = 0;
+	for (char *line = text, *next; line; line = next) {
+		lineno++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		line[strcspn(line, "#")] = '\0';
+		const char *start = line;
+		while (isspace((unsigned char)*start))
+			start++;
+		if (!*start)
+			continue;
+		struct q7_op op;
+		char *err = NULL;
+		unsigned col = 0;
+		if (q7_schema_parse(line, &op, &err, &col) != 0) {
+			q7_diags_add(diags, Q7_SEV_ERROR, path, lineno, col, "", "%s", err);
+			free(err);
+			rc = Q7_EXIT_ERROR;
+			continue;
+		}
+		free(op.file);
+		op.file = q7_xstrdup(path);
+		op.line = lineno;
+		op.col = (unsigned)(start - line) + 1;
+		op.defined = true;
+		q7_ops_add_copy(ops, &op);
+		q7_op_clear(&op);
+	}
+	free(text);
+	return rc;
+}
+
 int q7_mode_schema(struct q7_drv *d)
 {
 	struct gather g;
@@ -233,6 +293,10 @@ int q7_mode_schema(struct q7_drv *d)
 		if (u->input == Q7_IN_CXX) {
 			r = analyse(d, u->tok[0], NULL, &it->ops, &it->diags, &it->ran);
 			it->asks = has_request(&it->ops);
+		} else if (u->input == Q7_IN_LINK && is_schemas_file(u->tok[0])) {
+			q7_step_note(d, "read schemas from %s", u->tok[0]);
+			if (!d->dry)
+				r = read_schemas(u->tok[0], &it->ops, &it->diags);
 		} else if (u->input == Q7_IN_LINK) {
 			q7_step_note(d, "read records from %s", u->tok[0]);
 			if (!d->dry && !q7_path_exists(u->tok[0])) {
@@ -265,7 +329,7 @@ int q7_mode_schema(struct q7_drv *d)
 			if (g.ops.ops[i].by_name_only)
 				continue;
 			struct q7_strbuf b = {0};
-			q7_schema_print(&g.ops.ops[i], &b);
+			q7_schema_print(&g.ops.ops[i], NULL, &b);
 			printf("%s\n", b.s ? b.s : "");
 			q7_sb_free(&b);
 		}

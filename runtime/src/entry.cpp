@@ -23,12 +23,18 @@ struct op_list {
 	op_entry ops[Q7RT_MAX_OPS];
 };
 
+/* A schema's parameters; the words point into the schema text. */
 struct signature {
 	unsigned n;
 	int kinds[Q7_MAX_ARGS];
-	const char *names[Q7_MAX_ARGS]; /* point into the schema text */
+	const char *types[Q7_MAX_ARGS]; /* as written: "int", "long long" */
+	unsigned type_len[Q7_MAX_ARGS];
+	const char *names[Q7_MAX_ARGS];
 	unsigned name_len[Q7_MAX_ARGS];
 };
+
+/* The running op's, for the marshalling's messages (q7rt_arg_label). */
+signature running;
 
 void set_status(q7_frame *f, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void set_status(q7_frame *f, int status, const char *fmt, ...)
@@ -66,11 +72,6 @@ struct kind_row {
 const kind_row kind_rows[] = {{"", "", "", 0}, Q7_KINDS(Q7RT_KIND_ROW)};
 #undef Q7RT_KIND_ROW
 static_assert(sizeof kind_rows / sizeof kind_rows[0] == Q7_KIND_END, "one row per kind");
-
-const char *kind_name(int k)
-{
-	return k > Q7_KIND_INVALID && k < Q7_KIND_END ? kind_rows[k].name : "?";
-}
 
 const char *arg_kind_name(uint32_t k)
 {
@@ -123,8 +124,11 @@ int kind_of_word(const char *p, size_t *len)
 	return Q7_KIND_INVALID;
 }
 
-/* "ns::relu(Tensor x, long long k) -> Tensor": the parameter kinds and
- * names. -1 when the text is not a schema this runtime can marshal. */
+/* "ns::relu(Tensor x, int k) -> Tensor" (TorchScript, or the vendor's
+ * "long long k"): the parameters' kinds, types as written and names. -1
+ * when the text is not a schema this runtime can marshal. Only the type
+ * matters here: an int of 32 bits is the wrapper's to check, which knows
+ * the exact kind (customop_next_int). */
 int parse_schema(const char *s, signature *sig)
 {
 	sig->n = 0;
@@ -143,9 +147,11 @@ int parse_schema(const char *s, signature *sig)
 			return -1;
 		size_t len = 0;
 		int kind = kind_of_word(p, &len);
-		p += len;
 		if (kind == Q7_KIND_INVALID)
 			return -1;
+		sig->types[sig->n] = p;
+		sig->type_len[sig->n] = (unsigned)len;
+		p += len;
 		while (is_space(*p))
 			p++;
 		const char *name = p;
@@ -207,7 +213,16 @@ bool check_tensor(q7_frame *f, const q7_tensor_desc *d, const char *what)
 	return true;
 }
 
-/* Each frame argument against the schema's kind. */
+/* "argument 2 (k)", or "argument 2" when the schema names none. */
+void arg_label(const signature *sig, unsigned i, char *buf, size_t size)
+{
+	if (i < sig->n && sig->name_len[i] != 0)
+		snprintf(buf, size, "argument %u (%.*s)", i + 1, (int)sig->name_len[i], sig->names[i]);
+	else
+		snprintf(buf, size, "argument %u", i + 1);
+}
+
+/* Each frame argument against the schema's type. */
 bool check_args(q7_frame *f, const op_entry *op, const signature *sig)
 {
 	if (f->nargs != sig->n) {
@@ -222,17 +237,10 @@ bool check_args(q7_frame *f, const op_entry *op, const signature *sig)
 		bool ok = a->kind < 32 && (kind_rows[k].args & (1u << a->kind)) != 0 &&
 		          !(k == Q7_KIND_BOOL && a->kind == Q7_ARG_INT && a->u.i != 0 && a->u.i != 1);
 		char what[64];
-		snprintf(what, sizeof what, "argument %u (%.*s)", i + 1, (int)sig->name_len[i], sig->names[i]);
-		if (sig->name_len[i] == 0)
-			snprintf(what, sizeof what, "argument %u", i + 1);
+		arg_label(sig, i, what, sizeof what);
 		if (!ok) {
-			set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s: expected %s, got %s", f->op, what,
-			           kind_name(k), arg_kind_name(a->kind));
-			return false;
-		}
-		if (k == Q7_KIND_INT && (a->u.i < INT32_MIN || a->u.i > INT32_MAX)) {
-			set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s: %lld does not fit in an int", f->op, what,
-			           (long long)a->u.i);
+			set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s: expected %.*s, got %s", f->op, what,
+			           (int)sig->type_len[i], sig->types[i], arg_kind_name(a->kind));
 			return false;
 		}
 		if (k == Q7_KIND_TENSOR && !check_tensor(f, &a->u.tensor, what))
@@ -347,6 +355,11 @@ bool check_frame(q7_frame *f)
 
 } // namespace
 
+void q7rt_arg_label(unsigned i, char *buf, size_t size)
+{
+	arg_label(&running, i, buf, size);
+}
+
 #if defined(__XTENSA__)
 extern "C" void q7rt_device_stdio(void);
 
@@ -429,8 +442,7 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 	}
 	if (!check_args(f, op, &sig))
 		return f->status;
-	for (unsigned i = 0; i < sig.n; i++)
-		q7rt.kinds[i] = sig.kinds[i];
+	running = sig;
 	q7rt.op = op->name;
 	if (f->dst.data != 0 && !check_tensor(f, &f->dst, "the destination"))
 		return f->status;

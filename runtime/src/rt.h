@@ -30,7 +30,6 @@ struct q7rt_state {
 	struct q7rt_arena tcm;   /* the 16 KiB pool, carved from heap */
 	bool tcm_ready;
 	unsigned next_arg;       /* customop_next_* cursor */
-	int kinds[Q7_MAX_ARGS];  /* the running op's parameter kinds (enum q7_kind) */
 	struct q7rt_tensor *ret; /* customop_return_tensor */
 	bool returned;
 	struct q7rt_tensor *dst; /* get_dst_tensor, made on first use */
@@ -53,6 +52,9 @@ void *q7rt_alloc(size_t bytes, size_t align, const char *what);
  * linkage: device_stdio.c (C) hooks picolibc's stdout to them. */
 extern "C" void q7rt_write(const char *s, size_t n);
 extern "C" void q7rt_flush(void);
+/* "argument 2 (k)": argument i (0-based) of the running op, named as its
+ * schema names it, into buf. */
+void q7rt_arg_label(unsigned i, char *buf, size_t size);
 /* Elements of a tensor; 1 for a 0-dim tensor. */
 int64_t q7rt_numel(const struct q7rt_tensor *t);
 bool q7rt_contiguous(const struct q7rt_tensor *t);

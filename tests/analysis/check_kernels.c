@@ -99,11 +99,16 @@ static void run_free(struct run *r)
 	q7_diags_free(&r->diags);
 }
 
-/* "schema | ret(ctypes) | stack | def/decl | file-basename:line" */
+/* "qualname | schema | exact kinds | ret(ctypes) | stack | def/decl |
+ * file-basename:line" */
 static char *describe(const struct q7_op *op)
 {
 	struct q7_strbuf b = {0};
-	q7_schema_print(op, &b);
+	q7_sb_addf(&b, "%s | ", op->qualname);
+	q7_schema_print(op, NULL, &b);
+	q7_sb_add(&b, " |");
+	for (size_t i = 0; i < op->nparams; i++)
+		q7_sb_addf(&b, "%s%s", i ? ", " : " ", q7_kind_name(op->params[i].kind));
 	q7_sb_addf(&b, " | %s(", op->ret_ctype);
 	for (size_t i = 0; i < op->nparams; i++)
 		q7_sb_addf(&b, "%s%s", i ? ", " : "", op->params[i].ctype);
@@ -133,15 +138,15 @@ static void expect_ops(const struct run *r, const char *const *want)
 }
 
 static const char *const device_set[] = {
-	"hdr::from_header(Tensor x, long long n) -> Tensor | at::Tensor(const at::Tensor &, long long) | 0 | def | kernels.cpp:34",
-	"hdr::header_stack(Tensor x, double d) -> Tensor | at::Tensor(at::Tensor, double) | 8192 | def | kernels.cpp:36",
-	"hdr::declared_only(Tensor x) -> Tensor | at::Tensor(const at::Tensor &) | 0 | decl | kern_decls.h:9",
-	"relu(Tensor x, int k, float a) -> Tensor | at::Tensor(const at::Tensor &, int, float) | 0 | def | kernels.cpp:17",
-	"ops::scale(Tensor x, Scalar s, bool flag) -> Tensor | at::Tensor(at::Tensor, const c10::Scalar &, bool) | 0 | def | kernels.cpp:21",
-	"wide(Tensor x, long long a, long long b, long long c, double d) -> Tensor | at::Tensor(const at::Tensor &, long long, long long, long long, double) | 0 | def | kernels.cpp:25",
-	"from_macro(Tensor in, float f) -> Tensor | at::Tensor(const at::Tensor &, float) | 0 | def | kernels.cpp:30",
-	"deep(Tensor x, int n) -> Tensor | at::Tensor(at::Tensor, int) | 65536 | def | kernels.cpp:32",
-	"raw_attr(Tensor x, long long n) -> Tensor | at::Tensor(const at::Tensor &, const long long &) | 0 | def | kernels.cpp:49",
+	"hdr::from_header | from_header(Tensor x, int n) -> Tensor | Tensor, long long | at::Tensor(const at::Tensor &, long long) | 0 | def | kernels.cpp:34",
+	"hdr::header_stack | header_stack(Tensor x, float d) -> Tensor | Tensor, double | at::Tensor(at::Tensor, double) | 8192 | def | kernels.cpp:36",
+	"hdr::declared_only | declared_only(Tensor x) -> Tensor | Tensor | at::Tensor(const at::Tensor &) | 0 | decl | kern_decls.h:9",
+	"relu | relu(Tensor x, int k, float a) -> Tensor | Tensor, int, float | at::Tensor(const at::Tensor &, int, float) | 0 | def | kernels.cpp:17",
+	"ops::scale | scale(Tensor x, Scalar s, bool flag) -> Tensor | Tensor, Scalar, bool | at::Tensor(at::Tensor, const c10::Scalar &, bool) | 0 | def | kernels.cpp:21",
+	"wide | wide(Tensor x, int a, int b, int c, float d) -> Tensor | Tensor, long long, long long, long long, double | at::Tensor(const at::Tensor &, long long, long long, long long, double) | 0 | def | kernels.cpp:25",
+	"from_macro | from_macro(Tensor in_, float f) -> Tensor | Tensor, float | at::Tensor(const at::Tensor &, float) | 0 | def | kernels.cpp:30",
+	"deep | deep(Tensor x, int n) -> Tensor | Tensor, int | at::Tensor(at::Tensor, int) | 65536 | def | kernels.cpp:32",
+	"raw_attr | raw_attr(Tensor x, int n) -> Tensor | Tensor, long long | at::Tensor(const at::Tensor &, const long long &) | 0 | def | kernels.cpp:49",
 	NULL,
 };
 
@@ -159,15 +164,15 @@ START_TEST(host_schemas)
 {
 	/* x86-64 is LP64: int64_t is long there, and must be declared so. */
 	static const char *const host_set[] = {
-		"hdr::from_header(Tensor x, long long n) -> Tensor | at::Tensor(const at::Tensor &, long) | 0 | def | kernels.cpp:34",
-		"hdr::header_stack(Tensor x, double d) -> Tensor | at::Tensor(at::Tensor, double) | 8192 | def | kernels.cpp:36",
-		"hdr::declared_only(Tensor x) -> Tensor | at::Tensor(const at::Tensor &) | 0 | decl | kern_decls.h:9",
-		"relu(Tensor x, int k, float a) -> Tensor | at::Tensor(const at::Tensor &, int, float) | 0 | def | kernels.cpp:17",
-		"ops::scale(Tensor x, Scalar s, bool flag) -> Tensor | at::Tensor(at::Tensor, const c10::Scalar &, bool) | 0 | def | kernels.cpp:21",
-		"wide(Tensor x, long long a, long long b, long long c, double d) -> Tensor | at::Tensor(const at::Tensor &, long, long long, long long, double) | 0 | def | kernels.cpp:25",
-		"from_macro(Tensor in, float f) -> Tensor | at::Tensor(const at::Tensor &, float) | 0 | def | kernels.cpp:30",
-		"deep(Tensor x, int n) -> Tensor | at::Tensor(at::Tensor, int) | 65536 | def | kernels.cpp:32",
-		"raw_attr(Tensor x, long long n) -> Tensor | at::Tensor(const at::Tensor &, const long long &) | 0 | def | kernels.cpp:49",
+		"hdr::from_header | from_header(Tensor x, int n) -> Tensor | Tensor, long long | at::Tensor(const at::Tensor &, long) | 0 | def | kernels.cpp:34",
+		"hdr::header_stack | header_stack(Tensor x, float d) -> Tensor | Tensor, double | at::Tensor(at::Tensor, double) | 8192 | def | kernels.cpp:36",
+		"hdr::declared_only | declared_only(Tensor x) -> Tensor | Tensor | at::Tensor(const at::Tensor &) | 0 | decl | kern_decls.h:9",
+		"relu | relu(Tensor x, int k, float a) -> Tensor | Tensor, int, float | at::Tensor(const at::Tensor &, int, float) | 0 | def | kernels.cpp:17",
+		"ops::scale | scale(Tensor x, Scalar s, bool flag) -> Tensor | Tensor, Scalar, bool | at::Tensor(at::Tensor, const c10::Scalar &, bool) | 0 | def | kernels.cpp:21",
+		"wide | wide(Tensor x, int a, int b, int c, float d) -> Tensor | Tensor, long long, long long, long long, double | at::Tensor(const at::Tensor &, long, long long, long long, double) | 0 | def | kernels.cpp:25",
+		"from_macro | from_macro(Tensor in_, float f) -> Tensor | Tensor, float | at::Tensor(const at::Tensor &, float) | 0 | def | kernels.cpp:30",
+		"deep | deep(Tensor x, int n) -> Tensor | Tensor, int | at::Tensor(at::Tensor, int) | 65536 | def | kernels.cpp:32",
+		"raw_attr | raw_attr(Tensor x, int n) -> Tensor | Tensor, long long | at::Tensor(const at::Tensor &, const long long &) | 0 | def | kernels.cpp:49",
 		NULL,
 	};
 	struct run r;
@@ -181,9 +186,9 @@ END_TEST
 START_TEST(neuron_library_and_names)
 {
 	static const char *const want[] = {
-		"relu_forward(Tensor t_in) -> Tensor | at::Tensor(const at::Tensor &) | 0 | def | neuron_library.cpp:10",
-		"relu_backward(Tensor g, Tensor x) -> Tensor | at::Tensor(const at::Tensor &, const at::Tensor &) | 0 | def | neuron_library.cpp:11",
-		"by_flag(Tensor x, long long n) -> Tensor | at::Tensor(const at::Tensor &, long long) | 0 | def | neuron_library.cpp:12",
+		"relu_forward | relu_forward(Tensor t_in) -> Tensor | Tensor | at::Tensor(const at::Tensor &) | 0 | def | neuron_library.cpp:10",
+		"relu_backward | relu_backward(Tensor g, Tensor x) -> Tensor | Tensor, Tensor | at::Tensor(const at::Tensor &, const at::Tensor &) | 0 | def | neuron_library.cpp:11",
+		"by_flag | by_flag(Tensor x, int n) -> Tensor | Tensor, long long | at::Tensor(const at::Tensor &, long long) | 0 | def | neuron_library.cpp:12",
 		NULL,
 	};
 	struct run r;
@@ -277,7 +282,6 @@ START_TEST(kind_table)
 {
 	kind_table_on(false);
 	kind_table_on(true);
->>>>>>> 086224e (kinds: one table of parameter kinds, <q7/kinds.h> (Q7_KINDS): analysis (libclang types, the demangler's letters and classes), the schema words, codegen's calls and locals, the xt profile rule, the records' kind bound and the runtime's schema reader all expand it; the runtime checks a frame argument by the row's mask, with no default kind; unit.check_kinds, unit.runtime.kinds and kind_table check they agree)
 }
 END_TEST
 

@@ -95,7 +95,7 @@ START_TEST(words)
 		                          *r->also ? r->also : r->name, r->torch);
 		struct q7_op op;
 		char *err = NULL;
-		ck_assert_msg(q7_schema_parse(text, &op, &err) == 0, "%s: %s", text, err);
+		ck_assert_msg(q7_schema_parse(text, &op, &err, NULL) == 0, "%s: %s", text, err);
 		ck_assert_int_eq(op.params[0].kind, k);
 		ck_assert_int_eq(op.params[1].kind, k);
 		ck_assert_int_eq(op.params[2].kind, t);
