@@ -123,6 +123,11 @@ enum { Q7_ANALYZE_PARSE_ERROR = -1, Q7_ANALYZE_UNAVAILABLE = -2 };
 int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
                struct q7_diags *diags);
 
+/* Gives each kernel without a namespace (op.h: ns) the one of the first
+ * NEURON_LIBRARY request in t that names it. q7_ops_resolve and
+ * q7_ops_merge do it; --q7-print-schema, which merges nothing, too. */
+void q7_ops_adopt_namespaces(struct q7_op_table *t);
+
 /* Link-time: merges the records of all objects (a declaration plus its
  * definition is one kernel; the same name from two places is an error
  * naming both; a kernel declared but defined nowhere is an error),

@@ -45,6 +45,10 @@ const struct q7_rule *q7_rule_find(const char *name);
 #define Q7_MAX_KERNELS 10      /* registered kernels per library */
 #define Q7_MAX_STACK 0x400000u /* MAX_STACK_SIZE */
 
+/* The namespace of the first NEURON_LIBRARY request of t that names name
+ * and has one, else "". */
+const char *q7_request_ns(const struct q7_op_table *t, const char *name);
+
 /* True when the profile's runtime can pass kind k ("xt": the vendor's
  * Tensor, Scalar, int, float, long long; "gnu"/"host": all kinds). */
 bool q7_profile_marshals(const char *profile, enum q7_kind k);

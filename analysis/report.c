@@ -95,12 +95,13 @@ void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out)
 	fputs(ds->n ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n", out);
 }
 
-/* {"ops": [{"name", "qualname", "schema", "return": {"type", "kind",
- *   "ctype", "name"}, "params": [{"name", "type", "kind", "ctype"}],
- *   "stack_size", "defined", "file", "line", "column", "by_name_only"},
- *   ...]}; schema and type are TorchScript, kind the exact kind ("long
- * long"), qualname and ctype C++; by_name_only: a NEURON_LIBRARY request
- * without a signature (op.h). */
+/* {"ops": [{"name", "qualname", "namespace", "schema", "return": {"type",
+ *   "kind", "ctype", "name"}, "params": [{"name", "type", "kind",
+ *   "ctype"}], "stack_size", "defined", "file", "line", "column",
+ *   "by_name_only"}, ...]}; schema and type are TorchScript, kind the
+ * exact kind ("long long"), qualname and ctype C++, namespace the op's in
+ * PyTorch (op.h: ns); by_name_only: a NEURON_LIBRARY request without a
+ * signature (op.h). */
 void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
 {
 	fputs("{\"ops\": [", out);
@@ -113,6 +114,8 @@ void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
 		q7_json_str(out, op->name);
 		fputs(", \"qualname\": ", out);
 		q7_json_str(out, op->qualname);
+		fputs(", \"namespace\": ", out);
+		q7_json_str(out, op->ns ? op->ns : "");
 		fputs(", \"schema\": ", out);
 		q7_json_str(out, schema.s);
 		fprintf(out, ",\n   \"return\": {\"type\": \"%s\", \"kind\": \"%s\", \"ctype\": ",

@@ -292,8 +292,10 @@ static void resolve_name(struct q7_op_table *all, const char *name, const struct
 		free(a);
 		free(b);
 	} else if (lk.found_sym) {
-		if (lint(&lk, profile, at, ds))
+		if (lint(&lk, profile, at, ds)) {
 			derive(&lk, stack, add);
+			add->ops[add->n - 1].ns = q7_xstrdup(q7_request_ns(all, name));
+		}
 	} else {
 		settled = report_unusable(&lk, name, ds);
 	}
@@ -310,6 +312,7 @@ void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const 
                     struct q7_diags *diags)
 {
 	struct q7_strvec names = {0};
+	q7_ops_adopt_namespaces(all); /* before the requests leave */
 	q7_ops_unresolved(all, &names);
 	bool *drop = q7_xcalloc(all->n ? all->n : 1, sizeof *drop);
 	struct q7_op_table add = {0};

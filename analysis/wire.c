@@ -174,6 +174,7 @@ void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *o
 		const struct q7_op *op = &ops->ops[i];
 		put_str(b, op->name);
 		put_str(b, op->qualname);
+		put_str(b, op->ns ? op->ns : "");
 		put_str(b, op->ret_ctype);
 		put_u32(b, (uint32_t)op->ret);
 		put_str(b, op->ret_name);
@@ -221,6 +222,7 @@ int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table
 		struct q7_op *op = q7_ops_add(&t);
 		op->name = get_str0(&r);
 		op->qualname = get_str0(&r);
+		op->ns = get_str0(&r);
 		op->ret_ctype = get_str0(&r);
 		uint32_t k = get_u32(&r);
 		r.bad |= !kind_ok(k);

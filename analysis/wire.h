@@ -8,7 +8,7 @@
 
 #include "analysis.h"
 
-#define Q7_WIRE_MAGIC 0x32534137u /* "7AS2" */
+#define Q7_WIRE_MAGIC 0x33534137u /* "7AS3": wanted_names, and ops carry ns */
 /* The request's vectors: clang_args, sys_includes, predefines,
  * kernel_names, wanted_names. */
 #define Q7_WIRE_NVECS 5

@@ -26,6 +26,7 @@ void q7_ops_add_copy(struct q7_op_table *t, const struct q7_op *src)
 	struct q7_op *op = q7_ops_add(t);
 	op->name = dup_or_empty(src->name);
 	op->qualname = dup_or_empty(src->qualname);
+	op->ns = dup_or_empty(src->ns);
 	op->ret_ctype = dup_or_empty(src->ret_ctype);
 	op->ret = src->ret;
 	op->ret_name = dup_or_empty(src->ret_name);
@@ -48,6 +49,7 @@ void q7_op_clear(struct q7_op *op)
 {
 	free(op->name);
 	free(op->qualname);
+	free(op->ns);
 	free(op->ret_ctype);
 	free(op->ret_name);
 	for (size_t i = 0; i < op->nparams; i++) {

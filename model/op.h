@@ -67,6 +67,9 @@ struct q7_param {
 struct q7_op {
 	char *name;      /* the unqualified function name; the op's name */
 	char *qualname;  /* qualified C++ name, e.g. "ops::relu" */
+	char *ns;        /* the op's namespace in PyTorch (torch.ops.<ns>.<name>):
+	                  * the ns of the NEURON_LIBRARY(ns, m) that names it,
+	                  * else "" (a link gives it the library's name) */
 	char *ret_ctype; /* e.g. "at::Tensor" */
 	enum q7_kind ret;
 	char *ret_name;  /* "" unless a schema named it: "-> (Tensor out)" */

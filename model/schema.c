@@ -24,7 +24,9 @@
  * Whitespace between tokens is free, so "long long x" and "Tensor  a,int b"
  * both parse. Where a word is both, the exact kind wins: "int" reads as the
  * C++ int and "float" as float, as in the vendor's grammar; the printed
- * TorchScript of what was read is what print(parse(s)) gives. */
+ * TorchScript of what was read is what print(parse(s)) gives. The op's
+ * qualname is the whole qualname; when it has one qualifier ("my_ops::
+ * relu"), that is the op's namespace (op->ns) too. */
 #include "schema.h"
 
 #include <ctype.h>
@@ -64,6 +66,8 @@ static void add_name(struct q7_strbuf *out, const char *s, size_t i)
 
 void q7_schema_print(const struct q7_op *op, const char *ns, struct q7_strbuf *out)
 {
+	if (op->ns && *op->ns)
+		ns = op->ns;
 	if (ns && is_ident(ns)) {
 		add_name(out, ns, 0);
 		q7_sb_add(out, "::");
@@ -249,6 +253,12 @@ static int parse_schema(struct parser *ps, struct q7_op *op)
 	}
 	op->name = q7_xstrndup(last, last_len);
 	op->qualname = q7_sb_take(&qual);
+	/* "my_ops::relu": a schema's one qualifier is its namespace */
+	size_t qn = strlen(op->qualname) - last_len;
+	char *q = qn >= 2 ? q7_xstrndup(op->qualname, qn - 2) : q7_xstrdup("");
+	op->ns = is_ident(q) ? q : q7_xstrdup("");
+	if (op->ns != q)
+		free(q);
 	if (expect(ps, T_LPAREN, "'('") < 0 || parse_params(ps, op) < 0 ||
 	    expect(ps, T_RPAREN, "',' or ')'") < 0 || expect(ps, T_ARROW, "'->'") < 0 ||
 	    parse_result(ps, op) < 0)
@@ -256,6 +266,19 @@ static int parse_schema(struct parser *ps, struct q7_op *op)
 	if (ps->tok != T_EOF)
 		return fail(ps, "the end of the schema");
 	return 0;
+}
+
+char *q7_library_namespace(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (strncmp(base, "lib", 3) == 0)
+		base += 3;
+	char *ns = q7_xstrndup(base, strcspn(base, "."));
+	if (is_ident(ns) && !reserved(ns))
+		return ns;
+	free(ns);
+	return NULL;
 }
 
 int q7_schema_parse(const char *text, struct q7_op *op, char **err, unsigned *err_col)

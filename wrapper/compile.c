@@ -74,6 +74,9 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 		/* Records are written beside the object and renamed over it: only
 		 * into a regular file (-o /dev/null keeps being /dev/null). */
 		q7_step_note(d, "attach %zu record%s to %s", ops.n, ops.n == 1 ? "" : "s", obj);
+		for (size_t i = 0; i < ops.n; i++)
+			if (!ops.ops[i].by_name_only)
+				q7_step_note_op(d, "kernel", &ops.ops[i]);
 		if (q7_record_attach(obj, &ops) != 0) {
 			q7_output_remove(obj);
 			rc = Q7_EXIT_ERROR;

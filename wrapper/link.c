@@ -9,6 +9,7 @@
 #include "modes.h"
 #include "pack.h"
 #include "record.h"
+#include "schema.h"
 #include "symbols.h"
 #include "proc.h"
 #include "tempfile.h"
@@ -99,6 +100,23 @@ static int resolve_symbols(struct link *l, struct q7_op_table *all, struct q7_di
 	return rc;
 }
 
+/* The ops without a NEURON_LIBRARY namespace take the library's name
+ * ("libmy_ops.so": my_ops), as the vendor's custom_op.load(name) registers
+ * them; -v shows each op's schema as the wrapper embeds it. */
+static void name_ops(const struct link *l, struct q7_op_table *ops)
+{
+	char *ns = q7_library_namespace(l->out);
+	for (size_t i = 0; i < ops->n; i++) {
+		struct q7_op *op = &ops->ops[i];
+		if (ns && !*op->ns) {
+			free(op->ns);
+			op->ns = q7_xstrdup(ns);
+		}
+		q7_step_note_op(l->d, "op", op);
+	}
+	free(ns);
+}
+
 /* Reads and merges the records; the merged table goes to ops. */
 static int collect_records(struct link *l, struct q7_op_table *ops)
 {
@@ -123,6 +141,8 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 		if (errors && rc == 0)
 			rc = Q7_EXIT_ERROR;
 	}
+	if (rc == 0)
+		name_ops(l, ops);
 	if (rc == 0 && ops->n == 0) {
 		q7_error("%s: no kernels in this shared-library link: mark kernel functions "
 		         "with Q7_KERNEL from <q7/kernel.h>, name them with --q7-kernel=NAME "

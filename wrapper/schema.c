@@ -314,6 +314,8 @@ int q7_mode_schema(struct q7_drv *d)
 	}
 	resolve_requests(d, items, &g);
 	free(items);
+	if (!d->dry)
+		q7_ops_adopt_namespaces(&g.ops);
 	size_t errors;
 	int rc = finish(d, &g, &errors);
 	if (strcmp(format(d), "sarif") == 0)

@@ -2,6 +2,7 @@
  * and the options analysis runs with (including what the real compiler
  * says about its include directories and macros). */
 #include "modes.h"
+#include "schema.h"
 #include "tempfile.h"
 
 #include <stdarg.h>
@@ -34,6 +35,16 @@ void q7_step_note(const struct q7_drv *d, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "%s\n", b.s);
 	fflush(stderr);
+	q7_sb_free(&b);
+}
+
+void q7_step_note_op(const struct q7_drv *d, const char *what, const struct q7_op *op)
+{
+	if (!d->dry && !d->verbose)
+		return;
+	struct q7_strbuf b = {0};
+	q7_schema_print(op, NULL, &b);
+	q7_step_note(d, "%s %s", what, b.s);
 	q7_sb_free(&b);
 }
 

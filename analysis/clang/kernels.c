@@ -298,6 +298,7 @@ static void build_op(const struct walk *w, const struct kernel *kn, struct q7_op
 		struct q7_op *op = q7_ops_add(ops);
 		op->name = q7_xstrdup(f->name);
 		op->qualname = q7_xstrdup(f->qualname);
+		op->ns = q7_xstrdup("");
 		op->ret = rk.kind;
 		op->ret_ctype = rk.ctype;
 		rk.ctype = NULL;
@@ -488,15 +489,33 @@ static void shape_params(const struct walk *w, const char *shape, struct q7_op *
 	op->nparams = (size_t)np;
 }
 
-/* NEURON_LIBRARY names that no function of this TU carries: requests. */
+/* A kernel of this TU that a NEURON_LIBRARY block names takes its
+ * namespace (the first block's); ops[first..] are the TU's kernels. */
+static void take_namespace(const struct q7c_request *r, const struct fn *f,
+                           struct q7_op_table *ops, size_t first)
+{
+	for (size_t i = first; i < ops->n; i++) {
+		struct q7_op *op = &ops->ops[i];
+		if (!op->by_name_only && !*op->ns && strcmp(op->qualname, f->qualname) == 0) {
+			free(op->ns);
+			op->ns = q7_xstrdup(r->ns);
+		}
+	}
+}
+
+/* NEURON_LIBRARY names that no function of this TU carries: requests.
+ * The kernels it does carry take the block's namespace. */
 static void add_requests(const struct walk *w, const struct kernel *ks, size_t nk,
-                         const struct q7c_requests *rs, struct q7_op_table *ops)
+                         const struct q7c_requests *rs, struct q7_op_table *ops, size_t first)
 {
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct q7c_request *r = &rs->v[i];
 		bool known = false;
-		for (size_t k = 0; k < nk && !known; k++)
+		for (size_t k = 0; k < nk && !known; k++) {
 			known = names_fn(r->fn, ks[k].f);
+			if (known)
+				take_namespace(r, ks[k].f, ops, first);
+		}
 		for (size_t j = 0; j < i && !known; j++)
 			known = strcmp(rs->v[j].fn, r->fn) == 0;
 		if (known)
@@ -506,6 +525,7 @@ static void add_requests(const struct walk *w, const struct kernel *ks, size_t n
 		struct q7_op *op = q7_ops_add(ops);
 		op->name = q7_xstrdup(last ? last + 1 : q);
 		op->qualname = q7_xstrdup(last ? q : "");
+		op->ns = q7_xstrdup(r->ns);
 		op->ret_ctype = q7_xstrdup("");
 		op->ret_name = q7_xstrdup("");
 		op->file = q7_xstrdup(r->at.file);
@@ -566,13 +586,13 @@ void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
 
 	struct kernel *ks;
 	size_t nk = group_kernels(&w, &ks);
-	size_t first_diag = diags->n;
+	size_t first_diag = diags->n, first_op = ops->n;
 	for (size_t i = 0; i < nk; i++)
 		if (lint_names(&w, ks, i, diags))
 			build_op(&w, &ks[i], ops, diags);
 	unknown_names(tu, &w, &reqs, diags);
 	q7_diags_sort(diags, first_diag);
-	add_requests(&w, ks, nk, &reqs, ops);
+	add_requests(&w, ks, nk, &reqs, ops, first_op);
 	q7c_requests_free(&reqs);
 
 	free(ks);

@@ -171,6 +171,18 @@ int parse_schema(const char *s, signature *sig)
 	}
 }
 
+/* The op a call names: by its name, or by "ns::name" as its schema
+ * qualifies it (torch.ops.ns.name's name). */
+bool names_op(const char *want, const op_entry *e)
+{
+	if (strcmp(want, e->name) == 0)
+		return true;
+	size_t n = strlen(want);
+	const char *sep = strstr(want, "::");
+	return sep && strcmp(sep + 2, e->name) == 0 && e->schema && strncmp(e->schema, want, n) == 0 &&
+	       e->schema[n] == '(';
+}
+
 void list_ops(char *buf, size_t size, const op_list *l)
 {
 	size_t used = strlen(buf);
@@ -425,7 +437,7 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 	register_funcs(&ops);
 	const op_entry *op = nullptr;
 	for (int i = 0; i < ops.n; i++)
-		if (strcmp(ops.ops[i].name, f->op) == 0)
+		if (names_op(f->op, &ops.ops[i]))
 			op = &ops.ops[i];
 	if (!op) {
 		set_status(f, Q7_STATUS_NO_SUCH_OP, "no op '%s' in this library; its ops: ", f->op);

@@ -186,8 +186,8 @@ END_TEST
 START_TEST(neuron_library_and_names)
 {
 	static const char *const want[] = {
-		"relu_forward | relu_forward(Tensor t_in) -> Tensor | Tensor | at::Tensor(const at::Tensor &) | 0 | def | neuron_library.cpp:10",
-		"relu_backward | relu_backward(Tensor g, Tensor x) -> Tensor | Tensor, Tensor | at::Tensor(const at::Tensor &, const at::Tensor &) | 0 | def | neuron_library.cpp:11",
+		"relu_forward | my_ops::relu_forward(Tensor t_in) -> Tensor | Tensor | at::Tensor(const at::Tensor &) | 0 | def | neuron_library.cpp:10",
+		"relu_backward | my_ops::relu_backward(Tensor g, Tensor x) -> Tensor | Tensor, Tensor | at::Tensor(const at::Tensor &, const at::Tensor &) | 0 | def | neuron_library.cpp:11",
 		"by_flag | by_flag(Tensor x, int n) -> Tensor | Tensor, long long | at::Tensor(const at::Tensor &, long long) | 0 | def | neuron_library.cpp:12",
 		NULL,
 	};

@@ -47,8 +47,8 @@ START_TEST(schema_round_trips)
 	/* The vendor's grammar reads; the exact kinds print as TorchScript. */
 	round_trip("ns::inner::fn(long long n, double d, bool b, Scalar s) -> (Tensor out)",
 	           "fn(int n, float d, bool b, Scalar s) -> (Tensor out)");
-	round_trip("relu_forward(Tensor t_in, number alpha, int64_t k) -> (Tensor ret)",
-	           "relu_forward(Tensor t_in, Scalar alpha, int k) -> (Tensor ret)");
+	round_trip("my_ops::relu_forward(Tensor t_in, number alpha, int64_t k) -> (Tensor ret)",
+	           "my_ops::relu_forward(Tensor t_in, Scalar alpha, int k) -> (Tensor ret)");
 	round_trip("f(long\n\tlong x) -> ( Tensor )", "f(int x) -> Tensor");
 	round_trip("noargs() -> Tensor", "noargs() -> Tensor");
 	/* TorchScript needs every name, and not one of its keywords. */
@@ -74,7 +74,29 @@ START_TEST(schema_namespace)
 	ck_assert_str_eq(b.s, "relu(Tensor x) -> Tensor");
 	q7_sb_free(&b);
 	ck_assert_str_eq(op.qualname, "ops::inner::relu"); /* kept for codegen */
+	ck_assert_str_eq(op.ns, ""); /* no TorchScript namespace */
 	q7_op_clear(&op);
+	/* One qualifier is the op's own namespace, which wins. */
+	ck_assert_int_eq(q7_schema_parse("my_ops::relu(Tensor x) -> Tensor", &op, &err, NULL), 0);
+	ck_assert_str_eq(op.ns, "my_ops");
+	q7_schema_print(&op, "libname", &b);
+	ck_assert_str_eq(b.s, "my_ops::relu(Tensor x) -> Tensor");
+	q7_sb_free(&b);
+	q7_op_clear(&op);
+	/* A library's namespace is its file's name. */
+	static const char *const libs[][2] = {
+		{"libmy_ops.so", "my_ops"}, {"out/libops.so.1", "ops"}, {"kernels", "kernels"},
+		{"/a.b/libk_1.so", "k_1"},  {"lib.so", NULL},          {"libmy-ops.so", NULL},
+		{"libin.so", NULL},         {"lib9.so", NULL},
+	};
+	for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+		char *ns = q7_library_namespace(libs[i][0]);
+		if (libs[i][1])
+			ck_assert_str_eq(ns, libs[i][1]);
+		else
+			ck_assert_msg(ns == NULL, "%s: %s", libs[i][0], ns);
+		free(ns);
+	}
 }
 END_TEST
 
@@ -368,7 +390,7 @@ START_TEST(json_and_sarif)
 	FILE *f = open_memstream(&buf, &len);
 	q7_ops_write_json(&ops, f);
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(buf, "\"name\": \"k\", \"qualname\": \"ns::k\", \"schema\": \"k(Tensor x, int n) -> Tensor\""));
+	ck_assert_ptr_nonnull(strstr(buf, "\"name\": \"k\", \"qualname\": \"ns::k\", \"namespace\": \"ns\", \"schema\": \"ns::k(Tensor x, int n) -> Tensor\""));
 	ck_assert_ptr_nonnull(strstr(buf, "{\"name\": \"n\", \"type\": \"int\", \"kind\": \"long long\", \"ctype\": \"long long\"}"));
 	ck_assert_ptr_nonnull(strstr(buf, "\"return\": {\"type\": \"Tensor\", \"kind\": \"Tensor\", \"ctype\": \"at::Tensor\""));
 	free(buf);

@@ -57,6 +57,7 @@ START_TEST(result_round_trip)
 		q7_sb_free(&y);
 	}
 	ck_assert_str_eq(got.ops[0].params[1].ctype, "long");
+	ck_assert_str_eq(got.ops[0].ns, "ns");
 	ck_assert_str_eq(got.ops[0].file, "dir/k.cpp");
 	ck_assert_uint_eq(got.ops[0].stack_size, 8192);
 	ck_assert(got.ops[0].defined);

@@ -7,7 +7,9 @@ Gathers the schemas the suite prints, through the real tools:
     the codegen, e2e, runtime and emulated kernels, and the examples; and
     of the .schemas files among the fixtures (schema text);
   - the get_func_schema strings of the codegen goldens, and of the wrappers
-    that real host links of the examples write (--q7-emit-wrapper);
+    that real host links of the examples write (--q7-emit-wrapper), in the
+    library's namespace or NEURON_LIBRARY's;
+  - the -v notes of those compiles and links ("# q7cc: kernel/op SCHEMA");
   - the schemas q7-run lists when an op is not found (the runtime's own
     reading of the embedded ones);
 and feeds each to torch._C.parse_schema: it must parse, with the same
@@ -94,22 +96,31 @@ def main():
         body = open(g).read().split("get_func_schema", 1)[-1]
         schemas += [(os.path.relpath(g, root), s) for s in embedded.findall(body)]
     libs = []
-    for name, srcs in (("ops", glob.glob(os.path.join(root, "examples/ops/*.cpp"))),
-                       ("relu", glob.glob(os.path.join(root, "examples/neuron_sample/*.cpp")))):
+    note = re.compile(r"^# q7cc: (kernel|op) (.*)$", re.M)
+    for name, ns, srcs in (("ops", "ops", glob.glob(os.path.join(root, "examples/ops/*.cpp"))),
+                           ("relu", "my_ops",
+                            glob.glob(os.path.join(root, "examples/neuron_sample/*.cpp")))):
         d = os.path.join(work, name)
         os.makedirs(d)
         objs = []
         for s in sorted(srcs):
             o = os.path.join(d, os.path.basename(s) + ".o")
-            run(env_q7 + ["-c", "-fPIC", s, "-o", o])
+            r = run(env_q7 + ["-v", "-c", "-fPIC", s, "-o", o])
+            schemas += [(s + " (-v)", m[1]) for m in note.findall(r.stderr)]
             objs.append(o)
         lib = os.path.join(d, "lib%s.so" % name)
         wrapper = os.path.join(d, "wrapper.cpp")
-        run(env_q7 + ["-shared", "--q7-emit-wrapper=" + wrapper, "-o", lib] + objs)
+        r = run(env_q7 + ["-v", "-shared", "--q7-emit-wrapper=" + wrapper, "-o", lib] + objs)
         found = embedded.findall(open(wrapper).read().split("get_func_schema", 1)[-1])
         if not found:
             fail("%s: no get_func_schema strings" % wrapper)
-        schemas += [(wrapper, s) for s in found]
+        shown = [m[1] for m in note.findall(r.stderr) if m[0] == "op"]
+        if shown != found:
+            fail("%s: -v shows %r, the wrapper has %r" % (lib, shown, found))
+        for s in found:
+            if not s.startswith(ns + "::"):
+                fail("%s: %r is not in namespace %s" % (wrapper, s, ns))
+        schemas += [(wrapper, s) for s in found] + [(lib + " (-v)", s) for s in shown]
         libs.append((lib, found))
 
     # 3. The runtime lists the schemas it read when an op is not found.
