@@ -218,9 +218,9 @@ START_TEST(unknown_and_wanted_names)
 	run_free(&r);
 
 	static const char *const want[] = {
-		"relu_forward(Tensor t_in) -> Tensor | at::Tensor(const at::Tensor &) | 0 | def | neuron_library.cpp:10",
-		"relu_backward(Tensor g, Tensor x) -> Tensor | at::Tensor(const at::Tensor &, const at::Tensor &) | 0 | def | neuron_library.cpp:11",
-		"not_a_kernel(Tensor x) -> Tensor | at::Tensor(const at::Tensor &) | 0 | def | neuron_library.cpp:13",
+		"relu_forward | my_ops::relu_forward(Tensor t_in) -> Tensor | Tensor | at::Tensor(const at::Tensor &) | 0 | def | neuron_library.cpp:10",
+		"relu_backward | my_ops::relu_backward(Tensor g, Tensor x) -> Tensor | Tensor, Tensor | at::Tensor(const at::Tensor &, const at::Tensor &) | 0 | def | neuron_library.cpp:11",
+		"not_a_kernel | not_a_kernel(Tensor x) -> Tensor | Tensor | at::Tensor(const at::Tensor &) | 0 | def | neuron_library.cpp:13",
 		NULL,
 	};
 	analyze_with(&r, "neuron_library.cpp", false, "gnu", NULL,

@@ -494,7 +494,7 @@ schema_sources)
 		set -- $order
 		out=$("$q7cc" --q7-toolchain=host --q7-print-schema "$ex/neuron_sample/$1.cpp" \
 			"$ex/neuron_sample/$2.cpp" 2> err) || fail "$order: $(cat err)"
-		[ "$out" = "relu_forward(Tensor t_in) -> Tensor" ] || fail "$order: '$out' $(cat err)"
+		[ "$out" = "my_ops::relu_forward(Tensor t_in) -> Tensor" ] || fail "$order: '$out' $(cat err)"
 		[ ! -s err ] || fail "$order: $(cat err)"
 	done
 	"$q7cc" --q7-toolchain=host --q7-print-schema "$ex/neuron_sample/shape.cpp" > out 2> err ||
