@@ -106,6 +106,23 @@ static void after_info(const struct q7_drv *d)
 	}
 }
 
+/* `-E -v` is how editors ask a compiler for its target and include
+ * folders: clangd --query-driver runs `<driver> -E -x c++ - -v` and reads
+ * the first "Target:" line and the "#include <...>" list. The compiler's
+ * list already holds q7cc's folders in q7cc's order, since q7cc runs it
+ * with them; but its target (xtensa-lx106-elf for gnu) is one clang does
+ * not know, so q7cc first names one it does (profile.h, editor_triple).
+ * The compiler's own Target line follows. */
+static void name_parse_target(const struct q7_drv *d)
+{
+	if (d->inv.mode != Q7_MODE_PREPROCESS || !d->verbose || d->dry)
+		return;
+	q7_step_note(d, "profile %s; clang-based tools parse its code for this target:",
+	             d->prof.name);
+	fprintf(stderr, "Target: %s\n", d->prof.editor_triple);
+	fflush(stderr);
+}
+
 static bool spawns_compiler(enum q7_mode m)
 {
 	return m != Q7_MODE_LINT && m != Q7_MODE_SCHEMA && m != Q7_MODE_HELP;
@@ -132,6 +149,8 @@ static int dispatch(struct q7_drv *d)
 	}
 	case Q7_MODE_LINK_EXE: return run_one(d, q7_cmd_passthrough);
 	case Q7_MODE_PREPROCESS:
+		name_parse_target(d);
+		return run_one(d, q7_cmd_forward);
 	case Q7_MODE_ASSEMBLE: return run_one(d, q7_cmd_forward);
 	case Q7_MODE_SYNTAX: return q7_mode_syntax(d);
 	case Q7_MODE_COMPILE: return q7_mode_compile(d);

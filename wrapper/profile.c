@@ -216,6 +216,15 @@ int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv
 	free(found);
 	p->q7_include = q7_prefix_path("include/q7cc");
 	p->triple = p->kind == Q7_PROFILE_HOST ? host_triple() : "i386-unknown-none";
+	/* What clangd --query-driver and the like parse the device's code
+	 * for: a target clang knows (LLVM 14 has no Xtensa). The analysis
+	 * triple cannot serve: editors take no macros from the probe, so
+	 * __i386__ stays defined, and GCC's own stddef.h then declares a
+	 * __float128 member that i386-unknown-none rejects. arm-none-eabi is
+	 * ILP32 with Xtensa's unsigned char, 8-byte long double and 8-byte
+	 * aligned long long, and its bare-metal driver adds no host headers
+	 * behind the compiler's own. */
+	p->editor_triple = p->kind == Q7_PROFILE_HOST ? host_triple() : "arm-none-eabi";
 	if (p->kind == Q7_PROFILE_XT) {
 		const char *root = env("NEURON_CUSTOM_OP");
 		const char *core = env("Q7_CORE");

@@ -29,6 +29,7 @@ struct q7_profile {
 	char *system;       /* xt: $Q7_TOOLS or the vendor default */
 	char *q7_include;   /* <prefix>/include/q7cc */
 	const char *triple; /* the analysis parse target */
+	const char *editor_triple; /* the target q7cc names to editors (-E -v) */
 };
 
 /* Chooses and fills the profile: choice (the --q7-toolchain= value, or

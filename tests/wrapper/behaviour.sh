@@ -403,6 +403,33 @@ profile_names)
 	Q7_TOOLCHAIN=host mine/q7cc-bogus --version > out 2>&1 || fail "q7cc-bogus: $(cat out)"
 	grep -q "(profile host)" out || fail "an unknown suffix is the plain driver: $(cat out)"
 	;;
+editor_probe)
+	# `-E -x c++ - -v`, clangd --query-driver's probe: first a Target line
+	# that clang knows (the host's; for the device profiles arm-none-eabi,
+	# since clang has no Xtensa), then the compiler's own -v output, whose
+	# search list holds q7cc's include folder ahead of the compiler's.
+	# Plain -E prints neither; -v without -E names no second target.
+	inc=$(cd "$(dirname "$q7cc")/../include/q7cc" && pwd)
+	profiles=host
+	command -v xtensa-lx106-elf-g++ > /dev/null && profiles="host gnu"
+	for p in $profiles; do
+		want=arm-none-eabi
+		[ "$p" = host ] && want=$(uname -m)-pc-linux-gnu
+		[ "$(uname -m)" = aarch64 ] && [ "$p" = host ] && want=aarch64-unknown-linux-gnu
+		"$q7cc" --q7-toolchain=$p -E -x c++ - -v < /dev/null > out 2> err || fail "$p: status $?"
+		[ "$(grep '^Target: ' err | head -1)" = "Target: $want" ] ||
+			fail "$p: first Target line: $(grep '^Target: ' err)"
+		[ "$(grep -c '^Target: ' err)" = 2 ] || fail "$p: the compiler's Target line is gone"
+		grep -q "# q7cc: profile $p;" err || fail "$p: no note before the Target line"
+		sed -n '/^#include <...> search starts here:/,/^End of search list/p' err |
+			sed -n 2p > first
+		[ "$(cat first)" = " $inc" ] || fail "$p: the search list starts with '$(cat first)'"
+		[ -s out ] || fail "$p: nothing preprocessed on stdout"
+		echo 'int x;' | "$q7cc" --q7-toolchain=$p -E -x c++ - > out 2> err || fail "$p -E"
+		grep -q '^Target' err && fail "$p: -E without -v printed a target"
+		grep -q 'int x;' out || fail "$p: -E lost the text"
+	done
+	;;
 version_help)
 	# --version: the compiler's own lines first (CMake reads the first),
 	# then q7cc's; --help points to --q7-help. Other info passes through.
