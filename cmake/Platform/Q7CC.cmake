@@ -1,6 +1,7 @@
 # CMake platform module for q7cc cross builds (CMAKE_SYSTEM_NAME Q7CC, set
 # by q7cc-toolchain.cmake): a Unix-like target whose shared libraries are
-# q7cc's device images.
+# q7cc's device images, each with the stripped, packed and per-core files
+# its link writes registered for `clean` (q7cc-images.cmake).
 include(Platform/UnixPaths)
 set_property(GLOBAL PROPERTY TARGET_SUPPORTS_SHARED_LIBS TRUE)
 set(CMAKE_SHARED_LIBRARY_PREFIX "lib")
@@ -12,3 +13,6 @@ set(CMAKE_SHARED_MODULE_CREATE_CXX_FLAGS "-shared")
 set(CMAKE_SHARED_LIBRARY_CXX_FLAGS "-fpic")
 set(CMAKE_SHARED_LIBRARY_SONAME_CXX_FLAG "-Wl,-soname,")
 set(CMAKE_EXECUTABLE_SUFFIX "")
+
+include("${CMAKE_CURRENT_LIST_DIR}/../q7cc-images.cmake")
+_q7cc_clean_images_at_end()

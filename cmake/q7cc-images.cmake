@@ -1,0 +1,102 @@
+# What CMake must be told about a project whose C++ compiler is q7cc,
+# since q7cc cannot tell it through the compiler's interface:
+#   - the files a device link writes beside the one named by -o (stripped,
+#     packed and per-core images), so that `clean` removes them;
+#   - q7cc's include folder, which q7cc adds to its compiles itself, on
+#     every compile line, so that compile_commands.json is complete for
+#     clangd and clang-tidy.
+# Included by Platform/Q7CC.cmake (the toolchain file's platform) and by
+# the q7cc package (find_package(q7cc) in a CXX=q7cc project); the list of
+# a link's files also serves q7_add_custom_op (q7cc-custom-op.cmake).
+# docs/driver.md ("The CMake package", "clangd and clang-tidy") says why
+# a plain CXX=q7cc project cannot get either without one of those.
+include_guard(GLOBAL)
+cmake_policy(PUSH)
+cmake_policy(VERSION 3.20)
+
+# Sets out to the files a q7cc device link of `<base>.so` writes besides
+# <base>.so itself: MULTICORE adds the eight <base>_cpuN.so; PACKED adds
+# each image's .stripped.so and .packed.so (what a link without -g
+# writes). base may be a generator expression.
+function(_q7cc_image_files out base)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "MULTICORE;PACKED" "" "")
+  set(images "${base}")
+  set(files "")
+  if(arg_MULTICORE)
+    set(images "")
+    foreach(i RANGE 7)
+      list(APPEND images "${base}_cpu${i}")
+      list(APPEND files "${base}_cpu${i}.so")
+    endforeach()
+  endif()
+  if(arg_PACKED)
+    foreach(image IN LISTS images)
+      list(APPEND files "${image}.stripped.so" "${image}.packed.so")
+    endforeach()
+  endif()
+  set(${out} "${files}" PARENT_SCOPE)
+endfunction()
+
+# Sets out to q7cc's include folder when the project's C++ compiler is
+# q7cc (under any of its names): CMake found it among the compiler's
+# implicit include folders, which it reads from the compiler's `-v`
+# output, or a toolchain file already put it among the standard ones.
+# Empty otherwise (a project whose CXX is g++, say).
+function(_q7cc_compiler_include out)
+  set(found "")
+  foreach(dir IN LISTS CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES)
+    if(dir MATCHES "/include/q7cc$")
+      set(found "${dir}")
+      break()
+    endif()
+  endforeach()
+  set(${out} "${found}" PARENT_SCOPE)
+endfunction()
+
+# Puts dir on every C++ compile line of the calling scope and below:
+# CMake appends standard include folders (as -isystem) after the
+# project's own, where q7cc puts the folder itself, so the compile is the
+# same and compile_commands.json names the folder.
+macro(_q7cc_standard_include dir)
+  if(NOT "${dir}" IN_LIST CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES)
+    list(APPEND CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES "${dir}")
+  endif()
+endmacro()
+
+# Registers, once per project, a call at the end of the top-level
+# directory that gives every shared and module library the files its
+# q7cc link writes beside it as ADDITIONAL_CLEAN_FILES. Whether a link is
+# multicore (--q7-multicore may come from any flag variable or target) or
+# packed (-g) is only known when it runs, so every name is listed;
+# removing a file that is not there costs nothing.
+function(_q7cc_clean_images_at_end)
+  get_property(done GLOBAL PROPERTY _Q7CC_CLEAN_IMAGES)
+  if(done)
+    return()
+  endif()
+  set_property(GLOBAL PROPERTY _Q7CC_CLEAN_IMAGES 1)
+  cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}"
+    CALL _q7cc_clean_images_in "${CMAKE_SOURCE_DIR}")
+endfunction()
+
+function(_q7cc_clean_images_in dir)
+  get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(t IN LISTS targets)
+    get_target_property(type ${t} TYPE)
+    if(type STREQUAL "SHARED_LIBRARY" OR type STREQUAL "MODULE_LIBRARY")
+      _q7cc_image_files(files
+        "$<TARGET_FILE_DIR:${t}>/$<TARGET_FILE_PREFIX:${t}>$<TARGET_FILE_BASE_NAME:${t}>"
+        MULTICORE PACKED)
+      _q7cc_image_files(single
+        "$<TARGET_FILE_DIR:${t}>/$<TARGET_FILE_PREFIX:${t}>$<TARGET_FILE_BASE_NAME:${t}>"
+        PACKED)
+      set_property(TARGET ${t} APPEND PROPERTY ADDITIONAL_CLEAN_FILES ${single} ${files})
+    endif()
+  endforeach()
+  get_property(subdirs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
+  foreach(sub IN LISTS subdirs)
+    _q7cc_clean_images_in("${sub}")
+  endforeach()
+endfunction()
+
+cmake_policy(POP)
