@@ -63,10 +63,13 @@ def main():
         | set(glob.glob(os.path.join(root, "tests/e2e/**/*.cpp"), recursive=True))
         | set(glob.glob(os.path.join(root, "examples/**/*.cpp"), recursive=True)))
     lint_dir = os.path.join(root, "tests/analysis/fixtures/lint")
+    # Sources whose build gives them macros (tests/e2e/package/CMakeLists.txt).
+    defines = {os.path.join(root, "tests/e2e/package/bias.cpp"): ["-DE2E_BIAS=0.5f"]}
     per_source = 0
     for src in sources:
         bad = src.startswith(lint_dir) or src.endswith("syntax_error.cpp")
         inc = ["-I" + d for d in glob.glob(os.path.join(root, "tests/e2e/proj/include"))]
+        inc += defines.get(src, [])
         text = run(env_q7 + ["--q7-print-schema"] + inc + [src], cwd=os.path.dirname(src),
                    ok=(0, 1) if bad else (0,)).stdout.splitlines()
         js = run(env_q7 + ["--q7-print-schema", "--q7-format=json"] + inc + [src],

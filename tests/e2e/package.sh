@@ -63,9 +63,9 @@ head -1 "$b/libopsmc.so" | grep -qx 'q7cc-multicore 1' || fail "libopsmc.so is n
 objs=$(find "$b/CMakeFiles/ops.q7cc" -name '*.o' | sort)
 got=$("$prefix/bin/q7cc" --q7-print-schema $objs | sort)
 want='bias(Tensor x) -> Tensor
-e2e::scale(Tensor x, float s, int n) -> Tensor
+my_ops::relu_forward(Tensor t_in) -> Tensor
 relu(Tensor x) -> Tensor
-relu_forward(Tensor t_in) -> Tensor'
+scale(Tensor x, float s, int n) -> Tensor'
 [ "$got" = "$want" ] || fail "schemas: '$got'"
 
 npy() { "$here/npy.py" "$@"; }
