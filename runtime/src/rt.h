@@ -20,6 +20,7 @@
 
 #define Q7RT_MAX_OPS 32
 #define Q7RT_TCM_SIZE (16 * 1024)
+#define Q7RT_TCM_BLOCKS 64 /* live tcm_malloc blocks at most */
 
 /* Parameter kinds as the schema text spells them. */
 enum q7rt_kind {
@@ -36,8 +37,11 @@ struct q7rt_state {
 	struct q7_frame *frame;
 	const char *op;          /* the op being run, for messages */
 	struct q7rt_arena heap;  /* the frame's heap arena */
-	struct q7rt_arena tcm;   /* the 16 KiB pool, carved from heap */
-	bool tcm_ready;
+	char *tcm_base;          /* the 16 KiB tcm pool, carved from heap */
+	struct {
+		uint32_t offset, size;
+	} tcm_blocks[Q7RT_TCM_BLOCKS]; /* live blocks, in address order */
+	unsigned tcm_n;
 	unsigned next_arg;       /* customop_next_* cursor */
 	int kinds[Q7_MAX_ARGS];  /* the running op's parameter kinds */
 	struct q7rt_tensor *ret; /* customop_return_tensor */

@@ -1,5 +1,5 @@
 /* Tensors in the heap arena: creation, dtypes, the destination tensor,
- * tcm copies, and the tcm pool. */
+ * tcm copies. */
 #include <string.h>
 
 #include "rt.h"
@@ -207,26 +207,4 @@ extern "C" void q7rt_copy_tcm(const q7rt_tensor *t, int dtype, void *tcm, size_t
 		else
 			memcpy(elem, buf, esize);
 	}
-}
-
-extern "C" void *q7rt_tcm_malloc(size_t bytes)
-{
-	if (!q7rt.frame || bytes == 0)
-		return nullptr;
-	if (!q7rt.tcm_ready) {
-		void *pool = q7rt_arena_alloc(&q7rt.heap, Q7RT_TCM_SIZE, 64);
-		if (!pool)
-			return nullptr;
-		q7rt_arena_init(&q7rt.tcm, pool, Q7RT_TCM_SIZE);
-		q7rt.tcm_ready = true;
-	}
-	return q7rt_arena_alloc(&q7rt.tcm, bytes, 16);
-}
-
-extern "C" void q7rt_tcm_free(void *p)
-{
-	if (!p)
-		return;
-	if (!q7rt.tcm_ready || q7rt_arena_free(&q7rt.tcm, p) != 0)
-		q7rt_fail("tcm_free: %p is not a live tcm_malloc block", p);
 }
