@@ -19,6 +19,9 @@ extern "C" void q7rt_flush(void)
 
 extern "C" void q7rt_write(const char *s, size_t n)
 {
+	/* As on the device: with several cores, only core 0 prints. */
+	if (q7rt_cpu_count() > 1 && q7rt_cpu_id() != 0)
+		return;
 	for (size_t i = 0; i < n; i++) {
 		q7rt.out[q7rt.outlen++] = s[i];
 		if (s[i] == '\n' || q7rt.outlen == sizeof q7rt.out)
