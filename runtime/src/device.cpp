@@ -6,6 +6,8 @@
  * never called; defined here, they keep libgcc's unwinder, which wants
  * malloc, out of the image. The gnu profile links no C++ library. Built
  * for the Xtensa target only. */
+#include <new>
+
 #include "rt.h"
 
 void *operator new(size_t n) { return q7rt_alloc(n, 16, "operator new"); }
@@ -14,6 +16,9 @@ void operator delete(void *p) noexcept { q7rt_arena_free(&q7rt.heap, p); }
 void operator delete[](void *p) noexcept { q7rt_arena_free(&q7rt.heap, p); }
 void operator delete(void *p, size_t) noexcept { q7rt_arena_free(&q7rt.heap, p); }
 void operator delete[](void *p, size_t) noexcept { q7rt_arena_free(&q7rt.heap, p); }
+const std::nothrow_t std::nothrow{};
+void *operator new(size_t n, const std::nothrow_t &) noexcept { return q7rt_arena_alloc(&q7rt.heap, n, 16); }
+void *operator new[](size_t n, const std::nothrow_t &) noexcept { return q7rt_arena_alloc(&q7rt.heap, n, 16); }
 
 extern "C" {
 /* One core runs one call at a time: no locking is needed. */

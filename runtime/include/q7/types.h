@@ -14,19 +14,9 @@
 
 #include <q7/runtime.h>
 
-/* std::initializer_list: the C++ library's, the device's (<prefix>/include/
- * q7cc/c++, on the gnu profile's include path), or else the same file by
- * its path. */
-#if defined(__has_include)
-#if __has_include(<initializer_list>)
-#define Q7_HAVE_INITIALIZER_LIST 1
-#endif
-#endif
-#if defined(Q7_HAVE_INITIALIZER_LIST)
+/* std::initializer_list: the C++ library's, or q7cc's own where the
+ * compiler has none (<prefix>/include/q7cc/initializer_list). */
 #include <initializer_list>
-#else
-#include <c++/initializer_list>
-#endif
 
 namespace c10 {
 
