@@ -77,6 +77,8 @@ struct q7_analysis_opts {
 	                            * compiler's target macros (may be NULL) */
 	const char *profile;       /* "xt", "gnu" or "host": for the lint */
 	char *const *kernel_names; /* NULL-terminated --q7-kernel=NAME (or NULL) */
+	bool multicore;            /* --q7-multicore on the compile line: the
+	                            * lint warns of accessors that race */
 };
 
 /* False when the TU certainly has no kernels, so libclang need not load:
