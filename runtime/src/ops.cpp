@@ -224,8 +224,8 @@ int64_t clamp_i(int64_t x, int64_t lo, int64_t hi)
 	return r > hi ? hi : r;
 }
 
-/* One element of the op. */
-num compute(int op, calc how, num a, num b, num c, num d)
+/* One element of the op; boolean: the op computes in bool. */
+num compute(int op, calc how, bool boolean, num a, num b, num c, num d)
 {
 	num r = {0, 0.0f, 0.0};
 	switch (how) {
@@ -233,7 +233,7 @@ num compute(int op, calc how, num a, num b, num c, num d)
 		uint64_t x = (uint64_t)a.i, y = (uint64_t)b.i;
 		switch (op) {
 		case Q7RT_OP_ABS: r.i = a.i < 0 ? (int64_t)(0 - x) : a.i; break;
-		case Q7RT_OP_BITWISE_NOT: r.i = (int64_t)~x; break;
+		case Q7RT_OP_BITWISE_NOT: r.i = boolean ? !a.i : (int64_t)~x; break;
 		case Q7RT_OP_ADD: r.i = (int64_t)(x + (uint64_t)c.i * y); break;
 		case Q7RT_OP_SUB: r.i = (int64_t)(x - (uint64_t)c.i * y); break;
 		case Q7RT_OP_MUL: r.i = (int64_t)(x * y); break;
@@ -424,7 +424,8 @@ extern "C" q7rt_tensor *q7rt_op(int op, q7rt_tensor *out, const q7rt_operand *a,
 	int64_t idx[Q7_MAX_DIMS] = {0};
 	int64_t n = q7rt_numel(pl.shape);
 	for (int64_t k = 0; k < n; k++) {
-		num r = compute(op, pl.how, load(sa, pl.how), load(sb, pl.how), nc, nd);
+		num r = compute(op, pl.how, pl.common == Q7_DTYPE_BOOL, load(sa, pl.how), load(sb, pl.how),
+		                nc, nd);
 		put(obase + ooff * (int64_t)oesize, out->dtype, pl.common, pl.how, r);
 		for (int32_t dim = nd_ - 1; dim >= 0; dim--) {
 			int64_t sa_st = a->t ? a->t->strides[dim] : 0;
