@@ -2,9 +2,9 @@
  *
  * Owns: the libclang front end (loaded with dlopen only when a TU needs
  * analysis), the cheap pre-scan that decides whether it does, the kernel
- * lint rules, diagnostics and their printing (text, JSON, SARIF), the
- * schema text format (print and parse), and the link-time merge of op
- * tables from many objects.
+ * lint rules, diagnostics and their printing (text, JSON, SARIF), and the
+ * link-time merge and resolution of op tables from many objects. The op
+ * model itself (op.h, fsym.h, schema.h) is model/'s.
  *
  * Memory: diag lists and op tables own their strings; free them with
  * q7_diags_free and q7_ops_free. */
@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "fsym.h"
 #include "op.h"
 #include "support.h"
 
@@ -45,11 +46,14 @@ struct q7_warn_policy {
 	bool suppress_all; /* -w */
 	struct q7_strvec disabled, enabled, as_error, not_error; /* rule names */
 };
-/* True when arg is a warning flag the policy takes; q7-specific ones
- * (-W[no-][error=]q7-*) are q7cc's alone and are not forwarded. */
-bool q7_warn_policy_take(struct q7_warn_policy *p, const char *arg, bool *q7_only);
-/* Drops disabled diagnostics and promotes warnings per the policy.
- * Returns the number of errors left. */
+/* -W[no-][error=]RULE for one of q7cc's rules (no: the "no-" form; error:
+ * the "error=" form); the last flag about a rule wins. Returns false when
+ * no rule has that name (the flag is kept all the same). The driver takes
+ * the spellings apart (wrapper/options) and sets werror and suppress_all. */
+bool q7_warn_policy_rule(struct q7_warn_policy *p, const char *rule, bool no, bool error);
+/* Drops disabled diagnostics and promotes warnings per the policy (-w
+ * drops every warning, whatever -Werror says, as in GCC). Returns the
+ * number of errors left. */
 size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p);
 void q7_warn_policy_free(struct q7_warn_policy *p);
 
@@ -61,11 +65,12 @@ void q7_diags_write_json(const struct q7_diags *ds, FILE *out);
 void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out);
 
 struct q7_analysis_opts {
-	const char *source;        /* the translation unit */
-	char *const *clang_args;   /* NULL-terminated: -I -D -U -std -include
-	                            * -isystem -x ... as given to the compile;
-	                            * flags that do not shape the parse (-m*,
-	                            * -MD/-MF, -o, -c, ...) are dropped */
+	const char *source;        /* the translation unit (C++, whatever its
+	                            * name says) */
+	char *const *clang_args;   /* NULL-terminated: the compile's flags that
+	                            * shape the parse (-I -D -U -std -include
+	                            * -isystem ..., the driver's option table
+	                            * says which), as libclang takes them */
 	const char *triple;        /* parse target: i386-unknown-none for the
 	                            * device profiles (its ILP32 data model only:
 	                            * the x86 macros are undefined), the host's
@@ -76,15 +81,21 @@ struct q7_analysis_opts {
 	char *const *predefines;   /* NULL-terminated "NAME=VALUE" of the real
 	                            * compiler's target macros (may be NULL) */
 	const char *profile;       /* "xt", "gnu" or "host": for the lint */
-	char *const *kernel_names; /* NULL-terminated --q7-kernel=NAME (or NULL) */
+	char *const *kernel_names; /* NULL-terminated --q7-kernel=NAME (or NULL);
+	                            * a name the TU has no function of is an
+	                            * error listing the functions it defines */
+	char *const *wanted_names; /* NULL-terminated (or NULL): names that
+	                            * NEURON_LIBRARY blocks of other files ask
+	                            * for; kernels where the TU has them, no
+	                            * error where it has not */
 	bool multicore;            /* --q7-multicore on the compile line: the
 	                            * lint warns of accessors that race */
 };
 
 /* False when the TU certainly has no kernels, so libclang need not load:
  * neither the source nor any header it includes from the user's own
- * directories mentions Q7_KERNEL, NEURON_LIBRARY, annotate or a
- * --q7-kernel name. Headers are found through the including file's
+ * directories mentions Q7_KERNEL, NEURON_LIBRARY, annotate, a
+ * --q7-kernel name or a wanted name. Headers are found through the including file's
  * directory, -iquote and -I (plus -include files), never -isystem, the
  * sys_includes nor <prefix>/include/q7cc. A token reached only through a
  * computed #include MACRO is not seen. */
@@ -114,6 +125,11 @@ enum { Q7_ANALYZE_PARSE_ERROR = -1, Q7_ANALYZE_UNAVAILABLE = -2 };
 int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
                struct q7_diags *diags);
 
+/* Gives each kernel without a namespace (op.h: ns) the one of the first
+ * NEURON_LIBRARY request in t that names it. q7_ops_resolve and
+ * q7_ops_merge do it; --q7-print-schema, which merges nothing, too. */
+void q7_ops_adopt_namespaces(struct q7_op_table *t);
+
 /* Link-time: merges the records of all objects (a declaration plus its
  * definition is one kernel; the same name from two places is an error
  * naming both; a kernel declared but defined nowhere is an error),
@@ -121,22 +137,6 @@ int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
  * "host"), and appends the result to out in a stable order (by name). */
 void q7_ops_merge(const struct q7_op_table *in, const char *profile, struct q7_op_table *out,
                   struct q7_diags *diags);
-
-/* A function that an object of the link defines (packer/symbols.c). */
-struct q7_fsym {
-	char *name;  /* as in the symbol table: "_Z12relu_forwardRKN2at6TensorE" */
-	char *where; /* "relu.o", "libk.a(relu.o)" */
-	bool local;  /* STB_LOCAL: static, or in an unnamed namespace */
-	bool weak;   /* STB_WEAK: inline, or a template instance */
-	bool lp64;   /* the object is ELFCLASS64: long is 64-bit */
-};
-struct q7_fsyms {
-	size_t n, cap;
-	struct q7_fsym *v;
-};
-void q7_fsyms_add(struct q7_fsyms *s, const char *name, const char *where, bool local, bool weak,
-                  bool lp64);
-void q7_fsyms_free(struct q7_fsyms *s);
 
 /* Link-time, before q7_ops_merge. The unqualified names whose definition
  * no record of the link carries: NEURON_LIBRARY requests (op.h,
@@ -151,10 +151,6 @@ void q7_ops_unresolved(const struct q7_op_table *all, struct q7_strvec *names);
 void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const char *profile,
                     struct q7_diags *diags);
 
-/* The schema text format: "ns::relu(Tensor x, int k) -> Tensor". */
-void q7_schema_print(const struct q7_op *op, struct q7_strbuf *out);
-/* Parses one schema; on failure returns -1 and sets *err (caller frees). */
-int q7_schema_parse(const char *text, struct q7_op *op, char **err);
 /* Ops as JSON (for --q7-print-schema --q7-format=json). */
 void q7_ops_write_json(const struct q7_op_table *ops, FILE *out);
 

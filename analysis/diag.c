@@ -1,5 +1,6 @@
 /* Diagnostic lists and the warning policy (-W[no-][error=]q7-RULE, -Werror,
- * -w): what survives, and at which severity. */
+ * -w, as the driver's option table spells them): what survives, and at
+ * which severity. */
 #include "analysis.h"
 #include "internal.h"
 
@@ -118,49 +119,21 @@ static void sv_set(struct q7_strvec *on, struct q7_strvec *off, const char *rule
 		q7_sv_add(on, rule);
 }
 
-bool q7_warn_policy_take(struct q7_warn_policy *p, const char *arg, bool *q7_only)
+bool q7_warn_policy_rule(struct q7_warn_policy *p, const char *rule, bool no, bool error)
 {
-	*q7_only = false;
-	if (strcmp(arg, "-Werror") == 0) {
-		p->werror = true;
-		return true;
-	}
-	if (strcmp(arg, "-Wno-error") == 0) {
-		p->werror = false;
-		return true;
-	}
-	if (strcmp(arg, "-w") == 0) {
-		p->suppress_all = true;
-		return true;
-	}
-	if (strncmp(arg, "-W", 2) != 0)
-		return false;
-	const char *r = arg + 2;
 	struct q7_strvec *on, *off;
-	if (strncmp(r, "no-error=", 9) == 0) {
-		r += 9;
-		on = &p->not_error;
-		off = &p->as_error;
-	} else if (strncmp(r, "error=", 6) == 0) {
-		r += 6;
-		on = &p->as_error;
-		off = &p->not_error;
-	} else if (strncmp(r, "no-", 3) == 0) {
-		r += 3;
-		on = &p->disabled;
-		off = &p->enabled;
+	if (error) {
+		on = no ? &p->not_error : &p->as_error;
+		off = no ? &p->as_error : &p->not_error;
 	} else {
-		on = &p->enabled;
-		off = &p->disabled;
+		on = no ? &p->disabled : &p->enabled;
+		off = no ? &p->enabled : &p->disabled;
 	}
-	if (strncmp(r, "q7-", 3) != 0)
-		return false;
 	/* -Werror=q7-x also turns x on, like GCC and clang. */
 	if (on == &p->as_error)
-		sv_remove(&p->disabled, r);
-	sv_set(on, off, r);
-	*q7_only = true;
-	return true;
+		sv_remove(&p->disabled, rule);
+	sv_set(on, off, rule);
+	return q7_rule_find(rule) != NULL;
 }
 
 /* A note belongs to the diagnostic before it and shares its fate. */
@@ -171,10 +144,16 @@ size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p
 	for (size_t i = 0; i < ds->n; i++) {
 		struct q7_diag *d = &ds->d[i];
 		bool keep = true;
+		if (d->severity == Q7_SEV_ERROR && *d->rule && sv_has(&p->not_error, d->rule)) {
+			const struct q7_rule *r = q7_rule_find(d->rule);
+			if (r && r->demotable)
+				d->severity = Q7_SEV_WARNING;
+		}
 		if (d->severity == Q7_SEV_NOTE) {
 			keep = keep_notes;
 		} else if (d->severity == Q7_SEV_WARNING) {
-			if (*d->rule && sv_has(&p->disabled, d->rule)) {
+			/* -w wins over every -Werror, as in GCC. */
+			if (p->suppress_all || (*d->rule && sv_has(&p->disabled, d->rule))) {
 				keep = false;
 			} else if (*d->rule && sv_has(&p->as_error, d->rule)) {
 				d->severity = Q7_SEV_ERROR;
@@ -182,8 +161,6 @@ size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p
 			} else if (p->werror && !(*d->rule && sv_has(&p->not_error, d->rule))) {
 				d->severity = Q7_SEV_ERROR;
 				d->promoted = true;
-			} else if (p->suppress_all) {
-				keep = false;
 			}
 			keep_notes = keep;
 		} else {

@@ -29,11 +29,13 @@
 #define Q7_RULE_TOO_MANY "q7-too-many-kernels"
 #define Q7_RULE_UNDEFINED "q7-undefined-kernel"
 #define Q7_RULE_MULTICORE_ACCESSOR "q7-multicore-accessor"
+#define Q7_RULE_UNKNOWN_KERNEL "q7-unknown-kernel"
 
 struct q7_rule {
 	const char *name;
 	enum q7_severity severity; /* default severity */
 	const char *summary;       /* one line, for SARIF and the docs */
+	bool demotable;            /* an error -Wno-error=RULE makes a warning */
 };
 /* The rule table, sorted by name; NULL-terminated by name. */
 extern const struct q7_rule q7_rules[];
@@ -44,9 +46,16 @@ const struct q7_rule *q7_rule_find(const char *name);
 #define Q7_MAX_KERNELS 10      /* registered kernels per library */
 #define Q7_MAX_STACK 0x400000u /* MAX_STACK_SIZE */
 
+/* The namespace of the first NEURON_LIBRARY request of t that names name
+ * and has one, else "". */
+const char *q7_request_ns(const struct q7_op_table *t, const char *name);
+
 /* True when the profile's runtime can pass kind k ("xt": the vendor's
  * Tensor, Scalar, int, float, long long; "gnu"/"host": all kinds). */
 bool q7_profile_marshals(const char *profile, enum q7_kind k);
+/* The kinds the profile's runtime can pass, for messages: "Tensor, Scalar,
+ * int, long long, float, double <conj> bool" (the caller frees it). */
+char *q7_profile_kinds(const char *profile, const char *conj);
 
 /* Sorts ds->d[from..] by file, line and column, stably, each note staying
  * after the diagnostic it belongs to. */
@@ -58,7 +67,7 @@ void q7_json_str(FILE *out, const char *s);
 /* The plugin's one exported function. The ABI version guards against a
  * plugin from another build; bump it when q7_op, q7_diag or the options
  * change. Returns as q7_analyze does. */
-#define Q7_PLUGIN_ABI 2
+#define Q7_PLUGIN_ABI 3
 #define Q7_PLUGIN_ENTRY "q7_clang_analyze"
 typedef int (*q7_plugin_entry_fn)(int abi, const struct q7_analysis_opts *o,
                                   struct q7_op_table *ops, struct q7_diags *diags);

@@ -24,48 +24,44 @@ struct node {
 	char *spell;
 	int inner;      /* QUAL, PTR, LREF, RREF, ARRAY, MEMPTR: the type under it */
 	unsigned quals; /* QUAL */
-	const struct builtin *b;
+	const struct builtin *b; /* BUILTIN of no kind, else NULL */
 };
 
+/* The builtin types that are no kind (<q7/kinds.h> has the others, with
+ * their letters); why says what each is. 'l' is long: its kind depends on
+ * the data model (see value_kind). */
 struct builtin {
 	const char *code; /* after the mangling's letter(s) */
 	const char *spell;
-	enum q7_kind kind; /* INVALID: why says what it is */
 	const char *why;
 };
 
-/* 'l' is resolved by the data model (see classify). */
 static const struct builtin builtins[] = {
-	{"v", "void", Q7_KIND_INVALID, "nothing"},
-	{"w", "wchar_t", Q7_KIND_INVALID, "a character type"},
-	{"b", "bool", Q7_KIND_BOOL, NULL},
-	{"c", "char", Q7_KIND_INVALID, "narrower than int"},
-	{"a", "signed char", Q7_KIND_INVALID, "narrower than int"},
-	{"h", "unsigned char", Q7_KIND_INVALID, "unsigned"},
-	{"s", "short", Q7_KIND_INVALID, "narrower than int"},
-	{"t", "unsigned short", Q7_KIND_INVALID, "unsigned"},
-	{"i", "int", Q7_KIND_INT, NULL},
-	{"j", "unsigned int", Q7_KIND_INVALID, "unsigned"},
-	{"l", "long", Q7_KIND_INT, NULL},
-	{"m", "unsigned long", Q7_KIND_INVALID, "unsigned"},
-	{"x", "long long", Q7_KIND_LONGLONG, NULL},
-	{"y", "unsigned long long", Q7_KIND_INVALID, "unsigned"},
-	{"n", "__int128", Q7_KIND_INVALID, "a 128-bit integer"},
-	{"o", "unsigned __int128", Q7_KIND_INVALID, "unsigned"},
-	{"f", "float", Q7_KIND_FLOAT, NULL},
-	{"d", "double", Q7_KIND_DOUBLE, NULL},
-	{"e", "long double", Q7_KIND_INVALID, "not a kind q7cc can pass"},
-	{"g", "__float128", Q7_KIND_INVALID, "not a kind q7cc can pass"},
-	{"Dd", "decimal64", Q7_KIND_INVALID, "not a kind q7cc can pass"},
-	{"De", "decimal128", Q7_KIND_INVALID, "not a kind q7cc can pass"},
-	{"Df", "decimal32", Q7_KIND_INVALID, "not a kind q7cc can pass"},
-	{"Dh", "half", Q7_KIND_INVALID, "not a kind q7cc can pass"},
-	{"Di", "char32_t", Q7_KIND_INVALID, "a character type"},
-	{"Ds", "char16_t", Q7_KIND_INVALID, "a character type"},
-	{"Du", "char8_t", Q7_KIND_INVALID, "a character type"},
-	{"Dn", "std::nullptr_t", Q7_KIND_INVALID, "a pointer"},
-	{"Da", "auto", Q7_KIND_INVALID, "not a kind q7cc can pass"},
-	{"Dc", "decltype(auto)", Q7_KIND_INVALID, "not a kind q7cc can pass"},
+	{"v", "void", "nothing"},
+	{"w", "wchar_t", "a character type"},
+	{"c", "char", "narrower than int"},
+	{"a", "signed char", "narrower than int"},
+	{"h", "unsigned char", "unsigned"},
+	{"s", "short", "narrower than int"},
+	{"t", "unsigned short", "unsigned"},
+	{"j", "unsigned int", "unsigned"},
+	{"l", "long", NULL},
+	{"m", "unsigned long", "unsigned"},
+	{"y", "unsigned long long", "unsigned"},
+	{"n", "__int128", "a 128-bit integer"},
+	{"o", "unsigned __int128", "unsigned"},
+	{"e", "long double", "not a kind q7cc can pass"},
+	{"g", "__float128", "not a kind q7cc can pass"},
+	{"Dd", "decimal64", "not a kind q7cc can pass"},
+	{"De", "decimal128", "not a kind q7cc can pass"},
+	{"Df", "decimal32", "not a kind q7cc can pass"},
+	{"Dh", "half", "not a kind q7cc can pass"},
+	{"Di", "char32_t", "a character type"},
+	{"Ds", "char16_t", "a character type"},
+	{"Du", "char8_t", "a character type"},
+	{"Dn", "std::nullptr_t", "a pointer"},
+	{"Da", "auto", "not a kind q7cc can pass"},
+	{"Dc", "decltype(auto)", "not a kind q7cc can pass"},
 };
 
 /* The standard abbreviations (never added to the substitution table). */
@@ -564,8 +560,16 @@ static int function_type(struct dm *d)
 	return add_node(d, N_FUNC, q7_sb_take(&b), -1);
 }
 
+/* A builtin type: a kind's (by the table's letters), or another. */
 static int builtin(struct dm *d)
 {
+	for (int k = Q7_KIND_INVALID + 1; k < Q7_KIND_END; k++) {
+		const struct q7_kind_info *r = q7_kind_info((enum q7_kind)k);
+		if (*r->mangled && at(d, r->mangled)) {
+			d->p += strlen(r->mangled);
+			return add_node(d, N_BUILTIN, q7_xstrndup(r->cxx, strcspn(r->cxx, "|")), -1);
+		}
+	}
 	for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
 		const struct builtin *b = &builtins[i];
 		if (at(d, b->code)) {
@@ -724,8 +728,6 @@ static void set_invalid(const struct dm *d, int n, const char *why, struct q7_mp
 
 enum q7_kind q7_class_kind(const char *qual, const char **why)
 {
-	static const char *const tensors[] = {"at::Tensor", "torch::Tensor", NULL};
-	static const char *const scalars[] = {"at::Scalar", "c10::Scalar", "torch::Scalar", NULL};
 	static const char *const tuples[] = {"std::tuple", "std::pair", "std::array", NULL};
 	static const char *const containers[] = {"std::vector", "std::list", "std::map",
 	                                         "std::basic_string", "std::string",
@@ -737,14 +739,8 @@ enum q7_kind q7_class_kind(const char *qual, const char **why)
 	for (const char *ns = "std::__cxx11::"; ns; ns = strcmp(ns, "std::__1::") ? "std::__1::" : NULL)
 		if (strncmp(base, ns, strlen(ns)) == 0)
 			memmove(base + 5, base + strlen(ns), strlen(base + strlen(ns)) + 1);
-	enum q7_kind k = Q7_KIND_INVALID;
+	enum q7_kind k = q7_kind_of_class(base);
 	const char *w = "a class other than Tensor and Scalar";
-	for (const char *const *l = tensors; *l; l++)
-		if (strcmp(base, *l) == 0)
-			k = Q7_KIND_TENSOR;
-	for (const char *const *l = scalars; *l; l++)
-		if (strcmp(base, *l) == 0)
-			k = Q7_KIND_SCALAR;
 	for (const char *const *l = tuples; *l; l++)
 		if (strcmp(base, *l) == 0)
 			w = "a tuple";
@@ -768,7 +764,9 @@ static const char *what_is(const struct dm *d, int n)
 	case N_FUNC: return "a function";
 	case N_PARM: return "a template parameter";
 	case N_QUAL: return d->nodes[n].quals & Q_VOLATILE ? "volatile" : what_is(d, d->nodes[n].inner);
-	case N_BUILTIN: return d->nodes[n].b->why ? d->nodes[n].b->why : "not a kind q7cc can pass";
+	case N_BUILTIN:
+		return d->nodes[n].b && d->nodes[n].b->why ? d->nodes[n].b->why
+		                                           : "not a kind q7cc can pass";
 	case N_NAME: break;
 	}
 	const char *why;
@@ -785,11 +783,8 @@ static enum q7_kind value_kind(const struct dm *d, int n, const char **spell)
 		enum q7_kind k = q7_class_kind(nd->spell, NULL);
 		return k;
 	}
-	if (nd->k == N_BUILTIN) {
-		if (strcmp(nd->b->code, "l") == 0)
-			return d->lp64 ? Q7_KIND_LONGLONG : Q7_KIND_INT;
-		return nd->b->kind;
-	}
+	if (nd->k == N_BUILTIN)
+		return q7_kind_of_builtin(nd->spell, d->lp64 ? 64 : 32);
 	return Q7_KIND_INVALID;
 }
 
@@ -880,7 +875,8 @@ int q7_demangle(const char *sym, bool lp64, struct q7_mfunc *f, const char **why
 		memset(f, 0, sizeof *f);
 		return -1;
 	}
-	if (np == 1 && d.nodes[params[0]].k == N_BUILTIN && strcmp(d.nodes[params[0]].b->code, "v") == 0)
+	if (np == 1 && d.nodes[params[0]].k == N_BUILTIN && d.nodes[params[0]].b &&
+	    strcmp(d.nodes[params[0]].b->code, "v") == 0)
 		np = 0;
 	f->qualname = q7_xstrdup(spell_of(&d, nm.node));
 	if (nm.tmpl) { /* the name without its own (last) template arguments */

@@ -3,9 +3,9 @@
  * naming both, a kernel declared but defined nowhere is an error, and a
  * library holds at most Q7_MAX_KERNELS kernels. Output sorted by name.
  * NEURON_LIBRARY requests (by_name_only) are no kernels of their own: one
- * is satisfied by a kernel of its name, else it names a function that no
- * object of the link defines (q7_ops_resolve, run first, derives the ops
- * of those it finds by symbol). */
+ * is satisfied by a kernel of its name, which takes its namespace, else it
+ * names a function that no object of the link defines (q7_ops_resolve, run
+ * first, derives the ops of those it finds by symbol). */
 #include "analysis.h"
 #include "internal.h"
 
@@ -55,6 +55,32 @@ static void duplicate(struct q7_diags *diags, const struct q7_op *first, const s
 	             first->line, first->qualname);
 	q7_diags_add(diags, Q7_SEV_NOTE, first->file, first->line, first->col, "",
 	             "the other '%s' is here", first->name);
+}
+
+const char *q7_request_ns(const struct q7_op_table *t, const char *name)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct q7_op *r = &t->ops[i];
+		if (r->by_name_only && r->ns && *r->ns && strcmp(r->name, name) == 0)
+			return r->ns;
+	}
+	return "";
+}
+
+/* op takes ns unless it has one. */
+static void adopt(struct q7_op *op, const char *ns)
+{
+	if (*ns && (!op->ns || !*op->ns)) {
+		free(op->ns);
+		op->ns = q7_xstrdup(ns);
+	}
+}
+
+void q7_ops_adopt_namespaces(struct q7_op_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!t->ops[i].by_name_only)
+			adopt(&t->ops[i], q7_request_ns(t, t->ops[i].name));
 }
 
 /* Requests that no kernel of the link answers, each name reported once
@@ -116,6 +142,7 @@ void q7_ops_merge(const struct q7_op_table *in, const char *profile, struct q7_o
 		}
 		q7_ops_add_copy(out, keep);
 		out->ops[out->n - 1].stack_size = stack;
+		adopt(&out->ops[out->n - 1], q7_request_ns(in, keep->name));
 		if (!keep->defined)
 			q7_diags_add(diags, Q7_SEV_ERROR, keep->file, keep->line, keep->col,
 			             Q7_RULE_UNDEFINED,

@@ -1,7 +1,8 @@
 /* The fast path: a cheap textual look at a TU and the user's own headers
  * it includes, to decide whether libclang must load at all. A false "yes"
  * costs one parse; a false "no" loses kernels, so anything that could mark
- * a kernel counts: Q7_KERNEL*, NEURON_LIBRARY, annotate, --q7-kernel names.
+ * a kernel counts: Q7_KERNEL*, NEURON_LIBRARY, annotate, --q7-kernel names
+ * and the names shape files ask for.
  * Comments and literals are skipped so that prose does not count. */
 #include "analysis.h"
 
@@ -31,6 +32,18 @@ static bool is_ident(char c)
 	return is_ident_start(c) || (c >= '0' && c <= '9');
 }
 
+/* One of names (--q7-kernel=ns::fn names fn as written in a declaration). */
+static bool names_ident(char *const *names, const char *id, size_t n)
+{
+	for (char *const *k = names; k && *k; k++) {
+		const char *name = strrchr(*k, ':');
+		name = name ? name + 1 : *k;
+		if (strlen(name) == n && memcmp(name, id, n) == 0)
+			return true;
+	}
+	return false;
+}
+
 static bool ident_marks(const struct scan *s, const char *id, size_t n)
 {
 	if (n >= 9 && memcmp(id, "Q7_KERNEL", 9) == 0)
@@ -41,14 +54,7 @@ static bool ident_marks(const struct scan *s, const char *id, size_t n)
 	for (size_t i = 0; i + 8 <= n; i++)
 		if (memcmp(id + i, "annotate", 8) == 0)
 			return true;
-	for (char *const *k = s->o->kernel_names; k && *k; k++) {
-		/* --q7-kernel=ns::fn names fn as written in a declaration. */
-		const char *name = strrchr(*k, ':');
-		name = name ? name + 1 : *k;
-		if (strlen(name) == n && memcmp(name, id, n) == 0)
-			return true;
-	}
-	return false;
+	return names_ident(s->o->kernel_names, id, n) || names_ident(s->o->wanted_names, id, n);
 }
 
 static void scan_file(struct scan *s, const char *path, bool is_source);

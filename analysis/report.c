@@ -1,6 +1,7 @@
 /* Machine-readable output for CI: diagnostics as JSON and as SARIF 2.1.0,
  * op tables as JSON. Key order is fixed and output deterministic. */
 #include "analysis.h"
+#include "schema.h"
 #include "internal.h"
 
 #include <string.h>
@@ -94,25 +95,31 @@ void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out)
 	fputs(ds->n ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n", out);
 }
 
-/* {"ops": [{"name", "qualname", "schema", "return": {"kind", "ctype",
- *   "name"}, "params": [{"name", "kind", "ctype"}], "stack_size",
- *   "defined", "file", "line", "column", "by_name_only"}, ...]};
- * by_name_only: a NEURON_LIBRARY request without a signature (op.h). */
+/* {"ops": [{"name", "qualname", "namespace", "schema", "return": {"type",
+ *   "kind", "ctype", "name"}, "params": [{"name", "type", "kind",
+ *   "ctype"}], "stack_size", "defined", "file", "line", "column",
+ *   "by_name_only"}, ...]}; schema and type are TorchScript, kind the
+ * exact kind ("long long"), qualname and ctype C++, namespace the op's in
+ * PyTorch (op.h: ns); by_name_only: a NEURON_LIBRARY request without a
+ * signature (op.h). */
 void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
 {
 	fputs("{\"ops\": [", out);
 	for (size_t i = 0; i < ops->n; i++) {
 		const struct q7_op *op = &ops->ops[i];
 		struct q7_strbuf schema = {0};
-		q7_schema_print(op, &schema);
+		q7_schema_print(op, NULL, &schema);
 		fputs(i ? ",\n  {" : "\n  {", out);
 		fputs("\"name\": ", out);
 		q7_json_str(out, op->name);
 		fputs(", \"qualname\": ", out);
 		q7_json_str(out, op->qualname);
+		fputs(", \"namespace\": ", out);
+		q7_json_str(out, op->ns ? op->ns : "");
 		fputs(", \"schema\": ", out);
 		q7_json_str(out, schema.s);
-		fprintf(out, ",\n   \"return\": {\"kind\": \"%s\", \"ctype\": ", q7_kind_name(op->ret));
+		fprintf(out, ",\n   \"return\": {\"type\": \"%s\", \"kind\": \"%s\", \"ctype\": ",
+		        q7_kind_torch(op->ret), q7_kind_name(op->ret));
 		q7_json_str(out, op->ret_ctype);
 		fputs(", \"name\": ", out);
 		q7_json_str(out, op->ret_name);
@@ -121,7 +128,8 @@ void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
 			const struct q7_param *p = &op->params[k];
 			fputs(k ? ", {\"name\": " : "{\"name\": ", out);
 			q7_json_str(out, p->name);
-			fprintf(out, ", \"kind\": \"%s\", \"ctype\": ", q7_kind_name(p->kind));
+			fprintf(out, ", \"type\": \"%s\", \"kind\": \"%s\", \"ctype\": ", q7_kind_torch(p->kind),
+			        q7_kind_name(p->kind));
 			q7_json_str(out, p->ctype);
 			fputc('}', out);
 		}

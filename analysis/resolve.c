@@ -133,19 +133,22 @@ static void report_params(const struct look *lk, const char *profile, const stru
 	for (size_t i = 0; i < f->nparams; i++) {
 		const struct q7_mparam *p = &f->params[i];
 		if (p->kind == Q7_KIND_INVALID) {
+			char *kinds = q7_profile_kinds(NULL, "or");
 			q7_diags_add(ds, Q7_SEV_ERROR, AT(at), Q7_RULE_UNSUPPORTED_PARAM,
 			             "parameter %zu of kernel '%s' (defined in %s) has type '%s' (%s), "
-			             "which a kernel cannot take; use Tensor or Scalar (by value or "
-			             "const&), int, long long (int64_t), float, double or bool",
-			             i + 1, f->qualname, lk->found_sym->where, p->ctype, p->why);
+			             "which a kernel cannot take; use %s (Tensor and Scalar by value or "
+			             "const&)",
+			             i + 1, f->qualname, lk->found_sym->where, p->ctype, p->why, kinds);
+			free(kinds);
 			*ok = false;
 		} else if (!q7_profile_marshals(profile, p->kind)) {
+			char *kinds = q7_profile_kinds(profile, "and");
 			q7_diags_add(ds, Q7_SEV_WARNING, AT(at), Q7_RULE_PROFILE_KIND,
 			             "parameter %zu of kernel '%s' (defined in %s) is a %s, which the %s "
-			             "profile's runtime cannot pass (it has Tensor, Scalar, int, float and "
-			             "long long)",
+			             "profile's runtime cannot pass (it has %s)",
 			             i + 1, f->qualname, lk->found_sym->where, q7_kind_name(p->kind),
-			             profile);
+			             profile, kinds);
+			free(kinds);
 		}
 	}
 }
@@ -289,8 +292,10 @@ static void resolve_name(struct q7_op_table *all, const char *name, const struct
 		free(a);
 		free(b);
 	} else if (lk.found_sym) {
-		if (lint(&lk, profile, at, ds))
+		if (lint(&lk, profile, at, ds)) {
 			derive(&lk, stack, add);
+			add->ops[add->n - 1].ns = q7_xstrdup(q7_request_ns(all, name));
+		}
 	} else {
 		settled = report_unusable(&lk, name, ds);
 	}
@@ -307,6 +312,7 @@ void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const 
                     struct q7_diags *diags)
 {
 	struct q7_strvec names = {0};
+	q7_ops_adopt_namespaces(all); /* before the requests leave */
 	q7_ops_unresolved(all, &names);
 	bool *drop = q7_xcalloc(all->n ? all->n : 1, sizeof *drop);
 	struct q7_op_table add = {0};

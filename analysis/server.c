@@ -13,12 +13,12 @@
  * Q7CC_ANALYSIS_SERVER=0 turns it off. */
 #include "internal.h"
 #include "wire.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +27,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 #define REPLY_TIMEOUT_MS 60000
 #define REQUEST_TIMEOUT_MS 10000
@@ -155,28 +152,12 @@ out:
 void q7_server_start(const char *server, const char *sock, const char *plugin)
 {
 	char *argv[] = {(char *)server, "--detach", (char *)sock, (char *)plugin, NULL};
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	posix_spawn_file_actions_init(&fa);
-	for (int i = 0; i < 3; i++)
-		posix_spawn_file_actions_addopen(&fa, i, "/dev/null", O_RDWR, 0);
 	/* Not the make jobserver's or ctest's pipes: they must see EOF. */
-	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-	posix_spawnattr_init(&attr);
-	sigset_t none, all;
-	sigemptyset(&none);
-	sigfillset(&all);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setsigdefault(&attr, &all);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	pid_t pid;
-	if (posix_spawn(&pid, server, &fa, &attr, argv, environ) == 0) {
-		int st;
-		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-			;
-	}
-	posix_spawnattr_destroy(&attr);
-	posix_spawn_file_actions_destroy(&fa);
+	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .out = Q7_PROC_NULL, .err = Q7_PROC_NULL,
+	                         .close_others = true, .pristine = true, .quiet = true};
+	pid_t pid = q7_proc_spawn(argv, &o);
+	if (pid > 0)
+		q7_proc_wait(pid, NULL);
 }
 
 /* ---- server ---- */
@@ -289,7 +270,7 @@ static void worker(int fd, int beat, q7_plugin_entry_fn entry, pid_t master)
 static pid_t start_worker(int fd, const int beat[2], q7_plugin_entry_fn entry)
 {
 	pid_t master = getpid();
-	pid_t pid = fork();
+	pid_t pid = q7_proc_fork();
 	if (pid == 0) {
 		close(beat[0]);
 		worker(fd, beat[1], entry, master);
@@ -345,9 +326,8 @@ static int serve(const char *path, const char *plugin)
 				;
 			last = time(NULL);
 		}
-		int wst;
 		pid_t p;
-		while ((p = waitpid(-1, &wst, WNOHANG)) > 0)
+		while (q7_proc_wait_any(kids, (size_t)n, 0, &p, NULL) >= 0)
 			for (int i = 0; i < n; i++)
 				if (kids[i] == p)
 					kids[i] = start_worker(fd, beat, entry);
@@ -357,10 +337,8 @@ static int serve(const char *path, const char *plugin)
 	}
 	for (int i = 0; i < n; i++)
 		if (kids[i] > 0)
-			kill(kids[i], SIGTERM);
-	for (int i = 0; i < n; i++)
-		if (kids[i] > 0)
-			waitpid(kids[i], NULL, 0);
+			q7_proc_kill(kids[i], SIGTERM);
+	q7_proc_wait_all();
 	if (lstat(path, &st) == 0 && st.st_ino == mine.st_ino)
 		unlink(path);
 	close(fd);
@@ -376,11 +354,6 @@ int q7_analysis_server_main(int argc, char **argv)
 	if (strcmp(argv[1], "--detach") != 0)
 		return 2;
 	char *args[] = {argv[0], "--serve", argv[2], argv[3], NULL};
-	posix_spawnattr_t attr;
-	posix_spawnattr_init(&attr);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
-	pid_t pid;
-	int rc = posix_spawn(&pid, argv[0], NULL, &attr, args, environ);
-	posix_spawnattr_destroy(&attr);
-	return rc == 0 ? 0 : 1;
+	struct q7_proc_opts o = {.session = true, .quiet = true};
+	return q7_proc_spawn(args, &o) > 0 ? 0 : 1;
 }

@@ -114,6 +114,7 @@ void q7_wire_put_request(struct q7_strbuf *b, const struct q7_analysis_opts *o, 
 	put_vec(b, o->sys_includes);
 	put_vec(b, o->predefines);
 	put_vec(b, o->kernel_names);
+	put_vec(b, o->wanted_names);
 	put_u32(b, o->multicore ? 1u : 0u);
 }
 
@@ -127,7 +128,7 @@ int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
 	get_vec(&r, &q->env);
 	for (int i = 0; i < 3; i++)
 		q->strs[i] = get_str(&r);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < Q7_WIRE_NVECS; i++)
 		q->has_vec[i] = get_vec(&r, &q->vecs[i]);
 	q->opts.multicore = get_u32(&r) != 0;
 	if (r.bad || r.p != r.end || !q->cwd || !q->strs[0]) {
@@ -137,8 +138,8 @@ int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
 	q->opts.source = q->strs[0];
 	q->opts.triple = q->strs[1];
 	q->opts.profile = q->strs[2];
-	char **v[4];
-	for (int i = 0; i < 4; i++) {
+	char **v[Q7_WIRE_NVECS];
+	for (int i = 0; i < Q7_WIRE_NVECS; i++) {
 		/* An empty vector still needs its NULL terminator. */
 		if (q->has_vec[i] && !q->vecs[i].v) {
 			q->vecs[i].v = q7_xcalloc(2, sizeof *q->vecs[i].v);
@@ -150,6 +151,7 @@ int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
 	q->opts.sys_includes = v[1];
 	q->opts.predefines = v[2];
 	q->opts.kernel_names = v[3];
+	q->opts.wanted_names = v[4];
 	return 0;
 }
 
@@ -157,10 +159,10 @@ void q7_wire_request_free(struct q7_wire_request *q)
 {
 	free(q->cwd);
 	q7_sv_free(&q->env);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 4; i++)
 		free(q->strs[i]);
+	for (int i = 0; i < Q7_WIRE_NVECS; i++)
 		q7_sv_free(&q->vecs[i]);
-	}
 	memset(q, 0, sizeof *q);
 }
 
@@ -174,6 +176,7 @@ void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *o
 		const struct q7_op *op = &ops->ops[i];
 		put_str(b, op->name);
 		put_str(b, op->qualname);
+		put_str(b, op->ns ? op->ns : "");
 		put_str(b, op->ret_ctype);
 		put_u32(b, (uint32_t)op->ret);
 		put_str(b, op->ret_name);
@@ -204,7 +207,7 @@ void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *o
 
 static bool kind_ok(uint32_t k)
 {
-	return k <= Q7_KIND_BOOL;
+	return k < Q7_KIND_END;
 }
 
 int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,
@@ -221,6 +224,7 @@ int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table
 		struct q7_op *op = q7_ops_add(&t);
 		op->name = get_str0(&r);
 		op->qualname = get_str0(&r);
+		op->ns = get_str0(&r);
 		op->ret_ctype = get_str0(&r);
 		uint32_t k = get_u32(&r);
 		r.bad |= !kind_ok(k);

@@ -8,7 +8,10 @@
 
 #include "analysis.h"
 
-#define Q7_WIRE_MAGIC 0x31534137u /* "7AS1" */
+#define Q7_WIRE_MAGIC 0x34534137u /* "7AS4": multicore, wanted_names, ops' ns */
+/* The request's vectors: clang_args, sys_includes, predefines,
+ * kernel_names, wanted_names; then a u32: multicore. */
+#define Q7_WIRE_NVECS 5
 
 /* A received request: owns its strings; opts points into them. */
 struct q7_wire_request {
@@ -16,8 +19,8 @@ struct q7_wire_request {
 	char *cwd;
 	struct q7_strvec env; /* "NAME=VALUE" or "NAME" (unset) */
 	char *strs[4];        /* source, triple, profile, (spare) */
-	struct q7_strvec vecs[4];
-	bool has_vec[4];
+	struct q7_strvec vecs[Q7_WIRE_NVECS];
+	bool has_vec[Q7_WIRE_NVECS];
 };
 
 void q7_wire_put_request(struct q7_strbuf *b, const struct q7_analysis_opts *o, const char *cwd,

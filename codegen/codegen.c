@@ -6,8 +6,11 @@
  * arguments are unpacked into locals one statement at a time, because the
  * order in which a call's arguments are evaluated is unspecified in C++
  * and customop_next_* must run in parameter order. get_func_schema is the
- * open runtime's addition: the runtime checks calls against it. */
+ * open runtime's addition: the op's TorchScript schema, which the runtime
+ * checks calls against (by type: the wrapper's customop_next_* calls know
+ * the exact C++ kinds, e.g. int against long long). */
 #include "codegen.h"
+#include "schema.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -17,35 +20,17 @@
 #define MAX_STACK 0x400000u    /* MAX_STACK_SIZE */
 #define MAX_PARAMS 16          /* Q7_MAX_ARGS of <q7/frame.h> */
 
+/* The marshalling call of a kind, and the type of the local each argument
+ * is unpacked into (<q7/kinds.h>); NULL for INVALID. */
 static const char *next_call(enum q7_kind k)
 {
-	switch (k) {
-	case Q7_KIND_TENSOR: return "customop_next_tensor";
-	case Q7_KIND_SCALAR: return "customop_next_scalar";
-	case Q7_KIND_INT: return "customop_next_int";
-	case Q7_KIND_LONGLONG: return "customop_next_longlong";
-	case Q7_KIND_FLOAT: return "customop_next_float";
-	case Q7_KIND_DOUBLE: return "customop_next_double";
-	case Q7_KIND_BOOL: return "customop_next_bool";
-	case Q7_KIND_INVALID: break;
-	}
-	return NULL;
+	const struct q7_kind_info *r = q7_kind_info(k);
+	return r ? r->call : NULL;
 }
 
-/* The type of the local each argument is unpacked into. */
 static const char *local_type(enum q7_kind k)
 {
-	switch (k) {
-	case Q7_KIND_TENSOR: return "at::Tensor";
-	case Q7_KIND_SCALAR: return "at::Scalar";
-	case Q7_KIND_INT: return "int";
-	case Q7_KIND_LONGLONG: return "long long";
-	case Q7_KIND_FLOAT: return "float";
-	case Q7_KIND_DOUBLE: return "double";
-	case Q7_KIND_BOOL: return "bool";
-	case Q7_KIND_INVALID: break;
-	}
-	return NULL;
+	return q7_kind_info(k)->local;
 }
 
 static bool is_ident(const char *s, size_t n)
@@ -191,17 +176,14 @@ static void emit_wrapper(const struct q7_op *op, struct q7_strbuf *out)
 	q7_sb_add(out, ");\n}\n\n");
 }
 
-/* The schema the runtime checks calls against: "relu(Tensor x) -> Tensor". */
+/* The op's TorchScript schema, which the runtime checks calls against and
+ * lists: "relu(Tensor x) -> Tensor" (identifiers and punctuation only, so
+ * it needs no escapes). */
 static void emit_schema_literal(const struct q7_op *op, struct q7_strbuf *out)
 {
-	q7_sb_addf(out, "\"%s(", op->name);
-	for (size_t i = 0; i < op->nparams; i++) {
-		const struct q7_param *p = &op->params[i];
-		q7_sb_addf(out, "%s%s", i ? ", " : "", q7_kind_name(p->kind));
-		if (p->name && is_ident(p->name, strlen(p->name)))
-			q7_sb_addf(out, " %s", p->name);
-	}
-	q7_sb_add(out, ") -> Tensor\"");
+	q7_sb_addc(out, '"');
+	q7_schema_print(op, NULL, out);
+	q7_sb_addc(out, '"');
 }
 
 static void emit_tables(const struct q7_op_table *ops, struct q7_strbuf *out)
@@ -261,7 +243,7 @@ void q7_codegen_runtime_refs(const struct q7_op_table *ops, struct q7_strvec *sy
 		return;
 	for (size_t i = 0; i < sizeof always / sizeof always[0]; i++)
 		q7_sv_add(syms, always[i]);
-	bool seen[Q7_KIND_BOOL + 1] = {false};
+	bool seen[Q7_KIND_END] = {false};
 	for (size_t i = 0; i < ops->n; i++)
 		for (size_t k = 0; k < ops->ops[i].nparams; k++) {
 			enum q7_kind kind = ops->ops[i].params[k].kind;

@@ -1,20 +1,21 @@
 /* packer/record: the .q7.ops payload, encoded and decoded (no ELF here).
  *
- * Version 2, all integers little-endian whatever the object's byte order
+ * Version 3, all integers little-endian whatever the object's byte order
  * (the payload is q7cc's, not the target's):
  *
  *   record  header, body
- *   header  "Q7OP" u16 version=2 u16 header_size=20 u32 count
+ *   header  "Q7OP" u16 version=3 u16 header_size=20 u32 count
  *           u32 body_length u32 fnv1a(body)
  *   body    count x op
  *   op      u32 length of the rest of the op, then
  *           str name, str qualname, str ret_ctype, u8 ret kind, str ret_name,
  *           u32 stack_size, u8 defined, str file, u32 line, u32 col,
  *           u32 nparams, nparams x { u8 kind, str name, str ctype },
- *           u8 flags (version 2: bit 0 by_name_only, the others 0)
+ *           u8 flags (bit 0 by_name_only, the others 0), str ns
  *   str     u32 length, bytes (no NUL, at most 64 KiB)
  *
- * Version 1 is version 2 without the flags byte; it is still read. A
+ * Version 2 is version 3 without ns (the NEURON_LIBRARY namespace), and
+ * version 1 is version 2 without the flags byte; both are still read. A
  * version 1 reader refuses version 2 ("record version 2, this q7cc reads
  * version 1"), so an older q7cc never misreads a NEURON_LIBRARY request
  * as a kernel.
@@ -33,7 +34,7 @@
 #include <string.h>
 
 #define REC_MAGIC "Q7OP"
-#define REC_VERSION 2
+#define REC_VERSION 3
 #define REC_VERSION_MIN 1
 #define REC_HEADER 20
 #define REC_MAX_STR 65536u
@@ -94,6 +95,7 @@ static void encode_op(struct q7_strbuf *b, const struct q7_op *op)
 		put_str(b, op->params[i].ctype);
 	}
 	q7_sb_addc(b, op->by_name_only ? 1 : 0);
+	put_str(b, op->ns);
 	set_u32(b->s + start, (uint32_t)(b->len - start - 4));
 }
 
@@ -168,7 +170,7 @@ static char *get_str(struct rd *r)
 static enum q7_kind get_kind(struct rd *r)
 {
 	unsigned k = get_u8(r);
-	if (k > Q7_KIND_BOOL && !r->why)
+	if (k >= Q7_KIND_END && !r->why)
 		r->why = "unknown parameter kind";
 	return r->why ? Q7_KIND_INVALID : (enum q7_kind)k;
 }
@@ -216,6 +218,7 @@ static void decode_op(struct rd *r, unsigned version, struct q7_op *op)
 			in.why = "unknown op flags";
 		op->by_name_only = flags & 1;
 	}
+	op->ns = version >= 3 ? get_str(&in) : q7_xstrdup("");
 	if (!in.why && in.p != in.end)
 		in.why = "trailing bytes in an op";
 	if (!in.why && op->name[0] == '\0')

@@ -106,7 +106,7 @@ static int revcmp(const void *a, const void *b)
 	return x->len < y->len ? -1 : x->len > y->len;
 }
 
-static void build_names(const struct q7_image *im, struct q7_strip_plan *p, GElf_Word *shstr_name)
+static void build_names(const struct q7_image *im, struct q7_strip_plan *p)
 {
 	size_t n = p->nkeep + 1, u = 0;
 	struct str *v = q7_xcalloc(n, sizeof *v);
@@ -148,7 +148,7 @@ static void build_names(const struct q7_image *im, struct q7_strip_plan *p, GElf
 		if (v[j].host >= 0)
 			v[j].off = v[v[j].host].off + v[v[j].host].len - v[j].len;
 	}
-	*shstr_name = (GElf_Word)v[which[0]].off;
+	p->shstr_name = (GElf_Word)v[which[0]].off;
 	for (size_t k = 1; k < n; k++)
 		p->name[p->keep[k - 1]] = (GElf_Word)v[which[k]].off;
 	p->shstr_len = b.len;
@@ -274,9 +274,7 @@ void q7_strip_plan(const struct q7_image *im, unsigned long pagesize, bool symlo
 		}
 	}
 	p->shnum = p->nkeep + 2;
-	GElf_Word shstr_name;
-	build_names(im, p, &shstr_name);
-	p->name[0] = shstr_name; /* section 0 never keeps a name: park it here */
+	build_names(im, p);
 
 	uint64_t pos = im->eh.e_ehsize + (uint64_t)im->phnum * im->eh.e_phentsize;
 	for (size_t j = 0; j < im->phnum; j++) {
@@ -357,7 +355,7 @@ static int write_out(const struct q7_image *im, const struct q7_strip_plan *p,
 		d->d_align = 1;
 		if (k == p->nkeep) { /* .shstrtab */
 			memset(&sh, 0, sizeof sh);
-			sh.sh_name = p->name[0];
+			sh.sh_name = p->shstr_name;
 			sh.sh_type = SHT_STRTAB;
 			sh.sh_offset = p->shstr_off;
 			sh.sh_size = p->shstr_len;

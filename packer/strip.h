@@ -22,6 +22,7 @@ struct q7_strip_plan {
 	GElf_Word *name; /* per input index: output name offset */
 	GElf_Phdr *ph;  /* the output program headers (image's phnum) */
 	char *shstr;    /* the new section name table */
+	GElf_Word shstr_name; /* .shstrtab's own name: its offset in shstr */
 	size_t shstr_len;
 	GElf_Off shstr_off, shoff;
 	size_t shnum; /* output sections including 0 and .shstrtab */

@@ -8,7 +8,8 @@
 #ifndef Q7_SYMBOLS_H
 #define Q7_SYMBOLS_H
 
-#include "analysis.h"
+#include "fsym.h"
+#include "support.h"
 
 /* Appends to out the functions that path (an ELF object, or each ELF
  * member of an ar archive) defines and whose symbol may name one of names

@@ -79,21 +79,6 @@ const char *q7_temp_dir(void)
 	return tempdir;
 }
 
-char *q7_temp_file(const char *name)
-{
-	char *path = q7_path_join(q7_temp_dir(), name);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		int e = errno;
-		free(path);
-		errno = e;
-		return NULL;
-	}
-	close(fd);
-	q7_temp_register(path);
-	return path;
-}
-
 /* Files first, then directories (the temporary directory), whatever the
  * slots' order: only unlink and rmdir, so a signal handler may call it. */
 static void remove_all(void)

@@ -13,9 +13,6 @@
 /* A private directory for this process's intermediates (wrapper.cpp, ...),
  * created on first use under $TMPDIR, removed at exit. */
 const char *q7_temp_dir(void);
-/* A new empty file "<q7_temp_dir>/<name>", registered for removal. Returns
- * the path (caller frees) or NULL with errno set. */
-char *q7_temp_file(const char *name);
 /* Registers an existing path for removal at exit or on a signal. */
 void q7_temp_register(const char *path);
 /* Stops tracking path (it was renamed into place or is wanted). */

@@ -130,17 +130,29 @@ enum q7_opt_id q7_unit_id(const struct q7_unit *u)
 	return u->opt ? u->opt->id : Q7_ID_OTHER;
 }
 
+/* -fdiagnostics-color=WHEN, else the spelling: -f[no-]... */
 static int color_of(const char *name, const char *value)
 {
-	if (strcmp(name, "-fcolor-diagnostics") == 0 || strcmp(name, "-fdiagnostics-color") == 0)
-		return 1;
-	if (strncmp(name, "-fno-", 5) == 0)
-		return 0;
-	if (value && strcmp(value, "always") == 0)
-		return 1;
-	if (value && strcmp(value, "never") == 0)
-		return 0;
-	return -1;
+	if (value)
+		return strcmp(value, "always") == 0 ? 1 : strcmp(value, "never") == 0 ? 0 : -1;
+	return strncmp(name, "-fno-", 5) == 0 ? 0 : 1;
+}
+
+/* --q7-kernel=a,b: one name or a comma list. */
+static int take_kernels(struct q7_inv *inv, const char *value)
+{
+	for (const char *p = value;;) {
+		size_t n = strcspn(p, ",");
+		if (n == 0) {
+			q7_error("--q7-kernel=%s: %s", value,
+			         *value ? "an empty name in the list" : "needs a function name");
+			return Q7_EXIT_USAGE;
+		}
+		q7_sv_addf(&inv->kernels, "%.*s", (int)n, p);
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
 }
 
 struct seen {
@@ -156,7 +168,7 @@ static int take_option(struct q7_inv *inv, struct q7_unit *u, struct seen *seen,
 	case Q7_ID_ASSEMBLE: seen->s = true; break;
 	case Q7_ID_SYNTAX: seen->syntax = true; break;
 	case Q7_ID_SHARED: seen->shared = true; break;
-	case Q7_ID_INFO: seen->info = true; break;
+	case Q7_ID_INFO: case Q7_ID_VERSION: case Q7_ID_HELP: seen->info = true; break;
 	case Q7_ID_VERBOSE: seen->verbose = true; break;
 	case Q7_ID_DRYRUN: inv->dry_run = true; break;
 	case Q7_ID_OUTPUT: inv->output = u->value; break;
@@ -169,13 +181,7 @@ static int take_option(struct q7_inv *inv, struct q7_unit *u, struct seen *seen,
 		break;
 	case Q7_ID_COLOR: inv->color = color_of(u->opt->name, u->value); break;
 	case Q7_ID_Q7_TOOLCHAIN: inv->toolchain = u->value; break;
-	case Q7_ID_Q7_KERNEL:
-		if (!*u->value) {
-			q7_error("--q7-kernel= needs a function name");
-			return Q7_EXIT_USAGE;
-		}
-		q7_sv_add(&inv->kernels, u->value);
-		break;
+	case Q7_ID_Q7_KERNEL: return take_kernels(inv, u->value);
 	case Q7_ID_Q7_SCHEMA: seen->schema = true; break;
 	case Q7_ID_Q7_LINT: seen->lint = true; break;
 	case Q7_ID_Q7_HELP: seen->help = true; break;
@@ -247,16 +253,16 @@ int q7_inv_parse(struct q7_inv *inv, char **args, size_t nargs)
 				inv->nsources++;
 			continue;
 		}
-		bool joined;
-		const struct q7_option *o = q7_option_find(a, &joined);
+		const char *value;
+		const struct q7_option *o = q7_option_find(a, &value);
 		struct q7_unit *u = add_unit(inv);
 		u->opt = o;
 		u->tok[0] = q7_xstrdup(a);
 		u->ntok = 1;
 		if (!o)
 			continue; /* unknown: forwarded untouched */
-		if (joined) {
-			u->value = u->tok[0] + strlen(o->name);
+		if (value) {
+			u->value = u->tok[0] + (value - a);
 		} else if (o->flags & Q7_OPT_SEP) {
 			if (i + 1 >= nargs) {
 				q7_error("missing argument to '%s'", a);
@@ -265,8 +271,6 @@ int q7_inv_parse(struct q7_inv *inv, char **args, size_t nargs)
 			u->tok[1] = q7_xstrdup(args[++i]);
 			u->ntok = 2;
 			u->value = u->tok[1];
-		} else if (o->flags & Q7_OPT_JOINED) {
-			u->value = u->tok[0] + strlen(o->name); /* "" */
 		}
 		int rc = take_option(inv, u, &seen, &lang);
 		if (rc)
@@ -286,16 +290,4 @@ void q7_inv_free(struct q7_inv *inv)
 	free(inv->u);
 	q7_sv_free(&inv->kernels);
 	memset(inv, 0, sizeof *inv);
-}
-
-const char *q7_mode_name(enum q7_mode m)
-{
-	static const char *const names[] = {
-		[Q7_MODE_INFO] = "pass-through",   [Q7_MODE_COMPILE] = "compile",
-		[Q7_MODE_PREPROCESS] = "preprocess", [Q7_MODE_ASSEMBLE] = "assemble",
-		[Q7_MODE_SYNTAX] = "syntax-only",  [Q7_MODE_LINK_SHARED] = "link",
-		[Q7_MODE_LINK_EXE] = "plain-link", [Q7_MODE_LINT] = "lint",
-		[Q7_MODE_SCHEMA] = "print-schema", [Q7_MODE_HELP] = "help",
-	};
-	return names[m];
 }

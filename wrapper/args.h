@@ -70,8 +70,6 @@ void q7_expand_response_files(int argc, char **argv, struct q7_strvec *out);
 int q7_inv_parse(struct q7_inv *inv, char **args, size_t nargs);
 void q7_inv_free(struct q7_inv *inv);
 
-const char *q7_mode_name(enum q7_mode m);
-
 /* The input kind of a file name, by extension ("-x" aside). */
 enum q7_input_kind q7_input_kind_of(const char *path);
 

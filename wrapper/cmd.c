@@ -443,10 +443,10 @@ void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
 	q7_sv_add(cmd, "-shared");
 	for (size_t i = 0; i < sizeof gnu_image_ld / sizeof gnu_image_ld[0]; i++)
 		q7_sv_add(cmd, gnu_image_ld[i]);
-	char *lsp = q7_lsp_dir(q7_lsp_get(core));
+	char *script = q7_lsp_ldscript(q7_lsp_get(core), Q7_LSP_X);
 	q7_sv_add(cmd, "-T");
-	q7_sv_addf(cmd, "%s/ldscripts/elf32xtensa.x", lsp);
-	free(lsp);
+	q7_sv_add(cmd, script);
+	free(script);
 	q7_sv_addv(cmd, &s->image_args);
 	q7_sv_add(cmd, "-o");
 	q7_sv_add(cmd, out);
@@ -457,14 +457,17 @@ void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
 
 /* ---- analysis ---------------------------------------------------------- */
 
+/* The units that shape the parse (Q7_OPT_PARSE): libclang takes them as
+ * the compiler does. Everything else stays out: libclang would print
+ * "unknown argument" for GCC-only flags (-mlongcalls), and -MD/-MF would
+ * have it write the compile's .d file. The language is the plugin's to
+ * say (q7cc analyses C++ only), so -x stays out too. */
 static bool analysis_unit(const struct q7_profile *p, const struct q7_unit *u, bool includes)
 {
 	if (u->input || !q7_profile_keeps(p, u))
 		return false;
 	unsigned f = q7_unit_flags(u);
-	if (!(f & Q7_OPT_CPP) || (f & Q7_OPT_COMPILE))
-		return false;
-	return ((f & Q7_OPT_INCLUDE) != 0) == includes;
+	return (f & Q7_OPT_PARSE) && ((f & Q7_OPT_INCLUDE) != 0) == includes;
 }
 
 void q7_cmd_analysis_args(const struct q7_profile *p, const struct q7_inv *inv,

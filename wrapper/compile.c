@@ -1,6 +1,7 @@
 /* Compile mode: the real compiler runs while analysis runs in-process;
  * the compiler's verdict comes first, then q7cc's lint, then the records
- * are attached to the object. */
+ * are attached to the object. -fsyntax-only runs the same way, without an
+ * object. */
 #include "modes.h"
 #include "record.h"
 #include "proc.h"
@@ -10,67 +11,96 @@
 #include <string.h>
 #include <unistd.h>
 
-int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj)
+/* Runs the real compiler (cmd) while analysing the C++ sources srcs; the
+ * compiler's verdict comes first, then q7cc's lint. The kernels go to ops;
+ * *analysed says whether any source needed libclang (under -###: would
+ * need). Returns the compiler's exit code when it failed, else
+ * Q7_EXIT_ERROR with *lint_failed set when the lint failed, else 0. Under
+ * -### it shows the steps and runs nothing. */
+static int run_with_lint(struct q7_drv *d, char *const *cmd, char *const *srcs,
+                         struct q7_op_table *ops, bool *analysed, bool *lint_failed)
 {
-	struct q7_strvec cmd = {0}, args = {0};
-	struct q7_analysis_opts o;
-	q7_cmd_compile(&d->prof, &d->inv, src, obj, &cmd);
-	q7_drv_analysis_opts(d, src, &args, &o);
-	int rc = 0;
-	if (!q7_step_show(d, cmd.v)) {
-		if (kind == Q7_IN_CXX && q7_analysis_needed(&o)) {
-			q7_step_note(d, "analyze %s", src);
-			q7_step_note(d, "attach records to %s", obj);
-		}
-		goto out;
-	}
+	*analysed = *lint_failed = false;
 	/* The compiler starts first: everything q7cc does until it has to
 	 * wait for it, the pre-scan included, is off the critical path. */
-	pid_t pid = q7_spawn_start(cmd.v);
-	if (pid < 0) {
-		rc = Q7_EXIT_TOOL;
-		goto out;
-	}
-	/* Only C++ has kernels; the cheap pre-scan decides whether libclang
-	 * loads at all. */
-	bool analyse = kind == Q7_IN_CXX && q7_analysis_needed(&o);
-	struct q7_op_table ops = {0};
+	pid_t pid = -1;
+	struct q7_proc_opts po = {.name = q7_path_basename(d->prof.cxx)};
+	if (q7_step_show(d, cmd) && (pid = q7_proc_spawn(cmd, &po)) < 0)
+		return Q7_EXIT_TOOL;
 	struct q7_diags diags = {0};
-	int arc = 0;
-	if (analyse) {
-		/* Overlaps with the compiler's run. */
-		q7_step_note(d, "analyze %s", src);
-		q7_drv_sysinfo(d, &o);
-		arc = q7_analyze(&o, &ops, &diags);
+	bool broken = false;
+	for (size_t i = 0; srcs[i]; i++) {
+		struct q7_strvec args = {0};
+		struct q7_analysis_opts o;
+		q7_drv_analysis_opts(d, srcs[i], &args, &o);
+		/* The cheap pre-scan decides whether libclang loads at all. */
+		if (q7_drv_analysis_needed(d, &o)) {
+			/* Overlaps with the compiler's run. */
+			q7_step_note(d, "analyze %s", srcs[i]);
+			*analysed = true;
+			if (!d->dry) {
+				q7_drv_sysinfo(d, &o);
+				broken |= q7_analyze(&o, ops, &diags) < 0;
+			}
+		}
+		q7_sv_free(&args);
 	}
-	rc = q7_spawn_wait(pid, q7_path_basename(d->prof.cxx));
-	if (rc != 0 || !analyse) {
-		/* A failed compile speaks for itself: the user sees its
-		 * diagnostics once, not libclang's too. */
-		goto done;
-	}
-	size_t errors = q7_diags_apply_policy(&diags, &d->policy);
-	q7_diags_print(&diags, stderr, q7_drv_color(d));
-	if (arc < 0 || errors > 0) {
-		q7_output_remove(obj);
+	int rc = d->dry ? 0 : q7_proc_wait(pid, NULL);
+	/* A failed compile speaks for itself: the user sees its diagnostics
+	 * once, not libclang's too. */
+	if (!d->dry && rc == 0 && *analysed && (q7_drv_report(d, &diags) > 0 || broken)) {
+		*lint_failed = true;
 		rc = Q7_EXIT_ERROR;
-		goto done;
 	}
-	/* Records are written beside the object and renamed over it: only
-	 * into a regular file (-o /dev/null keeps being /dev/null). */
-	if (ops.n && q7_output_is_file(obj)) {
+	q7_diags_free(&diags);
+	return rc;
+}
+
+int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj)
+{
+	struct q7_strvec cmd = {0};
+	q7_cmd_compile(&d->prof, &d->inv, src, obj, &cmd);
+	/* Only C++ has kernels. */
+	char *const srcs[] = {kind == Q7_IN_CXX ? (char *)src : NULL, NULL};
+	struct q7_op_table ops = {0};
+	bool analysed, lint_failed;
+	int rc = run_with_lint(d, cmd.v, srcs, &ops, &analysed, &lint_failed);
+	if (d->dry) {
+		if (analysed)
+			q7_step_note(d, "attach records to %s", obj);
+	} else if (lint_failed) {
+		q7_output_remove(obj);
+	} else if (rc == 0 && ops.n && q7_output_is_file(obj)) {
+		/* Records are written beside the object and renamed over it: only
+		 * into a regular file (-o /dev/null keeps being /dev/null). */
 		q7_step_note(d, "attach %zu record%s to %s", ops.n, ops.n == 1 ? "" : "s", obj);
+		for (size_t i = 0; i < ops.n; i++)
+			if (!ops.ops[i].by_name_only)
+				q7_step_note_op(d, "kernel", &ops.ops[i]);
 		if (q7_record_attach(obj, &ops) != 0) {
 			q7_output_remove(obj);
 			rc = Q7_EXIT_ERROR;
 		}
 	}
-done:
 	q7_ops_free(&ops);
-	q7_diags_free(&diags);
-out:
 	q7_sv_free(&cmd);
-	q7_sv_free(&args);
+	return rc;
+}
+
+int q7_mode_syntax(struct q7_drv *d)
+{
+	struct q7_strvec cmd = {0}, srcs = {0};
+	q7_cmd_forward(&d->prof, &d->inv, &cmd);
+	for (size_t i = 0; i < d->inv.n; i++)
+		if (d->inv.u[i].input == Q7_IN_CXX)
+			q7_sv_add(&srcs, d->inv.u[i].tok[0]);
+	struct q7_op_table ops = {0};
+	bool analysed, lint_failed;
+	int rc = run_with_lint(d, cmd.v, srcs.v ? srcs.v : (char *[]){NULL}, &ops, &analysed,
+	                       &lint_failed);
+	q7_ops_free(&ops);
+	q7_sv_free(&srcs);
+	q7_sv_free(&cmd);
 	return rc;
 }
 
@@ -93,7 +123,7 @@ int q7_mode_compile(struct q7_drv *d)
 		/* Nothing to compile: the compiler says so in its own words. */
 		struct q7_strvec cmd = {0};
 		q7_cmd_passthrough(&d->prof, inv, &cmd);
-		int rc = q7_step_show(d, cmd.v) ? q7_spawn_run(cmd.v) : 0;
+		int rc = q7_step_show(d, cmd.v) ? q7_proc_run(cmd.v) : 0;
 		q7_sv_free(&cmd);
 		return rc;
 	}

@@ -11,14 +11,16 @@ static const char usage[] =
 	"usage: q7cc [compiler options] FILES...   (stands in for xt-clang++)\n"
 	"\n"
 	"Modes, as a compiler: -c (compile + analyse + attach schema records),\n"
-	"-shared (link the device image(s): wrapper, link, strip, pack), -E, -S,\n"
-	"-fsyntax-only, plain executable links and --version etc. pass through.\n"
+	"-shared (link the device image(s): wrapper, link, strip, pack),\n"
+	"-fsyntax-only (check + analyse); -E, -S, plain executable links and\n"
+	"--version etc. pass through.\n"
 	"\n"
 	"q7cc's own options:\n"
-	"  --q7-toolchain=xt|gnu|host  the toolchain profile (else $Q7_TOOLCHAIN,\n"
-	"                              else detected: xt, then gnu)\n"
+	"  --q7-toolchain=xt|gnu|host  the toolchain profile (else the name q7cc-xt,\n"
+	"                              q7cc-gnu or q7cc-host, else $Q7_TOOLCHAIN, else\n"
+	"                              detected: xt, then gnu)\n"
 	"  --q7-multicore              link eight images <base>_cpuN.so; -o names a manifest\n"
-	"  --q7-kernel=NAME            NAME is a kernel even without Q7_KERNEL\n"
+	"  --q7-kernel=NAME[,NAME...]  NAME is a kernel even without Q7_KERNEL\n"
 	"  --q7-emit-wrapper=FILE      also write the generated wrapper.cpp to FILE\n"
 	"  --q7-print-schema FILES...  print the schemas of sources, objects, archives\n"
 	"  --q7-lint FILES...          analyse and report without compiling\n"
@@ -30,27 +32,77 @@ static const char usage[] =
 	"Q7CC_JOBS (parallel links), Q7CC_SAVE_TEMPS=1 (keep temporaries),\n"
 	"NEURON_CUSTOM_OP, Q7_CORE, Q7_TOOLS, XTENSA_TOOLS, LM_LICENSE_FILE (xt).\n";
 
-/* -W[no-][error=]q7-RULE is q7cc's alone, whatever the policy says: the
- * real compiler would reject -Wq7-... */
-static bool q7_warning_flag(const char *arg)
+/* The warning options: -Werror, -Wno-error and -w steer q7cc's lint as
+ * well as the compiler; -W[no-][error=]q7-RULE is q7cc's alone (the real
+ * compiler would reject it). A q7 name that is no rule of q7cc's gets what
+ * GCC gives an unknown -W name: -Wq7-x and -W[no-]error=q7-x are errors,
+ * -Wno-q7-x only a note when q7cc prints other diagnostics. Returns 0 or
+ * the exit code of those errors. */
+static int take_warnings(struct q7_drv *d)
 {
-	const char *r = arg + 2;
-	if (strncmp(r, "no-", 3) == 0)
-		r += 3;
-	if (strncmp(r, "error=", 6) == 0)
-		r += 6;
-	return strncmp(r, "q7-", 3) == 0;
-}
-
-static void take_warnings(struct q7_drv *d)
-{
+	int rc = 0;
 	for (size_t i = 0; i < d->inv.n; i++) {
 		struct q7_unit *u = &d->inv.u[i];
 		if (q7_unit_id(u) != Q7_ID_WARN)
 			continue;
-		bool only = false;
-		q7_warn_policy_take(&d->policy, u->tok[0], &only);
-		u->q7_only = only || q7_warning_flag(u->tok[0]);
+		struct q7_wflag w;
+		q7_wflag_parse(u->tok[0], &w);
+		if (w.kind == Q7_W_ERRORS || w.kind == Q7_W_NO_ERRORS)
+			d->policy.werror = w.kind == Q7_W_ERRORS;
+		else if (w.kind == Q7_W_NONE)
+			d->policy.suppress_all = true;
+		if (!w.q7)
+			continue;
+		u->q7_only = true;
+		if (q7_warn_policy_rule(&d->policy, w.name, w.no, w.error))
+			continue;
+		/* -### checks nothing it does not run; --version and the like
+		 * pass through, as with GCC. */
+		if (d->inv.dry_run || d->inv.mode == Q7_MODE_INFO || d->inv.mode == Q7_MODE_HELP)
+			continue;
+		if (w.error) {
+			q7_error("'%s': no option '-W%s'", u->tok[0], w.name);
+			rc = Q7_EXIT_ERROR;
+		} else if (w.no) {
+			q7_sv_add(&d->unknown_no, u->tok[0]);
+		} else {
+			q7_error("unrecognized command-line option '%s'", u->tok[0]);
+			rc = Q7_EXIT_ERROR;
+		}
+	}
+	return rc;
+}
+
+/* --q7-kernel names kernels of the sources it compiles; a link of objects
+ * alone has none. */
+static void check_kernel_flag(const struct q7_drv *d)
+{
+	enum q7_mode m = d->inv.mode;
+	if (!d->inv.kernels.n || d->inv.nsources ||
+	    (m != Q7_MODE_LINK_SHARED && m != Q7_MODE_LINK_EXE))
+		return;
+	for (size_t i = 0; i < d->inv.n; i++)
+		if (q7_unit_id(&d->inv.u[i]) == Q7_ID_Q7_KERNEL)
+			q7_warning("%s: unused on a link without sources: it names kernels in the "
+			           "sources it compiles (give it to their compiles)",
+			           d->inv.u[i].tok[0]);
+}
+
+/* What follows the real compiler's --version and --help: CMake reads the
+ * first line of --version, which stays the compiler's. */
+static void after_info(const struct q7_drv *d)
+{
+	for (size_t i = 0; i < d->inv.n; i++) {
+		enum q7_opt_id id = q7_unit_id(&d->inv.u[i]);
+		if (id == Q7_ID_VERSION)
+			printf("q7cc %s (profile %s), standing in for xt-clang++\n", Q7CC_VERSION,
+			       d->prof.name);
+		else if (id == Q7_ID_HELP)
+			printf("\nq7cc's own options: q7cc --q7-help\n");
+		else
+			continue;
+		fflush(stdout);
+		return;
 	}
 }
 
@@ -64,7 +116,7 @@ static int run_one(struct q7_drv *d, void (*build)(const struct q7_profile *,
 {
 	struct q7_strvec cmd = {0};
 	build(&d->prof, &d->inv, &cmd);
-	int rc = q7_step_show(d, cmd.v) ? q7_spawn_run(cmd.v) : 0;
+	int rc = q7_step_show(d, cmd.v) ? q7_proc_run(cmd.v) : 0;
 	q7_sv_free(&cmd);
 	return rc;
 }
@@ -72,11 +124,16 @@ static int run_one(struct q7_drv *d, void (*build)(const struct q7_profile *,
 static int dispatch(struct q7_drv *d)
 {
 	switch (d->inv.mode) {
-	case Q7_MODE_INFO:
+	case Q7_MODE_INFO: {
+		int rc = run_one(d, q7_cmd_passthrough);
+		if (rc == 0 && !d->dry)
+			after_info(d);
+		return rc;
+	}
 	case Q7_MODE_LINK_EXE: return run_one(d, q7_cmd_passthrough);
 	case Q7_MODE_PREPROCESS:
-	case Q7_MODE_ASSEMBLE:
-	case Q7_MODE_SYNTAX: return run_one(d, q7_cmd_forward);
+	case Q7_MODE_ASSEMBLE: return run_one(d, q7_cmd_forward);
+	case Q7_MODE_SYNTAX: return q7_mode_syntax(d);
 	case Q7_MODE_COMPILE: return q7_mode_compile(d);
 	case Q7_MODE_LINK_SHARED: return q7_mode_link(d);
 	case Q7_MODE_LINT: return q7_mode_lint(d);
@@ -103,7 +160,10 @@ int q7_driver_main(int argc, char **argv)
 	int rc = q7_inv_parse(&d.inv, args.v, args.n);
 	if (rc)
 		goto out;
-	take_warnings(&d);
+	rc = take_warnings(&d);
+	if (rc)
+		goto out;
+	check_kernel_flag(&d);
 	d.dry = d.inv.dry_run;
 	d.verbose = d.inv.verbose;
 	if (d.inv.mode != Q7_MODE_HELP) {
@@ -121,7 +181,7 @@ int q7_driver_main(int argc, char **argv)
 		goto out;
 	}
 	if (!d.dry) {
-		q7_signals_install();
+		q7_proc_signals_install();
 		if (d.inv.mode != Q7_MODE_HELP)
 			q7_profile_export_env(&d.prof);
 	}
@@ -130,6 +190,7 @@ out:
 	if (d.have_sysinfo)
 		q7_sysinfo_free(&d.sys);
 	q7_warn_policy_free(&d.policy);
+	q7_sv_free(&d.unknown_no);
 	q7_profile_free(&d.prof);
 	q7_inv_free(&d.inv);
 	q7_sv_free(&args);

@@ -1,7 +1,7 @@
 /* wrapper: the compiler driver. Owns the argv model and its option table,
  * the toolchain profiles, the plan of steps for each mode (compile,
- * preprocess, syntax-only, link, pass-through), spawning children, -###
- * and -v, and masquerading as xt-clang++. */
+ * preprocess, syntax-only, link, pass-through), which children run when
+ * (support/proc.h runs them), -### and -v, and masquerading as xt-clang++. */
 #ifndef Q7_DRIVER_H
 #define Q7_DRIVER_H
 

@@ -5,84 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* GNU ld's options by stage. arg: how the option takes its argument:
- * NONE; SEP: the next word (or "--name=value"); SHORT: joined to a
- * one-letter option ("-lfoo") or the next word. */
-enum ld_arg { NONE, SEP, SHORT };
-
-struct ld_word {
-	const char *name;
-	enum ld_arg arg;
-	enum q7_ld_stage stage;
-};
-
-#define R Q7_LD_RESOLVE
-#define I Q7_LD_IMAGE
-#define B Q7_LD_BOTH
-
-static const struct ld_word words[] = {
-	/* Which archive members and libraries come in: the relocatable link,
-	 * in place among the inputs. */
-	{"--start-group", NONE, R}, {"-(", NONE, R}, {"--end-group", NONE, R}, {"-)", NONE, R},
-	{"--whole-archive", NONE, R}, {"--no-whole-archive", NONE, R},
-	{"-Bstatic", NONE, R}, {"-Bdynamic", NONE, R}, {"-static", NONE, R}, {"-dn", NONE, R},
-	{"-dy", NONE, R}, {"-non_shared", NONE, R}, {"-call_shared", NONE, R},
-	{"--as-needed", NONE, R}, {"--no-as-needed", NONE, R},
-	{"--push-state", NONE, R}, {"--pop-state", NONE, R},
-	{"-L", SHORT, R}, {"--library-path", SEP, R}, {"-l", SHORT, R}, {"--library", SEP, R},
-	/* A symbol that must come in, and stay: both. */
-	{"-u", SHORT, B}, {"--undefined", SEP, B}, {"--require-defined", SEP, B},
-	/* The image itself: layout, exports, output, reports. */
-	{"-soname", SEP, I}, {"--soname", SEP, I}, {"-h", SHORT, I},
-	{"-Map", SEP, I}, {"--Map", SEP, I}, {"-M", NONE, I}, {"--print-map", NONE, I},
-	{"--gc-sections", NONE, I}, {"--no-gc-sections", NONE, I},
-	{"--print-gc-sections", NONE, I}, {"--no-print-gc-sections", NONE, I},
-	{"-z", SHORT, I}, {"--build-id", NONE, I}, {"--hash-style", SEP, I},
-	{"-O", SHORT, I}, {"--sort-common", NONE, I}, {"--sort-section", SEP, I},
-	{"--no-undefined", NONE, I}, {"--allow-shlib-undefined", NONE, I},
-	{"--no-allow-shlib-undefined", NONE, I},
-	{"--fatal-warnings", NONE, I}, {"--no-fatal-warnings", NONE, I},
-	{"--warn-common", NONE, I}, {"--cref", NONE, I}, {"--stats", NONE, I},
-	{"-Bsymbolic", NONE, I}, {"-Bsymbolic-functions", NONE, I},
-	{"--version-script", SEP, I}, {"--export-dynamic", NONE, I}, {"-E", NONE, I},
-	{"--no-export-dynamic", NONE, I},
-	{"--warn-rwx-segments", NONE, I}, {"--no-warn-rwx-segments", NONE, I},
-	{"--warn-execstack", NONE, I}, {"--no-warn-execstack", NONE, I},
-	{"--relax", NONE, I}, {"--no-relax", NONE, I},
-	{"-e", SHORT, I}, {"--entry", SEP, I}, {"--defsym", SEP, I},
-	{"-rpath", SEP, I}, {"-rpath-link", SEP, I},
-	{"--enable-new-dtags", NONE, I}, {"--disable-new-dtags", NONE, I},
-	{"--eh-frame-hdr", NONE, I}, {"--no-eh-frame-hdr", NONE, I},
-	{"-x", NONE, I}, {"--discard-all", NONE, I}, {"-X", NONE, I}, {"--discard-locals", NONE, I},
-	{"-S", NONE, I}, {"--strip-debug", NONE, I}, {"-s", NONE, I}, {"--strip-all", NONE, I},
-	{"-t", NONE, I}, {"--trace", NONE, I}, {"--no-demangle", NONE, I}, {"--demangle", NONE, I},
-};
-
-#undef R
-#undef I
-#undef B
+/* The stage of a row's flag bits. */
+static enum q7_ld_stage stage_of(unsigned f)
+{
+	bool r = f & Q7_OPT_LD_RESOLVE, i = f & Q7_OPT_LD_IMAGE;
+	return r && i ? Q7_LD_BOTH : r ? Q7_LD_RESOLVE : i ? Q7_LD_IMAGE : Q7_LD_UNKNOWN;
+}
 
 enum q7_ld_stage q7_ldsplit_word_stage(const char *word, bool *takes_arg)
 {
-	*takes_arg = false;
-	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-		const struct ld_word *w = &words[i];
-		size_t n = strlen(w->name);
-		if (strcmp(word, w->name) == 0) {
-			*takes_arg = w->arg != NONE;
-			return w->stage;
-		}
-		if (strncmp(word, w->name, n) != 0)
-			continue;
-		if (w->arg == SHORT && n == 2)
-			return w->stage; /* -lfoo, -usym, -O1 */
-		/* --name=value; ld reads -name=value the same way. --build-id and
-		 * --sort-common take an optional one. */
-		if (word[n] == '=' && (w->arg == SEP || strcmp(w->name, "--build-id") == 0 ||
-		                       strcmp(w->name, "--sort-common") == 0))
-			return w->stage;
-	}
-	return Q7_LD_UNKNOWN;
+	const char *value;
+	const struct q7_option *o = q7_ld_word_find(word, &value);
+	*takes_arg = o && !value && (o->flags & Q7_OPT_SEP);
+	return o ? stage_of(o->flags) : Q7_LD_UNKNOWN;
 }
 
 /* ---- the user's driver flags --------------------------------------------- */
@@ -93,42 +28,26 @@ static bool prefixed(const char *s, const char *prefix)
 }
 
 /* One non-positional link flag of the user's: where it goes, or false when
- * the split cannot keep its meaning. */
+ * the split cannot keep its meaning. Compiler flags seen at link time
+ * (Q7_OPT_LD_IGNORES) change nothing in a link without LTO (the cross
+ * compiler has no multilibs), so the relocatable link goes without them:
+ * one the compiler rejects is then reported once, by the wrapper's
+ * compile. LTO and another linker (-flto, -fuse-ld=) would each change
+ * what the split does: they carry no stage, like any flag the table does
+ * not place. */
 static bool sort_flag(const struct q7_unit *u, struct q7_ldsplit *s)
 {
-	const char *w = u->tok[0];
-	if (prefixed(w, "-L") || strcmp(w, "-nostdlib") == 0 || strcmp(w, "-nodefaultlibs") == 0 ||
-	    strcmp(w, "-nostartfiles") == 0 || strcmp(w, "-static") == 0) {
-		q7_unit_add(u, &s->flags);
-		return true;
-	}
-	if (prefixed(w, "-u")) { /* -u SYM, -uSYM */
-		q7_unit_add(u, &s->flags);
-		q7_unit_add(u, &s->image_args);
-		return true;
-	}
-	if (strcmp(w, "-z") == 0 || strcmp(w, "-e") == 0) {
-		q7_unit_add(u, &s->image_args);
-		return true;
-	}
-	if (strcmp(w, "-rdynamic") == 0) {
+	if (q7_unit_id(u) == Q7_ID_RDYNAMIC) {
 		q7_sv_add(&s->image_args, "--export-dynamic");
 		return true;
 	}
-	if (strcmp(w, "-v") == 0) {
+	unsigned f = q7_unit_flags(u);
+	enum q7_ld_stage st = stage_of(f);
+	if (st == Q7_LD_RESOLVE || st == Q7_LD_BOTH)
 		q7_unit_add(u, &s->flags);
-		return true;
-	}
-	/* Compiler flags seen at link time change nothing in a link without
-	 * LTO (the cross compiler has no multilibs), so the relocatable link
-	 * goes without them: one the compiler rejects is then reported once,
-	 * by the wrapper's compile. LTO and another linker would each change
-	 * what the split does. */
-	if (prefixed(w, "-flto") || prefixed(w, "-fuse-ld") || prefixed(w, "-fwhole-program"))
-		return false;
-	return prefixed(w, "-f") || prefixed(w, "-O") || prefixed(w, "-g") || prefixed(w, "-m") ||
-	       prefixed(w, "-std=") || prefixed(w, "-W") || prefixed(w, "-D") ||
-	       prefixed(w, "-U") || strcmp(w, "-pthread") == 0 || strcmp(w, "-pipe") == 0;
+	if (st == Q7_LD_IMAGE || st == Q7_LD_BOTH)
+		q7_unit_add(u, &s->image_args); /* -z now, -e sym, -u sym: ld's words too */
+	return st != Q7_LD_UNKNOWN || (f & Q7_OPT_LD_IGNORES);
 }
 
 /* ---- the positional words -------------------------------------------------- */

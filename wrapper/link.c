@@ -9,11 +9,13 @@
 #include "modes.h"
 #include "pack.h"
 #include "record.h"
+#include "schema.h"
 #include "symbols.h"
 #include "proc.h"
 #include "tempfile.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +23,6 @@
 
 struct image {
 	char *so, *stripped, *packed;
-	pid_t pid;
 };
 
 struct link {
@@ -99,6 +100,23 @@ static int resolve_symbols(struct link *l, struct q7_op_table *all, struct q7_di
 	return rc;
 }
 
+/* The ops without a NEURON_LIBRARY namespace take the library's name
+ * ("libmy_ops.so": my_ops), as the vendor's custom_op.load(name) registers
+ * them; -v shows each op's schema as the wrapper embeds it. */
+static void name_ops(const struct link *l, struct q7_op_table *ops)
+{
+	char *ns = q7_library_namespace(l->out);
+	for (size_t i = 0; i < ops->n; i++) {
+		struct q7_op *op = &ops->ops[i];
+		if (ns && !*op->ns) {
+			free(op->ns);
+			op->ns = q7_xstrdup(ns);
+		}
+		q7_step_note_op(l->d, "op", op);
+	}
+	free(ns);
+}
+
 /* Reads and merges the records; the merged table goes to ops. */
 static int collect_records(struct link *l, struct q7_op_table *ops)
 {
@@ -123,6 +141,8 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 		if (errors && rc == 0)
 			rc = Q7_EXIT_ERROR;
 	}
+	if (rc == 0)
+		name_ops(l, ops);
 	if (rc == 0 && ops->n == 0) {
 		q7_error("%s: no kernels in this shared-library link: mark kernel functions "
 		         "with Q7_KERNEL from <q7/kernel.h>, name them with --q7-kernel=NAME "
@@ -202,50 +222,46 @@ static int jobs(void)
 	return n > 0 ? (int)n : 1;
 }
 
-static const char *image_name(pid_t pid, void *ctx)
-{
-	struct link *l = ctx;
-	for (int i = 0; i < l->nimg; i++)
-		if (l->img[i].pid == pid)
-			return q7_path_basename(l->img[i].so);
-	return "link";
-}
-
 static void progress(const struct link *l, int i, const char *what, const char *file)
 {
 	if (l->progress)
 		fprintf(stderr, "[%d/%d] %s %s\n", i + 1, l->nimg, what, q7_path_basename(file));
 }
 
-/* Runs cmds[0..nimg), up to max at a time; after a failure the running
- * ones finish and no new ones start. */
+/* Runs cmds[0..nimg), up to max at a time. After a failure no new one
+ * starts and the running ones are stopped and waited for: none may write
+ * an image after the failed link's outputs are removed. */
 static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 {
 	struct q7_drv *d = l->d;
 	int failed = 0, running = 0, next = 0;
-	while (next < l->nimg || running > 0) {
+	for (;;) {
 		while (!failed && running < max && next < l->nimg) {
 			progress(l, next, "link", l->img[next].so);
 			if (!q7_step_show(d, cmds[next].v)) {
 				next++;
 				continue;
 			}
-			l->img[next].pid = q7_spawn_start(cmds[next].v);
-			if (l->img[next].pid < 0)
+			struct q7_proc_opts o = {.name = q7_path_basename(l->img[next].so)};
+			if (q7_proc_spawn(cmds[next].v, &o) < 0)
 				failed = Q7_EXIT_TOOL;
 			else
 				running++;
 			next++;
+			if (failed)
+				q7_proc_kill_all(SIGTERM);
 		}
 		if (running == 0)
 			break;
 		pid_t pid;
-		int rc = q7_spawn_wait_any(&pid, image_name, l);
-		if (rc < 0)
+		int rc = q7_proc_wait_any(NULL, 0, -1, &pid, NULL);
+		if (rc == Q7_PROC_NONE)
 			break;
 		running--;
-		if (rc != 0 && !failed)
+		if (rc != 0 && !failed) {
 			failed = rc;
+			q7_proc_kill_all(SIGTERM);
+		}
 	}
 	return failed;
 }
@@ -309,10 +325,12 @@ static int resolve_beside_compile(struct link *l, const struct q7_ldsplit *s,
 	bool run = q7_step_show(d, cc);
 	q7_step_show(d, cmd.v);
 	if (run) {
-		pid_t pc = q7_spawn_start(cc);
-		pid_t pr = pc < 0 ? -1 : q7_spawn_start(cmd.v);
-		int rc_c = pc < 0 ? Q7_EXIT_TOOL : q7_spawn_wait(pc, q7_path_basename(cc[0]));
-		int rc_r = pr < 0 ? Q7_EXIT_TOOL : q7_spawn_wait(pr, q7_path_basename(cmd.v[0]));
+		pid_t pc = q7_proc_spawn(cc, NULL);
+		pid_t pr = pc < 0 ? -1 : q7_proc_spawn(cmd.v, NULL);
+		int rc_c = pc < 0 ? Q7_EXIT_TOOL : q7_proc_wait(pc, NULL);
+		if (rc_c != 0 && pr > 0) /* its object would go unused */
+			q7_proc_kill(pr, SIGTERM);
+		int rc_r = pr < 0 ? Q7_EXIT_TOOL : q7_proc_wait(pr, NULL);
 		rc = rc_c ? rc_c : rc_r;
 		if (rc == 0)
 			*fits = objects_fit(resolved, wrapper_obj);
@@ -333,7 +351,7 @@ static int resolve_with_wrapper(struct link *l, const struct q7_ldsplit *s,
 	q7_cmd_link_resolve(&d->prof, s, wrapper_obj, NULL, resolved, &cmd);
 	int rc = 0;
 	if (q7_step_show(d, cmd.v))
-		rc = q7_spawn_run(cmd.v);
+		rc = q7_proc_run(cmd.v);
 	*plan = PLAN_SPLIT;
 	if (rc == 0 && !d->dry) {
 		struct q7_strvec undef = {0};
@@ -382,7 +400,7 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 		}
 	}
 	if (rc == 0 && !compiled && q7_step_show(d, cc.v))
-		rc = q7_spawn_run(cc.v);
+		rc = q7_proc_run(cc.v);
 	if (rc == 0 && split && plan != PLAN_SPLIT)
 		rc = resolve_with_wrapper(l, &s, wrapper_obj, resolved, &plan);
 	if (rc == 0) {

@@ -1,8 +1,13 @@
-/* wrapper/options: the one table of compiler options q7cc knows about.
+/* wrapper/options: the one place that knows option spellings.
  *
- * Owns: which spellings exist (gcc and clang), whether each takes an
- * argument and in which form, and what the driver must do with it (flag
- * bits). Everything not in the table is forwarded untouched. */
+ * Owns two sorted tables searched the same way: the compiler driver's
+ * options (gcc and clang spellings) and GNU ld's words (what goes inside
+ * -Wl, and -Xlinker). Each row says whether the option takes an argument
+ * and in which form, and what q7cc must do with it (flag bits): which
+ * units a compile, a link, a forward or analysis's libclang gets, and
+ * where the split 8-core link puts it. Also the spelling of warning
+ * options, for the q7 warning policy. Everything not in the driver table
+ * is forwarded untouched. Adding an option is one row. */
 #ifndef Q7_OPTIONS_H
 #define Q7_OPTIONS_H
 
@@ -11,17 +16,26 @@
 
 /* Flag bits. */
 enum {
-	Q7_OPT_SEP = 1u << 0,      /* argument in the next word: -o FILE */
-	Q7_OPT_JOINED = 1u << 1,   /* argument glued on: -Idir, -O2 (a prefix match) */
-	Q7_OPT_CPP = 1u << 2,      /* affects the preprocessor: analysis sees it too */
-	Q7_OPT_COMPILE = 1u << 3,  /* compile-only: not given to a link */
-	Q7_OPT_LINK = 1u << 4,     /* link-only: not given to a compile */
-	Q7_OPT_Q7 = 1u << 5,       /* q7cc's own: never forwarded */
-	Q7_OPT_INCLUDE = 1u << 6,  /* an include directory (the vendor "includes" slot) */
-	Q7_OPT_VENDOR = 1u << 7,   /* only the vendor xt-clang++ knows it */
-	Q7_OPT_XTENSA = 1u << 8,   /* Xtensa code generation: not for the host */
-	Q7_OPT_POSITIONAL = 1u << 9, /* a link input whose place matters: -l, -Wl, */
-	Q7_OPT_DEP = 1u << 10,     /* dependency-file output (-MD, -MF ...) */
+	Q7_OPT_SEP = 1u << 0,        /* argument in the next word: -o FILE */
+	Q7_OPT_JOINED = 1u << 1,     /* argument glued on: -Idir, -O2 (a prefix match) */
+	Q7_OPT_EQ = 1u << 2,         /* also NAME=VALUE: --output=FILE, ld's -Map=FILE */
+	Q7_OPT_PARSE = 1u << 3,      /* shapes what the parser sees (preprocessor,
+	                                dialect): analysis's libclang gets it too */
+	Q7_OPT_COMPILE = 1u << 4,    /* compile-only: not given to a link */
+	Q7_OPT_LINK = 1u << 5,       /* link-only: not given to a compile */
+	Q7_OPT_Q7 = 1u << 6,         /* q7cc's own: never forwarded */
+	Q7_OPT_INCLUDE = 1u << 7,    /* an include directory (the vendor "includes" slot) */
+	Q7_OPT_VENDOR = 1u << 8,     /* only the vendor xt-clang++ knows it */
+	Q7_OPT_XTENSA = 1u << 9,     /* Xtensa code generation: not for the host */
+	Q7_OPT_POSITIONAL = 1u << 10, /* a link input whose place matters: -l, -Wl, */
+	Q7_OPT_DEP = 1u << 11,       /* dependency-file output (-MD, -MF ...) */
+	/* The split 8-core link (ldsplit.h). A driver flag or an ld word with
+	 * RESOLVE goes to the relocatable link (archive selection), with IMAGE
+	 * to every image link (layout, output), with both to both. */
+	Q7_OPT_LD_RESOLVE = 1u << 12,
+	Q7_OPT_LD_IMAGE = 1u << 13,
+	Q7_OPT_LD_IGNORES = 1u << 14, /* a link without LTO ignores it: the split
+	                                 links go without it */
 };
 
 /* What the driver does beyond the flag bits. */
@@ -36,11 +50,14 @@ enum q7_opt_id {
 	Q7_ID_LANG,         /* -x */
 	Q7_ID_VERBOSE,      /* -v */
 	Q7_ID_DRYRUN,       /* -### */
-	Q7_ID_INFO,         /* --version, -dumpmachine, -print-*: pass-through */
+	Q7_ID_INFO,         /* -dumpmachine, -print-*: pass-through */
+	Q7_ID_VERSION,      /* --version: pass-through, then q7cc's line */
+	Q7_ID_HELP,         /* --help[=]: pass-through, then a pointer to --q7-help */
 	Q7_ID_WARN,         /* -W..., -w: the q7 warning policy looks first */
 	Q7_ID_DEBUG,        /* -g... */
 	Q7_ID_STDLIB,       /* -stdlib= */
 	Q7_ID_LSP,          /* -mlsp=DIR */
+	Q7_ID_RDYNAMIC,     /* -rdynamic: ld's --export-dynamic */
 	Q7_ID_COLOR,        /* -fdiagnostics-color[=], -f[no-]color-diagnostics */
 	Q7_ID_Q7_TOOLCHAIN, /* --q7-toolchain= */
 	Q7_ID_Q7_KERNEL,    /* --q7-kernel= */
@@ -58,12 +75,32 @@ struct q7_option {
 	enum q7_opt_id id;
 };
 
-/* Finds the option arg spells: an exact name first, else the longest
- * Q7_OPT_JOINED name that prefixes arg. NULL when unknown. *joined is set
- * when the argument is glued to the name (arg + strlen(name)). */
-const struct q7_option *q7_option_find(const char *arg, bool *joined);
+/* Finds the driver option arg spells: an exact name first, else the
+ * longest Q7_OPT_JOINED name that prefixes arg, or a Q7_OPT_EQ name
+ * followed by '='. NULL when unknown. *value is set to the argument glued
+ * on (into arg; "" for "--output="), or NULL when nothing is glued on. */
+const struct q7_option *q7_option_find(const char *arg, const char **value);
+/* The same search in GNU ld's words (the words of -Wl, and -Xlinker). */
+const struct q7_option *q7_ld_word_find(const char *word, const char **value);
 
-/* The table, for the test that it stays sorted (strcmp order). */
+/* The tables, for the tests that they stay sorted (strcmp order). */
 const struct q7_option *q7_option_table(size_t *n);
+const struct q7_option *q7_ld_word_table(size_t *n);
+
+/* A warning option (Q7_ID_WARN) taken apart. */
+struct q7_wflag {
+	enum {
+		Q7_W_ERRORS,    /* -Werror: every warning is an error */
+		Q7_W_NO_ERRORS, /* -Wno-error */
+		Q7_W_NONE,      /* -w: no warnings */
+		Q7_W_NAME,      /* -W[no-][error=]NAME */
+	} kind;
+	bool no;          /* -Wno-NAME, -Wno-error=NAME */
+	bool error;       /* -Werror=NAME, -Wno-error=NAME */
+	const char *name; /* Q7_W_NAME: NAME, into the option's spelling */
+	bool q7;          /* NAME is q7cc's (q7-...): never the compiler's */
+};
+/* Takes a warning option's spelling apart. */
+void q7_wflag_parse(const char *arg, struct q7_wflag *w);
 
 #endif

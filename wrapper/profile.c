@@ -1,9 +1,11 @@
 /* Choosing the toolchain profile and finding the real compiler. */
 #include "profile.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define XT_CXX "xt-clang++"
 #define GNU_CXX "xtensa-lx106-elf-g++"
@@ -102,11 +104,76 @@ static const char *host_triple(void)
 #endif
 }
 
+/* "q7cc-host" -> "host": a driver named for its profile. Builds that keep
+ * only the compiler's path (nested CMake builds, try_compile, clangd's
+ * --query-driver) keep the profile with it, and compiler caches, which
+ * hash the compiler's name, keep apart what each profile builds. */
+static const char *profile_of_name(const char *argv0)
+{
+	const char *base = argv0 ? q7_path_basename(argv0) : "";
+	if (strncmp(base, "q7cc-", 5) != 0)
+		return NULL;
+	for (int i = 0; i < 3; i++)
+		if (strcmp(base + 5, names[i]) == 0)
+			return names[i];
+	return NULL;
+}
+
+/* True when q7cc's parent is a compiler cache. */
+static bool under_compiler_cache(void)
+{
+	static const char *const caches[] = {"ccache", "sccache", "buildcache"};
+	char link[64], exe[4096];
+	snprintf(link, sizeof link, "/proc/%ld/exe", (long)getppid());
+	ssize_t n = readlink(link, exe, sizeof exe - 1);
+	if (n <= 0)
+		return false;
+	exe[n] = 0;
+	for (size_t i = 0; i < sizeof caches / sizeof caches[0]; i++)
+		if (strcmp(q7_path_basename(exe), caches[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Detection: xt when the vendor compiler is there, else gnu. -1 when
+ * neither is. *found: the compiler (caller frees), or NULL. */
+static int detect(char **found)
+{
+	if ((*found = find_xt()))
+		return Q7_PROFILE_XT;
+	if ((*found = search_path(GNU_CXX)) || env("Q7CC_REAL_CXX"))
+		return Q7_PROFILE_GNU;
+	return -1;
+}
+
+/* A cache keys an object by the compiler's name and arguments, never by
+ * Q7_TOOLCHAIN: under one, an environment that picks another profile than
+ * the name would let it serve one profile's object for another's compile. */
+static int check_env_choice(int kind)
+{
+	if (!under_compiler_cache())
+		return 0;
+	char *found = NULL;
+	int detected = detect(&found);
+	free(found);
+	if (detected == kind)
+		return 0;
+	q7_error("Q7_TOOLCHAIN=%s picks the profile, but a compiler cache runs q7cc and does not "
+	         "see the environment: it could serve a %s object to a %s compile; call q7cc-%s "
+	         "(or pass --q7-toolchain=%s) instead",
+	         names[kind], detected < 0 ? "gnu" : names[detected], names[kind], names[kind],
+	         names[kind]);
+	return Q7_EXIT_USAGE;
+}
+
 int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv0)
 {
 	memset(p, 0, sizeof *p);
+	bool from_env = false;
 	if (!choice)
-		choice = env("Q7_TOOLCHAIN");
+		choice = profile_of_name(argv0);
+	if (!choice && (choice = env("Q7_TOOLCHAIN")))
+		from_env = true;
 	char *found = NULL;
 	int kind = -1;
 	if (choice) {
@@ -117,16 +184,15 @@ int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv
 			q7_error("unknown toolchain '%s': use xt, gnu or host", choice);
 			return Q7_EXIT_USAGE;
 		}
+		if (from_env) {
+			int rc = check_env_choice(kind);
+			if (rc)
+				return rc;
+		}
 		found = find_for((enum q7_profile_kind)kind);
 	} else {
-		(void)argv0; /* masquerading or not, detection is the same */
-		if ((found = find_xt()))
-			kind = Q7_PROFILE_XT;
-		else if ((found = search_path(GNU_CXX)))
-			kind = Q7_PROFILE_GNU;
-		else if (env("Q7CC_REAL_CXX"))
-			kind = Q7_PROFILE_GNU;
-		else {
+		kind = detect(&found);
+		if (kind < 0) {
 			q7_error("no Xtensa toolchain found: xt-clang++ is not in "
 			         "$XTENSA_TOOLS/XtensaTools/bin, " VENDOR_BIN " or on PATH, and "
 			         GNU_CXX " is not on PATH");

@@ -31,9 +31,12 @@ struct q7_profile {
 	const char *triple; /* the analysis parse target */
 };
 
-/* Chooses and fills the profile. choice: --q7-toolchain= value or NULL;
- * argv0: how q7cc was called (xt-clang++ means masquerading). Returns 0,
- * or an exit code after printing what to install. */
+/* Chooses and fills the profile: choice (the --q7-toolchain= value, or
+ * NULL), else the name q7cc was called by (q7cc-xt, q7cc-gnu, q7cc-host),
+ * else $Q7_TOOLCHAIN (refused under a compiler cache when it differs from
+ * what detection gives, since the cache cannot see it), else detection:
+ * xt, then gnu. Returns 0, or an exit code after printing why (or what to
+ * install). */
 int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv0);
 void q7_profile_free(struct q7_profile *p);
 

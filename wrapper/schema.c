@@ -1,27 +1,36 @@
 /* --q7-lint and --q7-print-schema: analysis without a compile, and the
- * schemas carried by sources, objects and archives. */
+ * schemas carried by sources, objects and archives, or written as text in
+ * a .schemas file. */
 #include "modes.h"
 #include "record.h"
+#include "schema.h"
 #include "symbols.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Analyses one source into ops/diags. 0, or an exit code. */
-static int analyse(struct q7_drv *d, const char *src, struct q7_op_table *ops,
-                   struct q7_diags *diags)
+/* Analyses one source into ops/diags; wanted: the names shape files of
+ * the same line ask for (or NULL). *ran: libclang looked at it (else the
+ * pre-scan found nothing that could mark a kernel). 0, or an exit code. */
+static int analyse(struct q7_drv *d, const char *src, char *const *wanted,
+                   struct q7_op_table *ops, struct q7_diags *diags, bool *ran)
 {
 	struct q7_strvec args = {0};
 	struct q7_analysis_opts o;
 	q7_drv_analysis_opts(d, src, &args, &o);
+	o.wanted_names = wanted;
 	int rc = 0;
-	if (q7_analysis_needed(&o)) {
+	*ran = false;
+	if (q7_drv_analysis_needed(d, &o)) {
 		q7_step_note(d, "analyze %s", src);
 		if (!d->dry) {
 			q7_drv_sysinfo(d, &o);
 			if (q7_analyze(&o, ops, diags) != 0)
 				rc = Q7_EXIT_ERROR;
+			*ran = true;
 		}
 	}
 	q7_sv_free(&args);
@@ -73,8 +82,9 @@ int q7_mode_lint(struct q7_drv *d)
 		if (!u->input)
 			continue;
 		int r = Q7_EXIT_USAGE;
+		bool ran;
 		if (u->input == Q7_IN_CXX)
-			r = analyse(d, u->tok[0], &g.ops, &g.diags);
+			r = analyse(d, u->tok[0], NULL, &g.ops, &g.diags, &ran);
 		else
 			q7_error("%s: --q7-lint reads C++ sources only", u->tok[0]);
 		if (r)
@@ -88,27 +98,117 @@ int q7_mode_lint(struct q7_drv *d)
 		q7_diags_write_sarif(&g.diags, stdout);
 	else
 		q7_diags_print(&g.diags, stderr, q7_drv_color(d));
+	if (g.diags.n)
+		q7_drv_note_unknown(d);
 	gather_free(&g);
 	return rc;
 }
 
-/* NEURON_LIBRARY requests among the records: their ops come from the
- * symbols of the objects given, as at link time. Those still unresolved
- * have no schema to print; a note says where it will come from. */
-static void resolve_requests(struct q7_drv *d, struct gather *g)
+/* ---- --q7-print-schema ---------------------------------------------------- */
+
+/* What one input gave. */
+struct item {
+	struct q7_op_table ops;
+	struct q7_diags diags;
+	bool ran;  /* a source libclang looked at */
+	bool asks; /* it has NEURON_LIBRARY requests */
+};
+
+static bool has_request(const struct q7_op_table *t)
 {
-	struct q7_strvec names = {0}, files = {0};
+	for (size_t i = 0; i < t->n; i++)
+		if (t->ops[i].by_name_only)
+			return true;
+	return false;
+}
+
+static bool defines(const struct item *items, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < items[i].ops.n; k++) {
+			const struct q7_op *op = &items[i].ops.ops[k];
+			if (!op->by_name_only && op->defined && strcmp(op->name, name) == 0)
+				return true;
+		}
+	return false;
+}
+
+/* The names NEURON_LIBRARY blocks ask for that no input defines yet. */
+static void wanted_names(const struct item *items, size_t n, struct q7_strvec *out)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < items[i].ops.n; k++) {
+			const struct q7_op *op = &items[i].ops.ops[k];
+			bool listed = false;
+			for (size_t j = 0; j < out->n && !listed; j++)
+				listed = strcmp(out->v[j], op->name) == 0;
+			if (op->by_name_only && !listed && !defines(items, n, op->name))
+				q7_sv_add(out, op->name);
+		}
+}
+
+/* Moves the item's ops and diagnostics to the end of g's. */
+static void take_item(struct gather *g, struct item *it)
+{
+	for (size_t k = 0; k < it->ops.n; k++)
+		*q7_ops_add(&g->ops) = it->ops.ops[k];
+	free(it->ops.ops);
+	for (size_t k = 0; k < it->diags.n; k++) {
+		if (g->diags.n == g->diags.cap) {
+			g->diags.cap = g->diags.cap ? g->diags.cap * 2 : 8;
+			g->diags.d = q7_xrealloc(g->diags.d, g->diags.cap * sizeof *g->diags.d);
+		}
+		g->diags.d[g->diags.n++] = it->diags.d[k];
+	}
+	free(it->diags.d);
+	memset(it, 0, sizeof *it);
+}
+
+/* Kernels that shape files name (NEURON_LIBRARY) come from the other
+ * sources of the line: each source without requests of its own is read
+ * again with those names (its first reading is replaced, so nothing is
+ * said twice). The rest come from the objects' symbols, as at link time.
+ * Those still unresolved have no schema to print; a note says where it
+ * will come from. */
+static void resolve_requests(struct q7_drv *d, struct item *items, struct gather *g)
+{
+	struct q7_strvec wanted = {0};
+	wanted_names(items, d->inv.n, &wanted);
+	for (size_t i = 0; i < d->inv.n && wanted.n && !d->dry; i++) {
+		if (d->inv.u[i].input != Q7_IN_CXX || items[i].asks)
+			continue;
+		struct item again = {0};
+		if (analyse(d, d->inv.u[i].tok[0], wanted.v, &again.ops, &again.diags, &again.ran) ==
+		        0 &&
+		    again.ran) {
+			q7_ops_free(&items[i].ops);
+			q7_diags_free(&items[i].diags);
+			items[i] = again;
+		} else {
+			q7_ops_free(&again.ops);
+			q7_diags_free(&again.diags);
+		}
+	}
+	q7_sv_free(&wanted);
+	for (size_t i = 0; i < d->inv.n; i++) {
+		if (d->inv.u[i].input == Q7_IN_CXX && !d->dry && !items[i].ops.n &&
+		    !items[i].diags.n)
+			q7_note("%s: no kernels: nothing marks a function of it as one (Q7_KERNEL, "
+			        "--q7-kernel=NAME, or a NEURON_LIBRARY shape file on the same line)",
+			        d->inv.u[i].tok[0]);
+		take_item(g, &items[i]);
+	}
+	struct q7_strvec names = {0};
 	for (size_t i = 0; i < g->ops.n; i++)
 		if (g->ops.ops[i].by_name_only)
 			q7_sv_add(&names, g->ops.ops[i].name);
-	for (size_t i = 0; i < d->inv.n; i++)
-		if (d->inv.u[i].input == Q7_IN_LINK)
-			q7_sv_add(&files, d->inv.u[i].tok[0]);
-	if (names.n && files.n && !g->rc) {
+	if (names.n && !g->rc && !d->dry) {
 		struct q7_fsyms syms = {0};
-		for (size_t i = 0; i < files.n && !g->rc; i++)
-			if (q7_symbols_read(files.v[i], &names, &syms) != 0)
+		for (size_t i = 0; i < d->inv.n && !g->rc; i++)
+			if (d->inv.u[i].input == Q7_IN_LINK &&
+			    q7_symbols_read(d->inv.u[i].tok[0], &names, &syms) != 0)
 				g->rc = Q7_EXIT_ERROR;
+		/* Also drops the requests the sources' kernels answer. */
 		if (!g->rc)
 			q7_ops_resolve(&g->ops, &syms, d->prof.name, &g->diags);
 		q7_fsyms_free(&syms);
@@ -117,11 +217,67 @@ static void resolve_requests(struct q7_drv *d, struct gather *g)
 		const struct q7_op *op = &g->ops.ops[i];
 		if (op->by_name_only)
 			q7_note("%s:%u: '%s' is named by NEURON_LIBRARY; its schema comes from the "
-			        "object that defines it (give that object too)",
+			        "source or object that defines it (give that file too)",
 			        op->file, op->line, op->name);
 	}
 	q7_sv_free(&names);
-	q7_sv_free(&files);
+}
+
+static bool is_schemas_file(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 8 && strcmp(path + n - 8, ".schemas") == 0;
+}
+
+/* A .schemas file: one schema per line, in TorchScript or the vendor's
+ * grammar ("relu(Tensor x, long long k) -> Tensor"); '#' starts a comment.
+ * Each becomes an op of that file and line; a line that does not parse is
+ * an error at its column. 0, or an exit code. */
+static int read_schemas(const char *path, struct q7_op_table *ops, struct q7_diags *diags)
+{
+	size_t len;
+	char *text = q7_read_file(path, &len);
+	if (!text) {
+		q7_error("%s: cannot read: %s", path, strerror(errno));
+		return Q7_EXIT_IO;
+	}
+	if (memchr(text, '\0', len)) {
+		q7_error("%s: not a text file of schemas (a NUL byte)", path);
+		free(text);
+		return Q7_EXIT_ERROR;
+	}
+	int rc = 0;
+	unsigned lineno = 0;
+	for (char *line = text, *next; line; line = next) {
+		lineno++;
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		line[strcspn(line, "#")] = '\0';
+		const char *start = line;
+		while (isspace((unsigned char)*start))
+			start++;
+		if (!*start)
+			continue;
+		struct q7_op op;
+		char *err = NULL;
+		unsigned col = 0;
+		if (q7_schema_parse(line, &op, &err, &col) != 0) {
+			q7_diags_add(diags, Q7_SEV_ERROR, path, lineno, col, "", "%s", err);
+			free(err);
+			rc = Q7_EXIT_ERROR;
+			continue;
+		}
+		free(op.file);
+		op.file = q7_xstrdup(path);
+		op.line = lineno;
+		op.col = (unsigned)(start - line) + 1;
+		op.defined = true;
+		q7_ops_add_copy(ops, &op);
+		q7_op_clear(&op);
+	}
+	free(text);
+	return rc;
 }
 
 int q7_mode_schema(struct q7_drv *d)
@@ -129,17 +285,24 @@ int q7_mode_schema(struct q7_drv *d)
 	struct gather g;
 	if (!start(d, "--q7-print-schema", &g))
 		return g.rc;
+	struct item *items = q7_xcalloc(d->inv.n, sizeof *items);
 	for (size_t i = 0; i < d->inv.n; i++) {
 		const struct q7_unit *u = &d->inv.u[i];
+		struct item *it = &items[i];
 		int r = 0;
 		if (u->input == Q7_IN_CXX) {
-			r = analyse(d, u->tok[0], &g.ops, &g.diags);
+			r = analyse(d, u->tok[0], NULL, &it->ops, &it->diags, &it->ran);
+			it->asks = has_request(&it->ops);
+		} else if (u->input == Q7_IN_LINK && is_schemas_file(u->tok[0])) {
+			q7_step_note(d, "read schemas from %s", u->tok[0]);
+			if (!d->dry)
+				r = read_schemas(u->tok[0], &it->ops, &it->diags);
 		} else if (u->input == Q7_IN_LINK) {
 			q7_step_note(d, "read records from %s", u->tok[0]);
 			if (!d->dry && !q7_path_exists(u->tok[0])) {
 				q7_error("%s: cannot read: no such file", u->tok[0]);
 				r = Q7_EXIT_IO;
-			} else if (!d->dry && q7_record_read(u->tok[0], &g.ops) != 0) {
+			} else if (!d->dry && q7_record_read(u->tok[0], &it->ops) != 0) {
 				r = Q7_EXIT_ERROR;
 			}
 		} else if (u->input) {
@@ -149,14 +312,18 @@ int q7_mode_schema(struct q7_drv *d)
 		if (r)
 			g.rc = r;
 	}
+	resolve_requests(d, items, &g);
+	free(items);
 	if (!d->dry)
-		resolve_requests(d, &g);
+		q7_ops_adopt_namespaces(&g.ops);
 	size_t errors;
 	int rc = finish(d, &g, &errors);
 	if (strcmp(format(d), "sarif") == 0)
 		q7_diags_write_sarif(&g.diags, stderr);
 	else
 		q7_diags_print(&g.diags, stderr, q7_drv_color(d));
+	if (g.diags.n)
+		q7_drv_note_unknown(d);
 	if (strcmp(format(d), "json") == 0) {
 		q7_ops_write_json(&g.ops, stdout);
 	} else {
@@ -164,7 +331,7 @@ int q7_mode_schema(struct q7_drv *d)
 			if (g.ops.ops[i].by_name_only)
 				continue;
 			struct q7_strbuf b = {0};
-			q7_schema_print(&g.ops.ops[i], &b);
+			q7_schema_print(&g.ops.ops[i], NULL, &b);
 			printf("%s\n", b.s ? b.s : "");
 			q7_sb_free(&b);
 		}

@@ -2,6 +2,7 @@
  * and the options analysis runs with (including what the real compiler
  * says about its include directories and macros). */
 #include "modes.h"
+#include "schema.h"
 #include "tempfile.h"
 
 #include <stdarg.h>
@@ -37,6 +38,16 @@ void q7_step_note(const struct q7_drv *d, const char *fmt, ...)
 	q7_sb_free(&b);
 }
 
+void q7_step_note_op(const struct q7_drv *d, const char *what, const struct q7_op *op)
+{
+	if (!d->dry && !d->verbose)
+		return;
+	struct q7_strbuf b = {0};
+	q7_schema_print(op, NULL, &b);
+	q7_step_note(d, "%s %s", what, b.s);
+	q7_sb_free(&b);
+}
+
 bool q7_drv_color(const struct q7_drv *d)
 {
 	if (d->inv.color >= 0)
@@ -56,6 +67,31 @@ void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *a
 	o->profile = d->prof.name;
 	o->kernel_names = d->inv.kernels.n ? d->inv.kernels.v : NULL;
 	o->multicore = d->inv.multicore;
+}
+
+bool q7_drv_analysis_needed(const struct q7_drv *d, const struct q7_analysis_opts *o)
+{
+	return q7_analysis_needed(o) || (d->inv.kernels.n && q7_path_exists(o->source));
+}
+
+void q7_drv_note_unknown(struct q7_drv *d)
+{
+	if (d->noted_unknown)
+		return;
+	d->noted_unknown = true;
+	for (size_t i = 0; i < d->unknown_no.n; i++)
+		q7_note("unrecognized command-line option '%s' may have been intended to silence "
+		        "earlier diagnostics",
+		        d->unknown_no.v[i]);
+}
+
+size_t q7_drv_report(struct q7_drv *d, struct q7_diags *ds)
+{
+	size_t errors = q7_diags_apply_policy(ds, &d->policy);
+	q7_diags_print(ds, stderr, q7_drv_color(d));
+	if (ds->n)
+		q7_drv_note_unknown(d);
+	return errors;
 }
 
 void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o)

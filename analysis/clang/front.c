@@ -1,6 +1,7 @@
-/* The plugin's entry: builds libclang's command line from the compile's
- * flags, parses the TU with function bodies skipped, turns errors into
- * diagnostics for the driver to show (or not), then finds the kernels. */
+/* The plugin's entry: builds libclang's command line from the flags the
+ * driver passes (already only those that shape the parse), parses the TU
+ * with function bodies skipped, turns errors into diagnostics for the
+ * driver to show (or not), then finds the kernels. */
 #include "plugin.h"
 
 #include <stdlib.h>
@@ -35,54 +36,6 @@ void q7c_place_free(struct place *p)
 	p->file = NULL;
 }
 
-/* The compile's flags that shape what the parser sees. Anything else is
- * dropped: libclang would print "unknown argument" for GCC-only flags
- * (-mlongcalls), and -MD/-MF would have it write the compile's .d file. */
-static const struct {
-	const char *name;
-	bool separate; /* "-I dir" as well as "-Idir" */
-} parse_flags[] = {
-	{"-D", true},        {"-U", true},         {"-I", true},         {"-iquote", true},
-	{"-isystem", true},  {"-idirafter", true}, {"-include", true},   {"-imacros", true},
-	{"-isysroot", true}, {"--sysroot", true},  {"-x", true},         {"-std=", false},
-	{"--sysroot=", false}, {"--include-directory=", false}, {"-nostdinc", false},
-	{"-nostdinc++", false}, {"-ansi", false},   {"-pthread", false},  {"-O", false},
-	{"-fexceptions", false}, {"-fno-exceptions", false}, {"-frtti", false},
-	{"-fno-rtti", false}, {"-fsigned-char", false}, {"-funsigned-char", false},
-	{"-fshort-wchar", false}, {"-fshort-enums", false}, {"-fchar8_t", false},
-	{"-fno-char8_t", false}, {"-fno-operator-names", false}, {"-fgnu-keywords", false},
-	{"-fno-gnu-keywords", false}, {"-fms-extensions", false}, {"-trigraphs", false},
-};
-
-/* How many argv entries args[i] takes when kept (1 or 2), or 0. */
-static size_t parse_flag(char *const *args, size_t i)
-{
-	const char *a = args[i];
-	for (size_t k = 0; k < sizeof parse_flags / sizeof parse_flags[0]; k++) {
-		const char *n = parse_flags[k].name;
-		size_t len = strlen(n);
-		bool exact = strcmp(a, n) == 0;
-		if (parse_flags[k].separate && exact)
-			return args[i + 1] ? 2 : 0;
-		if (exact)
-			return 1;
-		/* Joined values: -DX, -Idir, -isystemdir, -std=c++14, -Os; never
-		 * a longer flag (-nostdinc++ is not -nostdinc with a value). */
-		bool joined = n[len - 1] == '=' || parse_flags[k].separate || strcmp(n, "-O") == 0;
-		if (joined && strncmp(a, n, len) == 0 && a[len])
-			return 1;
-	}
-	return 0;
-}
-
-static bool has_lang_flag(char *const *args)
-{
-	for (size_t i = 0; args && args[i]; i++)
-		if (strncmp(args[i], "-x", 2) == 0)
-			return true;
-	return false;
-}
-
 /* Macros that describe the compiler, not the target. GCC's __GNUC__=12
  * would tell glibc's and picolibc's headers that GCC-only attributes
  * (__malloc__(free), ...) are there; clang's own values must stay. */
@@ -100,22 +53,17 @@ static bool compiler_macro(const char *def)
 	return false;
 }
 
-/* libclang's command line: the compile's own flags, then what makes the
+/* libclang's command line: the compile's own flags (the driver keeps only
+ * those that shape the parse, by its option table), then what makes the
  * parse see what the real compiler sees (its target's data model, its
  * include directories and predefined macros). */
 static void build_args(const struct q7_analysis_opts *o, struct q7_strvec *a)
 {
-	for (size_t i = 0; o->clang_args && o->clang_args[i];) {
-		size_t n = parse_flag(o->clang_args, i);
-		for (size_t k = 0; k < n; k++)
-			q7_sv_add(a, o->clang_args[i + k]);
-		i += n ? n : 1;
-	}
-	/* q7cc stands for a C++ compiler: a .c file is C++ to it as well. */
-	if (!has_lang_flag(o->clang_args)) {
-		q7_sv_add(a, "-x");
-		q7_sv_add(a, "c++");
-	}
+	/* q7cc analyses C++ only: whatever the file's name, it is C++ here. */
+	q7_sv_add(a, "-x");
+	q7_sv_add(a, "c++");
+	for (char *const *f = o->clang_args; f && *f; f++)
+		q7_sv_add(a, *f);
 	if (o->triple && *o->triple)
 		q7_sv_addf(a, "--target=%s", o->triple);
 	/* i386-unknown-none stands for the device's ILP32 data model only; its

@@ -3,7 +3,9 @@
  * A kernel is a function that carries annotate("q7.kernel") on any of its
  * declarations (the attribute is inherited by later redeclarations, so a
  * mark in a header reaches the unmarked definition), or whose name was
- * given by --q7-kernel=NAME or a NEURON_LIBRARY block. Declarations are
+ * given by --q7-kernel=NAME or a NEURON_LIBRARY block (of this TU, or of
+ * another file the driver analyses with it: wanted_names). A --q7-kernel
+ * name that the TU has no function of is an error. Declarations are
  * grouped by USR; the op is built from the definition when the TU has it
  * (its parameter names, its place), else from the marked declaration.
  * A NEURON_LIBRARY name the TU neither defines nor declares becomes a
@@ -186,17 +188,20 @@ static bool lint_param(const struct q7_analysis_opts *o, const struct fn *f, CXC
 		     f->qualname);
 		ok = false;
 	} else if (k->kind == Q7_KIND_INVALID) {
+		char *kinds = q7_profile_kinds(NULL, "or");
 		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_UNSUPPORTED_PARAM,
 		     "parameter %s of kernel '%s' has type '%s' (%s), which a kernel cannot take; "
-		     "use Tensor or Scalar (by value or const&), int, long long (int64_t), float, "
-		     "double or bool",
-		     label, f->qualname, k->ctype, k->why);
+		     "use %s (Tensor and Scalar by value or const&)",
+		     label, f->qualname, k->ctype, k->why, kinds);
+		free(kinds);
 		ok = false;
 	} else if (!q7_profile_marshals(o->profile, k->kind)) {
+		char *kinds = q7_profile_kinds(o->profile, "and");
 		DIAG(ds, Q7_SEV_WARNING, pl, Q7_RULE_PROFILE_KIND,
 		     "parameter %s of kernel '%s' is a %s, which the %s profile's runtime cannot "
-		     "pass (it has Tensor, Scalar, int, float and long long)",
-		     label, f->qualname, q7_kind_name(k->kind), o->profile);
+		     "pass (it has %s)",
+		     label, f->qualname, q7_kind_name(k->kind), o->profile, kinds);
+		free(kinds);
 	}
 	free(label);
 	free(pname);
@@ -417,6 +422,7 @@ static void build_op(const struct walk *w, const struct kernel *kn, struct q7_op
 		struct q7_op *op = q7_ops_add(ops);
 		op->name = q7_xstrdup(f->name);
 		op->qualname = q7_xstrdup(f->qualname);
+		op->ns = q7_xstrdup("");
 		op->ret = rk.kind;
 		op->ret_ctype = rk.ctype;
 		rk.ctype = NULL;
@@ -593,15 +599,33 @@ static void shape_params(const struct walk *w, const char *shape, struct q7_op *
 	op->nparams = (size_t)np;
 }
 
-/* NEURON_LIBRARY names that no function of this TU carries: requests. */
+/* A kernel of this TU that a NEURON_LIBRARY block names takes its
+ * namespace (the first block's); ops[first..] are the TU's kernels. */
+static void take_namespace(const struct q7c_request *r, const struct fn *f,
+                           struct q7_op_table *ops, size_t first)
+{
+	for (size_t i = first; i < ops->n; i++) {
+		struct q7_op *op = &ops->ops[i];
+		if (!op->by_name_only && !*op->ns && strcmp(op->qualname, f->qualname) == 0) {
+			free(op->ns);
+			op->ns = q7_xstrdup(r->ns);
+		}
+	}
+}
+
+/* NEURON_LIBRARY names that no function of this TU carries: requests.
+ * The kernels it does carry take the block's namespace. */
 static void add_requests(const struct walk *w, const struct kernel *ks, size_t nk,
-                         const struct q7c_requests *rs, struct q7_op_table *ops)
+                         const struct q7c_requests *rs, struct q7_op_table *ops, size_t first)
 {
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct q7c_request *r = &rs->v[i];
 		bool known = false;
-		for (size_t k = 0; k < nk && !known; k++)
+		for (size_t k = 0; k < nk && !known; k++) {
 			known = names_fn(r->fn, ks[k].f);
+			if (known)
+				take_namespace(r, ks[k].f, ops, first);
+		}
 		for (size_t j = 0; j < i && !known; j++)
 			known = strcmp(rs->v[j].fn, r->fn) == 0;
 		if (known)
@@ -611,6 +635,7 @@ static void add_requests(const struct walk *w, const struct kernel *ks, size_t n
 		struct q7_op *op = q7_ops_add(ops);
 		op->name = q7_xstrdup(last ? last + 1 : q);
 		op->qualname = q7_xstrdup(last ? q : "");
+		op->ns = q7_xstrdup(r->ns);
 		op->ret_ctype = q7_xstrdup("");
 		op->ret_name = q7_xstrdup("");
 		op->file = q7_xstrdup(r->at.file);
@@ -624,12 +649,46 @@ static void add_requests(const struct walk *w, const struct kernel *ks, size_t n
 	}
 }
 
+/* A --q7-kernel name that no function of the TU (nor a NEURON_LIBRARY
+ * block of it) has: an error that lists what the file defines. */
+static void unknown_names(CXTranslationUnit tu, const struct walk *w,
+                          const struct q7c_requests *rs, struct q7_diags *ds)
+{
+	for (char *const *k = w->o->kernel_names; k && *k; k++) {
+		bool known = false;
+		for (size_t i = 0; i < w->n && !known; i++)
+			known = names_fn(*k, &w->fns[i]);
+		for (size_t i = 0; i < rs->n && !known; i++)
+			known = strcmp(rs->v[i].fn, *k) == 0;
+		if (known)
+			continue;
+		struct q7_strbuf list = {0};
+		size_t nd = 0;
+		for (size_t i = 0; i < w->n; i++) {
+			const struct fn *f = &w->fns[i];
+			if (!clang_Location_isFromMainFile(clang_getCursorLocation(f->c)) ||
+			    !is_definition(f->c))
+				continue;
+			q7_sb_addf(&list, "%s%s", nd++ ? ", " : "", f->qualname);
+		}
+		CXString file = clang_getTranslationUnitSpelling(tu);
+		q7_diags_add(ds, Q7_SEV_ERROR, clang_getCString(file), 0, 0, Q7_RULE_UNKNOWN_KERNEL,
+		             "--q7-kernel=%s names no function of this file; %s%s", *k,
+		             nd ? "it defines: " : "it defines no function",
+		             list.s ? list.s : "");
+		clang_disposeString(file);
+		q7_sb_free(&list);
+	}
+}
+
 void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
                       struct q7_op_table *ops, struct q7_diags *diags)
 {
 	struct walk w = {.o = o};
 	struct q7c_requests reqs = {0};
 	for (char *const *k = o->kernel_names; k && *k; k++)
+		q7_sv_add(&w.names, *k);
+	for (char *const *k = o->wanted_names; k && *k; k++)
 		q7_sv_add(&w.names, *k);
 	q7c_neuron_requests(tu, &reqs);
 	for (size_t i = 0; i < reqs.n; i++)
@@ -639,12 +698,13 @@ void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
 
 	struct kernel *ks;
 	size_t nk = group_kernels(&w, &ks);
-	size_t first_diag = diags->n;
+	size_t first_diag = diags->n, first_op = ops->n;
 	for (size_t i = 0; i < nk; i++)
 		if (lint_names(&w, ks, i, diags))
 			build_op(&w, &ks[i], ops, diags);
+	unknown_names(tu, &w, &reqs, diags);
 	q7_diags_sort(diags, first_diag);
-	add_requests(&w, ks, nk, &reqs, ops);
+	add_requests(&w, ks, nk, &reqs, ops, first_op);
 	q7c_requests_free(&reqs);
 
 	free(ks);

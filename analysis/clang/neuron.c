@@ -36,13 +36,15 @@ static char *spell(const struct toks *ts, unsigned i)
 	return q7c_take(clang_getTokenSpelling(ts->tu, ts->t[i]));
 }
 
-static void add_request(struct q7c_requests *rs, char *fn, char *shape, CXSourceLocation loc)
+static void add_request(struct q7c_requests *rs, const char *ns, char *fn, char *shape,
+                        CXSourceLocation loc)
 {
 	if (rs->n == rs->cap) {
 		rs->cap = rs->cap ? rs->cap * 2 : 8;
 		rs->v = q7_xrealloc(rs->v, rs->cap * sizeof *rs->v);
 	}
 	struct q7c_request *r = &rs->v[rs->n++];
+	r->ns = q7_xstrdup(ns);
 	r->fn = fn;
 	r->shape = shape;
 	r->at = q7c_place_loc(loc);
@@ -70,7 +72,8 @@ static char *shape_name(const struct toks *ts, unsigned from, unsigned to)
 
 /* At the '(' of m.def(...): adds the third argument when it is a plain
  * string literal. Returns the index after the call's ')'. */
-static unsigned read_def(const struct toks *ts, unsigned i, struct q7c_requests *rs)
+static unsigned read_def(const struct toks *ts, unsigned i, const char *ns,
+                         struct q7c_requests *rs)
 {
 	unsigned shape_from = 0, shape_to = 0;
 	int depth = 0;
@@ -90,7 +93,7 @@ static unsigned read_def(const struct toks *ts, unsigned i, struct q7c_requests 
 				size_t n = strlen(lit);
 				if (n >= 2 && lit[0] == '"' && lit[n - 1] == '"' && n > 2) {
 					char *fn = q7_xstrndup(lit + 1, n - 2);
-					add_request(rs, fn, shape_name(ts, shape_from, shape_to),
+					add_request(rs, ns, fn, shape_name(ts, shape_from, shape_to),
 					            clang_getTokenLocation(ts->tu, ts->t[arg_start]));
 				}
 				free(lit);
@@ -115,6 +118,7 @@ static unsigned read_library(const struct toks *ts, unsigned i, struct q7c_reque
 	      is(ts, i + 3, CXToken_Punctuation, ",") && is(ts, i + 4, CXToken_Identifier, NULL) &&
 	      is(ts, i + 5, CXToken_Punctuation, ")") && is(ts, i + 6, CXToken_Punctuation, "{")))
 		return i + 1;
+	char *ns = spell(ts, i + 2);
 	char *m = spell(ts, i + 4);
 	int depth = 1;
 	for (i += 7; i < ts->n && depth > 0;) {
@@ -127,12 +131,13 @@ static unsigned read_library(const struct toks *ts, unsigned i, struct q7c_reque
 		} else if (is(ts, i, CXToken_Identifier, m) && is(ts, i + 1, CXToken_Punctuation, ".") &&
 		           is(ts, i + 2, CXToken_Identifier, "def") &&
 		           is(ts, i + 3, CXToken_Punctuation, "(")) {
-			i = read_def(ts, i + 3, rs);
+			i = read_def(ts, i + 3, ns, rs);
 		} else {
 			i++;
 		}
 	}
 	free(m);
+	free(ns);
 	return i;
 }
 
@@ -184,6 +189,7 @@ void q7c_neuron_requests(CXTranslationUnit tu, struct q7c_requests *rs)
 void q7c_requests_free(struct q7c_requests *rs)
 {
 	for (size_t i = 0; i < rs->n; i++) {
+		free(rs->v[i].ns);
 		free(rs->v[i].fn);
 		free(rs->v[i].shape);
 		q7c_place_free(&rs->v[i].at);

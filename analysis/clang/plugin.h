@@ -37,6 +37,7 @@ void q7c_classify(CXType t, bool ret, struct q7c_kind *k);
 /* What one m.def(op, &shape, "fn") inside NEURON_LIBRARY(ns, m) { } asks
  * for: fn is a compute function (a kernel). */
 struct q7c_request {
+	char *ns;        /* NEURON_LIBRARY's first argument: the namespace */
 	char *fn;        /* the third argument's text */
 	char *shape;     /* the second argument's function name, or "" */
 	struct place at; /* of the third argument */

@@ -57,22 +57,25 @@ static const char *record_why(const char *qual)
 	return why ? why : "a class other than Tensor and Scalar";
 }
 
-/* Arithmetic kinds by canonical builtin type; ctype is the builtin's
- * spelling. A 32-bit long (ILP32) passes as int, a 64-bit one (LP64) as
- * long long, each keeping its own spelling for the declaration. */
-static enum q7_kind builtin_kind(CXType canon, const char **ctype)
+/* Arithmetic kinds by the canonical builtin type's spelling, through the
+ * kind table (<q7/kinds.h>); *ctype is that spelling (free it). A 32-bit
+ * long (ILP32) passes as int, a 64-bit one (LP64) as long long, each
+ * keeping its own spelling for the declaration. */
+static enum q7_kind builtin_kind(CXType canon, char **ctype)
 {
-	switch (canon.kind) {
-	case CXType_Int: *ctype = "int"; return Q7_KIND_INT;
-	case CXType_Long:
-		*ctype = "long";
-		return clang_Type_getSizeOf(canon) == 8 ? Q7_KIND_LONGLONG : Q7_KIND_INT;
-	case CXType_LongLong: *ctype = "long long"; return Q7_KIND_LONGLONG;
-	case CXType_Float: *ctype = "float"; return Q7_KIND_FLOAT;
-	case CXType_Double: *ctype = "double"; return Q7_KIND_DOUBLE;
-	case CXType_Bool: *ctype = "bool"; return Q7_KIND_BOOL;
-	default: *ctype = NULL; return Q7_KIND_INVALID;
-	}
+	*ctype = NULL;
+	if (canon.kind < CXType_FirstBuiltin || canon.kind > CXType_LastBuiltin)
+		return Q7_KIND_INVALID;
+	char *s = q7c_take(clang_getTypeSpelling(canon));
+	const char *t = s;
+	while (strncmp(t, "const ", 6) == 0 || strncmp(t, "volatile ", 9) == 0)
+		t += *t == 'c' ? 6 : 9;
+	long long size = clang_Type_getSizeOf(canon);
+	enum q7_kind k = q7_kind_of_builtin(t, size > 0 ? (unsigned)size * 8 : 0);
+	if (k != Q7_KIND_INVALID)
+		*ctype = q7_xstrdup(t);
+	free(s);
+	return k;
 }
 
 static const char *builtin_why(CXType canon)
@@ -103,7 +106,7 @@ static void set_invalid(struct q7c_kind *k, CXType t, const char *why)
 void q7c_classify(CXType t, bool ret, struct q7c_kind *k)
 {
 	CXType c = clang_getCanonicalType(t);
-	const char *spell;
+	char *spell = NULL;
 	char *qual = NULL;
 	memset(k, 0, sizeof *k);
 	switch (c.kind) {
@@ -132,6 +135,7 @@ void q7c_classify(CXType t, bool ret, struct q7c_kind *k)
 		} else {
 			set_invalid(k, t, builtin_why(pointee));
 		}
+		free(spell);
 		free(qual);
 		return;
 	}
@@ -166,7 +170,7 @@ void q7c_classify(CXType t, bool ret, struct q7c_kind *k)
 			return;
 		}
 		if ((k->kind = builtin_kind(c, &spell)) != Q7_KIND_INVALID)
-			k->ctype = q7_xstrdup(spell);
+			k->ctype = spell;
 		else
 			set_invalid(k, t, builtin_why(c));
 		return;

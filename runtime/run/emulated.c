@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,10 +34,9 @@
 #include "image.h"
 #include "npy.h"
 #include "prelink.h"
+#include "proc.h"
 #include "support.h"
 #include "tempfile.h"
-
-extern char **environ;
 
 #define DEFAULT_TIMEOUT 60.0        /* seconds, for all cores together */
 #define DEFAULT_HEAP (64u << 20)
@@ -143,8 +141,11 @@ static int make_layout(const struct q7_run_request *req, struct layout *L, struc
 	return 0;
 }
 
+/* Files of a run are registered as temporaries first, so that q7-run
+ * stopped by a signal removes them (and its directory) too. */
 static int write_file(const char *path, const void *a, size_t an, const void *b, size_t bn)
 {
+	q7_temp_register(path);
 	FILE *f = fopen(path, "wb");
 	if (!f)
 		return -1;
@@ -179,56 +180,19 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* While QEMUs run, SIGINT/SIGTERM/SIGHUP/SIGQUIT stop them too, so that no
- * emulated core spins on after q7-run is gone; then q7-run dies by the
- * signal (temporary files removed). */
-static volatile pid_t live[Q7_BOOT_MAX_CORES];
-static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-static struct sigaction saved_actions[sizeof stop_signals / sizeof stop_signals[0]];
-
-static void on_stop_signal(int sig)
-{
-	for (int i = 0; i < Q7_BOOT_MAX_CORES; i++)
-		if (live[i] > 0)
-			kill(live[i], SIGKILL);
-	q7_temp_cleanup_from_signal();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void guard_children(bool on)
-{
-	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++) {
-		if (on) {
-			struct sigaction sa;
-			memset(&sa, 0, sizeof sa);
-			sa.sa_handler = on_stop_signal;
-			sigemptyset(&sa.sa_mask);
-			sigaction(stop_signals[i], NULL, &saved_actions[i]);
-			if (saved_actions[i].sa_handler != SIG_IGN)
-				sigaction(stop_signals[i], &sa, NULL);
-		} else {
-			sigaction(stop_signals[i], &saved_actions[i], NULL);
-		}
-	}
-}
-
-/* Starts argv with result_fd as its fd 3 and /dev/null as stdin. The pid,
- * or -1 after q7_run_fail(). */
+/* Starts argv with result_fd as its fd 3 and /dev/null as stdin. A signal
+ * q7-run gets while it runs kills it (support/proc.h forwards it as
+ * SIGKILL), and q7-run dies once it is gone. The pid, or -1 after
+ * q7_run_fail(). */
 static pid_t spawn_qemu(char *const *argv, int result_fd, struct q7_run_result *r)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, result_fd, Q7_BOOT_RESULT_FD);
+	_Static_assert(Q7_BOOT_RESULT_FD == 3, "the process layer passes fd 3");
+	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fd3 = result_fd, .quiet = true,
+	                         .stop_signal = SIGKILL};
 	fflush(NULL); /* our buffered output first, then the kernel's */
-	pid_t pid;
-	int e = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (e != 0) {
-		q7_run_fail(r, "cannot start %s: %s", argv[0], strerror(e));
-		return -1;
-	}
+	pid_t pid = q7_proc_spawn(argv, &o);
+	if (pid < 0)
+		q7_run_fail(r, "cannot start %s: %s", argv[0], strerror(errno));
 	return pid;
 }
 
@@ -305,6 +269,7 @@ static int prepare_qemu(struct emu *E, struct qemu_run *q, struct core_run *core
 	struct q7_boot_block *b = (struct q7_boot_block *)params;
 	struct q7_strvec *argv = &q->argv;
 	int rc = -1;
+	q7_temp_register(q->dir);
 	if (mkdir(q->dir, 0700) != 0 && errno != EEXIST) {
 		q7_run_fail(r, "%s: cannot create: %s", q->dir, strerror(errno));
 		goto out;
@@ -385,6 +350,7 @@ static int prepare_qemu(struct emu *E, struct qemu_run *q, struct core_run *core
 	}
 	if (E->L.size)
 		add_loader(argv, dat, Q7_BOOT_DATA_AREA);
+	q7_temp_register(res);
 	q->fd = open(res, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (q->fd < 0) {
 		q7_run_fail(r, "%s: cannot create: %s", res, strerror(errno));
@@ -399,67 +365,73 @@ out:
 	return rc;
 }
 
+/* Kills every QEMU still running and waits for it. */
+static void stop_qemus(struct qemu_run *runs, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (runs[i].pid > 0)
+			q7_proc_kill(runs[i].pid, SIGKILL);
+	for (unsigned i = 0; i < n; i++) {
+		if (runs[i].pid > 0)
+			q7_proc_wait(runs[i].pid, &runs[i].wst);
+		runs[i].pid = -1;
+	}
+}
+
 /* Starts the QEMU runs, at most E->jobs at a time, and waits for them all
  * within the time budget (which it decreases). 0, or -1 after q7_run_fail(); on
  * a time-out every QEMU still running is killed. */
 static int run_qemus(struct emu *E, struct qemu_run *runs, unsigned n)
 {
 	double start = now_s();
-	unsigned next = 0, running = 0, done = 0;
-	long nap = 1000000; /* 1 ms, growing to 20 ms */
+	unsigned next = 0, running = 0;
+	pid_t pids[Q7_BOOT_MAX_CORES];
 	int rc = 0;
-	while (done < n) {
+	for (;;) {
 		while (rc == 0 && next < n && running < E->jobs) {
 			struct qemu_run *q = &runs[next++];
 			q->t0 = now_s();
 			q->pid = spawn_qemu(q->argv.v, q->fd, E->r);
 			if (q->pid < 0) {
 				q->pid = -1;
-				done++;
 				rc = -1;
 				continue;
 			}
-			live[next - 1] = q->pid;
 			running++;
 		}
-		bool reaped = false;
-		for (unsigned i = 0; i < n; i++) {
-			struct qemu_run *q = &runs[i];
-			if (q->pid <= 0 || waitpid(q->pid, &q->wst, WNOHANG) != q->pid)
-				continue;
-			q->secs = now_s() - q->t0;
-			q->pid = -1;
-			live[i] = 0;
-			running--;
-			done++;
-			reaped = true;
-		}
-		if (done == n || (rc != 0 && running == 0))
+		if (running == 0)
 			break;
-		if (now_s() - start > E->budget) {
+		size_t np = 0;
+		for (unsigned i = 0; i < n; i++)
+			if (runs[i].pid > 0)
+				pids[np++] = runs[i].pid;
+		double left = E->budget - (now_s() - start);
+		pid_t pid;
+		int wst = 0;
+		int got = left > 0 ? q7_proc_wait_any(pids, np, left, &pid, &wst) : Q7_PROC_TIMEOUT;
+		if (got == Q7_PROC_TIMEOUT) {
 			const struct qemu_run *late = NULL;
-			for (unsigned i = 0; i < n; i++) {
-				struct qemu_run *q = &runs[i];
-				if (q->pid <= 0)
-					continue;
-				late = late ? late : q;
-				kill(q->pid, SIGKILL);
-				while (waitpid(q->pid, &q->wst, 0) < 0 && errno == EINTR)
-					;
-				q->pid = -1;
-				live[i] = 0;
-			}
+			for (unsigned i = 0; i < n && !late; i++)
+				if (runs[i].pid > 0)
+					late = &runs[i];
+			bool several = late && late->n > 1;
+			stop_qemus(runs, n);
 			q7_run_fail(E->r, "%s: timed out after %g s on the emulated core%s (QEMU stopped); a "
 			     "kernel that never returns? --timeout=SECONDS sets the limit", E->req->op,
 			     E->req->timeout_s > 0 ? E->req->timeout_s : DEFAULT_TIMEOUT,
-			     late && late->n > 1 ? "s" : "");
+			     several ? "s" : "");
 			return -1;
 		}
-		if (!reaped) {
-			struct timespec ts = {0, nap};
-			nanosleep(&ts, NULL);
-			if (nap < 20000000)
-				nap += nap / 2;
+		if (got == Q7_PROC_NONE)
+			break;
+		for (unsigned i = 0; i < n; i++) {
+			struct qemu_run *q = &runs[i];
+			if (q->pid != pid)
+				continue;
+			q->wst = wst;
+			q->secs = now_s() - q->t0;
+			q->pid = -1;
+			running--;
 		}
 	}
 	E->budget -= now_s() - start;
@@ -477,11 +449,9 @@ static int read_record(struct emu *E, const struct qemu_run *q, const char *buf,
 	int rc = -1;
 	char *who = E->cores > 1 ? q7_xasprintf("core %u: ", c->core) : q7_xstrdup("");
 	if (len - *pos < sizeof br) {
-		if (WIFSIGNALED(q->wst))
-			q7_run_fail(r, "%sqemu-system-xtensa died of signal %d", who, WTERMSIG(q->wst));
-		else
-			q7_run_fail(r, "%sthe emulated core gave no result (qemu-system-xtensa exit status "
-			     "%d)", who, WIFEXITED(q->wst) ? WEXITSTATUS(q->wst) : -1);
+		char how[96];
+		q7_proc_describe(q->wst, how, sizeof how);
+		q7_run_fail(r, "%sthe emulated core gave no result (qemu-system-xtensa %s)", who, how);
 		goto out;
 	}
 	memcpy(&br, buf + *pos, sizeof br);
@@ -606,25 +576,34 @@ static int final_output(struct emu *E, const struct core_run *last)
 	return q7_run_take_output(f, last->out, last->out_bytes, E->r);
 }
 
+/* A run's file, removed now (Q7CC_SAVE_TEMPS: at exit, kept). */
+static void drop_file(const struct qemu_run *q, const char *name)
+{
+	char *p = run_file(q, name);
+	if (!q7_save_temps()) {
+		unlink(p);
+		q7_temp_forget(p);
+	}
+	free(p);
+}
+
 static void free_qemu(struct qemu_run *q, const struct core_run *cores)
 {
 	if (q->fd >= 0)
 		close(q->fd);
-	if (q->dir && !q7_save_temps()) {
-		const char *names[] = {"params.bin", "data.bin", "result.bin"};
-		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-			char *p = run_file(q, names[i]);
-			unlink(p);
-			free(p);
-		}
+	if (q->dir) {
+		drop_file(q, "params.bin");
+		drop_file(q, "data.bin");
+		drop_file(q, "result.bin");
 		for (unsigned k = 0; k < q->n; k++) {
 			char *name = q7_xasprintf("image%u.bin", cores[q->first + k].core);
-			char *p = run_file(q, name);
-			unlink(p);
-			free(p);
+			drop_file(q, name);
 			free(name);
 		}
-		rmdir(q->dir);
+		if (!q7_save_temps()) {
+			rmdir(q->dir);
+			q7_temp_forget(q->dir);
+		}
 	}
 	q7_sv_free(&q->argv);
 	free(q->dir);
@@ -644,9 +623,9 @@ static int run_all(struct emu *E, struct core_run *cores, struct qemu_run *qs, u
 		if (prepare_qemu(E, &qs[i], cores, E->L.data))
 			return -1;
 	}
-	guard_children(true);
+	q7_proc_signals_install();
 	int ran = run_qemus(E, qs, *nq);
-	guard_children(false);
+	q7_proc_signals_restore();
 	if (ran)
 		return -1;
 	for (unsigned i = 0; i < *nq; i++)
@@ -686,8 +665,10 @@ int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *r)
 		return 1;
 	}
 	const char *env_qemu = getenv("Q7CC_QEMU");
-	char *qemu = env_qemu && *env_qemu ? q7_xstrdup(env_qemu)
-	                                   : q7_path_search("qemu-system-xtensa", NULL);
+	/* Q7CC_QEMU is a path: "qemu" means ./qemu, never one found on PATH. */
+	char *qemu = !(env_qemu && *env_qemu) ? q7_path_search("qemu-system-xtensa", NULL)
+	             : strchr(env_qemu, '/') ? q7_xstrdup(env_qemu)
+	                                     : q7_xasprintf("./%s", env_qemu);
 	if (!qemu || !q7_path_is_executable(qemu)) {
 		q7_run_fail(r, "qemu-system-xtensa not found%s%s: --target=emulated needs it (Debian "
 		     "package qemu-system-misc: apt-get install qemu-system-misc)",

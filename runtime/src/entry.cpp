@@ -23,12 +23,18 @@ struct op_list {
 	op_entry ops[Q7RT_MAX_OPS];
 };
 
+/* A schema's parameters; the words point into the schema text. */
 struct signature {
 	unsigned n;
 	int kinds[Q7_MAX_ARGS];
-	const char *names[Q7_MAX_ARGS]; /* point into the schema text */
+	const char *types[Q7_MAX_ARGS]; /* as written: "int", "long long" */
+	unsigned type_len[Q7_MAX_ARGS];
+	const char *names[Q7_MAX_ARGS];
 	unsigned name_len[Q7_MAX_ARGS];
 };
+
+/* The running op's, for the marshalling's messages (q7rt_arg_label). */
+signature running;
 
 void set_status(q7_frame *f, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void set_status(q7_frame *f, int status, const char *fmt, ...)
@@ -55,27 +61,17 @@ void register_funcs(op_list *l)
 	}
 }
 
-const struct {
-	const char *text;
-	int kind;
-} kind_words[] = {
-	{"Tensor", Q7RT_K_TENSOR}, {"Scalar", Q7RT_K_SCALAR}, {"number", Q7RT_K_SCALAR},
-	{"long long", Q7RT_K_LONGLONG}, {"int64_t", Q7RT_K_LONGLONG}, {"int", Q7RT_K_INT},
-	{"float", Q7RT_K_FLOAT}, {"double", Q7RT_K_DOUBLE}, {"bool", Q7RT_K_BOOL},
+/* The kinds' rows of <q7/kinds.h>: the words schema text names them by
+ * and the frame arguments each takes. */
+struct kind_row {
+	const char *torch, *name, *also;
+	unsigned args;
 };
-
-const char *kind_name(int k)
-{
-	switch (k) {
-	case Q7RT_K_TENSOR: return "Tensor";
-	case Q7RT_K_SCALAR: return "Scalar";
-	case Q7RT_K_INT: return "int";
-	case Q7RT_K_LONGLONG: return "long long";
-	case Q7RT_K_FLOAT: return "float";
-	case Q7RT_K_DOUBLE: return "double";
-	default: return "bool";
-	}
-}
+#define Q7RT_KIND_ROW(NAME, TS, VENDOR, ALSO, CXX, MANGLED, INTBITS, XT, CALL, LOCAL, ARGS) \
+	{TS, VENDOR, ALSO, ARGS},
+const kind_row kind_rows[] = {{"", "", "", 0}, Q7_KINDS(Q7RT_KIND_ROW)};
+#undef Q7RT_KIND_ROW
+static_assert(sizeof kind_rows / sizeof kind_rows[0] == Q7_KIND_END, "one row per kind");
 
 const char *arg_kind_name(uint32_t k)
 {
@@ -90,8 +86,49 @@ const char *arg_kind_name(uint32_t k)
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
 
-/* "ns::relu(Tensor x, long long k) -> Tensor": the parameter kinds and
- * names. -1 when the text is not a schema this runtime can marshal. */
+/* The length of word w at p (a space in w matches a run of blanks), when
+ * p holds it as a whole word; else 0. */
+size_t match_word(const char *p, const char *w)
+{
+	const char *s = p;
+	if (!*w)
+		return 0;
+	for (; *w; w++) {
+		if (*w == ' ') {
+			if (!is_space(*s))
+				return 0;
+			while (is_space(*s))
+				s++;
+		} else if (*s++ != *w) {
+			return 0;
+		}
+	}
+	return is_space(*s) || *s == ',' || *s == ')' ? (size_t)(s - p) : 0;
+}
+
+/* The kind the type at p names, by its exact name or another word first,
+ * then by its TorchScript type; *len is its length. INVALID if none. */
+int kind_of_word(const char *p, size_t *len)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = Q7_KIND_INVALID + 1; k < Q7_KIND_END; k++) {
+			const kind_row &r = kind_rows[k];
+			size_t n = pass ? match_word(p, r.torch) : match_word(p, r.name);
+			if (!pass && !n)
+				n = match_word(p, r.also);
+			if (n) {
+				*len = n;
+				return k;
+			}
+		}
+	return Q7_KIND_INVALID;
+}
+
+/* "ns::relu(Tensor x, int k) -> Tensor" (TorchScript, or the vendor's
+ * "long long k"): the parameters' kinds, types as written and names. -1
+ * when the text is not a schema this runtime can marshal. Only the type
+ * matters here: an int of 32 bits is the wrapper's to check, which knows
+ * the exact kind (customop_next_int). */
 int parse_schema(const char *s, signature *sig)
 {
 	sig->n = 0;
@@ -108,18 +145,13 @@ int parse_schema(const char *s, signature *sig)
 			p++;
 		if (sig->n == Q7_MAX_ARGS)
 			return -1;
-		int kind = -1;
-		for (const auto &w : kind_words) {
-			size_t len = strlen(w.text);
-			if (strncmp(p, w.text, len) == 0 &&
-			    (is_space(p[len]) || p[len] == ',' || p[len] == ')')) {
-				kind = w.kind;
-				p += len;
-				break;
-			}
-		}
-		if (kind < 0)
+		size_t len = 0;
+		int kind = kind_of_word(p, &len);
+		if (kind == Q7_KIND_INVALID)
 			return -1;
+		sig->types[sig->n] = p;
+		sig->type_len[sig->n] = (unsigned)len;
+		p += len;
 		while (is_space(*p))
 			p++;
 		const char *name = p;
@@ -137,6 +169,18 @@ int parse_schema(const char *s, signature *sig)
 			return -1;
 		p++;
 	}
+}
+
+/* The op a call names: by its name, or by "ns::name" as its schema
+ * qualifies it (torch.ops.ns.name's name). */
+bool names_op(const char *want, const op_entry *e)
+{
+	if (strcmp(want, e->name) == 0)
+		return true;
+	size_t n = strlen(want);
+	const char *sep = strstr(want, "::");
+	return sep && strcmp(sep + 2, e->name) == 0 && e->schema && strncmp(e->schema, want, n) == 0 &&
+	       e->schema[n] == '(';
 }
 
 void list_ops(char *buf, size_t size, const op_list *l)
@@ -181,7 +225,16 @@ bool check_tensor(q7_frame *f, const q7_tensor_desc *d, const char *what)
 	return true;
 }
 
-/* Each frame argument against the schema's kind. */
+/* "argument 2 (k)", or "argument 2" when the schema names none. */
+void arg_label(const signature *sig, unsigned i, char *buf, size_t size)
+{
+	if (i < sig->n && sig->name_len[i] != 0)
+		snprintf(buf, size, "argument %u (%.*s)", i + 1, (int)sig->name_len[i], sig->names[i]);
+	else
+		snprintf(buf, size, "argument %u", i + 1);
+}
+
+/* Each frame argument against the schema's type. */
 bool check_args(q7_frame *f, const op_entry *op, const signature *sig)
 {
 	if (f->nargs != sig->n) {
@@ -192,31 +245,17 @@ bool check_args(q7_frame *f, const op_entry *op, const signature *sig)
 	for (unsigned i = 0; i < sig->n; i++) {
 		const q7_arg *a = &f->args[i];
 		int k = sig->kinds[i];
-		bool ok;
-		switch (k) {
-		case Q7RT_K_TENSOR: ok = a->kind == Q7_ARG_TENSOR; break;
-		case Q7RT_K_SCALAR: ok = a->kind == Q7_ARG_INT || a->kind == Q7_ARG_FLOAT || a->kind == Q7_ARG_BOOL; break;
-		case Q7RT_K_INT:
-		case Q7RT_K_LONGLONG: ok = a->kind == Q7_ARG_INT; break;
-		case Q7RT_K_FLOAT:
-		case Q7RT_K_DOUBLE: ok = a->kind == Q7_ARG_FLOAT || a->kind == Q7_ARG_INT; break;
-		default: ok = a->kind == Q7_ARG_BOOL || (a->kind == Q7_ARG_INT && (a->u.i == 0 || a->u.i == 1)); break;
-		}
+		/* a bool also takes the integers 0 and 1 */
+		bool ok = a->kind < 32 && (kind_rows[k].args & (1u << a->kind)) != 0 &&
+		          !(k == Q7_KIND_BOOL && a->kind == Q7_ARG_INT && a->u.i != 0 && a->u.i != 1);
 		char what[64];
-		snprintf(what, sizeof what, "argument %u (%.*s)", i + 1, (int)sig->name_len[i], sig->names[i]);
-		if (sig->name_len[i] == 0)
-			snprintf(what, sizeof what, "argument %u", i + 1);
+		arg_label(sig, i, what, sizeof what);
 		if (!ok) {
-			set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s: expected %s, got %s", f->op, what,
-			           kind_name(k), arg_kind_name(a->kind));
+			set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s: expected %.*s, got %s", f->op, what,
+			           (int)sig->type_len[i], sig->types[i], arg_kind_name(a->kind));
 			return false;
 		}
-		if (k == Q7RT_K_INT && (a->u.i < INT32_MIN || a->u.i > INT32_MAX)) {
-			set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s: %lld does not fit in an int", f->op, what,
-			           (long long)a->u.i);
-			return false;
-		}
-		if (k == Q7RT_K_TENSOR && !check_tensor(f, &a->u.tensor, what))
+		if (k == Q7_KIND_TENSOR && !check_tensor(f, &a->u.tensor, what))
 			return false;
 	}
 	return true;
@@ -328,6 +367,11 @@ bool check_frame(q7_frame *f)
 
 } // namespace
 
+void q7rt_arg_label(unsigned i, char *buf, size_t size)
+{
+	arg_label(&running, i, buf, size);
+}
+
 #if defined(__XTENSA__)
 extern "C" void q7rt_device_stdio(void);
 
@@ -393,7 +437,7 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 	register_funcs(&ops);
 	const op_entry *op = nullptr;
 	for (int i = 0; i < ops.n; i++)
-		if (strcmp(ops.ops[i].name, f->op) == 0)
+		if (names_op(f->op, &ops.ops[i]))
 			op = &ops.ops[i];
 	if (!op) {
 		set_status(f, Q7_STATUS_NO_SUCH_OP, "no op '%s' in this library; its ops: ", f->op);
@@ -410,8 +454,7 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 	}
 	if (!check_args(f, op, &sig))
 		return f->status;
-	for (unsigned i = 0; i < sig.n; i++)
-		q7rt.kinds[i] = sig.kinds[i];
+	running = sig;
 	q7rt.op = op->name;
 	if (f->dst.data != 0 && !check_tensor(f, &f->dst, "the destination"))
 		return f->status;

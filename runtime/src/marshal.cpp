@@ -1,6 +1,7 @@
 /* The customop_* marshalling the generated wrapper calls: arguments come
- * from the frame in order (already checked against the op's schema by
- * q7_entry), the result goes back through customop_return_tensor. */
+ * from the frame in order (already checked against the op's schema's types
+ * by q7_entry; the width of an int here), the result goes back through
+ * customop_return_tensor. */
 #include <string.h>
 
 #include "rt.h"
@@ -68,7 +69,19 @@ at::Scalar customop_next_scalar()
 	return at::Scalar();
 }
 
-int customop_next_int() { return (int)as_int(next_arg("an int"), "an int"); }
+/* The schema says "int" for int and long long alike: the range of an int
+ * is checked here, where the wrapper says which it is. */
+int customop_next_int()
+{
+	int64_t v = as_int(next_arg("an int"), "an int");
+	if (v < INT32_MIN || v > INT32_MAX) {
+		char what[64];
+		q7rt_arg_label(q7rt.next_arg - 1, what, sizeof what);
+		q7rt_fail_status(Q7_STATUS_BAD_ARGS, "%s: %lld does not fit in an int", what,
+		                 (long long)v);
+	}
+	return (int)v;
+}
 
 long long customop_next_longlong() { return (long long)as_int(next_arg("a long long"), "a long long"); }
 

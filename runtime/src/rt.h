@@ -14,6 +14,7 @@
 
 #include <neuron/wrapper_api.h>
 #include <q7/frame.h>
+#include <q7/kinds.h>
 
 #include "arena.h"
 #include "context.h"
@@ -22,16 +23,6 @@
 #define Q7RT_TCM_SIZE (16 * 1024)
 #define Q7RT_TCM_BLOCKS 64 /* live tcm_malloc blocks at most */
 
-/* Parameter kinds as the schema text spells them. */
-enum q7rt_kind {
-	Q7RT_K_TENSOR,
-	Q7RT_K_SCALAR,
-	Q7RT_K_INT,
-	Q7RT_K_LONGLONG,
-	Q7RT_K_FLOAT,
-	Q7RT_K_DOUBLE,
-	Q7RT_K_BOOL,
-};
 
 struct q7rt_state {
 	struct q7_frame *frame;
@@ -43,7 +34,6 @@ struct q7rt_state {
 	} tcm_blocks[Q7RT_TCM_BLOCKS]; /* live blocks, in address order */
 	unsigned tcm_n;
 	unsigned next_arg;       /* customop_next_* cursor */
-	int kinds[Q7_MAX_ARGS];  /* the running op's parameter kinds */
 	struct q7rt_tensor *ret; /* customop_return_tensor */
 	bool returned;
 	struct q7rt_tensor *dst; /* get_dst_tensor, made on first use */
@@ -66,6 +56,9 @@ void *q7rt_alloc(size_t bytes, size_t align, const char *what);
  * linkage: device_stdio.c (C) hooks picolibc's stdout to them. */
 extern "C" void q7rt_write(const char *s, size_t n);
 extern "C" void q7rt_flush(void);
+/* "argument 2 (k)": argument i (0-based) of the running op, named as its
+ * schema names it, into buf. */
+void q7rt_arg_label(unsigned i, char *buf, size_t size);
 /* Elements of a tensor; 1 for a 0-dim tensor. */
 int64_t q7rt_numel(const struct q7rt_tensor *t);
 bool q7rt_contiguous(const struct q7rt_tensor *t);

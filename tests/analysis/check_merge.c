@@ -2,6 +2,7 @@
  * are errors naming both places, undefined kernels and the 10-kernel
  * limit are caught, and the order is stable (by name). */
 #include "analysis.h"
+#include "schema.h"
 
 #include "run_suite.h"
 
@@ -15,7 +16,7 @@ static void add(struct q7_op_table *t, const char *schema, bool defined, const c
 {
 	char *err = NULL;
 	struct q7_op *op = q7_ops_add(t);
-	ck_assert_msg(q7_schema_parse(schema, op, &err) == 0, "%s", err ? err : "");
+	ck_assert_msg(q7_schema_parse(schema, op, &err, NULL) == 0, "%s", err ? err : "");
 	op->defined = defined;
 	free(op->file);
 	op->file = q7_xstrdup(file);

@@ -1,6 +1,7 @@
 /* analysis without libclang: the schema text format (round trips and
  * errors), the warning policy, compiler-format printing, JSON and SARIF. */
 #include "analysis.h"
+#include "schema.h"
 #include "internal.h"
 
 #include "run_suite.h"
@@ -14,29 +15,26 @@
 static char *print_op(const struct q7_op *op)
 {
 	struct q7_strbuf b = {0};
-	q7_schema_print(op, &b);
+	q7_schema_print(op, NULL, &b);
 	return q7_sb_take(&b);
 }
 
-/* parse(text) prints as canonical, and canonical parses to the same op. */
+/* parse(text) prints as canonical (TorchScript), and canonical parses to
+ * an op that prints the same again. */
 static void round_trip(const char *text, const char *canonical)
 {
 	struct q7_op op, op2;
 	char *err = NULL;
-	ck_assert_msg(q7_schema_parse(text, &op, &err) == 0, "%s: %s", text, err ? err : "");
+	ck_assert_msg(q7_schema_parse(text, &op, &err, NULL) == 0, "%s: %s", text, err ? err : "");
 	char *s = print_op(&op);
 	ck_assert_str_eq(s, canonical);
-	ck_assert_int_eq(q7_schema_parse(s, &op2, &err), 0);
+	ck_assert_int_eq(q7_schema_parse(s, &op2, &err, NULL), 0);
+	char *s2 = print_op(&op2);
+	ck_assert_str_eq(s2, canonical);
 	ck_assert_str_eq(op2.name, op.name);
-	ck_assert_str_eq(op2.qualname, op.qualname);
 	ck_assert_int_eq(op2.ret, op.ret);
-	ck_assert_str_eq(op2.ret_name, op.ret_name);
 	ck_assert_uint_eq(op2.nparams, op.nparams);
-	for (size_t i = 0; i < op.nparams; i++) {
-		ck_assert_int_eq(op2.params[i].kind, op.params[i].kind);
-		ck_assert_str_eq(op2.params[i].name, op.params[i].name);
-		ck_assert_str_eq(op2.params[i].ctype, op.params[i].ctype);
-	}
+	free(s2);
 	free(s);
 	q7_op_clear(&op);
 	q7_op_clear(&op2);
@@ -46,13 +44,59 @@ START_TEST(schema_round_trips)
 {
 	round_trip("relu(Tensor x, int k, float a) -> Tensor", "relu(Tensor x, int k, float a) -> Tensor");
 	round_trip("  relu ( Tensor   x,int k ,float a )->Tensor  ", "relu(Tensor x, int k, float a) -> Tensor");
+	/* The vendor's grammar reads; the exact kinds print as TorchScript. */
 	round_trip("ns::inner::fn(long long n, double d, bool b, Scalar s) -> (Tensor out)",
-	           "ns::inner::fn(long long n, double d, bool b, Scalar s) -> (Tensor out)");
-	round_trip("my_ops::relu_forward(Tensor t_in, number alpha) -> (Tensor ret)",
-	           "my_ops::relu_forward(Tensor t_in, Scalar alpha) -> (Tensor ret)");
-	round_trip("f(long\n\tlong x) -> ( Tensor )", "f(long long x) -> Tensor");
+	           "fn(int n, float d, bool b, Scalar s) -> (Tensor out)");
+	round_trip("my_ops::relu_forward(Tensor t_in, number alpha, int64_t k) -> (Tensor ret)",
+	           "my_ops::relu_forward(Tensor t_in, Scalar alpha, int k) -> (Tensor ret)");
+	round_trip("f(long\n\tlong x) -> ( Tensor )", "f(int x) -> Tensor");
 	round_trip("noargs() -> Tensor", "noargs() -> Tensor");
-	round_trip("unnamed(Tensor, int) -> Tensor", "unnamed(Tensor, int) -> Tensor");
+	/* TorchScript needs every name, and not one of its keywords. */
+	round_trip("unnamed(Tensor, int) -> Tensor", "unnamed(Tensor arg0, int arg1) -> Tensor");
+	round_trip("k(Tensor in, int is, bool x) -> (Tensor None)",
+	           "k(Tensor in_, int is_, bool x) -> (Tensor None_)");
+}
+END_TEST
+
+START_TEST(schema_namespace)
+{
+	struct q7_op op;
+	char *err = NULL;
+	ck_assert_int_eq(q7_schema_parse("ops::inner::relu(Tensor x) -> Tensor", &op, &err, NULL), 0);
+	struct q7_strbuf b = {0};
+	q7_schema_print(&op, "my_ops", &b);
+	ck_assert_str_eq(b.s, "my_ops::relu(Tensor x) -> Tensor");
+	q7_sb_free(&b);
+	q7_schema_print(&op, "", &b);
+	ck_assert_str_eq(b.s, "relu(Tensor x) -> Tensor");
+	q7_sb_free(&b);
+	q7_schema_print(&op, "not an identifier", &b);
+	ck_assert_str_eq(b.s, "relu(Tensor x) -> Tensor");
+	q7_sb_free(&b);
+	ck_assert_str_eq(op.qualname, "ops::inner::relu"); /* kept for codegen */
+	ck_assert_str_eq(op.ns, ""); /* no TorchScript namespace */
+	q7_op_clear(&op);
+	/* One qualifier is the op's own namespace, which wins. */
+	ck_assert_int_eq(q7_schema_parse("my_ops::relu(Tensor x) -> Tensor", &op, &err, NULL), 0);
+	ck_assert_str_eq(op.ns, "my_ops");
+	q7_schema_print(&op, "libname", &b);
+	ck_assert_str_eq(b.s, "my_ops::relu(Tensor x) -> Tensor");
+	q7_sb_free(&b);
+	q7_op_clear(&op);
+	/* A library's namespace is its file's name. */
+	static const char *const libs[][2] = {
+		{"libmy_ops.so", "my_ops"}, {"out/libops.so.1", "ops"}, {"kernels", "kernels"},
+		{"/a.b/libk_1.so", "k_1"},  {"lib.so", NULL},          {"libmy-ops.so", NULL},
+		{"libin.so", NULL},         {"lib9.so", NULL},
+	};
+	for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+		char *ns = q7_library_namespace(libs[i][0]);
+		if (libs[i][1])
+			ck_assert_str_eq(ns, libs[i][1]);
+		else
+			ck_assert_msg(ns == NULL, "%s: %s", libs[i][0], ns);
+		free(ns);
+	}
 }
 END_TEST
 
@@ -60,7 +104,7 @@ START_TEST(schema_fields)
 {
 	struct q7_op op;
 	char *err = NULL;
-	ck_assert_int_eq(q7_schema_parse("ops::k(Tensor x, Scalar s, long long n) -> (Tensor y)", &op, &err), 0);
+	ck_assert_int_eq(q7_schema_parse("ops::k(Tensor x, Scalar s, long long n) -> (Tensor y)", &op, &err, NULL), 0);
 	ck_assert_str_eq(op.name, "k");
 	ck_assert_str_eq(op.qualname, "ops::k");
 	ck_assert_uint_eq(op.nparams, 3);
@@ -75,6 +119,12 @@ START_TEST(schema_fields)
 	ck_assert_str_eq(op.ret_name, "y");
 	ck_assert_str_eq(op.file, "");
 	q7_op_clear(&op);
+	/* TorchScript's types read as the narrowest kind of each. */
+	ck_assert_int_eq(q7_schema_parse("k(int a, float b, bool c) -> Tensor", &op, &err, NULL), 0);
+	ck_assert_int_eq(op.params[0].kind, Q7_KIND_INT);
+	ck_assert_int_eq(op.params[1].kind, Q7_KIND_FLOAT);
+	ck_assert_int_eq(op.params[2].kind, Q7_KIND_BOOL);
+	q7_op_clear(&op);
 }
 END_TEST
 
@@ -83,7 +133,7 @@ static void parse_fails(const char *text, const char *want)
 	struct q7_op op;
 	memset(&op, 0, sizeof op);
 	char *err = NULL;
-	ck_assert_msg(q7_schema_parse(text, &op, &err) == -1, "parsed: %s", text);
+	ck_assert_msg(q7_schema_parse(text, &op, &err, NULL) == -1, "parsed: %s", text);
 	ck_assert_ptr_nonnull(err);
 	ck_assert_msg(strstr(err, want), "%s: error '%s' lacks '%s'", text, err, want);
 	ck_assert_ptr_null(op.name);
@@ -97,7 +147,7 @@ START_TEST(schema_errors)
 	parse_fails("relu(Tensor x", "expected ',' or ')'");
 	parse_fails("relu(Tensor x) Tensor", "expected '->' at column 16");
 	parse_fails("relu(Tensor x) ->", "expected a type");
-	parse_fails("relu(long x) -> Tensor", "'long' after 'long'");
+	parse_fails("relu(long x) -> Tensor", "found 'long'");
 	parse_fails("relu(Tensor? x) -> Tensor", "found '?'");
 	parse_fails("relu(int[] x) -> Tensor", "found '['");
 	parse_fails("relu(int x=1) -> Tensor", "found '='");
@@ -106,6 +156,12 @@ START_TEST(schema_errors)
 	parse_fails("relu(Tensor x) -> Tensor out extra", "the end of the schema");
 	parse_fails("ns::(Tensor x) -> Tensor", "expected a name at column 5");
 	parse_fails("relu(Tensor x,) -> Tensor", "expected a type");
+	struct q7_op op;
+	char *err = NULL;
+	unsigned col = 0;
+	ck_assert_int_eq(q7_schema_parse("relu(Tensor x) Tensor", &op, &err, &col), -1);
+	ck_assert_uint_eq(col, 16);
+	free(err);
 }
 END_TEST
 
@@ -130,10 +186,10 @@ START_TEST(schema_mutations)
 					t[cut] = '\0';
 				struct q7_op op;
 				char *err = NULL;
-				if (q7_schema_parse(t, &op, &err) == 0) {
+				if (q7_schema_parse(t, &op, &err, NULL) == 0) {
 					char *again = print_op(&op);
 					struct q7_op op2;
-					ck_assert_msg(q7_schema_parse(again, &op2, &err) == 0, "%s -> %s", t, again);
+					ck_assert_msg(q7_schema_parse(again, &op2, &err, NULL) == 0, "%s -> %s", t, again);
 					q7_op_clear(&op2);
 					free(again);
 					q7_op_clear(&op);
@@ -162,14 +218,19 @@ static struct q7_diags sample(void)
 	return ds;
 }
 
-static size_t apply(const char *const *flags, struct q7_diags *ds)
+/* One -W[no-][error=]RULE flag, as the driver takes it apart. */
+struct wf {
+	const char *rule;
+	bool no, error;
+};
+
+/* Applies -Werror (werror), -w (none) and the rule flags fs (ending in
+ * a NULL rule) to ds. */
+static size_t apply(bool werror, bool none, const struct wf *fs, struct q7_diags *ds)
 {
-	struct q7_warn_policy p = {0};
-	for (; *flags; flags++) {
-		bool q7_only;
-		ck_assert_msg(q7_warn_policy_take(&p, *flags, &q7_only), "%s", *flags);
-		ck_assert_int_eq(q7_only, strstr(*flags, "q7-") != NULL);
-	}
+	struct q7_warn_policy p = {.werror = werror, .suppress_all = none};
+	for (; fs && fs->rule; fs++)
+		q7_warn_policy_rule(&p, fs->rule, fs->no, fs->error);
 	size_t e = q7_diags_apply_policy(ds, &p);
 	q7_warn_policy_free(&p);
 	return e;
@@ -177,47 +238,69 @@ static size_t apply(const char *const *flags, struct q7_diags *ds)
 
 START_TEST(policy)
 {
+	/* Known rule names, from the rule table. */
 	struct q7_warn_policy p = {0};
-	bool q7_only = true;
-	ck_assert(!q7_warn_policy_take(&p, "-Wall", &q7_only));
-	ck_assert(!q7_only);
-	ck_assert(!q7_warn_policy_take(&p, "-O2", &q7_only));
+	ck_assert(q7_warn_policy_rule(&p, "q7-profile-kind", true, false));
+	ck_assert(!q7_warn_policy_rule(&p, "q7-bogus", false, false));
 	q7_warn_policy_free(&p);
 
 	struct q7_diags ds = sample();
-	ck_assert_uint_eq(apply((const char *const[]){NULL}, &ds), 1);
+	ck_assert_uint_eq(apply(false, false, NULL, &ds), 1);
 	ck_assert_uint_eq(ds.n, 4);
 	q7_diags_free(&ds);
 
 	ds = sample(); /* disabling a warning drops its note; errors stay */
-	ck_assert_uint_eq(apply((const char *const[]){"-Wno-q7-profile-kind", "-Wno-q7-return", NULL}, &ds), 1);
+	ck_assert_uint_eq(apply(false, false, (const struct wf[]){{"q7-profile-kind", true, false},
+	                                                         {"q7-return", true, false},
+	                                                         {NULL, false, false}},
+	                        &ds),
+	                  1);
 	ck_assert_uint_eq(ds.n, 2);
 	ck_assert_str_eq(ds.d[0].rule, "q7-return");
 	q7_diags_free(&ds);
 
-	ds = sample();
-	ck_assert_uint_eq(apply((const char *const[]){"-Werror", NULL}, &ds), 3);
+	ds = sample(); /* -Werror */
+	ck_assert_uint_eq(apply(true, false, NULL, &ds), 3);
 	ck_assert(ds.d[0].promoted);
 	ck_assert_int_eq(ds.d[0].severity, Q7_SEV_ERROR);
 	q7_diags_free(&ds);
 
-	ds = sample();
-	ck_assert_uint_eq(apply((const char *const[]){"-Werror", "-Wno-error=q7-other", NULL}, &ds), 2);
+	ds = sample(); /* -Werror -Wno-error=q7-other */
+	ck_assert_uint_eq(apply(true, false, (const struct wf[]){{"q7-other", true, true},
+	                                                        {NULL, false, false}},
+	                        &ds),
+	                  2);
 	ck_assert_int_eq(ds.d[3].severity, Q7_SEV_WARNING);
 	q7_diags_free(&ds);
 
-	ds = sample();
-	ck_assert_uint_eq(apply((const char *const[]){"-Werror=q7-other", NULL}, &ds), 2);
+	ds = sample(); /* -Werror=q7-other */
+	ck_assert_uint_eq(apply(false, false, (const struct wf[]){{"q7-other", false, true},
+	                                                         {NULL, false, false}},
+	                        &ds),
+	                  2);
 	ck_assert_int_eq(ds.d[0].severity, Q7_SEV_WARNING);
 	q7_diags_free(&ds);
 
 	ds = sample(); /* -w drops warnings (and their notes), never errors */
-	ck_assert_uint_eq(apply((const char *const[]){"-w", NULL}, &ds), 1);
+	ck_assert_uint_eq(apply(false, true, NULL, &ds), 1);
 	ck_assert_uint_eq(ds.n, 1);
 	q7_diags_free(&ds);
 
-	ds = sample(); /* the last flag wins */
-	ck_assert_uint_eq(apply((const char *const[]){"-Wno-q7-other", "-Wq7-other", NULL}, &ds), 1);
+	ds = sample(); /* -w wins over -Werror and -Werror=, as in GCC */
+	ck_assert_uint_eq(apply(true, true, (const struct wf[]){{"q7-other", false, true},
+	                                                       {NULL, false, false}},
+	                        &ds),
+	                  1);
+	ck_assert_uint_eq(ds.n, 1);
+	ck_assert(!ds.d[0].promoted);
+	q7_diags_free(&ds);
+
+	ds = sample(); /* the last flag wins: -Wno-q7-other -Wq7-other */
+	ck_assert_uint_eq(apply(false, false, (const struct wf[]){{"q7-other", true, false},
+	                                                         {"q7-other", false, false},
+	                                                         {NULL, false, false}},
+	                        &ds),
+	                  1);
 	ck_assert_uint_eq(ds.n, 4);
 	q7_diags_free(&ds);
 }
@@ -301,14 +384,15 @@ START_TEST(json_and_sarif)
 
 	struct q7_op_table ops = {0};
 	char *err;
-	ck_assert_int_eq(q7_schema_parse("ns::k(Tensor x, long long n) -> Tensor", q7_ops_add(&ops), &err), 0);
+	ck_assert_int_eq(q7_schema_parse("ns::k(Tensor x, long long n) -> Tensor", q7_ops_add(&ops), &err, NULL), 0);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	q7_ops_write_json(&ops, f);
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(buf, "\"name\": \"k\", \"qualname\": \"ns::k\", \"schema\": \"ns::k(Tensor x, long long n) -> Tensor\""));
-	ck_assert_ptr_nonnull(strstr(buf, "{\"name\": \"n\", \"kind\": \"long long\", \"ctype\": \"long long\"}"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"name\": \"k\", \"qualname\": \"ns::k\", \"namespace\": \"ns\", \"schema\": \"ns::k(Tensor x, int n) -> Tensor\""));
+	ck_assert_ptr_nonnull(strstr(buf, "{\"name\": \"n\", \"type\": \"int\", \"kind\": \"long long\", \"ctype\": \"long long\"}"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"return\": {\"type\": \"Tensor\", \"kind\": \"Tensor\", \"ctype\": \"at::Tensor\""));
 	free(buf);
 	q7_ops_free(&ops);
 }
@@ -337,6 +421,7 @@ int main(void)
 	Suite *s = suite_create("analysis-text");
 	TCase *tc = tcase_create("all");
 	tcase_add_test(tc, schema_round_trips);
+	tcase_add_test(tc, schema_namespace);
 	tcase_add_test(tc, schema_fields);
 	tcase_add_test(tc, schema_errors);
 	tcase_add_test(tc, schema_mutations);

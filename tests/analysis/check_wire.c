@@ -1,6 +1,7 @@
 /* The analysis server's wire format: requests and results survive the
  * round trip, and every truncation or damage of a message is refused
  * without a crash and without touching the caller's tables. */
+#include "schema.h"
 #include "wire.h"
 
 #include "run_suite.h"
@@ -14,7 +15,7 @@ static struct q7_op_table sample_ops(void)
 {
 	struct q7_op_table t = {0};
 	char *err;
-	ck_assert_int_eq(q7_schema_parse("ns::k(Tensor x, long long n, bool b) -> (Tensor y)", q7_ops_add(&t), &err), 0);
+	ck_assert_int_eq(q7_schema_parse("ns::k(Tensor x, long long n, bool b) -> (Tensor y)", q7_ops_add(&t), &err, NULL), 0);
 	t.ops[0].defined = true;
 	t.ops[0].stack_size = 8192;
 	free(t.ops[0].file);
@@ -23,7 +24,7 @@ static struct q7_op_table sample_ops(void)
 	t.ops[0].col = 3;
 	free(t.ops[0].params[1].ctype);
 	t.ops[0].params[1].ctype = q7_xstrdup("long");
-	ck_assert_int_eq(q7_schema_parse("noargs() -> Tensor", q7_ops_add(&t), &err), 0);
+	ck_assert_int_eq(q7_schema_parse("noargs() -> Tensor", q7_ops_add(&t), &err, NULL), 0);
 	t.ops[1].by_name_only = true; /* a NEURON_LIBRARY request */
 	return t;
 }
@@ -49,13 +50,14 @@ START_TEST(result_round_trip)
 	ck_assert_uint_eq(got.n, 2);
 	for (size_t i = 0; i < 2; i++) {
 		struct q7_strbuf x = {0}, y = {0};
-		q7_schema_print(&ops.ops[i], &x);
-		q7_schema_print(&got.ops[i], &y);
+		q7_schema_print(&ops.ops[i], NULL, &x);
+		q7_schema_print(&got.ops[i], NULL, &y);
 		ck_assert_str_eq(x.s, y.s);
 		q7_sb_free(&x);
 		q7_sb_free(&y);
 	}
 	ck_assert_str_eq(got.ops[0].params[1].ctype, "long");
+	ck_assert_str_eq(got.ops[0].ns, "ns");
 	ck_assert_str_eq(got.ops[0].file, "dir/k.cpp");
 	ck_assert_uint_eq(got.ops[0].stack_size, 8192);
 	ck_assert(got.ops[0].defined);

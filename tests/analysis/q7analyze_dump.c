@@ -5,6 +5,7 @@
  *   q7analyze-dump [-t] [-T triple] [-p profile] [-k name] [-s sysdir]...
  *                  source [-- clang args...] */
 #include "analysis.h"
+#include "schema.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,7 @@ int main(int argc, char **argv)
 	for (size_t k = 0; k < ops.n; k++) {
 		const struct q7_op *op = &ops.ops[k];
 		struct q7_strbuf b = {0};
-		q7_schema_print(op, &b);
+		q7_schema_print(op, NULL, &b);
 		printf("%s | %s(", b.s, op->ret_ctype);
 		for (size_t p = 0; p < op->nparams; p++)
 			printf("%s%s", p ? ", " : "", op->params[p].ctype);

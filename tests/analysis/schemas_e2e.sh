@@ -25,8 +25,19 @@ diff -u kernels.schemas from_object.txt || fail "schemas from the object"
 want=long
 [ "$profile" = host ] || want="long long"
 $q --q7-print-schema --q7-format=json k.o > k.json || fail "json"
-grep -q "\"name\": \"n\", \"kind\": \"long long\", \"ctype\": \"$want\"" k.json ||
+grep -q "\"name\": \"n\", \"type\": \"int\", \"kind\": \"long long\", \"ctype\": \"$want\"" k.json ||
 	fail "from_header's int64_t is not '$want': $(grep -o '"name": "n"[^}]*' k.json)"
+
+# Schema text (the vendor's grammar) reads and prints as TorchScript; the
+# printed form reads back to itself; a bad line is an error at its place.
+$q --q7-print-schema vendor.schemas > vendor.txt || fail "print-schema vendor.schemas"
+diff -u vendor.expected vendor.txt || fail "vendor.schemas as TorchScript"
+cp vendor.txt again.schemas
+$q --q7-print-schema again.schemas | diff -u vendor.expected - || fail "TorchScript read back"
+printf 'ok(Tensor x) -> Tensor\nbad(Tensor x, long y) -> Tensor\n' > bad.schemas
+$q --q7-print-schema bad.schemas > bad.out 2> bad.err && fail "bad.schemas was taken"
+grep -q "^bad.schemas:2:15: error: expected a type" bad.err || fail "bad.schemas: $(cat bad.err)"
+[ "$(cat bad.out)" = "ok(Tensor x) -> Tensor" ] || fail "bad.schemas printed '$(cat bad.out)'"
 
 # The same op name from two files: the link stops and names both.
 $q -c dup/one.cpp -o one.o || fail "compile one"

@@ -39,7 +39,7 @@ cmake --build "$build" > "$work/build.log" 2>&1 || { cat "$work/build.log"; fail
 # The records went through CMake's compile lines into the archive members.
 got=$("$q7cc" --q7-print-schema "$build/libkernels.a")
 want='relu(Tensor x) -> Tensor
-e2e::scale(Tensor x, float s, int n) -> Tensor'
+scale(Tensor x, float s, int n) -> Tensor'
 [ "$got" = "$want" ] || fail "schemas from libkernels.a: '$got'"
 
 obj="$build/CMakeFiles/kernels.dir/relu.cpp.o"

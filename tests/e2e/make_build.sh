@@ -16,7 +16,7 @@ make -C "$dir" -f "$here/make/Makefile" SRC="$here/proj" CXX="$q7cc" > "$work/ma
 [ -f "$dir/libops.so" ] && [ -f "$dir/libops.packed.so" ] || fail "libops.so / .packed.so"
 got=$("$q7cc" --q7-print-schema "$dir/relu.o" "$dir/scale.o" "$dir/add.o")
 want='relu(Tensor x) -> Tensor
-e2e::scale(Tensor x, float s, int n) -> Tensor
+scale(Tensor x, float s, int n) -> Tensor
 add(Tensor a, Tensor b) -> Tensor'
 [ "$got" = "$want" ] || fail "schemas: '$got'"
 target=host

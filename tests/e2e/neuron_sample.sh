@@ -37,7 +37,7 @@ grep -q '"by_name_only": true' "$work/shape.json" || fail "no request in shape.c
 [ -z "$("$q7cc" --q7-print-schema "$objs/relu.cpp.o")" ] || fail "relu.cpp.o carries records"
 # Both objects: the schema, with the shape function's parameter name.
 got=$("$q7cc" --q7-print-schema "$objs/shape.cpp.o" "$objs/relu.cpp.o")
-[ "$got" = "relu_forward(Tensor t_in) -> Tensor" ] || fail "schema: '$got'"
+[ "$got" = "my_ops::relu_forward(Tensor t_in) -> Tensor" ] || fail "schema: '$got'"
 
 target=host
 [ "$profile" = host ] || target=emulated
@@ -61,8 +61,15 @@ want = [x if x > 0 else 0.0 for x in xs]
 bad = [(i, x, y, w) for i, (x, y, w) in enumerate(zip(xs, ys, want)) if y != w]
 assert not bad, bad[:5]
 EOF
-# The op list names it.
+# The op list names it, with its TorchScript schema in NEURON_LIBRARY's
+# namespace, and that qualified name runs it too (torch.ops.my_ops.relu_forward).
 "$bin/q7-run" --target=$target "$lib" no_such_op "$work/in.npy" -o "$work/x.npy" \
 	> /dev/null 2> "$work/list.err" && fail "an unknown op ran"
-grep -q relu_forward "$work/list.err" || fail "the op list lacks relu_forward: $(cat "$work/list.err")"
+grep -q "its ops: my_ops::relu_forward(Tensor t_in) -> Tensor" "$work/list.err" ||
+	fail "the op list lacks my_ops::relu_forward: $(cat "$work/list.err")"
+"$bin/q7-run" --target=$target "$lib" my_ops::relu_forward "$work/in.npy" -o "$work/out2.npy" ||
+	fail "q7-run --target=$target my_ops::relu_forward"
+cmp -s "$work/out.npy" "$work/out2.npy" || fail "my_ops::relu_forward gave another result"
+"$bin/q7-run" --target=$target "$lib" other::relu_forward "$work/in.npy" -o "$work/x.npy" \
+	> /dev/null 2>&1 && fail "other::relu_forward ran"
 echo "ok: neuron_sample $profile ($target)"

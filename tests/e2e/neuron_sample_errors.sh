@@ -116,8 +116,8 @@ EOF
 cc both.cpp
 "$q7cc" -shared -o libboth.so both.o libk.a 2> both.err || { cat both.err; fail "link with an archive"; }
 got=$("$q7cc" --q7-print-schema both.o libk.a)
-want='relu_forward(Tensor t_in) -> Tensor
-ops::scale(Tensor x, long long n, float s, bool neg) -> Tensor'
+want='my_ops::relu_forward(Tensor t_in) -> Tensor
+my_ops::scale(Tensor x, int n, float s, bool neg) -> Tensor'
 [ "$got" = "$want" ] || fail "schemas: '$got'"
 python3 "$root/tests/e2e/npy.py" write in.npy
 "$bin/q7-run" --target=host libboth.so scale in.npy 3 0.5 true -o out.npy || fail "q7-run scale"

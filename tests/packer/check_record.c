@@ -1,6 +1,6 @@
 /* tests/packer/check_record: the .q7.ops payload codec: round trip of
  * every field, and refusal (never a crash) of every truncation and every
- * single-byte change; version 1 records are still read, newer ones
+ * single-byte change; version 1 and 2 records are still read, newer ones
  * refused. */
 #include "op.h"
 #include "record.h"
@@ -15,16 +15,14 @@ static void fill(struct q7_op_table *t)
 	struct q7_op *op = q7_ops_add(t);
 	op->name = q7_xstrdup("relu");
 	op->qualname = q7_xstrdup("ops::relu");
+	op->ns = q7_xstrdup("my_ops"); /* version 3 */
 	op->ret_ctype = q7_xstrdup("at::Tensor");
 	op->ret = Q7_KIND_TENSOR;
 	op->ret_name = q7_xstrdup("out");
-	op->nparams = 7;
-	op->params = q7_xcalloc(7, sizeof *op->params);
-	static const enum q7_kind kinds[] = {Q7_KIND_TENSOR, Q7_KIND_SCALAR, Q7_KIND_INT,
-	                                     Q7_KIND_LONGLONG, Q7_KIND_FLOAT, Q7_KIND_DOUBLE,
-	                                     Q7_KIND_BOOL};
-	for (int i = 0; i < 7; i++) {
-		op->params[i].kind = kinds[i];
+	op->nparams = Q7_KIND_END - 1; /* one of every kind */
+	op->params = q7_xcalloc(op->nparams, sizeof *op->params);
+	for (int i = 0; i < (int)op->nparams; i++) {
+		op->params[i].kind = (enum q7_kind)(i + 1);
 		op->params[i].name = i == 3 ? q7_xstrdup("") : q7_xasprintf("p%d", i);
 		op->params[i].ctype = q7_xasprintf("type %d", i);
 	}
@@ -36,6 +34,7 @@ static void fill(struct q7_op_table *t)
 	op = q7_ops_add(t);
 	op->name = q7_xstrdup("noargs");
 	op->qualname = q7_xstrdup("noargs");
+	op->ns = q7_xstrdup("");
 	op->ret_ctype = q7_xstrdup("void");
 	op->ret = Q7_KIND_INVALID;
 	op->ret_name = q7_xstrdup("");
@@ -49,6 +48,7 @@ static void same_op(const struct q7_op *a, const struct q7_op *b)
 {
 	ck_assert_str_eq(a->name, b->name);
 	ck_assert_str_eq(a->qualname, b->qualname);
+	ck_assert_str_eq(a->ns, b->ns);
 	ck_assert_str_eq(a->ret_ctype, b->ret_ctype);
 	ck_assert_int_eq(a->ret, b->ret);
 	ck_assert_str_eq(a->ret_name, b->ret_name);
@@ -162,7 +162,7 @@ START_TEST(other_version_refused)
 	fill(&in);
 	size_t len;
 	char *buf = q7_record_encode(&in, &len);
-	buf[4] = 3; /* newer than this reader */
+	buf[4] = 4; /* newer than this reader */
 	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out), -1);
 	buf[4] = 0;
 	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out), -1);
@@ -185,44 +185,60 @@ static void set32(unsigned char *p, unsigned v)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* A version 1 record, as an older q7cc wrote it: the version 2 bytes
- * without each op's trailing flags byte, re-summed. */
-START_TEST(version1_read)
+/* A record as an older q7cc wrote it: the version 3 bytes without each
+ * op's namespace (version 2) and flags byte (version 1), re-summed. */
+static unsigned char *older(const struct q7_op_table *in, unsigned version, size_t *wlen)
 {
-	struct q7_op_table in = {0}, out = {0};
-	fill(&in);
 	size_t len;
-	unsigned char *v2 = (unsigned char *)q7_record_encode(&in, &len);
-	unsigned char *v1 = q7_xmalloc(len);
-	memcpy(v1, v2, 20);
-	size_t w = 20;
-	for (size_t r = 20; r < len;) {
-		unsigned oplen = get32(v2 + r);
-		ck_assert_uint_eq(v2[r + 4 + oplen - 1], r == 20 ? 0 : 1); /* the flags */
-		set32(v1 + w, oplen - 1);
-		memcpy(v1 + w + 4, v2 + r + 4, oplen - 1);
-		w += 4 + oplen - 1;
+	unsigned char *v3 = (unsigned char *)q7_record_encode(in, &len);
+	unsigned char *v = q7_xmalloc(len);
+	memcpy(v, v3, 20);
+	size_t w = 20, i = 0;
+	for (size_t r = 20; r < len; i++) {
+		unsigned oplen = get32(v3 + r);
+		unsigned cut = 4 + (unsigned)strlen(in->ops[i].ns) + (version == 1);
+		ck_assert_uint_eq(get32(v3 + r + 4 + oplen - 4 - strlen(in->ops[i].ns)),
+		                  strlen(in->ops[i].ns)); /* the namespace */
+		set32(v + w, oplen - cut);
+		memcpy(v + w + 4, v3 + r + 4, oplen - cut);
+		w += 4 + oplen - cut;
 		r += 4 + oplen;
 	}
-	v1[4] = 1;
-	set32(v1 + 12, (unsigned)(w - 20));
+	v[4] = (unsigned char)version;
+	set32(v + 12, (unsigned)(w - 20));
 	unsigned h = 2166136261u;
-	for (size_t i = 20; i < w; i++)
-		h = (h ^ v1[i]) * 16777619u;
-	set32(v1 + 16, h);
-	ck_assert_int_eq(q7_record_decode((char *)v1, w, "t", &out), 0);
-	ck_assert_uint_eq(out.n, 2);
-	in.ops[1].by_name_only = false; /* version 1 has no requests */
-	same_op(&in.ops[0], &out.ops[0]);
-	same_op(&in.ops[1], &out.ops[1]);
-	/* A version 1 op with a flags byte has trailing bytes: refused. */
-	struct q7_op_table bad = {0};
-	v2[4] = 1;
-	ck_assert_int_eq(q7_record_decode((char *)v2, len, "t", &bad), -1);
-	free(v1);
-	free(v2);
-	q7_ops_free(&in);
-	q7_ops_free(&out);
+	for (size_t k = 20; k < w; k++)
+		h = (h ^ v[k]) * 16777619u;
+	set32(v + 16, h);
+	free(v3);
+	*wlen = w;
+	return v;
+}
+
+START_TEST(older_versions_read)
+{
+	for (unsigned version = 1; version <= 2; version++) {
+		struct q7_op_table in = {0}, out = {0};
+		fill(&in);
+		size_t w;
+		unsigned char *v = older(&in, version, &w);
+		ck_assert_int_eq(q7_record_decode((char *)v, w, "t", &out), 0);
+		ck_assert_uint_eq(out.n, 2);
+		if (version == 1)
+			in.ops[1].by_name_only = false; /* version 1 has no requests */
+		free(in.ops[0].ns);
+		in.ops[0].ns = q7_xstrdup(""); /* nor namespaces */
+		same_op(&in.ops[0], &out.ops[0]);
+		same_op(&in.ops[1], &out.ops[1]);
+		/* The same bytes as a newer version lack a field: refused. */
+		struct q7_op_table bad = {0};
+		v[4] = (unsigned char)(version + 1);
+		ck_assert_int_eq(q7_record_decode((char *)v, w, "t", &bad), -1);
+		ck_assert_uint_eq(bad.n, 0);
+		free(v);
+		q7_ops_free(&in);
+		q7_ops_free(&out);
+	}
 }
 END_TEST
 
@@ -250,7 +266,7 @@ int main(void)
 	tcase_add_test(tc, every_truncation_refused);
 	tcase_add_test(tc, every_byte_change_refused);
 	tcase_add_test(tc, other_version_refused);
-	tcase_add_test(tc, version1_read);
+	tcase_add_test(tc, older_versions_read);
 	tcase_add_test(tc, empty_table);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

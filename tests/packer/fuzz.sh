@@ -1,16 +1,17 @@
 #!/bin/sh
 # fuzz.packer: builds fuzz/fuzz_pack with clang-14 -fsanitize=fuzzer,address
-# (the packer, support and op sources, straight from the tree) and runs it
+# (the packer, support and model sources, straight from the tree) and runs it
 # for a bounded time, seeded with the damaged-image corpus and good images
 # (one of them with relocations that name symbols, for binding).
 # Usage: fuzz.sh STAGE_BIN SRC_DIR LSP_DIR ROOT SECONDS
 . "$(dirname "$0")/lib.sh"
 ROOT=$4 SECS=${5:-20}
 CLANG=$(command -v clang-14 || command -v clang) || { echo "no clang: cannot fuzz"; exit 1; }
-$CLANG -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+$CLANG -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Wshadow -Wmissing-prototypes -Werror \
+	-fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined \
-	-I"$ROOT/packer" -I"$ROOT/support" -I"$ROOT/analysis" \
-	"$ROOT/fuzz/fuzz_pack.c" "$ROOT"/packer/*.c "$ROOT"/support/*.c "$ROOT/analysis/op.c" \
+	-I"$ROOT/packer" -I"$ROOT/support" -I"$ROOT/model" -I"$ROOT/runtime/include" \
+	"$ROOT/fuzz/fuzz_pack.c" "$ROOT"/packer/*.c "$ROOT"/support/*.c "$ROOT"/model/*.c \
 	-lelf -o fuzz_pack
 make_images
 make_bind_image

@@ -18,6 +18,7 @@ static void sample(struct q7_op_table *t, int n)
 		struct q7_op *op = q7_ops_add(t);
 		op->name = q7_xasprintf("op%d", i);
 		op->qualname = q7_xasprintf("ns::op%d", i);
+		op->ns = q7_xstrdup(i % 2 ? "my_ops" : "");
 		op->ret_ctype = q7_xstrdup("at::Tensor");
 		op->ret = Q7_KIND_TENSOR;
 		op->ret_name = q7_xstrdup(i % 2 ? "out" : "");

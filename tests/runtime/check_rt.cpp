@@ -12,8 +12,7 @@
 #include <torch/torch.h>
 
 #include "arena.h"
-
-extern "C" int q7_entry(struct q7_frame *f);
+#include "frames.h"
 
 /* ---- kernels ---- */
 
@@ -80,14 +79,7 @@ static unsigned char heap[1 << 20] __attribute__((aligned(64)));
 
 static void frame_init(q7_frame *f, const char *op)
 {
-	memset(f, 0, sizeof *f);
-	f->magic = Q7_FRAME_MAGIC;
-	f->version = Q7_FRAME_VERSION;
-	f->size = sizeof *f;
-	strncpy(f->op, op, sizeof f->op - 1);
-	f->cpu_count = 1;
-	f->heap_base = (uint64_t)(uintptr_t)heap;
-	f->heap_size = sizeof heap;
+	q7t_frame_init(f, op, heap, sizeof heap);
 }
 
 static void tensor_arg(q7_frame *f, uint32_t dtype, void *data, uint32_t n)

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
 #include "codegen.h"
+#include "schema.h"
 #include "support.h"
 
 int main(int argc, char **argv)
@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 		}
 		struct q7_op *op = q7_ops_add(&ops);
 		char *err = NULL;
-		if (q7_schema_parse(argv[i], op, &err) != 0) {
+		if (q7_schema_parse(argv[i], op, &err, NULL) != 0) {
 			q7_error("%s: %s", argv[i], err);
 			return 1;
 		}

@@ -284,16 +284,16 @@ def case_errors(c):
     npytool.write(x, "<f4", (2, 3), [1, -2, 3, -4, 5, -6])
     # a missing op lists the ops there are
     r, _ = c.run(c.ops, "nope", [x], expect_ok=False)
-    for op in ("no op 'nope'", "relu_forward(Tensor t_in)", "affine(Tensor x, long long offset",
+    for op in ("no op 'nope'", "relu_forward(Tensor t_in)", "affine(Tensor x, int offset",
                "spmd_rows"):
         if op not in r.stderr:
             fail("the missing-op error should mention %r: %s" % (op, r.stderr))
     expect_error(c, c.ops, "relu_forward", [], "expected 1 argument, got 0")
     expect_error(c, c.ops, "relu_forward", [x, x], "expected 1 argument, got 2")
     expect_error(c, c.ops, "relu_forward", [3], "argument 1 (t_in): expected Tensor, got int")
-    expect_error(c, c.ops, "affine", [x, x, 1, 1, 1], "argument 2 (offset): expected long long, got tensor")
-    expect_error(c, c.ops, "affine", [x, 1, "true", 1, 1], "argument 3 (scale): expected double, got bool")
-    expect_error(c, c.ops, "affine", [x, 0.5, 1, 1, 1], "expected long long, got float")
+    expect_error(c, c.ops, "affine", [x, x, 1, 1, 1], "argument 2 (offset): expected int, got tensor")
+    expect_error(c, c.ops, "affine", [x, 1, "true", 1, 1], "argument 3 (scale): expected float, got bool")
+    expect_error(c, c.ops, "affine", [x, 0.5, 1, 1, 1], "expected int, got float")
     # a kernel that asks for another dtype stops with a message
     xi = c.path("xi.npy")
     npytool.write(xi, "<i4", (2, 3), [1, 2, 3, 4, 5, 6])

@@ -148,10 +148,15 @@ END_TEST
 
 START_TEST(temp_dir_removed_with_its_files)
 {
-	char *a = q7_temp_file("a.cpp");
-	ck_assert_ptr_nonnull(a);
 	char *dir = q7_xstrdup(q7_temp_dir());
-	char *b = q7_temp_file("b.o");
+	char *a = q7_path_join(dir, "a.cpp"), *b = q7_path_join(dir, "b.o");
+	for (int i = 0; i < 2; i++) {
+		const char *p = i ? b : a;
+		FILE *f = fopen(p, "w");
+		ck_assert_ptr_nonnull(f);
+		fclose(f);
+		q7_temp_register(p);
+	}
 	ck_assert(q7_path_exists(a) && q7_path_exists(b));
 	q7_temp_cleanup();
 	ck_assert(!q7_path_exists(a));

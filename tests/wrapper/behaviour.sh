@@ -90,9 +90,11 @@ masquerade)
 	out=$(unset LM_LICENSE_FILE; PATH=$PWD/bin:$PWD/real:$PATH xt-clang++ --version) ||
 		fail "status $?"
 	lic=/opt/aws/neuron/gpsimd/tools/licenses/amzn_vq7_us_582883.out
-	[ "$out" = "REAL xt-clang++ --version LM=$lic" ] || fail "ran '$out'"
-	out=$(PATH=$PWD/bin:$PWD/real:$PATH LM_LICENSE_FILE=/my.lic xt-clang++ --version)
-	[ "$out" = "REAL xt-clang++ --version LM=/my.lic" ] || fail "license override: '$out'"
+	# The real compiler's line first (CMake reads it), then q7cc's own.
+	[ "$(echo "$out" | head -1)" = "REAL xt-clang++ --version LM=$lic" ] || fail "ran '$out'"
+	echo "$out" | sed -n 2p | grep -q '^q7cc .* (profile xt)' || fail "no q7cc line: '$out'"
+	out=$(PATH=$PWD/bin:$PWD/real:$PATH LM_LICENSE_FILE=/my.lic xt-clang++ -dumpversion)
+	[ "$out" = "REAL xt-clang++ -dumpversion LM=/my.lic" ] || fail "license override: '$out'"
 	# The vendor's compile command, found on PATH and never q7cc itself.
 	out=$(PATH=$PWD/bin:$PWD/real:$PATH NEURON_CUSTOM_OP=/nc xt-clang++ -### -c r.cpp 2>&1)
 	case $out in "$PWD/real/xt-clang++ -g -std=c++14 "*) ;; *) fail "-### gave '$out'" ;; esac
@@ -327,25 +329,182 @@ no_toolchain)
 	;;
 warning_policy)
 	# -W[no-][error=]q7-RULE, -Werror, -w steer q7cc's lint (here a
-	# warning: xt's runtime cannot pass a double), never the compiler.
+	# warning: xt's runtime cannot pass a double), never the compiler; GCC's
+	# habits hold: -w wins over -Werror, an unknown name is GCC's error (or,
+	# as -Wno-, its note when there are other diagnostics).
 	cat > w.cpp <<'CPP'
 #include <torch/torch.h>
 #include <q7/kernel.h>
 Q7_KERNEL torch::Tensor w(const torch::Tensor &x, double d) { return x; }
 CPP
-	lint() { XTENSA_TOOLS=$PWD/none "$q7cc" --q7-toolchain=xt --q7-lint w.cpp "$@" 2> err; }
-	lint || fail "a warning failed the lint"
-	grep -q '^w.cpp:3:[0-9]*: warning: .*\[-Wq7-profile-kind\]$' err || fail "no warning: $(cat err)"
-	lint -Wno-q7-profile-kind || fail "-Wno-q7-profile-kind"
-	[ ! -s err ] || fail "-Wno-q7-profile-kind printed: $(cat err)"
-	lint -w && [ ! -s err ] || fail "-w: $(cat err)"
-	lint -Werror=q7-profile-kind && fail "-Werror=q7-profile-kind passed"
-	grep -q 'error: ' err || fail "-Werror=q7-profile-kind: $(cat err)"
-	lint -Werror && fail "-Werror passed"
-	lint -Werror -Wno-error=q7-profile-kind || fail "-Wno-error=q7-profile-kind: $(cat err)"
+	lint() { # lint STATUS STDERR-PATTERN FLAGS...: "" wants an empty stderr
+		local want=$1 pat=$2
+		shift 2
+		XTENSA_TOOLS=$PWD/none "$q7cc" --q7-toolchain=xt --q7-lint w.cpp "$@" 2> err
+		local rc=$?
+		[ "$rc" = "$want" ] || fail "$*: status $rc, want $want: $(cat err)"
+		if [ -z "$pat" ]; then
+			[ ! -s err ] || fail "$*: printed $(cat err)"
+		else
+			grep -qE -- "$pat" err || fail "$*: stderr lacks /$pat/: $(cat err)"
+		fi
+	}
+	kind='^w.cpp:3:[0-9]*: warning: .*\[-Wq7-profile-kind\]$'
+	lint 0 "$kind"
+	lint 0 '' -Wno-q7-profile-kind
+	lint 0 '' -w
+	lint 1 'error: .*\[-Werror,-Wq7-profile-kind\]$' -Werror=q7-profile-kind
+	lint 1 'error: .*\[-Werror,-Wq7-profile-kind\]$' -Werror
+	lint 0 "$kind" -Werror -Wno-error=q7-profile-kind
+	lint 0 '' -Werror -w
+	lint 0 '' -w -Werror=q7-profile-kind
+	lint 1 "^q7cc: error: unrecognized command-line option '-Wq7-bogus'$" -Wq7-bogus
+	lint 1 "^q7cc: error: '-Werror=q7-bogus': no option '-Wq7-bogus'$" -Werror=q7-bogus
+	lint 1 "^q7cc: error: '-Wno-error=q7-bogus': no option '-Wq7-bogus'$" -Wno-error=q7-bogus
+	lint 0 "^q7cc: note: unrecognized command-line option '-Wno-q7-bogus' may have been intended to silence earlier diagnostics$" -Wno-q7-bogus
+	lint 0 '' -Wno-q7-bogus -Wno-q7-profile-kind
+	# The same words and statuses as GCC's for an unknown -W name.
+	printf 'int f() { return 0; }\n' > x.cpp
+	for flag in -Wbogus -Werror=bogus -Wno-error=bogus -Wno-bogus; do
+		LC_ALL=C c++ "$flag" -c x.cpp -o x.o 2> gcc.err
+		gccrc=$?
+		q7flag=$(echo "$flag" | sed 's/bogus/q7-bogus/')
+		LC_ALL=C "$q7cc" --q7-toolchain=host "$q7flag" -c x.cpp -o x.o 2> q7.err
+		q7rc=$?
+		[ "$q7rc" = "$gccrc" ] || fail "$q7flag: status $q7rc, GCC's $gccrc for $flag"
+		sed 's/^[^:]*: /q7cc: /; s/bogus/q7-bogus/g' gcc.err > want.err
+		cmp -s q7.err want.err || fail "$q7flag: '$(cat q7.err)', GCC: '$(cat gcc.err)'"
+	done
 	# The real compiler never sees them (GCC rejects -Werror=q7-...).
-	"$q7cc" --q7-toolchain=host -c w.cpp -o w.o -Werror=q7-profile-kind -Wno-q7-x -Wq7-y ||
-		fail "q7 warning flags reached the compiler"
+	"$q7cc" --q7-toolchain=host -c w.cpp -o w.o -Werror=q7-profile-kind -Wno-q7-inline \
+		-Wq7-template || fail "q7 warning flags reached the compiler"
+	;;
+profile_names)
+	# q7cc-xt, q7cc-gnu, q7cc-host: argv[0] picks the profile (staged
+	# beside q7cc, and as links of the user's own); --q7-toolchain= still
+	# wins, and the name wins over Q7_TOOLCHAIN.
+	bin=$(dirname "$q7cc")
+	mkdir mine
+	for p in xt gnu host; do
+		[ -x "$bin/q7cc-$p" ] || fail "q7cc-$p is not staged"
+		ln -s "$q7cc" "mine/q7cc-$p"
+		for d in "$bin" "$PWD/mine"; do
+			"$d/q7cc-$p" --version > out 2>&1
+			grep -q "(profile $p)" out || fail "$d/q7cc-$p --version: $(cat out)"
+		done
+	done
+	"$bin/q7cc-host" --q7-toolchain=gnu -### -c a.cpp 2> out
+	grep -q 'xtensa-lx106-elf-g++' out || fail "--q7-toolchain=gnu lost to the name: $(cat out)"
+	Q7_TOOLCHAIN=gnu "$bin/q7cc-host" -### -c a.cpp 2> out
+	grep -q 'xtensa-lx106-elf-g++' out && fail "Q7_TOOLCHAIN won over the name: $(cat out)"
+	grep -q -- '-fPIC' out || fail "q7cc-host did not compile for the host: $(cat out)"
+	"$bin/q7cc-bogus" --version > out 2>&1 && fail "a name that is no profile ran"
+	ln -s "$q7cc" mine/q7cc-bogus
+	Q7_TOOLCHAIN=host mine/q7cc-bogus --version > out 2>&1 || fail "q7cc-bogus: $(cat out)"
+	grep -q "(profile host)" out || fail "an unknown suffix is the plain driver: $(cat out)"
+	;;
+version_help)
+	# --version: the compiler's own lines first (CMake reads the first),
+	# then q7cc's; --help points to --q7-help. Other info passes through.
+	"$q7cc" --q7-toolchain=host --version > out || fail "--version: status $?"
+	c++ --version > want
+	[ "$(head -1 out)" = "$(head -1 want)" ] || fail "first line '$(head -1 out)'"
+	head -n "$(wc -l < want)" out | cmp -s - want || fail "the compiler's lines changed"
+	grep -qE '^q7cc [0-9]+\.[0-9]+\.[0-9]+ \(profile host\)' out || fail "no q7cc line: $(cat out)"
+	"$q7cc" --q7-toolchain=host --help > out || fail "--help: status $?"
+	grep -q -- '--q7-help' out || fail "--help does not mention --q7-help"
+	[ "$("$q7cc" --q7-toolchain=host -dumpversion)" = "$(c++ -dumpversion)" ] ||
+		fail "-dumpversion changed"
+	;;
+syntax_lint)
+	# -fsyntax-only runs q7cc's lint beside the compiler's check, writes
+	# nothing; the compiler's own errors pass through alone.
+	cat > k.cpp <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+Q7_KERNEL torch::Tensor k(const torch::Tensor &x) { return x; }
+CPP
+	sed 's/const torch::Tensor &x)/const torch::Tensor \&x, float *p)/' k.cpp > bad.cpp
+	"$q7cc" --q7-toolchain=host -fsyntax-only k.cpp 2> err || fail "a good file: $(cat err)"
+	[ ! -s err ] || fail "noise: $(cat err)"
+	"$q7cc" --q7-toolchain=host -fsyntax-only k.cpp bad.cpp 2> err
+	rc=$?
+	[ $rc = 1 ] || fail "status $rc, want 1"
+	grep -q '^bad.cpp:3:[0-9]*: error: .*\[-Wq7-unsupported-param\]$' err || fail "message: $(cat err)"
+	[ -z "$(ls | grep -v '\.cpp$\|^err$')" ] || fail "files written: $(ls)"
+	echo 'int broken(' >> bad.cpp
+	"$q7cc" --q7-toolchain=host -fsyntax-only bad.cpp 2> err
+	rc=$?
+	direct --q7-toolchain=host -fsyntax-only bad.cpp 2> cc.err
+	[ "$rc" = $? ] || fail "status $rc, not the compiler's"
+	cmp -s err cc.err || fail "stderr differs from the compiler's: $(diff err cc.err)"
+	;;
+kernel_names)
+	# --q7-kernel: comma lists; a name the file lacks is an error naming
+	# what it defines; on a link without sources, a warning.
+	cat > k.cpp <<'CPP'
+#include <torch/torch.h>
+torch::Tensor one(const torch::Tensor &x) { return x; }
+torch::Tensor two(const torch::Tensor &x, int n) { return x; }
+static int helper(int x) { return x; }
+CPP
+	"$q7cc" --q7-toolchain=host -c k.cpp --q7-kernel=one,two -o k.o || fail "comma list"
+	[ "$("$q7cc" --q7-print-schema k.o | sort | tr '\n' ' ')" = \
+		"one(Tensor x) -> Tensor two(Tensor x, int n) -> Tensor " ] ||
+		fail "records: $("$q7cc" --q7-print-schema k.o)"
+	"$q7cc" --q7-toolchain=host -c k.cpp --q7-kernel=one --q7-kernel=three -o bad.o 2> err
+	rc=$?
+	[ $rc = 1 ] || fail "unknown name: status $rc, want 1"
+	grep -qx 'k.cpp: error: --q7-kernel=three names no function of this file; it defines: one, two, helper \[-Wq7-unknown-kernel\]' err ||
+		fail "message: $(cat err)"
+	[ ! -e bad.o ] || fail "bad.o left behind"
+	# A target that gives every file the same names may demote it.
+	"$q7cc" --q7-toolchain=host -c k.cpp --q7-kernel=one --q7-kernel=three \
+		-Wno-error=q7-unknown-kernel -o demoted.o 2> err || fail "-Wno-error=q7-unknown-kernel: $(cat err)"
+	grep -q 'k.cpp: warning: --q7-kernel=three names no function' err || fail "demoted: $(cat err)"
+	[ "$("$q7cc" --q7-print-schema demoted.o)" = "one(Tensor x) -> Tensor" ] || fail "demoted records"
+	"$q7cc" --q7-toolchain=host -c k.cpp --q7-kernel=three -Wno-error=q7-unknown-kernel -w \
+		-o quiet.o 2> err || fail "-w after demotion"
+	[ ! -s err ] || fail "-w left: $(cat err)"
+	"$q7cc" --q7-toolchain=host -c k.cpp --q7-kernel=three -Wno-q7-unknown-kernel -o still.o 2> err &&
+		fail "-Wno-q7-unknown-kernel alone turned off an error"
+	printf 'int plain(int x) { return x; }\n' > plain.cpp
+	"$q7cc" --q7-toolchain=host -c plain.cpp --q7-kernel=one -o p.o 2> err &&
+		fail "a file without the name (no parse needed to know) passed"
+	grep -q 'names no function of this file; it defines: plain \[-Wq7-unknown-kernel\]$' err || fail "message: $(cat err)"
+	"$q7cc" --q7-toolchain=host -c k.cpp --q7-kernel=one,,two -o x.o 2> err
+	[ $? = 2 ] || fail "an empty name in the list: $(cat err)"
+	"$q7cc" --q7-toolchain=host -shared k.o --q7-kernel=one -o libk.so 2> err ||
+		fail "link: $(cat err)"
+	grep -qx 'q7cc: warning: --q7-kernel=one: unused on a link without sources: .*' err ||
+		fail "no warning on a link-only line: $(cat err)"
+	"$q7cc" --q7-toolchain=host -shared k.cpp --q7-kernel=one,two -o libk2.so 2> err ||
+		fail "a link with a source: $(cat err)"
+	[ ! -s err ] || fail "warned with a source on the line: $(cat err)"
+	;;
+schema_sources)
+	# --q7-print-schema on sources: a NEURON_LIBRARY shape file's request
+	# is answered by the sources given with it, as by objects.
+	ex=$(cd "$(dirname "$0")/../../examples" && pwd)
+	out=$("$q7cc" --q7-toolchain=host --q7-print-schema "$ex/neuron_sample/relu.cpp" 2> err) ||
+		fail "relu.cpp alone: $(cat err)"
+	[ -z "$out" ] || fail "relu.cpp alone printed '$out'"
+	grep -q 'relu.cpp: no kernels: nothing marks' err || fail "no note: $(cat err)"
+	for order in "shape relu" "relu shape"; do
+		set -- $order
+		out=$("$q7cc" --q7-toolchain=host --q7-print-schema "$ex/neuron_sample/$1.cpp" \
+			"$ex/neuron_sample/$2.cpp" 2> err) || fail "$order: $(cat err)"
+		[ "$out" = "my_ops::relu_forward(Tensor t_in) -> Tensor" ] || fail "$order: '$out' $(cat err)"
+		[ ! -s err ] || fail "$order: $(cat err)"
+	done
+	"$q7cc" --q7-toolchain=host --q7-print-schema "$ex/neuron_sample/shape.cpp" > out 2> err ||
+		fail "shape.cpp alone"
+	[ ! -s out ] && grep -q "'relu_forward' is named by NEURON_LIBRARY" err ||
+		fail "shape.cpp alone: $(cat out err)"
+	n=$(ls "$ex"/ops/*.cpp | wc -l)
+	"$q7cc" --q7-toolchain=host --q7-print-schema "$ex"/ops/*.cpp > out 2> err ||
+		fail "examples/ops: $(cat err)"
+	[ "$(grep -c ' -> Tensor$' out)" = "$n" ] || fail "examples/ops: $(cat out err)"
 	;;
 special_output)
 	# -o naming a device, like /dev/null (here a private twin made with

@@ -31,8 +31,9 @@ typedef int (*wrapper_fn)();
 int get_func_cnt();
 char const *get_func_name(int i);
 wrapper_fn get_func_ptr(int i);
-/* The op's schema, "relu(Tensor x, float a) -> Tensor": the runtime checks
- * a call's arguments against it and lists the ops with it. */
+/* The op's TorchScript schema, "relu(Tensor x, float a) -> Tensor" (the
+ * vendor's words, "long long", "double", read too): the runtime checks a
+ * call's arguments against its types and lists the ops with it. */
 char const *get_func_schema(int i);
 
 #endif

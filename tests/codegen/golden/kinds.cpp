@@ -113,8 +113,8 @@ wrapper_fn get_func_ptr(int i)
 char const *get_func_schema(int i)
 {
 	switch (i) {
-	case 0: return "scale(Tensor x, long long k, double a, Scalar s) -> Tensor";
-	case 1: return "mix(Tensor, int n, float f, bool flag, long long) -> Tensor";
+	case 0: return "scale(Tensor x, int k, float a, Scalar s) -> Tensor";
+	case 1: return "mix(Tensor arg0, int n, float f, bool flag, int arg4) -> Tensor";
 	case 2: return "deep(Tensor x) -> Tensor";
 	case 3: return "noargs() -> Tensor";
 	default: return "error";

@@ -1,27 +1,9 @@
-/* The op table: construction, deep copy, release; and the list of a
- * link's function symbols (analysis.h) that the ops of unmarked kernels
- * come from. */
-#include "analysis.h"
+/* The op table: construction, deep copy, release (op.h). */
 #include "op.h"
 #include "support.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-const char *q7_kind_name(enum q7_kind k)
-{
-	switch (k) {
-	case Q7_KIND_TENSOR: return "Tensor";
-	case Q7_KIND_SCALAR: return "Scalar";
-	case Q7_KIND_INT: return "int";
-	case Q7_KIND_LONGLONG: return "long long";
-	case Q7_KIND_FLOAT: return "float";
-	case Q7_KIND_DOUBLE: return "double";
-	case Q7_KIND_BOOL: return "bool";
-	case Q7_KIND_INVALID: break;
-	}
-	return "?";
-}
 
 struct q7_op *q7_ops_add(struct q7_op_table *t)
 {
@@ -44,6 +26,7 @@ void q7_ops_add_copy(struct q7_op_table *t, const struct q7_op *src)
 	struct q7_op *op = q7_ops_add(t);
 	op->name = dup_or_empty(src->name);
 	op->qualname = dup_or_empty(src->qualname);
+	op->ns = dup_or_empty(src->ns);
 	op->ret_ctype = dup_or_empty(src->ret_ctype);
 	op->ret = src->ret;
 	op->ret_name = dup_or_empty(src->ret_name);
@@ -66,6 +49,7 @@ void q7_op_clear(struct q7_op *op)
 {
 	free(op->name);
 	free(op->qualname);
+	free(op->ns);
 	free(op->ret_ctype);
 	free(op->ret_name);
 	for (size_t i = 0; i < op->nparams; i++) {
@@ -83,29 +67,4 @@ void q7_ops_free(struct q7_op_table *t)
 		q7_op_clear(&t->ops[i]);
 	free(t->ops);
 	memset(t, 0, sizeof *t);
-}
-
-void q7_fsyms_add(struct q7_fsyms *s, const char *name, const char *where, bool local, bool weak,
-                  bool lp64)
-{
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->v = q7_xrealloc(s->v, s->cap * sizeof *s->v);
-	}
-	struct q7_fsym *f = &s->v[s->n++];
-	f->name = q7_xstrdup(name);
-	f->where = q7_xstrdup(where);
-	f->local = local;
-	f->weak = weak;
-	f->lp64 = lp64;
-}
-
-void q7_fsyms_free(struct q7_fsyms *s)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		free(s->v[i].name);
-		free(s->v[i].where);
-	}
-	free(s->v);
-	memset(s, 0, sizeof *s);
 }

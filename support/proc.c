@@ -1,0 +1,573 @@
+/* Child processes: spawn and fork, the table of tracked children, the
+ * waits, kill, the status decoder, and signal forwarding (proc.h).
+ *
+ * The table is walked by the signal handler. Every change to it happens
+ * with the forwarded signals blocked, and a child leaves it only once it
+ * has exited: waitid(WNOWAIT) sees the exit and leaves a zombie, whose pid
+ * cannot be reused, then the slot is freed and the zombie reaped with the
+ * signals blocked. Waiting for several children at once sleeps in
+ * sigtimedwait() on SIGCHLD, never in waitpid(-1), so a child someone else
+ * started is never reaped here. */
+#include "proc.h"
+#include "support.h"
+#include "tempfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define MAX_KIDS 64
+/* Longest sleep between looks at the children, should SIGCHLD go to
+ * another thread of a program that embeds us. */
+#define NAP_S 0.25
+
+struct child {
+	pid_t pid;       /* 0: a free slot */
+	pid_t target;    /* where signals go: -pid (its process group) or pid */
+	int stop_signal; /* what a forwarded signal becomes; 0: the same one */
+	int stopped_by;  /* a signal q7_proc_kill sent it */
+	bool quiet;
+	char name[48];
+};
+
+static struct child kids[MAX_KIDS];
+static volatile sig_atomic_t nlive;
+static volatile sig_atomic_t got_signal;
+static bool dying;
+
+static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+#define NFWD (sizeof forwarded / sizeof forwarded[0])
+static struct sigaction saved[NFWD];
+static int installed; /* install/restore pairs may nest */
+
+static void block_forwarded(sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < NFWD; i++)
+		sigaddset(&set, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void restore_mask(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+/* Temporaries removed, then death by sig. Async-signal-safe. */
+Q7_NORETURN static void die_by(int sig)
+{
+	q7_temp_cleanup_from_signal();
+	signal(sig, SIG_DFL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static void on_signal(int sig)
+{
+	int saved_errno = errno;
+	if (!got_signal)
+		got_signal = sig;
+	for (int i = 0; i < MAX_KIDS; i++)
+		if (kids[i].pid > 0)
+			kill(kids[i].target, kids[i].stop_signal ? kids[i].stop_signal : sig);
+	/* With children running, the waiter dies once they all have exited,
+	 * so no child writes a file after the temporaries are gone. */
+	if (nlive == 0)
+		die_by(sig);
+	errno = saved_errno;
+}
+
+void q7_proc_signals_install(void)
+{
+	if (installed++ > 0)
+		return;
+	for (size_t i = 0; i < NFWD; i++) {
+		sigaction(forwarded[i], NULL, &saved[i]);
+		if (saved[i].sa_handler == SIG_IGN)
+			continue; /* e.g. SIGHUP under nohup: stays ignored */
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		for (size_t k = 0; k < NFWD; k++)
+			sigaddset(&sa.sa_mask, forwarded[k]);
+		sigaction(forwarded[i], &sa, NULL);
+	}
+}
+
+void q7_proc_signals_restore(void)
+{
+	if (installed == 0 || --installed > 0)
+		return;
+	for (size_t i = 0; i < NFWD; i++)
+		sigaction(forwarded[i], &saved[i], NULL);
+}
+
+/* Children are waited for: SIGCHLD must not be ignored (then the kernel
+ * reaps them) and must be generated for sigtimedwait. */
+static void want_sigchld(void)
+{
+	static bool done;
+	struct sigaction sa;
+	if (done || sigaction(SIGCHLD, NULL, &sa) != 0)
+		return;
+	if (sa.sa_handler == SIG_IGN || (sa.sa_flags & SA_NOCLDWAIT)) {
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = SIG_DFL;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGCHLD, &sa, NULL);
+	}
+	done = true;
+}
+
+static int free_slot(void)
+{
+	for (int i = 0; i < MAX_KIDS; i++)
+		if (kids[i].pid == 0)
+			return i;
+	return -1;
+}
+
+static int find(pid_t pid)
+{
+	for (int i = 0; pid > 0 && i < MAX_KIDS; i++)
+		if (kids[i].pid == pid)
+			return i;
+	return -1;
+}
+
+/* Called with the forwarded signals blocked. */
+static void track(int slot, pid_t pid, bool group, const struct q7_proc_opts *o, const char *name)
+{
+	struct child *c = &kids[slot];
+	memset(c, 0, sizeof *c);
+	c->target = group ? -pid : pid;
+	c->stop_signal = o->stop_signal;
+	c->quiet = o->quiet;
+	snprintf(c->name, sizeof c->name, "%s", name);
+	c->pid = pid;
+	nlive = nlive + 1;
+}
+
+/* Blocks until pid has exited; it stays a zombie. */
+static void await_exit(pid_t pid)
+{
+	siginfo_t si;
+	for (;;) {
+		memset(&si, 0, sizeof si);
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0 || errno != EINTR)
+			return;
+	}
+}
+
+static bool has_exited(pid_t pid)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0)
+		return errno == ECHILD; /* gone: someone else reaped it */
+	return si.si_pid == pid;
+}
+
+/* Frees slot and reaps its child (which has exited) with the forwarded
+ * signals blocked. The raw status, or -1 with errno set. */
+static int reap(int slot)
+{
+	sigset_t old;
+	block_forwarded(&old);
+	pid_t pid = kids[slot].pid;
+	int st = 0, e = 0;
+	pid_t r;
+	while ((r = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+		;
+	if (r != pid) {
+		e = errno;
+		st = -1;
+	}
+	kids[slot].pid = 0;
+	nlive = nlive - 1;
+	restore_mask(&old);
+	errno = e;
+	return st;
+}
+
+/* After a signal: every child has had it; wait for them all, then die. */
+static void interrupted(void)
+{
+	if (!got_signal || dying)
+		return;
+	dying = true;
+	for (int i = 0; i < MAX_KIDS; i++) {
+		if (kids[i].pid > 0) {
+			await_exit(kids[i].pid);
+			reap(i);
+		}
+	}
+	die_by(got_signal);
+}
+
+int q7_proc_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return Q7_EXIT_INTERNAL;
+}
+
+void q7_proc_describe(int status, char *buf, size_t size)
+{
+	if (WIFEXITED(status)) {
+		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
+	} else if (WIFSIGNALED(status)) {
+		const char *abbrev = sigabbrev_np(WTERMSIG(status));
+		snprintf(buf, size, "killed by signal SIG%s (%s)", abbrev ? abbrev : "?",
+		         strsignal(WTERMSIG(status)));
+	} else {
+		snprintf(buf, size, "wait status 0x%x", (unsigned)status);
+	}
+}
+
+/* Reaps slot's child, reports its death by a signal, returns its code;
+ * dies instead when q7 itself got a signal. */
+static int finish(int slot, int *status)
+{
+	struct child c = kids[slot];
+	int st = reap(slot);
+	int e = errno;
+	if (status)
+		*status = st;
+	interrupted();
+	if (st == -1) {
+		if (!c.quiet)
+			q7_error("%s: wait: %s", c.name, strerror(e));
+		return Q7_EXIT_INTERNAL;
+	}
+	if (WIFSIGNALED(st) && !c.quiet && WTERMSIG(st) != c.stopped_by) {
+		char how[96];
+		q7_proc_describe(st, how, sizeof how);
+		q7_error("%s: %s", c.name, how);
+	}
+	return q7_proc_code(st);
+}
+
+static int redirect(posix_spawn_file_actions_t *fa, int fd, int how)
+{
+	if (how == Q7_PROC_INHERIT)
+		return 0;
+	if (how == Q7_PROC_NULL)
+		return posix_spawn_file_actions_addopen(fa, fd, "/dev/null",
+		                                        fd == 0 ? O_RDONLY : O_WRONLY, 0);
+	return posix_spawn_file_actions_adddup2(fa, how, fd);
+}
+
+/* A child given "-" reads stdin; when that is a terminal it must stay in
+ * the terminal's foreground group (ours), or reading would stop it. */
+static bool reads_terminal(char *const *argv, const struct q7_proc_opts *o)
+{
+	if (o->in != Q7_PROC_INHERIT)
+		return false;
+	for (char *const *a = argv; *a; a++)
+		if (strcmp(*a, "-") == 0)
+			return isatty(0);
+	return false;
+}
+
+static bool writes_terminal(const struct q7_proc_opts *o)
+{
+	return (o->out == Q7_PROC_INHERIT && isatty(1)) || (o->err == Q7_PROC_INHERIT && isatty(2));
+}
+
+/* Fills attr: the signal mask and defaults the child starts with, its
+ * process group or session. */
+static int set_attr(posix_spawnattr_t *attr, const sigset_t *mask, bool group,
+                    const struct q7_proc_opts *o)
+{
+	sigset_t none, def;
+	sigemptyset(&none);
+	sigemptyset(&def);
+	if (o->pristine) {
+		sigfillset(&def);
+	} else {
+		/* What q7 catches goes back to the default; what it ignores
+		 * stays ignored, as it would under a plain exec. */
+		for (size_t i = 0; i < NFWD; i++) {
+			struct sigaction cur;
+			if (sigaction(forwarded[i], NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
+				sigaddset(&def, forwarded[i]);
+		}
+	}
+	short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+	if (group)
+		flags |= POSIX_SPAWN_SETPGROUP;
+	if (o->session)
+		flags |= POSIX_SPAWN_SETSID;
+	int e = posix_spawnattr_setsigmask(attr, o->pristine ? &none : mask);
+	if (!e)
+		e = posix_spawnattr_setsigdefault(attr, &def);
+	if (!e && group)
+		e = posix_spawnattr_setpgroup(attr, 0);
+	if (!e)
+		e = posix_spawnattr_setflags(attr, flags);
+	return e;
+}
+
+pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
+{
+	static const struct q7_proc_opts plain;
+	if (!o)
+		o = &plain;
+	interrupted(); /* no new child once q7 is to die */
+	want_sigchld();
+	fflush(stdout);
+	fflush(stderr);
+	bool group = !o->session && !reads_terminal(argv, o);
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&attr);
+	int e = redirect(&fa, 0, o->in);
+	if (!e)
+		e = redirect(&fa, 1, o->out);
+	if (!e)
+		e = redirect(&fa, 2, o->err);
+	if (!e && o->fd3 > 0)
+		e = posix_spawn_file_actions_adddup2(&fa, o->fd3, 3);
+	if (!e && o->close_others)
+		e = posix_spawn_file_actions_addclosefrom_np(&fa, o->fd3 > 0 ? 4 : 3);
+	/* Blocked while the child is created and entered, so the handler
+	 * never misses a child nor sees half an entry. */
+	sigset_t old;
+	block_forwarded(&old);
+	if (!e)
+		e = set_attr(&attr, &old, group, o);
+	int slot = o->session ? -1 : free_slot();
+	if (!e && !o->session && slot < 0)
+		e = EAGAIN;
+	/* A child in its own group writes to our terminal from the
+	 * background: under "stty tostop" SIGTTOU would stop it, unless it
+	 * ignores that (a disposition the child inherits). */
+	struct sigaction ttou, ign;
+	bool ignore_ttou = group && !o->pristine && writes_terminal(o) &&
+	                   sigaction(SIGTTOU, NULL, &ttou) == 0 && ttou.sa_handler == SIG_DFL;
+	if (ignore_ttou) {
+		memset(&ign, 0, sizeof ign);
+		ign.sa_handler = SIG_IGN;
+		sigemptyset(&ign.sa_mask);
+		sigaction(SIGTTOU, &ign, NULL);
+	}
+	pid_t pid = -1;
+	if (!e)
+		e = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
+	if (ignore_ttou)
+		sigaction(SIGTTOU, &ttou, NULL);
+	if (!e && !o->session)
+		track(slot, pid, group, o, o->name ? o->name : q7_path_basename(argv[0]));
+	restore_mask(&old);
+	posix_spawnattr_destroy(&attr);
+	posix_spawn_file_actions_destroy(&fa);
+	if (e) {
+		if (!o->quiet)
+			q7_error("%s: cannot run: %s", argv[0], strerror(e));
+		errno = e;
+		return -1;
+	}
+	return pid;
+}
+
+pid_t q7_proc_fork(void)
+{
+	interrupted();
+	want_sigchld();
+	fflush(stdout);
+	fflush(stderr);
+	sigset_t old;
+	block_forwarded(&old);
+	int slot = free_slot();
+	if (slot < 0) {
+		restore_mask(&old);
+		errno = EAGAIN;
+		return -1;
+	}
+	pid_t pid = fork();
+	int e = errno;
+	if (pid == 0) {
+		/* The parent's children and handlers are not the child's. */
+		memset(kids, 0, sizeof kids);
+		nlive = 0;
+		got_signal = 0;
+		if (installed) {
+			installed = 1;
+			q7_proc_signals_restore();
+		}
+	} else if (pid > 0) {
+		static const struct q7_proc_opts worker = {.quiet = true};
+		track(slot, pid, false, &worker, "worker");
+	}
+	restore_mask(&old);
+	errno = e;
+	return pid;
+}
+
+int q7_proc_wait(pid_t pid, int *status)
+{
+	int slot = find(pid);
+	if (slot < 0) {
+		q7_error("wait: process %d is not a child q7 tracks", (int)pid);
+		return Q7_EXIT_INTERNAL;
+	}
+	await_exit(pid);
+	return finish(slot, status);
+}
+
+static bool among(pid_t pid, const pid_t *pids, size_t n)
+{
+	if (!pids)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (pids[i] == pid)
+			return true;
+	return false;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int q7_proc_wait_any(const pid_t *pids, size_t n, double timeout_s, pid_t *pid, int *status)
+{
+	/* SIGCHLD blocked: one that comes between a look and the sleep stays
+	 * pending and ends the sleep at once. */
+	sigset_t chld, old;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	double end = timeout_s > 0 ? now_s() + timeout_s : 0;
+	int slot = -1;
+	bool any;
+	for (;;) {
+		any = false;
+		for (int i = 0; i < MAX_KIDS && slot < 0; i++) {
+			if (kids[i].pid <= 0 || !among(kids[i].pid, pids, n))
+				continue;
+			any = true;
+			if (has_exited(kids[i].pid))
+				slot = i;
+		}
+		if (slot >= 0 || !any || timeout_s == 0)
+			break;
+		double nap = NAP_S;
+		if (timeout_s > 0) {
+			double left = end - now_s();
+			if (left <= 0)
+				break;
+			nap = left < nap ? left : nap;
+		}
+		struct timespec ts = {(time_t)nap, (long)((nap - (double)(time_t)nap) * 1e9)};
+		sigtimedwait(&chld, NULL, &ts); /* a child, a time-out or a forwarded signal */
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (slot < 0)
+		return any ? Q7_PROC_TIMEOUT : Q7_PROC_NONE;
+	*pid = kids[slot].pid;
+	return finish(slot, status);
+}
+
+int q7_proc_wait_all(void)
+{
+	int first = 0;
+	for (int i = 0; i < MAX_KIDS; i++) {
+		if (kids[i].pid <= 0)
+			continue;
+		await_exit(kids[i].pid);
+		int code = finish(i, NULL);
+		if (code && !first)
+			first = code;
+	}
+	return first;
+}
+
+static void kill_slot(int slot, int sig)
+{
+	kids[slot].stopped_by = sig;
+	kill(kids[slot].target, sig);
+}
+
+void q7_proc_kill(pid_t pid, int sig)
+{
+	int slot = find(pid);
+	if (slot >= 0)
+		kill_slot(slot, sig);
+}
+
+void q7_proc_kill_all(int sig)
+{
+	for (int i = 0; i < MAX_KIDS; i++)
+		if (kids[i].pid > 0)
+			kill_slot(i, sig);
+}
+
+int q7_proc_running(void)
+{
+	return nlive;
+}
+
+int q7_proc_run(char *const *argv)
+{
+	pid_t pid = q7_proc_spawn(argv, NULL);
+	if (pid < 0)
+		return Q7_EXIT_TOOL;
+	return q7_proc_wait(pid, NULL);
+}
+
+int q7_proc_capture(char *const *argv, int fd, char **out)
+{
+	*out = NULL;
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) != 0) {
+		q7_error("pipe: %s", strerror(errno));
+		return -1;
+	}
+	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .out = Q7_PROC_NULL, .err = Q7_PROC_NULL};
+	if (fd == 1)
+		o.out = p[1];
+	else
+		o.err = p[1];
+	pid_t pid = q7_proc_spawn(argv, &o);
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return -1;
+	}
+	struct q7_strbuf b = {0};
+	q7_sb_add(&b, "");
+	char chunk[8192];
+	for (;;) {
+		ssize_t n = read(p[0], chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		q7_sb_addn(&b, chunk, (size_t)n);
+	}
+	close(p[0]);
+	*out = q7_sb_take(&b);
+	return q7_proc_wait(pid, NULL);
+}

@@ -1,0 +1,98 @@
+/* support/proc: every child process a q7 tool runs, in one place.
+ *
+ * Owns: starting a child from an argv array (posix_spawnp, never a shell)
+ * with its redirections; forking a worker; the table of tracked children,
+ * which a signal handler may walk (a child is created and entered with the
+ * forwarded signals blocked, and leaves it with them blocked once it is a
+ * zombie, so a pid signalled is never one reused); waiting for one tracked
+ * child, for the first of several (with a deadline), or for all; killing
+ * them; and the one wait-status decoder (an exit code passes through;
+ * death by signal N is reported by name and gives 128+N).
+ *
+ * Signals: once q7_proc_signals_install() ran, SIGINT, SIGTERM, SIGHUP and
+ * SIGQUIT are forwarded to every tracked child (to its process group: each
+ * child leads one, so cc1plus under g++ and ld under collect2 get it too).
+ * The tool then waits for all of them, removes its temporaries
+ * (tempfile.h) and dies by the signal. With no child running it does so at
+ * once.
+ *
+ * Never waits for a child it did not start (no waitpid(-1)). */
+#ifndef Q7_PROC_H
+#define Q7_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+enum {
+	Q7_PROC_INHERIT = 0, /* a standard fd the child shares with its parent */
+	Q7_PROC_NULL = -1,   /* a standard fd opened on /dev/null */
+};
+
+/* How a child starts. All zero: inherit fds 0-2, lead its own process
+ * group, receive the forwarded signal itself, have its death by a signal
+ * reported under the basename of argv[0]. */
+struct q7_proc_opts {
+	int in, out, err;  /* Q7_PROC_INHERIT, Q7_PROC_NULL, or an fd dup'ed there */
+	int fd3;           /* > 0: dup'ed to the child's fd 3 */
+	bool close_others; /* the child gets no other fd of ours (make's jobserver) */
+	bool pristine;     /* empty signal mask, every signal default */
+	bool session;      /* a daemon: own session, neither tracked nor waited for */
+	bool quiet;        /* no message of ours about it; errors via errno */
+	int stop_signal;   /* what a forwarded signal becomes (0: the same one) */
+	const char *name;  /* for messages, instead of basename(argv[0]) */
+};
+
+/* Results of the waits besides a child's code. */
+enum { Q7_PROC_NONE = -1, Q7_PROC_TIMEOUT = -2 };
+
+/* Forwards SIGINT/SIGTERM/SIGHUP/SIGQUIT to the children (a signal that
+ * was ignored stays ignored, e.g. SIGHUP under nohup). Pairs with
+ * q7_proc_signals_restore(); pairs may nest. */
+void q7_proc_signals_install(void);
+/* Puts back the handlers the outermost q7_proc_signals_install() replaced. */
+void q7_proc_signals_restore(void);
+
+/* Starts argv (argv[0] a path, or a name searched on PATH); o may be NULL.
+ * A child that reads a terminal on stdin ("-" among its words) stays in
+ * our process group. Returns the pid, or -1 with errno set after printing
+ * "<argv0>: cannot run: <why>" (unless o->quiet). */
+pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o);
+/* fork(), the child tracked (quiet, in our process group, stopped by
+ * SIGTERM). In the child (0): nothing tracked, our handlers undone; it
+ * must end with _exit(). -1 with errno set on failure. */
+pid_t q7_proc_fork(void);
+
+/* Waits for the tracked child pid. Returns its code (q7_proc_code), or
+ * Q7_EXIT_INTERNAL if pid is not tracked; *status (when non-NULL) gets the
+ * raw wait status. */
+int q7_proc_wait(pid_t pid, int *status);
+/* Waits for the first of pids[0..n) to exit (of every tracked child when
+ * pids is NULL), for at most timeout_s seconds (< 0: no limit, 0: only
+ * one that already exited). Sets *pid (and *status) and returns its code;
+ * or Q7_PROC_NONE (none of them running) or Q7_PROC_TIMEOUT. */
+int q7_proc_wait_any(const pid_t *pids, size_t n, double timeout_s, pid_t *pid, int *status);
+/* Waits for every tracked child. Returns 0, or the first non-zero code. */
+int q7_proc_wait_all(void);
+
+/* Sends sig to the tracked child pid (its process group). Its death by
+ * sig is then not reported. */
+void q7_proc_kill(pid_t pid, int sig);
+/* q7_proc_kill of every tracked child. */
+void q7_proc_kill_all(int sig);
+/* How many children are tracked. */
+int q7_proc_running(void);
+
+/* The decoder: exit code N gives N, death by signal N gives 128+N. */
+int q7_proc_code(int status);
+/* The same in words: "exit status N", "killed by signal SIGSEGV
+ * (Segmentation fault)". */
+void q7_proc_describe(int status, char *buf, size_t size);
+
+/* spawn + wait; Q7_EXIT_TOOL when argv cannot run. */
+int q7_proc_run(char *const *argv);
+/* Runs argv with fd (1 or 2) captured into *out (caller frees), the other
+ * output and stdin on /dev/null. Returns its code, or -1 (printed). */
+int q7_proc_capture(char *const *argv, int fd, char **out);
+
+#endif
