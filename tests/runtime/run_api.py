@@ -637,6 +637,8 @@ def case_factories(c):
                           [(round_to(dt, x), 0) for x in want])
             check_row("full({size_t}) of %s" % NAMES[dt], rows[6], dt, (n * m,), [(v, 0)] * 12)
             check_row("full(sizes()) of %s" % NAMES[dt], rows[7], dt, (n, m), [(v, 0)] * 12)
+            check_row("ones(sizes(), options()) of %s" % NAMES[dt], rows[8], dt, (n, m),
+                      [(round_to(dt, 1), 0)] * 12)
         print("ok: factories of %s" % NAMES[dt])
     rows = c.rows("api", "apiops", "api_factories", [F32, 1, 2, 5])
     check_row("eye(2, 5)", rows[3], F32, (2, 5), [(1.0 if i in (0, 6) else 0.0, 0) for i in range(10)])

@@ -302,6 +302,8 @@ public:
 	}
 	ScalarType scalar_type() const { return (ScalarType)impl().dtype; }
 	ScalarType dtype() const { return scalar_type(); }
+	/* The options of a tensor like this one: torch::zeros(s, x.options()). */
+	TensorOptions options() const { return TensorOptions(scalar_type()); }
 	size_t element_size() const { return q7rt_dtype_size(impl().dtype); }
 	size_t itemsize() const { return element_size(); }
 	size_t nbytes() const { return (size_t)numel() * element_size(); }

@@ -116,10 +116,11 @@ Q7_KERNEL torch::Tensor api_clamp(const torch::Tensor &xin, const torch::Scalar 
 
 // The factories and fill_, each with another spelling of the options:
 // zeros, ones, full, eye, empty (then fill_), fill_ of zeros; full and
-// zeros with sizes from a braced list of size_t and from IntArrayRef.
+// zeros with sizes from a braced list of size_t and from IntArrayRef;
+// ones with another tensor's options().
 Q7_KERNEL torch::Tensor api_factories(int64_t dtype, const torch::Scalar &value, int64_t n, int64_t m) {
     torch::ScalarType st = (torch::ScalarType)dtype;
-    Rows rows(8, n * m);
+    Rows rows(9, n * m);
     rows.add(torch::zeros({n, m}, st));
     rows.add(torch::ones({n, m}, torch::TensorOptions().dtype(st)));
     rows.add(torch::full({n, m}, value, c10::TensorOptions(st)));
@@ -134,6 +135,7 @@ Q7_KERNEL torch::Tensor api_factories(int64_t dtype, const torch::Scalar &value,
     size_t un = (size_t)n, um = (size_t)m;
     rows.add(torch::full({un * um}, value, st));
     rows.add(torch::full(z.sizes(), value, st));
+    rows.add(torch::ones(z.sizes(), z.options()));
     return rows.t;
 }
 
