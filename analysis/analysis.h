@@ -88,6 +88,8 @@ struct q7_analysis_opts {
 	                            * NEURON_LIBRARY blocks of other files ask
 	                            * for; kernels where the TU has them, no
 	                            * error where it has not */
+	bool multicore;            /* --q7-multicore on the compile line: the
+	                            * lint warns of accessors that race */
 };
 
 /* False when the TU certainly has no kernels, so libclang need not load:

@@ -28,6 +28,7 @@
 #define Q7_RULE_DUPLICATE "q7-duplicate-kernel"
 #define Q7_RULE_TOO_MANY "q7-too-many-kernels"
 #define Q7_RULE_UNDEFINED "q7-undefined-kernel"
+#define Q7_RULE_MULTICORE_ACCESSOR "q7-multicore-accessor"
 #define Q7_RULE_UNKNOWN_KERNEL "q7-unknown-kernel"
 
 struct q7_rule {

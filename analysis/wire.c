@@ -115,6 +115,7 @@ void q7_wire_put_request(struct q7_strbuf *b, const struct q7_analysis_opts *o, 
 	put_vec(b, o->predefines);
 	put_vec(b, o->kernel_names);
 	put_vec(b, o->wanted_names);
+	put_u32(b, o->multicore ? 1u : 0u);
 }
 
 int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
@@ -129,6 +130,7 @@ int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
 		q->strs[i] = get_str(&r);
 	for (int i = 0; i < Q7_WIRE_NVECS; i++)
 		q->has_vec[i] = get_vec(&r, &q->vecs[i]);
+	q->opts.multicore = get_u32(&r) != 0;
 	if (r.bad || r.p != r.end || !q->cwd || !q->strs[0]) {
 		q7_wire_request_free(q);
 		return -1;

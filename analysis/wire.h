@@ -8,9 +8,9 @@
 
 #include "analysis.h"
 
-#define Q7_WIRE_MAGIC 0x33534137u /* "7AS3": wanted_names, and ops carry ns */
+#define Q7_WIRE_MAGIC 0x34534137u /* "7AS4": multicore, wanted_names, ops' ns */
 /* The request's vectors: clang_args, sys_includes, predefines,
- * kernel_names, wanted_names. */
+ * kernel_names, wanted_names; then a u32: multicore. */
 #define Q7_WIRE_NVECS 5
 
 /* A received request: owns its strings; opts points into them. */

@@ -66,6 +66,7 @@ void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *a
 	o->triple = d->prof.triple;
 	o->profile = d->prof.name;
 	o->kernel_names = d->inv.kernels.n ? d->inv.kernels.v : NULL;
+	o->multicore = d->inv.multicore;
 }
 
 bool q7_drv_analysis_needed(const struct q7_drv *d, const struct q7_analysis_opts *o)

@@ -29,6 +29,8 @@ struct fn {
 
 struct walk {
 	const struct q7_analysis_opts *o;
+	unsigned stack_flag;     /* -DSTACK_SIZE= on the compile line (0: none) */
+	const char *stack_bad;   /* its text, when not a stack size */
 	struct q7_strvec names; /* --q7-kernel and NEURON_LIBRARY names */
 	struct fn *fns;         /* every function of the user's files */
 	size_t n, cap;
@@ -207,6 +209,120 @@ static bool lint_param(const struct q7_analysis_opts *o, const struct fn *f, CXC
 	return ok;
 }
 
+/* -DSTACK_SIZE=N (or -D STACK_SIZE=N) among the compile's flags, the last
+ * one winning and -USTACK_SIZE undoing it: the size the vendor's
+ * extra_cflags give every kernel of the file. The generated wrapper is
+ * compiled at link time without the file's flags, so the op carries it. */
+static void stack_from_flags(struct walk *w)
+{
+	char *const *a = w->o->clang_args;
+	for (size_t i = 0; a && a[i]; i++) {
+		bool def = strncmp(a[i], "-D", 2) == 0, undef = strncmp(a[i], "-U", 2) == 0;
+		if (!def && !undef)
+			continue;
+		const char *v = a[i][2] ? a[i] + 2 : a[i + 1];
+		if (!v)
+			break;
+		if (undef && strcmp(v, "STACK_SIZE") == 0) {
+			w->stack_flag = 0;
+			w->stack_bad = NULL;
+		} else if (def && strncmp(v, "STACK_SIZE=", 11) == 0) {
+			char *end;
+			errno = 0;
+			unsigned long n = strtoul(v + 11, &end, 0);
+			while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+				end++;
+			bool ok = !errno && end != v + 11 && !*end && v[11] != '-' && n > 0 && n <= Q7_MAX_STACK;
+			w->stack_flag = ok ? (unsigned)n : 0;
+			w->stack_bad = ok ? NULL : v + 11;
+		}
+	}
+}
+
+/* Skips a comment or a string or character literal starting at t[i]:
+ * returns the index of its last character (i when there is none there). */
+static size_t skip_literal(const char *t, size_t size, size_t i)
+{
+	char ch = t[i];
+	if (ch == '/' && i + 1 < size && t[i + 1] == '/') {
+		while (i + 1 < size && t[i + 1] != '\n')
+			i++;
+	} else if (ch == '/' && i + 1 < size && t[i + 1] == '*') {
+		for (i += 2; i + 1 < size && !(t[i] == '*' && t[i + 1] == '/'); i++)
+			;
+		i++;
+	} else if (ch == '"' || ch == '\'') {
+		for (i++; i < size && t[i] != ch; i++)
+			if (t[i] == '\\')
+				i++;
+	}
+	return i < size ? i : size - 1;
+}
+
+/* The text of the file c is in and the offset where c's extent ends. */
+static const char *text_after(CXCursor c, size_t *size, unsigned *off, CXFile *file)
+{
+	clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(c)), file, NULL, NULL, off);
+	return *file ? clang_getFileContents(clang_Cursor_getTranslationUnit(c), *file, size) : NULL;
+}
+
+static bool is_ident(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+
+/* In a multicore build every core runs the kernel on the same tensors:
+ * the reference guide allows only TCM accessors there. Warns of each
+ * member call accessor<...>(), read_stream_accessor<...>() and
+ * write_stream_accessor<...>() in the kernel's own body (its text: libclang
+ * skipped the body; helpers it calls are not looked into). */
+static void lint_multicore(const struct fn *f, struct q7_diags *ds)
+{
+	static const char *const names[] = {"accessor", "read_stream_accessor",
+	                                    "write_stream_accessor"};
+	CXFile file;
+	unsigned off;
+	size_t size;
+	const char *t = text_after(f->c, &size, &off, &file);
+	if (!t)
+		return;
+	size_t i = off;
+	for (; i < size && t[i] != '{'; i = skip_literal(t, size, i) + 1)
+		if (t[i] == ';')
+			return;
+	int depth = 0;
+	for (; i < size; i = skip_literal(t, size, i) + 1) {
+		if (t[i] == '{')
+			depth++;
+		else if (t[i] == '}' && --depth == 0)
+			break;
+		if (!is_ident(t[i]) || (i > 0 && is_ident(t[i - 1])))
+			continue;
+		size_t end = i;
+		while (end < size && is_ident(t[end]))
+			end++;
+		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+			size_t len = strlen(names[k]), b = i, a = end;
+			if (end - i != len || memcmp(t + i, names[k], len) != 0)
+				continue;
+			while (b > 0 && isspace((unsigned char)t[b - 1]))
+				b--;
+			while (a < size && isspace((unsigned char)t[a]))
+				a++;
+			bool member = (b > 0 && t[b - 1] == '.') || (b > 1 && t[b - 1] == '>' && t[b - 2] == '-');
+			if (!member || a >= size || t[a] != '<')
+				continue;
+			CXSourceLocation loc = clang_getLocationForOffset(clang_Cursor_getTranslationUnit(f->c),
+			                                                  file, (unsigned)i);
+			struct place pl = q7c_place_loc(loc);
+			DIAG(ds, Q7_SEV_WARNING, pl, Q7_RULE_MULTICORE_ACCESSOR,
+			     "kernel '%s' uses %s<>() in a multicore build: every core runs the kernel, and "
+			     "standard and streaming accessors race between them; use tcm_accessor() on "
+			     "each core's part (get_cpu_id())",
+			     f->qualname, names[k]);
+			q7c_place_free(&pl);
+		}
+		i = end - 1;
+	}
+}
+
 /* Builds the op of one kernel when it passes the error rules. */
 static void build_op(const struct walk *w, const struct kernel *kn, struct q7_op_table *ops,
                      struct q7_diags *ds)
@@ -267,7 +383,15 @@ static void build_op(const struct walk *w, const struct kernel *kn, struct q7_op
 		     kn->stack_bad->stack_text, f->qualname, Q7_MAX_STACK);
 		q7c_place_free(&sp);
 		ok = false;
+	} else if (!kn->stack && w->stack_bad) {
+		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_STACK,
+		     "-DSTACK_SIZE=%s, the stack size of kernel '%s', is not a plain number of bytes "
+		     "from 1 to %u (4 MiB); q7cc carries it to the wrapper it generates at link time",
+		     w->stack_bad, f->qualname, Q7_MAX_STACK);
+		ok = false;
 	}
+	if (w->o->multicore && kn->defined)
+		lint_multicore(f, ds);
 	CXType ft = clang_getCursorType(c);
 	if (clang_getCursorKind(c) == CXCursor_FunctionTemplate || ft.kind != CXType_FunctionProto) {
 		q7c_place_free(&pl);
@@ -311,7 +435,7 @@ static void build_op(const struct walk *w, const struct kernel *kn, struct q7_op
 			op->params[i].ctype = pk[i].ctype;
 			pk[i].ctype = NULL;
 		}
-		op->stack_size = kn->stack;
+		op->stack_size = kn->stack ? kn->stack : w->stack_flag;
 		op->defined = kn->defined;
 		op->file = pl.file;
 		pl.file = NULL;
@@ -370,27 +494,14 @@ static bool is_definition(CXCursor c)
 		return true;
 	CXFile file;
 	unsigned off;
-	clang_getFileLocation(clang_getRangeEnd(clang_getCursorExtent(c)), &file, NULL, NULL, &off);
 	size_t size;
-	const char *t = file ? clang_getFileContents(clang_Cursor_getTranslationUnit(c), file, &size)
-	                     : NULL;
+	const char *t = text_after(c, &size, &off, &file);
 	if (!t)
 		return false;
 	int depth = 0;
-	for (size_t i = off; i < size; i++) {
+	for (size_t i = off; i < size; i = skip_literal(t, size, i) + 1) {
 		char ch = t[i];
-		if (ch == '/' && i + 1 < size && t[i + 1] == '/') {
-			while (i < size && t[i] != '\n')
-				i++;
-		} else if (ch == '/' && i + 1 < size && t[i + 1] == '*') {
-			for (i += 2; i + 1 < size && !(t[i] == '*' && t[i + 1] == '/'); i++)
-				;
-			i++;
-		} else if (ch == '"' || ch == '\'') {
-			for (i++; i < size && t[i] != ch; i++)
-				if (t[i] == '\\')
-					i++;
-		} else if (ch == '(' || ch == '[') {
+		if (ch == '(' || ch == '[') {
 			depth++;
 		} else if (ch == ')' || ch == ']') {
 			depth--;
@@ -399,8 +510,7 @@ static bool is_definition(CXCursor c)
 		} else if (depth <= 0 && ch == '{') {
 			return true;
 		} else if (depth <= 0 && ch == 't' && i + 3 <= size && memcmp(t + i, "try", 3) == 0 &&
-		           (i == 0 || !isalnum((unsigned char)t[i - 1])) &&
-		           (i + 3 == size || !isalnum((unsigned char)t[i + 3]))) {
+		           (i == 0 || !is_ident(t[i - 1])) && (i + 3 == size || !is_ident(t[i + 3]))) {
 			return true;
 		}
 	}
@@ -532,6 +642,7 @@ static void add_requests(const struct walk *w, const struct kernel *ks, size_t n
 		op->line = r->at.line;
 		op->col = r->at.col;
 		op->by_name_only = true;
+		op->stack_size = w->stack_flag; /* the kernel's file may lack the mark */
 		shape_params(w, r->shape, op);
 		if (!op->params)
 			op->params = q7_xcalloc(1, sizeof *op->params);
@@ -583,6 +694,7 @@ void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
 	for (size_t i = 0; i < reqs.n; i++)
 		q7_sv_add(&w.names, reqs.v[i].fn);
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_decl, &w);
+	stack_from_flags(&w);
 
 	struct kernel *ks;
 	size_t nk = group_kernels(&w, &ks);

@@ -1,6 +1,13 @@
 /* The few C++ ABI functions a kernel may pull in on the device: operator
- * new/delete over the heap arena, guarded statics, pure virtual calls.
- * The gnu profile links no C++ library. Built for the Xtensa target only. */
+ * new/delete over the heap arena, guarded statics, pure virtual calls,
+ * and the exception-handling entry points that code with destructors
+ * refers to (the accessors of <torch/torch.h> have them). Nothing on the
+ * device throws (there is no C++ library to throw with), so those are
+ * never called; defined here, they keep libgcc's unwinder, which wants
+ * malloc, out of the image. The gnu profile links no C++ library. Built
+ * for the Xtensa target only. */
+#include <new>
+
 #include "rt.h"
 
 void *operator new(size_t n) { return q7rt_alloc(n, 16, "operator new"); }
@@ -9,6 +16,9 @@ void operator delete(void *p) noexcept { q7rt_arena_free(&q7rt.heap, p); }
 void operator delete[](void *p) noexcept { q7rt_arena_free(&q7rt.heap, p); }
 void operator delete(void *p, size_t) noexcept { q7rt_arena_free(&q7rt.heap, p); }
 void operator delete[](void *p, size_t) noexcept { q7rt_arena_free(&q7rt.heap, p); }
+const std::nothrow_t std::nothrow{};
+void *operator new(size_t n, const std::nothrow_t &) noexcept { return q7rt_arena_alloc(&q7rt.heap, n, 16); }
+void *operator new[](size_t n, const std::nothrow_t &) noexcept { return q7rt_arena_alloc(&q7rt.heap, n, 16); }
 
 extern "C" {
 /* One core runs one call at a time: no locking is needed. */
@@ -23,4 +33,25 @@ int __cxa_atexit(void (*fn)(void *), void *obj, void *dso)
 	return 0;
 }
 void *__dso_handle = &__dso_handle;
+
+/* Never called: see the top of the file. */
+int __gxx_personality_v0(int version, int actions, uint64_t cls, void *exc, void *ctx)
+{
+	(void)version; (void)actions; (void)cls; (void)exc; (void)ctx;
+	return 3; /* _URC_FATAL_PHASE1_ERROR: no handler, ever */
 }
+void _Unwind_Resume(void *exc)
+{
+	(void)exc;
+	q7rt_fail("C++ exception unwinding is not supported on the device");
+}
+void *__cxa_begin_catch(void *exc) { return exc; }
+void __cxa_end_catch() {}
+}
+
+namespace std {
+void terminate() noexcept
+{
+	q7rt_fail("std::terminate was called");
+}
+} // namespace std

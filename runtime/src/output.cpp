@@ -19,6 +19,9 @@ extern "C" void q7rt_flush(void)
 
 extern "C" void q7rt_write(const char *s, size_t n)
 {
+	/* As on the device: with several cores, only core 0 prints. */
+	if (q7rt_cpu_count() > 1 && q7rt_cpu_id() != 0)
+		return;
 	for (size_t i = 0; i < n; i++) {
 		q7rt.out[q7rt.outlen++] = s[i];
 		if (s[i] == '\n' || q7rt.outlen == sizeof q7rt.out)
@@ -71,4 +74,22 @@ void *q7rt_alloc(size_t bytes, size_t align, const char *what)
 		                 what, (unsigned long)bytes, (unsigned long)q7rt.heap.used,
 		                 (unsigned long)(q7rt.heap.end - q7rt.heap.base));
 	return p;
+}
+
+/* The file's last component: __FILE__ is often a long absolute path. */
+static const char *base_name(const char *path)
+{
+	const char *b = path;
+	for (const char *p = path; p && *p; p++)
+		if (*p == '/')
+			b = p + 1;
+	return b ? b : "?";
+}
+
+extern "C" void q7rt_check_failed(const char *file, int line, const char *what)
+{
+	/* With more than one core the loader names the core itself. */
+	if (q7rt_cpu_count() > 1)
+		q7rt_fail("%s:%d: %s", base_name(file), line, what);
+	q7rt_fail("%s:%d: %s (on core %u)", base_name(file), line, what, (unsigned)q7rt_cpu_id());
 }

@@ -21,14 +21,18 @@
 
 #define Q7RT_MAX_OPS 32
 #define Q7RT_TCM_SIZE (16 * 1024)
+#define Q7RT_TCM_BLOCKS 64 /* live tcm_malloc blocks at most */
 
 
 struct q7rt_state {
 	struct q7_frame *frame;
 	const char *op;          /* the op being run, for messages */
 	struct q7rt_arena heap;  /* the frame's heap arena */
-	struct q7rt_arena tcm;   /* the 16 KiB pool, carved from heap */
-	bool tcm_ready;
+	char *tcm_base;          /* the 16 KiB tcm pool, carved from heap */
+	struct {
+		uint32_t offset, size;
+	} tcm_blocks[Q7RT_TCM_BLOCKS]; /* live blocks, in address order */
+	unsigned tcm_n;
 	unsigned next_arg;       /* customop_next_* cursor */
 	struct q7rt_tensor *ret; /* customop_return_tensor */
 	bool returned;

@@ -1,7 +1,8 @@
-/* Tensors in the heap arena: creation, dtypes, the destination tensor,
- * tcm copies, and the tcm pool. */
+/* Tensors in the heap arena: creation, dtypes, fill_ and eye, the
+ * destination tensor, tcm copies. */
 #include <string.h>
 
+#include "elem.h"
 #include "rt.h"
 
 extern "C" size_t q7rt_dtype_size(int dtype)
@@ -167,6 +168,20 @@ extern "C" uint32_t q7rt_cpu_count(void)
 	return q7rt.frame && q7rt.frame->cpu_count ? q7rt.frame->cpu_count : 1;
 }
 
+/* The element offset of flat index k, through the strides. 32-bit: numel
+ * fits (8 dims of 65535 are capped at 2^32 by q7rt_tensor_new and the entry
+ * checks), and the lx106 has no 64-bit division. */
+static int64_t flat_offset(const q7rt_tensor *t, uint32_t k)
+{
+	int64_t pos = 0;
+	for (int32_t d = t->ndim - 1; d >= 0; d--) {
+		uint32_t size = (uint32_t)t->sizes[d];
+		pos += (int64_t)(k % size) * t->strides[d];
+		k /= size;
+	}
+	return pos;
+}
+
 extern "C" void q7rt_copy_tcm(const q7rt_tensor *t, int dtype, void *tcm, size_t offset,
                               size_t count, int to_tcm)
 {
@@ -190,17 +205,7 @@ extern "C" void q7rt_copy_tcm(const q7rt_tensor *t, int dtype, void *tcm, size_t
 		return;
 	}
 	for (size_t k = 0; k < count; k++) { /* strided: walk the flat index */
-		/* 32-bit: numel fits (8 dims of 65535 are capped at 2^32 by
-		 * q7rt_tensor_new and the entry checks), and the lx106 has no
-		 * 64-bit division. */
-		uint32_t rest = (uint32_t)(offset + k);
-		int64_t pos = 0;
-		for (int32_t d = t->ndim - 1; d >= 0; d--) {
-			uint32_t size = (uint32_t)t->sizes[d];
-			pos += (int64_t)(rest % size) * t->strides[d];
-			rest /= size;
-		}
-		char *elem = base + pos * (int64_t)esize;
+		char *elem = base + flat_offset(t, (uint32_t)(offset + k)) * (int64_t)esize;
 		char *buf = static_cast<char *>(tcm) + k * esize;
 		if (to_tcm)
 			memcpy(buf, elem, esize);
@@ -209,24 +214,29 @@ extern "C" void q7rt_copy_tcm(const q7rt_tensor *t, int dtype, void *tcm, size_t
 	}
 }
 
-extern "C" void *q7rt_tcm_malloc(size_t bytes)
+extern "C" void q7rt_fill(q7rt_tensor *t, const q7rt_scalar *value)
 {
-	if (!q7rt.frame || bytes == 0)
-		return nullptr;
-	if (!q7rt.tcm_ready) {
-		void *pool = q7rt_arena_alloc(&q7rt.heap, Q7RT_TCM_SIZE, 64);
-		if (!pool)
-			return nullptr;
-		q7rt_arena_init(&q7rt.tcm, pool, Q7RT_TCM_SIZE);
-		q7rt.tcm_ready = true;
+	char *base = static_cast<char *>(t->data);
+	size_t esize = q7rt_dtype_size(t->dtype);
+	int64_t n = q7rt_numel(t);
+	for (int64_t k = 0; k < n; k++) {
+		void *p = base + flat_offset(t, (uint32_t)k) * (int64_t)esize;
+		if (value->kind == Q7RT_SCALAR_FLOAT)
+			q7elem::store_f64(p, t->dtype, value->d);
+		else
+			q7elem::store_i64(p, t->dtype, value->i);
 	}
-	return q7rt_arena_alloc(&q7rt.tcm, bytes, 16);
 }
 
-extern "C" void q7rt_tcm_free(void *p)
+extern "C" q7rt_tensor *q7rt_eye(int64_t n, int64_t m, int dtype)
 {
-	if (!p)
-		return;
-	if (!q7rt.tcm_ready || q7rt_arena_free(&q7rt.tcm, p) != 0)
-		q7rt_fail("tcm_free: %p is not a live tcm_malloc block", p);
+	if (n < 0 || m < 0)
+		q7rt_fail("eye: n and m must not be negative, got %lld and %lld", (long long)n,
+		          (long long)m);
+	int64_t sizes[2] = {n, m};
+	q7rt_tensor *t = q7rt_tensor_new(sizes, 2, dtype, 0);
+	size_t esize = q7rt_dtype_size(dtype);
+	for (int64_t i = 0; i < n && i < m; i++)
+		q7elem::store_i64(static_cast<char *>(t->data) + (i * m + i) * (int64_t)esize, dtype, 1);
+	return t;
 }

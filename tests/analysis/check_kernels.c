@@ -59,6 +59,8 @@ struct run {
 	int rc;
 };
 
+static bool multicore; /* --q7-multicore on the compile line */
+
 static void analyze_with(struct run *r, const char *fixture, bool host, const char *profile,
                          const char *const *names, const char *const *wanted,
                          char *const *extra)
@@ -78,6 +80,7 @@ static void analyze_with(struct run *r, const char *fixture, bool host, const ch
 		.predefines = host ? host_macros.v : xtensa_macros.v,
 		.profile = profile,
 		.kernel_names = (char *const *)names,
+		.multicore = multicore,
 		.wanted_names = (char *const *)wanted,
 	};
 	memset(r, 0, sizeof *r);
@@ -331,6 +334,68 @@ START_TEST(lint_rules)
 }
 END_TEST
 
+/* -DSTACK_SIZE= on the compile line is the stack of the kernels without
+ * their own, since the wrapper is compiled at link time without it. */
+START_TEST(stack_flag)
+{
+	struct run r;
+	analyze_with(&r, "lint/stack_flag.cpp", false, "gnu", NULL, NULL, (char *[]){"-DSTACK_SIZE=307200", NULL});
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.ops.n, 2);
+	ck_assert_uint_eq(r.ops.ops[0].stack_size, 307200);
+	ck_assert_uint_eq(r.ops.ops[1].stack_size, 8192);
+	run_free(&r);
+	/* -D NAME=V as two words; -U undoes it */
+	analyze_with(&r, "lint/stack_flag.cpp", false, "gnu", NULL, NULL,
+	             (char *[]){"-D", "STACK_SIZE=4096", "-USTACK_SIZE", NULL});
+	ck_assert_uint_eq(r.ops.ops[0].stack_size, 0);
+	run_free(&r);
+	analyze_with(&r, "lint/stack_flag.cpp", false, "gnu", NULL, NULL,
+	             (char *[]){"-DSTACK_SIZE=20000", "-D", "STACK_SIZE=0x10000", NULL});
+	ck_assert_uint_eq(r.ops.ops[0].stack_size, 0x10000);
+	run_free(&r);
+	/* over 4 MiB, or not a number: an error at the kernel without its own */
+	static const char *const bad[] = {"-DSTACK_SIZE=5000000", "-DSTACK_SIZE=300*1024"};
+	for (size_t i = 0; i < 2; i++) {
+		analyze_with(&r, "lint/stack_flag.cpp", false, "gnu", NULL, NULL,
+		             (char *[]){(char *)bad[i], NULL});
+		ck_assert_uint_eq(r.diags.n, 1);
+		ck_assert_str_eq(r.diags.d[0].rule, "q7-stack-size");
+		ck_assert_uint_eq(r.diags.d[0].line, 3);
+		ck_assert_ptr_nonnull(strstr(r.diags.d[0].message, bad[i] + 13));
+		ck_assert_uint_eq(r.ops.n, 1);
+		run_free(&r);
+	}
+}
+END_TEST
+
+/* With --q7-multicore, each accessor<>() and stream accessor call in a
+ * kernel's body is a warning; tcm_accessor(), comments, strings and
+ * helper functions are not looked at. */
+START_TEST(multicore_accessors)
+{
+	static const unsigned lines[] = {7, 8, 9};
+	struct run r;
+	multicore = true;
+	analyze(&r, "lint/multicore_accessor.cpp", false, "gnu", NULL);
+	multicore = false;
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.ops.n, 2);
+	ck_assert_uint_eq(r.diags.n, 3);
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert_str_eq(r.diags.d[i].rule, "q7-multicore-accessor");
+		ck_assert_int_eq(r.diags.d[i].severity, Q7_SEV_WARNING);
+		ck_assert_uint_eq(r.diags.d[i].line, lines[i]);
+		ck_assert_ptr_nonnull(strstr(r.diags.d[i].message, "kernel 'racy'"));
+	}
+	ck_assert_uint_eq(r.diags.d[2].col, 15); /* at read_stream_accessor */
+	run_free(&r);
+	analyze(&r, "lint/multicore_accessor.cpp", false, "gnu", NULL);
+	ck_assert_uint_eq(r.diags.n, 0); /* single core: fine */
+	run_free(&r);
+}
+END_TEST
+
 /* What the driver keeps of a compile line full of GCC-only flags
  * (tests/wrapper/check_options.c, test_analysis_args, checks which):
  * libclang takes it as given. */
@@ -493,6 +558,8 @@ int main(void)
 	tcase_add_test(tc, kind_table);
 	tcase_add_loop_test(tc, lint_rules, 0, (int)(sizeof lint_cases / sizeof lint_cases[0]));
 	tcase_add_test(tc, compile_flags);
+	tcase_add_test(tc, stack_flag);
+	tcase_add_test(tc, multicore_accessors);
 	tcase_add_test(tc, parse_errors);
 	tcase_add_test(tc, timing);
 	suite_add_tcase(s, tc);

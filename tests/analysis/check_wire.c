@@ -106,7 +106,7 @@ START_TEST(request_round_trip)
 	char *env[] = {"CPATH=/a:/b", "C_INCLUDE_PATH", NULL};
 	struct q7_analysis_opts o = {.source = "k.cpp", .clang_args = args, .triple = "i386-unknown-none",
 	                             .sys_includes = none, .predefines = NULL, .profile = "xt",
-	                             .kernel_names = args};
+	                             .kernel_names = args, .multicore = true};
 	struct q7_strbuf b = {0};
 	q7_wire_put_request(&b, &o, "/work", env);
 	struct q7_wire_request q;
@@ -122,6 +122,7 @@ START_TEST(request_round_trip)
 	ck_assert_ptr_null(q.opts.sys_includes[0]);
 	ck_assert_ptr_null(q.opts.predefines);
 	ck_assert_str_eq(q.opts.kernel_names[1], "-DX=1");
+	ck_assert(q.opts.multicore);
 	ck_assert_uint_eq(q.env.n, 2);
 	ck_assert_str_eq(q.env.v[1], "C_INCLUDE_PATH");
 	q7_wire_request_free(&q);

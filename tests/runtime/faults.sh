@@ -45,7 +45,11 @@ got=$(npy "print(*npytool.read(sys.argv[1])[2])" y.npy)
 crash 1 "q7-run: error: bad_store: the kernel crashed: SIGSEGV" "address 0x10" \
 	", at libf_cpu0.so+0x" -- libf_cpu0.so bad_store x.npy -1
 crash 1 "divide: the kernel crashed: SIGFPE" ", at libf_cpu0.so+0x" -- libf_cpu0.so divide x.npy 0
-crash 1 "give_up: the kernel crashed: SIGABRT" -- libf_cpu0.so give_up x.npy -1
+crash 1 "raise_abort: the kernel crashed: SIGABRT" -- libf_cpu0.so raise_abort x.npy -1
+# abort() is not a crash: the runtime ends the op and names the core.
+crash 1 "q7-run: error: give_up: abort() was called (on core 0)" -- libf_cpu0.so give_up x.npy -1
+crash 1 "q7-run: error: core 5: give_up: abort() was called" -- \
+	--cores=8 --out-shape=4 --out-dtype=int32 libf.so give_up x.npy 5
 # Eight cores: the report names the one that faulted.
 crash 1 "bad_store: the kernel crashed on core 3: SIGSEGV" ", at libf_cpu3.so+0x" -- \
 	--cores=8 --out-shape=4 --out-dtype=int32 libf.so bad_store x.npy 3

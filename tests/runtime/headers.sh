@@ -10,7 +10,7 @@ status=0
 for cxx in "$@"; do
 	[ -n "$cxx" ] || continue
 	command -v "$cxx" > /dev/null 2>&1 || { echo "$cxx: not found"; status=1; continue; }
-	for f in "$examples"/ops/*.cpp "$examples"/neuron_sample/*.cpp; do
+	for f in "$examples"/ops/*.cpp "$examples"/neuron_sample/*.cpp "$examples"/guide/*.cpp; do
 		if ! "$cxx" -std=c++14 -fsyntax-only -Wall -Wextra -Wshadow -Werror -I"$inc" "$f"; then
 			echo "FAIL: $cxx $f"
 			status=1

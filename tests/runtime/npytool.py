@@ -4,7 +4,7 @@ tests compare q7-run's output with is independent of q7-run's own codec."""
 import ast
 import struct
 
-CODES = {'<f4': 'f', '<f8': 'd', '<i4': 'i', '<i8': 'q', '<i2': 'h', '|i1': 'b',
+CODES = {'<f4': 'f', '<f8': 'd', '<f2': 'e', '<i4': 'i', '<i8': 'q', '<i2': 'h', '|i1': 'b',
          '|u1': 'B', '|b1': '?'}
 
 

@@ -1,6 +1,7 @@
 // Kernels that fault on purpose, for q7-run's crash report on the host
 // (tests/runtime/faults.sh). `on` picks the core that faults (-1: all),
 // so an 8-core run shows which core it was.
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <torch/torch.h>
@@ -28,9 +29,18 @@ Q7_KERNEL torch::Tensor divide(const torch::Tensor &x, int by)
     return y;
 }
 
+// abort() ends the op with a message (the runtime's hook), not the process.
 Q7_KERNEL torch::Tensor give_up(const torch::Tensor &x, int on)
 {
     if (mine(on))
         abort();
+    return torch::zeros(x.sizes(), torch::kInt);
+}
+
+// SIGABRT raised some other way is still a crash report.
+Q7_KERNEL torch::Tensor raise_abort(const torch::Tensor &x, int on)
+{
+    if (mine(on))
+        raise(SIGABRT);
     return torch::zeros(x.sizes(), torch::kInt);
 }
