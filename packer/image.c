@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -37,6 +38,28 @@ static int span_cmp(const void *a, const void *b)
 {
 	const struct span *x = a, *y = b;
 	return x->off < y->off ? -1 : x->off > y->off ? 1 : 0;
+}
+
+/* The entry size a section of this type must have, or 0 (any). */
+static size_t typed_entsize(const struct q7_image *im, GElf_Word type)
+{
+	switch (type) {
+	case SHT_SYMTAB:
+	case SHT_DYNSYM:
+		return gelf_fsize(im->elf, ELF_T_SYM, 1, EV_CURRENT);
+	case SHT_RELA:
+		return gelf_fsize(im->elf, ELF_T_RELA, 1, EV_CURRENT);
+	case SHT_REL:
+		return gelf_fsize(im->elf, ELF_T_REL, 1, EV_CURRENT);
+	case SHT_DYNAMIC:
+		return gelf_fsize(im->elf, ELF_T_DYN, 1, EV_CURRENT);
+	case SHT_HASH:
+	case SHT_SYMTAB_SHNDX:
+	case SHT_GROUP:
+		return 4;
+	default:
+		return 0;
+	}
 }
 
 /* The checks on the ELF header; reason or NULL. */
@@ -128,6 +151,21 @@ static const char *check_sections(struct q7_image *im)
 			return "section info link out of range";
 		if ((sh->sh_flags & SHF_ALLOC) && !fits(sh->sh_addr, sh->sh_size, addr_max))
 			return "section address range wraps";
+		/* libelf refuses to write what breaks these, so they are input
+		 * damage, found here rather than while writing an output. */
+		size_t want = typed_entsize(im, sh->sh_type);
+		if (want && sh->sh_entsize && sh->sh_entsize != want) {
+			snprintf(im->why, sizeof im->why, "section %.64s: entry size %llu, expected %zu",
+			         im->sec[i].name, (unsigned long long)sh->sh_entsize, want);
+			return im->why;
+		}
+		if (sh->sh_entsize && sh->sh_size % sh->sh_entsize) {
+			snprintf(im->why, sizeof im->why,
+			         "section %.64s: size %llu is not a multiple of its entry size %llu",
+			         im->sec[i].name, (unsigned long long)sh->sh_size,
+			         (unsigned long long)sh->sh_entsize);
+			return im->why;
+		}
 	}
 	return NULL;
 }

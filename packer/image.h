@@ -32,6 +32,7 @@ struct q7_image {
 	size_t shnum, shstrndx, phnum;
 	struct q7_isec *sec; /* shnum entries */
 	GElf_Phdr *ph;       /* phnum entries */
+	char why[160];       /* a check's reason, when it names a section */
 };
 
 /* Opens and checks path. 0, or 1 after "<prog>: <path>: <reason>"; im is
