@@ -50,6 +50,42 @@ int q7_prelinked_check(const void *buf, size_t size, struct q7_pl_header *hdr,
 		*why = "prelinked image header checksum mismatch";
 		return 1;
 	}
+	/* A header whose checksum matches may still be made up: every field
+	 * must be one q7-prelink writes. */
+	for (int i = 0; i < 4; i++) {
+		if (hdr->reserved[i]) {
+			*why = "prelinked image header has non-zero reserved bytes";
+			return 1;
+		}
+	}
+	if (hdr->flags != Q7_PL_F_CORE && hdr->flags != Q7_PL_F_SINGLE && hdr->flags != Q7_PL_F_BASE) {
+		*why = "prelinked image flags are not one of 1 (core window), 2 (single-core window), "
+		       "4 (chosen base)";
+		return 1;
+	}
+	if (hdr->core < -1 || hdr->core >= Q7_PL_CORES ||
+	    (hdr->flags == Q7_PL_F_CORE && hdr->core < 0) ||
+	    (hdr->flags == Q7_PL_F_SINGLE && hdr->core != -1)) {
+		*why = "prelinked image core field does not match its flags (0..7 for a core window, "
+		       "-1 for the single-core window)";
+		return 1;
+	}
+	if ((hdr->base - hdr->link_base) & (Q7_PL_BASE_ALIGN - 1)) {
+		*why = "prelinked image base is not a multiple of 16 bytes away from its link base";
+		return 1;
+	}
+	if ((uint64_t)hdr->link_base + hdr->load_size + hdr->bss_size > 0x100000000ull) {
+		*why = "prelinked image link base range does not fit the address space";
+		return 1;
+	}
+	/* Each relocation applied was a 12-byte Elf32_Rela among the load
+	 * bytes. nrelocs * 12 by shifts: the boot program has no divide
+	 * helper. */
+	if (hdr->nrelocs > 0xffffffffu / 16 ||
+	    (hdr->nrelocs << 3) + (hdr->nrelocs << 2) > hdr->load_size) {
+		*why = "prelinked image counts more relocations than its load bytes can hold";
+		return 1;
+	}
 	if (hdr->load_size > size - Q7_PL_HEADER_SIZE) {
 		*why = "prelinked image is truncated";
 		return 1;

@@ -37,7 +37,7 @@ static int check_main(const char *path)
 	}
 	struct q7_pl_header h;
 	const char *why;
-	int rc = q7_prelinked_check(buf, len, &h, &why);
+	int rc = q7_prelinked_check(buf, len, &h, &why) || q7_prelinked_check_window(&h, &why);
 	free(buf);
 	if (rc) {
 		q7_error("%s: %s", path, why);

@@ -34,7 +34,6 @@
 #endif
 
 #define MAX_IMAGE_SPAN 0x4000000u /* 64 MiB: twice the single-core window */
-#define BASE_ALIGN 16u            /* keeps literal, data and stack alignment */
 
 void q7_pl_err(char *err, size_t err_size, const char *name, const char *fmt, ...)
 {
@@ -578,10 +577,10 @@ static int choose_base(const struct q7_prelink_opts *opts, const struct q7_pl_im
 		h->flags = opts->core >= 0 ? Q7_PL_F_CORE : Q7_PL_F_SINGLE;
 		h->core = opts->core >= 0 ? opts->core : -1;
 	}
-	if ((h->base - im->lo) % BASE_ALIGN) {
+	if ((h->base - im->lo) % Q7_PL_BASE_ALIGN) {
 		q7_pl_err(err, es, im->name,
 		          "base 0x%x is not a multiple of %u bytes away from the link address 0x%x",
-		          h->base, BASE_ALIGN, im->lo);
+		          h->base, Q7_PL_BASE_ALIGN, im->lo);
 		return 1;
 	}
 	if ((uint64_t)h->base + span > 0x100000000ull) {
@@ -691,6 +690,22 @@ int q7_prelinked_write(const struct q7_prelinked *pl, const char *path, char *er
 	if (fwrite(pl->bytes, 1, pl->size, o.f) != pl->size || q7_outfile_commit(&o, 0666) != 0) {
 		q7_pl_err(err, err_size, path, "cannot write: %s", strerror(errno));
 		q7_outfile_abort(&o);
+		return 1;
+	}
+	return 0;
+}
+
+int q7_prelinked_check_window(const struct q7_pl_header *hdr, const char **why)
+{
+	if (hdr->flags == Q7_PL_F_BASE)
+		return 0;
+	const struct q7_lsp *lsp = q7_lsp_get(hdr->flags == Q7_PL_F_CORE ? hdr->core : Q7_LSP_SINGLE);
+	if (!lsp || hdr->base != lsp->sram_org) {
+		*why = "prelinked image says it sits at a window, but its base is not that window's";
+		return 1;
+	}
+	if ((uint64_t)hdr->load_size + hdr->bss_size > lsp->sram_len) {
+		*why = "prelinked image is larger than the window it says it sits at";
 		return 1;
 	}
 	return 0;

@@ -20,6 +20,8 @@
 #define Q7_PL_VERSION 1u
 #define Q7_PL_HEADER_SIZE 64u
 #define Q7_PL_HEADER_CRC_SPAN 44u /* header_crc covers the bytes before it */
+#define Q7_PL_BASE_ALIGN 16u /* a power of two; base - link_base: keeps literal, data and stack alignment */
+#define Q7_PL_CORES 8        /* core: 0..7 (lsp/'s table), or -1 */
 
 /* flags */
 #define Q7_PL_F_CORE 0x1u   /* placed at core `core`'s window (0..7) */
@@ -79,6 +81,11 @@ void q7_prelinked_free(struct q7_prelinked *pl);
  * program, so it uses nothing beyond memcpy. */
 int q7_prelinked_check(const void *buf, size_t size, struct q7_pl_header *hdr,
                        const char **why);
+
+/* After q7_prelinked_check, on the host: a header that says it was placed
+ * at a window (core or single-core) must sit at that window and fit it
+ * (lsp/'s table). 0, or 1 with the reason in *why. */
+int q7_prelinked_check_window(const struct q7_pl_header *hdr, const char **why);
 
 /* CRC-32 (IEEE 802.3, reflected), continued from crc (0 to start). */
 uint32_t q7_crc32(uint32_t crc, const void *buf, size_t n);

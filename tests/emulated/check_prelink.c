@@ -176,6 +176,71 @@ START_TEST(header_and_checksums)
 }
 END_TEST
 
+/* Every field of a header whose checksum matches is checked (issue 13,
+ * defect 12): made-up values with the header CRC recomputed, against the
+ * image prelinked at core 3's window. window: refused only by the
+ * placement check of q7-prelink --check (q7_prelinked_check_window). */
+#define ADD(n) (((int64_t)1 << 40) + (n)) /* adds n to the field */
+#define MOVE16 {8, ADD(16)}, {32, ADD(16)}, {20, ADD(16)} /* base, link base, entry */
+static const struct {
+	const char *what;
+	struct {
+		unsigned off; /* field offset in the header; 0 ends the list */
+		int64_t value;
+	} edit[4];
+	const char *why; /* NULL: accepted */
+	bool window;
+} fields[] = {
+	{"core 0x8000", {{40, 0x8000}}, "core field", false},
+	{"core -2", {{40, 0xfffffffe}}, "core field", false},
+	{"core -1 at a core window", {{40, 0xffffffff}}, "core field", false},
+	{"flags 0xfffffff8", {{24, 0xfffffff8}}, "flags are not one of", false},
+	{"flags 0", {{24, 0}}, "flags are not one of", false},
+	{"flags core|single", {{24, 3}}, "flags are not one of", false},
+	{"single-core window naming core 3", {{24, Q7_PL_F_SINGLE}}, "core field", false},
+	{"reserved byte 48", {{48, 1}}, "reserved", false},
+	{"reserved byte 63", {{60, 0x01000000}}, "reserved", false},
+	{"link base 4 bytes off", {{32, ADD(4)}}, "16 bytes", false},
+	{"link base at the top", {{32, 0xffffff00}}, "link base range", false},
+	{"nrelocs 0xffffffff", {{36, 0xffffffff}}, "relocations", false},
+	{"nrelocs past the load bytes", {{36, ADD(1 << 20)}}, "relocations", false},
+	{"moved off its window", {MOVE16}, "not that window's", true},
+	{"at a chosen base", {{24, Q7_PL_F_BASE}}, NULL, false},
+	{"moved, at a chosen base", {{24, Q7_PL_F_BASE}, MOVE16}, NULL, false},
+	{"at a chosen base, no core", {{24, Q7_PL_F_BASE}, {40, 0xffffffff}}, NULL, false},
+};
+#undef MOVE16
+
+START_TEST(header_fields_checked)
+{
+	struct q7_prelinked pl;
+	char err[Q7_PL_ERR_SIZE];
+	ck_assert_int_eq(run(img, img_size, 3, 0, 0, &pl, err), 0);
+	unsigned char *b = pl.bytes;
+	for (int k = 0; k < 4 && fields[_i].edit[k].off; k++) {
+		unsigned off = fields[_i].edit[k].off;
+		int64_t v = fields[_i].edit[k].value;
+		wr32(b + off, v >> 40 ? rd32(b + off) + (uint32_t)(v & 0xffffffff) : (uint32_t)v);
+	}
+	wr32(b + 44, q7_crc32(0, b, Q7_PL_HEADER_CRC_SPAN));
+	struct q7_pl_header h;
+	const char *why = NULL;
+	int rc = q7_prelinked_check(b, pl.size, &h, &why);
+	if (rc == 0)
+		rc = q7_prelinked_check_window(&h, &why);
+	if (!fields[_i].why) {
+		ck_assert_msg(rc == 0, "%s: refused: %s", fields[_i].what, why);
+	} else {
+		ck_assert_msg(rc == 1, "%s: accepted", fields[_i].what);
+		ck_assert_msg(strstr(why, fields[_i].why), "%s: \"%s\"", fields[_i].what, why);
+		/* The shared check (the boot program's) leaves placement alone. */
+		ck_assert_int_eq(q7_prelinked_check(b, pl.size, &h, &why), fields[_i].window ? 0 : 1);
+	}
+	q7_prelinked_free(&pl);
+}
+END_TEST
+#undef ADD
+
 START_TEST(packed_equals_plain_and_is_deterministic)
 {
 	struct q7_prelinked a, b, c;
@@ -880,6 +945,7 @@ int main(int argc, char **argv)
 	TCase *t = tcase_create("prelink");
 	tcase_add_test(t, relocates_every_word);
 	tcase_add_test(t, header_and_checksums);
+	tcase_add_loop_test(t, header_fields_checked, 0, sizeof fields / sizeof fields[0]);
 	tcase_add_test(t, packed_equals_plain_and_is_deterministic);
 	tcase_add_test(t, refuses_damaged_headers);
 	tcase_add_test(t, truncation_never_crashes);

@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import time
+import zlib
 
 
 def fail(msg):
@@ -242,6 +243,29 @@ def case_prelink_cli(c):
     r = subprocess.run([pl, "--check", c.path("flipped.q7pl")], capture_output=True, text=True)
     if r.returncode != 1 or "prelinked image checksum mismatch" not in r.stderr:
         fail("--check of a damaged image: %d %s" % (r.returncode, r.stderr))
+    # Made-up fields under a header checksum that matches (issue 13,
+    # defect 12), and a window base that is not the window's.
+    sh([pl, "--core=2", "-o", out, packed])
+    with open(out, "rb") as f:
+        good = f.read()
+    for what, off, value, needle in (
+            ("core 0x8000", 40, 0x8000, "core field"),
+            ("flags 0xfffffff8", 24, 0xfffffff8, "flags are not one of"),
+            ("reserved", 52, 7, "non-zero reserved bytes"),
+            ("base", 8, 0x84000000, "not that window's")):
+        data = bytearray(good)
+        data[off:off + 4] = value.to_bytes(4, "little")
+        if off == 8:  # base, link base and entry moved together
+            for o in (32, 20):
+                v = int.from_bytes(data[o:o + 4], "little") - 2 * 0x200000
+                data[o:o + 4] = v.to_bytes(4, "little")
+        data[44:48] = zlib.crc32(bytes(data[:44])).to_bytes(4, "little")
+        bad = c.path("fields.q7pl")
+        with open(bad, "wb") as f:
+            f.write(data)
+        r = subprocess.run([pl, "--check", bad], capture_output=True, text=True)
+        if r.returncode != 1 or "q7-prelink: error: %s: " % bad not in r.stderr or needle not in r.stderr:
+            fail("--check, %s: %d %s" % (what, r.returncode, r.stderr))
     for argv, code, needle in (
             ([pl, "--core=8", "-o", out, packed], 2, "cores are 0..7"),
             ([pl, "--core=1", "--base=0x60000000", "-o", out, packed], 2, "exclude each other"),
