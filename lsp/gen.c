@@ -36,15 +36,9 @@ static int make_dirs(const char *path)
 
 static int write_text(const char *path, const char *text)
 {
-	struct q7_outfile o;
-	if (q7_outfile_open(&o, path) != 0) {
-		q7_error("%s: cannot write: %s", path, strerror(errno));
-		return -1;
-	}
-	size_t len = strlen(text);
-	if (fwrite(text, 1, len, o.f) != len || q7_outfile_commit(&o, 0644) != 0) {
-		q7_error("%s: cannot write: %s", path, strerror(errno));
-		q7_outfile_abort(&o);
+	const char *what;
+	if (q7_outfile_write(path, text, strlen(text), 0644, &what) != 0) {
+		q7_error("%s: %s: %s", path, what, strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -21,10 +21,26 @@ bool q7_elf_init(void)
 	return state > 0;
 }
 
+/* errno of the last failed q7_elf_write, until reported. */
+static int write_errno;
+
 void q7_elf_error(const char *file, const char *what)
 {
 	const char *why = elf_errmsg(-1);
+	if (write_errno)
+		why = strerror(write_errno);
+	write_errno = 0;
 	q7_error("%s: %s: %s", file, what, why ? why : "unknown libelf error");
+}
+
+int q7_elf_write(Elf *out)
+{
+	/* libelf says only "cannot write data to file"; errno says why. */
+	errno = 0;
+	if (elf_update(out, ELF_C_WRITE) >= 0)
+		return 0;
+	write_errno = errno;
+	return -1;
 }
 
 bool q7_is_elf_magic(const void *buf, size_t n)

@@ -12,8 +12,13 @@
 
 /* elf_version() once; false (after a message) if libelf is unusable. */
 bool q7_elf_init(void);
-/* "<prog>: <file>: <what>: <libelf's last error>". */
+/* "<prog>: <file>: <what>: <libelf's last error>", or the system's
+ * reason when the last q7_elf_write failed for one (a full disk, a file
+ * size limit). */
 void q7_elf_error(const char *file, const char *what);
+/* elf_update(out, ELF_C_WRITE), keeping the system's reason (errno) of a
+ * failed write for q7_elf_error. 0 or -1. */
+int q7_elf_write(Elf *out);
 /* Sets e_shstrndx of a new file, through section 0 when it does not fit
  * (call after its sections exist). 0 or -1 (libelf error). */
 int q7_elf_set_shstrndx(Elf *out, size_t ndx);

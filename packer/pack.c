@@ -148,7 +148,7 @@ static int write_packed(const struct q7_image *im, const struct packed *pk, Elf 
 	eh.e_flags = im->eh.e_flags;
 	if (!gelf_update_ehdr(out, &eh) || q7_elf_set_shstrndx(out, symndx + 2) != 0)
 		goto cleanup;
-	if (elf_update(out, ELF_C_WRITE) < 0)
+	if (q7_elf_write(out) != 0)
 		goto cleanup;
 	rc = 0;
 cleanup:
@@ -197,7 +197,7 @@ int q7_pack_image_fds(const struct q7_image *im, const struct q7_pack_opts *o, i
 	struct q7_bind bind = {0};
 	void *map = MAP_FAILED;
 	Elf *out = NULL;
-	const char *sname = o->stripped ? o->stripped : "(stripped image)";
+	const char *sname = o->stripped ? o->stripped : o->output ? o->output : "(stripped image)";
 	const char *pname = o->output ? o->output : "(packed object)";
 
 	q7_strip_plan(im, o->pagesize, o->symlookup, &plan);
@@ -288,20 +288,26 @@ int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o)
 	}
 	if (q7_pack_image_fds(im, o, sfd, use_out ? fileno(pof.f) : -1) != 0)
 		goto cleanup;
-	/* libelf wrote through the descriptors; the FILEs hold nothing. */
+	/* libelf wrote through the descriptors; the FILEs hold nothing. The
+	 * two outputs are committed together: both, or neither changes. */
+	struct q7_outfile *outs[2];
+	unsigned modes[2];
+	const char *names[2];
+	size_t n = 0, bad = 0;
 	if (use_strip) {
-		use_strip = false;
-		if (q7_outfile_commit(&sof, image_mode(im)) != 0) {
-			q7_error("%s: cannot write: %s", o->stripped, strerror(errno));
-			goto cleanup;
-		}
+		names[n] = o->stripped;
+		modes[n] = image_mode(im);
+		outs[n++] = &sof;
 	}
 	if (use_out) {
-		use_out = false;
-		if (q7_outfile_commit(&pof, 0644) != 0) {
-			q7_error("%s: cannot write: %s", o->output, strerror(errno));
-			goto cleanup;
-		}
+		names[n] = o->output;
+		modes[n] = 0644;
+		outs[n++] = &pof;
+	}
+	use_strip = use_out = false;
+	if (q7_outfile_commit_all(outs, modes, n, &bad) != 0) {
+		q7_error("%s: cannot write: %s", names[bad], strerror(errno));
+		goto cleanup;
 	}
 	rc = 0;
 cleanup:

@@ -159,7 +159,7 @@ static int copy_objects(Elf *in, Elf *out, const char *payload, size_t plen, con
 		q7_elf_error(path, "writing the ELF header");
 		return -1;
 	}
-	if (elf_update(out, ELF_C_WRITE) < 0) {
+	if (q7_elf_write(out) != 0) {
 		q7_elf_error(path, "writing the object");
 		return -1;
 	}

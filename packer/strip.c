@@ -393,7 +393,7 @@ static int write_out(const struct q7_image *im, const struct q7_strip_plan *p,
 			return -1;
 	}
 	elf_flagelf(out, ELF_C_SET, ELF_F_LAYOUT);
-	return elf_update(out, ELF_C_WRITE) < 0 ? -1 : 0;
+	return q7_elf_write(out) != 0 ? -1 : 0;
 }
 
 int q7_strip_write(const struct q7_image *im, const struct q7_strip_plan *p,

@@ -682,14 +682,9 @@ int q7_prelink_file(const struct q7_prelink_opts *opts, const char *path,
 int q7_prelinked_write(const struct q7_prelinked *pl, const char *path, char *err,
                        size_t err_size)
 {
-	struct q7_outfile o;
-	if (q7_outfile_open(&o, path) != 0) {
-		q7_pl_err(err, err_size, path, "cannot create: %s", strerror(errno));
-		return 1;
-	}
-	if (fwrite(pl->bytes, 1, pl->size, o.f) != pl->size || q7_outfile_commit(&o, 0666) != 0) {
-		q7_pl_err(err, err_size, path, "cannot write: %s", strerror(errno));
-		q7_outfile_abort(&o);
+	const char *what;
+	if (q7_outfile_write(path, pl->bytes, pl->size, 0666, &what) != 0) {
+		q7_pl_err(err, err_size, path, "%s: %s", what, strerror(errno));
 		return 1;
 	}
 	return 0;

@@ -1,14 +1,22 @@
 /* Temporary files: one list, walked at exit and from signal handlers. The
  * list is a fixed array whose count is published after each entry is
- * complete, so a handler sees only whole paths. */
+ * complete, so a handler sees only whole paths.
+ *
+ * Outputs: what a path names decides how it is written (q7_output_kind).
+ * A regular file is replaced by a rename of a complete temporary beside
+ * it; a device or a FIFO is written into, from a complete anonymous file,
+ * and never replaced or removed: "-o /dev/null" as root must leave
+ * /dev/null a device. */
 #include "tempfile.h"
 #include "support.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -113,71 +121,202 @@ void q7_temp_cleanup_from_signal(void)
 	remove_all();
 }
 
+enum q7_output_kind q7_output_kind(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return Q7_OUTPUT_NEW;
+	if (S_ISREG(st.st_mode))
+		return Q7_OUTPUT_FILE;
+	return S_ISDIR(st.st_mode) ? Q7_OUTPUT_DIR : Q7_OUTPUT_STREAM;
+}
+
+bool q7_output_removable(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) != 0 || q7_output_kind(path) == Q7_OUTPUT_FILE;
+}
+
+void q7_output_remove(const char *path)
+{
+	if (q7_output_removable(path))
+		unlink(path);
+}
+
+void q7_output_track(const char *path)
+{
+	if (q7_output_removable(path))
+		q7_temp_register(path);
+}
+
+bool q7_output_is_file(const char *path)
+{
+	return q7_output_kind(path) == Q7_OUTPUT_FILE;
+}
+
+/* A stream target: opened now (so a device that cannot be written is
+ * known before any work), filled at commit from an anonymous file. */
+static int open_stream(struct q7_outfile *o, const char *target)
+{
+	int fd = open(target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	int mfd = memfd_create("q7-output", MFD_CLOEXEC);
+	FILE *f = mfd >= 0 ? fdopen(mfd, "w+b") : NULL;
+	if (!f) {
+		int e = errno;
+		if (mfd >= 0)
+			close(mfd);
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	o->f = f;
+	o->stream_fd = fd;
+	o->target = q7_xstrdup(target);
+	return 0;
+}
+
 int q7_outfile_open(struct q7_outfile *o, const char *target)
 {
 	memset(o, 0, sizeof *o);
-	char *dir = q7_path_dirname(target);
-	char *tmp = q7_xasprintf("%s/.%s.XXXXXX", dir, q7_path_basename(target));
+	o->stream_fd = -1;
+	switch (q7_output_kind(target)) {
+	case Q7_OUTPUT_DIR:
+		errno = EISDIR;
+		return -1;
+	case Q7_OUTPUT_STREAM:
+		return open_stream(o, target);
+	case Q7_OUTPUT_FILE:
+		o->replace = true;
+		break;
+	case Q7_OUTPUT_NEW:
+		break;
+	}
+	/* Through a link, the file it names is replaced, as a compiler's
+	 * output would be written through it ("-o /dev/stdout" redirected
+	 * to a file replaces that file, never the link in /dev). */
+	struct stat st;
+	char *real = o->replace && lstat(target, &st) == 0 && S_ISLNK(st.st_mode)
+	                     ? realpath(target, NULL)
+	                     : NULL;
+	const char *path = real ? real : target;
+	char *dir = q7_path_dirname(path);
+	char *tmp = q7_xasprintf("%s/.%s.XXXXXX", dir, q7_path_basename(path));
 	free(dir);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		int e = errno;
 		free(tmp);
+		free(real);
 		errno = e;
 		return -1;
 	}
 	q7_temp_register(tmp);
-	o->f = fdopen(fd, "wb");
+	o->f = fdopen(fd, "w+b");
 	if (!o->f) {
 		int e = errno;
 		close(fd);
 		unlink(tmp);
 		q7_temp_forget(tmp);
 		free(tmp);
+		free(real);
 		errno = e;
 		return -1;
 	}
-	o->target = q7_xstrdup(target);
+	o->target = real ? real : q7_xstrdup(target);
 	o->tmp = tmp;
 	return 0;
 }
 
-int q7_outfile_commit(struct q7_outfile *o, unsigned mode)
+/* Writes all of fd's bytes to out. 0, or -1 with errno set. */
+static int copy_all(int fd, int out)
 {
-	mode_t mask = umask(0);
-	umask(mask);
+	char buf[65536];
+	off_t at = 0;
+	for (;;) {
+		ssize_t n = pread(fd, buf, sizeof buf, at);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		at += n;
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(out, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				if (w == 0)
+					errno = EIO;
+				return -1;
+			}
+			done += w;
+		}
+	}
+}
+
+/* Completes the temporary (or the anonymous file): flushed, its mode set,
+ * closed. 0, or -1 with errno set. */
+static int finish(struct q7_outfile *o, unsigned mode)
+{
 	int rc = 0, e = 0;
+	errno = 0;
 	if (fflush(o->f) != 0 || ferror(o->f)) {
 		rc = -1;
 		e = errno ? errno : EIO;
 	}
-	if (rc == 0 && fchmod(fileno(o->f), (mode_t)mode & ~mask) != 0) {
-		rc = -1;
-		e = errno;
+	if (rc == 0 && o->stream_fd >= 0) {
+		if (copy_all(fileno(o->f), o->stream_fd) != 0) {
+			rc = -1;
+			e = errno;
+		}
+		if (close(o->stream_fd) != 0 && rc == 0 && errno != EINTR) {
+			rc = -1;
+			e = errno;
+		}
+		o->stream_fd = -1;
+	} else if (rc == 0) {
+		mode_t mask = umask(0);
+		umask(mask);
+		if (fchmod(fileno(o->f), (mode_t)mode & ~mask) != 0) {
+			rc = -1;
+			e = errno;
+		}
 	}
 	if (fclose(o->f) != 0 && rc == 0) {
 		rc = -1;
 		e = errno;
 	}
 	o->f = NULL;
-	if (rc == 0 && rename(o->tmp, o->target) != 0) {
-		rc = -1;
-		e = errno;
-	}
-	if (rc != 0)
-		unlink(o->tmp);
-	q7_temp_forget(o->tmp);
-	free(o->tmp);
-	free(o->target);
-	o->tmp = o->target = NULL;
 	errno = e;
 	return rc;
 }
 
-void q7_outfile_abort(struct q7_outfile *o)
+/* How an output's rename went, so that it can be undone. */
+enum placed { NOT_YET, CREATED, EXCHANGED, REPLACED };
+
+static int place(struct q7_outfile *o, enum placed *how)
+{
+	/* Exchanged, the old file waits under the temporary's name until
+	 * every output is in place, so a later failure can put it back. */
+	if (o->replace && renameat2(AT_FDCWD, o->tmp, AT_FDCWD, o->target, RENAME_EXCHANGE) == 0) {
+		*how = EXCHANGED;
+		return 0;
+	}
+	if (rename(o->tmp, o->target) != 0)
+		return -1;
+	*how = o->replace ? REPLACED : CREATED;
+	return 0;
+}
+
+static void release(struct q7_outfile *o)
 {
 	if (o->f)
 		fclose(o->f);
+	if (o->target && o->stream_fd >= 0)
+		close(o->stream_fd);
 	if (o->tmp) {
 		unlink(o->tmp);
 		q7_temp_forget(o->tmp);
@@ -185,4 +324,74 @@ void q7_outfile_abort(struct q7_outfile *o)
 	free(o->tmp);
 	free(o->target);
 	memset(o, 0, sizeof *o);
+	o->stream_fd = -1;
+}
+
+int q7_outfile_commit_all(struct q7_outfile *const *o, const unsigned *mode, size_t n,
+                          size_t *failed)
+{
+	enum placed stack[8], *how = n <= 8 ? stack : q7_xcalloc(n, sizeof *how);
+	int rc = 0, e = 0;
+	size_t bad = 0;
+	for (size_t i = 0; i < n; i++)
+		how[i] = NOT_YET;
+	/* Regular ones first: a stream, once written, cannot be taken back. */
+	for (int streams = 0; streams < 2 && rc == 0; streams++)
+		for (size_t i = 0; i < n && rc == 0; i++)
+			if ((o[i]->stream_fd >= 0) == streams && finish(o[i], mode[i]) != 0) {
+				rc = -1;
+				e = errno;
+				bad = i;
+			}
+	for (size_t i = 0; i < n && rc == 0; i++)
+		if (o[i]->tmp && place(o[i], &how[i]) != 0) {
+			rc = -1;
+			e = errno;
+			bad = i;
+		}
+	for (size_t i = n; i-- > 0;) {
+		if (rc != 0 && how[i] == EXCHANGED)
+			renameat2(AT_FDCWD, o[i]->tmp, AT_FDCWD, o[i]->target, RENAME_EXCHANGE);
+		else if (rc != 0 && how[i] == CREATED)
+			unlink(o[i]->target);
+		else if (how[i] == CREATED || how[i] == REPLACED) {
+			q7_temp_forget(o[i]->tmp);
+			free(o[i]->tmp);
+			o[i]->tmp = NULL; /* it is the target now */
+		}
+		release(o[i]);
+	}
+	if (how != stack)
+		free(how);
+	if (failed)
+		*failed = bad;
+	errno = e;
+	return rc;
+}
+
+int q7_outfile_commit(struct q7_outfile *o, unsigned mode)
+{
+	return q7_outfile_commit_all(&o, &mode, 1, NULL);
+}
+
+void q7_outfile_abort(struct q7_outfile *o)
+{
+	release(o);
+}
+
+int q7_outfile_write(const char *path, const void *buf, size_t len, unsigned mode,
+                     const char **what)
+{
+	struct q7_outfile o;
+	*what = "cannot create";
+	if (q7_outfile_open(&o, path) != 0)
+		return -1;
+	*what = "cannot write";
+	if (fwrite(buf, 1, len, o.f) != len) {
+		int e = errno;
+		q7_outfile_abort(&o);
+		errno = e;
+		return -1;
+	}
+	return q7_outfile_commit(&o, mode);
 }

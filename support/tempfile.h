@@ -23,18 +23,54 @@ void q7_temp_cleanup(void);
 void q7_temp_cleanup_from_signal(void);
 bool q7_save_temps(void);
 
-/* An output file that appears whole or not at all. */
-struct q7_outfile {
-	char *target; /* final path */
-	char *tmp;    /* ".<name>.XXXXXX" beside it */
-	FILE *f;      /* open for writing, binary */
+/* What an output path names now. */
+enum q7_output_kind {
+	Q7_OUTPUT_NEW,    /* nothing (or a dangling link): created */
+	Q7_OUTPUT_FILE,   /* a regular file, after links: replaced by a rename */
+	Q7_OUTPUT_STREAM, /* a device, FIFO or socket ("-o /dev/null"): written into, never replaced */
+	Q7_OUTPUT_DIR,    /* a directory: refused */
 };
-/* Returns 0, or -1 with errno set (nothing created). */
+enum q7_output_kind q7_output_kind(const char *path);
+/* Outputs a failed step removes: only regular files (after links) and
+ * names not there yet; never a device, a FIFO, a directory, or a link to
+ * one. track: removed at exit or on a signal unless q7_temp_forget'ed. */
+bool q7_output_removable(const char *path);
+void q7_output_remove(const char *path);
+void q7_output_track(const char *path);
+/* The path names a regular file (after links). */
+bool q7_output_is_file(const char *path);
+
+/* An output file that appears whole or not at all. The bytes go to f (a
+ * temporary beside the target, or, for a stream target, an anonymous
+ * file) and reach the target only at commit: by a rename over a regular
+ * file (through a link, the file it names), by a copy into a device or a
+ * FIFO, which are never replaced. A directory is refused (EISDIR). */
+struct q7_outfile {
+	char *target;  /* final path (a link resolved) */
+	char *tmp;     /* ".<name>.XXXXXX" beside it; NULL for a stream */
+	FILE *f;       /* open for writing, binary; a regular file (mmap, ftruncate work) */
+	int stream_fd; /* the stream target, open for writing; -1 */
+	bool replace;  /* the target was a regular file at open */
+};
+/* Returns 0, or -1 with errno set (nothing created). Opens a stream
+ * target at once (a FIFO waits here for its reader). */
 int q7_outfile_open(struct q7_outfile *o, const char *target);
-/* Flushes, sets mode (masked by umask), renames over target. 0, or -1 with
- * errno set: then the temporary is removed and target is untouched. */
+/* Flushes, sets mode (masked by umask; not on a stream), renames over the
+ * target or copies into it. 0, or -1 with errno set: then the temporary
+ * is removed and a regular target is untouched. */
 int q7_outfile_commit(struct q7_outfile *o, unsigned mode);
-/* Removes the temporary; target is untouched. Safe after commit. */
+/* Commits n outputs together: all are completed first, then the streams
+ * written, then the renames done; when any step fails, every regular
+ * target is left (or put back) as it was and every temporary removed.
+ * 0, or -1 with errno set and *failed (when non-NULL) the index of the
+ * output that failed. */
+int q7_outfile_commit_all(struct q7_outfile *const *o, const unsigned *mode, size_t n,
+                          size_t *failed);
+/* Removes the temporary; the target is untouched. Safe after commit. */
 void q7_outfile_abort(struct q7_outfile *o);
+/* Writes len bytes to path as one q7_outfile. 0, or -1 with errno set
+ * and *what saying which step failed ("cannot create", "cannot write"). */
+int q7_outfile_write(const char *path, const void *buf, size_t len, unsigned mode,
+                     const char **what);
 
 #endif

@@ -154,25 +154,13 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 	return rc;
 }
 
+/* A device (--q7-emit-wrapper=/dev/stdout) is written into, never
+ * replaced (q7_outfile). */
 static int write_file(const char *path, const char *text, size_t len)
 {
-	if (q7_path_exists(path) && !q7_output_is_file(path)) {
-		/* A device (--q7-emit-wrapper=/dev/stdout): written into, never
-		 * replaced by a rename. */
-		FILE *f = fopen(path, "wb");
-		bool ok = f && fwrite(text, 1, len, f) == len;
-		if ((f && fclose(f) != 0) || !ok) {
-			q7_error("%s: cannot write: %s", path, strerror(errno ? errno : EIO));
-			return -1;
-		}
-		return 0;
-	}
-	struct q7_outfile o;
-	if (q7_outfile_open(&o, path) != 0 || fwrite(text, 1, len, o.f) != len ||
-	    q7_outfile_commit(&o, 0644) != 0) {
-		q7_error("%s: cannot write: %s", path, strerror(errno));
-		if (o.tmp)
-			q7_outfile_abort(&o);
+	const char *what;
+	if (q7_outfile_write(path, text, len, 0644, &what) != 0) {
+		q7_error("%s: %s: %s", path, what, strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -12,6 +12,7 @@
 #include "run.h"
 #include "support.h"
 
+#include <signal.h>
 #include <string.h>
 
 struct tool {
@@ -30,6 +31,10 @@ static const struct tool tools[] = {
 int main(int argc, char **argv)
 {
 	const char *self = argc > 0 ? q7_path_basename(argv[0]) : "q7cc";
+	/* Past a file size limit (ulimit -f) a write fails with EFBIG, which
+	 * every tool reports naming the file and cleans up after, instead of
+	 * the process dying by SIGXFSZ with its temporaries left behind. */
+	signal(SIGXFSZ, SIG_IGN);
 	for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++) {
 		if (strcmp(self, tools[i].name) == 0) {
 			q7_set_progname(tools[i].name);

@@ -12,6 +12,7 @@
 #include "args.h"
 #include "profile.h"
 #include "sysinfo.h"
+#include "tempfile.h" /* q7_output_*: what a step may remove */
 
 struct q7_drv {
 	struct q7_inv inv;
@@ -53,15 +54,6 @@ void q7_drv_note_unknown(struct q7_drv *d);
 /* Adds the real compiler's include directories and macros to o: asked
  * once per run (and cached across runs), only when a TU needs analysis. */
 void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o);
-
-/* Outputs q7cc removes when a step fails: only files, links or names not
- * there yet; never a device ("-o /dev/null"), a FIFO or a directory. track: removed at exit or on a
- * signal unless q7_temp_forget'ed. */
-bool q7_output_removable(const char *path);
-void q7_output_remove(const char *path);
-void q7_output_track(const char *path);
-/* The path names a regular file (after links). */
-bool q7_output_is_file(const char *path);
 
 /* -c: compiles src into obj with analysis alongside. Returns an exit code. */
 int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj);

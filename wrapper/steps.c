@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 bool q7_step_show(const struct q7_drv *d, char *const *argv)
@@ -109,28 +108,4 @@ void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o)
 	d->have_sysinfo = true;
 	o->sys_includes = d->sys.includes.v;
 	o->predefines = d->sys.predefines.v;
-}
-
-bool q7_output_removable(const char *path)
-{
-	struct stat st;
-	return lstat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode);
-}
-
-void q7_output_remove(const char *path)
-{
-	if (q7_output_removable(path))
-		unlink(path);
-}
-
-void q7_output_track(const char *path)
-{
-	if (q7_output_removable(path))
-		q7_temp_register(path);
-}
-
-bool q7_output_is_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }

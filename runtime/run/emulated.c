@@ -150,7 +150,12 @@ static int write_file(const char *path, const void *a, size_t an, const void *b,
 	if (!f)
 		return -1;
 	int ok = fwrite(a, 1, an, f) == an && (!bn || fwrite(b, 1, bn, f) == bn);
-	return (fclose(f) == 0 && ok) ? 0 : -1;
+	int e = errno; /* a full disk, a file size limit: the reason stays in errno */
+	if (fclose(f) != 0 || !ok) {
+		errno = ok ? errno : e;
+		return -1;
+	}
+	return 0;
 }
 
 /* QEMU's option parser takes ",," for a comma inside a value. */
@@ -318,7 +323,7 @@ static int prepare_qemu(struct emu *E, struct qemu_run *q, struct core_run *core
 		}
 		char *name = q7_xasprintf("image%u.bin", c->core);
 		char *img = run_file(q, name);
-		int w = write_file(img, pl.bytes, pl.size, NULL, 0);
+		int w = write_file(img, pl.bytes, pl.size, NULL, 0) ? errno : 0;
 		b->core[k].image = pl.hdr.base - Q7_PL_HEADER_SIZE;
 		b->core[k].image_size = (uint32_t)pl.size;
 		b->core[k].frame = Q7_BOOT_FRAME_ADDR + k * Q7_BOOT_FRAME_STRIDE;
@@ -327,7 +332,7 @@ static int prepare_qemu(struct emu *E, struct qemu_run *q, struct core_run *core
 		free(name);
 		q7_prelinked_free(&pl);
 		if (w) {
-			q7_run_fail(r, "%s: cannot write: %s", q->dir, strerror(errno));
+			q7_run_fail(r, "%s/image%u.bin: cannot write: %s", q->dir, c->core, strerror(w));
 			goto out;
 		}
 		struct q7_frame *f = (struct q7_frame *)(params + (b->core[k].frame - Q7_BOOT_BLOCK_ADDR));
@@ -344,8 +349,11 @@ static int prepare_qemu(struct emu *E, struct qemu_run *q, struct core_run *core
 		f->heap_size = E->L.heap_size;
 	}
 	size_t used = (Q7_BOOT_FRAME_ADDR - Q7_BOOT_BLOCK_ADDR) + q->n * Q7_BOOT_FRAME_STRIDE;
-	if (write_file(par, params, used, NULL, 0) || write_file(dat, data, E->L.size, NULL, 0)) {
-		q7_run_fail(r, "%s: cannot write: %s", q->dir, strerror(errno));
+	const char *unwritten = write_file(par, params, used, NULL, 0)         ? par
+	                        : write_file(dat, data, E->L.size, NULL, 0) ? dat
+	                                                                    : NULL;
+	if (unwritten) {
+		q7_run_fail(r, "%s: cannot write: %s", unwritten, strerror(errno));
 		goto out;
 	}
 	if (E->L.size)

@@ -388,19 +388,18 @@ int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32
 	}
 	unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
 	                         (unsigned char)(h.len & 0xff), (unsigned char)(h.len >> 8)};
-	fwrite(pre, 1, sizeof pre, o.f);
-	fwrite(h.s, 1, h.len, o.f);
+	bool ok = fwrite(pre, 1, sizeof pre, o.f) == sizeof pre && fwrite(h.s, 1, h.len, o.f) == h.len;
 	if (dtype == Q7_DTYPE_BFLOAT16) {
 		const uint16_t *src = data;
-		for (size_t i = 0; i < numel; i++) {
+		for (size_t i = 0; ok && i < numel; i++) {
 			float f = bf16_to_float(src[i]);
-			fwrite(&f, sizeof f, 1, o.f);
+			ok = fwrite(&f, sizeof f, 1, o.f) == 1;
 		}
-	} else {
-		fwrite(data, q7_npy_dtype_size(dtype), numel, o.f);
+	} else if (ok && numel) {
+		ok = fwrite(data, q7_npy_dtype_size(dtype), numel, o.f) == numel;
 	}
 	q7_sb_free(&h);
-	if (ferror(o.f) || q7_outfile_commit(&o, 0644) != 0) {
+	if (!ok || q7_outfile_commit(&o, 0644) != 0) {
 		q7_error("%s: cannot write: %s", path, strerror(errno));
 		q7_outfile_abort(&o);
 		return -1;
