@@ -1,9 +1,13 @@
 /* LIB -> the image each core runs (see image.h). */
 #include "image.h"
 
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MANIFEST_MAGIC "q7cc-multicore 1"
 
@@ -48,5 +52,70 @@ int q7_run_images(const char *lib, unsigned cores, struct q7_strvec *paths, char
 	q7_sv_free(&images);
 	free(dir);
 	free(text);
+	return rc;
+}
+
+/* The machine an ELF header names, for messages. */
+static const char *machine_name(unsigned m)
+{
+	switch (m) {
+	case EM_X86_64: return "x86-64";
+	case EM_AARCH64: return "AArch64";
+	case EM_386: return "i386";
+	case EM_ARM: return "ARM";
+	case EM_RISCV: return "RISC-V";
+	case EM_XTENSA: return "Xtensa";
+	default: return NULL;
+	}
+}
+
+/* One image against the target: 0, or -1 with *err set. */
+static int check_image(const char *path, bool emulated, char **err)
+{
+	unsigned char h[20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, h, sizeof h) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n < (ssize_t)sizeof h || memcmp(h, ELFMAG, SELFMAG) != 0)
+		return 0; /* unreadable or not ELF: the target says what it is */
+	unsigned machine = h[EI_DATA] == ELFDATA2MSB ? (unsigned)h[18] << 8 | h[19]
+	                                              : (unsigned)h[19] << 8 | h[18];
+	const char *name = machine_name(machine);
+	int bits = h[EI_CLASS] == ELFCLASS64 ? 64 : 32;
+	char what[48];
+	if (name)
+		snprintf(what, sizeof what, "%s, ELF%d", name, bits);
+	else
+		snprintf(what, sizeof what, "machine %u, ELF%d", machine, bits);
+	if (emulated && machine != EM_XTENSA) {
+		*err = q7_xasprintf("%s: a host library (%s), not an Xtensa device image: run it with "
+		                    "--target=host, or build the device image (q7cc's gnu profile) for "
+		                    "--target=emulated",
+		                    path, what);
+		return -1;
+	}
+	if (!emulated && machine == EM_XTENSA) {
+		*err = q7_xasprintf("%s: an Xtensa device image, not a host library: run it with "
+		                    "--target=emulated, or build a host library "
+		                    "(q7cc --q7-toolchain=host) for --target=host",
+		                    path);
+		return -1;
+	}
+	return 0;
+}
+
+int q7_run_check_target(const char *lib, unsigned cores, bool emulated, char **err)
+{
+	struct q7_strvec paths = {0};
+	int rc = q7_run_images(lib, cores, &paths, err);
+	if (rc != 0) { /* the target reports an unreadable LIB or manifest */
+		free(*err);
+		*err = NULL;
+		rc = 0;
+	}
+	for (size_t i = 0; rc == 0 && i < paths.n; i++)
+		rc = check_image(paths.v[i], emulated, err);
+	q7_sv_free(&paths);
 	return rc;
 }

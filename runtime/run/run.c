@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "image.h"
 #include "npy.h"
 #include "support.h"
 
@@ -233,6 +234,13 @@ int q7_run_main(int argc, char **argv)
 		q7_error("%s: op names are shorter than %d characters", req.op, Q7_MAX_OP_NAME);
 		goto out;
 	}
+	bool emulated = strcmp(o.target, "emulated") == 0;
+	char *why = NULL;
+	if (q7_run_check_target(req.lib, o.cores, emulated, &why) != 0) {
+		q7_error("%s", why);
+		free(why);
+		goto out;
+	}
 	req.cores = o.cores;
 	req.heap_size = o.heap;
 	req.timeout_s = o.timeout;
@@ -297,8 +305,7 @@ int q7_run_main(int argc, char **argv)
 		d->data = (uint64_t)(uintptr_t)dst_buf;
 	}
 
-	int failed = strcmp(o.target, "emulated") == 0 ? q7_run_emulated(&req, &res)
-	                                               : q7_run_host(&req, &res);
+	int failed = emulated ? q7_run_emulated(&req, &res) : q7_run_host(&req, &res);
 	if (failed || res.status != Q7_STATUS_OK) {
 		q7_error("%s", res.message[0] ? res.message : "the op failed");
 		goto out;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # e2e.outputs.*: what every tool does with an -o that is not a plain new
-# file, and on a full disk (issue 13, defects 1 and 2).
+# file, and on a full disk (issue 13, defects 1, 2 and 15).
 #
 #   outputs.sh STAGE_BIN SRC_ROOT WORKDIR CASE
 #
@@ -10,6 +10,9 @@
 #   reports /dev/full ("No space left on device") and a file size limit
 #   (ulimit -f: "File too large") naming the file, exit non-zero, and
 #   leaves nothing behind, not even a temporary.
+# CASE target: q7-run refuses a host library for --target=emulated and an
+#   Xtensa image for --target=host, naming the file the user gave and the
+#   target to use (not the .packed.so beside it).
 set -u
 bin=$1 root=$2 work=$3 case=$4
 rm -rf "$work"
@@ -135,6 +138,32 @@ case_special() {
 	done
 	[ $n = 30 ] || fail "ran $n of the 30 cases"
 	echo "special outputs: $n cases"
+}
+
+case_target() {
+	# --target=emulated with a host library: the message names the file
+	# the user gave and --target=host; never the .packed.so beside it.
+	[ -e host/librelu.packed.so ] || fail "the host build left no .packed.so to be misled by"
+	mkdir w
+	"$bin/q7-run" --target=emulated host/librelu.so relu_forward x.npy -o w/y.npy 2> err &&
+		fail "a host library ran emulated"
+	grep -q "^q7-run: error: host/librelu.so: a host library (x86-64, ELF64).*--target=host" err ||
+		{ cat err; fail "host library, emulated: message"; }
+	grep -q "packed\|class" err && { cat err; fail "host library, emulated: names the packed file"; }
+	# The reverse: an Xtensa image for the host.
+	"$bin/q7-run" --target=host dev/librelu.so relu_forward x.npy -o w/y.npy 2> err &&
+		fail "a device image ran on the host"
+	grep -q "^q7-run: error: dev/librelu.so: an Xtensa device image.*--target=emulated" err ||
+		{ cat err; fail "device image, host: message"; }
+	# Through a multicore manifest: the image it names.
+	printf 'q7cc-multicore 1\nlibrelu.so\nlibrelu.so\n' > host/mc.so
+	"$bin/q7-run" --target=emulated --cores=2 host/mc.so relu_forward x.npy -o w/y.npy 2> err &&
+		fail "a host manifest ran emulated"
+	grep -q "host/librelu.so: a host library" err || { cat err; fail "manifest: message"; }
+	[ -z "$(ls -A w)" ] || fail "an output was left: $(ls -A w)"
+	# The right targets still run (not blind).
+	"$bin/q7-run" --target=host host/librelu.so relu_forward x.npy -o w/y.npy || fail "host run"
+	echo "wrong targets refused"
 }
 
 case_$case
