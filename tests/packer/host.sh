@@ -13,9 +13,8 @@ int q7_entry(void *p) { counter++; return table[(long)p & 15] + counter; }
 C
 cc -shared -fPIC -O2 h.c -o host.so
 $PACK -e my_image -o host.packed.o -s host.stripped.so host.so
-if command -v eu-elflint > /dev/null; then
-	eu-elflint --gnu-ld host.packed.o || fail "eu-elflint on the packed host object"
-fi
+need eu-elflint elfutils
+eu-elflint --gnu-ld host.packed.o || fail "eu-elflint on the packed host object"
 readelf -a -W host.packed.o > /dev/null 2> err
 [ ! -s err ] || { cat err; fail "readelf complains about the packed host object"; }
 [ "$($UTIL symbol host.packed.o my_image)" = "1 0 0 .rodata" ] || fail "-e my_image"

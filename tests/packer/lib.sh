@@ -10,6 +10,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/q7-packer-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 cd "$T"
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# A tool a check needs is never skipped: missing, the test fails.
+need() { command -v "$1" > /dev/null || fail "$1 not found: install the Debian package $2 (scripts/setup-deps)"; }
 
 # The kernel-like source every Xtensa image is linked from: code, data,
 # bss, a constructor, strings, and sections whose names end in another's

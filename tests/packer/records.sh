@@ -42,7 +42,8 @@ for arch in xtensa host; do
 	echo 'INPUT(a.o)' > script.ld
 	expect_ops script.ld 0
 	# elfutils agrees the host objects are sound.
-	if [ $arch = host ] && command -v eu-elflint > /dev/null; then
+	if [ $arch = host ]; then
+		need eu-elflint elfutils
 		eu-elflint --gnu-ld a.o || fail "eu-elflint on an object with records"
 		eu-elflint --gnu-ld ab.o || fail "eu-elflint on ld -r output with records"
 	fi

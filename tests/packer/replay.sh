@@ -63,12 +63,11 @@ for variant in default cpu0 single debug undefined; do
 		sed 's/q7.stripped.so/IMG/' re.q7 > a; sed 's/vendor.stripped.so/IMG/' re.vendor > b
 		cmp a b || fail "readelf says different things about the two stripped images"
 		# eu-elflint knows no Xtensa: it may only say so (flags, note type).
-		if command -v eu-elflint > /dev/null; then
-			eu-elflint --gnu-ld q7.packed.so > lint.out 2>&1 || true
-			grep -v -e 'invalid machine flags' -e "note type 1 with owner name 'Xtensa_Info'" \
-				-e '^No errors$' lint.out > lint.rest || true
-			[ ! -s lint.rest ] || { cat lint.rest; fail "eu-elflint on the packed object"; }
-		fi
+		need eu-elflint elfutils
+		eu-elflint --gnu-ld q7.packed.so > lint.out 2>&1 || true
+		grep -v -e 'invalid machine flags' -e "note type 1 with owner name 'Xtensa_Info'" \
+			-e '^No errors$' lint.out > lint.rest || true
+		[ ! -s lint.rest ] || { cat lint.rest; fail "eu-elflint on the packed object"; }
 		n=$((n + 1))
 	done
 	# The packed object is a normal relocatable: ld -r with another object
