@@ -21,6 +21,10 @@ void q7_temp_forget(const char *path);
 void q7_temp_cleanup(void);
 /* Async-signal-safe variant for handlers: only unlink/rmdir. */
 void q7_temp_cleanup_from_signal(void);
+/* For the tools that spawn nothing (q7-pkg-loadlib, q7-prelink, q7-run):
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT (unless ignored) remove the
+ * temporaries, then kill the process by the same signal. */
+void q7_temp_cleanup_on_signals(void);
 bool q7_save_temps(void);
 
 /* What an output path names now. */

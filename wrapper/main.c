@@ -11,6 +11,7 @@
 #include "prelink.h"
 #include "run.h"
 #include "support.h"
+#include "tempfile.h"
 
 #include <signal.h>
 #include <string.h>
@@ -38,10 +39,12 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++) {
 		if (strcmp(self, tools[i].name) == 0) {
 			q7_set_progname(tools[i].name);
+			q7_temp_cleanup_on_signals();
 			return tools[i].main(argc, argv);
 		}
 		if (argc > 1 && tools[i].subcommand && strcmp(argv[1], tools[i].subcommand) == 0) {
 			q7_set_progname(tools[i].name);
+			q7_temp_cleanup_on_signals();
 			argv[1] = (char *)tools[i].name;
 			return tools[i].main(argc - 1, argv + 1);
 		}

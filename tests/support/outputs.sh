@@ -10,6 +10,8 @@
 #   reports /dev/full ("No space left on device") and a file size limit
 #   (ulimit -f: "File too large") naming the file, exit non-zero, and
 #   leaves nothing behind, not even a temporary.
+# CASE signal: a tool stopped by SIGTERM or SIGHUP while its
+#   temporary exists removes it and dies by the signal.
 # CASE target: q7-run refuses a host library for --target=emulated and an
 #   Xtensa image for --target=host, naming the file the user gave and the
 #   target to use (not the .packed.so beside it).
@@ -164,6 +166,29 @@ case_target() {
 	# The right targets still run (not blind).
 	"$bin/q7-run" --target=host host/librelu.so relu_forward x.npy -o w/y.npy || fail "host run"
 	echo "wrong targets refused"
+}
+
+case_signal() {
+	# A tool stopped by a signal removes its temporaries: q7-pkg-loadlib
+	# has its -s temporary when it waits for the reader of its -o FIFO.
+	# (Not SIGINT or SIGQUIT: a shell starts background commands with them
+	# ignored, and an ignored signal stays ignored.)
+	for sig in TERM HUP; do
+		rm -rf w && mkdir w
+		mkfifo w/f
+		"$bin/q7-pkg-loadlib" -s w/s.so -o w/f dev/librelu.so 2> err &
+		pid=$!
+		for i in $(seq 100); do [ -n "$(ls -A w | grep '^\.s\.so\.')" ] && break; sleep 0.05; done
+		[ -n "$(ls -A w | grep '^\.s\.so\.')" ] || fail "SIG$sig: no temporary to remove"
+		kill -$sig $pid
+		for i in $(seq 100); do kill -0 $pid 2> /dev/null || break; sleep 0.05; done
+		kill -0 $pid 2> /dev/null && { kill -KILL $pid; fail "SIG$sig: still running"; }
+		rc=0
+		wait $pid || rc=$?
+		[ $rc -gt 128 ] || { cat err; fail "SIG$sig: exit $rc, not death by the signal"; }
+		left f
+	done
+	echo "signals: temporaries removed"
 }
 
 case_$case
