@@ -229,9 +229,19 @@ static const char *check_segments(struct q7_image *im)
 			return "segment address range wraps";
 	}
 	for (size_t i = 1; i < im->shnum; i++) {
+		const GElf_Shdr *sh = &im->sec[i].sh;
 		for (size_t j = 0; j < im->phnum && im->sec[i].load < 0; j++) {
-			if (im->ph[j].p_type == PT_LOAD && in_segment(&im->sec[i].sh, &im->ph[j]))
+			if (im->ph[j].p_type == PT_LOAD && in_segment(sh, &im->ph[j]))
 				im->sec[i].load = (int)j;
+		}
+		/* The stripped image places allocated sections by their
+		 * segment; one in none (a PT_LOAD gone) has no place. .tbss
+		 * takes no room in any. */
+		bool tbss = (sh->sh_flags & SHF_TLS) && sh->sh_type == SHT_NOBITS;
+		if ((sh->sh_flags & SHF_ALLOC) && sh->sh_size && !tbss && im->sec[i].load < 0) {
+			snprintf(im->why, sizeof im->why, "allocated section %.64s lies in no loadable segment",
+			         im->sec[i].name);
+			return im->why;
 		}
 	}
 	return NULL;
