@@ -90,6 +90,9 @@ struct q7_analysis_opts {
 	                            * error where it has not */
 	bool multicore;            /* --q7-multicore on the compile line: the
 	                            * lint warns of accessors that race */
+	bool preprocessed;         /* source is preprocessed text (a .ii): read
+	                            * as c++-cpp-output; places come from its
+	                            * line markers */
 };
 
 /* False when the TU certainly has no kernels, so libclang need not load:
@@ -100,6 +103,15 @@ struct q7_analysis_opts {
  * sys_includes nor <prefix>/include/q7cc. A token reached only through a
  * computed #include MACRO is not seen. */
 bool q7_analysis_needed(const struct q7_analysis_opts *o);
+
+/* For preprocessed text that q7cc -E did not make (path, named name in
+ * messages): Q7_KERNEL and NEURON_LIBRARY are macros of <q7/kernel.h> and
+ * <torchneuron/register.h>, and GCC's preprocessor expands the first to
+ * nothing and the second to a plain function. When the text's line
+ * markers show either header and no q7 annotate attribute survived (as
+ * under clang -E), adds a q7-foreign-preprocessed warning to diags.
+ * Returns whether it did. */
+bool q7_preprocessed_lost_marks(const char *path, const char *name, struct q7_diags *diags);
 
 /* Parses the TU (function bodies skipped) and appends its kernels to ops
  * and its findings (lint included, in source order) to diags. It asks the
@@ -129,6 +141,14 @@ int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
  * NEURON_LIBRARY request in t that names it. q7_ops_resolve and
  * q7_ops_merge do it; --q7-print-schema, which merges nothing, too. */
 void q7_ops_adopt_namespaces(struct q7_op_table *t);
+/* A finished analysis as bytes, in the analysis server's encoding, with
+ * the --q7-kernel names it was asked for: q7cc -E hands it to the q7cc -c
+ * that compiles its output. get appends to names, ops and diags only when
+ * the whole of data is well formed; 0, or -1 (damaged). */
+void q7_analysis_result_put(struct q7_strbuf *b, char *const *kernel_names, int rc,
+                            const struct q7_op_table *ops, const struct q7_diags *diags);
+int q7_analysis_result_get(const char *data, size_t len, struct q7_strvec *kernel_names,
+                           int *rc, struct q7_op_table *ops, struct q7_diags *diags);
 
 /* Link-time: merges the records of all objects (a declaration plus its
  * definition is one kernel; the same name from two places is an error

@@ -30,6 +30,7 @@
 #define Q7_RULE_UNDEFINED "q7-undefined-kernel"
 #define Q7_RULE_MULTICORE_ACCESSOR "q7-multicore-accessor"
 #define Q7_RULE_UNKNOWN_KERNEL "q7-unknown-kernel"
+#define Q7_RULE_FOREIGN_PP "q7-foreign-preprocessed"
 
 struct q7_rule {
 	const char *name;
@@ -67,7 +68,7 @@ void q7_json_str(FILE *out, const char *s);
 /* The plugin's one exported function. The ABI version guards against a
  * plugin from another build; bump it when q7_op, q7_diag or the options
  * change. Returns as q7_analyze does. */
-#define Q7_PLUGIN_ABI 3
+#define Q7_PLUGIN_ABI 4
 #define Q7_PLUGIN_ENTRY "q7_clang_analyze"
 typedef int (*q7_plugin_entry_fn)(int abi, const struct q7_analysis_opts *o,
                                   struct q7_op_table *ops, struct q7_diags *diags);

@@ -3,8 +3,11 @@
  * costs one parse; a false "no" loses kernels, so anything that could mark
  * a kernel counts: Q7_KERNEL*, NEURON_LIBRARY, annotate, --q7-kernel names
  * and the names shape files ask for.
- * Comments and literals are skipped so that prose does not count. */
+ * Comments and literals are skipped so that prose does not count.
+ * Also the look at preprocessed text that says whether another compiler's
+ * preprocessor dropped the kernel marks. */
 #include "analysis.h"
+#include "internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -304,4 +307,80 @@ bool q7_analysis_needed(const struct q7_analysis_opts *o)
 	q7_sv_free(&s.skip_dirs);
 	q7_sv_free(&s.seen);
 	return s.found;
+}
+
+/* ---- preprocessed text ---------------------------------------------------- */
+
+/* name (len n) is header, or ends in "/header". */
+static bool names_header(const char *name, size_t n, const char *header)
+{
+	size_t h = strlen(header);
+	return n >= h && memcmp(name + n - h, header, h) == 0 && (n == h || name[n - h - 1] == '/');
+}
+
+struct pp_scan {
+	bool kernel_header;  /* <q7/kernel.h> was included */
+	bool library_header; /* <torchneuron/register.h> was included */
+	bool marks;          /* an annotate("q7. attribute survived */
+};
+
+/* A line marker: "# 12 \"path\" flags" (or "#line 12 \"path\""). */
+static void line_marker(const char *p, struct pp_scan *out)
+{
+	p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncmp(p, "line", 4) == 0)
+		p += 4;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p < '0' || *p > '9')
+		return;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != '"')
+		return;
+	const char *name = ++p;
+	while (*p && *p != '"' && *p != '\n')
+		p++;
+	size_t n = (size_t)(p - name);
+	out->kernel_header |= names_header(name, n, "q7/kernel.h");
+	out->library_header |= names_header(name, n, "torchneuron/register.h");
+}
+
+bool q7_preprocessed_lost_marks(const char *path, const char *name, struct q7_diags *diags)
+{
+	size_t len;
+	char *text = q7_read_file(path, &len);
+	if (!text)
+		return false;
+	struct pp_scan s = {0};
+	static const char mark[] = "annotate(\"q7.";
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (*p == '#')
+			line_marker(p, &s);
+		else if (!s.marks && memmem(p, n, mark, sizeof mark - 1))
+			s.marks = true;
+		p += n + 1;
+	}
+	free(text);
+	bool lost_marks = s.kernel_header && !s.marks;
+	const char *what = lost_marks && s.library_header
+	                           ? "Q7_KERNEL marks (with their Q7_KERNEL_STACK sizes) and "
+	                             "NEURON_LIBRARY blocks"
+	                   : lost_marks ? "Q7_KERNEL marks (with their Q7_KERNEL_STACK sizes)"
+	                   : s.library_header ? "NEURON_LIBRARY blocks"
+	                                      : NULL;
+	if (!what)
+		return false;
+	q7_diags_add(diags, Q7_SEV_WARNING, name, 0, 0, Q7_RULE_FOREIGN_PP,
+	             "not preprocessed by q7cc -E: the preprocessor that made it dropped the %s, "
+	             "so kernels may be lost; preprocess with q7cc -E (the same profile), or "
+	             "compile the source",
+	             what);
+	return true;
 }

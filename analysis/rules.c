@@ -8,6 +8,7 @@
 const struct q7_rule q7_rules[] = {
 	{Q7_RULE_C_LINKAGE, Q7_SEV_ERROR, "a kernel has C language linkage (extern \"C\")", false},
 	{Q7_RULE_DUPLICATE, Q7_SEV_ERROR, "two kernels of one library have the same name", false},
+	{Q7_RULE_FOREIGN_PP, Q7_SEV_WARNING, "preprocessed input that q7cc -E did not make has lost its kernel marks", false},
 	{Q7_RULE_INLINE, Q7_SEV_ERROR, "a kernel is inline (or constexpr), so no object need define it", false},
 	{Q7_RULE_INTERNAL, Q7_SEV_ERROR, "a kernel has internal linkage (static or in an unnamed namespace)", false},
 	{Q7_RULE_INVALID_DECL, Q7_SEV_ERROR, "the kernel's declaration is invalid (a type could not be resolved)", false},

@@ -110,12 +110,12 @@ void q7_wire_put_request(struct q7_strbuf *b, const struct q7_analysis_opts *o, 
 	put_str(b, o->source);
 	put_str(b, o->triple);
 	put_str(b, o->profile);
+	put_u32(b, (o->preprocessed ? Q7_WIRE_PREPROCESSED : 0) | (o->multicore ? Q7_WIRE_MULTICORE : 0));
 	put_vec(b, o->clang_args);
 	put_vec(b, o->sys_includes);
 	put_vec(b, o->predefines);
 	put_vec(b, o->kernel_names);
 	put_vec(b, o->wanted_names);
-	put_u32(b, o->multicore ? 1u : 0u);
 }
 
 int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
@@ -128,9 +128,12 @@ int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
 	get_vec(&r, &q->env);
 	for (int i = 0; i < 3; i++)
 		q->strs[i] = get_str(&r);
+	uint32_t flags = get_u32(&r);
+	r.bad |= (flags & ~(Q7_WIRE_PREPROCESSED | Q7_WIRE_MULTICORE)) != 0;
+	q->opts.preprocessed = (flags & Q7_WIRE_PREPROCESSED) != 0;
+	q->opts.multicore = (flags & Q7_WIRE_MULTICORE) != 0;
 	for (int i = 0; i < Q7_WIRE_NVECS; i++)
 		q->has_vec[i] = get_vec(&r, &q->vecs[i]);
-	q->opts.multicore = get_u32(&r) != 0;
 	if (r.bad || r.p != r.end || !q->cwd || !q->strs[0]) {
 		q7_wire_request_free(q);
 		return -1;
@@ -284,6 +287,39 @@ int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table
 	q7_diags_free(&ds);
 	*rc = code;
 	return 0;
+}
+
+void q7_analysis_result_put(struct q7_strbuf *b, char *const *kernel_names, int rc,
+                            const struct q7_op_table *ops, const struct q7_diags *diags)
+{
+	struct q7_strbuf names = {0};
+	put_vec(&names, kernel_names);
+	put_u32(b, (uint32_t)names.len);
+	q7_sb_addn(b, names.s, names.len);
+	q7_wire_put_result(b, rc, ops, diags);
+	q7_sb_free(&names);
+}
+
+int q7_analysis_result_get(const char *data, size_t len, struct q7_strvec *kernel_names,
+                           int *rc, struct q7_op_table *ops, struct q7_diags *diags)
+{
+	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
+	uint32_t n = get_u32(&r);
+	if (r.bad || n > (size_t)(r.end - r.p))
+		return -1;
+	struct reader nr = {r.p, r.p + n, false};
+	struct q7_strvec names = {0};
+	get_vec(&nr, &names);
+	/* The result appends to ops and diags only when it is whole. */
+	int got = !nr.bad && nr.p == nr.end &&
+	                  q7_wire_get_result((const char *)r.p + n, (size_t)(r.end - r.p) - n, rc,
+	                                     ops, diags) == 0
+	              ? 0
+	              : -1;
+	if (got == 0)
+		q7_sv_addv(kernel_names, &names);
+	q7_sv_free(&names);
+	return got;
 }
 
 static int write_all(int fd, const char *p, size_t n)

@@ -8,9 +8,12 @@
 
 #include "analysis.h"
 
-#define Q7_WIRE_MAGIC 0x34534137u /* "7AS4": multicore, wanted_names, ops' ns */
+#define Q7_WIRE_MAGIC 0x35534137u /* "7AS5": multicore, wanted_names, ops' ns, flags */
+/* The request's flags (a u32 after the strings). */
+#define Q7_WIRE_PREPROCESSED 1u
+#define Q7_WIRE_MULTICORE 2u
 /* The request's vectors: clang_args, sys_includes, predefines,
- * kernel_names, wanted_names; then a u32: multicore. */
+ * kernel_names, wanted_names; then the u32 flags. */
 #define Q7_WIRE_NVECS 5
 
 /* A received request: owns its strings; opts points into them. */

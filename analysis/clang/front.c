@@ -15,13 +15,15 @@ char *q7c_take(CXString s)
 	return r;
 }
 
+/* The presumed place: where the macro was used (the expansion), named as
+ * line markers and #line say, as the compiler reports it. In a .ii the
+ * markers name the original file and line; elsewhere it is the file. */
 struct place q7c_place_loc(CXSourceLocation loc)
 {
 	struct place p = {0};
-	CXFile f;
-	unsigned off;
-	clang_getExpansionLocation(loc, &f, &p.line, &p.col, &off);
-	p.file = f ? q7c_take(clang_getFileName(f)) : q7_xstrdup("");
+	CXString name;
+	clang_getPresumedLocation(loc, &name, &p.line, &p.col);
+	p.file = q7c_take(name);
 	return p;
 }
 
@@ -59,9 +61,10 @@ static bool compiler_macro(const char *def)
  * include directories and predefined macros). */
 static void build_args(const struct q7_analysis_opts *o, struct q7_strvec *a)
 {
-	/* q7cc analyses C++ only: whatever the file's name, it is C++ here. */
+	/* q7cc analyses C++ only: whatever the file's name, it is C++ here,
+	 * or C++ already preprocessed (no macros, no #include left). */
 	q7_sv_add(a, "-x");
-	q7_sv_add(a, "c++");
+	q7_sv_add(a, o->preprocessed ? "c++-cpp-output" : "c++");
 	for (char *const *f = o->clang_args; f && *f; f++)
 		q7_sv_add(a, *f);
 	if (o->triple && *o->triple)

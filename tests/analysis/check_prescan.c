@@ -153,6 +153,56 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 	return remove(path);
 }
 
+/* Preprocessed text that another preprocessor made: a warning when the
+ * line markers show the headers whose marks it drops. */
+static bool lost(const char *rel, const char *text, char **message)
+{
+	char *path = put(rel, text);
+	struct q7_diags ds = {0};
+	bool r = q7_preprocessed_lost_marks(path, "shown.ii", &ds);
+	ck_assert_uint_eq(ds.n, r ? 1 : 0);
+	if (r) {
+		ck_assert_str_eq(ds.d[0].file, "shown.ii");
+		ck_assert_str_eq(ds.d[0].rule, "q7-foreign-preprocessed");
+		ck_assert_int_eq(ds.d[0].severity, Q7_SEV_WARNING);
+		if (message)
+			*message = q7_xstrdup(ds.d[0].message);
+	}
+	q7_diags_free(&ds);
+	free(path);
+	return r;
+}
+
+START_TEST(preprocessed_text)
+{
+	const char *gcc = "# 0 \"k.cpp\"\n# 1 \"/usr/include/q7cc/q7/kernel.h\" 1\n"
+	                  "# 3 \"k.cpp\" 2\n torch::Tensor k(const torch::Tensor &x);\n";
+	char *msg = NULL;
+	ck_assert(lost("gcc.ii", gcc, &msg));
+	ck_assert_ptr_nonnull(strstr(msg, "Q7_KERNEL marks"));
+	ck_assert_ptr_null(strstr(msg, "NEURON_LIBRARY"));
+	free(msg);
+	/* clang -E keeps the annotate attribute: nothing lost. */
+	ck_assert(!lost("clang.ii", "# 1 \"inc/q7/kernel.h\" 1\n# 3 \"k.cpp\" 2\n"
+	                            "__attribute__((annotate(\"q7.kernel\"))) at::Tensor k();\n",
+	                NULL));
+	/* NEURON_LIBRARY is a macro under every preprocessor. */
+	msg = NULL;
+	ck_assert(lost("shape.ii", "#line 1 \"/x/torchneuron/register.h\"\nstatic void "
+	                           "q7_neuron_library_ops(torch::neuron::Library &m);\n",
+	               &msg));
+	ck_assert_ptr_nonnull(strstr(msg, "NEURON_LIBRARY"));
+	free(msg);
+	/* Text without those headers has nothing to lose; lookalike names do
+	 * not count. */
+	ck_assert(!lost("plain.ii", "# 1 \"a.cpp\"\nint f();\n", NULL));
+	ck_assert(!lost("like.ii", "# 1 \"/x/myq7/kernel.h\" 1\n# 9 \"q7/kernel.hpp\"\n", NULL));
+	struct q7_diags ds = {0};
+	ck_assert(!q7_preprocessed_lost_marks("/nonexistent/x.ii", "x.ii", &ds));
+	ck_assert_uint_eq(ds.n, 0);
+}
+END_TEST
+
 int main(void)
 {
 	if (!mkdtemp(root))
@@ -166,6 +216,7 @@ int main(void)
 	tcase_add_test(tc, plain_and_marked);
 	tcase_add_test(tc, headers);
 	tcase_add_test(tc, own_headers_skipped);
+	tcase_add_test(tc, preprocessed_text);
 	suite_add_tcase(s, tc);
 	int failed = run_suite(s, false);
 	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);

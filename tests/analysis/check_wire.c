@@ -125,10 +125,67 @@ START_TEST(request_round_trip)
 	ck_assert(q.opts.multicore);
 	ck_assert_uint_eq(q.env.n, 2);
 	ck_assert_str_eq(q.env.v[1], "C_INCLUDE_PATH");
+	ck_assert(!q.opts.preprocessed);
 	q7_wire_request_free(&q);
 	for (size_t cut = 0; cut < b.len; cut++)
 		ck_assert_int_eq(q7_wire_get_request(b.s, cut, &q), -1);
 	q7_sb_free(&b);
+	/* Preprocessed text (a .ii) reaches the server as such. */
+	o.preprocessed = true;
+	q7_wire_put_request(&b, &o, "/work", env);
+	ck_assert_int_eq(q7_wire_get_request(b.s, b.len, &q), 0);
+	ck_assert(q.opts.preprocessed);
+	q7_wire_request_free(&q);
+	q7_sb_free(&b);
+}
+END_TEST
+
+/* What q7cc -E leaves in its output for q7cc -c: names and result. */
+START_TEST(analysis_result_round_trip)
+{
+	struct q7_op_table ops = sample_ops(), got = {0};
+	struct q7_diags diags = sample_diags(), gotd = {0};
+	char *names[] = {"ns::k", "other", NULL};
+	struct q7_strbuf b = {0};
+	q7_analysis_result_put(&b, names, Q7_ANALYZE_PARSE_ERROR, &ops, &diags);
+	struct q7_strvec gotn = {0};
+	int rc = 0;
+	ck_assert_int_eq(q7_analysis_result_get(b.s, b.len, &gotn, &rc, &got, &gotd), 0);
+	ck_assert_int_eq(rc, Q7_ANALYZE_PARSE_ERROR);
+	ck_assert_uint_eq(gotn.n, 2);
+	ck_assert_str_eq(gotn.v[0], "ns::k");
+	ck_assert_uint_eq(got.n, 2);
+	ck_assert_uint_eq(got.ops[0].stack_size, 8192);
+	ck_assert_uint_eq(gotd.n, 2);
+	ck_assert_str_eq(gotd.d[0].rule, "q7-return");
+	/* Re-encoded, the same bytes: the records stay byte-identical. */
+	struct q7_strbuf again = {0};
+	q7_analysis_result_put(&again, gotn.v, rc, &got, &gotd);
+	ck_assert_uint_eq(again.len, b.len);
+	ck_assert(memcmp(again.s, b.s, b.len) == 0);
+	q7_sb_free(&again);
+	/* No names at all, and every cut refused without touching the tables. */
+	for (size_t cut = 0; cut < b.len; cut++) {
+		struct q7_strvec n = {0};
+		struct q7_op_table t = {0};
+		struct q7_diags d = {0};
+		ck_assert_int_eq(q7_analysis_result_get(b.s, cut, &n, &rc, &t, &d), -1);
+		ck_assert_uint_eq(n.n + t.n + d.n, 0);
+	}
+	q7_sb_free(&b);
+	struct q7_op_table empty = {0};
+	struct q7_diags nod = {0};
+	q7_analysis_result_put(&b, NULL, 0, &empty, &nod);
+	q7_sv_free(&gotn);
+	ck_assert_int_eq(q7_analysis_result_get(b.s, b.len, &gotn, &rc, &empty, &nod), 0);
+	ck_assert_uint_eq(gotn.n + empty.n + nod.n, 0);
+	ck_assert_int_eq(rc, 0);
+	q7_sb_free(&b);
+	q7_sv_free(&gotn);
+	q7_ops_free(&ops);
+	q7_ops_free(&got);
+	q7_diags_free(&diags);
+	q7_diags_free(&gotd);
 }
 END_TEST
 
@@ -138,6 +195,7 @@ int main(void)
 	TCase *tc = tcase_create("all");
 	tcase_add_test(tc, result_round_trip);
 	tcase_add_test(tc, request_round_trip);
+	tcase_add_test(tc, analysis_result_round_trip);
 	suite_add_tcase(s, tc);
 	return run_suite(s, true);
 }
