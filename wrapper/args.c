@@ -72,7 +72,7 @@ void q7_expand_response_files(int argc, char **argv, struct q7_strvec *out)
 enum q7_input_kind q7_input_kind_of(const char *path)
 {
 	static const char *const cxx[] = {".cpp", ".cc", ".cxx", ".c++", ".cp", ".C", ".CPP",
-	                                  ".ii", ".hpp", ".hh", ".hxx", ".H"};
+	                                  ".hpp", ".hh", ".hxx", ".H"};
 	static const char *const other[] = {".s", ".S", ".sx", ".i", ".m", ".mm", ".h"};
 	const char *base = q7_path_basename(path);
 	const char *dot = strrchr(base, '.');
@@ -81,6 +81,8 @@ enum q7_input_kind q7_input_kind_of(const char *path)
 	for (size_t i = 0; i < sizeof cxx / sizeof cxx[0]; i++)
 		if (strcmp(dot, cxx[i]) == 0)
 			return Q7_IN_CXX;
+	if (strcmp(dot, ".ii") == 0)
+		return Q7_IN_CXX_PP;
 	if (strcmp(dot, ".c") == 0)
 		return Q7_IN_C;
 	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
@@ -96,6 +98,8 @@ static enum q7_input_kind kind_under(const char *lang, const char *path)
 		return strcmp(path, "-") == 0 ? Q7_IN_OTHER_SRC : q7_input_kind_of(path);
 	if (strcmp(lang, "c++") == 0)
 		return Q7_IN_CXX;
+	if (strcmp(lang, "c++-cpp-output") == 0)
+		return Q7_IN_CXX_PP;
 	if (strcmp(lang, "c") == 0)
 		return Q7_IN_C;
 	return Q7_IN_OTHER_SRC;
@@ -276,6 +280,13 @@ int q7_inv_parse(struct q7_inv *inv, char **args, size_t nargs)
 		if (rc)
 			return rc;
 	}
+	/* -fpreprocessed: whatever its name, the C++ input is preprocessed
+	 * text (icecream's remote compile: -x c++ -fpreprocessed -). */
+	for (size_t i = 0; i < inv->n; i++)
+		if (!inv->u[i].input && strcmp(inv->u[i].tok[0], "-fpreprocessed") == 0)
+			for (size_t k = 0; k < inv->n; k++)
+				if (inv->u[k].input == Q7_IN_CXX)
+					inv->u[k].input = Q7_IN_CXX_PP;
 	inv->mode = classify(inv, &seen);
 	inv->verbose = seen.verbose && inv->mode != Q7_MODE_INFO;
 	return 0;

@@ -28,6 +28,8 @@ enum q7_mode {
 enum q7_input_kind {
 	Q7_IN_NONE = 0,   /* an option unit */
 	Q7_IN_CXX,        /* C++ source: analysed */
+	Q7_IN_CXX_PP,     /* preprocessed C++ (.ii, -x c++-cpp-output): q7cc -E's
+	                   * records and lint travel in it (wrapper/preprocess) */
 	Q7_IN_C,          /* C source */
 	Q7_IN_OTHER_SRC,  /* assembler, preprocessed, ...: compiled, not analysed */
 	Q7_IN_LINK,       /* object, archive, shared library, linker script */

@@ -11,13 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Runs the real compiler (cmd) while analysing the C++ sources srcs; the
- * compiler's verdict comes first, then q7cc's lint. The kernels go to ops;
- * *analysed says whether any source needed libclang (under -###: would
- * need). Returns the compiler's exit code when it failed, else
- * Q7_EXIT_ERROR with *lint_failed set when the lint failed, else 0. Under
- * -### it shows the steps and runs nothing. */
-static int run_with_lint(struct q7_drv *d, char *const *cmd, char *const *srcs,
+/* Runs the real compiler (cmd) while analysing the C++ inputs srcs (n of
+ * them, opened); the compiler's verdict comes first, then q7cc's lint.
+ * The kernels go to ops; *analysed says whether any input needed libclang
+ * or carried q7cc -E's findings (under -###: would). Returns the
+ * compiler's exit code when it failed, else Q7_EXIT_ERROR with
+ * *lint_failed set when the lint failed, else 0. Under -### it shows the
+ * steps and runs nothing. */
+static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *srcs, size_t n,
                          struct q7_op_table *ops, bool *analysed, bool *lint_failed)
 {
 	*analysed = *lint_failed = false;
@@ -29,21 +30,10 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, char *const *srcs,
 		return Q7_EXIT_TOOL;
 	struct q7_diags diags = {0};
 	bool broken = false;
-	for (size_t i = 0; srcs[i]; i++) {
-		struct q7_strvec args = {0};
-		struct q7_analysis_opts o;
-		q7_drv_analysis_opts(d, srcs[i], &args, &o);
-		/* The cheap pre-scan decides whether libclang loads at all. */
-		if (q7_drv_analysis_needed(d, &o)) {
-			/* Overlaps with the compiler's run. */
-			q7_step_note(d, "analyze %s", srcs[i]);
-			*analysed = true;
-			if (!d->dry) {
-				q7_drv_sysinfo(d, &o);
-				broken |= q7_analyze(&o, ops, &diags) < 0;
-			}
-		}
-		q7_sv_free(&args);
+	for (size_t i = 0; i < n; i++) {
+		bool ran;
+		broken |= q7_input_analyse(d, &srcs[i], NULL, ops, &diags, &ran) < 0;
+		*analysed |= ran;
 	}
 	int rc = d->dry ? 0 : q7_proc_wait(pid, NULL);
 	/* A failed compile speaks for itself: the user sees its diagnostics
@@ -58,13 +48,17 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, char *const *srcs,
 
 int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj)
 {
+	/* Only C++ has kernels. */
+	struct q7_input in;
+	int rc = q7_input_open(d, src, kind, &in);
+	if (rc)
+		return rc;
 	struct q7_strvec cmd = {0};
 	q7_cmd_compile(&d->prof, &d->inv, src, obj, &cmd);
-	/* Only C++ has kernels. */
-	char *const srcs[] = {kind == Q7_IN_CXX ? (char *)src : NULL, NULL};
+	bool cxx = kind == Q7_IN_CXX || kind == Q7_IN_CXX_PP;
 	struct q7_op_table ops = {0};
 	bool analysed, lint_failed;
-	int rc = run_with_lint(d, cmd.v, srcs, &ops, &analysed, &lint_failed);
+	rc = run_with_lint(d, cmd.v, &in, cxx ? 1 : 0, &ops, &analysed, &lint_failed);
 	if (d->dry) {
 		if (analysed)
 			q7_step_note(d, "attach records to %s", obj);
@@ -84,22 +78,32 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 	}
 	q7_ops_free(&ops);
 	q7_sv_free(&cmd);
+	q7_input_close(&in);
 	return rc;
 }
 
 int q7_mode_syntax(struct q7_drv *d)
 {
-	struct q7_strvec cmd = {0}, srcs = {0};
-	q7_cmd_forward(&d->prof, &d->inv, &cmd);
-	for (size_t i = 0; i < d->inv.n; i++)
-		if (d->inv.u[i].input == Q7_IN_CXX)
-			q7_sv_add(&srcs, d->inv.u[i].tok[0]);
-	struct q7_op_table ops = {0};
-	bool analysed, lint_failed;
-	int rc = run_with_lint(d, cmd.v, srcs.v ? srcs.v : (char *[]){NULL}, &ops, &analysed,
-	                       &lint_failed);
-	q7_ops_free(&ops);
-	q7_sv_free(&srcs);
+	struct q7_strvec cmd = {0};
+	size_t n = 0;
+	struct q7_input *srcs = q7_xcalloc(d->inv.n ? d->inv.n : 1, sizeof *srcs);
+	int rc = 0;
+	for (size_t i = 0; i < d->inv.n && rc == 0; i++) {
+		const struct q7_unit *u = &d->inv.u[i];
+		if (u->input == Q7_IN_CXX || u->input == Q7_IN_CXX_PP)
+			if ((rc = q7_input_open(d, u->tok[0], u->input, &srcs[n])) == 0)
+				n++;
+	}
+	if (rc == 0) {
+		q7_cmd_forward(&d->prof, &d->inv, &cmd);
+		struct q7_op_table ops = {0};
+		bool analysed, lint_failed;
+		rc = run_with_lint(d, cmd.v, srcs, n, &ops, &analysed, &lint_failed);
+		q7_ops_free(&ops);
+	}
+	for (size_t i = 0; i < n; i++)
+		q7_input_close(&srcs[i]);
+	free(srcs);
 	q7_sv_free(&cmd);
 	return rc;
 }

@@ -12,7 +12,8 @@ static const char usage[] =
 	"\n"
 	"Modes, as a compiler: -c (compile + analyse + attach schema records),\n"
 	"-shared (link the device image(s): wrapper, link, strip, pack),\n"
-	"-fsyntax-only (check + analyse); -E, -S, plain executable links and\n"
+	"-fsyntax-only (check + analyse), -E (preprocess; the kernels' records ride\n"
+	"along in the output for a later -c of it); -S, plain executable links and\n"
 	"--version etc. pass through.\n"
 	"\n"
 	"q7cc's own options:\n"
@@ -150,7 +151,7 @@ static int dispatch(struct q7_drv *d)
 	case Q7_MODE_LINK_EXE: return run_one(d, q7_cmd_passthrough);
 	case Q7_MODE_PREPROCESS:
 		name_parse_target(d);
-		return run_one(d, q7_cmd_forward);
+		return q7_mode_preprocess(d);
 	case Q7_MODE_ASSEMBLE: return run_one(d, q7_cmd_forward);
 	case Q7_MODE_SYNTAX: return q7_mode_syntax(d);
 	case Q7_MODE_COMPILE: return q7_mode_compile(d);

@@ -55,6 +55,54 @@ void q7_drv_note_unknown(struct q7_drv *d);
  * once per run (and cached across runs), only when a TU needs analysis. */
 void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o);
 
+/* What q7cc -E leaves at the end of its output (wrapper/preprocess.c):
+ * its analysis of the source, for the q7cc -c that compiles the text. */
+struct q7_pp_trailer {
+	char *profile;  /* the profile q7cc -E ran with */
+	bool analysed;  /* libclang read the source (else the pre-scan found
+	                 * nothing that could mark a kernel) */
+	int rc;         /* q7_analyze's result */
+	struct q7_strvec kernel_names; /* the --q7-kernel names it was given */
+	struct q7_op_table ops;
+	struct q7_diags diags; /* before the warning policy */
+};
+/* Reads the trailer at the end of the file at path (name: for messages):
+ * 1, 0 when it has none (text another preprocessor made), -1 when it is
+ * damaged (printed). */
+int q7_pp_trailer_read(const char *path, const char *name, struct q7_pp_trailer *t);
+void q7_pp_trailer_free(struct q7_pp_trailer *t);
+/* -E, -M, -MM: the compiler preprocesses; for -E of one C++ source q7cc
+ * analyses it meanwhile and appends the trailer to the output. */
+int q7_mode_preprocess(struct q7_drv *d);
+
+/* One C++ input (wrapper/input.c). Memory: owns pp; file and name point
+ * into arg, a static string or the process's copy of standard input. */
+struct q7_input {
+	const char *arg;         /* as given: a path, or "-" */
+	enum q7_input_kind kind; /* Q7_IN_CXX or Q7_IN_CXX_PP (others: nothing to do) */
+	const char *file;        /* what q7cc reads: arg, or the copy of stdin */
+	const char *name;        /* how records and messages name it: arg, or "<stdin>" */
+	bool from_stdin;
+	bool from_q7cc;          /* preprocessed text with q7cc -E's trailer (pp) */
+	struct q7_pp_trailer pp;
+};
+/* Prepares an input before the compiler starts: "-" is read into a
+ * temporary copy that becomes the standard input of the children;
+ * preprocessed text is checked for q7cc -E's trailer, which must be of
+ * this profile and carry every --q7-kernel name of this line. Under -###
+ * standard input is not read and nothing is checked. 0, or an exit code
+ * after printing why. */
+int q7_input_open(struct q7_drv *d, const char *arg, enum q7_input_kind kind,
+                  struct q7_input *in);
+/* The input's kernels and findings: from q7cc -E's trailer, else (when
+ * the pre-scan or --q7-kernel says so) from libclang, plus the
+ * q7-foreign-preprocessed warning for text that lost its marks. wanted:
+ * as q7_analysis_opts. *analysed: something was found out (under -###:
+ * would be). Returns 0, or q7_analyze's negative result. */
+int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
+                     struct q7_op_table *ops, struct q7_diags *diags, bool *analysed);
+void q7_input_close(struct q7_input *in);
+
 /* -c: compiles src into obj with analysis alongside. Returns an exit code. */
 int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj);
 int q7_mode_compile(struct q7_drv *d);

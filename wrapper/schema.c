@@ -12,29 +12,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Analyses one source into ops/diags; wanted: the names shape files of
- * the same line ask for (or NULL). *ran: libclang looked at it (else the
- * pre-scan found nothing that could mark a kernel). 0, or an exit code. */
-static int analyse(struct q7_drv *d, const char *src, char *const *wanted,
+/* Analyses one C++ input (a unit of kind Q7_IN_CXX or Q7_IN_CXX_PP) into
+ * ops/diags; wanted: the names shape files of the same line ask for (or
+ * NULL). *ran: something was found out (else the pre-scan found nothing
+ * that could mark a kernel). 0, or an exit code. */
+static int analyse(struct q7_drv *d, const struct q7_unit *u, char *const *wanted,
                    struct q7_op_table *ops, struct q7_diags *diags, bool *ran)
 {
-	struct q7_strvec args = {0};
-	struct q7_analysis_opts o;
-	q7_drv_analysis_opts(d, src, &args, &o);
-	o.wanted_names = wanted;
-	int rc = 0;
+	struct q7_input in;
 	*ran = false;
-	if (q7_drv_analysis_needed(d, &o)) {
-		q7_step_note(d, "analyze %s", src);
-		if (!d->dry) {
-			q7_drv_sysinfo(d, &o);
-			if (q7_analyze(&o, ops, diags) != 0)
-				rc = Q7_EXIT_ERROR;
-			*ran = true;
-		}
-	}
-	q7_sv_free(&args);
+	int rc = q7_input_open(d, u->tok[0], u->input, &in);
+	if (rc == 0 && q7_input_analyse(d, &in, wanted, ops, diags, ran) != 0)
+		rc = Q7_EXIT_ERROR;
+	q7_input_close(&in);
 	return rc;
+}
+
+static bool is_cxx(const struct q7_unit *u)
+{
+	return u->input == Q7_IN_CXX || u->input == Q7_IN_CXX_PP;
 }
 
 static const char *format(const struct q7_drv *d)
@@ -83,8 +79,8 @@ int q7_mode_lint(struct q7_drv *d)
 			continue;
 		int r = Q7_EXIT_USAGE;
 		bool ran;
-		if (u->input == Q7_IN_CXX)
-			r = analyse(d, u->tok[0], NULL, &g.ops, &g.diags, &ran);
+		if (is_cxx(u))
+			r = analyse(d, u, NULL, &g.ops, &g.diags, &ran);
 		else
 			q7_error("%s: --q7-lint reads C++ sources only", u->tok[0]);
 		if (r)
@@ -175,10 +171,10 @@ static void resolve_requests(struct q7_drv *d, struct item *items, struct gather
 	struct q7_strvec wanted = {0};
 	wanted_names(items, d->inv.n, &wanted);
 	for (size_t i = 0; i < d->inv.n && wanted.n && !d->dry; i++) {
-		if (d->inv.u[i].input != Q7_IN_CXX || items[i].asks)
+		if (!is_cxx(&d->inv.u[i]) || items[i].asks)
 			continue;
 		struct item again = {0};
-		if (analyse(d, d->inv.u[i].tok[0], wanted.v, &again.ops, &again.diags, &again.ran) ==
+		if (analyse(d, &d->inv.u[i], wanted.v, &again.ops, &again.diags, &again.ran) ==
 		        0 &&
 		    again.ran) {
 			q7_ops_free(&items[i].ops);
@@ -191,7 +187,7 @@ static void resolve_requests(struct q7_drv *d, struct item *items, struct gather
 	}
 	q7_sv_free(&wanted);
 	for (size_t i = 0; i < d->inv.n; i++) {
-		if (d->inv.u[i].input == Q7_IN_CXX && !d->dry && !items[i].ops.n &&
+		if (is_cxx(&d->inv.u[i]) && !d->dry && !items[i].ops.n &&
 		    !items[i].diags.n)
 			q7_note("%s: no kernels: nothing marks a function of it as one (Q7_KERNEL, "
 			        "--q7-kernel=NAME, or a NEURON_LIBRARY shape file on the same line)",
@@ -290,8 +286,8 @@ int q7_mode_schema(struct q7_drv *d)
 		const struct q7_unit *u = &d->inv.u[i];
 		struct item *it = &items[i];
 		int r = 0;
-		if (u->input == Q7_IN_CXX) {
-			r = analyse(d, u->tok[0], NULL, &it->ops, &it->diags, &it->ran);
+		if (is_cxx(u)) {
+			r = analyse(d, u, NULL, &it->ops, &it->diags, &it->ran);
 			it->asks = has_request(&it->ops);
 		} else if (u->input == Q7_IN_LINK && is_schemas_file(u->tok[0])) {
 			q7_step_note(d, "read schemas from %s", u->tok[0]);

@@ -94,7 +94,31 @@ static const struct argv_case cases[] = {
 	 "@GXX@ --help\n"},
 	{"pre_E", "gnu", Q7_MODE_PREPROCESS,
 	 {"-E", "a.cpp", NULL},
-	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -E -I@P@/include/q7cc a.cpp\n"},
+	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -E -I@P@/include/q7cc a.cpp\n"
+	 "# q7cc: append the records and lint of a.cpp to the output\n"},
+	{"pre_E_output", "host", Q7_MODE_PREPROCESS,
+	 {"-E", "-DX=1", "a.cpp", "-o", "a.ii", NULL},
+	 "@CXX@ -std=c++14 -fPIC -E -DX=1 -o a.ii -I@P@/include/q7cc a.cpp\n"
+	 "# q7cc: append the records and lint of a.cpp to a.ii\n"},
+	{"pre_E_stdin", "gnu", Q7_MODE_PREPROCESS,
+	 {"-E", "-x", "c++", "-", NULL},
+	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -E -x c++ -I@P@/include/q7cc -\n"
+	 "# q7cc: analyze <stdin>\n"
+	 "# q7cc: append the records and lint of <stdin> to the output\n"},
+	{"pre_E_two_sources", "gnu", Q7_MODE_PREPROCESS,
+	 {"-E", "a.cpp", "b.cpp", NULL},
+	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -E -I@P@/include/q7cc a.cpp b.cpp\n"},
+	{"compile_ii", "gnu", Q7_MODE_COMPILE,
+	 {"-c", "/tmp/distccd_1.ii", "-o", "/tmp/distccd_2.o", NULL},
+	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o /tmp/distccd_2.o /tmp/distccd_1.ii\n"},
+	{"compile_cpp_output", "host", Q7_MODE_COMPILE,
+	 {"-c", "-x", "c++-cpp-output", "k.txt", "-o", "k.o", NULL},
+	 "@CXX@ -std=c++14 -fPIC -x c++-cpp-output -I@P@/include/q7cc -c -o k.o k.txt\n"},
+	{"compile_stdin", "host", Q7_MODE_COMPILE,
+	 {"-c", "-x", "c++", "-", "-o", "k.o", NULL},
+	 "@CXX@ -std=c++14 -fPIC -x c++ -I@P@/include/q7cc -c -o k.o -\n"
+	 "# q7cc: analyze <stdin>\n"
+	 "# q7cc: attach records to k.o\n"},
 	{"pre_dM", "gnu", Q7_MODE_PREPROCESS,
 	 {"-E", "-dM", "-x", "c++", "/dev/null", NULL},
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -E -dM -x c++ -I@P@/include/q7cc /dev/null\n"},

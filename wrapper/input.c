@@ -1,0 +1,195 @@
+/* The C++ inputs q7cc analyses, in every form: a source file; text that
+ * q7cc -E preprocessed (its records and lint are in its trailer,
+ * wrapper/preprocess.c); text another preprocessor made (libclang reads
+ * it, with its line markers, and a warning says when its kernel marks
+ * were lost); and either of them on standard input, which q7cc reads
+ * into a temporary copy that then becomes the compiler's standard input.
+ * The compile, -E, -fsyntax-only, --q7-lint and --q7-print-schema all
+ * analyse their inputs here. */
+#include "modes.h"
+#include "tempfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define STDIN_NAME "<stdin>" /* as GCC names it */
+
+/* The copy of standard input (one per process: stdin is read once). */
+static char *stdin_copy;
+
+/* Reads standard input into a temporary file and makes that file the
+ * standard input the compiler inherits. The copy's path, or NULL after
+ * printing why. */
+static const char *take_stdin(enum q7_input_kind kind)
+{
+	if (stdin_copy)
+		return stdin_copy;
+	char *path = q7_path_join(q7_temp_dir(), kind == Q7_IN_CXX_PP ? "stdin.ii" : "stdin.cpp");
+	FILE *f = fopen(path, "wb");
+	bool ok = f != NULL;
+	if (ok)
+		q7_temp_register(path);
+	char buf[65536];
+	size_t n;
+	while (ok && (n = fread(buf, 1, sizeof buf, stdin)) > 0)
+		ok = fwrite(buf, 1, n, f) == n;
+	ok = ok && !ferror(stdin);
+	if (f)
+		ok &= fclose(f) == 0;
+	int fd = ok ? open(path, O_RDONLY) : -1;
+	if (fd < 0 || dup2(fd, 0) < 0) {
+		q7_error("standard input: cannot keep a copy in %s: %s", path, strerror(errno));
+		free(path);
+		path = NULL;
+	}
+	if (fd > 0)
+		close(fd);
+	stdin_copy = path;
+	return path;
+}
+
+/* Whether the trailer's records have a kernel named k ("fn" or "ns::fn"). */
+static bool has_kernel(const struct q7_pp_trailer *t, const char *k)
+{
+	if (k[0] == ':' && k[1] == ':')
+		k += 2;
+	for (size_t i = 0; i < t->ops.n; i++) {
+		const struct q7_op *op = &t->ops.ops[i];
+		if (strcmp(k, strchr(k, ':') ? op->qualname : op->name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* --q7-kernel names of this line that the q7cc -E which made the text
+ * was not given and whose kernels its records lack. Prints each; returns
+ * how many. */
+static size_t names_missing(const struct q7_drv *d, const struct q7_input *in)
+{
+	size_t missing = 0;
+	for (size_t i = 0; i < d->inv.kernels.n; i++) {
+		const char *k = d->inv.kernels.v[i];
+		bool given = has_kernel(&in->pp, k);
+		for (size_t j = 0; j < in->pp.kernel_names.n && !given; j++)
+			given = strcmp(in->pp.kernel_names.v[j], k) == 0;
+		if (given)
+			continue;
+		q7_error("%s: --q7-kernel=%s was not given to the q7cc -E that made this file, so its "
+		         "records lack it: give the names to q7cc -E",
+		         in->name, k);
+		missing++;
+	}
+	return missing;
+}
+
+int q7_input_open(struct q7_drv *d, const char *arg, enum q7_input_kind kind,
+                  struct q7_input *in)
+{
+	memset(in, 0, sizeof *in);
+	in->arg = arg;
+	in->kind = kind;
+	in->name = arg;
+	in->file = arg;
+	if (kind != Q7_IN_CXX && kind != Q7_IN_CXX_PP)
+		return 0;
+	if (strcmp(arg, "-") == 0) {
+		in->from_stdin = true;
+		in->name = STDIN_NAME;
+		if (d->dry)
+			return 0;
+		in->file = take_stdin(kind);
+		if (!in->file)
+			return Q7_EXIT_IO;
+	}
+	if (kind != Q7_IN_CXX_PP || (d->dry && in->from_stdin))
+		return 0;
+	int got = q7_pp_trailer_read(in->file, in->name, &in->pp);
+	if (got < 0)
+		return Q7_EXIT_ERROR;
+	in->from_q7cc = got > 0;
+	/* -### shows where the records come from; it checks nothing. */
+	if (!in->from_q7cc || d->dry)
+		return 0;
+	if (strcmp(in->pp.profile, d->prof.name) != 0) {
+		q7_error("%s: q7cc -E made this file for the %s profile; this compile is for %s: "
+		         "preprocess and compile with the same profile",
+		         in->name, in->pp.profile, d->prof.name);
+		return Q7_EXIT_ERROR;
+	}
+	return names_missing(d, in) ? Q7_EXIT_ERROR : 0;
+}
+
+void q7_input_close(struct q7_input *in)
+{
+	q7_pp_trailer_free(&in->pp);
+	memset(in, 0, sizeof *in);
+}
+
+/* Names the copy of standard input as GCC does. */
+static void rename_stdin(const struct q7_input *in, struct q7_op_table *ops, size_t from_op,
+                         struct q7_diags *diags, size_t from_diag)
+{
+	if (!in->from_stdin)
+		return;
+	for (size_t i = from_op; i < ops->n; i++)
+		if (strcmp(ops->ops[i].file, in->file) == 0) {
+			free(ops->ops[i].file);
+			ops->ops[i].file = q7_xstrdup(in->name);
+		}
+	for (size_t i = from_diag; i < diags->n; i++)
+		if (strcmp(diags->d[i].file, in->file) == 0) {
+			free(diags->d[i].file);
+			diags->d[i].file = q7_xstrdup(in->name);
+		}
+}
+
+int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
+                     struct q7_op_table *ops, struct q7_diags *diags, bool *analysed)
+{
+	*analysed = false;
+	if (in->from_q7cc) {
+		/* The source was analysed when q7cc -E read it. */
+		q7_step_note(d, "take the records and lint of %s from q7cc -E", in->name);
+		for (size_t i = 0; i < in->pp.ops.n; i++)
+			q7_ops_add_copy(ops, &in->pp.ops.ops[i]);
+		for (size_t i = 0; i < in->pp.diags.n; i++) {
+			const struct q7_diag *g = &in->pp.diags.d[i];
+			q7_diags_add(diags, g->severity, g->file, g->line, g->col, g->rule, "%s",
+			             g->message);
+		}
+		*analysed = in->pp.analysed;
+		return in->pp.analysed ? in->pp.rc : 0;
+	}
+	size_t from_op = ops->n, from_diag = diags->n;
+	struct q7_strvec args = {0};
+	if (in->from_stdin && in->kind == Q7_IN_CXX) {
+		/* GCC looks for a quoted #include of standard input in the
+		 * working directory first; the copy lives elsewhere. */
+		q7_sv_add(&args, "-iquote");
+		q7_sv_add(&args, ".");
+	}
+	struct q7_analysis_opts o;
+	q7_drv_analysis_opts(d, in->file, &args, &o);
+	o.wanted_names = wanted;
+	o.preprocessed = in->kind == Q7_IN_CXX_PP;
+	int rc = 0;
+	if (o.preprocessed && !d->dry && q7_preprocessed_lost_marks(in->file, in->name, diags))
+		*analysed = true;
+	/* -### reads no standard input: whether it would need libclang is
+	 * unknown, so it says it would. */
+	if ((d->dry && in->from_stdin) || q7_drv_analysis_needed(d, &o)) {
+		q7_step_note(d, "analyze %s", in->name);
+		*analysed = true;
+		if (!d->dry) {
+			q7_drv_sysinfo(d, &o);
+			rc = q7_analyze(&o, ops, diags);
+		}
+	}
+	q7_sv_free(&args);
+	rename_stdin(in, ops, from_op, diags, from_diag);
+	return rc;
+}

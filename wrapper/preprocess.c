@@ -1,0 +1,281 @@
+/* -E: preprocessed output that keeps its kernels. Under GCC, Q7_KERNEL
+ * expands to nothing, and GCC's -E output moves columns (whitespace runs
+ * become one space, macros expand in place), so a later analysis of the
+ * text could not give the records a direct compile gives. So q7cc -E
+ * analyses the source itself, as -c does, while the compiler
+ * preprocesses it, and appends the result to the output in a comment
+ * (the trailer) that every compiler skips:
+ *
+ *   / * q7cc-preprocessed 1 <profile> analysed|skipped
+ *   <the result in the analysis server's encoding, hex, 64 bytes a line>
+ *   q7cc-end <size of the trailer, 10 digits> * /
+ *
+ * q7cc -c of that text (x.ii, -x c++-cpp-output, stdin) takes its records
+ * and lint from the trailer (wrapper/input.c): the same bytes as a direct
+ * compile's, with no libclang on the machine that compiles (a distccd).
+ * The last line has a fixed size, so a reader finds the trailer from the
+ * file's end without reading the text. */
+#include "modes.h"
+#include "proc.h"
+#include "tempfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define HEAD "/* q7cc-preprocessed "
+#define FORMAT 1
+#define TAIL_LEN 23 /* the last line: "q7cc-end", a space, 10 digits, " *" "/" newline */
+#define MAX_TRAILER (64u << 20)
+
+void q7_pp_trailer_free(struct q7_pp_trailer *t)
+{
+	free(t->profile);
+	q7_sv_free(&t->kernel_names);
+	q7_ops_free(&t->ops);
+	q7_diags_free(&t->diags);
+	memset(t, 0, sizeof *t);
+}
+
+static void trailer_text(const char *profile, bool analysed, const struct q7_strbuf *data,
+                         struct q7_strbuf *out)
+{
+	q7_sb_addf(out, HEAD "%d %s %s\n", FORMAT, profile, analysed ? "analysed" : "skipped");
+	static const char hex[] = "0123456789abcdef";
+	for (size_t i = 0; i < data->len; i++) {
+		unsigned char c = (unsigned char)data->s[i];
+		q7_sb_addc(out, hex[c >> 4]);
+		q7_sb_addc(out, hex[c & 15]);
+		if (i % 64 == 63 || i + 1 == data->len)
+			q7_sb_addc(out, '\n');
+	}
+	q7_sb_addf(out, "q7cc-end %010zu */\n", out->len + TAIL_LEN);
+}
+
+/* ---- reading -------------------------------------------------------------- */
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Parses the trailer text t (n bytes, from "/ *" to the end). 0, or -1. */
+static int parse(const char *t, size_t n, struct q7_pp_trailer *out)
+{
+	const char *end = t + n - TAIL_LEN;
+	const char *p = t + strlen(HEAD);
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	if (!nl)
+		return -1;
+	char *head = q7_xstrndup(p, (size_t)(nl - p));
+	char profile[16], state[16];
+	int format;
+	int got = sscanf(head, "%d %15s %15s", &format, profile, state);
+	free(head);
+	if (got != 3 || format != FORMAT)
+		return -1;
+	struct q7_strbuf data = {0};
+	int rc = 0;
+	for (p = nl + 1; p < end && rc == 0; p++) {
+		if (*p == '\n')
+			continue;
+		int hi = hexval(p[0]), lo = p + 1 < end ? hexval(p[1]) : -1;
+		if (hi < 0 || lo < 0)
+			rc = -1;
+		else
+			q7_sb_addc(&data, (char)(hi << 4 | lo));
+		p++;
+	}
+	if (rc == 0)
+		rc = q7_analysis_result_get(data.s ? data.s : "", data.len, &out->kernel_names,
+		                            &out->rc, &out->ops, &out->diags);
+	q7_sb_free(&data);
+	if (rc == 0) {
+		out->profile = q7_xstrdup(profile);
+		out->analysed = strcmp(state, "analysed") == 0;
+	}
+	return rc;
+}
+
+int q7_pp_trailer_read(const char *path, const char *name, struct q7_pp_trailer *t)
+{
+	memset(t, 0, sizeof *t);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0; /* the compiler says why it cannot read it */
+	int rc = 0;
+	char tail[TAIL_LEN + 1];
+	char *text = NULL;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < TAIL_LEN ||
+	    pread(fd, tail, TAIL_LEN, st.st_size - TAIL_LEN) != TAIL_LEN)
+		goto out;
+	tail[TAIL_LEN] = '\0';
+	char *digits_end;
+	if (strncmp(tail, "q7cc-end ", 9) != 0 || strcmp(tail + 19, " */\n") != 0)
+		goto out;
+	errno = 0;
+	unsigned long long size = strtoull(tail + 9, &digits_end, 10);
+	/* From here on the file says it is q7cc's: whatever is wrong is damage. */
+	rc = -1;
+	if (errno || digits_end != tail + 19 || size > (unsigned long long)st.st_size ||
+	    size > MAX_TRAILER || size < strlen(HEAD) + TAIL_LEN)
+		goto out;
+	text = q7_xmalloc((size_t)size);
+	if (pread(fd, text, (size_t)size, st.st_size - (off_t)size) != (ssize_t)size ||
+	    memcmp(text, HEAD, strlen(HEAD)) != 0 || parse(text, (size_t)size, t) != 0) {
+		q7_pp_trailer_free(t);
+		goto out;
+	}
+	rc = 1;
+out:
+	if (rc < 0)
+		q7_error("%s: the records q7cc -E left at its end are damaged (or from another "
+		         "version of q7cc): preprocess the source again",
+		         name);
+	free(text);
+	close(fd);
+	return rc;
+}
+
+/* ---- q7cc -E -------------------------------------------------------------- */
+
+/* The one C++ source of an -E that writes preprocessed text (not -M,
+ * -MM, -dM), or NULL: then q7cc only forwards. */
+static const struct q7_unit *trailer_source(const struct q7_inv *inv)
+{
+	const struct q7_unit *src = NULL;
+	bool text = false;
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct q7_unit *u = &inv->u[i];
+		const char *w = u->tok[0];
+		if (u->input && u->input != Q7_IN_LINK) {
+			if (src)
+				return NULL;
+			src = u;
+		} else if (!u->input && (strcmp(w, "-E") == 0 || strcmp(w, "--preprocess") == 0)) {
+			text = true;
+		} else if (!u->input &&
+		           (strcmp(w, "-M") == 0 || strcmp(w, "-MM") == 0 ||
+		            (strncmp(w, "-d", 2) == 0 && strchr(w + 2, 'M')))) {
+			return NULL;
+		}
+	}
+	return text && src && (src->input == Q7_IN_CXX || src->input == Q7_IN_CXX_PP) ? src : NULL;
+}
+
+/* Appends text to the output: the file -o names, else stdout. */
+static int append(const char *out, const struct q7_strbuf *text)
+{
+	FILE *f = out ? fopen(out, "ab") : stdout;
+	if (!f) {
+		q7_error("%s: cannot append q7cc's records: %s", out, strerror(errno));
+		return -1;
+	}
+	fflush(f);
+	bool ok = fwrite(text->s, 1, text->len, f) == text->len;
+	ok &= out ? fclose(f) == 0 : fflush(f) == 0;
+	if (!ok)
+		q7_error("%s: cannot append q7cc's records: %s", out ? out : "standard output",
+		         strerror(errno));
+	return ok ? 0 : -1;
+}
+
+/* Whether the preprocessed text written to out (NULL: stdout) ends in a
+ * newline, as the trailer's first line needs. */
+static bool ends_in_newline(const char *out)
+{
+	int fd = out ? open(out, O_RDONLY | O_CLOEXEC) : dup(1);
+	if (fd < 0)
+		return true;
+	struct stat st;
+	char c = '\n';
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    pread(fd, &c, 1, st.st_size - 1) != 1)
+		c = '\n';
+	close(fd);
+	return c == '\n';
+}
+
+/* Appends the trailer of in's analysis (arc, analysed, ops, diags) to out
+ * (NULL: stdout). 0, or an exit code. */
+static int write_trailer(struct q7_drv *d, const struct q7_input *in, const char *out, int arc,
+                         bool analysed, const struct q7_op_table *ops,
+                         const struct q7_diags *diags)
+{
+	struct q7_strbuf data = {0}, text = {0};
+	char *const *names = in->from_q7cc ? in->pp.kernel_names.v : d->inv.kernels.v;
+	q7_analysis_result_put(&data, names, arc, ops, diags);
+	if (!ends_in_newline(out))
+		q7_sb_addc(&text, '\n');
+	trailer_text(d->prof.name, analysed, &data, &text);
+	q7_step_note(d, "append %zu record%s and %zu finding%s of %s", ops->n,
+	             ops->n == 1 ? "" : "s", diags->n, diags->n == 1 ? "" : "s", in->name);
+	int rc = append(out, &text) ? Q7_EXIT_IO : 0;
+	q7_sb_free(&data);
+	q7_sb_free(&text);
+	return rc;
+}
+
+int q7_mode_preprocess(struct q7_drv *d)
+{
+	const struct q7_inv *inv = &d->inv;
+	const struct q7_unit *src = trailer_source(inv);
+	const char *out = inv->output && strcmp(inv->output, "-") != 0 ? inv->output : NULL;
+	struct q7_strvec cmd = {0};
+	q7_cmd_forward(&d->prof, inv, &cmd);
+	/* Preprocessed text for nobody (-o /dev/null) needs no records. */
+	if (!src || (out && q7_path_exists(out) && !q7_output_is_file(out))) {
+		int rc = q7_step_show(d, cmd.v) ? q7_spawn_run(cmd.v) : 0;
+		q7_sv_free(&cmd);
+		return rc;
+	}
+	struct q7_input in;
+	int rc = q7_input_open(d, src->tok[0], src->input, &in);
+	if (rc) {
+		q7_sv_free(&cmd);
+		return rc;
+	}
+	/* Text another preprocessor made stays as it is: q7cc -c warns. */
+	bool records = src->input == Q7_IN_CXX || in.from_q7cc;
+	struct q7_op_table ops = {0};
+	struct q7_diags diags = {0};
+	bool analysed = false;
+	int arc = 0;
+	pid_t pid = -1;
+	if (q7_step_show(d, cmd.v) && (pid = q7_spawn_start(cmd.v)) < 0) {
+		rc = Q7_EXIT_TOOL;
+	} else {
+		if (out && !d->dry)
+			q7_output_track(out);
+		/* Overlaps with the preprocessor's run, as -c's with the compile. */
+		if (records)
+			arc = q7_input_analyse(d, &in, NULL, &ops, &diags, &analysed);
+		rc = d->dry ? 0 : q7_spawn_wait(pid, q7_path_basename(d->prof.cxx));
+	}
+	if (d->dry) {
+		if (records)
+			q7_step_note(d, "append the records and lint of %s to %s", in.name,
+			             out ? out : "the output");
+	} else if (rc == 0 && records) {
+		/* Q7_ANALYZE_UNAVAILABLE was printed: a compile of this text could
+		 * not have its records either. */
+		rc = arc == Q7_ANALYZE_UNAVAILABLE
+		             ? Q7_EXIT_ERROR
+		             : write_trailer(d, &in, out, arc, analysed, &ops, &diags);
+	}
+	if (out && !d->dry) {
+		if (rc)
+			q7_output_remove(out);
+		q7_temp_forget(out);
+	}
+	q7_ops_free(&ops);
+	q7_diags_free(&diags);
+	q7_input_close(&in);
+	q7_sv_free(&cmd);
+	return rc;
+}
