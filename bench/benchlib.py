@@ -2,6 +2,7 @@
 print a table of ratios. Timing is wall-clock of whole child processes,
 measured alternately (A, B, A, B, ...) so that machine noise hits both."""
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -44,3 +45,16 @@ def table(title, header, rows):
 def build_dir():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     return os.environ.get("Q7CC_BUILD_DIR", os.path.join(root, "build"))
+
+
+def real_argv(q7cc, args, env, flag="-c"):
+    """The real compiler's argv of the step with flag ("-c", "-E"), as
+    `q7cc -### args` prints it."""
+    p = subprocess.run([q7cc, "-###"] + args, env=env, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"bench: q7cc -### failed: {p.stderr}")
+    for line in (p.stdout + p.stderr).splitlines():
+        line = line.strip()
+        if line and not line.startswith("#") and flag in shlex.split(line):
+            return shlex.split(line)
+    raise SystemExit(f"bench: no {flag} step in q7cc -### output")
