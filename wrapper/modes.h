@@ -71,6 +71,11 @@ struct q7_pp_trailer {
  * damaged (printed). */
 int q7_pp_trailer_read(const char *path, const char *name, struct q7_pp_trailer *t);
 void q7_pp_trailer_free(struct q7_pp_trailer *t);
+/* Appends the trailer of an analysis to out, as q7cc -E appends it to
+ * the preprocessed text (which must end in a newline). */
+void q7_pp_trailer_text(const char *profile, bool analysed, char *const *kernel_names, int rc,
+                        const struct q7_op_table *ops, const struct q7_diags *diags,
+                        struct q7_strbuf *out);
 /* -E, -M, -MM: the compiler preprocesses; for -E of one C++ source q7cc
  * analyses it meanwhile and appends the trailer to the output. */
 int q7_mode_preprocess(struct q7_drv *d);

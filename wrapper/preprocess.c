@@ -41,19 +41,24 @@ void q7_pp_trailer_free(struct q7_pp_trailer *t)
 	memset(t, 0, sizeof *t);
 }
 
-static void trailer_text(const char *profile, bool analysed, const struct q7_strbuf *data,
-                         struct q7_strbuf *out)
+void q7_pp_trailer_text(const char *profile, bool analysed, char *const *kernel_names, int rc,
+                        const struct q7_op_table *ops, const struct q7_diags *diags,
+                        struct q7_strbuf *out)
 {
+	struct q7_strbuf data = {0};
+	q7_analysis_result_put(&data, kernel_names, rc, ops, diags);
+	size_t start = out->len;
 	q7_sb_addf(out, HEAD "%d %s %s\n", FORMAT, profile, analysed ? "analysed" : "skipped");
 	static const char hex[] = "0123456789abcdef";
-	for (size_t i = 0; i < data->len; i++) {
-		unsigned char c = (unsigned char)data->s[i];
+	for (size_t i = 0; i < data.len; i++) {
+		unsigned char c = (unsigned char)data.s[i];
 		q7_sb_addc(out, hex[c >> 4]);
 		q7_sb_addc(out, hex[c & 15]);
-		if (i % 64 == 63 || i + 1 == data->len)
+		if (i % 64 == 63 || i + 1 == data.len)
 			q7_sb_addc(out, '\n');
 	}
-	q7_sb_addf(out, "q7cc-end %010zu */\n", out->len + TAIL_LEN);
+	q7_sb_addf(out, "q7cc-end %010zu */\n", out->len - start + TAIL_LEN);
+	q7_sb_free(&data);
 }
 
 /* ---- reading -------------------------------------------------------------- */
@@ -172,13 +177,9 @@ static const struct q7_unit *trailer_source(const struct q7_inv *inv)
 static int append(const char *out, const struct q7_strbuf *text)
 {
 	FILE *f = out ? fopen(out, "ab") : stdout;
-	if (!f) {
-		q7_error("%s: cannot append q7cc's records: %s", out, strerror(errno));
-		return -1;
-	}
-	fflush(f);
-	bool ok = fwrite(text->s, 1, text->len, f) == text->len;
-	ok &= out ? fclose(f) == 0 : fflush(f) == 0;
+	bool ok = f && fwrite(text->s, 1, text->len, f) == text->len;
+	if (f)
+		ok &= out ? fclose(f) == 0 : fflush(f) == 0;
 	if (!ok)
 		q7_error("%s: cannot append q7cc's records: %s", out ? out : "standard output",
 		         strerror(errno));
@@ -207,16 +208,14 @@ static int write_trailer(struct q7_drv *d, const struct q7_input *in, const char
                          bool analysed, const struct q7_op_table *ops,
                          const struct q7_diags *diags)
 {
-	struct q7_strbuf data = {0}, text = {0};
+	struct q7_strbuf text = {0};
 	char *const *names = in->from_q7cc ? in->pp.kernel_names.v : d->inv.kernels.v;
-	q7_analysis_result_put(&data, names, arc, ops, diags);
 	if (!ends_in_newline(out))
 		q7_sb_addc(&text, '\n');
-	trailer_text(d->prof.name, analysed, &data, &text);
+	q7_pp_trailer_text(d->prof.name, analysed, names, arc, ops, diags, &text);
 	q7_step_note(d, "append %zu record%s and %zu finding%s of %s", ops->n,
 	             ops->n == 1 ? "" : "s", diags->n, diags->n == 1 ? "" : "s", in->name);
 	int rc = append(out, &text) ? Q7_EXIT_IO : 0;
-	q7_sb_free(&data);
 	q7_sb_free(&text);
 	return rc;
 }

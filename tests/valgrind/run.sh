@@ -3,8 +3,8 @@
 # Any memcheck error or definite leak exits 99 and fails the test; every
 # step must also do its job (a step that should fail must fail cleanly).
 #   run.sh STAGE_BIN TESTS_SRC WORKDIR [STEP...]
-# STEPs (default: all): compile compile_plain schema link_host pack_single
-# pack_multi loadlib prelink run_host; the later ones use the objects the
+# STEPs (default: all): compile compile_plain schema preprocessed link_host
+# pack_single pack_multi loadlib prelink run_host; the later ones use the objects the
 # compile step left in WORKDIR (CTest runs them as fixtures, two groups in
 # parallel, each writing its own files). The compiles of kernels run libclang
 # in-process (Q7CC_ANALYSIS_SERVER=0) so the dlopen'ed plugin is checked
@@ -12,8 +12,8 @@
 set -eu
 BIN=$1 SRC=$2 W=$3
 shift 3
-[ $# -gt 0 ] || set -- compile compile_plain schema link_host pack_single pack_multi \
-	loadlib prelink run_host
+[ $# -gt 0 ] || set -- compile compile_plain schema preprocessed link_host pack_single \
+	pack_multi loadlib prelink run_host
 PROJ=$SRC/e2e/proj
 fail() { echo "FAIL: $*" >&2; exit 1; }
 command -v valgrind > /dev/null || fail "valgrind is not installed (scripts/setup-deps)"
@@ -64,6 +64,17 @@ for step in "$@"; do
 		[ -f add.o ] || fail "schema needs the compile step"
 		vg schema 0 $Q7CC --q7-print-schema add.o
 		grep -q '^add(Tensor a, Tensor b) -> Tensor$' out.schema || fail "schema: $(cat out.schema)"
+		;;
+	preprocessed) # q7cc -E's records in the text, compiled from a file, stdin, damaged
+		# (the analysis server, when one runs: the compile step checked the plugin)
+		vg pre_E 0 $Q7CC $HOST $FLAGS -E "$PROJ/add.cpp" -o add.ii
+		vg pre_ii 0 $Q7CC $HOST -O2 -c add.ii -o add_ii.o
+		vg pre_stdin 0 $Q7CC $HOST -O2 -c -x c++-cpp-output - -o add_in.o < add.ii
+		$Q7CC --q7-print-schema add_in.o | grep -q '^add(Tensor a, Tensor b) -> Tensor$' ||
+			fail "pre_stdin lost its record"
+		sed '$!{/^[0-9a-f]*$/{s/^\(.\)./\1g/}}' add.ii > bad.ii
+		vg pre_damaged fail $Q7CC $HOST -O2 -c bad.ii -o bad_ii.o
+		[ ! -e bad_ii.o ] || fail "pre_damaged left bad_ii.o"
 		;;
 	link_host)
 		[ -f add.o ] || fail "link_host needs the compile step"

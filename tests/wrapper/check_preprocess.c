@@ -1,0 +1,142 @@
+/* The trailer q7cc -E appends to preprocessed text: it reads back whole
+ * from the file's end, text without one is plain preprocessed text, and
+ * every cut or flipped byte of a file with one is refused (or read whole),
+ * never half, never a crash. */
+#include "modes.h"
+
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char path[] = "/tmp/q7trailerXXXXXX";
+
+/* Rewrites the file in place: truncating it to nothing first would make
+ * ext4 flush it on every close (auto_da_alloc), hundreds of times. */
+static void put(const char *data, size_t n)
+{
+	int fd = open(path, O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, data, n, 0), (ssize_t)n);
+	ck_assert_int_eq(ftruncate(fd, (off_t)n), 0);
+	ck_assert_int_eq(close(fd), 0);
+}
+
+/* Preprocessed text with the trailer of two kernels and one finding. */
+static char *sample(size_t *len, size_t *text_len)
+{
+	struct q7_op_table ops = {0};
+	char *err;
+	ck_assert_int_eq(q7_schema_parse("ns::deep(Tensor x, long long n) -> Tensor", q7_ops_add(&ops), &err), 0);
+	ops.ops[0].stack_size = 2097152;
+	ops.ops[0].defined = true;
+	free(ops.ops[0].file);
+	ops.ops[0].file = q7_xstrdup("/src/deep.cpp");
+	ops.ops[0].line = 20;
+	ops.ops[0].col = 40;
+	ck_assert_int_eq(q7_schema_parse("relu(Tensor x) -> Tensor", q7_ops_add(&ops), &err), 0);
+	struct q7_diags ds = {0};
+	q7_diags_add(&ds, Q7_SEV_WARNING, "inc/k.h", 3, 7, "q7-profile-kind", "a */ in a message");
+	char *names[] = {"relu", NULL};
+	struct q7_strbuf b = {0};
+	q7_sb_add(&b, "# 0 \"deep.cpp\"\n int x;\n");
+	*text_len = b.len;
+	q7_pp_trailer_text("gnu", true, names, 0, &ops, &ds, &b);
+	q7_ops_free(&ops);
+	q7_diags_free(&ds);
+	*len = b.len;
+	return q7_sb_take(&b);
+}
+
+START_TEST(round_trip)
+{
+	size_t len, text_len;
+	char *data = sample(&len, &text_len);
+	/* A comment: nothing in it ends it early. */
+	ck_assert_ptr_eq(strstr(data + text_len, "*/"), data + len - 3);
+	put(data, len);
+	struct q7_pp_trailer t;
+	ck_assert_int_eq(q7_pp_trailer_read(path, "k.ii", &t), 1);
+	ck_assert_str_eq(t.profile, "gnu");
+	ck_assert(t.analysed);
+	ck_assert_int_eq(t.rc, 0);
+	ck_assert_uint_eq(t.kernel_names.n, 1);
+	ck_assert_str_eq(t.kernel_names.v[0], "relu");
+	ck_assert_uint_eq(t.ops.n, 2);
+	ck_assert_uint_eq(t.ops.ops[0].stack_size, 2097152);
+	ck_assert_str_eq(t.ops.ops[0].file, "/src/deep.cpp");
+	ck_assert_uint_eq(t.ops.ops[0].col, 40);
+	ck_assert_uint_eq(t.diags.n, 1);
+	ck_assert_str_eq(t.diags.d[0].message, "a */ in a message");
+	q7_pp_trailer_free(&t);
+	/* The text alone, and nothing at all: no trailer, no complaint. */
+	put(data, text_len);
+	ck_assert_int_eq(q7_pp_trailer_read(path, "k.ii", &t), 0);
+	put("", 0);
+	ck_assert_int_eq(q7_pp_trailer_read(path, "k.ii", &t), 0);
+	ck_assert_int_eq(q7_pp_trailer_read("/nonexistent/k.ii", "k.ii", &t), 0);
+	free(data);
+}
+END_TEST
+
+START_TEST(damage)
+{
+	size_t len, text_len;
+	char *data = sample(&len, &text_len);
+	/* The refusals' messages (each test runs in its own process). */
+	int null = open("/dev/null", O_WRONLY);
+	ck_assert_int_ge(null, 0);
+	ck_assert_int_eq(dup2(null, 2), 2);
+	struct q7_pp_trailer t;
+	for (size_t cut = 0; cut < len; cut++) {
+		put(data, cut);
+		int rc = q7_pp_trailer_read(path, "k.ii", &t);
+		ck_assert_int_le(rc, 0);
+		ck_assert_uint_eq(t.ops.n + t.diags.n + t.kernel_names.n, 0);
+		ck_assert_ptr_null(t.profile);
+	}
+	for (size_t i = text_len; i < len; i++) {
+		char *m = q7_xmalloc(len);
+		memcpy(m, data, len);
+		m[i] ^= 0x21;
+		put(m, len);
+		int rc = q7_pp_trailer_read(path, "k.ii", &t);
+		if (rc == 1)
+			ck_assert_ptr_nonnull(t.profile);
+		else
+			ck_assert_uint_eq(t.ops.n + t.diags.n + t.kernel_names.n, 0);
+		q7_pp_trailer_free(&t);
+		free(m);
+	}
+	/* A size beyond the file, and one too small. */
+	char big[] = "/* q7cc-preprocessed 1 gnu analysed\nq7cc-end 9999999999 */\n";
+	put(big, strlen(big));
+	ck_assert_int_eq(q7_pp_trailer_read(path, "k.ii", &t), -1);
+	char small[] = "xq7cc-end 0000000001 */\n";
+	put(small, strlen(small));
+	ck_assert_int_eq(q7_pp_trailer_read(path, "k.ii", &t), -1);
+	close(null);
+	free(data);
+}
+END_TEST
+
+int main(void)
+{
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return 1;
+	close(fd);
+	Suite *s = suite_create("wrapper_preprocess");
+	TCase *tc = tcase_create("all");
+	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, damage);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	unlink(path);
+	return failed ? 1 : 0;
+}
