@@ -186,18 +186,19 @@ static int append(const char *out, const struct q7_strbuf *text)
 	return ok ? 0 : -1;
 }
 
-/* Whether the preprocessed text written to out (NULL: stdout) ends in a
- * newline, as the trailer's first line needs. */
+/* Whether the preprocessed text written to out (NULL: stdout, read again
+ * through /proc when it is a file) is known to end in a newline; else the
+ * trailer starts with one, which costs an empty line at worst. */
 static bool ends_in_newline(const char *out)
 {
-	int fd = out ? open(out, O_RDONLY | O_CLOEXEC) : dup(1);
+	int fd = open(out ? out : "/proc/self/fd/1", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return true;
+		return false;
 	struct stat st;
-	char c = '\n';
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	char c = 0;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0 ||
 	    pread(fd, &c, 1, st.st_size - 1) != 1)
-		c = '\n';
+		c = 0;
 	close(fd);
 	return c == '\n';
 }

@@ -155,6 +155,15 @@ sed '$!{/^[0-9a-f]*$/{s/^\(.\)./\1g/}}' ii/relu.ii > damaged.ii
 "$q7" -c damaged.ii -o damaged.o 2> damaged.err && fail "a damaged trailer compiled"
 grep -q "damaged.ii: the records q7cc -E left at its end are damaged" damaged.err || { cat damaged.err; fail "damaged.err"; }
 [ ! -e damaged.o ] || fail "damaged.o written"
+# Text that does not end in a newline still gets a trailer q7cc finds
+# (a compiler stand-in writes such text).
+printf '#!/bin/sh\nprintf "int x;"\n' > nonl-cc
+chmod +x nonl-cc
+printf 'int f(int x) { return x; }\n' > plain.cpp
+Q7CC_REAL_CXX=$PWD/nonl-cc "$q7" -E plain.cpp > nonl.ii || fail "-E through the stand-in"
+head -n 1 nonl.ii | grep -q '^int x;$' || fail "nonl.ii: $(head -n 2 nonl.ii)"
+"$q7" -### -c nonl.ii 2>&1 | grep -q "^# q7cc: take the records and lint of nonl.ii from q7cc -E$" ||
+	fail "the trailer after text without a newline was not found"
 # -E into nothing, and -E of dependencies only: no records, no trouble.
 "$q7" -E "$ops/relu.cpp" -o /dev/null || fail "-E -o /dev/null"
 "$q7" -M "$ops/relu.cpp" > deps.txt || fail "-M"
