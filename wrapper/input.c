@@ -147,6 +147,28 @@ static void rename_stdin(const struct q7_input *in, struct q7_op_table *ops, siz
 		}
 }
 
+/* Text another compiler preprocessed for itself (glibc's headers expand to
+ * GCC-only attributes under g++ -E) may be beyond libclang. The compiler
+ * decides whether it compiles; q7cc's part is lost, and a warning says so
+ * in place of libclang's errors. Returns 0. */
+static int unreadable_text(const struct q7_input *in, struct q7_op_table *ops, size_t from_op,
+                           struct q7_diags *diags, size_t from_diag)
+{
+	while (ops->n > from_op)
+		q7_op_clear(&ops->ops[--ops->n]);
+	while (diags->n > from_diag) {
+		struct q7_diag *g = &diags->d[--diags->n];
+		free(g->file);
+		free(g->rule);
+		free(g->message);
+	}
+	q7_diags_add(diags, Q7_SEV_WARNING, in->name, 0, 0, "q7-foreign-preprocessed",
+	             "not preprocessed by q7cc -E, and libclang cannot read the text the other "
+	             "preprocessor made: kernels in it are lost; preprocess with q7cc -E (the same "
+	             "profile), or compile the source");
+	return 0;
+}
+
 int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
                      struct q7_op_table *ops, struct q7_diags *diags, bool *analysed)
 {
@@ -186,7 +208,10 @@ int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
 		*analysed = true;
 		if (!d->dry) {
 			q7_drv_sysinfo(d, &o);
+			size_t before = diags->n;
 			rc = q7_analyze(&o, ops, diags);
+			if (rc == Q7_ANALYZE_PARSE_ERROR && o.preprocessed)
+				rc = unreadable_text(in, ops, from_op, diags, before);
 		}
 	}
 	q7_sv_free(&args);

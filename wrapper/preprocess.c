@@ -230,7 +230,7 @@ int q7_mode_preprocess(struct q7_drv *d)
 	q7_cmd_forward(&d->prof, inv, &cmd);
 	/* Preprocessed text for nobody (-o /dev/null) needs no records. */
 	if (!src || (out && q7_path_exists(out) && !q7_output_is_file(out))) {
-		int rc = q7_step_show(d, cmd.v) ? q7_spawn_run(cmd.v) : 0;
+		int rc = q7_step_show(d, cmd.v) ? q7_proc_run(cmd.v) : 0;
 		q7_sv_free(&cmd);
 		return rc;
 	}
@@ -247,7 +247,8 @@ int q7_mode_preprocess(struct q7_drv *d)
 	bool analysed = false;
 	int arc = 0;
 	pid_t pid = -1;
-	if (q7_step_show(d, cmd.v) && (pid = q7_spawn_start(cmd.v)) < 0) {
+	struct q7_proc_opts po = {.name = q7_path_basename(d->prof.cxx)};
+	if (q7_step_show(d, cmd.v) && (pid = q7_proc_spawn(cmd.v, &po)) < 0) {
 		rc = Q7_EXIT_TOOL;
 	} else {
 		if (out && !d->dry)
@@ -255,7 +256,7 @@ int q7_mode_preprocess(struct q7_drv *d)
 		/* Overlaps with the preprocessor's run, as -c's with the compile. */
 		if (records)
 			arc = q7_input_analyse(d, &in, NULL, &ops, &diags, &analysed);
-		rc = d->dry ? 0 : q7_spawn_wait(pid, q7_path_basename(d->prof.cxx));
+		rc = d->dry ? 0 : q7_proc_wait(pid, NULL);
 	}
 	if (d->dry) {
 		if (records)

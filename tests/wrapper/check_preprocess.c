@@ -3,6 +3,7 @@
  * every cut or flipped byte of a file with one is refused (or read whole),
  * never half, never a crash. */
 #include "modes.h"
+#include "schema.h"
 
 #include <check.h>
 #include <fcntl.h>
@@ -29,14 +30,14 @@ static char *sample(size_t *len, size_t *text_len)
 {
 	struct q7_op_table ops = {0};
 	char *err;
-	ck_assert_int_eq(q7_schema_parse("ns::deep(Tensor x, long long n) -> Tensor", q7_ops_add(&ops), &err), 0);
+	ck_assert_int_eq(q7_schema_parse("ns::deep(Tensor x, long long n) -> Tensor", q7_ops_add(&ops), &err, NULL), 0);
 	ops.ops[0].stack_size = 2097152;
 	ops.ops[0].defined = true;
 	free(ops.ops[0].file);
 	ops.ops[0].file = q7_xstrdup("/src/deep.cpp");
 	ops.ops[0].line = 20;
 	ops.ops[0].col = 40;
-	ck_assert_int_eq(q7_schema_parse("relu(Tensor x) -> Tensor", q7_ops_add(&ops), &err), 0);
+	ck_assert_int_eq(q7_schema_parse("relu(Tensor x) -> Tensor", q7_ops_add(&ops), &err, NULL), 0);
 	struct q7_diags ds = {0};
 	q7_diags_add(&ds, Q7_SEV_WARNING, "inc/k.h", 3, 7, "q7-profile-kind", "a */ in a message");
 	char *names[] = {"relu", NULL};
