@@ -347,8 +347,10 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 		e = redirect(&fa, 2, o->err);
 	if (!e && o->fd3 > 0)
 		e = posix_spawn_file_actions_adddup2(&fa, o->fd3, 3);
+	if (!e && o->fd3 > 0 && o->fd4 > 0)
+		e = posix_spawn_file_actions_adddup2(&fa, o->fd4, 4);
 	if (!e && o->close_others)
-		e = posix_spawn_file_actions_addclosefrom_np(&fa, o->fd3 > 0 ? 4 : 3);
+		e = posix_spawn_file_actions_addclosefrom_np(&fa, o->fd3 <= 0 ? 3 : o->fd4 > 0 ? 5 : 4);
 	/* Blocked while the child is created and entered, so the handler
 	 * never misses a child nor sees half an entry. */
 	sigset_t old;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -203,6 +204,29 @@ START_TEST(redirections_and_fd3)
 }
 END_TEST
 
+/* fd 3 reads what fd 4 is given to write (one socket, as an emulated
+ * session passes it), and close_others keeps both. */
+START_TEST(fd3_and_fd4)
+{
+	int sv[2];
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fd3 = sv[1], .fd4 = sv[1], .close_others = true};
+	char *argv[] = {"sh", "-c", "read x <&3; echo \"got $x\" >&4", NULL};
+	pid_t pid = q7_proc_spawn(argv, &o);
+	ck_assert_int_gt(pid, 0);
+	close(sv[1]);
+	ck_assert_int_eq(write(sv[0], "ping\n", 5), 5);
+	char buf[32] = {0};
+	size_t n = 0;
+	ssize_t got;
+	while (n < sizeof buf - 1 && (got = read(sv[0], buf + n, sizeof buf - 1 - n)) > 0)
+		n += (size_t)got;
+	ck_assert_int_eq(q7_proc_wait(pid, NULL), 0);
+	ck_assert_str_eq(buf, "got ping\n");
+	close(sv[0]);
+}
+END_TEST
+
 START_TEST(close_others)
 {
 	int p[2];
@@ -383,6 +407,7 @@ static Suite *proc_suite(void)
 	tcase_add_test(tc, stopped_on_purpose_is_quiet);
 	tcase_add_test(tc, capture_one_output);
 	tcase_add_test(tc, redirections_and_fd3);
+	tcase_add_test(tc, fd3_and_fd4);
 	tcase_add_test(tc, close_others);
 	tcase_add_test(tc, fork_is_tracked);
 	tcase_add_test(tc, strangers_are_never_reaped);
