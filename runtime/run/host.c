@@ -233,16 +233,7 @@ static void *open_image(const char *path, struct q7_run_result *r)
 static void fill_frame(struct q7_frame *f, const struct q7_run_request *req, unsigned core,
                        void *heap, size_t heap_size)
 {
-	memset(f, 0, sizeof *f);
-	f->magic = Q7_FRAME_MAGIC;
-	f->version = Q7_FRAME_VERSION;
-	f->size = sizeof *f;
-	f->nargs = req->nargs;
-	snprintf(f->op, sizeof f->op, "%s", req->op);
-	f->cpu_id = core;
-	f->cpu_count = req->cores ? req->cores : 1;
-	memcpy(f->args, req->args, sizeof f->args);
-	f->dst = req->dst;
+	q7_run_frame_init(f, req, core, req->cores ? req->cores : 1);
 	f->heap_base = (uint64_t)(uintptr_t)heap;
 	f->heap_size = heap_size;
 	f->write_fn = (uint64_t)(uintptr_t)host_write;

@@ -1,9 +1,10 @@
-/* runtime/run/result: loader failures and the returned tensor, the same
- * for the host and the emulated target. */
+/* runtime/run/result: loader failures, the call frame made from a request,
+ * and the returned tensor, the same for the host and the emulated target. */
 #include "result.h"
 #include "npy.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +16,61 @@ void q7_run_fail(struct q7_run_result *r, const char *fmt, ...)
 	vsnprintf(r->message, sizeof r->message, fmt, ap);
 	va_end(ap);
 	r->status = -1;
+}
+
+void q7_run_frame_init(struct q7_frame *f, const struct q7_run_request *req, unsigned core,
+                       unsigned cores)
+{
+	memset(f, 0, sizeof *f);
+	f->magic = Q7_FRAME_MAGIC;
+	f->version = Q7_FRAME_VERSION;
+	f->size = sizeof *f;
+	f->nargs = req->nargs;
+	snprintf(f->op, sizeof f->op, "%s", req->op);
+	f->cpu_id = core;
+	f->cpu_count = cores;
+	memcpy(f->args, req->args, sizeof f->args);
+	f->dst = req->dst;
+}
+
+/* C order (a dimension of size 1 may have any stride). */
+static bool in_c_order(const struct q7_tensor_desc *t)
+{
+	uint64_t want = 1;
+	for (unsigned d = t->ndim; d-- > 0;) {
+		if (t->sizes[d] != 1 && (t->strides[d] < 0 || (uint64_t)t->strides[d] != want))
+			return false;
+		want *= t->sizes[d];
+	}
+	return true;
+}
+
+/* Gathers t's n elements of es bytes from span (by t's strides) into
+ * out; false when one lies past span_bytes. */
+static bool gather(const struct q7_tensor_desc *t, size_t n, size_t es, const unsigned char *span,
+                   size_t span_bytes, unsigned char *out)
+{
+	if (in_c_order(t)) { /* the usual case: one copy */
+		if (n * es > span_bytes)
+			return false;
+		memcpy(out, span, n * es);
+		return true;
+	}
+	unsigned idx[Q7_MAX_DIMS] = {0};
+	for (size_t k = 0; k < n; k++) {
+		size_t off = 0;
+		for (unsigned d = 0; d < t->ndim; d++)
+			off += (size_t)idx[d] * (size_t)t->strides[d];
+		if ((off + 1) * es > span_bytes)
+			return false;
+		memcpy(out + k * es, span + off * es, es);
+		for (unsigned d = t->ndim; d-- > 0;)
+			if (++idx[d] < t->sizes[d])
+				break;
+			else
+				idx[d] = 0;
+	}
+	return true;
 }
 
 /* Copies the out tensor (span bytes as the core laid it out, by its
@@ -33,21 +89,9 @@ int q7_run_take_output(const struct q7_frame *f, const unsigned char *span, size
 	r->out = f->out;
 	r->out_bytes = n * es;
 	r->out_data = q7_xmalloc(r->out_bytes ? r->out_bytes : 1);
-	unsigned idx[Q7_MAX_DIMS] = {0};
-	for (size_t k = 0; k < n; k++) {
-		size_t off = 0;
-		for (unsigned d = 0; d < f->out.ndim; d++)
-			off += (size_t)idx[d] * (size_t)f->out.strides[d];
-		if ((off + 1) * es > span_bytes) {
-			q7_run_fail(r, "%s: the returned tensor's bytes are incomplete", f->op);
-			return -1;
-		}
-		memcpy((unsigned char *)r->out_data + k * es, span + off * es, es);
-		for (unsigned d = f->out.ndim; d-- > 0;)
-			if (++idx[d] < f->out.sizes[d])
-				break;
-			else
-				idx[d] = 0;
+	if (!gather(&f->out, n, es, span, span_bytes, r->out_data)) {
+		q7_run_fail(r, "%s: the returned tensor's bytes are incomplete", f->op);
+		return -1;
 	}
 	/* Contiguous now, at a host address. */
 	int32_t stride = 1;

@@ -1,5 +1,6 @@
 /* runtime/run/result: what both targets do with a q7_run_result: record a
- * loader failure, and copy the returned tensor out of the core's memory. */
+ * loader failure, make a call frame from a request, and copy the returned
+ * tensor out of the core's memory. */
 #ifndef Q7_RUN_RESULT_H
 #define Q7_RUN_RESULT_H
 
@@ -10,6 +11,12 @@
 
 /* Sets r->message from fmt and r->status to -1 (the loader failed). */
 void q7_run_fail(struct q7_run_result *r, const char *fmt, ...) Q7_PRINTF(2, 3);
+
+/* Fills f for core `core` of `cores` from req: the header, the op, the
+ * arguments and dst as req has them (host addresses), no heap, no
+ * write_fn. */
+void q7_run_frame_init(struct q7_frame *f, const struct q7_run_request *req, unsigned core,
+                       unsigned cores);
 
 /* Copies f->out into a contiguous buffer owned by r, following its
  * strides. span is the host address of the tensor's element 0 and
