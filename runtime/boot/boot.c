@@ -1,8 +1,11 @@
-/* q7boot: the boot program of the emulated core. It reads the host's boot
- * block, checks and places the prelinked image, calls its entry with the
- * frame the host prepared, and hands the frame, the dst tensor and the out
- * tensor back on the result descriptor (boot.h). Kernel output reaches the
- * host through frame->write_fn, a semihosting write.
+/* q7boot: the boot program of the emulated core. At start it checks the
+ * host's boot block and places every prelinked image once; then it serves
+ * calls for as long as the host sends them: it reads each call's frames
+ * and tensor data straight into RAM from the request descriptor, calls the
+ * entry of each core the call names, and hands the frames, the bytes the
+ * call asked back and the out tensor to the result descriptor (boot.h).
+ * Kernel output reaches the host through frame->write_fn, a semihosting
+ * write to QEMU's stdout or stderr.
  *
  * Runs on the bare core: no libc start-up, no heap, only memcpy/memset/
  * memmove from picolibc. */
@@ -15,8 +18,13 @@
 #include "prelink.h"
 #include "q7/frame.h"
 
+/* QEMU's Xtensa semihosting (target/xtensa/xtensa-semi.c): a2 the call,
+ * a3..a5 its arguments; a2 comes back with the result, a3 with errno. */
 #define SYS_EXIT 1
+#define SYS_READ 3
 #define SYS_WRITE 4
+#define SIM_EINTR 4
+#define SIM_EAGAIN 11
 
 #define STACK_PAINT 0xa5a5a5a5u
 #define STACK_GUARD 64 /* bytes at the bottom that must stay painted */
@@ -26,49 +34,79 @@ extern char __q7boot_stack_bottom[], __q7boot_stack_top[];
 void q7boot_main(void);
 void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind);
 
-static struct q7_boot_result result;
 static const struct q7_boot_block *block;
-static struct q7_frame *frame;
+static struct q7_boot_call call;     /* the call being served */
+static struct q7_boot_result result; /* the record being made */
+static struct q7_frame *frame;       /* the core running, or NULL */
+static uint32_t record_kind = Q7_RESULT_READY; /* what a failure reports as */
+static uint32_t entries[Q7_BOOT_MAX_CORES];
 
-static int simcall(int nr, int a, int b, int c)
+static int simcall(int nr, int a, int b, int c, int *err)
 {
 	register int a2 __asm__("a2") = nr;
 	register int a3 __asm__("a3") = a;
 	register int a4 __asm__("a4") = b;
 	register int a5 __asm__("a5") = c;
 	__asm__ volatile("simcall" : "+r"(a2), "+r"(a3) : "r"(a4), "r"(a5) : "memory");
+	if (err)
+		*err = a3;
 	return a2;
 }
 
 static __attribute__((noreturn)) void sim_exit(int status)
 {
-	simcall(SYS_EXIT, status, 0, 0);
+	simcall(SYS_EXIT, status, 0, 0, NULL);
 	for (;;)
 		;
 }
 
-static int sim_write(int fd, const void *buf, uint32_t len)
+/* One host read or write; the bytes done (QEMU stops at the first short
+ * read, page by page), 0 at end of file, or -1. EINTR and EAGAIN are
+ * tried again. */
+static int sim_io(int nr, int fd, const void *buf, uint32_t len)
 {
-	return simcall(SYS_WRITE, fd, (int)(uintptr_t)buf, (int)len);
+	for (;;) {
+		int err = 0;
+		int n = simcall(nr, fd, (int)(uintptr_t)buf, (int)len, &err);
+		if (n >= 0 || (err != SIM_EINTR && err != SIM_EAGAIN))
+			return n;
+	}
 }
 
 /* frame->write_fn: how the kernel's printf reaches the host. Only stdout
- * and stderr, as on the host: QEMU's other descriptors (the result) are
- * not the kernel's to write. */
+ * and stderr, as on the host: QEMU's other descriptors (the session's) are
+ * not the kernel's to use. */
 static int boot_write(int fd, const void *buf, uint32_t len)
 {
-	return sim_write(fd == 2 ? 2 : 1, buf, len);
+	return sim_io(SYS_WRITE, fd == 2 ? 2 : 1, buf, len);
 }
 
 static int write_all(int fd, const void *buf, uint32_t len)
 {
 	const char *p = buf;
 	while (len) {
-		int n = sim_write(fd, p, len);
+		int n = sim_io(SYS_WRITE, fd, p, len);
 		if (n <= 0)
 			return -1;
 		p += n;
 		len -= (uint32_t)n;
+	}
+	return 0;
+}
+
+/* len bytes to buf: 0, 1 at end of file before the first byte, or -1
+ * (an error, or end of file inside). */
+static int read_all(int fd, void *buf, uint32_t len)
+{
+	char *p = buf;
+	uint32_t done = 0;
+	while (done < len) {
+		int n = sim_io(SYS_READ, fd, p + done, len - done);
+		if (n < 0 || (n == 0 && done))
+			return -1;
+		if (n == 0)
+			return 1;
+		done += (uint32_t)n;
 	}
 	return 0;
 }
@@ -138,11 +176,15 @@ static int64_t out_span(const struct q7_tensor_desc *t)
 	return (int64_t)((uint32_t)(last + 1) * es);
 }
 
+/* Below this, the stack is still painted from the last measure. */
+static uint32_t *painted_to = (uint32_t *)(void *)__q7boot_stack_bottom;
+
 /* The stack below the caller is painted so that the high-water mark and
- * an overflow can be seen afterwards. */
+ * an overflow can be seen afterwards (only what the last core used: the
+ * rest kept its paint). */
 static void paint_stack(void)
 {
-	uint32_t *p = (uint32_t *)(void *)__q7boot_stack_bottom, *sp;
+	uint32_t *p = painted_to, *sp;
 	__asm__ volatile("mov %0, a1" : "=r"(sp));
 	sp -= 16; /* below this function's frame */
 	while (p < sp)
@@ -151,10 +193,11 @@ static void paint_stack(void)
 
 static void measure_stack(void)
 {
-	const uint32_t *p = (const uint32_t *)(const void *)__q7boot_stack_bottom;
+	uint32_t *p = (uint32_t *)(void *)__q7boot_stack_bottom;
 	const uint32_t *top = (const uint32_t *)(const void *)__q7boot_stack_top;
 	while (p < top && *p == STACK_PAINT)
 		p++;
+	painted_to = p;
 	result.stack_used = (uint32_t)((const char *)top - (const char *)p);
 	if ((const char *)p < __q7boot_stack_bottom + STACK_GUARD && result.boot_status == Q7_BOOT_OK) {
 		result.boot_status = Q7_BOOT_STACK_OVERFLOW;
@@ -162,44 +205,53 @@ static void measure_stack(void)
 	}
 }
 
-/* Writes the current core's result; false when it could not. */
-static bool write_result(void)
+/* Writes the record of the current core (or of the boot) as record_kind;
+ * false when it could not. The last record of a call that went well
+ * carries the bytes the call asked back and the out tensor. */
+static bool write_record(void)
 {
-	uint32_t out_bytes = 0;
+	uint32_t back = 0, out_bytes = 0;
 	const void *out = NULL;
-	if (frame && result.boot_status == Q7_BOOT_OK && frame->status == Q7_STATUS_OK) {
+	bool last = record_kind == Q7_RESULT_LAST;
+	if (last && frame && result.boot_status == Q7_BOOT_OK && frame->status == Q7_STATUS_OK) {
 		int64_t span = out_span(&frame->out);
-		if (span < 0 || (span > 0 && !in_ram(frame->out.data, (uint64_t)span))) {
+		uint64_t at = frame->out.data;
+		if (span < 0 || (span > 0 && !in_ram(at, (uint64_t)span))) {
 			result.boot_status = Q7_BOOT_BAD_OUTPUT;
 			set_message("the returned tensor is not in the core's RAM");
 		} else {
-			out_bytes = (uint32_t)span;
-			out = (const void *)(uintptr_t)frame->out.data;
+			back = call.back_bytes;
+			if (span > 0 && !(at >= call.back_addr &&
+			                  at + (uint64_t)span <= (uint64_t)call.back_addr + back)) {
+				out_bytes = (uint32_t)span;
+				out = (const void *)(uintptr_t)at;
+			}
 		}
 	}
-	uint32_t dst_bytes = frame && block ? block->dst_bytes : 0;
 	result.magic = Q7_RESULT_MAGIC;
 	result.version = Q7_BOOT_VERSION;
+	result.kind = record_kind;
 	result.frame_size = frame ? sizeof *frame : 0;
-	result.dst_bytes = dst_bytes;
+	result.back_bytes = back;
 	result.out_bytes = out_bytes;
 	int fd = block ? (int)block->result_fd : Q7_BOOT_RESULT_FD;
 	if (write_all(fd, &result, sizeof result) != 0 ||
 	    (frame && write_all(fd, frame, sizeof *frame) != 0) ||
-	    (dst_bytes && write_all(fd, (const void *)(uintptr_t)block->dst_data, dst_bytes) != 0) ||
+	    (back && write_all(fd, (const void *)(uintptr_t)call.back_addr, back) != 0) ||
 	    (out_bytes && write_all(fd, out, out_bytes) != 0)) {
-		static const char msg[] = "q7boot: cannot write the result (is fd 3 open?)\n";
-		sim_write(2, msg, sizeof msg - 1);
+		static const char msg[] = "q7boot: cannot write the result (is fd 4 open?)\n";
+		sim_io(SYS_WRITE, 2, msg, sizeof msg - 1);
 		return false;
 	}
 	return true;
 }
 
+/* Reports result.boot_status and ends the session. */
 static __attribute__((noreturn)) void finish(void)
 {
-	if (!write_result())
-		sim_exit(64 + (result.boot_status ? result.boot_status : Q7_BOOT_BAD_BLOCK));
-	sim_exit(result.boot_status == Q7_BOOT_OK ? 0 : 64 + result.boot_status);
+	int status = result.boot_status ? result.boot_status : Q7_BOOT_BAD_BLOCK;
+	write_record();
+	sim_exit(64 + status);
 }
 
 static __attribute__((noreturn)) void fail(int status, const char *why)
@@ -220,8 +272,10 @@ static uint32_t place_image(unsigned i)
 		fail(Q7_BOOT_BAD_IMAGE, "the image is not in the core's RAM");
 	if (q7_prelinked_check(file, size, &h, &why))
 		fail(Q7_BOOT_BAD_IMAGE, why);
-	if (!in_ram(h.base, (uint64_t)h.load_size + h.bss_size))
-		fail(Q7_BOOT_BAD_IMAGE, "the image's base is not in the core's RAM");
+	if (!in_ram(h.base, (uint64_t)h.load_size + h.bss_size) ||
+	    h.base < Q7_BOOT_IMAGE_AREA ||
+	    (uint64_t)h.base + h.load_size + h.bss_size > Q7_BOOT_DATA_AREA)
+		fail(Q7_BOOT_BAD_IMAGE, "the image's base is not in the image windows");
 	unsigned char *base = (unsigned char *)(uintptr_t)h.base;
 	if (base != file + h.header_size)
 		memmove(base, file + h.header_size, h.load_size);
@@ -230,7 +284,8 @@ static uint32_t place_image(unsigned i)
 }
 
 /* The safety net of boot.h's time_limit_ms: CCOMPARE0 raises interrupt 6
- * (level 1), which lands in the exception vector and ends the run. */
+ * (level 1), which lands in the exception vector and ends the session.
+ * Writing CCOMPARE0 also clears an interrupt left pending. */
 static void arm_time_limit(uint32_t ms)
 {
 	if (ms == 0 || ms > Q7_BOOT_MAX_TIME_LIMIT_MS)
@@ -247,29 +302,61 @@ static void arm_time_limit(uint32_t ms)
 	                 : "a8", "memory");
 }
 
-void q7boot_main(void)
+/* Between calls no limit runs: the host may take its time. */
+static void disarm_time_limit(void)
 {
-	const struct q7_boot_block *b = (const struct q7_boot_block *)Q7_BOOT_BLOCK_ADDR;
-	if (b->magic != Q7_BOOT_MAGIC || b->version != Q7_BOOT_VERSION)
-		fail(Q7_BOOT_BAD_BLOCK, "no boot block at 0x60000000");
-	block = b;
-	if (b->ncores == 0 || b->ncores > Q7_BOOT_MAX_CORES ||
-	    (b->dst_bytes && !in_ram(b->dst_data, b->dst_bytes)))
-		fail(Q7_BOOT_BAD_BLOCK, "the boot block's cores or data are wrong");
-	/* Every image first: a later core's image must not land on data an
-	 * earlier core wrote. */
-	uint32_t entries[Q7_BOOT_MAX_CORES];
-	for (unsigned i = 0; i < b->ncores; i++) {
-		result.core = (uint16_t)i;
-		if (!in_ram(b->core[i].frame, sizeof *frame))
-			fail(Q7_BOOT_BAD_BLOCK, "a frame is outside the core's RAM");
-		entries[i] = place_image(i);
+	__asm__ volatile("movi a8, 0\n"
+	                 "wsr.intenable a8\n"
+	                 "rsync"
+	                 :
+	                 :
+	                 : "a8", "memory");
+}
+
+/* Reads the next call: its header, its frames into the cores' slots and
+ * its tensor data into the data area. Returns false at end of file (the
+ * host closed the session); a damaged call ends the session. */
+static bool read_call(void)
+{
+	int fd = (int)block->request_fd;
+	int got = read_all(fd, &call, sizeof call);
+	if (got == 1)
+		return false;
+	record_kind = Q7_RESULT_LAST;
+	memset(&result, 0, sizeof result);
+	frame = NULL;
+	if (got != 0)
+		fail(Q7_BOOT_BAD_CALL, "the call is truncated");
+	result.seq = call.seq;
+	result.core = (uint16_t)call.first;
+	if (call.magic != Q7_CALL_MAGIC || call.version != Q7_BOOT_VERSION)
+		fail(Q7_BOOT_BAD_CALL, "the call's magic or version is wrong");
+	if (call.ncores == 0 || call.first >= block->ncores || call.ncores > block->ncores - call.first)
+		fail(Q7_BOOT_BAD_CALL, "the call's cores are not the boot block's");
+	if (!in_ram(Q7_BOOT_DATA_AREA, call.data_bytes) ||
+	    (call.back_bytes && !in_ram(call.back_addr, call.back_bytes)))
+		fail(Q7_BOOT_BAD_CALL, "the call's data is outside the core's RAM");
+	for (uint32_t k = 0; k < call.ncores; k++) {
+		void *slot = (void *)(uintptr_t)(Q7_BOOT_FRAME_ADDR + (call.first + k) * Q7_BOOT_FRAME_STRIDE);
+		if (read_all(fd, slot, sizeof(struct q7_frame)) != 0)
+			fail(Q7_BOOT_BAD_CALL, "the call's frames are truncated");
 	}
-	arm_time_limit(b->time_limit_ms);
-	for (unsigned i = 0; i < b->ncores; i++) {
+	if (call.data_bytes && read_all(fd, (void *)(uintptr_t)Q7_BOOT_DATA_AREA, call.data_bytes) != 0)
+		fail(Q7_BOOT_BAD_CALL, "the call's tensor data is truncated");
+	return true;
+}
+
+/* Runs the call's cores one after another on the same memory, each with
+ * its own image and frame, and writes a record for each. */
+static void run_call(void)
+{
+	arm_time_limit(call.time_limit_ms);
+	for (uint32_t k = 0; k < call.ncores; k++) {
+		uint32_t i = call.first + k;
 		memset(&result, 0, sizeof result);
 		result.core = (uint16_t)i;
-		frame = (struct q7_frame *)(uintptr_t)b->core[i].frame;
+		result.seq = call.seq;
+		frame = (struct q7_frame *)(uintptr_t)(Q7_BOOT_FRAME_ADDR + i * Q7_BOOT_FRAME_STRIDE);
 		frame->write_fn = (uint64_t)(uintptr_t)boot_write;
 		frame->stack_limit = (uint64_t)(uintptr_t)(__q7boot_stack_bottom + STACK_GUARD);
 		paint_stack();
@@ -278,11 +365,40 @@ void q7boot_main(void)
 		fn(frame);
 		result.ccount_end = ccount();
 		measure_stack();
-		if (result.boot_status != Q7_BOOT_OK || frame->status != Q7_STATUS_OK)
-			finish();
-		if (!write_result())
+		bool last = k + 1 == call.ncores || result.boot_status != Q7_BOOT_OK ||
+		            frame->status != Q7_STATUS_OK;
+		if (last)
+			disarm_time_limit();
+		record_kind = last ? Q7_RESULT_LAST : Q7_RESULT_CORE;
+		if (result.boot_status != Q7_BOOT_OK)
+			finish(); /* the core's memory may be damaged: the session ends */
+		if (!write_record())
 			sim_exit(64 + Q7_BOOT_BAD_BLOCK);
+		if (last)
+			break;
 	}
+	frame = NULL;
+}
+
+void q7boot_main(void)
+{
+	const struct q7_boot_block *b = (const struct q7_boot_block *)Q7_BOOT_BLOCK_ADDR;
+	if (b->magic != Q7_BOOT_MAGIC || b->version != Q7_BOOT_VERSION)
+		fail(Q7_BOOT_BAD_BLOCK, "no boot block at 0x60000000");
+	block = b;
+	if (b->ncores == 0 || b->ncores > Q7_BOOT_MAX_CORES)
+		fail(Q7_BOOT_BAD_BLOCK, "the boot block's cores are wrong");
+	/* Every image once, for the whole session: the runtime's state in
+	 * each (its constructors ran, its op table) lives on, as on a device. */
+	for (unsigned i = 0; i < b->ncores; i++) {
+		result.core = (uint16_t)i;
+		entries[i] = place_image(i);
+	}
+	result.core = (uint16_t)b->ncores;
+	if (!write_record())
+		sim_exit(64 + Q7_BOOT_BAD_BLOCK);
+	while (read_call())
+		run_call();
 	sim_exit(0);
 }
 
@@ -295,9 +411,11 @@ void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind
 	static int in_exception;
 	if (in_exception++) /* the report itself faulted: give up quietly */
 		sim_exit(64 + Q7_BOOT_EXCEPTION);
+	disarm_time_limit();
+	result.ccount_end = ccount();
 	if (cause == 4 /* Level1Interrupt: only CCOMPARE0 is enabled */ && kind == 1) {
 		result.boot_status = Q7_BOOT_TIME_LIMIT;
-		set_message("the run passed its time limit on the core");
+		set_message("the call passed its time limit on the core");
 		finish();
 	}
 	result.boot_status = Q7_BOOT_EXCEPTION;
@@ -305,6 +423,5 @@ void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind
 	result.exc_pc = pc;
 	result.exc_vaddr = vaddr;
 	set_message(kind < sizeof kinds / sizeof kinds[0] ? kinds[kind] : "exception");
-	result.ccount_end = ccount();
 	finish();
 }

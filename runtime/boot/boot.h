@@ -1,19 +1,37 @@
-/* The contract between q7-run's emulated target (runtime/run/emulated.c)
- * and the boot program of the emulated core (q7boot.elf): where things sit
- * in the core's memory, what the host leaves there, and what the boot
- * program hands back. docs/emulated.md tells the whole story.
+/* The contract between the host side of the emulated target (a session,
+ * runtime/run/emu_session.c) and the boot program of the emulated core
+ * (q7boot.elf): where things sit in the core's memory, what the host
+ * leaves there at start, the calls it sends, and what the boot program
+ * hands back. docs/emulated.md tells the whole story.
  *
  * Memory of qemu-system-xtensa -M sim -cpu lx106:
  *   0x50000000 sysrom0   q7boot.elf: reset vector + exception vectors
  *                        (VECBASE), code, read-only data
  *   0x3ffc0000 dataram0  q7boot's data; the core's stack at its top
  *   0x60000000 sysram0   128 MiB:
- *     0x60000000           struct q7_boot_block (the host's orders)
+ *     0x60000000           struct q7_boot_block (loaded by QEMU at start)
  *     0x60001000           struct q7_frame of each core, 4 KiB apart
+ *                          (read from the request descriptor per call)
  *     0x60100000           image windows: the single-core image, or core
  *                          i's at + i * 2 MiB; the prelinked file's header
- *                          sits just below its base
- *     0x62100000 .. end    tensor data, the dst tensor, then the heap arena
+ *                          sits just below its base (loaded at start,
+ *                          placed once, kept for the whole session)
+ *     0x62100000 .. end    a call's tensor data (read per call), then its
+ *                          heap arena
+ *
+ * The session, in order:
+ *   1. QEMU starts with the boot block and the prelinked images in RAM
+ *      (its generic loader); the boot program checks and places every
+ *      image, then writes one Q7_RESULT_READY record.
+ *   2. Each call: the host writes a struct q7_boot_call, the frames of the
+ *      cores it runs, and data_bytes of tensor data to request_fd; the
+ *      boot program reads them straight into RAM, runs the cores one after
+ *      another (each from the tensor data the one before left), and writes
+ *      one record per core to result_fd; the last one (Q7_RESULT_LAST)
+ *      carries the bytes the call asked back and the out tensor.
+ *   3. End of file on request_fd: the boot program exits with status 0.
+ *   A boot problem, an exception, a stack overflow or the time limit ends
+ *   the session: the record says why, then QEMU exits with 64 + status.
  *
  * Plain C with fixed-width fields: compiled by the host and by the cross
  * compiler. */
@@ -32,38 +50,54 @@
 #define Q7_BOOT_RAM_END 0x68000000u
 #define Q7_BOOT_STACK_TOP 0x40000000u      /* end of dataram0 */
 #define Q7_BOOT_STACK_SIZE 0x00010000u     /* 64 KiB: the core's own stack */
-#define Q7_BOOT_RESULT_FD 3                /* QEMU's fd 3 (the host opens it) */
+#define Q7_BOOT_REQUEST_FD 3               /* QEMU's fd 3: calls from the host */
+#define Q7_BOOT_RESULT_FD 4                /* QEMU's fd 4: records to the host */
 
 #define Q7_BOOT_MAGIC 0x54423751u   /* "Q7BT" */
+#define Q7_CALL_MAGIC 0x4c433751u   /* "Q7CL" */
 #define Q7_RESULT_MAGIC 0x53523751u /* "Q7RS" */
-#define Q7_BOOT_VERSION 2u
+#define Q7_BOOT_VERSION 3u
 
 #define Q7_BOOT_MAX_CORES 8
 #define Q7_BOOT_CCOUNT_KHZ 40000u         /* the lx106's CCOUNT in QEMU */
 #define Q7_BOOT_MAX_TIME_LIMIT_MS 100000u
 #define Q7_BOOT_FRAME_STRIDE 0x1000u /* core i's frame: FRAME_ADDR + i * this */
 
-/* At Q7_BOOT_BLOCK_ADDR, written by the host. The boot program runs the
- * ncores entries one after another on the same memory, so each core
- * starts from the tensor data the one before left. */
+/* At Q7_BOOT_BLOCK_ADDR, written by the host into a file QEMU loads. */
 struct q7_boot_block {
-	uint32_t magic;     /* Q7_BOOT_MAGIC */
-	uint32_t version;   /* Q7_BOOT_VERSION */
-	uint32_t result_fd; /* host file descriptor for the results */
-	uint32_t ncores;    /* 1..Q7_BOOT_MAX_CORES */
-	uint32_t dst_data;  /* tensor data to hand back after each core */
-	uint32_t dst_bytes;
-	/* 0, or the run's limit: the CCOMPARE0 timer ends the run after this
-	 * many ms of CCOUNT (40 MHz), so a QEMU whose q7-run is gone does not
-	 * spin on. At most Q7_BOOT_MAX_TIME_LIMIT_MS (CCOUNT is 32 bits). */
-	uint32_t time_limit_ms;
-	uint32_t reserved;
+	uint32_t magic;      /* Q7_BOOT_MAGIC */
+	uint32_t version;    /* Q7_BOOT_VERSION */
+	uint32_t request_fd; /* host descriptor the calls are read from */
+	uint32_t result_fd;  /* host descriptor the records go to */
+	uint32_t ncores;     /* images placed: 1..Q7_BOOT_MAX_CORES */
+	uint32_t reserved[3];
 	struct {
 		uint32_t image;      /* address of the prelinked image's header */
 		uint32_t image_size; /* bytes of the prelinked file */
-		uint32_t frame;      /* address of its struct q7_frame */
-		uint32_t reserved;
+		uint32_t reserved[2];
 	} core[Q7_BOOT_MAX_CORES];
+};
+
+/* One call, on request_fd. Followed by ncores struct q7_frame (core
+ * first + k's frame goes to FRAME_ADDR + (first + k) * FRAME_STRIDE), then
+ * data_bytes of tensor data, which go to Q7_BOOT_DATA_AREA. */
+struct q7_boot_call {
+	uint32_t magic;      /* Q7_CALL_MAGIC */
+	uint32_t version;    /* Q7_BOOT_VERSION */
+	uint32_t seq;        /* the host's number for the call, echoed back */
+	uint32_t first;      /* the first core to run, an index of the boot block */
+	uint32_t ncores;     /* cores first .. first + ncores - 1, in order */
+	uint32_t data_bytes; /* tensor data that follows the frames */
+	/* What the last record hands back: back_bytes from back_addr (the dst
+	 * tensor, or the whole tensor data for a race check); 0: nothing. */
+	uint32_t back_addr;
+	uint32_t back_bytes;
+	/* 0, or the call's limit: the CCOMPARE0 timer ends the session after
+	 * this many ms of CCOUNT (40 MHz) from the first core's start, so a
+	 * QEMU whose host is gone does not spin on. At most
+	 * Q7_BOOT_MAX_TIME_LIMIT_MS (CCOUNT is 32 bits). */
+	uint32_t time_limit_ms;
+	uint32_t reserved[7];
 };
 
 /* What the boot program did; Q7_BOOT_OK means the entry returned and the
@@ -75,21 +109,32 @@ enum q7_boot_status {
 	Q7_BOOT_EXCEPTION = 3,   /* the core took an exception */
 	Q7_BOOT_STACK_OVERFLOW = 4, /* the core's own stack overflowed */
 	Q7_BOOT_BAD_OUTPUT = 5,  /* frame->out is outside the core's RAM */
-	Q7_BOOT_TIME_LIMIT = 6,  /* the run passed time_limit_ms */
+	Q7_BOOT_TIME_LIMIT = 6,  /* the call passed time_limit_ms */
+	Q7_BOOT_BAD_CALL = 7,    /* a damaged or truncated call */
 };
 
-/* Written to result_fd for each core that ran, in order: this header, the
- * frame (frame_size bytes), the tensor data (dst_bytes), then the out
- * tensor's bytes (its span by its strides). The run stops after a core
- * whose boot_status or frame status is not OK. QEMU's exit status is 0
- * when the results were written, else 64 + boot_status. */
+/* Which record. */
+enum q7_result_kind {
+	Q7_RESULT_READY = 1, /* the images are placed (or boot_status says why not) */
+	Q7_RESULT_CORE = 2,  /* a core of the call ran; more follow */
+	Q7_RESULT_LAST = 3,  /* the call's last record */
+};
+
+/* On result_fd: this header, then frame_size bytes of the core's frame,
+ * then (in the last record only) back_bytes from the call's back_addr and
+ * out_bytes of the out tensor (its span by its strides, from element 0)
+ * when it lies outside those. A call ends after a core whose boot_status
+ * or frame status is not OK; a boot_status other than OK or BAD_OUTPUT
+ * ends the session too (QEMU exits with 64 + boot_status). */
 struct q7_boot_result {
 	uint32_t magic;       /* Q7_RESULT_MAGIC */
 	uint16_t version;     /* Q7_BOOT_VERSION */
 	uint16_t core;        /* index in the boot block */
 	int32_t boot_status;  /* enum q7_boot_status */
+	uint32_t kind;        /* enum q7_result_kind */
+	uint32_t seq;         /* the call's q7_boot_call.seq; 0 for READY */
 	uint32_t frame_size;
-	uint32_t dst_bytes;
+	uint32_t back_bytes;
 	uint32_t out_bytes;
 	uint32_t ccount_start; /* CCOUNT around the entry call */
 	uint32_t ccount_end;
@@ -97,14 +142,16 @@ struct q7_boot_result {
 	uint32_t exc_pc;
 	uint32_t exc_vaddr;
 	uint32_t stack_used;  /* high-water mark of the core's own stack */
-	char message[80];     /* NUL-terminated, for boot_status != OK */
+	char message[72];     /* NUL-terminated, for boot_status != OK */
 };
 
 #if defined(__cplusplus)
 static_assert(sizeof(struct q7_boot_block) == 160, "q7_boot_block layout");
+static_assert(sizeof(struct q7_boot_call) == 64, "q7_boot_call layout");
 static_assert(sizeof(struct q7_boot_result) == 128, "q7_boot_result layout");
 #else
 _Static_assert(sizeof(struct q7_boot_block) == 160, "q7_boot_block layout");
+_Static_assert(sizeof(struct q7_boot_call) == 64, "q7_boot_call layout");
 _Static_assert(sizeof(struct q7_boot_result) == 128, "q7_boot_result layout");
 #endif
 

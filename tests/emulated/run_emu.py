@@ -4,12 +4,14 @@
   run_emu.py CASE WORK --bin STAGE_BIN --fixture DIR --examples DIR --npytool DIR
 
 Cases on the frame-ABI fixture image (tests/emulated/fixture): boot, errors,
-prelink_cli. 'build' builds the runtime's example kernels with q7cc (gnu
-profile, single core and --q7-multicore; host profile), and the example
-cases run them on the emulated core and on the host and require the same
-numbers (and the numbers this script computes itself). weak_refs builds
-its own kernel (kernels/weak_refs.cpp) both ways. The helpers shared with
-the host tests come from tests/runtime/run_e2e.py."""
+prelink_cli, session_fixture. 'build' builds the runtime's example kernels
+and kernels/session_ops.cpp with q7cc (gnu profile, single core and
+--q7-multicore; host profile), and the example cases run them on the
+emulated core and on the host and require the same numbers (and the
+numbers this script computes itself). weak_refs builds its own kernel
+(kernels/weak_refs.cpp) both ways. The session_* cases make many calls in
+one emulated session (emu_calls) and compare each with q7-run on the host.
+The helpers shared with the host tests come from tests/runtime/run_e2e.py."""
 import argparse
 import os
 import random
@@ -182,16 +184,19 @@ def case_errors(c):
         fail("QEMU is still running after q7-run was stopped: %r" % qemus())
     if p.returncode != -signal.SIGTERM:
         fail("q7-run should die by SIGTERM, got %r" % p.returncode)
-    # Killed outright (no handler runs), q7-run leaves QEMU behind, but the
-    # boot program's own time limit (the time-out + 2 s) ends it.
+    # Killed outright (no handler runs) once the call is on the core (the
+    # statistics say QEMU booted after the call was sent), q7-run leaves
+    # QEMU behind, but the boot program's own time limit (the time-out +
+    # 2 s) ends it.
     p = subprocess.Popen([c.run_bin, "--target=emulated", "--timeout=1", c.fk, "spin", "-o",
-                          c.path("o.npy")], env=dict(os.environ, TMPDIR=tmp),
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        if qemus():
-            break
-        time.sleep(0.05)
+                          c.path("o.npy")], env=dict(os.environ, TMPDIR=tmp, Q7CC_EMU_STATS="1"),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    line = p.stderr.readline()
+    if "QEMU booted" not in line:
+        p.kill()
+        fail("no boot statistics from q7-run: %r" % line)
     p.kill()
+    p.stderr.close()
     p.wait(timeout=20)
     t0 = time.time()
     while qemus() and time.time() - t0 < 15:
@@ -291,6 +296,17 @@ def case_build(c):
     cmake_build(a, os.path.join(ex, "gnu-mc"), "gnu", ["-DCMAKE_SHARED_LINKER_FLAGS=--q7-multicore"],
                 ["ops"])
     cmake_build(a, os.path.join(ex, "host"), "host")
+    # The session kernels, the same three ways.
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels", "session_ops.cpp")
+    q7cc = os.path.join(c.a.bin, "q7cc")
+    for variant, tc, extra in (("gnu", "gnu", []), ("gnu-mc", "gnu", ["--q7-multicore"]),
+                               ("host", "host", [])):
+        d = os.path.join(ex, "session", variant)
+        os.makedirs(d)
+        env = dict(os.environ, Q7_TOOLCHAIN=tc)
+        sh([q7cc, "-O2", "-c", src, "-o", os.path.join(d, "s.o")], env=env)
+        sh([q7cc, "-shared"] + extra + ["-o", os.path.join(d, "libsess.so"), os.path.join(d, "s.o")],
+           env=env)
 
 
 def lib(c, variant, name):
@@ -439,12 +455,323 @@ def case_weak_refs(c):
     check_eq("weak references, unpacked image", got, want)
 
 
+# ---- persistent sessions: many calls in one QEMU ----
+
+def sess_lib(c, variant):
+    return os.path.join(c.a.work, "examples", "session", variant, "libsess.so")
+
+
+def qemus_under(tmp):
+    """QEMU processes whose command line names a file under tmp."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read()
+        except OSError:
+            continue
+        if tmp.encode() in cmd and b"qemu" in cmd:
+            found.append(int(pid))
+    return found
+
+
+def alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().split(") ")[1][0] != "Z"
+    except OSError:
+        return False
+
+
+class Session:
+    """Runs a list of calls through emu_calls in one session, in TMPDIR=tmp.
+    A call is (op, args, opts, expect): expect None for success (the output
+    is compared with q7-run --target=host on host_lib), a list for success
+    with these numbers (and no host comparison), or a string the error must
+    contain. "reopen" is passed through."""
+
+    count = 0
+
+    def __init__(self, c, lib, host_lib, cores=1, timeout=None):
+        self.c, self.lib, self.host_lib, self.cores, self.timeout = c, lib, host_lib, cores, timeout
+        Session.count += 1
+        self.tag = "s%d" % Session.count
+        self.tmp = c.path(self.tag + "-tmp")
+        os.makedirs(self.tmp)
+
+    def env(self):
+        # emu_calls lives in the build tree: q7cc's files are in stage/.
+        return dict(os.environ, TMPDIR=self.tmp, Q7CC_PREFIX=os.path.dirname(self.c.a.bin),
+                    Q7CC_EMU_STATS="1")
+
+    def argv(self, script):
+        a = [self.c.a.emu_calls, "--cores=%d" % self.cores]
+        if self.timeout:
+            a.append("--timeout=%g" % self.timeout)
+        return a + [self.lib, script]
+
+    def script(self, calls):
+        lines, outs = [], []
+        for i, call in enumerate(calls):
+            if call in ("reopen",) or isinstance(call, str):
+                lines.append(call)
+                outs.append(None)
+                continue
+            op, args, opts, _ = call
+            out = self.c.path("%s-out%d.npy" % (self.tag, i))
+            lines.append(" ".join([op] + [str(x) for x in args] + list(opts) + ["-o", out]))
+            outs.append(out)
+        path = self.c.path(self.tag + "-script.txt")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        return path, outs
+
+    def run(self, calls):
+        script, outs = self.script(calls)
+        r = subprocess.run(self.argv(script), capture_output=True, text=True, env=self.env(), timeout=600)
+        self.stderr = r.stderr
+        if r.returncode != 0:
+            fail("emu_calls failed (%d): %s\n%s%s" % (r.returncode, script, r.stdout, r.stderr))
+        results = [parse_call_line(l) for l in r.stdout.splitlines() if l.startswith("call ")]
+        real = [(call, out) for call, out in zip(calls, outs) if out]
+        if len(results) != len(real):
+            fail("%d calls, %d results:\n%s%s" % (len(real), len(results), r.stdout, r.stderr))
+        for (call, out), res in zip(real, results):
+            self.check(call, out, res, r.stderr)
+        leftover = qemus_under(self.tmp)
+        if leftover:
+            fail("QEMU left running after the session closed: %r" % leftover)
+        for res in results:
+            if res["pid"] and alive(res["pid"]):
+                fail("QEMU %d of the session is still there" % res["pid"])
+        left = [os.path.join(d, f) for d, _, fs in os.walk(self.tmp) for f in fs]
+        if left or os.listdir(self.tmp):
+            fail("the session left files: %r %r" % (left, os.listdir(self.tmp)))
+        return results
+
+    def check(self, call, out, res, stderr):
+        op, args, opts, expect = call
+        what = "%s %s" % (op, " ".join(str(a) for a in args))
+        if isinstance(expect, str):
+            if res["ok"] or expect not in res["message"]:
+                fail("%s: expected an error with %r, got %r\n%s" % (what, expect, res, stderr))
+            if os.path.exists(out):
+                fail("%s: a failed call wrote %s" % (what, out))
+            return
+        if not res["ok"]:
+            fail("%s: failed in the session: %s\n%s" % (what, res["message"], stderr))
+        with open(out, "rb") as f:
+            got = f.read()
+        if isinstance(expect, list):
+            check_eq(what, npytool.read(out)[2], expect)
+            return
+        host = out + ".host.npy"
+        argv = [self.c.run_bin, "--target=host"]
+        if self.cores > 1:
+            argv.append("--cores=%d" % self.cores)
+        sh(argv + list(opts) + [self.host_lib, op] + [str(a) for a in args] + ["-o", host])
+        with open(host, "rb") as f:
+            want = f.read()
+        if got != want:
+            check_eq(what + ": session vs host", npytool.read(out), npytool.read(host))
+            fail("%s: the session's file differs from the host's" % what)
+
+
+def parse_call_line(line):
+    head, _, message = line.partition(": ")
+    w = head.split()
+    return {"n": int(w[1]), "ok": w[2] == "ok", "secs": float(w[3]),
+            "boots": int(w[4].split("=")[1]), "pid": int(w[5].split("=")[1]),
+            "message": message}
+
+
+def session_inputs(c):
+    """Named inputs of several shapes and dtypes."""
+    names = {}
+
+    def put(name, descr, shape, vals):
+        names[name] = c.path(name + ".npy")
+        npytool.write(names[name], descr, shape, vals)
+    put("x64", "<f4", (64, 64), rand_f32(4096, 11))
+    put("y64", "<f4", (64, 64), rand_f32(4096, 12))
+    put("x1000", "<f4", (1000,), rand_f32(1000, 13))
+    put("x7", "<f4", (7,), rand_f32(7, 14))
+    rng = random.Random(15)
+    put("xi", "<i4", (5, 6), [rng.randint(-1000, 1000) for _ in range(30)])
+    put("xbig", "<i4", (20,), [rng.randint(-1000, 1000) for _ in range(20)])
+    return names
+
+
+def same_qemu(results, boots):
+    """Every call ran in one QEMU, booted boots times."""
+    pids = {r["pid"] for r in results if r["ok"]}
+    if len(pids) != 1 or any(r["boots"] != boots for r in results if r["ok"]):
+        fail("expected one QEMU (boot %d) for all the calls: %r" % (boots, results))
+
+
+def case_session_calls(c):
+    """One core: calls that alternate ops, shapes and dtypes in one session,
+    each bit for bit as on the host; a TORCH_CHECK failure and an unknown op
+    followed by good calls; the image's state lives on between calls."""
+    x = session_inputs(c)
+    s = Session(c, sess_lib(c, "gnu"), sess_lib(c, "host"))
+    relu = [v if v > 0 else 0.0 for v in npytool.read(x["x64"])[2]]
+    results = s.run([
+        ("relu_flat", [x["x64"]], [], relu),
+        ("identity", [x["xi"]], [], None),
+        ("calls_seen", [x["x7"]], [], [100]),
+        ("relu_flat", [x["x1000"]], [], None),
+        ("scale_checked", [x["xi"], 3, 100], [], None),
+        ("scale_checked", [x["xbig"], 3, 5], [], "session_ops.cpp:41: expected x.numel() <= limit"),
+        ("scale_checked", [x["xi"], -2, 100], [], None),
+        ("no_such_op", [x["xi"]], [], "no op 'no_such_op'"),
+        ("identity", [x["x7"]], [], None),
+        ("relu_flat", [x["y64"]], [], None),
+        ("calls_seen", [x["x7"]], [], [101]),
+        ("relu_flat", [x["x64"]], ["--out-shape=64,64", "--out-dtype=float32"], None),
+        ("identity", [x["x64"]], ["--out-shape=64,64"], None),
+        ("relu_flat", [x["x64"]], [], None),
+    ])
+    same_qemu(results, 1)
+
+
+def case_session_cores8(c):
+    """Eight per-core images in one session, and one image placed at three
+    cores' windows: the host's numbers, call after call."""
+    x = session_inputs(c)
+    s = Session(c, sess_lib(c, "gnu-mc"), sess_lib(c, "host"), cores=8)
+    results = s.run([
+        ("relu_flat", [x["x64"]], [], None),
+        ("identity", [x["xi"]], [], None),
+        ("scale_checked", [x["xbig"], 3, 5], [], "core 0: scale_checked: "),
+        ("scale_checked", [x["xi"], 3, 100], [], None),
+        ("calls_seen", [x["x7"]], ["--out-shape=1", "--out-dtype=int32"], [100]),
+        ("relu_flat", [x["x1000"]], [], None),
+        ("calls_seen", [x["x7"]], ["--out-shape=1", "--out-dtype=int32"], [101]),
+        ("relu_flat", [x["y64"]], [], None),
+    ])
+    same_qemu(results, 1)
+    s = Session(c, sess_lib(c, "gnu"), sess_lib(c, "host"), cores=3)
+    same_qemu(s.run([
+        ("relu_flat", [x["x1000"]], [], None),
+        ("identity", [x["x64"]], [], None),
+        ("relu_flat", [x["x64"]], [], None),
+    ]), 1)
+
+
+def case_session_timeout(c):
+    """A kernel that spins: the call times out naming the op and the core,
+    QEMU is stopped, and the next call boots a new one (the image's state
+    starts afresh); an explicit reopen too. Nothing is left behind."""
+    x = session_inputs(c)
+    s = Session(c, sess_lib(c, "gnu"), sess_lib(c, "host"), timeout=60)
+    r = s.run([
+        ("relu_flat", [x["x64"]], [], None),
+        ("calls_seen", [x["x7"]], [], [100]),
+        ("spin_forever", [x["x7"]], ["--timeout=1"],
+         "spin_forever: timed out after 1 s on the emulated core (QEMU stopped)"),
+        ("calls_seen", [x["x7"]], [], [100]),
+        ("relu_flat", [x["x64"]], [], None),
+        "reopen",
+        ("identity", [x["xi"]], [], None),
+    ])
+    if [x["boots"] for x in r] != [1, 1, 1, 2, 2, 1] or r[2]["pid"] != 0:
+        fail("boots and pids around the time-out: %r" % r)
+    if r[0]["pid"] == r[3]["pid"] or r[3]["pid"] != r[4]["pid"] or r[5]["pid"] == r[4]["pid"]:
+        fail("QEMUs around the time-out: %r" % r)
+    s = Session(c, sess_lib(c, "gnu-mc"), sess_lib(c, "host"), cores=8)
+    r = s.run([
+        ("relu_flat", [x["x64"]], [], None),
+        ("spin_forever", [x["x7"]], ["--timeout=1"],
+         "spin_forever: timed out after 1 s on emulated core 0 of 8 (QEMU stopped)"),
+        ("relu_flat", [x["y64"]], [], None),
+    ])
+    if [x["boots"] for x in r] != [1, 1, 2]:
+        fail("boots around the 8-core time-out: %r" % r)
+
+
+def case_session_fixture(c):
+    """The frame-ABI fixture: an exception and a stack overflow end the
+    session's QEMU (its memory may be damaged) and the next call boots a
+    new one; a kernel error does not."""
+    x = c.path("x.npy")
+    vals = [random.Random(16).randint(-1000, 1000) for _ in range(12)]
+    npytool.write(x, "<i4", (3, 4), vals)
+    s = Session(c, c.fk, None)
+    r = s.run([
+        ("scale", [x, 3], [], [v * 3 for v in vals]),
+        ("fail", [], [], "fail: asked to fail"),
+        ("scale", [x, 4], [], [v * 4 for v in vals]),
+        ("ill", [], [], "EXCCAUSE 0 (IllegalInstruction)"),
+        ("scale", [x, 5], [], [v * 5 for v in vals]),
+        ("stack", [100], [], "overflowed the core's 64 KiB stack"),
+        ("scale", [x, 6], [], [v * 6 for v in vals]),
+        ("stack", [20], [], [20 * 21 // 2]),
+    ])
+    if [x["boots"] for x in r] != [1, 1, 1, 1, 2, 2, 3, 3]:
+        fail("boots around the exception and the overflow: %r" % r)
+    # The stack's high-water mark is each call's own, not the deepest yet.
+    s = Session(c, c.fk, None)
+    s.run([("stack", [n], [], [n * (n + 1) // 2]) for n in (20, 5, 20)])
+    used = [int(l.split("stack ")[1].split()[0]) for l in stat_lines(s.stderr.replace("emu_calls:", "q7-run:"))]
+    if len(used) != 3 or not (20 * 1024 <= used[0] < 24 * 1024 and 5 * 1024 <= used[1] < 8 * 1024
+                              and used[2] == used[0]):
+        fail("stack high-water marks %r for 20, 5 and 20 KiB" % used)
+    # Eight per-core images: each core adds its id to its share.
+    s = Session(c, c.fk_mc, None, cores=8)
+    s.run([("scale", [x, 2], ["--out-shape=3,4", "--out-dtype=int32"],
+            [v * 2 + i % 8 for i, v in enumerate(vals)])] * 3)
+
+
+def case_session_orphan(c):
+    """A session's QEMU does not outlive its process: killed outright while
+    the session is idle, QEMU reads end of file and exits; SIGTERM during a
+    call stops QEMU, and the process dies by the signal leaving nothing."""
+    x = session_inputs(c)
+    s = Session(c, sess_lib(c, "gnu"), sess_lib(c, "host"), timeout=60)
+    script, _ = s.script([("relu_flat", [x["x64"]], [], None), "pause 60"])
+    p = subprocess.Popen(s.argv(script), stdout=subprocess.PIPE, text=True,
+                         env=s.env())
+    first = parse_call_line(p.stdout.readline())
+    if not first["ok"] or p.stdout.readline().strip() != "pause":
+        p.kill()
+        fail("the session did not start: %r" % first)
+    p.kill()
+    p.wait()
+    t0 = time.time()
+    while alive(first["pid"]) and time.time() - t0 < 10:
+        time.sleep(0.05)
+    if alive(first["pid"]):
+        fail("QEMU outlived its killed session by 10 s")
+    # The session's files are its process's to remove; killed outright, it
+    # could not. Then SIGTERM in the middle of a call:
+    shutil.rmtree(s.tmp)
+    os.makedirs(s.tmp)
+    script, _ = s.script([("relu_flat", [x["x64"]], [], None), ("spin_forever", [x["x7"]], [], "")])
+    p = subprocess.Popen(s.argv(script), stdout=subprocess.PIPE, text=True,
+                         env=s.env())
+    first = parse_call_line(p.stdout.readline())
+    time.sleep(0.3)
+    p.send_signal(signal.SIGTERM)
+    p.wait(timeout=30)
+    if p.returncode != -signal.SIGTERM:
+        fail("the session's process should die by SIGTERM, got %r" % p.returncode)
+    if alive(first["pid"]) or qemus_under(s.tmp):
+        fail("QEMU is still running after SIGTERM")
+    if os.listdir(s.tmp):
+        fail("files left after SIGTERM: %r" % os.listdir(s.tmp))
+
+
 CASES = {
     "boot": case_boot, "errors": case_errors, "prelink_cli": case_prelink_cli,
     "build": case_build, "elementwise": case_elementwise, "tcm_chunks": case_tcm_chunks,
     "scalar_params": case_scalar_params, "spmd8": case_spmd8, "deep_stack": case_deep_stack,
     "ctor_table": case_ctor_table, "neuron_sample": case_neuron_sample,
-    "weak_refs": case_weak_refs,
+    "weak_refs": case_weak_refs, "session_calls": case_session_calls,
+    "session_cores8": case_session_cores8, "session_timeout": case_session_timeout,
+    "session_fixture": case_session_fixture, "session_orphan": case_session_orphan,
 }
 
 
@@ -457,6 +784,7 @@ def main():
     p.add_argument("--fixture", required=True)
     p.add_argument("--examples", required=True)
     p.add_argument("--npytool", required=True)
+    p.add_argument("--emu-calls", required=True)
     a = p.parse_args()
     sys.path.insert(0, a.npytool)
     import npytool as m

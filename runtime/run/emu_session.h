@@ -1,0 +1,93 @@
+/* A persistent emulated core: one qemu-system-xtensa that boots once,
+ * places a library's images (one, or one per core) once, and then runs
+ * any number of calls, each in milliseconds instead of a QEMU start-up.
+ * runtime/boot/boot.h is the protocol; docs/emulated.md the story.
+ *
+ *     struct q7_emu_config cfg;
+ *     q7_emu_config_init(&cfg, "libops.so", 8);   // + the environment
+ *     struct q7_emu_session *s;
+ *     struct q7_run_result r;
+ *     if (q7_emu_open(&cfg, &s, &r) != 0) { report r.message; }
+ *     q7_emu_call(s, &req, &r); ... q7_run_result_free(&r);  // any number
+ *     q7_emu_close(s);
+ *
+ * Ownership: q7_emu_open copies what the config points to; the session
+ * (QEMU, its descriptors, its temporary files) belongs to the caller until
+ * q7_emu_close, which stops and reaps QEMU and removes the files. A call
+ * borrows the request's tensors for its duration; the result owns its
+ * out_data (q7_run_result_free). No global state besides support/proc's
+ * table of children and support/tempfile's list: sessions are independent
+ * of each other, but those two are not thread-safe, so one thread at a
+ * time may open, call or close sessions.
+ *
+ * Failures: a call returns 1 with r->status and r->message set, as
+ * q7_run_emulated does. A kernel's own error (TORCH_CHECK, bad arguments,
+ * no such op) leaves the session running. A time-out, an exception, a
+ * stack overflow, or QEMU dying stop QEMU; the next call starts a new one
+ * (the images' constructors then run again, as after a reload).
+ *
+ * Processes: QEMU is started through support/proc (argv only, its pid
+ * recorded with signals blocked). With forward_signals, SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT during open, a call or close kill QEMU, and the
+ * process dies by the signal after reaping it and removing its temporary
+ * files (as q7-run does). Between calls, and if this process dies
+ * outright, QEMU reads end of file on its request descriptor and exits by
+ * itself; a kernel that spins then is ended by the boot program's time
+ * limit (the call's time-out + 2 s). */
+#ifndef Q7_EMU_SESSION_H
+#define Q7_EMU_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "run.h"
+
+struct q7_emu_session;
+
+struct q7_emu_config {
+	const char *lib;      /* the image or multicore manifest given to -o */
+	unsigned cores;       /* 1..8: cores each call runs (cpu_count) */
+	double timeout_s;     /* per call, boot included; 0: 60 s */
+	const char *qemu;     /* qemu-system-xtensa; NULL: on PATH */
+	const char *boot;     /* q7boot.elf; NULL: <prefix>/lib/q7cc/xtensa/ */
+	bool forward_signals; /* support/proc's signal forwarding while busy */
+	bool stats;           /* per call: wall time, cycles and stack on stderr */
+	bool icount;          /* qemu -icount shift=5: exact instruction counts */
+};
+
+/* Statistics of a session, for benchmarks and tests. */
+struct q7_emu_stats {
+	unsigned boots;      /* QEMU starts (1 + restarts after failures) */
+	unsigned calls;      /* calls made */
+	double last_call_s;  /* wall time of the last call (a boot included) */
+	long pid;            /* QEMU's pid, 0 when none is running */
+};
+
+/* Fills cfg for lib and cores with the defaults and the environment:
+ * Q7CC_QEMU (a path), Q7CC_EMU_STATS, Q7CC_EMU_ICOUNT; forward_signals on.
+ * cfg keeps pointing at lib. */
+void q7_emu_config_init(struct q7_emu_config *cfg, const char *lib, unsigned cores);
+
+/* Checks and prelinks the images, writes the boot files and starts QEMU
+ * (it boots while the caller goes on; the first call waits for it).
+ * 0 with *out set, or 1 with *out NULL and why->status/message set. */
+int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
+                struct q7_run_result *why);
+
+/* Runs req->op on every core of the session, one after another over the
+ * same tensor data (req->lib is ignored; req->cores must be 0 or the
+ * session's; req->timeout_s, when set, overrides the session's for this
+ * call; req->heap_size as in run.h). The destination's final bytes are
+ * also written back to req->dst.data, as the host target leaves them.
+ * 0, or 1 with res->status and res->message set. res is overwritten. */
+int q7_emu_call(struct q7_emu_session *s, const struct q7_run_request *req,
+                struct q7_run_result *res);
+
+/* Stops QEMU (end of file, then SIGKILL if it lingers), reaps it, removes
+ * the session's files and frees s. NULL is fine. */
+void q7_emu_close(struct q7_emu_session *s);
+
+/* The session's counters. */
+void q7_emu_get_stats(const struct q7_emu_session *s, struct q7_emu_stats *st);
+
+#endif

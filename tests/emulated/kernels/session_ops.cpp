@@ -1,0 +1,63 @@
+// Kernels for the emulated session tests and bench (run_emu.py, session
+// cases; bench/emulated/run): the identity, a flat ReLU that every core
+// does a share of, an int32 kernel whose TORCH_CHECK fails on request, a
+// kernel that never returns, and a counter that lives in the image (a
+// global built by a constructor), which shows that a session keeps the
+// image's state from call to call, as a device does.
+#include <stdint.h>
+#include <torch/torch.h>
+#include <neuron/neuron-utils.hpp>
+#include <q7/kernel.h>
+
+namespace {
+struct Counter {
+    int32_t next;
+    Counter() : next(100) {}
+};
+Counter counter;
+}  // namespace
+
+Q7_KERNEL torch::Tensor identity(const torch::Tensor& x) {
+    return x;
+}
+
+// out[i] = max(x[i], 0); core k of n does the k-th slice of the output.
+Q7_KERNEL torch::Tensor relu_flat(const torch::Tensor& x) {
+    torch::Tensor out = get_dst_tensor();
+    TORCH_CHECK(out.numel() == x.numel(), "relu_flat: the destination has ", out.numel(),
+                " elements, the input ", x.numel());
+    const float* in = x.data_ptr<float>();
+    float* o = out.data_ptr<float>();
+    int64_t n = x.numel(), cores = get_cpu_count();
+    int64_t chunk = (n + cores - 1) / cores;
+    int64_t lo = chunk * get_cpu_id(), hi = lo + chunk < n ? lo + chunk : n;
+    for (int64_t i = lo; i < hi; i++)
+        o[i] = in[i] > 0.0f ? in[i] : 0.0f;
+    return out;
+}
+
+// y = x * k + 1 over int32, refused when x has more than limit elements.
+Q7_KERNEL torch::Tensor scale_checked(const torch::Tensor& x, int64_t k, int64_t limit) {
+    TORCH_CHECK(x.numel() <= limit, "scale_checked: ", x.numel(), " elements, at most ", limit);
+    torch::Tensor y = torch::empty(x.sizes(), torch::kInt);
+    const int32_t* in = x.data_ptr<int32_t>();
+    int32_t* out = y.data_ptr<int32_t>();
+    for (int64_t i = 0; i < x.numel(); i++)
+        out[i] = in[i] * (int32_t)k + 1;
+    return y;
+}
+
+Q7_KERNEL torch::Tensor spin_forever(const torch::Tensor& x) {
+    for (volatile uint32_t i = 0;; i++) {
+    }
+    return x;
+}
+
+// The image's counter: 100 at the first call after a load, then one more
+// per call (per core, each core having its own image).
+Q7_KERNEL torch::Tensor calls_seen(const torch::Tensor& x) {
+    torch::Tensor y = torch::empty({1}, torch::kInt);
+    y.data_ptr<int32_t>()[0] = counter.next++;
+    (void)x;
+    return y;
+}
