@@ -641,6 +641,8 @@ int q7_emu_send(struct q7_emu_session *s, const struct q7_run_request *req, int 
                 struct q7_run_result *r)
 {
 	struct call *c = &s->c;
+	if (c->busy) /* a call sent and never received: its records would come first */
+		stop_qemu(s, NULL);
 	free(c->out);
 	free(c->region);
 	memset(c, 0, sizeof *c);
