@@ -485,6 +485,18 @@ def alive(pid):
         return False
 
 
+def running(pid):
+    """Whether a thread of pid is running (state R)."""
+    try:
+        for task in os.listdir("/proc/%d/task" % pid):
+            with open("/proc/%d/task/%s/stat" % (pid, task)) as f:
+                if f.read().split(") ")[1][0] == "R":
+                    return True
+    except OSError:
+        pass
+    return False
+
+
 class Session:
     """Runs a list of calls through emu_calls in one session, in TMPDIR=tmp.
     A call is (op, args, opts, expect): expect None for success (the output
@@ -753,7 +765,12 @@ def case_session_orphan(c):
     p = subprocess.Popen(s.argv(script), stdout=subprocess.PIPE, text=True,
                          env=s.env())
     first = parse_call_line(p.stdout.readline())
-    time.sleep(0.3)
+    # Once QEMU computes for a while, the second call is on the core (an
+    # idle session's QEMU sleeps in a read).
+    t0, busy = time.time(), 0
+    while busy < 6 and time.time() - t0 < 30:
+        busy = busy + 1 if running(first["pid"]) else 0
+        time.sleep(0.05)
     p.send_signal(signal.SIGTERM)
     p.wait(timeout=30)
     if p.returncode != -signal.SIGTERM:
