@@ -148,7 +148,8 @@ static char *packed_path(const char *image)
 }
 
 /* A session file, registered as a temporary first so that a signal or
- * the exit removes it. 0, or -1 with errno set. */
+ * the exit removes it. 0, or the errno of the failure (a full disk, a file
+ * size limit: the reason is kept across fclose). */
 static int write_file(struct q7_emu_session *s, const char *name, const void *buf, size_t n,
                       char **path)
 {
@@ -157,9 +158,11 @@ static int write_file(struct q7_emu_session *s, const char *name, const void *bu
 	q7_sv_add(&s->files, *path);
 	FILE *f = fopen(*path, "wb");
 	if (!f)
-		return -1;
-	int ok = fwrite(buf, 1, n, f) == n;
-	return (fclose(f) == 0 && ok) ? 0 : -1;
+		return errno;
+	int e = fwrite(buf, 1, n, f) == n ? 0 : (errno ? errno : EIO);
+	if (fclose(f) != 0 && !e)
+		e = errno ? errno : EIO;
+	return e;
 }
 
 /* QEMU's option parser takes ",," for a comma inside a value. */
@@ -240,22 +243,22 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 		b.core[i].image = pl.hdr.base - Q7_PL_HEADER_SIZE;
 		b.core[i].image_size = (uint32_t)pl.size;
 		add_loader(argv, path, b.core[i].image);
+		if (w)
+			q7_run_fail(r, "%s: cannot write: %s", path, strerror(w));
 		free(name);
 		free(path);
 		q7_prelinked_free(&pl);
-		if (w) {
-			q7_run_fail(r, "%s: cannot write: %s", s->dir, strerror(errno));
+		if (w)
 			return -1;
-		}
 	}
 	char *par;
 	int w = write_file(s, "params.bin", &b, sizeof b, &par);
 	add_loader(argv, par, Q7_BOOT_BLOCK_ADDR);
+	if (w)
+		q7_run_fail(r, "%s: cannot write: %s", par, strerror(w));
 	free(par);
-	if (w) {
-		q7_run_fail(r, "%s: cannot write: %s", s->dir, strerror(errno));
+	if (w)
 		return -1;
-	}
 	if (q7_save_temps()) {
 		char *t = q7_path_join(s->dir, "requests.bin");
 		s->trace = fopen(t, "wb");

@@ -165,6 +165,15 @@ case_target() {
 	[ -z "$(ls -A w)" ] || fail "an output was left: $(ls -A w)"
 	# The right targets still run (not blind).
 	"$bin/q7-run" --target=host host/librelu.so relu_forward x.npy -o w/y.npy || fail "host run"
+	# The emulated run's own files (the prelinked image QEMU loads) past a
+	# file size limit: named, status 1, nothing left in its temporary folder.
+	mkdir tmp
+	(ulimit -f 1; TMPDIR=$PWD/tmp "$bin/q7-run" --target=emulated dev/librelu.so relu_forward \
+		x.npy -o w/e.npy) 2> err && fail "an emulated run past the file size limit succeeded"
+	grep -q "^q7-run: error: $PWD/tmp/q7cc\..*/image0.bin: cannot write: File too large" err ||
+		{ cat err; fail "emulated run past the limit: message"; }
+	[ -z "$(ls -A tmp)" ] || fail "the emulated run left $(ls -AR tmp)"
+	[ ! -e w/e.npy ] || fail "the emulated run left its output"
 	echo "wrong targets refused"
 }
 
