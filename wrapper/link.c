@@ -1,12 +1,15 @@
 /* Link mode (a shared-library output): records from every input, the
  * definitions of NEURON_LIBRARY-named kernels from their symbols, merge,
  * wrapper.cpp, its compile, one link or eight in parallel, then strip and
- * pack each image unless the user asked for -g. Outputs appear whole: a
- * failed step removes every image of this link. */
+ * pack each image unless the user asked for -g. The outputs are one set
+ * (outset.h): locked for the whole link, written into a folder beside -o,
+ * put in place together with -o last; a failed link removes the set. */
 #include "codegen.h"
+#include "image.h"
 #include "ldsplit.h"
 #include "lsp.h"
 #include "modes.h"
+#include "outset.h"
 #include "pack.h"
 #include "record.h"
 #include "schema.h"
@@ -21,8 +24,11 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Where this link writes an image and its twins: in the staging folder
+ * (owned by the outset). name: the image's own path, for messages. */
 struct image {
-	char *so, *stripped, *packed;
+	const char *so, *stripped, *packed;
+	char *name;
 };
 
 struct link {
@@ -33,21 +39,10 @@ struct link {
 	struct q7_strvec files;  /* the files among them, for records */
 	struct image img[Q7_NUM_CORES];
 	int nimg;
+	struct q7_outset set;
+	const char *manifest; /* multicore: where -o is written */
 	bool progress;
 };
-
-/* A path in q7cc's temporary directory; under -### a placeholder, since
- * -### creates nothing. */
-static char *tmp_path(const struct q7_drv *d, const char *name)
-{
-	if (d->dry) {
-		const char *t = getenv("TMPDIR");
-		return q7_xasprintf("%s/q7cc.XXXXXX/%s", t && *t ? t : "/tmp", name);
-	}
-	char *p = q7_path_join(q7_temp_dir(), name);
-	q7_temp_register(p);
-	return p;
-}
 
 static int collect_inputs(struct link *l)
 {
@@ -61,7 +56,7 @@ static int collect_inputs(struct link *l)
 		} else if (u->input) {
 			/* A source on the link line: compiled (and analysed) first. */
 			char *name = q7_xasprintf("%u-%s.o", ++nsrc, q7_path_basename(u->tok[0]));
-			char *obj = tmp_path(l->d, name);
+			char *obj = q7_drv_temp_path(l->d, name);
 			free(name);
 			int rc = q7_compile_one(l->d, u->tok[0], u->input, obj);
 			if (rc) {
@@ -187,6 +182,9 @@ static int make_wrapper(struct link *l, const struct q7_op_table *ops, const cha
 	return rc;
 }
 
+/* The set: each image (-o itself on a single core) with its stripped
+ * and packed twins, then the manifest. A -g link writes no twins, and
+ * removes those of an earlier build, which would not match its image. */
 static void name_images(struct link *l)
 {
 	bool multi = l->d->inv.multicore;
@@ -194,11 +192,23 @@ static void name_images(struct link *l)
 	for (int i = 0; i < l->nimg; i++) {
 		struct image *m = &l->img[i];
 		char *stem = multi ? q7_xasprintf("%s_cpu%d", l->base, i) : q7_xstrdup(l->base);
-		m->so = multi ? q7_xasprintf("%s.so", stem) : q7_xstrdup(l->out);
-		m->stripped = q7_xasprintf("%s.stripped.so", stem);
-		m->packed = q7_xasprintf("%s.packed.so", stem);
+		char *stripped = q7_xasprintf("%s.stripped.so", stem);
+		char *packed = q7_xasprintf("%s.packed.so", stem);
+		m->name = multi ? q7_xasprintf("%s.so", stem) : q7_xstrdup(l->out);
+		m->so = q7_outset_add(&l->set, m->name);
+		if (l->d->inv.debug) {
+			q7_outset_drop(&l->set, stripped);
+			q7_outset_drop(&l->set, packed);
+		} else {
+			m->stripped = q7_outset_add(&l->set, stripped);
+			m->packed = q7_outset_add(&l->set, packed);
+		}
 		free(stem);
+		free(stripped);
+		free(packed);
 	}
+	if (multi)
+		l->manifest = q7_outset_add(&l->set, l->out);
 }
 
 static int jobs(void)
@@ -362,15 +372,12 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 {
 	struct q7_drv *d = l->d;
 	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0};
-	for (int i = 0; i < l->nimg; i++)
-		if (!d->dry) /* removed unless the whole link succeeds */
-			q7_output_track(l->img[i].so);
 	q7_cmd_compile(&d->prof, &d->inv, cpp, wrapper_obj, &cc);
 	struct q7_ldsplit s;
 	bool split = q7_ldsplit_plan(&d->prof, &d->inv, l->inputs.v, &s);
 	if (!split && d->prof.kind == Q7_PROFILE_GNU && d->inv.multicore)
 		q7_step_note(d, "eight full links: %s", s.why_not);
-	char *resolved = split ? tmp_path(d, "resolved.o") : NULL;
+	char *resolved = split ? q7_drv_temp_path(d, "resolved.o") : NULL;
 	const char *image_wrapper = NULL; /* wrapper.o beside resolved.o */
 	enum plan plan = PLAN_FULL;
 	bool compiled = false;
@@ -419,16 +426,23 @@ static int pack_images(struct link *l)
 	for (int i = 0; i < l->nimg; i++) {
 		struct image *m = &l->img[i];
 		progress(l, i, "pack", m->packed);
-		q7_step_note(d, "pack %s -> %s %s", m->so, m->stripped, m->packed);
+		char *stem = q7_path_strip_ext(m->name, ".so");
+		q7_step_note(d, "pack %s -> %s.stripped.so %s.packed.so", m->name, stem, stem);
+		free(stem);
 		if (d->dry)
 			continue;
+		/* The staged image, named in messages as the user knows it. */
+		struct q7_image im;
+		if (q7_image_open(&im, m->so) != 0)
+			return Q7_EXIT_ERROR;
+		im.path = m->name;
 		struct q7_pack_opts o = {
 			.input = m->so, .output = m->packed, .stripped = m->stripped,
 			.symbol = "lib_func", .verbose = d->verbose,
 		};
-		q7_output_track(m->stripped);
-		q7_output_track(m->packed);
-		if (q7_pack(&o) != 0)
+		int rc = q7_pack_image(&im, &o);
+		q7_image_close(&im);
+		if (rc != 0)
 			return Q7_EXIT_ERROR;
 	}
 	return 0;
@@ -448,19 +462,9 @@ static int write_manifest(struct link *l)
 	q7_sb_add(&b, "q7cc-multicore 1\n");
 	for (int i = 0; i < l->nimg; i++)
 		q7_sb_addf(&b, "%s\n", q7_path_basename(l->img[i].so));
-	int rc = write_file(l->out, b.s, b.len) == 0 ? 0 : Q7_EXIT_IO;
+	int rc = write_file(l->manifest, b.s, b.len) == 0 ? 0 : Q7_EXIT_IO;
 	q7_sb_free(&b);
 	return rc;
-}
-
-static void keep_outputs(struct link *l)
-{
-	q7_temp_forget(l->out);
-	for (int i = 0; i < l->nimg; i++) {
-		q7_temp_forget(l->img[i].so);
-		q7_temp_forget(l->img[i].stripped);
-		q7_temp_forget(l->img[i].packed);
-	}
 }
 
 int q7_mode_link(struct q7_drv *d)
@@ -470,15 +474,16 @@ int q7_mode_link(struct q7_drv *d)
 	l.base = q7_path_strip_ext(l.out, ".so");
 	l.progress = d->inv.multicore && !d->dry && (d->verbose || isatty(2));
 	struct q7_op_table ops = {0};
-	char *cpp = tmp_path(d, "wrapper.cpp");
-	char *obj = tmp_path(d, "wrapper.o");
-	char *dep = tmp_path(d, "wrapper.d"); /* xt's -MMD writes it */
-	name_images(&l);
-	/* A failed multicore link leaves no manifest naming images that are
-	 * gone (single core: -o is the image, registered with the links). */
-	if (d->inv.multicore && !d->dry)
-		q7_output_track(l.out);
-	int rc = collect_inputs(&l);
+	char *cpp = q7_drv_temp_path(d, "wrapper.cpp");
+	char *obj = q7_drv_temp_path(d, "wrapper.o");
+	char *dep = q7_drv_temp_path(d, "wrapper.d"); /* xt's -MMD writes it */
+	/* The lock first: a second link of -o waits here, then links from
+	 * scratch with the inputs as they are then. */
+	int rc = q7_outset_open(&l.set, d, l.out);
+	if (!rc) {
+		name_images(&l);
+		rc = collect_inputs(&l);
+	}
 	if (!rc)
 		rc = collect_records(&l, &ops);
 	if (!rc)
@@ -489,13 +494,11 @@ int q7_mode_link(struct q7_drv *d)
 		rc = pack_images(&l);
 	if (!rc)
 		rc = write_manifest(&l);
-	if (!rc && !d->dry)
-		keep_outputs(&l);
-	for (int i = 0; i < l.nimg; i++) {
-		free(l.img[i].so);
-		free(l.img[i].stripped);
-		free(l.img[i].packed);
-	}
+	if (!rc)
+		rc = q7_outset_commit(&l.set);
+	q7_outset_close(&l.set);
+	for (int i = 0; i < l.nimg; i++)
+		free(l.img[i].name);
 	q7_sv_free(&l.inputs);
 	q7_sv_free(&l.files);
 	q7_ops_free(&ops);

@@ -34,6 +34,9 @@ bool q7_step_show(const struct q7_drv *d, char *const *argv);
 void q7_step_note(const struct q7_drv *d, const char *fmt, ...) Q7_PRINTF(2, 3);
 /* "# q7cc: <what> <the op's TorchScript schema>", under -### and -v. */
 void q7_step_note_op(const struct q7_drv *d, const char *what, const struct q7_op *op);
+/* A path in q7cc's temporary directory, removed at exit; under -### a
+ * placeholder, since -### creates nothing. The caller frees it. */
+char *q7_drv_temp_path(const struct q7_drv *d, const char *name);
 /* Colour for q7cc's own diagnostics: -fdiagnostics-color, else a tty. */
 bool q7_drv_color(const struct q7_drv *d);
 /* The analysis options for one source; the vectors are the caller's. */

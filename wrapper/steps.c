@@ -47,6 +47,17 @@ void q7_step_note_op(const struct q7_drv *d, const char *what, const struct q7_o
 	q7_sb_free(&b);
 }
 
+char *q7_drv_temp_path(const struct q7_drv *d, const char *name)
+{
+	if (d->dry) {
+		const char *t = getenv("TMPDIR");
+		return q7_xasprintf("%s/q7cc.XXXXXX/%s", t && *t ? t : "/tmp", name);
+	}
+	char *p = q7_path_join(q7_temp_dir(), name);
+	q7_temp_register(p);
+	return p;
+}
+
 bool q7_drv_color(const struct q7_drv *d)
 {
 	if (d->inv.color >= 0)

@@ -176,7 +176,7 @@ link_fails)
 		"$q7cc" --q7-toolchain=host --q7-multicore -shared k.o -o libk.so 2> err
 	rc=$?
 	[ $rc = 1 ] || fail "status $rc, want the failed link's 1: $(cat err)"
-	grep -q 'fake: libk_cpu3.so: failed' err || fail "the link's message is lost: $(cat err)"
+	grep -q 'libk_cpu3.so: failed' err || fail "the link's message is lost: $(cat err)"
 	grep -q 'killed by signal' err && fail "reported the links it stopped: $(cat err)"
 	[ "$(count)" = 15 ] || fail "not eight links and seven ld: $(ls "$PIDS")"
 	none_left

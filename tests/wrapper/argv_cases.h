@@ -42,23 +42,26 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libops.so relu.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"},
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .libops.so.XXXXXX/libops.so relu.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"
+	 "# q7cc: commit libops.so and 2 more files from .libops.so.XXXXXX\n"},
 	{"cmake_shared_release", "gnu", Q7_MODE_LINK_SHARED,
 	 {"-fPIC", "-O3", "-DNDEBUG", "-shared", "-Wl,-soname,libops.so", "-o", "libops.so", "CMakeFiles/ops.dir/relu.cpp.o", NULL},
 	 "# q7cc: collect records from 1 input\n"
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -fPIC -O3 -DNDEBUG -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -fPIC -O3 -DNDEBUG -o libops.so -Wl,-soname,libops.so CMakeFiles/ops.dir/relu.cpp.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"},
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -fPIC -O3 -DNDEBUG -o .libops.so.XXXXXX/libops.so -Wl,-soname,libops.so CMakeFiles/ops.dir/relu.cpp.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"
+	 "# q7cc: commit libops.so and 2 more files from .libops.so.XXXXXX\n"},
 	{"cmake_shared_debug", "gnu", Q7_MODE_LINK_SHARED,
 	 {"-fPIC", "-O2", "-g", "-DNDEBUG", "-shared", "-Wl,-soname,libops.so", "-o", "libops.so", "x.o", NULL},
 	 "# q7cc: collect records from 1 input\n"
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -fPIC -O2 -g -DNDEBUG -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -fPIC -O2 -g -DNDEBUG -o libops.so -Wl,-soname,libops.so x.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"},
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -fPIC -O2 -g -DNDEBUG -o .libops.so.XXXXXX/libops.so -Wl,-soname,libops.so x.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "# q7cc: commit libops.so from .libops.so.XXXXXX\n"},
 	{"cmake_compiler_id", "gnu", Q7_MODE_LINK_EXE,
 	 {"CMakeCXXCompilerId.cpp", NULL},
 	 "@GXX@ CMakeCXXCompilerId.cpp -nostartfiles -nodefaultlibs -Wl,--entry=main -Wl,--start-group -lc -lm -ldummyhost @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"},
@@ -168,22 +171,23 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@CXX@ -std=c++14 -fPIC -fPIC -O3 -DNDEBUG -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@CXX@ -shared -Wl,--no-undefined -fPIC -O3 -DNDEBUG -o libops.so -Wl,-soname,libops.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
-	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"},
+	 "@CXX@ -shared -Wl,--no-undefined -fPIC -O3 -DNDEBUG -o .libops.so.XXXXXX/libops.so -Wl,-soname,libops.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"
+	 "# q7cc: commit libops.so and 2 more files from .libops.so.XXXXXX\n"},
 	{"host_multicore", "host", Q7_MODE_LINK_SHARED,
 	 {"--q7-multicore", "-shared", "-o", "libops.so", "relu.o", NULL},
 	 "# q7cc: collect records from 1 input\n"
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@CXX@ -std=c++14 -fPIC -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu0.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
-	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu1.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
-	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu2.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
-	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu3.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
-	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu4.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
-	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu5.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
-	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu6.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
-	 "@CXX@ -shared -Wl,--no-undefined -o libops_cpu7.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o .libops.so.XXXXXX/libops_cpu0.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o .libops.so.XXXXXX/libops_cpu1.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o .libops.so.XXXXXX/libops_cpu2.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o .libops.so.XXXXXX/libops_cpu3.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o .libops.so.XXXXXX/libops_cpu4.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o .libops.so.XXXXXX/libops_cpu5.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o .libops.so.XXXXXX/libops_cpu6.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
+	 "@CXX@ -shared -Wl,--no-undefined -o .libops.so.XXXXXX/libops_cpu7.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
 	 "# q7cc: pack libops_cpu0.so -> libops_cpu0.stripped.so libops_cpu0.packed.so\n"
 	 "# q7cc: pack libops_cpu1.so -> libops_cpu1.stripped.so libops_cpu1.packed.so\n"
 	 "# q7cc: pack libops_cpu2.so -> libops_cpu2.stripped.so libops_cpu2.packed.so\n"
@@ -192,7 +196,8 @@ static const struct argv_case cases[] = {
 	 "# q7cc: pack libops_cpu5.so -> libops_cpu5.stripped.so libops_cpu5.packed.so\n"
 	 "# q7cc: pack libops_cpu6.so -> libops_cpu6.stripped.so libops_cpu6.packed.so\n"
 	 "# q7cc: pack libops_cpu7.so -> libops_cpu7.stripped.so libops_cpu7.packed.so\n"
-	 "# q7cc: write manifest libops.so\n"},
+	 "# q7cc: write manifest libops.so\n"
+	 "# q7cc: commit libops.so and 24 more files from .libops.so.XXXXXX\n"},
 	{"gnu_multicore", "gnu", Q7_MODE_LINK_SHARED,
 	 {"--q7-multicore", "-shared", "-o", "out/libops.so", "relu.o", NULL},
 	 "# q7cc: collect records from 1 input\n"
@@ -200,14 +205,14 @@ static const struct argv_case cases[] = {
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
 	 "@GXX@ -r -nostdlib -Wl,-u,_start -L@P@/lib/q7cc/xtensa/lsp -o @TMP@/resolved.o relu.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x -o out/libops_cpu0.so @TMP@/resolved.o @TMP@/wrapper.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu1/ldscripts/elf32xtensa.x -o out/libops_cpu1.so @TMP@/resolved.o @TMP@/wrapper.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu2/ldscripts/elf32xtensa.x -o out/libops_cpu2.so @TMP@/resolved.o @TMP@/wrapper.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu3/ldscripts/elf32xtensa.x -o out/libops_cpu3.so @TMP@/resolved.o @TMP@/wrapper.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu4/ldscripts/elf32xtensa.x -o out/libops_cpu4.so @TMP@/resolved.o @TMP@/wrapper.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu5/ldscripts/elf32xtensa.x -o out/libops_cpu5.so @TMP@/resolved.o @TMP@/wrapper.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu6/ldscripts/elf32xtensa.x -o out/libops_cpu6.so @TMP@/resolved.o @TMP@/wrapper.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu7/ldscripts/elf32xtensa.x -o out/libops_cpu7.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x -o out/.libops.so.XXXXXX/libops_cpu0.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu1/ldscripts/elf32xtensa.x -o out/.libops.so.XXXXXX/libops_cpu1.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu2/ldscripts/elf32xtensa.x -o out/.libops.so.XXXXXX/libops_cpu2.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu3/ldscripts/elf32xtensa.x -o out/.libops.so.XXXXXX/libops_cpu3.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu4/ldscripts/elf32xtensa.x -o out/.libops.so.XXXXXX/libops_cpu4.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu5/ldscripts/elf32xtensa.x -o out/.libops.so.XXXXXX/libops_cpu5.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu6/ldscripts/elf32xtensa.x -o out/.libops.so.XXXXXX/libops_cpu6.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu7/ldscripts/elf32xtensa.x -o out/.libops.so.XXXXXX/libops_cpu7.so @TMP@/resolved.o @TMP@/wrapper.o\n"
 	 "# q7cc: pack out/libops_cpu0.so -> out/libops_cpu0.stripped.so out/libops_cpu0.packed.so\n"
 	 "# q7cc: pack out/libops_cpu1.so -> out/libops_cpu1.stripped.so out/libops_cpu1.packed.so\n"
 	 "# q7cc: pack out/libops_cpu2.so -> out/libops_cpu2.stripped.so out/libops_cpu2.packed.so\n"
@@ -216,7 +221,8 @@ static const struct argv_case cases[] = {
 	 "# q7cc: pack out/libops_cpu5.so -> out/libops_cpu5.stripped.so out/libops_cpu5.packed.so\n"
 	 "# q7cc: pack out/libops_cpu6.so -> out/libops_cpu6.stripped.so out/libops_cpu6.packed.so\n"
 	 "# q7cc: pack out/libops_cpu7.so -> out/libops_cpu7.stripped.so out/libops_cpu7.packed.so\n"
-	 "# q7cc: write manifest out/libops.so\n"},
+	 "# q7cc: write manifest out/libops.so\n"
+	 "# q7cc: commit out/libops.so and 24 more files from out/.libops.so.XXXXXX\n"},
 	{"gnu_multicore_cmake", "gnu", Q7_MODE_LINK_SHARED,
 	 {"-fPIC", "-O3", "-DNDEBUG", "--q7-multicore", "-shared", "-Wl,-soname,libops.so", "-o", "libops.so", "CMakeFiles/ops.dir/relu.cpp.o", NULL},
 	 "# q7cc: collect records from 1 input\n"
@@ -224,14 +230,14 @@ static const struct argv_case cases[] = {
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -fPIC -O3 -DNDEBUG -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
 	 "@GXX@ -r -nostdlib -Wl,-u,_start -L@P@/lib/q7cc/xtensa/lsp -o @TMP@/resolved.o CMakeFiles/ops.dir/relu.cpp.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x -soname libops.so -o libops_cpu0.so @TMP@/resolved.o @TMP@/wrapper.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu1/ldscripts/elf32xtensa.x -soname libops.so -o libops_cpu1.so @TMP@/resolved.o @TMP@/wrapper.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu2/ldscripts/elf32xtensa.x -soname libops.so -o libops_cpu2.so @TMP@/resolved.o @TMP@/wrapper.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu3/ldscripts/elf32xtensa.x -soname libops.so -o libops_cpu3.so @TMP@/resolved.o @TMP@/wrapper.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu4/ldscripts/elf32xtensa.x -soname libops.so -o libops_cpu4.so @TMP@/resolved.o @TMP@/wrapper.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu5/ldscripts/elf32xtensa.x -soname libops.so -o libops_cpu5.so @TMP@/resolved.o @TMP@/wrapper.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu6/ldscripts/elf32xtensa.x -soname libops.so -o libops_cpu6.so @TMP@/resolved.o @TMP@/wrapper.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu7/ldscripts/elf32xtensa.x -soname libops.so -o libops_cpu7.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x -soname libops.so -o .libops.so.XXXXXX/libops_cpu0.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu1/ldscripts/elf32xtensa.x -soname libops.so -o .libops.so.XXXXXX/libops_cpu1.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu2/ldscripts/elf32xtensa.x -soname libops.so -o .libops.so.XXXXXX/libops_cpu2.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu3/ldscripts/elf32xtensa.x -soname libops.so -o .libops.so.XXXXXX/libops_cpu3.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu4/ldscripts/elf32xtensa.x -soname libops.so -o .libops.so.XXXXXX/libops_cpu4.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu5/ldscripts/elf32xtensa.x -soname libops.so -o .libops.so.XXXXXX/libops_cpu5.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu6/ldscripts/elf32xtensa.x -soname libops.so -o .libops.so.XXXXXX/libops_cpu6.so @TMP@/resolved.o @TMP@/wrapper.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu7/ldscripts/elf32xtensa.x -soname libops.so -o .libops.so.XXXXXX/libops_cpu7.so @TMP@/resolved.o @TMP@/wrapper.o\n"
 	 "# q7cc: pack libops_cpu0.so -> libops_cpu0.stripped.so libops_cpu0.packed.so\n"
 	 "# q7cc: pack libops_cpu1.so -> libops_cpu1.stripped.so libops_cpu1.packed.so\n"
 	 "# q7cc: pack libops_cpu2.so -> libops_cpu2.stripped.so libops_cpu2.packed.so\n"
@@ -240,7 +246,8 @@ static const struct argv_case cases[] = {
 	 "# q7cc: pack libops_cpu5.so -> libops_cpu5.stripped.so libops_cpu5.packed.so\n"
 	 "# q7cc: pack libops_cpu6.so -> libops_cpu6.stripped.so libops_cpu6.packed.so\n"
 	 "# q7cc: pack libops_cpu7.so -> libops_cpu7.stripped.so libops_cpu7.packed.so\n"
-	 "# q7cc: write manifest libops.so\n"},
+	 "# q7cc: write manifest libops.so\n"
+	 "# q7cc: commit libops.so and 24 more files from .libops.so.XXXXXX\n"},
 	{"gnu_multicore_archives", "gnu", Q7_MODE_LINK_SHARED,
 	 {"--q7-multicore", "-shared", "-Wl,--gc-sections,-Map=ops.map", "-o", "libops.so", "relu.o", "-Wl,--whole-archive", "libk.a", "-Wl,--no-whole-archive", "-L/opt/lib", "-lmine", NULL},
 	 "# q7cc: collect records from 2 inputs\n"
@@ -248,14 +255,14 @@ static const struct argv_case cases[] = {
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
 	 "@GXX@ -r -nostdlib -Wl,-u,_start -L@P@/lib/q7cc/xtensa/lsp -L/opt/lib -o @TMP@/resolved.o relu.o -Xlinker --whole-archive @TMP@/wrapper.o libk.a -Xlinker --no-whole-archive -lmine -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o libops_cpu0.so @TMP@/resolved.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu1/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o libops_cpu1.so @TMP@/resolved.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu2/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o libops_cpu2.so @TMP@/resolved.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu3/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o libops_cpu3.so @TMP@/resolved.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu4/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o libops_cpu4.so @TMP@/resolved.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu5/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o libops_cpu5.so @TMP@/resolved.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu6/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o libops_cpu6.so @TMP@/resolved.o\n"
-	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu7/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o libops_cpu7.so @TMP@/resolved.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o .libops.so.XXXXXX/libops_cpu0.so @TMP@/resolved.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu1/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o .libops.so.XXXXXX/libops_cpu1.so @TMP@/resolved.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu2/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o .libops.so.XXXXXX/libops_cpu2.so @TMP@/resolved.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu3/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o .libops.so.XXXXXX/libops_cpu3.so @TMP@/resolved.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu4/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o .libops.so.XXXXXX/libops_cpu4.so @TMP@/resolved.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu5/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o .libops.so.XXXXXX/libops_cpu5.so @TMP@/resolved.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu6/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o .libops.so.XXXXXX/libops_cpu6.so @TMP@/resolved.o\n"
+	 "@LD@ -shared -Bsymbolic --no-undefined --no-warn-rwx-segments -T @P@/share/q7cc/lsp/lsp_fll_load_cpu7/ldscripts/elf32xtensa.x --gc-sections -Map=ops.map -o .libops.so.XXXXXX/libops_cpu7.so @TMP@/resolved.o\n"
 	 "# q7cc: pack libops_cpu0.so -> libops_cpu0.stripped.so libops_cpu0.packed.so\n"
 	 "# q7cc: pack libops_cpu1.so -> libops_cpu1.stripped.so libops_cpu1.packed.so\n"
 	 "# q7cc: pack libops_cpu2.so -> libops_cpu2.stripped.so libops_cpu2.packed.so\n"
@@ -264,7 +271,8 @@ static const struct argv_case cases[] = {
 	 "# q7cc: pack libops_cpu5.so -> libops_cpu5.stripped.so libops_cpu5.packed.so\n"
 	 "# q7cc: pack libops_cpu6.so -> libops_cpu6.stripped.so libops_cpu6.packed.so\n"
 	 "# q7cc: pack libops_cpu7.so -> libops_cpu7.stripped.so libops_cpu7.packed.so\n"
-	 "# q7cc: write manifest libops.so\n"},
+	 "# q7cc: write manifest libops.so\n"
+	 "# q7cc: commit libops.so and 24 more files from .libops.so.XXXXXX\n"},
 	/* A linker option the split link does not know: the eight full links. */
 	{"gnu_multicore_unknown_ld", "gnu", Q7_MODE_LINK_SHARED,
 	 {"--q7-multicore", "-shared", "-o", "libops.so", "relu.o", "-Wl,--wrap=malloc", NULL},
@@ -273,14 +281,14 @@ static const struct argv_case cases[] = {
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "# q7cc: eight full links: linker option --wrap=malloc: not one the split link knows\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libops_cpu0.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu1/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libops_cpu1.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu2/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libops_cpu2.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu3/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libops_cpu3.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu4/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libops_cpu4.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu5/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libops_cpu5.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu6/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libops_cpu6.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu7/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libops_cpu7.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu0/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .libops.so.XXXXXX/libops_cpu0.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu1/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .libops.so.XXXXXX/libops_cpu1.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu2/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .libops.so.XXXXXX/libops_cpu2.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu3/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .libops.so.XXXXXX/libops_cpu3.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu4/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .libops.so.XXXXXX/libops_cpu4.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu5/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .libops.so.XXXXXX/libops_cpu5.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu6/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .libops.so.XXXXXX/libops_cpu6.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu7/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .libops.so.XXXXXX/libops_cpu7.so relu.o -Wl,--wrap=malloc @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
 	 "# q7cc: pack libops_cpu0.so -> libops_cpu0.stripped.so libops_cpu0.packed.so\n"
 	 "# q7cc: pack libops_cpu1.so -> libops_cpu1.stripped.so libops_cpu1.packed.so\n"
 	 "# q7cc: pack libops_cpu2.so -> libops_cpu2.stripped.so libops_cpu2.packed.so\n"
@@ -289,23 +297,26 @@ static const struct argv_case cases[] = {
 	 "# q7cc: pack libops_cpu5.so -> libops_cpu5.stripped.so libops_cpu5.packed.so\n"
 	 "# q7cc: pack libops_cpu6.so -> libops_cpu6.stripped.so libops_cpu6.packed.so\n"
 	 "# q7cc: pack libops_cpu7.so -> libops_cpu7.stripped.so libops_cpu7.packed.so\n"
-	 "# q7cc: write manifest libops.so\n"},
+	 "# q7cc: write manifest libops.so\n"
+	 "# q7cc: commit libops.so and 24 more files from .libops.so.XXXXXX\n"},
 	{"xlinker", "gnu", Q7_MODE_LINK_SHARED,
 	 {"-Xlinker", "-soname", "-Xlinker", "libx.so", "-shared", "-o", "libx.so", "a.o", NULL},
 	 "# q7cc: collect records from 1 input\n"
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libx.so -Xlinker -soname -Xlinker libx.so a.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "# q7cc: pack libx.so -> libx.stripped.so libx.packed.so\n"},
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .libx.so.XXXXXX/libx.so -Xlinker -soname -Xlinker libx.so a.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "# q7cc: pack libx.so -> libx.stripped.so libx.packed.so\n"
+	 "# q7cc: commit libx.so and 2 more files from .libx.so.XXXXXX\n"},
 	{"libs_and_dirs", "gnu", Q7_MODE_LINK_SHARED,
 	 {"-shared", "-o", "libx.so", "a.o", "-L/opt/lib", "-lfoo", NULL},
 	 "# q7cc: collect records from 1 input\n"
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -L/opt/lib -o libx.so a.o @TMP@/wrapper.o -lfoo -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "# q7cc: pack libx.so -> libx.stripped.so libx.packed.so\n"},
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -L/opt/lib -o .libx.so.XXXXXX/libx.so a.o @TMP@/wrapper.o -lfoo -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "# q7cc: pack libx.so -> libx.stripped.so libx.packed.so\n"
+	 "# q7cc: commit libx.so and 2 more files from .libx.so.XXXXXX\n"},
 	{"emit_wrapper", "gnu", Q7_MODE_LINK_SHARED,
 	 {"-shared", "-o", "libx.so", "a.o", "--q7-emit-wrapper=w.cpp", NULL},
 	 "# q7cc: collect records from 1 input\n"
@@ -313,8 +324,9 @@ static const struct argv_case cases[] = {
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "# q7cc: write w.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libx.so a.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "# q7cc: pack libx.so -> libx.stripped.so libx.packed.so\n"},
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .libx.so.XXXXXX/libx.so a.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "# q7cc: pack libx.so -> libx.stripped.so libx.packed.so\n"
+	 "# q7cc: commit libx.so and 2 more files from .libx.so.XXXXXX\n"},
 	{"xt_user_flags", "xt", Q7_MODE_COMPILE,
 	 {"-DX", "-I/u/inc", "-O2", "-c", "a.cpp", "-o", "a.o", NULL},
 	 "xt-clang++ -g -std=c++14 -stdlib=libc++-e -fno-jump-tables -Os -Wall -Werror -Wno-c99-designator -mcoproc -MMD -MP -fpic -mlongcalls -c --xtensa-core=ncore2gp --xtensa-system=/opt/aws/neuron/gpsimd/tools/ncore2gp/config -DX -O2 -I/opt/nc -I/opt/nc/torch/include -I/opt/nc/c10/include -I/u/inc -I@P@/include/q7cc -o a.o a.cpp\n"},
@@ -354,8 +366,9 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o l.so -Wl,--gc-sections a.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "# q7cc: pack l.so -> l.stripped.so l.packed.so\n"},
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .l.so.XXXXXX/l.so -Wl,--gc-sections a.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "# q7cc: pack l.so -> l.stripped.so l.packed.so\n"
+	 "# q7cc: commit l.so and 2 more files from .l.so.XXXXXX\n"},
 	{"c_source", "gnu", Q7_MODE_COMPILE,
 	 {"-c", "a.c", NULL},
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o a.o a.c\n"},
@@ -375,16 +388,18 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libops.so @TMP@/1-relu.cpp.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"},
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .libops.so.XXXXXX/libops.so @TMP@/1-relu.cpp.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"
+	 "# q7cc: commit libops.so and 2 more files from .libops.so.XXXXXX\n"},
 	{"rpath_space", "gnu", Q7_MODE_LINK_SHARED,
 	 {"-shared", "-o", "l.so", "a.o", "-Wl,-rpath,/my lib", NULL},
 	 "# q7cc: collect records from 1 input\n"
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o l.so a.o '-Wl,-rpath,/my lib' @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "# q7cc: pack l.so -> l.stripped.so l.packed.so\n"},
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .l.so.XXXXXX/l.so a.o '-Wl,-rpath,/my lib' @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "# q7cc: pack l.so -> l.stripped.so l.packed.so\n"
+	 "# q7cc: commit l.so and 2 more files from .l.so.XXXXXX\n"},
 	{"unknown_opt", "gnu", Q7_MODE_COMPILE,
 	 {"-fsome-future-flag", "--weird-option", "-c", "a.cpp", NULL},
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -fsome-future-flag --weird-option -I@P@/include/q7cc -c -o a.o a.cpp\n"},
@@ -397,6 +412,7 @@ static const struct argv_case cases[] = {
 	 "# q7cc: merge records\n"
 	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
-	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o libops.so a.o @TMP@/wrapper.o libk.a -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
-	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"},
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .libops.so.XXXXXX/libops.so a.o @TMP@/wrapper.o libk.a -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"
+	 "# q7cc: commit libops.so and 2 more files from .libops.so.XXXXXX\n"},
 };

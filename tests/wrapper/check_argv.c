@@ -222,8 +222,10 @@ static void xt_link(bool multi)
 		char *base = multi ? q7_xasprintf("build/libops_cpu%d", i) : q7_xstrdup("build/libops");
 		char *lsp = multi ? q7_xasprintf("lsp_fll_load_cpu%d", i)
 		                  : q7_xstrdup("lsp_fll_load_cpu_single");
-		q7_sb_addf(&w, XT_LINK_OPT " " XT_INC " -o %s.so relu.o @TMP@/wrapper.o " XT_LIBS_HEAD
-		               " -mlsp=/opt/nc/lsp_fll_load_cpus/%s " XT_LIBS_TAIL "\n", base, lsp);
+		/* Linked into the staging folder beside -o (wrapper/outset.h). */
+		q7_sb_addf(&w, XT_LINK_OPT " " XT_INC " -o build/.libops.so.XXXXXX/%s.so relu.o "
+		               "@TMP@/wrapper.o " XT_LIBS_HEAD " -mlsp=/opt/nc/lsp_fll_load_cpus/%s "
+		               XT_LIBS_TAIL "\n", q7_path_basename(base), lsp);
 		free(base);
 		free(lsp);
 	}
@@ -234,6 +236,8 @@ static void xt_link(bool multi)
 	}
 	if (multi)
 		q7_sb_add(&w, "# q7cc: write manifest build/libops.so\n");
+	q7_sb_addf(&w, "# q7cc: commit build/libops.so and %d more files from build/.libops.so.XXXXXX\n",
+	           multi ? 24 : 2);
 	char *want = expected(w.s);
 	ck_assert_str_eq(out, want);
 	q7_sb_free(&w);

@@ -1,0 +1,335 @@
+/* A link's outputs as one set: locked, staged beside -o, committed by
+ * renames with -o last, or removed as a whole (outset.h). */
+#include "outset.h"
+#include "tempfile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* "<folder of head>/.<name of head><suffix>": beside head, hidden. */
+static char *beside(const char *head, const char *suffix)
+{
+	const char *name = q7_path_basename(head);
+	return q7_xasprintf("%.*s.%s%s", (int)(name - head), head, name, suffix);
+}
+
+/* The holder removes the lock file as it releases it (outset.h), so a
+ * lock is ours only while the path still names the file we locked; else
+ * the file was removed under us and we lock the next one. Best effort: a
+ * file system without flock links unlocked (-v says so), and whatever
+ * stops the staging directory too is reported there. */
+static void take_lock(struct q7_outset *s)
+{
+	char *path = beside(s->head, ".lock");
+	const char *why = NULL;
+	for (;;) {
+		int fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+		if (fd < 0) {
+			why = strerror(errno);
+			break;
+		}
+		int rc = flock(fd, LOCK_EX | LOCK_NB);
+		if (rc != 0 && errno == EWOULDBLOCK) {
+			q7_step_note(s->d, "waiting for another link of %s", s->head);
+			while ((rc = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+				;
+		}
+		if (rc != 0) {
+			why = strerror(errno);
+			close(fd);
+			break;
+		}
+		struct stat held, now;
+		if (fstat(fd, &held) == 0 && lstat(path, &now) == 0 && held.st_dev == now.st_dev &&
+		    held.st_ino == now.st_ino) {
+			s->lock = path;
+			s->lock_fd = fd;
+			return;
+		}
+		close(fd);
+	}
+	q7_step_note(s->d, "%s: cannot lock: %s; linking without the lock", path, why);
+	free(path);
+}
+
+/* The staging folder and whatever is in it (ours alone: a tool may have
+ * left a file we did not name). */
+static void remove_staging(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	while (dp && (e = readdir(dp))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		char *p = q7_path_join(dir, e->d_name);
+		unlink(p);
+		q7_temp_forget(p);
+		free(p);
+	}
+	if (dp)
+		closedir(dp);
+	rmdir(dir);
+	q7_temp_forget(dir);
+}
+
+/* True for ".<name>.XXXXXX" as mkdtemp makes it beside head. */
+static bool staging_name(const char *entry, const char *name)
+{
+	size_t n = strlen(name);
+	if (entry[0] != '.' || strncmp(entry + 1, name, n) != 0 || entry[n + 1] != '.' ||
+	    strlen(entry + n + 2) != 6)
+		return false;
+	for (const char *c = entry + n + 2; *c; c++)
+		if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
+			return false;
+	return true;
+}
+
+/* Staging folders of links killed outright (SIGKILL, a crash): every
+ * live link of head holds the lock while its folder exists, so with the
+ * lock held any such folder is a leftover. */
+static void sweep_leftovers(const struct q7_outset *s)
+{
+	char *dir = q7_path_dirname(s->head);
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	while (dp && (e = readdir(dp))) {
+		if (!staging_name(e->d_name, q7_path_basename(s->head)))
+			continue;
+		char *p = q7_path_join(dir, e->d_name);
+		struct stat st;
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			remove_staging(p);
+		free(p);
+	}
+	if (dp)
+		closedir(dp);
+	free(dir);
+}
+
+static int make_staging(struct q7_outset *s)
+{
+	if (s->into) {
+		s->dir = q7_path_join(q7_temp_dir(), "outputs");
+		if (mkdir(s->dir, 0700) != 0) {
+			q7_error("%s: cannot create: %s", s->dir, strerror(errno));
+			return Q7_EXIT_IO;
+		}
+	} else {
+		s->dir = beside(s->head, ".XXXXXX");
+		if (!mkdtemp(s->dir)) {
+			q7_error("%s: cannot create the folder for the link's outputs beside it: %s",
+			         s->head, strerror(errno));
+			return Q7_EXIT_IO;
+		}
+	}
+	q7_temp_register(s->dir);
+	return 0;
+}
+
+int q7_outset_open(struct q7_outset *s, const struct q7_drv *d, const char *head)
+{
+	memset(s, 0, sizeof *s);
+	s->d = d;
+	s->lock_fd = -1;
+	s->head = q7_xstrdup(head);
+	struct stat st;
+	bool exists = stat(head, &st) == 0;
+	if (exists && S_ISDIR(st.st_mode)) {
+		q7_error("%s: cannot write: %s", head, strerror(EISDIR));
+		return Q7_EXIT_IO;
+	}
+	s->into = exists && !S_ISREG(st.st_mode);
+	if (d->dry) {
+		s->dir = s->into ? q7_drv_temp_path(d, "outputs") : beside(head, ".XXXXXX");
+		return 0;
+	}
+	if (!s->into)
+		take_lock(s);
+	if (s->lock)
+		sweep_leftovers(s);
+	return make_staging(s);
+}
+
+const char *q7_outset_add(struct q7_outset *s, const char *final)
+{
+	char *staged = q7_path_join(s->dir, q7_path_basename(final));
+	q7_sv_add(&s->final, final);
+	q7_sv_add(&s->staged, staged);
+	free(staged);
+	if (!s->d->dry) {
+		q7_temp_register(s->staged.v[s->staged.n - 1]);
+		if (!s->into)
+			q7_output_track(final);
+	}
+	return s->staged.v[s->staged.n - 1];
+}
+
+void q7_outset_drop(struct q7_outset *s, const char *final)
+{
+	if (s->into)
+		return; /* nothing beside a device is touched */
+	q7_sv_add(&s->dropped, final);
+	if (!s->d->dry)
+		q7_output_track(final);
+}
+
+static size_t head_index(const struct q7_outset *s)
+{
+	for (size_t i = 0; i < s->final.n; i++)
+		if (strcmp(s->final.v[i], s->head) == 0)
+			return i;
+	return s->final.n;
+}
+
+/* Writes all of buf[0..n) to fd. */
+static bool write_all(int fd, const char *buf, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		buf += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+/* Copies the staged head into the device or FIFO -o names. */
+static int write_into(const char *from, const char *to)
+{
+	int in = open(from, O_RDONLY | O_CLOEXEC);
+	int out = in < 0 ? -1 : open(to, O_WRONLY | O_CLOEXEC);
+	const char *bad = in < 0 ? from : to;
+	bool ok = out >= 0;
+	char buf[1 << 16];
+	while (ok) {
+		ssize_t n = read(in, buf, sizeof buf);
+		if (n == 0)
+			break;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			bad = from;
+		ok = n > 0 && write_all(out, buf, (size_t)n);
+	}
+	int e = errno;
+	if (out >= 0 && close(out) != 0 && ok) {
+		e = errno;
+		ok = false;
+	}
+	if (in >= 0)
+		close(in);
+	if (!ok)
+		q7_error("%s: cannot write: %s", bad, strerror(e));
+	return ok ? 0 : Q7_EXIT_IO;
+}
+
+/* A member over which no rename may go: a device, FIFO or directory that
+ * happens to bear a member's name. Checked before anything moves. */
+static int check_members(const struct q7_outset *s)
+{
+	for (size_t i = 0; i < s->final.n; i++) {
+		if (!q7_output_removable(s->final.v[i])) {
+			q7_error("%s: not a regular file: the outputs of %s are not put in place",
+			         s->final.v[i], s->head);
+			return Q7_EXIT_IO;
+		}
+	}
+	return 0;
+}
+
+static int put(const char *staged, const char *final)
+{
+	if (rename(staged, final) != 0) {
+		q7_error("%s: cannot put in place: %s", final, strerror(errno));
+		return Q7_EXIT_IO;
+	}
+	q7_temp_forget(staged);
+	return 0;
+}
+
+int q7_outset_commit(struct q7_outset *s)
+{
+	const struct q7_drv *d = s->d;
+	size_t h = head_index(s);
+	if (h == s->final.n)
+		return Q7_EXIT_INTERNAL;
+	if (s->into) {
+		q7_step_note(d, "write %s into %s (no other output is kept)", s->staged.v[h], s->head);
+		return d->dry ? 0 : write_into(s->staged.v[h], s->head);
+	}
+	if (s->final.n == 1)
+		q7_step_note(d, "commit %s from %s", s->head, s->dir);
+	else
+		q7_step_note(d, "commit %s and %zu more file%s from %s", s->head, s->final.n - 1,
+		             s->final.n == 2 ? "" : "s", s->dir);
+	if (d->dry)
+		return 0;
+	int rc = check_members(s);
+	if (rc)
+		return rc;
+	/* No -o while the members move: an -o that exists heads a whole set. */
+	q7_output_remove(s->head);
+	for (size_t i = 0; i < s->final.n && rc == 0; i++)
+		if (i != h)
+			rc = put(s->staged.v[i], s->final.v[i]);
+	for (size_t i = 0; i < s->dropped.n && rc == 0; i++)
+		q7_output_remove(s->dropped.v[i]);
+	if (rc == 0)
+		rc = put(s->staged.v[h], s->head);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < s->final.n; i++)
+		q7_temp_forget(s->final.v[i]);
+	for (size_t i = 0; i < s->dropped.n; i++)
+		q7_temp_forget(s->dropped.v[i]);
+	s->committed = true;
+	return 0;
+}
+
+static void remove_all(struct q7_strvec *paths)
+{
+	for (size_t i = 0; i < paths->n; i++) {
+		q7_output_remove(paths->v[i]);
+		q7_temp_forget(paths->v[i]);
+	}
+}
+
+void q7_outset_close(struct q7_outset *s)
+{
+	if (!s->d->dry && s->dir) {
+		for (size_t i = 0; i < s->staged.n; i++)
+			q7_temp_forget(s->staged.v[i]);
+		if (q7_save_temps() && !s->committed)
+			q7_note("the link's outputs kept in %s", s->dir);
+		else
+			remove_staging(s->dir);
+		if (!s->committed && !s->into) {
+			remove_all(&s->final);
+			remove_all(&s->dropped);
+		}
+	}
+	/* Released only now: the next link's set is never hit by this one's
+	 * removals. */
+	if (s->lock) {
+		unlink(s->lock);
+		close(s->lock_fd);
+	}
+	free(s->lock);
+	free(s->head);
+	free(s->dir);
+	q7_sv_free(&s->final);
+	q7_sv_free(&s->staged);
+	q7_sv_free(&s->dropped);
+	memset(s, 0, sizeof *s);
+	s->lock_fd = -1;
+}
