@@ -10,69 +10,7 @@
 # on the emulated fixture images, with Q7CC_QEMU naming the fake).
 set -u
 q7cc=$1 work=$2 case=$3 fixture=${4:-}
-rm -rf "$work"
-mkdir -p "$work/pids" "$work/tmp"
-cd "$work" || exit 1
-unset Q7_TOOLCHAIN Q7CC_REAL_CXX Q7CC_ACTIVE Q7CC_SAVE_TEMPS Q7CC_EMU_JOBS || true
-export PIDS=$PWD/pids
-
-# Whatever a failed check leaves running is killed on the way out.
-cleanup() {
-	for f in "$PIDS"/*.pid; do
-		[ -e "$f" ] && kill -KILL "$(cat "$f")" 2> /dev/null
-	done
-	[ -n "${bg:-}" ] && kill -KILL "$bg" 2> /dev/null
-	return 0
-}
-trap cleanup EXIT
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-# alive PID: the process runs (a zombie does not).
-alive() {
-	local st
-	case $1 in '' | *[!0-9]*) return 1 ;; esac
-	st=$(sed 's/.*) //' "/proc/$1/stat" 2> /dev/null | cut -d' ' -f1) || return 1
-	[ -n "$st" ] && [ "$st" != Z ]
-}
-
-# count: how many fakes recorded themselves.
-count() { ls "$PIDS" | grep -c '\.pid$'; }
-
-# await N: until N fakes have recorded themselves (60 s at most).
-await() {
-	for _ in $(seq 1200); do
-		[ "$(count)" -ge "$1" ] && return 0
-		sleep 0.05
-	done
-	fail "only $(count) of $1 fake processes started"
-}
-
-# none_left: every recorded process has ended (10 s at most, for the
-# grandchildren, which nobody waits for, to die of their signal).
-none_left() {
-	local left
-	for _ in $(seq 200); do
-		left=
-		for f in "$PIDS"/*.pid; do
-			[ -e "$f" ] && alive "$(cat "$f")" && left="$left $(basename "$f" .pid)"
-		done
-		[ -z "$left" ] && return 0
-		sleep 0.05
-	done
-	fail "still running:$left"
-}
-
-# ended PID: the status of the background job PID, which must end within
-# 30 s (a fake tool left to itself takes 60).
-ended() {
-	for _ in $(seq 600); do
-		alive "$1" || break
-		sleep 0.05
-	done
-	alive "$1" && fail "still running 30 s after the signal"
-	wait "$1"
-}
+. "$(dirname "$0")/proc_lib.sh"
 
 # interrupt SIG N: once N fakes run, sends SIG to the background job $bg
 # alone, which must die by SIG and leave no process, no temporary and
@@ -87,10 +25,6 @@ interrupt() {
 	none_left
 	no_temps
 	[ ! -e "$PIDS/finished" ] || fail "a stopped tool finished: $(cat "$PIDS/finished")"
-}
-
-no_temps() {
-	[ -z "$(ls -A tmp)" ] || fail "temporary files left: $(ls -RA tmp)"
 }
 
 # A compiler driver that is slow: it records itself, runs its "cc1plus"
