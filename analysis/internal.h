@@ -80,11 +80,18 @@ q7_plugin_entry_fn q7_plugin_load(const char *path);
 /* The resident analysis server (server.c). */
 bool q7_server_enabled(void);
 char *q7_server_socket(const char *plugin, const char *server);
-/* 0 when the server answered (*rc is q7_analyze's result), else -1 and
- * ops and diags are untouched. */
+/* What q7_server_analyze gives besides 0 (the server answered, and *rc is
+ * q7_analyze's result); then ops and diags are untouched. */
+enum {
+	Q7_SERVER_ABSENT = -1, /* nothing listens there: start one */
+	Q7_SERVER_FAILED = -2, /* one listens, but did not start on the request
+	                        * in time, or went away: analyse in-process */
+};
 int q7_server_analyze(const char *sock, const struct q7_analysis_opts *o,
                       struct q7_op_table *ops, struct q7_diags *diags, int *rc);
 void q7_server_start(const char *server, const char *sock, const char *plugin);
+/* q7analysis-server's main (serve.c): "--detach SOCK PLUGIN" starts
+ * "--serve SOCK PLUGIN" in its own session; "--serve" is the server. */
 int q7_analysis_server_main(int argc, char **argv);
 
 #endif

@@ -39,15 +39,16 @@ int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
 	if (!entry && !server_tried && q7_server_enabled()) {
 		char *server = q7_prefix_path("lib/q7cc/q7analysis-server");
 		char *sock = q7_path_is_executable(server) ? q7_server_socket(plugin, server) : NULL;
-		int rc;
-		if (sock && q7_server_analyze(sock, o, ops, diags, &rc) == 0) {
+		int rc, got = sock ? q7_server_analyze(sock, o, ops, diags, &rc) : Q7_SERVER_ABSENT;
+		if (got == 0) {
 			free(sock);
 			free(server);
 			free(plugin);
 			return rc;
 		}
-		/* None yet: start one for the TUs to come, and do this one here. */
-		if (sock)
+		/* None yet: start one for the TUs to come, and do this one here
+		 * (as when one is there but did not take this one in time). */
+		if (sock && got == Q7_SERVER_ABSENT)
 			q7_server_start(server, sock, plugin);
 		server_tried = true;
 		free(sock);

@@ -8,10 +8,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #define NIL 0xffffffffu
-#define MAX_MSG (64u << 20)
 
 static void put_u32(struct q7_strbuf *b, uint32_t v)
 {
@@ -322,12 +323,70 @@ int q7_analysis_result_get(const char *data, size_t len, struct q7_strvec *kerne
 	return got;
 }
 
-static int write_all(int fd, const char *p, size_t n)
+void q7_wire_put_ack(struct q7_strbuf *b)
+{
+	put_u32(b, Q7_WIRE_ACK);
+}
+
+bool q7_wire_is_ack(const char *data, size_t len)
+{
+	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
+	return get_u32(&r) == Q7_WIRE_ACK && !r.bad && r.p == r.end;
+}
+
+long long q7_wire_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+long long q7_wire_deadline(int timeout_ms)
+{
+	return timeout_ms < 0 ? -1 : q7_wire_now_ms() + timeout_ms;
+}
+
+/* Waits until fd is ready for events, or the deadline passes. */
+static int wait_for(int fd, short events, long long deadline)
+{
+	for (;;) {
+		int left = -1;
+		if (deadline >= 0) {
+			long long ms = deadline - q7_wire_now_ms();
+			if (ms <= 0)
+				return -1;
+			left = ms > 60000 ? 60000 : (int)ms;
+		}
+		struct pollfd pfd = {.fd = fd, .events = events};
+		int pr = poll(&pfd, 1, left);
+		if (pr > 0)
+			return 0;
+		if (pr < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+/* One write: send() with MSG_NOSIGNAL on a socket, so a peer that has
+ * gone is EPIPE and not the death of this process; write() on a pipe. */
+static ssize_t put_some(int fd, const char *p, size_t n)
+{
+	ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+	if (w < 0 && errno == ENOTSOCK)
+		w = write(fd, p, n);
+	return w;
+}
+
+int q7_wire_write_all(int fd, const char *p, size_t n, long long deadline)
 {
 	while (n) {
-		ssize_t w = write(fd, p, n);
+		ssize_t w = put_some(fd, p, n);
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			if (wait_for(fd, POLLOUT, deadline) != 0)
+				return -1;
+			continue;
+		}
 		if (w <= 0)
 			return -1;
 		p += w;
@@ -336,28 +395,27 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-int q7_wire_send(int fd, const struct q7_strbuf *b)
+int q7_wire_send(int fd, const struct q7_strbuf *b, int timeout_ms)
 {
+	long long deadline = q7_wire_deadline(timeout_ms);
 	struct q7_strbuf hdr = {0};
 	put_u32(&hdr, (uint32_t)b->len);
-	int rc = write_all(fd, hdr.s, hdr.len) == 0 && write_all(fd, b->s ? b->s : "", b->len) == 0
-	                 ? 0
-	                 : -1;
+	int rc = q7_wire_write_all(fd, hdr.s, hdr.len, deadline) == 0 &&
+	                 q7_wire_write_all(fd, b->s ? b->s : "", b->len, deadline) == 0
+	             ? 0
+	             : -1;
 	q7_sb_free(&hdr);
 	return rc;
 }
 
-static int read_all(int fd, char *p, size_t n, int timeout_ms)
+int q7_wire_read_all(int fd, char *p, size_t n, long long deadline)
 {
 	while (n) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		int pr = poll(&pfd, 1, timeout_ms);
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr <= 0)
+		/* Poll first: a blocking fd must not outlast the deadline. */
+		if (wait_for(fd, POLLIN, deadline) != 0)
 			return -1;
 		ssize_t got = read(fd, p, n);
-		if (got < 0 && errno == EINTR)
+		if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
 			continue;
 		if (got <= 0)
 			return -1;
@@ -369,14 +427,15 @@ static int read_all(int fd, char *p, size_t n, int timeout_ms)
 
 int q7_wire_recv(int fd, char **data, size_t *len, int timeout_ms)
 {
+	long long deadline = q7_wire_deadline(timeout_ms);
 	unsigned char h[4];
-	if (read_all(fd, (char *)h, 4, timeout_ms) < 0)
+	if (q7_wire_read_all(fd, (char *)h, 4, deadline) < 0)
 		return -1;
 	uint32_t n = (uint32_t)h[0] | (uint32_t)h[1] << 8 | (uint32_t)h[2] << 16 | (uint32_t)h[3] << 24;
-	if (n > MAX_MSG)
+	if (n > Q7_WIRE_MAX)
 		return -1;
 	char *buf = q7_xmalloc(n ? n : 1);
-	if (read_all(fd, buf, n, timeout_ms) < 0) {
+	if (q7_wire_read_all(fd, buf, n, deadline) < 0) {
 		free(buf);
 		return -1;
 	}

@@ -1,17 +1,20 @@
 /* The analysis server's wire format: one request (the analysis options
- * plus the client's working directory and include environment) and one
- * response (return code, ops, diagnostics) per connection. Little-endian
- * u32 lengths; strings as length + bytes (0xffffffff for NULL); vectors as
- * a count + strings. Private to analysis/. */
+ * plus the client's working directory and include environment), then an
+ * acknowledgement (a worker has started on it), then one response (return
+ * code, ops, diagnostics) per connection. Little-endian u32 lengths;
+ * strings as length + bytes (0xffffffff for NULL); vectors as a count +
+ * strings. Private to analysis/. */
 #ifndef Q7_ANALYSIS_WIRE_H
 #define Q7_ANALYSIS_WIRE_H
 
 #include "analysis.h"
 
-#define Q7_WIRE_MAGIC 0x35534137u /* "7AS5": multicore, wanted_names, ops' ns, flags */
+#define Q7_WIRE_MAGIC 0x36534137u /* "7AS6": multicore, wanted_names, ops' ns, flags; acknowledged */
 /* The request's flags (a u32 after the strings). */
 #define Q7_WIRE_PREPROCESSED 1u
 #define Q7_WIRE_MULTICORE 2u
+#define Q7_WIRE_ACK 0x4b434137u   /* "7ACK": the whole acknowledgement */
+#define Q7_WIRE_MAX (64u << 20)   /* the longest message */
 /* The request's vectors: clang_args, sys_includes, predefines,
  * kernel_names, wanted_names; then the u32 flags. */
 #define Q7_WIRE_NVECS 5
@@ -37,9 +40,24 @@ void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *o
 int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,
                        struct q7_diags *diags);
 
-/* Whole messages over a stream: a u32 length, then the bytes. */
-int q7_wire_send(int fd, const struct q7_strbuf *b);
-/* Reads one message (caller frees *data); timeout_ms < 0 waits forever. */
+/* The acknowledgement a worker sends before it starts on a request. */
+void q7_wire_put_ack(struct q7_strbuf *b);
+bool q7_wire_is_ack(const char *data, size_t len);
+
+/* Whole messages over a stream (blocking or not): a u32 length, then the
+ * bytes, within timeout_ms for the whole message (< 0: no limit). A
+ * socket's peer that has gone is an error (-1), never SIGPIPE. */
+int q7_wire_send(int fd, const struct q7_strbuf *b, int timeout_ms);
+/* Reads one message (caller frees *data). 0, or -1 on EOF, error, a
+ * message over 64 MiB, or the time up. */
 int q7_wire_recv(int fd, char **data, size_t *len, int timeout_ms);
+/* Bytes from fd into p[0..n), or to it from p: within the deadline
+ * (q7_wire_now_ms() based; < 0: none). 0 or -1. */
+int q7_wire_read_all(int fd, char *p, size_t n, long long deadline);
+int q7_wire_write_all(int fd, const char *p, size_t n, long long deadline);
+/* A monotonic clock in milliseconds, and a deadline timeout_ms from now
+ * (< 0: none, which stays -1). */
+long long q7_wire_now_ms(void);
+long long q7_wire_deadline(int timeout_ms);
 
 #endif

@@ -1,0 +1,37 @@
+/* The analysis server's promises, shared by its client (server.c, in
+ * q7cc) and the server process (serve.c): the deadlines each side keeps,
+ * and the socket helpers both use. Private to analysis/.
+ *
+ * A client connects, sends its request and waits ACK_MS for the
+ * acknowledgement that a worker has started on it; without one it
+ * analyses in-process. Once acknowledged it waits for the result as long
+ * as a worker may take (PARSE_LIMIT_S, after which the worker is ended
+ * and the connection closes), so a big translation unit is never cut
+ * short. The server gives each connection REQUEST_MS to deliver its
+ * request, and never blocks on one. */
+#ifndef Q7_ANALYSIS_SERVER_H
+#define Q7_ANALYSIS_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/un.h>
+
+#define Q7_SERVER_SEND_MS 2000     /* client: the request written */
+#define Q7_SERVER_ACK_MS 2000      /* client: a worker has started on it */
+#define Q7_SERVER_PARSE_LIMIT_S 300 /* server: one request's analysis, at most */
+/* client: the result, once acknowledged */
+#define Q7_SERVER_RESULT_MS ((Q7_SERVER_PARSE_LIMIT_S + 15) * 1000)
+#define Q7_SERVER_REQUEST_MS 3000  /* server: a connection's whole request */
+#define Q7_SERVER_REPLY_MS 10000   /* server: writing the ack or the result */
+
+/* FNV-1a, 64 bits, over n bytes, continuing from h. */
+uint64_t q7_server_fnv(uint64_t h, const void *p, size_t n);
+/* h continued with the path and its inode, size and mtime; 0 when the
+ * file cannot be stat'ed. */
+uint64_t q7_server_file_key(uint64_t h, const char *path);
+/* A new AF_UNIX stream socket (close-on-exec, and non-blocking when
+ * nonblock) and *sa filled for path, which must fit. -1 on failure. */
+int q7_server_unix_socket(const char *path, struct sockaddr_un *sa, bool nonblock);
+
+#endif
