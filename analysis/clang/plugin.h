@@ -21,8 +21,8 @@ void q7c_place_free(struct place *p);
 
 /* A new string with the CXString's text; disposes of the CXString. */
 char *q7c_take(CXString s);
-/* "ns::Class::fn": namespaces and classes up to the TU; inline namespaces
- * are skipped, as a forward declaration may skip them. */
+/* "ns::Class::fn": namespaces (inline ones too, as the symbol has them)
+ * and classes up to the TU. */
 char *q7c_qualname(CXCursor c);
 
 struct q7c_kind {

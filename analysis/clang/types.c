@@ -19,10 +19,10 @@ char *q7c_qualname(CXCursor c)
 		             k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
 		             k == CXCursor_ClassTemplate ||
 		             k == CXCursor_ClassTemplatePartialSpecialization;
-		/* extern "C" { } and the like are no scopes. */
+		/* extern "C" { } and the like are no scopes. Inline namespaces
+		 * are: they are part of the symbol, so the wrapper's declaration
+		 * must name them. */
 		if (!clang_equalCursors(p, c) && !scope)
-			continue;
-		if (k == CXCursor_Namespace && clang_Cursor_isInlineNamespace(p))
 			continue;
 		char *s = q7c_take(clang_getCursorSpelling(p));
 		if (!*s && k == CXCursor_Namespace) {

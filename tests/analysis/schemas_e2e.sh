@@ -28,6 +28,19 @@ $q --q7-print-schema --q7-format=json k.o > k.json || fail "json"
 grep -q "\"name\": \"n\", \"type\": \"int\", \"kind\": \"long long\", \"ctype\": \"$want\"" k.json ||
 	fail "from_header's int64_t is not '$want': $(grep -o '"name": "n"[^}]*' k.json)"
 
+# A kernel in an inline namespace links: its symbol has the namespace, so
+# the wrapper's declaration must name it (ops::v1::scale).
+grep -q '"qualname": "ops::v1::scale"' k.json || fail "scale's qualname: $(grep -o '"name": "scale", "qualname": "[^"]*"' k.json)"
+cat > inline.cpp <<'EOF2'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+namespace ops { inline namespace v1 {
+Q7_KERNEL at::Tensor scale(at::Tensor x, bool flag) { return x; }
+} }
+EOF2
+$q -c inline.cpp -o inline.o || fail "compile inline.cpp"
+$q -shared inline.o -o libinline.so 2> inline.err || fail "link inline.o: $(cat inline.err)"
+
 # Schema text (the vendor's grammar) reads and prints as TorchScript; the
 # printed form reads back to itself; a bad line is an error at its place.
 $q --q7-print-schema vendor.schemas > vendor.txt || fail "print-schema vendor.schemas"
