@@ -89,14 +89,6 @@ void q7_diags_sort(struct q7_diags *ds, size_t from)
 	free(g);
 }
 
-static bool sv_has(const struct q7_strvec *sv, const char *s)
-{
-	for (size_t i = 0; i < sv->n; i++)
-		if (strcmp(sv->v[i], s) == 0)
-			return true;
-	return false;
-}
-
 static void sv_remove(struct q7_strvec *sv, const char *s)
 {
 	size_t j = 0;
@@ -115,7 +107,7 @@ static void sv_remove(struct q7_strvec *sv, const char *s)
 static void sv_set(struct q7_strvec *on, struct q7_strvec *off, const char *rule)
 {
 	sv_remove(off, rule);
-	if (!sv_has(on, rule))
+	if (!q7_sv_has(on, rule))
 		q7_sv_add(on, rule);
 }
 
@@ -144,7 +136,7 @@ size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p
 	for (size_t i = 0; i < ds->n; i++) {
 		struct q7_diag *d = &ds->d[i];
 		bool keep = true;
-		if (d->severity == Q7_SEV_ERROR && *d->rule && sv_has(&p->not_error, d->rule)) {
+		if (d->severity == Q7_SEV_ERROR && *d->rule && q7_sv_has(&p->not_error, d->rule)) {
 			const struct q7_rule *r = q7_rule_find(d->rule);
 			if (r && r->demotable)
 				d->severity = Q7_SEV_WARNING;
@@ -153,12 +145,12 @@ size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p
 			keep = keep_notes;
 		} else if (d->severity == Q7_SEV_WARNING) {
 			/* -w wins over every -Werror, as in GCC. */
-			if (p->suppress_all || (*d->rule && sv_has(&p->disabled, d->rule))) {
+			if (p->suppress_all || (*d->rule && q7_sv_has(&p->disabled, d->rule))) {
 				keep = false;
-			} else if (*d->rule && sv_has(&p->as_error, d->rule)) {
+			} else if (*d->rule && q7_sv_has(&p->as_error, d->rule)) {
 				d->severity = Q7_SEV_ERROR;
 				d->promoted = true;
-			} else if (p->werror && !(*d->rule && sv_has(&p->not_error, d->rule))) {
+			} else if (p->werror && !(*d->rule && q7_sv_has(&p->not_error, d->rule))) {
 				d->severity = Q7_SEV_ERROR;
 				d->promoted = true;
 			}

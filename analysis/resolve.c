@@ -23,19 +23,11 @@ static bool has_definition(const struct q7_op_table *all, const char *name)
 	return false;
 }
 
-static bool listed(const struct q7_strvec *v, const char *s)
-{
-	for (size_t i = 0; i < v->n; i++)
-		if (strcmp(v->v[i], s) == 0)
-			return true;
-	return false;
-}
-
 void q7_ops_unresolved(const struct q7_op_table *all, struct q7_strvec *names)
 {
 	for (size_t i = 0; i < all->n; i++) {
 		const struct q7_op *op = &all->ops[i];
-		if (!op->defined && !listed(names, op->name) && !has_definition(all, op->name))
+		if (!op->defined && !q7_sv_has(names, op->name) && !has_definition(all, op->name))
 			q7_sv_add(names, op->name);
 	}
 }

@@ -97,6 +97,14 @@ void q7_sv_addv(struct q7_strvec *sv, const struct q7_strvec *from)
 		q7_sv_add(sv, from->v[i]);
 }
 
+bool q7_sv_has(const struct q7_strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		if (strcmp(sv->v[i], s) == 0)
+			return true;
+	return false;
+}
+
 void q7_sv_free(struct q7_strvec *sv)
 {
 	for (size_t i = 0; i < sv->n; i++)

@@ -69,6 +69,8 @@ struct q7_strvec {
 void q7_sv_add(struct q7_strvec *sv, const char *s);
 void q7_sv_addf(struct q7_strvec *sv, const char *fmt, ...) Q7_PRINTF(2, 3);
 void q7_sv_addv(struct q7_strvec *sv, const struct q7_strvec *from);
+/* True when s is one of sv's strings. */
+bool q7_sv_has(const struct q7_strvec *sv, const char *s);
 void q7_sv_free(struct q7_strvec *sv);
 
 /* Appends s to b quoted for a POSIX shell, only where it needs quoting, so
