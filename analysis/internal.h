@@ -43,9 +43,9 @@ extern const struct q7_rule q7_rules[];
 const struct q7_rule *q7_rule_find(const char *name);
 
 /* The vendor runtime's limits. */
-#define Q7_NAME_MAX 31         /* names of 32 characters or more are rejected */
-#define Q7_MAX_KERNELS 10      /* registered kernels per library */
-#define Q7_MAX_STACK 0x400000u /* MAX_STACK_SIZE */
+#define Q7_NAME_MAX Q7_OP_NAME_MAX   /* names of 32 characters or more are rejected */
+#define Q7_MAX_KERNELS 10             /* registered kernels per library */
+#define Q7_MAX_STACK Q7_OP_STACK_MAX  /* MAX_STACK_SIZE */
 
 /* The namespace of the first NEURON_LIBRARY request of t that names name
  * and has one, else "". */

@@ -83,6 +83,15 @@ void q7_ops_adopt_namespaces(struct q7_op_table *t)
 			adopt(&t->ops[i], q7_request_ns(t, t->ops[i].name));
 }
 
+/* Where the op's record was read, as a note to the diagnostic before: a
+ * stale or damaged object is then named. */
+static void recorded_in(struct q7_diags *diags, const struct q7_op *op)
+{
+	if (op->from)
+		q7_diags_add(diags, Q7_SEV_NOTE, op->file, op->line, op->col, "",
+		             "this is recorded in %s", op->from);
+}
+
 /* Requests that no kernel of the link answers, each name reported once
  * (at its first m.def by place). */
 static void unresolved_requests(const struct q7_op_table *in, const struct q7_op **v, size_t nv,
@@ -106,6 +115,7 @@ static void unresolved_requests(const struct q7_op_table *in, const struct q7_op
 		             "'%s' named by NEURON_LIBRARY at %s:%u is not defined in any object of "
 		             "this link",
 		             *r->qualname ? r->qualname : r->name, r->file, r->line);
+		recorded_in(diags, r);
 	}
 }
 
@@ -143,11 +153,13 @@ void q7_ops_merge(const struct q7_op_table *in, const char *profile, struct q7_o
 		q7_ops_add_copy(out, keep);
 		out->ops[out->n - 1].stack_size = stack;
 		adopt(&out->ops[out->n - 1], q7_request_ns(in, keep->name));
-		if (!keep->defined)
+		if (!keep->defined) {
 			q7_diags_add(diags, Q7_SEV_ERROR, keep->file, keep->line, keep->col,
 			             Q7_RULE_UNDEFINED,
 			             "kernel '%s' is declared here but no object of the link defines it",
 			             keep->qualname);
+			recorded_in(diags, keep);
+		}
 		i = j;
 	}
 	size_t n = out->n - first_out;

@@ -8,17 +8,21 @@
  * and customop_next_* must run in parameter order. get_func_schema is the
  * open runtime's addition: the op's TorchScript schema, which the runtime
  * checks calls against (by type: the wrapper's customop_next_* calls know
- * the exact C++ kinds, e.g. int against long long). */
+ * the exact C++ kinds, e.g. int against long long).
+ *
+ * Every name and type pasted into the text is checked first against the
+ * allow-list of model/cxx.h (the record reader checked it too): an op
+ * from a crafted object must not smuggle a line break, a digraph or a
+ * directive into the wrapper. */
 #include "codegen.h"
+#include "cxx.h"
 #include "schema.h"
 
-#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define MAX_NAME 31            /* names of 32 characters or more are rejected */
-#define MAX_STACK 0x400000u    /* MAX_STACK_SIZE */
-#define MAX_PARAMS 16          /* Q7_MAX_ARGS of <q7/frame.h> */
+#define MAX_PARAMS 16 /* Q7_MAX_ARGS of <q7/frame.h> */
 
 /* The marshalling call of a kind, and the type of the local each argument
  * is unpacked into (<q7/kinds.h>); NULL for INVALID. */
@@ -33,49 +37,6 @@ static const char *local_type(enum q7_kind k)
 	return q7_kind_info(k)->local;
 }
 
-static bool is_ident(const char *s, size_t n)
-{
-	if (n == 0 || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
-		return false;
-	for (size_t i = 1; i < n; i++)
-		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
-			return false;
-	return true;
-}
-
-/* "a::b::relu" is namespaces a, b and the function relu. */
-static bool qualname_ok(const char *q)
-{
-	const char *p = q[0] == ':' && q[1] == ':' ? q + 2 : q;
-	for (;;) {
-		const char *sep = strstr(p, "::");
-		size_t n = sep ? (size_t)(sep - p) : strlen(p);
-		if (!is_ident(p, n))
-			return false;
-		if (!sep)
-			return true;
-		p = sep + 2;
-	}
-}
-
-static const char *last_component(const char *q)
-{
-	const char *p = q;
-	for (const char *s; (s = strstr(p, "::")) != NULL;)
-		p = s + 2;
-	return p;
-}
-
-static bool ctype_ok(const char *t)
-{
-	if (!*t)
-		return false;
-	for (const char *p = t; *p; p++)
-		if (*p == '\n' || *p == ';' || *p == '{' || *p == '}' || *p == '#' || *p == '"')
-			return false;
-	return true;
-}
-
 static int check_op(const struct q7_op_table *ops, size_t idx)
 {
 	const struct q7_op *op = &ops->ops[idx];
@@ -85,18 +46,23 @@ static int check_op(const struct q7_op_table *ops, size_t idx)
 		snprintf(where, sizeof where, "%s:%u:%u", file, op->line, op->col);
 	else
 		snprintf(where, sizeof where, "%s", file);
-	if (!is_ident(op->name, strlen(op->name))) {
-		q7_error("%s: kernel '%s': not a C++ identifier", where, op->name);
+	if (!q7_cxx_ident(op->name, strlen(op->name))) {
+		char *q = q7_cxx_quote(op->name);
+		q7_error("%s: kernel '%s': not a C++ identifier", where, q);
+		free(q);
 		return -1;
 	}
-	if (strlen(op->name) > MAX_NAME) {
+	if (strlen(op->name) > Q7_OP_NAME_MAX) {
 		q7_error("%s: kernel '%s': the name has %zu characters, at most %d", where, op->name,
-		         strlen(op->name), MAX_NAME);
+		         strlen(op->name), Q7_OP_NAME_MAX);
 		return -1;
 	}
 	const char *qual = op->qualname && *op->qualname ? op->qualname : op->name;
-	if (!qualname_ok(qual) || strcmp(last_component(qual), op->name) != 0) {
-		q7_error("%s: kernel '%s': cannot declare '%s' from the wrapper", where, op->name, qual);
+	const char *bare = strncmp(qual, "::", 2) == 0 ? qual + 2 : qual;
+	if (!q7_cxx_qualname(bare) || strcmp(q7_cxx_unqualified(bare), op->name) != 0) {
+		char *q = q7_cxx_quote(qual);
+		q7_error("%s: kernel '%s': cannot declare '%s' from the wrapper", where, op->name, q);
+		free(q);
 		return -1;
 	}
 	for (size_t j = 0; j < idx; j++) {
@@ -105,7 +71,7 @@ static int check_op(const struct q7_op_table *ops, size_t idx)
 			return -1;
 		}
 	}
-	if (op->ret != Q7_KIND_TENSOR || !ctype_ok(op->ret_ctype)) {
+	if (op->ret != Q7_KIND_TENSOR || !q7_cxx_result_type(op->ret_ctype)) {
 		q7_error("%s: kernel '%s': must return one Tensor", where, op->name);
 		return -1;
 	}
@@ -116,15 +82,18 @@ static int check_op(const struct q7_op_table *ops, size_t idx)
 	}
 	for (size_t i = 0; i < op->nparams; i++) {
 		const struct q7_param *p = &op->params[i];
-		if (!next_call(p->kind) || !ctype_ok(p->ctype)) {
+		if (!next_call(p->kind) || !q7_cxx_param_type(p->kind, p->ctype, 0)) {
+			char *name = q7_cxx_quote(p->name), *type = q7_cxx_quote(p->ctype);
 			q7_error("%s: kernel '%s': parameter %zu (%s) of type '%s' cannot be marshalled",
-			         where, op->name, i + 1, p->name, p->ctype);
+			         where, op->name, i + 1, name, type);
+			free(name);
+			free(type);
 			return -1;
 		}
 	}
-	if (op->stack_size > MAX_STACK) {
+	if (op->stack_size > Q7_OP_STACK_MAX) {
 		q7_error("%s: kernel '%s': stack size %u is over MAX_STACK_SIZE (%u)", where, op->name,
-		         op->stack_size, MAX_STACK);
+		         op->stack_size, Q7_OP_STACK_MAX);
 		return -1;
 	}
 	return 0;

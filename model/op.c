@@ -43,6 +43,7 @@ void q7_ops_add_copy(struct q7_op_table *t, const struct q7_op *src)
 	op->line = src->line;
 	op->col = src->col;
 	op->by_name_only = src->by_name_only;
+	op->from = src->from ? q7_xstrdup(src->from) : NULL;
 }
 
 void q7_op_clear(struct q7_op *op)
@@ -58,6 +59,7 @@ void q7_op_clear(struct q7_op *op)
 	}
 	free(op->params);
 	free(op->file);
+	free(op->from);
 	memset(op, 0, sizeof *op);
 }
 

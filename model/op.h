@@ -55,6 +55,11 @@ char *q7_kind_result_ctype(enum q7_kind k);
  * xt_only, those the vendor runtime marshals. */
 void q7_kinds_list(struct q7_strbuf *out, bool xt_only, const char *conj);
 
+/* The vendor runtime's limits, which analysis enforces on every kernel
+ * (so a record over them is a damaged one) and codegen again. */
+#define Q7_OP_NAME_MAX 31          /* a kernel's name, in characters */
+#define Q7_OP_STACK_MAX 0x400000u  /* MAX_STACK_SIZE, in bytes */
+
 struct q7_param {
 	enum q7_kind kind;
 	char *name;  /* as written; "" when unnamed */
@@ -87,6 +92,9 @@ struct q7_op {
 	 * names; kinds INVALID, ctypes ""). The link derives the op from the
 	 * defining object's symbol (q7_ops_resolve). */
 	bool by_name_only;
+	/* The object (or "lib.a(member.o)") whose record held it, for
+	 * messages; NULL when it comes from analysis. Not recorded. */
+	char *from;
 };
 
 struct q7_op_table {

@@ -27,6 +27,7 @@
  * TorchScript of what was read is what print(parse(s)) gives. The op's
  * qualname is the whole qualname; when it has one qualifier ("my_ops::
  * relu"), that is the op's namespace (op->ns) too. */
+#include "cxx.h"
 #include "schema.h"
 
 #include <ctype.h>
@@ -35,11 +36,7 @@
 
 static bool is_ident(const char *s)
 {
-	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
-		return false;
-	while (isalnum((unsigned char)*s) || *s == '_')
-		s++;
-	return *s == '\0';
+	return s && q7_cxx_ident(s, strlen(s));
 }
 
 /* The identifiers TorchScript's schema parser takes as keywords (those a

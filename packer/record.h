@@ -24,6 +24,10 @@ int q7_record_attach(const char *path, const struct q7_op_table *ops);
  * damaged file. */
 int q7_record_read(const char *path, struct q7_op_table *ops);
 
+/* Puts len bytes of payload into path's .q7.ops as they are (temp file +
+ * rename), for tests that craft records. 0, or -1 after a message. */
+int q7_record_attach_payload(const char *path, const char *payload, size_t len);
+
 /* The payload alone, for tests. encode's result is the caller's. */
 char *q7_record_encode(const struct q7_op_table *ops, size_t *len);
 /* Appends decoded ops; what names the source in messages. 0 or -1. */

@@ -3,9 +3,16 @@
  * Attaching copies the object section by section into a temp file beside
  * it, appends (or replaces) .q7.ops, and renames: section indices do not
  * move, so symbols, relocations and COMDAT groups stay valid. Reading walks
- * an object, or every member of an ar archive. */
+ * an object, or every member of an ar archive, and holds each record to
+ * its object: a kernel it says the object defines must be a symbol the
+ * object defines, under the name the wrapper will call (model/cxx.h), with
+ * types of the object's data model. So a record cannot make the wrapper
+ * call what the object lacks, and a damaged one is reported as the
+ * object's fault, not the wrapper's. */
+#include "cxx.h"
 #include "elfio.h"
 #include "record.h"
+#include "symbols.h"
 #include "support.h"
 #include "tempfile.h"
 
@@ -170,13 +177,20 @@ int q7_record_attach(const char *path, const struct q7_op_table *ops)
 {
 	if (!ops || ops->n == 0)
 		return 0;
+	size_t plen = 0;
+	char *payload = q7_record_encode(ops, &plen);
+	int rc = q7_record_attach_payload(path, payload, plen);
+	free(payload);
+	return rc;
+}
+
+int q7_record_attach_payload(const char *path, const char *payload, size_t plen)
+{
 	if (!q7_elf_init())
 		return -1;
 	int rc = -1, fd = -1;
 	Elf *in = NULL, *out = NULL;
 	struct q7_outfile of = {0};
-	size_t plen = 0;
-	char *payload = q7_record_encode(ops, &plen);
 	struct stat st;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -216,7 +230,64 @@ cleanup:
 		elf_end(in);
 	if (fd >= 0)
 		close(fd);
-	free(payload);
+	return rc;
+}
+
+/* A GCC LTO object: its functions are in its IR, not its symbol table. */
+static bool is_lto(Elf *elf)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		const char *n = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		if (n && strncmp(n, ".gnu.lto_", 9) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The kernels the records of elf describe as defined there, against its
+ * data model and its symbols. 0, or -1 after a message. */
+static int check_kernels(Elf *elf, const char *what, const struct q7_op_table *t)
+{
+	unsigned long_bits = gelf_getclass(elf) == ELFCLASS64 ? 64 : 32;
+	bool any = false;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct q7_op *op = &t->ops[i];
+		if (op->by_name_only)
+			continue;
+		for (size_t k = 0; k < op->nparams; k++) {
+			if (!q7_cxx_param_type(op->params[k].kind, op->params[k].ctype, long_bits)) {
+				q7_error("%s: %s: damaged record: kernel '%s': parameter %zu's type '%s' is "
+				         "no %s in a %u-bit object",
+				         what, Q7_RECORD_SECTION, op->name, k + 1, op->params[k].ctype,
+				         q7_kind_name(op->params[k].kind), long_bits);
+				return -1;
+			}
+		}
+		any |= op->defined;
+	}
+	if (!any || is_lto(elf))
+		return 0;
+	struct q7_strvec defined = {0};
+	int rc = q7_symbols_defined_in(elf, what, &defined);
+	for (size_t i = 0; i < t->n && rc == 0; i++) {
+		const struct q7_op *op = &t->ops[i];
+		if (op->by_name_only || !op->defined)
+			continue;
+		char *sym = q7_cxx_symbol(op);
+		if (!sym || !q7_sv_has(&defined, sym)) {
+			q7_error("%s: %s: damaged record: the object does not define kernel '%s' (symbol "
+			         "%s) that its record describes",
+			         what, Q7_RECORD_SECTION, *op->qualname ? op->qualname : op->name,
+			         sym ? sym : "?");
+			rc = -1;
+		}
+		free(sym);
+	}
+	q7_sv_free(&defined);
 	return rc;
 }
 
@@ -248,7 +319,21 @@ static int read_object(Elf *elf, const char *what, void *ops)
 		q7_elf_error(what, "reading " Q7_RECORD_SECTION);
 		return -1;
 	}
-	return q7_record_decode(d->d_buf, d->d_size, what, ops);
+	struct q7_op_table t = {0};
+	int rc = q7_record_decode(d->d_buf, d->d_size, what, &t);
+	if (rc == 0)
+		rc = check_kernels(elf, what, &t);
+	if (rc == 0) {
+		struct q7_op_table *out = ops;
+		for (size_t i = 0; i < t.n; i++) {
+			t.ops[i].from = q7_xstrdup(what);
+			*q7_ops_add(out) = t.ops[i]; /* moves */
+		}
+		free(t.ops);
+	} else {
+		q7_ops_free(&t);
+	}
+	return rc;
 }
 
 int q7_record_read(const char *path, struct q7_op_table *ops)

@@ -122,6 +122,12 @@ int q7_symbols_globals(const char *path, struct q7_strvec *undefined, struct q7_
 	return q7_elf_each_object(path, read_names, &n);
 }
 
+int q7_symbols_defined_in(Elf *elf, const char *what, struct q7_strvec *defined)
+{
+	struct names n = {NULL, defined};
+	return read_names(elf, what, &n);
+}
+
 int q7_symbols_undefined(const char *path, struct q7_strvec *out)
 {
 	return q7_symbols_globals(path, out, NULL);

@@ -8,6 +8,8 @@
 #ifndef Q7_SYMBOLS_H
 #define Q7_SYMBOLS_H
 
+#include <libelf.h>
+
 #include "fsym.h"
 #include "support.h"
 
@@ -26,5 +28,10 @@ int q7_symbols_undefined(const char *path, struct q7_strvec *out);
  * global and weak defined ones into defined (either may be NULL). 0, or
  * -1 after printing why. */
 int q7_symbols_globals(const char *path, struct q7_strvec *undefined, struct q7_strvec *defined);
+
+/* The same for one ELF object (a file or an archive member) already
+ * open: its global and weak defined names into defined. 0, or -1 after
+ * printing why. */
+int q7_symbols_defined_in(Elf *elf, const char *what, struct q7_strvec *defined);
 
 #endif

@@ -150,6 +150,61 @@ START_TEST(refuses_bad_tables)
 }
 END_TEST
 
+/* Type text from a crafted record: a lone CR is a line break to GCC,
+ * %: is '#', and the rest would change what the declaration says. Each
+ * is refused as a parameter of its kind (and "at::Tensor" as a result). */
+static const struct {
+	enum q7_kind kind;
+	const char *ctype;
+} hostile[] = {
+	{Q7_KIND_INT, "int\r#include </etc/hostname>"},
+	{Q7_KIND_INT, "int %:include </etc/hostname>"},
+	{Q7_KIND_INT, "%:include </etc/hostname>\rint"},
+	{Q7_KIND_INT, "int\v"},
+	{Q7_KIND_INT, "int\f"},
+	{Q7_KIND_INT, "int /* c */"},
+	{Q7_KIND_INT, "int // c"},
+	{Q7_KIND_INT, "int ?" "?="}, /* a trigraph, spelled apart here */
+	{Q7_KIND_INT, "int\\"},
+	{Q7_KIND_INT, "int <:1:>"},
+	{Q7_KIND_INT, "int <%%>"},
+	{Q7_KIND_INT, "unsigned int"},
+	{Q7_KIND_INT, "int *"},
+	{Q7_KIND_INT, "const int&"},
+	{Q7_KIND_INT, "const  int &"},
+	{Q7_KIND_INT, " int"},
+	{Q7_KIND_INT, "const int &&"},
+	{Q7_KIND_INT, "float"},
+	{Q7_KIND_INT, ""},
+	{Q7_KIND_FLOAT, "long"},
+	{Q7_KIND_TENSOR, "const at::Scalar &"},
+	{Q7_KIND_TENSOR, "const at::Tensor &\r"},
+	{Q7_KIND_TENSOR, "at::Tensor\x85"},
+	{Q7_KIND_TENSOR, "::at::Tensor"},
+	{Q7_KIND_SCALAR, "const at::Tensor &"},
+	{Q7_KIND_SCALAR, "std::vector<int>"},
+};
+
+START_TEST(refuses_hostile_types)
+{
+	struct q7_op_table t = {0};
+	struct q7_op *op = add_op(&t, "f", "f");
+	add_param(op, hostile[_i].kind, "x", hostile[_i].ctype);
+	expect_refused(&t);
+	op = add_op(&t, "f", "f");
+	free(op->ret_ctype);
+	op->ret_ctype = q7_xstrdup(hostile[_i].ctype);
+	expect_refused(&t);
+	/* The names around them too. */
+	op = add_op(&t, "f", "ops\r::f");
+	expect_refused(&t);
+	op = add_op(&t, "f", "f");
+	free(op->name);
+	op->name = q7_xstrdup("f\r");
+	expect_refused(&t);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	golden_dir = argc > 1 ? argv[1] : "golden";
@@ -161,6 +216,7 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, empty_table);
 	tcase_add_test(tc, refuses_long_name);
 	tcase_add_test(tc, refuses_bad_tables);
+	tcase_add_loop_test(tc, refuses_hostile_types, 0, (int)(sizeof hostile / sizeof hostile[0]));
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

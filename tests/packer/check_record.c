@@ -4,11 +4,14 @@
  * refused. */
 #include "op.h"
 #include "record.h"
+#include "schema.h"
 #include "support.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void fill(struct q7_op_table *t)
 {
@@ -24,7 +27,7 @@ static void fill(struct q7_op_table *t)
 	for (int i = 0; i < (int)op->nparams; i++) {
 		op->params[i].kind = (enum q7_kind)(i + 1);
 		op->params[i].name = i == 3 ? q7_xstrdup("") : q7_xasprintf("p%d", i);
-		op->params[i].ctype = q7_xasprintf("type %d", i);
+		op->params[i].ctype = q7_kind_param_ctype((enum q7_kind)(i + 1));
 	}
 	op->stack_size = 65536;
 	op->defined = true;
@@ -35,7 +38,7 @@ static void fill(struct q7_op_table *t)
 	op->name = q7_xstrdup("noargs");
 	op->qualname = q7_xstrdup("noargs");
 	op->ns = q7_xstrdup("");
-	op->ret_ctype = q7_xstrdup("void");
+	op->ret_ctype = q7_xstrdup("");
 	op->ret = Q7_KIND_INVALID;
 	op->ret_name = q7_xstrdup("");
 	op->file = q7_xstrdup("h.h");
@@ -220,12 +223,16 @@ START_TEST(older_versions_read)
 	for (unsigned version = 1; version <= 2; version++) {
 		struct q7_op_table in = {0}, out = {0};
 		fill(&in);
+		if (version == 1) { /* no requests then: the second op is a kernel */
+			in.ops[1].by_name_only = false;
+			in.ops[1].ret = Q7_KIND_TENSOR;
+			free(in.ops[1].ret_ctype);
+			in.ops[1].ret_ctype = q7_xstrdup("at::Tensor");
+		}
 		size_t w;
 		unsigned char *v = older(&in, version, &w);
 		ck_assert_int_eq(q7_record_decode((char *)v, w, "t", &out), 0);
 		ck_assert_uint_eq(out.n, 2);
-		if (version == 1)
-			in.ops[1].by_name_only = false; /* version 1 has no requests */
 		free(in.ops[0].ns);
 		in.ops[0].ns = q7_xstrdup(""); /* nor namespaces */
 		same_op(&in.ops[0], &out.ops[0]);
@@ -256,6 +263,188 @@ START_TEST(empty_table)
 }
 END_TEST
 
+/* What a record may say (model/cxx.h): each row sets one field of a good
+ * kernel (relu in ops, params Tensor x and int k) or request, re-encodes
+ * it with a valid checksum, as a crafted object would, and expects the
+ * decoder to take it or refuse it. */
+enum field { NAME, QUALNAME, NS, RET_CTYPE, RET_NAME, P_NAME, P_TENSOR, P_INT, P_KIND, STACK,
+             FILE_, REQ_NAME, REQ_QUAL, REQ_CTYPE, REQ_RET };
+static const struct {
+	enum field field;
+	const char *value;
+	bool ok;
+} rules[] = {
+	{NAME, "relu", true},
+	{NAME, "_r2", true},
+	{NAME, "a_kernel_name_of_31_characters_", true},
+	{NAME, "a_kernel_name_of_32_characters__", false},
+	{NAME, "", false},
+	{NAME, "1relu", false},
+	{NAME, "re lu", false},
+	{NAME, "relu\r", false},
+	{QUALNAME, "ops::relu", true},
+	{QUALNAME, "ops::v1::relu", true},
+	{QUALNAME, "relu", true},
+	{QUALNAME, "", true},
+	{QUALNAME, "::ops::relu", false},
+	{QUALNAME, "ops::prelu", false},
+	{QUALNAME, "ops:: relu", false},
+	{QUALNAME, "ops\r::relu", false},
+	{QUALNAME, "ops::relu\n", false},
+	{QUALNAME, "(anonymous namespace)::relu", false},
+	{NS, "", true},
+	{NS, "my_ops", true},
+	{NS, "my ops", false},
+	{NS, "my_ops\n", false},
+	{RET_CTYPE, "at::Tensor", true},
+	{RET_CTYPE, "torch::Tensor", true},
+	{RET_CTYPE, "const at::Tensor &", false},
+	{RET_CTYPE, "at::Tensor\r", false},
+	{RET_CTYPE, "void", false},
+	{RET_CTYPE, "", false},
+	{RET_NAME, "", true},
+	{RET_NAME, "out", true},
+	{RET_NAME, "o\rut", false},
+	{P_NAME, "x", true},
+	{P_NAME, "", true},
+	{P_NAME, "x\r", false},
+	{P_NAME, "x y", false},
+	{P_TENSOR, "const at::Tensor &", true},
+	{P_TENSOR, "at::Tensor", true},
+	{P_TENSOR, "const torch::Tensor &", true},
+	{P_TENSOR, "const at::Tensor&", false},
+	{P_TENSOR, "at::Scalar", false},
+	{P_TENSOR, "at::Tensor\r#include </etc/hostname>", false},
+	{P_TENSOR, "%:include </etc/hostname>", false},
+	{P_INT, "int", true},
+	{P_INT, "const int &", true},
+	{P_INT, "long", true}, /* an ELF32 object's long; record_elf checks the width */
+	{P_INT, "long long", false},
+	{P_INT, "float", false},
+	{P_INT, "int\r#include </etc/hostname>", false},
+	{P_INT, "int %:include </etc/hostname>", false},
+	{P_INT, "int /**/", false},
+	{P_KIND, "0", false}, /* INVALID on a kernel */
+	{P_KIND, "7", false}, /* bool with an int's type */
+	{STACK, "4194304", true},
+	{STACK, "4194305", false},
+	{FILE_, "/src/dir with space/k.cpp", true},
+	{FILE_, "k.cpp\x1b]0;owned\x07", false},
+	{FILE_, "k.cpp\r", false},
+	{FILE_, "/home/jos\xc3\xa9/k.cpp", true},
+	{FILE_, "k.cpp\xc2\x9b" "2J", false},
+	{REQ_NAME, "scale", true},
+	{REQ_NAME, "ops::scale", true}, /* as m.def wrote it */
+	{REQ_NAME, "", false},
+	{REQ_NAME, "scale\x1b[2J", false},
+	{REQ_NAME, "sc\xc3\xa1le", false},
+	{REQ_QUAL, "my::relu", true},
+	{REQ_QUAL, "ops::scale", false}, /* the name is relu */
+	{REQ_QUAL, "ops::relu\x7f", false},
+	{REQ_CTYPE, "int", false},
+	{REQ_RET, "at::Tensor", false},
+};
+
+static struct q7_op *good(struct q7_op_table *t, bool request)
+{
+	char *err = NULL;
+	struct q7_op *op = q7_ops_add(t);
+	ck_assert_int_eq(q7_schema_parse("ops::relu(Tensor x, int k) -> Tensor", op, &err, NULL), 0);
+	free(op->ns);
+	op->ns = q7_xstrdup("");
+	op->file = op->file ? op->file : q7_xstrdup("k.cpp");
+	op->defined = true;
+	if (request) {
+		op->by_name_only = true;
+		op->defined = false;
+		op->ret = Q7_KIND_INVALID;
+		free(op->ret_ctype);
+		op->ret_ctype = q7_xstrdup("");
+		for (size_t i = 0; i < op->nparams; i++) {
+			op->params[i].kind = Q7_KIND_INVALID;
+			free(op->params[i].ctype);
+			op->params[i].ctype = q7_xstrdup("");
+		}
+	}
+	return op;
+}
+
+static void set(char **field, const char *value)
+{
+	free(*field);
+	*field = q7_xstrdup(value);
+}
+
+START_TEST(what_a_record_may_say)
+{
+	const char *v = rules[_i].value;
+	struct q7_op_table in = {0}, out = {0};
+	enum field f = rules[_i].field;
+	struct q7_op *op = good(&in, f >= REQ_NAME);
+	switch (f) {
+	case NAME:
+		set(&op->name, v);
+		free(op->qualname);
+		op->qualname = q7_xasprintf("ops::%s", v);
+		break;
+	case QUALNAME: set(&op->qualname, v); break;
+	case NS: set(&op->ns, v); break;
+	case RET_CTYPE: set(&op->ret_ctype, v); break;
+	case RET_NAME: set(&op->ret_name, v); break;
+	case P_NAME: set(&op->params[0].name, v); break;
+	case P_TENSOR: set(&op->params[0].ctype, v); break;
+	case P_INT: set(&op->params[1].ctype, v); break;
+	case P_KIND: op->params[1].kind = (enum q7_kind)atoi(v); break;
+	case STACK: op->stack_size = (unsigned)atol(v); break;
+	case FILE_: set(&op->file, v); break;
+	case REQ_NAME: set(&op->name, v); set(&op->qualname, ""); break;
+	case REQ_QUAL: set(&op->qualname, v); break;
+	case REQ_CTYPE: op->params[1].kind = Q7_KIND_INT; set(&op->params[1].ctype, v); break;
+	case REQ_RET: op->ret = Q7_KIND_TENSOR; set(&op->ret_ctype, v); break;
+	}
+	size_t len;
+	char *buf = q7_record_encode(&in, &len);
+	int rc = q7_record_decode(buf, len, "crafted.o", &out);
+	ck_assert_msg(rc == (rules[_i].ok ? 0 : -1), "row %d: '%s' %s", _i, v,
+	              rules[_i].ok ? "refused" : "taken");
+	ck_assert_uint_eq(out.n, rules[_i].ok ? 1 : 0);
+	free(buf);
+	q7_ops_free(&in);
+	q7_ops_free(&out);
+}
+END_TEST
+
+/* The refusal names the file and shows the text escaped: the message
+ * itself carries no control character to the terminal. */
+START_TEST(refusal_message)
+{
+	struct q7_op_table in = {0}, out = {0};
+	struct q7_op *op = good(&in, false);
+	set(&op->params[1].ctype, "int\r%:include </etc/hostname>\x1b[2J");
+	size_t len;
+	char *buf = q7_record_encode(&in, &len);
+	FILE *err = tmpfile();
+	ck_assert_ptr_nonnull(err);
+	fflush(stderr);
+	int saved = dup(2);
+	dup2(fileno(err), 2);
+	ck_assert_int_eq(q7_record_decode(buf, len, "crafted.o", &out), -1);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	char msg[512] = "";
+	rewind(err);
+	size_t n = fread(msg, 1, sizeof msg - 1, err);
+	fclose(err);
+	msg[n] = '\0';
+	ck_assert_str_eq(msg, "q7cc: error: crafted.o: .q7.ops: damaged record: op 1: parameter 2 "
+	                      "type 'int\\x0d%:include </etc/hostname>\\x1b[2J' is not a type q7cc "
+	                      "records for kind 'int'\n");
+	free(buf);
+	q7_ops_free(&in);
+}
+END_TEST
+
 int main(void)
 {
 	q7_set_progname("q7cc");
@@ -268,6 +457,8 @@ int main(void)
 	tcase_add_test(tc, other_version_refused);
 	tcase_add_test(tc, older_versions_read);
 	tcase_add_test(tc, empty_table);
+	tcase_add_loop_test(tc, what_a_record_may_say, 0, (int)(sizeof rules / sizeof rules[0]));
+	tcase_add_test(tc, refusal_message);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
