@@ -821,6 +821,11 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 			print_stats(s, &br, &c->frame);
 		if (br.frame_size && c->frame.switched_stack)
 			r->switched_stack = 1;
+		/* The runtime's warning (status OK and a message): the first
+		 * core's, as every core gives the same one. */
+		if (br.frame_size && c->frame.status == Q7_STATUS_OK && c->frame.message[0] &&
+		    !r->message[0])
+			snprintf(r->message, sizeof r->message, "%s", c->frame.message);
 		if (br.boot_status != Q7_BOOT_OK) {
 			boot_failure(s, &br, r);
 			if (fatal)

@@ -2,7 +2,7 @@
  * Xtensa core, for q7-run: one emulated session (emu_session.h) opened,
  * called once, closed. The session runs all the cores in one QEMU, one
  * after another, each starting from the tensor data the previous one left
- * ("chained"), like q7_run_host: SPMD cores do not synchronise, so any
+ * ("chained"), like the host target: SPMD cores do not synchronise, so any
  * order is a valid schedule.
  *
  * Q7CC_EMU_JOBS=N (the race check) runs one session per core instead, up

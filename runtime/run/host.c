@@ -1,31 +1,38 @@
-/* q7_run_host: runs an op of a host-profile kernel library in this
- * process. The library is dlopen'ed (each distinct image once, privately:
- * RTLD_LOCAL), and each core's call runs on its own thread with a small
- * stack like a device core's, so kernels that need more take the runtime's
- * stack-switch path as they would on the device. Cores run one after
- * another over the same destination: SPMD kernels do not synchronise, so
- * any order is a valid schedule. Each call gets a fresh heap arena.
+/* The host target of the run engine: a host-profile kernel library run
+ * in this process. Each distinct image is dlopen'ed once, privately
+ * (RTLD_LOCAL: its symbols, which may mangle like libtorch's, never serve
+ * anyone else), and kept open with one heap arena and one frame until the
+ * engine is closed. Cores run one after another over the same
+ * destination: SPMD kernels do not synchronise, so any order is a valid
+ * schedule. The runtime re-initialises the arena at every call.
  *
- * A kernel that faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) ends
- * q7-run with a report naming the op, the core, the signal and where in
- * the image, as the emulated core's exception report does, instead of the
- * shell's bare "Segmentation fault"; no output file is written. */
+ * Two ways to call a core (engine.h, enum q7_host_mode):
+ * - direct: on the caller's thread, with frame->stack_limit 256 KiB below
+ *   the stack pointer (never below the thread's own stack), so kernels
+ *   that need more take the runtime's stack-switch path as on the device;
+ * - guarded (q7-run): on a thread of its own with a 256 KiB stack, under a
+ *   handler that turns a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT)
+ *   into one line naming the op, the core, the signal and where in the
+ *   image, as the emulated core's exception report does, instead of the
+ *   shell's bare "Segmentation fault"; the process then exits with 1.
+ *
+ * Memory: a q7_host owns its handles, arena, frame and paths; a call's
+ * result owns out_data (only when the call gave no destination). */
+#include "host.h"
 #include "result.h"
-#include "run.h"
 
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "image.h"
-#include "npy.h"
 #include "support.h"
 
 #define DEFAULT_HEAP (64u << 20)
@@ -188,8 +195,9 @@ static void *core_main(void *arg)
 	return NULL;
 }
 
-static int run_core(entry_fn entry, const char *path, struct q7_frame *f,
-                    struct q7_run_result *r)
+/* Guarded: the core on its own small-stack thread under the fault
+ * handler. 0, or -1 with the reason in err. */
+static int run_guarded(entry_fn entry, const char *path, struct q7_frame *f, char *err, size_t n)
 {
 	pthread_attr_t attr;
 	pthread_t th;
@@ -206,104 +214,187 @@ static int run_core(entry_fn entry, const char *path, struct q7_frame *f,
 	pthread_attr_destroy(&attr);
 	if (e == 0)
 		pthread_join(th, NULL);
-	/* q7-run's own faults are not the kernel's. */
+	/* The loader's own faults are not the kernel's. */
 	for (size_t i = 0; i < NFAULT; i++)
 		sigaction(fault_signals[i], &old[i], NULL);
 	if (e != 0) {
-		q7_run_fail(r, "cannot start the core's thread: %s", strerror(e));
+		snprintf(err, n, "cannot start the core's thread: %s", strerror(e));
 		return -1;
 	}
 	return 0;
 }
 
+/* The lowest usable address of this thread's stack, found once per
+ * thread (pthread_getattr_np reads /proc for the main thread); 0 when
+ * unknown. */
+static __thread uintptr_t thread_stack_low;
+
+static uintptr_t stack_low(void)
+{
+	if (thread_stack_low)
+		return thread_stack_low;
+	pthread_attr_t attr;
+	void *addr = NULL;
+	size_t size = 0, guard = 0;
+	uintptr_t low = 1; /* unknown: found, as nothing */
+	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+		if (pthread_attr_getstack(&attr, &addr, &size) == 0)
+			low = (uintptr_t)addr;
+		pthread_attr_getguardsize(&attr, &guard);
+		pthread_attr_destroy(&attr);
+		low += guard;
+	}
+	thread_stack_low = low;
+	return low;
+}
+
+/* Direct: the stack limit the runtime compares a kernel's stack size with,
+ * a device core's stack below here, but never below the thread's own. */
+static uint64_t direct_stack_limit(void)
+{
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	uintptr_t low = stack_low();
+	uintptr_t lim = sp > CORE_STACK ? sp - CORE_STACK : 0;
+	return lim > low ? lim : (low > 1 ? low : 0);
+}
+
 /* dlopen needs a slash to take a path as a path. */
-static void *open_image(const char *path, struct q7_run_result *r)
+static void *open_image(const char *path, char *err, size_t n)
 {
 	char *p = strchr(path, '/') ? q7_xstrdup(path) : q7_xasprintf("./%s", path);
 	void *h = dlopen(p, RTLD_NOW | RTLD_LOCAL);
 	free(p);
 	if (!h) {
 		const char *why = dlerror();
-		q7_run_fail(r, "%s: cannot load: %s%s", path, why ? why : "unknown error",
-		     why && strstr(why, "ELF class") ? " (an Xtensa image? try --target=emulated)" : "");
+		snprintf(err, n, "%s: cannot load: %s%s", path, why ? why : "unknown error",
+		         why && strstr(why, "ELF class") ? " (an Xtensa image? use the emulated target)" : "");
 	}
 	return h;
 }
 
-static void fill_frame(struct q7_frame *f, const struct q7_run_request *req, unsigned core,
-                       void *heap, size_t heap_size)
+struct q7_host {
+	unsigned cores;
+	enum q7_host_mode mode;
+	char *paths[Q7_MAX_CORES];
+	void *handles[Q7_MAX_CORES];
+	entry_fn entries[Q7_MAX_CORES];
+	void *heap;
+	size_t heap_size;
+	struct q7_frame frame;
+};
+
+int q7_host_open(const struct q7_strvec *images, size_t heap_size, enum q7_host_mode mode,
+                 struct q7_host **out, char *err, size_t n)
 {
-	q7_run_frame_init(f, req, core, req->cores ? req->cores : 1);
-	f->heap_base = (uint64_t)(uintptr_t)heap;
-	f->heap_size = heap_size;
+	struct q7_host *h = q7_xcalloc(1, sizeof *h);
+	*out = NULL;
+	h->cores = (unsigned)images->n;
+	h->mode = mode;
+	h->heap_size = heap_size ? heap_size : DEFAULT_HEAP;
+	if (h->cores == 0 || h->cores > Q7_MAX_CORES) {
+		snprintf(err, n, "%u cores asked, 1 to %d", h->cores, Q7_MAX_CORES);
+		goto fail;
+	}
+	if (posix_memalign(&h->heap, 64, h->heap_size) != 0) {
+		h->heap = NULL;
+		snprintf(err, n, "cannot allocate a heap arena of %zu bytes", h->heap_size);
+		goto fail;
+	}
+	for (unsigned core = 0; core < h->cores; core++) {
+		h->paths[core] = q7_xstrdup(images->v[core]);
+		h->handles[core] = open_image(h->paths[core], err, n);
+		if (!h->handles[core])
+			goto fail;
+		*(void **)&h->entries[core] = dlsym(h->handles[core], "q7_entry");
+		if (!h->entries[core]) {
+			snprintf(err, n, "%s: not a q7cc kernel library (no q7_entry)", h->paths[core]);
+			goto fail;
+		}
+	}
+	*out = h;
+	return 0;
+fail:
+	q7_host_close(h);
+	return -1;
+}
+
+void q7_host_close(struct q7_host *h)
+{
+	if (!h)
+		return;
+	/* dlclose in reverse; the same image opened twice is refcounted. */
+	for (unsigned i = Q7_MAX_CORES; i-- > 0;) {
+		if (h->handles[i])
+			dlclose(h->handles[i]);
+		free(h->paths[i]);
+	}
+	free(h->heap);
+	free(h);
+}
+
+static void fill_frame(struct q7_host *h, const struct q7_call *c, unsigned core)
+{
+	struct q7_frame *f = &h->frame;
+	q7_run_frame_fill(f, c->op, c->nargs, c->args, &c->dst, core, h->cores);
+	f->heap_base = (uint64_t)(uintptr_t)h->heap;
+	f->heap_size = h->heap_size;
 	f->write_fn = (uint64_t)(uintptr_t)host_write;
 }
 
-
-int q7_run_host(const struct q7_run_request *req, struct q7_run_result *r)
+int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_result *r)
 {
+	struct q7_frame *f = &h->frame;
+	char err[Q7_MESSAGE_SIZE];
 	memset(r, 0, sizeof *r);
-	unsigned cores = req->cores ? req->cores : 1;
-	if (cores > 8) {
-		q7_run_fail(r, "%u cores asked, at most 8", cores);
+	if (c->nargs > Q7_MAX_ARGS || strlen(c->op) >= sizeof f->op) {
+		q7_run_fail(r, "%s: %u arguments (at most %d), a name of %zu characters (at most %zu)",
+		            c->op, c->nargs, Q7_MAX_ARGS, strlen(c->op), sizeof f->op - 1);
 		return 1;
 	}
-	if (cores > 1 && req->dst.data == 0) {
-		q7_run_fail(r, "%u cores need a destination tensor", cores);
+	if (h->cores > 1 && c->dst.data == 0) {
+		q7_run_fail(r, "%u cores need a destination tensor", h->cores);
 		return 1;
 	}
-	struct q7_strvec paths = {0};
-	char *err = NULL;
-	if (q7_run_images(req->lib, cores, &paths, &err) != 0) {
-		q7_run_fail(r, "%s", err);
-		free(err);
-		return 1;
-	}
-	size_t heap_size = req->heap_size ? req->heap_size : DEFAULT_HEAP;
-	void *heap = NULL;
-	struct q7_frame *f = q7_xcalloc(1, sizeof *f);
-	void *handles[8] = {0};
-	int rc = 1;
-	if (posix_memalign(&heap, 64, heap_size) != 0) {
-		q7_run_fail(r, "cannot allocate a heap arena of %zu bytes", heap_size);
-		goto out;
-	}
-	for (unsigned core = 0; core < cores; core++) {
-		handles[core] = open_image(paths.v[core], r);
-		if (!handles[core])
-			goto out;
-		entry_fn entry;
-		*(void **)&entry = dlsym(handles[core], "q7_entry");
-		if (!entry) {
-			q7_run_fail(r, "%s: not a q7cc kernel library (no q7_entry)", paths.v[core]);
-			goto out;
+	for (unsigned core = 0; core < h->cores; core++) {
+		fill_frame(h, c, core);
+		if (h->mode == Q7_HOST_DIRECT) {
+			f->stack_limit = direct_stack_limit();
+			h->entries[core](f);
+		} else {
+			if (run_guarded(h->entries[core], h->paths[core], f, err, sizeof err) != 0) {
+				q7_run_fail(r, "%s", err);
+				return 1;
+			}
+			fflush(stdout);
 		}
-		fill_frame(f, req, core, heap, heap_size);
-		if (run_core(entry, paths.v[core], f, r) != 0)
-			goto out;
-		fflush(stdout);
 		if (f->switched_stack)
 			r->switched_stack = 1;
+		f->message[sizeof f->message - 1] = 0;
 		if (f->status != Q7_STATUS_OK) {
-			r->status = f->status;
 			/* "core N: " fits: the frame's message is cut to make room. */
-			int n = cores > 1 ? snprintf(r->message, sizeof r->message, "core %u: ", core) : 0;
-			memcpy(r->message + n, f->message, sizeof r->message - (size_t)n - 1);
-			r->message[sizeof r->message - 1] = 0;
-			goto out;
+			int k = h->cores > 1 ? snprintf(r->message, sizeof r->message, "core %u: ", core) : 0;
+			snprintf(r->message + k, sizeof r->message - (size_t)k, "%s", f->message);
+			r->status = f->status;
+			return 1;
 		}
-		if (core + 1 == cores && q7_run_take_output(f, (const unsigned char *)(uintptr_t)f->out.data, SIZE_MAX, r) != 0)
-			goto out;
+		/* A warning (status OK and a message): every core gives the same
+		 * one, so the first is kept. */
+		if (f->message[0] && !r->message[0])
+			snprintf(r->message, sizeof r->message, "%s", f->message);
 	}
+	if (c->dst.data != 0) {
+		/* Written in place: the runtime copied a returned tensor into it
+		 * or the kernel wrote it through get_dst_tensor(). */
+		if (f->out.data != c->dst.data) {
+			q7_run_fail(r, "%s: the runtime left the result outside the destination", c->op);
+			return 1;
+		}
+		r->out = f->out;
+		r->status = Q7_STATUS_OK;
+		return 0;
+	}
+	if (q7_run_take_output(f, (const unsigned char *)(uintptr_t)f->out.data, SIZE_MAX, r) != 0)
+		return 1;
 	r->status = Q7_STATUS_OK;
-	rc = 0;
-out:
-	/* dlclose in reverse; the same image opened twice is refcounted. */
-	for (unsigned i = cores; i-- > 0;)
-		if (handles[i])
-			dlclose(handles[i]);
-	free(heap);
-	free(f);
-	q7_sv_free(&paths);
-	return rc;
+	return 0;
 }

@@ -11,7 +11,9 @@
 
 #define MANIFEST_MAGIC "q7cc-multicore 1"
 
-int q7_run_images(const char *lib, unsigned cores, struct q7_strvec *paths, char **err)
+/* The image names of lib's manifest into images (relative as written);
+ * 0 when lib is one image (images stays empty). -1 with *err set. */
+static int read_manifest(const char *lib, struct q7_strvec *images, char **err)
 {
 	size_t len = 0;
 	char *text = q7_read_file(lib, &len);
@@ -23,8 +25,6 @@ int q7_run_images(const char *lib, unsigned cores, struct q7_strvec *paths, char
 	if (len < mlen || memcmp(text, MANIFEST_MAGIC, mlen) != 0 ||
 	    (text[mlen] != '\n' && text[mlen] != '\r')) {
 		free(text);
-		for (unsigned i = 0; i < cores; i++)
-			q7_sv_add(paths, lib);
 		return 0;
 	}
 	if (memchr(text, 0, len)) {
@@ -32,18 +32,45 @@ int q7_run_images(const char *lib, unsigned cores, struct q7_strvec *paths, char
 		free(text);
 		return -1;
 	}
-	char *dir = q7_path_dirname(lib);
-	struct q7_strvec images = {0};
 	char *save = NULL;
 	for (char *line = strtok_r(text + mlen, "\r\n", &save); line; line = strtok_r(NULL, "\r\n", &save))
 		if (*line)
-			q7_sv_add(&images, line);
+			q7_sv_add(images, line);
+	free(text);
+	if (images->n == 0) {
+		*err = q7_xasprintf("%s: the multicore manifest names no image", lib);
+		return -1;
+	}
+	return 0;
+}
+
+int q7_run_image_count(const char *lib, char **err)
+{
+	struct q7_strvec images = {0};
+	int rc = read_manifest(lib, &images, err);
+	if (rc == 0)
+		rc = images.n ? (int)images.n : 1;
+	q7_sv_free(&images);
+	return rc;
+}
+
+int q7_run_images(const char *lib, unsigned cores, struct q7_strvec *paths, char **err)
+{
+	struct q7_strvec images = {0};
+	if (read_manifest(lib, &images, err) != 0)
+		return -1;
+	if (images.n == 0) {
+		for (unsigned i = 0; i < cores; i++)
+			q7_sv_add(paths, lib);
+		return 0;
+	}
 	int rc = 0;
 	if (images.n < cores) {
 		*err = q7_xasprintf("%s: the manifest names %zu image%s, %u cores asked", lib, images.n,
 		                    images.n == 1 ? "" : "s", cores);
 		rc = -1;
 	}
+	char *dir = q7_path_dirname(lib);
 	for (unsigned i = 0; rc == 0 && i < cores; i++) {
 		char *p = images.v[i][0] == '/' ? q7_xstrdup(images.v[i]) : q7_path_join(dir, images.v[i]);
 		q7_sv_add(paths, p);
@@ -51,7 +78,6 @@ int q7_run_images(const char *lib, unsigned cores, struct q7_strvec *paths, char
 	}
 	q7_sv_free(&images);
 	free(dir);
-	free(text);
 	return rc;
 }
 

@@ -12,6 +12,9 @@
 /* Appends the image path for each of cores (1..8) to paths. 0, or -1 with
  * *err set (caller frees). */
 int q7_run_images(const char *lib, unsigned cores, struct q7_strvec *paths, char **err);
+/* How many images lib has: a manifest's count, else 1. -1 with *err set
+ * (caller frees). */
+int q7_run_image_count(const char *lib, char **err);
 
 /* Refuses LIB's images when they are built for the other target: a host
  * library (any machine but Xtensa) for --target=emulated, an Xtensa image

@@ -4,6 +4,7 @@
 #include "npy.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,19 +19,33 @@ void q7_run_fail(struct q7_run_result *r, const char *fmt, ...)
 	r->status = -1;
 }
 
+void q7_run_frame_fill(struct q7_frame *f, const char *op, unsigned nargs,
+                       const struct q7_arg *args, const struct q7_tensor_desc *dst, unsigned core,
+                       unsigned cores)
+{
+	/* Every field but the unused arguments and the message's tail: a
+	 * loader that calls again and again pays for what it uses. */
+	memset(f, 0, offsetof(struct q7_frame, args));
+	memset(&f->dst, 0, offsetof(struct q7_frame, message) + 1 - offsetof(struct q7_frame, dst));
+	f->magic = Q7_FRAME_MAGIC;
+	f->version = Q7_FRAME_VERSION;
+	f->size = sizeof *f;
+	f->nargs = nargs;
+	size_t n = strnlen(op, sizeof f->op - 1);
+	memcpy(f->op, op, n);
+	f->op[n] = 0;
+	f->cpu_id = core;
+	f->cpu_count = cores;
+	if (nargs)
+		memcpy(f->args, args, (nargs < Q7_MAX_ARGS ? nargs : Q7_MAX_ARGS) * sizeof *args);
+	f->dst = *dst;
+}
+
 void q7_run_frame_init(struct q7_frame *f, const struct q7_run_request *req, unsigned core,
                        unsigned cores)
 {
 	memset(f, 0, sizeof *f);
-	f->magic = Q7_FRAME_MAGIC;
-	f->version = Q7_FRAME_VERSION;
-	f->size = sizeof *f;
-	f->nargs = req->nargs;
-	snprintf(f->op, sizeof f->op, "%s", req->op);
-	f->cpu_id = core;
-	f->cpu_count = cores;
-	memcpy(f->args, req->args, sizeof f->args);
-	f->dst = req->dst;
+	q7_run_frame_fill(f, req->op, req->nargs, req->args, &req->dst, core, cores);
 }
 
 /* C order (a dimension of size 1 may have any stride). */

@@ -17,6 +17,13 @@ void q7_run_fail(struct q7_run_result *r, const char *fmt, ...) Q7_PRINTF(2, 3);
  * write_fn. */
 void q7_run_frame_init(struct q7_frame *f, const struct q7_run_request *req, unsigned core,
                        unsigned cores);
+/* The same from the call's parts, leaving what it does not use (the
+ * arguments past nargs, the heap, write_fn, the stack limit) as they
+ * were or zero: for a loader that fills one frame again and again. The
+ * op's name is cut to fit f->op. */
+void q7_run_frame_fill(struct q7_frame *f, const char *op, unsigned nargs,
+                       const struct q7_arg *args, const struct q7_tensor_desc *dst, unsigned core,
+                       unsigned cores);
 
 /* Copies f->out into a contiguous buffer owned by r, following its
  * strides. span is the host address of the tensor's element 0 and

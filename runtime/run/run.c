@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "image.h"
 #include "npy.h"
 #include "support.h"
@@ -26,7 +27,7 @@
 struct options {
 	const char *target, *out, *out_shape, *out_dtype;
 	unsigned cores;
-	bool verbose;
+	bool verbose, list;
 	size_t heap;
 	double timeout;
 	struct q7_strvec pos; /* LIB OP ARG... */
@@ -38,6 +39,7 @@ static void usage(void)
 	        "usage: q7-run [--target=host|emulated] [--cores=N] [--out-shape=D0,D1,...]\n"
 	        "              [--out-dtype=TYPE] [--heap=BYTES] [--timeout=SECONDS] [-v]\n"
 	        "              LIB OP ARG... -o OUT.npy\n"
+	        "       q7-run [--target=host|emulated] --list LIB\n"
 	        "  LIB   the library given to -o at link time (an image or a multicore manifest)\n"
 	        "  ARG   a .npy file (a tensor) or a literal: 3, -2, 0.5, 1e-3, true, false\n");
 }
@@ -105,6 +107,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 				q7_error("%s: expected a number of seconds", a);
 				return -1;
 			}
+		} else if (strcmp(a, "--list") == 0) {
+			o->list = true;
 		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
 			o->verbose = true;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -115,11 +119,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return -1;
 		}
 	}
-	if (o->pos.n < 2 || !o->out) {
+	if (o->list ? o->pos.n != 1 : (o->pos.n < 2 || !o->out)) {
 		usage();
 		return -1;
 	}
-	if (o->pos.n - 2 > Q7_MAX_ARGS) {
+	if (!o->list && o->pos.n - 2 > Q7_MAX_ARGS) {
 		q7_error("%zu arguments, at most %d", o->pos.n - 2, Q7_MAX_ARGS);
 		return -1;
 	}
@@ -214,6 +218,24 @@ static bool is_file_arg(const char *s)
 	return !parse_literal(s, &probe) && q7_path_exists(s);
 }
 
+/* --list: the library's ops, one TorchScript schema a line. */
+static int list_ops(const struct options *o)
+{
+	struct q7_engine_opts eo = {.target = o->target, .cores = 1, .heap_size = o->heap,
+	                            .timeout_s = o->timeout, .host_mode = Q7_HOST_GUARDED};
+	struct q7_engine *e = NULL;
+	char err[Q7_MESSAGE_SIZE];
+	int n = -1;
+	if (q7_engine_open(o->pos.v[0], &eo, &e, err, sizeof err) == 0)
+		n = q7_engine_list(e, err, sizeof err);
+	if (n < 0)
+		q7_error("%s", err);
+	for (int i = 0; i < n; i++)
+		printf("%s\n", q7_engine_op_schema(e, (unsigned)i));
+	q7_engine_close(e);
+	return n < 0 ? Q7_EXIT_ERROR : 0;
+}
+
 int q7_run_main(int argc, char **argv)
 {
 	struct options o = {0};
@@ -222,12 +244,17 @@ int q7_run_main(int argc, char **argv)
 	struct q7_run_request req;
 	struct q7_run_result res;
 	void *dst_buf = NULL;
+	struct q7_engine *engine = NULL;
 	int rc = Q7_EXIT_USAGE;
 	memset(&req, 0, sizeof req);
 	memset(&res, 0, sizeof res);
 	if (parse_options(argc, argv, &o) != 0)
 		goto out;
 	rc = Q7_EXIT_ERROR;
+	if (o.list) {
+		rc = list_ops(&o);
+		goto out;
+	}
 	req.lib = o.pos.v[0];
 	req.op = o.pos.v[1];
 	if (strlen(req.op) >= Q7_MAX_OP_NAME) {
@@ -305,12 +332,22 @@ int q7_run_main(int argc, char **argv)
 		d->data = (uint64_t)(uintptr_t)dst_buf;
 	}
 
-	int failed = emulated ? q7_run_emulated(&req, &res) : q7_run_host(&req, &res);
-	if (failed || res.status != Q7_STATUS_OK) {
+	struct q7_engine_opts eo = {.target = o.target, .cores = req.cores, .heap_size = req.heap_size,
+	                            .timeout_s = req.timeout_s, .host_mode = Q7_HOST_GUARDED};
+	char err[Q7_MESSAGE_SIZE];
+	if (q7_engine_open(req.lib, &eo, &engine, err, sizeof err) != 0) {
+		q7_error("%s", err);
+		goto out;
+	}
+	struct q7_call call = {.op = req.op, .nargs = req.nargs, .args = req.args, .dst = req.dst};
+	if (q7_engine_call(engine, &call, &res) != 0 || res.status != Q7_STATUS_OK) {
 		q7_error("%s", res.message[0] ? res.message : "the op failed");
 		goto out;
 	}
-	if (npy_write(o.out, (enum q7_dtype)res.out.dtype, res.out.ndim, res.out.sizes, res.out_data) != 0) {
+	if (res.message[0]) /* once: the engine keeps one core's */
+		q7_warning("%s", res.message);
+	const void *out_data = res.out_data ? res.out_data : dst_buf;
+	if (npy_write(o.out, (enum q7_dtype)res.out.dtype, res.out.ndim, res.out.sizes, out_data) != 0) {
 		rc = Q7_EXIT_IO;
 		goto out;
 	}
@@ -326,6 +363,7 @@ int q7_run_main(int argc, char **argv)
 	rc = 0;
 out:
 	q7_run_result_free(&res);
+	q7_engine_close(engine);
 	for (unsigned i = 0; i < narrays; i++)
 		npy_free(&arrays[i]);
 	free(dst_buf);

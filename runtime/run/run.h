@@ -1,7 +1,7 @@
-/* runtime/run: q7-run, which loads a kernel library built by q7cc and runs
- * one op on the host (host.c, dlopen) or on an emulated Xtensa core
- * (emulated.c, QEMU). Both targets take the same request and give the same
- * result, so tests compare them directly.
+/* runtime/run: the run engine (engine.h) and q7-run, which loads a kernel
+ * library built by q7cc and runs one op on the host (host.c, dlopen) or on
+ * an emulated Xtensa core (emulated.c, QEMU). Both targets take the same
+ * request and give the same result, so tests compare them directly.
  *
  * Memory: a request borrows its tensors' data; a result owns out_data. */
 #ifndef Q7_RUN_H
@@ -28,16 +28,20 @@ struct q7_run_request {
 
 struct q7_run_result {
 	int status;          /* enum q7_status, or -1: the loader failed */
+	/* Why it failed; with Q7_STATUS_OK, empty or the runtime's warning. */
 	char message[Q7_MESSAGE_SIZE];
-	struct q7_tensor_desc out; /* data: host address of out_data */
+	/* The result. data: a host address, of out_data, or of the request's
+	 * destination when it had one (the engine; out_data then NULL). */
+	struct q7_tensor_desc out;
 	void *out_data;      /* malloc'd contiguous copy of the output */
 	size_t out_bytes;
 	unsigned switched_stack; /* any core ran on a switched stack */
 };
 
-/* 0 when the op ran and returned Q7_STATUS_OK; else 1 after filling
+/* One call on the emulated target (q7-run's: a session opened, called
+ * once, closed; emu_session.h keeps one for many calls): 0
+ * when the op ran and returned Q7_STATUS_OK; else 1 after filling
  * result->status and result->message (the caller prints them). */
-int q7_run_host(const struct q7_run_request *req, struct q7_run_result *result);
 int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *result);
 void q7_run_result_free(struct q7_run_result *result);
 

@@ -290,9 +290,36 @@ void describe(q7_tensor_desc *d, const q7rt_tensor *t, uint64_t data)
 	d->data = data;
 }
 
+/* The destination rule, as on the device: once get_dst_tensor() was
+ * called, and always when more than one core runs, the result is the
+ * destination that the kernel wrote through; the tensor it returns is
+ * ignored. Returning another (defined) tensor then leaves a warning in
+ * frame->message with status OK, which the loader shows. */
+bool finish_dst(q7_frame *f)
+{
+	const q7rt_tensor *d = q7rt.dst;
+	if (!d && f->dst.data != 0)
+		d = q7rt_wrap(&f->dst);
+	if (!d) {
+		set_status(f, Q7_STATUS_BAD_OUTPUT, "%s: %u cores and no destination tensor", f->op,
+		           f->cpu_count);
+		return false;
+	}
+	const q7rt_tensor *t = q7rt.returned ? q7rt.ret : nullptr;
+	if (t && t != d && t->data != d->data)
+		set_status(f, Q7_STATUS_OK,
+		           "%s: the kernel returned a tensor other than get_dst_tensor()%s; it is ignored "
+		           "(the result is what the kernel wrote to get_dst_tensor())",
+		           f->op, f->cpu_count > 1 ? " on several cores" : "");
+	describe(&f->out, d, (uint64_t)reinterpret_cast<uintptr_t>(d->data));
+	return true;
+}
+
 /* The returned tensor into frame->out (and into frame->dst when given). */
 bool finish(q7_frame *f)
 {
+	if (q7rt.dst || f->cpu_count > 1)
+		return finish_dst(f);
 	const q7rt_tensor *t = q7rt.ret;
 	if (!q7rt.returned || !t) {
 		set_status(f, Q7_STATUS_KERNEL_ERROR, "%s: the kernel returned an undefined tensor", f->op);
@@ -334,6 +361,45 @@ bool finish(q7_frame *f)
 	}
 	describe(&f->out, t, f->dst.data);
 	return true;
+}
+
+/* An empty op name asks for the op list: one "name<TAB>schema" line per
+ * op, written into the destination's bytes, which frame->out then
+ * describes as a 1-D uint8 tensor of the text (no NUL). */
+int list_into_dst(q7_frame *f, const op_list *l)
+{
+	char *buf = reinterpret_cast<char *>((uintptr_t)f->dst.data);
+	uint64_t cap = q7rt_dtype_size((int)f->dst.dtype);
+	for (uint32_t i = 0; i < f->dst.ndim && i < Q7_MAX_DIMS; i++)
+		cap *= f->dst.sizes[i];
+	if (!buf || f->dst.ndim > Q7_MAX_DIMS || cap == 0) {
+		set_status(f, Q7_STATUS_BAD_OUTPUT, "the op list needs a destination to be written to");
+		return f->status;
+	}
+	uint64_t used = 0;
+	for (int i = 0; i < l->n; i++) {
+		const op_entry *e = &l->ops[i];
+		const char *schema = e->schema ? e->schema : "";
+		uint64_t need = strlen(e->name) + 1 + strlen(schema) + 1;
+		if (used + need > cap) {
+			set_status(f, Q7_STATUS_BAD_OUTPUT, "the op list (%d ops) does not fit %llu bytes",
+			           l->n, (unsigned long long)cap);
+			return f->status;
+		}
+		memcpy(buf + used, e->name, strlen(e->name));
+		used += strlen(e->name);
+		buf[used++] = '\t';
+		memcpy(buf + used, schema, strlen(schema));
+		used += strlen(schema);
+		buf[used++] = '\n';
+	}
+	memset(&f->out, 0, sizeof f->out);
+	f->out.dtype = Q7_DTYPE_UINT8;
+	f->out.ndim = 1;
+	f->out.sizes[0] = (uint32_t)used;
+	f->out.strides[0] = 1;
+	f->out.data = f->dst.data;
+	return f->status;
 }
 
 bool check_frame(q7_frame *f)
@@ -435,6 +501,8 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 #endif
 	static op_list ops;
 	register_funcs(&ops);
+	if (f->op[0] == 0)
+		return list_into_dst(f, &ops);
 	const op_entry *op = nullptr;
 	for (int i = 0; i < ops.n; i++)
 		if (names_op(f->op, &ops.ops[i]))

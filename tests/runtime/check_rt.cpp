@@ -73,6 +73,15 @@ at::Tensor to_dst(const at::Tensor &x, const at::Scalar &s)
 	return d;
 }
 
+/* Writes 2x into get_dst_tensor() and returns another tensor. */
+at::Tensor dst_and_other(const at::Tensor &x)
+{
+	at::Tensor d = get_dst_tensor();
+	for (int64_t i = 0; i < x.numel(); i++)
+		d.data_ptr<float>()[i] = 2 * x.data_ptr<float>()[i];
+	return torch::zeros({x.numel()}, torch::kFloat);
+}
+
 /* ---- helpers ---- */
 
 static unsigned char heap[1 << 20] __attribute__((aligned(64)));
@@ -267,6 +276,17 @@ START_TEST(kernel_error)
 }
 END_TEST
 
+/* tcm_count of xs, into an int32[2] destination. */
+static void tcm_count_frame(q7_frame *f, int32_t *small)
+{
+	frame_init(f, "tcm_count");
+	tensor_arg(f, Q7_DTYPE_FLOAT32, xs, 4);
+	f->dst.dtype = Q7_DTYPE_INT32;
+	f->dst.ndim = 1;
+	f->dst.sizes[0] = 2;
+	f->dst.data = (uint64_t)(uintptr_t)small;
+}
+
 START_TEST(destination)
 {
 	q7_frame f;
@@ -288,17 +308,84 @@ START_TEST(destination)
 	}
 	/* a returned tensor that is not dst is copied into it, if it fits */
 	int32_t small[2] = {0};
-	frame_init(&f, "tcm_count");
-	tensor_arg(&f, Q7_DTYPE_FLOAT32, xs, 4);
-	f.dst.dtype = Q7_DTYPE_INT32;
-	f.dst.ndim = 1;
-	f.dst.sizes[0] = 2;
-	f.dst.data = (uint64_t)(uintptr_t)small;
+	tcm_count_frame(&f, small);
 	ck_assert_int_eq(q7_entry(&f), Q7_STATUS_OK);
 	ck_assert_int_eq(small[0], 16);
 	f.dst.sizes[0] = 1;
 	f.nargs = 0;
 	tensor_arg(&f, Q7_DTYPE_FLOAT32, xs, 4);
+	ck_assert_int_eq(q7_entry(&f), Q7_STATUS_BAD_OUTPUT);
+}
+END_TEST
+
+/* The destination rule: once get_dst_tensor() was called, or with more
+ * than one core, the result is the destination; a returned tensor that
+ * is another one is ignored, with a warning and status OK. */
+START_TEST(destination_rule)
+{
+	q7_frame f;
+	float dst[4] = {0};
+	frame_init(&f, "dst_and_other");
+	tensor_arg(&f, Q7_DTYPE_FLOAT32, xs, 4);
+	f.dst = f.args[0].u.tensor;
+	f.dst.data = (uint64_t)(uintptr_t)dst;
+	ck_assert_int_eq(q7_entry(&f), Q7_STATUS_OK);
+	ck_assert_uint_eq(f.out.data, (uint64_t)(uintptr_t)dst);
+	ck_assert(dst[1] == 2 * xs[1] && dst[3] == 2 * xs[3]);
+	ck_assert_ptr_nonnull(strstr(f.message, "dst_and_other: the kernel returned a tensor other "
+	                                        "than get_dst_tensor(); it is ignored"));
+	/* one core, no destination given: the one the runtime made */
+	frame_init(&f, "dst_and_other");
+	tensor_arg(&f, Q7_DTYPE_FLOAT32, xs, 4);
+	ck_assert_int_eq(q7_entry(&f), Q7_STATUS_OK);
+	ck_assert(((float *)(uintptr_t)f.out.data)[2] == 2 * xs[2]);
+	ck_assert_ptr_nonnull(strstr(f.message, "is ignored"));
+	/* two cores, a kernel that never asks for the destination */
+	int32_t small[2] = {-1, -1};
+	for (uint32_t core = 0; core < 2; core++) {
+		tcm_count_frame(&f, small);
+		f.cpu_id = core;
+		f.cpu_count = 2;
+		ck_assert_int_eq(q7_entry(&f), Q7_STATUS_OK);
+		ck_assert_uint_eq(f.out.data, (uint64_t)(uintptr_t)small);
+		ck_assert_int_eq(small[0], -1);
+		ck_assert_ptr_nonnull(strstr(f.message, "other than get_dst_tensor() on several cores"));
+	}
+	/* a kernel that returns the destination: no warning */
+	frame_init(&f, "to_dst");
+	tensor_arg(&f, Q7_DTYPE_FLOAT32, xs, 4);
+	int_arg(&f, 1);
+	f.dst = f.args[0].u.tensor;
+	f.dst.data = (uint64_t)(uintptr_t)dst;
+	ck_assert_int_eq(q7_entry(&f), Q7_STATUS_OK);
+	ck_assert_str_eq(f.message, "");
+}
+END_TEST
+
+/* An empty op name: the op list, "name<TAB>schema" lines, in dst. */
+START_TEST(op_list)
+{
+	q7_frame f;
+	char text[4096];
+	memset(text, 'x', sizeof text);
+	frame_init(&f, "");
+	f.dst.dtype = Q7_DTYPE_UINT8;
+	f.dst.ndim = 1;
+	f.dst.sizes[0] = sizeof text;
+	f.dst.data = (uint64_t)(uintptr_t)text;
+	ck_assert_int_eq(q7_entry(&f), Q7_STATUS_OK);
+	ck_assert_uint_eq(f.out.ndim, 1);
+	ck_assert_uint_eq(f.out.dtype, Q7_DTYPE_UINT8);
+	ck_assert_uint_eq(f.out.data, (uint64_t)(uintptr_t)text);
+	text[f.out.sizes[0]] = 0;
+	ck_assert_ptr_eq(strstr(text, "ident\tident(Tensor x) -> Tensor\n"), text);
+	ck_assert_ptr_nonnull(strstr(text, "\ndeep\tdeep(Tensor x, int n) -> Tensor\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\ndst_and_other\t"));
+	/* too small a destination, and none */
+	f.dst.sizes[0] = 20;
+	ck_assert_int_eq(q7_entry(&f), Q7_STATUS_BAD_OUTPUT);
+	ck_assert_ptr_nonnull(strstr(f.message, "does not fit 20 bytes"));
+	memset(&f.dst, 0, sizeof f.dst);
 	ck_assert_int_eq(q7_entry(&f), Q7_STATUS_BAD_OUTPUT);
 }
 END_TEST
@@ -333,6 +420,8 @@ int main(void)
 	tcase_add_test(tc, memory);
 	tcase_add_test(tc, kernel_error);
 	tcase_add_test(tc, destination);
+	tcase_add_test(tc, destination_rule);
+	tcase_add_test(tc, op_list);
 	tcase_add_test(tc, stack_switch);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

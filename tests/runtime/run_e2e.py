@@ -345,7 +345,27 @@ def case_errors(c):
     expect_error(c, c.ops, "relu_forward", ["abc"], "not a .npy file nor a literal")
 
 
+def case_list(c):
+    """q7-run --list: the ops in TorchScript, in the namespace of the
+    library's name (libops.so: ops), listed by the library itself on the
+    target; the same for a multicore manifest (core 0's image)."""
+    want = sorted("ops::" + s.replace("long long", "int").replace("double", "float")
+                  for s in OPS_SCHEMAS)
+    for lib in (c.ops, os.path.join(c.a.work + "-mc", "libops.so")):
+        if not os.path.exists(lib):
+            continue
+        r = subprocess.run([c.a.run, "--list", "--target=" + c.a.target, lib],
+                           capture_output=True, text=True)
+        if r.returncode != 0 or sorted(r.stdout.splitlines()) != want:
+            fail("q7-run --list %s: status %d\n%s%s" % (lib, r.returncode, r.stdout, r.stderr))
+    r = subprocess.run([c.a.run, "--list", "--target=" + c.a.target, c.path("none.so")],
+                       capture_output=True, text=True)
+    if r.returncode != 1 or "none.so: cannot read" not in r.stderr:
+        fail("q7-run --list of a missing file: %d %s" % (r.returncode, r.stderr))
+
+
 CASES = {
+    "list": case_list,
     "elementwise": case_elementwise,
     "tcm_chunks": case_tcm_chunks,
     "scalar_params": case_scalar_params,

@@ -1,0 +1,249 @@
+/* The run engine (engine.h): one opened library, its targets' backends
+ * behind one call, the op list, and the lock that makes calls from
+ * several threads take turns.
+ *
+ * The op list comes from the library itself, on either target, through
+ * the runtime's list request (an empty op name: one "name<TAB>schema" line
+ * per op written into the destination), so an emulated image is listed
+ * the same way as a host library. */
+#include "engine.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host.h"
+#include "image.h"
+#include "npy.h"
+#include "result.h"
+#include "run.h"
+#include "support.h"
+
+#define LIST_BYTES Q7_MAX_DIM_SIZE /* the op list's room: one 1-D uint8 tensor */
+
+struct q7_engine {
+	bool emulated;
+	char *lib;
+	unsigned cores;
+	size_t heap_size;
+	double timeout_s;
+	struct q7_host *host; /* the host target's images */
+	pthread_mutex_t lock;
+	int nops;             /* -1 until listed */
+	char *list;           /* the op list's text, which names and schemas point into */
+	char **names, **schemas;
+};
+
+static int fail(char *err, size_t n, const char *fmt, ...) Q7_PRINTF(3, 4);
+static int fail(char *err, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_engine **out,
+                   char *err, size_t n)
+{
+	struct q7_engine_opts dflt = {0};
+	struct q7_strvec paths = {0};
+	struct q7_engine *e = NULL;
+	char *why = NULL;
+	int rc = -1;
+	*out = NULL;
+	if (!o)
+		o = &dflt;
+	if (o->target && strcmp(o->target, "host") != 0 && strcmp(o->target, "emulated") != 0) {
+		fail(err, n, "target '%s': expected host or emulated", o->target);
+		goto out;
+	}
+	if (o->cores > Q7_MAX_CORES) {
+		fail(err, n, "%u cores asked, at most %d", o->cores, Q7_MAX_CORES);
+		goto out;
+	}
+	unsigned cores = o->cores;
+	if (cores == 0) {
+		int k = q7_run_image_count(lib, &why);
+		if (k < 0) {
+			fail(err, n, "%s", why);
+			goto out;
+		}
+		cores = (unsigned)k;
+	}
+	if (q7_run_images(lib, cores, &paths, &why) != 0) {
+		fail(err, n, "%s", why);
+		goto out;
+	}
+	e = q7_xcalloc(1, sizeof *e);
+	e->emulated = o->target && strcmp(o->target, "emulated") == 0;
+	e->lib = q7_xstrdup(lib);
+	e->cores = cores;
+	e->heap_size = o->heap_size;
+	e->timeout_s = o->timeout_s;
+	e->nops = -1;
+	pthread_mutex_init(&e->lock, NULL);
+	if (!e->emulated) {
+		if (q7_host_open(&paths, o->heap_size, o->host_mode, &e->host, err, n) != 0)
+			goto out;
+	} else {
+		for (size_t i = 0; i < paths.n; i++)
+			if (!q7_path_exists(paths.v[i])) {
+				fail(err, n, "%s: cannot read: %s", paths.v[i], strerror(ENOENT));
+				goto out;
+			}
+	}
+	*out = e;
+	e = NULL;
+	rc = 0;
+out:
+	q7_engine_close(e);
+	q7_sv_free(&paths);
+	free(why);
+	return rc;
+}
+
+void q7_engine_close(struct q7_engine *e)
+{
+	if (!e)
+		return;
+	q7_host_close(e->host);
+	pthread_mutex_destroy(&e->lock);
+	free(e->names);
+	free(e->schemas);
+	free(e->list);
+	free(e->lib);
+	free(e);
+}
+
+unsigned q7_engine_cores(const struct q7_engine *e) { return e->cores; }
+
+const char *q7_engine_target(const struct q7_engine *e) { return e->emulated ? "emulated" : "host"; }
+
+/* The emulated target: one QEMU run per call. The result comes back as a
+ * copy, which goes into the caller's destination when there is one. */
+static int call_emulated(struct q7_engine *e, const struct q7_call *c, unsigned cores,
+                         struct q7_run_result *r)
+{
+	struct q7_run_request req;
+	memset(&req, 0, sizeof req);
+	if (c->nargs > Q7_MAX_ARGS) {
+		memset(r, 0, sizeof *r);
+		q7_run_fail(r, "%s: %u arguments, at most %d", c->op, c->nargs, Q7_MAX_ARGS);
+		return 1;
+	}
+	req.lib = e->lib;
+	req.op = c->op;
+	req.nargs = c->nargs;
+	if (c->nargs)
+		memcpy(req.args, c->args, c->nargs * sizeof *c->args);
+	req.dst = c->dst;
+	req.cores = cores;
+	req.timeout_s = e->timeout_s;
+	req.heap_size = e->heap_size;
+	if (q7_run_emulated(&req, r) != 0)
+		return 1;
+	if (c->dst.data == 0)
+		return 0;
+	size_t bytes = q7_npy_dtype_size((enum q7_dtype)c->dst.dtype);
+	for (unsigned i = 0; i < c->dst.ndim && i < Q7_MAX_DIMS; i++)
+		bytes *= c->dst.sizes[i];
+	if (r->out.dtype != c->dst.dtype || r->out_bytes > bytes) {
+		q7_run_result_free(r);
+		q7_run_fail(r, "%s: the result does not fit the destination", c->op);
+		return 1;
+	}
+	memcpy((void *)(uintptr_t)c->dst.data, r->out_data, r->out_bytes);
+	free(r->out_data);
+	r->out_data = NULL;
+	r->out.data = c->dst.data;
+	return 0;
+}
+
+static int call_locked(struct q7_engine *e, const struct q7_call *c, unsigned cores,
+                       struct q7_run_result *r)
+{
+	if (!e->emulated)
+		return q7_host_call(e->host, c, r);
+	return call_emulated(e, c, cores, r);
+}
+
+int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_result *r)
+{
+	pthread_mutex_lock(&e->lock);
+	int rc = call_locked(e, c, e->cores, r);
+	pthread_mutex_unlock(&e->lock);
+	return rc;
+}
+
+/* Reads "name<TAB>schema" lines from the list's text (owned by e). */
+static int parse_list(struct q7_engine *e, char *err, size_t n)
+{
+	size_t count = 0;
+	for (const char *p = e->list; *p; p++)
+		count += *p == '\n';
+	e->names = q7_xcalloc(count + 1, sizeof *e->names);
+	e->schemas = q7_xcalloc(count + 1, sizeof *e->schemas);
+	e->nops = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(e->list, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *tab = strchr(line, '\t');
+		if (!tab || tab == line) {
+			e->nops = -1;
+			return fail(err, n, "%s: the runtime's op list is damaged: '%s'", e->lib, line);
+		}
+		*tab = 0;
+		e->names[e->nops] = line;
+		e->schemas[e->nops] = tab + 1;
+		e->nops++;
+	}
+	return e->nops;
+}
+
+int q7_engine_list(struct q7_engine *e, char *err, size_t n)
+{
+	pthread_mutex_lock(&e->lock);
+	int rc = e->nops;
+	if (rc >= 0)
+		goto out;
+	unsigned char *buf = q7_xcalloc(1, LIST_BYTES);
+	struct q7_call c = {.op = ""};
+	c.dst.dtype = Q7_DTYPE_UINT8;
+	c.dst.ndim = 1;
+	c.dst.sizes[0] = LIST_BYTES;
+	c.dst.strides[0] = 1;
+	c.dst.data = (uint64_t)(uintptr_t)buf;
+	struct q7_run_result r;
+	/* Core 0's image tells: every core's has the same ops. */
+	if (call_locked(e, &c, 1, &r) != 0) {
+		rc = fail(err, n, "%s: cannot list its ops: %s%s", e->lib, r.message,
+		          r.status == Q7_STATUS_NO_SUCH_OP ? " (a library built by an older q7cc? "
+		                                             "build it again)" : "");
+	} else if (r.out.ndim != 1 || r.out.sizes[0] >= LIST_BYTES) {
+		rc = fail(err, n, "%s: the runtime's op list is damaged", e->lib);
+	} else {
+		free(e->list);
+		e->list = q7_xstrndup((const char *)buf, r.out.sizes[0]);
+		rc = parse_list(e, err, n);
+	}
+	q7_run_result_free(&r);
+	free(buf);
+out:
+	pthread_mutex_unlock(&e->lock);
+	return rc;
+}
+
+const char *q7_engine_op_name(const struct q7_engine *e, unsigned i)
+{
+	return e->nops >= 0 && i < (unsigned)e->nops ? e->names[i] : NULL;
+}
+
+const char *q7_engine_op_schema(const struct q7_engine *e, unsigned i)
+{
+	return e->nops >= 0 && i < (unsigned)e->nops ? e->schemas[i] : NULL;
+}

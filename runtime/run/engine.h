@@ -1,0 +1,97 @@
+/* The run engine: opens a kernel library built by q7cc for a target and a
+ * number of cores, lists its ops, and runs them, as often as asked. q7-run
+ * (run.c) and the PyTorch bridge (python/bridge) are its two users.
+ *
+ * Targets: "host" runs a host-profile library in this process (host.c);
+ * "emulated" runs a gnu-profile image on an emulated Xtensa core
+ * (emulated.c, QEMU). Both take the same calls and give the same numbers.
+ *
+ * Errors are messages, never exits: every function that can fail returns
+ * -1 (or a status) with a NUL-terminated message in the caller's buffer or
+ * in the result. Detectable problems (a missing op, a wrong argument, a
+ * failed TORCH_CHECK, an accessor of the wrong rank or dtype, an index out
+ * of bounds) come back that way; a host kernel that faults is the one
+ * thing a direct host engine cannot turn into a message (Q7_HOST_GUARDED
+ * reports it and exits, as q7-run does).
+ *
+ * Threads: an engine runs one call at a time (calls from several threads
+ * wait for each other), since a loaded image's runtime state is global.
+ *
+ * Memory: q7_engine_open returns an engine the caller closes with
+ * q7_engine_close. Strings the engine returns are its own, valid until it
+ * is closed. A call borrows its arguments' data; its result owns
+ * out_data (q7_run_result_free). */
+#ifndef Q7_RUN_ENGINE_H
+#define Q7_RUN_ENGINE_H
+
+#include <stddef.h>
+
+#include "q7/frame.h"
+
+#define Q7_MAX_CORES 8 /* cores of a GPSIMD engine */
+
+struct q7_run_result;
+struct q7_engine;
+
+/* How the host target calls a core. */
+enum q7_host_mode {
+	/* On the caller's thread, with the stack limit set 256 KiB below the
+	 * stack pointer (a device core's small stack, so kernels that ask for
+	 * more take the stack-switch path as on the device): no thread, no
+	 * signal handler, nothing per call but the call. For in-process users. */
+	Q7_HOST_DIRECT = 0,
+	/* Each core on its own thread with a 256 KiB stack, under a handler
+	 * that turns a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) into a
+	 * one-line report naming the op, the core and the offset in the image,
+	 * and exits with status 1. q7-run's mode. */
+	Q7_HOST_GUARDED = 1,
+};
+
+struct q7_engine_opts {
+	const char *target;      /* "host" (also when NULL) or "emulated" */
+	unsigned cores;          /* 1..8; 0: the library's (a manifest's images, else 1) */
+	size_t heap_size;        /* the heap arena's bytes; 0: 64 MiB */
+	double timeout_s;        /* emulated: per call; 0: 60 s */
+	enum q7_host_mode host_mode;
+};
+
+/* One call. Tensor arguments and the destination hold host addresses of
+ * contiguous data (strides are ignored). */
+struct q7_call {
+	const char *op;           /* "relu_forward" or "my_ops::relu_forward" */
+	unsigned nargs;           /* at most Q7_MAX_ARGS */
+	const struct q7_arg *args;
+	/* get_dst_tensor(): ndim 0 and data 0 for none (one core only; the
+	 * runtime then makes one like the first tensor argument). With one,
+	 * the result is written into it, and result->out describes it. */
+	struct q7_tensor_desc dst;
+};
+
+/* Opens lib (the path given to -o at link time: an image or a multicore
+ * manifest) for o (NULL: host, the library's cores, defaults). The images
+ * are loaded now (host), or checked to exist (emulated). 0 and *out, or
+ * -1 with err set. */
+int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_engine **out,
+                   char *err, size_t errsize);
+void q7_engine_close(struct q7_engine *e);
+
+unsigned q7_engine_cores(const struct q7_engine *e);
+/* "host" or "emulated". */
+const char *q7_engine_target(const struct q7_engine *e);
+
+/* Lists the library's ops (once; on the emulated target that is one run
+ * of the core). The number of ops, or -1 with err set. */
+int q7_engine_list(struct q7_engine *e, char *err, size_t errsize);
+/* Op i's kernel name ("relu_forward") and TorchScript schema
+ * ("my_ops::relu_forward(Tensor t_in) -> Tensor"), after q7_engine_list. */
+const char *q7_engine_op_name(const struct q7_engine *e, unsigned i);
+const char *q7_engine_op_schema(const struct q7_engine *e, unsigned i);
+
+/* Runs c on every core (cpu_id 0..cores-1, one after another, over one
+ * destination). Returns 0 when the op ran (result->status Q7_STATUS_OK;
+ * a non-empty result->message is then the runtime's warning, e.g. that
+ * the kernel returned a tensor other than get_dst_tensor()); else 1 with
+ * result->status and result->message set. */
+int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_result *result);
+
+#endif
