@@ -132,6 +132,12 @@ const char *q7_prefix(void)
 	return prefix;
 }
 
+void q7_set_prefix(const char *dir)
+{
+	free(prefix);
+	prefix = q7_xstrdup(dir);
+}
+
 char *q7_prefix_path(const char *rel)
 {
 	return q7_path_join(q7_prefix(), rel);

@@ -98,6 +98,9 @@ char *q7_read_file(const char *path, size_t *len);
  * running executable (/proc/self/exe), so the build tree's stage/ and an
  * installed tree work the same; Q7CC_PREFIX overrides it. */
 const char *q7_prefix(void);
+/* Sets the prefix: for q7cc's code in a library that another program
+ * loads (the PyTorch bridge), which knows where it is installed. */
+void q7_set_prefix(const char *dir);
 char *q7_prefix_path(const char *rel); /* "<prefix>/<rel>" */
 const char *q7_self_exe(void);
 

@@ -33,6 +33,7 @@ ALLOWED = {
     "wrapper": {"analysis", "codegen", "packer", "lsp", "prelink", "runtime/run", "model",
                 "support"},
     "fuzz": {"packer", "model", "support"},
+    "python": {"runtime/run", "runtime/include", "support"},
 }
 SOURCES = (".c", ".h", ".cpp", ".hpp", ".S")
 INCLUDE = re.compile(r'^\s*#\s*include\s+["<]([^">]+)[">]', re.M)

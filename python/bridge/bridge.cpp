@@ -1,0 +1,429 @@
+/* The bridge's C API (bridge.h): open a library with the run engine,
+ * collect its ops (from the shape library's NEURON_LIBRARY blocks, or
+ * from the schemas q7cc derived), check them, and register them in the
+ * dispatcher, one torch::Library per namespace. The process-wide table of
+ * loaded libraries makes loading twice idempotent and keeps a namespace
+ * to one library. */
+#include "bridge.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <ATen/core/function_schema.h>
+#include <c10/util/Exception.h>
+#include <torch/library.h>
+#include <torch/version.h>
+
+#include "kernel.h"
+
+extern "C" {
+#include "engine.h"
+#include "run.h"
+#include "support.h"
+}
+
+namespace {
+
+using q7torch::Engine;
+using q7torch::OpKernel;
+
+/* One op to register. */
+struct OpDef {
+	std::string ns, name, compute;
+	std::unique_ptr<c10::FunctionSchema> schema; /* named ns::name */
+	q7cc::neuron::ShapeInvoker invoke = nullptr;
+	void (*shape)() = nullptr;
+	std::string where; /* "shape.cpp:12" or the library */
+};
+
+/* A file as it is now: loading it again is the same load only if none
+ * of these changed. */
+struct FileId {
+	std::string path;
+	dev_t dev = 0;
+	ino_t ino = 0;
+	off_t size = 0;
+	struct timespec mtime = {0, 0};
+	bool operator==(const FileId &o) const
+	{
+		return dev == o.dev && ino == o.ino && size == o.size && mtime.tv_sec == o.mtime.tv_sec &&
+		       mtime.tv_nsec == o.mtime.tv_nsec;
+	}
+};
+
+bool file_id(const char *path, FileId *id)
+{
+	struct stat st;
+	if (!path || stat(path, &st) != 0)
+		return false;
+	id->path = path;
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+	id->size = st.st_size;
+	id->mtime = st.st_mtim;
+	return true;
+}
+
+struct Loaded {
+	FileId lib, shape;
+	bool has_shape = false;
+	std::string target;
+	std::shared_ptr<Engine> engine;
+	void *shape_handle = nullptr;
+	std::vector<std::unique_ptr<torch::Library>> libraries;
+	std::vector<std::string> lines; /* q7t_ops */
+	~Loaded()
+	{
+		libraries.clear(); /* no kernel calls a shape function after this */
+		if (shape_handle)
+			dlclose(shape_handle);
+	}
+};
+
+std::mutex table_lock;
+std::vector<std::unique_ptr<Loaded>> table;   /* never shrinks: ops stay registered */
+std::map<std::string, const Loaded *> owners; /* namespace -> its library */
+
+/* What the shape library's blocks define, collected by the registrar. */
+struct Collector {
+	std::vector<OpDef> defs;
+	std::string error;
+};
+
+void collect_def(void *ctx, const char *ns, const char *op, const c10::FunctionSchema *schema,
+                 const char *compute, q7cc::neuron::ShapeInvoker invoke, void (*shape)(),
+                 const char *file, int line)
+{
+	Collector *c = static_cast<Collector *>(ctx);
+	if (!c->error.empty())
+		return;
+	try {
+		OpDef d;
+		d.ns = ns;
+		d.name = op ? op : "";
+		d.compute = compute ? compute : "";
+		d.where = std::string(file ? file : "?") + ":" + std::to_string(line);
+		if (d.name.empty() || d.compute.empty() || !schema || !invoke || !shape) {
+			c->error = d.where + ": NEURON_LIBRARY(" + d.ns + "): m.def needs an op name, a shape "
+			           "function and the compute function's name";
+			return;
+		}
+		/* the inferred arguments (_0, _1, ...), the return unnamed */
+		std::vector<c10::Argument> returns;
+		for (const c10::Argument &a : schema->returns())
+			returns.emplace_back("", a.type());
+		d.schema.reset(new c10::FunctionSchema(d.ns + "::" + d.name, "", schema->arguments(),
+		                                       std::move(returns)));
+		d.invoke = invoke;
+		d.shape = shape;
+		c->defs.push_back(std::move(d));
+	} catch (const std::exception &e) {
+		c->error = std::string(file ? file : "?") + ": " + e.what();
+	}
+}
+
+std::string schema_text(const c10::FunctionSchema &s)
+{
+	std::ostringstream o;
+	o << s;
+	return o.str();
+}
+
+/* Only what the runtime can pass: Tensor, int, float, bool, Scalar in,
+ * one Tensor out. */
+std::string check_schema(const OpDef &d)
+{
+	const c10::FunctionSchema &s = *d.schema;
+	std::string what = d.ns + "::" + d.name + " (" + d.where + ")";
+	if (s.returns().size() != 1 || s.returns()[0].type()->kind() != c10::TypeKind::TensorType)
+		return what + ": the op must return one Tensor: " + schema_text(s);
+	if (s.arguments().size() > Q7_MAX_ARGS)
+		return what + ": " + std::to_string(s.arguments().size()) + " arguments, at most " +
+		       std::to_string(Q7_MAX_ARGS);
+	for (const c10::Argument &a : s.arguments()) {
+		switch (a.type()->kind()) {
+		case c10::TypeKind::TensorType:
+		case c10::TypeKind::IntType:
+		case c10::TypeKind::FloatType:
+		case c10::TypeKind::BoolType:
+		case c10::TypeKind::NumberType:
+			break;
+		default:
+			return what + ": argument '" + a.name() + "' is " + a.type()->str() +
+			       "; q7cc's runtime passes Tensor, int, float, bool and Scalar";
+		}
+	}
+	return "";
+}
+
+/* The derived ops: every op the library lists, by its schema. */
+std::string derived_defs(q7_engine *e, int nops, const char *default_ns, const char *lib,
+                         std::vector<OpDef> *defs)
+{
+	for (int i = 0; i < nops; i++) {
+		std::string text = q7_engine_op_schema(e, (unsigned)i);
+		OpDef d;
+		d.compute = q7_engine_op_name(e, (unsigned)i);
+		d.where = lib;
+		std::string qualified = text;
+		if (text.find("::") == std::string::npos || text.find("::") > text.find('('))
+			qualified = std::string(default_ns) + "::" + text;
+		try {
+			auto parsed = torch::schema(qualified.c_str());
+			d.schema.reset(new c10::FunctionSchema(std::move(parsed)));
+		} catch (const std::exception &ex) {
+			return std::string(lib) + ": op " + d.compute + ": the schema '" + text +
+			       "' is not TorchScript (a library built by an older q7cc? build it again): " +
+			       ex.what();
+		}
+		const std::string &full = d.schema->name();
+		d.ns = full.substr(0, full.find("::"));
+		d.name = full.substr(full.find("::") + 2);
+		defs->push_back(std::move(d));
+	}
+	if (defs->empty())
+		return std::string(lib) + ": the library has no ops";
+	return "";
+}
+
+/* Every op's compute function must be one of the library's ops. */
+std::string check_computes(q7_engine *e, int nops, const char *lib, const std::vector<OpDef> &defs)
+{
+	for (const OpDef &d : defs) {
+		bool found = false;
+		std::string ops;
+		for (int i = 0; i < nops && !found; i++) {
+			found = d.compute == q7_engine_op_name(e, (unsigned)i);
+			ops += std::string(i ? ", " : "") + q7_engine_op_name(e, (unsigned)i);
+		}
+		if (!found)
+			return d.where + ": " + d.ns + "::" + d.name + ": compute function '" + d.compute +
+			       "' is not in " + lib + " (its ops: " + (ops.empty() ? "none" : ops) + ")";
+	}
+	return "";
+}
+
+char *dup(const std::string &s)
+{
+	char *p = static_cast<char *>(std::malloc(s.size() + 1));
+	if (p)
+		std::memcpy(p, s.c_str(), s.size() + 1);
+	return p;
+}
+
+/* Registers defs (checked) for ld; the table lock is held. */
+std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
+{
+	std::map<std::string, std::vector<OpDef *>> by_ns;
+	for (OpDef &d : defs) {
+		std::string bad = check_schema(d);
+		if (!bad.empty())
+			return bad;
+		for (OpDef *o : by_ns[d.ns])
+			if (o->name == d.name)
+				return d.where + ": " + d.ns + "::" + d.name + " is defined twice (also at " +
+				       o->where + ")";
+		by_ns[d.ns].push_back(&d);
+	}
+	for (auto &kv : by_ns) {
+		auto it = owners.find(kv.first);
+		if (it != owners.end())
+			return "namespace '" + kv.first + "' is already registered by " + it->second->lib.path +
+			       " in this process (a namespace is loaded once per process; to load a new "
+			       "build, start a new process)";
+	}
+	try {
+		for (auto &kv : by_ns) {
+			std::unique_ptr<torch::Library> l(new torch::Library(
+			    torch::Library::DEF, kv.first, c10::nullopt, ld->lib.path.c_str(), 0));
+			for (OpDef *d : kv.second) {
+				std::unique_ptr<OpKernel> k(new OpKernel);
+				k->engine = ld->engine;
+				k->qualname = d->schema->name();
+				k->compute = d->compute;
+				k->nargs = d->schema->arguments().size();
+				k->invoke = d->invoke;
+				k->shape = d->shape;
+				std::string line = k->qualname + "\t" + schema_text(*d->schema) + "\t" + d->compute;
+				l->def(std::move(*d->schema));
+				l->impl(d->name.c_str(),
+				        torch::dispatch(c10::DispatchKey::CPU,
+				                        torch::CppFunction::makeFromBoxedFunctor(std::move(k))));
+				ld->lines.push_back(line);
+			}
+			ld->libraries.push_back(std::move(l));
+		}
+	} catch (const std::exception &e) {
+		ld->libraries.clear(); /* undoes what was registered */
+		ld->lines.clear();
+		return e.what();
+	}
+	for (auto &kv : by_ns)
+		owners[kv.first] = ld;
+	return "";
+}
+
+/* q7cc's files (the emulated core's boot program, ...) are where the
+ * bridge is: <prefix>/lib/python/q7cc/torch/libq7torch.so; Q7CC_PREFIX
+ * wins, as for q7cc's tools. */
+void find_prefix()
+{
+	static bool done;
+	const char *env = std::getenv("Q7CC_PREFIX");
+	if (done || (env && *env))
+		return;
+	done = true;
+	Dl_info info;
+	if (!dladdr(reinterpret_cast<void *>(&find_prefix), &info) || !info.dli_fname)
+		return;
+	std::string dir = info.dli_fname;
+	for (int up = 0; up < 5 && dir.find('/') != std::string::npos; up++)
+		dir.erase(dir.rfind('/'));
+	if (!dir.empty())
+		q7_set_prefix(dir.c_str());
+}
+
+/* The load, the table lock held. NULL with *err on failure. */
+Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, unsigned cores,
+                    const char *default_ns, std::string *err)
+{
+	FileId lib_id, shape_id;
+	if (!file_id(lib, &lib_id)) {
+		*err = std::string(lib) + ": cannot read: " + std::strerror(errno);
+		return nullptr;
+	}
+	if (shape_lib && !file_id(shape_lib, &shape_id)) {
+		*err = std::string(shape_lib) + ": cannot read: " + std::strerror(errno);
+		return nullptr;
+	}
+	for (const auto &l : table) {
+		if (l->lib == lib_id && l->target == target && l->has_shape == (shape_lib != nullptr) &&
+		    (!shape_lib || l->shape == shape_id))
+			return l.get();
+	}
+	find_prefix();
+	std::unique_ptr<Loaded> ld(new Loaded);
+	ld->lib = lib_id;
+	ld->shape = shape_id;
+	ld->has_shape = shape_lib != nullptr;
+	ld->target = target;
+	q7_engine_opts o;
+	std::memset(&o, 0, sizeof o);
+	o.target = target;
+	o.cores = cores;
+	o.host_mode = Q7_HOST_DIRECT;
+	char msg[Q7_MESSAGE_SIZE];
+	q7_engine *e = nullptr;
+	if (q7_engine_open(lib, &o, &e, msg, sizeof msg) != 0) {
+		*err = msg;
+		return nullptr;
+	}
+	ld->engine = std::make_shared<Engine>();
+	ld->engine->engine = e;
+	ld->engine->target = target;
+	int nops = q7_engine_list(e, msg, sizeof msg);
+	if (nops < 0) {
+		*err = msg;
+		return nullptr;
+	}
+	std::vector<OpDef> defs;
+	if (shape_lib) {
+		/* Privately, and its own symbols bound to itself: its shape
+		 * functions mangle like the host compute library's. */
+		ld->shape_handle = dlopen(shape_lib, RTLD_NOW | RTLD_LOCAL);
+		if (!ld->shape_handle) {
+			const char *why = dlerror();
+			*err = std::string(shape_lib) + ": cannot load: " + (why ? why : "unknown error");
+			return nullptr;
+		}
+		typedef int (*init_fn)(const q7cc::neuron::Registrar *);
+		init_fn init = reinterpret_cast<init_fn>(dlsym(ld->shape_handle, "q7_neuron_library_init"));
+		if (!init) {
+			*err = std::string(shape_lib) + ": no NEURON_LIBRARY block (built without q7cc's "
+			       "host <torchneuron/register.h>?)";
+			return nullptr;
+		}
+		Collector c;
+		q7cc::neuron::Registrar r = {Q7_NEURON_REGISTRAR_VERSION, sizeof r, &c, collect_def};
+		if (init(&r) != 0) {
+			*err = std::string(shape_lib) + ": built with another version of q7cc's "
+			       "<torchneuron/register.h>; build it again";
+			return nullptr;
+		}
+		if (!c.error.empty()) {
+			*err = c.error;
+			return nullptr;
+		}
+		if (c.defs.empty()) {
+			*err = std::string(shape_lib) + ": its NEURON_LIBRARY blocks define no op";
+			return nullptr;
+		}
+		defs = std::move(c.defs);
+		*err = check_computes(e, nops, lib, defs);
+	} else {
+		*err = derived_defs(e, nops, default_ns ? default_ns : "", lib, &defs);
+	}
+	if (err->empty())
+		*err = register_defs(ld.get(), defs);
+	if (!err->empty())
+		return nullptr;
+	table.push_back(std::move(ld));
+	return table.back().get();
+}
+
+} // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) int q7t_api_version(void) { return Q7T_API_VERSION; }
+
+__attribute__((visibility("default"))) const char *q7t_torch_version(void)
+{
+#define Q7T_STR2(x) #x
+#define Q7T_STR(x) Q7T_STR2(x)
+	return Q7T_STR(TORCH_VERSION_MAJOR) "." Q7T_STR(TORCH_VERSION_MINOR);
+}
+
+__attribute__((visibility("default"))) void *q7t_load(const char *lib, const char *shape_lib,
+                                                      const char *target, unsigned cores,
+                                                      const char *default_ns, char **err)
+{
+	std::string why;
+	Loaded *ld = nullptr;
+	try {
+		std::lock_guard<std::mutex> g(table_lock);
+		ld = load_locked(lib, shape_lib, target ? target : "host", cores, default_ns, &why);
+	} catch (const std::exception &e) {
+		why = e.what();
+	}
+	if (!ld && err)
+		*err = dup(why.empty() ? std::string("unknown error") : why);
+	return ld;
+}
+
+__attribute__((visibility("default"))) char *q7t_ops(void *handle)
+{
+	std::string s;
+	std::lock_guard<std::mutex> g(table_lock);
+	for (const std::string &l : static_cast<Loaded *>(handle)->lines)
+		s += l + "\n";
+	return dup(s);
+}
+
+__attribute__((visibility("default"))) void q7t_free(void *p) { std::free(p); }
+
+__attribute__((visibility("default"))) void q7t_set_warn(void (*warn)(const char *))
+{
+	q7torch::warn_fn.store(warn);
+}
+
+} // extern "C"

@@ -1,0 +1,49 @@
+/* q7cc's PyTorch bridge (libq7torch.so): registers the ops of a kernel
+ * library built by q7cc in PyTorch's dispatcher, as CPU kernels that run
+ * the compute function through the run engine (runtime/run/engine.h) on
+ * the host or on the emulated core. Built against the real libtorch and
+ * loaded privately (RTLD_LOCAL) by q7cc.torch through ctypes; its C API
+ * is all it exports.
+ *
+ * Registered ops stay registered for the life of the process (PyTorch
+ * keeps handles to them in Python), and so do the libraries they run. */
+#ifndef Q7_TORCH_BRIDGE_H
+#define Q7_TORCH_BRIDGE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The bridge's C API version (q7cc.torch checks it). */
+#define Q7T_API_VERSION 1
+int q7t_api_version(void);
+/* The libtorch it was built against, "1.13". */
+const char *q7t_torch_version(void);
+
+/* Loads lib (an image or a multicore manifest, as q7cc linked it) for
+ * target ("host" or "emulated") on its cores (0: the library's), and
+ * registers its ops:
+ * - with shape_lib (the shape sources built against libtorch with the
+ *   host <torchneuron/register.h>): the ops its NEURON_LIBRARY blocks
+ *   define, shaped by their shape functions;
+ * - without (NULL): every op of lib, with the schema q7cc derived, in its
+ *   namespace (default_ns when the schema has none), the output shaped
+ *   like the first tensor argument.
+ * Loading the same files again for the same target returns the same
+ * handle. Returns a handle, or NULL with *err set to a message
+ * (q7t_free it). */
+void *q7t_load(const char *lib, const char *shape_lib, const char *target, unsigned cores,
+               const char *default_ns, char **err);
+/* The handle's ops, one "ns::op<TAB>schema<TAB>compute function" line
+ * each. The caller frees the text with q7t_free. */
+char *q7t_ops(void *handle);
+void q7t_free(void *p);
+/* How the runtime's warnings reach the user (the message, NUL-terminated;
+ * called on the thread of the op's call). NULL: c10's TORCH_WARN. */
+void q7t_set_warn(void (*warn)(const char *message));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

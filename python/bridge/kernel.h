@@ -1,0 +1,48 @@
+/* The bridge's CPU kernel: one boxed functor per registered op, which
+ * takes the op's arguments off the dispatcher's stack, makes the output
+ * (the shape function's tensor, or one like the first tensor argument),
+ * runs the compute function through the run engine with that output as
+ * its destination, and pushes it. Errors become c10::Error (a Python
+ * RuntimeError) naming the op; the runtime's warning a UserWarning, once
+ * per op. */
+#ifndef Q7_TORCH_KERNEL_H
+#define Q7_TORCH_KERNEL_H
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/core/stack.h>
+#include <torchneuron/register.h>
+
+struct q7_engine;
+
+namespace q7torch {
+
+/* An opened library: its engine, shared by its ops' kernels, closed when
+ * the last of them goes (which the dispatcher's registrations keep). */
+struct Engine {
+	q7_engine *engine = nullptr;
+	std::string target;
+	~Engine();
+};
+
+/* Where warnings go (q7t_set_warn); null: TORCH_WARN. */
+extern std::atomic<void (*)(const char *)> warn_fn;
+
+struct OpKernel final : c10::OperatorKernel {
+	std::shared_ptr<Engine> engine;
+	std::string qualname; /* "my_ops::relu_forward" */
+	std::string compute;  /* the kernel the engine runs */
+	size_t nargs = 0;
+	q7cc::neuron::ShapeInvoker invoke = nullptr; /* none: like the first tensor */
+	void (*shape)() = nullptr;
+	std::atomic<bool> warned{false};
+
+	void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet keys, torch::jit::Stack *stack);
+};
+
+} // namespace q7torch
+
+#endif

@@ -1,0 +1,335 @@
+"""custom_op.load()'s build: the compute sources with q7cc (the host
+profile for target "host", gnu for "emulated", --q7-multicore for a
+multicore library) into lib<name>.so, the shape sources with the host's
+C++ compiler against the real libtorch into lib<name>.shape.so, both in
+the build directory.
+
+Only what changed is built again. Each compute object is kept under
+.q7cc/ in the build directory, each shape object in a cache shared by
+every build directory (Q7CC_TORCH_CACHE, else ~/.cache/q7cc/torch/
+shape-objects), with a record of what made it: a hash of the
+command (flags, compiler), of the source's text and of the tools (q7cc's
+executable and runtime libraries for the compute side, libtorch's version
+and q7cc's host register.h for the shape side), and the size and mtime of
+every header the compiler read (its -MD list), with its hash for when
+only the mtime moved. A library is linked again
+when one of its objects or its link command changed, or it is missing.
+Objects are compiled in parallel; the compiler's diagnostics go into the
+BuildError raised on failure."""
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+import torch
+
+from . import _bridge
+
+STATE_DIR = ".q7cc"
+
+
+class BuildError(RuntimeError):
+    """A compile or link failed. .command is the command line (a list),
+    .output the compiler's diagnostics."""
+
+    def __init__(self, what, command, output):
+        self.command = command
+        self.output = output
+        super().__init__("%s failed:\n$ %s\n%s" % (what, shlex.join(command), output.rstrip()))
+
+
+# ---- what the tools are -------------------------------------------------
+
+_file_hashes = {}
+
+
+def file_hash(path):
+    """sha256 of a file's bytes, cached per (path, size, mtime)."""
+    st = os.stat(path)
+    key = (path, st.st_size, st.st_mtime_ns)
+    h = _file_hashes.get(key)
+    if h is None:
+        d = hashlib.sha256()
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                d.update(chunk)
+        h = d.hexdigest()
+        _file_hashes[key] = h
+    return h
+
+
+def q7cc_path():
+    p = os.environ.get("Q7CC") or os.path.join(_bridge.PREFIX, "bin", "q7cc")
+    if not os.path.exists(p):
+        raise RuntimeError("q7cc.torch: q7cc not found at %s (set Q7CC to its path)" % p)
+    return p
+
+
+def q7cc_identity(q7cc, profile):
+    """q7cc itself: its executable and the runtime its links put in."""
+    d = hashlib.sha256(file_hash(q7cc).encode())
+    prefix = os.path.dirname(os.path.dirname(os.path.realpath(q7cc)))
+    libdir = os.path.join(prefix, "lib", "q7cc", "host" if profile == "host" else "xtensa")
+    if os.path.isdir(libdir):
+        for name in sorted(os.listdir(libdir)):
+            p = os.path.join(libdir, name)
+            if os.path.isfile(p):
+                d.update(name.encode() + b"\0" + file_hash(p).encode())
+    return d.hexdigest()
+
+
+def torch_paths():
+    """libtorch's include folders and library folder, as this torch has them."""
+    base = os.path.dirname(os.path.abspath(torch.__file__))
+    inc = os.path.join(base, "include")
+    return [inc, os.path.join(inc, "torch", "csrc", "api", "include")], os.path.join(base, "lib")
+
+
+def host_cxx():
+    return shlex.split(os.environ.get("CXX") or "c++")
+
+
+# ---- the kernel names a shape file gives --------------------------------
+
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_BLOCK = re.compile(r"\bNEURON_LIBRARY\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)\s*\{")
+_DEF = r"\b%s\s*\.\s*def\s*\(\s*\"([^\"]+)\"\s*,\s*&?\s*[\w:]+\s*,\s*\"(\w+)\"\s*\)"
+
+
+def shape_kernels(shape_srcs):
+    """The compute functions the NEURON_LIBRARY blocks name, in order,
+    once each."""
+    names = []
+    for src in shape_srcs:
+        with open(src, encoding="utf-8", errors="replace") as f:
+            text = _COMMENTS.sub(" ", f.read())
+        for m in _BLOCK.finditer(text):
+            depth, i = 1, m.end()
+            while i < len(text) and depth:
+                depth += {"{": 1, "}": -1}.get(text[i], 0)
+                i += 1
+            for d in re.finditer(_DEF % re.escape(m.group(2)), text[m.end():i]):
+                name = d.group(2)
+                if name not in names:
+                    names.append(name)
+    return names
+
+
+# ---- one step ------------------------------------------------------------
+
+class Step:
+    """One command that makes output from inputs, up to date when its
+    record says the same key and unchanged dependencies."""
+
+    def __init__(self, what, command, output, key, record, depfile=None):
+        self.what, self.command, self.output = what, command, output
+        self.key, self.record, self.depfile = key, record, depfile
+
+    def up_to_date(self):
+        if not os.path.exists(self.output):
+            return False
+        try:
+            with open(self.record) as f:
+                rec = json.load(f)
+        except (OSError, ValueError):
+            return False
+        if rec.get("key") != self.key:
+            return False
+        for path, size, mtime, sha in rec.get("deps", []):
+            try:
+                st = os.stat(path)
+                # a file copied again unchanged has a new mtime, the same text
+                if st.st_size != size or (st.st_mtime_ns != mtime and file_hash(path) != sha):
+                    return False
+            except OSError:
+                return False
+        return True
+
+    def run(self, verbose, log):
+        if verbose:
+            log("$ " + shlex.join(self.command))
+        # A compile writes beside its object and renames it into place, so
+        # that builds sharing the object cache never see half an object.
+        # (A link's outputs are q7cc's or the linker's, whole-or-nothing.)
+        command, tmp = self.command, None
+        if self.depfile:
+            tmp = "%s.%d.tmp" % (self.output, os.getpid())
+            command = [tmp if a == self.output else a for a in command]
+            command = [tmp + ".d" if a == self.depfile else a for a in command]
+        r = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           stdin=subprocess.DEVNULL)
+        out = r.stdout.decode("utf-8", "replace")
+        if r.returncode != 0:
+            for p in (tmp, tmp and tmp + ".d"):
+                if p and os.path.exists(p):
+                    os.unlink(p)
+            raise BuildError(self.what, self.command, out)
+        if verbose and out:
+            log(out.rstrip())
+        deps = []
+        if self.depfile:
+            os.replace(tmp + ".d", self.depfile)
+            os.replace(tmp, self.output)
+            for path in read_depfile(self.depfile):
+                try:
+                    st = os.stat(path)
+                    deps.append([os.path.abspath(path), st.st_size, st.st_mtime_ns,
+                                 file_hash(path)])
+                except OSError:
+                    pass
+        write_whole(self.record, json.dumps({"key": self.key, "deps": deps}))
+
+
+def read_depfile(path):
+    """The prerequisites of a make rule written by -MD."""
+    try:
+        with open(path) as f:
+            text = f.read().replace("\\\n", " ")
+    except OSError:
+        return []
+    _, _, rest = text.partition(": ")
+    return [p.replace("\\ ", " ") for p in re.findall(r"(?:\\ |[^ \n])+", rest)]
+
+
+def write_whole(path, text):
+    """path appears whole or not at all."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix="." + os.path.basename(path))
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def digest(*parts):
+    d = hashlib.sha256()
+    for p in parts:
+        d.update(repr(p).encode())
+        d.update(b"\0")
+    return d.hexdigest()
+
+
+# ---- the build -----------------------------------------------------------
+
+def shape_cache():
+    """Where shape objects are kept, for every build directory: a shape
+    file takes most of a minute to compile against libtorch, and the same
+    one serves both targets."""
+    d = os.environ.get("Q7CC_TORCH_CACHE")
+    if not d:
+        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        d = os.path.join(cache, "q7cc", "torch", "shape-objects")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def compile_steps(kind, sources, make_cmd, tool_key, state, flags):
+    """One compile step per source: (steps, objects)."""
+    steps, objs = [], []
+    for src in sources:
+        src = os.path.abspath(src)
+        stem = os.path.splitext(os.path.basename(src))[0]
+        tag = digest(kind, src, flags)[:16]
+        obj = os.path.join(state, "%s.%s.%s.o" % (stem, kind, tag))
+        dep = obj[:-2] + ".d"
+        cmd = make_cmd(src, obj, dep)
+        key = digest(cmd, tool_key, file_hash(src))
+        steps.append(Step("compiling %s" % os.path.basename(src), cmd, obj, key, obj + ".json", dep))
+        objs.append(obj)
+    return steps, objs
+
+
+def build(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, target,
+          extra_cflags=(), extra_include_paths=(), log=None):
+    """Builds lib<name>.so (and lib<name>.shape.so) in build_directory;
+    returns their paths (the shape library's None without shape sources)."""
+    log = log or (lambda s: print(s, file=sys.stderr, flush=True))
+    for src in list(compute_srcs) + list(shape_srcs):
+        if not os.path.isfile(src):
+            raise FileNotFoundError("q7cc.torch: %s: no such source file" % src)
+    state = os.path.join(build_directory, STATE_DIR)
+    os.makedirs(state, exist_ok=True)
+    q7cc = q7cc_path()
+    profile = "host" if target == "host" else "gnu"
+    includes = ["-I" + os.path.abspath(p) for p in extra_include_paths]
+
+    # compute: q7cc, the kernels named by the shape files' blocks
+    kernels = shape_kernels(shape_srcs)
+    cflags = ["--q7-toolchain=" + profile] + (["-O2"] if profile == "host" else [])
+    cflags += includes + list(extra_cflags)
+    if kernels:
+        # each file defines some of them: a name it lacks is no error
+        cflags += ["--q7-kernel=" + ",".join(kernels), "-Wno-error=q7-unknown-kernel",
+                   "-Wno-q7-unknown-kernel"]
+    q7key = q7cc_identity(q7cc, profile)
+    steps, objs = compile_steps(
+        "compute-" + profile, compute_srcs,
+        lambda src, obj, dep: [q7cc] + cflags + ["-MD", "-MF", dep, "-c", src, "-o", obj],
+        q7key, state, cflags)
+    lib = os.path.join(os.path.abspath(build_directory), "lib%s.so" % name)
+    link = [q7cc, "--q7-toolchain=" + profile, "-shared"] + (["--q7-multicore"] if multicore else [])
+    # host: the library binds its own symbols (its at::Tensor methods
+    # mangle like libtorch's)
+    link += (["-Wl,-Bsymbolic"] if profile == "host" else []) + ["-o", lib] + objs
+    link_steps = [Step("linking %s" % os.path.basename(lib), link, lib,
+                       digest(link, q7key, [s.key for s in steps]),
+                       os.path.join(state, "lib.json"))]
+
+    # shape: the host's compiler against libtorch
+    shape_lib = None
+    if shape_srcs:
+        incs, libdir = torch_paths()
+        abi = int(torch._C._GLIBCXX_USE_CXX11_ABI)
+        host_inc = os.path.join(_bridge.PREFIX, "include", "q7cc-torch")
+        sflags = ["-std=c++17", "-fPIC", "-O2", "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi,
+                  "-I" + host_inc] + ["-isystem" + p for p in incs] + includes
+        skey = digest(torch.__version__, file_hash(os.path.join(host_inc, "torchneuron",
+                                                                "register.h")))
+        cxx = host_cxx()
+        s_steps, s_objs = compile_steps(
+            "shape", shape_srcs,
+            lambda src, obj, dep: cxx + sflags + ["-MD", "-MF", dep, "-c", src, "-o", obj],
+            skey, shape_cache(), cxx + sflags)
+        steps += s_steps
+        shape_lib = lib[:-3] + ".shape.so"
+        slink = cxx + ["-shared", "-Wl,-Bsymbolic", "-o", shape_lib] + s_objs + [
+            "-L" + libdir, "-Wl,-rpath," + libdir, "-ltorch", "-ltorch_cpu", "-lc10"]
+        link_steps.append(Step("linking %s" % os.path.basename(shape_lib), slink, shape_lib,
+                               digest(slink, skey, [s.key for s in s_steps]),
+                               os.path.join(state, "shape.json")))
+    else:
+        stale = lib[:-3] + ".shape.so"
+        if os.path.exists(stale):
+            os.unlink(stale)  # a library without shape sources has none
+
+    run_steps(steps, verbose, log)
+    run_steps(link_steps, verbose, log)
+    return lib, shape_lib
+
+
+def run_steps(steps, verbose, log):
+    todo = [s for s in steps if not s.up_to_date()]
+    if verbose:
+        for s in steps:
+            if s not in todo:
+                log("q7cc.torch: %s: up to date" % os.path.basename(s.output))
+    if not todo:
+        return
+    workers = min(len(todo), os.cpu_count() or 1)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(s.run, verbose, log) for s in todo]
+        errors = []
+        for f in futures:
+            try:
+                f.result()
+            except BuildError as e:
+                errors.append(e)
+    if errors:
+        raise errors[0]

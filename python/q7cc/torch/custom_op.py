@@ -1,0 +1,123 @@
+"""custom_op: the vendor's torch_neuronx.xla_impl.custom_op, for a CPU.
+
+    from q7cc.torch import custom_op
+
+    custom_op.load(name="relu", compute_srcs=["relu.cpp"], shape_srcs=["shape.cpp"],
+                   build_directory=os.getcwd())               # builds librelu.so, registers
+    custom_op.load_library("librelu.so")                      # in a later process
+    y = torch.ops.my_ops.relu_forward(x)
+
+Both take target="host" (the kernels run in this process, on the CPU) or
+target="emulated" (on an emulated Xtensa core, QEMU); the numbers are the
+same. Without one, Q7CC_TORCH_TARGET chooses, else the host. See
+docs/torch.md."""
+import os
+import struct
+
+from . import _bridge
+from ._build import BuildError, build
+
+__all__ = ["load", "load_library", "BuildError"]
+
+TARGETS = ("host", "emulated")
+EM_X86_64, EM_XTENSA = 62, 94
+
+
+class Library:
+    """A loaded library: where it is, its target and its ops, each a
+    (qualified name, schema, compute function)."""
+
+    def __init__(self, path, target, ops):
+        self.path, self.target, self.ops = path, target, ops
+
+    def __repr__(self):
+        return "<q7cc.torch library %s (%s): %s>" % (
+            self.path, self.target, ", ".join(op[0] for op in self.ops))
+
+
+def _target(target):
+    """target, or when None Q7CC_TORCH_TARGET, else "host": so a vendor
+    script that names no target runs on either unchanged."""
+    if target is None:
+        target = os.environ.get("Q7CC_TORCH_TARGET") or "host"
+    if target not in TARGETS:
+        raise ValueError("q7cc.torch: target=%r: expected 'host' or 'emulated'" % (target,))
+    return target
+
+
+def _image_machine(path):
+    """The ELF machine of path's first image (path may be a multicore
+    manifest); None when it cannot tell."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+        if head.startswith(b"q7cc-multicore 1"):
+            first = head.split(b"\n")[1].decode().strip()
+            return _image_machine(os.path.join(os.path.dirname(path), first))
+        if head[:4] != b"\x7fELF":
+            return None
+        return struct.unpack_from("<H", head, 18)[0]
+    except (OSError, IndexError, UnicodeDecodeError):
+        return None
+
+
+def load_library(path, target=None):
+    """Registers the ops of lib<name>.so, built by load() (here or in
+    another process), and returns the Library. The shape library the build
+    left beside it (lib<name>.shape.so) defines the ops; without one, the
+    ops are the library's own with the schemas q7cc derived, in the
+    namespace the schemas give (<name> when none), the output shaped like
+    the first tensor argument."""
+    target = _target(target)
+    path = os.path.abspath(os.fspath(path))
+    if not os.path.exists(path):
+        raise FileNotFoundError("q7cc.torch: %s: no such file" % path)
+    machine = _image_machine(path)
+    want = EM_X86_64 if target == "host" else EM_XTENSA
+    if machine in (EM_X86_64, EM_XTENSA) and machine != want:
+        raise RuntimeError("q7cc.torch: %s was built for the %s target; load it with target=%r" % (
+            path, "emulated" if machine == EM_XTENSA else "host",
+            "emulated" if machine == EM_XTENSA else "host"))
+    base = path[:-3] if path.endswith(".so") else path
+    shape = base + ".shape.so"
+    name = os.path.basename(base)
+    if name.startswith("lib"):
+        name = name[3:]
+    ops = _bridge.load(path, shape if os.path.exists(shape) else None, target, 0, name)
+    return Library(path, target, ops)
+
+
+def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=False,
+         verbose=False, target=None, extra_cflags=None, extra_include_paths=None):
+    """Builds lib<name>.so in build_directory (by default
+    ~/.cache/q7cc/torch/<name>) from the compute sources with q7cc and the
+    shape sources against libtorch, only what changed since the last
+    build, then registers its ops (load_library). multicore builds eight
+    per-core images, each run with its get_cpu_id(). verbose=True shows
+    the commands. extra_cflags go to the compute sources' compiles (e.g.
+    -DSTACK_SIZE=20000), extra_include_paths to every compile. A failed
+    compile or link raises BuildError, with the compiler's diagnostics.
+    target is "host" or "emulated" (None: Q7CC_TORCH_TARGET, else host)."""
+    target = _target(target)
+    if not name or not all(c.isalnum() or c == "_" for c in name):
+        raise ValueError("q7cc.torch: name=%r: a library name is letters, digits and _" % (name,))
+    if isinstance(compute_srcs, (str, bytes, os.PathLike)):
+        compute_srcs = [compute_srcs]
+    if isinstance(shape_srcs, (str, bytes, os.PathLike)):
+        shape_srcs = [shape_srcs]
+    compute_srcs = [os.fspath(s) for s in compute_srcs]
+    shape_srcs = [os.fspath(s) for s in (shape_srcs or ())]
+    if not compute_srcs:
+        raise ValueError("q7cc.torch: no compute sources")
+    if build_directory is None:
+        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        build_directory = os.path.join(cache, "q7cc", "torch", name)
+    os.makedirs(build_directory, exist_ok=True)
+    lib, _ = build(name, compute_srcs, shape_srcs, build_directory, bool(multicore),
+                   bool(verbose), target, extra_cflags or (), extra_include_paths or ())
+    library = load_library(lib, target)
+    if verbose:
+        for op in library.ops:
+            print("q7cc.torch: %s: %s (%s on the %s target)" % (
+                os.path.basename(lib), op[1], op[2], target), flush=True)
+    return library

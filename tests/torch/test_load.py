@@ -1,0 +1,126 @@
+"""load() and load_library(): a library built earlier registers in a
+fresh process; load() rebuilds only what changed (by the sources' text,
+the flags and q7cc) and shows its commands with verbose=True; a failed
+build raises BuildError with the compiler's diagnostics; a library
+meant for the other target, or a namespace loaded twice, is refused."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+import torch
+
+import libs
+from q7cc.torch import custom_op, _build
+
+
+def fresh_python(code, target):
+    """code in a new interpreter, which has only load_library."""
+    env = dict(os.environ, Q7CC_TORCH_TARGET=target)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout
+
+
+def test_load_library_in_a_fresh_process(target):
+    relu = os.path.join(libs.build_directory("relu", target), "librelu.so")
+    ints = os.path.join(libs.build_directory("ints", target), "libints.so")
+    out = fresh_python(
+        "import torch\n"
+        "from q7cc.torch import custom_op\n"
+        "custom_op.load_library(%r)\n"
+        "lib = custom_op.load_library(%r)\n"
+        "x = torch.randn(4, 6)\n"
+        "assert torch.equal(torch.ops.my_ops.relu_forward(x), torch.relu(x))\n"
+        "i = torch.arange(6, dtype=torch.int32)\n"
+        "assert torch.equal(torch.ops.ints.iscale(i, 4, False), i * 4)\n"
+        "print(lib.target, sorted(op[0] for op in lib.ops))\n" % (relu, ints), target)
+    assert out.split()[0] == target
+    assert "'ints::iscale'" in out and "'ints::rows_only'" in out
+
+
+def build(tmp, srcs, shape=(), name="again", verbose=True, capfd=None):
+    _build.build(name, srcs, shape, str(tmp), False, verbose, "host")
+    return capfd.readouterr().err if capfd else ""
+
+
+def test_rebuilds_only_what_changed(tmp_path, capfd):
+    src = tmp_path / "k.cpp"
+    shutil.copy(libs.LIBS["params"][0][0], src)
+    shape = libs.LIBS["params"][1]  # its object is in the shared cache already
+    capfd.readouterr()
+    first = build(tmp_path, [str(src)], shape, capfd=capfd)
+    assert "-c %s" % src in first and "libagain.so" in first
+    # the shape object is the shared cache's: linked, not compiled
+    assert "-c %s" % shape[0] not in first and "libagain.shape.so" in first
+    # nothing changed: nothing runs
+    again = build(tmp_path, [str(src)], shape, capfd=capfd)
+    assert "$ " not in again, again
+    # a new mtime, the same text: nothing runs
+    os.utime(src, None)
+    assert "$ " not in build(tmp_path, [str(src)], shape, capfd=capfd)
+    # a new text: that source is compiled and the library linked; the shape
+    # library is up to date
+    src.write_text(src.read_text() + "\n// changed\n")
+    changed = build(tmp_path, [str(src)], shape, capfd=capfd)
+    assert "-c %s" % src in changed and "-o %s" % (tmp_path / "libagain.so") in changed
+    assert "libagain.shape.so: up to date" in changed and "-c %s" % shape[0] not in changed
+    # other flags: compiled again
+    _build.build("again", [str(src)], shape, str(tmp_path), False, True, "host",
+                 extra_cflags=["-DQ7_TEST_FLAG=1"])
+    assert "-DQ7_TEST_FLAG=1" in capfd.readouterr().err
+
+
+def test_build_error_has_the_diagnostics(tmp_path):
+    bad = tmp_path / "bad.cpp"
+    bad.write_text("#include <torch/torch.h>\n#include <q7/kernel.h>\n"
+                   "Q7_KERNEL torch::Tensor broken(const torch::Tensor& x) {\n"
+                   "    return x.no_such_method();\n}\n")
+    with pytest.raises(custom_op.BuildError) as e:
+        custom_op.load(name="bad", compute_srcs=[str(bad)], build_directory=str(tmp_path),
+                       target="host")
+    assert "bad.cpp:4:" in str(e.value) and "no_such_method" in e.value.output
+    assert e.value.command[0].endswith("q7cc") and isinstance(e.value, RuntimeError)
+    assert not (tmp_path / "libbad.so").exists()
+    # a lint error of q7cc's own is a build error too
+    bad.write_text("#include <torch/torch.h>\n#include <q7/kernel.h>\n"
+                   "Q7_KERNEL void nothing(const torch::Tensor& x) { (void)x; }\n")
+    with pytest.raises(custom_op.BuildError, match=r"q7-return"):
+        custom_op.load(name="bad", compute_srcs=[str(bad)], build_directory=str(tmp_path),
+                       target="host")
+
+
+def test_the_other_targets_library_is_refused(target):
+    other = "emulated" if target == "host" else "host"
+    path = os.path.join(libs.build_directory("ints", other), "libints.so")
+    with pytest.raises(RuntimeError, match="built for the %s target; load it with target='%s'"
+                       % (other, other)):
+        custom_op.load_library(path, target=target)
+
+
+def test_a_namespace_is_loaded_once(target, tmp_path):
+    lib = libs.load("ints", target)
+    # the same files again: the same ops, no error
+    again = custom_op.load_library(lib.path, target=target)
+    assert again.ops == lib.ops
+    # another library in the same namespace: refused, with why
+    for name in os.listdir(os.path.dirname(lib.path)):
+        if name.startswith("libints"):
+            shutil.copy(os.path.join(os.path.dirname(lib.path), name), tmp_path / name)
+    with pytest.raises(RuntimeError, match="namespace 'ints' is already registered by"):
+        custom_op.load_library(str(tmp_path / "libints.so"), target=target)
+    assert torch.equal(torch.ops.ints.iscale(torch.ones(2, dtype=torch.int32), 2, False),
+                       torch.full((2,), 2, dtype=torch.int32))
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="expected 'host' or 'emulated'"):
+        custom_op.load_library("x.so", target="device")
+    with pytest.raises(FileNotFoundError):
+        custom_op.load_library("/nonexistent/libx.so", target="host")
+    with pytest.raises(FileNotFoundError, match="no such source file"):
+        custom_op.load(name="x", compute_srcs=["/nonexistent/x.cpp"], build_directory="/tmp")
+    with pytest.raises(ValueError, match="a library name"):
+        custom_op.load(name="a b", compute_srcs=["x.cpp"])

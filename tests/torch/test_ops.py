@@ -1,0 +1,104 @@
+"""Ops of every kind through torch.ops on the target: int64_t, double and
+Scalar parameters; a shape function whose output shape is no input's; an
+int32 kernel; an 8-core op; the device's destination rule; kernel errors
+that the runtime detects, as RuntimeError naming the op."""
+import warnings
+
+import pytest
+import torch
+
+import libs
+
+
+def schema(qualname):
+    return str(torch._C._jit_get_schemas_for_operator(qualname)[0])
+
+
+@pytest.fixture(scope="module")
+def params(target):
+    return libs.load("params", target)
+
+
+@pytest.fixture(scope="module")
+def ints(target):
+    return libs.load("ints", target)
+
+
+@pytest.fixture(scope="module")
+def mc(target):
+    return libs.load("mc", target)
+
+
+def test_int64_double_scalar(params):
+    assert schema("q7_test::affine") == \
+        "q7_test::affine(Tensor _0, int _1, float _2, Scalar _3) -> Tensor"
+    torch.manual_seed(1)
+    x = torch.randn(5, 7) * 10
+    for offset, scale, floor in ((3, 0.5, -1.25), (-7, 2.0, 5), (1 << 40, 1e-3, False),
+                                 (0, -3.5, -2 ** 60)):
+        got = torch.ops.q7_test.affine(x, offset, scale, floor)
+        want = torch.clamp(x.double() * scale + offset, min=float(floor)).float()
+        assert got.dtype == torch.float32 and got.shape == x.shape
+        assert torch.equal(got, want), (offset, scale, floor)
+    with pytest.raises(RuntimeError):
+        torch.ops.q7_test.affine(x, 1.5, 2.0, 0)  # not an int
+
+
+def test_output_shape_from_the_shape_function(params):
+    assert schema("q7_test::outer") == "q7_test::outer(Tensor _0, Tensor _1) -> Tensor"
+    a = torch.randn(5)
+    b = torch.randn(7)
+    got = torch.ops.q7_test.outer(a, b)
+    assert got.shape == (5, 7)
+    assert torch.equal(got, a[:, None] * b[None, :] + torch.arange(7, dtype=torch.float32))
+    with pytest.raises(RuntimeError, match="outer: two 1-D tensors, not 2-D and 1-D"):
+        torch.ops.q7_test.outer(torch.zeros(2, 2), b)
+
+
+def test_int32_kernel(ints):
+    assert schema("ints::iscale") == "ints::iscale(Tensor x, int k, bool negate) -> Tensor"
+    x = torch.tensor([[1, -2, 3], [2 ** 30, -(2 ** 31), 7]], dtype=torch.int32)
+    got = torch.ops.ints.iscale(x, 3, False)
+    assert got.dtype == torch.int32 and torch.equal(got, x * 3)
+    assert torch.equal(torch.ops.ints.iscale(x, 5, True), -(x * 5))
+    xt = x.t()  # not contiguous: copied
+    assert torch.equal(torch.ops.ints.iscale(xt, 2, False), xt * 2)
+
+
+def test_eight_cores(mc):
+    torch.manual_seed(3)
+    x = torch.randn(3000)
+    assert torch.equal(torch.ops.mc.relu_tcm(x), torch.relu(x))
+    rows = torch.arange(21 * 4, dtype=torch.int32).reshape(21, 4)
+    got = torch.ops.mc.which_core(rows)
+    core = torch.arange(21, dtype=torch.int32)[:, None] % 8
+    assert torch.equal(got, rows + 1000 * (core + 1))
+
+
+def test_returned_tensor_is_ignored_with_one_warning(mc):
+    x = torch.randn(40)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        got = torch.ops.mc.twice_other(x)
+        again = torch.ops.mc.twice_other(x)
+    assert torch.equal(got, 2 * x) and torch.equal(again, 2 * x)
+    said = [str(m.message) for m in w if "get_dst_tensor" in str(m.message)]
+    assert len(said) == 1, said
+    assert said[0].startswith("mc::twice_other: ") and "on several cores; it is ignored" in said[0]
+
+
+def test_kernel_errors_are_runtime_errors(ints):
+    with pytest.raises(RuntimeError, match=r"^ints::rows_only: .*ints\.cpp:\d+: "
+                                           r"expected x\.dim\(\) == 2$"):
+        torch.ops.ints.rows_only(torch.zeros(3))
+    with pytest.raises(RuntimeError, match=r"^ints::as_float: accessor: tensor is int32, not float32$"):
+        torch.ops.ints.as_float(torch.zeros(3, dtype=torch.int32))
+    with pytest.raises(RuntimeError, match=r"^ints::as_float: accessor<1>: tensor has 2 dims$"):
+        torch.ops.ints.as_float(torch.zeros(3, 3))
+    with pytest.raises(RuntimeError, match=r"^ints::past_end: tensor_to_tcm: elements \[6, 10\) "
+                                           r"are outside the tensor's 8$"):
+        torch.ops.ints.past_end(torch.zeros(8))
+    with pytest.raises(RuntimeError, match=r"^ints::iscale: argument 1 is ComplexFloat"):
+        torch.ops.ints.iscale(torch.zeros(2, dtype=torch.complex64), 1, False)
+    # the process and the library are fine afterwards
+    assert torch.equal(torch.ops.ints.as_float(torch.ones(3)), torch.full((3,), 2.0))
