@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include <ATen/ATen.h>
+#include <ATen/EmptyTensor.h>
 #include <c10/util/Exception.h>
 #include <c10/util/SmallVector.h>
 
@@ -35,24 +36,44 @@ bool q7_dtype(at::ScalarType t, uint32_t *out)
 	}
 }
 
-/* The descriptor of a contiguous CPU tensor, its data in place. */
-void describe(const std::string &op, const char *what, const at::Tensor &t, q7_tensor_desc *d)
+/* "argument 2", or "the output" (arg 0). */
+std::string what(size_t arg)
 {
-	TORCH_CHECK(t.device().is_cpu(), op, ": ", what, " is on ", t.device(),
+	return arg ? "argument " + std::to_string(arg) : std::string("the output");
+}
+
+/* Why t cannot go to the runtime (arg: its number from 1, 0 for the
+ * output); returns only when it can. */
+void refuse(const std::string &op, size_t arg, const at::Tensor &t)
+{
+	uint32_t dtype;
+	TORCH_CHECK(t.is_cpu(), op, ": ", what(arg), " is on ", t.device(),
 	            "; q7cc's ops take CPU tensors");
-	TORCH_CHECK(q7_dtype(t.scalar_type(), &d->dtype), op, ": ", what, " is ", t.scalar_type(),
+	TORCH_CHECK(q7_dtype(t.scalar_type(), &dtype), op, ": ", what(arg), " is ", t.scalar_type(),
 	            ", which q7cc's runtime has no dtype for");
-	TORCH_CHECK(t.dim() <= Q7_MAX_DIMS, op, ": ", what, " has ", t.dim(), " dimensions, at most ",
-	            Q7_MAX_DIMS);
-	d->ndim = (uint32_t)t.dim();
-	int64_t stride = 1;
-	for (int64_t i = t.dim() - 1; i >= 0; i--) {
-		TORCH_CHECK(t.size(i) <= Q7_MAX_DIM_SIZE, op, ": ", what, " has size ", t.size(i),
+	TORCH_CHECK(t.dim() <= Q7_MAX_DIMS, op, ": ", what(arg), " has ", t.dim(),
+	            " dimensions, at most ", Q7_MAX_DIMS);
+	for (int64_t i = 0; i < t.dim(); i++)
+		TORCH_CHECK(t.size(i) <= Q7_MAX_DIM_SIZE, op, ": ", what(arg), " has size ", t.size(i),
 		            " in dimension ", i, ", at most ", Q7_MAX_DIM_SIZE);
-		d->sizes[i] = (uint32_t)t.size(i);
+}
+
+/* The descriptor of a contiguous CPU tensor, its data in place. */
+void describe(const std::string &op, size_t arg, const at::Tensor &t, q7_tensor_desc *d)
+{
+	c10::IntArrayRef sizes = t.sizes();
+	size_t ndim = sizes.size();
+	bool ok = t.is_cpu() && q7_dtype(t.scalar_type(), &d->dtype) && ndim <= Q7_MAX_DIMS;
+	int64_t stride = 1;
+	for (size_t i = ndim; ok && i-- > 0;) {
+		ok = sizes[i] <= Q7_MAX_DIM_SIZE;
+		d->sizes[i] = (uint32_t)sizes[i];
 		d->strides[i] = (int32_t)stride;
-		stride *= t.size(i);
+		stride *= sizes[i];
 	}
+	if (!ok)
+		refuse(op, arg, t);
+	d->ndim = (uint32_t)ndim;
 	d->data = (uint64_t)(uintptr_t)t.data_ptr();
 }
 
@@ -92,8 +113,7 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 			if (!first)
 				first = &t;
 			a->kind = Q7_ARG_TENSOR;
-			std::string what = "argument " + std::to_string(i + 1);
-			describe(qualname, what.c_str(), *use, &a->u.tensor);
+			describe(qualname, i + 1, *use, &a->u.tensor);
 		} else if (v.isBool()) {
 			a->kind = Q7_ARG_BOOL;
 			a->u.i = v.toBool();
@@ -116,27 +136,28 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 	} else {
 		TORCH_CHECK(first, qualname, ": no tensor argument to shape the output like (give the op "
 		                             "a shape function: shape_srcs)");
-		out = at::empty(first->sizes(), first->options().memory_format(at::MemoryFormat::Contiguous));
+		/* Straight from the CPU allocator: the dispatcher's at::empty
+		 * would cost about as much as the rest of the call. */
+		out = at::detail::empty_cpu(first->sizes(), first->scalar_type());
 	}
 	if (!out.is_contiguous() || out.storage_offset() != 0 || out.is_neg() || out.is_conj())
-		out = at::empty(out.sizes(), out.options().memory_format(at::MemoryFormat::Contiguous));
+		out = at::detail::empty_cpu(out.sizes(), out.scalar_type());
 	q7_call call;
 	std::memset(&call, 0, sizeof call);
 	call.op = compute.c_str();
 	call.nargs = (unsigned)nargs;
 	call.args = q7args;
-	describe(qualname, "the output", out, &call.dst);
+	describe(qualname, 0, out, &call.dst);
 	q7_run_result r;
 	int failed = q7_engine_call(engine->engine, &call, &r);
-	std::string msg = r.message;
-	q7_run_result_free(&r);
-	TORCH_CHECK(!failed, message(*this, msg.c_str()));
-	if (!msg.empty() && !warned.exchange(true)) {
+	q7_run_result_free(&r); /* nothing to free with a destination; r.message stays */
+	TORCH_CHECK(!failed, message(*this, r.message));
+	if (r.message[0] && !warned.exchange(true)) {
 		void (*w)(const char *) = warn_fn.load();
 		if (w)
-			w(message(*this, msg.c_str()).c_str());
+			w(message(*this, r.message).c_str());
 		else
-			TORCH_WARN(message(*this, msg.c_str()));
+			TORCH_WARN(message(*this, r.message));
 	}
 	torch::jit::drop(*stack, nargs);
 	stack->emplace_back(std::move(out));

@@ -224,15 +224,27 @@ static int run_guarded(entry_fn entry, const char *path, struct q7_frame *f, cha
 	return 0;
 }
 
-/* The lowest usable address of this thread's stack, found once per
- * thread (pthread_getattr_np reads /proc for the main thread); 0 when
- * unknown. */
-static __thread uintptr_t thread_stack_low;
+struct q7_host {
+	unsigned cores;
+	enum q7_host_mode mode;
+	char *paths[Q7_MAX_CORES];
+	void *handles[Q7_MAX_CORES];
+	entry_fn entries[Q7_MAX_CORES];
+	void *heap;
+	size_t heap_size;
+	pthread_t stack_thread; /* the last thread that called, and its stack */
+	uintptr_t stack_low;
+	struct q7_frame frame;
+};
 
-static uintptr_t stack_low(void)
+/* The lowest usable address of this thread's stack (1 when unknown),
+ * kept for the last thread that called (pthread_getattr_np reads /proc
+ * for the main thread). */
+static uintptr_t stack_low(struct q7_host *h)
 {
-	if (thread_stack_low)
-		return thread_stack_low;
+	pthread_t self = pthread_self();
+	if (h->stack_low && pthread_equal(self, h->stack_thread))
+		return h->stack_low;
 	pthread_attr_t attr;
 	void *addr = NULL;
 	size_t size = 0, guard = 0;
@@ -244,16 +256,17 @@ static uintptr_t stack_low(void)
 		pthread_attr_destroy(&attr);
 		low += guard;
 	}
-	thread_stack_low = low;
+	h->stack_thread = self;
+	h->stack_low = low;
 	return low;
 }
 
 /* Direct: the stack limit the runtime compares a kernel's stack size with,
  * a device core's stack below here, but never below the thread's own. */
-static uint64_t direct_stack_limit(void)
+static uint64_t direct_stack_limit(struct q7_host *h)
 {
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-	uintptr_t low = stack_low();
+	uintptr_t low = stack_low(h);
 	uintptr_t lim = sp > CORE_STACK ? sp - CORE_STACK : 0;
 	return lim > low ? lim : (low > 1 ? low : 0);
 }
@@ -272,16 +285,6 @@ static void *open_image(const char *path, char *err, size_t n)
 	return h;
 }
 
-struct q7_host {
-	unsigned cores;
-	enum q7_host_mode mode;
-	char *paths[Q7_MAX_CORES];
-	void *handles[Q7_MAX_CORES];
-	entry_fn entries[Q7_MAX_CORES];
-	void *heap;
-	size_t heap_size;
-	struct q7_frame frame;
-};
 
 int q7_host_open(const struct q7_strvec *images, size_t heap_size, enum q7_host_mode mode,
                  struct q7_host **out, char *err, size_t n)
@@ -332,6 +335,8 @@ void q7_host_close(struct q7_host *h)
 	free(h);
 }
 
+/* The frame of core's call (the op's name is shorter than f->op: checked
+ * by q7_host_call). Only the arguments the call has are copied. */
 static void fill_frame(struct q7_host *h, const struct q7_call *c, unsigned core)
 {
 	struct q7_frame *f = &h->frame;
@@ -345,7 +350,8 @@ int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_resul
 {
 	struct q7_frame *f = &h->frame;
 	char err[Q7_MESSAGE_SIZE];
-	memset(r, 0, sizeof *r);
+	memset(r, 0, offsetof(struct q7_run_result, message) + 1);
+	memset(&r->out, 0, sizeof *r - offsetof(struct q7_run_result, out));
 	if (c->nargs > Q7_MAX_ARGS || strlen(c->op) >= sizeof f->op) {
 		q7_run_fail(r, "%s: %u arguments (at most %d), a name of %zu characters (at most %zu)",
 		            c->op, c->nargs, Q7_MAX_ARGS, strlen(c->op), sizeof f->op - 1);
@@ -358,7 +364,7 @@ int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_resul
 	for (unsigned core = 0; core < h->cores; core++) {
 		fill_frame(h, c, core);
 		if (h->mode == Q7_HOST_DIRECT) {
-			f->stack_limit = direct_stack_limit();
+			f->stack_limit = direct_stack_limit(h);
 			h->entries[core](f);
 		} else {
 			if (run_guarded(h->entries[core], h->paths[core], f, err, sizeof err) != 0) {

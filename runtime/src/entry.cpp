@@ -34,7 +34,7 @@ struct signature {
 };
 
 /* The running op's, for the marshalling's messages (q7rt_arg_label). */
-signature running;
+const signature *running;
 
 void set_status(q7_frame *f, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void set_status(q7_frame *f, int status, const char *fmt, ...)
@@ -248,15 +248,18 @@ bool check_args(q7_frame *f, const op_entry *op, const signature *sig)
 		/* a bool also takes the integers 0 and 1 */
 		bool ok = a->kind < 32 && (kind_rows[k].args & (1u << a->kind)) != 0 &&
 		          !(k == Q7_KIND_BOOL && a->kind == Q7_ARG_INT && a->u.i != 0 && a->u.i != 1);
+		/* The label only for a message: formatting it for every
+		 * argument of every call would cost more than the checks. */
+		if (ok && (k != Q7_KIND_TENSOR || check_tensor(f, &a->u.tensor, "")))
+			continue;
 		char what[64];
 		arg_label(sig, i, what, sizeof what);
-		if (!ok) {
+		if (!ok)
 			set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s: expected %.*s, got %s", f->op, what,
 			           (int)sig->type_len[i], sig->types[i], arg_kind_name(a->kind));
-			return false;
-		}
-		if (k == Q7_KIND_TENSOR && !check_tensor(f, &a->u.tensor, what))
-			return false;
+		else
+			check_tensor(f, &a->u.tensor, what); /* again, for the message */
+		return false;
 	}
 	return true;
 }
@@ -435,7 +438,10 @@ bool check_frame(q7_frame *f)
 
 void q7rt_arg_label(unsigned i, char *buf, size_t size)
 {
-	arg_label(&running, i, buf, size);
+	if (running)
+		arg_label(running, i, buf, size);
+	else
+		snprintf(buf, size, "argument %u", i + 1);
 }
 
 #if defined(__XTENSA__)
@@ -514,15 +520,28 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 			strcat(f->message, "none");
 		return f->status;
 	}
-	signature sig;
-	if (parse_schema(op->schema, &sig) != 0) {
-		set_status(f, Q7_STATUS_BAD_ARGS, "%s: cannot read the op's schema '%s'", f->op,
-		           op->schema ? op->schema : "(none)");
-		return f->status;
+	/* The last op's parsed schema is kept, with a copy of its text to
+	 * know it again: a loader that calls one op again and again (the
+	 * PyTorch bridge) does not parse it each time. */
+	static char parsed_text[512];
+	static signature parsed;
+	if (!op->schema || strcmp(op->schema, parsed_text) != 0) {
+		/* parsed from the copy, which its words then point into */
+		bool fits = op->schema && strlen(op->schema) < sizeof parsed_text;
+		if (fits)
+			strcpy(parsed_text, op->schema);
+		if (parse_schema(fits ? parsed_text : op->schema, &parsed) != 0) {
+			parsed_text[0] = 0;
+			set_status(f, Q7_STATUS_BAD_ARGS, "%s: cannot read the op's schema '%s'", f->op,
+			           op->schema ? op->schema : "(none)");
+			return f->status;
+		}
+		if (!fits)
+			parsed_text[0] = 0;
 	}
-	if (!check_args(f, op, &sig))
+	if (!check_args(f, op, &parsed))
 		return f->status;
-	running = sig;
+	running = &parsed;
 	q7rt.op = op->name;
 	if (f->dst.data != 0 && !check_tensor(f, &f->dst, "the destination"))
 		return f->status;
