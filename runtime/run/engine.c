@@ -76,12 +76,14 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 		}
 		cores = (unsigned)k;
 	}
-	if (q7_run_images(lib, cores, &paths, &why) != 0) {
+	bool emulated = o->target && strcmp(o->target, "emulated") == 0;
+	if (q7_run_check_target(lib, cores, emulated, &why) != 0 ||
+	    q7_run_images(lib, cores, &paths, &why) != 0) {
 		fail(err, n, "%s", why);
 		goto out;
 	}
 	e = q7_xcalloc(1, sizeof *e);
-	e->emulated = o->target && strcmp(o->target, "emulated") == 0;
+	e->emulated = emulated;
 	e->lib = q7_xstrdup(lib);
 	e->cores = cores;
 	e->heap_size = o->heap_size;

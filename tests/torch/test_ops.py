@@ -89,14 +89,14 @@ def test_returned_tensor_is_ignored_with_one_warning(mc):
 
 def test_kernel_errors_are_runtime_errors(ints):
     with pytest.raises(RuntimeError, match=r"^ints::rows_only: .*ints\.cpp:\d+: "
-                                           r"expected x\.dim\(\) == 2$"):
+                                           r"expected x\.dim\(\) == 2: rows_only wants a 2-D"):
         torch.ops.ints.rows_only(torch.zeros(3))
-    with pytest.raises(RuntimeError, match=r"^ints::as_float: accessor: tensor is int32, not float32$"):
+    with pytest.raises(RuntimeError, match=r"^ints::as_float: accessor: tensor is int32, not float32"):
         torch.ops.ints.as_float(torch.zeros(3, dtype=torch.int32))
-    with pytest.raises(RuntimeError, match=r"^ints::as_float: accessor<1>: tensor has 2 dims$"):
+    with pytest.raises(RuntimeError, match=r"^ints::as_float: accessor<1>: tensor has 2 dims"):
         torch.ops.ints.as_float(torch.zeros(3, 3))
     with pytest.raises(RuntimeError, match=r"^ints::past_end: tensor_to_tcm: elements \[6, 10\) "
-                                           r"are outside the tensor's 8$"):
+                                           r"are outside the tensor's 8"):
         torch.ops.ints.past_end(torch.zeros(8))
     with pytest.raises(RuntimeError, match=r"^ints::iscale: argument 1 is ComplexFloat"):
         torch.ops.ints.iscale(torch.zeros(2, dtype=torch.complex64), 1, False)
