@@ -102,3 +102,16 @@ def test_kernel_errors_are_runtime_errors(ints):
         torch.ops.ints.iscale(torch.zeros(2, dtype=torch.complex64), 1, False)
     # the process and the library are fine afterwards
     assert torch.equal(torch.ops.ints.as_float(torch.ones(3)), torch.full((3,), 2.0))
+
+
+def test_calls_from_several_threads(ints, target):
+    """Calls take turns in the engine: each thread gets its own numbers."""
+    import concurrent.futures
+    n = 40 if target == "host" else 4
+    xs = [torch.arange(i, i + 50, dtype=torch.int32) for i in range(8)]
+
+    def work(i):
+        return all(torch.equal(torch.ops.ints.iscale(xs[i], i + 2, False), xs[i] * (i + 2))
+                   for _ in range(n))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
+        assert all(pool.map(work, range(8)))
