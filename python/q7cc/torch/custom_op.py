@@ -50,7 +50,7 @@ def _image_machine(path):
     manifest); None when it cannot tell."""
     try:
         with open(path, "rb") as f:
-            head = f.read(64)
+            head = f.read(4096)
         if head.startswith(b"q7cc-multicore 1"):
             first = head.split(b"\n")[1].decode().strip()
             return _image_machine(os.path.join(os.path.dirname(path), first))
