@@ -2,6 +2,14 @@
  * behind one call, the op list, and the lock that makes calls from
  * several threads take turns.
  *
+ * The emulated target keeps one persistent session (emu_session.h) per
+ * engine: QEMU boots once and every call after the first takes
+ * milliseconds. Sessions share support/proc's table of children and
+ * support/tempfile's list, which are not thread-safe, so every session
+ * operation of every engine takes one process-wide lock. The race check
+ * (Q7CC_EMU_JOBS=N with several cores) keeps q7_run_emulated's one
+ * session per core and per call.
+ *
  * The op list comes from the library itself, on either target, through
  * the runtime's list request (an empty op name: one "name<TAB>schema" line
  * per op written into the destination), so an emulated image is listed
@@ -15,7 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "emu_session.h"
+#include "emu_session_int.h"
 #include "host.h"
 #include "image.h"
 #include "npy.h"
@@ -32,11 +43,17 @@ struct q7_engine {
 	size_t heap_size;
 	double timeout_s;
 	struct q7_host *host; /* the host target's images */
+	struct q7_emu_session *emu; /* the emulated target's session */
+	pid_t pid;            /* the process that opened it */
+	bool race_check;      /* Q7CC_EMU_JOBS > 1: a session per core, per call */
 	pthread_mutex_t lock;
 	int nops;             /* -1 until listed */
 	char *list;           /* the op list's text, which names and schemas point into */
 	char **names, **schemas;
 };
+
+/* Every session operation, of every engine. */
+static pthread_mutex_t emu_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int fail(char *err, size_t n, const char *fmt, ...) Q7_PRINTF(3, 4);
 static int fail(char *err, size_t n, const char *fmt, ...)
@@ -99,6 +116,23 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 				fail(err, n, "%s: cannot read: %s", paths.v[i], strerror(ENOENT));
 				goto out;
 			}
+		const char *jobs = getenv("Q7CC_EMU_JOBS");
+		e->race_check = cores > 1 && jobs && strtoul(jobs, NULL, 10) > 1;
+		e->pid = getpid();
+		if (!e->race_check) {
+			struct q7_emu_config cfg;
+			struct q7_run_result refused;
+			q7_emu_config_init(&cfg, lib, cores);
+			cfg.timeout_s = o->timeout_s;
+			cfg.forward_signals = o->forward_signals;
+			pthread_mutex_lock(&emu_lock);
+			int rc_open = q7_emu_open(&cfg, &e->emu, &refused);
+			pthread_mutex_unlock(&emu_lock);
+			if (rc_open != 0) {
+				fail(err, n, "%s", refused.message);
+				goto out;
+			}
+		}
 	}
 	*out = e;
 	e = NULL;
@@ -115,6 +149,11 @@ void q7_engine_close(struct q7_engine *e)
 	if (!e)
 		return;
 	q7_host_close(e->host);
+	if (e->emu) {
+		pthread_mutex_lock(&emu_lock);
+		q7_emu_close(e->emu);
+		pthread_mutex_unlock(&emu_lock);
+	}
 	pthread_mutex_destroy(&e->lock);
 	free(e->names);
 	free(e->schemas);
@@ -127,8 +166,9 @@ unsigned q7_engine_cores(const struct q7_engine *e) { return e->cores; }
 
 const char *q7_engine_target(const struct q7_engine *e) { return e->emulated ? "emulated" : "host"; }
 
-/* The emulated target: one QEMU run per call. The result comes back as a
- * copy, which goes into the caller's destination when there is one. */
+/* The emulated target: a call of the engine's session (or, for the race
+ * check, q7_run_emulated's session per core). The destination's bytes
+ * come back into the caller's buffer; the result's copy is then dropped. */
 static int call_emulated(struct q7_engine *e, const struct q7_call *c, unsigned cores,
                          struct q7_run_result *r)
 {
@@ -148,19 +188,33 @@ static int call_emulated(struct q7_engine *e, const struct q7_call *c, unsigned 
 	req.cores = cores;
 	req.timeout_s = e->timeout_s;
 	req.heap_size = e->heap_size;
-	if (q7_run_emulated(&req, r) != 0)
+	if (e->emu && getpid() != e->pid) {
+		/* A forked child shares the parent's QEMU socket: talking to it
+		 * would garble both; closing it would kill the parent's QEMU. */
+		memset(r, 0, sizeof *r);
+		q7_run_fail(r, "%s: the emulated core of %s belongs to process %ld, and this is a fork "
+		            "of it (a DataLoader worker, multiprocessing's fork); load the library in "
+		            "a process of its own (the 'spawn' start method) or use the host target",
+		            c->op, e->lib, (long)e->pid);
 		return 1;
-	if (c->dst.data == 0)
-		return 0;
-	size_t bytes = q7_npy_dtype_size((enum q7_dtype)c->dst.dtype);
-	for (unsigned i = 0; i < c->dst.ndim && i < Q7_MAX_DIMS; i++)
-		bytes *= c->dst.sizes[i];
-	if (r->out.dtype != c->dst.dtype || r->out_bytes > bytes) {
+	}
+	int rc;
+	if (e->race_check) {
+		rc = q7_run_emulated(&req, r);
+	} else {
+		pthread_mutex_lock(&emu_lock);
+		rc = q7_emu_call(e->emu, &req, r);
+		pthread_mutex_unlock(&emu_lock);
+	}
+	if (rc != 0 || c->dst.data == 0)
+		return rc;
+	/* Written back into dst by the target, which the runtime made the
+	 * result (a returned tensor copied in, or the destination rule). */
+	if (r->out.dtype != c->dst.dtype || r->out_bytes > q7_emu_desc_bytes(&c->dst)) {
 		q7_run_result_free(r);
 		q7_run_fail(r, "%s: the result does not fit the destination", c->op);
 		return 1;
 	}
-	memcpy((void *)(uintptr_t)c->dst.data, r->out_data, r->out_bytes);
 	free(r->out_data);
 	r->out_data = NULL;
 	r->out.data = c->dst.data;
@@ -221,8 +275,9 @@ int q7_engine_list(struct q7_engine *e, char *err, size_t n)
 	c.dst.strides[0] = 1;
 	c.dst.data = (uint64_t)(uintptr_t)buf;
 	struct q7_run_result r;
-	/* Core 0's image tells: every core's has the same ops. */
-	if (call_locked(e, &c, 1, &r) != 0) {
+	/* Every core's image has the same ops (a session runs them all; the
+	 * race check only core 0). */
+	if (call_locked(e, &c, 0, &r) != 0) {
 		rc = fail(err, n, "%s: cannot list its ops: %s%s", e->lib, r.message,
 		          r.status == Q7_STATUS_NO_SUCH_OP ? " (a library built by an older q7cc? "
 		                                             "build it again)" : "");

@@ -3,8 +3,9 @@
  * (run.c) and the PyTorch bridge (python/bridge) are its two users.
  *
  * Targets: "host" runs a host-profile library in this process (host.c);
- * "emulated" runs a gnu-profile image on an emulated Xtensa core
- * (emulated.c, QEMU). Both take the same calls and give the same numbers.
+ * "emulated" runs a gnu-profile image on an emulated Xtensa core, one
+ * persistent session per engine (emu_session.h: QEMU boots once). Both
+ * take the same calls and give the same numbers.
  *
  * Errors are messages, never exits: every function that can fail returns
  * -1 (or a status) with a NUL-terminated message in the caller's buffer or
@@ -24,6 +25,7 @@
 #ifndef Q7_RUN_ENGINE_H
 #define Q7_RUN_ENGINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "q7/frame.h"
@@ -53,6 +55,12 @@ struct q7_engine_opts {
 	size_t heap_size;        /* the heap arena's bytes; 0: 64 MiB */
 	double timeout_s;        /* emulated: per call; 0: 60 s */
 	enum q7_host_mode host_mode;
+	/* Emulated: SIGINT, SIGTERM, SIGHUP and SIGQUIT during a call kill
+	 * QEMU, and this process then dies by the signal (q7-run). Off, a
+	 * signal is this process's own business; QEMU, in a process group of
+	 * its own, finishes the call (an in-process user: Python raises its
+	 * KeyboardInterrupt after the op). */
+	bool forward_signals;
 };
 
 /* One call. Tensor arguments and the destination hold host addresses of

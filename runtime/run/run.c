@@ -222,7 +222,8 @@ static bool is_file_arg(const char *s)
 static int list_ops(const struct options *o)
 {
 	struct q7_engine_opts eo = {.target = o->target, .cores = 1, .heap_size = o->heap,
-	                            .timeout_s = o->timeout, .host_mode = Q7_HOST_GUARDED};
+	                            .timeout_s = o->timeout, .host_mode = Q7_HOST_GUARDED,
+	                            .forward_signals = true};
 	struct q7_engine *e = NULL;
 	char err[Q7_MESSAGE_SIZE];
 	int n = -1;
@@ -333,7 +334,8 @@ int q7_run_main(int argc, char **argv)
 	}
 
 	struct q7_engine_opts eo = {.target = o.target, .cores = req.cores, .heap_size = req.heap_size,
-	                            .timeout_s = req.timeout_s, .host_mode = Q7_HOST_GUARDED};
+	                            .timeout_s = req.timeout_s, .host_mode = Q7_HOST_GUARDED,
+	                            .forward_signals = true};
 	char err[Q7_MESSAGE_SIZE];
 	if (q7_engine_open(req.lib, &eo, &engine, err, sizeof err) != 0) {
 		q7_error("%s", err);

@@ -115,3 +115,31 @@ def test_calls_from_several_threads(ints, target):
                    for _ in range(n))
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
         assert all(pool.map(work, range(8)))
+
+
+def test_a_forked_child(ints, target):
+    """A forked child (a DataLoader worker) runs host ops itself; the
+    emulated core is its parent's, and the child is told so."""
+    import os
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            y = torch.ops.ints.iscale(torch.ones(3, dtype=torch.int32), 2, False)
+            msg = "ok %d" % int(y.sum())
+        except RuntimeError as e:
+            msg = "error " + str(e)
+        os.write(w, msg.encode())
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r) as f:
+        msg = f.read()
+    os.waitpid(pid, 0)
+    if target == "host":
+        assert msg == "ok 6", msg
+    else:
+        assert msg.startswith("error ints::iscale: ") and "is a fork of it" in msg, msg
+    # the parent's own calls go on
+    assert torch.equal(torch.ops.ints.iscale(torch.ones(2, dtype=torch.int32), 3, False),
+                       torch.full((2,), 3, dtype=torch.int32))
