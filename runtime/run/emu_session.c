@@ -635,8 +635,8 @@ static int io_failed(struct q7_emu_session *s, int rc, struct q7_run_result *r)
 	char how[96], w[32];
 	describe_end(s, how, sizeof how);
 	s->c.busy = false;
-	q7_run_fail(r, "%sthe emulated core gave no result (qemu-system-xtensa %s)",
-	            who(s, s->c.first + s->c.done, w, sizeof w), how);
+	q7_run_fail(r, "%s%s: the emulated core gave no result (qemu-system-xtensa %s)",
+	            who(s, s->c.first + s->c.done, w, sizeof w), s->lib, how);
 	return -1;
 }
 
@@ -745,6 +745,8 @@ static void boot_failure(struct q7_emu_session *s, const struct q7_boot_result *
 {
 	char w[32];
 	const char *pre = who(s, br->core, w, sizeof w);
+	/* The image the core ran: a damaged one is named. */
+	const char *image = br->core < s->cores && s->image[br->core] ? s->image[br->core] : s->lib;
 	if (br->boot_status == Q7_BOOT_EXCEPTION) {
 		/* Where in the linked image, for addr2line on the .so. */
 		const struct q7_pl_header *h = br->core < s->cores ? &s->hdr[br->core] : NULL;
@@ -752,11 +754,12 @@ static void boot_failure(struct q7_emu_session *s, const struct q7_boot_result *
 		if (h && br->exc_pc >= h->base && br->exc_pc - h->base < h->load_size)
 			snprintf(where, sizeof where, " (0x%08x in the linked image)",
 			         br->exc_pc - h->base + h->link_base);
-		q7_run_fail(r, "%sthe core took an %s: EXCCAUSE %u (%s) at pc 0x%08x%s, address 0x%08x",
-		            pre, br->message, br->exc_cause, q7_emu_exc_name(br->exc_cause), br->exc_pc,
-		            where, br->exc_vaddr);
+		q7_run_fail(r, "%s%s: the core took an %s: EXCCAUSE %u (%s: %s) at pc 0x%08x%s, "
+		            "address 0x%08x", pre, image, br->message, br->exc_cause,
+		            q7_emu_exc_name(br->exc_cause), q7_emu_exc_meaning(br->exc_cause),
+		            br->exc_pc, where, br->exc_vaddr);
 	} else {
-		q7_run_fail(r, "%sthe boot program stopped: %s", pre, br->message);
+		q7_run_fail(r, "%s%s: the boot program stopped: %s", pre, image, br->message);
 	}
 }
 
@@ -786,8 +789,9 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 		bool fatal = br.boot_status != Q7_BOOT_OK && br.boot_status != Q7_BOOT_BAD_OUTPUT;
 		if (br.magic != Q7_RESULT_MAGIC || br.version != Q7_BOOT_VERSION) {
 			call_lost(s);
-			q7_run_fail(r, "the boot program's record is damaged (magic 0x%08x, version %u; "
-			            "q7boot.elf of another q7cc?)", br.magic, br.version);
+			q7_run_fail(r, "%s: the boot program's record is damaged (magic 0x%08x, version %u; "
+			            "q7boot.elf of another q7cc, or an image that wrote over it?)", s->lib,
+			            br.magic, br.version);
 			return -1;
 		}
 		if (br.kind == Q7_RESULT_READY && !s->ready) {
@@ -810,7 +814,7 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 		    (br.frame_size != 0 && br.frame_size != sizeof c->frame) ||
 		    (br.frame_size == 0 && !fatal)) {
 			call_lost(s);
-			q7_run_fail(r, "the boot program's record is out of order or damaged");
+			q7_run_fail(r, "%s: the boot program's record is out of order or damaged", s->lib);
 			return -1;
 		}
 		if (br.frame_size && (rc = recv_all(s, &c->frame, sizeof c->frame, c->deadline)) != IO_OK)
@@ -837,7 +841,7 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 		bool ok = c->frame.status == Q7_STATUS_OK;
 		if (!last && !ok) {
 			call_lost(s);
-			q7_run_fail(r, "the boot program went on after a failed core");
+			q7_run_fail(r, "%s: the boot program went on after a failed core", s->lib);
 			return -1;
 		}
 		if (!last)
@@ -845,7 +849,7 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 		if (br.back_bytes != (ok ? c->back_bytes : 0) ||
 		    br.out_bytes > Q7_BOOT_RAM_END - Q7_BOOT_BLOCK_ADDR) {
 			call_lost(s);
-			q7_run_fail(r, "the boot program's record is truncated or damaged");
+			q7_run_fail(r, "%s: the boot program's record is truncated or damaged", s->lib);
 			return -1;
 		}
 		if (br.back_bytes && (rc = recv_all(s, c->back, br.back_bytes, c->deadline)) != IO_OK)
@@ -858,8 +862,13 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 		if (!ok) {
 			r->status = c->frame.status;
 			char w[32];
-			snprintf(r->message, sizeof r->message, "%s%s", who(s, br.core, w, sizeof w),
-			         c->frame.message);
+			if (c->frame.message[0])
+				snprintf(r->message, sizeof r->message, "%s%s", who(s, br.core, w, sizeof w),
+				         c->frame.message);
+			else /* the runtime always says why: its image is not what q7cc built */
+				snprintf(r->message, sizeof r->message,
+				         "%s%s: the op ended with status %d and no message (a damaged image?)",
+				         who(s, br.core, w, sizeof w), s->lib, (int)c->frame.status);
 			return -1;
 		}
 		return 0;
@@ -933,19 +942,52 @@ int q7_emu_call(struct q7_emu_session *s, const struct q7_run_request *req,
 	return rc;
 }
 
+/* The Xtensa ISA's exception causes (EXCCAUSE), named as the ISA names
+ * them, with what each means for a kernel. */
+static const struct {
+	uint32_t cause;
+	const char *name, *meaning;
+} exc_causes[] = {
+	{0, "IllegalInstruction", "an instruction the core does not have"},
+	{1, "Syscall", "a SYSCALL instruction"},
+	{2, "InstructionFetchError", "an error fetching an instruction"},
+	{3, "LoadStoreError", "an error on a load or store"},
+	{4, "Level1Interrupt", "a level-1 interrupt"},
+	{5, "Alloca", "a MOVSP the window could not take"},
+	{6, "IntegerDivideByZero", "an integer division by zero"},
+	{8, "Privileged", "a privileged instruction"},
+	{9, "LoadStoreAlignment", "a misaligned load or store"},
+	{12, "InstrPIFDataError", "a bus error fetching an instruction"},
+	{13, "LoadStorePIFDataError", "a bus error on a load or store"},
+	{14, "InstrPIFAddrError", "an instruction fetch from an address with no memory"},
+	{15, "LoadStorePIFAddrError", "a load or store at an address with no memory"},
+	{16, "InstTLBMiss", "an instruction fetch the TLB does not map"},
+	{17, "InstTLBMultiHit", "an instruction fetch the TLB maps twice"},
+	{18, "InstFetchPrivilege", "an instruction fetch from privileged memory"},
+	{20, "InstFetchProhibited", "an instruction fetch from memory that may not be executed"},
+	{24, "LoadStoreTLBMiss", "a load or store the TLB does not map"},
+	{25, "LoadStoreTLBMultiHit", "a load or store the TLB maps twice"},
+	{26, "LoadStorePrivilege", "a load or store to privileged memory"},
+	{28, "LoadProhibited", "a load from memory that may not be read"},
+	{29, "StoreProhibited", "a store to memory that may not be written"},
+};
+
 const char *q7_emu_exc_name(uint32_t cause)
 {
-	switch (cause) {
-	case 0: return "IllegalInstruction";
-	case 1: return "Syscall";
-	case 2: return "InstructionFetchError";
-	case 3: return "LoadStoreError";
-	case 4: return "Level1Interrupt";
-	case 6: return "IntegerDivideByZero";
-	case 9: return "LoadStoreAlignment";
-	case 20: return "InstFetchProhibited";
-	case 28: return "LoadProhibited";
-	case 29: return "StoreProhibited";
-	default: return "exception";
-	}
+	for (size_t i = 0; i < sizeof exc_causes / sizeof exc_causes[0]; i++)
+		if (exc_causes[i].cause == cause)
+			return exc_causes[i].name;
+	if (cause >= 32 && cause <= 39)
+		return "CoprocessorDisabled";
+	return "a cause the ISA reserves";
+}
+
+const char *q7_emu_exc_meaning(uint32_t cause)
+{
+	for (size_t i = 0; i < sizeof exc_causes / sizeof exc_causes[0]; i++)
+		if (exc_causes[i].cause == cause)
+			return exc_causes[i].meaning;
+	if (cause >= 32 && cause <= 39)
+		return "a coprocessor instruction while the coprocessor is off";
+	return "an exception this core should not raise";
 }

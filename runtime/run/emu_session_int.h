@@ -41,7 +41,9 @@ unsigned char *q7_emu_sent_data(const struct q7_emu_session *s, size_t *size);
 size_t q7_emu_desc_bytes(const struct q7_tensor_desc *t);
 /* CLOCK_MONOTONIC in seconds. */
 double q7_emu_now(void);
-/* EXCCAUSE in words. */
+/* EXCCAUSE's name in the ISA ("LoadProhibited"), and what it means for a
+ * kernel ("a load from memory that may not be read"). */
 const char *q7_emu_exc_name(uint32_t cause);
+const char *q7_emu_exc_meaning(uint32_t cause);
 
 #endif

@@ -343,7 +343,10 @@ int q7_run_main(int argc, char **argv)
 	}
 	struct q7_call call = {.op = req.op, .nargs = req.nargs, .args = req.args, .dst = req.dst};
 	if (q7_engine_call(engine, &call, &res) != 0 || res.status != Q7_STATUS_OK) {
-		q7_error("%s", res.message[0] ? res.message : "the op failed");
+		if (res.message[0])
+			q7_error("%s", res.message);
+		else
+			q7_error("%s: %s: the op failed without a message", req.lib, req.op);
 		goto out;
 	}
 	if (res.message[0]) /* once: the engine keeps one core's */

@@ -156,7 +156,7 @@ START_TEST(exception_and_timeout_cost_a_qemu)
 	struct call c;
 	make_call(&c, "ill", 1, 0, false);
 	c.req.nargs = 0;
-	expect_error(s, &c, -1, "EXCCAUSE 0 (IllegalInstruction)");
+	expect_error(s, &c, -1, "EXCCAUSE 0 (IllegalInstruction: ");
 	ck_assert_int_eq(qemu_pid(s), 0);
 	ck_assert_int_eq(kill((pid_t)first, 0), -1);
 	expect_scale(s, 5, 4, 1, false);
