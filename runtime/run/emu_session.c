@@ -944,7 +944,7 @@ int q7_emu_call(struct q7_emu_session *s, const struct q7_run_request *req,
 
 /* The Xtensa ISA's exception causes (EXCCAUSE), named as the ISA names
  * them, with what each means for a kernel. */
-static const struct {
+static const struct exc_cause {
 	uint32_t cause;
 	const char *name, *meaning;
 } exc_causes[] = {
@@ -972,22 +972,27 @@ static const struct {
 	{29, "StoreProhibited", "a store to memory that may not be written"},
 };
 
-const char *q7_emu_exc_name(uint32_t cause)
+/* The row of cause, or NULL: coprocessor causes (32-39) and reserved ones
+ * have none. */
+static const struct exc_cause *exc_row(uint32_t cause)
 {
 	for (size_t i = 0; i < sizeof exc_causes / sizeof exc_causes[0]; i++)
 		if (exc_causes[i].cause == cause)
-			return exc_causes[i].name;
-	if (cause >= 32 && cause <= 39)
-		return "CoprocessorDisabled";
-	return "a cause the ISA reserves";
+			return &exc_causes[i];
+	return NULL;
+}
+
+const char *q7_emu_exc_name(uint32_t cause)
+{
+	const struct exc_cause *e = exc_row(cause);
+	return e ? e->name : cause >= 32 && cause <= 39 ? "CoprocessorDisabled"
+	                                                  : "a cause the ISA reserves";
 }
 
 const char *q7_emu_exc_meaning(uint32_t cause)
 {
-	for (size_t i = 0; i < sizeof exc_causes / sizeof exc_causes[0]; i++)
-		if (exc_causes[i].cause == cause)
-			return exc_causes[i].meaning;
-	if (cause >= 32 && cause <= 39)
-		return "a coprocessor instruction while the coprocessor is off";
-	return "an exception this core should not raise";
+	const struct exc_cause *e = exc_row(cause);
+	return e ? e->meaning
+	         : cause >= 32 && cause <= 39 ? "a coprocessor instruction while the coprocessor is off"
+	                                      : "an exception this core should not raise";
 }
