@@ -41,13 +41,13 @@ double q7m_exp_core(double z)
 
 double q7m_log_split(double x, int *e)
 {
-	uint64_t u = m_bits64(x);
+	uint64_t u = fp_bits64(x);
 	int ex = (int)(u >> 52);
 	if (ex == 0) { /* subnormal: scale into the normals first */
-		u = m_bits64(x * m_pow2(64));
+		u = fp_bits64(x * m_pow2(64));
 		ex = (int)(u >> 52) - 64;
 	}
-	double f = m_float64((u & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
+	double f = fp_float64((u & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
 	ex -= 1023;
 	if (f > 0x1.6a09e667f3bcdp+0) { /* sqrt(2) */
 		f *= 0.5;
@@ -64,11 +64,11 @@ double q7m_log_split(double x, int *e)
 
 float q7m_expf(float x)
 {
-	uint32_t u = m_bits32(x);
+	uint32_t u = fp_bits32(x);
 	if (m_isnan32(u))
-		return m_float32(u | M32_QUIET);
+		return fp_float32(u | M32_QUIET);
 	if ((u & M32_SIGN) == 0 && u > 0x42b20000u) /* above 89: overflows */
-		return m_float32(M32_INF);
+		return fp_float32(M32_INF);
 	if (u > 0xc2d00000u) /* below -104: rounds to +0 */
 		return 0.0f;
 	return (float)q7m_exp_core((double)x);
@@ -79,13 +79,13 @@ enum { M_BASE_E, M_BASE_2, M_BASE_10 };
 /* log of x in one of the three bases. */
 static float log_base(float x, int base)
 {
-	uint32_t u = m_bits32(x);
+	uint32_t u = fp_bits32(x);
 	if (m_isnan32(u))
-		return m_float32(u | M32_QUIET);
+		return fp_float32(u | M32_QUIET);
 	if ((u & ~M32_SIGN) == 0)
-		return m_float32(M32_SIGN | M32_INF); /* -inf */
+		return fp_float32(M32_SIGN | M32_INF); /* -inf */
 	if (u & M32_SIGN)
-		return m_float32(M32_NAN);
+		return fp_float32(M32_NAN);
 	if (u == M32_INF)
 		return x;
 	int e;

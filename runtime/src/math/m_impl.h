@@ -1,17 +1,10 @@
-/* m_impl.h: what the q7math functions share: bit casts, the constants, and
+/* m_impl.h: what the q7math functions share: the constants (bit casts: ../fpbits.h), and
  * the binary64 cores e^z and ln(x) (exp_log.c), which powf uses too. */
 #ifndef Q7_M_IMPL_H
 #define Q7_M_IMPL_H
 
 #include "q7math.h"
-
-typedef union { float f; uint32_t u; } m_cast32;
-typedef union { double f; uint64_t u; } m_cast64;
-
-static inline uint32_t m_bits32(float f) { m_cast32 c; c.f = f; return c.u; }
-static inline float m_float32(uint32_t u) { m_cast32 c; c.u = u; return c.f; }
-static inline uint64_t m_bits64(double f) { m_cast64 c; c.f = f; return c.u; }
-static inline double m_float64(uint64_t u) { m_cast64 c; c.u = u; return c.f; }
+#include "../fpbits.h"
 
 #define M32_SIGN 0x80000000u
 #define M32_INF 0x7f800000u
@@ -21,7 +14,7 @@ static inline double m_float64(uint64_t u) { m_cast64 c; c.u = u; return c.f; }
 static inline int m_isnan32(uint32_t u) { return (u & ~M32_SIGN) > M32_INF; }
 
 /* 2^k as a binary64, for -1022 <= k <= 1023. */
-static inline double m_pow2(int k) { return m_float64((uint64_t)(k + 1023) << 52); }
+static inline double m_pow2(int k) { return fp_float64((uint64_t)(k + 1023) << 52); }
 
 /* e^z in binary64, relative error about 2^-52, for -745 < z < 709. */
 Q7M_API double q7m_exp_core(double z);

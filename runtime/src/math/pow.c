@@ -22,34 +22,34 @@ static int integer_kind(uint32_t uy)
 
 float q7m_powf(float x, float y)
 {
-	uint32_t ux = m_bits32(x), uy = m_bits32(y);
+	uint32_t ux = fp_bits32(x), uy = fp_bits32(y);
 	uint32_t ax = ux & ~M32_SIGN, ay = uy & ~M32_SIGN;
 	if (ay == 0 || ux == 0x3f800000u)
 		return 1.0f;
 	if (ax > M32_INF || ay > M32_INF)
-		return m_float32((ax > M32_INF ? ux : uy) | M32_QUIET);
+		return fp_float32((ax > M32_INF ? ux : uy) | M32_QUIET);
 	int yint = integer_kind(uy);
 	int yneg = (uy & M32_SIGN) != 0;
 	uint32_t sign = (ux & M32_SIGN) && yint == 1 ? M32_SIGN : 0;
 	if (ax == 0) /* ±0: ±inf or ±0, the sign only for odd integers */
-		return m_float32(sign | (yneg ? M32_INF : 0));
+		return fp_float32(sign | (yneg ? M32_INF : 0));
 	if (ax == M32_INF)
-		return m_float32(sign | (yneg ? 0 : M32_INF));
+		return fp_float32(sign | (yneg ? 0 : M32_INF));
 	if (ay == M32_INF) {
 		if (ax == 0x3f800000u) /* (-1)^±inf */
 			return 1.0f;
-		return m_float32((ax < 0x3f800000u) == yneg ? M32_INF : 0);
+		return fp_float32((ax < 0x3f800000u) == yneg ? M32_INF : 0);
 	}
 	if ((ux & M32_SIGN) && yint == 0)
-		return m_float32(M32_NAN);
+		return fp_float32(M32_NAN);
 	int e;
-	double lf = q7m_log_split((double)m_float32(ax), &e);
+	double lf = q7m_log_split((double)fp_float32(ax), &e);
 	double ln = (e * M_LN2_HI + lf) + e * M_LN2_LO;
 	double z = (double)y * ln;
 	if (z > 89.0)
-		return m_float32(sign | M32_INF);
+		return fp_float32(sign | M32_INF);
 	if (z < -104.5)
-		return m_float32(sign);
+		return fp_float32(sign);
 	float r = (float)q7m_exp_core(z);
 	return sign ? -r : r;
 }

@@ -7,11 +7,11 @@
  * carry of one unit when that direction is away from zero. */
 static float round32(float x, int up)
 {
-	uint32_t u = m_bits32(x);
+	uint32_t u = fp_bits32(x);
 	int e = (int)((u >> 23) & 0xffu) - 127;
 	int neg = (u & M32_SIGN) != 0;
 	if (e >= 23)
-		return m_isnan32(u) ? m_float32(u | M32_QUIET) : x;
+		return m_isnan32(u) ? fp_float32(u | M32_QUIET) : x;
 	if (e < 0) { /* |x| < 1 */
 		if ((u & ~M32_SIGN) == 0)
 			return x;
@@ -24,17 +24,17 @@ static float round32(float x, int up)
 		return x;
 	if (neg != up)
 		u += mask + 1;
-	return m_float32(u & ~mask);
+	return fp_float32(u & ~mask);
 }
 
 static double round64(double x, int up)
 {
-	uint64_t u = m_bits64(x);
+	uint64_t u = fp_bits64(x);
 	int e = (int)((u >> 52) & 0x7ffu) - 1023;
 	int neg = (u >> 63) != 0;
 	if (e >= 52) {
 		int nan = (u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
-		return nan ? m_float64(u | 0x0008000000000000ull) : x;
+		return nan ? fp_float64(u | 0x0008000000000000ull) : x;
 	}
 	if (e < 0) {
 		if ((u & 0x7fffffffffffffffull) == 0)
@@ -48,7 +48,7 @@ static double round64(double x, int up)
 		return x;
 	if (neg != up)
 		u += mask + 1;
-	return m_float64(u & ~mask);
+	return fp_float64(u & ~mask);
 }
 
 float q7m_floorf(float x) { return round32(x, 0); }

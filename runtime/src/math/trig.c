@@ -128,14 +128,14 @@ enum { M_SIN, M_COS, M_TAN };
 
 static float trig(float x, int which)
 {
-	uint32_t u = m_bits32(x);
+	uint32_t u = fp_bits32(x);
 	uint32_t ax = u & ~M32_SIGN;
 	if (ax > M32_INF)
-		return m_float32(u | M32_QUIET);
+		return fp_float32(u | M32_QUIET);
 	if (ax == M32_INF)
-		return m_float32(M32_NAN);
+		return fp_float32(M32_NAN);
 	int q = 0;
-	double r = ax < 0x3f490fdbu ? (double)m_float32(ax) : reduce(ax, &q);
+	double r = ax < 0x3f490fdbu ? (double)fp_float32(ax) : reduce(ax, &q);
 	double v;
 	switch (which) {
 	case M_SIN:

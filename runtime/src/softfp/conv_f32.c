@@ -16,21 +16,21 @@ float Q7SF(floatsisf)(int32_t i)
 {
     uint32_t u = (uint32_t)i;
     if (i == 0)
-        return sf_float32(0);
+        return fp_float32(0);
     if (i < 0)
-        return sf_float32(from_u32(1, 0u - u));
-    return sf_float32(from_u32(0, u));
+        return fp_float32(from_u32(1, 0u - u));
+    return fp_float32(from_u32(0, u));
 }
 
 float Q7SF(floatunsisf)(uint32_t u)
 {
-    return sf_float32(u ? from_u32(0, u) : 0);
+    return fp_float32(u ? from_u32(0, u) : 0);
 }
 
 /* Out of range as the Xtensa libgcc does it; see softfp.h. */
 uint32_t Q7SF(fixunssfsi)(float fa)
 {
-    uint32_t a = sf_bits32(fa), m, u;
+    uint32_t a = fp_bits32(fa), m, u;
     int32_t k = (int32_t)((a >> 23) & 0xff) - 0x7f;
 
     if (sf_isnan32(a))

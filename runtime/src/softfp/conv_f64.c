@@ -16,13 +16,13 @@ static uint64_t from_u32(uint64_t sign, uint32_t u)
 double Q7SF(floatsidf)(int32_t i)
 {
     if (i < 0)
-        return sf_float64(from_u32(SF64_SIGN, 0u - (uint32_t)i));
-    return sf_float64(from_u32(0, (uint32_t)i));
+        return fp_float64(from_u32(SF64_SIGN, 0u - (uint32_t)i));
+    return fp_float64(from_u32(0, (uint32_t)i));
 }
 
 double Q7SF(floatunsidf)(uint32_t u)
 {
-    return sf_float64(from_u32(0, u));
+    return fp_float64(from_u32(0, u));
 }
 
 /* |a| truncated, for 0 <= k < 32 where k is the unbiased exponent. */
@@ -34,7 +34,7 @@ static uint32_t trunc_abs(uint64_t a, int32_t k)
 /* Out of range as the Xtensa libgcc does it; see softfp.h. */
 int32_t Q7SF(fixdfsi)(double fa)
 {
-    uint64_t a = sf_bits64(fa);
+    uint64_t a = fp_bits64(fa);
     int32_t k = (int32_t)((a >> 52) & 0x7ff) - 0x3ff;
     uint32_t u;
 
@@ -50,7 +50,7 @@ int32_t Q7SF(fixdfsi)(double fa)
 
 uint32_t Q7SF(fixunsdfsi)(double fa)
 {
-    uint64_t a = sf_bits64(fa);
+    uint64_t a = fp_bits64(fa);
     int32_t k = (int32_t)((a >> 52) & 0x7ff) - 0x3ff;
     uint32_t u;
 

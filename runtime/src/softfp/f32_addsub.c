@@ -53,10 +53,10 @@ static uint32_t add32(uint32_t a, uint32_t b, uint32_t flip)
 
 float Q7SF(addsf3)(float a, float b)
 {
-    return sf_float32(add32(sf_bits32(a), sf_bits32(b), 0));
+    return fp_float32(add32(fp_bits32(a), fp_bits32(b), 0));
 }
 
 float Q7SF(subsf3)(float a, float b)
 {
-    return sf_float32(add32(sf_bits32(a), sf_bits32(b), SF32_SIGN));
+    return fp_float32(add32(fp_bits32(a), fp_bits32(b), SF32_SIGN));
 }

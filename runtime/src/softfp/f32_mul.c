@@ -3,20 +3,20 @@
 
 float Q7SF(mulsf3)(float fa, float fb)
 {
-    uint32_t a = sf_bits32(fa), b = sf_bits32(fb);
+    uint32_t a = fp_bits32(fa), b = fp_bits32(fb);
     uint32_t sign = (a ^ b) >> 31, ma, mb, m;
     uint64_t p;
     int32_t ea, eb, e;
 
     if (sf_isnan32(a) || sf_isnan32(b))
-        return sf_float32(sf_nan32(a, b));
+        return fp_float32(sf_nan32(a, b));
     if ((a & SF32_EXP) == SF32_EXP || (b & SF32_EXP) == SF32_EXP) {
         if ((a & ~SF32_SIGN) == 0 || (b & ~SF32_SIGN) == 0)
-            return sf_float32(SF32_DEFAULT_NAN); /* 0 * inf */
-        return sf_float32((sign << 31) | SF32_INF);
+            return fp_float32(SF32_DEFAULT_NAN); /* 0 * inf */
+        return fp_float32((sign << 31) | SF32_INF);
     }
     if ((a & ~SF32_SIGN) == 0 || (b & ~SF32_SIGN) == 0)
-        return sf_float32(sign << 31);
+        return fp_float32(sign << 31);
 
     ma = sf_unpack32(a, &ea);
     mb = sf_unpack32(b, &eb);
@@ -29,5 +29,5 @@ float Q7SF(mulsf3)(float fa, float fb)
         m <<= 1;
         e--;
     }
-    return sf_float32(sf_round_pack32(sign, e, m));
+    return fp_float32(sf_round_pack32(sign, e, m));
 }

@@ -50,10 +50,10 @@ static uint64_t add64(uint64_t a, uint64_t b, uint64_t flip)
 
 double Q7SF(adddf3)(double a, double b)
 {
-    return sf_float64(add64(sf_bits64(a), sf_bits64(b), 0));
+    return fp_float64(add64(fp_bits64(a), fp_bits64(b), 0));
 }
 
 double Q7SF(subdf3)(double a, double b)
 {
-    return sf_float64(add64(sf_bits64(a), sf_bits64(b), SF64_SIGN));
+    return fp_float64(add64(fp_bits64(a), fp_bits64(b), SF64_SIGN));
 }

@@ -3,27 +3,27 @@
 
 double Q7SF(divdf3)(double fa, double fb)
 {
-    uint64_t a = sf_bits64(fa), b = sf_bits64(fb);
+    uint64_t a = fp_bits64(fa), b = fp_bits64(fb);
     uint32_t sign = (uint32_t)((a ^ b) >> 63);
     uint64_t ma, mb, q, r, zero = (uint64_t)sign << 63;
     int32_t ea, eb, e, i;
 
     if (sf_isnan64(a) || sf_isnan64(b))
-        return sf_float64(sf_nan64(a, b));
+        return fp_float64(sf_nan64(a, b));
     if ((a & SF64_INF) == SF64_INF) {
         if ((b & SF64_INF) == SF64_INF)
-            return sf_float64(SF64_DEFAULT_NAN); /* inf / inf */
-        return sf_float64(zero | SF64_INF);
+            return fp_float64(SF64_DEFAULT_NAN); /* inf / inf */
+        return fp_float64(zero | SF64_INF);
     }
     if ((b & SF64_INF) == SF64_INF)
-        return sf_float64(zero);
+        return fp_float64(zero);
     if ((b & ~SF64_SIGN) == 0) {
         if ((a & ~SF64_SIGN) == 0)
-            return sf_float64(SF64_DEFAULT_NAN); /* 0 / 0 */
-        return sf_float64(zero | SF64_INF);
+            return fp_float64(SF64_DEFAULT_NAN); /* 0 / 0 */
+        return fp_float64(zero | SF64_INF);
     }
     if ((a & ~SF64_SIGN) == 0)
-        return sf_float64(zero);
+        return fp_float64(zero);
 
     ma = sf_unpack64(a, &ea);
     mb = sf_unpack64(b, &eb);
@@ -44,5 +44,5 @@ double Q7SF(divdf3)(double fa, double fb)
         }
         r <<= 1;
     }
-    return sf_float64(sf_round_pack64(sign, e, q | (r != 0)));
+    return fp_float64(sf_round_pack64(sign, e, q | (r != 0)));
 }

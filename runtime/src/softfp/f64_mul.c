@@ -3,20 +3,20 @@
 
 double Q7SF(muldf3)(double fa, double fb)
 {
-    uint64_t a = sf_bits64(fa), b = sf_bits64(fb);
+    uint64_t a = fp_bits64(fa), b = fp_bits64(fb);
     uint32_t sign = (uint32_t)((a ^ b) >> 63);
     uint64_t ma, mb, m, lo;
     int32_t ea, eb, e;
 
     if (sf_isnan64(a) || sf_isnan64(b))
-        return sf_float64(sf_nan64(a, b));
+        return fp_float64(sf_nan64(a, b));
     if ((a & SF64_INF) == SF64_INF || (b & SF64_INF) == SF64_INF) {
         if ((a & ~SF64_SIGN) == 0 || (b & ~SF64_SIGN) == 0)
-            return sf_float64(SF64_DEFAULT_NAN); /* 0 * inf */
-        return sf_float64(((uint64_t)sign << 63) | SF64_INF);
+            return fp_float64(SF64_DEFAULT_NAN); /* 0 * inf */
+        return fp_float64(((uint64_t)sign << 63) | SF64_INF);
     }
     if ((a & ~SF64_SIGN) == 0 || (b & ~SF64_SIGN) == 0)
-        return sf_float64((uint64_t)sign << 63);
+        return fp_float64((uint64_t)sign << 63);
 
     ma = sf_unpack64(a, &ea);
     mb = sf_unpack64(b, &eb);
@@ -29,5 +29,5 @@ double Q7SF(muldf3)(double fa, double fb)
         m <<= 1;
         e--;
     }
-    return sf_float64(sf_round_pack64(sign, e, m));
+    return fp_float64(sf_round_pack64(sign, e, m));
 }

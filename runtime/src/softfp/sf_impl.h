@@ -1,6 +1,7 @@
-/* sf_impl.h: the pieces every soft-float helper shares: bit casts, leading
- * zero counts, shifts that keep a sticky bit, wide products from 16-bit
- * pieces, NaN rules and the round-and-pack step of both formats.
+/* sf_impl.h: the pieces every soft-float helper shares (the bit casts are
+ * ../fpbits.h): leading zero counts, shifts that keep a sticky bit, wide
+ * products from 16-bit pieces, NaN rules and the round-and-pack step of
+ * both formats.
  *
  * Everything is static inline so that each helper's object stands alone in
  * the archive and the linker pulls only what an image uses.
@@ -15,14 +16,7 @@
 #define Q7_SF_IMPL_H
 
 #include "softfp.h"
-
-typedef union { float f; uint32_t u; } sf_cast32;
-typedef union { double f; uint64_t u; } sf_cast64;
-
-static inline uint32_t sf_bits32(float f) { sf_cast32 c; c.f = f; return c.u; }
-static inline float sf_float32(uint32_t u) { sf_cast32 c; c.u = u; return c.f; }
-static inline uint64_t sf_bits64(double f) { sf_cast64 c; c.f = f; return c.u; }
-static inline double sf_float64(uint64_t u) { sf_cast64 c; c.u = u; return c.f; }
+#include "../fpbits.h"
 
 #define SF32_SIGN   0x80000000u
 #define SF32_EXP    0x7f800000u
