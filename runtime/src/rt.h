@@ -30,7 +30,8 @@ struct q7rt_state {
 	struct q7rt_arena heap;  /* the frame's heap arena */
 	char *tcm_base;          /* the 16 KiB tcm pool, carved from heap */
 	struct {
-		uint32_t offset, size;
+		uint32_t offset, size; /* size: rounded up to 16 bytes */
+		uint32_t bytes;        /* as asked */
 	} tcm_blocks[Q7RT_TCM_BLOCKS]; /* live blocks, in address order */
 	unsigned tcm_n;
 	unsigned next_arg;       /* customop_next_* cursor */
@@ -62,6 +63,10 @@ void q7rt_arg_label(unsigned i, char *buf, size_t size);
 /* Elements of a tensor; 1 for a 0-dim tensor. */
 int64_t q7rt_numel(const struct q7rt_tensor *t);
 bool q7rt_contiguous(const struct q7rt_tensor *t);
+/* Where p lies in the tcm pool: 0 outside it; 1 inside a live block,
+ * *room then the bytes from p to the block's end (as asked); -1 inside
+ * the pool but in no live block. */
+int q7rt_tcm_room(const void *p, size_t *room);
 /* Wraps a frame's tensor descriptor (strides all 0: contiguous). */
 struct q7rt_tensor *q7rt_wrap(const struct q7_tensor_desc *d);
 

@@ -43,6 +43,7 @@ extern "C" void *q7rt_tcm_malloc(size_t bytes)
 		q7rt.tcm_blocks[k] = q7rt.tcm_blocks[k - 1];
 	q7rt.tcm_blocks[i].offset = at;
 	q7rt.tcm_blocks[i].size = size;
+	q7rt.tcm_blocks[i].bytes = (uint32_t)bytes;
 	q7rt.tcm_n++;
 	return q7rt.tcm_base + at;
 }
@@ -61,4 +62,21 @@ extern "C" void q7rt_tcm_free(void *p)
 		return;
 	}
 	q7rt_fail("tcm_free: %p is not a live tcm_malloc block", p);
+}
+
+int q7rt_tcm_room(const void *p, size_t *room)
+{
+	const char *c = static_cast<const char *>(p);
+	if (!q7rt.tcm_base || c < q7rt.tcm_base || c >= q7rt.tcm_base + Q7RT_TCM_SIZE)
+		return 0;
+	uint32_t off = (uint32_t)(c - q7rt.tcm_base);
+	for (unsigned i = 0; i < q7rt.tcm_n; i++) {
+		uint32_t start = q7rt.tcm_blocks[i].offset;
+		if (off >= start && off < start + q7rt.tcm_blocks[i].size) {
+			uint32_t end = start + q7rt.tcm_blocks[i].bytes;
+			*room = off < end ? end - off : 0;
+			return 1;
+		}
+	}
+	return -1;
 }

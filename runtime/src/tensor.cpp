@@ -196,6 +196,18 @@ extern "C" void q7rt_copy_tcm(const q7rt_tensor *t, int dtype, void *tcm, size_t
 	if (count && !tcm)
 		q7rt_fail("%s: the tcm buffer is null", what);
 	size_t esize = q7rt_dtype_size(dtype);
+	/* The tcm side: a buffer from tcm_malloc must hold the elements (a
+	 * buffer elsewhere is the kernel's own, of a size unknown here). */
+	size_t room = 0;
+	int where = count ? q7rt_tcm_room(tcm, &room) : 0;
+	if (where < 0)
+		q7rt_fail("%s: the tcm buffer lies inside the tcm pool but in no tcm_malloc block (freed?)",
+		          what);
+	if (where > 0 && (uint64_t)count * esize > room)
+		q7rt_fail("%s: %llu elements (%llu bytes) do not fit the tcm_malloc block, which has %llu "
+		          "bytes from there",
+		          what, (unsigned long long)count, (unsigned long long)count * esize,
+		          (unsigned long long)room);
 	char *base = static_cast<char *>(t->data);
 	if (q7rt_contiguous(t)) {
 		if (to_tcm)
@@ -212,6 +224,12 @@ extern "C" void q7rt_copy_tcm(const q7rt_tensor *t, int dtype, void *tcm, size_t
 		else
 			memcpy(elem, buf, esize);
 	}
+}
+
+extern "C" void q7rt_index_error(int64_t index, int64_t size, unsigned dim)
+{
+	q7rt_fail("accessor: index %lld is out of bounds for dimension %u with size %lld",
+	          (long long)index, dim, (long long)size);
 }
 
 extern "C" void q7rt_fill(q7rt_tensor *t, const q7rt_scalar *value)

@@ -409,8 +409,10 @@ def case_build(c):
             build = os.path.join(c.a.work, "%s-%s" % (project, tc))
             shutil.rmtree(build, ignore_errors=True)
             # No build type: no -DNDEBUG, so assert() is compiled in.
+            # Accessor index checks on the device too (its default is
+            # off), so that both targets report an index the same way.
             cmake_build(argparse.Namespace(examples=src, q7cc=q7cc), build, tc,
-                        ["-DCMAKE_BUILD_TYPE=", "-DCMAKE_CXX_FLAGS=-O1"])
+                        ["-DCMAKE_BUILD_TYPE=", "-DCMAKE_CXX_FLAGS=-O1 -DQ7_ACCESSOR_CHECKS=1"])
 
 
 # ---- test values ----
@@ -700,7 +702,8 @@ def case_streams(c):
     """Streaming accessors: the guide's add over 3 chunks of 4 KiB, int16,
     a write stream flushed at scope exit, six streams at once (two beyond
     the pool), close()'s results, the pool full while four are open;
-    then misuse."""
+    then misuse, with an accessor index outside its dimension (1-D, and a
+    37x53 tensor read as 256x256) and a tcm copy larger than its block."""
     n = 2500  # 10,000 bytes of float32: three buffers' worth
     vals = [float((i * 37) % 1001 - 500) / 8 for i in range(n)]
     ivals = [(i * 13) % 2001 - 1000 for i in range(n)]
@@ -726,7 +729,11 @@ def case_streams(c):
             "write_stream_accessor: write() past the end of the tensor's 5 elements",
             "read_stream_accessor: read() on a closed stream",
             "read_stream_accessor<int32>: tensor is float32",
-            "tcm_free: ")):
+            "tcm_free: ",
+            "accessor: index 5 is out of bounds for dimension 0 with size 5",
+            "accessor: index 37 is out of bounds for dimension 0 with size 37",
+            "tensor_to_tcm: 5 elements (20 bytes) do not fit the tcm_malloc block, which has 8 "
+            "bytes from there")):
         c.expect_error("api", "apimem", "api_stream_errors", [small, which], "api_stream_errors: " + needle)
     print("ok: streams")
 

@@ -56,6 +56,14 @@ void q7rt_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 
  * multicore loader names the core itself). */
 void q7rt_check_failed(const char *file, int line, const char *what)
 	__attribute__((noreturn));
+/* An accessor's index outside its dimension: stops the op with
+ * KERNEL_ERROR, "accessor: index I is out of bounds for dimension D with
+ * size S" (torch's words). */
+void q7rt_index_error(int64_t index, int64_t size, unsigned dim)
+	__attribute__((noreturn, cold));
+/* tensor_to_tcm (to_tcm 1) and tcm_to_tensor: count elements from
+ * element offset of t; both the tensor's range and, when tcm lies in the
+ * tcm pool, its tcm_malloc block are checked. */
 void q7rt_copy_tcm(const struct q7rt_tensor *t, int dtype, void *tcm, size_t offset, size_t count,
                    int to_tcm);
 struct q7rt_tensor *q7rt_dst_tensor(void);

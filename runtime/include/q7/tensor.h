@@ -19,13 +19,26 @@
  * The coherence policy (CoherencyEnforcer::Policy, per tensor) decides what
  * an incoherent mix does: a write stream open on a tensor together with
  * any other stream or standard accessor of it. TCM accessors are not
- * checked. Misuse (a wrong dtype or rank, reading or writing past the end,
- * a closed stream) stops the op with a message instead of corrupting
- * memory. */
+ * checked. Misuse (a wrong dtype or rank, an index outside a dimension,
+ * reading or writing past the end, a closed stream) stops the op with a
+ * message instead of corrupting memory.
+ *
+ * Index checks: acc[i] compares i with its dimension's size when
+ * Q7_ACCESSOR_CHECKS is 1, the default on the host; on the device it is 0
+ * unless the kernel is compiled with -DQ7_ACCESSOR_CHECKS=1 (a compare and
+ * a branch per index cost the lx106 more than a host: docs/runtime.md). */
 #ifndef Q7_TENSOR_H
 #define Q7_TENSOR_H
 
 #include <q7/types.h>
+
+#ifndef Q7_ACCESSOR_CHECKS
+#if defined(__XTENSA__)
+#define Q7_ACCESSOR_CHECKS 0
+#else
+#define Q7_ACCESSOR_CHECKS 1
+#endif
+#endif
 
 namespace torch {
 /* torch::CoherencyEnforcer::Policy. */
@@ -70,28 +83,63 @@ struct element { typedef T type; };
 template <class T>
 struct element<T, true> { typedef const T type; };
 
+/* acc[i]'s check: i within [0, size) of dimension dim, else the op ends
+ * naming the index (q7rt_index_error). */
+inline void check_index(int64_t i, int64_t size, unsigned dim)
+{
+#if Q7_ACCESSOR_CHECKS && defined(__XTENSA__)
+	/* Two 32-bit compares: sizes are under 2^16, and a 64-bit compare
+	 * takes the lx106 several more instructions. */
+	if (__builtin_expect((uint32_t)((uint64_t)i >> 32) != 0 || (uint32_t)i >= (uint32_t)size, 0))
+		q7rt_index_error(i, size, dim);
+#elif Q7_ACCESSOR_CHECKS
+	if (__builtin_expect((uint64_t)i >= (uint64_t)size, 0))
+		q7rt_index_error(i, size, dim);
+#else
+	(void)i;
+	(void)size;
+	(void)dim;
+#endif
+}
+
 /* What TensorAccessor<T, N> and its sub-accessors share. The accessor a
  * Tensor hands out holds a lease on the tensor (for the coherence check);
- * the sub-accessors operator[] makes do not. */
+ * the sub-accessors operator[] makes do not. The sizes and strides are
+ * held by value: a loop over acc[i][j] then keeps them in registers
+ * instead of loading them through a pointer at every element (a load
+ * after an index check, which may leave the loop, is not hoisted). dim_
+ * is the tensor's dimension that sizes_[0] describes (0 for the accessor
+ * a Tensor hands out), for the index check's message. */
 template <class T, size_t N, bool read_only>
 class AccessorBase {
 protected:
 	typedef typename element<T, read_only>::type E;
 	E *data_;
-	const int64_t *sizes_;
-	const int64_t *strides_;
+	int64_t sizes_[N];
+	int64_t strides_[N];
 	q7rt_tensor *lease_;
+	unsigned dim_;
+
+	void copy_shape(const int64_t *sz, const int64_t *st)
+	{
+		for (size_t d = 0; d < N; d++) {
+			sizes_[d] = sz[d];
+			strides_[d] = st[d];
+		}
+	}
 
 public:
-	AccessorBase(E *d, const int64_t *sz, const int64_t *st, q7rt_tensor *lease = nullptr)
-		: data_(d), sizes_(sz), strides_(st), lease_(lease)
+	AccessorBase(E *d, const int64_t *sz, const int64_t *st, q7rt_tensor *lease = nullptr,
+	             unsigned dim = 0)
+		: data_(d), lease_(lease), dim_(dim)
 	{
+		copy_shape(sz, st);
 		if (lease_)
 			lease_->coh.n_standard++;
 	}
-	AccessorBase(const AccessorBase &o)
-		: data_(o.data_), sizes_(o.sizes_), strides_(o.strides_), lease_(o.lease_)
+	AccessorBase(const AccessorBase &o) : data_(o.data_), lease_(o.lease_), dim_(o.dim_)
 	{
+		copy_shape(o.sizes_, o.strides_);
 		if (lease_)
 			lease_->coh.n_standard++;
 	}
@@ -102,9 +150,9 @@ public:
 		if (lease_)
 			lease_->coh.n_standard--;
 		data_ = o.data_;
-		sizes_ = o.sizes_;
-		strides_ = o.strides_;
+		copy_shape(o.sizes_, o.strides_);
 		lease_ = o.lease_;
+		dim_ = o.dim_;
 		return *this;
 	}
 	~AccessorBase()
@@ -120,19 +168,23 @@ public:
 };
 } // namespace q7detail
 
-/* acc[i][j]...: element access by indices, through the strides. */
+/* acc[i][j]...: element access by indices, through the strides; each
+ * index checked against its dimension (Q7_ACCESSOR_CHECKS). */
 template <class T, size_t N, bool read_only = false>
 class TensorAccessor : public q7detail::AccessorBase<T, N, read_only> {
 	typedef q7detail::AccessorBase<T, N, read_only> Base;
 
 public:
 	using typename Base::E;
-	TensorAccessor(E *d, const int64_t *sz, const int64_t *st, q7rt_tensor *lease = nullptr)
-		: Base(d, sz, st, lease) {}
+	TensorAccessor(E *d, const int64_t *sz, const int64_t *st, q7rt_tensor *lease = nullptr,
+	               unsigned dim = 0)
+		: Base(d, sz, st, lease, dim) {}
 	TensorAccessor<T, N - 1, read_only> operator[](int64_t i) const
 	{
+		q7detail::check_index(i, this->sizes_[0], this->dim_);
 		return TensorAccessor<T, N - 1, read_only>(this->data_ + this->strides_[0] * i,
-		                                           this->sizes_ + 1, this->strides_ + 1);
+		                                           this->sizes_ + 1, this->strides_ + 1, nullptr,
+		                                           this->dim_ + 1);
 	}
 };
 
@@ -142,9 +194,14 @@ class TensorAccessor<T, 1, read_only> : public q7detail::AccessorBase<T, 1, read
 
 public:
 	using typename Base::E;
-	TensorAccessor(E *d, const int64_t *sz, const int64_t *st, q7rt_tensor *lease = nullptr)
-		: Base(d, sz, st, lease) {}
-	E &operator[](int64_t i) const { return this->data_[this->strides_[0] * i]; }
+	TensorAccessor(E *d, const int64_t *sz, const int64_t *st, q7rt_tensor *lease = nullptr,
+	               unsigned dim = 0)
+		: Base(d, sz, st, lease, dim) {}
+	E &operator[](int64_t i) const
+	{
+		q7detail::check_index(i, this->sizes_[0], this->dim_);
+		return this->data_[this->strides_[0] * i];
+	}
 };
 
 /* Chunked copies between a tensor (in HBM on the device) and a buffer in

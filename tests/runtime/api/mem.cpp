@@ -161,6 +161,26 @@ Q7_KERNEL torch::Tensor api_stream_errors(const torch::Tensor &x, int64_t which)
         torch::neuron::tcm_free(&local);
         break;
     }
+    case 5: { // an index past a 1-D accessor's end (the device checks with Q7_ACCESSOR_CHECKS)
+        auto a = x.accessor<float, 1>();
+        y.data_ptr<float>()[0] = a[x.numel()];
+        break;
+    }
+    case 6: { // a row index past a 2-D accessor's rows: a 37x53 grad read as 256x256
+        torch::Tensor grad = torch::zeros({37, 53}, torch::kFloat);
+        auto g = grad.accessor<float, 2>();
+        float s = 0;
+        for (int i = 0; i < 256; i++)
+            s += g[i][i % 53];
+        y.data_ptr<float>()[0] = s;
+        break;
+    }
+    case 7: { // a tcm copy larger than its tcm_malloc block
+        float *b = static_cast<float *>(torch::neuron::tcm_malloc(2 * sizeof(float)));
+        x.tcm_accessor().tensor_to_tcm<float>(b, 0, (size_t)x.numel());
+        y.data_ptr<float>()[0] = b[0];
+        break;
+    }
     default: break;
     }
     return y;
