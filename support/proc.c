@@ -12,13 +12,16 @@
 #include "support.h"
 #include "tempfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +32,8 @@ extern char **environ;
 /* Longest sleep between looks at the children, should SIGCHLD go to
  * another thread of a program that embeds us. */
 #define NAP_S 0.25
+/* Between looks at a child while waiting for its descriptor. */
+#define FD_NAP_S 0.02
 
 struct child {
 	pid_t pid;       /* 0: a free slot */
@@ -132,6 +137,13 @@ static void want_sigchld(void)
 		sigaction(SIGCHLD, &sa, NULL);
 	}
 	done = true;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static int free_slot(void)
@@ -391,7 +403,7 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 	return pid;
 }
 
-pid_t q7_proc_fork(void)
+static pid_t fork_tracked(bool group)
 {
 	interrupted();
 	want_sigchld();
@@ -407,7 +419,12 @@ pid_t q7_proc_fork(void)
 	}
 	pid_t pid = fork();
 	int e = errno;
+	/* Both sides set the group, so neither may act before it is set. */
+	if (pid > 0 && group)
+		setpgid(pid, pid);
 	if (pid == 0) {
+		if (group)
+			setpgid(0, 0);
 		/* The parent's children and handlers are not the child's. */
 		memset(kids, 0, sizeof kids);
 		nlive = 0;
@@ -418,11 +435,111 @@ pid_t q7_proc_fork(void)
 		}
 	} else if (pid > 0) {
 		static const struct q7_proc_opts worker = {.quiet = true};
-		track(slot, pid, false, &worker, "worker");
+		track(slot, pid, group, &worker, "worker");
 	}
 	restore_mask(&old);
 	errno = e;
 	return pid;
+}
+
+pid_t q7_proc_fork(void)
+{
+	return fork_tracked(false);
+}
+
+pid_t q7_proc_fork_group(void)
+{
+	return fork_tracked(true);
+}
+
+void q7_proc_forget(pid_t pid)
+{
+	sigset_t old;
+	block_forwarded(&old);
+	int slot = find(pid);
+	if (slot >= 0) {
+		kids[slot].pid = 0;
+		nlive = nlive - 1;
+	}
+	restore_mask(&old);
+}
+
+void q7_proc_reap_orphans(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+}
+
+/* This process's children (of every thread), from /proc; at most max. */
+static size_t list_children(pid_t *out, size_t max)
+{
+	size_t n = 0;
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *t;
+	while (d && (t = readdir(d)) != NULL && n < max) {
+		if (t->d_name[0] == '.')
+			continue;
+		char path[300];
+		snprintf(path, sizeof path, "/proc/self/task/%.32s/children", t->d_name);
+		FILE *f = fopen(path, "re");
+		long v;
+		while (f && n < max && fscanf(f, "%ld", &v) == 1)
+			out[n++] = (pid_t)v;
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+int q7_proc_kill_strays(void)
+{
+	int reaped = 0;
+	pid_t found[256];
+	/* Each round kills what is there; their orphans come to us (the
+	 * reaper) and are found by the next. */
+	for (int round = 0; round < 64; round++) {
+		size_t n = list_children(found, sizeof found / sizeof found[0]), strays = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (find(found[i]) >= 0)
+				continue;
+			found[strays++] = found[i];
+			kill(found[i], SIGKILL);
+		}
+		if (strays == 0)
+			break;
+		for (size_t i = 0; i < strays; i++) {
+			int st;
+			while (waitpid(found[i], &st, 0) < 0 && errno == EINTR)
+				;
+			reaped++;
+		}
+	}
+	return reaped;
+}
+
+int q7_proc_wait_fd(pid_t pid, int fd, double timeout_s)
+{
+	/* Data wakes the poll at once; an exit is seen at the next look, so
+	 * within one nap (no pidfd: valgrind has none, and a forked child of
+	 * the child may hold fd open after pid is gone). */
+	double end = timeout_s >= 0 ? now_s() + timeout_s : 0;
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	for (;;) {
+		if (fd >= 0 && poll(&p, 1, 0) > 0 && p.revents)
+			return 1;
+		if (has_exited(pid))
+			return 0;
+		double nap = FD_NAP_S;
+		if (timeout_s >= 0) {
+			double left = end - now_s();
+			if (left <= 0)
+				return Q7_PROC_TIMEOUT;
+			nap = left < nap ? left : nap;
+		}
+		p.revents = 0;
+		poll(&p, fd >= 0 ? 1 : 0, (int)(nap * 1000) + 1);
+	}
 }
 
 int q7_proc_wait(pid_t pid, int *status)
@@ -446,12 +563,6 @@ static bool among(pid_t pid, const pid_t *pids, size_t n)
 	return false;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 int q7_proc_wait_any(const pid_t *pids, size_t n, double timeout_s, pid_t *pid, int *status)
 {

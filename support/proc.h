@@ -1,13 +1,15 @@
 /* support/proc: every child process a q7 tool runs, in one place.
  *
  * Owns: starting a child from an argv array (posix_spawnp, never a shell)
- * with its redirections; forking a worker; the table of tracked children,
- * which a signal handler may walk (a child is created and entered with the
- * forwarded signals blocked, and leaves it with them blocked once it is a
- * zombie, so a pid signalled is never one reused); waiting for one tracked
- * child, for the first of several (with a deadline), or for all; killing
- * them; and the one wait-status decoder (an exit code passes through;
- * death by signal N is reported by name and gives 128+N).
+ * with its redirections; forking a worker (in our process group or in one
+ * of its own); the table of tracked children, which a signal handler may
+ * walk (a child is created and entered with the forwarded signals blocked,
+ * and leaves it with them blocked once it is a zombie, so a pid signalled
+ * is never one reused); waiting for one tracked child, for the first of
+ * several (with a deadline), for all, or for a descriptor or a child's
+ * exit, whichever comes first; killing them; ending a worker's strays;
+ * and the one wait-status decoder (an exit code passes through; death by
+ * signal N is reported by name and gives 128+N).
  *
  * Signals: once q7_proc_signals_install() ran, SIGINT, SIGTERM, SIGHUP and
  * SIGQUIT are forwarded to every tracked child (to its process group: each
@@ -16,7 +18,10 @@
  * (tempfile.h) and dies by the signal. With no child running it does so at
  * once.
  *
- * Never waits for a child it did not start (no waitpid(-1)). */
+ * Never waits for a child it did not start (no waitpid(-1)), except in
+ * q7_proc_kill_strays, which a worker process calls to end what the code
+ * it runs started behind its back (the run engine's isolated host mode:
+ * a kernel that forks). */
 #ifndef Q7_PROC_H
 #define Q7_PROC_H
 
@@ -63,6 +68,29 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o);
  * SIGTERM). In the child (0): nothing tracked, our handlers undone; it
  * must end with _exit(). -1 with errno set on failure. */
 pid_t q7_proc_fork(void);
+
+/* The same, the child leading a process group of its own: q7_proc_kill
+ * and the forwarded signals reach the whole group, so what the child
+ * starts behind our back goes with it. */
+pid_t q7_proc_fork_group(void);
+/* Stops tracking pid without waiting for it: a child of the process this
+ * one was forked from, which is not this process's own. */
+void q7_proc_forget(pid_t pid);
+
+/* For a worker process whose code may start processes behind our back
+ * (a kernel that forks): makes this process the reaper of its orphaned
+ * descendants (PR_SET_CHILD_SUBREAPER). */
+void q7_proc_reap_orphans(void);
+/* Kills (SIGKILL) and reaps every child of this process that is not
+ * tracked, and the orphans that then come to it, until none is left.
+ * Returns how many were reaped. */
+int q7_proc_kill_strays(void);
+
+/* Waits until fd is readable (or at its end) or the tracked child pid has
+ * exited (it stays to be reaped by q7_proc_wait), for at most timeout_s
+ * seconds (< 0: no limit). 1: fd is readable; 0: pid exited;
+ * Q7_PROC_TIMEOUT. */
+int q7_proc_wait_fd(pid_t pid, int fd, double timeout_s);
 
 /* Waits for the tracked child pid. Returns its code (q7_proc_code), or
  * Q7_EXIT_INTERNAL if pid is not tracked; *status (when non-NULL) gets the

@@ -77,6 +77,7 @@ struct Loaded {
 	FileId lib, shape;
 	bool has_shape = false;
 	std::string target;
+	bool isolate = false;
 	std::shared_ptr<Engine> engine;
 	void *shape_handle = nullptr;
 	std::vector<std::unique_ptr<torch::Library>> libraries;
@@ -294,7 +295,7 @@ void find_prefix()
 
 /* The load, the table lock held. NULL with *err on failure. */
 Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, unsigned cores,
-                    const char *default_ns, std::string *err)
+                    const char *default_ns, bool isolate, double timeout_s, std::string *err)
 {
 	FileId lib_id, shape_id;
 	if (!file_id(lib, &lib_id)) {
@@ -307,8 +308,15 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 	}
 	for (const auto &l : table) {
 		if (l->lib == lib_id && l->target == target && l->has_shape == (shape_lib != nullptr) &&
-		    (!shape_lib || l->shape == shape_id))
+		    (!shape_lib || l->shape == shape_id)) {
+			if (l->isolate != isolate && l->target == "host") {
+				*err = std::string(lib) + ": already loaded in this process " +
+				       (l->isolate ? "isolated (isolate=True)" : "in-process (isolate=False)") +
+				       "; its ops are registered once per process";
+				return nullptr;
+			}
 			return l.get();
+		}
 	}
 	find_prefix();
 	std::unique_ptr<Loaded> ld(new Loaded);
@@ -316,11 +324,13 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 	ld->shape = shape_id;
 	ld->has_shape = shape_lib != nullptr;
 	ld->target = target;
+	ld->isolate = isolate;
 	q7_engine_opts o;
 	std::memset(&o, 0, sizeof o);
 	o.target = target;
 	o.cores = cores;
-	o.host_mode = Q7_HOST_DIRECT;
+	o.host_mode = isolate ? Q7_HOST_ISOLATED : Q7_HOST_DIRECT;
+	o.timeout_s = timeout_s;
 	char msg[Q7_MESSAGE_SIZE];
 	q7_engine *e = nullptr;
 	if (q7_engine_open(lib, &o, &e, msg, sizeof msg) != 0) {
@@ -395,13 +405,15 @@ __attribute__((visibility("default"))) const char *q7t_torch_version(void)
 
 __attribute__((visibility("default"))) void *q7t_load(const char *lib, const char *shape_lib,
                                                       const char *target, unsigned cores,
-                                                      const char *default_ns, char **err)
+                                                      const char *default_ns, int isolate,
+                                                      double timeout_s, char **err)
 {
 	std::string why;
 	Loaded *ld = nullptr;
 	try {
 		std::lock_guard<std::mutex> g(table_lock);
-		ld = load_locked(lib, shape_lib, target ? target : "host", cores, default_ns, &why);
+		ld = load_locked(lib, shape_lib, target ? target : "host", cores, default_ns, isolate != 0,
+		                 timeout_s, &why);
 	} catch (const std::exception &e) {
 		why = e.what();
 	}

@@ -15,13 +15,17 @@ extern "C" {
 #endif
 
 /* The bridge's C API version (q7cc.torch checks it). */
-#define Q7T_API_VERSION 1
+#define Q7T_API_VERSION 2
 int q7t_api_version(void);
 /* The libtorch it was built against, "1.13". */
 const char *q7t_torch_version(void);
 
 /* Loads lib (an image or a multicore manifest, as q7cc linked it) for
- * target ("host" or "emulated") on its cores (0: the library's), and
+ * target ("host" or "emulated") on its cores (0: the library's), on the
+ * host in this process, or with isolate in a process of its own (the
+ * run engine's isolated mode: a kernel that faults, exits or never
+ * returns fails its call instead of the process), each call (isolated or
+ * emulated) limited to timeout_s seconds (0: the engine's 60), and
  * registers its ops:
  * - with shape_lib (the shape sources built against libtorch with the
  *   host <torchneuron/register.h>): the ops its NEURON_LIBRARY blocks
@@ -30,10 +34,10 @@ const char *q7t_torch_version(void);
  *   namespace (default_ns when the schema has none), the output shaped
  *   like the first tensor argument.
  * Loading the same files again for the same target returns the same
- * handle. Returns a handle, or NULL with *err set to a message
- * (q7t_free it). */
+ * handle (and refuses another isolate). Returns a handle, or NULL with
+ * *err set to a message (q7t_free it). */
 void *q7t_load(const char *lib, const char *shape_lib, const char *target, unsigned cores,
-               const char *default_ns, char **err);
+               const char *default_ns, int isolate, double timeout_s, char **err);
 /* The handle's ops, one "ns::op<TAB>schema<TAB>compute function" line
  * each. The caller frees the text with q7t_free. */
 char *q7t_ops(void *handle);

@@ -4,11 +4,12 @@
  *
  * The emulated target keeps one persistent session (emu_session.h) per
  * engine: QEMU boots once and every call after the first takes
- * milliseconds. Sessions share support/proc's table of children and
- * support/tempfile's list, which are not thread-safe, so every session
- * operation of every engine takes one process-wide lock. The race check
- * (Q7CC_EMU_JOBS=N with several cores) keeps q7_run_emulated's one
- * session per core and per call.
+ * milliseconds; the isolated host mode keeps one worker process
+ * (host_iso.h). Both use support/proc's table of children (and sessions
+ * support/tempfile's list), which are not thread-safe, so every session
+ * or worker operation of every engine takes one process-wide lock. The
+ * race check (Q7CC_EMU_JOBS=N with several cores) keeps
+ * q7_run_emulated's one session per core and per call.
  *
  * The op list comes from the library itself, on either target, through
  * the runtime's list request (an empty op name: one "name<TAB>schema" line
@@ -38,6 +39,7 @@
 
 struct q7_engine {
 	bool emulated;
+	bool isolated;        /* the host target in its own process */
 	char *lib;
 	unsigned cores;
 	size_t heap_size;
@@ -52,8 +54,8 @@ struct q7_engine {
 	char **names, **schemas;
 };
 
-/* Every session operation, of every engine. */
-static pthread_mutex_t emu_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Every session and worker operation, of every engine. */
+static pthread_mutex_t proc_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int fail(char *err, size_t n, const char *fmt, ...) Q7_PRINTF(3, 4);
 static int fail(char *err, size_t n, const char *fmt, ...)
@@ -108,7 +110,13 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 	e->nops = -1;
 	pthread_mutex_init(&e->lock, NULL);
 	if (!e->emulated) {
-		if (q7_host_open(&paths, o->heap_size, o->host_mode, &e->host, err, n) != 0)
+		e->isolated = o->host_mode == Q7_HOST_ISOLATED;
+		if (e->isolated)
+			pthread_mutex_lock(&proc_lock);
+		int rc_open = q7_host_open(&paths, o, &e->host, err, n);
+		if (e->isolated)
+			pthread_mutex_unlock(&proc_lock);
+		if (rc_open != 0)
 			goto out;
 	} else {
 		for (size_t i = 0; i < paths.n; i++)
@@ -125,9 +133,9 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 			q7_emu_config_init(&cfg, lib, cores);
 			cfg.timeout_s = o->timeout_s;
 			cfg.forward_signals = o->forward_signals;
-			pthread_mutex_lock(&emu_lock);
+			pthread_mutex_lock(&proc_lock);
 			int rc_open = q7_emu_open(&cfg, &e->emu, &refused);
-			pthread_mutex_unlock(&emu_lock);
+			pthread_mutex_unlock(&proc_lock);
 			if (rc_open != 0) {
 				fail(err, n, "%s", refused.message);
 				goto out;
@@ -148,11 +156,17 @@ void q7_engine_close(struct q7_engine *e)
 {
 	if (!e)
 		return;
-	q7_host_close(e->host);
+	if (e->host) {
+		if (e->isolated)
+			pthread_mutex_lock(&proc_lock);
+		q7_host_close(e->host);
+		if (e->isolated)
+			pthread_mutex_unlock(&proc_lock);
+	}
 	if (e->emu) {
-		pthread_mutex_lock(&emu_lock);
+		pthread_mutex_lock(&proc_lock);
 		q7_emu_close(e->emu);
-		pthread_mutex_unlock(&emu_lock);
+		pthread_mutex_unlock(&proc_lock);
 	}
 	pthread_mutex_destroy(&e->lock);
 	free(e->names);
@@ -202,9 +216,9 @@ static int call_emulated(struct q7_engine *e, const struct q7_call *c, unsigned 
 	if (e->race_check) {
 		rc = q7_run_emulated(&req, r);
 	} else {
-		pthread_mutex_lock(&emu_lock);
+		pthread_mutex_lock(&proc_lock);
 		rc = q7_emu_call(e->emu, &req, r);
-		pthread_mutex_unlock(&emu_lock);
+		pthread_mutex_unlock(&proc_lock);
 	}
 	if (rc != 0 || c->dst.data == 0)
 		return rc;
@@ -224,9 +238,14 @@ static int call_emulated(struct q7_engine *e, const struct q7_call *c, unsigned 
 static int call_locked(struct q7_engine *e, const struct q7_call *c, unsigned cores,
                        struct q7_run_result *r)
 {
-	if (!e->emulated)
+	if (e->emulated)
+		return call_emulated(e, c, cores, r);
+	if (!e->isolated)
 		return q7_host_call(e->host, c, r);
-	return call_emulated(e, c, cores, r);
+	pthread_mutex_lock(&proc_lock);
+	int rc = q7_host_call(e->host, c, r);
+	pthread_mutex_unlock(&proc_lock);
+	return rc;
 }
 
 int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_result *r)
@@ -234,6 +253,9 @@ int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_r
 	pthread_mutex_lock(&e->lock);
 	int rc = call_locked(e, c, e->cores, r);
 	pthread_mutex_unlock(&e->lock);
+	/* What the library's runtime wrote, one line whatever it holds. */
+	r->message[sizeof r->message - 1] = 0;
+	q7_run_clean_message(r->message);
 	return rc;
 }
 

@@ -2,18 +2,20 @@
  * number of cores, lists its ops, and runs them, as often as asked. q7-run
  * (run.c) and the PyTorch bridge (python/bridge) are its two users.
  *
- * Targets: "host" runs a host-profile library in this process (host.c);
- * "emulated" runs a gnu-profile image on an emulated Xtensa core, one
- * persistent session per engine (emu_session.h: QEMU boots once). Both
- * take the same calls and give the same numbers.
+ * Targets: "host" runs a host-profile library, in this process or in a
+ * child process of its own (host.c, host_iso.c); "emulated" runs a
+ * gnu-profile image on an emulated Xtensa core, one persistent session
+ * per engine (emu_session.h: QEMU boots once). Both take the same calls
+ * and give the same numbers.
  *
  * Errors are messages, never exits: every function that can fail returns
  * -1 (or a status) with a NUL-terminated message in the caller's buffer or
  * in the result. Detectable problems (a missing op, a wrong argument, a
  * failed TORCH_CHECK, an accessor of the wrong rank or dtype, an index out
- * of bounds) come back that way; a host kernel that faults is the one
- * thing a direct host engine cannot turn into a message (Q7_HOST_GUARDED
- * reports it and exits, as q7-run does).
+ * of bounds) come back that way; so does, in the isolated host mode and on
+ * the emulated target, a kernel that faults, exits or never returns. A
+ * host kernel that faults in this process is the one thing an engine
+ * cannot turn into a message (Q7_HOST_GUARDED reports it and exits).
  *
  * Threads: an engine runs one call at a time (calls from several threads
  * wait for each other), since a loaded image's runtime state is global.
@@ -45,20 +47,41 @@ enum q7_host_mode {
 	/* Each core on its own thread with a 256 KiB stack, under a handler
 	 * that turns a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) into a
 	 * one-line report naming the op, the core and the offset in the image,
-	 * and exits with status 1. q7-run's mode. */
+	 * and exits with status 1. q7-run --in-process. */
 	Q7_HOST_GUARDED = 1,
+	/* In a child process that loads the images and runs every call (kept
+	 * between calls, so the images' globals live on as on a device): the
+	 * tensors and the heap arena in memory shared with it, each tensor
+	 * against a guard page; a fault, an exit, a time-out (timeout_s) or
+	 * a crash while loading comes back as a failed call (or open) with a
+	 * one-line message, and the next call starts a new child. What the
+	 * kernel starts behind our back dies with it. q7-run's default. */
+	Q7_HOST_ISOLATED = 2,
+};
+
+/* Where the isolated mode puts each tensor's guard page. */
+enum q7_guard {
+	/* Right after the tensor's last byte: a write or read past the end
+	 * faults at the first byte. */
+	Q7_GUARD_END = 0,
+	/* Right before its first byte: one before the start faults at once
+	 * (and one past the end only past the rest of its last page). */
+	Q7_GUARD_START = 1,
 };
 
 struct q7_engine_opts {
 	const char *target;      /* "host" (also when NULL) or "emulated" */
 	unsigned cores;          /* 1..8; 0: the library's (a manifest's images, else 1) */
 	size_t heap_size;        /* the heap arena's bytes; 0: 64 MiB */
-	double timeout_s;        /* emulated: per call; 0: 60 s */
+	double timeout_s;        /* emulated and isolated host: per call (the first
+	                          * one includes the start); 0: 60 s */
 	enum q7_host_mode host_mode;
-	/* Emulated: SIGINT, SIGTERM, SIGHUP and SIGQUIT during a call kill
-	 * QEMU, and this process then dies by the signal (q7-run). Off, a
-	 * signal is this process's own business; QEMU, in a process group of
-	 * its own, finishes the call (an in-process user: Python raises its
+	enum q7_guard guard;     /* isolated host */
+	/* Emulated and isolated host: SIGINT, SIGTERM, SIGHUP and SIGQUIT
+	 * during a call kill QEMU (the kernel's process), and this process
+	 * then dies by the signal (q7-run). Off, a signal is this process's
+	 * own business; QEMU (the kernel's process), in a process group of its
+	 * own, finishes the call (an in-process user: Python raises its
 	 * KeyboardInterrupt after the op). */
 	bool forward_signals;
 };

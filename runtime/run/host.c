@@ -1,213 +1,284 @@
-/* The host target of the run engine: a host-profile kernel library run
- * in this process. Each distinct image is dlopen'ed once, privately
- * (RTLD_LOCAL: its symbols, which may mangle like libtorch's, never serve
- * anyone else), and kept open with one heap arena and one frame until the
- * engine is closed. Cores run one after another over the same
+/* The host target of the run engine: a host-profile kernel library,
+ * checked before anything loads it (host_elf.h), then run in this process
+ * (here) or in a child process (host_iso.c). Each distinct image is
+ * dlopen'ed privately (RTLD_LOCAL: its symbols, which may mangle like
+ * libtorch's, never serve anyone else), and each core that runs an image
+ * another core runs too gets its own copy of it (its own globals, as on
+ * the device). The images stay loaded, with one heap arena and one frame,
+ * until the engine is closed. Cores run one after another over the same
  * destination: SPMD kernels do not synchronise, so any order is a valid
  * schedule. The runtime re-initialises the arena at every call.
  *
- * Two ways to call a core (engine.h, enum q7_host_mode):
+ * Two ways to call a core in this process (engine.h, enum q7_host_mode):
  * - direct: on the caller's thread, with frame->stack_limit 256 KiB below
  *   the stack pointer (never below the thread's own stack), so kernels
  *   that need more take the runtime's stack-switch path as on the device;
- * - guarded (q7-run): on a thread of its own with a 256 KiB stack, under a
- *   handler that turns a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT)
- *   into one line naming the op, the core, the signal and where in the
- *   image, as the emulated core's exception report does, instead of the
- *   shell's bare "Segmentation fault"; the process then exits with 1.
+ * - guarded (q7-run --in-process): on a thread of its own with a 256 KiB
+ *   stack, under a handler that turns a fault (SIGSEGV, SIGBUS, SIGFPE,
+ *   SIGILL, SIGABRT) into one line naming the op, the core, the signal
+ *   and where in the image (host_fault.h), instead of the shell's bare
+ *   "Segmentation fault"; the process then exits with 1.
  *
- * Memory: a q7_host owns its handles, arena, frame and paths; a call's
+ * Memory: a q7_host owns its images, arena, frame and paths; a call's
  * result owns out_data (only when the call gave no destination). */
 #include "host.h"
+#include "host_elf.h"
+#include "host_fault.h"
+#include "host_int.h"
+#include "host_iso.h"
 #include "result.h"
 
 #include <dlfcn.h>
-#include <link.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "support.h"
 
 #define DEFAULT_HEAP (64u << 20)
 #define CORE_STACK (256u << 10) /* the native stack of a core's call */
+#define ALT_STACK (64u << 10)   /* the fault handler's own stack: the core's may be gone */
 
-typedef int (*entry_fn)(struct q7_frame *);
-
-struct core_call {
-	entry_fn entry;
-	struct q7_frame *frame;
-	int rc;
-};
-
-static int host_write(int fd, const void *buf, uint32_t len)
+int q7_host_write(int fd, const void *buf, uint32_t len)
 {
 	return (int)write(fd == 2 ? 2 : 1, buf, len);
 }
 
-/* ---- a kernel that faults ------------------------------------------------ */
+/* ---- loading the images ------------------------------------------------- */
 
-#define ALT_STACK (64u << 10) /* the handler's own stack: the core's may be gone */
-
-static const int fault_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-#define NFAULT (sizeof fault_signals / sizeof fault_signals[0])
-
-/* What the handler reports, set before each core's call. */
-static struct {
-	char op[64];
-	char image[256]; /* the file's base name */
-	unsigned core, cores;
-	uintptr_t lo, hi; /* the image's loaded bytes */
-} fault;
-
-/* The handler's formatting: write(2) only (async-signal-safe). */
-struct line {
-	char b[768];
-	size_t n;
-};
-
-static void put(struct line *l, const char *s)
+/* dlopen needs a slash to take a path as a path. */
+static void *open_file(const char *path, const char *as, char *err, size_t n)
 {
-	while (*s && l->n < sizeof l->b - 1)
-		l->b[l->n++] = *s++;
+	char *p = strchr(as, '/') ? q7_xstrdup(as) : q7_xasprintf("./%s", as);
+	void *h = dlopen(p, RTLD_NOW | RTLD_LOCAL);
+	free(p);
+	if (!h) {
+		const char *why = dlerror();
+		snprintf(err, n, "%s: cannot load: %s%s", path, why ? why : "unknown error",
+		         why && strstr(why, "ELF class") ? " (an Xtensa image? use the emulated target)" : "");
+	}
+	return h;
 }
 
-static void put_num(struct line *l, uintptr_t v, unsigned base)
+/* A copy of path's bytes in an anonymous file: -1 with err set. */
+static int copy_image(const char *path, char *err, size_t n)
 {
-	char d[2 * sizeof v + 1];
-	int i = (int)sizeof d;
-	d[--i] = 0;
-	do {
-		d[--i] = "0123456789abcdef"[v % base];
-		v /= base;
-	} while (v && i > 0);
-	if (base == 16)
-		put(l, "0x");
-	put(l, d + i);
+	size_t len = 0;
+	char *bytes = q7_read_file(path, &len);
+	int fd = bytes ? memfd_create(q7_path_basename(path), MFD_CLOEXEC) : -1;
+	if (fd >= 0) {
+		size_t done = 0;
+		while (done < len) {
+			ssize_t w = write(fd, bytes + done, len - done);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				break;
+			done += (size_t)w;
+		}
+		if (done != len) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd < 0)
+		snprintf(err, n, "%s: cannot copy it for another core: %s", path, strerror(errno));
+	free(bytes);
+	return fd;
 }
 
-static const char *fault_name(int sig)
+int q7_host_images_load(struct q7_host_images *im, unsigned cores, char *const *paths,
+                        volatile unsigned *loading, char *err, size_t n)
 {
-	switch (sig) {
-	case SIGSEGV: return "SIGSEGV (invalid memory access)";
-	case SIGBUS: return "SIGBUS (misaligned or unmapped access)";
-	case SIGFPE: return "SIGFPE (arithmetic fault, e.g. an integer division by zero)";
-	case SIGILL: return "SIGILL (illegal instruction)";
-	default: return "SIGABRT (abort)";
+	memset(im, 0, sizeof *im);
+	for (unsigned i = 0; i < Q7_MAX_CORES; i++)
+		im->copies[i] = -1;
+	im->cores = cores;
+	for (unsigned core = 0; core < cores; core++) {
+		im->paths[core] = paths[core];
+		if (loading)
+			*loading = core;
+		bool again = false;
+		for (unsigned k = 0; k < core; k++)
+			again = again || strcmp(paths[k], paths[core]) == 0;
+		if (again) {
+			/* The loader knows a file again by its name and its inode:
+			 * an anonymous copy is a new object, with its own globals. It
+			 * stays open while loaded, so that its /proc name stays
+			 * unique. */
+			im->copies[core] = copy_image(paths[core], err, n);
+			if (im->copies[core] < 0)
+				goto fail;
+			char as[64];
+			snprintf(as, sizeof as, "/proc/self/fd/%d", im->copies[core]);
+			im->handles[core] = open_file(paths[core], as, err, n);
+		} else {
+			im->handles[core] = open_file(paths[core], paths[core], err, n);
+		}
+		if (!im->handles[core])
+			goto fail;
+		*(void **)&im->entries[core] = dlsym(im->handles[core], "q7_entry");
+		if (!im->entries[core]) {
+			snprintf(err, n, "%s: not a q7cc kernel library (no q7_entry)", paths[core]);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	q7_host_images_unload(im);
+	return -1;
+}
+
+void q7_host_images_unload(struct q7_host_images *im)
+{
+	/* In reverse, copies after their handles. */
+	for (unsigned i = Q7_MAX_CORES; i-- > 0;) {
+		if (im->handles[i])
+			dlclose(im->handles[i]);
+		im->handles[i] = NULL;
+		if (im->copies[i] >= 0)
+			close(im->copies[i]);
+		im->copies[i] = -1;
 	}
 }
 
-static uintptr_t fault_pc(const void *ucv)
+/* ---- a call's outcome, either way --------------------------------------- */
+
+int q7_host_call_check(const struct q7_call *c, unsigned cores, struct q7_run_result *r)
 {
-#if defined(__x86_64__) && defined(REG_RIP)
-	return (uintptr_t)((const ucontext_t *)ucv)->uc_mcontext.gregs[REG_RIP];
-#elif defined(__aarch64__)
-	return (uintptr_t)((const ucontext_t *)ucv)->uc_mcontext.pc;
-#else
-	(void)ucv;
+	memset(r, 0, offsetof(struct q7_run_result, message) + 1);
+	memset(&r->out, 0, sizeof *r - offsetof(struct q7_run_result, out));
+	if (c->nargs > Q7_MAX_ARGS || strlen(c->op) >= Q7_MAX_OP_NAME) {
+		q7_run_fail(r, "%s: %u arguments (at most %d), a name of %zu characters (at most %d)",
+		            c->op, c->nargs, Q7_MAX_ARGS, strlen(c->op), Q7_MAX_OP_NAME - 1);
+		return 1;
+	}
+	if (cores > 1 && c->dst.data == 0) {
+		q7_run_fail(r, "%u cores need a destination tensor", cores);
+		return 1;
+	}
 	return 0;
-#endif
+}
+
+int q7_host_core_done(struct q7_frame *f, unsigned core, unsigned cores, struct q7_run_result *r)
+{
+	if (f->switched_stack)
+		r->switched_stack = 1;
+	f->message[sizeof f->message - 1] = 0;
+	if (f->status != Q7_STATUS_OK) {
+		/* "core N: " fits: the frame's message is cut to make room. */
+		int k = cores > 1 ? snprintf(r->message, sizeof r->message, "core %u: ", core) : 0;
+		snprintf(r->message + k, sizeof r->message - (size_t)k, "%s", f->message);
+		r->status = f->status;
+		return 1;
+	}
+	/* A warning (status OK and a message): every core gives the same one,
+	 * so the first is kept. */
+	if (f->message[0] && !r->message[0])
+		snprintf(r->message, sizeof r->message, "%s", f->message);
+	return 0;
+}
+
+int q7_host_finish(const struct q7_call *c, const struct q7_frame *f, uint64_t dst_data,
+                   const unsigned char *span, size_t span_bytes, struct q7_run_result *r)
+{
+	if (c->dst.data != 0) {
+		/* Written in place: the runtime copied a returned tensor into it
+		 * or the kernel wrote it through get_dst_tensor(). */
+		if (f->out.data != dst_data) {
+			q7_run_fail(r, "%s: the runtime left the result outside the destination", c->op);
+			return 1;
+		}
+		r->out = f->out;
+		r->out.data = c->dst.data;
+		r->status = Q7_STATUS_OK;
+		return 0;
+	}
+	if (!span) {
+		q7_run_fail(r, "%s: the returned tensor lies outside the memory the kernel shares", c->op);
+		return 1;
+	}
+	if (q7_run_take_output(f, span, span_bytes, r) != 0)
+		return 1;
+	r->status = Q7_STATUS_OK;
+	return 0;
+}
+
+/* ---- a kernel that faults, in this process ------------------------------ */
+
+/* What the handler reports, set before each core's call; the image's
+ * path for a crash while listing the ops. */
+static struct q7_fault fault;
+static const char *fault_path;
+
+/* Appends s (at most max bytes) to line at *n. Async-signal-safe. */
+static void append(char *line, size_t *n, size_t size, const char *s, size_t max)
+{
+	size_t k = strlen(s);
+	if (k > max)
+		k = max;
+	if (k > size - *n)
+		k = size - *n;
+	memcpy(line + *n, s, k);
+	*n += k;
 }
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
-	struct line l = {.n = 0};
-	put(&l, q7_progname());
-	put(&l, ": error: ");
-	put(&l, fault.op);
-	put(&l, ": the kernel crashed");
-	if (fault.cores > 1) {
-		put(&l, " on core ");
-		put_num(&l, fault.core, 10);
+	char line[1024];
+	size_t n = 0, room = sizeof line - 1;
+	q7_fault_record(&fault, sig, si, uc);
+	append(line, &n, room, q7_progname(), 64);
+	append(line, &n, room, ": error: ", 16);
+	if (!fault.op[0]) {
+		append(line, &n, room, fault_path, 300);
+		append(line, &n, room, ": cannot list its ops: ", 32);
 	}
-	put(&l, ": ");
-	put(&l, fault_name(sig));
-	if (sig == SIGSEGV || sig == SIGBUS) {
-		put(&l, ", address ");
-		put_num(&l, (uintptr_t)si->si_addr, 16);
-	}
-	uintptr_t pc = fault_pc(uc);
-	if (pc >= fault.lo && pc < fault.hi) {
-		/* The offset is what addr2line takes for the .so. */
-		put(&l, ", at ");
-		put(&l, fault.image);
-		put(&l, "+");
-		put_num(&l, pc - fault.lo, 16);
-	} else if (pc) {
-		put(&l, ", at pc ");
-		put_num(&l, pc, 16);
-		put(&l, " (outside ");
-		put(&l, fault.image);
-		put(&l, ")");
-	}
-	put(&l, "\n");
-	ssize_t w = write(2, l.b, l.n);
+	n += q7_fault_format(&fault, NULL, line + n, room - n);
+	line[n++] = '\n';
+	ssize_t w = write(2, line, n);
 	(void)w;
 	_exit(Q7_EXIT_ERROR);
 }
 
-/* The loaded range of the object whose base is ctx's lo. */
-static int find_range(struct dl_phdr_info *info, size_t size, void *ctx)
-{
-	(void)size;
-	if (info->dlpi_addr != fault.lo)
-		return 0;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type == PT_LOAD && info->dlpi_addr + ph->p_vaddr + ph->p_memsz > fault.hi)
-			fault.hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
-	}
-	(void)ctx;
-	return 1;
-}
-
-static void fault_prepare(entry_fn entry, const char *path, const struct q7_frame *f)
-{
-	memset(&fault, 0, sizeof fault);
-	snprintf(fault.op, sizeof fault.op, "%s", f->op);
-	snprintf(fault.image, sizeof fault.image, "%s", q7_path_basename(path));
-	fault.core = f->cpu_id;
-	fault.cores = f->cpu_count;
-	Dl_info di;
-	void *p;
-	*(entry_fn *)&p = entry;
-	if (dladdr(p, &di) && di.dli_fbase) {
-		fault.lo = (uintptr_t)di.dli_fbase;
-		dl_iterate_phdr(find_range, NULL);
-	}
-}
+struct core_call {
+	q7_entry_fn entry;
+	struct q7_frame *frame;
+	int rc;
+};
 
 static void *core_main(void *arg)
 {
 	struct core_call *c = arg;
-	stack_t alt = {.ss_sp = q7_xmalloc(ALT_STACK), .ss_size = ALT_STACK};
-	sigaltstack(&alt, NULL);
+	void *alt = q7_xmalloc(ALT_STACK);
+	q7_fault_altstack(alt, ALT_STACK);
 	c->rc = c->entry(c->frame);
-	stack_t off = {.ss_flags = SS_DISABLE};
-	sigaltstack(&off, NULL);
-	free(alt.ss_sp);
+	q7_fault_altstack(NULL, 0);
+	free(alt);
 	return NULL;
 }
 
 /* Guarded: the core on its own small-stack thread under the fault
  * handler. 0, or -1 with the reason in err. */
-static int run_guarded(entry_fn entry, const char *path, struct q7_frame *f, char *err, size_t n)
+static int run_guarded(q7_entry_fn entry, const char *path, struct q7_frame *f, char *err, size_t n)
 {
 	pthread_attr_t attr;
 	pthread_t th;
 	struct core_call call = {entry, f, -1};
-	fault_prepare(entry, path, f);
-	struct sigaction on = {.sa_sigaction = on_fault, .sa_flags = SA_SIGINFO | SA_ONSTACK},
-	                 old[NFAULT];
-	sigemptyset(&on.sa_mask);
-	for (size_t i = 0; i < NFAULT; i++)
-		sigaction(fault_signals[i], &on, &old[i]);
+	struct sigaction old[Q7_FAULT_NSIG];
+	void *p;
+	*(q7_entry_fn *)&p = entry;
+	q7_fault_prepare(&fault, f->op, path, p, f->cpu_id, f->cpu_count);
+	fault_path = path;
+	q7_fault_catch(on_fault, old);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, CORE_STACK);
 	int e = pthread_create(&th, &attr, core_main, &call);
@@ -215,8 +286,7 @@ static int run_guarded(entry_fn entry, const char *path, struct q7_frame *f, cha
 	if (e == 0)
 		pthread_join(th, NULL);
 	/* The loader's own faults are not the kernel's. */
-	for (size_t i = 0; i < NFAULT; i++)
-		sigaction(fault_signals[i], &old[i], NULL);
+	q7_fault_release(old);
 	if (e != 0) {
 		snprintf(err, n, "cannot start the core's thread: %s", strerror(e));
 		return -1;
@@ -224,12 +294,14 @@ static int run_guarded(entry_fn entry, const char *path, struct q7_frame *f, cha
 	return 0;
 }
 
+/* ---- the host target ----------------------------------------------------- */
+
 struct q7_host {
 	unsigned cores;
 	enum q7_host_mode mode;
 	char *paths[Q7_MAX_CORES];
-	void *handles[Q7_MAX_CORES];
-	entry_fn entries[Q7_MAX_CORES];
+	struct q7_host_images images;  /* in-process modes */
+	struct q7_iso *iso;            /* isolated */
 	void *heap;
 	size_t heap_size;
 	pthread_t stack_thread; /* the last thread that called, and its stack */
@@ -271,49 +343,42 @@ static uint64_t direct_stack_limit(struct q7_host *h)
 	return lim > low ? lim : (low > 1 ? low : 0);
 }
 
-/* dlopen needs a slash to take a path as a path. */
-static void *open_image(const char *path, char *err, size_t n)
-{
-	char *p = strchr(path, '/') ? q7_xstrdup(path) : q7_xasprintf("./%s", path);
-	void *h = dlopen(p, RTLD_NOW | RTLD_LOCAL);
-	free(p);
-	if (!h) {
-		const char *why = dlerror();
-		snprintf(err, n, "%s: cannot load: %s%s", path, why ? why : "unknown error",
-		         why && strstr(why, "ELF class") ? " (an Xtensa image? use the emulated target)" : "");
-	}
-	return h;
-}
-
-
-int q7_host_open(const struct q7_strvec *images, size_t heap_size, enum q7_host_mode mode,
+int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
                  struct q7_host **out, char *err, size_t n)
 {
 	struct q7_host *h = q7_xcalloc(1, sizeof *h);
 	*out = NULL;
 	h->cores = (unsigned)images->n;
-	h->mode = mode;
-	h->heap_size = heap_size ? heap_size : DEFAULT_HEAP;
+	h->mode = o->host_mode;
+	h->heap_size = o->heap_size ? o->heap_size : DEFAULT_HEAP;
+	for (unsigned i = 0; i < Q7_MAX_CORES; i++)
+		h->images.copies[i] = -1;
 	if (h->cores == 0 || h->cores > Q7_MAX_CORES) {
 		snprintf(err, n, "%u cores asked, 1 to %d", h->cores, Q7_MAX_CORES);
 		goto fail;
+	}
+	for (unsigned core = 0; core < h->cores; core++) {
+		h->paths[core] = q7_xstrdup(images->v[core]);
+		bool seen = false;
+		for (unsigned k = 0; k < core; k++)
+			seen = seen || strcmp(h->paths[k], h->paths[core]) == 0;
+		/* What the loader would fault on, refused before it reads it. */
+		if (!seen && q7_host_elf_check(h->paths[core], err, n) != 0)
+			goto fail;
+	}
+	if (h->mode == Q7_HOST_ISOLATED) {
+		if (q7_iso_open(h->paths, h->cores, h->heap_size, o, &h->iso, err, n) != 0)
+			goto fail;
+		*out = h;
+		return 0;
 	}
 	if (posix_memalign(&h->heap, 64, h->heap_size) != 0) {
 		h->heap = NULL;
 		snprintf(err, n, "cannot allocate a heap arena of %zu bytes", h->heap_size);
 		goto fail;
 	}
-	for (unsigned core = 0; core < h->cores; core++) {
-		h->paths[core] = q7_xstrdup(images->v[core]);
-		h->handles[core] = open_image(h->paths[core], err, n);
-		if (!h->handles[core])
-			goto fail;
-		*(void **)&h->entries[core] = dlsym(h->handles[core], "q7_entry");
-		if (!h->entries[core]) {
-			snprintf(err, n, "%s: not a q7cc kernel library (no q7_entry)", h->paths[core]);
-			goto fail;
-		}
-	}
+	if (q7_host_images_load(&h->images, h->cores, h->paths, NULL, err, n) != 0)
+		goto fail;
 	*out = h;
 	return 0;
 fail:
@@ -325,82 +390,48 @@ void q7_host_close(struct q7_host *h)
 {
 	if (!h)
 		return;
-	/* dlclose in reverse; the same image opened twice is refcounted. */
-	for (unsigned i = Q7_MAX_CORES; i-- > 0;) {
-		if (h->handles[i])
-			dlclose(h->handles[i]);
+	q7_iso_close(h->iso);
+	q7_host_images_unload(&h->images);
+	for (unsigned i = 0; i < Q7_MAX_CORES; i++)
 		free(h->paths[i]);
-	}
 	free(h->heap);
 	free(h);
 }
 
 /* The frame of core's call (the op's name is shorter than f->op: checked
- * by q7_host_call). Only the arguments the call has are copied. */
+ * by q7_host_call_check). Only the arguments the call has are copied. */
 static void fill_frame(struct q7_host *h, const struct q7_call *c, unsigned core)
 {
 	struct q7_frame *f = &h->frame;
 	q7_run_frame_fill(f, c->op, c->nargs, c->args, &c->dst, core, h->cores);
 	f->heap_base = (uint64_t)(uintptr_t)h->heap;
 	f->heap_size = h->heap_size;
-	f->write_fn = (uint64_t)(uintptr_t)host_write;
+	f->write_fn = (uint64_t)(uintptr_t)q7_host_write;
 }
 
 int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_result *r)
 {
 	struct q7_frame *f = &h->frame;
 	char err[Q7_MESSAGE_SIZE];
-	memset(r, 0, offsetof(struct q7_run_result, message) + 1);
-	memset(&r->out, 0, sizeof *r - offsetof(struct q7_run_result, out));
-	if (c->nargs > Q7_MAX_ARGS || strlen(c->op) >= sizeof f->op) {
-		q7_run_fail(r, "%s: %u arguments (at most %d), a name of %zu characters (at most %zu)",
-		            c->op, c->nargs, Q7_MAX_ARGS, strlen(c->op), sizeof f->op - 1);
+	if (q7_host_call_check(c, h->cores, r) != 0)
 		return 1;
-	}
-	if (h->cores > 1 && c->dst.data == 0) {
-		q7_run_fail(r, "%u cores need a destination tensor", h->cores);
-		return 1;
-	}
+	if (h->mode == Q7_HOST_ISOLATED)
+		return q7_iso_call(h->iso, c, r);
 	for (unsigned core = 0; core < h->cores; core++) {
 		fill_frame(h, c, core);
 		if (h->mode == Q7_HOST_DIRECT) {
 			f->stack_limit = direct_stack_limit(h);
-			h->entries[core](f);
+			h->images.entries[core](f);
 		} else {
-			if (run_guarded(h->entries[core], h->paths[core], f, err, sizeof err) != 0) {
+			if (run_guarded(h->images.entries[core], h->paths[core], f, err, sizeof err) != 0) {
 				q7_run_fail(r, "%s", err);
 				return 1;
 			}
 			fflush(stdout);
 		}
-		if (f->switched_stack)
-			r->switched_stack = 1;
-		f->message[sizeof f->message - 1] = 0;
-		if (f->status != Q7_STATUS_OK) {
-			/* "core N: " fits: the frame's message is cut to make room. */
-			int k = h->cores > 1 ? snprintf(r->message, sizeof r->message, "core %u: ", core) : 0;
-			snprintf(r->message + k, sizeof r->message - (size_t)k, "%s", f->message);
-			r->status = f->status;
+		if (q7_host_core_done(f, core, h->cores, r) != 0)
 			return 1;
-		}
-		/* A warning (status OK and a message): every core gives the same
-		 * one, so the first is kept. */
-		if (f->message[0] && !r->message[0])
-			snprintf(r->message, sizeof r->message, "%s", f->message);
 	}
-	if (c->dst.data != 0) {
-		/* Written in place: the runtime copied a returned tensor into it
-		 * or the kernel wrote it through get_dst_tensor(). */
-		if (f->out.data != c->dst.data) {
-			q7_run_fail(r, "%s: the runtime left the result outside the destination", c->op);
-			return 1;
-		}
-		r->out = f->out;
-		r->status = Q7_STATUS_OK;
-		return 0;
-	}
-	if (q7_run_take_output(f, (const unsigned char *)(uintptr_t)f->out.data, SIZE_MAX, r) != 0)
-		return 1;
-	r->status = Q7_STATUS_OK;
-	return 0;
+	return q7_host_finish(c, f, c->dst.data, (const unsigned char *)(uintptr_t)f->out.data,
+	                      SIZE_MAX, r);
 }

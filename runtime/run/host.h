@@ -1,7 +1,8 @@
-/* The run engine's host target (host.c): a host-profile library's images
- * dlopen'ed privately once, then called as often as asked, directly on
- * the caller's thread or guarded (engine.h, enum q7_host_mode). A later
- * isolating mode (a child process per call) goes beside it.
+/* The run engine's host target (host.c): a host-profile library's images,
+ * checked (host_elf.h) and loaded once, each core with its own copy of an
+ * image's globals, then called as often as asked: in this process,
+ * directly on the caller's thread or guarded, or isolated in a child
+ * process (host_iso.c); engine.h, enum q7_host_mode.
  *
  * Memory: a q7_host owns everything it opened; q7_host_close frees it. */
 #ifndef Q7_RUN_HOST_H
@@ -16,9 +17,9 @@
 struct q7_host;
 
 /* Loads images->v[i] for core i (images->n cores, 1..8; the same path may
- * repeat) and a heap arena of heap_size bytes (0: 64 MiB). 0 and *out, or
- * -1 with err set. */
-int q7_host_open(const struct q7_strvec *images, size_t heap_size, enum q7_host_mode mode,
+ * repeat) as o says (its host_mode, heap_size, timeout_s, guard and
+ * forward_signals). 0 and *out, or -1 with err set. */
+int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
                  struct q7_host **out, char *err, size_t n);
 /* Runs c on every core (engine.h, q7_engine_call). */
 int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_result *r);

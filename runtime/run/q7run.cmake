@@ -1,7 +1,7 @@
 # q7-run (q7_run_main) and the run engine (engine.h), linked into the q7cc
 # executable and into the PyTorch bridge.
 # runtime/run/emulated.c is the emulated target (prelinker + boot protocol).
-add_library(q7run STATIC run/run.c run/npy.c run/image.c run/engine.c run/host.c run/emulated.c
+add_library(q7run STATIC run/run.c run/npy.c run/image.c run/engine.c run/host.c run/host_elf.c run/host_fault.c run/host_iso.c run/emulated.c
             run/emu_session.c run/result.c)
 target_include_directories(q7run PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/run
                            ${CMAKE_CURRENT_SOURCE_DIR}/include

@@ -19,6 +19,13 @@ void q7_run_fail(struct q7_run_result *r, const char *fmt, ...)
 	r->status = -1;
 }
 
+void q7_run_clean_message(char *m)
+{
+	for (; *m; m++)
+		if ((unsigned char)*m < 0x20 || *m == 0x7f)
+			*m = '?';
+}
+
 void q7_run_frame_fill(struct q7_frame *f, const char *op, unsigned nargs,
                        const struct q7_arg *args, const struct q7_tensor_desc *dst, unsigned core,
                        unsigned cores)

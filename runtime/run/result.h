@@ -12,6 +12,10 @@
 /* Sets r->message from fmt and r->status to -1 (the loader failed). */
 void q7_run_fail(struct q7_run_result *r, const char *fmt, ...) Q7_PRINTF(2, 3);
 
+/* Makes m (NUL-terminated) one printable line: a control character
+ * (a damaged library's runtime may say anything) becomes '?'. */
+void q7_run_clean_message(char *m);
+
 /* Fills f for core `core` of `cores` from req: the header, the op, the
  * arguments and dst as req has them (host addresses), no heap, no
  * write_fn. */

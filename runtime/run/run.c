@@ -1,14 +1,19 @@
 /* q7-run: the command line (see run.h).
  *
  *   q7-run [--target=host|emulated] [--cores=N] [--out-shape=2,3]
- *          [--out-dtype=float32] [--heap=BYTES] [--timeout=SECONDS] [-v]
- *          LIB OP ARG... -o OUT.npy
+ *          [--out-dtype=float32] [--heap=BYTES] [--timeout=SECONDS]
+ *          [--guard=end|start] [--in-process] [-v] LIB OP ARG... -o OUT.npy
  *
  * An ARG naming a file (or ending in .npy) is a tensor read from NPY; else
  * it is a literal: an integer (3, -2, 0x10), a float (0.5, 1e-3, inf) or
  * true/false. The destination (get_dst_tensor) is shaped by --out-shape
  * and --out-dtype, else like the first tensor argument; with one core and
- * neither option the runtime makes it when a kernel asks for it. */
+ * neither option the runtime makes it when a kernel asks for it.
+ *
+ * On the host the kernel runs in a process of its own (the engine's
+ * isolated mode), each tensor against a guard page at its end (or its
+ * start, --guard=start); --in-process runs it in q7-run itself, under a
+ * fault handler (the guarded mode). */
 #include "run.h"
 
 #include <errno.h>
@@ -27,7 +32,8 @@
 struct options {
 	const char *target, *out, *out_shape, *out_dtype;
 	unsigned cores;
-	bool verbose, list;
+	bool verbose, list, in_process;
+	enum q7_guard guard;
 	size_t heap;
 	double timeout;
 	struct q7_strvec pos; /* LIB OP ARG... */
@@ -37,9 +43,9 @@ static void usage(void)
 {
 	fprintf(stderr,
 	        "usage: q7-run [--target=host|emulated] [--cores=N] [--out-shape=D0,D1,...]\n"
-	        "              [--out-dtype=TYPE] [--heap=BYTES] [--timeout=SECONDS] [-v]\n"
-	        "              LIB OP ARG... -o OUT.npy\n"
-	        "       q7-run [--target=host|emulated] --list LIB\n"
+	        "              [--out-dtype=TYPE] [--heap=BYTES] [--timeout=SECONDS]\n"
+	        "              [--guard=end|start] [--in-process] [-v] LIB OP ARG... -o OUT.npy\n"
+	        "       q7-run [--target=host|emulated] [--in-process] --list LIB\n"
 	        "  LIB   the library given to -o at link time (an image or a multicore manifest)\n"
 	        "  ARG   a .npy file (a tensor) or a literal: 3, -2, 0.5, 1e-3, true, false\n");
 }
@@ -109,6 +115,17 @@ static int parse_options(int argc, char **argv, struct options *o)
 			}
 		} else if (strcmp(a, "--list") == 0) {
 			o->list = true;
+		} else if (strcmp(a, "--in-process") == 0) {
+			o->in_process = true;
+		} else if (strncmp(a, "--guard=", 8) == 0) {
+			if (strcmp(a + 8, "end") == 0) {
+				o->guard = Q7_GUARD_END;
+			} else if (strcmp(a + 8, "start") == 0) {
+				o->guard = Q7_GUARD_START;
+			} else {
+				q7_error("%s: expected --guard=end or --guard=start", a);
+				return -1;
+			}
 		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
 			o->verbose = true;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -218,12 +235,18 @@ static bool is_file_arg(const char *s)
 	return !parse_literal(s, &probe) && q7_path_exists(s);
 }
 
+/* On the host: in a process of its own unless --in-process. */
+static enum q7_host_mode host_mode(const struct options *o)
+{
+	return o->in_process ? Q7_HOST_GUARDED : Q7_HOST_ISOLATED;
+}
+
 /* --list: the library's ops, one TorchScript schema a line. */
 static int list_ops(const struct options *o)
 {
 	struct q7_engine_opts eo = {.target = o->target, .cores = 1, .heap_size = o->heap,
-	                            .timeout_s = o->timeout, .host_mode = Q7_HOST_GUARDED,
-	                            .forward_signals = true};
+	                            .timeout_s = o->timeout, .host_mode = host_mode(o),
+	                            .guard = o->guard, .forward_signals = true};
 	struct q7_engine *e = NULL;
 	char err[Q7_MESSAGE_SIZE];
 	int n = -1;
@@ -334,8 +357,8 @@ int q7_run_main(int argc, char **argv)
 	}
 
 	struct q7_engine_opts eo = {.target = o.target, .cores = req.cores, .heap_size = req.heap_size,
-	                            .timeout_s = req.timeout_s, .host_mode = Q7_HOST_GUARDED,
-	                            .forward_signals = true};
+	                            .timeout_s = req.timeout_s, .host_mode = host_mode(&o),
+	                            .guard = o.guard, .forward_signals = true};
 	char err[Q7_MESSAGE_SIZE];
 	if (q7_engine_open(req.lib, &eo, &engine, err, sizeof err) != 0) {
 		q7_error("%s", err);
@@ -343,10 +366,13 @@ int q7_run_main(int argc, char **argv)
 	}
 	struct q7_call call = {.op = req.op, .nargs = req.nargs, .args = req.args, .dst = req.dst};
 	if (q7_engine_call(engine, &call, &res) != 0 || res.status != Q7_STATUS_OK) {
-		if (res.message[0])
+		/* The runtime names the op; a damaged one may not. */
+		if (!res.message[0])
+			q7_error("%s: %s: the op failed without a message", req.lib, req.op);
+		else if (strstr(res.message, req.op))
 			q7_error("%s", res.message);
 		else
-			q7_error("%s: %s: the op failed without a message", req.lib, req.op);
+			q7_error("%s: %s", req.op, res.message);
 		goto out;
 	}
 	if (res.message[0]) /* once: the engine keeps one core's */

@@ -1,6 +1,7 @@
 /* tests/mutate: the mutation harness of the tools that read files
  * (issue 13): q7-pkg-loadlib, q7-prelink, q7-prelink --check, q7cc
- * --q7-print-schema on objects and archives, and q7-run's .npy reader.
+ * --q7-print-schema on objects and archives, q7-run's .npy reader, and
+ * q7-run on host kernel libraries (--list, and calls of their ops).
  *
  *   mutate TOOL WORKDIR COUNT SEED...
  *
@@ -14,7 +15,8 @@
  *   - no crash (death by a signal) and no hang (a child past TIME_LIMIT
  *     seconds is killed);
  *   - exit 0, or exit 1 with a message "<prog>: error: <input>..." that
- *     names the input file;
+ *     names the input file (a call of an op may name the op instead:
+ *     what a damaged library's runtime says of its op);
  *   - no leftover: after a refusal the output folder and $TMPDIR are
  *     empty; after a success they hold exactly the outputs, and what the
  *     tool wrote is sound (a prelinked image passes its check, a .npy
@@ -23,6 +25,7 @@
  * Table-driven: one row per tool (argv variants, outputs, hot spots,
  * repair of checksums). */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -41,6 +44,7 @@
 #include "npy.h"
 #include "pack.h"
 #include "prelink.h"
+#include "run.h"
 #include "support.h"
 #include "tempfile.h"
 
@@ -136,6 +140,51 @@ static int run_npy(const char *in, unsigned v)
 	return rc;
 }
 
+/* q7-run on a host library: its op list, or a call of one of the seeds'
+ * ops, in its own process (the default) with a time limit. */
+static const char *const host_rows[][8] = {
+	{"--timeout=5", "--list", NULL},
+	{"--timeout=5", "-o", "out/y.npy", "--", NULL},
+	{"--timeout=5", "-o", "out/y.npy", "--", NULL},
+};
+static const char *const host_ops[][8] = {
+	{NULL},
+	{"relu_forward", "x.npy", NULL},
+	{"affine", "x.npy", "3", "0.5", "1.5", "-2", NULL},
+};
+
+static int run_host(const char *in, unsigned v)
+{
+	const char *args[16];
+	int n = 0;
+	for (const char *const *a = host_rows[v % 3]; *a; a++)
+		args[n++] = *a;
+	args[n++] = in;
+	for (const char *const *a = host_ops[v % 3]; *a; a++)
+		args[n++] = *a;
+	args[n] = NULL;
+	return run_main(q7_run_main, "q7-run", args);
+}
+
+/* The op a call variant names: a refusal may name it instead of the
+ * library. */
+static const char *host_op(unsigned v)
+{
+	return host_ops[v % 3][0];
+}
+
+/* The calls' input. */
+static void host_setup(void)
+{
+	static const float x[6] = {-1.5f, 0.0f, 2.0f, -0.25f, 7.0f, 1e-3f};
+	static const uint32_t sizes[2] = {2, 3};
+	if (npy_write("x.npy", Q7_DTYPE_FLOAT32, 2, sizes, x) != 0)
+		exit(2);
+	/* Loaded once here, so that no mutant loads it again (and every
+	 * mutant's library finds it). */
+	dlopen("libstdc++.so.6", RTLD_NOW | RTLD_GLOBAL);
+}
+
 /* After a success: the outputs, sorted, and a check of what they hold
  * (0 or a reason). */
 static const char *pack_outputs(unsigned v)
@@ -157,6 +206,10 @@ static const char *one_npy(unsigned v)
 {
 	(void)v;
 	return "y.npy";
+}
+static const char *host_outputs(unsigned v)
+{
+	return v % 3 ? "y.npy" : "";
 }
 
 static const char *prelinked_sound(void)
@@ -192,12 +245,16 @@ static const struct tool {
 	const char *(*sound)(void);      /* NULL: nothing more to check */
 	void (*fix)(unsigned char *, size_t); /* applied to 3 mutants in 4 */
 	size_t header;                   /* hot bytes at the start */
+	const char *(*op)(unsigned variant); /* NULL: a refusal names the input only */
+	void (*setup)(void);             /* NULL, or run once in WORKDIR */
 } tools[] = {
-	{"pack", "q7-pkg-loadlib", ".so", run_pack, pack_outputs, NULL, NULL, 512},
-	{"prelink", "q7-prelink", ".so", run_prelink, one_q7pl, prelinked_sound, NULL, 512},
-	{"check", "q7-prelink", ".q7pl", run_check, none, NULL, fix_q7pl, Q7_PL_HEADER_SIZE},
-	{"schema", "q7cc", ".o", run_schema, none, NULL, NULL, 512},
-	{"npy", "q7-run", ".npy", run_npy, one_npy, NULL, NULL, 128},
+	{"pack", "q7-pkg-loadlib", ".so", run_pack, pack_outputs, NULL, NULL, 512, NULL, NULL},
+	{"prelink", "q7-prelink", ".so", run_prelink, one_q7pl, prelinked_sound, NULL, 512, NULL, NULL},
+	{"check", "q7-prelink", ".q7pl", run_check, none, NULL, fix_q7pl, Q7_PL_HEADER_SIZE, NULL,
+	 NULL},
+	{"schema", "q7cc", ".o", run_schema, none, NULL, NULL, 512, NULL, NULL},
+	{"npy", "q7-run", ".npy", run_npy, one_npy, NULL, NULL, 128, NULL, NULL},
+	{"host", "q7-run", ".so", run_host, host_outputs, NULL, NULL, 512, host_op, host_setup},
 };
 
 /* ---- seeds and their hot spots ---- */
@@ -452,6 +509,8 @@ static char *judge(const struct tool *t, const char *in, unsigned variant, int s
 	if (!err)
 		err = q7_xstrdup("");
 	char *needle = q7_xasprintf("%s: error: %s", t->prog, in);
+	const char *op = t->op ? t->op(variant) : NULL;
+	char *op_needle = op ? q7_xasprintf("%s: error: %s", t->prog, op) : NULL;
 	bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
 	const char *unsound = ok && t->sound && strcmp(out, t->outputs(variant)) == 0 ? t->sound() : NULL;
 	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM)
@@ -464,7 +523,7 @@ static char *judge(const struct tool *t, const char *in, unsigned variant, int s
 		why = q7_xasprintf("accepted, but its output is unsound: %s", unsound);
 	else if (WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 1)
 		why = q7_xasprintf("exit %d (a refusal is 1)", WEXITSTATUS(st));
-	else if (WEXITSTATUS(st) == 1 && !strstr(err, needle))
+	else if (WEXITSTATUS(st) == 1 && !strstr(err, needle) && !(op_needle && strstr(err, op_needle)))
 		why = q7_xasprintf("refused without naming the input ('%s...')", needle);
 	else if (WEXITSTATUS(st) == 1 && out[0])
 		why = q7_xasprintf("refused, but left '%s'", out);
@@ -476,6 +535,7 @@ static char *judge(const struct tool *t, const char *in, unsigned variant, int s
 		why = w;
 	}
 	free(needle);
+	free(op_needle);
 	free(err);
 	free(out);
 	free(tmp);
@@ -498,7 +558,7 @@ int main(int argc, char **argv)
 {
 	const struct tool *t = argc >= 5 ? find_tool(argv[1]) : NULL;
 	if (!t) {
-		fprintf(stderr, "usage: mutate pack|prelink|check|schema|npy WORKDIR COUNT SEED...\n");
+		fprintf(stderr, "usage: mutate pack|prelink|check|schema|npy|host WORKDIR COUNT SEED...\n");
 		return 2;
 	}
 	const char *work = argv[2];
@@ -527,6 +587,8 @@ int main(int argc, char **argv)
 	free(tmp);
 	setenv("Q7CC_ANALYSIS_SERVER", "0", 1);
 	unsetenv("Q7CC_SAVE_TEMPS");
+	if (t->setup)
+		t->setup();
 
 	in = q7_xasprintf("in/mutant%s", t->ext);
 	state = 0x9e3779b97f4a7c15ull ^ (uint64_t)t->name[0] << 32 ^ (uint64_t)t->name[1] << 40;

@@ -23,7 +23,8 @@ def one(name, target):
 
 def main():
     first = [("relu", "host"), ("params", "host")]
-    rest = [(n, t) for t in ("host", "emulated") for n in libs.LIBS if (n, t) not in first]
+    rest = [(n, t) for t in ("host", "emulated") for n in libs.LIBS
+            if (n, t) not in first and (t == "host" or n not in libs.HOST_ONLY)]
     for batch in (first, rest):
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
             for line in pool.map(lambda nt: one(*nt), batch):

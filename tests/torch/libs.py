@@ -30,7 +30,10 @@ LIBS = {
     "params": ([_k("params.cpp")], [_k("params_shape.cpp")], False),
     "ints": ([_k("ints.cpp")], [], False),
     "mc": ([_ops("relu_tcm.cpp"), _k("mc.cpp")], [], True),
+    "hostile": ([_k("hostile.cpp")], [], False),
 }
+# Built for the host target only (kernels that fork and exit).
+HOST_ONLY = {"hostile"}
 
 
 def build_directory(name, target):

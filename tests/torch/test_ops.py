@@ -87,6 +87,16 @@ def test_returned_tensor_is_ignored_with_one_warning(mc):
     assert said[0].startswith("mc::twice_other: ") and "on several cores; it is ignored" in said[0]
 
 
+def test_each_core_keeps_its_own_globals(mc):
+    """Each core counts its calls in a global of its image: its own copy,
+    kept from call to call, on every target, as on the device."""
+    x = torch.zeros(8, dtype=torch.int32)
+    first = torch.ops.mc.calls_per_core(x)
+    second = torch.ops.mc.calls_per_core(x)
+    assert torch.equal(first, torch.ones(8, dtype=torch.int32)), first
+    assert torch.equal(second, torch.full((8,), 2, dtype=torch.int32)), second
+
+
 def test_kernel_errors_are_runtime_errors(ints):
     with pytest.raises(RuntimeError, match=r"^ints::rows_only: .*ints\.cpp:\d+: "
                                            r"expected x\.dim\(\) == 2: rows_only wants a 2-D"):
@@ -98,6 +108,9 @@ def test_kernel_errors_are_runtime_errors(ints):
     with pytest.raises(RuntimeError, match=r"^ints::past_end: tensor_to_tcm: elements \[6, 10\) "
                                            r"are outside the tensor's 8"):
         torch.ops.ints.past_end(torch.zeros(8))
+    with pytest.raises(RuntimeError, match=r"^ints::past_row: accessor: index 3 is out of "
+                                           r"bounds for dimension 0 with size 3"):
+        torch.ops.ints.past_row(torch.zeros(3, 2))
     with pytest.raises(RuntimeError, match=r"^ints::iscale: argument 1 is ComplexFloat"):
         torch.ops.ints.iscale(torch.zeros(2, dtype=torch.complex64), 1, False)
     # the process and the library are fine afterwards

@@ -14,7 +14,7 @@ import torch
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 PREFIX = os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..", "..", ".."))
 BRIDGE = os.path.join(PACKAGE_DIR, "libq7torch.so")
-API_VERSION = 1
+API_VERSION = 2
 
 _lock = threading.Lock()
 _lib = None
@@ -48,7 +48,7 @@ def bridge():
         lib.q7t_torch_version.restype = ctypes.c_char_p
         lib.q7t_load.restype = ctypes.c_void_p
         lib.q7t_load.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
-                                 ctypes.c_uint, ctypes.c_char_p,
+                                 ctypes.c_uint, ctypes.c_char_p, ctypes.c_int, ctypes.c_double,
                                  ctypes.POINTER(ctypes.c_void_p)]
         lib.q7t_ops.restype = ctypes.c_void_p
         lib.q7t_ops.argtypes = [ctypes.c_void_p]
@@ -74,13 +74,22 @@ def _take(lib, ptr):
         lib.q7t_free(ptr)
 
 
-def load(path, shape_path, target, cores, default_ns):
-    """Registers path's ops (bridge.h, q7t_load). Returns a list of
-    (qualified name, schema, compute function), or raises RuntimeError."""
+def load(path, shape_path, target, cores, default_ns, isolate=False):
+    """Registers path's ops (bridge.h, q7t_load), on the host in this
+    process or, with isolate, in a process of its own; Q7CC_TORCH_TIMEOUT
+    (seconds) limits each call of an isolated or emulated op (default 60).
+    Returns a list of (qualified name, schema, compute function), or
+    raises RuntimeError."""
     lib = bridge()
     err = ctypes.c_void_p()
+    try:
+        timeout = float(os.environ.get("Q7CC_TORCH_TIMEOUT") or 0)
+    except ValueError:
+        raise ValueError("q7cc.torch: Q7CC_TORCH_TIMEOUT=%r: expected a number of seconds"
+                         % os.environ.get("Q7CC_TORCH_TIMEOUT")) from None
     h = lib.q7t_load(os.fsencode(path), os.fsencode(shape_path) if shape_path else None,
-                     target.encode(), cores, default_ns.encode(), ctypes.byref(err))
+                     target.encode(), cores, default_ns.encode(), int(bool(isolate)),
+                     max(timeout, 0.0), ctypes.byref(err))
     if not h:
         raise RuntimeError(_take(lib, err) if err.value else "q7cc.torch: loading %s failed" % path)
     text = _take(lib, lib.q7t_ops(h))

@@ -9,8 +9,10 @@
 
 Both take target="host" (the kernels run in this process, on the CPU) or
 target="emulated" (on an emulated Xtensa core, QEMU); the numbers are the
-same. Without one, Q7CC_TORCH_TARGET chooses, else the host. See
-docs/torch.md."""
+same. Without one, Q7CC_TORCH_TARGET chooses, else the host. On the host,
+isolate=True (or Q7CC_TORCH_ISOLATE=1) runs the kernels in a process of
+their own, so that one that faults, exits or never returns raises a
+RuntimeError instead of ending Python. See docs/torch.md."""
 import os
 import struct
 
@@ -45,6 +47,13 @@ def _target(target):
     return target
 
 
+def _isolate(isolate):
+    """isolate, or when None Q7CC_TORCH_ISOLATE (1, true, yes: isolated)."""
+    if isolate is None:
+        isolate = (os.environ.get("Q7CC_TORCH_ISOLATE") or "").lower() in ("1", "true", "yes")
+    return bool(isolate)
+
+
 def _image_machine(path):
     """The ELF machine of path's first image (path may be a multicore
     manifest); None when it cannot tell."""
@@ -61,14 +70,16 @@ def _image_machine(path):
         return None
 
 
-def load_library(path, target=None):
+def load_library(path, target=None, isolate=None):
     """Registers the ops of lib<name>.so, built by load() (here or in
     another process), and returns the Library. The shape library the build
     left beside it (lib<name>.shape.so) defines the ops; without one, the
     ops are the library's own with the schemas q7cc derived, in the
     namespace the schemas give (<name> when none), the output shaped like
-    the first tensor argument."""
+    the first tensor argument. isolate=True runs host kernels in a process
+    of their own (None: Q7CC_TORCH_ISOLATE)."""
     target = _target(target)
+    isolate = _isolate(isolate)
     path = os.path.abspath(os.fspath(path))
     if not os.path.exists(path):
         raise FileNotFoundError("q7cc.torch: %s: no such file" % path)
@@ -83,12 +94,13 @@ def load_library(path, target=None):
     name = os.path.basename(base)
     if name.startswith("lib"):
         name = name[3:]
-    ops = _bridge.load(path, shape if os.path.exists(shape) else None, target, 0, name)
+    ops = _bridge.load(path, shape if os.path.exists(shape) else None, target, 0, name,
+                       isolate and target == "host")
     return Library(path, target, ops)
 
 
 def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=False,
-         verbose=False, target=None, extra_cflags=None, extra_include_paths=None):
+         verbose=False, target=None, extra_cflags=None, extra_include_paths=None, isolate=None):
     """Builds lib<name>.so in build_directory (by default
     ~/.cache/q7cc/torch/<name>) from the compute sources with q7cc and the
     shape sources against libtorch, only what changed since the last
@@ -97,7 +109,9 @@ def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=Fals
     the commands. extra_cflags go to the compute sources' compiles (e.g.
     -DSTACK_SIZE=20000), extra_include_paths to every compile. A failed
     compile or link raises BuildError, with the compiler's diagnostics.
-    target is "host" or "emulated" (None: Q7CC_TORCH_TARGET, else host)."""
+    target is "host" or "emulated" (None: Q7CC_TORCH_TARGET, else host).
+    isolate=True runs host kernels in a process of their own (None:
+    Q7CC_TORCH_ISOLATE, else in this process)."""
     target = _target(target)
     if not name or not all(c.isalnum() or c == "_" for c in name):
         raise ValueError("q7cc.torch: name=%r: a library name is letters, digits and _" % (name,))
@@ -115,7 +129,7 @@ def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=Fals
     os.makedirs(build_directory, exist_ok=True)
     lib, _ = build(name, compute_srcs, shape_srcs, build_directory, bool(multicore),
                    bool(verbose), target, extra_cflags or (), extra_include_paths or ())
-    library = load_library(lib, target)
+    library = load_library(lib, target, isolate)
     if verbose:
         for op in library.ops:
             print("q7cc.torch: %s: %s (%s on the %s target)" % (

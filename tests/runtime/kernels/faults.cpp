@@ -1,11 +1,14 @@
 // Kernels that fault on purpose, for q7-run's crash report on the host
-// (tests/runtime/faults.sh). `on` picks the core that faults (-1: all),
-// so an 8-core run shows which core it was.
+// (tests/runtime/faults.sh): wild pointers, a division by zero, abort,
+// and accesses past (or before) a tensor, which the isolated mode's guard
+// pages stop at the first byte. `on` picks the core that faults (-1:
+// all), so an 8-core run shows which core it was.
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <torch/torch.h>
 #include <q7/kernel.h>
+#include <neuron/neuron-utils.hpp>
 
 static bool mine(int on) { return on < 0 || (uint32_t)on == q7rt_cpu_id(); }
 
@@ -43,4 +46,33 @@ Q7_KERNEL torch::Tensor raise_abort(const torch::Tensor &x, int on)
     if (mine(on))
         raise(SIGABRT);
     return torch::zeros(x.sizes(), torch::kInt);
+}
+
+// Writes (or reads) the int32 element `at` of its argument: past the end
+// for at >= numel, before the start for at < 0.
+Q7_KERNEL torch::Tensor poke(const torch::Tensor &x, int at)
+{
+    torch::Tensor y = torch::zeros(x.sizes(), torch::kInt);
+    volatile int32_t *p = x.data_ptr<int32_t>();
+    p[at] = 7;
+    return y;
+}
+
+Q7_KERNEL torch::Tensor peek(const torch::Tensor &x, int at)
+{
+    torch::Tensor y = torch::zeros(x.sizes(), torch::kInt);
+    volatile const int32_t *p = x.data_ptr<int32_t>();
+    y.data_ptr<int32_t>()[0] = p[at];
+    return y;
+}
+
+// Writes past the end of get_dst_tensor(), on core `on`.
+Q7_KERNEL torch::Tensor poke_dst(const torch::Tensor &x, int on)
+{
+    torch::Tensor d = get_dst_tensor();
+    if (mine(on)) {
+        volatile int32_t *p = d.data_ptr<int32_t>();
+        p[d.numel()] = 7;
+    }
+    return d;
 }

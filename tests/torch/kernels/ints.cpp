@@ -1,6 +1,9 @@
 // Kernels without a shape file (their schemas are derived from the C++,
 // their outputs shaped like the first tensor): an int32 kernel, and ones
-// that the runtime stops with an error the caller can catch.
+// that the runtime stops with an error the caller can catch. Accessor
+// indices are checked on the device too (its default is off), so that
+// both targets stop past_row the same way.
+#define Q7_ACCESSOR_CHECKS 1
 #include <stdint.h>
 #include <torch/torch.h>
 #include <neuron/neuron-utils.hpp>
@@ -41,4 +44,12 @@ Q7_KERNEL torch::Tensor past_end(const torch::Tensor& x) {
     acc.tensor_to_tcm<float>(buf, (size_t)x.numel() - 2, 4);
     torch::neuron::tcm_free(buf);
     return x;
+}
+
+// An accessor index one past the rows.
+Q7_KERNEL torch::Tensor past_row(const torch::Tensor& x) {
+    auto a = x.accessor<float, 2>();
+    torch::Tensor y = torch::zeros(x.sizes(), torch::kFloat);
+    y.data_ptr<float>()[0] = a[x.size(0)][0];
+    return y;
 }

@@ -29,3 +29,13 @@ Q7_KERNEL torch::Tensor twice_other(const torch::Tensor& x) {
         o[i] = 2.0f * in[i];
     return torch::zeros(x.sizes(), torch::kFloat);
 }
+
+// Per-core state: each core counts the calls it has seen in a global and
+// writes the count at its own index. Each device core has its own copy of
+// the image's globals, kept from call to call; so does each host core.
+static int32_t calls_seen_here;
+Q7_KERNEL torch::Tensor calls_per_core(const torch::Tensor& x) {
+    torch::Tensor out = get_dst_tensor();
+    out.data_ptr<int32_t>()[get_cpu_id()] = ++calls_seen_here;
+    return out;
+}

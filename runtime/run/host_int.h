@@ -1,0 +1,56 @@
+/* runtime/run/host_int: what the host target's two sides share, the
+ * in-process modes (host.c) and the isolated one's child (host_iso.c):
+ * loading the images, a core's outcome, the call's result.
+ *
+ * Memory: a q7_host_images owns its handles and copies; the paths are
+ * borrowed from whoever filled them in. */
+#ifndef Q7_RUN_HOST_INT_H
+#define Q7_RUN_HOST_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "run.h"
+
+typedef int (*q7_entry_fn)(struct q7_frame *);
+
+/* How kernels print (frame->write_fn): to this process's stdout, or
+ * stderr for fd 2. */
+int q7_host_write(int fd, const void *buf, uint32_t len);
+
+/* Each core's loaded image. */
+struct q7_host_images {
+	unsigned cores;
+	const char *paths[Q7_MAX_CORES];
+	void *handles[Q7_MAX_CORES];
+	int copies[Q7_MAX_CORES]; /* the memfd a core's private copy was loaded from; -1 */
+	q7_entry_fn entries[Q7_MAX_CORES];
+};
+
+/* Loads paths[0..cores) (checked before by q7_host_elf_check): the first
+ * core that runs a file dlopens it (RTLD_NOW | RTLD_LOCAL), every later
+ * one a copy of its bytes (an anonymous file, another object to the
+ * loader), so that each core has its own globals as each device core
+ * has. *loading is the core being loaded (for a report of a crash inside
+ * the loader). 0, or -1 with "<path>: cannot load: <why>" in err. */
+int q7_host_images_load(struct q7_host_images *im, unsigned cores, char *const *paths,
+                        volatile unsigned *loading, char *err, size_t n);
+void q7_host_images_unload(struct q7_host_images *im);
+
+/* After core `core` of `cores` ran with frame f: 0 to go on; 1 when the
+ * op failed there (r's status and message set: "core N: " before the
+ * runtime's message with several cores). Keeps the first warning. */
+int q7_host_core_done(struct q7_frame *f, unsigned core, unsigned cores, struct q7_run_result *r);
+/* After every core, f the last one's frame: the result. With a
+ * destination, the runtime left it there (dst_data, c->dst.data's bytes
+ * as this process sees them); else the returned tensor is copied from
+ * span (its element 0 as this process sees it, span_bytes readable). 0,
+ * or 1 with r set. */
+int q7_host_finish(const struct q7_call *c, const struct q7_frame *f, uint64_t dst_data,
+                   const unsigned char *span, size_t span_bytes, struct q7_run_result *r);
+/* The first check of a call: the op's name and argument count fit a
+ * frame, several cores have a destination. 0, or 1 with r set. */
+int q7_host_call_check(const struct q7_call *c, unsigned cores, struct q7_run_result *r);
+
+#endif

@@ -1,0 +1,835 @@
+/* The isolated host mode (host_iso.h).
+ *
+ * The shared region: shared anonymous memory (MAP_SHARED | MAP_ANONYMOUS,
+ * MAP_NORESERVE: pages exist once touched) made before the worker is
+ * forked, so it lies at the same address in both; no file, so a file size
+ * limit (ulimit -f) does not touch it. Laid out in pages:
+ *
+ *   [control block][heap arena][G][slot 0][G][slot 1][G] ... [dst][G][rest]
+ *
+ * G is a guard page, inaccessible in the worker, and so is the rest of the
+ * region past the last one. With the guard at the end (the default), a
+ * slot's tensor data ends where its guard begins (its first bytes may
+ * share a page with nothing); with it at the start, the data begins right
+ * after the guard before it. The control block holds the request (the
+ * layout, one frame per core) and the worker's side (its state, the core
+ * it is on, what ended it, the op list). A call that needs more than the
+ * region has gets a new worker with a region twice as large.
+ *
+ * A call: the parent copies the tensors into their slots, fills the
+ * frames with the slots' addresses, writes the sequence number on a
+ * socket and waits for it back, for the worker's exit, or for the
+ * deadline (support/proc's q7_proc_wait_fd). The worker protects the
+ * guard pages, runs the cores, kills whatever the kernel left running
+ * (q7_proc_kill_strays: it is its orphans' reaper), and answers. The
+ * parent then copies the destination back.
+ *
+ * The worker ends only by _exit: at the end of its socket, after a fault
+ * (its handler records it in the control block), when a kernel calls
+ * exit (an on_exit handler records the status first, so none of the
+ * parent's atexit handlers run in it), or when a kernel calls _exit. A
+ * process the kernel forks that comes back through the worker's loop
+ * leaves at once, so nothing is written twice.
+ *
+ * Signals: with forward_signals (q7-run), support/proc's forwarding is
+ * installed while the worker starts or runs a call. */
+#include "host_iso.h"
+#include "host_fault.h"
+#include "host_int.h"
+#include "result.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "npy.h"
+#include "proc.h"
+#include "support.h"
+
+#define CTL_MAGIC 0x4f535137u /* "Q7SO" */
+#define DEFAULT_TIMEOUT 60.0
+#define RESERVE (16ull << 30) /* address space; memory only where touched */
+#define MAX_SLOTS (Q7_MAX_ARGS + 1)
+#define LIST_ROOM 16384
+#define CORE_STACK (256u << 10)
+#define ALT_STACK (64u << 10)
+
+enum state { ST_STARTING, ST_LOADING, ST_LISTING, ST_READY, ST_RUNNING };
+enum end { END_NONE, END_FAULT, END_EXIT };
+
+/* A tensor's place in the region (offsets from its start). */
+struct slot {
+	uint64_t data, bytes; /* the tensor's first byte and its size */
+	uint64_t guard;       /* the guard page after it */
+	int arg;              /* the argument's index, -1 for the destination */
+};
+
+/* The control block, at the region's start. */
+struct ctl {
+	uint32_t magic;
+	uint32_t seq;
+	uint64_t used;          /* the layout's end: the worker guards the rest */
+	uint64_t heap, heap_size;
+	uint32_t nguards;
+	uint64_t guards[MAX_SLOTS + 1]; /* page offsets the worker makes inaccessible */
+	uint32_t ncores;
+	double time_limit;      /* the worker's own alarm: a parent gone while it spins */
+	/* the worker's side */
+	volatile uint32_t state;
+	volatile uint32_t core; /* the core loading or running */
+	volatile uint32_t end;  /* enum end */
+	int32_t exit_status;
+	struct q7_fault fault;
+	char load_error[Q7_MESSAGE_SIZE];
+	char list[LIST_ROOM];   /* the op list ("name<TAB>schema" lines), for names */
+	struct q7_frame frames[Q7_MAX_CORES];
+};
+
+struct q7_iso {
+	char *const *paths;
+	unsigned cores;
+	size_t heap_size;
+	double timeout;
+	enum q7_guard guard;
+	bool forward;
+	size_t page;
+	/* the region */
+	unsigned char *base;
+	size_t reserve;         /* its bytes */
+	struct ctl *ctl;
+	size_t ctl_bytes;
+	/* the worker */
+	pid_t pid;              /* 0: none */
+	int fd;                 /* our end of its socket */
+	pid_t owner;            /* the process that made all this */
+	double started;         /* when the worker was forked */
+	bool fresh;             /* no call since it started: the first includes the start */
+	/* the last call's layout */
+	struct slot slots[MAX_SLOTS];
+	unsigned nslots;
+	uint64_t guards[MAX_SLOTS + 1];
+	unsigned nguards;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static size_t round_up(size_t v, size_t to)
+{
+	return (v + to - 1) / to * to;
+}
+
+/* ---- the worker ----------------------------------------------------------- */
+
+/* The worker's own state (its copy of the parent's memory). */
+static struct {
+	pid_t pid;
+	struct ctl *ctl;
+	int fd;
+	unsigned char *base;
+	size_t reserve;
+	uint64_t used;          /* where the guarded rest begins; 0: none yet */
+	uint64_t guarded[MAX_SLOTS + 1];
+	unsigned nguarded;
+	struct q7_host_images images;
+	uint64_t lo[Q7_MAX_CORES], hi[Q7_MAX_CORES]; /* each core's loaded range */
+	uint64_t stack_low;
+} w;
+
+static void on_worker_fault(int sig, siginfo_t *si, void *uc)
+{
+	if (getpid() != w.pid) /* a process the kernel forked */
+		_exit(128 + sig);
+	q7_fault_record(&w.ctl->fault, sig, si, uc);
+	w.ctl->end = END_FAULT;
+	_exit(Q7_EXIT_ERROR);
+}
+
+/* exit() in a kernel: recorded, then _exit, so that the atexit handlers
+ * and destructors this process inherited (Python's, q7-run's temporary
+ * files) never run here. */
+static void on_worker_exit(int status, void *arg)
+{
+	(void)arg;
+	if (getpid() == w.pid) {
+		w.ctl->exit_status = status;
+		w.ctl->end = END_EXIT;
+	}
+	fflush(stdout); /* what the kernel printed first, as exit would */
+	_exit(status);
+}
+
+static void worker_notify(uint32_t seq)
+{
+	if (send(w.fd, &seq, sizeof seq, MSG_NOSIGNAL) != (ssize_t)sizeof seq)
+		_exit(Q7_EXIT_INTERNAL); /* the parent is gone */
+}
+
+/* The guard pages as the call lays them out, and the rest of the region
+ * past the layout. */
+static void worker_layout(void)
+{
+	struct ctl *c = w.ctl;
+	if (c->used != w.used) {
+		if (w.used)
+			mprotect(w.base + w.used, w.reserve - w.used, PROT_READ | PROT_WRITE);
+		if (c->used < w.reserve)
+			mprotect(w.base + c->used, w.reserve - c->used, PROT_NONE);
+		w.used = c->used;
+	}
+	bool same = w.nguarded == c->nguards &&
+	            memcmp(w.guarded, c->guards, c->nguards * sizeof c->guards[0]) == 0;
+	if (same)
+		return;
+	for (unsigned i = 0; i < w.nguarded; i++)
+		mprotect(w.base + w.guarded[i], 1, PROT_READ | PROT_WRITE);
+	for (unsigned i = 0; i < c->nguards; i++)
+		mprotect(w.base + c->guards[i], 1, PROT_NONE);
+	memcpy(w.guarded, c->guards, c->nguards * sizeof c->guards[0]);
+	w.nguarded = c->nguards;
+}
+
+/* A device core's small stack below here, never below the thread's own. */
+static uint64_t worker_stack_limit(void)
+{
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	uintptr_t lim = sp > CORE_STACK ? sp - CORE_STACK : 0;
+	return lim > w.stack_low ? lim : w.stack_low;
+}
+
+static void worker_run(void)
+{
+	struct ctl *c = w.ctl;
+	worker_layout();
+	c->state = ST_RUNNING;
+	if (c->time_limit > 0)
+		alarm((unsigned)ceil(c->time_limit) + 2);
+	for (unsigned core = 0; core < c->ncores; core++) {
+		struct q7_frame *f = &c->frames[core];
+		c->core = core;
+		snprintf(c->fault.op, sizeof c->fault.op, "%s", f->op);
+		snprintf(c->fault.image, sizeof c->fault.image, "%s",
+		         q7_path_basename(w.images.paths[core]));
+		c->fault.core = core;
+		c->fault.cores = c->ncores;
+		c->fault.lo = w.lo[core];
+		c->fault.hi = w.hi[core];
+		f->stack_limit = worker_stack_limit();
+		w.images.entries[core](f);
+		if (getpid() != w.pid) /* the kernel forked, and this is the child */
+			_exit(0);
+		if (f->status != Q7_STATUS_OK)
+			break;
+	}
+	alarm(0);
+	/* The kernel's printf goes through this process's stdio. */
+	fflush(stdout);
+	q7_proc_kill_strays();
+}
+
+/* The op list into the control block, for the names of arguments in
+ * messages (left empty when it does not fit). */
+static void worker_list(void)
+{
+	struct ctl *c = w.ctl;
+	struct q7_frame *f = &c->frames[0];
+	struct q7_tensor_desc dst;
+	memset(&dst, 0, sizeof dst);
+	dst.dtype = Q7_DTYPE_UINT8;
+	dst.ndim = 1;
+	dst.sizes[0] = LIST_ROOM - 1;
+	dst.strides[0] = 1;
+	dst.data = (uint64_t)(uintptr_t)c->list;
+	c->state = ST_LISTING;
+	c->core = 0;
+	q7_run_frame_fill(f, "", 0, NULL, &dst, 0, 1);
+	f->heap_base = (uint64_t)(uintptr_t)(w.base + c->heap);
+	f->heap_size = c->heap_size;
+	f->stack_limit = worker_stack_limit();
+	w.images.entries[0](f);
+	if (f->status == Q7_STATUS_OK && f->out.sizes[0] < LIST_ROOM)
+		c->list[f->out.sizes[0]] = 0;
+	else
+		c->list[0] = 0;
+}
+
+static void worker_ranges(void)
+{
+	for (unsigned core = 0; core < w.images.cores; core++) {
+		struct q7_fault f;
+		void *p;
+		*(q7_entry_fn *)&p = w.images.entries[core];
+		q7_fault_prepare(&f, "", w.images.paths[core], p, core, w.images.cores);
+		w.lo[core] = f.lo;
+		w.hi[core] = f.hi;
+	}
+}
+
+static uint64_t thread_stack_low(void)
+{
+	pthread_attr_t attr;
+	void *addr = NULL;
+	size_t size = 0, guard = 0;
+	uint64_t low = 0;
+	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+		if (pthread_attr_getstack(&attr, &addr, &size) == 0)
+			low = (uint64_t)(uintptr_t)addr;
+		pthread_attr_getguardsize(&attr, &guard);
+		pthread_attr_destroy(&attr);
+		low += guard;
+	}
+	return low;
+}
+
+/* The worker's life, after the fork: never returns. */
+static void worker_main(struct q7_iso *s, int fd)
+{
+	static const int deflt[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGCHLD};
+	w.pid = getpid();
+	w.ctl = s->ctl;
+	w.fd = fd;
+	w.base = s->base;
+	w.reserve = s->reserve;
+	w.stack_low = thread_stack_low();
+	/* The parent's handlers (Python's, say) are not the worker's. */
+	for (size_t i = 0; i < sizeof deflt / sizeof deflt[0]; i++)
+		signal(deflt[i], SIG_DFL);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	q7_proc_reap_orphans();
+	void *alt = mmap(NULL, ALT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	q7_fault_altstack(alt == MAP_FAILED ? NULL : alt, ALT_STACK);
+	q7_fault_catch(on_worker_fault, NULL);
+	struct ctl *c = w.ctl;
+	c->state = ST_LOADING;
+	char err[Q7_MESSAGE_SIZE];
+	if (q7_host_images_load(&w.images, s->cores, s->paths, &c->core, err, sizeof err) != 0) {
+		snprintf(c->load_error, sizeof c->load_error, "%s", err);
+		worker_notify(0);
+		_exit(0);
+	}
+	worker_ranges();
+	on_exit(on_worker_exit, NULL);
+	worker_list();
+	c->state = ST_READY;
+	worker_notify(0);
+	for (;;) {
+		uint32_t seq;
+		ssize_t got = recv(fd, &seq, sizeof seq, MSG_WAITALL);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got != (ssize_t)sizeof seq)
+			_exit(0); /* the parent closed its end */
+		worker_run();
+		c->state = ST_READY;
+		worker_notify(seq);
+	}
+}
+
+/* ---- the parent's side -------------------------------------------------- */
+
+/* The region, at least need bytes: RESERVE, or twice need when that is
+ * more; less where less address space is to be had (valgrind). */
+static int region_open(struct q7_iso *s, size_t need, char *err, size_t n)
+{
+	size_t want = need > RESERVE / 2 ? round_up(need * 2, s->page) : RESERVE;
+	void *p = MAP_FAILED;
+	for (size_t r = want; p == MAP_FAILED && r >= need; r = r / 2 / s->page * s->page) {
+		p = mmap(NULL, r, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+		         0);
+		if (p != MAP_FAILED)
+			s->reserve = r;
+	}
+	if (p == MAP_FAILED) {
+		snprintf(err, n, "cannot make %zu bytes of memory shared with the kernel's process: %s",
+		         need, strerror(errno));
+		return -1;
+	}
+	s->base = p;
+	s->ctl = p;
+	return 0;
+}
+
+static void region_close(struct q7_iso *s)
+{
+	if (s->base)
+		munmap(s->base, s->reserve);
+	s->base = NULL;
+	s->ctl = NULL;
+	s->reserve = 0;
+}
+
+/* The worker and its process group stopped and reaped; the region kept. */
+static void worker_stop(struct q7_iso *s)
+{
+	if (s->pid > 0) {
+		q7_proc_kill(s->pid, SIGKILL);
+		q7_proc_wait(s->pid, NULL);
+	}
+	if (s->fd >= 0)
+		close(s->fd);
+	s->pid = 0;
+	s->fd = -1;
+}
+
+/* After the worker died while starting: the reason, naming the image. */
+static void start_failed(struct q7_iso *s, int st, char *err, size_t n)
+{
+	struct ctl *c = s->ctl;
+	const char *path = s->paths[c->core < s->cores ? c->core : 0];
+	char how[128];
+	q7_proc_describe(st, how, sizeof how);
+	if (c->end == END_FAULT)
+		snprintf(err, n, "%s: cannot load: the %s crashed: %s, address 0x%llx", path,
+		         c->state == ST_LOADING ? "dynamic loader (or the library's constructors)"
+		                                : "runtime, listing the ops,",
+		         q7_fault_name(c->fault.sig), (unsigned long long)c->fault.addr);
+	else if (c->end == END_EXIT)
+		snprintf(err, n, "%s: cannot load: a constructor exited with status %d", path,
+		         c->exit_status);
+	else
+		snprintf(err, n, "%s: cannot load: its process ended while loading (%s)", path, how);
+}
+
+/* The worker's answer, by the deadline t0 + timeout: 1 with *seq; 0 when
+ * it exited (to be reaped); Q7_PROC_TIMEOUT; or 2 when its socket ended
+ * and it lives on (a kernel that closed the descriptor). */
+static int answer(struct q7_iso *s, double t0, uint32_t *seq)
+{
+	double left = s->timeout - (now_s() - t0);
+	int rc = q7_proc_wait_fd(s->pid, s->fd, left > 0 ? left : 0);
+	if (rc != 1)
+		return rc;
+	if (recv(s->fd, seq, sizeof *seq, MSG_WAITALL) == (ssize_t)sizeof *seq)
+		return 1;
+	/* The end of the socket: it is exiting, most likely. */
+	left = s->timeout - (now_s() - t0);
+	rc = q7_proc_wait_fd(s->pid, -1, left > 1 ? left : 1);
+	return rc == 0 ? 0 : 2;
+}
+
+/* Forks the worker and waits until it has loaded the images (and listed
+ * the ops) or failed. 0, or -1 with err set. */
+static int worker_start(struct q7_iso *s, size_t need, char *err, size_t n)
+{
+	if (!s->base && region_open(s, need, err, n) != 0)
+		return -1;
+	struct ctl *c = s->ctl;
+	memset(c, 0, sizeof *c);
+	c->magic = CTL_MAGIC;
+	c->heap = s->ctl_bytes;
+	c->heap_size = s->heap_size;
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+		snprintf(err, n, "cannot make a socket for the kernel's process: %s", strerror(errno));
+		return -1;
+	}
+	s->started = now_s();
+	pid_t pid = q7_proc_fork_group();
+	if (pid == 0) {
+		close(sv[0]);
+		worker_main(s, sv[1]);
+	}
+	close(sv[1]);
+	if (pid < 0) {
+		close(sv[0]);
+		snprintf(err, n, "cannot start the kernel's process: %s", strerror(errno));
+		return -1;
+	}
+	s->pid = pid;
+	s->fd = sv[0];
+	s->fresh = true;
+	uint32_t seq = 1;
+	int rc = answer(s, s->started, &seq);
+	if (rc == 1 && seq == 0) {
+		if (c->load_error[0]) {
+			snprintf(err, n, "%s", c->load_error);
+			worker_stop(s);
+			return -1;
+		}
+		return 0;
+	}
+	const char *path = s->paths[c->core < s->cores ? c->core : 0];
+	if (rc == Q7_PROC_TIMEOUT) {
+		snprintf(err, n, "%s: cannot load: still loading after %g s (a constructor that never "
+		         "returns?)", path, s->timeout);
+		worker_stop(s);
+		return -1;
+	}
+	int st = 0;
+	q7_proc_kill(pid, SIGKILL); /* its process group, should it have started any */
+	q7_proc_wait(pid, &st);
+	s->pid = 0;
+	close(s->fd);
+	s->fd = -1;
+	start_failed(s, st, err, n);
+	return -1;
+}
+
+/* The name of argument i (0-based) of op, from the op list: "argument 2
+ * (x)", or "argument 2" when the list does not say. */
+static void arg_name(const struct q7_iso *s, const char *op, int i, char *buf, size_t size)
+{
+	snprintf(buf, size, "argument %d", i + 1);
+	const char *p = s->ctl->list;
+	size_t oplen = strlen(op);
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		const char *tab = memchr(p, '\t', eol ? (size_t)(eol - p) : strlen(p));
+		if (!eol || !tab)
+			return;
+		const char *schema = tab + 1;
+		bool match = ((size_t)(tab - p) == oplen && strncmp(p, op, oplen) == 0) ||
+		             (strncmp(schema, op, oplen) == 0 && schema[oplen] == '(');
+		if (match) {
+			const char *q = memchr(schema, '(', (size_t)(eol - schema));
+			for (int k = 0; q && k < i; k++)
+				q = memchr(q + 1, ',', (size_t)(eol - q - 1));
+			if (!q)
+				return;
+			const char *end = q + 1;
+			while (end < eol && *end != ',' && *end != ')')
+				end++;
+			const char *word = end;
+			while (word > q + 1 && word[-1] != ' ')
+				word--;
+			if (end > word && word > q + 1)
+				snprintf(buf, size, "argument %d (%.*s)", i + 1, (int)(end - word), word);
+			return;
+		}
+		p = eol + 1;
+	}
+}
+
+/* One candidate for what a faulting address is: off bytes from the
+ * region's start against a tensor at [start, start + bytes); keeps the
+ * nearest in buf. */
+static void nearest(uint64_t off, uint64_t start, uint64_t bytes, const char *what, bool before_too,
+                    long long *best, char *buf, size_t size)
+{
+	long long d;
+	if (off >= start + bytes) {
+		d = (long long)(off - start - bytes);
+		if (*best < 0 || d < *best)
+			snprintf(buf, size, "offset %llu of %s, past its end (%llu bytes)",
+			         (unsigned long long)(off - start), what, (unsigned long long)bytes);
+	} else if (off < start && before_too) {
+		d = (long long)(start - off) - 1;
+		if (*best < 0 || d < *best)
+			snprintf(buf, size, "offset -%llu of %s, before its start",
+			         (unsigned long long)(start - off), what);
+	} else {
+		return;
+	}
+	if (*best < 0 || d < *best)
+		*best = d;
+}
+
+/* What a faulting address is when it lies in the region (a guard page, or
+ * the rest of the region past the layout, the only parts that fault):
+ * the nearest tensor, "offset 16 of argument 1 (x), past its end (16
+ * bytes)". Empty when nothing. */
+static void guard_hit(const struct q7_iso *s, const char *op, uint64_t addr, char *buf, size_t size)
+{
+	buf[0] = 0;
+	uint64_t base = (uint64_t)(uintptr_t)s->base;
+	if (!s->base || addr < base || addr >= base + s->reserve)
+		return;
+	uint64_t off = addr - base;
+	const struct ctl *c = s->ctl;
+	long long best = -1;
+	char what[96];
+	nearest(off, c->heap, c->heap_size, "the heap arena", false, &best, buf, size);
+	for (unsigned i = 0; i < s->nslots; i++) {
+		const struct slot *sl = &s->slots[i];
+		if (sl->arg < 0)
+			snprintf(what, sizeof what, "the destination (get_dst_tensor())");
+		else
+			arg_name(s, op, sl->arg, what, sizeof what);
+		nearest(off, sl->data, sl->bytes, what, true, &best, buf, size);
+	}
+}
+
+/* After the worker died in a call: the one-line reason. */
+static void call_failed(struct q7_iso *s, const struct q7_call *c, int st, struct q7_run_result *r)
+{
+	struct ctl *ctl = s->ctl;
+	const char *op = c->op[0] ? c->op : "the op list";
+	unsigned core = ctl->core;
+	char how[128];
+	q7_proc_describe(st, how, sizeof how);
+	if (ctl->end == END_FAULT) {
+		char where[256], line[Q7_MESSAGE_SIZE];
+		guard_hit(s, c->op, ctl->fault.addr, where, sizeof where);
+		q7_fault_format(&ctl->fault, where[0] ? where : NULL, line, sizeof line);
+		q7_run_fail(r, "%s", line);
+	} else if (ctl->end == END_EXIT) {
+		q7_run_fail(r, "%s: the kernel exited with status %d on core %u (exit() ends the op)", op,
+		            ctl->exit_status, core);
+	} else if (WIFEXITED(st)) {
+		q7_run_fail(r, "%s: the kernel exited with status %d on core %u (_exit() ends the op)", op,
+		            WEXITSTATUS(st), core);
+	} else {
+		q7_run_fail(r, "%s: the kernel's process was %s on core %u", op, how, core);
+	}
+	r->status = Q7_STATUS_KERNEL_ERROR;
+}
+
+/* The call's layout: a slot per tensor argument and the destination.
+ * Returns the region's size, or 0 when a tensor is too large. */
+static size_t layout(struct q7_iso *s, const struct q7_call *c)
+{
+	size_t page = s->page;
+	uint64_t off = s->ctl_bytes + s->heap_size;
+	unsigned ng = 0;
+	s->nslots = 0;
+	s->guards[ng++] = off; /* after the heap arena */
+	off += page;
+	for (int i = -1; i < (int)c->nargs; i++) {
+		const struct q7_tensor_desc *d;
+		if (i < 0) {
+			if (c->dst.data == 0)
+				continue;
+			d = &c->dst;
+		} else {
+			if (c->args[i].kind != Q7_ARG_TENSOR)
+				continue;
+			d = &c->args[i].u.tensor;
+		}
+		uint64_t bytes = q7_npy_dtype_size((enum q7_dtype)d->dtype);
+		for (unsigned k = 0; k < d->ndim && k < Q7_MAX_DIMS; k++)
+			bytes *= d->sizes[k];
+		if (d->ndim > Q7_MAX_DIMS || bytes > ((uint64_t)1 << 40))
+			return 0;
+		uint64_t span = round_up(bytes, page);
+		struct slot *sl = &s->slots[s->nslots++];
+		sl->arg = i;
+		sl->bytes = bytes;
+		sl->data = s->guard == Q7_GUARD_START ? off : off + span - bytes;
+		sl->guard = off + span;
+		s->guards[ng++] = sl->guard;
+		off = sl->guard + page;
+	}
+	s->nguards = ng;
+	return off;
+}
+
+/* The request: tensors copied into their slots, a frame per core with the
+ * slots' addresses. */
+static void fill(struct q7_iso *s, const struct q7_call *c)
+{
+	struct ctl *ctl = s->ctl;
+	struct q7_arg args[Q7_MAX_ARGS];
+	struct q7_tensor_desc dst = c->dst;
+	if (c->nargs)
+		memcpy(args, c->args, c->nargs * sizeof *args);
+	for (unsigned i = 0; i < s->nslots; i++) {
+		const struct slot *sl = &s->slots[i];
+		struct q7_tensor_desc *d = sl->arg < 0 ? &dst : &args[sl->arg].u.tensor;
+		unsigned char *to = s->base + sl->data;
+		if (sl->bytes && d->data)
+			memcpy(to, (const void *)(uintptr_t)d->data, sl->bytes);
+		d->data = (uint64_t)(uintptr_t)to;
+	}
+	memcpy(ctl->guards, s->guards, s->nguards * sizeof s->guards[0]);
+	ctl->nguards = s->nguards;
+	ctl->ncores = s->cores;
+	ctl->time_limit = s->timeout;
+	ctl->end = END_NONE;
+	ctl->core = 0;
+	for (unsigned core = 0; core < s->cores; core++) {
+		struct q7_frame *f = &ctl->frames[core];
+		q7_run_frame_fill(f, c->op, c->nargs, args, &dst, core, s->cores);
+		f->heap_base = (uint64_t)(uintptr_t)(s->base + ctl->heap);
+		f->heap_size = ctl->heap_size;
+		f->write_fn = (uint64_t)(uintptr_t)q7_host_write;
+		f->status = Q7_STATUS_KERNEL_ERROR;
+	}
+}
+
+/* The returned tensor's bytes as the region holds them: from its element
+ * 0 to the end of the heap arena or slot it lies in. */
+static const unsigned char *span_of(const struct q7_iso *s, uint64_t data, size_t *bytes)
+{
+	uint64_t base = (uint64_t)(uintptr_t)s->base;
+	const struct ctl *c = s->ctl;
+	if (data >= base + c->heap && data < base + c->heap + c->heap_size) {
+		*bytes = (size_t)(base + c->heap + c->heap_size - data);
+		return (const unsigned char *)(uintptr_t)data;
+	}
+	for (unsigned i = 0; i < s->nslots; i++) {
+		uint64_t lo = base + s->slots[i].data, hi = lo + s->slots[i].bytes;
+		if (data >= lo && data < hi) {
+			*bytes = (size_t)(hi - data);
+			return (const unsigned char *)(uintptr_t)data;
+		}
+	}
+	return NULL;
+}
+
+/* A process forked from the one that started the worker (a DataLoader
+ * worker, multiprocessing's fork) shares its socket and memory: it lets
+ * go of them without touching them, and starts a worker of its own. */
+static void let_go_after_fork(struct q7_iso *s)
+{
+	if (s->owner == getpid())
+		return;
+	if (s->pid > 0)
+		q7_proc_forget(s->pid);
+	if (s->fd >= 0)
+		close(s->fd);
+	s->pid = 0;
+	s->fd = -1;
+	region_close(s);
+	s->owner = getpid();
+}
+
+static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r)
+{
+	char err[Q7_MESSAGE_SIZE];
+	let_go_after_fork(s);
+	size_t need = layout(s, c);
+	if (need == 0) {
+		q7_run_fail(r, "%s: a tensor of more than 2^40 bytes", c->op);
+		return 1;
+	}
+	if (s->base && need > s->reserve) {
+		/* A new reservation, twice as large: a new worker (the images'
+		 * globals start again, as after a failure). */
+		worker_stop(s);
+		region_close(s);
+	}
+	if (s->pid == 0 && worker_start(s, need, err, sizeof err) != 0) {
+		q7_run_fail(r, "%s", err);
+		return 1;
+	}
+	fill(s, c);
+	s->ctl->used = need;
+	struct ctl *ctl = s->ctl;
+	uint32_t seq = ++ctl->seq;
+	double t0 = s->fresh ? s->started : now_s();
+	s->fresh = false;
+	if (send(s->fd, &seq, sizeof seq, MSG_NOSIGNAL) != (ssize_t)sizeof seq) {
+		/* It died between calls: a fault of its own? Start again. */
+		worker_stop(s);
+		q7_run_fail(r, "%s: the kernel's process ended between calls; call again", c->op);
+		return 1;
+	}
+	uint32_t back = 0;
+	int rc = answer(s, t0, &back);
+	if (rc == 1 && back == seq) {
+		unsigned ran = 0;
+		for (unsigned core = 0; core < s->cores; core++) {
+			ran = core;
+			if (q7_host_core_done(&ctl->frames[core], core, s->cores, r) != 0)
+				return 1;
+		}
+		const struct q7_frame *f = &ctl->frames[ran];
+		uint64_t dst_slot = 0;
+		for (unsigned i = 0; i < s->nslots; i++)
+			if (s->slots[i].arg < 0) {
+				dst_slot = (uint64_t)(uintptr_t)(s->base + s->slots[i].data);
+				memcpy((void *)(uintptr_t)c->dst.data, s->base + s->slots[i].data,
+				       s->slots[i].bytes);
+			}
+		size_t span_bytes = 0;
+		const unsigned char *span = c->dst.data ? NULL : span_of(s, f->out.data, &span_bytes);
+		return q7_host_finish(c, f, dst_slot, span, span_bytes, r);
+	}
+	int st = 0;
+	if (rc == Q7_PROC_TIMEOUT || rc == 1 || rc == 2) {
+		/* Out of time, or the socket's end without an answer while the
+		 * worker lives on (a kernel that closed it). */
+		unsigned core = ctl->core;
+		q7_proc_kill(s->pid, SIGKILL);
+		q7_proc_wait(s->pid, &st);
+		s->pid = 0;
+		close(s->fd);
+		s->fd = -1;
+		if (rc == Q7_PROC_TIMEOUT)
+			q7_run_fail(r, "%s: timed out after %g s on core %u (the kernel's process was "
+			            "stopped); a kernel that never returns? --timeout=SECONDS sets the limit",
+			            c->op[0] ? c->op : "the op list", s->timeout, core);
+		else
+			q7_run_fail(r, "%s: the kernel's process stopped answering on core %u (did the "
+			            "kernel close its descriptors?)", c->op[0] ? c->op : "the op list", core);
+		r->status = Q7_STATUS_KERNEL_ERROR;
+		return 1;
+	}
+	/* It exited: whatever it started goes with its process group. */
+	q7_proc_kill(s->pid, SIGKILL);
+	q7_proc_wait(s->pid, &st);
+	s->pid = 0;
+	close(s->fd);
+	s->fd = -1;
+	call_failed(s, c, st, r);
+	return 1;
+}
+
+int q7_iso_call(struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r)
+{
+	if (s->forward)
+		q7_proc_signals_install();
+	int rc = call_locked(s, c, r);
+	if (s->forward)
+		q7_proc_signals_restore();
+	return rc;
+}
+
+int q7_iso_open(char *const *paths, unsigned cores, size_t heap_size,
+                const struct q7_engine_opts *o, struct q7_iso **out, char *err, size_t n)
+{
+	struct q7_iso *s = q7_xcalloc(1, sizeof *s);
+	*out = NULL;
+	s->paths = paths;
+	s->cores = cores;
+	s->page = (size_t)sysconf(_SC_PAGESIZE);
+	s->heap_size = round_up(heap_size, s->page);
+	s->timeout = o->timeout_s > 0 ? o->timeout_s : DEFAULT_TIMEOUT;
+	s->guard = o->guard;
+	s->forward = o->forward_signals;
+	s->fd = -1;
+	s->owner = getpid();
+	s->ctl_bytes = round_up(sizeof(struct ctl), s->page);
+	if (s->forward)
+		q7_proc_signals_install();
+	int rc = worker_start(s, s->ctl_bytes + s->heap_size + s->page, err, n);
+	if (s->forward)
+		q7_proc_signals_restore();
+	if (rc != 0) {
+		q7_iso_close(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+void q7_iso_close(struct q7_iso *s)
+{
+	if (!s)
+		return;
+	if (s->owner == getpid()) {
+		/* The worker and whatever is left in its group. */
+		worker_stop(s);
+		region_close(s);
+	} else {
+		let_go_after_fork(s);
+	}
+	free(s);
+}

@@ -1,0 +1,36 @@
+/* runtime/run/host_iso: the isolated host mode (engine.h,
+ * Q7_HOST_ISOLATED). A worker process, forked from this one into a
+ * process group of its own, loads the images and runs every call; the
+ * call's frames, tensors and heap arena lie in memory both processes map
+ * at the same address (an anonymous file, MAP_SHARED), so nothing goes
+ * through a pipe but a sequence number. Each tensor's data ends (or
+ * starts) at a page the worker keeps inaccessible, so an overrun faults
+ * at its first byte. A fault, an exit, a time-out, a crash while loading
+ * end the worker and its process group, and come back as a failed call or
+ * open with one line that names the op, the core and, for a fault in a
+ * guard page, the tensor and the offset; the next call starts a new
+ * worker.
+ *
+ * Memory: a q7_iso owns its worker, the shared memory and its
+ * descriptors; q7_iso_close ends and frees them all. */
+#ifndef Q7_RUN_HOST_ISO_H
+#define Q7_RUN_HOST_ISO_H
+
+#include <stddef.h>
+
+#include "engine.h"
+#include "run.h"
+
+struct q7_iso;
+
+/* Starts a worker that loads paths[core] for each of cores (the paths are
+ * borrowed until q7_iso_close). 0 and *out, or -1 with err set ("<path>:
+ * cannot load: ..."). */
+int q7_iso_open(char *const *paths, unsigned cores, size_t heap_size,
+                const struct q7_engine_opts *o, struct q7_iso **out, char *err, size_t n);
+/* Runs c on every core in the worker (q7_host_call's contract; c already
+ * checked by q7_host_call_check). */
+int q7_iso_call(struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r);
+void q7_iso_close(struct q7_iso *s);
+
+#endif
