@@ -44,7 +44,8 @@ def table(title, header, rows):
 
 def build_dir():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.environ.get("Q7CC_BUILD_DIR", os.path.join(root, "build"))
+    # Absolute: the benchmarks run tools from other folders (cmake -S ...).
+    return os.path.abspath(os.environ.get("Q7CC_BUILD_DIR", os.path.join(root, "build")))
 
 
 def real_argv(q7cc, args, env, flag="-c"):
