@@ -338,6 +338,22 @@ static int set_attr(posix_spawnattr_t *attr, const sigset_t *mask, bool group,
 	return e;
 }
 
+/* environ with TMPDIR=dir in place of its own (envp[0], then the rest;
+ * the caller frees envp[0] and envp). */
+static char **env_with_tmpdir(const char *dir)
+{
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **envp = q7_xcalloc(n + 2, sizeof *envp);
+	size_t k = 0;
+	envp[k++] = q7_xasprintf("TMPDIR=%s", dir);
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "TMPDIR=", 7) != 0)
+			envp[k++] = environ[i];
+	return envp;
+}
+
 pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 {
 	static const struct q7_proc_opts plain;
@@ -384,9 +400,14 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 		sigemptyset(&ign.sa_mask);
 		sigaction(SIGTTOU, &ign, NULL);
 	}
+	char **envp = o->tmpdir ? env_with_tmpdir(o->tmpdir) : environ;
 	pid_t pid = -1;
 	if (!e)
-		e = posix_spawnp(&pid, argv[0], &fa, &attr, argv, environ);
+		e = posix_spawnp(&pid, argv[0], &fa, &attr, argv, envp);
+	if (envp != environ) {
+		free(envp[0]);
+		free(envp);
+	}
 	if (ignore_ttou)
 		sigaction(SIGTTOU, &ttou, NULL);
 	if (!e && !o->session)

@@ -47,6 +47,7 @@ struct q7_proc_opts {
 	bool quiet;        /* no message of ours about it; errors via errno */
 	int stop_signal;   /* what a forwarded signal becomes (0: the same one) */
 	const char *name;  /* for messages, instead of basename(argv[0]) */
+	const char *tmpdir; /* non-NULL: the child's TMPDIR (q7_temp_tool_dir) */
 };
 
 /* Results of the waits besides a child's code. */

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define MAX_TEMPS 512
@@ -25,6 +26,7 @@
 static char *temps[MAX_TEMPS];
 static volatile sig_atomic_t ntemps;
 static char *tempdir;
+static char *tooldir; /* swept: its entries are removed whatever their names */
 
 bool q7_save_temps(void)
 {
@@ -87,10 +89,49 @@ const char *q7_temp_dir(void)
 	return tempdir;
 }
 
+const char *q7_temp_tool_dir(void)
+{
+	if (tooldir)
+		return tooldir;
+	char *p = q7_path_join(q7_temp_dir(), "tools");
+	if (mkdir(p, 0700) != 0 && errno != EEXIST)
+		q7_fatal(Q7_EXIT_IO, "cannot create a temporary directory %s: %s", p, strerror(errno));
+	q7_temp_register(p);
+	tooldir = p;
+	return tooldir;
+}
+
+/* Removes what the tools left in dir, and empty folders there (one
+ * level): open, getdents64 and unlinkat, so a signal handler may call
+ * it (readdir may allocate). */
+static void sweep(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	char buf[4096] __attribute__((aligned(8)));
+	long n;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
+		for (long off = 0; off < n;) {
+			/* struct linux_dirent64: ino, off, reclen, type, name */
+			unsigned short reclen;
+			memcpy(&reclen, buf + off + 16, sizeof reclen);
+			const char *name = buf + off + 19;
+			if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0 &&
+			    unlinkat(fd, name, 0) != 0)
+				unlinkat(fd, name, AT_REMOVEDIR);
+			off += reclen;
+		}
+	}
+	close(fd);
+}
+
 /* Files first, then directories (the temporary directory), whatever the
  * slots' order: only unlink and rmdir, so a signal handler may call it. */
 static void remove_all(void)
 {
+	if (tooldir)
+		sweep(tooldir);
 	for (int i = ntemps - 1; i >= 0; i--)
 		if (temps[i])
 			unlink(temps[i]);

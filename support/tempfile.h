@@ -13,6 +13,11 @@
 /* A private directory for this process's intermediates (wrapper.cpp, ...),
  * created on first use under $TMPDIR, removed at exit. */
 const char *q7_temp_dir(void);
+/* A folder inside it for the tools q7cc runs (their TMPDIR: struct
+ * q7_proc_opts.tmpdir): a tool stopped by a signal may leave its own
+ * temporaries behind (GCC's collect2 its ccXXXXXX.res), and whatever is
+ * in this folder is removed with it, at exit or on a signal. */
+const char *q7_temp_tool_dir(void);
 /* Registers an existing path for removal at exit or on a signal. */
 void q7_temp_register(const char *path);
 /* Stops tracking path (it was renamed into place or is wanted). */

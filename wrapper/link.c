@@ -240,7 +240,8 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 				next++;
 				continue;
 			}
-			struct q7_proc_opts o = {.name = q7_path_basename(l->img[next].so)};
+			struct q7_proc_opts o = {.name = q7_path_basename(l->img[next].so),
+			                         .tmpdir = q7_temp_tool_dir()};
 			if (q7_proc_spawn(cmds[next].v, &o) < 0)
 				failed = Q7_EXIT_TOOL;
 			else
@@ -323,8 +324,10 @@ static int resolve_beside_compile(struct link *l, const struct q7_ldsplit *s,
 	bool run = q7_step_show(d, cc);
 	q7_step_show(d, cmd.v);
 	if (run) {
-		pid_t pc = q7_proc_spawn(cc, NULL);
-		pid_t pr = pc < 0 ? -1 : q7_proc_spawn(cmd.v, NULL);
+		/* Either may be stopped while the other fails. */
+		struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
+		pid_t pc = q7_proc_spawn(cc, &o);
+		pid_t pr = pc < 0 ? -1 : q7_proc_spawn(cmd.v, &o);
 		int rc_c = pc < 0 ? Q7_EXIT_TOOL : q7_proc_wait(pc, NULL);
 		if (rc_c != 0 && pr > 0) /* its object would go unused */
 			q7_proc_kill(pr, SIGTERM);

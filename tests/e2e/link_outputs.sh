@@ -42,11 +42,16 @@ done
 case " $* " in *" -shared "*) ;; *) exec c++ "$@" ;; esac
 echo $$ > "$PIDS/.link.$$"; mv "$PIDS/.link.$$" "$PIDS/link.$$.pid"
 echo "start ${RUN:-?} ${out##*/}" >> "$LOG"
-sleep "${DELAY:-0}"
 if [ -n "${FAIL_ON:-}" ]; then
 	case $out in *"$FAIL_ON") echo "fake: $out: failed" >&2; exit 1 ;; esac
 fi
-c++ "$@" || exit
+# A temporary of its own, as collect2's ccXXXXXX.res: removed when the
+# link ends, left behind when a signal stops it (q7cc removes it).
+tmpf=${TMPDIR:-/tmp}/fake.$$.res
+: > "$tmpf"
+sleep "${DELAY:-0}"
+c++ "$@" || { rm -f "$tmpf"; exit 1; }
+rm -f "$tmpf"
 echo "end ${RUN:-?} ${out##*/}" >> "$LOG"
 SH
 	chmod +x slowcxx
@@ -141,12 +146,12 @@ relinks_fail() {
 	printf '%s\n' '#include <torch/torch.h>' '#include <q7/kernel.h>' 'int nowhere(int);' \
 		'Q7_KERNEL torch::Tensor u(const torch::Tensor &x, int n) { nowhere(n); return x; }' > u.cpp
 	"$q7cc" --q7-toolchain=$PROFILE -c u.cpp -o u.o || fail "compile u.cpp"
-	local how obj fail_on rc
-	while read -r how obj fail_on; do
+	local how obj fail_on delay rc
+	while read -r how obj fail_on delay; do
 		[ -n "$how" ] || continue
 		./qlink good one.o || fail "$how: the good link: $(cat err.good)"
 		same_set one
-		FAIL_ON=$fail_on ./qlink bad "$obj"
+		FAIL_ON=$fail_on DELAY=${delay:-0} ./qlink bad "$obj"
 		rc=$?
 		[ $rc = 1 ] || fail "$how: status $rc, want 1: $(cat err.bad)"
 		no_set
@@ -212,6 +217,13 @@ relink_fails | relink_fails_mc)
 		not_an_object bad.o
 		undefined_symbol u.o
 	EOF
+	# The other images' links, stopped while the failed one ends, leave
+	# their own temporaries; none stays (no_temps in relinks_fail).
+	if [ -n "$MC" ]; then
+		relinks_fail <<-EOF
+			others_stopped one.o $last 30
+		EOF
+	fi
 	;;
 gnu_relink_fails | gnu_relink_fails_mc)
 	# The same with the real toolchain (a cut object, a symbol nobody
