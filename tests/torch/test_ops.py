@@ -65,6 +65,32 @@ def test_int32_kernel(ints):
     assert torch.equal(torch.ops.ints.iscale(xt, 2, False), xt * 2)
 
 
+def test_outputs_are_ordinary_tensors(ints):
+    """An output without a shape function comes from the bridge's own
+    allocator (malloc for small ones, c10's for big ones): aligned to 64
+    bytes as c10's, resizable, and freed (no growth over many calls)."""
+    for n in (1, 5, 1000, 20000, 60000):
+        y = torch.ops.ints.iscale(torch.arange(n, dtype=torch.int32), 2, False)
+        assert y.data_ptr() % 64 == 0, (n, y.data_ptr())
+        assert torch.equal(y, torch.arange(n, dtype=torch.int32) * 2)
+    y = torch.ops.ints.iscale(torch.arange(8, dtype=torch.int32), 1, False)
+    y.resize_(50000)  # past the small blocks: a new block from c10's allocator
+    assert torch.equal(y[:8], torch.arange(8, dtype=torch.int32))
+    y.resize_(4)
+    assert torch.equal(y, torch.arange(4, dtype=torch.int32))
+
+    def rss_kib():
+        with open("/proc/self/status") as f:
+            return int(next(line for line in f if line.startswith("VmRSS:")).split()[1])
+    x = torch.arange(4096, dtype=torch.int32)
+    for _ in range(200):
+        torch.ops.ints.iscale(x, 1, False)
+    before = rss_kib()
+    for _ in range(5000):  # 80 MB if each output stayed
+        torch.ops.ints.iscale(x, 1, False)
+    assert rss_kib() - before < 8 * 1024
+
+
 def test_eight_cores(mc):
     torch.manual_seed(3)
     x = torch.randn(3000)
