@@ -148,7 +148,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 }
 
 /* "2,3", "2x3", "(2, 3)", "" (0 dims). */
-static int parse_shape(const char *s, struct q7_tensor_desc *d)
+int q7_run_parse_shape(const char *s, struct q7_tensor_desc *d)
 {
 	d->ndim = 0;
 	const char *p = s;
@@ -185,7 +185,7 @@ bad:
 	return -1;
 }
 
-static void set_contiguous(struct q7_tensor_desc *d)
+void q7_run_set_contiguous(struct q7_tensor_desc *d)
 {
 	/* unsigned 64: the product runs past int32 (and 8 dims of 65535 past
 	 * 64 bits) before q7_run_main rejects more than 2^31-1 elements */
@@ -196,7 +196,7 @@ static void set_contiguous(struct q7_tensor_desc *d)
 	}
 }
 
-static bool parse_literal(const char *s, struct q7_arg *a)
+bool q7_run_parse_literal(const char *s, struct q7_arg *a)
 {
 	if (strcmp(s, "true") == 0 || strcmp(s, "false") == 0) {
 		a->kind = Q7_ARG_BOOL;
@@ -224,6 +224,16 @@ static bool parse_literal(const char *s, struct q7_arg *a)
 	return false;
 }
 
+void q7_run_tensor_arg(struct q7_arg *a, const struct npy_array *t)
+{
+	a->kind = Q7_ARG_TENSOR;
+	a->u.tensor.dtype = t->dtype;
+	a->u.tensor.ndim = t->ndim;
+	memcpy(a->u.tensor.sizes, t->sizes, sizeof t->sizes);
+	q7_run_set_contiguous(&a->u.tensor);
+	a->u.tensor.data = (uint64_t)(uintptr_t)t->data;
+}
+
 /* A name ending in .npy is a file; else a literal when it reads as one
  * (so a file named "3" does not shadow the number); else a file. */
 static bool is_file_arg(const char *s)
@@ -232,7 +242,7 @@ static bool is_file_arg(const char *s)
 	if (n > 4 && strcmp(s + n - 4, ".npy") == 0)
 		return true;
 	struct q7_arg probe;
-	return !parse_literal(s, &probe) && q7_path_exists(s);
+	return !q7_run_parse_literal(s, &probe) && q7_path_exists(s);
 }
 
 /* On the host: in a process of its own unless --in-process. */
@@ -304,15 +314,10 @@ int q7_run_main(int argc, char **argv)
 			if (npy_read(s, t) != 0)
 				goto out;
 			narrays++;
-			a->kind = Q7_ARG_TENSOR;
-			a->u.tensor.dtype = t->dtype;
-			a->u.tensor.ndim = t->ndim;
-			memcpy(a->u.tensor.sizes, t->sizes, sizeof t->sizes);
-			set_contiguous(&a->u.tensor);
-			a->u.tensor.data = (uint64_t)(uintptr_t)t->data;
+			q7_run_tensor_arg(a, t);
 			if (!first)
 				first = &a->u.tensor;
-		} else if (!parse_literal(s, a)) {
+		} else if (!q7_run_parse_literal(s, a)) {
 			q7_error("%s: not a .npy file nor a literal (3, 0.5, true; integers of 64 bits)", s);
 			goto out;
 		}
@@ -320,7 +325,7 @@ int q7_run_main(int argc, char **argv)
 	if (o.out_shape || o.out_dtype || o.cores > 1) {
 		struct q7_tensor_desc *d = &req.dst;
 		if (o.out_shape) {
-			if (parse_shape(o.out_shape, d) != 0)
+			if (q7_run_parse_shape(o.out_shape, d) != 0)
 				goto out;
 		} else if (first) {
 			d->ndim = first->ndim;
@@ -341,7 +346,7 @@ int q7_run_main(int argc, char **argv)
 		} else {
 			d->dtype = first ? first->dtype : Q7_DTYPE_FLOAT32;
 		}
-		set_contiguous(d);
+		q7_run_set_contiguous(d);
 		/* The frame's strides are 32-bit element counts: no tensor may
 		 * have more elements than they can step over. */
 		uint64_t n = 1;

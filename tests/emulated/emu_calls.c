@@ -62,38 +62,6 @@ static bool ends_with(const char *s, const char *tail)
 	return n >= t && strcmp(s + n - t, tail) == 0;
 }
 
-static int literal(const char *s, struct q7_arg *a)
-{
-	char *end;
-	if (strcmp(s, "true") == 0 || strcmp(s, "false") == 0) {
-		a->kind = Q7_ARG_BOOL;
-		a->u.i = s[0] == 't';
-		return 0;
-	}
-	errno = 0;
-	long long i = strtoll(s, &end, 0);
-	if (!*end && !errno) {
-		a->kind = Q7_ARG_INT;
-		a->u.i = i;
-		return 0;
-	}
-	double d = strtod(s, &end);
-	if (*end)
-		return -1;
-	a->kind = Q7_ARG_FLOAT;
-	memcpy(&a->u.f_bits, &d, sizeof d);
-	return 0;
-}
-
-static void contiguous(struct q7_tensor_desc *t)
-{
-	int32_t s = 1;
-	for (unsigned i = t->ndim; i-- > 0;) {
-		t->strides[i] = s;
-		s *= (int32_t)t->sizes[i];
-	}
-}
-
 static void free_call(struct line_call *c)
 {
 	for (unsigned i = 0; i < c->narrays; i++)
@@ -131,15 +99,10 @@ static int parse_call(char **w, size_t n, const struct opts *o, struct line_call
 				return -1;
 			c->narrays++;
 			struct q7_arg *arg = &req->args[req->nargs++];
-			arg->kind = Q7_ARG_TENSOR;
-			arg->u.tensor.dtype = a->dtype;
-			arg->u.tensor.ndim = a->ndim;
-			memcpy(arg->u.tensor.sizes, a->sizes, sizeof a->sizes);
-			contiguous(&arg->u.tensor);
-			arg->u.tensor.data = (uint64_t)(uintptr_t)a->data;
+			q7_run_tensor_arg(arg, a);
 			if (!first)
 				first = &arg->u.tensor;
-		} else if (literal(w[i], &req->args[req->nargs++]) != 0) {
+		} else if (!q7_run_parse_literal(w[i], &req->args[req->nargs++])) {
 			q7_error("%s: not a .npy file nor a literal", w[i]);
 			return -1;
 		}
@@ -148,11 +111,8 @@ static int parse_call(char **w, size_t n, const struct opts *o, struct line_call
 		return 0;
 	struct q7_tensor_desc *d = &req->dst;
 	if (shape) {
-		for (char *p = (char *)shape; *p && d->ndim < Q7_MAX_DIMS; d->ndim++) {
-			d->sizes[d->ndim] = (uint32_t)strtoul(p, &p, 10);
-			if (*p == ',')
-				p++;
-		}
+		if (q7_run_parse_shape(shape, d) != 0)
+			return -1;
 	} else if (first) {
 		d->ndim = first->ndim;
 		memcpy(d->sizes, first->sizes, sizeof d->sizes);
@@ -166,7 +126,7 @@ static int parse_call(char **w, size_t n, const struct opts *o, struct line_call
 		return -1;
 	}
 	d->dtype = (uint32_t)t;
-	contiguous(d);
+	q7_run_set_contiguous(d);
 	size_t bytes = q7_npy_dtype_size((enum q7_dtype)t);
 	for (unsigned i = 0; i < d->ndim; i++)
 		bytes *= d->sizes[i];
