@@ -27,9 +27,11 @@
  * The worker ends only by _exit: at the end of its socket, after a fault
  * (its handler records it in the control block), when a kernel calls
  * exit (an on_exit handler records the status first, so none of the
- * parent's atexit handlers run in it), or when a kernel calls _exit. A
- * process the kernel forks that comes back through the worker's loop
- * leaves at once, so nothing is written twice.
+ * parent's atexit handlers run in it), or when a kernel calls _exit. In
+ * a process the kernel forks the shared region is inaccessible (an
+ * atfork handler), so the child dies at its first touch of the call's
+ * memory, and one that comes back through the worker's loop leaves at
+ * once: nothing is written twice, and nothing beside the parent.
  *
  * Signals: with forward_signals (q7-run), support/proc's forwarding is
  * installed while the worker starts or runs a call. */
@@ -174,6 +176,15 @@ static void on_worker_exit(int status, void *arg)
 	_exit(status);
 }
 
+/* In a process a kernel forks: the shared region becomes inaccessible,
+ * so the child cannot write into the call's tensors, heap arena or frames
+ * beside its parent (its first touch faults, and on_worker_fault ends
+ * it); what it does in its own memory is its business. */
+static void worker_forked(void)
+{
+	mprotect(w.base, w.reserve, PROT_NONE);
+}
+
 static void worker_notify(uint32_t seq)
 {
 	if (send(w.fd, &seq, sizeof seq, MSG_NOSIGNAL) != (ssize_t)sizeof seq)
@@ -313,6 +324,7 @@ static void worker_main(struct q7_iso *s, int fd)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	q7_proc_reap_orphans();
+	pthread_atfork(NULL, NULL, worker_forked);
 	void *alt = mmap(NULL, ALT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	q7_fault_altstack(alt == MAP_FAILED ? NULL : alt, ALT_STACK);
 	q7_fault_catch(on_worker_fault, NULL);

@@ -122,4 +122,7 @@ for child_returns in 0 1; do
 	left=$(ps -eo pid=,args= | grep -F "libm.so forks x.npy $child_returns" | grep -v grep)
 	[ -z "$left" ] || fail "forks $child_returns left processes running: $left"
 done
+# The child's writes stay its own: the parent, which waits for it, returns
+# what it wrote itself.
+ok "1 0 0 0" -- libm.so fork_and_wait x.npy
 echo "ok: $n kinds of misbehaviour reported"

@@ -4,6 +4,7 @@
 // tensor. `on` picks the core that misbehaves (-1: all).
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <torch/torch.h>
 #include <q7/kernel.h>
@@ -44,6 +45,23 @@ Q7_KERNEL torch::Tensor forks(const torch::Tensor &x, int child_returns)
     }
     torch::Tensor y = torch::zeros(x.sizes(), torch::kInt);
     y.data_ptr<int32_t>()[0] = pid == 0 ? 2 : 1;
+    return y;
+}
+
+// Forks after writing its result; the child writes another value into
+// the same tensor and returns, while the parent waits for it. Each process
+// has its own memory, so the result is the parent's (the child's write
+// must not reach the tensors its parent returns).
+Q7_KERNEL torch::Tensor fork_and_wait(const torch::Tensor &x)
+{
+    torch::Tensor y = torch::zeros(x.sizes(), torch::kInt);
+    y.data_ptr<int32_t>()[0] = 1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        y.data_ptr<int32_t>()[0] = 2;
+        return y;
+    }
+    waitpid(pid, nullptr, 0);
     return y;
 }
 
