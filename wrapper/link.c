@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Where this link writes an image and its twins: in the staging folder
@@ -31,12 +32,22 @@ struct image {
 	char *name;
 };
 
+/* An input file as the link first saw it. */
+struct seen {
+	bool there;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+};
+
 struct link {
 	struct q7_drv *d;
 	const char *out;
 	char *base;
 	struct q7_strvec inputs; /* positional link words, sources replaced */
 	struct q7_strvec files;  /* the files among them, for records */
+	struct seen *seen;       /* files[i] when the link began */
 	struct image img[Q7_NUM_CORES];
 	int nimg;
 	struct q7_outset set;
@@ -69,6 +80,48 @@ static int collect_inputs(struct link *l)
 		} else if (q7_unit_flags(u) & Q7_OPT_POSITIONAL) {
 			if (q7_profile_keeps(&l->d->prof, u))
 				q7_unit_add(u, &l->inputs);
+		}
+	}
+	return 0;
+}
+
+static void see(const char *path, struct seen *f)
+{
+	struct stat st;
+	memset(f, 0, sizeof *f);
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return;
+	*f = (struct seen){.there = true, .dev = st.st_dev, .ino = st.st_ino, .size = st.st_size,
+	                   .mtime = st.st_mtim};
+}
+
+static void see_inputs(struct link *l)
+{
+	l->seen = q7_xcalloc(l->files.n + 1, sizeof *l->seen);
+	for (size_t i = 0; i < l->files.n; i++)
+		see(l->files.v[i], &l->seen[i]);
+}
+
+/* Another build in the same folder may rewrite an input while this link
+ * reads it (two makes at once: CMake's archive rule removes the archive
+ * and writes it again in place), and the images would then hold part of
+ * it. Records, wrapper and images are only sound when every input is the
+ * file it was when the link began: else the link fails, naming the
+ * file, and leaves no output (the next build links again). */
+static int inputs_unchanged(const struct link *l)
+{
+	for (size_t i = 0; i < l->files.n; i++) {
+		struct seen now;
+		see(l->files.v[i], &now);
+		const struct seen *was = &l->seen[i];
+		if (!was->there)
+			continue;
+		if (!now.there || now.dev != was->dev || now.ino != was->ino || now.size != was->size ||
+		    now.mtime.tv_sec != was->mtime.tv_sec || now.mtime.tv_nsec != was->mtime.tv_nsec) {
+			q7_error("%s: changed while it was linked (another build writing it at the same "
+			         "time?); no output was written: link again",
+			         l->files.v[i]);
+			return Q7_EXIT_ERROR;
 		}
 	}
 	return 0;
@@ -488,6 +541,8 @@ int q7_mode_link(struct q7_drv *d)
 		rc = collect_inputs(&l);
 	}
 	if (!rc)
+		see_inputs(&l);
+	if (!rc)
 		rc = collect_records(&l, &ops);
 	if (!rc)
 		rc = make_wrapper(&l, &ops, cpp);
@@ -497,6 +552,8 @@ int q7_mode_link(struct q7_drv *d)
 		rc = pack_images(&l);
 	if (!rc)
 		rc = write_manifest(&l);
+	if (!rc && !d->dry)
+		rc = inputs_unchanged(&l);
 	if (!rc)
 		rc = q7_outset_commit(&l.set);
 	q7_outset_close(&l.set);
@@ -504,6 +561,7 @@ int q7_mode_link(struct q7_drv *d)
 		free(l.img[i].name);
 	q7_sv_free(&l.inputs);
 	q7_sv_free(&l.files);
+	free(l.seen);
 	q7_ops_free(&ops);
 	free(l.base);
 	free(cpp);

@@ -45,6 +45,8 @@ echo "start ${RUN:-?} ${out##*/}" >> "$LOG"
 if [ -n "${FAIL_ON:-}" ]; then
 	case $out in *"$FAIL_ON") echo "fake: $out: failed" >&2; exit 1 ;; esac
 fi
+# Another build rewriting an input while this one links.
+[ -z "${TOUCH_INPUT:-}" ] || touch "$TOUCH_INPUT"
 # A temporary of its own, as collect2's ccXXXXXX.res: removed when the
 # link ends, left behind when a signal stops it (q7cc removes it).
 tmpf=${TMPDIR:-/tmp}/fake.$$.res
@@ -224,6 +226,25 @@ relink_fails | relink_fails_mc)
 			others_stopped one.o $last 30
 		EOF
 	fi
+	;;
+input_changes | input_changes_mc)
+	# An input that another build rewrites while this link reads it (two
+	# makes in one folder: CMake's archive rule writes the archive again
+	# in place): the link fails naming it and leaves none of the set, and
+	# the next link gives the whole set.
+	slow_linker
+	serial_sets
+	./qlink good one.o || fail "the good link: $(cat err.good)"
+	same_set one
+	TOUCH_INPUT=$PWD/one.o ./qlink bad one.o
+	rc=$?
+	[ $rc = 1 ] || fail "status $rc, want 1: $(cat err.bad)"
+	grep -q "q7cc: error: one.o: changed while it was linked" err.bad ||
+		fail "no message naming one.o: $(cat err.bad)"
+	no_set
+	no_temps
+	./qlink good one.o || fail "the link after: $(cat err.good)"
+	same_set one
 	;;
 gnu_relink_fails | gnu_relink_fails_mc)
 	# The same with the real toolchain (a cut object, a symbol nobody
