@@ -61,9 +61,14 @@ def test_rebuilds_only_what_changed(tmp_path, capfd):
     # a new mtime, the same text: nothing runs
     os.utime(src, None)
     assert "$ " not in build(tmp_path, [str(src)], shape, capfd=capfd)
-    # a new text: that source is compiled and the library linked; the shape
-    # library is up to date
+    # a new comment: that source is compiled, to the same object, which
+    # the library has already
     src.write_text(src.read_text() + "\n// changed\n")
+    changed = build(tmp_path, [str(src)], shape, capfd=capfd)
+    assert "-c %s" % src in changed and "libagain.so: up to date" in changed
+    # new code: compiled and the library linked; the shape library is up
+    # to date
+    src.write_text(src.read_text() + "\nextern const int q7_changed = 1;\n")
     changed = build(tmp_path, [str(src)], shape, capfd=capfd)
     assert "-c %s" % src in changed and "-o %s" % (tmp_path / "libagain.so") in changed
     assert "libagain.shape.so: up to date" in changed and "-c %s" % shape[0] not in changed

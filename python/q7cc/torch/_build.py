@@ -4,24 +4,40 @@ multicore library) into lib<name>.so, the shape sources with the host's
 C++ compiler against the real libtorch into lib<name>.shape.so, both in
 the build directory.
 
-Only what changed is built again. Each compute object is kept under
-.q7cc/ in the build directory, each shape object in a cache shared by
-every build directory (Q7CC_TORCH_CACHE, else ~/.cache/q7cc/torch/
-shape-objects), with a record of what made it: a hash of the
-command (flags, compiler), of the source's text and of the tools (q7cc's
+Only what changed is built again. Each object is kept under .q7cc/ in the
+build directory with a record of what made it: a hash of the command
+(flags, compiler), of the source's text and of the tools (q7cc's
 executable and runtime libraries for the compute side, libtorch's version
-and q7cc's host register.h for the shape side), and the size and mtime of
-every header the compiler read (its -MD list), with its hash for when
-only the mtime moved. A library is linked again
-when one of its objects or its link command changed, or it is missing.
-Objects are compiled in parallel; the compiler's diagnostics go into the
-BuildError raised on failure."""
+and q7cc's host register.h for the shape side), and the size, mtime,
+ctime and inode of every header the compiler read (its -MD list), with
+its hash for when any of those moved (a text put back with its old
+mtime still has a new ctime). A library is linked again when the
+contents of one of its objects, or its link command, changed, or it is
+missing: so a header edit that recompiles an object always relinks.
+
+A shape object takes seconds to most of a minute against libtorch, so
+shape objects are also kept in a cache shared by every build directory
+(Q7CC_TORCH_CACHE, else ~/.cache/q7cc/torch/shape-objects), keyed by
+content: the preprocessed text (the source and every header, without
+line markers, so not its path), the flags that change code, the compiler
+and torch's version. The same shape file in another folder, or in a
+build directory for the other target, is compiled once.
+
+Processes building at once wait for each other: load() holds an
+exclusive lock on the build directory (.q7cc/lock) for the whole build,
+and the cache one on each key while it fills it, so N processes loading
+one library all succeed and compile each object once. Objects are
+compiled in parallel; the compiler's diagnostics go into the BuildError
+raised on failure."""
 import concurrent.futures
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -49,9 +65,10 @@ _file_hashes = {}
 
 
 def file_hash(path):
-    """sha256 of a file's bytes, cached per (path, size, mtime)."""
+    """sha256 of a file's bytes, cached per (path, inode, size, mtime,
+    ctime): the ctime, which nobody can set back, changes with each write."""
     st = os.stat(path)
-    key = (path, st.st_size, st.st_mtime_ns)
+    key = (path, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
     h = _file_hashes.get(key)
     if h is None:
         d = hashlib.sha256()
@@ -140,13 +157,21 @@ class Step:
             return False
         if rec.get("key") != self.key:
             return False
-        for path, size, mtime, sha in rec.get("deps", []):
+        for dep in rec.get("deps", []):
+            if len(dep) != 6:
+                return False  # a record of an older q7cc
+            path, size, mtime, ctime, ino, sha = dep
             try:
                 st = os.stat(path)
-                # a file copied again unchanged has a new mtime, the same text
-                if st.st_size != size or (st.st_mtime_ns != mtime and file_hash(path) != sha):
-                    return False
             except OSError:
+                return False
+            if st.st_size != size:
+                return False
+            # the same stat: the same text. Else (a file copied again
+            # unchanged, or an old text put back under its old mtime, whose
+            # ctime is new) the text decides.
+            if (st.st_mtime_ns, st.st_ctime_ns, st.st_ino) != (mtime, ctime, ino) and \
+                    file_hash(path) != sha:
                 return False
         return True
 
@@ -154,35 +179,103 @@ class Step:
         if verbose:
             log("$ " + shlex.join(self.command))
         # A compile writes beside its object and renames it into place, so
-        # that builds sharing the object cache never see half an object.
+        # that an interrupted build never leaves half an object.
         # (A link's outputs are q7cc's or the linker's, whole-or-nothing.)
-        command, tmp = self.command, None
         if self.depfile:
             tmp = "%s.%d.tmp" % (self.output, os.getpid())
-            command = [tmp if a == self.output else a for a in command]
-            command = [tmp + ".d" if a == self.depfile else a for a in command]
-        r = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           stdin=subprocess.DEVNULL)
-        out = r.stdout.decode("utf-8", "replace")
-        if r.returncode != 0:
-            for p in (tmp, tmp and tmp + ".d"):
-                if p and os.path.exists(p):
-                    os.unlink(p)
-            raise BuildError(self.what, self.command, out)
-        if verbose and out:
-            log(out.rstrip())
-        deps = []
-        if self.depfile:
+            run_command(self.what, self.command, {self.output: tmp, self.depfile: tmp + ".d"},
+                        verbose, log)
             os.replace(tmp + ".d", self.depfile)
             os.replace(tmp, self.output)
-            for path in read_depfile(self.depfile):
-                try:
-                    st = os.stat(path)
-                    deps.append([os.path.abspath(path), st.st_size, st.st_mtime_ns,
-                                 file_hash(path)])
-                except OSError:
-                    pass
+        else:
+            run_command(self.what, self.command, {}, verbose, log)
+        self.write_record()
+
+    def write_record(self):
+        deps = []
+        for path in read_depfile(self.depfile) if self.depfile else []:
+            try:
+                st = os.stat(path)
+                deps.append([os.path.abspath(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns,
+                             st.st_ino, file_hash(path)])
+            except OSError:
+                pass
         write_whole(self.record, json.dumps({"key": self.key, "deps": deps}))
+
+
+def run_command(what, command, renames, verbose, log):
+    """Runs command with its outputs renamed (renames: the path it names
+    -> the temporary it writes); on failure the temporaries are removed
+    and BuildError raised."""
+    r = subprocess.run([renames.get(a, a) for a in command], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    out = r.stdout.decode("utf-8", "replace")
+    if r.returncode != 0:
+        for p in renames.values():
+            if os.path.exists(p):
+                os.unlink(p)
+        raise BuildError(what, command, out)
+    if verbose and out:
+        log(out.rstrip())
+
+
+@contextlib.contextmanager
+def locked(path, what, log):
+    """An exclusive lock on path (created) for the block; says once that
+    it waits when another process holds it."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log("q7cc.torch: waiting for another process building %s" % what)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+class ShapeStep(Step):
+    """A shape object: up to date by its record in the build directory
+    (as any step); else its preprocessed text names it in the shared
+    cache, which compiles it only when no process did before."""
+
+    def __init__(self, what, command, output, key, record, depfile, src, code_flags, cache):
+        super().__init__(what, command, output, key, record, depfile)
+        self.src, self.code_flags, self.cache = src, code_flags, cache
+
+    def run(self, verbose, log):
+        i = self.command.index("-c")
+        tmp = "%s.%d.tmp" % (self.output, os.getpid())
+        pre = self.command[:i] + ["-E", "-P", self.src, "-o", tmp + ".i"]
+        if verbose:
+            log("$ " + shlex.join(pre))
+        run_command("preprocessing %s" % os.path.basename(self.src), pre,
+                    {self.depfile: tmp + ".d"}, verbose, log)
+        try:
+            with open(tmp + ".i", "rb") as f:
+                text = hashlib.sha256(f.read()).hexdigest()
+        finally:
+            os.unlink(tmp + ".i")
+        cached = os.path.join(self.cache, digest(self.code_flags, text) + ".o")
+        with locked(cached + ".lock", os.path.basename(self.src), log):
+            if not os.path.exists(cached):
+                ctmp = "%s.%d.tmp" % (cached, os.getpid())
+                if verbose:
+                    log("$ " + shlex.join(self.command))
+                renames = {self.output: ctmp, self.depfile: ctmp + ".d"}
+                try:
+                    run_command(self.what, self.command, renames, verbose, log)
+                finally:
+                    if os.path.exists(ctmp + ".d"):
+                        os.unlink(ctmp + ".d")
+                os.replace(ctmp, cached)
+            elif verbose:
+                log("q7cc.torch: %s: compiled before (%s)" % (os.path.basename(self.src), cached))
+        shutil.copyfile(cached, tmp)
+        os.replace(tmp, self.output)
+        os.replace(tmp + ".d", self.depfile)
+        self.write_record()
 
 
 def read_depfile(path):
@@ -230,8 +323,9 @@ def shape_cache():
     return d
 
 
-def compile_steps(kind, sources, make_cmd, tool_key, state, flags):
-    """One compile step per source: (steps, objects)."""
+def compile_steps(kind, sources, make_cmd, tool_key, state, flags, shape=None):
+    """One compile step per source: (steps, objects). shape: (the flags
+    that change code, the shared cache) for shape objects."""
     steps, objs = [], []
     for src in sources:
         src = os.path.abspath(src)
@@ -241,21 +335,47 @@ def compile_steps(kind, sources, make_cmd, tool_key, state, flags):
         dep = obj[:-2] + ".d"
         cmd = make_cmd(src, obj, dep)
         key = digest(cmd, tool_key, file_hash(src))
-        steps.append(Step("compiling %s" % os.path.basename(src), cmd, obj, key, obj + ".json", dep))
+        what = "compiling %s" % os.path.basename(src)
+        if shape:
+            steps.append(ShapeStep(what, cmd, obj, key, obj + ".json", dep, src, shape[0],
+                                   shape[1]))
+        else:
+            steps.append(Step(what, cmd, obj, key, obj + ".json", dep))
         objs.append(obj)
     return steps, objs
 
 
+def link_step(lib, command, tool_key, objs, record):
+    """Links lib from objs (compiled): again when any object's contents
+    changed, whatever made them change."""
+    return Step("linking %s" % os.path.basename(lib), command, lib,
+                digest(command, tool_key, [file_hash(o) for o in objs]), record)
+
+
+def tool_hash(argv0):
+    """The compiler's executable, as far as it can be found."""
+    p = shutil.which(argv0)
+    return file_hash(os.path.realpath(p)) if p else argv0
+
+
 def build(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, target,
           extra_cflags=(), extra_include_paths=(), log=None):
-    """Builds lib<name>.so (and lib<name>.shape.so) in build_directory;
-    returns their paths (the shape library's None without shape sources)."""
+    """Builds lib<name>.so (and lib<name>.shape.so) in build_directory,
+    holding its lock; returns their paths (the shape library's None
+    without shape sources)."""
     log = log or (lambda s: print(s, file=sys.stderr, flush=True))
     for src in list(compute_srcs) + list(shape_srcs):
         if not os.path.isfile(src):
             raise FileNotFoundError("q7cc.torch: %s: no such source file" % src)
     state = os.path.join(build_directory, STATE_DIR)
     os.makedirs(state, exist_ok=True)
+    with locked(os.path.join(state, "lock"), os.path.abspath(build_directory), log):
+        return build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose,
+                            target, extra_cflags, extra_include_paths, log, state)
+
+
+def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, target,
+                 extra_cflags, extra_include_paths, log, state):
     q7cc = q7cc_path()
     profile = "host" if target == "host" else "gnu"
     includes = ["-I" + os.path.abspath(p) for p in extra_include_paths]
@@ -278,9 +398,7 @@ def build(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, t
     # host: the library binds its own symbols (its at::Tensor methods
     # mangle like libtorch's)
     link += (["-Wl,-Bsymbolic"] if profile == "host" else []) + ["-o", lib] + objs
-    link_steps = [Step("linking %s" % os.path.basename(lib), link, lib,
-                       digest(link, q7key, [s.key for s in steps]),
-                       os.path.join(state, "lib.json"))]
+    links = [(lib, link, q7key, objs, os.path.join(state, "lib.json"))]
 
     # shape: the host's compiler against libtorch
     shape_lib = None
@@ -288,29 +406,33 @@ def build(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, t
         incs, libdir = torch_paths()
         abi = int(torch._C._GLIBCXX_USE_CXX11_ABI)
         host_inc = os.path.join(_bridge.PREFIX, "include", "q7cc-torch")
-        sflags = ["-std=c++17", "-fPIC", "-O2", "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi,
-                  "-I" + host_inc] + ["-isystem" + p for p in incs] + includes
+        code = ["-std=c++17", "-fPIC", "-O2", "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi]
+        sflags = code + ["-I" + host_inc] + ["-isystem" + p for p in incs] + includes
         skey = digest(torch.__version__, file_hash(os.path.join(host_inc, "torchneuron",
                                                                 "register.h")))
         cxx = host_cxx()
+        # what makes the same preprocessed text another object
+        code_key = digest("shape", cxx, tool_hash(cxx[0]), code, torch.__version__)
         s_steps, s_objs = compile_steps(
             "shape", shape_srcs,
-            lambda src, obj, dep: cxx + sflags + ["-MD", "-MF", dep, "-c", src, "-o", obj],
-            skey, shape_cache(), cxx + sflags)
+            # __FILE__ (NEURON_LIBRARY's, for messages) without the folder,
+            # so that the object does not depend on where the source is
+            lambda src, obj, dep: cxx + sflags + [
+                "-fmacro-prefix-map=%s/=" % os.path.dirname(src),
+                "-MD", "-MF", dep, "-c", src, "-o", obj],
+            skey, state, cxx + sflags, shape=(code_key, shape_cache()))
         steps += s_steps
         shape_lib = lib[:-3] + ".shape.so"
         slink = cxx + ["-shared", "-Wl,-Bsymbolic", "-o", shape_lib] + s_objs + [
             "-L" + libdir, "-Wl,-rpath," + libdir, "-ltorch", "-ltorch_cpu", "-lc10"]
-        link_steps.append(Step("linking %s" % os.path.basename(shape_lib), slink, shape_lib,
-                               digest(slink, skey, [s.key for s in s_steps]),
-                               os.path.join(state, "shape.json")))
+        links.append((shape_lib, slink, skey, s_objs, os.path.join(state, "shape.json")))
     else:
         stale = lib[:-3] + ".shape.so"
         if os.path.exists(stale):
             os.unlink(stale)  # a library without shape sources has none
 
     run_steps(steps, verbose, log)
-    run_steps(link_steps, verbose, log)
+    run_steps([link_step(*args) for args in links], verbose, log)
     return lib, shape_lib
 
 

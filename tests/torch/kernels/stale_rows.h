@@ -1,0 +1,1 @@
+#define STALE_ROWS 3

@@ -1,0 +1,1 @@
+#define STALE_SCALE 2.0f
