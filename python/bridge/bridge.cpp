@@ -27,6 +27,7 @@
 
 extern "C" {
 #include "engine.h"
+#include "host_elf.h"
 #include "run.h"
 #include "support.h"
 }
@@ -331,6 +332,7 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 	o.cores = cores;
 	o.host_mode = isolate ? Q7_HOST_ISOLATED : Q7_HOST_DIRECT;
 	o.timeout_s = timeout_s;
+	o.interrupted = &q7torch::interrupted;
 	char msg[Q7_MESSAGE_SIZE];
 	q7_engine *e = nullptr;
 	if (q7_engine_open(lib, &o, &e, msg, sizeof msg) != 0) {
@@ -347,6 +349,12 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 	}
 	std::vector<OpDef> defs;
 	if (shape_lib) {
+		/* Checked first, as the host compute library is: the loader
+		 * faults on a damaged one, inside dlopen, and so would Python. */
+		if (q7_host_elf_check(shape_lib, msg, sizeof msg) != 0) {
+			*err = msg;
+			return nullptr;
+		}
 		/* Privately, and its own symbols bound to itself: its shape
 		 * functions mangle like the host compute library's. */
 		ld->shape_handle = dlopen(shape_lib, RTLD_NOW | RTLD_LOCAL);

@@ -3,8 +3,10 @@
  * output is the destination the compute function writes. */
 #include "kernel.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 #include <ATen/ATen.h>
 #include <ATen/EmptyTensor.h>
@@ -22,6 +24,7 @@ namespace q7torch {
 Engine::~Engine() { q7_engine_close(engine); }
 
 std::atomic<void (*)(const char *)> warn_fn{nullptr};
+volatile sig_atomic_t interrupted;
 
 namespace {
 
@@ -76,7 +79,24 @@ void describe(const std::string &op, size_t arg, const at::Tensor &t, q7_tensor_
 	if (!ok)
 		refuse(op, arg, t);
 	d->ndim = (uint32_t)ndim;
-	d->data = (uint64_t)(uintptr_t)t.data_ptr();
+	/* A tensor of no elements may have no data at all; the engine reads
+	 * a null destination as none (which a multicore call refuses), so
+	 * it gets an address that is never read or written. */
+	alignas(64) static unsigned char no_elements[64];
+	void *data = t.data_ptr();
+	d->data = (uint64_t)(uintptr_t)(data || t.numel() ? data : no_elements);
+}
+
+/* Whether out shares memory with one of the op's tensor arguments. */
+bool aliases_an_argument(const at::Tensor &out, c10::ArrayRef<c10::IValue> args)
+{
+	if (!out.has_storage())
+		return false;
+	for (const c10::IValue &v : args)
+		if (v.isTensor() && v.toTensor().defined() && v.toTensor().has_storage() &&
+		    out.storage().is_alias_of(v.toTensor().storage()))
+			return true;
+	return false;
 }
 
 /* "my_ops::relu_forward: <message>", without the runtime's own
@@ -88,6 +108,12 @@ std::string message(const OpKernel &k, const char *msg)
 	std::string name = k.qualname.substr(k.qualname.rfind(':') + 1);
 	if (m.compare(0, own.size(), own) == 0 && name == k.compute)
 		m.erase(0, own.size());
+	/* The engine's time-out names q7-run's option; here the limit is
+	 * the environment's (q7cc.torch reads it at load). */
+	static const std::string option = "--timeout=SECONDS sets the limit";
+	size_t at = m.find(option);
+	if (at != std::string::npos)
+		m.replace(at, option.size(), "Q7CC_TORCH_TIMEOUT=SECONDS (at load) sets the limit");
 	return k.qualname + ": " + m;
 }
 
@@ -122,6 +148,58 @@ at::Tensor new_output(c10::IntArrayRef sizes, at::ScalarType dtype)
 	return at::detail::empty_generic(sizes, &output_allocator, c10::DispatchKeySet(c10::DispatchKey::CPU),
 	                                 dtype, c10::nullopt);
 }
+
+/* Ctrl-C during an emulated call. Python's own SIGINT handler only notes
+ * the signal for its next bytecode, which comes when the call returns:
+ * up to the call's time-out later. While emulated calls run, a handler of
+ * ours sets `interrupted` (the engine then stops QEMU) and passes the
+ * signal on to Python's, which raises KeyboardInterrupt as the op
+ * returns. Installed by the first call to start, put back by the last to
+ * end (calls from several threads overlap). */
+std::mutex sigint_lock;
+unsigned sigint_users;
+bool sigint_ours;
+struct sigaction sigint_before;
+
+void on_sigint(int sig, siginfo_t *info, void *uc)
+{
+	interrupted = 1;
+	if (sigint_before.sa_flags & SA_SIGINFO)
+		sigint_before.sa_sigaction(sig, info, uc);
+	else if (sigint_before.sa_handler != SIG_DFL && sigint_before.sa_handler != SIG_IGN)
+		sigint_before.sa_handler(sig);
+}
+
+struct SigintWatch {
+	SigintWatch()
+	{
+		std::lock_guard<std::mutex> g(sigint_lock);
+		if (sigint_users++)
+			return;
+		sigaction(SIGINT, nullptr, &sigint_before);
+		/* only over a handler (Python's): ignored stays ignored, and
+		 * the default still ends the process */
+		bool handled = (sigint_before.sa_flags & SA_SIGINFO) ||
+		               (sigint_before.sa_handler != SIG_DFL && sigint_before.sa_handler != SIG_IGN);
+		if (!handled)
+			return;
+		interrupted = 0;
+		struct sigaction sa;
+		std::memset(&sa, 0, sizeof sa);
+		sa.sa_sigaction = on_sigint;
+		sa.sa_flags = SA_SIGINFO;
+		sigfillset(&sa.sa_mask);
+		sigint_ours = sigaction(SIGINT, &sa, nullptr) == 0;
+	}
+	~SigintWatch()
+	{
+		std::lock_guard<std::mutex> g(sigint_lock);
+		if (--sigint_users == 0 && sigint_ours) {
+			sigaction(SIGINT, &sigint_before, nullptr);
+			sigint_ours = false;
+		}
+	}
+};
 
 } // namespace
 
@@ -167,6 +245,13 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 	if (invoke) {
 		out = invoke(shape, args.data());
 		TORCH_CHECK(out.defined(), qualname, ": the shape function returned an undefined tensor");
+		/* A shape function that describes its output by returning an
+		 * argument (return t_in;) must not make the op write into it:
+		 * the caller's tensor, autograd's saved inputs and a residual
+		 * h + op(h) would all change. A fresh tensor of its sizes,
+		 * strides and dtype instead (no schema here says Tensor(a!)). */
+		if (aliases_an_argument(out, args))
+			out = at::empty_strided(out.sizes(), out.strides(), out.options());
 	} else {
 		TORCH_CHECK(first, qualname, ": no tensor argument to shape the output like (give the op "
 		                             "a shape function: shape_srcs)");
@@ -183,8 +268,23 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 	call.args = q7args;
 	describe(qualname, 0, out, &call.dst);
 	q7_run_result r;
-	int failed = q7_engine_call(engine->engine, &call, &r);
+	bool emulated = engine->target == "emulated";
+	int failed;
+	if (emulated) {
+		SigintWatch watch;
+		failed = q7_engine_call(engine->engine, &call, &r);
+	} else {
+		failed = q7_engine_call(engine->engine, &call, &r);
+	}
 	q7_run_result_free(&r); /* nothing to free with a destination; r.message stays */
+	if (failed && emulated && interrupted) {
+		/* Python raises KeyboardInterrupt as this returns (its handler
+		 * ran), before anyone sees the output: not a result, so NaN. */
+		out.fill_(at::isFloatingType(out.scalar_type()) ? std::nan("") : 0.0);
+		torch::jit::drop(*stack, nargs);
+		stack->emplace_back(std::move(out));
+		return;
+	}
 	TORCH_CHECK(!failed, message(*this, r.message));
 	if (r.message[0] && !warned.exchange(true)) {
 		void (*w)(const char *) = warn_fn.load();

@@ -8,6 +8,7 @@
 #ifndef Q7_TORCH_KERNEL_H
 #define Q7_TORCH_KERNEL_H
 
+#include <csignal>
 #include <atomic>
 #include <memory>
 #include <string>
@@ -27,6 +28,10 @@ struct Engine {
 	std::string target;
 	~Engine();
 };
+
+/* Set by SIGINT during an emulated call (the engines' interrupted flag):
+ * the call stops, QEMU with it, within a quarter of a second. */
+extern volatile sig_atomic_t interrupted;
 
 /* Where warnings go (q7t_set_warn); null: TORCH_WARN. */
 extern std::atomic<void (*)(const char *)> warn_fn;

@@ -84,6 +84,7 @@ struct q7_emu_session {
 	unsigned cores;
 	double timeout;
 	bool forward, stats, icount;
+	const volatile sig_atomic_t *interrupted; /* q7_emu_config's */
 	char *dir;               /* this session's files */
 	struct q7_strvec files;  /* registered temporaries, removed at close */
 	struct q7_pl_header hdr[Q7_BOOT_MAX_CORES];
@@ -351,7 +352,7 @@ static void describe_end(struct q7_emu_session *s, char *how, size_t size)
 	stop_qemu(s, NULL);
 }
 
-enum { IO_OK = 0, IO_TIMEOUT = -1, IO_EOF = -2 };
+enum { IO_OK = 0, IO_TIMEOUT = -1, IO_EOF = -2, IO_INTERRUPTED = -3 };
 
 /* Sleeps until fd is ready for events or the deadline passes, looking at
  * QEMU every SLICE_S (a forwarded signal kills it, and reaping it then
@@ -359,6 +360,8 @@ enum { IO_OK = 0, IO_TIMEOUT = -1, IO_EOF = -2 };
 static int io_wait(struct q7_emu_session *s, short events, double deadline)
 {
 	for (;;) {
+		if (s->interrupted && *s->interrupted)
+			return IO_INTERRUPTED;
 		double left = deadline - q7_emu_now();
 		if (left <= 0)
 			return IO_TIMEOUT;
@@ -418,18 +421,22 @@ static int recv_all(struct q7_emu_session *s, void *buf, size_t size, double dea
 
 /* ---- open and close ---------------------------------------------------- */
 
-static void free_session(struct q7_emu_session *s)
+/* Frees s; its files are removed unless they are another process's
+ * (remove false: a forked child's copy of its parent's session). */
+static void free_session(struct q7_emu_session *s, bool remove)
 {
-	if (s->trace)
+	if (s->trace && remove)
 		fclose(s->trace);
 	for (size_t i = 0; i < s->files.n; i++) {
 		if (!q7_save_temps()) {
-			unlink(s->files.v[i]);
+			if (remove)
+				unlink(s->files.v[i]);
 			q7_temp_forget(s->files.v[i]);
 		}
 	}
 	if (s->dir && !q7_save_temps()) {
-		rmdir(s->dir);
+		if (remove)
+			rmdir(s->dir);
 		q7_temp_forget(s->dir);
 	}
 	for (unsigned i = 0; i < Q7_BOOT_MAX_CORES; i++)
@@ -461,6 +468,7 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	s->lib = q7_xstrdup(cfg->lib);
 	s->timeout = cfg->timeout_s > 0 ? cfg->timeout_s : DEFAULT_TIMEOUT;
 	s->forward = cfg->forward_signals;
+	s->interrupted = cfg->interrupted;
 	s->stats = cfg->stats;
 	s->icount = cfg->icount;
 	struct q7_strvec paths = {0};
@@ -503,7 +511,7 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	rc = 0;
 out:
 	if (rc != 0)
-		free_session(s);
+		free_session(s, true);
 	if (cfg->forward_signals)
 		q7_proc_signals_restore();
 	q7_sv_free(&paths);
@@ -518,9 +526,21 @@ void q7_emu_close(struct q7_emu_session *s)
 	if (forward)
 		q7_proc_signals_install();
 	stop_qemu(s, NULL);
-	free_session(s);
+	free_session(s, true);
 	if (forward)
 		q7_proc_signals_restore();
+}
+
+void q7_emu_disown(struct q7_emu_session *s)
+{
+	if (!s)
+		return;
+	/* Our copy of the socket only: the parent's end keeps QEMU's open. */
+	if (s->fd >= 0)
+		close(s->fd);
+	if (s->pid > 0)
+		q7_proc_forget(s->pid);
+	free_session(s, false);
 }
 
 void q7_emu_get_stats(const struct q7_emu_session *s, struct q7_emu_stats *st)
@@ -632,6 +652,12 @@ static int io_failed(struct q7_emu_session *s, int rc, struct q7_run_result *r)
 		timed_out(s, r);
 		return -1;
 	}
+	if (rc == IO_INTERRUPTED) {
+		stop_qemu(s, NULL);
+		s->c.busy = false;
+		q7_run_fail(r, "%s: interrupted (QEMU stopped)", s->c.op);
+		return -1;
+	}
 	char how[96], w[32];
 	describe_end(s, how, sizeof how);
 	s->c.busy = false;
@@ -734,7 +760,7 @@ int q7_emu_send(struct q7_emu_session *s, const struct q7_run_request *req, int 
 	int rc = transfer(s, true, iov, n, c->deadline);
 	free(frames);
 	/* QEMU that stopped reading may have said why (a bad image): read on. */
-	if (rc == IO_TIMEOUT)
+	if (rc == IO_TIMEOUT || rc == IO_INTERRUPTED)
 		return io_failed(s, rc, r);
 	return 0;
 }

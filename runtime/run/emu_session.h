@@ -37,6 +37,7 @@
 #ifndef Q7_EMU_SESSION_H
 #define Q7_EMU_SESSION_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -53,6 +54,11 @@ struct q7_emu_config {
 	bool forward_signals; /* support/proc's signal forwarding while busy */
 	bool stats;           /* per call: wall time, cycles and stack on stderr */
 	bool icount;          /* qemu -icount shift=5: exact instruction counts */
+	/* Non-NULL: once *interrupted is set (by the caller's signal handler,
+	 * e.g. for Ctrl-C in Python), a call stops within SLICE_S (0.25 s):
+	 * QEMU is stopped, the call fails "interrupted", the next one boots
+	 * it again. */
+	const volatile sig_atomic_t *interrupted;
 };
 
 /* Statistics of a session, for benchmarks and tests. */
@@ -86,6 +92,9 @@ int q7_emu_call(struct q7_emu_session *s, const struct q7_run_request *req,
 /* Stops QEMU (end of file, then SIGKILL if it lingers), reaps it, removes
  * the session's files and frees s. NULL is fine. */
 void q7_emu_close(struct q7_emu_session *s);
+/* In a forked child, the copy of its parent's session s: frees it
+ * without stopping QEMU or removing files, which stay the parent's. */
+void q7_emu_disown(struct q7_emu_session *s);
 
 /* The session's counters. */
 void q7_emu_get_stats(const struct q7_emu_session *s, struct q7_emu_stats *st);

@@ -48,6 +48,8 @@ struct q7_engine {
 	struct q7_emu_session *emu; /* the emulated target's session */
 	pid_t pid;            /* the process that opened it */
 	bool race_check;      /* Q7CC_EMU_JOBS > 1: a session per core, per call */
+	bool forward_signals; /* the emulated session's (a forked child opens its own) */
+	const volatile sig_atomic_t *interrupted; /* likewise */
 	pthread_mutex_t lock;
 	int nops;             /* -1 until listed */
 	char *list;           /* the op list's text, which names and schemas point into */
@@ -133,6 +135,8 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 			q7_emu_config_init(&cfg, lib, cores);
 			cfg.timeout_s = o->timeout_s;
 			cfg.forward_signals = o->forward_signals;
+			e->forward_signals = o->forward_signals;
+			cfg.interrupted = e->interrupted = o->interrupted;
 			pthread_mutex_lock(&proc_lock);
 			int rc_open = q7_emu_open(&cfg, &e->emu, &refused);
 			pthread_mutex_unlock(&proc_lock);
@@ -165,7 +169,10 @@ void q7_engine_close(struct q7_engine *e)
 	}
 	if (e->emu) {
 		pthread_mutex_lock(&proc_lock);
-		q7_emu_close(e->emu);
+		if (e->pid != getpid()) /* a forked child's copy of its parent's */
+			q7_emu_disown(e->emu);
+		else
+			q7_emu_close(e->emu);
 		pthread_mutex_unlock(&proc_lock);
 	}
 	pthread_mutex_destroy(&e->lock);
@@ -179,6 +186,23 @@ void q7_engine_close(struct q7_engine *e)
 unsigned q7_engine_cores(const struct q7_engine *e) { return e->cores; }
 
 const char *q7_engine_target(const struct q7_engine *e) { return e->emulated ? "emulated" : "host"; }
+
+/* A forked child (a DataLoader worker, multiprocessing's fork) has a copy
+ * of its parent's session, whose QEMU socket talking to would garble both:
+ * it lets go of that copy (the parent's QEMU and files untouched) and
+ * starts a core of its own, on its first call. 0, or 1 with r failed. */
+static int fork_session(struct q7_engine *e, struct q7_run_result *r)
+{
+	q7_emu_disown(e->emu);
+	e->emu = NULL;
+	e->pid = getpid();
+	struct q7_emu_config cfg;
+	q7_emu_config_init(&cfg, e->lib, e->cores);
+	cfg.timeout_s = e->timeout_s;
+	cfg.forward_signals = e->forward_signals;
+	cfg.interrupted = e->interrupted;
+	return q7_emu_open(&cfg, &e->emu, r) != 0 ? 1 : 0;
+}
 
 /* The emulated target: a call of the engine's session (or, for the race
  * check, q7_run_emulated's session per core). The destination's bytes
@@ -202,22 +226,14 @@ static int call_emulated(struct q7_engine *e, const struct q7_call *c, unsigned 
 	req.cores = cores;
 	req.timeout_s = e->timeout_s;
 	req.heap_size = e->heap_size;
-	if (e->emu && getpid() != e->pid) {
-		/* A forked child shares the parent's QEMU socket: talking to it
-		 * would garble both; closing it would kill the parent's QEMU. */
-		memset(r, 0, sizeof *r);
-		q7_run_fail(r, "%s: the emulated core of %s belongs to process %ld, and this is a fork "
-		            "of it (a DataLoader worker, multiprocessing's fork); load the library in "
-		            "a process of its own (the 'spawn' start method) or use the host target",
-		            c->op, e->lib, (long)e->pid);
-		return 1;
-	}
 	int rc;
 	if (e->race_check) {
 		rc = q7_run_emulated(&req, r);
 	} else {
 		pthread_mutex_lock(&proc_lock);
-		rc = q7_emu_call(e->emu, &req, r);
+		rc = e->pid == getpid() ? 0 : fork_session(e, r);
+		if (rc == 0)
+			rc = q7_emu_call(e->emu, &req, r);
 		pthread_mutex_unlock(&proc_lock);
 	}
 	if (rc != 0 || c->dst.data == 0)

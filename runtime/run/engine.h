@@ -27,6 +27,7 @@
 #ifndef Q7_RUN_ENGINE_H
 #define Q7_RUN_ENGINE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -84,6 +85,11 @@ struct q7_engine_opts {
 	 * own, finishes the call (an in-process user: Python raises its
 	 * KeyboardInterrupt after the op). */
 	bool forward_signals;
+	/* Emulated: non-NULL, a call stops within a quarter of a second once
+	 * *interrupted is set (the caller's signal handler: Ctrl-C in
+	 * Python), QEMU stopped, the call failed "interrupted"; the next call
+	 * boots the core again. */
+	const volatile sig_atomic_t *interrupted;
 };
 
 /* One call. Tensor arguments and the destination hold host addresses of

@@ -41,6 +41,24 @@ def test_load_library_in_a_fresh_process(target):
     assert "'ints::iscale'" in out and "'ints::rows_only'" in out
 
 
+def test_a_damaged_shape_library_is_refused(target, tmp_path):
+    """Checked before dlopen, as the compute library is: cut short, its
+    segments past the file's end would fault in the loader (SIGBUS)."""
+    built = libs.build_directory("relu", target)
+    for name in ("librelu.so", "librelu.shape.so"):
+        shutil.copy(os.path.join(built, name), tmp_path / name)
+    shape = tmp_path / "librelu.shape.so"
+    with open(shape, "r+b") as f:
+        f.truncate(os.path.getsize(shape) // 2)
+    out = fresh_python(
+        "from q7cc.torch import custom_op\n"
+        "try:\n"
+        "    custom_op.load_library(%r)\n"
+        "except RuntimeError as e:\n"
+        "    print('refused', e)\n" % str(tmp_path / "librelu.so"), target)
+    assert out.startswith("refused %s: damaged host library: " % shape), out
+
+
 def build(tmp, srcs, shape=(), name="again", verbose=True, capfd=None):
     _build.build(name, srcs, shape, str(tmp), False, verbose, "host")
     return capfd.readouterr().err if capfd else ""

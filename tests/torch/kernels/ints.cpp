@@ -53,3 +53,12 @@ Q7_KERNEL torch::Tensor past_row(const torch::Tensor& x) {
     y.data_ptr<float>()[0] = a[x.size(0)][0];
     return y;
 }
+
+// Counts to n (on the emulated core, n = 1 << 40 runs for hours): a long
+// call to interrupt with Ctrl-C.
+Q7_KERNEL torch::Tensor count_to(const torch::Tensor& x, int64_t n) {
+    volatile int64_t i = 0;
+    while (i < n)
+        i = i + 1;
+    return x;
+}

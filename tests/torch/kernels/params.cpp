@@ -30,3 +30,24 @@ torch::Tensor pairwise(const torch::Tensor& a, const torch::Tensor& b) {
             o[i][j] = ra[i] * rb[j] + (float)j;
     return out;
 }
+
+// ReLU and its gradient into get_dst_tensor(), element by element: the
+// compute functions of shape functions that return an argument.
+torch::Tensor relu_fw(const torch::Tensor& x) {
+    torch::Tensor y = get_dst_tensor();
+    const float* in = x.data_ptr<float>();
+    float* out = y.data_ptr<float>();
+    for (int64_t i = 0; i < y.numel(); i++)
+        out[i] = in[i] > 0.0f ? in[i] : 0.0f;
+    return y;
+}
+
+torch::Tensor relu_bw(const torch::Tensor& g, const torch::Tensor& x) {
+    torch::Tensor y = get_dst_tensor();
+    const float* grad = g.data_ptr<float>();
+    const float* in = x.data_ptr<float>();
+    float* out = y.data_ptr<float>();
+    for (int64_t i = 0; i < y.numel(); i++)
+        out[i] = in[i] > 0.0f ? grad[i] : 0.0f;
+    return y;
+}

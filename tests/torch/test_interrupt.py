@@ -1,0 +1,52 @@
+"""Ctrl-C during a long emulated call: KeyboardInterrupt within a second
+(not at the call's time-out), the emulated core stopped, and the next
+call boots a new one and works. In a process of its own, which SIGINTs
+itself as a user's Ctrl-C would."""
+import os
+import subprocess
+import sys
+
+import libs
+
+CHILD = r"""
+import os, signal, sys, threading, time, torch
+sys.path.insert(0, %(here)r)
+import libs
+libs.load("ints", "emulated")
+x = torch.ones(3, dtype=torch.int32)
+torch.ops.ints.iscale(x, 2, False)  # the core is up
+
+def children():
+    out = []
+    for task in os.listdir("/proc/%%d/task" %% os.getpid()):
+        with open("/proc/%%d/task/%%s/children" %% (os.getpid(), task)) as f:
+            out += [int(p) for p in f.read().split()]
+    return out
+
+qemu = children()
+sent = []
+def ctrl_c():
+    sent.append(time.monotonic())
+    os.kill(os.getpid(), signal.SIGINT)
+threading.Timer(1.0, ctrl_c).start()
+try:
+    torch.ops.ints.count_to(x, 1 << 40)
+    print("returned")
+except KeyboardInterrupt:
+    print("interrupted after %%.2f s" %% (time.monotonic() - sent[0]))
+print("stopped", all(p not in children() for p in qemu) and len(qemu) == 1)
+print("next", torch.ops.ints.iscale(x, 4, False).tolist())
+"""
+
+
+def test_ctrl_c_stops_an_emulated_call():
+    env = dict(os.environ, Q7CC_TORCH_TIMEOUT="60")
+    code = CHILD % {"here": os.path.dirname(os.path.abspath(__file__))}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("interrupted after "), r.stdout + r.stderr
+    assert float(lines[0].split()[2]) < 1.0, lines[0]
+    assert lines[1] == "stopped True", r.stdout
+    assert lines[2] == "next [4, 4, 4]", r.stdout
