@@ -411,6 +411,10 @@ __attribute__((visibility("default"))) const char *q7t_torch_version(void)
 	return Q7T_STR(TORCH_VERSION_MAJOR) "." Q7T_STR(TORCH_VERSION_MINOR);
 }
 
+/* The C++ ABI it was built with (_GLIBCXX_USE_CXX11_ABI): a torch of
+ * the same version built with the other one needs another bridge. */
+__attribute__((visibility("default"))) int q7t_cxx11_abi(void) { return _GLIBCXX_USE_CXX11_ABI; }
+
 __attribute__((visibility("default"))) void *q7t_load(const char *lib, const char *shape_lib,
                                                       const char *target, unsigned cores,
                                                       const char *default_ns, int isolate,

@@ -5,7 +5,10 @@ process's libtorch and exports nothing to anyone else. Where q7cc's own
 files live follows from where this package is: <prefix>/lib/python/q7cc/
 torch, both staged in a build (build/stage) and installed."""
 import ctypes
+import ctypes.util
+import json
 import os
+import sys
 import threading
 import warnings
 
@@ -33,35 +36,123 @@ def _torch_major_minor(version):
     return ".".join(version.split("+")[0].split(".")[:2])
 
 
+def _abi():
+    return int(torch._C._GLIBCXX_USE_CXX11_ABI)
+
+
+class _Mismatch(Exception):
+    """A bridge that is not for this torch."""
+
+
+def _open(path):
+    """path's bridge, checked against this package and this torch;
+    _Mismatch when it is for another torch (or cannot load with it)."""
+    try:
+        lib = ctypes.CDLL(path, mode=os.RTLD_LOCAL | os.RTLD_NOW)
+    except OSError as e:
+        raise _Mismatch(str(e)) from None
+    lib.q7t_api_version.restype = ctypes.c_int
+    lib.q7t_torch_version.restype = ctypes.c_char_p
+    if lib.q7t_api_version() != API_VERSION:
+        raise RuntimeError("q7cc.torch: %s speaks API %d, this package %d: a mixed "
+                           "installation" % (path, lib.q7t_api_version(), API_VERSION))
+    built = lib.q7t_torch_version().decode()
+    abi = getattr(lib, "q7t_cxx11_abi", None)
+    if built != _torch_major_minor(torch.__version__) or (abi is not None and abi() != _abi()):
+        raise _Mismatch("%s: built against libtorch %s, this process runs torch %s" % (
+            path, built, torch.__version__))
+    lib.q7t_load.restype = ctypes.c_void_p
+    lib.q7t_load.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                             ctypes.c_uint, ctypes.c_char_p, ctypes.c_int, ctypes.c_double,
+                             ctypes.POINTER(ctypes.c_void_p)]
+    lib.q7t_ops.restype = ctypes.c_void_p
+    lib.q7t_ops.argtypes = [ctypes.c_void_p]
+    lib.q7t_free.argtypes = [ctypes.c_void_p]
+    lib.q7t_set_warn.argtypes = [WARN_FN]
+    return lib
+
+
+def bridge_cache():
+    d = os.environ.get("Q7CC_TORCH_BRIDGE_CACHE")
+    if not d:
+        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        d = os.path.join(cache, "q7cc", "torch", "bridge")
+    return d
+
+
+def build_bridge():
+    """The bridge compiled for this torch (its version and C++ ABI) from
+    q7cc's bridge kit, against the headers and libraries this torch has
+    (as torch.utils.cpp_extension finds them), cached per torch version;
+    built when missing or when its record names another torch or kit."""
+    from . import _build  # (which imports this module)
+    kit = os.path.join(PREFIX, "lib", "q7cc", "torch-bridge")
+    archive = os.path.join(kit, "libq7torchrt.a")
+    if not os.path.exists(archive):
+        raise RuntimeError("q7cc.torch: %s is missing: no bridge for torch %s (q7cc installed "
+                           "without its bridge kit?)" % (archive, torch.__version__))
+    d = os.path.join(bridge_cache(), "%s-abi%d" % (torch.__version__, _abi()))
+    os.makedirs(d, exist_ok=True)
+    out = os.path.join(d, "libq7torch.so")
+    src = os.path.join(kit, "src")
+    incs, libdir = _build.torch_paths()
+    cxx = _build.host_cxx()
+    elf = ctypes.util.find_library("elf")
+    if not elf:
+        raise RuntimeError("q7cc.torch: libelf not found (apt-get install libelf1): the bridge "
+                           "needs it")
+    cmd = cxx + ["-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
+                 "-fvisibility-inlines-hidden", "-D_GLIBCXX_USE_CXX11_ABI=%d" % _abi(),
+                 "-I" + src, "-I" + os.path.join(kit, "include"),
+                 "-I" + os.path.join(PREFIX, "include", "q7cc-torch")] + \
+        ["-isystem" + p for p in incs] + \
+        [os.path.join(src, "bridge.cpp"), os.path.join(src, "kernel.cpp"), archive,
+         "-L" + libdir, "-Wl,-rpath," + libdir, "-ltorch_cpu", "-lc10", "-l:" + elf,
+         "-lpthread", "-ldl", "-lm", "-Wl,--version-script=" + os.path.join(src, "bridge.map"),
+         "-Wl,--no-undefined", "-o", out]
+    kit_files = sorted(os.path.join(r, f) for r, _, fs in os.walk(kit) for f in fs)
+    key = _build.digest(cmd, _build.tool_hash(cxx[0]), [_build.file_hash(p) for p in kit_files])
+    record = out + ".json"
+    log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
+    with _build.locked(os.path.join(d, "lock"), d, log):
+        try:
+            with open(record) as f:
+                rec = json.load(f)
+        except (OSError, ValueError):
+            rec = {}
+        if os.path.exists(out) and rec.get("torch") == torch.__version__ and rec.get("key") == key:
+            return out
+        log("q7cc.torch: no prebuilt bridge for torch %s (C++ ABI %d): building one in %s, "
+            "once (about a minute)" % (torch.__version__, _abi(), d))
+        tmp = "%s.%d.tmp" % (out, os.getpid())
+        _build.run_command("building the q7cc.torch bridge", cmd, {out: tmp}, False, log)
+        os.replace(tmp, out)
+        _build.write_whole(record, json.dumps({"torch": torch.__version__, "abi": _abi(),
+                                               "key": key}))
+    return out
+
+
 def bridge():
-    """The loaded bridge (once per process)."""
+    """The loaded bridge (once per process): the prebuilt one when it is
+    for this torch, else one built for it (build_bridge).
+    Q7CC_TORCH_BRIDGE=build skips the prebuilt one."""
     global _lib
     with _lock:
         if _lib is not None:
             return _lib
-        if not os.path.exists(BRIDGE):
-            raise RuntimeError(
-                "q7cc.torch: %s is missing: q7cc was built without libtorch-dev "
-                "(apt-get install libtorch-dev, then build q7cc again)" % BRIDGE)
-        lib = ctypes.CDLL(BRIDGE, mode=os.RTLD_LOCAL | os.RTLD_NOW)
-        lib.q7t_api_version.restype = ctypes.c_int
-        lib.q7t_torch_version.restype = ctypes.c_char_p
-        lib.q7t_load.restype = ctypes.c_void_p
-        lib.q7t_load.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
-                                 ctypes.c_uint, ctypes.c_char_p, ctypes.c_int, ctypes.c_double,
-                                 ctypes.POINTER(ctypes.c_void_p)]
-        lib.q7t_ops.restype = ctypes.c_void_p
-        lib.q7t_ops.argtypes = [ctypes.c_void_p]
-        lib.q7t_free.argtypes = [ctypes.c_void_p]
-        lib.q7t_set_warn.argtypes = [WARN_FN]
-        if lib.q7t_api_version() != API_VERSION:
-            raise RuntimeError("q7cc.torch: %s speaks API %d, this package %d: a mixed "
-                               "installation" % (BRIDGE, lib.q7t_api_version(), API_VERSION))
-        built = lib.q7t_torch_version().decode()
-        if built != _torch_major_minor(torch.__version__):
-            raise RuntimeError(
-                "q7cc.torch: the bridge was built against libtorch %s, this process runs torch "
-                "%s; build q7cc against this torch's headers" % (built, torch.__version__))
+        lib = None
+        if os.environ.get("Q7CC_TORCH_BRIDGE") != "build" and os.path.exists(BRIDGE):
+            try:
+                lib = _open(BRIDGE)
+            except _Mismatch:
+                lib = None
+        if lib is None:
+            path = build_bridge()
+            try:
+                lib = _open(path)
+            except _Mismatch as e:
+                raise RuntimeError("q7cc.torch: the bridge built for this torch does not "
+                                   "load: %s" % e) from None
         lib.q7t_set_warn(_warn)
         _lib = lib
         return lib
