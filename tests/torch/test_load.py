@@ -113,6 +113,16 @@ def test_build_error_has_the_diagnostics(tmp_path):
     with pytest.raises(custom_op.BuildError, match=r"q7-return"):
         custom_op.load(name="bad", compute_srcs=[str(bad)], build_directory=str(tmp_path),
                        target="host")
+    # a shape file that does not compile: its diagnostics, and no
+    # temporary left behind
+    shape = tmp_path / "bad_shape.cpp"
+    shape.write_text("#include <ATen/ops/empty.h>\n#include \"torchneuron/register.h\"\n"
+                     "at::Tensor s(const at::Tensor& x) { return x.no_such_method(); }\n"
+                     "NEURON_LIBRARY(bad, m) { m.def(\"nothing\", &s, \"nothing\"); }\n")
+    with pytest.raises(custom_op.BuildError, match=r"bad_shape.cpp:3:"):
+        custom_op.load(name="bad", compute_srcs=[libs.LIBS["ints"][0][0]],
+                       shape_srcs=[str(shape)], build_directory=str(tmp_path), target="host")
+    assert not [f for f in os.listdir(tmp_path / ".q7cc") if ".tmp" in f]
 
 
 def test_the_other_targets_library_is_refused(target):

@@ -251,7 +251,19 @@ class ShapeStep(Step):
         if verbose:
             log("$ " + shlex.join(pre))
         run_command("preprocessing %s" % os.path.basename(self.src), pre,
-                    {self.depfile: tmp + ".d"}, verbose, log)
+                    {self.depfile: tmp + ".d", tmp + ".i": tmp + ".i"}, verbose, log)
+        try:
+            self.fill(tmp, verbose, log)
+        except BaseException:
+            for p in (tmp, tmp + ".d"):
+                if os.path.exists(p):
+                    os.unlink(p)
+            raise
+        self.write_record()
+
+    def fill(self, tmp, verbose, log):
+        """The object from the cache (compiled into it first when no
+        process did), and its dependencies, from tmp's preprocessing."""
         try:
             with open(tmp + ".i", "rb") as f:
                 text = hashlib.sha256(f.read()).hexdigest()
@@ -275,7 +287,6 @@ class ShapeStep(Step):
         shutil.copyfile(cached, tmp)
         os.replace(tmp, self.output)
         os.replace(tmp + ".d", self.depfile)
-        self.write_record()
 
 
 def read_depfile(path):
