@@ -268,7 +268,6 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 	call.args = q7args;
 	describe(qualname, 0, out, &call.dst);
 	q7_run_result r;
-	bool emulated = engine->target == "emulated";
 	int failed;
 	if (emulated) {
 		SigintWatch watch;

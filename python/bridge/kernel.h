@@ -43,6 +43,7 @@ struct OpKernel final : c10::OperatorKernel {
 	size_t nargs = 0;
 	q7cc::neuron::ShapeInvoker invoke = nullptr; /* none: like the first tensor */
 	void (*shape)() = nullptr;
+	bool emulated = false; /* the engine's target, known at registration */
 	std::atomic<bool> warned{false};
 
 	void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet keys, torch::jit::Stack *stack);
