@@ -247,7 +247,7 @@ static void name_images(struct link *l)
 		char *stem = multi ? q7_xasprintf("%s_cpu%d", l->base, i) : q7_xstrdup(l->base);
 		char *stripped = q7_xasprintf("%s.stripped.so", stem);
 		char *packed = q7_xasprintf("%s.packed.so", stem);
-		m->name = multi ? q7_xasprintf("%s.so", stem) : q7_xstrdup(l->out);
+		m->name = multi ? q7_xasprintf("%s.so", stem) : q7_xstrdup(l->set.head);
 		m->so = q7_outset_add(&l->set, m->name);
 		if (l->d->inv.debug) {
 			q7_outset_drop(&l->set, stripped);
@@ -261,7 +261,7 @@ static void name_images(struct link *l)
 		free(packed);
 	}
 	if (multi)
-		l->manifest = q7_outset_add(&l->set, l->out);
+		l->manifest = q7_outset_add(&l->set, l->set.head);
 }
 
 static int jobs(void)
@@ -527,7 +527,6 @@ int q7_mode_link(struct q7_drv *d)
 {
 	struct link l = {.d = d};
 	l.out = d->inv.output ? d->inv.output : "a.out";
-	l.base = q7_path_strip_ext(l.out, ".so");
 	l.progress = d->inv.multicore && !d->dry && (d->verbose || isatty(2));
 	struct q7_op_table ops = {0};
 	char *cpp = q7_drv_temp_path(d, "wrapper.cpp");
@@ -537,6 +536,9 @@ int q7_mode_link(struct q7_drv *d)
 	 * scratch with the inputs as they are then. */
 	int rc = q7_outset_open(&l.set, d, l.out);
 	if (!rc) {
+		/* Named after the file -o names through its links (outset.h);
+		 * the ops' namespace stays -o's own name. */
+		l.base = q7_path_strip_ext(l.set.head, ".so");
 		name_images(&l);
 		rc = collect_inputs(&l);
 	}

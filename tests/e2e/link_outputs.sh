@@ -13,11 +13,14 @@
 #   with the real gnu toolchain at full speed: gnu_concurrent_links[_mc],
 #   gnu_relink_fails[_mc], special_outputs (a FIFO or a device as -o), and
 #   make_concurrent (two `make -j2` at once in a CMake multicore build
-#   folder, then `make`: up to date only when every output is there).
+#   folder, then `make`: up to date only when every output is there);
+#   with the host toolchain: linked_outputs[_mc] (-o a link to a file, a
+#   directory, nowhere, /dev/stdout, special files: link_outputs_linked.sh).
 set -u
 q7cc=$1 work=$2 case=$3
 proj=$(cd "$(dirname "$0")/proj" && pwd)
 . "$(dirname "$0")/../support/proc_lib.sh"
+. "$(dirname "$0")/link_outputs_linked.sh"
 
 MC=
 case $case in *_mc) MC=--q7-multicore ;; esac
@@ -407,6 +410,9 @@ make_concurrent)
 	[ ! -e b/libopsmc.so ] || [ "$(ls b/libopsmc_cpu*.so | wc -l)" = 24 ] ||
 		fail "an interrupted link left a manifest over an incomplete set"
 	up_to_date "after an interrupt"
+	;;
+linked_outputs | linked_outputs_mc)
+	linked_outputs
 	;;
 *)
 	fail "unknown case $case"
