@@ -193,15 +193,19 @@ int q7_host_finish(const struct q7_call *c, const struct q7_frame *f, uint64_t d
 	if (c->dst.data != 0) {
 		/* Written in place: the runtime copied a returned tensor into it
 		 * or the kernel wrote it through get_dst_tensor(). */
-		if (f->out.data != dst_data) {
-			q7_run_fail(r, "%s: the runtime left the result outside the destination", c->op);
+		struct q7_tensor_desc out; /* read once: a kernel's thread may rewrite f */
+		memcpy(&out, (const void *)&f->out, sizeof out);
+		if (q7_run_check_in_dst(c->op, &out, dst_data, &c->dst, r) != 0)
 			return 1;
-		}
-		r->out = f->out;
+		r->out = out;
 		r->out.data = c->dst.data;
 		r->status = Q7_STATUS_OK;
 		return 0;
 	}
+	static const unsigned char nothing[1];
+	uint64_t n, extent;
+	if (!span && q7_run_desc_bytes(&f->out, &n, &extent) && n == 0)
+		span = nothing; /* an empty tensor: no byte to read, wherever it says it is */
 	if (!span) {
 		q7_run_fail(r, "%s: the returned tensor lies outside the memory the kernel shares", c->op);
 		return 1;
@@ -409,6 +413,29 @@ static void fill_frame(struct q7_host *h, const struct q7_call *c, unsigned core
 	f->write_fn = (uint64_t)(uintptr_t)q7_host_write;
 }
 
+/* Where a returned tensor may lie in this process: in the heap arena or
+ * an argument tensor's bytes (the runtime makes tensors nowhere else), so
+ * a shape larger than its memory never copies the rest of this
+ * process's. NULL elsewhere; *bytes: how many may be read from data. */
+static const unsigned char *span_of(const struct q7_host *h, const struct q7_call *c,
+                                    uint64_t data, size_t *bytes)
+{
+	uint64_t lo = (uint64_t)(uintptr_t)h->heap, hi = lo + h->heap_size;
+	for (unsigned i = 0; !(data >= lo && data < hi) && i < c->nargs; i++) {
+		const struct q7_tensor_desc *t = &c->args[i].u.tensor;
+		uint64_t n, extent;
+		lo = hi = 0;
+		if (c->args[i].kind == Q7_ARG_TENSOR && q7_run_desc_bytes(t, &n, &extent)) {
+			lo = t->data;
+			hi = lo + extent;
+		}
+	}
+	if (!(data >= lo && data < hi))
+		return NULL;
+	*bytes = (size_t)(hi - data);
+	return (const unsigned char *)(uintptr_t)data;
+}
+
 int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_result *r)
 {
 	struct q7_frame *f = &h->frame;
@@ -432,6 +459,7 @@ int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_resul
 		if (q7_host_core_done(f, core, h->cores, r) != 0)
 			return 1;
 	}
-	return q7_host_finish(c, f, c->dst.data, (const unsigned char *)(uintptr_t)f->out.data,
-	                      SIZE_MAX, r);
+	size_t span_bytes = 0;
+	const unsigned char *span = c->dst.data ? NULL : span_of(h, c, f->out.data, &span_bytes);
+	return q7_host_finish(c, f, c->dst.data, span, span_bytes, r);
 }
