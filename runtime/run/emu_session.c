@@ -10,6 +10,7 @@
  *
  * Memory: the session owns everything it allocates; a call's result owns
  * its out_data (run.h). */
+#include "emu_confine.h"
 #include "emu_session.h"
 #include "emu_session_int.h"
 #include "result.h"
@@ -83,7 +84,7 @@ struct q7_emu_session {
 	char *lib, *qemu, *boot;
 	unsigned cores;
 	double timeout;
-	bool forward, stats, icount;
+	bool forward, stats, icount, host_files;
 	char *dir;               /* this session's files */
 	struct q7_strvec files;  /* registered temporaries, removed at close */
 	struct q7_pl_header hdr[Q7_BOOT_MAX_CORES];
@@ -122,6 +123,7 @@ void q7_emu_config_init(struct q7_emu_config *cfg, const char *lib, unsigned cor
 	cfg->forward_signals = true;
 	cfg->stats = env_on("Q7CC_EMU_STATS");
 	cfg->icount = env_on("Q7CC_EMU_ICOUNT");
+	cfg->semihosting_files = env_on("Q7CC_SEMIHOSTING_FILES");
 }
 
 /* ---- opening: images, boot files, QEMU's command line ------------------- */
@@ -286,12 +288,29 @@ static int start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fd3 = sv[1], .fd4 = sv[1], .quiet = true,
 	                         .stop_signal = SIGKILL};
 	fflush(NULL); /* our buffered output first, then the kernel's */
-	pid_t pid = q7_proc_spawn(s->argv.v, &o);
+	char why[Q7_MESSAGE_SIZE] = "";
+	pid_t pid;
+	if (s->host_files) {
+		pid = q7_proc_spawn(s->argv.v, &o);
+	} else {
+		char *real = realpath(s->qemu, NULL);
+		char *qdir = q7_path_dirname(real ? real : s->qemu);
+		char *bdir = q7_path_dirname(s->boot);
+		const char *const readable[] = {"/usr", "/lib", "/lib64", "/lib32", "/bin",
+		                                "/etc/ld.so.cache", qdir, bdir, s->dir, NULL};
+		pid = q7_emu_spawn_confined(s->argv.v, &o, readable, why, sizeof why);
+		free(real);
+		free(qdir);
+		free(bdir);
+	}
 	int e = errno;
 	close(sv[1]);
 	if (pid < 0) {
 		close(sv[0]);
-		q7_run_fail(r, "cannot start %s: %s", s->argv.v[0], strerror(e));
+		if (why[0])
+			q7_run_fail(r, "%s", why);
+		else
+			q7_run_fail(r, "cannot start %s: %s", s->argv.v[0], strerror(e));
 		return -1;
 	}
 	s->pid = pid;
@@ -461,6 +480,7 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	s->lib = q7_xstrdup(cfg->lib);
 	s->timeout = cfg->timeout_s > 0 ? cfg->timeout_s : DEFAULT_TIMEOUT;
 	s->forward = cfg->forward_signals;
+	s->host_files = cfg->semihosting_files;
 	s->stats = cfg->stats;
 	s->icount = cfg->icount;
 	struct q7_strvec paths = {0};

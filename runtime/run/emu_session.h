@@ -53,6 +53,9 @@ struct q7_emu_config {
 	bool forward_signals; /* support/proc's signal forwarding while busy */
 	bool stats;           /* per call: wall time, cycles and stack on stderr */
 	bool icount;          /* qemu -icount shift=5: exact instruction counts */
+	/* The core may open host files through QEMU's semihosting (SIMCALL
+	 * open); off, QEMU starts confined (emu_confine.h). */
+	bool semihosting_files;
 };
 
 /* Statistics of a session, for benchmarks and tests. */
@@ -64,7 +67,8 @@ struct q7_emu_stats {
 };
 
 /* Fills cfg for lib and cores with the defaults and the environment:
- * Q7CC_QEMU (a path), Q7CC_EMU_STATS, Q7CC_EMU_ICOUNT; forward_signals on.
+ * Q7CC_QEMU (a path), Q7CC_EMU_STATS, Q7CC_EMU_ICOUNT,
+ * Q7CC_SEMIHOSTING_FILES; forward_signals on.
  * cfg keeps pointing at lib. */
 void q7_emu_config_init(struct q7_emu_config *cfg, const char *lib, unsigned cores);
 

@@ -2,7 +2,7 @@
 # executable and into the PyTorch bridge.
 # runtime/run/emulated.c is the emulated target (prelinker + boot protocol).
 add_library(q7run STATIC run/run.c run/npy.c run/image.c run/engine.c run/host.c run/host_elf.c run/host_fault.c run/host_iso.c run/emulated.c
-            run/emu_session.c run/result.c)
+            run/emu_session.c run/emu_confine.c run/result.c)
 target_include_directories(q7run PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/run
                            ${CMAKE_CURRENT_SOURCE_DIR}/include
                            PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/boot)

@@ -2,7 +2,8 @@
  *
  *   q7-run [--target=host|emulated] [--cores=N] [--out-shape=2,3]
  *          [--out-dtype=float32] [--heap=BYTES] [--timeout=SECONDS]
- *          [--guard=end|start] [--in-process] [-v] LIB OP ARG... -o OUT.npy
+ *          [--guard=end|start] [--in-process] [--semihosting-files] [-v]
+ *          LIB OP ARG... -o OUT.npy
  *
  * An ARG naming a file (or ending in .npy) is a tensor read from NPY; else
  * it is a literal: an integer (3, -2, 0x10), a float (0.5, 1e-3, inf) or
@@ -13,7 +14,9 @@
  * On the host the kernel runs in a process of its own (the engine's
  * isolated mode), each tensor against a guard page at its end (or its
  * start, --guard=start); --in-process runs it in q7-run itself, under a
- * fault handler (the guarded mode). */
+ * fault handler (the guarded mode). On the emulated core the kernel has
+ * no host file access through QEMU's semihosting unless
+ * --semihosting-files (or Q7CC_SEMIHOSTING_FILES=1) asks for it. */
 #include "run.h"
 
 #include <errno.h>
@@ -44,7 +47,8 @@ static void usage(void)
 	fprintf(stderr,
 	        "usage: q7-run [--target=host|emulated] [--cores=N] [--out-shape=D0,D1,...]\n"
 	        "              [--out-dtype=TYPE] [--heap=BYTES] [--timeout=SECONDS]\n"
-	        "              [--guard=end|start] [--in-process] [-v] LIB OP ARG... -o OUT.npy\n"
+	        "              [--guard=end|start] [--in-process] [--semihosting-files] [-v]\n"
+	        "              LIB OP ARG... -o OUT.npy\n"
 	        "       q7-run [--target=host|emulated] [--in-process] --list LIB\n"
 	        "  LIB   the library given to -o at link time (an image or a multicore manifest)\n"
 	        "  ARG   a .npy file (a tensor) or a literal: 3, -2, 0.5, 1e-3, true, false\n");
@@ -117,6 +121,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->list = true;
 		} else if (strcmp(a, "--in-process") == 0) {
 			o->in_process = true;
+		} else if (strcmp(a, "--semihosting-files") == 0) {
+			/* Read where the emulated session starts QEMU
+			 * (q7_emu_config_init), as PyTorch's sessions read it. */
+			setenv("Q7CC_SEMIHOSTING_FILES", "1", 1);
 		} else if (strncmp(a, "--guard=", 8) == 0) {
 			if (strcmp(a + 8, "end") == 0) {
 				o->guard = Q7_GUARD_END;
