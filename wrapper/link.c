@@ -204,11 +204,13 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 
 /* A device (--q7-emit-wrapper=/dev/stdout) is written into, never
  * replaced (q7_outfile). */
-static int write_file(const char *path, const char *text, size_t len)
+/* Writes text to path; messages name it as name (a staged file by the
+ * name the user gave it). */
+static int write_file(const char *path, const char *name, const char *text, size_t len)
 {
 	const char *what;
 	if (q7_outfile_write(path, text, len, 0644, &what) != 0) {
-		q7_error("%s: %s: %s", path, what, strerror(errno));
+		q7_error("%s: %s: %s", name, what, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -226,10 +228,10 @@ static int make_wrapper(struct link *l, const struct q7_op_table *ops, const cha
 	int rc = 0;
 	if (q7_codegen_wrapper(ops, &text) != 0)
 		rc = Q7_EXIT_ERROR;
-	else if (write_file(cpp, text.s ? text.s : "", text.len) != 0)
+	else if (write_file(cpp, cpp, text.s ? text.s : "", text.len) != 0)
 		rc = Q7_EXIT_IO;
 	else if (d->inv.emit_wrapper &&
-	         write_file(d->inv.emit_wrapper, text.s ? text.s : "", text.len) != 0)
+	         write_file(d->inv.emit_wrapper, d->inv.emit_wrapper, text.s ? text.s : "", text.len) != 0)
 		rc = Q7_EXIT_IO;
 	q7_sb_free(&text);
 	return rc;
@@ -483,23 +485,30 @@ static int pack_images(struct link *l)
 		struct image *m = &l->img[i];
 		progress(l, i, "pack", m->packed);
 		char *stem = q7_path_strip_ext(m->name, ".so");
-		q7_step_note(d, "pack %s -> %s.stripped.so %s.packed.so", m->name, stem, stem);
+		char *stripped = q7_xasprintf("%s.stripped.so", stem);
+		char *packed = q7_xasprintf("%s.packed.so", stem);
 		free(stem);
-		if (d->dry)
-			continue;
-		/* The staged image, named in messages as the user knows it. */
+		q7_step_note(d, "pack %s -> %s %s", m->name, stripped, packed);
+		/* The staged files, named in messages as the user knows them
+		 * (a full disk names libk.stripped.so, not the staging folder). */
 		struct q7_image im;
-		if (q7_image_open(&im, m->so) != 0)
-			return Q7_EXIT_ERROR;
-		im.path = m->name;
-		struct q7_pack_opts o = {
-			.input = m->so, .output = m->packed, .stripped = m->stripped,
-			.symbol = "lib_func", .verbose = d->verbose,
-		};
-		int rc = q7_pack_image(&im, &o);
-		q7_image_close(&im);
+		int rc = 0;
+		if (!d->dry && q7_image_open(&im, m->so) != 0)
+			rc = Q7_EXIT_ERROR;
+		else if (!d->dry) {
+			im.path = m->name;
+			struct q7_pack_opts o = {
+				.input = m->so, .output = m->packed, .stripped = m->stripped,
+				.symbol = "lib_func", .verbose = d->verbose,
+				.output_name = packed, .stripped_name = stripped,
+			};
+			rc = q7_pack_image(&im, &o) ? Q7_EXIT_ERROR : 0;
+			q7_image_close(&im);
+		}
+		free(stripped);
+		free(packed);
 		if (rc != 0)
-			return Q7_EXIT_ERROR;
+			return rc;
 	}
 	return 0;
 }
@@ -518,7 +527,7 @@ static int write_manifest(struct link *l)
 	q7_sb_add(&b, "q7cc-multicore 1\n");
 	for (int i = 0; i < l->nimg; i++)
 		q7_sb_addf(&b, "%s\n", q7_path_basename(l->img[i].so));
-	int rc = write_file(l->manifest, b.s, b.len) == 0 ? 0 : Q7_EXIT_IO;
+	int rc = write_file(l->manifest, l->out, b.s, b.len) == 0 ? 0 : Q7_EXIT_IO;
 	q7_sb_free(&b);
 	return rc;
 }

@@ -394,7 +394,7 @@ void q7boot_main(void)
 void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind)
 {
 	static const char *const kinds[] = {
-		"", "exception", "kernel exception", "double exception", "level-2 interrupt",
+		"", "exception", "kernel exception", "double exception", "debug exception",
 		"NMI",
 	};
 	static int in_exception;
@@ -407,7 +407,7 @@ void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind
 		set_message("the call passed its time limit on the core");
 		finish();
 	}
-	result.boot_status = Q7_BOOT_EXCEPTION;
+	result.boot_status = kind == 4 ? Q7_BOOT_BREAK : Q7_BOOT_EXCEPTION;
 	result.exc_cause = cause;
 	result.exc_pc = pc;
 	result.exc_vaddr = vaddr;

@@ -111,6 +111,8 @@ enum q7_boot_status {
 	Q7_BOOT_BAD_OUTPUT = 5,  /* frame->out is outside the core's RAM */
 	Q7_BOOT_TIME_LIMIT = 6,  /* the call passed time_limit_ms */
 	Q7_BOOT_BAD_CALL = 7,    /* a damaged or truncated call */
+	Q7_BOOT_BREAK = 8,       /* a debug exception (BREAK, __builtin_trap):
+	                          * exc_cause is DEBUGCAUSE, exc_pc EPC2 */
 };
 
 /* Which record. */

@@ -767,17 +767,24 @@ static void boot_failure(struct q7_emu_session *s, const struct q7_boot_result *
 	const char *pre = who(s, br->core, w, sizeof w);
 	/* The image the core ran: a damaged one is named. */
 	const char *image = br->core < s->cores && s->image[br->core] ? s->image[br->core] : s->lib;
+	/* Where in the linked image, for addr2line on the .so. */
+	const struct q7_pl_header *h = br->core < s->cores ? &s->hdr[br->core] : NULL;
+	char where[64] = "";
+	if (h && br->exc_pc >= h->base && br->exc_pc - h->base < h->load_size)
+		snprintf(where, sizeof where, " (0x%08x in the linked image)",
+		         br->exc_pc - h->base + h->link_base);
 	if (br->boot_status == Q7_BOOT_EXCEPTION) {
-		/* Where in the linked image, for addr2line on the .so. */
-		const struct q7_pl_header *h = br->core < s->cores ? &s->hdr[br->core] : NULL;
-		char where[64] = "";
-		if (h && br->exc_pc >= h->base && br->exc_pc - h->base < h->load_size)
-			snprintf(where, sizeof where, " (0x%08x in the linked image)",
-			         br->exc_pc - h->base + h->link_base);
 		q7_run_fail(r, "%s%s: the core took an %s: EXCCAUSE %u (%s: %s) at pc 0x%08x%s, "
 		            "address 0x%08x", pre, image, br->message, br->exc_cause,
 		            q7_emu_exc_name(br->exc_cause), q7_emu_exc_meaning(br->exc_cause),
 		            br->exc_pc, where, br->exc_vaddr);
+	} else if (br->boot_status == Q7_BOOT_BREAK) {
+		/* DEBUGCAUSE bits 3 and 4: BREAK and BREAK.N. */
+		q7_run_fail(r, "%s%s: the core stopped at a %s (DEBUGCAUSE 0x%x) at pc 0x%08x%s", pre,
+		            image,
+		            br->exc_cause & 0x18 ? "BREAK instruction (__builtin_trap, or a breakpoint)"
+		                                 : "debug exception",
+		            br->exc_cause, br->exc_pc, where);
 	} else {
 		q7_run_fail(r, "%s%s: the boot program stopped: %s", pre, image, br->message);
 	}

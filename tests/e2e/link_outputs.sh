@@ -414,6 +414,9 @@ make_concurrent)
 linked_outputs | linked_outputs_mc)
 	linked_outputs
 	;;
+full_disk)
+	full_disk
+	;;
 *)
 	fail "unknown case $case"
 	;;

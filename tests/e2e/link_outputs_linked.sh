@@ -106,3 +106,23 @@ linked_outputs() {
 	only_here dev pipe to_dev to_null to_pipe
 	no_temps
 }
+
+# full_disk: a disk that holds the linked image but not its stripped
+# twin (a tmpfs of the image's size and 16 KiB, in a mount namespace of
+# its own, so that nothing outlives the test): status 1, the message names
+# the twin by the name the user knows, not the staging folder's, and
+# nothing is left on the disk.
+full_disk() {
+	serial_sets
+	local size=$(($(stat -c %s serial/one/libk.so) + 16384))
+	mkdir disk
+	unshare -m sh -c "mount -t tmpfs -o size=$size tmpfs disk || exit 99
+		TMPDIR=$PWD/tmp \"$q7cc\" --q7-toolchain=$PROFILE -shared one.o -o disk/libk.so 2> err
+		echo \$? > rc
+		ls -A disk > left" < /dev/null
+	[ "$(cat rc)" = 1 ] || fail "status $(cat rc), want 1: $(cat err)"
+	grep -q "^q7cc: error: disk/libk.stripped.so: writing the stripped image: No space left on device$" err ||
+		fail "the message does not name disk/libk.stripped.so: $(cat err)"
+	[ -z "$(cat left)" ] || fail "left on the full disk: $(cat left)"
+	no_temps
+}

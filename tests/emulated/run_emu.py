@@ -883,6 +883,28 @@ def case_semihosting(c):
             fail("%s: the kernel could not open a host file: %s" % (how, got))
 
 
+def case_trap(c):
+    """__builtin_trap in a kernel (kernels/trap.cpp): one line naming the
+    BREAK and its pc in the linked image, which addr2line finds in the
+    kernel (was: 'a level-2 interrupt ... at pc 0x00000000'); the same
+    kernel not trapping runs."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels", "trap.cpp")
+    q7cc = os.path.join(c.a.bin, "q7cc")
+    env = dict(os.environ, Q7_TOOLCHAIN="gnu")
+    sh([q7cc, "-c", src, "-o", c.path("trap.o")], env=env)
+    sh([q7cc, "-shared", "-o", c.path("libtrap.so"), c.path("trap.o")], env=env)
+    npytool.write(c.path("x.npy"), "<i4", (4,), [1, 2, 3, 4])
+    _, (_, _, got) = c.run("emulated", c.path("libtrap.so"), "trap", [c.path("x.npy"), 0])
+    check_eq("trap, not trapping", got, [0, 0, 0, 0])
+    r = c.expect_error(c.path("libtrap.so"), "trap", [c.path("x.npy"), 1],
+                       ["libtrap.packed.so: the core stopped at a BREAK instruction "
+                        "(__builtin_trap, or a breakpoint) (DEBUGCAUSE 0x", " in the linked image)"])
+    at = r.stderr.split(" in the linked image)")[0].rsplit("(", 1)[1]
+    func = sh(["xtensa-lx106-elf-addr2line", "-f", "-C", "-e", c.path("libtrap.so"), at])
+    if not func.stdout.startswith("trap("):
+        fail("the BREAK's pc %s is not in trap: %s" % (at, func.stdout))
+
+
 CASES = {
     "boot": case_boot, "errors": case_errors, "prelink_cli": case_prelink_cli,
     "build": case_build, "elementwise": case_elementwise, "tcm_chunks": case_tcm_chunks,
@@ -892,6 +914,7 @@ CASES = {
     "session_cores8": case_session_cores8, "session_timeout": case_session_timeout,
     "session_fixture": case_session_fixture, "session_orphan": case_session_orphan,
     "damaged": case_damaged, "semihosting": case_semihosting,
+    "trap": case_trap,
 }
 
 
