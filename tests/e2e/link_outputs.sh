@@ -417,6 +417,9 @@ linked_outputs | linked_outputs_mc)
 full_disk)
 	full_disk
 	;;
+stale_temps)
+	stale_temps
+	;;
 *)
 	fail "unknown case $case"
 	;;

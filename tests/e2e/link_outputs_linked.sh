@@ -126,3 +126,35 @@ full_disk() {
 	[ -z "$(cat left)" ] || fail "left on the full disk: $(cat left)"
 	no_temps
 }
+
+# stale_temps: a link killed outright (SIGKILL) leaves its q7cc.XXXXXX in
+# $TMPDIR; the next run that makes one removes it once it is a minute old
+# (its mtime set back here) and nobody holds its owner lock. Not removed:
+# the same when a process still holds the lock (a live run), or when the
+# folder has no lock file (Q7CC_SAVE_TEMPS keeps it), or is fresh.
+stale_temps() {
+	slow_linker
+	serial_sets
+	: > log
+	DELAY=60 ./qlink A one.o &
+	a=$!
+	await_lines 'start A' log
+	kill -KILL $a
+	wait $a 2> /dev/null
+	kill -KILL -- "-$(cat "$PIDS"/link.*.pid)" 2> /dev/null
+	local killed
+	killed=$(ls tmp | grep '^q7cc\.')
+	[ -n "$killed" ] && [ -e "tmp/$killed/.owner.lock" ] || fail "no q7cc.* with a lock left by the killed link: $(ls -A tmp)"
+	# A live run's folder (its lock held), a kept one, and a fresh one.
+	mkdir tmp/q7cc.livexx tmp/q7cc.keptxx tmp/q7cc.freshx
+	: > tmp/q7cc.livexx/.owner.lock
+	: > tmp/q7cc.freshx/.owner.lock
+	exec 9< tmp/q7cc.livexx/.owner.lock
+	flock -n 9 || fail "cannot lock q7cc.livexx"
+	touch -d '2 minutes ago' "tmp/$killed" tmp/q7cc.livexx tmp/q7cc.keptxx
+	./qlink good one.o || fail "the link after: $(cat err.good)"
+	exec 9<&-
+	[ ! -e "tmp/$killed" ] || fail "the killed link's $killed is still there"
+	[ "$(ls tmp | tr '\n' ' ')" = "q7cc.freshx q7cc.keptxx q7cc.livexx " ] ||
+		fail "removed more, or less: $(ls tmp | tr '\n' ' ')"
+}
