@@ -164,6 +164,19 @@ relinks_fail() {
 	done
 }
 
+# link_a_killed: link A of one.o through the slow linker, killed outright
+# (SIGKILL) once its image's link has started.
+link_a_killed() {
+	slow_linker
+	serial_sets
+	: > log
+	DELAY=60 ./qlink A one.o &
+	a=$!
+	await_lines 'start A' log
+	kill -KILL $a
+	wait $a 2> /dev/null
+}
+
 case $case in
 concurrent_links | concurrent_links_mc)
 	# Two links of one output at once, with different objects: the second
@@ -309,15 +322,8 @@ lock_wait_sigterm)
 lock_after_sigkill)
 	# A link killed outright (SIGKILL) while it holds the lock: the next
 	# link neither waits for it nor keeps its lock file or staging folder.
-	slow_linker
-	serial_sets
-	: > log
-	DELAY=60 ./qlink A one.o &
-	a=$!
-	await_lines 'start A' log
-	ls -A | grep -q '^\.libk\.so\.lock$' || fail "no lock file while A links"
-	kill -KILL $a
-	wait $a 2> /dev/null
+	link_a_killed
+	ls -A | grep -q '^\.libk\.so\.lock$' || fail "no lock file left by A"
 	DELAY=0 ./qlink B two.o &
 	bg=$!
 	ended $bg || fail "link B after A was killed: $(cat err.B)"

@@ -133,14 +133,7 @@ full_disk() {
 # the same when a process still holds the lock (a live run), or when the
 # folder has no lock file (Q7CC_SAVE_TEMPS keeps it), or is fresh.
 stale_temps() {
-	slow_linker
-	serial_sets
-	: > log
-	DELAY=60 ./qlink A one.o &
-	a=$!
-	await_lines 'start A' log
-	kill -KILL $a
-	wait $a 2> /dev/null
+	link_a_killed
 	kill -KILL -- "-$(cat "$PIDS"/link.*.pid)" 2> /dev/null
 	local killed
 	killed=$(ls tmp | grep '^q7cc\.')
