@@ -404,6 +404,14 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 	pid_t pid = -1;
 	if (!e)
 		e = posix_spawnp(&pid, argv[0], &fa, &attr, argv, envp);
+	if (e == E2BIG && argv[1]) {
+		char *rsp = q7_response_file(argv + 1);
+		char *at = rsp ? q7_xasprintf("@%s", rsp) : NULL;
+		char *short_argv[] = {argv[0], at, NULL};
+		e = at ? posix_spawnp(&pid, argv[0], &fa, &attr, short_argv, envp) : errno;
+		free(at);
+		free(rsp);
+	}
 	if (envp != environ) {
 		free(envp[0]);
 		free(envp);
