@@ -57,6 +57,12 @@ enum { Q7_PROC_NONE = -1, Q7_PROC_TIMEOUT = -2 };
  * was ignored stays ignored, e.g. SIGHUP under nohup). Pairs with
  * q7_proc_signals_restore(); pairs may nest. */
 void q7_proc_signals_install(void);
+/* While on, a forwarded signal does not wait for the work in hand: the
+ * handler waits for the children it forwarded the signal to, removes the
+ * temporaries and dies at once. For work whose result is worthless after
+ * a signal and that may take long (an analysis in-process, or waiting
+ * for the analysis server's answer). */
+void q7_proc_signals_abandon(bool on);
 /* Puts back the handlers the outermost q7_proc_signals_install() replaced. */
 void q7_proc_signals_restore(void);
 
