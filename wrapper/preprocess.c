@@ -291,6 +291,43 @@ static int write_trailer(struct q7_drv *d, const struct q7_input *in, const char
 	return rc;
 }
 
+/* Whether path is /dev/null (after links): text for nobody. */
+static bool is_dev_null(const char *path)
+{
+	struct stat st, null;
+	return stat(path, &st) == 0 && stat("/dev/null", &null) == 0 && S_ISCHR(st.st_mode) &&
+	       st.st_rdev == null.st_rdev;
+}
+
+/* cmd's -o FILE (or -oFILE) made -o to. */
+static void redirect_output(struct q7_strvec *cmd, const char *from, const char *to)
+{
+	for (size_t i = 0; i < cmd->n; i++) {
+		if (strcmp(cmd->v[i], "-o") == 0 && i + 1 < cmd->n && strcmp(cmd->v[i + 1], from) == 0) {
+			free(cmd->v[i + 1]);
+			cmd->v[i + 1] = q7_xstrdup(to);
+		} else if (strncmp(cmd->v[i], "-o", 2) == 0 && strcmp(cmd->v[i] + 2, from) == 0) {
+			free(cmd->v[i]);
+			cmd->v[i] = q7_xasprintf("-o%s", to);
+		}
+	}
+}
+
+/* The text and its trailer, written at last into the stream the user
+ * named (a FIFO, a device, a link to a pipe): the compiler closes what it
+ * writes, and a reader would see its end before the trailer. */
+static int copy_to_stream(const char *text, const char *out)
+{
+	size_t len;
+	char *bytes = q7_read_file(text, &len);
+	const char *what = "cannot read the preprocessed text";
+	int rc = bytes ? q7_outfile_write(out, bytes, len, 0666, &what) : -1;
+	if (rc != 0)
+		q7_error("%s: %s: %s", out, what, strerror(errno));
+	free(bytes);
+	return rc ? Q7_EXIT_IO : 0;
+}
+
 int q7_mode_preprocess(struct q7_drv *d)
 {
 	const struct q7_inv *inv = &d->inv;
@@ -298,7 +335,17 @@ int q7_mode_preprocess(struct q7_drv *d)
 	const char *out = inv->output && strcmp(inv->output, "-") != 0 ? inv->output : NULL;
 	struct q7_strvec cmd = {0};
 	q7_cmd_forward(&d->prof, inv, &cmd);
-	/* Preprocessed text for nobody (-o /dev/null) needs no records. */
+	/* Preprocessed text for nobody (-o /dev/null) needs no records; text
+	 * for a stream is made in a temporary and copied there with them. */
+	const char *stream = NULL;
+	char *staged = NULL;
+	if (src && out && q7_path_exists(out) && !q7_output_is_file(out) && !is_dev_null(out) &&
+	    !d->dry) {
+		stream = out;
+		staged = q7_drv_temp_path(d, "stream.ii");
+		redirect_output(&cmd, out, staged);
+		out = staged;
+	}
 	if (!src || (out && q7_path_exists(out) && !q7_output_is_file(out))) {
 		int rc = q7_step_show(d, cmd.v) ? q7_proc_run(cmd.v) : 0;
 		q7_sv_free(&cmd);
@@ -339,11 +386,14 @@ int q7_mode_preprocess(struct q7_drv *d)
 		             ? Q7_EXIT_ERROR
 		             : write_trailer(d, &in, out, arc, analysed, &ops, &diags);
 	}
-	if (out && !d->dry) {
+	if (stream && rc == 0)
+		rc = copy_to_stream(staged, stream);
+	if (out && !d->dry && !stream) {
 		if (rc)
 			q7_output_remove(out);
 		q7_temp_forget(out);
 	}
+	free(staged);
 	q7_ops_free(&ops);
 	q7_diags_free(&diags);
 	q7_input_close(&in);
