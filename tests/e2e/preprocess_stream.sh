@@ -6,15 +6,7 @@
 #   preprocess_stream.sh Q7CC_HOST WORKDIR
 set -eu
 q7=$1 work=$2
-fail() { echo "FAIL: $*" >&2; exit 1; }
-rm -rf "$work"
-mkdir -p "$work" && cd "$work"
-export Q7CC_ANALYSIS_SERVER=0
-cat > k.cpp <<'CPP'
-#include <torch/torch.h>
-#include <q7/kernel.h>
-Q7_KERNEL at::Tensor k(const at::Tensor &x) { return x; }
-CPP
+. "$(dirname "$0")/one_kernel.sh"
 has_kernel() { # TEXT: compiles to an object with k's record
 	"$q7" -c "$1" -o "$1.o" || fail "compile of $1"
 	"$q7" --q7-print-schema "$1.o" | grep -q '^k(Tensor x) -> Tensor$' ||

@@ -7,15 +7,7 @@
 #   response_files.sh Q7CC_HOST WORKDIR
 set -eu
 q7=$1 work=$2
-fail() { echo "FAIL: $*" >&2; exit 1; }
-rm -rf "$work"
-mkdir -p "$work" && cd "$work"
-export Q7CC_ANALYSIS_SERVER=0
-cat > k.cpp <<'CPP'
-#include <torch/torch.h>
-#include <q7/kernel.h>
-Q7_KERNEL at::Tensor k(const at::Tensor &x) { return x; }
-CPP
+. "$(dirname "$0")/one_kernel.sh"
 : > e.cpp
 "$q7" -c k.cpp -o k.o || fail "compile k.cpp"
 "$q7" -c e.cpp -o e.o || fail "compile e.cpp"
