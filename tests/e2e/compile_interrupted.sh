@@ -13,6 +13,11 @@
 #   group_sigkill     SIGKILL to q7cc's whole process group while both
 #                     wait; then the compiler, which leads a group of its
 #                     own, is let finish: -o is never written.
+#   server_time_limit a source only libclang finds slow (it includes the
+#                     FIFO under __clang__), analysed by the analysis
+#                     server with a 2 s limit: the compile fails with a
+#                     message once the server gives up, and does not
+#                     start the analysis again in-process (item 9).
 #   make_dep          -MD names the dependency file and its target after
 #                     -o, as without q7cc, though the compiler writes a
 #                     temporary object.
@@ -76,6 +81,40 @@ group_sigkill)
 	done
 	alive "$cxx" && fail "the compiler still runs a minute later"
 	[ ! -e k.o ] || fail "k.o was written after q7cc was killed: an object without its records"
+	;;
+server_time_limit)
+	unset Q7CC_ANALYSIS_SERVER
+	# A socket's path has 108 bytes at most: the folder is short.
+	xdg=$(mktemp -d /tmp/q7xdg.XXXXXX)
+	export XDG_RUNTIME_DIR=$xdg Q7CC_ANALYSIS_TIME_LIMIT=2 Q7CC_ANALYSIS_SERVER_IDLE=3
+	echo "int slow_h;" > slow.h
+	# The first compile starts the server (and analyses in-process).
+	"$q7" -c k.cpp -o first.o || fail "the first compile"
+	for _ in $(seq 600); do
+		[ -n "$(find "$xdg" -type s)" ] && break
+		sleep 0.05
+	done
+	[ -n "$(find "$xdg" -type s)" ] || fail "no analysis server started"
+	rm slow.h
+	mkfifo slow.h
+	sed 's/^#include "slow.h"$/#ifdef __clang__\n#include "slow.h"\n#endif/' k.cpp > clang_slow.cpp
+	"$q7" -c clang_slow.cpp -o slow.o 2> err &
+	bg=$!
+	ended "$bg"
+	rc=$?
+	bg=
+	release
+	[ "$rc" = 1 ] || fail "status $rc, want 1: $(cat err)"
+	grep -q "clang_slow.cpp: error: libclang's analysis did not end within 2 s" err ||
+		fail "no message: $(cat err)"
+	[ ! -e slow.o ] || fail "an object without its analysis"
+	# The server ends once idle.
+	for _ in $(seq 600); do
+		[ -z "$(find "$xdg" -type s)" ] && break
+		sleep 0.05
+	done
+	[ -z "$(find "$xdg" -type s)" ] || fail "the analysis server is still there"
+	rm -rf "$xdg"
 	;;
 make_dep)
 	echo "int slow_h;" > slow.h
