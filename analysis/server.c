@@ -142,8 +142,10 @@ static int exchange(int fd, const struct q7_analysis_opts *o, struct q7_op_table
 		started = q7_wire_now_ms();
 		if (q7_wire_recv(fd, &reply, &len, (int)(limit_ms + 15000)) == 0)
 			result = q7_wire_get_result(reply, len, rc, ops, diags);
-		else if (q7_wire_now_ms() - started >= limit_ms)
-			result = -3; /* the worker's time ran out (alarm): not a crash */
+		/* The worker's alarm ran out (not a crash): it started a moment
+		 * before the acknowledgement reached us. */
+		else if (q7_wire_now_ms() - started >= limit_ms - (limit_ms / 4 < 1000 ? limit_ms / 4 : 1000))
+			result = -3;
 	}
 out:
 	free(ack);

@@ -25,6 +25,8 @@ set -u
 q7=$1 work=$2 case=$3
 . "$(dirname "$0")/../support/proc_lib.sh"
 export TMPDIR=$PWD/tmp Q7CC_ANALYSIS_SERVER=0
+xdg=
+trap 'cleanup; [ -z "$xdg" ] || rm -rf "$xdg"' EXIT
 
 cat > k.cpp <<'CPP'
 #include <torch/torch.h>
@@ -114,7 +116,6 @@ server_time_limit)
 		sleep 0.05
 	done
 	[ -z "$(find "$xdg" -type s)" ] || fail "the analysis server is still there"
-	rm -rf "$xdg"
 	;;
 make_dep)
 	echo "int slow_h;" > slow.h
