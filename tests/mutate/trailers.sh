@@ -23,4 +23,17 @@ CPP
 "$q7" -c base.ii -o base.o || fail "the unmutated compile"
 echo "q7-secret-line" > secret
 mkfifo fifo || fail "mkfifo"
-"$mut" "$q7" m base.ii "$PWD/secret" "$PWD/fifo"
+"$mut" "$q7" m base.ii "$PWD/secret" "$PWD/fifo" || exit 1
+# A record's file field names the secret, then a FIFO (issue 20 item 6):
+# a link with the kernel from there and from base.o names both places,
+# and prints no line of the file, nor waits on the FIFO.
+for f in secret fifo; do
+	"$mut" --op-file "$f.ii" base.ii "$PWD/$f" || fail "--op-file $f"
+	"$q7" -fPIC -c "$f.ii" -o "$f.o" || fail "compile $f.ii"
+	timeout 20 "$q7" -shared base.o "$f.o" -o "lib$f.so" 2> "$f.err"
+	rc=$?
+	[ "$rc" = 1 ] || { cat "$f.err"; fail "the link of a kernel twice ($f): status $rc"; }
+	grep -q "^$PWD/$f:1:1: note: " "$f.err" || { cat "$f.err"; fail "no place in $f"; }
+	! grep -q q7-secret-line "$f.err" || { cat "$f.err"; fail "the secret's line printed"; }
+done
+echo "trailers: ok"

@@ -1,6 +1,7 @@
 /* tests/mutate/trailmutate: the trailer mutation harness (issue 20).
  *
  *   trailmutate Q7CC WORKDIR BASE.ii SECRET FIFO
+ *   trailmutate --op-file OUT.ii BASE.ii FILE
  *
  * Takes the trailer q7cc -E left at the end of BASE.ii and makes a fixed
  * table of crafted versions of it, as an attacker would: every string of
@@ -261,8 +262,36 @@ static pid_t start(const char *q7cc, const char *base_ii, size_t n, const struct
 	return pid;
 }
 
+/* trailmutate --op-file OUT.ii BASE.ii FILE: BASE.ii with every op of its
+ * trailer placed in FILE (line 1), for a link whose message places a
+ * kernel there (issue 20 item 6: the link printed that file's lines). */
+static int op_file(const char *out, const char *base_ii, const char *file)
+{
+	struct q7_pp_trailer t;
+	size_t len;
+	char *text = q7_read_file(base_ii, &len);
+	if (!text || len < 23 || q7_pp_trailer_read(base_ii, base_ii, &t) != 1)
+		return 2;
+	for (size_t i = 0; i < t.ops.n; i++) {
+		free(t.ops.ops[i].file);
+		t.ops.ops[i].file = q7_xstrdup(file);
+		t.ops.ops[i].line = 1;
+		t.ops.ops[i].col = 1;
+	}
+	struct q7_strbuf b = {0};
+	q7_sb_addn(&b, text, len - strtoul(text + len - 23 + 9, NULL, 10));
+	q7_pp_trailer_text(t.profile, t.analysed, t.kernel_names.v, t.rc, &t.ops, &t.diags, &b);
+	int rc = write_file(out, b.s, b.len) == 0 ? 0 : 2;
+	q7_sb_free(&b);
+	q7_pp_trailer_free(&t);
+	free(text);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 5 && strcmp(argv[1], "--op-file") == 0)
+		return op_file(argv[2], argv[3], argv[4]);
 	if (argc != 6) {
 		fprintf(stderr, "usage: trailmutate Q7CC WORKDIR BASE.ii SECRET FIFO\n");
 		return 2;
