@@ -40,7 +40,16 @@ int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
 		char *server = q7_prefix_path("lib/q7cc/q7analysis-server");
 		char *sock = q7_path_is_executable(server) ? q7_server_socket(plugin, server) : NULL;
 		int rc, got = sock ? q7_server_analyze(sock, o, ops, diags, &rc) : Q7_SERVER_ABSENT;
-		if (got == 0) {
+		if (got == 0 || got == Q7_SERVER_TIMED_OUT) {
+			/* Past the server's limit, the same parse here would take as
+			 * long again (issue 20: it started over, unbounded). */
+			if (got == Q7_SERVER_TIMED_OUT) {
+				q7_diags_add(diags, Q7_SEV_ERROR, o->source, 0, 0, "",
+				             "libclang's analysis did not end within %u s (the analysis "
+				             "server's limit); the kernels of this file are not known",
+				             q7_server_parse_limit_s());
+				rc = Q7_ANALYZE_PARSE_ERROR;
+			}
 			free(sock);
 			free(server);
 			free(plugin);

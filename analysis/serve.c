@@ -203,7 +203,7 @@ Q7_NORETURN static void worker(int chan, q7_plugin_entry_fn entry, pid_t master)
 			_exit(0);
 		/* A parse that hangs ends the worker; the master replaces it,
 		 * and the client sees its connection close. */
-		alarm(Q7_SERVER_PARSE_LIMIT_S);
+		alarm(q7_server_parse_limit_s());
 		serve_one(conn, data, len, entry);
 		alarm(0);
 		close(conn);
