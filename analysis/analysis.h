@@ -28,6 +28,9 @@ struct q7_diag {
 	             * for libclang's own diagnostics (see q7_analyze) */
 	char *message;
 	bool promoted; /* a warning made an error by -Werror[=] */
+	bool demotable; /* an error by default that the policy may lower, like
+	                 * GCC's default-error warnings: -Wno-error=RULE makes it
+	                 * a warning, -Wno-RULE and -w drop it */
 };
 
 struct q7_diags {

@@ -213,6 +213,42 @@ CPP
 	[ ! -s err ] || fail "noise with an unwritable cache: $(cat err)"
 	[ "$("$q7cc" --q7-print-schema k2.o)" = "k(Tensor x) -> Tensor" ] || fail "records"
 	;;
+kernel_cap)
+	# 11 kernels: over the device runtime's 10. On gnu an error that
+	# -Wno-error=, -Wno- and -w lower (issue 24); the library then links
+	# and holds all 11.
+	for i in 0 1 2 3 4 5 6 7 8 9 10; do
+		echo "Q7_KERNEL torch::Tensor k$i(const torch::Tensor &x) { return x; }"
+	done > body
+	{ printf '#include <torch/torch.h>\n#include <q7/kernel.h>\n'; cat body; } > k.cpp
+	"$q7cc" --q7-toolchain=gnu -c k.cpp -o k.o || fail "compile"
+	cap() { # cap STATUS STDERR-PATTERN FLAGS...
+		local want=$1 pat=$2
+		shift 2
+		rm -f libk.so
+		"$q7cc" --q7-toolchain=gnu -shared -o libk.so k.o "$@" 2> err
+		local rc=$?
+		[ "$rc" = "$want" ] || fail "$*: status $rc, want $want: $(cat err)"
+		if [ -z "$pat" ]; then
+			[ ! -s err ] || fail "$*: printed $(cat err)"
+		else
+			grep -qE -- "$pat" err || fail "$*: stderr lacks /$pat/: $(cat err)"
+		fi
+		if [ "$want" = 0 ]; then
+			[ "$(xtensa-lx106-elf-nm -D libk.so | grep -c ' T _Z[0-9]*k[0-9]*_stack_switchv$')" = 11 ] ||
+				fail "$*: the library lacks kernels"
+		else
+			[ ! -e libk.so ] || fail "$*: libk.so left behind"
+		fi
+	}
+	cap 1 'k.cpp:12:[0-9]*: error: the library has 11 kernels.*\[-Wq7-too-many-kernels\]$'
+	cap 0 'k.cpp:12:[0-9]*: warning: the library has 11 kernels.*\[-Wq7-too-many-kernels\]$' \
+		-Wno-error=q7-too-many-kernels
+	cap 0 '' -Wno-q7-too-many-kernels
+	cap 0 '' -w
+	cap 1 'error: the library has 11' -Wno-q7-too-many-kernels -Wq7-too-many-kernels
+	cap 0 'warning: the library has 11' -Werror -Wno-error=q7-too-many-kernels
+	;;
 split_link)
 	# gnu --q7-multicore: one relocatable link, then eight ld image links.
 	# The images export what the eight full links' images export; user
