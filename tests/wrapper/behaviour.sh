@@ -18,6 +18,19 @@ fake() { # fake NAME BODY: an executable script
 	chmod +x "$1"
 }
 
+# status_and_err RC WANT PATTERN FLAGS...: the status was WANT and ./err
+# matches PATTERN ("" wants it empty).
+status_and_err() {
+	local rc=$1 want=$2 pat=$3
+	shift 3
+	[ "$rc" = "$want" ] || fail "$*: status $rc, want $want: $(cat err)"
+	if [ -z "$pat" ]; then
+		[ ! -s err ] || fail "$*: printed $(cat err)"
+	else
+		grep -qE -- "$pat" err || fail "$*: stderr lacks /$pat/: $(cat err)"
+	fi
+}
+
 # Runs q7cc's -### line for the same arguments through the shell, so the
 # real compiler runs exactly as q7cc would run it.
 direct() {
@@ -227,13 +240,7 @@ kernel_cap)
 		shift 2
 		rm -f libk.so
 		"$q7cc" --q7-toolchain=gnu -shared -o libk.so k.o "$@" 2> err
-		local rc=$?
-		[ "$rc" = "$want" ] || fail "$*: status $rc, want $want: $(cat err)"
-		if [ -z "$pat" ]; then
-			[ ! -s err ] || fail "$*: printed $(cat err)"
-		else
-			grep -qE -- "$pat" err || fail "$*: stderr lacks /$pat/: $(cat err)"
-		fi
+		status_and_err $? "$want" "$pat" "$@"
 		if [ "$want" = 0 ]; then
 			[ "$(xtensa-lx106-elf-nm -D libk.so | grep -c ' T _Z[0-9]*k[0-9]*_stack_switchv$')" = 11 ] ||
 				fail "$*: the library lacks kernels"
@@ -379,13 +386,7 @@ CPP
 		local want=$1 pat=$2
 		shift 2
 		XTENSA_TOOLS=$PWD/none "$q7cc" --q7-toolchain=xt --q7-lint w.cpp "$@" 2> err
-		local rc=$?
-		[ "$rc" = "$want" ] || fail "$*: status $rc, want $want: $(cat err)"
-		if [ -z "$pat" ]; then
-			[ ! -s err ] || fail "$*: printed $(cat err)"
-		else
-			grep -qE -- "$pat" err || fail "$*: stderr lacks /$pat/: $(cat err)"
-		fi
+		status_and_err $? "$want" "$pat" "$@"
 	}
 	kind='^w.cpp:3:[0-9]*: warning: .*\[-Wq7-profile-kind\]$'
 	lint 0 "$kind"
