@@ -256,6 +256,62 @@ kernel_cap)
 	cap 1 'error: the library has 11' -Wno-q7-too-many-kernels -Wq7-too-many-kernels
 	cap 0 'warning: the library has 11' -Werror -Wno-error=q7-too-many-kernels
 	;;
+wrapper_cache)
+	# The wrapper's object comes from q7cc's cache when its text, its
+	# compile command and the headers it read are unchanged (issue 24): a
+	# kernel-body edit relinks without compiling it, and the images are
+	# the ones a compile gives. Anything else compiles it again.
+	export XDG_CACHE_HOME=$PWD/cache
+	body() { # body N: a kernel file whose body adds N
+		printf '#include <torch/torch.h>\n#include <q7/kernel.h>\n%s\n' \
+			"Q7_KERNEL torch::Tensor add(const torch::Tensor &x, float a) { (void)(a + $1); return x; }" > k.cpp
+		"$q7cc" --q7-toolchain=gnu -c k.cpp -o k.o || fail "compile"
+	}
+	inc=$(dirname "$q7cc")/../include/q7cc
+	mkdir -p inc/neuron
+	cp "$inc/neuron/wrapper_api.h" inc/neuron/
+	relink() { # relink HIT|MISS DIR FLAGS...: links DIR/libops.so (the
+		# library's name is in the wrapper's text)
+		local want=$1 out=$2/libops.so
+		mkdir -p "$2"
+		shift 2
+		"$q7cc" --q7-toolchain=gnu -shared -v -Iinc -o "$out" k.o "$@" 2> err ||
+			{ cat err; fail "link $out"; }
+		if grep -q 'wrapper.o from the cache' err; then
+			[ "$want" = HIT ] || fail "$out: cached where it must compile: $(cat err)"
+			! grep -q ' -c -o [^ ]*/wrapper.o ' err || fail "$out: compiled and cached"
+		else
+			[ "$want" = MISS ] || fail "$out: compiled where the cache holds it: $(cat err)"
+		fi
+	}
+	body 1
+	relink MISS l1
+	entry=$(ls cache/q7cc/wrapper/*.o) || fail "no cache entry"
+	[ "$(echo "$entry" | wc -l)" = 1 ] || fail "entries: $entry"
+	body 2
+	relink HIT l2
+	Q7CC_WRAPPER_CACHE=0 relink MISS l2-compiled
+	cmp l2/libops.so l2-compiled/libops.so || fail "a cached wrapper.o gives another image"
+	relink MISS l3 -DOTHER_FLAGS
+	relink HIT l3b -DOTHER_FLAGS
+	echo '/* edited */' >> inc/neuron/wrapper_api.h
+	relink MISS l4
+	relink HIT l4b
+	# A damaged entry is a miss, and the compile writes it whole again.
+	for e in cache/q7cc/wrapper/*.o; do head -c 2000 "$e" > t && cat t > "$e"; done
+	relink MISS l5
+	relink HIT l5b
+	# Links at once into an empty cache: each succeeds, the entry is whole.
+	rm -rf cache
+	for i in 1 2 3 4; do
+		mkdir "m$i"
+		"$q7cc" --q7-toolchain=gnu -shared --q7-multicore -v -Iinc -o "m$i/libops.so" k.o \
+			2> "err$i" &
+	done
+	for i in 1 2 3 4; do wait %$i || { cat "err$i"; fail "concurrent link $i"; }; done
+	[ "$(ls cache/q7cc/wrapper | wc -l)" = 1 ] || fail "entries: $(ls -a cache/q7cc/wrapper)"
+	relink HIT l6 --q7-multicore
+	;;
 split_link)
 	# gnu --q7-multicore: one relocatable link, then eight ld image links.
 	# The images export what the eight full links' images export; user
