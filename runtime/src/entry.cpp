@@ -359,6 +359,10 @@ bool finish(q7_frame *f)
 			           q7rt_dtype_name((int)f->dst.dtype), (unsigned long long)dn);
 			return false;
 		}
+		if (f->loader_flags & Q7_FRAME_RESULT_ANYWHERE) {
+			describe(&f->out, t, (uint64_t)reinterpret_cast<uintptr_t>(t->data));
+			return true;
+		}
 		memcpy(reinterpret_cast<void *>((uintptr_t)f->dst.data), t->data,
 		       (size_t)q7rt_numel(t) * q7rt_dtype_size(t->dtype));
 	}
