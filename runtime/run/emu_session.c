@@ -37,7 +37,6 @@
 #include "tempfile.h"
 
 #define DEFAULT_TIMEOUT 60.0 /* seconds, for all cores of a call together */
-#define DEFAULT_HEAP (64u << 20)
 #define TENSOR_ALIGN 64u
 #define HEAP_ALIGN 0x100000u
 #define ICOUNT_SHIFT 5   /* -icount: one instruction = 32 ns */
@@ -221,6 +220,8 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 	                                    "-serial", "none"};
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		q7_sv_add(argv, fixed[i]);
+	q7_sv_add(argv, "-m"); /* sysram0 from the boot block up to RAM_END */
+	q7_sv_addf(argv, "%uM", (Q7_BOOT_RAM_END - Q7_BOOT_BLOCK_ADDR) >> 20);
 	if (s->icount) {
 		q7_sv_add(argv, "-icount");
 		q7_sv_addf(argv, "shift=%d", ICOUNT_SHIFT);
@@ -584,9 +585,9 @@ static int make_layout(const struct q7_run_request *req, struct layout *L, struc
 	L->size = off;
 	uint32_t heap = (Q7_BOOT_DATA_AREA + (uint32_t)off + HEAP_ALIGN - 1) & ~(HEAP_ALIGN - 1);
 	uint32_t room = heap < Q7_BOOT_RAM_END ? Q7_BOOT_RAM_END - heap : 0;
-	size_t want = req->heap_size ? req->heap_size : DEFAULT_HEAP;
-	if (!req->heap_size && want > room)
-		want = room;
+	/* By default all the RAM the tensors leave: the arena is as large as
+	 * a kernel needs, and QEMU maps only the pages it touches. */
+	size_t want = req->heap_size ? req->heap_size : room;
 	if (want > room || room == 0) {
 		q7_run_fail(r, "a heap arena of %zu bytes does not fit the emulated core's RAM beside "
 		            "the tensors (%u bytes left)", want, room);

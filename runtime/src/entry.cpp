@@ -217,6 +217,12 @@ bool check_tensor(q7_frame *f, const q7_tensor_desc *d, const char *what)
 			return false;
 		}
 		n *= d->sizes[i];
+		if (n > Q7_MAX_NUMEL) {
+			set_status(f, Q7_STATUS_BAD_ARGS,
+			           "%s: %s has more than 2^31-1 elements (the call frame's strides are "
+			           "32-bit)", f->op, what);
+			return false;
+		}
 	}
 	if (n > 0 && d->data == 0) {
 		set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s has no data", f->op, what);

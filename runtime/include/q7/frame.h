@@ -23,7 +23,11 @@
 #define Q7_FRAME_VERSION 2u
 
 #define Q7_MAX_DIMS 8
-#define Q7_MAX_DIM_SIZE 65535u
+/* A dimension, and a tensor's element count: the descriptor's strides are
+ * 32-bit element counts, so no tensor may have more elements than they
+ * step over. (The 65,535 of earlier versions was no format's limit.) */
+#define Q7_MAX_DIM_SIZE 0x7fffffffu
+#define Q7_MAX_NUMEL 0x7fffffffu
 #define Q7_MAX_ARGS 16
 #define Q7_MAX_OP_NAME 32 /* names are shorter than 32 characters */
 #define Q7_MESSAGE_SIZE 512
