@@ -109,7 +109,7 @@ int q7_server_unix_socket(const char *path, struct sockaddr_un *sa, bool nonbloc
 /* The request, result and acknowledgement on a connected socket: 0 and
  * the result decoded, or -1. */
 static int exchange(int fd, const struct q7_analysis_opts *o, struct q7_op_table *ops,
-                    struct q7_diags *diags, int *rc)
+                    struct q7_diags *diags, int *rc, int ack_ms)
 {
 	int result = -1;
 	struct q7_strbuf req = {0};
@@ -130,7 +130,7 @@ static int exchange(int fd, const struct q7_analysis_opts *o, struct q7_op_table
 	 * compile is better off analysing in-process. Started: a big TU may
 	 * take its time. */
 	if (q7_wire_send(fd, &req, Q7_SERVER_SEND_MS) == 0 &&
-	    q7_wire_recv(fd, &ack, &len, Q7_SERVER_ACK_MS) == 0 && q7_wire_is_ack(ack, len) &&
+	    q7_wire_recv(fd, &ack, &len, ack_ms) == 0 && q7_wire_is_ack(ack, len) &&
 	    q7_wire_recv(fd, &reply, &len, Q7_SERVER_RESULT_MS) == 0)
 		result = q7_wire_get_result(reply, len, rc, ops, diags);
 out:
@@ -143,7 +143,7 @@ out:
 }
 
 int q7_server_analyze(const char *sock, const struct q7_analysis_opts *o,
-                      struct q7_op_table *ops, struct q7_diags *diags, int *rc)
+                      struct q7_op_table *ops, struct q7_diags *diags, int *rc, int ack_ms)
 {
 	struct sockaddr_un sa;
 	/* Non-blocking: a full backlog is EAGAIN at once, never a wait. */
@@ -154,7 +154,7 @@ int q7_server_analyze(const char *sock, const struct q7_analysis_opts *o,
 	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0)
 		result = errno == ENOENT || errno == ECONNREFUSED ? Q7_SERVER_ABSENT : Q7_SERVER_FAILED;
 	else
-		result = exchange(fd, o, ops, diags, rc) == 0 ? 0 : Q7_SERVER_FAILED;
+		result = exchange(fd, o, ops, diags, rc, ack_ms) == 0 ? 0 : Q7_SERVER_FAILED;
 	close(fd);
 	return result;
 }

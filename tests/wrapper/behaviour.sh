@@ -189,6 +189,16 @@ CPP
 	[ "$(loads --version)" = 0 ] || fail "libclang loaded for --version"
 	[ "$(loads -### -c k.cpp)" = 0 ] || fail "libclang loaded for -###"
 	[ "$(loads -E plain.cpp)" = 0 ] || fail "libclang loaded for -E"
+	# The first compile starts the server and queues its TU there rather
+	# than loading libclang beside it (issue 24): its findings still show.
+	mkdir -m 700 run1 run2
+	[ "$(XDG_RUNTIME_DIR=$PWD/run1 Q7CC_ANALYSIS_SERVER_IDLE=1 loads -c k.cpp -o k.o)" = 0 ] ||
+		fail "the first compile loaded libclang beside the server it started"
+	printf '#include <torch/torch.h>\n#include <q7/kernel.h>\n%s\n' \
+		'Q7_KERNEL torch::Tensor bad(const torch::Tensor &x, float *p) { return x; }' > bad.cpp
+	XDG_RUNTIME_DIR=$PWD/run2 Q7CC_ANALYSIS_SERVER_IDLE=1 "$q7cc" --q7-toolchain=host -c bad.cpp \
+		-o bad.o 2> err && fail "a cold compile passed a kernel its runtime cannot call"
+	grep -q 'q7-unsupported-param' err || fail "no finding from the cold compile: $(cat err)"
 	;;
 lint_error)
 	# A kernel the runtime cannot call: the compile itself succeeds, q7cc's
