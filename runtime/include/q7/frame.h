@@ -25,7 +25,9 @@
 #define Q7_MAX_DIMS 8
 /* A dimension, and a tensor's element count: the descriptor's strides are
  * 32-bit element counts, so no tensor may have more elements than they
- * step over. (The 65,535 of earlier versions was no format's limit.) */
+ * step over. (The vendor's device runtime allows 65,535 per dimension;
+ * this frame's sizes are 32-bit, and the open runtime keeps no such
+ * limit on the host or the emulated core.) */
 #define Q7_MAX_DIM_SIZE 0x7fffffffu
 #define Q7_MAX_NUMEL 0x7fffffffu
 #define Q7_MAX_ARGS 16
