@@ -32,6 +32,9 @@ struct q7_diag {
 	                   * opened it, not a line marker or #line naming it),
 	                   * so its line may be shown; never so for findings
 	                   * from a trailer or a record */
+	bool demotable; /* an error by default that the policy may lower, like
+	                 * GCC's default-error warnings: -Wno-error=RULE makes it
+	                 * a warning, -Wno-RULE and -w drop it */
 };
 
 struct q7_diags {

@@ -94,7 +94,8 @@ enum {
  * Q7CC_ANALYSIS_TIME_LIMIT (for the tests, which cannot wait 300 s). */
 unsigned q7_server_parse_limit_s(void);
 int q7_server_analyze(const char *sock, const struct q7_analysis_opts *o,
-                      struct q7_op_table *ops, struct q7_diags *diags, int *rc);
+                      struct q7_op_table *ops, struct q7_diags *diags, int *rc, int ack_ms);
+/* Starts a server and returns once its socket is bound (or it failed). */
 void q7_server_start(const char *server, const char *sock, const char *plugin);
 /* q7analysis-server's main (serve.c): "--detach SOCK PLUGIN" starts
  * "--serve SOCK PLUGIN" in its own session; "--serve" is the server. */

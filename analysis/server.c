@@ -116,7 +116,7 @@ unsigned q7_server_parse_limit_s(void)
 /* The request, result and acknowledgement on a connected socket: 0 and
  * the result decoded, or -1. */
 static int exchange(int fd, const struct q7_analysis_opts *o, struct q7_op_table *ops,
-                    struct q7_diags *diags, int *rc)
+                    struct q7_diags *diags, int *rc, int ack_ms)
 {
 	int result = -1;
 	struct q7_strbuf req = {0};
@@ -138,7 +138,7 @@ static int exchange(int fd, const struct q7_analysis_opts *o, struct q7_op_table
 	 * take its time. */
 	long long limit_ms = (long long)q7_server_parse_limit_s() * 1000, started = 0;
 	if (q7_wire_send(fd, &req, Q7_SERVER_SEND_MS) == 0 &&
-	    q7_wire_recv(fd, &ack, &len, Q7_SERVER_ACK_MS) == 0 && q7_wire_is_ack(ack, len)) {
+	    q7_wire_recv(fd, &ack, &len, ack_ms) == 0 && q7_wire_is_ack(ack, len)) {
 		started = q7_wire_now_ms();
 		if (q7_wire_recv(fd, &reply, &len, (int)(limit_ms + 15000)) == 0)
 			result = q7_wire_get_result(reply, len, rc, ops, diags);
@@ -157,7 +157,7 @@ out:
 }
 
 int q7_server_analyze(const char *sock, const struct q7_analysis_opts *o,
-                      struct q7_op_table *ops, struct q7_diags *diags, int *rc)
+                      struct q7_op_table *ops, struct q7_diags *diags, int *rc, int ack_ms)
 {
 	struct sockaddr_un sa;
 	/* Non-blocking: a full backlog is EAGAIN at once, never a wait. */
@@ -169,7 +169,7 @@ int q7_server_analyze(const char *sock, const struct q7_analysis_opts *o,
 		result = errno == ENOENT || errno == ECONNREFUSED ? Q7_SERVER_ABSENT : Q7_SERVER_FAILED;
 	else
 	{
-		int got = exchange(fd, o, ops, diags, rc);
+		int got = exchange(fd, o, ops, diags, rc, ack_ms);
 		result = got == 0 ? 0 : got == -3 ? Q7_SERVER_TIMED_OUT : Q7_SERVER_FAILED;
 	}
 	close(fd);

@@ -9,6 +9,7 @@
 #include "ldsplit.h"
 #include "lsp.h"
 #include "modes.h"
+#include "objcache.h"
 #include "outset.h"
 #include "pack.h"
 #include "record.h"
@@ -53,6 +54,8 @@ struct link {
 	struct q7_outset set;
 	const char *manifest; /* multicore: where -o is written */
 	bool progress;
+	struct q7_strbuf wrapper_text; /* wrapper.cpp's, the cache's key */
+	const char *wrapper_dep;       /* the wrapper compile's dependencies */
 };
 
 static int collect_inputs(struct link *l)
@@ -224,17 +227,17 @@ static int make_wrapper(struct link *l, const struct q7_op_table *ops, const cha
 		q7_step_note(d, "write %s", d->inv.emit_wrapper);
 	if (d->dry)
 		return 0;
-	struct q7_strbuf text = {0};
-	int rc = 0;
-	if (q7_codegen_wrapper(ops, &text) != 0)
-		rc = Q7_EXIT_ERROR;
-	else if (write_file(cpp, cpp, text.s ? text.s : "", text.len) != 0)
-		rc = Q7_EXIT_IO;
-	else if (d->inv.emit_wrapper &&
-	         write_file(d->inv.emit_wrapper, d->inv.emit_wrapper, text.s ? text.s : "", text.len) != 0)
-		rc = Q7_EXIT_IO;
-	q7_sb_free(&text);
-	return rc;
+	struct q7_strbuf *text = &l->wrapper_text; /* kept: the cache's key */
+	if (q7_codegen_wrapper(ops, text) != 0)
+		return Q7_EXIT_ERROR;
+	if (!text->s)
+		q7_sb_add(text, "");
+	if (write_file(cpp, cpp, text->s, text->len) != 0)
+		return Q7_EXIT_IO;
+	if (d->inv.emit_wrapper &&
+	    write_file(d->inv.emit_wrapper, d->inv.emit_wrapper, text->s, text->len) != 0)
+		return Q7_EXIT_IO;
+	return 0;
 }
 
 /* The set: each image (-o itself on a single core) with its stripped
@@ -362,34 +365,67 @@ static bool objects_fit(const char *a, const char *b)
 	return fit;
 }
 
+/* The wrapper's compile, started; a cached wrapper.o (oc) starts
+ * nothing. 0 (and *pid: the compile, or 0), or an exit code. */
+static int start_wrapper_compile(struct link *l, char *const *cc, struct q7_objcache *oc,
+                                 pid_t *pid)
+{
+	struct q7_drv *d = l->d;
+	*pid = 0;
+	if (!d->dry && q7_objcache_fetch(oc)) {
+		q7_step_note(d, "wrapper.o from the cache: %s", oc->entry);
+		return 0;
+	}
+	if (!q7_step_show(d, cc))
+		return 0;
+	struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
+	q7_objcache_env(oc);
+	*pid = q7_proc_spawn(cc, &o);
+	q7_objcache_env_done();
+	return *pid < 0 ? Q7_EXIT_TOOL : 0;
+}
+
+/* Waits for the compile start_wrapper_compile started, and caches its
+ * object. */
+static int wait_wrapper_compile(pid_t pid, struct q7_objcache *oc)
+{
+	if (pid <= 0)
+		return pid < 0 ? Q7_EXIT_TOOL : 0;
+	int rc = q7_proc_wait(pid, NULL);
+	if (rc == 0)
+		q7_objcache_store(oc);
+	return rc;
+}
+
 /* Objects only (ldsplit.h): the relocatable link runs beside the
  * wrapper's compile, asking for the runtime symbols the wrapper calls.
  * *fits: resolved and wrapper_obj complete each other. 0, or an exit
  * code. */
 static int resolve_beside_compile(struct link *l, const struct q7_ldsplit *s,
                                   const struct q7_op_table *ops, char *const *cc,
-                                  const char *wrapper_obj, const char *resolved, bool *fits)
+                                  struct q7_objcache *oc, const char *wrapper_obj,
+                                  const char *resolved, bool *fits)
 {
 	struct q7_drv *d = l->d;
 	struct q7_strvec refs = {0}, cmd = {0};
 	q7_codegen_runtime_refs(ops, &refs);
 	q7_cmd_link_resolve(&d->prof, s, NULL, refs.v, resolved, &cmd);
 	*fits = true;
-	int rc = 0;
-	bool run = q7_step_show(d, cc);
-	q7_step_show(d, cmd.v);
-	if (run) {
+	pid_t pc;
+	int rc = start_wrapper_compile(l, cc, oc, &pc);
+	if (rc == 0 && q7_step_show(d, cmd.v)) {
 		/* Either may be stopped while the other fails. */
 		struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
-		pid_t pc = q7_proc_spawn(cc, &o);
-		pid_t pr = pc < 0 ? -1 : q7_proc_spawn(cmd.v, &o);
-		int rc_c = pc < 0 ? Q7_EXIT_TOOL : q7_proc_wait(pc, NULL);
+		pid_t pr = q7_proc_spawn(cmd.v, &o);
+		int rc_c = wait_wrapper_compile(pc, oc);
 		if (rc_c != 0 && pr > 0) /* its object would go unused */
 			q7_proc_kill(pr, SIGTERM);
 		int rc_r = pr < 0 ? Q7_EXIT_TOOL : q7_proc_wait(pr, NULL);
 		rc = rc_c ? rc_c : rc_r;
 		if (rc == 0)
 			*fits = objects_fit(resolved, wrapper_obj);
+	} else if (rc == 0) {
+		rc = wait_wrapper_compile(pc, oc);
 	}
 	q7_sv_free(&refs);
 	q7_sv_free(&cmd);
@@ -431,6 +467,9 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 	struct q7_drv *d = l->d;
 	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0};
 	q7_cmd_compile(&d->prof, &d->inv, cpp, wrapper_obj, &cc);
+	struct q7_objcache oc;
+	q7_objcache_init(&oc, l->wrapper_text.s, l->wrapper_text.len, cc.v, cpp, wrapper_obj,
+	                 l->wrapper_dep);
 	struct q7_ldsplit s;
 	bool split = q7_ldsplit_plan(&d->prof, &d->inv, l->inputs.v, &s);
 	if (!split && d->prof.kind == Q7_PROFILE_GNU && d->inv.multicore)
@@ -442,7 +481,7 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 	int rc = 0;
 	if (split && s.early) {
 		bool fits;
-		rc = resolve_beside_compile(l, &s, ops, cc.v, wrapper_obj, resolved, &fits);
+		rc = resolve_beside_compile(l, &s, ops, cc.v, &oc, wrapper_obj, resolved, &fits);
 		compiled = true;
 		if (rc == 0 && fits) {
 			plan = PLAN_SPLIT;
@@ -452,8 +491,12 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 			             "beside, a symbol stays undefined");
 		}
 	}
-	if (rc == 0 && !compiled && q7_step_show(d, cc.v))
-		rc = q7_proc_run(cc.v);
+	if (rc == 0 && !compiled) {
+		pid_t pc;
+		rc = start_wrapper_compile(l, cc.v, &oc, &pc);
+		if (rc == 0)
+			rc = wait_wrapper_compile(pc, &oc);
+	}
 	if (rc == 0 && split && plan != PLAN_SPLIT)
 		rc = resolve_with_wrapper(l, &s, wrapper_obj, resolved, &plan);
 	if (rc == 0) {
@@ -468,6 +511,7 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 	for (int i = 0; i < l->nimg; i++)
 		q7_sv_free(&cmds[i]);
 	q7_sv_free(&cc);
+	q7_objcache_free(&oc);
 	q7_ldsplit_free(&s);
 	free(resolved);
 	return rc;
@@ -541,6 +585,7 @@ int q7_mode_link(struct q7_drv *d)
 	char *cpp = q7_drv_temp_path(d, "wrapper.cpp");
 	char *obj = q7_drv_temp_path(d, "wrapper.o");
 	char *dep = q7_drv_temp_path(d, "wrapper.d"); /* xt's -MMD writes it */
+	l.wrapper_dep = dep;
 	/* The lock first: a second link of -o waits here, then links from
 	 * scratch with the inputs as they are then. */
 	int rc = q7_outset_open(&l.set, d, l.out);
@@ -574,6 +619,7 @@ int q7_mode_link(struct q7_drv *d)
 	q7_sv_free(&l.files);
 	free(l.seen);
 	q7_ops_free(&ops);
+	q7_sb_free(&l.wrapper_text);
 	free(l.base);
 	free(cpp);
 	free(obj);

@@ -38,7 +38,6 @@
 #include "tempfile.h"
 
 #define DEFAULT_TIMEOUT 60.0 /* seconds, for all cores of a call together */
-#define DEFAULT_HEAP (64u << 20)
 #define TENSOR_ALIGN 64u
 #define HEAP_ALIGN 0x100000u
 #define ICOUNT_SHIFT 5   /* -icount: one instruction = 32 ns */
@@ -77,6 +76,12 @@ struct call {
 	struct q7_frame frame; /* the last core's, as it came back */
 	unsigned char *out;    /* the out tensor's bytes outside back (owned) */
 	size_t out_bytes;
+	/* One core and a destination: the runtime leaves a returned tensor
+	 * where it is (Q7_FRAME_RESULT_ANYWHERE) and nothing is asked back
+	 * but the out tensor, whose bytes land straight in the caller's
+	 * destination when they are its bytes (out_at: where they landed). */
+	bool anywhere;
+	const unsigned char *out_at;
 	unsigned char *region; /* the whole tensor data (whole; owned) */
 };
 
@@ -217,6 +222,8 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 	                                    "-serial", "none"};
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		q7_sv_add(argv, fixed[i]);
+	q7_sv_add(argv, "-m"); /* sysram0 from the boot block up to RAM_END */
+	q7_sv_addf(argv, "%uM", (Q7_BOOT_RAM_END - Q7_BOOT_BLOCK_ADDR) >> 20);
 	if (s->icount) {
 		q7_sv_add(argv, "-icount");
 		q7_sv_addf(argv, "shift=%d", ICOUNT_SHIFT);
@@ -598,9 +605,9 @@ static int make_layout(const struct q7_run_request *req, struct layout *L, struc
 	L->size = off;
 	uint32_t heap = (Q7_BOOT_DATA_AREA + (uint32_t)off + HEAP_ALIGN - 1) & ~(HEAP_ALIGN - 1);
 	uint32_t room = heap < Q7_BOOT_RAM_END ? Q7_BOOT_RAM_END - heap : 0;
-	size_t want = req->heap_size ? req->heap_size : DEFAULT_HEAP;
-	if (!req->heap_size && want > room)
-		want = room;
+	/* By default all the RAM the tensors leave: the arena is as large as
+	 * a kernel needs, and QEMU maps only the pages it touches. */
+	size_t want = req->heap_size ? req->heap_size : room;
 	if (want > room || room == 0) {
 		q7_run_fail(r, "a heap arena of %zu bytes does not fit the emulated core's RAM beside "
 		            "the tensors (%u bytes left)", want, room);
@@ -698,6 +705,8 @@ int q7_emu_send(struct q7_emu_session *s, const struct q7_run_request *req, int 
 		c->back_bytes = c->L.size;
 		c->region = q7_xmalloc(c->L.size ? c->L.size : 1);
 		c->back = c->region;
+	} else if (c->L.dst_bytes && s->cores == 1) {
+		c->anywhere = true;
 	} else if (c->L.dst_bytes) {
 		c->back_addr = c->L.dst_addr;
 		c->back_bytes = c->L.dst_bytes;
@@ -735,6 +744,7 @@ int q7_emu_send(struct q7_emu_session *s, const struct q7_run_request *req, int 
 		f->dst = c->L.dst;
 		f->heap_base = c->L.heap;
 		f->heap_size = c->L.heap_size;
+		f->loader_flags = c->anywhere ? Q7_FRAME_RESULT_ANYWHERE : 0;
 	}
 	static const unsigned char zeros[TENSOR_ALIGN];
 	struct iovec iov[MAX_IOV];
@@ -800,6 +810,20 @@ static void print_stats(const struct q7_emu_session *s, const struct q7_boot_res
 		        (unsigned long long)cycles * 1000000ull / Q7_BOOT_CCOUNT_KHZ >> ICOUNT_SHIFT);
 	fprintf(stderr, ", stack %u bytes%s\n", br->stack_used,
 	        f->switched_stack ? ", switched stack" : "");
+}
+
+/* Where an anywhere call's out tensor of n bytes lands: the caller's
+ * destination when it starts at the destination on the core (the kernel
+ * wrote get_dst_tensor(), or the op list) or when it is the returned
+ * tensor the runtime would have copied there (as many bytes); else NULL
+ * (a buffer of the call's own). */
+static unsigned char *result_into_dst(const struct call *c, size_t n)
+{
+	if (!c->anywhere || n > c->L.dst_bytes)
+		return NULL;
+	if (c->frame.out.data != c->L.dst_addr && n != c->L.dst_bytes)
+		return NULL;
+	return (unsigned char *)(uintptr_t)c->req->dst.data;
 }
 
 /* Reads records until the call's last one. 0, or -1 after q7_run_fail()
@@ -882,8 +906,11 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 		if (br.back_bytes && (rc = recv_all(s, c->back, br.back_bytes, c->deadline)) != IO_OK)
 			return io_failed(s, rc, r);
 		c->out_bytes = br.out_bytes;
-		c->out = q7_xmalloc(br.out_bytes ? br.out_bytes : 1);
-		if (br.out_bytes && (rc = recv_all(s, c->out, br.out_bytes, c->deadline)) != IO_OK)
+		unsigned char *into = result_into_dst(c, br.out_bytes);
+		if (!into)
+			into = c->out = q7_xmalloc(br.out_bytes ? br.out_bytes : 1);
+		c->out_at = into;
+		if (br.out_bytes && (rc = recv_all(s, into, br.out_bytes, c->deadline)) != IO_OK)
 			return io_failed(s, rc, r);
 		c->busy = false;
 		if (!ok) {
@@ -936,7 +963,7 @@ void q7_emu_last(const struct q7_emu_session *s, struct q7_emu_back *b)
 	b->data = c->back;
 	b->data_addr = c->back_addr;
 	b->data_bytes = c->back_bytes;
-	b->out = c->out;
+	b->out = c->out_at;
 	b->out_bytes = c->out_bytes;
 }
 

@@ -35,7 +35,7 @@
 #include "run.h"
 #include "support.h"
 
-#define LIST_BYTES Q7_MAX_DIM_SIZE /* the op list's room: one 1-D uint8 tensor */
+#define LIST_BYTES 65535u /* the op list's room: one 1-D uint8 tensor */
 
 struct q7_engine {
 	bool emulated;

@@ -72,7 +72,9 @@ enum q7_guard {
 struct q7_engine_opts {
 	const char *target;      /* "host" (also when NULL) or "emulated" */
 	unsigned cores;          /* 1..8; 0: the library's (a manifest's images, else 1) */
-	size_t heap_size;        /* the heap arena's bytes; 0: 64 MiB */
+	size_t heap_size;        /* the heap arena's bytes; 0: as a kernel needs (host:
+	                          * 4 GiB reserved, committed as used; emulated:
+	                          * the core's RAM the tensors leave) */
 	double timeout_s;        /* emulated and isolated host: per call (the first
 	                          * one includes the start); 0: 60 s */
 	enum q7_host_mode host_mode;

@@ -43,7 +43,10 @@
 
 #include "support.h"
 
-#define DEFAULT_HEAP (64u << 20)
+/* The arena's default: as large as its 32-bit block sizes allow, reserved
+ * (MAP_NORESERVE) and committed page by page as kernels use it, so it
+ * holds what a kernel allocates without costing what it does not. */
+#define DEFAULT_HEAP ((size_t)0xfffff000u)
 #define CORE_STACK (256u << 10) /* the native stack of a core's call */
 #define ALT_STACK (64u << 10)   /* the fault handler's own stack: the core's may be gone */
 
@@ -376,7 +379,9 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 		*out = h;
 		return 0;
 	}
-	if (posix_memalign(&h->heap, 64, h->heap_size) != 0) {
+	h->heap = mmap(NULL, h->heap_size, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (h->heap == MAP_FAILED) {
 		h->heap = NULL;
 		snprintf(err, n, "cannot allocate a heap arena of %zu bytes", h->heap_size);
 		goto fail;
@@ -398,7 +403,8 @@ void q7_host_close(struct q7_host *h)
 	q7_host_images_unload(&h->images);
 	for (unsigned i = 0; i < Q7_MAX_CORES; i++)
 		free(h->paths[i]);
-	free(h->heap);
+	if (h->heap)
+		munmap(h->heap, h->heap_size);
 	free(h);
 }
 
