@@ -15,7 +15,14 @@
   svg        the flame graph: box widths proportional to the counts, each
              frame's name, count and share in its tooltip; in headless
              Chromium (a screenshot in WORK/svg) its search marks mix and
-             reports mix's instructions, its hover line names a frame"""
+             reports mix's instructions, its hover line names a frame
+  memory_map q7cc --q7-memory-map of the single image, the manifest and one
+             core's image: windows, sections (as readelf -S), image (as
+             readelf -l), stack (the ops' largest, 64 KiB), free; the SVG:
+             one column per core, boxes to scale, each section labelled
+  link_fit   an image past its core's window, and a 2 MiB stack beside an
+             image in a 2 MiB window: the link fails with one message naming
+             the image, core, section and bytes over; nothing written"""
 import argparse
 import os
 import re
@@ -265,7 +272,144 @@ def case_svg(c):
     print("flame graph: %d frames, search and hover checked; screenshot %s" % (len(frames), shot))
 
 
-CASES = {"build": case_build, "folded": case_folded, "multicore": case_multicore,
+WINDOW, CORE_WINDOW, SINGLE_WINDOW = 0x84000000, 0x200000, 0x2000000
+
+
+def readelf_sections(path):
+    """readelf -SW: allocated sections with a size, {name: (addr, size)}."""
+    out = sh(["readelf", "-SW", path]).stdout
+    secs = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+([0-9a-f]{8})\s+[0-9a-f]+\s+([0-9a-f]+)\s+\S+\s+(\S*A\S*)\s", line)
+        if m and int(m.group(3), 16):
+            secs[m.group(1)] = (int(m.group(2), 16), int(m.group(3), 16))
+    return secs
+
+
+def readelf_extent(path):
+    """readelf -lW: the lowest PT_LOAD address and the end of the highest."""
+    out = sh(["readelf", "-lW", path]).stdout
+    lo, hi = None, 0
+    for m in re.finditer(r"LOAD\s+0x[0-9a-f]+ 0x([0-9a-f]+) 0x[0-9a-f]+ 0x[0-9a-f]+ 0x([0-9a-f]+)", out):
+        a, size = int(m.group(1), 16), int(m.group(2), 16)
+        lo = a if lo is None else min(lo, a)
+        hi = max(hi, a + size)
+    return lo, hi
+
+
+def parse_map(text):
+    """q7cc --q7-memory-map's text: [(who, image, {row: (addr, size)})]."""
+    cores = []
+    for line in text.splitlines():
+        m = re.match(r"(core \d|the single core): (\S+)$", line)
+        if m:
+            cores.append((m.group(1), m.group(2), {}))
+            continue
+        m = re.match(r"  (\S+(?: \S+)?)\s+(0x[0-9a-f]{8}|-)\s+(-?\d+ bytes|-)", line)
+        if m and cores:
+            a = int(m.group(2), 16) if m.group(2) != "-" else None
+            n = int(m.group(3).split()[0]) if m.group(3) != "-" else None
+            cores[-1][2][m.group(1)] = (a, n)
+    return cores
+
+
+def check_core(who, image, rows, core):
+    base = WINDOW + core * CORE_WINDOW if core >= 0 else WINDOW
+    size = CORE_WINDOW if core >= 0 else SINGLE_WINDOW
+    if rows.get("SRAM window") != (base, size):
+        fail("%s: window %s, expected 0x%08x, %d bytes" % (who, rows.get("SRAM window"), base, size))
+    secs = readelf_sections(image)
+    got = {k: v for k, v in rows.items() if k.startswith(".")}
+    if got != secs:
+        fail("%s: sections %s, readelf -S says %s" % (who, got, secs))
+    lo, hi = readelf_extent(image)
+    if rows["image"] != (lo, hi - lo) or lo != base:
+        fail("%s: image %s, readelf -l: 0x%08x..0x%08x" % (who, rows["image"], lo, hi))
+    if rows["stack"] != (base + size - 65536, 65536):
+        fail("%s: stack %s, expected the 64 KiB of 'stacked' at the top" % (who, rows["stack"]))
+    if rows["free"] != (hi, base + size - 65536 - hi):
+        fail("%s: free %s, expected 0x%08x, %d bytes" % (who, rows["free"], hi, base + size - 65536 - hi))
+    if rows["TCM"][1] != 16384 or "heap arena" not in rows:
+        fail("%s: no heap arena or 16 KiB TCM row: %s" % (who, rows))
+
+
+def case_memory_map(c):
+    q7cc = os.path.join(c.a.bin, "q7cc")
+    r = sh([q7cc, "--q7-memory-map", c.single])
+    [(who, image, rows)] = parse_map(r.stdout)
+    check_core(who, image, rows, -1)
+    cpu3 = os.path.join(c.build, "libprof_mc_cpu3.so")
+    [(who, image, rows)] = parse_map(sh([q7cc, "--q7-memory-map", cpu3]).stdout)
+    if who != "core 3":
+        fail("%s: mapped as %s, not core 3" % (cpu3, who))
+    check_core(who, image, rows, 3)
+    svg = c.path("map.svg")
+    r = sh([q7cc, "--q7-memory-map", c.multi, "-o", svg])
+    cores = parse_map(r.stdout)
+    if [w for w, _, _ in cores] != ["core %d" % i for i in range(8)]:
+        fail("the manifest's map: %s, expected core 0..7" % [w for w, _, _ in cores])
+    for i, (who, image, rows) in enumerate(cores):
+        check_core(who, image, rows, i)
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    root = ET.parse(svg).getroot()
+    texts = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    if sorted(t for t in texts if re.fullmatch(r"core \d", t)) != ["core %d" % i for i in range(8)]:
+        fail("the SVG's columns: %s" % [t for t in texts if t.startswith("core")])
+    # To scale: every box's height / bytes is its column's (window) scale.
+    per = 640.0 / CORE_WINDOW
+    for g in root.findall("s:g", ns):
+        m = re.match(r"(.*): 0x[0-9a-f]{8}, (\d+) bytes", g.find("s:title", ns).text)
+        h = float(g.find("s:rect", ns).get("height"))
+        n = int(m.group(2))
+        if h > 1 and abs(h - n * per) > 0.02:
+            fail("%s: %.2f px for %d bytes, not to scale (%.6f px a byte)" % (m.group(1), h, n, per))
+        label = "".join(g.itertext())
+        if m.group(1) not in label:
+            fail("the box of %s is not labelled" % m.group(1))
+    print("memory map: single, core 3, manifest (8 columns) agree with readelf")
+
+
+def case_link_fit(c):
+    q7cc = os.path.join(c.a.bin, "q7cc")
+    env = dict(os.environ, Q7_TOOLCHAIN="gnu")
+    src = os.path.join(c.a.kernels, "too_big.cpp")
+    obj = c.path("big.o")
+    sh([q7cc, "-O2", "-c", src, "-o", obj], env)
+    out = c.path("libbig.so")
+    r = sh([q7cc, "-shared", "--q7-multicore", "-o", out, obj], env, expect_ok=False)
+    m = re.search(r"region `sram0_0_seg' overflowed by (\d+) bytes", r.stderr)
+    ours = [l for l in r.stderr.splitlines() if l.startswith("q7cc: error:")]
+    if r.returncode == 0 or not m or len(ours) != 1:
+        fail("an image past its window: expected ld's overflow and one q7cc message: %s" % r.stderr)
+    for want in ("libbig_cpu0.so", "core 0's 2 MiB SRAM window", "section .bss",
+                 "%s bytes over" % m.group(1)):
+        if want not in ours[0]:
+            fail("expected %r in: %s" % (want, ours[0]))
+    left = [f for f in os.listdir(c.work) if f.startswith("libbig")]
+    if left:
+        fail("a failed link left %s" % left)
+    obj = c.path("deep.o")
+    sh([q7cc, "-O2", "-DDEEP", "-c", src, "-o", obj], env)
+    out = c.path("libdeep.so")
+    r = sh([q7cc, "-shared", "--q7-multicore", "-o", out, obj], env, expect_ok=False)
+    ours = [l for l in r.stderr.splitlines() if l.startswith("q7cc: error:")]
+    if r.returncode == 0 or len(ours) != 1:
+        fail("a 2 MiB stack beside an image in a 2 MiB window: expected one refusal: %s" % r.stderr)
+    m = re.search(r"image \((\d+) bytes\).*: (\d+) bytes over", ours[0])
+    for want in ("libdeep_cpu0.so", "the stack of deep", "STACK_SIZE 2097152", "core 0's"):
+        if want not in ours[0]:
+            fail("expected %r in: %s" % (want, ours[0]))
+    if not m or m.group(1) != m.group(2):
+        fail("the bytes over should be the image's (the stack fills the window): %s" % ours[0])
+    left = [f for f in os.listdir(c.work) if f.startswith("libdeep")]
+    if left:
+        fail("a refused link left %s" % left)
+    # One core owns 32 MiB: the same image and stack fit.
+    sh([q7cc, "-shared", "-o", out, obj], env)
+    print("link fit: overflow and stack refused in words; the single-core link fits")
+
+
+CASES = {"build": case_build, "memory_map": case_memory_map, "link_fit": case_link_fit, "folded": case_folded, "multicore": case_multicore,
          "errors": case_errors, "svg": case_svg}
 
 
