@@ -251,6 +251,15 @@ def case_svg(c):
                      (g.get("data-name"), w, n, per))
     # The search is by substring: mix, mix_n, mix_n_wrapper... each stack
     # counted once.
+    # What each frame is shows: the kernel's own code, the runtime's
+    # (argument marshalling, allocation, the stack switch), soft float.
+    kinds = {g.get("data-name"): g.get("data-kind") for g in frames}
+    for name, kind in (("mix_n", "kernel"), ("mix", "kernel"), ("scale", "kernel"),
+                       ("customop_next_tensor", "runtime"), ("q7rt_tensor_new", "runtime"),
+                       ("switch_stack_or_call_wrapper", "runtime"), ("mix_n_wrapper", "runtime"),
+                       ("__mulsf3", "soft-float"), ("core0", "root")):
+        if kinds.get(name) != kind:
+            fail("%s is drawn as %s, expected %s" % (name, kinds.get(name), kind))
     kernel_mix = sum(n for s, n in st.items() if "mix" in s)
     url = "file://" + os.path.abspath(svg) + "?s=mix&hover=mix_n"
     shot = c.path("flamegraph.png")
