@@ -5,6 +5,7 @@
  * (outset.h): locked for the whole link, written into a folder beside -o,
  * put in place together with -o last; a failed link removes the set. */
 #include "codegen.h"
+#include "fit.h"
 #include "image.h"
 #include "ldsplit.h"
 #include "lsp.h"
@@ -507,6 +508,14 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 				full_link_cmds(l, wrapper_obj, i, &cmds[i]);
 		}
 		rc = run_parallel(l, cmds, plan == PLAN_FULL_ONE ? 1 : jobs());
+		/* Past the window: ld's "region overflowed" in the user's words. */
+		if (rc != 0 && rc != Q7_EXIT_TOOL && !d->dry && d->prof.kind != Q7_PROFILE_HOST)
+			for (int i = 0; i < l->nimg; i++) /* the first says it for all */
+				if (q7_fit_explain_link(cmds[i].v, l->img[i].name, l->nimg > 1 ? i : -1))
+					break;
+		/* The ops' stack beside the image. */
+		for (int i = 0; rc == 0 && !d->dry && d->prof.kind != Q7_PROFILE_HOST && i < l->nimg; i++)
+			rc = q7_fit_check(l->img[i].so, l->img[i].name, l->nimg > 1 ? i : -1);
 	}
 	for (int i = 0; i < l->nimg; i++)
 		q7_sv_free(&cmds[i]);

@@ -183,7 +183,9 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 	call.args = q7args;
 	describe(qualname, 0, out, &call.dst);
 	q7_run_result r;
-	int failed = q7_engine_call(engine->engine, &call, &r);
+	int failed = profiling.load(std::memory_order_relaxed) && engine->target == "emulated"
+	                 ? profile_call(engine.get(), qualname, &call, &r)
+	                 : q7_engine_call(engine->engine, &call, &r);
 	q7_run_result_free(&r); /* nothing to free with a destination; r.message stays */
 	TORCH_CHECK(!failed, message(*this, r.message));
 	if (r.message[0] && !warned.exchange(true)) {

@@ -13,6 +13,7 @@
 #include "emu_confine.h"
 #include "emu_session.h"
 #include "emu_session_int.h"
+#include "emu_trace.h"
 #include "result.h"
 
 #include <errno.h>
@@ -40,7 +41,15 @@
 #define DEFAULT_TIMEOUT 60.0 /* seconds, for all cores of a call together */
 #define TENSOR_ALIGN 64u
 #define HEAP_ALIGN 0x100000u
-#define ICOUNT_SHIFT 5   /* -icount: one instruction = 32 ns */
+/* -icount: one instruction = 128 ns = 5.12 ticks of the 40 MHz CCOUNT, so
+ * the ticks between two reads (each read whole ticks) round to the exact
+ * number of instructions between them (at 32 ns, 1.28 ticks, they did
+ * not). CCOUNT then wraps after 838 million instructions. */
+#define ICOUNT_SHIFT 7
+/* Between the boot program's two CCOUNT reads around the entry call
+ * (runtime/boot/boot.c run_call) run, besides the entry: the store of
+ * the first read, the callx0 and the second read itself. */
+#define ENTRY_CALL_OVERHEAD 3
 #define SLICE_S 0.25     /* longest sleep between looks at QEMU */
 #define MAX_TENSORS (Q7_MAX_ARGS + 1)
 #define MAX_IOV (2 + 2 * MAX_TENSORS)
@@ -87,6 +96,7 @@ struct call {
 
 struct q7_emu_session {
 	char *lib, *qemu, *boot;
+	char *trace_log;         /* a profile's QEMU log, or NULL */
 	unsigned cores;
 	double timeout;
 	bool forward, stats, icount, host_files;
@@ -104,6 +114,13 @@ struct q7_emu_session {
 	struct q7_emu_stats st;
 	struct call c;
 };
+
+const struct q7_pl_header *q7_emu_image_header(const struct q7_emu_session *s, unsigned core)
+{
+	return core < s->cores ? &s->hdr[core] : NULL;
+}
+
+const char *q7_emu_boot_path(const struct q7_emu_session *s) { return s->boot; }
 
 double q7_emu_now(void)
 {
@@ -227,6 +244,12 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 	if (s->icount) {
 		q7_sv_add(argv, "-icount");
 		q7_sv_addf(argv, "shift=%d", ICOUNT_SHIFT);
+	}
+	if (s->trace_log) {
+		q7_sv_add(argv, "-d");
+		q7_sv_add(argv, Q7_TRACE_QEMU_FLAGS);
+		q7_sv_add(argv, "-D");
+		q7_sv_add(argv, s->trace_log);
 	}
 	q7_sv_add(argv, "-kernel");
 	q7_sv_add(argv, s->boot);
@@ -468,6 +491,7 @@ static void free_session(struct q7_emu_session *s)
 	free(s->lib);
 	free(s->qemu);
 	free(s->boot);
+	free(s->trace_log);
 	free(s);
 }
 
@@ -490,6 +514,7 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	s->host_files = cfg->semihosting_files;
 	s->stats = cfg->stats;
 	s->icount = cfg->icount;
+	s->trace_log = cfg->trace_log ? q7_xstrdup(cfg->trace_log) : NULL;
 	struct q7_strvec paths = {0};
 	char *err = NULL;
 	int rc = 1;
@@ -805,9 +830,13 @@ static void print_stats(const struct q7_emu_session *s, const struct q7_boot_res
 {
 	uint32_t cycles = br->ccount_end - br->ccount_start;
 	fprintf(stderr, "%s: emulated core %u: %u cycles", q7_progname(), br->core, cycles);
-	if (s->icount)
-		fprintf(stderr, ", %llu instructions",
-		        (unsigned long long)cycles * 1000000ull / Q7_BOOT_CCOUNT_KHZ >> ICOUNT_SHIFT);
+	if (s->icount) {
+		/* The entry's instructions: the same count as a profile's. */
+		unsigned long long ns_per = 1ull << ICOUNT_SHIFT;
+		unsigned long long ns = (unsigned long long)cycles * 1000000ull / Q7_BOOT_CCOUNT_KHZ;
+		unsigned long long n = (ns + ns_per / 2) / ns_per;
+		fprintf(stderr, ", %llu instructions", n > ENTRY_CALL_OVERHEAD ? n - ENTRY_CALL_OVERHEAD : 0);
+	}
 	fprintf(stderr, ", stack %u bytes%s\n", br->stack_used,
 	        f->switched_stack ? ", switched stack" : "");
 }

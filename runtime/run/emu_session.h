@@ -52,7 +52,8 @@ struct q7_emu_config {
 	const char *boot;     /* q7boot.elf; NULL: <prefix>/lib/q7cc/xtensa/ */
 	bool forward_signals; /* support/proc's signal forwarding while busy */
 	bool stats;           /* per call: wall time, cycles and stack on stderr */
-	bool icount;          /* qemu -icount shift=5: exact instruction counts */
+	bool icount;          /* qemu -icount: exact instruction counts */
+	const char *trace_log;/* QEMU's block log for a profile (emu_trace.h); NULL: none */
 	/* The core may open host files through QEMU's semihosting (SIMCALL
 	 * open); off, QEMU starts confined (emu_confine.h). */
 	bool semihosting_files;

@@ -16,6 +16,7 @@
  * per op written into the destination), so an emulated image is listed
  * the same way as a host library. */
 #include "engine.h"
+#include "emu_profile.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -48,6 +49,8 @@ struct q7_engine {
 	struct q7_emu_session *emu; /* the emulated target's session */
 	pid_t pid;            /* the process that opened it */
 	bool race_check;      /* Q7CC_EMU_JOBS > 1: a session per core, per call */
+	struct q7_prof *profile; /* q7_engine_profile: each call profiled into it */
+	unsigned profile_parent;
 	pthread_mutex_t lock;
 	int nops;             /* -1 until listed */
 	char *list;           /* the op list's text, which names and schemas point into */
@@ -178,6 +181,12 @@ void q7_engine_close(struct q7_engine *e)
 
 unsigned q7_engine_cores(const struct q7_engine *e) { return e->cores; }
 
+void q7_engine_profile(struct q7_engine *e, struct q7_prof *p, unsigned parent)
+{
+	e->profile = p;
+	e->profile_parent = parent;
+}
+
 const char *q7_engine_target(const struct q7_engine *e) { return e->emulated ? "emulated" : "host"; }
 
 /* The emulated target: a call of the engine's session (or, for the race
@@ -213,7 +222,11 @@ static int call_emulated(struct q7_engine *e, const struct q7_call *c, unsigned 
 		return 1;
 	}
 	int rc;
-	if (e->race_check) {
+	if (e->profile) {
+		pthread_mutex_lock(&proc_lock);
+		rc = q7_prof_emulated(&req, e->profile, e->profile_parent, NULL, r);
+		pthread_mutex_unlock(&proc_lock);
+	} else if (e->race_check) {
 		rc = q7_run_emulated(&req, r);
 	} else {
 		pthread_mutex_lock(&proc_lock);

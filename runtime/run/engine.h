@@ -109,6 +109,12 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 void q7_engine_close(struct q7_engine *e);
 
 unsigned q7_engine_cores(const struct q7_engine *e);
+/* The emulated target: while p is set (NULL ends it), each call runs in
+ * a QEMU of its own with its instruction trace, its stacks added to p
+ * under node parent (emu_profile.h); the engine's session is left alone.
+ * p stays the caller's. */
+struct q7_prof;
+void q7_engine_profile(struct q7_engine *e, struct q7_prof *p, unsigned parent);
 /* "host" or "emulated". */
 const char *q7_engine_target(const struct q7_engine *e);
 
