@@ -28,6 +28,13 @@ struct q7_diag {
 	             * for libclang's own diagnostics (see q7_analyze) */
 	char *message;
 	bool promoted; /* a warning made an error by -Werror[=] */
+	bool source_read; /* file is one this analysis itself read (libclang
+	                   * opened it, not a line marker or #line naming it),
+	                   * so its line may be shown; never so for findings
+	                   * from a trailer or a record */
+	bool demotable; /* an error by default that the policy may lower, like
+	                 * GCC's default-error warnings: -Wno-error=RULE makes it
+	                 * a warning, -Wno-RULE and -w drop it */
 };
 
 struct q7_diags {
@@ -57,8 +64,11 @@ bool q7_warn_policy_rule(struct q7_warn_policy *p, const char *rule, bool no, bo
 size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p);
 void q7_warn_policy_free(struct q7_warn_policy *p);
 
-/* Prints "file:line:col: error: message [-Wq7-rule]" with the source line
- * and a caret, in colour when color is true. */
+/* Prints "file:line:col: error: message [-Wq7-rule]", in colour when
+ * color is true, with the source line and a caret when the diagnostic's
+ * file is one the analysis read (source_read) and still a regular file of
+ * at most 16 MiB. Names, messages and lines are shown as
+ * q7_sb_add_shown shows them. */
 void q7_diags_print(const struct q7_diags *ds, FILE *out, bool color);
 /* Machine-readable forms for CI. */
 void q7_diags_write_json(const struct q7_diags *ds, FILE *out);

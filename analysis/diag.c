@@ -138,9 +138,13 @@ size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p
 		bool keep = true;
 		if (d->severity == Q7_SEV_ERROR && *d->rule && q7_sv_has(&p->not_error, d->rule)) {
 			const struct q7_rule *r = q7_rule_find(d->rule);
-			if (r && r->demotable)
+			if ((r && r->demotable) || d->demotable)
 				d->severity = Q7_SEV_WARNING;
 		}
+		/* A default-error warning: the warning's own rules drop it. */
+		if (d->severity == Q7_SEV_ERROR && d->demotable && *d->rule &&
+		    (p->suppress_all || q7_sv_has(&p->disabled, d->rule)))
+			d->severity = Q7_SEV_WARNING;
 		if (d->severity == Q7_SEV_NOTE) {
 			keep = keep_notes;
 		} else if (d->severity == Q7_SEV_WARNING) {

@@ -3,8 +3,14 @@
  * clang's colours when writing to a terminal. */
 #include "analysis.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A source longer than this is not read for one line. */
+#define MAX_SOURCE (16u << 20)
 
 #define C_BOLD "\033[1m"
 #define C_RED "\033[1;31m"
@@ -22,13 +28,39 @@ struct src_cache {
 	} f[16];
 };
 
+/* The text of path when it is a regular file of at most MAX_SOURCE bytes,
+ * else NULL: never a FIFO (opened without waiting for a writer), a device
+ * or a file that outgrows the bound while it is read. */
+static char *read_source(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	char *text = NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (off_t)MAX_SOURCE) {
+		size_t cap = (size_t)st.st_size + 1, len = 0;
+		text = q7_xmalloc(cap + 1);
+		ssize_t got;
+		while (len < cap && (got = read(fd, text + len, cap - len)) > 0)
+			len += (size_t)got;
+		text[len] = '\0';
+		/* Grown since fstat (or unreadable): not worth a line. */
+		if (len == cap || got < 0) {
+			free(text);
+			text = NULL;
+		}
+	}
+	close(fd);
+	return text;
+}
+
 static const char *cache_get(struct src_cache *c, const char *path)
 {
 	for (size_t i = 0; i < c->n; i++)
 		if (strcmp(c->f[i].path, path) == 0)
 			return c->f[i].text;
-	size_t len;
-	char *text = q7_read_file(path, &len);
+	char *text = read_source(path);
 	if (c->n == sizeof c->f / sizeof c->f[0]) {
 		/* Full: drop the oldest; diagnostics come grouped by file. */
 		free(c->f[0].path);
@@ -72,13 +104,28 @@ static void print_source(FILE *out, const char *text, unsigned line, unsigned co
 	const char *l = text ? find_line(text, line, &len) : NULL;
 	if (!l)
 		return;
-	fprintf(out, "%.*s\n", (int)len, l);
+	char *copy = q7_xstrndup(l, len);
+	struct q7_strbuf shown = {0};
+	q7_sb_add(&shown, "");
+	q7_sb_add_shown(&shown, copy, true);
+	fprintf(out, "%s\n", shown.s);
+	q7_sb_free(&shown);
+	free(copy);
 	if (col == 0)
 		return;
 	/* Copy tabs so that the caret lines up however tabs are shown. */
 	for (size_t i = 0; i + 1 < col && i < len; i++)
 		fputc(l[i] == '\t' ? '\t' : ' ', out);
 	fprintf(out, "%s^%s\n", color ? C_GREEN : "", color ? C_RESET : "");
+}
+
+static void fputs_shown(const char *s, FILE *out)
+{
+	struct q7_strbuf b = {0};
+	q7_sb_add(&b, "");
+	q7_sb_add_shown(&b, s, false);
+	fputs(b.s, out);
+	q7_sb_free(&b);
 }
 
 void q7_diags_print(const struct q7_diags *ds, FILE *out, bool color)
@@ -95,7 +142,7 @@ void q7_diags_print(const struct q7_diags *ds, FILE *out, bool color)
 		if (color)
 			fputs(C_BOLD, out);
 		if (*d->file) {
-			fputs(d->file, out);
+			fputs_shown(d->file, out);
 			if (d->line) {
 				fprintf(out, ":%u", d->line);
 				if (d->col)
@@ -109,13 +156,16 @@ void q7_diags_print(const struct q7_diags *ds, FILE *out, bool color)
 			fprintf(out, "%s%s:%s%s ", sev_color, sev, C_RESET, C_BOLD);
 		else
 			fprintf(out, "%s: ", sev);
-		fputs(d->message, out);
-		if (*d->rule)
-			fprintf(out, " [%s-W%s]", d->promoted ? "-Werror," : "", d->rule);
+		fputs_shown(d->message, out);
+		if (*d->rule) {
+			fprintf(out, " [%s-W", d->promoted ? "-Werror," : "");
+			fputs_shown(d->rule, out);
+			fputc(']', out);
+		}
 		if (color)
 			fputs(C_RESET, out);
 		fputc('\n', out);
-		if (*d->file && d->line)
+		if (*d->file && d->line && d->source_read)
 			print_source(out, cache_get(&cache, d->file), d->line, d->col, color);
 	}
 	cache_free(&cache);

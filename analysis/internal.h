@@ -86,9 +86,16 @@ enum {
 	Q7_SERVER_ABSENT = -1, /* nothing listens there: start one */
 	Q7_SERVER_FAILED = -2, /* one listens, but did not start on the request
 	                        * in time, or went away: analyse in-process */
+	Q7_SERVER_TIMED_OUT = -3, /* it worked on the request for its whole time
+	                           * limit and stopped: the TU is too slow for
+	                           * libclang, and in-process would be as slow */
 };
+/* An analysis's time limit in the server, in seconds: 300, or
+ * Q7CC_ANALYSIS_TIME_LIMIT (for the tests, which cannot wait 300 s). */
+unsigned q7_server_parse_limit_s(void);
 int q7_server_analyze(const char *sock, const struct q7_analysis_opts *o,
-                      struct q7_op_table *ops, struct q7_diags *diags, int *rc);
+                      struct q7_op_table *ops, struct q7_diags *diags, int *rc, int ack_ms);
+/* Starts a server and returns once its socket is bound (or it failed). */
 void q7_server_start(const char *server, const char *sock, const char *plugin);
 /* q7analysis-server's main (serve.c): "--detach SOCK PLUGIN" starts
  * "--serve SOCK PLUGIN" in its own session; "--serve" is the server. */

@@ -4,6 +4,7 @@
  * libclang and a TU without kernels never pays for loading it. */
 #include "analysis.h"
 #include "internal.h"
+#include "server.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -39,17 +40,34 @@ int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
 	if (!entry && !server_tried && q7_server_enabled()) {
 		char *server = q7_prefix_path("lib/q7cc/q7analysis-server");
 		char *sock = q7_path_is_executable(server) ? q7_server_socket(plugin, server) : NULL;
-		int rc, got = sock ? q7_server_analyze(sock, o, ops, diags, &rc) : Q7_SERVER_ABSENT;
-		if (got == 0) {
+		int rc, got = sock ? q7_server_analyze(sock, o, ops, diags, &rc, Q7_SERVER_ACK_MS)
+		                   : Q7_SERVER_ABSENT;
+		/* None yet: start one for the TUs to come, and queue this one on
+		 * it. Loading libclang here too would compete with the server's
+		 * own load (and the compiler) for the same CPUs: a cold compile
+		 * cost 1.86x the compiler that way, against 1.17x in-process.
+		 * A server that does not start on the TU in time, or fails,
+		 * leaves it to this process (as when one is there but did not
+		 * take this one in time). */
+		if (sock && got == Q7_SERVER_ABSENT) {
+			q7_server_start(server, sock, plugin);
+			got = q7_server_analyze(sock, o, ops, diags, &rc, Q7_SERVER_FIRST_ACK_MS);
+		}
+		if (got == 0 || got == Q7_SERVER_TIMED_OUT) {
+			/* Past the server's limit, the same parse here would take as
+			 * long again (it used to start over, unbounded). */
+			if (got == Q7_SERVER_TIMED_OUT) {
+				q7_diags_add(diags, Q7_SEV_ERROR, o->source, 0, 0, "",
+				             "libclang's analysis did not end within %u s (the analysis "
+				             "server's limit); the kernels of this file are not known",
+				             q7_server_parse_limit_s());
+				rc = Q7_ANALYZE_PARSE_ERROR;
+			}
 			free(sock);
 			free(server);
 			free(plugin);
 			return rc;
 		}
-		/* None yet: start one for the TUs to come, and do this one here
-		 * (as when one is there but did not take this one in time). */
-		if (sock && got == Q7_SERVER_ABSENT)
-			q7_server_start(server, sock, plugin);
 		server_tried = true;
 		free(sock);
 		free(server);

@@ -203,7 +203,7 @@ Q7_NORETURN static void worker(int chan, q7_plugin_entry_fn entry, pid_t master)
 			_exit(0);
 		/* A parse that hangs ends the worker; the master replaces it,
 		 * and the client sees its connection close. */
-		alarm(Q7_SERVER_PARSE_LIMIT_S);
+		alarm(q7_server_parse_limit_s());
 		serve_one(conn, data, len, entry);
 		alarm(0);
 		close(conn);
@@ -560,12 +560,26 @@ static void on_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* --detach hands its pipe in as fd 3: one byte (or its end) says the
+ * socket is bound, so the compile that started us can queue on it at
+ * once instead of loading libclang beside us on the same CPUs. */
+static void tell_bound(void)
+{
+	struct stat st;
+	if (fstat(3, &st) != 0 || !S_ISFIFO(st.st_mode))
+		return;
+	if (write(3, "", 1) < 0)
+		errno = 0; /* the starter is gone: nobody waits */
+	close(3);
+}
+
 static int serve(const char *path, const char *plugin)
 {
 	on_signals();
 	struct master m = {.path = path, .plugin = plugin, .lfd = -1};
 	/* Bound before libclang loads: early clients wait in the backlog. */
 	m.lfd = bind_socket(path);
+	tell_bound(); /* even when it failed: the starter waits no longer */
 	if (m.lfd < 0)
 		return 1;
 	m.key = q7_server_file_key(1, plugin);
@@ -626,6 +640,18 @@ int q7_analysis_server_main(int argc, char **argv)
 	if (strcmp(argv[1], "--detach") != 0)
 		return 2;
 	char *args[] = {argv[0], "--serve", argv[2], argv[3], NULL};
-	struct q7_proc_opts o = {.session = true, .quiet = true};
-	return q7_proc_spawn(args, &o) > 0 ? 0 : 1;
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return 1;
+	struct q7_proc_opts o = {.session = true, .quiet = true, .fd3 = p[1]};
+	pid_t pid = q7_proc_spawn(args, &o);
+	close(p[1]);
+	if (pid > 0) { /* bound (a byte) or gone (end of file); a stall ends the wait */
+		struct pollfd pf = {.fd = p[0], .events = POLLIN};
+		char c;
+		if (poll(&pf, 1, Q7_SERVER_BIND_MS) == 1 && read(p[0], &c, 1) < 0)
+			errno = 0;
+	}
+	close(p[0]);
+	return pid > 0 ? 0 : 1;
 }

@@ -104,12 +104,19 @@ int q7_server_unix_socket(const char *path, struct sockaddr_un *sa, bool nonbloc
 	return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | (nonblock ? SOCK_NONBLOCK : 0), 0);
 }
 
+unsigned q7_server_parse_limit_s(void)
+{
+	const char *e = getenv("Q7CC_ANALYSIS_TIME_LIMIT");
+	unsigned long v = e && *e ? strtoul(e, NULL, 10) : 0;
+	return v > 0 && v < Q7_SERVER_PARSE_LIMIT_S ? (unsigned)v : Q7_SERVER_PARSE_LIMIT_S;
+}
+
 /* ---- client ---- */
 
 /* The request, result and acknowledgement on a connected socket: 0 and
  * the result decoded, or -1. */
 static int exchange(int fd, const struct q7_analysis_opts *o, struct q7_op_table *ops,
-                    struct q7_diags *diags, int *rc)
+                    struct q7_diags *diags, int *rc, int ack_ms)
 {
 	int result = -1;
 	struct q7_strbuf req = {0};
@@ -129,10 +136,17 @@ static int exchange(int fd, const struct q7_analysis_opts *o, struct q7_op_table
 	/* Not started within Q7_SERVER_ACK_MS: busy, stalled or gone; the
 	 * compile is better off analysing in-process. Started: a big TU may
 	 * take its time. */
+	long long limit_ms = (long long)q7_server_parse_limit_s() * 1000, started = 0;
 	if (q7_wire_send(fd, &req, Q7_SERVER_SEND_MS) == 0 &&
-	    q7_wire_recv(fd, &ack, &len, Q7_SERVER_ACK_MS) == 0 && q7_wire_is_ack(ack, len) &&
-	    q7_wire_recv(fd, &reply, &len, Q7_SERVER_RESULT_MS) == 0)
-		result = q7_wire_get_result(reply, len, rc, ops, diags);
+	    q7_wire_recv(fd, &ack, &len, ack_ms) == 0 && q7_wire_is_ack(ack, len)) {
+		started = q7_wire_now_ms();
+		if (q7_wire_recv(fd, &reply, &len, (int)(limit_ms + 15000)) == 0)
+			result = q7_wire_get_result(reply, len, rc, ops, diags);
+		/* The worker's alarm ran out (not a crash): it started a moment
+		 * before the acknowledgement reached us. */
+		else if (q7_wire_now_ms() - started >= limit_ms - (limit_ms / 4 < 1000 ? limit_ms / 4 : 1000))
+			result = -3;
+	}
 out:
 	free(ack);
 	free(reply);
@@ -143,7 +157,7 @@ out:
 }
 
 int q7_server_analyze(const char *sock, const struct q7_analysis_opts *o,
-                      struct q7_op_table *ops, struct q7_diags *diags, int *rc)
+                      struct q7_op_table *ops, struct q7_diags *diags, int *rc, int ack_ms)
 {
 	struct sockaddr_un sa;
 	/* Non-blocking: a full backlog is EAGAIN at once, never a wait. */
@@ -154,7 +168,10 @@ int q7_server_analyze(const char *sock, const struct q7_analysis_opts *o,
 	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0)
 		result = errno == ENOENT || errno == ECONNREFUSED ? Q7_SERVER_ABSENT : Q7_SERVER_FAILED;
 	else
-		result = exchange(fd, o, ops, diags, rc) == 0 ? 0 : Q7_SERVER_FAILED;
+	{
+		int got = exchange(fd, o, ops, diags, rc, ack_ms);
+		result = got == 0 ? 0 : got == -3 ? Q7_SERVER_TIMED_OUT : Q7_SERVER_FAILED;
+	}
 	close(fd);
 	return result;
 }

@@ -19,6 +19,10 @@
 
 #define Q7_SERVER_SEND_MS 2000     /* client: the request written */
 #define Q7_SERVER_ACK_MS 2000      /* client: a worker has started on it */
+#define Q7_SERVER_BIND_MS 2000     /* --detach: the new server's socket bound */
+/* The compile that started the server: a worker has started on its TU
+ * (the server loads libclang first; past this, analyse in-process). */
+#define Q7_SERVER_FIRST_ACK_MS 10000
 #define Q7_SERVER_PARSE_LIMIT_S 300 /* server: one request's analysis, at most */
 /* client: the result, once acknowledged */
 #define Q7_SERVER_RESULT_MS ((Q7_SERVER_PARSE_LIMIT_S + 15) * 1000)

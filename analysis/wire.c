@@ -205,7 +205,7 @@ void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *o
 		put_u32(b, d->col);
 		put_str(b, d->rule);
 		put_str(b, d->message);
-		put_u32(b, d->promoted);
+		put_u32(b, (d->promoted ? 1u : 0u) | (d->source_read ? 2u : 0u));
 	}
 }
 
@@ -262,11 +262,12 @@ int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table
 		char *file = get_str0(&r);
 		unsigned line = get_u32(&r), col = get_u32(&r);
 		char *rule = get_str0(&r), *msg = get_str0(&r);
-		bool promoted = get_u32(&r) != 0;
-		r.bad |= sev > Q7_SEV_ERROR;
+		uint32_t flags = get_u32(&r);
+		r.bad |= sev > Q7_SEV_ERROR || flags > 3;
 		if (!r.bad) {
 			q7_diags_add(&ds, (enum q7_severity)sev, file, line, col, rule, "%s", msg);
-			ds.d[ds.n - 1].promoted = promoted;
+			ds.d[ds.n - 1].promoted = flags & 1u;
+			ds.d[ds.n - 1].source_read = flags & 2u;
 		}
 		free(file);
 		free(rule);
@@ -283,6 +284,7 @@ int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table
 		const struct q7_diag *d = &ds.d[i];
 		q7_diags_add(diags, d->severity, d->file, d->line, d->col, d->rule, "%s", d->message);
 		diags->d[diags->n - 1].promoted = d->promoted;
+		diags->d[diags->n - 1].source_read = d->source_read;
 	}
 	q7_ops_free(&t);
 	q7_diags_free(&ds);

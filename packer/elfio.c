@@ -134,8 +134,12 @@ int q7_elf_each_object(const char *path, q7_elf_object_fn fn, void *ctx)
 		goto cleanup;
 	}
 	bool is_elf = q7_is_elf_magic(magic, (size_t)n), is_ar = q7_is_ar_magic(magic, (size_t)n);
+	if (q7_is_thin_ar_magic(magic, (size_t)n)) {
+		rc = q7_elf_each_thin_member(fd, path, fn, ctx);
+		goto cleanup;
+	}
 	if (!is_elf && !is_ar) {
-		rc = 0; /* linker scripts, thin archives, ...: nothing of ours */
+		rc = 0; /* linker scripts, ...: nothing of ours */
 		goto cleanup;
 	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

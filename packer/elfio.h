@@ -27,12 +27,19 @@ bool q7_is_elf_magic(const void *buf, size_t n);
 /* True when the first bytes of buf say ar ("!<arch>\n"). */
 bool q7_is_ar_magic(const void *buf, size_t n);
 
+/* True when they say thin ar ("!<thin>\n", ar rcT; packer/thin.c). */
+bool q7_is_thin_ar_magic(const void *buf, size_t n);
+
 /* Calls fn for path when it is an ELF file, or for each ELF member of an
- * ar archive (what is then "lib.a(member.o)"); other files (linker
- * scripts, thin archives, ...) are skipped. Stops at fn's first non-zero
+ * ar archive, thin ones included (what is then "lib.a(member.o)"); other
+ * files (linker scripts, ...) are skipped. Stops at fn's first non-zero
  * return. 0, or -1 (fn's failure, or a message printed for an unreadable
  * or damaged file). */
 typedef int (*q7_elf_object_fn)(Elf *elf, const char *what, void *ctx);
 int q7_elf_each_object(const char *path, q7_elf_object_fn fn, void *ctx);
+/* The same for the thin archive open on fd: each member read from the
+ * file its header names (relative to path's folder); a member that cannot
+ * be opened is an error naming it, as the linker's would be. */
+int q7_elf_each_thin_member(int fd, const char *path, q7_elf_object_fn fn, void *ctx);
 
 #endif

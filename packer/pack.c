@@ -190,6 +190,11 @@ static unsigned image_mode(const struct q7_image *im)
 	return 0755;
 }
 
+static const char *output_name(const char *path, const char *name)
+{
+	return name ? name : path;
+}
+
 int q7_pack_image_fds(const struct q7_image *im, const struct q7_pack_opts *o, int sfd, int pfd)
 {
 	int rc = 1;
@@ -197,8 +202,10 @@ int q7_pack_image_fds(const struct q7_image *im, const struct q7_pack_opts *o, i
 	struct q7_bind bind = {0};
 	void *map = MAP_FAILED;
 	Elf *out = NULL;
-	const char *sname = o->stripped ? o->stripped : o->output ? o->output : "(stripped image)";
-	const char *pname = o->output ? o->output : "(packed object)";
+	const char *sname = o->stripped ? output_name(o->stripped, o->stripped_name)
+	                    : o->output ? output_name(o->output, o->output_name)
+	                                : "(stripped image)";
+	const char *pname = o->output ? output_name(o->output, o->output_name) : "(packed object)";
 
 	q7_strip_plan(im, o->pagesize, o->symlookup, &plan);
 	if (o->verbose) {
@@ -261,7 +268,8 @@ int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o)
 	/* The stripped image goes to the -s file, or to an anonymous one. */
 	if (o->stripped) {
 		if (q7_outfile_open(&sof, o->stripped) != 0) {
-			q7_error("%s: cannot create: %s", o->stripped, strerror(errno));
+			q7_error("%s: cannot create: %s", output_name(o->stripped, o->stripped_name),
+			         strerror(errno));
 			goto cleanup;
 		}
 		use_strip = true;
@@ -281,7 +289,8 @@ int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o)
 	}
 	if (o->output) {
 		if (q7_outfile_open(&pof, o->output) != 0) {
-			q7_error("%s: cannot create: %s", o->output, strerror(errno));
+			q7_error("%s: cannot create: %s", output_name(o->output, o->output_name),
+			         strerror(errno));
 			goto cleanup;
 		}
 		use_out = true;
@@ -295,12 +304,12 @@ int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o)
 	const char *names[2];
 	size_t n = 0, bad = 0;
 	if (use_strip) {
-		names[n] = o->stripped;
+		names[n] = output_name(o->stripped, o->stripped_name);
 		modes[n] = image_mode(im);
 		outs[n++] = &sof;
 	}
 	if (use_out) {
-		names[n] = o->output;
+		names[n] = output_name(o->output, o->output_name);
 		modes[n] = 0644;
 		outs[n++] = &pof;
 	}

@@ -14,6 +14,10 @@ struct q7_pack_opts {
 	unsigned long pagesize; /* -p: 0 takes the overlay path */
 	bool symlookup;       /* -l: keep .hash .dynstr .dynsym .rela.plt */
 	bool verbose;         /* -v */
+	/* How messages name output and stripped (NULL: as they are): a
+	 * caller that writes them to a staging folder names the files the
+	 * user asked for (q7cc's link, wrapper/outset.h). */
+	const char *output_name, *stripped_name;
 };
 
 /* 0, or 1 after printing "<prog>: <file>: <reason>"; no output is left

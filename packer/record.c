@@ -267,7 +267,7 @@ static void bad_field(struct q7_strbuf *why, const char *field, const char *text
 }
 
 /* Whether a decoded op says only what analysis writes; else why. */
-static bool op_ok(const struct q7_op *op, struct q7_strbuf *why)
+bool q7_record_op_ok(const struct q7_op *op, struct q7_strbuf *why)
 {
 	const char *ident = "is not a C++ identifier";
 	if (op->by_name_only) {
@@ -375,7 +375,7 @@ static int decode_one(const unsigned char *p, size_t len, const char *what,
 	}
 	for (size_t i = first; i < tmp->n; i++) {
 		struct q7_strbuf why = {0};
-		if (!op_ok(&tmp->ops[i], &why)) {
+		if (!q7_record_op_ok(&tmp->ops[i], &why)) {
 			q7_error("%s: %s: damaged record: op %zu: %s", what, Q7_RECORD_SECTION,
 			         i - first + 1, why.s);
 			q7_sb_free(&why);

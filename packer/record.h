@@ -7,6 +7,7 @@
 #ifndef Q7_RECORD_H
 #define Q7_RECORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "op.h"
@@ -27,6 +28,11 @@ int q7_record_read(const char *path, struct q7_op_table *ops);
 /* Puts len bytes of payload into path's .q7.ops as they are (temp file +
  * rename), for tests that craft records. 0, or -1 after a message. */
 int q7_record_attach_payload(const char *path, const char *payload, size_t len);
+
+/* Whether op says only what analysis writes (the rules a record is read
+ * by: names and types from the allow-list, printable text); else false
+ * with why appended. q7cc -c holds q7cc -E's trailer to them too. */
+bool q7_record_op_ok(const struct q7_op *op, struct q7_strbuf *why);
 
 /* The payload alone, for tests. encode's result is the caller's. */
 char *q7_record_encode(const struct q7_op_table *ops, size_t *len);

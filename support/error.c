@@ -21,11 +21,13 @@ static void vreport(const char *kind, const char *fmt, va_list ap)
 {
 	/* One fprintf per message keeps lines whole when the eight links of a
 	 * multicore build report at once. */
-	struct q7_strbuf b = {0};
+	struct q7_strbuf msg = {0}, b = {0};
+	q7_sb_vaddf(&msg, fmt, ap);
 	q7_sb_addf(&b, "%s: %s", progname, kind);
-	q7_sb_vaddf(&b, fmt, ap);
+	q7_sb_add_shown(&b, msg.s, false);
 	q7_sb_addc(&b, '\n');
 	fputs(b.s, stderr);
+	q7_sb_free(&msg);
 	q7_sb_free(&b);
 }
 

@@ -68,6 +68,9 @@ static void restore_mask(const sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
+static void await_exit(pid_t pid);
+static void interrupted(void);
+
 /* Temporaries removed, then death by sig. Async-signal-safe. */
 Q7_NORETURN static void die_by(int sig)
 {
@@ -81,6 +84,9 @@ Q7_NORETURN static void die_by(int sig)
 	_exit(128 + sig);
 }
 
+/* Set while the process does work it may abandon (q7_proc_signals_abandon). */
+static volatile sig_atomic_t abandonable;
+
 static void on_signal(int sig)
 {
 	int saved_errno = errno;
@@ -90,10 +96,26 @@ static void on_signal(int sig)
 		if (kids[i].pid > 0)
 			kill(kids[i].target, kids[i].stop_signal ? kids[i].stop_signal : sig);
 	/* With children running, the waiter dies once they all have exited,
-	 * so no child writes a file after the temporaries are gone. */
+	 * so no child writes a file after the temporaries are gone. Work
+	 * that may be abandoned (an analysis, which may take minutes) is not
+	 * waited for: the children are, here, then the process dies. */
+	if (abandonable) {
+		for (int i = 0; i < MAX_KIDS; i++)
+			if (kids[i].pid > 0)
+				await_exit(kids[i].pid);
+		die_by(sig);
+	}
 	if (nlive == 0)
 		die_by(sig);
 	errno = saved_errno;
+}
+
+void q7_proc_signals_abandon(bool on)
+{
+	abandonable = on;
+	/* A signal that came before: die now rather than finish the work. */
+	if (on && got_signal)
+		interrupted();
 }
 
 void q7_proc_signals_install(void)
@@ -404,6 +426,14 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 	pid_t pid = -1;
 	if (!e)
 		e = posix_spawnp(&pid, argv[0], &fa, &attr, argv, envp);
+	if (e == E2BIG && argv[1]) {
+		char *rsp = q7_response_file(argv + 1);
+		char *at = rsp ? q7_xasprintf("@%s", rsp) : NULL;
+		char *short_argv[] = {argv[0], at, NULL};
+		e = at ? posix_spawnp(&pid, argv[0], &fa, &attr, short_argv, envp) : errno;
+		free(at);
+		free(rsp);
+	}
 	if (envp != environ) {
 		free(envp[0]);
 		free(envp);

@@ -57,10 +57,23 @@ enum { Q7_PROC_NONE = -1, Q7_PROC_TIMEOUT = -2 };
  * was ignored stays ignored, e.g. SIGHUP under nohup). Pairs with
  * q7_proc_signals_restore(); pairs may nest. */
 void q7_proc_signals_install(void);
+/* While on, a forwarded signal does not wait for the work in hand: the
+ * handler waits for the children it forwarded the signal to, removes the
+ * temporaries and dies at once. For work whose result is worthless after
+ * a signal and that may take long (an analysis in-process, or waiting
+ * for the analysis server's answer). */
+void q7_proc_signals_abandon(bool on);
 /* Puts back the handlers the outermost q7_proc_signals_install() replaced. */
 void q7_proc_signals_restore(void);
 
+/* Writes words (NULL-terminated) to a temporary response file, one word
+ * a line, escaped as libiberty's buildargv reads them back. Its path
+ * (the caller frees it; removed at exit), or NULL with errno set. */
+char *q7_response_file(char *const *words);
+
 /* Starts argv (argv[0] a path, or a name searched on PATH); o may be NULL.
+ * A command line the kernel refuses as too long (E2BIG) is started again
+ * as argv[0] @FILE, FILE the rest of its words (q7_response_file).
  * A child that reads a terminal on stdin ("-" among its words) stays in
  * our process group. Returns the pid, or -1 with errno set after printing
  * "<argv0>: cannot run: <why>" (unless o->quiet). */

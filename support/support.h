@@ -41,7 +41,8 @@ char *q7_xasprintf(const char *fmt, ...) Q7_PRINTF(1, 2);
 /* The name errors are prefixed with ("q7cc", "q7-pkg-loadlib", ...). */
 void q7_set_progname(const char *name);
 const char *q7_progname(void);
-/* "<prog>: <message>\n" on stderr. */
+/* "<prog>: <message>\n" on stderr; the message as q7_sb_add_shown shows
+ * it (a name from a file cannot forge a line or move the cursor). */
 void q7_error(const char *fmt, ...) Q7_PRINTF(1, 2);
 void q7_warning(const char *fmt, ...) Q7_PRINTF(1, 2);
 void q7_note(const char *fmt, ...) Q7_PRINTF(1, 2);
@@ -60,6 +61,10 @@ void q7_sb_vaddf(struct q7_strbuf *b, const char *fmt, va_list ap);
 /* Hands the string to the caller and resets b. Never NULL. */
 char *q7_sb_take(struct q7_strbuf *b);
 void q7_sb_free(struct q7_strbuf *b);
+/* Appends s, text from a file, as a terminal may show it: every control
+ * character (C0 but a tab when keep_tabs, DEL, C1) and every byte that is
+ * not well-formed UTF-8 as \\xNN; the rest as it is. */
+void q7_sb_add_shown(struct q7_strbuf *b, const char *s, bool keep_tabs);
 
 /* A NULL-terminated vector of owned strings (an argv). Zero-initialise. */
 struct q7_strvec {

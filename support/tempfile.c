@@ -10,15 +10,19 @@
 #include "tempfile.h"
 #include "support.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_TEMPS 512
@@ -73,6 +77,54 @@ void q7_temp_forget(const char *path)
 	}
 }
 
+/* A temporary directory's lock: held (flock) by the process that made
+ * the directory, and by the processes it forks, for as long as any of
+ * them lives; the kernel lets go of it however they end. */
+#define OWNER_LOCK ".owner.lock"
+#define STALE_AFTER 60 /* seconds untouched before a directory is judged */
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* The q7cc.XXXXXX directories in base that a process killed outright
+ * (SIGKILL, a crash, the machine's end) left: ours (same user), untouched
+ * for a minute (never one just made, whose maker may not have locked it
+ * yet), with an owner lock that nobody holds. One without the lock file
+ * is not judged: kept by Q7CC_SAVE_TEMPS, or not made this way. */
+static void sweep_stale(const char *base)
+{
+	DIR *dp = opendir(base);
+	struct dirent *e;
+	time_t now = time(NULL);
+	while (dp && (e = readdir(dp))) {
+		if (strncmp(e->d_name, "q7cc.", 5) != 0 || strlen(e->d_name) != 11)
+			continue;
+		char *dir = q7_path_join(base, e->d_name);
+		char *lock = q7_path_join(dir, OWNER_LOCK);
+		struct stat st;
+		int fd = -1;
+		if (lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+		    now - st.st_mtime > STALE_AFTER)
+			fd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+			nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+		if (fd >= 0)
+			close(fd);
+		free(lock);
+		free(dir);
+	}
+	if (dp)
+		closedir(dp);
+}
+
 const char *q7_temp_dir(void)
 {
 	if (tempdir)
@@ -80,12 +132,26 @@ const char *q7_temp_dir(void)
 	const char *base = getenv("TMPDIR");
 	if (!base || !*base)
 		base = "/tmp";
+	sweep_stale(base);
 	char *tmpl = q7_xasprintf("%s/q7cc.XXXXXX", base);
 	if (!mkdtemp(tmpl))
 		q7_fatal(Q7_EXIT_IO, "cannot create a temporary directory in %s: %s", base,
 		         strerror(errno));
 	q7_temp_register(tmpl);
 	tempdir = tmpl;
+	if (!q7_save_temps()) {
+		/* Held until this process and its forks end (never closed). */
+		char *lock = q7_path_join(tmpl, OWNER_LOCK);
+		int fd = open(lock, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0 && flock(fd, LOCK_EX) == 0) {
+			q7_temp_register(lock);
+		} else if (fd >= 0) {
+			/* No flock here: no lock file, so never judged stale. */
+			close(fd);
+			unlink(lock);
+		}
+		free(lock);
+	}
 	return tempdir;
 }
 

@@ -42,13 +42,22 @@ static void split_response(const char *text, struct q7_strvec *out)
 	}
 }
 
-static void expand(char *const *argv, size_t argc, struct q7_strvec *out, int depth)
+/* As libiberty's expandargv, which GCC's driver uses: a response file
+ * naming itself (@r holding "@r @r") would expand without end, so after
+ * this many files the command line is refused, as GCC refuses it (at any
+ * depth: a chain of files nests as deep as it likes until then). */
+#define MAX_RESPONSE_FILES 2000
+
+static void expand(char *const *argv, size_t argc, struct q7_strvec *out, unsigned *files)
 {
 	for (size_t i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		char *text = NULL;
-		if (a[0] == '@' && a[1] && depth < 16)
+		if (a[0] == '@' && a[1])
 			text = q7_read_file(a + 1, NULL);
+		if (text && ++*files > MAX_RESPONSE_FILES)
+			q7_fatal(Q7_EXIT_ERROR, "%s: too many @-files encountered (does it name itself?)",
+			         a + 1);
 		if (!text) {
 			/* Not a response file, or unreadable: gcc keeps the word. */
 			q7_sv_add(out, a);
@@ -57,14 +66,15 @@ static void expand(char *const *argv, size_t argc, struct q7_strvec *out, int de
 		struct q7_strvec words = {0};
 		split_response(text, &words);
 		free(text);
-		expand(words.v, words.n, out, depth + 1);
+		expand(words.v, words.n, out, files);
 		q7_sv_free(&words);
 	}
 }
 
 void q7_expand_response_files(int argc, char **argv, struct q7_strvec *out)
 {
-	expand(argv, (size_t)argc, out, 0);
+	unsigned files = 0;
+	expand(argv, (size_t)argc, out, &files);
 }
 
 /* ---- inputs ------------------------------------------------------------ */

@@ -53,9 +53,13 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 	int rc = q7_input_open(d, src, kind, &in);
 	if (rc)
 		return rc;
-	struct q7_strvec cmd = {0};
-	q7_cmd_compile(&d->prof, &d->inv, src, obj, &cmd);
+	struct q7_strvec cmd = {0}, extra = {0};
 	bool cxx = kind == Q7_IN_CXX || kind == Q7_IN_CXX_PP;
+	/* C++ may have records: its object appears only with them. */
+	char *tmp = cxx ? q7_obj_temp(d, obj, &extra) : NULL;
+	const char *written = tmp ? tmp : obj;
+	q7_cmd_compile(&d->prof, &d->inv, src, written, &cmd);
+	q7_sv_addv(&cmd, &extra);
 	struct q7_op_table ops = {0};
 	bool analysed, lint_failed;
 	rc = run_with_lint(d, cmd.v, &in, cxx ? 1 : 0, &ops, &analysed, &lint_failed);
@@ -64,18 +68,25 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 			q7_step_note(d, "attach records to %s", obj);
 	} else if (lint_failed) {
 		q7_output_remove(obj);
-	} else if (rc == 0 && ops.n && q7_output_is_file(obj)) {
+	} else if (rc == 0 && ops.n && q7_output_is_file(written)) {
 		/* Records are written beside the object and renamed over it: only
 		 * into a regular file (-o /dev/null keeps being /dev/null). */
 		q7_step_note(d, "attach %zu record%s to %s", ops.n, ops.n == 1 ? "" : "s", obj);
 		for (size_t i = 0; i < ops.n; i++)
 			if (!ops.ops[i].by_name_only)
 				q7_step_note_op(d, "kernel", &ops.ops[i]);
-		if (q7_record_attach(obj, &ops) != 0) {
-			q7_output_remove(obj);
+		if (q7_record_attach(written, &ops) != 0) {
+			q7_output_remove(written);
 			rc = Q7_EXIT_ERROR;
 		}
 	}
+	if (!d->dry && tmp && rc == 0 && !lint_failed) {
+		q7_step_note(d, "rename %s to %s", tmp, obj);
+		if (q7_obj_commit(tmp, obj) != 0)
+			rc = Q7_EXIT_IO;
+	}
+	free(tmp);
+	q7_sv_free(&extra);
 	q7_ops_free(&ops);
 	q7_sv_free(&cmd);
 	q7_input_close(&in);

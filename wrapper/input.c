@@ -7,6 +7,7 @@
  * The compile, -E, -fsyntax-only, --q7-lint and --q7-print-schema all
  * analyse their inputs here. */
 #include "modes.h"
+#include "proc.h"
 #include "tempfile.h"
 
 #include <errno.h>
@@ -209,7 +210,11 @@ int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
 		if (!d->dry) {
 			q7_drv_sysinfo(d, &o);
 			size_t before = diags->n;
+			/* A signal stops it at once (issue 20: a slow source held
+			 * SIGTERM until libclang was done). */
+			q7_proc_signals_abandon(true);
 			rc = q7_analyze(&o, ops, diags);
+			q7_proc_signals_abandon(false);
 			if (rc == Q7_ANALYZE_PARSE_ERROR && o.preprocessed)
 				rc = unreadable_text(in, ops, from_op, diags, before);
 		}

@@ -5,10 +5,12 @@
  * (outset.h): locked for the whole link, written into a folder beside -o,
  * put in place together with -o last; a failed link removes the set. */
 #include "codegen.h"
+#include "fit.h"
 #include "image.h"
 #include "ldsplit.h"
 #include "lsp.h"
 #include "modes.h"
+#include "objcache.h"
 #include "outset.h"
 #include "pack.h"
 #include "record.h"
@@ -53,6 +55,8 @@ struct link {
 	struct q7_outset set;
 	const char *manifest; /* multicore: where -o is written */
 	bool progress;
+	struct q7_strbuf wrapper_text; /* wrapper.cpp's, the cache's key */
+	const char *wrapper_dep;       /* the wrapper compile's dependencies */
 };
 
 static int collect_inputs(struct link *l)
@@ -204,11 +208,13 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 
 /* A device (--q7-emit-wrapper=/dev/stdout) is written into, never
  * replaced (q7_outfile). */
-static int write_file(const char *path, const char *text, size_t len)
+/* Writes text to path; messages name it as name (a staged file by the
+ * name the user gave it). */
+static int write_file(const char *path, const char *name, const char *text, size_t len)
 {
 	const char *what;
 	if (q7_outfile_write(path, text, len, 0644, &what) != 0) {
-		q7_error("%s: %s: %s", path, what, strerror(errno));
+		q7_error("%s: %s: %s", name, what, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -222,17 +228,17 @@ static int make_wrapper(struct link *l, const struct q7_op_table *ops, const cha
 		q7_step_note(d, "write %s", d->inv.emit_wrapper);
 	if (d->dry)
 		return 0;
-	struct q7_strbuf text = {0};
-	int rc = 0;
-	if (q7_codegen_wrapper(ops, &text) != 0)
-		rc = Q7_EXIT_ERROR;
-	else if (write_file(cpp, text.s ? text.s : "", text.len) != 0)
-		rc = Q7_EXIT_IO;
-	else if (d->inv.emit_wrapper &&
-	         write_file(d->inv.emit_wrapper, text.s ? text.s : "", text.len) != 0)
-		rc = Q7_EXIT_IO;
-	q7_sb_free(&text);
-	return rc;
+	struct q7_strbuf *text = &l->wrapper_text; /* kept: the cache's key */
+	if (q7_codegen_wrapper(ops, text) != 0)
+		return Q7_EXIT_ERROR;
+	if (!text->s)
+		q7_sb_add(text, "");
+	if (write_file(cpp, cpp, text->s, text->len) != 0)
+		return Q7_EXIT_IO;
+	if (d->inv.emit_wrapper &&
+	    write_file(d->inv.emit_wrapper, d->inv.emit_wrapper, text->s, text->len) != 0)
+		return Q7_EXIT_IO;
+	return 0;
 }
 
 /* The set: each image (-o itself on a single core) with its stripped
@@ -247,7 +253,7 @@ static void name_images(struct link *l)
 		char *stem = multi ? q7_xasprintf("%s_cpu%d", l->base, i) : q7_xstrdup(l->base);
 		char *stripped = q7_xasprintf("%s.stripped.so", stem);
 		char *packed = q7_xasprintf("%s.packed.so", stem);
-		m->name = multi ? q7_xasprintf("%s.so", stem) : q7_xstrdup(l->out);
+		m->name = multi ? q7_xasprintf("%s.so", stem) : q7_xstrdup(l->set.head);
 		m->so = q7_outset_add(&l->set, m->name);
 		if (l->d->inv.debug) {
 			q7_outset_drop(&l->set, stripped);
@@ -261,7 +267,7 @@ static void name_images(struct link *l)
 		free(packed);
 	}
 	if (multi)
-		l->manifest = q7_outset_add(&l->set, l->out);
+		l->manifest = q7_outset_add(&l->set, l->set.head);
 }
 
 static int jobs(void)
@@ -360,34 +366,67 @@ static bool objects_fit(const char *a, const char *b)
 	return fit;
 }
 
+/* The wrapper's compile, started; a cached wrapper.o (oc) starts
+ * nothing. 0 (and *pid: the compile, or 0), or an exit code. */
+static int start_wrapper_compile(struct link *l, char *const *cc, struct q7_objcache *oc,
+                                 pid_t *pid)
+{
+	struct q7_drv *d = l->d;
+	*pid = 0;
+	if (!d->dry && q7_objcache_fetch(oc)) {
+		q7_step_note(d, "wrapper.o from the cache: %s", oc->entry);
+		return 0;
+	}
+	if (!q7_step_show(d, cc))
+		return 0;
+	struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
+	q7_objcache_env(oc);
+	*pid = q7_proc_spawn(cc, &o);
+	q7_objcache_env_done();
+	return *pid < 0 ? Q7_EXIT_TOOL : 0;
+}
+
+/* Waits for the compile start_wrapper_compile started, and caches its
+ * object. */
+static int wait_wrapper_compile(pid_t pid, struct q7_objcache *oc)
+{
+	if (pid <= 0)
+		return pid < 0 ? Q7_EXIT_TOOL : 0;
+	int rc = q7_proc_wait(pid, NULL);
+	if (rc == 0)
+		q7_objcache_store(oc);
+	return rc;
+}
+
 /* Objects only (ldsplit.h): the relocatable link runs beside the
  * wrapper's compile, asking for the runtime symbols the wrapper calls.
  * *fits: resolved and wrapper_obj complete each other. 0, or an exit
  * code. */
 static int resolve_beside_compile(struct link *l, const struct q7_ldsplit *s,
                                   const struct q7_op_table *ops, char *const *cc,
-                                  const char *wrapper_obj, const char *resolved, bool *fits)
+                                  struct q7_objcache *oc, const char *wrapper_obj,
+                                  const char *resolved, bool *fits)
 {
 	struct q7_drv *d = l->d;
 	struct q7_strvec refs = {0}, cmd = {0};
 	q7_codegen_runtime_refs(ops, &refs);
 	q7_cmd_link_resolve(&d->prof, s, NULL, refs.v, resolved, &cmd);
 	*fits = true;
-	int rc = 0;
-	bool run = q7_step_show(d, cc);
-	q7_step_show(d, cmd.v);
-	if (run) {
+	pid_t pc;
+	int rc = start_wrapper_compile(l, cc, oc, &pc);
+	if (rc == 0 && q7_step_show(d, cmd.v)) {
 		/* Either may be stopped while the other fails. */
 		struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
-		pid_t pc = q7_proc_spawn(cc, &o);
-		pid_t pr = pc < 0 ? -1 : q7_proc_spawn(cmd.v, &o);
-		int rc_c = pc < 0 ? Q7_EXIT_TOOL : q7_proc_wait(pc, NULL);
+		pid_t pr = q7_proc_spawn(cmd.v, &o);
+		int rc_c = wait_wrapper_compile(pc, oc);
 		if (rc_c != 0 && pr > 0) /* its object would go unused */
 			q7_proc_kill(pr, SIGTERM);
 		int rc_r = pr < 0 ? Q7_EXIT_TOOL : q7_proc_wait(pr, NULL);
 		rc = rc_c ? rc_c : rc_r;
 		if (rc == 0)
 			*fits = objects_fit(resolved, wrapper_obj);
+	} else if (rc == 0) {
+		rc = wait_wrapper_compile(pc, oc);
 	}
 	q7_sv_free(&refs);
 	q7_sv_free(&cmd);
@@ -429,6 +468,9 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 	struct q7_drv *d = l->d;
 	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0};
 	q7_cmd_compile(&d->prof, &d->inv, cpp, wrapper_obj, &cc);
+	struct q7_objcache oc;
+	q7_objcache_init(&oc, l->wrapper_text.s, l->wrapper_text.len, cc.v, cpp, wrapper_obj,
+	                 l->wrapper_dep);
 	struct q7_ldsplit s;
 	bool split = q7_ldsplit_plan(&d->prof, &d->inv, l->inputs.v, &s);
 	if (!split && d->prof.kind == Q7_PROFILE_GNU && d->inv.multicore)
@@ -440,7 +482,7 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 	int rc = 0;
 	if (split && s.early) {
 		bool fits;
-		rc = resolve_beside_compile(l, &s, ops, cc.v, wrapper_obj, resolved, &fits);
+		rc = resolve_beside_compile(l, &s, ops, cc.v, &oc, wrapper_obj, resolved, &fits);
 		compiled = true;
 		if (rc == 0 && fits) {
 			plan = PLAN_SPLIT;
@@ -450,8 +492,12 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 			             "beside, a symbol stays undefined");
 		}
 	}
-	if (rc == 0 && !compiled && q7_step_show(d, cc.v))
-		rc = q7_proc_run(cc.v);
+	if (rc == 0 && !compiled) {
+		pid_t pc;
+		rc = start_wrapper_compile(l, cc.v, &oc, &pc);
+		if (rc == 0)
+			rc = wait_wrapper_compile(pc, &oc);
+	}
 	if (rc == 0 && split && plan != PLAN_SPLIT)
 		rc = resolve_with_wrapper(l, &s, wrapper_obj, resolved, &plan);
 	if (rc == 0) {
@@ -462,10 +508,19 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 				full_link_cmds(l, wrapper_obj, i, &cmds[i]);
 		}
 		rc = run_parallel(l, cmds, plan == PLAN_FULL_ONE ? 1 : jobs());
+		/* Past the window: ld's "region overflowed" in the user's words. */
+		if (rc != 0 && rc != Q7_EXIT_TOOL && !d->dry && d->prof.kind != Q7_PROFILE_HOST)
+			for (int i = 0; i < l->nimg; i++) /* the first says it for all */
+				if (q7_fit_explain_link(cmds[i].v, l->img[i].name, l->nimg > 1 ? i : -1))
+					break;
+		/* The ops' stack beside the image. */
+		for (int i = 0; rc == 0 && !d->dry && d->prof.kind != Q7_PROFILE_HOST && i < l->nimg; i++)
+			rc = q7_fit_check(l->img[i].so, l->img[i].name, l->nimg > 1 ? i : -1);
 	}
 	for (int i = 0; i < l->nimg; i++)
 		q7_sv_free(&cmds[i]);
 	q7_sv_free(&cc);
+	q7_objcache_free(&oc);
 	q7_ldsplit_free(&s);
 	free(resolved);
 	return rc;
@@ -483,23 +538,30 @@ static int pack_images(struct link *l)
 		struct image *m = &l->img[i];
 		progress(l, i, "pack", m->packed);
 		char *stem = q7_path_strip_ext(m->name, ".so");
-		q7_step_note(d, "pack %s -> %s.stripped.so %s.packed.so", m->name, stem, stem);
+		char *stripped = q7_xasprintf("%s.stripped.so", stem);
+		char *packed = q7_xasprintf("%s.packed.so", stem);
 		free(stem);
-		if (d->dry)
-			continue;
-		/* The staged image, named in messages as the user knows it. */
+		q7_step_note(d, "pack %s -> %s %s", m->name, stripped, packed);
+		/* The staged files, named in messages as the user knows them
+		 * (a full disk names libk.stripped.so, not the staging folder). */
 		struct q7_image im;
-		if (q7_image_open(&im, m->so) != 0)
-			return Q7_EXIT_ERROR;
-		im.path = m->name;
-		struct q7_pack_opts o = {
-			.input = m->so, .output = m->packed, .stripped = m->stripped,
-			.symbol = "lib_func", .verbose = d->verbose,
-		};
-		int rc = q7_pack_image(&im, &o);
-		q7_image_close(&im);
+		int rc = 0;
+		if (!d->dry && q7_image_open(&im, m->so) != 0)
+			rc = Q7_EXIT_ERROR;
+		else if (!d->dry) {
+			im.path = m->name;
+			struct q7_pack_opts o = {
+				.input = m->so, .output = m->packed, .stripped = m->stripped,
+				.symbol = "lib_func", .verbose = d->verbose,
+				.output_name = packed, .stripped_name = stripped,
+			};
+			rc = q7_pack_image(&im, &o) ? Q7_EXIT_ERROR : 0;
+			q7_image_close(&im);
+		}
+		free(stripped);
+		free(packed);
 		if (rc != 0)
-			return Q7_EXIT_ERROR;
+			return rc;
 	}
 	return 0;
 }
@@ -518,7 +580,7 @@ static int write_manifest(struct link *l)
 	q7_sb_add(&b, "q7cc-multicore 1\n");
 	for (int i = 0; i < l->nimg; i++)
 		q7_sb_addf(&b, "%s\n", q7_path_basename(l->img[i].so));
-	int rc = write_file(l->manifest, b.s, b.len) == 0 ? 0 : Q7_EXIT_IO;
+	int rc = write_file(l->manifest, l->out, b.s, b.len) == 0 ? 0 : Q7_EXIT_IO;
 	q7_sb_free(&b);
 	return rc;
 }
@@ -527,16 +589,19 @@ int q7_mode_link(struct q7_drv *d)
 {
 	struct link l = {.d = d};
 	l.out = d->inv.output ? d->inv.output : "a.out";
-	l.base = q7_path_strip_ext(l.out, ".so");
 	l.progress = d->inv.multicore && !d->dry && (d->verbose || isatty(2));
 	struct q7_op_table ops = {0};
 	char *cpp = q7_drv_temp_path(d, "wrapper.cpp");
 	char *obj = q7_drv_temp_path(d, "wrapper.o");
 	char *dep = q7_drv_temp_path(d, "wrapper.d"); /* xt's -MMD writes it */
+	l.wrapper_dep = dep;
 	/* The lock first: a second link of -o waits here, then links from
 	 * scratch with the inputs as they are then. */
 	int rc = q7_outset_open(&l.set, d, l.out);
 	if (!rc) {
+		/* Named after the file -o names through its links (outset.h);
+		 * the ops' namespace stays -o's own name. */
+		l.base = q7_path_strip_ext(l.set.head, ".so");
 		name_images(&l);
 		rc = collect_inputs(&l);
 	}
@@ -563,6 +628,7 @@ int q7_mode_link(struct q7_drv *d)
 	q7_sv_free(&l.files);
 	free(l.seen);
 	q7_ops_free(&ops);
+	q7_sb_free(&l.wrapper_text);
 	free(l.base);
 	free(cpp);
 	free(obj);

@@ -5,8 +5,10 @@
  *   q7cc-xt, q7cc-gnu, q7cc-host   the driver with that profile (profile.c)
  *   q7-pkg-loadlib, xt-pkg-loadlib the packer (packer/)
  *   q7-prelink                     the prelinker (prelink/)
- *   q7-run                         run a kernel (runtime/run/) */
+ *   q7-run                         run a kernel (runtime/run/)
+ *   q7cc --q7-memory-map           each core's memory (runtime/run/memory_map.h) */
 #include "driver.h"
+#include "memory_map.h"
 #include "pack.h"
 #include "prelink.h"
 #include "run.h"
@@ -27,6 +29,7 @@ static const struct tool tools[] = {
 	{"xt-pkg-loadlib", NULL, q7_pkg_loadlib_main},
 	{"q7-run", "--q7-run", q7_run_main},
 	{"q7-prelink", "--q7-prelink", q7_prelink_main},
+	{"q7-memory-map", "--q7-memory-map", q7_memory_map_main},
 };
 
 int main(int argc, char **argv)

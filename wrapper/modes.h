@@ -111,6 +111,16 @@ int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
                      struct q7_op_table *ops, struct q7_diags *diags, bool *analysed);
 void q7_input_close(struct q7_input *in);
 
+/* Where the compiler writes the object of a compile to obj (objtemp.c):
+ * a path in q7cc's temporary folder, with the -MF/-MQ flags that keep the
+ * dependency file's name and target appended to extra; NULL when the
+ * compiler must write obj itself (-###, a device or FIFO, options that
+ * name files after the object). */
+char *q7_obj_temp(const struct q7_drv *d, const char *obj, struct q7_strvec *extra);
+/* Moves the finished object tmp to obj (a rename, else a copy through a
+ * temporary beside obj). 0, or -1 after a message naming obj. */
+int q7_obj_commit(const char *tmp, const char *obj);
+
 /* -c: compiles src into obj with analysis alongside. Returns an exit code. */
 int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj);
 int q7_mode_compile(struct q7_drv *d);

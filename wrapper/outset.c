@@ -133,19 +133,76 @@ static int make_staging(struct q7_outset *s)
 	return 0;
 }
 
+/* True when following head's links passes through /proc: /dev/stdout,
+ * /dev/fd/N, /proc/self/fd/N name a descriptor, not a place. */
+static bool in_proc(const char *path)
+{
+	char *dir = q7_path_dirname(path);
+	char *real = realpath(dir, NULL);
+	bool proc = strncmp(path, "/proc/", 6) == 0 || (real && strncmp(real, "/proc/", 6) == 0);
+	free(real);
+	free(dir);
+	return proc;
+}
+
+static bool via_proc(const char *head)
+{
+	char *p = q7_xstrdup(head);
+	bool proc = in_proc(p);
+	struct stat l;
+	for (int hops = 0; !proc && hops < 40 && lstat(p, &l) == 0 && S_ISLNK(l.st_mode); hops++) {
+		char to[4096];
+		ssize_t n = readlink(p, to, sizeof to - 1);
+		if (n <= 0)
+			break;
+		to[n] = 0;
+		char *dir = q7_path_dirname(p);
+		char *next = to[0] == '/' ? q7_xstrdup(to) : q7_path_join(dir, to);
+		free(dir);
+		free(p);
+		p = next;
+		proc = in_proc(p);
+	}
+	free(p);
+	return proc;
+}
+
+/* -o through links, as ld and the compiler write through one: a link
+ * (a build folder's link to where the library lives) stays a link, and
+ * the set is the file's it names, the twins beside that file. A link
+ * through /proc (-o /dev/stdout redirected to a file) names a
+ * descriptor: written into, nothing beside it or the link (never
+ * /dev/stdout.stripped.so), as a FIFO is; so is a link whose file
+ * cannot be named again (realpath fails, or names another file). A
+ * dangling link is replaced, as every q7cc output replaces one
+ * (docs/robustness.md). st: stat(head). */
+static char *through_links(const char *head, const struct stat *st, bool *into)
+{
+	struct stat l;
+	if (lstat(head, &l) != 0 || !S_ISLNK(l.st_mode) || !S_ISREG(st->st_mode))
+		return q7_xstrdup(head);
+	char *real = via_proc(head) ? NULL : realpath(head, NULL);
+	struct stat r;
+	if (real && stat(real, &r) == 0 && r.st_dev == st->st_dev && r.st_ino == st->st_ino)
+		return real;
+	free(real);
+	*into = true;
+	return q7_xstrdup(head);
+}
+
 int q7_outset_open(struct q7_outset *s, const struct q7_drv *d, const char *head)
 {
 	memset(s, 0, sizeof *s);
 	s->d = d;
 	s->lock_fd = -1;
-	s->head = q7_xstrdup(head);
 	struct stat st;
 	bool exists = stat(head, &st) == 0;
+	s->head = exists ? through_links(head, &st, &s->into) : q7_xstrdup(head);
 	if (exists && S_ISDIR(st.st_mode)) {
 		q7_error("%s: cannot write: %s", head, strerror(EISDIR));
 		return Q7_EXIT_IO;
 	}
-	s->into = exists && !S_ISREG(st.st_mode);
+	s->into = s->into || (exists && !S_ISREG(st.st_mode));
 	if (d->dry) {
 		s->dir = s->into ? q7_drv_temp_path(d, "outputs") : beside(head, ".XXXXXX");
 		return 0;
@@ -207,9 +264,14 @@ static bool write_all(int fd, const char *buf, size_t n)
 static int write_into(const char *from, const char *to)
 {
 	int in = open(from, O_RDONLY | O_CLOEXEC);
-	int out = in < 0 ? -1 : open(to, O_WRONLY | O_CLOEXEC);
+	int out = in < 0 ? -1 : open(to, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 	const char *bad = in < 0 ? from : to;
 	bool ok = out >= 0;
+	/* A regular file reached only through its link (outset.c,
+	 * through_links) holds the image alone. */
+	struct stat st;
+	if (ok && fstat(out, &st) == 0 && S_ISREG(st.st_mode))
+		ok = ftruncate(out, 0) == 0;
 	char buf[1 << 16];
 	while (ok) {
 		ssize_t n = read(in, buf, sizeof buf);
@@ -238,7 +300,11 @@ static int write_into(const char *from, const char *to)
 static int check_members(const struct q7_outset *s)
 {
 	for (size_t i = 0; i < s->final.n; i++) {
-		if (!q7_output_removable(s->final.v[i])) {
+		/* A dangling link is replaced (through_links). */
+		struct stat st;
+		bool dangling = lstat(s->final.v[i], &st) == 0 && S_ISLNK(st.st_mode) &&
+		                stat(s->final.v[i], &st) != 0 && errno == ENOENT;
+		if (!dangling && !q7_output_removable(s->final.v[i])) {
 			q7_error("%s: not a regular file: the outputs of %s are not put in place",
 			         s->final.v[i], s->head);
 			return Q7_EXIT_IO;

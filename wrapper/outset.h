@@ -24,6 +24,13 @@
  * replaced: the members are staged in q7cc's temporary directory, -o gets
  * the image (or the manifest) and the rest is discarded.
  *
+ * An -o that is a link to a regular file is written through, as ld
+ * writes through one: the set is the named file's (head below is that
+ * file, the twins and per-core images beside it) and the link stays a
+ * link. A link through /proc (-o /dev/stdout redirected to a file) names
+ * a descriptor: written into as a FIFO is, nothing beside it. A link to
+ * a directory is refused; a dangling link is replaced.
+ *
  * Under -### nothing is created: the staged paths are placeholders.
  * Memory: the set owns every path it returns (q7_outset_close frees). */
 #ifndef Q7_OUTSET_H
@@ -35,7 +42,7 @@
 
 struct q7_outset {
 	const struct q7_drv *d;
-	char *head;                 /* -o */
+	char *head;                 /* -o, through its links to a regular file */
 	char *dir;                  /* the staging directory */
 	char *lock;                 /* the lock file, while it is held */
 	int lock_fd;

@@ -17,6 +17,7 @@
  * file's end without reading the text. */
 #include "modes.h"
 #include "proc.h"
+#include "record.h"
 #include "tempfile.h"
 
 #include <errno.h>
@@ -68,8 +69,30 @@ static int hexval(char c)
 	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* Parses the trailer text t (n bytes, from "/ *" to the end). 0, or -1. */
-static int parse(const char *t, size_t n, struct q7_pp_trailer *out)
+/* Whether a well-formed trailer says only what q7cc -E writes: the ops a
+ * record may hold (q7_record_op_ok, so that -c refuses, naming the text,
+ * what the link would refuse naming the object), and a failed analysis
+ * (q7_analyze's -1, the only failure -E writes) with the errors that say
+ * why. Else why is appended to. */
+static bool trailer_ok(const struct q7_pp_trailer *t, struct q7_strbuf *why)
+{
+	for (size_t i = 0; i < t->ops.n; i++)
+		if (!q7_record_op_ok(&t->ops.ops[i], why))
+			return false;
+	size_t errors = 0;
+	for (size_t i = 0; i < t->diags.n; i++)
+		errors += t->diags.d[i].severity == Q7_SEV_ERROR;
+	if (t->rc != 0 && t->rc != Q7_ANALYZE_PARSE_ERROR)
+		q7_sb_addf(why, "analysis result %d is none q7cc writes", t->rc);
+	else if (t->rc != 0 && errors == 0)
+		q7_sb_add(why, "a failed analysis without an error that says why");
+	return why->len == 0;
+}
+
+/* Parses the trailer text t (n bytes, from "/ *" to the end). 0, or -1
+ * (with why appended to when what was read is well formed but not what
+ * q7cc -E writes). */
+static int parse(const char *t, size_t n, struct q7_pp_trailer *out, struct q7_strbuf *why)
 {
 	const char *end = t + n - TAIL_LEN;
 	const char *p = t + strlen(HEAD);
@@ -99,11 +122,47 @@ static int parse(const char *t, size_t n, struct q7_pp_trailer *out)
 		rc = q7_analysis_result_get(data.s ? data.s : "", data.len, &out->kernel_names,
 		                            &out->rc, &out->ops, &out->diags);
 	q7_sb_free(&data);
+	if (rc == 0 && !trailer_ok(out, why))
+		rc = -1;
+	/* The compile of this text reads no source but it: no line of a
+	 * file a finding names is shown. */
+	for (size_t i = 0; rc == 0 && i < out->diags.n; i++)
+		out->diags.d[i].source_read = false;
 	if (rc == 0) {
 		out->profile = q7_xstrdup(profile);
 		out->analysed = strcmp(state, "analysed") == 0;
 	}
 	return rc;
+}
+
+/* Whether the file has a line that starts a trailer anywhere: then the
+ * text is q7cc -E's, and a tail that does not end it (a byte added after
+ * the end line, the end line gone) is damage, never text of another
+ * preprocessor that lost its kernels. Read in pieces: the text may be
+ * large, and it is read at all only when its end is not a trailer's. */
+static bool has_head(int fd, off_t size)
+{
+	enum { CHUNK = 1 << 20 };
+	const size_t hl = strlen(HEAD);
+	char *buf = q7_xmalloc(CHUNK + hl + 1);
+	bool found = false;
+	size_t kept = 1; /* a line starts the file */
+	buf[0] = '\n';
+	for (off_t at = 0; at < size && !found;) {
+		ssize_t got = pread(fd, buf + kept, CHUNK, at);
+		if (got <= 0)
+			break;
+		at += got;
+		size_t n = kept + (size_t)got;
+		for (const char *p = buf; !found && (p = memchr(p, '\n', n - (size_t)(p - buf)));
+		     p++)
+			found = (size_t)(p + 1 - buf) + hl <= n && memcmp(p + 1, HEAD, hl) == 0;
+		/* A head across two pieces: keep the last bytes. */
+		kept = n < hl + 1 ? n : hl + 1;
+		memmove(buf, buf + n - kept, kept);
+	}
+	free(buf);
+	return found;
 }
 
 int q7_pp_trailer_read(const char *path, const char *name, struct q7_pp_trailer *t)
@@ -115,14 +174,20 @@ int q7_pp_trailer_read(const char *path, const char *name, struct q7_pp_trailer 
 	int rc = 0;
 	char tail[TAIL_LEN + 1];
 	char *text = NULL;
+	struct q7_strbuf why = {0};
 	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < TAIL_LEN ||
-	    pread(fd, tail, TAIL_LEN, st.st_size - TAIL_LEN) != TAIL_LEN)
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
 		goto out;
-	tail[TAIL_LEN] = '\0';
 	char *digits_end;
-	if (strncmp(tail, "q7cc-end ", 9) != 0 || strcmp(tail + 19, " */\n") != 0)
+	if (st.st_size < TAIL_LEN || pread(fd, tail, TAIL_LEN, st.st_size - TAIL_LEN) != TAIL_LEN ||
+	    (tail[TAIL_LEN] = '\0', strncmp(tail, "q7cc-end ", 9) != 0) ||
+	    strcmp(tail + 19, " */\n") != 0) {
+		if (has_head(fd, st.st_size)) {
+			q7_sb_add(&why, "text follows them, or their end line is missing");
+			rc = -1;
+		}
 		goto out;
+	}
 	errno = 0;
 	unsigned long long size = strtoull(tail + 9, &digits_end, 10);
 	/* From here on the file says it is q7cc's: whatever is wrong is damage. */
@@ -132,16 +197,21 @@ int q7_pp_trailer_read(const char *path, const char *name, struct q7_pp_trailer 
 		goto out;
 	text = q7_xmalloc((size_t)size);
 	if (pread(fd, text, (size_t)size, st.st_size - (off_t)size) != (ssize_t)size ||
-	    memcmp(text, HEAD, strlen(HEAD)) != 0 || parse(text, (size_t)size, t) != 0) {
+	    memcmp(text, HEAD, strlen(HEAD)) != 0 || parse(text, (size_t)size, t, &why) != 0) {
 		q7_pp_trailer_free(t);
 		goto out;
 	}
 	rc = 1;
 out:
-	if (rc < 0)
+	if (rc < 0 && why.len)
+		q7_error("%s: the records q7cc -E left in it are damaged: %s: preprocess the source "
+		         "again",
+		         name, why.s);
+	else if (rc < 0)
 		q7_error("%s: the records q7cc -E left at its end are damaged (or from another "
 		         "version of q7cc): preprocess the source again",
 		         name);
+	q7_sb_free(&why);
 	free(text);
 	close(fd);
 	return rc;
@@ -221,6 +291,43 @@ static int write_trailer(struct q7_drv *d, const struct q7_input *in, const char
 	return rc;
 }
 
+/* Whether path is /dev/null (after links): text for nobody. */
+static bool is_dev_null(const char *path)
+{
+	struct stat st, null;
+	return stat(path, &st) == 0 && stat("/dev/null", &null) == 0 && S_ISCHR(st.st_mode) &&
+	       st.st_rdev == null.st_rdev;
+}
+
+/* cmd's -o FILE (or -oFILE) made -o to. */
+static void redirect_output(struct q7_strvec *cmd, const char *from, const char *to)
+{
+	for (size_t i = 0; i < cmd->n; i++) {
+		if (strcmp(cmd->v[i], "-o") == 0 && i + 1 < cmd->n && strcmp(cmd->v[i + 1], from) == 0) {
+			free(cmd->v[i + 1]);
+			cmd->v[i + 1] = q7_xstrdup(to);
+		} else if (strncmp(cmd->v[i], "-o", 2) == 0 && strcmp(cmd->v[i] + 2, from) == 0) {
+			free(cmd->v[i]);
+			cmd->v[i] = q7_xasprintf("-o%s", to);
+		}
+	}
+}
+
+/* The text and its trailer, written at last into the stream the user
+ * named (a FIFO, a device, a link to a pipe): the compiler closes what it
+ * writes, and a reader would see its end before the trailer. */
+static int copy_to_stream(const char *text, const char *out)
+{
+	size_t len;
+	char *bytes = q7_read_file(text, &len);
+	const char *what = "cannot read the preprocessed text";
+	int rc = bytes ? q7_outfile_write(out, bytes, len, 0666, &what) : -1;
+	if (rc != 0)
+		q7_error("%s: %s: %s", out, what, strerror(errno));
+	free(bytes);
+	return rc ? Q7_EXIT_IO : 0;
+}
+
 int q7_mode_preprocess(struct q7_drv *d)
 {
 	const struct q7_inv *inv = &d->inv;
@@ -228,7 +335,17 @@ int q7_mode_preprocess(struct q7_drv *d)
 	const char *out = inv->output && strcmp(inv->output, "-") != 0 ? inv->output : NULL;
 	struct q7_strvec cmd = {0};
 	q7_cmd_forward(&d->prof, inv, &cmd);
-	/* Preprocessed text for nobody (-o /dev/null) needs no records. */
+	/* Preprocessed text for nobody (-o /dev/null) needs no records; text
+	 * for a stream is made in a temporary and copied there with them. */
+	const char *stream = NULL;
+	char *staged = NULL;
+	if (src && out && q7_path_exists(out) && !q7_output_is_file(out) && !is_dev_null(out) &&
+	    !d->dry) {
+		stream = out;
+		staged = q7_drv_temp_path(d, "stream.ii");
+		redirect_output(&cmd, out, staged);
+		out = staged;
+	}
 	if (!src || (out && q7_path_exists(out) && !q7_output_is_file(out))) {
 		int rc = q7_step_show(d, cmd.v) ? q7_proc_run(cmd.v) : 0;
 		q7_sv_free(&cmd);
@@ -269,11 +386,14 @@ int q7_mode_preprocess(struct q7_drv *d)
 		             ? Q7_EXIT_ERROR
 		             : write_trailer(d, &in, out, arc, analysed, &ops, &diags);
 	}
-	if (out && !d->dry) {
+	if (stream && rc == 0)
+		rc = copy_to_stream(staged, stream);
+	if (out && !d->dry && !stream) {
 		if (rc)
 			q7_output_remove(out);
 		q7_temp_forget(out);
 	}
+	free(staged);
 	q7_ops_free(&ops);
 	q7_diags_free(&diags);
 	q7_input_close(&in);

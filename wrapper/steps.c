@@ -26,14 +26,17 @@ void q7_step_note(const struct q7_drv *d, const char *fmt, ...)
 {
 	if (!d->dry && !d->verbose)
 		return;
-	struct q7_strbuf b = {0};
-	q7_sb_add(&b, "# q7cc: ");
+	struct q7_strbuf note = {0}, b = {0};
 	va_list ap;
 	va_start(ap, fmt);
-	q7_sb_vaddf(&b, fmt, ap);
+	q7_sb_vaddf(&note, fmt, ap);
 	va_end(ap);
+	/* Names and schemas may come from a trailer or a record. */
+	q7_sb_add(&b, "# q7cc: ");
+	q7_sb_add_shown(&b, note.s, false);
 	fprintf(stderr, "%s\n", b.s);
 	fflush(stderr);
+	q7_sb_free(&note);
 	q7_sb_free(&b);
 }
 

@@ -1,5 +1,6 @@
 /* The real compiler's include directories and target macros, cached. */
 #include "sysinfo.h"
+#include "objcache.h"
 #include "proc.h"
 #include "tempfile.h"
 
@@ -132,17 +133,6 @@ static uint64_t fnv(uint64_t h, const char *s)
 	return h ^ 0xff; /* field separator */
 }
 
-static char *cache_dir(void)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	if (xdg && *xdg == '/')
-		return q7_xasprintf("%s/q7cc", xdg);
-	const char *home = getenv("HOME");
-	if (home && *home)
-		return q7_xasprintf("%s/.cache/q7cc", home);
-	return NULL;
-}
-
 static char *cache_path(const struct q7_profile *p)
 {
 	char *path = q7_path_search(p->cxx, NULL);
@@ -151,7 +141,7 @@ static char *cache_path(const struct q7_profile *p)
 		free(path);
 		return NULL;
 	}
-	char *dir = cache_dir();
+	char *dir = q7_cache_dir();
 	if (!dir) {
 		free(path);
 		return NULL;
@@ -199,24 +189,10 @@ static int cache_load(const char *file, struct q7_sysinfo *si)
 	return rc;
 }
 
-static void mkdirs(const char *dir)
-{
-	char *d = q7_xstrdup(dir);
-	for (char *s = d + 1; *s; s++) {
-		if (*s == '/') {
-			*s = '\0';
-			mkdir(d, 0755);
-			*s = '/';
-		}
-	}
-	mkdir(d, 0755);
-	free(d);
-}
-
 static void cache_store(const char *file, const struct q7_sysinfo *si)
 {
 	char *dir = q7_path_dirname(file);
-	mkdirs(dir);
+	q7_cache_mkdirs(dir);
 	free(dir);
 	struct q7_outfile o;
 	if (q7_outfile_open(&o, file) != 0)

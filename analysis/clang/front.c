@@ -136,6 +136,40 @@ static void invalid_kernels(CXTranslationUnit tu, const struct q7_analysis_opts 
 	q7_ops_free(&ops);
 }
 
+struct read_files {
+	size_t n, cap;
+	CXFile *v;
+};
+
+static void note_read(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+	(void)stack;
+	(void)depth;
+	struct read_files *r = data;
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 16;
+		r->v = q7_xrealloc(r->v, r->cap * sizeof *r->v);
+	}
+	r->v[r->n++] = f;
+}
+
+/* Marks the diagnostics from index from on whose file libclang read for
+ * this TU (the source, its headers): only their lines may be printed. A
+ * place that a line marker or #line gives names whatever it likes (the
+ * markers of a .ii, "/etc/shadow"), and libclang never opened that. */
+static void mark_read(CXTranslationUnit tu, struct q7_diags *diags, size_t from)
+{
+	struct read_files r = {0};
+	clang_getInclusions(tu, note_read, &r);
+	for (size_t i = from; i < diags->n; i++) {
+		struct q7_diag *d = &diags->d[i];
+		CXFile f = *d->file ? clang_getFile(tu, d->file) : NULL;
+		for (size_t k = 0; f && k < r.n && !d->source_read; k++)
+			d->source_read = clang_File_isEqual(f, r.v[k]) != 0;
+	}
+	free(r.v);
+}
+
 __attribute__((visibility("default"))) int q7_clang_analyze(int abi,
                                                             const struct q7_analysis_opts *o,
                                                             struct q7_op_table *ops,
@@ -151,6 +185,7 @@ int q7_clang_analyze(int abi, const struct q7_analysis_opts *o, struct q7_op_tab
 		return Q7_ANALYZE_UNAVAILABLE;
 	}
 	int rc = Q7_ANALYZE_PARSE_ERROR;
+	size_t first_diag = diags->n;
 	struct q7_strvec args = {0};
 	CXIndex index = NULL;
 	CXTranslationUnit tu = NULL;
@@ -172,8 +207,10 @@ int q7_clang_analyze(int abi, const struct q7_analysis_opts *o, struct q7_op_tab
 	q7c_find_kernels(tu, o, ops, diags);
 	rc = 0;
 cleanup:
-	if (tu)
+	if (tu) {
+		mark_read(tu, diags, first_diag);
 		clang_disposeTranslationUnit(tu);
+	}
 	if (index)
 		clang_disposeIndex(index);
 	q7_sv_free(&args);

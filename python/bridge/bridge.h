@@ -47,6 +47,12 @@ void q7t_free(void *p);
 /* How the runtime's warnings reach the user (the message, NUL-terminated;
  * called on the thread of the op's call). NULL: c10's TORCH_WARN. */
 void q7t_set_warn(void (*warn)(const char *message));
+/* An instruction profile of the emulated ops' calls (q7cc.torch.profile,
+ * profile.cpp): start opens it (one at a time; -1 with *err set when one
+ * is open); stop closes it and writes path (.folded or .svg; NULL: drops
+ * it), 0 or -1 with *err set (q7t_free it). */
+int q7t_profile_start(char **err);
+int q7t_profile_stop(const char *path, char **err);
 
 #ifdef __cplusplus
 }

@@ -271,7 +271,9 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 	int failed;
 	if (emulated) {
 		SigintWatch watch;
-		failed = q7_engine_call(engine->engine, &call, &r);
+		failed = profiling.load(std::memory_order_relaxed)
+		             ? profile_call(engine.get(), qualname, &call, &r)
+		             : q7_engine_call(engine->engine, &call, &r);
 	} else {
 		failed = q7_engine_call(engine->engine, &call, &r);
 	}

@@ -18,6 +18,8 @@
 #include <torchneuron/register.h>
 
 struct q7_engine;
+struct q7_call;
+struct q7_run_result;
 
 namespace q7torch {
 
@@ -32,6 +34,11 @@ struct Engine {
 /* Set by SIGINT during an emulated call (the engines' interrupted flag):
  * the call stops, QEMU with it, within a quarter of a second. */
 extern volatile sig_atomic_t interrupted;
+/* profile.cpp: true while q7cc.torch.profile is open; a call of an
+ * emulated op then goes through profile_call. */
+extern std::atomic<bool> profiling;
+int profile_call(Engine *e, const std::string &qualname, const struct q7_call *call,
+                 struct q7_run_result *r);
 
 /* Where warnings go (q7t_set_warn); null: TORCH_WARN. */
 extern std::atomic<void (*)(const char *)> warn_fn;

@@ -17,9 +17,9 @@
 #include "boot.h"
 #include "prelink.h"
 #include "q7/frame.h"
+#include "simcall.h"
 
-/* QEMU's Xtensa semihosting (target/xtensa/xtensa-semi.c): a2 the call,
- * a3..a5 its arguments; a2 comes back with the result, a3 with errno. */
+/* QEMU's Xtensa semihosting calls (simcall.h). */
 #define SYS_EXIT 1
 #define SYS_READ 3
 #define SYS_WRITE 4
@@ -41,21 +41,10 @@ static struct q7_frame *frame;       /* the core running, or NULL */
 static uint32_t record_kind = Q7_RESULT_READY; /* what a failure reports as */
 static uint32_t entries[Q7_BOOT_MAX_CORES];
 
-static int simcall(int nr, int a, int b, int c, int *err)
-{
-	register int a2 __asm__("a2") = nr;
-	register int a3 __asm__("a3") = a;
-	register int a4 __asm__("a4") = b;
-	register int a5 __asm__("a5") = c;
-	__asm__ volatile("simcall" : "+r"(a2), "+r"(a3) : "r"(a4), "r"(a5) : "memory");
-	if (err)
-		*err = a3;
-	return a2;
-}
 
 static __attribute__((noreturn)) void sim_exit(int status)
 {
-	simcall(SYS_EXIT, status, 0, 0, NULL);
+	q7_simcall(SYS_EXIT, status, 0, 0, NULL);
 	for (;;)
 		;
 }
@@ -67,7 +56,7 @@ static int sim_io(int nr, int fd, const void *buf, uint32_t len)
 {
 	for (;;) {
 		int err = 0;
-		int n = simcall(nr, fd, (int)(uintptr_t)buf, (int)len, &err);
+		int n = q7_simcall(nr, fd, (int)(uintptr_t)buf, (int)len, &err);
 		if (n >= 0 || (err != SIM_EINTR && err != SIM_EAGAIN))
 			return n;
 	}
@@ -405,7 +394,7 @@ void q7boot_main(void)
 void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind)
 {
 	static const char *const kinds[] = {
-		"", "exception", "kernel exception", "double exception", "level-2 interrupt",
+		"", "exception", "kernel exception", "double exception", "debug exception",
 		"NMI",
 	};
 	static int in_exception;
@@ -418,7 +407,7 @@ void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind
 		set_message("the call passed its time limit on the core");
 		finish();
 	}
-	result.boot_status = Q7_BOOT_EXCEPTION;
+	result.boot_status = kind == 4 ? Q7_BOOT_BREAK : Q7_BOOT_EXCEPTION;
 	result.exc_cause = cause;
 	result.exc_pc = pc;
 	result.exc_vaddr = vaddr;

@@ -47,7 +47,10 @@
 #define Q7_BOOT_IMAGE_AREA_SIZE 0x02000000u /* 32 MiB, as the single window */
 #define Q7_BOOT_CORE_WINDOW 0x00200000u    /* 2 MiB per core, as on the device */
 #define Q7_BOOT_DATA_AREA 0x62100000u
-#define Q7_BOOT_RAM_END 0x68000000u
+/* sysram0 from BLOCK_ADDR, sized by QEMU's -m (emu_session.c): 2 GiB,
+ * about 1.9 GiB of it for a call's tensors and heap arena. QEMU maps guest
+ * RAM lazily, so what no call touches costs the host nothing. */
+#define Q7_BOOT_RAM_END 0xE0000000u
 #define Q7_BOOT_STACK_TOP 0x40000000u      /* end of dataram0 */
 #define Q7_BOOT_STACK_SIZE 0x00010000u     /* 64 KiB: the core's own stack */
 #define Q7_BOOT_REQUEST_FD 3               /* QEMU's fd 3: calls from the host */
@@ -111,6 +114,8 @@ enum q7_boot_status {
 	Q7_BOOT_BAD_OUTPUT = 5,  /* frame->out is outside the core's RAM */
 	Q7_BOOT_TIME_LIMIT = 6,  /* the call passed time_limit_ms */
 	Q7_BOOT_BAD_CALL = 7,    /* a damaged or truncated call */
+	Q7_BOOT_BREAK = 8,       /* a debug exception (BREAK, __builtin_trap):
+	                          * exc_cause is DEBUGCAUSE, exc_pc EPC2 */
 };
 
 /* Which record. */

@@ -10,7 +10,7 @@
 _q7boot_reset:			/* 0x00: reset (RESET_VECTOR0) */
 	j	.Lboot
 	.org	0x10
-	movi	a5, 4		/* 0x10: level-2 interrupt / debug */
+	movi	a5, 4		/* 0x10: level-2 interrupt / debug exception */
 	j	.Lexc
 	.org	0x20
 	movi	a5, 5		/* 0x20: NMI (level 3) */
@@ -48,7 +48,14 @@ _q7boot_reset:			/* 0x00: reset (RESET_VECTOR0) */
 	movi	a6, 3
 	bne	a5, a6, 2f
 	rsr.depc a3		/* a double exception's pc is in DEPC */
-2:	movi	a1, __q7boot_exc_stack_top
+2:	movi	a6, 4
+	bne	a5, a6, 4f
+	/* The lx106's debug level is 2 and interrupts are masked, so this is
+	 * a debug exception (BREAK: __builtin_trap): its pc is in EPC2, why
+	 * in DEBUGCAUSE (EPC1 and EXCCAUSE say nothing of it). */
+	rsr.epc2 a3
+	rsr.debugcause a2
+4:	movi	a1, __q7boot_exc_stack_top
 	movi	a6, 0x2f
 	wsr.ps	a6
 	rsync

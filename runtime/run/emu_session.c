@@ -10,8 +10,10 @@
  *
  * Memory: the session owns everything it allocates; a call's result owns
  * its out_data (run.h). */
+#include "emu_confine.h"
 #include "emu_session.h"
 #include "emu_session_int.h"
+#include "emu_trace.h"
 #include "result.h"
 
 #include <errno.h>
@@ -37,10 +39,17 @@
 #include "tempfile.h"
 
 #define DEFAULT_TIMEOUT 60.0 /* seconds, for all cores of a call together */
-#define DEFAULT_HEAP (64u << 20)
 #define TENSOR_ALIGN 64u
 #define HEAP_ALIGN 0x100000u
-#define ICOUNT_SHIFT 5   /* -icount: one instruction = 32 ns */
+/* -icount: one instruction = 128 ns = 5.12 ticks of the 40 MHz CCOUNT, so
+ * the ticks between two reads (each read whole ticks) round to the exact
+ * number of instructions between them (at 32 ns, 1.28 ticks, they did
+ * not). CCOUNT then wraps after 838 million instructions. */
+#define ICOUNT_SHIFT 7
+/* Between the boot program's two CCOUNT reads around the entry call
+ * (runtime/boot/boot.c run_call) run, besides the entry: the store of
+ * the first read, the callx0 and the second read itself. */
+#define ENTRY_CALL_OVERHEAD 3
 #define SLICE_S 0.25     /* longest sleep between looks at QEMU */
 #define MAX_TENSORS (Q7_MAX_ARGS + 1)
 #define MAX_IOV (2 + 2 * MAX_TENSORS)
@@ -76,14 +85,21 @@ struct call {
 	struct q7_frame frame; /* the last core's, as it came back */
 	unsigned char *out;    /* the out tensor's bytes outside back (owned) */
 	size_t out_bytes;
+	/* One core and a destination: the runtime leaves a returned tensor
+	 * where it is (Q7_FRAME_RESULT_ANYWHERE) and nothing is asked back
+	 * but the out tensor, whose bytes land straight in the caller's
+	 * destination when they are its bytes (out_at: where they landed). */
+	bool anywhere;
+	const unsigned char *out_at;
 	unsigned char *region; /* the whole tensor data (whole; owned) */
 };
 
 struct q7_emu_session {
 	char *lib, *qemu, *boot;
+	char *trace_log;         /* a profile's QEMU log, or NULL */
 	unsigned cores;
 	double timeout;
-	bool forward, stats, icount;
+	bool forward, stats, icount, host_files;
 	const volatile sig_atomic_t *interrupted; /* q7_emu_config's */
 	char *dir;               /* this session's files */
 	struct q7_strvec files;  /* registered temporaries, removed at close */
@@ -99,6 +115,13 @@ struct q7_emu_session {
 	struct q7_emu_stats st;
 	struct call c;
 };
+
+const struct q7_pl_header *q7_emu_image_header(const struct q7_emu_session *s, unsigned core)
+{
+	return core < s->cores ? &s->hdr[core] : NULL;
+}
+
+const char *q7_emu_boot_path(const struct q7_emu_session *s) { return s->boot; }
 
 double q7_emu_now(void)
 {
@@ -123,6 +146,7 @@ void q7_emu_config_init(struct q7_emu_config *cfg, const char *lib, unsigned cor
 	cfg->forward_signals = true;
 	cfg->stats = env_on("Q7CC_EMU_STATS");
 	cfg->icount = env_on("Q7CC_EMU_ICOUNT");
+	cfg->semihosting_files = env_on("Q7CC_SEMIHOSTING_FILES");
 }
 
 /* ---- opening: images, boot files, QEMU's command line ------------------- */
@@ -216,9 +240,17 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 	                                    "-serial", "none"};
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		q7_sv_add(argv, fixed[i]);
+	q7_sv_add(argv, "-m"); /* sysram0 from the boot block up to RAM_END */
+	q7_sv_addf(argv, "%uM", (Q7_BOOT_RAM_END - Q7_BOOT_BLOCK_ADDR) >> 20);
 	if (s->icount) {
 		q7_sv_add(argv, "-icount");
 		q7_sv_addf(argv, "shift=%d", ICOUNT_SHIFT);
+	}
+	if (s->trace_log) {
+		q7_sv_add(argv, "-d");
+		q7_sv_add(argv, Q7_TRACE_QEMU_FLAGS);
+		q7_sv_add(argv, "-D");
+		q7_sv_add(argv, s->trace_log);
 	}
 	q7_sv_add(argv, "-kernel");
 	q7_sv_add(argv, s->boot);
@@ -287,12 +319,29 @@ static int start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fd3 = sv[1], .fd4 = sv[1], .quiet = true,
 	                         .stop_signal = SIGKILL};
 	fflush(NULL); /* our buffered output first, then the kernel's */
-	pid_t pid = q7_proc_spawn(s->argv.v, &o);
+	char why[Q7_MESSAGE_SIZE] = "";
+	pid_t pid;
+	if (s->host_files) {
+		pid = q7_proc_spawn(s->argv.v, &o);
+	} else {
+		char *real = realpath(s->qemu, NULL);
+		char *qdir = q7_path_dirname(real ? real : s->qemu);
+		char *bdir = q7_path_dirname(s->boot);
+		const char *const readable[] = {"/usr", "/lib", "/lib64", "/lib32", "/bin",
+		                                "/etc/ld.so.cache", qdir, bdir, s->dir, NULL};
+		pid = q7_emu_spawn_confined(s->argv.v, &o, readable, why, sizeof why);
+		free(real);
+		free(qdir);
+		free(bdir);
+	}
 	int e = errno;
 	close(sv[1]);
 	if (pid < 0) {
 		close(sv[0]);
-		q7_run_fail(r, "cannot start %s: %s", s->argv.v[0], strerror(e));
+		if (why[0])
+			q7_run_fail(r, "%s", why);
+		else
+			q7_run_fail(r, "cannot start %s: %s", s->argv.v[0], strerror(e));
 		return -1;
 	}
 	s->pid = pid;
@@ -449,6 +498,7 @@ static void free_session(struct q7_emu_session *s, bool remove)
 	free(s->lib);
 	free(s->qemu);
 	free(s->boot);
+	free(s->trace_log);
 	free(s);
 }
 
@@ -469,8 +519,10 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	s->timeout = cfg->timeout_s > 0 ? cfg->timeout_s : DEFAULT_TIMEOUT;
 	s->forward = cfg->forward_signals;
 	s->interrupted = cfg->interrupted;
+	s->host_files = cfg->semihosting_files;
 	s->stats = cfg->stats;
 	s->icount = cfg->icount;
+	s->trace_log = cfg->trace_log ? q7_xstrdup(cfg->trace_log) : NULL;
 	struct q7_strvec paths = {0};
 	char *err = NULL;
 	int rc = 1;
@@ -598,9 +650,9 @@ static int make_layout(const struct q7_run_request *req, struct layout *L, struc
 	L->size = off;
 	uint32_t heap = (Q7_BOOT_DATA_AREA + (uint32_t)off + HEAP_ALIGN - 1) & ~(HEAP_ALIGN - 1);
 	uint32_t room = heap < Q7_BOOT_RAM_END ? Q7_BOOT_RAM_END - heap : 0;
-	size_t want = req->heap_size ? req->heap_size : DEFAULT_HEAP;
-	if (!req->heap_size && want > room)
-		want = room;
+	/* By default all the RAM the tensors leave: the arena is as large as
+	 * a kernel needs, and QEMU maps only the pages it touches. */
+	size_t want = req->heap_size ? req->heap_size : room;
 	if (want > room || room == 0) {
 		q7_run_fail(r, "a heap arena of %zu bytes does not fit the emulated core's RAM beside "
 		            "the tensors (%u bytes left)", want, room);
@@ -704,6 +756,8 @@ int q7_emu_send(struct q7_emu_session *s, const struct q7_run_request *req, int 
 		c->back_bytes = c->L.size;
 		c->region = q7_xmalloc(c->L.size ? c->L.size : 1);
 		c->back = c->region;
+	} else if (c->L.dst_bytes && s->cores == 1) {
+		c->anywhere = true;
 	} else if (c->L.dst_bytes) {
 		c->back_addr = c->L.dst_addr;
 		c->back_bytes = c->L.dst_bytes;
@@ -741,6 +795,7 @@ int q7_emu_send(struct q7_emu_session *s, const struct q7_run_request *req, int 
 		f->dst = c->L.dst;
 		f->heap_base = c->L.heap;
 		f->heap_size = c->L.heap_size;
+		f->loader_flags = c->anywhere ? Q7_FRAME_RESULT_ANYWHERE : 0;
 	}
 	static const unsigned char zeros[TENSOR_ALIGN];
 	struct iovec iov[MAX_IOV];
@@ -773,17 +828,24 @@ static void boot_failure(struct q7_emu_session *s, const struct q7_boot_result *
 	const char *pre = who(s, br->core, w, sizeof w);
 	/* The image the core ran: a damaged one is named. */
 	const char *image = br->core < s->cores && s->image[br->core] ? s->image[br->core] : s->lib;
+	/* Where in the linked image, for addr2line on the .so. */
+	const struct q7_pl_header *h = br->core < s->cores ? &s->hdr[br->core] : NULL;
+	char where[64] = "";
+	if (h && br->exc_pc >= h->base && br->exc_pc - h->base < h->load_size)
+		snprintf(where, sizeof where, " (0x%08x in the linked image)",
+		         br->exc_pc - h->base + h->link_base);
 	if (br->boot_status == Q7_BOOT_EXCEPTION) {
-		/* Where in the linked image, for addr2line on the .so. */
-		const struct q7_pl_header *h = br->core < s->cores ? &s->hdr[br->core] : NULL;
-		char where[64] = "";
-		if (h && br->exc_pc >= h->base && br->exc_pc - h->base < h->load_size)
-			snprintf(where, sizeof where, " (0x%08x in the linked image)",
-			         br->exc_pc - h->base + h->link_base);
 		q7_run_fail(r, "%s%s: the core took an %s: EXCCAUSE %u (%s: %s) at pc 0x%08x%s, "
 		            "address 0x%08x", pre, image, br->message, br->exc_cause,
 		            q7_emu_exc_name(br->exc_cause), q7_emu_exc_meaning(br->exc_cause),
 		            br->exc_pc, where, br->exc_vaddr);
+	} else if (br->boot_status == Q7_BOOT_BREAK) {
+		/* DEBUGCAUSE bits 3 and 4: BREAK and BREAK.N. */
+		q7_run_fail(r, "%s%s: the core stopped at a %s (DEBUGCAUSE 0x%x) at pc 0x%08x%s", pre,
+		            image,
+		            br->exc_cause & 0x18 ? "BREAK instruction (__builtin_trap, or a breakpoint)"
+		                                 : "debug exception",
+		            br->exc_cause, br->exc_pc, where);
 	} else {
 		q7_run_fail(r, "%s%s: the boot program stopped: %s", pre, image, br->message);
 	}
@@ -794,11 +856,29 @@ static void print_stats(const struct q7_emu_session *s, const struct q7_boot_res
 {
 	uint32_t cycles = br->ccount_end - br->ccount_start;
 	fprintf(stderr, "%s: emulated core %u: %u cycles", q7_progname(), br->core, cycles);
-	if (s->icount)
-		fprintf(stderr, ", %llu instructions",
-		        (unsigned long long)cycles * 1000000ull / Q7_BOOT_CCOUNT_KHZ >> ICOUNT_SHIFT);
+	if (s->icount) {
+		/* The entry's instructions: the same count as a profile's. */
+		unsigned long long ns_per = 1ull << ICOUNT_SHIFT;
+		unsigned long long ns = (unsigned long long)cycles * 1000000ull / Q7_BOOT_CCOUNT_KHZ;
+		unsigned long long n = (ns + ns_per / 2) / ns_per;
+		fprintf(stderr, ", %llu instructions", n > ENTRY_CALL_OVERHEAD ? n - ENTRY_CALL_OVERHEAD : 0);
+	}
 	fprintf(stderr, ", stack %u bytes%s\n", br->stack_used,
 	        f->switched_stack ? ", switched stack" : "");
+}
+
+/* Where an anywhere call's out tensor of n bytes lands: the caller's
+ * destination when it starts at the destination on the core (the kernel
+ * wrote get_dst_tensor(), or the op list) or when it is the returned
+ * tensor the runtime would have copied there (as many bytes); else NULL
+ * (a buffer of the call's own). */
+static unsigned char *result_into_dst(const struct call *c, size_t n)
+{
+	if (!c->anywhere || n > c->L.dst_bytes)
+		return NULL;
+	if (c->frame.out.data != c->L.dst_addr && n != c->L.dst_bytes)
+		return NULL;
+	return (unsigned char *)(uintptr_t)c->req->dst.data;
 }
 
 /* Reads records until the call's last one. 0, or -1 after q7_run_fail()
@@ -881,8 +961,11 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 		if (br.back_bytes && (rc = recv_all(s, c->back, br.back_bytes, c->deadline)) != IO_OK)
 			return io_failed(s, rc, r);
 		c->out_bytes = br.out_bytes;
-		c->out = q7_xmalloc(br.out_bytes ? br.out_bytes : 1);
-		if (br.out_bytes && (rc = recv_all(s, c->out, br.out_bytes, c->deadline)) != IO_OK)
+		unsigned char *into = result_into_dst(c, br.out_bytes);
+		if (!into)
+			into = c->out = q7_xmalloc(br.out_bytes ? br.out_bytes : 1);
+		c->out_at = into;
+		if (br.out_bytes && (rc = recv_all(s, into, br.out_bytes, c->deadline)) != IO_OK)
 			return io_failed(s, rc, r);
 		c->busy = false;
 		if (!ok) {
@@ -935,7 +1018,7 @@ void q7_emu_last(const struct q7_emu_session *s, struct q7_emu_back *b)
 	b->data = c->back;
 	b->data_addr = c->back_addr;
 	b->data_bytes = c->back_bytes;
-	b->out = c->out;
+	b->out = c->out_at;
 	b->out_bytes = c->out_bytes;
 }
 

@@ -53,7 +53,11 @@ struct q7_emu_config {
 	const char *boot;     /* q7boot.elf; NULL: <prefix>/lib/q7cc/xtensa/ */
 	bool forward_signals; /* support/proc's signal forwarding while busy */
 	bool stats;           /* per call: wall time, cycles and stack on stderr */
-	bool icount;          /* qemu -icount shift=5: exact instruction counts */
+	bool icount;          /* qemu -icount: exact instruction counts */
+	const char *trace_log;/* QEMU's block log for a profile (emu_trace.h); NULL: none */
+	/* The core may open host files through QEMU's semihosting (SIMCALL
+	 * open); off, QEMU starts confined (emu_confine.h). */
+	bool semihosting_files;
 	/* Non-NULL: once *interrupted is set (by the caller's signal handler,
 	 * e.g. for Ctrl-C in Python), a call stops within SLICE_S (0.25 s):
 	 * QEMU is stopped, the call fails "interrupted", the next one boots
@@ -70,7 +74,8 @@ struct q7_emu_stats {
 };
 
 /* Fills cfg for lib and cores with the defaults and the environment:
- * Q7CC_QEMU (a path), Q7CC_EMU_STATS, Q7CC_EMU_ICOUNT; forward_signals on.
+ * Q7CC_QEMU (a path), Q7CC_EMU_STATS, Q7CC_EMU_ICOUNT,
+ * Q7CC_SEMIHOSTING_FILES; forward_signals on.
  * cfg keeps pointing at lib. */
 void q7_emu_config_init(struct q7_emu_config *cfg, const char *lib, unsigned cores);
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "emu_session.h"
+#include "prelink.h"
 
 /* What the last core of a call left. */
 struct q7_emu_back {
@@ -39,6 +40,10 @@ int q7_emu_take_output(const struct q7_emu_back *b, struct q7_run_result *r);
 unsigned char *q7_emu_sent_data(const struct q7_emu_session *s, size_t *size);
 /* Bytes of a contiguous tensor. */
 size_t q7_emu_desc_bytes(const struct q7_tensor_desc *t);
+/* Where core's image was placed (its prelinked header), and the boot
+ * program the session runs: what a profile names frames with. */
+const struct q7_pl_header *q7_emu_image_header(const struct q7_emu_session *s, unsigned core);
+const char *q7_emu_boot_path(const struct q7_emu_session *s);
 /* CLOCK_MONOTONIC in seconds. */
 double q7_emu_now(void);
 /* EXCCAUSE's name in the ISA ("LoadProhibited"), and what it means for a

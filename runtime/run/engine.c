@@ -16,6 +16,7 @@
  * per op written into the destination), so an emulated image is listed
  * the same way as a host library. */
 #include "engine.h"
+#include "emu_profile.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -35,7 +36,7 @@
 #include "run.h"
 #include "support.h"
 
-#define LIST_BYTES Q7_MAX_DIM_SIZE /* the op list's room: one 1-D uint8 tensor */
+#define LIST_BYTES 65535u /* the op list's room: one 1-D uint8 tensor */
 
 struct q7_engine {
 	bool emulated;
@@ -50,6 +51,8 @@ struct q7_engine {
 	bool race_check;      /* Q7CC_EMU_JOBS > 1: a session per core, per call */
 	bool forward_signals; /* the emulated session's (a forked child opens its own) */
 	const volatile sig_atomic_t *interrupted; /* likewise */
+	struct q7_prof *profile; /* q7_engine_profile: each call profiled into it */
+	unsigned profile_parent;
 	pthread_mutex_t lock;
 	int nops;             /* -1 until listed */
 	char *list;           /* the op list's text, which names and schemas point into */
@@ -185,6 +188,12 @@ void q7_engine_close(struct q7_engine *e)
 
 unsigned q7_engine_cores(const struct q7_engine *e) { return e->cores; }
 
+void q7_engine_profile(struct q7_engine *e, struct q7_prof *p, unsigned parent)
+{
+	e->profile = p;
+	e->profile_parent = parent;
+}
+
 const char *q7_engine_target(const struct q7_engine *e) { return e->emulated ? "emulated" : "host"; }
 
 /* A forked child (a DataLoader worker, multiprocessing's fork) has a copy
@@ -227,7 +236,11 @@ static int call_emulated(struct q7_engine *e, const struct q7_call *c, unsigned 
 	req.timeout_s = e->timeout_s;
 	req.heap_size = e->heap_size;
 	int rc;
-	if (e->race_check) {
+	if (e->profile) {
+		pthread_mutex_lock(&proc_lock);
+		rc = q7_prof_emulated(&req, e->profile, e->profile_parent, NULL, r);
+		pthread_mutex_unlock(&proc_lock);
+	} else if (e->race_check) {
 		rc = q7_run_emulated(&req, r);
 	} else {
 		pthread_mutex_lock(&proc_lock);

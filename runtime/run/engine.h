@@ -73,7 +73,9 @@ enum q7_guard {
 struct q7_engine_opts {
 	const char *target;      /* "host" (also when NULL) or "emulated" */
 	unsigned cores;          /* 1..8; 0: the library's (a manifest's images, else 1) */
-	size_t heap_size;        /* the heap arena's bytes; 0: 64 MiB */
+	size_t heap_size;        /* the heap arena's bytes; 0: as a kernel needs (host:
+	                          * 4 GiB reserved, committed as used; emulated:
+	                          * the core's RAM the tensors leave) */
 	double timeout_s;        /* emulated and isolated host: per call (the first
 	                          * one includes the start); 0: 60 s */
 	enum q7_host_mode host_mode;
@@ -113,6 +115,12 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 void q7_engine_close(struct q7_engine *e);
 
 unsigned q7_engine_cores(const struct q7_engine *e);
+/* The emulated target: while p is set (NULL ends it), each call runs in
+ * a QEMU of its own with its instruction trace, its stacks added to p
+ * under node parent (emu_profile.h); the engine's session is left alone.
+ * p stays the caller's. */
+struct q7_prof;
+void q7_engine_profile(struct q7_engine *e, struct q7_prof *p, unsigned parent);
 /* "host" or "emulated". */
 const char *q7_engine_target(const struct q7_engine *e);
 

@@ -43,7 +43,10 @@
 
 #include "support.h"
 
-#define DEFAULT_HEAP (64u << 20)
+/* The arena's default: as large as its 32-bit block sizes allow, reserved
+ * (MAP_NORESERVE) and committed page by page as kernels use it, so it
+ * holds what a kernel allocates without costing what it does not. */
+#define DEFAULT_HEAP ((size_t)0xfffff000u)
 #define CORE_STACK (256u << 10) /* the native stack of a core's call */
 #define ALT_STACK (64u << 10)   /* the fault handler's own stack: the core's may be gone */
 
@@ -193,15 +196,19 @@ int q7_host_finish(const struct q7_call *c, const struct q7_frame *f, uint64_t d
 	if (c->dst.data != 0) {
 		/* Written in place: the runtime copied a returned tensor into it
 		 * or the kernel wrote it through get_dst_tensor(). */
-		if (f->out.data != dst_data) {
-			q7_run_fail(r, "%s: the runtime left the result outside the destination", c->op);
+		struct q7_tensor_desc out; /* read once: a kernel's thread may rewrite f */
+		memcpy(&out, (const void *)&f->out, sizeof out);
+		if (q7_run_check_in_dst(c->op, &out, dst_data, &c->dst, r) != 0)
 			return 1;
-		}
-		r->out = f->out;
+		r->out = out;
 		r->out.data = c->dst.data;
 		r->status = Q7_STATUS_OK;
 		return 0;
 	}
+	static const unsigned char nothing[1];
+	uint64_t n, extent;
+	if (!span && q7_run_desc_bytes(&f->out, &n, &extent) && n == 0)
+		span = nothing; /* an empty tensor: no byte to read, wherever it says it is */
 	if (!span) {
 		q7_run_fail(r, "%s: the returned tensor lies outside the memory the kernel shares", c->op);
 		return 1;
@@ -372,7 +379,9 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 		*out = h;
 		return 0;
 	}
-	if (posix_memalign(&h->heap, 64, h->heap_size) != 0) {
+	h->heap = mmap(NULL, h->heap_size, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (h->heap == MAP_FAILED) {
 		h->heap = NULL;
 		snprintf(err, n, "cannot allocate a heap arena of %zu bytes", h->heap_size);
 		goto fail;
@@ -394,7 +403,8 @@ void q7_host_close(struct q7_host *h)
 	q7_host_images_unload(&h->images);
 	for (unsigned i = 0; i < Q7_MAX_CORES; i++)
 		free(h->paths[i]);
-	free(h->heap);
+	if (h->heap)
+		munmap(h->heap, h->heap_size);
 	free(h);
 }
 
@@ -407,6 +417,29 @@ static void fill_frame(struct q7_host *h, const struct q7_call *c, unsigned core
 	f->heap_base = (uint64_t)(uintptr_t)h->heap;
 	f->heap_size = h->heap_size;
 	f->write_fn = (uint64_t)(uintptr_t)q7_host_write;
+}
+
+/* Where a returned tensor may lie in this process: in the heap arena or
+ * an argument tensor's bytes (the runtime makes tensors nowhere else), so
+ * a shape larger than its memory never copies the rest of this
+ * process's. NULL elsewhere; *bytes: how many may be read from data. */
+static const unsigned char *span_of(const struct q7_host *h, const struct q7_call *c,
+                                    uint64_t data, size_t *bytes)
+{
+	uint64_t lo = (uint64_t)(uintptr_t)h->heap, hi = lo + h->heap_size;
+	for (unsigned i = 0; !(data >= lo && data < hi) && i < c->nargs; i++) {
+		const struct q7_tensor_desc *t = &c->args[i].u.tensor;
+		uint64_t n, extent;
+		lo = hi = 0;
+		if (c->args[i].kind == Q7_ARG_TENSOR && q7_run_desc_bytes(t, &n, &extent)) {
+			lo = t->data;
+			hi = lo + extent;
+		}
+	}
+	if (!(data >= lo && data < hi))
+		return NULL;
+	*bytes = (size_t)(hi - data);
+	return (const unsigned char *)(uintptr_t)data;
 }
 
 int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_result *r)
@@ -432,6 +465,7 @@ int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_resul
 		if (q7_host_core_done(f, core, h->cores, r) != 0)
 			return 1;
 	}
-	return q7_host_finish(c, f, c->dst.data, (const unsigned char *)(uintptr_t)f->out.data,
-	                      SIZE_MAX, r);
+	size_t span_bytes = 0;
+	const unsigned char *span = c->dst.data ? NULL : span_of(h, c, f->out.data, &span_bytes);
+	return q7_host_finish(c, f, c->dst.data, span, span_bytes, r);
 }

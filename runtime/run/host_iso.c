@@ -68,7 +68,7 @@
 #define ALT_STACK (64u << 10)
 
 enum state { ST_STARTING, ST_LOADING, ST_LISTING, ST_READY, ST_RUNNING };
-enum end { END_NONE, END_FAULT, END_EXIT };
+enum end { END_NONE, END_FAULT, END_EXIT, END_LOST };
 
 /* A tensor's place in the region (offsets from its start). */
 struct slot {
@@ -122,6 +122,7 @@ struct q7_iso {
 	unsigned nslots;
 	uint64_t guards[MAX_SLOTS + 1];
 	unsigned nguards;
+	struct q7_frame answer; /* the frame a call ended with, copied out of the region */
 };
 
 static double now_s(void)
@@ -187,27 +188,29 @@ static void worker_forked(void)
 
 static void worker_notify(uint32_t seq)
 {
-	if (send(w.fd, &seq, sizeof seq, MSG_NOSIGNAL) != (ssize_t)sizeof seq)
-		_exit(Q7_EXIT_INTERNAL); /* the parent is gone */
+	if (send(w.fd, &seq, sizeof seq, MSG_NOSIGNAL) != (ssize_t)sizeof seq) {
+		/* The parent is gone, or the kernel closed (or replaced) the
+		 * descriptor: the parent, if there, reads why in the region. */
+		w.ctl->end = END_LOST;
+		_exit(Q7_EXIT_INTERNAL);
+	}
 }
 
 /* The guard pages as the call lays them out, and the rest of the region
- * past the layout. */
+ * past the layout. Made inaccessible again at every call, layout the
+ * same or not: a kernel may have opened one with mprotect, and the next
+ * call's overrun would then go unseen. */
 static void worker_layout(void)
 {
 	struct ctl *c = w.ctl;
-	if (c->used != w.used) {
-		if (w.used)
-			mprotect(w.base + w.used, w.reserve - w.used, PROT_READ | PROT_WRITE);
-		if (c->used < w.reserve)
-			mprotect(w.base + c->used, w.reserve - c->used, PROT_NONE);
-		w.used = c->used;
-	}
+	if (c->used != w.used && w.used)
+		mprotect(w.base + w.used, w.reserve - w.used, PROT_READ | PROT_WRITE);
+	if (c->used < w.reserve)
+		mprotect(w.base + c->used, w.reserve - c->used, PROT_NONE);
+	w.used = c->used;
 	bool same = w.nguarded == c->nguards &&
 	            memcmp(w.guarded, c->guards, c->nguards * sizeof c->guards[0]) == 0;
-	if (same)
-		return;
-	for (unsigned i = 0; i < w.nguarded; i++)
+	for (unsigned i = 0; !same && i < w.nguarded; i++)
 		mprotect(w.base + w.guarded[i], 1, PROT_READ | PROT_WRITE);
 	for (unsigned i = 0; i < c->nguards; i++)
 		mprotect(w.base + c->guards[i], 1, PROT_NONE);
@@ -594,6 +597,9 @@ static void call_failed(struct q7_iso *s, const struct q7_call *c, int st, struc
 	} else if (ctl->end == END_EXIT) {
 		q7_run_fail(r, "%s: the kernel exited with status %d on core %u (exit() ends the op)", op,
 		            ctl->exit_status, core);
+	} else if (ctl->end == END_LOST) {
+		q7_run_fail(r, "%s: the kernel closed the descriptor its process answers q7-run on (core "
+		            "%u); a kernel may close only the descriptors it opened", op, core);
 	} else if (WIFEXITED(st)) {
 		q7_run_fail(r, "%s: the kernel exited with status %d on core %u (_exit() ends the op)", op,
 		            WEXITSTATUS(st), core);
@@ -746,13 +752,15 @@ static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 	uint32_t back = 0;
 	int rc = answer(s, t0, &back);
 	if (rc == 1 && back == seq) {
-		unsigned ran = 0;
+		/* Each frame read once, into memory of this process's own: the
+		 * kernel's process (a thread of it still running) may rewrite
+		 * the shared one between a check and a use. */
+		struct q7_frame *f = &s->answer;
 		for (unsigned core = 0; core < s->cores; core++) {
-			ran = core;
-			if (q7_host_core_done(&ctl->frames[core], core, s->cores, r) != 0)
+			memcpy(f, &ctl->frames[core], sizeof *f);
+			if (q7_host_core_done(f, core, s->cores, r) != 0)
 				return 1;
 		}
-		const struct q7_frame *f = &ctl->frames[ran];
 		uint64_t dst_slot = 0;
 		for (unsigned i = 0; i < s->nslots; i++)
 			if (s->slots[i].arg < 0) {

@@ -142,7 +142,8 @@ static bool read_shape(struct cursor *c, struct npy_array *a, const char **why)
 			return false;
 		}
 		if (v > Q7_MAX_DIM_SIZE) {
-			*why = "a dimension is over 65535 (q7's limit)";
+			*why = "a dimension is over 2^31-1 (q7's limit: the call frame's strides are "
+			       "32-bit)";
 			return false;
 		}
 		a->sizes[a->ndim++] = (uint32_t)v;

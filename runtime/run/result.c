@@ -95,31 +95,88 @@ static bool gather(const struct q7_tensor_desc *t, size_t n, size_t es, const un
 	return true;
 }
 
+bool q7_run_desc_bytes(const struct q7_tensor_desc *t, uint64_t *numel, uint64_t *extent)
+{
+	size_t es = q7_npy_dtype_size((enum q7_dtype)t->dtype);
+	if (es == 0 || t->ndim > Q7_MAX_DIMS)
+		return false;
+	uint64_t n = 1, last = 0;
+	for (unsigned d = 0; d < t->ndim; d++) {
+		if (t->strides[d] < 0 || __builtin_mul_overflow(n, (uint64_t)t->sizes[d], &n))
+			return false;
+		uint64_t step;
+		if (t->sizes[d] &&
+		    (__builtin_mul_overflow((uint64_t)(t->sizes[d] - 1), (uint64_t)t->strides[d], &step) ||
+		     __builtin_add_overflow(last, step, &last)))
+			return false;
+	}
+	uint64_t bytes = 0, all;
+	if (n && (__builtin_add_overflow(last, 1, &last) || __builtin_mul_overflow(last, es, &bytes) ||
+	          __builtin_mul_overflow(n, es, &all)))
+		return false;
+	*numel = n;
+	*extent = bytes;
+	return true;
+}
+
+int q7_run_check_in_dst(const char *op, const struct q7_tensor_desc *out, uint64_t dst_data,
+                        const struct q7_tensor_desc *dst, struct q7_run_result *r)
+{
+	uint64_t n, bytes, dn, dbytes;
+	size_t es = q7_npy_dtype_size((enum q7_dtype)out->dtype);
+	if (out->data != dst_data) {
+		q7_run_fail(r, "%s: the runtime left the result outside the destination", op);
+		return -1;
+	}
+	if (!q7_run_desc_bytes(out, &n, &bytes) || !q7_run_desc_bytes(dst, &dn, &dbytes) ||
+	    !in_c_order(out) || n * es > dbytes) {
+		q7_run_fail(r,
+		            "%s: the returned tensor does not fit the destination (%u dims, %llu "
+		            "elements of %zu bytes%s, where the destination holds %llu bytes)",
+		            op, out->ndim, (unsigned long long)(es && out->ndim <= Q7_MAX_DIMS ? n : 0), es,
+		            in_c_order(out) ? "" : ", not contiguous", (unsigned long long)dbytes);
+		return -1;
+	}
+	return 0;
+}
+
 /* Copies the out tensor (span bytes as the core laid it out, by its
- * strides) into a contiguous buffer owned by r. */
+ * strides) into a contiguous buffer owned by r: only once its bytes are
+ * known to lie within span (a frame a kernel rewrote may say anything). */
 int q7_run_take_output(const struct q7_frame *f, const unsigned char *span, size_t span_bytes,
                        struct q7_run_result *r)
 {
-	size_t es = q7_npy_dtype_size((enum q7_dtype)f->out.dtype);
-	if (es == 0 || f->out.ndim > Q7_MAX_DIMS) {
-		q7_run_fail(r, "%s: the runtime described an invalid result", f->op);
+	/* Read once: a thread of the kernel's may rewrite f meanwhile. */
+	struct q7_tensor_desc out;
+	memcpy(&out, (const void *)&f->out, sizeof out);
+	char op[sizeof f->op];
+	memcpy(op, f->op, sizeof op);
+	op[sizeof op - 1] = 0;
+	size_t es = q7_npy_dtype_size((enum q7_dtype)out.dtype);
+	uint64_t n = 0, extent = 0;
+	if (!q7_run_desc_bytes(&out, &n, &extent)) {
+		q7_run_fail(r, "%s: the runtime described an invalid result", op);
 		return -1;
 	}
-	size_t n = 1;
-	for (unsigned i = 0; i < f->out.ndim; i++)
-		n *= f->out.sizes[i];
-	r->out = f->out;
+	if (extent > span_bytes || n * es > span_bytes) {
+		q7_run_fail(r,
+		            "%s: the returned tensor's bytes are incomplete (%llu elements of %zu bytes "
+		            "over %llu bytes, where %zu may be read)",
+		            op, (unsigned long long)n, es, (unsigned long long)extent, span_bytes);
+		return -1;
+	}
+	r->out = out;
 	r->out_bytes = n * es;
 	r->out_data = q7_xmalloc(r->out_bytes ? r->out_bytes : 1);
-	if (!gather(&f->out, n, es, span, span_bytes, r->out_data)) {
-		q7_run_fail(r, "%s: the returned tensor's bytes are incomplete", f->op);
+	if (!gather(&out, n, es, span, span_bytes, r->out_data)) {
+		q7_run_fail(r, "%s: the returned tensor's bytes are incomplete", op);
 		return -1;
 	}
 	/* Contiguous now, at a host address. */
 	int32_t stride = 1;
-	for (unsigned d = f->out.ndim; d-- > 0;) {
+	for (unsigned d = out.ndim; d-- > 0;) {
 		r->out.strides[d] = stride;
-		stride *= (int32_t)f->out.sizes[d];
+		stride *= (int32_t)out.sizes[d];
 	}
 	r->out.data = (uint64_t)(uintptr_t)r->out_data;
 	return 0;

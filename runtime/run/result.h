@@ -4,7 +4,9 @@
 #ifndef Q7_RUN_RESULT_H
 #define Q7_RUN_RESULT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "run.h"
 #include "support.h"
@@ -28,6 +30,19 @@ void q7_run_frame_init(struct q7_frame *f, const struct q7_run_request *req, uns
 void q7_run_frame_fill(struct q7_frame *f, const char *op, unsigned nargs,
                        const struct q7_arg *args, const struct q7_tensor_desc *dst, unsigned core,
                        unsigned cores);
+
+/* The elements of t and the bytes its strides span from element 0
+ * ((largest offset + 1) x the element's size; 0 for no element). false
+ * for a dtype or rank that is none, a negative stride, or counts past
+ * 64 bits: what a frame a kernel rewrote may hold. */
+bool q7_run_desc_bytes(const struct q7_tensor_desc *t, uint64_t *numel, uint64_t *extent);
+
+/* A result returned into the destination (the loader's own dst, at
+ * dst_data in the core's memory): at its address, contiguous, and no
+ * more bytes than it holds, since the caller then reads out's shape
+ * from dst's buffer. 0, or -1 after q7_run_fail naming op. */
+int q7_run_check_in_dst(const char *op, const struct q7_tensor_desc *out, uint64_t dst_data,
+                        const struct q7_tensor_desc *dst, struct q7_run_result *r);
 
 /* Copies f->out into a contiguous buffer owned by r, following its
  * strides. span is the host address of the tensor's element 0 and

@@ -2,7 +2,8 @@
  *
  *   q7-run [--target=host|emulated] [--cores=N] [--out-shape=2,3]
  *          [--out-dtype=float32] [--heap=BYTES] [--timeout=SECONDS]
- *          [--guard=end|start] [--in-process] [-v] LIB OP ARG... -o OUT.npy
+ *          [--guard=end|start] [--in-process] [--semihosting-files]
+ *          [--profile=FILE] [-v] LIB OP ARG... -o OUT.npy
  *
  * An ARG naming a file (or ending in .npy) is a tensor read from NPY; else
  * it is a literal: an integer (3, -2, 0x10), a float (0.5, 1e-3, inf) or
@@ -13,7 +14,13 @@
  * On the host the kernel runs in a process of its own (the engine's
  * isolated mode), each tensor against a guard page at its end (or its
  * start, --guard=start); --in-process runs it in q7-run itself, under a
- * fault handler (the guarded mode). */
+ * fault handler (the guarded mode). On the emulated core the kernel has
+ * no host file access through QEMU's semihosting unless
+ * --semihosting-files (or Q7CC_SEMIHOSTING_FILES=1) asks for it.
+ *
+ * --profile=FILE (emulated): the call's instruction profile, every
+ * instruction of each core's entry call under the stack it ran in, as
+ * folded stacks (FILE.folded) or a flame graph (FILE.svg); emu_profile.h. */
 #include "run.h"
 
 #include <errno.h>
@@ -27,10 +34,11 @@
 #include "engine.h"
 #include "image.h"
 #include "npy.h"
+#include "insn_profile.h"
 #include "support.h"
 
 struct options {
-	const char *target, *out, *out_shape, *out_dtype;
+	const char *target, *out, *out_shape, *out_dtype, *profile;
 	unsigned cores;
 	bool verbose, list, in_process;
 	enum q7_guard guard;
@@ -44,7 +52,8 @@ static void usage(void)
 	fprintf(stderr,
 	        "usage: q7-run [--target=host|emulated] [--cores=N] [--out-shape=D0,D1,...]\n"
 	        "              [--out-dtype=TYPE] [--heap=BYTES] [--timeout=SECONDS]\n"
-	        "              [--guard=end|start] [--in-process] [-v] LIB OP ARG... -o OUT.npy\n"
+	        "              [--guard=end|start] [--in-process] [--semihosting-files]\n"
+	        "              [--profile=FILE.folded|FILE.svg] [-v] LIB OP ARG... -o OUT.npy\n"
 	        "       q7-run [--target=host|emulated] [--in-process] --list LIB\n"
 	        "  LIB   the library given to -o at link time (an image or a multicore manifest)\n"
 	        "  ARG   a .npy file (a tensor) or a literal: 3, -2, 0.5, 1e-3, true, false\n");
@@ -113,10 +122,21 @@ static int parse_options(int argc, char **argv, struct options *o)
 				q7_error("%s: expected a number of seconds", a);
 				return -1;
 			}
+		} else if (strncmp(a, "--profile=", 10) == 0) {
+			o->profile = a + 10;
+			if (!q7_prof_path_ok(o->profile)) {
+				q7_error("%s: a profile is written as FILE.folded (folded stacks) or FILE.svg "
+				         "(a flame graph)", a);
+				return -1;
+			}
 		} else if (strcmp(a, "--list") == 0) {
 			o->list = true;
 		} else if (strcmp(a, "--in-process") == 0) {
 			o->in_process = true;
+		} else if (strcmp(a, "--semihosting-files") == 0) {
+			/* Read where the emulated session starts QEMU
+			 * (q7_emu_config_init), as PyTorch's sessions read it. */
+			setenv("Q7CC_SEMIHOSTING_FILES", "1", 1);
 		} else if (strncmp(a, "--guard=", 8) == 0) {
 			if (strcmp(a + 8, "end") == 0) {
 				o->guard = Q7_GUARD_END;
@@ -279,6 +299,8 @@ int q7_run_main(int argc, char **argv)
 	struct q7_run_result res;
 	void *dst_buf = NULL;
 	struct q7_engine *engine = NULL;
+	struct q7_prof prof;
+	q7_prof_init(&prof);
 	int rc = Q7_EXIT_USAGE;
 	memset(&req, 0, sizeof req);
 	memset(&res, 0, sizeof res);
@@ -296,6 +318,11 @@ int q7_run_main(int argc, char **argv)
 		goto out;
 	}
 	bool emulated = strcmp(o.target, "emulated") == 0;
+	if (o.profile && !emulated) {
+		q7_error("--profile=%s: profiles come from the emulated core: add --target=emulated",
+		         o.profile);
+		goto out;
+	}
 	char *why = NULL;
 	if (q7_run_check_target(req.lib, o.cores, emulated, &why) != 0) {
 		q7_error("%s", why);
@@ -369,6 +396,8 @@ int q7_run_main(int argc, char **argv)
 		q7_error("%s", err);
 		goto out;
 	}
+	if (o.profile)
+		q7_engine_profile(engine, &prof, Q7_PROF_ROOT);
 	struct q7_call call = {.op = req.op, .nargs = req.nargs, .args = req.args, .dst = req.dst};
 	if (q7_engine_call(engine, &call, &res) != 0 || res.status != Q7_STATUS_OK) {
 		/* The runtime names the op; a damaged one may not. */
@@ -387,6 +416,20 @@ int q7_run_main(int argc, char **argv)
 		rc = Q7_EXIT_IO;
 		goto out;
 	}
+	if (o.profile) {
+		char *title = q7_xasprintf("%s on %u emulated core%s", req.op, req.cores,
+		                           req.cores == 1 ? "" : "s");
+		int w = q7_prof_write(&prof, o.profile, title, err, sizeof err);
+		free(title);
+		if (w != 0) {
+			q7_error("%s", err);
+			rc = Q7_EXIT_IO;
+			goto out;
+		}
+		if (o.verbose)
+			q7_note("%s: profile: %llu instructions in %zu frames, written to %s", req.op,
+			        (unsigned long long)q7_prof_sum(&prof), prof.n - 1, o.profile);
+	}
 	if (o.verbose) {
 		struct q7_strbuf b = {0};
 		for (unsigned i = 0; i < res.out.ndim; i++)
@@ -400,6 +443,7 @@ int q7_run_main(int argc, char **argv)
 out:
 	q7_run_result_free(&res);
 	q7_engine_close(engine);
+	q7_prof_free(&prof);
 	for (unsigned i = 0; i < narrays; i++)
 		npy_free(&arrays[i]);
 	free(dst_buf);

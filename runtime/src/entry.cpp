@@ -217,6 +217,12 @@ bool check_tensor(q7_frame *f, const q7_tensor_desc *d, const char *what)
 			return false;
 		}
 		n *= d->sizes[i];
+		if (n > Q7_MAX_NUMEL) {
+			set_status(f, Q7_STATUS_BAD_ARGS,
+			           "%s: %s has more than 2^31-1 elements (the call frame's strides are "
+			           "32-bit)", f->op, what);
+			return false;
+		}
 	}
 	if (n > 0 && d->data == 0) {
 		set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s has no data", f->op, what);
@@ -358,6 +364,10 @@ bool finish(q7_frame *f)
 			           f->op, q7rt_dtype_name(t->dtype), (long long)q7rt_numel(t),
 			           q7rt_dtype_name((int)f->dst.dtype), (unsigned long long)dn);
 			return false;
+		}
+		if (f->loader_flags & Q7_FRAME_RESULT_ANYWHERE) {
+			describe(&f->out, t, (uint64_t)reinterpret_cast<uintptr_t>(t->data));
+			return true;
 		}
 		memcpy(reinterpret_cast<void *>((uintptr_t)f->dst.data), t->data,
 		       (size_t)q7rt_numel(t) * q7rt_dtype_size(t->dtype));

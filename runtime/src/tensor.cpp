@@ -169,7 +169,7 @@ extern "C" uint32_t q7rt_cpu_count(void)
 }
 
 /* The element offset of flat index k, through the strides. 32-bit: numel
- * fits (8 dims of 65535 are capped at 2^32 by q7rt_tensor_new and the entry
+ * fits (numel is capped at 2^32 by q7rt_tensor_new, at 2^31-1 by the entry
  * checks), and the lx106 has no 64-bit division. */
 static int64_t flat_offset(const q7rt_tensor *t, uint32_t k)
 {

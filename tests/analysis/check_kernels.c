@@ -7,6 +7,7 @@
 #include "analysis.h"
 #include "schema.h"
 #include "internal.h"
+#include "server.h"
 
 #include "run_suite.h"
 
@@ -481,7 +482,7 @@ static bool answers(const char *sock)
 	struct q7_op_table ops = {0};
 	struct q7_diags diags = {0};
 	int rc;
-	bool ok = q7_server_analyze(sock, &o, &ops, &diags, &rc) == 0;
+	bool ok = q7_server_analyze(sock, &o, &ops, &diags, &rc, Q7_SERVER_ACK_MS) == 0;
 	q7_ops_free(&ops);
 	q7_diags_free(&diags);
 	return ok;

@@ -144,6 +144,65 @@ START_TEST(too_many)
 }
 END_TEST
 
+/* Errors after policy p of an 11-kernel library merged for profile. */
+static size_t too_many_errors(const char *profile, struct q7_warn_policy *p, size_t *left)
+{
+	struct q7_op_table in = {0}, out = {0};
+	struct q7_diags ds = {0};
+	char schema[64];
+	for (int i = 0; i < 11; i++) {
+		snprintf(schema, sizeof schema, "k%02d(Tensor x) -> Tensor", i);
+		add(&in, schema, true, "k.cpp", (unsigned)i + 1, 0);
+	}
+	q7_ops_merge(&in, profile, &out, &ds);
+	size_t errors = q7_diags_apply_policy(&ds, p);
+	*left = ds.n;
+	q7_ops_free(&in);
+	q7_ops_free(&out);
+	q7_diags_free(&ds);
+	q7_warn_policy_free(p);
+	return errors;
+}
+
+/* The cap is the device's: under xt no flag lowers it; on gnu it is a
+ * default-error warning (-Wno-error= demotes, -Wno- and -w drop it),
+ * on host a warning. */
+START_TEST(too_many_policy)
+{
+	const char *rule = "q7-too-many-kernels";
+	struct q7_warn_policy p = {0};
+	size_t left;
+	ck_assert_uint_eq(too_many_errors("gnu", &p, &left), 1);
+	q7_warn_policy_rule(&p, rule, true, true); /* -Wno-error=RULE */
+	ck_assert_uint_eq(too_many_errors("gnu", &p, &left), 0);
+	ck_assert_uint_eq(left, 1);
+	q7_warn_policy_rule(&p, rule, true, false); /* -Wno-RULE */
+	ck_assert_uint_eq(too_many_errors("gnu", &p, &left), 0);
+	ck_assert_uint_eq(left, 0);
+	p.suppress_all = true; /* -w */
+	ck_assert_uint_eq(too_many_errors("gnu", &p, &left), 0);
+	ck_assert_uint_eq(left, 0);
+	q7_warn_policy_rule(&p, rule, true, false); /* -Wno-RULE -WRULE */
+	q7_warn_policy_rule(&p, rule, false, false);
+	ck_assert_uint_eq(too_many_errors("gnu", &p, &left), 1);
+	p.werror = true; /* -Wno-error=RULE -Werror */
+	q7_warn_policy_rule(&p, rule, true, true);
+	ck_assert_uint_eq(too_many_errors("gnu", &p, &left), 0);
+	ck_assert_uint_eq(left, 1);
+	q7_warn_policy_rule(&p, rule, true, false);
+	ck_assert_uint_eq(too_many_errors("host", &p, &left), 0);
+	ck_assert_uint_eq(left, 0);
+	ck_assert_uint_eq(too_many_errors("host", &p, &left), 0);
+	ck_assert_uint_eq(left, 1);
+	for (int error = 0; error < 2; error++) { /* -Wno-RULE, -Wno-error=RULE */
+		q7_warn_policy_rule(&p, rule, true, error);
+		ck_assert_uint_eq(too_many_errors("xt", &p, &left), 1);
+	}
+	p.suppress_all = true;
+	ck_assert_uint_eq(too_many_errors("xt", &p, &left), 1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("analysis-merge");
@@ -152,6 +211,7 @@ int main(void)
 	tcase_add_test(tc, duplicates);
 	tcase_add_test(tc, undefined);
 	tcase_add_test(tc, too_many);
+	tcase_add_test(tc, too_many_policy);
 	suite_add_tcase(s, tc);
 	return run_suite(s, true);
 }

@@ -16,6 +16,7 @@
  * a FIFO as the source: libclang waits on it until the test writes. */
 #include "analysis.h"
 #include "internal.h"
+#include "server.h"
 #include "proc.h"
 
 #include "run_suite.h"
@@ -74,7 +75,7 @@ static int ask(const char *sock, const char *source, char **args, struct q7_op_t
 	struct q7_analysis_opts o = opts_for(source, args);
 	struct q7_diags diags = {0};
 	int rc = -99;
-	int r = q7_server_analyze(sock, &o, ops, &diags, &rc);
+	int r = q7_server_analyze(sock, &o, ops, &diags, &rc, Q7_SERVER_ACK_MS);
 	if (r == 0)
 		ck_assert_int_eq(rc, 0);
 	q7_diags_free(&diags);
@@ -203,7 +204,7 @@ START_TEST(fake_server)
 	struct q7_analysis_opts o = opts_for(src, big_args());
 	int rc = -99;
 	long long t0 = now_ms();
-	int r = q7_server_analyze(sock, &o, &ops, &diags, &rc);
+	int r = q7_server_analyze(sock, &o, &ops, &diags, &rc, Q7_SERVER_ACK_MS);
 	long long took = now_ms() - t0;
 	ck_assert_msg(r == Q7_SERVER_FAILED, "%s: q7_server_analyze gave %d", mode, r);
 	ck_assert_uint_eq(ops.n, 0);
@@ -359,7 +360,7 @@ static pid_t client(const char *sock, const char *source)
 		struct q7_analysis_opts o = opts_for(source, NULL);
 		struct q7_diags diags = {0};
 		int rc = -1;
-		bool ok = q7_server_analyze(sock, &o, &ops, &diags, &rc) == 0 && rc == 0 &&
+		bool ok = q7_server_analyze(sock, &o, &ops, &diags, &rc, Q7_SERVER_ACK_MS) == 0 && rc == 0 &&
 		          ops.n == 1 && strcmp(ops.ops[0].name, "twice") == 0;
 		_exit(ok ? 0 : 1);
 	}

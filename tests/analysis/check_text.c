@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char *print_op(const struct q7_op *op)
@@ -343,6 +344,7 @@ START_TEST(print_caret)
 	close(fd);
 	struct q7_diags ds = {0};
 	q7_diags_add(&ds, Q7_SEV_ERROR, path, 2, 33, "q7-unsupported-param", "bad %s", "p");
+	ds.d[0].source_read = true;
 	q7_diags_add(&ds, Q7_SEV_WARNING, "", 0, 0, "", "no place");
 	char *out = capture(print_plain, &ds, false);
 	char *want = q7_xasprintf("%s:2:33: error: bad p [-Wq7-unsupported-param]\n"
@@ -359,6 +361,59 @@ START_TEST(print_caret)
 	free(want);
 	q7_diags_free(&ds);
 	unlink(path);
+}
+END_TEST
+
+/* Issue 20, items 1, 6 and 14: a finding from a trailer or a record names
+ * whatever file it likes; its line is shown only when the analysis read
+ * that file itself, and only from a regular file (never a FIFO, which
+ * would block, nor /dev/zero, which never ends). Names, messages, rules
+ * and lines reach the terminal without their control characters. */
+START_TEST(print_hostile)
+{
+	char dir[] = "/tmp/q7diagXXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char *secret = q7_xasprintf("%s/secret", dir), *fifo = q7_xasprintf("%s/fifo", dir);
+	FILE *f = fopen(secret, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("the-secret-line\n", f);
+	fclose(f);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	struct q7_diags ds = {0};
+	q7_diags_add(&ds, Q7_SEV_WARNING, secret, 1, 1, "q7-return", "named, not read");
+	/* Said to be read, but a FIFO and a device: no line, no wait. */
+	q7_diags_add(&ds, Q7_SEV_WARNING, fifo, 1, 1, "q7-return", "a fifo");
+	ds.d[1].source_read = true;
+	q7_diags_add(&ds, Q7_SEV_WARNING, "/dev/zero", 1, 1, "q7-return", "a device");
+	ds.d[2].source_read = true;
+	q7_diags_add(&ds, Q7_SEV_ERROR, "k\x1b]0;t\x07.cpp", 1, 1, "q7-\x1b[2J", "x\nq7cc: error: forged\xc2\x9b");
+	char *out = capture(print_plain, &ds, false);
+	ck_assert_ptr_null(strstr(out, "the-secret-line"));
+	char *want = q7_xasprintf("%s:1:1: warning: named, not read [-Wq7-return]\n"
+	                          "%s:1:1: warning: a fifo [-Wq7-return]\n"
+	                          "/dev/zero:1:1: warning: a device [-Wq7-return]\n"
+	                          "k\\x1b]0;t\\x07.cpp:1:1: error: x\\x0aq7cc: error: forged\\xc2\\x9b "
+	                          "[-Wq7-\\x1b[2J]\n",
+	                          secret, fifo);
+	ck_assert_str_eq(out, want);
+	free(want);
+	free(out);
+	/* Read by the analysis, a regular file: shown, escaped. */
+	f = fopen(secret, "w");
+	fputs("a\x1b[2Jb\tc\n", f);
+	fclose(f);
+	q7_diags_free(&ds);
+	q7_diags_add(&ds, Q7_SEV_WARNING, secret, 1, 5, "q7-return", "read");
+	ds.d[0].source_read = true;
+	out = capture(print_plain, &ds, false);
+	ck_assert_ptr_nonnull(strstr(out, "\na\\x1b[2Jb\tc\n"));
+	free(out);
+	q7_diags_free(&ds);
+	unlink(secret);
+	unlink(fifo);
+	rmdir(dir);
+	free(secret);
+	free(fifo);
 }
 END_TEST
 
@@ -427,6 +482,7 @@ int main(void)
 	tcase_add_test(tc, schema_mutations);
 	tcase_add_test(tc, policy);
 	tcase_add_test(tc, print_caret);
+	tcase_add_test(tc, print_hostile);
 	tcase_add_test(tc, json_and_sarif);
 	tcase_add_test(tc, rules_documented);
 	suite_add_tcase(s, tc);

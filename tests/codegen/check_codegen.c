@@ -118,6 +118,27 @@ START_TEST(refuses_long_name)
 }
 END_TEST
 
+/* Issue 20 item 10: the op list q7-run and PyTorch read ("name<TAB>schema"
+ * lines) has 65,534 bytes of room; a library whose list is longer could
+ * be linked, but no tool could list its ops. */
+START_TEST(refuses_long_op_list)
+{
+	struct q7_op_table t = {0};
+	char *name = q7_xmalloc(40001);
+	memset(name, 'p', 40000);
+	name[40000] = '\0';
+	struct q7_op *op = add_op(&t, "k", "k");
+	add_param(op, Q7_KIND_INT, name, "int");
+	struct q7_strbuf out = {0};
+	ck_assert_int_eq(q7_codegen_wrapper(&t, &out), 0); /* one such name fits */
+	q7_sb_free(&out);
+	op = add_op(&t, "k2", "k2");
+	add_param(op, Q7_KIND_INT, name, "int");
+	expect_refused(&t);
+	free(name);
+}
+END_TEST
+
 START_TEST(refuses_bad_tables)
 {
 	struct q7_op_table t = {0};
@@ -215,6 +236,7 @@ int main(int argc, char **argv)
 	tcase_add_test(tc, every_kind_and_namespaces);
 	tcase_add_test(tc, empty_table);
 	tcase_add_test(tc, refuses_long_name);
+	tcase_add_test(tc, refuses_long_op_list);
 	tcase_add_test(tc, refuses_bad_tables);
 	tcase_add_loop_test(tc, refuses_hostile_types, 0, (int)(sizeof hostile / sizeof hostile[0]));
 	suite_add_tcase(s, tc);

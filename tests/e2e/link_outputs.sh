@@ -13,11 +13,14 @@
 #   with the real gnu toolchain at full speed: gnu_concurrent_links[_mc],
 #   gnu_relink_fails[_mc], special_outputs (a FIFO or a device as -o), and
 #   make_concurrent (two `make -j2` at once in a CMake multicore build
-#   folder, then `make`: up to date only when every output is there).
+#   folder, then `make`: up to date only when every output is there);
+#   with the host toolchain: linked_outputs[_mc] (-o a link to a file, a
+#   directory, nowhere, /dev/stdout, special files: link_outputs_linked.sh).
 set -u
 q7cc=$1 work=$2 case=$3
 proj=$(cd "$(dirname "$0")/proj" && pwd)
 . "$(dirname "$0")/../support/proc_lib.sh"
+. "$(dirname "$0")/link_outputs_linked.sh"
 
 MC=
 case $case in *_mc) MC=--q7-multicore ;; esac
@@ -159,6 +162,19 @@ relinks_fail() {
 		no_set
 		no_temps
 	done
+}
+
+# link_a_killed: link A of one.o through the slow linker, killed outright
+# (SIGKILL) once its image's link has started.
+link_a_killed() {
+	slow_linker
+	serial_sets
+	: > log
+	DELAY=60 ./qlink A one.o &
+	a=$!
+	await_lines 'start A' log
+	kill -KILL $a
+	wait $a 2> /dev/null
 }
 
 case $case in
@@ -306,15 +322,8 @@ lock_wait_sigterm)
 lock_after_sigkill)
 	# A link killed outright (SIGKILL) while it holds the lock: the next
 	# link neither waits for it nor keeps its lock file or staging folder.
-	slow_linker
-	serial_sets
-	: > log
-	DELAY=60 ./qlink A one.o &
-	a=$!
-	await_lines 'start A' log
-	ls -A | grep -q '^\.libk\.so\.lock$' || fail "no lock file while A links"
-	kill -KILL $a
-	wait $a 2> /dev/null
+	link_a_killed
+	ls -A | grep -q '^\.libk\.so\.lock$' || fail "no lock file left by A"
 	DELAY=0 ./qlink B two.o &
 	bg=$!
 	ended $bg || fail "link B after A was killed: $(cat err.B)"
@@ -407,6 +416,15 @@ make_concurrent)
 	[ ! -e b/libopsmc.so ] || [ "$(ls b/libopsmc_cpu*.so | wc -l)" = 24 ] ||
 		fail "an interrupted link left a manifest over an incomplete set"
 	up_to_date "after an interrupt"
+	;;
+linked_outputs | linked_outputs_mc)
+	linked_outputs
+	;;
+full_disk)
+	full_disk
+	;;
+stale_temps)
+	stale_temps
 	;;
 *)
 	fail "unknown case $case"

@@ -122,7 +122,8 @@ def case_boot(c):
     if not 20 * 1024 <= used < 24 * 1024:
         fail("stack high-water mark %d for 20 KiB of frames" % used)
     # Instruction counting under -icount: a loop of 2n instructions, plus
-    # the dispatch around it (under 1500 instructions).
+    # the dispatch around it (under 1500 instructions); exact, so the two
+    # runs differ by exactly the loop's extra instructions.
     counts = []
     for n in (1000, 100000):
         r, _ = c.run("emulated", c.fk, "count", [n], env={"Q7CC_EMU_ICOUNT": "1"})
@@ -130,7 +131,7 @@ def case_boot(c):
         if " instructions" not in line:
             fail("no instruction count: " + line)
         counts.append(int(line.split(" instructions")[0].split()[-1]))
-    if not 2000 <= counts[0] <= 3500 or abs((counts[1] - counts[0]) - 2 * 99000) > 2:
+    if not 2000 <= counts[0] <= 3500 or counts[1] - counts[0] != 2 * 99000:
         fail("instruction counts %r for loops of 2*1000 and 2*100000" % counts)
 
 
@@ -839,6 +840,72 @@ def case_damaged(c):
     print("damaged images: %(ok)d ran, %(refused)d refused naming the image" % outcomes)
 
 
+def case_semihosting(c):
+    """A kernel that opens host files through QEMU's semihosting
+    (kernels/host_files.cpp): by default the open is refused (EACCES)
+    and no file appears; --semihosting-files (or Q7CC_SEMIHOSTING_FILES=1)
+    lets it write and read, so the check is not blind."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels", "host_files.cpp")
+    q7cc = os.path.join(c.a.bin, "q7cc")
+    env = dict(os.environ, Q7_TOOLCHAIN="gnu")
+    boot = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "runtime", "boot")
+    sh([q7cc, "-I", boot, "-c", src, "-o", c.path("hf.o")], env=env)
+    sh([q7cc, "-shared", "-o", c.path("libhf.so"), c.path("hf.o")], env=env)
+    lib = c.path("libhf.so")
+    victim, there = c.path("victim"), c.path("there")
+    with open(there, "w") as f:
+        f.write("host file\n")
+    for name, path in (("victim", victim), ("there", there)):
+        p = list(path.encode()) + [0]
+        npytool.write(c.path(name + ".npy"), "|u1", (len(p),), p)
+    creat, rdonly = 0o1101, 0  # O_WRONLY | O_CREAT | O_TRUNC, as QEMU passes them on
+    for how, opts, env in (("by default", [], None), ("Q7CC_SEMIHOSTING_FILES=0", [],
+                           {"Q7CC_SEMIHOSTING_FILES": "0"})):
+        _, (_, _, got) = c.run("emulated", lib, "host_open", [c.path("victim.npy"), creat], opts,
+                               env=env)
+        if got[0] != -1 or got[1] != 13 or os.path.exists(victim):
+            fail("%s: the kernel opened a host file for writing: %s" % (how, got))
+        _, (_, _, got) = c.run("emulated", lib, "host_open", [c.path("there.npy"), rdonly], opts,
+                               env=env)
+        if got[0] != -1 or got[1] != 13:
+            fail("%s: the kernel opened a host file for reading: %s" % (how, got))
+    for how, opts, env in (("--semihosting-files", ["--semihosting-files"], None),
+                           ("Q7CC_SEMIHOSTING_FILES=1", [], {"Q7CC_SEMIHOSTING_FILES": "1"})):
+        _, (_, _, got) = c.run("emulated", lib, "host_open", [c.path("victim.npy"), creat], opts,
+                               env=env)
+        with open(victim) as f:
+            wrote = f.read()
+        if got[0] < 0 or got[2] != 2 or wrote != "q7":
+            fail("%s: the kernel could not write a host file: %s, %r" % (how, got, wrote))
+        os.unlink(victim)
+        _, (_, _, got) = c.run("emulated", lib, "host_open", [c.path("there.npy"), rdonly], opts,
+                               env=env)
+        if got[0] < 0:
+            fail("%s: the kernel could not open a host file: %s" % (how, got))
+
+
+def case_trap(c):
+    """__builtin_trap in a kernel (kernels/trap.cpp): one line naming the
+    BREAK and its pc in the linked image, which addr2line finds in the
+    kernel (was: 'a level-2 interrupt ... at pc 0x00000000'); the same
+    kernel not trapping runs."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels", "trap.cpp")
+    q7cc = os.path.join(c.a.bin, "q7cc")
+    env = dict(os.environ, Q7_TOOLCHAIN="gnu")
+    sh([q7cc, "-c", src, "-o", c.path("trap.o")], env=env)
+    sh([q7cc, "-shared", "-o", c.path("libtrap.so"), c.path("trap.o")], env=env)
+    npytool.write(c.path("x.npy"), "<i4", (4,), [1, 2, 3, 4])
+    _, (_, _, got) = c.run("emulated", c.path("libtrap.so"), "trap", [c.path("x.npy"), 0])
+    check_eq("trap, not trapping", got, [0, 0, 0, 0])
+    r = c.expect_error(c.path("libtrap.so"), "trap", [c.path("x.npy"), 1],
+                       ["libtrap.packed.so: the core stopped at a BREAK instruction "
+                        "(__builtin_trap, or a breakpoint) (DEBUGCAUSE 0x", " in the linked image)"])
+    at = r.stderr.split(" in the linked image)")[0].rsplit("(", 1)[1]
+    func = sh(["xtensa-lx106-elf-addr2line", "-f", "-C", "-e", c.path("libtrap.so"), at])
+    if not func.stdout.startswith("trap("):
+        fail("the BREAK's pc %s is not in trap: %s" % (at, func.stdout))
+
+
 CASES = {
     "boot": case_boot, "errors": case_errors, "prelink_cli": case_prelink_cli,
     "build": case_build, "elementwise": case_elementwise, "tcm_chunks": case_tcm_chunks,
@@ -847,7 +914,8 @@ CASES = {
     "weak_refs": case_weak_refs, "session_calls": case_session_calls,
     "session_cores8": case_session_cores8, "session_timeout": case_session_timeout,
     "session_fixture": case_session_fixture, "session_orphan": case_session_orphan,
-    "damaged": case_damaged,
+    "damaged": case_damaged, "semihosting": case_semihosting,
+    "trap": case_trap,
 }
 
 

@@ -188,9 +188,11 @@ START_TEST(bad_frames)
 	f.magic = 0;
 	ck_assert_int_eq(q7_entry(&f), Q7_STATUS_BAD_FRAME);
 	frame_init(&f, "ident");
-	f.version = 2;
+	f.version = Q7_FRAME_VERSION + 1;
 	ck_assert_int_eq(q7_entry(&f), Q7_STATUS_BAD_FRAME);
-	ck_assert_ptr_nonnull(strstr(f.message, "version 2"));
+	char want[32];
+	snprintf(want, sizeof want, "version %u", Q7_FRAME_VERSION + 1);
+	ck_assert_ptr_nonnull(strstr(f.message, want));
 	frame_init(&f, "ident");
 	f.heap_base = 0;
 	ck_assert_int_eq(q7_entry(&f), Q7_STATUS_BAD_FRAME);
@@ -314,6 +316,19 @@ START_TEST(destination)
 	f.dst.sizes[0] = 1;
 	f.nargs = 0;
 	tensor_arg(&f, Q7_DTYPE_FLOAT32, xs, 4);
+	ck_assert_int_eq(q7_entry(&f), Q7_STATUS_BAD_OUTPUT);
+	/* Q7_FRAME_RESULT_ANYWHERE: checked as ever, described where it lies,
+	 * dst left to the loader */
+	float untouched[4] = {7, 7, 7, 7};
+	frame_init(&f, "ident");
+	tensor_arg(&f, Q7_DTYPE_FLOAT32, xs, 4);
+	f.dst = f.args[0].u.tensor;
+	f.dst.data = (uint64_t)(uintptr_t)untouched;
+	f.loader_flags = Q7_FRAME_RESULT_ANYWHERE;
+	ck_assert_int_eq(q7_entry(&f), Q7_STATUS_OK);
+	ck_assert_uint_eq(f.out.data, f.args[0].u.tensor.data);
+	ck_assert(untouched[0] == 7.0f && untouched[3] == 7.0f);
+	f.dst.sizes[0] = 3;
 	ck_assert_int_eq(q7_entry(&f), Q7_STATUS_BAD_OUTPUT);
 }
 END_TEST

@@ -14,6 +14,7 @@ runtime); build-q7cc builds the same CMake project the way a user would,
 and the cases then run against either.
 """
 import argparse
+import array
 import os
 import random
 import struct
@@ -334,15 +335,47 @@ def case_errors(c):
     # Under 2^32 but past what 32-bit strides can step over.
     expect_error(c, c.ops, "relu_tcm", [x], "more than 2^31-1 elements",
                  ["--out-shape=65535,65535"])
-    wide = c.path("wide.npy")
-    npytool.write(wide, "|u1", (70000,), [0] * 70000)
-    expect_error(c, c.ops, "relu_forward", [wide], "over 65535")
-    expect_error(c, c.ops, "relu_tcm", [x], "over 65535", ["--out-shape=70000"])
+    expect_error(c, c.ops, "relu_tcm", [x], "is over 2147483647", ["--out-shape=2147483648"])
     # the result must fit the destination given
     expect_error(c, c.ops, "relu_forward", [x], "does not fit the destination", ["--out-shape=4,4"])
     # not a library, and a literal that is neither
     expect_error(c, x, "relu_forward", [x], "cannot load" if c.a.target == "host" else "")
     expect_error(c, c.ops, "relu_forward", ["abc"], "not a .npy file nor a literal")
+
+
+def case_large(c):
+    """Past the 65,535 per dimension of earlier versions (issue 24): a 1-D
+    tensor of 70,000 floats on every target; on the host also a 4096x4096
+    float tensor in and out, its output from the kernel's own heap arena
+    (64 MiB, the old arena's whole default)."""
+    vals = rand_f32(70000, 3)
+    npytool.write(c.path("wide.npy"), "<f4", (70000,), vals)
+    _, (_, shape, got) = c.run(c.ops, "relu_tcm", [c.path("wide.npy")])
+    check_eq("shape", shape, (70000,))
+    check_eq("relu 70000", got, [v if v > 0 else 0.0 for v in vals])
+    if c.a.target != "host":
+        return  # bench/torch times the device sizes on the emulated core
+    n = 4096 * 4096
+    block = array.array("f", rand_f32(4096, 4))
+    big = array.array("f", block * (n // 4096))
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (4096, 4096), }"
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(c.path("big.npy"), "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        big.tofile(f)
+    out = c.path("out.npy")  # read here: npytool would make 16M Python floats
+    argv = [c.a.run, "--target=host", c.ops, "relu_forward", c.path("big.npy"), "-o", out]
+    r = subprocess.run(argv, capture_output=True, text=True)
+    if r.returncode != 0:
+        fail("q7-run failed: %s\n%s" % (" ".join(argv), r.stderr))
+    with open(out, "rb") as f:
+        data = f.read()
+    got = array.array("f")
+    got.frombytes(data[len(data) - 4 * n:])
+    want = array.array("f", (v if v > 0 else 0.0 for v in block))
+    for row in (0, 1234, 4095):
+        if got[row * 4096:(row + 1) * 4096] != want:
+            fail("relu 4096x4096: row %d differs" % row)
 
 
 def case_list(c):
@@ -373,6 +406,7 @@ CASES = {
     "deep_stack": case_deep_stack,
     "ctor_table": case_ctor_table,
     "errors": case_errors,
+    "large": case_large,
 }
 
 

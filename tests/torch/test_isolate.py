@@ -48,6 +48,14 @@ def test_a_write_past_the_end_names_the_tensor_and_the_offset(hostile):
     assert torch.equal(x, x4())
 
 
+def test_a_guard_page_a_kernel_opened_guards_the_next_call(hostile):
+    # the same layout: the kernel's process is kept, its guard pages too
+    assert torch.equal(torch.ops.hostile.unguard(x4()), torch.zeros(4, dtype=torch.int32))
+    with pytest.raises(RuntimeError, match=r"^hostile::scribble: the kernel crashed: SIGSEGV .*"
+                                           r"offset 16 of argument 1 \(x\), past its end"):
+        torch.ops.hostile.scribble(x4(), 4)
+
+
 @pytest.mark.parametrize("status", [0, 3])
 def test_exit_fails_the_call(hostile, status):
     with pytest.raises(RuntimeError, match=r"^hostile::leave: the kernel exited with status %d "

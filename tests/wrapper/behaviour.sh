@@ -18,6 +18,19 @@ fake() { # fake NAME BODY: an executable script
 	chmod +x "$1"
 }
 
+# status_and_err RC WANT PATTERN FLAGS...: the status was WANT and ./err
+# matches PATTERN ("" wants it empty).
+status_and_err() {
+	local rc=$1 want=$2 pat=$3
+	shift 3
+	[ "$rc" = "$want" ] || fail "$*: status $rc, want $want: $(cat err)"
+	if [ -z "$pat" ]; then
+		[ ! -s err ] || fail "$*: printed $(cat err)"
+	else
+		grep -qE -- "$pat" err || fail "$*: stderr lacks /$pat/: $(cat err)"
+	fi
+}
+
 # Runs q7cc's -### line for the same arguments through the shell, so the
 # real compiler runs exactly as q7cc would run it.
 direct() {
@@ -176,6 +189,16 @@ CPP
 	[ "$(loads --version)" = 0 ] || fail "libclang loaded for --version"
 	[ "$(loads -### -c k.cpp)" = 0 ] || fail "libclang loaded for -###"
 	[ "$(loads -E plain.cpp)" = 0 ] || fail "libclang loaded for -E"
+	# The first compile starts the server and queues its TU there rather
+	# than loading libclang beside it (issue 24): its findings still show.
+	mkdir -m 700 run1 run2
+	[ "$(XDG_RUNTIME_DIR=$PWD/run1 Q7CC_ANALYSIS_SERVER_IDLE=1 loads -c k.cpp -o k.o)" = 0 ] ||
+		fail "the first compile loaded libclang beside the server it started"
+	printf '#include <torch/torch.h>\n#include <q7/kernel.h>\n%s\n' \
+		'Q7_KERNEL torch::Tensor bad(const torch::Tensor &x, float *p) { return x; }' > bad.cpp
+	XDG_RUNTIME_DIR=$PWD/run2 Q7CC_ANALYSIS_SERVER_IDLE=1 "$q7cc" --q7-toolchain=host -c bad.cpp \
+		-o bad.o 2> err && fail "a cold compile passed a kernel its runtime cannot call"
+	grep -q 'q7-unsupported-param' err || fail "no finding from the cold compile: $(cat err)"
 	;;
 lint_error)
 	# A kernel the runtime cannot call: the compile itself succeeds, q7cc's
@@ -212,6 +235,92 @@ CPP
 		fail "compile with an unwritable cache: $(cat err)"
 	[ ! -s err ] || fail "noise with an unwritable cache: $(cat err)"
 	[ "$("$q7cc" --q7-print-schema k2.o)" = "k(Tensor x) -> Tensor" ] || fail "records"
+	;;
+kernel_cap)
+	# 11 kernels: over the device runtime's 10. On gnu an error that
+	# -Wno-error=, -Wno- and -w lower (issue 24); the library then links
+	# and holds all 11.
+	for i in 0 1 2 3 4 5 6 7 8 9 10; do
+		echo "Q7_KERNEL torch::Tensor k$i(const torch::Tensor &x) { return x; }"
+	done > body
+	{ printf '#include <torch/torch.h>\n#include <q7/kernel.h>\n'; cat body; } > k.cpp
+	"$q7cc" --q7-toolchain=gnu -c k.cpp -o k.o || fail "compile"
+	cap() { # cap STATUS STDERR-PATTERN FLAGS...
+		local want=$1 pat=$2
+		shift 2
+		rm -f libk.so
+		"$q7cc" --q7-toolchain=gnu -shared -o libk.so k.o "$@" 2> err
+		status_and_err $? "$want" "$pat" "$@"
+		if [ "$want" = 0 ]; then
+			[ "$(xtensa-lx106-elf-nm -D libk.so | grep -c ' T _Z[0-9]*k[0-9]*_stack_switchv$')" = 11 ] ||
+				fail "$*: the library lacks kernels"
+		else
+			[ ! -e libk.so ] || fail "$*: libk.so left behind"
+		fi
+	}
+	cap 1 'k.cpp:12:[0-9]*: error: the library has 11 kernels.*\[-Wq7-too-many-kernels\]$'
+	cap 0 'k.cpp:12:[0-9]*: warning: the library has 11 kernels.*\[-Wq7-too-many-kernels\]$' \
+		-Wno-error=q7-too-many-kernels
+	cap 0 '' -Wno-q7-too-many-kernels
+	cap 0 '' -w
+	cap 1 'error: the library has 11' -Wno-q7-too-many-kernels -Wq7-too-many-kernels
+	cap 0 'warning: the library has 11' -Werror -Wno-error=q7-too-many-kernels
+	;;
+wrapper_cache)
+	# The wrapper's object comes from q7cc's cache when its text, its
+	# compile command and the headers it read are unchanged (issue 24): a
+	# kernel-body edit relinks without compiling it, and the images are
+	# the ones a compile gives. Anything else compiles it again.
+	export XDG_CACHE_HOME=$PWD/cache
+	body() { # body N: a kernel file whose body adds N
+		printf '#include <torch/torch.h>\n#include <q7/kernel.h>\n%s\n' \
+			"Q7_KERNEL torch::Tensor add(const torch::Tensor &x, float a) { (void)(a + $1); return x; }" > k.cpp
+		"$q7cc" --q7-toolchain=gnu -c k.cpp -o k.o || fail "compile"
+	}
+	inc=$(dirname "$q7cc")/../include/q7cc
+	mkdir -p inc/neuron
+	cp "$inc/neuron/wrapper_api.h" inc/neuron/
+	relink() { # relink HIT|MISS DIR FLAGS...: links DIR/libops.so (the
+		# library's name is in the wrapper's text)
+		local want=$1 out=$2/libops.so
+		mkdir -p "$2"
+		shift 2
+		"$q7cc" --q7-toolchain=gnu -shared -v -Iinc -o "$out" k.o "$@" 2> err ||
+			{ cat err; fail "link $out"; }
+		if grep -q 'wrapper.o from the cache' err; then
+			[ "$want" = HIT ] || fail "$out: cached where it must compile: $(cat err)"
+			! grep -q ' -c -o [^ ]*/wrapper.o ' err || fail "$out: compiled and cached"
+		else
+			[ "$want" = MISS ] || fail "$out: compiled where the cache holds it: $(cat err)"
+		fi
+	}
+	body 1
+	relink MISS l1
+	entry=$(ls cache/q7cc/wrapper/*.o) || fail "no cache entry"
+	[ "$(echo "$entry" | wc -l)" = 1 ] || fail "entries: $entry"
+	body 2
+	relink HIT l2
+	Q7CC_WRAPPER_CACHE=0 relink MISS l2-compiled
+	cmp l2/libops.so l2-compiled/libops.so || fail "a cached wrapper.o gives another image"
+	relink MISS l3 -DOTHER_FLAGS
+	relink HIT l3b -DOTHER_FLAGS
+	echo '/* edited */' >> inc/neuron/wrapper_api.h
+	relink MISS l4
+	relink HIT l4b
+	# A damaged entry is a miss, and the compile writes it whole again.
+	for e in cache/q7cc/wrapper/*.o; do head -c 2000 "$e" > t && cat t > "$e"; done
+	relink MISS l5
+	relink HIT l5b
+	# Links at once into an empty cache: each succeeds, the entry is whole.
+	rm -rf cache
+	for i in 1 2 3 4; do
+		mkdir "m$i"
+		"$q7cc" --q7-toolchain=gnu -shared --q7-multicore -v -Iinc -o "m$i/libops.so" k.o \
+			2> "err$i" &
+	done
+	for i in 1 2 3 4; do wait %$i || { cat "err$i"; fail "concurrent link $i"; }; done
+	[ "$(ls cache/q7cc/wrapper | wc -l)" = 1 ] || fail "entries: $(ls -a cache/q7cc/wrapper)"
+	relink HIT l6 --q7-multicore
 	;;
 split_link)
 	# gnu --q7-multicore: one relocatable link, then eight ld image links.
@@ -343,13 +452,7 @@ CPP
 		local want=$1 pat=$2
 		shift 2
 		XTENSA_TOOLS=$PWD/none "$q7cc" --q7-toolchain=xt --q7-lint w.cpp "$@" 2> err
-		local rc=$?
-		[ "$rc" = "$want" ] || fail "$*: status $rc, want $want: $(cat err)"
-		if [ -z "$pat" ]; then
-			[ ! -s err ] || fail "$*: printed $(cat err)"
-		else
-			grep -qE -- "$pat" err || fail "$*: stderr lacks /$pat/: $(cat err)"
-		fi
+		status_and_err $? "$want" "$pat" "$@"
 	}
 	kind='^w.cpp:3:[0-9]*: warning: .*\[-Wq7-profile-kind\]$'
 	lint 0 "$kind"

@@ -123,6 +123,79 @@ START_TEST(damage)
 }
 END_TEST
 
+/* A trailer of one op and diagnostics, with rc. */
+static char *crafted(const char *op_name, int rc, enum q7_severity sev, size_t *len)
+{
+	struct q7_op_table ops = {0};
+	char *err;
+	ck_assert_int_eq(q7_schema_parse("relu(Tensor x) -> Tensor", q7_ops_add(&ops), &err, NULL), 0);
+	free(ops.ops[0].name);
+	ops.ops[0].name = q7_xstrdup(op_name);
+	struct q7_diags ds = {0};
+	q7_diags_add(&ds, sev, "k.cpp", 1, 1, "", "why");
+	struct q7_strbuf b = {0};
+	q7_sb_add(&b, "int x;\n");
+	q7_pp_trailer_text("gnu", true, NULL, rc, &ops, &ds, &b);
+	q7_ops_free(&ops);
+	q7_diags_free(&ds);
+	*len = b.len;
+	return q7_sb_take(&b);
+}
+
+/* Issue 20, items 7, 15 and 16: a trailer with bytes after its end line
+ * or without it is damage, not foreign text; a well-formed trailer with
+ * an op no record may hold, or a failure without an error that says why,
+ * is refused when the text is compiled (naming the text), not at the
+ * link (naming the object). */
+START_TEST(disallowed)
+{
+	int null = open("/dev/null", O_WRONLY);
+	ck_assert_int_ge(null, 0);
+	ck_assert_int_eq(dup2(null, 2), 2);
+	struct q7_pp_trailer t;
+	size_t len;
+	char *good = crafted("relu", 0, Q7_SEV_WARNING, &len);
+	put(good, len);
+	ck_assert_int_eq(q7_pp_trailer_read(path, "k.ii", &t), 1);
+	q7_pp_trailer_free(&t);
+	static const char *const after[] = {"\n", " ", "\r\n", "x"};
+	for (size_t i = 0; i < sizeof after / sizeof after[0]; i++) {
+		char *m = q7_xasprintf("%.*s%s", (int)len, good, after[i]);
+		put(m, strlen(m));
+		ck_assert_int_eq(q7_pp_trailer_read(path, "k.ii", &t), -1);
+		free(m);
+	}
+	/* The end line gone, and the head line alone. */
+	put(good, len - 23);
+	ck_assert_int_eq(q7_pp_trailer_read(path, "k.ii", &t), -1);
+	put(good, strlen("int x;\n") + 40);
+	ck_assert_int_eq(q7_pp_trailer_read(path, "k.ii", &t), -1);
+	/* Text that only mentions the head, not at a line's start: foreign. */
+	const char *prose = "int y; // /* q7cc-preprocessed 1 gnu analysed\n";
+	put(prose, strlen(prose));
+	ck_assert_int_eq(q7_pp_trailer_read(path, "k.ii", &t), 0);
+	free(good);
+	char *bad = crafted("bad name", 0, Q7_SEV_WARNING, &len);
+	put(bad, len);
+	ck_assert_int_eq(q7_pp_trailer_read(path, "k.ii", &t), -1);
+	free(bad);
+	bad = crafted("relu", -1, Q7_SEV_WARNING, &len);
+	put(bad, len);
+	ck_assert_int_eq(q7_pp_trailer_read(path, "k.ii", &t), -1);
+	free(bad);
+	bad = crafted("relu", -2, Q7_SEV_ERROR, &len);
+	put(bad, len);
+	ck_assert_int_eq(q7_pp_trailer_read(path, "k.ii", &t), -1);
+	free(bad);
+	good = crafted("relu", -1, Q7_SEV_ERROR, &len);
+	put(good, len);
+	ck_assert_int_eq(q7_pp_trailer_read(path, "k.ii", &t), 1);
+	q7_pp_trailer_free(&t);
+	free(good);
+	close(null);
+}
+END_TEST
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -133,6 +206,7 @@ int main(void)
 	TCase *tc = tcase_create("all");
 	tcase_add_test(tc, round_trip);
 	tcase_add_test(tc, damage);
+	tcase_add_test(tc, disallowed);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -20,10 +20,16 @@
 #include <stdint.h>
 
 #define Q7_FRAME_MAGIC 0x52463751u /* "Q7FR" little-endian */
-#define Q7_FRAME_VERSION 1u
+#define Q7_FRAME_VERSION 2u
 
 #define Q7_MAX_DIMS 8
-#define Q7_MAX_DIM_SIZE 65535u
+/* A dimension, and a tensor's element count: the descriptor's strides are
+ * 32-bit element counts, so no tensor may have more elements than they
+ * step over. (The vendor's device runtime allows 65,535 per dimension;
+ * this frame's sizes are 32-bit, and the open runtime keeps no such
+ * limit on the host or the emulated core.) */
+#define Q7_MAX_DIM_SIZE 0x7fffffffu
+#define Q7_MAX_NUMEL 0x7fffffffu
 #define Q7_MAX_ARGS 16
 #define Q7_MAX_OP_NAME 32 /* names are shorter than 32 characters */
 #define Q7_MESSAGE_SIZE 512
@@ -104,8 +110,17 @@ struct q7_frame {
 	uint64_t write_fn;    /* q7_write_fn, 0: output is discarded */
 	int32_t status;       /* enum q7_status, set by the runtime */
 	uint32_t switched_stack; /* 1 when the op ran on a switched stack */
+	uint32_t loader_flags;   /* Q7_FRAME_*, set by the loader */
+	uint32_t reserved;       /* 0 */
 	char message[Q7_MESSAGE_SIZE]; /* NUL-terminated, set with status */
 };
+
+/* loader_flags: a returned tensor other than dst (one core, no
+ * get_dst_tensor()) is checked against dst as ever, but not copied into
+ * it: out describes it where it lies, and the loader copies it (an
+ * emulated core copies at a small fraction of the host's speed, and its
+ * loader reads the result back anyway). */
+#define Q7_FRAME_RESULT_ANYWHERE 1u
 
 #if defined(__cplusplus)
 #define Q7_FRAME_ASSERT static_assert
@@ -114,6 +129,6 @@ struct q7_frame {
 #endif
 Q7_FRAME_ASSERT(sizeof(struct q7_tensor_desc) == 80, "q7_tensor_desc layout");
 Q7_FRAME_ASSERT(sizeof(struct q7_arg) == 88, "q7_arg layout");
-Q7_FRAME_ASSERT(sizeof(struct q7_frame) == 2176, "q7_frame layout");
+Q7_FRAME_ASSERT(sizeof(struct q7_frame) == 2184, "q7_frame layout");
 
 #endif

@@ -1,0 +1,160 @@
+/* elf_syms.h: an ELF file's functions by address, names demangled (the
+ * C++ runtime's __cxa_demangle: a profile shows calls_helper, not
+ * _Z12calls_helperRKN2at6TensorEx) and cut at their parameter list, so
+ * that a kernel reads as it is written. */
+#include "elf_syms.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "support.h"
+
+/* libstdc++'s demangler (C linkage in the Itanium C++ ABI). */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+/* "f(int) const" -> "f"; "ns::g<int>(x)" -> "ns::g<int>"; GCC's clone
+ * suffixes (".isra.0", "$constprop$0") dropped before demangling. */
+static char *readable_name(const char *raw)
+{
+	char *base = q7_xstrdup(raw);
+	char *clone = strpbrk(base + 1, ".$");
+	if (clone && base[0] == '_' && base[1] == 'Z')
+		*clone = 0;
+	int status = -1;
+	char *d = base[0] == '_' && base[1] == 'Z' ? __cxa_demangle(base, NULL, NULL, &status) : NULL;
+	if (!d || status != 0) {
+		free(d);
+		return base;
+	}
+	free(base);
+	/* The outermost parameter list: the last ')' and its '('. */
+	size_t n = strlen(d);
+	if (n > 6 && strcmp(d + n - 6, " const") == 0)
+		d[n -= 6] = 0;
+	if (n && d[n - 1] == ')') {
+		int depth = 0;
+		for (size_t i = n; i-- > 0;) {
+			if (d[i] == ')')
+				depth++;
+			else if (d[i] == '(' && --depth == 0) {
+				if (i > 0)
+					d[i] = 0;
+				break;
+			}
+		}
+	}
+	return d;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct q7_sym *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->size > y->size ? -1 : x->size < y->size; /* sized before unsized */
+}
+
+int q7_syms_load(const char *path, uint32_t delta, struct q7_syms *out, char *err, size_t errsize)
+{
+	memset(out, 0, sizeof *out);
+	elf_version(EV_CURRENT);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errsize, "%s: cannot read its symbols: %s", path, strerror(errno));
+		return -1;
+	}
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	Elf_Scn *symtab = NULL;
+	GElf_Shdr sh;
+	while (elf && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			symtab = scn;
+	if (!symtab) {
+		snprintf(err, errsize, "%s: %s", path,
+		         elf ? "no symbol table (a stripped image: profile the image q7cc linked, "
+		               "not its .stripped or .packed copy)"
+		             : elf_errmsg(-1));
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return -1;
+	}
+	gelf_getshdr(symtab, &sh);
+	Elf_Data *d = elf_getdata(symtab, NULL);
+	size_t count = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+	struct q7_strbuf names = {0};
+	size_t *offs = q7_xcalloc(count ? count : 1, sizeof *offs);
+	out->v = q7_xcalloc(count ? count : 1, sizeof *out->v);
+	for (size_t i = 0; d && i < count; i++) {
+		GElf_Sym s;
+		if (!gelf_getsym(d, (int)i, &s) || s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
+			continue;
+		int type = GELF_ST_TYPE(s.st_info);
+		if (type != STT_FUNC && type != STT_NOTYPE)
+			continue;
+		const char *raw = elf_strptr(elf, sh.sh_link, s.st_name);
+		if (!raw || !*raw || raw[0] == '.' || (raw[0] == '$' ) || strncmp(raw, "_text_", 6) == 0)
+			continue;
+		if (type == STT_NOTYPE) { /* labels in code only */
+			GElf_Shdr ts;
+			Elf_Scn *t = elf_getscn(elf, s.st_shndx);
+			if (!t || !gelf_getshdr(t, &ts) || !(ts.sh_flags & SHF_EXECINSTR))
+				continue;
+		}
+		char *name = readable_name(raw);
+		offs[out->n] = names.len;
+		q7_sb_add(&names, name);
+		q7_sb_addc(&names, 0);
+		free(name);
+		out->v[out->n].addr = (uint32_t)s.st_value + delta;
+		out->v[out->n].size = (uint32_t)s.st_size;
+		out->n++;
+	}
+	out->names = q7_sb_take(&names);
+	for (size_t i = 0; i < out->n; i++)
+		out->v[i].name = out->names + offs[i];
+	free(offs);
+	qsort(out->v, out->n, sizeof *out->v, by_addr);
+	elf_end(elf);
+	close(fd);
+	return 0;
+}
+
+const struct q7_sym *q7_syms_find(const struct q7_syms *s, uint32_t addr)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) { /* the first symbol above addr */
+		size_t mid = (lo + hi) / 2;
+		if (s->v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Walk down over zero-sized labels to a sized symbol that holds addr;
+	 * the nearest label when none does. */
+	const struct q7_sym *label = NULL;
+	for (size_t i = lo; i-- > 0;) {
+		const struct q7_sym *y = &s->v[i];
+		if (y->size && addr - y->addr < y->size)
+			return y;
+		if (!y->size && !label)
+			label = y;
+		if (addr - y->addr > 0x10000u)
+			break;
+	}
+	return label;
+}
+
+void q7_syms_free(struct q7_syms *s)
+{
+	free(s->v);
+	free(s->names);
+	memset(s, 0, sizeof *s);
+}

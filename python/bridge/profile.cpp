@@ -1,0 +1,83 @@
+/* q7cc.torch.profile (bridge.h q7t_profile_*): while a profile is open,
+ * each call of an emulated op runs in a QEMU of its own with its
+ * instruction trace (runtime/run/emu_profile.h), its stacks added under
+ * the op's qualified name; closing it writes the flame graph or the
+ * folded stacks. Outside, a call pays one relaxed atomic load. */
+#include "kernel.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+extern "C" {
+#include "engine.h"
+#include "insn_profile.h"
+#include "run.h"
+#include "support.h"
+}
+
+namespace q7torch {
+
+std::atomic<bool> profiling{false};
+
+namespace {
+
+std::mutex profile_lock; /* the profile, and one profiled call at a time */
+struct q7_prof profile;
+bool open_profile = false;
+
+char *dup(const std::string &s) { return q7_xstrdup(s.c_str()); }
+
+} // namespace
+
+int profile_call(Engine *e, const std::string &qualname, const q7_call *call, q7_run_result *r)
+{
+	std::lock_guard<std::mutex> g(profile_lock);
+	if (!open_profile) /* closed meanwhile */
+		return q7_engine_call(e->engine, call, r);
+	unsigned root = q7_prof_child(&profile, Q7_PROF_ROOT, qualname.c_str());
+	q7_engine_profile(e->engine, &profile, root);
+	int rc = q7_engine_call(e->engine, call, r);
+	q7_engine_profile(e->engine, nullptr, 0);
+	return rc;
+}
+
+} // namespace q7torch
+
+extern "C" {
+
+__attribute__((visibility("default"))) int q7t_profile_start(char **err)
+{
+	std::lock_guard<std::mutex> g(q7torch::profile_lock);
+	if (q7torch::open_profile) {
+		*err = q7torch::dup("q7cc.torch.profile: a profile is already open in this process "
+		                    "(one at a time: its calls are counted into it)");
+		return -1;
+	}
+	q7_prof_init(&q7torch::profile);
+	q7torch::open_profile = true;
+	q7torch::profiling.store(true);
+	return 0;
+}
+
+__attribute__((visibility("default"))) int q7t_profile_stop(const char *path, char **err)
+{
+	std::lock_guard<std::mutex> g(q7torch::profile_lock);
+	if (!q7torch::open_profile) {
+		*err = q7torch::dup("q7cc.torch.profile: no profile is open");
+		return -1;
+	}
+	q7torch::profiling.store(false);
+	q7torch::open_profile = false;
+	char msg[Q7_MESSAGE_SIZE] = "";
+	int rc = path ? q7_prof_write(&q7torch::profile, path, "emulated ops (q7cc.torch.profile)",
+	                              msg, sizeof msg)
+	              : 0;
+	q7_prof_free(&q7torch::profile);
+	if (rc != 0)
+		*err = q7torch::dup(msg);
+	return rc;
+}
+
+} // extern "C"

@@ -1,0 +1,143 @@
+/* runtime/run/emu_confine: QEMU started without the host's files.
+ *
+ * QEMU's Xtensa semihosting (-semihosting) serves the core's SIMCALL
+ * open, read, write, lseek and close on the host: the boot program needs
+ * read and write on the descriptors it is given (3, 4, 1, 2), but a
+ * kernel, which runs on the same core, could as well open any host file
+ * QEMU may. So QEMU is started under a Landlock ruleset (the kernel's
+ * LSM, no privilege needed): it may read and run what it needs to start
+ * (/usr, /lib*, /bin, /etc/ld.so.cache, its own folder, the boot
+ * program's folder and the session's files) and open /dev/null; nothing
+ * may be written, made, removed or renamed anywhere. Descriptors it is
+ * given stay usable (Landlock checks opens, not reads and writes).
+ *
+ * Landlock binds the thread that asks and what it starts afterwards, so
+ * a thread of our own asks, starts QEMU and ends: the process itself is
+ * not confined. Where Landlock is missing (a kernel without it) the start
+ * fails with a message saying so, unless the caller opted out. */
+#include "emu_confine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "support.h"
+
+/* The rights of each ABI version (bits as linux/landlock.h numbers them;
+ * Debian 12's headers stop at version 3). */
+#define FS_V1 ((1ull << 13) - 1) /* EXECUTE .. MAKE_SYM */
+#define FS_REFER (1ull << 13)    /* version 2 */
+#define FS_TRUNCATE (1ull << 14) /* version 3 */
+#define FS_IOCTL_DEV (1ull << 15) /* version 5 */
+#define RIGHT_EXECUTE (1ull << 0)
+#define RIGHT_WRITE_FILE (1ull << 1)
+#define RIGHT_READ_FILE (1ull << 2)
+#define RIGHT_READ_DIR (1ull << 3)
+
+struct start {
+	char *const *argv;
+	const struct q7_proc_opts *o;
+	const char *const *readable; /* NULL-terminated */
+	pid_t pid;
+	int err;
+	char why[256];
+};
+
+static uint64_t handled_rights(void)
+{
+	long v = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+	if (v < 1)
+		return 0;
+	uint64_t r = FS_V1;
+	if (v >= 2)
+		r |= FS_REFER;
+	if (v >= 3)
+		r |= FS_TRUNCATE;
+	if (v >= 5)
+		r |= FS_IOCTL_DEV;
+	return r;
+}
+
+/* Allows rights beneath path (a file or a folder); a path that is not
+ * there is skipped (no /lib64 here). false on another failure. */
+static bool allow(int ruleset, const char *path, uint64_t rights)
+{
+	int fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
+		rights &= RIGHT_EXECUTE | RIGHT_WRITE_FILE | RIGHT_READ_FILE | FS_TRUNCATE;
+	struct landlock_path_beneath_attr pb = {.allowed_access = rights, .parent_fd = fd};
+	long rc = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc == 0;
+}
+
+static void *confine_and_start(void *arg)
+{
+	struct start *s = arg;
+	uint64_t rights = handled_rights();
+	if (!rights) {
+		s->err = errno;
+		snprintf(s->why, sizeof s->why,
+		         "this kernel has no Landlock (%s), which keeps the emulated core from the "
+		         "host's files; Q7CC_SEMIHOSTING_FILES=1 (q7-run --semihosting-files) runs it "
+		         "without that",
+		         strerror(errno));
+		return NULL;
+	}
+	struct landlock_ruleset_attr ra = {.handled_access_fs = rights};
+	int rs = (int)syscall(SYS_landlock_create_ruleset, &ra, sizeof ra, 0);
+	uint64_t read = RIGHT_READ_FILE | RIGHT_READ_DIR | RIGHT_EXECUTE;
+	bool ok = rs >= 0 && allow(rs, "/dev/null", RIGHT_READ_FILE | RIGHT_WRITE_FILE);
+	for (const char *const *p = s->readable; ok && *p; p++)
+		ok = allow(rs, *p, read);
+	/* Binds this thread alone, and what it starts. */
+	ok = ok && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+	     syscall(SYS_landlock_restrict_self, rs, 0) == 0;
+	if (!ok) {
+		s->err = errno;
+		snprintf(s->why, sizeof s->why, "cannot keep the emulated core from the host's files "
+		         "(Landlock: %s)", strerror(errno));
+	} else {
+		s->pid = q7_proc_spawn(s->argv, s->o);
+		s->err = errno;
+	}
+	if (rs >= 0)
+		close(rs);
+	return NULL;
+}
+
+pid_t q7_emu_spawn_confined(char *const *argv, const struct q7_proc_opts *o,
+                            const char *const *readable, char *why, size_t n)
+{
+	struct start s = {.argv = argv, .o = o, .readable = readable, .pid = -1};
+	pthread_t t;
+	int e = pthread_create(&t, NULL, confine_and_start, &s);
+	if (e != 0) {
+		snprintf(why, n, "cannot start %s: %s", argv[0], strerror(e));
+		errno = e;
+		return -1;
+	}
+	pthread_join(t, NULL);
+	if (s.pid < 0) {
+		if (s.why[0])
+			snprintf(why, n, "%s", s.why);
+		else
+			snprintf(why, n, "cannot start %s: %s", argv[0], strerror(s.err));
+	}
+	errno = s.err;
+	return s.pid;
+}

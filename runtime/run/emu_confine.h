@@ -1,0 +1,19 @@
+/* runtime/run/emu_confine: starts QEMU unable to open host files other
+ * than what it needs to start (emu_confine.c says which, and why). */
+#ifndef Q7_EMU_CONFINE_H
+#define Q7_EMU_CONFINE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "proc.h"
+
+/* q7_proc_spawn(argv, o), the child confined: it may read and run files
+ * beneath the system folders and readable (NULL-terminated: QEMU's
+ * folder, the boot program's, the session's), open /dev/null, and
+ * write, make or remove nothing. The pid, or -1 with errno set and why
+ * (n bytes) saying what failed, Landlock's absence included. */
+pid_t q7_emu_spawn_confined(char *const *argv, const struct q7_proc_opts *o,
+                            const char *const *readable, char *why, size_t n);
+
+#endif

@@ -1,0 +1,215 @@
+/* emu_trace.h: one pass over QEMU's log, line by line (logs of large
+ * calls run to gigabytes, so nothing is kept but the blocks). */
+#include "emu_trace.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+#include "u64map.h"
+
+struct block {
+	uint32_t pc;              /* the first instruction's address */
+	uint32_t ninsn;
+	uint32_t call_ret;        /* ends in call0/callx0: its return address, else 0 */
+	bool ends_in_return;      /* ret, ret.n, retw or jx (a longjmp) */
+	const struct q7_sym *sym; /* resolved at its first execution */
+	bool resolved;
+};
+
+struct frame {
+	uint32_t ret;
+	unsigned node;
+	const struct q7_sym *sym;
+};
+
+struct tracer {
+	const struct q7_trace_core *cores;
+	unsigned ncores, core; /* the next core whose entry call is awaited */
+	const struct q7_syms *boot;
+	struct q7_prof *p;
+	unsigned parent, root;
+	struct frame *stack;
+	size_t depth, cap;
+	bool in_window;
+};
+
+static const char *frame_name(const struct q7_sym *sym)
+{
+	return sym ? sym->name : "[unknown]";
+}
+
+static const struct q7_sym *lookup(const struct tracer *t, uint32_t pc)
+{
+	if (t->core < t->ncores) {
+		const struct q7_trace_core *c = &t->cores[t->core];
+		if (pc >= c->lo && pc < c->hi)
+			return q7_syms_find(&c->syms, pc);
+	}
+	return q7_syms_find(t->boot, pc);
+}
+
+static void push(struct tracer *t, uint32_t ret, unsigned parent, const struct q7_sym *sym)
+{
+	if (t->depth == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->stack = q7_xrealloc(t->stack, t->cap * sizeof *t->stack);
+	}
+	t->stack[t->depth++] = (struct frame){ret, q7_prof_child(t->p, parent, frame_name(sym)), sym};
+}
+
+/* One execution of b, after the block before it (prev). */
+static void step(struct tracer *t, struct block *b, const struct block *prev)
+{
+	if (!b->resolved) {
+		b->sym = lookup(t, b->pc);
+		b->resolved = true;
+	}
+	if (!t->in_window) {
+		if (t->core < t->ncores && prev && prev->call_ret && b->pc == t->cores[t->core].entry) {
+			char root[32];
+			snprintf(root, sizeof root, "core%u", t->cores[t->core].index);
+			t->root = q7_prof_child(t->p, t->parent, root);
+			t->depth = 0;
+			push(t, prev->call_ret, t->root, b->sym);
+			t->in_window = true;
+			t->p->v[t->stack[0].node].self += b->ninsn;
+		}
+		return;
+	}
+	if (prev && prev->ends_in_return) {
+		for (size_t k = t->depth; k-- > 0;) {
+			if (t->stack[k].ret != b->pc)
+				continue;
+			t->depth = k;
+			if (k == 0) { /* the entry returned: the core's call is over */
+				t->in_window = false;
+				t->core++;
+				return;
+			}
+			break;
+		}
+	}
+	struct frame *top = &t->stack[t->depth - 1];
+	if (prev && prev->call_ret) {
+		push(t, prev->call_ret, top->node, b->sym);
+	} else if (b->sym != top->sym) {
+		/* A jump into another function: a tail call. */
+		top->node = q7_prof_child(t->p, t->p->v[top->node].parent, frame_name(b->sym));
+		top->sym = b->sym;
+	}
+	t->p->v[t->stack[t->depth - 1].node].self += b->ninsn;
+}
+
+static bool is_call(const char *m)
+{
+	return strncmp(m, "call0", 5) == 0 || strncmp(m, "callx0", 6) == 0;
+}
+
+static bool is_return(const char *m)
+{
+	return strncmp(m, "ret", 3) == 0 || (strncmp(m, "jx", 2) == 0 && (m[2] == '\t' || m[2] == ' '));
+}
+
+int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigned ncores,
+                     const struct q7_syms *boot, struct q7_prof *p, unsigned parent,
+                     struct q7_trace_stats *st, char *err, size_t errsize)
+{
+	memset(st, 0, sizeof *st);
+	FILE *f = fopen(log, "r");
+	if (!f) {
+		snprintf(err, errsize, "%s: cannot read the core's trace: %s", log, strerror(errno));
+		return -1;
+	}
+	struct tracer t = {.cores = cores, .ncores = ncores, .boot = boot, .p = p, .parent = parent};
+	struct q7_u64map *byhost = q7_u64map_new(); /* host address of a block -> 1 + index */
+	struct block *blocks = NULL;
+	size_t nblocks = 0, capblocks = 0;
+	struct block pending;
+	bool have_pending = false, listing = false;
+	size_t prev = SIZE_MAX;
+	char *line = NULL;
+	size_t linecap = 0;
+	ssize_t len;
+	int rc = 0;
+	while ((len = getline(&line, &linecap, f)) > 0) {
+		if (strncmp(line, "Trace ", 6) == 0) {
+			/* "Trace 0: 0x7f3250000100 [00000000/50000000/00018004/ff000200] sym" */
+			char *colon = strchr(line, ':');
+			char *lb = colon ? strchr(colon, '[') : NULL;
+			char *slash = lb ? strchr(lb, '/') : NULL;
+			if (!slash) {
+				snprintf(err, errsize, "%s: a trace line QEMU did not write: %.60s", log, line);
+				rc = -1;
+				break;
+			}
+			uint64_t host = strtoull(colon + 1, NULL, 16);
+			uint32_t pc = (uint32_t)strtoul(slash + 1, NULL, 16);
+			listing = false;
+			bool made;
+			uint64_t *slot = q7_u64map_put(byhost, host, &made);
+			if (have_pending && pending.pc == pc) {
+				/* Just translated (a host address may be reused after
+				 * QEMU flushes its code cache: the new listing wins). */
+				if (nblocks == capblocks) {
+					capblocks = capblocks ? 2 * capblocks : 1024;
+					blocks = q7_xrealloc(blocks, capblocks * sizeof *blocks);
+				}
+				blocks[nblocks++] = pending;
+				*slot = nblocks;
+				have_pending = false;
+			} else if (made || blocks[*slot - 1].pc != pc) {
+				snprintf(err, errsize, "%s: a block at 0x%08x ran that QEMU never listed (was the "
+				         "log written with -d %s?)", log, pc, Q7_TRACE_QEMU_FLAGS);
+				rc = -1;
+				break;
+			}
+			size_t cur = (size_t)*slot - 1;
+			step(&t, &blocks[cur], prev == SIZE_MAX ? NULL : &blocks[prev]);
+			if (t.in_window)
+				st->instructions += blocks[cur].ninsn;
+			st->blocks++;
+			prev = cur;
+		} else if (strncmp(line, "IN:", 3) == 0) {
+			memset(&pending, 0, sizeof pending);
+			have_pending = true;
+			listing = true;
+		} else if (listing && line[0] == '0' && line[1] == 'x') {
+			/* "0x50000530:  movi.n\ta2, 3" */
+			char *end;
+			uint32_t pc = (uint32_t)strtoul(line, &end, 16);
+			if (*end != ':')
+				continue;
+			end++;
+			while (*end == ' ')
+				end++;
+			if (pending.ninsn++ == 0)
+				pending.pc = pc;
+			pending.call_ret = is_call(end) ? pc + 3 : 0;
+			pending.ends_in_return = is_return(end);
+		} else if (line[0] == '\n') {
+			listing = false;
+		}
+	}
+	if (rc == 0 && ferror(f)) {
+		snprintf(err, errsize, "%s: cannot read the core's trace: %s", log, strerror(errno));
+		rc = -1;
+	}
+	/* Each instruction counted before the window closed was also counted in
+	 * a frame; the statistics count the same way. */
+	st->windows = t.core + (t.in_window ? 1 : 0);
+	if (rc == 0 && t.core < ncores) {
+		snprintf(err, errsize, "%s: the trace holds %u of the %u cores' entry calls%s", log,
+		         t.core, ncores, t.in_window ? " (the last one did not return)" : "");
+		rc = -1;
+	}
+	free(line);
+	fclose(f);
+	free(blocks);
+	free(t.stack);
+	q7_u64map_free(byhost);
+	return rc;
+}

@@ -1,0 +1,48 @@
+/* The emulated core's instruction trace, made into a profile: QEMU run
+ * with "-d in_asm,exec,nochain -D LOG" writes each block it translates
+ * (its instructions) and, chaining off, a line for every execution of a
+ * block; counting each execution's instructions under the call stack it
+ * ran in gives exact counts per stack. The stack is followed from the
+ * calls (call0/callx0 end a block; the call's return address is pushed)
+ * and the returns (a block starting at a pushed return address pops to
+ * it, so a longjmp past frames pops them all); a jump into another
+ * function without a call (a tail call) renames the innermost frame.
+ * Frames are named from the image's symbols (its unstripped file, moved
+ * to where the prelinker placed it) and the boot program's.
+ *
+ * Counted: each core's entry call, from the entry's first instruction to
+ * its return, in the order the boot program runs the cores (one root per
+ * core, "core0", "core1", ...). */
+#ifndef Q7_EMU_TRACE_H
+#define Q7_EMU_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elf_syms.h"
+#include "insn_profile.h"
+
+#define Q7_TRACE_QEMU_FLAGS "in_asm,exec,nochain"
+
+struct q7_trace_core {
+	unsigned index;       /* the core's number: its root "core<index>" */
+	uint32_t entry;       /* the entry's address on the core */
+	uint32_t lo, hi;      /* the image's placed range [lo, hi) */
+	struct q7_syms syms;  /* the image's functions, placed */
+};
+
+struct q7_trace_stats {
+	uint64_t blocks;      /* block executions read */
+	uint64_t instructions;/* counted into the profile */
+	unsigned windows;     /* entry calls found */
+};
+
+/* Reads log and adds every core's stacks under parent. cores: in the order
+ * the boot program runs them. 0, or -1 with err naming the log and what is
+ * wrong (a block executed that was never listed, fewer entry calls than
+ * cores). */
+int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigned ncores,
+                     const struct q7_syms *boot, struct q7_prof *p, unsigned parent,
+                     struct q7_trace_stats *st, char *err, size_t errsize);
+
+#endif

@@ -1,0 +1,287 @@
+/* flamegraph.h: the layout is computed here (boxes at fixed positions);
+ * the script only hovers, searches and reports. */
+#include "flamegraph.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+#define WIDTH 1200.0
+#define PAD 10.0
+#define ROW 17.0
+#define TOP 60.0   /* title, legend and search above the graph */
+#define BOTTOM 30.0 /* the details line */
+#define MIN_WIDTH 0.1
+
+/* Inside the kernel (below the frame the op's wrapper calls), names of
+ * the runtime's and the C library's functions: what a kernel calls that
+ * is not its own code. */
+static const char *const runtime_prefixes[] = {
+	"q7rt_", "customop_", "get_dst_tensor", "get_cpu_", "q7_", "at::", "torch::", "c10::",
+	"operator new", "operator delete", "malloc", "free", "calloc", "realloc", "memcpy",
+	"memset", "memmove", "memchr", "memcmp", "str", "abort", "printf", "snprintf", "vsnprintf",
+};
+
+const char *q7_frame_kind(const char *name, unsigned depth, bool in_kernel)
+{
+	if (depth == 1 || (depth == 2 && strncmp(name, "core", 4) == 0 && isdigit((unsigned char)name[4])))
+		return "root";
+	if (strncmp(name, "q7boot", 6) == 0 || strncmp(name, "boot_", 5) == 0)
+		return "boot";
+	if (strncmp(name, "__", 2) == 0)
+		return "soft-float";
+	if (!in_kernel)
+		return "runtime";
+	for (size_t i = 0; i < sizeof runtime_prefixes / sizeof *runtime_prefixes; i++)
+		if (strncmp(name, runtime_prefixes[i], strlen(runtime_prefixes[i])) == 0)
+			return "runtime";
+	return "kernel";
+}
+
+/* The kernel's own frame: the one its wrapper ("<name>_wrapper") calls. */
+static bool is_kernel_frame(const struct q7_prof *p, unsigned n)
+{
+	const char *name = p->v[n].name, *parent = p->v[p->v[n].parent].name;
+	size_t k = strlen(name);
+	return strncmp(parent, name, k) == 0 && strcmp(parent + k, "_wrapper") == 0;
+}
+
+static const char *kind_colour(const char *kind, const char *name)
+{
+	/* A hue per kind, the shade by the name so neighbours differ. */
+	unsigned h = 0;
+	for (const char *c = name; *c; c++)
+		h = h * 31 + (unsigned char)*c;
+	static char buf[32];
+	int v = (int)(h % 40);
+	if (strcmp(kind, "kernel") == 0)
+		snprintf(buf, sizeof buf, "rgb(%d,%d,%d)", 215 + v / 2, 90 + v * 2, 40 + v / 2);
+	else if (strcmp(kind, "runtime") == 0)
+		snprintf(buf, sizeof buf, "rgb(%d,%d,%d)", 90 + v, 140 + v, 215);
+	else if (strcmp(kind, "soft-float") == 0)
+		snprintf(buf, sizeof buf, "rgb(%d,%d,%d)", 80 + v, 185 + v / 2, 90 + v);
+	else if (strcmp(kind, "boot") == 0)
+		snprintf(buf, sizeof buf, "rgb(%d,%d,%d)", 170 + v, 140 + v, 200 + v / 2);
+	else
+		snprintf(buf, sizeof buf, "rgb(%d,%d,%d)", 190 + v, 190 + v, 190 + v);
+	return buf;
+}
+
+static void escape(struct q7_strbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': q7_sb_add(b, "&lt;"); break;
+		case '>': q7_sb_add(b, "&gt;"); break;
+		case '&': q7_sb_add(b, "&amp;"); break;
+		case '"': q7_sb_add(b, "&quot;"); break;
+		default: q7_sb_addc(b, *s);
+		}
+	}
+}
+
+struct layout {
+	struct q7_prof *p;
+	struct q7_strbuf *b;
+	double scale; /* pixels per instruction */
+	uint64_t total;
+	unsigned max_depth;
+	double height;
+};
+
+static unsigned depth_of(const struct q7_prof *p, unsigned n)
+{
+	unsigned d = 0;
+	for (; n; n = p->v[n].parent)
+		d++;
+	return d;
+}
+
+static int by_name(const void *a, const void *b, void *ctx)
+{
+	const struct q7_prof *p = ctx;
+	return strcmp(p->v[*(const unsigned *)a].name, p->v[*(const unsigned *)b].name);
+}
+
+/* Sorting children by name needs the profile: a small insertion sort
+ * (children lists are short) instead of qsort_r's portability. */
+static size_t sorted_children(const struct q7_prof *p, unsigned n, unsigned **out)
+{
+	size_t k = 0, cap = 8;
+	unsigned *v = q7_xmalloc(cap * sizeof *v);
+	for (unsigned c = p->v[n].first_child; c; c = p->v[c].next_sibling) {
+		if (k == cap)
+			v = q7_xrealloc(v, (cap *= 2) * sizeof *v);
+		size_t j = k++;
+		while (j > 0 && by_name(&v[j - 1], &c, (void *)p) > 0) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = c;
+	}
+	*out = v;
+	return k;
+}
+
+static void draw(struct layout *L, unsigned n, unsigned depth, double x, bool in_kernel)
+{
+	const struct q7_prof_node *nd = &L->p->v[n];
+	double w = (double)nd->total * L->scale;
+	if (w < MIN_WIDTH)
+		return;
+	if (n && !in_kernel)
+		in_kernel = is_kernel_frame(L->p, n);
+	if (n) {
+		double y = L->height - BOTTOM - depth * ROW;
+		const char *kind = q7_frame_kind(nd->name, depth, in_kernel);
+		double share = 100.0 * (double)nd->total / (double)(L->total ? L->total : 1);
+		struct q7_strbuf *b = L->b;
+		q7_sb_add(b, "<g class=\"f\" data-name=\"");
+		escape(b, nd->name);
+		q7_sb_addf(b, "\" data-count=\"%" PRIu64 "\" data-kind=\"%s\"><title>", nd->total, kind);
+		escape(b, nd->name);
+		q7_sb_addf(b, " (%" PRIu64 " instructions, %.2f%%; %s)</title>", nd->total, share, kind);
+		q7_sb_addf(b, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\" "
+		           "rx=\"2\"/>", x, y, w, ROW - 1, kind_colour(kind, nd->name));
+		/* The name, cut to the box (7 px a character at 12 px). */
+		size_t fit = w > 20 ? (size_t)((w - 6) / 7) : 0;
+		if (fit) {
+			q7_sb_addf(b, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + ROW - 5);
+			size_t len = strlen(nd->name);
+			if (len <= fit) {
+				escape(b, nd->name);
+			} else if (fit > 2) {
+				char *cut = q7_xstrndup(nd->name, fit - 2);
+				escape(b, cut);
+				q7_sb_add(b, "..");
+				free(cut);
+			}
+			q7_sb_add(b, "</text>");
+		}
+		q7_sb_add(b, "</g>\n");
+	}
+	/* What the runtime calls is the runtime's. */
+	if (n && strcmp(q7_frame_kind(nd->name, depth, in_kernel), "runtime") == 0)
+		in_kernel = false;
+	unsigned *kids;
+	size_t k = sorted_children(L->p, n, &kids);
+	double cx = x;
+	/* A node's own instructions take the left part of its box. */
+	if (n)
+		cx += (double)nd->self * L->scale;
+	for (size_t i = 0; i < k; i++) {
+		draw(L, kids[i], depth + 1, cx, in_kernel);
+		cx += (double)L->p->v[kids[i]].total * L->scale;
+	}
+	free(kids);
+}
+
+static const char script[] =
+	"<script type=\"text/ecmascript\"><![CDATA[\n"
+	"var details, matched, total;\n"
+	"function init() {\n"
+	"  details = document.getElementById('details');\n"
+	"  matched = document.getElementById('matched');\n"
+	"  total = parseInt(document.documentElement.getAttribute('data-total'));\n"
+	"  var fs = document.getElementsByClassName('f');\n"
+	"  for (var i = 0; i < fs.length; i++) {\n"
+	"    fs[i].addEventListener('mouseover', function () { show(this); });\n"
+	"    fs[i].addEventListener('mouseout', function () { details.textContent = ' '; });\n"
+	"  }\n"
+	"  document.getElementById('search').addEventListener('click', function () {\n"
+	"    var t = prompt('Frames whose name holds:', ''); if (t !== null) search(t); });\n"
+	"  document.addEventListener('keydown', function (e) {\n"
+	"    if ((e.ctrlKey || e.metaKey) && e.key === 'f') { e.preventDefault();\n"
+	"      var t = prompt('Frames whose name holds:', ''); if (t !== null) search(t); } });\n"
+	"  var q = new URLSearchParams(window.location.search);\n"
+	"  if (q.get('s')) search(q.get('s'));\n"
+	"  if (q.get('hover')) {\n"
+	"    for (var i = 0; i < fs.length; i++)\n"
+	"      if (fs[i].getAttribute('data-name') === q.get('hover')) {\n"
+	"        fs[i].dispatchEvent(new MouseEvent('mouseover')); break; }\n"
+	"  }\n"
+	"}\n"
+	"function share(n) { return (100 * n / (total || 1)).toFixed(2) + '%'; }\n"
+	"function show(g) {\n"
+	"  var n = parseInt(g.getAttribute('data-count'));\n"
+	"  details.textContent = g.getAttribute('data-name') + ': ' + n.toLocaleString('en') +\n"
+	"    ' instructions, ' + share(n) + ' (' + g.getAttribute('data-kind') + ')';\n"
+	"}\n"
+	"function search(text) {\n"
+	"  var fs = document.getElementsByClassName('f'), hit = [];\n"
+	"  for (var i = 0; i < fs.length; i++) {\n"
+	"    var r = fs[i].getElementsByTagName('rect')[0];\n"
+	"    if (!r.hasAttribute('data-fill')) r.setAttribute('data-fill', r.getAttribute('fill'));\n"
+	"    var on = text !== '' && fs[i].getAttribute('data-name').indexOf(text) >= 0;\n"
+	"    r.setAttribute('fill', on ? 'rgb(230,0,230)' : r.getAttribute('data-fill'));\n"
+	"    fs[i].setAttribute('data-match', on ? '1' : '0');\n"
+	"    if (on) hit.push(fs[i]);\n"
+	"  }\n"
+	"  /* A frame inside a matched one is not counted twice: the boxes'\n"
+	"     spans on the x axis are merged. */\n"
+	"  var spans = hit.map(function (g) { var r = g.getElementsByTagName('rect')[0];\n"
+	"    var x = parseFloat(r.getAttribute('x'));\n"
+	"    return [x, x + parseFloat(r.getAttribute('width')), parseInt(g.getAttribute('data-count'))]; });\n"
+	"  spans.sort(function (a, b) { return a[0] - b[0] || b[1] - a[1]; });\n"
+	"  var n = 0, end = -1;\n"
+	"  for (var i = 0; i < spans.length; i++)\n"
+	"    if (spans[i][0] >= end - 1e-6) { n += spans[i][2]; end = spans[i][1]; }\n"
+	"  matched.textContent = text === '' ? ' ' : 'Matched \"' + text + '\": ' +\n"
+	"    n.toLocaleString('en') + ' instructions, ' + share(n);\n"
+	"  matched.setAttribute('data-count', n);\n"
+	"}\n"
+	"]]></script>\n";
+
+char *q7_flamegraph_svg(struct q7_prof *p, const char *title)
+{
+	struct layout L = {.p = p};
+	L.total = q7_prof_sum(p);
+	for (size_t i = 1; i < p->n; i++) {
+		unsigned d = depth_of(p, (unsigned)i);
+		if (p->v[i].total && d > L.max_depth)
+			L.max_depth = d;
+	}
+	L.scale = L.total ? (WIDTH - 2 * PAD) / (double)L.total : 0;
+	L.height = TOP + L.max_depth * ROW + BOTTOM;
+	struct q7_strbuf b = {0};
+	L.b = &b;
+	q7_sb_addf(&b, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+	           "<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+	           "xmlns=\"http://www.w3.org/2000/svg\" data-total=\"%" PRIu64 "\" onload=\"init()\">\n",
+	           WIDTH, L.height, WIDTH, L.height, L.total);
+	q7_sb_add(&b, "<style>text { font-family: monospace; font-size: 12px; fill: #000; }\n"
+	          ".f:hover rect { stroke: #000; stroke-width: 0.5; } .f text { pointer-events: none; }\n"
+	          "#search { cursor: pointer; }</style>\n");
+	q7_sb_add(&b, script);
+	q7_sb_addf(&b, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#fafafa\"/>\n",
+	           WIDTH, L.height);
+	q7_sb_addf(&b, "<text x=\"%.0f\" y=\"20\" text-anchor=\"middle\" style=\"font-size:15px\">",
+	           WIDTH / 2);
+	escape(&b, title ? title : "instructions on the emulated core");
+	q7_sb_addf(&b, " (%" PRIu64 " instructions)</text>\n", L.total);
+	/* The legend: what the colours say. */
+	static const char *const kinds[] = {"kernel", "runtime", "soft-float", "boot", "root"};
+	static const char *const words[] = {"the kernel's code", "q7 runtime (setup, arguments, "
+	                                    "stack switch)", "soft-float / libgcc helpers",
+	                                    "boot program", "core / op"};
+	double lx = PAD;
+	for (size_t i = 0; i < 5; i++) {
+		q7_sb_addf(&b, "<rect x=\"%.0f\" y=\"32\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+		           "<text x=\"%.0f\" y=\"42\">%s</text>\n", lx, kind_colour(kinds[i], ""),
+		           lx + 16, words[i]);
+		lx += 16 + 7.2 * (double)strlen(words[i]) + 18;
+	}
+	q7_sb_addf(&b, "<text id=\"search\" x=\"%.0f\" y=\"20\" text-anchor=\"end\">Search</text>\n",
+	           WIDTH - PAD);
+	q7_sb_addf(&b, "<text id=\"matched\" x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\"> </text>\n",
+	           WIDTH - PAD, L.height - 10);
+	q7_sb_addf(&b, "<text id=\"details\" x=\"%.0f\" y=\"%.0f\"> </text>\n", PAD, L.height - 10);
+	draw(&L, 0, 0, PAD, false);
+	q7_sb_add(&b, "</svg>\n");
+	return q7_sb_take(&b);
+}

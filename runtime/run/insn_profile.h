@@ -1,0 +1,52 @@
+/* An instruction profile: a tree of call stacks (frames by name), each
+ * with the instructions executed while it was the innermost, as the
+ * emulated core's trace (emu_trace.h) finds them. Written as folded
+ * stacks ("core0;relu_forward;__mulsf3 1234", one line per stack) or as a
+ * flame graph (flamegraph.h); folded text from elsewhere can be added
+ * (the PyTorch profile merges one call's stacks under its op's name).
+ *
+ * Memory: the profile owns its nodes and names; q7_prof_free. */
+#ifndef Q7_INSN_PROFILE_H
+#define Q7_INSN_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define Q7_PROF_ROOT 0u /* the unnamed root every stack hangs from */
+
+struct q7_prof_node {
+	unsigned parent;
+	const char *name;  /* owned by the profile */
+	uint64_t self;     /* instructions with this frame innermost */
+	uint64_t total;    /* self + the children's totals (q7_prof_sum) */
+	unsigned first_child, next_sibling; /* 0: none */
+};
+
+struct q7_prof {
+	struct q7_prof_node *v; /* v[0]: the root */
+	size_t n, cap;
+	struct q7_u64map *children; /* (parent, name id) -> node */
+	struct q7_strmap *names;    /* name -> id */
+};
+
+void q7_prof_init(struct q7_prof *p);
+void q7_prof_free(struct q7_prof *p);
+/* The child of parent called name (made when new). */
+unsigned q7_prof_child(struct q7_prof *p, unsigned parent, const char *name);
+/* Adds folded stacks ("a;b;c 12" lines) under parent. 0, or -1 with err
+ * naming the line (what = the text's name, for the message). */
+int q7_prof_add_folded(struct q7_prof *p, unsigned parent, const char *text,
+                          const char *what, char *err, size_t errsize);
+/* Fills every node's total; returns the root's. */
+uint64_t q7_prof_sum(struct q7_prof *p);
+/* The folded stacks, sorted, one line each (caller frees). */
+char *q7_prof_folded(const struct q7_prof *p);
+/* Writes path: folded stacks when it ends in .folded, a flame graph when
+ * it ends in .svg (title on top); whole or not at all. 0, or -1 with err
+ * naming the file and the reason. */
+int q7_prof_write(struct q7_prof *p, const char *path, const char *title, char *err,
+                     size_t errsize);
+/* 1 when path names a profile this writes (.folded or .svg), else 0. */
+int q7_prof_path_ok(const char *path);
+
+#endif

@@ -1,0 +1,75 @@
+/* q7cc --q7-memory-map IMAGE [-o MAP.svg] (memmap/memory_map.h): the
+ * images of a manifest found as q7-run finds them. */
+#include "memory_map.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "image.h"
+#include "lsp.h"
+#include "support.h"
+#include "tempfile.h"
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: q7cc --q7-memory-map IMAGE [-o MAP.svg]\n"
+	                "  IMAGE  a gnu-profile image: single-core, one core's (..._cpuN.so), or a\n"
+	                "         multicore manifest (every core)\n");
+	return Q7_EXIT_USAGE;
+}
+
+int q7_memory_map_main(int argc, char **argv)
+{
+	const char *image = NULL, *out = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+			out = argv[++i];
+		else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return usage(), 0;
+		else if (argv[i][0] == '-' || image)
+			return usage();
+		else
+			image = argv[i];
+	}
+	if (!image)
+		return usage();
+	char *why = NULL;
+	int k = q7_run_image_count(image, &why);
+	struct q7_strvec paths = {0};
+	if (k < 0 || q7_run_images(image, (unsigned)k, &paths, &why) != 0) {
+		q7_error("%s", why);
+		free(why);
+		return Q7_EXIT_ERROR;
+	}
+	struct q7_core_map maps[Q7_NUM_CORES];
+	memset(maps, 0, sizeof maps);
+	char err[512];
+	int rc = 0;
+	for (int i = 0; i < k && rc == 0; i++)
+		if (q7_core_map_load(paths.v[i], k > 1 ? i : -2, &maps[i], err, sizeof err) != 0) {
+			q7_error("%s", err);
+			rc = Q7_EXIT_ERROR;
+		}
+	if (rc == 0) {
+		char *text = q7_memory_map_text(maps, (size_t)k);
+		fputs(text, stdout);
+		free(text);
+	}
+	if (rc == 0 && out) {
+		char *title = q7_xasprintf("memory map of %s", q7_path_basename(image));
+		char *svg = q7_memory_map_svg(maps, (size_t)k, title);
+		const char *what = NULL;
+		if (q7_outfile_write(out, svg, strlen(svg), 0666, &what) != 0) {
+			q7_error("%s: %s: %s", out, what ? what : "cannot write", strerror(errno));
+			rc = Q7_EXIT_IO;
+		}
+		free(svg);
+		free(title);
+	}
+	for (int i = 0; i < k; i++)
+		q7_core_map_free(&maps[i]);
+	q7_sv_free(&paths);
+	return rc;
+}

@@ -1,0 +1,30 @@
+/* Two small open-addressing hash maps for the instruction profile: 64-bit
+ * key -> 64-bit value (translated blocks by host address, a frame's child
+ * by parent and name), and string -> id (frame names).
+ *
+ * Memory: a map owns its table (and a q7_strmap its keys); *_free. */
+#ifndef Q7_U64MAP_H
+#define Q7_U64MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct q7_u64map;
+struct q7_strmap;
+
+struct q7_u64map *q7_u64map_new(void);
+void q7_u64map_free(struct q7_u64map *m);
+/* The value slot of key, made 0-valued when absent (*made set true). The
+ * pointer lives until the next put. */
+uint64_t *q7_u64map_put(struct q7_u64map *m, uint64_t key, bool *made);
+/* The value slot of key, or NULL. */
+uint64_t *q7_u64map_get(const struct q7_u64map *m, uint64_t key);
+
+struct q7_strmap *q7_strmap_new(void);
+void q7_strmap_free(struct q7_strmap *m);
+/* The id of s (0, 1, 2, ... in order of first use) and, through *stored,
+ * the map's own copy of s. */
+unsigned q7_strmap_intern(struct q7_strmap *m, const char *s, const char **stored);
+
+#endif

@@ -1,0 +1,29 @@
+// A kernel that reaches for the host's files through QEMU's semihosting
+// (SIMCALL open, write, close, as the boot program reads and writes its
+// descriptors), for run_emu.py's semihosting case: by default the
+// emulated core has no host file access (docs/emulated.md).
+#include <stdint.h>
+#include <torch/torch.h>
+#include <q7/kernel.h>
+#include "simcall.h" // runtime/boot
+
+
+// Opens the host file named by `path` (NUL-terminated bytes) with
+// `flags`; writes "q7" into it when `flags` opens it for writing.
+// Returns {the descriptor or -1, its errno, what the write returned}.
+Q7_KERNEL torch::Tensor host_open(const torch::Tensor &path, int64_t flags)
+{
+    enum { SYS_WRITE = 4, SYS_OPEN = 5, SYS_CLOSE = 6 };
+    int err = 0, werr = 0, wrote = -1;
+    int fd = q7_simcall(SYS_OPEN, (int)(uintptr_t)path.data_ptr<uint8_t>(), (int)flags, 0644, &err);
+    if (fd >= 0 && (flags & 3))
+        wrote = q7_simcall(SYS_WRITE, fd, (int)(uintptr_t) "q7", 2, &werr);
+    if (fd >= 0)
+        q7_simcall(SYS_CLOSE, fd, 0, 0, &werr);
+    torch::Tensor y = torch::zeros({3}, torch::kInt);
+    int32_t *p = y.data_ptr<int32_t>();
+    p[0] = fd;
+    p[1] = err;
+    p[2] = wrote;
+    return y;
+}

@@ -1,0 +1,437 @@
+#!/usr/bin/env python3
+"""q7-run --target=emulated --profile=FILE end to end.
+
+  run_profile.py CASE WORK --bin STAGE_BIN --kernels DIR --npytool DIR
+
+'build' compiles kernels/profile_ops.cpp with q7cc (gnu, single image and
+--q7-multicore) into WORK/build; the other cases use it:
+  folded     exact counts: the profile's sum is the -icount total of the
+             same call unprofiled; mix() called n times shows n times one
+             call; runtime and soft-float frames by name; the result is the
+             unprofiled run's
+  multicore  one root per core, each core's sum its own -icount total
+  errors     a profile name that is neither .folded nor .svg, a host run,
+             a stripped image: refused, nothing written
+  svg        the flame graph: box widths proportional to the counts, each
+             frame's name, count and share in its tooltip; in headless
+             Chromium (a screenshot in WORK/svg) its search marks mix and
+             reports mix's instructions, its hover line names a frame
+  memory_map q7cc --q7-memory-map of the single image, the manifest and one
+             core's image: windows, sections (as readelf -S), image (as
+             readelf -l), stack (the ops' largest, 64 KiB), free; the SVG:
+             one column per core, boxes to scale, each section labelled
+  link_fit   an image past its core's window, and a 2 MiB stack beside an
+             image in a 2 MiB window: the link fails with one message naming
+             the image, core, section and bytes over; nothing written"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+
+def fail(msg):
+    sys.stderr.write("FAIL: " + msg + "\n")
+    sys.exit(1)
+
+
+def sh(argv, env=None, expect_ok=True):
+    r = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600)
+    if r.returncode < 0:
+        fail("crashed (signal %d): %s\n%s" % (-r.returncode, " ".join(argv), r.stderr))
+    if expect_ok and r.returncode != 0:
+        fail("command failed: %s\n%s%s" % (" ".join(argv), r.stdout, r.stderr))
+    return r
+
+
+class Ctx:
+    def __init__(self, a):
+        self.a = a
+        self.work = os.path.join(a.work, a.case)
+        shutil.rmtree(self.work, ignore_errors=True)
+        os.makedirs(self.work)
+        self.build = os.path.join(a.work, "build")
+        self.run_bin = os.path.join(a.bin, "q7-run")
+        self.single = os.path.join(self.build, "libprof.so")
+        self.multi = os.path.join(self.build, "libprof_mc.so")
+
+    def path(self, name):
+        return os.path.join(self.work, name)
+
+    def run(self, lib, op, args, opts=(), env=None, expect_ok=True):
+        out = self.path("out.npy")
+        if os.path.exists(out):
+            os.unlink(out)
+        argv = [self.run_bin, "-v", "--target=emulated"] + list(opts) + [lib, op]
+        argv += [str(x) for x in args] + ["-o", out]
+        r = sh(argv, dict(os.environ, **(env or {})), expect_ok)
+        data = open(out, "rb").read() if r.returncode == 0 else None
+        return r, data
+
+    def icount(self, lib, op, args, opts=()):
+        """The unprofiled call's instructions per core (-icount)."""
+        r, data = self.run(lib, op, args, opts, env={"Q7CC_EMU_STATS": "1", "Q7CC_EMU_ICOUNT": "1"})
+        n = [int(m) for m in re.findall(r"emulated core \d+: \d+ cycles, (\d+) instructions",
+                                        r.stderr)]
+        if not n:
+            fail("no instruction count in: %s" % r.stderr)
+        return n, data
+
+    def profile(self, lib, op, args, name, opts=()):
+        f = self.path(name)
+        r, data = self.run(lib, op, args, ["--profile=" + f] + list(opts))
+        if "profile: " not in r.stderr:
+            fail("-v did not report the profile: %s" % r.stderr)
+        return f, data
+
+
+def read_folded(path):
+    stacks = {}
+    for i, line in enumerate(open(path), 1):
+        m = re.fullmatch(r"(\S[^\n]*) (\d+)\n", line)
+        if not m or m.group(1).startswith(";") or ";;" in m.group(1):
+            fail("%s:%d: not a folded stack: %r" % (path, i, line))
+        if m.group(1) in stacks:
+            fail("%s:%d: the stack is listed twice" % (path, i))
+        stacks[m.group(1)] = int(m.group(2))
+    if not stacks:
+        fail("%s: empty" % path)
+    return stacks
+
+
+def under(stacks, frame):
+    """Instructions at or under any frame named frame."""
+    return sum(n for s, n in stacks.items() if frame in s.split(";"))
+
+
+def case_build(c):
+    os.makedirs(c.build, exist_ok=True)
+    src = os.path.join(c.a.kernels, "profile_ops.cpp")
+    q7cc = os.path.join(c.a.bin, "q7cc")
+    env = dict(os.environ, Q7_TOOLCHAIN="gnu")
+    obj = os.path.join(c.build, "profile_ops.o")
+    sh([q7cc, "-O2", "-c", src, "-o", obj], env)
+    sh([q7cc, "-shared", "-o", c.single, obj], env)
+    sh([q7cc, "-shared", "--q7-multicore", "-o", c.multi, obj], env)
+
+
+def write_inputs(c):
+    sys.path.insert(0, c.a.npytool)
+    import npytool
+    x = c.path("x.npy")
+    npytool.write(x, "<i4", (2,), [7, 3])
+    rows = c.path("rows.npy")
+    npytool.write(rows, "<i4", (16, 4), [(i * 37) % 101 - 50 for i in range(64)])
+    return x, rows
+
+
+def case_folded(c):
+    x, _ = write_inputs(c)
+    per_n = {}
+    for n in (1, 7):
+        counts, plain = c.icount(c.single, "mix_n", [x, n])
+        f, data = c.profile(c.single, "mix_n", [x, n], "mix%d.folded" % n)
+        if data != plain:
+            fail("n=%d: the profiled run's result differs from the unprofiled one" % n)
+        st = read_folded(f)
+        total = sum(st.values())
+        if total != counts[0]:
+            fail("n=%d: the profile sums to %d instructions, -icount counted %d" % (n, total, counts[0]))
+        if any(not s.startswith("core0;") for s in st):
+            fail("n=%d: a stack outside core0: %s" % (n, [s for s in st if not s.startswith("core0;")]))
+        mix = [s for s in st if s.endswith(";mix_n;mix")]
+        if len(mix) != 1:
+            fail("n=%d: expected one stack ending in mix_n;mix, got %s" % (n, mix))
+        per_n[n] = st[mix[0]]
+        print("n=%d: %d instructions (-icount %d), mix %d" % (n, total, counts[0], per_n[n]))
+        # Runtime frames (argument marshalling, allocation, the stack switch)
+        # and the soft-float multiply under scale() appear by name.
+        for frame in ("customop_next_tensor", "customop_next_longlong", "q7rt_tensor_new",
+                      "switch_stack_or_call_wrapper", "mix_n_wrapper"):
+            if under(st, frame) <= 0:
+                fail("n=%d: no %s frame in %s" % (n, frame, f))
+        if not any(s.endswith(";mix_n;scale;__mulsf3") for s in st):
+            fail("n=%d: __mulsf3 is not under mix_n;scale" % n)
+    if per_n[1] <= 0 or per_n[7] != 7 * per_n[1]:
+        fail("mix called 7 times shows %d instructions, once %d (expected 7x)" % (per_n[7], per_n[1]))
+
+
+def case_multicore(c):
+    _, rows = write_inputs(c)
+    counts, plain = c.icount(c.multi, "mix_rows", [rows], ["--cores=8"])
+    f, data = c.profile(c.multi, "mix_rows", [rows], "rows.folded", ["--cores=8"])
+    if data != plain:
+        fail("the profiled 8-core run's result differs from the unprofiled one")
+    st = read_folded(f)
+    roots = sorted({s.split(";")[0] for s in st})
+    if roots != ["core%d" % i for i in range(8)]:
+        fail("expected one root per core, core0..core7, got %s" % roots)
+    if len(counts) != 8:
+        fail("expected 8 -icount lines, got %s" % counts)
+    mixes = []
+    for i in range(8):
+        mine = {s: n for s, n in st.items() if s.startswith("core%d;" % i)}
+        if sum(mine.values()) != counts[i]:
+            fail("core%d: the profile sums to %d, -icount counted %d" % (i, sum(mine.values()), counts[i]))
+        mixes.append(under(mine, "mix"))
+    # 16 rows of 4 over 8 cores: every core calls mix() 8 times.
+    if len(set(mixes)) != 1 or mixes[0] <= 0 or mixes[0] % 8:
+        fail("mix's instructions per core: %s (expected 8 equal calls on each)" % mixes)
+    print("8 cores: %s instructions, mix %d each" % (counts, mixes[0]))
+
+
+def case_errors(c):
+    x, _ = write_inputs(c)
+    bad = c.path("p.txt")
+    r, _ = c.run(c.single, "mix_n", [x, 1], ["--profile=" + bad], expect_ok=False)
+    if r.returncode == 0 or ".folded" not in r.stderr or os.path.exists(bad):
+        fail("--profile=p.txt: expected a refusal naming .folded and .svg: %s" % r.stderr)
+    f = c.path("h.folded")
+    argv = [c.run_bin, "--target=host", "--profile=" + f, c.single, "mix_n", x, "1", "-o",
+            c.path("o.npy")]
+    r = sh(argv, expect_ok=False)
+    if r.returncode == 0 or "--target=emulated" not in r.stderr or os.path.exists(f):
+        fail("--profile on the host: expected a refusal naming --target=emulated: %s" % r.stderr)
+    # A stripped image has no symbols to name frames with.
+    stripped = c.path("libstripped.so")
+    shutil.copy(os.path.join(c.build, "libprof.stripped.so"), stripped)
+    shutil.copy(os.path.join(c.build, "libprof.packed.so"), c.path("libstripped.packed.so"))
+    f = c.path("s.folded")
+    r, _ = c.run(stripped, "mix_n", [x, 1], ["--profile=" + f], expect_ok=False)
+    if r.returncode == 0 or "no symbol table" not in r.stderr or stripped not in r.stderr \
+            or os.path.exists(f):
+        fail("a stripped image: expected 'no symbol table' naming it, nothing written: %s" % r.stderr)
+
+
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def chromium(c, args):
+    exe = shutil.which("chromium")
+    if not exe:
+        fail("chromium not found (Debian package chromium; scripts/setup-deps installs it)")
+    with tempfile.TemporaryDirectory(dir=c.work) as profile_dir:
+        argv = [exe] + CHROMIUM_FLAGS + ["--user-data-dir=" + profile_dir] + args
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        fail("chromium failed: %s\n%s" % (" ".join(argv), r.stderr[-2000:]))
+    return r.stdout
+
+
+def case_svg(c):
+    x, _ = write_inputs(c)
+    svg, _ = c.profile(c.single, "mix_n", [x, 7], "mix.svg")
+    folded, _ = c.profile(c.single, "mix_n", [x, 7], "mix.folded")
+    st = read_folded(folded)
+    total = sum(st.values())
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    root = ET.parse(svg).getroot()
+    if int(root.get("data-total")) != total:
+        fail("the flame graph's total %s is not the folded total %d" % (root.get("data-total"), total))
+    frames = root.findall("s:g[@class='f']", ns)
+    if len(frames) < 10:
+        fail("only %d frames drawn" % len(frames))
+    per = None
+    for g in frames:
+        n = int(g.get("data-count"))
+        w = float(g.find("s:rect", ns).get("width"))
+        title = g.find("s:title", ns).text
+        share = "%.2f%%" % (100.0 * n / total)
+        if g.get("data-name") not in title or str(n) not in title or share not in title:
+            fail("tooltip %r lacks the name, count %d or share %s" % (title, n, share))
+        if w > 2:
+            if per is None:
+                per = w / n
+            elif abs(w / n - per) > per * 0.01:
+                fail("%s: width %.2f for %d instructions, not proportional (%.6f px each)" %
+                     (g.get("data-name"), w, n, per))
+    # The search is by substring: mix, mix_n, mix_n_wrapper... each stack
+    # counted once.
+    # What each frame is shows: the kernel's own code, the runtime's
+    # (argument marshalling, allocation, the stack switch), soft float.
+    kinds = {g.get("data-name"): g.get("data-kind") for g in frames}
+    for name, kind in (("mix_n", "kernel"), ("mix", "kernel"), ("scale", "kernel"),
+                       ("customop_next_tensor", "runtime"), ("q7rt_tensor_new", "runtime"),
+                       ("switch_stack_or_call_wrapper", "runtime"), ("mix_n_wrapper", "runtime"),
+                       ("__mulsf3", "soft-float"), ("core0", "root")):
+        if kinds.get(name) != kind:
+            fail("%s is drawn as %s, expected %s" % (name, kinds.get(name), kind))
+    kernel_mix = sum(n for s, n in st.items() if "mix" in s)
+    url = "file://" + os.path.abspath(svg) + "?s=mix&hover=mix_n"
+    shot = c.path("flamegraph.png")
+    chromium(c, ["--window-size=1200,700", "--screenshot=" + shot, url])
+    with open(shot, "rb") as f:
+        png = f.read()
+    if not png.startswith(b"\x89PNG") or len(png) < 5000:
+        fail("%s: not a picture of the graph (%d bytes)" % (shot, len(png)))
+    dom = chromium(c, ["--dump-dom", url])
+    m = re.search(r'id="matched"[^>]*>([^<]*)<', dom)
+    want = 'Matched "mix": %s instructions' % format(kernel_mix, ",")
+    if not m or want not in m.group(1).replace("&quot;", '"'):
+        fail("search: expected %r in the page, got %r" % (want, m.group(1) if m else dom[-500:]))
+    mix_n = under(st, "mix_n")
+    d = re.search(r'id="details"[^>]*>([^<]*)<', dom)
+    want = "mix_n: %s instructions, %.2f%%" % (format(mix_n, ","), 100.0 * mix_n / total)
+    if not d or want not in d.group(1):
+        fail("hover: expected %r in the page, got %r" % (want, d.group(1) if d else None))
+    print("flame graph: %d frames, search and hover checked; screenshot %s" % (len(frames), shot))
+
+
+WINDOW, CORE_WINDOW, SINGLE_WINDOW = 0x84000000, 0x200000, 0x2000000
+
+
+def readelf_sections(path):
+    """readelf -SW: allocated sections with a size, {name: (addr, size)}."""
+    out = sh(["readelf", "-SW", path]).stdout
+    secs = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+([0-9a-f]{8})\s+[0-9a-f]+\s+([0-9a-f]+)\s+\S+\s+(\S*A\S*)\s", line)
+        if m and int(m.group(3), 16):
+            secs[m.group(1)] = (int(m.group(2), 16), int(m.group(3), 16))
+    return secs
+
+
+def readelf_extent(path):
+    """readelf -lW: the lowest PT_LOAD address and the end of the highest."""
+    out = sh(["readelf", "-lW", path]).stdout
+    lo, hi = None, 0
+    for m in re.finditer(r"LOAD\s+0x[0-9a-f]+ 0x([0-9a-f]+) 0x[0-9a-f]+ 0x[0-9a-f]+ 0x([0-9a-f]+)", out):
+        a, size = int(m.group(1), 16), int(m.group(2), 16)
+        lo = a if lo is None else min(lo, a)
+        hi = max(hi, a + size)
+    return lo, hi
+
+
+def parse_map(text):
+    """q7cc --q7-memory-map's text: [(who, image, {row: (addr, size)})]."""
+    cores = []
+    for line in text.splitlines():
+        m = re.match(r"(core \d|the single core): (\S+)$", line)
+        if m:
+            cores.append((m.group(1), m.group(2), {}))
+            continue
+        m = re.match(r"  (\S+(?: \S+)?)\s+(0x[0-9a-f]{8}|-)\s+(-?\d+ bytes|-)", line)
+        if m and cores:
+            a = int(m.group(2), 16) if m.group(2) != "-" else None
+            n = int(m.group(3).split()[0]) if m.group(3) != "-" else None
+            cores[-1][2][m.group(1)] = (a, n)
+    return cores
+
+
+def check_core(who, image, rows, core):
+    base = WINDOW + core * CORE_WINDOW if core >= 0 else WINDOW
+    size = CORE_WINDOW if core >= 0 else SINGLE_WINDOW
+    if rows.get("SRAM window") != (base, size):
+        fail("%s: window %s, expected 0x%08x, %d bytes" % (who, rows.get("SRAM window"), base, size))
+    secs = readelf_sections(image)
+    got = {k: v for k, v in rows.items() if k.startswith(".")}
+    if got != secs:
+        fail("%s: sections %s, readelf -S says %s" % (who, got, secs))
+    lo, hi = readelf_extent(image)
+    if rows["image"] != (lo, hi - lo) or lo != base:
+        fail("%s: image %s, readelf -l: 0x%08x..0x%08x" % (who, rows["image"], lo, hi))
+    if rows["stack"] != (base + size - 65536, 65536):
+        fail("%s: stack %s, expected the 64 KiB of 'stacked' at the top" % (who, rows["stack"]))
+    if rows["free"] != (hi, base + size - 65536 - hi):
+        fail("%s: free %s, expected 0x%08x, %d bytes" % (who, rows["free"], hi, base + size - 65536 - hi))
+    if rows["TCM"][1] != 16384 or "heap arena" not in rows:
+        fail("%s: no heap arena or 16 KiB TCM row: %s" % (who, rows))
+
+
+def case_memory_map(c):
+    q7cc = os.path.join(c.a.bin, "q7cc")
+    r = sh([q7cc, "--q7-memory-map", c.single])
+    [(who, image, rows)] = parse_map(r.stdout)
+    check_core(who, image, rows, -1)
+    cpu3 = os.path.join(c.build, "libprof_mc_cpu3.so")
+    [(who, image, rows)] = parse_map(sh([q7cc, "--q7-memory-map", cpu3]).stdout)
+    if who != "core 3":
+        fail("%s: mapped as %s, not core 3" % (cpu3, who))
+    check_core(who, image, rows, 3)
+    svg = c.path("map.svg")
+    r = sh([q7cc, "--q7-memory-map", c.multi, "-o", svg])
+    cores = parse_map(r.stdout)
+    if [w for w, _, _ in cores] != ["core %d" % i for i in range(8)]:
+        fail("the manifest's map: %s, expected core 0..7" % [w for w, _, _ in cores])
+    for i, (who, image, rows) in enumerate(cores):
+        check_core(who, image, rows, i)
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    root = ET.parse(svg).getroot()
+    texts = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    if sorted(t for t in texts if re.fullmatch(r"core \d", t)) != ["core %d" % i for i in range(8)]:
+        fail("the SVG's columns: %s" % [t for t in texts if t.startswith("core")])
+    # To scale: every box's height / bytes is its column's (window) scale.
+    per = 640.0 / CORE_WINDOW
+    for g in root.findall("s:g", ns):
+        m = re.match(r"(.*): 0x[0-9a-f]{8}, (\d+) bytes", g.find("s:title", ns).text)
+        h = float(g.find("s:rect", ns).get("height"))
+        n = int(m.group(2))
+        if h > 1 and abs(h - n * per) > 0.02:
+            fail("%s: %.2f px for %d bytes, not to scale (%.6f px a byte)" % (m.group(1), h, n, per))
+        label = "".join(g.itertext())
+        if m.group(1) not in label:
+            fail("the box of %s is not labelled" % m.group(1))
+    print("memory map: single, core 3, manifest (8 columns) agree with readelf")
+
+
+def case_link_fit(c):
+    q7cc = os.path.join(c.a.bin, "q7cc")
+    env = dict(os.environ, Q7_TOOLCHAIN="gnu")
+    src = os.path.join(c.a.kernels, "too_big.cpp")
+    obj = c.path("big.o")
+    sh([q7cc, "-O2", "-c", src, "-o", obj], env)
+    out = c.path("libbig.so")
+    r = sh([q7cc, "-shared", "--q7-multicore", "-o", out, obj], env, expect_ok=False)
+    m = re.search(r"region `sram0_0_seg' overflowed by (\d+) bytes", r.stderr)
+    ours = [l for l in r.stderr.splitlines() if l.startswith("q7cc: error:")]
+    if r.returncode == 0 or not m or len(ours) != 1:
+        fail("an image past its window: expected ld's overflow and one q7cc message: %s" % r.stderr)
+    for want in ("libbig_cpu0.so", "core 0's 2 MiB SRAM window", "section .bss",
+                 "%s bytes over" % m.group(1)):
+        if want not in ours[0]:
+            fail("expected %r in: %s" % (want, ours[0]))
+    left = [f for f in os.listdir(c.work) if f.startswith("libbig")]
+    if left:
+        fail("a failed link left %s" % left)
+    obj = c.path("deep.o")
+    sh([q7cc, "-O2", "-DDEEP", "-c", src, "-o", obj], env)
+    out = c.path("libdeep.so")
+    r = sh([q7cc, "-shared", "--q7-multicore", "-o", out, obj], env, expect_ok=False)
+    ours = [l for l in r.stderr.splitlines() if l.startswith("q7cc: error:")]
+    if r.returncode == 0 or len(ours) != 1:
+        fail("a 2 MiB stack beside an image in a 2 MiB window: expected one refusal: %s" % r.stderr)
+    m = re.search(r"image \((\d+) bytes\).*: (\d+) bytes over", ours[0])
+    for want in ("libdeep_cpu0.so", "the stack of deep", "STACK_SIZE 2097152", "core 0's"):
+        if want not in ours[0]:
+            fail("expected %r in: %s" % (want, ours[0]))
+    if not m or m.group(1) != m.group(2):
+        fail("the bytes over should be the image's (the stack fills the window): %s" % ours[0])
+    left = [f for f in os.listdir(c.work) if f.startswith("libdeep")]
+    if left:
+        fail("a refused link left %s" % left)
+    # One core owns 32 MiB: the same image and stack fit.
+    sh([q7cc, "-shared", "-o", out, obj], env)
+    print("link fit: overflow and stack refused in words; the single-core link fits")
+
+
+CASES = {"build": case_build, "memory_map": case_memory_map, "link_fit": case_link_fit, "folded": case_folded, "multicore": case_multicore,
+         "errors": case_errors, "svg": case_svg}
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("case", choices=sorted(CASES))
+    p.add_argument("work")
+    p.add_argument("--bin", required=True)
+    p.add_argument("--kernels", required=True)
+    p.add_argument("--npytool", required=True)
+    a = p.parse_args()
+    CASES[a.case](Ctx(a))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+/* wrapper/objcache: the generated wrapper's object, reused while its text,
+ * its compile command and the headers it read are unchanged. Only kernel
+ * bodies changing (the edit loop) leaves all three alone, and the
+ * wrapper's compile is most of a relink (issue 24).
+ *
+ * Owns: q7cc's per-user cache folder ($XDG_CACHE_HOME/q7cc, else
+ * ~/.cache/q7cc; sysinfo.c keeps its probes there too) and the entries
+ * under its wrapper/ folder. An entry is one file, written to a temporary
+ * and renamed into place (concurrent links each see a whole entry or
+ * none); it holds the whole key (compiler identity, working directory,
+ * environment the compiler reads, command with the temporaries' names
+ * replaced, wrapper text), the size, mtime and inode of every header the
+ * compile read (its make dependencies), and the object. A hit needs the
+ * same key byte for byte, every header unchanged and an ELF relocatable
+ * object; anything else is a miss, and an unwritable cache only costs the
+ * compile. Q7CC_WRAPPER_CACHE=0 turns it off. */
+#ifndef Q7_OBJCACHE_H
+#define Q7_OBJCACHE_H
+
+#include "support.h"
+
+#include <stdbool.h>
+
+/* q7cc's per-user cache folder (not created), or NULL without a home. */
+char *q7_cache_dir(void);
+/* mkdir -p, errors ignored (the caller's open fails then). */
+void q7_cache_mkdirs(const char *dir);
+
+struct q7_objcache {
+	char *entry;            /* the entry's path; NULL: no cache */
+	struct q7_strbuf key;   /* the key, as the entry holds it */
+	const char *src, *obj;  /* the compile's temporaries */
+	char *dep;              /* where the compile writes its dependencies */
+};
+
+/* Prepares the lookup of cmd (compiling src into obj) for text. dep: the
+ * dependency file the compile is to write (beside obj; the caller passes
+ * q7_objcache_env to its spawn). A disabled cache leaves c->entry NULL. */
+void q7_objcache_init(struct q7_objcache *c, const char *text, size_t len, char *const *cmd,
+                      const char *src, const char *obj, const char *dep);
+/* True when a valid entry was copied to c->obj. */
+bool q7_objcache_fetch(struct q7_objcache *c);
+/* The variable that makes GCC write every header the compile reads
+ * (SUNPRO_DEPENDENCIES), set in this process's environment until
+ * q7_objcache_env_done; the compile inherits it. */
+void q7_objcache_env(const struct q7_objcache *c);
+void q7_objcache_env_done(void);
+/* After a successful compile: stores c->obj with the headers of c->dep.
+ * Silent on failure. */
+void q7_objcache_store(struct q7_objcache *c);
+void q7_objcache_free(struct q7_objcache *c);
+
+/* For tests: the header paths of make dependency text (the rule's
+ * prerequisites, escapes undone). */
+void q7_objcache_parse_deps(const char *text, struct q7_strvec *out);
+
+#endif
