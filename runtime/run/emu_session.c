@@ -680,7 +680,7 @@ static void call_lost(struct q7_emu_session *s)
 	s->c.busy = false;
 }
 
-/* The time-out's message: the op and the core that was running. */
+/* The time-out's message: the library, the op and the core that was running. */
 static void timed_out(struct q7_emu_session *s, struct q7_run_result *r)
 {
 	struct call *c = &s->c;
@@ -693,8 +693,10 @@ static void timed_out(struct q7_emu_session *s, struct q7_run_result *r)
 		snprintf(where, sizeof where, "on emulated core %u of %u", c->first + c->done, s->cores);
 	stop_qemu(s, NULL);
 	c->busy = false;
-	q7_run_fail(r, "%s: timed out after %g s %s (QEMU stopped); a kernel that never returns? "
-	            "--timeout=SECONDS sets the limit", c->op, c->timeout, where);
+	/* The library is named as every other failure of a run names it: a
+	 * damaged image may spin as well as fault. */
+	q7_run_fail(r, "%s: %s: timed out after %g s %s (QEMU stopped); a kernel that never "
+	            "returns? --timeout=SECONDS sets the limit", s->lib, c->op, c->timeout, where);
 }
 
 /* I/O failed with rc: a time-out, or QEMU ended. -1 after q7_run_fail(). */
