@@ -29,9 +29,12 @@ ALLOWED = {
     "runtime/include": set(),
     "runtime/src": {"runtime/include"},
     "runtime/boot": {"prelink", "runtime/include"},
-    "runtime/run": {"prelink", "runtime/boot", "runtime/include", "support"},
-    "wrapper": {"analysis", "codegen", "packer", "lsp", "prelink", "runtime/run", "model",
-                "support"},
+    # lsp owns the core count and the windows a memory map shows; memmap
+    # reads an image's sections against them.
+    "memmap": {"lsp", "support"},
+    "runtime/run": {"prelink", "lsp", "memmap", "runtime/boot", "runtime/include", "support"},
+    "wrapper": {"analysis", "codegen", "packer", "lsp", "memmap", "prelink", "runtime/run",
+                "model", "support"},
     "fuzz": {"packer", "model", "support"},
     "python": {"runtime/run", "runtime/include", "support"},
 }
