@@ -47,6 +47,7 @@ struct start {
 	char *const *argv;
 	const struct q7_proc_opts *o;
 	const char *const *readable; /* NULL-terminated */
+	const char *const *writable; /* NULL-terminated: files, there already */
 	pid_t pid;
 	int err;
 	char why[256];
@@ -104,6 +105,10 @@ static void *confine_and_start(void *arg)
 	bool ok = rs >= 0 && allow(rs, "/dev/null", RIGHT_READ_FILE | RIGHT_WRITE_FILE);
 	for (const char *const *p = s->readable; ok && *p; p++)
 		ok = allow(rs, *p, read);
+	/* A profile's block log (-D): QEMU opens it with fopen "w". */
+	uint64_t write = (RIGHT_READ_FILE | RIGHT_WRITE_FILE | FS_TRUNCATE) & rights;
+	for (const char *const *p = s->writable; ok && p && *p; p++)
+		ok = allow(rs, *p, write);
 	/* Binds this thread alone, and what it starts. */
 	ok = ok && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
 	     syscall(SYS_landlock_restrict_self, rs, 0) == 0;
@@ -121,9 +126,11 @@ static void *confine_and_start(void *arg)
 }
 
 pid_t q7_emu_spawn_confined(char *const *argv, const struct q7_proc_opts *o,
-                            const char *const *readable, char *why, size_t n)
+                            const char *const *readable, const char *const *writable, char *why,
+                            size_t n)
 {
-	struct start s = {.argv = argv, .o = o, .readable = readable, .pid = -1};
+	struct start s = {.argv = argv, .o = o, .readable = readable, .writable = writable,
+	                  .pid = -1};
 	pthread_t t;
 	int e = pthread_create(&t, NULL, confine_and_start, &s);
 	if (e != 0) {

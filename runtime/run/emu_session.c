@@ -329,7 +329,14 @@ static int start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 		char *bdir = q7_path_dirname(s->boot);
 		const char *const readable[] = {"/usr", "/lib", "/lib64", "/lib32", "/bin",
 		                                "/etc/ld.so.cache", qdir, bdir, s->dir, NULL};
-		pid = q7_emu_spawn_confined(s->argv.v, &o, readable, why, sizeof why);
+		/* The profile's log is made here, so that the rule has a file to
+		 * name; QEMU truncates and writes it. */
+		const char *const writable[] = {s->trace_log, NULL};
+		int lfd = s->trace_log ? open(s->trace_log, O_WRONLY | O_CREAT | O_CLOEXEC, 0600) : -1;
+		if (lfd >= 0)
+			close(lfd);
+		pid = q7_emu_spawn_confined(s->argv.v, &o, readable, s->trace_log ? writable : NULL,
+		                            why, sizeof why);
 		free(real);
 		free(qdir);
 		free(bdir);

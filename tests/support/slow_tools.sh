@@ -77,6 +77,10 @@ no_outputs() {
 # A fake qemu-system-xtensa that ignores SIGTERM and SIGINT: only the
 # SIGKILL q7-run sends stops it. With CRASH set it dies by SIGSEGV.
 fake_qemu() {
+	# The fake notes its pid in the test's folder, which a confined QEMU
+	# may not write (emu_confine.h); e2e.emulated.semihosting tests the
+	# confinement with the real one.
+	export Q7CC_SEMIHOSTING_FILES=1
 	cat > qemu <<'SH'
 #!/bin/sh
 trap '' TERM INT HUP
