@@ -16,7 +16,9 @@ cmake_policy(VERSION 3.20)
 # The driver for a profile: q7cc-<profile> beside the package's q7cc, or
 # q7cc itself (its own choice: Q7_TOOLCHAIN, detection) for "".
 function(_q7cc_driver out toolchain)
-  get_filename_component(bin "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../../../bin" ABSOLUTE)
+  include("${CMAKE_CURRENT_FUNCTION_LIST_DIR}/q7cc-layout.cmake")
+  get_filename_component(bin
+    "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${_q7cc_layout_up}/${_q7cc_layout_bindir}" ABSOLUTE)
   if(toolchain)
     set(${out} "${bin}/q7cc-${toolchain}" PARENT_SCOPE)
   else()

@@ -17,11 +17,16 @@ set(CMAKE_SYSTEM_NAME Q7CC)
 set(CMAKE_SYSTEM_PROCESSOR xtensa)
 list(APPEND CMAKE_MODULE_PATH "${CMAKE_CURRENT_LIST_DIR}")
 
-# Installed or staged: <prefix>/share/q7cc/cmake; in the source tree: cmake/.
-get_filename_component(_q7cc_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
+# Installed or staged: <prefix>/share/q7cc/cmake, beside the layout its
+# build wrote (q7cc-layout.cmake); in the source tree: cmake/.
+set(_q7cc_layout_up ../../..)
+set(_q7cc_layout_bindir bin)
+set(_q7cc_layout_includedir include)
+include("${CMAKE_CURRENT_LIST_DIR}/q7cc-layout.cmake" OPTIONAL)
+get_filename_component(_q7cc_prefix "${CMAKE_CURRENT_LIST_DIR}/${_q7cc_layout_up}" ABSOLUTE)
 find_program(Q7CC_EXECUTABLE q7cc
-  HINTS "${_q7cc_prefix}/bin" "${CMAKE_CURRENT_LIST_DIR}/../build/stage/bin"
-  REQUIRED)
+  HINTS "${_q7cc_prefix}/${_q7cc_layout_bindir}" "${CMAKE_CURRENT_LIST_DIR}/../build/stage/bin"
+  NO_DEFAULT_PATH REQUIRED)
 get_filename_component(_q7cc_bin "${Q7CC_EXECUTABLE}" DIRECTORY)
 if(Q7CC_TOOLCHAIN)
   if(NOT Q7CC_TOOLCHAIN MATCHES "^(xt|gnu|host)$")
@@ -34,7 +39,10 @@ endif()
 
 # The folder q7cc adds to its own compiles (q7cc-images.cmake).
 get_filename_component(_q7cc_real "${Q7CC_EXECUTABLE}" REALPATH)
-get_filename_component(_q7cc_include "${_q7cc_real}/../../include/q7cc" ABSOLUTE)
+get_filename_component(_q7cc_include "${_q7cc_real}/.." ABSOLUTE)
+string(REGEX REPLACE "[^/]+" ".." _q7cc_bin_up "${_q7cc_layout_bindir}")
+get_filename_component(_q7cc_include
+  "${_q7cc_include}/${_q7cc_bin_up}/${_q7cc_layout_includedir}/q7cc" ABSOLUTE)
 include("${CMAKE_CURRENT_LIST_DIR}/q7cc-images.cmake")
 _q7cc_standard_include("${_q7cc_include}")
 

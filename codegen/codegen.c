@@ -32,11 +32,6 @@ static const char *next_call(enum q7_kind k)
 	return r ? r->call : NULL;
 }
 
-static const char *local_type(enum q7_kind k)
-{
-	return q7_kind_info(k)->local;
-}
-
 static int check_op(const struct q7_op_table *ops, size_t idx)
 {
 	const struct q7_op *op = &ops->ops[idx];
@@ -124,9 +119,11 @@ static void emit_wrapper(const struct q7_op *op, struct q7_strbuf *out)
 	if (qual[0] == ':')
 		qual += 2;
 	q7_sb_addf(out, "void %s_wrapper()\n{\n\tcustomop_setup(true);\n", op->name);
-	for (size_t i = 0; i < op->nparams; i++)
-		q7_sb_addf(out, "\t%s a%zu = %s();\n", local_type(op->params[i].kind), i,
-		           next_call(op->params[i].kind));
+	/* check_op() refused a kind without a call: each has its info here. */
+	for (size_t i = 0; i < op->nparams; i++) {
+		const struct q7_kind_info *k = q7_kind_info(op->params[i].kind);
+		q7_sb_addf(out, "\t%s a%zu = %s();\n", k->local, i, k->call);
+	}
 	q7_sb_addf(out, "\tat::Tensor q7_output = ::%s(", qual);
 	for (size_t i = 0; i < op->nparams; i++)
 		q7_sb_addf(out, "%sa%zu", i ? ", " : "", i);

@@ -29,6 +29,10 @@
 static int find_section(Elf *elf, const char *name, Elf_Scn **found, size_t *shstrndx)
 {
 	*found = NULL;
+	/* The end of the walk is told from an error by elf_errno(): clear
+	 * what an earlier call left there (the first object of `-c a.cpp
+	 * b.cpp` left one, and the second then failed with "no error"). */
+	(void)elf_errno();
 	if (elf_getshdrstrndx(elf, shstrndx) != 0)
 		return -1;
 	Elf_Scn *scn = NULL;

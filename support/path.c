@@ -124,9 +124,18 @@ const char *q7_prefix(void)
 		if (env && *env) {
 			prefix = q7_xstrdup(env);
 		} else {
-			char *bin = q7_path_dirname(q7_self_exe());
-			prefix = q7_path_dirname(bin);
-			free(bin);
+			/* <prefix>/<bindir>/q7cc: one level up per component of
+			 * the bindir. */
+			prefix = q7_path_dirname(q7_self_exe());
+			for (const char *c = Q7CC_BINDIR; c && *c; c = strchr(c, '/')) {
+				while (*c == '/')
+					c++;
+				if (!*c)
+					break;
+				char *up = q7_path_dirname(prefix);
+				free(prefix);
+				prefix = up;
+			}
 		}
 	}
 	return prefix;
@@ -138,7 +147,27 @@ void q7_set_prefix(const char *dir)
 	prefix = q7_xstrdup(dir);
 }
 
+/* The folders of the build's GNUInstallDirs (relative to the prefix), for
+ * rel's first component as written in the default layout. */
+static const struct {
+	const char *as_written, *configured;
+} layout[] = {
+	{"lib/q7cc", Q7CC_LIBDIR "/q7cc"},
+	{"share/q7cc", Q7CC_DATADIR "/q7cc"},
+	{"include", Q7CC_INCLUDEDIR},
+	{"bin", Q7CC_BINDIR},
+};
+
 char *q7_prefix_path(const char *rel)
 {
+	for (size_t i = 0; i < sizeof layout / sizeof layout[0]; i++) {
+		size_t n = strlen(layout[i].as_written);
+		if (strncmp(rel, layout[i].as_written, n) == 0 && (rel[n] == '/' || !rel[n])) {
+			char *dir = q7_path_join(q7_prefix(), layout[i].configured);
+			char *path = rel[n] ? q7_path_join(dir, rel + n + 1) : q7_xstrdup(dir);
+			free(dir);
+			return path;
+		}
+	}
 	return q7_path_join(q7_prefix(), rel);
 }

@@ -99,14 +99,19 @@ char *q7_path_search(const char *name, const char *path_env);
 char *q7_read_file(const char *path, size_t *len);
 
 /* q7cc's own directory layout: <prefix>/bin, <prefix>/include/q7cc,
- * <prefix>/lib/q7cc, <prefix>/share/q7cc. The prefix is found from the
- * running executable (/proc/self/exe), so the build tree's stage/ and an
- * installed tree work the same; Q7CC_PREFIX overrides it. */
+ * <prefix>/lib/q7cc, <prefix>/share/q7cc, as the build's GNUInstallDirs
+ * name them (bin, include, lib or lib64 or lib/<multiarch>, share: the
+ * definitions Q7CC_BINDIR, ... that support/CMakeLists.txt passes). The
+ * prefix is found from the running executable (/proc/self/exe), so the
+ * build tree's stage/, an installed tree and a moved copy of it work the
+ * same; Q7CC_PREFIX overrides it. */
 const char *q7_prefix(void);
 /* Sets the prefix: for q7cc's code in a library that another program
  * loads (the PyTorch bridge), which knows where it is installed. */
 void q7_set_prefix(const char *dir);
-char *q7_prefix_path(const char *rel); /* "<prefix>/<rel>" */
+/* "<prefix>/<rel>", rel written in the default layout ("lib/q7cc/...",
+ * "share/q7cc/...", "include/...", "bin/..."), mapped to the build's. */
+char *q7_prefix_path(const char *rel);
 const char *q7_self_exe(void);
 
 #endif

@@ -89,6 +89,35 @@ static void check_kernel_flag(const struct q7_drv *d)
 			           d->inv.u[i].tok[0]);
 }
 
+/* -flto (CMake's INTERPROCEDURAL_OPTIMIZATION) is refused where q7cc
+ * makes kernel objects and images: an LTO object holds IR, not code, and
+ * the image link (-nostdlib, a relocatable first link, the packer) has no
+ * LTO plugin; the build would fail deep in the link. The last of -flto and
+ * -fno-lto decides, as with GCC. Returns 0 or Q7_EXIT_USAGE. */
+static int refuse_lto(const struct q7_drv *d)
+{
+	enum q7_mode m = d->inv.mode;
+	if (m != Q7_MODE_COMPILE && m != Q7_MODE_LINK_SHARED)
+		return 0;
+	const char *lto = NULL;
+	for (size_t i = 0; i < d->inv.n; i++) {
+		const struct q7_unit *u = &d->inv.u[i];
+		if (u->input || !u->tok[0])
+			continue;
+		const char *t = u->tok[0];
+		if (strcmp(t, "-flto") == 0 || strncmp(t, "-flto=", 6) == 0)
+			lto = t;
+		else if (strcmp(t, "-fno-lto") == 0)
+			lto = NULL;
+	}
+	if (!lto)
+		return 0;
+	q7_error("%s: link-time optimisation is not supported for custom-op kernels (the device "
+	         "image's link needs code, not IR, in every object); drop it (CMake: "
+	         "INTERPROCEDURAL_OPTIMIZATION OFF for this target)", lto);
+	return Q7_EXIT_USAGE;
+}
+
 /* What follows the real compiler's --version and --help: CMake reads the
  * first line of --version, which stays the compiler's. */
 static void after_info(const struct q7_drv *d)
@@ -184,6 +213,9 @@ int q7_driver_main(int argc, char **argv)
 	if (rc)
 		goto out;
 	check_kernel_flag(&d);
+	rc = refuse_lto(&d);
+	if (rc)
+		goto out;
 	d.dry = d.inv.dry_run;
 	d.verbose = d.inv.verbose;
 	if (d.inv.mode != Q7_MODE_HELP) {

@@ -566,6 +566,22 @@ static int pack_images(struct link *l)
 	return 0;
 }
 
+/* A -g link keeps the vendor's rule (no strip, no pack) and says so once,
+ * naming what to load: a build that goes on to install or load
+ * <name>.packed.so otherwise fails later, far from the cause. */
+static void note_debug_images(const struct link *l)
+{
+	if (!l->d->inv.debug || l->d->dry)
+		return;
+	if (l->d->inv.multicore)
+		q7_note("%s: -g: the images to load are %s_cpu0.so ... %s_cpu7.so, as the manifest "
+		        "names them (not stripped); no packed images were written (link without -g "
+		        "for them)", l->out, l->base, l->base);
+	else
+		q7_note("%s: -g: this is the image to load (not stripped); no packed image was "
+		        "written (%s.packed.so: link without -g for it)", l->out, l->base);
+}
+
 /* Multicore: -o names a text manifest of the eight images (CMake checks
  * that the file it asked for exists). */
 static int write_manifest(struct link *l)
@@ -621,6 +637,8 @@ int q7_mode_link(struct q7_drv *d)
 		rc = inputs_unchanged(&l);
 	if (!rc)
 		rc = q7_outset_commit(&l.set);
+	if (!rc)
+		note_debug_images(&l);
 	q7_outset_close(&l.set);
 	for (int i = 0; i < l.nimg; i++)
 		free(l.img[i].name);

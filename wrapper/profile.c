@@ -1,6 +1,8 @@
 /* Choosing the toolchain profile and finding the real compiler. */
 #include "profile.h"
 
+#include "identity.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,27 +23,16 @@ static const char *env(const char *name)
 	return v && *v ? v : NULL;
 }
 
-/* True when path is the running q7cc (the same inode), so that q7cc
- * installed as xt-clang++ never runs itself. */
-static bool is_self(const char *path)
-{
-	static struct stat self;
-	static int have = -1;
-	if (have < 0)
-		have = stat("/proc/self/exe", &self) == 0;
-	struct stat st;
-	return have && stat(path, &st) == 0 && st.st_dev == self.st_dev && st.st_ino == self.st_ino;
-}
-
 static char *usable(char *cand)
 {
-	if (cand && q7_path_is_executable(cand) && !is_self(cand))
+	/* Never a q7cc, this one or another install's, under any name. */
+	if (cand && q7_path_is_executable(cand) && !q7_is_q7cc(cand))
 		return cand;
 	free(cand);
 	return NULL;
 }
 
-/* PATH search that skips q7cc itself. */
+/* PATH search that skips every q7cc. */
 static char *search_path(const char *name)
 {
 	const char *path = getenv("PATH");

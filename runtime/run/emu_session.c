@@ -980,10 +980,17 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 		if (!ok) {
 			r->status = c->frame.status;
 			char w[32];
-			if (c->frame.message[0])
-				snprintf(r->message, sizeof r->message, "%s%s", who(s, br.core, w, sizeof w),
-				         c->frame.message);
-			else /* the runtime always says why: its image is not what q7cc built */
+			if (c->frame.message[0]) {
+				/* "<who><message>", the message cut to fit: copied, not
+				 * printed (GCC at -Os warns of the cut a "%s%s" makes). */
+				snprintf(r->message, sizeof r->message, "%s", who(s, br.core, w, sizeof w));
+				size_t at = strlen(r->message);
+				size_t n = strnlen(c->frame.message, sizeof c->frame.message);
+				if (n > sizeof r->message - 1 - at)
+					n = sizeof r->message - 1 - at;
+				memcpy(r->message + at, c->frame.message, n);
+				r->message[at + n] = '\0';
+			} else /* the runtime always says why: its image is not what q7cc built */
 				snprintf(r->message, sizeof r->message,
 				         "%s%s: the op ended with status %d and no message (a damaged image?)",
 				         who(s, br.core, w, sizeof w), s->lib, (int)c->frame.status);

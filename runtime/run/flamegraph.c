@@ -266,8 +266,8 @@ char *q7_flamegraph_svg(struct q7_prof *p, const char *title)
 	q7_sb_addf(&b, " (%" PRIu64 " instructions)</text>\n", L.total);
 	/* The legend: what the colours say. */
 	static const char *const kinds[] = {"kernel", "runtime", "soft-float", "boot", "root"};
-	static const char *const words[] = {"the kernel's code", "q7 runtime (setup, arguments, "
-	                                    "stack switch)", "soft-float / libgcc helpers",
+	static const char *const words[] = {"the kernel's code", ("q7 runtime (setup, arguments, "
+	                                    "stack switch)"), "soft-float / libgcc helpers",
 	                                    "boot program", "core / op"};
 	double lx = PAD;
 	for (size_t i = 0; i < 5; i++) {

@@ -122,7 +122,7 @@ bool q7_run_desc_bytes(const struct q7_tensor_desc *t, uint64_t *numel, uint64_t
 int q7_run_check_in_dst(const char *op, const struct q7_tensor_desc *out, uint64_t dst_data,
                         const struct q7_tensor_desc *dst, struct q7_run_result *r)
 {
-	uint64_t n, bytes, dn, dbytes;
+	uint64_t n = 0, bytes = 0, dn = 0, dbytes = 0; /* printed even when a desc is refused */
 	size_t es = q7_npy_dtype_size((enum q7_dtype)out->dtype);
 	if (out->data != dst_data) {
 		q7_run_fail(r, "%s: the runtime left the result outside the destination", op);

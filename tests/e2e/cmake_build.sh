@@ -58,6 +58,9 @@ fi
 if [ "$type" = Debug ]; then
 	[ ! -e "$build/libops.stripped.so" ] && [ ! -e "$build/libops.packed.so" ] ||
 		fail "a Debug (-g) build was packed"
+	# ... and the link said so, once, naming the image to load.
+	[ "$(grep -c "note: .*libops.so: -g: this is the image to load (not stripped); no packed image was written" \
+		"$work/build.log")" = 1 ] || { cat "$work/build.log"; fail "the -g link did not say once which image to load"; }
 	echo "ok: $profile $generator Debug"
 	exit 0
 fi

@@ -86,7 +86,8 @@ def build_bridge():
     (as torch.utils.cpp_extension finds them), cached per torch version;
     built when missing or when its record names another torch or kit."""
     from . import _build  # (which imports this module)
-    kit = os.path.join(PREFIX, "lib", "q7cc", "torch-bridge")
+    from .. import _layout
+    kit = os.path.join(PREFIX, _layout.LIBDIR, "q7cc", "torch-bridge")
     archive = os.path.join(kit, "libq7torchrt.a")
     if not os.path.exists(archive):
         raise RuntimeError("q7cc.torch: %s is missing: no bridge for torch %s (q7cc installed "
@@ -104,9 +105,9 @@ def build_bridge():
     cmd = cxx + ["-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
                  "-fvisibility-inlines-hidden", "-D_GLIBCXX_USE_CXX11_ABI=%d" % _abi(),
                  "-I" + src, "-I" + os.path.join(kit, "include"),
-                 "-I" + os.path.join(PREFIX, "include", "q7cc-torch")] + \
+                 "-I" + os.path.join(PREFIX, _layout.INCLUDEDIR, "q7cc-torch")] + \
         ["-isystem" + p for p in incs] + \
-        [os.path.join(src, "bridge.cpp"), os.path.join(src, "kernel.cpp"), archive,
+        sorted(os.path.join(src, f) for f in os.listdir(src) if f.endswith(".cpp")) + [archive,
          "-L" + libdir, "-Wl,-rpath," + libdir, "-ltorch_cpu", "-lc10", "-l:" + elf,
          "-lpthread", "-ldl", "-lm", "-Wl,--version-script=" + os.path.join(src, "bridge.map"),
          "-Wl,--no-undefined", "-o", out]

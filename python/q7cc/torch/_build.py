@@ -45,6 +45,7 @@ import tempfile
 import torch
 
 from . import _bridge
+from .. import _layout
 
 STATE_DIR = ".q7cc"
 
@@ -81,7 +82,7 @@ def file_hash(path):
 
 
 def q7cc_path():
-    p = os.environ.get("Q7CC") or os.path.join(_bridge.PREFIX, "bin", "q7cc")
+    p = os.environ.get("Q7CC") or os.path.join(_bridge.PREFIX, _layout.BINDIR, "q7cc")
     if not os.path.exists(p):
         raise RuntimeError("q7cc.torch: q7cc not found at %s (set Q7CC to its path)" % p)
     return p
@@ -90,8 +91,9 @@ def q7cc_path():
 def q7cc_identity(q7cc, profile):
     """q7cc itself: its executable and the runtime its links put in."""
     d = hashlib.sha256(file_hash(q7cc).encode())
-    prefix = os.path.dirname(os.path.dirname(os.path.realpath(q7cc)))
-    libdir = os.path.join(prefix, "lib", "q7cc", "host" if profile == "host" else "xtensa")
+    bindir = os.path.dirname(os.path.realpath(q7cc))
+    prefix = os.path.normpath(os.path.join(bindir, *[".."] * len(_layout.BINDIR.split("/"))))
+    libdir = os.path.join(prefix, _layout.LIBDIR, "q7cc", "host" if profile == "host" else "xtensa")
     if os.path.isdir(libdir):
         for name in sorted(os.listdir(libdir)):
             p = os.path.join(libdir, name)
@@ -416,7 +418,7 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     if shape_srcs:
         incs, libdir = torch_paths()
         abi = int(torch._C._GLIBCXX_USE_CXX11_ABI)
-        host_inc = os.path.join(_bridge.PREFIX, "include", "q7cc-torch")
+        host_inc = os.path.join(_bridge.PREFIX, _layout.INCLUDEDIR, "q7cc-torch")
         code = ["-std=c++17", "-fPIC", "-O2", "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi]
         sflags = code + ["-I" + host_inc] + ["-isystem" + p for p in incs] + includes
         skey = digest(torch.__version__, file_hash(os.path.join(host_inc, "torchneuron",

@@ -1,0 +1,35 @@
+# `cmake --build <build> --target uninstall` (cmake -P): removes every file
+# and link that install_manifest.txt lists (the last install's), then the
+# folders of q7cc's own that are left empty. The build's own, not shipped.
+#   -DMANIFEST=<build>/install_manifest.txt
+if(NOT EXISTS "${MANIFEST}")
+  message(FATAL_ERROR "${MANIFEST}: no install manifest (nothing was installed from this build)")
+endif()
+file(STRINGS "${MANIFEST}" files)
+set(dirs "")
+foreach(f IN LISTS files)
+  set(f "$ENV{DESTDIR}${f}")
+  if(EXISTS "${f}" OR IS_SYMLINK "${f}")
+    message(STATUS "Uninstalling: ${f}")
+    file(REMOVE "${f}")
+    if(EXISTS "${f}" OR IS_SYMLINK "${f}")
+      message(FATAL_ERROR "${f}: cannot remove it")
+    endif()
+  endif()
+  get_filename_component(d "${f}" DIRECTORY)
+  list(APPEND dirs "${d}")
+endforeach()
+# The folders q7cc's install made below its own names (q7cc, q7cc-torch,
+# cmake/q7cc, python/q7cc), deepest first, when empty.
+list(REMOVE_DUPLICATES dirs)
+list(SORT dirs ORDER DESCENDING)
+foreach(d IN LISTS dirs)
+  while(d MATCHES "/q7cc(-torch)?(/|$)")
+    file(GLOB left "${d}/*")
+    if(left OR NOT IS_DIRECTORY "${d}")
+      break()
+    endif()
+    file(REMOVE_RECURSE "${d}")
+    get_filename_component(d "${d}" DIRECTORY)
+  endwhile()
+endforeach()
