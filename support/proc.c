@@ -40,6 +40,8 @@ struct child {
 	pid_t target;    /* where signals go: -pid (its process group) or pid */
 	int stop_signal; /* what a forwarded signal becomes; 0: the same one */
 	int stopped_by;  /* a signal q7_proc_kill sent it */
+	pid_t guard;     /* > 0: leads its group, ends it once we are gone */
+	int guard_fd;    /* the guard's pipe, which only we write to */
 	bool quiet;
 	char name[48];
 };
@@ -185,11 +187,11 @@ static int find(pid_t pid)
 }
 
 /* Called with the forwarded signals blocked. */
-static void track(int slot, pid_t pid, bool group, const struct q7_proc_opts *o, const char *name)
+static void track(int slot, pid_t pid, pid_t pgid, const struct q7_proc_opts *o, const char *name)
 {
 	struct child *c = &kids[slot];
 	memset(c, 0, sizeof *c);
-	c->target = group ? -pid : pid;
+	c->target = pgid ? -pgid : pid;
 	c->stop_signal = o->stop_signal;
 	c->quiet = o->quiet;
 	snprintf(c->name, sizeof c->name, "%s", name);
@@ -234,6 +236,14 @@ static int reap(int slot)
 	}
 	kids[slot].pid = 0;
 	nlive = nlive - 1;
+	if (kids[slot].guard > 0) {
+		/* Its end of the pipe: the guard kills the group (itself, and
+		 * whatever the child left behind). */
+		close(kids[slot].guard_fd);
+		while (waitpid(kids[slot].guard, NULL, 0) < 0 && errno == EINTR)
+			;
+		kids[slot].guard = 0;
+	}
 	restore_mask(&old);
 	errno = e;
 	return st;
@@ -328,7 +338,7 @@ static bool writes_terminal(const struct q7_proc_opts *o)
 
 /* Fills attr: the signal mask and defaults the child starts with, its
  * process group or session. */
-static int set_attr(posix_spawnattr_t *attr, const sigset_t *mask, bool group,
+static int set_attr(posix_spawnattr_t *attr, const sigset_t *mask, bool group, pid_t pgid,
                     const struct q7_proc_opts *o)
 {
 	sigset_t none, def;
@@ -354,10 +364,63 @@ static int set_attr(posix_spawnattr_t *attr, const sigset_t *mask, bool group,
 	if (!e)
 		e = posix_spawnattr_setsigdefault(attr, &def);
 	if (!e && group)
-		e = posix_spawnattr_setpgroup(attr, 0);
+		e = posix_spawnattr_setpgroup(attr, pgid);
 	if (!e)
 		e = posix_spawnattr_setflags(attr, flags);
 	return e;
+}
+
+/* The guard of a child that dies with us (o->dies_with_us).
+ *
+ * A compiler leads a process group of its own, so that a signal we
+ * forward reaches cc1plus and as under g++. Then a SIGKILL of our group
+ * (a cancelled CI job, a killed make) misses it, and nothing of ours is
+ * left to pass it on: measured with g++ on a source that takes seconds,
+ * g++, cc1plus and as ran to the end. PR_SET_PDEATHSIG on the child
+ * kills g++ alone: cc1plus, its child, carries on. Staying in our group
+ * would lose the forwarding to cc1plus when we alone are signalled (our
+ * group may be make's, not ours to signal). So a guard, forked before
+ * the child, leads the group the child then joins and waits on a pipe
+ * whose other end only we hold: at its end (we died, by whatever
+ * signal, or reaped the child) it kills its whole group, itself
+ * included. Forked first, so there is no moment when the child runs
+ * unguarded. Returns the guard's pid and sets *wfd, or -1 with errno. */
+static pid_t start_guard(int *wfd)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		/* Async-signal-safe calls only: the parent may have threads. A
+		 * signal forwarded to the group must not end the guard first. */
+		sigset_t all;
+		sigfillset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		setpgid(0, 0);
+		/* No other descriptor of ours: another guard's pipe kept open
+		 * here would hide our death from that guard. */
+		int r = p[0];
+		close(p[1]);
+		if (r > 3)
+			close_range(3, (unsigned)r - 1, 0);
+		close_range((unsigned)r + 1, ~0U, 0);
+		char c;
+		while (read(r, &c, 1) < 0 && errno == EINTR)
+			;
+		kill(0, SIGKILL);
+		_exit(0);
+	}
+	int e = errno;
+	close(p[0]);
+	if (pid < 0) {
+		close(p[1]);
+		errno = e;
+		return -1;
+	}
+	setpgid(pid, pid); /* both sides: the child joins it at once */
+	*wfd = p[1];
+	return pid;
 }
 
 /* environ with TMPDIR=dir in place of its own (envp[0], then the rest;
@@ -405,11 +468,15 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 	 * never misses a child nor sees half an entry. */
 	sigset_t old;
 	block_forwarded(&old);
-	if (!e)
-		e = set_attr(&attr, &old, group, o);
 	int slot = o->session ? -1 : free_slot();
 	if (!e && !o->session && slot < 0)
 		e = EAGAIN;
+	int guard_fd = -1;
+	pid_t guard = 0;
+	if (!e && group && o->dies_with_us && (guard = start_guard(&guard_fd)) < 0)
+		e = errno;
+	if (!e)
+		e = set_attr(&attr, &old, group, guard > 0 ? guard : 0, o);
 	/* A child in its own group writes to our terminal from the
 	 * background: under "stty tostop" SIGTTOU would stop it, unless it
 	 * ignores that (a disposition the child inherits). */
@@ -440,8 +507,17 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 	}
 	if (ignore_ttou)
 		sigaction(SIGTTOU, &ttou, NULL);
-	if (!e && !o->session)
-		track(slot, pid, group, o, o->name ? o->name : q7_path_basename(argv[0]));
+	if (e && guard > 0) {
+		close(guard_fd); /* the guard kills its group: itself */
+		while (waitpid(guard, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (!e && !o->session) {
+		track(slot, pid, !group ? 0 : guard > 0 ? guard : pid, o,
+		      o->name ? o->name : q7_path_basename(argv[0]));
+		kids[slot].guard = guard > 0 ? guard : 0;
+		kids[slot].guard_fd = guard_fd;
+	}
 	restore_mask(&old);
 	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
@@ -476,7 +552,11 @@ static pid_t fork_tracked(bool group)
 	if (pid == 0) {
 		if (group)
 			setpgid(0, 0);
-		/* The parent's children and handlers are not the child's. */
+		/* The parent's children and handlers are not the child's; nor
+		 * its guards' pipes, which would hide the parent's death. */
+		for (int i = 0; i < MAX_KIDS; i++)
+			if (kids[i].pid > 0 && kids[i].guard > 0)
+				close(kids[i].guard_fd);
 		memset(kids, 0, sizeof kids);
 		nlive = 0;
 		got_signal = 0;
@@ -486,7 +566,7 @@ static pid_t fork_tracked(bool group)
 		}
 	} else if (pid > 0) {
 		static const struct q7_proc_opts worker = {.quiet = true};
-		track(slot, pid, group, &worker, "worker");
+		track(slot, pid, group ? pid : 0, &worker, "worker");
 	}
 	restore_mask(&old);
 	errno = e;

@@ -14,6 +14,8 @@
  * Signals: once q7_proc_signals_install() ran, SIGINT, SIGTERM, SIGHUP and
  * SIGQUIT are forwarded to every tracked child (to its process group: each
  * child leads one, so cc1plus under g++ and ld under collect2 get it too).
+ * A child started with dies_with_us also dies, with its group, when this
+ * process is killed by a signal it cannot catch (SIGKILL).
  * The tool then waits for all of them, removes its temporaries
  * (tempfile.h) and dies by the signal. With no child running it does so at
  * once.
@@ -48,6 +50,8 @@ struct q7_proc_opts {
 	int stop_signal;   /* what a forwarded signal becomes (0: the same one) */
 	const char *name;  /* for messages, instead of basename(argv[0]) */
 	const char *tmpdir; /* non-NULL: the child's TMPDIR (q7_temp_tool_dir) */
+	bool dies_with_us;  /* its group is killed when this process dies, even by
+	                     * SIGKILL (a guard process in it: q7_proc_spawn) */
 };
 
 /* Results of the waits besides a child's code. */
@@ -72,6 +76,10 @@ void q7_proc_signals_restore(void);
 char *q7_response_file(char *const *words);
 
 /* Starts argv (argv[0] a path, or a name searched on PATH); o may be NULL.
+ * With o->dies_with_us the child's group is led by a guard forked first,
+ * which kills the group (the child and what it started) once this
+ * process is gone, however it died; the guard ends when the child is
+ * reaped.
  * A command line the kernel refuses as too long (E2BIG) is started again
  * as argv[0] @FILE, FILE the rest of its words (q7_response_file).
  * A child that reads a terminal on stdin ("-" among its words) stays in

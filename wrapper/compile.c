@@ -25,7 +25,10 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 	/* The compiler starts first: everything q7cc does until it has to
 	 * wait for it, the pre-scan included, is off the critical path. */
 	pid_t pid = -1;
-	struct q7_proc_opts po = {.name = q7_path_basename(d->prof.cxx)};
+	/* It dies with q7cc, even by a SIGKILL of q7cc's group: an object
+	 * it finished after q7cc would lack its records (support/proc.c,
+	 * start_guard). */
+	struct q7_proc_opts po = {.name = q7_path_basename(d->prof.cxx), .dies_with_us = true};
 	if (q7_step_show(d, cmd) && (pid = q7_proc_spawn(cmd, &po)) < 0)
 		return Q7_EXIT_TOOL;
 	struct q7_diags diags = {0};

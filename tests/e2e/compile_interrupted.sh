@@ -11,8 +11,10 @@
 #                     the compiler wait: q7cc dies by it at once, the
 #                     compiler with it; no object, no temporary.
 #   group_sigkill     SIGKILL to q7cc's whole process group while both
-#                     wait; then the compiler, which leads a group of its
-#                     own, is let finish: -o is never written.
+#                     wait: within a second the compiler, which leads a
+#                     group of its own, and cc1plus under it are gone
+#                     too (q7cc's guard kills their group), and -o is
+#                     never written.
 #   server_time_limit a source only libclang finds slow (it includes the
 #                     FIFO under __clang__), analysed by the analysis
 #                     server with a 2 s limit: the compile fails with a
@@ -69,19 +71,43 @@ group_sigkill)
 	bg=$!
 	set +m
 	await_line err '^# q7cc: analyze k.cpp'
-	cxx=$(ps -o pid= --ppid "$bg" | tr -d ' ' | head -1)
+	# The compiler: q7cc's child that is not q7cc (the guard is a fork).
+	self=$(readlink "/proc/$bg/exe")
+	cxx=
+	for p in $(ps -o pid= --ppid "$bg"); do
+		[ "$(readlink "/proc/$p/exe")" = "$self" ] || cxx=$p
+	done
 	[ -n "$cxx" ] || fail "no compiler under q7cc"
-	echo "$cxx" > "$PIDS/cxx.pid"
+	# Its own compiler (cc1plus), waiting on the FIFO too.
+	for _ in $(seq 600); do
+		[ -n "$(ps -o pid= --ppid "$cxx")" ] && break
+		sleep 0.05
+	done
+	[ -n "$(ps -o pid= --ppid "$cxx")" ] || fail "no cc1plus under the compiler"
+	# Every process of the compile, each recorded for the trap to kill.
+	tree() {
+		local c
+		for c in $(ps -o pid= --ppid "$1"); do
+			echo "$c"
+			tree "$c"
+		done
+	}
+	procs=$(tree "$bg")
+	for p in $procs; do echo "$p" > "$PIDS/$p.pid"; done
 	kill -KILL -- "-$bg"
 	wait "$bg" 2> /dev/null
 	bg=
-	# The compiler (its own group) is let finish its work.
-	release
-	for _ in $(seq 1200); do
-		alive "$cxx" || break
+	# Within a second, nothing of the compile runs: no compiler is left
+	# to finish k.o after q7cc, nor cc1plus to fill $TMPDIR.
+	for _ in $(seq 20); do
+		left=
+		for p in $procs; do
+			alive "$p" && left="$left $p:$(cat "/proc/$p/comm" 2> /dev/null)"
+		done
+		[ -z "$left" ] && break
 		sleep 0.05
 	done
-	alive "$cxx" && fail "the compiler still runs a minute later"
+	[ -z "$left" ] || { release; fail "still running a second after q7cc's group was killed:$left"; }
 	[ ! -e k.o ] || fail "k.o was written after q7cc was killed: an object without its records"
 	;;
 server_time_limit)
