@@ -364,7 +364,8 @@ int q7_mode_preprocess(struct q7_drv *d)
 	bool analysed = false;
 	int arc = 0;
 	pid_t pid = -1;
-	struct q7_proc_opts po = {.name = q7_path_basename(d->prof.cxx)};
+	/* As a compile's: it dies with q7cc, never writing -o after a SIGKILL. */
+	struct q7_proc_opts po = {.name = q7_path_basename(d->prof.cxx), .dies_with_us = true};
 	if (q7_step_show(d, cmd.v) && (pid = q7_proc_spawn(cmd.v, &po)) < 0) {
 		rc = Q7_EXIT_TOOL;
 	} else {
