@@ -252,11 +252,12 @@ char *q7_memory_map_text(const struct q7_core_map *maps, size_t n)
 			human(&b, (uint64_t)fr);
 			q7_sb_addf(&b, ", %.1f%% of the window)\n", 100.0 * (double)fr / m->size);
 		} else {
-			q7_sb_addf(&b, "  %-22s %10s  %10" PRId64 " bytes OVER: the image and the stack do "
-			           "not fit the window\n", "free", "-", -fr);
+			q7_sb_addf(&b, "  %-22s %10s  %10" PRId64 " bytes short: the stack does not fit "
+			           "beside the image, so the call switches to one from the heap arena\n",
+			           "free", "-", -fr);
 		}
 		q7_sb_addf(&b, "  %-22s %10s  %10s (the call's, outside the window: the loader's; "
-		           "q7-run --heap, default 64 MiB)\n", "heap arena", "-", "-");
+		           "q7-run --heap; by default what the call's tensors leave)\n", "heap arena", "-", "-");
 		q7_sb_addf(&b, "  %-22s %10s  %10u bytes (tcm_malloc's pool, from the heap arena at "
 		           "its first use)\n", "TCM", "-", Q7_MAP_TCM_BYTES);
 	}

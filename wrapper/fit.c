@@ -51,24 +51,3 @@ int q7_fit_explain_link(char *const *cmd, const char *name, int core)
 	free(out);
 	return over != NULL;
 }
-
-int q7_fit_check(const char *image, const char *name, int core)
-{
-	struct q7_core_map m;
-	char err[512];
-	if (q7_core_map_load(image, core, &m, err, sizeof err) != 0)
-		return 0; /* not an Xtensa image (the host profile): nothing to fit */
-	int64_t fr = q7_core_map_free_bytes(&m);
-	int rc = 0;
-	if (fr < 0) {
-		char win[160];
-		window_words(core, win, sizeof win);
-		q7_error("%s: the stack of %s (STACK_SIZE %" PRIu32 " bytes) does not fit beside the "
-		         "image (%" PRIu32 " bytes) in %s: %" PRId64 " bytes over (q7cc --q7-memory-map "
-		         "shows the window; a smaller Q7_KERNEL_STACK or -DSTACK_SIZE fits)", name,
-		         m.stack_op ? m.stack_op : "its ops", m.stack, m.image_end - m.base, win, -fr);
-		rc = Q7_EXIT_ERROR;
-	}
-	q7_core_map_free(&m);
-	return rc;
-}

@@ -1,9 +1,11 @@
 /* Does each linked image fit its core? GNU ld says "region `sram0_0_seg'
  * overflowed by N bytes"; this says which image, which core, which section
- * and how many bytes over, in the user's words, and refuses an image whose
- * ops' stack (STACK_SIZE, Q7_KERNEL_STACK) cannot fit beside it in the
- * window (memmap/memory_map.h has the layout; q7cc --q7-memory-map draws
- * it). */
+ * and how many bytes over, in the user's words (memmap/memory_map.h has
+ * the layout; q7cc --q7-memory-map draws it). An ops' stack (STACK_SIZE,
+ * Q7_KERNEL_STACK) that does not fit beside the image is no error:
+ * switch_stack_or_call_wrapper then takes it from the heap arena
+ * (docs/vendor-flow.md, "Stack switch"), as a 2 MiB stack on one of eight
+ * cores always is. */
 #ifndef Q7_FIT_H
 #define Q7_FIT_H
 
@@ -13,8 +15,5 @@
  * runs cmd again with its messages captured, and when the linker said the
  * window overflowed, prints the one message and returns 1; else 0. */
 int q7_fit_explain_link(char *const *cmd, const char *name, int core);
-/* After a good link: 0 when image and stack fit the window, else
- * Q7_EXIT_ERROR after the message. Images that are not Xtensa pass. */
-int q7_fit_check(const char *image, const char *name, int core);
 
 #endif

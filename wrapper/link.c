@@ -513,9 +513,6 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 			for (int i = 0; i < l->nimg; i++) /* the first says it for all */
 				if (q7_fit_explain_link(cmds[i].v, l->img[i].name, l->nimg > 1 ? i : -1))
 					break;
-		/* The ops' stack beside the image. */
-		for (int i = 0; rc == 0 && !d->dry && d->prof.kind != Q7_PROFILE_HOST && i < l->nimg; i++)
-			rc = q7_fit_check(l->img[i].so, l->img[i].name, l->nimg > 1 ? i : -1);
 	}
 	for (int i = 0; i < l->nimg; i++)
 		q7_sv_free(&cmds[i]);
