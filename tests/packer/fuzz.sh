@@ -1,6 +1,8 @@
 #!/bin/sh
 # fuzz.packer: builds fuzz/fuzz_pack with clang-14 -fsanitize=fuzzer,address
-# (the packer, support and model sources, straight from the tree) and runs it
+# (the packer, support and model sources, straight from the tree, with
+# support's install layout as its build's defaults: the packer never looks
+# for q7cc's files) and runs it
 # for a bounded time, seeded with the damaged-image corpus and good images
 # (one of them with relocations that name symbols, for binding).
 # Usage: fuzz.sh STAGE_BIN SRC_DIR LSP_DIR ROOT SECONDS
@@ -10,6 +12,7 @@ CLANG=$(command -v clang-14 || command -v clang) || { echo "no clang: cannot fuz
 $CLANG -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Wshadow -Wmissing-prototypes -Werror \
 	-fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined \
+	-DQ7CC_BINDIR='"bin"' -DQ7CC_LIBDIR='"lib"' -DQ7CC_DATADIR='"share"' -DQ7CC_INCLUDEDIR='"include"' \
 	-I"$ROOT/packer" -I"$ROOT/support" -I"$ROOT/model" -I"$ROOT/runtime/include" \
 	"$ROOT/fuzz/fuzz_pack.c" "$ROOT"/packer/*.c "$ROOT"/support/*.c "$ROOT"/model/*.c \
 	-lelf -o fuzz_pack
