@@ -115,7 +115,8 @@ static char *listing(const char *dir)
 			q7_sv_add(&names, e->d_name);
 	if (dp)
 		closedir(dp);
-	qsort(names.v, names.n, sizeof names.v[0], by_name);
+	if (names.n) /* qsort of a NULL vector is undefined */
+		qsort(names.v, names.n, sizeof names.v[0], by_name);
 	char *joined = q7_xstrdup("");
 	for (size_t i = 0; i < names.n; i++) {
 		char *j = q7_xasprintf("%s%s%s", joined, i ? " " : "", names.v[i]);
