@@ -333,5 +333,6 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("%u of %u runs as they should be\n", ran - failed, ran);
+	free(root);
 	return failed ? 1 : 0;
 }
