@@ -177,7 +177,7 @@ static void emit_tables(const struct q7_op_table *ops, struct q7_strbuf *out)
 
 /* The op list the runtime gives q7-run --list and PyTorch must fit its
  * room: 64 KiB namespaces or parameter names linked into an image whose
- * op list no tool could read (issue 20 item 10). 0, or -1 after a message. */
+ * op list no tool could read. 0, or -1 after a message. */
 static int check_list_size(const struct q7_op_table *ops)
 {
 	size_t total = 0;

@@ -210,7 +210,7 @@ int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
 		if (!d->dry) {
 			q7_drv_sysinfo(d, &o);
 			size_t before = diags->n;
-			/* A signal stops it at once (issue 20: a slow source held
+			/* A signal stops it at once (before: a slow source held
 			 * SIGTERM until libclang was done). */
 			q7_proc_signals_abandon(true);
 			rc = q7_analyze(&o, ops, diags);

@@ -1,7 +1,7 @@
 /* wrapper/objcache: the generated wrapper's object, reused while its text,
  * its compile command and the headers it read are unchanged. Only kernel
  * bodies changing (the edit loop) leaves all three alone, and the
- * wrapper's compile is most of a relink (issue 24).
+ * wrapper's compile is most of a relink.
  *
  * Owns: q7cc's per-user cache folder ($XDG_CACHE_HOME/q7cc, else
  * ~/.cache/q7cc; sysinfo.c keeps its probes there too) and the entries

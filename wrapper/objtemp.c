@@ -1,4 +1,4 @@
-/* The object of a compile appears only with its records (issue 20: an
+/* The object of a compile appears only with its records (before: an
  * interrupted compile left an object without them, which make then
  * trusted, and the next link silently lacked the kernel). The compiler
  * writes the object into q7cc's temporary folder for its tools, under the object's own

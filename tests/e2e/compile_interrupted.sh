@@ -1,5 +1,5 @@
 #!/bin/bash
-# An interrupted compile leaves no object (issue 20 item 5): the compiler
+# An interrupted compile leaves no object: the compiler
 # writes into q7cc's temporary folder and q7cc renames the object to -o
 # only once the records are in, so make never trusts an object without
 # them; a signal stops an analysis at once, however long libclang would

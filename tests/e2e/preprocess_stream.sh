@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e.preprocess_stream: q7cc -E into a stream (issue 20 item 12): a FIFO
+# e2e.preprocess_stream: q7cc -E into a stream: a FIFO
 # and a link to a pipe (-o /dev/stdout | ...) get the text with its
 # trailer, so the compile that follows keeps the kernel; /dev/null gets
 # the text alone (nobody reads the records).

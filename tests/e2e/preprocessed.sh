@@ -101,7 +101,7 @@ grep -q '^inc/decl.h:3:[0-9]*: error: .*scale.* \[-Wq7-unsupported-param\]' pp.e
 grep -q '^bad.cpp:4:[0-9]*: error: .*\[-Wq7-unsupported-param\]' pp.err ||
 	{ cat pp.err; fail "no diagnostic at bad.cpp:4"; }
 # The same findings; the compile of the .ii read no bad.cpp nor decl.h,
-# so it shows none of their lines (issue 20: a trailer names any file).
+# so it shows none of their lines (before: a trailer names any file).
 grep -q '^ *\^$' direct.err || { cat direct.err; fail "the direct compile shows no source line"; }
 grep -v '^ *\^$' direct.err | grep ': \(error\|warning\|note\): ' > direct.msgs
 cmp -s direct.msgs pp.err || { diff direct.msgs pp.err; fail "the .ii's lint differs from the direct compile's"; }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e.response_files: response files (issue 20 item 8, issue 24 item 5).
+# e2e.response_files: response files.
 # A link whose words are too many for the kernel (a CMake link of
 # thousands of objects, given to q7cc as @file) reaches the compiler as a
 # response file and links; a response file that names itself stops at

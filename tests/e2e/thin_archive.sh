@@ -2,7 +2,7 @@
 # e2e.thin_archive: kernels in a thin archive (ar rcT: the members stay in
 # their files, the archive names them) are linked with their wrapper, as
 # from an ordinary archive; a member file gone is an error naming the
-# archive and the member (issue 20 item 11: they were dropped unsaid).
+# archive and the member (before: they were dropped unsaid).
 #   thin_archive.sh Q7CC_HOST WORKDIR
 set -eu
 q7=$1 work=$2

@@ -1,4 +1,4 @@
-# The trailer mutation harness (issue 20): crafted q7cc -E trailers
+# The trailer mutation harness: crafted q7cc -E trailers
 # (findings' and ops' strings, results, profile words, tails) and
 # self-referencing response files, each compiled by q7cc -c (host profile).
 add_executable(trailmutate trailmutate.c)

@@ -24,7 +24,7 @@ CPP
 echo "q7-secret-line" > secret
 mkfifo fifo || fail "mkfifo"
 "$mut" "$q7" m base.ii "$PWD/secret" "$PWD/fifo" || exit 1
-# A record's file field names the secret, then a FIFO (issue 20 item 6):
+# A record's file field names the secret, then a FIFO:
 # a link with the kernel from there and from base.o names both places,
 # and prints no line of the file, nor waits on the FIFO.
 for f in secret fifo; do

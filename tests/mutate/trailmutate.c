@@ -1,4 +1,4 @@
-/* tests/mutate/trailmutate: the trailer mutation harness (issue 20).
+/* tests/mutate/trailmutate: the trailer mutation harness.
  *
  *   trailmutate Q7CC WORKDIR BASE.ii SECRET FIFO
  *   trailmutate --op-file OUT.ii BASE.ii FILE
@@ -264,7 +264,7 @@ static pid_t start(const char *q7cc, const char *base_ii, size_t n, const struct
 
 /* trailmutate --op-file OUT.ii BASE.ii FILE: BASE.ii with every op of its
  * trailer placed in FILE (line 1), for a link whose message places a
- * kernel there (issue 20 item 6: the link printed that file's lines). */
+ * kernel there (before: the link printed that file's lines). */
 static int op_file(const char *out, const char *base_ii, const char *file)
 {
 	struct q7_pp_trailer t;

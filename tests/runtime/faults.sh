@@ -121,8 +121,8 @@ off=$(sed -n 's/.*libf_cpu0.so+\(0x[0-9a-f]*\).*/\1/p' err)
 addr2line -f -C -e libf_cpu0.so "$off" | head -1 | grep -q 'bad_store' ||
 	fail "offset $off is not in bad_store: $(addr2line -f -C -e libf_cpu0.so "$off")"
 
-# A thread of the kernel's that rewrites the frame while q7-run reads it
-# (issue 20): the call works (q7-run read the frame first) or fails with
+# A thread of the kernel's that rewrites the frame while q7-run reads it:
+# the call works (q7-run read the frame first) or fails with
 # one line naming the op; never a bigger read or allocation than the
 # memory the result may come from.
 for how in "" --in-process; do

@@ -344,7 +344,7 @@ def case_errors(c):
 
 
 def case_large(c):
-    """Past the 65,535 per dimension of earlier versions (issue 24): a 1-D
+    """Past the 65,535 per dimension of earlier versions: a 1-D
     tensor of 70,000 floats on every target; on the host also a 4096x4096
     float tensor in and out, its output from the kernel's own heap arena
     (64 MiB, the old arena's whole default)."""

@@ -190,7 +190,7 @@ CPP
 	[ "$(loads -### -c k.cpp)" = 0 ] || fail "libclang loaded for -###"
 	[ "$(loads -E plain.cpp)" = 0 ] || fail "libclang loaded for -E"
 	# The first compile starts the server and queues its TU there rather
-	# than loading libclang beside it (issue 24): its findings still show.
+	# than loading libclang beside it: its findings still show.
 	mkdir -m 700 run1 run2
 	[ "$(XDG_RUNTIME_DIR=$PWD/run1 Q7CC_ANALYSIS_SERVER_IDLE=1 loads -c k.cpp -o k.o)" = 0 ] ||
 		fail "the first compile loaded libclang beside the server it started"
@@ -238,7 +238,7 @@ CPP
 	;;
 kernel_cap)
 	# 11 kernels: over the device runtime's 10. On gnu an error that
-	# -Wno-error=, -Wno- and -w lower (issue 24); the library then links
+	# -Wno-error=, -Wno- and -w lower; the library then links
 	# and holds all 11.
 	for i in 0 1 2 3 4 5 6 7 8 9 10; do
 		echo "Q7_KERNEL torch::Tensor k$i(const torch::Tensor &x) { return x; }"
@@ -268,7 +268,7 @@ kernel_cap)
 	;;
 wrapper_cache)
 	# The wrapper's object comes from q7cc's cache when its text, its
-	# compile command and the headers it read are unchanged (issue 24): a
+	# compile command and the headers it read are unchanged: a
 	# kernel-body edit relinks without compiling it, and the images are
 	# the ones a compile gives. Anything else compiles it again.
 	export XDG_CACHE_HOME=$PWD/cache

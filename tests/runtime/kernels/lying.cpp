@@ -1,5 +1,5 @@
 // Kernels whose results lie about their memory, for q7-run's host
-// target (tests/runtime/faults.sh, issue 20): a result larger than the
+// target (tests/runtime/faults.sh): a result larger than the
 // destination it is in, or than the heap arena it came from, a frame a
 // thread of the kernel's rewrites while the loader reads it, and a kernel
 // that closes every descriptor (the worker's connection among them).
@@ -12,7 +12,7 @@
 
 // The destination's own bytes described as a tensor 16384 times larger:
 // the loader must not read its own memory past the destination into the
-// output (issue 20).
+// output.
 Q7_KERNEL torch::Tensor grow_dst(const torch::Tensor &x)
 {
     torch::Tensor d = get_dst_tensor();
