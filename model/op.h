@@ -60,7 +60,7 @@ void q7_kinds_list(struct q7_strbuf *out, bool xt_only, const char *conj);
 #define Q7_OP_NAME_MAX 31          /* a kernel's name, in characters */
 #define Q7_OP_STACK_MAX 0x400000u  /* MAX_STACK_SIZE, in bytes */
 /* q7's runtime lists a library's ops ("name<TAB>schema" lines) into one
- * 1-D uint8 tensor (runtime/run/engine.c, LIST_BYTES): the whole list,
+ * 1-D uint8 tensor (run/engine.c, LIST_BYTES): the whole list,
  * a byte short of 65,535, or no tool can read it. */
 #define Q7_OP_LIST_MAX 65534u
 

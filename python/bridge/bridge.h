@@ -1,6 +1,6 @@
 /* q7cc's PyTorch bridge (libq7torch.so): registers the ops of a kernel
  * library built by q7cc in PyTorch's dispatcher, as CPU kernels that run
- * the compute function through the run engine (runtime/run/engine.h) on
+ * the compute function through the run engine (run/engine.h) on
  * the host or on the emulated core. Built against the real libtorch and
  * loaded privately (RTLD_LOCAL) by q7cc.torch through ctypes; its C API
  * is all it exports.

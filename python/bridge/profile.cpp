@@ -1,6 +1,6 @@
 /* q7cc.torch.profile (bridge.h q7t_profile_*): while a profile is open,
  * each call of an emulated op runs in a QEMU of its own with its
- * instruction trace (runtime/run/emu_profile.h), its stacks added under
+ * instruction trace (run/emu_profile.h), its stacks added under
  * the op's qualified name; closing it writes the flame graph or the
  * folded stacks. Outside, a call pays one relaxed atomic load. */
 #include "kernel.h"

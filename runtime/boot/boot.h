@@ -1,5 +1,5 @@
 /* The contract between the host side of the emulated target (a session,
- * runtime/run/emu_session.c) and the boot program of the emulated core
+ * run/emu_session.c) and the boot program of the emulated core
  * (q7boot.elf): where things sit in the core's memory, what the host
  * leaves there at start, the calls it sends, and what the boot program
  * hands back. docs/emulated.md tells the whole story.

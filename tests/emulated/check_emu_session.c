@@ -1,4 +1,4 @@
-/* The emulated session API (runtime/run/emu_session.h) on the frame-ABI
+/* The emulated session API (run/emu_session.h) on the frame-ABI
  * fixture images (tests/emulated/fixture), with the real QEMU and boot
  * program: many calls in one QEMU, the destination written back, a kernel
  * error that keeps the session, an exception and a time-out that cost a

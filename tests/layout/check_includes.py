@@ -17,7 +17,7 @@ import sys
 # support is the OS layer everyone shares; the op model (model/) is what
 # analysis, codegen and packer agree on; runtime/include holds the plain C
 # contracts that tools and runtime share (<q7/frame.h>, <q7/kinds.h>);
-# runtime/src stands alone with it; wrapper ties the tools together.
+# runtime/src stands alone with it; main ties the tools together.
 ALLOWED = {
     "support": set(),
     "model": {"runtime/include", "support"},
@@ -32,11 +32,13 @@ ALLOWED = {
     # lsp owns the core count and the windows a memory map shows; memmap
     # reads an image's sections against them.
     "memmap": {"lsp", "support"},
-    "runtime/run": {"prelink", "lsp", "memmap", "runtime/boot", "runtime/include", "support"},
-    "wrapper": {"analysis", "codegen", "packer", "lsp", "memmap", "prelink", "runtime/run",
-                "model", "support"},
+    # run/ is the host executor; the driver (wrapper/) does not run
+    # kernels, and only the multi-call main (main/) ties both together.
+    "run": {"prelink", "lsp", "memmap", "runtime/boot", "runtime/include", "support"},
+    "wrapper": {"analysis", "codegen", "packer", "lsp", "memmap", "model", "support"},
+    "main": {"wrapper", "run", "prelink", "packer", "memmap", "support"},
     "fuzz": {"packer", "model", "support"},
-    "python": {"runtime/run", "runtime/include", "support"},
+    "python": {"run", "runtime/include", "support"},
 }
 SOURCES = (".c", ".h", ".cpp", ".hpp", ".S")
 INCLUDE = re.compile(r'^\s*#\s*include\s+["<]([^">]+)[">]', re.M)

@@ -1,4 +1,4 @@
-/* runtime/run/result: what both targets do with a q7_run_result: record a
+/* run/result: what both targets do with a q7_run_result: record a
  * loader failure, make a call frame from a request, and copy the returned
  * tensor out of the core's memory. */
 #ifndef Q7_RUN_RESULT_H

@@ -1,4 +1,4 @@
-/* runtime/run/emu_confine: starts QEMU unable to open host files other
+/* run/emu_confine: starts QEMU unable to open host files other
  * than what it needs to start (emu_confine.c says which, and why). */
 #ifndef Q7_EMU_CONFINE_H
 #define Q7_EMU_CONFINE_H

@@ -1,4 +1,4 @@
-/* runtime/run/host_iso: the isolated host mode (engine.h,
+/* run/host_iso: the isolated host mode (engine.h,
  * Q7_HOST_ISOLATED). A worker process, forked from this one into a
  * process group of its own, loads the images and runs every call; the
  * call's frames, tensors and heap arena lie in memory both processes map

@@ -1,4 +1,4 @@
-/* runtime/run/host_int: what the host target's two sides share, the
+/* run/host_int: what the host target's two sides share, the
  * in-process modes (host.c) and the isolated one's child (host_iso.c):
  * loading the images, a core's outcome, the call's result.
  *

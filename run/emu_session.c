@@ -1,4 +1,4 @@
-/* runtime/run/emu_session: a persistent emulated core (emu_session.h).
+/* run/emu_session: a persistent emulated core (emu_session.h).
  *
  * Owns one qemu-system-xtensa -M sim -cpu lx106 running q7boot.elf, the
  * files it loads at start (the boot block and each core's prelinked

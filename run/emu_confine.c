@@ -1,4 +1,4 @@
-/* runtime/run/emu_confine: QEMU started without the host's files.
+/* run/emu_confine: QEMU started without the host's files.
  *
  * QEMU's Xtensa semihosting (-semihosting) serves the core's SIMCALL
  * open, read, write, lseek and close on the host: the boot program needs

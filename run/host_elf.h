@@ -1,4 +1,4 @@
-/* runtime/run/host_elf: a host kernel library checked before dlopen.
+/* run/host_elf: a host kernel library checked before dlopen.
  *
  * The dynamic loader trusts what it maps: a damaged program header, a
  * dynamic entry pointing outside the file, a hash table with no buckets

@@ -5,8 +5,8 @@
  *   q7cc-xt, q7cc-gnu, q7cc-host   the driver with that profile (profile.c)
  *   q7-pkg-loadlib, xt-pkg-loadlib the packer (packer/)
  *   q7-prelink                     the prelinker (prelink/)
- *   q7-run                         run a kernel (runtime/run/)
- *   q7cc --q7-memory-map           each core's memory (runtime/run/memory_map.h) */
+ *   q7-run                         run a kernel (run/)
+ *   q7cc --q7-memory-map           each core's memory (run/memory_map.h) */
 #include "driver.h"
 #include "memory_map.h"
 #include "pack.h"

@@ -1,4 +1,4 @@
-/* runtime/run/emu_session: what q7_run_emulated (emulated.c) uses beyond
+/* run/emu_session: what q7_run_emulated (emulated.c) uses beyond
  * the public session API: a call in two halves, so that several sessions
  * run at once (the race check: one core per session, each from the same
  * tensor data, the whole data handed back to be merged).

@@ -1,4 +1,4 @@
-/* runtime/run: the run engine (engine.h) and q7-run, which loads a kernel
+/* run: the run engine (engine.h) and q7-run, which loads a kernel
  * library built by q7cc and runs one op on the host (host.c, dlopen) or on
  * an emulated Xtensa core (emulated.c, QEMU). Both targets take the same
  * request and give the same result, so tests compare them directly.

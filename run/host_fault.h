@@ -1,4 +1,4 @@
-/* runtime/run/host_fault: a host kernel's fault, from the signal to the
+/* run/host_fault: a host kernel's fault, from the signal to the
  * one-line report. The guarded mode (host.c) catches and reports it in
  * this process; the isolated mode's worker (host_iso.c) catches it in the
  * child and leaves the record in memory it shares with its parent, which

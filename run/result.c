@@ -1,4 +1,4 @@
-/* runtime/run/result: loader failures, the call frame made from a request,
+/* run/result: loader failures, the call frame made from a request,
  * and the returned tensor, the same for the host and the emulated target. */
 #include "result.h"
 #include "npy.h"
