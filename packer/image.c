@@ -159,6 +159,15 @@ static const char *check_sections(struct q7_image *im)
 			         im->sec[i].name, (unsigned long long)sh->sh_entsize, want);
 			return im->why;
 		}
+		/* A compressed section: libelf's writer reads a compression
+		 * header from one that is allocated (the gABI forbids that) or
+		 * has entries, and refuses to write the stripped image. */
+		if ((sh->sh_flags & SHF_COMPRESSED) && ((sh->sh_flags & SHF_ALLOC) || sh->sh_entsize > 1)) {
+			snprintf(im->why, sizeof im->why, "section %.64s: compressed, but %s",
+			         im->sec[i].name,
+			         (sh->sh_flags & SHF_ALLOC) ? "allocated" : "made of entries");
+			return im->why;
+		}
 		if (sh->sh_entsize && sh->sh_size % sh->sh_entsize) {
 			snprintf(im->why, sizeof im->why,
 			         "section %.64s: size %llu is not a multiple of its entry size %llu",

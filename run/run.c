@@ -400,9 +400,13 @@ int q7_run_main(int argc, char **argv)
 		q7_engine_profile(engine, &prof, Q7_PROF_ROOT);
 	struct q7_call call = {.op = req.op, .nargs = req.nargs, .args = req.args, .dst = req.dst};
 	if (q7_engine_call(engine, &call, &res) != 0 || res.status != Q7_STATUS_OK) {
-		/* The runtime names the op; a damaged one may not. */
+		/* The runtime names the op; a damaged one may not. A missing op
+		 * is the library's fault ("no op 'x' in this library; its ops:
+		 * ..."), so the library is named first, as for other refusals. */
 		if (!res.message[0])
 			q7_error("%s: %s: the op failed without a message", req.lib, req.op);
+		else if (res.status == Q7_STATUS_NO_SUCH_OP)
+			q7_error("%s: %s", req.lib, res.message);
 		else if (strstr(res.message, req.op))
 			q7_error("%s", res.message);
 		else

@@ -634,6 +634,12 @@ START_TEST(damaged_symbol_indexes_refused)
 	        "dynsym-size", want);
 	damaged(&(struct edit){E_SHDR_FIELD, ".rela.dyn", 36, 8, -1}, "rela-entsize",
 	        "section .rela.dyn: entry size 8, expected 12");
+	/* libelf would read a compression header from these when writing
+	 * the stripped image, and fail naming nothing but the output. */
+	damaged(&(struct edit){E_SHDR_FIELD, ".rela.dyn", 8, SHF_ALLOC | SHF_COMPRESSED, -1},
+	        "rela-compressed", "section .rela.dyn: compressed, but allocated");
+	damaged(&(struct edit){E_SHDR_FIELD, ".symtab", 8, SHF_COMPRESSED, -1}, "symtab-compressed",
+	        "section .symtab: compressed, but made of entries");
 	snprintf(want, sizeof want, ".rela.dyn names symbols, but its link (section %zu) is not "
 	         "a dynamic symbol table", elf_ndxscn(ts));
 	damaged(&(struct edit){E_SHDR_FIELD, ".rela.dyn", 24, (uint32_t)elf_ndxscn(ts), -1},

@@ -289,6 +289,9 @@ def case_errors(c):
                "spmd_rows"):
         if op not in r.stderr:
             fail("the missing-op error should mention %r: %s" % (op, r.stderr))
+    # ... and name the library it looked in, first
+    if ("q7-run: error: %s: no op 'nope'" % c.ops) not in r.stderr:
+        fail("the missing-op error should name %s first: %s" % (c.ops, r.stderr))
     expect_error(c, c.ops, "relu_forward", [], "expected 1 argument, got 0")
     expect_error(c, c.ops, "relu_forward", [x, x], "expected 1 argument, got 2")
     expect_error(c, c.ops, "relu_forward", [3], "argument 1 (t_in): expected Tensor, got int")
