@@ -1,4 +1,4 @@
-# What CMake must be told about a project whose C++ compiler is q7cc,
+# What CMake must be told about a project whose C++ (or C) compiler is q7cc,
 # since q7cc cannot tell it through the compiler's interface:
 #   - the files a device link writes beside the one named by -o (stripped,
 #     packed and per-core images), so that `clean` removes them;
@@ -37,14 +37,15 @@ function(_q7cc_image_files out base)
   set(${out} "${files}" PARENT_SCOPE)
 endfunction()
 
-# Sets out to q7cc's include folder when the project's C++ compiler is
-# q7cc (under any of its names): CMake found it among the compiler's
-# implicit include folders, which it reads from the compiler's `-v`
-# output, or a toolchain file already put it among the standard ones.
+# Sets out to q7cc's include folder when the project's compiler for lang
+# (C or CXX) is q7cc (under any of its names): CMake found it among the
+# compiler's implicit include folders, which it reads from the compiler's
+# `-v` output, or a toolchain file already put it among the standard ones.
 # Empty otherwise (a project whose CXX is g++, say).
-function(_q7cc_compiler_include out)
+function(_q7cc_compiler_include out lang)
   set(found "")
-  foreach(dir IN LISTS CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES)
+  foreach(dir IN LISTS CMAKE_${lang}_STANDARD_INCLUDE_DIRECTORIES
+                       CMAKE_${lang}_IMPLICIT_INCLUDE_DIRECTORIES)
     if(dir MATCHES "/include/q7cc$")
       set(found "${dir}")
       break()
@@ -53,13 +54,13 @@ function(_q7cc_compiler_include out)
   set(${out} "${found}" PARENT_SCOPE)
 endfunction()
 
-# Puts dir on every C++ compile line of the calling scope and below:
-# CMake appends standard include folders (as -isystem) after the
-# project's own, where q7cc puts the folder itself, so the compile is the
-# same and compile_commands.json names the folder.
-macro(_q7cc_standard_include dir)
-  if(NOT "${dir}" IN_LIST CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES)
-    list(APPEND CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES "${dir}")
+# Puts dir on every compile line of lang (C or CXX) in the calling scope
+# and below: CMake appends standard include folders (as -isystem) after
+# the project's own, where q7cc puts the folder itself, so the compile is
+# the same and compile_commands.json names the folder.
+macro(_q7cc_standard_include dir lang)
+  if(NOT "${dir}" IN_LIST CMAKE_${lang}_STANDARD_INCLUDE_DIRECTORIES)
+    list(APPEND CMAKE_${lang}_STANDARD_INCLUDE_DIRECTORIES "${dir}")
   endif()
 endmacro()
 

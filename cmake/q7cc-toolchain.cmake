@@ -1,8 +1,9 @@
 # CMake toolchain file for cross builds of GPSIMD custom-op libraries with
 # q7cc:  cmake -DCMAKE_TOOLCHAIN_FILE=<prefix>/share/q7cc/cmake/q7cc-toolchain.cmake
 #
-# Without it, CXX=q7cc works too (CMake's probes link plain executables,
-# which q7cc passes through). With it, CMake knows it is cross compiling:
+# Without it, CXX=q7cc (and CC=q7cc for C sources) works too (CMake's
+# probes link plain executables, which q7cc passes through). It sets both
+# the C and the C++ compiler. With it, CMake knows it is cross compiling:
 # probes build static libraries, nothing tries to run target binaries, and
 # find_* looks in the target's places only. add_library(SHARED) makes
 # device images (platform module Platform/Q7CC.cmake beside this file),
@@ -36,6 +37,9 @@ if(Q7CC_TOOLCHAIN)
 else()
   set(CMAKE_CXX_COMPILER "${Q7CC_EXECUTABLE}")
 endif()
+# C sources (helpers beside the kernels) go to the same driver, which
+# compiles them with the profile's C compiler.
+set(CMAKE_C_COMPILER "${CMAKE_CXX_COMPILER}")
 
 # The folder q7cc adds to its own compiles (q7cc-images.cmake).
 get_filename_component(_q7cc_real "${Q7CC_EXECUTABLE}" REALPATH)
@@ -44,7 +48,8 @@ string(REGEX REPLACE "[^/]+" ".." _q7cc_bin_up "${_q7cc_layout_bindir}")
 get_filename_component(_q7cc_include
   "${_q7cc_include}/${_q7cc_bin_up}/${_q7cc_layout_includedir}/q7cc" ABSOLUTE)
 include("${CMAKE_CURRENT_LIST_DIR}/q7cc-images.cmake")
-_q7cc_standard_include("${_q7cc_include}")
+_q7cc_standard_include("${_q7cc_include}" CXX)
+_q7cc_standard_include("${_q7cc_include}" C)
 
 # Probes make static libraries: no executable has to link for the target.
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)

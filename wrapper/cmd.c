@@ -73,16 +73,24 @@ static void add_compile_units(const struct q7_profile *p, const struct q7_inv *i
 
 /* ---- bundles ------------------------------------------------------------ */
 
+/* The flags of a bundle that say C++: a C compile leaves them out. */
+static bool cxx_only_flag(const char *flag)
+{
+	return strcmp(flag, "-std=c++14") == 0 || strcmp(flag, "-stdlib=libc++-e") == 0;
+}
+
 /* Seed §3 CC_OPT, in its order. compile: with -c -MMD -MP -fpic. Without
  * them it is seed §5's LINK_OPT: "CC_OPT minus the compile-only bits (-c,
- * -fpic, -MMD/-MP)", so -mlongcalls stays. */
-static void xt_cc_opt(const struct q7_profile *p, bool compile, struct q7_strvec *cmd)
+ * -fpic, -MMD/-MP)", so -mlongcalls stays. c: for xt-clang, without the
+ * C++ flags (the vendor's flow has no C; the rest applies as it is). */
+static void xt_cc_opt(const struct q7_profile *p, bool compile, bool c, struct q7_strvec *cmd)
 {
 	static const char *const head[] = {"-g", "-std=c++14", "-stdlib=libc++-e",
 	                                   "-fno-jump-tables", "-Os", "-Wall", "-Werror",
 	                                   "-Wno-c99-designator", "-mcoproc"};
 	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
-		q7_sv_add(cmd, head[i]);
+		if (!c || !cxx_only_flag(head[i]))
+			q7_sv_add(cmd, head[i]);
 	if (compile) {
 		q7_sv_add(cmd, "-MMD");
 		q7_sv_add(cmd, "-MP");
@@ -104,17 +112,17 @@ static void xt_inc(const struct q7_profile *p, struct q7_strvec *cmd)
 }
 
 /* The compile bundle before the user's flags (without -c for xt when the
- * caller is not compiling). */
-static void bundle(const struct q7_profile *p, bool compile, struct q7_strvec *cmd)
+ * caller is not compiling); c: for the C compiler, without -std=c++14. */
+static void bundle(const struct q7_profile *p, bool compile, bool c, struct q7_strvec *cmd)
 {
 	switch (p->kind) {
 	case Q7_PROFILE_XT:
 		if (compile) {
-			xt_cc_opt(p, true, cmd);
+			xt_cc_opt(p, true, c, cmd);
 		} else {
 			/* -E/-S/-fsyntax-only: CC_OPT without what makes an object. */
 			struct q7_strvec all = {0};
-			xt_cc_opt(p, true, &all);
+			xt_cc_opt(p, true, c, &all);
 			for (size_t i = 0; i < all.n; i++)
 				if (strcmp(all.v[i], "-c") != 0 && strcmp(all.v[i], "-MMD") != 0 &&
 				    strcmp(all.v[i], "-MP") != 0)
@@ -123,7 +131,8 @@ static void bundle(const struct q7_profile *p, bool compile, struct q7_strvec *c
 		}
 		break;
 	case Q7_PROFILE_GNU:
-		q7_sv_add(cmd, "-std=c++14");
+		if (!c)
+			q7_sv_add(cmd, "-std=c++14");
 		q7_sv_add(cmd, "-Os");
 		q7_sv_add(cmd, "-fpic");
 		q7_sv_add(cmd, "-mlongcalls");
@@ -131,10 +140,24 @@ static void bundle(const struct q7_profile *p, bool compile, struct q7_strvec *c
 		q7_sv_add(cmd, "-Wall");
 		break;
 	case Q7_PROFILE_HOST:
-		q7_sv_add(cmd, "-std=c++14");
+		if (!c)
+			q7_sv_add(cmd, "-std=c++14");
 		q7_sv_add(cmd, "-fPIC");
 		break;
 	}
+}
+
+bool q7_cmd_c_only(const struct q7_inv *inv)
+{
+	bool any = false;
+	for (size_t i = 0; i < inv->n; i++) {
+		enum q7_input_kind k = inv->u[i].input;
+		if (k == Q7_IN_C)
+			any = true;
+		else if (k && k != Q7_IN_LINK)
+			return false;
+	}
+	return any;
 }
 
 /* The user's flags, the vendor includes, the user's includes, then q7cc's
@@ -150,10 +173,11 @@ static void flags_and_includes(const struct q7_profile *p, const struct q7_inv *
 }
 
 void q7_cmd_compile(const struct q7_profile *p, const struct q7_inv *inv, const char *src,
-                    const char *obj, struct q7_strvec *cmd)
+                    enum q7_input_kind kind, const char *obj, struct q7_strvec *cmd)
 {
-	q7_sv_add(cmd, p->cxx);
-	bundle(p, true, cmd);
+	bool c = kind == Q7_IN_C;
+	q7_sv_add(cmd, c ? p->cc : p->cxx);
+	bundle(p, true, c, cmd);
 	flags_and_includes(p, inv, cmd);
 	if (p->kind != Q7_PROFILE_XT)
 		q7_sv_add(cmd, "-c");
@@ -164,8 +188,9 @@ void q7_cmd_compile(const struct q7_profile *p, const struct q7_inv *inv, const 
 
 void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, struct q7_strvec *cmd)
 {
-	q7_sv_add(cmd, p->cxx);
-	bundle(p, false, cmd);
+	bool c = q7_cmd_c_only(inv);
+	q7_sv_add(cmd, c ? p->cc : p->cxx);
+	bundle(p, false, c, cmd);
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct q7_unit *u = &inv->u[i];
 		if (u->input || (q7_unit_flags(u) & (Q7_OPT_LINK | Q7_OPT_INCLUDE)) ||
@@ -216,7 +241,7 @@ static void add_device_libs(const char *const *libs, const char *rt, bool softfp
 void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
                         struct q7_strvec *cmd)
 {
-	q7_sv_add(cmd, p->cxx);
+	q7_sv_add(cmd, q7_cmd_c_only(inv) ? p->cc : p->cxx);
 	bool gnu = p->kind == Q7_PROFILE_GNU;
 	bool script = false;
 	for (size_t i = 0; i < inv->n; i++) {
@@ -358,7 +383,7 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 	case Q7_PROFILE_XT:
 		/* Seed §5: LINK_OPT INC -o lib objs libs (user flags in the cflags
 		 * slot, user includes after INC, as in the compile). */
-		xt_cc_opt(p, false, cmd);
+		xt_cc_opt(p, false, false, cmd);
 		link_flags(p, inv, false, cmd);
 		xt_inc(p, cmd);
 		link_flags(p, inv, true, cmd);

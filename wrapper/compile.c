@@ -28,7 +28,7 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 	/* It dies with q7cc, even by a SIGKILL of q7cc's group: an object
 	 * it finished after q7cc would lack its records (support/proc.c,
 	 * start_guard). */
-	struct q7_proc_opts po = {.name = q7_path_basename(d->prof.cxx), .dies_with_us = true};
+	struct q7_proc_opts po = {.name = q7_path_basename(cmd[0]), .dies_with_us = true};
 	if (q7_step_show(d, cmd) && (pid = q7_proc_spawn(cmd, &po)) < 0)
 		return Q7_EXIT_TOOL;
 	struct q7_diags diags = {0};
@@ -61,7 +61,7 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 	/* C++ may have records: its object appears only with them. */
 	char *tmp = cxx ? q7_obj_temp(d, obj, &extra) : NULL;
 	const char *written = tmp ? tmp : obj;
-	q7_cmd_compile(&d->prof, &d->inv, src, written, &cmd);
+	q7_cmd_compile(&d->prof, &d->inv, src, kind, written, &cmd);
 	q7_sv_addv(&cmd, &extra);
 	struct q7_op_table ops = {0};
 	bool analysed, lint_failed;

@@ -153,6 +153,15 @@ static void name_parse_target(const struct q7_drv *d)
 	fflush(stderr);
 }
 
+/* The first C source on the line (the C compiler compiles it), or NULL. */
+static const char *first_c_source(const struct q7_inv *inv)
+{
+	for (size_t i = 0; i < inv->n; i++)
+		if (inv->u[i].input == Q7_IN_C)
+			return inv->u[i].tok[0];
+	return NULL;
+}
+
 static bool spawns_compiler(enum q7_mode m)
 {
 	return m != Q7_MODE_LINT && m != Q7_MODE_SCHEMA && m != Q7_MODE_HELP;
@@ -229,6 +238,14 @@ int q7_driver_main(int argc, char **argv)
 		             ? ": set XTENSA_TOOLS to the XtensaTools install, or use "
 		               "--q7-toolchain=gnu"
 		             : "");
+		rc = Q7_EXIT_TOOL;
+		goto out;
+	}
+	const char *c_src = first_c_source(&d.inv);
+	if (!d.dry && spawns_compiler(d.inv.mode) && c_src && !d.prof.cc_found) {
+		q7_error("%s: no C compiler for it: %s not found (profile %s)%s", c_src, d.prof.cc,
+		         d.prof.name,
+		         getenv("Q7CC_REAL_CC") ? "" : "; Q7CC_REAL_CC names one");
 		rc = Q7_EXIT_TOOL;
 		goto out;
 	}

@@ -467,7 +467,7 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 {
 	struct q7_drv *d = l->d;
 	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0};
-	q7_cmd_compile(&d->prof, &d->inv, cpp, wrapper_obj, &cc);
+	q7_cmd_compile(&d->prof, &d->inv, cpp, Q7_IN_CXX, wrapper_obj, &cc);
 	struct q7_objcache oc;
 	q7_objcache_init(&oc, l->wrapper_text.s, l->wrapper_text.len, cc.v, cpp, wrapper_obj,
 	                 l->wrapper_dep);

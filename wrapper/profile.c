@@ -12,6 +12,9 @@
 #define XT_CXX "xt-clang++"
 #define GNU_CXX "xtensa-lx106-elf-g++"
 #define HOST_CXX "c++"
+#define XT_CC "xt-clang"
+#define GNU_CC "xtensa-lx106-elf-gcc"
+#define HOST_CC "cc"
 #define VENDOR_BIN "/opt/aws/neuron/gpsimd/bin"
 #define VENDOR_ROOT "/opt/aws/neuron/gpsimd/custom_op"
 #define VENDOR_TOOLS "/opt/aws/neuron/gpsimd/tools"
@@ -81,6 +84,52 @@ static char *find_for(enum q7_profile_kind k)
 
 static const char *const names[] = {"xt", "gnu", "host"};
 static const char *const bare[] = {XT_CXX, GNU_CXX, HOST_CXX};
+static const char *const bare_cc[] = {XT_CC, GNU_CC, HOST_CC};
+
+/* The C driver's name for a C++ driver's: "xt-clang++" -> "xt-clang",
+ * "xtensa-lx106-elf-g++" -> "xtensa-lx106-elf-gcc", "g++-12" -> "gcc-12",
+ * "c++" -> "cc"; NULL for a name without one of them. */
+static char *c_driver_name(const char *cxx)
+{
+	const char *base = q7_path_basename(cxx);
+	const char *pp = NULL;
+	for (const char *q = strstr(base, "++"); q; q = strstr(q + 1, "++"))
+		pp = q;
+	if (!pp || pp == base)
+		return NULL;
+	size_t head = (size_t)(pp - base);
+	const char *tail = pp + 2;
+	if (head >= 5 && strncmp(pp - 5, "clang", 5) == 0)
+		return q7_xasprintf("%.*s%s", (int)head, base, tail);
+	if (pp[-1] == 'g')
+		return q7_xasprintf("%.*sgcc%s", (int)head - 1, base, tail);
+	if (pp[-1] == 'c')
+		return q7_xasprintf("%.*scc%s", (int)head - 1, base, tail);
+	return NULL;
+}
+
+/* The C compiler that goes with the C++ driver cxx: Q7CC_REAL_CC (a
+ * path or a name on PATH), else the C driver in cxx's folder (the
+ * vendor's xt-clang beside its xt-clang++), else that name on PATH; never
+ * a q7cc. *name: what to call it when it is not found (caller frees). */
+static char *find_cc(enum q7_profile_kind k, const char *cxx, char **name)
+{
+	const char *over = env("Q7CC_REAL_CC");
+	if (over) {
+		*name = q7_xstrdup(over);
+		return q7_path_search(over, NULL);
+	}
+	*name = c_driver_name(cxx);
+	if (!*name)
+		*name = q7_xstrdup(bare_cc[k]);
+	char *found = NULL;
+	if (strchr(cxx, '/')) {
+		char *dir = q7_xstrndup(cxx, (size_t)(q7_path_basename(cxx) - cxx));
+		found = usable(q7_path_join(dir, *name));
+		free(dir);
+	}
+	return found ? found : search_path(*name);
+}
 
 static const char *host_triple(void)
 {
@@ -205,6 +254,11 @@ int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv
 	}
 	p->found = found != NULL;
 	free(found);
+	char *cc_name;
+	found = find_cc(p->kind, p->cxx, &cc_name);
+	p->cc_found = found != NULL;
+	p->cc = found ? found : q7_xstrdup(cc_name);
+	free(cc_name);
 	p->q7_include = q7_prefix_path("include/q7cc");
 	p->triple = p->kind == Q7_PROFILE_HOST ? host_triple() : "i386-unknown-none";
 	/* What clangd --query-driver and the like parse the device's code
@@ -231,6 +285,7 @@ int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv
 void q7_profile_free(struct q7_profile *p)
 {
 	free(p->cxx);
+	free(p->cc);
 	free(p->neuron_root);
 	free(p->core);
 	free(p->system);

@@ -24,6 +24,9 @@ struct q7_profile {
 	const char *name;   /* "xt", "gnu", "host" */
 	char *cxx;          /* the real compiler: a path, or the bare name */
 	bool found;         /* cxx exists (else only -### can go on) */
+	char *cc;           /* its C compiler, for C sources (xt-clang,
+	                     * xtensa-lx106-elf-gcc, cc): a path, or the bare name */
+	bool cc_found;      /* cc exists */
 	char *neuron_root;  /* xt: $NEURON_CUSTOM_OP or the vendor default */
 	char *core;         /* xt: $Q7_CORE or ncore2gp */
 	char *system;       /* xt: $Q7_TOOLS or the vendor default */
@@ -49,14 +52,20 @@ void q7_profile_export_env(const struct q7_profile *p);
 bool q7_profile_keeps(const struct q7_profile *p, const struct q7_unit *u);
 
 /* Commands. Each appends one child argv to cmd. */
-/* Compiles src to obj, with the flags of inv (a compile line, or the
- * compile flags found on a link line for the generated wrapper). */
+/* Compiles src (of kind: C goes to the C compiler) to obj, with the flags
+ * of inv (a compile line, or the compile flags found on a link line for
+ * the generated wrapper). */
 void q7_cmd_compile(const struct q7_profile *p, const struct q7_inv *inv, const char *src,
-                    const char *obj, struct q7_strvec *cmd);
-/* -E, -S, -fsyntax-only, -M: the user's line with the profile's flags. */
+                    enum q7_input_kind kind, const char *obj, struct q7_strvec *cmd);
+/* True when inv's sources are all C (and there is one): -E, -S,
+ * -fsyntax-only and an executable link then run the C compiler. */
+bool q7_cmd_c_only(const struct q7_inv *inv);
+/* -E, -S, -fsyntax-only, -M: the user's line with the profile's flags
+ * (the C compiler's for C sources only). */
 void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, struct q7_strvec *cmd);
 /* --version, -print-*, a plain executable link: the user's line,
- * translated; a gnu executable link gets what makes it link. */
+ * translated, to the C compiler when its sources are all C (CMake's C
+ * compiler checks); a gnu executable link gets what makes it link. */
 void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
                         struct q7_strvec *cmd);
 /* One device image: objects from inv (user objects in order, with link

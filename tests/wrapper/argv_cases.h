@@ -1,6 +1,7 @@
 /* Invocations as CMake (Makefile and Ninja generators), Make and users
  * issue them, with the exact child commands q7cc -### prints for them.
- * @GXX@/@CXX@: the real compiler, @P@: q7cc's prefix, @TMP@: -###'s
+ * @GXX@/@CXX@: the real compiler, @GCC@/@CC@: its C compiler, @P@: q7cc's
+ * prefix, @TMP@: -###'s
  * placeholder temporary directory. */
 static const struct argv_case cases[] = {
 	{"make_cmake_release", "gnu", Q7_MODE_COMPILE,
@@ -369,9 +370,52 @@ static const struct argv_case cases[] = {
 	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .l.so.XXXXXX/l.so -Wl,--gc-sections a.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
 	 "# q7cc: pack l.so -> l.stripped.so l.packed.so\n"
 	 "# q7cc: commit l.so and 2 more files from .l.so.XXXXXX\n"},
+	/* C: the profile's C compiler, without -std=c++14 (g++ would take a.c
+	 * for C++). */
 	{"c_source", "gnu", Q7_MODE_COMPILE,
 	 {"-c", "a.c", NULL},
-	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o a.o a.c\n"},
+	 "@GCC@ -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o a.o a.c\n"},
+	{"c_source_cmake", "gnu", Q7_MODE_COMPILE,
+	 {"-O3", "-DNDEBUG", "-std=gnu11", "-MD", "-MT", "CMakeFiles/k.dir/h.c.o", "-MF", "CMakeFiles/k.dir/h.c.o.d", "-o", "CMakeFiles/k.dir/h.c.o", "-c", "/src/h.c", NULL},
+	 "@GCC@ -Os -fpic -mlongcalls -fno-jump-tables -Wall -O3 -DNDEBUG -std=gnu11 -MD -MT CMakeFiles/k.dir/h.c.o -MF CMakeFiles/k.dir/h.c.o.d -I@P@/include/q7cc -c -o CMakeFiles/k.dir/h.c.o /src/h.c\n"},
+	{"c_source_host", "host", Q7_MODE_COMPILE,
+	 {"-c", "h.c", "-o", "h.o", NULL},
+	 "@CC@ -fPIC -I@P@/include/q7cc -c -o h.o h.c\n"},
+	{"c_preprocessed", "gnu", Q7_MODE_COMPILE,
+	 {"-c", "h.i", NULL},
+	 "@GCC@ -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o h.o h.i\n"},
+	{"c_x_lang", "host", Q7_MODE_COMPILE,
+	 {"-x", "c", "-c", "h.txt", "-o", "h.o", NULL},
+	 "@CC@ -fPIC -x c -I@P@/include/q7cc -c -o h.o h.txt\n"},
+	{"c_and_cpp", "gnu", Q7_MODE_COMPILE,
+	 {"-c", "h.c", "a.cpp", NULL},
+	 "@GCC@ -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o h.o h.c\n"
+	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o a.o a.cpp\n"},
+	/* CMake's C compiler checks (CC=q7cc): the id source is linked by the
+	 * C compiler, which must not define __cplusplus. */
+	{"c_cmake_compiler_id", "gnu", Q7_MODE_LINK_EXE,
+	 {"CMakeCCompilerId.c", NULL},
+	 "@GCC@ CMakeCCompilerId.c -nostartfiles -nodefaultlibs -Wl,--entry=main -Wl,--start-group -lc -lm -ldummyhost @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"},
+	{"c_cmake_abi_compile", "gnu", Q7_MODE_COMPILE,
+	 {"-v", "-o", "CMakeFiles/cmTC_2.dir/CMakeCCompilerABI.c.o", "-c", "/usr/share/cmake-3.25/Modules/CMakeCCompilerABI.c", NULL},
+	 "@GCC@ -Os -fpic -mlongcalls -fno-jump-tables -Wall -v -I@P@/include/q7cc -c -o CMakeFiles/cmTC_2.dir/CMakeCCompilerABI.c.o /usr/share/cmake-3.25/Modules/CMakeCCompilerABI.c\n"},
+	{"c_pre_E", "gnu", Q7_MODE_PREPROCESS,
+	 {"-E", "h.c", NULL},
+	 "@GCC@ -Os -fpic -mlongcalls -fno-jump-tables -Wall -E -I@P@/include/q7cc h.c\n"},
+	{"c_syntax_only", "host", Q7_MODE_SYNTAX,
+	 {"-fsyntax-only", "h.c", NULL},
+	 "@CC@ -fPIC -fsyntax-only -I@P@/include/q7cc h.c\n"},
+	{"c_source_on_link", "gnu", Q7_MODE_LINK_SHARED,
+	 {"-shared", "relu.cpp", "h.c", "-o", "libops.so", NULL},
+	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/1-relu.cpp.o relu.cpp\n"
+	 "@GCC@ -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/2-h.c.o h.c\n"
+	 "# q7cc: collect records from 2 inputs\n"
+	 "# q7cc: merge records\n"
+	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
+	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .libops.so.XXXXXX/libops.so @TMP@/1-relu.cpp.o @TMP@/2-h.c.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"
+	 "# q7cc: commit libops.so and 2 more files from .libops.so.XXXXXX\n"},
 	{"asm_source", "gnu", Q7_MODE_COMPILE,
 	 {"-c", "a.S", "-o", "a.o", NULL},
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -I@P@/include/q7cc -c -o a.o a.S\n"},

@@ -83,15 +83,20 @@ static char *expected(const char *pattern)
 	char *gxx = q7_path_search("xtensa-lx106-elf-g++", NULL);
 	char *cxx = q7_path_search("c++", NULL);
 	char *p = prefix();
-	/* The cross ld, beside the cross g++. */
+	/* The cross ld and gcc, beside the cross g++; cc beside c++. */
 	char *ld = gxx ? q7_xasprintf("%.*sld", (int)strlen(gxx) - 3, gxx) : q7_xstrdup("?");
-	const char *const pairs[] = {"@GXX@", gxx ? gxx : "?", "@LD@", ld, "@CXX@", cxx ? cxx : "?",
-	                             "@P@", p, "@TMP@", "/tmp/q7cc.XXXXXX", NULL};
+	char *gcc = gxx ? q7_xasprintf("%.*sgcc", (int)strlen(gxx) - 3, gxx) : q7_xstrdup("?");
+	char *cc = cxx ? q7_xasprintf("%.*scc", (int)strlen(cxx) - 3, cxx) : q7_xstrdup("?");
+	const char *const pairs[] = {"@GXX@", gxx ? gxx : "?", "@GCC@", gcc, "@LD@", ld,
+	                             "@CXX@", cxx ? cxx : "?", "@CC@", cc, "@P@", p,
+	                             "@TMP@", "/tmp/q7cc.XXXXXX", NULL};
 	struct q7_strbuf b = {0};
 	q7_sb_add(&b, "");
 	replace_all(&b, pattern, pairs);
 	free(gxx);
 	free(ld);
+	free(gcc);
+	free(cc);
 	free(cxx);
 	free(p);
 	return q7_sb_take(&b);
@@ -99,7 +104,7 @@ static char *expected(const char *pattern)
 
 static void clean_env(void)
 {
-	static const char *const vars[] = {"Q7_TOOLCHAIN", "Q7CC_REAL_CXX", "XTENSA_TOOLS",
+	static const char *const vars[] = {"Q7_TOOLCHAIN", "Q7CC_REAL_CXX", "Q7CC_REAL_CC", "XTENSA_TOOLS",
 	                                   "Q7_CORE", "Q7_TOOLS", "Q7CC_ACTIVE", "TMPDIR",
 	                                   "Q7CC_PREFIX", NULL};
 	for (size_t i = 0; vars[i]; i++)
@@ -200,6 +205,24 @@ START_TEST(test_xt_compile)
 	int status;
 	char *out = dry_run("xt", argv, &status);
 	char *want = expected(XT_CC_OPT " " XT_INC " -I@P@/include/q7cc -o build/relu.o relu.cpp\n");
+	ck_assert_str_eq(out, want);
+	free(out);
+	free(want);
+}
+END_TEST
+
+/* A C source: xt-clang beside xt-clang++, CC_OPT without its C++ flags
+ * (-std=c++14, -stdlib=libc++-e). */
+START_TEST(test_xt_compile_c)
+{
+	clean_env();
+	const char *argv[] = {"-c", "helper.c", "-o", "build/helper.o", NULL};
+	int status;
+	char *out = dry_run("xt", argv, &status);
+	char *want = expected("xt-clang -g -fno-jump-tables -Os -Wall -Werror -Wno-c99-designator "
+	                      "-mcoproc -MMD -MP -fpic -mlongcalls -c --xtensa-core=ncore2gp "
+	                      "--xtensa-system=/opt/aws/neuron/gpsimd/tools/ncore2gp/config " XT_INC
+	                      " -I@P@/include/q7cc -o build/helper.o helper.c\n");
 	ck_assert_str_eq(out, want);
 	free(out);
 	free(want);
@@ -307,6 +330,7 @@ int main(void)
 	suite_add_tcase(s, t);
 	TCase *x = tcase_create("xt");
 	tcase_add_test(x, test_xt_compile);
+	tcase_add_test(x, test_xt_compile_c);
 	tcase_add_test(x, test_xt_link_single);
 	tcase_add_test(x, test_xt_link_multicore);
 	tcase_add_test(x, test_xt_knobs);

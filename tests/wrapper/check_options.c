@@ -465,7 +465,7 @@ START_TEST(test_input_kinds)
 	ck_assert_int_eq(q7_input_kind_of("dir.d/noext"), Q7_IN_LINK);
 	/* Preprocessed C++: q7cc -E's records travel in it. */
 	ck_assert_int_eq(q7_input_kind_of("/tmp/distccd_x.ii"), Q7_IN_CXX_PP);
-	ck_assert_int_eq(q7_input_kind_of("k.i"), Q7_IN_OTHER_SRC); /* preprocessed C */
+	ck_assert_int_eq(q7_input_kind_of("k.i"), Q7_IN_C); /* preprocessed C: the C compiler */
 	/* -x and standard input. */
 	char *argv[] = {"-c", "-x", "c++-cpp-output", "k.txt", "-", "-x", "c++", "-", "-x",
 	                "none", "-", "k.ii", NULL};
@@ -476,6 +476,14 @@ START_TEST(test_input_kinds)
 	ck_assert_int_eq(inv.u[5].input, Q7_IN_CXX);
 	ck_assert_int_eq(inv.u[7].input, Q7_IN_OTHER_SRC); /* "-" needs -x, as in gcc */
 	ck_assert_int_eq(inv.u[8].input, Q7_IN_CXX_PP);
+	q7_inv_free(&inv);
+	/* C by -x, preprocessed or not; the other languages are compiled only. */
+	char *c[] = {"-c", "-x", "c", "h.txt", "-x", "cpp-output", "h.pre", "-x", "assembler", "a.c",
+	             NULL};
+	ck_assert_int_eq(q7_inv_parse(&inv, c, 10), 0);
+	ck_assert_int_eq(inv.u[2].input, Q7_IN_C);
+	ck_assert_int_eq(inv.u[4].input, Q7_IN_C);
+	ck_assert_int_eq(inv.u[6].input, Q7_IN_OTHER_SRC);
 	q7_inv_free(&inv);
 	/* icecream's remote compile: -fpreprocessed makes C++ input preprocessed. */
 	char *ice[] = {"-x", "c++", "-O2", "-fpreprocessed", "-pipe", "-", "-o", "k.o", "-c", NULL};
