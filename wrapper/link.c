@@ -548,9 +548,10 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 static int pack_images(struct link *l)
 {
 	struct q7_drv *d = l->d;
-	/* Seed §7: -g among the user's flags means a debug build: no strip,
-	 * no pack. (Host images are packed too, so every profile gives the
-	 * same outputs; q7-run loads the .so itself.) */
+	/* -g among the user's flags means a debug build: no strip, no pack
+	 * (docs/vendor-flow.md, "The five phases"). Host images are packed
+	 * too, so every profile gives the same outputs; q7-run loads the .so
+	 * itself. */
 	if (d->inv.debug)
 		return 0;
 	for (int i = 0; i < l->nimg; i++) {
