@@ -582,109 +582,156 @@ static int builtin(struct dm *d)
 	return -1;
 }
 
+/* <CV-qualifiers> <type>: r, V, K, in that order. */
+static int qualified_type(struct dm *d)
+{
+	unsigned q = 0;
+	for (;; d->p++) {
+		if (*d->p == 'r')
+			q |= Q_RESTRICT;
+		else if (*d->p == 'V')
+			q |= Q_VOLATILE;
+		else if (*d->p == 'K')
+			q |= Q_CONST;
+		else
+			break;
+	}
+	int t = parse_type(d);
+	if (t < 0)
+		return -1;
+	const char *s = spell_of(d, t);
+	enum nk tk = d->nodes[t].k;
+	bool post = tk == N_PTR || tk == N_LREF || tk == N_RREF || tk == N_MEMPTR;
+	const char *qs = (q & Q_CONST) && (q & Q_VOLATILE) ? "const volatile"
+	                 : (q & Q_CONST)                   ? "const"
+	                 : (q & Q_VOLATILE)                ? "volatile"
+	                                                   : "__restrict";
+	int n = add_node(d, N_QUAL, post ? q7_xasprintf("%s %s", s, qs) : q7_xasprintf("%s %s", qs, s),
+	                 t);
+	d->nodes[n].quals = q;
+	add_sub(d, n);
+	return n;
+}
+
+/* P, R, O <type>: a pointer, an lvalue or an rvalue reference to it. */
+static int pointer_type(struct dm *d, char c)
+{
+	d->p++;
+	int t = parse_type(d);
+	if (t < 0)
+		return -1;
+	int n = add_node(d, c == 'P' ? N_PTR : c == 'R' ? N_LREF : N_RREF,
+	                 declarator(d, t, c == 'P' ? "*" : c == 'R' ? "&" : "&&"), t);
+	add_sub(d, n);
+	return n;
+}
+
+/* A [<number>] _ <type>: an array, of a known bound or none. */
+static int array_type(struct dm *d)
+{
+	d->p++;
+	unsigned long len = 0;
+	bool sized = number(d, &len);
+	if (*d->p != '_')
+		return fail(d, "an array bound that is an expression");
+	d->p++;
+	int t = parse_type(d);
+	if (t < 0)
+		return -1;
+	int n = add_node(d, N_ARRAY,
+	                 sized ? q7_xasprintf("%s[%lu]", spell_of(d, t), len)
+	                       : q7_xasprintf("%s[]", spell_of(d, t)),
+	                 t);
+	add_sub(d, n);
+	return n;
+}
+
+/* M <class type> <member type>: a pointer to member. */
+static int member_pointer_type(struct dm *d)
+{
+	d->p++;
+	int cls = parse_type(d), t;
+	if (cls < 0 || (t = parse_type(d)) < 0)
+		return -1;
+	int n = add_node(d, N_MEMPTR, q7_xasprintf("%s %s::*", spell_of(d, t), spell_of(d, cls)), t);
+	add_sub(d, n);
+	return n;
+}
+
+/* T_, T<n>_: a template parameter, maybe a template template
+ * parameter's specialisation. */
+static int template_param_type(struct dm *d)
+{
+	int t = template_param(d);
+	if (t < 0)
+		return -1;
+	add_sub(d, t);
+	if (*d->p == 'I') { /* a template template parameter's specialisation */
+		t = template_args(d, t);
+		add_sub(d, t);
+	}
+	return t;
+}
+
+/* S_, S<seq-id>_: a substitution (St..., Sa...: names, not here). */
+static int substitution_type(struct dm *d)
+{
+	int t = substitution(d);
+	if (t < 0)
+		return t == -2 ? fail(d, "a misplaced St") : -1;
+	if (*d->p == 'I') {
+		t = template_args(d, t);
+		add_sub(d, t);
+	}
+	return t;
+}
+
+/* D...: a builtin (Dn, Df32, ...) or what the demangler leaves alone. */
+static int d_type(struct dm *d)
+{
+	int n = builtin(d);
+	if (n >= 0)
+		return n;
+	if (d->p[1] == 'p')
+		return fail(d, "a pack expansion");
+	if (d->p[1] == 't' || d->p[1] == 'T')
+		return fail(d, "a decltype");
+	return fail(d, "an unknown D type");
+}
+
+/* A class or enum type: a <name>. */
+static int named_type(struct dm *d)
+{
+	struct name nm;
+	bool ok = parse_name(d, false, &nm);
+	free(nm.last);
+	return ok ? nm.node : -1;
+}
+
 static int parse_type_inner(struct dm *d)
 {
 	char c = *d->p;
-	int t, n;
+	int n;
 	switch (c) {
 	case '\0': return fail(d, "a type cut off");
 	case 'r':
 	case 'V':
-	case 'K': {
-		unsigned q = 0;
-		for (;; d->p++) {
-			if (*d->p == 'r')
-				q |= Q_RESTRICT;
-			else if (*d->p == 'V')
-				q |= Q_VOLATILE;
-			else if (*d->p == 'K')
-				q |= Q_CONST;
-			else
-				break;
-		}
-		if ((t = parse_type(d)) < 0)
-			return -1;
-		const char *s = spell_of(d, t);
-		enum nk tk = d->nodes[t].k;
-		bool post = tk == N_PTR || tk == N_LREF || tk == N_RREF || tk == N_MEMPTR;
-		const char *qs = (q & Q_CONST) && (q & Q_VOLATILE) ? "const volatile"
-		                 : (q & Q_CONST)                   ? "const"
-		                 : (q & Q_VOLATILE)                ? "volatile"
-		                                                   : "__restrict";
-		n = add_node(d, N_QUAL, post ? q7_xasprintf("%s %s", s, qs) : q7_xasprintf("%s %s", qs, s),
-		             t);
-		d->nodes[n].quals = q;
-		add_sub(d, n);
-		return n;
-	}
+	case 'K': return qualified_type(d);
 	case 'P':
 	case 'R':
-	case 'O':
-		d->p++;
-		if ((t = parse_type(d)) < 0)
-			return -1;
-		n = add_node(d, c == 'P' ? N_PTR : c == 'R' ? N_LREF : N_RREF,
-		             declarator(d, t, c == 'P' ? "*" : c == 'R' ? "&" : "&&"), t);
-		add_sub(d, n);
-		return n;
+	case 'O': return pointer_type(d, c);
 	case 'F':
 		if ((n = function_type(d)) >= 0)
 			add_sub(d, n);
 		return n;
-	case 'A': {
-		d->p++;
-		unsigned long len = 0;
-		bool sized = number(d, &len);
-		if (*d->p != '_')
-			return fail(d, "an array bound that is an expression");
-		d->p++;
-		if ((t = parse_type(d)) < 0)
-			return -1;
-		n = add_node(d, N_ARRAY,
-		             sized ? q7_xasprintf("%s[%lu]", spell_of(d, t), len)
-		                   : q7_xasprintf("%s[]", spell_of(d, t)),
-		             t);
-		add_sub(d, n);
-		return n;
-	}
-	case 'M': {
-		d->p++;
-		int cls = parse_type(d);
-		if (cls < 0 || (t = parse_type(d)) < 0)
-			return -1;
-		n = add_node(d, N_MEMPTR, q7_xasprintf("%s %s::*", spell_of(d, t), spell_of(d, cls)), t);
-		add_sub(d, n);
-		return n;
-	}
-	case 'T':
-		if ((t = template_param(d)) < 0)
-			return -1;
-		add_sub(d, t);
-		if (*d->p == 'I') { /* a template template parameter's specialisation */
-			t = template_args(d, t);
-			add_sub(d, t);
-		}
-		return t;
+	case 'A': return array_type(d);
+	case 'M': return member_pointer_type(d);
+	case 'T': return template_param_type(d);
 	case 'S':
-		if (d->p[1] != 't' && !(d->p[1] >= 'a' && d->p[1] <= 'z')) {
-			t = substitution(d);
-			if (t < 0)
-				return t == -2 ? fail(d, "a misplaced St") : -1;
-			if (*d->p == 'I') {
-				t = template_args(d, t);
-				add_sub(d, t);
-			}
-			return t;
-		}
+		if (d->p[1] != 't' && !(d->p[1] >= 'a' && d->p[1] <= 'z'))
+			return substitution_type(d);
 		break; /* St..., Sa...: a name */
-	case 'D':
-		if ((n = builtin(d)) >= 0)
-			return n;
-		if (d->p[1] == 'p')
-			return fail(d, "a pack expansion");
-		if (d->p[1] == 't' || d->p[1] == 'T')
-			return fail(d, "a decltype");
-		return fail(d, "an unknown D type");
+	case 'D': return d_type(d);
 	case 'u':
 	case 'U': return fail(d, "a vendor extended type or qualifier");
 	default:
@@ -692,15 +739,8 @@ static int parse_type_inner(struct dm *d)
 			return n;
 		break;
 	}
-	if (c == 'N' || c == 'Z' || c == 'S' || (c >= '0' && c <= '9')) {
-		struct name nm;
-		if (!parse_name(d, false, &nm)) {
-			free(nm.last);
-			return -1;
-		}
-		free(nm.last);
-		return nm.node;
-	}
+	if (c == 'N' || c == 'Z' || c == 'S' || (c >= '0' && c <= '9'))
+		return named_type(d);
 	return fail(d, "an unknown type");
 }
 

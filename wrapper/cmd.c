@@ -1,6 +1,7 @@
 /* The child command lines of each profile: flag bundles, user flags in
- * their slots, library orders. The xt lines follow seed §3 and §5 token
- * for token; gnu and host follow docs (contracts). */
+ * their slots, library orders. The xt lines follow the vendor's token for
+ * token (docs/vendor-flow.md, "Compile flags" and "Link matrix"); gnu and
+ * host translate them (docs/driver.md, "Profiles"). */
 #include "ldsplit.h"
 #include "lsp.h"
 #include "profile.h"
@@ -79,10 +80,11 @@ static bool cxx_only_flag(const char *flag)
 	return strcmp(flag, "-std=c++14") == 0 || strcmp(flag, "-stdlib=libc++-e") == 0;
 }
 
-/* Seed §3 CC_OPT, in its order. compile: with -c -MMD -MP -fpic. Without
- * them it is seed §5's LINK_OPT: "CC_OPT minus the compile-only bits (-c,
- * -fpic, -MMD/-MP)", so -mlongcalls stays. c: for xt-clang, without the
- * C++ flags (the vendor's flow has no C; the rest applies as it is). */
+/* The vendor's compile bundle, in its order (docs/vendor-flow.md,
+ * "Compile flags"). compile: with -c -MMD -MP -fpic. Without them it is
+ * the link's bundle, "the compile bundle less -c, -fpic, -MMD -MP"
+ * ("Link matrix"), so -mlongcalls stays. c: for xt-clang, without the C++
+ * flags (the vendor's flow has no C; the rest applies as it is). */
 static void xt_cc_opt(const struct q7_profile *p, bool compile, bool c, struct q7_strvec *cmd)
 {
 	static const char *const head[] = {"-g", "-std=c++14", "-stdlib=libc++-e",
@@ -103,7 +105,7 @@ static void xt_cc_opt(const struct q7_profile *p, bool compile, bool c, struct q
 	q7_sv_addf(cmd, "--xtensa-system=%s", p->system);
 }
 
-/* Seed §3 INC. */
+/* The vendor's include folders (docs/vendor-flow.md, "Compile flags"). */
 static void xt_inc(const struct q7_profile *p, struct q7_strvec *cmd)
 {
 	q7_sv_addf(cmd, "-I%s", p->neuron_root);
@@ -358,7 +360,7 @@ static void add_gnu_image_libs(struct q7_strvec *cmd)
 	free(rt);
 }
 
-/* Seed §5: the objects, then wrapper.o. It goes before the first archive
+/* The objects, then wrapper.o (docs/vendor-flow.md, "Link matrix"). It goes before the first archive
  * or -l, since it is what pulls the kernels out of them. */
 static void add_objects(char *const *objs, const char *wrapper_obj, struct q7_strvec *cmd)
 {
@@ -381,8 +383,10 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 	q7_sv_add(cmd, p->cxx);
 	switch (p->kind) {
 	case Q7_PROFILE_XT:
-		/* Seed §5: LINK_OPT INC -o lib objs libs (user flags in the cflags
-		 * slot, user includes after INC, as in the compile). */
+		/* The link bundle, the include folders, -o lib, the objects, the
+		 * libraries (docs/vendor-flow.md, "Link matrix"; user flags in the
+		 * cflags slot, user includes after the bundle's, as in the
+		 * compile). */
 		xt_cc_opt(p, false, false, cmd);
 		link_flags(p, inv, false, cmd);
 		xt_inc(p, cmd);

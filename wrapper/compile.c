@@ -24,12 +24,12 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 	*analysed = *lint_failed = false;
 	/* The compiler starts first: everything q7cc does until it has to
 	 * wait for it, the pre-scan included, is off the critical path. */
-	pid_t pid = -1;
 	/* It dies with q7cc, even by a SIGKILL of q7cc's group: an object
 	 * it finished after q7cc would lack its records (support/proc.c,
 	 * start_guard). */
 	struct q7_proc_opts po = {.name = q7_path_basename(cmd[0]), .dies_with_us = true};
-	if (q7_step_show(d, cmd) && (pid = q7_proc_spawn(cmd, &po)) < 0)
+	pid_t pid = q7_step_start(d, cmd, &po);
+	if (pid < 0)
 		return Q7_EXIT_TOOL;
 	struct q7_diags diags = {0};
 	bool broken = false;
@@ -38,7 +38,7 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 		broken |= q7_input_analyse(d, &srcs[i], NULL, ops, &diags, &ran) < 0;
 		*analysed |= ran;
 	}
-	int rc = d->dry ? 0 : q7_proc_wait(pid, NULL);
+	int rc = q7_step_wait(pid);
 	/* A failed compile speaks for itself: the user sees its diagnostics
 	 * once, not libclang's too. */
 	if (!d->dry && rc == 0 && *analysed && (q7_drv_report(d, &diags) > 0 || broken)) {
@@ -83,7 +83,7 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 			rc = Q7_EXIT_ERROR;
 		}
 	}
-	if (!d->dry && tmp && rc == 0 && !lint_failed) {
+	if (tmp && rc == 0 && !lint_failed) { /* no tmp under -### */
 		q7_step_note(d, "rename %s to %s", tmp, obj);
 		if (q7_obj_commit(tmp, obj) != 0)
 			rc = Q7_EXIT_IO;
@@ -141,7 +141,7 @@ int q7_mode_compile(struct q7_drv *d)
 		/* Nothing to compile: the compiler says so in its own words. */
 		struct q7_strvec cmd = {0};
 		q7_cmd_passthrough(&d->prof, inv, &cmd);
-		int rc = q7_step_show(d, cmd.v) ? q7_proc_run(cmd.v) : 0;
+		int rc = q7_step_run(d, cmd.v, NULL);
 		q7_sv_free(&cmd);
 		return rc;
 	}

@@ -172,7 +172,7 @@ static int run_one(struct q7_drv *d, void (*build)(const struct q7_profile *,
 {
 	struct q7_strvec cmd = {0};
 	build(&d->prof, &d->inv, &cmd);
-	int rc = q7_step_show(d, cmd.v) ? q7_proc_run(cmd.v) : 0;
+	int rc = q7_step_run(d, cmd.v, NULL);
 	q7_sv_free(&cmd);
 	return rc;
 }

@@ -8,7 +8,7 @@
 
 #include "lsp.h"
 #include "memory_map.h"
-#include "proc.h"
+#include "modes.h"
 
 static void window_words(int core, char *buf, size_t size)
 {
@@ -24,7 +24,7 @@ static void window_words(int core, char *buf, size_t size)
 int q7_fit_explain_link(char *const *cmd, const char *name, int core)
 {
 	char *out = NULL;
-	if (q7_proc_capture(cmd, 2, &out) == 0 || !out) {
+	if (q7_step_query(cmd, 2, &out) == 0 || !out) {
 		free(out);
 		return 0;
 	}

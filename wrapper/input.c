@@ -205,9 +205,8 @@ int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
 	/* -### reads no standard input: whether it would need libclang is
 	 * unknown, so it says it would. */
 	if ((d->dry && in->from_stdin) || q7_drv_analysis_needed(d, &o)) {
-		q7_step_note(d, "analyze %s", in->name);
 		*analysed = true;
-		if (!d->dry) {
+		if (q7_step_do(d, "analyze %s", in->name)) {
 			q7_drv_sysinfo(d, &o);
 			size_t before = diags->n;
 			/* A signal stops it at once (before: a slow source held

@@ -43,13 +43,23 @@ struct seen {
 	struct timespec mtime;
 };
 
+/* One positional word of the link line. */
+struct link_input {
+	char *path; /* as ld gets it */
+	enum {
+		INPUT_FILE,     /* an object or archive given: records and symbols */
+		INPUT_COMPILED, /* a source on the line, compiled to this object first */
+		INPUT_WORD,     /* a positional flag (-lNAME, ...): ld's alone */
+	} kind;
+	struct seen seen; /* a file when the link began */
+};
+
 struct link {
 	struct q7_drv *d;
 	const char *out;
 	char *base;
-	struct q7_strvec inputs; /* positional link words, sources replaced */
-	struct q7_strvec files;  /* the files among them, for records */
-	struct seen *seen;       /* files[i] when the link began */
+	struct link_input *in; /* the link line's positional words, in order */
+	size_t nin;
 	struct image img[Q7_NUM_CORES];
 	int nimg;
 	struct q7_outset set;
@@ -59,6 +69,24 @@ struct link {
 	const char *wrapper_dep;       /* the wrapper compile's dependencies */
 };
 
+static void add_input(struct link *l, const char *path, int kind)
+{
+	l->in = q7_xrealloc(l->in, (l->nin + 1) * sizeof *l->in);
+	l->in[l->nin++] = (struct link_input){.path = q7_xstrdup(path), .kind = kind};
+}
+
+static bool is_file(const struct link_input *in)
+{
+	return in->kind != INPUT_WORD;
+}
+
+/* The words ld gets, in order (the caller frees them). */
+static void input_words(const struct link *l, struct q7_strvec *words)
+{
+	for (size_t i = 0; i < l->nin; i++)
+		q7_sv_add(words, l->in[i].path);
+}
+
 static int collect_inputs(struct link *l)
 {
 	const struct q7_inv *inv = &l->d->inv;
@@ -66,8 +94,7 @@ static int collect_inputs(struct link *l)
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct q7_unit *u = &inv->u[i];
 		if (u->input == Q7_IN_LINK) {
-			q7_sv_add(&l->inputs, u->tok[0]);
-			q7_sv_add(&l->files, u->tok[0]);
+			add_input(l, u->tok[0], INPUT_FILE);
 		} else if (u->input) {
 			/* A source on the link line: compiled (and analysed) first. */
 			char *name = q7_xasprintf("%u-%s.o", ++nsrc, q7_path_basename(u->tok[0]));
@@ -78,12 +105,12 @@ static int collect_inputs(struct link *l)
 				free(obj);
 				return rc;
 			}
-			q7_sv_add(&l->inputs, obj);
-			q7_sv_add(&l->files, obj);
+			add_input(l, obj, INPUT_COMPILED);
 			free(obj);
 		} else if (q7_unit_flags(u) & Q7_OPT_POSITIONAL) {
 			if (q7_profile_keeps(&l->d->prof, u))
-				q7_unit_add(u, &l->inputs);
+				for (int t = 0; t < u->ntok; t++)
+					add_input(l, u->tok[t], INPUT_WORD);
 		}
 	}
 	return 0;
@@ -101,9 +128,9 @@ static void see(const char *path, struct seen *f)
 
 static void see_inputs(struct link *l)
 {
-	l->seen = q7_xcalloc(l->files.n + 1, sizeof *l->seen);
-	for (size_t i = 0; i < l->files.n; i++)
-		see(l->files.v[i], &l->seen[i]);
+	for (size_t i = 0; i < l->nin; i++)
+		if (is_file(&l->in[i]))
+			see(l->in[i].path, &l->in[i].seen);
 }
 
 /* Another build in the same folder may rewrite an input while this link
@@ -114,17 +141,17 @@ static void see_inputs(struct link *l)
  * file, and leaves no output (the next build links again). */
 static int inputs_unchanged(const struct link *l)
 {
-	for (size_t i = 0; i < l->files.n; i++) {
-		struct seen now;
-		see(l->files.v[i], &now);
-		const struct seen *was = &l->seen[i];
-		if (!was->there)
+	for (size_t i = 0; i < l->nin; i++) {
+		const struct seen *was = &l->in[i].seen;
+		if (!is_file(&l->in[i]) || !was->there)
 			continue;
+		struct seen now;
+		see(l->in[i].path, &now);
 		if (!now.there || now.dev != was->dev || now.ino != was->ino || now.size != was->size ||
 		    now.mtime.tv_sec != was->mtime.tv_sec || now.mtime.tv_nsec != was->mtime.tv_nsec) {
 			q7_error("%s: changed while it was linked (another build writing it at the same "
 			         "time?); no output was written: link again",
-			         l->files.v[i]);
+			         l->in[i].path);
 			return Q7_EXIT_ERROR;
 		}
 	}
@@ -141,8 +168,8 @@ static int resolve_symbols(struct link *l, struct q7_op_table *all, struct q7_di
 	int rc = 0;
 	if (names.n) {
 		struct q7_fsyms syms = {0};
-		for (size_t i = 0; i < l->files.n && rc == 0; i++)
-			if (q7_symbols_read(l->files.v[i], &names, &syms) != 0)
+		for (size_t i = 0; i < l->nin && rc == 0; i++)
+			if (is_file(&l->in[i]) && q7_symbols_read(l->in[i].path, &names, &syms) != 0)
 				rc = Q7_EXIT_ERROR;
 		if (rc == 0)
 			q7_ops_resolve(all, &syms, l->d->prof.name, diags);
@@ -173,14 +200,16 @@ static void name_ops(const struct link *l, struct q7_op_table *ops)
 static int collect_records(struct link *l, struct q7_op_table *ops)
 {
 	struct q7_drv *d = l->d;
-	q7_step_note(d, "collect records from %zu input%s", l->files.n, l->files.n == 1 ? "" : "s");
-	q7_step_note(d, "merge records");
-	if (d->dry)
+	size_t files = 0;
+	for (size_t i = 0; i < l->nin; i++)
+		files += is_file(&l->in[i]);
+	q7_step_note(d, "collect records from %zu input%s", files, files == 1 ? "" : "s");
+	if (!q7_step_do(d, "merge records"))
 		return 0;
 	struct q7_op_table all = {0};
 	int rc = 0;
-	for (size_t i = 0; i < l->files.n && rc == 0; i++)
-		if (q7_record_read(l->files.v[i], &all) != 0)
+	for (size_t i = 0; i < l->nin && rc == 0; i++)
+		if (is_file(&l->in[i]) && q7_record_read(l->in[i].path, &all) != 0)
 			rc = Q7_EXIT_ERROR;
 	if (rc == 0) {
 		struct q7_diags diags = {0};
@@ -223,10 +252,10 @@ static int write_file(const char *path, const char *name, const char *text, size
 static int make_wrapper(struct link *l, const struct q7_op_table *ops, const char *cpp)
 {
 	struct q7_drv *d = l->d;
-	q7_step_note(d, "codegen %s", cpp);
+	bool go = q7_step_do(d, "codegen %s", cpp);
 	if (d->inv.emit_wrapper)
 		q7_step_note(d, "write %s", d->inv.emit_wrapper);
-	if (d->dry)
+	if (!go)
 		return 0;
 	struct q7_strbuf *text = &l->wrapper_text; /* kept: the cache's key */
 	if (q7_codegen_wrapper(ops, text) != 0)
@@ -295,15 +324,12 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 	for (;;) {
 		while (!failed && running < max && next < l->nimg) {
 			progress(l, next, "link", l->img[next].so);
-			if (!q7_step_show(d, cmds[next].v)) {
-				next++;
-				continue;
-			}
 			struct q7_proc_opts o = {.name = q7_path_basename(l->img[next].so),
 			                         .tmpdir = q7_temp_tool_dir()};
-			if (q7_proc_spawn(cmds[next].v, &o) < 0)
+			pid_t pid = q7_step_start(d, cmds[next].v, &o);
+			if (pid < 0)
 				failed = Q7_EXIT_TOOL;
-			else
+			else if (pid > 0)
 				running++;
 			next++;
 			if (failed)
@@ -325,11 +351,12 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 }
 
 /* Image i's full link: the objects, wrapper.o and every library. */
-static void full_link_cmds(struct link *l, const char *wrapper_obj, int i, struct q7_strvec *cmd)
+static void full_link_cmds(struct link *l, char *const *words, const char *wrapper_obj, int i,
+                           struct q7_strvec *cmd)
 {
 	struct q7_drv *d = l->d;
 	int core = d->inv.multicore ? i : Q7_LSP_SINGLE;
-	q7_cmd_link(&d->prof, &d->inv, l->img[i].so, l->inputs.v, wrapper_obj, core, cmd);
+	q7_cmd_link(&d->prof, &d->inv, l->img[i].so, words, wrapper_obj, core, cmd);
 }
 
 enum plan {
@@ -377,11 +404,9 @@ static int start_wrapper_compile(struct link *l, char *const *cc, struct q7_objc
 		q7_step_note(d, "wrapper.o from the cache: %s", oc->entry);
 		return 0;
 	}
-	if (!q7_step_show(d, cc))
-		return 0;
 	struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
 	q7_objcache_env(oc);
-	*pid = q7_proc_spawn(cc, &o);
+	*pid = q7_step_start(d, cc, &o);
 	q7_objcache_env_done();
 	return *pid < 0 ? Q7_EXIT_TOOL : 0;
 }
@@ -390,10 +415,8 @@ static int start_wrapper_compile(struct link *l, char *const *cc, struct q7_objc
  * object. */
 static int wait_wrapper_compile(pid_t pid, struct q7_objcache *oc)
 {
-	if (pid <= 0)
-		return pid < 0 ? Q7_EXIT_TOOL : 0;
-	int rc = q7_proc_wait(pid, NULL);
-	if (rc == 0)
+	int rc = q7_step_wait(pid);
+	if (rc == 0 && pid > 0)
 		q7_objcache_store(oc);
 	return rc;
 }
@@ -414,19 +437,17 @@ static int resolve_beside_compile(struct link *l, const struct q7_ldsplit *s,
 	*fits = true;
 	pid_t pc;
 	int rc = start_wrapper_compile(l, cc, oc, &pc);
-	if (rc == 0 && q7_step_show(d, cmd.v)) {
+	if (rc == 0) {
 		/* Either may be stopped while the other fails. */
 		struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
-		pid_t pr = q7_proc_spawn(cmd.v, &o);
+		pid_t pr = q7_step_start(d, cmd.v, &o);
 		int rc_c = wait_wrapper_compile(pc, oc);
 		if (rc_c != 0 && pr > 0) /* its object would go unused */
 			q7_proc_kill(pr, SIGTERM);
-		int rc_r = pr < 0 ? Q7_EXIT_TOOL : q7_proc_wait(pr, NULL);
+		int rc_r = q7_step_wait(pr);
 		rc = rc_c ? rc_c : rc_r;
-		if (rc == 0)
+		if (rc == 0 && pr > 0)
 			*fits = objects_fit(resolved, wrapper_obj);
-	} else if (rc == 0) {
-		rc = wait_wrapper_compile(pc, oc);
 	}
 	q7_sv_free(&refs);
 	q7_sv_free(&cmd);
@@ -442,11 +463,10 @@ static int resolve_with_wrapper(struct link *l, const struct q7_ldsplit *s,
 	struct q7_drv *d = l->d;
 	struct q7_strvec cmd = {0};
 	q7_cmd_link_resolve(&d->prof, s, wrapper_obj, NULL, resolved, &cmd);
-	int rc = 0;
-	if (q7_step_show(d, cmd.v))
-		rc = q7_proc_run(cmd.v);
+	pid_t pid = q7_step_start(d, cmd.v, NULL);
+	int rc = q7_step_wait(pid);
 	*plan = PLAN_SPLIT;
-	if (rc == 0 && !d->dry) {
+	if (rc == 0 && pid > 0) {
 		struct q7_strvec undef = {0};
 		if (q7_symbols_undefined(resolved, &undef) != 0) {
 			rc = Q7_EXIT_ERROR;
@@ -466,13 +486,14 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
                      const char *wrapper_obj)
 {
 	struct q7_drv *d = l->d;
-	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0};
+	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0}, words = {0};
+	input_words(l, &words);
 	q7_cmd_compile(&d->prof, &d->inv, cpp, Q7_IN_CXX, wrapper_obj, &cc);
 	struct q7_objcache oc;
 	q7_objcache_init(&oc, l->wrapper_text.s, l->wrapper_text.len, cc.v, cpp, wrapper_obj,
 	                 l->wrapper_dep);
 	struct q7_ldsplit s;
-	bool split = q7_ldsplit_plan(&d->prof, &d->inv, l->inputs.v, &s);
+	bool split = q7_ldsplit_plan(&d->prof, &d->inv, words.v, &s);
 	if (!split && d->prof.kind == Q7_PROFILE_GNU && d->inv.multicore)
 		q7_step_note(d, "eight full links: %s", s.why_not);
 	char *resolved = split ? q7_drv_temp_path(d, "resolved.o") : NULL;
@@ -505,11 +526,11 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 			if (plan == PLAN_SPLIT)
 				q7_cmd_link_image(&s, resolved, image_wrapper, l->img[i].so, i, &cmds[i]);
 			else
-				full_link_cmds(l, wrapper_obj, i, &cmds[i]);
+				full_link_cmds(l, words.v, wrapper_obj, i, &cmds[i]);
 		}
 		rc = run_parallel(l, cmds, plan == PLAN_FULL_ONE ? 1 : jobs());
 		/* Past the window: ld's "region overflowed" in the user's words. */
-		if (rc != 0 && rc != Q7_EXIT_TOOL && !d->dry && d->prof.kind != Q7_PROFILE_HOST)
+		if (rc != 0 && rc != Q7_EXIT_TOOL && d->prof.kind != Q7_PROFILE_HOST) /* not -### */
 			for (int i = 0; i < l->nimg; i++) /* the first says it for all */
 				if (q7_fit_explain_link(cmds[i].v, l->img[i].name, l->nimg > 1 ? i : -1))
 					break;
@@ -517,6 +538,7 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 	for (int i = 0; i < l->nimg; i++)
 		q7_sv_free(&cmds[i]);
 	q7_sv_free(&cc);
+	q7_sv_free(&words);
 	q7_objcache_free(&oc);
 	q7_ldsplit_free(&s);
 	free(resolved);
@@ -526,9 +548,10 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 static int pack_images(struct link *l)
 {
 	struct q7_drv *d = l->d;
-	/* Seed §7: -g among the user's flags means a debug build: no strip,
-	 * no pack. (Host images are packed too, so every profile gives the
-	 * same outputs; q7-run loads the .so itself.) */
+	/* -g among the user's flags means a debug build: no strip, no pack
+	 * (docs/vendor-flow.md, "The five phases"). Host images are packed
+	 * too, so every profile gives the same outputs; q7-run loads the .so
+	 * itself. */
 	if (d->inv.debug)
 		return 0;
 	for (int i = 0; i < l->nimg; i++) {
@@ -538,14 +561,15 @@ static int pack_images(struct link *l)
 		char *stripped = q7_xasprintf("%s.stripped.so", stem);
 		char *packed = q7_xasprintf("%s.packed.so", stem);
 		free(stem);
-		q7_step_note(d, "pack %s -> %s %s", m->name, stripped, packed);
 		/* The staged files, named in messages as the user knows them
 		 * (a full disk names libk.stripped.so, not the staging folder). */
 		struct q7_image im;
 		int rc = 0;
-		if (!d->dry && q7_image_open(&im, m->so) != 0)
+		if (!q7_step_do(d, "pack %s -> %s %s", m->name, stripped, packed)) {
+			/* -###: shown only */
+		} else if (q7_image_open(&im, m->so) != 0) {
 			rc = Q7_EXIT_ERROR;
-		else if (!d->dry) {
+		} else {
 			im.path = m->name;
 			struct q7_pack_opts o = {
 				.input = m->so, .output = m->packed, .stripped = m->stripped,
@@ -586,8 +610,7 @@ static int write_manifest(struct link *l)
 	struct q7_drv *d = l->d;
 	if (!d->inv.multicore)
 		return 0;
-	q7_step_note(d, "write manifest %s", l->out);
-	if (d->dry)
+	if (!q7_step_do(d, "write manifest %s", l->out))
 		return 0;
 	struct q7_strbuf b = {0};
 	q7_sb_add(&b, "q7cc-multicore 1\n");
@@ -639,9 +662,9 @@ int q7_mode_link(struct q7_drv *d)
 	q7_outset_close(&l.set);
 	for (int i = 0; i < l.nimg; i++)
 		free(l.img[i].name);
-	q7_sv_free(&l.inputs);
-	q7_sv_free(&l.files);
-	free(l.seen);
+	for (size_t i = 0; i < l.nin; i++)
+		free(l.in[i].path);
+	free(l.in);
 	q7_ops_free(&ops);
 	q7_sb_free(&l.wrapper_text);
 	free(l.base);

@@ -7,9 +7,11 @@
 #define Q7_MODES_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "analysis.h"
 #include "args.h"
+#include "proc.h"
 #include "profile.h"
 #include "sysinfo.h"
 #include "tempfile.h" /* q7_output_*: what a step may remove */
@@ -27,11 +29,28 @@ struct q7_drv {
 	bool noted_unknown;
 };
 
-/* Prints argv shell-quoted on one line (stderr) under -### and -v.
- * Returns true when the step should run (not -###). */
-bool q7_step_show(const struct q7_drv *d, char *const *argv);
+/* Every command the driver starts goes through these (the check
+ * unit.layout_spawns keeps it so), so -### cannot be forgotten: the
+ * command is printed shell-quoted on one line (stderr) under -### and -v,
+ * and started unless -###.
+ * q7_step_start returns the child's pid (o: q7_proc_spawn's options, NULL
+ * for the defaults), 0 when -### only showed it, -1 when it could not
+ * start (printed). */
+pid_t q7_step_start(const struct q7_drv *d, char *const *argv, const struct q7_proc_opts *o);
+/* Waits for what q7_step_start returned: the command's exit code; 0 for
+ * one -### only showed; Q7_EXIT_TOOL for one that did not start. */
+int q7_step_wait(pid_t pid);
+/* Both: the command's exit code (0 under -###). */
+int q7_step_run(const struct q7_drv *d, char *const *argv, const struct q7_proc_opts *o);
+/* A question to a tool whose answer decides the steps (its version, its
+ * include folders): not a step, so never shown, and asked under -### too.
+ * As q7_proc_capture. */
+int q7_step_query(char *const *argv, int fd, char **out);
 /* "# q7cc: <what>" for an in-process step, under -### and -v. */
 void q7_step_note(const struct q7_drv *d, const char *fmt, ...) Q7_PRINTF(2, 3);
+/* The same for an in-process step that writes or reads what -### must
+ * leave alone: shows it, and says whether to do it (false under -###). */
+bool q7_step_do(const struct q7_drv *d, const char *fmt, ...) Q7_PRINTF(2, 3);
 /* "# q7cc: <what> <the op's TorchScript schema>", under -### and -v. */
 void q7_step_note_op(const struct q7_drv *d, const char *what, const struct q7_op *op);
 /* A path in q7cc's temporary directory, removed at exit; under -### a

@@ -330,15 +330,16 @@ int q7_outset_commit(struct q7_outset *s)
 	if (h == s->final.n)
 		return Q7_EXIT_INTERNAL;
 	if (s->into) {
-		q7_step_note(d, "write %s into %s (no other output is kept)", s->staged.v[h], s->head);
-		return d->dry ? 0 : write_into(s->staged.v[h], s->head);
+		if (!q7_step_do(d, "write %s into %s (no other output is kept)", s->staged.v[h],
+		                s->head))
+			return 0;
+		return write_into(s->staged.v[h], s->head);
 	}
-	if (s->final.n == 1)
-		q7_step_note(d, "commit %s from %s", s->head, s->dir);
-	else
-		q7_step_note(d, "commit %s and %zu more file%s from %s", s->head, s->final.n - 1,
-		             s->final.n == 2 ? "" : "s", s->dir);
-	if (d->dry)
+	bool go = s->final.n == 1
+	                  ? q7_step_do(d, "commit %s from %s", s->head, s->dir)
+	                  : q7_step_do(d, "commit %s and %zu more file%s from %s", s->head,
+	                               s->final.n - 1, s->final.n == 2 ? "" : "s", s->dir);
+	if (!go)
 		return 0;
 	int rc = check_members(s);
 	if (rc)

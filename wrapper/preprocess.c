@@ -347,7 +347,7 @@ int q7_mode_preprocess(struct q7_drv *d)
 		out = staged;
 	}
 	if (!src || (out && q7_path_exists(out) && !q7_output_is_file(out))) {
-		int rc = q7_step_show(d, cmd.v) ? q7_proc_run(cmd.v) : 0;
+		int rc = q7_step_run(d, cmd.v, NULL);
 		q7_sv_free(&cmd);
 		return rc;
 	}
@@ -363,10 +363,10 @@ int q7_mode_preprocess(struct q7_drv *d)
 	struct q7_diags diags = {0};
 	bool analysed = false;
 	int arc = 0;
-	pid_t pid = -1;
 	/* As a compile's: it dies with q7cc, never writing -o after a SIGKILL. */
 	struct q7_proc_opts po = {.name = q7_path_basename(d->prof.cxx), .dies_with_us = true};
-	if (q7_step_show(d, cmd.v) && (pid = q7_proc_spawn(cmd.v, &po)) < 0) {
+	pid_t pid = q7_step_start(d, cmd.v, &po);
+	if (pid < 0) {
 		rc = Q7_EXIT_TOOL;
 	} else {
 		if (out && !d->dry)
@@ -374,7 +374,7 @@ int q7_mode_preprocess(struct q7_drv *d)
 		/* Overlaps with the preprocessor's run, as -c's with the compile. */
 		if (records)
 			arc = q7_input_analyse(d, &in, NULL, &ops, &diags, &analysed);
-		rc = d->dry ? 0 : q7_proc_wait(pid, NULL);
+		rc = q7_step_wait(pid);
 	}
 	if (d->dry) {
 		if (records)

@@ -298,8 +298,9 @@ void q7_profile_export_env(const struct q7_profile *p)
 	setenv("Q7CC_ACTIVE", p->cxx, 1);
 	if (p->kind != Q7_PROFILE_XT)
 		return;
-	/* Seed §2: the vendor driver defaults the license and appends the
-	 * tools directory to PATH; the FlexLM-gated compiler needs both. */
+	/* The vendor driver defaults the license and appends the tools
+	 * directory to PATH; the FlexLM-gated compiler needs both
+	 * (docs/vendor-flow.md, "Compile flags"). */
 	setenv("LM_LICENSE_FILE", VENDOR_LICENSE, 0);
 	char *bin = xtensa_bin();
 	const char *path = getenv("PATH");

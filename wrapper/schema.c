@@ -290,15 +290,15 @@ int q7_mode_schema(struct q7_drv *d)
 			r = analyse(d, u, NULL, &it->ops, &it->diags, &it->ran);
 			it->asks = has_request(&it->ops);
 		} else if (u->input == Q7_IN_LINK && is_schemas_file(u->tok[0])) {
-			q7_step_note(d, "read schemas from %s", u->tok[0]);
-			if (!d->dry)
+			if (q7_step_do(d, "read schemas from %s", u->tok[0]))
 				r = read_schemas(u->tok[0], &it->ops, &it->diags);
 		} else if (u->input == Q7_IN_LINK) {
-			q7_step_note(d, "read records from %s", u->tok[0]);
-			if (!d->dry && !q7_path_exists(u->tok[0])) {
+			if (!q7_step_do(d, "read records from %s", u->tok[0])) {
+				/* -###: shown only */
+			} else if (!q7_path_exists(u->tok[0])) {
 				q7_error("%s: cannot read: no such file", u->tok[0]);
 				r = Q7_EXIT_IO;
-			} else if (!d->dry && q7_record_read(u->tok[0], &it->ops) != 0) {
+			} else if (q7_record_read(u->tok[0], &it->ops) != 0) {
 				r = Q7_EXIT_ERROR;
 			}
 		} else if (u->input) {

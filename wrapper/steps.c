@@ -2,6 +2,7 @@
  * and the options analysis runs with (including what the real compiler
  * says about its include directories and macros). */
 #include "modes.h"
+#include "proc.h"
 #include "schema.h"
 #include "tempfile.h"
 
@@ -11,7 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-bool q7_step_show(const struct q7_drv *d, char *const *argv)
+/* Prints argv shell-quoted on one line (stderr) under -### and -v. */
+static void show(const struct q7_drv *d, char *const *argv)
 {
 	if (d->dry || d->verbose) {
 		char *line = q7_shell_join(argv);
@@ -19,18 +21,40 @@ bool q7_step_show(const struct q7_drv *d, char *const *argv)
 		fflush(stderr);
 		free(line);
 	}
-	return !d->dry;
 }
 
-void q7_step_note(const struct q7_drv *d, const char *fmt, ...)
+pid_t q7_step_start(const struct q7_drv *d, char *const *argv, const struct q7_proc_opts *o)
+{
+	show(d, argv);
+	if (d->dry)
+		return 0;
+	pid_t pid = q7_proc_spawn(argv, o);
+	return pid < 0 ? -1 : pid;
+}
+
+int q7_step_wait(pid_t pid)
+{
+	if (pid == 0)
+		return 0;
+	return pid < 0 ? Q7_EXIT_TOOL : q7_proc_wait(pid, NULL);
+}
+
+int q7_step_run(const struct q7_drv *d, char *const *argv, const struct q7_proc_opts *o)
+{
+	return q7_step_wait(q7_step_start(d, argv, o));
+}
+
+int q7_step_query(char *const *argv, int fd, char **out)
+{
+	return q7_proc_capture(argv, fd, out);
+}
+
+static void vnote(const struct q7_drv *d, const char *fmt, va_list ap)
 {
 	if (!d->dry && !d->verbose)
 		return;
 	struct q7_strbuf note = {0}, b = {0};
-	va_list ap;
-	va_start(ap, fmt);
 	q7_sb_vaddf(&note, fmt, ap);
-	va_end(ap);
 	/* Names and schemas may come from a trailer or a record. */
 	q7_sb_add(&b, "# q7cc: ");
 	q7_sb_add_shown(&b, note.s, false);
@@ -38,6 +62,23 @@ void q7_step_note(const struct q7_drv *d, const char *fmt, ...)
 	fflush(stderr);
 	q7_sb_free(&note);
 	q7_sb_free(&b);
+}
+
+void q7_step_note(const struct q7_drv *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vnote(d, fmt, ap);
+	va_end(ap);
+}
+
+bool q7_step_do(const struct q7_drv *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vnote(d, fmt, ap);
+	va_end(ap);
+	return !d->dry;
 }
 
 void q7_step_note_op(const struct q7_drv *d, const char *what, const struct q7_op *op)

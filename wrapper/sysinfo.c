@@ -1,7 +1,7 @@
 /* The real compiler's include directories and target macros, cached. */
 #include "sysinfo.h"
 #include "objcache.h"
-#include "proc.h"
+#include "modes.h" /* q7_step_query */
 #include "tempfile.h"
 
 #include <errno.h>
@@ -103,13 +103,13 @@ static int probe(const struct q7_profile *p, struct q7_sysinfo *si)
 	}
 	char *out = NULL;
 	int rc = 0;
-	if (q7_proc_capture(a.v, 2, &out) != 0)
+	if (q7_step_query(a.v, 2, &out) != 0)
 		rc = -1;
 	else
 		q7_sysinfo_parse_includes(out, &si->includes);
 	free(out);
 	out = NULL;
-	if (rc == 0 && q7_proc_capture(b.v, 1, &out) != 0)
+	if (rc == 0 && q7_step_query(b.v, 1, &out) != 0)
 		rc = -1;
 	else if (rc == 0)
 		q7_sysinfo_parse_macros(out, &si->predefines);

@@ -323,13 +323,12 @@ static void lint_multicore(const struct fn *f, struct q7_diags *ds)
 	}
 }
 
-/* Builds the op of one kernel when it passes the error rules. */
-static void build_op(const struct walk *w, const struct kernel *kn, struct q7_op_table *ops,
-                     struct q7_diags *ds)
+/* What a kernel's declaration must be: valid, of a name the runtime
+ * takes, a free non-template function of external C++ linkage, not
+ * inline. Returns false on an error. */
+static bool lint_declaration(const struct fn *f, struct place pl, struct q7_diags *ds)
 {
-	const struct fn *f = kn->f;
 	CXCursor c = f->c;
-	struct place pl = q7c_place(c);
 	bool ok = true;
 	if (clang_isInvalidDeclaration(c)) {
 		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_INVALID_DECL,
@@ -376,20 +375,75 @@ static void build_op(const struct walk *w, const struct kernel *kn, struct q7_op
 		     f->qualname);
 		ok = false;
 	}
+	return ok;
+}
+
+/* The kernel's stack size, its own or -DSTACK_SIZE's, must be a number
+ * of bytes the runtime can give. Returns false on an error. */
+static bool lint_stack(const struct walk *w, const struct kernel *kn, struct place pl,
+                       struct q7_diags *ds)
+{
+	const struct fn *f = kn->f;
 	if (kn->stack_bad) {
 		struct place sp = q7c_place(kn->stack_bad->c);
 		DIAG(ds, Q7_SEV_ERROR, sp, Q7_RULE_STACK,
 		     "stack size '%s' of kernel '%s' is not a number of bytes from 1 to %u (4 MiB)",
 		     kn->stack_bad->stack_text, f->qualname, Q7_MAX_STACK);
 		q7c_place_free(&sp);
-		ok = false;
-	} else if (!kn->stack && w->stack_bad) {
+		return false;
+	}
+	if (!kn->stack && w->stack_bad) {
 		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_STACK,
 		     "-DSTACK_SIZE=%s, the stack size of kernel '%s', is not a plain number of bytes "
 		     "from 1 to %u (4 MiB); q7cc carries it to the wrapper it generates at link time",
 		     w->stack_bad, f->qualname, Q7_MAX_STACK);
-		ok = false;
+		return false;
 	}
+	return true;
+}
+
+/* The op of a kernel that passed every rule: rk and pk (np of them) are
+ * its classified result and parameters, whose ctype the op takes; pl's
+ * file goes to the op too. */
+static void add_op(const struct walk *w, const struct kernel *kn, struct q7c_kind *rk,
+                   struct q7c_kind *pk, int np, struct place *pl, struct q7_op_table *ops)
+{
+	const struct fn *f = kn->f;
+	struct q7_op *op = q7_ops_add(ops);
+	op->name = q7_xstrdup(f->name);
+	op->qualname = q7_xstrdup(f->qualname);
+	op->ns = q7_xstrdup("");
+	op->ret = rk->kind;
+	op->ret_ctype = rk->ctype;
+	rk->ctype = NULL;
+	op->ret_name = q7_xstrdup("");
+	op->nparams = (size_t)np;
+	op->params = q7_xcalloc(op->nparams ? op->nparams : 1, sizeof *op->params);
+	for (int i = 0; i < np; i++) {
+		op->params[i].kind = pk[i].kind;
+		op->params[i].name = q7c_take(clang_getCursorSpelling(clang_Cursor_getArgument(f->c, (unsigned)i)));
+		op->params[i].ctype = pk[i].ctype;
+		pk[i].ctype = NULL;
+	}
+	op->stack_size = kn->stack ? kn->stack : w->stack_flag;
+	op->defined = kn->defined;
+	op->file = pl->file;
+	pl->file = NULL;
+	op->line = pl->line;
+	op->col = pl->col;
+}
+
+/* Builds the op of one kernel when it passes the error rules: its
+ * declaration, its stack, then its prototype (fixed parameters, a Tensor
+ * returned, parameters of the kinds a schema has). */
+static void build_op(const struct walk *w, const struct kernel *kn, struct q7_op_table *ops,
+                     struct q7_diags *ds)
+{
+	const struct fn *f = kn->f;
+	CXCursor c = f->c;
+	struct place pl = q7c_place(c);
+	bool ok = lint_declaration(f, pl, ds);
+	ok &= lint_stack(w, kn, pl, ds);
 	if (w->o->multicore && kn->defined)
 		lint_multicore(f, ds);
 	CXType ft = clang_getCursorType(c);
@@ -418,30 +472,8 @@ static void build_op(const struct walk *w, const struct kernel *kn, struct q7_op
 		                ds))
 			ok = false;
 	}
-	if (ok) {
-		struct q7_op *op = q7_ops_add(ops);
-		op->name = q7_xstrdup(f->name);
-		op->qualname = q7_xstrdup(f->qualname);
-		op->ns = q7_xstrdup("");
-		op->ret = rk.kind;
-		op->ret_ctype = rk.ctype;
-		rk.ctype = NULL;
-		op->ret_name = q7_xstrdup("");
-		op->nparams = (size_t)np;
-		op->params = q7_xcalloc(op->nparams ? op->nparams : 1, sizeof *op->params);
-		for (int i = 0; i < np; i++) {
-			op->params[i].kind = pk[i].kind;
-			op->params[i].name = q7c_take(clang_getCursorSpelling(clang_Cursor_getArgument(c, (unsigned)i)));
-			op->params[i].ctype = pk[i].ctype;
-			pk[i].ctype = NULL;
-		}
-		op->stack_size = kn->stack ? kn->stack : w->stack_flag;
-		op->defined = kn->defined;
-		op->file = pl.file;
-		pl.file = NULL;
-		op->line = pl.line;
-		op->col = pl.col;
-	}
+	if (ok)
+		add_op(w, kn, &rk, pk, np, &pl, ops);
 	for (int i = 0; i < np; i++)
 		free(pk[i].ctype);
 	free(pk);

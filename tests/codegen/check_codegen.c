@@ -118,9 +118,9 @@ START_TEST(refuses_long_name)
 }
 END_TEST
 
-/* Issue 20 item 10: the op list q7-run and PyTorch read ("name<TAB>schema"
- * lines) has 65,534 bytes of room; a library whose list is longer could
- * be linked, but no tool could list its ops. */
+/* The op list q7-run and PyTorch read ("name<TAB>schema" lines) has
+ * 65,534 bytes of room; a library whose list is longer was once linked,
+ * and then no tool could list its ops. */
 START_TEST(refuses_long_op_list)
 {
 	struct q7_op_table t = {0};

@@ -21,6 +21,7 @@ q7cc=$1 work=$2 case=$3
 proj=$(cd "$(dirname "$0")/proj" && pwd)
 . "$(dirname "$0")/../support/proc_lib.sh"
 . "$(dirname "$0")/link_outputs_linked.sh"
+. "$(dirname "$0")/../support/mtime_lib.sh"
 
 MC=
 case $case in *_mc) MC=--q7-multicore ;; esac
@@ -189,7 +190,7 @@ concurrent_links | concurrent_links_mc)
 		: > log
 		DELAY=1 ./qlink A one.o &
 		a=$!
-		sleep 0.2
+		await_lines "^start A" log # A holds the lock: its links run
 		DELAY=1 ./qlink B two.o &
 		b=$!
 		wait $a || fail "round $round: link A: $(cat err.A)"
@@ -389,8 +390,7 @@ make_concurrent)
 		outputs_whole "$1"
 	}
 	for round in 1 2 3 4; do
-		sleep 1 # a new mtime
-		touch src/add.cpp src/relu.cpp
+		newer_than b src/add.cpp src/relu.cpp
 		make -C b -j2 > m1.log 2>&1 &
 		m1=$!
 		make -C b -j2 > m2.log 2>&1 &
@@ -401,8 +401,7 @@ make_concurrent)
 	done
 	# Interrupted while it links the multicore library (^C reaches the
 	# whole process group, as from a terminal).
-	sleep 1
-	touch src/add.cpp
+	newer_than b src/add.cpp
 	set -m
 	make -C b -j2 > int.log 2>&1 &
 	mk=$!

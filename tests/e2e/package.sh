@@ -14,6 +14,7 @@
 set -eu
 from=$1 profile=$2 generator=$3 build=$4 work=$5
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../support/mtime_lib.sh"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 rm -rf "$work"
 mkdir -p "$work"
@@ -87,8 +88,7 @@ run() { # LIB OP ARGS... -> prints the result
 # that include it (through the depfiles) and the links, nothing else.
 cmake --build "$b" > "$work/again.log" 2>&1 || fail "second build"
 ! grep -q 'q7cc object' "$work/again.log" || { cat "$work/again.log"; fail "an unchanged build compiled"; }
-sleep 1
-touch "$proj/include/e2e_ops.h"
+newer_than "$b" "$proj/include/e2e_ops.h"
 cmake --build "$b" > "$work/header.log" 2>&1 || { cat "$work/header.log"; fail "rebuild"; }
 n=$(grep -c 'Building q7cc object' "$work/header.log" || true)
 [ "$n" = 2 ] && grep -q 'ops.q7cc/.*/proj/scale.cpp.o' "$work/header.log" &&

@@ -263,7 +263,9 @@ START_TEST(strangers_are_never_reaped)
 	if (stranger == 0)
 		_exit(5);
 	ck_assert_int_gt(stranger, 0);
-	usleep(50000); /* the stranger is a zombie by now */
+	/* Until the stranger is a zombie (left one: WNOWAIT). */
+	siginfo_t si;
+	ck_assert_int_eq(waitid(P_PID, (id_t)stranger, &si, WEXITED | WNOWAIT), 0);
 	char *argv[] = {"sleep", "0.2", NULL};
 	pid_t mine = q7_proc_spawn(argv, NULL), got = 0;
 	ck_assert_int_eq(q7_proc_wait_any(NULL, 0, -1, &got, NULL), 0);

@@ -1,7 +1,8 @@
 /* Table-driven argv tests: each invocation is classified in-process
  * (q7_inv_parse) and its child commands are checked, byte for byte, from
  * the real q7cc's -### output. Also the xt profile against the vendor
- * commands of seed §3 and §5, written out by hand. */
+ * commands of docs/vendor-flow.md ("Compile flags", "Link matrix"),
+ * written out by hand. */
 #include "args.h"
 #include "support.h"
 
@@ -184,7 +185,7 @@ START_TEST(test_enough_cases)
 }
 END_TEST
 
-/* ---- xt: the vendor's commands, token for token (seed §3, §5) ---------- */
+/* ---- xt: the vendor's commands, token for token (vendor-flow.md) ------- */
 
 #define XT_CC_OPT                                                                       \
 	"xt-clang++ -g -std=c++14 -stdlib=libc++-e -fno-jump-tables -Os -Wall -Werror "  \

@@ -206,8 +206,29 @@ static void nap_ms(long ms)
 	nanosleep(&t, NULL);
 }
 
+/* Whether a process waits for the flock on path: /proc/locks lists a
+ * lock's waiters after it, marked "->", by device:inode. */
+static bool someone_waits(const char *path)
+{
+	struct stat st;
+	FILE *f = fopen("/proc/locks", "r");
+	if (!f || stat(path, &st) != 0) {
+		if (f)
+			fclose(f);
+		return false;
+	}
+	char ino[32], line[256];
+	snprintf(ino, sizeof ino, ":%lu ", (unsigned long)st.st_ino);
+	bool waits = false;
+	while (!waits && fgets(line, sizeof line, f))
+		waits = strstr(line, "->") && strstr(line, ino);
+	fclose(f);
+	return waits;
+}
+
 /* A second link of the same output waits for the first to finish and
- * then finds its set whole. */
+ * then finds its set whole: the first finishes only once the second is
+ * seen waiting for the lock. */
 START_TEST(test_second_link_waits)
 {
 	enter_fresh_dir();
@@ -220,7 +241,8 @@ START_TEST(test_second_link_waits)
 			_exit(1);
 		put_text(q7_outset_add(&s, "libk.so"), "first");
 		put_text(q7_outset_add(&s, "libk.packed.so"), "first");
-		nap_ms(400);
+		for (int i = 0; i < 5000 && !someone_waits(".libk.so.lock"); i++)
+			nap_ms(1);
 		int rc = q7_outset_commit(&s);
 		q7_outset_close(&s);
 		_exit(rc);

@@ -142,8 +142,9 @@ static char *crafted(const char *op_name, int rc, enum q7_severity sev, size_t *
 	return q7_sb_take(&b);
 }
 
-/* Issue 20, items 7, 15 and 16: a trailer with bytes after its end line
- * or without it is damage, not foreign text; a well-formed trailer with
+/* A trailer with bytes after its end line or without it is damage, not
+ * foreign text (it was once taken for text another preprocessor made, and
+ * its kernels silently lost); a well-formed trailer with
  * an op no record may hold, or a failure without an error that says why,
  * is refused when the text is compiled (naming the text), not at the
  * link (naming the object). */
