@@ -194,6 +194,7 @@ static int take_option(struct q7_inv *inv, struct q7_unit *u, struct seen *seen,
 			inv->debug = false;
 		break;
 	case Q7_ID_COLOR: inv->color = color_of(u->opt->name, u->value); break;
+	case Q7_ID_DIAG_FORMAT: inv->diag_format = u->value; break;
 	case Q7_ID_Q7_TOOLCHAIN: inv->toolchain = u->value; break;
 	case Q7_ID_Q7_KERNEL: return take_kernels(inv, u->value);
 	case Q7_ID_Q7_SCHEMA: seen->schema = true; break;

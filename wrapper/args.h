@@ -57,6 +57,7 @@ struct q7_inv {
 	const char *output;  /* -o, or NULL */
 	const char *toolchain; /* --q7-toolchain=, or NULL */
 	const char *format;  /* --q7-format=, or NULL (text) */
+	const char *diag_format; /* -fdiagnostics-format= (the last), or NULL */
 	const char *emit_wrapper; /* --q7-emit-wrapper=, or NULL */
 	struct q7_strvec kernels; /* --q7-kernel= names */
 	size_t nsources;     /* units with a source input */

@@ -6,9 +6,11 @@
 #include "record.h"
 #include "proc.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <unistd.h>
 
 /* Runs the real compiler (cmd) while analysing the C++ inputs srcs (n of
@@ -17,7 +19,9 @@
  * or carried q7cc -E's findings (under -###: would). Returns the
  * compiler's exit code when it failed, else Q7_EXIT_ERROR with
  * *lint_failed set when the lint failed, else 0. Under -### it shows the
- * steps and runs nothing. */
+ * steps and runs nothing. Under GCC's -fdiagnostics-format=json the
+ * compiler's stderr goes to a file, and its array and the lint are
+ * printed as one (q7_drv_report_merged). */
 static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *srcs, size_t n,
                          struct q7_op_table *ops, bool *analysed, bool *lint_failed)
 {
@@ -29,8 +33,24 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 	 * it finished after q7cc would lack its records (support/proc.c,
 	 * start_guard). */
 	struct q7_proc_opts po = {.name = q7_path_basename(d->prof.cxx), .dies_with_us = true};
-	if (q7_step_show(d, cmd) && (pid = q7_proc_spawn(cmd, &po)) < 0)
+	char *err_path = NULL;
+	if (q7_drv_capture_err(d)) {
+		err_path = q7_drv_temp_path(d, "compiler.err");
+		po.err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (po.err < 0) {
+			q7_error("%s: cannot create: %s", err_path, strerror(errno));
+			free(err_path);
+			return Q7_EXIT_IO;
+		}
+	}
+	if (q7_step_show(d, cmd))
+		pid = q7_proc_spawn(cmd, &po);
+	if (po.err > 0)
+		close(po.err);
+	if (!d->dry && pid < 0) {
+		free(err_path);
 		return Q7_EXIT_TOOL;
+	}
 	struct q7_diags diags = {0};
 	bool broken = false;
 	for (size_t i = 0; i < n; i++) {
@@ -39,12 +59,18 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 		*analysed |= ran;
 	}
 	int rc = d->dry ? 0 : q7_proc_wait(pid, NULL);
+	char *err = err_path ? q7_read_file(err_path, NULL) : NULL;
 	/* A failed compile speaks for itself: the user sees its diagnostics
 	 * once, not libclang's too. */
-	if (!d->dry && rc == 0 && *analysed && (q7_drv_report(d, &diags) > 0 || broken)) {
+	bool lint = !d->dry && rc == 0 && *analysed;
+	if (lint && (q7_drv_report_merged(d, &diags, err) > 0 || broken)) {
 		*lint_failed = true;
 		rc = Q7_EXIT_ERROR;
+	} else if (!lint && err) {
+		q7_drv_show(d, NULL, err);
 	}
+	free(err);
+	free(err_path);
 	q7_diags_free(&diags);
 	return rc;
 }

@@ -188,7 +188,7 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 		if (rc == 0)
 			q7_ops_merge(&all, d->prof.name, ops, &diags);
 		size_t errors = q7_diags_apply_policy(&diags, &d->policy);
-		q7_diags_print(&diags, stderr, q7_drv_color(d));
+		q7_drv_print(d, &diags);
 		q7_diags_free(&diags);
 		if (errors && rc == 0)
 			rc = Q7_EXIT_ERROR;

@@ -100,6 +100,7 @@ static const struct q7_option driver[] = {
 	{"-fchar8_t", PARSE | IGN, Q7_ID_OTHER},
 	{"-fcolor-diagnostics", IGN, Q7_ID_COLOR},
 	{"-fdiagnostics-color", EQ | IGN, Q7_ID_COLOR},
+	{"-fdiagnostics-format=", JOINED | IGN, Q7_ID_DIAG_FORMAT},
 	{"-fexceptions", PARSE | IGN, Q7_ID_OTHER},
 	{"-fgnu-keywords", PARSE | IGN, Q7_ID_OTHER},
 	{"-flto", JOINED, Q7_ID_OTHER},

@@ -59,6 +59,7 @@ enum q7_opt_id {
 	Q7_ID_LSP,          /* -mlsp=DIR */
 	Q7_ID_RDYNAMIC,     /* -rdynamic: ld's --export-dynamic */
 	Q7_ID_COLOR,        /* -fdiagnostics-color[=], -f[no-]color-diagnostics */
+	Q7_ID_DIAG_FORMAT,  /* -fdiagnostics-format= */
 	Q7_ID_Q7_TOOLCHAIN, /* --q7-toolchain= */
 	Q7_ID_Q7_KERNEL,    /* --q7-kernel= */
 	Q7_ID_Q7_SCHEMA,    /* --q7-print-schema */

@@ -93,7 +93,7 @@ int q7_mode_lint(struct q7_drv *d)
 	else if (strcmp(format(d), "sarif") == 0)
 		q7_diags_write_sarif(&g.diags, stdout);
 	else
-		q7_diags_print(&g.diags, stderr, q7_drv_color(d));
+		q7_drv_show(d, &g.diags, NULL);
 	if (g.diags.n)
 		q7_drv_note_unknown(d);
 	gather_free(&g);
@@ -317,7 +317,7 @@ int q7_mode_schema(struct q7_drv *d)
 	if (strcmp(format(d), "sarif") == 0)
 		q7_diags_write_sarif(&g.diags, stderr);
 	else
-		q7_diags_print(&g.diags, stderr, q7_drv_color(d));
+		q7_drv_show(d, &g.diags, NULL);
 	if (g.diags.n)
 		q7_drv_note_unknown(d);
 	if (strcmp(format(d), "json") == 0) {
