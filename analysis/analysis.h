@@ -79,8 +79,13 @@ struct q7_gcc_colors {
  * GCC's does. */
 void q7_gcc_colors_init(struct q7_gcc_colors *c, const char *gcc_colors);
 
+/* clang's -fdiagnostics-format: where a place is written, "file:3:6:",
+ * "file(3,6):" (msvc) or "file +3:6:" (vi). */
+enum q7_clang_format { Q7_CLANG_FORMAT_CLANG, Q7_CLANG_FORMAT_MSVC, Q7_CLANG_FORMAT_VI };
+
 struct q7_diag_render {
 	enum q7_diag_style style;
+	enum q7_clang_format clang_format;
 	bool color;      /* in the style's colours */
 	bool json;       /* GCC's -fdiagnostics-format=json: a JSON array */
 	bool werror_all; /* -Werror: GCC's closing line says "all warnings" */

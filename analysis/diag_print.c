@@ -41,7 +41,25 @@ static void print_source(FILE *out, struct q7_src_cache *cache, const struct q7_
 	fprintf(out, "^\n%s", color ? C_RESET : "");
 }
 
-static void print_clang(const struct q7_diags *ds, FILE *out, bool color)
+/* ":3:6", "(3,6)" or " +3:6" after the file's name. */
+static void print_place(FILE *out, const struct q7_diag *d, enum q7_clang_format format)
+{
+	if (!d->line)
+		return;
+	if (format == Q7_CLANG_FORMAT_MSVC) {
+		fprintf(out, "(%u", d->line);
+		if (d->col)
+			fprintf(out, ",%u", d->col);
+		fputc(')', out);
+		return;
+	}
+	fprintf(out, format == Q7_CLANG_FORMAT_VI ? " +%u" : ":%u", d->line);
+	if (d->col)
+		fprintf(out, ":%u", d->col);
+}
+
+static void print_clang(const struct q7_diags *ds, FILE *out, bool color,
+                        enum q7_clang_format format)
 {
 	struct q7_src_cache cache = {0};
 	for (size_t i = 0; i < ds->n; i++) {
@@ -56,11 +74,7 @@ static void print_clang(const struct q7_diags *ds, FILE *out, bool color)
 			fputs(C_BOLD, out);
 		if (*d->file) {
 			q7_fputs_shown(d->file, out);
-			if (d->line) {
-				fprintf(out, ":%u", d->line);
-				if (d->col)
-					fprintf(out, ":%u", d->col);
-			}
+			print_place(out, d, format);
 		} else {
 			fputs(q7_progname(), out);
 		}
@@ -87,7 +101,7 @@ static void print_clang(const struct q7_diags *ds, FILE *out, bool color)
 void q7_diags_print(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r)
 {
 	if (r->style == Q7_DIAG_CLANG) {
-		print_clang(ds, out, r->color);
+		print_clang(ds, out, r->color, r->clang_format);
 	} else if (!r->json) {
 		q7_diags_print_gcc(ds, out, r->color, &r->gcc, r->werror_all);
 	} else if (ds->n) {

@@ -16,7 +16,12 @@ void q7_drv_render(const struct q7_drv *d, struct q7_diag_render *r)
 	r->style = clang ? Q7_DIAG_CLANG : Q7_DIAG_GCC;
 	/* GCC 12 takes text and json, the last one given; clang 14 refuses
 	 * json itself (its own error ends the compile). */
-	r->json = !clang && d->inv.diag_format && strcmp(d->inv.diag_format, "json") == 0;
+	const char *format = d->inv.diag_format ? d->inv.diag_format : "";
+	r->json = !clang && strcmp(format, "json") == 0;
+	if (clang && strcmp(format, "msvc") == 0)
+		r->clang_format = Q7_CLANG_FORMAT_MSVC;
+	else if (clang && strcmp(format, "vi") == 0)
+		r->clang_format = Q7_CLANG_FORMAT_VI;
 	r->werror_all = d->policy.werror;
 	const char *gcc_colors = clang ? NULL : getenv("GCC_COLORS");
 	q7_gcc_colors_init(&r->gcc, gcc_colors);
@@ -35,6 +40,24 @@ void q7_drv_print(const struct q7_drv *d, const struct q7_diags *ds)
 	q7_drv_render(d, &r);
 	q7_diags_print(ds, stderr, &r);
 	fflush(stderr);
+}
+
+int q7_drv_check_diag_format(const struct q7_drv *d)
+{
+	const char *f = d->inv.diag_format;
+	if (!f)
+		return 0;
+	if (q7_profile_clang_style(&d->prof)) {
+		if (strcmp(f, "clang") == 0 || strcmp(f, "msvc") == 0 || strcmp(f, "vi") == 0)
+			return 0;
+		q7_error("invalid value '%s' in '-fdiagnostics-format %s'", f, f);
+	} else {
+		if (strcmp(f, "text") == 0 || strcmp(f, "json") == 0)
+			return 0;
+		q7_error("unrecognized argument in option '-fdiagnostics-format=%s'", f);
+		q7_note("valid arguments to '-fdiagnostics-format=' are: json text");
+	}
+	return Q7_EXIT_USAGE;
 }
 
 bool q7_drv_capture_err(const struct q7_drv *d)

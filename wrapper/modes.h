@@ -44,6 +44,11 @@ char *q7_drv_temp_path(const struct q7_drv *d, const char *name);
  * else auto (stderr a terminal, TERM set and not "dumb"); with GCC's,
  * GCC_COLORS picks the colours and, set but empty, turns them off. */
 void q7_drv_render(const struct q7_drv *d, struct q7_diag_render *r);
+/* For the modes that run no compiler (--q7-lint, --q7-print-schema): the
+ * -fdiagnostics-format= value is one the profile's compiler takes (GCC 12:
+ * text, json; clang 14: clang, msvc, vi), else its error and
+ * Q7_EXIT_USAGE. */
+int q7_drv_check_diag_format(const struct q7_drv *d);
 /* Prints ds as q7_drv_render says, on stderr. */
 void q7_drv_print(const struct q7_drv *d, const struct q7_diags *ds);
 /* The analysis options for one source; the vectors are the caller's. */

@@ -48,6 +48,8 @@ struct gather {
 static bool start(const struct q7_drv *d, const char *what, struct gather *g)
 {
 	memset(g, 0, sizeof *g);
+	if ((g->rc = q7_drv_check_diag_format(d)))
+		return false;
 	if (d->inv.ninputs)
 		return true;
 	q7_error("%s: no input files", what);
