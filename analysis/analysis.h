@@ -89,6 +89,12 @@ struct q7_diag_render {
 	bool color;      /* in the style's colours */
 	bool json;       /* GCC's -fdiagnostics-format=json: a JSON array */
 	bool werror_all; /* -Werror: GCC's closing line says "all warnings" */
+	bool no_caret;   /* no source line nor caret (-fno-diagnostics-show-caret,
+	                  * clang's -fno-caret-diagnostics) */
+	bool no_line_numbers; /* GCC: a one-space margin, no " 12 | " gutter */
+	bool no_column;  /* -fno-show-column: "file:line:" */
+	bool byte_columns; /* GCC: -fdiagnostics-column-unit=byte */
+	int column_shift;  /* GCC: -fdiagnostics-column-origin=N gives N - 1 */
 	struct q7_gcc_colors gcc;
 };
 
@@ -105,7 +111,8 @@ void q7_diags_print(const struct q7_diags *ds, FILE *out, const struct q7_diag_r
 /* GCC's JSON objects for ds, comma-separated, without the brackets, for
  * merging into the array the compiler printed; *first: no object was
  * written before (so no leading comma), false after. */
-void q7_diags_write_gcc_json(const struct q7_diags *ds, FILE *out, bool *first);
+void q7_diags_write_gcc_json(const struct q7_diags *ds, FILE *out, bool *first,
+                             const struct q7_diag_render *r);
 /* Machine-readable forms for CI. */
 void q7_diags_write_json(const struct q7_diags *ds, FILE *out);
 void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out);

@@ -164,19 +164,25 @@ static void show_line(struct q7_strbuf *b, const char *l, size_t len, const stru
 		*from = *to = shown + (unsigned)(s->start - len);
 }
 
+/* The source line under the gutter (" 12 | "), or after one space with
+ * -fno-diagnostics-show-line-numbers, and the caret line. */
 static void print_source(FILE *out, const char *l, size_t len, const struct q7_diag *d,
-                         const struct span *s, bool color, const struct q7_gcc_colors *c)
+                         const struct span *s, const struct q7_diag_render *r)
 {
+	bool color = r->color;
 	int width = snprintf(NULL, 0, "%u", d->line);
 	if (width < MIN_LINENO_WIDTH)
 		width = MIN_LINENO_WIDTH;
-	const char *sc = color ? sev_color(c, d->severity) : NULL;
+	const char *sc = color ? sev_color(&r->gcc, d->severity) : NULL;
 	struct q7_strbuf b = {0};
 	unsigned from, to;
 	show_line(&b, l, len, s, sc && *sc ? sc : NULL, &from, &to);
-	fprintf(out, "%*u | %s\n", width, d->line, b.s ? b.s : "");
+	if (r->no_line_numbers)
+		fprintf(out, " %s\n ", b.s ? b.s : "");
+	else
+		fprintf(out, "%*u | %s\n%*s | ", width, d->line, b.s ? b.s : "", width, "");
 	q7_sb_free(&b);
-	fprintf(out, "%*s | %*s", width, "", (int)from, "");
+	fprintf(out, "%*s", (int)from, "");
 	sgr_start(out, color, sc ? sc : "");
 	fputc('^', out);
 	for (unsigned k = from + 1; k < to; k++)
@@ -192,9 +198,17 @@ static void option_of(const struct q7_diag *d, struct q7_strbuf *b)
 	q7_sb_addf(b, "%s%s", d->promoted ? "-Werror=" : "-W", d->rule);
 }
 
-void q7_diags_print_gcc(const struct q7_diags *ds, FILE *out, bool color,
-                        const struct q7_gcc_colors *c, bool werror_all)
+/* The column GCC prints and puts in "column": display or byte, from the
+ * origin asked for. */
+static unsigned shown_column(const struct q7_diag_render *r, unsigned disp, unsigned byte)
 {
+	return (unsigned)((int)(r->byte_columns ? byte : disp) + r->column_shift);
+}
+
+void q7_diags_print_gcc(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r)
+{
+	bool color = r->color;
+	const struct q7_gcc_colors *c = &r->gcc;
 	struct q7_src_cache cache = {0};
 	bool promoted = false;
 	for (size_t i = 0; i < ds->n; i++) {
@@ -209,8 +223,8 @@ void q7_diags_print_gcc(const struct q7_diags *ds, FILE *out, bool color,
 			q7_fputs_shown(d->file, out);
 			if (d->line)
 				fprintf(out, ":%u", d->line);
-			if (d->line && d->col)
-				fprintf(out, ":%u", l ? s.disp : d->col);
+			if (d->line && d->col && !r->no_column)
+				fprintf(out, ":%u", shown_column(r, l ? s.disp : d->col, d->col));
 		} else {
 			fputs(q7_progname(), out);
 		}
@@ -233,26 +247,30 @@ void q7_diags_print_gcc(const struct q7_diags *ds, FILE *out, bool color,
 			q7_sb_free(&opt);
 		}
 		fputc('\n', out);
-		if (l)
-			print_source(out, l, len, d, &s, color, c);
+		if (l && !r->no_caret)
+			print_source(out, l, len, d, &s, r);
 		promoted |= d->promoted;
 	}
 	q7_src_cache_free(&cache);
 	if (promoted)
 		fprintf(out, "%s: %s warnings being treated as errors\n", q7_progname(),
-		        werror_all ? "all" : "some");
+		        r->werror_all ? "all" : "some");
 }
 
-/* {"file", "line", "column", "display-column", "byte-column"} */
-static void json_point(FILE *out, const char *file, unsigned line, unsigned disp, unsigned byte)
+/* {"file", "line", "column", "display-column", "byte-column"}, each
+ * column from the origin asked for, "column" in the unit asked for. */
+static void json_point(FILE *out, const struct q7_diag_render *r, const char *file, unsigned line,
+                       unsigned disp, unsigned byte)
 {
 	fputs("{\"file\": ", out);
 	q7_json_str(out, file);
-	fprintf(out, ", \"line\": %u, \"column\": %u, \"display-column\": %u, \"byte-column\": %u}",
-	        line, disp, disp, byte);
+	fprintf(out, ", \"line\": %u, \"column\": %u, \"display-column\": %d, \"byte-column\": %d}",
+	        line, shown_column(r, disp, byte), (int)disp + r->column_shift,
+	        (int)byte + r->column_shift);
 }
 
-static void json_locations(FILE *out, struct q7_src_cache *cache, const struct q7_diag *d)
+static void json_locations(FILE *out, struct q7_src_cache *cache, const struct q7_diag *d,
+                           const struct q7_diag_render *r)
 {
 	fputs("\"locations\": [", out);
 	if (*d->file) {
@@ -262,11 +280,11 @@ static void json_locations(FILE *out, struct q7_src_cache *cache, const struct q
 		if (l)
 			span_of(l, len, d->col, &s);
 		fputs("{\"caret\": ", out);
-		json_point(out, d->file, d->line, s.disp, d->col);
+		json_point(out, r, d->file, d->line, s.disp, d->col);
 		/* GCC gives a finish when the token has more than one byte. */
 		if (l && s.end > s.start + 1) {
 			fputs(", \"finish\": ", out);
-			json_point(out, d->file, d->line, s.last_disp, (unsigned)s.end);
+			json_point(out, r, d->file, d->line, s.last_disp, (unsigned)s.end);
 		}
 		fputc('}', out);
 	}
@@ -275,8 +293,9 @@ static void json_locations(FILE *out, struct q7_src_cache *cache, const struct q
 
 /* One object; top: one of the array's (with its children, the notes
  * after it), else a child. */
-static void json_object(FILE *out, struct q7_src_cache *cache, const struct q7_diag *d, bool top,
-                        const struct q7_diag *notes, size_t nnotes)
+static void json_object(FILE *out, struct q7_src_cache *cache, const struct q7_diag_render *r,
+                        const struct q7_diag *d, bool top, const struct q7_diag *notes,
+                        size_t nnotes)
 {
 	fprintf(out, "{\"kind\": \"%s\", \"message\": ", sev_name(d->severity));
 	q7_json_str(out, d->message);
@@ -288,20 +307,21 @@ static void json_object(FILE *out, struct q7_src_cache *cache, const struct q7_d
 		q7_sb_free(&opt);
 	}
 	fputs(", ", out);
-	json_locations(out, cache, d);
-	fputs(", \"column-origin\": 1, \"escape-source\": false", out);
+	json_locations(out, cache, d, r);
+	fprintf(out, ", \"column-origin\": %d, \"escape-source\": false", r->column_shift + 1);
 	if (top) {
 		fputs(", \"children\": [", out);
 		for (size_t k = 0; k < nnotes; k++) {
 			fputs(k ? ", " : "", out);
-			json_object(out, cache, &notes[k], false, NULL, 0);
+			json_object(out, cache, r, &notes[k], false, NULL, 0);
 		}
 		fputc(']', out);
 	}
 	fputc('}', out);
 }
 
-void q7_diags_write_gcc_json(const struct q7_diags *ds, FILE *out, bool *first)
+void q7_diags_write_gcc_json(const struct q7_diags *ds, FILE *out, bool *first,
+                             const struct q7_diag_render *r)
 {
 	struct q7_src_cache cache = {0};
 	for (size_t i = 0; i < ds->n;) {
@@ -314,7 +334,7 @@ void q7_diags_write_gcc_json(const struct q7_diags *ds, FILE *out, bool *first)
 				nnotes++;
 		fputs(*first ? "" : ", ", out);
 		*first = false;
-		json_object(out, &cache, d, true, &ds->d[i + 1], nnotes);
+		json_object(out, &cache, r, d, true, &ds->d[i + 1], nnotes);
 		i += 1 + nnotes;
 	}
 	q7_src_cache_free(&cache);

@@ -42,25 +42,27 @@ static void print_source(FILE *out, struct q7_src_cache *cache, const struct q7_
 }
 
 /* ":3:6", "(3,6)" or " +3:6" after the file's name. */
-static void print_place(FILE *out, const struct q7_diag *d, enum q7_clang_format format)
+static void print_place(FILE *out, const struct q7_diag *d, enum q7_clang_format format,
+                        bool column)
 {
 	if (!d->line)
 		return;
+	column = column && d->col;
 	if (format == Q7_CLANG_FORMAT_MSVC) {
 		fprintf(out, "(%u", d->line);
-		if (d->col)
+		if (column)
 			fprintf(out, ",%u", d->col);
 		fputc(')', out);
 		return;
 	}
 	fprintf(out, format == Q7_CLANG_FORMAT_VI ? " +%u" : ":%u", d->line);
-	if (d->col)
+	if (column)
 		fprintf(out, ":%u", d->col);
 }
 
-static void print_clang(const struct q7_diags *ds, FILE *out, bool color,
-                        enum q7_clang_format format)
+static void print_clang(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r)
 {
+	bool color = r->color;
 	struct q7_src_cache cache = {0};
 	for (size_t i = 0; i < ds->n; i++) {
 		const struct q7_diag *d = &ds->d[i];
@@ -74,7 +76,7 @@ static void print_clang(const struct q7_diags *ds, FILE *out, bool color,
 			fputs(C_BOLD, out);
 		if (*d->file) {
 			q7_fputs_shown(d->file, out);
-			print_place(out, d, format);
+			print_place(out, d, r->clang_format, !r->no_column);
 		} else {
 			fputs(q7_progname(), out);
 		}
@@ -93,7 +95,8 @@ static void print_clang(const struct q7_diags *ds, FILE *out, bool color,
 		if (color)
 			fputs(C_RESET, out);
 		fputc('\n', out);
-		print_source(out, &cache, d, color);
+		if (!r->no_caret)
+			print_source(out, &cache, d, color);
 	}
 	q7_src_cache_free(&cache);
 }
@@ -101,13 +104,13 @@ static void print_clang(const struct q7_diags *ds, FILE *out, bool color,
 void q7_diags_print(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r)
 {
 	if (r->style == Q7_DIAG_CLANG) {
-		print_clang(ds, out, r->color, r->clang_format);
+		print_clang(ds, out, r);
 	} else if (!r->json) {
-		q7_diags_print_gcc(ds, out, r->color, &r->gcc, r->werror_all);
+		q7_diags_print_gcc(ds, out, r);
 	} else if (ds->n) {
 		bool first = true;
 		fputc('[', out);
-		q7_diags_write_gcc_json(ds, out, &first);
+		q7_diags_write_gcc_json(ds, out, &first, r);
 		fputs("]\n", out);
 	}
 }

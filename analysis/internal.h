@@ -81,8 +81,7 @@ void q7_fputs_shown(const char *s, FILE *out);
 
 /* GCC's style (diag_gcc.c): the text, and the objects of its JSON array
  * (comma-separated; *first says whether one was written before). */
-void q7_diags_print_gcc(const struct q7_diags *ds, FILE *out, bool color,
-                        const struct q7_gcc_colors *c, bool werror_all);
+void q7_diags_print_gcc(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r);
 
 /* Writes s as a JSON string literal (quotes included). */
 void q7_json_str(FILE *out, const char *s);

@@ -23,6 +23,11 @@ void q7_drv_render(const struct q7_drv *d, struct q7_diag_render *r)
 	else if (clang && strcmp(format, "vi") == 0)
 		r->clang_format = Q7_CLANG_FORMAT_VI;
 	r->werror_all = d->policy.werror;
+	r->no_caret = d->inv.no_caret;
+	r->no_line_numbers = d->inv.no_line_numbers;
+	r->no_column = d->inv.no_column;
+	r->byte_columns = d->inv.byte_columns;
+	r->column_shift = d->inv.column_shift;
 	const char *gcc_colors = clang ? NULL : getenv("GCC_COLORS");
 	q7_gcc_colors_init(&r->gcc, gcc_colors);
 	const char *term = getenv("TERM");
@@ -148,7 +153,7 @@ void q7_drv_show(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err
 	if (arrays || ds->n) {
 		bool first = objects.len == 0;
 		fprintf(stderr, "[%s", objects.len ? objects.s : "");
-		q7_diags_write_gcc_json(ds, stderr, &first);
+		q7_diags_write_gcc_json(ds, stderr, &first, &r);
 		fputs("]\n", stderr);
 	}
 	fflush(stderr);

@@ -322,6 +322,21 @@ static void print_plain(const struct q7_diags *ds, FILE *f, bool color)
 	q7_diags_print(ds, f, &(struct q7_diag_render){.style = Q7_DIAG_CLANG, .color = color});
 }
 
+/* What q7_diags_print writes with r. */
+static const struct q7_diag_render *render_with;
+
+static void print_with(const struct q7_diags *ds, FILE *f, bool color)
+{
+	(void)color;
+	q7_diags_print(ds, f, render_with);
+}
+
+static char *render(const struct q7_diags *ds, const struct q7_diag_render *r)
+{
+	render_with = r;
+	return capture(print_with, ds, false);
+}
+
 static void print_gcc(const struct q7_diags *ds, FILE *f, bool color)
 {
 	struct q7_diag_render r = {.style = Q7_DIAG_GCC, .color = color};
@@ -425,6 +440,29 @@ START_TEST(print_gcc_style)
 	ck_assert_ptr_nonnull(strstr(out, "|                                       \033[01;31m\033[K^~~~~\033[m\033[K\n"));
 	ck_assert_ptr_nonnull(strstr(out, "\033[01;36m\033[Knote: \033[m\033[K"));
 	free(out);
+
+	/* -fno-diagnostics-show-line-numbers, -fdiagnostics-column-unit=byte,
+	 * -fdiagnostics-column-origin=0; -fno-diagnostics-show-caret and
+	 * -fno-show-column (clang's too). */
+	struct q7_diag_render r = {.style = Q7_DIAG_GCC, .no_line_numbers = true,
+	                           .byte_columns = true, .column_shift = -1};
+	out = render(&ds, &r);
+	want = q7_xasprintf("%s:12:31: error: bad scale [-Werror=q7-unsupported-param]\n"
+	                    "         Q7_KERNEL at::Tensor k(float *scale, int \xc3\xa9t\xc3\xa9);\n"
+	                    " %*s^~~~~\n",
+	                    path, 38, "");
+	ck_assert_ptr_nonnull(strstr(out, want));
+	free(out);
+	free(want);
+	for (int style = Q7_DIAG_CLANG; style <= Q7_DIAG_GCC; style++) {
+		r = (struct q7_diag_render){.style = style, .no_caret = true, .no_column = true};
+		out = render(&ds, &r);
+		ck_assert_ptr_null(strstr(out, "scale, int"));
+		want = q7_xasprintf("%s:12: error: bad scale [", path);
+		ck_assert_ptr_nonnull(strstr(out, want));
+		free(out);
+		free(want);
+	}
 
 	/* GCC_COLORS: what it names, until a malformed entry. */
 	struct q7_gcc_colors c;

@@ -27,31 +27,45 @@ isjson() { python3 -c 'import json,sys; json.load(sys.stdin)' < "$1"; }
 } > k.cpp
 
 # 1. Text: g++'s warning and q7cc's error on the same parameter.
-rc=0
-"$gnu" -Wextra -c k.cpp -o k.o 2> text.err || rc=$?
-[ "$rc" = 1 ] || { cat text.err; fail "text: exit $rc, want 1 (the lint's error)"; }
-gcc_at=$(grep -n "^k.cpp:12:[0-9]*: warning: unused parameter .*\[-Wunused-parameter\]$" text.err |
-	cut -d: -f1)
-q7_at=$(grep -n "^k.cpp:12:[0-9]*: error: parameter 'scale_ptr' .* \[-Wq7-unsupported-param\]$" \
-	text.err | cut -d: -f1)
-[ -n "$gcc_at" ] && [ -n "$q7_at" ] || { cat text.err; fail "text: g++'s or q7cc's diagnostic missing"; }
-block() { sed -n "$1,$(($1 + 2))p" text.err; }
-block "$gcc_at" > gcc.block
-block "$q7_at" > q7.block
-# The place: line and display column.
-[ "$(head -1 gcc.block | cut -d: -f1-3)" = "$(head -1 q7.block | cut -d: -f1-3)" ] ||
-	{ cat text.err; fail "text: another column than g++'s"; }
-# The gutter and the source line, byte for byte.
-[ "$(sed -n 2p gcc.block)" = "$(sed -n 2p q7.block)" ] ||
-	{ cat text.err; fail "text: the source line differs from g++'s"; }
+# same_as_gcc FLAGS...: with FLAGS, q7cc's header place (up to the first
+# ": "), its source line and its caret line are g++'s.
+same_as_gcc() {
+	rc=0
+	"$gnu" -Wextra -c k.cpp -o k.o "$@" 2> text.err || rc=$?
+	[ "$rc" = 1 ] || { cat text.err; fail "text $*: exit $rc, want 1 (the lint's error)"; }
+	gcc_at=$(grep -n "^k.cpp:12:[0-9:]* warning: unused parameter .*\[-Wunused-parameter\]$" \
+		text.err | cut -d: -f1)
+	q7_at=$(grep -n "^k.cpp:12:[0-9:]* error: parameter 'scale_ptr' .* \[-Wq7-unsupported-param\]$" \
+		text.err | cut -d: -f1)
+	[ -n "$gcc_at" ] && [ -n "$q7_at" ] ||
+		{ cat text.err; fail "text $*: g++'s or q7cc's diagnostic missing"; }
+	sed -n "$gcc_at,$((gcc_at + 2))p" text.err > gcc.block
+	sed -n "$q7_at,$((q7_at + 2))p" text.err > q7.block
+	# The place: line and column in the unit and from the origin asked for.
+	[ "$(head -1 gcc.block | sed 's/ warning: .*//')" = "$(head -1 q7.block | sed 's/ error: .*//')" ] ||
+		{ cat text.err; fail "text $*: another place than g++'s"; }
+	# The gutter and the source line, byte for byte.
+	[ "$(sed -n 2p gcc.block)" = "$(sed -n 2p q7.block)" ] ||
+		{ cat text.err; fail "text $*: the source line differs from g++'s"; }
+	# The caret at g++'s column, the tilde run ending where g++'s does.
+	caret_col() { sed -n 3p "$1" | awk '{ print index($0, "^") }'; }
+	[ "$(caret_col gcc.block)" = "$(caret_col q7.block)" ] ||
+		{ cat text.err; fail "text $*: the caret is not under g++'s"; }
+	[ "$(sed -n 3p gcc.block | wc -c)" = "$(sed -n 3p q7.block | wc -c)" ] ||
+		{ cat text.err; fail "text $*: the tildes do not end where g++'s do"; }
+}
+same_as_gcc
+head -1 q7.block | grep -q '^k.cpp:12:66: ' || { cat text.err; fail "text: not the display column"; }
 sed -n 2p q7.block | grep -q '^   12 |         Q7_KERNEL' || { cat text.err; fail "text: no gutter"; }
-# The caret at g++'s column, the tilde run ending where g++'s does.
-caret_col() { sed -n 3p "$1" | awk '{ print index($0, "^") }'; }
-[ "$(caret_col gcc.block)" = "$(caret_col q7.block)" ] ||
-	{ cat text.err; fail "text: the caret is not under g++'s"; }
-[ "$(sed -n 3p gcc.block | wc -c)" = "$(sed -n 3p q7.block | wc -c)" ] ||
-	{ cat text.err; fail "text: the tildes do not end where g++'s do"; }
 sed -n 3p q7.block | grep -q '^      | *\^~\{8\}$' || { cat text.err; fail "text: caret line"; }
+same_as_gcc -fno-diagnostics-show-line-numbers -fdiagnostics-column-unit=byte \
+	-fdiagnostics-column-origin=0
+head -1 q7.block | grep -q '^k.cpp:12:58: ' || { cat text.err; fail "text: byte column from 0"; }
+sed -n 2p q7.block | grep -q '^         Q7_KERNEL' || { cat text.err; fail "text: a gutter"; }
+# No caret, no column: the header alone, as g++ gives it.
+"$gnu" -Wextra -c k.cpp -o k.o -fno-diagnostics-show-caret -fno-show-column 2> text.err || true
+[ "$(grep -c . text.err)" = 3 ] && grep -q "^k.cpp:12: error: parameter 'scale_ptr'" text.err ||
+	{ cat text.err; fail "text: -fno-diagnostics-show-caret -fno-show-column"; }
 
 # A warning made an error: GCC's option text and closing line.
 cat > acc.cpp <<'CPP'
@@ -78,7 +92,8 @@ rc=0
 
 # 2. JSON: one array, g++'s object and q7cc's, the same caret and finish.
 rc=0
-"$gnu" -Wextra -c k.cpp -o k.o -fdiagnostics-format=json 2> both.json || rc=$?
+"$gnu" -Wextra -c k.cpp -o k.o -fdiagnostics-format=json -fdiagnostics-column-unit=byte \
+	-fdiagnostics-column-origin=0 2> both.json || rc=$?
 [ "$rc" = 1 ] || { cat both.json; fail "json: exit $rc"; }
 isjson both.json || { cat both.json; fail "json: stderr is not one JSON array"; }
 python3 - both.json <<'PY' || fail "json: $(cat both.json)"
@@ -90,6 +105,7 @@ g, q = d
 assert q["kind"] == "error" and "scale_ptr" in q["message"] and q["children"] == [], q
 for key in ("caret", "finish"):
     assert g["locations"][0][key] == q["locations"][0][key], (key, g, q)
+assert g["column-origin"] == q["column-origin"], (g, q)
 PY
 # Only q7cc reports: g++'s empty array and the lint, one array.
 "$gnu" -c k.cpp -o k.o -fdiagnostics-format=json 2> lint.json || true
