@@ -94,8 +94,9 @@ int q7_mode_lint(struct q7_drv *d)
 		q7_diags_write_json(&g.diags, stdout);
 	else if (strcmp(format(d), "sarif") == 0)
 		q7_diags_write_sarif(&g.diags, stdout);
-	else
-		q7_drv_show(d, &g.diags, NULL);
+	else /* Under GCC's json, an array even when empty, as g++ -fsyntax-only
+	      * prints one. */
+		q7_drv_show(d, &g.diags, q7_drv_capture_err(d) ? "[]\n" : NULL);
 	if (g.diags.n)
 		q7_drv_note_unknown(d);
 	gather_free(&g);

@@ -125,6 +125,8 @@ grep -q 'Wq7' broken.json && fail "json: lint after a failed compile"
 "$gnu" --q7-lint -fdiagnostics-format=json ok.cpp acc.cpp --q7-multicore 2> lintmode.json ||
 	fail "json: --q7-lint"
 isjson lintmode.json || { cat lintmode.json; fail "json: --q7-lint"; }
+"$gnu" --q7-lint -fdiagnostics-format=json ok.cpp 2> lintnone.json || fail "json: --q7-lint, clean"
+[ "$(cat lintnone.json)" = "[]" ] || { cat lintnone.json; fail "json: --q7-lint, clean: not []"; }
 "$gnu" --q7-lint -fdiagnostics-format=json -fdiagnostics-format=text acc.cpp --q7-multicore \
 	2> lintmode.err || fail "text: --q7-lint"
 grep -q '^    6 |' lintmode.err || { cat lintmode.err; fail "text after json: not text"; }
