@@ -161,6 +161,18 @@ void q7_drv_show(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err
 	q7_diags_free(&none);
 }
 
+bool q7_diag_text_empty(const char *err)
+{
+	for (const char *p = err; *p;) {
+		size_t n = strcspn(p, "\n"), len;
+		const char *inner;
+		if (n && !(json_array_line(p, n, &inner, &len) && len == 0))
+			return false;
+		p += n + (p[n] == '\n');
+	}
+	return true;
+}
+
 size_t q7_drv_report_merged(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err)
 {
 	size_t errors = ds ? q7_diags_apply_policy(ds, &d->policy) : 0;

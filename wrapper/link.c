@@ -20,6 +20,7 @@
 #include "tempfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,7 @@ struct link {
 	bool progress;
 	struct q7_strbuf wrapper_text; /* wrapper.cpp's, the cache's key */
 	const char *wrapper_dep;       /* the wrapper compile's dependencies */
+	char *wrapper_err;             /* its stderr, under GCC's json (or NULL) */
 };
 
 static int collect_inputs(struct link *l)
@@ -380,21 +382,38 @@ static int start_wrapper_compile(struct link *l, char *const *cc, struct q7_objc
 	if (!q7_step_show(d, cc))
 		return 0;
 	struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
+	/* Under GCC's json its stderr is kept apart: its empty array would
+	 * follow the link's own diagnostics as a second one. */
+	if (q7_drv_capture_err(d) && !l->wrapper_err) {
+		l->wrapper_err = q7_drv_temp_path(d, "wrapper.err");
+		o.err = open(l->wrapper_err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (o.err < 0) {
+			q7_error("%s: cannot create: %s", l->wrapper_err, strerror(errno));
+			return Q7_EXIT_IO;
+		}
+	}
 	q7_objcache_env(oc);
 	*pid = q7_proc_spawn(cc, &o);
 	q7_objcache_env_done();
+	if (o.err > 0)
+		close(o.err);
 	return *pid < 0 ? Q7_EXIT_TOOL : 0;
 }
 
 /* Waits for the compile start_wrapper_compile started, and caches its
- * object. */
-static int wait_wrapper_compile(pid_t pid, struct q7_objcache *oc)
+ * object. What it printed under GCC's json is shown, less its empty
+ * array (GCC's own link runs no compiler and prints none). */
+static int wait_wrapper_compile(struct link *l, pid_t pid, struct q7_objcache *oc)
 {
 	if (pid <= 0)
 		return pid < 0 ? Q7_EXIT_TOOL : 0;
 	int rc = q7_proc_wait(pid, NULL);
 	if (rc == 0)
 		q7_objcache_store(oc);
+	char *err = l->wrapper_err ? q7_read_file(l->wrapper_err, NULL) : NULL;
+	if (err && !q7_diag_text_empty(err))
+		q7_drv_show(l->d, NULL, err);
+	free(err);
 	return rc;
 }
 
@@ -418,7 +437,7 @@ static int resolve_beside_compile(struct link *l, const struct q7_ldsplit *s,
 		/* Either may be stopped while the other fails. */
 		struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
 		pid_t pr = q7_proc_spawn(cmd.v, &o);
-		int rc_c = wait_wrapper_compile(pc, oc);
+		int rc_c = wait_wrapper_compile(l, pc, oc);
 		if (rc_c != 0 && pr > 0) /* its object would go unused */
 			q7_proc_kill(pr, SIGTERM);
 		int rc_r = pr < 0 ? Q7_EXIT_TOOL : q7_proc_wait(pr, NULL);
@@ -426,7 +445,7 @@ static int resolve_beside_compile(struct link *l, const struct q7_ldsplit *s,
 		if (rc == 0)
 			*fits = objects_fit(resolved, wrapper_obj);
 	} else if (rc == 0) {
-		rc = wait_wrapper_compile(pc, oc);
+		rc = wait_wrapper_compile(l, pc, oc);
 	}
 	q7_sv_free(&refs);
 	q7_sv_free(&cmd);
@@ -496,7 +515,7 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 		pid_t pc;
 		rc = start_wrapper_compile(l, cc.v, &oc, &pc);
 		if (rc == 0)
-			rc = wait_wrapper_compile(pc, &oc);
+			rc = wait_wrapper_compile(l, pc, &oc);
 	}
 	if (rc == 0 && split && plan != PLAN_SPLIT)
 		rc = resolve_with_wrapper(l, &s, wrapper_obj, resolved, &plan);
@@ -644,6 +663,7 @@ int q7_mode_link(struct q7_drv *d)
 	free(l.seen);
 	q7_ops_free(&ops);
 	q7_sb_free(&l.wrapper_text);
+	free(l.wrapper_err);
 	free(l.base);
 	free(cpp);
 	free(obj);

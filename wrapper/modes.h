@@ -71,6 +71,8 @@ size_t q7_drv_report(struct q7_drv *d, struct q7_diags *ds);
 size_t q7_drv_report_merged(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err);
 /* q7_drv_report_merged without the policy: ds as it is (may be NULL). */
 void q7_drv_show(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err);
+/* True when err (a captured stderr) holds nothing but empty JSON arrays. */
+bool q7_diag_text_empty(const char *err);
 /* True when the compiler's stderr must be captured for that merge: GCC's
  * style with -fdiagnostics-format=json, not under -###. */
 bool q7_drv_capture_err(const struct q7_drv *d);

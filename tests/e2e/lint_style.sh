@@ -130,6 +130,17 @@ isjson lintmode.json || { cat lintmode.json; fail "json: --q7-lint"; }
 "$gnu" --q7-lint -fdiagnostics-format=json -fdiagnostics-format=text acc.cpp --q7-multicore \
 	2> lintmode.err || fail "text: --q7-lint"
 grep -q '^    6 |' lintmode.err || { cat lintmode.err; fail "text after json: not text"; }
+# A link's own finding (a warning, so the wrapper still compiles, in an
+# empty cache): one array, not the link's and then the wrapper compile's.
+for i in 0 1 2 3 4 5 6 7 8 9 10; do
+	echo "Q7_KERNEL torch::Tensor k$i(const torch::Tensor &x) { return x; }"
+done > body
+{ printf '#include <torch/torch.h>\n#include <q7/kernel.h>\n'; cat body; } > many.cpp
+"$gnu" -c many.cpp -o many.o || fail "compile many.cpp"
+XDG_CACHE_HOME=$PWD/cache "$gnu" -shared -o libmany.so many.o -fdiagnostics-format=json \
+	-Wno-error=q7-too-many-kernels 2> link.json || { cat link.json; fail "json: the link failed"; }
+python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); assert [x["option"] for x in d] == ["-Wq7-too-many-kernels"], d' link.json ||
+	{ cat link.json; fail "json: the link's stderr is not one array of its finding"; }
 rc=0
 "$gnu" --q7-lint -fdiagnostics-format=json-file ok.cpp 2> bad.err || rc=$?
 [ "$rc" != 0 ] && grep -q "unrecognized argument in option '-fdiagnostics-format=json-file'" bad.err ||
