@@ -111,6 +111,9 @@ static unsigned display_col(const char *l, size_t i)
 static void span_of(const char *l, size_t len, unsigned col, struct span *s)
 {
 	s->start = col - 1;
+	/* A column inside a UTF-8 character means the character. */
+	while (s->start > 0 && s->start < len && ((unsigned char)l[s->start] & 0xc0) == 0x80)
+		s->start--;
 	s->end = s->start;
 	if (s->start < len) {
 		s->end = s->start + char_len(l, len, s->start);

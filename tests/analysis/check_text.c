@@ -454,6 +454,16 @@ START_TEST(print_gcc_style)
 	ck_assert_ptr_nonnull(strstr(out, want));
 	free(out);
 	free(want);
+	/* A column inside a UTF-8 character (byte 44, é's second) means it. */
+	ds.d[1].col = 44;
+	r = (struct q7_diag_render){.style = Q7_DIAG_GCC};
+	out = render(&ds, &r);
+	want = q7_xasprintf("%s:12:50: note: here\n", path);
+	ck_assert_ptr_nonnull(strstr(out, want));
+	ck_assert_ptr_nonnull(strstr(out, "      | " "                                                 ^~~\n"));
+	free(out);
+	free(want);
+	ds.d[1].col = 43;
 	for (int style = Q7_DIAG_CLANG; style <= Q7_DIAG_GCC; style++) {
 		r = (struct q7_diag_render){.style = style, .no_caret = true, .no_column = true};
 		out = render(&ds, &r);
