@@ -6,11 +6,11 @@
 #include "record.h"
 #include "proc.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
 #include <unistd.h>
 
 /* Runs the real compiler (cmd) while analysing the C++ inputs srcs (n of
