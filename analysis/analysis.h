@@ -64,12 +64,55 @@ bool q7_warn_policy_rule(struct q7_warn_policy *p, const char *rule, bool no, bo
 size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p);
 void q7_warn_policy_free(struct q7_warn_policy *p);
 
-/* Prints "file:line:col: error: message [-Wq7-rule]", in colour when
- * color is true, with the source line and a caret when the diagnostic's
- * file is one the analysis read (source_read) and still a regular file of
- * at most 16 MiB. Names, messages and lines are shown as
- * q7_sb_add_shown shows them. */
-void q7_diags_print(const struct q7_diags *ds, FILE *out, bool color);
+/* How the real compiler prints diagnostics, which q7cc's lint follows:
+ * clang's (xt, a host profile whose compiler is clang) or GCC's (gnu, a
+ * host profile whose compiler is GCC). docs/diagnostics.md shows both. */
+enum q7_diag_style { Q7_DIAG_CLANG, Q7_DIAG_GCC };
+
+/* GCC's colours, SGR parameters as GCC_COLORS gives them ("01;31"); an
+ * empty one is no colour. */
+struct q7_gcc_colors {
+	char error[24], warning[24], note[24], locus[24];
+};
+/* GCC's defaults, then what gcc_colors (GCC_COLORS, or NULL) sets of
+ * error, warning, note and locus; reading stops at a malformed entry, as
+ * GCC's does. */
+void q7_gcc_colors_init(struct q7_gcc_colors *c, const char *gcc_colors);
+
+/* clang's -fdiagnostics-format: where a place is written, "file:3:6:",
+ * "file(3,6):" (msvc) or "file +3:6:" (vi). */
+enum q7_clang_format { Q7_CLANG_FORMAT_CLANG, Q7_CLANG_FORMAT_MSVC, Q7_CLANG_FORMAT_VI };
+
+struct q7_diag_render {
+	enum q7_diag_style style;
+	enum q7_clang_format clang_format;
+	bool color;      /* in the style's colours */
+	bool json;       /* GCC's -fdiagnostics-format=json: a JSON array */
+	bool werror_all; /* -Werror: GCC's closing line says "all warnings" */
+	bool no_caret;   /* no source line nor caret (-fno-diagnostics-show-caret,
+	                  * clang's -fno-caret-diagnostics) */
+	bool no_line_numbers; /* GCC: a one-space margin, no " 12 | " gutter */
+	bool no_column;  /* -fno-show-column: "file:line:" */
+	bool byte_columns; /* GCC: -fdiagnostics-column-unit=byte */
+	int column_shift;  /* GCC: -fdiagnostics-column-origin=N gives N - 1 */
+	struct q7_gcc_colors gcc;
+};
+
+/* Prints the diagnostics as r says. clang: "file:line:col: error:
+ * message [-Werror,-Wq7-rule]", the source line and a caret. GCC:
+ * "file:line:col: error: message [-Werror=q7-rule]" (display columns),
+ * the source line under GCC's " 12 | " gutter and a "^~~~" line under the
+ * token at the column, then "q7cc: some warnings being treated as errors"
+ * when one was; with json, GCC's JSON array (nothing for no diagnostics).
+ * The source line is shown when the diagnostic's file is one the analysis
+ * read (source_read) and still a regular file of at most 16 MiB. Names,
+ * messages and lines are shown as q7_sb_add_shown shows them. */
+void q7_diags_print(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r);
+/* GCC's JSON objects for ds, comma-separated, without the brackets, for
+ * merging into the array the compiler printed; *first: no object was
+ * written before (so no leading comma), false after. */
+void q7_diags_write_gcc_json(const struct q7_diags *ds, FILE *out, bool *first,
+                             const struct q7_diag_render *r);
 /* Machine-readable forms for CI. */
 void q7_diags_write_json(const struct q7_diags *ds, FILE *out);
 void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out);

@@ -62,6 +62,27 @@ char *q7_profile_kinds(const char *profile, const char *conj);
  * after the diagnostic it belongs to. */
 void q7_diags_sort(struct q7_diags *ds, size_t from);
 
+/* Files read for the lines diagnostics show, kept for one print call
+ * (diag_source.c). */
+struct q7_src_cache {
+	size_t n;
+	struct {
+		char *path;
+		char *text; /* NULL when unreadable */
+	} f[16];
+};
+/* The line of d (without its newline) and its length, when d's file is one
+ * the analysis read (source_read), a regular file of at most 16 MiB, and
+ * has that line; else NULL. */
+const char *q7_src_line(struct q7_src_cache *c, const struct q7_diag *d, size_t *len);
+void q7_src_cache_free(struct q7_src_cache *c);
+/* s as q7_sb_add_shown shows it (tabs escaped). */
+void q7_fputs_shown(const char *s, FILE *out);
+
+/* GCC's style (diag_gcc.c): the text, and the objects of its JSON array
+ * (comma-separated; *first says whether one was written before). */
+void q7_diags_print_gcc(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r);
+
 /* Writes s as a JSON string literal (quotes included). */
 void q7_json_str(FILE *out, const char *s);
 

@@ -161,6 +161,31 @@ static int color_of(const char *name, const char *value)
 	return strncmp(name, "-fno-", 5) == 0 ? 0 : 1;
 }
 
+/* What a diagnostic shows, GCC's and clang's spellings; the last flag wins.
+ * A value the compiler refuses is its to refuse (q7cc keeps its default). */
+static void take_diag_show(struct q7_inv *inv, const char *name, const char *value)
+{
+	bool no = strncmp(name, "-fno-", 5) == 0;
+	if (strstr(name, "caret")) {
+		inv->no_caret = no;
+	} else if (strstr(name, "line-numbers")) {
+		inv->no_line_numbers = no;
+	} else if (strstr(name, "show-column")) {
+		inv->no_column = no;
+	} else if (strstr(name, "column-unit")) {
+		inv->byte_columns = strcmp(value, "byte") == 0;
+	} else if (strstr(name, "column-origin")) {
+		char *end;
+		long n = strtol(value, &end, 10);
+		if (*value && !*end && n >= 0 && n < 1000)
+			inv->column_shift = (int)n - 1;
+	} else if (strstr(name, "plain-output")) {
+		/* GCC: no caret, no line numbers, no colour. */
+		inv->no_caret = inv->no_line_numbers = true;
+		inv->color = 0;
+	}
+}
+
 /* --q7-kernel=a,b: one name or a comma list. */
 static int take_kernels(struct q7_inv *inv, const char *value)
 {
@@ -203,6 +228,8 @@ static int take_option(struct q7_inv *inv, struct q7_unit *u, struct seen *seen,
 			inv->debug = false;
 		break;
 	case Q7_ID_COLOR: inv->color = color_of(u->opt->name, u->value); break;
+	case Q7_ID_DIAG_FORMAT: inv->diag_format = u->value; break;
+	case Q7_ID_DIAG_SHOW: take_diag_show(inv, u->opt->name, u->value); break;
 	case Q7_ID_Q7_TOOLCHAIN: inv->toolchain = u->value; break;
 	case Q7_ID_Q7_KERNEL: return take_kernels(inv, u->value);
 	case Q7_ID_Q7_SCHEMA: seen->schema = true; break;

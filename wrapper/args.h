@@ -58,6 +58,12 @@ struct q7_inv {
 	const char *output;  /* -o, or NULL */
 	const char *toolchain; /* --q7-toolchain=, or NULL */
 	const char *format;  /* --q7-format=, or NULL (text) */
+	const char *diag_format; /* -fdiagnostics-format= (the last), or NULL */
+	bool no_caret;       /* -fno-diagnostics-show-caret, -fno-caret-diagnostics */
+	bool no_line_numbers; /* -fno-diagnostics-show-line-numbers */
+	bool no_column;      /* -fno-show-column */
+	bool byte_columns;   /* -fdiagnostics-column-unit=byte */
+	int column_shift;    /* -fdiagnostics-column-origin=N: N - 1 */
 	const char *emit_wrapper; /* --q7-emit-wrapper=, or NULL */
 	struct q7_strvec kernels; /* --q7-kernel= names */
 	size_t nsources;     /* units with a source input */

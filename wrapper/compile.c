@@ -6,6 +6,8 @@
 #include "record.h"
 #include "proc.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,9 @@
  * or carried q7cc -E's findings (under -###: would). Returns the
  * compiler's exit code when it failed, else Q7_EXIT_ERROR with
  * *lint_failed set when the lint failed, else 0. Under -### it shows the
- * steps and runs nothing. */
+ * steps and runs nothing. Under GCC's -fdiagnostics-format=json the
+ * compiler's stderr goes to a file, and its array and the lint are
+ * printed as one (q7_drv_report_merged). */
 static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *srcs, size_t n,
                          struct q7_op_table *ops, bool *analysed, bool *lint_failed)
 {
@@ -28,9 +32,23 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 	 * it finished after q7cc would lack its records (support/proc.c,
 	 * start_guard). */
 	struct q7_proc_opts po = {.name = q7_path_basename(cmd[0]), .dies_with_us = true};
+	char *err_path = NULL;
+	if (q7_drv_capture_err(d)) {
+		err_path = q7_drv_temp_path(d, "compiler.err");
+		po.err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (po.err < 0) {
+			q7_error("%s: cannot create: %s", err_path, strerror(errno));
+			free(err_path);
+			return Q7_EXIT_IO;
+		}
+	}
 	pid_t pid = q7_step_start(d, cmd, &po);
-	if (pid < 0)
+	if (po.err > 0)
+		close(po.err);
+	if (pid < 0) {
+		free(err_path);
 		return Q7_EXIT_TOOL;
+	}
 	struct q7_diags diags = {0};
 	bool broken = false;
 	for (size_t i = 0; i < n; i++) {
@@ -39,12 +57,18 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 		*analysed |= ran;
 	}
 	int rc = q7_step_wait(pid);
+	char *err = err_path ? q7_read_file(err_path, NULL) : NULL;
 	/* A failed compile speaks for itself: the user sees its diagnostics
 	 * once, not libclang's too. */
-	if (!d->dry && rc == 0 && *analysed && (q7_drv_report(d, &diags) > 0 || broken)) {
+	bool lint = !d->dry && rc == 0 && *analysed;
+	if (lint && (q7_drv_report_merged(d, &diags, err) > 0 || broken)) {
 		*lint_failed = true;
 		rc = Q7_EXIT_ERROR;
+	} else if (!lint && err) {
+		q7_drv_show(d, NULL, err);
 	}
+	free(err);
+	free(err_path);
 	q7_diags_free(&diags);
 	return rc;
 }

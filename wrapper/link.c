@@ -20,6 +20,7 @@
 #include "tempfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,7 @@ struct link {
 	bool progress;
 	struct q7_strbuf wrapper_text; /* wrapper.cpp's, the cache's key */
 	const char *wrapper_dep;       /* the wrapper compile's dependencies */
+	char *wrapper_err;             /* its stderr, under GCC's json (or NULL) */
 };
 
 static void add_input(struct link *l, const char *path, int kind)
@@ -217,7 +219,7 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 		if (rc == 0)
 			q7_ops_merge(&all, d->prof.name, ops, &diags);
 		size_t errors = q7_diags_apply_policy(&diags, &d->policy);
-		q7_diags_print(&diags, stderr, q7_drv_color(d));
+		q7_drv_print(d, &diags);
 		q7_diags_free(&diags);
 		if (errors && rc == 0)
 			rc = Q7_EXIT_ERROR;
@@ -405,19 +407,36 @@ static int start_wrapper_compile(struct link *l, char *const *cc, struct q7_objc
 		return 0;
 	}
 	struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
+	/* Under GCC's json its stderr is kept apart: its empty array would
+	 * follow the link's own diagnostics as a second one. */
+	if (q7_drv_capture_err(d) && !l->wrapper_err) {
+		l->wrapper_err = q7_drv_temp_path(d, "wrapper.err");
+		o.err = open(l->wrapper_err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (o.err < 0) {
+			q7_error("%s: cannot create: %s", l->wrapper_err, strerror(errno));
+			return Q7_EXIT_IO;
+		}
+	}
 	q7_objcache_env(oc);
 	*pid = q7_step_start(d, cc, &o);
 	q7_objcache_env_done();
+	if (o.err > 0)
+		close(o.err);
 	return *pid < 0 ? Q7_EXIT_TOOL : 0;
 }
 
 /* Waits for the compile start_wrapper_compile started, and caches its
- * object. */
-static int wait_wrapper_compile(pid_t pid, struct q7_objcache *oc)
+ * object. What it printed under GCC's json is shown, less its empty
+ * array (GCC's own link runs no compiler and prints none). */
+static int wait_wrapper_compile(struct link *l, pid_t pid, struct q7_objcache *oc)
 {
 	int rc = q7_step_wait(pid);
 	if (rc == 0 && pid > 0)
 		q7_objcache_store(oc);
+	char *err = l->wrapper_err ? q7_read_file(l->wrapper_err, NULL) : NULL;
+	if (err && !q7_diag_text_empty(err))
+		q7_drv_show(l->d, NULL, err);
+	free(err);
 	return rc;
 }
 
@@ -441,7 +460,7 @@ static int resolve_beside_compile(struct link *l, const struct q7_ldsplit *s,
 		/* Either may be stopped while the other fails. */
 		struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
 		pid_t pr = q7_step_start(d, cmd.v, &o);
-		int rc_c = wait_wrapper_compile(pc, oc);
+		int rc_c = wait_wrapper_compile(l, pc, oc);
 		if (rc_c != 0 && pr > 0) /* its object would go unused */
 			q7_proc_kill(pr, SIGTERM);
 		int rc_r = q7_step_wait(pr);
@@ -517,7 +536,7 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 		pid_t pc;
 		rc = start_wrapper_compile(l, cc.v, &oc, &pc);
 		if (rc == 0)
-			rc = wait_wrapper_compile(pc, &oc);
+			rc = wait_wrapper_compile(l, pc, &oc);
 	}
 	if (rc == 0 && split && plan != PLAN_SPLIT)
 		rc = resolve_with_wrapper(l, &s, wrapper_obj, resolved, &plan);
@@ -667,6 +686,7 @@ int q7_mode_link(struct q7_drv *d)
 	free(l.in);
 	q7_ops_free(&ops);
 	q7_sb_free(&l.wrapper_text);
+	free(l.wrapper_err);
 	free(l.base);
 	free(cpp);
 	free(obj);

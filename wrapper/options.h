@@ -59,6 +59,11 @@ enum q7_opt_id {
 	Q7_ID_LSP,          /* -mlsp=DIR */
 	Q7_ID_RDYNAMIC,     /* -rdynamic: ld's --export-dynamic */
 	Q7_ID_COLOR,        /* -fdiagnostics-color[=], -f[no-]color-diagnostics */
+	Q7_ID_DIAG_FORMAT,  /* -fdiagnostics-format= */
+	Q7_ID_DIAG_SHOW,    /* what a diagnostic shows: -f[no-]diagnostics-show-caret,
+	                     * -f[no-]caret-diagnostics, -f[no-]diagnostics-show-line-numbers,
+	                     * -f[no-]show-column, -fdiagnostics-column-unit=,
+	                     * -fdiagnostics-column-origin=, -fdiagnostics-plain-output */
 	Q7_ID_Q7_TOOLCHAIN, /* --q7-toolchain= */
 	Q7_ID_Q7_KERNEL,    /* --q7-kernel= */
 	Q7_ID_Q7_SCHEMA,    /* --q7-print-schema */

@@ -282,6 +282,21 @@ int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv
 	return 0;
 }
 
+bool q7_profile_clang_style(const struct q7_profile *p)
+{
+	enum { CLANG, GCC, ITS_COMPILER };
+	static const int style[] = {
+		[Q7_PROFILE_XT] = CLANG, [Q7_PROFILE_GNU] = GCC, [Q7_PROFILE_HOST] = ITS_COMPILER};
+	if (style[p->kind] != ITS_COMPILER)
+		return style[p->kind] == CLANG;
+	char *found = strchr(p->cxx, '/') ? q7_xstrdup(p->cxx) : q7_path_search(p->cxx, NULL);
+	char *real = found ? realpath(found, NULL) : NULL;
+	bool clang = strstr(q7_path_basename(real ? real : p->cxx), "clang") != NULL;
+	free(real);
+	free(found);
+	return clang;
+}
+
 void q7_profile_free(struct q7_profile *p)
 {
 	free(p->cxx);

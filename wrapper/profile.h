@@ -48,6 +48,12 @@ void q7_profile_free(struct q7_profile *p);
  * guard, and for xt the license default and the tools directory on PATH. */
 void q7_profile_export_env(const struct q7_profile *p);
 
+/* True when the real compiler prints clang's diagnostics (so q7cc's lint
+ * does too), false for GCC's: one table, xt clang and gnu GCC; host is
+ * whatever its compiler is (c++ may be either: its name, symlinks
+ * followed, says clang or not). */
+bool q7_profile_clang_style(const struct q7_profile *p);
+
 /* True when the profile forwards this unit to the real compiler. */
 bool q7_profile_keeps(const struct q7_profile *p, const struct q7_unit *u);
 

@@ -48,6 +48,8 @@ struct gather {
 static bool start(const struct q7_drv *d, const char *what, struct gather *g)
 {
 	memset(g, 0, sizeof *g);
+	if ((g->rc = q7_drv_check_diag_format(d)))
+		return false;
 	if (d->inv.ninputs)
 		return true;
 	q7_error("%s: no input files", what);
@@ -92,8 +94,9 @@ int q7_mode_lint(struct q7_drv *d)
 		q7_diags_write_json(&g.diags, stdout);
 	else if (strcmp(format(d), "sarif") == 0)
 		q7_diags_write_sarif(&g.diags, stdout);
-	else
-		q7_diags_print(&g.diags, stderr, q7_drv_color(d));
+	else /* Under GCC's json, an array even when empty, as g++ -fsyntax-only
+	      * prints one. */
+		q7_drv_show(d, &g.diags, q7_drv_capture_err(d) ? "[]\n" : NULL);
 	if (g.diags.n)
 		q7_drv_note_unknown(d);
 	gather_free(&g);
@@ -317,7 +320,7 @@ int q7_mode_schema(struct q7_drv *d)
 	if (strcmp(format(d), "sarif") == 0)
 		q7_diags_write_sarif(&g.diags, stderr);
 	else
-		q7_diags_print(&g.diags, stderr, q7_drv_color(d));
+		q7_drv_show(d, &g.diags, NULL);
 	if (g.diags.n)
 		q7_drv_note_unknown(d);
 	if (strcmp(format(d), "json") == 0) {

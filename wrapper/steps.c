@@ -1,5 +1,4 @@
-/* The helpers every mode uses: showing steps under -### and -v, colour,
- * and the options analysis runs with (including what the real compiler
+/* The helpers every mode uses: showing steps under -### and -v, and the options analysis runs with (including what the real compiler
  * says about its include directories and macros). */
 #include "modes.h"
 #include "proc.h"
@@ -102,14 +101,6 @@ char *q7_drv_temp_path(const struct q7_drv *d, const char *name)
 	return p;
 }
 
-bool q7_drv_color(const struct q7_drv *d)
-{
-	if (d->inv.color >= 0)
-		return d->inv.color == 1;
-	const char *term = getenv("TERM");
-	return isatty(2) && !getenv("NO_COLOR") && !(term && strcmp(term, "dumb") == 0);
-}
-
 void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *args,
                           struct q7_analysis_opts *o)
 {
@@ -126,26 +117,6 @@ void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *a
 bool q7_drv_analysis_needed(const struct q7_drv *d, const struct q7_analysis_opts *o)
 {
 	return q7_analysis_needed(o) || (d->inv.kernels.n && q7_path_exists(o->source));
-}
-
-void q7_drv_note_unknown(struct q7_drv *d)
-{
-	if (d->noted_unknown)
-		return;
-	d->noted_unknown = true;
-	for (size_t i = 0; i < d->unknown_no.n; i++)
-		q7_note("unrecognized command-line option '%s' may have been intended to silence "
-		        "earlier diagnostics",
-		        d->unknown_no.v[i]);
-}
-
-size_t q7_drv_report(struct q7_drv *d, struct q7_diags *ds)
-{
-	size_t errors = q7_diags_apply_policy(ds, &d->policy);
-	q7_diags_print(ds, stderr, q7_drv_color(d));
-	if (ds->n)
-		q7_drv_note_unknown(d);
-	return errors;
 }
 
 void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o)

@@ -319,7 +319,35 @@ static char *capture(void (*fn)(const struct q7_diags *, FILE *, bool), const st
 
 static void print_plain(const struct q7_diags *ds, FILE *f, bool color)
 {
-	q7_diags_print(ds, f, color);
+	q7_diags_print(ds, f, &(struct q7_diag_render){.style = Q7_DIAG_CLANG, .color = color});
+}
+
+/* What q7_diags_print writes with r. */
+static const struct q7_diag_render *render_with;
+
+static void print_with(const struct q7_diags *ds, FILE *f, bool color)
+{
+	(void)color;
+	q7_diags_print(ds, f, render_with);
+}
+
+static char *render(const struct q7_diags *ds, const struct q7_diag_render *r)
+{
+	render_with = r;
+	return capture(print_with, ds, false);
+}
+
+static void print_gcc(const struct q7_diags *ds, FILE *f, bool color)
+{
+	struct q7_diag_render r = {.style = Q7_DIAG_GCC, .color = color};
+	q7_gcc_colors_init(&r.gcc, NULL);
+	q7_diags_print(ds, f, &r);
+}
+
+static void print_gcc_json(const struct q7_diags *ds, FILE *f, bool color)
+{
+	(void)color;
+	q7_diags_print(ds, f, &(struct q7_diag_render){.style = Q7_DIAG_GCC, .json = true});
 }
 
 static void json(const struct q7_diags *ds, FILE *f, bool color)
@@ -334,14 +362,20 @@ static void sarif(const struct q7_diags *ds, FILE *f, bool color)
 	q7_diags_write_sarif(ds, f);
 }
 
+/* Writes src to a new temporary file, its name into path (a mkstemp
+ * template). */
+static void write_temp(char *path, const char *src)
+{
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, src, strlen(src)), (ssize_t)strlen(src));
+	close(fd);
+}
+
 START_TEST(print_caret)
 {
 	char path[] = "/tmp/q7diagXXXXXX";
-	int fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	const char *src = "int a;\n\tQ7_KERNEL at::Tensor k(float *p);\n";
-	ck_assert_int_eq(write(fd, src, strlen(src)), (ssize_t)strlen(src));
-	close(fd);
+	write_temp(path, "int a;\n\tQ7_KERNEL at::Tensor k(float *p);\n");
 	struct q7_diags ds = {0};
 	q7_diags_add(&ds, Q7_SEV_ERROR, path, 2, 33, "q7-unsupported-param", "bad %s", "p");
 	ds.d[0].source_read = true;
@@ -355,11 +389,127 @@ START_TEST(print_caret)
 	ck_assert_str_eq(out, want);
 	free(out);
 	out = capture(print_plain, &ds, true);
-	ck_assert_ptr_nonnull(strstr(out, "\033[1;31merror:"));
-	ck_assert_ptr_nonnull(strstr(out, "\033[1;32m^"));
+	/* clang 14's codes: the severity, then the caret line in green. */
+	ck_assert_ptr_nonnull(strstr(out, "\033[0;1;31merror: \033[0m\033[1mbad p"));
+	ck_assert_ptr_nonnull(strstr(out, "\033[0;1;32m\t                               ^\n\033[0m"));
 	free(out);
 	free(want);
 	q7_diags_free(&ds);
+	unlink(path);
+}
+END_TEST
+
+/* GCC 12's style (the gnu profile): display columns (a tab to the next
+ * multiple of 8), the " 12 | " gutter with tabs expanded, "^~~~" under
+ * the identifier at the column, [-Werror=RULE] and the closing line; its
+ * colours and GCC_COLORS; its JSON objects, notes as children. The
+ * expected text is what g++ 12 -Wextra prints for an unused parameter at
+ * the same place (tests/e2e/lint_gcc_style.sh compares with g++ itself). */
+START_TEST(print_gcc_style)
+{
+	char path[] = "/tmp/q7diagXXXXXX";
+	write_temp(path, "\n\n\n\n\n\n\n\n\n\n\n"
+	                 "\tQ7_KERNEL at::Tensor k(float *scale, int \xc3\xa9t\xc3\xa9);\n");
+	struct q7_diags ds = {0};
+	q7_diags_add(&ds, Q7_SEV_ERROR, path, 12, 32, "q7-unsupported-param", "bad %s", "scale");
+	ds.d[0].source_read = true;
+	ds.d[0].promoted = true;
+	q7_diags_add(&ds, Q7_SEV_NOTE, path, 12, 43, "", "here");
+	ds.d[1].source_read = true;
+	q7_diags_add(&ds, Q7_SEV_WARNING, "", 0, 0, "q7-return", "no place");
+	char *out = capture(print_gcc, &ds, false);
+	char *want = q7_xasprintf(
+	        "%s:12:39: error: bad scale [-Werror=q7-unsupported-param]\n"
+	        "   12 |         Q7_KERNEL at::Tensor k(float *scale, int \xc3\xa9t\xc3\xa9);\n"
+	        "      |                                       ^~~~~\n"
+	        "%s:12:50: note: here\n"
+	        "   12 |         Q7_KERNEL at::Tensor k(float *scale, int \xc3\xa9t\xc3\xa9);\n"
+	        "      |                                                  ^~~\n"
+	        "%s: warning: no place [-Wq7-return]\n"
+	        "%s: some warnings being treated as errors\n",
+	        path, path, q7_progname(), q7_progname());
+	ck_assert_str_eq(out, want);
+	free(out);
+	free(want);
+
+	out = capture(print_gcc, &ds, true);
+	ck_assert_ptr_nonnull(strstr(out, "\033[01m\033[K"));
+	ck_assert_ptr_nonnull(strstr(out, ":12:39:\033[m\033[K \033[01;31m\033[Kerror: \033[m\033[Kbad scale "
+	                                  "[\033[01;31m\033[K-Werror=q7-unsupported-param\033[m\033[K]\n"));
+	ck_assert_ptr_nonnull(strstr(out, "k(float *\033[01;31m\033[Kscale\033[m\033[K, int"));
+	ck_assert_ptr_nonnull(strstr(out, "|                                       \033[01;31m\033[K^~~~~\033[m\033[K\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\033[01;36m\033[Knote: \033[m\033[K"));
+	free(out);
+
+	/* -fno-diagnostics-show-line-numbers, -fdiagnostics-column-unit=byte,
+	 * -fdiagnostics-column-origin=0; -fno-diagnostics-show-caret and
+	 * -fno-show-column (clang's too). */
+	struct q7_diag_render r = {.style = Q7_DIAG_GCC, .no_line_numbers = true,
+	                           .byte_columns = true, .column_shift = -1};
+	out = render(&ds, &r);
+	want = q7_xasprintf("%s:12:31: error: bad scale [-Werror=q7-unsupported-param]\n"
+	                    "         Q7_KERNEL at::Tensor k(float *scale, int \xc3\xa9t\xc3\xa9);\n"
+	                    " %*s^~~~~\n",
+	                    path, 38, "");
+	ck_assert_ptr_nonnull(strstr(out, want));
+	free(out);
+	free(want);
+	/* A column inside a UTF-8 character (byte 44, é's second) means it. */
+	ds.d[1].col = 44;
+	r = (struct q7_diag_render){.style = Q7_DIAG_GCC};
+	out = render(&ds, &r);
+	want = q7_xasprintf("%s:12:50: note: here\n", path);
+	ck_assert_ptr_nonnull(strstr(out, want));
+	ck_assert_ptr_nonnull(strstr(out, "      | " "                                                 ^~~\n"));
+	free(out);
+	free(want);
+	ds.d[1].col = 43;
+	for (int style = Q7_DIAG_CLANG; style <= Q7_DIAG_GCC; style++) {
+		r = (struct q7_diag_render){.style = style, .no_caret = true, .no_column = true};
+		out = render(&ds, &r);
+		ck_assert_ptr_null(strstr(out, "scale, int"));
+		want = q7_xasprintf("%s:12: error: bad scale [", path);
+		ck_assert_ptr_nonnull(strstr(out, want));
+		free(out);
+		free(want);
+	}
+
+	/* GCC_COLORS: what it names, until a malformed entry. */
+	struct q7_gcc_colors c;
+	q7_gcc_colors_init(&c, "error=01;33:range1=32:locus=04:note=x:warning=1");
+	ck_assert_str_eq(c.error, "01;33");
+	ck_assert_str_eq(c.locus, "04");
+	ck_assert_str_eq(c.note, "01;36");
+	ck_assert_str_eq(c.warning, "01;35");
+	q7_gcc_colors_init(&c, "warning=:error=7");
+	ck_assert_str_eq(c.warning, "");
+	ck_assert_str_eq(c.error, "7");
+
+	/* JSON: GCC's keys, display and byte columns, a finish for a token of
+	 * more than one byte, the note a child. */
+	out = capture(print_gcc_json, &ds, false);
+	want = q7_xasprintf(
+	        "[{\"kind\": \"error\", \"message\": \"bad scale\", \"option\": "
+	        "\"-Werror=q7-unsupported-param\", \"locations\": [{\"caret\": {\"file\": \"%s\", "
+	        "\"line\": 12, \"column\": 39, \"display-column\": 39, \"byte-column\": 32}, "
+	        "\"finish\": {\"file\": \"%s\", \"line\": 12, \"column\": 43, \"display-column\": 43, "
+	        "\"byte-column\": 36}}], \"column-origin\": 1, \"escape-source\": false, "
+	        "\"children\": [{\"kind\": \"note\", \"message\": \"here\", \"locations\": "
+	        "[{\"caret\": {\"file\": \"%s\", \"line\": 12, \"column\": 50, \"display-column\": 50, "
+	        "\"byte-column\": 43}, \"finish\": {\"file\": \"%s\", \"line\": 12, \"column\": 52, "
+	        "\"display-column\": 52, \"byte-column\": 47}}], \"column-origin\": 1, "
+	        "\"escape-source\": false}]}, "
+	        "{\"kind\": \"warning\", \"message\": \"no place\", \"option\": \"-Wq7-return\", "
+	        "\"locations\": [], \"column-origin\": 1, \"escape-source\": false, \"children\": []}]\n",
+	        path, path, path, path);
+	ck_assert_str_eq(out, want);
+	free(out);
+	free(want);
+	q7_diags_free(&ds);
+	/* Nothing to say: no array (the caller merges the compiler's). */
+	out = capture(print_gcc_json, &ds, false);
+	ck_assert_str_eq(out, "");
+	free(out);
 	unlink(path);
 }
 END_TEST
@@ -483,6 +633,7 @@ int main(void)
 	tcase_add_test(tc, policy);
 	tcase_add_test(tc, print_caret);
 	tcase_add_test(tc, print_hostile);
+	tcase_add_test(tc, print_gcc_style);
 	tcase_add_test(tc, json_and_sarif);
 	tcase_add_test(tc, rules_documented);
 	suite_add_tcase(s, tc);

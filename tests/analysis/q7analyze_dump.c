@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 		       op->file, op->line, op->col);
 		q7_sb_free(&b);
 	}
-	q7_diags_print(&diags, stdout, false);
+	q7_diags_print(&diags, stdout, &(struct q7_diag_render){.style = Q7_DIAG_CLANG});
 	if (timing)
 		fprintf(stderr, "needed=%d rc=%d time=%.1f ms\n", needed, rc,
 		        (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);

@@ -102,8 +102,10 @@ grep -q '^bad.cpp:4:[0-9]*: error: .*\[-Wq7-unsupported-param\]' pp.err ||
 	{ cat pp.err; fail "no diagnostic at bad.cpp:4"; }
 # The same findings; the compile of the .ii read no bad.cpp nor decl.h,
 # so it shows none of their lines (before: a trailer names any file).
-grep -q '^ *\^$' direct.err || { cat direct.err; fail "the direct compile shows no source line"; }
-grep -v '^ *\^$' direct.err | grep ': \(error\|warning\|note\): ' > direct.msgs
+# (A caret line in clang's style, "   ^", or GCC's, "   |   ^~~".)
+caret='^ *\(| *\)\?\^~*$'
+grep -q "$caret" direct.err || { cat direct.err; fail "the direct compile shows no source line"; }
+grep -v "$caret" direct.err | grep ': \(error\|warning\|note\): ' > direct.msgs
 cmp -s direct.msgs pp.err || { diff direct.msgs pp.err; fail "the .ii's lint differs from the direct compile's"; }
 cmp -s direct.msgs syntax.err || { diff direct.msgs syntax.err; fail "-fsyntax-only of the .ii"; }
 # A name the file lacks is an error q7cc -E records; -Wno-error= on the

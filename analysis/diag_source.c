@@ -1,0 +1,95 @@
+/* The source lines diagnostics show, read once per print call: never from
+ * a FIFO, a device or a file that outgrows the bound while it is read. */
+#include "internal.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A source longer than this is not read for one line. */
+#define MAX_SOURCE (16u << 20)
+
+/* The text of path when it is a regular file of at most MAX_SOURCE bytes,
+ * else NULL: never a FIFO (opened without waiting for a writer), a device
+ * or a file that outgrows the bound while it is read. */
+static char *read_source(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	char *text = NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (off_t)MAX_SOURCE) {
+		size_t cap = (size_t)st.st_size + 1, len = 0;
+		text = q7_xmalloc(cap + 1);
+		ssize_t got;
+		while (len < cap && (got = read(fd, text + len, cap - len)) > 0)
+			len += (size_t)got;
+		text[len] = '\0';
+		/* Grown since fstat (or unreadable): not worth a line. */
+		if (len == cap || got < 0) {
+			free(text);
+			text = NULL;
+		}
+	}
+	close(fd);
+	return text;
+}
+
+static const char *cache_get(struct q7_src_cache *c, const char *path)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->f[i].path, path) == 0)
+			return c->f[i].text;
+	char *text = read_source(path);
+	if (c->n == sizeof c->f / sizeof c->f[0]) {
+		/* Full: drop the oldest; diagnostics come grouped by file. */
+		free(c->f[0].path);
+		free(c->f[0].text);
+		memmove(&c->f[0], &c->f[1], (c->n - 1) * sizeof c->f[0]);
+		c->n--;
+	}
+	c->f[c->n].path = q7_xstrdup(path);
+	c->f[c->n].text = text;
+	return c->f[c->n++].text;
+}
+
+void q7_src_cache_free(struct q7_src_cache *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->f[i].path);
+		free(c->f[i].text);
+	}
+	c->n = 0;
+}
+
+const char *q7_src_line(struct q7_src_cache *c, const struct q7_diag *d, size_t *len)
+{
+	if (!*d->file || !d->line || !d->source_read)
+		return NULL;
+	const char *p = cache_get(c, d->file);
+	if (!p)
+		return NULL;
+	for (unsigned l = 1; l < d->line; l++) {
+		p = strchr(p, '\n');
+		if (!p)
+			return NULL;
+		p++;
+	}
+	const char *end = strchr(p, '\n');
+	*len = end ? (size_t)(end - p) : strlen(p);
+	if (*len && p[*len - 1] == '\r')
+		(*len)--;
+	return p;
+}
+
+void q7_fputs_shown(const char *s, FILE *out)
+{
+	struct q7_strbuf b = {0};
+	q7_sb_add(&b, "");
+	q7_sb_add_shown(&b, s, false);
+	fputs(b.s, out);
+	q7_sb_free(&b);
+}

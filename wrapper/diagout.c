@@ -1,0 +1,186 @@
+/* How q7cc's own diagnostics reach stderr: in the style of the compiler
+ * the profile runs (clang's or GCC's), in its colours, and under GCC's
+ * -fdiagnostics-format=json merged into the one JSON array the compiler
+ * prints, so that a tool reading stderr reads one valid array. */
+#include "modes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void q7_drv_render(const struct q7_drv *d, struct q7_diag_render *r)
+{
+	memset(r, 0, sizeof *r);
+	bool clang = q7_profile_clang_style(&d->prof);
+	r->style = clang ? Q7_DIAG_CLANG : Q7_DIAG_GCC;
+	/* GCC 12 takes text and json, the last one given; clang 14 refuses
+	 * json itself (its own error ends the compile). */
+	const char *format = d->inv.diag_format ? d->inv.diag_format : "";
+	r->json = !clang && strcmp(format, "json") == 0;
+	if (clang && strcmp(format, "msvc") == 0)
+		r->clang_format = Q7_CLANG_FORMAT_MSVC;
+	else if (clang && strcmp(format, "vi") == 0)
+		r->clang_format = Q7_CLANG_FORMAT_VI;
+	r->werror_all = d->policy.werror;
+	r->no_caret = d->inv.no_caret;
+	r->no_line_numbers = d->inv.no_line_numbers;
+	r->no_column = d->inv.no_column;
+	r->byte_columns = d->inv.byte_columns;
+	r->column_shift = d->inv.column_shift;
+	const char *gcc_colors = clang ? NULL : getenv("GCC_COLORS");
+	q7_gcc_colors_init(&r->gcc, gcc_colors);
+	const char *term = getenv("TERM");
+	bool color = d->inv.color >= 0 ? d->inv.color == 1
+	                               : isatty(2) && term && strcmp(term, "dumb") != 0;
+	/* GCC: GCC_COLORS set but empty turns colour off, even "always". */
+	if (gcc_colors && !*gcc_colors)
+		color = false;
+	r->color = color && !r->json;
+}
+
+void q7_drv_print(const struct q7_drv *d, const struct q7_diags *ds)
+{
+	struct q7_diag_render r;
+	q7_drv_render(d, &r);
+	q7_diags_print(ds, stderr, &r);
+	fflush(stderr);
+}
+
+int q7_drv_check_diag_format(const struct q7_drv *d)
+{
+	const char *f = d->inv.diag_format;
+	if (!f)
+		return 0;
+	if (q7_profile_clang_style(&d->prof)) {
+		if (strcmp(f, "clang") == 0 || strcmp(f, "msvc") == 0 || strcmp(f, "vi") == 0)
+			return 0;
+		q7_error("invalid value '%s' in '-fdiagnostics-format %s'", f, f);
+	} else {
+		if (strcmp(f, "text") == 0 || strcmp(f, "json") == 0)
+			return 0;
+		q7_error("unrecognized argument in option '-fdiagnostics-format=%s'", f);
+		q7_note("valid arguments to '-fdiagnostics-format=' are: json text");
+	}
+	return Q7_EXIT_USAGE;
+}
+
+bool q7_drv_capture_err(const struct q7_drv *d)
+{
+	struct q7_diag_render r;
+	q7_drv_render(d, &r);
+	return r.json && !d->dry;
+}
+
+/* The notes about -Wno-q7-NAME naming no rule, as text or, under json,
+ * as diagnostics of their own (GCC's note has no place either). */
+static void unknown_notes(struct q7_drv *d, struct q7_diags *json_ds)
+{
+	if (d->noted_unknown)
+		return;
+	d->noted_unknown = true;
+	for (size_t i = 0; i < d->unknown_no.n; i++) {
+		static const char what[] =
+		        "unrecognized command-line option '%s' may have been intended to silence "
+		        "earlier diagnostics";
+		if (json_ds)
+			q7_diags_add(json_ds, Q7_SEV_NOTE, "", 0, 0, "", what, d->unknown_no.v[i]);
+		else
+			q7_note(what, d->unknown_no.v[i]);
+	}
+}
+
+void q7_drv_note_unknown(struct q7_drv *d)
+{
+	struct q7_diag_render r;
+	q7_drv_render(d, &r);
+	struct q7_diags notes = {0};
+	unknown_notes(d, r.json ? &notes : NULL);
+	q7_drv_print(d, &notes);
+	q7_diags_free(&notes);
+}
+
+/* A line that is one JSON array, as GCC 12 prints its diagnostics: the
+ * text between the brackets (trimmed) in *inner. */
+static bool json_array_line(const char *l, size_t n, const char **inner, size_t *len)
+{
+	while (n && (l[n - 1] == ' ' || l[n - 1] == '\r'))
+		n--;
+	if (n < 2 || l[0] != '[' || l[n - 1] != ']')
+		return false;
+	*inner = l + 1;
+	*len = n - 2;
+	while (*len && **inner == ' ')
+		(*inner)++, (*len)--;
+	return true;
+}
+
+void q7_drv_show(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err)
+{
+	struct q7_diags none = {0};
+	if (!ds)
+		ds = &none;
+	struct q7_diag_render r;
+	q7_drv_render(d, &r);
+	if (!r.json) {
+		if (compiler_err)
+			fputs(compiler_err, stderr);
+		q7_diags_print(ds, stderr, &r);
+		if (ds->n)
+			unknown_notes(d, NULL);
+		fflush(stderr);
+		return;
+	}
+	if (ds->n)
+		unknown_notes(d, ds);
+	/* The compiler's other lines first (its driver's, the linker's), then
+	 * one array of its objects and q7cc's. */
+	struct q7_strbuf objects = {0};
+	bool arrays = false;
+	for (const char *p = compiler_err ? compiler_err : ""; *p;) {
+		size_t n = strcspn(p, "\n");
+		const char *inner;
+		size_t len;
+		if (json_array_line(p, n, &inner, &len)) {
+			arrays = true;
+			if (len)
+				q7_sb_addf(&objects, "%s%.*s", objects.len ? ", " : "", (int)len, inner);
+		} else {
+			fwrite(p, 1, n + (p[n] == '\n'), stderr);
+		}
+		p += n + (p[n] == '\n');
+	}
+	if (arrays || ds->n) {
+		bool first = objects.len == 0;
+		fprintf(stderr, "[%s", objects.len ? objects.s : "");
+		q7_diags_write_gcc_json(ds, stderr, &first, &r);
+		fputs("]\n", stderr);
+	}
+	fflush(stderr);
+	q7_sb_free(&objects);
+	q7_diags_free(&none);
+}
+
+bool q7_diag_text_empty(const char *err)
+{
+	for (const char *p = err; *p;) {
+		size_t n = strcspn(p, "\n"), len;
+		const char *inner;
+		if (n && !(json_array_line(p, n, &inner, &len) && len == 0))
+			return false;
+		p += n + (p[n] == '\n');
+	}
+	return true;
+}
+
+size_t q7_drv_report_merged(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err)
+{
+	size_t errors = ds ? q7_diags_apply_policy(ds, &d->policy) : 0;
+	q7_drv_show(d, ds, compiler_err);
+	return errors;
+}
+
+size_t q7_drv_report(struct q7_drv *d, struct q7_diags *ds)
+{
+	return q7_drv_report_merged(d, ds, NULL);
+}
