@@ -35,6 +35,8 @@ static const struct tool tools[] = {
 int main(int argc, char **argv)
 {
 	const char *self = argc > 0 ? q7_path_basename(argv[0]) : "q7cc";
+	if (argc > 0)
+		q7_set_self_argv0(argv[0]);
 	/* Past a file size limit (ulimit -f) a write fails with EFBIG, which
 	 * every tool reports naming the file and cleans up after, instead of
 	 * the process dying by SIGXFSZ with its temporaries left behind. */
