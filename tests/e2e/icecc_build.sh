@@ -67,7 +67,13 @@ trap stop EXIT
 # As the namespace's init, this shell would ignore these signals.
 trap 'exit 143' TERM INT HUP
 
+# Refused: a profile icecream cannot distribute, a folder that is none.
+! "$bin/q7cc-icecc-env" xt "$work" 2> err.txt || fail "q7cc-icecc-env xt succeeded"
+grep -q '^q7cc-icecc-env: xt: no such profile for icecream' err.txt || fail "q7cc-icecc-env xt: $(cat err.txt)"
+! "$bin/q7cc-icecc-env" gnu "$work/none" 2> err.txt || fail "q7cc-icecc-env gnu none succeeded"
+grep -q "^q7cc-icecc-env: $work/none: not a folder" err.txt || fail "q7cc-icecc-env gnu none: $(cat err.txt)"
 env=$("$bin/q7cc-icecc-env" gnu "$work") || fail "q7cc-icecc-env gnu"
+[ "$(ls -A "$work" | grep -c 'q7cc-icecc-env')" = 0 ] || fail "q7cc-icecc-env left a temporary in $work"
 tar tzf "$env" > env.list || fail "$env: not a tarball"
 grep -qx 'usr/bin/g++' env.list || fail "$env has no usr/bin/g++"
 
