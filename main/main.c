@@ -2,7 +2,8 @@
  * same names as a first-argument subcommand (q7cc --q7-run ...):
  *
  *   q7cc, xt-clang++, *-clang++   the compiler driver (wrapper/driver.c)
- *   q7cc-xt, q7cc-gnu, q7cc-host   the driver with that profile (profile.c)
+ *   q7cc-xt, q7cc-gnu, q7cc-host   the driver with that profile (profile.c),
+ *   q7cc-gnu-g++, q7cc-host-g++    also under names icecream distributes
  *   q7-pkg-loadlib, xt-pkg-loadlib the packer (packer/)
  *   q7-prelink                     the prelinker (prelink/)
  *   q7-run                         run a kernel (run/)
@@ -35,6 +36,8 @@ static const struct tool tools[] = {
 int main(int argc, char **argv)
 {
 	const char *self = argc > 0 ? q7_path_basename(argv[0]) : "q7cc";
+	if (argc > 0)
+		q7_set_self_argv0(argv[0]);
 	/* Past a file size limit (ulimit -f) a write fails with EFBIG, which
 	 * every tool reports naming the file and cleans up after, instead of
 	 * the process dying by SIGXFSZ with its temporaries left behind. */

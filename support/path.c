@@ -102,17 +102,59 @@ char *q7_read_file(const char *path, size_t *len)
 
 static char *self_exe;
 static char *prefix;
+static const char *self_argv0;
+
+void q7_set_self_argv0(const char *argv0)
+{
+	self_argv0 = argv0;
+}
+
+/* argv[0] as a file: itself when it holds a '/', else the first PATH
+ * entry that has it (as execvp found it); NULL when neither names one. */
+static char *argv0_file(const char *argv0)
+{
+	if (!argv0 || !*argv0)
+		return NULL;
+	if (strchr(argv0, '/'))
+		return realpath(argv0, NULL);
+	const char *path = getenv("PATH");
+	for (const char *p = path ? path : ""; p && *p;) {
+		const char *end = strchr(p, ':');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char *dir = n ? q7_xstrndup(p, n) : q7_xstrdup(".");
+		char *cand = q7_path_join(dir, argv0);
+		free(dir);
+		char *real = access(cand, X_OK) == 0 ? realpath(cand, NULL) : NULL;
+		free(cand);
+		if (real)
+			return real;
+		p = end ? end + 1 : NULL;
+	}
+	return NULL;
+}
 
 const char *q7_self_exe(void)
 {
 	if (!self_exe) {
 		char buf[PATH_MAX];
 		ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-		if (n < 0)
-			q7_fatal(Q7_EXIT_INTERNAL, "cannot find my own executable: /proc/self/exe: %s",
-			         strerror(errno));
-		buf[n] = '\0';
-		self_exe = q7_xstrdup(buf);
+		if (n >= 0) {
+			buf[n] = '\0';
+			self_exe = q7_xstrdup(buf);
+		} else {
+			/* No /proc: a chroot such as icecream's remote compile
+			 * (docs/driver.md, "icecream"). argv[0] names the link
+			 * the compile was started by, and its target is q7cc. */
+			int err = errno;
+			char *real = argv0_file(self_argv0);
+			if (!real)
+				q7_fatal(Q7_EXIT_INTERNAL,
+				         "cannot find my own executable: /proc/self/exe: %s, and argv[0] "
+				         "('%s') names no file",
+				         strerror(err), self_argv0 ? self_argv0 : "");
+			self_exe = q7_xstrdup(real);
+			free(real);
+		}
 	}
 	return self_exe;
 }

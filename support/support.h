@@ -113,5 +113,7 @@ void q7_set_prefix(const char *dir);
  * "share/q7cc/...", "include/...", "bin/..."), mapped to the build's. */
 char *q7_prefix_path(const char *rel);
 const char *q7_self_exe(void);
+/* argv[0], for q7_self_exe where /proc is not mounted (a chroot). */
+void q7_set_self_argv0(const char *argv0);
 
 #endif

@@ -156,6 +156,14 @@ static const char *profile_of_name(const char *argv0)
 	for (int i = 0; i < 3; i++)
 		if (strcmp(base + 5, names[i]) == 0)
 			return names[i];
+	/* q7cc-gnu-g++, q7cc-host-g++: icecream distributes a compile only
+	 * when its compiler's name holds "g++" (or "clang++"), and runs that
+	 * name on the remote host (docs/driver.md, "icecream"). */
+	for (int i = Q7_PROFILE_GNU; i <= Q7_PROFILE_HOST; i++) {
+		size_t n = strlen(names[i]);
+		if (strncmp(base + 5, names[i], n) == 0 && strcmp(base + 5 + n, "-g++") == 0)
+			return names[i];
+	}
 	return NULL;
 }
 

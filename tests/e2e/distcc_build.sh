@@ -9,6 +9,7 @@
 #   distcc_build.sh STAGE_BIN BUILD_DIR OPS_DIR WORKDIR
 set -euo pipefail
 bin=$1 build=$2 ops=$3 work=$4
+here=$(cd "$(dirname "$0")" && pwd)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 for t in distcc distccd; do
 	command -v $t > /dev/null || fail "$t is not installed (Debian package distcc; scripts/setup-deps)"
@@ -101,17 +102,5 @@ n=$(grep -c "forking to execute: $q7 .*-c /tmp/distccd_[^ ]*\.ii" "$srv/distccd.
 [ "$n" -ge "$(echo "$sources" | wc -w)" ] || fail "$n compiles of .ii files on the server"
 
 # The same records and images as the local build.
-for o in $(cd local && find . -name '*.cpp.o'); do
-	readelf -x .q7.ops "local/$o" > a.rec 2>&1
-	readelf -x .q7.ops "remote/$o" > b.rec 2>&1
-	grep -q '^  0x' a.rec || fail "local/$o has no records"
-	cmp -s a.rec b.rec || { diff a.rec b.rec; fail "$o: the records differ"; }
-done
-for img in libops.packed.so libdeep.packed.so; do
-	[ -f "remote/$img" ] || fail "remote/$img missing"
-	cmp "local/$img" "remote/$img" || fail "$img differs from the local build's"
-done
-"$bin/q7cc" --q7-print-schema --q7-format=json remote/CMakeFiles/deep.dir/deep.cpp.o > deep.json
-grep -q '"name": "deep_sum"' deep.json && grep -q '"stack_size": 2097152' deep.json ||
-	fail "deep_sum or its stack size lost: $(cat deep.json)"
+"$here/same_as_local.sh" "$bin" local remote
 echo "distcc: ok ($n compiles on 127.0.0.1:$port)"

@@ -503,6 +503,15 @@ profile_names)
 	Q7_TOOLCHAIN=gnu "$bin/q7cc-host" -### -c a.cpp 2> out
 	grep -q 'xtensa-lx106-elf-g++' out && fail "Q7_TOOLCHAIN won over the name: $(cat out)"
 	grep -q -- '-fPIC' out || fail "q7cc-host did not compile for the host: $(cat out)"
+	# q7cc-gnu-g++, q7cc-host-g++: the names icecream distributes.
+	for p in gnu host; do
+		[ -x "$bin/q7cc-$p-g++" ] || fail "q7cc-$p-g++ is not staged"
+		Q7_TOOLCHAIN=xt "$bin/q7cc-$p-g++" --version > out 2>&1
+		grep -q "(profile $p)" out || fail "q7cc-$p-g++ --version: $(cat out)"
+	done
+	ln -s "$q7cc" mine/q7cc-xt-g++
+	Q7_TOOLCHAIN=host mine/q7cc-xt-g++ --version > out 2>&1
+	grep -q "(profile host)" out || fail "q7cc-xt-g++ took a profile from its name: $(cat out)"
 	"$bin/q7cc-bogus" --version > out 2>&1 && fail "a name that is no profile ran"
 	ln -s "$q7cc" mine/q7cc-bogus
 	Q7_TOOLCHAIN=host mine/q7cc-bogus --version > out 2>&1 || fail "q7cc-bogus: $(cat out)"
