@@ -303,7 +303,7 @@ static void accept_all(struct master *m)
 		struct conn *c = &m->c[m->nc++];
 		memset(c, 0, sizeof *c);
 		c->fd = fd;
-		c->since = m->last = q7_wire_now_ms();
+		c->since = m->last = q7_now_ms();
 	}
 }
 
@@ -399,7 +399,7 @@ static void worker_news(struct master *m, struct worker *w)
 	ssize_t n;
 	while ((n = read(w->chan, buf, sizeof buf)) > 0) {
 		w->busy = false;
-		m->last = q7_wire_now_ms();
+		m->last = q7_now_ms();
 	}
 	if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
 		drop_channel(w);
@@ -460,7 +460,7 @@ static void round_trip(struct master *m)
 {
 	size_t nfds = 1 + m->nc + (size_t)m->nw;
 	struct pollfd *pf = q7_xcalloc(nfds, sizeof *pf);
-	long long now = q7_wire_now_ms();
+	long long now = q7_now_ms();
 	long long wake = now + TICK_MS;
 	pf[0] = (struct pollfd){.fd = m->lfd, .events = POLLIN};
 	for (size_t i = 0; i < m->nc; i++) {
@@ -480,7 +480,7 @@ static void round_trip(struct master *m)
 		free(pf);
 		return;
 	}
-	now = q7_wire_now_ms();
+	now = q7_now_ms();
 	/* Backwards, so that dropping one keeps the others' places. */
 	for (size_t i = nc; i-- > 0;) {
 		struct conn *c = &m->c[i];
@@ -603,10 +603,10 @@ static int serve(const char *path, const char *plugin)
 	m.nw = nworkers();
 	for (int k = 0; k < m.nw; k++)
 		start_worker(&m, &m.w[k]);
-	m.last = q7_wire_now_ms();
+	m.last = q7_now_ms();
 	for (;;) {
 		round_trip(&m);
-		check_end(&m, q7_wire_now_ms());
+		check_end(&m, q7_now_ms());
 		if (m.stopping) {
 			if (stop_signal)
 				break;

@@ -139,12 +139,12 @@ static int exchange(int fd, const struct q7_analysis_opts *o, struct q7_op_table
 	long long limit_ms = (long long)q7_server_parse_limit_s() * 1000, started = 0;
 	if (q7_wire_send(fd, &req, Q7_SERVER_SEND_MS) == 0 &&
 	    q7_wire_recv(fd, &ack, &len, ack_ms) == 0 && q7_wire_is_ack(ack, len)) {
-		started = q7_wire_now_ms();
+		started = q7_now_ms();
 		if (q7_wire_recv(fd, &reply, &len, (int)(limit_ms + 15000)) == 0)
 			result = q7_wire_get_result(reply, len, rc, ops, diags);
 		/* The worker's alarm ran out (not a crash): it started a moment
 		 * before the acknowledgement reached us. */
-		else if (q7_wire_now_ms() - started >= limit_ms - (limit_ms / 4 < 1000 ? limit_ms / 4 : 1000))
+		else if (q7_now_ms() - started >= limit_ms - (limit_ms / 4 < 1000 ? limit_ms / 4 : 1000))
 			result = -3;
 	}
 out:
