@@ -86,17 +86,6 @@ static void on_stop(int sig)
 	stop_signal = sig;
 }
 
-static uint32_t le32(const unsigned char *h)
-{
-	return (uint32_t)h[0] | (uint32_t)h[1] << 8 | (uint32_t)h[2] << 16 | (uint32_t)h[3] << 24;
-}
-
-static void put_le32(unsigned char *h, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		h[i] = (unsigned char)(v >> (8 * i));
-}
-
 /* ---- a worker ---- */
 
 static void apply_env(const struct q7_strvec *env)
@@ -139,14 +128,14 @@ static int take_request(int chan, int *conn, char **data, size_t *len)
 	char *buf = NULL;
 	if (fd < 0 || (m.msg_flags & MSG_CTRUNC) ||
 	    (n < 4 && q7_wire_read_all(chan, (char *)hdr + n, 4 - (size_t)n, deadline) != 0) ||
-	    le32(hdr) > Q7_WIRE_MAX)
+	    q7_le32(hdr) > Q7_WIRE_MAX)
 		goto fail;
-	buf = q7_xmalloc(le32(hdr) ? le32(hdr) : 1);
-	if (q7_wire_read_all(chan, buf, le32(hdr), deadline) != 0)
+	buf = q7_xmalloc(q7_le32(hdr) ? q7_le32(hdr) : 1);
+	if (q7_wire_read_all(chan, buf, q7_le32(hdr), deadline) != 0)
 		goto fail;
 	*conn = fd;
 	*data = buf;
-	*len = le32(hdr);
+	*len = q7_le32(hdr);
 	return 0;
 fail:
 	free(buf);
@@ -338,7 +327,7 @@ static int read_conn(struct conn *c)
 		if (n <= 0)
 			return -1;
 		c->got += (size_t)n;
-		if (c->got == 4 && (c->need = le32(c->hdr)) > Q7_WIRE_MAX)
+		if (c->got == 4 && (c->need = q7_le32(c->hdr)) > Q7_WIRE_MAX)
 			return -1;
 	}
 }
@@ -347,7 +336,7 @@ static int read_conn(struct conn *c)
 static int hand_over(struct worker *w, struct conn *c)
 {
 	unsigned char hdr[4];
-	put_le32(hdr, c->need);
+	q7_put_le32(hdr, c->need);
 	struct iovec iov = {hdr, sizeof hdr};
 	union {
 		struct cmsghdr h;
