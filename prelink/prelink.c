@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "lsp.h"
+#include "q7/xtensa.h"
 #include "support.h"
 #include "tempfile.h"
 
@@ -63,37 +64,6 @@ struct q7_pl_img {
 	uint32_t dyn_offset, dyn_size;
 	uint32_t lo, file_hi, hi; /* link addresses: first byte, end of file bytes, end */
 };
-
-/* Xtensa relocation numbers (the Xtensa ELF ABI; glibc's elf.h lacks
- * them). */
-enum {
-	R_XTENSA_NONE = 0,
-	R_XTENSA_32 = 1,
-	R_XTENSA_RTLD = 2,
-	R_XTENSA_GLOB_DAT = 3,
-	R_XTENSA_JMP_SLOT = 4,
-	R_XTENSA_RELATIVE = 5,
-};
-
-static const char *reloc_name(uint32_t type)
-{
-	static const char *const names[] = {
-		"R_XTENSA_NONE", "R_XTENSA_32", "R_XTENSA_RTLD", "R_XTENSA_GLOB_DAT",
-		"R_XTENSA_JMP_SLOT", "R_XTENSA_RELATIVE", "R_XTENSA_PLT", NULL,
-		"R_XTENSA_OP0", "R_XTENSA_OP1", "R_XTENSA_OP2", "R_XTENSA_ASM_EXPAND",
-		"R_XTENSA_ASM_SIMPLIFY", NULL, "R_XTENSA_32_PCREL", "R_XTENSA_GNU_VTINHERIT",
-		"R_XTENSA_GNU_VTENTRY", "R_XTENSA_DIFF8", "R_XTENSA_DIFF16", "R_XTENSA_DIFF32",
-	};
-	if (type < sizeof names / sizeof names[0] && names[type])
-		return names[type];
-	if (type >= 20 && type <= 34)
-		return "R_XTENSA_SLOTn_OP";
-	if (type >= 35 && type <= 49)
-		return "R_XTENSA_SLOTn_ALT";
-	if (type >= 50 && type <= 56)
-		return "an R_XTENSA_TLS relocation";
-	return "an unknown relocation";
-}
 
 /* The ELF header and program headers: class, data, machine, type, and
  * every PT_LOAD and PT_DYNAMIC inside the file. */
@@ -318,39 +288,47 @@ static int get_sym(struct relocator *r, uint32_t i, struct q7_pl_sym *s)
 
 /* S, the symbol's address at the base: 0 for an undefined weak symbol
  * (what a dynamic linker gives one that nothing defines), st_value for an
- * absolute one, st_value moved with the image for one the image defines.
- * Nothing else can define a symbol: a device image is all there is. */
+ * absolute one, st_value moved with the image for one the image defines:
+ * the rule of <q7/xtensa.h> (q7_xt_sym_rule), which the packer binds by
+ * too. Nothing else can define a symbol: a device image is all there is. */
 static int sym_address(const struct relocator *r, const struct rela *rl,
                        const struct q7_pl_sym *s, uint32_t *S)
 {
 	const struct q7_pl_img *im = r->im;
-	if (s->shndx == SHN_UNDEF && s->bind == STB_WEAK) {
+	switch (q7_xt_sym_rule(s->shndx, s->bind, s->type)) {
+	case Q7_XT_SYM_ZERO:
 		*S = 0;
 		return 0;
-	}
-	if (s->shndx == SHN_UNDEF) {
+	case Q7_XT_SYM_UNDEFINED:
 		q7_pl_err(r->err, r->es, im->name,
 		          "undefined symbol '%.128s' in %s (type %u) at offset 0x%x; a device image "
 		          "is self-contained: define it, or declare it weak to make it optional",
-		          s->name, reloc_name(rl->type), rl->type, rl->off);
+		          s->name, q7_xt_reloc_name(rl->type), rl->type, rl->off);
 		return 1;
-	}
-	if (s->type == STT_TLS || s->type == STT_GNU_IFUNC) {
+	case Q7_XT_SYM_TLS:
+	case Q7_XT_SYM_IFUNC:
 		q7_pl_err(r->err, r->es, im->name,
 		          "symbol '%.128s' in %s (type %u) at offset 0x%x is %s, which cannot be "
-		          "prelinked", s->name, reloc_name(rl->type), rl->type, rl->off,
+		          "prelinked", s->name, q7_xt_reloc_name(rl->type), rl->type, rl->off,
 		          s->type == STT_TLS ? "thread-local" : "an indirect function (ifunc)");
 		return 1;
-	}
-	if (s->shndx == SHN_ABS) {
+	case Q7_XT_SYM_ABSOLUTE:
 		*S = s->value;
 		return 0;
+	case Q7_XT_SYM_RESERVED:
+		q7_pl_err(r->err, r->es, im->name,
+		          "symbol '%.128s' in %s (type %u) at offset 0x%x has the special section "
+		          "index 0x%x", s->name, q7_xt_reloc_name(rl->type), rl->type, rl->off,
+		          (unsigned)s->shndx);
+		return 1;
+	case Q7_XT_SYM_IMAGE:
+		break;
 	}
 	/* A value the image does not cover would be moved into nothing. */
 	if (s->value < im->lo || s->value > im->hi) {
 		q7_pl_err(r->err, r->es, im->name,
 		          "symbol '%.128s' (0x%x) in %s (type %u) at offset 0x%x lies outside the "
-		          "image (0x%x..0x%x)", s->name, s->value, reloc_name(rl->type), rl->type,
+		          "image (0x%x..0x%x)", s->name, s->value, q7_xt_reloc_name(rl->type), rl->type,
 		          rl->off, im->lo, im->hi);
 		return 1;
 	}
@@ -366,7 +344,7 @@ static unsigned char *reloc_word(const struct relocator *r, const struct rela *r
 	if (rl->off < im->lo || rl->off - im->lo > load_size || load_size - (rl->off - im->lo) < 4) {
 		q7_pl_err(r->err, r->es, im->name,
 		          "%s at offset 0x%x is outside the image's file bytes (0x%x..0x%x)",
-		          reloc_name(rl->type), rl->off, im->lo, im->file_hi);
+		          q7_xt_reloc_name(rl->type), rl->off, im->lo, im->file_hi);
 		return NULL;
 	}
 	return r->load + (rl->off - im->lo);
@@ -400,7 +378,7 @@ static int apply_symbolic(struct relocator *r, const struct rela *rl)
 	uint32_t S;
 	if (rl->sym == 0) {
 		q7_pl_err(r->err, r->es, r->im->name, "%s (type %u) at offset 0x%x names no symbol",
-		          reloc_name(rl->type), rl->type, rl->off);
+		          q7_xt_reloc_name(rl->type), rl->type, rl->off);
 		return 1;
 	}
 	unsigned char *w = reloc_word(r, rl);
@@ -455,7 +433,7 @@ static int apply_one(struct relocator *r, const struct rela *rl)
 		          "unsupported relocation %s (type %u) at offset 0x%x; only R_XTENSA_NONE, "
 		          "R_XTENSA_RELATIVE, R_XTENSA_GLOB_DAT, R_XTENSA_JMP_SLOT and "
 		          "R_XTENSA_RTLD can be prelinked (link with -Wl,-Bsymbolic)",
-		          reloc_name(rl->type), rl->type, rl->off);
+		          q7_xt_reloc_name(rl->type), rl->type, rl->off);
 		return 1;
 	}
 }

@@ -104,8 +104,8 @@ struct q7_emu_session {
 	const volatile sig_atomic_t *interrupted; /* q7_emu_config's */
 	char *dir;               /* this session's files */
 	struct q7_strvec files;  /* registered temporaries, removed at close */
-	struct q7_pl_header hdr[Q7_BOOT_MAX_CORES];
-	char *image[Q7_BOOT_MAX_CORES]; /* the (packed) image each core runs */
+	struct q7_pl_header hdr[Q7_NUM_CORES];
+	char *image[Q7_NUM_CORES]; /* the (packed) image each core runs */
 	struct q7_strvec argv;   /* QEMU's command line */
 	pid_t pid;               /* 0: no QEMU */
 	int fd;                  /* our end of its fd 3/4, -1: none */
@@ -489,7 +489,7 @@ static void free_session(struct q7_emu_session *s, bool remove)
 			rmdir(s->dir);
 		q7_temp_forget(s->dir);
 	}
-	for (unsigned i = 0; i < Q7_BOOT_MAX_CORES; i++)
+	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		free(s->image[i]);
 	q7_sv_free(&s->files);
 	q7_sv_free(&s->argv);
@@ -509,8 +509,8 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	memset(why, 0, sizeof *why);
 	*out = NULL;
 	unsigned cores = cfg->cores ? cfg->cores : 1;
-	if (cores > Q7_BOOT_MAX_CORES) {
-		q7_run_fail(why, "%u cores asked, at most %u", cores, Q7_BOOT_MAX_CORES);
+	if (cores > Q7_NUM_CORES) {
+		q7_run_fail(why, "%u cores asked, at most %u", cores, Q7_NUM_CORES);
 		return 1;
 	}
 	struct q7_emu_session *s = q7_xcalloc(1, sizeof *s);

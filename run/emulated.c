@@ -75,8 +75,8 @@ static int run_parallel(const struct q7_emu_config *cfg, const struct q7_run_req
                         unsigned jobs, struct q7_run_result *r)
 {
 	unsigned cores = cfg->cores;
-	struct q7_emu_session *ss[Q7_BOOT_MAX_CORES] = {0};
-	struct core_back back[Q7_BOOT_MAX_CORES];
+	struct q7_emu_session *ss[Q7_NUM_CORES] = {0};
+	struct core_back back[Q7_NUM_CORES];
 	memset(back, 0, sizeof back);
 	unsigned char *sent = NULL;
 	size_t sent_size = 0;
@@ -150,8 +150,8 @@ int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *r)
 	unsigned jobs = env && *env ? (unsigned)strtoul(env, NULL, 10) : 1;
 	if (jobs == 0)
 		jobs = 1;
-	if (cfg.cores > Q7_BOOT_MAX_CORES) {
-		q7_run_fail(r, "%u cores asked, at most %u", cfg.cores, Q7_BOOT_MAX_CORES);
+	if (cfg.cores > Q7_NUM_CORES) {
+		q7_run_fail(r, "%u cores asked, at most %u", cfg.cores, Q7_NUM_CORES);
 		return 1;
 	}
 	if (cfg.cores > 1 && req->dst.data == 0) {

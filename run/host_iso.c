@@ -96,7 +96,7 @@ struct ctl {
 	struct q7_fault fault;
 	char load_error[Q7_MESSAGE_SIZE];
 	char list[LIST_ROOM];   /* the op list ("name<TAB>schema" lines), for names */
-	struct q7_frame frames[Q7_MAX_CORES];
+	struct q7_frame frames[Q7_NUM_CORES];
 };
 
 struct q7_iso {
@@ -144,7 +144,7 @@ static struct {
 	uint64_t guarded[MAX_SLOTS + 1];
 	unsigned nguarded;
 	struct q7_host_images images;
-	uint64_t lo[Q7_MAX_CORES], hi[Q7_MAX_CORES]; /* each core's loaded range */
+	uint64_t lo[Q7_NUM_CORES], hi[Q7_NUM_CORES]; /* each core's loaded range */
 	uint64_t stack_low;
 } w;
 
