@@ -202,6 +202,13 @@ void q7_analysis_result_put(struct q7_strbuf *b, char *const *kernel_names, int 
                             const struct q7_op_table *ops, const struct q7_diags *diags);
 int q7_analysis_result_get(const char *data, size_t len, struct q7_strvec *kernel_names,
                            int *rc, struct q7_op_table *ops, struct q7_diags *diags);
+/* As get, for bytes from outside (q7cc -E's trailer): the ops are read
+ * exactly as an object's .q7.ops record is (model/opcodec.h: checksum,
+ * every field, q7_op_check), and why is appended to when they are not
+ * what analysis writes. */
+int q7_analysis_result_read(const char *data, size_t len, struct q7_strvec *kernel_names,
+                            int *rc, struct q7_op_table *ops, struct q7_diags *diags,
+                            struct q7_strbuf *why);
 
 /* Link-time: merges the records of all objects (a declaration plus its
  * definition is one kernel; the same name from two places is an error

@@ -86,17 +86,6 @@ static void on_stop(int sig)
 	stop_signal = sig;
 }
 
-static uint32_t le32(const unsigned char *h)
-{
-	return (uint32_t)h[0] | (uint32_t)h[1] << 8 | (uint32_t)h[2] << 16 | (uint32_t)h[3] << 24;
-}
-
-static void put_le32(unsigned char *h, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		h[i] = (unsigned char)(v >> (8 * i));
-}
-
 /* ---- a worker ---- */
 
 static void apply_env(const struct q7_strvec *env)
@@ -139,14 +128,14 @@ static int take_request(int chan, int *conn, char **data, size_t *len)
 	char *buf = NULL;
 	if (fd < 0 || (m.msg_flags & MSG_CTRUNC) ||
 	    (n < 4 && q7_wire_read_all(chan, (char *)hdr + n, 4 - (size_t)n, deadline) != 0) ||
-	    le32(hdr) > Q7_WIRE_MAX)
+	    q7_le32(hdr) > Q7_WIRE_MAX)
 		goto fail;
-	buf = q7_xmalloc(le32(hdr) ? le32(hdr) : 1);
-	if (q7_wire_read_all(chan, buf, le32(hdr), deadline) != 0)
+	buf = q7_xmalloc(q7_le32(hdr) ? q7_le32(hdr) : 1);
+	if (q7_wire_read_all(chan, buf, q7_le32(hdr), deadline) != 0)
 		goto fail;
 	*conn = fd;
 	*data = buf;
-	*len = le32(hdr);
+	*len = q7_le32(hdr);
 	return 0;
 fail:
 	free(buf);
@@ -303,7 +292,7 @@ static void accept_all(struct master *m)
 		struct conn *c = &m->c[m->nc++];
 		memset(c, 0, sizeof *c);
 		c->fd = fd;
-		c->since = m->last = q7_wire_now_ms();
+		c->since = m->last = q7_now_ms();
 	}
 }
 
@@ -338,7 +327,7 @@ static int read_conn(struct conn *c)
 		if (n <= 0)
 			return -1;
 		c->got += (size_t)n;
-		if (c->got == 4 && (c->need = le32(c->hdr)) > Q7_WIRE_MAX)
+		if (c->got == 4 && (c->need = q7_le32(c->hdr)) > Q7_WIRE_MAX)
 			return -1;
 	}
 }
@@ -347,7 +336,7 @@ static int read_conn(struct conn *c)
 static int hand_over(struct worker *w, struct conn *c)
 {
 	unsigned char hdr[4];
-	put_le32(hdr, c->need);
+	q7_put_le32(hdr, c->need);
 	struct iovec iov = {hdr, sizeof hdr};
 	union {
 		struct cmsghdr h;
@@ -399,7 +388,7 @@ static void worker_news(struct master *m, struct worker *w)
 	ssize_t n;
 	while ((n = read(w->chan, buf, sizeof buf)) > 0) {
 		w->busy = false;
-		m->last = q7_wire_now_ms();
+		m->last = q7_now_ms();
 	}
 	if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
 		drop_channel(w);
@@ -460,7 +449,7 @@ static void round_trip(struct master *m)
 {
 	size_t nfds = 1 + m->nc + (size_t)m->nw;
 	struct pollfd *pf = q7_xcalloc(nfds, sizeof *pf);
-	long long now = q7_wire_now_ms();
+	long long now = q7_now_ms();
 	long long wake = now + TICK_MS;
 	pf[0] = (struct pollfd){.fd = m->lfd, .events = POLLIN};
 	for (size_t i = 0; i < m->nc; i++) {
@@ -480,7 +469,7 @@ static void round_trip(struct master *m)
 		free(pf);
 		return;
 	}
-	now = q7_wire_now_ms();
+	now = q7_now_ms();
 	/* Backwards, so that dropping one keeps the others' places. */
 	for (size_t i = nc; i-- > 0;) {
 		struct conn *c = &m->c[i];
@@ -603,10 +592,10 @@ static int serve(const char *path, const char *plugin)
 	m.nw = nworkers();
 	for (int k = 0; k < m.nw; k++)
 		start_worker(&m, &m.w[k]);
-	m.last = q7_wire_now_ms();
+	m.last = q7_now_ms();
 	for (;;) {
 		round_trip(&m);
-		check_end(&m, q7_wire_now_ms());
+		check_end(&m, q7_now_ms());
 		if (m.stopping) {
 			if (stop_signal)
 				break;

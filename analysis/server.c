@@ -32,24 +32,15 @@ bool q7_server_enabled(void)
 	return !(e && strcmp(e, "0") == 0);
 }
 
-uint64_t q7_server_fnv(uint64_t h, const void *p, size_t n)
-{
-	for (const unsigned char *c = p; n--; c++) {
-		h ^= *c;
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
 uint64_t q7_server_file_key(uint64_t h, const char *path)
 {
 	struct stat st;
 	if (stat(path, &st) != 0)
 		return 0;
-	h = q7_server_fnv(h, path, strlen(path));
-	h = q7_server_fnv(h, &st.st_ino, sizeof st.st_ino);
-	h = q7_server_fnv(h, &st.st_size, sizeof st.st_size);
-	h = q7_server_fnv(h, &st.st_mtim, sizeof st.st_mtim);
+	h = q7_fnv1a64(h, path, strlen(path));
+	h = q7_fnv1a64(h, &st.st_ino, sizeof st.st_ino);
+	h = q7_fnv1a64(h, &st.st_size, sizeof st.st_size);
+	h = q7_fnv1a64(h, &st.st_mtim, sizeof st.st_mtim);
 	return h;
 }
 
@@ -76,12 +67,12 @@ static char *socket_dir(void)
 /* NULL when there is no usable place or no plugin. */
 char *q7_server_socket(const char *plugin, const char *server)
 {
-	uint64_t h = q7_server_file_key(14695981039346656037ull, plugin);
+	uint64_t h = q7_server_file_key(Q7_FNV64_BASIS, plugin);
 	h = h ? q7_server_file_key(h, server) : 0;
 	if (!h)
 		return NULL;
 	int abi = Q7_PLUGIN_ABI;
-	h = q7_server_fnv(h, &abi, sizeof abi);
+	h = q7_fnv1a64(h, &abi, sizeof abi);
 	char *dir = socket_dir();
 	if (!dir)
 		return NULL;
@@ -139,12 +130,12 @@ static int exchange(int fd, const struct q7_analysis_opts *o, struct q7_op_table
 	long long limit_ms = (long long)q7_server_parse_limit_s() * 1000, started = 0;
 	if (q7_wire_send(fd, &req, Q7_SERVER_SEND_MS) == 0 &&
 	    q7_wire_recv(fd, &ack, &len, ack_ms) == 0 && q7_wire_is_ack(ack, len)) {
-		started = q7_wire_now_ms();
+		started = q7_now_ms();
 		if (q7_wire_recv(fd, &reply, &len, (int)(limit_ms + 15000)) == 0)
 			result = q7_wire_get_result(reply, len, rc, ops, diags);
 		/* The worker's alarm ran out (not a crash): it started a moment
 		 * before the acknowledgement reached us. */
-		else if (q7_wire_now_ms() - started >= limit_ms - (limit_ms / 4 < 1000 ? limit_ms / 4 : 1000))
+		else if (q7_now_ms() - started >= limit_ms - (limit_ms / 4 < 1000 ? limit_ms / 4 : 1000))
 			result = -3;
 	}
 out:

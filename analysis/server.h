@@ -29,8 +29,6 @@
 #define Q7_SERVER_REQUEST_MS 3000  /* server: a connection's whole request */
 #define Q7_SERVER_REPLY_MS 10000   /* server: writing the ack or the result */
 
-/* FNV-1a, 64 bits, over n bytes, continuing from h. */
-uint64_t q7_server_fnv(uint64_t h, const void *p, size_t n);
 /* h continued with the path and its inode, size and mtime; 0 when the
  * file cannot be stat'ed. */
 uint64_t q7_server_file_key(uint64_t h, const char *path);

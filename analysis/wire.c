@@ -1,6 +1,8 @@
 /* Encoding and decoding of the analysis server's messages (wire.h). Every
  * read is bounds-checked: a short or damaged message is an error, never a
  * crash, and decoded tables are appended only when complete. */
+#include "bytes.h"
+#include "opcodec.h"
 #include "wire.h"
 
 #include <errno.h>
@@ -8,7 +10,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -16,9 +17,7 @@
 
 static void put_u32(struct q7_strbuf *b, uint32_t v)
 {
-	char c[4] = {(char)(v & 0xff), (char)((v >> 8) & 0xff), (char)((v >> 16) & 0xff),
-	             (char)((v >> 24) & 0xff)};
-	q7_sb_addn(b, c, 4);
+	q7_sb_add_le32(b, v);
 }
 
 static void put_str(struct q7_strbuf *b, const char *s)
@@ -57,8 +56,7 @@ static uint32_t get_u32(struct reader *r)
 		r->bad = true;
 		return 0;
 	}
-	uint32_t v = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 |
-	             (uint32_t)r->p[3] << 24;
+	uint32_t v = q7_le32(r->p);
 	r->p += 4;
 	return v;
 }
@@ -175,27 +173,12 @@ void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *o
 {
 	put_u32(b, Q7_WIRE_MAGIC);
 	put_u32(b, (uint32_t)rc);
-	put_u32(b, (uint32_t)ops->n);
-	for (size_t i = 0; i < ops->n; i++) {
-		const struct q7_op *op = &ops->ops[i];
-		put_str(b, op->name);
-		put_str(b, op->qualname);
-		put_str(b, op->ns ? op->ns : "");
-		put_str(b, op->ret_ctype);
-		put_u32(b, (uint32_t)op->ret);
-		put_str(b, op->ret_name);
-		put_u32(b, (uint32_t)op->nparams);
-		for (size_t k = 0; k < op->nparams; k++) {
-			put_u32(b, (uint32_t)op->params[k].kind);
-			put_str(b, op->params[k].name);
-			put_str(b, op->params[k].ctype);
-		}
-		put_u32(b, op->stack_size);
-		put_u32(b, (op->defined ? 1u : 0u) | (op->by_name_only ? 2u : 0u));
-		put_str(b, op->file);
-		put_u32(b, op->line);
-		put_u32(b, op->col);
-	}
+	/* The ops as one op record (model/opcodec.h), as an object carries
+	 * them: q7cc -c reads q7cc -E's trailer as the link reads a record. */
+	size_t at = b->len;
+	put_u32(b, 0); /* its length, patched below */
+	q7_opcodec_put(b, ops);
+	q7_put_le32(b->s + at, (uint32_t)(b->len - at - 4));
 	put_u32(b, (uint32_t)diags->n);
 	for (size_t i = 0; i < diags->n; i++) {
 		const struct q7_diag *d = &diags->d[i];
@@ -209,13 +192,10 @@ void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *o
 	}
 }
 
-static bool kind_ok(uint32_t k)
-{
-	return k < Q7_KIND_END;
-}
-
-int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,
-                       struct q7_diags *diags)
+/* A result: with check, its ops held to q7_op_check as a record's are;
+ * why appended to when the op record is what is wrong. */
+static int get_result(const char *data, size_t len, bool check, int *rc, struct q7_op_table *ops,
+                      struct q7_diags *diags, struct q7_strbuf *why)
 {
 	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
 	struct q7_op_table t = {0};
@@ -224,37 +204,11 @@ int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table
 		return -1;
 	int code = (int)get_u32(&r);
 	uint32_t n = get_u32(&r);
-	for (uint32_t i = 0; i < n && !r.bad; i++) {
-		struct q7_op *op = q7_ops_add(&t);
-		op->name = get_str0(&r);
-		op->qualname = get_str0(&r);
-		op->ns = get_str0(&r);
-		op->ret_ctype = get_str0(&r);
-		uint32_t k = get_u32(&r);
-		r.bad |= !kind_ok(k);
-		op->ret = (enum q7_kind)k;
-		op->ret_name = get_str0(&r);
-		uint32_t np = get_u32(&r);
-		if (np > (uint32_t)(r.end - r.p) / 12)
-			r.bad = true;
-		if (r.bad)
-			break;
-		op->params = q7_xcalloc(np ? np : 1, sizeof *op->params);
-		for (uint32_t j = 0; j < np; j++) {
-			k = get_u32(&r);
-			r.bad |= !kind_ok(k);
-			op->params[j].kind = (enum q7_kind)k;
-			op->params[j].name = get_str0(&r);
-			op->params[j].ctype = get_str0(&r);
-			op->nparams = j + 1;
-		}
-		op->stack_size = get_u32(&r);
-		uint32_t flags = get_u32(&r);
-		op->defined = flags & 1u;
-		op->by_name_only = flags & 2u;
-		op->file = get_str0(&r);
-		op->line = get_u32(&r);
-		op->col = get_u32(&r);
+	if (!r.bad && n > (size_t)(r.end - r.p))
+		r.bad = true;
+	if (!r.bad) {
+		r.bad = q7_opcodec_get((const char *)r.p, n, check, &t, why) != 0;
+		r.p += n;
 	}
 	n = get_u32(&r);
 	for (uint32_t i = 0; i < n && !r.bad; i++) {
@@ -303,8 +257,18 @@ void q7_analysis_result_put(struct q7_strbuf *b, char *const *kernel_names, int 
 	q7_sb_free(&names);
 }
 
-int q7_analysis_result_get(const char *data, size_t len, struct q7_strvec *kernel_names,
-                           int *rc, struct q7_op_table *ops, struct q7_diags *diags)
+int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,
+                       struct q7_diags *diags)
+{
+	struct q7_strbuf why = {0};
+	int got = get_result(data, len, false, rc, ops, diags, &why);
+	q7_sb_free(&why);
+	return got;
+}
+
+static int result_get(const char *data, size_t len, bool check, struct q7_strvec *kernel_names,
+                      int *rc, struct q7_op_table *ops, struct q7_diags *diags,
+                      struct q7_strbuf *why)
 {
 	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
 	uint32_t n = get_u32(&r);
@@ -315,14 +279,30 @@ int q7_analysis_result_get(const char *data, size_t len, struct q7_strvec *kerne
 	get_vec(&nr, &names);
 	/* The result appends to ops and diags only when it is whole. */
 	int got = !nr.bad && nr.p == nr.end &&
-	                  q7_wire_get_result((const char *)r.p + n, (size_t)(r.end - r.p) - n, rc,
-	                                     ops, diags) == 0
+	                  get_result((const char *)r.p + n, (size_t)(r.end - r.p) - n, check, rc,
+	                             ops, diags, why) == 0
 	              ? 0
 	              : -1;
 	if (got == 0)
 		q7_sv_addv(kernel_names, &names);
 	q7_sv_free(&names);
 	return got;
+}
+
+int q7_analysis_result_get(const char *data, size_t len, struct q7_strvec *kernel_names,
+                           int *rc, struct q7_op_table *ops, struct q7_diags *diags)
+{
+	struct q7_strbuf why = {0};
+	int got = result_get(data, len, false, kernel_names, rc, ops, diags, &why);
+	q7_sb_free(&why);
+	return got;
+}
+
+int q7_analysis_result_read(const char *data, size_t len, struct q7_strvec *kernel_names,
+                            int *rc, struct q7_op_table *ops, struct q7_diags *diags,
+                            struct q7_strbuf *why)
+{
+	return result_get(data, len, true, kernel_names, rc, ops, diags, why);
 }
 
 void q7_wire_put_ack(struct q7_strbuf *b)
@@ -336,16 +316,9 @@ bool q7_wire_is_ack(const char *data, size_t len)
 	return get_u32(&r) == Q7_WIRE_ACK && !r.bad && r.p == r.end;
 }
 
-long long q7_wire_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 long long q7_wire_deadline(int timeout_ms)
 {
-	return timeout_ms < 0 ? -1 : q7_wire_now_ms() + timeout_ms;
+	return timeout_ms < 0 ? -1 : q7_now_ms() + timeout_ms;
 }
 
 /* Waits until fd is ready for events, or the deadline passes. */
@@ -354,7 +327,7 @@ static int wait_for(int fd, short events, long long deadline)
 	for (;;) {
 		int left = -1;
 		if (deadline >= 0) {
-			long long ms = deadline - q7_wire_now_ms();
+			long long ms = deadline - q7_now_ms();
 			if (ms <= 0)
 				return -1;
 			left = ms > 60000 ? 60000 : (int)ms;
@@ -433,7 +406,7 @@ int q7_wire_recv(int fd, char **data, size_t *len, int timeout_ms)
 	unsigned char h[4];
 	if (q7_wire_read_all(fd, (char *)h, 4, deadline) < 0)
 		return -1;
-	uint32_t n = (uint32_t)h[0] | (uint32_t)h[1] << 8 | (uint32_t)h[2] << 16 | (uint32_t)h[3] << 24;
+	uint32_t n = q7_le32(h);
 	if (n > Q7_WIRE_MAX)
 		return -1;
 	char *buf = q7_xmalloc(n ? n : 1);

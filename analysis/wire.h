@@ -3,13 +3,15 @@
  * acknowledgement (a worker has started on it), then one response (return
  * code, ops, diagnostics) per connection. Little-endian u32 lengths;
  * strings as length + bytes (0xffffffff for NULL); vectors as a count +
- * strings. Private to analysis/. */
+ * strings. A result's ops are one op record (model/opcodec.h), the bytes
+ * an object's .q7.ops holds. Private to analysis/. */
 #ifndef Q7_ANALYSIS_WIRE_H
 #define Q7_ANALYSIS_WIRE_H
 
 #include "analysis.h"
+#include "bytes.h"
 
-#define Q7_WIRE_MAGIC 0x36534137u /* "7AS6": multicore, wanted_names, ops' ns, flags; acknowledged */
+#define Q7_WIRE_MAGIC 0x37534137u /* "7AS7": a result's ops as an op record; acknowledged */
 /* The request's flags (a u32 after the strings). */
 #define Q7_WIRE_PREPROCESSED 1u
 #define Q7_WIRE_MULTICORE 2u
@@ -52,12 +54,11 @@ int q7_wire_send(int fd, const struct q7_strbuf *b, int timeout_ms);
  * message over 64 MiB, or the time up. */
 int q7_wire_recv(int fd, char **data, size_t *len, int timeout_ms);
 /* Bytes from fd into p[0..n), or to it from p: within the deadline
- * (q7_wire_now_ms() based; < 0: none). 0 or -1. */
+ * (q7_now_ms() based; < 0: none). 0 or -1. */
 int q7_wire_read_all(int fd, char *p, size_t n, long long deadline);
 int q7_wire_write_all(int fd, const char *p, size_t n, long long deadline);
-/* A monotonic clock in milliseconds, and a deadline timeout_ms from now
- * (< 0: none, which stays -1). */
-long long q7_wire_now_ms(void);
+/* A deadline timeout_ms from now on q7_now_ms()'s clock (< 0: none,
+ * which stays -1). */
 long long q7_wire_deadline(int timeout_ms);
 
 #endif

@@ -7,7 +7,8 @@
 
 #include <stdint.h>
 
-#define Q7_NUM_CORES 8
+#include "q7/xtensa.h" /* Q7_NUM_CORES */
+
 #define Q7_LSP_SINGLE (-1)
 
 struct q7_lsp {

@@ -1,5 +1,6 @@
 /* memory_map.h: the layout, read from the linked images' section headers
  * (what readelf -S shows) and their ops' launchers. */
+#include "bytes.h"
 #include "memory_map.h"
 
 #include <errno.h>
@@ -69,7 +70,7 @@ static uint32_t launcher_stack(Elf *elf, uint32_t addr, uint32_t size)
 			const unsigned char *w = bytes_at(elf, lit, 4);
 			known[t] = w != NULL;
 			if (w)
-				reg[t] = w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+				reg[t] = q7_le32(w);
 		} else if (op0 == 2 && r == 0xa) { /* MOVI at, imm12 */
 			uint32_t imm = (uint32_t)s << 8 | p[off + 2];
 			reg[t] = imm & 0x800 ? imm | 0xfffff000u : imm;

@@ -19,6 +19,7 @@
  * Tables and symbols are read through libelf (gelf_getrela, gelf_getsym)
  * in the image's byte order, every index and offset checked first; the
  * new words and entries are encoded with elf32_xlatetof. */
+#include "q7/xtensa.h"
 #include "bind.h"
 #include "elfio.h"
 #include "support.h"
@@ -27,16 +28,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Xtensa relocation numbers (the Xtensa ELF ABI; glibc's elf.h lacks
- * them). */
-enum {
-	R_XTENSA_NONE = 0,
-	R_XTENSA_RTLD = 2,
-	R_XTENSA_GLOB_DAT = 3,
-	R_XTENSA_JMP_SLOT = 4,
-	R_XTENSA_RELATIVE = 5,
-};
 
 struct binder {
 	const struct q7_image *im;
@@ -54,15 +45,6 @@ struct rel {
 	bool kept; /* its table stays in the stripped image */
 };
 
-static const char *reloc_name(unsigned type)
-{
-	static const char *const names[] = {
-		"R_XTENSA_NONE", "R_XTENSA_32", "R_XTENSA_RTLD", "R_XTENSA_GLOB_DAT",
-		"R_XTENSA_JMP_SLOT", "R_XTENSA_RELATIVE", "R_XTENSA_PLT",
-	};
-	return type < sizeof names / sizeof names[0] ? names[type] : "relocation";
-}
-
 /* "<prog>: <file>: <reason>"; returns 1. */
 static int refuse(const struct binder *bd, const char *fmt, ...) Q7_PRINTF(2, 3);
 static int refuse(const struct binder *bd, const char *fmt, ...)
@@ -79,7 +61,7 @@ static int refuse(const struct binder *bd, const char *fmt, ...)
 
 /* "<type> (type N) at offset 0x...", the start of most messages. */
 #define REL_FMT "%s (type %u) at offset 0x%llx"
-#define REL_ARGS(rl) reloc_name((rl)->type), (rl)->type, (unsigned long long)(rl)->r.r_offset
+#define REL_ARGS(rl) q7_xt_reloc_name((rl)->type), (rl)->type, (unsigned long long)(rl)->r.r_offset
 
 /* Records n bytes of src, of libelf type t, to replace section sec's bytes
  * at off, encoded in the image's byte order. */
@@ -199,28 +181,31 @@ static int bind_symbolic(struct binder *bd, const struct rel *rl)
 		return refuse(bd, REL_FMT " names no symbol", REL_ARGS(rl));
 	if (get_sym(bd, rl, &s, &name))
 		return 1;
-	unsigned bind = GELF_ST_BIND(s.st_info), type = GELF_ST_TYPE(s.st_info);
 	uint64_t addend = (uint64_t)rl->r.r_addend;
-	if (s.st_shndx == SHN_UNDEF && bind == STB_WEAK) {
+	switch (q7_xt_sym_rule(s.st_shndx, GELF_ST_BIND(s.st_info), GELF_ST_TYPE(s.st_info))) {
+	case Q7_XT_SYM_ZERO:
 		bd->b->weak++;
 		return bind_to(bd, rl, 0 + addend, R_XTENSA_NONE);
-	}
-	if (s.st_shndx == SHN_UNDEF)
+	case Q7_XT_SYM_UNDEFINED:
 		return refuse(bd, "undefined symbol '%.128s' in " REL_FMT "; a device image is "
 		              "self-contained and, packed without -l, has no symbol table to look "
 		              "it up in: define it, or declare it weak to make it optional",
 		              name, REL_ARGS(rl));
-	if (type == STT_TLS || type == STT_GNU_IFUNC)
+	case Q7_XT_SYM_TLS:
+	case Q7_XT_SYM_IFUNC:
 		return refuse(bd, "symbol '%.128s' in " REL_FMT " is %s, which cannot be bound at "
 		              "pack time", name, REL_ARGS(rl),
-		              type == STT_TLS ? "thread-local" : "an indirect function (ifunc)");
-	if (s.st_shndx == SHN_ABS) {
+		              GELF_ST_TYPE(s.st_info) == STT_TLS ? "thread-local"
+		                                                 : "an indirect function (ifunc)");
+	case Q7_XT_SYM_ABSOLUTE:
 		bd->b->absolute++;
 		return bind_to(bd, rl, s.st_value + addend, R_XTENSA_NONE);
-	}
-	if (s.st_shndx >= SHN_LORESERVE)
+	case Q7_XT_SYM_RESERVED:
 		return refuse(bd, "symbol '%.128s' in " REL_FMT " has the special section index "
 		              "0x%x", name, REL_ARGS(rl), (unsigned)s.st_shndx);
+	case Q7_XT_SYM_IMAGE:
+		break;
+	}
 	/* A RELATIVE word moves with the image: it must point into it. */
 	if (s.st_value < bd->lo || s.st_value > bd->hi)
 		return refuse(bd, "symbol '%.128s' (0x%llx) in " REL_FMT " lies outside the image "

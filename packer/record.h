@@ -29,14 +29,11 @@ int q7_record_read(const char *path, struct q7_op_table *ops);
  * rename), for tests that craft records. 0, or -1 after a message. */
 int q7_record_attach_payload(const char *path, const char *payload, size_t len);
 
-/* Whether op says only what analysis writes (the rules a record is read
- * by: names and types from the allow-list, printable text); else false
- * with why appended. q7cc -c holds q7cc -E's trailer to them too. */
-bool q7_record_op_ok(const struct q7_op *op, struct q7_strbuf *why);
-
-/* The payload alone, for tests. encode's result is the caller's. */
+/* The payload alone (model/opcodec.h's records), for tests. encode's
+ * result is the caller's. */
 char *q7_record_encode(const struct q7_op_table *ops, size_t *len);
-/* Appends decoded ops; what names the source in messages. 0 or -1. */
+/* Appends decoded ops, each held to q7_op_check; what names the source
+ * in messages ("q7cc: <what>: .q7.ops: <why>"). 0 or -1. */
 int q7_record_decode(const char *buf, size_t len, const char *what, struct q7_op_table *ops);
 
 #endif

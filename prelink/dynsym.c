@@ -37,7 +37,7 @@ static int hash_nsyms(const struct q7_pl_img *im, const char *name, uint32_t has
 		          hash);
 		return 1;
 	}
-	uint32_t nbucket = q7_pl_rd32(h), nchain = q7_pl_rd32(h + 4);
+	uint32_t nbucket = q7_le32(h), nchain = q7_le32(h + 4);
 	if (nbucket == 0) {
 		/* No linker writes an empty hash table; the packer leaves zeros. */
 		q7_pl_err(err, es, name,
@@ -104,7 +104,7 @@ int q7_pl_sym_get(const struct q7_pl_symtab *st, const char *name, uint32_t i,
 		return 1;
 	}
 	const unsigned char *e = st->syms + (size_t)i * sizeof(Elf32_Sym);
-	uint32_t off = q7_pl_rd32(e);
+	uint32_t off = q7_le32(e);
 	if (off >= st->strsz || !memchr(st->str + off, 0, st->strsz - off)) {
 		q7_pl_err(err, es, name,
 		          "symbol %u's name (offset 0x%x) does not end inside the dynamic string "
@@ -112,9 +112,9 @@ int q7_pl_sym_get(const struct q7_pl_symtab *st, const char *name, uint32_t i,
 		return 1;
 	}
 	s->name = (const char *)st->str + off;
-	s->value = q7_pl_rd32(e + 4);
+	s->value = q7_le32(e + 4);
 	s->bind = ELF32_ST_BIND(e[12]);
 	s->type = ELF32_ST_TYPE(e[12]);
-	s->shndx = q7_pl_rd16(e + 14);
+	s->shndx = q7_le16(e + 14);
 	return 0;
 }

@@ -63,7 +63,7 @@ int q7_prelinked_check(const void *buf, size_t size, struct q7_pl_header *hdr,
 		       "4 (chosen base)";
 		return 1;
 	}
-	if (hdr->core < -1 || hdr->core >= Q7_PL_CORES ||
+	if (hdr->core < -1 || hdr->core >= Q7_NUM_CORES ||
 	    (hdr->flags == Q7_PL_F_CORE && hdr->core < 0) ||
 	    (hdr->flags == Q7_PL_F_SINGLE && hdr->core != -1)) {
 		*why = "prelinked image core field does not match its flags (0..7 for a core window, "

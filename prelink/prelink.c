@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "lsp.h"
+#include "q7/xtensa.h"
 #include "support.h"
 #include "tempfile.h"
 
@@ -48,20 +49,6 @@ void q7_pl_err(char *err, size_t err_size, const char *name, const char *fmt, ..
 	va_end(ap);
 }
 
-static void wr32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)v;
-	p[1] = (unsigned char)(v >> 8);
-	p[2] = (unsigned char)(v >> 16);
-	p[3] = (unsigned char)(v >> 24);
-}
-
-static void wr16(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)v;
-	p[1] = (unsigned char)(v >> 8);
-}
-
 struct seg {
 	uint32_t offset, vaddr, filesz, memsz;
 };
@@ -77,37 +64,6 @@ struct q7_pl_img {
 	uint32_t dyn_offset, dyn_size;
 	uint32_t lo, file_hi, hi; /* link addresses: first byte, end of file bytes, end */
 };
-
-/* Xtensa relocation numbers (the Xtensa ELF ABI; glibc's elf.h lacks
- * them). */
-enum {
-	R_XTENSA_NONE = 0,
-	R_XTENSA_32 = 1,
-	R_XTENSA_RTLD = 2,
-	R_XTENSA_GLOB_DAT = 3,
-	R_XTENSA_JMP_SLOT = 4,
-	R_XTENSA_RELATIVE = 5,
-};
-
-static const char *reloc_name(uint32_t type)
-{
-	static const char *const names[] = {
-		"R_XTENSA_NONE", "R_XTENSA_32", "R_XTENSA_RTLD", "R_XTENSA_GLOB_DAT",
-		"R_XTENSA_JMP_SLOT", "R_XTENSA_RELATIVE", "R_XTENSA_PLT", NULL,
-		"R_XTENSA_OP0", "R_XTENSA_OP1", "R_XTENSA_OP2", "R_XTENSA_ASM_EXPAND",
-		"R_XTENSA_ASM_SIMPLIFY", NULL, "R_XTENSA_32_PCREL", "R_XTENSA_GNU_VTINHERIT",
-		"R_XTENSA_GNU_VTENTRY", "R_XTENSA_DIFF8", "R_XTENSA_DIFF16", "R_XTENSA_DIFF32",
-	};
-	if (type < sizeof names / sizeof names[0] && names[type])
-		return names[type];
-	if (type >= 20 && type <= 34)
-		return "R_XTENSA_SLOTn_OP";
-	if (type >= 35 && type <= 49)
-		return "R_XTENSA_SLOTn_ALT";
-	if (type >= 50 && type <= 56)
-		return "an R_XTENSA_TLS relocation";
-	return "an unknown relocation";
-}
 
 /* The ELF header and program headers: class, data, machine, type, and
  * every PT_LOAD and PT_DYNAMIC inside the file. */
@@ -126,19 +82,19 @@ static int parse_image(struct q7_pl_img *im, char *err, size_t es)
 		q7_pl_err(err, es, im->name, "the image is not little-endian (data %u)", p[EI_DATA]);
 		return 1;
 	}
-	uint32_t machine = q7_pl_rd16(p + 18);
+	uint32_t machine = q7_le16(p + 18);
 	if (machine != EM_XTENSA) {
 		q7_pl_err(err, es, im->name, "the image is not for Xtensa (machine %u)", machine);
 		return 1;
 	}
-	im->type = q7_pl_rd16(p + 16);
+	im->type = q7_le16(p + 16);
 	if (im->type != ET_DYN && im->type != ET_EXEC) {
 		q7_pl_err(err, es, im->name, "the image is not a linked image (ELF type %u)", im->type);
 		return 1;
 	}
-	im->entry = q7_pl_rd32(p + 24);
-	uint32_t phoff = q7_pl_rd32(p + 28), phentsize = q7_pl_rd16(p + 42);
-	uint32_t phnum = q7_pl_rd16(p + 44);
+	im->entry = q7_le32(p + 24);
+	uint32_t phoff = q7_le32(p + 28), phentsize = q7_le16(p + 42);
+	uint32_t phnum = q7_le16(p + 44);
 	if (phnum == 0 || phnum == PN_XNUM) {
 		q7_pl_err(err, es, im->name, "the image has no program headers");
 		return 1;
@@ -156,8 +112,8 @@ static int parse_image(struct q7_pl_img *im, char *err, size_t es)
 	}
 	for (uint32_t i = 0; i < phnum; i++) {
 		const unsigned char *ph = p + phoff + i * phentsize;
-		uint32_t type = q7_pl_rd32(ph), off = q7_pl_rd32(ph + 4), va = q7_pl_rd32(ph + 8);
-		uint32_t filesz = q7_pl_rd32(ph + 16), memsz = q7_pl_rd32(ph + 20);
+		uint32_t type = q7_le32(ph), off = q7_le32(ph + 4), va = q7_le32(ph + 8);
+		uint32_t filesz = q7_le32(ph + 16), memsz = q7_le32(ph + 20);
 		if (type != PT_LOAD && type != PT_DYNAMIC)
 			continue;
 		if (off > im->size || filesz > im->size - off) {
@@ -247,8 +203,8 @@ static int read_dynamic(const struct q7_pl_img *im, struct dyn *d, char *err, si
 	bool ended = false;
 	for (uint32_t o = 0; o + 8 <= im->dyn_size; o += 8) {
 		const unsigned char *e = im->p + im->dyn_offset + o;
-		int32_t tag = (int32_t)q7_pl_rd32(e);
-		uint32_t val = q7_pl_rd32(e + 4);
+		int32_t tag = (int32_t)q7_le32(e);
+		uint32_t val = q7_le32(e + 4);
 		if (tag == DT_NULL) {
 			ended = true;
 			break;
@@ -332,39 +288,47 @@ static int get_sym(struct relocator *r, uint32_t i, struct q7_pl_sym *s)
 
 /* S, the symbol's address at the base: 0 for an undefined weak symbol
  * (what a dynamic linker gives one that nothing defines), st_value for an
- * absolute one, st_value moved with the image for one the image defines.
- * Nothing else can define a symbol: a device image is all there is. */
+ * absolute one, st_value moved with the image for one the image defines:
+ * the rule of <q7/xtensa.h> (q7_xt_sym_rule), which the packer binds by
+ * too. Nothing else can define a symbol: a device image is all there is. */
 static int sym_address(const struct relocator *r, const struct rela *rl,
                        const struct q7_pl_sym *s, uint32_t *S)
 {
 	const struct q7_pl_img *im = r->im;
-	if (s->shndx == SHN_UNDEF && s->bind == STB_WEAK) {
+	switch (q7_xt_sym_rule(s->shndx, s->bind, s->type)) {
+	case Q7_XT_SYM_ZERO:
 		*S = 0;
 		return 0;
-	}
-	if (s->shndx == SHN_UNDEF) {
+	case Q7_XT_SYM_UNDEFINED:
 		q7_pl_err(r->err, r->es, im->name,
 		          "undefined symbol '%.128s' in %s (type %u) at offset 0x%x; a device image "
 		          "is self-contained: define it, or declare it weak to make it optional",
-		          s->name, reloc_name(rl->type), rl->type, rl->off);
+		          s->name, q7_xt_reloc_name(rl->type), rl->type, rl->off);
 		return 1;
-	}
-	if (s->type == STT_TLS || s->type == STT_GNU_IFUNC) {
+	case Q7_XT_SYM_TLS:
+	case Q7_XT_SYM_IFUNC:
 		q7_pl_err(r->err, r->es, im->name,
 		          "symbol '%.128s' in %s (type %u) at offset 0x%x is %s, which cannot be "
-		          "prelinked", s->name, reloc_name(rl->type), rl->type, rl->off,
+		          "prelinked", s->name, q7_xt_reloc_name(rl->type), rl->type, rl->off,
 		          s->type == STT_TLS ? "thread-local" : "an indirect function (ifunc)");
 		return 1;
-	}
-	if (s->shndx == SHN_ABS) {
+	case Q7_XT_SYM_ABSOLUTE:
 		*S = s->value;
 		return 0;
+	case Q7_XT_SYM_RESERVED:
+		q7_pl_err(r->err, r->es, im->name,
+		          "symbol '%.128s' in %s (type %u) at offset 0x%x has the special section "
+		          "index 0x%x", s->name, q7_xt_reloc_name(rl->type), rl->type, rl->off,
+		          (unsigned)s->shndx);
+		return 1;
+	case Q7_XT_SYM_IMAGE:
+		break;
 	}
 	/* A value the image does not cover would be moved into nothing. */
 	if (s->value < im->lo || s->value > im->hi) {
 		q7_pl_err(r->err, r->es, im->name,
 		          "symbol '%.128s' (0x%x) in %s (type %u) at offset 0x%x lies outside the "
-		          "image (0x%x..0x%x)", s->name, s->value, reloc_name(rl->type), rl->type,
+		          "image (0x%x..0x%x)", s->name, s->value, q7_xt_reloc_name(rl->type), rl->type,
 		          rl->off, im->lo, im->hi);
 		return 1;
 	}
@@ -380,7 +344,7 @@ static unsigned char *reloc_word(const struct relocator *r, const struct rela *r
 	if (rl->off < im->lo || rl->off - im->lo > load_size || load_size - (rl->off - im->lo) < 4) {
 		q7_pl_err(r->err, r->es, im->name,
 		          "%s at offset 0x%x is outside the image's file bytes (0x%x..0x%x)",
-		          reloc_name(rl->type), rl->off, im->lo, im->file_hi);
+		          q7_xt_reloc_name(rl->type), rl->off, im->lo, im->file_hi);
 		return NULL;
 	}
 	return r->load + (rl->off - im->lo);
@@ -399,7 +363,7 @@ static int apply_relative(struct relocator *r, const struct rela *rl)
 		return 1;
 	/* Xtensa's RELATIVE keeps the link-time address in the word (the
 	 * addend is normally 0): word + addend + (base - link base). */
-	wr32(w, q7_pl_rd32(w) + rl->addend + r->delta);
+	q7_put_le32(w, q7_le32(w) + rl->addend + r->delta);
 	(*r->count)++;
 	return 0;
 }
@@ -414,13 +378,13 @@ static int apply_symbolic(struct relocator *r, const struct rela *rl)
 	uint32_t S;
 	if (rl->sym == 0) {
 		q7_pl_err(r->err, r->es, r->im->name, "%s (type %u) at offset 0x%x names no symbol",
-		          reloc_name(rl->type), rl->type, rl->off);
+		          q7_xt_reloc_name(rl->type), rl->type, rl->off);
 		return 1;
 	}
 	unsigned char *w = reloc_word(r, rl);
 	if (!w || get_sym(r, rl->sym, &s) || sym_address(r, rl, &s, &S))
 		return 1;
-	wr32(w, S + rl->addend);
+	q7_put_le32(w, S + rl->addend);
 	(*r->count)++;
 	r->have_jmp_slot |= rl->type == R_XTENSA_JMP_SLOT;
 	return 0;
@@ -469,7 +433,7 @@ static int apply_one(struct relocator *r, const struct rela *rl)
 		          "unsupported relocation %s (type %u) at offset 0x%x; only R_XTENSA_NONE, "
 		          "R_XTENSA_RELATIVE, R_XTENSA_GLOB_DAT, R_XTENSA_JMP_SLOT and "
 		          "R_XTENSA_RTLD can be prelinked (link with -Wl,-Bsymbolic)",
-		          reloc_name(rl->type), rl->type, rl->off);
+		          q7_xt_reloc_name(rl->type), rl->type, rl->off);
 		return 1;
 	}
 }
@@ -493,9 +457,9 @@ static int apply_table(struct relocator *r, uint32_t va, uint32_t size, const ch
 		return 1;
 	}
 	for (uint32_t o = 0; o < size; o += sizeof(Elf32_Rela)) {
-		uint32_t info = q7_pl_rd32(t + o + 4);
-		struct rela rl = {.off = q7_pl_rd32(t + o), .type = ELF32_R_TYPE(info),
-		                  .sym = ELF32_R_SYM(info), .addend = q7_pl_rd32(t + o + 8)};
+		uint32_t info = q7_le32(t + o + 4);
+		struct rela rl = {.off = q7_le32(t + o), .type = ELF32_R_TYPE(info),
+		                  .sym = ELF32_R_SYM(info), .addend = q7_le32(t + o + 8)};
 		if (apply_one(r, &rl))
 			return 1;
 	}
@@ -536,19 +500,19 @@ static int relocate(const struct q7_pl_img *im, unsigned char *load, uint32_t de
 static void put_header(unsigned char *out, const struct q7_pl_header *h)
 {
 	memset(out, 0, Q7_PL_HEADER_SIZE);
-	wr32(out + 0, h->magic);
-	wr16(out + 4, h->version);
-	wr16(out + 6, h->header_size);
-	wr32(out + 8, h->base);
-	wr32(out + 12, h->load_size);
-	wr32(out + 16, h->bss_size);
-	wr32(out + 20, h->entry);
-	wr32(out + 24, h->flags);
-	wr32(out + 28, h->checksum);
-	wr32(out + 32, h->link_base);
-	wr32(out + 36, h->nrelocs);
-	wr32(out + 40, (uint32_t)h->core);
-	wr32(out + 44, q7_crc32(0, out, Q7_PL_HEADER_CRC_SPAN));
+	q7_put_le32(out + 0, h->magic);
+	q7_put_le16(out + 4, h->version);
+	q7_put_le16(out + 6, h->header_size);
+	q7_put_le32(out + 8, h->base);
+	q7_put_le32(out + 12, h->load_size);
+	q7_put_le32(out + 16, h->bss_size);
+	q7_put_le32(out + 20, h->entry);
+	q7_put_le32(out + 24, h->flags);
+	q7_put_le32(out + 28, h->checksum);
+	q7_put_le32(out + 32, h->link_base);
+	q7_put_le32(out + 36, h->nrelocs);
+	q7_put_le32(out + 40, (uint32_t)h->core);
+	q7_put_le32(out + 44, q7_crc32(0, out, Q7_PL_HEADER_CRC_SPAN));
 }
 
 /* Where the image goes: --base, or the window of opts->core. */
@@ -626,7 +590,7 @@ static int prelink_image(const struct q7_prelink_opts *opts, struct q7_pl_img *i
 	h.link_base = im->lo;
 	h.checksum = q7_crc32(0, load, load_size);
 	put_header(bytes, &h);
-	h.header_crc = q7_pl_rd32(bytes + 44);
+	h.header_crc = q7_le32(bytes + 44);
 	out->hdr = h;
 	out->bytes = bytes;
 	out->size = Q7_PL_HEADER_SIZE + (size_t)load_size;
@@ -648,11 +612,11 @@ int q7_prelink_memory(const struct q7_prelink_opts *opts, const void *buf, size_
 	/* A packed object (ET_REL) carries the image under its symbol; anything
 	 * else is taken to be the image itself. */
 	if (size >= sizeof(Elf32_Ehdr) && p[EI_CLASS] == ELFCLASS32 && p[EI_DATA] == ELFDATA2LSB &&
-	    q7_pl_rd16(p + 16) == ET_REL) {
+	    q7_le16(p + 16) == ET_REL) {
 		size_t off, len;
-		if (q7_pl_rd16(p + 18) != EM_XTENSA) {
+		if (q7_le16(p + 18) != EM_XTENSA) {
 			q7_pl_err(err, err_size, name, "not an Xtensa packed object (machine %u)",
-			          q7_pl_rd16(p + 18));
+			          q7_le16(p + 18));
 			return 1;
 		}
 		const char *sym = opts->symbol ? opts->symbol : "lib_func";

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "q7/xtensa.h" /* Q7_NUM_CORES: a header's core is 0..7, or -1 */
+
 /* The loadable image's header. All fields little-endian, 64 bytes. The
  * load bytes follow it in the file; the loader copies them to base and
  * zeroes bss_size bytes after them. */
@@ -21,7 +23,6 @@
 #define Q7_PL_HEADER_SIZE 64u
 #define Q7_PL_HEADER_CRC_SPAN 44u /* header_crc covers the bytes before it */
 #define Q7_PL_BASE_ALIGN 16u /* a power of two; base - link_base: keeps literal, data and stack alignment */
-#define Q7_PL_CORES 8        /* core: 0..7 (lsp/'s table), or -1 */
 
 /* flags */
 #define Q7_PL_F_CORE 0x1u   /* placed at core `core`'s window (0..7) */

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bytes.h"
 #include "prelink.h"
 #include "support.h"
 
@@ -17,17 +18,6 @@ void q7_pl_err(char *err, size_t err_size, const char *name, const char *fmt, ..
 int q7_pl_extract(const unsigned char *file, size_t size, const char *name,
                   const char *symbol, size_t *img_off, size_t *img_size, char *err,
                   size_t err_size);
-
-/* Little-endian reads: images are decoded byte by byte, on any host. */
-static inline uint32_t q7_pl_rd16(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
-
-static inline uint32_t q7_pl_rd32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 /* A linked image being prelinked (prelink.c). */
 struct q7_pl_img;

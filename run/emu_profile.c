@@ -78,7 +78,7 @@ int q7_prof_emulated(const struct q7_run_request *req, struct q7_prof *p, unsign
 	close(fd);
 	q7_temp_register(log);
 	cfg.trace_log = log;
-	struct q7_trace_core tc[Q7_MAX_CORES];
+	struct q7_trace_core tc[Q7_NUM_CORES];
 	memset(tc, 0, sizeof tc);
 	struct q7_syms boot = {0};
 	struct q7_emu_session *s = NULL;
@@ -106,7 +106,7 @@ int q7_prof_emulated(const struct q7_run_request *req, struct q7_prof *p, unsign
 	*r = res;
 	rc = 0;
 out:
-	for (unsigned i = 0; i < Q7_MAX_CORES; i++)
+	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		q7_syms_free(&tc[i].syms);
 	q7_syms_free(&boot);
 	if (!q7_save_temps()) {

@@ -10,6 +10,7 @@
  *
  * Memory: the session owns everything it allocates; a call's result owns
  * its out_data (run.h). */
+#include "bytes.h"
 #include "emu_confine.h"
 #include "emu_session.h"
 #include "emu_session_int.h"
@@ -103,8 +104,8 @@ struct q7_emu_session {
 	const volatile sig_atomic_t *interrupted; /* q7_emu_config's */
 	char *dir;               /* this session's files */
 	struct q7_strvec files;  /* registered temporaries, removed at close */
-	struct q7_pl_header hdr[Q7_BOOT_MAX_CORES];
-	char *image[Q7_BOOT_MAX_CORES]; /* the (packed) image each core runs */
+	struct q7_pl_header hdr[Q7_NUM_CORES];
+	char *image[Q7_NUM_CORES]; /* the (packed) image each core runs */
 	struct q7_strvec argv;   /* QEMU's command line */
 	pid_t pid;               /* 0: no QEMU */
 	int fd;                  /* our end of its fd 3/4, -1: none */
@@ -122,13 +123,6 @@ const struct q7_pl_header *q7_emu_image_header(const struct q7_emu_session *s, u
 }
 
 const char *q7_emu_boot_path(const struct q7_emu_session *s) { return s->boot; }
-
-double q7_emu_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static bool env_on(const char *name)
 {
@@ -354,7 +348,7 @@ static int start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 	s->pid = pid;
 	s->fd = sv[0];
 	s->ready = false;
-	s->boot_t0 = q7_emu_now();
+	s->boot_t0 = q7_now_s();
 	s->st.boots++;
 	return 0;
 }
@@ -418,7 +412,7 @@ static int io_wait(struct q7_emu_session *s, short events, double deadline)
 	for (;;) {
 		if (s->interrupted && *s->interrupted)
 			return IO_INTERRUPTED;
-		double left = deadline - q7_emu_now();
+		double left = deadline - q7_now_s();
 		if (left <= 0)
 			return IO_TIMEOUT;
 		double nap = left < SLICE_S ? left : SLICE_S;
@@ -495,7 +489,7 @@ static void free_session(struct q7_emu_session *s, bool remove)
 			rmdir(s->dir);
 		q7_temp_forget(s->dir);
 	}
-	for (unsigned i = 0; i < Q7_BOOT_MAX_CORES; i++)
+	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		free(s->image[i]);
 	q7_sv_free(&s->files);
 	q7_sv_free(&s->argv);
@@ -515,8 +509,8 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	memset(why, 0, sizeof *why);
 	*out = NULL;
 	unsigned cores = cfg->cores ? cfg->cores : 1;
-	if (cores > Q7_BOOT_MAX_CORES) {
-		q7_run_fail(why, "%u cores asked, at most %u", cores, Q7_BOOT_MAX_CORES);
+	if (cores > Q7_NUM_CORES) {
+		q7_run_fail(why, "%u cores asked, at most %u", cores, Q7_NUM_CORES);
 		return 1;
 	}
 	struct q7_emu_session *s = q7_xcalloc(1, sizeof *s);
@@ -751,7 +745,7 @@ int q7_emu_send(struct q7_emu_session *s, const struct q7_run_request *req, int 
 	}
 	c->req = req;
 	snprintf(c->op, sizeof c->op, "%s", req->op);
-	c->t0 = q7_emu_now();
+	c->t0 = q7_now_s();
 	c->timeout = req->timeout_s > 0 ? req->timeout_s : s->timeout;
 	c->deadline = c->t0 + c->timeout;
 	c->whole = only_core >= 0;
@@ -918,7 +912,7 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 			s->ready = true;
 			if (s->stats)
 				fprintf(stderr, "%s: emulated session: QEMU booted in %.3f s\n", q7_progname(),
-				        q7_emu_now() - s->boot_t0);
+				        q7_now_s() - s->boot_t0);
 			continue;
 		}
 		bool last = br.kind == Q7_RESULT_LAST;
@@ -1009,7 +1003,7 @@ int q7_emu_receive(struct q7_emu_session *s, struct q7_run_result *r)
 		return -1;
 	}
 	int rc = read_records(s, r);
-	s->st.last_call_s = q7_emu_now() - c->t0;
+	s->st.last_call_s = q7_now_s() - c->t0;
 	if (s->stats)
 		fprintf(stderr, "%s: emulated run of core%s %u..%u: %.3f s\n", q7_progname(),
 		        c->n > 1 ? "s" : "", c->first, c->first + c->n - 1, s->st.last_call_s);

@@ -44,8 +44,6 @@ size_t q7_emu_desc_bytes(const struct q7_tensor_desc *t);
  * program the session runs: what a profile names frames with. */
 const struct q7_pl_header *q7_emu_image_header(const struct q7_emu_session *s, unsigned core);
 const char *q7_emu_boot_path(const struct q7_emu_session *s);
-/* CLOCK_MONOTONIC in seconds. */
-double q7_emu_now(void);
 /* EXCCAUSE's name in the ISA ("LoadProhibited"), and what it means for a
  * kernel ("a load from memory that may not be read"). */
 const char *q7_emu_exc_name(uint32_t cause);

@@ -11,6 +11,7 @@
  *
  * Memory: everything here is freed before return, except result->out_data
  * (the caller's, see run.h). */
+#include "bytes.h"
 #include "emu_session.h"
 #include "emu_session_int.h"
 #include "result.h"
@@ -74,8 +75,8 @@ static int run_parallel(const struct q7_emu_config *cfg, const struct q7_run_req
                         unsigned jobs, struct q7_run_result *r)
 {
 	unsigned cores = cfg->cores;
-	struct q7_emu_session *ss[Q7_BOOT_MAX_CORES] = {0};
-	struct core_back back[Q7_BOOT_MAX_CORES];
+	struct q7_emu_session *ss[Q7_NUM_CORES] = {0};
+	struct core_back back[Q7_NUM_CORES];
 	memset(back, 0, sizeof back);
 	unsigned char *sent = NULL;
 	size_t sent_size = 0;
@@ -84,7 +85,7 @@ static int run_parallel(const struct q7_emu_config *cfg, const struct q7_run_req
 	int rc = -1;
 	for (unsigned start = 0; start < cores; start += jobs) {
 		unsigned end = start + jobs < cores ? start + jobs : cores;
-		double t0 = q7_emu_now();
+		double t0 = q7_now_s();
 		wave_req.timeout_s = budget;
 		/* Every QEMU of the wave first, so that they boot together. */
 		for (unsigned i = start; i < end; i++) {
@@ -115,7 +116,7 @@ static int run_parallel(const struct q7_emu_config *cfg, const struct q7_run_req
 			if (back[i].frame.switched_stack)
 				r->switched_stack = 1;
 		}
-		budget -= q7_emu_now() - t0;
+		budget -= q7_now_s() - t0;
 	}
 	if (merge_data(sent, sent_size, back, cores, r) != 0)
 		goto out;
@@ -149,8 +150,8 @@ int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *r)
 	unsigned jobs = env && *env ? (unsigned)strtoul(env, NULL, 10) : 1;
 	if (jobs == 0)
 		jobs = 1;
-	if (cfg.cores > Q7_BOOT_MAX_CORES) {
-		q7_run_fail(r, "%u cores asked, at most %u", cfg.cores, Q7_BOOT_MAX_CORES);
+	if (cfg.cores > Q7_NUM_CORES) {
+		q7_run_fail(r, "%u cores asked, at most %u", cfg.cores, Q7_NUM_CORES);
 		return 1;
 	}
 	if (cfg.cores > 1 && req->dst.data == 0) {

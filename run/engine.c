@@ -87,8 +87,8 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 		fail(err, n, "target '%s': expected host or emulated", o->target);
 		goto out;
 	}
-	if (o->cores > Q7_MAX_CORES) {
-		fail(err, n, "%u cores asked, at most %d", o->cores, Q7_MAX_CORES);
+	if (o->cores > Q7_NUM_CORES) {
+		fail(err, n, "%u cores asked, at most %d", o->cores, Q7_NUM_CORES);
 		goto out;
 	}
 	unsigned cores = o->cores;

@@ -32,8 +32,8 @@
 #include <stddef.h>
 
 #include "q7/frame.h"
+#include "q7/xtensa.h" /* Q7_NUM_CORES */
 
-#define Q7_MAX_CORES 8 /* cores of a GPSIMD engine */
 
 struct q7_run_result;
 struct q7_engine;

@@ -102,7 +102,7 @@ int q7_host_images_load(struct q7_host_images *im, unsigned cores, char *const *
                         volatile unsigned *loading, char *err, size_t n)
 {
 	memset(im, 0, sizeof *im);
-	for (unsigned i = 0; i < Q7_MAX_CORES; i++)
+	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		im->copies[i] = -1;
 	im->cores = cores;
 	for (unsigned core = 0; core < cores; core++) {
@@ -143,7 +143,7 @@ fail:
 void q7_host_images_unload(struct q7_host_images *im)
 {
 	/* In reverse, copies after their handles. */
-	for (unsigned i = Q7_MAX_CORES; i-- > 0;) {
+	for (unsigned i = Q7_NUM_CORES; i-- > 0;) {
 		if (im->handles[i])
 			dlclose(im->handles[i]);
 		im->handles[i] = NULL;
@@ -306,7 +306,7 @@ static int run_guarded(q7_entry_fn entry, const char *path, struct q7_frame *f, 
 struct q7_host {
 	unsigned cores;
 	enum q7_host_mode mode;
-	char *paths[Q7_MAX_CORES];
+	char *paths[Q7_NUM_CORES];
 	struct q7_host_images images;  /* in-process modes */
 	struct q7_iso *iso;            /* isolated */
 	void *heap;
@@ -358,10 +358,10 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 	h->cores = (unsigned)images->n;
 	h->mode = o->host_mode;
 	h->heap_size = o->heap_size ? o->heap_size : DEFAULT_HEAP;
-	for (unsigned i = 0; i < Q7_MAX_CORES; i++)
+	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		h->images.copies[i] = -1;
-	if (h->cores == 0 || h->cores > Q7_MAX_CORES) {
-		snprintf(err, n, "%u cores asked, 1 to %d", h->cores, Q7_MAX_CORES);
+	if (h->cores == 0 || h->cores > Q7_NUM_CORES) {
+		snprintf(err, n, "%u cores asked, 1 to %d", h->cores, Q7_NUM_CORES);
 		goto fail;
 	}
 	for (unsigned core = 0; core < h->cores; core++) {
@@ -401,7 +401,7 @@ void q7_host_close(struct q7_host *h)
 		return;
 	q7_iso_close(h->iso);
 	q7_host_images_unload(&h->images);
-	for (unsigned i = 0; i < Q7_MAX_CORES; i++)
+	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		free(h->paths[i]);
 	if (h->heap)
 		munmap(h->heap, h->heap_size);

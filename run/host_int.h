@@ -22,10 +22,10 @@ int q7_host_write(int fd, const void *buf, uint32_t len);
 /* Each core's loaded image. */
 struct q7_host_images {
 	unsigned cores;
-	const char *paths[Q7_MAX_CORES];
-	void *handles[Q7_MAX_CORES];
-	int copies[Q7_MAX_CORES]; /* the memfd a core's private copy was loaded from; -1 */
-	q7_entry_fn entries[Q7_MAX_CORES];
+	const char *paths[Q7_NUM_CORES];
+	void *handles[Q7_NUM_CORES];
+	int copies[Q7_NUM_CORES]; /* the memfd a core's private copy was loaded from; -1 */
+	q7_entry_fn entries[Q7_NUM_CORES];
 };
 
 /* Loads paths[0..cores) (checked before by q7_host_elf_check): the first

@@ -35,6 +35,7 @@
  *
  * Signals: with forward_signals (q7-run), support/proc's forwarding is
  * installed while the worker starts or runs a call. */
+#include "bytes.h"
 #include "host_iso.h"
 #include "host_fault.h"
 #include "host_int.h"
@@ -95,7 +96,7 @@ struct ctl {
 	struct q7_fault fault;
 	char load_error[Q7_MESSAGE_SIZE];
 	char list[LIST_ROOM];   /* the op list ("name<TAB>schema" lines), for names */
-	struct q7_frame frames[Q7_MAX_CORES];
+	struct q7_frame frames[Q7_NUM_CORES];
 };
 
 struct q7_iso {
@@ -125,13 +126,6 @@ struct q7_iso {
 	struct q7_frame answer; /* the frame a call ended with, copied out of the region */
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static size_t round_up(size_t v, size_t to)
 {
 	return (v + to - 1) / to * to;
@@ -150,7 +144,7 @@ static struct {
 	uint64_t guarded[MAX_SLOTS + 1];
 	unsigned nguarded;
 	struct q7_host_images images;
-	uint64_t lo[Q7_MAX_CORES], hi[Q7_MAX_CORES]; /* each core's loaded range */
+	uint64_t lo[Q7_NUM_CORES], hi[Q7_NUM_CORES]; /* each core's loaded range */
 	uint64_t stack_low;
 } w;
 
@@ -427,14 +421,14 @@ static void start_failed(struct q7_iso *s, int st, char *err, size_t n)
  * and it lives on (a kernel that closed the descriptor). */
 static int answer(struct q7_iso *s, double t0, uint32_t *seq)
 {
-	double left = s->timeout - (now_s() - t0);
+	double left = s->timeout - (q7_now_s() - t0);
 	int rc = q7_proc_wait_fd(s->pid, s->fd, left > 0 ? left : 0);
 	if (rc != 1)
 		return rc;
 	if (recv(s->fd, seq, sizeof *seq, MSG_WAITALL) == (ssize_t)sizeof *seq)
 		return 1;
 	/* The end of the socket: it is exiting, most likely. */
-	left = s->timeout - (now_s() - t0);
+	left = s->timeout - (q7_now_s() - t0);
 	rc = q7_proc_wait_fd(s->pid, -1, left > 1 ? left : 1);
 	return rc == 0 ? 0 : 2;
 }
@@ -455,7 +449,7 @@ static int worker_start(struct q7_iso *s, size_t need, char *err, size_t n)
 		snprintf(err, n, "cannot make a socket for the kernel's process: %s", strerror(errno));
 		return -1;
 	}
-	s->started = now_s();
+	s->started = q7_now_s();
 	pid_t pid = q7_proc_fork_group();
 	if (pid == 0) {
 		close(sv[0]);
@@ -741,7 +735,7 @@ static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 	s->ctl->used = need;
 	struct ctl *ctl = s->ctl;
 	uint32_t seq = ++ctl->seq;
-	double t0 = s->fresh ? s->started : now_s();
+	double t0 = s->fresh ? s->started : q7_now_s();
 	s->fresh = false;
 	if (send(s->fd, &seq, sizeof seq, MSG_NOSIGNAL) != (ssize_t)sizeof seq) {
 		/* It died between calls: a fault of its own? Start again. */

@@ -1,6 +1,7 @@
 /* The NPY reader and writer (see npy.h). The header is a Python dict
  * literal; only the three keys NumPy writes are understood, in any order,
  * and anything else is an error rather than a guess. */
+#include "bytes.h"
 #include "npy.h"
 
 #include <errno.h>
@@ -223,14 +224,14 @@ int npy_parse(const unsigned char *buf, size_t len, struct npy_array *a, const c
 	unsigned major = buf[6];
 	size_t hlen, hstart;
 	if (major == 1) {
-		hlen = (size_t)buf[8] | (size_t)buf[9] << 8;
+		hlen = q7_le16(buf + 8);
 		hstart = 10;
 	} else if (major == 2 || major == 3) {
 		if (len < 12) {
 			*why = "damaged: truncated header";
 			return -1;
 		}
-		hlen = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
+		hlen = q7_le32(buf + 8);
 		hstart = 12;
 	} else {
 		*why = "unsupported .npy version";

@@ -1,4 +1,5 @@
 /* u64map.h: linear probing, a power-of-two table kept under half full. */
+#include "bytes.h"
 #include "u64map.h"
 
 #include <stdlib.h>
@@ -119,9 +120,7 @@ void q7_strmap_free(struct q7_strmap *m)
 
 unsigned q7_strmap_intern(struct q7_strmap *m, const char *s, const char **stored)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		h = (h ^ *p) * 1099511628211ull;
+	uint64_t h = q7_fnv1a64(Q7_FNV64_BASIS, s, strlen(s));
 	bool made;
 	uint64_t *head = q7_u64map_put(m->byhash, h, &made);
 	for (size_t e = made ? 0 : (size_t)*head; e; e = m->next[e - 1]) {

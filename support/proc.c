@@ -8,6 +8,7 @@
  * signals blocked. Waiting for several children at once sleeps in
  * sigtimedwait() on SIGCHLD, never in waitpid(-1), so a child someone else
  * started is never reaped here. */
+#include "bytes.h"
 #include "proc.h"
 #include "support.h"
 #include "tempfile.h"
@@ -161,13 +162,6 @@ static void want_sigchld(void)
 		sigaction(SIGCHLD, &sa, NULL);
 	}
 	done = true;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static int free_slot(void)
@@ -654,7 +648,7 @@ int q7_proc_wait_fd(pid_t pid, int fd, double timeout_s)
 	/* Data wakes the poll at once; an exit is seen at the next look, so
 	 * within one nap (no pidfd: valgrind has none, and a forked child of
 	 * the child may hold fd open after pid is gone). */
-	double end = timeout_s >= 0 ? now_s() + timeout_s : 0;
+	double end = timeout_s >= 0 ? q7_now_s() + timeout_s : 0;
 	struct pollfd p = {.fd = fd, .events = POLLIN};
 	for (;;) {
 		if (fd >= 0 && poll(&p, 1, 0) > 0 && p.revents)
@@ -663,7 +657,7 @@ int q7_proc_wait_fd(pid_t pid, int fd, double timeout_s)
 			return 0;
 		double nap = FD_NAP_S;
 		if (timeout_s >= 0) {
-			double left = end - now_s();
+			double left = end - q7_now_s();
 			if (left <= 0)
 				return Q7_PROC_TIMEOUT;
 			nap = left < nap ? left : nap;
@@ -703,7 +697,7 @@ int q7_proc_wait_any(const pid_t *pids, size_t n, double timeout_s, pid_t *pid, 
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, &old);
-	double end = timeout_s > 0 ? now_s() + timeout_s : 0;
+	double end = timeout_s > 0 ? q7_now_s() + timeout_s : 0;
 	int slot = -1;
 	bool any;
 	for (;;) {
@@ -719,7 +713,7 @@ int q7_proc_wait_any(const pid_t *pids, size_t n, double timeout_s, pid_t *pid, 
 			break;
 		double nap = NAP_S;
 		if (timeout_s > 0) {
-			double left = end - now_s();
+			double left = end - q7_now_s();
 			if (left <= 0)
 				break;
 			nap = left < nap ? left : nap;

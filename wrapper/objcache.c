@@ -1,4 +1,5 @@
 /* The wrapper object's cache (objcache.h). */
+#include "bytes.h"
 #include "objcache.h"
 #include "tempfile.h"
 
@@ -48,15 +49,6 @@ void q7_cache_mkdirs(const char *dir)
 	free(d);
 }
 
-static uint64_t fnv(uint64_t h, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
 static void add_file_id(struct q7_strbuf *b, const struct stat *st)
 {
 	q7_sb_addf(b, "%lld %lld.%09ld %llu", (long long)st->st_size, (long long)st->st_mtim.tv_sec,
@@ -100,8 +92,8 @@ void q7_objcache_init(struct q7_objcache *c, const char *text, size_t len, char 
 	}
 	q7_sb_addf(k, "text %zu\n", len);
 	q7_sb_addn(k, text, len);
-	uint64_t h1 = fnv(14695981039346656037ull, k->s, k->len);
-	uint64_t h2 = fnv(0x6c62272e07bb0142ull, k->s, k->len);
+	uint64_t h1 = q7_fnv1a64(Q7_FNV64_BASIS, k->s, k->len);
+	uint64_t h2 = q7_fnv1a64(0x6c62272e07bb0142ull, k->s, k->len);
 	c->entry = q7_xasprintf("%s/wrapper/%016llx%016llx.o", dir, (unsigned long long)h1,
 	                        (unsigned long long)h2);
 	free(dir);

@@ -17,7 +17,6 @@
  * file's end without reading the text. */
 #include "modes.h"
 #include "proc.h"
-#include "record.h"
 #include "tempfile.h"
 
 #include <errno.h>
@@ -69,16 +68,12 @@ static int hexval(char c)
 	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* Whether a well-formed trailer says only what q7cc -E writes: the ops a
- * record may hold (q7_record_op_ok, so that -c refuses, naming the text,
- * what the link would refuse naming the object), and a failed analysis
- * (q7_analyze's -1, the only failure -E writes) with the errors that say
- * why. Else why is appended to. */
+/* Whether a well-formed trailer says only what q7cc -E writes: a failed
+ * analysis (q7_analyze's -1, the only failure -E writes) with the errors
+ * that say why. (Its ops were read as a record is: parse.) Else why is
+ * appended to. */
 static bool trailer_ok(const struct q7_pp_trailer *t, struct q7_strbuf *why)
 {
-	for (size_t i = 0; i < t->ops.n; i++)
-		if (!q7_record_op_ok(&t->ops.ops[i], why))
-			return false;
 	size_t errors = 0;
 	for (size_t i = 0; i < t->diags.n; i++)
 		errors += t->diags.d[i].severity == Q7_SEV_ERROR;
@@ -89,9 +84,12 @@ static bool trailer_ok(const struct q7_pp_trailer *t, struct q7_strbuf *why)
 	return why->len == 0;
 }
 
-/* Parses the trailer text t (n bytes, from "/ *" to the end). 0, or -1
- * (with why appended to when what was read is well formed but not what
- * q7cc -E writes). */
+/* Parses the trailer text t (n bytes, from "/ *" to the end). Its ops are
+ * one op record, read exactly as the link reads an object's (checksum,
+ * every field, q7_op_check), so that -c refuses, naming the text, what
+ * the link would refuse naming the object. 0, or -1 (with why appended
+ * to when the record is damaged, or what was read is well formed but not
+ * what q7cc -E writes). */
 static int parse(const char *t, size_t n, struct q7_pp_trailer *out, struct q7_strbuf *why)
 {
 	const char *end = t + n - TAIL_LEN;
@@ -119,8 +117,8 @@ static int parse(const char *t, size_t n, struct q7_pp_trailer *out, struct q7_s
 		p++;
 	}
 	if (rc == 0)
-		rc = q7_analysis_result_get(data.s ? data.s : "", data.len, &out->kernel_names,
-		                            &out->rc, &out->ops, &out->diags);
+		rc = q7_analysis_result_read(data.s ? data.s : "", data.len, &out->kernel_names,
+		                             &out->rc, &out->ops, &out->diags, why);
 	q7_sb_free(&data);
 	if (rc == 0 && !trailer_ok(out, why))
 		rc = -1;

@@ -1,4 +1,5 @@
 /* The real compiler's include directories and target macros, cached. */
+#include "bytes.h"
 #include "sysinfo.h"
 #include "objcache.h"
 #include "modes.h" /* q7_step_query */
@@ -126,11 +127,7 @@ static int probe(const struct q7_profile *p, struct q7_sysinfo *si)
 
 static uint64_t fnv(uint64_t h, const char *s)
 {
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ull;
-	}
-	return h ^ 0xff; /* field separator */
+	return q7_fnv1a64(h, s, strlen(s)) ^ 0xff; /* field separator */
 }
 
 static char *cache_path(const struct q7_profile *p)
@@ -148,7 +145,7 @@ static char *cache_path(const struct q7_profile *p)
 	}
 	struct q7_strvec flags = {0};
 	probe_flags(p, &flags);
-	uint64_t h = 14695981039346656037ull;
+	uint64_t h = Q7_FNV64_BASIS;
 	h = fnv(h, p->name);
 	h = fnv(h, path);
 	char buf[96];

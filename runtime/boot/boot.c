@@ -39,7 +39,7 @@ static struct q7_boot_call call;     /* the call being served */
 static struct q7_boot_result result; /* the record being made */
 static struct q7_frame *frame;       /* the core running, or NULL */
 static uint32_t record_kind = Q7_RESULT_READY; /* what a failure reports as */
-static uint32_t entries[Q7_BOOT_MAX_CORES];
+static uint32_t entries[Q7_NUM_CORES];
 
 
 static __attribute__((noreturn)) void sim_exit(int status)
@@ -375,7 +375,7 @@ void q7boot_main(void)
 	if (b->magic != Q7_BOOT_MAGIC || b->version != Q7_BOOT_VERSION)
 		fail(Q7_BOOT_BAD_BLOCK, "no boot block at 0x60000000");
 	block = b;
-	if (b->ncores == 0 || b->ncores > Q7_BOOT_MAX_CORES)
+	if (b->ncores == 0 || b->ncores > Q7_NUM_CORES)
 		fail(Q7_BOOT_BAD_BLOCK, "the boot block's cores are wrong");
 	/* Every image once, for the whole session: the runtime's state in
 	 * each (its constructors ran, its op table) lives on, as on a device. */

@@ -40,6 +40,8 @@
 
 #include <stdint.h>
 
+#include "q7/xtensa.h" /* Q7_NUM_CORES */
+
 #define Q7_BOOT_ROM 0x50000000u
 #define Q7_BOOT_BLOCK_ADDR 0x60000000u
 #define Q7_BOOT_FRAME_ADDR 0x60001000u
@@ -61,7 +63,6 @@
 #define Q7_RESULT_MAGIC 0x53523751u /* "Q7RS" */
 #define Q7_BOOT_VERSION 3u
 
-#define Q7_BOOT_MAX_CORES 8
 #define Q7_BOOT_CCOUNT_KHZ 40000u         /* the lx106's CCOUNT in QEMU */
 #define Q7_BOOT_MAX_TIME_LIMIT_MS 100000u
 #define Q7_BOOT_FRAME_STRIDE 0x1000u /* core i's frame: FRAME_ADDR + i * this */
@@ -72,13 +73,13 @@ struct q7_boot_block {
 	uint32_t version;    /* Q7_BOOT_VERSION */
 	uint32_t request_fd; /* host descriptor the calls are read from */
 	uint32_t result_fd;  /* host descriptor the records go to */
-	uint32_t ncores;     /* images placed: 1..Q7_BOOT_MAX_CORES */
+	uint32_t ncores;     /* images placed: 1..Q7_NUM_CORES */
 	uint32_t reserved[3];
 	struct {
 		uint32_t image;      /* address of the prelinked image's header */
 		uint32_t image_size; /* bytes of the prelinked file */
 		uint32_t reserved[2];
-	} core[Q7_BOOT_MAX_CORES];
+	} core[Q7_NUM_CORES];
 };
 
 /* One call, on request_fd. Followed by ncores struct q7_frame (core

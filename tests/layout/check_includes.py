@@ -16,21 +16,23 @@ import sys
 # component -> the components whose headers it may include (itself always).
 # support is the OS layer everyone shares; the op model (model/) is what
 # analysis, codegen and packer agree on; runtime/include holds the plain C
-# contracts that tools and runtime share (<q7/frame.h>, <q7/kinds.h>);
+# contracts that tools and runtime share (<q7/frame.h>, <q7/kinds.h>, and
+# <q7/xtensa.h>: the Xtensa ABI, relocations and the core count, that the
+# packer, the prelinker, lsp and the boot program read alike);
 # runtime/src stands alone with it; main ties the tools together.
 ALLOWED = {
     "support": set(),
     "model": {"runtime/include", "support"},
     "analysis": {"model", "support"},
     "codegen": {"model", "support"},
-    "packer": {"model", "support"},
-    "lsp": {"support"},
-    "prelink": {"lsp", "support"},
+    "packer": {"model", "runtime/include", "support"},
+    "lsp": {"runtime/include", "support"},
+    "prelink": {"lsp", "runtime/include", "support"},
     "runtime/include": set(),
     "runtime/src": {"runtime/include"},
     "runtime/boot": {"prelink", "runtime/include"},
-    # lsp owns the core count and the windows a memory map shows; memmap
-    # reads an image's sections against them.
+    # lsp owns the windows a memory map shows (by <q7/xtensa.h>'s core
+    # count); memmap reads an image's sections against them.
     "memmap": {"lsp", "support"},
     # run/ is the host executor; the driver (wrapper/) does not run
     # kernels, and only the multi-call main (main/) ties both together.

@@ -197,6 +197,83 @@ START_TEST(disallowed)
 }
 END_TEST
 
+/* The trailer around result bytes data (as q7_pp_trailer_text writes it,
+ * but of bytes a test may have damaged). */
+static char *trailer_of(const char *data, size_t n, size_t *len)
+{
+	struct q7_strbuf b = {0};
+	q7_sb_add(&b, "int x;\n");
+	size_t start = b.len;
+	q7_sb_add(&b, "/* q7cc-preprocessed 1 gnu analysed\n");
+	for (size_t i = 0; i < n; i++)
+		q7_sb_addf(&b, "%02x%s", (unsigned char)data[i], i % 64 == 63 || i + 1 == n ? "\n" : "");
+	q7_sb_addf(&b, "q7cc-end %010zu */\n", b.len - start + 23);
+	*len = b.len;
+	return q7_sb_take(&b);
+}
+
+/* What q7_pp_trailer_read printed to stderr. */
+static char *read_refusal(const char *name, int *rc)
+{
+	char errpath[] = "/tmp/q7trailer_errXXXXXX";
+	int fd = mkstemp(errpath);
+	ck_assert_int_ge(fd, 0);
+	int saved = dup(2);
+	ck_assert_int_eq(dup2(fd, 2), 2);
+	struct q7_pp_trailer t;
+	*rc = q7_pp_trailer_read(path, name, &t);
+	fflush(stderr);
+	ck_assert_int_eq(dup2(saved, 2), 2);
+	close(saved);
+	close(fd);
+	q7_pp_trailer_free(&t);
+	size_t n;
+	char *msg = q7_read_file(errpath, &n);
+	unlink(errpath);
+	ck_assert_ptr_nonnull(msg);
+	return msg;
+}
+
+/* The trailer's ops are an op record, read as the link reads an object's:
+ * a byte changed inside a kernel's source file name still reads as a
+ * printable name, which the wire's own op layout took (it checked only
+ * kinds); the record's checksum refuses it, and the message names the
+ * text and the reason. */
+START_TEST(record_checked)
+{
+	struct q7_op_table ops = {0};
+	char *err;
+	ck_assert_int_eq(q7_schema_parse("relu(Tensor x) -> Tensor", q7_ops_add(&ops), &err, NULL), 0);
+	free(ops.ops[0].file);
+	ops.ops[0].file = q7_xstrdup("/src/deep.cpp");
+	struct q7_diags ds = {0};
+	struct q7_strbuf data = {0};
+	q7_analysis_result_put(&data, NULL, 0, &ops, &ds);
+	size_t len;
+	char *text = trailer_of(data.s, data.len, &len);
+	put(text, len);
+	int rc;
+	char *msg = read_refusal("k.ii", &rc);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_str_eq(msg, "");
+	free(msg);
+	free(text);
+	char *at = memmem(data.s, data.len, "deep.cpp", 8);
+	ck_assert_ptr_nonnull(at);
+	at[3] = 'q'; /* "/src/deeq.cpp" */
+	text = trailer_of(data.s, data.len, &len);
+	put(text, len);
+	msg = read_refusal("k.ii", &rc);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_str_eq(msg, "q7cc: error: k.ii: the records q7cc -E left in it are damaged: checksum "
+	                      "mismatch (damaged record): preprocess the source again\n");
+	free(msg);
+	free(text);
+	q7_sb_free(&data);
+	q7_ops_free(&ops);
+}
+END_TEST
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -208,6 +285,7 @@ int main(void)
 	tcase_add_test(tc, round_trip);
 	tcase_add_test(tc, damage);
 	tcase_add_test(tc, disallowed);
+	tcase_add_test(tc, record_checked);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
