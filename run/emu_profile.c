@@ -20,14 +20,19 @@
  * grows with it (an explicit one stays as given). */
 #define PROFILE_TIMEOUT_S 1200.0
 
-/* The per-core images' symbols, placed where the session put them. */
-static int load_cores(struct q7_emu_session *s, const char *lib, unsigned cores,
-                      struct q7_trace_core *tc, struct q7_syms *boot, struct q7_run_result *r)
+/* The per-core images' symbols, placed where the session put them;
+ * images as the session had them (NULL: read from lib). */
+static int load_cores(struct q7_emu_session *s, const char *lib, const char *const *images,
+                      unsigned cores, struct q7_trace_core *tc, struct q7_syms *boot,
+                      struct q7_run_result *r)
 {
 	struct q7_strvec paths = {0};
 	char *why = NULL;
 	char err[Q7_MESSAGE_SIZE];
-	if (q7_run_images(lib, cores, &paths, &why) != 0) {
+	if (images) {
+		for (unsigned i = 0; i < cores; i++)
+			q7_sv_add(&paths, images[i]);
+	} else if (q7_run_images(lib, cores, &paths, &why) < 0) {
 		q7_run_fail(r, "%s", why);
 		free(why);
 		return -1;
@@ -52,15 +57,17 @@ static int load_cores(struct q7_emu_session *s, const char *lib, unsigned cores,
 	return rc;
 }
 
-int q7_prof_emulated(const struct q7_run_request *req, struct q7_prof *p, unsigned parent,
-                        struct q7_trace_stats *st, struct q7_run_result *r)
+int q7_prof_emulated(const char *lib, const char *const *images, const struct q7_call *req,
+                     struct q7_prof *p, unsigned parent, struct q7_trace_stats *st,
+                     struct q7_run_result *r)
 {
 	memset(r, 0, sizeof *r);
 	struct q7_trace_stats dummy;
 	if (!st)
 		st = &dummy;
 	struct q7_emu_config cfg;
-	q7_emu_config_init(&cfg, req->lib, req->cores ? req->cores : 1);
+	q7_emu_config_init(&cfg, lib, req->cores ? req->cores : 1);
+	cfg.images = images;
 	cfg.timeout_s = req->timeout_s > 0 ? req->timeout_s : PROFILE_TIMEOUT_S;
 	cfg.icount = false; /* the log counts; -icount would only slow it */
 	const char *tmp = q7_temp_dir();
@@ -87,7 +94,8 @@ int q7_prof_emulated(const struct q7_run_request *req, struct q7_prof *p, unsign
 		goto out;
 	struct q7_run_result res;
 	int called = q7_emu_call(s, req, &res);
-	int loaded = load_cores(s, req->lib, cfg.cores, tc, &boot, called == 0 ? r : &(struct q7_run_result){0});
+	int loaded = load_cores(s, lib, images, cfg.cores, tc, &boot,
+	                        called == 0 ? r : &(struct q7_run_result){0});
 	q7_emu_close(s); /* QEMU exits: its log is whole */
 	if (called != 0) {
 		*r = res;

@@ -9,12 +9,14 @@
 
 #include "emu_trace.h"
 #include "insn_profile.h"
-#include "run.h"
+#include "engine.h"
 
-/* Runs req (all its cores, one after another) and adds each core's
- * stacks under parent ("core0;..."). 0 when the op ran and returned OK
+/* Runs req on lib (images as in q7_emu_config; all its cores, one after
+ * another) and adds each core's stacks under parent ("core0;..."). 0
+ * when the op ran and returned OK
  * (st filled when non-NULL); else 1 with r's status and message set. */
-int q7_prof_emulated(const struct q7_run_request *req, struct q7_prof *p, unsigned parent,
-                        struct q7_trace_stats *st, struct q7_run_result *r);
+int q7_prof_emulated(const char *lib, const char *const *images, const struct q7_call *req,
+                     struct q7_prof *p, unsigned parent, struct q7_trace_stats *st,
+                     struct q7_run_result *r);
 
 #endif

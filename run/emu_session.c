@@ -9,7 +9,7 @@
  * the dst bytes land straight in the caller's destination buffer.
  *
  * Memory: the session owns everything it allocates; a call's result owns
- * its out_data (run.h). */
+ * its out_data (engine.h). */
 #include "bytes.h"
 #include "emu_confine.h"
 #include "emu_session.h"
@@ -74,7 +74,7 @@ struct layout {
 /* The call in flight, between q7_emu_send and q7_emu_receive. */
 struct call {
 	bool busy;
-	const struct q7_run_request *req;
+	const struct q7_call *req;
 	char op[Q7_MAX_OP_NAME];
 	unsigned seq, first, n, done;
 	double t0, deadline, timeout;
@@ -538,7 +538,10 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 		            "without xtensa-lx106-elf-gcc?)", s->boot);
 		goto out;
 	}
-	if (q7_run_images(cfg->lib, cores, &paths, &err) != 0) {
+	if (cfg->images) {
+		for (unsigned i = 0; i < cores; i++)
+			q7_sv_add(&paths, cfg->images[i]);
+	} else if (q7_run_images(cfg->lib, cores, &paths, &err) < 0) {
 		q7_run_fail(why, "%s", err);
 		free(err);
 		goto out;
@@ -612,7 +615,7 @@ size_t q7_emu_desc_bytes(const struct q7_tensor_desc *t)
 	return n * q7_npy_dtype_size((enum q7_dtype)t->dtype);
 }
 
-static int make_layout(const struct q7_run_request *req, struct layout *L, struct q7_run_result *r)
+static int make_layout(const struct q7_call *req, struct layout *L, struct q7_run_result *r)
 {
 	memset(L, 0, sizeof *L);
 	memcpy(L->args, req->args, sizeof L->args);
@@ -721,7 +724,7 @@ static int io_failed(struct q7_emu_session *s, int rc, struct q7_run_result *r)
 	return -1;
 }
 
-int q7_emu_send(struct q7_emu_session *s, const struct q7_run_request *req, int only_core,
+int q7_emu_send(struct q7_emu_session *s, const struct q7_call *req, int only_core,
                 struct q7_run_result *r)
 {
 	struct call *c = &s->c;
@@ -1041,7 +1044,7 @@ int q7_emu_take_output(const struct q7_emu_back *b, struct q7_run_result *r)
 	return q7_run_take_output(f, b->out, b->out_bytes, r);
 }
 
-int q7_emu_call(struct q7_emu_session *s, const struct q7_run_request *req,
+int q7_emu_call(struct q7_emu_session *s, const struct q7_call *req,
                 struct q7_run_result *res)
 {
 	memset(res, 0, sizeof *res);

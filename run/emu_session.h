@@ -41,13 +41,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "run.h"
+#include "engine.h"
 
 struct q7_emu_session;
 
 struct q7_emu_config {
 	const char *lib;      /* the image or multicore manifest given to -o */
 	unsigned cores;       /* 1..8: cores each call runs (cpu_count) */
+	/* lib's images, one per core, as q7_run_images (image.h) read them;
+	 * NULL: read from lib at open. */
+	const char *const *images;
 	double timeout_s;     /* per call, boot included; 0: 60 s */
 	const char *qemu;     /* qemu-system-xtensa; NULL: on PATH */
 	const char *boot;     /* q7boot.elf; NULL: <prefix>/lib/q7cc/xtensa/ */
@@ -86,13 +89,22 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
                 struct q7_run_result *why);
 
 /* Runs req->op on every core of the session, one after another over the
- * same tensor data (req->lib is ignored; req->cores must be 0 or the
- * session's; req->timeout_s, when set, overrides the session's for this
- * call; req->heap_size as in run.h). The destination's final bytes are
+ * same tensor data (req->cores must be 0 or the session's;
+ * req->timeout_s, when set, overrides the session's for this call;
+ * req->heap_size as in engine.h). The destination's final bytes are
  * also written back to req->dst.data, as the host target leaves them.
  * 0, or 1 with res->status and res->message set. res is overwritten. */
-int q7_emu_call(struct q7_emu_session *s, const struct q7_run_request *req,
+int q7_emu_call(struct q7_emu_session *s, const struct q7_call *req,
                 struct q7_run_result *res);
+
+/* One call on the emulated target as q7-run made it before the engine
+ * kept sessions (emulated.c): a session for lib opened, called once,
+ * closed; with Q7CC_EMU_JOBS=N and several cores, the race check. images
+ * as in q7_emu_config (NULL: read from lib, once). 0 when
+ * the op ran and returned Q7_STATUS_OK; else 1 after filling
+ * result->status and result->message (the caller prints them). */
+int q7_run_emulated(const char *lib, const char *const *images, const struct q7_call *req,
+                    struct q7_run_result *result);
 
 /* Stops QEMU (end of file, then SIGKILL if it lingers), reaps it, removes
  * the session's files and frees s. NULL is fine. */

@@ -27,7 +27,7 @@ struct q7_emu_back {
 /* Sends req: to every core of the session (only_core < 0), or to core
  * only_core alone, then with the whole tensor data handed back. 0, or -1
  * after q7_run_fail(). */
-int q7_emu_send(struct q7_emu_session *s, const struct q7_run_request *req, int only_core,
+int q7_emu_send(struct q7_emu_session *s, const struct q7_call *req, int only_core,
                 struct q7_run_result *r);
 /* Reads the sent call's records. 0, or -1 with r's status and message set
  * (the kernel's own failure included). */

@@ -10,12 +10,12 @@
  * their changes, reporting two cores that wrote one byte differently.
  *
  * Memory: everything here is freed before return, except result->out_data
- * (the caller's, see run.h). */
+ * (the caller's, see engine.h). */
 #include "bytes.h"
 #include "emu_session.h"
 #include "emu_session_int.h"
+#include "image.h"
 #include "result.h"
-#include "run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +71,7 @@ static int merge_data(unsigned char *data, size_t size, const struct core_back *
 /* The race check: a session per core, jobs of them booting at once, all
  * from the same tensor data; the changes merged, the result the last
  * core's. The time-out bounds all cores together. */
-static int run_parallel(const struct q7_emu_config *cfg, const struct q7_run_request *req,
+static int run_parallel(const struct q7_emu_config *cfg, const struct q7_call *req,
                         unsigned jobs, struct q7_run_result *r)
 {
 	unsigned cores = cfg->cores;
@@ -80,7 +80,7 @@ static int run_parallel(const struct q7_emu_config *cfg, const struct q7_run_req
 	memset(back, 0, sizeof back);
 	unsigned char *sent = NULL;
 	size_t sent_size = 0;
-	struct q7_run_request wave_req = *req;
+	struct q7_call wave_req = *req;
 	double budget = req->timeout_s > 0 ? req->timeout_s : 60.0;
 	int rc = -1;
 	for (unsigned start = 0; start < cores; start += jobs) {
@@ -140,11 +140,13 @@ out:
 	return rc;
 }
 
-int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *r)
+int q7_run_emulated(const char *lib, const char *const *images, const struct q7_call *req,
+                    struct q7_run_result *r)
 {
 	memset(r, 0, sizeof *r);
 	struct q7_emu_config cfg;
-	q7_emu_config_init(&cfg, req->lib, req->cores ? req->cores : 1);
+	q7_emu_config_init(&cfg, lib, req->cores ? req->cores : 1);
+	cfg.images = images;
 	cfg.timeout_s = req->timeout_s;
 	const char *env = getenv("Q7CC_EMU_JOBS");
 	unsigned jobs = env && *env ? (unsigned)strtoul(env, NULL, 10) : 1;
@@ -158,9 +160,22 @@ int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *r)
 		q7_run_fail(r, "%u cores need a destination tensor", cfg.cores);
 		return 1;
 	}
+	bool race_check = jobs > 1 && cfg.cores > 1;
+	/* The race check's sessions share one reading of lib (a single
+	 * session reads it as it opens). */
+	struct q7_strvec paths = {0};
+	char *why = NULL;
+	if (race_check && !images) {
+		if (q7_run_images(lib, cfg.cores, &paths, &why) < 0) {
+			q7_run_fail(r, "%s", why);
+			free(why);
+			return 1;
+		}
+		cfg.images = (const char *const *)paths.v;
+	}
 	q7_proc_signals_install();
 	int rc = 1;
-	if (jobs > 1 && cfg.cores > 1) {
+	if (race_check) {
 		if (run_parallel(&cfg, req, jobs, r) == 0) {
 			r->status = Q7_STATUS_OK;
 			rc = 0;
@@ -173,5 +188,6 @@ int q7_run_emulated(const struct q7_run_request *req, struct q7_run_result *r)
 		}
 	}
 	q7_proc_signals_restore();
+	q7_sv_free(&paths);
 	return rc;
 }

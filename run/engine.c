@@ -33,7 +33,6 @@
 #include "image.h"
 #include "npy.h"
 #include "result.h"
-#include "run.h"
 #include "support.h"
 
 #define LIST_BYTES 65535u /* the op list's room: one 1-D uint8 tensor */
@@ -42,6 +41,7 @@ struct q7_engine {
 	bool emulated;
 	bool isolated;        /* the host target in its own process */
 	char *lib;
+	struct q7_strvec images; /* lib's, one per core */
 	unsigned cores;
 	size_t heap_size;
 	double timeout_s;
@@ -91,24 +91,24 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 		fail(err, n, "%u cores asked, at most %d", o->cores, Q7_NUM_CORES);
 		goto out;
 	}
-	unsigned cores = o->cores;
-	if (cores == 0) {
-		int k = q7_run_image_count(lib, &why);
-		if (k < 0) {
-			fail(err, n, "%s", why);
-			goto out;
-		}
-		cores = (unsigned)k;
-	}
 	bool emulated = o->target && strcmp(o->target, "emulated") == 0;
-	if (q7_run_check_target(lib, cores, emulated, &why) != 0 ||
-	    q7_run_images(lib, cores, &paths, &why) != 0) {
+	if (o->images && o->cores) {
+		for (unsigned i = 0; i < o->cores; i++)
+			q7_sv_add(&paths, o->images[i]);
+	} else if (q7_run_images(lib, o->cores, &paths, &why) < 0) {
+		fail(err, n, "%s", why);
+		goto out;
+	}
+	unsigned cores = (unsigned)paths.n;
+	if (q7_run_check_images(&paths, emulated, &why) != 0) {
 		fail(err, n, "%s", why);
 		goto out;
 	}
 	e = q7_xcalloc(1, sizeof *e);
 	e->emulated = emulated;
 	e->lib = q7_xstrdup(lib);
+	e->images = paths;
+	paths = (struct q7_strvec){0};
 	e->cores = cores;
 	e->heap_size = o->heap_size;
 	e->timeout_s = o->timeout_s;
@@ -118,15 +118,15 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 		e->isolated = o->host_mode == Q7_HOST_ISOLATED;
 		if (e->isolated)
 			pthread_mutex_lock(&proc_lock);
-		int rc_open = q7_host_open(&paths, o, &e->host, err, n);
+		int rc_open = q7_host_open(&e->images, o, &e->host, err, n);
 		if (e->isolated)
 			pthread_mutex_unlock(&proc_lock);
 		if (rc_open != 0)
 			goto out;
 	} else {
-		for (size_t i = 0; i < paths.n; i++)
-			if (!q7_path_exists(paths.v[i])) {
-				fail(err, n, "%s: cannot read: %s", paths.v[i], strerror(ENOENT));
+		for (size_t i = 0; i < e->images.n; i++)
+			if (!q7_path_exists(e->images.v[i])) {
+				fail(err, n, "%s: cannot read: %s", e->images.v[i], strerror(ENOENT));
 				goto out;
 			}
 		const char *jobs = getenv("Q7CC_EMU_JOBS");
@@ -136,6 +136,7 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 			struct q7_emu_config cfg;
 			struct q7_run_result refused;
 			q7_emu_config_init(&cfg, lib, cores);
+			cfg.images = (const char *const *)e->images.v;
 			cfg.timeout_s = o->timeout_s;
 			cfg.forward_signals = o->forward_signals;
 			e->forward_signals = o->forward_signals;
@@ -183,6 +184,7 @@ void q7_engine_close(struct q7_engine *e)
 	free(e->schemas);
 	free(e->list);
 	free(e->lib);
+	q7_sv_free(&e->images);
 	free(e);
 }
 
@@ -207,6 +209,7 @@ static int fork_session(struct q7_engine *e, struct q7_run_result *r)
 	e->pid = getpid();
 	struct q7_emu_config cfg;
 	q7_emu_config_init(&cfg, e->lib, e->cores);
+	cfg.images = (const char *const *)e->images.v;
 	cfg.timeout_s = e->timeout_s;
 	cfg.forward_signals = e->forward_signals;
 	cfg.interrupted = e->interrupted;
@@ -214,34 +217,31 @@ static int fork_session(struct q7_engine *e, struct q7_run_result *r)
 }
 
 /* The emulated target: a call of the engine's session (or, for the race
- * check, q7_run_emulated's session per core). The destination's bytes
- * come back into the caller's buffer; the result's copy is then dropped. */
+ * check, q7_run_emulated's session per core), with the engine's settings
+ * where the call leaves them 0. The destination's bytes come back into
+ * the caller's buffer; the result's copy is then dropped. */
 static int call_emulated(struct q7_engine *e, const struct q7_call *c, unsigned cores,
                          struct q7_run_result *r)
 {
-	struct q7_run_request req;
-	memset(&req, 0, sizeof req);
 	if (c->nargs > Q7_MAX_ARGS) {
 		memset(r, 0, sizeof *r);
 		q7_run_fail(r, "%s: %u arguments, at most %d", c->op, c->nargs, Q7_MAX_ARGS);
 		return 1;
 	}
-	req.lib = e->lib;
-	req.op = c->op;
-	req.nargs = c->nargs;
-	if (c->nargs)
-		memcpy(req.args, c->args, c->nargs * sizeof *c->args);
-	req.dst = c->dst;
+	struct q7_call req = *c;
 	req.cores = cores;
-	req.timeout_s = e->timeout_s;
-	req.heap_size = e->heap_size;
+	if (!req.timeout_s)
+		req.timeout_s = e->timeout_s;
+	if (!req.heap_size)
+		req.heap_size = e->heap_size;
 	int rc;
 	if (e->profile) {
 		pthread_mutex_lock(&proc_lock);
-		rc = q7_prof_emulated(&req, e->profile, e->profile_parent, NULL, r);
+		rc = q7_prof_emulated(e->lib, (const char *const *)e->images.v, &req, e->profile,
+		                      e->profile_parent, NULL, r);
 		pthread_mutex_unlock(&proc_lock);
 	} else if (e->race_check) {
-		rc = q7_run_emulated(&req, r);
+		rc = q7_run_emulated(e->lib, (const char *const *)e->images.v, &req, r);
 	} else {
 		pthread_mutex_lock(&proc_lock);
 		rc = e->pid == getpid() ? 0 : fork_session(e, r);
@@ -279,6 +279,12 @@ static int call_locked(struct q7_engine *e, const struct q7_call *c, unsigned co
 
 int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_result *r)
 {
+	if (c->cores && c->cores != e->cores) {
+		memset(r, 0, sizeof *r);
+		q7_run_fail(r, "%s: the library runs %u core%s, the call asks for %u", e->lib, e->cores,
+		            e->cores == 1 ? "" : "s", c->cores);
+		return 1;
+	}
 	pthread_mutex_lock(&e->lock);
 	int rc = call_locked(e, c, e->cores, r);
 	pthread_mutex_unlock(&e->lock);

@@ -35,7 +35,6 @@
 #include "q7/xtensa.h" /* Q7_NUM_CORES */
 
 
-struct q7_run_result;
 struct q7_engine;
 
 /* How the host target calls a core. */
@@ -73,6 +72,10 @@ enum q7_guard {
 struct q7_engine_opts {
 	const char *target;      /* "host" (also when NULL) or "emulated" */
 	unsigned cores;          /* 1..8; 0: the library's (a manifest's images, else 1) */
+	/* The library's images, one per core (cores set), as q7_run_images
+	 * (image.h) read them for a caller that checked them first; NULL:
+	 * read from lib here. Copied. */
+	const char *const *images;
 	size_t heap_size;        /* the heap arena's bytes; 0: as a kernel needs (host:
 	                          * 4 GiB reserved, committed as used; emulated:
 	                          * the core's RAM the tensors leave) */
@@ -94,17 +97,41 @@ struct q7_engine_opts {
 	const volatile sig_atomic_t *interrupted;
 };
 
-/* One call. Tensor arguments and the destination hold host addresses of
- * contiguous data (strides are ignored). */
+/* One call: what q7-run builds from its arguments, the PyTorch bridge
+ * from a dispatcher stack, and the engine hands to its targets unchanged.
+ * Tensor arguments and the destination hold host addresses of contiguous
+ * data (strides are ignored); the call borrows them. */
 struct q7_call {
 	const char *op;           /* "relu_forward" or "my_ops::relu_forward" */
 	unsigned nargs;           /* at most Q7_MAX_ARGS */
-	const struct q7_arg *args;
+	struct q7_arg args[Q7_MAX_ARGS];
 	/* get_dst_tensor(): ndim 0 and data 0 for none (one core only; the
 	 * runtime then makes one like the first tensor argument). With one,
 	 * the result is written into it, and result->out describes it. */
 	struct q7_tensor_desc dst;
+	/* The emulated target's settings for this call; 0 takes the engine's
+	 * (or the session's). The host target takes the engine's always. */
+	unsigned cores;           /* 0, or the engine's count: another is refused */
+	double timeout_s;         /* the call's time limit (the first one includes the start) */
+	size_t heap_size;         /* the heap arena's bytes */
 };
+
+/* What a call gave: the status, the runtime's message, the returned
+ * tensor. */
+struct q7_run_result {
+	int status;          /* enum q7_status, or -1: the loader failed */
+	/* Why it failed; with Q7_STATUS_OK, empty or the runtime's warning. */
+	char message[Q7_MESSAGE_SIZE];
+	/* The result. data: a host address, of out_data, or of the call's
+	 * destination when it had one (the engine; out_data then NULL). */
+	struct q7_tensor_desc out;
+	void *out_data;      /* malloc'd contiguous copy of the output */
+	size_t out_bytes;
+	unsigned switched_stack; /* any core ran on a switched stack */
+};
+
+/* Frees result->out_data (and forgets it); the rest stays readable. */
+void q7_run_result_free(struct q7_run_result *result);
 
 /* Opens lib (the path given to -o at link time: an image or a multicore
  * manifest) for o (NULL: host, the library's cores, defaults). The images

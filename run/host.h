@@ -11,7 +11,6 @@
 #include <stddef.h>
 
 #include "engine.h"
-#include "run.h"
 #include "support.h"
 
 struct q7_host;

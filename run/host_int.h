@@ -11,7 +11,6 @@
 #include <stdint.h>
 
 #include "engine.h"
-#include "run.h"
 
 typedef int (*q7_entry_fn)(struct q7_frame *);
 

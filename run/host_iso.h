@@ -19,7 +19,6 @@
 #include <stddef.h>
 
 #include "engine.h"
-#include "run.h"
 
 struct q7_iso;
 

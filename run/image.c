@@ -1,5 +1,6 @@
 /* LIB -> the image each core runs (see image.h). */
 #include "image.h"
+#include "manifest.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -9,75 +10,28 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MANIFEST_MAGIC "q7cc-multicore 1"
-
-/* The image names of lib's manifest into images (relative as written);
- * 0 when lib is one image (images stays empty). -1 with *err set. */
-static int read_manifest(const char *lib, struct q7_strvec *images, char **err)
-{
-	size_t len = 0;
-	char *text = q7_read_file(lib, &len);
-	if (!text) {
-		*err = q7_xasprintf("%s: cannot read: %s", lib, strerror(errno));
-		return -1;
-	}
-	size_t mlen = strlen(MANIFEST_MAGIC);
-	if (len < mlen || memcmp(text, MANIFEST_MAGIC, mlen) != 0 ||
-	    (text[mlen] != '\n' && text[mlen] != '\r')) {
-		free(text);
-		return 0;
-	}
-	if (memchr(text, 0, len)) {
-		*err = q7_xasprintf("%s: damaged multicore manifest (a NUL byte)", lib);
-		free(text);
-		return -1;
-	}
-	char *save = NULL;
-	for (char *line = strtok_r(text + mlen, "\r\n", &save); line; line = strtok_r(NULL, "\r\n", &save))
-		if (*line)
-			q7_sv_add(images, line);
-	free(text);
-	if (images->n == 0) {
-		*err = q7_xasprintf("%s: the multicore manifest names no image", lib);
-		return -1;
-	}
-	return 0;
-}
-
-int q7_run_image_count(const char *lib, char **err)
-{
-	struct q7_strvec images = {0};
-	int rc = read_manifest(lib, &images, err);
-	if (rc == 0)
-		rc = images.n ? (int)images.n : 1;
-	q7_sv_free(&images);
-	return rc;
-}
-
 int q7_run_images(const char *lib, unsigned cores, struct q7_strvec *paths, char **err)
 {
 	struct q7_strvec images = {0};
-	if (read_manifest(lib, &images, err) != 0)
+	int rc = q7_manifest_read(lib, &images, err);
+	if (rc < 0)
 		return -1;
-	if (images.n == 0) {
-		for (unsigned i = 0; i < cores; i++)
+	if (rc == 0) { /* one image, for every core */
+		for (unsigned i = 0; i < (cores ? cores : 1); i++)
 			q7_sv_add(paths, lib);
-		return 0;
+		return cores ? (int)cores : 1;
 	}
-	int rc = 0;
+	if (cores == 0)
+		cores = (unsigned)images.n;
+	rc = (int)cores;
 	if (images.n < cores) {
 		*err = q7_xasprintf("%s: the manifest names %zu image%s, %u cores asked", lib, images.n,
 		                    images.n == 1 ? "" : "s", cores);
 		rc = -1;
 	}
-	char *dir = q7_path_dirname(lib);
-	for (unsigned i = 0; rc == 0 && i < cores; i++) {
-		char *p = images.v[i][0] == '/' ? q7_xstrdup(images.v[i]) : q7_path_join(dir, images.v[i]);
-		q7_sv_add(paths, p);
-		free(p);
-	}
+	for (unsigned i = 0; rc > 0 && i < cores; i++)
+		q7_sv_add(paths, images.v[i]);
 	q7_sv_free(&images);
-	free(dir);
 	return rc;
 }
 
@@ -131,17 +85,10 @@ static int check_image(const char *path, bool emulated, char **err)
 	return 0;
 }
 
-int q7_run_check_target(const char *lib, unsigned cores, bool emulated, char **err)
+int q7_run_check_images(const struct q7_strvec *paths, bool emulated, char **err)
 {
-	struct q7_strvec paths = {0};
-	int rc = q7_run_images(lib, cores, &paths, err);
-	if (rc != 0) { /* the target reports an unreadable LIB or manifest */
-		free(*err);
-		*err = NULL;
-		rc = 0;
-	}
-	for (size_t i = 0; rc == 0 && i < paths.n; i++)
-		rc = check_image(paths.v[i], emulated, err);
-	q7_sv_free(&paths);
-	return rc;
+	for (size_t i = 0; i < paths->n; i++)
+		if (check_image(paths->v[i], emulated, err) != 0)
+			return -1;
+	return 0;
 }

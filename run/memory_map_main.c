@@ -36,9 +36,9 @@ int q7_memory_map_main(int argc, char **argv)
 	if (!image)
 		return usage();
 	char *why = NULL;
-	int k = q7_run_image_count(image, &why);
 	struct q7_strvec paths = {0};
-	if (k < 0 || q7_run_images(image, (unsigned)k, &paths, &why) != 0) {
+	int k = q7_run_images(image, 0, &paths, &why);
+	if (k < 0) {
 		q7_error("%s", why);
 		free(why);
 		return Q7_EXIT_ERROR;

@@ -1,4 +1,4 @@
-/* run/result: loader failures, the call frame made from a request,
+/* run/result: loader failures, the call frame made from a call,
  * and the returned tensor, the same for the host and the emulated target. */
 #include "result.h"
 #include "npy.h"
@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void q7_run_fail(struct q7_run_result *r, const char *fmt, ...)
@@ -48,7 +49,7 @@ void q7_run_frame_fill(struct q7_frame *f, const char *op, unsigned nargs,
 	f->dst = *dst;
 }
 
-void q7_run_frame_init(struct q7_frame *f, const struct q7_run_request *req, unsigned core,
+void q7_run_frame_init(struct q7_frame *f, const struct q7_call *req, unsigned core,
                        unsigned cores)
 {
 	memset(f, 0, sizeof *f);
@@ -180,4 +181,10 @@ int q7_run_take_output(const struct q7_frame *f, const unsigned char *span, size
 	}
 	r->out.data = (uint64_t)(uintptr_t)r->out_data;
 	return 0;
+}
+
+void q7_run_result_free(struct q7_run_result *result)
+{
+	free(result->out_data);
+	result->out_data = NULL;
 }

@@ -1,5 +1,5 @@
 /* run/result: what both targets do with a q7_run_result: record a
- * loader failure, make a call frame from a request, and copy the returned
+ * loader failure, make a call frame from a call, and copy the returned
  * tensor out of the core's memory. */
 #ifndef Q7_RUN_RESULT_H
 #define Q7_RUN_RESULT_H
@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "run.h"
+#include "engine.h"
 #include "support.h"
 
 /* Sets r->message from fmt and r->status to -1 (the loader failed). */
@@ -21,7 +21,7 @@ void q7_run_clean_message(char *m);
 /* Fills f for core `core` of `cores` from req: the header, the op, the
  * arguments and dst as req has them (host addresses), no heap, no
  * write_fn. */
-void q7_run_frame_init(struct q7_frame *f, const struct q7_run_request *req, unsigned core,
+void q7_run_frame_init(struct q7_frame *f, const struct q7_call *req, unsigned core,
                        unsigned cores);
 /* The same from the call's parts, leaving what it does not use (the
  * arguments past nargs, the heap, write_fn, the stack limit) as they

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callargs.h"
 #include "engine.h"
 #include "image.h"
 #include "npy.h"
@@ -167,93 +168,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-/* "2,3", "2x3", "(2, 3)", "" (0 dims). */
-int q7_run_parse_shape(const char *s, struct q7_tensor_desc *d)
-{
-	d->ndim = 0;
-	const char *p = s;
-	while (*p == '(' || *p == '[' || *p == ' ')
-		p++;
-	while (*p && *p != ')' && *p != ']') {
-		char *end;
-		errno = 0;
-		if (*p < '0' || *p > '9')
-			goto bad;
-		unsigned long v = strtoul(p, &end, 10);
-		if (errno || end == p)
-			goto bad;
-		if (d->ndim == Q7_MAX_DIMS) {
-			q7_error("--out-shape=%s: more than %d dimensions", s, Q7_MAX_DIMS);
-			return -1;
-		}
-		if (v > Q7_MAX_DIM_SIZE) {
-			q7_error("--out-shape=%s: %lu is over %u", s, v, Q7_MAX_DIM_SIZE);
-			return -1;
-		}
-		d->sizes[d->ndim++] = (uint32_t)v;
-		p = end;
-		while (*p == ' ')
-			p++;
-		if (*p == ',' || *p == 'x')
-			p++;
-		while (*p == ' ')
-			p++;
-	}
-	return 0;
-bad:
-	q7_error("--out-shape=%s: expected sizes like 2,3", s);
-	return -1;
-}
-
-void q7_run_set_contiguous(struct q7_tensor_desc *d)
-{
-	/* unsigned 64: the product runs past int32 (and 8 dims of 65535 past
-	 * 64 bits) before q7_run_main rejects more than 2^31-1 elements */
-	uint64_t s = 1;
-	for (unsigned i = d->ndim; i-- > 0;) {
-		d->strides[i] = (int32_t)s;
-		s *= d->sizes[i];
-	}
-}
-
-bool q7_run_parse_literal(const char *s, struct q7_arg *a)
-{
-	if (strcmp(s, "true") == 0 || strcmp(s, "false") == 0) {
-		a->kind = Q7_ARG_BOOL;
-		a->u.i = s[0] == 't';
-		return true;
-	}
-	char *end;
-	errno = 0;
-	long long i = strtoll(s, &end, 0);
-	if (*s && !*end) {
-		if (errno) /* out of 64 bits: not a literal q7 can pass */
-			return false;
-		a->kind = Q7_ARG_INT;
-		a->u.i = i;
-		return true;
-	}
-	errno = 0;
-	double d = strtod(s, &end);
-	if (*s && !*end && (s[0] != '0' || s[1] != 'x') && strpbrk(s, "(") == NULL &&
-	    (!isnan(d) || strcmp(s, "nan") == 0)) {
-		a->kind = Q7_ARG_FLOAT;
-		memcpy(&a->u.f_bits, &d, sizeof d);
-		return true;
-	}
-	return false;
-}
-
-void q7_run_tensor_arg(struct q7_arg *a, const struct npy_array *t)
-{
-	a->kind = Q7_ARG_TENSOR;
-	a->u.tensor.dtype = t->dtype;
-	a->u.tensor.ndim = t->ndim;
-	memcpy(a->u.tensor.sizes, t->sizes, sizeof t->sizes);
-	q7_run_set_contiguous(&a->u.tensor);
-	a->u.tensor.data = (uint64_t)(uintptr_t)t->data;
-}
-
 /* A name ending in .npy is a file; else a literal when it reads as one
  * (so a file named "3" does not shadow the number); else a file. */
 static bool is_file_arg(const char *s)
@@ -265,18 +179,20 @@ static bool is_file_arg(const char *s)
 	return !q7_run_parse_literal(s, &probe) && q7_path_exists(s);
 }
 
-/* On the host: in a process of its own unless --in-process. */
-static enum q7_host_mode host_mode(const struct options *o)
+/* The engine's options from q7-run's: on the host, in a process of its
+ * own unless --in-process. */
+static struct q7_engine_opts engine_opts(const struct options *o, unsigned cores)
 {
-	return o->in_process ? Q7_HOST_GUARDED : Q7_HOST_ISOLATED;
+	return (struct q7_engine_opts){.target = o->target, .cores = cores, .heap_size = o->heap,
+	                               .timeout_s = o->timeout,
+	                               .host_mode = o->in_process ? Q7_HOST_GUARDED : Q7_HOST_ISOLATED,
+	                               .guard = o->guard, .forward_signals = true};
 }
 
 /* --list: the library's ops, one TorchScript schema a line. */
 static int list_ops(const struct options *o)
 {
-	struct q7_engine_opts eo = {.target = o->target, .cores = 1, .heap_size = o->heap,
-	                            .timeout_s = o->timeout, .host_mode = host_mode(o),
-	                            .guard = o->guard, .forward_signals = true};
+	struct q7_engine_opts eo = engine_opts(o, 1);
 	struct q7_engine *e = NULL;
 	char err[Q7_MESSAGE_SIZE];
 	int n = -1;
@@ -290,173 +206,233 @@ static int list_ops(const struct options *o)
 	return n < 0 ? Q7_EXIT_ERROR : 0;
 }
 
-int q7_run_main(int argc, char **argv)
-{
-	struct options o = {0};
+/* What one q7-run call holds besides its options: the call, the .npy
+ * arrays its tensors borrow, the destination's buffer, the result. */
+struct run {
+	struct q7_strvec images; /* LIB's, one per core; empty: left to the engine */
+	struct q7_call call;
 	struct npy_array arrays[Q7_MAX_ARGS];
-	unsigned narrays = 0;
-	struct q7_run_request req;
+	unsigned narrays;
+	void *dst_buf;
 	struct q7_run_result res;
-	void *dst_buf = NULL;
-	struct q7_engine *engine = NULL;
 	struct q7_prof prof;
-	q7_prof_init(&prof);
-	int rc = Q7_EXIT_USAGE;
-	memset(&req, 0, sizeof req);
-	memset(&res, 0, sizeof res);
-	if (parse_options(argc, argv, &o) != 0)
-		goto out;
-	rc = Q7_EXIT_ERROR;
-	if (o.list) {
-		rc = list_ops(&o);
-		goto out;
-	}
-	req.lib = o.pos.v[0];
-	req.op = o.pos.v[1];
-	if (strlen(req.op) >= Q7_MAX_OP_NAME) {
-		q7_error("%s: op names are shorter than %d characters", req.op, Q7_MAX_OP_NAME);
-		goto out;
-	}
-	bool emulated = strcmp(o.target, "emulated") == 0;
-	if (o.profile && !emulated) {
-		q7_error("--profile=%s: profiles come from the emulated core: add --target=emulated",
-		         o.profile);
-		goto out;
-	}
-	char *why = NULL;
-	if (q7_run_check_target(req.lib, o.cores, emulated, &why) != 0) {
-		q7_error("%s", why);
-		free(why);
-		goto out;
-	}
-	req.cores = o.cores;
-	req.heap_size = o.heap;
-	req.timeout_s = o.timeout;
-	const struct q7_tensor_desc *first = NULL;
-	for (size_t i = 2; i < o.pos.n; i++) {
-		const char *s = o.pos.v[i];
-		struct q7_arg *a = &req.args[req.nargs++];
+};
+
+/* The call's arguments from ARG...: a .npy file is a tensor, else a
+ * literal. 0, or -1 after a message. */
+static int read_args(const struct options *o, struct run *r)
+{
+	for (size_t i = 2; i < o->pos.n; i++) {
+		const char *s = o->pos.v[i];
+		struct q7_arg *a = &r->call.args[r->call.nargs++];
 		if (is_file_arg(s)) {
-			struct npy_array *t = &arrays[narrays];
+			struct npy_array *t = &r->arrays[r->narrays];
 			if (npy_read(s, t) != 0)
-				goto out;
-			narrays++;
+				return -1;
+			r->narrays++;
 			q7_run_tensor_arg(a, t);
-			if (!first)
-				first = &a->u.tensor;
 		} else if (!q7_run_parse_literal(s, a)) {
 			q7_error("%s: not a .npy file nor a literal (3, 0.5, true; integers of 64 bits)", s);
-			goto out;
+			return -1;
 		}
 	}
-	if (o.out_shape || o.out_dtype || o.cores > 1) {
-		struct q7_tensor_desc *d = &req.dst;
-		if (o.out_shape) {
-			if (q7_run_parse_shape(o.out_shape, d) != 0)
-				goto out;
-		} else if (first) {
-			d->ndim = first->ndim;
-			memcpy(d->sizes, first->sizes, sizeof d->sizes);
-		} else {
-			q7_error("no tensor argument to shape the destination like: give --out-shape");
-			goto out;
-		}
-		if (o.out_dtype) {
-			int t = q7_dtype_from_name(o.out_dtype);
-			if (t < 0) {
-				q7_error("--out-dtype=%s: unknown dtype (float32, bfloat16, float16, int32, "
-				         "int8, int64, int16, uint8, float64, bool)",
-				         o.out_dtype);
-				goto out;
-			}
-			d->dtype = (uint32_t)t;
-		} else {
-			d->dtype = first ? first->dtype : Q7_DTYPE_FLOAT32;
-		}
-		q7_run_set_contiguous(d);
-		/* The frame's strides are 32-bit element counts: no tensor may
-		 * have more elements than they can step over. */
-		uint64_t n = 1;
-		for (unsigned i = 0; i < d->ndim && n <= INT32_MAX; i++)
-			n *= d->sizes[i];
-		if (n > INT32_MAX) {
-			q7_error("the destination has more than 2^31-1 elements (the call frame's strides are 32-bit)");
-			goto out;
-		}
-		size_t bytes = (size_t)n * q7_npy_dtype_size((enum q7_dtype)d->dtype);
-		dst_buf = q7_xcalloc(1, bytes ? bytes : 1);
-		d->data = (uint64_t)(uintptr_t)dst_buf;
-	}
+	return 0;
+}
 
-	struct q7_engine_opts eo = {.target = o.target, .cores = req.cores, .heap_size = req.heap_size,
-	                            .timeout_s = req.timeout_s, .host_mode = host_mode(&o),
-	                            .guard = o.guard, .forward_signals = true};
-	char err[Q7_MESSAGE_SIZE];
-	if (q7_engine_open(req.lib, &eo, &engine, err, sizeof err) != 0) {
-		q7_error("%s", err);
-		goto out;
+/* The first tensor argument, NULL for none. */
+static const struct q7_tensor_desc *first_tensor(const struct q7_call *c)
+{
+	for (unsigned i = 0; i < c->nargs; i++)
+		if (c->args[i].kind == Q7_ARG_TENSOR)
+			return &c->args[i].u.tensor;
+	return NULL;
+}
+
+/* The destination (get_dst_tensor), when --out-shape, --out-dtype or
+ * several cores ask for one: shaped by the options, else like the first
+ * tensor argument, zeroed. 0, or -1 after a message. */
+static int make_dst(const struct options *o, struct run *r)
+{
+	if (!o->out_shape && !o->out_dtype && o->cores <= 1)
+		return 0;
+	const struct q7_tensor_desc *first = first_tensor(&r->call);
+	struct q7_tensor_desc *d = &r->call.dst;
+	if (o->out_shape) {
+		if (q7_run_parse_shape(o->out_shape, d) != 0)
+			return -1;
+	} else if (first) {
+		d->ndim = first->ndim;
+		memcpy(d->sizes, first->sizes, sizeof d->sizes);
+	} else {
+		q7_error("no tensor argument to shape the destination like: give --out-shape");
+		return -1;
 	}
-	if (o.profile)
-		q7_engine_profile(engine, &prof, Q7_PROF_ROOT);
-	struct q7_call call = {.op = req.op, .nargs = req.nargs, .args = req.args, .dst = req.dst};
-	if (q7_engine_call(engine, &call, &res) != 0 || res.status != Q7_STATUS_OK) {
+	if (o->out_dtype) {
+		int t = q7_dtype_from_name(o->out_dtype);
+		if (t < 0) {
+			q7_error("--out-dtype=%s: unknown dtype (float32, bfloat16, float16, int32, "
+			         "int8, int64, int16, uint8, float64, bool)",
+			         o->out_dtype);
+			return -1;
+		}
+		d->dtype = (uint32_t)t;
+	} else {
+		d->dtype = first ? first->dtype : Q7_DTYPE_FLOAT32;
+	}
+	q7_run_set_contiguous(d);
+	/* The frame's strides are 32-bit element counts: no tensor may
+	 * have more elements than they can step over. */
+	uint64_t n = 1;
+	for (unsigned i = 0; i < d->ndim && n <= INT32_MAX; i++)
+		n *= d->sizes[i];
+	if (n > INT32_MAX) {
+		q7_error("the destination has more than 2^31-1 elements (the call frame's strides are 32-bit)");
+		return -1;
+	}
+	size_t bytes = (size_t)n * q7_npy_dtype_size((enum q7_dtype)d->dtype);
+	r->dst_buf = q7_xcalloc(1, bytes ? bytes : 1);
+	d->data = (uint64_t)(uintptr_t)r->dst_buf;
+	return 0;
+}
+
+/* Checks the command against the library and builds the call: the op,
+ * the target's images, the arguments and the destination. 0, or -1 after
+ * a message. */
+static int build_call(const struct options *o, struct run *r)
+{
+	const char *lib = o->pos.v[0];
+	r->call.op = o->pos.v[1];
+	if (strlen(r->call.op) >= Q7_MAX_OP_NAME) {
+		q7_error("%s: op names are shorter than %d characters", r->call.op, Q7_MAX_OP_NAME);
+		return -1;
+	}
+	bool emulated = strcmp(o->target, "emulated") == 0;
+	if (o->profile && !emulated) {
+		q7_error("--profile=%s: profiles come from the emulated core: add --target=emulated",
+		         o->profile);
+		return -1;
+	}
+	/* LIB read once, here, for the target check and the engine; one
+	 * that cannot be read is the engine's to report, after the
+	 * arguments. */
+	char *why = NULL;
+	if (q7_run_images(lib, o->cores, &r->images, &why) < 0) {
+		free(why);
+		why = NULL;
+		q7_sv_free(&r->images);
+	} else if (q7_run_check_images(&r->images, emulated, &why) != 0) {
+		q7_error("%s", why);
+		free(why);
+		return -1;
+	}
+	return read_args(o, r) != 0 || make_dst(o, r) != 0 ? -1 : 0;
+}
+
+/* Runs the call on an engine of its own (profiled with --profile). 0, or
+ * -1 after a message naming the op. */
+static int run_call(const struct options *o, struct run *r)
+{
+	const char *lib = o->pos.v[0], *op = r->call.op;
+	struct q7_engine_opts eo = engine_opts(o, o->cores);
+	if (r->images.n)
+		eo.images = (const char *const *)r->images.v;
+	struct q7_engine *engine = NULL;
+	char err[Q7_MESSAGE_SIZE];
+	if (q7_engine_open(lib, &eo, &engine, err, sizeof err) != 0) {
+		q7_error("%s", err);
+		return -1;
+	}
+	if (o->profile)
+		q7_engine_profile(engine, &r->prof, Q7_PROF_ROOT);
+	int rc = 0;
+	if (q7_engine_call(engine, &r->call, &r->res) != 0 || r->res.status != Q7_STATUS_OK) {
 		/* The runtime names the op; a damaged one may not. A missing op
 		 * is the library's fault ("no op 'x' in this library; its ops:
 		 * ..."), so the library is named first, as for other refusals. */
-		if (!res.message[0])
-			q7_error("%s: %s: the op failed without a message", req.lib, req.op);
-		else if (res.status == Q7_STATUS_NO_SUCH_OP)
-			q7_error("%s: %s", req.lib, res.message);
-		else if (strstr(res.message, req.op))
-			q7_error("%s", res.message);
+		if (!r->res.message[0])
+			q7_error("%s: %s: the op failed without a message", lib, op);
+		else if (r->res.status == Q7_STATUS_NO_SUCH_OP)
+			q7_error("%s: %s", lib, r->res.message);
+		else if (strstr(r->res.message, op))
+			q7_error("%s", r->res.message);
 		else
-			q7_error("%s: %s", req.op, res.message);
-		goto out;
+			q7_error("%s: %s", op, r->res.message);
+		rc = -1;
+	} else if (r->res.message[0]) { /* once: the engine keeps one core's */
+		q7_warning("%s", r->res.message);
 	}
-	if (res.message[0]) /* once: the engine keeps one core's */
-		q7_warning("%s", res.message);
-	const void *out_data = res.out_data ? res.out_data : dst_buf;
-	if (npy_write(o.out, (enum q7_dtype)res.out.dtype, res.out.ndim, res.out.sizes, out_data) != 0) {
-		rc = Q7_EXIT_IO;
-		goto out;
-	}
-	if (o.profile) {
-		char *title = q7_xasprintf("%s on %u emulated core%s", req.op, req.cores,
-		                           req.cores == 1 ? "" : "s");
-		int w = q7_prof_write(&prof, o.profile, title, err, sizeof err);
-		free(title);
-		if (w != 0) {
-			q7_error("%s", err);
-			rc = Q7_EXIT_IO;
-			goto out;
-		}
-		if (o.verbose)
-			q7_note("%s: profile: %llu instructions in %zu frames, written to %s", req.op,
-			        (unsigned long long)q7_prof_sum(&prof), prof.n - 1, o.profile);
-	}
-	if (o.verbose) {
-		struct q7_strbuf b = {0};
-		for (unsigned i = 0; i < res.out.ndim; i++)
-			q7_sb_addf(&b, "%s%u", i ? "," : "", res.out.sizes[i]);
-		q7_note("%s: ok on %u core%s (%s): %s[%s], switched stack: %s", req.op, req.cores,
-		        req.cores == 1 ? "" : "s", o.target, q7_dtype_to_name((enum q7_dtype)res.out.dtype),
-		        b.s ? b.s : "", res.switched_stack ? "yes" : "no");
-		q7_sb_free(&b);
-	}
-	rc = 0;
-out:
-	q7_run_result_free(&res);
 	q7_engine_close(engine);
-	q7_prof_free(&prof);
-	for (unsigned i = 0; i < narrays; i++)
-		npy_free(&arrays[i]);
-	free(dst_buf);
-	q7_sv_free(&o.pos);
 	return rc;
 }
 
-void q7_run_result_free(struct q7_run_result *result)
+/* --profile=FILE: the call's profile written. 0, or -1 after a message. */
+static int write_profile(const struct options *o, struct run *r)
 {
-	free(result->out_data);
-	result->out_data = NULL;
+	char err[Q7_MESSAGE_SIZE];
+	char *title = q7_xasprintf("%s on %u emulated core%s", r->call.op, o->cores,
+	                           o->cores == 1 ? "" : "s");
+	int w = q7_prof_write(&r->prof, o->profile, title, err, sizeof err);
+	free(title);
+	if (w != 0) {
+		q7_error("%s", err);
+		return -1;
+	}
+	if (o->verbose)
+		q7_note("%s: profile: %llu instructions in %zu frames, written to %s", r->call.op,
+		        (unsigned long long)q7_prof_sum(&r->prof), r->prof.n - 1, o->profile);
+	return 0;
+}
+
+/* -v: what ran and what came back. */
+static void note_result(const struct options *o, const struct run *r)
+{
+	const struct q7_run_result *res = &r->res;
+	struct q7_strbuf b = {0};
+	for (unsigned i = 0; i < res->out.ndim; i++)
+		q7_sb_addf(&b, "%s%u", i ? "," : "", res->out.sizes[i]);
+	q7_note("%s: ok on %u core%s (%s): %s[%s], switched stack: %s", r->call.op, o->cores,
+	        o->cores == 1 ? "" : "s", o->target, q7_dtype_to_name((enum q7_dtype)res->out.dtype),
+	        b.s ? b.s : "", res->switched_stack ? "yes" : "no");
+	q7_sb_free(&b);
+}
+
+/* Builds the call, runs it, writes OUT.npy (and the profile). */
+static int run_op(const struct options *o, struct run *r)
+{
+	if (build_call(o, r) != 0 || run_call(o, r) != 0)
+		return Q7_EXIT_ERROR;
+	const struct q7_run_result *res = &r->res;
+	const void *out_data = res->out_data ? res->out_data : r->dst_buf;
+	if (npy_write(o->out, (enum q7_dtype)res->out.dtype, res->out.ndim, res->out.sizes,
+	              out_data) != 0)
+		return Q7_EXIT_IO;
+	if (o->profile && write_profile(o, r) != 0)
+		return Q7_EXIT_IO;
+	if (o->verbose)
+		note_result(o, r);
+	return 0;
+}
+
+int q7_run_main(int argc, char **argv)
+{
+	struct options o = {0};
+	int rc = Q7_EXIT_USAGE;
+	if (parse_options(argc, argv, &o) == 0) {
+		if (o.list) {
+			rc = list_ops(&o);
+		} else {
+			struct run *r = q7_xcalloc(1, sizeof *r);
+			q7_prof_init(&r->prof);
+			rc = run_op(&o, r);
+			q7_run_result_free(&r->res);
+			q7_prof_free(&r->prof);
+			for (unsigned i = 0; i < r->narrays; i++)
+				npy_free(&r->arrays[i]);
+			free(r->dst_buf);
+			q7_sv_free(&r->images);
+			free(r);
+		}
+	}
+	q7_sv_free(&o.pos);
+	return rc;
 }

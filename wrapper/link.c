@@ -9,6 +9,7 @@
 #include "image.h"
 #include "ldsplit.h"
 #include "lsp.h"
+#include "manifest.h"
 #include "modes.h"
 #include "objcache.h"
 #include "outset.h"
@@ -623,7 +624,7 @@ static void note_debug_images(const struct link *l)
 }
 
 /* Multicore: -o names a text manifest of the eight images (CMake checks
- * that the file it asked for exists). */
+ * that the file it asked for exists), in lsp/manifest's format. */
 static int write_manifest(struct link *l)
 {
 	struct q7_drv *d = l->d;
@@ -631,12 +632,17 @@ static int write_manifest(struct link *l)
 		return 0;
 	if (!q7_step_do(d, "write manifest %s", l->out))
 		return 0;
-	struct q7_strbuf b = {0};
-	q7_sb_add(&b, "q7cc-multicore 1\n");
+	const char *names[Q7_NUM_CORES];
 	for (int i = 0; i < l->nimg; i++)
-		q7_sb_addf(&b, "%s\n", q7_path_basename(l->img[i].so));
-	int rc = write_file(l->manifest, l->out, b.s, b.len) == 0 ? 0 : Q7_EXIT_IO;
-	q7_sb_free(&b);
+		names[i] = q7_path_basename(l->img[i].so);
+	char *text = NULL, *err = NULL;
+	if (q7_manifest_text(l->out, names, (size_t)l->nimg, &text, &err) != 0) {
+		q7_error("%s", err);
+		free(err);
+		return Q7_EXIT_ERROR;
+	}
+	int rc = write_file(l->manifest, l->out, text, strlen(text)) == 0 ? 0 : Q7_EXIT_IO;
+	free(text);
 	return rc;
 }
 

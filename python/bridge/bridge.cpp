@@ -28,7 +28,6 @@
 extern "C" {
 #include "engine.h"
 #include "host_elf.h"
-#include "run.h"
 #include "support.h"
 }
 

@@ -16,7 +16,6 @@
 
 extern "C" {
 #include "engine.h"
-#include "run.h"
 }
 
 namespace q7torch {
@@ -206,14 +205,14 @@ struct SigintWatch {
 void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torch::jit::Stack *stack)
 {
 	auto args = torch::jit::last(*stack, nargs);
-	q7_arg q7args[Q7_MAX_ARGS];
+	q7_call call;
+	std::memset(&call, 0, sizeof call);
 	c10::SmallVector<at::Tensor, 4> keep; /* contiguous copies, alive for the call */
 	const at::Tensor *first = nullptr;
 	TORCH_CHECK(nargs <= Q7_MAX_ARGS, qualname, ": ", nargs, " arguments, at most ", Q7_MAX_ARGS);
 	for (size_t i = 0; i < nargs; i++) {
 		const c10::IValue &v = args[i];
-		q7_arg *a = &q7args[i];
-		std::memset(a, 0, sizeof *a);
+		q7_arg *a = &call.args[i];
 		if (v.isTensor()) {
 			const at::Tensor &t = v.toTensor();
 			TORCH_CHECK(t.defined(), qualname, ": argument ", i + 1, " is an undefined tensor");
@@ -261,11 +260,8 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 	}
 	if (!out.is_contiguous() || out.storage_offset() != 0 || out.is_neg() || out.is_conj())
 		out = new_output(out.sizes(), out.scalar_type());
-	q7_call call;
-	std::memset(&call, 0, sizeof call);
 	call.op = compute.c_str();
 	call.nargs = (unsigned)nargs;
-	call.args = q7args;
 	describe(qualname, 0, out, &call.dst);
 	q7_run_result r;
 	int failed;

@@ -13,7 +13,6 @@
 extern "C" {
 #include "engine.h"
 #include "insn_profile.h"
-#include "run.h"
 #include "support.h"
 }
 

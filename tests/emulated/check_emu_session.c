@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "emu_session.h"
-#include "run.h"
 #include "support.h"
 #include "tempfile.h"
 
@@ -26,7 +25,7 @@ static const char *boot, *fk, *fk_mc;
 /* A request for the fixture: op with an int32 tensor x (n elements) and
  * an integer k; dst (n int32) when dst is given. */
 struct call {
-	struct q7_run_request req;
+	struct q7_call req;
 	int32_t x[64];
 	int32_t dst[64];
 };
@@ -242,9 +241,8 @@ START_TEST(race_check_on_sessions)
 	struct call c;
 	struct q7_run_result r;
 	make_call(&c, "scale", 30, 2, true);
-	c.req.lib = fk_mc;
 	c.req.cores = 8;
-	ck_assert_int_eq(q7_run_emulated(&c.req, &r), 0);
+	ck_assert_int_eq(q7_run_emulated(fk_mc, NULL, &c.req, &r), 0);
 	const int32_t *o = r.out_data;
 	for (unsigned i = 0; i < 30; i++) {
 		ck_assert_int_eq(o[i], c.x[i] * 2 + (int32_t)(i % 8));
@@ -253,9 +251,8 @@ START_TEST(race_check_on_sessions)
 	q7_run_result_free(&r);
 	make_call(&c, "race", 2, 0, true);
 	c.req.nargs = 0;
-	c.req.lib = fk_mc;
 	c.req.cores = 8;
-	ck_assert_int_eq(q7_run_emulated(&c.req, &r), 1);
+	ck_assert_int_eq(q7_run_emulated(fk_mc, NULL, &c.req, &r), 1);
 	ck_assert_msg(strstr(r.message, "cores 1 and 2 both wrote byte 0"), "%s", r.message);
 	unsetenv("Q7CC_EMU_JOBS");
 }

@@ -27,8 +27,8 @@
 #include <time.h>
 
 #include "emu_session.h"
+#include "callargs.h"
 #include "npy.h"
-#include "run.h"
 #include "support.h"
 
 #define MAX_REPEAT 1000
@@ -42,7 +42,7 @@ struct opts {
 
 /* One call parsed from a line; owns its arrays and dst buffer. */
 struct line_call {
-	struct q7_run_request req;
+	struct q7_call req;
 	struct npy_array arrays[Q7_MAX_ARGS];
 	unsigned narrays;
 	void *dst;
@@ -74,9 +74,8 @@ static void free_call(struct line_call *c)
 static int parse_call(char **w, size_t n, const struct opts *o, struct line_call *c)
 {
 	const char *shape = NULL, *dtype = NULL;
-	struct q7_run_request *req = &c->req;
+	struct q7_call *req = &c->req;
 	memset(c, 0, sizeof *c);
-	req->lib = o->lib;
 	req->op = w[0];
 	req->cores = o->cores;
 	req->timeout_s = o->timeout;
@@ -147,7 +146,7 @@ static int run_once(struct q7_emu_session *s, const struct opts *o, struct line_
 {
 	struct q7_run_result r;
 	double t0 = now_s();
-	int failed = o->oneshot ? q7_run_emulated(&c->req, &r) : q7_emu_call(s, &c->req, &r);
+	int failed = o->oneshot ? q7_run_emulated(o->lib, NULL, &c->req, &r) : q7_emu_call(s, &c->req, &r);
 	*secs = now_s() - t0;
 	if (!failed && c->out && npy_write(c->out, (enum q7_dtype)r.out.dtype, r.out.ndim,
 	                                   r.out.sizes, r.out_data) != 0)

@@ -1,0 +1,30 @@
+/* lsp/manifest: the multicore manifest, the text file a multicore link
+ * writes at -o (docs/driver.md, "The multicore manifest"): the line
+ * "q7cc-multicore 1", then one image name per line, core i's image on
+ * line i + 2, relative to the manifest's directory. The link writes it
+ * (wrapper/link.c) and the host executor reads it (run/image.c), through
+ * this one codec, so both agree on the format and its checks. */
+#ifndef Q7_LSP_MANIFEST_H
+#define Q7_LSP_MANIFEST_H
+
+#include <stddef.h>
+
+#include "support.h"
+
+#define Q7_MANIFEST_MAGIC "q7cc-multicore 1"
+
+/* The manifest's text for images (their names as written: the link gives
+ * base names, beside the manifest), into *text (caller frees). 0, or -1
+ * with *err "<path>: <why>" (caller frees) when a name cannot be a line
+ * of it (empty, or holding a line break or a NUL). */
+int q7_manifest_text(const char *path, const char *const *images, size_t n, char **text,
+                     char **err);
+
+/* Reads path: 1 when it is a manifest, its images' paths appended to
+ * images (resolved against the manifest's directory); 0 when it is not
+ * one (an image: images untouched); -1 with *err "<path>: <why>" (caller
+ * frees) when it cannot be read, or is a damaged manifest (a NUL byte, no
+ * image, more images than Q7_NUM_CORES). */
+int q7_manifest_read(const char *path, struct q7_strvec *images, char **err);
+
+#endif
