@@ -1,7 +1,8 @@
 /* The prelinked image's checksums and header check. Compiled twice: into
  * the host library and into the boot program of the emulated core, so the
- * two sides agree on the format by construction. Uses only memcpy. */
-#include "prelink.h"
+ * two sides agree on the format by construction (the contract:
+ * runtime/include/q7/prelinked.h). Uses only memcpy. */
+#include "q7/prelinked.h"
 
 #include <string.h>
 

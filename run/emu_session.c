@@ -31,7 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "boot.h"
+#include "q7/boot.h"
 #include "image.h"
 #include "npy.h"
 #include "prelink.h"

@@ -1,7 +1,7 @@
 /* A persistent emulated core: one qemu-system-xtensa that boots once,
  * places a library's images (one, or one per core) once, and then runs
  * any number of calls, each in milliseconds instead of a QEMU start-up.
- * runtime/boot/boot.h is the protocol; docs/emulated.md the story.
+ * runtime/include/q7/boot.h is the protocol; docs/emulated.md the story.
  *
  *     struct q7_emu_config cfg;
  *     q7_emu_config_init(&cfg, "libops.so", 8);   // + the environment

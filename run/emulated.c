@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "boot.h"
+#include "q7/boot.h"
 #include "proc.h"
 #include "support.h"
 

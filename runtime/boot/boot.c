@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "boot.h"
-#include "prelink.h"
+#include "q7/boot.h"
+#include "q7/prelinked.h"
 #include "q7/frame.h"
 #include "simcall.h"
 

@@ -18,7 +18,8 @@ import sys
 # analysis, codegen and packer agree on; runtime/include holds the plain C
 # contracts that tools and runtime share (<q7/frame.h>, <q7/kinds.h>, and
 # <q7/xtensa.h>: the Xtensa ABI, relocations and the core count, that the
-# packer, the prelinker, lsp and the boot program read alike);
+# packer, the prelinker, lsp and the boot program read alike; the boot
+# firmware's <q7/boot.h> and <q7/prelinked.h>);
 # runtime/src stands alone with it; main ties the tools together.
 ALLOWED = {
     "support": set(),
@@ -30,13 +31,13 @@ ALLOWED = {
     "prelink": {"lsp", "runtime/include", "support"},
     "runtime/include": set(),
     "runtime/src": {"runtime/include"},
-    "runtime/boot": {"prelink", "runtime/include"},
+    "runtime/boot": {"runtime/include"},
     # lsp owns the windows a memory map shows (by <q7/xtensa.h>'s core
     # count); memmap reads an image's sections against them.
     "memmap": {"lsp", "support"},
     # run/ is the host executor; the driver (wrapper/) does not run
     # kernels, and only the multi-call main (main/) ties both together.
-    "run": {"prelink", "lsp", "memmap", "runtime/boot", "runtime/include", "support"},
+    "run": {"prelink", "lsp", "memmap", "runtime/include", "support"},
     "wrapper": {"analysis", "codegen", "packer", "lsp", "memmap", "model", "support"},
     "main": {"wrapper", "run", "prelink", "packer", "memmap", "support"},
     "fuzz": {"packer", "model", "support"},
