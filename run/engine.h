@@ -33,7 +33,7 @@
 
 #include "q7/frame.h"
 #include "q7/xtensa.h" /* Q7_NUM_CORES */
-
+#include "insn_profile.h" /* the profile calls add to (q7_engine_profile) */
 
 struct q7_engine;
 
@@ -146,7 +146,6 @@ unsigned q7_engine_cores(const struct q7_engine *e);
  * a QEMU of its own with its instruction trace, its stacks added to p
  * under node parent (emu_profile.h); the engine's session is left alone.
  * p stays the caller's. */
-struct q7_prof;
 void q7_engine_profile(struct q7_engine *e, struct q7_prof *p, unsigned parent);
 /* "host" or "emulated". */
 const char *q7_engine_target(const struct q7_engine *e);
@@ -165,5 +164,24 @@ const char *q7_engine_op_schema(const struct q7_engine *e, unsigned i);
  * the kernel returned a tensor other than get_dst_tensor()); else 1 with
  * result->status and result->message set. */
 int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_result *result);
+
+/* A host kernel library checked before dlopen (host_elf.c), by the host
+ * target and by anyone else who loads one (the bridge's shape library).
+ * The dynamic loader trusts what it maps: a damaged program header, a
+ * dynamic entry pointing outside the file, a hash table with no buckets
+ * or a relocation aimed outside the image makes it fault (or fail one of
+ * its assertions) inside dlopen, which no caller can turn into a message.
+ * This check reads what the loader reads, in the order it reads it, and
+ * refuses anything it could not load safely, naming the file. What it
+ * cannot judge is the code itself (constructors, IFUNC resolvers): the
+ * isolated host mode loads in a child process for that (host_iso.c).
+ *
+ * It checks path as a shared library the loader of this host can load:
+ * the ELF header (class, byte order, machine, type), the program headers
+ * (segments inside the file, in order, aligned), and what the dynamic
+ * section names (string and symbol tables, hash tables, relocations and
+ * their targets, version records, initialisers). 0, or -1 with "<path>:
+ * damaged host library: <what>" (or "cannot read") in err. */
+int q7_host_elf_check(const char *path, char *err, size_t n);
 
 #endif

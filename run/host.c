@@ -1,5 +1,5 @@
 /* The host target of the run engine: a host-profile kernel library,
- * checked before anything loads it (host_elf.h), then run in this process
+ * checked before anything loads it (host_elf.c), then run in this process
  * (here) or in a child process (host_iso.c). Each distinct image is
  * dlopen'ed privately (RTLD_LOCAL: its symbols, which may mangle like
  * libtorch's, never serve anyone else), and each core that runs an image
@@ -22,7 +22,6 @@
  * Memory: a q7_host owns its images, arena, frame and paths; a call's
  * result owns out_data (only when the call gave no destination). */
 #include "host.h"
-#include "host_elf.h"
 #include "host_fault.h"
 #include "host_int.h"
 #include "host_iso.h"

@@ -1,5 +1,5 @@
 /* The run engine's host target (host.c): a host-profile library's images,
- * checked (host_elf.h) and loaded once, each core with its own copy of an
+ * checked (host_elf.c) and loaded once, each core with its own copy of an
  * image's globals, then called as often as asked: in this process,
  * directly on the caller's thread or guarded, or isolated in a child
  * process (host_iso.c); engine.h, enum q7_host_mode.

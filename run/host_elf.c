@@ -1,4 +1,4 @@
-/* The host library check (host_elf.h): the file read whole, then the
+/* The host library check (engine.h, q7_host_elf_check): the file read whole, then the
  * header, the program headers and the dynamic section's tables walked
  * with every offset and count checked against the bytes there are.
  * Addresses are the file's own (the library is not placed yet): an
@@ -6,7 +6,7 @@
  * are the file's when it lies inside the segment's file part.
  *
  * Memory: everything read is freed before the check returns. */
-#include "host_elf.h"
+#include "engine.h"
 
 #include <elf.h>
 #include <errno.h>

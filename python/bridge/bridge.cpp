@@ -27,7 +27,6 @@
 
 extern "C" {
 #include "engine.h"
-#include "host_elf.h"
 #include "support.h"
 }
 

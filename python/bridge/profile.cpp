@@ -12,7 +12,6 @@
 
 extern "C" {
 #include "engine.h"
-#include "insn_profile.h"
 #include "support.h"
 }
 
