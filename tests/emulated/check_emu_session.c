@@ -3,7 +3,8 @@
  * program: many calls in one QEMU, the destination written back, a kernel
  * error that keeps the session, an exception and a time-out that cost a
  * new QEMU, eight per-core images, open's refusals, close leaving no
- * process nor file, and q7_run_emulated's race check built on sessions.
+ * process nor file, q7_run_emulated's race check built on sessions, and
+ * the engine's refusal of a call for another number of cores.
  * Under ASan/LSan with the other unit tests (scripts/test).
  * argv: q7boot.elf, fk.so, fk_mc.so. */
 #include <check.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "emu_session.h"
+#include "engine.h"
 #include "support.h"
 #include "tempfile.h"
 
@@ -258,6 +260,31 @@ START_TEST(race_check_on_sessions)
 }
 END_TEST
 
+/* The engine runs the cores it opened: a call that asks for another
+ * count is refused before any core runs. (The race check's engine opens
+ * no session: nothing boots here.) */
+START_TEST(engine_refuses_another_core_count)
+{
+	setenv("Q7CC_EMU_JOBS", "3", 1);
+	struct q7_engine_opts eo = {.target = "emulated", .cores = 8};
+	struct q7_engine *e = NULL;
+	char err[Q7_MESSAGE_SIZE];
+	ck_assert_msg(q7_engine_open(fk_mc, &eo, &e, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(q7_engine_cores(e), 8);
+	struct call c;
+	struct q7_run_result r;
+	make_call(&c, "scale", 8, 1, true);
+	c.req.cores = 3;
+	ck_assert_int_eq(q7_engine_call(e, &c.req, &r), 1);
+	ck_assert_int_eq(r.status, -1);
+	ck_assert_msg(strstr(r.message, "fk_mc.so: the library runs 8 cores, the call asks for 3"),
+	              "%s", r.message);
+	ck_assert_ptr_null(r.out_data);
+	q7_engine_close(e);
+	unsetenv("Q7CC_EMU_JOBS");
+}
+END_TEST
+
 static Suite *session_suite(void)
 {
 	Suite *s = suite_create("emu_session");
@@ -269,6 +296,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, eight_per_core_images);
 	tcase_add_test(tc, open_refuses);
 	tcase_add_test(tc, race_check_on_sessions);
+	tcase_add_test(tc, engine_refuses_another_core_count);
 	suite_add_tcase(s, tc);
 	return s;
 }
