@@ -219,7 +219,6 @@ static char *find_qemu(const char *given, struct q7_run_result *r)
  * loads at start, and its command line. 0, or -1 after q7_run_fail(). */
 static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 {
-	char err[Q7_PL_ERR_SIZE];
 	struct q7_boot_block b;
 	memset(&b, 0, sizeof b);
 	b.magic = Q7_BOOT_MAGIC;
@@ -254,8 +253,8 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 		                             .have_base = true,
 		                             .base = Q7_BOOT_IMAGE_AREA + i * Q7_BOOT_CORE_WINDOW};
 		struct q7_prelinked pl = {0};
-		if (q7_prelink_file(&po, s->image[i], &pl, err, sizeof err) != 0) {
-			q7_run_fail(r, "%s", err);
+		if (q7_prelink_file(&po, s->image[i], &pl, r->message, sizeof r->message) != 0) {
+			r->status = -1;
 			return -1;
 		}
 		s->hdr[i] = pl.hdr;
