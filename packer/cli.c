@@ -42,19 +42,13 @@ enum { OPT_HELP = 1, OPT_OUTPUT, OPT_STRIPPED, OPT_SYMBOL, OPT_PAGESIZE, OPT_VER
 
 /* Getopt::Long's spellings, but for -h and --help. */
 static const struct q7_args_opt options[] = {
-	{"-h", OPT_HELP, false, true},
-	{"--help", OPT_HELP, false, true},
-	{"-o", OPT_OUTPUT, true, false},
-	{"-s", OPT_STRIPPED, true, false},
-	{"-e", OPT_SYMBOL, true, false},
-	{"-p", OPT_PAGESIZE, true, false},
-	{"-v", OPT_VERBOSE, false, false},
-	{"-l", OPT_SYMLOOKUP, false, false},
+	Q7_ARGS_EXACT("-h", OPT_HELP), Q7_ARGS_EXACT("--help", OPT_HELP),
+	Q7_ARGS_VALUE("-o", OPT_OUTPUT), Q7_ARGS_VALUE("-s", OPT_STRIPPED),
+	Q7_ARGS_VALUE("-e", OPT_SYMBOL), Q7_ARGS_VALUE("-p", OPT_PAGESIZE),
+	Q7_ARGS_FLAG("-v", OPT_VERBOSE), Q7_ARGS_FLAG("-l", OPT_SYMLOOKUP),
 	/* one Xtensa core description is all the image needs */
-	{"--xtensa-core", OPT_XTENSA, true, false},
-	{"--xtensa-system", OPT_XTENSA, true, false},
-	{"--xtensa-params", OPT_XTENSA, true, false},
-	{NULL, 0, false, false},
+	Q7_ARGS_VALUE("--xtensa-core", OPT_XTENSA), Q7_ARGS_VALUE("--xtensa-system", OPT_XTENSA),
+	Q7_ARGS_VALUE("--xtensa-params", OPT_XTENSA), Q7_ARGS_TABLE_END,
 };
 
 int q7_pkg_loadlib_main(int argc, char **argv)

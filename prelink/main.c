@@ -74,15 +74,11 @@ static bool parse_u32(const char *s, uint32_t *v)
 enum { OPT_HELP = 1, OPT_CHECK, OPT_VERBOSE, OPT_CORE, OPT_BASE, OPT_OUTPUT, OPT_SYMBOL };
 
 static const struct q7_args_opt options[] = {
-	{"-h", OPT_HELP, false, false},
-	{"--help", OPT_HELP, false, false},
-	{"--check", OPT_CHECK, false, false},
-	{"-v", OPT_VERBOSE, false, false},
-	{"--core", OPT_CORE, true, false},
-	{"--base", OPT_BASE, true, false},
-	{"-o", OPT_OUTPUT, true, false},
-	{"-e", OPT_SYMBOL, true, false},
-	{NULL, 0, false, false},
+	Q7_ARGS_FLAG("-h", OPT_HELP), Q7_ARGS_FLAG("--help", OPT_HELP),
+	Q7_ARGS_FLAG("--check", OPT_CHECK), Q7_ARGS_FLAG("-v", OPT_VERBOSE),
+	Q7_ARGS_VALUE("--core", OPT_CORE), Q7_ARGS_VALUE("--base", OPT_BASE),
+	Q7_ARGS_VALUE("-o", OPT_OUTPUT), Q7_ARGS_VALUE("-e", OPT_SYMBOL),
+	Q7_ARGS_TABLE_END,
 };
 
 int q7_prelink_main(int argc, char **argv)

@@ -78,24 +78,35 @@ enum { OPT_OUTPUT = 1, OPT_TARGET, OPT_CORES, OPT_OUT_SHAPE, OPT_OUT_DTYPE, OPT_
        OPT_VERBOSE, OPT_HELP };
 
 static const struct q7_args_opt options[] = {
-	{"-o", OPT_OUTPUT, true, false},
-	{"--target", OPT_TARGET, true, false},
-	{"--cores", OPT_CORES, true, false},
-	{"--out-shape", OPT_OUT_SHAPE, true, false},
-	{"--out-dtype", OPT_OUT_DTYPE, true, false},
-	{"--heap", OPT_HEAP, true, false},
-	{"--timeout", OPT_TIMEOUT, true, false},
-	{"--profile", OPT_PROFILE, true, false},
-	{"--list", OPT_LIST, false, false},
-	{"--in-process", OPT_IN_PROCESS, false, false},
-	{"--semihosting-files", OPT_SEMIHOSTING, false, false},
-	{"--guard", OPT_GUARD, true, false},
-	{"-v", OPT_VERBOSE, false, false},
-	{"--verbose", OPT_VERBOSE, false, false},
-	{"--help", OPT_HELP, false, false},
-	{"-h", OPT_HELP, false, false},
-	{NULL, 0, false, false},
+	Q7_ARGS_VALUE("-o", OPT_OUTPUT),
+	Q7_ARGS_VALUE("--target", OPT_TARGET),
+	Q7_ARGS_VALUE("--cores", OPT_CORES),
+	Q7_ARGS_VALUE("--out-shape", OPT_OUT_SHAPE),
+	Q7_ARGS_VALUE("--out-dtype", OPT_OUT_DTYPE),
+	Q7_ARGS_VALUE("--heap", OPT_HEAP),
+	Q7_ARGS_VALUE("--timeout", OPT_TIMEOUT),
+	Q7_ARGS_VALUE("--profile", OPT_PROFILE),
+	Q7_ARGS_FLAG("--list", OPT_LIST),
+	Q7_ARGS_FLAG("--in-process", OPT_IN_PROCESS),
+	Q7_ARGS_FLAG("--semihosting-files", OPT_SEMIHOSTING),
+	Q7_ARGS_VALUE("--guard", OPT_GUARD),
+	Q7_ARGS_FLAG("-v", OPT_VERBOSE),
+	Q7_ARGS_FLAG("--verbose", OPT_VERBOSE),
+	Q7_ARGS_FLAG("--help", OPT_HELP),
+	Q7_ARGS_FLAG("-h", OPT_HELP),
+	Q7_ARGS_TABLE_END,
 };
+
+/* Option a's value v, a number in lo..hi. 0, or -1 after saying what
+ * was expected. */
+static int take_uint(const char *a, const char *v, unsigned long long lo, unsigned long long hi,
+                     const char *expected, unsigned long long *n)
+{
+	if (parse_uint(v, hi, n) && *n >= lo)
+		return 0;
+	q7_error("%s: expected %s", a, expected);
+	return -1;
+}
 
 /* One option of q7-run's; a is it as given, for messages. 0 or -1. */
 static int take_option(int id, const char *a, const char *v, struct options *o)
@@ -113,25 +124,13 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 			return -1;
 		}
 		break;
-	case OPT_CORES:
-		if (!parse_uint(v, 8, &n) || n == 0) {
-			q7_error("%s: expected 1 to 8 cores", a);
-			return -1;
-		}
-		o->cores = (unsigned)n;
-		break;
 	case OPT_OUT_SHAPE:
 		o->out_shape = v;
 		break;
-	case OPT_OUT_DTYPE:
-		o->out_dtype = v;
-		break;
-	case OPT_HEAP:
-		if (!parse_uint(v, (unsigned long long)1 << 32, &n) || n < 65536) {
-			q7_error("%s: expected a size in bytes, at least 65536", a);
+	case OPT_CORES:
+		if (take_uint(a, v, 1, 8, "1 to 8 cores", &n) != 0)
 			return -1;
-		}
-		o->heap = (size_t)n;
+		o->cores = (unsigned)n;
 		break;
 	case OPT_TIMEOUT:
 		o->timeout = strtod(v, &end);
@@ -140,6 +139,15 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 			return -1;
 		}
 		break;
+	case OPT_OUT_DTYPE:
+		o->out_dtype = v;
+		break;
+	case OPT_HEAP:
+		if (take_uint(a, v, 65536, (unsigned long long)1 << 32,
+		              "a size in bytes, at least 65536", &n) != 0)
+			return -1;
+		o->heap = (size_t)n;
+		break;
 	case OPT_PROFILE:
 		o->profile = v;
 		if (!q7_prof_path_ok(o->profile)) {
@@ -147,17 +155,6 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 			         "(a flame graph)", a);
 			return -1;
 		}
-		break;
-	case OPT_LIST:
-		o->list = true;
-		break;
-	case OPT_IN_PROCESS:
-		o->in_process = true;
-		break;
-	case OPT_SEMIHOSTING:
-		/* Read where the emulated session starts QEMU
-		 * (q7_emu_config_init), as PyTorch's sessions read it. */
-		setenv("Q7CC_SEMIHOSTING_FILES", "1", 1);
 		break;
 	case OPT_GUARD:
 		if (strcmp(v, "end") == 0) {
@@ -169,8 +166,15 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 			return -1;
 		}
 		break;
-	case OPT_VERBOSE:
-		o->verbose = true;
+	case OPT_SEMIHOSTING:
+		/* Read where the emulated session starts QEMU
+		 * (q7_emu_config_init), as PyTorch's sessions read it. */
+		setenv("Q7CC_SEMIHOSTING_FILES", "1", 1);
+		break;
+	case OPT_LIST:
+	case OPT_IN_PROCESS:
+	case OPT_VERBOSE: /* the flags */
+		*(id == OPT_LIST ? &o->list : id == OPT_VERBOSE ? &o->verbose : &o->in_process) = true;
 		break;
 	case OPT_HELP:
 		usage();

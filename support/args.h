@@ -29,6 +29,12 @@ enum {
 	Q7_ARGS_DASHDASH = 1 << 3,  /* after "--" everything is an argument */
 };
 
+/* A table's entries. */
+#define Q7_ARGS_FLAG(name, id) {(name), (id), false, false}
+#define Q7_ARGS_VALUE(name, id) {(name), (id), true, false}
+#define Q7_ARGS_EXACT(name, id) {(name), (id), false, true}
+#define Q7_ARGS_TABLE_END {NULL, 0, false, false}
+
 /* What q7_args_next returns besides an option's id. */
 enum {
 	Q7_ARGS_END = 0,        /* no more arguments */
