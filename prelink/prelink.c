@@ -54,7 +54,9 @@ struct q7_pl_img {
 
 /* The ELF header and program headers: class, data, machine, type, and
  * every PT_LOAD and PT_DYNAMIC inside the file. */
-static int parse_image(struct q7_pl_img *im, struct q7_err *err)
+/* The ELF header: an Xtensa ELF32 little-endian linked image, and where
+ * its program headers lie (inside the file). */
+static int read_ehdr(struct q7_pl_img *im, uint32_t *phoff, uint32_t *phnum, struct q7_err *err)
 {
 	const unsigned char *p = im->p;
 	if (im->size < sizeof(Elf32_Ehdr) || memcmp(p, ELFMAG, SELFMAG) != 0) {
@@ -80,9 +82,10 @@ static int parse_image(struct q7_pl_img *im, struct q7_err *err)
 		return 1;
 	}
 	im->entry = q7_le32(p + 24);
-	uint32_t phoff = q7_le32(p + 28), phentsize = q7_le16(p + 42);
-	uint32_t phnum = q7_le16(p + 44);
-	if (phnum == 0 || phnum == PN_XNUM) {
+	uint32_t phentsize = q7_le16(p + 42);
+	*phoff = q7_le32(p + 28);
+	*phnum = q7_le16(p + 44);
+	if (*phnum == 0 || *phnum == PN_XNUM) {
 		q7_err_set(err, im->name, "the image has no program headers");
 		return 1;
 	}
@@ -91,57 +94,73 @@ static int parse_image(struct q7_pl_img *im, struct q7_err *err)
 		           phentsize, sizeof(Elf32_Phdr));
 		return 1;
 	}
-	if (phoff > im->size || (uint64_t)phnum * phentsize > im->size - phoff) {
+	if (*phoff > im->size || (uint64_t)*phnum * phentsize > im->size - *phoff) {
 		q7_err_set(err, im->name,
 		           "program headers (offset 0x%x, %u entries) are outside the image (0x%zx "
-		           "bytes)", phoff, phnum, im->size);
+		           "bytes)", *phoff, *phnum, im->size);
 		return 1;
 	}
-	for (uint32_t i = 0; i < phnum; i++) {
-		const unsigned char *ph = p + phoff + i * phentsize;
-		uint32_t type = q7_le32(ph), off = q7_le32(ph + 4), va = q7_le32(ph + 8);
-		uint32_t filesz = q7_le32(ph + 16), memsz = q7_le32(ph + 20);
-		if (type != PT_LOAD && type != PT_DYNAMIC)
-			continue;
-		if (off > im->size || filesz > im->size - off) {
-			q7_err_set(err, im->name,
-			           "segment %u (offset 0x%x, size 0x%x) is outside the image (0x%zx bytes)",
-			           i, off, filesz, im->size);
-			return 1;
-		}
-		if (type == PT_DYNAMIC) {
-			im->have_dynamic = true;
-			im->dyn_offset = off;
-			im->dyn_size = filesz;
-			continue;
-		}
-		if (filesz > memsz) {
-			q7_err_set(err, im->name, "segment %u has more file bytes (0x%x) than memory "
-			           "bytes (0x%x)", i, filesz, memsz);
-			return 1;
-		}
-		if (memsz > MAX_IMAGE_SPAN || (uint64_t)va + memsz > 0x100000000ull) {
-			q7_err_set(err, im->name, "segment %u (address 0x%x, size 0x%x) is too large",
-			           i, va, memsz);
-			return 1;
-		}
-		if (memsz == 0)
-			continue;
-		if (im->nload == sizeof im->load / sizeof im->load[0]) {
-			q7_err_set(err, im->name, "too many loadable segments");
-			return 1;
-		}
-		if (im->nload) {
-			const struct seg *prev = &im->load[im->nload - 1];
-			if (va < prev->vaddr + prev->memsz) {
-				q7_err_set(err, im->name,
-				           "segment %u (address 0x%x) overlaps or precedes the one before it",
-				           i, va);
-				return 1;
-			}
-		}
-		im->load[im->nload++] = (struct seg){off, va, filesz, memsz};
+	return 0;
+}
+
+/* Program header i (at ph): the dynamic section, or a loadable segment
+ * inside the file, after the one before it. */
+static int read_phdr(struct q7_pl_img *im, uint32_t i, const unsigned char *ph,
+                     struct q7_err *err)
+{
+	uint32_t type = q7_le32(ph), off = q7_le32(ph + 4), va = q7_le32(ph + 8);
+	uint32_t filesz = q7_le32(ph + 16), memsz = q7_le32(ph + 20);
+	if (type != PT_LOAD && type != PT_DYNAMIC)
+		return 0;
+	if (off > im->size || filesz > im->size - off) {
+		q7_err_set(err, im->name,
+		           "segment %u (offset 0x%x, size 0x%x) is outside the image (0x%zx bytes)",
+		           i, off, filesz, im->size);
+		return 1;
 	}
+	if (type == PT_DYNAMIC) {
+		im->have_dynamic = true;
+		im->dyn_offset = off;
+		im->dyn_size = filesz;
+		return 0;
+	}
+	if (filesz > memsz) {
+		q7_err_set(err, im->name, "segment %u has more file bytes (0x%x) than memory "
+		           "bytes (0x%x)", i, filesz, memsz);
+		return 1;
+	}
+	if (memsz > MAX_IMAGE_SPAN || (uint64_t)va + memsz > 0x100000000ull) {
+		q7_err_set(err, im->name, "segment %u (address 0x%x, size 0x%x) is too large",
+		           i, va, memsz);
+		return 1;
+	}
+	if (memsz == 0)
+		return 0;
+	if (im->nload == sizeof im->load / sizeof im->load[0]) {
+		q7_err_set(err, im->name, "too many loadable segments");
+		return 1;
+	}
+	if (im->nload) {
+		const struct seg *prev = &im->load[im->nload - 1];
+		if (va < prev->vaddr + prev->memsz) {
+			q7_err_set(err, im->name,
+			           "segment %u (address 0x%x) overlaps or precedes the one before it",
+			           i, va);
+			return 1;
+		}
+	}
+	im->load[im->nload++] = (struct seg){off, va, filesz, memsz};
+	return 0;
+}
+
+static int parse_image(struct q7_pl_img *im, struct q7_err *err)
+{
+	uint32_t phoff, phnum;
+	if (read_ehdr(im, &phoff, &phnum, err))
+		return 1;
+	for (uint32_t i = 0; i < phnum; i++)
+		if (read_phdr(im, i, im->p + phoff + i * sizeof(Elf32_Phdr), err))
+			return 1;
 	if (im->nload == 0) {
 		q7_err_set(err, im->name, "the image has no loadable segment");
 		return 1;
