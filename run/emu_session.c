@@ -342,6 +342,57 @@ static unsigned char *result_into_dst(const struct call *c, size_t n)
 	return (unsigned char *)(uintptr_t)c->req->dst.data;
 }
 
+/* The call's failed op: r gets its status and "<who><message>". -1. */
+static int op_failed(struct q7_emu_session *s, unsigned core, struct q7_run_result *r)
+{
+	struct call *c = &s->c;
+	r->status = c->frame.status;
+	char w[32];
+	if (c->frame.message[0]) {
+		/* "<who><message>", the message cut to fit: copied, not
+		 * printed (GCC at -Os warns of the cut a "%s%s" makes). */
+		snprintf(r->message, sizeof r->message, "%s", who(s, core, w, sizeof w));
+		size_t at = strlen(r->message);
+		size_t n = strnlen(c->frame.message, sizeof c->frame.message);
+		if (n > sizeof r->message - 1 - at)
+			n = sizeof r->message - 1 - at;
+		memcpy(r->message + at, c->frame.message, n);
+		r->message[at + n] = '\0';
+	} else /* the runtime always says why: its image is not what q7cc built */
+		snprintf(r->message, sizeof r->message,
+		         "%s%s: the op ended with status %d and no message (a damaged image?)",
+		         who(s, core, w, sizeof w), s->lib, (int)c->frame.status);
+	return -1;
+}
+
+/* The last core's record br: the bytes handed back, the out tensor, and
+ * the call's end (ok: its frame's status is OK). 0, or -1 with r set. */
+static int read_last(struct q7_emu_session *s, const struct q7_boot_result *br, bool ok,
+                     struct q7_run_result *r)
+{
+	struct call *c = &s->c;
+	int rc;
+	if (br->back_bytes != (ok ? c->back_bytes : 0) ||
+	    br->out_bytes > Q7_BOOT_RAM_END - Q7_BOOT_BLOCK_ADDR) {
+		call_lost(s);
+		q7_run_fail(r, "%s: the boot program's record is truncated or damaged", s->lib);
+		return -1;
+	}
+	if (br->back_bytes && (rc = q7_emu_recv_all(s, c->back, br->back_bytes, c->deadline)) != IO_OK)
+		return io_failed(s, rc, r);
+	c->out_bytes = br->out_bytes;
+	unsigned char *into = result_into_dst(c, br->out_bytes);
+	if (!into)
+		into = c->out = q7_xmalloc(br->out_bytes ? br->out_bytes : 1);
+	c->out_at = into;
+	if (br->out_bytes && (rc = q7_emu_recv_all(s, into, br->out_bytes, c->deadline)) != IO_OK)
+		return io_failed(s, rc, r);
+	c->busy = false;
+	if (!ok)
+		return op_failed(s, br->core, r);
+	return 0;
+}
+
 /* Reads records until the call's last one. 0, or -1 after q7_run_fail()
  * (the frame's own failure included). */
 static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
@@ -413,42 +464,7 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 		}
 		if (!last)
 			continue;
-		if (br.back_bytes != (ok ? c->back_bytes : 0) ||
-		    br.out_bytes > Q7_BOOT_RAM_END - Q7_BOOT_BLOCK_ADDR) {
-			call_lost(s);
-			q7_run_fail(r, "%s: the boot program's record is truncated or damaged", s->lib);
-			return -1;
-		}
-		if (br.back_bytes && (rc = q7_emu_recv_all(s, c->back, br.back_bytes, c->deadline)) != IO_OK)
-			return io_failed(s, rc, r);
-		c->out_bytes = br.out_bytes;
-		unsigned char *into = result_into_dst(c, br.out_bytes);
-		if (!into)
-			into = c->out = q7_xmalloc(br.out_bytes ? br.out_bytes : 1);
-		c->out_at = into;
-		if (br.out_bytes && (rc = q7_emu_recv_all(s, into, br.out_bytes, c->deadline)) != IO_OK)
-			return io_failed(s, rc, r);
-		c->busy = false;
-		if (!ok) {
-			r->status = c->frame.status;
-			char w[32];
-			if (c->frame.message[0]) {
-				/* "<who><message>", the message cut to fit: copied, not
-				 * printed (GCC at -Os warns of the cut a "%s%s" makes). */
-				snprintf(r->message, sizeof r->message, "%s", who(s, br.core, w, sizeof w));
-				size_t at = strlen(r->message);
-				size_t n = strnlen(c->frame.message, sizeof c->frame.message);
-				if (n > sizeof r->message - 1 - at)
-					n = sizeof r->message - 1 - at;
-				memcpy(r->message + at, c->frame.message, n);
-				r->message[at + n] = '\0';
-			} else /* the runtime always says why: its image is not what q7cc built */
-				snprintf(r->message, sizeof r->message,
-				         "%s%s: the op ended with status %d and no message (a damaged image?)",
-				         who(s, br.core, w, sizeof w), s->lib, (int)c->frame.status);
-			return -1;
-		}
-		return 0;
+		return read_last(s, &br, ok, r);
 	}
 }
 
