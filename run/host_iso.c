@@ -99,16 +99,23 @@ static void region_close(struct q7_iso *s)
 }
 
 /* The worker and its process group stopped and reaped; the region kept. */
-static void worker_stop(struct q7_iso *s)
+/* Kills the worker (and its process group) and reaps it; *status (if
+ * asked) gets how it ended. */
+static void worker_stop_status(struct q7_iso *s, int *status)
 {
 	if (s->pid > 0) {
 		q7_proc_kill(s->pid, SIGKILL);
-		q7_proc_wait(s->pid, NULL);
+		q7_proc_wait(s->pid, status);
 	}
 	if (s->fd >= 0)
 		close(s->fd);
 	s->pid = 0;
 	s->fd = -1;
+}
+
+static void worker_stop(struct q7_iso *s)
+{
+	worker_stop_status(s, NULL);
 }
 
 /* After the worker died while starting: the reason, naming the image. */
@@ -426,6 +433,32 @@ static void let_go_after_fork(struct q7_iso *s)
 	s->owner = getpid();
 }
 
+/* The worker's answer to call c: each core's frame checked, the
+ * destination copied back, the returned tensor into r. 0, or 1 with r
+ * set. */
+static int take_answer(struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r)
+{
+	/* Each frame read once, into memory of this process's own: the
+	 * kernel's process (a thread of it still running) may rewrite
+	 * the shared one between a check and a use. */
+	struct q7_frame *f = &s->answer;
+	for (unsigned core = 0; core < s->cores; core++) {
+		memcpy(f, &s->ctl->frames[core], sizeof *f);
+		if (q7_host_core_done(f, core, s->cores, r) != 0)
+			return 1;
+	}
+	uint64_t dst_slot = 0;
+	for (unsigned i = 0; i < s->nslots; i++)
+		if (s->slots[i].arg < 0) {
+			dst_slot = (uint64_t)(uintptr_t)(s->base + s->slots[i].data);
+			memcpy((void *)(uintptr_t)c->dst.data, s->base + s->slots[i].data,
+			       s->slots[i].bytes);
+		}
+	size_t span_bytes = 0;
+	const unsigned char *span = c->dst.data ? NULL : span_of(s, f->out.data, &span_bytes);
+	return q7_host_finish(c, f, dst_slot, span, span_bytes, r);
+}
+
 static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r)
 {
 	char err[Q7_MESSAGE_SIZE];
@@ -459,37 +492,14 @@ static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 	}
 	uint32_t back = 0;
 	int rc = answer(s, t0, &back);
-	if (rc == 1 && back == seq) {
-		/* Each frame read once, into memory of this process's own: the
-		 * kernel's process (a thread of it still running) may rewrite
-		 * the shared one between a check and a use. */
-		struct q7_frame *f = &s->answer;
-		for (unsigned core = 0; core < s->cores; core++) {
-			memcpy(f, &ctl->frames[core], sizeof *f);
-			if (q7_host_core_done(f, core, s->cores, r) != 0)
-				return 1;
-		}
-		uint64_t dst_slot = 0;
-		for (unsigned i = 0; i < s->nslots; i++)
-			if (s->slots[i].arg < 0) {
-				dst_slot = (uint64_t)(uintptr_t)(s->base + s->slots[i].data);
-				memcpy((void *)(uintptr_t)c->dst.data, s->base + s->slots[i].data,
-				       s->slots[i].bytes);
-			}
-		size_t span_bytes = 0;
-		const unsigned char *span = c->dst.data ? NULL : span_of(s, f->out.data, &span_bytes);
-		return q7_host_finish(c, f, dst_slot, span, span_bytes, r);
-	}
+	if (rc == 1 && back == seq)
+		return take_answer(s, c, r);
 	int st = 0;
 	if (rc == Q7_PROC_TIMEOUT || rc == 1 || rc == 2) {
 		/* Out of time, or the socket's end without an answer while the
 		 * worker lives on (a kernel that closed it). */
 		unsigned core = ctl->core;
-		q7_proc_kill(s->pid, SIGKILL);
-		q7_proc_wait(s->pid, &st);
-		s->pid = 0;
-		close(s->fd);
-		s->fd = -1;
+		worker_stop_status(s, &st);
 		if (rc == Q7_PROC_TIMEOUT)
 			q7_run_fail(r, "%s: timed out after %g s on core %u (the kernel's process was "
 			            "stopped); a kernel that never returns? --timeout=SECONDS sets the limit",
@@ -501,11 +511,7 @@ static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 		return 1;
 	}
 	/* It exited: whatever it started goes with its process group. */
-	q7_proc_kill(s->pid, SIGKILL);
-	q7_proc_wait(s->pid, &st);
-	s->pid = 0;
-	close(s->fd);
-	s->fd = -1;
+	worker_stop_status(s, &st);
 	call_failed(s, c, st, r);
 	return 1;
 }
