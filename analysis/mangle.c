@@ -6,35 +6,12 @@
  * indices into it, so a substituted type classifies like the original.
  * Spellings follow q7cc's forward-declaration style ("const at::Tensor &")
  * so they match what analysis/clang/types.c derives from source. */
-#include "mangle.h"
+#include "mangle_int.h"
 #include "support.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum nk { N_BUILTIN, N_NAME, N_QUAL, N_PTR, N_LREF, N_RREF, N_ARRAY, N_FUNC, N_MEMPTR, N_PARM };
-
-#define Q_CONST 1u
-#define Q_VOLATILE 2u
-#define Q_RESTRICT 4u
-
-struct node {
-	enum nk k;
-	char *spell;
-	int inner;      /* QUAL, PTR, LREF, RREF, ARRAY, MEMPTR: the type under it */
-	unsigned quals; /* QUAL */
-	const struct builtin *b; /* BUILTIN of no kind, else NULL */
-};
-
-/* The builtin types that are no kind (<q7/kinds.h> has the others, with
- * their letters); why says what each is. 'l' is long: its kind depends on
- * the data model (see value_kind). */
-struct builtin {
-	const char *code; /* after the mangling's letter(s) */
-	const char *spell;
-	const char *why;
-};
 
 static const struct builtin builtins[] = {
 	{"v", "void", "nothing"},
@@ -77,17 +54,6 @@ static const struct {
 	{'d', "std::iostream"},
 };
 
-struct dm {
-	const char *p;
-	bool lp64;
-	const char *why; /* set on the first failure; every parse then stops */
-	struct node *nodes;
-	size_t nn, ncap;
-	int *subs; /* substitution candidates, in order */
-	size_t ns, scap;
-	int depth;
-};
-
 static int fail(struct dm *d, const char *why)
 {
 	if (!d->why)
@@ -118,11 +84,6 @@ static void add_sub(struct dm *d, int node)
 		d->subs = q7_xrealloc(d->subs, d->scap * sizeof *d->subs);
 	}
 	d->subs[d->ns++] = node;
-}
-
-static const char *spell_of(const struct dm *d, int n)
-{
-	return d->nodes[n].spell;
 }
 
 static bool at(const struct dm *d, const char *s)
@@ -757,106 +718,6 @@ static int parse_type(struct dm *d)
 	return t;
 }
 
-/* ---- classification ---- */
-
-static void set_invalid(const struct dm *d, int n, const char *why, struct q7_mparam *p)
-{
-	p->kind = Q7_KIND_INVALID;
-	p->ctype = q7_xstrdup(spell_of(d, n));
-	p->why = why;
-}
-
-enum q7_kind q7_class_kind(const char *qual, const char **why)
-{
-	static const char *const tuples[] = {"std::tuple", "std::pair", "std::array", NULL};
-	static const char *const containers[] = {"std::vector", "std::list", "std::map",
-	                                         "std::basic_string", "std::string",
-	                                         "std::initializer_list", "c10::ArrayRef",
-	                                         "c10::optional", "std::optional", NULL};
-	/* The template's name, without arguments or the library's inline
-	 * namespace (std::__cxx11::basic_string, std::__1::vector). */
-	char *base = q7_xstrndup(qual, strcspn(qual, "<"));
-	for (const char *ns = "std::__cxx11::"; ns; ns = strcmp(ns, "std::__1::") ? "std::__1::" : NULL)
-		if (strncmp(base, ns, strlen(ns)) == 0)
-			memmove(base + 5, base + strlen(ns), strlen(base + strlen(ns)) + 1);
-	enum q7_kind k = q7_kind_of_class(base);
-	const char *w = "a class other than Tensor and Scalar";
-	for (const char *const *l = tuples; *l; l++)
-		if (strcmp(base, *l) == 0)
-			w = "a tuple";
-	for (const char *const *l = containers; *l; l++)
-		if (strcmp(base, *l) == 0)
-			w = "a container";
-	free(base);
-	if (why)
-		*why = k == Q7_KIND_INVALID ? w : NULL;
-	return k;
-}
-
-static const char *what_is(const struct dm *d, int n)
-{
-	switch (d->nodes[n].k) {
-	case N_PTR:
-	case N_MEMPTR: return "a pointer";
-	case N_LREF: return "a reference to non-const";
-	case N_RREF: return "an rvalue reference";
-	case N_ARRAY: return "an array";
-	case N_FUNC: return "a function";
-	case N_PARM: return "a template parameter";
-	case N_QUAL: return d->nodes[n].quals & Q_VOLATILE ? "volatile" : what_is(d, d->nodes[n].inner);
-	case N_BUILTIN:
-		return d->nodes[n].b && d->nodes[n].b->why ? d->nodes[n].b->why
-		                                           : "not a kind q7cc can pass";
-	case N_NAME: break;
-	}
-	const char *why;
-	q7_class_kind(spell_of(d, n), &why);
-	return why ? why : "a class by reference";
-}
-
-/* A value type (a name or a builtin) -> kind; INVALID otherwise. */
-static enum q7_kind value_kind(const struct dm *d, int n, const char **spell)
-{
-	const struct node *nd = &d->nodes[n];
-	*spell = nd->spell;
-	if (nd->k == N_NAME) {
-		enum q7_kind k = q7_class_kind(nd->spell, NULL);
-		return k;
-	}
-	if (nd->k == N_BUILTIN)
-		return q7_kind_of_builtin(nd->spell, d->lp64 ? 64 : 32);
-	return Q7_KIND_INVALID;
-}
-
-static void classify(const struct dm *d, int n, struct q7_mparam *p)
-{
-	memset(p, 0, sizeof *p);
-	const struct node *nd = &d->nodes[n];
-	const char *spell;
-	if (nd->k == N_LREF) {
-		const struct node *in = &d->nodes[nd->inner];
-		if (in->k != N_QUAL || !(in->quals & Q_CONST)) {
-			set_invalid(d, n, "a reference to non-const", p);
-		} else if (in->quals & Q_VOLATILE) {
-			set_invalid(d, n, "volatile", p);
-		} else if ((p->kind = value_kind(d, in->inner, &spell)) != Q7_KIND_INVALID) {
-			p->ctype = q7_xasprintf("const %s &", spell);
-		} else {
-			set_invalid(d, n, what_is(d, in->inner), p);
-		}
-		return;
-	}
-	if (nd->k == N_QUAL && !(nd->quals & Q_VOLATILE)) {
-		classify(d, nd->inner, p); /* top-level const is not part of the type */
-		return;
-	}
-	if ((p->kind = value_kind(d, n, &spell)) != Q7_KIND_INVALID)
-		p->ctype = q7_xstrdup(spell);
-	else
-		set_invalid(d, n, what_is(d, n), p);
-}
-
-/* ---- the encoding ---- */
 
 static void dm_free(struct dm *d)
 {
@@ -942,7 +803,7 @@ int q7_demangle(const char *sym, bool lp64, struct q7_mfunc *f, const char **why
 	f->nparams = np;
 	f->params = q7_xcalloc(np ? np : 1, sizeof *f->params);
 	for (size_t i = 0; i < np; i++)
-		classify(&d, params[i], &f->params[i]);
+		q7_mangle_classify(&d, params[i], &f->params[i]);
 	free(params);
 	dm_free(&d);
 	return 0;

@@ -2,6 +2,7 @@
  * vendor's Perl packager takes it (Getopt::Long: one or two dashes, a
  * value joined with '=' or in the next argument, short options also as
  * -oFILE), so existing scripts keep working. */
+#include "args.h"
 #include "pack.h"
 #include "support.h"
 
@@ -26,37 +27,6 @@ static void usage(FILE *f)
 	        q7_progname());
 }
 
-/* Matches arg against option name (without dashes). Returns the value for
- * options that take one (joined or from the next argument), "" for flags,
- * NULL when arg is not this option. */
-static const char *match(char **argv, int *i, const char *name, bool takes_value, int *err)
-{
-	const char *a = argv[*i];
-	if (a[0] != '-')
-		return NULL;
-	a += a[1] == '-' ? 2 : 1;
-	size_t n = strlen(name);
-	if (strncmp(a, name, n) != 0)
-		return NULL;
-	if (a[n] == '\0') {
-		if (!takes_value)
-			return "";
-		if (!argv[*i + 1]) {
-			q7_error("option %s needs a value", argv[*i]);
-			*err = 1;
-			return NULL;
-		}
-		return argv[++*i];
-	}
-	if (!takes_value)
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (n == 1 && argv[*i][1] != '-') /* -oFILE */
-		return a + 1;
-	return NULL;
-}
-
 static int parse_size(const char *s, unsigned long *out)
 {
 	char *end;
@@ -67,50 +37,68 @@ static int parse_size(const char *s, unsigned long *out)
 	return 0;
 }
 
+enum { OPT_HELP = 1, OPT_OUTPUT, OPT_STRIPPED, OPT_SYMBOL, OPT_PAGESIZE, OPT_VERBOSE,
+       OPT_SYMLOOKUP, OPT_XTENSA };
+
+/* Getopt::Long's spellings, but for -h and --help. */
+static const struct q7_args_opt options[] = {
+	Q7_ARGS_EXACT("-h", OPT_HELP), Q7_ARGS_EXACT("--help", OPT_HELP),
+	Q7_ARGS_VALUE("-o", OPT_OUTPUT), Q7_ARGS_VALUE("-s", OPT_STRIPPED),
+	Q7_ARGS_VALUE("-e", OPT_SYMBOL), Q7_ARGS_VALUE("-p", OPT_PAGESIZE),
+	Q7_ARGS_FLAG("-v", OPT_VERBOSE), Q7_ARGS_FLAG("-l", OPT_SYMLOOKUP),
+	/* one Xtensa core description is all the image needs */
+	Q7_ARGS_VALUE("--xtensa-core", OPT_XTENSA), Q7_ARGS_VALUE("--xtensa-system", OPT_XTENSA),
+	Q7_ARGS_VALUE("--xtensa-params", OPT_XTENSA), Q7_ARGS_TABLE_END,
+};
+
 int q7_pkg_loadlib_main(int argc, char **argv)
 {
 	struct q7_pack_opts o = {.symbol = "lib_func"};
 	const char *v;
-	int err = 0;
-	(void)argc;
-	for (int i = 1; argv[i]; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+	struct q7_args args;
+	q7_args_init(&args, argc, argv, options, Q7_ARGS_GETOPT);
+	for (int id; (id = q7_args_next(&args, &v)) != Q7_ARGS_END;) {
+		switch (id) {
+		case OPT_HELP:
 			usage(stdout);
 			return 0;
-		}
-		if ((v = match(argv, &i, "o", true, &err)))
+		case OPT_OUTPUT:
 			o.output = v;
-		else if ((v = match(argv, &i, "s", true, &err)))
+			break;
+		case OPT_STRIPPED:
 			o.stripped = v;
-		else if ((v = match(argv, &i, "e", true, &err)))
+			break;
+		case OPT_SYMBOL:
 			o.symbol = v;
-		else if ((v = match(argv, &i, "p", true, &err))) {
+			break;
+		case OPT_PAGESIZE:
 			if (parse_size(v, &o.pagesize) != 0) {
 				q7_error("-p %s: expected a power of two page size", v);
 				return Q7_EXIT_USAGE;
 			}
-		} else if ((v = match(argv, &i, "v", false, &err)))
+			break;
+		case OPT_VERBOSE:
 			o.verbose = true;
-		else if ((v = match(argv, &i, "l", false, &err)))
+			break;
+		case OPT_SYMLOOKUP:
 			o.symlookup = true;
-		else if ((v = match(argv, &i, "xtensa-core", true, &err)) ||
-		         (v = match(argv, &i, "xtensa-system", true, &err)) ||
-		         (v = match(argv, &i, "xtensa-params", true, &err)))
-			; /* one Xtensa core description is all the image needs */
-		else if (err)
+			break;
+		case OPT_XTENSA:
+			break;
+		case Q7_ARGS_NO_VALUE:
+			q7_error("option %s needs a value", v);
 			return Q7_EXIT_USAGE;
-		else if (a[0] == '-' && a[1]) {
-			q7_error("unknown option %s", a);
+		case Q7_ARGS_UNKNOWN:
+			q7_error("unknown option %s", v);
 			usage(stderr);
 			return Q7_EXIT_USAGE;
-		} else if (o.input) {
-			q7_error("more than one input image (%s, %s)", o.input, a);
-			return Q7_EXIT_USAGE;
-		} else
-			o.input = a;
-		if (err)
-			return Q7_EXIT_USAGE;
+		default: /* Q7_ARGS_POS */
+			if (o.input) {
+				q7_error("more than one input image (%s, %s)", o.input, v);
+				return Q7_EXIT_USAGE;
+			}
+			o.input = v;
+		}
 	}
 	if (!o.input) {
 		q7_error("no input image");

@@ -40,8 +40,7 @@ static void list_globals(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, Elf_Data *
 }
 
 int q7_pl_extract(const unsigned char *file, size_t size, const char *name,
-                  const char *symbol, size_t *img_off, size_t *img_size, char *err,
-                  size_t err_size)
+                  const char *symbol, size_t *img_off, size_t *img_size, struct q7_err *err)
 {
 	int rc = 1;
 	Elf *elf = NULL;
@@ -51,19 +50,19 @@ int q7_pl_extract(const unsigned char *file, size_t size, const char *name,
 	memcpy(copy, file, size);
 	elf = elf_memory(copy, size);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		q7_pl_err(err, err_size, name, "not an ELF file: %s", elf_errmsg(-1));
+		q7_err_set(err, name, "not an ELF file: %s", elf_errmsg(-1));
 		goto cleanup;
 	}
 	size_t shnum;
 	if (elf_getshdrnum(elf, &shnum) != 0) {
-		q7_pl_err(err, err_size, name, "bad section headers: %s", elf_errmsg(-1));
+		q7_err_set(err, name, "bad section headers: %s", elf_errmsg(-1));
 		goto cleanup;
 	}
 	bool have_symtab = false;
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn)) != NULL;) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh)) {
-			q7_pl_err(err, err_size, name, "bad section header: %s", elf_errmsg(-1));
+			q7_err_set(err, name, "bad section header: %s", elf_errmsg(-1));
 			goto cleanup;
 		}
 		if (sh.sh_type != SHT_SYMTAB)
@@ -71,12 +70,12 @@ int q7_pl_extract(const unsigned char *file, size_t size, const char *name,
 		have_symtab = true;
 		if (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset ||
 		    sh.sh_link >= shnum) {
-			q7_pl_err(err, err_size, name, "symbol table outside the file");
+			q7_err_set(err, name, "symbol table outside the file");
 			goto cleanup;
 		}
 		Elf_Data *d = elf_getdata(scn, NULL);
 		if (!d || sh.sh_entsize == 0) {
-			q7_pl_err(err, err_size, name, "unreadable symbol table: %s", elf_errmsg(-1));
+			q7_err_set(err, name, "unreadable symbol table: %s", elf_errmsg(-1));
 			goto cleanup;
 		}
 		size_t n = d->d_size / sh.sh_entsize;
@@ -86,27 +85,27 @@ int q7_pl_extract(const unsigned char *file, size_t size, const char *name,
 				continue;
 			if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
 			    sym.st_shndx >= shnum) {
-				q7_pl_err(err, err_size, name, "symbol '%s' is not defined in a section",
-				          symbol);
+				q7_err_set(err, name, "symbol '%s' is not defined in a section",
+				           symbol);
 				goto cleanup;
 			}
 			GElf_Shdr ds;
 			Elf_Scn *dscn = elf_getscn(elf, sym.st_shndx);
 			if (!dscn || !gelf_getshdr(dscn, &ds)) {
-				q7_pl_err(err, err_size, name, "bad section of '%s': %s", symbol,
-				          elf_errmsg(-1));
+				q7_err_set(err, name, "bad section of '%s': %s", symbol,
+				           elf_errmsg(-1));
 				goto cleanup;
 			}
 			if (ds.sh_type != SHT_PROGBITS) {
-				q7_pl_err(err, err_size, name, "symbol '%s' is not in a data section",
-				          symbol);
+				q7_err_set(err, name, "symbol '%s' is not in a data section",
+				           symbol);
 				goto cleanup;
 			}
 			if (ds.sh_offset > size || ds.sh_size > size - ds.sh_offset) {
-				q7_pl_err(err, err_size, name,
-				          "section of '%s' (offset 0x%llx, size 0x%llx) is outside the "
-				          "file (0x%zx bytes)", symbol, (unsigned long long)ds.sh_offset,
-				          (unsigned long long)ds.sh_size, size);
+				q7_err_set(err, name,
+				           "section of '%s' (offset 0x%llx, size 0x%llx) is outside the "
+				           "file (0x%zx bytes)", symbol, (unsigned long long)ds.sh_offset,
+				           (unsigned long long)ds.sh_size, size);
 				goto cleanup;
 			}
 			/* A symbol of size 0 covers the rest of its section. */
@@ -114,10 +113,10 @@ int q7_pl_extract(const unsigned char *file, size_t size, const char *name,
 			if (len == 0 && sym.st_value <= ds.sh_size)
 				len = ds.sh_size - sym.st_value;
 			if (sym.st_value > ds.sh_size || len > ds.sh_size - sym.st_value || len == 0) {
-				q7_pl_err(err, err_size, name,
-				          "symbol '%s' (value 0x%llx, size 0x%llx) is outside its section "
-				          "(0x%llx bytes)", symbol, (unsigned long long)sym.st_value,
-				          (unsigned long long)sym.st_size, (unsigned long long)ds.sh_size);
+				q7_err_set(err, name,
+				           "symbol '%s' (value 0x%llx, size 0x%llx) is outside its section "
+				           "(0x%llx bytes)", symbol, (unsigned long long)sym.st_value,
+				           (unsigned long long)sym.st_size, (unsigned long long)ds.sh_size);
 				goto cleanup;
 			}
 			*img_off = (size_t)(ds.sh_offset + sym.st_value);
@@ -128,11 +127,11 @@ int q7_pl_extract(const unsigned char *file, size_t size, const char *name,
 		list_globals(elf, scn, &sh, d, &globals);
 	}
 	if (!have_symtab)
-		q7_pl_err(err, err_size, name, "packed object has no symbol table");
+		q7_err_set(err, name, "packed object has no symbol table");
 	else
-		q7_pl_err(err, err_size, name, "no global symbol '%s' in the packed object%s%s%s",
-		          symbol, globals.len ? " (it has: " : "", globals.len ? globals.s : "",
-		          globals.len ? "; use -e NAME)" : "");
+		q7_err_set(err, name, "no global symbol '%s' in the packed object%s%s%s",
+		           symbol, globals.len ? " (it has: " : "", globals.len ? globals.s : "",
+		           globals.len ? "; use -e NAME)" : "");
 cleanup:
 	q7_sb_free(&globals);
 	if (elf)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "lsp.h"
 #include "support.h"
 
@@ -70,45 +71,38 @@ static bool parse_u32(const char *s, uint32_t *v)
 	return true;
 }
 
-/* The value of an option given as "--opt=V", "--opt V", "-oV" or "-o V". */
-static const char *opt_value(int argc, char **argv, int *i, const char *opt)
-{
-	size_t n = strlen(opt);
-	const char *a = argv[*i];
-	if (strncmp(a, opt, n) != 0)
-		return NULL;
-	if (a[n] == '=' && opt[1] == '-')
-		return a + n + 1;
-	if (a[n] && opt[1] != '-')
-		return a + n;
-	if (a[n])
-		return NULL;
-	if (*i + 1 >= argc) {
-		q7_error("%s needs a value", opt);
-		exit(Q7_EXIT_USAGE);
-	}
-	return argv[++*i];
-}
+enum { OPT_HELP = 1, OPT_CHECK, OPT_VERBOSE, OPT_CORE, OPT_BASE, OPT_OUTPUT, OPT_SYMBOL };
+
+static const struct q7_args_opt options[] = {
+	Q7_ARGS_FLAG("-h", OPT_HELP), Q7_ARGS_FLAG("--help", OPT_HELP),
+	Q7_ARGS_FLAG("--check", OPT_CHECK), Q7_ARGS_FLAG("-v", OPT_VERBOSE),
+	Q7_ARGS_VALUE("--core", OPT_CORE), Q7_ARGS_VALUE("--base", OPT_BASE),
+	Q7_ARGS_VALUE("-o", OPT_OUTPUT), Q7_ARGS_VALUE("-e", OPT_SYMBOL),
+	Q7_ARGS_TABLE_END,
+};
 
 int q7_prelink_main(int argc, char **argv)
 {
 	struct q7_prelink_opts opts = {.symbol = "lib_func", .core = Q7_LSP_SINGLE};
 	const char *output = NULL, *input = NULL, *v;
 	bool verbose = false, have_core = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+	struct q7_args args;
+	q7_args_init(&args, argc, argv, options, Q7_ARGS_LONG_NEXT);
+	for (int id; (id = q7_args_next(&args, &v)) != Q7_ARGS_END;) {
+		switch (id) {
+		case OPT_HELP:
 			usage(stdout);
 			return 0;
-		} else if (strcmp(a, "--check") == 0) {
-			if (i + 2 != argc) {
+		case OPT_CHECK:
+			if (args.next + 1 != argc) {
 				q7_error("--check takes one file");
 				return Q7_EXIT_USAGE;
 			}
-			return check_main(argv[i + 1]);
-		} else if (strcmp(a, "-v") == 0) {
+			return check_main(argv[args.next]);
+		case OPT_VERBOSE:
 			verbose = true;
-		} else if ((v = opt_value(argc, argv, &i, "--core"))) {
+			break;
+		case OPT_CORE: {
 			uint32_t c;
 			if (!parse_u32(v, &c) || c >= Q7_NUM_CORES) {
 				q7_error("--core=%s: cores are 0..%d", v, Q7_NUM_CORES - 1);
@@ -116,25 +110,34 @@ int q7_prelink_main(int argc, char **argv)
 			}
 			opts.core = (int)c;
 			have_core = true;
-		} else if ((v = opt_value(argc, argv, &i, "--base"))) {
+			break;
+		}
+		case OPT_BASE:
 			if (!parse_u32(v, &opts.base)) {
 				q7_error("--base=%s: not an address", v);
 				return Q7_EXIT_USAGE;
 			}
 			opts.have_base = true;
-		} else if ((v = opt_value(argc, argv, &i, "-o"))) {
+			break;
+		case OPT_OUTPUT:
 			output = v;
-		} else if ((v = opt_value(argc, argv, &i, "-e"))) {
+			break;
+		case OPT_SYMBOL:
 			opts.symbol = v;
-		} else if (a[0] == '-' && a[1]) {
-			q7_error("unknown option '%s'", a);
+			break;
+		case Q7_ARGS_NO_VALUE:
+			q7_error("%s needs a value", v);
+			return Q7_EXIT_USAGE;
+		case Q7_ARGS_UNKNOWN:
+			q7_error("unknown option '%s'", v);
 			usage(stderr);
 			return Q7_EXIT_USAGE;
-		} else if (input) {
-			q7_error("more than one input ('%s' and '%s')", input, a);
-			return Q7_EXIT_USAGE;
-		} else {
-			input = a;
+		default: /* Q7_ARGS_POS */
+			if (input) {
+				q7_error("more than one input ('%s' and '%s')", input, v);
+				return Q7_EXIT_USAGE;
+			}
+			input = v;
 		}
 	}
 	if (have_core && opts.have_base) {

@@ -36,19 +36,6 @@
 
 #define MAX_IMAGE_SPAN 0x4000000u /* 64 MiB: twice the single-core window */
 
-void q7_pl_err(char *err, size_t err_size, const char *name, const char *fmt, ...)
-{
-	if (!err || !err_size)
-		return;
-	int n = snprintf(err, err_size, "%s: ", name);
-	if (n < 0 || (size_t)n >= err_size)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err + n, err_size - (size_t)n, fmt, ap);
-	va_end(ap);
-}
-
 struct seg {
 	uint32_t offset, vaddr, filesz, memsz;
 };
@@ -67,96 +54,115 @@ struct q7_pl_img {
 
 /* The ELF header and program headers: class, data, machine, type, and
  * every PT_LOAD and PT_DYNAMIC inside the file. */
-static int parse_image(struct q7_pl_img *im, char *err, size_t es)
+/* The ELF header: an Xtensa ELF32 little-endian linked image, and where
+ * its program headers lie (inside the file). */
+static int read_ehdr(struct q7_pl_img *im, uint32_t *phoff, uint32_t *phnum, struct q7_err *err)
 {
 	const unsigned char *p = im->p;
 	if (im->size < sizeof(Elf32_Ehdr) || memcmp(p, ELFMAG, SELFMAG) != 0) {
-		q7_pl_err(err, es, im->name, "the image is not an ELF file");
+		q7_err_set(err, im->name, "the image is not an ELF file");
 		return 1;
 	}
 	if (p[EI_CLASS] != ELFCLASS32) {
-		q7_pl_err(err, es, im->name, "the image is not ELF32 (class %u)", p[EI_CLASS]);
+		q7_err_set(err, im->name, "the image is not ELF32 (class %u)", p[EI_CLASS]);
 		return 1;
 	}
 	if (p[EI_DATA] != ELFDATA2LSB) {
-		q7_pl_err(err, es, im->name, "the image is not little-endian (data %u)", p[EI_DATA]);
+		q7_err_set(err, im->name, "the image is not little-endian (data %u)", p[EI_DATA]);
 		return 1;
 	}
 	uint32_t machine = q7_le16(p + 18);
 	if (machine != EM_XTENSA) {
-		q7_pl_err(err, es, im->name, "the image is not for Xtensa (machine %u)", machine);
+		q7_err_set(err, im->name, "the image is not for Xtensa (machine %u)", machine);
 		return 1;
 	}
 	im->type = q7_le16(p + 16);
 	if (im->type != ET_DYN && im->type != ET_EXEC) {
-		q7_pl_err(err, es, im->name, "the image is not a linked image (ELF type %u)", im->type);
+		q7_err_set(err, im->name, "the image is not a linked image (ELF type %u)", im->type);
 		return 1;
 	}
 	im->entry = q7_le32(p + 24);
-	uint32_t phoff = q7_le32(p + 28), phentsize = q7_le16(p + 42);
-	uint32_t phnum = q7_le16(p + 44);
-	if (phnum == 0 || phnum == PN_XNUM) {
-		q7_pl_err(err, es, im->name, "the image has no program headers");
+	uint32_t phentsize = q7_le16(p + 42);
+	*phoff = q7_le32(p + 28);
+	*phnum = q7_le16(p + 44);
+	if (*phnum == 0 || *phnum == PN_XNUM) {
+		q7_err_set(err, im->name, "the image has no program headers");
 		return 1;
 	}
 	if (phentsize != sizeof(Elf32_Phdr)) {
-		q7_pl_err(err, es, im->name, "program header entries of %u bytes (not %zu)",
-		          phentsize, sizeof(Elf32_Phdr));
+		q7_err_set(err, im->name, "program header entries of %u bytes (not %zu)",
+		           phentsize, sizeof(Elf32_Phdr));
 		return 1;
 	}
-	if (phoff > im->size || (uint64_t)phnum * phentsize > im->size - phoff) {
-		q7_pl_err(err, es, im->name,
-		          "program headers (offset 0x%x, %u entries) are outside the image (0x%zx "
-		          "bytes)", phoff, phnum, im->size);
+	if (*phoff > im->size || (uint64_t)*phnum * phentsize > im->size - *phoff) {
+		q7_err_set(err, im->name,
+		           "program headers (offset 0x%x, %u entries) are outside the image (0x%zx "
+		           "bytes)", *phoff, *phnum, im->size);
 		return 1;
 	}
-	for (uint32_t i = 0; i < phnum; i++) {
-		const unsigned char *ph = p + phoff + i * phentsize;
-		uint32_t type = q7_le32(ph), off = q7_le32(ph + 4), va = q7_le32(ph + 8);
-		uint32_t filesz = q7_le32(ph + 16), memsz = q7_le32(ph + 20);
-		if (type != PT_LOAD && type != PT_DYNAMIC)
-			continue;
-		if (off > im->size || filesz > im->size - off) {
-			q7_pl_err(err, es, im->name,
-			          "segment %u (offset 0x%x, size 0x%x) is outside the image (0x%zx bytes)",
-			          i, off, filesz, im->size);
-			return 1;
-		}
-		if (type == PT_DYNAMIC) {
-			im->have_dynamic = true;
-			im->dyn_offset = off;
-			im->dyn_size = filesz;
-			continue;
-		}
-		if (filesz > memsz) {
-			q7_pl_err(err, es, im->name, "segment %u has more file bytes (0x%x) than memory "
-			          "bytes (0x%x)", i, filesz, memsz);
-			return 1;
-		}
-		if (memsz > MAX_IMAGE_SPAN || (uint64_t)va + memsz > 0x100000000ull) {
-			q7_pl_err(err, es, im->name, "segment %u (address 0x%x, size 0x%x) is too large",
-			          i, va, memsz);
-			return 1;
-		}
-		if (memsz == 0)
-			continue;
-		if (im->nload == sizeof im->load / sizeof im->load[0]) {
-			q7_pl_err(err, es, im->name, "too many loadable segments");
-			return 1;
-		}
-		if (im->nload) {
-			const struct seg *prev = &im->load[im->nload - 1];
-			if (va < prev->vaddr + prev->memsz) {
-				q7_pl_err(err, es, im->name,
-				          "segment %u (address 0x%x) overlaps or precedes the one before it",
-				          i, va);
-				return 1;
-			}
-		}
-		im->load[im->nload++] = (struct seg){off, va, filesz, memsz};
+	return 0;
+}
+
+/* Program header i (at ph): the dynamic section, or a loadable segment
+ * inside the file, after the one before it. */
+static int read_phdr(struct q7_pl_img *im, uint32_t i, const unsigned char *ph,
+                     struct q7_err *err)
+{
+	uint32_t type = q7_le32(ph), off = q7_le32(ph + 4), va = q7_le32(ph + 8);
+	uint32_t filesz = q7_le32(ph + 16), memsz = q7_le32(ph + 20);
+	if (type != PT_LOAD && type != PT_DYNAMIC)
+		return 0;
+	if (off > im->size || filesz > im->size - off) {
+		q7_err_set(err, im->name,
+		           "segment %u (offset 0x%x, size 0x%x) is outside the image (0x%zx bytes)",
+		           i, off, filesz, im->size);
+		return 1;
 	}
+	if (type == PT_DYNAMIC) {
+		im->have_dynamic = true;
+		im->dyn_offset = off;
+		im->dyn_size = filesz;
+		return 0;
+	}
+	if (filesz > memsz) {
+		q7_err_set(err, im->name, "segment %u has more file bytes (0x%x) than memory "
+		           "bytes (0x%x)", i, filesz, memsz);
+		return 1;
+	}
+	if (memsz > MAX_IMAGE_SPAN || (uint64_t)va + memsz > 0x100000000ull) {
+		q7_err_set(err, im->name, "segment %u (address 0x%x, size 0x%x) is too large",
+		           i, va, memsz);
+		return 1;
+	}
+	if (memsz == 0)
+		return 0;
+	if (im->nload == sizeof im->load / sizeof im->load[0]) {
+		q7_err_set(err, im->name, "too many loadable segments");
+		return 1;
+	}
+	if (im->nload) {
+		const struct seg *prev = &im->load[im->nload - 1];
+		if (va < prev->vaddr + prev->memsz) {
+			q7_err_set(err, im->name,
+			           "segment %u (address 0x%x) overlaps or precedes the one before it",
+			           i, va);
+			return 1;
+		}
+	}
+	im->load[im->nload++] = (struct seg){off, va, filesz, memsz};
+	return 0;
+}
+
+static int parse_image(struct q7_pl_img *im, struct q7_err *err)
+{
+	uint32_t phoff, phnum;
+	if (read_ehdr(im, &phoff, &phnum, err))
+		return 1;
+	for (uint32_t i = 0; i < phnum; i++)
+		if (read_phdr(im, i, im->p + phoff + i * sizeof(Elf32_Phdr), err))
+			return 1;
 	if (im->nload == 0) {
-		q7_pl_err(err, es, im->name, "the image has no loadable segment");
+		q7_err_set(err, im->name, "the image has no loadable segment");
 		return 1;
 	}
 	im->lo = im->load[0].vaddr;
@@ -168,12 +174,12 @@ static int parse_image(struct q7_pl_img *im, char *err, size_t es)
 		im->hi = s->vaddr + s->memsz;
 	}
 	if (im->hi - im->lo > MAX_IMAGE_SPAN) {
-		q7_pl_err(err, es, im->name, "the image spans 0x%x bytes, more than 0x%x",
-		          im->hi - im->lo, MAX_IMAGE_SPAN);
+		q7_err_set(err, im->name, "the image spans 0x%x bytes, more than 0x%x",
+		           im->hi - im->lo, MAX_IMAGE_SPAN);
 		return 1;
 	}
 	if (im->entry < im->lo || im->entry >= im->file_hi) {
-		q7_pl_err(err, es, im->name, "entry point 0x%x is outside the loadable bytes", im->entry);
+		q7_err_set(err, im->name, "entry point 0x%x is outside the loadable bytes", im->entry);
 		return 1;
 	}
 	return 0;
@@ -195,7 +201,7 @@ struct dyn {
 	bool have_rel, have_needed;
 };
 
-static int read_dynamic(const struct q7_pl_img *im, struct dyn *d, char *err, size_t es)
+static int read_dynamic(const struct q7_pl_img *im, struct dyn *d, struct q7_err *err)
 {
 	memset(d, 0, sizeof *d);
 	d->relaent = sizeof(Elf32_Rela);
@@ -229,26 +235,26 @@ static int read_dynamic(const struct q7_pl_img *im, struct dyn *d, char *err, si
 		}
 	}
 	if (!ended) {
-		q7_pl_err(err, es, im->name, "the dynamic section has no DT_NULL end");
+		q7_err_set(err, im->name, "the dynamic section has no DT_NULL end");
 		return 1;
 	}
 	if (d->have_needed) {
-		q7_pl_err(err, es, im->name,
-		          "the image needs another shared library (DT_NEEDED); a device image "
-		          "must be self-contained");
+		q7_err_set(err, im->name,
+		           "the image needs another shared library (DT_NEEDED); a device image "
+		           "must be self-contained");
 		return 1;
 	}
 	if (d->have_rel) {
-		q7_pl_err(err, es, im->name, "REL relocations (DT_REL) are not supported, only RELA");
+		q7_err_set(err, im->name, "REL relocations (DT_REL) are not supported, only RELA");
 		return 1;
 	}
 	if (d->relaent != sizeof(Elf32_Rela)) {
-		q7_pl_err(err, es, im->name, "DT_RELAENT is %u, not %zu", d->relaent,
-		          sizeof(Elf32_Rela));
+		q7_err_set(err, im->name, "DT_RELAENT is %u, not %zu", d->relaent,
+		           sizeof(Elf32_Rela));
 		return 1;
 	}
 	if (d->pltrelsz && d->pltrel != DT_RELA) {
-		q7_pl_err(err, es, im->name, "PLT relocations of kind %u are not supported", d->pltrel);
+		q7_err_set(err, im->name, "PLT relocations of kind %u are not supported", d->pltrel);
 		return 1;
 	}
 	return 0;
@@ -271,19 +277,18 @@ struct relocator {
 	bool have_plt, have_jmp_slot;
 	bool have_symtab;
 	struct q7_pl_symtab st;
-	char *err;
-	size_t es;
+	struct q7_err *err;
 };
 
 /* Symbol i of the dynamic symbol table, which is read on first use. */
 static int get_sym(struct relocator *r, uint32_t i, struct q7_pl_sym *s)
 {
 	if (!r->have_symtab) {
-		if (q7_pl_symtab_read(r->im, r->im->name, &r->d->sym, &r->st, r->err, r->es))
+		if (q7_pl_symtab_read(r->im, r->im->name, &r->d->sym, &r->st, r->err))
 			return 1;
 		r->have_symtab = true;
 	}
-	return q7_pl_sym_get(&r->st, r->im->name, i, s, r->err, r->es);
+	return q7_pl_sym_get(&r->st, r->im->name, i, s, r->err);
 }
 
 /* S, the symbol's address at the base: 0 for an undefined weak symbol
@@ -300,36 +305,36 @@ static int sym_address(const struct relocator *r, const struct rela *rl,
 		*S = 0;
 		return 0;
 	case Q7_XT_SYM_UNDEFINED:
-		q7_pl_err(r->err, r->es, im->name,
-		          "undefined symbol '%.128s' in %s (type %u) at offset 0x%x; a device image "
-		          "is self-contained: define it, or declare it weak to make it optional",
-		          s->name, q7_xt_reloc_name(rl->type), rl->type, rl->off);
+		q7_err_set(r->err, im->name,
+		           "undefined symbol '%.128s' in %s (type %u) at offset 0x%x; a device image "
+		           "is self-contained: define it, or declare it weak to make it optional",
+		           s->name, q7_xt_reloc_name(rl->type), rl->type, rl->off);
 		return 1;
 	case Q7_XT_SYM_TLS:
 	case Q7_XT_SYM_IFUNC:
-		q7_pl_err(r->err, r->es, im->name,
-		          "symbol '%.128s' in %s (type %u) at offset 0x%x is %s, which cannot be "
-		          "prelinked", s->name, q7_xt_reloc_name(rl->type), rl->type, rl->off,
-		          s->type == STT_TLS ? "thread-local" : "an indirect function (ifunc)");
+		q7_err_set(r->err, im->name,
+		           "symbol '%.128s' in %s (type %u) at offset 0x%x is %s, which cannot be "
+		           "prelinked", s->name, q7_xt_reloc_name(rl->type), rl->type, rl->off,
+		           s->type == STT_TLS ? "thread-local" : "an indirect function (ifunc)");
 		return 1;
 	case Q7_XT_SYM_ABSOLUTE:
 		*S = s->value;
 		return 0;
 	case Q7_XT_SYM_RESERVED:
-		q7_pl_err(r->err, r->es, im->name,
-		          "symbol '%.128s' in %s (type %u) at offset 0x%x has the special section "
-		          "index 0x%x", s->name, q7_xt_reloc_name(rl->type), rl->type, rl->off,
-		          (unsigned)s->shndx);
+		q7_err_set(r->err, im->name,
+		           "symbol '%.128s' in %s (type %u) at offset 0x%x has the special section "
+		           "index 0x%x", s->name, q7_xt_reloc_name(rl->type), rl->type, rl->off,
+		           (unsigned)s->shndx);
 		return 1;
 	case Q7_XT_SYM_IMAGE:
 		break;
 	}
 	/* A value the image does not cover would be moved into nothing. */
 	if (s->value < im->lo || s->value > im->hi) {
-		q7_pl_err(r->err, r->es, im->name,
-		          "symbol '%.128s' (0x%x) in %s (type %u) at offset 0x%x lies outside the "
-		          "image (0x%x..0x%x)", s->name, s->value, q7_xt_reloc_name(rl->type), rl->type,
-		          rl->off, im->lo, im->hi);
+		q7_err_set(r->err, im->name,
+		           "symbol '%.128s' (0x%x) in %s (type %u) at offset 0x%x lies outside the "
+		           "image (0x%x..0x%x)", s->name, s->value, q7_xt_reloc_name(rl->type), rl->type,
+		           rl->off, im->lo, im->hi);
 		return 1;
 	}
 	*S = s->value + r->delta;
@@ -342,9 +347,9 @@ static unsigned char *reloc_word(const struct relocator *r, const struct rela *r
 	const struct q7_pl_img *im = r->im;
 	uint32_t load_size = im->file_hi - im->lo;
 	if (rl->off < im->lo || rl->off - im->lo > load_size || load_size - (rl->off - im->lo) < 4) {
-		q7_pl_err(r->err, r->es, im->name,
-		          "%s at offset 0x%x is outside the image's file bytes (0x%x..0x%x)",
-		          q7_xt_reloc_name(rl->type), rl->off, im->lo, im->file_hi);
+		q7_err_set(r->err, im->name,
+		           "%s at offset 0x%x is outside the image's file bytes (0x%x..0x%x)",
+		           q7_xt_reloc_name(rl->type), rl->off, im->lo, im->file_hi);
 		return NULL;
 	}
 	return r->load + (rl->off - im->lo);
@@ -353,9 +358,9 @@ static unsigned char *reloc_word(const struct relocator *r, const struct rela *r
 static int apply_relative(struct relocator *r, const struct rela *rl)
 {
 	if (rl->sym != 0) {
-		q7_pl_err(r->err, r->es, r->im->name,
-		          "R_XTENSA_RELATIVE at offset 0x%x names symbol %u; it must name none",
-		          rl->off, rl->sym);
+		q7_err_set(r->err, r->im->name,
+		           "R_XTENSA_RELATIVE at offset 0x%x names symbol %u; it must name none",
+		           rl->off, rl->sym);
 		return 1;
 	}
 	unsigned char *w = reloc_word(r, rl);
@@ -377,8 +382,8 @@ static int apply_symbolic(struct relocator *r, const struct rela *rl)
 	struct q7_pl_sym s;
 	uint32_t S;
 	if (rl->sym == 0) {
-		q7_pl_err(r->err, r->es, r->im->name, "%s (type %u) at offset 0x%x names no symbol",
-		          q7_xt_reloc_name(rl->type), rl->type, rl->off);
+		q7_err_set(r->err, r->im->name, "%s (type %u) at offset 0x%x names no symbol",
+		           q7_xt_reloc_name(rl->type), rl->type, rl->off);
 		return 1;
 	}
 	unsigned char *w = reloc_word(r, rl);
@@ -398,9 +403,9 @@ static int apply_symbolic(struct relocator *r, const struct rela *rl)
 static int check_rtld(struct relocator *r, const struct rela *rl)
 {
 	if (rl->addend != 1 && rl->addend != 2) {
-		q7_pl_err(r->err, r->es, r->im->name,
-		          "R_XTENSA_RTLD at offset 0x%x has addend %u; only 1 (the resolver) and 2 "
-		          "(the link map) exist", rl->off, rl->addend);
+		q7_err_set(r->err, r->im->name,
+		           "R_XTENSA_RTLD at offset 0x%x has addend %u; only 1 (the resolver) and 2 "
+		           "(the link map) exist", rl->off, rl->addend);
 		return 1;
 	}
 	r->have_plt = true;
@@ -423,17 +428,17 @@ static int apply_one(struct relocator *r, const struct rela *rl)
 		/* GNU ld writes R_XTENSA_GLOB_DAT for a word that needs a symbol,
 		 * and glibc's and uClibc's Xtensa dynamic linkers reject
 		 * R_XTENSA_32: there is no agreed meaning to follow. */
-		q7_pl_err(r->err, r->es, r->im->name,
-		          "unsupported relocation R_XTENSA_32 (type 1) at offset 0x%x; no Xtensa "
-		          "dynamic linker applies it (GNU ld writes R_XTENSA_GLOB_DAT for a word "
-		          "that needs a symbol)", rl->off);
+		q7_err_set(r->err, r->im->name,
+		           "unsupported relocation R_XTENSA_32 (type 1) at offset 0x%x; no Xtensa "
+		           "dynamic linker applies it (GNU ld writes R_XTENSA_GLOB_DAT for a word "
+		           "that needs a symbol)", rl->off);
 		return 1;
 	default:
-		q7_pl_err(r->err, r->es, r->im->name,
-		          "unsupported relocation %s (type %u) at offset 0x%x; only R_XTENSA_NONE, "
-		          "R_XTENSA_RELATIVE, R_XTENSA_GLOB_DAT, R_XTENSA_JMP_SLOT and "
-		          "R_XTENSA_RTLD can be prelinked (link with -Wl,-Bsymbolic)",
-		          q7_xt_reloc_name(rl->type), rl->type, rl->off);
+		q7_err_set(r->err, r->im->name,
+		           "unsupported relocation %s (type %u) at offset 0x%x; only R_XTENSA_NONE, "
+		           "R_XTENSA_RELATIVE, R_XTENSA_GLOB_DAT, R_XTENSA_JMP_SLOT and "
+		           "R_XTENSA_RTLD can be prelinked (link with -Wl,-Bsymbolic)",
+		           q7_xt_reloc_name(rl->type), rl->type, rl->off);
 		return 1;
 	}
 }
@@ -445,15 +450,15 @@ static int apply_table(struct relocator *r, uint32_t va, uint32_t size, const ch
 	if (size == 0)
 		return 0;
 	if (size % sizeof(Elf32_Rela)) {
-		q7_pl_err(r->err, r->es, im->name, "%s size 0x%x is not a multiple of %zu", what,
-		          size, sizeof(Elf32_Rela));
+		q7_err_set(r->err, im->name, "%s size 0x%x is not a multiple of %zu", what,
+		           size, sizeof(Elf32_Rela));
 		return 1;
 	}
 	const unsigned char *t = q7_pl_at_vaddr(im, va, size);
 	if (!t) {
-		q7_pl_err(r->err, r->es, im->name,
-		          "%s (address 0x%x, size 0x%x) is outside the image's file bytes", what, va,
-		          size);
+		q7_err_set(r->err, im->name,
+		           "%s (address 0x%x, size 0x%x) is outside the image's file bytes", what, va,
+		           size);
 		return 1;
 	}
 	for (uint32_t o = 0; o < size; o += sizeof(Elf32_Rela)) {
@@ -469,13 +474,13 @@ static int apply_table(struct relocator *r, uint32_t va, uint32_t size, const ch
 /* Applies the image's RELA tables to the load bytes; *count gets the
  * number of relocations applied. */
 static int relocate(const struct q7_pl_img *im, unsigned char *load, uint32_t delta,
-                    uint32_t *count, char *err, size_t es)
+                    uint32_t *count, struct q7_err *err)
 {
 	struct dyn d;
-	if (read_dynamic(im, &d, err, es))
+	if (read_dynamic(im, &d, err))
 		return 1;
 	struct relocator r = {.im = im, .d = &d, .load = load, .delta = delta, .count = count,
-	                      .err = err, .es = es};
+	                      .err = err};
 	if (apply_table(&r, d.rela, d.relasz, "DT_RELA"))
 		return 1;
 	/* Some links count the PLT relocations in DT_RELASZ too: apply them
@@ -487,11 +492,11 @@ static int relocate(const struct q7_pl_img *im, unsigned char *load, uint32_t de
 	/* A PLT whose slots nothing binds would send its calls to the lazy
 	 * resolver, which is not there; the packer removes .rela.plt. */
 	if (r.have_plt && !r.have_jmp_slot) {
-		q7_pl_err(err, es, im->name,
-		          "the image has a PLT (R_XTENSA_RTLD) but no R_XTENSA_JMP_SLOT binds its "
-		          "slots: .rela.plt was removed, as the vendor's packer does without -l; "
-		          "pack with q7-pkg-loadlib, which binds the slots, or with -l, or prelink "
-		          "the unpacked image");
+		q7_err_set(err, im->name,
+		           "the image has a PLT (R_XTENSA_RTLD) but no R_XTENSA_JMP_SLOT binds its "
+		           "slots: .rela.plt was removed, as the vendor's packer does without -l; "
+		           "pack with q7-pkg-loadlib, which binds the slots, or with -l, or prelink "
+		           "the unpacked image");
 		return 1;
 	}
 	return 0;
@@ -517,7 +522,7 @@ static void put_header(unsigned char *out, const struct q7_pl_header *h)
 
 /* Where the image goes: --base, or the window of opts->core. */
 static int choose_base(const struct q7_prelink_opts *opts, const struct q7_pl_img *im,
-                       struct q7_pl_header *h, char *err, size_t es)
+                       struct q7_pl_header *h, struct q7_err *err)
 {
 	uint32_t span = im->hi - im->lo;
 	if (opts->have_base) {
@@ -527,14 +532,14 @@ static int choose_base(const struct q7_prelink_opts *opts, const struct q7_pl_im
 	} else {
 		const struct q7_lsp *lsp = q7_lsp_get(opts->core);
 		if (!lsp) {
-			q7_pl_err(err, es, im->name, "no core %d (cores are 0..%d)", opts->core,
-			          Q7_NUM_CORES - 1);
+			q7_err_set(err, im->name, "no core %d (cores are 0..%d)", opts->core,
+			           Q7_NUM_CORES - 1);
 			return 1;
 		}
 		if (span > lsp->sram_len) {
-			q7_pl_err(err, es, im->name,
-			          "the image needs 0x%x bytes, more than the 0x%x of %s's window", span,
-			          lsp->sram_len, lsp->name);
+			q7_err_set(err, im->name,
+			           "the image needs 0x%x bytes, more than the 0x%x of %s's window", span,
+			           lsp->sram_len, lsp->name);
 			return 1;
 		}
 		h->base = lsp->sram_org;
@@ -542,32 +547,32 @@ static int choose_base(const struct q7_prelink_opts *opts, const struct q7_pl_im
 		h->core = opts->core >= 0 ? opts->core : -1;
 	}
 	if ((h->base - im->lo) % Q7_PL_BASE_ALIGN) {
-		q7_pl_err(err, es, im->name,
-		          "base 0x%x is not a multiple of %u bytes away from the link address 0x%x",
-		          h->base, Q7_PL_BASE_ALIGN, im->lo);
+		q7_err_set(err, im->name,
+		           "base 0x%x is not a multiple of %u bytes away from the link address 0x%x",
+		           h->base, Q7_PL_BASE_ALIGN, im->lo);
 		return 1;
 	}
 	if ((uint64_t)h->base + span > 0x100000000ull) {
-		q7_pl_err(err, es, im->name, "the image (0x%x bytes) does not fit above base 0x%x",
-		          span, h->base);
+		q7_err_set(err, im->name, "the image (0x%x bytes) does not fit above base 0x%x",
+		           span, h->base);
 		return 1;
 	}
 	return 0;
 }
 
 static int prelink_image(const struct q7_prelink_opts *opts, struct q7_pl_img *im,
-                         struct q7_prelinked *out, char *err, size_t es)
+                         struct q7_prelinked *out, struct q7_err *err)
 {
-	if (parse_image(im, err, es))
+	if (parse_image(im, err))
 		return 1;
 	struct q7_pl_header h = {0};
-	if (choose_base(opts, im, &h, err, es))
+	if (choose_base(opts, im, &h, err))
 		return 1;
 	uint32_t delta = h.base - im->lo;
 	if (!im->have_dynamic && delta) {
-		q7_pl_err(err, es, im->name,
-		          "the image has no dynamic section, so it can only be placed at its link "
-		          "address 0x%x (asked for 0x%x)", im->lo, h.base);
+		q7_err_set(err, im->name,
+		           "the image has no dynamic section, so it can only be placed at its link "
+		           "address 0x%x (asked for 0x%x)", im->lo, h.base);
 		return 1;
 	}
 	uint32_t load_size = im->file_hi - im->lo;
@@ -577,7 +582,7 @@ static int prelink_image(const struct q7_prelink_opts *opts, struct q7_pl_img *i
 		const struct seg *s = &im->load[i];
 		memcpy(load + (s->vaddr - im->lo), im->p + s->offset, s->filesz);
 	}
-	if (im->have_dynamic && relocate(im, load, delta, &h.nrelocs, err, es)) {
+	if (im->have_dynamic && relocate(im, load, delta, &h.nrelocs, err)) {
 		free(bytes);
 		return 1;
 	}
@@ -597,15 +602,14 @@ static int prelink_image(const struct q7_prelink_opts *opts, struct q7_pl_img *i
 	return 0;
 }
 
-int q7_prelink_memory(const struct q7_prelink_opts *opts, const void *buf, size_t size,
-                      const char *name, struct q7_prelinked *out, char *err, size_t err_size)
+static int prelink_memory(const struct q7_prelink_opts *opts, const void *buf, size_t size,
+                          const char *name, struct q7_prelinked *out, struct q7_err *err)
 {
 	memset(out, 0, sizeof *out);
-	if (err && err_size)
-		err[0] = 0;
+	q7_err_clear(err);
 	const unsigned char *p = buf;
 	if (size < EI_NIDENT || memcmp(p, ELFMAG, SELFMAG) != 0) {
-		q7_pl_err(err, err_size, name, "not an ELF file");
+		q7_err_set(err, name, "not an ELF file");
 		return 1;
 	}
 	struct q7_pl_img im = {.name = name, .p = p, .size = size};
@@ -615,30 +619,38 @@ int q7_prelink_memory(const struct q7_prelink_opts *opts, const void *buf, size_
 	    q7_le16(p + 16) == ET_REL) {
 		size_t off, len;
 		if (q7_le16(p + 18) != EM_XTENSA) {
-			q7_pl_err(err, err_size, name, "not an Xtensa packed object (machine %u)",
-			          q7_le16(p + 18));
+			q7_err_set(err, name, "not an Xtensa packed object (machine %u)",
+			           q7_le16(p + 18));
 			return 1;
 		}
 		const char *sym = opts->symbol ? opts->symbol : "lib_func";
-		if (q7_pl_extract(p, size, name, sym, &off, &len, err, err_size))
+		if (q7_pl_extract(p, size, name, sym, &off, &len, err))
 			return 1;
 		im.p = p + off;
 		im.size = len;
 	}
-	return prelink_image(opts, &im, out, err, err_size);
+	return prelink_image(opts, &im, out, err);
+}
+
+int q7_prelink_memory(const struct q7_prelink_opts *opts, const void *buf, size_t size,
+                      const char *name, struct q7_prelinked *out, char *err, size_t err_size)
+{
+	struct q7_err e = {err, err_size};
+	return prelink_memory(opts, buf, size, name, out, &e);
 }
 
 int q7_prelink_file(const struct q7_prelink_opts *opts, const char *path,
                     struct q7_prelinked *out, char *err, size_t err_size)
 {
+	struct q7_err e = {err, err_size};
 	size_t len;
 	char *buf = q7_read_file(path, &len);
 	if (!buf) {
 		memset(out, 0, sizeof *out);
-		q7_pl_err(err, err_size, path, "cannot read: %s", strerror(errno));
+		q7_err_set(&e, path, "cannot read: %s", strerror(errno));
 		return 1;
 	}
-	int rc = q7_prelink_memory(opts, buf, len, path, out, err, err_size);
+	int rc = prelink_memory(opts, buf, len, path, out, &e);
 	free(buf);
 	return rc;
 }
@@ -648,7 +660,7 @@ int q7_prelinked_write(const struct q7_prelinked *pl, const char *path, char *er
 {
 	const char *what;
 	if (q7_outfile_write(path, pl->bytes, pl->size, 0666, &what) != 0) {
-		q7_pl_err(err, err_size, path, "%s: %s", what, strerror(errno));
+		q7_err_set(&(struct q7_err){err, err_size}, path, "%s: %s", what, strerror(errno));
 		return 1;
 	}
 	return 0;

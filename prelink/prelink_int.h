@@ -9,15 +9,10 @@
 #include "prelink.h"
 #include "support.h"
 
-/* "<name>: <reason>" into err. */
-void q7_pl_err(char *err, size_t err_size, const char *name, const char *fmt, ...)
-	Q7_PRINTF(4, 5);
-
 /* The image inside a packed object: its offset and size in file. 0, or 1
  * with err set. */
 int q7_pl_extract(const unsigned char *file, size_t size, const char *name,
-                  const char *symbol, size_t *img_off, size_t *img_size, char *err,
-                  size_t err_size);
+                  const char *symbol, size_t *img_off, size_t *img_size, struct q7_err *err);
 
 /* A linked image being prelinked (prelink.c). */
 struct q7_pl_img;
@@ -49,10 +44,10 @@ struct q7_pl_sym {
 /* Finds the table from loc and checks that it, its names and DT_HASH lie
  * inside im's file bytes. 0, or 1 with "<name>: <reason>" in err. */
 int q7_pl_symtab_read(const struct q7_pl_img *im, const char *name,
-                      const struct q7_pl_dynsym_loc *loc, struct q7_pl_symtab *st, char *err,
-                      size_t err_size);
+                      const struct q7_pl_dynsym_loc *loc, struct q7_pl_symtab *st,
+                      struct q7_err *err);
 /* Symbol i of st. 0, or 1 with err set. */
 int q7_pl_sym_get(const struct q7_pl_symtab *st, const char *name, uint32_t i,
-                  struct q7_pl_sym *s, char *err, size_t err_size);
+                  struct q7_pl_sym *s, struct q7_err *err);
 
 #endif

@@ -67,7 +67,7 @@ static int fail(char *err, size_t n, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err, n, fmt, ap);
+	q7_err_vset(&(struct q7_err){err, n}, NULL, fmt, ap);
 	va_end(ap);
 	return -1;
 }

@@ -59,20 +59,18 @@ struct lib {
 	const Sym *syms;
 	uint64_t nsyms;
 	unsigned max_version; /* the highest version index the records define */
-	char *err;
-	size_t errsize;
+	struct q7_err err;
 };
 
 static int bad(struct lib *l, const char *fmt, ...) Q7_PRINTF(2, 3);
 static int bad(struct lib *l, const char *fmt, ...)
 {
+	char why[256]; /* the longest reason is under 150 bytes */
 	va_list ap;
-	int k = snprintf(l->err, l->errsize, "%s: damaged host library: ", l->path);
-	if (k < 0 || (size_t)k >= l->errsize)
-		return -1;
 	va_start(ap, fmt);
-	vsnprintf(l->err + k, l->errsize - (size_t)k, fmt, ap);
+	vsnprintf(why, sizeof why, fmt, ap);
 	va_end(ap);
+	q7_err_set(&l->err, l->path, "damaged host library: %s", why);
 	return -1;
 }
 
@@ -124,8 +122,8 @@ static int check_header(struct lib *l)
 {
 	const Ehdr *h = (const Ehdr *)l->b;
 	if (l->n < sizeof *h || memcmp(h->e_ident, ELFMAG, SELFMAG) != 0) {
-		snprintf(l->err, l->errsize, "%s: cannot load: not an ELF file (a host library is a "
-		         "shared library q7cc linked with its host profile)", l->path);
+		q7_err_set(&l->err, l->path, "cannot load: not an ELF file (a host library is a "
+		           "shared library q7cc linked with its host profile)");
 		return -1;
 	}
 	if (h->e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32))
@@ -773,12 +771,11 @@ int q7_host_elf_check(const char *path, char *err, size_t n)
 	struct lib l;
 	memset(&l, 0, sizeof l);
 	l.path = path;
-	l.err = err;
-	l.errsize = n;
+	l.err = (struct q7_err){err, n};
 	size_t len = 0;
 	unsigned char *bytes = (unsigned char *)q7_read_file(path, &len);
 	if (!bytes) {
-		snprintf(err, n, "%s: cannot read: %s", path, strerror(errno));
+		q7_err_set(&l.err, path, "cannot read: %s", strerror(errno));
 		return -1;
 	}
 	/* Aligned for the header and table reads: q7_read_file's buffer is

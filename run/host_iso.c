@@ -36,7 +36,7 @@
  * Signals: with forward_signals (q7-run), support/proc's forwarding is
  * installed while the worker starts or runs a call. */
 #include "bytes.h"
-#include "host_iso.h"
+#include "host_iso_int.h"
 #include "host_fault.h"
 #include "host_int.h"
 #include "result.h"
@@ -60,295 +60,9 @@
 #include "proc.h"
 #include "support.h"
 
-#define CTL_MAGIC 0x4f535137u /* "Q7SO" */
-#define DEFAULT_TIMEOUT 60.0
-#define RESERVE (16ull << 30) /* address space; memory only where touched */
-#define MAX_SLOTS (Q7_MAX_ARGS + 1)
-#define LIST_ROOM 16384
-#define CORE_STACK (256u << 10)
-#define ALT_STACK (64u << 10)
-
-enum state { ST_STARTING, ST_LOADING, ST_LISTING, ST_READY, ST_RUNNING };
-enum end { END_NONE, END_FAULT, END_EXIT, END_LOST };
-
-/* A tensor's place in the region (offsets from its start). */
-struct slot {
-	uint64_t data, bytes; /* the tensor's first byte and its size */
-	uint64_t guard;       /* the guard page after it */
-	int arg;              /* the argument's index, -1 for the destination */
-};
-
-/* The control block, at the region's start. */
-struct ctl {
-	uint32_t magic;
-	uint32_t seq;
-	uint64_t used;          /* the layout's end: the worker guards the rest */
-	uint64_t heap, heap_size;
-	uint32_t nguards;
-	uint64_t guards[MAX_SLOTS + 1]; /* page offsets the worker makes inaccessible */
-	uint32_t ncores;
-	double time_limit;      /* the worker's own alarm: a parent gone while it spins */
-	/* the worker's side */
-	volatile uint32_t state;
-	volatile uint32_t core; /* the core loading or running */
-	volatile uint32_t end;  /* enum end */
-	int32_t exit_status;
-	struct q7_fault fault;
-	char load_error[Q7_MESSAGE_SIZE];
-	char list[LIST_ROOM];   /* the op list ("name<TAB>schema" lines), for names */
-	struct q7_frame frames[Q7_NUM_CORES];
-};
-
-struct q7_iso {
-	char *const *paths;
-	unsigned cores;
-	size_t heap_size;
-	double timeout;
-	enum q7_guard guard;
-	bool forward;
-	size_t page;
-	/* the region */
-	unsigned char *base;
-	size_t reserve;         /* its bytes */
-	struct ctl *ctl;
-	size_t ctl_bytes;
-	/* the worker */
-	pid_t pid;              /* 0: none */
-	int fd;                 /* our end of its socket */
-	pid_t owner;            /* the process that made all this */
-	double started;         /* when the worker was forked */
-	bool fresh;             /* no call since it started: the first includes the start */
-	/* the last call's layout */
-	struct slot slots[MAX_SLOTS];
-	unsigned nslots;
-	uint64_t guards[MAX_SLOTS + 1];
-	unsigned nguards;
-	struct q7_frame answer; /* the frame a call ended with, copied out of the region */
-};
-
 static size_t round_up(size_t v, size_t to)
 {
 	return (v + to - 1) / to * to;
-}
-
-/* ---- the worker ----------------------------------------------------------- */
-
-/* The worker's own state (its copy of the parent's memory). */
-static struct {
-	pid_t pid;
-	struct ctl *ctl;
-	int fd;
-	unsigned char *base;
-	size_t reserve;
-	uint64_t used;          /* where the guarded rest begins; 0: none yet */
-	uint64_t guarded[MAX_SLOTS + 1];
-	unsigned nguarded;
-	struct q7_host_images images;
-	uint64_t lo[Q7_NUM_CORES], hi[Q7_NUM_CORES]; /* each core's loaded range */
-	uint64_t stack_low;
-} w;
-
-static void on_worker_fault(int sig, siginfo_t *si, void *uc)
-{
-	if (getpid() != w.pid) /* a process the kernel forked */
-		_exit(128 + sig);
-	q7_fault_record(&w.ctl->fault, sig, si, uc);
-	w.ctl->end = END_FAULT;
-	_exit(Q7_EXIT_ERROR);
-}
-
-/* exit() in a kernel: recorded, then _exit, so that the atexit handlers
- * and destructors this process inherited (Python's, q7-run's temporary
- * files) never run here. */
-static void on_worker_exit(int status, void *arg)
-{
-	(void)arg;
-	if (getpid() == w.pid) {
-		w.ctl->exit_status = status;
-		w.ctl->end = END_EXIT;
-	}
-	fflush(stdout); /* what the kernel printed first, as exit would */
-	_exit(status);
-}
-
-/* In a process a kernel forks: the shared region becomes inaccessible,
- * so the child cannot write into the call's tensors, heap arena or frames
- * beside its parent (its first touch faults, and on_worker_fault ends
- * it); what it does in its own memory is its business. */
-static void worker_forked(void)
-{
-	mprotect(w.base, w.reserve, PROT_NONE);
-}
-
-static void worker_notify(uint32_t seq)
-{
-	if (send(w.fd, &seq, sizeof seq, MSG_NOSIGNAL) != (ssize_t)sizeof seq) {
-		/* The parent is gone, or the kernel closed (or replaced) the
-		 * descriptor: the parent, if there, reads why in the region. */
-		w.ctl->end = END_LOST;
-		_exit(Q7_EXIT_INTERNAL);
-	}
-}
-
-/* The guard pages as the call lays them out, and the rest of the region
- * past the layout. Made inaccessible again at every call, layout the
- * same or not: a kernel may have opened one with mprotect, and the next
- * call's overrun would then go unseen. */
-static void worker_layout(void)
-{
-	struct ctl *c = w.ctl;
-	if (c->used != w.used && w.used)
-		mprotect(w.base + w.used, w.reserve - w.used, PROT_READ | PROT_WRITE);
-	if (c->used < w.reserve)
-		mprotect(w.base + c->used, w.reserve - c->used, PROT_NONE);
-	w.used = c->used;
-	bool same = w.nguarded == c->nguards &&
-	            memcmp(w.guarded, c->guards, c->nguards * sizeof c->guards[0]) == 0;
-	for (unsigned i = 0; !same && i < w.nguarded; i++)
-		mprotect(w.base + w.guarded[i], 1, PROT_READ | PROT_WRITE);
-	for (unsigned i = 0; i < c->nguards; i++)
-		mprotect(w.base + c->guards[i], 1, PROT_NONE);
-	memcpy(w.guarded, c->guards, c->nguards * sizeof c->guards[0]);
-	w.nguarded = c->nguards;
-}
-
-/* A device core's small stack below here, never below the thread's own. */
-static uint64_t worker_stack_limit(void)
-{
-	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-	uintptr_t lim = sp > CORE_STACK ? sp - CORE_STACK : 0;
-	return lim > w.stack_low ? lim : w.stack_low;
-}
-
-static void worker_run(void)
-{
-	struct ctl *c = w.ctl;
-	worker_layout();
-	c->state = ST_RUNNING;
-	if (c->time_limit > 0)
-		alarm((unsigned)ceil(c->time_limit) + 2);
-	for (unsigned core = 0; core < c->ncores; core++) {
-		struct q7_frame *f = &c->frames[core];
-		c->core = core;
-		snprintf(c->fault.op, sizeof c->fault.op, "%s", f->op);
-		snprintf(c->fault.image, sizeof c->fault.image, "%s",
-		         q7_path_basename(w.images.paths[core]));
-		c->fault.core = core;
-		c->fault.cores = c->ncores;
-		c->fault.lo = w.lo[core];
-		c->fault.hi = w.hi[core];
-		f->stack_limit = worker_stack_limit();
-		w.images.entries[core](f);
-		if (getpid() != w.pid) /* the kernel forked, and this is the child */
-			_exit(0);
-		if (f->status != Q7_STATUS_OK)
-			break;
-	}
-	alarm(0);
-	/* The kernel's printf goes through this process's stdio. */
-	fflush(stdout);
-	q7_proc_kill_strays();
-}
-
-/* The op list into the control block, for the names of arguments in
- * messages (left empty when it does not fit). */
-static void worker_list(void)
-{
-	struct ctl *c = w.ctl;
-	struct q7_frame *f = &c->frames[0];
-	struct q7_tensor_desc dst;
-	memset(&dst, 0, sizeof dst);
-	dst.dtype = Q7_DTYPE_UINT8;
-	dst.ndim = 1;
-	dst.sizes[0] = LIST_ROOM - 1;
-	dst.strides[0] = 1;
-	dst.data = (uint64_t)(uintptr_t)c->list;
-	c->state = ST_LISTING;
-	c->core = 0;
-	q7_run_frame_fill(f, "", 0, NULL, &dst, 0, 1);
-	f->heap_base = (uint64_t)(uintptr_t)(w.base + c->heap);
-	f->heap_size = c->heap_size;
-	f->stack_limit = worker_stack_limit();
-	w.images.entries[0](f);
-	if (f->status == Q7_STATUS_OK && f->out.sizes[0] < LIST_ROOM)
-		c->list[f->out.sizes[0]] = 0;
-	else
-		c->list[0] = 0;
-}
-
-static void worker_ranges(void)
-{
-	for (unsigned core = 0; core < w.images.cores; core++) {
-		struct q7_fault f;
-		void *p;
-		*(q7_entry_fn *)&p = w.images.entries[core];
-		q7_fault_prepare(&f, "", w.images.paths[core], p, core, w.images.cores);
-		w.lo[core] = f.lo;
-		w.hi[core] = f.hi;
-	}
-}
-
-static uint64_t thread_stack_low(void)
-{
-	pthread_attr_t attr;
-	void *addr = NULL;
-	size_t size = 0, guard = 0;
-	uint64_t low = 0;
-	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-		if (pthread_attr_getstack(&attr, &addr, &size) == 0)
-			low = (uint64_t)(uintptr_t)addr;
-		pthread_attr_getguardsize(&attr, &guard);
-		pthread_attr_destroy(&attr);
-		low += guard;
-	}
-	return low;
-}
-
-/* The worker's life, after the fork: never returns. */
-static void worker_main(struct q7_iso *s, int fd)
-{
-	static const int deflt[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGCHLD};
-	w.pid = getpid();
-	w.ctl = s->ctl;
-	w.fd = fd;
-	w.base = s->base;
-	w.reserve = s->reserve;
-	w.stack_low = thread_stack_low();
-	/* The parent's handlers (Python's, say) are not the worker's. */
-	for (size_t i = 0; i < sizeof deflt / sizeof deflt[0]; i++)
-		signal(deflt[i], SIG_DFL);
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	q7_proc_reap_orphans();
-	pthread_atfork(NULL, NULL, worker_forked);
-	void *alt = mmap(NULL, ALT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	q7_fault_altstack(alt == MAP_FAILED ? NULL : alt, ALT_STACK);
-	q7_fault_catch(on_worker_fault, NULL);
-	struct ctl *c = w.ctl;
-	c->state = ST_LOADING;
-	char err[Q7_MESSAGE_SIZE];
-	if (q7_host_images_load(&w.images, s->cores, s->paths, &c->core, err, sizeof err) != 0) {
-		snprintf(c->load_error, sizeof c->load_error, "%s", err);
-		worker_notify(0);
-		_exit(0);
-	}
-	worker_ranges();
-	on_exit(on_worker_exit, NULL);
-	worker_list();
-	c->state = ST_READY;
-	worker_notify(0);
-	for (;;) {
-		uint32_t seq;
-		ssize_t got = recv(fd, &seq, sizeof seq, MSG_WAITALL);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got != (ssize_t)sizeof seq)
-			_exit(0); /* the parent closed its end */
-		worker_run();
-		c->state = ST_READY;
-		worker_notify(seq);
-	}
 }
 
 /* ---- the parent's side -------------------------------------------------- */
@@ -385,16 +99,23 @@ static void region_close(struct q7_iso *s)
 }
 
 /* The worker and its process group stopped and reaped; the region kept. */
-static void worker_stop(struct q7_iso *s)
+/* Kills the worker (and its process group) and reaps it; *status (if
+ * asked) gets how it ended. */
+static void worker_stop_status(struct q7_iso *s, int *status)
 {
 	if (s->pid > 0) {
 		q7_proc_kill(s->pid, SIGKILL);
-		q7_proc_wait(s->pid, NULL);
+		q7_proc_wait(s->pid, status);
 	}
 	if (s->fd >= 0)
 		close(s->fd);
 	s->pid = 0;
 	s->fd = -1;
+}
+
+static void worker_stop(struct q7_iso *s)
+{
+	worker_stop_status(s, NULL);
 }
 
 /* After the worker died while starting: the reason, naming the image. */
@@ -453,7 +174,7 @@ static int worker_start(struct q7_iso *s, size_t need, char *err, size_t n)
 	pid_t pid = q7_proc_fork_group();
 	if (pid == 0) {
 		close(sv[0]);
-		worker_main(s, sv[1]);
+		q7_iso_worker_main(s, sv[1]);
 	}
 	close(sv[1]);
 	if (pid < 0) {
@@ -712,6 +433,32 @@ static void let_go_after_fork(struct q7_iso *s)
 	s->owner = getpid();
 }
 
+/* The worker's answer to call c: each core's frame checked, the
+ * destination copied back, the returned tensor into r. 0, or 1 with r
+ * set. */
+static int take_answer(struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r)
+{
+	/* Each frame read once, into memory of this process's own: the
+	 * kernel's process (a thread of it still running) may rewrite
+	 * the shared one between a check and a use. */
+	struct q7_frame *f = &s->answer;
+	for (unsigned core = 0; core < s->cores; core++) {
+		memcpy(f, &s->ctl->frames[core], sizeof *f);
+		if (q7_host_core_done(f, core, s->cores, r) != 0)
+			return 1;
+	}
+	uint64_t dst_slot = 0;
+	for (unsigned i = 0; i < s->nslots; i++)
+		if (s->slots[i].arg < 0) {
+			dst_slot = (uint64_t)(uintptr_t)(s->base + s->slots[i].data);
+			memcpy((void *)(uintptr_t)c->dst.data, s->base + s->slots[i].data,
+			       s->slots[i].bytes);
+		}
+	size_t span_bytes = 0;
+	const unsigned char *span = c->dst.data ? NULL : span_of(s, f->out.data, &span_bytes);
+	return q7_host_finish(c, f, dst_slot, span, span_bytes, r);
+}
+
 static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r)
 {
 	char err[Q7_MESSAGE_SIZE];
@@ -745,37 +492,14 @@ static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 	}
 	uint32_t back = 0;
 	int rc = answer(s, t0, &back);
-	if (rc == 1 && back == seq) {
-		/* Each frame read once, into memory of this process's own: the
-		 * kernel's process (a thread of it still running) may rewrite
-		 * the shared one between a check and a use. */
-		struct q7_frame *f = &s->answer;
-		for (unsigned core = 0; core < s->cores; core++) {
-			memcpy(f, &ctl->frames[core], sizeof *f);
-			if (q7_host_core_done(f, core, s->cores, r) != 0)
-				return 1;
-		}
-		uint64_t dst_slot = 0;
-		for (unsigned i = 0; i < s->nslots; i++)
-			if (s->slots[i].arg < 0) {
-				dst_slot = (uint64_t)(uintptr_t)(s->base + s->slots[i].data);
-				memcpy((void *)(uintptr_t)c->dst.data, s->base + s->slots[i].data,
-				       s->slots[i].bytes);
-			}
-		size_t span_bytes = 0;
-		const unsigned char *span = c->dst.data ? NULL : span_of(s, f->out.data, &span_bytes);
-		return q7_host_finish(c, f, dst_slot, span, span_bytes, r);
-	}
+	if (rc == 1 && back == seq)
+		return take_answer(s, c, r);
 	int st = 0;
 	if (rc == Q7_PROC_TIMEOUT || rc == 1 || rc == 2) {
 		/* Out of time, or the socket's end without an answer while the
 		 * worker lives on (a kernel that closed it). */
 		unsigned core = ctl->core;
-		q7_proc_kill(s->pid, SIGKILL);
-		q7_proc_wait(s->pid, &st);
-		s->pid = 0;
-		close(s->fd);
-		s->fd = -1;
+		worker_stop_status(s, &st);
 		if (rc == Q7_PROC_TIMEOUT)
 			q7_run_fail(r, "%s: timed out after %g s on core %u (the kernel's process was "
 			            "stopped); a kernel that never returns? --timeout=SECONDS sets the limit",
@@ -787,11 +511,7 @@ static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 		return 1;
 	}
 	/* It exited: whatever it started goes with its process group. */
-	q7_proc_kill(s->pid, SIGKILL);
-	q7_proc_wait(s->pid, &st);
-	s->pid = 0;
-	close(s->fd);
-	s->fd = -1;
+	worker_stop_status(s, &st);
 	call_failed(s, c, st, r);
 	return 1;
 }

@@ -212,124 +212,163 @@ static void *to_c_order(const unsigned char *src, const struct npy_array *a, siz
 	return dst;
 }
 
-int npy_parse(const unsigned char *buf, size_t len, struct npy_array *a, const char **why,
-              char *detail, size_t detail_size)
+/* The preamble: magic, version, and where the header text lies. */
+static int read_preamble(const unsigned char *buf, size_t len, const char *name, size_t *hstart,
+                         size_t *hlen, struct q7_err *err)
 {
-	memset(a, 0, sizeof *a);
-	detail[0] = 0;
 	if (len < 10 || memcmp(buf, "\x93NUMPY", 6) != 0) {
-		*why = "not a .npy file (bad magic)";
+		q7_err_set(err, name, "not a .npy file (bad magic)");
 		return -1;
 	}
 	unsigned major = buf[6];
-	size_t hlen, hstart;
 	if (major == 1) {
-		hlen = q7_le16(buf + 8);
-		hstart = 10;
+		*hlen = q7_le16(buf + 8);
+		*hstart = 10;
 	} else if (major == 2 || major == 3) {
 		if (len < 12) {
-			*why = "damaged: truncated header";
+			q7_err_set(err, name, "damaged: truncated header");
 			return -1;
 		}
-		hlen = q7_le32(buf + 8);
-		hstart = 12;
+		*hlen = q7_le32(buf + 8);
+		*hstart = 12;
 	} else {
-		*why = "unsupported .npy version";
-		snprintf(detail, detail_size, " %u.%u", major, buf[7]);
+		q7_err_set(err, name, "unsupported .npy version %u.%u", major, buf[7]);
 		return -1;
 	}
-	if (hlen > len - hstart) {
-		*why = "damaged: the header runs past the end of the file";
+	if (*hlen > len - *hstart) {
+		q7_err_set(err, name, "damaged: the header runs past the end of the file");
 		return -1;
 	}
-	struct cursor c = {(const char *)buf + hstart, (const char *)buf + hstart + hlen};
-	bool have_descr = false, have_order = false, have_shape = false, fortran = false, swap = false;
-	enum q7_dtype t = Q7_DTYPE_FLOAT32;
+	return 0;
+}
+
+/* What the header dict says of the data. */
+struct npy_header {
+	enum q7_dtype dtype;
+	bool fortran, swap;
+};
+
+/* One key of the header dict and its value. */
+static int read_entry(struct cursor *c, const char *name, struct npy_array *a,
+                      struct npy_header *h, unsigned *seen, struct q7_err *err)
+{
+	char key[32], val[32];
+	const char *why;
+	if (!read_str(c, key, sizeof key) || !eat(c, ':')) {
+		q7_err_set(err, name, "damaged: cannot read the header");
+		return -1;
+	}
+	if (strcmp(key, "descr") == 0) {
+		if (!read_str(c, val, sizeof val)) {
+			q7_err_set(err, name, "unsupported dtype (not a simple numeric type)");
+			return -1;
+		}
+		if (!decode_descr(val, &h->dtype, &h->swap, &why)) {
+			q7_err_set(err, name,
+			           "%s '%s' (q7 tensors are bool, uint8, int8/16/32/64, float16/32/64)",
+			           why, val);
+			return -1;
+		}
+		*seen |= 1;
+	} else if (strcmp(key, "fortran_order") == 0) {
+		if (read_word(c, "True"))
+			h->fortran = true;
+		else if (!read_word(c, "False")) {
+			q7_err_set(err, name, "damaged: fortran_order is not True or False");
+			return -1;
+		}
+		*seen |= 2;
+	} else if (strcmp(key, "shape") == 0) {
+		if (!read_shape(c, a, &why)) {
+			q7_err_set(err, name, "%s", why);
+			return -1;
+		}
+		*seen |= 4;
+	} else {
+		q7_err_set(err, name, "damaged: unknown key in the header '%s'", key);
+		return -1;
+	}
+	return 0;
+}
+
+/* The header dict: descr, fortran_order and shape, each once or more. */
+static int read_header(const char *text, size_t n, const char *name, struct npy_array *a,
+                       struct npy_header *h, struct q7_err *err)
+{
+	struct cursor c = {text, text + n};
+	unsigned seen = 0;
 	if (!eat(&c, '{')) {
-		*why = "damaged: the header is not a dict";
+		q7_err_set(err, name, "damaged: the header is not a dict");
 		return -1;
 	}
 	while (!eat(&c, '}')) {
-		char key[32], val[32];
-		if (!read_str(&c, key, sizeof key) || !eat(&c, ':')) {
-			*why = "damaged: cannot read the header";
+		if (read_entry(&c, name, a, h, &seen, err))
 			return -1;
-		}
-		if (strcmp(key, "descr") == 0) {
-			if (!read_str(&c, val, sizeof val)) {
-				*why = "unsupported dtype (not a simple numeric type)";
-				return -1;
-			}
-			if (!decode_descr(val, &t, &swap, why)) {
-				snprintf(detail, detail_size,
-				         " '%s' (q7 tensors are bool, uint8, int8/16/32/64, float16/32/64)", val);
-				return -1;
-			}
-			have_descr = true;
-		} else if (strcmp(key, "fortran_order") == 0) {
-			if (read_word(&c, "True"))
-				fortran = true;
-			else if (!read_word(&c, "False")) {
-				*why = "damaged: fortran_order is not True or False";
-				return -1;
-			}
-			have_order = true;
-		} else if (strcmp(key, "shape") == 0) {
-			if (!read_shape(&c, a, why))
-				return -1;
-			have_shape = true;
-		} else {
-			*why = "damaged: unknown key in the header";
-			snprintf(detail, detail_size, " '%s'", key);
-			return -1;
-		}
 		if (!eat(&c, ',')) {
 			if (eat(&c, '}'))
 				break;
-			*why = "damaged: cannot read the header";
+			q7_err_set(err, name, "damaged: cannot read the header");
 			return -1;
 		}
 	}
-	if (!have_descr || !have_order || !have_shape) {
-		*why = "damaged: the header lacks descr, fortran_order or shape";
+	if (seen != 7) {
+		q7_err_set(err, name, "damaged: the header lacks descr, fortran_order or shape");
 		return -1;
 	}
-	a->dtype = t;
-	size_t esize = q7_npy_dtype_size(t);
-	size_t avail = len - hstart - hlen;
+	return 0;
+}
+
+/* The data (avail bytes at data) into a->data, in C order, little-endian. */
+static int read_data(const unsigned char *data, size_t avail, const char *name,
+                     const struct npy_header *h, struct npy_array *a, struct q7_err *err)
+{
+	a->dtype = h->dtype;
+	size_t esize = q7_npy_dtype_size(h->dtype);
 	a->numel = 1;
 	for (unsigned d = 0; d < a->ndim; d++) {
 		/* 8 dims of 65535 overflow 64 bits: stop at what the file holds */
 		if (a->sizes[d] && a->numel > avail / esize / a->sizes[d]) {
-			*why = "damaged: the data is shorter than the shape says";
+			q7_err_set(err, name, "damaged: the data is shorter than the shape says");
 			return -1;
 		}
 		a->numel *= a->sizes[d];
 	}
 	if (a->numel > SIZE_MAX / esize || avail < a->numel * esize) {
-		*why = "damaged: the data is shorter than the shape says";
-		snprintf(detail, detail_size, " (%zu bytes, %zu expected)", avail, a->numel * esize);
+		q7_err_set(err, name,
+		           "damaged: the data is shorter than the shape says (%zu bytes, %zu expected)",
+		           avail, a->numel * esize);
 		return -1;
 	}
-	const unsigned char *data = buf + hstart + hlen;
-	if (fortran && a->ndim > 1) {
+	if (h->fortran && a->ndim > 1) {
 		a->data = to_c_order(data, a, esize);
 	} else {
 		a->data = q7_xmalloc(a->numel * esize + 1);
 		memcpy(a->data, data, a->numel * esize);
 	}
-	if (swap)
+	if (h->swap)
 		byteswap(a->data, a->numel, esize);
-	if (t == Q7_DTYPE_BOOL) {
+	if (h->dtype == Q7_DTYPE_BOOL) {
 		unsigned char *b = a->data;
 		for (size_t i = 0; i < a->numel; i++)
 			if (b[i] > 1) {
-				*why = "damaged: a bool element is neither 0 nor 1";
+				q7_err_set(err, name, "damaged: a bool element is neither 0 nor 1");
 				npy_free(a);
 				return -1;
 			}
 	}
 	return 0;
+}
+
+int npy_parse(const unsigned char *buf, size_t len, const char *name, struct npy_array *a,
+              struct q7_err *err)
+{
+	memset(a, 0, sizeof *a);
+	size_t hstart, hlen;
+	struct npy_header h = {.dtype = Q7_DTYPE_FLOAT32};
+	if (read_preamble(buf, len, name, &hstart, &hlen, err) ||
+	    read_header((const char *)buf + hstart, hlen, name, a, &h, err))
+		return -1;
+	return read_data(buf + hstart + hlen, len - hstart - hlen, name, &h, a, err);
 }
 
 int npy_read(const char *path, struct npy_array *a)
@@ -340,11 +379,13 @@ int npy_read(const char *path, struct npy_array *a)
 		q7_error("%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
-	const char *why = "";
-	char detail[128];
-	int rc = npy_parse((const unsigned char *)buf, len, a, &why, detail, sizeof detail);
+	/* The longest reason is under 200 bytes; the path is never cut. */
+	struct q7_err err = {.size = strlen(path) + 256};
+	err.msg = q7_xmalloc(err.size);
+	int rc = npy_parse((const unsigned char *)buf, len, path, a, &err);
 	if (rc != 0)
-		q7_error("%s: %s%s", path, why, detail);
+		q7_error("%s", err.msg);
+	free(err.msg);
 	free(buf);
 	return rc;
 }

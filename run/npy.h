@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "q7/frame.h"
+#include "support.h"
 
 struct npy_array {
 	enum q7_dtype dtype;
@@ -23,9 +24,10 @@ struct npy_array {
 
 /* 0, or -1 after printing "q7-run: <path>: <why>". */
 int npy_read(const char *path, struct npy_array *a);
-/* Parses an in-memory .npy (the whole file); *why is a static string. */
-int npy_parse(const unsigned char *buf, size_t len, struct npy_array *a, const char **why,
-              char *detail, size_t detail_size);
+/* Parses an in-memory .npy (the whole file). 0, or -1 with
+ * "<name>: <why>" in err. */
+int npy_parse(const unsigned char *buf, size_t len, const char *name, struct npy_array *a,
+              struct q7_err *err);
 /* Writes a .npy v1.0 whole-or-nothing. bfloat16 is written as float32
  * (NumPy has no bfloat16). 0, or -1 after printing why. */
 int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32_t *sizes,

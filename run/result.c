@@ -15,7 +15,7 @@ void q7_run_fail(struct q7_run_result *r, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(r->message, sizeof r->message, fmt, ap);
+	q7_err_vset(&Q7_ERR_OF(r->message), NULL, fmt, ap);
 	va_end(ap);
 	r->status = -1;
 }

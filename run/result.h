@@ -11,7 +11,9 @@
 #include "engine.h"
 #include "support.h"
 
-/* Sets r->message from fmt and r->status to -1 (the loader failed). */
+/* Sets r->message from fmt and r->status to -1 (the loader failed):
+ * r->message is the call's error carrier (Q7_ERR_OF), and code that
+ * fills it some other way (the prelinker) sets the status itself. */
 void q7_run_fail(struct q7_run_result *r, const char *fmt, ...) Q7_PRINTF(2, 3);
 
 /* Makes m (NUL-terminated) one printable line: a control character

@@ -34,6 +34,7 @@
 #include "callargs.h"
 #include "engine.h"
 #include "image.h"
+#include "args.h"
 #include "npy.h"
 #include "insn_profile.h"
 #include "support.h"
@@ -73,87 +74,134 @@ static bool parse_uint(const char *s, unsigned long long max, unsigned long long
 	return true;
 }
 
+enum { OPT_OUTPUT = 1, OPT_TARGET, OPT_CORES, OPT_OUT_SHAPE, OPT_OUT_DTYPE, OPT_HEAP,
+       OPT_TIMEOUT, OPT_PROFILE, OPT_LIST, OPT_IN_PROCESS, OPT_SEMIHOSTING, OPT_GUARD,
+       OPT_VERBOSE, OPT_HELP };
+
+static const struct q7_args_opt options[] = {
+	Q7_ARGS_VALUE("-o", OPT_OUTPUT),
+	Q7_ARGS_VALUE("--target", OPT_TARGET),
+	Q7_ARGS_VALUE("--cores", OPT_CORES),
+	Q7_ARGS_VALUE("--out-shape", OPT_OUT_SHAPE),
+	Q7_ARGS_VALUE("--out-dtype", OPT_OUT_DTYPE),
+	Q7_ARGS_VALUE("--heap", OPT_HEAP),
+	Q7_ARGS_VALUE("--timeout", OPT_TIMEOUT),
+	Q7_ARGS_VALUE("--profile", OPT_PROFILE),
+	Q7_ARGS_FLAG("--list", OPT_LIST),
+	Q7_ARGS_FLAG("--in-process", OPT_IN_PROCESS),
+	Q7_ARGS_FLAG("--semihosting-files", OPT_SEMIHOSTING),
+	Q7_ARGS_VALUE("--guard", OPT_GUARD),
+	Q7_ARGS_FLAG("-v", OPT_VERBOSE),
+	Q7_ARGS_FLAG("--verbose", OPT_VERBOSE),
+	Q7_ARGS_FLAG("--help", OPT_HELP),
+	Q7_ARGS_FLAG("-h", OPT_HELP),
+	Q7_ARGS_TABLE_END,
+};
+
+/* Option a's value v, a number in lo..hi. 0, or -1 after saying what
+ * was expected. */
+static int take_uint(const char *a, const char *v, unsigned long long lo, unsigned long long hi,
+                     const char *expected, unsigned long long *n)
+{
+	if (parse_uint(v, hi, n) && *n >= lo)
+		return 0;
+	q7_error("%s: expected %s", a, expected);
+	return -1;
+}
+
+/* One option of q7-run's; a is it as given, for messages. 0 or -1. */
+static int take_option(int id, const char *a, const char *v, struct options *o)
+{
+	unsigned long long n;
+	char *end;
+	switch (id) {
+	case OPT_OUTPUT:
+		o->out = v;
+		break;
+	case OPT_TARGET:
+		o->target = v;
+		if (strcmp(o->target, "host") != 0 && strcmp(o->target, "emulated") != 0) {
+			q7_error("--target=%s: expected host or emulated", o->target);
+			return -1;
+		}
+		break;
+	case OPT_OUT_SHAPE:
+		o->out_shape = v;
+		break;
+	case OPT_CORES:
+		if (take_uint(a, v, 1, 8, "1 to 8 cores", &n) != 0)
+			return -1;
+		o->cores = (unsigned)n;
+		break;
+	case OPT_TIMEOUT:
+		o->timeout = strtod(v, &end);
+		if (*end || !(o->timeout > 0)) {
+			q7_error("%s: expected a number of seconds", a);
+			return -1;
+		}
+		break;
+	case OPT_OUT_DTYPE:
+		o->out_dtype = v;
+		break;
+	case OPT_HEAP:
+		if (take_uint(a, v, 65536, (unsigned long long)1 << 32,
+		              "a size in bytes, at least 65536", &n) != 0)
+			return -1;
+		o->heap = (size_t)n;
+		break;
+	case OPT_PROFILE:
+		o->profile = v;
+		if (!q7_prof_path_ok(o->profile)) {
+			q7_error("%s: a profile is written as FILE.folded (folded stacks) or FILE.svg "
+			         "(a flame graph)", a);
+			return -1;
+		}
+		break;
+	case OPT_GUARD:
+		if (strcmp(v, "end") == 0) {
+			o->guard = Q7_GUARD_END;
+		} else if (strcmp(v, "start") == 0) {
+			o->guard = Q7_GUARD_START;
+		} else {
+			q7_error("%s: expected --guard=end or --guard=start", a);
+			return -1;
+		}
+		break;
+	case OPT_SEMIHOSTING:
+		/* Read where the emulated session starts QEMU
+		 * (q7_emu_config_init), as PyTorch's sessions read it. */
+		setenv("Q7CC_SEMIHOSTING_FILES", "1", 1);
+		break;
+	case OPT_LIST:
+	case OPT_IN_PROCESS:
+	case OPT_VERBOSE: /* the flags */
+		*(id == OPT_LIST ? &o->list : id == OPT_VERBOSE ? &o->verbose : &o->in_process) = true;
+		break;
+	case OPT_HELP:
+		usage();
+		exit(0);
+	}
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	o->target = "host";
 	o->cores = 1;
-	bool only_pos = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		unsigned long long v;
-		if (only_pos || a[0] != '-' || a[1] == 0 || (a[1] >= '0' && a[1] <= '9') || a[1] == '.' ||
-		    strcmp(a, "-inf") == 0) {
-			q7_sv_add(&o->pos, a); /* negative literals are arguments */
-		} else if (strcmp(a, "--") == 0) {
-			only_pos = true;
-		} else if (strcmp(a, "-o") == 0) {
-			if (++i == argc) {
-				q7_error("-o needs a file name");
-				return -1;
-			}
-			o->out = argv[i];
-		} else if (strncmp(a, "-o", 2) == 0) {
-			o->out = a + 2;
-		} else if (strncmp(a, "--target=", 9) == 0) {
-			o->target = a + 9;
-			if (strcmp(o->target, "host") != 0 && strcmp(o->target, "emulated") != 0) {
-				q7_error("--target=%s: expected host or emulated", o->target);
-				return -1;
-			}
-		} else if (strncmp(a, "--cores=", 8) == 0) {
-			if (!parse_uint(a + 8, 8, &v) || v == 0) {
-				q7_error("%s: expected 1 to 8 cores", a);
-				return -1;
-			}
-			o->cores = (unsigned)v;
-		} else if (strncmp(a, "--out-shape=", 12) == 0) {
-			o->out_shape = a + 12;
-		} else if (strncmp(a, "--out-dtype=", 12) == 0) {
-			o->out_dtype = a + 12;
-		} else if (strncmp(a, "--heap=", 7) == 0) {
-			if (!parse_uint(a + 7, (unsigned long long)1 << 32, &v) || v < 65536) {
-				q7_error("%s: expected a size in bytes, at least 65536", a);
-				return -1;
-			}
-			o->heap = (size_t)v;
-		} else if (strncmp(a, "--timeout=", 10) == 0) {
-			char *end;
-			o->timeout = strtod(a + 10, &end);
-			if (*end || !(o->timeout > 0)) {
-				q7_error("%s: expected a number of seconds", a);
-				return -1;
-			}
-		} else if (strncmp(a, "--profile=", 10) == 0) {
-			o->profile = a + 10;
-			if (!q7_prof_path_ok(o->profile)) {
-				q7_error("%s: a profile is written as FILE.folded (folded stacks) or FILE.svg "
-				         "(a flame graph)", a);
-				return -1;
-			}
-		} else if (strcmp(a, "--list") == 0) {
-			o->list = true;
-		} else if (strcmp(a, "--in-process") == 0) {
-			o->in_process = true;
-		} else if (strcmp(a, "--semihosting-files") == 0) {
-			/* Read where the emulated session starts QEMU
-			 * (q7_emu_config_init), as PyTorch's sessions read it. */
-			setenv("Q7CC_SEMIHOSTING_FILES", "1", 1);
-		} else if (strncmp(a, "--guard=", 8) == 0) {
-			if (strcmp(a + 8, "end") == 0) {
-				o->guard = Q7_GUARD_END;
-			} else if (strcmp(a + 8, "start") == 0) {
-				o->guard = Q7_GUARD_START;
-			} else {
-				q7_error("%s: expected --guard=end or --guard=start", a);
-				return -1;
-			}
-		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
-			o->verbose = true;
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage();
-			exit(0);
-		} else {
-			q7_error("unknown option '%s'", a);
+	struct q7_args args;
+	q7_args_init(&args, argc, argv, options, Q7_ARGS_NUMBERS | Q7_ARGS_DASHDASH);
+	const char *v;
+	for (int id, at = args.next; (id = q7_args_next(&args, &v)) != Q7_ARGS_END;
+	     at = args.next) {
+		if (id == Q7_ARGS_POS) {
+			q7_sv_add(&o->pos, v); /* negative literals are arguments */
+		} else if (id == Q7_ARGS_NO_VALUE) {
+			q7_error("-o needs a file name"); /* the one option with its value apart */
+			return -1;
+		} else if (id == Q7_ARGS_UNKNOWN) {
+			q7_error("unknown option '%s'", v);
+			return -1;
+		} else if (take_option(id, argv[at], v, o) != 0) {
 			return -1;
 		}
 	}

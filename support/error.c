@@ -1,5 +1,7 @@
 /* Error messages: "<prog>: <message>", the form compilers use, so that
- * editors and CI logs read them like any other tool's. */
+ * editors and CI logs read them like any other tool's; and the carrier
+ * that brings "<file>: <what>: <why>" from code that must not print to
+ * the code that prints it. */
 #include "support.h"
 
 #include <stdio.h>
@@ -62,4 +64,32 @@ void q7_fatal(int code, const char *fmt, ...)
 	vreport("error: ", fmt, ap);
 	va_end(ap);
 	exit(code);
+}
+
+void q7_err_vset(struct q7_err *e, const char *file, const char *fmt, va_list ap)
+{
+	if (!e || !e->msg || !e->size)
+		return;
+	size_t n = 0;
+	if (file) {
+		int k = snprintf(e->msg, e->size, "%s: ", file);
+		if (k < 0 || (size_t)k >= e->size)
+			return; /* snprintf cut the name and terminated it */
+		n = (size_t)k;
+	}
+	vsnprintf(e->msg + n, e->size - n, fmt, ap);
+}
+
+void q7_err_set(struct q7_err *e, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	q7_err_vset(e, file, fmt, ap);
+	va_end(ap);
+}
+
+void q7_err_clear(struct q7_err *e)
+{
+	if (e && e->msg && e->size)
+		e->msg[0] = 0;
 }

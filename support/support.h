@@ -1,7 +1,8 @@
 /* support: small shared pieces every component uses.
  *
  * Owns: allocation that cannot fail (q7 exits on OOM), the growable string
- * and string vector, the program-name-prefixed error printer, path helpers,
+ * and string vector, the program-name-prefixed error printer and the error
+ * carrier of code that must not print, path helpers,
  * and where q7cc's own files live. Nothing here knows about compilers.
  *
  * Memory: q7_strbuf and q7_strvec own their storage; q7_*_free releases it.
@@ -47,6 +48,24 @@ void q7_error(const char *fmt, ...) Q7_PRINTF(1, 2);
 void q7_warning(const char *fmt, ...) Q7_PRINTF(1, 2);
 void q7_note(const char *fmt, ...) Q7_PRINTF(1, 2);
 Q7_NORETURN void q7_fatal(int code, const char *fmt, ...) Q7_PRINTF(2, 3);
+
+/* The error of code that must not print (a loader, a library, a parser
+ * of untrusted bytes): one message, "<file>: <what>: <why>" as q7_error
+ * would print it after the program's name, written into a buffer its
+ * caller owns and prints or passes on. A NULL carrier or one of no bytes
+ * drops the message. */
+struct q7_err {
+	char *msg;
+	size_t size;
+};
+/* A carrier over a char array. */
+#define Q7_ERR_OF(array) ((struct q7_err){(array), sizeof(array)})
+/* Sets e's message to "<file>: " then fmt's text, or fmt's text alone when
+ * file is NULL; cut to fit, always NUL-terminated. */
+void q7_err_set(struct q7_err *e, const char *file, const char *fmt, ...) Q7_PRINTF(3, 4);
+void q7_err_vset(struct q7_err *e, const char *file, const char *fmt, va_list ap);
+/* Empties e's message. */
+void q7_err_clear(struct q7_err *e);
 
 /* A growable NUL-terminated string. Zero-initialise, then append. */
 struct q7_strbuf {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "support.h"
 #include "tempfile.h"
 
@@ -168,11 +169,91 @@ START_TEST(temp_dir_removed_with_its_files)
 }
 END_TEST
 
+/* The small tools' spellings, each style's: what q7_args_next returns
+ * for one command line, and the value it gives. */
+static const struct q7_args_opt arg_opts[] = {
+	{"-h", 9, false, true}, {"-o", 1, true, false},  {"--core", 2, true, false},
+	{"-v", 3, false, false}, {"--list", 4, false, false}, {NULL, 0, false, false},
+};
+
+static const struct {
+	unsigned style;
+	const char *argv[4];
+	int id;
+	const char *val;
+	int next; /* argv's index after it */
+} arg_cases[] = {
+	{0, {"-oX"}, 1, "X", 2},
+	{0, {"-o", "X"}, 1, "X", 3},
+	{0, {"-o=X"}, 1, "=X", 2},
+	{0, {"-o"}, Q7_ARGS_NO_VALUE, "-o", 2},
+	{0, {"--core=3"}, 2, "3", 2},
+	{0, {"--core", "3"}, Q7_ARGS_UNKNOWN, "--core", 2},
+	{Q7_ARGS_LONG_NEXT, {"--core", "3"}, 2, "3", 3},
+	{Q7_ARGS_LONG_NEXT, {"--core"}, Q7_ARGS_NO_VALUE, "--core", 2},
+	{0, {"--cores=3"}, Q7_ARGS_UNKNOWN, "--cores=3", 2},
+	{0, {"-v"}, 3, NULL, 2},
+	{0, {"-vv"}, Q7_ARGS_UNKNOWN, "-vv", 2},
+	{0, {"--v"}, Q7_ARGS_UNKNOWN, "--v", 2},
+	{0, {"-"}, Q7_ARGS_POS, "-", 2},
+	{0, {"-2"}, Q7_ARGS_UNKNOWN, "-2", 2},
+	{Q7_ARGS_NUMBERS, {"-2"}, Q7_ARGS_POS, "-2", 2},
+	{Q7_ARGS_NUMBERS, {"-inf"}, Q7_ARGS_POS, "-inf", 2},
+	{0, {"--", "-v"}, Q7_ARGS_UNKNOWN, "--", 2},
+	{Q7_ARGS_DASHDASH, {"--", "-v"}, Q7_ARGS_POS, "-v", 3},
+	{Q7_ARGS_GETOPT, {"--o", "X"}, 1, "X", 3},
+	{Q7_ARGS_GETOPT, {"-o=X"}, 1, "X", 2},
+	{Q7_ARGS_GETOPT, {"--oX"}, Q7_ARGS_UNKNOWN, "--oX", 2},
+	{Q7_ARGS_GETOPT, {"-core", "3"}, 2, "3", 3},
+	{Q7_ARGS_GETOPT, {"--v"}, 3, NULL, 2},
+	{Q7_ARGS_GETOPT, {"-list"}, 4, NULL, 2},
+	{Q7_ARGS_GETOPT, {"-h"}, 9, NULL, 2},
+	{Q7_ARGS_GETOPT, {"--h"}, Q7_ARGS_UNKNOWN, "--h", 2},
+	{0, {NULL}, Q7_ARGS_END, NULL, 1},
+};
+
+START_TEST(args_spellings)
+{
+	char *argv[6] = {"tool"};
+	int argc = 1;
+	for (; arg_cases[_i].argv[argc - 1]; argc++)
+		argv[argc] = (char *)arg_cases[_i].argv[argc - 1];
+	struct q7_args p;
+	q7_args_init(&p, argc, argv, arg_opts, arg_cases[_i].style);
+	const char *val;
+	ck_assert_int_eq(q7_args_next(&p, &val), arg_cases[_i].id);
+	if (arg_cases[_i].val)
+		ck_assert_str_eq(val, arg_cases[_i].val);
+	else
+		ck_assert_ptr_null(val);
+	ck_assert_int_eq(p.next, arg_cases[_i].next);
+}
+END_TEST
+
+/* The error carrier: "<file>: " then the text, cut to fit, terminated. */
+START_TEST(err_carrier)
+{
+	char buf[16];
+	q7_err_set(&Q7_ERR_OF(buf), "f.npy", "bad %s", "magic");
+	ck_assert_str_eq(buf, "f.npy: bad magi");
+	q7_err_set(&Q7_ERR_OF(buf), NULL, "%d", 42);
+	ck_assert_str_eq(buf, "42");
+	q7_err_set(&Q7_ERR_OF(buf), "a-name-longer-than-sixteen", "x");
+	ck_assert_uint_eq(strlen(buf), sizeof buf - 1);
+	q7_err_clear(&Q7_ERR_OF(buf));
+	ck_assert_str_eq(buf, "");
+	q7_err_set(NULL, "f", "dropped"); /* a caller that does not want it */
+	q7_err_set(&(struct q7_err){buf, 0}, "f", "dropped");
+}
+END_TEST
+
 static Suite *support_suite(void)
 {
 	Suite *s = suite_create("support");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, strbuf_grows_and_formats);
+	tcase_add_loop_test(tc, args_spellings, 0, sizeof arg_cases / sizeof arg_cases[0]);
+	tcase_add_test(tc, err_carrier);
 	tcase_add_loop_test(tc, shell_quote_cases, 0, sizeof quote_cases / sizeof quote_cases[0]);
 	tcase_add_test(tc, shell_join_round_trips_through_sh);
 	tcase_add_test(tc, paths);

@@ -1,0 +1,118 @@
+/* run/emu_launch: an emulated session's QEMU process, apart from the
+ * call protocol (emu_session.c): the session's state, the files QEMU
+ * loads (the boot block, each core's prelinked image), starting,
+ * watching and stopping QEMU, and moving bytes over its socket by a
+ * deadline. */
+#ifndef Q7_EMU_LAUNCH_H
+#define Q7_EMU_LAUNCH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include "q7/boot.h"
+#include "emu_session.h"
+#include "emu_session_int.h"
+#include "prelink.h"
+#include "support.h"
+
+#define DEFAULT_TIMEOUT 60.0 /* seconds, for all cores of a call together */
+#define TENSOR_ALIGN 64u
+#define HEAP_ALIGN 0x100000u
+/* -icount: one instruction = 128 ns = 5.12 ticks of the 40 MHz CCOUNT, so
+ * the ticks between two reads (each read whole ticks) round to the exact
+ * number of instructions between them (at 32 ns, 1.28 ticks, they did
+ * not). CCOUNT then wraps after 838 million instructions. */
+#define ICOUNT_SHIFT 7
+/* Between the boot program's two CCOUNT reads around the entry call
+ * (runtime/boot/boot.c run_call) run, besides the entry: the store of
+ * the first read, the callx0 and the second read itself. */
+#define ENTRY_CALL_OVERHEAD 3
+#define SLICE_S 0.25     /* longest sleep between looks at QEMU */
+#define MAX_TENSORS (Q7_MAX_ARGS + 1)
+#define MAX_IOV (2 + 2 * MAX_TENSORS)
+#define SOCKET_BUF (4 << 20) /* asked; the system's net.core.wmem_max caps it */
+
+/* Where a call's tensors go: each tensor argument, then dst, 64-byte
+ * aligned from Q7_BOOT_DATA_AREA; the heap arena after them. */
+struct layout {
+	unsigned n;
+	const unsigned char *host[MAX_TENSORS]; /* the caller's bytes */
+	size_t bytes[MAX_TENSORS];
+	uint32_t addr[MAX_TENSORS];
+	size_t size; /* of the tensor data */
+	uint32_t dst_addr;
+	size_t dst_bytes;
+	struct q7_arg args[Q7_MAX_ARGS]; /* with core addresses */
+	struct q7_tensor_desc dst;
+	uint32_t heap, heap_size;
+};
+
+/* The call in flight, between q7_emu_send and q7_emu_receive. */
+struct call {
+	bool busy;
+	const struct q7_call *req;
+	char op[Q7_MAX_OP_NAME];
+	unsigned seq, first, n, done;
+	double t0, deadline, timeout;
+	struct layout L;
+	uint32_t back_addr;
+	size_t back_bytes;
+	unsigned char *back; /* the caller's dst buffer, or region (whole) */
+	bool whole;
+	struct q7_frame frame; /* the last core's, as it came back */
+	unsigned char *out;    /* the out tensor's bytes outside back (owned) */
+	size_t out_bytes;
+	/* One core and a destination: the runtime leaves a returned tensor
+	 * where it is (Q7_FRAME_RESULT_ANYWHERE) and nothing is asked back
+	 * but the out tensor, whose bytes land straight in the caller's
+	 * destination when they are its bytes (out_at: where they landed). */
+	bool anywhere;
+	const unsigned char *out_at;
+	unsigned char *region; /* the whole tensor data (whole; owned) */
+};
+
+struct q7_emu_session {
+	char *lib, *qemu, *boot;
+	char *trace_log;         /* a profile's QEMU log, or NULL */
+	unsigned cores;
+	double timeout;
+	bool forward, stats, icount, host_files;
+	const volatile sig_atomic_t *interrupted; /* q7_emu_config's */
+	char *dir;               /* this session's files */
+	struct q7_strvec files;  /* registered temporaries, removed at close */
+	struct q7_pl_header hdr[Q7_NUM_CORES];
+	char *image[Q7_NUM_CORES]; /* the (packed) image each core runs */
+	struct q7_strvec argv;   /* QEMU's command line */
+	pid_t pid;               /* 0: no QEMU */
+	int fd;                  /* our end of its fd 3/4, -1: none */
+	bool ready;              /* its READY record was read */
+	double boot_t0;
+	unsigned seq;
+	FILE *trace;             /* Q7CC_SAVE_TEMPS: every call's bytes */
+	struct q7_emu_stats st;
+	struct call c;
+};
+
+/* Starts QEMU with one end of a socket as its fd 3 and fd 4 and
+ * /dev/null as stdin. 0, or -1 after q7_run_fail(). */
+int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r);
+/* Kills QEMU (if it still runs) and reaps it; *status (if asked) gets how
+ * it ended. */
+void q7_emu_stop_qemu(struct q7_emu_session *s, int *status);
+/* Reaps QEMU if it has exited; true when it has. */
+bool q7_emu_qemu_gone(struct q7_emu_session *s, int *status);
+/* After end of file: waits for QEMU's end and says how it went. */
+void q7_emu_describe_end(struct q7_emu_session *s, char *how, size_t size);
+/* What a transfer ends with. */
+enum { IO_OK = 0, IO_TIMEOUT = -1, IO_EOF = -2, IO_INTERRUPTED = -3 };
+/* Sends (out) or receives iov[0..n) whole, by the deadline: IO_OK or why not. */
+int q7_emu_transfer(struct q7_emu_session *s, bool out, struct iovec *iov, int n,
+                    double deadline);
+int q7_emu_recv_all(struct q7_emu_session *s, void *buf, size_t size, double deadline);
+
+#endif

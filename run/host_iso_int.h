@@ -1,0 +1,87 @@
+/* run/host_iso's internal interface between the parent's side
+ * (host_iso.c: the region, the calls) and the worker (host_iso_worker.c:
+ * the process that loads the images and runs the cores). host_iso.c's
+ * header describes the region and the protocol. */
+#ifndef Q7_RUN_HOST_ISO_INT_H
+#define Q7_RUN_HOST_ISO_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "host_fault.h"
+#include "host_iso.h"
+#include "engine.h"
+
+#define CTL_MAGIC 0x4f535137u /* "Q7SO" */
+#define DEFAULT_TIMEOUT 60.0
+#define RESERVE (16ull << 30) /* address space; memory only where touched */
+#define MAX_SLOTS (Q7_MAX_ARGS + 1)
+#define LIST_ROOM 16384
+#define CORE_STACK (256u << 10)
+#define ALT_STACK (64u << 10)
+
+enum state { ST_STARTING, ST_LOADING, ST_LISTING, ST_READY, ST_RUNNING };
+enum end { END_NONE, END_FAULT, END_EXIT, END_LOST };
+
+/* A tensor's place in the region (offsets from its start). */
+struct slot {
+	uint64_t data, bytes; /* the tensor's first byte and its size */
+	uint64_t guard;       /* the guard page after it */
+	int arg;              /* the argument's index, -1 for the destination */
+};
+
+/* The control block, at the region's start. */
+struct ctl {
+	uint32_t magic;
+	uint32_t seq;
+	uint64_t used;          /* the layout's end: the worker guards the rest */
+	uint64_t heap, heap_size;
+	uint32_t nguards;
+	uint64_t guards[MAX_SLOTS + 1]; /* page offsets the worker makes inaccessible */
+	uint32_t ncores;
+	double time_limit;      /* the worker's own alarm: a parent gone while it spins */
+	/* the worker's side */
+	volatile uint32_t state;
+	volatile uint32_t core; /* the core loading or running */
+	volatile uint32_t end;  /* enum end */
+	int32_t exit_status;
+	struct q7_fault fault;
+	char load_error[Q7_MESSAGE_SIZE];
+	char list[LIST_ROOM];   /* the op list ("name<TAB>schema" lines), for names */
+	struct q7_frame frames[Q7_NUM_CORES];
+};
+
+struct q7_iso {
+	char *const *paths;
+	unsigned cores;
+	size_t heap_size;
+	double timeout;
+	enum q7_guard guard;
+	bool forward;
+	size_t page;
+	/* the region */
+	unsigned char *base;
+	size_t reserve;         /* its bytes */
+	struct ctl *ctl;
+	size_t ctl_bytes;
+	/* the worker */
+	pid_t pid;              /* 0: none */
+	int fd;                 /* our end of its socket */
+	pid_t owner;            /* the process that made all this */
+	double started;         /* when the worker was forked */
+	bool fresh;             /* no call since it started: the first includes the start */
+	/* the last call's layout */
+	struct slot slots[MAX_SLOTS];
+	unsigned nslots;
+	uint64_t guards[MAX_SLOTS + 1];
+	unsigned nguards;
+	struct q7_frame answer; /* the frame a call ended with, copied out of the region */
+};
+
+/* The worker's life after the fork, on its end fd of the socket: never
+ * returns (host_iso_worker.c). */
+void q7_iso_worker_main(struct q7_iso *s, int fd) __attribute__((noreturn));
+
+#endif
