@@ -160,14 +160,17 @@ out:
 	return rc;
 }
 
-void q7_engine_close(struct q7_engine *e)
+static void engine_close(struct q7_engine *e, bool at_exit)
 {
 	if (!e)
 		return;
 	if (e->host) {
 		if (e->isolated)
 			pthread_mutex_lock(&proc_lock);
-		q7_host_close(e->host);
+		if (at_exit)
+			q7_host_close_at_exit(e->host);
+		else
+			q7_host_close(e->host);
 		if (e->isolated)
 			pthread_mutex_unlock(&proc_lock);
 	}
@@ -187,6 +190,10 @@ void q7_engine_close(struct q7_engine *e)
 	q7_sv_free(&e->images);
 	free(e);
 }
+
+void q7_engine_close(struct q7_engine *e) { engine_close(e, false); }
+
+void q7_engine_close_at_exit(struct q7_engine *e) { engine_close(e, true); }
 
 unsigned q7_engine_cores(const struct q7_engine *e) { return e->cores; }
 

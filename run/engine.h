@@ -140,6 +140,9 @@ void q7_run_result_free(struct q7_run_result *result);
 int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_engine **out,
                    char *err, size_t errsize);
 void q7_engine_close(struct q7_engine *e);
+/* q7_engine_close for a process about to exit (q7-run): an in-process
+ * host library is left loaded (q7_host_close_at_exit, host.h). */
+void q7_engine_close_at_exit(struct q7_engine *e);
 
 unsigned q7_engine_cores(const struct q7_engine *e);
 /* The emulated target: while p is set (NULL ends it), each call runs in

@@ -23,5 +23,12 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 /* Runs c on every core (engine.h, q7_engine_call). */
 int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_result *r);
 void q7_host_close(struct q7_host *h);
+/* q7_host_close for a process about to exit: an in-process library stays
+ * loaded, with its frame and heap arena, since a thread the kernel
+ * started may still run its code and write its frame (unloading it then
+ * crashed q7-run --in-process now and then: e2e.runtime.host_faults,
+ * rewrite_frame); the exit takes them. An isolated worker ends as
+ * q7_host_close ends it. */
+void q7_host_close_at_exit(struct q7_host *h);
 
 #endif

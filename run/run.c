@@ -409,7 +409,7 @@ static int run_call(const struct options *o, struct run *r)
 	} else if (r->res.message[0]) { /* once: the engine keeps one core's */
 		q7_warning("%s", r->res.message);
 	}
-	q7_engine_close(engine);
+	q7_engine_close_at_exit(engine);
 	return rc;
 }
 
