@@ -1,5 +1,5 @@
 # The tools the test suite needs, found in one way, so that no test drops
-# out of ctest because a tool is missing (issue 13, defect 17).
+# out of ctest because a tool is missing (before, a test whose tool was absent silently left the suite).
 #
 #   q7_find_tool(VAR PACKAGE pkg NAMES name... [HINTS dir...])
 #       find_program, then q7_need.

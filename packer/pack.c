@@ -1,4 +1,4 @@
-/* packer/pack: q7_pack(), the overlay path of xt-pkg-loadlib (seed §7.1)
+/* packer/pack: q7_pack(), the overlay path of xt-pkg-loadlib (docs/vendor-flow.md, "Pack recipe")
  * in one process.
  *
  * The stripped image is written once (bound first without -l, bind.c), to

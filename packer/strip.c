@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* seed §7.1 step 2: always removed, and removed unless -l. */
+/* docs/vendor-flow.md, "Pack recipe", step 2: always removed, and removed unless -l. */
 static const char *const vendor_drop[] = {
 	".xtensa.info", ".xt.lit", ".xt.prop", ".interp", ".got.loc", ".got",
 };

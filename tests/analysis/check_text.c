@@ -514,7 +514,7 @@ START_TEST(print_gcc_style)
 }
 END_TEST
 
-/* Issue 20, items 1, 6 and 14: a finding from a trailer or a record names
+/* A finding from a trailer or a record names
  * whatever file it likes; its line is shown only when the analysis read
  * that file itself, and only from a regular file (never a FIFO, which
  * would block, nor /dev/zero, which never ends). Names, messages, rules

@@ -176,8 +176,8 @@ START_TEST(header_and_checksums)
 }
 END_TEST
 
-/* Every field of a header whose checksum matches is checked (issue 13,
- * defect 12): made-up values with the header CRC recomputed, against the
+/* Every field of a header whose checksum matches is checked (they
+ * passed before): made-up values with the header CRC recomputed, against the
  * image prelinked at core 3's window. window: refused only by the
  * placement check of q7-prelink --check (q7_prelinked_check_window). */
 #define ADD(n) (((int64_t)1 << 40) + (n)) /* adds n to the field */

@@ -257,8 +257,8 @@ def case_prelink_cli(c):
     r = subprocess.run([pl, "--check", c.path("flipped.q7pl")], capture_output=True, text=True)
     if r.returncode != 1 or "prelinked image checksum mismatch" not in r.stderr:
         fail("--check of a damaged image: %d %s" % (r.returncode, r.stderr))
-    # Made-up fields under a header checksum that matches (issue 13,
-    # defect 12), and a window base that is not the window's.
+    # Made-up fields under a header checksum that matches (they
+    # passed before), and a window base that is not the window's.
     sh([pl, "--core=2", "-o", out, packed])
     with open(out, "rb") as f:
         good = f.read()

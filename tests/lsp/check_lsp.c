@@ -1,4 +1,4 @@
-/* Unit tests of lsp/: the memory map against seed §6, the generated
+/* Unit tests of lsp/: the memory map against docs/vendor-flow.md's "Memory map", the generated
  * scripts against the map (MEMORY, section order, ENTRY, the _bss_table
  * pair, the variants), determinism, and the files the build staged.
  * Usage: check_lsp [STAGED_LSP_DIR] */

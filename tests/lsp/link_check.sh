@@ -25,7 +25,7 @@
 set -u
 mode=$1 gxx=$2 readelf=$3 lspdir=$4 fixtures=$5 work=$6 xtlib=${7:-}
 
-# The contract's memory map, written out again here (seed §6) so that the
+# The contract's memory map, written out again here (docs/vendor-flow.md, "Memory map") so that the
 # test does not read the table it checks.
 sram_base=$((0x84000000))
 core_window=$((0x200000))
@@ -33,7 +33,7 @@ single_window=$((0x2000000))
 iram_end=$((0x1000))
 
 compile_flags=(-std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -Werror)
-# The gnu profile's link, as contracts.md writes it, plus the one flag
+# The gnu profile's link, as docs/vendor-flow.md's "Link matrix" writes it, plus the one flag
 # this test found needed: the image is one RWX segment by design.
 link_flags=(-shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined)
 quiet_flags=(-Wl,--no-warn-rwx-segments)

@@ -1,5 +1,5 @@
 /* tests/mutate: the mutation harness of the tools that read files
- * (issue 13): q7-pkg-loadlib, q7-prelink, q7-prelink --check, q7cc
+ * (docs/robustness.md): q7-pkg-loadlib, q7-prelink, q7-prelink --check, q7cc
  * --q7-print-schema on objects and archives, q7-run's .npy reader, and
  * q7-run on host kernel libraries (--list, and calls of their ops).
  *

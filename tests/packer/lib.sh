@@ -32,7 +32,7 @@ extern "C" const char *get_msg(void) { return msg; }
 CPP
 }
 
-# The vendor's steps of seed §7.1 with GNU Xtensa binutils (overlay path):
+# The vendor's steps of docs/vendor-flow.md's "Pack recipe" with GNU Xtensa binutils (overlay path):
 # replay IN STRIPPED PACKED [-l]
 replay() {
 	in=$1 out=$2 packed=$3 lookup=${4:-}

@@ -88,7 +88,7 @@ def main(good, out):
     put('sec-align-bad', with_shdr(a, 'align', 3))
     put('sec0-not-null', with_shdr(0, 'type', 1))
     # Entry sizes libelf would refuse only when writing the stripped image
-    # (issue 13, defect 11): caught among the input checks instead.
+    # (they reached the writer before): caught among the input checks instead.
     put('sec-entsize-ragged', with_shdr(a, 'entsize', e.sections[a]['size'] + 1))
     typed = [i for i, s in enumerate(e.sections) if s['type'] in (4, 6)]  # RELA, DYNAMIC
     put('sec-entsize-type', with_shdr(typed[0], 'entsize', 4))

@@ -1,6 +1,6 @@
 #!/bin/sh
 # e2e.packer.replay: q7-pkg-loadlib against the vendor's recipe replayed with
-# GNU Xtensa binutils, on real Xtensa images (issue 5, "done when" 1 and 2):
+# GNU Xtensa binutils, on real Xtensa images (docs/vendor-flow.md, "Pack recipe"):
 #  - the stripped images are equal (sections, types, flags, addresses,
 #    sizes, contents, program headers), with and without -l;
 #  - both packed objects hold their stripped image at a GLOBAL lib_func of

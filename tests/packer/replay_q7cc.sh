@@ -1,5 +1,5 @@
 #!/bin/sh
-# e2e.packer.replay_q7cc: issue 5's "done when" on images linked by q7cc
+# e2e.packer.replay_q7cc: the replay of docs/vendor-flow.md's "Pack recipe" on images linked by q7cc
 # itself: build examples/ops/relu.cpp with q7cc (single core, and the
 # multicore cpu0/cpu7 images), then replay the vendor recipe on the .so q7cc
 # linked and compare with the .stripped.so / .packed.so q7cc made of it.

@@ -2,7 +2,7 @@
  * names (q7_output_kind, q7_output_removable), devices and FIFOs written
  * into and never replaced, directories refused, a full device and a file
  * size limit reported with nothing left, links followed, and two outputs
- * committed together or not at all (issue 13, defects 1 and 2). */
+ * committed together or not at all (docs/robustness.md). */
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
@@ -286,7 +286,7 @@ END_TEST
 
 /* Two outputs together (a stripped and a packed image): both appear, or,
  * when the second cannot be put in place, the first is put back as it
- * was (issue 14, item 5). */
+ * was. */
 START_TEST(commit_all_is_all_or_nothing)
 {
 	make_dir();

@@ -1,6 +1,6 @@
 #!/bin/bash
 # e2e.outputs.*: what every tool does with an -o that is not a plain new
-# file, and on a full disk (issue 13, defects 1, 2 and 15).
+# file, and on a full disk (docs/robustness.md).
 #
 #   outputs.sh STAGE_BIN SRC_ROOT WORKDIR CASE
 #

@@ -1,6 +1,6 @@
 #!/bin/sh
 # e2e.tools_missing: a tool the suite needs never makes tests drop out
-# silently (issue 13, defect 17). cmake/Q7Tools.cmake on a small project
+# silently. cmake/Q7Tools.cmake on a small project
 # that needs a tool no machine has: with CI=true the configure fails
 # naming the tool and its Debian package; without, a test missing.<tool>
 # is registered and fails saying the same. Then this build: no missing.*
