@@ -6,8 +6,6 @@
 #include "record.h"
 #include "proc.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,16 +30,10 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 	 * it finished after q7cc would lack its records (support/proc.c,
 	 * start_guard). */
 	struct q7_proc_opts po = {.name = q7_path_basename(cmd[0]), .dies_with_us = true};
-	char *err_path = NULL;
-	if (q7_drv_capture_err(d)) {
-		err_path = q7_drv_temp_path(d, "compiler.err");
-		po.err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (po.err < 0) {
-			q7_error("%s: cannot create: %s", err_path, strerror(errno));
-			free(err_path);
-			return Q7_EXIT_IO;
-		}
-	}
+	char *err_path;
+	po.err = q7_drv_capture_open(d, "compiler.err", &err_path);
+	if (po.err < 0)
+		return Q7_EXIT_IO;
 	pid_t pid = q7_step_start(d, cmd, &po);
 	if (po.err > 0)
 		close(po.err);

@@ -4,6 +4,8 @@
  * prints, so that a tool reading stderr reads one valid array. */
 #include "modes.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +72,21 @@ bool q7_drv_capture_err(const struct q7_drv *d)
 	struct q7_diag_render r;
 	q7_drv_render(d, &r);
 	return r.json && !d->dry;
+}
+
+int q7_drv_capture_open(const struct q7_drv *d, const char *name, char **path)
+{
+	*path = NULL;
+	if (!q7_drv_capture_err(d))
+		return 0;
+	*path = q7_drv_temp_path(d, name);
+	int fd = open(*path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		q7_error("%s: cannot create: %s", *path, strerror(errno));
+		free(*path);
+		*path = NULL;
+	}
+	return fd;
 }
 
 /* The notes about -Wno-q7-NAME naming no rule, as text or, under json,

@@ -410,13 +410,10 @@ static int start_wrapper_compile(struct link *l, char *const *cc, struct q7_objc
 	struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
 	/* Under GCC's json its stderr is kept apart: its empty array would
 	 * follow the link's own diagnostics as a second one. */
-	if (q7_drv_capture_err(d) && !l->wrapper_err) {
-		l->wrapper_err = q7_drv_temp_path(d, "wrapper.err");
-		o.err = open(l->wrapper_err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (o.err < 0) {
-			q7_error("%s: cannot create: %s", l->wrapper_err, strerror(errno));
+	if (!l->wrapper_err) {
+		o.err = q7_drv_capture_open(d, "wrapper.err", &l->wrapper_err);
+		if (o.err < 0)
 			return Q7_EXIT_IO;
-		}
 	}
 	q7_objcache_env(oc);
 	*pid = q7_step_start(d, cc, &o);

@@ -95,6 +95,11 @@ bool q7_diag_text_empty(const char *err);
 /* True when the compiler's stderr must be captured for that merge: GCC's
  * style with -fdiagnostics-format=json, not under -###. */
 bool q7_drv_capture_err(const struct q7_drv *d);
+/* When stderr is captured (q7_drv_capture_err), the file a compiler's
+ * stderr goes to, <temp>/name, created: its descriptor for
+ * q7_proc_opts.err, with *path set (the caller frees it). 0 when stderr
+ * is not captured; -1 after an error naming the file (*path NULL). */
+int q7_drv_capture_open(const struct q7_drv *d, const char *name, char **path);
 /* Those notes alone, once per run, after diagnostics printed otherwise. */
 void q7_drv_note_unknown(struct q7_drv *d);
 
