@@ -65,3 +65,36 @@ def test_cxx_naming_q7cc_builds_shape_files_with_the_host_compiler(tmp_path, tar
         assert _build.host_cxx() == ["c++"]
     finally:
         del os.environ["CXX"]
+
+
+SHRINK = """\
+#include <torch/torch.h>
+#include <q7/kernel.h>
+Q7_KERNEL torch::Tensor first_row(const torch::Tensor &x) {
+    torch::Tensor y = torch::empty({x.size(1)}, torch::kFloat);
+    auto a = x.accessor<float, 2>();
+    auto o = y.accessor<float, 1>();
+    for (int j = 0; j < x.size(1); j++)
+        o[j] = a[0][j];
+    return y;
+}
+"""
+
+
+def test_an_output_of_another_shape_says_to_give_a_shape_function(tmp_path, target):
+    """q7-run takes the returned tensor; PyTorch's destination without a
+    shape function is shaped like the first tensor: the message says how
+    to give it another."""
+    src = tmp_path / "shrink.cpp"
+    src.write_text(SHRINK)
+    out = fresh_python(
+        "import torch\n"
+        "from q7cc.torch import custom_op\n"
+        "custom_op.load(name='shrink', compute_srcs=[%r], build_directory=%r)\n"
+        "try:\n"
+        "    torch.ops.shrink.first_row(torch.ones(2, 3))\n"
+        "except RuntimeError as e:\n"
+        "    print(e)\n" % (str(src), str(tmp_path)), target)
+    assert "shrink::first_row: the result (float32, 3 elements) does not fit the destination " \
+           "(float32, 6 elements); without a shape function the output is shaped like the " \
+           "op's first tensor argument: give the op a shape function" in out, out
