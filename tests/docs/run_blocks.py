@@ -150,7 +150,7 @@ def main(argv):
     pages = argv[4:] or ["README.md"] + sorted(
         os.path.join("docs", p) for p in os.listdir(os.path.join(src, "docs"))
         if p.endswith(".md"))
-    os.makedirs(work, exist_ok=True)
+    os.makedirs(os.path.join(work, "home"), exist_ok=True)
     stage = os.path.join(build, "stage")
     env = dict(os.environ,
                PATH=os.path.join(stage, "bin") + os.pathsep + os.environ.get("PATH", ""),
@@ -158,6 +158,7 @@ def main(argv):
                Q7CC_TORCH_CACHE=os.environ.get("Q7CC_TORCH_CACHE") or
                os.path.join(work, "shape-objects"),
                XDG_CACHE_HOME=os.path.join(work, "cache"),
+               HOME=os.path.join(work, "home"),  # a block's ~ is not the tester's
                PYTHONDONTWRITEBYTECODE="1")
     env.pop("CXX", None)
     env.pop("CC", None)
