@@ -2,7 +2,7 @@
 reader would copy them, so that an example cannot rot (as Rust's doc
 tests do). docs/README.md says how a page marks its blocks; in short:
 
-  ```sh, ```bash     run with bash -e, in order, in a folder of the page's own
+  ```sh, ```bash     run with bash -e (```shell too), in order, in a folder of the page's own
   ```python          run with the Python that imports torch (/usr/bin/python3)
   ```LANG file=PATH  not run: written to PATH (the page's files: a kernel, ...)
   ```text output     the last lines the block before printed, exactly
@@ -26,11 +26,11 @@ import subprocess
 import sys
 import time
 
-RUN = {"sh": "sh", "bash": "sh", "python": "python"}
+RUN = {"sh": "sh", "bash": "sh", "shell": "sh", "python": "python"}
 FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*(.*)$")
 SETUP = re.compile(r"^\s*<!--\s*docs-setup:\s*(.*?)\s*-->\s*$")
-COMMAND = re.compile(r"^ {4,}(\$ )?(q7-run|q7cc\S*|cmake|CXX=|CC=|scripts/|python3?|"
-                     r"/usr/bin/python3|export|make|ninja) ")
+COMMAND = re.compile(r"^ {4,}(\$ )?(q7-[\w-]+|xt-[\w+-]+|q7cc[\w-]*|cmake|ctest|CXX=\S*|CC=\S*|"
+                     r"scripts/\S+|bench/\S+|python3?|/usr/bin/python3|export|make|ninja) ")
 PYTHON = "/usr/bin/python3"
 
 
