@@ -88,9 +88,9 @@ def run(block, code, kind, cwd, env):
         argv = ["bash", "-e", "-o", "pipefail", "-x", "-c", code]
     try:
         r = subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
     except subprocess.TimeoutExpired:
-        return 124, "", "timed out after 600 s"
+        return 124, "", "timed out after 300 s"
     return r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
 
 
