@@ -205,6 +205,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return -1;
 		}
 	}
+	/* What is missing first, in one line: the usage alone left it to
+	 * be guessed. */
+	if (o->list && o->pos.n != 1)
+		q7_error("--list takes one library, not %zu arguments: q7-run --list LIB", o->pos.n);
+	else if (!o->list && o->pos.n < 2)
+		q7_error("%s: give the library and the op: q7-run LIB OP ARG... -o OUT.npy "
+		         "(q7-run --list LIB names the ops)",
+		         o->pos.n ? "no op" : "no library");
+	else if (!o->list && !o->out)
+		q7_error("no output file: add -o OUT.npy (the result is written there)");
 	if (o->list ? o->pos.n != 1 : (o->pos.n < 2 || !o->out)) {
 		usage();
 		return -1;

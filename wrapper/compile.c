@@ -11,6 +11,40 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Whether text says the compiler did not know the mark Q7_KERNEL (GCC's
+ * "'Q7_KERNEL' does not name a type", clang's "unknown type name
+ * 'Q7_KERNEL'"), on one line. */
+static bool unknown_mark(const char *text)
+{
+	char *copy = q7_xstrdup(text);
+	bool unknown = false;
+	for (char *line = copy, *next; line && !unknown; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		unknown = strstr(line, "Q7_KERNEL") && (strstr(line, "does not name a type") ||
+		                                        strstr(line, "unknown type name"));
+	}
+	free(copy);
+	return unknown;
+}
+
+/* After a failed compile, a mark nobody defined is a missing #include
+ * <q7/kernel.h>: say so, naming the file, after the compiler's own
+ * words, which went straight to stderr; libclang's analysis saw the
+ * same. (Under GCC's JSON the compiler's stderr is one array that a
+ * note would break.) */
+static void hint_kernel_h(const struct q7_diags *diags, const struct q7_input *srcs, size_t n)
+{
+	bool unknown = false;
+	for (size_t i = 0; i < diags->n && !unknown; i++)
+		unknown = unknown_mark(diags->d[i].message);
+	if (unknown)
+		q7_note("%s: Q7_KERNEL is defined by <q7/kernel.h>: add #include <q7/kernel.h> to the "
+		        "file that marks its kernels",
+		        n ? srcs[0].name : "the source");
+}
+
 /* Runs the real compiler (cmd) while analysing the C++ inputs srcs (n of
  * them, opened); the compiler's verdict comes first, then q7cc's lint.
  * The kernels go to ops; *analysed says whether any input needed libclang
@@ -59,6 +93,8 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 	} else if (!lint && err) {
 		q7_drv_show(d, NULL, err);
 	}
+	if (rc != 0 && !d->dry && !err_path)
+		hint_kernel_h(&diags, srcs, n);
 	free(err);
 	free(err_path);
 	q7_diags_free(&diags);

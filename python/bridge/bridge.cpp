@@ -165,17 +165,28 @@ std::string check_schema(const OpDef &d)
 	return "";
 }
 
-/* The derived ops: every op the library lists, by its schema. */
+/* The derived ops: every op the library lists, by its schema, but the
+ * ones whose compute function a shape library's m.def already names;
+ * in ns when it is given, else in the schema's own, else default_ns. */
 std::string derived_defs(q7_engine *e, int nops, const char *default_ns, const char *lib,
-                         std::vector<OpDef> *defs)
+                         std::vector<OpDef> *defs, const std::string &ns = "")
 {
+	size_t named = defs->size();
 	for (int i = 0; i < nops; i++) {
 		std::string text = q7_engine_op_schema(e, (unsigned)i);
 		OpDef d;
 		d.compute = q7_engine_op_name(e, (unsigned)i);
+		bool has_shape = false;
+		for (size_t j = 0; j < named && !has_shape; j++)
+			has_shape = (*defs)[j].compute == d.compute;
+		if (has_shape)
+			continue;
 		d.where = lib;
 		std::string qualified = text;
-		if (text.find("::") == std::string::npos || text.find("::") > text.find('('))
+		bool has_ns = text.find("::") != std::string::npos && text.find("::") < text.find('(');
+		if (!ns.empty())
+			qualified = ns + "::" + (has_ns ? text.substr(text.find("::") + 2) : text);
+		else if (!has_ns)
 			qualified = std::string(default_ns) + "::" + text;
 		try {
 			auto parsed = torch::schema(qualified.c_str());
@@ -386,6 +397,15 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 		}
 		defs = std::move(c.defs);
 		*err = check_computes(e, nops, lib, defs);
+		/* A kernel no m.def names (a Q7_KERNEL beside them) is an op
+		 * too, without a shape function, in the blocks' namespace when
+		 * they have one. */
+		std::string ns = defs[0].ns;
+		for (const OpDef &d : defs)
+			if (d.ns != defs[0].ns)
+				ns.clear();
+		if (err->empty())
+			*err = derived_defs(e, nops, default_ns ? default_ns : "", lib, &defs, ns);
 	} else {
 		*err = derived_defs(e, nops, default_ns ? default_ns : "", lib, &defs);
 	}

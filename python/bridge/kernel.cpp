@@ -113,6 +113,13 @@ std::string message(const OpKernel &k, const char *msg)
 	size_t at = m.find(option);
 	if (at != std::string::npos)
 		m.replace(at, option.size(), "Q7CC_TORCH_TIMEOUT=SECONDS (at load) sets the limit");
+	/* Without a shape function the destination is shaped like the first
+	 * tensor argument (q7-run's is the returned tensor's): say how to
+	 * give it another shape. */
+	if (!k.invoke && m.find("does not fit the destination") != std::string::npos)
+		m += "; without a shape function the output is shaped like the op's first tensor "
+		     "argument: give the op a shape function that returns a tensor of the output's "
+		     "shape (an m.def in a NEURON_LIBRARY block, passed as shape_srcs; docs/torch.md)";
 	return k.qualname + ": " + m;
 }
 

@@ -293,6 +293,16 @@ def case_errors(c):
     if ("q7-run: error: %s: no op 'nope'" % c.ops) not in r.stderr:
         fail("the missing-op error should name %s first: %s" % (c.ops, r.stderr))
     expect_error(c, c.ops, "relu_forward", [], "expected 1 argument, got 0")
+    # what is missing from the command line, before the usage
+    for argv, needle in (([c.ops, "relu_forward", x], "no output file: add -o OUT.npy"),
+                         ([c.ops], "no op: give the library and the op"),
+                         ([], "no library: give the library and the op"),
+                         (["--list"], "--list takes one library, not 0 arguments")):
+        r = subprocess.run([c.a.run] + argv, capture_output=True, text=True)
+        if r.returncode != 2 or ("q7-run: error: " + needle) not in r.stderr \
+                or "usage: q7-run" not in r.stderr:
+            fail("q7-run %s: expected status 2, %r and the usage: %d %s"
+                 % (" ".join(argv), needle, r.returncode, r.stderr))
     expect_error(c, c.ops, "relu_forward", [x, x], "expected 1 argument, got 2")
     expect_error(c, c.ops, "relu_forward", [3], "argument 1 (t_in): expected Tensor, got int")
     expect_error(c, c.ops, "affine", [x, x, 1, 1, 1], "argument 2 (offset): expected int, got tensor")

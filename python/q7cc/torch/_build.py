@@ -109,8 +109,20 @@ def torch_paths():
     return [inc, os.path.join(inc, "torch", "csrc", "api", "include")], os.path.join(base, "lib")
 
 
+def names_q7cc(argv0):
+    """Whether argv0 is q7cc under one of its names (q7cc-host,
+    xt-clang++, ...): all are links to the one executable."""
+    p = shutil.which(argv0)
+    return bool(p) and os.path.basename(os.path.realpath(p)) == "q7cc"
+
+
 def host_cxx():
-    return shlex.split(os.environ.get("CXX") or "c++")
+    """The host's C++ compiler: $CXX, else c++. A CXX that names q7cc
+    (export CXX=q7cc, the habit for CMake kernel projects) compiles for
+    the device against q7cc's own headers, not libtorch's, so c++ takes
+    its place."""
+    cxx = shlex.split(os.environ.get("CXX") or "c++")
+    return ["c++"] if names_q7cc(cxx[0]) else cxx
 
 
 # ---- the kernel names a shape file gives --------------------------------
@@ -424,6 +436,9 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
         skey = digest(torch.__version__, file_hash(os.path.join(host_inc, "torchneuron",
                                                                 "register.h")))
         cxx = host_cxx()
+        if verbose and cxx != shlex.split(os.environ.get("CXX") or "c++"):
+            log("q7cc.torch: CXX=%s names q7cc; the shape files are built with %s, a host "
+                "compiler, against libtorch" % (os.environ["CXX"], cxx[0]))
         # what makes the same preprocessed text another object
         code_key = digest("shape", cxx, tool_hash(cxx[0]), code, torch.__version__)
         s_steps, s_objs = compile_steps(

@@ -73,9 +73,10 @@ def _image_machine(path):
 def load_library(path, target=None, isolate=None):
     """Registers the ops of lib<name>.so, built by load() (here or in
     another process), and returns the Library. The shape library the build
-    left beside it (lib<name>.shape.so) defines the ops; without one, the
-    ops are the library's own with the schemas q7cc derived, in the
-    namespace the schemas give (<name> when none), the output shaped like
+    left beside it (lib<name>.shape.so) defines the ops its m.defs name;
+    every other kernel of the library (all of them without a shape
+    library) is an op with the schema q7cc derived, in the blocks'
+    namespace (else the schema's, else <name>), the output shaped like
     the first tensor argument. isolate=True runs host kernels in a process
     of their own (None: Q7CC_TORCH_ISOLATE)."""
     target = _target(target)
