@@ -1,0 +1,65 @@
+/* q7cc-clangd: clangd with q7cc's lint and kernel schemas, for editors
+ * (docs/editors.md). Options of its own: --clangd=PATH (else clangd on
+ * PATH) and --q7-debounce=MS; --compile-commands-dir=DIR is read and
+ * passed on; every other argument goes to clangd as it is. */
+#include "relay.h"
+#include "tempfile.h"
+#include "proc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* clangd's own least debounce (its --debounce default adapts from 50 ms
+ * up): the lint is no later than clangd's first rebuild after a change. */
+#define DEBOUNCE_MS 50
+
+static const char usage[] =
+    "usage: q7cc-clangd [--clangd=PATH] [--q7-debounce=MS] [CLANGD-OPTIONS...]\n"
+    "  A language server on stdin/stdout: clangd (PATH, or on PATH) with q7cc's\n"
+    "  kernel lint merged into its diagnostics and kernel schemas in its hover.\n"
+    "  Other options go to clangd. See docs/editors.md.\n";
+
+int main(int argc, char **argv)
+{
+	q7_set_progname("q7cc-clangd");
+	q7_set_self_argv0(argv[0]);
+	struct q7_strvec extra = {0};
+	struct q7_relay_opts o = {.clangd = "clangd", .extra = &extra, .debounce_ms = DEBOUNCE_MS};
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strncmp(a, "--clangd=", 9) == 0) {
+			o.clangd = a + 9;
+		} else if (strncmp(a, "--q7-debounce=", 14) == 0) {
+			char *end;
+			long v = strtol(a + 14, &end, 10);
+			if (*end || end == a + 14 || v < 0 || v > 60000) {
+				q7_error("%s: not a number of milliseconds (0 to 60000)", a);
+				return Q7_EXIT_USAGE;
+			}
+			o.debounce_ms = (int)v;
+		} else if (strncmp(a, "--compile-commands-dir=", 23) == 0) {
+			o.ccdir = a + 23;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(usage, stdout);
+			return 0;
+		} else {
+			q7_sv_add(&extra, a);
+		}
+	}
+	char *found = strchr(o.clangd, '/') ? (q7_path_is_executable(o.clangd) ? q7_xstrdup(o.clangd) : NULL)
+	                                   : q7_path_search(o.clangd, NULL);
+	if (!found) {
+		q7_error("%s: cannot run clangd: not found (install the Debian package clangd, or "
+		         "give --clangd=PATH)", o.clangd);
+		q7_sv_free(&extra);
+		return Q7_EXIT_TOOL;
+	}
+	o.clangd = found;
+	q7_proc_signals_install();
+	int rc = q7_relay_run(&o);
+	q7_temp_cleanup();
+	free(found);
+	q7_sv_free(&extra);
+	return rc;
+}

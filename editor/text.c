@@ -1,0 +1,74 @@
+/* Text and LSP positions: see text.h. */
+#include "text.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The offset where line (0-based) starts, or len. */
+static size_t line_start(const char *text, size_t len, unsigned line)
+{
+	size_t off = 0;
+	for (unsigned l = 0; l < line && off < len; l++) {
+		const char *nl = memchr(text + off, '\n', len - off);
+		off = nl ? (size_t)(nl - text) + 1 : len;
+	}
+	return off;
+}
+
+/* UTF-16 units of the UTF-8 sequence that starts with byte c. */
+static unsigned units(unsigned char c)
+{
+	return c >= 0xf0 ? 2 : 1;
+}
+
+/* Whether c starts a character (is no UTF-8 continuation byte). */
+static int starts(unsigned char c)
+{
+	return (c & 0xc0) != 0x80;
+}
+
+size_t q7_text_offset(const char *text, size_t len, unsigned line, unsigned character)
+{
+	size_t off = line_start(text, len, line);
+	unsigned u = 0;
+	while (off < len && text[off] != '\n' && u < character) {
+		u += units((unsigned char)text[off]);
+		off++;
+		while (off < len && !starts((unsigned char)text[off]))
+			off++;
+	}
+	return off;
+}
+
+unsigned q7_text_character(const char *text, size_t len, unsigned line, unsigned col)
+{
+	size_t off = line_start(text, len, line ? line - 1 : 0);
+	unsigned u = 0;
+	for (unsigned b = 1; b < col && off < len && text[off] != '\n'; b++, off++)
+		if (starts((unsigned char)text[off]))
+			u += units((unsigned char)text[off]);
+	return u;
+}
+
+unsigned q7_text_token_width(const char *text, size_t len, unsigned line, unsigned col)
+{
+	size_t off = line_start(text, len, line ? line - 1 : 0) + (col ? col - 1 : 0);
+	unsigned w = 0;
+	while (off + w < len && (isalnum((unsigned char)text[off + w]) || text[off + w] == '_'))
+		w++;
+	return w ? w : 1;
+}
+
+char *q7_text_splice(char *t, size_t *len, size_t from, size_t to, const char *s)
+{
+	size_t n = strlen(s), tail = *len - to;
+	char *out = q7_xmalloc(from + n + tail + 1);
+	memcpy(out, t, from);
+	memcpy(out + from, s, n);
+	memcpy(out + from + n, t + to, tail);
+	*len = from + n + tail;
+	out[*len] = '\0';
+	free(t);
+	return out;
+}

@@ -1,0 +1,24 @@
+/* editor/text: the editor's text of a document and LSP positions in it.
+ *
+ * LSP positions count lines from 0 and characters in UTF-16 code units
+ * (the protocol's default, which clangd uses too); q7cc's diagnostics
+ * count both from 1, columns in bytes. */
+#ifndef Q7_EDITOR_TEXT_H
+#define Q7_EDITOR_TEXT_H
+
+#include <stddef.h>
+
+#include "support.h"
+
+/* The byte offset of (line, character) in text[0..len), clamped to the
+ * line's end and to the text's end. */
+size_t q7_text_offset(const char *text, size_t len, unsigned line, unsigned character);
+/* The UTF-16 character of byte column col (1-based) of line (1-based). */
+unsigned q7_text_character(const char *text, size_t len, unsigned line, unsigned col);
+/* The UTF-16 length of the identifier (or else the one character) that
+ * starts at byte column col of line: the range a diagnostic underlines. */
+unsigned q7_text_token_width(const char *text, size_t len, unsigned line, unsigned col);
+/* Replaces [from, to) of t (len *len) with s; returns the new text. */
+char *q7_text_splice(char *t, size_t *len, size_t from, size_t to, const char *s);
+
+#endif

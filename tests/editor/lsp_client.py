@@ -1,0 +1,366 @@
+"""editor.lsp.*: q7cc-clangd driven by a JSON-RPC client (the standard
+library only), for the protocol's details that a real editor hides.
+
+    lsp_client.py SCENARIO STAGE WORKDIR
+
+Each scenario makes WORKDIR afresh: a kernel file whose parameter is
+`float *` and whose body uses an undeclared name, and a
+compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
+  protocol    merged diagnostics (code, source, severity, codeDescription,
+              the range in UTF-16 units), a fixing change clears q7cc's,
+              incremental changes in a burst, hover's schema, shutdown/exit
+  crash       clangd killed: started again, the documents opened again
+  gone        the editor's pipes closed without exit: q7cc-clangd and
+              clangd end
+  not_cxx     a plain-text file and a C file: no analysis, no harm
+  no_command  a C++ file no compile_commands.json names: clangd's own
+              diagnostics, none of q7cc's
+"""
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+SCENARIO, STAGE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+TIMEOUT = 30
+
+KERNEL = """#include <torch/torch.h>
+#include <q7/kernel.h>
+
+Q7_KERNEL torch::Tensor scale(const torch::Tensor &x, /* \u00fc\U0001F600 */ float *by)
+{
+\tint unused = nope;
+\treturn x;
+}
+"""
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+class Server:
+    """q7cc-clangd on pipes; a thread reads its messages into a queue."""
+
+    def __init__(self, cwd):
+        self.log = open(os.path.join(WORK, "server.log"), "wb")
+        self.proc = subprocess.Popen(
+            [os.path.join(STAGE, "bin", "q7cc-clangd")], cwd=cwd,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log)
+        self.msgs = queue.Queue()
+        self.next_id = 1
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        out = self.proc.stdout
+        while True:
+            headers = {}
+            while True:
+                line = out.readline()
+                if not line:
+                    self.msgs.put(None)
+                    return
+                line = line.decode("ascii").rstrip("\r\n")
+                if not line:
+                    break
+                name, _, value = line.partition(":")
+                headers[name.lower()] = value.strip()
+            body = out.read(int(headers["content-length"]))
+            msg = json.loads(body.decode("utf-8"))
+            if "method" in msg and "id" in msg:  # clangd asks the editor
+                self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
+            self.msgs.put(msg)
+
+    def send(self, msg):
+        body = json.dumps(msg).encode("utf-8")
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def notify(self, method, params):
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method, params):
+        rid = self.next_id
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        return self.wait(lambda m: m.get("id") == rid and "method" not in m,
+                         "the answer to " + method)
+
+    def wait(self, pred, what, timeout=TIMEOUT):
+        end = time.time() + timeout
+        while time.time() < end:
+            try:
+                m = self.msgs.get(timeout=max(0.01, end - time.time()))
+            except queue.Empty:
+                break
+            if m is None:
+                fail("q7cc-clangd ended while waiting for " + what)
+            if pred(m):
+                return m
+        fail("no " + what + " within %d s" % timeout)
+
+    def initialize(self, root):
+        caps = {"textDocument": {"publishDiagnostics": {"codeDescriptionSupport": True},
+                                 "hover": {"contentFormat": ["markdown", "plaintext"]}}}
+        r = self.request("initialize", {"processId": os.getpid(), "rootUri": uri(root),
+                                        "capabilities": caps})
+        if "hoverProvider" not in r.get("result", {}).get("capabilities", {}):
+            fail("initialize: clangd's capabilities did not come through: %r" % r)
+        self.notify("initialized", {})
+
+    def open(self, path, text, lang="cpp"):
+        self.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri(path), "languageId": lang, "version": 1, "text": text}})
+
+    def diagnostics(self, path, pred, what):
+        u = uri(path)
+        return self.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                         and m["params"]["uri"] == u and pred(m["params"]["diagnostics"]),
+                         what)["params"]["diagnostics"]
+
+
+def uri(path):
+    return "file://" + path
+
+
+def q7(diags):
+    return [d for d in diags if d.get("source") == "q7cc"]
+
+
+def undeclared(diags):
+    return any("nope" in d["message"] and d.get("source") != "q7cc" for d in diags)
+
+
+def write_project(folder, with_commands=True):
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "k.cpp")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(KERNEL)
+    if with_commands:
+        cc = [{"directory": folder, "file": "k.cpp",
+               "arguments": [os.path.join(STAGE, "bin", "q7cc-gnu"), "-O2", "-c", "k.cpp",
+                             "-o", "k.o"]}]
+        with open(os.path.join(folder, "compile_commands.json"), "w") as f:
+            json.dump(cc, f)
+    return path
+
+
+def descendants(pid):
+    """The pids under pid, from /proc."""
+    kids = {}
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                with open("/proc/%s/stat" % p) as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+            kids.setdefault(ppid, []).append(int(p))
+    out, todo = [], [pid]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            out.append(k)
+            todo.append(k)
+    return out
+
+
+def clangd_of(pid):
+    for p in descendants(pid):
+        try:
+            with open("/proc/%d/comm" % p) as f:
+                if f.read().startswith("clangd"):
+                    return p
+        except OSError:
+            pass
+    fail("no clangd under q7cc-clangd")
+
+
+def alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def check_q7_diag(diags, text):
+    """The one q7cc finding, placed on `by` in UTF-16 units."""
+    ours = q7(diags)
+    if len(ours) != 1:
+        fail("expected one q7cc diagnostic, got %r" % ours)
+    d = ours[0]
+    line = text.split("\n")[3]
+    start = len(line[:line.index("*by") + 1].encode("utf-16-le")) // 2
+    want = {"code": "q7-unsupported-param", "severity": 1, "source": "q7cc"}
+    for k, v in want.items():
+        if d.get(k) != v:
+            fail("%s: %r, expected %r" % (k, d.get(k), v))
+    if d["range"]["start"] != {"line": 3, "character": start} or \
+            d["range"]["end"] != {"line": 3, "character": start + 2}:
+        fail("range %r, expected line 3 from UTF-16 character %d" % (d["range"], start))
+    href = d.get("codeDescription", {}).get("href", "")
+    page = href[len("file://"):].split("#")[0]
+    if not href.startswith("file://") or not os.path.isfile(page) or \
+            "q7-unsupported-param" not in open(page).read():
+        fail("codeDescription %r does not name the rules' page" % href)
+    if "float *" not in d["message"]:
+        fail("message %r" % d["message"])
+
+
+def protocol():
+    path = write_project(WORK)
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, KERNEL)
+    diags = s.diagnostics(path, lambda d: q7(d) and undeclared(d),
+                          "diagnostics with q7cc's finding beside clangd's error")
+    check_q7_diag(diags, KERNEL)
+    fixed = KERNEL.replace("float *by", "float by")
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 2},
+                                        "contentChanges": [{"text": fixed}]})
+    diags = s.diagnostics(path, lambda d: not q7(d), "q7cc's finding cleared")
+    if not undeclared(diags):
+        # clangd may publish its own a moment later: its error must stay.
+        s.diagnostics(path, undeclared, "clangd's error after the fix")
+    hover = s.request("textDocument/hover", {"textDocument": {"uri": uri(path)},
+                                             "position": {"line": 3, "character": 26}})
+    value = (hover.get("result") or {}).get("contents", {}).get("value", "")
+    if "scale(Tensor x, float by) -> Tensor" not in value or "torch.ops." not in value:
+        fail("hover on the kernel: %r" % value)
+    if "Tensor" not in value.split("q7cc kernel")[0]:
+        fail("hover lost clangd's part: %r" % value)
+    hover = s.request("textDocument/hover", {"textDocument": {"uri": uri(path)},
+                                             "position": {"line": 3, "character": 50}})
+    if "q7cc kernel" in json.dumps(hover):
+        fail("hover on a parameter shows the kernel: %r" % hover)
+    # A burst of incremental edits (debounced, each cancelling the last):
+    # the pointer back, as three one-character insertions and a removal.
+    line = fixed.split("\n")[3]
+    col = len(line[:line.index("by)")].encode("utf-16-le")) // 2
+    version = 2
+    for text in ["x", "*", "y"]:
+        version += 1
+        s.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri(path), "version": version},
+            "contentChanges": [{"range": {"start": {"line": 3, "character": col},
+                                          "end": {"line": 3, "character": col}},
+                                "text": text}]})
+        col += 1
+    version += 1
+    s.notify("textDocument/didChange", {
+        "textDocument": {"uri": uri(path), "version": version},
+        "contentChanges": [{"range": {"start": {"line": 3, "character": col - 3},
+                                      "end": {"line": 3, "character": col - 2}},
+                            "text": ""}, {"range": {"start": {"line": 3, "character": col - 2},
+                                                    "end": {"line": 3, "character": col - 1}},
+                                          "text": ""}]})
+    diags = s.diagnostics(path, lambda d: q7(d), "q7cc's finding after incremental edits")
+    check_q7_diag(diags, KERNEL)
+    r = s.request("shutdown", None)
+    if "error" in r:
+        fail("shutdown: %r" % r)
+    s.notify("exit", None)
+    try:
+        rc = s.proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        fail("q7cc-clangd did not end after exit")
+    if rc != 0:
+        fail("exit status %d after shutdown and exit" % rc)
+
+
+def crash():
+    path = write_project(WORK)
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, KERNEL)
+    s.diagnostics(path, lambda d: q7(d) and undeclared(d), "the first diagnostics")
+    old = clangd_of(s.proc.pid)
+    os.kill(old, signal.SIGKILL)  # (LLVM survives a SIGSEGV sent by kill)
+    s.diagnostics(path, lambda d: q7(d) and undeclared(d),
+                  "clangd's diagnostics again from a new clangd")
+    new = clangd_of(s.proc.pid)
+    if new == old:
+        fail("clangd was not started again")
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 2},
+                                        "contentChanges": [{"text": KERNEL.replace("*by", "by")}]})
+    s.diagnostics(path, lambda d: not q7(d), "q7cc's finding cleared after the restart")
+    hover = s.request("textDocument/hover", {"textDocument": {"uri": uri(path)},
+                                             "position": {"line": 3, "character": 26}})
+    if "scale(Tensor x, float" not in json.dumps(hover):
+        fail("hover after the restart: %r" % hover)
+    s.proc.kill()
+
+
+def gone():
+    path = write_project(WORK)
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, KERNEL)
+    s.diagnostics(path, lambda d: q7(d), "the first diagnostics")
+    clangd = clangd_of(s.proc.pid)
+    s.proc.stdin.close()
+    s.proc.stdout.close()
+    try:
+        s.proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        fail("q7cc-clangd is still running 10 s after the editor went")
+    end = time.time() + 10
+    while alive(clangd) and time.time() < end:
+        time.sleep(0.05)
+    if alive(clangd):
+        fail("clangd (pid %d) outlived q7cc-clangd" % clangd)
+
+
+def not_cxx():
+    path = write_project(WORK)
+    s = Server(WORK)
+    s.initialize(WORK)
+    txt = os.path.join(WORK, "notes.txt")
+    with open(txt, "w") as f:
+        f.write("Q7_KERNEL float *by\n")
+    s.open(txt, "Q7_KERNEL float *by\n", lang="plaintext")
+    c = os.path.join(WORK, "plain.c")
+    ctext = "int f(void) { return nope; }\n"
+    with open(c, "w") as f:
+        f.write(ctext)
+    s.open(c, ctext, lang="c")
+    diags = s.diagnostics(c, undeclared, "clangd's error in the C file")
+    if q7(diags):
+        fail("q7cc analysed a C file: %r" % diags)
+    s.open(path, KERNEL)
+    s.diagnostics(path, lambda d: q7(d), "q7cc's finding in the C++ file afterwards")
+    if s.proc.poll() is not None:
+        fail("q7cc-clangd ended")
+    s.proc.kill()
+
+
+def no_command():
+    folder = os.path.join(WORK, "loose")
+    path = write_project(folder, with_commands=False)
+    s = Server(folder)
+    s.initialize(folder)
+    s.open(path, KERNEL)
+    diags = s.diagnostics(path, lambda d: len(d) > 0, "clangd's diagnostics")
+    if q7(diags):
+        fail("q7cc analysed a file without a compile command: %r" % diags)
+    # Nothing of q7cc's comes later either: the hover still answers.
+    s.request("textDocument/hover", {"textDocument": {"uri": uri(path)},
+                                     "position": {"line": 3, "character": 26}})
+    if s.proc.poll() is not None:
+        fail("q7cc-clangd ended")
+    s.proc.kill()
+
+
+if __name__ == "__main__":
+    import shutil
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(WORK)
+    os.environ["XDG_CACHE_HOME"] = os.path.join(WORK, "cache")
+    {"protocol": protocol, "crash": crash, "gone": gone, "not_cxx": not_cxx,
+     "no_command": no_command}[SCENARIO]()
+    print("ok: " + SCENARIO)
