@@ -6,12 +6,15 @@
 #include "tempfile.h"
 #include "proc.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-/* clangd's own least debounce (its --debounce default adapts from 50 ms
- * up): the lint is no later than clangd's first rebuild after a change. */
+/* The quiet a burst of changes waits for, clangd's own least debounce
+ * (its default adapts from 50 ms up). A lone change is analysed at once,
+ * so q7cc's findings come before clangd's rebuild (bench/editor). */
 #define DEBOUNCE_MS 50
 
 static const char usage[] =
@@ -56,6 +59,16 @@ int main(int argc, char **argv)
 		return Q7_EXIT_TOOL;
 	}
 	o.clangd = found;
+	/* clangd's modes that are no server (the VS Code extension asks
+	 * --version): clangd itself, given what the relay would give it. */
+	for (size_t i = 0; i < extra.n; i++)
+		if (strcmp(extra.v[i], "--version") == 0 || strncmp(extra.v[i], "--check", 7) == 0) {
+			struct q7_strvec cmd = {0};
+			q7_relay_clangd_argv(&o, &cmd);
+			execv(found, cmd.v);
+			q7_error("%s: cannot run clangd: %s", found, strerror(errno));
+			return Q7_EXIT_TOOL;
+		}
 	q7_proc_signals_install();
 	int rc = q7_relay_run(&o);
 	q7_temp_cleanup();

@@ -38,6 +38,7 @@ struct doc {
 	char *text;
 	size_t len;
 	long long due;     /* when to analyse (q7_now_ms), 0: not wanted */
+	long long changed; /* the last change (q7_now_ms) */
 	json_object *q7;   /* q7cc's LSP diagnostics of the last analysis */
 	json_object *clangd; /* clangd's last publishDiagnostics params */
 	json_object *kernels; /* lint.h: q7_lint_kernels */
@@ -296,6 +297,17 @@ static void set_nonblock(int fd)
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
+void q7_relay_clangd_argv(const struct q7_relay_opts *o, struct q7_strvec *argv)
+{
+	q7_sv_add(argv, o->clangd);
+	char *q7 = q7_prefix_path("bin/q7cc*");
+	q7_sv_addf(argv, "--query-driver=%s", q7);
+	free(q7);
+	if (o->ccdir)
+		q7_sv_addf(argv, "--compile-commands-dir=%s", o->ccdir);
+	q7_sv_addv(argv, o->extra);
+}
+
 static bool start_clangd(struct relay *r)
 {
 	int in[2] = {-1, -1}, out[2] = {-1, -1};
@@ -304,15 +316,7 @@ static bool start_clangd(struct relay *r)
 		goto fail;
 	}
 	struct q7_strvec argv = {0};
-	q7_sv_add(&argv, r->o->clangd);
-	/* q7cc's compile lines lack its include folders (docs/driver.md,
-	 * "clangd and clang-tidy"): clangd asks any q7cc beside us for them. */
-	char *q7 = q7_prefix_path("bin/q7cc*");
-	q7_sv_addf(&argv, "--query-driver=%s", q7);
-	free(q7);
-	if (r->o->ccdir)
-		q7_sv_addf(&argv, "--compile-commands-dir=%s", r->o->ccdir);
-	q7_sv_addv(&argv, r->o->extra);
+	q7_relay_clangd_argv(r->o, &argv);
 	struct q7_proc_opts po = {.in = in[0], .out = out[1], .dies_with_us = true};
 	r->clangd = q7_proc_spawn(argv.v, &po);
 	q7_sv_free(&argv);
@@ -488,8 +492,12 @@ static void did_change(struct relay *r, json_object *params)
 	}
 	d->version = json_object_get_int64(get(td, "version"));
 	cancel_job(r, d->uri);
+	/* A change after a quiet spell is analysed at once; one of a burst
+	 * (within debounce_ms of the last) waits for debounce_ms of quiet. */
+	long long now = q7_now_ms();
 	if (is_cxx(d))
-		d->due = q7_now_ms() + r->o->debounce_ms;
+		d->due = now - d->changed >= r->o->debounce_ms ? now : now + r->o->debounce_ms;
+	d->changed = now;
 }
 
 static void did_close(struct relay *r, json_object *params)

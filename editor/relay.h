@@ -8,9 +8,10 @@
  *
  * What the relay adds:
  *  - textDocument/publishDiagnostics: clangd's for a file, plus q7cc's
- *    lint of the editor's text of it (lint.h), analysed DEBOUNCE_MS after
- *    the last change (at once on open); a change cancels the analysis of
- *    the text before it;
+ *    lint of the editor's text of it (lint.h), analysed at once on open
+ *    and on a change after a quiet spell, debounce_ms after the last
+ *    change of a burst; a change cancels the analysis of the text before
+ *    it;
  *  - textDocument/hover on a kernel's name: clangd's answer plus the
  *    kernel's TorchScript schema and the op name it registers;
  *  - clangd ended or crashed: started again (at most MAX_RESTARTS a
@@ -30,6 +31,10 @@ struct q7_relay_opts {
 	int debounce_ms;
 };
 
+/* clangd's command line: o->clangd, --query-driver for the q7cc beside
+ * q7cc-clangd (its compile lines lack q7cc's include folders: docs/
+ * driver.md, "clangd and clang-tidy"), --compile-commands-dir, o->extra. */
+void q7_relay_clangd_argv(const struct q7_relay_opts *o, struct q7_strvec *argv);
 /* Serves until the editor says exit or goes. The exit code: 0 after
  * shutdown and exit, 1 otherwise (as LSP asks). */
 int q7_relay_run(const struct q7_relay_opts *o);

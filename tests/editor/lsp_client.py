@@ -6,7 +6,7 @@ library only), for the protocol's details that a real editor hides.
 Each scenario makes WORKDIR afresh: a kernel file whose parameter is
 `float *` and whose body uses an undeclared name, and a
 compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
-  protocol    merged diagnostics (code, source, severity, codeDescription,
+  protocol    --version is clangd's; merged diagnostics (code, source, severity, codeDescription,
               the range in UTF-16 units), a fixing change clears q7cc's,
               incremental changes in a burst, hover's schema, shutdown/exit
   crash       clangd killed: started again, the documents opened again
@@ -213,6 +213,11 @@ def check_q7_diag(diags, text):
 
 
 def protocol():
+    # clangd's modes that are no server pass through (VS Code asks --version).
+    v = subprocess.run([os.path.join(STAGE, "bin", "q7cc-clangd"), "--version"],
+                       capture_output=True, text=True)
+    if v.returncode != 0 or "clangd version" not in v.stdout:
+        fail("q7cc-clangd --version: %r" % v)
     path = write_project(WORK)
     s = Server(WORK)
     s.initialize(WORK)
