@@ -1,5 +1,6 @@
 /* q7cc's analysis of the editor's text: see lint.h. */
 #include "lint.h"
+#include "js.h"
 #include "proc.h"
 #include "rpc.h"
 #include "text.h"
@@ -84,29 +85,6 @@ static json_object *array_of(const char *json, const char *key, json_object **ro
 	return NULL;
 }
 
-static const char *str_of(json_object *o, const char *key)
-{
-	json_object *v;
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
-	               ? json_object_get_string(v)
-	               : "";
-}
-
-static unsigned uint_of(json_object *o, const char *key)
-{
-	json_object *v;
-	int n = json_object_object_get_ex(o, key, &v) ? json_object_get_int(v) : 0;
-	return n > 0 ? (unsigned)n : 0;
-}
-
-static json_object *position(unsigned line, unsigned character)
-{
-	json_object *p = json_object_new_object();
-	json_object_object_add(p, "line", json_object_new_int((int)line));
-	json_object_object_add(p, "character", json_object_new_int((int)character));
-	return p;
-}
-
 /* The rules' page: docs/lint-rules.md as installed, its table of rules. */
 static const char *rules_page(void)
 {
@@ -131,27 +109,25 @@ json_object *q7_lint_diagnostics(const char *json, const char *path, const char 
 	json_object *in = array_of(json, "diagnostics", &root);
 	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
 		json_object *d = json_object_array_get_idx(in, i);
-		const char *rule = str_of(d, "rule");
-		unsigned line = uint_of(d, "line"), col = uint_of(d, "column");
+		const char *rule = q7_js_str(d, "rule", "");
+		unsigned line = q7_js_uint(d, "line"), col = q7_js_uint(d, "column");
 		/* libclang's own errors (no rule) are clangd's to report, and a
 		 * header's findings belong to the header. */
-		if (!*rule || strcmp(str_of(d, "file"), path) != 0 || !line)
+		if (!*rule || strcmp(q7_js_str(d, "file", ""), path) != 0 || !line)
 			continue;
 		unsigned ch = q7_text_character(text, len, line, col ? col : 1);
 		unsigned w = col ? q7_text_token_width(text, len, line, col) : 1;
-		json_object *range = json_object_new_object();
-		json_object_object_add(range, "start", position(line - 1, ch));
-		json_object_object_add(range, "end", position(line - 1, ch + w));
+		json_object *range = q7_js_range(line - 1, ch, line - 1, ch + w);
 		json_object *desc = json_object_new_object();
 		json_object_object_add(desc, "href", json_object_new_string(rules_page()));
 		json_object *o = json_object_new_object();
 		json_object_object_add(o, "range", range);
 		json_object_object_add(o, "severity",
-		                       json_object_new_int(lsp_severity(str_of(d, "severity"))));
+		                       json_object_new_int(lsp_severity(q7_js_str(d, "severity", ""))));
 		json_object_object_add(o, "code", json_object_new_string(rule));
 		json_object_object_add(o, "codeDescription", desc);
 		json_object_object_add(o, "source", json_object_new_string("q7cc"));
-		json_object_object_add(o, "message", json_object_new_string(str_of(d, "message")));
+		json_object_object_add(o, "message", json_object_new_string(q7_js_str(d, "message", "")));
 		json_object_array_add(out, o);
 	}
 	json_object_put(root);
@@ -164,15 +140,15 @@ json_object *q7_lint_kernels(const char *json, const char *path)
 	json_object *in = array_of(json, "ops", &root);
 	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
 		json_object *op = json_object_array_get_idx(in, i), *v;
-		if (strcmp(str_of(op, "file"), path) != 0 ||
+		if (strcmp(q7_js_str(op, "file", ""), path) != 0 ||
 		    (json_object_object_get_ex(op, "by_name_only", &v) && json_object_get_boolean(v)))
 			continue;
 		json_object *k = json_object_new_object();
-		json_object_object_add(k, "name", json_object_new_string(str_of(op, "name")));
-		json_object_object_add(k, "namespace", json_object_new_string(str_of(op, "namespace")));
-		json_object_object_add(k, "schema", json_object_new_string(str_of(op, "schema")));
-		json_object_object_add(k, "line", json_object_new_int((int)uint_of(op, "line")));
-		json_object_object_add(k, "column", json_object_new_int((int)uint_of(op, "column")));
+		json_object_object_add(k, "name", json_object_new_string(q7_js_str(op, "name", "")));
+		json_object_object_add(k, "namespace", json_object_new_string(q7_js_str(op, "namespace", "")));
+		json_object_object_add(k, "schema", json_object_new_string(q7_js_str(op, "schema", "")));
+		json_object_object_add(k, "line", json_object_new_int((int)q7_js_uint(op, "line")));
+		json_object_object_add(k, "column", json_object_new_int((int)q7_js_uint(op, "column")));
 		json_object_array_add(out, k);
 	}
 	json_object_put(root);

@@ -4,7 +4,9 @@
  * objects they hold (json-c references: json_object_put releases); the
  * messages read are freed once passed on. */
 #include "relay.h"
+#include "answers.h"
 #include "ccdb.h"
+#include "js.h"
 #include "lint.h"
 #include "proc.h"
 #include "rpc.h"
@@ -27,30 +29,19 @@
 #define RESTART_WINDOW_MS 60000
 #define GOODBYE_MS 2000    /* what clangd gets to end after its stdin closed */
 #define INIT_ID "q7cc-clangd:initialize" /* the id of a replayed initialize */
-/* How long clangd's hover answer may wait for the schemas of a text whose
- * analysis is under way (it takes tens of milliseconds). */
-#define HOVER_HOLD_MS 1500
+/* How long a hover or code lens answer may wait for the schemas of a text
+ * whose analysis is under way (it takes tens of milliseconds). */
+#define HOLD_MS 1500
 
-struct doc {
-	char *uri, *path; /* path: NULL for a URI that is no file:// */
-	char *lang;       /* the languageId of didOpen */
-	long version;
-	char *text;
-	size_t len;
-	long long due;     /* when to analyse (q7_now_ms), 0: not wanted */
-	long long changed; /* the last change (q7_now_ms) */
-	json_object *q7;   /* q7cc's LSP diagnostics of the last analysis */
-	json_object *clangd; /* clangd's last publishDiagnostics params */
-	json_object *kernels; /* lint.h: q7_lint_kernels */
-};
 
 /* A request of the editor that clangd has not answered yet. */
 struct pending {
 	char *id; /* the id as JSON text */
 	char *method;
 	char *uri;
-	unsigned line, character;
-	json_object *held; /* clangd's hover answer, awaiting the schemas */
+	unsigned line, character; /* hover: where; codeAction: its range's */
+	unsigned end_line;        /* first and last line */
+	json_object *held; /* the answer, awaiting the schemas (hover, code lens) */
 	long long until;   /* when it goes as it is */
 };
 
@@ -64,7 +55,7 @@ struct relay {
 	bool replaying;   /* a replayed initialize awaits its answer */
 	long long restarts[MAX_RESTARTS];
 	size_t nrestarts;
-	struct doc *docs;
+	struct q7_doc *docs;
 	size_t ndocs;
 	struct pending *pend;
 	size_t npend;
@@ -89,18 +80,6 @@ static json_object *new_message(void)
 	return m;
 }
 
-static json_object *get(json_object *o, const char *key)
-{
-	json_object *v;
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static const char *get_str(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
 static char *id_text(json_object *id)
 {
 	return q7_xstrdup(json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN));
@@ -121,7 +100,7 @@ static void answer_error(struct relay *r, const char *id, int code, const char *
 
 /* ---- documents ---- */
 
-static struct doc *find_doc(struct relay *r, const char *uri)
+static struct q7_doc *find_doc(struct relay *r, const char *uri)
 {
 	for (size_t i = 0; uri && i < r->ndocs; i++)
 		if (strcmp(r->docs[i].uri, uri) == 0)
@@ -148,7 +127,7 @@ static char *uri_path(const char *uri)
 	return q7_sb_take(&b);
 }
 
-static void doc_free(struct doc *d)
+static void doc_free(struct q7_doc *d)
 {
 	free(d->uri);
 	free(d->path);
@@ -160,20 +139,20 @@ static void doc_free(struct doc *d)
 }
 
 /* C++ by its languageId: the lint reads C++ only. */
-static bool is_cxx(const struct doc *d)
+static bool is_cxx(const struct q7_doc *d)
 {
 	return d->path && d->lang && strcmp(d->lang, "cpp") == 0;
 }
 
 /* Sends clangd's diagnostics of d with q7cc's after them. */
-static void publish(struct relay *r, struct doc *d)
+static void publish(struct relay *r, struct q7_doc *d)
 {
 	json_object *params = json_object_new_object(), *all = json_object_new_array();
 	json_object_object_add(params, "uri", json_object_new_string(d->uri));
-	json_object *v = get(d->clangd, "version");
+	json_object *v = q7_js_get(d->clangd, "version");
 	if (v)
 		json_object_object_add(params, "version", json_object_get(v));
-	json_object *lists[] = {get(d->clangd, "diagnostics"), d->q7};
+	json_object *lists[] = {q7_js_get(d->clangd, "diagnostics"), d->q7};
 	for (size_t k = 0; k < 2; k++)
 		for (size_t i = 0; lists[k] && i < json_object_array_length(lists[k]); i++)
 			json_object_array_add(all, json_object_get(json_object_array_get_idx(lists[k], i)));
@@ -194,7 +173,7 @@ static void cancel_job(struct relay *r, const char *uri)
 }
 
 /* Writes d's text where the analysis reads it; its path, or NULL. */
-static char *write_text(struct relay *r, const struct doc *d)
+static char *write_text(struct relay *r, const struct q7_doc *d)
 {
 	if (!r->srcdir) {
 		r->srcdir = q7_path_join(q7_temp_dir(), "src");
@@ -216,7 +195,7 @@ static char *write_text(struct relay *r, const struct doc *d)
 
 /* Starts mode's analysis of d's text; false when d has none to have (no
  * q7cc compile command) or it cannot start. */
-static bool start_job(struct relay *r, struct doc *d, enum q7_lint_mode mode)
+static bool start_job(struct relay *r, struct q7_doc *d, enum q7_lint_mode mode)
 {
 	struct q7_ccmd cmd;
 	if (!q7_ccdb_find(d->path, r->o->ccdir, &cmd))
@@ -247,7 +226,7 @@ out:
 /* The finished job's results, for its document if it has not changed. */
 static void job_done(struct relay *r)
 {
-	struct doc *d = find_doc(r, r->job.uri);
+	struct q7_doc *d = find_doc(r, r->job.uri);
 	enum q7_lint_mode mode = r->job.mode;
 	bool current = d && d->version == r->job.version;
 	if (current) {
@@ -256,6 +235,7 @@ static void job_done(struct relay *r)
 		if (mode == Q7_LINT_DIAGS) {
 			json_object_put(d->q7);
 			d->q7 = q7_lint_diagnostics(out, path, d->text, d->len);
+			d->q7_version = d->version;
 			publish(r, d);
 		} else {
 			json_object_put(d->kernels);
@@ -270,7 +250,7 @@ static void job_done(struct relay *r)
 }
 
 /* An analysis of d's text is due or under way. */
-static bool analysing(const struct relay *r, const struct doc *d)
+static bool analysing(const struct relay *r, const struct q7_doc *d)
 {
 	return d->due || (r->job.uri && strcmp(r->job.uri, d->uri) == 0);
 }
@@ -281,7 +261,7 @@ static void schedule(struct relay *r, long long now)
 	if (r->job.pid)
 		return;
 	for (size_t i = 0; i < r->ndocs; i++) {
-		struct doc *d = &r->docs[i];
+		struct q7_doc *d = &r->docs[i];
 		if (d->due && d->due <= now) {
 			d->due = 0;
 			if (start_job(r, d, Q7_LINT_DIAGS))
@@ -391,7 +371,7 @@ static void replay_rest(struct relay *r)
 		q7_rpc_send(&r->to_clangd,
 		            "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}", 52);
 	for (size_t i = 0; i < r->ndocs; i++) {
-		struct doc *d = &r->docs[i];
+		struct q7_doc *d = &r->docs[i];
 		json_object *td = json_object_new_object();
 		json_object_object_add(td, "uri", json_object_new_string(d->uri));
 		json_object_object_add(td, "languageId", json_object_new_string(d->lang ? d->lang : ""));
@@ -449,48 +429,48 @@ static void clangd_ended(struct relay *r)
 
 static void did_open(struct relay *r, json_object *params)
 {
-	json_object *td = get(params, "textDocument");
-	const char *uri = get_str(td, "uri"), *text = get_str(td, "text");
+	json_object *td = q7_js_get(params, "textDocument");
+	const char *uri = q7_js_str(td, "uri", NULL), *text = q7_js_str(td, "text", NULL);
 	if (!uri || !text || find_doc(r, uri))
 		return;
 	r->docs = q7_xrealloc(r->docs, (r->ndocs + 1) * sizeof *r->docs);
-	struct doc *d = &r->docs[r->ndocs++];
+	struct q7_doc *d = &r->docs[r->ndocs++];
 	memset(d, 0, sizeof *d);
 	d->uri = q7_xstrdup(uri);
 	d->path = uri_path(uri);
-	const char *lang = get_str(td, "languageId");
+	const char *lang = q7_js_str(td, "languageId", NULL);
 	d->lang = lang ? q7_xstrdup(lang) : NULL;
-	d->version = json_object_get_int64(get(td, "version"));
-	d->len = (size_t)json_object_get_string_len(get(td, "text"));
+	d->version = json_object_get_int64(q7_js_get(td, "version"));
+	d->len = (size_t)json_object_get_string_len(q7_js_get(td, "text"));
 	d->text = q7_xstrndup(text, d->len);
 	d->due = is_cxx(d) ? q7_now_ms() : 0;
 }
 
 static void did_change(struct relay *r, json_object *params)
 {
-	json_object *td = get(params, "textDocument");
-	struct doc *d = find_doc(r, get_str(td, "uri"));
-	json_object *changes = get(params, "contentChanges");
+	json_object *td = q7_js_get(params, "textDocument");
+	struct q7_doc *d = find_doc(r, q7_js_str(td, "uri", NULL));
+	json_object *changes = q7_js_get(params, "contentChanges");
 	if (!d || !changes || !json_object_is_type(changes, json_type_array))
 		return;
 	for (size_t i = 0; i < json_object_array_length(changes); i++) {
-		json_object *c = json_object_array_get_idx(changes, i), *range = get(c, "range");
-		const char *text = get_str(c, "text");
+		json_object *c = json_object_array_get_idx(changes, i), *range = q7_js_get(c, "range");
+		const char *text = q7_js_str(c, "text", NULL);
 		if (!text)
 			continue;
 		size_t from = 0, to = d->len;
 		if (range) {
-			json_object *s = get(range, "start"), *e = get(range, "end");
-			from = q7_text_offset(d->text, d->len, (unsigned)json_object_get_int(get(s, "line")),
-			                      (unsigned)json_object_get_int(get(s, "character")));
-			to = q7_text_offset(d->text, d->len, (unsigned)json_object_get_int(get(e, "line")),
-			                    (unsigned)json_object_get_int(get(e, "character")));
+			json_object *s = q7_js_get(range, "start"), *e = q7_js_get(range, "end");
+			from = q7_text_offset(d->text, d->len, (unsigned)json_object_get_int(q7_js_get(s, "line")),
+			                      (unsigned)json_object_get_int(q7_js_get(s, "character")));
+			to = q7_text_offset(d->text, d->len, (unsigned)json_object_get_int(q7_js_get(e, "line")),
+			                    (unsigned)json_object_get_int(q7_js_get(e, "character")));
 			if (to < from)
 				to = from;
 		}
 		d->text = q7_text_splice(d->text, &d->len, from, to, text);
 	}
-	d->version = json_object_get_int64(get(td, "version"));
+	d->version = json_object_get_int64(q7_js_get(td, "version"));
 	cancel_job(r, d->uri);
 	/* A change after a quiet spell is analysed at once; one of a burst
 	 * (within debounce_ms of the last) waits for debounce_ms of quiet. */
@@ -502,7 +482,7 @@ static void did_change(struct relay *r, json_object *params)
 
 static void did_close(struct relay *r, json_object *params)
 {
-	struct doc *d = find_doc(r, get_str(get(params, "textDocument"), "uri"));
+	struct q7_doc *d = find_doc(r, q7_js_str(q7_js_get(params, "textDocument"), "uri", NULL));
 	if (!d)
 		return;
 	cancel_job(r, d->uri);
@@ -514,8 +494,8 @@ static void did_close(struct relay *r, json_object *params)
 static void from_editor(struct relay *r, const char *raw, size_t len)
 {
 	json_object *m = json_tokener_parse(raw);
-	const char *method = get_str(m, "method");
-	json_object *id = get(m, "id"), *params = get(m, "params");
+	const char *method = q7_js_str(m, "method", NULL);
+	json_object *id = q7_js_get(m, "id"), *params = q7_js_get(m, "params");
 	if (method && strcmp(method, "initialize") == 0) {
 		free(r->init);
 		r->init = q7_xstrdup(raw);
@@ -533,7 +513,7 @@ static void from_editor(struct relay *r, const char *raw, size_t len)
 		r->exiting = true;
 	}
 	if (method && id) {
-		if (r->clangd <= 0) {
+		if (r->clangd <= 0 && strcmp(method, "textDocument/codeLens") != 0) {
 			char *t = id_text(id);
 			answer_error(r, t, -32603, "clangd is not running (it ended too often)");
 			free(t);
@@ -545,12 +525,23 @@ static void from_editor(struct relay *r, const char *raw, size_t len)
 		memset(p, 0, sizeof *p);
 		p->id = id_text(id);
 		p->method = q7_xstrdup(method);
-		if (strcmp(method, "textDocument/hover") == 0) {
-			json_object *pos = get(params, "position");
-			const char *uri = get_str(get(params, "textDocument"), "uri");
-			p->uri = uri ? q7_xstrdup(uri) : NULL;
-			p->line = (unsigned)json_object_get_int(get(pos, "line"));
-			p->character = (unsigned)json_object_get_int(get(pos, "character"));
+		const char *uri = q7_js_str(q7_js_get(params, "textDocument"), "uri", NULL);
+		p->uri = uri ? q7_xstrdup(uri) : NULL;
+		json_object *pos = q7_js_get(params, "position"), *range = q7_js_get(params, "range");
+		if (pos) {
+			p->line = (unsigned)json_object_get_int(q7_js_get(pos, "line"));
+			p->character = (unsigned)json_object_get_int(q7_js_get(pos, "character"));
+		} else if (range) {
+			p->line = (unsigned)json_object_get_int(q7_js_get(q7_js_get(range, "start"), "line"));
+			p->end_line = (unsigned)json_object_get_int(q7_js_get(q7_js_get(range, "end"), "line"));
+		}
+		if (strcmp(method, "textDocument/codeLens") == 0) {
+			/* The relay's own: clangd 14 has no code lenses. */
+			p->held = new_message();
+			json_object_object_add(p->held, "id", json_object_get(id));
+			p->until = q7_now_ms() + HOLD_MS;
+			json_object_put(m);
+			return;
 		}
 	}
 	json_object_put(m);
@@ -560,90 +551,66 @@ static void from_editor(struct relay *r, const char *raw, size_t len)
 
 /* ---- from clangd ---- */
 
-/* The kernel whose name is at (line, character) of d (0-based), or NULL. */
-static json_object *kernel_at(const struct doc *d, unsigned line, unsigned character)
-{
-	for (size_t i = 0; d->kernels && i < json_object_array_length(d->kernels); i++) {
-		json_object *k = json_object_array_get_idx(d->kernels, i);
-		unsigned kl = (unsigned)json_object_get_int(get(k, "line"));
-		unsigned kc = (unsigned)json_object_get_int(get(k, "column"));
-		if (kl != line + 1 || !kc)
-			continue;
-		unsigned start = q7_text_character(d->text, d->len, kl, kc);
-		unsigned end = start + q7_text_token_width(d->text, d->len, kl, kc);
-		if (character >= start && character <= end)
-			return k;
-	}
-	return NULL;
-}
-
-/* What hover says of kernel k, in markdown or plain text. */
-static char *kernel_hover(json_object *k, bool markdown)
-{
-	const char *ns = get_str(k, "namespace"), *name = get_str(k, "name");
-	const char *schema = get_str(k, "schema");
-	struct q7_strbuf b = {0};
-	char *op = ns && *ns ? q7_xasprintf("torch.ops.%s.%s", ns, name)
-	                     : q7_xasprintf("torch.ops.<library>.%s", name);
-	if (markdown)
-		q7_sb_addf(&b, "---\nq7cc kernel: op `%s`\n```\n%s\n```", op, schema);
-	else
-		q7_sb_addf(&b, "q7cc kernel: op %s\n%s", op, schema);
-	free(op);
-	return q7_sb_take(&b);
-}
-
-/* clangd's hover answer m, with the kernel's schema when p points at one. */
-static bool add_hover(struct relay *r, const struct pending *p, json_object *m)
-{
-	struct doc *d = find_doc(r, p->uri);
-	json_object *k = d ? kernel_at(d, p->line, p->character) : NULL;
-	if (!k || get(m, "error"))
-		return false;
-	json_object *result = get(m, "result"), *contents = get(result, "contents");
-	const char *kind = get_str(contents, "kind"), *value = get_str(contents, "value");
-	bool markdown = !kind || strcmp(kind, "markdown") == 0;
-	char *ours = kernel_hover(k, markdown);
-	char *text = value && *value ? q7_xasprintf("%s\n\n%s", value, ours) : q7_xstrdup(ours);
-	json_object *c = json_object_new_object();
-	json_object_object_add(c, "kind", json_object_new_string(markdown ? "markdown" : "plaintext"));
-	json_object_object_add(c, "value", json_object_new_string(text));
-	if (!result || !json_object_is_type(result, json_type_object)) {
-		result = json_object_new_object();
-		json_object_object_add(m, "result", result);
-	}
-	json_object_object_add(result, "contents", c);
-	free(text);
-	free(ours);
-	send_json(&r->to_editor, m);
-	return true;
-}
-
-/* Sends the held hover answers whose schemas are in, or whose time is up. */
-static void release_hovers(struct relay *r, long long now)
+/* Sends the held answers whose schemas are in, or whose time is up. */
+static void release_held(struct relay *r, long long now)
 {
 	for (size_t i = r->npend; i-- > 0;) {
 		struct pending *p = &r->pend[i];
 		if (!p->held)
 			continue;
-		struct doc *d = find_doc(r, p->uri);
+		struct q7_doc *d = find_doc(r, p->uri);
 		if (d && analysing(r, d) && now < p->until)
 			continue;
-		if (!add_hover(r, p, p->held))
-			send_json(&r->to_editor, p->held);
+		if (strcmp(p->method, "textDocument/codeLens") == 0) {
+			struct q7_doc none = {0};
+			json_object_object_add(p->held, "result", q7_answer_lenses(d ? d : &none));
+		} else if (d) {
+			q7_answer_hover(d, p->line, p->character, p->held);
+		}
+		send_json(&r->to_editor, p->held);
 		drop_pending(r, i);
 	}
+}
+
+/* Adds to clangd's answer m to the editor's request p; true when m was
+ * sent (or held) here. */
+static bool add_to(struct relay *r, struct pending *p, json_object *m)
+{
+	struct q7_doc *d = find_doc(r, p->uri);
+	if (strcmp(p->method, "initialize") == 0) {
+		r->init_answered = true;
+		json_object *caps = q7_js_get(q7_js_get(m, "result"), "capabilities");
+		if (!caps || q7_js_get(caps, "codeLensProvider"))
+			return false;
+		json_object *lens = json_object_new_object();
+		json_object_object_add(lens, "resolveProvider", json_object_new_boolean(0));
+		json_object_object_add(caps, "codeLensProvider", lens);
+	} else if (strcmp(p->method, "textDocument/hover") == 0 && d) {
+		if (analysing(r, d)) {
+			p->held = json_object_get(m);
+			p->until = q7_now_ms() + HOLD_MS;
+			return true;
+		}
+		if (!q7_answer_hover(d, p->line, p->character, m))
+			return false;
+	} else if (strcmp(p->method, "textDocument/codeAction") == 0 && d) {
+		q7_answer_actions(d, p->line, p->end_line, m);
+	} else {
+		return false;
+	}
+	send_json(&r->to_editor, m);
+	return true;
 }
 
 static void from_clangd(struct relay *r, const char *raw, size_t len)
 {
 	json_object *m = json_tokener_parse(raw);
-	const char *method = get_str(m, "method");
-	json_object *id = get(m, "id");
+	const char *method = q7_js_str(m, "method", NULL);
+	json_object *id = q7_js_get(m, "id");
 	bool sent = false;
 	if (method && strcmp(method, "textDocument/publishDiagnostics") == 0) {
-		json_object *params = get(m, "params");
-		struct doc *d = find_doc(r, get_str(params, "uri"));
+		json_object *params = q7_js_get(m, "params");
+		struct q7_doc *d = find_doc(r, q7_js_str(params, "uri", NULL));
 		if (d) {
 			json_object_put(d->clangd);
 			d->clangd = json_object_get(params);
@@ -660,18 +627,9 @@ static void from_clangd(struct relay *r, const char *raw, size_t len)
 		for (size_t i = 0; i < r->npend && !sent; i++) {
 			if (strcmp(r->pend[i].id, t) != 0)
 				continue;
-			if (strcmp(r->pend[i].method, "initialize") == 0)
-				r->init_answered = true;
-			else if (strcmp(r->pend[i].method, "textDocument/hover") == 0) {
-				struct doc *d = find_doc(r, r->pend[i].uri);
-				if (d && analysing(r, d)) {
-					r->pend[i].held = json_object_get(m);
-					r->pend[i].until = q7_now_ms() + HOVER_HOLD_MS;
-					sent = true;
-					break;
-				}
-				sent = add_hover(r, &r->pend[i], m);
-			}
+			sent = add_to(r, &r->pend[i], m);
+			if (r->pend[i].held)
+				break;
 			drop_pending(r, i);
 			break;
 		}
@@ -713,7 +671,7 @@ int q7_relay_run(const struct q7_relay_opts *o)
 	while (!r.exiting && !r.from_editor.eof && !r.to_editor.broken) {
 		long long now = q7_now_ms();
 		schedule(&r, now);
-		release_hovers(&r, now);
+		release_held(&r, now);
 		int timeout = -1;
 		for (size_t i = 0; i < r.npend; i++)
 			if (r.pend[i].held) {

@@ -13,7 +13,9 @@
  *    change of a burst; a change cancels the analysis of the text before
  *    it;
  *  - textDocument/hover on a kernel's name: clangd's answer plus the
- *    kernel's TorchScript schema and the op name it registers;
+ *    kernel's TorchScript schema and the op name it registers; code
+ *    lenses with the schemas (answered here); quick fixes added to
+ *    clangd's code actions (answers.h);
  *  - clangd ended or crashed: started again (at most MAX_RESTARTS a
  *    minute), given the editor's initialize and its open documents, and
  *    the editor's requests it had not answered get an error;

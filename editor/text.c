@@ -60,6 +60,20 @@ unsigned q7_text_token_width(const char *text, size_t len, unsigned line, unsign
 	return w ? w : 1;
 }
 
+void q7_text_position(const char *text, size_t len, size_t off, unsigned *line,
+                      unsigned *character)
+{
+	unsigned l = 0;
+	size_t start = 0;
+	for (size_t i = 0; i < off && i < len; i++)
+		if (text[i] == '\n') {
+			l++;
+			start = i + 1;
+		}
+	*line = l;
+	*character = q7_text_character(text, len, l + 1, (unsigned)(off - start) + 1);
+}
+
 char *q7_text_splice(char *t, size_t *len, size_t from, size_t to, const char *s)
 {
 	size_t n = strlen(s), tail = *len - to;

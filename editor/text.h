@@ -18,6 +18,9 @@ unsigned q7_text_character(const char *text, size_t len, unsigned line, unsigned
 /* The UTF-16 length of the identifier (or else the one character) that
  * starts at byte column col of line: the range a diagnostic underlines. */
 unsigned q7_text_token_width(const char *text, size_t len, unsigned line, unsigned col);
+/* The LSP position (0-based line, UTF-16 character) of byte offset off. */
+void q7_text_position(const char *text, size_t len, size_t off, unsigned *line,
+                      unsigned *character);
 /* Replaces [from, to) of t (len *len) with s; returns the new text. */
 char *q7_text_splice(char *t, size_t *len, size_t from, size_t to, const char *s);
 

@@ -1,8 +1,9 @@
 /* unit.editor: q7cc-clangd's pieces that need no clangd: the LSP framing,
  * compile commands split and turned into the lint's command line, LSP
- * positions (UTF-16) in the editor's text, and q7cc's JSON turned into LSP
- * diagnostics and kernels. */
+ * positions (UTF-16) in the editor's text, q7cc's JSON turned into LSP
+ * diagnostics and kernels, and the quick fixes' edits. */
 #include "ccdb.h"
+#include "fix.h"
 #include "lint.h"
 #include "rpc.h"
 #include "text.h"
@@ -106,6 +107,10 @@ START_TEST(positions)
 	ck_assert_str_eq(s, "hello there!");
 	ck_assert_uint_eq(n, 12);
 	free(s);
+	unsigned line, ch;
+	q7_text_position(t, len, 9, &line, &ch); /* the 'x' after the emoji */
+	ck_assert_uint_eq(line, 1);
+	ck_assert_uint_eq(ch, 3);
 }
 END_TEST
 
@@ -182,6 +187,47 @@ START_TEST(diagnostics)
 }
 END_TEST
 
+START_TEST(fixes)
+{
+	static const struct {
+		const char *rule, *text, *at, *fixed; /* at: the name the finding is on */
+	} cases[] = {
+	    {"q7-unsupported-param", "T f(const Tensor &x, float *by);", "by)",
+	     "T f(const Tensor &x, float by);"},
+	    {"q7-unsupported-param", "T f(float*  by);", "by)", "T f(float  by);"},
+	    {"q7-unsupported-param", "T f(int a,\n torch::Tensor &x);", "x)",
+	     "T f(int a,\n const torch::Tensor &x);"},
+	    {"q7-unsupported-param", "T f(at::Scalar& s);", "s)", "T f(const at::Scalar& s);"},
+	    {"q7-unsupported-param", "T f(double &d);", "d)", "T f(double d);"},
+	    {"q7-unsupported-param", "T f(const Tensor &x);", "x)", NULL},
+	    {"q7-unsupported-param", "T f(Tensor &&x);", "x)", NULL},
+	    {"q7-unsupported-param", "T f(float **p);", "p)", NULL},
+	    {"q7-unsupported-param", "T f(std::vector<int> v);", "v)", NULL},
+	    {"q7-internal-linkage", "Q7_KERNEL static torch::Tensor b(T x);", "b(",
+	     "Q7_KERNEL torch::Tensor b(T x);"},
+	    {"q7-internal-linkage", "x;\nstatic\tQ7_KERNEL T c(T x);", "c(", "x;\nQ7_KERNEL T c(T x);"},
+	    {"q7-internal-linkage", "namespace { Q7_KERNEL T c(T x); }", "c(", NULL},
+	    {"q7-internal-linkage", "static_t T c(T x);", "c(", NULL},
+	    {"q7-template", "template <class X> T f(T x);", "f(", NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const char *t = cases[i].text;
+		size_t at = (size_t)(strstr(t, cases[i].at) - t);
+		struct q7_fix fix;
+		bool found = q7_fix_find(cases[i].rule, t, strlen(t), at, &fix);
+		ck_assert_msg(found == (cases[i].fixed != NULL), "%s: found %d", t, found);
+		if (!found)
+			continue;
+		char *s = q7_xstrdup(t);
+		size_t n = strlen(s);
+		s = q7_text_splice(s, &n, fix.from, fix.to, fix.with);
+		ck_assert_msg(strcmp(s, cases[i].fixed) == 0, "%s: got %s", t, s);
+		ck_assert(strncmp(fix.title, "q7cc: ", 6) == 0);
+		free(s);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("editor");
@@ -191,6 +237,7 @@ int main(void)
 	tcase_add_test(tc, positions);
 	tcase_add_test(tc, framing);
 	tcase_add_test(tc, diagnostics);
+	tcase_add_test(tc, fixes);
 	suite_add_tcase(s, tc);
 	SRunner *r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);

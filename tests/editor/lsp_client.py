@@ -8,7 +8,8 @@ Each scenario makes WORKDIR afresh: a kernel file whose parameter is
 compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
   protocol    --version is clangd's; merged diagnostics (code, source, severity, codeDescription,
               the range in UTF-16 units), a fixing change clears q7cc's,
-              incremental changes in a burst, hover's schema, shutdown/exit
+              incremental changes in a burst, hover's schema, the code
+              lens, the quick fix, shutdown/exit
   crash       clangd killed: started again, the documents opened again
   gone        the editor's pipes closed without exit: q7cc-clangd and
               clangd end
@@ -109,8 +110,9 @@ class Server:
                                  "hover": {"contentFormat": ["markdown", "plaintext"]}}}
         r = self.request("initialize", {"processId": os.getpid(), "rootUri": uri(root),
                                         "capabilities": caps})
-        if "hoverProvider" not in r.get("result", {}).get("capabilities", {}):
-            fail("initialize: clangd's capabilities did not come through: %r" % r)
+        got = r.get("result", {}).get("capabilities", {})
+        if "hoverProvider" not in got or "codeLensProvider" not in got:
+            fail("initialize: clangd's capabilities and the code lenses: %r" % r)
         self.notify("initialized", {})
 
     def open(self, path, text, lang="cpp"):
@@ -243,6 +245,10 @@ def protocol():
                                              "position": {"line": 3, "character": 50}})
     if "q7cc kernel" in json.dumps(hover):
         fail("hover on a parameter shows the kernel: %r" % hover)
+    lenses = s.request("textDocument/codeLens", {"textDocument": {"uri": uri(path)}})["result"]
+    if len(lenses) != 1 or lenses[0]["range"]["start"] != {"line": 3, "character": 24} or \
+            not lenses[0]["command"]["title"].startswith("scale(Tensor x, float by) -> Tensor"):
+        fail("code lens: %r" % lenses)
     # A burst of incremental edits (debounced, each cancelling the last):
     # the pointer back, as three one-character insertions and a removal.
     line = fixed.split("\n")[3]
@@ -266,6 +272,26 @@ def protocol():
                                           "text": ""}]})
     diags = s.diagnostics(path, lambda d: q7(d), "q7cc's finding after incremental edits")
     check_q7_diag(diags, KERNEL)
+    # The quick fix: clangd's actions and q7cc's, whose edit fixes it.
+    r = s.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri(path)},
+        "range": {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}},
+        "context": {"diagnostics": q7(diags)}})
+    fixes = [a for a in r.get("result") or [] if a.get("title", "").startswith("q7cc:")]
+    if len(fixes) != 1 or fixes[0]["kind"] != "quickfix":
+        fail("code actions: %r" % r)
+    (edit,) = fixes[0]["edit"]["changes"][uri(path)]
+    lines = KERNEL.split("\n")
+    line = lines[3]
+    u16 = line.encode("utf-16-le")
+    a, b = edit["range"]["start"]["character"] * 2, edit["range"]["end"]["character"] * 2
+    lines[3] = (u16[:a] + edit["newText"].encode("utf-16-le") + u16[b:]).decode("utf-16-le")
+    if lines[3] != KERNEL.split("\n")[3].replace("*by", "by"):
+        fail("the quick fix gives %r" % lines[3])
+    version += 1
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": version},
+                                        "contentChanges": [{"text": "\n".join(lines)}]})
+    s.diagnostics(path, lambda d: not q7(d), "q7cc's finding fixed by the quick fix")
     r = s.request("shutdown", None)
     if "error" in r:
         fail("shutdown: %r" % r)

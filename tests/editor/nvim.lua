@@ -4,7 +4,10 @@
 --   1. opening the file publishes q7-unsupported-param on the kernel's
 --      line beside clangd's error for an undeclared name;
 --   2. an unsaved edit that fixes the parameter clears it (clangd's stays);
---   3. hover on the kernel's name shows its schema.
+--   3. hover on the kernel's name shows its schema;
+--   4. the code lens above the kernel shows it too;
+--   5. the pointer put back, the quick fix (vim.lsp.buf.code_action, the
+--      choice made by a stand-in for vim.ui.select) takes it out again.
 local out = assert(io.open(os.getenv('Q7_OUT'), 'w'))
 local function finish(ok, msg)
   out:write(msg .. '\n')
@@ -69,6 +72,32 @@ vim.wait(10000, function()
   return value:find('scale(Tensor x, float by) -> Tensor', 1, true) ~= nil
 end, 100)
 check(value:find('scale(Tensor x, float by) -> Tensor', 1, true), 'hover: ' .. tostring(value))
+
+-- 4. The code lens.
+vim.lsp.codelens.refresh()
+local lens
+check(vim.wait(10000, function()
+  lens = (vim.lsp.codelens.get(buf) or {})[1]
+  return lens and lens.command and lens.command.title:find('scale(Tensor x, float by) -> Tensor', 1, true)
+end, 50), 'code lens: ' .. vim.inspect(lens))
+
+-- 5. The quick fix.
+vim.api.nvim_buf_set_lines(buf, 3, 4, false, {line})
+check(vim.wait(30000, function() return find(ours) end, 20), 'the pointer back: ' .. describe())
+vim.api.nvim_win_set_cursor(0, {4, 0})
+local offered = {}
+vim.ui.select = function(items, _, on_choice)
+  for i, item in ipairs(items) do
+    offered[#offered + 1] = item[2].title
+    if item[2].title:find('^q7cc: ') then return on_choice(item, i) end
+  end
+  on_choice(nil, nil)
+end
+vim.lsp.buf.code_action()
+check(vim.wait(30000, function()
+  return vim.api.nvim_buf_get_lines(buf, 3, 4, false)[1]:find('float by', 1, true) and not find(ours)
+end, 20), 'the quick fix (offered: ' .. table.concat(offered, '; ') .. '): ' ..
+  vim.api.nvim_buf_get_lines(buf, 3, 4, false)[1] .. '\n' .. describe())
 
 vim.lsp.stop_client(client)
 vim.wait(5000, function() return vim.lsp.client_is_stopped(client) end, 20)
