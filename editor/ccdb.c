@@ -141,8 +141,14 @@ bool q7_ccdb_find(const char *path, const char *ccdir, struct q7_ccmd *cmd)
 
 bool q7_ccmd_is_q7cc(const struct q7_ccmd *cmd)
 {
-	const char *base = q7_path_basename(cmd->argv.v[0]);
-	return strncmp(base, "q7cc", 4) == 0 && strcmp(base, "q7cc-icecc-env") != 0;
+	const char *cc = cmd->argv.v[0], *base = q7_path_basename(cc);
+	if (strncmp(base, "q7cc", 4) == 0)
+		return strcmp(base, "q7cc-icecc-env") != 0;
+	/* Another name (xt-clang++, q7cc's masquerade) of the q7cc executable. */
+	char *path = strchr(cc, '/') ? resolve(cmd->dir, cc) : q7_path_search(cc, NULL);
+	bool q7 = path && strcmp(q7_path_basename(path), "q7cc") == 0;
+	free(path);
+	return q7;
 }
 
 /* Options of a compile that name its outputs or the compile itself, and

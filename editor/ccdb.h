@@ -23,8 +23,9 @@ struct q7_ccmd {
 /* The compile of path (absolute), searched from ccdir when non-NULL.
  * true when found; the caller frees cmd with q7_ccmd_free. */
 bool q7_ccdb_find(const char *path, const char *ccdir, struct q7_ccmd *cmd);
-/* True when the compiler is q7cc under one of its names (q7cc, q7cc-gnu,
- * ...), which is what the lint needs to know the profile. */
+/* True when the compiler is q7cc: named q7cc* (q7cc, q7cc-gnu, ...), or a
+ * link to the q7cc executable under another name (xt-clang++); the name
+ * gives the lint the profile. */
 bool q7_ccmd_is_q7cc(const struct q7_ccmd *cmd);
 /* The compile's argv with what makes it a compile of its file (-c, -o,
  * the dependency outputs, the source) replaced by mode ("--q7-lint"),

@@ -280,8 +280,9 @@ static void set_nonblock(int fd)
 void q7_relay_clangd_argv(const struct q7_relay_opts *o, struct q7_strvec *argv)
 {
 	q7_sv_add(argv, o->clangd);
-	char *q7 = q7_prefix_path("bin/q7cc*");
-	q7_sv_addf(argv, "--query-driver=%s", q7);
+	char *q7 = q7_prefix_path("bin/q7cc*"), *xt = q7_prefix_path("bin/xt-clang++");
+	q7_sv_addf(argv, "--query-driver=%s,%s", q7, xt);
+	free(xt);
 	free(q7);
 	if (o->ccdir)
 		q7_sv_addf(argv, "--compile-commands-dir=%s", o->ccdir);
@@ -579,7 +580,11 @@ static bool add_to(struct relay *r, struct pending *p, json_object *m)
 	struct q7_doc *d = find_doc(r, p->uri);
 	if (strcmp(p->method, "initialize") == 0) {
 		r->init_answered = true;
-		json_object *caps = q7_js_get(q7_js_get(m, "result"), "capabilities");
+		json_object *result = q7_js_get(m, "result");
+		json_object *caps = q7_js_get(result, "capabilities");
+		/* LSP 3.17's positionEncoding, or clangd's own offsetEncoding. */
+		const char *enc = q7_js_str(caps, "positionEncoding", NULL);
+		q7_text_set_encoding(enc ? enc : q7_js_str(result, "offsetEncoding", NULL));
 		if (!caps || q7_js_get(caps, "codeLensProvider"))
 			return false;
 		json_object *lens = json_object_new_object();

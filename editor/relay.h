@@ -34,7 +34,7 @@ struct q7_relay_opts {
 };
 
 /* clangd's command line: o->clangd, --query-driver for the q7cc beside
- * q7cc-clangd (its compile lines lack q7cc's include folders: docs/
+ * q7cc-clangd (q7cc* and xt-clang++) (its compile lines lack q7cc's include folders: docs/
  * driver.md, "clangd and clang-tidy"), --compile-commands-dir, o->extra. */
 void q7_relay_clangd_argv(const struct q7_relay_opts *o, struct q7_strvec *argv);
 /* Serves until the editor says exit or goes. The exit code: 0 after

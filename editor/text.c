@@ -2,6 +2,7 @@
 #include "text.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,16 +17,33 @@ static size_t line_start(const char *text, size_t len, unsigned line)
 	return off;
 }
 
-/* UTF-16 units of the UTF-8 sequence that starts with byte c. */
-static unsigned units(unsigned char c)
+/* The session's position encoding (q7_text_set_encoding). */
+static enum { UTF8, UTF16, UTF32 } encoding = UTF16;
+
+void q7_text_set_encoding(const char *name)
 {
-	return c >= 0xf0 ? 2 : 1;
+	encoding = !name                        ? UTF16
+	           : strcmp(name, "utf-8") == 0  ? UTF8
+	           : strcmp(name, "utf-32") == 0 ? UTF32
+	                                         : UTF16;
 }
 
 /* Whether c starts a character (is no UTF-8 continuation byte). */
-static int starts(unsigned char c)
+static bool starts(unsigned char c)
 {
 	return (c & 0xc0) != 0x80;
+}
+
+/* The units byte c of UTF-8 text counts for: its own in UTF-8; the
+ * character's that it starts in UTF-16 (2 for one of 4 bytes, beyond the
+ * BMP) and UTF-32. */
+static unsigned units(unsigned char c)
+{
+	if (encoding == UTF8)
+		return 1;
+	if (!starts(c))
+		return 0;
+	return encoding == UTF16 && c >= 0xf0 ? 2 : 1;
 }
 
 size_t q7_text_offset(const char *text, size_t len, unsigned line, unsigned character)
@@ -33,9 +51,8 @@ size_t q7_text_offset(const char *text, size_t len, unsigned line, unsigned char
 	size_t off = line_start(text, len, line);
 	unsigned u = 0;
 	while (off < len && text[off] != '\n' && u < character) {
-		u += units((unsigned char)text[off]);
-		off++;
-		while (off < len && !starts((unsigned char)text[off]))
+		u += units((unsigned char)text[off++]);
+		while (encoding != UTF8 && off < len && !starts((unsigned char)text[off]))
 			off++;
 	}
 	return off;
@@ -46,8 +63,7 @@ unsigned q7_text_character(const char *text, size_t len, unsigned line, unsigned
 	size_t off = line_start(text, len, line ? line - 1 : 0);
 	unsigned u = 0;
 	for (unsigned b = 1; b < col && off < len && text[off] != '\n'; b++, off++)
-		if (starts((unsigned char)text[off]))
-			u += units((unsigned char)text[off]);
+		u += units((unsigned char)text[off]);
 	return u;
 }
 

@@ -77,6 +77,24 @@ START_TEST(lint_argv)
 	q7_shell_split("/usr/bin/g++ -c k.cpp", &c.argv);
 	ck_assert(!q7_ccmd_is_q7cc(&c));
 	q7_sv_free(&c.argv);
+	/* xt-clang++ is q7cc when it is a link to the q7cc executable. */
+	char *q7 = q7_path_join(b, "q7cc"), *xt = q7_path_join(b, "xt-clang++");
+	f = fopen(q7, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert_int_eq(symlink("q7cc", xt), 0);
+	q7_shell_split("./xt-clang++ -c ../src/k.cpp", &c.argv);
+	ck_assert(q7_ccmd_is_q7cc(&c));
+	unlink(xt);
+	f = fopen(xt, "w"); /* the vendor's own */
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert(!q7_ccmd_is_q7cc(&c));
+	q7_sv_free(&c.argv);
+	unlink(xt);
+	unlink(q7);
+	free(xt);
+	free(q7);
 	unlink(k);
 	rmdir(src);
 	rmdir(b);
@@ -111,6 +129,15 @@ START_TEST(positions)
 	q7_text_position(t, len, 9, &line, &ch); /* the 'x' after the emoji */
 	ck_assert_uint_eq(line, 1);
 	ck_assert_uint_eq(ch, 3);
+	/* Neovim agrees on UTF-8 with clangd: bytes; UTF-32: characters. */
+	q7_text_set_encoding("utf-8");
+	ck_assert_uint_eq(q7_text_offset(t, len, 1, 6), 9);
+	ck_assert_uint_eq(q7_text_character(t, len, 2, 7), 6);
+	q7_text_set_encoding("utf-32");
+	ck_assert_uint_eq(q7_text_offset(t, len, 1, 2), 9);
+	ck_assert_uint_eq(q7_text_character(t, len, 2, 7), 2);
+	q7_text_set_encoding(NULL);
+	ck_assert_uint_eq(q7_text_character(t, len, 2, 7), 3);
 }
 END_TEST
 

@@ -10,6 +10,7 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
               the range in UTF-16 units), a fixing change clears q7cc's,
               incremental changes in a burst, hover's schema, the code
               lens, the quick fix, shutdown/exit
+  encoding    UTF-8 columns, agreed through clangd's offsetEncoding
   crash       clangd killed: started again, the documents opened again
   gone        the editor's pipes closed without exit: q7cc-clangd and
               clangd end
@@ -105,9 +106,11 @@ class Server:
                 return m
         fail("no " + what + " within %d s" % timeout)
 
-    def initialize(self, root):
+    def initialize(self, root, encodings=None):
         caps = {"textDocument": {"publishDiagnostics": {"codeDescriptionSupport": True},
                                  "hover": {"contentFormat": ["markdown", "plaintext"]}}}
+        if encodings:  # clangd's extension, which Neovim offers
+            caps["offsetEncoding"] = encodings
         r = self.request("initialize", {"processId": os.getpid(), "rootUri": uri(root),
                                         "capabilities": caps})
         got = r.get("result", {}).get("capabilities", {})
@@ -190,21 +193,22 @@ def alive(pid):
         return False
 
 
-def check_q7_diag(diags, text):
-    """The one q7cc finding, placed on `by` in UTF-16 units."""
+def check_q7_diag(diags, text, unit="utf-16-le", width=2):
+    """The one q7cc finding, placed on `by` in UTF-16 units (or unit's,
+    width bytes each)."""
     ours = q7(diags)
     if len(ours) != 1:
         fail("expected one q7cc diagnostic, got %r" % ours)
     d = ours[0]
     line = text.split("\n")[3]
-    start = len(line[:line.index("*by") + 1].encode("utf-16-le")) // 2
+    start = len(line[:line.index("*by") + 1].encode(unit)) // width
     want = {"code": "q7-unsupported-param", "severity": 1, "source": "q7cc"}
     for k, v in want.items():
         if d.get(k) != v:
             fail("%s: %r, expected %r" % (k, d.get(k), v))
     if d["range"]["start"] != {"line": 3, "character": start} or \
             d["range"]["end"] != {"line": 3, "character": start + 2}:
-        fail("range %r, expected line 3 from UTF-16 character %d" % (d["range"], start))
+        fail("range %r, expected line 3 from character %d (%s)" % (d["range"], start, unit))
     href = d.get("codeDescription", {}).get("href", "")
     page = href[len("file://"):].split("#")[0]
     if not href.startswith("file://") or not os.path.isfile(page) or \
@@ -304,6 +308,17 @@ def protocol():
         fail("exit status %d after shutdown and exit" % rc)
 
 
+def encoding():
+    """clangd agrees on UTF-8 with a client that offers it: columns in bytes."""
+    path = write_project(WORK)
+    s = Server(WORK)
+    s.initialize(WORK, ["utf-8", "utf-16"])
+    s.open(path, KERNEL)
+    diags = s.diagnostics(path, lambda d: q7(d), "q7cc's finding")
+    check_q7_diag(diags, KERNEL, "utf-8", 1)
+    s.proc.kill()
+
+
 def crash():
     path = write_project(WORK)
     s = Server(WORK)
@@ -392,6 +407,6 @@ if __name__ == "__main__":
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
     os.environ["XDG_CACHE_HOME"] = os.path.join(WORK, "cache")
-    {"protocol": protocol, "crash": crash, "gone": gone, "not_cxx": not_cxx,
+    {"protocol": protocol, "encoding": encoding, "crash": crash, "gone": gone, "not_cxx": not_cxx,
      "no_command": no_command}[SCENARIO]()
     print("ok: " + SCENARIO)
