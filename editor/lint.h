@@ -29,8 +29,9 @@ struct q7_lint_job {
 	long long started;
 };
 
-/* Starts argv in dir, its stdout on j->fd, stdin and stderr on
- * /dev/null. false (nothing started) when it cannot. */
+/* Starts argv in dir for j->mode, its stdout on j->fd, stdin on
+ * /dev/null, stderr ours (the editor's log) for the lint and /dev/null
+ * for the schemas. false (nothing started) when it cannot. */
 bool q7_lint_start(struct q7_lint_job *j, char *const *argv, const char *dir);
 /* Reads what the child wrote. false once its output has ended: the child
  * is then reaped and j->out holds all of it. */

@@ -61,6 +61,7 @@ struct relay {
 	size_t npend;
 	struct q7_lint_job job;
 	char *srcdir; /* where the editor's text goes for the analysis */
+	struct q7_strvec written; /* the files written there */
 };
 
 /* ---- messages ---- */
@@ -179,6 +180,7 @@ static char *write_text(struct relay *r, const struct q7_doc *d)
 		r->srcdir = q7_path_join(q7_temp_dir(), "src");
 		if (mkdir(r->srcdir, 0700) != 0 && errno != EEXIST)
 			return NULL;
+		q7_temp_register(r->srcdir);
 	}
 	char *path = q7_path_join(r->srcdir, q7_path_basename(d->path));
 	FILE *f = fopen(path, "wb");
@@ -189,7 +191,12 @@ static char *write_text(struct relay *r, const struct q7_doc *d)
 		free(path);
 		return NULL;
 	}
-	q7_temp_register(path);
+	/* Registered once: the list of temporaries has room for a few hundred
+	 * names, and a session writes the same ones again and again. */
+	if (!q7_sv_has(&r->written, path)) {
+		q7_sv_add(&r->written, path);
+		q7_temp_register(path);
+	}
 	return path;
 }
 
@@ -659,6 +666,7 @@ static void relay_free(struct relay *r)
 	free(r->pend);
 	free(r->init);
 	free(r->srcdir);
+	q7_sv_free(&r->written);
 	q7_rpc_in_free(&r->from_editor);
 	q7_rpc_out_free(&r->to_editor);
 }
