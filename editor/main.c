@@ -1,7 +1,8 @@
 /* q7cc-clangd: clangd with q7cc's lint and kernel schemas, for editors
  * (docs/editors.md). Options of its own: --clangd=PATH (else clangd on
- * PATH) and --q7-debounce=MS; --compile-commands-dir=DIR is read and
- * passed on; every other argument goes to clangd as it is. */
+ * PATH), --q7-debounce=MS and --q7-analysis-limit=MS;
+ * --compile-commands-dir=DIR is read and passed on; every other argument
+ * goes to clangd as it is. */
 #include "relay.h"
 #include "tempfile.h"
 #include "proc.h"
@@ -16,31 +17,46 @@
  * (its default adapts from 50 ms up). A lone change is analysed at once,
  * so q7cc's findings come before clangd's rebuild (bench/editor). */
 #define DEBOUNCE_MS 50
+/* The longest analysis (a TU that takes longer is no editor's). */
+#define LIMIT_MS 60000
 
 static const char usage[] =
-    "usage: q7cc-clangd [--clangd=PATH] [--q7-debounce=MS] [CLANGD-OPTIONS...]\n"
+    "usage: q7cc-clangd [--clangd=PATH] [--q7-debounce=MS] [--q7-analysis-limit=MS]\n"
+    "                   [CLANGD-OPTIONS...]\n"
     "  A language server on stdin/stdout: clangd (PATH, or on PATH) with q7cc's\n"
     "  kernel lint merged into its diagnostics and kernel schemas in its hover.\n"
     "  Other options go to clangd. See docs/editors.md.\n";
+
+/* An option's value v: milliseconds from least to 10 minutes. */
+static bool milliseconds(const char *opt, const char *v, long least, int *out)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (*end || end == v || n < least || n > 600000) {
+		q7_error("%s: not a number of milliseconds (%ld to 600000)", opt, least);
+		return false;
+	}
+	*out = (int)n;
+	return true;
+}
 
 int main(int argc, char **argv)
 {
 	q7_set_progname("q7cc-clangd");
 	q7_set_self_argv0(argv[0]);
 	struct q7_strvec extra = {0};
-	struct q7_relay_opts o = {.clangd = "clangd", .extra = &extra, .debounce_ms = DEBOUNCE_MS};
+	struct q7_relay_opts o = {.clangd = "clangd", .extra = &extra, .debounce_ms = DEBOUNCE_MS,
+	                          .limit_ms = LIMIT_MS};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strncmp(a, "--clangd=", 9) == 0) {
 			o.clangd = a + 9;
 		} else if (strncmp(a, "--q7-debounce=", 14) == 0) {
-			char *end;
-			long v = strtol(a + 14, &end, 10);
-			if (*end || end == a + 14 || v < 0 || v > 60000) {
-				q7_error("%s: not a number of milliseconds (0 to 60000)", a);
+			if (!milliseconds(a, a + 14, 0, &o.debounce_ms))
 				return Q7_EXIT_USAGE;
-			}
-			o.debounce_ms = (int)v;
+		} else if (strncmp(a, "--q7-analysis-limit=", 20) == 0) {
+			if (!milliseconds(a, a + 20, 1, &o.limit_ms))
+				return Q7_EXIT_USAGE;
 		} else if (strncmp(a, "--compile-commands-dir=", 23) == 0) {
 			o.ccdir = a + 23;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {

@@ -14,6 +14,7 @@
 #include "text.h"
 #include "bytes.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -32,8 +33,6 @@
 /* How long a hover or code lens answer may wait for the schemas of a text
  * whose analysis is under way (it takes tens of milliseconds). */
 #define HOLD_MS 1500
-
-
 /* A request of the editor that clangd has not answered yet. */
 struct pending {
 	char *id; /* the id as JSON text */
@@ -118,7 +117,8 @@ static char *uri_path(const char *uri)
 	struct q7_strbuf b = {0};
 	for (; *p; p++) {
 		unsigned v;
-		if (*p == '%' && sscanf(p + 1, "%2x", &v) == 1 && p[1] && p[2]) {
+		if (*p == '%' && isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2]) &&
+		    sscanf(p + 1, "%2x", &v) == 1) {
 			q7_sb_addc(&b, (char)v);
 			p += 2;
 		} else {
@@ -683,9 +683,18 @@ int q7_relay_run(const struct q7_relay_opts *o)
 		return Q7_EXIT_TOOL;
 	while (!r.exiting && !r.from_editor.eof && !r.to_editor.broken) {
 		long long now = q7_now_ms();
+		if (r.job.pid && now - r.job.started >= o->limit_ms) {
+			char *path = uri_path(r.job.uri);
+			q7_warning("%s: q7cc's analysis took over %d ms: ended", path ? path : r.job.uri,
+			           o->limit_ms);
+			free(path);
+			q7_lint_cancel(&r.job);
+		}
 		schedule(&r, now);
 		release_held(&r, now);
 		int timeout = -1;
+		if (r.job.pid)
+			timeout = (int)(r.job.started + o->limit_ms - now);
 		for (size_t i = 0; i < r.npend; i++)
 			if (r.pend[i].held) {
 				long long wait = r.pend[i].until > now ? r.pend[i].until - now : 0;

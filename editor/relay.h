@@ -31,6 +31,8 @@ struct q7_relay_opts {
 	const struct q7_strvec *extra;  /* more options for clangd */
 	const char *ccdir;              /* --compile-commands-dir, or NULL */
 	int debounce_ms;
+	int limit_ms; /* an analysis that takes longer is ended, so that a
+	               * stuck one does not hold up the next */
 };
 
 /* clangd's command line: o->clangd, --query-driver for the q7cc beside

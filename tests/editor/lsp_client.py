@@ -11,6 +11,7 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
               incremental changes in a burst, hover's schema, the code
               lens, the quick fix, shutdown/exit
   encoding    UTF-8 columns, agreed through clangd's offsetEncoding
+  stuck       an analysis that never ends is ended at the limit
   crash       clangd killed: started again, the documents opened again
   gone        the editor's pipes closed without exit: q7cc-clangd and
               clangd end
@@ -49,10 +50,10 @@ def fail(msg):
 class Server:
     """q7cc-clangd on pipes; a thread reads its messages into a queue."""
 
-    def __init__(self, cwd):
+    def __init__(self, cwd, args=()):
         self.log = open(os.path.join(WORK, "server.log"), "wb")
         self.proc = subprocess.Popen(
-            [os.path.join(STAGE, "bin", "q7cc-clangd")], cwd=cwd,
+            [os.path.join(STAGE, "bin", "q7cc-clangd")] + list(args), cwd=cwd,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log)
         self.msgs = queue.Queue()
         self.next_id = 1
@@ -122,11 +123,11 @@ class Server:
         self.notify("textDocument/didOpen", {"textDocument": {
             "uri": uri(path), "languageId": lang, "version": 1, "text": text}})
 
-    def diagnostics(self, path, pred, what):
+    def diagnostics(self, path, pred, what, timeout=TIMEOUT):
         u = uri(path)
         return self.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
                          and m["params"]["uri"] == u and pred(m["params"]["diagnostics"]),
-                         what)["params"]["diagnostics"]
+                         what, timeout)["params"]["diagnostics"]
 
 
 def uri(path):
@@ -319,6 +320,35 @@ def encoding():
     s.proc.kill()
 
 
+def stuck():
+    """An analysis that never ends is ended at the limit, and the next file's
+    runs: a.cpp's compiler (named q7cc-stuck, so taken for q7cc) sleeps."""
+    path = write_project(WORK)
+    stuck_cc = os.path.join(WORK, "q7cc-stuck")
+    with open(stuck_cc, "w") as f:
+        f.write("#!/bin/sh\nexec sleep 120\n")
+    os.chmod(stuck_cc, 0o755)
+    a = os.path.join(WORK, "a.cpp")
+    with open(a, "w") as f:
+        f.write(KERNEL)
+    with open(os.path.join(WORK, "compile_commands.json")) as f:
+        cc = json.load(f)
+    cc.append({"directory": WORK, "file": "a.cpp", "arguments": [stuck_cc, "-c", "a.cpp"]})
+    with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
+        json.dump(cc, f)
+    s = Server(WORK, ["--q7-analysis-limit=500"])
+    s.initialize(WORK)
+    s.open(a, KERNEL)
+    s.diagnostics(a, lambda d: len(d) > 0, "clangd's diagnostics of a.cpp")
+    s.open(path, KERNEL)
+    s.diagnostics(path, lambda d: q7(d), "k.cpp's analysis after a.cpp's was ended", timeout=20)
+    s.proc.kill()
+    s.proc.wait()
+    with open(os.path.join(WORK, "server.log"), errors="replace") as f:
+        if "a.cpp: q7cc's analysis took over 500 ms: ended" not in f.read():
+            fail("no word of the analysis ended in the server's log")
+
+
 def crash():
     path = write_project(WORK)
     s = Server(WORK)
@@ -407,6 +437,6 @@ if __name__ == "__main__":
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
     os.environ["XDG_CACHE_HOME"] = os.path.join(WORK, "cache")
-    {"protocol": protocol, "encoding": encoding, "crash": crash, "gone": gone, "not_cxx": not_cxx,
+    {"protocol": protocol, "encoding": encoding, "stuck": stuck, "crash": crash, "gone": gone, "not_cxx": not_cxx,
      "no_command": no_command}[SCENARIO]()
     print("ok: " + SCENARIO)
