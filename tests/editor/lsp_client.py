@@ -16,7 +16,8 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
   crash       clangd killed: started again, the documents opened again
   gone        the editor's pipes closed without exit: q7cc-clangd and
               clangd end
-  not_cxx     a plain-text file and a C file: no analysis, no harm
+  not_cxx     a plain-text file and a C file: no analysis (their compiler
+              never runs), no harm
   no_command  a C++ file no compile_commands.json names: clangd's own
               diagnostics, none of q7cc's
 """
@@ -402,23 +403,38 @@ def gone():
 
 
 def not_cxx():
+    """A plain-text file and a C file, each with a compile command whose
+    compiler (named q7cc-logged, so taken for q7cc) notes its runs: never
+    run for them, and still for the C++ file opened after them."""
     path = write_project(WORK)
+    runs = os.path.join(WORK, "runs")
+    cc = os.path.join(WORK, "q7cc-logged")
+    with open(cc, "w") as f:
+        f.write('#!/bin/sh\necho "$@" >> %s\nexec %s "$@"\n'
+                % (runs, os.path.join(STAGE, "bin", "q7cc-gnu")))
+    os.chmod(cc, 0o755)
+    txt, c = os.path.join(WORK, "notes.txt"), os.path.join(WORK, "plain.c")
+    ttext, ctext = "Q7_KERNEL float *by\n", "int f(void) { return nope; }\n"
+    for p, t in ((txt, ttext), (c, ctext)):
+        with open(p, "w") as f:
+            f.write(t)
+    with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
+        json.dump([{"directory": WORK, "file": os.path.basename(p), "arguments": [cc, "-c", p]}
+                   for p in (path, txt, c)], f)
     s = Server(WORK)
     s.initialize(WORK)
-    txt = os.path.join(WORK, "notes.txt")
-    with open(txt, "w") as f:
-        f.write("Q7_KERNEL float *by\n")
-    s.open(txt, "Q7_KERNEL float *by\n", lang="plaintext")
-    c = os.path.join(WORK, "plain.c")
-    ctext = "int f(void) { return nope; }\n"
-    with open(c, "w") as f:
-        f.write(ctext)
+    s.open(txt, ttext, lang="plaintext")
     s.open(c, ctext, lang="c")
     diags = s.diagnostics(c, undeclared, "clangd's error in the C file")
     if q7(diags):
         fail("q7cc analysed a C file: %r" % diags)
+    time.sleep(0.5)
+    if os.path.exists(runs):
+        fail("q7cc ran for a file that is not C++: %s" % open(runs).read())
     s.open(path, KERNEL)
     s.diagnostics(path, lambda d: q7(d), "q7cc's finding in the C++ file afterwards")
+    if not os.path.exists(runs):
+        fail("the C++ file's analysis did not go through its compile command")
     if s.proc.poll() is not None:
         fail("q7cc-clangd ended")
     s.proc.kill()
