@@ -30,6 +30,7 @@
 #define RESTART_WINDOW_MS 60000
 #define GOODBYE_MS 2000    /* what clangd gets to end after its stdin closed */
 #define INIT_ID "q7cc-clangd:initialize" /* the id of a replayed initialize */
+#define REFRESH_ID "q7cc-clangd:refresh"   /* of our workspace/codeLens/refresh */
 /* How long a hover or code lens answer may wait for the schemas of a text
  * whose analysis is under way (it takes tens of milliseconds). */
 #define HOLD_MS 1500
@@ -52,6 +53,7 @@ struct relay {
 	char *init;       /* the editor's initialize request, as sent */
 	bool init_answered, initialized, shutdown, exiting;
 	bool replaying;   /* a replayed initialize awaits its answer */
+	bool lens_refresh; /* the editor takes workspace/codeLens/refresh */
 	long long restarts[MAX_RESTARTS];
 	size_t nrestarts;
 	struct q7_doc *docs;
@@ -245,8 +247,19 @@ static void job_done(struct relay *r)
 			d->q7_version = d->version;
 			publish(r, d);
 		} else {
-			json_object_put(d->kernels);
+			json_object *was = d->kernels;
 			d->kernels = q7_lint_kernels(out, path);
+			/* New schemas: an editor that can be told asks for the
+			 * lenses again. */
+			bool changed = was ? !json_object_equal(was, d->kernels)
+			                   : json_object_array_length(d->kernels) > 0;
+			if (r->lens_refresh && changed) {
+				static const char refresh[] =
+				    "{\"jsonrpc\":\"2.0\",\"id\":\"" REFRESH_ID "\","
+				    "\"method\":\"workspace/codeLens/refresh\"}";
+				q7_rpc_send(&r->to_editor, refresh, sizeof refresh - 1);
+			}
+			json_object_put(was);
 		}
 		free(path);
 	}
@@ -507,6 +520,9 @@ static void from_editor(struct relay *r, const char *raw, size_t len)
 	if (method && strcmp(method, "initialize") == 0) {
 		free(r->init);
 		r->init = q7_xstrdup(raw);
+		json_object *lens = q7_js_get(q7_js_get(q7_js_get(params, "capabilities"), "workspace"),
+		                              "codeLens");
+		r->lens_refresh = json_object_get_boolean(q7_js_get(lens, "refreshSupport"));
 	} else if (method && strcmp(method, "initialized") == 0) {
 		r->initialized = true;
 	} else if (method && strcmp(method, "textDocument/didOpen") == 0) {
@@ -519,6 +535,9 @@ static void from_editor(struct relay *r, const char *raw, size_t len)
 		r->shutdown = true;
 	} else if (method && strcmp(method, "exit") == 0) {
 		r->exiting = true;
+	} else if (!method && strcmp(q7_js_str(m, "id", ""), REFRESH_ID) == 0) {
+		json_object_put(m); /* the answer to our refresh: not clangd's */
+		return;
 	}
 	if (method && id) {
 		if (r->clangd <= 0 && strcmp(method, "textDocument/codeLens") != 0) {

@@ -58,6 +58,8 @@ class Server:
             [os.path.join(STAGE, "bin", "q7cc-clangd")] + list(args), cwd=cwd,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log)
         self.msgs = queue.Queue()
+        self.lock = threading.Lock()  # the reader thread answers requests too
+        self.asked = []  # the methods of the server's requests, in order
         self.next_id = 1
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -77,14 +79,16 @@ class Server:
                 headers[name.lower()] = value.strip()
             body = out.read(int(headers["content-length"]))
             msg = json.loads(body.decode("utf-8"))
-            if "method" in msg and "id" in msg:  # clangd asks the editor
+            if "method" in msg and "id" in msg:  # the server asks the editor
+                self.asked.append(msg["method"])
                 self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
             self.msgs.put(msg)
 
     def send(self, msg):
         body = json.dumps(msg).encode("utf-8")
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
+        with self.lock:
+            self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            self.proc.stdin.flush()
 
     def notify(self, method, params):
         self.send({"jsonrpc": "2.0", "method": method, "params": params})
@@ -104,7 +108,8 @@ class Server:
             except queue.Empty:
                 break
             if m is None:
-                fail("q7cc-clangd ended while waiting for " + what)
+                fail("q7cc-clangd ended (status %s) while waiting for %s"
+                     % (self.proc.wait(), what))
             if pred(m):
                 return m
         fail("no " + what + " within %d s" % timeout)
@@ -114,6 +119,7 @@ class Server:
                                  "hover": {"contentFormat": ["markdown", "plaintext"]}}}
         if encodings:  # clangd's extension, which Neovim offers
             caps["offsetEncoding"] = encodings
+        caps["workspace"] = {"codeLens": {"refreshSupport": True}}
         r = self.request("initialize", {"processId": os.getpid(), "rootUri": uri(root),
                                         "capabilities": caps})
         got = r.get("result", {}).get("capabilities", {})
@@ -252,6 +258,9 @@ def protocol():
                                              "position": {"line": 3, "character": 50}})
     if "q7cc kernel" in json.dumps(hover):
         fail("hover on a parameter shows the kernel: %r" % hover)
+    # The schemas changed (the kernel now has one): the editor was told.
+    if "workspace/codeLens/refresh" not in s.asked:
+        fail("no workspace/codeLens/refresh: %r" % s.asked)
     lenses = s.request("textDocument/codeLens", {"textDocument": {"uri": uri(path)}})["result"]
     if len(lenses) != 1 or lenses[0]["range"]["start"] != {"line": 3, "character": 24} or \
             not lenses[0]["command"]["title"].startswith("scale(Tensor x, float by) -> Tensor"):
