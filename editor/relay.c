@@ -435,12 +435,19 @@ static void clangd_ended(struct relay *r)
 	if (recent >= MAX_RESTARTS) {
 		q7_error("clangd ended %d times within a minute; not starting it again",
 		         MAX_RESTARTS);
+		/* Nothing will answer them now, the initialize either. */
+		for (size_t i = r->npend; i-- > 0;)
+			if (!r->pend[i].held) {
+				answer_error(r, r->pend[i].id, -32603, "clangd is not running");
+				drop_pending(r, i);
+			}
 		return;
 	}
 	q7_warning("clangd ended; starting it again");
-	if (r->nrestarts == MAX_RESTARTS)
-		memmove(r->restarts, r->restarts + 1, sizeof r->restarts - sizeof *r->restarts),
-		    r->nrestarts--;
+	if (r->nrestarts == MAX_RESTARTS) {
+		memmove(r->restarts, r->restarts + 1, sizeof r->restarts - sizeof *r->restarts);
+		r->nrestarts--;
+	}
 	r->restarts[r->nrestarts++] = now;
 	if (start_clangd(r) && r->init)
 		replay_init(r);

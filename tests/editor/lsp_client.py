@@ -13,6 +13,8 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
   encoding    UTF-8 columns, agreed through clangd's offsetEncoding
   stuck       while an analysis runs (one that never ends), clangd's
               messages come through; it is ended at the limit
+  no_clangd   a clangd that ends at once: five restarts, then errors to the
+              editor's requests, q7cc's diagnostics all the same
   crash       clangd killed: started again, the documents opened again
   gone        the editor's pipes closed without exit: q7cc-clangd and
               clangd end
@@ -368,6 +370,32 @@ def stuck():
             fail("no word of the analysis ended in the server's log")
 
 
+def no_clangd():
+    """A clangd that ends at once (/bin/false): started again five times,
+    then not; the initialize gets an error, and q7cc's diagnostics still
+    come."""
+    path = write_project(WORK)
+    s = Server(WORK, ["--clangd=/bin/false"])
+    r = s.request("initialize", {"processId": os.getpid(), "rootUri": uri(WORK),
+                                 "capabilities": {}})
+    if "error" not in r:
+        fail("initialize without clangd: %r" % r)
+    s.notify("initialized", {})
+    s.open(path, KERNEL)
+    diags = s.diagnostics(path, lambda d: q7(d), "q7cc's finding without clangd")
+    check_q7_diag(diags, KERNEL)
+    r = s.request("textDocument/hover", {"textDocument": {"uri": uri(path)},
+                                         "position": {"line": 3, "character": 26}})
+    if "error" not in r:
+        fail("hover without clangd: %r" % r)
+    s.proc.kill()
+    s.proc.wait()
+    with open(os.path.join(WORK, "server.log"), errors="replace") as f:
+        log = f.read()
+    if log.count("clangd ended; starting it again") != 5 or "not starting it again" not in log:
+        fail("the restarts: %s" % log)
+
+
 def crash():
     path = write_project(WORK)
     s = Server(WORK)
@@ -471,6 +499,7 @@ if __name__ == "__main__":
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
     os.environ["XDG_CACHE_HOME"] = os.path.join(WORK, "cache")
-    {"protocol": protocol, "encoding": encoding, "stuck": stuck, "crash": crash, "gone": gone, "not_cxx": not_cxx,
+    {"protocol": protocol, "encoding": encoding, "stuck": stuck, "no_clangd": no_clangd,
+     "crash": crash, "gone": gone, "not_cxx": not_cxx,
      "no_command": no_command}[SCENARIO]()
     print("ok: " + SCENARIO)
