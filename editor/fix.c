@@ -53,22 +53,24 @@ static bool fix_param(const char *text, size_t at, struct q7_fix *fix)
 	return true;
 }
 
-/* `static` before at on its line. */
-static bool fix_static(const char *text, size_t at, struct q7_fix *fix)
+/* The keyword word before at on its line, removed with the blanks after
+ * it (`static` of a kernel with internal linkage, `inline`). */
+static bool fix_keyword(const char *text, size_t at, const char *word, const char *why,
+                        struct q7_fix *fix)
 {
-	size_t line = at;
+	size_t n = strlen(word), line = at;
 	while (line > 0 && text[line - 1] != '\n')
 		line--;
-	for (size_t i = line; i + 6 <= at; i++) {
-		if (strncmp(text + i, "static", 6) != 0 || (i > line && is_word(text[i - 1])) ||
-		    is_word(text[i + 6]))
+	for (size_t i = line; i + n <= at; i++) {
+		if (strncmp(text + i, word, n) != 0 || (i > line && is_word(text[i - 1])) ||
+		    is_word(text[i + n]))
 			continue;
 		fix->from = i;
-		fix->to = i + 6;
+		fix->to = i + n;
 		while (fix->to < at && (text[fix->to] == ' ' || text[fix->to] == '\t'))
 			fix->to++;
 		fix->with = "";
-		snprintf(fix->title, sizeof fix->title, "q7cc: remove 'static' (a kernel needs external linkage)");
+		snprintf(fix->title, sizeof fix->title, "q7cc: remove '%s' (%s)", word, why);
 		return true;
 	}
 	return false;
@@ -82,6 +84,8 @@ bool q7_fix_find(const char *rule, const char *text, size_t len, size_t at, stru
 	if (strcmp(rule, "q7-unsupported-param") == 0)
 		return fix_param(text, at, fix);
 	if (strcmp(rule, "q7-internal-linkage") == 0)
-		return fix_static(text, at, fix);
+		return fix_keyword(text, at, "static", "a kernel needs external linkage", fix);
+	if (strcmp(rule, "q7-inline") == 0)
+		return fix_keyword(text, at, "inline", "an object must define the kernel", fix);
 	return false;
 }

@@ -4,7 +4,8 @@
  *       by value (the '*' removed);
  *   q7-unsupported-param, a Tensor or Scalar by reference to non-const:
  *       const& (`const` put first); a scalar by reference: by value;
- *   q7-internal-linkage, `static` on the kernel's line: `static` removed.
+ *   q7-internal-linkage, `static` on the kernel's line: `static` removed;
+ *   q7-inline, `inline` on the kernel's line: `inline` removed.
  * Only the rule's name and the text decide: which findings there are is
  * the analysis's business (analysis/), so this stays one table of edits
  * by rule. Other findings (a kernel in an unnamed namespace, a template,

@@ -235,6 +235,8 @@ START_TEST(fixes)
 	    {"q7-internal-linkage", "x;\nstatic\tQ7_KERNEL T c(T x);", "c(", "x;\nQ7_KERNEL T c(T x);"},
 	    {"q7-internal-linkage", "namespace { Q7_KERNEL T c(T x); }", "c(", NULL},
 	    {"q7-internal-linkage", "static_t T c(T x);", "c(", NULL},
+	    {"q7-inline", "inline Q7_KERNEL T g(T x) { return x; }", "g(", "Q7_KERNEL T g(T x) { return x; }"},
+	    {"q7-inline", "constexpr Q7_KERNEL T g(T x);", "g(", NULL},
 	    {"q7-template", "template <class X> T f(T x);", "f(", NULL},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
