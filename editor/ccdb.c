@@ -99,6 +99,29 @@ static bool entry_of(json_object *db, const char *path, struct q7_ccmd *cmd)
 	return false;
 }
 
+/* The database last read, kept while its file is the same (a project's
+ * may hold thousands of entries, and it is looked up at every change). */
+static struct {
+	char *path;
+	struct stat st;
+	json_object *db;
+} last;
+
+static json_object *read_db(const char *path, const struct stat *st)
+{
+	if (last.path && strcmp(last.path, path) == 0 && last.st.st_ino == st->st_ino &&
+	    last.st.st_dev == st->st_dev && last.st.st_size == st->st_size &&
+	    last.st.st_mtim.tv_sec == st->st_mtim.tv_sec &&
+	    last.st.st_mtim.tv_nsec == st->st_mtim.tv_nsec)
+		return last.db;
+	free(last.path);
+	json_object_put(last.db);
+	last.path = q7_xstrdup(path);
+	last.st = *st;
+	last.db = json_object_from_file(path);
+	return last.db;
+}
+
 /* Looks in dir/compile_commands.json: 1 found, 0 a database without the
  * file (clangd stops at the first database too), -1 no database. */
 static int look(const char *dir, const char *path, struct q7_ccmd *cmd)
@@ -107,12 +130,18 @@ static int look(const char *dir, const char *path, struct q7_ccmd *cmd)
 	struct stat st;
 	int found = -1;
 	if (stat(db_path, &st) == 0 && S_ISREG(st.st_mode)) {
-		json_object *db = json_object_from_file(db_path);
+		json_object *db = read_db(db_path, &st);
 		found = db && entry_of(db, path, cmd) ? 1 : 0;
-		json_object_put(db);
 	}
 	free(db_path);
 	return found;
+}
+
+void q7_ccdb_forget(void)
+{
+	free(last.path);
+	json_object_put(last.db);
+	memset(&last, 0, sizeof last);
 }
 
 bool q7_ccdb_find(const char *path, const char *ccdir, struct q7_ccmd *cmd)

@@ -23,6 +23,9 @@ struct q7_ccmd {
 /* The compile of path (absolute), searched from ccdir when non-NULL.
  * true when found; the caller frees cmd with q7_ccmd_free. */
 bool q7_ccdb_find(const char *path, const char *ccdir, struct q7_ccmd *cmd);
+/* Frees the database q7_ccdb_find keeps between calls (it reads the file
+ * again when the file changes). */
+void q7_ccdb_forget(void);
 /* True when the compiler is q7cc: named q7cc* (q7cc, q7cc-gnu, ...), or a
  * link to the q7cc executable under another name (xt-clang++); the name
  * gives the lint the profile. */

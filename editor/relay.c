@@ -693,6 +693,7 @@ static void relay_free(struct relay *r)
 	free(r->init);
 	free(r->srcdir);
 	q7_sv_free(&r->written);
+	q7_ccdb_forget();
 	q7_rpc_in_free(&r->from_editor);
 	q7_rpc_out_free(&r->to_editor);
 }

@@ -105,6 +105,62 @@ START_TEST(lint_argv)
 }
 END_TEST
 
+static void write_text_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Found as clangd finds it (here in a build/ folder above the file), read
+ * again when the file changes, and a database without the file ends the
+ * search. */
+START_TEST(ccdb_find)
+{
+	char root[] = "/tmp/q7-check-ccdb-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	char *src = q7_path_join(root, "src"), *build = q7_path_join(root, "build");
+	char *k = q7_path_join(src, "k.cpp"), *db = q7_path_join(build, "compile_commands.json");
+	ck_assert(mkdir(src, 0700) == 0 && mkdir(build, 0700) == 0);
+	write_text_file(k, "");
+	char *json = q7_xasprintf("[{\"directory\": \"%s\", \"file\": \"../src/k.cpp\", "
+	                          "\"arguments\": [\"/opt/q7/bin/q7cc-gnu\", \"-DX=1\", \"-c\", "
+	                          "\"../src/k.cpp\"]}]",
+	                          build);
+	write_text_file(db, json);
+	free(json);
+	struct q7_ccmd c;
+	ck_assert(q7_ccdb_find(k, NULL, &c));
+	ck_assert(q7_ccmd_is_q7cc(&c));
+	ck_assert_str_eq(c.argv.v[1], "-DX=1");
+	ck_assert_str_eq(c.dir, build);
+	q7_ccmd_free(&c);
+	json = q7_xasprintf("[{\"directory\": \"%s\", \"file\": \"%s\", \"command\": "
+	                    "\"/usr/bin/g++ -c '%s'\"}]",
+	                    build, k, k);
+	write_text_file(db, json);
+	free(json);
+	ck_assert(q7_ccdb_find(k, NULL, &c));
+	ck_assert(!q7_ccmd_is_q7cc(&c));
+	ck_assert_str_eq(c.argv.v[2], k);
+	q7_ccmd_free(&c);
+	write_text_file(db, "[]");
+	ck_assert(!q7_ccdb_find(k, NULL, &c));
+	ck_assert(!q7_ccdb_find(k, src, &c)); /* --compile-commands-dir: that folder only */
+	q7_ccdb_forget();
+	unlink(db);
+	unlink(k);
+	rmdir(src);
+	rmdir(build);
+	rmdir(root);
+	free(db);
+	free(k);
+	free(build);
+	free(src);
+}
+END_TEST
+
 START_TEST(positions)
 {
 	/* "ü" is 2 bytes, 1 UTF-16 unit; the emoji 4 bytes, 2 units. */
@@ -263,6 +319,7 @@ int main(void)
 	TCase *tc = tcase_create("editor");
 	tcase_add_test(tc, shell_split);
 	tcase_add_test(tc, lint_argv);
+	tcase_add_test(tc, ccdb_find);
 	tcase_add_test(tc, positions);
 	tcase_add_test(tc, framing);
 	tcase_add_test(tc, diagnostics);
