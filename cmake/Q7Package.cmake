@@ -17,6 +17,6 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # profile; libelf, libtorch and Python's torch for the PyTorch bridge.
 # (libelf and zlib are linked into q7cc itself.)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libc6, libstdc++6, libclang1-14, gcc-xtensa-lx106, binutils-xtensa-lx106, picolibc-xtensa-lx106-elf, qemu-system-misc, g++, libelf1, libtorch1.13, python3, python3-torch")
+    "libc6, libstdc++6, libclang1-14, gcc-xtensa-lx106, binutils-xtensa-lx106, picolibc-xtensa-lx106-elf, qemu-system-misc, g++, libelf1, libjson-c5, libtorch1.13, python3, python3-torch")
 set(CPACK_GENERATOR "TGZ;DEB")
 include(CPack)

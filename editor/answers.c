@@ -1,0 +1,137 @@
+/* What the relay adds to answers: see answers.h. */
+#include "answers.h"
+#include "fix.h"
+#include "js.h"
+#include "support.h"
+#include "text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The op the kernel registers: torch.ops.NS.NAME (NS the library's name
+ * at the link when no NEURON_LIBRARY block names the kernel). */
+static char *op_name(json_object *k)
+{
+	const char *ns = q7_js_str(k, "namespace", "");
+	return q7_xasprintf("torch.ops.%s.%s", *ns ? ns : "<library>", q7_js_str(k, "name", ""));
+}
+
+/* The kernel whose name is at (line, character) of d (0-based), or NULL. */
+static json_object *kernel_at(const struct q7_doc *d, unsigned line, unsigned character)
+{
+	for (size_t i = 0; d->kernels && i < json_object_array_length(d->kernels); i++) {
+		json_object *k = json_object_array_get_idx(d->kernels, i);
+		unsigned kl = q7_js_uint(k, "line"), kc = q7_js_uint(k, "column");
+		if (kl != line + 1 || !kc)
+			continue;
+		unsigned start = q7_text_character(d->text, d->len, kl, kc);
+		unsigned end = start + q7_text_token_width(d->text, d->len, kl, kc);
+		if (character >= start && character <= end)
+			return k;
+	}
+	return NULL;
+}
+
+bool q7_answer_hover(const struct q7_doc *d, unsigned line, unsigned character,
+                     json_object *answer)
+{
+	json_object *k = kernel_at(d, line, character);
+	if (!k || q7_js_get(answer, "error"))
+		return false;
+	json_object *result = q7_js_get(answer, "result"), *contents = q7_js_get(result, "contents");
+	const char *kind = q7_js_str(contents, "kind", ""), *value = q7_js_str(contents, "value", "");
+	bool markdown = !*kind || strcmp(kind, "markdown") == 0;
+	char *op = op_name(k);
+	char *ours = markdown ? q7_xasprintf("---\nq7cc kernel: op `%s`\n```\n%s\n```", op,
+	                                     q7_js_str(k, "schema", ""))
+	                      : q7_xasprintf("q7cc kernel: op %s\n%s", op, q7_js_str(k, "schema", ""));
+	char *text = *value ? q7_xasprintf("%s\n\n%s", value, ours) : q7_xstrdup(ours);
+	json_object *c = json_object_new_object();
+	json_object_object_add(c, "kind", json_object_new_string(markdown ? "markdown" : "plaintext"));
+	json_object_object_add(c, "value", json_object_new_string(text));
+	if (!result || !json_object_is_type(result, json_type_object)) {
+		result = json_object_new_object();
+		json_object_object_add(answer, "result", result);
+	}
+	json_object_object_add(result, "contents", c);
+	free(text);
+	free(ours);
+	free(op);
+	return true;
+}
+
+json_object *q7_answer_lenses(const struct q7_doc *d)
+{
+	json_object *out = json_object_new_array();
+	for (size_t i = 0; d->kernels && i < json_object_array_length(d->kernels); i++) {
+		json_object *k = json_object_array_get_idx(d->kernels, i);
+		unsigned line = q7_js_uint(k, "line"), col = q7_js_uint(k, "column");
+		if (!line || !col)
+			continue;
+		unsigned ch = q7_text_character(d->text, d->len, line, col);
+		unsigned w = q7_text_token_width(d->text, d->len, line, col);
+		char *op = op_name(k);
+		char *title = q7_xasprintf("%s  (%s)", q7_js_str(k, "schema", ""), op);
+		json_object *cmd = json_object_new_object();
+		json_object_object_add(cmd, "title", json_object_new_string(title));
+		json_object_object_add(cmd, "command", json_object_new_string(""));
+		json_object *lens = json_object_new_object();
+		json_object_object_add(lens, "range", q7_js_range(line - 1, ch, line - 1, ch + w));
+		json_object_object_add(lens, "command", cmd);
+		json_object_array_add(out, lens);
+		free(title);
+		free(op);
+	}
+	return out;
+}
+
+/* The quick fix of finding diag (an LSP diagnostic of q7cc's), or NULL. */
+static json_object *action_of(const struct q7_doc *d, json_object *diag)
+{
+	json_object *start = q7_js_get(q7_js_get(diag, "range"), "start");
+	size_t at = q7_text_offset(d->text, d->len, q7_js_uint(start, "line"),
+	                           q7_js_uint(start, "character"));
+	struct q7_fix fix;
+	if (!q7_fix_find(q7_js_str(diag, "code", ""), d->text, d->len, at, &fix))
+		return NULL;
+	unsigned l1, c1, l2, c2;
+	q7_text_position(d->text, d->len, fix.from, &l1, &c1);
+	q7_text_position(d->text, d->len, fix.to, &l2, &c2);
+	json_object *edit = json_object_new_object();
+	json_object_object_add(edit, "range", q7_js_range(l1, c1, l2, c2));
+	json_object_object_add(edit, "newText", json_object_new_string(fix.with));
+	json_object *edits = json_object_new_array(), *changes = json_object_new_object();
+	json_object_array_add(edits, edit);
+	json_object_object_add(changes, d->uri, edits);
+	json_object *we = json_object_new_object();
+	json_object_object_add(we, "changes", changes);
+	json_object *diags = json_object_new_array();
+	json_object_array_add(diags, json_object_get(diag));
+	json_object *a = json_object_new_object();
+	json_object_object_add(a, "title", json_object_new_string(fix.title));
+	json_object_object_add(a, "kind", json_object_new_string("quickfix"));
+	json_object_object_add(a, "diagnostics", diags);
+	json_object_object_add(a, "isPreferred", json_object_new_boolean(1));
+	json_object_object_add(a, "edit", we);
+	return a;
+}
+
+void q7_answer_actions(const struct q7_doc *d, unsigned first, unsigned last,
+                       json_object *answer)
+{
+	if (!d->q7 || d->q7_version != d->version || q7_js_get(answer, "error"))
+		return;
+	json_object *result = q7_js_get(answer, "result");
+	for (size_t i = 0; i < json_object_array_length(d->q7); i++) {
+		json_object *diag = json_object_array_get_idx(d->q7, i);
+		unsigned line = q7_js_uint(q7_js_get(q7_js_get(diag, "range"), "start"), "line");
+		json_object *a = line >= first && line <= last ? action_of(d, diag) : NULL;
+		if (!a)
+			continue;
+		if (!result || !json_object_is_type(result, json_type_array)) {
+			result = json_object_new_array();
+			json_object_object_add(answer, "result", result);
+		}
+		json_object_array_add(result, a);
+	}
+}

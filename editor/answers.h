@@ -1,0 +1,44 @@
+/* editor/answers: what q7cc-clangd adds to the answers the editor gets,
+ * from a document's last analysis: the kernel's schema in clangd's hover,
+ * code lenses with each kernel's schema above it (clangd 14 has no code
+ * lenses: these are the relay's own), and quick fixes (fix.h) among
+ * clangd's code actions.
+ *
+ * Memory: the functions add to the JSON they are given; new objects are
+ * the caller's. */
+#ifndef Q7_EDITOR_ANSWERS_H
+#define Q7_EDITOR_ANSWERS_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* An open document, as the relay keeps it. */
+struct q7_doc {
+	char *uri, *path; /* path: NULL for a URI that is no file:// */
+	char *lang;       /* the languageId of didOpen */
+	long version;
+	char *text;
+	size_t len;
+	long long due;        /* when to analyse (q7_now_ms), 0: not wanted */
+	long long changed;    /* the last change (q7_now_ms) */
+	json_object *q7;      /* q7cc's LSP diagnostics of the last analysis */
+	long q7_version;      /* the version of the text they are of */
+	json_object *clangd;  /* clangd's last publishDiagnostics params */
+	json_object *kernels; /* lint.h: q7_lint_kernels */
+};
+
+/* clangd's hover answer (a whole response), with the schema of the kernel
+ * whose name is at (line, character) added to its contents. false (and
+ * the answer unchanged) when no kernel's name is there. */
+bool q7_answer_hover(const struct q7_doc *d, unsigned line, unsigned character,
+                     json_object *answer);
+/* The code lenses of d's kernels: a new array. */
+json_object *q7_answer_lenses(const struct q7_doc *d);
+/* Appends to the result of clangd's codeAction answer (a whole response)
+ * the quick fixes of q7cc's findings on lines first..last of d, when the
+ * findings are of the text as it is. */
+void q7_answer_actions(const struct q7_doc *d, unsigned first, unsigned last,
+                       json_object *answer);
+
+#endif

@@ -1,0 +1,91 @@
+/* Quick fixes: see fix.h. */
+#include "fix.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+static bool is_word(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The parameter whose name starts at at: by pointer or by reference. */
+static bool fix_param(const char *text, size_t at, struct q7_fix *fix)
+{
+	size_t end = at;
+	while (is_word(text[end]))
+		end++;
+	int n = (int)(end - at);
+	size_t p = at;
+	while (p > 0 && isspace((unsigned char)text[p - 1]))
+		p--;
+	if (p == 0 || (text[p - 1] != '*' && text[p - 1] != '&'))
+		return false;
+	char mark = text[p - 1];
+	if (p >= 2 && (text[p - 2] == '&' || text[p - 2] == '*'))
+		return false; /* && or **: nothing mechanical */
+	/* The parameter's first byte: after the '(' or ',' before it. */
+	size_t start = p - 1;
+	while (start > 0 && text[start - 1] != '(' && text[start - 1] != ',')
+		start--;
+	while (isspace((unsigned char)text[start]))
+		start++;
+	const char *type = text + start;
+	size_t tlen = p - 1 - start;
+	bool object = (memmem(type, tlen, "Tensor", 6) || memmem(type, tlen, "Scalar", 6));
+	if (mark == '&' && object) {
+		if (tlen >= 6 && strncmp(type, "const", 5) == 0 && !is_word(type[5]))
+			return false;
+		fix->from = fix->to = start;
+		fix->with = "const ";
+		snprintf(fix->title, sizeof fix->title, "q7cc: pass '%.*s' as const&", n, text + at);
+		return true;
+	}
+	/* The '*' or '&', and the blanks between it and the name if the type
+	 * ends in a blank already ("float *by" -> "float by"). */
+	fix->from = p - 1;
+	fix->to = p;
+	if (fix->from > 0 && isspace((unsigned char)text[fix->from - 1]))
+		fix->to = at;
+	fix->with = "";
+	snprintf(fix->title, sizeof fix->title, "q7cc: pass '%.*s' by value", n, text + at);
+	return true;
+}
+
+/* The keyword word before at on its line, removed with the blanks after
+ * it (`static` of a kernel with internal linkage, `inline`). */
+static bool fix_keyword(const char *text, size_t at, const char *word, const char *why,
+                        struct q7_fix *fix)
+{
+	size_t n = strlen(word), line = at;
+	while (line > 0 && text[line - 1] != '\n')
+		line--;
+	for (size_t i = line; i + n <= at; i++) {
+		if (strncmp(text + i, word, n) != 0 || (i > line && is_word(text[i - 1])) ||
+		    is_word(text[i + n]))
+			continue;
+		fix->from = i;
+		fix->to = i + n;
+		while (fix->to < at && (text[fix->to] == ' ' || text[fix->to] == '\t'))
+			fix->to++;
+		fix->with = "";
+		snprintf(fix->title, sizeof fix->title, "q7cc: remove '%s' (%s)", word, why);
+		return true;
+	}
+	return false;
+}
+
+bool q7_fix_find(const char *rule, const char *text, size_t len, size_t at, struct q7_fix *fix)
+{
+	if (at >= len)
+		return false;
+	memset(fix, 0, sizeof *fix);
+	if (strcmp(rule, "q7-unsupported-param") == 0)
+		return fix_param(text, at, fix);
+	if (strcmp(rule, "q7-internal-linkage") == 0)
+		return fix_keyword(text, at, "static", "a kernel needs external linkage", fix);
+	if (strcmp(rule, "q7-inline") == 0)
+		return fix_keyword(text, at, "inline", "an object must define the kernel", fix);
+	return false;
+}

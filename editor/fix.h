@@ -1,0 +1,29 @@
+/* editor/fix: quick fixes for the lint's findings whose fix is mechanical,
+ * as edits of the editor's text:
+ *   q7-unsupported-param, a scalar or Tensor by pointer (`float *by`):
+ *       by value (the '*' removed);
+ *   q7-unsupported-param, a Tensor or Scalar by reference to non-const:
+ *       const& (`const` put first); a scalar by reference: by value;
+ *   q7-internal-linkage, `static` on the kernel's line: `static` removed;
+ *   q7-inline, `inline` on the kernel's line: `inline` removed.
+ * Only the rule's name and the text decide: which findings there are is
+ * the analysis's business (analysis/), so this stays one table of edits
+ * by rule. Other findings (a kernel in an unnamed namespace, a template,
+ * a container parameter) need a person. */
+#ifndef Q7_EDITOR_FIX_H
+#define Q7_EDITOR_FIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct q7_fix {
+	char title[96];
+	size_t from, to;  /* the bytes of the text replaced */
+	const char *with; /* by this (a literal) */
+};
+
+/* The fix for rule's finding at byte offset at (the parameter's or the
+ * kernel's name) in text[0..len); false when there is none. */
+bool q7_fix_find(const char *rule, const char *text, size_t len, size_t at, struct q7_fix *fix);
+
+#endif

@@ -1,0 +1,158 @@
+/* q7cc's analysis of the editor's text: see lint.h. */
+#include "lint.h"
+#include "js.h"
+#include "proc.h"
+#include "rpc.h"
+#include "text.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+bool q7_lint_start(struct q7_lint_job *j, char *const *argv, const char *dir)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return false;
+	pid_t pid = q7_proc_fork_group();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		/* The lint's complaints (no libclang, say) go to the editor's log;
+		 * the schemas' notes ("no kernels") would only fill it. */
+		if (null < 0 || dup2(null, 0) < 0 || dup2(p[1], 1) < 0 ||
+		    (j->mode == Q7_LINT_SCHEMAS && dup2(null, 2) < 0) || chdir(dir) != 0)
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return false;
+	}
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	j->pid = pid;
+	j->fd = p[0];
+	j->out.len = 0;
+	if (j->out.s)
+		j->out.s[0] = '\0';
+	return true;
+}
+
+bool q7_lint_read(struct q7_lint_job *j)
+{
+	struct q7_rpc_in in = {.fd = j->fd, .buf = j->out};
+	bool more = q7_rpc_fill(&in); /* the bytes, unframed */
+	j->out = in.buf;
+	if (more)
+		return true;
+	close(j->fd);
+	j->fd = -1;
+	q7_proc_wait(j->pid, NULL);
+	j->pid = 0;
+	return false;
+}
+
+void q7_lint_clear(struct q7_lint_job *j)
+{
+	free(j->uri);
+	j->uri = NULL;
+	j->out.len = 0;
+	if (j->out.s)
+		j->out.s[0] = '\0';
+}
+
+void q7_lint_cancel(struct q7_lint_job *j)
+{
+	if (j->pid > 0) {
+		q7_proc_kill(j->pid, SIGKILL);
+		close(j->fd);
+		j->fd = -1;
+		q7_proc_wait(j->pid, NULL);
+		j->pid = 0;
+	}
+	q7_lint_clear(j);
+}
+
+/* The array under key of the JSON object text, or NULL; *root to free. */
+static json_object *array_of(const char *json, const char *key, json_object **root)
+{
+	json_object *a;
+	*root = json_tokener_parse(json);
+	if (*root && json_object_object_get_ex(*root, key, &a) &&
+	    json_object_is_type(a, json_type_array))
+		return a;
+	return NULL;
+}
+
+/* The rules' page: docs/lint-rules.md as installed, its table of rules. */
+static const char *rules_page(void)
+{
+	static char *href;
+	if (!href) {
+		char *path = q7_prefix_path("share/q7cc/doc/lint-rules.md");
+		href = q7_xasprintf("file://%s#rules", path);
+		free(path);
+	}
+	return href;
+}
+
+/* LSP's DiagnosticSeverity: 1 error, 2 warning, 3 information. */
+static int lsp_severity(const char *s)
+{
+	return strcmp(s, "error") == 0 ? 1 : strcmp(s, "warning") == 0 ? 2 : 3;
+}
+
+json_object *q7_lint_diagnostics(const char *json, const char *path, const char *text, size_t len)
+{
+	json_object *root, *out = json_object_new_array();
+	json_object *in = array_of(json, "diagnostics", &root);
+	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
+		json_object *d = json_object_array_get_idx(in, i);
+		const char *rule = q7_js_str(d, "rule", "");
+		unsigned line = q7_js_uint(d, "line"), col = q7_js_uint(d, "column");
+		/* libclang's own errors (no rule) are clangd's to report, and a
+		 * header's findings belong to the header. */
+		if (!*rule || strcmp(q7_js_str(d, "file", ""), path) != 0 || !line)
+			continue;
+		unsigned ch = q7_text_character(text, len, line, col ? col : 1);
+		unsigned w = col ? q7_text_token_width(text, len, line, col) : 1;
+		json_object *range = q7_js_range(line - 1, ch, line - 1, ch + w);
+		json_object *desc = json_object_new_object();
+		json_object_object_add(desc, "href", json_object_new_string(rules_page()));
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "range", range);
+		json_object_object_add(o, "severity",
+		                       json_object_new_int(lsp_severity(q7_js_str(d, "severity", ""))));
+		json_object_object_add(o, "code", json_object_new_string(rule));
+		json_object_object_add(o, "codeDescription", desc);
+		json_object_object_add(o, "source", json_object_new_string("q7cc"));
+		json_object_object_add(o, "message", json_object_new_string(q7_js_str(d, "message", "")));
+		json_object_array_add(out, o);
+	}
+	json_object_put(root);
+	return out;
+}
+
+json_object *q7_lint_kernels(const char *json, const char *path)
+{
+	json_object *root, *out = json_object_new_array();
+	json_object *in = array_of(json, "ops", &root);
+	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
+		json_object *op = json_object_array_get_idx(in, i), *v;
+		if (strcmp(q7_js_str(op, "file", ""), path) != 0 ||
+		    (json_object_object_get_ex(op, "by_name_only", &v) && json_object_get_boolean(v)))
+			continue;
+		json_object *k = json_object_new_object();
+		json_object_object_add(k, "name", json_object_new_string(q7_js_str(op, "name", "")));
+		json_object_object_add(k, "namespace", json_object_new_string(q7_js_str(op, "namespace", "")));
+		json_object_object_add(k, "schema", json_object_new_string(q7_js_str(op, "schema", "")));
+		json_object_object_add(k, "line", json_object_new_int((int)q7_js_uint(op, "line")));
+		json_object_object_add(k, "column", json_object_new_int((int)q7_js_uint(op, "column")));
+		json_object_array_add(out, k);
+	}
+	json_object_put(root);
+	return out;
+}

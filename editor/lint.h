@@ -1,0 +1,51 @@
+/* editor/lint: q7cc's analysis of the editor's text, in a child.
+ *
+ * Owns: running `q7cc --q7-lint` or `--q7-print-schema` (the compile
+ * command's driver and flags, ccdb.h) in the compile's folder with its
+ * output on a pipe that the server's poll loop reads, so that clangd's
+ * messages never wait for it; cancelling it; and turning its JSON into
+ * LSP diagnostics (the rule as code, "q7cc" as source, the rule's page
+ * as codeDescription) and kernels for hover. The driver analyses through
+ * the resident analysis server (analysis/server.c), and the rules and
+ * their severities stay analysis/'s: nothing here judges a kernel. */
+#ifndef Q7_EDITOR_LINT_H
+#define Q7_EDITOR_LINT_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "support.h"
+
+enum q7_lint_mode { Q7_LINT_DIAGS, Q7_LINT_SCHEMAS };
+
+struct q7_lint_job {
+	pid_t pid; /* 0: none */
+	int fd;    /* its stdout, non-blocking */
+	struct q7_strbuf out;
+	enum q7_lint_mode mode;
+	char *uri;    /* the document it analyses */
+	long version; /* of the text it analyses */
+	long long started;
+};
+
+/* Starts argv in dir for j->mode, its stdout on j->fd, stdin on
+ * /dev/null, stderr ours (the editor's log) for the lint and /dev/null
+ * for the schemas. false (nothing started) when it cannot. */
+bool q7_lint_start(struct q7_lint_job *j, char *const *argv, const char *dir);
+/* Reads what the child wrote. false once its output has ended: the child
+ * is then reaped and j->out holds all of it. */
+bool q7_lint_read(struct q7_lint_job *j);
+/* Kills and reaps the child; j is then empty. */
+void q7_lint_cancel(struct q7_lint_job *j);
+/* Empties a finished job. */
+void q7_lint_clear(struct q7_lint_job *j);
+
+/* The LSP diagnostics of --q7-lint's JSON: those of the file path (the
+ * editor's text, text[0..len)), placed in it. A new array. */
+json_object *q7_lint_diagnostics(const char *json, const char *path, const char *text, size_t len);
+/* The kernels of --q7-print-schema's JSON that path defines: objects of
+ * name, namespace, schema, line and column (1-based). A new array. */
+json_object *q7_lint_kernels(const char *json, const char *path);
+
+#endif

@@ -1,0 +1,94 @@
+/* q7cc-clangd: clangd with q7cc's lint and kernel schemas, for editors
+ * (docs/editors.md). Options of its own: --clangd=PATH (else clangd on
+ * PATH), --q7-debounce=MS and --q7-analysis-limit=MS;
+ * --compile-commands-dir=DIR is read and passed on; every other argument
+ * goes to clangd as it is. */
+#include "relay.h"
+#include "tempfile.h"
+#include "proc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The quiet a burst of changes waits for, clangd's own least debounce
+ * (its default adapts from 50 ms up). A lone change is analysed at once,
+ * so q7cc's findings come before clangd's rebuild (bench/editor). */
+#define DEBOUNCE_MS 50
+/* The longest analysis (a TU that takes longer is no editor's). */
+#define LIMIT_MS 60000
+
+static const char usage[] =
+    "usage: q7cc-clangd [--clangd=PATH] [--q7-debounce=MS] [--q7-analysis-limit=MS]\n"
+    "                   [CLANGD-OPTIONS...]\n"
+    "  A language server on stdin/stdout: clangd (PATH, or on PATH) with q7cc's\n"
+    "  kernel lint merged into its diagnostics and kernel schemas in its hover.\n"
+    "  Other options go to clangd. See docs/editors.md.\n";
+
+/* An option's value v: milliseconds from least to 10 minutes. */
+static bool milliseconds(const char *opt, const char *v, long least, int *out)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (*end || end == v || n < least || n > 600000) {
+		q7_error("%s: not a number of milliseconds (%ld to 600000)", opt, least);
+		return false;
+	}
+	*out = (int)n;
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	q7_set_progname("q7cc-clangd");
+	q7_set_self_argv0(argv[0]);
+	struct q7_strvec extra = {0};
+	struct q7_relay_opts o = {.clangd = "clangd", .extra = &extra, .debounce_ms = DEBOUNCE_MS,
+	                          .limit_ms = LIMIT_MS};
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strncmp(a, "--clangd=", 9) == 0) {
+			o.clangd = a + 9;
+		} else if (strncmp(a, "--q7-debounce=", 14) == 0) {
+			if (!milliseconds(a, a + 14, 0, &o.debounce_ms))
+				return Q7_EXIT_USAGE;
+		} else if (strncmp(a, "--q7-analysis-limit=", 20) == 0) {
+			if (!milliseconds(a, a + 20, 1, &o.limit_ms))
+				return Q7_EXIT_USAGE;
+		} else if (strncmp(a, "--compile-commands-dir=", 23) == 0) {
+			o.ccdir = a + 23;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(usage, stdout);
+			return 0;
+		} else {
+			q7_sv_add(&extra, a);
+		}
+	}
+	char *found = strchr(o.clangd, '/') ? (q7_path_is_executable(o.clangd) ? q7_xstrdup(o.clangd) : NULL)
+	                                   : q7_path_search(o.clangd, NULL);
+	if (!found) {
+		q7_error("%s: cannot run clangd: not found (install the Debian package clangd, or "
+		         "give --clangd=PATH)", o.clangd);
+		q7_sv_free(&extra);
+		return Q7_EXIT_TOOL;
+	}
+	o.clangd = found;
+	/* clangd's modes that are no server (the VS Code extension asks
+	 * --version): clangd itself, given what the relay would give it. */
+	for (size_t i = 0; i < extra.n; i++)
+		if (strcmp(extra.v[i], "--version") == 0 || strncmp(extra.v[i], "--check", 7) == 0) {
+			struct q7_strvec cmd = {0};
+			q7_relay_clangd_argv(&o, &cmd);
+			execv(found, cmd.v);
+			q7_error("%s: cannot run clangd: %s", found, strerror(errno));
+			return Q7_EXIT_TOOL;
+		}
+	q7_proc_signals_install();
+	int rc = q7_relay_run(&o);
+	q7_temp_cleanup();
+	free(found);
+	q7_sv_free(&extra);
+	return rc;
+}

@@ -1,0 +1,776 @@
+/* q7cc-clangd's relay: see relay.h.
+ *
+ * Memory: the relay owns its documents, pending requests and the JSON
+ * objects they hold (json-c references: json_object_put releases); the
+ * messages read are freed once passed on. */
+#include "relay.h"
+#include "answers.h"
+#include "ccdb.h"
+#include "js.h"
+#include "lint.h"
+#include "proc.h"
+#include "rpc.h"
+#include "tempfile.h"
+#include "text.h"
+#include "bytes.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_RESTARTS 5     /* clangd restarts within RESTART_WINDOW_MS */
+#define RESTART_WINDOW_MS 60000
+#define GOODBYE_MS 2000    /* what clangd gets to end after its stdin closed */
+#define INIT_ID "q7cc-clangd:initialize" /* the id of a replayed initialize */
+#define REFRESH_ID "q7cc-clangd:refresh"   /* of our workspace/codeLens/refresh */
+/* How long a hover or code lens answer may wait for the schemas of a text
+ * whose analysis is under way (it takes tens of milliseconds). */
+#define HOLD_MS 1500
+/* A request of the editor that clangd has not answered yet. */
+struct pending {
+	char *id; /* the id as JSON text */
+	char *method;
+	char *uri;
+	unsigned line, character; /* hover: where; codeAction: its range's */
+	unsigned end_line;        /* first and last line */
+	json_object *held; /* the answer, awaiting the schemas (hover, code lens) */
+	long long until;   /* when it goes as it is */
+};
+
+struct relay {
+	const struct q7_relay_opts *o;
+	struct q7_rpc_in from_editor, from_clangd;
+	struct q7_rpc_out to_editor, to_clangd;
+	pid_t clangd;
+	char *init;       /* the editor's initialize request, as sent */
+	bool init_answered, initialized, shutdown, exiting;
+	bool replaying;   /* a replayed initialize awaits its answer */
+	bool lens_refresh; /* the editor takes workspace/codeLens/refresh */
+	long long restarts[MAX_RESTARTS];
+	size_t nrestarts;
+	struct q7_doc *docs;
+	size_t ndocs;
+	struct pending *pend;
+	size_t npend;
+	struct q7_lint_job job;
+	char *srcdir; /* where the editor's text goes for the analysis */
+	struct q7_strvec written; /* the files written there */
+};
+
+/* ---- messages ---- */
+
+static void send_json(struct q7_rpc_out *out, json_object *msg)
+{
+	size_t len;
+	const char *s = json_object_to_json_string_length(
+	    msg, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+	q7_rpc_send(out, s, len);
+}
+
+static json_object *new_message(void)
+{
+	json_object *m = json_object_new_object();
+	json_object_object_add(m, "jsonrpc", json_object_new_string("2.0"));
+	return m;
+}
+
+static char *id_text(json_object *id)
+{
+	return q7_xstrdup(json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN));
+}
+
+/* An error answer to the editor's request id (JSON text). */
+static void answer_error(struct relay *r, const char *id, int code, const char *why)
+{
+	json_object *m = new_message();
+	json_object_object_add(m, "id", json_tokener_parse(id));
+	json_object *e = json_object_new_object();
+	json_object_object_add(e, "code", json_object_new_int(code));
+	json_object_object_add(e, "message", json_object_new_string(why));
+	json_object_object_add(m, "error", e);
+	send_json(&r->to_editor, m);
+	json_object_put(m);
+}
+
+/* ---- documents ---- */
+
+static struct q7_doc *find_doc(struct relay *r, const char *uri)
+{
+	for (size_t i = 0; uri && i < r->ndocs; i++)
+		if (strcmp(r->docs[i].uri, uri) == 0)
+			return &r->docs[i];
+	return NULL;
+}
+
+/* "file:///a%20b" -> "/a b"; NULL for another scheme. */
+static char *uri_path(const char *uri)
+{
+	if (strncmp(uri, "file://", 7) != 0)
+		return NULL;
+	const char *p = uri + 7;
+	struct q7_strbuf b = {0};
+	for (; *p; p++) {
+		unsigned v;
+		if (*p == '%' && isxdigit((unsigned char)p[1]) && isxdigit((unsigned char)p[2]) &&
+		    sscanf(p + 1, "%2x", &v) == 1) {
+			q7_sb_addc(&b, (char)v);
+			p += 2;
+		} else {
+			q7_sb_addc(&b, *p);
+		}
+	}
+	return q7_sb_take(&b);
+}
+
+static void doc_free(struct q7_doc *d)
+{
+	free(d->uri);
+	free(d->path);
+	free(d->lang);
+	free(d->text);
+	json_object_put(d->q7);
+	json_object_put(d->clangd);
+	json_object_put(d->kernels);
+}
+
+/* C++ by its languageId: the lint reads C++ only. */
+static bool is_cxx(const struct q7_doc *d)
+{
+	return d->path && d->lang && strcmp(d->lang, "cpp") == 0;
+}
+
+/* Sends clangd's diagnostics of d with q7cc's after them. */
+static void publish(struct relay *r, struct q7_doc *d)
+{
+	json_object *params = json_object_new_object(), *all = json_object_new_array();
+	json_object_object_add(params, "uri", json_object_new_string(d->uri));
+	json_object *v = q7_js_get(d->clangd, "version");
+	if (v)
+		json_object_object_add(params, "version", json_object_get(v));
+	json_object *lists[] = {q7_js_get(d->clangd, "diagnostics"), d->q7};
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; lists[k] && i < json_object_array_length(lists[k]); i++)
+			json_object_array_add(all, json_object_get(json_object_array_get_idx(lists[k], i)));
+	json_object_object_add(params, "diagnostics", all);
+	json_object *m = new_message();
+	json_object_object_add(m, "method", json_object_new_string("textDocument/publishDiagnostics"));
+	json_object_object_add(m, "params", params);
+	send_json(&r->to_editor, m);
+	json_object_put(m);
+}
+
+/* ---- the analysis ---- */
+
+static void cancel_job(struct relay *r, const char *uri)
+{
+	if (r->job.uri && (!uri || strcmp(r->job.uri, uri) == 0))
+		q7_lint_cancel(&r->job);
+}
+
+/* Writes d's text where the analysis reads it; its path, or NULL. */
+static char *write_text(struct relay *r, const struct q7_doc *d)
+{
+	if (!r->srcdir) {
+		r->srcdir = q7_path_join(q7_temp_dir(), "src");
+		if (mkdir(r->srcdir, 0700) != 0 && errno != EEXIST)
+			return NULL;
+		q7_temp_register(r->srcdir);
+	}
+	char *path = q7_path_join(r->srcdir, q7_path_basename(d->path));
+	FILE *f = fopen(path, "wb");
+	bool ok = f && fwrite(d->text, 1, d->len, f) == d->len;
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (!ok) {
+		free(path);
+		return NULL;
+	}
+	/* Registered once: the list of temporaries has room for a few hundred
+	 * names, and a session writes the same ones again and again. */
+	if (!q7_sv_has(&r->written, path)) {
+		q7_sv_add(&r->written, path);
+		q7_temp_register(path);
+	}
+	return path;
+}
+
+/* Starts mode's analysis of d's text; false when d has none to have (no
+ * q7cc compile command) or it cannot start. */
+static bool start_job(struct relay *r, struct q7_doc *d, enum q7_lint_mode mode)
+{
+	struct q7_ccmd cmd;
+	if (!q7_ccdb_find(d->path, r->o->ccdir, &cmd))
+		return false;
+	bool started = false;
+	char *text = NULL, *dir = NULL;
+	struct q7_strvec argv = {0};
+	if (!q7_ccmd_is_q7cc(&cmd) || !(text = write_text(r, d)))
+		goto out;
+	dir = q7_path_dirname(d->path);
+	q7_ccmd_lint_argv(&cmd, mode == Q7_LINT_DIAGS ? "--q7-lint" : "--q7-print-schema", dir,
+	                  text, &argv);
+	r->job.mode = mode;
+	if (q7_lint_start(&r->job, argv.v, cmd.dir)) {
+		r->job.uri = q7_xstrdup(d->uri);
+		r->job.version = d->version;
+		r->job.started = q7_now_ms();
+		started = true;
+	}
+out:
+	q7_sv_free(&argv);
+	free(dir);
+	free(text);
+	q7_ccmd_free(&cmd);
+	return started;
+}
+
+/* The finished job's results, for its document if it has not changed. */
+static void job_done(struct relay *r)
+{
+	struct q7_doc *d = find_doc(r, r->job.uri);
+	enum q7_lint_mode mode = r->job.mode;
+	bool current = d && d->version == r->job.version;
+	if (current) {
+		char *path = q7_path_join(r->srcdir, q7_path_basename(d->path));
+		const char *out = r->job.out.s ? r->job.out.s : "";
+		if (mode == Q7_LINT_DIAGS) {
+			json_object_put(d->q7);
+			d->q7 = q7_lint_diagnostics(out, path, d->text, d->len);
+			d->q7_version = d->version;
+			publish(r, d);
+		} else {
+			json_object *was = d->kernels;
+			d->kernels = q7_lint_kernels(out, path);
+			/* New schemas: an editor that can be told asks for the
+			 * lenses again. */
+			bool changed = was ? !json_object_equal(was, d->kernels)
+			                   : json_object_array_length(d->kernels) > 0;
+			if (r->lens_refresh && changed) {
+				static const char refresh[] =
+				    "{\"jsonrpc\":\"2.0\",\"id\":\"" REFRESH_ID "\","
+				    "\"method\":\"workspace/codeLens/refresh\"}";
+				q7_rpc_send(&r->to_editor, refresh, sizeof refresh - 1);
+			}
+			json_object_put(was);
+		}
+		free(path);
+	}
+	q7_lint_clear(&r->job);
+	/* The schemas next, for hover: diagnostics first, they are awaited. */
+	if (current && mode == Q7_LINT_DIAGS)
+		start_job(r, d, Q7_LINT_SCHEMAS);
+}
+
+/* An analysis of d's text is due or under way. */
+static bool analysing(const struct relay *r, const struct q7_doc *d)
+{
+	return d->due || (r->job.uri && strcmp(r->job.uri, d->uri) == 0);
+}
+
+/* Starts the analysis that is due, if none runs. */
+static void schedule(struct relay *r, long long now)
+{
+	if (r->job.pid)
+		return;
+	for (size_t i = 0; i < r->ndocs; i++) {
+		struct q7_doc *d = &r->docs[i];
+		if (d->due && d->due <= now) {
+			d->due = 0;
+			if (start_job(r, d, Q7_LINT_DIAGS))
+				return;
+		}
+	}
+}
+
+/* ---- clangd ---- */
+
+static void set_nonblock(int fd)
+{
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+void q7_relay_clangd_argv(const struct q7_relay_opts *o, struct q7_strvec *argv)
+{
+	q7_sv_add(argv, o->clangd);
+	char *q7 = q7_prefix_path("bin/q7cc*"), *xt = q7_prefix_path("bin/xt-clang++");
+	q7_sv_addf(argv, "--query-driver=%s,%s", q7, xt);
+	free(xt);
+	free(q7);
+	if (o->ccdir)
+		q7_sv_addf(argv, "--compile-commands-dir=%s", o->ccdir);
+	q7_sv_addv(argv, o->extra);
+}
+
+static bool start_clangd(struct relay *r)
+{
+	int in[2] = {-1, -1}, out[2] = {-1, -1};
+	if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
+		q7_error("cannot make pipes for clangd: %s", strerror(errno));
+		goto fail;
+	}
+	struct q7_strvec argv = {0};
+	q7_relay_clangd_argv(r->o, &argv);
+	struct q7_proc_opts po = {.in = in[0], .out = out[1], .dies_with_us = true};
+	r->clangd = q7_proc_spawn(argv.v, &po);
+	q7_sv_free(&argv);
+	if (r->clangd < 0)
+		goto fail;
+	close(in[0]);
+	close(out[1]);
+	set_nonblock(in[1]);
+	set_nonblock(out[0]);
+	r->to_clangd = (struct q7_rpc_out){.fd = in[1]};
+	r->from_clangd = (struct q7_rpc_in){.fd = out[0]};
+	return true;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0)
+			close(in[i]);
+		if (out[i] >= 0)
+			close(out[i]);
+	}
+	r->clangd = 0;
+	return false;
+}
+
+/* Writes what o still holds, for at most ms: the last messages before
+ * the relay ends. */
+static void drain(struct q7_rpc_out *o, int ms)
+{
+	long long end = q7_now_ms() + ms;
+	while (q7_rpc_pending(o) && q7_now_ms() < end) {
+		struct pollfd p = {.fd = o->fd, .events = POLLOUT};
+		if (poll(&p, 1, (int)(end - q7_now_ms())) > 0)
+			q7_rpc_flush(o);
+	}
+}
+
+/* Closes clangd's stdin, gives it GOODBYE_MS to end, then kills it. */
+static void stop_clangd(struct relay *r)
+{
+	if (r->clangd <= 0)
+		return;
+	drain(&r->to_clangd, GOODBYE_MS);
+	close(r->to_clangd.fd);
+	pid_t pid;
+	if (q7_proc_wait_any(&r->clangd, 1, GOODBYE_MS / 1000.0, &pid, NULL) == Q7_PROC_TIMEOUT) {
+		q7_proc_kill(r->clangd, SIGKILL);
+		q7_proc_wait(r->clangd, NULL);
+	}
+	close(r->from_clangd.fd);
+	q7_rpc_in_free(&r->from_clangd);
+	q7_rpc_out_free(&r->to_clangd);
+	r->clangd = 0;
+}
+
+/* clangd's initialize again, the editor's notification that followed it
+ * and its open documents, once clangd answered (replay_rest). */
+static void replay_init(struct relay *r)
+{
+	json_object *m = json_tokener_parse(r->init);
+	if (!m)
+		return;
+	if (r->init_answered) {
+		json_object_object_add(m, "id", json_object_new_string(INIT_ID));
+		r->replaying = true;
+	}
+	send_json(&r->to_clangd, m);
+	json_object_put(m);
+}
+
+static void replay_rest(struct relay *r)
+{
+	if (r->initialized)
+		q7_rpc_send(&r->to_clangd,
+		            "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}", 52);
+	for (size_t i = 0; i < r->ndocs; i++) {
+		struct q7_doc *d = &r->docs[i];
+		json_object *td = json_object_new_object();
+		json_object_object_add(td, "uri", json_object_new_string(d->uri));
+		json_object_object_add(td, "languageId", json_object_new_string(d->lang ? d->lang : ""));
+		json_object_object_add(td, "version", json_object_new_int64(d->version));
+		json_object_object_add(td, "text", json_object_new_string_len(d->text, (int)d->len));
+		json_object *params = json_object_new_object(), *m = new_message();
+		json_object_object_add(params, "textDocument", td);
+		json_object_object_add(m, "method", json_object_new_string("textDocument/didOpen"));
+		json_object_object_add(m, "params", params);
+		send_json(&r->to_clangd, m);
+		json_object_put(m);
+	}
+}
+
+static void drop_pending(struct relay *r, size_t i)
+{
+	free(r->pend[i].id);
+	free(r->pend[i].method);
+	free(r->pend[i].uri);
+	json_object_put(r->pend[i].held);
+	r->pend[i] = r->pend[--r->npend];
+}
+
+/* clangd has ended: what it owed the editor gets an error, and it starts
+ * again unless it ended too often. */
+static void clangd_ended(struct relay *r)
+{
+	stop_clangd(r);
+	if (r->exiting)
+		return;
+	long long now = q7_now_ms();
+	size_t recent = 0;
+	for (size_t i = 0; i < r->nrestarts; i++)
+		recent += now - r->restarts[i] < RESTART_WINDOW_MS;
+	for (size_t i = r->npend; i-- > 0;)
+		if (strcmp(r->pend[i].method, "initialize") != 0 && !r->pend[i].held) {
+			answer_error(r, r->pend[i].id, -32603, "clangd ended; q7cc-clangd started it again");
+			drop_pending(r, i);
+		}
+	if (recent >= MAX_RESTARTS) {
+		q7_error("clangd ended %d times within a minute; not starting it again",
+		         MAX_RESTARTS);
+		/* Nothing will answer them now, the initialize either. */
+		for (size_t i = r->npend; i-- > 0;)
+			if (!r->pend[i].held) {
+				answer_error(r, r->pend[i].id, -32603, "clangd is not running");
+				drop_pending(r, i);
+			}
+		return;
+	}
+	q7_warning("clangd ended; starting it again");
+	if (r->nrestarts == MAX_RESTARTS) {
+		memmove(r->restarts, r->restarts + 1, sizeof r->restarts - sizeof *r->restarts);
+		r->nrestarts--;
+	}
+	r->restarts[r->nrestarts++] = now;
+	if (start_clangd(r) && r->init)
+		replay_init(r);
+}
+
+/* ---- from the editor ---- */
+
+static void did_open(struct relay *r, json_object *params)
+{
+	json_object *td = q7_js_get(params, "textDocument");
+	const char *uri = q7_js_str(td, "uri", NULL), *text = q7_js_str(td, "text", NULL);
+	if (!uri || !text || find_doc(r, uri))
+		return;
+	r->docs = q7_xrealloc(r->docs, (r->ndocs + 1) * sizeof *r->docs);
+	struct q7_doc *d = &r->docs[r->ndocs++];
+	memset(d, 0, sizeof *d);
+	d->uri = q7_xstrdup(uri);
+	d->path = uri_path(uri);
+	const char *lang = q7_js_str(td, "languageId", NULL);
+	d->lang = lang ? q7_xstrdup(lang) : NULL;
+	d->version = json_object_get_int64(q7_js_get(td, "version"));
+	d->len = (size_t)json_object_get_string_len(q7_js_get(td, "text"));
+	d->text = q7_xstrndup(text, d->len);
+	d->due = is_cxx(d) ? q7_now_ms() : 0;
+}
+
+static void did_change(struct relay *r, json_object *params)
+{
+	json_object *td = q7_js_get(params, "textDocument");
+	struct q7_doc *d = find_doc(r, q7_js_str(td, "uri", NULL));
+	json_object *changes = q7_js_get(params, "contentChanges");
+	if (!d || !changes || !json_object_is_type(changes, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(changes); i++) {
+		json_object *c = json_object_array_get_idx(changes, i), *range = q7_js_get(c, "range");
+		const char *text = q7_js_str(c, "text", NULL);
+		if (!text)
+			continue;
+		size_t from = 0, to = d->len;
+		if (range) {
+			json_object *s = q7_js_get(range, "start"), *e = q7_js_get(range, "end");
+			from = q7_text_offset(d->text, d->len, (unsigned)json_object_get_int(q7_js_get(s, "line")),
+			                      (unsigned)json_object_get_int(q7_js_get(s, "character")));
+			to = q7_text_offset(d->text, d->len, (unsigned)json_object_get_int(q7_js_get(e, "line")),
+			                    (unsigned)json_object_get_int(q7_js_get(e, "character")));
+			if (to < from)
+				to = from;
+		}
+		d->text = q7_text_splice(d->text, &d->len, from, to, text);
+	}
+	d->version = json_object_get_int64(q7_js_get(td, "version"));
+	cancel_job(r, d->uri);
+	/* A change after a quiet spell is analysed at once; one of a burst
+	 * (within debounce_ms of the last) waits for debounce_ms of quiet. */
+	long long now = q7_now_ms();
+	if (is_cxx(d))
+		d->due = now - d->changed >= r->o->debounce_ms ? now : now + r->o->debounce_ms;
+	d->changed = now;
+}
+
+static void did_close(struct relay *r, json_object *params)
+{
+	struct q7_doc *d = find_doc(r, q7_js_str(q7_js_get(params, "textDocument"), "uri", NULL));
+	if (!d)
+		return;
+	cancel_job(r, d->uri);
+	doc_free(d);
+	*d = r->docs[--r->ndocs];
+}
+
+/* A message of the editor: noted, then passed to clangd as it came. */
+static void from_editor(struct relay *r, const char *raw, size_t len)
+{
+	json_object *m = json_tokener_parse(raw);
+	const char *method = q7_js_str(m, "method", NULL);
+	json_object *id = q7_js_get(m, "id"), *params = q7_js_get(m, "params");
+	if (method && strcmp(method, "initialize") == 0) {
+		free(r->init);
+		r->init = q7_xstrdup(raw);
+		json_object *lens = q7_js_get(q7_js_get(q7_js_get(params, "capabilities"), "workspace"),
+		                              "codeLens");
+		r->lens_refresh = json_object_get_boolean(q7_js_get(lens, "refreshSupport"));
+	} else if (method && strcmp(method, "initialized") == 0) {
+		r->initialized = true;
+	} else if (method && strcmp(method, "textDocument/didOpen") == 0) {
+		did_open(r, params);
+	} else if (method && strcmp(method, "textDocument/didChange") == 0) {
+		did_change(r, params);
+	} else if (method && strcmp(method, "textDocument/didClose") == 0) {
+		did_close(r, params);
+	} else if (method && strcmp(method, "shutdown") == 0) {
+		r->shutdown = true;
+	} else if (method && strcmp(method, "exit") == 0) {
+		r->exiting = true;
+	} else if (!method && strcmp(q7_js_str(m, "id", ""), REFRESH_ID) == 0) {
+		json_object_put(m); /* the answer to our refresh: not clangd's */
+		return;
+	}
+	if (method && id) {
+		if (r->clangd <= 0 && strcmp(method, "textDocument/codeLens") != 0) {
+			char *t = id_text(id);
+			answer_error(r, t, -32603, "clangd is not running (it ended too often)");
+			free(t);
+			json_object_put(m);
+			return;
+		}
+		r->pend = q7_xrealloc(r->pend, (r->npend + 1) * sizeof *r->pend);
+		struct pending *p = &r->pend[r->npend++];
+		memset(p, 0, sizeof *p);
+		p->id = id_text(id);
+		p->method = q7_xstrdup(method);
+		const char *uri = q7_js_str(q7_js_get(params, "textDocument"), "uri", NULL);
+		p->uri = uri ? q7_xstrdup(uri) : NULL;
+		json_object *pos = q7_js_get(params, "position"), *range = q7_js_get(params, "range");
+		if (pos) {
+			p->line = (unsigned)json_object_get_int(q7_js_get(pos, "line"));
+			p->character = (unsigned)json_object_get_int(q7_js_get(pos, "character"));
+		} else if (range) {
+			p->line = (unsigned)json_object_get_int(q7_js_get(q7_js_get(range, "start"), "line"));
+			p->end_line = (unsigned)json_object_get_int(q7_js_get(q7_js_get(range, "end"), "line"));
+		}
+		if (strcmp(method, "textDocument/codeLens") == 0) {
+			/* The relay's own: clangd 14 has no code lenses. */
+			p->held = new_message();
+			json_object_object_add(p->held, "id", json_object_get(id));
+			p->until = q7_now_ms() + HOLD_MS;
+			json_object_put(m);
+			return;
+		}
+	}
+	json_object_put(m);
+	if (r->clangd > 0)
+		q7_rpc_send(&r->to_clangd, raw, len);
+}
+
+/* ---- from clangd ---- */
+
+/* Sends the held answers whose schemas are in, or whose time is up. */
+static void release_held(struct relay *r, long long now)
+{
+	for (size_t i = r->npend; i-- > 0;) {
+		struct pending *p = &r->pend[i];
+		if (!p->held)
+			continue;
+		struct q7_doc *d = find_doc(r, p->uri);
+		if (d && analysing(r, d) && now < p->until)
+			continue;
+		if (strcmp(p->method, "textDocument/codeLens") == 0) {
+			struct q7_doc none = {0};
+			json_object_object_add(p->held, "result", q7_answer_lenses(d ? d : &none));
+		} else if (d) {
+			q7_answer_hover(d, p->line, p->character, p->held);
+		}
+		send_json(&r->to_editor, p->held);
+		drop_pending(r, i);
+	}
+}
+
+/* Adds to clangd's answer m to the editor's request p; true when m was
+ * sent (or held) here. */
+static bool add_to(struct relay *r, struct pending *p, json_object *m)
+{
+	struct q7_doc *d = find_doc(r, p->uri);
+	if (strcmp(p->method, "initialize") == 0) {
+		r->init_answered = true;
+		json_object *result = q7_js_get(m, "result");
+		json_object *caps = q7_js_get(result, "capabilities");
+		/* LSP 3.17's positionEncoding, or clangd's own offsetEncoding. */
+		const char *enc = q7_js_str(caps, "positionEncoding", NULL);
+		q7_text_set_encoding(enc ? enc : q7_js_str(result, "offsetEncoding", NULL));
+		if (!caps || q7_js_get(caps, "codeLensProvider"))
+			return false;
+		json_object *lens = json_object_new_object();
+		json_object_object_add(lens, "resolveProvider", json_object_new_boolean(0));
+		json_object_object_add(caps, "codeLensProvider", lens);
+	} else if (strcmp(p->method, "textDocument/hover") == 0 && d) {
+		if (analysing(r, d)) {
+			p->held = json_object_get(m);
+			p->until = q7_now_ms() + HOLD_MS;
+			return true;
+		}
+		if (!q7_answer_hover(d, p->line, p->character, m))
+			return false;
+	} else if (strcmp(p->method, "textDocument/codeAction") == 0 && d) {
+		q7_answer_actions(d, p->line, p->end_line, m);
+	} else {
+		return false;
+	}
+	send_json(&r->to_editor, m);
+	return true;
+}
+
+static void from_clangd(struct relay *r, const char *raw, size_t len)
+{
+	json_object *m = json_tokener_parse(raw);
+	const char *method = q7_js_str(m, "method", NULL);
+	json_object *id = q7_js_get(m, "id");
+	bool sent = false;
+	if (method && strcmp(method, "textDocument/publishDiagnostics") == 0) {
+		json_object *params = q7_js_get(m, "params");
+		struct q7_doc *d = find_doc(r, q7_js_str(params, "uri", NULL));
+		if (d) {
+			json_object_put(d->clangd);
+			d->clangd = json_object_get(params);
+			publish(r, d);
+			sent = true;
+		}
+	} else if (!method && id) {
+		char *t = id_text(id);
+		if (r->replaying && strcmp(t, "\"" INIT_ID "\"") == 0) {
+			r->replaying = false;
+			replay_rest(r);
+			sent = true;
+		}
+		for (size_t i = 0; i < r->npend && !sent; i++) {
+			if (strcmp(r->pend[i].id, t) != 0)
+				continue;
+			sent = add_to(r, &r->pend[i], m);
+			if (r->pend[i].held)
+				break;
+			drop_pending(r, i);
+			break;
+		}
+		free(t);
+	}
+	if (!sent)
+		q7_rpc_send(&r->to_editor, raw, len);
+	json_object_put(m);
+}
+
+/* ---- the loop ---- */
+
+static void relay_free(struct relay *r)
+{
+	q7_lint_cancel(&r->job);
+	q7_sb_free(&r->job.out);
+	for (size_t i = 0; i < r->ndocs; i++)
+		doc_free(&r->docs[i]);
+	free(r->docs);
+	while (r->npend)
+		drop_pending(r, 0);
+	free(r->pend);
+	free(r->init);
+	free(r->srcdir);
+	q7_sv_free(&r->written);
+	q7_ccdb_forget();
+	q7_rpc_in_free(&r->from_editor);
+	q7_rpc_out_free(&r->to_editor);
+}
+
+int q7_relay_run(const struct q7_relay_opts *o)
+{
+	struct relay r = {.o = o, .job = {.fd = -1}};
+	r.from_editor.fd = 0;
+	r.to_editor.fd = 1;
+	set_nonblock(0);
+	set_nonblock(1);
+	signal(SIGPIPE, SIG_IGN);
+	if (!start_clangd(&r))
+		return Q7_EXIT_TOOL;
+	while (!r.exiting && !r.from_editor.eof && !r.to_editor.broken) {
+		long long now = q7_now_ms();
+		if (r.job.pid && now - r.job.started >= o->limit_ms) {
+			char *path = uri_path(r.job.uri);
+			q7_warning("%s: q7cc's analysis took over %d ms: ended", path ? path : r.job.uri,
+			           o->limit_ms);
+			free(path);
+			q7_lint_cancel(&r.job);
+		}
+		schedule(&r, now);
+		release_held(&r, now);
+		int timeout = -1;
+		if (r.job.pid)
+			timeout = (int)(r.job.started + o->limit_ms - now);
+		for (size_t i = 0; i < r.npend; i++)
+			if (r.pend[i].held) {
+				long long wait = r.pend[i].until > now ? r.pend[i].until - now : 0;
+				if (timeout < 0 || wait < timeout)
+					timeout = (int)wait;
+			}
+		for (size_t i = 0; i < r.ndocs; i++)
+			if (r.docs[i].due && !r.job.pid) {
+				long long wait = r.docs[i].due > now ? r.docs[i].due - now : 0;
+				if (timeout < 0 || wait < timeout)
+					timeout = (int)wait;
+			}
+		struct pollfd p[5] = {
+		    {.fd = 0, .events = POLLIN},
+		    {.fd = q7_rpc_pending(&r.to_editor) ? 1 : -1, .events = POLLOUT},
+		    {.fd = r.clangd > 0 ? r.from_clangd.fd : -1, .events = POLLIN},
+		    {.fd = r.clangd > 0 && q7_rpc_pending(&r.to_clangd) ? r.to_clangd.fd : -1,
+		     .events = POLLOUT},
+		    {.fd = r.job.pid ? r.job.fd : -1, .events = POLLIN},
+		};
+		if (poll(p, 5, timeout) < 0 && errno != EINTR) {
+			q7_error("poll: %s", strerror(errno));
+			break;
+		}
+		if (p[1].revents)
+			q7_rpc_flush(&r.to_editor);
+		pid_t clangd = r.clangd;
+		if (p[3].revents && !q7_rpc_flush(&r.to_clangd))
+			clangd_ended(&r);
+		if (p[4].revents && !q7_lint_read(&r.job))
+			job_done(&r);
+		if (p[2].revents && r.clangd == clangd) {
+			bool open = q7_rpc_fill(&r.from_clangd);
+			size_t len;
+			for (char *msg; (msg = q7_rpc_next(&r.from_clangd, &len)); free(msg))
+				from_clangd(&r, msg, len);
+			if (!open || r.from_clangd.eof)
+				clangd_ended(&r);
+		}
+		if (p[0].revents) {
+			q7_rpc_fill(&r.from_editor);
+			size_t len;
+			for (char *msg; !r.exiting && (msg = q7_rpc_next(&r.from_editor, &len)); free(msg))
+				from_editor(&r, msg, len);
+		}
+	}
+	stop_clangd(&r);
+	drain(&r.to_editor, GOODBYE_MS);
+	int rc = r.exiting && r.shutdown ? 0 : 1;
+	relay_free(&r);
+	return rc;
+}

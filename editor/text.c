@@ -1,0 +1,104 @@
+/* Text and LSP positions: see text.h. */
+#include "text.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The offset where line (0-based) starts, or len. */
+static size_t line_start(const char *text, size_t len, unsigned line)
+{
+	size_t off = 0;
+	for (unsigned l = 0; l < line && off < len; l++) {
+		const char *nl = memchr(text + off, '\n', len - off);
+		off = nl ? (size_t)(nl - text) + 1 : len;
+	}
+	return off;
+}
+
+/* The session's position encoding (q7_text_set_encoding). */
+static enum { UTF8, UTF16, UTF32 } encoding = UTF16;
+
+void q7_text_set_encoding(const char *name)
+{
+	encoding = !name                        ? UTF16
+	           : strcmp(name, "utf-8") == 0  ? UTF8
+	           : strcmp(name, "utf-32") == 0 ? UTF32
+	                                         : UTF16;
+}
+
+/* Whether c starts a character (is no UTF-8 continuation byte). */
+static bool starts(unsigned char c)
+{
+	return (c & 0xc0) != 0x80;
+}
+
+/* The units byte c of UTF-8 text counts for: its own in UTF-8; the
+ * character's that it starts in UTF-16 (2 for one of 4 bytes, beyond the
+ * BMP) and UTF-32. */
+static unsigned units(unsigned char c)
+{
+	if (encoding == UTF8)
+		return 1;
+	if (!starts(c))
+		return 0;
+	return encoding == UTF16 && c >= 0xf0 ? 2 : 1;
+}
+
+size_t q7_text_offset(const char *text, size_t len, unsigned line, unsigned character)
+{
+	size_t off = line_start(text, len, line);
+	unsigned u = 0;
+	while (off < len && text[off] != '\n' && u < character) {
+		u += units((unsigned char)text[off++]);
+		while (encoding != UTF8 && off < len && !starts((unsigned char)text[off]))
+			off++;
+	}
+	return off;
+}
+
+unsigned q7_text_character(const char *text, size_t len, unsigned line, unsigned col)
+{
+	size_t off = line_start(text, len, line ? line - 1 : 0);
+	unsigned u = 0;
+	for (unsigned b = 1; b < col && off < len && text[off] != '\n'; b++, off++)
+		u += units((unsigned char)text[off]);
+	return u;
+}
+
+unsigned q7_text_token_width(const char *text, size_t len, unsigned line, unsigned col)
+{
+	size_t off = line_start(text, len, line ? line - 1 : 0) + (col ? col - 1 : 0);
+	unsigned w = 0;
+	while (off + w < len && (isalnum((unsigned char)text[off + w]) || text[off + w] == '_'))
+		w++;
+	return w ? w : 1;
+}
+
+void q7_text_position(const char *text, size_t len, size_t off, unsigned *line,
+                      unsigned *character)
+{
+	unsigned l = 0;
+	size_t start = 0;
+	for (size_t i = 0; i < off && i < len; i++)
+		if (text[i] == '\n') {
+			l++;
+			start = i + 1;
+		}
+	*line = l;
+	*character = q7_text_character(text, len, l + 1, (unsigned)(off - start) + 1);
+}
+
+char *q7_text_splice(char *t, size_t *len, size_t from, size_t to, const char *s)
+{
+	size_t n = strlen(s), tail = *len - to;
+	char *out = q7_xmalloc(from + n + tail + 1);
+	memcpy(out, t, from);
+	memcpy(out + from, s, n);
+	memcpy(out + from + n, t + to, tail);
+	*len = from + n + tail;
+	out[*len] = '\0';
+	free(t);
+	return out;
+}

@@ -1,0 +1,32 @@
+/* editor/text: the editor's text of a document and LSP positions in it.
+ *
+ * LSP positions count lines from 0 and characters in UTF-16 code units
+ * by default, or in what the session agreed on (clangd's offsetEncoding:
+ * UTF-8 bytes for Neovim, which offers it); q7cc's diagnostics count both
+ * from 1, columns in bytes. */
+#ifndef Q7_EDITOR_TEXT_H
+#define Q7_EDITOR_TEXT_H
+
+#include <stddef.h>
+
+#include "support.h"
+
+/* The encoding of characters in positions from now on: "utf-8",
+ * "utf-16" (also for NULL or another name) or "utf-32". One per process:
+ * q7cc-clangd serves one editor. */
+void q7_text_set_encoding(const char *name);
+/* The byte offset of (line, character) in text[0..len), clamped to the
+ * line's end and to the text's end. */
+size_t q7_text_offset(const char *text, size_t len, unsigned line, unsigned character);
+/* The character of byte column col (1-based) of line (1-based). */
+unsigned q7_text_character(const char *text, size_t len, unsigned line, unsigned col);
+/* The length of the identifier (or else the one character) that
+ * starts at byte column col of line: the range a diagnostic underlines. */
+unsigned q7_text_token_width(const char *text, size_t len, unsigned line, unsigned col);
+/* The LSP position (0-based line, UTF-16 character) of byte offset off. */
+void q7_text_position(const char *text, size_t len, size_t off, unsigned *line,
+                      unsigned *character);
+/* Replaces [from, to) of t (len *len) with s; returns the new text. */
+char *q7_text_splice(char *t, size_t *len, size_t from, size_t to, const char *s);
+
+#endif

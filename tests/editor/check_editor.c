@@ -1,0 +1,333 @@
+/* unit.editor: q7cc-clangd's pieces that need no clangd: the LSP framing,
+ * compile commands split and turned into the lint's command line, LSP
+ * positions (UTF-16) in the editor's text, q7cc's JSON turned into LSP
+ * diagnostics and kernels, and the quick fixes' edits. */
+#include "ccdb.h"
+#include "fix.h"
+#include "lint.h"
+#include "rpc.h"
+#include "text.h"
+
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *joined(const struct q7_strvec *v)
+{
+	struct q7_strbuf b = {0};
+	for (size_t i = 0; i < v->n; i++)
+		q7_sb_addf(&b, "%s[%s]", i ? " " : "", v->v[i]);
+	return q7_sb_take(&b);
+}
+
+START_TEST(shell_split)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+	    {"g++ -c a.cpp", "[g++] [-c] [a.cpp]"},
+	    {"  g++\t-DX='a b'  ", "[g++] [-DX=a b]"},
+	    {"cc -DS=\"say \\\"hi\\\" \\\\ $\" x", "[cc] [-DS=say \"hi\" \\ $] [x]"},
+	    {"cc -I/a\\ b ''", "[cc] [-I/a b] []"},
+	    {"cc \"-DA=\"'1'", "[cc] [-DA=1]"},
+	    {"", ""},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct q7_strvec v = {0};
+		q7_shell_split(cases[i].in, &v);
+		char *got = joined(&v);
+		ck_assert_msg(strcmp(got, cases[i].out) == 0, "%s: got %s", cases[i].in, got);
+		free(got);
+		q7_sv_free(&v);
+	}
+}
+END_TEST
+
+START_TEST(lint_argv)
+{
+	/* The entry names the file as src/k.cpp from the project's folder, the
+	 * command as ../src/k.cpp from the build folder: the same file. */
+	char root[] = "/tmp/q7-check-editor-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	char *b = q7_path_join(root, "b"), *src = q7_path_join(root, "src"),
+	     *k = q7_path_join(src, "k.cpp");
+	ck_assert(mkdir(b, 0700) == 0 && mkdir(src, 0700) == 0);
+	FILE *f = fopen(k, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	struct q7_ccmd c = {0};
+	q7_shell_split("/p/bin/q7cc-gnu -O2 -DN=1 -MD -MT k.o -MF k.d -c ../src/k.cpp -o k.o "
+	               "-Iinc -ofoo.o",
+	               &c.argv);
+	c.dir = b;
+	c.file = k;
+	ck_assert(q7_ccmd_is_q7cc(&c));
+	struct q7_strvec out = {0};
+	q7_ccmd_lint_argv(&c, "--q7-lint", "/src", "/tmp/t/k.cpp", &out);
+	char *got = joined(&out);
+	ck_assert_str_eq(got, "[/p/bin/q7cc-gnu] [-O2] [-DN=1] [-Iinc] [--q7-lint] "
+	                      "[--q7-format=json] [-iquote] [/src] [/tmp/t/k.cpp]");
+	free(got);
+	q7_sv_free(&out);
+	q7_sv_free(&c.argv);
+	q7_shell_split("/usr/bin/g++ -c k.cpp", &c.argv);
+	ck_assert(!q7_ccmd_is_q7cc(&c));
+	q7_sv_free(&c.argv);
+	/* xt-clang++ is q7cc when it is a link to the q7cc executable. */
+	char *q7 = q7_path_join(b, "q7cc"), *xt = q7_path_join(b, "xt-clang++");
+	f = fopen(q7, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert_int_eq(symlink("q7cc", xt), 0);
+	q7_shell_split("./xt-clang++ -c ../src/k.cpp", &c.argv);
+	ck_assert(q7_ccmd_is_q7cc(&c));
+	unlink(xt);
+	f = fopen(xt, "w"); /* the vendor's own */
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	ck_assert(!q7_ccmd_is_q7cc(&c));
+	q7_sv_free(&c.argv);
+	unlink(xt);
+	unlink(q7);
+	free(xt);
+	free(q7);
+	unlink(k);
+	rmdir(src);
+	rmdir(b);
+	rmdir(root);
+	free(k);
+	free(src);
+	free(b);
+}
+END_TEST
+
+static void write_text_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Found as clangd finds it (here in a build/ folder above the file), read
+ * again when the file changes, and a database without the file ends the
+ * search. */
+START_TEST(ccdb_find)
+{
+	char root[] = "/tmp/q7-check-ccdb-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	char *src = q7_path_join(root, "src"), *build = q7_path_join(root, "build");
+	char *k = q7_path_join(src, "k.cpp"), *db = q7_path_join(build, "compile_commands.json");
+	ck_assert(mkdir(src, 0700) == 0 && mkdir(build, 0700) == 0);
+	write_text_file(k, "");
+	char *json = q7_xasprintf("[{\"directory\": \"%s\", \"file\": \"../src/k.cpp\", "
+	                          "\"arguments\": [\"/opt/q7/bin/q7cc-gnu\", \"-DX=1\", \"-c\", "
+	                          "\"../src/k.cpp\"]}]",
+	                          build);
+	write_text_file(db, json);
+	free(json);
+	struct q7_ccmd c;
+	ck_assert(q7_ccdb_find(k, NULL, &c));
+	ck_assert(q7_ccmd_is_q7cc(&c));
+	ck_assert_str_eq(c.argv.v[1], "-DX=1");
+	ck_assert_str_eq(c.dir, build);
+	q7_ccmd_free(&c);
+	json = q7_xasprintf("[{\"directory\": \"%s\", \"file\": \"%s\", \"command\": "
+	                    "\"/usr/bin/g++ -c '%s'\"}]",
+	                    build, k, k);
+	write_text_file(db, json);
+	free(json);
+	ck_assert(q7_ccdb_find(k, NULL, &c));
+	ck_assert(!q7_ccmd_is_q7cc(&c));
+	ck_assert_str_eq(c.argv.v[2], k);
+	q7_ccmd_free(&c);
+	write_text_file(db, "[]");
+	ck_assert(!q7_ccdb_find(k, NULL, &c));
+	ck_assert(!q7_ccdb_find(k, src, &c)); /* --compile-commands-dir: that folder only */
+	q7_ccdb_forget();
+	unlink(db);
+	unlink(k);
+	rmdir(src);
+	rmdir(build);
+	rmdir(root);
+	free(db);
+	free(k);
+	free(build);
+	free(src);
+}
+END_TEST
+
+START_TEST(positions)
+{
+	/* "ü" is 2 bytes, 1 UTF-16 unit; the emoji 4 bytes, 2 units. */
+	const char *t = "ab\n\xc3\xbc\xf0\x9f\x98\x80x_y z\n";
+	size_t len = strlen(t);
+	ck_assert_uint_eq(q7_text_offset(t, len, 0, 1), 1);
+	ck_assert_uint_eq(q7_text_offset(t, len, 1, 0), 3);
+	ck_assert_uint_eq(q7_text_offset(t, len, 1, 1), 5);
+	ck_assert_uint_eq(q7_text_offset(t, len, 1, 3), 9);
+	ck_assert_uint_eq(q7_text_offset(t, len, 1, 99), 14); /* clamped to the line */
+	ck_assert_uint_eq(q7_text_offset(t, len, 9, 0), len);
+	ck_assert_uint_eq(q7_text_character(t, len, 2, 7), 3); /* byte column of 'x' */
+	ck_assert_uint_eq(q7_text_token_width(t, len, 2, 7), 3); /* x_y */
+	ck_assert_uint_eq(q7_text_token_width(t, len, 2, 10), 1); /* a blank */
+	char *s = q7_xstrdup("hello world");
+	size_t n = strlen(s);
+	s = q7_text_splice(s, &n, 6, 11, "there!");
+	ck_assert_str_eq(s, "hello there!");
+	ck_assert_uint_eq(n, 12);
+	free(s);
+	unsigned line, ch;
+	q7_text_position(t, len, 9, &line, &ch); /* the 'x' after the emoji */
+	ck_assert_uint_eq(line, 1);
+	ck_assert_uint_eq(ch, 3);
+	/* Neovim agrees on UTF-8 with clangd: bytes; UTF-32: characters. */
+	q7_text_set_encoding("utf-8");
+	ck_assert_uint_eq(q7_text_offset(t, len, 1, 6), 9);
+	ck_assert_uint_eq(q7_text_character(t, len, 2, 7), 6);
+	q7_text_set_encoding("utf-32");
+	ck_assert_uint_eq(q7_text_offset(t, len, 1, 2), 9);
+	ck_assert_uint_eq(q7_text_character(t, len, 2, 7), 2);
+	q7_text_set_encoding(NULL);
+	ck_assert_uint_eq(q7_text_character(t, len, 2, 7), 3);
+}
+END_TEST
+
+START_TEST(framing)
+{
+	int p[2];
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	struct q7_rpc_out o = {.fd = p[1]};
+	q7_rpc_send(&o, "{\"a\":1}", 7);
+	const char raw[] = "content-length:  2\r\nContent-Type: x\r\n\r\n[]Content-Length: 3\r\n\r\n{}";
+	ck_assert_int_eq(write(p[1], raw, sizeof raw - 1), (ssize_t)sizeof raw - 1);
+	struct q7_rpc_in in = {.fd = p[0]};
+	ck_assert(q7_rpc_fill(&in));
+	size_t len;
+	char *m = q7_rpc_next(&in, &len);
+	ck_assert_str_eq(m, "{\"a\":1}");
+	free(m);
+	m = q7_rpc_next(&in, &len);
+	ck_assert_str_eq(m, "[]");
+	free(m);
+	ck_assert_ptr_null(q7_rpc_next(&in, &len)); /* one byte short */
+	ck_assert_int_eq(write(p[1], " ", 1), 1);
+	ck_assert(q7_rpc_fill(&in));
+	m = q7_rpc_next(&in, &len);
+	ck_assert_str_eq(m, "{} ");
+	free(m);
+	ck_assert(!in.eof);
+	ck_assert_int_eq(write(p[1], "Content-Length: x\r\n\r\n", 21), 21);
+	q7_rpc_fill(&in);
+	ck_assert_ptr_null(q7_rpc_next(&in, &len));
+	ck_assert(in.eof); /* a stream that cannot be followed */
+	close(p[1]);
+	ck_assert(!q7_rpc_fill(&in));
+	q7_rpc_in_free(&in);
+	q7_rpc_out_free(&o);
+	close(p[0]);
+}
+END_TEST
+
+START_TEST(diagnostics)
+{
+	const char *text = "// x\nQ7_KERNEL torch::Tensor f(float *by);\n";
+	const char *json =
+	    "{\"diagnostics\": [\n"
+	    "  {\"file\": \"/t/k.cpp\", \"line\": 2, \"column\": 34, \"severity\": \"error\", "
+	    "\"rule\": \"q7-unsupported-param\", \"message\": \"m\"},\n"
+	    "  {\"file\": \"/t/k.cpp\", \"line\": 2, \"column\": 1, \"severity\": \"error\", "
+	    "\"rule\": \"\", \"message\": \"libclang's own\"},\n"
+	    "  {\"file\": \"/t/k.h\", \"line\": 2, \"column\": 1, \"severity\": \"warning\", "
+	    "\"rule\": \"q7-profile-kind\", \"message\": \"a header's\"}\n]}\n";
+	json_object *a = q7_lint_diagnostics(json, "/t/k.cpp", text, strlen(text));
+	ck_assert_uint_eq(json_object_array_length(a), 1);
+	const char *got = json_object_to_json_string_ext(json_object_array_get_idx(a, 0),
+	                                                 JSON_C_TO_STRING_PLAIN |
+	                                                     JSON_C_TO_STRING_NOSLASHESCAPE);
+	ck_assert_msg(strstr(got, "\"range\":{\"start\":{\"line\":1,\"character\":33},"
+	                          "\"end\":{\"line\":1,\"character\":35}},\"severity\":1,"
+	                          "\"code\":\"q7-unsupported-param\",\"codeDescription\":{\"href\":"
+	                          "\"file://") &&
+	                  strstr(got, "/share/q7cc/doc/lint-rules.md#rules\"},\"source\":\"q7cc\","
+	                              "\"message\":\"m\"}"),
+	              "%s", got);
+	json_object_put(a);
+	a = q7_lint_diagnostics("not json", "/t/k.cpp", text, strlen(text));
+	ck_assert_uint_eq(json_object_array_length(a), 0);
+	json_object_put(a);
+	a = q7_lint_kernels("{\"ops\": [{\"name\": \"f\", \"namespace\": \"\", \"schema\": "
+	                    "\"f(float by) -> Tensor\", \"file\": \"/t/k.cpp\", \"line\": 2, "
+	                    "\"column\": 25, \"by_name_only\": false}, {\"name\": \"g\", \"file\": "
+	                    "\"/t/k.cpp\", \"by_name_only\": true}]}",
+	                    "/t/k.cpp");
+	ck_assert_uint_eq(json_object_array_length(a), 1);
+	json_object_put(a);
+}
+END_TEST
+
+START_TEST(fixes)
+{
+	static const struct {
+		const char *rule, *text, *at, *fixed; /* at: the name the finding is on */
+	} cases[] = {
+	    {"q7-unsupported-param", "T f(const Tensor &x, float *by);", "by)",
+	     "T f(const Tensor &x, float by);"},
+	    {"q7-unsupported-param", "T f(float*  by);", "by)", "T f(float  by);"},
+	    {"q7-unsupported-param", "T f(int a,\n torch::Tensor &x);", "x)",
+	     "T f(int a,\n const torch::Tensor &x);"},
+	    {"q7-unsupported-param", "T f(at::Scalar& s);", "s)", "T f(const at::Scalar& s);"},
+	    {"q7-unsupported-param", "T f(double &d);", "d)", "T f(double d);"},
+	    {"q7-unsupported-param", "T f(const Tensor &x);", "x)", NULL},
+	    {"q7-unsupported-param", "T f(Tensor &&x);", "x)", NULL},
+	    {"q7-unsupported-param", "T f(float **p);", "p)", NULL},
+	    {"q7-unsupported-param", "T f(std::vector<int> v);", "v)", NULL},
+	    {"q7-internal-linkage", "Q7_KERNEL static torch::Tensor b(T x);", "b(",
+	     "Q7_KERNEL torch::Tensor b(T x);"},
+	    {"q7-internal-linkage", "x;\nstatic\tQ7_KERNEL T c(T x);", "c(", "x;\nQ7_KERNEL T c(T x);"},
+	    {"q7-internal-linkage", "namespace { Q7_KERNEL T c(T x); }", "c(", NULL},
+	    {"q7-internal-linkage", "static_t T c(T x);", "c(", NULL},
+	    {"q7-inline", "inline Q7_KERNEL T g(T x) { return x; }", "g(", "Q7_KERNEL T g(T x) { return x; }"},
+	    {"q7-inline", "constexpr Q7_KERNEL T g(T x);", "g(", NULL},
+	    {"q7-template", "template <class X> T f(T x);", "f(", NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const char *t = cases[i].text;
+		size_t at = (size_t)(strstr(t, cases[i].at) - t);
+		struct q7_fix fix;
+		bool found = q7_fix_find(cases[i].rule, t, strlen(t), at, &fix);
+		ck_assert_msg(found == (cases[i].fixed != NULL), "%s: found %d", t, found);
+		if (!found)
+			continue;
+		char *s = q7_xstrdup(t);
+		size_t n = strlen(s);
+		s = q7_text_splice(s, &n, fix.from, fix.to, fix.with);
+		ck_assert_msg(strcmp(s, cases[i].fixed) == 0, "%s: got %s", t, s);
+		ck_assert(strncmp(fix.title, "q7cc: ", 6) == 0);
+		free(s);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("editor");
+	TCase *tc = tcase_create("editor");
+	tcase_add_test(tc, shell_split);
+	tcase_add_test(tc, lint_argv);
+	tcase_add_test(tc, ccdb_find);
+	tcase_add_test(tc, positions);
+	tcase_add_test(tc, framing);
+	tcase_add_test(tc, diagnostics);
+	tcase_add_test(tc, fixes);
+	suite_add_tcase(s, tc);
+	SRunner *r = srunner_create(s);
+	srunner_run_all(r, CK_NORMAL);
+	int failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,505 @@
+"""editor.lsp.*: q7cc-clangd driven by a JSON-RPC client (the standard
+library only), for the protocol's details that a real editor hides.
+
+    lsp_client.py SCENARIO STAGE WORKDIR
+
+Each scenario makes WORKDIR afresh: a kernel file whose parameter is
+`float *` and whose body uses an undeclared name, and a
+compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
+  protocol    --version is clangd's; merged diagnostics (code, source, severity, codeDescription,
+              the range in UTF-16 units), a fixing change clears q7cc's,
+              incremental changes in a burst, hover's schema, the code
+              lens, the quick fix, shutdown/exit
+  encoding    UTF-8 columns, agreed through clangd's offsetEncoding
+  stuck       while an analysis runs (one that never ends), clangd's
+              messages come through; it is ended at the limit
+  no_clangd   a clangd that ends at once: five restarts, then errors to the
+              editor's requests, q7cc's diagnostics all the same
+  crash       clangd killed: started again, the documents opened again
+  gone        the editor's pipes closed without exit: q7cc-clangd and
+              clangd end
+  not_cxx     a plain-text file and a C file: no analysis (their compiler
+              never runs), no harm
+  no_command  a C++ file no compile_commands.json names: clangd's own
+              diagnostics, none of q7cc's
+"""
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+SCENARIO, STAGE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+TIMEOUT = 30
+
+KERNEL = """#include <torch/torch.h>
+#include <q7/kernel.h>
+
+Q7_KERNEL torch::Tensor scale(const torch::Tensor &x, /* \u00fc\U0001F600 */ float *by)
+{
+\tint unused = nope;
+\treturn x;
+}
+"""
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+class Server:
+    """q7cc-clangd on pipes; a thread reads its messages into a queue."""
+
+    def __init__(self, cwd, args=()):
+        self.log = open(os.path.join(WORK, "server.log"), "wb")
+        self.proc = subprocess.Popen(
+            [os.path.join(STAGE, "bin", "q7cc-clangd")] + list(args), cwd=cwd,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log)
+        self.msgs = queue.Queue()
+        self.lock = threading.Lock()  # the reader thread answers requests too
+        self.asked = []  # the methods of the server's requests, in order
+        self.next_id = 1
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        out = self.proc.stdout
+        while True:
+            headers = {}
+            while True:
+                line = out.readline()
+                if not line:
+                    self.msgs.put(None)
+                    return
+                line = line.decode("ascii").rstrip("\r\n")
+                if not line:
+                    break
+                name, _, value = line.partition(":")
+                headers[name.lower()] = value.strip()
+            body = out.read(int(headers["content-length"]))
+            msg = json.loads(body.decode("utf-8"))
+            if "method" in msg and "id" in msg:  # the server asks the editor
+                self.asked.append(msg["method"])
+                self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
+            self.msgs.put(msg)
+
+    def send(self, msg):
+        body = json.dumps(msg).encode("utf-8")
+        with self.lock:
+            self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            self.proc.stdin.flush()
+
+    def notify(self, method, params):
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method, params):
+        rid = self.next_id
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        return self.wait(lambda m: m.get("id") == rid and "method" not in m,
+                         "the answer to " + method)
+
+    def wait(self, pred, what, timeout=TIMEOUT):
+        end = time.time() + timeout
+        while time.time() < end:
+            try:
+                m = self.msgs.get(timeout=max(0.01, end - time.time()))
+            except queue.Empty:
+                break
+            if m is None:
+                fail("q7cc-clangd ended (status %s) while waiting for %s"
+                     % (self.proc.wait(), what))
+            if pred(m):
+                return m
+        fail("no " + what + " within %d s" % timeout)
+
+    def initialize(self, root, encodings=None):
+        caps = {"textDocument": {"publishDiagnostics": {"codeDescriptionSupport": True},
+                                 "hover": {"contentFormat": ["markdown", "plaintext"]}}}
+        if encodings:  # clangd's extension, which Neovim offers
+            caps["offsetEncoding"] = encodings
+        caps["workspace"] = {"codeLens": {"refreshSupport": True}}
+        r = self.request("initialize", {"processId": os.getpid(), "rootUri": uri(root),
+                                        "capabilities": caps})
+        got = r.get("result", {}).get("capabilities", {})
+        if "hoverProvider" not in got or "codeLensProvider" not in got:
+            fail("initialize: clangd's capabilities and the code lenses: %r" % r)
+        self.notify("initialized", {})
+
+    def open(self, path, text, lang="cpp"):
+        self.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri(path), "languageId": lang, "version": 1, "text": text}})
+
+    def diagnostics(self, path, pred, what, timeout=TIMEOUT):
+        u = uri(path)
+        return self.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                         and m["params"]["uri"] == u and pred(m["params"]["diagnostics"]),
+                         what, timeout)["params"]["diagnostics"]
+
+
+def uri(path):
+    return "file://" + path
+
+
+def q7(diags):
+    return [d for d in diags if d.get("source") == "q7cc"]
+
+
+def undeclared(diags):
+    return any("nope" in d["message"] and d.get("source") != "q7cc" for d in diags)
+
+
+def write_project(folder, with_commands=True):
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "k.cpp")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(KERNEL)
+    if with_commands:
+        cc = [{"directory": folder, "file": "k.cpp",
+               "arguments": [os.path.join(STAGE, "bin", "q7cc-gnu"), "-O2", "-c", "k.cpp",
+                             "-o", "k.o"]}]
+        with open(os.path.join(folder, "compile_commands.json"), "w") as f:
+            json.dump(cc, f)
+    return path
+
+
+def descendants(pid):
+    """The pids under pid, from /proc."""
+    kids = {}
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                with open("/proc/%s/stat" % p) as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+            kids.setdefault(ppid, []).append(int(p))
+    out, todo = [], [pid]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            out.append(k)
+            todo.append(k)
+    return out
+
+
+def clangd_of(pid):
+    for p in descendants(pid):
+        try:
+            with open("/proc/%d/comm" % p) as f:
+                if f.read().startswith("clangd"):
+                    return p
+        except OSError:
+            pass
+    fail("no clangd under q7cc-clangd")
+
+
+def alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def check_q7_diag(diags, text, unit="utf-16-le", width=2):
+    """The one q7cc finding, placed on `by` in UTF-16 units (or unit's,
+    width bytes each)."""
+    ours = q7(diags)
+    if len(ours) != 1:
+        fail("expected one q7cc diagnostic, got %r" % ours)
+    d = ours[0]
+    line = text.split("\n")[3]
+    start = len(line[:line.index("*by") + 1].encode(unit)) // width
+    want = {"code": "q7-unsupported-param", "severity": 1, "source": "q7cc"}
+    for k, v in want.items():
+        if d.get(k) != v:
+            fail("%s: %r, expected %r" % (k, d.get(k), v))
+    if d["range"]["start"] != {"line": 3, "character": start} or \
+            d["range"]["end"] != {"line": 3, "character": start + 2}:
+        fail("range %r, expected line 3 from character %d (%s)" % (d["range"], start, unit))
+    href = d.get("codeDescription", {}).get("href", "")
+    page = href[len("file://"):].split("#")[0]
+    if not href.startswith("file://") or not os.path.isfile(page) or \
+            "q7-unsupported-param" not in open(page).read():
+        fail("codeDescription %r does not name the rules' page" % href)
+    if "float *" not in d["message"]:
+        fail("message %r" % d["message"])
+
+
+def protocol():
+    # clangd's modes that are no server pass through (VS Code asks --version).
+    v = subprocess.run([os.path.join(STAGE, "bin", "q7cc-clangd"), "--version"],
+                       capture_output=True, text=True)
+    if v.returncode != 0 or "clangd version" not in v.stdout:
+        fail("q7cc-clangd --version: %r" % v)
+    path = write_project(WORK)
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, KERNEL)
+    diags = s.diagnostics(path, lambda d: q7(d) and undeclared(d),
+                          "diagnostics with q7cc's finding beside clangd's error")
+    check_q7_diag(diags, KERNEL)
+    fixed = KERNEL.replace("float *by", "float by")
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 2},
+                                        "contentChanges": [{"text": fixed}]})
+    diags = s.diagnostics(path, lambda d: not q7(d), "q7cc's finding cleared")
+    if not undeclared(diags):
+        # clangd may publish its own a moment later: its error must stay.
+        s.diagnostics(path, undeclared, "clangd's error after the fix")
+    hover = s.request("textDocument/hover", {"textDocument": {"uri": uri(path)},
+                                             "position": {"line": 3, "character": 26}})
+    value = (hover.get("result") or {}).get("contents", {}).get("value", "")
+    if "scale(Tensor x, float by) -> Tensor" not in value or "torch.ops." not in value:
+        fail("hover on the kernel: %r" % value)
+    if "Tensor" not in value.split("q7cc kernel")[0]:
+        fail("hover lost clangd's part: %r" % value)
+    hover = s.request("textDocument/hover", {"textDocument": {"uri": uri(path)},
+                                             "position": {"line": 3, "character": 50}})
+    if "q7cc kernel" in json.dumps(hover):
+        fail("hover on a parameter shows the kernel: %r" % hover)
+    # The schemas changed (the kernel now has one): the editor was told.
+    if "workspace/codeLens/refresh" not in s.asked:
+        fail("no workspace/codeLens/refresh: %r" % s.asked)
+    lenses = s.request("textDocument/codeLens", {"textDocument": {"uri": uri(path)}})["result"]
+    if len(lenses) != 1 or lenses[0]["range"]["start"] != {"line": 3, "character": 24} or \
+            not lenses[0]["command"]["title"].startswith("scale(Tensor x, float by) -> Tensor"):
+        fail("code lens: %r" % lenses)
+    # A burst of incremental edits (debounced, each cancelling the last):
+    # the pointer back, as three one-character insertions and a removal.
+    line = fixed.split("\n")[3]
+    col = len(line[:line.index("by)")].encode("utf-16-le")) // 2
+    version = 2
+    for text in ["x", "*", "y"]:
+        version += 1
+        s.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri(path), "version": version},
+            "contentChanges": [{"range": {"start": {"line": 3, "character": col},
+                                          "end": {"line": 3, "character": col}},
+                                "text": text}]})
+        col += 1
+    version += 1
+    s.notify("textDocument/didChange", {
+        "textDocument": {"uri": uri(path), "version": version},
+        "contentChanges": [{"range": {"start": {"line": 3, "character": col - 3},
+                                      "end": {"line": 3, "character": col - 2}},
+                            "text": ""}, {"range": {"start": {"line": 3, "character": col - 2},
+                                                    "end": {"line": 3, "character": col - 1}},
+                                          "text": ""}]})
+    diags = s.diagnostics(path, lambda d: q7(d), "q7cc's finding after incremental edits")
+    check_q7_diag(diags, KERNEL)
+    # The quick fix: clangd's actions and q7cc's, whose edit fixes it.
+    r = s.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri(path)},
+        "range": {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}},
+        "context": {"diagnostics": q7(diags)}})
+    fixes = [a for a in r.get("result") or [] if a.get("title", "").startswith("q7cc:")]
+    if len(fixes) != 1 or fixes[0]["kind"] != "quickfix":
+        fail("code actions: %r" % r)
+    (edit,) = fixes[0]["edit"]["changes"][uri(path)]
+    lines = KERNEL.split("\n")
+    line = lines[3]
+    u16 = line.encode("utf-16-le")
+    a, b = edit["range"]["start"]["character"] * 2, edit["range"]["end"]["character"] * 2
+    lines[3] = (u16[:a] + edit["newText"].encode("utf-16-le") + u16[b:]).decode("utf-16-le")
+    if lines[3] != KERNEL.split("\n")[3].replace("*by", "by"):
+        fail("the quick fix gives %r" % lines[3])
+    version += 1
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": version},
+                                        "contentChanges": [{"text": "\n".join(lines)}]})
+    s.diagnostics(path, lambda d: not q7(d), "q7cc's finding fixed by the quick fix")
+    r = s.request("shutdown", None)
+    if "error" in r:
+        fail("shutdown: %r" % r)
+    s.notify("exit", None)
+    try:
+        rc = s.proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        fail("q7cc-clangd did not end after exit")
+    if rc != 0:
+        fail("exit status %d after shutdown and exit" % rc)
+
+
+def encoding():
+    """clangd agrees on UTF-8 with a client that offers it: columns in bytes."""
+    path = write_project(WORK)
+    s = Server(WORK)
+    s.initialize(WORK, ["utf-8", "utf-16"])
+    s.open(path, KERNEL)
+    diags = s.diagnostics(path, lambda d: q7(d), "q7cc's finding")
+    check_q7_diag(diags, KERNEL, "utf-8", 1)
+    s.proc.kill()
+
+
+def stuck():
+    """An analysis that never ends is ended at the limit, and the next file's
+    runs: a.cpp's compiler (named q7cc-stuck, so taken for q7cc) sleeps."""
+    path = write_project(WORK)
+    stuck_cc = os.path.join(WORK, "q7cc-stuck")
+    with open(stuck_cc, "w") as f:
+        f.write("#!/bin/sh\nexec sleep 120\n")
+    os.chmod(stuck_cc, 0o755)
+    a = os.path.join(WORK, "a.cpp")
+    atext = "int scale_a(int x) { return x; }\nint b = nope;\n"
+    with open(a, "w") as f:
+        f.write(atext)
+    with open(os.path.join(WORK, "compile_commands.json")) as f:
+        cc = json.load(f)
+    cc.append({"directory": WORK, "file": "a.cpp", "arguments": [stuck_cc, "-c", "a.cpp"]})
+    with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
+        json.dump(cc, f)
+    s = Server(WORK, ["--q7-analysis-limit=4000"])
+    s.initialize(WORK)
+    s.open(a, atext)
+    # While the analysis runs, clangd's messages still come through.
+    s.diagnostics(a, undeclared, "clangd's diagnostics of a.cpp")
+    r = s.request("textDocument/documentSymbol", {"textDocument": {"uri": uri(a)}})
+    if not any(x.get("name", "").startswith("scale") for x in r.get("result") or []):
+        fail("documentSymbol of a.cpp: %r" % r)
+    with open(os.path.join(WORK, "server.log"), errors="replace") as f:
+        if "ended" in f.read():
+            fail("the analysis was ended before clangd's answers came (they waited for it)")
+    s.open(path, KERNEL)
+    s.diagnostics(path, lambda d: q7(d), "k.cpp's analysis after a.cpp's was ended", timeout=20)
+    s.proc.kill()
+    s.proc.wait()
+    with open(os.path.join(WORK, "server.log"), errors="replace") as f:
+        if "a.cpp: q7cc's analysis took over 4000 ms: ended" not in f.read():
+            fail("no word of the analysis ended in the server's log")
+
+
+def no_clangd():
+    """A clangd that ends at once (/bin/false): started again five times,
+    then not; the initialize gets an error, and q7cc's diagnostics still
+    come."""
+    path = write_project(WORK)
+    s = Server(WORK, ["--clangd=/bin/false"])
+    r = s.request("initialize", {"processId": os.getpid(), "rootUri": uri(WORK),
+                                 "capabilities": {}})
+    if "error" not in r:
+        fail("initialize without clangd: %r" % r)
+    s.notify("initialized", {})
+    s.open(path, KERNEL)
+    diags = s.diagnostics(path, lambda d: q7(d), "q7cc's finding without clangd")
+    check_q7_diag(diags, KERNEL)
+    r = s.request("textDocument/hover", {"textDocument": {"uri": uri(path)},
+                                         "position": {"line": 3, "character": 26}})
+    if "error" not in r:
+        fail("hover without clangd: %r" % r)
+    s.proc.kill()
+    s.proc.wait()
+    with open(os.path.join(WORK, "server.log"), errors="replace") as f:
+        log = f.read()
+    if log.count("clangd ended; starting it again") != 5 or "not starting it again" not in log:
+        fail("the restarts: %s" % log)
+
+
+def crash():
+    path = write_project(WORK)
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, KERNEL)
+    s.diagnostics(path, lambda d: q7(d) and undeclared(d), "the first diagnostics")
+    old = clangd_of(s.proc.pid)
+    os.kill(old, signal.SIGKILL)  # (LLVM survives a SIGSEGV sent by kill)
+    s.diagnostics(path, lambda d: q7(d) and undeclared(d),
+                  "clangd's diagnostics again from a new clangd")
+    new = clangd_of(s.proc.pid)
+    if new == old:
+        fail("clangd was not started again")
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 2},
+                                        "contentChanges": [{"text": KERNEL.replace("*by", "by")}]})
+    s.diagnostics(path, lambda d: not q7(d), "q7cc's finding cleared after the restart")
+    hover = s.request("textDocument/hover", {"textDocument": {"uri": uri(path)},
+                                             "position": {"line": 3, "character": 26}})
+    if "scale(Tensor x, float" not in json.dumps(hover):
+        fail("hover after the restart: %r" % hover)
+    s.proc.kill()
+
+
+def gone():
+    path = write_project(WORK)
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, KERNEL)
+    s.diagnostics(path, lambda d: q7(d), "the first diagnostics")
+    clangd = clangd_of(s.proc.pid)
+    s.proc.stdin.close()
+    s.proc.stdout.close()
+    try:
+        s.proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        fail("q7cc-clangd is still running 10 s after the editor went")
+    end = time.time() + 10
+    while alive(clangd) and time.time() < end:
+        time.sleep(0.05)
+    if alive(clangd):
+        fail("clangd (pid %d) outlived q7cc-clangd" % clangd)
+
+
+def not_cxx():
+    """A plain-text file and a C file, each with a compile command whose
+    compiler (named q7cc-logged, so taken for q7cc) notes its runs: never
+    run for them, and still for the C++ file opened after them."""
+    path = write_project(WORK)
+    runs = os.path.join(WORK, "runs")
+    cc = os.path.join(WORK, "q7cc-logged")
+    with open(cc, "w") as f:
+        f.write('#!/bin/sh\necho "$@" >> %s\nexec %s "$@"\n'
+                % (runs, os.path.join(STAGE, "bin", "q7cc-gnu")))
+    os.chmod(cc, 0o755)
+    txt, c = os.path.join(WORK, "notes.txt"), os.path.join(WORK, "plain.c")
+    ttext, ctext = "Q7_KERNEL float *by\n", "int f(void) { return nope; }\n"
+    for p, t in ((txt, ttext), (c, ctext)):
+        with open(p, "w") as f:
+            f.write(t)
+    with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
+        json.dump([{"directory": WORK, "file": os.path.basename(p), "arguments": [cc, "-c", p]}
+                   for p in (path, txt, c)], f)
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(txt, ttext, lang="plaintext")
+    s.open(c, ctext, lang="c")
+    diags = s.diagnostics(c, undeclared, "clangd's error in the C file")
+    if q7(diags):
+        fail("q7cc analysed a C file: %r" % diags)
+    time.sleep(0.5)
+    if os.path.exists(runs):
+        fail("q7cc ran for a file that is not C++: %s" % open(runs).read())
+    s.open(path, KERNEL)
+    s.diagnostics(path, lambda d: q7(d), "q7cc's finding in the C++ file afterwards")
+    if not os.path.exists(runs):
+        fail("the C++ file's analysis did not go through its compile command")
+    if s.proc.poll() is not None:
+        fail("q7cc-clangd ended")
+    s.proc.kill()
+
+
+def no_command():
+    folder = os.path.join(WORK, "loose")
+    path = write_project(folder, with_commands=False)
+    s = Server(folder)
+    s.initialize(folder)
+    s.open(path, KERNEL)
+    diags = s.diagnostics(path, lambda d: len(d) > 0, "clangd's diagnostics")
+    if q7(diags):
+        fail("q7cc analysed a file without a compile command: %r" % diags)
+    # Nothing of q7cc's comes later either: the hover still answers.
+    s.request("textDocument/hover", {"textDocument": {"uri": uri(path)},
+                                     "position": {"line": 3, "character": 26}})
+    if s.proc.poll() is not None:
+        fail("q7cc-clangd ended")
+    s.proc.kill()
+
+
+if __name__ == "__main__":
+    import shutil
+    shutil.rmtree(WORK, ignore_errors=True)
+    os.makedirs(WORK)
+    os.environ["XDG_CACHE_HOME"] = os.path.join(WORK, "cache")
+    {"protocol": protocol, "encoding": encoding, "stuck": stuck, "no_clangd": no_clangd,
+     "crash": crash, "gone": gone, "not_cxx": not_cxx,
+     "no_command": no_command}[SCENARIO]()
+    print("ok: " + SCENARIO)

@@ -1,0 +1,32 @@
+#!/bin/sh
+# editor.nvim: nvim.lua in Neovim (Debian's, headless, -u NONE) against
+# q7cc-clangd on a kernel file whose compile command is q7cc-gnu's.
+#   nvim.sh STAGE WORKDIR
+set -eu
+stage=$1 work=$2
+fail() { echo "FAIL: $*" >&2; exit 1; }
+command -v nvim > /dev/null || fail "nvim is not installed (Debian package neovim; scripts/setup-deps)"
+rm -rf "$work"
+mkdir -p "$work/proj"
+export XDG_CACHE_HOME="$work/cache" XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" \
+	XDG_STATE_HOME="$work/state"
+cat > "$work/proj/k.cpp" <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+
+Q7_KERNEL torch::Tensor scale(const torch::Tensor &x, float *by)
+{
+	int unused = nope;
+	return x;
+}
+CPP
+cat > "$work/proj/compile_commands.json" <<JSON
+[{"directory": "$work/proj", "file": "k.cpp",
+  "arguments": ["$stage/bin/q7cc-gnu", "-O2", "-c", "k.cpp", "-o", "k.o"]}]
+JSON
+status=0
+Q7_SERVER="$stage/bin/q7cc-clangd" Q7_FILE="$work/proj/k.cpp" Q7_OUT="$work/result" \
+	timeout 120 nvim --headless -u NONE -i NONE -c "luafile $(dirname "$0")/nvim.lua" \
+	> "$work/nvim.log" 2>&1 || status=$?
+cat "$work/result" 2>/dev/null || { cat "$work/nvim.log"; fail "nvim wrote no result (status $status)"; }
+[ "$status" = 0 ] && grep -qx ok "$work/result" || { cat "$work/nvim.log"; fail "nvim: status $status"; }
