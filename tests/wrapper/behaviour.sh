@@ -132,13 +132,35 @@ save_temps)
 	ls tmp/q7cc.*/1-k.cpp.o > /dev/null || fail "temporaries not kept"
 	;;
 no_kernels)
+	# A shared library without kernels is the compiler's own link, as
+	# g++ makes it: no message, no twins (an earlier kernel build's go),
+	# the symbols exported; libtool's `$CXX -shared -v` probe shows the
+	# compiler's own link line.
 	printf 'int f(int x) { return x; }\n' > plain.cpp
 	"$q7cc" --q7-toolchain=host -c plain.cpp -o plain.o || fail "compile"
+	: > libp.packed.so
 	"$q7cc" --q7-toolchain=host -shared plain.o -o libp.so 2> err
-	rc=$?
-	[ $rc = 1 ] || fail "status $rc, want 1"
-	grep -q 'no kernels' err || fail "message: $(cat err)"
-	[ ! -e libp.so ] || fail "libp.so left behind"
+	status_and_err $? 0 "" -shared plain.o
+	nm -D --defined-only libp.so | grep -q ' T _Z1fi$' || fail "libp.so does not export f"
+	[ ! -e libp.packed.so ] && [ ! -e libp.stripped.so ] || fail "twins left beside libp.so"
+	"$q7cc" --q7-toolchain=host -shared -v plain.o 2> err
+	status_and_err $? 0 'collect2 .*-shared .*crtbeginS\.o .*plain\.o -lstdc\+\+' -shared -v
+	[ -f a.out ] || fail "no a.out"
+	;;
+no_kernels_gnu)
+	# On a device profile the same link warns (-Wq7-no-kernels), which
+	# -Werror makes an error (no output) and -Wno-q7-no-kernels silences.
+	printf 'int f(int x) { return x; }\n' > plain.cpp
+	"$q7cc" --q7-toolchain=gnu -c plain.cpp -o plain.o || fail "compile"
+	"$q7cc" --q7-toolchain=gnu -shared plain.o -o libp.so 2> err
+	status_and_err $? 0 '^libp\.so: warning: no kernels in this shared-library link: .*\[-Wq7-no-kernels\]$' -shared
+	[ "$(wc -l < err)" = 1 ] || fail "more than the warning: $(cat err)"
+	xtensa-lx106-elf-nm -D --defined-only libp.so | grep -q ' T _Z1fi$' || fail "libp.so does not export f"
+	"$q7cc" --q7-toolchain=gnu -Werror -shared plain.o -o libq.so 2> err
+	status_and_err $? 1 '^libq\.so: error: no kernels .*\[-Werror=q7-no-kernels\]$' -Werror -shared
+	[ ! -e libq.so ] || fail "libq.so written under -Werror"
+	"$q7cc" --q7-toolchain=gnu -Werror -Wno-q7-no-kernels -shared plain.o -o libq.so 2> err
+	status_and_err $? 0 "" -Wno-q7-no-kernels -shared
 	;;
 failed_link)
 	# The link step fails: no image and no manifest may remain.
