@@ -156,12 +156,15 @@ static const char *profile_of_name(const char *argv0)
 	for (int i = 0; i < 3; i++)
 		if (strcmp(base + 5, names[i]) == 0)
 			return names[i];
-	/* q7cc-gnu-g++, q7cc-host-g++: icecream distributes a compile only
-	 * when its compiler's name holds "g++" (or "clang++"), and runs that
-	 * name on the remote host (docs/driver.md, "icecream"). */
+	/* q7cc-gnu-g++, q7cc-host-g++ (and -gcc, the C driver names):
+	 * icecream distributes a compile only when its compiler's name holds
+	 * "g++" or "gcc" (or clang's), takes a "gcc" for a C compiler, and
+	 * runs GCC's name on the remote host (docs/driver.md, "icecream"). */
 	for (int i = Q7_PROFILE_GNU; i <= Q7_PROFILE_HOST; i++) {
 		size_t n = strlen(names[i]);
-		if (strncmp(base + 5, names[i], n) == 0 && strcmp(base + 5 + n, "-g++") == 0)
+		const char *tail = base + 5 + n;
+		if (strncmp(base + 5, names[i], n) == 0 &&
+		    (strcmp(tail, "-g++") == 0 || strcmp(tail, "-gcc") == 0))
 			return names[i];
 	}
 	return NULL;

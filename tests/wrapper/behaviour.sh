@@ -525,11 +525,14 @@ profile_names)
 	Q7_TOOLCHAIN=gnu "$bin/q7cc-host" -### -c a.cpp 2> out
 	grep -q 'xtensa-lx106-elf-g++' out && fail "Q7_TOOLCHAIN won over the name: $(cat out)"
 	grep -q -- '-fPIC' out || fail "q7cc-host did not compile for the host: $(cat out)"
-	# q7cc-gnu-g++, q7cc-host-g++: the names icecream distributes.
+	# q7cc-gnu-g++, q7cc-host-g++, and the C names q7cc-gnu-gcc,
+	# q7cc-host-gcc: the names icecream distributes.
 	for p in gnu host; do
-		[ -x "$bin/q7cc-$p-g++" ] || fail "q7cc-$p-g++ is not staged"
-		Q7_TOOLCHAIN=xt "$bin/q7cc-$p-g++" --version > out 2>&1
-		grep -q "(profile $p)" out || fail "q7cc-$p-g++ --version: $(cat out)"
+		for d in g++ gcc; do
+			[ -x "$bin/q7cc-$p-$d" ] || fail "q7cc-$p-$d is not staged"
+			Q7_TOOLCHAIN=xt "$bin/q7cc-$p-$d" --version > out 2>&1
+			grep -q "(profile $p)" out || fail "q7cc-$p-$d --version: $(cat out)"
+		done
 	done
 	ln -s "$q7cc" mine/q7cc-xt-g++
 	Q7_TOOLCHAIN=host mine/q7cc-xt-g++ --version > out 2>&1
