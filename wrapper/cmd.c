@@ -149,17 +149,17 @@ static void bundle(const struct q7_profile *p, bool compile, bool c, struct q7_s
 	}
 }
 
-bool q7_cmd_c_only(const struct q7_inv *inv)
+bool q7_cmd_c_only(const struct q7_profile *p, const struct q7_inv *inv)
 {
 	bool any = false;
 	for (size_t i = 0; i < inv->n; i++) {
 		enum q7_input_kind k = inv->u[i].input;
 		if (k == Q7_IN_C)
 			any = true;
-		else if (k && k != Q7_IN_LINK)
+		else if (k == Q7_IN_CXX || k == Q7_IN_CXX_PP || (k && k != Q7_IN_LINK && !p->c_name))
 			return false;
 	}
-	return any;
+	return any || p->c_name;
 }
 
 /* The user's flags, the vendor includes, the user's includes, then q7cc's
@@ -190,7 +190,7 @@ void q7_cmd_compile(const struct q7_profile *p, const struct q7_inv *inv, const 
 
 void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, struct q7_strvec *cmd)
 {
-	bool c = q7_cmd_c_only(inv);
+	bool c = q7_cmd_c_only(p, inv);
 	q7_sv_add(cmd, c ? p->cc : p->cxx);
 	bundle(p, false, c, cmd);
 	for (size_t i = 0; i < inv->n; i++) {
@@ -245,7 +245,7 @@ static void add_device_libs(const char *const *libs, const char *rt, bool softfp
 static void user_line(const struct q7_profile *p, const struct q7_inv *inv, const char *out,
                       char *const *objs, struct q7_strvec *cmd)
 {
-	q7_sv_add(cmd, q7_cmd_c_only(inv) ? p->cc : p->cxx);
+	q7_sv_add(cmd, q7_cmd_c_only(p, inv) ? p->cc : p->cxx);
 	bool gnu = p->kind == Q7_PROFILE_GNU;
 	bool script = false;
 	for (size_t i = 0; i < inv->n; i++) {

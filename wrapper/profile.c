@@ -170,6 +170,14 @@ static const char *profile_of_name(const char *argv0)
 	return NULL;
 }
 
+/* q7cc-gnu-gcc, q7cc-host-gcc: the C driver names. */
+static bool called_as_c(const char *argv0)
+{
+	const char *base = argv0 ? q7_path_basename(argv0) : "";
+	size_t n = strlen(base);
+	return profile_of_name(argv0) && n > 4 && strcmp(base + n - 4, "-gcc") == 0;
+}
+
 /* True when q7cc's parent is a compiler cache. */
 static bool under_compiler_cache(void)
 {
@@ -223,6 +231,7 @@ int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv
 	bool from_env = false;
 	if (!choice)
 		choice = profile_of_name(argv0);
+	p->c_name = called_as_c(argv0);
 	if (!choice && (choice = env("Q7_TOOLCHAIN")))
 		from_env = true;
 	char *found = NULL;
