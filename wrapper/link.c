@@ -256,12 +256,20 @@ static int own_link(struct link *l)
 	}
 	q7_step_note(d, "no kernels: the compiler's own link");
 	const char *so = q7_outset_add(&l->set, l->set.head);
-	char *stripped = q7_xasprintf("%s.stripped.so", l->base);
-	char *packed = q7_xasprintf("%s.packed.so", l->base);
-	q7_outset_drop(&l->set, stripped);
-	q7_outset_drop(&l->set, packed);
-	free(stripped);
-	free(packed);
+	/* What a kernel link of -o wrote before (one image's twins, or with
+	 * --q7-multicore the eight images and theirs) goes. */
+	int n = d->inv.multicore ? Q7_NUM_CORES : 1;
+	for (int i = 0; i < n; i++) {
+		char *stem = d->inv.multicore ? q7_xasprintf("%s_cpu%d", l->base, i)
+		                              : q7_xstrdup(l->base);
+		static const char *const twins[] = {".so", ".stripped.so", ".packed.so"};
+		for (int t = d->inv.multicore ? 0 : 1; t < 3; t++) {
+			char *old = q7_xasprintf("%s%s", stem, twins[t]);
+			q7_outset_drop(&l->set, old);
+			free(old);
+		}
+		free(stem);
+	}
 	struct q7_strvec objs = {0}, cmd = {0};
 	for (size_t i = 0; i < l->nin; i++)
 		if (l->in[i].kind == INPUT_COMPILED)
@@ -716,12 +724,15 @@ int q7_mode_link(struct q7_drv *d)
 		rc = collect_records(&l, &ops);
 	bool own = !rc && ops.n == 0 && !d->dry;
 	const char *lto = q7_drv_lto(d);
+	/* The set is named once the records say which it is; a link that
+	 * failed before still names it, so that the failure removes the
+	 * previous build's. */
 	if (own)
 		rc = own_link(&l);
-	else if (!rc && lto)
-		rc = q7_drv_refuse_lto(l.out, lto);
-	else if (!rc)
+	else if (l.base)
 		name_images(&l);
+	if (!rc && !own && lto)
+		rc = q7_drv_refuse_lto(l.out, lto);
 	if (!rc && !own)
 		rc = make_wrapper(&l, &ops, cpp);
 	if (!rc && !own)
