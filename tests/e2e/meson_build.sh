@@ -17,8 +17,8 @@ rm -rf "$work"
 mkdir -p "$work/p"
 cd "$work"
 unset Q7_TOOLCHAIN Q7CC_REAL_CXX Q7CC_REAL_CC Q7CC_ACTIVE || true
-cp "$src/tests/e2e/meson/"* "$src/tests/e2e/cproj/kernel.cpp" "$src/tests/e2e/cproj/helper.c" \
-	"$src/tests/e2e/cproj/helper.h" p/
+cp "$src/tests/e2e/meson/"* "$src/tests/e2e/libtool/plain.c" "$src/tests/e2e/cproj/kernel.cpp" \
+	"$src/tests/e2e/cproj/helper.c" "$src/tests/e2e/cproj/helper.h" p/
 bin=$stage/bin
 if [ "$profile" = host ]; then
 	CC="$bin/q7cc-host-gcc" CXX="$bin/q7cc-host-g++" meson setup p/b p > setup.log 2>&1 ||
