@@ -156,6 +156,9 @@ no_kernels_gnu)
 	status_and_err $? 0 '^libp\.so: warning: no kernels in this shared-library link: .*\[-Wq7-no-kernels\]$' -shared
 	[ "$(wc -l < err)" = 1 ] || fail "more than the warning: $(cat err)"
 	xtensa-lx106-elf-nm -D --defined-only libp.so | grep -q ' T _Z1fi$' || fail "libp.so does not export f"
+	# Not a custom-op image: q7-run says so before the core jumps to 0.
+	"$q7cc" --q7-run --target=emulated --list libp.so 2> err
+	status_and_err $? 1 'libp\.so: no entry point: not a custom-op image' q7-run --list
 	"$q7cc" --q7-toolchain=gnu -Werror -shared plain.o -o libq.so 2> err
 	status_and_err $? 1 '^libq\.so: error: no kernels .*\[-Werror=q7-no-kernels\]$' -Werror -shared
 	[ ! -e libq.so ] || fail "libq.so written under -Werror"
