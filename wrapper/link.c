@@ -235,12 +235,29 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
  * custom-op library: an ordinary shared library beside it, libtool's
  * `$CXX -shared -v conftest.o` probe, a configure's check. When unsure,
  * behave as the compiler: this is its own link of the user's line, into
- * the set's head, with no wrapper, strip or pack (the twins an earlier
- * kernel build left go). A device profile says so (-Wq7-no-kernels, an
- * error under -Werror); the host profile says nothing, as its compiler. */
+ * the set's head, with no wrapper, strip or pack. A device profile says
+ * so (-Wq7-no-kernels, an error under -Werror); the host profile says
+ * nothing, as its compiler. */
 static int own_link(struct link *l)
 {
 	struct q7_drv *d = l->d;
+	q7_step_note(d, "no kernels: the compiler's own link");
+	/* The set is -o alone; what a kernel link of -o wrote before (one
+	 * image's twins, or with --q7-multicore the eight images and theirs)
+	 * goes, as a failure removes it too. */
+	const char *so = q7_outset_add(&l->set, l->set.head);
+	int n = d->inv.multicore ? Q7_NUM_CORES : 1;
+	for (int i = 0; i < n; i++) {
+		char *stem = d->inv.multicore ? q7_xasprintf("%s_cpu%d", l->base, i)
+		                              : q7_xstrdup(l->base);
+		static const char *const twins[] = {".so", ".stripped.so", ".packed.so"};
+		for (int t = d->inv.multicore ? 0 : 1; t < 3; t++) {
+			char *old = q7_xasprintf("%s%s", stem, twins[t]);
+			q7_outset_drop(&l->set, old);
+			free(old);
+		}
+		free(stem);
+	}
 	if (d->prof.kind != Q7_PROFILE_HOST) {
 		struct q7_diags diags = {0};
 		q7_diags_add(&diags, Q7_SEV_WARNING, l->out, 0, 0, "q7-no-kernels",
@@ -253,22 +270,6 @@ static int own_link(struct link *l)
 		q7_diags_free(&diags);
 		if (errors)
 			return Q7_EXIT_ERROR;
-	}
-	q7_step_note(d, "no kernels: the compiler's own link");
-	const char *so = q7_outset_add(&l->set, l->set.head);
-	/* What a kernel link of -o wrote before (one image's twins, or with
-	 * --q7-multicore the eight images and theirs) goes. */
-	int n = d->inv.multicore ? Q7_NUM_CORES : 1;
-	for (int i = 0; i < n; i++) {
-		char *stem = d->inv.multicore ? q7_xasprintf("%s_cpu%d", l->base, i)
-		                              : q7_xstrdup(l->base);
-		static const char *const twins[] = {".so", ".stripped.so", ".packed.so"};
-		for (int t = d->inv.multicore ? 0 : 1; t < 3; t++) {
-			char *old = q7_xasprintf("%s%s", stem, twins[t]);
-			q7_outset_drop(&l->set, old);
-			free(old);
-		}
-		free(stem);
 	}
 	struct q7_strvec objs = {0}, cmd = {0};
 	for (size_t i = 0; i < l->nin; i++)

@@ -149,7 +149,8 @@ no_kernels)
 	;;
 no_kernels_gnu)
 	# On a device profile the same link warns (-Wq7-no-kernels), which
-	# -Werror makes an error (no output) and -Wno-q7-no-kernels silences.
+	# -Werror makes an error (which removes the library the link before
+	# wrote, as any failed link) and -Wno-q7-no-kernels silences.
 	printf 'int f(int x) { return x; }\n' > plain.cpp
 	"$q7cc" --q7-toolchain=gnu -c plain.cpp -o plain.o || fail "compile"
 	"$q7cc" --q7-toolchain=gnu -shared plain.o -o libp.so 2> err
@@ -159,10 +160,10 @@ no_kernels_gnu)
 	# Not a custom-op image: q7-run says so before the core jumps to 0.
 	"$q7cc" --q7-run --target=emulated --list libp.so 2> err
 	status_and_err $? 1 'libp\.so: no entry point: not a custom-op image' q7-run --list
-	"$q7cc" --q7-toolchain=gnu -Werror -shared plain.o -o libq.so 2> err
-	status_and_err $? 1 '^libq\.so: error: no kernels .*\[-Werror=q7-no-kernels\]$' -Werror -shared
-	[ ! -e libq.so ] || fail "libq.so written under -Werror"
-	"$q7cc" --q7-toolchain=gnu -Werror -Wno-q7-no-kernels -shared plain.o -o libq.so 2> err
+	"$q7cc" --q7-toolchain=gnu -Werror -shared plain.o -o libp.so 2> err
+	status_and_err $? 1 '^libp\.so: error: no kernels .*\[-Werror=q7-no-kernels\]$' -Werror -shared
+	[ ! -e libp.so ] || fail "libp.so left under -Werror (a failed link removes it)"
+	"$q7cc" --q7-toolchain=gnu -Werror -Wno-q7-no-kernels -shared plain.o -o libp.so 2> err
 	status_and_err $? 0 "" -Wno-q7-no-kernels -shared
 	;;
 failed_link)
