@@ -57,7 +57,9 @@ add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/debian/changelog.gz
 add_custom_target(q7cc_changelog ALL DEPENDS ${CMAKE_BINARY_DIR}/debian/changelog.gz)
 install(FILES ${CMAKE_CURRENT_LIST_DIR}/debian/copyright ${CMAKE_BINARY_DIR}/debian/changelog.gz
         DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/q7cc)
-install(FILES ${CMAKE_CURRENT_LIST_DIR}/debian/lintian-overrides
+configure_file(${CMAKE_CURRENT_LIST_DIR}/debian/lintian-overrides.in
+               ${CMAKE_BINARY_DIR}/debian/lintian-overrides @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/debian/lintian-overrides
         DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides RENAME q7cc)
 
 # Manual pages (docs/man), gzip -9n, each other name of a program a link
