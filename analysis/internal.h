@@ -31,6 +31,7 @@
 #define Q7_RULE_MULTICORE_ACCESSOR "q7-multicore-accessor"
 #define Q7_RULE_UNKNOWN_KERNEL "q7-unknown-kernel"
 #define Q7_RULE_FOREIGN_PP "q7-foreign-preprocessed"
+#define Q7_RULE_NO_KERNELS "q7-no-kernels"
 
 struct q7_rule {
 	const char *name;

@@ -15,6 +15,7 @@ const struct q7_rule q7_rules[] = {
 	{Q7_RULE_MEMBER, Q7_SEV_ERROR, "a kernel is a member function", false},
 	{Q7_RULE_MULTICORE_ACCESSOR, Q7_SEV_WARNING, "a multicore kernel uses a standard or streaming accessor, which race between cores", false},
 	{Q7_RULE_NAME_LENGTH, Q7_SEV_ERROR, "a kernel's name has 32 characters or more", false},
+	{Q7_RULE_NO_KERNELS, Q7_SEV_WARNING, "a device profile's shared-library link has no kernels: the compiler's own link, no image", false},
 	{Q7_RULE_OVERLOAD, Q7_SEV_ERROR, "a kernel's name is overloaded", false},
 	{Q7_RULE_PROFILE_KIND, Q7_SEV_WARNING, "the profile's runtime cannot pass a parameter of this kind", false},
 	{Q7_RULE_RETURN, Q7_SEV_ERROR, "a kernel does not return exactly one Tensor", false},

@@ -27,16 +27,23 @@ function(_q7cc_driver out toolchain)
 endfunction()
 
 # True when q7cc's rule for "-g among the flags" (no strip, no pack) holds
-# for opts: the last -g option decides, and -g0 turns it off.
+# for opts: the last -g option decides, -g0 turns it off, and --q7-pack
+# packs anyway.
 function(_q7cc_debug out)
   set(debug FALSE)
+  set(pack FALSE)
   foreach(opt IN LISTS ARGN)
     if(opt STREQUAL "-g0")
       set(debug FALSE)
     elseif(opt MATCHES "^-g")
       set(debug TRUE)
+    elseif(opt STREQUAL "--q7-pack")
+      set(pack TRUE)
     endif()
   endforeach()
+  if(pack)
+    set(debug FALSE)
+  endif()
   set(${out} ${debug} PARENT_SCOPE)
 endfunction()
 
@@ -68,7 +75,7 @@ Builds lib<name>.so in the current binary folder with q7cc, and the files
 its link writes: lib<name>.stripped.so and lib<name>.packed.so; with
 MULTICORE, lib<name>.so is the manifest and each lib<name>_cpuN.so (N 0..7)
 has its own. COMPILE_OPTIONS containing -g: no stripped or packed files
-(q7cc's rule). SHAPE_SOURCES are the vendor's shape files, whose
+(q7cc's rule), unless --q7-pack is among them too. SHAPE_SOURCES are the vendor's shape files, whose
 NEURON_LIBRARY blocks name the compute functions; they are compiled and
 linked with the sources, as in examples/neuron_sample. TOOLCHAIN picks
 q7cc-<profile>; else the variable Q7CC_TOOLCHAIN; else q7cc chooses.

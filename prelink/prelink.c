@@ -178,6 +178,13 @@ static int parse_image(struct q7_pl_img *im, struct q7_err *err)
 		           im->hi - im->lo, MAX_IMAGE_SPAN);
 		return 1;
 	}
+	/* A shared library linked without kernels (the compiler's own link)
+	 * has no runtime, so no entry: the core would jump to address 0. */
+	if (im->entry == 0) {
+		q7_err_set(err, im->name, "no entry point: not a custom-op image (a shared "
+		           "library linked without kernels?)");
+		return 1;
+	}
 	if (im->entry < im->lo || im->entry >= im->file_hi) {
 		q7_err_set(err, im->name, "entry point 0x%x is outside the loadable bytes", im->entry);
 		return 1;

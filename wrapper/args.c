@@ -236,6 +236,7 @@ static int take_option(struct q7_inv *inv, struct q7_unit *u, struct seen *seen,
 	case Q7_ID_Q7_LINT: seen->lint = true; break;
 	case Q7_ID_Q7_HELP: seen->help = true; break;
 	case Q7_ID_Q7_MULTICORE: inv->multicore = true; break;
+	case Q7_ID_Q7_PACK: inv->pack = true; break;
 	case Q7_ID_Q7_EMIT:
 		if (!*u->value) {
 			q7_error("--q7-emit-wrapper= needs a file name");

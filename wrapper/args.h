@@ -54,6 +54,7 @@ struct q7_inv {
 	bool verbose;        /* -v with something to do */
 	bool debug;          /* -g among the user's flags (no strip/pack) */
 	bool multicore;      /* --q7-multicore */
+	bool pack;           /* --q7-pack: strip and pack under -g too */
 	int color;           /* -1 auto, 0 never, 1 always */
 	const char *output;  /* -o, or NULL */
 	const char *toolchain; /* --q7-toolchain=, or NULL */

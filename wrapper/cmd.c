@@ -149,17 +149,17 @@ static void bundle(const struct q7_profile *p, bool compile, bool c, struct q7_s
 	}
 }
 
-bool q7_cmd_c_only(const struct q7_inv *inv)
+bool q7_cmd_c_only(const struct q7_profile *p, const struct q7_inv *inv)
 {
 	bool any = false;
 	for (size_t i = 0; i < inv->n; i++) {
 		enum q7_input_kind k = inv->u[i].input;
 		if (k == Q7_IN_C)
 			any = true;
-		else if (k && k != Q7_IN_LINK)
+		else if (k == Q7_IN_CXX || k == Q7_IN_CXX_PP || (k && k != Q7_IN_LINK && !p->c_name))
 			return false;
 	}
-	return any;
+	return any || p->c_name;
 }
 
 /* The user's flags, the vendor includes, the user's includes, then q7cc's
@@ -190,7 +190,7 @@ void q7_cmd_compile(const struct q7_profile *p, const struct q7_inv *inv, const 
 
 void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, struct q7_strvec *cmd)
 {
-	bool c = q7_cmd_c_only(inv);
+	bool c = q7_cmd_c_only(p, inv);
 	q7_sv_add(cmd, c ? p->cc : p->cxx);
 	bundle(p, false, c, cmd);
 	for (size_t i = 0; i < inv->n; i++) {
@@ -240,10 +240,12 @@ static void add_device_libs(const char *const *libs, const char *rt, bool softfp
 	q7_sv_add(cmd, "-Wl,--end-group");
 }
 
-void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
-                        struct q7_strvec *cmd)
+/* The user's line, translated. For the own link (out set): -o names out
+ * and each source is its object in objs, in order. */
+static void user_line(const struct q7_profile *p, const struct q7_inv *inv, const char *out,
+                      char *const *objs, struct q7_strvec *cmd)
 {
-	q7_sv_add(cmd, q7_cmd_c_only(inv) ? p->cc : p->cxx);
+	q7_sv_add(cmd, q7_cmd_c_only(p, inv) ? p->cc : p->cxx);
 	bool gnu = p->kind == Q7_PROFILE_GNU;
 	bool script = false;
 	for (size_t i = 0; i < inv->n; i++) {
@@ -256,21 +258,46 @@ void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
 			script = true;
 			continue;
 		}
-		if (q7_profile_keeps(p, u))
+		if (out && q7_unit_id(u) == Q7_ID_OUTPUT) {
+			q7_sv_add(cmd, "-o");
+			q7_sv_add(cmd, out);
+		} else if (objs && u->input && u->input != Q7_IN_LINK) {
+			q7_sv_add(cmd, *objs++);
+		} else if (q7_profile_keeps(p, u)) {
 			q7_unit_add(u, cmd);
+		}
 	}
-	if (gnu && inv->mode == Q7_MODE_LINK_EXE) {
+	if (out && !inv->output) { /* a.out, as the compiler's default */
+		q7_sv_add(cmd, "-o");
+		q7_sv_add(cmd, out);
+	}
+	if (gnu && (inv->mode == Q7_MODE_LINK_EXE || inv->mode == Q7_MODE_LINK_SHARED)) {
 		/* The cross gcc has no libstdc++ and picolibc's crt0 wants
 		 * picolibc's memory layout; a device executable is never run, so
-		 * it links bare against picolibc (what CMake's probes need). */
+		 * it links bare against picolibc (what CMake's probes need), and
+		 * so does a shared library without kernels. */
+		bool exe = inv->mode == Q7_MODE_LINK_EXE;
 		q7_sv_add(cmd, "-nostartfiles");
 		q7_sv_add(cmd, "-nodefaultlibs");
-		if (!script)
+		if (exe && !script)
 			q7_sv_add(cmd, "-Wl,--entry=main");
-		/* -ldummyhost: picolibc's stdin/stdout/stderr. */
+		/* -ldummyhost: picolibc's stdin/stdout/stderr, for an executable. */
 		static const char *const libs[] = {"-lc", "-lm", "-ldummyhost", NULL};
-		add_device_libs(libs, NULL, true, cmd);
+		static const char *const shlibs[] = {"-lc", "-lm", NULL};
+		add_device_libs(exe ? libs : shlibs, NULL, true, cmd);
 	}
+}
+
+void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
+                        struct q7_strvec *cmd)
+{
+	user_line(p, inv, NULL, NULL, cmd);
+}
+
+void q7_cmd_own_link(const struct q7_profile *p, const struct q7_inv *inv, const char *out,
+                     char *const *objs, struct q7_strvec *cmd)
+{
+	user_line(p, inv, out, objs, cmd);
 }
 
 /* ---- link -------------------------------------------------------------- */
@@ -376,6 +403,17 @@ static void add_objects(char *const *objs, const char *wrapper_obj, struct q7_st
 		q7_sv_add(cmd, wrapper_obj);
 }
 
+/* -nostdlib or -nodefaultlibs on the line. */
+static bool no_default_libs(const struct q7_inv *inv)
+{
+	for (size_t i = 0; i < inv->n; i++) {
+		const char *t = inv->u[i].input ? NULL : inv->u[i].tok[0];
+		if (t && (strcmp(t, "-nostdlib") == 0 || strcmp(t, "-nodefaultlibs") == 0))
+			return true;
+	}
+	return false;
+}
+
 void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const char *out,
                  char *const *objs, const char *wrapper_obj, int core, struct q7_strvec *cmd)
 {
@@ -437,6 +475,14 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 		char *rt = q7_prefix_path("lib/q7cc/host/libq7rt.a");
 		q7_sv_add(cmd, rt);
 		free(rt);
+		/* Under -nostdlib (libtool's C++ links, which name the
+		 * compiler's libraries themselves, before the runtime) the
+		 * runtime needs them after it, as the compiler would put them. */
+		if (no_default_libs(inv)) {
+			q7_sv_add(cmd, "-lstdc++");
+			q7_sv_add(cmd, "-lm");
+			q7_sv_add(cmd, "-lc");
+		}
 		break;
 	}
 	}

@@ -118,6 +118,12 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 	struct q7_op_table ops = {0};
 	bool analysed, lint_failed;
 	rc = run_with_lint(d, cmd.v, &in, cxx ? 1 : 0, &ops, &analysed, &lint_failed);
+	const char *lto = q7_drv_lto(d);
+	if (lto && rc == 0 && !lint_failed && ops.n && !d->dry) {
+		q7_output_remove(written);
+		rc = q7_drv_refuse_lto(in.name, lto);
+		lint_failed = true; /* nothing to commit */
+	}
 	if (d->dry) {
 		if (analysed)
 			q7_step_note(d, "attach records to %s", obj);

@@ -21,6 +21,7 @@ static const char usage[] =
 	"                              q7cc-gnu or q7cc-host, else $Q7_TOOLCHAIN, else\n"
 	"                              detected: xt, then gnu)\n"
 	"  --q7-multicore              link eight images <base>_cpuN.so; -o names a manifest\n"
+	"  --q7-pack                   strip and pack the image(s) under -g too\n"
 	"  --q7-kernel=NAME[,NAME...]  NAME is a kernel even without Q7_KERNEL\n"
 	"  --q7-emit-wrapper=FILE      also write the generated wrapper.cpp to FILE\n"
 	"  --q7-print-schema FILES...  print the schemas of sources, objects, archives\n"
@@ -89,16 +90,8 @@ static void check_kernel_flag(const struct q7_drv *d)
 			           d->inv.u[i].tok[0]);
 }
 
-/* -flto (CMake's INTERPROCEDURAL_OPTIMIZATION) is refused where q7cc
- * makes kernel objects and images: an LTO object holds IR, not code, and
- * the image link (-nostdlib, a relocatable first link, the packer) has no
- * LTO plugin; the build would fail deep in the link. The last of -flto and
- * -fno-lto decides, as with GCC. Returns 0 or Q7_EXIT_USAGE. */
-static int refuse_lto(const struct q7_drv *d)
+const char *q7_drv_lto(const struct q7_drv *d)
 {
-	enum q7_mode m = d->inv.mode;
-	if (m != Q7_MODE_COMPILE && m != Q7_MODE_LINK_SHARED)
-		return 0;
 	const char *lto = NULL;
 	for (size_t i = 0; i < d->inv.n; i++) {
 		const struct q7_unit *u = &d->inv.u[i];
@@ -110,11 +103,15 @@ static int refuse_lto(const struct q7_drv *d)
 		else if (strcmp(t, "-fno-lto") == 0)
 			lto = NULL;
 	}
-	if (!lto)
-		return 0;
-	q7_error("%s: link-time optimisation is not supported for custom-op kernels (the device "
-	         "image's link needs code, not IR, in every object); drop it (CMake: "
-	         "INTERPROCEDURAL_OPTIMIZATION OFF for this target)", lto);
+	return lto;
+}
+
+int q7_drv_refuse_lto(const char *what, const char *lto)
+{
+	q7_error("%s: %s: link-time optimisation is not supported for custom-op kernels (the "
+	         "device image's link needs code, not IR, in the kernels' objects and the "
+	         "generated wrapper); drop it for the kernels (CMake: INTERPROCEDURAL_OPTIMIZATION "
+	         "OFF for this target)", what, lto);
 	return Q7_EXIT_USAGE;
 }
 
@@ -222,9 +219,6 @@ int q7_driver_main(int argc, char **argv)
 	if (rc)
 		goto out;
 	check_kernel_flag(&d);
-	rc = refuse_lto(&d);
-	if (rc)
-		goto out;
 	d.dry = d.inv.dry_run;
 	d.verbose = d.inv.verbose;
 	if (d.inv.mode != Q7_MODE_HELP) {

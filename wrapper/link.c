@@ -227,14 +227,58 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 	}
 	if (rc == 0)
 		name_ops(l, ops);
-	if (rc == 0 && ops->n == 0) {
-		q7_error("%s: no kernels in this shared-library link: mark kernel functions "
-		         "with Q7_KERNEL from <q7/kernel.h>, name them with --q7-kernel=NAME "
-		         "when compiling, or link the shape file whose NEURON_LIBRARY block names "
-		         "them", l->out);
-		rc = Q7_EXIT_ERROR;
-	}
 	q7_ops_free(&all);
+	return rc;
+}
+
+/* A shared-library link whose inputs carry no kernel records is not a
+ * custom-op library: an ordinary shared library beside it, libtool's
+ * `$CXX -shared -v conftest.o` probe, a configure's check. When unsure,
+ * behave as the compiler: this is its own link of the user's line, into
+ * the set's head, with no wrapper, strip or pack. A device profile says
+ * so (-Wq7-no-kernels, an error under -Werror); the host profile says
+ * nothing, as its compiler. */
+static int own_link(struct link *l)
+{
+	struct q7_drv *d = l->d;
+	q7_step_note(d, "no kernels: the compiler's own link");
+	/* The set is -o alone; what a kernel link of -o wrote before (one
+	 * image's twins, or with --q7-multicore the eight images and theirs)
+	 * goes, as a failure removes it too. */
+	const char *so = q7_outset_add(&l->set, l->set.head);
+	int n = d->inv.multicore ? Q7_NUM_CORES : 1;
+	for (int i = 0; i < n; i++) {
+		char *stem = d->inv.multicore ? q7_xasprintf("%s_cpu%d", l->base, i)
+		                              : q7_xstrdup(l->base);
+		static const char *const twins[] = {".so", ".stripped.so", ".packed.so"};
+		for (int t = d->inv.multicore ? 0 : 1; t < 3; t++) {
+			char *old = q7_xasprintf("%s%s", stem, twins[t]);
+			q7_outset_drop(&l->set, old);
+			free(old);
+		}
+		free(stem);
+	}
+	if (d->prof.kind != Q7_PROFILE_HOST) {
+		struct q7_diags diags = {0};
+		q7_diags_add(&diags, Q7_SEV_WARNING, l->out, 0, 0, "q7-no-kernels",
+		             "no kernels in this shared-library link: linked as %s links it, no "
+		             "device image (mark kernel functions with Q7_KERNEL from <q7/kernel.h>, "
+		             "name them with --q7-kernel=NAME when compiling, or link the shape "
+		             "file whose NEURON_LIBRARY block names them)",
+		             q7_path_basename(d->prof.cxx));
+		size_t errors = q7_drv_report(d, &diags);
+		q7_diags_free(&diags);
+		if (errors)
+			return Q7_EXIT_ERROR;
+	}
+	struct q7_strvec objs = {0}, cmd = {0};
+	for (size_t i = 0; i < l->nin; i++)
+		if (l->in[i].kind == INPUT_COMPILED)
+			q7_sv_add(&objs, l->in[i].path);
+	q7_cmd_own_link(&d->prof, &d->inv, so, objs.v, &cmd);
+	int rc = q7_step_run(d, cmd.v, NULL);
+	q7_sv_free(&objs);
+	q7_sv_free(&cmd);
 	return rc;
 }
 
@@ -273,6 +317,17 @@ static int make_wrapper(struct link *l, const struct q7_op_table *ops, const cha
 	return 0;
 }
 
+/* -g among the user's flags: a debug build, whose images the vendor's
+ * rule leaves unstripped and unpacked (docs/vendor-flow.md, "The five
+ * phases"), unless --q7-pack asks for the stripped and packed twins
+ * anyway (made from a stripped copy; the image keeps its debug
+ * information): autotools' default -g -O2, CMake's Debug and
+ * RelWithDebInfo. */
+static bool unpacked(const struct q7_drv *d)
+{
+	return d->inv.debug && !d->inv.pack;
+}
+
 /* The set: each image (-o itself on a single core) with its stripped
  * and packed twins, then the manifest. A -g link writes no twins, and
  * removes those of an earlier build, which would not match its image. */
@@ -287,7 +342,7 @@ static void name_images(struct link *l)
 		char *packed = q7_xasprintf("%s.packed.so", stem);
 		m->name = multi ? q7_xasprintf("%s.so", stem) : q7_xstrdup(l->set.head);
 		m->so = q7_outset_add(&l->set, m->name);
-		if (l->d->inv.debug) {
+		if (unpacked(l->d)) {
 			q7_outset_drop(&l->set, stripped);
 			q7_outset_drop(&l->set, packed);
 		} else {
@@ -569,7 +624,7 @@ static int pack_images(struct link *l)
 	 * (docs/vendor-flow.md, "The five phases"). Host images are packed
 	 * too, so every profile gives the same outputs; q7-run loads the .so
 	 * itself. */
-	if (d->inv.debug)
+	if (unpacked(d))
 		return 0;
 	for (int i = 0; i < l->nimg; i++) {
 		struct image *m = &l->img[i];
@@ -609,15 +664,17 @@ static int pack_images(struct link *l)
  * <name>.packed.so otherwise fails later, far from the cause. */
 static void note_debug_images(const struct link *l)
 {
-	if (!l->d->inv.debug || l->d->dry)
+	if (!unpacked(l->d) || l->d->dry)
 		return;
 	if (l->d->inv.multicore)
 		q7_note("%s: -g: the images to load are %s_cpu0.so ... %s_cpu7.so, as the manifest "
-		        "names them (not stripped); no packed images were written (link without -g "
-		        "for them)", l->out, l->base, l->base);
+		        "names them (not stripped); no packed images were written (add --q7-pack "
+		        "to the link's flags, or link without -g, for them)", l->out, l->base,
+		        l->base);
 	else
 		q7_note("%s: -g: this is the image to load (not stripped); no packed image was "
-		        "written (%s.packed.so: link without -g for it)", l->out, l->base);
+		        "written (%s.packed.so: add --q7-pack to the link's flags, or link without "
+		        "-g, for it)", l->out, l->base);
 }
 
 /* Multicore: -o names a text manifest of the eight images (CMake checks
@@ -660,26 +717,36 @@ int q7_mode_link(struct q7_drv *d)
 		/* Named after the file -o names through its links (outset.h);
 		 * the ops' namespace stays -o's own name. */
 		l.base = q7_path_strip_ext(l.set.head, ".so");
-		name_images(&l);
 		rc = collect_inputs(&l);
 	}
 	if (!rc)
 		see_inputs(&l);
 	if (!rc)
 		rc = collect_records(&l, &ops);
-	if (!rc)
+	bool own = !rc && ops.n == 0 && !d->dry;
+	const char *lto = q7_drv_lto(d);
+	/* The set is named once the records say which it is; a link that
+	 * failed before still names it, so that the failure removes the
+	 * previous build's. */
+	if (own)
+		rc = own_link(&l);
+	else if (l.base)
+		name_images(&l);
+	if (!rc && !own && lto)
+		rc = q7_drv_refuse_lto(l.out, lto);
+	if (!rc && !own)
 		rc = make_wrapper(&l, &ops, cpp);
-	if (!rc)
+	if (!rc && !own)
 		rc = run_links(&l, &ops, cpp, obj);
-	if (!rc)
+	if (!rc && !own)
 		rc = pack_images(&l);
-	if (!rc)
+	if (!rc && !own)
 		rc = write_manifest(&l);
 	if (!rc && !d->dry)
 		rc = inputs_unchanged(&l);
 	if (!rc)
 		rc = q7_outset_commit(&l.set);
-	if (!rc)
+	if (!rc && !own)
 		note_debug_images(&l);
 	q7_outset_close(&l.set);
 	for (int i = 0; i < l.nimg; i++)

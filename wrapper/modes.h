@@ -170,6 +170,18 @@ char *q7_obj_temp(const struct q7_drv *d, const char *obj, struct q7_strvec *ext
  * temporary beside obj). 0, or -1 after a message naming obj. */
 int q7_obj_commit(const char *tmp, const char *obj);
 
+/* -flto (CMake's INTERPROCEDURAL_OPTIMIZATION): the last of -flto,
+ * -flto=... and -fno-lto on the line decides, as with GCC; NULL when off.
+ * It is refused only where it would break a device image: the compile of
+ * a source with kernels (its object would hold IR, and its records would
+ * describe no code) and the image link (the wrapper would be IR). A C
+ * helper, a source without kernels and a link without kernels take it;
+ * their IR objects go through GCC's LTO plugin in an image link. */
+const char *q7_drv_lto(const struct q7_drv *d);
+/* "q7cc: error: <what>: <lto>: link-time optimisation is not supported
+ * ...": Q7_EXIT_USAGE. */
+int q7_drv_refuse_lto(const char *what, const char *lto);
+
 /* -c: compiles src into obj with analysis alongside. Returns an exit code. */
 int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj);
 int q7_mode_compile(struct q7_drv *d);

@@ -47,6 +47,7 @@ static const struct q7_option driver[] = {
 	{"--q7-kernel=", JOINED | Q7, Q7_ID_Q7_KERNEL},
 	{"--q7-lint", Q7, Q7_ID_Q7_LINT},
 	{"--q7-multicore", Q7, Q7_ID_Q7_MULTICORE},
+	{"--q7-pack", Q7, Q7_ID_Q7_PACK},
 	{"--q7-print-schema", Q7, Q7_ID_Q7_SCHEMA},
 	{"--q7-toolchain=", JOINED | Q7, Q7_ID_Q7_TOOLCHAIN},
 	{"--shared", LINK, Q7_ID_SHARED},

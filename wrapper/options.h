@@ -70,6 +70,7 @@ enum q7_opt_id {
 	Q7_ID_Q7_LINT,      /* --q7-lint */
 	Q7_ID_Q7_FORMAT,    /* --q7-format= */
 	Q7_ID_Q7_MULTICORE, /* --q7-multicore */
+	Q7_ID_Q7_PACK,      /* --q7-pack */
 	Q7_ID_Q7_EMIT,      /* --q7-emit-wrapper= */
 	Q7_ID_Q7_HELP,      /* --q7-help */
 };

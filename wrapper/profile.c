@@ -156,15 +156,26 @@ static const char *profile_of_name(const char *argv0)
 	for (int i = 0; i < 3; i++)
 		if (strcmp(base + 5, names[i]) == 0)
 			return names[i];
-	/* q7cc-gnu-g++, q7cc-host-g++: icecream distributes a compile only
-	 * when its compiler's name holds "g++" (or "clang++"), and runs that
-	 * name on the remote host (docs/driver.md, "icecream"). */
+	/* q7cc-gnu-g++, q7cc-host-g++ (and -gcc, the C driver names):
+	 * icecream distributes a compile only when its compiler's name holds
+	 * "g++" or "gcc" (or clang's), takes a "gcc" for a C compiler, and
+	 * runs GCC's name on the remote host (docs/driver.md, "icecream"). */
 	for (int i = Q7_PROFILE_GNU; i <= Q7_PROFILE_HOST; i++) {
 		size_t n = strlen(names[i]);
-		if (strncmp(base + 5, names[i], n) == 0 && strcmp(base + 5 + n, "-g++") == 0)
+		const char *tail = base + 5 + n;
+		if (strncmp(base + 5, names[i], n) == 0 &&
+		    (strcmp(tail, "-g++") == 0 || strcmp(tail, "-gcc") == 0))
 			return names[i];
 	}
 	return NULL;
+}
+
+/* q7cc-gnu-gcc, q7cc-host-gcc: the C driver names. */
+static bool called_as_c(const char *argv0)
+{
+	const char *base = argv0 ? q7_path_basename(argv0) : "";
+	size_t n = strlen(base);
+	return profile_of_name(argv0) && n > 4 && strcmp(base + n - 4, "-gcc") == 0;
 }
 
 /* True when q7cc's parent is a compiler cache. */
@@ -220,6 +231,7 @@ int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv
 	bool from_env = false;
 	if (!choice)
 		choice = profile_of_name(argv0);
+	p->c_name = called_as_c(argv0);
 	if (!choice && (choice = env("Q7_TOOLCHAIN")))
 		from_env = true;
 	char *found = NULL;

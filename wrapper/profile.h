@@ -27,6 +27,9 @@ struct q7_profile {
 	char *cc;           /* its C compiler, for C sources (xt-clang,
 	                     * xtensa-lx106-elf-gcc, cc): a path, or the bare name */
 	bool cc_found;      /* cc exists */
+	bool c_name;        /* called by a C driver's name (q7cc-gnu-gcc,
+	                     * q7cc-host-gcc): what is not C++ goes to cc, as
+	                     * gcc would take it, --version included */
 	char *neuron_root;  /* xt: $NEURON_CUSTOM_OP or the vendor default */
 	char *core;         /* xt: $Q7_CORE or ncore2gp */
 	char *system;       /* xt: $Q7_TOOLS or the vendor default */
@@ -63,9 +66,11 @@ bool q7_profile_keeps(const struct q7_profile *p, const struct q7_unit *u);
  * the generated wrapper). */
 void q7_cmd_compile(const struct q7_profile *p, const struct q7_inv *inv, const char *src,
                     enum q7_input_kind kind, const char *obj, struct q7_strvec *cmd);
-/* True when inv's sources are all C (and there is one): -E, -S,
- * -fsyntax-only and an executable link then run the C compiler. */
-bool q7_cmd_c_only(const struct q7_inv *inv);
+/* True when inv's sources are all C (and there is one), or, under a C
+ * driver's name (p->c_name), when none is C++: -E, -S, -fsyntax-only,
+ * --version and the like, and an executable link then run the C
+ * compiler. */
+bool q7_cmd_c_only(const struct q7_profile *p, const struct q7_inv *inv);
 /* -E, -S, -fsyntax-only, -M: the user's line with the profile's flags
  * (the C compiler's for C sources only). */
 void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, struct q7_strvec *cmd);
@@ -74,6 +79,11 @@ void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, struct
  * compiler checks); a gnu executable link gets what makes it link. */
 void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
                         struct q7_strvec *cmd);
+/* A shared-library link with no kernels: the compiler's own link of the
+ * user's line (as q7_cmd_passthrough), writing out, each source on the
+ * line replaced by its object in objs (in order). */
+void q7_cmd_own_link(const struct q7_profile *p, const struct q7_inv *inv, const char *out,
+                     char *const *objs, struct q7_strvec *cmd);
 /* One device image: objects from inv (user objects in order, with link
  * flags), then wrapper_obj, then the libraries; core 0..7 or -1 (single). */
 void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const char *out,

@@ -4,10 +4,46 @@
 # time); the .deb unpacked with dpkg -x into a temporary root runs from
 # there: a gnu and a host op compiled, linked and run (q7-run on the host
 # and the emulated core); the .tar.gz holds the same tree, links as links.
+# The .deb is one a packager would ship: lintian reports no error and no
+# warning (its overrides each say why the rule cannot apply), every
+# program in /usr/bin has a manual page. Installed with apt-get (in a
+# private mount namespace whose /usr, /etc and /var are overlays on a
+# tmpfs, so the machine's own stay as they were), `python3 -c "import
+# q7cc.torch"` works with no environment, and apt-get remove then leaves
+# none of the package's files and no __pycache__. (Needs root: CI is.)
 #   deb_package.sh BUILD_DIR SOURCE_DIR WORKDIR
 set -eu
 build=$1 src=$2 work=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
+if [ "${Q7CC_DEB_NS:-}" = 1 ]; then
+	# In the namespace: install, import, remove.
+	deb=$(ls "$work"/out/q7cc_*.deb)
+	ov=$work/ov
+	mount -t tmpfs tmpfs "$ov"
+	for d in usr etc var; do
+		mkdir -p "$ov/$d.u" "$ov/$d.w"
+		mount -t overlay overlay -o "lowerdir=/$d,upperdir=$ov/$d.u,workdir=$ov/$d.w" "/$d"
+	done
+	DEBIAN_FRONTEND=noninteractive apt-get install -y "$deb" > "$work/apt-install.log" 2>&1 ||
+		{ cat "$work/apt-install.log"; fail "apt-get install $deb"; }
+	dpkg -L q7cc > "$work/files.txt"
+	(cd / && env -i PATH=/usr/bin:/bin /usr/bin/python3 -c "import q7cc.torch") ||
+		fail "python3 -c 'import q7cc.torch' after apt-get install"
+	[ -d /usr/lib/python3/dist-packages/q7cc/torch/__pycache__ ] ||
+		fail "the import wrote no __pycache__ (nothing for remove to clean?)"
+	DEBIAN_FRONTEND=noninteractive apt-get remove -y q7cc > "$work/apt-remove.log" 2>&1 ||
+		{ cat "$work/apt-remove.log"; fail "apt-get remove q7cc"; }
+	while IFS= read -r f; do
+		[ -d "$f" ] && [ ! -L "$f" ] && continue
+		[ ! -e "$f" ] && [ ! -L "$f" ] || fail "apt-get remove left $f"
+	done < "$work/files.txt"
+	[ ! -e /usr/lib/python3/dist-packages/q7cc ] || fail "apt-get remove left /usr/lib/python3/dist-packages/q7cc"
+	exit 0
+fi
+for t in lintian apt-get unshare; do
+	command -v $t > /dev/null || fail "$t is not installed (Debian packages lintian, apt, util-linux)"
+done
+[ "$(id -u)" = 0 ] || fail "apt-get install needs root; run as root (CI does)"
 rm -rf "$work"
 mkdir -p "$work/root" "$work/run"
 cpack --config "$build/CPackConfig.cmake" -G "DEB;TGZ" -B "$work/out" > "$work/cpack.log" 2>&1 ||
@@ -25,6 +61,14 @@ done
 dpkg -x "$deb" "$work/root"
 r=$work/root/usr
 [ "$(readlink "$r/bin/q7-run")" = q7cc ] || fail "the .deb's bin/q7-run is not a link to q7cc"
+lintian --fail-on error,warning "$deb" > "$work/lintian.txt" 2>&1 || { cat "$work/lintian.txt"; fail "lintian"; }
+! grep -q '^[EW]: ' "$work/lintian.txt" || { cat "$work/lintian.txt"; fail "lintian"; }
+for p in "$r"/bin/*; do
+	[ -e "$r/share/man/man1/$(basename "$p").1.gz" ] || fail "no manual page for $(basename "$p")"
+done
+mkdir -p "$work/ov"
+Q7CC_DEB_NS=1 unshare --mount --propagation private "$0" "$build" "$src" "$work" ||
+	fail "apt-get install / import / remove"
 tar tzf "$tgz" | grep -q '/bin/q7cc$' || fail "the .tar.gz has no bin/q7cc"
 cd "$work/run"
 cp "$src/examples/ops/relu.cpp" .

@@ -8,12 +8,17 @@
 # compile on any remote failure, silently: the client's and the remote
 # daemon's logs must show every compile done remotely, and the packed
 # images and the objects' records must be those of a local build.
+# Then cproj (a C++ kernel calling a C helper, extern "C") with
+# CC=q7cc-gnu-gcc: icecc sends helper.c as C, the remote compiles it as C
+# in the same environment, and the image links and runs on the emulated
+# core. q7cc runs from a copy of the stage under a folder whose name has a
+# space, a quote and $(...): the environment's scripts quote it.
 #
 # It all runs in private network, PID and mount namespaces (unshare): the
 # daemons listen on that namespace's 127.0.0.1 only, cannot meet a
 # system-wide scheduler or iceccd (nor take their ports), and die with the
 # test however it ends. iceccd needs root (chroot).
-#   icecc_build.sh STAGE_BIN BUILD_DIR OPS_DIR WORKDIR
+#   icecc_build.sh STAGE_BIN BUILD_DIR OPS_DIR WORKDIR (the C project: cproj/ here)
 set -euo pipefail
 bin=$1 build=$2 ops=$3 work=$4
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,6 +52,11 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
 unset Q7_TOOLCHAIN Q7CC_REAL_CXX Q7CC_ACTIVE ICECC ICECC_VERSION ICECC_CC ICECC_CXX ICECC_REMOTE_CPP || true
+# (No double quote: CMake cannot take one in a compiler's path.)
+odd="$work/q7 'cc \$(touch pwned)"
+mkdir -p "$odd"
+cp -a "$bin/.." "$odd/stage"
+bin=$odd/stage/bin
 
 # The daemons' files: the icecc user writes its logs and unpacks the
 # environment there.
@@ -75,7 +85,7 @@ grep -q "^q7cc-icecc-env: $work/none: not a folder" err.txt || fail "q7cc-icecc-
 env=$("$bin/q7cc-icecc-env" gnu "$work") || fail "q7cc-icecc-env gnu"
 [ "$(ls -A "$work" | grep -c 'q7cc-icecc-env')" = 0 ] || fail "q7cc-icecc-env left a temporary in $work"
 tar tzf "$env" > env.list || fail "$env: not a tarball"
-grep -qx 'usr/bin/g++' env.list || fail "$env has no usr/bin/g++"
+grep -qx 'usr/bin/g++' env.list && grep -qx 'usr/bin/gcc' env.list || fail "$env has no usr/bin/g++ or gcc"
 
 net=q7cc-test sched=8765
 touch "$srv/scheduler.log" "$srv/local.log" "$srv/remote.log"
@@ -148,4 +158,35 @@ done
 
 # The same records and images as the local build.
 "$here/same_as_local.sh" "$bin" local remote
-echo "icecc: ok ($n compiles on remote, 127.0.0.1:10247)"
+
+# C through icecream: helper.c preprocessed here as C and compiled there
+# as C (as C++ it stops at an #error, and its extern "C" function would
+# be mangled), then the image runs.
+export ICECC_VERSION=$env ICECC_TEST_SOCKET=$srv/local.sock ICECC_TEST_REMOTEBUILD=1
+export ICECC_PREFERRED_HOST=remote ICECC_DEBUG=debug ICECC_LOGFILE=$work/icecc-c.log
+CC="$bin/q7cc-gnu-gcc" CXX="$q7" cmake -S "$here/cproj" -B cproj -DCMAKE_C_COMPILER_LAUNCHER=icecc \
+	-DCMAKE_CXX_COMPILER_LAUNCHER=icecc > configure-c.log 2>&1 || { cat configure-c.log; fail "configure cproj"; }
+: > icecc-c.log
+cmake --build cproj > build-c.log 2>&1 || { cat build-c.log; tail -40 icecc-c.log; fail "build cproj under icecc"; }
+unset ICECC_VERSION ICECC_TEST_SOCKET ICECC_TEST_REMOTEBUILD ICECC_PREFERRED_HOST ICECC_DEBUG ICECC_LOGFILE
+! grep -n 'building_local\|local build forced\|got exception' icecc-c.log ||
+	fail "icecc compiled cproj here instead (icecc-c.log above)"
+grep -q "preparing source to send: $bin/q7cc-gnu-gcc .* -E .*helper.c" icecc-c.log ||
+	fail "icecc-c.log: helper.c was not preprocessed by q7cc-gnu-gcc for a remote compile"
+r=$(grep -c 'Have to use host 127.0.0.1:10247' icecc-c.log || true)
+[ "$r" -eq 2 ] || fail "icecc-c.log: $r of 2 compiles sent to remote"
+kill -HUP "${pids[2]}"
+for _ in $(seq 100); do
+	done_=$(grep -c 'Remote compilation completed with exit code 0' "$srv/remote.log" || true)
+	[ "$done_" -ge $((n + 2)) ] && break
+	sleep 0.1
+done
+[ "$done_" -eq $((n + 2)) ] || { tail -40 "$srv/remote.log"; fail "remote.log: cproj's compiles not done there"; }
+xtensa-lx106-elf-nm cproj/CMakeFiles/cops.dir/helper.c.o | grep -q ' T helper_affine$' ||
+	fail "helper.c's function is not helper_affine (compiled as C++?)"
+python3 "$here/npy.py" write x.npy
+"$bin/q7-run" --target=emulated cproj/libcops.so c_affine x.npy -o y.npy || fail "q7-run c_affine"
+got=$(python3 "$here/npy.py" read y.npy)
+[ "$got" = "-1.5 6 -6.5 12.25" ] || fail "c_affine gave '$got'"
+[ -z "$(find "$work" "$srv" -name pwned)" ] || fail "a command in the install's name ran"
+echo "icecc: ok ($n C++ compiles and cproj's C and C++ on remote, 127.0.0.1:10247)"

@@ -20,7 +20,7 @@ grep -q "^$prefix/bin/q7cc\$" "$work/manifest.txt" || fail "the manifest is not 
 sort -u "$work/manifest.txt" > "$work/listed.txt"
 comm -23 "$work/installed.txt" "$work/listed.txt" > "$work/unlisted.txt"
 [ ! -s "$work/unlisted.txt" ] || { head "$work/unlisted.txt"; fail "installed but not in the manifest"; }
-for n in xt-clang++ q7cc-xt q7cc-gnu q7cc-host q7cc-gnu-g++ q7cc-host-g++ q7-pkg-loadlib xt-pkg-loadlib q7-prelink q7-run; do
+for n in xt-clang++ q7cc-xt q7cc-gnu q7cc-host q7cc-gnu-g++ q7cc-host-g++ q7cc-gnu-gcc q7cc-host-gcc q7-pkg-loadlib xt-pkg-loadlib q7-prelink q7-run; do
 	[ "$(readlink "$prefix/bin/$n")" = q7cc ] || fail "bin/$n is not a link to q7cc"
 done
 cmake -DMANIFEST="$work/manifest.txt" -P "$src/cmake/Q7Uninstall.cmake" > "$work/uninstall.log" 2>&1 ||

@@ -63,6 +63,15 @@ static const struct argv_case cases[] = {
 	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -fPIC -O2 -g -DNDEBUG -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
 	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -fPIC -O2 -g -DNDEBUG -o .libops.so.XXXXXX/libops.so -Wl,-soname,libops.so x.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
 	 "# q7cc: commit libops.so from .libops.so.XXXXXX\n"},
+	{"cmake_shared_debug_pack", "gnu", Q7_MODE_LINK_SHARED,
+	 {"-fPIC", "-O2", "-g", "--q7-pack", "-shared", "-o", "libops.so", "x.o", NULL},
+	 "# q7cc: collect records from 1 input\n"
+	 "# q7cc: merge records\n"
+	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
+	 "@GXX@ -std=c++14 -Os -fpic -mlongcalls -fno-jump-tables -Wall -fPIC -O2 -g -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
+	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -fPIC -O2 -g -o .libops.so.XXXXXX/libops.so x.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
+	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"
+	 "# q7cc: commit libops.so and 2 more files from .libops.so.XXXXXX\n"},
 	{"cmake_compiler_id", "gnu", Q7_MODE_LINK_EXE,
 	 {"CMakeCXXCompilerId.cpp", NULL},
 	 "@GXX@ CMakeCXXCompilerId.cpp -nostartfiles -nodefaultlibs -Wl,--entry=main -Wl,--start-group -lc -lm -ldummyhost @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"},
@@ -175,6 +184,17 @@ static const struct argv_case cases[] = {
 	 "@CXX@ -shared -Wl,--no-undefined -fPIC -O3 -DNDEBUG -o .libops.so.XXXXXX/libops.so -Wl,-soname,libops.so relu.o @TMP@/wrapper.o @P@/lib/q7cc/host/libq7rt.a\n"
 	 "# q7cc: pack libops.so -> libops.stripped.so libops.packed.so\n"
 	 "# q7cc: commit libops.so and 2 more files from .libops.so.XXXXXX\n"},
+	/* libtool's C++ link: -nostdlib with the compiler's own libraries
+	 * named before the runtime, which then needs them after it. */
+	{"host_libtool_nostdlib", "host", Q7_MODE_LINK_SHARED,
+	 {"-shared", "-nostdlib", "/crti.o", "relu.o", "-lstdc++", "-lm", "-lc", "-lgcc_s", "/crtn.o", "-o", "libops.so.0.0.0", NULL},
+	 "# q7cc: collect records from 3 inputs\n"
+	 "# q7cc: merge records\n"
+	 "# q7cc: codegen @TMP@/wrapper.cpp\n"
+	 "@CXX@ -std=c++14 -fPIC -I@P@/include/q7cc -c -o @TMP@/wrapper.o @TMP@/wrapper.cpp\n"
+	 "@CXX@ -shared -Wl,--no-undefined -nostdlib -o .libops.so.0.0.0.XXXXXX/libops.so.0.0.0 /crti.o relu.o @TMP@/wrapper.o -lstdc++ -lm -lc -lgcc_s /crtn.o @P@/lib/q7cc/host/libq7rt.a -lstdc++ -lm -lc\n"
+	 "# q7cc: pack libops.so.0.0.0 -> libops.so.0.0.0.stripped.so libops.so.0.0.0.packed.so\n"
+	 "# q7cc: commit libops.so.0.0.0 and 2 more files from .libops.so.0.0.0.XXXXXX\n"},
 	{"host_multicore", "host", Q7_MODE_LINK_SHARED,
 	 {"--q7-multicore", "-shared", "-o", "libops.so", "relu.o", NULL},
 	 "# q7cc: collect records from 1 input\n"

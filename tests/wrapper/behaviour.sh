@@ -132,13 +132,39 @@ save_temps)
 	ls tmp/q7cc.*/1-k.cpp.o > /dev/null || fail "temporaries not kept"
 	;;
 no_kernels)
+	# A shared library without kernels is the compiler's own link, as
+	# g++ makes it: no message, no twins (an earlier kernel build's go),
+	# the symbols exported; libtool's `$CXX -shared -v` probe shows the
+	# compiler's own link line.
 	printf 'int f(int x) { return x; }\n' > plain.cpp
 	"$q7cc" --q7-toolchain=host -c plain.cpp -o plain.o || fail "compile"
+	: > libp.packed.so
 	"$q7cc" --q7-toolchain=host -shared plain.o -o libp.so 2> err
-	rc=$?
-	[ $rc = 1 ] || fail "status $rc, want 1"
-	grep -q 'no kernels' err || fail "message: $(cat err)"
-	[ ! -e libp.so ] || fail "libp.so left behind"
+	status_and_err $? 0 "" -shared plain.o
+	nm -D --defined-only libp.so | grep -q ' T _Z1fi$' || fail "libp.so does not export f"
+	[ ! -e libp.packed.so ] && [ ! -e libp.stripped.so ] || fail "twins left beside libp.so"
+	"$q7cc" --q7-toolchain=host -shared -v plain.o 2> err
+	status_and_err $? 0 'collect2 .*-shared .*crtbeginS\.o .*plain\.o -lstdc\+\+' -shared -v
+	[ -f a.out ] || fail "no a.out"
+	;;
+no_kernels_gnu)
+	# On a device profile the same link warns (-Wq7-no-kernels), which
+	# -Werror makes an error (which removes the library the link before
+	# wrote, as any failed link) and -Wno-q7-no-kernels silences.
+	printf 'int f(int x) { return x; }\n' > plain.cpp
+	"$q7cc" --q7-toolchain=gnu -c plain.cpp -o plain.o || fail "compile"
+	"$q7cc" --q7-toolchain=gnu -shared plain.o -o libp.so 2> err
+	status_and_err $? 0 '^libp\.so: warning: no kernels in this shared-library link: .*\[-Wq7-no-kernels\]$' -shared
+	[ "$(wc -l < err)" = 1 ] || fail "more than the warning: $(cat err)"
+	xtensa-lx106-elf-nm -D --defined-only libp.so | grep -q ' T _Z1fi$' || fail "libp.so does not export f"
+	# Not a custom-op image: q7-run says so before the core jumps to 0.
+	"$q7cc" --q7-run --target=emulated --list libp.so 2> err
+	status_and_err $? 1 'libp\.so: no entry point: not a custom-op image' q7-run --list
+	"$q7cc" --q7-toolchain=gnu -Werror -shared plain.o -o libp.so 2> err
+	status_and_err $? 1 '^libp\.so: error: no kernels .*\[-Werror=q7-no-kernels\]$' -Werror -shared
+	[ ! -e libp.so ] || fail "libp.so left under -Werror (a failed link removes it)"
+	"$q7cc" --q7-toolchain=gnu -Werror -Wno-q7-no-kernels -shared plain.o -o libp.so 2> err
+	status_and_err $? 0 "" -Wno-q7-no-kernels -shared
 	;;
 failed_link)
 	# The link step fails: no image and no manifest may remain.
@@ -503,11 +529,14 @@ profile_names)
 	Q7_TOOLCHAIN=gnu "$bin/q7cc-host" -### -c a.cpp 2> out
 	grep -q 'xtensa-lx106-elf-g++' out && fail "Q7_TOOLCHAIN won over the name: $(cat out)"
 	grep -q -- '-fPIC' out || fail "q7cc-host did not compile for the host: $(cat out)"
-	# q7cc-gnu-g++, q7cc-host-g++: the names icecream distributes.
+	# q7cc-gnu-g++, q7cc-host-g++, and the C names q7cc-gnu-gcc,
+	# q7cc-host-gcc: the names icecream distributes.
 	for p in gnu host; do
-		[ -x "$bin/q7cc-$p-g++" ] || fail "q7cc-$p-g++ is not staged"
-		Q7_TOOLCHAIN=xt "$bin/q7cc-$p-g++" --version > out 2>&1
-		grep -q "(profile $p)" out || fail "q7cc-$p-g++ --version: $(cat out)"
+		for d in g++ gcc; do
+			[ -x "$bin/q7cc-$p-$d" ] || fail "q7cc-$p-$d is not staged"
+			Q7_TOOLCHAIN=xt "$bin/q7cc-$p-$d" --version > out 2>&1
+			grep -q "(profile $p)" out || fail "q7cc-$p-$d --version: $(cat out)"
+		done
 	done
 	ln -s "$q7cc" mine/q7cc-xt-g++
 	Q7_TOOLCHAIN=host mine/q7cc-xt-g++ --version > out 2>&1

@@ -2,8 +2,9 @@
 
 It is loaded privately (RTLD_LOCAL) after torch, so it shares the
 process's libtorch and exports nothing to anyone else. Where q7cc's own
-files live follows from where this package is: <prefix>/lib/python/q7cc/
-torch, both staged in a build (build/stage) and installed."""
+files live follows from where this package is: <prefix>/<PYTHONDIR>/q7cc/
+torch (lib/python staged in a build and installed, lib/python3/dist-packages
+in the .deb; q7cc/_layout.py says which)."""
 import ctypes
 import ctypes.util
 import json
@@ -14,8 +15,11 @@ import warnings
 
 import torch
 
+from .. import _layout
+
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-PREFIX = os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..", "..", ".."))
+PREFIX = os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..",
+                                       *[".."] * len(_layout.PYTHONDIR.split("/"))))
 BRIDGE = os.path.join(PACKAGE_DIR, "libq7torch.so")
 API_VERSION = 2
 

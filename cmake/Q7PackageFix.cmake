@@ -1,0 +1,41 @@
+# Run by CPack (CPACK_PRE_BUILD_SCRIPTS) on the installed tree of each
+# package before it is packed:
+# - strips the host programs and libraries as Debian does
+#   (--strip-unneeded, no .comment; the .note.q7cc section by which a
+#   q7cc knows another stays), and the debug sections of the Xtensa boot
+#   program (its symbol table names its frames in profiles);
+# - in the .deb, moves q7cc.torch to Debian's python3 path,
+#   lib/python3/dist-packages, and says so in q7cc/_layout.py.
+set(root "${CPACK_TEMPORARY_INSTALL_DIRECTORY}${CPACK_PACKAGING_INSTALL_PREFIX}")
+file(GLOB_RECURSE files LIST_DIRECTORIES false "${root}/bin/*" "${root}/lib/*")
+foreach(f ${files})
+  if(IS_SYMLINK "${f}" OR f MATCHES "\\.(a|o)$")
+    continue()
+  endif()
+  file(READ "${f}" magic LIMIT 4 HEX)
+  if(NOT magic STREQUAL "7f454c46")
+    continue()
+  endif()
+  file(READ "${f}" machine OFFSET 18 LIMIT 2 HEX)
+  if(machine STREQUAL "5e00") # EM_XTENSA
+    set(cmd "${CPACK_Q7_XTENSA_STRIP}" --strip-debug)
+  else()
+    set(cmd "${CPACK_Q7_STRIP}" --strip-unneeded --remove-section=.comment)
+  endif()
+  execute_process(COMMAND ${cmd} "${f}" RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${f}: ${cmd} failed")
+  endif()
+endforeach()
+
+if(CPACK_GENERATOR STREQUAL "DEB")
+  set(from "${root}/lib/python/q7cc")
+  set(to "${root}/lib/python3/dist-packages")
+  file(MAKE_DIRECTORY "${to}")
+  file(RENAME "${from}" "${to}/q7cc")
+  file(REMOVE_RECURSE "${root}/lib/python")
+  file(READ "${to}/q7cc/_layout.py" layout)
+  string(REPLACE "PYTHONDIR = \"lib/python\"" "PYTHONDIR = \"lib/python3/dist-packages\""
+         layout "${layout}")
+  file(WRITE "${to}/q7cc/_layout.py" "${layout}")
+endif()
