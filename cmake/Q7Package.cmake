@@ -65,7 +65,7 @@ install(FILES ${CMAKE_BINARY_DIR}/debian/lintian-overrides
 # Manual pages (docs/man), gzip -9n, each other name of a program a link
 # to its page.
 set(q7_man_dir ${CMAKE_BINARY_DIR}/man)
-set(q7_man_pages q7cc q7-run q7-prelink q7-pkg-loadlib q7cc-icecc-env)
+set(q7_man_pages q7cc q7-run q7-prelink q7-pkg-loadlib q7cc-icecc-env q7cc-clangd)
 set(q7_man_gz)
 foreach(m ${q7_man_pages})
   set(src ${PROJECT_SOURCE_DIR}/docs/man/${m}.1)
