@@ -95,6 +95,11 @@ struct q7_engine_opts {
 	 * Python), QEMU stopped, the call failed "interrupted"; the next call
 	 * boots the core again. */
 	const volatile sig_atomic_t *interrupted;
+	/* The safety checks off (docs/runtime.md, "What a kernel may write"):
+	 * inputs compared after a call, red zones after the destination and
+	 * the heap arena's blocks. Only to measure what they cost (bench/);
+	 * Q7CC_UNCHECKED=1 in the environment sets it too. */
+	bool unchecked;
 };
 
 /* One call: what q7-run builds from its arguments, the PyTorch bridge
@@ -109,6 +114,12 @@ struct q7_call {
 	 * runtime then makes one like the first tensor argument). With one,
 	 * the result is written into it, and result->out describes it. */
 	struct q7_tensor_desc dst;
+	/* Bytes past the destination's last byte that are the caller's and no
+	 * tensor's: with Q7_RED_ZONE or more, the in-process host modes make
+	 * them a red zone the runtime checks after the kernel (a write past
+	 * get_dst_tensor() is then an error, not the caller's memory
+	 * overwritten). The other modes keep their own. */
+	size_t dst_room;
 	/* The emulated target's settings for this call; 0 takes the engine's
 	 * (or the session's). The host target takes the engine's always. */
 	unsigned cores;           /* 0, or the engine's count: another is refused */
@@ -128,6 +139,12 @@ struct q7_run_result {
 	void *out_data;      /* malloc'd contiguous copy of the output */
 	size_t out_bytes;
 	unsigned switched_stack; /* any core ran on a switched stack */
+	/* A kernel that changed its input: the argument (1-based; 0: none)
+	 * and the first byte that changed. The target sets them with the
+	 * status and a message the engine then words with the argument's
+	 * name. The caller's tensor is as it was before the call. */
+	unsigned changed_arg;
+	uint64_t changed_at;
 };
 
 /* Frees result->out_data (and forgets it); the rest stays readable. */

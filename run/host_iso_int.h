@@ -60,6 +60,7 @@ struct q7_iso {
 	double timeout;
 	enum q7_guard guard;
 	bool forward;
+	bool unchecked;         /* the safety checks off (engine.h) */
 	size_t page;
 	/* the region */
 	unsigned char *base;

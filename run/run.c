@@ -338,8 +338,10 @@ static int make_dst(const struct options *o, struct run *r)
 		return -1;
 	}
 	size_t bytes = (size_t)n * q7_npy_dtype_size((enum q7_dtype)d->dtype);
-	r->dst_buf = q7_xcalloc(1, bytes ? bytes : 1);
+	/* with a red zone after it, for the in-process mode (engine.h) */
+	r->dst_buf = q7_xcalloc(1, bytes + Q7_RED_ZONE);
 	d->data = (uint64_t)(uintptr_t)r->dst_buf;
+	r->call.dst_room = Q7_RED_ZONE;
 	return 0;
 }
 
