@@ -73,7 +73,8 @@ struct call {
 	 * destination when they are its bytes (out_at: where they landed). */
 	bool anywhere;
 	const unsigned char *out_at;
-	unsigned char *region; /* the whole tensor data (whole, inputs_back; owned) */
+	unsigned char *region; /* the whole tensor data (whole, inputs_back; owned, kept) */
+	size_t region_size;
 	/* The whole tensor data comes back, so that the inputs are compared
 	 * with the caller's (the first rule of docs/runtime.md), and the
 	 * destination is copied from it into the caller's. */

@@ -174,8 +174,13 @@ static int begin_call(struct q7_emu_session *s, const struct q7_call *req, int o
 	if (c->busy) /* a call sent and never received: its records would come first */
 		q7_emu_stop_qemu(s, NULL);
 	free(c->out);
-	free(c->region);
+	/* The region is kept from call to call: a fresh one of megabytes
+	 * costs its page faults at every call. */
+	unsigned char *region = c->region;
+	size_t region_size = c->region_size;
 	memset(c, 0, sizeof *c);
+	c->region = region;
+	c->region_size = region_size;
 	if (req->cores && req->cores != s->cores) {
 		q7_run_fail(r, "the emulated session runs %u core%s, the call asks for %u", s->cores,
 		            s->cores == 1 ? "" : "s", req->cores);
@@ -201,17 +206,19 @@ static int begin_call(struct q7_emu_session *s, const struct q7_call *req, int o
 	if (make_layout(req, s->unchecked ? 0 : Q7_RED_ZONE, &c->L, r) != 0)
 		return -1;
 	c->inputs_back = !c->whole && !s->unchecked && c->L.n > (c->L.dst_bytes ? 1u : 0u);
+	c->anywhere = !c->whole && c->L.dst_bytes && s->cores == 1;
 	if (c->whole || c->inputs_back) {
+		/* The whole data; with one core and a destination the inputs
+		 * only (the destination, last, comes back as the out tensor). */
 		c->back_addr = Q7_BOOT_DATA_AREA;
-		c->back_bytes = c->L.size;
-		c->region = q7_xmalloc(c->L.size ? c->L.size : 1);
+		c->back_bytes = c->anywhere ? c->L.dst_addr - Q7_BOOT_DATA_AREA : c->L.size;
+		if (c->back_bytes > c->region_size || !c->region) {
+			free(c->region);
+			c->region_size = c->back_bytes ? c->back_bytes : 1;
+			c->region = q7_xmalloc(c->region_size);
+		}
 		c->back = c->region;
-	}
-	if (!c->whole && c->L.dst_bytes && s->cores == 1) {
-		c->anywhere = true;
-	} else if (c->inputs_back || c->whole) {
-		/* the whole data, above */
-	} else if (c->L.dst_bytes) {
+	} else if (c->L.dst_bytes && !c->anywhere) {
 		c->back_addr = c->L.dst_addr;
 		c->back_bytes = c->L.dst_bytes;
 		c->back = (unsigned char *)(uintptr_t)req->dst.data;
@@ -354,21 +361,21 @@ static unsigned char *result_into_dst(const struct call *c, size_t n)
 	return (unsigned char *)(uintptr_t)c->req->dst.data;
 }
 
-/* With the whole data handed back (inputs_back): the caller's
- * destination gets its bytes, or, on one core, those of the returned
- * tensor the runtime left where it lies (Q7_FRAME_RESULT_ANYWHERE)
- * inside the data, when it is as large. */
+/* With the data handed back (inputs_back): the caller's destination
+ * gets its bytes from it, or, on one core, those of the returned tensor
+ * the runtime left where it lies (Q7_FRAME_RESULT_ANYWHERE) when that is
+ * an input as large (a tensor elsewhere comes as the out tensor). */
 static void dst_from_region(const struct call *c)
 {
 	if (!c->L.dst_bytes)
 		return;
-	uint32_t from = c->L.dst_addr;
-	uint64_t out = c->frame.out.data;
-	if (c->anywhere && out != from && out >= Q7_BOOT_DATA_AREA &&
-	    out + c->L.dst_bytes <= Q7_BOOT_DATA_AREA + c->L.size)
-		from = (uint32_t)out;
-	memcpy((void *)(uintptr_t)c->req->dst.data, c->region + (from - Q7_BOOT_DATA_AREA),
-	       c->L.dst_bytes);
+	uint64_t from = c->L.dst_addr, out = c->frame.out.data;
+	if (c->anywhere)
+		from = out >= Q7_BOOT_DATA_AREA && out + c->L.dst_bytes <= c->back_addr + c->back_bytes
+		           ? out : 0;
+	if (from)
+		memcpy((void *)(uintptr_t)c->req->dst.data, c->region + (from - Q7_BOOT_DATA_AREA),
+		       c->L.dst_bytes);
 }
 
 /* The first rule of docs/runtime.md: each input as the core left it
