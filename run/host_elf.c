@@ -766,7 +766,27 @@ static int check_dynamic(struct lib *l)
 	return 0;
 }
 
+/* The DT_NEEDED names that contain part, added to out. */
+static void needed_like(const struct lib *l, const char *part, struct q7_strvec *out)
+{
+	const Ehdr *h = (const Ehdr *)l->b;
+	const Phdr *ph = (const Phdr *)(l->b + h->e_phoff);
+	for (unsigned i = 0; i < h->e_phnum; i++) {
+		if (ph[i].p_type != PT_DYNAMIC)
+			continue;
+		const Dyn *d = at(l, ph[i].p_vaddr, ph[i].p_filesz);
+		for (uint64_t k = 0; d[k].d_tag != DT_NULL; k++)
+			if (d[k].d_tag == DT_NEEDED && strstr(l->strtab + d[k].d_un.d_val, part))
+				q7_sv_add(out, l->strtab + d[k].d_un.d_val);
+	}
+}
+
 int q7_host_elf_check(const char *path, char *err, size_t n)
+{
+	return q7_host_elf_sanitizers(path, NULL, err, n);
+}
+
+int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, char *err, size_t n)
 {
 	struct lib l;
 	memset(&l, 0, sizeof l);
@@ -784,6 +804,10 @@ int q7_host_elf_check(const char *path, char *err, size_t n)
 	l.b = bytes;
 	l.n = len;
 	int rc = check_header(&l) != 0 || check_segments(&l) != 0 || check_dynamic(&l) != 0 ? -1 : 0;
+	if (rc == 0 && runtimes) { /* the address sanitizer's before the others' */
+		needed_like(&l, "asan", runtimes);
+		needed_like(&l, "ubsan", runtimes);
+	}
 	free(bytes);
 	return rc;
 }
