@@ -205,8 +205,8 @@ int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_r
 int q7_host_elf_check(const char *path, char *err, size_t n);
 /* The same check; then the sanitizer runtimes path needs (DT_NEEDED
  * names with "asan" or "ubsan": libasan.so.8, libubsan.so.1,
- * libclang_rt.asan-x86_64.so, ...), address sanitizer's first, added to
- * *runtimes. 0, or -1 with err set as q7_host_elf_check's. */
+ * libclang_rt.asan-x86_64.so, ...), in the order it needs them (the
+ * compilers name the address sanitizer's first), added to *runtimes. 0, or -1 with err set as q7_host_elf_check's. */
 struct q7_strvec;
 int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, char *err, size_t n);
 

@@ -8,14 +8,13 @@
 # emulated target, are refused with a message that says what to do.
 #   sanitize.sh Q7CC Q7RUN WORKDIR
 set -u
+fail() { echo "FAIL: $*" >&2; exit 1; }
 q7cc=$1 q7run=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work" || exit 1
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || fail "cannot make $work"
+# what would change how the sanitizers run
 unset Q7_TOOLCHAIN Q7CC_REAL_CXX Q7CC_ACTIVE Q7CC_SANITIZED LD_PRELOAD ASAN_OPTIONS \
 	UBSAN_OPTIONS || true
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
 "$q7cc" --q7-toolchain=host "${san[@]}" -c "$here/kernels/sanitize.cpp" -o san.o || fail "compile"
