@@ -115,7 +115,8 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 	e->nops = -1;
 	pthread_mutex_init(&e->lock, NULL);
 	if (!e->emulated) {
-		e->isolated = o->host_mode == Q7_HOST_ISOLATED;
+		/* in processes of their own, started through support/proc */
+		e->isolated = o->host_mode == Q7_HOST_ISOLATED || o->host_mode == Q7_HOST_SANITIZED;
 		struct q7_engine_opts ho = *o;
 		ho.unchecked = q7_run_unchecked(o->unchecked);
 		if (e->isolated)

@@ -57,6 +57,12 @@ enum q7_host_mode {
 	 * one-line message, and the next call starts a new child. What the
 	 * kernel starts behind our back dies with it. q7-run's default. */
 	Q7_HOST_ISOLATED = 2,
+	/* Each call a `q7-run --sanitize` of its own (host_san.h): a library
+	 * built with -fsanitize=address,undefined under its sanitizers, with
+	 * no preload in this process; one core, a destination always; the
+	 * tensors go by files, so for finding bugs, not for speed.
+	 * q7cc.torch's sanitize=True. */
+	Q7_HOST_SANITIZED = 3,
 };
 
 /* Where the isolated mode puts each tensor's guard page. */

@@ -25,6 +25,7 @@
 #include "host_fault.h"
 #include "host_int.h"
 #include "host_iso.h"
+#include "host_san.h"
 #include "result.h"
 
 #include <dlfcn.h>
@@ -376,6 +377,15 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 		if (!seen && q7_host_elf_check(h->paths[core], err, n) != 0)
 			goto fail;
 	}
+	if (h->mode == Q7_HOST_SANITIZED) {
+		if (h->cores != 1) {
+			snprintf(err, n, "%s: %u cores: a sanitized library runs on one", h->paths[0],
+			         h->cores);
+			goto fail;
+		}
+		*out = h; /* nothing loaded here: each call is q7-run's */
+		return 0;
+	}
 	if (h->mode == Q7_HOST_ISOLATED) {
 		if (q7_iso_open(h->paths, h->cores, h->heap_size, o, &h->iso, err, n) != 0)
 			goto fail;
@@ -418,7 +428,7 @@ static struct q7_host *kept_at_exit;
 
 void q7_host_close_at_exit(struct q7_host *h)
 {
-	if (h && h->mode != Q7_HOST_ISOLATED && !kept_at_exit)
+	if (h && h->mode != Q7_HOST_ISOLATED && h->mode != Q7_HOST_SANITIZED && !kept_at_exit)
 		kept_at_exit = h;
 	else
 		q7_host_close(h);
@@ -533,6 +543,8 @@ int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_resul
 		return 1;
 	if (h->mode == Q7_HOST_ISOLATED)
 		return q7_iso_call(h->iso, c, r);
+	if (h->mode == Q7_HOST_SANITIZED)
+		return q7_san_call(h->paths[0], c, r);
 	const unsigned char *before[Q7_MAX_ARGS];
 	if (!h->unchecked)
 		inputs_keep(h, c, before);
