@@ -87,7 +87,7 @@ struct q7_emu_session {
 	unsigned cores;
 	double timeout;
 	bool forward, stats, icount, host_files;
-	bool unchecked;          /* the safety checks off (engine.h) */
+	unsigned unchecked;      /* safety checks off (Q7_UNCHECKED_*) */
 	const volatile sig_atomic_t *interrupted; /* q7_emu_config's */
 	char *dir;               /* this session's files */
 	struct q7_strvec files;  /* registered temporaries, removed at close */

@@ -203,9 +203,10 @@ static int begin_call(struct q7_emu_session *s, const struct q7_call *req, int o
 	c->first = c->whole ? (unsigned)only_core : 0;
 	c->n = c->whole ? 1 : s->cores;
 	c->seq = ++s->seq;
-	if (make_layout(req, s->unchecked ? 0 : Q7_RED_ZONE, &c->L, r) != 0)
+	bool zones = !(s->unchecked & Q7_UNCHECKED_ZONES);
+	if (make_layout(req, zones ? Q7_RED_ZONE : 0, &c->L, r) != 0)
 		return -1;
-	c->inputs_back = !c->whole && !s->unchecked && c->L.n > (c->L.dst_bytes ? 1u : 0u);
+	c->inputs_back = !c->whole && !(s->unchecked & Q7_UNCHECKED_INPUTS) && c->L.n > (c->L.dst_bytes ? 1u : 0u);
 	c->anywhere = !c->whole && c->L.dst_bytes && s->cores == 1;
 	if (c->whole || c->inputs_back) {
 		/* The whole data; with one core and a destination the inputs
@@ -256,7 +257,7 @@ static int send_stream(struct q7_emu_session *s, const struct q7_call *req)
 		f->heap_base = c->L.heap;
 		f->heap_size = c->L.heap_size;
 		f->loader_flags = c->anywhere ? Q7_FRAME_RESULT_ANYWHERE : 0;
-		f->loader_flags |= s->unchecked ? Q7_FRAME_UNCHECKED : Q7_FRAME_DST_ROOM;
+		f->loader_flags |= s->unchecked & Q7_UNCHECKED_ZONES ? Q7_FRAME_UNCHECKED : Q7_FRAME_DST_ROOM;
 	}
 	static const unsigned char zeros[Q7_RED_ZONE > TENSOR_ALIGN ? Q7_RED_ZONE : TENSOR_ALIGN];
 	struct iovec iov[MAX_IOV];

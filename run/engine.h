@@ -101,12 +101,17 @@ struct q7_engine_opts {
 	 * Python), QEMU stopped, the call failed "interrupted"; the next call
 	 * boots the core again. */
 	const volatile sig_atomic_t *interrupted;
-	/* The safety checks off (docs/runtime.md, "What a kernel may write"):
-	 * inputs compared after a call, red zones after the destination and
-	 * the heap arena's blocks. Only to measure what they cost (bench/);
-	 * Q7CC_UNCHECKED=1 in the environment sets it too. */
-	bool unchecked;
+	/* Safety checks off (docs/runtime.md, "What a kernel may write"),
+	 * Q7_UNCHECKED_*: only to measure what they cost (bench/). The
+	 * environment's Q7CC_UNCHECKED adds to it: "inputs", "zones", or any
+	 * other value but "0" for both. */
+	unsigned unchecked;
 };
+
+/* q7_engine_opts.unchecked: the inputs not compared after a call; no red
+ * zones after the destination and the heap arena's blocks. */
+#define Q7_UNCHECKED_INPUTS 1u
+#define Q7_UNCHECKED_ZONES 2u
 
 /* One call: what q7-run builds from its arguments, the PyTorch bridge
  * from a dispatcher stack, and the engine hands to its targets unchanged.

@@ -314,7 +314,7 @@ struct q7_host {
 	pthread_t stack_thread; /* the last thread that called, and its stack */
 	uintptr_t stack_low;
 	struct q7_frame frame;
-	bool unchecked;
+	unsigned unchecked;     /* Q7_UNCHECKED_* */
 	unsigned char *shadow;  /* the inputs' bytes as they were before the call */
 	size_t shadow_size;
 };
@@ -443,7 +443,7 @@ static void fill_frame(struct q7_host *h, const struct q7_call *c, unsigned core
 	f->heap_base = (uint64_t)(uintptr_t)h->heap;
 	f->heap_size = h->heap_size;
 	f->write_fn = (uint64_t)(uintptr_t)q7_host_write;
-	if (h->unchecked)
+	if (h->unchecked & Q7_UNCHECKED_ZONES)
 		f->loader_flags |= Q7_FRAME_UNCHECKED;
 	else if (c->dst.data && c->dst_room >= Q7_RED_ZONE)
 		f->loader_flags |= Q7_FRAME_DST_ROOM;
@@ -546,10 +546,11 @@ int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_resul
 	if (h->mode == Q7_HOST_SANITIZED)
 		return q7_san_call(h->paths[0], c, r);
 	const unsigned char *before[Q7_MAX_ARGS];
-	if (!h->unchecked)
+	bool inputs = !(h->unchecked & Q7_UNCHECKED_INPUTS);
+	if (inputs)
 		inputs_keep(h, c, before);
 	int rc = call_cores(h, c, r);
-	if (!h->unchecked && inputs_check(c, before, r) != 0)
+	if (inputs && inputs_check(c, before, r) != 0)
 		return 1;
 	return rc;
 }

@@ -381,7 +381,7 @@ static void fill(struct q7_iso *s, const struct q7_call *c)
 		f->heap_size = ctl->heap_size;
 		f->write_fn = (uint64_t)(uintptr_t)q7_host_write;
 		f->status = Q7_STATUS_KERNEL_ERROR;
-		if (s->unchecked)
+		if (s->unchecked & Q7_UNCHECKED_ZONES)
 			f->loader_flags |= Q7_FRAME_UNCHECKED;
 	}
 }
@@ -454,7 +454,7 @@ static int take_answer(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 		if (q7_host_core_done(f, core, s->cores, r) != 0)
 			return 1;
 	}
-	if (!s->unchecked && inputs_changed(s, c, r) != 0)
+	if (!(s->unchecked & Q7_UNCHECKED_INPUTS) && inputs_changed(s, c, r) != 0)
 		return 1;
 	uint64_t dst_slot = 0;
 	for (unsigned i = 0; i < s->nslots; i++)

@@ -253,8 +253,14 @@ void q7_run_schema_arg(const char *schema, size_t len, unsigned i, char *buf, si
 		snprintf(buf, size, "argument %u (%.*s)", i + 1, (int)(end - word), word);
 }
 
-bool q7_run_unchecked(bool asked)
+unsigned q7_run_unchecked(unsigned asked)
 {
 	const char *v = getenv("Q7CC_UNCHECKED");
-	return asked || (v && *v && strcmp(v, "0") != 0);
+	if (!v || !*v || strcmp(v, "0") == 0)
+		return asked;
+	if (strcmp(v, "inputs") == 0)
+		return asked | Q7_UNCHECKED_INPUTS;
+	if (strcmp(v, "zones") == 0)
+		return asked | Q7_UNCHECKED_ZONES;
+	return Q7_UNCHECKED_INPUTS | Q7_UNCHECKED_ZONES;
 }

@@ -65,9 +65,9 @@ void q7_run_schema_arg(const char *schema, size_t len, unsigned i, char *buf, si
  * the first argument that changed (the caller words it, engine.c). */
 int q7_run_inputs_compare(const struct q7_call *c, const unsigned char *const *before,
                           const unsigned char *const *after, struct q7_run_result *r);
-/* The safety checks off: asked (q7_engine_opts.unchecked), or
- * Q7CC_UNCHECKED set (not to "0") in the environment. */
-bool q7_run_unchecked(bool asked);
+/* The safety checks off (Q7_UNCHECKED_*): asked
+ * (q7_engine_opts.unchecked), and what Q7CC_UNCHECKED says (engine.h). */
+unsigned q7_run_unchecked(unsigned asked);
 
 /* The bytes tensor argument t of a call spans (contiguous, as calls
  * give them): 0 when none or unknown. */
