@@ -11,12 +11,14 @@ set -u
 fail() { echo "FAIL: $*" >&2; exit 1; }
 q7cc=$1 q7run=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
-rm -rf "$work" && mkdir -p "$work" && cd "$work" || fail "cannot make $work"
+rm -rf "$work"
+mkdir -p "$work" || fail "cannot make $work"
+cd "$work" || fail "cannot enter $work"
 # what would change how the sanitizers run
 unset Q7_TOOLCHAIN Q7CC_REAL_CXX Q7CC_ACTIVE Q7CC_SANITIZED LD_PRELOAD ASAN_OPTIONS \
 	UBSAN_OPTIONS || true
 
-san=(-fsanitize=address,undefined -fno-omit-frame-pointer)
+san=("-fsanitize=address,undefined" -fno-omit-frame-pointer)
 "$q7cc" --q7-toolchain=host "${san[@]}" -c "$here/kernels/sanitize.cpp" -o san.o || fail "compile"
 "$q7cc" --q7-toolchain=host "${san[@]}" -shared san.o -o libsan.so || fail "link libsan.so"
 "$q7cc" --q7-toolchain=host -c "$here/kernels/sanitize.cpp" -o plain.o || fail "compile plain"
