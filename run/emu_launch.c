@@ -52,6 +52,7 @@ void q7_emu_config_init(struct q7_emu_config *cfg, const char *lib, unsigned cor
 	cfg->forward_signals = true;
 	cfg->stats = env_on("Q7CC_EMU_STATS");
 	cfg->icount = env_on("Q7CC_EMU_ICOUNT");
+	cfg->unchecked = q7_run_unchecked(0);
 	cfg->semihosting_files = env_on("Q7CC_SEMIHOSTING_FILES");
 }
 
@@ -433,6 +434,7 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	s->host_files = cfg->semihosting_files;
 	s->stats = cfg->stats;
 	s->icount = cfg->icount;
+	s->unchecked = cfg->unchecked;
 	s->trace_log = cfg->trace_log ? q7_xstrdup(cfg->trace_log) : NULL;
 	struct q7_strvec paths = {0};
 	char *err = NULL;

@@ -34,7 +34,7 @@
 #define ENTRY_CALL_OVERHEAD 3
 #define SLICE_S 0.25     /* longest sleep between looks at QEMU */
 #define MAX_TENSORS (Q7_MAX_ARGS + 1)
-#define MAX_IOV (2 + 2 * MAX_TENSORS)
+#define MAX_IOV (3 + 2 * MAX_TENSORS) /* header, frames, pads and tensors, a red zone */
 #define SOCKET_BUF (4 << 20) /* asked; the system's net.core.wmem_max caps it */
 
 /* Where a call's tensors go: each tensor argument, then dst, 64-byte
@@ -73,7 +73,12 @@ struct call {
 	 * destination when they are its bytes (out_at: where they landed). */
 	bool anywhere;
 	const unsigned char *out_at;
-	unsigned char *region; /* the whole tensor data (whole; owned) */
+	unsigned char *region; /* the whole tensor data (whole, inputs_back; owned, kept) */
+	size_t region_size;
+	/* The whole tensor data comes back, so that the inputs are compared
+	 * with the caller's (the first rule of docs/runtime.md), and the
+	 * destination is copied from it into the caller's. */
+	bool inputs_back;
 };
 
 struct q7_emu_session {
@@ -82,6 +87,7 @@ struct q7_emu_session {
 	unsigned cores;
 	double timeout;
 	bool forward, stats, icount, host_files;
+	unsigned unchecked;      /* safety checks off (Q7_UNCHECKED_*) */
 	const volatile sig_atomic_t *interrupted; /* q7_emu_config's */
 	char *dir;               /* this session's files */
 	struct q7_strvec files;  /* registered temporaries, removed at close */

@@ -50,7 +50,10 @@ size_t q7_emu_desc_bytes(const struct q7_tensor_desc *t)
 	return n * q7_npy_dtype_size((enum q7_dtype)t->dtype);
 }
 
-static int make_layout(const struct q7_call *req, struct layout *L, struct q7_run_result *r)
+/* red: the red zone's bytes after the destination (Q7_FRAME_DST_ROOM),
+ * or 0. */
+static int make_layout(const struct q7_call *req, size_t red, struct layout *L,
+                       struct q7_run_result *r)
 {
 	memset(L, 0, sizeof *L);
 	memcpy(L->args, req->args, sizeof L->args);
@@ -85,6 +88,8 @@ static int make_layout(const struct q7_call *req, struct layout *L, struct q7_ru
 			L->args[i].u.tensor.data = addr;
 		}
 		off += n;
+		if (i == nargs)
+			off += red;
 	}
 	L->size = off;
 	uint32_t heap = (Q7_BOOT_DATA_AREA + (uint32_t)off + HEAP_ALIGN - 1) & ~(HEAP_ALIGN - 1);
@@ -169,8 +174,13 @@ static int begin_call(struct q7_emu_session *s, const struct q7_call *req, int o
 	if (c->busy) /* a call sent and never received: its records would come first */
 		q7_emu_stop_qemu(s, NULL);
 	free(c->out);
-	free(c->region);
+	/* The region is kept from call to call: a fresh one of megabytes
+	 * costs its page faults at every call. */
+	unsigned char *region = c->region;
+	size_t region_size = c->region_size;
 	memset(c, 0, sizeof *c);
+	c->region = region;
+	c->region_size = region_size;
 	if (req->cores && req->cores != s->cores) {
 		q7_run_fail(r, "the emulated session runs %u core%s, the call asks for %u", s->cores,
 		            s->cores == 1 ? "" : "s", req->cores);
@@ -193,16 +203,23 @@ static int begin_call(struct q7_emu_session *s, const struct q7_call *req, int o
 	c->first = c->whole ? (unsigned)only_core : 0;
 	c->n = c->whole ? 1 : s->cores;
 	c->seq = ++s->seq;
-	if (make_layout(req, &c->L, r) != 0)
+	bool zones = !(s->unchecked & Q7_UNCHECKED_ZONES);
+	if (make_layout(req, zones ? Q7_RED_ZONE : 0, &c->L, r) != 0)
 		return -1;
-	if (c->whole) {
+	c->inputs_back = !c->whole && !(s->unchecked & Q7_UNCHECKED_INPUTS) && c->L.n > (c->L.dst_bytes ? 1u : 0u);
+	c->anywhere = !c->whole && c->L.dst_bytes && s->cores == 1;
+	if (c->whole || c->inputs_back) {
+		/* The whole data; with one core and a destination the inputs
+		 * only (the destination, last, comes back as the out tensor). */
 		c->back_addr = Q7_BOOT_DATA_AREA;
-		c->back_bytes = c->L.size;
-		c->region = q7_xmalloc(c->L.size ? c->L.size : 1);
+		c->back_bytes = c->anywhere ? c->L.dst_addr - Q7_BOOT_DATA_AREA : c->L.size;
+		if (c->back_bytes > c->region_size || !c->region) {
+			free(c->region);
+			c->region_size = c->back_bytes ? c->back_bytes : 1;
+			c->region = q7_xmalloc(c->region_size);
+		}
 		c->back = c->region;
-	} else if (c->L.dst_bytes && s->cores == 1) {
-		c->anywhere = true;
-	} else if (c->L.dst_bytes) {
+	} else if (c->L.dst_bytes && !c->anywhere) {
 		c->back_addr = c->L.dst_addr;
 		c->back_bytes = c->L.dst_bytes;
 		c->back = (unsigned char *)(uintptr_t)req->dst.data;
@@ -240,8 +257,9 @@ static int send_stream(struct q7_emu_session *s, const struct q7_call *req)
 		f->heap_base = c->L.heap;
 		f->heap_size = c->L.heap_size;
 		f->loader_flags = c->anywhere ? Q7_FRAME_RESULT_ANYWHERE : 0;
+		f->loader_flags |= s->unchecked & Q7_UNCHECKED_ZONES ? Q7_FRAME_UNCHECKED : Q7_FRAME_DST_ROOM;
 	}
-	static const unsigned char zeros[TENSOR_ALIGN];
+	static const unsigned char zeros[Q7_RED_ZONE > TENSOR_ALIGN ? Q7_RED_ZONE : TENSOR_ALIGN];
 	struct iovec iov[MAX_IOV];
 	int n = 0;
 	iov[n++] = (struct iovec){&h, sizeof h};
@@ -255,6 +273,8 @@ static int send_stream(struct q7_emu_session *s, const struct q7_call *req)
 			iov[n++] = (struct iovec){(void *)c->L.host[i], c->L.bytes[i]};
 		at += pad + c->L.bytes[i];
 	}
+	if (c->L.size > at) /* the destination's red zone: the runtime fills it */
+		iov[n++] = (struct iovec){(void *)zeros, c->L.size - at};
 	c->busy = true;
 	int rc = q7_emu_transfer(s, true, iov, n, c->deadline);
 	free(frames);
@@ -342,6 +362,38 @@ static unsigned char *result_into_dst(const struct call *c, size_t n)
 	return (unsigned char *)(uintptr_t)c->req->dst.data;
 }
 
+/* With the data handed back (inputs_back): the caller's destination
+ * gets its bytes from it, or, on one core, those of the returned tensor
+ * the runtime left where it lies (Q7_FRAME_RESULT_ANYWHERE) when that is
+ * an input as large (a tensor elsewhere comes as the out tensor). */
+static void dst_from_region(const struct call *c)
+{
+	if (!c->L.dst_bytes)
+		return;
+	uint64_t from = c->L.dst_addr, out = c->frame.out.data;
+	if (c->anywhere)
+		from = out >= Q7_BOOT_DATA_AREA && out + c->L.dst_bytes <= c->back_addr + c->back_bytes
+		           ? out : 0;
+	if (from)
+		memcpy((void *)(uintptr_t)c->req->dst.data, c->region + (from - Q7_BOOT_DATA_AREA),
+		       c->L.dst_bytes);
+}
+
+/* The first rule of docs/runtime.md: each input as the core left it
+ * against the caller's bytes it was sent from. 0, or 1 with r set. */
+static int inputs_changed(const struct call *c, struct q7_run_result *r)
+{
+	const unsigned char *before[Q7_MAX_ARGS] = {0}, *after[Q7_MAX_ARGS] = {0};
+	const struct q7_call *req = c->req;
+	for (unsigned i = 0; i < req->nargs && i < Q7_MAX_ARGS; i++) {
+		if (req->args[i].kind != Q7_ARG_TENSOR)
+			continue;
+		before[i] = (const unsigned char *)(uintptr_t)req->args[i].u.tensor.data;
+		after[i] = c->region + (c->L.args[i].u.tensor.data - Q7_BOOT_DATA_AREA);
+	}
+	return q7_run_inputs_compare(req, before, after, r);
+}
+
 /* The call's failed op: r gets its status and "<who><message>". -1. */
 static int op_failed(struct q7_emu_session *s, unsigned core, struct q7_run_result *r)
 {
@@ -380,6 +432,8 @@ static int read_last(struct q7_emu_session *s, const struct q7_boot_result *br, 
 	}
 	if (br->back_bytes && (rc = q7_emu_recv_all(s, c->back, br->back_bytes, c->deadline)) != IO_OK)
 		return io_failed(s, rc, r);
+	if (ok && c->inputs_back)
+		dst_from_region(c);
 	c->out_bytes = br->out_bytes;
 	unsigned char *into = result_into_dst(c, br->out_bytes);
 	if (!into)
@@ -390,6 +444,8 @@ static int read_last(struct q7_emu_session *s, const struct q7_boot_result *br, 
 	c->busy = false;
 	if (!ok)
 		return op_failed(s, br->core, r);
+	if (c->inputs_back && inputs_changed(c, r) != 0)
+		return -1;
 	return 0;
 }
 

@@ -57,6 +57,7 @@ struct q7_emu_config {
 	bool forward_signals; /* support/proc's signal forwarding while busy */
 	bool stats;           /* per call: wall time, cycles and stack on stderr */
 	bool icount;          /* qemu -icount: exact instruction counts */
+	unsigned unchecked;   /* safety checks off (Q7_UNCHECKED_*, engine.h); Q7CC_UNCHECKED */
 	const char *trace_log;/* QEMU's block log for a profile (emu_trace.h); NULL: none */
 	/* The core may open host files through QEMU's semihosting (SIMCALL
 	 * open); off, QEMU starts confined (emu_confine.h). */

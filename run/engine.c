@@ -115,10 +115,13 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 	e->nops = -1;
 	pthread_mutex_init(&e->lock, NULL);
 	if (!e->emulated) {
-		e->isolated = o->host_mode == Q7_HOST_ISOLATED;
+		/* in processes of their own, started through support/proc */
+		e->isolated = o->host_mode == Q7_HOST_ISOLATED || o->host_mode == Q7_HOST_SANITIZED;
+		struct q7_engine_opts ho = *o;
+		ho.unchecked = q7_run_unchecked(o->unchecked);
 		if (e->isolated)
 			pthread_mutex_lock(&proc_lock);
-		int rc_open = q7_host_open(&e->images, o, &e->host, err, n);
+		int rc_open = q7_host_open(&e->images, &ho, &e->host, err, n);
 		if (e->isolated)
 			pthread_mutex_unlock(&proc_lock);
 		if (rc_open != 0)
@@ -139,6 +142,7 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 			cfg.images = (const char *const *)e->images.v;
 			cfg.timeout_s = o->timeout_s;
 			cfg.forward_signals = o->forward_signals;
+			cfg.unchecked = q7_run_unchecked(o->unchecked);
 			e->forward_signals = o->forward_signals;
 			cfg.interrupted = e->interrupted = o->interrupted;
 			pthread_mutex_lock(&proc_lock);
@@ -284,6 +288,27 @@ static int call_locked(struct q7_engine *e, const struct q7_call *c, unsigned co
 	return rc;
 }
 
+/* A kernel that changed its input: the message again, with the
+ * argument's name from the op's schema (the op list, read once). */
+static void name_changed_arg(struct q7_engine *e, const struct q7_call *c, struct q7_run_result *r)
+{
+	char err[Q7_MESSAGE_SIZE], arg[128];
+	snprintf(arg, sizeof arg, "argument %u", r->changed_arg);
+	if (q7_engine_list(e, err, sizeof err) > 0) {
+		size_t oplen = strlen(c->op);
+		for (int i = 0; i < e->nops; i++) {
+			const char *sc = e->schemas[i];
+			if (strcmp(e->names[i], c->op) == 0 ||
+			    (strncmp(sc, c->op, oplen) == 0 && sc[oplen] == '('))
+				q7_run_schema_arg(sc, strlen(sc), r->changed_arg - 1, arg, sizeof arg);
+		}
+	}
+	snprintf(r->message, sizeof r->message,
+	         "%s: the kernel wrote into its input %s, at byte offset %llu; a kernel never changes "
+	         "its inputs (the caller's tensor is as it was)",
+	         c->op, arg, (unsigned long long)r->changed_at);
+}
+
 int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_result *r)
 {
 	if (c->cores && c->cores != e->cores) {
@@ -295,6 +320,8 @@ int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_r
 	pthread_mutex_lock(&e->lock);
 	int rc = call_locked(e, c, e->cores, r);
 	pthread_mutex_unlock(&e->lock);
+	if (rc != 0 && r->changed_arg)
+		name_changed_arg(e, c, r);
 	/* What the library's runtime wrote, one line whatever it holds. */
 	r->message[sizeof r->message - 1] = 0;
 	q7_run_clean_message(r->message);

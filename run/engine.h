@@ -57,6 +57,12 @@ enum q7_host_mode {
 	 * one-line message, and the next call starts a new child. What the
 	 * kernel starts behind our back dies with it. q7-run's default. */
 	Q7_HOST_ISOLATED = 2,
+	/* Each call a `q7-run --sanitize` of its own (host_san.h): a library
+	 * built with -fsanitize=address,undefined under its sanitizers, with
+	 * no preload in this process; one core, a destination always; the
+	 * tensors go by files, so for finding bugs, not for speed.
+	 * q7cc.torch's sanitize=True. */
+	Q7_HOST_SANITIZED = 3,
 };
 
 /* Where the isolated mode puts each tensor's guard page. */
@@ -95,7 +101,17 @@ struct q7_engine_opts {
 	 * Python), QEMU stopped, the call failed "interrupted"; the next call
 	 * boots the core again. */
 	const volatile sig_atomic_t *interrupted;
+	/* Safety checks off (docs/runtime.md, "What a kernel may write"),
+	 * Q7_UNCHECKED_*: only to measure what they cost (bench/). The
+	 * environment's Q7CC_UNCHECKED adds to it: "inputs", "zones", or any
+	 * other value but "0" for both. */
+	unsigned unchecked;
 };
+
+/* q7_engine_opts.unchecked: the inputs not compared after a call; no red
+ * zones after the destination and the heap arena's blocks. */
+#define Q7_UNCHECKED_INPUTS 1u
+#define Q7_UNCHECKED_ZONES 2u
 
 /* One call: what q7-run builds from its arguments, the PyTorch bridge
  * from a dispatcher stack, and the engine hands to its targets unchanged.
@@ -109,6 +125,12 @@ struct q7_call {
 	 * runtime then makes one like the first tensor argument). With one,
 	 * the result is written into it, and result->out describes it. */
 	struct q7_tensor_desc dst;
+	/* Bytes past the destination's last byte that are the caller's and no
+	 * tensor's: with Q7_RED_ZONE or more, the in-process host modes make
+	 * them a red zone the runtime checks after the kernel (a write past
+	 * get_dst_tensor() is then an error, not the caller's memory
+	 * overwritten). The other modes keep their own. */
+	size_t dst_room;
 	/* The emulated target's settings for this call; 0 takes the engine's
 	 * (or the session's). The host target takes the engine's always. */
 	unsigned cores;           /* 0, or the engine's count: another is refused */
@@ -128,6 +150,12 @@ struct q7_run_result {
 	void *out_data;      /* malloc'd contiguous copy of the output */
 	size_t out_bytes;
 	unsigned switched_stack; /* any core ran on a switched stack */
+	/* A kernel that changed its input: the argument (1-based; 0: none)
+	 * and the first byte that changed. The target sets them with the
+	 * status and a message the engine then words with the argument's
+	 * name. The caller's tensor is as it was before the call. */
+	unsigned changed_arg;
+	uint64_t changed_at;
 };
 
 /* Frees result->out_data (and forgets it); the rest stays readable. */
@@ -186,5 +214,11 @@ int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_r
  * their targets, version records, initialisers). 0, or -1 with "<path>:
  * damaged host library: <what>" (or "cannot read") in err. */
 int q7_host_elf_check(const char *path, char *err, size_t n);
+/* The same check; then the sanitizer runtimes path needs (DT_NEEDED
+ * names with "asan" or "ubsan": libasan.so.8, libubsan.so.1,
+ * libclang_rt.asan-x86_64.so, ...), in the order it needs them (the
+ * compilers name the address sanitizer's first), added to *runtimes. 0, or -1 with err set as q7_host_elf_check's. */
+struct q7_strvec;
+int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, char *err, size_t n);
 
 #endif

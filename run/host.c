@@ -25,6 +25,7 @@
 #include "host_fault.h"
 #include "host_int.h"
 #include "host_iso.h"
+#include "host_san.h"
 #include "result.h"
 
 #include <dlfcn.h>
@@ -313,6 +314,9 @@ struct q7_host {
 	pthread_t stack_thread; /* the last thread that called, and its stack */
 	uintptr_t stack_low;
 	struct q7_frame frame;
+	unsigned unchecked;     /* Q7_UNCHECKED_* */
+	unsigned char *shadow;  /* the inputs' bytes as they were before the call */
+	size_t shadow_size;
 };
 
 /* The lowest usable address of this thread's stack (1 when unknown),
@@ -356,6 +360,7 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 	*out = NULL;
 	h->cores = (unsigned)images->n;
 	h->mode = o->host_mode;
+	h->unchecked = o->unchecked;
 	h->heap_size = o->heap_size ? o->heap_size : DEFAULT_HEAP;
 	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		h->images.copies[i] = -1;
@@ -371,6 +376,15 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 		/* What the loader would fault on, refused before it reads it. */
 		if (!seen && q7_host_elf_check(h->paths[core], err, n) != 0)
 			goto fail;
+	}
+	if (h->mode == Q7_HOST_SANITIZED) {
+		if (h->cores != 1) {
+			snprintf(err, n, "%s: %u cores: a sanitized library runs on one", h->paths[0],
+			         h->cores);
+			goto fail;
+		}
+		*out = h; /* nothing loaded here: each call is q7-run's */
+		return 0;
 	}
 	if (h->mode == Q7_HOST_ISOLATED) {
 		if (q7_iso_open(h->paths, h->cores, h->heap_size, o, &h->iso, err, n) != 0)
@@ -404,6 +418,7 @@ void q7_host_close(struct q7_host *h)
 		free(h->paths[i]);
 	if (h->heap)
 		munmap(h->heap, h->heap_size);
+	free(h->shadow);
 	free(h);
 }
 
@@ -413,7 +428,7 @@ static struct q7_host *kept_at_exit;
 
 void q7_host_close_at_exit(struct q7_host *h)
 {
-	if (h && h->mode != Q7_HOST_ISOLATED && !kept_at_exit)
+	if (h && h->mode != Q7_HOST_ISOLATED && h->mode != Q7_HOST_SANITIZED && !kept_at_exit)
 		kept_at_exit = h;
 	else
 		q7_host_close(h);
@@ -428,6 +443,73 @@ static void fill_frame(struct q7_host *h, const struct q7_call *c, unsigned core
 	f->heap_base = (uint64_t)(uintptr_t)h->heap;
 	f->heap_size = h->heap_size;
 	f->write_fn = (uint64_t)(uintptr_t)q7_host_write;
+	if (h->unchecked & Q7_UNCHECKED_ZONES)
+		f->loader_flags |= Q7_FRAME_UNCHECKED;
+	else if (c->dst.data && c->dst_room >= Q7_RED_ZONE)
+		f->loader_flags |= Q7_FRAME_DST_ROOM;
+}
+
+/* ---- inputs unchanged, in this process ---------------------------------- */
+
+/* Whether tensor argument i of c shares bytes with the destination (a
+ * caller that made them alias: the kernel's writes to its output are
+ * then writes to that input, and are not compared). */
+static bool overlaps_dst(const struct q7_call *c, unsigned i)
+{
+	uint64_t a = c->args[i].u.tensor.data, an = q7_run_arg_bytes(&c->args[i].u.tensor);
+	uint64_t d = c->dst.data, dn = q7_run_arg_bytes(&c->dst);
+	return d && a < d + dn && d < a + an;
+}
+
+/* Copies each tensor argument's bytes into h->shadow; before[i] points at
+ * its copy (NULL: not kept). */
+static void inputs_keep(struct q7_host *h, const struct q7_call *c, const unsigned char **before)
+{
+	size_t need = 0;
+	for (unsigned i = 0; i < c->nargs; i++)
+		if (c->args[i].kind == Q7_ARG_TENSOR && !overlaps_dst(c, i))
+			need += q7_run_arg_bytes(&c->args[i].u.tensor);
+	if (need > h->shadow_size) {
+		free(h->shadow);
+		h->shadow = q7_xmalloc(need);
+		h->shadow_size = need;
+	}
+	size_t at = 0;
+	for (unsigned i = 0; i < c->nargs; i++) {
+		before[i] = NULL;
+		if (c->args[i].kind != Q7_ARG_TENSOR || overlaps_dst(c, i))
+			continue;
+		size_t n = q7_run_arg_bytes(&c->args[i].u.tensor);
+		if (n)
+			memcpy(h->shadow + at, (const void *)(uintptr_t)c->args[i].u.tensor.data, n);
+		before[i] = h->shadow + at;
+		at += n;
+	}
+}
+
+/* After the cores: an input that changed is put back as it was, and the
+ * first one fails the call (q7_run_inputs_compare). 0, or 1 with r set. */
+static int inputs_check(const struct q7_call *c, const unsigned char **before,
+                        struct q7_run_result *r)
+{
+	const unsigned char *after[Q7_MAX_ARGS];
+	for (unsigned i = 0; i < c->nargs; i++)
+		after[i] = (const unsigned char *)(uintptr_t)c->args[i].u.tensor.data;
+	struct q7_run_result seen;
+	memset(&seen, 0, sizeof seen);
+	if (q7_run_inputs_compare(c, before, after, &seen) == 0)
+		return 0;
+	for (unsigned i = 0; i < c->nargs; i++)
+		if (before[i])
+			memcpy((void *)(uintptr_t)after[i], before[i],
+			       q7_run_arg_bytes(&c->args[i].u.tensor));
+	if (r->status != Q7_STATUS_OK) /* the kernel's own error comes first */
+		return 1;
+	memcpy(r->message, seen.message, sizeof r->message);
+	r->status = seen.status;
+	r->changed_arg = seen.changed_arg;
+	r->changed_at = seen.changed_at;
+	return 1;
 }
 
 /* Where a returned tensor may lie in this process: in the heap arena or
@@ -453,14 +535,31 @@ static const unsigned char *span_of(const struct q7_host *h, const struct q7_cal
 	return (const unsigned char *)(uintptr_t)data;
 }
 
+static int call_cores(struct q7_host *h, const struct q7_call *c, struct q7_run_result *r);
+
 int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_result *r)
 {
-	struct q7_frame *f = &h->frame;
-	char err[Q7_MESSAGE_SIZE];
 	if (q7_host_call_check(c, h->cores, r) != 0)
 		return 1;
 	if (h->mode == Q7_HOST_ISOLATED)
 		return q7_iso_call(h->iso, c, r);
+	if (h->mode == Q7_HOST_SANITIZED)
+		return q7_san_call(h->paths[0], c, r);
+	const unsigned char *before[Q7_MAX_ARGS];
+	bool inputs = !(h->unchecked & Q7_UNCHECKED_INPUTS);
+	if (inputs)
+		inputs_keep(h, c, before);
+	int rc = call_cores(h, c, r);
+	if (inputs && inputs_check(c, before, r) != 0)
+		return 1;
+	return rc;
+}
+
+/* The in-process modes' call: every core, then the result. */
+static int call_cores(struct q7_host *h, const struct q7_call *c, struct q7_run_result *r)
+{
+	struct q7_frame *f = &h->frame;
+	char err[Q7_MESSAGE_SIZE];
 	for (unsigned core = 0; core < h->cores; core++) {
 		fill_frame(h, c, core);
 		if (h->mode == Q7_HOST_DIRECT) {

@@ -352,8 +352,9 @@ static int check_named(struct lib *l)
 	return 0;
 }
 
-/* Is name one of the DT_NEEDED libraries, or this one's DT_SONAME? */
-static bool needed(const struct lib *l, const char *name)
+/* Calls fn(tag, name, arg) for each DT_NEEDED and DT_SONAME string of
+ * l (checked by check_named), until it returns true: then true. */
+static bool each_name(const struct lib *l, bool (*fn)(int64_t, const char *, void *), void *arg)
 {
 	const Ehdr *h = (const Ehdr *)l->b;
 	const Phdr *ph = (const Phdr *)(l->b + h->e_phoff);
@@ -363,10 +364,22 @@ static bool needed(const struct lib *l, const char *name)
 		const Dyn *d = at(l, ph[i].p_vaddr, ph[i].p_filesz);
 		for (uint64_t k = 0; d[k].d_tag != DT_NULL; k++)
 			if ((d[k].d_tag == DT_NEEDED || d[k].d_tag == DT_SONAME) &&
-			    strcmp(l->strtab + d[k].d_un.d_val, name) == 0)
+			    fn(d[k].d_tag, l->strtab + d[k].d_un.d_val, arg))
 				return true;
 	}
 	return false;
+}
+
+static bool same_name(int64_t tag, const char *name, void *arg)
+{
+	(void)tag;
+	return strcmp(name, arg) == 0;
+}
+
+/* Is name one of the DT_NEEDED libraries, or this one's DT_SONAME? */
+static bool needed(const struct lib *l, const char *name)
+{
+	return each_name(l, same_name, (void *)name);
 }
 
 /* The symbol count, from the hash tables the loader looks symbols up in:
@@ -766,7 +779,21 @@ static int check_dynamic(struct lib *l)
 	return 0;
 }
 
+/* The sanitizer runtimes among the DT_NEEDED names, into arg (a
+ * struct q7_strvec); never stops. */
+static bool add_runtime(int64_t tag, const char *name, void *arg)
+{
+	if (tag == DT_NEEDED && (strstr(name, "asan") || strstr(name, "ubsan")))
+		q7_sv_add(arg, name);
+	return false;
+}
+
 int q7_host_elf_check(const char *path, char *err, size_t n)
+{
+	return q7_host_elf_sanitizers(path, NULL, err, n);
+}
+
+int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, char *err, size_t n)
 {
 	struct lib l;
 	memset(&l, 0, sizeof l);
@@ -784,6 +811,8 @@ int q7_host_elf_check(const char *path, char *err, size_t n)
 	l.b = bytes;
 	l.n = len;
 	int rc = check_header(&l) != 0 || check_segments(&l) != 0 || check_dynamic(&l) != 0 ? -1 : 0;
+	if (rc == 0 && runtimes)
+		each_name(&l, add_runtime, runtimes);
 	free(bytes);
 	return rc;
 }

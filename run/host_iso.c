@@ -228,19 +228,7 @@ static void arg_name(const struct q7_iso *s, const char *op, int i, char *buf, s
 		bool match = ((size_t)(tab - p) == oplen && strncmp(p, op, oplen) == 0) ||
 		             (strncmp(schema, op, oplen) == 0 && schema[oplen] == '(');
 		if (match) {
-			const char *q = memchr(schema, '(', (size_t)(eol - schema));
-			for (int k = 0; q && k < i; k++)
-				q = memchr(q + 1, ',', (size_t)(eol - q - 1));
-			if (!q)
-				return;
-			const char *end = q + 1;
-			while (end < eol && *end != ',' && *end != ')')
-				end++;
-			const char *word = end;
-			while (word > q + 1 && word[-1] != ' ')
-				word--;
-			if (end > word && word > q + 1)
-				snprintf(buf, size, "argument %d (%.*s)", i + 1, (int)(end - word), word);
+			q7_run_schema_arg(schema, (size_t)(eol - schema), (unsigned)i, buf, size);
 			return;
 		}
 		p = eol + 1;
@@ -393,6 +381,8 @@ static void fill(struct q7_iso *s, const struct q7_call *c)
 		f->heap_size = ctl->heap_size;
 		f->write_fn = (uint64_t)(uintptr_t)q7_host_write;
 		f->status = Q7_STATUS_KERNEL_ERROR;
+		if (s->unchecked & Q7_UNCHECKED_ZONES)
+			f->loader_flags |= Q7_FRAME_UNCHECKED;
 	}
 }
 
@@ -433,6 +423,23 @@ static void let_go_after_fork(struct q7_iso *s)
 	s->owner = getpid();
 }
 
+/* The first rule (docs/runtime.md): each input's slot against the
+ * caller's tensor it was copied from, which the kernel never saw. 0, or
+ * 1 with r set (q7_run_inputs_compare). */
+static int inputs_changed(const struct q7_iso *s, const struct q7_call *c,
+                          struct q7_run_result *r)
+{
+	const unsigned char *before[Q7_MAX_ARGS] = {0}, *after[Q7_MAX_ARGS] = {0};
+	for (unsigned i = 0; i < s->nslots; i++) {
+		int a = s->slots[i].arg;
+		if (a < 0)
+			continue;
+		before[a] = (const unsigned char *)(uintptr_t)c->args[a].u.tensor.data;
+		after[a] = s->base + s->slots[i].data;
+	}
+	return q7_run_inputs_compare(c, before, after, r);
+}
+
 /* The worker's answer to call c: each core's frame checked, the
  * destination copied back, the returned tensor into r. 0, or 1 with r
  * set. */
@@ -447,6 +454,8 @@ static int take_answer(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 		if (q7_host_core_done(f, core, s->cores, r) != 0)
 			return 1;
 	}
+	if (!(s->unchecked & Q7_UNCHECKED_INPUTS) && inputs_changed(s, c, r) != 0)
+		return 1;
 	uint64_t dst_slot = 0;
 	for (unsigned i = 0; i < s->nslots; i++)
 		if (s->slots[i].arg < 0) {
@@ -538,6 +547,7 @@ int q7_iso_open(char *const *paths, unsigned cores, size_t heap_size,
 	s->timeout = o->timeout_s > 0 ? o->timeout_s : DEFAULT_TIMEOUT;
 	s->guard = o->guard;
 	s->forward = o->forward_signals;
+	s->unchecked = o->unchecked;
 	s->fd = -1;
 	s->owner = getpid();
 	s->ctl_bytes = round_up(sizeof(struct ctl), s->page);

@@ -60,6 +60,7 @@ struct q7_iso {
 	double timeout;
 	enum q7_guard guard;
 	bool forward;
+	unsigned unchecked;     /* safety checks off (Q7_UNCHECKED_*, engine.h) */
 	size_t page;
 	/* the region */
 	unsigned char *base;

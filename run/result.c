@@ -188,3 +188,79 @@ void q7_run_result_free(struct q7_run_result *result)
 	free(result->out_data);
 	result->out_data = NULL;
 }
+
+size_t q7_run_arg_bytes(const struct q7_tensor_desc *t)
+{
+	uint64_t n, extent;
+	if (!q7_run_desc_bytes(t, &n, &extent) || extent > SIZE_MAX)
+		return 0;
+	return (size_t)extent;
+}
+
+/* The first byte at which a and b differ (n when none): compared a page
+ * at a time, then byte by byte in the page that differs. */
+static size_t first_difference(const unsigned char *a, const unsigned char *b, size_t n)
+{
+	size_t at = 0;
+	while (at < n) {
+		size_t k = n - at < 4096 ? n - at : 4096;
+		if (memcmp(a + at, b + at, k) != 0)
+			break;
+		at += k;
+	}
+	while (at < n && a[at] == b[at])
+		at++;
+	return at;
+}
+
+int q7_run_inputs_compare(const struct q7_call *c, const unsigned char *const *before,
+                          const unsigned char *const *after, struct q7_run_result *r)
+{
+	for (unsigned i = 0; i < c->nargs && i < Q7_MAX_ARGS; i++) {
+		if (c->args[i].kind != Q7_ARG_TENSOR || !before[i] || !after[i])
+			continue;
+		size_t n = q7_run_arg_bytes(&c->args[i].u.tensor);
+		size_t at = first_difference(before[i], after[i], n);
+		if (at == n)
+			continue;
+		q7_run_fail(r, "%s: the kernel wrote into its input argument %u, at byte offset %zu; a "
+		            "kernel never changes its inputs (the caller's tensor is as it was)",
+		            c->op, i + 1, at);
+		r->status = Q7_STATUS_KERNEL_ERROR;
+		r->changed_arg = i + 1;
+		r->changed_at = at;
+		return 1;
+	}
+	return 0;
+}
+
+void q7_run_schema_arg(const char *schema, size_t len, unsigned i, char *buf, size_t size)
+{
+	snprintf(buf, size, "argument %u", i + 1);
+	const char *eol = schema + len;
+	const char *q = memchr(schema, '(', len);
+	for (unsigned k = 0; q && k < i; k++)
+		q = memchr(q + 1, ',', (size_t)(eol - q - 1));
+	if (!q)
+		return;
+	const char *end = q + 1;
+	while (end < eol && *end != ',' && *end != ')')
+		end++;
+	const char *word = end;
+	while (word > q + 1 && word[-1] != ' ')
+		word--;
+	if (end > word && word > q + 1)
+		snprintf(buf, size, "argument %u (%.*s)", i + 1, (int)(end - word), word);
+}
+
+unsigned q7_run_unchecked(unsigned asked)
+{
+	const char *v = getenv("Q7CC_UNCHECKED");
+	if (!v || !*v || strcmp(v, "0") == 0)
+		return asked;
+	if (strcmp(v, "inputs") == 0)
+		return asked | Q7_UNCHECKED_INPUTS;
+	if (strcmp(v, "zones") == 0)
+		return asked | Q7_UNCHECKED_ZONES;
+	return Q7_UNCHECKED_INPUTS | Q7_UNCHECKED_ZONES;
+}

@@ -53,4 +53,24 @@ int q7_run_check_in_dst(const char *op, const struct q7_tensor_desc *out, uint64
 int q7_run_take_output(const struct q7_frame *f, const unsigned char *span, size_t span_bytes,
                        struct q7_run_result *r);
 
+/* "argument 2 (x)": parameter i (0-based) of a TorchScript schema
+ * ("ns::op(Tensor x, int k) -> Tensor"), or "argument 2" when it names
+ * none. */
+void q7_run_schema_arg(const char *schema, size_t len, unsigned i, char *buf, size_t size);
+
+/* The first rule of docs/runtime.md: the kernel left its inputs as they
+ * were. For each tensor argument i of c (bytes: what it spans), compares
+ * before[i] with after[i] (NULL: not compared). 0 when none changed;
+ * else 1 with r's status, changed_arg, changed_at and message set for
+ * the first argument that changed (the caller words it, engine.c). */
+int q7_run_inputs_compare(const struct q7_call *c, const unsigned char *const *before,
+                          const unsigned char *const *after, struct q7_run_result *r);
+/* The safety checks off (Q7_UNCHECKED_*): asked
+ * (q7_engine_opts.unchecked), and what Q7CC_UNCHECKED says (engine.h). */
+unsigned q7_run_unchecked(unsigned asked);
+
+/* The bytes tensor argument t of a call spans (contiguous, as calls
+ * give them): 0 when none or unknown. */
+size_t q7_run_arg_bytes(const struct q7_tensor_desc *t);
+
 #endif

@@ -37,12 +37,13 @@
 #include "args.h"
 #include "npy.h"
 #include "insn_profile.h"
+#include "sanitize.h"
 #include "support.h"
 
 struct options {
 	const char *target, *out, *out_shape, *out_dtype, *profile;
 	unsigned cores;
-	bool verbose, list, in_process;
+	bool verbose, list, in_process, sanitize;
 	enum q7_guard guard;
 	size_t heap;
 	double timeout;
@@ -54,7 +55,7 @@ static void usage(void)
 	fprintf(stderr,
 	        "usage: q7-run [--target=host|emulated] [--cores=N] [--out-shape=D0,D1,...]\n"
 	        "              [--out-dtype=TYPE] [--heap=BYTES] [--timeout=SECONDS]\n"
-	        "              [--guard=end|start] [--in-process] [--semihosting-files]\n"
+	        "              [--guard=end|start] [--in-process] [--sanitize] [--semihosting-files]\n"
 	        "              [--profile=FILE.folded|FILE.svg] [-v] LIB OP ARG... -o OUT.npy\n"
 	        "       q7-run [--target=host|emulated] [--in-process] --list LIB\n"
 	        "  LIB   the library given to -o at link time (an image or a multicore manifest)\n"
@@ -76,7 +77,7 @@ static bool parse_uint(const char *s, unsigned long long max, unsigned long long
 
 enum { OPT_OUTPUT = 1, OPT_TARGET, OPT_CORES, OPT_OUT_SHAPE, OPT_OUT_DTYPE, OPT_HEAP,
        OPT_TIMEOUT, OPT_PROFILE, OPT_LIST, OPT_IN_PROCESS, OPT_SEMIHOSTING, OPT_GUARD,
-       OPT_VERBOSE, OPT_HELP };
+       OPT_VERBOSE, OPT_SANITIZE, OPT_HELP };
 
 static const struct q7_args_opt options[] = {
 	Q7_ARGS_VALUE("-o", OPT_OUTPUT),
@@ -89,6 +90,7 @@ static const struct q7_args_opt options[] = {
 	Q7_ARGS_VALUE("--profile", OPT_PROFILE),
 	Q7_ARGS_FLAG("--list", OPT_LIST),
 	Q7_ARGS_FLAG("--in-process", OPT_IN_PROCESS),
+	Q7_ARGS_FLAG("--sanitize", OPT_SANITIZE),
 	Q7_ARGS_FLAG("--semihosting-files", OPT_SEMIHOSTING),
 	Q7_ARGS_VALUE("--guard", OPT_GUARD),
 	Q7_ARGS_FLAG("-v", OPT_VERBOSE),
@@ -176,6 +178,9 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 	case OPT_IN_PROCESS:
 	case OPT_VERBOSE: /* the flags */
 		*(id == OPT_LIST ? &o->list : id == OPT_VERBOSE ? &o->verbose : &o->in_process) = true;
+		break;
+	case OPT_SANITIZE:
+		o->sanitize = true;
 		break;
 	case OPT_HELP:
 		usage();
@@ -348,8 +353,10 @@ static int make_dst(const struct options *o, struct run *r)
 		return -1;
 	}
 	size_t bytes = (size_t)n * q7_npy_dtype_size((enum q7_dtype)d->dtype);
-	r->dst_buf = q7_xcalloc(1, bytes ? bytes : 1);
+	/* with a red zone after it, for the in-process mode (engine.h) */
+	r->dst_buf = q7_xcalloc(1, bytes + Q7_RED_ZONE);
 	d->data = (uint64_t)(uintptr_t)r->dst_buf;
+	r->call.dst_room = Q7_RED_ZONE;
 	return 0;
 }
 
@@ -402,6 +409,8 @@ static int run_call(const struct options *o, struct run *r)
 	}
 	if (o->profile)
 		q7_engine_profile(engine, &r->prof, Q7_PROF_ROOT);
+	if (o->sanitize)
+		q7_sanitize_name_op(op);
 	int rc = 0;
 	if (q7_engine_call(engine, &r->call, &r->res) != 0 || r->res.status != Q7_STATUS_OK) {
 		/* The runtime names the op; a damaged one may not. A missing op
@@ -471,11 +480,36 @@ static int run_op(const struct options *o, struct run *r)
 	return 0;
 }
 
+/* --sanitize: q7-run again with the sanitizers' runtimes (sanitize.h);
+ * returns only on failure (-1 after a message), or 0 in the q7-run it
+ * started. */
+static int sanitize(const struct options *o, int argc)
+{
+	if (strcmp(o->target, "host") != 0) {
+		q7_error("--sanitize runs host kernels (the emulated core has no sanitizers)");
+		return -1;
+	}
+	if (q7_sanitize_started())
+		return 0;
+	struct q7_strvec images = {0};
+	char *why = NULL, err[Q7_MESSAGE_SIZE];
+	if (q7_run_images(o->pos.v[0], o->cores, &images, &why) < 0)
+		q7_error("%s", why);
+	else if (q7_sanitize_exec(&images, argc, err, sizeof err) != 0)
+		q7_error("%s", err);
+	free(why);
+	q7_sv_free(&images);
+	return -1;
+}
+
 int q7_run_main(int argc, char **argv)
 {
 	struct options o = {0};
 	int rc = Q7_EXIT_USAGE;
-	if (parse_options(argc, argv, &o) == 0) {
+	bool parsed = parse_options(argc, argv, &o) == 0;
+	if (parsed && o.sanitize && sanitize(&o, argc) != 0) {
+		rc = Q7_EXIT_ERROR;
+	} else if (parsed) {
 		if (o.list) {
 			rc = list_ops(&o);
 		} else {

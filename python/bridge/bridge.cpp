@@ -76,7 +76,7 @@ struct Loaded {
 	FileId lib, shape;
 	bool has_shape = false;
 	std::string target;
-	bool isolate = false;
+	int isolate = 0; /* q7t_load's: 0 in this process, 1 isolated, 2 sanitized */
 	std::shared_ptr<Engine> engine;
 	void *shape_handle = nullptr;
 	std::vector<std::unique_ptr<torch::Library>> libraries;
@@ -265,6 +265,7 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 				k->invoke = d->invoke;
 				k->shape = d->shape;
 				k->emulated = ld->target == "emulated";
+				k->in_process = ld->target == "host" && !ld->isolate;
 				std::string line = k->qualname + "\t" + schema_text(*d->schema) + "\t" + d->compute;
 				l->def(std::move(*d->schema));
 				l->impl(d->name.c_str(),
@@ -306,7 +307,7 @@ void find_prefix()
 
 /* The load, the table lock held. NULL with *err on failure. */
 Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, unsigned cores,
-                    const char *default_ns, bool isolate, double timeout_s, std::string *err)
+                    const char *default_ns, int isolate, double timeout_s, std::string *err)
 {
 	FileId lib_id, shape_id;
 	if (!file_id(lib, &lib_id)) {
@@ -322,7 +323,9 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 		    (!shape_lib || l->shape == shape_id)) {
 			if (l->isolate != isolate && l->target == "host") {
 				*err = std::string(lib) + ": already loaded in this process " +
-				       (l->isolate ? "isolated (isolate=True)" : "in-process (isolate=False)") +
+				       (l->isolate == 2   ? "sanitized (sanitize=True)"
+				        : l->isolate ? "isolated (isolate=True)"
+				                     : "in-process (isolate=False)") +
 				       "; its ops are registered once per process";
 				return nullptr;
 			}
@@ -340,7 +343,7 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 	std::memset(&o, 0, sizeof o);
 	o.target = target;
 	o.cores = cores;
-	o.host_mode = isolate ? Q7_HOST_ISOLATED : Q7_HOST_DIRECT;
+	o.host_mode = isolate == 2 ? Q7_HOST_SANITIZED : isolate ? Q7_HOST_ISOLATED : Q7_HOST_DIRECT;
 	o.timeout_s = timeout_s;
 	o.interrupted = &q7torch::interrupted;
 	char msg[Q7_MESSAGE_SIZE];
@@ -443,7 +446,7 @@ __attribute__((visibility("default"))) void *q7t_load(const char *lib, const cha
 	Loaded *ld = nullptr;
 	try {
 		std::lock_guard<std::mutex> g(table_lock);
-		ld = load_locked(lib, shape_lib, target ? target : "host", cores, default_ns, isolate != 0,
+		ld = load_locked(lib, shape_lib, target ? target : "host", cores, default_ns, isolate,
 		                 timeout_s, &why);
 	} catch (const std::exception &e) {
 		why = e.what();

@@ -24,9 +24,11 @@ int q7t_cxx11_abi(void);
 
 /* Loads lib (an image or a multicore manifest, as q7cc linked it) for
  * target ("host" or "emulated") on its cores (0: the library's), on the
- * host in this process, or with isolate in a process of its own (the
+ * host in this process, or with isolate 1 in a process of its own (the
  * run engine's isolated mode: a kernel that faults, exits or never
- * returns fails its call instead of the process), each call (isolated or
+ * returns fails its call instead of the process), or with isolate 2 each
+ * call in a `q7-run --sanitize` of its own (the sanitized mode: a library
+ * built with -fsanitize=address,undefined), each call (isolated or
  * emulated) limited to timeout_s seconds (0: the engine's 60), and
  * registers its ops:
  * - with shape_lib (the shape sources built against libtorch with the

@@ -128,7 +128,8 @@ std::string message(const OpKernel &k, const char *msg)
  * bins on the way): about 0.2 us of a 2.7 us call that returns a small
  * tensor. Blocks up to 64 KiB come from malloc, aligned to 64 bytes by
  * hand as c10's are; bigger ones (which malloc and posix_memalign both
- * map) from c10's own. */
+ * map) from c10's own. Each has Q7_RED_ZONE bytes more than its tensor,
+ * which the call's q7_call.dst_room gives the runtime to check. */
 class OutputAllocator final : public c10::Allocator {
 	static constexpr size_t small = 64 << 10, align = 64;
 	static void release(void *raw) { std::free(raw); }
@@ -137,8 +138,8 @@ public:
 	c10::DataPtr allocate(size_t n) const override
 	{
 		if (n == 0 || n > small)
-			return c10::GetCPUAllocator()->allocate(n);
-		void *raw = std::malloc(n + align - 1);
+			return c10::GetCPUAllocator()->allocate(n + Q7_RED_ZONE);
+		void *raw = std::malloc(n + align - 1 + Q7_RED_ZONE);
 		TORCH_CHECK(raw, "q7cc: out of memory allocating ", n, " bytes");
 		void *p = reinterpret_cast<void *>((reinterpret_cast<uintptr_t>(raw) + align - 1) &
 		                                   ~(uintptr_t)(align - 1));
@@ -258,6 +259,9 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 		 * strides and dtype instead (no schema here says Tensor(a!)). */
 		if (aliases_an_argument(out, args))
 			out = at::empty_strided(out.sizes(), out.strides(), out.options());
+		/* In this process, the output needs its red zone. */
+		if (in_process)
+			out = new_output(out.sizes(), out.scalar_type());
 	} else {
 		TORCH_CHECK(first, qualname, ": no tensor argument to shape the output like (give the op "
 		                             "a shape function: shape_srcs)");
@@ -270,6 +274,8 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 	call.op = compute.c_str();
 	call.nargs = (unsigned)nargs;
 	describe(qualname, 0, out, &call.dst);
+	if (out.storage().allocator() == &output_allocator)
+		call.dst_room = Q7_RED_ZONE;
 	q7_run_result r;
 	int failed;
 	if (emulated) {

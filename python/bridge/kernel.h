@@ -51,6 +51,10 @@ struct OpKernel final : c10::OperatorKernel {
 	q7cc::neuron::ShapeInvoker invoke = nullptr; /* none: like the first tensor */
 	void (*shape)() = nullptr;
 	bool emulated = false; /* the engine's target, known at registration */
+	/* The host target on the caller's thread: outputs come with a red
+	 * zone (new_output), which the runtime checks (the second rule of
+	 * docs/runtime.md: nothing written past get_dst_tensor()). */
+	bool in_process = false;
 	std::atomic<bool> warned{false};
 
 	void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet keys, torch::jit::Stack *stack);

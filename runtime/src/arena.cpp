@@ -13,7 +13,10 @@ const size_t MIN_BLOCK = 32; /* header + 16 bytes: smaller leftovers stay attach
 struct q7rt_block {
 	uint32_t size;  /* header included, a multiple of 16 */
 	uint32_t magic;
-	struct q7rt_block *next; /* next free block (free blocks only) */
+	union {
+		struct q7rt_block *next; /* next free block (free blocks only) */
+		uint32_t bytes;          /* as asked (blocks in use) */
+	};
 };
 static_assert(sizeof(q7rt_block) <= HDR, "arena header fits 16 bytes");
 
@@ -27,6 +30,9 @@ void q7rt_arena_init(q7rt_arena *a, void *base, size_t size)
 	uintptr_t e = reinterpret_cast<uintptr_t>(base) + size;
 	a->used = a->peak = 0;
 	a->free_list = nullptr;
+	a->red_zones = false;
+	a->bad_block = 0;
+	a->bad_bytes = a->bad_at = 0;
 	if (e < b || e - b < MIN_BLOCK) {
 		a->base = a->end = b;
 		return;
@@ -49,7 +55,8 @@ void *q7rt_arena_alloc(q7rt_arena *a, size_t bytes, size_t align)
 		align = HDR;
 	if ((align & (align - 1)) != 0 || align > 4096 || bytes > 0xffff0000u)
 		return nullptr;
-	size_t need = align_up(bytes ? bytes : 1, HDR);
+	size_t rz = a->red_zones ? Q7_RED_ZONE : 0;
+	size_t need = align_up((bytes ? bytes : 1) + rz, HDR);
 	q7rt_block **link = &a->free_list;
 	for (q7rt_block *b = *link; b; link = &b->next, b = *link) {
 		uintptr_t start = reinterpret_cast<uintptr_t>(b);
@@ -82,9 +89,12 @@ void *q7rt_arena_alloc(q7rt_arena *a, size_t bytes, size_t align)
 		*link = b->next;
 		b->magic = MAGIC_USED;
 		b->next = nullptr;
+		b->bytes = (uint32_t)bytes;
 		a->used += b->size;
 		if (a->used > a->peak)
 			a->peak = a->used;
+		if (rz)
+			q7rt_red_zone_fill(reinterpret_cast<void *>(payload + bytes), rz);
 		return reinterpret_cast<void *>(payload);
 	}
 	return nullptr;
@@ -103,6 +113,13 @@ int q7rt_arena_free(q7rt_arena *a, void *p)
 	q7rt_block *b = at(reinterpret_cast<uintptr_t>(p) - HDR);
 	if (b->magic != MAGIC_USED)
 		return -1;
+	size_t off;
+	if (a->red_zones && !a->bad_block &&
+	    (off = q7rt_red_zone_find(static_cast<char *>(p) + b->bytes, Q7_RED_ZONE)) < Q7_RED_ZONE) {
+		a->bad_block = reinterpret_cast<uintptr_t>(p);
+		a->bad_bytes = b->bytes;
+		a->bad_at = b->bytes + off;
+	}
 	a->used -= b->size;
 	b->magic = MAGIC_FREE;
 	q7rt_block *prev = nullptr;
@@ -125,4 +142,85 @@ int q7rt_arena_free(q7rt_arena *a, void *p)
 		prev->next = b->next;
 	}
 	return 0;
+}
+
+/* ---- red zones ---------------------------------------------------------- */
+
+static const unsigned char RED = 0xfb; /* rarely what a kernel writes */
+static const uint32_t RED4 = 0xfbfbfbfbu;
+/* A word read from a byte buffer. */
+typedef uint32_t __attribute__((may_alias)) word;
+
+/* Word by word where aligned: the emulated core runs about one
+ * instruction per 13 ns, and every call fills and checks a few zones. */
+void q7rt_red_zone_fill(void *p, size_t n)
+{
+	unsigned char *c = static_cast<unsigned char *>(p);
+	size_t i = 0;
+	for (; i < n && (reinterpret_cast<uintptr_t>(c + i) & 3); i++)
+		c[i] = RED;
+	for (; i + 4 <= n; i += 4)
+		*reinterpret_cast<word *>(c + i) = RED4;
+	for (; i < n; i++)
+		c[i] = RED;
+}
+
+size_t q7rt_red_zone_find(const void *p, size_t n)
+{
+	const unsigned char *c = static_cast<const unsigned char *>(p);
+	size_t i = 0;
+	for (; i < n && (reinterpret_cast<uintptr_t>(c + i) & 3); i++)
+		if (c[i] != RED)
+			return i;
+	for (; i + 4 <= n && *reinterpret_cast<const word *>(c + i) == RED4; i += 4)
+		;
+	for (; i < n; i++)
+		if (c[i] != RED)
+			return i;
+	return n;
+}
+
+void q7rt_arena_red_zones(q7rt_arena *a, bool on)
+{
+	a->red_zones = on;
+}
+
+bool q7rt_arena_check(const q7rt_arena *a, q7rt_breach *out)
+{
+	if (!a->red_zones)
+		return false;
+	uintptr_t prev = 0; /* the last block in use before p (its header) */
+	for (uintptr_t p = a->base; p < a->end;) {
+		const q7rt_block *b = at(p);
+		bool sane = (b->magic == MAGIC_USED || b->magic == MAGIC_FREE) && b->size >= HDR &&
+		            (b->size & (HDR - 1)) == 0 && b->size <= a->end - p;
+		if (!sane) {
+			/* Written over past a red zone: the block before it, at
+			 * least this far from its start. */
+			if (!prev)
+				break;
+			out->block = prev + HDR;
+			out->bytes = at(prev)->bytes;
+			out->at = p - out->block;
+			return true;
+		}
+		if (b->magic == MAGIC_USED) {
+			size_t off = q7rt_red_zone_find(reinterpret_cast<const char *>(p + HDR) + b->bytes,
+			                                Q7_RED_ZONE);
+			if (off < Q7_RED_ZONE) {
+				out->block = p + HDR;
+				out->bytes = b->bytes;
+				out->at = b->bytes + off;
+				return true;
+			}
+			prev = p;
+		}
+		p += b->size;
+	}
+	if (!a->bad_block)
+		return false;
+	out->block = a->bad_block;
+	out->bytes = a->bad_bytes;
+	out->at = a->bad_at;
+	return true;
 }

@@ -415,6 +415,51 @@ int list_into_dst(q7_frame *f, const op_list *l)
 	return f->status;
 }
 
+/* The bytes of the destination the loader gave. */
+size_t dst_bytes(const q7_frame *f)
+{
+	size_t n = q7rt_dtype_size((int)f->dst.dtype);
+	for (uint32_t i = 0; i < f->dst.ndim && i < Q7_MAX_DIMS; i++)
+		n *= f->dst.sizes[i];
+	return n;
+}
+
+/* The red zone after the loader's destination (Q7_FRAME_DST_ROOM). */
+unsigned char *dst_room(const q7_frame *f)
+{
+	if (!(f->loader_flags & Q7_FRAME_DST_ROOM) || (f->loader_flags & Q7_FRAME_UNCHECKED) ||
+	    f->dst.data == 0)
+		return nullptr;
+	return reinterpret_cast<unsigned char *>((uintptr_t)f->dst.data) + dst_bytes(f);
+}
+
+/* After the kernel: the second rule of docs/runtime.md ("What a kernel
+ * may write"): nothing past the destination or a heap allocation. true
+ * when it held; else the op's status and message say where it broke. */
+bool wrote_only_its_own(q7_frame *f)
+{
+	unsigned char *room = dst_room(f);
+	size_t at = room ? q7rt_red_zone_find(room, Q7_RED_ZONE) : Q7_RED_ZONE;
+	if (at < Q7_RED_ZONE) {
+		set_status(f, Q7_STATUS_KERNEL_ERROR,
+		           "%s: the kernel wrote past the end of the destination (get_dst_tensor(): %lu "
+		           "bytes), at byte offset %lu; a kernel writes only into its output and its own "
+		           "allocations",
+		           f->op, (unsigned long)dst_bytes(f), (unsigned long)(dst_bytes(f) + at));
+		return false;
+	}
+	q7rt_breach b;
+	if (!q7rt_arena_check(&q7rt.heap, &b))
+		return true;
+	bool dst = q7rt.dst && reinterpret_cast<uintptr_t>(q7rt.dst->data) == b.block;
+	set_status(f, Q7_STATUS_KERNEL_ERROR,
+	           "%s: the kernel wrote past the end of %s%lu bytes), at byte offset %lu; a kernel "
+	           "writes only into its output and its own allocations",
+	           f->op, dst ? "the destination (get_dst_tensor(): " : "a heap allocation (",
+	           (unsigned long)b.bytes, (unsigned long)b.at);
+	return false;
+}
+
 bool check_frame(q7_frame *f)
 {
 	if (f->magic != Q7_FRAME_MAGIC || f->version != Q7_FRAME_VERSION ||
@@ -505,6 +550,7 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 	q7rt.frame = f;
 	q7rt_arena_init(&q7rt.heap, reinterpret_cast<void *>((uintptr_t)f->heap_base),
 	                (size_t)f->heap_size);
+	q7rt_arena_red_zones(&q7rt.heap, !(f->loader_flags & Q7_FRAME_UNCHECKED));
 
 #if defined(__XTENSA__)
 	q7rt.guarded = true; /* a constructor that fails ends the call */
@@ -555,8 +601,10 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 	q7rt.op = op->name;
 	if (f->dst.data != 0 && !check_tensor(f, &f->dst, "the destination"))
 		return f->status;
+	if (unsigned char *room = dst_room(f))
+		q7rt_red_zone_fill(room, Q7_RED_ZONE);
 
-	bool ok = run_guarded(op->fn) && finish(f);
+	bool ok = run_guarded(op->fn) && wrote_only_its_own(f) && finish(f);
 	q7rt_flush();
 	if (!ok && f->status == Q7_STATUS_OK)
 		f->status = Q7_STATUS_KERNEL_ERROR;

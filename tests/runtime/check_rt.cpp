@@ -181,6 +181,55 @@ START_TEST(arena_random)
 }
 END_TEST
 
+/* Red zones: a write past a block is found after the fact, naming the
+ * block, its bytes and the first byte that changed; one past a freed
+ * block is kept until the check; one that jumps the red zone into the
+ * next header names the block before it; the blocks kept apart stay
+ * whole, and without red zones nothing is checked. */
+START_TEST(arena_red_zones)
+{
+	static unsigned char mem[16384];
+	q7rt_arena a;
+	q7rt_breach b;
+	q7rt_arena_init(&a, mem, sizeof mem);
+	q7rt_arena_red_zones(&a, true);
+	unsigned char *p = (unsigned char *)q7rt_arena_alloc(&a, 37, 16);
+	unsigned char *q = (unsigned char *)q7rt_arena_alloc(&a, 64, 64);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(q);
+	ck_assert_uint_ge((uintptr_t)q, (uintptr_t)p + 37 + Q7_RED_ZONE);
+	memset(p, 1, 37);
+	memset(q, 2, 64);
+	ck_assert(!q7rt_arena_check(&a, &b));
+	p[40] = 9; /* three bytes past its end */
+	ck_assert(q7rt_arena_check(&a, &b));
+	ck_assert_uint_eq(b.block, (uintptr_t)p);
+	ck_assert_uint_eq(b.bytes, 37);
+	ck_assert_uint_eq(b.at, 40);
+	p[40] = 0xfb; /* the pattern again: nothing changed */
+	ck_assert(!q7rt_arena_check(&a, &b));
+	q[64 + 15] = 0; /* past q, which is then freed */
+	ck_assert_int_eq(q7rt_arena_free(&a, q), 0);
+	ck_assert(q7rt_arena_check(&a, &b));
+	ck_assert_uint_eq(b.block, (uintptr_t)q);
+	ck_assert_uint_eq(b.at, 64 + 15);
+
+	q7rt_arena_init(&a, mem, sizeof mem);
+	q7rt_arena_red_zones(&a, true);
+	p = (unsigned char *)q7rt_arena_alloc(&a, 16, 16);
+	q = (unsigned char *)q7rt_arena_alloc(&a, 16, 16);
+	memset(q - 16, 0x55, 16); /* q's header, right past p's zone: a jump over it */
+	ck_assert(q7rt_arena_check(&a, &b));
+	ck_assert_uint_eq(b.block, (uintptr_t)p);
+	ck_assert_uint_eq(b.at, 16 + Q7_RED_ZONE);
+
+	q7rt_arena_init(&a, mem, sizeof mem);
+	p = (unsigned char *)q7rt_arena_alloc(&a, 16, 16);
+	memset(p, 3, 64);
+	ck_assert(!q7rt_arena_check(&a, &b));
+}
+END_TEST
+
 START_TEST(bad_frames)
 {
 	q7_frame f;
@@ -430,6 +479,7 @@ int main(void)
 	TCase *tc = tcase_create("rt");
 	tcase_add_test(tc, arena_alloc_free_merge);
 	tcase_add_test(tc, arena_random);
+	tcase_add_test(tc, arena_red_zones);
 	tcase_add_test(tc, bad_frames);
 	tcase_add_test(tc, ops_and_args);
 	tcase_add_test(tc, memory);

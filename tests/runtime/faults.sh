@@ -42,8 +42,6 @@ ok() {
 # Controls: the same kernels, behaving.
 ok "0 0 0 0" -- libf_cpu0.so bad_store x.npy 5
 ok "0 1 1 2" -- libf_cpu0.so divide x.npy 2
-ok "0 0 0 0" -- libf_cpu0.so poke x.npy 3
-ok "0 0 0 0" -- --guard=start libf_cpu0.so poke x.npy 0
 ok "4 0 0 0" -- libf_cpu0.so peek x.npy 3
 # Each core has its own copy of an image's globals, as on the device: one
 # image on 8 cores, each counting its own calls.
@@ -60,6 +58,8 @@ rows=$(cat <<ROWS
 1|q7-run: error: give_up: abort() was called (on core 0)|- libf_cpu0.so give_up x.npy -1
 1|q7-run: error: core 5: give_up: abort() was called|- $mc libf.so give_up x.npy 5
 1|bad_store: the kernel crashed on core 3: SIGSEGV;, at libf_cpu3.so+0x|- $mc libf.so bad_store x.npy 3
+1|q7-run: error: poke: the kernel wrote into its input argument 1 (x), at byte offset 12; a kernel never changes its inputs|- libf_cpu0.so poke x.npy 3
+1|q7-run: error: poke: the kernel wrote into its input argument 1 (x), at byte offset 0;|- --guard=start libf_cpu0.so poke x.npy 0
 1|poke: the kernel crashed: SIGSEGV (invalid memory access), address 0x;: offset 16 of argument 1 (x), past its end (16 bytes), at libf_cpu0.so+0x|libf_cpu0.so poke x.npy 4
 1|poke: the kernel crashed: SIGSEGV;: offset 20 of argument 1 (x), past its end (16 bytes)|libf_cpu0.so poke x.npy 5
 1|peek: the kernel crashed: SIGSEGV;: offset 16 of argument 1 (x), past its end (16 bytes)|libf_cpu0.so peek x.npy 4

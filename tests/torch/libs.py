@@ -31,6 +31,9 @@ LIBS = {
     "ints": ([_k("ints.cpp")], [], False),
     "mc": ([_ops("relu_tcm.cpp"), _k("mc.cpp")], [], True),
     "hostile": ([_k("hostile.cpp")], [], False),
+    # the kernels of the two rules, as q7-run's tests run them
+    "safety": ([os.path.join(KERNELS, "..", "..", "runtime", "kernels", "safety.cpp")], [],
+               False),
 }
 # Built for the host target only (kernels that fork and exit).
 HOST_ONLY = {"hostile"}

@@ -170,9 +170,10 @@ def _take(lib, ptr):
         lib.q7t_free(ptr)
 
 
-def load(path, shape_path, target, cores, default_ns, isolate=False):
+def load(path, shape_path, target, cores, default_ns, isolate=False, sanitize=False):
     """Registers path's ops (bridge.h, q7t_load), on the host in this
-    process or, with isolate, in a process of its own; Q7CC_TORCH_TIMEOUT
+    process or, with isolate, in a process of its own, or with sanitize
+    each call in a q7-run --sanitize of its own; Q7CC_TORCH_TIMEOUT
     (seconds) limits each call of an isolated or emulated op (default 60).
     Returns a list of (qualified name, schema, compute function), or
     raises RuntimeError."""
@@ -184,7 +185,8 @@ def load(path, shape_path, target, cores, default_ns, isolate=False):
         raise ValueError("q7cc.torch: Q7CC_TORCH_TIMEOUT=%r: expected a number of seconds"
                          % os.environ.get("Q7CC_TORCH_TIMEOUT")) from None
     h = lib.q7t_load(os.fsencode(path), os.fsencode(shape_path) if shape_path else None,
-                     target.encode(), cores, default_ns.encode(), int(bool(isolate)),
+                     target.encode(), cores, default_ns.encode(),
+                     2 if sanitize else int(bool(isolate)),
                      max(timeout, 0.0), ctypes.byref(err))
     if not h:
         raise RuntimeError(_take(lib, err) if err.value else "q7cc.torch: loading %s failed" % path)

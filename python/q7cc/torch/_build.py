@@ -383,11 +383,17 @@ def tool_hash(argv0):
     return file_hash(os.path.realpath(p)) if p else argv0
 
 
+# sanitize=True: the host kernels under AddressSanitizer and
+# UndefinedBehaviorSanitizer (q7-run --sanitize runs them, docs/runtime.md).
+SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
+
+
 def build(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, target,
-          extra_cflags=(), extra_include_paths=(), log=None):
+          extra_cflags=(), extra_include_paths=(), log=None, sanitize=False):
     """Builds lib<name>.so (and lib<name>.shape.so) in build_directory,
     holding its lock; returns their paths (the shape library's None
-    without shape sources)."""
+    without shape sources). sanitize: the compute sources compiled and
+    linked with SANITIZE."""
     log = log or (lambda s: print(s, file=sys.stderr, flush=True))
     for src in list(compute_srcs) + list(shape_srcs):
         if not os.path.isfile(src):
@@ -396,11 +402,11 @@ def build(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, t
     os.makedirs(state, exist_ok=True)
     with locked(os.path.join(state, "lock"), os.path.abspath(build_directory), log):
         return build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose,
-                            target, extra_cflags, extra_include_paths, log, state)
+                            target, extra_cflags, extra_include_paths, log, state, sanitize)
 
 
 def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, target,
-                 extra_cflags, extra_include_paths, log, state):
+                 extra_cflags, extra_include_paths, log, state, sanitize=False):
     q7cc = q7cc_path()
     profile = "host" if target == "host" else "gnu"
     includes = ["-I" + os.path.abspath(p) for p in extra_include_paths]
@@ -408,7 +414,7 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     # compute: q7cc, the kernels named by the shape files' blocks
     kernels = shape_kernels(shape_srcs)
     cflags = ["--q7-toolchain=" + profile] + (["-O2"] if profile == "host" else [])
-    cflags += includes + list(extra_cflags)
+    cflags += includes + list(extra_cflags) + (SANITIZE if sanitize else [])
     if kernels:
         # each file defines some of them: a name it lacks is no error
         cflags += ["--q7-kernel=" + ",".join(kernels), "-Wno-error=q7-unknown-kernel",
@@ -422,7 +428,8 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     link = [q7cc, "--q7-toolchain=" + profile, "-shared"] + (["--q7-multicore"] if multicore else [])
     # host: the library binds its own symbols (its at::Tensor methods
     # mangle like libtorch's)
-    link += (["-Wl,-Bsymbolic"] if profile == "host" else []) + ["-o", lib] + objs
+    link += (["-Wl,-Bsymbolic"] if profile == "host" else []) + (SANITIZE if sanitize else [])
+    link += ["-o", lib] + objs
     links = [(lib, link, q7key, objs, os.path.join(state, "lib.json"))]
 
     # shape: the host's compiler against libtorch

@@ -12,7 +12,9 @@ target="emulated" (on an emulated Xtensa core, QEMU); the numbers are the
 same. Without one, Q7CC_TORCH_TARGET chooses, else the host. On the host,
 isolate=True (or Q7CC_TORCH_ISOLATE=1) runs the kernels in a process of
 their own, so that one that faults, exits or never returns raises a
-RuntimeError instead of ending Python. See docs/torch.md."""
+RuntimeError instead of ending Python; sanitize=True builds the kernels
+with AddressSanitizer and UndefinedBehaviorSanitizer and runs each call
+in a q7-run --sanitize of its own (docs/runtime.md). See docs/torch.md."""
 import os
 import struct
 
@@ -70,7 +72,7 @@ def _image_machine(path):
         return None
 
 
-def load_library(path, target=None, isolate=None):
+def load_library(path, target=None, isolate=None, sanitize=False):
     """Registers the ops of lib<name>.so, built by load() (here or in
     another process), and returns the Library. The shape library the build
     left beside it (lib<name>.shape.so) defines the ops its m.defs name;
@@ -78,8 +80,14 @@ def load_library(path, target=None, isolate=None):
     library) is an op with the schema q7cc derived, in the blocks'
     namespace (else the schema's, else <name>), the output shaped like
     the first tensor argument. isolate=True runs host kernels in a process
-    of their own (None: Q7CC_TORCH_ISOLATE)."""
+    of their own (None: Q7CC_TORCH_ISOLATE). sanitize=True runs each call of
+    a host library built with -fsanitize=address,undefined (load(...,
+    sanitize=True)) in a q7-run --sanitize of its own: a sanitizer's report
+    goes to stderr and the call raises a RuntimeError naming the op."""
     target = _target(target)
+    if sanitize and target != "host":
+        raise ValueError("q7cc.torch: sanitize=True runs host kernels (the emulated core has no "
+                         "sanitizers)")
     isolate = _isolate(isolate)
     path = os.path.abspath(os.fspath(path))
     if not os.path.exists(path):
@@ -96,12 +104,13 @@ def load_library(path, target=None, isolate=None):
     if name.startswith("lib"):
         name = name[3:]
     ops = _bridge.load(path, shape if os.path.exists(shape) else None, target, 0, name,
-                       isolate and target == "host")
+                       isolate and target == "host", bool(sanitize))
     return Library(path, target, ops)
 
 
 def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=False,
-         verbose=False, target=None, extra_cflags=None, extra_include_paths=None, isolate=None):
+         verbose=False, target=None, extra_cflags=None, extra_include_paths=None, isolate=None,
+         sanitize=False):
     """Builds lib<name>.so in build_directory (by default
     ~/.cache/q7cc/torch/<name>) from the compute sources with q7cc and the
     shape sources against libtorch, only what changed since the last
@@ -112,7 +121,10 @@ def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=Fals
     compile or link raises BuildError, with the compiler's diagnostics.
     target is "host" or "emulated" (None: Q7CC_TORCH_TARGET, else host).
     isolate=True runs host kernels in a process of their own (None:
-    Q7CC_TORCH_ISOLATE, else in this process)."""
+    Q7CC_TORCH_ISOLATE, else in this process). sanitize=True (host, one
+    core) builds with -fsanitize=address,undefined and runs each call in a
+    q7-run --sanitize of its own (load_library); build it in a
+    build_directory of its own."""
     target = _target(target)
     if not name or not all(c.isalnum() or c == "_" for c in name):
         raise ValueError("q7cc.torch: name=%r: a library name is letters, digits and _" % (name,))
@@ -129,8 +141,9 @@ def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=Fals
         build_directory = os.path.join(cache, "q7cc", "torch", name)
     os.makedirs(build_directory, exist_ok=True)
     lib, _ = build(name, compute_srcs, shape_srcs, build_directory, bool(multicore),
-                   bool(verbose), target, extra_cflags or (), extra_include_paths or ())
-    library = load_library(lib, target, isolate)
+                   bool(verbose), target, extra_cflags or (), extra_include_paths or (),
+                   sanitize=bool(sanitize))
+    library = load_library(lib, target, isolate, sanitize)
     if verbose:
         for op in library.ops:
             print("q7cc.torch: %s: %s (%s on the %s target)" % (

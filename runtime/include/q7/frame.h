@@ -121,6 +121,20 @@ struct q7_frame {
  * emulated core copies at a small fraction of the host's speed, and its
  * loader reads the result back anyway). */
 #define Q7_FRAME_RESULT_ANYWHERE 1u
+/* loader_flags: the destination is followed by Q7_RED_ZONE bytes of the
+ * loader's that are no tensor's: the runtime fills them with a pattern
+ * before the kernel runs and checks them after, so a kernel writing past
+ * get_dst_tensor() ends the op naming the offset (docs/runtime.md, "What
+ * a kernel may write"). */
+#define Q7_FRAME_DST_ROOM 2u
+/* The red zone's bytes: after the destination (Q7_FRAME_DST_ROOM), and
+ * after every block of the heap arena. 64 would hold 16 floats written
+ * past the end; four times that, for a loop off by a row. */
+#define Q7_RED_ZONE 256u
+/* loader_flags: no red zones in the heap arena (and none checked after the
+ * destination): what the checks cost is measured against it
+ * (bench/torch). */
+#define Q7_FRAME_UNCHECKED 4u
 
 #if defined(__cplusplus)
 #define Q7_FRAME_ASSERT static_assert

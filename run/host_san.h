@@ -1,0 +1,17 @@
+/* run/host_san: the host target's sanitized mode (engine.h,
+ * Q7_HOST_SANITIZED): each call is a `q7-run --sanitize` of its own
+ * (sanitize.h), so that a library built with -fsanitize=address,undefined
+ * runs under its sanitizers without the caller (Python) preloading their
+ * runtimes. The tensors go by .npy files in q7cc's temporary directory;
+ * the sanitizer's report goes to this process's stderr and the call fails
+ * with q7-run's last line, which names the op. */
+#ifndef Q7_RUN_HOST_SAN_H
+#define Q7_RUN_HOST_SAN_H
+
+#include "engine.h"
+
+/* Runs c on one core of lib. 0 when the op ran (r->out describes the
+ * result in c->dst, which a sanitized call needs), else 1 with r set. */
+int q7_san_call(const char *lib, const struct q7_call *c, struct q7_run_result *r);
+
+#endif

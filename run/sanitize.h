@@ -1,0 +1,29 @@
+/* run/sanitize: q7-run --sanitize. A host kernel library built with
+ * -fsanitize=address,undefined runs with its sanitizers' runtimes loaded
+ * first, which only a process started with them preloaded has: q7-run
+ * starts itself again so (in-process, the kernel in that process), and
+ * a sanitizer's report ends with one line naming the op.
+ *
+ * The sanitizers' options: ASAN_OPTIONS detect_leaks=0 (the runtime's
+ * arena is released by resetting it, never freed), UBSAN_OPTIONS
+ * halt_on_error=1:print_stacktrace=1 (an error stops the op, as
+ * ASan's do), each before the user's own, which win. */
+#ifndef Q7_RUN_SANITIZE_H
+#define Q7_RUN_SANITIZE_H
+
+#include <stdbool.h>
+
+#include "support.h"
+
+/* True in the q7-run that q7_sanitize_exec started. */
+bool q7_sanitize_started(void);
+/* Starts q7-run again (argc: q7_run_main's, the tail of this process's
+ * arguments), in-process, with the
+ * sanitizer runtimes the images need preloaded: returns only on failure,
+ * -1 with err set ("<image>: not built with the sanitizers: ..."). */
+int q7_sanitize_exec(const struct q7_strvec *images, int argc, char *err, size_t n);
+/* In the started q7-run: a sanitizer that stops the process says, after
+ * its report, "q7-run: error: <op>: ...". */
+void q7_sanitize_name_op(const char *op);
+
+#endif

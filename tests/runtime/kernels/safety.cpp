@@ -1,0 +1,48 @@
+// Kernels that break the two rules of docs/runtime.md ("What a kernel
+// may write") when `bad` is not 0, and keep them when it is: a write into
+// a const input, 16 floats written past get_dst_tensor(), 16 floats
+// written past a tensor the kernel made. Built for the host and the
+// device; run by tests/runtime/safety.sh (q7-run) and
+// tests/torch/test_safety.py (q7cc.torch).
+#include <stdint.h>
+#include <torch/torch.h>
+#include <neuron/neuron-utils.hpp>
+#include <q7/kernel.h>
+
+// y = 2x; with bad, x[1] = 42 as well.
+Q7_KERNEL torch::Tensor write_input(const torch::Tensor &x, int64_t bad)
+{
+    torch::Tensor y = get_dst_tensor();
+    const float *in = x.data_ptr<float>();
+    float *out = y.data_ptr<float>();
+    for (int64_t i = 0; i < x.numel(); i++)
+        out[i] = 2 * in[i];
+    if (bad)
+        const_cast<float *>(in)[1] = 42;
+    return y;
+}
+
+// y = 1 everywhere, and bad floats past its end.
+Q7_KERNEL torch::Tensor past_dst(const torch::Tensor &x, int64_t bad)
+{
+    torch::Tensor y = get_dst_tensor();
+    volatile float *out = y.data_ptr<float>();
+    for (int64_t i = 0; i < x.numel() + bad; i++)
+        out[i] = 1;
+    return y;
+}
+
+// t = torch::zeros like x, filled with 3 and bad floats past its end;
+// y = t.
+Q7_KERNEL torch::Tensor past_zeros(const torch::Tensor &x, int64_t bad)
+{
+    torch::Tensor t = torch::zeros({x.numel()}, torch::kFloat);
+    volatile float *p = t.data_ptr<float>();
+    for (int64_t i = 0; i < x.numel() + bad; i++)
+        p[i] = 3;
+    torch::Tensor y = get_dst_tensor();
+    float *out = y.data_ptr<float>();
+    for (int64_t i = 0; i < x.numel(); i++)
+        out[i] = p[i];
+    return y;
+}

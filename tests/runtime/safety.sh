@@ -1,0 +1,74 @@
+#!/bin/bash
+# The two rules of docs/runtime.md ("What a kernel may write") under
+# q7-run: a kernel that writes into its const input, 16 floats past
+# get_dst_tensor(), or 16 floats past a torch::zeros of its own gets one
+# line naming the op, the argument (the destination, a heap allocation)
+# and the first byte offset, status 1 and no output file; the same
+# kernels keeping the rules give their results. On the host in every
+# mode (isolated, the default; --in-process), with the runtime's
+# destination and with q7-run's (--out-shape), or on the emulated core.
+#   safety.sh Q7CC Q7RUN WORKDIR host|emulated
+set -u
+q7cc=$1 q7run=$2 work=$3 target=$4
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+unset Q7_TOOLCHAIN Q7CC_REAL_CXX Q7CC_ACTIVE Q7CC_UNCHECKED || true
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+if [ "$target" = host ]; then
+	tc=--q7-toolchain=host
+	modes=("" "--in-process" "--out-shape=8" "--in-process --out-shape=8")
+else
+	tc=--q7-toolchain=gnu
+	modes=("--target=emulated" "--target=emulated --out-shape=8")
+fi
+"$q7cc" $tc -c "$here/kernels/safety.cpp" -o safety.o || fail "compile safety.cpp"
+"$q7cc" $tc -shared safety.o -o libs.so || fail "link libs.so"
+npy() { PYTHONPATH=$here python3 -c "import sys, npytool; $1" "${@:2}"; }
+npy "npytool.write(sys.argv[1], '<f4', (8,), range(1, 9))" x.npy || fail "npy"
+cp x.npy x0.npy
+
+# the results of the kernels keeping the rules
+declare -A want=(
+	[write_input]="2.0 4.0 6.0 8.0 10.0 12.0 14.0 16.0"
+	[past_dst]="1.0 1.0 1.0 1.0 1.0 1.0 1.0 1.0"
+	[past_zeros]="3.0 3.0 3.0 3.0 3.0 3.0 3.0 3.0"
+)
+rule2="a kernel writes only into its output and its own allocations"
+declare -A says=(
+	[write_input]="q7-run: error: write_input: the kernel wrote into its input argument 1 (x), at byte offset 6; a kernel never changes its inputs"
+	[past_dst]="q7-run: error: past_dst: the kernel wrote past the end of the destination (get_dst_tensor(): 32 bytes), at byte offset 32; $rule2"
+	[past_zeros]="q7-run: error: past_zeros: the kernel wrote past the end of a heap allocation (32 bytes), at byte offset 32; $rule2"
+)
+n=0
+for mode in "${modes[@]}"; do
+	for op in write_input past_dst past_zeros; do
+		rm -f y.npy
+		# shellcheck disable=SC2086 # the mode is words
+		"$q7run" $mode libs.so $op x.npy 0 -o y.npy 2> err || fail "$mode $op 0: $(cat err)"
+		got=$(npy "print(*npytool.read(sys.argv[1])[2])" y.npy)
+		[ "$got" = "${want[$op]}" ] || fail "$mode $op 0: gave $got"
+		rm -f y.npy
+		# shellcheck disable=SC2086
+		"$q7run" $mode libs.so $op x.npy 16 -o y.npy 2> err
+		rc=$?
+		line=${says[$op]}
+		# The isolated mode's guard page stops a write past q7-run's
+		# destination at its first byte, as a fault naming it.
+		if [ "$op" = past_dst ] && [ "$mode" = "--out-shape=8" ]; then
+			line="past_dst: the kernel crashed: SIGSEGV (invalid memory access), address 0x"
+			grep -qF ": offset 32 of the destination (get_dst_tensor()), past its end (32 bytes), at libs.so+0x" err ||
+				fail "$mode $op 16: $(cat err)"
+		fi
+		[ "$rc" = 1 ] || fail "$mode $op 16: status $rc: $(cat err)"
+		grep -qF -- "$line" err || fail "$mode $op 16: no '$line' in: $(cat err)"
+		[ "$(wc -l < err)" = 1 ] || fail "$mode $op 16: more than one line: $(cat err)"
+		[ ! -e y.npy ] || fail "$mode $op 16: an output file was written"
+		cmp -s x.npy x0.npy || fail "$mode $op 16: the input file changed"
+		n=$((n + 1))
+	done
+done
+[ "$n" -ge 6 ] || fail "only $n cases ran"
+echo "ok: $n cases"

@@ -1,0 +1,77 @@
+"""The two rules of docs/runtime.md ("What a kernel may write") through
+q7cc.torch, on the host (in-process; isolate=True when Q7_SAFETY_ISOLATE
+is set) and on the emulated core: a kernel that writes into its const
+input, 16 floats past get_dst_tensor() or 16 floats past a torch::zeros
+of its own raises one RuntimeError naming the op, the argument (the
+destination, a heap allocation) and the first byte offset; the caller's
+tensor is as it was (its version counter too) and the next call works.
+The same kernels keeping the rules give their results."""
+import os
+
+import pytest
+import torch
+
+import libs
+
+RULE2 = "; a kernel writes only into its output and its own allocations$"
+
+
+@pytest.fixture(scope="module")
+def ops(target):
+    isolate = bool(os.environ.get("Q7_SAFETY_ISOLATE"))
+    kw = {"isolate": True} if isolate else {}
+    libs.load("safety", target, **kw)
+    return torch.ops.safety, isolate
+
+
+def x8():
+    return torch.arange(1, 9, dtype=torch.float32)
+
+
+def test_the_kernels_keeping_the_rules_give_their_results(ops):
+    o, _ = ops
+    assert torch.equal(o.write_input(x8(), 0), 2 * x8())
+    assert torch.equal(o.past_dst(x8(), 0), torch.ones(8))
+    assert torch.equal(o.past_zeros(x8(), 0), torch.full((8,), 3.0))
+
+
+def test_a_write_into_the_input_is_an_error_and_the_input_stays(ops):
+    o, _ = ops
+    x = x8()
+    version = x._version
+    with pytest.raises(RuntimeError, match=r"^safety::write_input: the kernel wrote into its "
+                                           r"input argument 1 \(x\), at byte offset 6; a kernel "
+                                           r"never changes its inputs \(the caller's tensor is as "
+                                           r"it was\)$"):
+        o.write_input(x, 1)
+    assert torch.equal(x, x8())
+    assert x._version == version
+    assert torch.equal(o.write_input(x, 0), 2 * x8())
+
+
+def test_a_write_past_the_destination_is_an_error(ops):
+    o, isolate = ops
+    if isolate:
+        # the worker's guard page stops it at its first byte
+        want = (r"^safety::past_dst: the kernel crashed: SIGSEGV \(invalid memory access\), "
+                r"address 0x[0-9a-f]+: offset 32 of the destination \(get_dst_tensor\(\)\), past "
+                r"its end \(32 bytes\), at libsafety\.so\+0x[0-9a-f]+$")
+    else:
+        want = (r"^safety::past_dst: the kernel wrote past the end of the destination "
+                r"\(get_dst_tensor\(\): 32 bytes\), at byte offset 32" + RULE2)
+    x = x8()
+    with pytest.raises(RuntimeError, match=want):
+        o.past_dst(x, 16)
+    assert torch.equal(x, x8())
+    assert torch.equal(o.past_dst(x, 0), torch.ones(8))
+
+
+def test_a_write_past_a_kernels_own_tensor_is_an_error(ops):
+    o, _ = ops
+    x = x8()
+    with pytest.raises(RuntimeError, match=r"^safety::past_zeros: the kernel wrote past the end "
+                                           r"of a heap allocation \(32 bytes\), at byte offset 32"
+                                           + RULE2):
+        o.past_zeros(x, 16)
+    assert torch.equal(x, x8())
+    assert torch.equal(o.past_zeros(x, 0), torch.full((8,), 3.0))
