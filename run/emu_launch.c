@@ -265,17 +265,21 @@ int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 }
 
 /* Kills QEMU (if it still runs) and reaps it; *status (if asked) gets how
- * it ended. */
+ * it ended. Killed before its socket closes: a boot program that saw the
+ * socket's end first (a read failing with ECONNRESET when a record it
+ * wrote was never read, say the ready record of a session never called)
+ * would report that on stderr ("q7boot: cannot write the result") before
+ * the kill landed. */
 void q7_emu_stop_qemu(struct q7_emu_session *s, int *status)
 {
 	int st = 0;
-	if (s->fd >= 0)
-		close(s->fd);
-	s->fd = -1;
 	if (s->pid > 0) {
 		q7_proc_kill(s->pid, SIGKILL);
 		q7_proc_wait(s->pid, &st);
 	}
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
 	s->pid = 0;
 	s->ready = false;
 	if (status)
