@@ -221,8 +221,10 @@ int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 	int buf = SOCKET_BUF;
 	for (int i = 0; i < 2; i++)
 		setsockopt(sv[i], SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
+	/* dies_with_us: a process killed mid-call (kill -9 of Python) leaves
+	 * no QEMU spinning on. */
 	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fd3 = sv[1], .fd4 = sv[1], .quiet = true,
-	                         .stop_signal = SIGKILL};
+	                         .stop_signal = SIGKILL, .dies_with_us = true};
 	fflush(NULL); /* our buffered output first, then the kernel's */
 	char why[Q7_MESSAGE_SIZE] = "";
 	pid_t pid;

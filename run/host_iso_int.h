@@ -5,6 +5,7 @@
 #ifndef Q7_RUN_HOST_ISO_INT_H
 #define Q7_RUN_HOST_ISO_INT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -60,6 +61,7 @@ struct q7_iso {
 	double timeout;
 	enum q7_guard guard;
 	bool forward;
+	const volatile sig_atomic_t *interrupted; /* the caller's Ctrl-C (engine.h) */
 	size_t page;
 	/* the region */
 	unsigned char *base;

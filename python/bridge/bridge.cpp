@@ -254,6 +254,7 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 				k->invoke = d->invoke;
 				k->shape = d->shape;
 				k->emulated = ld->target == "emulated";
+				k->isolated = !k->emulated && ld->isolate;
 				std::string line = k->qualname + "\t" + schema_text(*d->schema) + "\t" + d->compute;
 				l->def(std::move(*d->schema));
 				l->impl(d->name.c_str(),

@@ -148,13 +148,15 @@ at::Tensor new_output(c10::IntArrayRef sizes, at::ScalarType dtype)
 	                                 dtype, c10::nullopt);
 }
 
-/* Ctrl-C during an emulated call. Python's own SIGINT handler only notes
- * the signal for its next bytecode, which comes when the call returns:
- * up to the call's time-out later. While emulated calls run, a handler of
- * ours sets `interrupted` (the engine then stops QEMU) and passes the
- * signal on to Python's, which raises KeyboardInterrupt as the op
- * returns. Installed by the first call to start, put back by the last to
- * end (calls from several threads overlap). */
+/* Ctrl-C during an emulated or isolated host call. Python's own SIGINT
+ * handler only notes the signal for its next bytecode, which comes when
+ * the call returns: up to the call's time-out later. While such calls
+ * run, a handler of ours sets `interrupted` (the engine then stops QEMU
+ * or the kernel's process) and passes the signal on to Python's, which
+ * raises KeyboardInterrupt as the op returns. Installed by the first call
+ * to start, put back by the last to end (calls from several threads
+ * overlap). A call in this process (the host's direct mode) cannot be
+ * stopped: Python raises as it returns (docs/torch.md). */
 std::mutex sigint_lock;
 unsigned sigint_users;
 bool sigint_ours;
@@ -265,16 +267,18 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 	describe(qualname, 0, out, &call.dst);
 	q7_run_result r;
 	int failed;
-	if (emulated) {
+	/* Another process runs the kernel: Ctrl-C can stop it. */
+	bool apart = emulated || isolated;
+	if (apart) {
 		SigintWatch watch;
-		failed = profiling.load(std::memory_order_relaxed)
+		failed = emulated && profiling.load(std::memory_order_relaxed)
 		             ? profile_call(engine.get(), qualname, &call, &r)
 		             : q7_engine_call(engine->engine, &call, &r);
 	} else {
 		failed = q7_engine_call(engine->engine, &call, &r);
 	}
 	q7_run_result_free(&r); /* nothing to free with a destination; r.message stays */
-	if (failed && emulated && interrupted) {
+	if (failed && apart && interrupted) {
 		/* Python raises KeyboardInterrupt as this returns (its handler
 		 * ran), before anyone sees the output: not a result, so NaN. */
 		out.fill_(at::isFloatingType(out.scalar_type()) ? std::nan("") : 0.0);
