@@ -95,18 +95,25 @@ def expect_child(names):
         assert names, "no kernel process under the caller"
 
 
-def test_kill_9_of_python_mid_call():
-    code = CHILD % {"here": HERE, "target": TARGET, "isolate": TARGET == "host"}
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+def killed_mid_call(argv, settle_s, ready=None):
+    """Starts argv, kills it with -9 settle_s after it printed ready (when
+    given) and returns what kill_and_watch found."""
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE if ready else subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True)
     try:
-        line = p.stdout.readline()
-        assert line == "calling\n", line + p.stderr.read()
-        names, left = kill_and_watch(p, 0.5)
+        if ready:
+            line = p.stdout.readline()
+            assert line == ready, line + p.stderr.read()
+        return kill_and_watch(p, settle_s)
     finally:
         if p.poll() is None:
             p.kill()
             p.wait()
+
+
+def test_kill_9_of_python_mid_call():
+    code = CHILD % {"here": HERE, "target": TARGET, "isolate": TARGET == "host"}
+    names, left = killed_mid_call([sys.executable, "-c", code], 0.5, "calling\n")
     expect_child(names)
     assert not left, "still running %.1f s after kill -9 of Python: %s" % (BOUND_S, left)
 
@@ -119,14 +126,7 @@ def test_kill_9_of_q7_run_mid_call(tmp_path):
     lib = os.path.join(libs.build_directory("ints", TARGET), "libints.so")
     libs.load("ints", TARGET)  # built (up to date after the fixture)
     run = os.path.join(_bridge.PREFIX, "bin", "q7-run")
-    p = subprocess.Popen([run, "--target=" + TARGET, lib, "count_to", str(x), str(1 << 40),
-                          "-o", str(tmp_path / "out.npy")],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        names, left = kill_and_watch(p, 1.0)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+    names, left = killed_mid_call([run, "--target=" + TARGET, lib, "count_to", str(x),
+                                   str(1 << 40), "-o", str(tmp_path / "out.npy")], 1.0)
     expect_child(names)
     assert not left, "still running %.1f s after kill -9 of q7-run: %s" % (BOUND_S, left)
