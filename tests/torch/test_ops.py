@@ -2,8 +2,6 @@
 Scalar parameters; a shape function whose output shape is no input's; an
 int32 kernel; an 8-core op; the device's destination rule; kernel errors
 that the runtime detects, as RuntimeError naming the op."""
-import warnings
-
 import pytest
 import torch
 
@@ -31,7 +29,7 @@ def mc(target):
 
 def test_int64_double_scalar(params):
     assert schema("q7_test::affine") == \
-        "q7_test::affine(Tensor _0, int _1, float _2, Scalar _3) -> Tensor"
+        "q7_test::affine(Tensor x, int offset, float scale, Scalar floor) -> Tensor"
     torch.manual_seed(1)
     x = torch.randn(5, 7) * 10
     for offset, scale, floor in ((3, 0.5, -1.25), (-7, 2.0, 5), (1 << 40, 1e-3, False),
@@ -45,7 +43,7 @@ def test_int64_double_scalar(params):
 
 
 def test_output_shape_from_the_shape_function(params):
-    assert schema("q7_test::outer") == "q7_test::outer(Tensor _0, Tensor _1) -> Tensor"
+    assert schema("q7_test::outer") == "q7_test::outer(Tensor a, Tensor b) -> Tensor"
     a = torch.randn(5)
     b = torch.randn(7)
     got = torch.ops.q7_test.outer(a, b)
@@ -260,3 +258,4 @@ def test_dataloader_workers(ints):
     assert torch.equal(got, want)
     assert torch.equal(torch.ops.ints.iscale(torch.ones(2, dtype=torch.int32), 3, False),
                        torch.full((2,), 3, dtype=torch.int32))
+
