@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
 #include <ATen/EmptyTensor.h>
 #include <c10/core/CPUAllocator.h>
 #include <c10/util/Exception.h>
@@ -202,6 +203,17 @@ struct SigintWatch {
 	}
 };
 
+/* An op's warning (the runtime's, or the bridge's own): to Python's
+ * warnings (q7t_set_warn), else TORCH_WARN. */
+void warn(const std::string &text)
+{
+	void (*w)(const char *) = warn_fn.load();
+	if (w)
+		w(text.c_str());
+	else
+		TORCH_WARN(text);
+}
+
 } // namespace
 
 void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torch::jit::Stack *stack)
@@ -225,6 +237,14 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 			}
 			if (!first)
 				first = &t;
+			/* No autograd formula: the output would silently not
+			 * require grad. Said once per op, as PyTorch's own
+			 * autograd-not-implemented fallback does. */
+			if (t.requires_grad() && at::GradMode::is_enabled() && !warned_grad.exchange(true))
+				warn(qualname + ": an input requires grad, but the op has no autograd formula: "
+				     "its output does not require grad and backward() does not reach the "
+				     "inputs through it (give it one with a torch.autograd.Function, as "
+				     "examples/customop_mlp/my_ops.py does)");
 			a->kind = Q7_ARG_TENSOR;
 			describe(qualname, i + 1, *use, &a->u.tensor);
 		} else if (v.isBool()) {
@@ -287,13 +307,8 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 		return;
 	}
 	TORCH_CHECK(!failed, message(*this, r.message));
-	if (r.message[0] && !warned.exchange(true)) {
-		void (*w)(const char *) = warn_fn.load();
-		if (w)
-			w(message(*this, r.message).c_str());
-		else
-			TORCH_WARN(message(*this, r.message));
-	}
+	if (r.message[0] && !warned.exchange(true))
+		warn(message(*this, r.message));
 	torch::jit::drop(*stack, nargs);
 	stack->emplace_back(std::move(out));
 }

@@ -54,6 +54,7 @@ struct OpKernel final : c10::OperatorKernel {
 	bool emulated = false; /* the engine's target, known at registration */
 	bool isolated = false; /* a host engine's kernels in a process of their own */
 	std::atomic<bool> warned{false};
+	std::atomic<bool> warned_grad{false}; /* an input that requires grad */
 
 	void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet keys, torch::jit::Stack *stack);
 };

@@ -2,6 +2,8 @@
 Scalar parameters; a shape function whose output shape is no input's; an
 int32 kernel; an 8-core op; the device's destination rule; kernel errors
 that the runtime detects, as RuntimeError naming the op."""
+import warnings
+
 import pytest
 import torch
 
@@ -259,3 +261,20 @@ def test_dataloader_workers(ints):
     assert torch.equal(torch.ops.ints.iscale(torch.ones(2, dtype=torch.int32), 3, False),
                        torch.full((2,), 3, dtype=torch.int32))
 
+
+def test_requires_grad_without_autograd_warns_once_per_op(params):
+    x = torch.randn(4, requires_grad=True)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        with torch.no_grad():  # no grad wanted: nothing to say
+            torch.ops.q7_test.outer(x, x)
+        y = torch.ops.q7_test.affine(x, 1, 2.0, 0)
+        torch.ops.q7_test.affine(x, 1, 2.0, 0)
+        torch.ops.q7_test.outer(x, x)
+    said = [str(m.message) for m in w if "requires grad" in str(m.message)]
+    assert len(said) == 2, said
+    assert said[0].startswith("q7_test::affine: an input requires grad, but the op has no "
+                              "autograd formula: its output does not require grad"), said
+    assert said[1].startswith("q7_test::outer: "), said
+    assert w[0].category is UserWarning
+    assert not y.requires_grad
