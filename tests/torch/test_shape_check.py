@@ -35,6 +35,10 @@ def test_arguments_and_compute_functions_are_checked_at_the_build(tmp_path, targ
         "'twice', which no compute source defines (their kernels: scale (mismatch.cpp:6))"), lines
     assert not os.path.exists(tmp_path / "mismatch" / "libmismatch.so")
     assert not os.path.exists(tmp_path / "mismatch" / "libmismatch.shape.so")
+    # nothing changed, nothing compiled again: the same error, not a library
+    with pytest.raises(custom_op.BuildError) as again:
+        build(tmp_path, target, "mismatch", "mismatch_shape.cpp")
+    assert again.value.output == e.value.output
 
 
 def test_an_undefined_shape_function_is_a_link_error_at_its_m_def(tmp_path, target):

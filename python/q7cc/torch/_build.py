@@ -550,15 +550,16 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
 
     run_steps(steps, verbose, log)
     try:
-        run_steps([link_step(*args) for args in links], verbose, log)
+        linked = run_steps([link_step(*args) for args in links], verbose, log)
     except BuildError as e:
         said = undefined_shape_functions(e.output, shape_srcs) if shape_srcs else []
         if said:
             raise BuildError("linking %s" % os.path.basename(shape_lib), e.command,
                              "\n".join(said) + "\n" + e.output) from None
         raise
-    if shape_lib:
-        # The shape functions against the kernels, now, not at the first call.
+    if shape_lib and linked:
+        # The shape functions against the kernels, now, not at the first
+        # call (a library that failed it was removed: linked again).
         cmd, problems = check_shapes(q7cc, objs, shape_lib, shape_srcs)
         if problems:
             for p in (lib, shape_lib):
@@ -570,13 +571,14 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
 
 
 def run_steps(steps, verbose, log):
+    """Runs the steps not up to date; returns how many."""
     todo = [s for s in steps if not s.up_to_date()]
     if verbose:
         for s in steps:
             if s not in todo:
                 log("q7cc.torch: %s: up to date" % os.path.basename(s.output))
     if not todo:
-        return
+        return 0
     workers = min(len(todo), os.cpu_count() or 1)
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(s.run, verbose, log) for s in todo]
@@ -588,3 +590,4 @@ def run_steps(steps, verbose, log):
                 errors.append(e)
     if errors:
         raise errors[0]
+    return len(todo)
