@@ -329,10 +329,21 @@ std::string collect_shape(const char *shape_lib, void **handle, std::vector<OpDe
 	return "";
 }
 
+/* "(Tensor, float, float)": a schema's argument types. */
+std::string arg_types(const c10::FunctionSchema &s)
+{
+	std::string t;
+	for (const c10::Argument &a : s.arguments())
+		t += (t.empty() ? "" : ", ") + a.type()->str();
+	return "(" + t + ")";
+}
+
 /* The shape function's schema takes the kernel's parameter names (PyTorch
- * infers _0, _1, ... from a C++ type), so that keyword calls work, when
- * the kernel's schema (q7cc's, from the C++) has the same types. */
-void name_arguments(q7_engine *e, int nops, OpDef *d)
+ * infers _0, _1, ... from a C++ type), so that keyword calls work; its
+ * types must be the kernel's (q7cc's schema, from the C++): "" or why
+ * not, at the m.def (load() says it at the build; this is for a library
+ * built otherwise). */
+std::string name_arguments(q7_engine *e, int nops, OpDef *d)
 {
 	for (int i = 0; i < nops; i++) {
 		if (d->compute != q7_engine_op_name(e, (unsigned)i))
@@ -340,24 +351,29 @@ void name_arguments(q7_engine *e, int nops, OpDef *d)
 		std::string text = q7_engine_op_schema(e, (unsigned)i);
 		if (text.find("::") == std::string::npos || text.find("::") > text.find('('))
 			text = "q7::" + text;
+		c10::optional<c10::FunctionSchema> parsed;
 		try {
-			c10::FunctionSchema k = torch::schema(text.c_str());
-			const std::vector<c10::Argument> &have = d->schema->arguments();
-			if (k.arguments().size() != have.size())
-				return;
-			std::vector<c10::Argument> named;
-			for (size_t j = 0; j < have.size(); j++) {
-				if (*k.arguments()[j].type() != *have[j].type())
-					return;
-				named.emplace_back(k.arguments()[j].name(), have[j].type());
-			}
-			d->schema.reset(new c10::FunctionSchema(d->schema->name(), "", std::move(named),
-			                                        d->schema->returns()));
+			parsed = torch::schema(text.c_str());
 		} catch (const std::exception &) {
-			/* an unparsable schema keeps _0, _1, ... */
+			return ""; /* an older q7cc's schema: the names stay _0, _1, ... */
 		}
-		return;
+		const c10::FunctionSchema &k = *parsed;
+		const std::vector<c10::Argument> &have = d->schema->arguments();
+		bool same = k.arguments().size() == have.size();
+		for (size_t j = 0; same && j < have.size(); j++)
+			same = *k.arguments()[j].type() == *have[j].type();
+		if (!same)
+			return d->where + ": " + d->ns + "::" + d->name + ": the shape function's arguments " +
+			       arg_types(*d->schema) + " are not the kernel's: " + d->compute +
+			       schema_text(k).substr(schema_text(k).find('('));
+		std::vector<c10::Argument> named;
+		for (size_t j = 0; j < have.size(); j++)
+			named.emplace_back(k.arguments()[j].name(), have[j].type());
+		d->schema.reset(new c10::FunctionSchema(d->schema->name(), "", std::move(named),
+		                                        d->schema->returns()));
+		break;
 	}
+	return "";
 }
 
 /* The load, the table lock held. NULL with *err on failure. */
@@ -418,9 +434,10 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 		*err = collect_shape(shape_lib, &ld->shape_handle, &defs);
 		if (!err->empty())
 			return nullptr;
-		*err = check_computes(e, nops, lib, defs);
-		for (OpDef &d : defs)
-			name_arguments(e, nops, &d);
+		for (size_t i = 0; i < defs.size() && err->empty(); i++)
+			*err = name_arguments(e, nops, &defs[i]);
+		if (err->empty())
+			*err = check_computes(e, nops, lib, defs);
 	} else {
 		*err = derived_defs(e, nops, default_ns ? default_ns : "", lib, &defs);
 	}

@@ -41,6 +41,17 @@ def test_arguments_and_compute_functions_are_checked_at_the_build(tmp_path, targ
     assert again.value.output == e.value.output
 
 
+def test_a_library_built_otherwise_is_checked_at_load(tmp_path, target, monkeypatch):
+    from q7cc.torch import _build
+    # as if built without the check (another tool, an older q7cc.torch)
+    monkeypatch.setattr(_build, "check_shapes", lambda *a: ([], []))
+    with pytest.raises(RuntimeError) as e:
+        build(tmp_path, target, "mismatch", "mismatch_shape.cpp")
+    assert str(e.value) == (
+        "mismatch_shape.cpp:19: mismatch_ops::scale: the shape function's arguments (Tensor, "
+        "float, float) are not the kernel's: scale(Tensor x, int n, float a) -> Tensor")
+
+
 def test_an_undefined_shape_function_is_a_link_error_at_its_m_def(tmp_path, target):
     with pytest.raises(custom_op.BuildError) as e:
         build(tmp_path, target, "ghost", "ghost_shape.cpp")
