@@ -222,8 +222,10 @@ int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 	int buf = SOCKET_BUF;
 	for (int i = 0; i < 2; i++)
 		setsockopt(sv[i], SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
+	/* dies_with_us: a process killed mid-call (kill -9 of Python) leaves
+	 * no QEMU spinning on. */
 	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fd3 = sv[1], .fd4 = sv[1], .quiet = true,
-	                         .stop_signal = SIGKILL};
+	                         .stop_signal = SIGKILL, .dies_with_us = true};
 	fflush(NULL); /* our buffered output first, then the kernel's */
 	char why[Q7_MESSAGE_SIZE] = "";
 	pid_t pid;
@@ -266,17 +268,21 @@ int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 }
 
 /* Kills QEMU (if it still runs) and reaps it; *status (if asked) gets how
- * it ended. */
+ * it ended. Killed before its socket closes: a boot program that saw the
+ * socket's end first (a read failing with ECONNRESET when a record it
+ * wrote was never read, say the ready record of a session never called)
+ * would report that on stderr ("q7boot: cannot write the result") before
+ * the kill landed. */
 void q7_emu_stop_qemu(struct q7_emu_session *s, int *status)
 {
 	int st = 0;
-	if (s->fd >= 0)
-		close(s->fd);
-	s->fd = -1;
 	if (s->pid > 0) {
 		q7_proc_kill(s->pid, SIGKILL);
 		q7_proc_wait(s->pid, &st);
 	}
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
 	s->pid = 0;
 	s->ready = false;
 	if (status)

@@ -21,6 +21,10 @@
 #include "support.h"
 
 #define DEFAULT_TIMEOUT 60.0 /* seconds, for all cores of a call together */
+/* ... and a second more per BYTES_PER_S of the call's tensors: moving
+ * them through the socket and QEMU, and a kernel that reads each, take
+ * time in proportion (768 MiB took 84 s). */
+#define BYTES_PER_S (4.0 * (1 << 20))
 #define TENSOR_ALIGN 64u
 #define HEAP_ALIGN 0x100000u
 /* -icount: one instruction = 128 ns = 5.12 ticks of the 40 MHz CCOUNT, so
@@ -58,7 +62,8 @@ struct call {
 	const struct q7_call *req;
 	char op[Q7_MAX_OP_NAME];
 	unsigned seq, first, n, done;
-	double t0, deadline, timeout;
+	double t0, deadline, timeout; /* timeout: base_timeout and its bytes' share */
+	double base_timeout;         /* the request's, else the session's */
 	struct layout L;
 	uint32_t back_addr;
 	size_t back_bytes;

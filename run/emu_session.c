@@ -139,8 +139,14 @@ static void timed_out(struct q7_emu_session *s, struct q7_run_result *r)
 	c->busy = false;
 	/* The library is named as every other failure of a run names it: a
 	 * damaged image may spin as well as fault. */
-	q7_run_fail(r, "%s: %s: timed out after %g s %s (QEMU stopped); a kernel that never "
-	            "returns? --timeout=SECONDS sets the limit", s->lib, c->op, c->timeout, where);
+	char share[96] = "";
+	if (c->timeout - c->base_timeout >= 0.01)
+		snprintf(share, sizeof share, ": %g s and %.3g s for its %.3g MiB of tensors",
+		         c->base_timeout, c->timeout - c->base_timeout,
+		         (double)c->L.size / (1 << 20));
+	q7_run_fail(r, "%s: %s: timed out after %.3g s%s %s (QEMU stopped); a kernel that never "
+	            "returns? --timeout=SECONDS sets the limit", s->lib, c->op, c->timeout, share,
+	            where);
 }
 
 /* I/O failed with rc: a time-out, or QEMU ended. -1 after q7_run_fail(). */
@@ -197,8 +203,7 @@ static int begin_call(struct q7_emu_session *s, const struct q7_call *req, int o
 	c->req = req;
 	snprintf(c->op, sizeof c->op, "%s", req->op);
 	c->t0 = q7_now_s();
-	c->timeout = req->timeout_s > 0 ? req->timeout_s : s->timeout;
-	c->deadline = c->t0 + c->timeout;
+	c->base_timeout = req->timeout_s > 0 ? req->timeout_s : s->timeout;
 	c->whole = only_core >= 0;
 	c->first = c->whole ? (unsigned)only_core : 0;
 	c->n = c->whole ? 1 : s->cores;
@@ -208,6 +213,8 @@ static int begin_call(struct q7_emu_session *s, const struct q7_call *req, int o
 		return -1;
 	c->inputs_back = !c->whole && !(s->unchecked & Q7_UNCHECKED_INPUTS) && c->L.n > (c->L.dst_bytes ? 1u : 0u);
 	c->anywhere = !c->whole && c->L.dst_bytes && s->cores == 1;
+	c->timeout = c->base_timeout + (double)c->L.size / BYTES_PER_S;
+	c->deadline = c->t0 + c->timeout;
 	if (c->whole || c->inputs_back) {
 		/* The whole data; with one core and a destination the inputs
 		 * only (the destination, last, comes back as the out tensor). */

@@ -96,10 +96,11 @@ struct q7_engine_opts {
 	 * own, finishes the call (an in-process user: Python raises its
 	 * KeyboardInterrupt after the op). */
 	bool forward_signals;
-	/* Emulated: non-NULL, a call stops within a quarter of a second once
-	 * *interrupted is set (the caller's signal handler: Ctrl-C in
-	 * Python), QEMU stopped, the call failed "interrupted"; the next call
-	 * boots the core again. */
+	/* Emulated and isolated host: non-NULL, a call stops within a
+	 * quarter of a second once *interrupted is set (the caller's signal
+	 * handler: Ctrl-C in Python), QEMU (the kernel's process) stopped,
+	 * the call failed "interrupted"; the next call boots the core again
+	 * (starts a new kernel process). */
 	const volatile sig_atomic_t *interrupted;
 	/* Safety checks off (docs/runtime.md, "What a kernel may write"),
 	 * Q7_UNCHECKED_*: only to measure what they cost (bench/). The

@@ -13,6 +13,8 @@
  * - direct: on the caller's thread, with frame->stack_limit 256 KiB below
  *   the stack pointer (never below the thread's own stack), so kernels
  *   that need more take the runtime's stack-switch path as on the device;
+ *   a fault still ends the process, after one line naming the op (as
+ *   Python's faulthandler names its frames);
  * - guarded (q7-run --in-process): on a thread of its own with a 256 KiB
  *   stack, under a handler that turns a fault (SIGSEGV, SIGBUS, SIGFPE,
  *   SIGILL, SIGABRT) into one line naming the op, the core, the signal
@@ -308,6 +310,7 @@ struct q7_host {
 	enum q7_host_mode mode;
 	char *paths[Q7_NUM_CORES];
 	struct q7_host_images images;  /* in-process modes */
+	struct q7_fault faults[Q7_NUM_CORES]; /* direct: each core's image, for the note */
 	struct q7_iso *iso;            /* isolated */
 	void *heap;
 	size_t heap_size;
@@ -351,6 +354,55 @@ static uint64_t direct_stack_limit(struct q7_host *h)
 	uintptr_t low = stack_low(h);
 	uintptr_t lim = sp > CORE_STACK ? sp - CORE_STACK : 0;
 	return lim > low ? lim : (low > 1 ? low : 0);
+}
+
+/* ---- direct: the op named before a fault ends the process ----------------- */
+
+/* The direct call running on this thread, if any. */
+struct direct_call {
+	const struct q7_host *h;
+	unsigned core;
+	const char *op;
+};
+static __thread const struct direct_call *direct_now;
+static struct sigaction direct_before[Q7_FAULT_NSIG];
+static pthread_once_t direct_once = PTHREAD_ONCE_INIT;
+
+/* A fault in a kernel run on the caller's thread cannot be survived (the
+ * caller's memory may be what it broke). As Python's faulthandler names
+ * the frames, one line names the op, the signal and where in the image,
+ * then the signal goes on to what handled it before (faulthandler, or the
+ * default): the process ends as it did. Async-signal-safe. */
+static void on_direct_fault(int sig, siginfo_t *si, void *uc)
+{
+	const struct direct_call *c = direct_now;
+	if (c) {
+		struct q7_fault f = c->h->faults[c->core];
+		size_t k = 0;
+		for (; c->op[k] && k < sizeof f.op - 1; k++)
+			f.op[k] = c->op[k];
+		f.op[k] = 0;
+		q7_fault_record(&f, sig, si, uc);
+		char line[1024];
+		size_t n = 0, room = sizeof line - 1;
+		append(line, &n, room, "q7cc: fatal: ", 16);
+		n += q7_fault_format(&f, NULL, line + n, room - n);
+		append(line, &n, room, " (in this process, which it ends; q7cc.torch's isolate=True "
+		       "runs kernels apart and raises an error instead)", 128);
+		line[n++] = '\n';
+		ssize_t w = write(2, line, n);
+		(void)w;
+		direct_now = NULL;
+	}
+	q7_fault_release(direct_before);
+	if (si->si_code <= 0) /* sent (kill, raise, abort): send it again */
+		raise(sig);
+	/* else the faulting instruction, run again, raises it */
+}
+
+static void direct_catch(void)
+{
+	q7_fault_catch(on_direct_fault, direct_before);
 }
 
 int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
@@ -401,6 +453,14 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 	}
 	if (q7_host_images_load(&h->images, h->cores, h->paths, NULL, err, n) != 0)
 		goto fail;
+	if (h->mode == Q7_HOST_DIRECT) {
+		for (unsigned core = 0; core < h->cores; core++) {
+			void *p;
+			*(q7_entry_fn *)&p = h->images.entries[core];
+			q7_fault_prepare(&h->faults[core], "", h->paths[core], p, core, h->cores);
+		}
+		pthread_once(&direct_once, direct_catch);
+	}
 	*out = h;
 	return 0;
 fail:
@@ -564,7 +624,10 @@ static int call_cores(struct q7_host *h, const struct q7_call *c, struct q7_run_
 		fill_frame(h, c, core);
 		if (h->mode == Q7_HOST_DIRECT) {
 			f->stack_limit = direct_stack_limit(h);
+			struct direct_call now = {h, core, c->op};
+			direct_now = &now;
 			h->images.entries[core](f);
+			direct_now = NULL;
 		} else {
 			if (run_guarded(h->images.entries[core], h->paths[core], f, err, sizeof err) != 0) {
 				q7_run_fail(r, "%s", err);

@@ -137,19 +137,35 @@ static void start_failed(struct q7_iso *s, int st, char *err, size_t n)
 		snprintf(err, n, "%s: cannot load: its process ended while loading (%s)", path, how);
 }
 
+/* How often a call looks at the caller's interrupted flag, and what
+ * answer() then returns. */
+#define INTERRUPT_NAP_S 0.1
+enum { INTERRUPTED = 3 };
+
 /* The worker's answer, by the deadline t0 + timeout: 1 with *seq; 0 when
- * it exited (to be reaped); Q7_PROC_TIMEOUT; or 2 when its socket ended
- * and it lives on (a kernel that closed the descriptor). */
+ * it exited (to be reaped); Q7_PROC_TIMEOUT; 2 when its socket ended and
+ * it lives on (a kernel that closed the descriptor); or INTERRUPTED once
+ * *s->interrupted is set (looked at every INTERRUPT_NAP_S). */
 static int answer(struct q7_iso *s, double t0, uint32_t *seq)
 {
-	double left = s->timeout - (q7_now_s() - t0);
-	int rc = q7_proc_wait_fd(s->pid, s->fd, left > 0 ? left : 0);
+	int rc;
+	for (;;) {
+		double left = s->timeout - (q7_now_s() - t0);
+		if (left < 0)
+			left = 0;
+		bool last = !s->interrupted || left <= INTERRUPT_NAP_S;
+		rc = q7_proc_wait_fd(s->pid, s->fd, last ? left : INTERRUPT_NAP_S);
+		if (rc != Q7_PROC_TIMEOUT || last)
+			break;
+		if (*s->interrupted)
+			return INTERRUPTED;
+	}
 	if (rc != 1)
 		return rc;
 	if (recv(s->fd, seq, sizeof *seq, MSG_WAITALL) == (ssize_t)sizeof *seq)
 		return 1;
 	/* The end of the socket: it is exiting, most likely. */
-	left = s->timeout - (q7_now_s() - t0);
+	double left = s->timeout - (q7_now_s() - t0);
 	rc = q7_proc_wait_fd(s->pid, -1, left > 1 ? left : 1);
 	return rc == 0 ? 0 : 2;
 }
@@ -187,6 +203,11 @@ static int worker_start(struct q7_iso *s, size_t need, char *err, size_t n)
 	s->fresh = true;
 	uint32_t seq = 1;
 	int rc = answer(s, s->started, &seq);
+	if (rc == INTERRUPTED) {
+		snprintf(err, n, "interrupted while loading (the kernel's process was stopped)");
+		worker_stop(s);
+		return -1;
+	}
 	if (rc == 1 && seq == 0) {
 		if (c->load_error[0]) {
 			snprintf(err, n, "%s", c->load_error);
@@ -504,6 +525,13 @@ static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 	if (rc == 1 && back == seq)
 		return take_answer(s, c, r);
 	int st = 0;
+	if (rc == INTERRUPTED) {
+		/* Ctrl-C: the kernel cannot be stopped but with its process;
+		 * the next call starts a new one. */
+		worker_stop(s);
+		q7_run_fail(r, "%s: interrupted (the kernel's process was stopped)", c->op);
+		return 1;
+	}
 	if (rc == Q7_PROC_TIMEOUT || rc == 1 || rc == 2) {
 		/* Out of time, or the socket's end without an answer while the
 		 * worker lives on (a kernel that closed it). */
@@ -548,6 +576,7 @@ int q7_iso_open(char *const *paths, unsigned cores, size_t heap_size,
 	s->guard = o->guard;
 	s->forward = o->forward_signals;
 	s->unchecked = o->unchecked;
+	s->interrupted = o->interrupted;
 	s->fd = -1;
 	s->owner = getpid();
 	s->ctl_bytes = round_up(sizeof(struct ctl), s->page);

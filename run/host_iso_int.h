@@ -5,6 +5,7 @@
 #ifndef Q7_RUN_HOST_ISO_INT_H
 #define Q7_RUN_HOST_ISO_INT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -61,6 +62,7 @@ struct q7_iso {
 	enum q7_guard guard;
 	bool forward;
 	unsigned unchecked;     /* safety checks off (Q7_UNCHECKED_*, engine.h) */
+	const volatile sig_atomic_t *interrupted; /* the caller's Ctrl-C (engine.h) */
 	size_t page;
 	/* the region */
 	unsigned char *base;

@@ -538,14 +538,28 @@ static pid_t fork_tracked(bool group)
 		errno = EAGAIN;
 		return -1;
 	}
+	/* A group of its own is led by a guard, as a spawned child that dies
+	 * with us: so the worker (and what it forks) dies with this process
+	 * however it dies, kill -9 included, and whatever thread forked it. */
+	int guard_fd = -1;
+	pid_t guard = 0;
+	if (group && (guard = start_guard(&guard_fd)) < 0) {
+		int ge = errno;
+		restore_mask(&old);
+		errno = ge;
+		return -1;
+	}
+	pid_t lead = guard > 0 ? guard : 0;
 	pid_t pid = fork();
 	int e = errno;
 	/* Both sides set the group, so neither may act before it is set. */
 	if (pid > 0 && group)
-		setpgid(pid, pid);
+		setpgid(pid, lead);
 	if (pid == 0) {
 		if (group)
-			setpgid(0, 0);
+			setpgid(0, lead);
+		if (guard_fd >= 0)
+			close(guard_fd); /* its own guard's pipe: only the parent holds it */
 		/* The parent's children and handlers are not the child's; nor
 		 * its guards' pipes, which would hide the parent's death. */
 		for (int i = 0; i < MAX_KIDS; i++)
@@ -560,7 +574,13 @@ static pid_t fork_tracked(bool group)
 		}
 	} else if (pid > 0) {
 		static const struct q7_proc_opts worker = {.quiet = true};
-		track(slot, pid, group ? pid : 0, &worker, "worker");
+		track(slot, pid, group ? lead : 0, &worker, "worker");
+		kids[slot].guard = guard;
+		kids[slot].guard_fd = guard_fd;
+	} else if (guard > 0) {
+		close(guard_fd); /* the guard kills its group: itself */
+		while (waitpid(guard, NULL, 0) < 0 && errno == EINTR)
+			;
 	}
 	restore_mask(&old);
 	errno = e;
@@ -583,7 +603,12 @@ void q7_proc_forget(pid_t pid)
 	block_forwarded(&old);
 	int slot = find(pid);
 	if (slot >= 0) {
+		/* our copy of its guard's pipe would keep the guard from
+		 * seeing the death of the process that started it */
+		if (kids[slot].guard > 0)
+			close(kids[slot].guard_fd);
 		kids[slot].pid = 0;
+		kids[slot].guard = 0;
 		nlive = nlive - 1;
 	}
 	restore_mask(&old);

@@ -91,9 +91,10 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o);
  * must end with _exit(). -1 with errno set on failure. */
 pid_t q7_proc_fork(void);
 
-/* The same, the child leading a process group of its own: q7_proc_kill
- * and the forwarded signals reach the whole group, so what the child
- * starts behind our back goes with it. */
+/* The same, the child in a process group of its own: q7_proc_kill and
+ * the forwarded signals reach the whole group, so what the child starts
+ * behind our back goes with it. A guard leads the group, as for
+ * dies_with_us: the group dies with this process, even by SIGKILL. */
 pid_t q7_proc_fork_group(void);
 /* Stops tracking pid without waiting for it: a child of the process this
  * one was forked from, which is not this process's own. */

@@ -266,6 +266,7 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 				k->shape = d->shape;
 				k->emulated = ld->target == "emulated";
 				k->in_process = ld->target == "host" && !ld->isolate;
+				k->isolated = !k->emulated && ld->isolate;
 				std::string line = k->qualname + "\t" + schema_text(*d->schema) + "\t" + d->compute;
 				l->def(std::move(*d->schema));
 				l->impl(d->name.c_str(),
@@ -303,6 +304,88 @@ void find_prefix()
 		dir.erase(dir.rfind('/'));
 	if (!dir.empty())
 		q7_set_prefix(dir.c_str());
+}
+
+/* The ops shape_lib's NEURON_LIBRARY blocks define, into *defs; the
+ * library stays loaded (*handle: its shape functions are called later).
+ * "" or why not. */
+std::string collect_shape(const char *shape_lib, void **handle, std::vector<OpDef> *defs)
+{
+	char msg[Q7_MESSAGE_SIZE];
+	/* Checked first, as the host compute library is: the loader faults
+	 * on a damaged one, inside dlopen, and so would Python. */
+	if (q7_host_elf_check(shape_lib, msg, sizeof msg) != 0)
+		return msg;
+	/* Privately, and its own symbols bound to itself: its shape
+	 * functions mangle like the host compute library's. */
+	*handle = dlopen(shape_lib, RTLD_NOW | RTLD_LOCAL);
+	if (!*handle) {
+		const char *why = dlerror();
+		return std::string(shape_lib) + ": cannot load: " + (why ? why : "unknown error");
+	}
+	typedef int (*init_fn)(const q7cc::neuron::Registrar *);
+	init_fn init = reinterpret_cast<init_fn>(dlsym(*handle, "q7_neuron_library_init"));
+	if (!init)
+		return std::string(shape_lib) + ": no NEURON_LIBRARY block (built without q7cc's "
+		       "host <torchneuron/register.h>?)";
+	Collector c;
+	q7cc::neuron::Registrar r = {Q7_NEURON_REGISTRAR_VERSION, sizeof r, &c, collect_def};
+	if (init(&r) != 0)
+		return std::string(shape_lib) + ": built with another version of q7cc's "
+		       "<torchneuron/register.h>; build it again";
+	if (!c.error.empty())
+		return c.error;
+	if (c.defs.empty())
+		return std::string(shape_lib) + ": its NEURON_LIBRARY blocks define no op";
+	*defs = std::move(c.defs);
+	return "";
+}
+
+/* "(Tensor, float, float)": a schema's argument types. */
+std::string arg_types(const c10::FunctionSchema &s)
+{
+	std::string t;
+	for (const c10::Argument &a : s.arguments())
+		t += (t.empty() ? "" : ", ") + a.type()->str();
+	return "(" + t + ")";
+}
+
+/* The shape function's schema takes the kernel's parameter names (PyTorch
+ * infers _0, _1, ... from a C++ type), so that keyword calls work; its
+ * types must be the kernel's (q7cc's schema, from the C++): "" or why
+ * not, at the m.def (load() says it at the build; this is for a library
+ * built otherwise). */
+std::string name_arguments(q7_engine *e, int nops, OpDef *d)
+{
+	for (int i = 0; i < nops; i++) {
+		if (d->compute != q7_engine_op_name(e, (unsigned)i))
+			continue;
+		std::string text = q7_engine_op_schema(e, (unsigned)i);
+		if (text.find("::") == std::string::npos || text.find("::") > text.find('('))
+			text = "q7::" + text;
+		c10::optional<c10::FunctionSchema> parsed;
+		try {
+			parsed = torch::schema(text.c_str());
+		} catch (const std::exception &) {
+			return ""; /* an older q7cc's schema: the names stay _0, _1, ... */
+		}
+		const c10::FunctionSchema &k = *parsed;
+		const std::vector<c10::Argument> &have = d->schema->arguments();
+		bool same = k.arguments().size() == have.size();
+		for (size_t j = 0; same && j < have.size(); j++)
+			same = *k.arguments()[j].type() == *have[j].type();
+		if (!same)
+			return d->where + ": " + d->ns + "::" + d->name + ": the shape function's arguments " +
+			       arg_types(*d->schema) + " are not the kernel's: " + d->compute +
+			       schema_text(k).substr(schema_text(k).find('('));
+		std::vector<c10::Argument> named;
+		for (size_t j = 0; j < have.size(); j++)
+			named.emplace_back(k.arguments()[j].name(), have[j].type());
+		d->schema.reset(new c10::FunctionSchema(d->schema->name(), "", std::move(named),
+		                                        d->schema->returns()));
+		break;
+	}
+	return "";
 }
 
 /* The load, the table lock held. NULL with *err on failure. */
@@ -362,44 +445,13 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 	}
 	std::vector<OpDef> defs;
 	if (shape_lib) {
-		/* Checked first, as the host compute library is: the loader
-		 * faults on a damaged one, inside dlopen, and so would Python. */
-		if (q7_host_elf_check(shape_lib, msg, sizeof msg) != 0) {
-			*err = msg;
+		*err = collect_shape(shape_lib, &ld->shape_handle, &defs);
+		if (!err->empty())
 			return nullptr;
-		}
-		/* Privately, and its own symbols bound to itself: its shape
-		 * functions mangle like the host compute library's. */
-		ld->shape_handle = dlopen(shape_lib, RTLD_NOW | RTLD_LOCAL);
-		if (!ld->shape_handle) {
-			const char *why = dlerror();
-			*err = std::string(shape_lib) + ": cannot load: " + (why ? why : "unknown error");
-			return nullptr;
-		}
-		typedef int (*init_fn)(const q7cc::neuron::Registrar *);
-		init_fn init = reinterpret_cast<init_fn>(dlsym(ld->shape_handle, "q7_neuron_library_init"));
-		if (!init) {
-			*err = std::string(shape_lib) + ": no NEURON_LIBRARY block (built without q7cc's "
-			       "host <torchneuron/register.h>?)";
-			return nullptr;
-		}
-		Collector c;
-		q7cc::neuron::Registrar r = {Q7_NEURON_REGISTRAR_VERSION, sizeof r, &c, collect_def};
-		if (init(&r) != 0) {
-			*err = std::string(shape_lib) + ": built with another version of q7cc's "
-			       "<torchneuron/register.h>; build it again";
-			return nullptr;
-		}
-		if (!c.error.empty()) {
-			*err = c.error;
-			return nullptr;
-		}
-		if (c.defs.empty()) {
-			*err = std::string(shape_lib) + ": its NEURON_LIBRARY blocks define no op";
-			return nullptr;
-		}
-		defs = std::move(c.defs);
-		*err = check_computes(e, nops, lib, defs);
+		for (size_t i = 0; i < defs.size() && err->empty(); i++)
+			*err = name_arguments(e, nops, &defs[i]);
+		if (err->empty())
+			*err = check_computes(e, nops, lib, defs);
 		/* A kernel no m.def names (a Q7_KERNEL beside them) is an op
 		 * too, without a shape function, in the blocks' namespace when
 		 * they have one. */
@@ -454,6 +506,31 @@ __attribute__((visibility("default"))) void *q7t_load(const char *lib, const cha
 	if (!ld && err)
 		*err = dup(why.empty() ? std::string("unknown error") : why);
 	return ld;
+}
+
+__attribute__((visibility("default"))) char *q7t_shape_defs(const char *shape_lib, char **err)
+{
+	std::string out, why;
+	try {
+		std::lock_guard<std::mutex> g(table_lock);
+		void *handle = nullptr;
+		std::vector<OpDef> defs;
+		why = collect_shape(shape_lib, &handle, &defs);
+		for (const OpDef &d : defs)
+			out += d.ns + "::" + d.name + "\t" + d.compute + "\t" + schema_text(*d.schema) +
+			       "\t" + d.where + "\n";
+		defs.clear(); /* before the library whose types they hold */
+		if (handle)
+			dlclose(handle);
+	} catch (const std::exception &e) {
+		why = e.what();
+	}
+	if (!why.empty()) {
+		if (err)
+			*err = dup(why);
+		return nullptr;
+	}
+	return dup(out);
 }
 
 __attribute__((visibility("default"))) char *q7t_ops(void *handle)

@@ -42,6 +42,11 @@ int q7t_cxx11_abi(void);
  * *err set to a message (q7t_free it). */
 void *q7t_load(const char *lib, const char *shape_lib, const char *target, unsigned cores,
                const char *default_ns, int isolate, double timeout_s, char **err);
+/* What shape_lib's NEURON_LIBRARY blocks define, without registering it:
+ * one "ns::op<TAB>compute function<TAB>schema<TAB>file:line of the m.def"
+ * line each (custom_op.load checks them against the kernels), or NULL
+ * with *err set. The caller frees the text (or *err) with q7t_free. */
+char *q7t_shape_defs(const char *shape_lib, char **err);
 /* The handle's ops, one "ns::op<TAB>schema<TAB>compute function" line
  * each. The caller frees the text with q7t_free. */
 char *q7t_ops(void *handle);

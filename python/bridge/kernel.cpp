@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include <ATen/ATen.h>
+#include <ATen/core/grad_mode.h>
 #include <ATen/EmptyTensor.h>
 #include <c10/core/CPUAllocator.h>
 #include <c10/util/Exception.h>
@@ -156,13 +157,15 @@ at::Tensor new_output(c10::IntArrayRef sizes, at::ScalarType dtype)
 	                                 dtype, c10::nullopt);
 }
 
-/* Ctrl-C during an emulated call. Python's own SIGINT handler only notes
- * the signal for its next bytecode, which comes when the call returns:
- * up to the call's time-out later. While emulated calls run, a handler of
- * ours sets `interrupted` (the engine then stops QEMU) and passes the
- * signal on to Python's, which raises KeyboardInterrupt as the op
- * returns. Installed by the first call to start, put back by the last to
- * end (calls from several threads overlap). */
+/* Ctrl-C during an emulated or isolated host call. Python's own SIGINT
+ * handler only notes the signal for its next bytecode, which comes when
+ * the call returns: up to the call's time-out later. While such calls
+ * run, a handler of ours sets `interrupted` (the engine then stops QEMU
+ * or the kernel's process) and passes the signal on to Python's, which
+ * raises KeyboardInterrupt as the op returns. Installed by the first call
+ * to start, put back by the last to end (calls from several threads
+ * overlap). A call in this process (the host's direct mode) cannot be
+ * stopped: Python raises as it returns (docs/torch.md). */
 std::mutex sigint_lock;
 unsigned sigint_users;
 bool sigint_ours;
@@ -208,6 +211,17 @@ struct SigintWatch {
 	}
 };
 
+/* An op's warning (the runtime's, or the bridge's own): to Python's
+ * warnings (q7t_set_warn), else TORCH_WARN. */
+void warn(const std::string &text)
+{
+	void (*w)(const char *) = warn_fn.load();
+	if (w)
+		w(text.c_str());
+	else
+		TORCH_WARN(text);
+}
+
 } // namespace
 
 void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torch::jit::Stack *stack)
@@ -231,6 +245,14 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 			}
 			if (!first)
 				first = &t;
+			/* No autograd formula: the output would silently not
+			 * require grad. Said once per op, as PyTorch's own
+			 * autograd-not-implemented fallback does. */
+			if (t.requires_grad() && at::GradMode::is_enabled() && !warned_grad.exchange(true))
+				warn(qualname + ": an input requires grad, but the op has no autograd formula: "
+				     "its output does not require grad and backward() does not reach the "
+				     "inputs through it (give it one with a torch.autograd.Function, as "
+				     "examples/customop_mlp/my_ops.py does)");
 			a->kind = Q7_ARG_TENSOR;
 			describe(qualname, i + 1, *use, &a->u.tensor);
 		} else if (v.isBool()) {
@@ -278,16 +300,18 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 		call.dst_room = Q7_RED_ZONE;
 	q7_run_result r;
 	int failed;
-	if (emulated) {
+	/* Another process runs the kernel: Ctrl-C can stop it. */
+	bool apart = emulated || isolated;
+	if (apart) {
 		SigintWatch watch;
-		failed = profiling.load(std::memory_order_relaxed)
+		failed = emulated && profiling.load(std::memory_order_relaxed)
 		             ? profile_call(engine.get(), qualname, &call, &r)
 		             : q7_engine_call(engine->engine, &call, &r);
 	} else {
 		failed = q7_engine_call(engine->engine, &call, &r);
 	}
 	q7_run_result_free(&r); /* nothing to free with a destination; r.message stays */
-	if (failed && emulated && interrupted) {
+	if (failed && apart && interrupted) {
 		/* Python raises KeyboardInterrupt as this returns (its handler
 		 * ran), before anyone sees the output: not a result, so NaN. */
 		out.fill_(at::isFloatingType(out.scalar_type()) ? std::nan("") : 0.0);
@@ -296,13 +320,8 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 		return;
 	}
 	TORCH_CHECK(!failed, message(*this, r.message));
-	if (r.message[0] && !warned.exchange(true)) {
-		void (*w)(const char *) = warn_fn.load();
-		if (w)
-			w(message(*this, r.message).c_str());
-		else
-			TORCH_WARN(message(*this, r.message));
-	}
+	if (r.message[0] && !warned.exchange(true))
+		warn(message(*this, r.message));
 	torch::jit::drop(*stack, nargs);
 	stack->emplace_back(std::move(out));
 }

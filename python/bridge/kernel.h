@@ -31,8 +31,9 @@ struct Engine {
 	~Engine();
 };
 
-/* Set by SIGINT during an emulated call (the engines' interrupted flag):
- * the call stops, QEMU with it, within a quarter of a second. */
+/* Set by SIGINT during an emulated or isolated host call (the engines'
+ * interrupted flag): the call stops, QEMU (the kernel's process) with
+ * it, within a quarter of a second. */
 extern volatile sig_atomic_t interrupted;
 /* profile.cpp: true while q7cc.torch.profile is open; a call of an
  * emulated op then goes through profile_call. */
@@ -55,7 +56,9 @@ struct OpKernel final : c10::OperatorKernel {
 	 * zone (new_output), which the runtime checks (the second rule of
 	 * docs/runtime.md: nothing written past get_dst_tensor()). */
 	bool in_process = false;
+	bool isolated = false; /* a host engine's kernels in a process of their own */
 	std::atomic<bool> warned{false};
+	std::atomic<bool> warned_grad{false}; /* an input that requires grad */
 
 	void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet keys, torch::jit::Stack *stack);
 };

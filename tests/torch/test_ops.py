@@ -31,7 +31,7 @@ def mc(target):
 
 def test_int64_double_scalar(params):
     assert schema("q7_test::affine") == \
-        "q7_test::affine(Tensor _0, int _1, float _2, Scalar _3) -> Tensor"
+        "q7_test::affine(Tensor x, int offset, float scale, Scalar floor) -> Tensor"
     torch.manual_seed(1)
     x = torch.randn(5, 7) * 10
     for offset, scale, floor in ((3, 0.5, -1.25), (-7, 2.0, 5), (1 << 40, 1e-3, False),
@@ -45,7 +45,7 @@ def test_int64_double_scalar(params):
 
 
 def test_output_shape_from_the_shape_function(params):
-    assert schema("q7_test::outer") == "q7_test::outer(Tensor _0, Tensor _1) -> Tensor"
+    assert schema("q7_test::outer") == "q7_test::outer(Tensor a, Tensor b) -> Tensor"
     a = torch.randn(5)
     b = torch.randn(7)
     got = torch.ops.q7_test.outer(a, b)
@@ -260,3 +260,21 @@ def test_dataloader_workers(ints):
     assert torch.equal(got, want)
     assert torch.equal(torch.ops.ints.iscale(torch.ones(2, dtype=torch.int32), 3, False),
                        torch.full((2,), 3, dtype=torch.int32))
+
+
+def test_requires_grad_without_autograd_warns_once_per_op(params):
+    x = torch.randn(4, requires_grad=True)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        with torch.no_grad():  # no grad wanted: nothing to say
+            torch.ops.q7_test.outer(x, x)
+        y = torch.ops.q7_test.affine(x, 1, 2.0, 0)
+        torch.ops.q7_test.affine(x, 1, 2.0, 0)
+        torch.ops.q7_test.outer(x, x)
+    said = [str(m.message) for m in w if "requires grad" in str(m.message)]
+    assert len(said) == 2, said
+    assert said[0].startswith("q7_test::affine: an input requires grad, but the op has no "
+                              "autograd formula: its output does not require grad"), said
+    assert said[1].startswith("q7_test::outer: "), said
+    assert w[0].category is UserWarning
+    assert not y.requires_grad

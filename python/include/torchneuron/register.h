@@ -83,18 +83,20 @@ public:
 	}
 
 	/* Defines ns::op: schema and output from shape, computed by the
-	 * device function named compute. */
+	 * device function named compute. line: the m.def's own (messages
+	 * name it, not the block's). */
 	template <class... A>
-	Library &def(const char *op, at::Tensor (*shape)(A...), const char *compute)
+	Library &def(const char *op, at::Tensor (*shape)(A...), const char *compute,
+	             int line = __builtin_LINE())
 	{
 		c10::FunctionSchema schema = c10::inferFunctionSchemaFlattenedReturns<at::Tensor(A...)>();
 		r_->def(r_->ctx, ns_, op, &schema, compute, &q7cc::neuron::invoke<A...>,
-		        reinterpret_cast<void (*)()>(shape), file_, line_);
+		        reinterpret_cast<void (*)()>(shape), file_, line > 0 ? line : line_);
 		return *this;
 	}
 
 	template <class F>
-	Library &def(const char *, F, const char *)
+	Library &def(const char *, F, const char *, int = 0)
 	{
 		static_assert(sizeof(F) == 0, "NEURON_LIBRARY: m.def(\"op\", &shape_fn, \"compute_fn\") "
 		                              "takes a plain function that returns torch::Tensor");

@@ -73,6 +73,8 @@ def _open(path):
     lib.q7t_ops.argtypes = [ctypes.c_void_p]
     lib.q7t_free.argtypes = [ctypes.c_void_p]
     lib.q7t_set_warn.argtypes = [WARN_FN]
+    lib.q7t_shape_defs.restype = ctypes.c_void_p
+    lib.q7t_shape_defs.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
     return lib
 
 

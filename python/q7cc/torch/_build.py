@@ -31,6 +31,7 @@ compiled in parallel; the compiler's diagnostics go into the BuildError
 raised on failure."""
 import concurrent.futures
 import contextlib
+import ctypes
 import fcntl
 import hashlib
 import json
@@ -130,6 +131,8 @@ def host_cxx():
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _BLOCK = re.compile(r"\bNEURON_LIBRARY\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)\s*\{")
 _DEF = r"\b%s\s*\.\s*def\s*\(\s*\"([^\"]+)\"\s*,\s*&?\s*[\w:]+\s*,\s*\"(\w+)\"\s*\)"
+# the same, the shape function's name too
+_DEF_NAMED = r"\b%s\s*\.\s*def\s*\(\s*\"([^\"]+)\"\s*,\s*&?\s*([\w:]+)\s*,\s*\"(\w+)\"\s*\)"
 
 
 def shape_kernels(shape_srcs):
@@ -149,6 +152,105 @@ def shape_kernels(shape_srcs):
                 if name not in names:
                     names.append(name)
     return names
+
+
+def shape_defs_in_source(shape_srcs):
+    """Each m.def of the NEURON_LIBRARY blocks: (file, line, op, shape
+    function, compute function), and where each shape function is
+    defined: {name: (file, line)}."""
+    defs, where = [], {}
+    for src in shape_srcs:
+        with open(src, encoding="utf-8", errors="replace") as f:
+            raw = f.read()
+        # comments blanked, not removed: offsets keep their lines
+        text = _COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), raw)
+        line_of = lambda at: text.count("\n", 0, at) + 1  # noqa: E731
+        for m in re.finditer(r"\b(?:at|torch)\s*::\s*Tensor\s+(\w+)\s*\(", text):
+            where.setdefault(m.group(1), (src, line_of(m.start(1))))
+        for m in _BLOCK.finditer(text):
+            for dm in re.finditer(_DEF_NAMED % re.escape(m.group(2)), text[m.end():]):
+                at = m.end() + dm.start()
+                defs.append((src, line_of(at), dm.group(1), dm.group(2).split("::")[-1],
+                             dm.group(3)))
+    return defs, where
+
+
+_KIND = {"Tensor": "Tensor", "int": "int", "float": "float", "bool": "bool", "Scalar": "Scalar"}
+
+
+def _arg_types(schema):
+    """The argument types of a schema's text: "ns::op(Tensor _0, float _1)
+    -> Tensor" gives ["Tensor", "float"]."""
+    inner = schema[schema.index("(") + 1:schema.rindex(")", 0, schema.index("->"))]
+    return [a.strip().rsplit(" ", 1)[0] for a in inner.split(",") if a.strip()]
+
+
+def check_shapes(q7cc, objs, shape_lib, shape_srcs):
+    """Each op of shape_lib against the kernel it names, as the compute
+    objects record it (q7cc --q7-print-schema): the kernel is defined, and
+    its parameters are the shape function's, in number and in type. A
+    list of messages, each at the m.def and naming both declarations."""
+    cmd = [q7cc, "--q7-print-schema", "--q7-format=json"] + objs
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       stdin=subprocess.DEVNULL)
+    if r.returncode != 0:
+        raise BuildError("reading the kernels' schemas", cmd, r.stderr.decode("utf-8", "replace"))
+    kernels = {op["name"]: op for op in json.loads(r.stdout.decode())["ops"] if op.get("defined")}
+    lib = _bridge.bridge()
+    err = ctypes.c_void_p()
+    text = lib.q7t_shape_defs(os.fsencode(shape_lib), ctypes.byref(err))
+    if not text:
+        raise BuildError("reading %s" % os.path.basename(shape_lib), cmd,
+                         _bridge._take(lib, err.value) if err.value else "unknown error")
+    defs, where = shape_defs_in_source(shape_srcs)
+    by_line = {(os.path.basename(f), l): shape for f, l, _, shape, _ in defs}
+    problems = []
+    for line in _bridge._take(lib, text).splitlines():
+        qual, compute, schema, at = line.split("\t")
+        k = kernels.get(compute)
+        if k is None:
+            have = ", ".join("%s (%s:%d)" % (n, os.path.basename(o["file"]), o["line"])
+                             for n, o in sorted(kernels.items())) or "none"
+            problems.append("%s: error: %s: m.def names the compute function '%s', which no "
+                            "compute source defines (their kernels: %s)" % (at, qual, compute, have))
+            continue
+        mine = _arg_types(schema)
+        theirs = [_KIND.get(p["type"], p["type"]) for p in k["params"]]
+        if mine == theirs:
+            continue
+        f, l = at.rsplit(":", 1)
+        shape = by_line.get((os.path.basename(f), int(l)), "the shape function")
+        sf, sl = where.get(shape, (f, int(l)))
+        kdecl = "%s(%s)" % (compute, ", ".join("%s %s" % (_KIND.get(p["type"], p["type"]),
+                                                          p["name"]) for p in k["params"]))
+        if len(mine) != len(theirs):
+            why = "%d arguments in the shape function, %d in the kernel" % (len(mine),
+                                                                             len(theirs))
+        else:
+            i = next(i for i in range(len(mine)) if mine[i] != theirs[i])
+            why = "argument %d is %s in the shape function, %s in the kernel" % (
+                i + 1, mine[i], theirs[i])
+        problems.append("%s: error: %s: the shape function and the kernel disagree: %s\n"
+                        "%s:%d: note: shape function %s(%s)\n%s:%d: note: kernel %s" % (
+                            at, qual, why, os.path.basename(sf), sl, shape, ", ".join(mine),
+                            os.path.basename(k["file"]), k["line"], kdecl))
+    return cmd, problems
+
+
+def undefined_shape_functions(output, shape_srcs):
+    """The linker's undefined references to shape functions, each said at
+    its m.def: "shape.cpp:12: error: my_ops::op: the shape function
+    f(at::Tensor) is declared but not defined"."""
+    defs, _ = shape_defs_in_source(shape_srcs)
+    lines = []
+    for sym in sorted(set(re.findall(r"undefined reference to [`'](.+?)'", output))):
+        name = sym.split("(")[0].split("::")[-1]
+        for f, l, op, shape, _ in defs:
+            if shape == name:
+                lines.append("%s:%d: error: m.def(\"%s\", &%s, ...): the shape function %s is "
+                             "declared but not defined in any shape source" % (
+                                 os.path.basename(f), l, op, shape, sym))
+    return lines
 
 
 # ---- one step ------------------------------------------------------------
@@ -458,8 +560,10 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
             skey, state, cxx + sflags, shape=(code_key, shape_cache()))
         steps += s_steps
         shape_lib = lib[:-3] + ".shape.so"
-        slink = cxx + ["-shared", "-Wl,-Bsymbolic", "-o", shape_lib] + s_objs + [
-            "-L" + libdir, "-Wl,-rpath," + libdir, "-ltorch", "-ltorch_cpu", "-lc10"]
+        # --no-undefined: a shape function declared and never defined is a
+        # link error here, not a dlopen failure at load
+        slink = cxx + ["-shared", "-Wl,-Bsymbolic", "-Wl,--no-undefined", "-o", shape_lib] + \
+            s_objs + ["-L" + libdir, "-Wl,-rpath," + libdir, "-ltorch", "-ltorch_cpu", "-lc10"]
         links.append((shape_lib, slink, skey, s_objs, os.path.join(state, "shape.json")))
     else:
         stale = lib[:-3] + ".shape.so"
@@ -467,18 +571,36 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
             os.unlink(stale)  # a library without shape sources has none
 
     run_steps(steps, verbose, log)
-    run_steps([link_step(*args) for args in links], verbose, log)
+    try:
+        linked = run_steps([link_step(*args) for args in links], verbose, log)
+    except BuildError as e:
+        said = undefined_shape_functions(e.output, shape_srcs) if shape_srcs else []
+        if said:
+            raise BuildError("linking %s" % os.path.basename(shape_lib), e.command,
+                             "\n".join(said) + "\n" + e.output) from None
+        raise
+    if shape_lib and linked:
+        # The shape functions against the kernels, now, not at the first
+        # call (a library that failed it was removed: linked again).
+        cmd, problems = check_shapes(q7cc, objs, shape_lib, shape_srcs)
+        if problems:
+            for p in (lib, shape_lib):
+                if os.path.exists(p):
+                    os.unlink(p)  # nothing half-built: the next build links again
+            raise BuildError("checking the shape functions against the kernels", cmd,
+                             "\n".join(problems))
     return lib, shape_lib
 
 
 def run_steps(steps, verbose, log):
+    """Runs the steps not up to date; returns how many."""
     todo = [s for s in steps if not s.up_to_date()]
     if verbose:
         for s in steps:
             if s not in todo:
                 log("q7cc.torch: %s: up to date" % os.path.basename(s.output))
     if not todo:
-        return
+        return 0
     workers = min(len(todo), os.cpu_count() or 1)
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(s.run, verbose, log) for s in todo]
@@ -490,3 +612,4 @@ def run_steps(steps, verbose, log):
                 errors.append(e)
     if errors:
         raise errors[0]
+    return len(todo)

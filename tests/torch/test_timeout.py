@@ -1,0 +1,47 @@
+"""The emulated call's time limit grows with the bytes of its tensors
+(Q7CC_TORCH_TIMEOUT, or 60 s, and a second per 4 MiB): a ReLU over 16 MiB
+that runs past a 0.2 s base limit finishes with the right numbers (before,
+it was stopped at the base limit, as a 768 MiB call took 84 s against
+the 60 s default), and a kernel that never returns is stopped at the
+grown limit, the message giving both shares and the setting to raise.
+In a process of its own, since the limit is read at load."""
+import os
+import subprocess
+import sys
+
+CHILD = r"""
+import sys, time, torch
+sys.path.insert(0, %(here)r)
+import libs
+libs.load("relu", "emulated")
+libs.load("ints", "emulated")
+x = torch.randn(16 << 10, 256)  # 16 MiB
+t0 = time.monotonic()
+y = torch.ops.my_ops.relu_forward(x)
+print("relu %%.2f %%s" %% (time.monotonic() - t0, torch.equal(y, torch.relu(x))), flush=True)
+t0 = time.monotonic()
+x = torch.ones(2 << 20, dtype=torch.int32)  # 8 MiB, and 8 of output
+try:
+    torch.ops.ints.count_to(x, 1 << 40)
+except RuntimeError as e:
+    print("stopped %%.2f %%s" %% (time.monotonic() - t0, e), flush=True)
+"""
+
+
+def test_the_limit_grows_with_the_calls_bytes(target):
+    assert target == "emulated"
+    env = dict(os.environ, Q7CC_TORCH_TIMEOUT="0.2")
+    code = CHILD % {"here": os.path.dirname(os.path.abspath(__file__))}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    relu, stopped = r.stdout.splitlines()
+    took, same = relu.split()[1:]
+    assert same == "True", relu
+    assert float(took) > 0.2, relu  # past the base limit: else this shows nothing
+    took, message = stopped.split(" ", 2)[1:]
+    assert 4.0 < float(took) < 30, stopped  # 0.2 s and 4 s for 16 MiB
+    assert message.startswith("ints::count_to: "), message
+    assert "count_to: timed out after 4.2 s: 0.2 s and 4 s for its 16 MiB of tensors" \
+        in message, message
+    assert "Q7CC_TORCH_TIMEOUT=SECONDS (at load) sets the limit" in message, message
