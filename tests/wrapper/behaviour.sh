@@ -322,6 +322,70 @@ wrapper_cache)
 	[ "$(ls cache/q7cc/wrapper | wc -l)" = 1 ] || fail "entries: $(ls -a cache/q7cc/wrapper)"
 	relink HIT l6 --q7-multicore
 	;;
+cache_trust)
+	# q7cc's cache as ccache keeps its own (docs/robustness.md, "Caches"):
+	# an entry edited, extended or replaced by a link is a miss, and a
+	# folder someone else owns or may write is not used, with one note.
+	export XDG_CACHE_HOME=$PWD/cache
+	cat > k.cpp <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+#ifdef PLANTED
+Q7_KERNEL torch::Tensor planted(const torch::Tensor &x) { return x; }
+#endif
+Q7_KERNEL torch::Tensor k(const torch::Tensor &x) { return x; }
+CPP
+	"$q7cc" --q7-toolchain=gnu -c k.cpp -o k.o || fail "compile"
+	si=$(ls cache/q7cc/sysinfo-*) || fail "no sysinfo entry"
+	echo 'D PLANTED=1' >> "$si"
+	"$q7cc" --q7-toolchain=gnu -c k.cpp -o k.o 2> err || fail "compile: $(cat err)"
+	[ "$("$q7cc" --q7-print-schema k.o)" = "k(Tensor x) -> Tensor" ] ||
+		fail "an appended sysinfo line was used: $("$q7cc" --q7-print-schema k.o)"
+	! grep -q PLANTED "$si" || fail "the damaged sysinfo entry was not written again"
+	link() { # link HIT|MISS DIR: DIR/libk.so (its name is in the wrapper's text)
+		mkdir -p "$2"
+		"$q7cc" --q7-toolchain=gnu -shared -v -o "$2/libk.so" k.o 2> err || { cat err; fail "link $2"; }
+		if grep -q 'wrapper.o from the cache' err; then
+			[ "$1" = HIT ] || fail "$2: a damaged entry was used: $(cat err)"
+		else
+			[ "$1" = MISS ] || fail "$2: compiled where the cache holds it: $(cat err)"
+		fi
+	}
+	link MISS l1
+	link HIT l2
+	entry=$(ls cache/q7cc/wrapper/*.o) || fail "no wrapper entry"
+	# The object part edited, its mtime kept.
+	cp "$entry" saved
+	LC_ALL=C sed -i 's/k(Tensor x) -> Tensor/k(Tensor y) -> Tensor/' "$entry"
+	cmp -s saved "$entry" && fail "the edit did not take"
+	touch -r saved "$entry"
+	link MISS l3
+	"$q7cc" --q7-print-schema l3/libk.so 2>&1 | grep -q 'Tensor y' && fail "the planted schema was linked"
+	# The entry replaced by a link to another file: never written through.
+	echo 'export SAFE=1' > victim
+	rm "$entry" && ln -s "$PWD/victim" "$entry"
+	link MISS l4
+	[ "$(cat victim)" = 'export SAFE=1' ] || fail "the link's target was written"
+	[ -f "$entry" ] && [ ! -L "$entry" ] || fail "the link was not replaced by an entry"
+	link HIT l5
+	# A folder writable by others, then one owned by someone else: not used.
+	chmod 0777 cache/q7cc
+	link MISS l6
+	[ "$(grep -c 'not used as a cache' err)" = 1 ] || fail "not one note: $(cat err)"
+	grep -q "cache/q7cc: not used as a cache: .*cache/q7cc: writable by others (mode 0777)" err ||
+		fail "the note: $(cat err)"
+	chmod 0700 cache/q7cc
+	chmod 0777 cache
+	link MISS l7
+	grep -q "/cache: writable by others (mode 0777)" err || fail "a folder above: $(cat err)"
+	chmod 0700 cache
+	link HIT l8
+	if [ "$(id -u)" = 0 ]; then
+		chown nobody cache/q7cc
+		link MISS l9
+		grep -q "cache/q7cc: owned by uid [0-9]*, not by you" err || fail "owner: $(cat err)"
+	fi
+	;;
 split_link)
 	# gnu --q7-multicore: one relocatable link, then eight ld image links.
 	# The images export what the eight full links' images export; user
