@@ -152,8 +152,18 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, char *e
 	m->image_end = m->base;
 	for (size_t i = 0; i < m->nsec; i++) {
 		const struct q7_map_section *s = &m->sec[i];
-		/* Below the window: not this core's image (past its end is an
-		 * overflow, which the map shows). */
+		/* Below the window, or past the 32-bit address space: not this
+		 * core's image (past the window's end is an overflow, which
+		 * the map shows). */
+		if ((uint64_t)s->addr + s->size > UINT64_C(1) << 32) {
+			snprintf(err, errsize, "%s: section %s at 0x%08" PRIx32 " of %" PRIu32 " bytes "
+			         "runs past the 32-bit address space: not an Xtensa image", image, s->name,
+			         s->addr, s->size);
+			elf_end(elf);
+			close(fd);
+			q7_core_map_free(m);
+			return -1;
+		}
 		if (s->addr < m->base) {
 			snprintf(err, errsize, "%s: section %s at 0x%08" PRIx32 " is below %s's SRAM "
 			         "window (0x%08" PRIx32 "..0x%08" PRIx32 "): not that core's image", image,
@@ -163,8 +173,8 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, char *e
 			q7_core_map_free(m);
 			return -1;
 		}
-		if (s->addr + s->size > m->image_end)
-			m->image_end = s->addr + s->size;
+		if ((uint64_t)s->addr + s->size > m->image_end)
+			m->image_end = (uint64_t)s->addr + s->size;
 	}
 	/* The largest stack any op's launcher asks for. */
 	struct q7_syms syms;
@@ -201,7 +211,7 @@ void q7_core_map_free(struct q7_core_map *m)
 
 int64_t q7_core_map_free_bytes(const struct q7_core_map *m)
 {
-	return (int64_t)m->base + m->size - m->stack - m->image_end;
+	return (int64_t)m->base + m->size - m->stack - (int64_t)m->image_end;
 }
 
 const char *q7_core_map_who(const struct q7_core_map *m, char *buf, size_t size)
@@ -239,7 +249,7 @@ char *q7_memory_map_text(const struct q7_core_map *maps, size_t n)
 		for (size_t i = 0; i < m->nsec; i++)
 			q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu32 " bytes\n", m->sec[i].name,
 			           m->sec[i].addr, m->sec[i].size);
-		q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu32 " bytes (the loaded sections, "
+		q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu64 " bytes (the loaded sections, "
 		           "from the window's base)\n", "image", m->base, m->image_end - m->base);
 		int64_t fr = q7_core_map_free_bytes(m);
 		q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu32 " bytes (", "stack",
@@ -248,8 +258,13 @@ char *q7_memory_map_text(const struct q7_core_map *maps, size_t n)
 			q7_sb_addf(&b, "STACK_SIZE of %s, the largest; at the window's top)\n", m->stack_op);
 		else
 			q7_sb_add(&b, "no ops)\n");
-		if (fr >= 0) {
-			q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRId64 " bytes (", "free", m->image_end, fr);
+		uint64_t past = m->image_end > (uint64_t)m->base + m->size
+		                        ? m->image_end - m->base - m->size : 0;
+		if (past) {
+			q7_sb_addf(&b, "  %-22s %10s  %10" PRIu64 " bytes past the window's end: the image "
+			           "does not fit the window\n", "free", "-", past);
+		} else if (fr >= 0) {
+			q7_sb_addf(&b, "  %-22s 0x%08" PRIx64 "  %10" PRId64 " bytes (", "free", m->image_end, fr);
 			human(&b, (uint64_t)fr);
 			q7_sb_addf(&b, ", %.1f%% of the window)\n", 100.0 * (double)fr / m->size);
 		} else {
@@ -291,8 +306,13 @@ static void box(struct q7_strbuf *b, double x, double w, double top, double scal
                 const struct q7_core_map *m, uint32_t addr, uint32_t size, const char *fill,
                 const char *label, struct callouts *co)
 {
-	double y0 = top + (double)(m->base + m->size - (addr + size)) * scale;
-	double h = (double)size * scale;
+	/* The part inside the window (an image that overflows it is drawn
+	 * up to its top; the text says by how much). */
+	double end = (double)m->base + m->size, hi = (double)addr + size;
+	double y0 = top + (end - (hi < end ? hi : end)) * scale;
+	double h = ((hi < end ? hi : end) - (addr > m->base ? (double)addr : m->base)) * scale;
+	if (h < 0)
+		h = 0;
 	q7_sb_addf(b, "<g><title>");
 	escape(b, label);
 	q7_sb_addf(b, ": 0x%08" PRIx32 ", %" PRIu32 " bytes</title>", addr, size);
@@ -344,8 +364,10 @@ char *q7_memory_map_svg(const struct q7_core_map *maps, size_t n, const char *ti
 		q7_sb_addf(&b, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\" fill=\"#fff\" "
 		           "stroke=\"#333\"/>\n", x, top, colw, height);
 		if (fr > 0)
-			box(&b, x, colw, top, scale, m, m->image_end, (uint32_t)fr, "#ffffff", "free", NULL);
-		struct callouts co = {top + (double)(m->base + m->size - m->image_end) * scale - 16};
+			box(&b, x, colw, top, scale, m, (uint32_t)m->image_end, (uint32_t)fr, "#ffffff",
+			    "free", NULL);
+		double image_top = (double)m->base + m->size - (double)m->image_end;
+		struct callouts co = {top + (image_top > 0 ? image_top : 0) * scale - 16};
 		if (fr > 0 && co.next_y > top + (height - (double)fr * scale) + 200)
 			co.next_y = top + height - (double)(m->image_end - m->base) * scale - 16;
 		for (size_t i = 0; i < m->nsec; i++)
@@ -362,7 +384,7 @@ char *q7_memory_map_svg(const struct q7_core_map *maps, size_t n, const char *ti
 			human(&f, (uint64_t)fr);
 		q7_sb_addf(&b, "<text x=\"%.1f\" y=\"%.0f\">0x%08" PRIx32 "</text>\n", x, top + height + 14,
 		           m->base);
-		q7_sb_addf(&b, "<text x=\"%.1f\" y=\"%.0f\">image %" PRIu32 " B, %s %s</text>\n", x,
+		q7_sb_addf(&b, "<text x=\"%.1f\" y=\"%.0f\">image %" PRIu64 " B, %s %s</text>\n", x,
 		           top + height + 30, m->image_end - m->base, fr >= 0 ? "free" : "OVER by",
 		           fr >= 0 ? f.s : "");
 		if (fr < 0)

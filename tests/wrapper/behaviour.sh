@@ -236,6 +236,12 @@ CPP
 	[ ! -s err ] || fail "noise with an unwritable cache: $(cat err)"
 	[ "$("$q7cc" --q7-print-schema k2.o)" = "k(Tensor x) -> Tensor" ] || fail "records"
 	;;
+memory_map_input)
+	# q7cc --q7-memory-map on what is not an image (docs/robustness.md,
+	# "The pictures' readers"): its messages are q7cc's.
+	"$q7cc" --q7-memory-map missing.so 2> err
+	status_and_err $? 1 '^q7cc: error: missing.so: '
+	;;
 kernel_cap)
 	# 11 kernels: over the device runtime's 10. On gnu an error that
 	# -Wno-error=, -Wno- and -w lower; the library then links
