@@ -241,21 +241,30 @@ char *q7_memory_map_text(const struct q7_core_map *maps, size_t n)
 	char who[32];
 	for (size_t c = 0; c < n; c++) {
 		const struct q7_core_map *m = &maps[c];
-		q7_sb_addf(&b, "%s%s: %s\n", c ? "\n" : "", q7_core_map_who(m, who, sizeof who), m->image);
+		q7_sb_addf(&b, "%s%s: ", c ? "\n" : "", q7_core_map_who(m, who, sizeof who));
+		q7_sb_add_shown(&b, m->image, false);
+		q7_sb_addc(&b, '\n');
 		q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu32 " bytes (", "SRAM window", m->base,
 		           m->size);
 		human(&b, m->size);
 		q7_sb_add(&b, ")\n");
-		for (size_t i = 0; i < m->nsec; i++)
-			q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu32 " bytes\n", m->sec[i].name,
+		for (size_t i = 0; i < m->nsec; i++) {
+			struct q7_strbuf name = {0};
+			q7_sb_add_shown(&name, m->sec[i].name, false);
+			q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu32 " bytes\n", name.s ? name.s : "",
 			           m->sec[i].addr, m->sec[i].size);
+			q7_sb_free(&name);
+		}
 		q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu64 " bytes (the loaded sections, "
 		           "from the window's base)\n", "image", m->base, m->image_end - m->base);
 		int64_t fr = q7_core_map_free_bytes(m);
 		q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu32 " bytes (", "stack",
 		           m->base + m->size - m->stack, m->stack);
-		if (m->stack_op)
-			q7_sb_addf(&b, "STACK_SIZE of %s, the largest; at the window's top)\n", m->stack_op);
+		if (m->stack_op) {
+			q7_sb_add(&b, "STACK_SIZE of ");
+			q7_sb_add_shown(&b, m->stack_op, false);
+			q7_sb_add(&b, ", the largest; at the window's top)\n");
+		}
 		else
 			q7_sb_add(&b, "no ops)\n");
 		uint64_t past = m->image_end > (uint64_t)m->base + m->size
@@ -280,20 +289,6 @@ char *q7_memory_map_text(const struct q7_core_map *maps, size_t n)
 	return q7_sb_take(&b);
 }
 
-static void escape(struct q7_strbuf *b, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			q7_sb_add(b, "&lt;");
-		else if (*s == '&')
-			q7_sb_add(b, "&amp;");
-		else if (*s == '>')
-			q7_sb_add(b, "&gt;");
-		else
-			q7_sb_addc(b, *s);
-	}
-}
-
 /* Labels of boxes too thin to hold them: stacked in the free space above
  * the image, each with a line to its box. */
 struct callouts {
@@ -314,13 +309,13 @@ static void box(struct q7_strbuf *b, double x, double w, double top, double scal
 	if (h < 0)
 		h = 0;
 	q7_sb_addf(b, "<g><title>");
-	escape(b, label);
+	q7_sb_add_xml(b, label);
 	q7_sb_addf(b, ": 0x%08" PRIx32 ", %" PRIu32 " bytes</title>", addr, size);
 	q7_sb_addf(b, "<rect x=\"%.1f\" y=\"%.2f\" width=\"%.1f\" height=\"%.2f\" fill=\"%s\" "
 	           "stroke=\"#333\" stroke-width=\"0.5\"/>", x, y0, w, h < 0.5 ? 0.5 : h, fill);
 	if (h >= 11) {
 		q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.2f\">", x + 4, y0 + (h < 24 ? h / 2 + 4 : 14));
-		escape(b, label);
+		q7_sb_add_xml(b, label);
 		q7_sb_addf(b, " %" PRIu32 "</text>", size);
 	} else if (co) {
 		double ty = co->next_y;
@@ -328,7 +323,7 @@ static void box(struct q7_strbuf *b, double x, double w, double top, double scal
 		q7_sb_addf(b, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#888\" "
 		           "stroke-width=\"0.5\"/>", x + w - 2, y0 + h / 2, x + w - 30, ty - 4);
 		q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.2f\">", x + 4, ty);
-		escape(b, label);
+		q7_sb_add_xml(b, label);
 		q7_sb_addf(b, " %" PRIu32 "</text>", size);
 	}
 	q7_sb_add(b, "</g>\n");
@@ -347,7 +342,7 @@ char *q7_memory_map_svg(const struct q7_core_map *maps, size_t n, const char *ti
 	           top + height + 90);
 	q7_sb_addf(&b, "<text x=\"%.0f\" y=\"22\" text-anchor=\"middle\" style=\"font-size:14px\">",
 	           width / 2);
-	escape(&b, title);
+	q7_sb_add_xml(&b, title);
 	q7_sb_add(&b, "</text>\n<text x=\"10\" y=\"42\">Each column: one core's SRAM window to scale "
 	          "(base at the bottom). The heap arena and its 16 KiB TCM pool are the call's, "
 	          "outside the window.</text>\n");

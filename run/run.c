@@ -248,8 +248,17 @@ static int list_ops(const struct options *o)
 		n = q7_engine_list(e, err, sizeof err);
 	if (n < 0)
 		q7_error("%s", err);
-	for (int i = 0; i < n; i++)
-		printf("%s\n", q7_engine_op_schema(e, (unsigned)i));
+	/* The schemas come from the library: shown as every other string
+	 * from a file is (an ESC in an op's name reaches no terminal). */
+	struct q7_strbuf line = {0};
+	for (int i = 0; i < n; i++) {
+		line.len = 0;
+		if (line.s)
+			line.s[0] = 0;
+		q7_sb_add_shown(&line, q7_engine_op_schema(e, (unsigned)i), false);
+		printf("%s\n", line.s ? line.s : "");
+	}
+	q7_sb_free(&line);
 	q7_engine_close(e);
 	return n < 0 ? Q7_EXIT_ERROR : 0;
 }

@@ -84,6 +84,10 @@ void q7_sb_free(struct q7_strbuf *b);
  * character (C0 but a tab when keep_tabs, DEL, C1) and every byte that is
  * not well-formed UTF-8 as \\xNN; the rest as it is. */
 void q7_sb_add_shown(struct q7_strbuf *b, const char *s, bool keep_tabs);
+/* Appends s, text from a file, as XML character data or an attribute
+ * value: as q7_sb_add_shown (tabs too), and < > & " ' as entities, so that
+ * any name gives a well-formed SVG. */
+void q7_sb_add_xml(struct q7_strbuf *b, const char *s);
 
 /* A NULL-terminated vector of owned strings (an argv). Zero-initialise. */
 struct q7_strvec {

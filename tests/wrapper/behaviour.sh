@@ -242,6 +242,20 @@ memory_map_input)
 	"$q7cc" --q7-memory-map missing.so 2> err
 	status_and_err $? 1 '^q7cc: error: missing.so: '
 	;;
+run_list_names)
+	# q7-run --list shows a library's op names as every other string from
+	# a file: an ESC planted in the op list reaches no terminal.
+	printf '#include <torch/torch.h>\n#include <q7/kernel.h>\n%s\n' \
+		'Q7_KERNEL torch::Tensor kzzzzk(const torch::Tensor &x) { return x; }' > k.cpp
+	"$q7cc" --q7-toolchain=host -fPIC -c k.cpp -o k.o || fail "compile"
+	"$q7cc" --q7-toolchain=host -shared -o libk.so k.o || fail "link"
+	python3 -c 'import sys; d = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(d.replace(b"k::kzzzzk(Tensor", b"k::k\x1b[2Jk(Tensor"))' libk.so libe.so
+	q7run=$(dirname "$q7cc")/q7-run
+	"$q7run" --target=host --list libe.so > out || fail "--list: $(cat out)"
+	! LC_ALL=C grep -q "$(printf '\033')" out || fail "an ESC reached the terminal: $(od -c out)"
+	grep -qF 'k::k\x1b[2Jk(Tensor x) -> Tensor' out || fail "the name: $(cat out)"
+	;;
 kernel_cap)
 	# 11 kernels: over the device runtime's 10. On gnu an error that
 	# -Wno-error=, -Wno- and -w lower; the library then links
