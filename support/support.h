@@ -120,6 +120,16 @@ char *q7_path_search(const char *name, const char *path_env);
 
 /* Reads a whole file. Returns NULL and sets errno on failure. */
 char *q7_read_file(const char *path, size_t *len);
+/* Opens path for reading only when it is a regular file (after links),
+ * without waiting on a FIFO or reading a device: the fd (blocking,
+ * close-on-exec), or -1 with *why saying why (strerror, or "not a regular
+ * file (a FIFO, a device or a folder)", errno EINVAL). What every reader of images,
+ * manifests and profiles opens its input with. */
+int q7_open_regular(const char *path, const char **why);
+/* Reads at most max bytes of fd into a new buffer, NUL-terminated: *len
+ * bytes, and *more true when the file holds more. NULL on a read error
+ * (errno set). */
+char *q7_read_upto(int fd, size_t max, size_t *len, bool *more);
 
 /* q7cc's own directory layout: <prefix>/bin, <prefix>/include/q7cc,
  * <prefix>/lib/q7cc, <prefix>/share/q7cc, as the build's GNUInstallDirs

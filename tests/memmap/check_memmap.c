@@ -143,14 +143,94 @@ START_TEST(an_image_past_the_window_shows_by_how_much)
 }
 END_TEST
 
+/* A symbol table of n FUNC symbols in section 1, named by name(i), each
+ * at addr of size bytes; its string table in *strtab (caller frees). */
+static unsigned char *symbols(size_t n, uint32_t addr, uint32_t size, struct q7_strbuf *strtab)
+{
+	unsigned char *v = q7_xcalloc(n + 1, 16);
+	q7_sb_addc(strtab, 0);
+	for (size_t i = 1; i <= n; i++) {
+		unsigned char *e = v + 16 * i;
+		q7_put_le32(e, (uint32_t)strtab->len);
+		q7_sb_addf(strtab, "k%zu_stack_switch", i);
+		q7_sb_addc(strtab, 0);
+		q7_put_le32(e + 4, addr);
+		q7_put_le32(e + 8, size);
+		e[12] = 0x12; /* STB_GLOBAL, STT_FUNC */
+		q7_put_le16(e + 14, 1);
+	}
+	return v;
+}
+
+START_TEST(a_symbol_table_larger_than_its_file_is_refused)
+{
+	struct q7_strbuf str = {0};
+	unsigned char *syms = symbols(2, WINDOW, 16, &str);
+	/* .symtab's sh_size 0xfffffff0, then its sh_entsize 1: "out of
+	 * memory", exit 70, naming no file */
+	struct tsec s[] = {{".text", 1, 6, WINDOW, 0, 0, 0, text4, 16},
+	                   {".symtab", 2, 0, 0, 0xfffffff0u, 3, 16, syms, 48},
+	                   {".strtab", 3, 0, 0, 0, 0, 0, str.s, str.len}};
+	char *p = craft("hugesym.so", s, 3);
+	map_refused(p, "damaged symbol table (.symtab of 4294967280 bytes");
+	struct q7_syms out;
+	char err[512];
+	ck_assert_int_eq(q7_syms_load(p, 0, &out, err, sizeof err), -1);
+	ck_assert_msg(strncmp(err, p, strlen(p)) == 0, "%s", err);
+	free(p);
+	s[1].size = 0;
+	s[1].entsize = 1;
+	p = craft("entsize.so", s, 3);
+	map_refused(p, "damaged symbol table (.symtab of 48 bytes in entries of 1");
+	free(p);
+	/* the same image whole maps, its launcher found */
+	s[1].entsize = 16;
+	p = craft("good.so", s, 3);
+	struct q7_core_map m;
+	ck_assert_int_eq(q7_core_map_load(p, -2, &m, err, sizeof err), 0);
+	ck_assert_str_eq(m.stack_op, "k1");
+	q7_core_map_free(&m);
+	free(p);
+	free(syms);
+	q7_sb_free(&str);
+}
+END_TEST
+
+START_TEST(many_large_launchers_map_in_bounded_time)
+{
+	/* 200,000 *_stack_switch symbols over 4 MB of .text, each as large as
+	 * it (an 11 MB file): each was decoded whole, for minutes */
+	enum { N = 200000, TEXT = 4u << 20 };
+	unsigned char *text = q7_xcalloc(TEXT, 1);
+	struct q7_strbuf str = {0};
+	unsigned char *syms = symbols(N, WINDOW, TEXT, &str);
+	struct tsec s[] = {{".text", 1, 6, WINDOW, 0, 0, 0, text, TEXT},
+	                   {".symtab", 2, 0, 0, 0, 3, 16, syms, 16 * (N + 1)},
+	                   {".strtab", 3, 0, 0, 0, 0, 0, str.s, str.len}};
+	char *p = craft("launchers.so", s, 3);
+	struct q7_core_map m;
+	char err[512];
+	ck_assert_int_eq(q7_core_map_load(p, -2, &m, err, sizeof err), 0);
+	ck_assert_uint_eq(m.stack, 0); /* no a3 set: none known */
+	q7_core_map_free(&m);
+	free(p);
+	free(syms);
+	free(text);
+	q7_sb_free(&str);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("memmap");
 	TCase *tc = tcase_create("crafted");
+	/* Forked, each test within this (they take well under a second). */
+	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, sections_past_32_bits_are_refused);
 	tcase_add_test(tc, an_image_past_the_window_shows_by_how_much);
+	tcase_add_test(tc, a_symbol_table_larger_than_its_file_is_refused);
+	tcase_add_test(tc, many_large_launchers_map_in_bounded_time);
 	suite_add_tcase(s, tc);
-	int failed = run_suite(s, false); /* one temporary directory, removed at exit */
-	q7_temp_cleanup();
-	return failed;
+	/* Forked: each test's temporary directory is removed at its exit. */
+	return run_suite(s, true);
 }

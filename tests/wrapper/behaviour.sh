@@ -241,6 +241,30 @@ memory_map_input)
 	# "The pictures' readers"): its messages are q7cc's.
 	"$q7cc" --q7-memory-map missing.so 2> err
 	status_and_err $? 1 '^q7cc: error: missing.so: '
+	# Special files are refused before they are read: /dev/zero read
+	# until memory ran out, a FIFO hung, named directly or by a manifest.
+	mkfifo fifo.so
+	printf 'q7cc-multicore 1\n/dev/zero\n' > zero_mc.so
+	printf 'q7cc-multicore 1\nfifo.so\n' > fifo_mc.so
+	for f in /dev/zero fifo.so zero_mc.so fifo_mc.so; do
+		(ulimit -v 1000000; timeout 20 "$q7cc" --q7-memory-map "$f") 2> err
+		status_and_err $? 1 "^q7cc: error: [^ ]*(zero|fifo.so): cannot read: not a regular file" "$f"
+	done
+	q7run=$(dirname "$q7cc")/q7-run
+	for t in host emulated; do
+		timeout 20 "$q7run" --target=$t --list fifo_mc.so 2> err
+		status_and_err $? 1 "^q7-run: error: ./fifo.so: cannot read: not a regular file" $t
+	done
+	# A 2 GB file that is not ELF is refused without being read whole
+	# (under a 1 GB address space limit: it was read into memory first).
+	truncate -s 2G big.so
+	(ulimit -v 1000000; timeout 20 "$q7cc" --q7-memory-map big.so) 2> err
+	status_and_err $? 1 '^q7cc: error: big.so: not an Xtensa image' big.so
+	# A manifest larger than any q7cc writes.
+	{ echo 'q7cc-multicore 1'; head -c 70000 /dev/zero | tr '\0' x; echo; } > long_mc.so
+	"$q7cc" --q7-memory-map long_mc.so 2> err
+	status_and_err $? 1 'long_mc.so: damaged multicore manifest \(over 65536 bytes\)' long_mc.so
+	rm -f big.so
 	;;
 run_list_names)
 	# q7-run --list shows a library's op names as every other string from
