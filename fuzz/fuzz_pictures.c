@@ -12,6 +12,7 @@
 #include "insn_profile.h"
 #include "memory_map.h"
 #include "support.h"
+#include "syms_profile.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -53,15 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct q7_syms syms;
 	if (q7_syms_load(path, 0, &syms, err, sizeof err) == 0) {
 		struct q7_prof p;
-		q7_prof_init(&p);
-		unsigned node = q7_prof_child(&p, Q7_PROF_ROOT, "core0");
-		for (size_t i = 0; i < syms.n && i < 4096; i++) {
-			const struct q7_sym *y = q7_syms_find(&syms, syms.v[i].addr + syms.v[i].size / 2);
-			if (y) {
-				node = q7_prof_child(&p, node, y->name);
-				p.v[node].self++;
-			}
-		}
+		syms_profile(&p, &syms);
 		write_both(&p);
 		q7_prof_free(&p);
 		q7_syms_free(&syms);

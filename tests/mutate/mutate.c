@@ -53,6 +53,7 @@
 #include "prelink.h"
 #include "run.h"
 #include "support.h"
+#include "syms_profile.h"
 #include "tempfile.h"
 
 #define TIME_LIMIT 20 /* seconds per mutant: far past any honest run */
@@ -200,10 +201,8 @@ static int run_memmap(const char *in, unsigned v)
 }
 
 /* The profile's reader and writers as q7-run --profile runs them after a
- * call: the image's symbols (q7_syms_load), a profile whose stacks are
- * the frames they name at addresses across the image (each nested in the
- * one before, so that names of any bytes reach both writers), written as
- * a flame graph or folded stacks. */
+ * call: the image's symbols (q7_syms_load), a profile of the frames they
+ * name (fuzz/syms_profile.h), written as a flame graph or folded stacks. */
 static int run_profile(const char *in, unsigned v)
 {
 	q7_set_progname("q7-run");
@@ -214,15 +213,7 @@ static int run_profile(const char *in, unsigned v)
 		return 1;
 	}
 	struct q7_prof p;
-	q7_prof_init(&p);
-	unsigned node = q7_prof_child(&p, Q7_PROF_ROOT, "core0");
-	for (size_t i = 0; i < syms.n && i < 4096; i++) {
-		const struct q7_sym *y = q7_syms_find(&syms, syms.v[i].addr + syms.v[i].size / 2);
-		if (y) {
-			node = q7_prof_child(&p, node, y->name);
-			p.v[node].self += 1 + i % 7;
-		}
-	}
+	syms_profile(&p, &syms);
 	int rc = q7_prof_write(&p, v % 2 ? "out/p.svg" : "out/p.folded", "mutant", err, sizeof err);
 	if (rc != 0)
 		q7_error("%s", err);
