@@ -38,6 +38,7 @@
 #include "npy.h"
 #include "insn_profile.h"
 #include "support.h"
+#include "tempfile.h"
 
 struct options {
 	const char *target, *out, *out_shape, *out_dtype, *profile;
@@ -453,9 +454,26 @@ static void note_result(const struct options *o, const struct run *r)
 	q7_sb_free(&b);
 }
 
+/* A folder named as OUT.npy or the profile is refused before any work
+ * (docs/robustness.md): the call ran, and -o was written, before the
+ * profile's folder was found. */
+static int outputs_ok(const struct options *o)
+{
+	const char *const outs[] = {o->out, o->profile};
+	for (size_t i = 0; i < 2; i++) {
+		if (outs[i] && q7_output_kind(outs[i]) == Q7_OUTPUT_DIR) {
+			q7_error("%s: cannot create: %s", outs[i], strerror(EISDIR));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Builds the call, runs it, writes OUT.npy (and the profile). */
 static int run_op(const struct options *o, struct run *r)
 {
+	if (outputs_ok(o) != 0)
+		return Q7_EXIT_IO;
 	if (build_call(o, r) != 0 || run_call(o, r) != 0)
 		return Q7_EXIT_ERROR;
 	const struct q7_run_result *res = &r->res;

@@ -280,6 +280,29 @@ open(sys.argv[2], "wb").write(d.replace(b"k::kzzzzk(Tensor", b"k::k\x1b[2Jk(Tens
 	! LC_ALL=C grep -q "$(printf '\033')" out || fail "an ESC reached the terminal: $(od -c out)"
 	grep -qF 'k::k\x1b[2Jk(Tensor x) -> Tensor' out || fail "the name: $(cat out)"
 	;;
+run_output_folder)
+	# q7-run refuses a folder named as -o or --profile before any work
+	# (docs/robustness.md): the call ran and -o was written first.
+	printf '#include <torch/torch.h>\n#include <q7/kernel.h>\n%s\n' \
+		'Q7_KERNEL torch::Tensor k(const torch::Tensor &x) { return x; }' > k.cpp
+	"$q7cc" --q7-toolchain=gnu -O2 -c k.cpp -o k.o || fail "compile"
+	"$q7cc" --q7-toolchain=gnu -shared -o libk.so k.o || fail "link"
+	q7run=$(dirname "$q7cc")/q7-run
+	python3 -c 'import struct, sys
+h = b"{\"descr\": \"<f4\", \"fortran_order\": False, \"shape\": (4,), }"
+h += b" " * (63 - 10 - len(h)) + b"\n"
+sys.stdout.buffer.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h + struct.pack("<4f", 1, 2, 3, 4))' > x.npy
+	mkdir d.svg out.npy
+	"$q7run" --target=emulated -v --profile=d.svg libk.so k x.npy -o y.npy 2> err
+	status_and_err $? 74 '^q7-run: error: d.svg: cannot create: Is a directory$' --profile
+	! grep -q 'ok on' err || fail "the call ran: $(cat err)"
+	[ ! -e y.npy ] || fail "-o was written before the profile's folder was refused"
+	"$q7run" --target=emulated -v libk.so k x.npy -o out.npy 2> err
+	status_and_err $? 74 '^q7-run: error: out.npy: cannot create: Is a directory$' -o
+	"$q7run" --target=emulated --profile=p.folded libk.so k x.npy -o y.npy 2> err ||
+		fail "the same call into files: $(cat err)"
+	[ -s y.npy ] && [ -s p.folded ] || fail "no outputs"
+	;;
 kernel_cap)
 	# 11 kernels: over the device runtime's 10. On gnu an error that
 	# -Wno-error=, -Wno- and -w lower; the library then links
