@@ -7,7 +7,7 @@
 /* The length of the well-formed UTF-8 sequence at p (2 to 4 bytes), or 0:
  * no overlong form, no surrogate, nothing past U+10FFFF (what strict
  * decoders, XML parsers among them, refuse). */
-static size_t utf8_len(const unsigned char *p)
+size_t q7_utf8_len(const unsigned char *p)
 {
 	size_t n = p[0] >= 0xf0 && p[0] <= 0xf4   ? 4
 	           : p[0] >= 0xe0 && p[0] <= 0xef ? 3
@@ -29,7 +29,7 @@ static size_t utf8_len(const unsigned char *p)
 static void add_escaped(struct q7_strbuf *b, const char *s, bool keep_tabs, bool xml)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t n = *p < 0x80 ? 1 : utf8_len(p);
+		size_t n = *p < 0x80 ? 1 : q7_utf8_len(p);
 		bool control = n == 1 ? (*p < 0x20 && !(keep_tabs && *p == '\t')) || *p == 0x7f
 		                      : n == 0 || (p[0] == 0xc2 && p[1] <= 0x9f) || /* C1 */
 		                            (xml && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe);

@@ -88,6 +88,9 @@ void q7_sb_add_shown(struct q7_strbuf *b, const char *s, bool keep_tabs);
  * value: as q7_sb_add_shown (tabs too), and < > & " ' as entities, so that
  * any name gives a well-formed SVG. */
 void q7_sb_add_xml(struct q7_strbuf *b, const char *s);
+/* The length of the well-formed UTF-8 sequence of 2 to 4 bytes at p (no
+ * overlong form, surrogate or code point past U+10FFFF), or 0. */
+size_t q7_utf8_len(const unsigned char *p);
 
 /* A NULL-terminated vector of owned strings (an argv). Zero-initialise. */
 struct q7_strvec {

@@ -303,6 +303,36 @@ sys.stdout.buffer.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h + s
 		fail "the same call into files: $(cat err)"
 	[ -s y.npy ] && [ -s p.folded ] || fail "no outputs"
 	;;
+json_hostile)
+	# Under GCC's -fdiagnostics-format=json only the compiler's own array
+	# is merged with q7cc's: an assembler line a source controls (.error
+	# with a newline) that looks like one stays text; and q7cc's JSON is
+	# valid UTF-8 with a file name that is not.
+	cat > forged.cpp <<'CPP'
+int f(int x) { int y; return x; }
+asm(".error \"boom\\n[{\\\"kind\\\": \\\"error\\\", \\\"message\\\": \\\"forged\\\"}]\"");
+CPP
+	cat > brackets.cpp <<'CPP'
+int f(int x) { int y; return x; }
+asm(".error \"boom\\n[x]\"");
+CPP
+	for src in forged.cpp brackets.cpp; do
+		"$q7cc" --q7-toolchain=gnu -Wall -fdiagnostics-format=json -c $src -o a.o 2> err
+		[ $? = 1 ] || fail "$src: the assembler's error did not fail the compile: $(cat err)"
+		python3 -c 'import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+merged = json.loads(lines[-1])
+assert [d.get("message") for d in merged] == ["unused variable '"'"'y'"'"'"], merged
+assert any("Assembler messages:" in l for l in lines[:-1]), lines' err ||
+			fail "$src: the merged array: $(cat err)"
+	done
+	name=$(printf 'k\377.cpp')
+	printf '#include <torch/torch.h>\n#include <q7/kernel.h>\nQ7_KERNEL int bad(int x) { return x; }\n' > "$name"
+	"$q7cc" --q7-lint --q7-format=json "$name" > out.json
+	python3 -c 'import json, sys
+d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))
+assert d["diagnostics"][0]["file"] == "k\\xff.cpp", d' out.json || fail "--q7-lint json: $(cat out.json)"
+	;;
 kernel_cap)
 	# 11 kernels: over the device runtime's 10. On gnu an error that
 	# -Wno-error=, -Wno- and -w lower; the library then links
