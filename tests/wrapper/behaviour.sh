@@ -96,6 +96,30 @@ while :; do sleep 0.05; done"
 	[ -e term ] || fail "SIGTERM did not reach the compiler"
 	[ -z "$(ls tmp)" ] || fail "temp files left: $(ls -R tmp)"
 	;;
+compile_tmpdir)
+	# The compiler's temporaries (GCC's ccXXXXXX.s) go to q7cc's own
+	# folder for its tools, so they go with it, and a SIGKILL of q7cc
+	# leaves none in $TMPDIR itself (docs/robustness.md).
+	fake cc "echo \"\$TMPDIR\" > \"$PWD/seen\"; : > \"\$TMPDIR/ccFAKE.s\"
+[ -e \"$PWD/hang\" ] && { : > \"$PWD/started\"; while :; do sleep 0.05; done; }
+echo 'cc: error: stop' >&2; exit 1"
+	mkdir tmp
+	printf 'int f(int x) { return x; }\n' > a.cpp
+	TMPDIR=$PWD/tmp Q7CC_REAL_CXX=$PWD/cc "$q7cc" --q7-toolchain=gnu -c a.cpp -o a.o 2> err
+	[ $? = 1 ] || fail "status: $(cat err)"
+	case $(cat seen) in "$PWD"/tmp/q7cc.*/tools) ;; *) fail "the compiler's TMPDIR: $(cat seen)" ;; esac
+	[ -z "$(ls -A tmp)" ] || fail "left in TMPDIR: $(ls -AR tmp)"
+	: > hang
+	TMPDIR=$PWD/tmp Q7CC_REAL_CXX=$PWD/cc "$q7cc" --q7-toolchain=gnu -c a.cpp -o a.o 2> err &
+	pid=$!
+	for _ in $(seq 200); do [ -e started ] && break; sleep 0.05; done
+	[ -e started ] || fail "the fake compiler did not start"
+	kill -KILL $pid
+	wait $pid 2> /dev/null
+	for _ in $(seq 100); do pgrep -f "$PWD/cc" > /dev/null || break; sleep 0.05; done
+	! pgrep -f "$PWD/cc" > /dev/null || fail "the compiler outlived q7cc"
+	[ -z "$(ls tmp | grep -v '^q7cc\.')" ] || fail "left in TMPDIR itself: $(ls -A tmp)"
+	;;
 masquerade)
 	mkdir bin real
 	ln -s "$q7cc" bin/xt-clang++
