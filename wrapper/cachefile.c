@@ -26,6 +26,13 @@ static void sum_text(const void *buf, size_t len, char out[SUM_LEN + 1])
 	         (unsigned long long)h2);
 }
 
+/* Others may write it: all users, or a group that is not the user's own
+ * (a user private group, Debian's default with umask 002, is the user). */
+static bool others_write(const struct stat *st)
+{
+	return (st->st_mode & 002) || ((st->st_mode & 020) && st->st_gid != getegid());
+}
+
 /* Why the folder path (st: its lstat) cannot hold the cache, or NULL.
  * leaf: the cache folder itself, else a folder above it. */
 static const char *unsafe(const struct stat *st, bool leaf, char *why, size_t size)
@@ -38,7 +45,7 @@ static const char *unsafe(const struct stat *st, bool leaf, char *why, size_t si
 		         (unsigned)me);
 		return why;
 	}
-	if ((st->st_mode & 022) && (leaf || !(st->st_mode & S_ISVTX))) {
+	if (others_write(st) && (leaf || !(st->st_mode & S_ISVTX))) {
 		snprintf(why, size, "writable by others (mode %04o)", (unsigned)(st->st_mode & 07777));
 		return why;
 	}
@@ -140,7 +147,7 @@ char *q7_cache_read(const char *path, size_t max, size_t *len)
 	char *buf = NULL;
 	size_t n = 0;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 022) || st.st_size < (off_t)SUM_LEN || (uint64_t)st.st_size > max + SUM_LEN)
+	    others_write(&st) || st.st_size < (off_t)SUM_LEN || (uint64_t)st.st_size > max + SUM_LEN)
 		goto miss;
 	buf = q7_xmalloc((size_t)st.st_size + 1);
 	while (n < (size_t)st.st_size) {

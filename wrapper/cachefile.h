@@ -6,7 +6,8 @@
  * work costs more) when it or a folder above it is not safe: the cache
  * folder must be the user's and writable by nobody else, and each folder
  * above it the user's or root's and writable by others only if sticky
- * (/tmp), so nobody else can put entries in or swap the folder. Entries
+ * (/tmp), so nobody else can put entries in or swap the folder ("others":
+ * all users, or a group other than the user's own). Entries
  * are opened without following links (a link is a miss, never a way to
  * read or write another file), must be regular files of the user within
  * a size bound, and end with a checksum of their contents: a damaged or

@@ -114,6 +114,13 @@ def test_another_users_folder_is_not_used():
     assert _cache._unsafe(st(other, 0o40755), False) is not None  # above it, neither
     assert _cache._unsafe(st(0, 0o40755), False) is None  # root's, as /home
     assert _cache._unsafe(st(0, 0o40755), True) is not None or me == 0
+    # group write: the user's own group is the user; another group is others
+    gid = os.getegid()
+
+    def gst(mode, g):
+        return os.stat_result((mode, 0, 0, 0, me, g, 0, 0, 0, 0))
+    assert _cache._unsafe(gst(0o40770, gid), True) is None
+    assert _cache._unsafe(gst(0o40770, gid + 1), True) == "writable by others (mode 0770)"
 
 
 def test_a_changed_bridge_is_built_again(tmp_path):

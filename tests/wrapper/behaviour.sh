@@ -501,6 +501,16 @@ CPP
 	grep -q "/cache: writable by others (mode 0777)" err || fail "a folder above: $(cat err)"
 	chmod 0700 cache
 	link HIT l8
+	# Group write of the user's own group (a user private group, umask
+	# 002) is the user's; of another group it is others'.
+	chmod 0770 cache/q7cc
+	link HIT l8b
+	if chgrp nogroup cache/q7cc 2> /dev/null; then
+		link MISS l8c
+		grep -q "cache/q7cc: writable by others (mode 0770)" err || fail "group: $(cat err)"
+		chgrp "$(id -g)" cache/q7cc
+	fi
+	chmod 0700 cache/q7cc
 	if [ "$(id -u)" = 0 ]; then
 		chown nobody cache/q7cc
 		link MISS l9

@@ -18,6 +18,13 @@ _TAG = b"\n#sha256 "
 _noted = False
 
 
+def _others_write(st):
+    """Others may write it: all users, or a group that is not the user's
+    own (a user private group, Debian's default with umask 002, is the
+    user)."""
+    return st.st_mode & 0o002 or (st.st_mode & 0o020 and st.st_gid != os.getegid())
+
+
 def _unsafe(st, leaf):
     """Why a folder (its lstat) cannot hold a cache, or None."""
     me = os.geteuid()
@@ -25,7 +32,7 @@ def _unsafe(st, leaf):
         return "not a folder (a link?)" if leaf else None
     if st.st_uid != me and (leaf or st.st_uid != 0):
         return "owned by uid %d, not by you (uid %d)" % (st.st_uid, me)
-    if st.st_mode & 0o022 and (leaf or not st.st_mode & stat.S_ISVTX):
+    if _others_write(st) and (leaf or not st.st_mode & stat.S_ISVTX):
         return "writable by others (mode %04o)" % stat.S_IMODE(st.st_mode)
     return None
 
@@ -49,7 +56,16 @@ def private_dir(path):
     None (after one note per process when it is there but not safe)."""
     global _noted
     try:
-        os.makedirs(path, mode=0o700, exist_ok=True)
+        missing = []
+        p = os.path.abspath(path)
+        while not os.path.lexists(p):
+            missing.append(p)
+            p = os.path.dirname(p)
+        for p in reversed(missing):  # each 0700, as q7cc makes its own
+            try:
+                os.mkdir(p, 0o700)
+            except FileExistsError:
+                pass  # another process made it meanwhile
         why = _why_unsafe(path)
     except OSError:
         return None  # cannot be made: it only costs the work
@@ -76,7 +92,7 @@ def _open_own(path):
         return None
     f = os.fdopen(fd, "rb")
     st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+    if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or _others_write(st):
         f.close()
         return None
     return f
