@@ -2,8 +2,9 @@
 "Caches"): a shape-object entry edited or replaced by a link is a miss and
 is compiled again (the link's target untouched), a bridge whose library or
 record was changed is built again, and a cache folder writable by others
-or another user's is not used, with one note. A fake compiler stands for
-the host's (it counts its compiles), so this takes a second."""
+or another user's is not used, with one note (custom_op.load()'s default
+build directory too). A fake compiler stands for the host's (it counts
+its compiles), so this takes a second."""
 import json
 import os
 import subprocess
@@ -11,7 +12,7 @@ import sys
 
 import pytest
 
-from q7cc.torch import _bridge, _build, _cache
+from q7cc.torch import _bridge, _build, _cache, custom_op
 
 FAKE = r'''#!%s
 import sys
@@ -147,6 +148,37 @@ def test_a_changed_bridge_is_built_again(tmp_path):
     out.unlink()
     out.symlink_to(good)
     assert not _bridge.cached_bridge(str(out), str(record), "K")
+
+
+def test_a_default_build_directory_others_may_write_is_not_used(tmp_path, monkeypatch, capsys):
+    """custom_op.load()'s default build directory is under the cache
+    folder: one others may write would have its objects loaded."""
+    monkeypatch.setattr(_cache, "_noted", False)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(shared))
+    seen = []
+
+    class Built(Exception):
+        pass
+
+    def build(name, compute, shape, build_directory, *rest):
+        seen.append(build_directory)
+        raise Built()
+    monkeypatch.setattr(custom_op, "build", build)
+    src = tmp_path / "k.cpp"
+    src.write_text("int k;\n")
+    with pytest.raises(Built):
+        custom_op.load("planted", [str(src)])
+    assert not seen[0].startswith(str(shared)), seen
+    assert os.stat(seen[0]).st_mode & 0o077 == 0
+    assert "not used as a cache" in capsys.readouterr().err
+    shared.chmod(0o755)  # as the user's own: used
+    seen.clear()
+    with pytest.raises(Built):
+        custom_op.load("planted", [str(src)])
+    assert seen[0] == str(shared / "q7cc" / "torch" / "planted"), seen
 
 
 def test_no_fifo_blocks_a_read(tmp_path):

@@ -4,14 +4,11 @@ It is loaded privately (RTLD_LOCAL) after torch, so it shares the
 process's libtorch and exports nothing to anyone else. Where q7cc's own
 files live follows from where this package is: <prefix>/lib/python/q7cc/
 torch, both staged in a build (build/stage) and installed."""
-import atexit
 import ctypes
 import ctypes.util
 import json
 import os
-import shutil
 import sys
-import tempfile
 import threading
 import warnings
 
@@ -97,10 +94,8 @@ def build_bridge():
     if not os.path.exists(archive):
         raise RuntimeError("q7cc.torch: %s is missing: no bridge for torch %s (q7cc installed "
                            "without its bridge kit?)" % (archive, torch.__version__))
-    d = _cache.private_dir(os.path.join(bridge_cache(), "%s-abi%d" % (torch.__version__, _abi())))
-    if d is None:  # not safe to cache in: this process's own folder
-        d = tempfile.mkdtemp(prefix="q7cc-bridge-")
-        atexit.register(shutil.rmtree, d, True)
+    d = _cache.private_or_temp(
+        os.path.join(bridge_cache(), "%s-abi%d" % (torch.__version__, _abi())), "q7cc-bridge-")
     out = os.path.join(d, "libq7torch.so")
     src = os.path.join(kit, "src")
     incs, libdir = _build.torch_paths()

@@ -8,8 +8,10 @@ user's within a size bound, and end with a checksum of their contents: a
 damaged or edited entry is a miss. They are written to a temporary in the
 folder and renamed over the entry, so a link there is replaced, never
 written through."""
+import atexit
 import hashlib
 import os
+import shutil
 import stat
 import sys
 import tempfile
@@ -76,6 +78,17 @@ def private_dir(path):
               "XDG_CACHE_HOME to a folder of yours)" % (path, why), file=sys.stderr, flush=True)
         _noted = True
     return None
+
+
+def private_or_temp(path, prefix):
+    """private_dir(path), else a private temporary folder for this process
+    (removed at its exit): the work is done again, never in a folder
+    someone else may write."""
+    d = private_dir(path)
+    if d is None:
+        d = tempfile.mkdtemp(prefix=prefix)
+        atexit.register(shutil.rmtree, d, True)
+    return d
 
 
 def _sum(data):
