@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ENTRY_MAGIC "q7cc-wrapper-cache 1\n"
@@ -222,8 +223,16 @@ static void prune(const char *dir)
 	} *v = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *e;
+	time_t now = time(NULL);
 	while ((e = readdir(dp))) {
 		size_t l = strlen(e->d_name);
+		struct stat tst;
+		/* A store killed outright (SIGKILL) leaves its temporary
+		 * (cachefile.c): gone once an hour old. */
+		if (strncmp(e->d_name, ".entry.", 7) == 0 && fstatat(dirfd(dp), e->d_name, &tst,
+		                                                     AT_SYMLINK_NOFOLLOW) == 0 &&
+		    now - tst.st_mtime > 3600)
+			unlinkat(dirfd(dp), e->d_name, 0);
 		if (l != 34 || strcmp(e->d_name + 32, ".o") != 0)
 			continue;
 		char *path = q7_xasprintf("%s/%s", dir, e->d_name);

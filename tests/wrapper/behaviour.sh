@@ -475,12 +475,19 @@ CPP
 	link MISS l1
 	link HIT l2
 	entry=$(ls cache/q7cc/wrapper/*.o) || fail "no wrapper entry"
+	# A store killed outright leaves its temporary: the next store
+	# removes it once it is an hour old (a fresh one may be a live store's).
+	: > cache/q7cc/wrapper/.entry.killed
+	: > cache/q7cc/wrapper/.entry.living
+	touch -d '2 hours ago' cache/q7cc/wrapper/.entry.killed
 	# The object part edited, its mtime kept.
 	cp "$entry" saved
 	LC_ALL=C sed -i 's/k(Tensor x) -> Tensor/k(Tensor y) -> Tensor/' "$entry"
 	cmp -s saved "$entry" && fail "the edit did not take"
 	touch -r saved "$entry"
 	link MISS l3
+	[ ! -e cache/q7cc/wrapper/.entry.killed ] || fail "a killed store's temporary stays"
+	[ -e cache/q7cc/wrapper/.entry.living ] || fail "a fresh temporary was removed"
 	"$q7cc" --q7-print-schema l3/libk.so 2>&1 | grep -q 'Tensor y' && fail "the planted schema was linked"
 	# The entry replaced by a link to another file: never written through.
 	echo 'export SAFE=1' > victim
