@@ -40,7 +40,8 @@ ALLOWED = {
     "run": {"prelink", "lsp", "memmap", "runtime/include", "support"},
     "wrapper": {"analysis", "codegen", "packer", "lsp", "memmap", "model", "support"},
     "main": {"wrapper", "run", "prelink", "packer", "memmap", "support"},
-    "fuzz": {"packer", "model", "support"},
+    # fuzz_pictures: the memory map and the profile's writers (run/).
+    "fuzz": {"packer", "model", "memmap", "run", "support"},
     "python": {"run", "runtime/include", "support"},
     # q7cc-clangd runs the driver's --q7-lint as a child: no analysis code.
     "editor": {"support"},

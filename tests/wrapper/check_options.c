@@ -323,7 +323,8 @@ static void scan_shell(const char *path, struct q7_strvec *out, size_t *lines)
 			/* q7cc --q7-run ...: another tool's line (main.c). */
 			bool tool = e > i + 1 && (strcmp(w.v[i + 1], "--q7-pkg-loadlib") == 0 ||
 			                          strcmp(w.v[i + 1], "--q7-run") == 0 ||
-			                          strcmp(w.v[i + 1], "--q7-prelink") == 0);
+			                          strcmp(w.v[i + 1], "--q7-prelink") == 0 ||
+			                          strcmp(w.v[i + 1], "--q7-memory-map") == 0);
 			if (!tool) {
 				check_words(path, w.v + i + 1, e - i - 1, out);
 				++*lines;
