@@ -163,7 +163,7 @@ def test_a_default_build_directory_others_may_write_is_not_used(tmp_path, monkey
     class Built(Exception):
         pass
 
-    def build(name, compute, shape, build_directory, *rest):
+    def build(name, compute, shape, build_directory, *rest, **options):
         seen.append(build_directory)
         raise Built()
     monkeypatch.setattr(custom_op, "build", build)
