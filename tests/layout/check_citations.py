@@ -12,6 +12,8 @@ import os
 import re
 import sys
 
+from tree import made_tree, report
+
 EXTS = (".c", ".h", ".cpp", ".hpp", ".py", ".sh", ".cmake", ".txt", ".md", ".lua", ".in")
 SKIP = {"build", ".git", "node_modules"}
 PAGE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.md)\b")
@@ -72,18 +74,13 @@ def bad_citations(root):
 
 
 def check(root):
-    bad = bad_citations(root)
-    for b in bad:
-        print(b)
-    print(f"{len(bad)} citations of what does not exist")
-    return len(bad)
+    return report(bad_citations(root), "citations of what does not exist")
 
 
 def self_test():
     """A missing page, a missing section across a comment's line break and
     a tracker number are caught; a page found beside the file, at the top
     or in docs/, and a section that begins a heading, are not."""
-    import tempfile
     files = {
         "docs/runtime.md": "# Runtime\n\n## Each core's `memory`: a map\n\n- *Lead.* text\n",
         "README.md": "See docs/runtime.md and runtime.md.\n",
@@ -92,11 +89,7 @@ def self_test():
                    "/* (docs/runtime.md, \"Lead\") */\n",
         "lib/b.c": "/* docs/gone.md; as in issue 7; docs/runtime.md, \"Codegen\" */\n",
     }
-    with tempfile.TemporaryDirectory() as root:
-        for path, text in files.items():
-            os.makedirs(os.path.join(root, os.path.dirname(path)), exist_ok=True)
-            with open(os.path.join(root, path), "w") as f:
-                f.write(text)
+    with made_tree(files) as root:
         got = sorted(bad_citations(root))
     want = ["lib/b.c: docs/runtime.md has no section \"Codegen\"",
             "lib/b.c:1: 'issue 7' cites a tracker; say what it was",
