@@ -81,6 +81,9 @@ struct q7_kfacts {
 	struct q7_kdef defs[2];
 	const char *same_name; /* that kernel's qualified name, or NULL */
 	struct q7_kplace same_name_at;
+	/* The link's view (merge.c): two records of one name, this one
+	 * declared only or defined. */
+	bool linked, declared;
 	bool invalid;     /* the declaration is invalid (libclang) */
 	bool member, is_template, internal, is_inline, c_linkage;
 	/* The stack: its own Q7_KERNEL_STACK size, or the text of one that is
@@ -106,7 +109,8 @@ struct q7_kfacts {
 /* When a rule is checked, in this order (lint.c runs them); a rule of
  * several steps is checked at each. */
 enum q7_lint_step {
-	Q7_LINT_SCOPE = 1 << 0,    /* against its scope; a finding ends the lint */
+	Q7_LINT_SCOPE = 1 << 0,    /* against its scope (a TU, a link); a finding ends
+	                            * the lint */
 	Q7_LINT_DECL = 1 << 1,     /* the declaration itself */
 	Q7_LINT_KIND = 1 << 2,     /* what kind of function it is */
 	Q7_LINT_LINKAGE = 1 << 3,  /* only when no error was found before */

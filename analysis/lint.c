@@ -1,7 +1,8 @@
 /* The lint rules: one table, each row with its check. Both fronts only
  * gather facts about a kernel (struct q7_kfacts: the libclang front from
- * its declarations, the symbol front from the one symbol that defines it)
- * and call q7_lint_kernel, which runs the rows' checks step by step.
+ * its declarations, the symbol front from the one symbol that defines it,
+ * the link's merge from two records of one name) and call q7_lint_kernel,
+ * which runs the rows' checks step by step.
  *
  * A new rule is one row here (name, severity, summary, when it is checked,
  * its check), one check below and one row of docs/lint-rules.md's table;
@@ -90,10 +91,17 @@ static void duplicate(struct q7_lint *l)
 	const struct q7_kfacts *k = l->k;
 	if (!k->same_name || overloaded(k))
 		return; /* the overload is reported */
-	q7_lint_add(l, k->at,
-	            "kernel '%s' has the same name as kernel '%s' at %s:%u; kernel names must be "
-	            "unique in a library",
-	            k->qualname, k->same_name, k->same_name_at.file, k->same_name_at.line);
+	if (k->linked)
+		q7_lint_add(l, k->at,
+		            "kernel '%s' (%s) is %s here and also at %s:%u (%s); kernel names must be "
+		            "unique in a library",
+		            k->name, k->qualname, k->declared ? "declared" : "defined",
+		            k->same_name_at.file, k->same_name_at.line, k->same_name);
+	else
+		q7_lint_add(l, k->at,
+		            "kernel '%s' has the same name as kernel '%s' at %s:%u; kernel names must "
+		            "be unique in a library",
+		            k->qualname, k->same_name, k->same_name_at.file, k->same_name_at.line);
 	q7_lint_note(l, k->same_name_at, "the other '%s' is here", k->name);
 }
 

@@ -46,15 +46,19 @@ static int by_name(const void *pa, const void *pb)
 	return c;
 }
 
+/* dup has first's name: q7-duplicate-kernel, judged by lint.c. */
 static void duplicate(struct q7_diags *diags, const struct q7_op *first, const struct q7_op *dup)
 {
-	q7_diags_add_rule(diags, Q7_RULE_DUPLICATE, dup->file, dup->line, dup->col,
-	                  "kernel '%s' (%s) is %s here and also at %s:%u (%s); kernel names must be "
-	                  "unique in a library",
-	                  dup->name, dup->qualname, dup->defined ? "defined" : "declared", first->file,
-	                  first->line, first->qualname);
-	q7_diags_add(diags, Q7_SEV_NOTE, first->file, first->line, first->col, "",
-	             "the other '%s' is here", first->name);
+	struct q7_kfacts k = {
+		.name = dup->name,
+		.qualname = dup->qualname,
+		.at = {dup->file, dup->line, dup->col},
+		.same_name = first->qualname,
+		.same_name_at = {first->file, first->line, first->col},
+		.linked = true,
+		.declared = !dup->defined,
+	};
+	q7_lint_kernel(&k, diags);
 }
 
 const char *q7_request_ns(const struct q7_op_table *t, const char *name)

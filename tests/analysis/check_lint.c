@@ -161,7 +161,8 @@ START_TEST(each_check_fires)
 }
 END_TEST
 
-/* The two fronts' wordings of one rule: the symbol front names the object. */
+/* The fronts' wordings of one rule: the symbol front names the object, the
+ * link's merge both records. */
 START_TEST(wordings)
 {
 	struct q7_diags ds = {0};
@@ -175,7 +176,11 @@ START_TEST(wordings)
 	k.who = "'k' named by NEURON_LIBRARY at shape.cpp:6";
 	k.where = "k.o";
 	q7_lint_kernel(&k, &ds);
-	ck_assert_uint_eq(ds.n, 3);
+	k = clean();
+	break_duplicate(&k);
+	k.linked = k.declared = true;
+	q7_lint_kernel(&k, &ds);
+	ck_assert_uint_eq(ds.n, 5); /* the duplicate and its note */
 	ck_assert_str_eq(ds.d[0].message,
 	                 "kernel 'ns::k' is a member function; a kernel is a free function");
 	ck_assert_str_eq(ds.d[1].message, "kernel 'ns::k' (defined in k.o) is a member function; a "
@@ -185,6 +190,9 @@ START_TEST(wordings)
 	                 "linkage (static, or in an unnamed namespace); the generated wrapper cannot "
 	                 "call it");
 	ck_assert_str_eq(ds.d[2].file, "k.cpp");
+	ck_assert_str_eq(ds.d[3].message, "kernel 'k' (ns::k) is declared here and also at k.cpp:1 "
+	                                  "(other::k); kernel names must be unique in a library");
+	ck_assert_str_eq(ds.d[4].message, "the other 'k' is here");
 	ck_assert_uint_eq(ds.d[2].line, 3);
 	ck_assert_uint_eq(ds.d[2].col, 15);
 	q7_diags_free(&ds);
