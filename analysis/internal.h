@@ -117,10 +117,11 @@ enum q7_lint_step {
 	Q7_LINT_BODY = 1 << 4,     /* its stack and its body */
 	Q7_LINT_VARIADIC = 1 << 5, /* the prototype, when known: ... */
 	Q7_LINT_RETURN = 1 << 6,   /* ... its return, */
-	Q7_LINT_PARAM = 1 << 7,    /* ... each parameter in turn (lint->param) */
+	Q7_LINT_PARAM = 1 << 7,    /* ... each parameter in turn (l->param) */
 };
 
-/* One lint run over one kernel's facts (lint.c). */
+/* One lint run over one kernel's facts (lint.c): a check reads l->k (and
+ * l->param at Q7_LINT_PARAM) and adds its findings with q7_lint_add. */
 struct q7_lint;
 
 struct q7_rule {
@@ -148,13 +149,6 @@ void q7_diags_add_rule(struct q7_diags *ds, const char *rule, const char *file, 
 /* Runs every kernel rule over k, appending findings to ds. Returns false
  * when one is an error (the kernel gets no op). */
 bool q7_lint_kernel(const struct q7_kfacts *k, struct q7_diags *ds);
-/* For a check: the kernel, the parameter being checked (Q7_LINT_PARAM),
- * and a finding of the rule being checked (its severity) at a place; a
- * note after it. */
-const struct q7_kfacts *q7_lint_facts(const struct q7_lint *l);
-const struct q7_kparam *q7_lint_param(const struct q7_lint *l);
-void q7_lint_add(struct q7_lint *l, struct q7_kplace at, const char *fmt, ...) Q7_PRINTF(3, 4);
-void q7_lint_note(struct q7_lint *l, struct q7_kplace at, const char *fmt, ...) Q7_PRINTF(3, 4);
 
 /* The vendor runtime's limits. */
 #define Q7_NAME_MAX Q7_OP_NAME_MAX   /* names of 32 characters or more are rejected */

@@ -21,11 +21,8 @@ struct q7_lint {
 	bool found;                 /* a finding in this step */
 };
 
-const struct q7_kfacts *q7_lint_facts(const struct q7_lint *l) { return l->k; }
-
-const struct q7_kparam *q7_lint_param(const struct q7_lint *l) { return l->param; }
-
-void q7_lint_add(struct q7_lint *l, struct q7_kplace at, const char *fmt, ...)
+/* A finding of the rule being checked, at its severity. */
+static Q7_PRINTF(3, 4) void q7_lint_add(struct q7_lint *l, struct q7_kplace at, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -35,7 +32,8 @@ void q7_lint_add(struct q7_lint *l, struct q7_kplace at, const char *fmt, ...)
 	l->found = true;
 }
 
-void q7_lint_note(struct q7_lint *l, struct q7_kplace at, const char *fmt, ...)
+/* A note after it. */
+static Q7_PRINTF(3, 4) void q7_lint_note(struct q7_lint *l, struct q7_kplace at, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
