@@ -10,9 +10,8 @@ Usage: check_citations.py ROOT         check the tree
        check_citations.py --self-test  check that each kind of bad citation is caught"""
 import os
 import re
-import sys
 
-from tree import made_tree, report
+from tree import expect, main, made_tree, report
 
 EXTS = (".c", ".h", ".cpp", ".hpp", ".py", ".sh", ".cmake", ".txt", ".md", ".lua", ".in")
 SKIP = {"build", ".git", "node_modules"}
@@ -94,12 +93,8 @@ def self_test():
     want = ["lib/b.c: docs/runtime.md has no section \"Codegen\"",
             "lib/b.c:1: 'issue 7' cites a tracker; say what it was",
             "lib/b.c:1: docs/gone.md does not exist"]
-    if got != sorted(want):
-        print(f"self-test: expected {want}, got {got}")
-        return 1
-    return 0
+    return expect(got, sorted(want))
 
 
 if __name__ == "__main__":
-    arg = sys.argv[1] if len(sys.argv) == 2 else ""
-    sys.exit(self_test() if arg == "--self-test" else min(1, check(os.path.abspath(arg))))
+    main(check, self_test)

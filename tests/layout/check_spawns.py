@@ -13,9 +13,8 @@ Usage: check_spawns.py ROOT         check the tree
        check_spawns.py --self-test  check that a stray spawn is caught"""
 import os
 import re
-import sys
 
-from tree import made_tree, report
+from tree import expect, main, made_tree, report
 
 # What starts a process: the process layer's starters (support/proc.h)
 # and libc's.
@@ -92,12 +91,8 @@ def self_test():
     got = sorted(b.split(": ", 2)[0] + ": " + b.split(": ", 2)[1] for b in bad)
     want = ["analysis/load.c:3: q7_proc_spawn() in go", "wrapper/link.c:5: q7_proc_spawn() in f",
             "wrapper/steps.c:13: fork() in other"]
-    if got != want:
-        print(f"self-test: expected {want}, got {got}")
-        return 1
-    return 0
+    return expect(got, want)
 
 
 if __name__ == "__main__":
-    arg = sys.argv[1] if len(sys.argv) == 2 else ""
-    sys.exit(self_test() if arg == "--self-test" else min(1, check(os.path.abspath(arg))))
+    main(check, self_test)

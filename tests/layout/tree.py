@@ -2,6 +2,7 @@
 the report of what a check found."""
 import contextlib
 import os
+import sys
 import tempfile
 
 
@@ -22,3 +23,18 @@ def report(bad, summary):
         print(b)
     print(f"{len(bad)} {summary}")
     return len(bad)
+
+
+def expect(got, want):
+    """A self-test's verdict: 0 when got is want, else 1, said."""
+    if got != want:
+        print(f"self-test: expected {want}, got {got}")
+        return 1
+    return 0
+
+
+def main(check, self_test):
+    """check_X.py ROOT checks the tree; check_X.py --self-test checks the
+    check. Exits 0 when nothing was found."""
+    arg = sys.argv[1] if len(sys.argv) == 2 else ""
+    sys.exit(self_test() if arg == "--self-test" else min(1, check(os.path.abspath(arg))))
