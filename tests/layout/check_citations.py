@@ -23,7 +23,14 @@ MADE = {os.path.join("tests", "docs", "selftest.py"),
         os.path.join("tests", "layout", "check_citations.py")}
 
 
+# An installed page (share/q7cc/doc/X.md, as the code names it at run
+# time) is docs/X.md of the tree.
+INSTALLED = "share/q7cc/doc/"
+
+
 def find(root, here, page):
+    if page.startswith(INSTALLED):
+        page = os.path.join("docs", page[len(INSTALLED):])
     for base in (here, root, os.path.join(root, "docs")):
         path = os.path.join(base, page)
         if os.path.isfile(path):
