@@ -66,7 +66,8 @@ void q7_warn_policy_free(struct q7_warn_policy *p);
 
 /* How the real compiler prints diagnostics, which q7cc's lint follows:
  * clang's (xt, a host profile whose compiler is clang) or GCC's (gnu, a
- * host profile whose compiler is GCC). docs/diagnostics.md shows both. */
+ * host profile whose compiler is GCC). docs/lint-rules.md ("How findings
+ * look") shows both. */
 enum q7_diag_style { Q7_DIAG_CLANG, Q7_DIAG_GCC };
 
 /* GCC's colours, SGR parameters as GCC_COLORS gives them ("01;31"); an

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void q7_diags_add(struct q7_diags *ds, enum q7_severity sev, const char *file, unsigned line,
-                  unsigned col, const char *rule, const char *fmt, ...)
+void q7_diags_vadd(struct q7_diags *ds, enum q7_severity sev, const char *file, unsigned line,
+                   unsigned col, const char *rule, const char *fmt, va_list ap)
 {
 	if (ds->n == ds->cap) {
 		ds->cap = ds->cap ? ds->cap * 2 : 8;
@@ -22,11 +22,17 @@ void q7_diags_add(struct q7_diags *ds, enum q7_severity sev, const char *file, u
 	d->col = col;
 	d->rule = q7_xstrdup(rule ? rule : "");
 	struct q7_strbuf b = {0};
+	q7_sb_vaddf(&b, fmt, ap);
+	d->message = q7_sb_take(&b);
+}
+
+void q7_diags_add(struct q7_diags *ds, enum q7_severity sev, const char *file, unsigned line,
+                  unsigned col, const char *rule, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	q7_sb_vaddf(&b, fmt, ap);
+	q7_diags_vadd(ds, sev, file, line, col, rule, fmt, ap);
 	va_end(ap);
-	d->message = q7_sb_take(&b);
 }
 
 static void diag_clear(struct q7_diag *d)

@@ -6,6 +6,7 @@
 #ifndef Q7_ANALYSIS_INTERNAL_H
 #define Q7_ANALYSIS_INTERNAL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -33,15 +34,122 @@
 #define Q7_RULE_FOREIGN_PP "q7-foreign-preprocessed"
 #define Q7_RULE_NO_KERNELS "q7-no-kernels"
 
+/* A place in the user's source; file may be "". */
+struct q7_kplace {
+	const char *file;
+	unsigned line, col;
+};
+
+/* One parameter of a kernel, as a front saw it. */
+struct q7_kparam {
+	const char *label;  /* as messages name it: "'x'", or "2" when unnamed */
+	enum q7_kind kind;  /* Q7_KIND_INVALID: no kind can pass it */
+	const char *ctype;  /* the type as written */
+	const char *why;    /* kind INVALID: what it is ("a pointer", ...) */
+	bool invalid;       /* a type the parser could not resolve */
+	struct q7_kplace at;
+};
+
+/* A use of an accessor in a kernel's body (its text). */
+struct q7_kuse {
+	const char *what; /* "accessor", "read_stream_accessor", ... */
+	struct q7_kplace at;
+};
+
+/* Another definition of a kernel's name in a link: its signature, its
+ * symbol and the object that has it. */
+struct q7_kdef {
+	const char *sig, *sym, *in;
+};
+
+/* What a front knows of one kernel: the libclang front (clang/kernels.c)
+ * from its declarations, the symbol front (resolve.c) from the symbol of
+ * the one function an object defines under its name. lint.c judges them;
+ * the fronts word nothing. Strings belong to the front. */
+struct q7_kfacts {
+	const char *name;       /* NULL: the front does not judge it */
+	const char *qualname;
+	struct q7_kplace at;    /* where its findings go */
+	const char *profile;    /* "xt", "gnu" or "host" (NULL: xt) */
+	/* The symbol front: who the messages name ("kernel 'ns::f'", or "'f'
+	 * named by NEURON_LIBRARY at shape.cpp:12") and the object whose
+	 * symbol the facts come from. NULL from the libclang front. */
+	const char *who, *where;
+	/* Its scope: another declaration of its qualified name (libclang:
+	 * other_decl.file set), two definitions in the link (symbol: defs[1]
+	 * set); another kernel of the TU with its unqualified name. */
+	struct q7_kplace other_decl;
+	struct q7_kdef defs[2];
+	const char *same_name; /* that kernel's qualified name, or NULL */
+	struct q7_kplace same_name_at;
+	/* The link's view (merge.c): two records of one name, this one
+	 * declared only or defined. */
+	bool linked, declared;
+	bool invalid;     /* the declaration is invalid (libclang) */
+	bool member, is_template, internal, is_inline, c_linkage;
+	/* The stack: its own Q7_KERNEL_STACK size, or the text of one that is
+	 * not a size (and its place); -DSTACK_SIZE='s text when not a size. */
+	unsigned stack;
+	const char *stack_bad;
+	struct q7_kplace stack_at;
+	const char *stack_flag_bad;
+	bool multicore; /* --q7-multicore: uses[] are the accessors of its body */
+	size_t nuses;
+	const struct q7_kuse *uses;
+	/* The prototype, when known (not a template's, nor one a symbol of a
+	 * member or template gives): variadic, return (ret_known), params. */
+	bool proto;
+	bool variadic;
+	bool ret_known;
+	enum q7_kind ret;
+	const char *ret_ctype, *ret_why;
+	size_t nparams;
+	const struct q7_kparam *params;
+};
+
+/* When a rule is checked, in this order (lint.c runs them); a rule of
+ * several steps is checked at each. */
+enum q7_lint_step {
+	Q7_LINT_SCOPE = 1 << 0,    /* against its scope (a TU, a link); a finding ends
+	                            * the lint */
+	Q7_LINT_DECL = 1 << 1,     /* the declaration itself */
+	Q7_LINT_KIND = 1 << 2,     /* what kind of function it is */
+	Q7_LINT_LINKAGE = 1 << 3,  /* only when no error was found before */
+	Q7_LINT_BODY = 1 << 4,     /* its stack and its body */
+	Q7_LINT_VARIADIC = 1 << 5, /* the prototype, when known: ... */
+	Q7_LINT_RETURN = 1 << 6,   /* ... its return, */
+	Q7_LINT_PARAM = 1 << 7,    /* ... each parameter in turn (l->param) */
+};
+
+/* One lint run over one kernel's facts (lint.c): a check reads l->k (and
+ * l->param at Q7_LINT_PARAM) and adds its findings with q7_lint_add. */
+struct q7_lint;
+
 struct q7_rule {
 	const char *name;
 	enum q7_severity severity; /* default severity */
 	const char *summary;       /* one line, for SARIF and the docs */
 	bool demotable;            /* an error -Wno-error=RULE makes a warning */
+	/* A kernel's rule: when it is checked, and the check, which adds
+	 * its findings with q7_lint_add. 0 and NULL: a rule of the library or
+	 * the file, raised where that is seen (merge.c, prescan.c, ...). */
+	unsigned steps;
+	void (*check)(struct q7_lint *l);
 };
-/* The rule table, sorted by name; NULL-terminated by name. */
+/* The rule table (lint.c), sorted by name; NULL-terminated by name. */
 extern const struct q7_rule q7_rules[];
 const struct q7_rule *q7_rule_find(const char *name);
+/* q7_diags_add with the arguments as a va_list. */
+void q7_diags_vadd(struct q7_diags *ds, enum q7_severity sev, const char *file, unsigned line,
+                   unsigned col, const char *rule, const char *fmt, va_list ap);
+/* A finding of a library's or file's rule (one of the table's), at its
+ * row's severity. */
+void q7_diags_add_rule(struct q7_diags *ds, const char *rule, const char *file, unsigned line,
+                       unsigned col, const char *fmt, ...) Q7_PRINTF(6, 7);
+
+/* Runs every kernel rule over k, appending findings to ds. Returns false
+ * when one is an error (the kernel gets no op). */
+bool q7_lint_kernel(const struct q7_kfacts *k, struct q7_diags *ds);
 
 /* The vendor runtime's limits. */
 #define Q7_NAME_MAX Q7_OP_NAME_MAX   /* names of 32 characters or more are rejected */

@@ -46,15 +46,19 @@ static int by_name(const void *pa, const void *pb)
 	return c;
 }
 
+/* dup has first's name: q7-duplicate-kernel, judged by lint.c. */
 static void duplicate(struct q7_diags *diags, const struct q7_op *first, const struct q7_op *dup)
 {
-	q7_diags_add(diags, Q7_SEV_ERROR, dup->file, dup->line, dup->col, Q7_RULE_DUPLICATE,
-	             "kernel '%s' (%s) is %s here and also at %s:%u (%s); kernel names must be "
-	             "unique in a library",
-	             dup->name, dup->qualname, dup->defined ? "defined" : "declared", first->file,
-	             first->line, first->qualname);
-	q7_diags_add(diags, Q7_SEV_NOTE, first->file, first->line, first->col, "",
-	             "the other '%s' is here", first->name);
+	struct q7_kfacts k = {
+		.name = dup->name,
+		.qualname = dup->qualname,
+		.at = {dup->file, dup->line, dup->col},
+		.same_name = first->qualname,
+		.same_name_at = {first->file, first->line, first->col},
+		.linked = true,
+		.declared = !dup->defined,
+	};
+	q7_lint_kernel(&k, diags);
 }
 
 const char *q7_request_ns(const struct q7_op_table *t, const char *name)
@@ -111,10 +115,10 @@ static void unresolved_requests(const struct q7_op_table *in, const struct q7_op
 		}
 		if (answered || !first)
 			continue;
-		q7_diags_add(diags, Q7_SEV_ERROR, r->file, r->line, r->col, Q7_RULE_UNDEFINED,
-		             "'%s' named by NEURON_LIBRARY at %s:%u is not defined in any object of "
-		             "this link",
-		             *r->qualname ? r->qualname : r->name, r->file, r->line);
+		q7_diags_add_rule(diags, Q7_RULE_UNDEFINED, r->file, r->line, r->col,
+		                  "'%s' named by NEURON_LIBRARY at %s:%u is not defined in any object of "
+		                  "this link",
+		                  *r->qualname ? r->qualname : r->name, r->file, r->line);
 		recorded_in(diags, r);
 	}
 }
@@ -154,10 +158,9 @@ void q7_ops_merge(const struct q7_op_table *in, const char *profile, struct q7_o
 		out->ops[out->n - 1].stack_size = stack;
 		adopt(&out->ops[out->n - 1], q7_request_ns(in, keep->name));
 		if (!keep->defined) {
-			q7_diags_add(diags, Q7_SEV_ERROR, keep->file, keep->line, keep->col,
-			             Q7_RULE_UNDEFINED,
-			             "kernel '%s' is declared here but no object of the link defines it",
-			             keep->qualname);
+			q7_diags_add_rule(diags, Q7_RULE_UNDEFINED, keep->file, keep->line, keep->col,
+			                  "kernel '%s' is declared here but no object of the link defines it",
+			                  keep->qualname);
 			recorded_in(diags, keep);
 		}
 		i = j;

@@ -377,10 +377,10 @@ bool q7_preprocessed_lost_marks(const char *path, const char *name, struct q7_di
 	                                      : NULL;
 	if (!what)
 		return false;
-	q7_diags_add(diags, Q7_SEV_WARNING, name, 0, 0, Q7_RULE_FOREIGN_PP,
-	             "not preprocessed by q7cc -E: the preprocessor that made it dropped the %s, "
-	             "so kernels may be lost; preprocess with q7cc -E (the same profile), or "
-	             "compile the source",
-	             what);
+	q7_diags_add_rule(diags, Q7_RULE_FOREIGN_PP, name, 0, 0,
+	                  "not preprocessed by q7cc -E: the preprocessor that made it dropped the %s, "
+	                  "so kernels may be lost; preprocess with q7cc -E (the same profile), or "
+	                  "compile the source",
+	                  what);
 	return true;
 }

@@ -118,100 +118,103 @@ static char *signature(const struct q7_mfunc *f)
 	return q7_sb_take(&b);
 }
 
-static void report_params(const struct look *lk, const char *profile, const struct q7_op *at,
-                          bool *ok, struct q7_diags *ds)
+/* What the symbols say of the kernel, for lint.c: of the one definition
+ * found (or of the two, an overload), else of the unusable one (static,
+ * weak or C). who, sig and the parameters' labels are owned here. */
+struct facts {
+	struct q7_kfacts k;
+	char *who, *sig[2];
+	struct q7_kparam *params;
+	char **labels;
+};
+
+static void params_facts(const struct q7_mfunc *f, struct facts *fs)
 {
-	const struct q7_mfunc *f = &lk->found;
+	size_t n = f->nparams ? f->nparams : 1;
+	fs->params = q7_xcalloc(n, sizeof *fs->params);
+	fs->labels = q7_xcalloc(n, sizeof *fs->labels);
 	for (size_t i = 0; i < f->nparams; i++) {
 		const struct q7_mparam *p = &f->params[i];
-		if (p->kind == Q7_KIND_INVALID) {
-			char *kinds = q7_profile_kinds(NULL, "or");
-			q7_diags_add(ds, Q7_SEV_ERROR, AT(at), Q7_RULE_UNSUPPORTED_PARAM,
-			             "parameter %zu of kernel '%s' (defined in %s) has type '%s' (%s), "
-			             "which a kernel cannot take; use %s (Tensor and Scalar by value or "
-			             "const&)",
-			             i + 1, f->qualname, lk->found_sym->where, p->ctype, p->why, kinds);
-			free(kinds);
-			*ok = false;
-		} else if (!q7_profile_marshals(profile, p->kind)) {
-			char *kinds = q7_profile_kinds(profile, "and");
-			q7_diags_add(ds, Q7_SEV_WARNING, AT(at), Q7_RULE_PROFILE_KIND,
-			             "parameter %zu of kernel '%s' (defined in %s) is a %s, which the %s "
-			             "profile's runtime cannot pass (it has %s)",
-			             i + 1, f->qualname, lk->found_sym->where, q7_kind_name(p->kind),
-			             profile, kinds);
-			free(kinds);
-		}
+		fs->labels[i] = q7_xasprintf("%zu", i + 1);
+		fs->params[i] = (struct q7_kparam){
+			.label = fs->labels[i],
+			.kind = p->kind,
+			.ctype = p->ctype,
+			.why = p->why,
+			.at = fs->k.at,
+		};
 	}
+	fs->k.nparams = f->nparams;
+	fs->k.params = fs->params;
 }
 
-/* The error rules a symbol can show; false when one fails. */
-static bool lint(const struct look *lk, const char *profile, const struct q7_op *at,
-                 struct q7_diags *ds)
-{
-	const struct q7_mfunc *f = &lk->found;
-	const char *where = lk->found_sym->where;
-	bool ok = true;
-	if (f->what == Q7_MF_MEMBER) {
-		q7_diags_add(ds, Q7_SEV_ERROR, AT(at), Q7_RULE_MEMBER,
-		             "kernel '%s' (defined in %s) is a member function; a kernel is a free "
-		             "function",
-		             f->qualname, where);
-		ok = false;
-	} else if (f->what == Q7_MF_TEMPLATE) {
-		q7_diags_add(ds, Q7_SEV_ERROR, AT(at), Q7_RULE_TEMPLATE,
-		             "kernel '%s' (defined in %s) is a template; a kernel is one plain function",
-		             f->qualname, where);
-		ok = false;
-	}
-	if (!ok)
-		return false; /* a template's parameters say nothing more */
-	if (strlen(f->name) > Q7_NAME_MAX) {
-		q7_diags_add(ds, Q7_SEV_ERROR, AT(at), Q7_RULE_NAME_LENGTH,
-		             "kernel name '%s' has %zu characters; the runtime takes at most %d",
-		             f->name, strlen(f->name), Q7_NAME_MAX);
-		ok = false;
-	}
-	if (f->variadic) {
-		q7_diags_add(ds, Q7_SEV_ERROR, AT(at), Q7_RULE_VARIADIC,
-		             "kernel '%s' (defined in %s) is variadic; a kernel has a fixed parameter "
-		             "list",
-		             f->qualname, where);
-		ok = false;
-	}
-	report_params(lk, profile, at, &ok, ds);
-	return ok;
-}
-
-/* Why nothing usable was found, when something was. True when reported. */
-static bool report_unusable(const struct look *lk, const char *name, struct q7_diags *ds)
+/* False when nothing was found to judge. */
+static bool gather(const struct look *lk, const char *name, const char *profile,
+                   struct facts *fs)
 {
 	const struct q7_op *at = lk->decl ? lk->decl : lk->req;
+	struct q7_kfacts *k = &fs->k;
+	fs->who = subject(lk, name);
+	k->who = fs->who;
+	k->at = (struct q7_kplace){AT(at)};
+	k->profile = profile;
+	k->qualname = name;
+	const struct q7_mfunc *f = &lk->found;
+	if (lk->found_sym && lk->other_sym) {
+		fs->sig[0] = signature(&lk->found);
+		fs->sig[1] = signature(&lk->other);
+		k->defs[0] = (struct q7_kdef){fs->sig[0], lk->found_sym->name, lk->found_sym->where};
+		k->defs[1] = (struct q7_kdef){fs->sig[1], lk->other_sym->name, lk->other_sym->where};
+		k->where = lk->found_sym->where;
+	} else if (lk->found_sym) {
+		k->qualname = f->qualname;
+		k->where = lk->found_sym->where;
+		k->member = f->what == Q7_MF_MEMBER;
+		k->is_template = f->what == Q7_MF_TEMPLATE;
+		/* A member's or template's symbol is read no further: neither
+		 * its name nor its prototype is judged. */
+		k->proto = !k->member && !k->is_template;
+		k->name = k->proto ? f->name : NULL;
+		k->variadic = f->variadic;
+		params_facts(f, fs);
+	} else {
+		/* The unusable definition, whose linkage alone is judged: the
+		 * rules take the first of these. */
+		const struct q7_fsym *s = lk->local ? lk->local : lk->weak ? lk->weak : lk->c_linkage;
+		if (!s)
+			return false;
+		k->where = s->where;
+		k->internal = lk->local != NULL;
+		k->is_inline = lk->weak != NULL;
+		k->c_linkage = lk->c_linkage != NULL;
+	}
+	return true;
+}
+
+static void facts_free(struct facts *fs)
+{
+	for (size_t i = 0; i < fs->k.nparams; i++)
+		free(fs->labels[i]);
+	free(fs->labels);
+	free(fs->params);
+	free(fs->who);
+	free(fs->sig[0]);
+	free(fs->sig[1]);
+}
+
+/* A symbol that may define it but that q7cc cannot read. True when
+ * reported. */
+static bool report_unreadable(const struct look *lk, const char *name, struct q7_diags *ds)
+{
+	if (!lk->unreadable || lk->decl)
+		return false;
+	const struct q7_op *at = lk->req;
 	char *who = subject(lk, name);
-	bool reported = true;
-	if (lk->local)
-		q7_diags_add(ds, Q7_SEV_ERROR, AT(at), Q7_RULE_INTERNAL,
-		             "%s is defined in %s with internal linkage (static, or in an unnamed "
-		             "namespace); the generated wrapper cannot call it",
-		             who, lk->local->where);
-	else if (lk->weak)
-		q7_diags_add(ds, Q7_SEV_ERROR, AT(at), Q7_RULE_INLINE,
-		             "%s is defined in %s only as an inline (weak) function: only objects "
-		             "that call it define it, and the generated wrapper is not one of them",
-		             who, lk->weak->where);
-	else if (lk->c_linkage)
-		q7_diags_add(ds, Q7_SEV_ERROR, AT(at), Q7_RULE_C_LINKAGE,
-		             "%s is defined in %s with C linkage (extern \"C\"); the generated wrapper "
-		             "declares kernels as C++ functions, so it would not link",
-		             who, lk->c_linkage->where);
-	else if (lk->unreadable && !lk->decl)
-		q7_diags_add(ds, Q7_SEV_ERROR, AT(at), Q7_RULE_UNDEFINED,
-		             "%s: the symbol '%s' in %s may define it, but q7cc cannot read it (%s)",
-		             who, lk->unreadable->name, lk->unreadable->where, lk->unreadable_why);
-	else
-		reported = false;
+	q7_diags_add_rule(ds, Q7_RULE_UNDEFINED, AT(at),
+	                  "%s: the symbol '%s' in %s may define it, but q7cc cannot read it (%s)", who,
+	                  lk->unreadable->name, lk->unreadable->where, lk->unreadable_why);
 	free(who);
-	return reported;
+	return true;
 }
 
 /* The op of the found definition. */
@@ -272,25 +275,16 @@ static void resolve_name(struct q7_op_table *all, const char *name, const struct
 		consider(&lk, name, &syms->v[i]);
 
 	bool settled = true;
-	const struct q7_op *at = lk.decl ? lk.decl : lk.req;
-	if (lk.found_sym && lk.other_sym) {
-		char *who = subject(&lk, name), *a = signature(&lk.found), *b = signature(&lk.other);
-		q7_diags_add(ds, Q7_SEV_ERROR, AT(at), Q7_RULE_OVERLOAD,
-		             "%s has two definitions in this link: %s ('%s' in %s) and %s ('%s' in %s); "
-		             "the op name must name one function",
-		             who, a, lk.found_sym->name, lk.found_sym->where, b, lk.other_sym->name,
-		             lk.other_sym->where);
-		free(who);
-		free(a);
-		free(b);
-	} else if (lk.found_sym) {
-		if (lint(&lk, profile, at, ds)) {
+	struct facts fs = {0};
+	if (gather(&lk, name, profile, &fs)) {
+		if (q7_lint_kernel(&fs.k, ds) && lk.found_sym && !lk.other_sym) {
 			derive(&lk, stack, add);
 			add->ops[add->n - 1].ns = q7_xstrdup(q7_request_ns(all, name));
 		}
 	} else {
-		settled = report_unusable(&lk, name, ds);
+		settled = report_unreadable(&lk, name, ds);
 	}
+	facts_free(&fs);
 	/* Requests settled here (found, or reported) leave the table, so the
 	 * merge neither reports them again nor sees them. */
 	for (size_t i = 0; settled && i < all->n; i++)

@@ -1,35 +1,9 @@
-/* The lint rule table and the profiles' marshalling abilities: the facts
- * the rules, the SARIF writer and docs/lint-rules.md share. */
+/* Finding a lint rule (the table is lint.c's) and the profiles'
+ * marshalling abilities: the facts the rules, the SARIF writer and
+ * docs/lint-rules.md share. */
 #include "internal.h"
 
 #include <string.h>
-
-/* Sorted by name. Keep docs/lint-rules.md in step (a test checks). */
-const struct q7_rule q7_rules[] = {
-	{Q7_RULE_C_LINKAGE, Q7_SEV_ERROR, "a kernel has C language linkage (extern \"C\")", false},
-	{Q7_RULE_DUPLICATE, Q7_SEV_ERROR, "two kernels of one library have the same name", false},
-	{Q7_RULE_FOREIGN_PP, Q7_SEV_WARNING, "preprocessed input that q7cc -E did not make has lost its kernel marks", false},
-	{Q7_RULE_INLINE, Q7_SEV_ERROR, "a kernel is inline (or constexpr), so no object need define it", false},
-	{Q7_RULE_INTERNAL, Q7_SEV_ERROR, "a kernel has internal linkage (static or in an unnamed namespace)", false},
-	{Q7_RULE_INVALID_DECL, Q7_SEV_ERROR, "the kernel's declaration is invalid (a type could not be resolved)", false},
-	{Q7_RULE_MEMBER, Q7_SEV_ERROR, "a kernel is a member function", false},
-	{Q7_RULE_MULTICORE_ACCESSOR, Q7_SEV_WARNING, "a multicore kernel uses a standard or streaming accessor, which race between cores", false},
-	{Q7_RULE_NAME_LENGTH, Q7_SEV_ERROR, "a kernel's name has 32 characters or more", false},
-	{Q7_RULE_NO_KERNELS, Q7_SEV_WARNING, "a device profile's shared-library link has no kernels: the compiler's own link, no image", false},
-	{Q7_RULE_OVERLOAD, Q7_SEV_ERROR, "a kernel's name is overloaded", false},
-	{Q7_RULE_PROFILE_KIND, Q7_SEV_WARNING, "the profile's runtime cannot pass a parameter of this kind", false},
-	{Q7_RULE_RETURN, Q7_SEV_ERROR, "a kernel does not return exactly one Tensor", false},
-	{Q7_RULE_STACK, Q7_SEV_ERROR, "a Q7_KERNEL_STACK or -DSTACK_SIZE= size is not a number of bytes up to 4 MiB", false},
-	{Q7_RULE_TEMPLATE, Q7_SEV_ERROR, "a kernel is a template", false},
-	{Q7_RULE_TOO_MANY, Q7_SEV_ERROR, "a library has more than 10 kernels", false},
-	{Q7_RULE_UNDEFINED, Q7_SEV_ERROR, "a kernel is declared but defined in no object of the link", false},
-	/* Demotable: a target that gives every file the same --q7-kernel=
-	 * names may let the files without them pass. */
-	{Q7_RULE_UNKNOWN_KERNEL, Q7_SEV_ERROR, "a --q7-kernel name is no function of the file", true},
-	{Q7_RULE_UNSUPPORTED_PARAM, Q7_SEV_ERROR, "a parameter's type cannot be passed to a kernel", false},
-	{Q7_RULE_VARIADIC, Q7_SEV_ERROR, "a kernel is variadic", false},
-	{NULL, Q7_SEV_NOTE, NULL, false},
-};
 
 const struct q7_rule *q7_rule_find(const char *name)
 {
@@ -37,6 +11,15 @@ const struct q7_rule *q7_rule_find(const char *name)
 		if (strcmp(r->name, name) == 0)
 			return r;
 	return NULL;
+}
+
+void q7_diags_add_rule(struct q7_diags *ds, const char *rule, const char *file, unsigned line,
+                       unsigned col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	q7_diags_vadd(ds, q7_rule_find(rule)->severity, file, line, col, rule, fmt, ap);
+	va_end(ap);
 }
 
 bool q7_profile_marshals(const char *profile, enum q7_kind k)

@@ -169,7 +169,9 @@ int q7_server_analyze(const char *sock, const struct q7_analysis_opts *o,
 
 /* Starts "q7analysis-server --detach SOCK PLUGIN", which starts the real
  * server in its own session and exits at once, so the server is never
- * q7cc's child (q7cc waits for its children, and would for it). */
+ * q7cc's child (q7cc waits for its children, and would for it). The one
+ * process the analysis starts, inside the driver's "analyze" step, which
+ * -### shows and does not run (unit.layout_spawns checks). */
 void q7_server_start(const char *server, const char *sock, const char *plugin)
 {
 	char *argv[] = {(char *)server, "--detach", (char *)sock, (char *)plugin, NULL};

@@ -1,14 +1,14 @@
 /* codegen: the op table -> wrapper.cpp (see codegen.h).
  *
- * The text follows the vendor driver's wrapper (REFERENCE.md) with two
- * deliberate differences: the forward declarations are spelled from the
- * kernels' real C++ types (so int64_t/double kernels link), and the
- * arguments are unpacked into locals one statement at a time, because the
- * order in which a call's arguments are evaluated is unspecified in C++
- * and customop_next_* must run in parameter order. get_func_schema is the
- * open runtime's addition: the op's TorchScript schema, which the runtime
- * checks calls against (by type: the wrapper's customop_next_* calls know
- * the exact C++ kinds, e.g. int against long long).
+ * The text follows the vendor driver's wrapper (docs/vendor-flow.md,
+ * "Codegen") with two deliberate differences: the forward declarations are
+ * spelled from the kernels' real C++ types (so int64_t/double kernels
+ * link), and the arguments are unpacked into locals one statement at a
+ * time, because the order in which a call's arguments are evaluated is
+ * unspecified in C++ and customop_next_* must run in parameter order.
+ * get_func_schema is the open runtime's addition: the op's TorchScript
+ * schema, which the runtime checks calls against (by type: the wrapper's
+ * customop_next_* calls know the exact C++ kinds, e.g. int against long long).
  *
  * Every name and type pasted into the text is checked first against the
  * allow-list of model/cxx.h (the record reader checked it too): an op

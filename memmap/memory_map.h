@@ -1,9 +1,10 @@
-/* Each core's memory as q7cc lays it out (docs/memory-map.md): the core's
- * SRAM window (lsp/memmap.c), the image's loaded sections in it from the
- * bottom, the stack its ops ask for (STACK_SIZE or Q7_KERNEL_STACK: the
- * largest, read from the ops' stack-switch launchers) at the top, and what
- * is left free between; the heap arena and the TCM pool (16 KiB taken from
- * the arena) are the call's, given by the loader outside the window.
+/* Each core's memory as q7cc lays it out (docs/profile.md, "Each core's
+ * memory"): the core's SRAM window (lsp/memmap.c), the image's loaded
+ * sections in it from the bottom, the stack its ops ask for (STACK_SIZE or
+ * Q7_KERNEL_STACK: the largest, read from the ops' stack-switch launchers)
+ * at the top, and what is left free between; the heap arena and the TCM
+ * pool (16 KiB taken from the arena) are the call's, given by the loader
+ * outside the window.
  *
  *   q7cc --q7-memory-map IMAGE [-o map.svg]
  *

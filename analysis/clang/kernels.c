@@ -1,4 +1,4 @@
-/* Finding kernels in a parsed TU and linting them.
+/* Finding kernels in a parsed TU and gathering what lint.c judges of them.
  *
  * A kernel is a function that carries annotate("q7.kernel") on any of its
  * declarations (the attribute is inherited by later redeclarations, so a
@@ -122,7 +122,7 @@ static bool named_kernel(const struct walk *w, const struct fn *f)
 	return false;
 }
 
-/* ---- lint ---- */
+/* ---- facts for the lint ---- */
 
 struct kernel {
 	struct fn *f;    /* the declaration the op is built from */
@@ -171,42 +171,9 @@ static bool has_c_linkage(CXCursor c)
 	return c_linkage;
 }
 
-#define DIAG(ds, sev, pl, rule, ...) \
-	q7_diags_add(ds, sev, (pl).file, (pl).line, (pl).col, rule, __VA_ARGS__)
-
-/* The kind checks of one parameter; returns false on an error. */
-static bool lint_param(const struct q7_analysis_opts *o, const struct fn *f, CXCursor parm,
-                       unsigned idx, struct q7c_kind *k, struct q7_diags *ds)
+static struct q7_kplace kplace(struct place p)
 {
-	struct place pl = q7c_place(parm);
-	char *pname = q7c_take(clang_getCursorSpelling(parm));
-	char *label = *pname ? q7_xasprintf("'%s'", pname) : q7_xasprintf("%u", idx + 1);
-	bool ok = true;
-	if (clang_isInvalidDeclaration(parm)) {
-		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_INVALID_DECL,
-		     "parameter %s of kernel '%s' has a type that could not be resolved", label,
-		     f->qualname);
-		ok = false;
-	} else if (k->kind == Q7_KIND_INVALID) {
-		char *kinds = q7_profile_kinds(NULL, "or");
-		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_UNSUPPORTED_PARAM,
-		     "parameter %s of kernel '%s' has type '%s' (%s), which a kernel cannot take; "
-		     "use %s (Tensor and Scalar by value or const&)",
-		     label, f->qualname, k->ctype, k->why, kinds);
-		free(kinds);
-		ok = false;
-	} else if (!q7_profile_marshals(o->profile, k->kind)) {
-		char *kinds = q7_profile_kinds(o->profile, "and");
-		DIAG(ds, Q7_SEV_WARNING, pl, Q7_RULE_PROFILE_KIND,
-		     "parameter %s of kernel '%s' is a %s, which the %s profile's runtime cannot "
-		     "pass (it has %s)",
-		     label, f->qualname, q7_kind_name(k->kind), o->profile, kinds);
-		free(kinds);
-	}
-	free(label);
-	free(pname);
-	q7c_place_free(&pl);
-	return ok;
+	return (struct q7_kplace){p.file, p.line, p.col};
 }
 
 /* -DSTACK_SIZE=N (or -D STACK_SIZE=N) among the compile's flags, the last
@@ -268,12 +235,16 @@ static const char *text_after(CXCursor c, size_t *size, unsigned *off, CXFile *f
 
 static bool is_ident(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
 
-/* In a multicore build every core runs the kernel on the same tensors:
- * the reference guide allows only TCM accessors there. Warns of each
- * member call accessor<...>(), read_stream_accessor<...>() and
+/* The member calls accessor<...>(), read_stream_accessor<...>() and
  * write_stream_accessor<...>() in the kernel's own body (its text: libclang
- * skipped the body; helpers it calls are not looked into). */
-static void lint_multicore(const struct fn *f, struct q7_diags *ds)
+ * skipped the body; helpers it calls are not looked into), for
+ * q7-multicore-accessor. */
+struct uses {
+	size_t n, cap;
+	struct q7_kuse *v;
+};
+
+static void accessor_uses(const struct fn *f, struct uses *out)
 {
 	static const char *const names[] = {"accessor", "read_stream_accessor",
 	                                    "write_stream_accessor"};
@@ -311,95 +282,14 @@ static void lint_multicore(const struct fn *f, struct q7_diags *ds)
 				continue;
 			CXSourceLocation loc = clang_getLocationForOffset(clang_Cursor_getTranslationUnit(f->c),
 			                                                  file, (unsigned)i);
-			struct place pl = q7c_place_loc(loc);
-			DIAG(ds, Q7_SEV_WARNING, pl, Q7_RULE_MULTICORE_ACCESSOR,
-			     "kernel '%s' uses %s<>() in a multicore build: every core runs the kernel, and "
-			     "standard and streaming accessors race between them; use tcm_accessor() on "
-			     "each core's part (get_cpu_id())",
-			     f->qualname, names[k]);
-			q7c_place_free(&pl);
+			if (out->n == out->cap) {
+				out->cap = out->cap ? out->cap * 2 : 4;
+				out->v = q7_xrealloc(out->v, out->cap * sizeof *out->v);
+			}
+			out->v[out->n++] = (struct q7_kuse){names[k], kplace(q7c_place_loc(loc))};
 		}
 		i = end - 1;
 	}
-}
-
-/* What a kernel's declaration must be: valid, of a name the runtime
- * takes, a free non-template function of external C++ linkage, not
- * inline. Returns false on an error. */
-static bool lint_declaration(const struct fn *f, struct place pl, struct q7_diags *ds)
-{
-	CXCursor c = f->c;
-	bool ok = true;
-	if (clang_isInvalidDeclaration(c)) {
-		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_INVALID_DECL,
-		     "the declaration of kernel '%s' is invalid (a type libclang could not resolve "
-		     "would silently become int)",
-		     f->qualname);
-		ok = false;
-	}
-	if (strlen(f->name) > Q7_NAME_MAX) {
-		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_NAME_LENGTH,
-		     "kernel name '%s' has %zu characters; the runtime takes at most %d", f->name,
-		     strlen(f->name), Q7_NAME_MAX);
-		ok = false;
-	}
-	if (is_member(c)) {
-		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_MEMBER,
-		     "kernel '%s' is a member function; a kernel is a free function", f->qualname);
-		ok = false;
-	} else if (is_template(c)) {
-		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_TEMPLATE,
-		     "kernel '%s' is a template; a kernel is one plain function", f->qualname);
-		ok = false;
-	} else {
-		enum CXLinkageKind lk = clang_getCursorLinkage(c);
-		if (lk == CXLinkage_Internal || lk == CXLinkage_UniqueExternal) {
-			DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_INTERNAL,
-			     "kernel '%s' has internal linkage (static, or in an unnamed namespace); the "
-			     "generated wrapper cannot call it",
-			     f->qualname);
-			ok = false;
-		}
-	}
-	if (ok && clang_Cursor_isFunctionInlined(c)) {
-		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_INLINE,
-		     "kernel '%s' is inline (or constexpr): only objects that call it define it, and "
-		     "the generated wrapper is not one of them",
-		     f->qualname);
-		ok = false;
-	}
-	if (ok && has_c_linkage(c)) {
-		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_C_LINKAGE,
-		     "kernel '%s' is declared extern \"C\"; the generated wrapper declares kernels as "
-		     "C++ functions, so it would not link",
-		     f->qualname);
-		ok = false;
-	}
-	return ok;
-}
-
-/* The kernel's stack size, its own or -DSTACK_SIZE's, must be a number
- * of bytes the runtime can give. Returns false on an error. */
-static bool lint_stack(const struct walk *w, const struct kernel *kn, struct place pl,
-                       struct q7_diags *ds)
-{
-	const struct fn *f = kn->f;
-	if (kn->stack_bad) {
-		struct place sp = q7c_place(kn->stack_bad->c);
-		DIAG(ds, Q7_SEV_ERROR, sp, Q7_RULE_STACK,
-		     "stack size '%s' of kernel '%s' is not a number of bytes from 1 to %u (4 MiB)",
-		     kn->stack_bad->stack_text, f->qualname, Q7_MAX_STACK);
-		q7c_place_free(&sp);
-		return false;
-	}
-	if (!kn->stack && w->stack_bad) {
-		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_STACK,
-		     "-DSTACK_SIZE=%s, the stack size of kernel '%s', is not a plain number of bytes "
-		     "from 1 to %u (4 MiB); q7cc carries it to the wrapper it generates at link time",
-		     w->stack_bad, f->qualname, Q7_MAX_STACK);
-		return false;
-	}
-	return true;
 }
 
 /* The op of a kernel that passed every rule: rk and pk (np of them) are
@@ -433,87 +323,148 @@ static void add_op(const struct walk *w, const struct kernel *kn, struct q7c_kin
 	op->col = pl->col;
 }
 
-/* Builds the op of one kernel when it passes the error rules: its
- * declaration, its stack, then its prototype (fixed parameters, a Tensor
- * returned, parameters of the kinds a schema has). */
-static void build_op(const struct walk *w, const struct kernel *kn, struct q7_op_table *ops,
-                     struct q7_diags *ds)
-{
-	const struct fn *f = kn->f;
-	CXCursor c = f->c;
-	struct place pl = q7c_place(c);
-	bool ok = lint_declaration(f, pl, ds);
-	ok &= lint_stack(w, kn, pl, ds);
-	if (w->o->multicore && kn->defined)
-		lint_multicore(f, ds);
-	CXType ft = clang_getCursorType(c);
-	if (clang_getCursorKind(c) == CXCursor_FunctionTemplate || ft.kind != CXType_FunctionProto) {
-		q7c_place_free(&pl);
-		return; /* templates: reported; no prototype to read */
-	}
-	if (clang_isFunctionTypeVariadic(ft)) {
-		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_VARIADIC,
-		     "kernel '%s' is variadic; a kernel has a fixed parameter list", f->qualname);
-		ok = false;
-	}
+/* What this front knows of one kernel (k), and the strings it owns for
+ * that. */
+struct facts {
+	struct q7_kfacts k;
+	struct place at, other, same, stack_at;
+	struct uses uses;
 	struct q7c_kind rk;
-	q7c_classify(clang_getResultType(ft), true, &rk);
-	if (rk.kind != Q7_KIND_TENSOR) {
-		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_RETURN,
-		     "kernel '%s' returns '%s' (%s); a kernel returns exactly one at::Tensor by value",
-		     f->qualname, rk.ctype, rk.why ? rk.why : "not a Tensor");
-		ok = false;
-	}
-	int np = clang_Cursor_getNumArguments(c);
-	struct q7c_kind *pk = q7_xcalloc(np > 0 ? (size_t)np : 1, sizeof *pk);
-	for (int i = 0; i < np; i++) {
-		q7c_classify(clang_getArgType(ft, (unsigned)i), false, &pk[i]);
-		if (!lint_param(w->o, f, clang_Cursor_getArgument(c, (unsigned)i), (unsigned)i, &pk[i],
-		                ds))
-			ok = false;
-	}
-	if (ok)
-		add_op(w, kn, &rk, pk, np, &pl, ops);
-	for (int i = 0; i < np; i++)
-		free(pk[i].ctype);
-	free(pk);
-	free(rk.ctype);
-	q7c_place_free(&pl);
-}
+	int np;
+	struct q7c_kind *pk;
+	struct q7_kparam *params;
+	struct place *param_at;
+	char **labels;
+};
 
-/* Overloads of a kernel's name in its scope, and two kernels with one
- * op name in this TU (the link-time merge catches it across TUs). */
-static bool lint_names(const struct walk *w, const struct kernel *ks, size_t i,
-                       struct q7_diags *ds)
+/* Its scope: the first other declaration of its qualified name, and the
+ * first kernel before it with its unqualified name (the link-time merge
+ * catches that across TUs). */
+static void scope_facts(const struct walk *w, const struct kernel *ks, size_t i, struct facts *fs)
 {
 	const struct fn *f = ks[i].f;
-	for (size_t j = 0; j < w->n; j++) {
+	for (size_t j = 0; j < w->n && !fs->other.file; j++) {
 		const struct fn *g = &w->fns[j];
-		if (strcmp(g->qualname, f->qualname) != 0 || strcmp(g->usr, f->usr) == 0)
-			continue;
-		struct place pl = q7c_place(f->c), gp = q7c_place(g->c);
-		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_OVERLOAD,
-		     "kernel '%s' is overloaded; the op name must name one function", f->qualname);
-		DIAG(ds, Q7_SEV_NOTE, gp, "", "another '%s' is declared here", f->qualname);
-		q7c_place_free(&pl);
-		q7c_place_free(&gp);
-		return false;
+		if (strcmp(g->qualname, f->qualname) == 0 && strcmp(g->usr, f->usr) != 0)
+			fs->other = q7c_place(g->c);
 	}
-	for (size_t j = 0; j < i; j++) {
+	for (size_t j = 0; j < i && !fs->k.same_name; j++) {
 		const struct fn *g = ks[j].f;
 		if (strcmp(g->name, f->name) != 0 || strcmp(g->qualname, f->qualname) == 0)
 			continue;
-		struct place pl = q7c_place(f->c), gp = q7c_place(g->c);
-		DIAG(ds, Q7_SEV_ERROR, pl, Q7_RULE_DUPLICATE,
-		     "kernel '%s' has the same name as kernel '%s' at %s:%u; kernel names must be "
-		     "unique in a library",
-		     f->qualname, g->qualname, gp.file, gp.line);
-		DIAG(ds, Q7_SEV_NOTE, gp, "", "the other '%s' is here", f->name);
-		q7c_place_free(&pl);
-		q7c_place_free(&gp);
-		return false;
+		fs->same = q7c_place(g->c);
+		fs->k.same_name = g->qualname;
 	}
-	return true;
+	fs->k.other_decl = kplace(fs->other);
+	fs->k.same_name_at = kplace(fs->same);
+}
+
+/* The prototype: variadic, the result and each parameter classified. */
+static void proto_facts(const struct fn *f, CXType ft, struct facts *fs)
+{
+	struct q7_kfacts *k = &fs->k;
+	k->proto = true;
+	k->variadic = clang_isFunctionTypeVariadic(ft);
+	q7c_classify(clang_getResultType(ft), true, &fs->rk);
+	k->ret_known = true;
+	k->ret = fs->rk.kind;
+	k->ret_ctype = fs->rk.ctype;
+	k->ret_why = fs->rk.why;
+	int np = clang_Cursor_getNumArguments(f->c);
+	size_t n = np > 0 ? (size_t)np : 1;
+	fs->np = np > 0 ? np : 0;
+	fs->pk = q7_xcalloc(n, sizeof *fs->pk);
+	fs->params = q7_xcalloc(n, sizeof *fs->params);
+	fs->param_at = q7_xcalloc(n, sizeof *fs->param_at);
+	fs->labels = q7_xcalloc(n, sizeof *fs->labels);
+	for (int i = 0; i < fs->np; i++) {
+		CXCursor parm = clang_Cursor_getArgument(f->c, (unsigned)i);
+		q7c_classify(clang_getArgType(ft, (unsigned)i), false, &fs->pk[i]);
+		char *pname = q7c_take(clang_getCursorSpelling(parm));
+		fs->labels[i] = *pname ? q7_xasprintf("'%s'", pname) : q7_xasprintf("%d", i + 1);
+		free(pname);
+		fs->param_at[i] = q7c_place(parm);
+		fs->params[i] = (struct q7_kparam){
+			.label = fs->labels[i],
+			.kind = fs->pk[i].kind,
+			.ctype = fs->pk[i].ctype,
+			.why = fs->pk[i].why,
+			.invalid = clang_isInvalidDeclaration(parm),
+			.at = kplace(fs->param_at[i]),
+		};
+	}
+	k->nparams = (size_t)fs->np;
+	k->params = fs->params;
+}
+
+/* The facts of kernel ks[i] for the lint. */
+static void gather(const struct walk *w, const struct kernel *ks, size_t i, struct facts *fs)
+{
+	const struct kernel *kn = &ks[i];
+	const struct fn *f = kn->f;
+	CXCursor c = f->c;
+	struct q7_kfacts *k = &fs->k;
+	fs->at = q7c_place(c);
+	k->name = f->name;
+	k->qualname = f->qualname;
+	k->at = kplace(fs->at);
+	k->profile = w->o->profile;
+	scope_facts(w, ks, i, fs);
+	k->invalid = clang_isInvalidDeclaration(c);
+	k->member = is_member(c);
+	k->is_template = is_template(c);
+	enum CXLinkageKind lk = clang_getCursorLinkage(c);
+	k->internal = lk == CXLinkage_Internal || lk == CXLinkage_UniqueExternal;
+	k->is_inline = clang_Cursor_isFunctionInlined(c);
+	k->c_linkage = has_c_linkage(c);
+	k->stack = kn->stack;
+	if (kn->stack_bad) {
+		fs->stack_at = q7c_place(kn->stack_bad->c);
+		k->stack_bad = kn->stack_bad->stack_text;
+		k->stack_at = kplace(fs->stack_at);
+	}
+	k->stack_flag_bad = w->stack_bad;
+	k->multicore = w->o->multicore && kn->defined;
+	if (k->multicore)
+		accessor_uses(f, &fs->uses);
+	k->nuses = fs->uses.n;
+	k->uses = fs->uses.v;
+	CXType ft = clang_getCursorType(c);
+	if (clang_getCursorKind(c) != CXCursor_FunctionTemplate && ft.kind == CXType_FunctionProto)
+		proto_facts(f, ft, fs);
+}
+
+static void facts_free(struct facts *fs)
+{
+	q7c_place_free(&fs->at);
+	q7c_place_free(&fs->other);
+	q7c_place_free(&fs->same);
+	q7c_place_free(&fs->stack_at);
+	for (size_t i = 0; i < fs->uses.n; i++)
+		free((char *)fs->uses.v[i].at.file);
+	free(fs->uses.v);
+	for (int i = 0; i < fs->np; i++) {
+		free(fs->pk[i].ctype);
+		free(fs->labels[i]);
+		q7c_place_free(&fs->param_at[i]);
+	}
+	free(fs->pk);
+	free(fs->params);
+	free(fs->param_at);
+	free(fs->labels);
+	free(fs->rk.ctype);
+}
+
+/* Lints kernel ks[i] (lint.c) and builds its op when it passes the
+ * error rules. */
+static void build_op(const struct walk *w, const struct kernel *ks, size_t i,
+                     struct q7_op_table *ops, struct q7_diags *ds)
+{
+	struct facts fs = {0};
+	gather(w, ks, i, &fs);
+	if (q7_lint_kernel(&fs.k, ds) && fs.k.proto)
+		add_op(w, &ks[i], &fs.rk, fs.pk, fs.np, &fs.at, ops);
+	facts_free(&fs);
 }
 
 /* With function bodies skipped, libclang no longer calls a definition a
@@ -704,10 +655,10 @@ static void unknown_names(CXTranslationUnit tu, const struct walk *w,
 			q7_sb_addf(&list, "%s%s", nd++ ? ", " : "", f->qualname);
 		}
 		CXString file = clang_getTranslationUnitSpelling(tu);
-		q7_diags_add(ds, Q7_SEV_ERROR, clang_getCString(file), 0, 0, Q7_RULE_UNKNOWN_KERNEL,
-		             "--q7-kernel=%s names no function of this file; %s%s", *k,
-		             nd ? "it defines: " : "it defines no function",
-		             list.s ? list.s : "");
+		q7_diags_add_rule(ds, Q7_RULE_UNKNOWN_KERNEL, clang_getCString(file), 0, 0,
+		                  "--q7-kernel=%s names no function of this file; %s%s", *k,
+		                  nd ? "it defines: " : "it defines no function",
+		                  list.s ? list.s : "");
 		clang_disposeString(file);
 		q7_sb_free(&list);
 	}
@@ -732,8 +683,7 @@ void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
 	size_t nk = group_kernels(&w, &ks);
 	size_t first_diag = diags->n, first_op = ops->n;
 	for (size_t i = 0; i < nk; i++)
-		if (lint_names(&w, ks, i, diags))
-			build_op(&w, &ks[i], ops, diags);
+		build_op(&w, ks, i, ops, diags);
 	unknown_names(tu, &w, &reqs, diags);
 	q7_diags_sort(diags, first_diag);
 	add_requests(&w, ks, nk, &reqs, ops, first_op);

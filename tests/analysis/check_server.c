@@ -33,6 +33,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -297,7 +298,9 @@ END_TEST
 
 /* Writes the kernel into the FIFO once a reader has it open (at most
  * 20 s), so that a worker's parse ends then. */
-static void release(const char *fifo)
+/* The FIFO's write end, once a worker has opened it to read (so is
+ * parsing it): at most 20 s. */
+static int hold(const char *fifo)
 {
 	int fd = -1;
 	for (int i = 0; i < 800 && fd < 0; i++) {
@@ -306,8 +309,19 @@ static void release(const char *fifo)
 			usleep(25000);
 	}
 	ck_assert_msg(fd >= 0, "no worker opened %s: %s", fifo, strerror(errno));
+	return fd;
+}
+
+/* Writes the source into a held FIFO and closes it: the parse goes on. */
+static void feed(int fd)
+{
 	ck_assert_int_eq(write(fd, kernel_src, strlen(kernel_src)), (ssize_t)strlen(kernel_src));
 	close(fd);
+}
+
+static void release(const char *fifo)
+{
+	feed(hold(fifo));
 }
 
 static char *make_fifo(const char *name)
@@ -350,23 +364,53 @@ START_TEST(busy_worker_keeps_server)
 }
 END_TEST
 
-/* A child that asks for source and exits 0 when served right. */
-static pid_t client(const char *sock, const char *source)
+/* A child that asks for source and exits 0 when served right; it closes
+ * its copy of the test's descriptor fd (-1: none), a FIFO's write end
+ * that must reach EOF when the test closes it. */
+static pid_t client(const char *sock, const char *source, int fd)
 {
 	pid_t pid = q7_proc_fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
+		if (fd >= 0)
+			close(fd);
 		struct q7_op_table ops = {0};
 		struct q7_analysis_opts o = opts_for(source, NULL);
 		struct q7_diags diags = {0};
 		int rc = -1;
 		bool ok = q7_server_analyze(sock, &o, &ops, &diags, &rc, Q7_SERVER_ACK_MS) == 0 && rc == 0 &&
 		          ops.n == 1 && strcmp(ops.ops[0].name, "twice") == 0;
-		_exit(ok ? 0 : 1);
+				_exit(ok ? 0 : 1);
 	}
 	return pid;
 }
 
+/* The descriptors pid has open. */
+static int open_fds(pid_t pid)
+{
+	char *p = q7_xasprintf("/proc/%d/fd", (int)pid);
+	DIR *d = opendir(p);
+	ck_assert_ptr_nonnull(d);
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	free(p);
+	return n;
+}
+
+static bool running(pid_t pid)
+{
+	return waitpid(pid, NULL, WNOHANG) == 0;
+}
+
+/* Client a takes the one worker (its source a FIFO the test holds); b's
+ * request is then accepted and queued behind it; the socket is removed
+ * (the server is to end). b is not served before a's source is written,
+ * and then both are, and the server ends, which with an idle time of 60 s
+ * only the removal makes it do. Each step waits for what the one before
+ * did, seen from outside: the worker opening the FIFO, the master's new
+ * descriptor for b's connection. */
 START_TEST(queued_client_served_at_end)
 {
 	setenv("Q7CC_ANALYSIS_SERVER_IDLE", "60", 1);
@@ -374,13 +418,20 @@ START_TEST(queued_client_served_at_end)
 	char *sock = dir_file("queue.sock"), *fifo = make_fifo("held.cpp"), *src = dir_file("k.cpp");
 	write_text(src, kernel_src);
 	pid_t server = start_server(sock);
-	pid_t a = client(sock, fifo); /* takes the one worker */
-	usleep(300000);
-	pid_t b = client(sock, src); /* waits in the queue */
-	usleep(200000);
+	pid_t a = client(sock, fifo, -1);
+	int held = hold(fifo); /* a's request is in the one worker */
+	int before = open_fds(server);
+	pid_t b = client(sock, src, held);
+	for (int i = 0; i < 200 && open_fds(server) == before; i++)
+		usleep(10000);
+	ck_assert_int_eq(open_fds(server), before + 1); /* accepted, queued */
 	unlink(sock); /* the server is to end, with one busy and one queued */
-	usleep(300000);
-	release(fifo);
+	/* The master sees it within its tick (250 ms); b may wait for a
+	 * worker for its acknowledgement deadline (2 s). */
+	usleep(500000);
+	ck_assert_msg(running(a) && running(b), "a client was answered before a's source");
+	ck_assert_int_eq(open_fds(server), before + 1);
+	feed(held);
 	ck_assert_int_eq(reap(a), 0);
 	ck_assert_int_eq(reap(b), 0);
 	ck_assert_int_eq(reap(server), 0);

@@ -4,21 +4,32 @@ and -v, and run only without -###, because it goes through one call:
 q7_step_start in wrapper/steps.c (q7_step_run and q7_step_wait are built on
 it; q7_step_query asks a tool a question that decides the steps). A call
 that starts a process anywhere else in the driver (wrapper/) could forget
--###, and this check fails naming it.
+-###, and this check fails naming it. The analysis (analysis/) is one such
+step ("analyze FILE", run only without -###); it may start a process in
+one place only, the resident server (q7_server_start), whose own master
+and workers (serve.c) are the server's, not the driver's.
 
 Usage: check_spawns.py ROOT         check the tree
        check_spawns.py --self-test  check that a stray spawn is caught"""
 import os
 import re
-import sys
+
+from tree import expect, main, made_tree, report
 
 # What starts a process: the process layer's starters (support/proc.h)
 # and libc's.
 STARTS = re.compile(r"\b(q7_proc_spawn|q7_proc_run|q7_proc_capture|q7_proc_fork|"
                     r"q7_proc_fork_group|fork|vfork|posix_spawnp?|execv[pe]?|execl[pe]?|"
                     r"popen|system)\s*\(")
-# The functions of wrapper/steps.c that may start one.
-ALLOWED = {("steps.c", "q7_step_start"), ("steps.c", "q7_step_query")}
+# The folders checked, and the functions that may start one.
+TOPS = ("wrapper", "analysis")
+ALLOWED = {("wrapper/steps.c", "q7_step_start"), ("wrapper/steps.c", "q7_step_query"),
+           ("analysis/server.c", "q7_server_start"), ("analysis/serve.c", "start_worker"),
+           ("analysis/serve.c", "q7_analysis_server_main")}
+HOW = {"wrapper": "start commands with q7_step_start or q7_step_run (wrapper/modes.h), "
+                  "which show them under -###",
+       "analysis": "the analysis starts only its server (server.c, q7_server_start), "
+                   "inside the driver's \"analyze\" step"}
 # A function definition: its name at the start of a line, "{" on the next
 # line or the same one (the project's style).
 DEFINITION = re.compile(r"^[A-Za-z_][\w \*]*?\b(\w+)\([^;]*$")
@@ -28,11 +39,17 @@ STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 
 def strays(root):
     bad = []
-    top = os.path.join(root, "wrapper")
-    for name in sorted(os.listdir(top)):
+    for top in TOPS:
+        bad += strays_in(root, top)
+    return bad
+
+
+def strays_in(root, top):
+    bad = []
+    for name in sorted(os.listdir(os.path.join(root, top))):
         if not name.endswith((".c", ".h")):
             continue
-        with open(os.path.join(top, name), encoding="utf-8", errors="replace") as f:
+        with open(os.path.join(root, top, name), encoding="utf-8", errors="replace") as f:
             text = f.read()
         # Comments and strings are blanked, lines kept.
         text = COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
@@ -43,26 +60,20 @@ def strays(root):
             if m:
                 function = m.group(1)
             for call in STARTS.finditer(line):
-                if (name, function) not in ALLOWED:
-                    bad.append(f"wrapper/{name}:{no}: {call.group(1)}() in {function or 'file scope'}"
-                               f": start commands with q7_step_start or q7_step_run "
-                               f"(wrapper/modes.h), which show them under -###")
+                if (f"{top}/{name}", function) not in ALLOWED:
+                    bad.append(f"{top}/{name}:{no}: {call.group(1)}() in "
+                               f"{function or 'file scope'}: {HOW[top]}")
     return bad
 
 
 def check(root):
-    bad = strays(root)
-    for b in bad:
-        print(b)
-    print(f"{len(bad)} process starts outside q7_step_start/q7_step_query")
-    return len(bad)
+    return report(strays(root), "process starts outside the checked places")
 
 
 def self_test():
     """A spawn in link.c and a fork in steps.c outside the step functions
     must be caught; the step functions' own calls, a comment and a string
     naming one must not."""
-    import tempfile
     files = {
         "wrapper/steps.c": "pid_t q7_step_start(const struct q7_drv *d, char *const *argv)\n{\n"
                            "\treturn q7_proc_spawn(argv, NULL);\n}\n\n"
@@ -71,22 +82,17 @@ def self_test():
                            "static void other(void)\n{\n\tfork();\n}\n",
         "wrapper/link.c": "/* q7_proc_run(cmd) was here */\nstatic int f(char **cmd)\n{\n"
                           "\tputs(\"system(x)\");\n\treturn q7_proc_spawn(cmd, NULL);\n}\n",
+        "analysis/server.c": "void q7_server_start(char **argv)\n{\n\tq7_proc_spawn(argv, NULL);\n}\n",
+        "analysis/load.c": "static void go(char **argv)\n{\n\tq7_proc_spawn(argv, NULL);\n}\n",
     }
-    with tempfile.TemporaryDirectory() as root:
-        for path, text in files.items():
-            os.makedirs(os.path.join(root, os.path.dirname(path)), exist_ok=True)
-            with open(os.path.join(root, path), "w") as f:
-                f.write(text)
+    with made_tree(files) as root:
         bad = strays(root)
     # "wrapper/link.c:5: q7_proc_spawn() in f: ..." -> up to the function
-    got = sorted(b.split(": start commands")[0] for b in bad)
-    want = ["wrapper/link.c:5: q7_proc_spawn() in f", "wrapper/steps.c:13: fork() in other"]
-    if got != want:
-        print(f"self-test: expected {want}, got {got}")
-        return 1
-    return 0
+    got = sorted(b.split(": ", 2)[0] + ": " + b.split(": ", 2)[1] for b in bad)
+    want = ["analysis/load.c:3: q7_proc_spawn() in go", "wrapper/link.c:5: q7_proc_spawn() in f",
+            "wrapper/steps.c:13: fork() in other"]
+    return expect(got, want)
 
 
 if __name__ == "__main__":
-    arg = sys.argv[1] if len(sys.argv) == 2 else ""
-    sys.exit(self_test() if arg == "--self-test" else min(1, check(os.path.abspath(arg))))
+    main(check, self_test)
