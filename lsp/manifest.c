@@ -5,8 +5,13 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lsp.h"
+
+/* Eight names of PATH_MAX and the magic line fit many times over: a
+ * longer file is no manifest q7cc wrote, and is not read on. */
+#define MANIFEST_MAX 65536u
 
 /* A name a manifest's line can hold. */
 static bool name_ok(const char *s)
@@ -35,16 +40,29 @@ int q7_manifest_text(const char *path, const char *const *images, size_t n, char
 int q7_manifest_read(const char *path, struct q7_strvec *images, char **err)
 {
 	size_t len = 0;
-	char *text = q7_read_file(path, &len);
+	bool more = false;
+	const char *why = NULL;
+	int fd = q7_open_regular(path, &why);
+	char *text = fd >= 0 ? q7_read_upto(fd, MANIFEST_MAX, &len, &more) : NULL;
+	if (fd >= 0) {
+		why = text ? NULL : strerror(errno);
+		close(fd);
+	}
 	if (!text) {
-		*err = q7_xasprintf("%s: cannot read: %s", path, strerror(errno));
+		*err = q7_xasprintf("%s: cannot read: %s", path, why);
 		return -1;
 	}
 	size_t mlen = strlen(Q7_MANIFEST_MAGIC);
-	if (len < mlen || memcmp(text, Q7_MANIFEST_MAGIC, mlen) != 0 ||
+	if (len < mlen + 1 || memcmp(text, Q7_MANIFEST_MAGIC, mlen) != 0 ||
 	    (text[mlen] != '\n' && text[mlen] != '\r')) {
 		free(text);
-		return 0;
+		return 0; /* an image: read no further (it may be large) */
+	}
+	if (more) {
+		*err = q7_xasprintf("%s: damaged multicore manifest (over %u bytes)", path,
+		                    MANIFEST_MAX);
+		free(text);
+		return -1;
 	}
 	if (memchr(text, 0, len)) {
 		*err = q7_xasprintf("%s: damaged multicore manifest (a NUL byte)", path);

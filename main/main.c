@@ -23,14 +23,15 @@ struct tool {
 	const char *name;
 	const char *subcommand;
 	int (*main)(int argc, char **argv);
+	const char *prog; /* its messages' name, when not name (a subcommand only) */
 };
 
 static const struct tool tools[] = {
-	{"q7-pkg-loadlib", "--q7-pkg-loadlib", q7_pkg_loadlib_main},
-	{"xt-pkg-loadlib", NULL, q7_pkg_loadlib_main},
-	{"q7-run", "--q7-run", q7_run_main},
-	{"q7-prelink", "--q7-prelink", q7_prelink_main},
-	{"q7-memory-map", "--q7-memory-map", q7_memory_map_main},
+	{"q7-pkg-loadlib", "--q7-pkg-loadlib", q7_pkg_loadlib_main, NULL},
+	{"xt-pkg-loadlib", NULL, q7_pkg_loadlib_main, NULL},
+	{"q7-run", "--q7-run", q7_run_main, NULL},
+	{"q7-prelink", "--q7-prelink", q7_prelink_main, NULL},
+	{"q7-memory-map", "--q7-memory-map", q7_memory_map_main, "q7cc"},
 };
 
 int main(int argc, char **argv)
@@ -49,7 +50,7 @@ int main(int argc, char **argv)
 			return tools[i].main(argc, argv);
 		}
 		if (argc > 1 && tools[i].subcommand && strcmp(argv[1], tools[i].subcommand) == 0) {
-			q7_set_progname(tools[i].name);
+			q7_set_progname(tools[i].prog ? tools[i].prog : tools[i].name);
 			q7_temp_cleanup_on_signals();
 			argv[1] = (char *)tools[i].name;
 			return tools[i].main(argc - 1, argv + 1);

@@ -64,9 +64,10 @@ int q7_syms_load(const char *path, uint32_t delta, struct q7_syms *out, char *er
 {
 	memset(out, 0, sizeof *out);
 	elf_version(EV_CURRENT);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const char *why = NULL;
+	int fd = q7_open_regular(path, &why);
 	if (fd < 0) {
-		snprintf(err, errsize, "%s: cannot read its symbols: %s", path, strerror(errno));
+		snprintf(err, errsize, "%s: cannot read its symbols: %s", path, why);
 		return -1;
 	}
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -84,11 +85,24 @@ int q7_syms_load(const char *path, uint32_t delta, struct q7_syms *out, char *er
 		if (elf)
 			elf_end(elf);
 		close(fd);
-		return -1;
+		return elf ? Q7_SYMS_NONE : -1;
 	}
 	gelf_getshdr(symtab, &sh);
+	/* The table as the file holds it, before anything is sized by it: an
+	 * sh_size of 0xfffffff0 (or an sh_entsize of 1) in a 436-byte image
+	 * asked for gigabytes and ended in "out of memory", naming no file. */
+	size_t ent = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
 	Elf_Data *d = elf_getdata(symtab, NULL);
-	size_t count = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+	if (!ent || sh.sh_entsize != ent || sh.sh_size % ent != 0 || !d || d->d_size != sh.sh_size) {
+		snprintf(err, errsize, "%s: damaged symbol table (.symtab of %llu bytes in entries of "
+		         "%llu, at offset %llu: %s)", path, (unsigned long long)sh.sh_size,
+		         (unsigned long long)sh.sh_entsize, (unsigned long long)sh.sh_offset,
+		         !d ? elf_errmsg(-1) : "not whole symbols");
+		elf_end(elf);
+		close(fd);
+		return -1;
+	}
+	size_t count = sh.sh_size / ent;
 	struct q7_strbuf names = {0};
 	size_t *offs = q7_xcalloc(count ? count : 1, sizeof *offs);
 	out->v = q7_xcalloc(count ? count : 1, sizeof *out->v);

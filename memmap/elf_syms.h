@@ -22,8 +22,11 @@ struct q7_syms {
 };
 
 /* Reads path's .symtab functions (FUNC, and NOTYPE symbols in executable
- * sections: hand-written assembly), each at addr + delta. 0, or -1 with
- * err naming the file and the reason. */
+ * sections: hand-written assembly), each at addr + delta. 0; -1 with err
+ * naming the file and the reason (unreadable, not a regular file, not ELF,
+ * a damaged table); Q7_SYMS_NONE with err set for an ELF file without a
+ * symbol table (a stripped image). */
+#define Q7_SYMS_NONE (-2)
 int q7_syms_load(const char *path, uint32_t delta, struct q7_syms *out, char *err, size_t errsize);
 /* The symbol whose range holds addr (or the closest one below it when
  * sizes are 0), or NULL. */

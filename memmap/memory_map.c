@@ -19,6 +19,10 @@
 #include "support.h"
 
 #define LAUNCHER_SUFFIX "_stack_switch"
+/* A launcher sets a3 within its first instructions (GCC's are under 40
+ * bytes); decoding no further bounds the time a file of 200,000 such
+ * symbols, each the size of .text, takes (it ran for minutes). */
+#define LAUNCHER_MAX 256u
 
 /* The bytes at addr in the file's allocated sections, or NULL. */
 static const unsigned char *bytes_at(Elf *elf, uint32_t addr, uint32_t len)
@@ -111,9 +115,10 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, char *e
 {
 	memset(m, 0, sizeof *m);
 	elf_version(EV_CURRENT);
-	int fd = open(image, O_RDONLY | O_CLOEXEC);
+	const char *why = NULL;
+	int fd = q7_open_regular(image, &why);
 	if (fd < 0) {
-		snprintf(err, errsize, "%s: cannot read: %s", image, strerror(errno));
+		snprintf(err, errsize, "%s: cannot read: %s", image, why);
 		return -1;
 	}
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -152,8 +157,18 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, char *e
 	m->image_end = m->base;
 	for (size_t i = 0; i < m->nsec; i++) {
 		const struct q7_map_section *s = &m->sec[i];
-		/* Below the window: not this core's image (past its end is an
-		 * overflow, which the map shows). */
+		/* Below the window, or past the 32-bit address space: not this
+		 * core's image (past the window's end is an overflow, which
+		 * the map shows). */
+		if ((uint64_t)s->addr + s->size > UINT64_C(1) << 32) {
+			snprintf(err, errsize, "%s: section %s at 0x%08" PRIx32 " of %" PRIu32 " bytes "
+			         "runs past the 32-bit address space: not an Xtensa image", image, s->name,
+			         s->addr, s->size);
+			elf_end(elf);
+			close(fd);
+			q7_core_map_free(m);
+			return -1;
+		}
 		if (s->addr < m->base) {
 			snprintf(err, errsize, "%s: section %s at 0x%08" PRIx32 " is below %s's SRAM "
 			         "window (0x%08" PRIx32 "..0x%08" PRIx32 "): not that core's image", image,
@@ -163,18 +178,27 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, char *e
 			q7_core_map_free(m);
 			return -1;
 		}
-		if (s->addr + s->size > m->image_end)
-			m->image_end = s->addr + s->size;
+		if ((uint64_t)s->addr + s->size > m->image_end)
+			m->image_end = (uint64_t)s->addr + s->size;
 	}
 	/* The largest stack any op's launcher asks for. */
 	struct q7_syms syms;
-	if (q7_syms_load(image, 0, &syms, err, errsize) == 0) {
+	int got = q7_syms_load(image, 0, &syms, err, errsize);
+	if (got == -1) { /* damaged (none: a stripped image, no ops) */
+		elf_end(elf);
+		close(fd);
+		q7_core_map_free(m);
+		return -1;
+	}
+	if (got == 0) {
 		for (size_t i = 0; i < syms.n; i++) {
 			const char *n = syms.v[i].name;
 			size_t k = strlen(n), ks = strlen(LAUNCHER_SUFFIX);
 			if (k <= ks || strcmp(n + k - ks, LAUNCHER_SUFFIX) != 0)
 				continue;
-			uint32_t st = launcher_stack(elf, syms.v[i].addr, syms.v[i].size);
+			uint32_t st = launcher_stack(elf, syms.v[i].addr,
+			                             syms.v[i].size < LAUNCHER_MAX ? syms.v[i].size
+			                                                           : LAUNCHER_MAX);
 			if (!m->stack_op || st > m->stack) {
 				m->stack = st;
 				free(m->stack_op);
@@ -201,7 +225,7 @@ void q7_core_map_free(struct q7_core_map *m)
 
 int64_t q7_core_map_free_bytes(const struct q7_core_map *m)
 {
-	return (int64_t)m->base + m->size - m->stack - m->image_end;
+	return (int64_t)m->base + m->size - m->stack - (int64_t)m->image_end;
 }
 
 const char *q7_core_map_who(const struct q7_core_map *m, char *buf, size_t size)
@@ -231,25 +255,39 @@ char *q7_memory_map_text(const struct q7_core_map *maps, size_t n)
 	char who[32];
 	for (size_t c = 0; c < n; c++) {
 		const struct q7_core_map *m = &maps[c];
-		q7_sb_addf(&b, "%s%s: %s\n", c ? "\n" : "", q7_core_map_who(m, who, sizeof who), m->image);
+		q7_sb_addf(&b, "%s%s: ", c ? "\n" : "", q7_core_map_who(m, who, sizeof who));
+		q7_sb_add_shown(&b, m->image, false);
+		q7_sb_addc(&b, '\n');
 		q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu32 " bytes (", "SRAM window", m->base,
 		           m->size);
 		human(&b, m->size);
 		q7_sb_add(&b, ")\n");
-		for (size_t i = 0; i < m->nsec; i++)
-			q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu32 " bytes\n", m->sec[i].name,
+		for (size_t i = 0; i < m->nsec; i++) {
+			struct q7_strbuf name = {0};
+			q7_sb_add_shown(&name, m->sec[i].name, false);
+			q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu32 " bytes\n", name.s ? name.s : "",
 			           m->sec[i].addr, m->sec[i].size);
-		q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu32 " bytes (the loaded sections, "
+			q7_sb_free(&name);
+		}
+		q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu64 " bytes (the loaded sections, "
 		           "from the window's base)\n", "image", m->base, m->image_end - m->base);
 		int64_t fr = q7_core_map_free_bytes(m);
 		q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu32 " bytes (", "stack",
 		           m->base + m->size - m->stack, m->stack);
-		if (m->stack_op)
-			q7_sb_addf(&b, "STACK_SIZE of %s, the largest; at the window's top)\n", m->stack_op);
+		if (m->stack_op) {
+			q7_sb_add(&b, "STACK_SIZE of ");
+			q7_sb_add_shown(&b, m->stack_op, false);
+			q7_sb_add(&b, ", the largest; at the window's top)\n");
+		}
 		else
 			q7_sb_add(&b, "no ops)\n");
-		if (fr >= 0) {
-			q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRId64 " bytes (", "free", m->image_end, fr);
+		uint64_t past = m->image_end > (uint64_t)m->base + m->size
+		                        ? m->image_end - m->base - m->size : 0;
+		if (past) {
+			q7_sb_addf(&b, "  %-22s %10s  %10" PRIu64 " bytes past the window's end: the image "
+			           "does not fit the window\n", "free", "-", past);
+		} else if (fr >= 0) {
+			q7_sb_addf(&b, "  %-22s 0x%08" PRIx64 "  %10" PRId64 " bytes (", "free", m->image_end, fr);
 			human(&b, (uint64_t)fr);
 			q7_sb_addf(&b, ", %.1f%% of the window)\n", 100.0 * (double)fr / m->size);
 		} else {
@@ -265,20 +303,6 @@ char *q7_memory_map_text(const struct q7_core_map *maps, size_t n)
 	return q7_sb_take(&b);
 }
 
-static void escape(struct q7_strbuf *b, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			q7_sb_add(b, "&lt;");
-		else if (*s == '&')
-			q7_sb_add(b, "&amp;");
-		else if (*s == '>')
-			q7_sb_add(b, "&gt;");
-		else
-			q7_sb_addc(b, *s);
-	}
-}
-
 /* Labels of boxes too thin to hold them: stacked in the free space above
  * the image, each with a line to its box. */
 struct callouts {
@@ -291,16 +315,21 @@ static void box(struct q7_strbuf *b, double x, double w, double top, double scal
                 const struct q7_core_map *m, uint32_t addr, uint32_t size, const char *fill,
                 const char *label, struct callouts *co)
 {
-	double y0 = top + (double)(m->base + m->size - (addr + size)) * scale;
-	double h = (double)size * scale;
+	/* The part inside the window (an image that overflows it is drawn
+	 * up to its top; the text says by how much). */
+	double end = (double)m->base + m->size, hi = (double)addr + size;
+	double y0 = top + (end - (hi < end ? hi : end)) * scale;
+	double h = ((hi < end ? hi : end) - (addr > m->base ? (double)addr : m->base)) * scale;
+	if (h < 0)
+		h = 0;
 	q7_sb_addf(b, "<g><title>");
-	escape(b, label);
+	q7_sb_add_xml(b, label);
 	q7_sb_addf(b, ": 0x%08" PRIx32 ", %" PRIu32 " bytes</title>", addr, size);
 	q7_sb_addf(b, "<rect x=\"%.1f\" y=\"%.2f\" width=\"%.1f\" height=\"%.2f\" fill=\"%s\" "
 	           "stroke=\"#333\" stroke-width=\"0.5\"/>", x, y0, w, h < 0.5 ? 0.5 : h, fill);
 	if (h >= 11) {
 		q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.2f\">", x + 4, y0 + (h < 24 ? h / 2 + 4 : 14));
-		escape(b, label);
+		q7_sb_add_xml(b, label);
 		q7_sb_addf(b, " %" PRIu32 "</text>", size);
 	} else if (co) {
 		double ty = co->next_y;
@@ -308,7 +337,7 @@ static void box(struct q7_strbuf *b, double x, double w, double top, double scal
 		q7_sb_addf(b, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#888\" "
 		           "stroke-width=\"0.5\"/>", x + w - 2, y0 + h / 2, x + w - 30, ty - 4);
 		q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.2f\">", x + 4, ty);
-		escape(b, label);
+		q7_sb_add_xml(b, label);
 		q7_sb_addf(b, " %" PRIu32 "</text>", size);
 	}
 	q7_sb_add(b, "</g>\n");
@@ -327,7 +356,7 @@ char *q7_memory_map_svg(const struct q7_core_map *maps, size_t n, const char *ti
 	           top + height + 90);
 	q7_sb_addf(&b, "<text x=\"%.0f\" y=\"22\" text-anchor=\"middle\" style=\"font-size:14px\">",
 	           width / 2);
-	escape(&b, title);
+	q7_sb_add_xml(&b, title);
 	q7_sb_add(&b, "</text>\n<text x=\"10\" y=\"42\">Each column: one core's SRAM window to scale "
 	          "(base at the bottom). The heap arena and its 16 KiB TCM pool are the call's, "
 	          "outside the window.</text>\n");
@@ -344,8 +373,10 @@ char *q7_memory_map_svg(const struct q7_core_map *maps, size_t n, const char *ti
 		q7_sb_addf(&b, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\" fill=\"#fff\" "
 		           "stroke=\"#333\"/>\n", x, top, colw, height);
 		if (fr > 0)
-			box(&b, x, colw, top, scale, m, m->image_end, (uint32_t)fr, "#ffffff", "free", NULL);
-		struct callouts co = {top + (double)(m->base + m->size - m->image_end) * scale - 16};
+			box(&b, x, colw, top, scale, m, (uint32_t)m->image_end, (uint32_t)fr, "#ffffff",
+			    "free", NULL);
+		double image_top = (double)m->base + m->size - (double)m->image_end;
+		struct callouts co = {top + (image_top > 0 ? image_top : 0) * scale - 16};
 		if (fr > 0 && co.next_y > top + (height - (double)fr * scale) + 200)
 			co.next_y = top + height - (double)(m->image_end - m->base) * scale - 16;
 		for (size_t i = 0; i < m->nsec; i++)
@@ -362,7 +393,7 @@ char *q7_memory_map_svg(const struct q7_core_map *maps, size_t n, const char *ti
 			human(&f, (uint64_t)fr);
 		q7_sb_addf(&b, "<text x=\"%.1f\" y=\"%.0f\">0x%08" PRIx32 "</text>\n", x, top + height + 14,
 		           m->base);
-		q7_sb_addf(&b, "<text x=\"%.1f\" y=\"%.0f\">image %" PRIu32 " B, %s %s</text>\n", x,
+		q7_sb_addf(&b, "<text x=\"%.1f\" y=\"%.0f\">image %" PRIu64 " B, %s %s</text>\n", x,
 		           top + height + 30, m->image_end - m->base, fr >= 0 ? "free" : "OVER by",
 		           fr >= 0 ? f.s : "");
 		if (fr < 0)

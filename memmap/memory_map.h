@@ -31,7 +31,8 @@ struct q7_core_map {
 	uint32_t base, size;  /* the SRAM window */
 	struct q7_map_section *sec; /* loaded sections in the window, by address */
 	size_t nsec;
-	uint32_t image_end;   /* the end of the highest loaded section */
+	uint64_t image_end;   /* the end of the highest loaded section (past the
+	                       * window's end in an image that overflows it) */
 	uint32_t stack;       /* bytes: the largest stack an op asks for */
 	char *stack_op;       /* the op that asks for it, NULL: no ops */
 };

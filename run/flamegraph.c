@@ -72,19 +72,6 @@ static const char *kind_colour(const char *kind, const char *name)
 	return buf;
 }
 
-static void escape(struct q7_strbuf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': q7_sb_add(b, "&lt;"); break;
-		case '>': q7_sb_add(b, "&gt;"); break;
-		case '&': q7_sb_add(b, "&amp;"); break;
-		case '"': q7_sb_add(b, "&quot;"); break;
-		default: q7_sb_addc(b, *s);
-		}
-	}
-}
-
 struct layout {
 	struct q7_prof *p;
 	struct q7_strbuf *b;
@@ -93,14 +80,6 @@ struct layout {
 	unsigned max_depth;
 	double height;
 };
-
-static unsigned depth_of(const struct q7_prof *p, unsigned n)
-{
-	unsigned d = 0;
-	for (; n; n = p->v[n].parent)
-		d++;
-	return d;
-}
 
 static int by_name(const void *a, const void *b, void *ctx)
 {
@@ -128,57 +107,89 @@ static size_t sorted_children(const struct q7_prof *p, unsigned n, unsigned **ou
 	return k;
 }
 
-static void draw(struct layout *L, unsigned n, unsigned depth, double x, bool in_kernel)
+/* One frame's box and name. */
+static void draw_box(struct layout *L, unsigned n, unsigned depth, double x, double w,
+                     const char *kind)
 {
 	const struct q7_prof_node *nd = &L->p->v[n];
-	double w = (double)nd->total * L->scale;
-	if (w < MIN_WIDTH)
-		return;
-	if (n && !in_kernel)
-		in_kernel = is_kernel_frame(L->p, n);
-	if (n) {
-		double y = L->height - BOTTOM - depth * ROW;
-		const char *kind = q7_frame_kind(nd->name, depth, in_kernel);
-		double share = 100.0 * (double)nd->total / (double)(L->total ? L->total : 1);
-		struct q7_strbuf *b = L->b;
-		q7_sb_add(b, "<g class=\"f\" data-name=\"");
-		escape(b, nd->name);
-		q7_sb_addf(b, "\" data-count=\"%" PRIu64 "\" data-kind=\"%s\"><title>", nd->total, kind);
-		escape(b, nd->name);
-		q7_sb_addf(b, " (%" PRIu64 " instructions, %.2f%%; %s)</title>", nd->total, share, kind);
-		q7_sb_addf(b, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\" "
-		           "rx=\"2\"/>", x, y, w, ROW - 1, kind_colour(kind, nd->name));
-		/* The name, cut to the box (7 px a character at 12 px). */
-		size_t fit = w > 20 ? (size_t)((w - 6) / 7) : 0;
-		if (fit) {
-			q7_sb_addf(b, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + ROW - 5);
-			size_t len = strlen(nd->name);
-			if (len <= fit) {
-				escape(b, nd->name);
-			} else if (fit > 2) {
-				char *cut = q7_xstrndup(nd->name, fit - 2);
-				escape(b, cut);
-				q7_sb_add(b, "..");
-				free(cut);
-			}
-			q7_sb_add(b, "</text>");
+	double y = L->height - BOTTOM - depth * ROW;
+	double share = 100.0 * (double)nd->total / (double)(L->total ? L->total : 1);
+	struct q7_strbuf *b = L->b;
+	q7_sb_add(b, "<g class=\"f\" data-name=\"");
+	q7_sb_add_xml(b, nd->name);
+	q7_sb_addf(b, "\" data-count=\"%" PRIu64 "\" data-kind=\"%s\"><title>", nd->total, kind);
+	q7_sb_add_xml(b, nd->name);
+	q7_sb_addf(b, " (%" PRIu64 " instructions, %.2f%%; %s)</title>", nd->total, share, kind);
+	q7_sb_addf(b, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\" "
+	           "rx=\"2\"/>", x, y, w, ROW - 1, kind_colour(kind, nd->name));
+	/* The name, cut to the box (7 px a character at 12 px). */
+	size_t fit = w > 20 ? (size_t)((w - 6) / 7) : 0;
+	if (fit) {
+		q7_sb_addf(b, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + ROW - 5);
+		size_t len = strlen(nd->name);
+		if (len <= fit) {
+			q7_sb_add_xml(b, nd->name);
+		} else if (fit > 2) {
+			char *cut = q7_xstrndup(nd->name, fit - 2);
+			q7_sb_add_xml(b, cut);
+			q7_sb_add(b, "..");
+			free(cut);
 		}
-		q7_sb_add(b, "</g>\n");
+		q7_sb_add(b, "</text>");
 	}
-	/* What the runtime calls is the runtime's. */
-	if (n && strcmp(q7_frame_kind(nd->name, depth, in_kernel), "runtime") == 0)
-		in_kernel = false;
-	unsigned *kids;
-	size_t k = sorted_children(L->p, n, &kids);
-	double cx = x;
-	/* A node's own instructions take the left part of its box. */
-	if (n)
-		cx += (double)nd->self * L->scale;
-	for (size_t i = 0; i < k; i++) {
-		draw(L, kids[i], depth + 1, cx, in_kernel);
-		cx += (double)L->p->v[kids[i]].total * L->scale;
+	q7_sb_add(b, "</g>\n");
+}
+
+/* A frame still to draw: where, and whether it is inside a kernel. */
+struct pending {
+	unsigned n, depth;
+	double x;
+	bool in_kernel;
+};
+
+/* Every frame, callers before callees and siblings by name, with a stack
+ * of its own: a kernel 100,000 calls deep is as deep a profile, and a
+ * recursion per frame overflowed the C stack (SIGSEGV in q7-run, and in
+ * Python at the end of q7cc.torch.profile()). */
+static void draw(struct layout *L)
+{
+	size_t cap = 64, top = 0;
+	struct pending *st = q7_xmalloc(cap * sizeof *st);
+	st[top++] = (struct pending){0, 0, PAD, false};
+	while (top) {
+		struct pending f = st[--top];
+		const struct q7_prof_node *nd = &L->p->v[f.n];
+		double w = (double)nd->total * L->scale;
+		if (w < MIN_WIDTH)
+			continue;
+		bool in_kernel = f.in_kernel;
+		if (f.n && !in_kernel)
+			in_kernel = is_kernel_frame(L->p, f.n);
+		if (f.n) {
+			const char *kind = q7_frame_kind(nd->name, f.depth, in_kernel);
+			draw_box(L, f.n, f.depth, f.x, w, kind);
+			/* What the runtime calls is the runtime's. */
+			if (strcmp(kind, "runtime") == 0)
+				in_kernel = false;
+		}
+		unsigned *kids;
+		size_t k = sorted_children(L->p, f.n, &kids);
+		/* A node's own instructions take the left part of its box. */
+		double cx = f.x + (f.n ? (double)nd->self * L->scale : 0);
+		if (top + k > cap) {
+			while (top + k > cap)
+				cap *= 2;
+			st = q7_xrealloc(st, cap * sizeof *st);
+		}
+		/* Pushed last to first, so that the first is drawn next. */
+		for (size_t i = 0; i < k; i++) {
+			st[top + k - 1 - i] = (struct pending){kids[i], f.depth + 1, cx, in_kernel};
+			cx += (double)L->p->v[kids[i]].total * L->scale;
+		}
+		top += k;
+		free(kids);
 	}
-	free(kids);
+	free(st);
 }
 
 static const char script[] =
@@ -241,11 +252,14 @@ char *q7_flamegraph_svg(struct q7_prof *p, const char *title)
 {
 	struct layout L = {.p = p};
 	L.total = q7_prof_sum(p);
+	/* Depths in one pass: a node is made after its parent. */
+	unsigned *depth = q7_xcalloc(p->n, sizeof *depth);
 	for (size_t i = 1; i < p->n; i++) {
-		unsigned d = depth_of(p, (unsigned)i);
-		if (p->v[i].total && d > L.max_depth)
-			L.max_depth = d;
+		depth[i] = depth[p->v[i].parent] + 1;
+		if (p->v[i].total && depth[i] > L.max_depth)
+			L.max_depth = depth[i];
 	}
+	free(depth);
 	L.scale = L.total ? (WIDTH - 2 * PAD) / (double)L.total : 0;
 	L.height = TOP + L.max_depth * ROW + BOTTOM;
 	struct q7_strbuf b = {0};
@@ -262,7 +276,7 @@ char *q7_flamegraph_svg(struct q7_prof *p, const char *title)
 	           WIDTH, L.height);
 	q7_sb_addf(&b, "<text x=\"%.0f\" y=\"20\" text-anchor=\"middle\" style=\"font-size:15px\">",
 	           WIDTH / 2);
-	escape(&b, title ? title : "instructions on the emulated core");
+	q7_sb_add_xml(&b, title ? title : "instructions on the emulated core");
 	q7_sb_addf(&b, " (%" PRIu64 " instructions)</text>\n", L.total);
 	/* The legend: what the colours say. */
 	static const char *const kinds[] = {"kernel", "runtime", "soft-float", "boot", "root"};
@@ -281,7 +295,7 @@ char *q7_flamegraph_svg(struct q7_prof *p, const char *title)
 	q7_sb_addf(&b, "<text id=\"matched\" x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\"> </text>\n",
 	           WIDTH - PAD, L.height - 10);
 	q7_sb_addf(&b, "<text id=\"details\" x=\"%.0f\" y=\"%.0f\"> </text>\n", PAD, L.height - 10);
-	draw(&L, 0, 0, PAD, false);
+	draw(&L);
 	q7_sb_add(&b, "</svg>\n");
 	return q7_sb_take(&b);
 }

@@ -53,7 +53,12 @@ static const char *machine_name(unsigned m)
 static int check_image(const char *path, bool emulated, char **err)
 {
 	unsigned char h[20];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const char *why = NULL;
+	int fd = q7_open_regular(path, &why);
+	if (fd < 0 && errno == EINVAL) { /* a FIFO would block, a device never end */
+		*err = q7_xasprintf("%s: cannot read: %s", path, why);
+		return -1;
+	}
 	ssize_t n = fd >= 0 ? read(fd, h, sizeof h) : -1;
 	if (fd >= 0)
 		close(fd);

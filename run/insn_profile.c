@@ -96,42 +96,132 @@ uint64_t q7_prof_sum(struct q7_prof *p)
 	return p->v[0].total;
 }
 
-static int by_text(const void *a, const void *b)
+/* Names compared as their lines sort: a name's end as the ';' that
+ * follows it ("b;x" after "b2", as strcmp orders the two lines). */
+static int line_order(const char *a, const char *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	for (;; a++, b++) {
+		unsigned char x = *a ? (unsigned char)*a : ';', y = *b ? (unsigned char)*b : ';';
+		if (x != y || !*a || !*b)
+			return x != y ? x - y : (*a != 0) - (*b != 0);
+	}
+}
+
+/* node's children in line order (caller frees). */
+static size_t children(const struct q7_prof *p, unsigned node, unsigned **out)
+{
+	size_t k = 0;
+	for (unsigned c = p->v[node].first_child; c; c = p->v[c].next_sibling)
+		k++;
+	unsigned *v = q7_xmalloc((k ? k : 1) * sizeof *v);
+	size_t i = 0;
+	for (unsigned c = p->v[node].first_child; c; c = p->v[c].next_sibling) {
+		size_t j = i++;
+		while (j > 0 && line_order(p->v[v[j - 1]].name, p->v[c].name) > 0) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = c;
+	}
+	*out = v;
+	return k;
+}
+
+/* A frame's name in a line: as a terminal may show it, and ';' (which
+ * separates frames) as \x3b, so that no name forges a frame or a line. */
+static void add_frame(struct q7_strbuf *b, const char *name)
+{
+	for (const char *s = name;;) {
+		const char *semi = strchr(s, ';');
+		char *part = q7_xstrndup(s, semi ? (size_t)(semi - s) : strlen(s));
+		q7_sb_add_shown(b, part, false);
+		free(part);
+		if (!semi)
+			break;
+		q7_sb_add(b, "\\x3b");
+		s = semi + 1;
+	}
+}
+
+/* The line of the stack path[0..depth) (outermost first) without its
+ * count: the outermost Q7_PROF_OUTER frames (the core and the op), a
+ * "..." frame for those cut, and the innermost, up to Q7_PROF_FRAMES. */
+static void stack_line(const struct q7_prof *p, const unsigned *path, size_t depth,
+                       struct q7_strbuf *b)
+{
+	b->len = 0;
+	if (b->s)
+		b->s[0] = 0;
+	for (size_t i = 0; i < depth; i++) {
+		if (depth > Q7_PROF_FRAMES && i == Q7_PROF_OUTER) {
+			q7_sb_add(b, "...;");
+			i = depth - (Q7_PROF_FRAMES - Q7_PROF_OUTER - 1);
+		}
+		add_frame(b, p->v[path[i]].name);
+		if (i + 1 < depth)
+			q7_sb_addc(b, ';');
+	}
 }
 
 char *q7_prof_folded(const struct q7_prof *p)
 {
-	struct q7_strvec lines = {0};
-	struct q7_strbuf path = {0};
-	for (size_t i = 1; i < p->n; i++) {
-		if (!p->v[i].self)
-			continue;
-		/* The path from the root, outermost first. */
-		unsigned chain[4096];
-		size_t depth = 0;
-		for (unsigned k = (unsigned)i; k && depth < 4096; k = p->v[k].parent)
-			chain[depth++] = k;
-		path.len = 0;
-		if (path.s)
-			path.s[0] = 0;
-		while (depth-- > 0) {
-			q7_sb_add(&path, p->v[chain[depth]].name);
-			q7_sb_addc(&path, depth ? ';' : ' ');
+	/* Depth first, children in line order: the lines come out sorted
+	 * (cut ones aside), each made from the path in place, so memory is
+	 * the tree's and the text's. A cut line equal to the one before it
+	 * (a deep recursion) adds its count to it. */
+	struct q7_strbuf out = {0}, line = {0}, last = {0};
+	uint64_t last_count = 0;
+	size_t cap = 64, top = 0, depth = 0;
+	unsigned *todo = q7_xmalloc(cap * sizeof *todo), *path = q7_xmalloc(cap * sizeof *path);
+	unsigned *dep = q7_xmalloc(cap * sizeof *dep); /* each todo's depth */
+	todo[top] = Q7_PROF_ROOT;
+	dep[top++] = 0;
+	while (top) {
+		unsigned n = todo[--top];
+		depth = dep[top];
+		if (n != Q7_PROF_ROOT) {
+			if (depth == cap) {
+				cap *= 2;
+				todo = q7_xrealloc(todo, cap * sizeof *todo);
+				dep = q7_xrealloc(dep, cap * sizeof *dep);
+				path = q7_xrealloc(path, cap * sizeof *path);
+			}
+			path[depth++] = n;
 		}
-		q7_sb_addf(&path, "%" PRIu64, p->v[i].self);
-		q7_sv_add(&lines, path.s);
+		if (p->v[n].self) {
+			stack_line(p, path, depth, &line);
+			if (last_count && line.len == last.len && memcmp(line.s, last.s, line.len) == 0) {
+				last_count += p->v[n].self;
+			} else {
+				if (last_count)
+					q7_sb_addf(&out, "%s %" PRIu64 "\n", last.s, last_count);
+				last.len = 0;
+				q7_sb_addn(&last, line.s, line.len);
+				last_count = p->v[n].self;
+			}
+		}
+		unsigned *kids;
+		size_t k = children(p, n, &kids);
+		while (top + k > cap) {
+			cap *= 2;
+			todo = q7_xrealloc(todo, cap * sizeof *todo);
+			dep = q7_xrealloc(dep, cap * sizeof *dep);
+			path = q7_xrealloc(path, cap * sizeof *path);
+		}
+		for (size_t i = 0; i < k; i++) { /* the first on top */
+			todo[top + k - 1 - i] = kids[i];
+			dep[top + k - 1 - i] = (unsigned)depth;
+		}
+		top += k;
+		free(kids);
 	}
-	q7_sb_free(&path);
-	if (lines.n)
-		qsort(lines.v, lines.n, sizeof *lines.v, by_text);
-	struct q7_strbuf out = {0};
-	for (size_t i = 0; i < lines.n; i++) {
-		q7_sb_add(&out, lines.v[i]);
-		q7_sb_addc(&out, '\n');
-	}
-	q7_sv_free(&lines);
+	if (last_count)
+		q7_sb_addf(&out, "%s %" PRIu64 "\n", last.s, last_count);
+	q7_sb_free(&line);
+	q7_sb_free(&last);
+	free(todo);
+	free(dep);
+	free(path);
 	return q7_sb_take(&out);
 }
 

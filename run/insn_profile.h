@@ -39,7 +39,14 @@ int q7_prof_add_folded(struct q7_prof *p, unsigned parent, const char *text,
                           const char *what, char *err, size_t errsize);
 /* Fills every node's total; returns the root's. */
 uint64_t q7_prof_sum(struct q7_prof *p);
-/* The folded stacks, sorted, one line each (caller frees). */
+/* A folded line holds at most Q7_PROF_FRAMES frames: the outermost
+ * Q7_PROF_OUTER (the core, the op, its wrapper), "...", and the innermost. */
+#define Q7_PROF_FRAMES 512
+#define Q7_PROF_OUTER 64
+/* The folded stacks, sorted, one line each (caller frees); names with
+ * control bytes or ';' escaped (\xNN), so that none forges a frame or a
+ * line; a line deeper than Q7_PROF_FRAMES cut in its middle, and equal
+ * cut lines next to each other merged. */
 char *q7_prof_folded(const struct q7_prof *p);
 /* Writes path: folded stacks when it ends in .folded, a flame graph when
  * it ends in .svg (title on top); whole or not at all. 0, or -1 with err

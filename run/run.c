@@ -38,6 +38,7 @@
 #include "npy.h"
 #include "insn_profile.h"
 #include "support.h"
+#include "tempfile.h"
 
 struct options {
 	const char *target, *out, *out_shape, *out_dtype, *profile;
@@ -258,8 +259,17 @@ static int list_ops(const struct options *o)
 		n = q7_engine_list(e, err, sizeof err);
 	if (n < 0)
 		q7_error("%s", err);
-	for (int i = 0; i < n; i++)
-		printf("%s\n", q7_engine_op_schema(e, (unsigned)i));
+	/* The schemas come from the library: shown as every other string
+	 * from a file is (an ESC in an op's name reaches no terminal). */
+	struct q7_strbuf line = {0};
+	for (int i = 0; i < n; i++) {
+		line.len = 0;
+		if (line.s)
+			line.s[0] = 0;
+		q7_sb_add_shown(&line, q7_engine_op_schema(e, (unsigned)i), false);
+		printf("%s\n", line.s ? line.s : "");
+	}
+	q7_sb_free(&line);
 	q7_engine_close(e);
 	return n < 0 ? Q7_EXIT_ERROR : 0;
 }
@@ -454,9 +464,26 @@ static void note_result(const struct options *o, const struct run *r)
 	q7_sb_free(&b);
 }
 
+/* A folder named as OUT.npy or the profile is refused before any work
+ * (docs/robustness.md): the call ran, and -o was written, before the
+ * profile's folder was found. */
+static int outputs_ok(const struct options *o)
+{
+	const char *const outs[] = {o->out, o->profile};
+	for (size_t i = 0; i < 2; i++) {
+		if (outs[i] && q7_output_kind(outs[i]) == Q7_OUTPUT_DIR) {
+			q7_error("%s: cannot create: %s", outs[i], strerror(EISDIR));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Builds the call, runs it, writes OUT.npy (and the profile). */
 static int run_op(const struct options *o, struct run *r)
 {
+	if (outputs_ok(o) != 0)
+		return Q7_EXIT_IO;
 	if (build_call(o, r) != 0 || run_call(o, r) != 0)
 		return Q7_EXIT_ERROR;
 	const struct q7_run_result *res = &r->res;

@@ -2,6 +2,7 @@
 #include "support.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,50 @@ char *q7_read_file(const char *path, size_t *len)
 	if (len)
 		*len = b.len;
 	return q7_sb_take(&b);
+}
+
+int q7_open_regular(const char *path, const char **why)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		*why = strerror(errno);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*why = "not a regular file (a FIFO, a device or a folder)";
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+char *q7_read_upto(int fd, size_t max, size_t *len, bool *more)
+{
+	char *buf = q7_xmalloc(max + 2);
+	size_t n = 0;
+	while (n < max + 1) {
+		ssize_t r = read(fd, buf + n, max + 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*more = n > max;
+	*len = n > max ? max : n;
+	buf[*len] = 0;
+	return buf;
 }
 
 static char *self_exe;

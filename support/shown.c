@@ -4,8 +4,10 @@
  * window or start a line that looks like the compiler's own "error:". */
 #include "support.h"
 
-/* The length of the well-formed UTF-8 sequence at p (2 to 4 bytes), or 0. */
-static size_t utf8_len(const unsigned char *p)
+/* The length of the well-formed UTF-8 sequence at p (2 to 4 bytes), or 0:
+ * no overlong form, no surrogate, nothing past U+10FFFF (what strict
+ * decoders, XML parsers among them, refuse). */
+size_t q7_utf8_len(const unsigned char *p)
 {
 	size_t n = p[0] >= 0xf0 && p[0] <= 0xf4   ? 4
 	           : p[0] >= 0xe0 && p[0] <= 0xef ? 3
@@ -14,16 +16,38 @@ static size_t utf8_len(const unsigned char *p)
 	for (size_t i = 1; i < n; i++)
 		if ((p[i] & 0xc0) != 0x80)
 			return 0;
+	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f) ||
+	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
+		return 0;
 	return n;
 }
 
-void q7_sb_add_shown(struct q7_strbuf *b, const char *s, bool keep_tabs)
+/* Appends s with every control character (C0 but a tab when keep_tabs,
+ * DEL, C1) and byte that is not well-formed UTF-8 as \xNN; for XML also
+ * U+FFFE and U+FFFF (no XML character) and its five markup characters as
+ * entities. */
+static void add_escaped(struct q7_strbuf *b, const char *s, bool keep_tabs, bool xml)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t n = *p < 0x80 ? 1 : utf8_len(p);
+		size_t n = *p < 0x80 ? 1 : q7_utf8_len(p);
 		bool control = n == 1 ? (*p < 0x20 && !(keep_tabs && *p == '\t')) || *p == 0x7f
-		                      : n == 0 || (p[0] == 0xc2 && p[1] <= 0x9f); /* C1 */
-		if (control) {
+		                      : n == 0 || (p[0] == 0xc2 && p[1] <= 0x9f) || /* C1 */
+		                            (xml && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe);
+		const char *entity = !xml ? NULL
+		                     : *p == '<'  ? "&lt;"
+		                     : *p == '>'  ? "&gt;"
+		                     : *p == '&'  ? "&amp;"
+		                     : *p == '"'  ? "&quot;"
+		                     : *p == '\'' ? "&apos;"
+		                                  : NULL;
+		if (entity) {
+			q7_sb_add(b, entity);
+			p++;
+		} else if (control && n > 1) {
+			for (size_t i = 0; i < n; i++)
+				q7_sb_addf(b, "\\x%02x", p[i]);
+			p += n;
+		} else if (control) {
 			/* \xNN, as q7_cxx_quote shows a record's bytes. */
 			q7_sb_addf(b, "\\x%02x", *p);
 			p++;
@@ -32,4 +56,14 @@ void q7_sb_add_shown(struct q7_strbuf *b, const char *s, bool keep_tabs)
 			p += n;
 		}
 	}
+}
+
+void q7_sb_add_shown(struct q7_strbuf *b, const char *s, bool keep_tabs)
+{
+	add_escaped(b, s, keep_tabs, false);
+}
+
+void q7_sb_add_xml(struct q7_strbuf *b, const char *s)
+{
+	add_escaped(b, s, false, true);
 }

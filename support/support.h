@@ -84,6 +84,13 @@ void q7_sb_free(struct q7_strbuf *b);
  * character (C0 but a tab when keep_tabs, DEL, C1) and every byte that is
  * not well-formed UTF-8 as \\xNN; the rest as it is. */
 void q7_sb_add_shown(struct q7_strbuf *b, const char *s, bool keep_tabs);
+/* Appends s, text from a file, as XML character data or an attribute
+ * value: as q7_sb_add_shown (tabs too), and < > & " ' as entities, so that
+ * any name gives a well-formed SVG. */
+void q7_sb_add_xml(struct q7_strbuf *b, const char *s);
+/* The length of the well-formed UTF-8 sequence of 2 to 4 bytes at p (no
+ * overlong form, surrogate or code point past U+10FFFF), or 0. */
+size_t q7_utf8_len(const unsigned char *p);
 
 /* A NULL-terminated vector of owned strings (an argv). Zero-initialise. */
 struct q7_strvec {
@@ -116,6 +123,16 @@ char *q7_path_search(const char *name, const char *path_env);
 
 /* Reads a whole file. Returns NULL and sets errno on failure. */
 char *q7_read_file(const char *path, size_t *len);
+/* Opens path for reading only when it is a regular file (after links),
+ * without waiting on a FIFO or reading a device: the fd (blocking,
+ * close-on-exec), or -1 with *why saying why (strerror, or "not a regular
+ * file (a FIFO, a device or a folder)", errno EINVAL). What every reader of images,
+ * manifests and profiles opens its input with. */
+int q7_open_regular(const char *path, const char **why);
+/* Reads at most max bytes of fd into a new buffer, NUL-terminated: *len
+ * bytes, and *more true when the file holds more. NULL on a read error
+ * (errno set). */
+char *q7_read_upto(int fd, size_t max, size_t *len, bool *more);
 
 /* q7cc's own directory layout: <prefix>/bin, <prefix>/include/q7cc,
  * <prefix>/lib/q7cc, <prefix>/share/q7cc, as the build's GNUInstallDirs

@@ -113,7 +113,14 @@ static void sweep_stale(const char *base)
 		int fd = -1;
 		if (lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
 		    now - st.st_mtime > STALE_AFTER)
-			fd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+			fd = open(lock, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		/* Only a lock file q7cc made is judged: a FIFO planted there
+		 * would block open without O_NONBLOCK, and a device or another
+		 * user's file proves nothing. */
+		if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
+			close(fd);
+			fd = -1;
+		}
 		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
 			nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 		if (fd >= 0)

@@ -5,6 +5,7 @@
 #include "modes.h"
 #include "record.h"
 #include "proc.h"
+#include "tempfile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,10 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 	 * it finished after q7cc would lack its records (support/proc.c,
 	 * start_guard). */
 	struct q7_proc_opts po = {.name = q7_path_basename(cmd[0]), .dies_with_us = true};
+	/* Its temporaries (GCC's ccXXXXXX.s) in q7cc's folder for the tools:
+	 * removed with it, and after a SIGKILL swept with it by a later run
+	 * (in $TMPDIR itself they stayed forever). */
+	po.tmpdir = d->dry ? NULL : q7_temp_tool_dir();
 	char *err_path;
 	po.err = q7_drv_capture_open(d, "compiler.err", &err_path);
 	if (po.err < 0)

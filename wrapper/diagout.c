@@ -118,7 +118,8 @@ void q7_drv_note_unknown(struct q7_drv *d)
 }
 
 /* A line that is one JSON array, as GCC 12 prints its diagnostics: the
- * text between the brackets (trimmed) in *inner. */
+ * text between the brackets (trimmed) in *inner; empty, or GCC's objects,
+ * which start with their "kind" (an assembler's "[x]" is not one). */
 static bool json_array_line(const char *l, size_t n, const char **inner, size_t *len)
 {
 	while (n && (l[n - 1] == ' ' || l[n - 1] == '\r'))
@@ -129,7 +130,21 @@ static bool json_array_line(const char *l, size_t n, const char **inner, size_t 
 	*len = n - 2;
 	while (*len && **inner == ' ')
 		(*inner)++, (*len)--;
-	return true;
+	static const char kind[] = "{\"kind\": \"";
+	return *len == 0 || (*len > sizeof kind && memcmp(*inner, kind, sizeof kind - 1) == 0 &&
+	                     (*inner)[*len - 1] == '}');
+}
+
+/* The line that starts the assembler's messages (GCC's "x.s: Assembler
+ * messages:"): what follows is the assembler's, whose text a source
+ * controls (.error "...\n[{...}]"), never the compiler's array. */
+static bool assembler_line(const char *l, size_t n)
+{
+	static const char tail[] = ": Assembler messages:";
+	size_t k = sizeof tail - 1;
+	while (n && l[n - 1] == '\r')
+		n--;
+	return n >= k && memcmp(l + n - k, tail, k) == 0;
 }
 
 void q7_drv_show(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err)
@@ -153,12 +168,13 @@ void q7_drv_show(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err
 	/* The compiler's other lines first (its driver's, the linker's), then
 	 * one array of its objects and q7cc's. */
 	struct q7_strbuf objects = {0};
-	bool arrays = false;
+	bool arrays = false, assembler = false;
 	for (const char *p = compiler_err ? compiler_err : ""; *p;) {
 		size_t n = strcspn(p, "\n");
 		const char *inner;
 		size_t len;
-		if (json_array_line(p, n, &inner, &len)) {
+		assembler = assembler || assembler_line(p, n);
+		if (!assembler && json_array_line(p, n, &inner, &len)) {
 			arrays = true;
 			if (len)
 				q7_sb_addf(&objects, "%s%.*s", objects.len ? ", " : "", (int)len, inner);

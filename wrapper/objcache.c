@@ -1,5 +1,6 @@
 /* The wrapper object's cache (objcache.h). */
 #include "bytes.h"
+#include "cachefile.h"
 #include "objcache.h"
 #include "tempfile.h"
 
@@ -17,37 +18,14 @@
 /* Past this many entries a store removes the least recently used down
  * to half of it: a few hundred KiB per project, a few projects' worth. */
 #define MAX_ENTRIES 128
+/* An entry larger than this is a miss (a wrapper object is ~100 KiB). */
+#define MAX_ENTRY_BYTES (64u << 20)
 
 /* What the compiler reads besides its command line and the headers. */
 static const char *const compiler_env[] = {
 	"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH",
 	"SOURCE_DATE_EPOCH", "GCC_COMPARE_DEBUG", NULL,
 };
-
-char *q7_cache_dir(void)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	if (xdg && *xdg == '/')
-		return q7_xasprintf("%s/q7cc", xdg);
-	const char *home = getenv("HOME");
-	if (home && *home)
-		return q7_xasprintf("%s/.cache/q7cc", home);
-	return NULL;
-}
-
-void q7_cache_mkdirs(const char *dir)
-{
-	char *d = q7_xstrdup(dir);
-	for (char *s = d + 1; *s; s++) {
-		if (*s == '/') {
-			*s = '\0';
-			mkdir(d, 0755);
-			*s = '/';
-		}
-	}
-	mkdir(d, 0755);
-	free(d);
-}
 
 static void add_file_id(struct q7_strbuf *b, const struct stat *st)
 {
@@ -65,7 +43,7 @@ void q7_objcache_init(struct q7_objcache *c, const char *text, size_t len, char 
 	const char *off = getenv("Q7CC_WRAPPER_CACHE");
 	if (!text || (off && strcmp(off, "0") == 0))
 		return; /* no text: a dry run */
-	char *dir = q7_cache_dir();
+	char *dir = q7_cache_dir("wrapper");
 	char *cxx = q7_path_search(cmd[0], NULL);
 	struct stat st;
 	char cwd[4096];
@@ -94,7 +72,7 @@ void q7_objcache_init(struct q7_objcache *c, const char *text, size_t len, char 
 	q7_sb_addn(k, text, len);
 	uint64_t h1 = q7_fnv1a64(Q7_FNV64_BASIS, k->s, k->len);
 	uint64_t h2 = q7_fnv1a64(0x6c62272e07bb0142ull, k->s, k->len);
-	c->entry = q7_xasprintf("%s/wrapper/%016llx%016llx.o", dir, (unsigned long long)h1,
+	c->entry = q7_xasprintf("%s/%016llx%016llx.o", dir, (unsigned long long)h1,
 	                        (unsigned long long)h2);
 	free(dir);
 	free(cxx);
@@ -150,7 +128,7 @@ bool q7_objcache_fetch(struct q7_objcache *c)
 	if (!c->entry)
 		return false;
 	size_t size;
-	char *all = q7_read_file(c->entry, &size);
+	char *all = q7_cache_read(c->entry, MAX_ENTRY_BYTES, &size);
 	if (!all)
 		return false;
 	const char *p = all, *end = all + size, *s;
@@ -171,7 +149,7 @@ bool q7_objcache_fetch(struct q7_objcache *c)
 	if (ok && q7_outfile_write(c->obj, p, olen, 0644, &s) != 0)
 		ok = false;
 	if (ok)
-		utimensat(AT_FDCWD, c->entry, NULL, 0); /* recently used */
+		utimensat(AT_FDCWD, c->entry, NULL, AT_SYMLINK_NOFOLLOW); /* recently used */
 	free(all);
 	return ok;
 }
@@ -250,7 +228,7 @@ static void prune(const char *dir)
 			continue;
 		char *path = q7_xasprintf("%s/%s", dir, e->d_name);
 		struct stat st;
-		if (stat(path, &st) != 0) {
+		if (lstat(path, &st) != 0) {
 			free(path);
 			continue;
 		}
@@ -306,12 +284,9 @@ void q7_objcache_store(struct q7_objcache *c)
 	q7_sb_free(&hl);
 	q7_sb_addf(&b, "object %zu\n", olen);
 	q7_sb_addn(&b, obj, olen);
-	if (ok) {
+	if (ok && q7_cache_write(c->entry, b.s, b.len) == 0) {
 		char *dir = q7_path_dirname(c->entry);
-		q7_cache_mkdirs(dir);
-		const char *what;
-		if (q7_outfile_write(c->entry, b.s, b.len, 0644, &what) == 0)
-			prune(dir);
+		prune(dir);
 		free(dir);
 	}
 	q7_sb_free(&b);

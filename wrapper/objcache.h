@@ -3,11 +3,10 @@
  * bodies changing (the edit loop) leaves all three alone, and the
  * wrapper's compile is most of a relink.
  *
- * Owns: q7cc's per-user cache folder ($XDG_CACHE_HOME/q7cc, else
- * ~/.cache/q7cc; sysinfo.c keeps its probes there too) and the entries
- * under its wrapper/ folder. An entry is one file, written to a temporary
- * and renamed into place (concurrent links each see a whole entry or
- * none); it holds the whole key (compiler identity, working directory,
+ * Owns: the entries under the wrapper/ folder of q7cc's cache folder
+ * (cachefile.h: checked, entries read without following links, with a
+ * checksum). An entry is one file, written to a temporary and renamed
+ * into place (concurrent links each see a whole entry or none); it holds the whole key (compiler identity, working directory,
  * environment the compiler reads, command with the temporaries' names
  * replaced, wrapper text), the size, mtime and inode of every header the
  * compile read (its make dependencies), and the object. A hit needs the
@@ -20,11 +19,6 @@
 #include "support.h"
 
 #include <stdbool.h>
-
-/* q7cc's per-user cache folder (not created), or NULL without a home. */
-char *q7_cache_dir(void);
-/* mkdir -p, errors ignored (the caller's open fails then). */
-void q7_cache_mkdirs(const char *dir);
 
 struct q7_objcache {
 	char *entry;            /* the entry's path; NULL: no cache */

@@ -362,7 +362,8 @@ int q7_mode_preprocess(struct q7_drv *d)
 	bool analysed = false;
 	int arc = 0;
 	/* As a compile's: it dies with q7cc, never writing -o after a SIGKILL. */
-	struct q7_proc_opts po = {.name = q7_path_basename(d->prof.cxx), .dies_with_us = true};
+	struct q7_proc_opts po = {.name = q7_path_basename(d->prof.cxx), .dies_with_us = true,
+	                          .tmpdir = d->dry ? NULL : q7_temp_tool_dir()}; /* as a compile's */
 	pid_t pid = q7_step_start(d, cmd.v, &po);
 	if (pid < 0) {
 		rc = Q7_EXIT_TOOL;

@@ -1,11 +1,9 @@
 /* The real compiler's include directories and target macros, cached. */
 #include "bytes.h"
 #include "sysinfo.h"
-#include "objcache.h"
+#include "cachefile.h"
 #include "modes.h" /* q7_step_query */
-#include "tempfile.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +11,8 @@
 #include <sys/stat.h>
 
 #define CACHE_MAGIC "q7cc-sysinfo 1"
+/* A larger entry is a miss (a compiler's probe is ~20 KiB). */
+#define MAX_ENTRY_BYTES (4u << 20)
 
 static char *next_line(const char **p)
 {
@@ -138,7 +138,7 @@ static char *cache_path(const struct q7_profile *p)
 		free(path);
 		return NULL;
 	}
-	char *dir = q7_cache_dir();
+	char *dir = q7_cache_dir("");
 	if (!dir) {
 		free(path);
 		return NULL;
@@ -163,7 +163,7 @@ static char *cache_path(const struct q7_profile *p)
 
 static int cache_load(const char *file, struct q7_sysinfo *si)
 {
-	char *text = q7_read_file(file, NULL);
+	char *text = q7_cache_read(file, MAX_ENTRY_BYTES, NULL);
 	if (!text)
 		return -1;
 	int rc = -1;
@@ -188,19 +188,14 @@ static int cache_load(const char *file, struct q7_sysinfo *si)
 
 static void cache_store(const char *file, const struct q7_sysinfo *si)
 {
-	char *dir = q7_path_dirname(file);
-	q7_cache_mkdirs(dir);
-	free(dir);
-	struct q7_outfile o;
-	if (q7_outfile_open(&o, file) != 0)
-		return; /* unwritable: the next run probes again */
-	fprintf(o.f, "%s\n", CACHE_MAGIC);
+	struct q7_strbuf b = {0};
+	q7_sb_addf(&b, "%s\n", CACHE_MAGIC);
 	for (size_t i = 0; i < si->includes.n; i++)
-		fprintf(o.f, "I %s\n", si->includes.v[i]);
+		q7_sb_addf(&b, "I %s\n", si->includes.v[i]);
 	for (size_t i = 0; i < si->predefines.n; i++)
-		fprintf(o.f, "D %s\n", si->predefines.v[i]);
-	if (q7_outfile_commit(&o, 0644) != 0)
-		errno = 0;
+		q7_sb_addf(&b, "D %s\n", si->predefines.v[i]);
+	q7_cache_write(file, b.s, b.len); /* unwritable: the next run probes again */
+	q7_sb_free(&b);
 }
 
 int q7_sysinfo_get(const struct q7_profile *p, struct q7_sysinfo *si)

@@ -3,7 +3,7 @@
  * target's predefined macros (from -dM -E).
  *
  * Owns: probing the compiler, and the per-compiler cache under
- * q7cc's cache folder (objcache.h: q7_cache_dir), keyed by the compiler's path,
+ * q7cc's cache folder (cachefile.h: checked, checksummed), keyed by the compiler's path,
  * mtime and size. An unwritable cache only costs the probe again. */
 #ifndef Q7_SYSINFO_H
 #define Q7_SYSINFO_H

@@ -603,6 +603,22 @@ START_TEST(json_and_sarif)
 }
 END_TEST
 
+/* JSON strings from files: controls (DEL and C1 too) as \u escapes, a
+ * byte that is not UTF-8 as the text \xNN, well-formed UTF-8 as it is:
+ * the document stays valid JSON and no control reaches a terminal. */
+START_TEST(json_strings_hostile)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	q7_json_str(f, "a\x1b\x7f" "b\xc2\x85" "c\xff" "d\xed\xa0\x80" "e\xe2\x82\xac\"\\\n");
+	fclose(f);
+	ck_assert_str_eq(buf, "\"a\\u001b\\u007fb\\u0085c\\\\xffd\\\\xed\\\\xa0\\\\x80"
+	                      "e\xe2\x82\xac\\\"\\\\\\n\"");
+	free(buf);
+}
+END_TEST
+
 /* Every rule is documented, and the table stays sorted. */
 START_TEST(rules_documented)
 {
@@ -635,6 +651,7 @@ int main(void)
 	tcase_add_test(tc, print_hostile);
 	tcase_add_test(tc, print_gcc_style);
 	tcase_add_test(tc, json_and_sarif);
+	tcase_add_test(tc, json_strings_hostile);
 	tcase_add_test(tc, rules_documented);
 	suite_add_tcase(s, tc);
 	return run_suite(s, true);

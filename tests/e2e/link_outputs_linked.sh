@@ -131,7 +131,8 @@ full_disk() {
 # $TMPDIR; the next run that makes one removes it once it is a minute old
 # (its mtime set back here) and nobody holds its owner lock. Not removed:
 # the same when a process still holds the lock (a live run), or when the
-# folder has no lock file (Q7CC_SAVE_TEMPS keeps it), or is fresh.
+# folder has no lock file (Q7CC_SAVE_TEMPS keeps it), or is fresh, or its
+# lock is not a regular file (a FIFO planted there hung every run).
 stale_temps() {
 	link_a_killed
 	kill -KILL -- "-$(cat "$PIDS"/link.*.pid)" 2> /dev/null
@@ -139,15 +140,16 @@ stale_temps() {
 	killed=$(ls tmp | grep '^q7cc\.')
 	[ -n "$killed" ] && [ -e "tmp/$killed/.owner.lock" ] || fail "no q7cc.* with a lock left by the killed link: $(ls -A tmp)"
 	# A live run's folder (its lock held), a kept one, and a fresh one.
-	mkdir tmp/q7cc.livexx tmp/q7cc.keptxx tmp/q7cc.freshx
+	mkdir tmp/q7cc.livexx tmp/q7cc.keptxx tmp/q7cc.freshx tmp/q7cc.fifoxx
+	mkfifo tmp/q7cc.fifoxx/.owner.lock
 	: > tmp/q7cc.livexx/.owner.lock
 	: > tmp/q7cc.freshx/.owner.lock
 	exec 9< tmp/q7cc.livexx/.owner.lock
 	flock -n 9 || fail "cannot lock q7cc.livexx"
-	touch -d '2 minutes ago' "tmp/$killed" tmp/q7cc.livexx tmp/q7cc.keptxx
-	./qlink good one.o || fail "the link after: $(cat err.good)"
+	touch -d '2 minutes ago' "tmp/$killed" tmp/q7cc.livexx tmp/q7cc.keptxx tmp/q7cc.fifoxx
+	timeout 30 ./qlink good one.o || fail "the link after (124: it hung): $(cat err.good)"
 	exec 9<&-
 	[ ! -e "tmp/$killed" ] || fail "the killed link's $killed is still there"
-	[ "$(ls tmp | tr '\n' ' ')" = "q7cc.freshx q7cc.keptxx q7cc.livexx " ] ||
+	[ "$(ls tmp | tr '\n' ' ')" = "q7cc.fifoxx q7cc.freshx q7cc.keptxx q7cc.livexx " ] ||
 		fail "removed more, or less: $(ls tmp | tr '\n' ' ')"
 }

@@ -1,7 +1,10 @@
 /* tests/mutate: the mutation harness of the tools that read files
  * (docs/robustness.md): q7-pkg-loadlib, q7-prelink, q7-prelink --check, q7cc
- * --q7-print-schema on objects and archives, q7-run's .npy reader, and
- * q7-run on host kernel libraries (--list, and calls of their ops).
+ * --q7-print-schema on objects and archives, q7-run's .npy reader,
+ * q7-run on host kernel libraries (--list, and calls of their ops), and
+ * the pictures' readers: q7cc --q7-memory-map (text and SVG), the
+ * profile's symbol reader with its folded and flame-graph writers, and
+ * the folded reader (the SVGs must be well-formed XML, read by expat).
  *
  *   mutate TOOL WORKDIR COUNT SEED...
  *
@@ -26,6 +29,7 @@
  * repair of checksums). */
 #include <dirent.h>
 #include <dlfcn.h>
+#include <expat.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -41,11 +45,15 @@
 #include <unistd.h>
 
 #include "driver.h"
+#include "elf_syms.h"
+#include "insn_profile.h"
+#include "memory_map.h"
 #include "npy.h"
 #include "pack.h"
 #include "prelink.h"
 #include "run.h"
 #include "support.h"
+#include "syms_profile.h"
 #include "tempfile.h"
 
 #define TIME_LIMIT 20 /* seconds per mutant: far past any honest run */
@@ -185,6 +193,68 @@ static void host_setup(void)
 	dlopen("libstdc++.so.6", RTLD_NOW | RTLD_GLOBAL);
 }
 
+/* q7cc --q7-memory-map: the report, and the picture. */
+static int run_memmap(const char *in, unsigned v)
+{
+	const char *args[] = {in, v % 2 ? "-o" : NULL, "out/map.svg", NULL};
+	return run_main(q7_memory_map_main, "q7cc", args);
+}
+
+/* The profile's reader and writers as q7-run --profile runs them after a
+ * call: the image's symbols (q7_syms_load), a profile of the frames they
+ * name (fuzz/syms_profile.h), written as a flame graph or folded stacks. */
+static int run_profile(const char *in, unsigned v)
+{
+	q7_set_progname("q7-run");
+	struct q7_syms syms;
+	char err[512];
+	if (q7_syms_load(in, 0, &syms, err, sizeof err) != 0) {
+		q7_error("%s", err);
+		return 1;
+	}
+	struct q7_prof p;
+	syms_profile(&p, &syms);
+	int rc = q7_prof_write(&p, v % 2 ? "out/p.svg" : "out/p.folded", "mutant", err, sizeof err);
+	if (rc != 0)
+		q7_error("%s", err);
+	q7_prof_free(&p);
+	q7_syms_free(&syms);
+	return rc ? 74 : 0;
+}
+
+/* The folded reader (q7_prof_add_folded), bounded as a reader of a file
+ * is, and what it read written back. */
+static int run_folded(const char *in, unsigned v)
+{
+	q7_set_progname("q7-run");
+	const char *why = NULL;
+	int fd = q7_open_regular(in, &why);
+	size_t n = 0;
+	bool more = false;
+	char *text = fd >= 0 ? q7_read_upto(fd, 1u << 20, &n, &more) : NULL;
+	if (fd >= 0)
+		close(fd);
+	if (!text || more || memchr(text, 0, n)) {
+		q7_error("%s: %s", in, !text ? why : more ? "over 1 MiB" : "a NUL byte");
+		free(text);
+		return 1;
+	}
+	struct q7_prof p;
+	q7_prof_init(&p);
+	char err[512];
+	int rc = 0;
+	if (q7_prof_add_folded(&p, Q7_PROF_ROOT, text, in, err, sizeof err) != 0) {
+		q7_error("%s", err);
+		rc = 1;
+	} else if (q7_prof_write(&p, v % 2 ? "out/p.svg" : "out/p.folded", in, err, sizeof err) != 0) {
+		q7_error("%s", err);
+		rc = 74;
+	}
+	q7_prof_free(&p);
+	free(text);
+	return rc;
+}
+
 /* After a success: the outputs, sorted, and a check of what they hold
  * (0 or a reason). */
 static const char *pack_outputs(unsigned v)
@@ -210,6 +280,63 @@ static const char *one_npy(unsigned v)
 static const char *host_outputs(unsigned v)
 {
 	return v % 3 ? "y.npy" : "";
+}
+
+static const char *map_outputs(unsigned v)
+{
+	return v % 2 ? "map.svg" : "";
+}
+static const char *profile_outputs(unsigned v)
+{
+	return v % 2 ? "p.svg" : "p.folded";
+}
+
+/* An SVG written is well-formed XML (expat), whatever names it holds. */
+static const char *svg_sound(const char *path)
+{
+	size_t n;
+	char *text = q7_read_file(path, &n);
+	if (!text)
+		return "cannot read it";
+	XML_Parser xp = XML_ParserCreate("UTF-8");
+	bool ok = XML_Parse(xp, text, (int)n, 1) == XML_STATUS_OK;
+	static char why[160];
+	if (!ok)
+		snprintf(why, sizeof why, "not well-formed XML: %s at line %lu",
+		         XML_ErrorString(XML_GetErrorCode(xp)), (unsigned long)XML_GetCurrentLineNumber(xp));
+	XML_ParserFree(xp);
+	free(text);
+	return ok ? NULL : why;
+}
+
+/* Folded text written: each line "frame;...;frame COUNT", no control
+ * byte, and it reads back to the same total. */
+static const char *folded_sound(const char *path)
+{
+	char *text = q7_read_file(path, NULL);
+	if (!text)
+		return "cannot read it";
+	const char *why = NULL;
+	for (const unsigned char *c = (const unsigned char *)text; *c && !why; c++)
+		if ((*c < 0x20 && *c != '\n') || *c == 0x7f)
+			why = "a control byte in a line";
+	struct q7_prof p;
+	q7_prof_init(&p);
+	char err[256];
+	if (!why && q7_prof_add_folded(&p, Q7_PROF_ROOT, text, path, err, sizeof err) != 0)
+		why = "it does not read back";
+	q7_prof_free(&p);
+	free(text);
+	return why;
+}
+
+static const char *map_sound(void)
+{
+	return q7_path_exists("out/map.svg") ? svg_sound("out/map.svg") : NULL;
+}
+static const char *profile_sound(void)
+{
+	return q7_path_exists("out/p.svg") ? svg_sound("out/p.svg") : folded_sound("out/p.folded");
 }
 
 static const char *prelinked_sound(void)
@@ -255,6 +382,11 @@ static const struct tool {
 	{"schema", "q7cc", ".o", run_schema, none, NULL, NULL, 512, NULL, NULL},
 	{"npy", "q7-run", ".npy", run_npy, one_npy, NULL, NULL, 128, NULL, NULL},
 	{"host", "q7-run", ".so", run_host, host_outputs, NULL, NULL, 512, host_op, host_setup},
+	{"memmap", "q7cc", ".so", run_memmap, map_outputs, map_sound, NULL, 512, NULL, NULL},
+	{"profile", "q7-run", ".so", run_profile, profile_outputs, profile_sound, NULL, 512, NULL,
+	 NULL},
+	{"folded", "q7-run", ".folded", run_folded, profile_outputs, profile_sound, NULL, 4096, NULL,
+	 NULL},
 };
 
 /* ---- seeds and their hot spots ---- */
@@ -558,7 +690,8 @@ int main(int argc, char **argv)
 {
 	const struct tool *t = argc >= 5 ? find_tool(argv[1]) : NULL;
 	if (!t) {
-		fprintf(stderr, "usage: mutate pack|prelink|check|schema|npy|host WORKDIR COUNT SEED...\n");
+		fprintf(stderr, "usage: mutate pack|prelink|check|schema|npy|host|memmap|profile|folded "
+		                "WORKDIR COUNT SEED...\n");
 		return 2;
 	}
 	const char *work = argv[2];

@@ -96,6 +96,30 @@ while :; do sleep 0.05; done"
 	[ -e term ] || fail "SIGTERM did not reach the compiler"
 	[ -z "$(ls tmp)" ] || fail "temp files left: $(ls -R tmp)"
 	;;
+compile_tmpdir)
+	# The compiler's temporaries (GCC's ccXXXXXX.s) go to q7cc's own
+	# folder for its tools, so they go with it, and a SIGKILL of q7cc
+	# leaves none in $TMPDIR itself (docs/robustness.md).
+	fake cc "echo \"\$TMPDIR\" > \"$PWD/seen\"; : > \"\$TMPDIR/ccFAKE.s\"
+[ -e \"$PWD/hang\" ] && { : > \"$PWD/started\"; while :; do sleep 0.05; done; }
+echo 'cc: error: stop' >&2; exit 1"
+	mkdir tmp
+	printf 'int f(int x) { return x; }\n' > a.cpp
+	TMPDIR=$PWD/tmp Q7CC_REAL_CXX=$PWD/cc "$q7cc" --q7-toolchain=gnu -c a.cpp -o a.o 2> err
+	[ $? = 1 ] || fail "status: $(cat err)"
+	case $(cat seen) in "$PWD"/tmp/q7cc.*/tools) ;; *) fail "the compiler's TMPDIR: $(cat seen)" ;; esac
+	[ -z "$(ls -A tmp)" ] || fail "left in TMPDIR: $(ls -AR tmp)"
+	: > hang
+	TMPDIR=$PWD/tmp Q7CC_REAL_CXX=$PWD/cc "$q7cc" --q7-toolchain=gnu -c a.cpp -o a.o 2> err &
+	pid=$!
+	for _ in $(seq 200); do [ -e started ] && break; sleep 0.05; done
+	[ -e started ] || fail "the fake compiler did not start"
+	kill -KILL $pid
+	wait $pid 2> /dev/null
+	for _ in $(seq 100); do pgrep -f "$PWD/cc" > /dev/null || break; sleep 0.05; done
+	! pgrep -f "$PWD/cc" > /dev/null || fail "the compiler outlived q7cc"
+	[ -z "$(ls tmp | grep -v '^q7cc\.')" ] || fail "left in TMPDIR itself: $(ls -A tmp)"
+	;;
 masquerade)
 	mkdir bin real
 	ln -s "$q7cc" bin/xt-clang++
@@ -236,6 +260,103 @@ CPP
 	[ ! -s err ] || fail "noise with an unwritable cache: $(cat err)"
 	[ "$("$q7cc" --q7-print-schema k2.o)" = "k(Tensor x) -> Tensor" ] || fail "records"
 	;;
+memory_map_input)
+	# q7cc --q7-memory-map on what is not an image (docs/robustness.md,
+	# "The pictures' readers"): its messages are q7cc's.
+	"$q7cc" --q7-memory-map missing.so 2> err
+	status_and_err $? 1 '^q7cc: error: missing.so: '
+	# Special files are refused before they are read: /dev/zero read
+	# until memory ran out, a FIFO hung, named directly or by a manifest.
+	mkfifo fifo.so
+	printf 'q7cc-multicore 1\n/dev/zero\n' > zero_mc.so
+	printf 'q7cc-multicore 1\nfifo.so\n' > fifo_mc.so
+	for f in /dev/zero fifo.so zero_mc.so fifo_mc.so; do
+		(ulimit -v 1000000; timeout 20 "$q7cc" --q7-memory-map "$f") 2> err
+		status_and_err $? 1 "^q7cc: error: [^ ]*(zero|fifo.so): cannot read: not a regular file" "$f"
+	done
+	q7run=$(dirname "$q7cc")/q7-run
+	for t in host emulated; do
+		timeout 20 "$q7run" --target=$t --list fifo_mc.so 2> err
+		status_and_err $? 1 "^q7-run: error: ./fifo.so: cannot read: not a regular file" $t
+	done
+	# A 2 GB file that is not ELF is refused without being read whole
+	# (under a 1 GB address space limit: it was read into memory first).
+	truncate -s 2G big.so
+	(ulimit -v 1000000; timeout 20 "$q7cc" --q7-memory-map big.so) 2> err
+	status_and_err $? 1 '^q7cc: error: big.so: not an Xtensa image' big.so
+	# A manifest larger than any q7cc writes.
+	{ echo 'q7cc-multicore 1'; head -c 70000 /dev/zero | tr '\0' x; echo; } > long_mc.so
+	"$q7cc" --q7-memory-map long_mc.so 2> err
+	status_and_err $? 1 'long_mc.so: damaged multicore manifest \(over 65536 bytes\)' long_mc.so
+	rm -f big.so
+	;;
+run_list_names)
+	# q7-run --list shows a library's op names as every other string from
+	# a file: an ESC planted in the op list reaches no terminal.
+	printf '#include <torch/torch.h>\n#include <q7/kernel.h>\n%s\n' \
+		'Q7_KERNEL torch::Tensor kzzzzk(const torch::Tensor &x) { return x; }' > k.cpp
+	"$q7cc" --q7-toolchain=host -fPIC -c k.cpp -o k.o || fail "compile"
+	"$q7cc" --q7-toolchain=host -shared -o libk.so k.o || fail "link"
+	python3 -c 'import sys; d = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(d.replace(b"k::kzzzzk(Tensor", b"k::k\x1b[2Jk(Tensor"))' libk.so libe.so
+	q7run=$(dirname "$q7cc")/q7-run
+	"$q7run" --target=host --list libe.so > out || fail "--list: $(cat out)"
+	! LC_ALL=C grep -q "$(printf '\033')" out || fail "an ESC reached the terminal: $(od -c out)"
+	grep -qF 'k::k\x1b[2Jk(Tensor x) -> Tensor' out || fail "the name: $(cat out)"
+	;;
+run_output_folder)
+	# q7-run refuses a folder named as -o or --profile before any work
+	# (docs/robustness.md): the call ran and -o was written first.
+	printf '#include <torch/torch.h>\n#include <q7/kernel.h>\n%s\n' \
+		'Q7_KERNEL torch::Tensor k(const torch::Tensor &x) { return x; }' > k.cpp
+	"$q7cc" --q7-toolchain=gnu -O2 -c k.cpp -o k.o || fail "compile"
+	"$q7cc" --q7-toolchain=gnu -shared -o libk.so k.o || fail "link"
+	q7run=$(dirname "$q7cc")/q7-run
+	python3 -c 'import struct, sys
+h = b"{\"descr\": \"<f4\", \"fortran_order\": False, \"shape\": (4,), }"
+h += b" " * (63 - 10 - len(h)) + b"\n"
+sys.stdout.buffer.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h + struct.pack("<4f", 1, 2, 3, 4))' > x.npy
+	mkdir d.svg out.npy
+	"$q7run" --target=emulated -v --profile=d.svg libk.so k x.npy -o y.npy 2> err
+	status_and_err $? 74 '^q7-run: error: d.svg: cannot create: Is a directory$' --profile
+	! grep -q 'ok on' err || fail "the call ran: $(cat err)"
+	[ ! -e y.npy ] || fail "-o was written before the profile's folder was refused"
+	"$q7run" --target=emulated -v libk.so k x.npy -o out.npy 2> err
+	status_and_err $? 74 '^q7-run: error: out.npy: cannot create: Is a directory$' -o
+	"$q7run" --target=emulated --profile=p.folded libk.so k x.npy -o y.npy 2> err ||
+		fail "the same call into files: $(cat err)"
+	[ -s y.npy ] && [ -s p.folded ] || fail "no outputs"
+	;;
+json_hostile)
+	# Under GCC's -fdiagnostics-format=json only the compiler's own array
+	# is merged with q7cc's: an assembler line a source controls (.error
+	# with a newline) that looks like one stays text; and q7cc's JSON is
+	# valid UTF-8 with a file name that is not.
+	cat > forged.cpp <<'CPP'
+int f(int x) { int y; return x; }
+asm(".error \"boom\\n[{\\\"kind\\\": \\\"error\\\", \\\"message\\\": \\\"forged\\\"}]\"");
+CPP
+	cat > brackets.cpp <<'CPP'
+int f(int x) { int y; return x; }
+asm(".error \"boom\\n[x]\"");
+CPP
+	for src in forged.cpp brackets.cpp; do
+		"$q7cc" --q7-toolchain=gnu -Wall -fdiagnostics-format=json -c $src -o a.o 2> err
+		[ $? = 1 ] || fail "$src: the assembler's error did not fail the compile: $(cat err)"
+		python3 -c 'import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+merged = json.loads(lines[-1])
+assert [d.get("message") for d in merged] == ["unused variable '"'"'y'"'"'"], merged
+assert any("Assembler messages:" in l for l in lines[:-1]), lines' err ||
+			fail "$src: the merged array: $(cat err)"
+	done
+	name=$(printf 'k\377.cpp')
+	printf '#include <torch/torch.h>\n#include <q7/kernel.h>\nQ7_KERNEL int bad(int x) { return x; }\n' > "$name"
+	"$q7cc" --q7-lint --q7-format=json "$name" > out.json
+	python3 -c 'import json, sys
+d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))
+assert d["diagnostics"][0]["file"] == "k\\xff.cpp", d' out.json || fail "--q7-lint json: $(cat out.json)"
+	;;
 kernel_cap)
 	# 11 kernels: over the device runtime's 10. On gnu an error that
 	# -Wno-error=, -Wno- and -w lower; the library then links
@@ -321,6 +442,80 @@ wrapper_cache)
 	for i in 1 2 3 4; do wait %$i || { cat "err$i"; fail "concurrent link $i"; }; done
 	[ "$(ls cache/q7cc/wrapper | wc -l)" = 1 ] || fail "entries: $(ls -a cache/q7cc/wrapper)"
 	relink HIT l6 --q7-multicore
+	;;
+cache_trust)
+	# q7cc's cache as ccache keeps its own (docs/robustness.md, "Caches"):
+	# an entry edited, extended or replaced by a link is a miss, and a
+	# folder someone else owns or may write is not used, with one note.
+	export XDG_CACHE_HOME=$PWD/cache
+	cat > k.cpp <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+#ifdef PLANTED
+Q7_KERNEL torch::Tensor planted(const torch::Tensor &x) { return x; }
+#endif
+Q7_KERNEL torch::Tensor k(const torch::Tensor &x) { return x; }
+CPP
+	"$q7cc" --q7-toolchain=gnu -c k.cpp -o k.o || fail "compile"
+	si=$(ls cache/q7cc/sysinfo-*) || fail "no sysinfo entry"
+	echo 'D PLANTED=1' >> "$si"
+	"$q7cc" --q7-toolchain=gnu -c k.cpp -o k.o 2> err || fail "compile: $(cat err)"
+	[ "$("$q7cc" --q7-print-schema k.o)" = "k(Tensor x) -> Tensor" ] ||
+		fail "an appended sysinfo line was used: $("$q7cc" --q7-print-schema k.o)"
+	! grep -q PLANTED "$si" || fail "the damaged sysinfo entry was not written again"
+	link() { # link HIT|MISS DIR: DIR/libk.so (its name is in the wrapper's text)
+		mkdir -p "$2"
+		"$q7cc" --q7-toolchain=gnu -shared -v -o "$2/libk.so" k.o 2> err || { cat err; fail "link $2"; }
+		if grep -q 'wrapper.o from the cache' err; then
+			[ "$1" = HIT ] || fail "$2: a damaged entry was used: $(cat err)"
+		else
+			[ "$1" = MISS ] || fail "$2: compiled where the cache holds it: $(cat err)"
+		fi
+	}
+	link MISS l1
+	link HIT l2
+	entry=$(ls cache/q7cc/wrapper/*.o) || fail "no wrapper entry"
+	# The object part edited, its mtime kept.
+	cp "$entry" saved
+	LC_ALL=C sed -i 's/k(Tensor x) -> Tensor/k(Tensor y) -> Tensor/' "$entry"
+	cmp -s saved "$entry" && fail "the edit did not take"
+	touch -r saved "$entry"
+	link MISS l3
+	"$q7cc" --q7-print-schema l3/libk.so 2>&1 | grep -q 'Tensor y' && fail "the planted schema was linked"
+	# The entry replaced by a link to another file: never written through.
+	echo 'export SAFE=1' > victim
+	rm "$entry" && ln -s "$PWD/victim" "$entry"
+	link MISS l4
+	[ "$(cat victim)" = 'export SAFE=1' ] || fail "the link's target was written"
+	[ -f "$entry" ] && [ ! -L "$entry" ] || fail "the link was not replaced by an entry"
+	link HIT l5
+	# A folder writable by others, then one owned by someone else: not used.
+	chmod 0777 cache/q7cc
+	link MISS l6
+	[ "$(grep -c 'not used as a cache' err)" = 1 ] || fail "not one note: $(cat err)"
+	grep -q "cache/q7cc: not used as a cache: .*cache/q7cc: writable by others (mode 0777)" err ||
+		fail "the note: $(cat err)"
+	chmod 0700 cache/q7cc
+	chmod 0777 cache
+	link MISS l7
+	grep -q "/cache: writable by others (mode 0777)" err || fail "a folder above: $(cat err)"
+	chmod 0700 cache
+	link HIT l8
+	# Group write of the user's own group (a user private group, umask
+	# 002) is the user's; of another group it is others'.
+	chmod 0770 cache/q7cc
+	link HIT l8b
+	if chgrp nogroup cache/q7cc 2> /dev/null; then
+		link MISS l8c
+		grep -q "cache/q7cc: writable by others (mode 0770)" err || fail "group: $(cat err)"
+		chgrp "$(id -g)" cache/q7cc
+	fi
+	chmod 0700 cache/q7cc
+	if [ "$(id -u)" = 0 ]; then
+		chown nobody cache/q7cc
+		link MISS l9
+		grep -q "cache/q7cc: owned by uid [0-9]*, not by you" err || fail "owner: $(cat err)"
+	fi
 	;;
 split_link)
 	# gnu --q7-multicore: one relocatable link, then eight ld image links.

@@ -4,15 +4,20 @@ It is loaded privately (RTLD_LOCAL) after torch, so it shares the
 process's libtorch and exports nothing to anyone else. Where q7cc's own
 files live follows from where this package is: <prefix>/lib/python/q7cc/
 torch, both staged in a build (build/stage) and installed."""
+import atexit
 import ctypes
 import ctypes.util
 import json
 import os
+import shutil
 import sys
+import tempfile
 import threading
 import warnings
 
 import torch
+
+from . import _cache
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 PREFIX = os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..", "..", ".."))
@@ -92,8 +97,10 @@ def build_bridge():
     if not os.path.exists(archive):
         raise RuntimeError("q7cc.torch: %s is missing: no bridge for torch %s (q7cc installed "
                            "without its bridge kit?)" % (archive, torch.__version__))
-    d = os.path.join(bridge_cache(), "%s-abi%d" % (torch.__version__, _abi()))
-    os.makedirs(d, exist_ok=True)
+    d = _cache.private_dir(os.path.join(bridge_cache(), "%s-abi%d" % (torch.__version__, _abi())))
+    if d is None:  # not safe to cache in: this process's own folder
+        d = tempfile.mkdtemp(prefix="q7cc-bridge-")
+        atexit.register(shutil.rmtree, d, True)
     out = os.path.join(d, "libq7torch.so")
     src = os.path.join(kit, "src")
     incs, libdir = _build.torch_paths()
@@ -116,21 +123,29 @@ def build_bridge():
     record = out + ".json"
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
     with _build.locked(os.path.join(d, "lock"), d, log):
-        try:
-            with open(record) as f:
-                rec = json.load(f)
-        except (OSError, ValueError):
-            rec = {}
-        if os.path.exists(out) and rec.get("torch") == torch.__version__ and rec.get("key") == key:
+        if cached_bridge(out, record, key):
             return out
         log("q7cc.torch: no prebuilt bridge for torch %s (C++ ABI %d): building one in %s, "
             "once (about a minute)" % (torch.__version__, _abi(), d))
         tmp = "%s.%d.tmp" % (out, os.getpid())
         _build.run_command("building the q7cc.torch bridge", cmd, {out: tmp}, False, log)
         os.replace(tmp, out)
-        _build.write_whole(record, json.dumps({"torch": torch.__version__, "abi": _abi(),
-                                               "key": key}))
+        _cache.write_entry(record, json.dumps({"torch": torch.__version__, "abi": _abi(),
+                                               "key": key, "sha256": _cache.file_sum(out)}).encode())
     return out
+
+
+def cached_bridge(out, record, key):
+    """The bridge at out is the one record names, for this torch and key:
+    the record whole (its checksum), the library a regular file of the
+    user's whose sha256 is the record's."""
+    try:
+        rec = json.loads(_cache.read_entry(record, 1 << 16) or b"{}")
+    except ValueError:
+        return False
+    return isinstance(rec, dict) and rec.get("torch") == torch.__version__ and \
+        rec.get("key") == key and rec.get("sha256") is not None and \
+        rec.get("sha256") == _cache.file_sum(out)
 
 
 def bridge():

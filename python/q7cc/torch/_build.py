@@ -44,10 +44,12 @@ import tempfile
 
 import torch
 
-from . import _bridge
+from . import _bridge, _cache
 from .. import _layout
 
 STATE_DIR = ".q7cc"
+# A larger shape-object entry is a miss (one is a few MiB).
+SHAPE_OBJECT_LIMIT = 256 << 20
 
 
 class BuildError(RuntimeError):
@@ -277,30 +279,43 @@ class ShapeStep(Step):
 
     def fill(self, tmp, verbose, log):
         """The object from the cache (compiled into it first when no
-        process did), and its dependencies, from tmp's preprocessing."""
+        process did, or its entry is damaged), and its dependencies, from
+        tmp's preprocessing. Without a cache (its folder not safe), the
+        compile alone."""
         try:
             with open(tmp + ".i", "rb") as f:
                 text = hashlib.sha256(f.read()).hexdigest()
         finally:
             os.unlink(tmp + ".i")
-        cached = os.path.join(self.cache, digest(self.code_flags, text) + ".o")
-        with locked(cached + ".lock", os.path.basename(self.src), log):
-            if not os.path.exists(cached):
-                ctmp = "%s.%d.tmp" % (cached, os.getpid())
-                if verbose:
-                    log("$ " + shlex.join(self.command))
-                renames = {self.output: ctmp, self.depfile: ctmp + ".d"}
-                try:
-                    run_command(self.what, self.command, renames, verbose, log)
-                finally:
-                    if os.path.exists(ctmp + ".d"):
-                        os.unlink(ctmp + ".d")
-                os.replace(ctmp, cached)
-            elif verbose:
-                log("q7cc.torch: %s: compiled before (%s)" % (os.path.basename(self.src), cached))
-        shutil.copyfile(cached, tmp)
+        if self.cache is None:
+            self.compile(tmp, verbose, log)
+        else:
+            cached = os.path.join(self.cache, digest(self.code_flags, text) + ".o")
+            with locked(cached + ".lock", os.path.basename(self.src), log):
+                obj = _cache.read_entry(cached, SHAPE_OBJECT_LIMIT)
+                if obj is None:
+                    self.compile(tmp, verbose, log)
+                    with open(tmp, "rb") as f:
+                        _cache.write_entry(cached, f.read())
+                else:
+                    if verbose:
+                        log("q7cc.torch: %s: compiled before (%s)" % (
+                            os.path.basename(self.src), cached))
+                    with open(tmp, "wb") as f:
+                        f.write(obj)
         os.replace(tmp, self.output)
         os.replace(tmp + ".d", self.depfile)
+
+    def compile(self, tmp, verbose, log):
+        """The object into tmp (its dependencies are the preprocessing's)."""
+        if verbose:
+            log("$ " + shlex.join(self.command))
+        try:
+            run_command(self.what, self.command, {self.output: tmp, self.depfile: tmp + ".cd"},
+                        verbose, log)
+        finally:
+            if os.path.exists(tmp + ".cd"):
+                os.unlink(tmp + ".cd")
 
 
 def read_depfile(path):
@@ -339,13 +354,12 @@ def digest(*parts):
 def shape_cache():
     """Where shape objects are kept, for every build directory: a shape
     file takes most of a minute to compile against libtorch, and the same
-    one serves both targets."""
+    one serves both targets. None when that folder is not safe (_cache)."""
     d = os.environ.get("Q7CC_TORCH_CACHE")
     if not d:
         cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         d = os.path.join(cache, "q7cc", "torch", "shape-objects")
-    os.makedirs(d, exist_ok=True)
-    return d
+    return _cache.private_dir(d)
 
 
 def compile_steps(kind, sources, make_cmd, tool_key, state, flags, shape=None):

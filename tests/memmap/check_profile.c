@@ -1,0 +1,187 @@
+/* Unit tests of the instruction profile's writers (run/insn_profile.h,
+ * run/flamegraph.h) on profiles no kernel of the suite makes: a stack
+ * 100,000 calls deep (the flame graph recursed once per frame and died
+ * with SIGSEGV; folded lines lost their roots past 4,096 frames, and the
+ * text was gigabytes), and frame names with control bytes, invalid UTF-8,
+ * ';', newlines and markup (docs/robustness.md, "The pictures' readers").
+ * The SVGs are checked with expat: well-formed, the names as they were
+ * escaped. */
+#include <check.h>
+#include <expat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "flamegraph.h"
+#include "insn_profile.h"
+#include "memory_map.h"
+#include "support.h"
+#include "../analysis/run_suite.h"
+
+#define DEEP 100000u
+
+/* core0;op;f;f;...;f (DEEP frames of f), one instruction in each. */
+static void deep_profile(struct q7_prof *p)
+{
+	q7_prof_init(p);
+	unsigned n = q7_prof_child(p, Q7_PROF_ROOT, "core0");
+	n = q7_prof_child(p, n, "op");
+	for (unsigned i = 0; i < DEEP; i++) {
+		n = q7_prof_child(p, n, "f");
+		p->v[n].self = 1;
+	}
+}
+
+/* Every attribute value and text of an SVG, as expat reads them. */
+struct xml {
+	struct q7_strbuf text;
+};
+
+static void XMLCALL on_start(void *u, const XML_Char *el, const XML_Char **attr)
+{
+	struct xml *x = u;
+	(void)el;
+	for (size_t i = 0; attr[i]; i += 2) {
+		q7_sb_add(&x->text, attr[i + 1]);
+		q7_sb_addc(&x->text, '\n');
+	}
+}
+
+static void XMLCALL on_text(void *u, const XML_Char *s, int len)
+{
+	struct xml *x = u;
+	q7_sb_addn(&x->text, s, (size_t)len);
+}
+
+/* The SVG parsed: well-formed, or the test fails with expat's reason. */
+static char *parse_svg(const char *svg)
+{
+	struct xml x = {{0}};
+	XML_Parser xp = XML_ParserCreate("UTF-8");
+	XML_SetUserData(xp, &x);
+	XML_SetStartElementHandler(xp, on_start);
+	XML_SetCharacterDataHandler(xp, on_text);
+	enum XML_Status st = XML_Parse(xp, svg, (int)strlen(svg), 1);
+	ck_assert_msg(st == XML_STATUS_OK, "not well-formed XML: %s at line %lu",
+	              XML_ErrorString(XML_GetErrorCode(xp)),
+	              (unsigned long)XML_GetCurrentLineNumber(xp));
+	XML_ParserFree(xp);
+	return q7_sb_take(&x.text);
+}
+
+START_TEST(a_deep_stack_draws)
+{
+	struct q7_prof p;
+	deep_profile(&p);
+	char *svg = q7_flamegraph_svg(&p, "deep");
+	ck_assert_ptr_nonnull(strstr(svg, "data-name=\"core0\""));
+	ck_assert_ptr_nonnull(strstr(svg, "data-total=\"100000\""));
+	free(svg);
+	q7_prof_free(&p);
+}
+END_TEST
+
+START_TEST(a_deep_stack_folds_with_its_roots)
+{
+	struct q7_prof p;
+	deep_profile(&p);
+	char *text = q7_prof_folded(&p);
+	/* 510 lines up to Q7_PROF_FRAMES frames, then one cut line for the
+	 * rest (all alike), each with its roots. */
+	size_t lines = 0, frames_max = 0;
+	unsigned long long sum = 0;
+	for (char *l = text, *nl; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		ck_assert_ptr_nonnull(nl);
+		*nl = 0;
+		ck_assert_msg(strncmp(l, "core0;op;f", 10) == 0, "line %zu lost its roots", lines + 1);
+		size_t frames = 1;
+		for (char *c = l; *c; c++)
+			frames += *c == ';';
+		frames_max = frames > frames_max ? frames : frames_max;
+		sum += strtoull(strrchr(l, ' ') + 1, NULL, 10);
+		lines++;
+	}
+	ck_assert_uint_eq(sum, DEEP);
+	ck_assert_uint_eq(frames_max, Q7_PROF_FRAMES);
+	ck_assert_uint_eq(lines, Q7_PROF_FRAMES - 2 + 1);
+	free(text);
+	q7_prof_free(&p);
+}
+END_TEST
+
+static const char *const hostile[] = {
+	"esc\x1b[2Jx", "bel\a", "new\nline 99", "semi;colon", "c1\xc2\x85", "bad\xff\xfe",
+	"sur\xed\xa0\x80", "nonchar\xef\xbf\xbe", "<script>alert(1)</script>", "a\"b'c&d]]>",
+};
+
+START_TEST(hostile_names_stay_names)
+{
+	struct q7_prof p;
+	q7_prof_init(&p);
+	unsigned core = q7_prof_child(&p, Q7_PROF_ROOT, "core0");
+	size_t n = sizeof hostile / sizeof *hostile;
+	for (size_t i = 0; i < n; i++)
+		p.v[q7_prof_child(&p, core, hostile[i])].self = 10;
+	char *text = q7_prof_folded(&p);
+	/* One line a name, two frames each, every count 10. */
+	size_t lines = 0;
+	for (char *l = text, *nl; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		*nl = 0;
+		ck_assert_msg(strncmp(l, "core0;", 6) == 0 && !strchr(l + 6, ';'), "%s", l);
+		ck_assert_str_eq(strrchr(l, ' '), " 10");
+		for (const unsigned char *c = (const unsigned char *)l; *c; c++)
+			ck_assert_msg(*c >= 0x20 && *c != 0x7f, "a control byte in %s", l);
+		lines++;
+	}
+	ck_assert_uint_eq(lines, n);
+	free(text);
+	char *svg = q7_flamegraph_svg(&p, "t\x01itle");
+	char *seen = parse_svg(svg);
+	ck_assert_ptr_nonnull(strstr(seen, "esc\\x1b[2Jx"));
+	ck_assert_ptr_nonnull(strstr(seen, "<script>alert(1)</script>"));
+	ck_assert_ptr_nonnull(strstr(seen, "a\"b'c&d]]>"));
+	ck_assert_ptr_nonnull(strstr(seen, "bad\\xff\\xfe"));
+	ck_assert_ptr_nonnull(strstr(seen, "sur\\xed\\xa0\\x80"));
+	free(seen);
+	free(svg);
+	q7_prof_free(&p);
+}
+END_TEST
+
+START_TEST(hostile_section_names_stay_names)
+{
+	struct q7_map_section sec[sizeof hostile / sizeof *hostile];
+	size_t n = sizeof hostile / sizeof *hostile;
+	for (size_t i = 0; i < n; i++)
+		sec[i] = (struct q7_map_section){(char *)hostile[i], 0x84000000u + 64 * (uint32_t)i, 64};
+	struct q7_core_map m = {.image = (char *)"img\x1b]0;x\a.so", .core = -1, .base = 0x84000000u,
+	                        .size = 32u << 20, .sec = sec, .nsec = n,
+	                        .image_end = 0x84000000u + 64 * n, .stack = 4196,
+	                        .stack_op = (char *)"op\x1b[1m"};
+	char *svg = q7_memory_map_svg(&m, 1, "map of img\x1b.so");
+	char *seen = parse_svg(svg);
+	ck_assert_ptr_nonnull(strstr(seen, "<script>alert(1)</script>"));
+	free(seen);
+	free(svg);
+	char *text = q7_memory_map_text(&m, 1);
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+		ck_assert_msg(*c >= 0x20 || *c == '\n', "a control byte in the map: %s", text);
+	ck_assert_ptr_nonnull(strstr(text, "img\\x1b]0;x\\x07.so"));
+	free(text);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("profile");
+	TCase *tc = tcase_create("writers");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, a_deep_stack_draws);
+	tcase_add_test(tc, a_deep_stack_folds_with_its_roots);
+	tcase_add_test(tc, hostile_names_stay_names);
+	tcase_add_test(tc, hostile_section_names_stay_names);
+	suite_add_tcase(s, tc);
+	return run_suite(s, true); /* forked: a crash is a failure, not the end */
+}

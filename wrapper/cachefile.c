@@ -1,0 +1,202 @@
+/* The cache folder and its entries (cachefile.h). */
+#include "bytes.h"
+#include "cachefile.h"
+#include "support.h"
+#include "tempfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* "\n#sum " and two FNV-1a 64 of the contents in hex, then "\n". */
+#define SUM_TAG "\n#sum "
+#define SUM_LEN (sizeof SUM_TAG - 1 + 32 + 1)
+
+static void sum_text(const void *buf, size_t len, char out[SUM_LEN + 1])
+{
+	uint64_t h1 = q7_fnv1a64(Q7_FNV64_BASIS, buf, len);
+	uint64_t h2 = q7_fnv1a64(0x6c62272e07bb0142ull, buf, len);
+	snprintf(out, SUM_LEN + 1, "%s%016llx%016llx\n", SUM_TAG, (unsigned long long)h1,
+	         (unsigned long long)h2);
+}
+
+/* Others may write it: all users, or a group that is not the user's own
+ * (a user private group, Debian's default with umask 002, is the user). */
+static bool others_write(const struct stat *st)
+{
+	return (st->st_mode & 002) || ((st->st_mode & 020) && st->st_gid != getegid());
+}
+
+/* Why the folder path (st: its lstat) cannot hold the cache, or NULL.
+ * leaf: the cache folder itself, else a folder above it. */
+static const char *unsafe(const struct stat *st, bool leaf, char *why, size_t size)
+{
+	uid_t me = geteuid();
+	if (!S_ISDIR(st->st_mode))
+		return leaf ? "not a folder (a link?)" : NULL;
+	if (st->st_uid != me && (leaf || st->st_uid != 0)) {
+		snprintf(why, size, "owned by uid %u, not by you (uid %u)", (unsigned)st->st_uid,
+		         (unsigned)me);
+		return why;
+	}
+	if (others_write(st) && (leaf || !(st->st_mode & S_ISVTX))) {
+		snprintf(why, size, "writable by others (mode %04o)", (unsigned)(st->st_mode & 07777));
+		return why;
+	}
+	return NULL;
+}
+
+/* mkdir -p with mode 0700 for the folders it makes; errors are found by
+ * the check that follows. */
+static void mkdirs(const char *dir)
+{
+	char *d = q7_xstrdup(dir);
+	for (char *s = d + 1; *s; s++) {
+		if (*s == '/') {
+			*s = '\0';
+			mkdir(d, 0700);
+			*s = '/';
+		}
+	}
+	mkdir(d, 0700);
+	free(d);
+}
+
+/* NULL when dir and every folder above it are safe; else the folder and
+ * the reason, for the note. */
+static char *check_tree(const char *dir)
+{
+	struct stat st;
+	char why[96];
+	const char *w;
+	if (lstat(dir, &st) != 0)
+		return NULL; /* cannot be made: silent, as an unwritable cache */
+	if ((w = unsafe(&st, true, why, sizeof why)))
+		return q7_xasprintf("%s: %s", dir, w);
+	char *parent = q7_path_dirname(dir);
+	char *real = realpath(parent, NULL);
+	free(parent);
+	char *msg = NULL;
+	for (char *p = real; p && !msg;) {
+		if (lstat(p, &st) == 0 && (w = unsafe(&st, false, why, sizeof why)))
+			msg = q7_xasprintf("%s: %s", p, w);
+		char *slash = strrchr(p, '/');
+		if (!slash || slash == p) {
+			if (!msg && strcmp(p, "/") != 0 && lstat("/", &st) == 0 &&
+			    (w = unsafe(&st, false, why, sizeof why)))
+				msg = q7_xasprintf("/: %s", w);
+			break;
+		}
+		*slash = '\0';
+	}
+	free(real);
+	return msg;
+}
+
+char *q7_cache_dir(const char *sub)
+{
+	static bool noted;
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char *root;
+	if (xdg && *xdg == '/')
+		root = q7_xasprintf("%s/q7cc", xdg);
+	else if (home && *home == '/')
+		root = q7_xasprintf("%s/.cache/q7cc", home);
+	else
+		return NULL;
+	char *dir = *sub ? q7_path_join(root, sub) : q7_xstrdup(root);
+	mkdirs(dir);
+	struct stat st;
+	char why[96];
+	const char *w;
+	char *bad = check_tree(root);
+	if (!bad && *sub && lstat(dir, &st) == 0 && (w = unsafe(&st, true, why, sizeof why)))
+		bad = q7_xasprintf("%s: %s", dir, w);
+	if (!bad && (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+		free(root);
+		free(dir);
+		return NULL;
+	}
+	if (bad) {
+		if (!noted)
+			q7_note("%s: not used as a cache: %s (make it yours and 0700, or set "
+			        "XDG_CACHE_HOME to a folder of yours)", root, bad);
+		noted = true;
+		free(bad);
+		free(root);
+		free(dir);
+		return NULL;
+	}
+	free(root);
+	return dir;
+}
+
+char *q7_cache_read(const char *path, size_t max, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	char *buf = NULL;
+	size_t n = 0;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    others_write(&st) || st.st_size < (off_t)SUM_LEN || (uint64_t)st.st_size > max + SUM_LEN)
+		goto miss;
+	buf = q7_xmalloc((size_t)st.st_size + 1);
+	while (n < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			goto miss; /* shrank, or an error */
+		n += (size_t)r;
+	}
+	char sum[SUM_LEN + 1];
+	n -= SUM_LEN;
+	sum_text(buf, n, sum);
+	if (memcmp(buf + n, sum, SUM_LEN) != 0)
+		goto miss;
+	buf[n] = '\0';
+	close(fd);
+	if (len)
+		*len = n;
+	return buf;
+miss:
+	free(buf);
+	close(fd);
+	return NULL;
+}
+
+int q7_cache_write(const char *path, const void *buf, size_t len)
+{
+	char *dir = q7_path_dirname(path);
+	char *tmp = q7_xasprintf("%s/.entry.XXXXXX", dir);
+	free(dir);
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		free(tmp);
+		return -1;
+	}
+	q7_temp_register(tmp);
+	char sum[SUM_LEN + 1];
+	sum_text(buf, len, sum);
+	FILE *f = fdopen(fd, "wb");
+	int rc = f && fwrite(buf, 1, len, f) == len && fwrite(sum, 1, SUM_LEN, f) == SUM_LEN ? 0 : -1;
+	if (f ? fclose(f) != 0 : close(fd) != 0)
+		rc = -1;
+	/* rename replaces a link at path; the file it named is untouched. */
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -1;
+	if (rc != 0)
+		unlink(tmp);
+	q7_temp_forget(tmp);
+	free(tmp);
+	return rc;
+}

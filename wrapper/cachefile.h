@@ -1,0 +1,35 @@
+/* wrapper/cachefile: q7cc's per-user cache folder and the files in it,
+ * trusted only as far as ccache trusts its own.
+ *
+ * Owns: finding the folder ($XDG_CACHE_HOME/q7cc, else ~/.cache/q7cc),
+ * creating it 0700, and refusing it (one note, then no cache: only the
+ * work costs more) when it or a folder above it is not safe: the cache
+ * folder must be the user's and writable by nobody else, and each folder
+ * above it the user's or root's and writable by others only if sticky
+ * (/tmp), so nobody else can put entries in or swap the folder ("others":
+ * all users, or a group other than the user's own). Entries
+ * are opened without following links (a link is a miss, never a way to
+ * read or write another file), must be regular files of the user within
+ * a size bound, and end with a checksum of their contents: a damaged or
+ * edited entry is a miss. They are written to a temporary in the folder
+ * and renamed over the entry (a link there is replaced, not written
+ * through). docs/robustness.md, "Caches". */
+#ifndef Q7_CACHEFILE_H
+#define Q7_CACHEFILE_H
+
+#include <stddef.h>
+
+/* The checked cache folder's subfolder sub ("" for the folder itself),
+ * created 0700; NULL when there is no home, it cannot be made, or it is
+ * not safe (then one note per process says why). */
+char *q7_cache_dir(const char *sub);
+/* The contents of entry path without its checksum (NUL-terminated), or
+ * NULL for a miss: absent, a link, not a regular file of the user's,
+ * larger than max, or a checksum that does not match. */
+char *q7_cache_read(const char *path, size_t max, size_t *len);
+/* Writes buf and its checksum to path (in a folder q7_cache_dir gave),
+ * whole or not at all. 0, or -1 (a cache that cannot be written costs
+ * only the next run's work). */
+int q7_cache_write(const char *path, const void *buf, size_t len);
+
+#endif
