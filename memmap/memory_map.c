@@ -303,114 +303,324 @@ char *q7_memory_map_text(const struct q7_core_map *maps, size_t n)
 	return q7_sb_take(&b);
 }
 
-/* Labels of boxes too thin to hold them: stacked in the free space above
- * the image, each with a line to its box. */
-struct callouts {
-	double next_y; /* where the next one goes (upwards) */
+
+/* The picture: per core, its SRAM window to scale on the left and, on
+ * the right, the image and the stack enlarged (one scale for both, the
+ * free space between them cut out), each section and the stack named in
+ * a column beside them, the names pushed apart so that none overlaps
+ * another; whether it fits and what is free as the heading. The cores
+ * wrap to rows that fit a 1400-pixel screen. Widths are counted in
+ * characters of the 11 px monospace font (DejaVu Sans Mono: 6.62 px). */
+#define CH 6.7          /* px a character at 11 px */
+#define CH_HEAD 8.0     /* at 13 px */
+#define LINE 14.0       /* a name's height in the column */
+#define SCREEN 1400.0
+#define NAME_MAX 30u    /* characters of a name; its tooltip has it all */
+#define WIN_W 72.0      /* the window's bar ("0x84000000" under it) */
+#define ZOOM_GAP 36.0
+#define ZOOM_W 56.0
+#define NAME_GAP 18.0
+#define CUT_H 22.0      /* the free space cut out of the enlarged bar */
+#define HEAD_H 64.0     /* the core's name, what is free and used, the top address */
+#define FOOT_H 32.0     /* the base address, the scale */
+#define BAR_H 256.0     /* at least */
+
+/* s as shown (control bytes as \xNN), cut to NAME_MAX characters, with
+ * " size" after it; chars: its characters. */
+static char *name_text(const char *s, uint32_t size, size_t *chars)
+{
+	struct q7_strbuf b = {0};
+	q7_sb_add_shown(&b, s, false);
+	size_t n = 0, cut = b.len;
+	for (size_t i = 0; i < b.len; i++)
+		if (((unsigned char)b.s[i] & 0xc0) != 0x80 && ++n == NAME_MAX - 2)
+			cut = i;
+	if (n > NAME_MAX) {
+		b.len = cut;
+		b.s[cut] = 0;
+		q7_sb_add(&b, "..");
+		n = NAME_MAX;
+	}
+	q7_sb_addf(&b, " %" PRIu32, size);
+	n += (size_t)snprintf(NULL, 0, " %" PRIu32, size);
+	*chars = n;
+	return q7_sb_take(&b);
+}
+
+/* A section or the stack: its box in the enlarged bar and its name. */
+struct part {
+	const char *name;
+	uint32_t addr, size;
+	const char *fill;
+	double y0, h; /* the box */
+	double want, y; /* the name's baseline: by its box, then pushed */
 };
 
-/* One box of a column: [addr, addr + size) of the window, to scale (at
- * least half a pixel high, so a small section still shows and is named). */
-static void box(struct q7_strbuf *b, double x, double w, double top, double scale,
-                const struct q7_core_map *m, uint32_t addr, uint32_t size, const char *fill,
-                const char *label, struct callouts *co)
+/* Names at their boxes' middles, then pushed apart (LINE between
+ * baselines) and into [lo, hi], in order from the top. n * LINE fits. */
+static void spread(struct part *v, size_t n, double lo, double hi)
 {
-	/* The part inside the window (an image that overflows it is drawn
-	 * up to its top; the text says by how much). */
-	double end = (double)m->base + m->size, hi = (double)addr + size;
-	double y0 = top + (end - (hi < end ? hi : end)) * scale;
-	double h = ((hi < end ? hi : end) - (addr > m->base ? (double)addr : m->base)) * scale;
-	if (h < 0)
-		h = 0;
-	q7_sb_addf(b, "<g><title>");
-	q7_sb_add_xml(b, label);
-	q7_sb_addf(b, ": 0x%08" PRIx32 ", %" PRIu32 " bytes</title>", addr, size);
-	q7_sb_addf(b, "<rect x=\"%.1f\" y=\"%.2f\" width=\"%.1f\" height=\"%.2f\" fill=\"%s\" "
-	           "stroke=\"#333\" stroke-width=\"0.5\"/>", x, y0, w, h < 0.5 ? 0.5 : h, fill);
-	if (h >= 11) {
-		q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.2f\">", x + 4, y0 + (h < 24 ? h / 2 + 4 : 14));
-		q7_sb_add_xml(b, label);
-		q7_sb_addf(b, " %" PRIu32 "</text>", size);
-	} else if (co) {
-		double ty = co->next_y;
-		co->next_y -= 13;
-		q7_sb_addf(b, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#888\" "
-		           "stroke-width=\"0.5\"/>", x + w - 2, y0 + h / 2, x + w - 30, ty - 4);
-		q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.2f\">", x + 4, ty);
-		q7_sb_add_xml(b, label);
-		q7_sb_addf(b, " %" PRIu32 "</text>", size);
+	for (size_t i = 0; i < n; i++) {
+		double y = v[i].want < lo ? lo : v[i].want;
+		v[i].y = i && y < v[i - 1].y + LINE ? v[i - 1].y + LINE : y;
 	}
+	for (size_t i = n; i-- > 0;) {
+		double cap = i + 1 < n ? v[i + 1].y - LINE : hi;
+		if (v[i].y > cap)
+			v[i].y = cap;
+	}
+}
+
+static void box_title(struct q7_strbuf *b, const char *cls, const char *name, uint32_t addr,
+                      uint64_t size)
+{
+	q7_sb_addf(b, "<g class=\"%s\"><title>", cls);
+	q7_sb_add_xml(b, name);
+	q7_sb_addf(b, ": 0x%08" PRIx32 ", %" PRIu64 " bytes</title>", addr, size);
+}
+
+static void rect(struct q7_strbuf *b, double x, double y, double w, double h, const char *fill)
+{
+	q7_sb_addf(b, "<rect x=\"%.1f\" y=\"%.2f\" width=\"%.1f\" height=\"%.2f\" fill=\"%s\" "
+	           "stroke=\"#333\" stroke-width=\"0.5\"/>", x, y, w, h < 0.5 ? 0.5 : h, fill);
+}
+
+static void dashed(struct q7_strbuf *b, double x1, double y1, double x2, double y2)
+{
+	q7_sb_addf(b, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#999\" "
+	           "stroke-width=\"0.7\" stroke-dasharray=\"3,3\"/>\n", x1, y1, x2, y2);
+}
+
+static const char *const fills[] = {"rgb(230,140,60)", "rgb(240,190,80)", "rgb(120,170,230)",
+                                    "rgb(160,210,140)", "rgb(200,160,220)"};
+#define STACK_FILL "rgb(240,120,120)"
+
+/* The parts of m drawn enlarged, from the top: the stack, then the
+ * sections from the highest. */
+static struct part *parts_of(const struct q7_core_map *m, size_t *n)
+{
+	struct part *v = q7_xcalloc(m->nsec + 1, sizeof *v);
+	size_t k = 0;
+	if (m->stack)
+		v[k++] = (struct part){.name = "stack", .addr = m->base + m->size - m->stack,
+		                       .size = m->stack, .fill = STACK_FILL};
+	for (size_t i = m->nsec; i-- > 0;)
+		v[k++] = (struct part){.name = m->sec[i].name, .addr = m->sec[i].addr,
+		                       .size = m->sec[i].size, .fill = fills[i % 5]};
+	*n = k;
+	return v;
+}
+
+/* The widest name of m, in characters. */
+static size_t name_chars(const struct q7_core_map *m)
+{
+	size_t n, best = 0;
+	struct part *v = parts_of(m, &n);
+	for (size_t i = 0; i < n; i++) {
+		size_t k;
+		char *t = name_text(i == 0 && m->stack && m->stack_op ? m->stack_op : v[i].name,
+		                    v[i].size, &k);
+		free(t);
+		k += i == 0 && m->stack ? strlen("stack ()") : 0;
+		best = k > best ? k : best;
+	}
+	free(v);
+	return best;
+}
+
+/* One core at (x, y): the heading, the window to scale, the enlarged
+ * image and stack, their names. */
+static void core_column(struct q7_strbuf *b, const struct q7_core_map *m, double x, double y,
+                        double bar_h)
+{
+	char who[32];
+	int64_t fr = q7_core_map_free_bytes(m);
+	uint64_t used = m->image_end - m->base;
+	q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\" style=\"font-size:13px;font-weight:bold\">%s</text>\n",
+	           x, y + 14, q7_core_map_who(m, who, sizeof who));
+	struct q7_strbuf t = {0};
+	if (fr >= 0) {
+		q7_sb_add(&t, "free ");
+		human(&t, (uint64_t)fr);
+		q7_sb_addf(&t, " (%.1f%%)", 100.0 * (double)fr / m->size);
+	} else {
+		q7_sb_addf(&t, "OVER by %" PRId64 " B", -fr);
+	}
+	q7_sb_addf(b, "<text class=\"free\" x=\"%.1f\" y=\"%.1f\" style=\"font-size:13px\">%s</text>\n",
+	           x, y + 31, t.s);
+	q7_sb_free(&t);
+	q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\">image %" PRIu64 " B, stack %" PRIu32 " B</text>\n",
+	           x, y + 46, used, m->stack);
+	double top = y + HEAD_H, bottom = top + bar_h;
+	/* The window, to scale: the image from the base, the stack at the top. */
+	double s = bar_h / (double)m->size, end = (double)m->base + m->size;
+	q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\">0x%08" PRIx32 "</text>\n", x, top - 4,
+	           (uint32_t)(m->base + (uint64_t)m->size));
+	q7_sb_addf(b, "<rect class=\"window\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+	           "fill=\"#fff\" stroke=\"#333\"/>\n", x, top, WIN_W, bar_h);
+	double img_hi = (double)m->image_end < end ? (double)m->image_end : end;
+	double img_top = bottom - (img_hi - m->base) * s;
+	box_title(b, "win", "image", m->base, used);
+	rect(b, x, img_top, WIN_W, (img_hi - m->base) * s, fills[0]);
 	q7_sb_add(b, "</g>\n");
+	double st_bottom = top + m->stack * s;
+	if (m->stack) {
+		box_title(b, "win", "stack", m->base + m->size - m->stack, m->stack);
+		rect(b, x, top, WIN_W, m->stack * s, STACK_FILL);
+		q7_sb_add(b, "</g>\n");
+	}
+	if (fr > 0) {
+		box_title(b, "win", "free", (uint32_t)m->image_end, (uint64_t)fr);
+		double h = (double)fr * s, y0 = st_bottom;
+		rect(b, x, y0, WIN_W, h, "#ffffff");
+		if (h >= 36) {
+			struct q7_strbuf f = {0};
+			human(&f, (uint64_t)fr);
+			q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">free</text>"
+			           "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
+			           x + WIN_W / 2, y0 + h / 2 - 2, x + WIN_W / 2, y0 + h / 2 + 12, f.s);
+			q7_sb_free(&f);
+		}
+		q7_sb_add(b, "</g>\n");
+	}
+	q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\">0x%08" PRIx32 "</text>\n", x, bottom + 14, m->base);
+	q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\">to scale</text>\n", x, bottom + 28);
+	/* Enlarged: the image at the bottom and the stack at the top, at one
+	 * scale, the free space between them cut out. */
+	double zx = x + WIN_W + ZOOM_GAP, z_used = (double)used + m->stack;
+	double z = z_used > 0 ? (bar_h - (m->stack ? CUT_H : 0)) / z_used : 0;
+	if (z < s)
+		z = s;
+	size_t n;
+	struct part *v = parts_of(m, &n);
+	double zimg_top = bottom - (double)used * z, zst_bottom = top + m->stack * z;
+	for (size_t i = 0; i < n; i++) {
+		if (m->stack && i == 0) {
+			v[i].y0 = top;
+		} else {
+			double hi = (double)v[i].addr + v[i].size - m->base;
+			v[i].y0 = bottom - hi * z;
+		}
+		v[i].h = v[i].size * z;
+		v[i].want = v[i].y0 + v[i].h / 2 + 4;
+	}
+	/* The cut, and lines from the window's parts to their enlargements. */
+	dashed(b, x + WIN_W, img_top, zx, zimg_top);
+	dashed(b, x + WIN_W, bottom, zx, bottom);
+	if (m->stack) {
+		dashed(b, x + WIN_W, top, zx, top);
+		dashed(b, x + WIN_W, st_bottom, zx, zst_bottom);
+		double cy = (zst_bottom + zimg_top) / 2;
+		q7_sb_addf(b, "<path d=\"M%.1f %.1f l7 -4 l7 8 l7 -8 l7 8 l7 -8 l7 8 l7 -8 l7 4\" "
+		           "fill=\"none\" stroke=\"#333\" stroke-width=\"0.7\"/>\n", zx, cy);
+	}
+	double nx = zx + ZOOM_W + NAME_GAP;
+	spread(v, n, top + 10, bottom);
+	for (size_t i = 0; i < n; i++) {
+		bool stack = m->stack && i == 0;
+		char *label = stack && m->stack_op
+		                      ? q7_xasprintf("stack (%s)", m->stack_op) : q7_xstrdup(v[i].name);
+		box_title(b, "zoom", label, v[i].addr, v[i].size);
+		rect(b, zx, v[i].y0, ZOOM_W, v[i].h, v[i].fill);
+		q7_sb_addf(b, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#777\" "
+		           "stroke-width=\"0.6\"/>", zx + ZOOM_W, v[i].y0 + v[i].h / 2, nx - 3,
+		           v[i].y - 4);
+		size_t k;
+		char *shown = stack ? NULL : name_text(v[i].name, v[i].size, &k);
+		if (stack) {
+			char *op = name_text(m->stack_op ? m->stack_op : "", v[i].size, &k);
+			char *sp = strrchr(op, ' ');
+			*sp = 0;
+			shown = q7_xasprintf("stack (%s) %s", op, sp + 1);
+			free(op);
+		}
+		q7_sb_addf(b, "<text class=\"name\" x=\"%.1f\" y=\"%.2f\">", nx, v[i].y);
+		q7_sb_add_xml(b, shown);
+		q7_sb_add(b, "</text></g>\n");
+		free(shown);
+		free(label);
+	}
+	free(v);
+	q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\">0x%08" PRIx32 "</text>\n", zx, bottom + 14, m->base);
+	q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\">enlarged %.0fx</text>\n", zx, bottom + 28, z / s);
 }
 
 char *q7_memory_map_svg(const struct q7_core_map *maps, size_t n, const char *title)
 {
-	const double colw = 170, gap = 40, left = 90, top = 70, height = 640;
-	double width = left + (double)n * (colw + gap) + 20;
+	/* One size for every column: the widest names, the most parts. */
+	size_t chars = 0, parts = 0;
+	for (size_t c = 0; c < n; c++) {
+		size_t k = name_chars(&maps[c]);
+		chars = k > chars ? k : chars;
+		parts = maps[c].nsec + 1 > parts ? maps[c].nsec + 1 : parts;
+	}
+	double colw = WIN_W + ZOOM_GAP + ZOOM_W + NAME_GAP + (double)chars * CH + 16;
+	if (colw < 30 * CH)
+		colw = 30 * CH; /* the heading's lines */
+	double bar_h = (double)parts * LINE + 20 > BAR_H ? (double)parts * LINE + 20 : BAR_H;
+	size_t per_row = (size_t)((SCREEN - 20) / colw);
+	per_row = per_row < 1 ? 1 : per_row > n ? (n ? n : 1) : per_row;
+	size_t rows = n ? (n + per_row - 1) / per_row : 0;
+	/* The heading: does every core fit, and the least that is free. */
+	struct q7_strbuf head = {0};
+	size_t worst = 0;
+	for (size_t c = 1; c < n; c++)
+		if (q7_core_map_free_bytes(&maps[c]) < q7_core_map_free_bytes(&maps[worst]))
+			worst = c;
+	char who[32];
+	if (n) {
+		const struct q7_core_map *m = &maps[worst];
+		int64_t fr = q7_core_map_free_bytes(m);
+		q7_core_map_who(m, who, sizeof who);
+		if (fr >= 0) {
+			q7_sb_addf(&head, "Fits: %s%s uses %" PRIu64 " B of ", n > 1 ? "the fullest, " : "",
+			           who, m->image_end - m->base + m->stack);
+			human(&head, m->size);
+			q7_sb_add(&head, "; ");
+			human(&head, (uint64_t)fr);
+			q7_sb_addf(&head, " free (%.1f%%)", 100.0 * (double)fr / m->size);
+		} else {
+			q7_sb_addf(&head, "Does not fit: %s is over by %" PRId64 " B", who, -fr);
+		}
+	}
+	static const char *const caption[] = {
+		"Each core: its SRAM window to scale (base at the bottom),",
+		"then the image and the stack enlarged, every section named.",
+		"The heap arena and its 16 KiB TCM pool are the call's, outside the window.",
+	};
+	size_t ncap = sizeof caption / sizeof *caption;
+	double width = 20 + (double)per_row * colw;
+	double text_w = 20 + (double)strlen(caption[ncap - 1]) * CH;
+	struct q7_strbuf shown_title = {0};
+	q7_sb_add_shown(&shown_title, title, false);
+	double tw = 20 + (double)(shown_title.len < 200 ? shown_title.len : 200) * CH_HEAD * 1.1;
+	double hw = 20 + (double)(head.len) * CH_HEAD;
+	q7_sb_free(&shown_title);
+	width = width < text_w ? text_w : width;
+	width = width < tw ? tw : width;
+	width = width < hw ? hw : width;
+	double body = 76 + LINE * (double)ncap;
+	double rowh = HEAD_H + bar_h + FOOT_H + 10;
+	double height = body + (double)rows * rowh;
 	struct q7_strbuf b = {0};
 	q7_sb_addf(&b, "<?xml version=\"1.0\" standalone=\"no\"?>\n<svg version=\"1.1\" "
 	           "xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-	           "viewBox=\"0 0 %.0f %.0f\">\n", width, top + height + 90, width, top + height + 90);
-	q7_sb_add(&b, "<style>text { font-family: monospace; font-size: 11px; }</style>\n");
-	q7_sb_addf(&b, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#fafafa\"/>\n", width,
-	           top + height + 90);
-	q7_sb_addf(&b, "<text x=\"%.0f\" y=\"22\" text-anchor=\"middle\" style=\"font-size:14px\">",
-	           width / 2);
+	           "viewBox=\"0 0 %.0f %.0f\">\n", width, height, width, height);
+	q7_sb_add(&b, "<style>text { font-family: 'DejaVu Sans Mono', monospace; font-size: 11px; }"
+	          "</style>\n");
+	q7_sb_addf(&b, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#fafafa\"/>\n", width, height);
+	q7_sb_add(&b, "<text x=\"10\" y=\"22\" style=\"font-size:14px\">");
 	q7_sb_add_xml(&b, title);
-	q7_sb_add(&b, "</text>\n<text x=\"10\" y=\"42\">Each column: one core's SRAM window to scale "
-	          "(base at the bottom). The heap arena and its 16 KiB TCM pool are the call's, "
-	          "outside the window.</text>\n");
-	static const char *const fills[] = {"rgb(230,140,60)", "rgb(240,190,80)", "rgb(120,170,230)",
-	                                    "rgb(160,210,140)", "rgb(200,160,220)"};
-	char who[32];
-	for (size_t c = 0; c < n; c++) {
-		const struct q7_core_map *m = &maps[c];
-		double x = left + (double)c * (colw + gap);
-		double scale = height / (double)m->size;
-		q7_sb_addf(&b, "<text x=\"%.1f\" y=\"%.0f\" style=\"font-size:13px\">%s</text>\n", x,
-		           top - 8, q7_core_map_who(m, who, sizeof who));
-		int64_t fr = q7_core_map_free_bytes(m);
-		q7_sb_addf(&b, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"%.0f\" fill=\"#fff\" "
-		           "stroke=\"#333\"/>\n", x, top, colw, height);
-		if (fr > 0)
-			box(&b, x, colw, top, scale, m, (uint32_t)m->image_end, (uint32_t)fr, "#ffffff",
-			    "free", NULL);
-		double image_top = (double)m->base + m->size - (double)m->image_end;
-		struct callouts co = {top + (image_top > 0 ? image_top : 0) * scale - 16};
-		if (fr > 0 && co.next_y > top + (height - (double)fr * scale) + 200)
-			co.next_y = top + height - (double)(m->image_end - m->base) * scale - 16;
-		for (size_t i = 0; i < m->nsec; i++)
-			box(&b, x, colw, top, scale, m, m->sec[i].addr, m->sec[i].size, fills[i % 5],
-			    m->sec[i].name, &co);
-		if (m->stack) {
-			char *label = q7_xasprintf("stack (%s)", m->stack_op ? m->stack_op : "");
-			box(&b, x, colw, top, scale, m, m->base + m->size - m->stack, m->stack,
-			    "rgb(240,120,120)", label, &co);
-			free(label);
-		}
-		struct q7_strbuf f = {0};
-		if (fr >= 0)
-			human(&f, (uint64_t)fr);
-		q7_sb_addf(&b, "<text x=\"%.1f\" y=\"%.0f\">0x%08" PRIx32 "</text>\n", x, top + height + 14,
-		           m->base);
-		q7_sb_addf(&b, "<text x=\"%.1f\" y=\"%.0f\">image %" PRIu64 " B, %s %s</text>\n", x,
-		           top + height + 30, m->image_end - m->base, fr >= 0 ? "free" : "OVER by",
-		           fr >= 0 ? f.s : "");
-		if (fr < 0)
-			q7_sb_addf(&b, "<text x=\"%.1f\" y=\"%.0f\">%" PRId64 " bytes</text>\n", x,
-			           top + height + 46, -fr);
-		q7_sb_free(&f);
-	}
-	/* The address scale of the first column. */
-	if (n) {
-		const struct q7_core_map *m = &maps[0];
-		for (int k = 0; k <= 4; k++) {
-			uint32_t a = m->base + (uint32_t)((uint64_t)m->size * (uint64_t)k / 4);
-			q7_sb_addf(&b, "<text x=\"8\" y=\"%.0f\">0x%08" PRIx32 "</text>\n",
-			           top + height - height * k / 4 + 4, a);
-		}
-	}
+	q7_sb_add(&b, "</text>\n<text id=\"verdict\" x=\"10\" y=\"44\" style=\"font-size:13px;"
+	          "font-weight:bold\">");
+	q7_sb_add_xml(&b, head.s ? head.s : "");
+	q7_sb_add(&b, "</text>\n");
+	q7_sb_free(&head);
+	for (size_t i = 0; i < ncap; i++)
+		q7_sb_addf(&b, "<text x=\"10\" y=\"%.0f\">%s</text>\n", 64 + LINE * (double)i, caption[i]);
+	for (size_t c = 0; c < n; c++)
+		core_column(&b, &maps[c], 10 + (double)(c % per_row) * colw,
+		            body + (double)(c / per_row) * rowh, bar_h);
 	q7_sb_add(&b, "</svg>\n");
 	return q7_sb_take(&b);
 }
-

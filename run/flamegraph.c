@@ -13,7 +13,12 @@
 
 #define WIDTH 1200.0
 #define PAD 10.0
-#define ROW 17.0
+#define ROW 17.0   /* at least; up to ROW_MAX in a shallow graph */
+#define ROW_MAX 24.0
+#define ASPECT (900.0 / 1400.0) /* a laptop's window, which the picture fills */
+#define FONT 12.0  /* a frame's name, down to FONT_MIN where it is short of room */
+#define FONT_MIN 10.0
+#define EM 0.61    /* a character's advance in ems (DejaVu Sans Mono: 0.602) */
 #define TOP 60.0   /* title, legend and search above the graph */
 #define BOTTOM 30.0 /* the details line */
 #define MIN_WIDTH 0.1
@@ -33,7 +38,7 @@ const char *q7_frame_kind(const char *name, unsigned depth, bool in_kernel)
 		return "root";
 	if (strncmp(name, "q7boot", 6) == 0 || strncmp(name, "boot_", 5) == 0)
 		return "boot";
-	if (strncmp(name, "__", 2) == 0)
+	if (strncmp(name, "__", 2) == 0 || strncmp(name, "sf_", 3) == 0)
 		return "soft-float";
 	if (!in_kernel)
 		return "runtime";
@@ -76,6 +81,7 @@ struct layout {
 	struct q7_prof *p;
 	struct q7_strbuf *b;
 	double scale; /* pixels per instruction */
+	double row;   /* a frame's height */
 	uint64_t total;
 	unsigned max_depth;
 	double height;
@@ -107,12 +113,80 @@ static size_t sorted_children(const struct q7_prof *p, unsigned n, unsigned **ou
 	return k;
 }
 
+/* Characters of s as shown (its escapes included). */
+static size_t shown_chars(const char *s, size_t *bytes)
+{
+	struct q7_strbuf b = {0};
+	q7_sb_add_shown(&b, s, false);
+	size_t n = 0;
+	for (size_t i = 0; i < b.len; i++)
+		n += ((unsigned char)b.s[i] & 0xc0) != 0x80;
+	if (bytes)
+		*bytes = b.len;
+	q7_sb_free(&b);
+	return n;
+}
+
+/* name without its qualifiers: what follows the last "::" outside
+ * brackets ("(anonymous namespace)::run_guarded": "run_guarded"). */
+static const char *unqualified(const char *name)
+{
+	const char *last = name;
+	int depth = 0;
+	for (const char *c = name; *c; c++) {
+		depth += (*c == '(' || *c == '<') - (*c == ')' || *c == '>');
+		if (depth == 0 && c[0] == ':' && c[1] == ':')
+			last = c + 2;
+	}
+	return *last ? last : name;
+}
+
+/* The text of a frame's name in room px, and its *font: the whole name
+ * at the largest size that holds it, else the unqualified one, else the
+ * name cut with "..". NULL: no room for three characters. Raw bytes: the
+ * caller escapes them; a cut never splits a character. */
+static char *fitted_name(const char *name, double room, double *font)
+{
+	const char *forms[] = {name, unqualified(name)};
+	for (size_t f = 0; f < 2; f++) {
+		size_t n = shown_chars(forms[f], NULL);
+		for (double px = FONT; px >= FONT_MIN; px -= 1)
+			if ((double)n * px * EM <= room) {
+				*font = px;
+				return q7_xstrdup(forms[f]);
+			}
+	}
+	*font = FONT_MIN;
+	size_t fit = (size_t)(room / (FONT_MIN * EM));
+	if (fit < 3)
+		return NULL;
+	/* The longest start of the unqualified name whose shown form leaves
+	 * room for "..". */
+	const char *u = forms[1];
+	size_t len = strlen(u), cut = 0;
+	for (size_t i = 1; i <= len; i++) {
+		if (i < len && ((unsigned char)u[i] & 0xc0) == 0x80)
+			continue;
+		char *t = q7_xstrndup(u, i);
+		size_t n = shown_chars(t, NULL);
+		free(t);
+		if (n + 2 > fit)
+			break;
+		cut = i;
+	}
+	char *t = q7_xstrndup(u, cut);
+	char *out = q7_xasprintf("%s..", t);
+	free(t);
+	return out;
+}
+
 /* One frame's box and name. */
 static void draw_box(struct layout *L, unsigned n, unsigned depth, double x, double w,
                      const char *kind)
 {
 	const struct q7_prof_node *nd = &L->p->v[n];
-	double y = L->height - BOTTOM - depth * ROW;
+	double y = L->height - BOTTOM - depth * L->row;
+	double font = FONT;
 	double share = 100.0 * (double)nd->total / (double)(L->total ? L->total : 1);
 	struct q7_strbuf *b = L->b;
 	q7_sb_add(b, "<g class=\"f\" data-name=\"");
@@ -121,21 +195,18 @@ static void draw_box(struct layout *L, unsigned n, unsigned depth, double x, dou
 	q7_sb_add_xml(b, nd->name);
 	q7_sb_addf(b, " (%" PRIu64 " instructions, %.2f%%; %s)</title>", nd->total, share, kind);
 	q7_sb_addf(b, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\" "
-	           "rx=\"2\"/>", x, y, w, ROW - 1, kind_colour(kind, nd->name));
-	/* The name, cut to the box (7 px a character at 12 px). */
-	size_t fit = w > 20 ? (size_t)((w - 6) / 7) : 0;
-	if (fit) {
-		q7_sb_addf(b, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + ROW - 5);
-		size_t len = strlen(nd->name);
-		if (len <= fit) {
-			q7_sb_add_xml(b, nd->name);
-		} else if (fit > 2) {
-			char *cut = q7_xstrndup(nd->name, fit - 2);
-			q7_sb_add_xml(b, cut);
-			q7_sb_add(b, "..");
-			free(cut);
-		}
+	           "rx=\"2\"/>", x, y, w, L->row - 1, kind_colour(kind, nd->name));
+	/* The name as it fits: whole at 12 px, or smaller down to 10 px, or
+	 * without its qualifiers (a::b::name), or cut with "..". */
+	char *label = fitted_name(nd->name, w - 6, &font);
+	if (label) {
+		q7_sb_addf(b, "<text x=\"%.2f\" y=\"%.1f\"", x + 3, y + L->row / 2 + font * 0.36);
+		if (font != FONT)
+			q7_sb_addf(b, " style=\"font-size:%.0fpx\"", font);
+		q7_sb_add(b, ">");
+		q7_sb_add_xml(b, label);
 		q7_sb_add(b, "</text>");
+		free(label);
 	}
 	q7_sb_add(b, "</g>\n");
 }
@@ -144,7 +215,7 @@ static void draw_box(struct layout *L, unsigned n, unsigned depth, double x, dou
 struct pending {
 	unsigned n, depth;
 	double x;
-	bool in_kernel;
+	bool in_kernel, in_soft_float;
 };
 
 /* Every frame, callers before callees and siblings by name, with a stack
@@ -155,7 +226,7 @@ static void draw(struct layout *L)
 {
 	size_t cap = 64, top = 0;
 	struct pending *st = q7_xmalloc(cap * sizeof *st);
-	st[top++] = (struct pending){0, 0, PAD, false};
+	st[top++] = (struct pending){0, 0, PAD, false, false};
 	while (top) {
 		struct pending f = st[--top];
 		const struct q7_prof_node *nd = &L->p->v[f.n];
@@ -165,8 +236,14 @@ static void draw(struct layout *L)
 		bool in_kernel = f.in_kernel;
 		if (f.n && !in_kernel)
 			in_kernel = is_kernel_frame(L->p, f.n);
+		bool in_soft_float = f.in_soft_float;
 		if (f.n) {
 			const char *kind = q7_frame_kind(nd->name, f.depth, in_kernel);
+			/* A soft-float routine's helpers (sf_*, and the rest under
+			 * it) are soft-float's, whatever called the routine. */
+			if (in_soft_float && strcmp(kind, "boot") != 0)
+				kind = "soft-float";
+			in_soft_float = strcmp(kind, "soft-float") == 0;
 			draw_box(L, f.n, f.depth, f.x, w, kind);
 			/* What the runtime calls is the runtime's. */
 			if (strcmp(kind, "runtime") == 0)
@@ -183,7 +260,8 @@ static void draw(struct layout *L)
 		}
 		/* Pushed last to first, so that the first is drawn next. */
 		for (size_t i = 0; i < k; i++) {
-			st[top + k - 1 - i] = (struct pending){kids[i], f.depth + 1, cx, in_kernel};
+			st[top + k - 1 - i] = (struct pending){kids[i], f.depth + 1, cx, in_kernel,
+			                                        in_soft_float};
 			cx += (double)L->p->v[kids[i]].total * L->scale;
 		}
 		top += k;
@@ -261,14 +339,17 @@ char *q7_flamegraph_svg(struct q7_prof *p, const char *title)
 	}
 	free(depth);
 	L.scale = L.total ? (WIDTH - 2 * PAD) / (double)L.total : 0;
-	L.height = TOP + L.max_depth * ROW + BOTTOM;
+	/* Rows as tall as fill a laptop's window, within ROW..ROW_MAX. */
+	L.row = L.max_depth ? (WIDTH * ASPECT - TOP - BOTTOM) / L.max_depth : ROW;
+	L.row = L.row < ROW ? ROW : L.row > ROW_MAX ? ROW_MAX : L.row;
+	L.height = TOP + L.max_depth * L.row + BOTTOM;
 	struct q7_strbuf b = {0};
 	L.b = &b;
 	q7_sb_addf(&b, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
-	           "<svg version=\"1.1\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-	           "xmlns=\"http://www.w3.org/2000/svg\" data-total=\"%" PRIu64 "\" onload=\"init()\">\n",
-	           WIDTH, L.height, WIDTH, L.height, L.total);
-	q7_sb_add(&b, "<style>text { font-family: monospace; font-size: 12px; fill: #000; }\n"
+	           "<svg version=\"1.1\" width=\"100%%\" viewBox=\"0 0 %.0f %.0f\" "
+	           "preserveAspectRatio=\"xMidYMin meet\" xmlns=\"http://www.w3.org/2000/svg\" "
+	           "data-total=\"%" PRIu64 "\" onload=\"init()\">\n", WIDTH, L.height, L.total);
+	q7_sb_add(&b, "<style>text { font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; fill: #000; }\n"
 	          ".f:hover rect { stroke: #000; stroke-width: 0.5; } .f text { pointer-events: none; }\n"
 	          "#search { cursor: pointer; }</style>\n");
 	q7_sb_add(&b, script);

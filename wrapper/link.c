@@ -4,6 +4,7 @@
  * pack each image unless the user asked for -g. The outputs are one set
  * (outset.h): locked for the whole link, written into a folder beside -o,
  * put in place together with -o last; a failed link removes the set. */
+#include "bytes.h"
 #include "codegen.h"
 #include "fit.h"
 #include "image.h"
@@ -66,7 +67,12 @@ struct link {
 	int nimg;
 	struct q7_outset set;
 	const char *manifest; /* multicore: where -o is written */
-	bool progress;
+	bool progress;        /* -v with multicore: a line a step */
+	bool tty_line;        /* stderr a terminal: one line written over */
+	bool shown;           /* that line is on the screen */
+	double t0, after;     /* the link's start; the line once it took this */
+	int step;             /* the step on the line: what, file */
+	const char *what, *file;
 	struct q7_strbuf wrapper_text; /* wrapper.cpp's, the cache's key */
 	const char *wrapper_dep;       /* the wrapper compile's dependencies */
 	char *wrapper_err;             /* its stderr, under GCC's json (or NULL) */
@@ -366,10 +372,50 @@ static int jobs(void)
 	return n > 0 ? (int)n : 1;
 }
 
-static void progress(const struct link *l, int i, const char *what, const char *file)
+/* What the link is doing (docs/driver.md, "Progress"): with -v and
+ * --q7-multicore, a line a step ("[3/8] link libk_cpu2.so"); else, when
+ * stderr is a terminal and the link has taken Q7CC_PROGRESS_AFTER seconds
+ * (2), one line written over as ninja's is, with the seconds so far,
+ * erased at the end; else nothing (a log gets no carriage returns). The
+ * cursor stays at the line's start: a message that comes while it shows
+ * (a linker's error) is written over it. */
+static void progress_draw(struct link *l)
 {
-	if (l->progress)
+	if (!l->tty_line || !l->what || q7_now_s() - l->t0 < l->after)
+		return;
+	fprintf(stderr, "\rq7cc: linking %s: [%d/%d] %s %s (%.0f s)\x1b[K\r", q7_path_basename(l->out),
+	        l->step + 1, l->nimg, l->what, l->file, q7_now_s() - l->t0);
+	fflush(stderr);
+	l->shown = true;
+}
+
+static void progress(struct link *l, int i, const char *what, const char *file)
+{
+	if (l->progress) {
 		fprintf(stderr, "[%d/%d] %s %s\n", i + 1, l->nimg, what, q7_path_basename(file));
+		return;
+	}
+	l->step = i;
+	l->what = what;
+	l->file = q7_path_basename(file);
+	progress_draw(l);
+}
+
+static void progress_start(struct link *l)
+{
+	struct q7_drv *d = l->d;
+	const char *term = getenv("TERM"), *after = getenv("Q7CC_PROGRESS_AFTER");
+	l->progress = d->inv.multicore && !d->dry && d->verbose;
+	l->tty_line = !d->dry && !d->verbose && isatty(2) && !(term && strcmp(term, "dumb") == 0);
+	l->t0 = q7_now_s();
+	l->after = after && *after ? strtod(after, NULL) : 2.0;
+}
+
+static void progress_end(struct link *l)
+{
+	if (l->shown)
+		fputs("\r\x1b[K", stderr);
+	l->shown = false;
 }
 
 /* Runs cmds[0..nimg), up to max at a time. After a failure no new one
@@ -396,7 +442,12 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 		if (running == 0)
 			break;
 		pid_t pid;
-		int rc = q7_proc_wait_any(NULL, 0, -1, &pid, NULL);
+		/* On a terminal the line's seconds count up while links run. */
+		int rc = q7_proc_wait_any(NULL, 0, l->tty_line ? 0.5 : -1, &pid, NULL);
+		if (rc == Q7_PROC_TIMEOUT) {
+			progress_draw(l);
+			continue;
+		}
 		if (rc == Q7_PROC_NONE)
 			break;
 		running--;
@@ -704,7 +755,7 @@ int q7_mode_link(struct q7_drv *d)
 {
 	struct link l = {.d = d};
 	l.out = d->inv.output ? d->inv.output : "a.out";
-	l.progress = d->inv.multicore && !d->dry && (d->verbose || isatty(2));
+	progress_start(&l);
 	struct q7_op_table ops = {0};
 	char *cpp = q7_drv_temp_path(d, "wrapper.cpp");
 	char *obj = q7_drv_temp_path(d, "wrapper.o");
@@ -748,6 +799,7 @@ int q7_mode_link(struct q7_drv *d)
 		rc = q7_outset_commit(&l.set);
 	if (!rc && !own)
 		note_debug_images(&l);
+	progress_end(&l);
 	q7_outset_close(&l.set);
 	for (int i = 0; i < l.nimg; i++)
 		free(l.img[i].name);

@@ -57,9 +57,10 @@ void q7t_set_warn(void (*warn)(const char *message));
 /* An instruction profile of the emulated ops' calls (q7cc.torch.profile,
  * profile.cpp): start opens it (one at a time; -1 with *err set when one
  * is open); stop closes it and writes path (.folded or .svg; NULL: drops
- * it), 0 or -1 with *err set (q7t_free it). */
+ * it), 0 or -1 with *err set (q7t_free it); *ops (when ops is not NULL;
+ * q7t_free it) gets a line per op, "op\tcalls\tinstructions\n". */
 int q7t_profile_start(char **err);
-int q7t_profile_stop(const char *path, char **err);
+int q7t_profile_stop(const char *path, char **ops, char **err);
 
 #ifdef __cplusplus
 }

@@ -5,8 +5,10 @@
  * folded stacks. Outside, a call pays one relaxed atomic load. */
 #include "kernel.h"
 
+#include <cinttypes>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
 
@@ -24,6 +26,7 @@ namespace {
 std::mutex profile_lock; /* the profile, and one profiled call at a time */
 struct q7_prof profile;
 bool open_profile = false;
+std::map<std::string, uint64_t> calls; /* per op: its calls in the profile */
 
 char *dup(const std::string &s) { return q7_xstrdup(s.c_str()); }
 
@@ -35,6 +38,7 @@ int profile_call(Engine *e, const std::string &qualname, const q7_call *call, q7
 	if (!open_profile) /* closed meanwhile */
 		return q7_engine_call(e->engine, call, r);
 	unsigned root = q7_prof_child(&profile, Q7_PROF_ROOT, qualname.c_str());
+	calls[qualname]++;
 	q7_engine_profile(e->engine, &profile, root);
 	int rc = q7_engine_call(e->engine, call, r);
 	q7_engine_profile(e->engine, nullptr, 0);
@@ -54,12 +58,14 @@ __attribute__((visibility("default"))) int q7t_profile_start(char **err)
 		return -1;
 	}
 	q7_prof_init(&q7torch::profile);
+	q7torch::calls.clear();
 	q7torch::open_profile = true;
 	q7torch::profiling.store(true);
 	return 0;
 }
 
-__attribute__((visibility("default"))) int q7t_profile_stop(const char *path, char **err)
+__attribute__((visibility("default"))) int q7t_profile_stop(const char *path, char **ops,
+                                                             char **err)
 {
 	std::lock_guard<std::mutex> g(q7torch::profile_lock);
 	if (!q7torch::open_profile) {
@@ -72,6 +78,19 @@ __attribute__((visibility("default"))) int q7t_profile_stop(const char *path, ch
 	int rc = path ? q7_prof_write(&q7torch::profile, path, "emulated ops (q7cc.torch.profile)",
 	                              msg, sizeof msg)
 	              : 0;
+	if (ops) { /* "op\tcalls\tinstructions\n" a line, by name */
+		q7_prof_sum(&q7torch::profile);
+		std::string text;
+		const q7_prof &p = q7torch::profile;
+		for (unsigned c = p.v[Q7_PROF_ROOT].first_child; c; c = p.v[c].next_sibling) {
+			char line[64];
+			auto n = q7torch::calls.find(p.v[c].name);
+			snprintf(line, sizeof line, "\t%" PRIu64 "\t%" PRIu64 "\n",
+			         n == q7torch::calls.end() ? 0 : n->second, p.v[c].total);
+			text += std::string(p.v[c].name) + line;
+		}
+		*ops = q7torch::dup(text);
+	}
 	q7_prof_free(&q7torch::profile);
 	if (rc != 0)
 		*err = q7torch::dup(msg);

@@ -227,6 +227,82 @@ def chromium(c, args):
     return r.stdout
 
 
+# Run in the picture as a browser shows it: every label's box (its font's
+# cell) inside the window, none overlapping another, a frame's name inside
+# its frame; what is wrong, as JSON, in a <desc id="layout">.
+LAYOUT_CHECK = """<script type="text/ecmascript"><![CDATA[
+window.addEventListener('load', function () {
+  var W = @W@, H = @H@;
+  var svg = document.documentElement, box = svg.getBoundingClientRect(), ts = svg.getElementsByTagName('text'), v = [], bad = [];
+  for (var i = 0; i < ts.length; i++) {
+    var t = ts[i], r = t.getBoundingClientRect(), s = t.textContent;
+    if (!s.trim()) continue;
+    v.push([r, s]);
+    if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5)
+      bad.push('outside the ' + W + 'x' + H + ' window: ' + s + ' ' + JSON.stringify(r));
+    else if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.bottom > box.bottom + 0.5)
+      bad.push('cut by the edge of the picture: ' + s);
+    var g = t.parentNode;
+    if (g.getAttribute('class') === 'f') {
+      var q = g.getElementsByTagName('rect')[0].getBoundingClientRect();
+      /* The whole name's width at the smallest size a name is given (10 px). */
+      var px = parseFloat(getComputedStyle(t).fontSize);
+      var name = g.getAttribute('data-name'), full = r.width / s.length * name.length * 10 / px;
+      if (r.left < q.left - 0.5 || r.right > q.right + 0.5)
+        bad.push('past its frame: ' + s);
+      else if (s !== name && full + 6 <= q.width)
+        bad.push('cut though the whole name fits at 10 px: ' + s + ' for ' + name);
+    }
+  }
+  for (var i = 0; i < v.length; i++)
+    for (var j = i + 1; j < v.length; j++) {
+      var a = v[i][0], b = v[j][0];
+      if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
+          Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1)
+        bad.push('overlap: ' + v[i][1] + ' | ' + v[j][1]);
+    }
+  var d = document.createElementNS('http://www.w3.org/2000/svg', 'desc');
+  d.setAttribute('id', 'layout');
+  d.textContent = JSON.stringify({texts: v.length, bad: bad, width: box.width});
+  svg.appendChild(d);
+});
+]]></script>
+"""
+
+
+def layout_problems(c, svg, query="", size="1400,900"):
+    """The picture at size in headless Chromium: (labels, what is wrong)."""
+    text = open(svg).read()
+    probe = c.path("layout-" + os.path.basename(svg))
+    with open(probe, "w") as f:
+        w, h = size.split(",")
+        f.write(text.replace("</svg>", LAYOUT_CHECK.replace("@W@", w).replace("@H@", h) + "</svg>"))
+    dom = chromium(c, ["--window-size=" + size, "--dump-dom", "file://" + probe + query])
+    m = re.search(r'<desc id="layout">([^<]*)</desc>', dom)
+    if not m:
+        fail("%s: the layout check did not run: %s" % (svg, dom[-500:]))
+    import json
+    r = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<")
+                   .replace("&gt;", ">"))
+    return r["texts"], r["bad"], r["width"]
+
+
+def check_layout(c, svg, what, query=""):
+    """Every label whole and none overlapping at 1400x900; a screenshot.
+    The picture's width in the window."""
+    n, bad, width = layout_problems(c, svg, query)
+    if n < 10 or bad:
+        fail("%s at 1400x900: %d labels; %s" % (what, n, "\n  ".join(bad[:20]) or "too few"))
+    shot = os.path.splitext(svg)[0] + ".png"
+    chromium(c, ["--window-size=1400,900", "--screenshot=" + shot, "file://" + os.path.abspath(svg) + query])
+    with open(shot, "rb") as f:
+        png = f.read()
+    if not png.startswith(b"\x89PNG") or len(png) < 5000:
+        fail("%s: not a picture (%d bytes)" % (shot, len(png)))
+    print("%s: %d labels whole, none overlapping at 1400x900; screenshot %s" % (what, n, shot))
+    return width
+
+
 def case_svg(c):
     x, _ = write_inputs(c)
     svg, _ = c.profile(c.single, "mix_n", [x, 7], "mix.svg")
@@ -267,12 +343,11 @@ def case_svg(c):
             fail("%s is drawn as %s, expected %s" % (name, kinds.get(name), kind))
     kernel_mix = sum(n for s, n in st.items() if "mix" in s)
     url = "file://" + os.path.abspath(svg) + "?s=mix&hover=mix_n"
-    shot = c.path("flamegraph.png")
-    chromium(c, ["--window-size=1200,700", "--screenshot=" + shot, url])
-    with open(shot, "rb") as f:
-        png = f.read()
-    if not png.startswith(b"\x89PNG") or len(png) < 5000:
-        fail("%s: not a picture of the graph (%d bytes)" % (shot, len(png)))
+    # At 1400x900 (a screenshot in WORK/svg/mix.png): as wide as the
+    # window, every name whole or cut only where even 10 px is too wide.
+    width = check_layout(c, svg, "the flame graph", "?s=mix&hover=mix_n")
+    if abs(width - 1400) > 1:
+        fail("the flame graph is %.0f px wide in a 1400 px window" % width)
     dom = chromium(c, ["--dump-dom", url])
     m = re.search(r'id="matched"[^>]*>([^<]*)<', dom)
     want = 'Matched "mix": %s instructions' % format(kernel_mix, ",")
@@ -283,7 +358,7 @@ def case_svg(c):
     want = "mix_n: %s instructions, %.2f%%" % (format(mix_n, ","), 100.0 * mix_n / total)
     if not d or want not in d.group(1):
         fail("hover: expected %r in the page, got %r" % (want, d.group(1) if d else None))
-    print("flame graph: %d frames, search and hover checked; screenshot %s" % (len(frames), shot))
+    print("flame graph: %d frames, search and hover checked" % len(frames))
 
 
 WINDOW, CORE_WINDOW, SINGLE_WINDOW = 0x84000000, 0x200000, 0x2000000
@@ -369,17 +444,39 @@ def case_memory_map(c):
     texts = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
     if sorted(t for t in texts if re.fullmatch(r"core \d", t)) != ["core %d" % i for i in range(8)]:
         fail("the SVG's columns: %s" % [t for t in texts if t.startswith("core")])
-    # To scale: every box's height / bytes is its column's (window) scale.
-    per = 640.0 / CORE_WINDOW
+    # The window to scale (a byte the same height in every column), the
+    # image and the stack enlarged (one scale within a column), each part
+    # named beside it.
+    per = float(root.find("s:rect[@class='window']", ns).get("height")) / CORE_WINDOW
+    zoom = {}
     for g in root.findall("s:g", ns):
-        m = re.match(r"(.*): 0x[0-9a-f]{8}, (\d+) bytes", g.find("s:title", ns).text)
+        m = re.match(r"(.*): 0x([0-9a-f]{8}), (\d+) bytes", g.find("s:title", ns).text)
         h = float(g.find("s:rect", ns).get("height"))
-        n = int(m.group(2))
-        if h > 1 and abs(h - n * per) > 0.02:
-            fail("%s: %.2f px for %d bytes, not to scale (%.6f px a byte)" % (m.group(1), h, n, per))
+        n = int(m.group(3))
+        if g.get("class") == "win":
+            if h > 1 and abs(h - n * per) > 0.02:
+                fail("%s: %.2f px for %d bytes, not to scale (%.6f px a byte)" % (m.group(1), h, n, per))
+            continue
+        core = (int(m.group(2), 16) - WINDOW) // CORE_WINDOW
+        if h > 1:
+            zoom.setdefault(core, []).append(h / n)
         label = "".join(g.itertext())
-        if m.group(1) not in label:
-            fail("the box of %s is not labelled" % m.group(1))
+        if "%s %d" % (m.group(1), n) not in label:
+            fail("the enlarged box of %s is not named with its size: %r" % (m.group(1), label))
+    for core, scales in zoom.items():
+        if max(scales) - min(scales) > 0.01 * max(scales) or min(scales) < 5 * per:
+            fail("core %d: the enlarged boxes are not to one scale, or not enlarged: %s (window %.6f)"
+                 % (core, scales, per))
+    # The heading says whether it fits and what is free.
+    a, n = cores[0][2]["image"]
+    fr = cores[0][2]["free"][1]
+    want = "Fits: the fullest, core 0 uses %d B of 2 MiB; %.2f MiB free" % (n + 65536, fr / 2**20)
+    if not any(t.startswith(want) for t in texts):
+        fail("the heading: expected %r in %s" % (want, texts[:3]))
+    check_layout(c, svg, "the 8-core memory map")
+    one = c.path("map1.svg")
+    sh([q7cc, "--q7-memory-map", c.single, "-o", one])
+    check_layout(c, one, "the single-core memory map")
     print("memory map: single, core 3, manifest (8 columns) agree with readelf")
 
 

@@ -110,6 +110,48 @@ START_TEST(a_deep_stack_folds_with_its_roots)
 }
 END_TEST
 
+/* The data-kind of the first frame named name in svg ("" if none). */
+static const char *kind_of(const char *svg, const char *name, char *buf, size_t size)
+{
+	char *key = q7_xasprintf("data-name=\"%s\" data-count=", name);
+	const char *at = strstr(svg, key), *k = at ? strstr(at, "data-kind=\"") : NULL;
+	free(key);
+	buf[0] = 0;
+	if (k) {
+		k += strlen("data-kind=\"");
+		snprintf(buf, size, "%.*s", (int)strcspn(k, "\""), k);
+	}
+	return buf;
+}
+
+/* A frame is drawn as what it is: the soft-float routines' own helpers
+ * (sf_*, and what they call) as soft-float whether the kernel or the
+ * runtime called the routine (sf_mul32x32 under __muldi3 was runtime). */
+START_TEST(frames_coloured_by_their_own_class)
+{
+	struct q7_prof p;
+	q7_prof_init(&p);
+	unsigned core = q7_prof_child(&p, Q7_PROF_ROOT, "core0");
+	unsigned entry = q7_prof_child(&p, core, "q7_entry");
+	unsigned wrap = q7_prof_child(&p, entry, "op_wrapper");
+	unsigned op = q7_prof_child(&p, wrap, "op");
+	unsigned mul = q7_prof_child(&p, q7_prof_child(&p, entry, "q7rt_setup"), "__muldi3");
+	p.v[q7_prof_child(&p, mul, "sf_mul32x32")].self = 50;
+	p.v[q7_prof_child(&p, q7_prof_child(&p, op, "__divdi3"), "abs64")].self = 50;
+	p.v[q7_prof_child(&p, op, "helper")].self = 50;
+	char *svg = q7_flamegraph_svg(&p, "kinds");
+	char k[32];
+	ck_assert_str_eq(kind_of(svg, "sf_mul32x32", k, sizeof k), "soft-float");
+	ck_assert_str_eq(kind_of(svg, "abs64", k, sizeof k), "soft-float");
+	ck_assert_str_eq(kind_of(svg, "__muldi3", k, sizeof k), "soft-float");
+	ck_assert_str_eq(kind_of(svg, "q7rt_setup", k, sizeof k), "runtime");
+	ck_assert_str_eq(kind_of(svg, "helper", k, sizeof k), "kernel");
+	ck_assert_str_eq(kind_of(svg, "op", k, sizeof k), "kernel");
+	free(svg);
+	q7_prof_free(&p);
+}
+END_TEST
+
 static const char *const hostile[] = {
 	"esc\x1b[2Jx", "bel\a", "new\nline 99", "semi;colon", "c1\xc2\x85", "bad\xff\xfe",
 	"sur\xed\xa0\x80", "nonchar\xef\xbf\xbe", "<script>alert(1)</script>", "a\"b'c&d]]>",
@@ -181,6 +223,7 @@ int main(void)
 	tcase_add_test(tc, a_deep_stack_draws);
 	tcase_add_test(tc, a_deep_stack_folds_with_its_roots);
 	tcase_add_test(tc, hostile_names_stay_names);
+	tcase_add_test(tc, frames_coloured_by_their_own_class);
 	tcase_add_test(tc, hostile_section_names_stay_names);
 	suite_add_tcase(s, tc);
 	return run_suite(s, true); /* forked: a crash is a failure, not the end */

@@ -56,6 +56,30 @@ def test_one_root_per_op_exact_counts(ints, mc, tmp_path):
     assert cores == {"core%d" % i for i in range(8)}
 
 
+def test_per_op_table(ints, mc, tmp_path):
+    """A step of many calls summed per op: calls, instructions (the folded
+    stacks' under the op's root), share, most first."""
+    rows = torch.arange(21 * 4, dtype=torch.int32).reshape(21, 4)
+    with q7cc.torch.profile(tmp_path / "step.folded") as p:
+        for k in (2, 3, 4):
+            torch.ops.ints.iscale(X, k, False)
+        torch.ops.mc.which_core(rows)
+    st = folded(tmp_path / "step.folded")
+    n = {op: sum(c for s, c in st.items() if s.startswith(op + ";"))
+         for op in ("ints::iscale", "mc::which_core")}
+    total = sum(st.values())
+    want = sorted([("ints::iscale", 3, n["ints::iscale"]), ("mc::which_core", 1, n["mc::which_core"])],
+                  key=lambda r: -r[2])
+    assert [r[:3] for r in p.ops] == want
+    assert abs(sum(r[3] for r in p.ops) - 1) < 1e-9
+    lines = p.table.splitlines()
+    assert lines[0].split() == ["op", "calls", "instructions", "share", "per", "call"]
+    for (name, calls, count), line in zip(want, lines[1:]):
+        assert line.split()[:4] == [name, str(calls), format(count, ","),
+                                    "%.1f%%" % (100.0 * count / total)], line
+    assert lines[-1].split() == ["total", "4", format(total, ","), "100.0%"]
+
+
 def test_flame_graph(ints, tmp_path):
     svg = tmp_path / "prof.svg"
     with q7cc.torch.profile(svg):

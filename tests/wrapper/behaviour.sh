@@ -222,6 +222,32 @@ CPP
 	done
 	grep -q '^# q7cc: codegen ' err || fail "no codegen step line"
 	;;
+progress_tty)
+	# Without -v: on a terminal (script(1) gives q7cc one) one line
+	# written over, "\r...\x1b[K\r", never a newline; with stderr a file,
+	# nothing. Q7CC_PROGRESS_AFTER=0: from the start (a host link is
+	# quicker than the 2 s it waits for by default).
+	cat > k.cpp <<'CPP'
+#include <torch/torch.h>
+#include <q7/kernel.h>
+Q7_KERNEL torch::Tensor k(const torch::Tensor &x) { return x; }
+CPP
+	"$q7cc" --q7-toolchain=host -c k.cpp -o k.o || fail "compile"
+	Q7CC_PROGRESS_AFTER=0 TERM=xterm script -q -e -c \
+		"'$q7cc' --q7-toolchain=host --q7-multicore -shared k.o -o libk.so" tty.log \
+		> /dev/null || { cat tty.log; fail "link on a terminal"; }
+	cr=$(printf '\r') esc=$(printf '\033')
+	for i in 0 1 2 3 4 5 6 7; do
+		grep -q "${cr}q7cc: linking libk.so: \[$((i + 1))/8\] link libk_cpu$i.so ([0-9]* s)${esc}\[K${cr}" tty.log ||
+			fail "no progress line for cpu$i: $(cat -v tty.log)"
+	done
+	# One line: the typescript's own first and last lines, nothing between.
+	[ "$(grep -c '' tty.log)" -le 3 ] || fail "the progress line scrolled: $(cat -v tty.log)"
+	rm -f libk*.so
+	Q7CC_PROGRESS_AFTER=0 TERM=xterm "$q7cc" --q7-toolchain=host --q7-multicore -shared k.o \
+		-o libk.so 2> err || { cat err; fail "link"; }
+	[ ! -s err ] || fail "stderr a file got: $(cat -v err)"
+	;;
 lazy_libclang)
 	# libclang loads only where analysis runs: a kernel TU's compile.
 	cat > k.cpp <<'CPP'

@@ -40,12 +40,11 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 import tempfile
 
 import torch
 
-from . import _bridge, _cache
+from . import _bridge, _cache, _progress
 from .. import _layout
 
 STATE_DIR = ".q7cc"
@@ -510,19 +509,28 @@ def build(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, t
     holding its lock; returns their paths (the shape library's None
     without shape sources). sanitize: the compute sources compiled and
     linked with SANITIZE."""
-    log = log or (lambda s: print(s, file=sys.stderr, flush=True))
+    log = log or _progress.write_line
     for src in list(compute_srcs) + list(shape_srcs):
         if not os.path.isfile(src):
             raise FileNotFoundError("q7cc.torch: %s: no such source file" % src)
     state = os.path.join(build_directory, STATE_DIR)
     os.makedirs(state, exist_ok=True)
-    with locked(os.path.join(state, "lock"), os.path.abspath(build_directory), log):
-        return build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose,
-                            target, extra_cflags, extra_include_paths, log, state, sanitize)
+    # verbose: each command on its own line instead of the progress line
+    progress = _progress.Progress("lib%s.so" % name, not verbose, log)
+    ok = False
+    try:
+        with locked(os.path.join(state, "lock"), os.path.abspath(build_directory), progress.log):
+            r = build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose,
+                             target, extra_cflags, extra_include_paths, progress.log, state,
+                             progress, sanitize)
+        ok = True
+        return r
+    finally:
+        progress.close(ok)
 
 
 def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, target,
-                 extra_cflags, extra_include_paths, log, state, sanitize=False):
+                 extra_cflags, extra_include_paths, log, state, progress, sanitize=False):
     q7cc = q7cc_path()
     profile = "host" if target == "host" else "gnu"
     includes = ["-I" + os.path.abspath(p) for p in extra_include_paths]
@@ -584,9 +592,9 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
         if os.path.exists(stale):
             os.unlink(stale)  # a library without shape sources has none
 
-    run_steps(steps, verbose, log)
+    run_steps(steps, verbose, log, progress)
     try:
-        linked = run_steps([link_step(*args) for args in links], verbose, log)
+        linked = run_steps([link_step(*args) for args in links], verbose, log, progress)
     except BuildError as e:
         said = undefined_shape_functions(e.output, shape_srcs) if shape_srcs else []
         if said:
@@ -606,7 +614,7 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     return lib, shape_lib
 
 
-def run_steps(steps, verbose, log):
+def run_steps(steps, verbose, log, progress):
     """Runs the steps not up to date; returns how many."""
     todo = [s for s in steps if not s.up_to_date()]
     if verbose:
@@ -615,9 +623,10 @@ def run_steps(steps, verbose, log):
                 log("q7cc.torch: %s: up to date" % os.path.basename(s.output))
     if not todo:
         return 0
+    progress.expect(len(todo))
     workers = min(len(todo), os.cpu_count() or 1)
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(s.run, verbose, log) for s in todo]
+        futures = [pool.submit(progress.run, s, verbose, log) for s in todo]
         errors = []
         for f in futures:
             try:
