@@ -296,7 +296,10 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 	call.op = compute.c_str();
 	call.nargs = (unsigned)nargs;
 	describe(qualname, 0, out, &call.dst);
-	if (out.storage().allocator() == &output_allocator)
+	/* Only a block of output_allocator's has the room; a tensor of no
+	 * elements may have no block at all (describe() then points at a
+	 * 64-byte stand-in, which a red zone would overrun). */
+	if (out.storage().allocator() == &output_allocator && out.numel() > 0 && out.data_ptr())
 		call.dst_room = Q7_RED_ZONE;
 	q7_run_result r;
 	int failed;

@@ -2,6 +2,9 @@
 Scalar parameters; a shape function whose output shape is no input's; an
 int32 kernel; an 8-core op; the device's destination rule; kernel errors
 that the runtime detects, as RuntimeError naming the op."""
+import os
+import subprocess
+import sys
 import warnings
 
 import pytest
@@ -114,6 +117,27 @@ def test_zero_size_tensors(ints, mc):
     for shape in ((0,), (0, 16)):
         y = torch.ops.mc.relu_tcm(torch.empty(shape))
         assert y.shape == shape and y.dtype == torch.float32
+
+
+ZERO_SIZE_CHILD = """
+import sys, torch
+sys.path.insert(0, sys.argv[1])
+import libs
+libs.load("ints", sys.argv[2]); libs.load("mc", sys.argv[2])
+torch.ops.ints.iscale(torch.empty(0, dtype=torch.int32), 3, False)
+for shape in ((0,), (0, 16)):
+    torch.ops.mc.relu_tcm(torch.empty(shape))
+"""
+
+
+def test_zero_size_outputs_leave_the_process_whole(target):
+    """A process that made zero-size outputs exits cleanly: the runtime's
+    red zone after an output of no elements once overran the bridge's
+    stand-in for its data and a static beside it, and Python died with
+    SIGSEGV at exit."""
+    r = subprocess.run([sys.executable, "-c", ZERO_SIZE_CHILD, os.path.dirname(libs.__file__),
+                        target], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
 
 
 def test_int32_kernel(ints):
