@@ -9,26 +9,44 @@ import sys
 import time
 
 
-def run_once(argv, env=None, cwd=None):
+def run_timed(argv, env=None, cwd=None):
+    """(wall seconds, CPU seconds): the CPU time is user + system of the
+    process and of the children it waited for (wait4's), so a compiler
+    driver's cc1plus and as count; a server it talks to does not."""
     t0 = time.perf_counter()
-    p = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE)
+    p = subprocess.Popen(argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    err = p.stderr.read()
+    p.stderr.close()
+    _, status, ru = os.wait4(p.pid, 0)
     t1 = time.perf_counter()
+    p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
-        sys.stderr.write(p.stderr.decode(errors="replace"))
+        sys.stderr.write(err.decode(errors="replace"))
         raise SystemExit(f"bench: command failed ({p.returncode}): {argv}")
-    return t1 - t0
+    return t1 - t0, ru.ru_utime + ru.ru_stime
 
 
-def medians(cmds, n, env=None, cwd=None, warmup=1):
-    """cmds: {name: argv}. Returns {name: median seconds}, interleaved."""
+def run_once(argv, env=None, cwd=None):
+    return run_timed(argv, env, cwd)[0]
+
+
+def medians(cmds, n, env=None, cwd=None, warmup=1, cpu=None):
+    """cmds: {name: argv}. Returns {name: median wall seconds},
+    interleaved; with a dict as cpu, fills it with {name: median CPU
+    seconds} of the same runs."""
     for _ in range(warmup):
         for argv in cmds.values():
             run_once(argv, env, cwd)
     times = {k: [] for k in cmds}
+    cpus = {k: [] for k in cmds}
     for _ in range(n):
         for k, argv in cmds.items():
-            times[k].append(run_once(argv, env, cwd))
+            wall, c = run_timed(argv, env, cwd)
+            times[k].append(wall)
+            cpus[k].append(c)
+    if cpu is not None:
+        cpu.update({k: statistics.median(v) for k, v in cpus.items()})
     return {k: statistics.median(v) for k, v in times.items()}
 
 

@@ -132,6 +132,18 @@ static void sweep_stale(const char *base)
 		closedir(dp);
 }
 
+/* The base of the directory made (its sweep waits for q7_temp_sweep). */
+static char *sweep_base;
+
+void q7_temp_sweep(void)
+{
+	if (!sweep_base)
+		return;
+	sweep_stale(sweep_base);
+	free(sweep_base);
+	sweep_base = NULL;
+}
+
 const char *q7_temp_dir(void)
 {
 	if (tempdir)
@@ -139,7 +151,10 @@ const char *q7_temp_dir(void)
 	const char *base = getenv("TMPDIR");
 	if (!base || !*base)
 		base = "/tmp";
-	sweep_stale(base);
+	/* Swept later (q7_temp_sweep), not before the first tool starts:
+	 * reading a /tmp of a few hundred entries cost a compile about 0.5 ms
+	 * before its compiler ran. */
+	sweep_base = q7_xstrdup(base);
 	char *tmpl = q7_xasprintf("%s/q7cc.XXXXXX", base);
 	if (!mkdtemp(tmpl))
 		q7_fatal(Q7_EXIT_IO, "cannot create a temporary directory in %s: %s", base,
@@ -215,6 +230,7 @@ static void remove_all(void)
 
 void q7_temp_cleanup(void)
 {
+	q7_temp_sweep(); /* when no tool ran */
 	bool keep = q7_save_temps();
 	if (keep && tempdir)
 		q7_note("temporary files kept in %s", tempdir);

@@ -13,6 +13,11 @@
 /* A private directory for this process's intermediates (wrapper.cpp, ...),
  * created on first use under $TMPDIR, removed at exit. */
 const char *q7_temp_dir(void);
+/* Removes the q7cc.XXXXXX directories that processes killed outright
+ * left beside q7_temp_dir's (untouched for a minute, their owner lock
+ * free), once per process: q7_step_wait calls it while the first tool
+ * runs, q7_temp_cleanup when none did. */
+void q7_temp_sweep(void);
 /* A folder inside it for the tools q7cc runs (their TMPDIR: struct
  * q7_proc_opts.tmpdir): a tool stopped by a signal may leave its own
  * temporaries behind (GCC's collect2 its ccXXXXXX.res), and whatever is

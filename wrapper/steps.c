@@ -35,6 +35,7 @@ int q7_step_wait(pid_t pid)
 {
 	if (pid == 0)
 		return 0;
+	q7_temp_sweep(); /* beside the tool, off the critical path */
 	return pid < 0 ? Q7_EXIT_TOOL : q7_proc_wait(pid, NULL);
 }
 

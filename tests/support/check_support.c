@@ -2,9 +2,12 @@
  * output files. */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "args.h"
@@ -169,6 +172,35 @@ START_TEST(temp_dir_removed_with_its_files)
 }
 END_TEST
 
+START_TEST(temp_sweep_waits_for_q7_temp_sweep)
+{
+	/* A stale q7cc.XXXXXX (a minute untouched, its owner lock free) is
+	 * removed by q7_temp_sweep, not before: q7_temp_dir is on the way to
+	 * the first tool, the sweep runs beside it. */
+	char base[] = "/tmp/q7sweep.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(base));
+	setenv("TMPDIR", base, 1);
+	char *stale = q7_path_join(base, "q7cc.stale1");
+	char *lock = q7_path_join(stale, ".owner.lock");
+	ck_assert_int_eq(mkdir(stale, 0700), 0);
+	FILE *f = fopen(lock, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	struct timespec old[2] = {{time(NULL) - 120, 0}, {time(NULL) - 120, 0}};
+	ck_assert_int_eq(utimensat(AT_FDCWD, stale, old, 0), 0);
+	char *dir = q7_xstrdup(q7_temp_dir());
+	ck_assert(q7_path_exists(stale));
+	q7_temp_sweep();
+	ck_assert(!q7_path_exists(stale));
+	ck_assert(q7_path_exists(dir)); /* its own, fresh and locked */
+	q7_temp_cleanup();
+	ck_assert_int_eq(rmdir(base), 0);
+	free(dir);
+	free(lock);
+	free(stale);
+}
+END_TEST
+
 /* The small tools' spellings, each style's: what q7_args_next returns
  * for one command line, and the value it gives. */
 static const struct q7_args_opt arg_opts[] = {
@@ -261,6 +293,7 @@ static Suite *support_suite(void)
 	tcase_add_test(tc, outfile_in_missing_dir_fails_cleanly);
 	tcase_add_test(tc, temp_slots_are_reused);
 	tcase_add_test(tc, temp_dir_removed_with_its_files);
+	tcase_add_test(tc, temp_sweep_waits_for_q7_temp_sweep);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -265,6 +265,10 @@ CPP
 	[ "$(loads --version)" = 0 ] || fail "libclang loaded for --version"
 	[ "$(loads -### -c k.cpp)" = 0 ] || fail "libclang loaded for -###"
 	[ "$(loads -E plain.cpp)" = 0 ] || fail "libclang loaded for -E"
+	# Nor libstdc++, whose demangler only a profile's names need: linked,
+	# it cost every q7cc start about 0.5 ms (memmap/elf_syms.c).
+	[ "$(LD_DEBUG=libs "$q7cc" --q7-toolchain=host -c plain.cpp -o plain.o 2>&1 >/dev/null |
+		grep -c 'find library=libstdc++')" = 0 ] || fail "libstdc++ loaded for a compile"
 	# The first compile starts the server and queues its TU there rather
 	# than loading libclang beside it: its findings still show.
 	mkdir -m 700 run1 run2

@@ -44,7 +44,7 @@ import tempfile
 
 import torch
 
-from . import _bridge, _cache, _progress
+from . import _bridge, _cache, _pch, _progress
 from .. import _layout
 
 STATE_DIR = ".q7cc"
@@ -566,20 +566,24 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
         sflags = code + ["-I" + host_inc] + ["-isystem" + p for p in incs] + includes
         skey = digest(torch.__version__, file_hash(os.path.join(host_inc, "torchneuron",
                                                                 "register.h")))
-        cxx = host_cxx()
-        if verbose and cxx != shlex.split(os.environ.get("CXX") or "c++"):
+        cxx = _pch.shape_cxx(host_cxx())
+        if verbose and os.environ.get("CXX") and cxx != shlex.split(os.environ["CXX"]):
             log("q7cc.torch: CXX=%s names q7cc; the shape files are built with %s, a host "
                 "compiler, against libtorch" % (os.environ["CXX"], cxx[0]))
         # what makes the same preprocessed text another object
         code_key = digest("shape", cxx, tool_hash(cxx[0]), code, torch.__version__)
+        pch_flags = code + ["-I" + host_inc] + ["-isystem" + p for p in incs]
+        cache = shape_cache()  # None: not a folder of the user's own; then no header either
+        pch = _pch.path(cache, digest(code_key, skey, pch_flags, _pch.TEXT), incs) if cache else None
         s_steps, s_objs = compile_steps(
             "shape", shape_srcs,
             # __FILE__ (NEURON_LIBRARY's, for messages) without the folder,
             # so that the object does not depend on where the source is
-            lambda src, obj, dep: cxx + sflags + [
+            lambda src, obj, dep: cxx + sflags + (
+                _pch.flags(cxx, pch) if pch and _pch.usable(cxx, src) else []) + [
                 "-fmacro-prefix-map=%s/=" % os.path.dirname(src),
                 "-MD", "-MF", dep, "-c", src, "-o", obj],
-            skey, state, cxx + sflags, shape=(code_key, shape_cache()))
+            skey, state, cxx + sflags, shape=(code_key, cache))
         steps += s_steps
         shape_lib = lib[:-3] + ".shape.so"
         # --no-undefined: a shape function declared and never defined is a
@@ -592,6 +596,8 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
         if os.path.exists(stale):
             os.unlink(stale)  # a library without shape sources has none
 
+    if shape_srcs and pch and any(pch in s.command and not s.up_to_date() for s in s_steps):
+        _pch.build(pch, cxx, pch_flags, log)
     run_steps(steps, verbose, log, progress)
     try:
         linked = run_steps([link_step(*args) for args in links], verbose, log, progress)
