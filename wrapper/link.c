@@ -372,8 +372,8 @@ static int jobs(void)
 	return n > 0 ? (int)n : 1;
 }
 
-/* What the link is doing (docs/driver.md, "Progress"): with -v and
- * --q7-multicore, a line a step ("[3/8] link libk_cpu2.so"); else, when
+/* What the link is doing (docs/driver.md, "Options and environment",
+ * -v): with -v and --q7-multicore, a line a step ("[3/8] link libk_cpu2.so"); else, when
  * stderr is a terminal and the link has taken Q7CC_PROGRESS_AFTER seconds
  * (2), one line written over as ninja's is, with the seconds so far,
  * erased at the end; else nothing (a log gets no carriage returns). The
