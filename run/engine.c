@@ -1,66 +1,43 @@
-/* The run engine (engine.h): one opened library, its targets' backends
- * behind one call, the op list, and the lock that makes calls from
- * several threads take turns.
+/* The run engine (engine.h): one opened library, its target's row
+ * (target.h) behind one call, the op list, and the lock that makes calls
+ * from several threads take turns. What differs between targets (the
+ * emulated core's persistent session, the isolated host mode's worker
+ * process) is in the row's functions; a target that starts processes
+ * takes the process-wide lock (q7_target_proc_lock) around them.
  *
- * The emulated target keeps one persistent session (emu_session.h) per
- * engine: QEMU boots once and every call after the first takes
- * milliseconds; the isolated host mode keeps one worker process
- * (host_iso.h). Both use support/proc's table of children (and sessions
- * support/tempfile's list), which are not thread-safe, so every session
- * or worker operation of every engine takes one process-wide lock. The
- * race check (Q7CC_EMU_JOBS=N with several cores) keeps
- * q7_run_emulated's one session per core and per call.
- *
- * The op list comes from the library itself, on either target, through
+ * The op list comes from the library itself, on any target, through
  * the runtime's list request (an empty op name: one "name<TAB>schema" line
  * per op written into the destination), so an emulated image is listed
  * the same way as a host library. */
 #include "engine.h"
-#include "emu_profile.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "emu_session.h"
-#include "emu_session_int.h"
-#include "host.h"
 #include "image.h"
 #include "npy.h"
 #include "result.h"
 #include "support.h"
+#include "target.h"
 
 #define LIST_BYTES 65535u /* the op list's room: one 1-D uint8 tensor */
 
 struct q7_engine {
-	bool emulated;
-	bool isolated;        /* the host target in its own process */
+	const struct q7_target *target;
+	void *state;          /* the target's (NULL until opened) */
+	bool apart;           /* its kernels run in another process */
 	char *lib;
 	struct q7_strvec images; /* lib's, one per core */
 	unsigned cores;
-	size_t heap_size;
-	double timeout_s;
-	struct q7_host *host; /* the host target's images */
-	struct q7_emu_session *emu; /* the emulated target's session */
-	pid_t pid;            /* the process that opened it */
-	bool race_check;      /* Q7CC_EMU_JOBS > 1: a session per core, per call */
-	bool forward_signals; /* the emulated session's (a forked child opens its own) */
-	const volatile sig_atomic_t *interrupted; /* likewise */
-	struct q7_prof *profile; /* q7_engine_profile: each call profiled into it */
-	unsigned profile_parent;
 	pthread_mutex_t lock;
 	int nops;             /* -1 until listed */
 	char *list;           /* the op list's text, which names and schemas point into */
 	char **names, **schemas;
 };
-
-/* Every session and worker operation, of every engine. */
-static pthread_mutex_t proc_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int fail(char *err, size_t n, const char *fmt, ...) Q7_PRINTF(3, 4);
 static int fail(char *err, size_t n, const char *fmt, ...)
@@ -83,15 +60,17 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 	*out = NULL;
 	if (!o)
 		o = &dflt;
-	if (o->target && strcmp(o->target, "host") != 0 && strcmp(o->target, "emulated") != 0) {
-		fail(err, n, "target '%s': expected host or emulated", o->target);
+	const struct q7_target *t = q7_target_find(o->target);
+	if (!t) {
+		char names[256];
+		q7_target_names(names, sizeof names, NULL);
+		fail(err, n, "target '%s': expected %s", o->target, names);
 		goto out;
 	}
 	if (o->cores > Q7_NUM_CORES) {
 		fail(err, n, "%u cores asked, at most %d", o->cores, Q7_NUM_CORES);
 		goto out;
 	}
-	bool emulated = o->target && strcmp(o->target, "emulated") == 0;
 	if (o->images && o->cores) {
 		for (unsigned i = 0; i < o->cores; i++)
 			q7_sv_add(&paths, o->images[i]);
@@ -99,61 +78,23 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 		fail(err, n, "%s", why);
 		goto out;
 	}
-	unsigned cores = (unsigned)paths.n;
-	if (q7_run_check_images(&paths, emulated, &why) != 0) {
+	if (q7_run_check_images(&paths, t, &why) != 0) {
 		fail(err, n, "%s", why);
 		goto out;
 	}
 	e = q7_xcalloc(1, sizeof *e);
-	e->emulated = emulated;
+	e->target = t;
 	e->lib = q7_xstrdup(lib);
 	e->images = paths;
 	paths = (struct q7_strvec){0};
-	e->cores = cores;
-	e->heap_size = o->heap_size;
-	e->timeout_s = o->timeout_s;
+	e->cores = (unsigned)e->images.n;
 	e->nops = -1;
 	pthread_mutex_init(&e->lock, NULL);
-	if (!e->emulated) {
-		/* in processes of their own, started through support/proc */
-		e->isolated = o->host_mode == Q7_HOST_ISOLATED || o->host_mode == Q7_HOST_SANITIZED;
-		struct q7_engine_opts ho = *o;
-		ho.unchecked = q7_run_unchecked(o->unchecked);
-		if (e->isolated)
-			pthread_mutex_lock(&proc_lock);
-		int rc_open = q7_host_open(&e->images, &ho, &e->host, err, n);
-		if (e->isolated)
-			pthread_mutex_unlock(&proc_lock);
-		if (rc_open != 0)
-			goto out;
-	} else {
-		for (size_t i = 0; i < e->images.n; i++)
-			if (!q7_path_exists(e->images.v[i])) {
-				fail(err, n, "%s: cannot read: %s", e->images.v[i], strerror(ENOENT));
-				goto out;
-			}
-		const char *jobs = getenv("Q7CC_EMU_JOBS");
-		e->race_check = cores > 1 && jobs && strtoul(jobs, NULL, 10) > 1;
-		e->pid = getpid();
-		if (!e->race_check) {
-			struct q7_emu_config cfg;
-			struct q7_run_result refused;
-			q7_emu_config_init(&cfg, lib, cores);
-			cfg.images = (const char *const *)e->images.v;
-			cfg.timeout_s = o->timeout_s;
-			cfg.forward_signals = o->forward_signals;
-			cfg.unchecked = q7_run_unchecked(o->unchecked);
-			e->forward_signals = o->forward_signals;
-			cfg.interrupted = e->interrupted = o->interrupted;
-			pthread_mutex_lock(&proc_lock);
-			int rc_open = q7_emu_open(&cfg, &e->emu, &refused);
-			pthread_mutex_unlock(&proc_lock);
-			if (rc_open != 0) {
-				fail(err, n, "%s", refused.message);
-				goto out;
-			}
-		}
-	}
+	struct q7_target_open to = {.lib = lib, .images = &e->images, .opts = o};
+	if (t->open(&to, err, n) != 0)
+		goto out;
+	e->state = to.state;
+	e->apart = to.apart;
 	*out = e;
 	e = NULL;
 	rc = 0;
@@ -168,24 +109,8 @@ static void engine_close(struct q7_engine *e, bool at_exit)
 {
 	if (!e)
 		return;
-	if (e->host) {
-		if (e->isolated)
-			pthread_mutex_lock(&proc_lock);
-		if (at_exit)
-			q7_host_close_at_exit(e->host);
-		else
-			q7_host_close(e->host);
-		if (e->isolated)
-			pthread_mutex_unlock(&proc_lock);
-	}
-	if (e->emu) {
-		pthread_mutex_lock(&proc_lock);
-		if (e->pid != getpid()) /* a forked child's copy of its parent's */
-			q7_emu_disown(e->emu);
-		else
-			q7_emu_close(e->emu);
-		pthread_mutex_unlock(&proc_lock);
-	}
+	if (e->state)
+		e->target->close(e->state, at_exit);
 	pthread_mutex_destroy(&e->lock);
 	free(e->names);
 	free(e->schemas);
@@ -203,89 +128,20 @@ unsigned q7_engine_cores(const struct q7_engine *e) { return e->cores; }
 
 void q7_engine_profile(struct q7_engine *e, struct q7_prof *p, unsigned parent)
 {
-	e->profile = p;
-	e->profile_parent = parent;
+	if (e->target->profile_into)
+		e->target->profile_into(e->state, p, parent);
 }
 
-const char *q7_engine_target(const struct q7_engine *e) { return e->emulated ? "emulated" : "host"; }
+const char *q7_engine_target(const struct q7_engine *e) { return e->target->name; }
 
-/* A forked child (a DataLoader worker, multiprocessing's fork) has a copy
- * of its parent's session, whose QEMU socket talking to would garble both:
- * it lets go of that copy (the parent's QEMU and files untouched) and
- * starts a core of its own, on its first call. 0, or 1 with r failed. */
-static int fork_session(struct q7_engine *e, struct q7_run_result *r)
-{
-	q7_emu_disown(e->emu);
-	e->emu = NULL;
-	e->pid = getpid();
-	struct q7_emu_config cfg;
-	q7_emu_config_init(&cfg, e->lib, e->cores);
-	cfg.images = (const char *const *)e->images.v;
-	cfg.timeout_s = e->timeout_s;
-	cfg.forward_signals = e->forward_signals;
-	cfg.interrupted = e->interrupted;
-	return q7_emu_open(&cfg, &e->emu, r) != 0 ? 1 : 0;
-}
+const struct q7_target *q7_engine_target_row(const struct q7_engine *e) { return e->target; }
 
-/* The emulated target: a call of the engine's session (or, for the race
- * check, q7_run_emulated's session per core), with the engine's settings
- * where the call leaves them 0. The destination's bytes come back into
- * the caller's buffer; the result's copy is then dropped. */
-static int call_emulated(struct q7_engine *e, const struct q7_call *c, unsigned cores,
-                         struct q7_run_result *r)
-{
-	if (c->nargs > Q7_MAX_ARGS) {
-		memset(r, 0, sizeof *r);
-		q7_run_fail(r, "%s: %u arguments, at most %d", c->op, c->nargs, Q7_MAX_ARGS);
-		return 1;
-	}
-	struct q7_call req = *c;
-	req.cores = cores;
-	if (!req.timeout_s)
-		req.timeout_s = e->timeout_s;
-	if (!req.heap_size)
-		req.heap_size = e->heap_size;
-	int rc;
-	if (e->profile) {
-		pthread_mutex_lock(&proc_lock);
-		rc = q7_prof_emulated(e->lib, (const char *const *)e->images.v, &req, e->profile,
-		                      e->profile_parent, NULL, r);
-		pthread_mutex_unlock(&proc_lock);
-	} else if (e->race_check) {
-		rc = q7_run_emulated(e->lib, (const char *const *)e->images.v, &req, r);
-	} else {
-		pthread_mutex_lock(&proc_lock);
-		rc = e->pid == getpid() ? 0 : fork_session(e, r);
-		if (rc == 0)
-			rc = q7_emu_call(e->emu, &req, r);
-		pthread_mutex_unlock(&proc_lock);
-	}
-	if (rc != 0 || c->dst.data == 0)
-		return rc;
-	/* Written back into dst by the target, which the runtime made the
-	 * result (a returned tensor copied in, or the destination rule). */
-	if (r->out.dtype != c->dst.dtype || r->out_bytes > q7_emu_desc_bytes(&c->dst)) {
-		q7_run_result_free(r);
-		q7_run_fail(r, "%s: the result does not fit the destination", c->op);
-		return 1;
-	}
-	free(r->out_data);
-	r->out_data = NULL;
-	r->out.data = c->dst.data;
-	return 0;
-}
+bool q7_engine_apart(const struct q7_engine *e) { return e->apart; }
 
 static int call_locked(struct q7_engine *e, const struct q7_call *c, unsigned cores,
                        struct q7_run_result *r)
 {
-	if (e->emulated)
-		return call_emulated(e, c, cores, r);
-	if (!e->isolated)
-		return q7_host_call(e->host, c, r);
-	pthread_mutex_lock(&proc_lock);
-	int rc = q7_host_call(e->host, c, r);
-	pthread_mutex_unlock(&proc_lock);
-	return rc;
+	return e->target->call(e->state, c, cores, r);
 }
 
 /* A kernel that changed its input: the message again, with the

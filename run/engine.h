@@ -76,7 +76,8 @@ enum q7_guard {
 };
 
 struct q7_engine_opts {
-	const char *target;      /* "host" (also when NULL) or "emulated" */
+	const char *target;      /* a row of target.h's table: "host" (also when NULL),
+	                          * "emulated" */
 	unsigned cores;          /* 1..8; 0: the library's (a manifest's images, else 1) */
 	/* The library's images, one per core (cores set), as q7_run_images
 	 * (image.h) read them for a caller that checked them first; NULL:
@@ -179,8 +180,13 @@ unsigned q7_engine_cores(const struct q7_engine *e);
  * under node parent (emu_profile.h); the engine's session is left alone.
  * p stays the caller's. */
 void q7_engine_profile(struct q7_engine *e, struct q7_prof *p, unsigned parent);
-/* "host" or "emulated". */
+/* The target's name ("host", "emulated"), and its row (target.h). */
 const char *q7_engine_target(const struct q7_engine *e);
+struct q7_target;
+const struct q7_target *q7_engine_target_row(const struct q7_engine *e);
+/* Its kernels run in another process (QEMU, an isolated worker): Ctrl-C
+ * can stop a call. */
+bool q7_engine_apart(const struct q7_engine *e);
 
 /* Lists the library's ops (once; on the emulated target that is one run
  * of the core). The number of ops, or -1 with err set. */

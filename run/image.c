@@ -1,6 +1,7 @@
 /* LIB -> the image each core runs (see image.h). */
 #include "image.h"
 #include "manifest.h"
+#include "target.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -49,8 +50,22 @@ static const char *machine_name(unsigned m)
 	}
 }
 
+/* The row whose images have machine: the one that names it, else the
+ * one that takes any machine; NULL for none. */
+static const struct q7_target *owner(unsigned machine)
+{
+	const struct q7_target *any = NULL, *t;
+	for (size_t i = 0; (t = q7_target_at(i)); i++) {
+		if (t->machine == machine)
+			return t;
+		if (t->any_machine && !any)
+			any = t;
+	}
+	return any;
+}
+
 /* One image against the target: 0, or -1 with *err set. */
-static int check_image(const char *path, bool emulated, char **err)
+static int check_image(const char *path, const struct q7_target *t, char **err)
 {
 	unsigned char h[20];
 	const char *why = NULL;
@@ -66,34 +81,27 @@ static int check_image(const char *path, bool emulated, char **err)
 		return 0; /* unreadable or not ELF: the target says what it is */
 	unsigned machine = h[EI_DATA] == ELFDATA2MSB ? (unsigned)h[18] << 8 | h[19]
 	                                              : (unsigned)h[19] << 8 | h[18];
-	const char *name = machine_name(machine);
-	int bits = h[EI_CLASS] == ELFCLASS64 ? 64 : 32;
-	char what[48];
-	if (name)
-		snprintf(what, sizeof what, "%s, ELF%d", name, bits);
-	else
-		snprintf(what, sizeof what, "machine %u, ELF%d", machine, bits);
-	if (emulated && machine != EM_XTENSA) {
-		*err = q7_xasprintf("%s: a host library (%s), not an Xtensa device image: run it with "
-		                    "--target=host, or build the device image (q7cc's gnu profile) for "
-		                    "--target=emulated",
-		                    path, what);
-		return -1;
+	const struct q7_target *its = owner(machine);
+	if (!its || its == t)
+		return 0;
+	char what[64] = "";
+	if (its->any_machine) { /* which of the machines it takes */
+		const char *name = machine_name(machine);
+		int bits = h[EI_CLASS] == ELFCLASS64 ? 64 : 32;
+		if (name)
+			snprintf(what, sizeof what, " (%s, ELF%d)", name, bits);
+		else
+			snprintf(what, sizeof what, " (machine %u, ELF%d)", machine, bits);
 	}
-	if (!emulated && machine == EM_XTENSA) {
-		*err = q7_xasprintf("%s: an Xtensa device image, not a host library: run it with "
-		                    "--target=emulated, or build a host library "
-		                    "(q7cc --q7-toolchain=host) for --target=host",
-		                    path);
-		return -1;
-	}
-	return 0;
+	*err = q7_xasprintf("%s: %s%s, not %s: run it with --target=%s, or build %s for --target=%s",
+	                    path, its->image, what, t->image, its->name, t->build, t->name);
+	return -1;
 }
 
-int q7_run_check_images(const struct q7_strvec *paths, bool emulated, char **err)
+int q7_run_check_images(const struct q7_strvec *paths, const struct q7_target *t, char **err)
 {
 	for (size_t i = 0; i < paths->n; i++)
-		if (check_image(paths->v[i], emulated, err) != 0)
+		if (check_image(paths->v[i], t, err) != 0)
 			return -1;
 	return 0;
 }

@@ -14,11 +14,12 @@
  * fewer images than cores. */
 int q7_run_images(const char *lib, unsigned cores, struct q7_strvec *paths, char **err);
 
-/* Refuses images built for the other target: a host library (any machine
- * but Xtensa) for --target=emulated, an Xtensa image for --target=host;
- * the message names the file and the target to use. Files that are not
- * ELF are left to the target to report. 0, or -1 with *err set (caller
- * frees). */
-int q7_run_check_images(const struct q7_strvec *paths, bool emulated, char **err);
+/* Refuses images built for another target (target.h): an image's ELF
+ * machine names its row (a host library, any machine but Xtensa, for
+ * --target=emulated; an Xtensa image for --target=host); the message
+ * names the file and the target to use. Files that are not ELF are left
+ * to the target to report. 0, or -1 with *err set (caller frees). */
+struct q7_target;
+int q7_run_check_images(const struct q7_strvec *paths, const struct q7_target *t, char **err);
 
 #endif

@@ -39,6 +39,7 @@
 #include "insn_profile.h"
 #include "sanitize.h"
 #include "support.h"
+#include "target.h"
 #include "tempfile.h"
 
 struct options {
@@ -53,14 +54,17 @@ struct options {
 
 static void usage(void)
 {
+	char t[256];
+	q7_target_names(t, sizeof t, "|");
 	fprintf(stderr,
-	        "usage: q7-run [--target=host|emulated] [--cores=N] [--out-shape=D0,D1,...]\n"
+	        "usage: q7-run [--target=%s] [--cores=N] [--out-shape=D0,D1,...]\n"
 	        "              [--out-dtype=TYPE] [--heap=BYTES] [--timeout=SECONDS]\n"
 	        "              [--guard=end|start] [--in-process] [--sanitize] [--semihosting-files]\n"
 	        "              [--profile=FILE.folded|FILE.svg] [-v] LIB OP ARG... -o OUT.npy\n"
-	        "       q7-run [--target=host|emulated] [--in-process] --list LIB\n"
+	        "       q7-run [--target=%s] [--in-process] --list LIB\n"
 	        "  LIB   the library given to -o at link time (an image or a multicore manifest)\n"
-	        "  ARG   a .npy file (a tensor) or a literal: 3, -2, 0.5, 1e-3, true, false\n");
+	        "  ARG   a .npy file (a tensor) or a literal: 3, -2, 0.5, 1e-3, true, false\n",
+	        t, t);
 }
 
 static bool parse_uint(const char *s, unsigned long long max, unsigned long long *out)
@@ -123,8 +127,10 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 		break;
 	case OPT_TARGET:
 		o->target = v;
-		if (strcmp(o->target, "host") != 0 && strcmp(o->target, "emulated") != 0) {
-			q7_error("--target=%s: expected host or emulated", o->target);
+		if (!q7_target_find(o->target)) {
+			char names[256];
+			q7_target_names(names, sizeof names, NULL);
+			q7_error("--target=%s: expected %s", o->target, names);
 			return -1;
 		}
 		break;
@@ -192,7 +198,7 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	o->target = "host";
+	o->target = q7_target_at(0)->name;
 	o->cores = 1;
 	struct q7_args args;
 	q7_args_init(&args, argc, argv, options, Q7_ARGS_NUMBERS | Q7_ARGS_DASHDASH);
@@ -381,8 +387,8 @@ static int build_call(const struct options *o, struct run *r)
 		q7_error("%s: op names are shorter than %d characters", r->call.op, Q7_MAX_OP_NAME);
 		return -1;
 	}
-	bool emulated = strcmp(o->target, "emulated") == 0;
-	if (o->profile && !emulated) {
+	const struct q7_target *t = q7_target_find(o->target);
+	if (o->profile && !(t->can & Q7_TARGET_PROFILE)) {
 		q7_error("--profile=%s: profiles come from the emulated core: add --target=emulated",
 		         o->profile);
 		return -1;
@@ -395,7 +401,7 @@ static int build_call(const struct options *o, struct run *r)
 		free(why);
 		why = NULL;
 		q7_sv_free(&r->images);
-	} else if (q7_run_check_images(&r->images, emulated, &why) != 0) {
+	} else if (q7_run_check_images(&r->images, t, &why) != 0) {
 		q7_error("%s", why);
 		free(why);
 		return -1;
@@ -512,7 +518,7 @@ static int run_op(const struct options *o, struct run *r)
  * started. */
 static int sanitize(const struct options *o, int argc)
 {
-	if (strcmp(o->target, "host") != 0) {
+	if (!(q7_target_find(o->target)->can & Q7_TARGET_SANITIZE)) {
 		q7_error("--sanitize runs host kernels (the emulated core has no sanitizers)");
 		return -1;
 	}

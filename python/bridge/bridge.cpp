@@ -28,6 +28,7 @@
 extern "C" {
 #include "engine.h"
 #include "support.h"
+#include "target.h"
 }
 
 namespace {
@@ -264,9 +265,9 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 				k->nargs = d->schema->arguments().size();
 				k->invoke = d->invoke;
 				k->shape = d->shape;
-				k->emulated = ld->target == "emulated";
-				k->in_process = ld->target == "host" && !ld->isolate;
-				k->isolated = !k->emulated && ld->isolate;
+				k->apart = q7_engine_apart(ld->engine->engine);
+				k->in_process = !k->apart;
+				k->profiles = q7_engine_target_row(ld->engine->engine)->can & Q7_TARGET_PROFILE;
 				std::string line = k->qualname + "\t" + schema_text(*d->schema) + "\t" + d->compute;
 				l->def(std::move(*d->schema));
 				l->impl(d->name.c_str(),
@@ -404,7 +405,8 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 	for (const auto &l : table) {
 		if (l->lib == lib_id && l->target == target && l->has_shape == (shape_lib != nullptr) &&
 		    (!shape_lib || l->shape == shape_id)) {
-			if (l->isolate != isolate && l->target == "host") {
+			const q7_target *t = q7_engine_target_row(l->engine->engine);
+			if (l->isolate != isolate && t->can & Q7_TARGET_ISOLATE) {
 				*err = std::string(lib) + ": already loaded in this process " +
 				       (l->isolate == 2   ? "sanitized (sanitize=True)"
 				        : l->isolate ? "isolated (isolate=True)"
@@ -531,6 +533,23 @@ __attribute__((visibility("default"))) char *q7t_shape_defs(const char *shape_li
 		return nullptr;
 	}
 	return dup(out);
+}
+
+__attribute__((visibility("default"))) char *q7t_targets(void)
+{
+	std::string s;
+	const q7_target *t;
+	for (size_t i = 0; (t = q7_target_at(i)); i++) {
+		std::string can;
+		for (auto w : {std::make_pair(Q7_TARGET_ISOLATE, "isolate"),
+		               std::make_pair(Q7_TARGET_SANITIZE, "sanitize"),
+		               std::make_pair(Q7_TARGET_PROFILE, "profile")})
+			if (t->can & w.first)
+				can += (can.empty() ? "" : ",") + std::string(w.second);
+		s += std::string(t->name) + "\t" + std::to_string(t->machine) + "\t" + t->profile + "\t" +
+		     can + "\n";
+	}
+	return dup(s);
 }
 
 __attribute__((visibility("default"))) char *q7t_ops(void *handle)

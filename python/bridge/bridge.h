@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 /* The bridge's C API version (q7cc.torch checks it). */
-#define Q7T_API_VERSION 2
+#define Q7T_API_VERSION 3
 int q7t_api_version(void);
 /* The libtorch it was built against, "1.13". */
 const char *q7t_torch_version(void);
@@ -23,7 +23,7 @@ const char *q7t_torch_version(void);
 int q7t_cxx11_abi(void);
 
 /* Loads lib (an image or a multicore manifest, as q7cc linked it) for
- * target ("host" or "emulated") on its cores (0: the library's), on the
+ * target (a name q7t_targets lists: "host", "emulated") on its cores (0: the library's), on the
  * host in this process, or with isolate 1 in a process of its own (the
  * run engine's isolated mode: a kernel that faults, exits or never
  * returns fails its call instead of the process), or with isolate 2 each
@@ -47,6 +47,11 @@ void *q7t_load(const char *lib, const char *shape_lib, const char *target, unsig
  * line each (custom_op.load checks them against the kernels), or NULL
  * with *err set. The caller frees the text (or *err) with q7t_free. */
 char *q7t_shape_defs(const char *shape_lib, char **err);
+/* The run targets (run/target.h's table), the default first: one
+ * "name<TAB>ELF machine<TAB>q7cc profile<TAB>can" line each, can the
+ * words it can do, comma-separated ("isolate,sanitize", "profile", or
+ * empty). The caller frees the text with q7t_free. */
+char *q7t_targets(void);
 /* The handle's ops, one "ns::op<TAB>schema<TAB>compute function" line
  * each. The caller frees the text with q7t_free. */
 char *q7t_ops(void *handle);

@@ -304,10 +304,9 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 	q7_run_result r;
 	int failed;
 	/* Another process runs the kernel: Ctrl-C can stop it. */
-	bool apart = emulated || isolated;
 	if (apart) {
 		SigintWatch watch;
-		failed = emulated && profiling.load(std::memory_order_relaxed)
+		failed = profiles && profiling.load(std::memory_order_relaxed)
 		             ? profile_call(engine.get(), qualname, &call, &r)
 		             : q7_engine_call(engine->engine, &call, &r);
 	} else {

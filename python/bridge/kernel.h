@@ -51,12 +51,15 @@ struct OpKernel final : c10::OperatorKernel {
 	size_t nargs = 0;
 	q7cc::neuron::ShapeInvoker invoke = nullptr; /* none: like the first tensor */
 	void (*shape)() = nullptr;
-	bool emulated = false; /* the engine's target, known at registration */
-	/* The host target on the caller's thread: outputs come with a red
-	 * zone (new_output), which the runtime checks (the second rule of
-	 * docs/runtime.md: nothing written past get_dst_tensor()). */
+	/* The engine's, known at registration: its kernels run in another
+	 * process (QEMU, an isolated worker: Ctrl-C can stop a call); its
+	 * target can profile (q7cc.torch.profile). */
+	bool apart = false;
+	bool profiles = false;
+	/* On the caller's thread: outputs come with a red zone (new_output),
+	 * which the runtime checks (the second rule of docs/runtime.md:
+	 * nothing written past get_dst_tensor()). */
 	bool in_process = false;
-	bool isolated = false; /* a host engine's kernels in a process of their own */
 	std::atomic<bool> warned{false};
 	std::atomic<bool> warned_grad{false}; /* an input that requires grad */
 

@@ -2,7 +2,8 @@
 fresh process; load() rebuilds only what changed (by the sources' text,
 the flags and q7cc) and shows its commands with verbose=True; a failed
 build raises BuildError with the compiler's diagnostics; a library
-meant for the other target, or a namespace loaded twice, is refused."""
+meant for the other target, or a namespace loaded twice, is refused; the
+targets are the run engine's rows (_bridge.targets)."""
 import os
 import shutil
 import subprocess
@@ -12,7 +13,7 @@ import pytest
 import torch
 
 import libs
-from q7cc.torch import custom_op, _build
+from q7cc.torch import custom_op, _bridge, _build
 
 
 def fresh_python(code, target):
@@ -146,6 +147,17 @@ def test_a_namespace_is_loaded_once(target, tmp_path):
         custom_op.load_library(str(tmp_path / "libints.so"), target=target)
     assert torch.equal(torch.ops.ints.iscale(torch.ones(2, dtype=torch.int32), 2, False),
                        torch.full((2,), 2, dtype=torch.int32))
+
+
+def test_the_targets_come_from_the_engine():
+    """The targets' names, ELF machines and profiles are run/target.h's
+    rows, through the bridge (q7t_targets), not a copy of Python's."""
+    t = _bridge.targets()
+    assert list(t) == ["host", "emulated"]
+    assert (t["host"].machine, t["host"].profile, t["host"].can) == (
+        62, "host", {"isolate", "sanitize"})
+    assert (t["emulated"].machine, t["emulated"].profile, t["emulated"].can) == (
+        94, "gnu", {"profile"})
 
 
 def test_bad_arguments():

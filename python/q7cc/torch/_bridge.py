@@ -22,10 +22,11 @@ PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 PREFIX = os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..",
                                        *[".."] * len(_layout.PYTHONDIR.split("/"))))
 BRIDGE = os.path.join(PACKAGE_DIR, "libq7torch.so")
-API_VERSION = 2
+API_VERSION = 3
 
 _lock = threading.Lock()
 _lib = None
+_targets = None
 
 WARN_FN = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
 
@@ -70,6 +71,7 @@ def _open(path):
     lib.q7t_load.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
                              ctypes.c_uint, ctypes.c_char_p, ctypes.c_int, ctypes.c_double,
                              ctypes.POINTER(ctypes.c_void_p)]
+    lib.q7t_targets.restype = ctypes.c_void_p
     lib.q7t_ops.restype = ctypes.c_void_p
     lib.q7t_ops.argtypes = [ctypes.c_void_p]
     lib.q7t_free.argtypes = [ctypes.c_void_p]
@@ -179,6 +181,27 @@ def _take(lib, ptr):
         return ctypes.string_at(ptr).decode("utf-8", "replace")
     finally:
         lib.q7t_free(ptr)
+
+
+class Target:
+    """A run target, a row of run/target.h's table: its name, the ELF
+    machine of its images, the q7cc profile that builds them
+    (--q7-toolchain=) and what it can do ("isolate", "sanitize",
+    "profile")."""
+
+    def __init__(self, name, machine, profile, can):
+        self.name, self.machine, self.profile = name, int(machine), profile
+        self.can = frozenset(can.split(",")) if can else frozenset()
+
+
+def targets():
+    """The run targets (bridge.h, q7t_targets), the default first, by name."""
+    global _targets
+    if _targets is None:
+        lib = bridge()
+        rows = [Target(*line.split("\t")) for line in _take(lib, lib.q7t_targets()).splitlines()]
+        _targets = {t.name: t for t in rows}
+    return _targets
 
 
 def load(path, shape_path, target, cores, default_ns, isolate=False, sanitize=False):

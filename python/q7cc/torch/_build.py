@@ -1,5 +1,6 @@
-"""custom_op.load()'s build: the compute sources with q7cc (the host
-profile for target "host", gnu for "emulated", --q7-multicore for a
+"""custom_op.load()'s build: the compute sources with q7cc (the profile
+of the target's row, run/target.h through _bridge.targets(): host for
+"host", gnu for "emulated"; --q7-multicore for a
 multicore library) into lib<name>.so, the shape sources with the host's
 C++ compiler against the real libtorch into lib<name>.shape.so, both in
 the build directory.
@@ -532,7 +533,7 @@ def build(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, t
 def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, target,
                  extra_cflags, extra_include_paths, log, state, progress, sanitize=False):
     q7cc = q7cc_path()
-    profile = "host" if target == "host" else "gnu"
+    profile = _bridge.targets()[target].profile
     includes = ["-I" + os.path.abspath(p) for p in extra_include_paths]
 
     # compute: q7cc, the kernels named by the shape files' blocks

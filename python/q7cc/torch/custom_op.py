@@ -23,9 +23,6 @@ from ._build import BuildError, build
 
 __all__ = ["load", "load_library", "BuildError"]
 
-TARGETS = ("host", "emulated")
-EM_X86_64, EM_XTENSA = 62, 94
-
 
 class Library:
     """A loaded library: where it is, its target and its ops, each a
@@ -40,12 +37,15 @@ class Library:
 
 
 def _target(target):
-    """target, or when None Q7CC_TORCH_TARGET, else "host": so a vendor
-    script that names no target runs on either unchanged."""
+    """target, or when None Q7CC_TORCH_TARGET, else the default ("host"):
+    so a vendor script that names no target runs on either unchanged.
+    The targets are the run engine's (_bridge.targets)."""
+    names = list(_bridge.targets())
     if target is None:
-        target = os.environ.get("Q7CC_TORCH_TARGET") or "host"
-    if target not in TARGETS:
-        raise ValueError("q7cc.torch: target=%r: expected 'host' or 'emulated'" % (target,))
+        target = os.environ.get("Q7CC_TORCH_TARGET") or names[0]
+    if target not in names:
+        raise ValueError("q7cc.torch: target=%r: expected %s or %r" % (
+            target, ", ".join(repr(n) for n in names[:-1]), names[-1]))
     return target
 
 
@@ -85,7 +85,8 @@ def load_library(path, target=None, isolate=None, sanitize=False):
     sanitize=True)) in a q7-run --sanitize of its own: a sanitizer's report
     goes to stderr and the call raises a RuntimeError naming the op."""
     target = _target(target)
-    if sanitize and target != "host":
+    can = _bridge.targets()[target].can
+    if sanitize and "sanitize" not in can:
         raise ValueError("q7cc.torch: sanitize=True runs host kernels (the emulated core has no "
                          "sanitizers)")
     isolate = _isolate(isolate)
@@ -93,18 +94,17 @@ def load_library(path, target=None, isolate=None, sanitize=False):
     if not os.path.exists(path):
         raise FileNotFoundError("q7cc.torch: %s: no such file" % path)
     machine = _image_machine(path)
-    want = EM_X86_64 if target == "host" else EM_XTENSA
-    if machine in (EM_X86_64, EM_XTENSA) and machine != want:
+    built_for = [t.name for t in _bridge.targets().values() if t.machine == machine]
+    if built_for and target not in built_for:
         raise RuntimeError("q7cc.torch: %s was built for the %s target; load it with target=%r" % (
-            path, "emulated" if machine == EM_XTENSA else "host",
-            "emulated" if machine == EM_XTENSA else "host"))
+            path, built_for[0], built_for[0]))
     base = path[:-3] if path.endswith(".so") else path
     shape = base + ".shape.so"
     name = os.path.basename(base)
     if name.startswith("lib"):
         name = name[3:]
     ops = _bridge.load(path, shape if os.path.exists(shape) else None, target, 0, name,
-                       isolate and target == "host", bool(sanitize))
+                       isolate and "isolate" in can, bool(sanitize))
     return Library(path, target, ops)
 
 
