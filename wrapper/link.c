@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -418,23 +419,58 @@ static void progress_end(struct link *l)
 	l->shown = false;
 }
 
+/* A link's stderr while others run beside it: kept in memory and written
+ * whole when the link ends, as ninja does, so two linkers' lines never
+ * interleave (nor a linker's half line run into q7cc's own message). -1:
+ * the link writes to our stderr directly (one at a time, or no memory). */
+static int link_err_open(bool alone)
+{
+	return alone ? -1 : memfd_create("q7cc-link-stderr", MFD_CLOEXEC);
+}
+
+/* Writes what the link said, unless it was stopped because another one
+ * failed (then it only says it was stopped). Closes fd. */
+static void link_err_flush(struct link *l, int fd, bool show)
+{
+	if (fd < 0)
+		return;
+	char buf[8192];
+	ssize_t n;
+	if (show && lseek(fd, 0, SEEK_SET) == 0) {
+		progress_end(l);
+		while ((n = read(fd, buf, sizeof buf)) > 0)
+			if (fwrite(buf, 1, (size_t)n, stderr) != (size_t)n)
+				break;
+		fflush(stderr);
+	}
+	close(fd);
+}
+
 /* Runs cmds[0..nimg), up to max at a time. After a failure no new one
  * starts and the running ones are stopped and waited for: none may write
- * an image after the failed link's outputs are removed. */
+ * an image after the failed link's outputs are removed; what the stopped
+ * ones said is dropped, what the failed one said is shown whole. */
 static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 {
 	struct q7_drv *d = l->d;
 	int failed = 0, running = 0, next = 0;
+	pid_t pids[Q7_NUM_CORES];
+	int errs[Q7_NUM_CORES];
+	bool alone = max <= 1 || l->nimg <= 1;
 	for (;;) {
 		while (!failed && running < max && next < l->nimg) {
 			progress(l, next, "link", l->img[next].so);
+			errs[next] = link_err_open(alone);
 			struct q7_proc_opts o = {.name = q7_path_basename(l->img[next].so),
-			                         .tmpdir = q7_temp_tool_dir()};
-			pid_t pid = q7_step_start(d, cmds[next].v, &o);
+			                         .tmpdir = q7_temp_tool_dir(),
+			                         .err = errs[next] >= 0 ? errs[next] : Q7_PROC_INHERIT};
+			pid_t pid = pids[next] = q7_step_start(d, cmds[next].v, &o);
 			if (pid < 0)
 				failed = Q7_EXIT_TOOL;
 			else if (pid > 0)
 				running++;
+			if (pid <= 0) /* not started, or -### */
+				link_err_flush(l, errs[next], false);
 			next++;
 			if (failed)
 				q7_proc_kill_all(SIGTERM);
@@ -451,11 +487,19 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 		if (rc == Q7_PROC_NONE)
 			break;
 		running--;
+		for (int i = 0; i < next; i++)
+			if (pids[i] == pid) {
+				link_err_flush(l, errs[i], !failed);
+				pids[i] = 0;
+			}
 		if (rc != 0 && !failed) {
 			failed = rc;
 			q7_proc_kill_all(SIGTERM);
 		}
 	}
+	for (int i = 0; i < next; i++)
+		if (pids[i] > 0)
+			link_err_flush(l, errs[i], false);
 	return failed;
 }
 

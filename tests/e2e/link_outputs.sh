@@ -8,6 +8,7 @@
 # Cases (_mc: --q7-multicore):
 #   with a slow linker that really links (the host profile, fake tools as
 #   tests/support/slow_tools.sh has them): concurrent_links[_mc],
+#   linker_messages_mc (eight linkers writing at once: whole lines),
 #   relink_fails[_mc], relink_sigterm[_mc], lock_wait_sigterm,
 #   lock_after_sigkill;
 #   with the real gnu toolchain at full speed: gnu_concurrent_links[_mc],
@@ -30,13 +31,10 @@ case $case in gnu_* | special_outputs | make_concurrent) PROFILE=gnu ;; esac
 nimg=1
 [ -n "$MC" ] && nimg=8
 
-# A slow linker that really links: a link (-shared) records its pid (it
-# leads its process group), logs "start RUN NAME", sleeps DELAY seconds,
-# runs the host's c++ and logs "end RUN NAME" (RUN names the q7cc run,
-# NAME the image); with FAIL_ON set, the link of the image whose name
-# ends so fails instead. Anything else goes to c++ at once.
-slow_linker() {
-	cat > slowcxx <<'SH'
+# fake_linker_head: a fake linker's first lines: $out is the -o word; a
+# command that is not a link (-shared) goes to c++ at once.
+fake_linker_head() {
+	cat <<'SH'
 #!/bin/sh
 out= prev=
 for a in "$@"; do
@@ -44,6 +42,16 @@ for a in "$@"; do
 	prev=$a
 done
 case " $* " in *" -shared "*) ;; *) exec c++ "$@" ;; esac
+SH
+}
+
+# A slow linker that really links: a link (-shared) records its pid (it
+# leads its process group), logs "start RUN NAME", sleeps DELAY seconds,
+# runs the host's c++ and logs "end RUN NAME" (RUN names the q7cc run,
+# NAME the image); with FAIL_ON set, the link of the image whose name
+# ends so fails instead. Anything else goes to c++ at once.
+slow_linker() {
+	{ fake_linker_head; cat <<'SH'
 echo $$ > "$PIDS/.link.$$"; mv "$PIDS/.link.$$" "$PIDS/link.$$.pid"
 echo "start ${RUN:-?} ${out##*/}" >> "$LOG"
 if [ -n "${FAIL_ON:-}" ]; then
@@ -60,6 +68,7 @@ c++ "$@" || { rm -f "$tmpf"; exit 1; }
 rm -f "$tmpf"
 echo "end ${RUN:-?} ${out##*/}" >> "$LOG"
 SH
+	} > slowcxx
 	chmod +x slowcxx
 }
 
@@ -331,6 +340,35 @@ lock_after_sigkill)
 	bg=
 	grep -q 'waiting for another link' err.B && fail "B waited for a dead link"
 	same_set two
+	;;
+linker_messages_mc)
+	# Eight links at once, each linker writing its line in two pieces:
+	# every line reaches q7cc's stderr whole, in one piece; when they all
+	# fail, the first failure's line is shown whole and the others'
+	# (stopped) are dropped, and q7cc's own message starts a line.
+	serial_sets
+	{ fake_linker_head; cat <<'SH'
+printf 'chatty-ld: %s: first half, ' "${out##*/}" >&2
+sleep 0.3
+printf 'second half\n' >&2
+[ -z "${FAIL_ALL:-}" ] || exit 1
+exec c++ "$@"
+SH
+	} > chattycxx
+	chmod +x chattycxx
+	Q7CC_JOBS=8 Q7CC_REAL_CXX=$PWD/chattycxx "$q7cc" --q7-toolchain=$PROFILE $MC -shared one.o \
+		-o libk.so 2> err.warn || fail "the link with linker messages: $(cat err.warn)"
+	n=$(grep -c '^chatty-ld: libk_cpu[0-7]\.so: first half, second half$' err.warn)
+	[ "$n" = 8 ] || fail "want 8 whole linker lines, got $n: $(cat err.warn)"
+	[ "$(grep -c . err.warn)" = 8 ] || fail "lines beyond the linkers': $(cat err.warn)"
+	same_set one
+	Q7CC_JOBS=8 FAIL_ALL=1 Q7CC_REAL_CXX=$PWD/chattycxx "$q7cc" --q7-toolchain=$PROFILE $MC \
+		-shared two.o -o libk.so 2> err.fail && fail "the failing link succeeded"
+	n=$(grep -c '^chatty-ld: libk_cpu[0-7]\.so: first half, second half$' err.fail)
+	[ "$n" = 1 ] || fail "want the first failure's line alone, got $n: $(cat err.fail)"
+	grep -v '^chatty-ld: libk_cpu[0-7]\.so: first half, second half$' err.fail | grep -q 'chatty' &&
+		fail "a stopped linker's half line: $(cat err.fail)"
+	[ -z "$(libk_here)" ] || fail "the failed link left $(libk_here | tr '\n' ' ')"
 	;;
 special_outputs)
 	# -o a FIFO or a device: written into, never replaced, and nothing
