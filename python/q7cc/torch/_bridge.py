@@ -2,9 +2,7 @@
 
 It is loaded privately (RTLD_LOCAL) after torch, so it shares the
 process's libtorch and exports nothing to anyone else. Where q7cc's own
-files live follows from where this package is: <prefix>/<PYTHONDIR>/q7cc/
-torch (lib/python staged in a build and installed, lib/python3/dist-packages
-in the .deb; q7cc/_layout.py says which)."""
+files live follows from where this package is (_paths.PREFIX)."""
 import ctypes
 import ctypes.util
 import json
@@ -16,12 +14,9 @@ import warnings
 import torch
 
 from .. import _layout
-from . import _cache
+from . import _cache, _paths
 
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-PREFIX = os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..",
-                                       *[".."] * len(_layout.PYTHONDIR.split("/"))))
-BRIDGE = os.path.join(PACKAGE_DIR, "libq7torch.so")
+BRIDGE = os.path.join(_paths.PACKAGE_DIR, "libq7torch.so")
 API_VERSION = 3
 
 _lock = threading.Lock()
@@ -42,10 +37,6 @@ def _torch_major_minor(version):
     return ".".join(version.split("+")[0].split(".")[:2])
 
 
-def _abi():
-    return int(torch._C._GLIBCXX_USE_CXX11_ABI)
-
-
 class _Mismatch(Exception):
     """A bridge that is not for this torch."""
 
@@ -64,7 +55,8 @@ def _open(path):
                            "installation" % (path, lib.q7t_api_version(), API_VERSION))
     built = lib.q7t_torch_version().decode()
     abi = getattr(lib, "q7t_cxx11_abi", None)
-    if built != _torch_major_minor(torch.__version__) or (abi is not None and abi() != _abi()):
+    if built != _torch_major_minor(torch.__version__) or \
+            (abi is not None and abi() != _paths.cxx11_abi()):
         raise _Mismatch("%s: built against libtorch %s, this process runs torch %s" % (
             path, built, torch.__version__))
     lib.q7t_load.restype = ctypes.c_void_p
@@ -81,28 +73,20 @@ def _open(path):
     return lib
 
 
-def bridge_cache():
-    d = os.environ.get("Q7CC_TORCH_BRIDGE_CACHE")
-    if not d:
-        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        d = os.path.join(cache, "q7cc", "torch", "bridge")
-    return d
-
-
 def build_bridge():
     """The bridge compiled for this torch (its version and C++ ABI) from
     q7cc's bridge kit, against the headers and libraries this torch has
     (as torch.utils.cpp_extension finds them), cached per torch version;
     built when missing or when its record names another torch or kit."""
     from . import _build  # (which imports this module)
-    from .. import _layout
-    kit = os.path.join(PREFIX, _layout.LIBDIR, "q7cc", "torch-bridge")
+    abi = _paths.cxx11_abi()
+    kit = os.path.join(_paths.PREFIX, _layout.LIBDIR, "q7cc", "torch-bridge")
     archive = os.path.join(kit, "libq7torchrt.a")
     if not os.path.exists(archive):
         raise RuntimeError("q7cc.torch: %s is missing: no bridge for torch %s (q7cc installed "
                            "without its bridge kit?)" % (archive, torch.__version__))
     d = _cache.private_or_temp(
-        os.path.join(bridge_cache(), "%s-abi%d" % (torch.__version__, _abi())), "q7cc-bridge-")
+        os.path.join(_paths.bridges(), "%s-abi%d" % (torch.__version__, abi)), "q7cc-bridge-")
     out = os.path.join(d, "libq7torch.so")
     src = os.path.join(kit, "src")
     incs, libdir = _build.torch_paths()
@@ -112,9 +96,9 @@ def build_bridge():
         raise RuntimeError("q7cc.torch: libelf not found (apt-get install libelf1): the bridge "
                            "needs it")
     cmd = cxx + ["-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
-                 "-fvisibility-inlines-hidden", "-D_GLIBCXX_USE_CXX11_ABI=%d" % _abi(),
+                 "-fvisibility-inlines-hidden", "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi,
                  "-I" + src, "-I" + os.path.join(kit, "include"),
-                 "-I" + os.path.join(PREFIX, _layout.INCLUDEDIR, "q7cc-torch")] + \
+                 "-I" + os.path.join(_paths.PREFIX, _layout.INCLUDEDIR, "q7cc-torch")] + \
         ["-isystem" + p for p in incs] + \
         sorted(os.path.join(src, f) for f in os.listdir(src) if f.endswith(".cpp")) + [archive,
          "-L" + libdir, "-Wl,-rpath," + libdir, "-ltorch_cpu", "-lc10", "-l:" + elf,
@@ -128,11 +112,11 @@ def build_bridge():
         if cached_bridge(out, record, key):
             return out
         log("q7cc.torch: no prebuilt bridge for torch %s (C++ ABI %d): building one in %s, "
-            "once (about a minute)" % (torch.__version__, _abi(), d))
+            "once (about a minute)" % (torch.__version__, abi, d))
         tmp = "%s.%d.tmp" % (out, os.getpid())
         _build.run_command("building the q7cc.torch bridge", cmd, {out: tmp}, False, log)
         os.replace(tmp, out)
-        _cache.write_entry(record, json.dumps({"torch": torch.__version__, "abi": _abi(),
+        _cache.write_entry(record, json.dumps({"torch": torch.__version__, "abi": abi,
                                                "key": key, "sha256": _cache.file_sum(out)}).encode())
     return out
 

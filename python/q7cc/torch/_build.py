@@ -45,7 +45,7 @@ import tempfile
 
 import torch
 
-from . import _bridge, _cache, _pch, _progress
+from . import _bridge, _cache, _paths, _pch, _progress
 from .. import _layout
 
 STATE_DIR = ".q7cc"
@@ -85,7 +85,7 @@ def file_hash(path):
 
 
 def q7cc_path():
-    p = os.environ.get("Q7CC") or os.path.join(_bridge.PREFIX, _layout.BINDIR, "q7cc")
+    p = os.environ.get("Q7CC") or os.path.join(_paths.PREFIX, _layout.BINDIR, "q7cc")
     if not os.path.exists(p):
         raise RuntimeError("q7cc.torch: q7cc not found at %s (set Q7CC to its path)" % p)
     return p
@@ -457,11 +457,7 @@ def shape_cache():
     """Where shape objects are kept, for every build directory: a shape
     file takes most of a minute to compile against libtorch, and the same
     one serves both targets. None when that folder is not safe (_cache)."""
-    d = os.environ.get("Q7CC_TORCH_CACHE")
-    if not d:
-        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        d = os.path.join(cache, "q7cc", "torch", "shape-objects")
-    return _cache.private_dir(d)
+    return _cache.private_dir(_paths.shape_objects())
 
 
 def compile_steps(kind, sources, make_cmd, tool_key, state, flags, shape=None):
@@ -561,8 +557,8 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     shape_lib = None
     if shape_srcs:
         incs, libdir = torch_paths()
-        abi = int(torch._C._GLIBCXX_USE_CXX11_ABI)
-        host_inc = os.path.join(_bridge.PREFIX, _layout.INCLUDEDIR, "q7cc-torch")
+        abi = _paths.cxx11_abi()
+        host_inc = os.path.join(_paths.PREFIX, _layout.INCLUDEDIR, "q7cc-torch")
         code = ["-std=c++17", "-fPIC", "-O2", "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi]
         sflags = code + ["-I" + host_inc] + ["-isystem" + p for p in incs] + includes
         skey = digest(torch.__version__, file_hash(os.path.join(host_inc, "torchneuron",

@@ -18,7 +18,7 @@ in a q7-run --sanitize of its own (docs/runtime.md). See docs/torch.md."""
 import os
 import struct
 
-from . import _bridge, _cache
+from . import _bridge, _cache, _paths
 from ._build import BuildError, build
 
 __all__ = ["load", "load_library", "BuildError"]
@@ -137,8 +137,7 @@ def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=Fals
     if not compute_srcs:
         raise ValueError("q7cc.torch: no compute sources")
     if build_directory is None:  # checked as q7cc's cache (_cache.private_dir)
-        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        build_directory = _cache.private_or_temp(os.path.join(cache, "q7cc", "torch", name),
+        build_directory = _cache.private_or_temp(_paths.build_directory(name),
                                                  "q7cc-torch-%s-" % name)
     os.makedirs(build_directory, exist_ok=True)
     lib, _ = build(name, compute_srcs, shape_srcs, build_directory, bool(multicore),
