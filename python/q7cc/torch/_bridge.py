@@ -14,7 +14,7 @@ import warnings
 import torch
 
 from .. import _layout
-from . import _cache, _paths
+from . import _cache, _paths, _tools
 
 BRIDGE = os.path.join(_paths.PACKAGE_DIR, "libq7torch.so")
 API_VERSION = 3
@@ -78,7 +78,6 @@ def build_bridge():
     q7cc's bridge kit, against the headers and libraries this torch has
     (as torch.utils.cpp_extension finds them), cached per torch version;
     built when missing or when its record names another torch or kit."""
-    from . import _build  # (which imports this module)
     abi = _paths.cxx11_abi()
     kit = os.path.join(_paths.PREFIX, _layout.LIBDIR, "q7cc", "torch-bridge")
     archive = os.path.join(kit, "libq7torchrt.a")
@@ -89,8 +88,8 @@ def build_bridge():
         os.path.join(_paths.bridges(), "%s-abi%d" % (torch.__version__, abi)), "q7cc-bridge-")
     out = os.path.join(d, "libq7torch.so")
     src = os.path.join(kit, "src")
-    incs, libdir = _build.torch_paths()
-    cxx = _build.host_cxx()
+    incs, libdir = _tools.torch_paths()
+    cxx = _tools.host_cxx()
     elf = ctypes.util.find_library("elf")
     if not elf:
         raise RuntimeError("q7cc.torch: libelf not found (apt-get install libelf1): the bridge "
@@ -105,16 +104,17 @@ def build_bridge():
          "-lpthread", "-ldl", "-lm", "-Wl,--version-script=" + os.path.join(src, "bridge.map"),
          "-Wl,--no-undefined", "-o", out]
     kit_files = sorted(os.path.join(r, f) for r, _, fs in os.walk(kit) for f in fs)
-    key = _build.digest(cmd, _build.tool_hash(cxx[0]), [_build.file_hash(p) for p in kit_files])
+    key = _tools.digest(cmd, _tools.tool_hash(cxx[0]),
+                        [_tools.file_hash(p) for p in kit_files])
     record = out + ".json"
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
-    with _build.locked(os.path.join(d, "lock"), d, log):
+    with _tools.locked(os.path.join(d, "lock"), d, log):
         if cached_bridge(out, record, key):
             return out
         log("q7cc.torch: no prebuilt bridge for torch %s (C++ ABI %d): building one in %s, "
             "once (about a minute)" % (torch.__version__, abi, d))
         tmp = "%s.%d.tmp" % (out, os.getpid())
-        _build.run_command("building the q7cc.torch bridge", cmd, {out: tmp}, False, log)
+        _tools.run_command("building the q7cc.torch bridge", cmd, {out: tmp}, False, log)
         os.replace(tmp, out)
         _cache.write_entry(record, json.dumps({"torch": torch.__version__, "abi": abi,
                                                "key": key, "sha256": _cache.file_sum(out)}).encode())
