@@ -17,7 +17,7 @@ from .. import _layout
 from . import _cache, _paths, _tools
 
 BRIDGE = os.path.join(_paths.PACKAGE_DIR, "libq7torch.so")
-API_VERSION = 3
+API_VERSION = 4
 
 _lock = threading.Lock()
 _lib = None
@@ -70,6 +70,8 @@ def _open(path):
     lib.q7t_set_warn.argtypes = [WARN_FN]
     lib.q7t_shape_defs.restype = ctypes.c_void_p
     lib.q7t_shape_defs.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    lib.q7t_library.restype = ctypes.c_void_p
+    lib.q7t_library.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
     return lib
 
 
@@ -186,6 +188,21 @@ def targets():
         rows = [Target(*line.split("\t")) for line in _take(lib, lib.q7t_targets()).splitlines()]
         _targets = {t.name: t for t in rows}
     return _targets
+
+
+def library(path):
+    """What path is, as the run engine reads it (bridge.h, q7t_library):
+    its images, a multicore manifest's in core order, else path alone,
+    each a dict of "path", "machine" (its ELF machine) and "target" (the
+    run target whose images have it), those None when it is not ELF.
+    RuntimeError "<file>: <why>" when path cannot be read or is a damaged
+    manifest."""
+    lib = bridge()
+    err = ctypes.c_void_p()
+    text = lib.q7t_library(os.fsencode(path), ctypes.byref(err))
+    if not text:
+        raise RuntimeError(_take(lib, err) if err.value else "q7cc.torch: reading %s failed" % path)
+    return json.loads(_take(lib, text))["images"]
 
 
 def load(path, shape_path, target, cores, default_ns, isolate=False, sanitize=False):
