@@ -50,9 +50,7 @@ static const char *machine_name(unsigned m)
 	}
 }
 
-/* The row whose images have machine: the one that names it, else the
- * one that takes any machine; NULL for none. */
-static const struct q7_target *owner(unsigned machine)
+const struct q7_target *q7_run_machine_target(unsigned machine)
 {
 	const struct q7_target *any = NULL, *t;
 	for (size_t i = 0; (t = q7_target_at(i)); i++) {
@@ -64,24 +62,47 @@ static const struct q7_target *owner(unsigned machine)
 	return any;
 }
 
+/* The start of path's ELF header into h: 1; 0 when it cannot be opened
+ * or read, or is not ELF (the target says what it is); -1 with *err set
+ * when reading it would block or never end (a FIFO, a device). */
+static int read_head(const char *path, unsigned char h[20], char **err)
+{
+	const char *why = NULL;
+	int fd = q7_open_regular(path, &why);
+	if (fd < 0 && errno == EINVAL) {
+		*err = q7_xasprintf("%s: cannot read: %s", path, why);
+		return -1;
+	}
+	ssize_t n = fd >= 0 ? read(fd, h, 20) : -1;
+	if (fd >= 0)
+		close(fd);
+	return n == 20 && memcmp(h, ELFMAG, SELFMAG) == 0;
+}
+
+static unsigned head_machine(const unsigned char h[20])
+{
+	return h[EI_DATA] == ELFDATA2MSB ? (unsigned)h[18] << 8 | h[19]
+	                                 : (unsigned)h[19] << 8 | h[18];
+}
+
+int q7_run_image_machine(const char *path, unsigned *machine, char **err)
+{
+	unsigned char h[20];
+	int rc = read_head(path, h, err);
+	if (rc == 1)
+		*machine = head_machine(h);
+	return rc;
+}
+
 /* One image against the target: 0, or -1 with *err set. */
 static int check_image(const char *path, const struct q7_target *t, char **err)
 {
 	unsigned char h[20];
-	const char *why = NULL;
-	int fd = q7_open_regular(path, &why);
-	if (fd < 0 && errno == EINVAL) { /* a FIFO would block, a device never end */
-		*err = q7_xasprintf("%s: cannot read: %s", path, why);
-		return -1;
-	}
-	ssize_t n = fd >= 0 ? read(fd, h, sizeof h) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n < (ssize_t)sizeof h || memcmp(h, ELFMAG, SELFMAG) != 0)
-		return 0; /* unreadable or not ELF: the target says what it is */
-	unsigned machine = h[EI_DATA] == ELFDATA2MSB ? (unsigned)h[18] << 8 | h[19]
-	                                              : (unsigned)h[19] << 8 | h[18];
-	const struct q7_target *its = owner(machine);
+	int rc = read_head(path, h, err);
+	if (rc <= 0)
+		return rc;
+	unsigned machine = head_machine(h);
+	const struct q7_target *its = q7_run_machine_target(machine);
 	if (!its || its == t)
 		return 0;
 	char what[64] = "";

@@ -22,4 +22,14 @@ int q7_run_images(const char *lib, unsigned cores, struct q7_strvec *paths, char
 struct q7_target;
 int q7_run_check_images(const struct q7_strvec *paths, const struct q7_target *t, char **err);
 
+/* The facts that check reads, for a caller that words its own message
+ * (q7cc.torch's load_library): path's ELF machine (e_machine) into
+ * *machine: 1; 0 when it cannot be opened or read, or is not ELF; -1
+ * with *err set (caller frees) when reading it would block or never end
+ * (a FIFO, a device). */
+int q7_run_image_machine(const char *path, unsigned *machine, char **err);
+/* The row whose images have machine: the one that names it, else the one
+ * that takes any machine (the host); NULL for none. */
+const struct q7_target *q7_run_machine_target(unsigned machine);
+
 #endif

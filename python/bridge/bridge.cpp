@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -27,6 +28,7 @@
 
 extern "C" {
 #include "engine.h"
+#include "image.h"
 #include "support.h"
 #include "target.h"
 }
@@ -230,6 +232,25 @@ char *dup(const std::string &s)
 	if (p)
 		std::memcpy(p, s.c_str(), s.size() + 1);
 	return p;
+}
+
+/* s as a JSON string, quoted; bytes from 0x80 as they are (a path's). */
+std::string json_string(const std::string &s)
+{
+	std::string o = "\"";
+	for (unsigned char c : s) {
+		if (c == '"' || c == '\\') {
+			o += '\\';
+			o += static_cast<char>(c);
+		} else if (c < 0x20) {
+			char u[8];
+			std::snprintf(u, sizeof u, "\\u%04x", c);
+			o += u;
+		} else {
+			o += static_cast<char>(c);
+		}
+	}
+	return o + "\"";
 }
 
 /* Registers defs (checked) for ld; the table lock is held. */
@@ -530,6 +551,38 @@ __attribute__((visibility("default"))) char *q7t_shape_defs(const char *shape_li
 	if (!why.empty()) {
 		if (err)
 			*err = dup(why);
+		return nullptr;
+	}
+	return dup(out);
+}
+
+__attribute__((visibility("default"))) char *q7t_library(const char *lib, char **err)
+{
+	struct q7_strvec images = {nullptr, 0, 0};
+	char *why = nullptr;
+	std::string out;
+	try {
+		if (q7_run_images(lib, 0, &images, &why) >= 0) {
+			out = "{\"images\": [";
+			for (size_t i = 0; i < images.n && !why; i++) {
+				unsigned machine = 0;
+				int elf = q7_run_image_machine(images.v[i], &machine, &why);
+				const q7_target *t = elf == 1 ? q7_run_machine_target(machine) : nullptr;
+				out += std::string(i ? ", " : "") + "{\"path\": " + json_string(images.v[i]) +
+				       ", \"machine\": " + (elf == 1 ? std::to_string(machine) : "null") +
+				       ", \"target\": " + (t ? json_string(t->name) : "null") + "}";
+			}
+			out += "]}";
+		}
+	} catch (const std::exception &e) {
+		if (!why)
+			why = q7_xstrdup(e.what());
+	}
+	q7_sv_free(&images);
+	if (why) {
+		if (err)
+			*err = dup(why);
+		std::free(why);
 		return nullptr;
 	}
 	return dup(out);

@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 /* The bridge's C API version (q7cc.torch checks it). */
-#define Q7T_API_VERSION 3
+#define Q7T_API_VERSION 4
 int q7t_api_version(void);
 /* The libtorch it was built against, "1.13". */
 const char *q7t_torch_version(void);
@@ -47,6 +47,16 @@ void *q7t_load(const char *lib, const char *shape_lib, const char *target, unsig
  * line each (custom_op.load checks them against the kernels), or NULL
  * with *err set. The caller frees the text (or *err) with q7t_free. */
 char *q7t_shape_defs(const char *shape_lib, char **err);
+/* What lib is, read as the run engine reads it (a multicore manifest by
+ * lsp/manifest's codec, an image's ELF machine by run/image.c), without
+ * loading it: JSON text {"images": [{"path": ..., "machine": 62,
+ * "target": "host"}, ...]}, a manifest's images in core order, else lib
+ * alone; machine its ELF machine and target the run target whose images
+ * have it (q7t_targets' name), both null when it is not ELF (the load
+ * says what it is) and target null when no target's. NULL with *err
+ * "<file>: <why>" when lib cannot be read or is a damaged manifest. The
+ * caller frees the text (or *err) with q7t_free. */
+char *q7t_library(const char *lib, char **err);
 /* The run targets (run/target.h's table), the default first: one
  * "name<TAB>ELF machine<TAB>q7cc profile<TAB>can" line each, can the
  * words it can do, comma-separated ("isolate,sanitize", "profile", or

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -229,6 +230,40 @@ START_TEST(images_by_machine)
 }
 END_TEST
 
+/* The facts the check reads, for a caller that words its own message
+ * (q7cc.torch): each image's machine and the row that owns it; a file
+ * that is not ELF has none, and a FIFO is refused, not waited on. */
+START_TEST(image_machines_and_rows)
+{
+	unsigned machine = 0;
+	char *why = NULL;
+	ck_assert_int_eq(q7_run_image_machine(fake_lib, &machine, &why), 1);
+	ck_assert_uint_eq(machine, FAKE_MACHINE);
+	ck_assert_ptr_eq(q7_run_machine_target(machine), &fake);
+	ck_assert_int_eq(q7_run_image_machine(host_lib, &machine, &why), 1);
+	ck_assert_uint_eq(machine, EM_X86_64);
+	ck_assert_ptr_eq(q7_run_machine_target(EM_X86_64), &q7_target_host);
+	ck_assert_ptr_eq(q7_run_machine_target(EM_XTENSA), &q7_target_emulated);
+	ck_assert_ptr_eq(q7_run_machine_target(EM_AARCH64), &q7_target_host); /* any machine */
+	char path[300];
+	snprintf(path, sizeof path, "%s/text", dir);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("q7cc-multicore 1\nlibfake.so\n", f);
+	fclose(f);
+	machine = 7;
+	ck_assert_int_eq(q7_run_image_machine(path, &machine, &why), 0);
+	ck_assert_uint_eq(machine, 7);
+	unlink(path);
+	ck_assert_int_eq(q7_run_image_machine(path, &machine, &why), 0); /* missing */
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(q7_run_image_machine(path, &machine, &why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "cannot read"));
+	free(why);
+	unlink(path);
+}
+END_TEST
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -243,6 +278,7 @@ int main(void)
 	tcase_add_test(tc, fake_through_engine);
 	tcase_add_test(tc, names_and_rows);
 	tcase_add_test(tc, images_by_machine);
+	tcase_add_test(tc, image_machines_and_rows);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -120,12 +120,12 @@ def test_kill_9_of_python_mid_call():
 
 def test_kill_9_of_q7_run_mid_call(tmp_path):
     import numpy as np
-    from q7cc.torch import _bridge
+    from q7cc.torch import _paths
     x = tmp_path / "x.npy"
     np.save(x, np.ones(3, dtype=np.int32))
     lib = os.path.join(libs.build_directory("ints", TARGET), "libints.so")
     libs.load("ints", TARGET)  # built (up to date after the fixture)
-    run = os.path.join(_bridge.PREFIX, "bin", "q7-run")
+    run = os.path.join(_paths.PREFIX, "bin", "q7-run")
     names, left = killed_mid_call([run, "--target=" + TARGET, lib, "count_to", str(x),
                                    str(1 << 40), "-o", str(tmp_path / "out.npy")], 1.0)
     expect_child(names)

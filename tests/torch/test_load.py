@@ -134,6 +134,32 @@ def test_the_other_targets_library_is_refused(target):
         custom_op.load_library(path, target=target)
 
 
+def test_a_damaged_manifest_is_refused_with_why(target, tmp_path):
+    """A multicore manifest is read by q7cc's own codec (lsp/manifest.c,
+    through the bridge's q7t_library), before anything is loaded: a
+    damaged one is refused naming the file and why, even when its first
+    image is one of the other target's."""
+    other = "emulated" if target == "host" else "host"
+    shutil.copy(os.path.join(libs.build_directory("ints", other), "libints.so"),
+                tmp_path / "core0.so")
+    manifest = tmp_path / "libdamaged.so"
+    manifest.write_bytes(b"q7cc-multicore 1\ncore0.so\n\0\n")
+    with pytest.raises(RuntimeError) as e:
+        custom_op.load_library(str(manifest), target=target)
+    assert str(e.value) == "%s: damaged multicore manifest (a NUL byte)" % manifest
+    manifest.write_bytes(b"q7cc-multicore 1\n")
+    with pytest.raises(RuntimeError) as e:
+        custom_op.load_library(str(manifest), target=target)
+    assert str(e.value) == "%s: the multicore manifest names no image" % manifest
+    # whole, it names its images in core order and each one's target
+    manifest.write_bytes(b"q7cc-multicore 1\r\n\ncore0.so\r\n")
+    assert [(os.path.basename(i["path"]), i["target"]) for i in _bridge.library(manifest)] == [
+        ("core0.so", other)]
+    with pytest.raises(RuntimeError, match="built for the %s target; load it with target='%s'"
+                       % (other, other)):
+        custom_op.load_library(str(manifest), target=target)
+
+
 def test_a_namespace_is_loaded_once(target, tmp_path):
     lib = libs.load("ints", target)
     # the same files again: the same ops, no error

@@ -2,9 +2,7 @@
 
 It is loaded privately (RTLD_LOCAL) after torch, so it shares the
 process's libtorch and exports nothing to anyone else. Where q7cc's own
-files live follows from where this package is: <prefix>/<PYTHONDIR>/q7cc/
-torch (lib/python staged in a build and installed, lib/python3/dist-packages
-in the .deb; q7cc/_layout.py says which)."""
+files live follows from where this package is (_paths.PREFIX)."""
 import ctypes
 import ctypes.util
 import json
@@ -16,13 +14,10 @@ import warnings
 import torch
 
 from .. import _layout
-from . import _cache
+from . import _cache, _paths, _tools
 
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-PREFIX = os.path.normpath(os.path.join(PACKAGE_DIR, "..", "..",
-                                       *[".."] * len(_layout.PYTHONDIR.split("/"))))
-BRIDGE = os.path.join(PACKAGE_DIR, "libq7torch.so")
-API_VERSION = 3
+BRIDGE = os.path.join(_paths.PACKAGE_DIR, "libq7torch.so")
+API_VERSION = 4
 
 _lock = threading.Lock()
 _lib = None
@@ -40,10 +35,6 @@ def _warn(message):
 
 def _torch_major_minor(version):
     return ".".join(version.split("+")[0].split(".")[:2])
-
-
-def _abi():
-    return int(torch._C._GLIBCXX_USE_CXX11_ABI)
 
 
 class _Mismatch(Exception):
@@ -64,7 +55,8 @@ def _open(path):
                            "installation" % (path, lib.q7t_api_version(), API_VERSION))
     built = lib.q7t_torch_version().decode()
     abi = getattr(lib, "q7t_cxx11_abi", None)
-    if built != _torch_major_minor(torch.__version__) or (abi is not None and abi() != _abi()):
+    if built != _torch_major_minor(torch.__version__) or \
+            (abi is not None and abi() != _paths.cxx11_abi()):
         raise _Mismatch("%s: built against libtorch %s, this process runs torch %s" % (
             path, built, torch.__version__))
     lib.q7t_load.restype = ctypes.c_void_p
@@ -78,15 +70,9 @@ def _open(path):
     lib.q7t_set_warn.argtypes = [WARN_FN]
     lib.q7t_shape_defs.restype = ctypes.c_void_p
     lib.q7t_shape_defs.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    lib.q7t_library.restype = ctypes.c_void_p
+    lib.q7t_library.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
     return lib
-
-
-def bridge_cache():
-    d = os.environ.get("Q7CC_TORCH_BRIDGE_CACHE")
-    if not d:
-        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        d = os.path.join(cache, "q7cc", "torch", "bridge")
-    return d
 
 
 def build_bridge():
@@ -94,45 +80,45 @@ def build_bridge():
     q7cc's bridge kit, against the headers and libraries this torch has
     (as torch.utils.cpp_extension finds them), cached per torch version;
     built when missing or when its record names another torch or kit."""
-    from . import _build  # (which imports this module)
-    from .. import _layout
-    kit = os.path.join(PREFIX, _layout.LIBDIR, "q7cc", "torch-bridge")
+    abi = _paths.cxx11_abi()
+    kit = os.path.join(_paths.PREFIX, _layout.LIBDIR, "q7cc", "torch-bridge")
     archive = os.path.join(kit, "libq7torchrt.a")
     if not os.path.exists(archive):
         raise RuntimeError("q7cc.torch: %s is missing: no bridge for torch %s (q7cc installed "
                            "without its bridge kit?)" % (archive, torch.__version__))
     d = _cache.private_or_temp(
-        os.path.join(bridge_cache(), "%s-abi%d" % (torch.__version__, _abi())), "q7cc-bridge-")
+        os.path.join(_paths.bridges(), "%s-abi%d" % (torch.__version__, abi)), "q7cc-bridge-")
     out = os.path.join(d, "libq7torch.so")
     src = os.path.join(kit, "src")
-    incs, libdir = _build.torch_paths()
-    cxx = _build.host_cxx()
+    incs, libdir = _tools.torch_paths()
+    cxx = _tools.host_cxx()
     elf = ctypes.util.find_library("elf")
     if not elf:
         raise RuntimeError("q7cc.torch: libelf not found (apt-get install libelf1): the bridge "
                            "needs it")
     cmd = cxx + ["-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
-                 "-fvisibility-inlines-hidden", "-D_GLIBCXX_USE_CXX11_ABI=%d" % _abi(),
+                 "-fvisibility-inlines-hidden", "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi,
                  "-I" + src, "-I" + os.path.join(kit, "include"),
-                 "-I" + os.path.join(PREFIX, _layout.INCLUDEDIR, "q7cc-torch")] + \
+                 "-I" + os.path.join(_paths.PREFIX, _layout.INCLUDEDIR, "q7cc-torch")] + \
         ["-isystem" + p for p in incs] + \
         sorted(os.path.join(src, f) for f in os.listdir(src) if f.endswith(".cpp")) + [archive,
          "-L" + libdir, "-Wl,-rpath," + libdir, "-ltorch_cpu", "-lc10", "-l:" + elf,
          "-lpthread", "-ldl", "-lm", "-Wl,--version-script=" + os.path.join(src, "bridge.map"),
          "-Wl,--no-undefined", "-o", out]
     kit_files = sorted(os.path.join(r, f) for r, _, fs in os.walk(kit) for f in fs)
-    key = _build.digest(cmd, _build.tool_hash(cxx[0]), [_build.file_hash(p) for p in kit_files])
+    key = _tools.digest(cmd, _tools.tool_hash(cxx[0]),
+                        [_tools.file_hash(p) for p in kit_files])
     record = out + ".json"
     log = lambda s: print(s, file=sys.stderr, flush=True)  # noqa: E731
-    with _build.locked(os.path.join(d, "lock"), d, log):
+    with _tools.locked(os.path.join(d, "lock"), d, log):
         if cached_bridge(out, record, key):
             return out
         log("q7cc.torch: no prebuilt bridge for torch %s (C++ ABI %d): building one in %s, "
-            "once (about a minute)" % (torch.__version__, _abi(), d))
+            "once (about a minute)" % (torch.__version__, abi, d))
         tmp = "%s.%d.tmp" % (out, os.getpid())
-        _build.run_command("building the q7cc.torch bridge", cmd, {out: tmp}, False, log)
+        _tools.run_command("building the q7cc.torch bridge", cmd, {out: tmp}, False, log)
         os.replace(tmp, out)
-        _cache.write_entry(record, json.dumps({"torch": torch.__version__, "abi": _abi(),
+        _cache.write_entry(record, json.dumps({"torch": torch.__version__, "abi": abi,
                                                "key": key, "sha256": _cache.file_sum(out)}).encode())
     return out
 
@@ -202,6 +188,21 @@ def targets():
         rows = [Target(*line.split("\t")) for line in _take(lib, lib.q7t_targets()).splitlines()]
         _targets = {t.name: t for t in rows}
     return _targets
+
+
+def library(path):
+    """What path is, as the run engine reads it (bridge.h, q7t_library):
+    its images, a multicore manifest's in core order, else path alone,
+    each a dict of "path", "machine" (its ELF machine) and "target" (the
+    run target whose images have it), those None when it is not ELF.
+    RuntimeError "<file>: <why>" when path cannot be read or is a damaged
+    manifest."""
+    lib = bridge()
+    err = ctypes.c_void_p()
+    text = lib.q7t_library(os.fsencode(path), ctypes.byref(err))
+    if not text:
+        raise RuntimeError(_take(lib, err) if err.value else "q7cc.torch: reading %s failed" % path)
+    return json.loads(_take(lib, text))["images"]
 
 
 def load(path, shape_path, target, cores, default_ns, isolate=False, sanitize=False):

@@ -31,21 +31,19 @@ one library all succeed and compile each object once. Objects are
 compiled in parallel; the compiler's diagnostics go into the BuildError
 raised on failure."""
 import concurrent.futures
-import contextlib
 import ctypes
-import fcntl
 import hashlib
 import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
-import tempfile
 
 import torch
 
-from . import _bridge, _cache, _pch, _progress
+from . import _bridge, _cache, _paths, _pch, _progress
+from ._tools import (COMMENTS, BuildError, digest, file_hash, host_cxx, locked, run_command,
+                     tool_hash, torch_paths, write_whole)
 from .. import _layout
 
 STATE_DIR = ".q7cc"
@@ -53,39 +51,10 @@ STATE_DIR = ".q7cc"
 SHAPE_OBJECT_LIMIT = 256 << 20
 
 
-class BuildError(RuntimeError):
-    """A compile or link failed. .command is the command line (a list),
-    .output the compiler's diagnostics."""
-
-    def __init__(self, what, command, output):
-        self.command = command
-        self.output = output
-        super().__init__("%s failed:\n$ %s\n%s" % (what, shlex.join(command), output.rstrip()))
-
-
 # ---- what the tools are -------------------------------------------------
 
-_file_hashes = {}
-
-
-def file_hash(path):
-    """sha256 of a file's bytes, cached per (path, inode, size, mtime,
-    ctime): the ctime, which nobody can set back, changes with each write."""
-    st = os.stat(path)
-    key = (path, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-    h = _file_hashes.get(key)
-    if h is None:
-        d = hashlib.sha256()
-        with open(path, "rb") as f:
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                d.update(chunk)
-        h = d.hexdigest()
-        _file_hashes[key] = h
-    return h
-
-
 def q7cc_path():
-    p = os.environ.get("Q7CC") or os.path.join(_bridge.PREFIX, _layout.BINDIR, "q7cc")
+    p = os.environ.get("Q7CC") or os.path.join(_paths.PREFIX, _layout.BINDIR, "q7cc")
     if not os.path.exists(p):
         raise RuntimeError("q7cc.torch: q7cc not found at %s (set Q7CC to its path)" % p)
     return p
@@ -105,32 +74,8 @@ def q7cc_identity(q7cc, profile):
     return d.hexdigest()
 
 
-def torch_paths():
-    """libtorch's include folders and library folder, as this torch has them."""
-    base = os.path.dirname(os.path.abspath(torch.__file__))
-    inc = os.path.join(base, "include")
-    return [inc, os.path.join(inc, "torch", "csrc", "api", "include")], os.path.join(base, "lib")
-
-
-def names_q7cc(argv0):
-    """Whether argv0 is q7cc under one of its names (q7cc-host,
-    xt-clang++, ...): all are links to the one executable."""
-    p = shutil.which(argv0)
-    return bool(p) and os.path.basename(os.path.realpath(p)) == "q7cc"
-
-
-def host_cxx():
-    """The host's C++ compiler: $CXX, else c++. A CXX that names q7cc
-    (export CXX=q7cc, the habit for CMake kernel projects) compiles for
-    the device against q7cc's own headers, not libtorch's, so c++ takes
-    its place."""
-    cxx = shlex.split(os.environ.get("CXX") or "c++")
-    return ["c++"] if names_q7cc(cxx[0]) else cxx
-
-
 # ---- the kernel names a shape file gives --------------------------------
 
-_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _BLOCK = re.compile(r"\bNEURON_LIBRARY\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)\s*\{")
 _DEF = r"\b%s\s*\.\s*def\s*\(\s*\"([^\"]+)\"\s*,\s*&?\s*[\w:]+\s*,\s*\"(\w+)\"\s*\)"
 # the same, the shape function's name too
@@ -143,7 +88,7 @@ def shape_kernels(shape_srcs):
     names = []
     for src in shape_srcs:
         with open(src, encoding="utf-8", errors="replace") as f:
-            text = _COMMENTS.sub(" ", f.read())
+            text = COMMENTS.sub(" ", f.read())
         for m in _BLOCK.finditer(text):
             depth, i = 1, m.end()
             while i < len(text) and depth:
@@ -165,7 +110,7 @@ def shape_defs_in_source(shape_srcs):
         with open(src, encoding="utf-8", errors="replace") as f:
             raw = f.read()
         # comments blanked, not removed: offsets keep their lines
-        text = _COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), raw)
+        text = COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), raw)
         line_of = lambda at: text.count("\n", 0, at) + 1  # noqa: E731
         for m in re.finditer(r"\b(?:at|torch)\s*::\s*Tensor\s+(\w+)\s*\(", text):
             where.setdefault(m.group(1), (src, line_of(m.start(1))))
@@ -321,38 +266,6 @@ class Step:
         write_whole(self.record, json.dumps({"key": self.key, "deps": deps}))
 
 
-def run_command(what, command, renames, verbose, log):
-    """Runs command with its outputs renamed (renames: the path it names
-    -> the temporary it writes); on failure the temporaries are removed
-    and BuildError raised."""
-    r = subprocess.run([renames.get(a, a) for a in command], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    out = r.stdout.decode("utf-8", "replace")
-    if r.returncode != 0:
-        for p in renames.values():
-            if os.path.exists(p):
-                os.unlink(p)
-        raise BuildError(what, command, out)
-    if verbose and out:
-        log(out.rstrip())
-
-
-@contextlib.contextmanager
-def locked(path, what, log):
-    """An exclusive lock on path (created) for the block; says once that
-    it waits when another process holds it."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            log("q7cc.torch: waiting for another process building %s" % what)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
-
-
 class ShapeStep(Step):
     """A shape object: up to date by its record in the build directory
     (as any step); else its preprocessed text names it in the shared
@@ -431,37 +344,13 @@ def read_depfile(path):
     return [p.replace("\\ ", " ") for p in re.findall(r"(?:\\ |[^ \n])+", rest)]
 
 
-def write_whole(path, text):
-    """path appears whole or not at all."""
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix="." + os.path.basename(path))
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
-def digest(*parts):
-    d = hashlib.sha256()
-    for p in parts:
-        d.update(repr(p).encode())
-        d.update(b"\0")
-    return d.hexdigest()
-
-
 # ---- the build -----------------------------------------------------------
 
 def shape_cache():
     """Where shape objects are kept, for every build directory: a shape
     file takes most of a minute to compile against libtorch, and the same
     one serves both targets. None when that folder is not safe (_cache)."""
-    d = os.environ.get("Q7CC_TORCH_CACHE")
-    if not d:
-        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        d = os.path.join(cache, "q7cc", "torch", "shape-objects")
-    return _cache.private_dir(d)
+    return _cache.private_dir(_paths.shape_objects())
 
 
 def compile_steps(kind, sources, make_cmd, tool_key, state, flags, shape=None):
@@ -491,12 +380,6 @@ def link_step(lib, command, tool_key, objs, record):
     changed, whatever made them change."""
     return Step("linking %s" % os.path.basename(lib), command, lib,
                 digest(command, tool_key, [file_hash(o) for o in objs]), record)
-
-
-def tool_hash(argv0):
-    """The compiler's executable, as far as it can be found."""
-    p = shutil.which(argv0)
-    return file_hash(os.path.realpath(p)) if p else argv0
 
 
 # sanitize=True: the host kernels under AddressSanitizer and
@@ -561,8 +444,8 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     shape_lib = None
     if shape_srcs:
         incs, libdir = torch_paths()
-        abi = int(torch._C._GLIBCXX_USE_CXX11_ABI)
-        host_inc = os.path.join(_bridge.PREFIX, _layout.INCLUDEDIR, "q7cc-torch")
+        abi = _paths.cxx11_abi()
+        host_inc = os.path.join(_paths.PREFIX, _layout.INCLUDEDIR, "q7cc-torch")
         code = ["-std=c++17", "-fPIC", "-O2", "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi]
         sflags = code + ["-I" + host_inc] + ["-isystem" + p for p in incs] + includes
         skey = digest(torch.__version__, file_hash(os.path.join(host_inc, "torchneuron",

@@ -25,6 +25,8 @@ import shutil
 
 import torch
 
+from . import _tools
+
 # What the precompiled header reads: what a shape file includes.
 TEXT = ("#include <stdint.h>\n#include <stdlib.h>\n#include <torch/torch.h>\n"
         "#include \"torchneuron/register.h\"\n")
@@ -55,9 +57,8 @@ def usable(cxx, src):
     """Whether src may be compiled with the precompiled header."""
     if os.environ.get("Q7CC_TORCH_PCH") == "0" or not kind(cxx):
         return False
-    from . import _build  # (which imports this module)
     with open(src, encoding="utf-8", errors="replace") as f:
-        text = _build._COMMENTS.sub(" ", f.read())
+        text = _tools.COMMENTS.sub(" ", f.read())
     m = _TORCH.search(text)
     return bool(m) and not _OTHER.search(text, 0, m.start())
 
@@ -83,20 +84,19 @@ def build(header, cxx, cflags, log):
     """Builds header's precompiled form with cxx and cflags (the shape
     files' code flags and libtorch's include folders) when missing, once
     among processes."""
-    from . import _build  # (which imports this module)
     out = header + (".pch" if kind(cxx) == "clang" else ".gch")
     if os.path.exists(out):
         return
     os.makedirs(os.path.dirname(header), exist_ok=True)
-    with _build.locked(header + ".lock", os.path.dirname(header), log):
+    with _tools.locked(header + ".lock", os.path.dirname(header), log):
         if os.path.exists(out):
             return
         log("q7cc.torch: precompiling libtorch's headers for the shape files in %s, once per "
             "torch and compiler (%s)" % (os.path.dirname(header),
                                         "about 20 s" if out.endswith(".pch") else "about a minute"))
-        _build.write_whole(header, TEXT)
+        _tools.write_whole(header, TEXT)
         extra = ["-fpch-instantiate-templates"] if out.endswith(".pch") else []
         tmp = "%s.%d.tmp" % (out, os.getpid())
-        _build.run_command("precompiling libtorch's headers", cxx + cflags + extra + [
+        _tools.run_command("precompiling libtorch's headers", cxx + cflags + extra + [
             "-x", "c++-header", header, "-o", out], {out: tmp}, False, log)
         os.replace(tmp, out)

@@ -16,9 +16,8 @@ RuntimeError instead of ending Python; sanitize=True builds the kernels
 with AddressSanitizer and UndefinedBehaviorSanitizer and runs each call
 in a q7-run --sanitize of its own (docs/runtime.md). See docs/torch.md."""
 import os
-import struct
 
-from . import _bridge, _cache
+from . import _bridge, _cache, _paths
 from ._build import BuildError, build
 
 __all__ = ["load", "load_library", "BuildError"]
@@ -56,22 +55,6 @@ def _isolate(isolate):
     return bool(isolate)
 
 
-def _image_machine(path):
-    """The ELF machine of path's first image (path may be a multicore
-    manifest); None when it cannot tell."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(4096)
-        if head.startswith(b"q7cc-multicore 1"):
-            first = head.split(b"\n")[1].decode().strip()
-            return _image_machine(os.path.join(os.path.dirname(path), first))
-        if head[:4] != b"\x7fELF":
-            return None
-        return struct.unpack_from("<H", head, 18)[0]
-    except (OSError, IndexError, UnicodeDecodeError):
-        return None
-
-
 def load_library(path, target=None, isolate=None, sanitize=False):
     """Registers the ops of lib<name>.so, built by load() (here or in
     another process), and returns the Library. The shape library the build
@@ -93,9 +76,10 @@ def load_library(path, target=None, isolate=None, sanitize=False):
     path = os.path.abspath(os.fspath(path))
     if not os.path.exists(path):
         raise FileNotFoundError("q7cc.torch: %s: no such file" % path)
-    machine = _image_machine(path)
-    built_for = [t.name for t in _bridge.targets().values() if t.machine == machine]
-    if built_for and target not in built_for:
+    # its images (a multicore manifest's, read by q7cc's codec) and the
+    # target each was built for, as the run engine sees them
+    built_for = [i["target"] for i in _bridge.library(path) if i["target"] not in (None, target)]
+    if built_for:
         raise RuntimeError("q7cc.torch: %s was built for the %s target; load it with target=%r" % (
             path, built_for[0], built_for[0]))
     base = path[:-3] if path.endswith(".so") else path
@@ -137,8 +121,7 @@ def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=Fals
     if not compute_srcs:
         raise ValueError("q7cc.torch: no compute sources")
     if build_directory is None:  # checked as q7cc's cache (_cache.private_dir)
-        cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        build_directory = _cache.private_or_temp(os.path.join(cache, "q7cc", "torch", name),
+        build_directory = _cache.private_or_temp(_paths.build_directory(name),
                                                  "q7cc-torch-%s-" % name)
     os.makedirs(build_directory, exist_ok=True)
     lib, _ = build(name, compute_srcs, shape_srcs, build_directory, bool(multicore),

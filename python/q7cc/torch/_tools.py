@@ -1,0 +1,129 @@
+"""What the build, the bridge's build and the precompiled header share:
+the host's tools (its C++ compiler, libtorch's folders), running a
+command whose outputs appear whole or not at all (BuildError when it
+fails), a lock between processes, and the hashes that key what was
+built. It imports no other module of the package: they all import it."""
+import contextlib
+import fcntl
+import hashlib
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import tempfile
+
+import torch
+
+# C++ comments, for reading a source's text (the code, not what it says)
+COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+
+
+class BuildError(RuntimeError):
+    """A compile or link failed. .command is the command line (a list),
+    .output the compiler's diagnostics."""
+
+    def __init__(self, what, command, output):
+        self.command = command
+        self.output = output
+        super().__init__("%s failed:\n$ %s\n%s" % (what, shlex.join(command), output.rstrip()))
+
+
+_file_hashes = {}
+
+
+def file_hash(path):
+    """sha256 of a file's bytes, cached per (path, inode, size, mtime,
+    ctime): the ctime, which nobody can set back, changes with each write."""
+    st = os.stat(path)
+    key = (path, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    h = _file_hashes.get(key)
+    if h is None:
+        d = hashlib.sha256()
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                d.update(chunk)
+        h = d.hexdigest()
+        _file_hashes[key] = h
+    return h
+
+
+def tool_hash(argv0):
+    """The compiler's executable, as far as it can be found."""
+    p = shutil.which(argv0)
+    return file_hash(os.path.realpath(p)) if p else argv0
+
+
+def write_whole(path, text):
+    """path appears whole or not at all."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix="." + os.path.basename(path))
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def digest(*parts):
+    d = hashlib.sha256()
+    for p in parts:
+        d.update(repr(p).encode())
+        d.update(b"\0")
+    return d.hexdigest()
+
+
+def torch_paths():
+    """libtorch's include folders and library folder, as this torch has them."""
+    base = os.path.dirname(os.path.abspath(torch.__file__))
+    inc = os.path.join(base, "include")
+    return [inc, os.path.join(inc, "torch", "csrc", "api", "include")], os.path.join(base, "lib")
+
+
+def names_q7cc(argv0):
+    """Whether argv0 is q7cc under one of its names (q7cc-host,
+    xt-clang++, ...): all are links to the one executable."""
+    p = shutil.which(argv0)
+    return bool(p) and os.path.basename(os.path.realpath(p)) == "q7cc"
+
+
+def host_cxx():
+    """The host's C++ compiler: $CXX, else c++. A CXX that names q7cc
+    (export CXX=q7cc, the habit for CMake kernel projects) compiles for
+    the device against q7cc's own headers, not libtorch's, so c++ takes
+    its place."""
+    cxx = shlex.split(os.environ.get("CXX") or "c++")
+    return ["c++"] if names_q7cc(cxx[0]) else cxx
+
+
+def run_command(what, command, renames, verbose, log):
+    """Runs command with its outputs renamed (renames: the path it names
+    -> the temporary it writes); on failure the temporaries are removed
+    and BuildError raised."""
+    r = subprocess.run([renames.get(a, a) for a in command], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    out = r.stdout.decode("utf-8", "replace")
+    if r.returncode != 0:
+        for p in renames.values():
+            if os.path.exists(p):
+                os.unlink(p)
+        raise BuildError(what, command, out)
+    if verbose and out:
+        log(out.rstrip())
+
+
+@contextlib.contextmanager
+def locked(path, what, log):
+    """An exclusive lock on path (created) for the block; says once that
+    it waits when another process holds it."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log("q7cc.torch: waiting for another process building %s" % what)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
