@@ -39,7 +39,9 @@ ALLOWED = {
     # kernels, and only the multi-call main (main/) ties both together.
     "run": {"prelink", "lsp", "memmap", "runtime/include", "support"},
     "wrapper": {"analysis", "codegen", "packer", "lsp", "memmap", "model", "support"},
-    "main": {"wrapper", "run", "prelink", "packer", "memmap", "support"},
+    # --q7-memory-map's main (main/memory_map_main.c): memmap's maps of
+    # the images q7-run finds, one per core (lsp's count).
+    "main": {"wrapper", "run", "prelink", "packer", "memmap", "lsp", "support"},
     # fuzz_pictures: the memory map and the profile's writers (run/).
     "fuzz": {"packer", "model", "memmap", "run", "support"},
     "python": {"run", "runtime/include", "support"},
