@@ -1,5 +1,5 @@
 /* q7cc --q7-memory-map IMAGE [-o MAP.svg] (memmap/memory_map.h): the
- * images of a manifest found as q7-run finds them (run/image.h), which is
+ * images of a manifest found as q7-run finds them (run/run_image.h), which is
  * why this tool's main is here, beside the one executable's, and not in
  * memmap/. */
 #include "memory_map_main.h"
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "args.h"
-#include "image.h"
+#include "run_image.h"
 #include "lsp.h"
 #include "memory_map.h"
 #include "support.h"

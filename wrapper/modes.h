@@ -10,7 +10,7 @@
 #include <sys/types.h>
 
 #include "analysis.h"
-#include "args.h"
+#include "cmdline.h"
 #include "proc.h"
 #include "profile.h"
 #include "sysinfo.h"

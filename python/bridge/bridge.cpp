@@ -23,7 +23,7 @@
 #include <torch/library.h>
 #include <torch/version.h>
 
-#include "kernel.h"
+#include "boxed_kernel.h"
 
 extern "C" {
 #include "engine.h"
