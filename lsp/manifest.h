@@ -2,7 +2,7 @@
  * writes at -o (docs/driver.md, "The multicore manifest"): the line
  * "q7cc-multicore 1", then one image name per line, core i's image on
  * line i + 2, relative to the manifest's directory. The link writes it
- * (wrapper/link.c) and the host executor reads it (run/image.c), through
+ * (wrapper/link.c) and the host executor reads it (run/run_image.c), through
  * this one codec, so both agree on the format and its checks. */
 #ifndef Q7_LSP_MANIFEST_H
 #define Q7_LSP_MANIFEST_H

@@ -8,9 +8,9 @@
  *   q7-pkg-loadlib, xt-pkg-loadlib the packer (packer/)
  *   q7-prelink                     the prelinker (prelink/)
  *   q7-run                         run a kernel (run/)
- *   q7cc --q7-memory-map           each core's memory (run/memory_map.h) */
+ *   q7cc --q7-memory-map           each core's memory (memory_map_main.c) */
 #include "driver.h"
-#include "memory_map.h"
+#include "memory_map_main.h"
 #include "pack.h"
 #include "prelink.h"
 #include "run.h"

@@ -53,7 +53,4 @@ const char *q7_core_map_who(const struct q7_core_map *m, char *buf, size_t size)
 char *q7_memory_map_text(const struct q7_core_map *maps, size_t n);
 char *q7_memory_map_svg(const struct q7_core_map *maps, size_t n, const char *title);
 
-/* q7cc --q7-memory-map. */
-int q7_memory_map_main(int argc, char **argv);
-
 #endif

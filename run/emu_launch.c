@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "q7/boot.h"
-#include "image.h"
+#include "run_image.h"
 #include "npy.h"
 #include "prelink.h"
 #include "proc.h"

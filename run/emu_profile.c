@@ -10,7 +10,7 @@
 #include "emu_session.h"
 #include "emu_session_int.h"
 #include "engine.h"
-#include "image.h"
+#include "run_image.h"
 #include "prelink.h"
 #include "result.h"
 #include "support.h"

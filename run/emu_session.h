@@ -48,7 +48,7 @@ struct q7_emu_session;
 struct q7_emu_config {
 	const char *lib;      /* the image or multicore manifest given to -o */
 	unsigned cores;       /* 1..8: cores each call runs (cpu_count) */
-	/* lib's images, one per core, as q7_run_images (image.h) read them;
+	/* lib's images, one per core, as q7_run_images (run_image.h) read them;
 	 * NULL: read from lib at open. */
 	const char *const *images;
 	double timeout_s;     /* per call, boot included; 0: 60 s */

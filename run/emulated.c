@@ -14,7 +14,7 @@
 #include "bytes.h"
 #include "emu_session.h"
 #include "emu_session_int.h"
-#include "image.h"
+#include "run_image.h"
 #include "result.h"
 
 #include <stdio.h>

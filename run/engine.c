@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "image.h"
+#include "run_image.h"
 #include "npy.h"
 #include "result.h"
 #include "support.h"

@@ -80,7 +80,7 @@ struct q7_engine_opts {
 	                          * "emulated" */
 	unsigned cores;          /* 1..8; 0: the library's (a manifest's images, else 1) */
 	/* The library's images, one per core (cores set), as q7_run_images
-	 * (image.h) read them for a caller that checked them first; NULL:
+	 * (run_image.h) read them for a caller that checked them first; NULL:
 	 * read from lib here. Copied. */
 	const char *const *images;
 	size_t heap_size;        /* the heap arena's bytes; 0: as a kernel needs (host:

@@ -33,7 +33,7 @@
 
 #include "callargs.h"
 #include "engine.h"
-#include "image.h"
+#include "run_image.h"
 #include "args.h"
 #include "npy.h"
 #include "insn_profile.h"

@@ -1,7 +1,7 @@
 /* Run targets, one row each: where a library's kernels run (the host's
  * CPU, an emulated Xtensa core, ...), what its images are, how q7cc
  * builds them, what the target can do, and its open, call and close. The
- * engine (engine.c), q7-run (run.c), the image check (image.c) and the
+ * engine (engine.c), q7-run (run.c), the image check (run_image.c) and the
  * PyTorch bridge (which hands the list to Python) know targets only
  * through this table: a new target is one file (its row and its
  * functions, like target_host.c) and one line in target.c's table.

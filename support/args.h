@@ -1,8 +1,8 @@
 /* support/args: one command-line reader for q7cc's small tools (q7-run,
- * q7-prelink, q7-pkg-loadlib). Each tool lists its options in a table and
- * switches on what the reader returns; the messages, the usage text and
- * the exit codes stay the tool's own, since each keeps the spellings its
- * users and tests already rely on.
+ * q7-prelink, q7-pkg-loadlib, q7cc --q7-memory-map). Each tool lists its
+ * options in a table and switches on what the reader returns; the
+ * messages, the usage text and the exit codes stay the tool's own, since
+ * each keeps the spellings its users and tests already rely on.
  *
  * Spellings read: a flag exactly as named ("-v", "--list"); a short value
  * option as "-oV" or "-o V"; a long one as "--core=V", and as "--core V"

@@ -21,10 +21,10 @@ static void window_words(int core, char *buf, size_t size)
 		         ")", core, l->sram_len >> 20, l->sram_org, l->sram_org + l->sram_len);
 }
 
-int q7_fit_explain_link(char *const *cmd, const char *name, int core)
+int q7_fit_explain_link(const struct q7_drv *d, char *const *cmd, const char *name, int core)
 {
 	char *out = NULL;
-	if (q7_step_query(cmd, 2, &out) == 0 || !out) {
+	if (q7_step_query(d, cmd, 2, &out) == 0 || !out) {
 		free(out);
 		return 0;
 	}

@@ -11,9 +11,11 @@
 
 #include "support.h"
 
+struct q7_drv;
 /* After a failed link of image (named name, for core 0..7 or -1 single):
- * runs cmd again with its messages captured, and when the linker said the
- * window overflowed, prints the one message and returns 1; else 0. */
-int q7_fit_explain_link(char *const *cmd, const char *name, int core);
+ * runs cmd again with its messages captured (d's query: shown under -v),
+ * and when the linker said the window overflowed, prints the one message
+ * and returns 1; else 0. */
+int q7_fit_explain_link(const struct q7_drv *d, char *const *cmd, const char *name, int core);
 
 #endif

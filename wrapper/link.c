@@ -699,7 +699,7 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 		/* Past the window: ld's "region overflowed" in the user's words. */
 		if (rc != 0 && rc != Q7_EXIT_TOOL && d->prof.kind != Q7_PROFILE_HOST) /* not -### */
 			for (int i = 0; i < l->nimg; i++) /* the first says it for all */
-				if (q7_fit_explain_link(cmds[i].v, l->img[i].name, l->nimg > 1 ? i : -1))
+				if (q7_fit_explain_link(d, cmds[i].v, l->img[i].name, l->nimg > 1 ? i : -1))
 					break;
 	}
 	for (int i = 0; i < l->nimg; i++)

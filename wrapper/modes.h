@@ -10,7 +10,7 @@
 #include <sys/types.h>
 
 #include "analysis.h"
-#include "args.h"
+#include "cmdline.h"
 #include "proc.h"
 #include "profile.h"
 #include "sysinfo.h"
@@ -42,10 +42,12 @@ pid_t q7_step_start(const struct q7_drv *d, char *const *argv, const struct q7_p
 int q7_step_wait(pid_t pid);
 /* Both: the command's exit code (0 under -###). */
 int q7_step_run(const struct q7_drv *d, char *const *argv, const struct q7_proc_opts *o);
-/* A question to a tool whose answer decides the steps (its version, its
- * include folders): not a step, so never shown, and asked under -### too.
- * As q7_proc_capture. */
-int q7_step_query(char *const *argv, int fd, char **out);
+/* A question to a tool whose answer decides what q7cc does or says (its
+ * include folders, why a link failed): shown as a step is, under -### and
+ * -v, and asked only without -###, since the question may write what
+ * -### leaves alone (a failed link asked again writes its image). Under
+ * -### 0 with *out NULL: nothing learnt. Else as q7_proc_capture. */
+int q7_step_query(const struct q7_drv *d, char *const *argv, int fd, char **out);
 /* "# q7cc: <what>" for an in-process step, under -### and -v. */
 void q7_step_note(const struct q7_drv *d, const char *fmt, ...) Q7_PRINTF(2, 3);
 /* The same for an in-process step that writes or reads what -### must

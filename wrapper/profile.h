@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#include "args.h"
+#include "cmdline.h"
 #include "support.h"
 
 enum q7_profile_kind { Q7_PROFILE_XT, Q7_PROFILE_GNU, Q7_PROFILE_HOST };

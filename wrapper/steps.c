@@ -44,8 +44,12 @@ int q7_step_run(const struct q7_drv *d, char *const *argv, const struct q7_proc_
 	return q7_step_wait(q7_step_start(d, argv, o));
 }
 
-int q7_step_query(char *const *argv, int fd, char **out)
+int q7_step_query(const struct q7_drv *d, char *const *argv, int fd, char **out)
 {
+	show(d, argv);
+	*out = NULL;
+	if (d->dry)
+		return 0;
 	return q7_proc_capture(argv, fd, out);
 }
 
@@ -123,13 +127,13 @@ bool q7_drv_analysis_needed(const struct q7_drv *d, const struct q7_analysis_opt
 void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o)
 {
 	if (!d->have_sysinfo && d->prof.found) {
-		q7_sysinfo_get(&d->prof, &d->sys);
+		q7_sysinfo_get(d, &d->prof, &d->sys);
 	} else if (!d->have_sysinfo) {
 		/* --q7-lint for xt without the vendor tools: the free cross
 		 * compiler has the same data model and freestanding headers. */
 		struct q7_profile gnu;
 		if (q7_profile_select(&gnu, "gnu", NULL) == 0 && gnu.found)
-			q7_sysinfo_get(&gnu, &d->sys);
+			q7_sysinfo_get(d, &gnu, &d->sys);
 		q7_profile_free(&gnu);
 	}
 	d->have_sysinfo = true;

@@ -89,7 +89,7 @@ static void probe_flags(const struct q7_profile *p, struct q7_strvec *cmd)
 	}
 }
 
-static int probe(const struct q7_profile *p, struct q7_sysinfo *si)
+static int probe(const struct q7_drv *d, const struct q7_profile *p, struct q7_sysinfo *si)
 {
 	struct q7_strvec a = {0}, b = {0};
 	q7_sv_add(&a, p->cxx);
@@ -104,15 +104,15 @@ static int probe(const struct q7_profile *p, struct q7_sysinfo *si)
 	}
 	char *out = NULL;
 	int rc = 0;
-	if (q7_step_query(a.v, 2, &out) != 0)
+	if (q7_step_query(d, a.v, 2, &out) != 0)
 		rc = -1;
-	else
+	else if (out) /* NULL under -###, which never asks */
 		q7_sysinfo_parse_includes(out, &si->includes);
 	free(out);
 	out = NULL;
-	if (rc == 0 && q7_step_query(b.v, 1, &out) != 0)
+	if (rc == 0 && q7_step_query(d, b.v, 1, &out) != 0)
 		rc = -1;
-	else if (rc == 0)
+	else if (rc == 0 && out)
 		q7_sysinfo_parse_macros(out, &si->predefines);
 	free(out);
 	if (rc != 0)
@@ -198,7 +198,7 @@ static void cache_store(const char *file, const struct q7_sysinfo *si)
 	q7_sb_free(&b);
 }
 
-int q7_sysinfo_get(const struct q7_profile *p, struct q7_sysinfo *si)
+int q7_sysinfo_get(const struct q7_drv *d, const struct q7_profile *p, struct q7_sysinfo *si)
 {
 	memset(si, 0, sizeof *si);
 	char *file = cache_path(p);
@@ -207,7 +207,7 @@ int q7_sysinfo_get(const struct q7_profile *p, struct q7_sysinfo *si)
 		return 0;
 	}
 	q7_sysinfo_free(si);
-	int rc = probe(p, si);
+	int rc = probe(d, p, si);
 	if (rc == 0 && file)
 		cache_store(file, si);
 	free(file);

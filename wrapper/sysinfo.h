@@ -16,9 +16,11 @@ struct q7_sysinfo {
 	struct q7_strvec predefines; /* "NAME=VALUE" */
 };
 
-/* Fills si (empty lists when the compiler cannot be probed). 0, or -1
- * after printing why; si is usable either way. */
-int q7_sysinfo_get(const struct q7_profile *p, struct q7_sysinfo *si);
+struct q7_drv;
+/* Fills si (empty lists when the compiler cannot be probed); the probes
+ * are d's queries (q7_step_query: shown under -v). 0, or -1 after
+ * printing why; si is usable either way. */
+int q7_sysinfo_get(const struct q7_drv *d, const struct q7_profile *p, struct q7_sysinfo *si);
 void q7_sysinfo_free(struct q7_sysinfo *si);
 
 /* The parsers, for tests: the -E -v stderr text and the -dM -E text. */

@@ -24,7 +24,7 @@
 #include <torch/library.h>
 #include <torch/version.h>
 
-#include "kernel.h"
+#include "boxed_kernel.h"
 
 extern "C" {
 #include "engine.h"

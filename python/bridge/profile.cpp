@@ -3,7 +3,7 @@
  * instruction trace (run/emu_profile.h), its stacks added under
  * the op's qualified name; closing it writes the flame graph or the
  * folded stacks. Outside, a call pays one relaxed atomic load. */
-#include "kernel.h"
+#include "boxed_kernel.h"
 
 #include <cinttypes>
 #include <cstdlib>

@@ -499,6 +499,18 @@ def case_link_fit(c):
     left = [f for f in os.listdir(c.work) if f.startswith("libbig")]
     if left:
         fail("a failed link left %s" % left)
+    # The link asked again for ld's words is shown under -v as every step
+    # is (docs/driver.md, "Showing and running a step"): core 0's command
+    # twice, the link and the question, before the message.
+    r = sh([q7cc, "-v", "-shared", "--q7-multicore", "-o", out, obj], env, expect_ok=False)
+    lines = r.stderr.splitlines()
+    cpu0 = [i for i, l in enumerate(lines)  # commands: "... -o DIR/libbig_cpu0.so ..."
+            if re.search(r" -o \S*/libbig_cpu0\.so ", l)]
+    ours = [i for i, l in enumerate(lines) if l.startswith("q7cc: error:")]
+    if (r.returncode == 0 or len(cpu0) != 2 or lines[cpu0[0]] != lines[cpu0[1]] or len(ours) != 1
+            or ours[0] < cpu0[1]):
+        fail("-v: expected core 0's link shown twice (run, asked again) before q7cc's "
+             "message: %s" % r.stderr)
     obj = c.path("deep.o")
     sh([q7cc, "-O2", "-DDEEP", "-c", src, "-o", obj], env)
     out = c.path("libdeep.so")

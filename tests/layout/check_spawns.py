@@ -2,12 +2,14 @@
 """unit.layout_spawns: every command the driver starts is shown under -###
 and -v, and run only without -###, because it goes through one call:
 q7_step_start in wrapper/steps.c (q7_step_run and q7_step_wait are built on
-it; q7_step_query asks a tool a question that decides the steps). A call
+it), or q7_step_query there, a question to a tool, shown and asked the same
+way. A call
 that starts a process anywhere else in the driver (wrapper/) could forget
 -###, and this check fails naming it. The analysis (analysis/) is one such
 step ("analyze FILE", run only without -###); it may start a process in
 one place only, the resident server (q7_server_start), whose own master
-and workers (serve.c) are the server's, not the driver's.
+and workers (serve.c) are the server's, not the driver's. Subfolders
+(analysis/clang) are checked as their parent.
 
 Usage: check_spawns.py ROOT         check the tree
        check_spawns.py --self-test  check that a stray spawn is caught"""
@@ -44,12 +46,19 @@ def strays(root):
     return bad
 
 
+def sources(root, top):
+    """top's C files, its subfolders' too (analysis/clang), as top/..."""
+    for dirpath, dirs, names in os.walk(os.path.join(root, top)):
+        dirs.sort()
+        for name in sorted(names):
+            if name.endswith((".c", ".h")):
+                yield os.path.relpath(os.path.join(dirpath, name), root)
+
+
 def strays_in(root, top):
     bad = []
-    for name in sorted(os.listdir(os.path.join(root, top))):
-        if not name.endswith((".c", ".h")):
-            continue
-        with open(os.path.join(root, top, name), encoding="utf-8", errors="replace") as f:
+    for name in sources(root, top):
+        with open(os.path.join(root, name), encoding="utf-8", errors="replace") as f:
             text = f.read()
         # Comments and strings are blanked, lines kept.
         text = COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
@@ -60,8 +69,8 @@ def strays_in(root, top):
             if m:
                 function = m.group(1)
             for call in STARTS.finditer(line):
-                if (f"{top}/{name}", function) not in ALLOWED:
-                    bad.append(f"{top}/{name}:{no}: {call.group(1)}() in "
+                if (name, function) not in ALLOWED:
+                    bad.append(f"{name}:{no}: {call.group(1)}() in "
                                f"{function or 'file scope'}: {HOW[top]}")
     return bad
 
@@ -71,8 +80,8 @@ def check(root):
 
 
 def self_test():
-    """A spawn in link.c and a fork in steps.c outside the step functions
-    must be caught; the step functions' own calls, a comment and a string
+    """A spawn in link.c, one in a subfolder (analysis/clang) and a fork in
+    steps.c outside the step functions must be caught; the step functions' own calls, a comment and a string
     naming one must not."""
     files = {
         "wrapper/steps.c": "pid_t q7_step_start(const struct q7_drv *d, char *const *argv)\n{\n"
@@ -84,12 +93,14 @@ def self_test():
                           "\tputs(\"system(x)\");\n\treturn q7_proc_spawn(cmd, NULL);\n}\n",
         "analysis/server.c": "void q7_server_start(char **argv)\n{\n\tq7_proc_spawn(argv, NULL);\n}\n",
         "analysis/load.c": "static void go(char **argv)\n{\n\tq7_proc_spawn(argv, NULL);\n}\n",
+        "analysis/clang/front.c": "static void tu(char **argv)\n{\n\tposix_spawnp(argv);\n}\n",
     }
     with made_tree(files) as root:
         bad = strays(root)
     # "wrapper/link.c:5: q7_proc_spawn() in f: ..." -> up to the function
     got = sorted(b.split(": ", 2)[0] + ": " + b.split(": ", 2)[1] for b in bad)
-    want = ["analysis/load.c:3: q7_proc_spawn() in go", "wrapper/link.c:5: q7_proc_spawn() in f",
+    want = ["analysis/clang/front.c:3: posix_spawnp() in tu",
+            "analysis/load.c:3: q7_proc_spawn() in go", "wrapper/link.c:5: q7_proc_spawn() in f",
             "wrapper/steps.c:13: fork() in other"]
     return expect(got, want)
 

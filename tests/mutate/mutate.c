@@ -48,6 +48,7 @@
 #include "elf_syms.h"
 #include "insn_profile.h"
 #include "memory_map.h"
+#include "memory_map_main.h"
 #include "npy.h"
 #include "pack.h"
 #include "prelink.h"

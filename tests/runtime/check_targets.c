@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "engine.h"
-#include "image.h"
+#include "run_image.h"
 #include "support.h"
 #include "target.h"
 

@@ -3,7 +3,7 @@
  * the real q7cc's -### output. Also the xt profile against the vendor
  * commands of docs/vendor-flow.md ("Compile flags", "Link matrix"),
  * written out by hand. */
-#include "args.h"
+#include "cmdline.h"
 #include "support.h"
 
 #include <check.h>

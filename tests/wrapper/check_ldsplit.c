@@ -1,6 +1,6 @@
 /* The split 8-core link's plan: which stage each linker word belongs to,
  * and which user link lines keep the split or fall back to full links. */
-#include "args.h"
+#include "cmdline.h"
 #include "ldsplit.h"
 #include "profile.h"
 

@@ -2,7 +2,7 @@
  * in them), warning spellings, what analysis gets of a command line, @file
  * response files, input kinds, and the parsers of the real compiler's
  * -E -v and -dM output. */
-#include "args.h"
+#include "cmdline.h"
 #include "options.h"
 #include "profile.h"
 #include "sysinfo.h"

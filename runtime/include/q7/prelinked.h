@@ -2,8 +2,8 @@
  * program of the emulated core (runtime/boot) and the emulated session
  * (run/emu_session.c) load, a fixed header and then the bytes to copy to
  * its base. A contract, in plain C with fixed-width fields, compiled by the
- * host and by the cross compiler; prelink/format.c, compiled into both,
- * is its one check. docs/emulated.md tells the format. */
+ * host and by the cross compiler; q7/prelinked_check.h, compiled into
+ * both, is its one check. docs/emulated.md tells the format. */
 #ifndef Q7_PRELINKED_H
 #define Q7_PRELINKED_H
 
@@ -48,13 +48,8 @@ static_assert(sizeof(struct q7_pl_header) == Q7_PL_HEADER_SIZE, "q7_pl_header la
 _Static_assert(sizeof(struct q7_pl_header) == Q7_PL_HEADER_SIZE, "q7_pl_header layout");
 #endif
 
-/* Checks a prelinked file's header and both checksums and fills *hdr. 0,
- * or 1 with the reason in *why (a static string). Shared with the boot
- * program, so it uses nothing beyond memcpy. */
-int q7_prelinked_check(const void *buf, size_t size, struct q7_pl_header *hdr,
-                       const char **why);
-
-/* CRC-32 (IEEE 802.3, reflected), continued from crc (0 to start). */
-uint32_t q7_crc32(uint32_t crc, const void *buf, size_t n);
+/* q7_prelinked_check (the header and both checksums) and q7_crc32, the
+ * one check every side compiles (static inline). */
+#include "q7/prelinked_check.h"
 
 #endif

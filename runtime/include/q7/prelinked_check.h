@@ -1,12 +1,18 @@
-/* The prelinked image's checksums and header check. Compiled twice: into
- * the host library and into the boot program of the emulated core, so the
- * two sides agree on the format by construction (the contract:
- * runtime/include/q7/prelinked.h). Uses only memcpy. */
-#include "q7/prelinked.h"
+/* The prelinked image's checksums and header check (the contract:
+ * q7/prelinked.h, which includes this). Defined here, static inline, so
+ * that every side compiles the same text: q7-prelink and the emulated
+ * session on the host, the boot program of the emulated core under the
+ * cross compiler, with no source of one component built into another.
+ * Uses only memcpy. */
+#ifndef Q7_PRELINKED_CHECK_H
+#define Q7_PRELINKED_CHECK_H
 
 #include <string.h>
 
-uint32_t q7_crc32(uint32_t crc, const void *buf, size_t n)
+#include "q7/prelinked.h"
+
+/* CRC-32 (IEEE 802.3, reflected), continued from crc (0 to start). */
+static inline uint32_t q7_crc32(uint32_t crc, const void *buf, size_t n)
 {
 	/* Nibble-wise: a 16-entry table is small enough to keep as a constant
 	 * in the boot program and fast enough for images of a few MiB. */
@@ -15,7 +21,7 @@ uint32_t q7_crc32(uint32_t crc, const void *buf, size_t n)
 		0x4db26158u, 0x5005713cu, 0xedb88320u, 0xf00f9344u, 0xd6d6a3e8u, 0xcb61b38cu,
 		0x9b64c2b0u, 0x86d3d2d4u, 0xa00ae278u, 0xbdbdf21cu,
 	};
-	const unsigned char *p = buf;
+	const unsigned char *p = (const unsigned char *)buf;
 	crc = ~crc;
 	for (size_t i = 0; i < n; i++) {
 		crc ^= p[i];
@@ -25,10 +31,12 @@ uint32_t q7_crc32(uint32_t crc, const void *buf, size_t n)
 	return ~crc;
 }
 
-int q7_prelinked_check(const void *buf, size_t size, struct q7_pl_header *hdr,
-                       const char **why)
+/* Checks a prelinked file's header and both checksums and fills *hdr. 0,
+ * or 1 with the reason in *why (a static string). */
+static inline int q7_prelinked_check(const void *buf, size_t size, struct q7_pl_header *hdr,
+                                     const char **why)
 {
-	const unsigned char *p = buf;
+	const unsigned char *p = (const unsigned char *)buf;
 	if (size < Q7_PL_HEADER_SIZE) {
 		*why = "shorter than the prelinked image header";
 		return 1;
@@ -105,3 +113,5 @@ int q7_prelinked_check(const void *buf, size_t size, struct q7_pl_header *hdr,
 	}
 	return 0;
 }
+
+#endif

@@ -1,7 +1,7 @@
-/* The bridge's CPU kernel (kernel.h): tensors go to the engine as they
+/* The bridge's CPU kernel (boxed_kernel.h): tensors go to the engine as they
  * are (zero-copy) when contiguous, as a contiguous copy when not; the
  * output is the destination the compute function writes. */
-#include "kernel.h"
+#include "boxed_kernel.h"
 
 #include <cmath>
 #include <cstdlib>

@@ -1,10 +1,10 @@
-/* wrapper/args: the argv model. Expands @file response files, splits the
+/* wrapper/cmdline: the argv model. Expands @file response files, splits the
  * command line into units (an option with its argument, or an input file)
  * using the option table, and classifies the invocation.
  *
  * Memory: a q7_inv owns its units and strings; q7_inv_free releases them. */
-#ifndef Q7_ARGS_H
-#define Q7_ARGS_H
+#ifndef Q7_CMDLINE_H
+#define Q7_CMDLINE_H
 
 #include <stdbool.h>
 #include <stddef.h>

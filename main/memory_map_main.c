@@ -1,14 +1,18 @@
 /* q7cc --q7-memory-map IMAGE [-o MAP.svg] (memmap/memory_map.h): the
- * images of a manifest found as q7-run finds them. */
-#include "memory_map.h"
+ * images of a manifest found as q7-run finds them (run/run_image.h), which is
+ * why this tool's main is here, beside the one executable's, and not in
+ * memmap/. */
+#include "memory_map_main.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "image.h"
+#include "args.h"
+#include "run_image.h"
 #include "lsp.h"
+#include "memory_map.h"
 #include "support.h"
 #include "tempfile.h"
 
@@ -22,16 +26,28 @@ static int usage(void)
 
 int q7_memory_map_main(int argc, char **argv)
 {
+	enum { OPT_OUTPUT = 1, OPT_HELP };
+	/* Every spelling exactly as written: "-oMAP.svg", "-o=MAP.svg" and
+	 * "--help=" are unknown options, as they always were. */
+	static const struct q7_args_opt options[] = {
+		{"-o", OPT_OUTPUT, true, true},
+		Q7_ARGS_EXACT("-h", OPT_HELP),
+		Q7_ARGS_EXACT("--help", OPT_HELP),
+		Q7_ARGS_TABLE_END,
+	};
 	const char *image = NULL, *out = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-			out = argv[++i];
-		else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+	struct q7_args args;
+	q7_args_init(&args, argc, argv, options, 0);
+	const char *v;
+	for (int id; (id = q7_args_next(&args, &v)) != Q7_ARGS_END;) {
+		if (id == OPT_OUTPUT)
+			out = v;
+		else if (id == OPT_HELP)
 			return usage(), 0;
-		else if (argv[i][0] == '-' || image)
-			return usage();
+		else if (id != Q7_ARGS_POS || v[0] == '-' || image)
+			return usage(); /* "-" too: no standard input */
 		else
-			image = argv[i];
+			image = v;
 	}
 	if (!image)
 		return usage();

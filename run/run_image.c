@@ -1,5 +1,5 @@
-/* LIB -> the image each core runs (see image.h). */
-#include "image.h"
+/* LIB -> the image each core runs (see run_image.h). */
+#include "run_image.h"
 #include "manifest.h"
 #include "target.h"
 

@@ -1,5 +1,5 @@
 /* The argv model: response files, units, and the invocation's mode. */
-#include "args.h"
+#include "cmdline.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,8 +5,8 @@
  * its destination, and pushes it. Errors become c10::Error (a Python
  * RuntimeError) naming the op; the runtime's warning a UserWarning, once
  * per op. */
-#ifndef Q7_TORCH_KERNEL_H
-#define Q7_TORCH_KERNEL_H
+#ifndef Q7_TORCH_BOXED_KERNEL_H
+#define Q7_TORCH_BOXED_KERNEL_H
 
 #include <csignal>
 #include <atomic>
