@@ -28,7 +28,7 @@
 
 extern "C" {
 #include "engine.h"
-#include "image.h"
+#include "run_image.h"
 #include "support.h"
 #include "target.h"
 }
