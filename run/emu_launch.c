@@ -166,7 +166,7 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 		                             .have_base = true,
 		                             .base = Q7_BOOT_IMAGE_AREA + i * Q7_BOOT_CORE_WINDOW};
 		struct q7_prelinked pl = {0};
-		if (q7_prelink_file(&po, s->image[i], &pl, r->message, sizeof r->message) != 0) {
+		if (q7_prelink_file(&po, s->image[i], &pl, &Q7_ERR_OF(r->message)) != 0) {
 			r->status = -1;
 			return -1;
 		}
