@@ -208,7 +208,7 @@ static int run_profile(const char *in, unsigned v)
 	q7_set_progname("q7-run");
 	struct q7_syms syms;
 	char err[512];
-	if (q7_syms_load(in, 0, &syms, err, sizeof err) != 0) {
+	if (q7_syms_load(in, 0, &syms, &Q7_ERR_OF(err)) != 0) {
 		q7_error("%s", err);
 		return 1;
 	}
