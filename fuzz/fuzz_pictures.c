@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = 0;
 	struct q7_prof p;
 	q7_prof_init(&p);
-	if (q7_prof_add_folded(&p, Q7_PROF_ROOT, text, "fuzz", err, sizeof err) == 0)
+	if (q7_prof_add_folded(&p, Q7_PROF_ROOT, text, "fuzz", &Q7_ERR_OF(err)) == 0)
 		write_both(&p);
 	q7_prof_free(&p);
 	free(text);

@@ -244,7 +244,7 @@ int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 		if (lfd >= 0)
 			close(lfd);
 		pid = q7_emu_spawn_confined(s->argv.v, &o, readable, s->trace_log ? writable : NULL,
-		                            why, sizeof why);
+		                            &Q7_ERR_OF(why));
 		free(real);
 		free(qdir);
 		free(bdir);

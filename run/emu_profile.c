@@ -107,7 +107,7 @@ int q7_prof_emulated(const char *lib, const char *const *images, const struct q7
 		goto out;
 	}
 	char err[Q7_MESSAGE_SIZE];
-	if (q7_trace_profile(log, tc, cfg.cores, &boot, p, parent, st, err, sizeof err) != 0) {
+	if (q7_trace_profile(log, tc, cfg.cores, &boot, p, parent, st, &Q7_ERR_OF(err)) != 0) {
 		q7_run_result_free(&res);
 		q7_run_fail(r, "%s", err);
 		goto out;

@@ -454,7 +454,7 @@ static int write_profile(const struct options *o, struct run *r)
 	char err[Q7_MESSAGE_SIZE];
 	char *title = q7_xasprintf("%s on %u emulated core%s", r->call.op, o->cores,
 	                           o->cores == 1 ? "" : "s");
-	int w = q7_prof_write(&r->prof, o->profile, title, err, sizeof err);
+	int w = q7_prof_write(&r->prof, o->profile, title, &Q7_ERR_OF(err));
 	free(title);
 	if (w != 0) {
 		q7_error("%s", err);
