@@ -46,13 +46,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	char err[512];
 	struct q7_core_map m;
-	if (q7_core_map_load(path, -2, &m, err, sizeof err) == 0) {
+	if (q7_core_map_load(path, -2, &m, &Q7_ERR_OF(err)) == 0) {
 		free(q7_memory_map_text(&m, 1));
 		free(q7_memory_map_svg(&m, 1, "fuzz"));
 		q7_core_map_free(&m);
 	}
 	struct q7_syms syms;
-	if (q7_syms_load(path, 0, &syms, err, sizeof err) == 0) {
+	if (q7_syms_load(path, 0, &syms, &Q7_ERR_OF(err)) == 0) {
 		struct q7_prof p;
 		syms_profile(&p, &syms);
 		write_both(&p);
@@ -64,7 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = 0;
 	struct q7_prof p;
 	q7_prof_init(&p);
-	if (q7_prof_add_folded(&p, Q7_PROF_ROOT, text, "fuzz", err, sizeof err) == 0)
+	if (q7_prof_add_folded(&p, Q7_PROF_ROOT, text, "fuzz", &Q7_ERR_OF(err)) == 0)
 		write_both(&p);
 	q7_prof_free(&p);
 	free(text);

@@ -64,7 +64,7 @@ int q7_memory_map_main(int argc, char **argv)
 	char err[512];
 	int rc = 0;
 	for (int i = 0; i < k && rc == 0; i++)
-		if (q7_core_map_load(paths.v[i], k > 1 ? i : -2, &maps[i], err, sizeof err) != 0) {
+		if (q7_core_map_load(paths.v[i], k > 1 ? i : -2, &maps[i], &Q7_ERR_OF(err)) != 0) {
 			q7_error("%s", err);
 			rc = Q7_EXIT_ERROR;
 		}

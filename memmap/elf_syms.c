@@ -78,14 +78,14 @@ static int by_addr(const void *a, const void *b)
 	return x->size > y->size ? -1 : x->size < y->size; /* sized before unsized */
 }
 
-int q7_syms_load(const char *path, uint32_t delta, struct q7_syms *out, char *err, size_t errsize)
+int q7_syms_load(const char *path, uint32_t delta, struct q7_syms *out, struct q7_err *err)
 {
 	memset(out, 0, sizeof *out);
 	elf_version(EV_CURRENT);
 	const char *why = NULL;
 	int fd = q7_open_regular(path, &why);
 	if (fd < 0) {
-		snprintf(err, errsize, "%s: cannot read its symbols: %s", path, why);
+		q7_err_set(err, path, "cannot read its symbols: %s", why);
 		return -1;
 	}
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -96,10 +96,10 @@ int q7_syms_load(const char *path, uint32_t delta, struct q7_syms *out, char *er
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
 			symtab = scn;
 	if (!symtab) {
-		snprintf(err, errsize, "%s: %s", path,
-		         elf ? "no symbol table (a stripped image: profile the image q7cc linked, "
-		               "not its .stripped or .packed copy)"
-		             : elf_errmsg(-1));
+		q7_err_set(err, path, "%s",
+		           elf ? "no symbol table (a stripped image: profile the image q7cc linked, "
+		                 "not its .stripped or .packed copy)"
+		               : elf_errmsg(-1));
 		if (elf)
 			elf_end(elf);
 		close(fd);
@@ -112,10 +112,10 @@ int q7_syms_load(const char *path, uint32_t delta, struct q7_syms *out, char *er
 	size_t ent = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
 	Elf_Data *d = elf_getdata(symtab, NULL);
 	if (!ent || sh.sh_entsize != ent || sh.sh_size % ent != 0 || !d || d->d_size != sh.sh_size) {
-		snprintf(err, errsize, "%s: damaged symbol table (.symtab of %llu bytes in entries of "
-		         "%llu, at offset %llu: %s)", path, (unsigned long long)sh.sh_size,
-		         (unsigned long long)sh.sh_entsize, (unsigned long long)sh.sh_offset,
-		         !d ? elf_errmsg(-1) : "not whole symbols");
+		q7_err_set(err, path, "damaged symbol table (.symtab of %llu bytes in entries of "
+		           "%llu, at offset %llu: %s)", (unsigned long long)sh.sh_size,
+		           (unsigned long long)sh.sh_entsize, (unsigned long long)sh.sh_offset,
+		           !d ? elf_errmsg(-1) : "not whole symbols");
 		elf_end(elf);
 		close(fd);
 		return -1;

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct q7_err;
+
 struct q7_sym {
 	uint32_t addr, size;
 	const char *name; /* demangled, without its parameter list */
@@ -27,7 +29,7 @@ struct q7_syms {
  * a damaged table); Q7_SYMS_NONE with err set for an ELF file without a
  * symbol table (a stripped image). */
 #define Q7_SYMS_NONE (-2)
-int q7_syms_load(const char *path, uint32_t delta, struct q7_syms *out, char *err, size_t errsize);
+int q7_syms_load(const char *path, uint32_t delta, struct q7_syms *out, struct q7_err *err);
 /* The symbol whose range holds addr (or the closest one below it when
  * sizes are 0), or NULL. */
 const struct q7_sym *q7_syms_find(const struct q7_syms *s, uint32_t addr);

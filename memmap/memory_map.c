@@ -111,20 +111,20 @@ static int infer_core(const char *image, uint32_t lowest)
 	return Q7_LSP_SINGLE;
 }
 
-int q7_core_map_load(const char *image, int core, struct q7_core_map *m, char *err, size_t errsize)
+int q7_core_map_load(const char *image, int core, struct q7_core_map *m, struct q7_err *err)
 {
 	memset(m, 0, sizeof *m);
 	elf_version(EV_CURRENT);
 	const char *why = NULL;
 	int fd = q7_open_regular(image, &why);
 	if (fd < 0) {
-		snprintf(err, errsize, "%s: cannot read: %s", image, why);
+		q7_err_set(err, image, "cannot read: %s", why);
 		return -1;
 	}
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	GElf_Ehdr eh;
 	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_XTENSA) {
-		snprintf(err, errsize, "%s: not an Xtensa image (a gnu-profile link's output)", image);
+		q7_err_set(err, image, "not an Xtensa image (a gnu-profile link's output)");
 		if (elf)
 			elf_end(elf);
 		close(fd);
@@ -161,18 +161,18 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, char *e
 		 * core's image (past the window's end is an overflow, which
 		 * the map shows). */
 		if ((uint64_t)s->addr + s->size > UINT64_C(1) << 32) {
-			snprintf(err, errsize, "%s: section %s at 0x%08" PRIx32 " of %" PRIu32 " bytes "
-			         "runs past the 32-bit address space: not an Xtensa image", image, s->name,
-			         s->addr, s->size);
+			q7_err_set(err, image, "section %s at 0x%08" PRIx32 " of %" PRIu32 " bytes "
+			           "runs past the 32-bit address space: not an Xtensa image", s->name,
+			           s->addr, s->size);
 			elf_end(elf);
 			close(fd);
 			q7_core_map_free(m);
 			return -1;
 		}
 		if (s->addr < m->base) {
-			snprintf(err, errsize, "%s: section %s at 0x%08" PRIx32 " is below %s's SRAM "
-			         "window (0x%08" PRIx32 "..0x%08" PRIx32 "): not that core's image", image,
-			         s->name, s->addr, lsp->name, m->base, m->base + m->size);
+			q7_err_set(err, image, "section %s at 0x%08" PRIx32 " is below %s's SRAM "
+			           "window (0x%08" PRIx32 "..0x%08" PRIx32 "): not that core's image", s->name,
+			           s->addr, lsp->name, m->base, m->base + m->size);
 			elf_end(elf);
 			close(fd);
 			q7_core_map_free(m);
@@ -183,7 +183,7 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, char *e
 	}
 	/* The largest stack any op's launcher asks for. */
 	struct q7_syms syms;
-	int got = q7_syms_load(image, 0, &syms, err, errsize);
+	int got = q7_syms_load(image, 0, &syms, err);
 	if (got == -1) { /* damaged (none: a stripped image, no ops) */
 		elf_end(elf);
 		close(fd);
@@ -207,7 +207,7 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, char *e
 		}
 		q7_syms_free(&syms);
 	}
-	err[0] = 0;
+	q7_err_clear(err);
 	elf_end(elf);
 	close(fd);
 	return 0;

@@ -22,6 +22,8 @@
 
 #define Q7_MAP_TCM_BYTES 16384u /* the runtime's tcm_malloc pool (runtime/src/rt.h) */
 
+struct q7_err;
+
 struct q7_map_section {
 	char *name;
 	uint32_t addr, size;
@@ -42,7 +44,7 @@ struct q7_core_map {
 /* The map of one image for core (0..7) or -1 (single window); core -2:
  * decided from the file's name (..._cpuN) and its addresses. 0, or -1 with
  * err naming the file and the reason. */
-int q7_core_map_load(const char *image, int core, struct q7_core_map *m, char *err, size_t errsize);
+int q7_core_map_load(const char *image, int core, struct q7_core_map *m, struct q7_err *err);
 void q7_core_map_free(struct q7_core_map *m);
 /* Free bytes between the image and the stack; negative: over by that many. */
 int64_t q7_core_map_free_bytes(const struct q7_core_map *m);

@@ -151,11 +151,11 @@ int q7_prelink_main(int argc, char **argv)
 	}
 	struct q7_prelinked pl;
 	char err[Q7_PL_ERR_SIZE];
-	if (q7_prelink_file(&opts, input, &pl, err, sizeof err)) {
+	if (q7_prelink_file(&opts, input, &pl, &Q7_ERR_OF(err))) {
 		q7_error("%s", err);
 		return Q7_EXIT_ERROR;
 	}
-	int rc = q7_prelinked_write(&pl, output, err, sizeof err);
+	int rc = q7_prelinked_write(&pl, output, &Q7_ERR_OF(err));
 	if (rc)
 		q7_error("%s", err);
 	else if (verbose)

@@ -640,34 +640,31 @@ static int prelink_memory(const struct q7_prelink_opts *opts, const void *buf, s
 }
 
 int q7_prelink_memory(const struct q7_prelink_opts *opts, const void *buf, size_t size,
-                      const char *name, struct q7_prelinked *out, char *err, size_t err_size)
+                      const char *name, struct q7_prelinked *out, struct q7_err *err)
 {
-	struct q7_err e = {err, err_size};
-	return prelink_memory(opts, buf, size, name, out, &e);
+	return prelink_memory(opts, buf, size, name, out, err);
 }
 
 int q7_prelink_file(const struct q7_prelink_opts *opts, const char *path,
-                    struct q7_prelinked *out, char *err, size_t err_size)
+                    struct q7_prelinked *out, struct q7_err *err)
 {
-	struct q7_err e = {err, err_size};
 	size_t len;
 	char *buf = q7_read_file(path, &len);
 	if (!buf) {
 		memset(out, 0, sizeof *out);
-		q7_err_set(&e, path, "cannot read: %s", strerror(errno));
+		q7_err_set(err, path, "cannot read: %s", strerror(errno));
 		return 1;
 	}
-	int rc = prelink_memory(opts, buf, len, path, out, &e);
+	int rc = prelink_memory(opts, buf, len, path, out, err);
 	free(buf);
 	return rc;
 }
 
-int q7_prelinked_write(const struct q7_prelinked *pl, const char *path, char *err,
-                       size_t err_size)
+int q7_prelinked_write(const struct q7_prelinked *pl, const char *path, struct q7_err *err)
 {
 	const char *what;
 	if (q7_outfile_write(path, pl->bytes, pl->size, 0666, &what) != 0) {
-		q7_err_set(&(struct q7_err){err, err_size}, path, "%s: %s", what, strerror(errno));
+		q7_err_set(err, path, "%s: %s", what, strerror(errno));
 		return 1;
 	}
 	return 0;

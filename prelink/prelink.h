@@ -29,21 +29,21 @@ struct q7_prelinked {
 	size_t size;
 };
 
-/* Errors: the functions below return 0, or 1 after writing
- * "<file>: <reason>" to err (err_size bytes, always NUL-terminated); the
- * command line prints it, q7-run reports it. */
+/* Errors: the functions below return 0, or 1 after setting err's message
+ * to "<file>: <reason>" (support.h's carrier; a buffer of Q7_PL_ERR_SIZE
+ * holds any); the command line prints it, q7-run reports it. */
 #define Q7_PL_ERR_SIZE 512
+struct q7_err;
 
 /* Prelinks the file at path (a .packed.so or a plain Xtensa image). */
 int q7_prelink_file(const struct q7_prelink_opts *opts, const char *path,
-                    struct q7_prelinked *out, char *err, size_t err_size);
+                    struct q7_prelinked *out, struct q7_err *err);
 /* The same on an input already in memory (tests, fuzzing); name is used
  * in messages. */
 int q7_prelink_memory(const struct q7_prelink_opts *opts, const void *buf, size_t size,
-                      const char *name, struct q7_prelinked *out, char *err, size_t err_size);
+                      const char *name, struct q7_prelinked *out, struct q7_err *err);
 /* Writes pl->bytes to path, whole or not at all. */
-int q7_prelinked_write(const struct q7_prelinked *pl, const char *path, char *err,
-                       size_t err_size);
+int q7_prelinked_write(const struct q7_prelinked *pl, const char *path, struct q7_err *err);
 void q7_prelinked_free(struct q7_prelinked *pl);
 
 /* After q7_prelinked_check, on the host: a header that says it was placed

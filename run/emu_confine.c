@@ -126,24 +126,24 @@ static void *confine_and_start(void *arg)
 }
 
 pid_t q7_emu_spawn_confined(char *const *argv, const struct q7_proc_opts *o,
-                            const char *const *readable, const char *const *writable, char *why,
-                            size_t n)
+                            const char *const *readable, const char *const *writable,
+                            struct q7_err *err)
 {
 	struct start s = {.argv = argv, .o = o, .readable = readable, .writable = writable,
 	                  .pid = -1};
 	pthread_t t;
 	int e = pthread_create(&t, NULL, confine_and_start, &s);
 	if (e != 0) {
-		snprintf(why, n, "cannot start %s: %s", argv[0], strerror(e));
+		q7_err_set(err, NULL, "cannot start %s: %s", argv[0], strerror(e));
 		errno = e;
 		return -1;
 	}
 	pthread_join(t, NULL);
 	if (s.pid < 0) {
 		if (s.why[0])
-			snprintf(why, n, "%s", s.why);
+			q7_err_set(err, NULL, "%s", s.why);
 		else
-			snprintf(why, n, "cannot start %s: %s", argv[0], strerror(s.err));
+			q7_err_set(err, NULL, "cannot start %s: %s", argv[0], strerror(s.err));
 	}
 	errno = s.err;
 	return s.pid;

@@ -166,7 +166,7 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 		                             .have_base = true,
 		                             .base = Q7_BOOT_IMAGE_AREA + i * Q7_BOOT_CORE_WINDOW};
 		struct q7_prelinked pl = {0};
-		if (q7_prelink_file(&po, s->image[i], &pl, r->message, sizeof r->message) != 0) {
+		if (q7_prelink_file(&po, s->image[i], &pl, &Q7_ERR_OF(r->message)) != 0) {
 			r->status = -1;
 			return -1;
 		}
@@ -244,7 +244,7 @@ int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 		if (lfd >= 0)
 			close(lfd);
 		pid = q7_emu_spawn_confined(s->argv.v, &o, readable, s->trace_log ? writable : NULL,
-		                            why, sizeof why);
+		                            &Q7_ERR_OF(why));
 		free(real);
 		free(qdir);
 		free(bdir);

@@ -44,12 +44,13 @@ static int load_cores(struct q7_emu_session *s, const char *lib, const char *con
 		tc[i].entry = h->entry;
 		tc[i].lo = h->base;
 		tc[i].hi = h->base + h->load_size + h->bss_size;
-		if (q7_syms_load(paths.v[i], h->base - h->link_base, &tc[i].syms, err, sizeof err) != 0) {
+		if (q7_syms_load(paths.v[i], h->base - h->link_base, &tc[i].syms,
+		                 &Q7_ERR_OF(err)) != 0) {
 			q7_run_fail(r, "%s", err);
 			rc = -1;
 		}
 	}
-	if (rc == 0 && q7_syms_load(q7_emu_boot_path(s), 0, boot, err, sizeof err) != 0) {
+	if (rc == 0 && q7_syms_load(q7_emu_boot_path(s), 0, boot, &Q7_ERR_OF(err)) != 0) {
 		q7_run_fail(r, "%s", err);
 		rc = -1;
 	}
@@ -106,7 +107,7 @@ int q7_prof_emulated(const char *lib, const char *const *images, const struct q7
 		goto out;
 	}
 	char err[Q7_MESSAGE_SIZE];
-	if (q7_trace_profile(log, tc, cfg.cores, &boot, p, parent, st, err, sizeof err) != 0) {
+	if (q7_trace_profile(log, tc, cfg.cores, &boot, p, parent, st, &Q7_ERR_OF(err)) != 0) {
 		q7_run_result_free(&res);
 		q7_run_fail(r, "%s", err);
 		goto out;

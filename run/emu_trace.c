@@ -116,12 +116,12 @@ static bool is_return(const char *m)
 
 int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigned ncores,
                      const struct q7_syms *boot, struct q7_prof *p, unsigned parent,
-                     struct q7_trace_stats *st, char *err, size_t errsize)
+                     struct q7_trace_stats *st, struct q7_err *err)
 {
 	memset(st, 0, sizeof *st);
 	FILE *f = fopen(log, "r");
 	if (!f) {
-		snprintf(err, errsize, "%s: cannot read the core's trace: %s", log, strerror(errno));
+		q7_err_set(err, NULL, "%s: cannot read the core's trace: %s", log, strerror(errno));
 		return -1;
 	}
 	struct tracer t = {.cores = cores, .ncores = ncores, .boot = boot, .p = p, .parent = parent};
@@ -142,7 +142,7 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 			char *lb = colon ? strchr(colon, '[') : NULL;
 			char *slash = lb ? strchr(lb, '/') : NULL;
 			if (!slash) {
-				snprintf(err, errsize, "%s: a trace line QEMU did not write: %.60s", log, line);
+				q7_err_set(err, NULL, "%s: a trace line QEMU did not write: %.60s", log, line);
 				rc = -1;
 				break;
 			}
@@ -162,8 +162,8 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 				*slot = nblocks;
 				have_pending = false;
 			} else if (made || blocks[*slot - 1].pc != pc) {
-				snprintf(err, errsize, "%s: a block at 0x%08x ran that QEMU never listed (was the "
-				         "log written with -d %s?)", log, pc, Q7_TRACE_QEMU_FLAGS);
+				q7_err_set(err, NULL, "%s: a block at 0x%08x ran that QEMU never listed (was the "
+				           "log written with -d %s?)", log, pc, Q7_TRACE_QEMU_FLAGS);
 				rc = -1;
 				break;
 			}
@@ -195,15 +195,15 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 		}
 	}
 	if (rc == 0 && ferror(f)) {
-		snprintf(err, errsize, "%s: cannot read the core's trace: %s", log, strerror(errno));
+		q7_err_set(err, NULL, "%s: cannot read the core's trace: %s", log, strerror(errno));
 		rc = -1;
 	}
 	/* Each instruction counted before the window closed was also counted in
 	 * a frame; the statistics count the same way. */
 	st->windows = t.core + (t.in_window ? 1 : 0);
 	if (rc == 0 && t.core < ncores) {
-		snprintf(err, errsize, "%s: the trace holds %u of the %u cores' entry calls%s", log,
-		         t.core, ncores, t.in_window ? " (the last one did not return)" : "");
+		q7_err_set(err, NULL, "%s: the trace holds %u of the %u cores' entry calls%s", log,
+		           t.core, ncores, t.in_window ? " (the last one did not return)" : "");
 		rc = -1;
 	}
 	free(line);

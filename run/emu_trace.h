@@ -43,6 +43,6 @@ struct q7_trace_stats {
  * cores). */
 int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigned ncores,
                      const struct q7_syms *boot, struct q7_prof *p, unsigned parent,
-                     struct q7_trace_stats *st, char *err, size_t errsize);
+                     struct q7_trace_stats *st, struct q7_err *err);
 
 #endif

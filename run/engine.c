@@ -39,18 +39,18 @@ struct q7_engine {
 	char **names, **schemas;
 };
 
-static int fail(char *err, size_t n, const char *fmt, ...) Q7_PRINTF(3, 4);
-static int fail(char *err, size_t n, const char *fmt, ...)
+static int fail(struct q7_err *err, const char *fmt, ...) Q7_PRINTF(2, 3);
+static int fail(struct q7_err *err, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	q7_err_vset(&(struct q7_err){err, n}, NULL, fmt, ap);
+	q7_err_vset(err, NULL, fmt, ap);
 	va_end(ap);
 	return -1;
 }
 
 int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_engine **out,
-                   char *err, size_t n)
+                   struct q7_err *err)
 {
 	struct q7_engine_opts dflt = {0};
 	struct q7_strvec paths = {0};
@@ -64,22 +64,22 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 	if (!t) {
 		char names[256];
 		q7_target_names(names, sizeof names, NULL);
-		fail(err, n, "target '%s': expected %s", o->target, names);
+		fail(err, "target '%s': expected %s", o->target, names);
 		goto out;
 	}
 	if (o->cores > Q7_NUM_CORES) {
-		fail(err, n, "%u cores asked, at most %d", o->cores, Q7_NUM_CORES);
+		fail(err, "%u cores asked, at most %d", o->cores, Q7_NUM_CORES);
 		goto out;
 	}
 	if (o->images && o->cores) {
 		for (unsigned i = 0; i < o->cores; i++)
 			q7_sv_add(&paths, o->images[i]);
 	} else if (q7_run_images(lib, o->cores, &paths, &why) < 0) {
-		fail(err, n, "%s", why);
+		fail(err, "%s", why);
 		goto out;
 	}
 	if (q7_run_check_images(&paths, t, &why) != 0) {
-		fail(err, n, "%s", why);
+		fail(err, "%s", why);
 		goto out;
 	}
 	e = q7_xcalloc(1, sizeof *e);
@@ -91,7 +91,7 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 	e->nops = -1;
 	pthread_mutex_init(&e->lock, NULL);
 	struct q7_target_open to = {.lib = lib, .images = &e->images, .opts = o};
-	if (t->open(&to, err, n) != 0)
+	if (t->open(&to, err) != 0)
 		goto out;
 	e->state = to.state;
 	e->apart = to.apart;
@@ -150,7 +150,7 @@ static void name_changed_arg(struct q7_engine *e, const struct q7_call *c, struc
 {
 	char err[Q7_MESSAGE_SIZE], arg[128];
 	snprintf(arg, sizeof arg, "argument %u", r->changed_arg);
-	if (q7_engine_list(e, err, sizeof err) > 0) {
+	if (q7_engine_list(e, &Q7_ERR_OF(err)) > 0) {
 		size_t oplen = strlen(c->op);
 		for (int i = 0; i < e->nops; i++) {
 			const char *sc = e->schemas[i];
@@ -185,7 +185,7 @@ int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_r
 }
 
 /* Reads "name<TAB>schema" lines from the list's text (owned by e). */
-static int parse_list(struct q7_engine *e, char *err, size_t n)
+static int parse_list(struct q7_engine *e, struct q7_err *err)
 {
 	size_t count = 0;
 	for (const char *p = e->list; *p; p++)
@@ -198,7 +198,7 @@ static int parse_list(struct q7_engine *e, char *err, size_t n)
 		char *tab = strchr(line, '\t');
 		if (!tab || tab == line) {
 			e->nops = -1;
-			return fail(err, n, "%s: the runtime's op list is damaged: '%s'", e->lib, line);
+			return fail(err, "%s: the runtime's op list is damaged: '%s'", e->lib, line);
 		}
 		*tab = 0;
 		e->names[e->nops] = line;
@@ -208,7 +208,7 @@ static int parse_list(struct q7_engine *e, char *err, size_t n)
 	return e->nops;
 }
 
-int q7_engine_list(struct q7_engine *e, char *err, size_t n)
+int q7_engine_list(struct q7_engine *e, struct q7_err *err)
 {
 	pthread_mutex_lock(&e->lock);
 	int rc = e->nops;
@@ -225,15 +225,15 @@ int q7_engine_list(struct q7_engine *e, char *err, size_t n)
 	/* Every core's image has the same ops (a session runs them all; the
 	 * race check only core 0). */
 	if (call_locked(e, &c, 0, &r) != 0) {
-		rc = fail(err, n, "%s: cannot list its ops: %s%s", e->lib, r.message,
+		rc = fail(err, "%s: cannot list its ops: %s%s", e->lib, r.message,
 		          r.status == Q7_STATUS_NO_SUCH_OP ? " (a library built by an older q7cc? "
 		                                             "build it again)" : "");
 	} else if (r.out.ndim != 1 || r.out.sizes[0] >= LIST_BYTES) {
-		rc = fail(err, n, "%s: the runtime's op list is damaged", e->lib);
+		rc = fail(err, "%s: the runtime's op list is damaged", e->lib);
 	} else {
 		free(e->list);
 		e->list = q7_xstrndup((const char *)buf, r.out.sizes[0]);
-		rc = parse_list(e, err, n);
+		rc = parse_list(e, err);
 	}
 	q7_run_result_free(&r);
 	free(buf);

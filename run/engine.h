@@ -36,6 +36,7 @@
 #include "insn_profile.h" /* the profile calls add to (q7_engine_profile) */
 
 struct q7_engine;
+struct q7_err;
 
 /* How the host target calls a core. */
 enum q7_host_mode {
@@ -166,9 +167,9 @@ void q7_run_result_free(struct q7_run_result *result);
 /* Opens lib (the path given to -o at link time: an image or a multicore
  * manifest) for o (NULL: host, the library's cores, defaults). The images
  * are loaded now (host), or checked to exist (emulated). 0 and *out, or
- * -1 with err set. */
+ * -1 with err's message set (support.h's carrier). */
 int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_engine **out,
-                   char *err, size_t errsize);
+                   struct q7_err *err);
 void q7_engine_close(struct q7_engine *e);
 /* q7_engine_close for a process about to exit (q7-run): an in-process
  * host library is left loaded (q7_host_close_at_exit, host.h). */
@@ -190,7 +191,7 @@ bool q7_engine_apart(const struct q7_engine *e);
 
 /* Lists the library's ops (once; on the emulated target that is one run
  * of the core). The number of ops, or -1 with err set. */
-int q7_engine_list(struct q7_engine *e, char *err, size_t errsize);
+int q7_engine_list(struct q7_engine *e, struct q7_err *err);
 /* Op i's kernel name ("relu_forward") and TorchScript schema
  * ("my_ops::relu_forward(Tensor t_in) -> Tensor"), after q7_engine_list. */
 const char *q7_engine_op_name(const struct q7_engine *e, unsigned i);
@@ -220,12 +221,12 @@ int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_r
  * section names (string and symbol tables, hash tables, relocations and
  * their targets, version records, initialisers). 0, or -1 with "<path>:
  * damaged host library: <what>" (or "cannot read") in err. */
-int q7_host_elf_check(const char *path, char *err, size_t n);
+int q7_host_elf_check(const char *path, struct q7_err *err);
 /* The same check; then the sanitizer runtimes path needs (DT_NEEDED
  * names with "asan" or "ubsan": libasan.so.8, libubsan.so.1,
  * libclang_rt.asan-x86_64.so, ...), in the order it needs them (the
  * compilers name the address sanitizer's first), added to *runtimes. 0, or -1 with err set as q7_host_elf_check's. */
 struct q7_strvec;
-int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, char *err, size_t n);
+int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, struct q7_err *err);
 
 #endif

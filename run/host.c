@@ -60,21 +60,21 @@ int q7_host_write(int fd, const void *buf, uint32_t len)
 /* ---- loading the images ------------------------------------------------- */
 
 /* dlopen needs a slash to take a path as a path. */
-static void *open_file(const char *path, const char *as, char *err, size_t n)
+static void *open_file(const char *path, const char *as, struct q7_err *err)
 {
 	char *p = strchr(as, '/') ? q7_xstrdup(as) : q7_xasprintf("./%s", as);
 	void *h = dlopen(p, RTLD_NOW | RTLD_LOCAL);
 	free(p);
 	if (!h) {
 		const char *why = dlerror();
-		snprintf(err, n, "%s: cannot load: %s%s", path, why ? why : "unknown error",
-		         why && strstr(why, "ELF class") ? " (an Xtensa image? use the emulated target)" : "");
+		q7_err_set(err, NULL, "%s: cannot load: %s%s", path, why ? why : "unknown error",
+		           why && strstr(why, "ELF class") ? " (an Xtensa image? use the emulated target)" : "");
 	}
 	return h;
 }
 
 /* A copy of path's bytes in an anonymous file: -1 with err set. */
-static int copy_image(const char *path, char *err, size_t n)
+static int copy_image(const char *path, struct q7_err *err)
 {
 	size_t len = 0;
 	char *bytes = q7_read_file(path, &len);
@@ -95,13 +95,13 @@ static int copy_image(const char *path, char *err, size_t n)
 		}
 	}
 	if (fd < 0)
-		snprintf(err, n, "%s: cannot copy it for another core: %s", path, strerror(errno));
+		q7_err_set(err, NULL, "%s: cannot copy it for another core: %s", path, strerror(errno));
 	free(bytes);
 	return fd;
 }
 
 int q7_host_images_load(struct q7_host_images *im, unsigned cores, char *const *paths,
-                        volatile unsigned *loading, char *err, size_t n)
+                        volatile unsigned *loading, struct q7_err *err)
 {
 	memset(im, 0, sizeof *im);
 	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
@@ -119,20 +119,20 @@ int q7_host_images_load(struct q7_host_images *im, unsigned cores, char *const *
 			 * an anonymous copy is a new object, with its own globals. It
 			 * stays open while loaded, so that its /proc name stays
 			 * unique. */
-			im->copies[core] = copy_image(paths[core], err, n);
+			im->copies[core] = copy_image(paths[core], err);
 			if (im->copies[core] < 0)
 				goto fail;
 			char as[64];
 			snprintf(as, sizeof as, "/proc/self/fd/%d", im->copies[core]);
-			im->handles[core] = open_file(paths[core], as, err, n);
+			im->handles[core] = open_file(paths[core], as, err);
 		} else {
-			im->handles[core] = open_file(paths[core], paths[core], err, n);
+			im->handles[core] = open_file(paths[core], paths[core], err);
 		}
 		if (!im->handles[core])
 			goto fail;
 		*(void **)&im->entries[core] = dlsym(im->handles[core], "q7_entry");
 		if (!im->entries[core]) {
-			snprintf(err, n, "%s: not a q7cc kernel library (no q7_entry)", paths[core]);
+			q7_err_set(err, NULL, "%s: not a q7cc kernel library (no q7_entry)", paths[core]);
 			goto fail;
 		}
 	}
@@ -277,7 +277,7 @@ static void *core_main(void *arg)
 
 /* Guarded: the core on its own small-stack thread under the fault
  * handler. 0, or -1 with the reason in err. */
-static int run_guarded(q7_entry_fn entry, const char *path, struct q7_frame *f, char *err, size_t n)
+static int run_guarded(q7_entry_fn entry, const char *path, struct q7_frame *f, struct q7_err *err)
 {
 	pthread_attr_t attr;
 	pthread_t th;
@@ -297,7 +297,7 @@ static int run_guarded(q7_entry_fn entry, const char *path, struct q7_frame *f, 
 	/* The loader's own faults are not the kernel's. */
 	q7_fault_release(old);
 	if (e != 0) {
-		snprintf(err, n, "cannot start the core's thread: %s", strerror(e));
+		q7_err_set(err, NULL, "cannot start the core's thread: %s", strerror(e));
 		return -1;
 	}
 	return 0;
@@ -406,7 +406,7 @@ static void direct_catch(void)
 }
 
 int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
-                 struct q7_host **out, char *err, size_t n)
+                 struct q7_host **out, struct q7_err *err)
 {
 	struct q7_host *h = q7_xcalloc(1, sizeof *h);
 	*out = NULL;
@@ -417,7 +417,7 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		h->images.copies[i] = -1;
 	if (h->cores == 0 || h->cores > Q7_NUM_CORES) {
-		snprintf(err, n, "%u cores asked, 1 to %d", h->cores, Q7_NUM_CORES);
+		q7_err_set(err, NULL, "%u cores asked, 1 to %d", h->cores, Q7_NUM_CORES);
 		goto fail;
 	}
 	for (unsigned core = 0; core < h->cores; core++) {
@@ -426,20 +426,20 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 		for (unsigned k = 0; k < core; k++)
 			seen = seen || strcmp(h->paths[k], h->paths[core]) == 0;
 		/* What the loader would fault on, refused before it reads it. */
-		if (!seen && q7_host_elf_check(h->paths[core], err, n) != 0)
+		if (!seen && q7_host_elf_check(h->paths[core], err) != 0)
 			goto fail;
 	}
 	if (h->mode == Q7_HOST_SANITIZED) {
 		if (h->cores != 1) {
-			snprintf(err, n, "%s: %u cores: a sanitized library runs on one", h->paths[0],
-			         h->cores);
+			q7_err_set(err, NULL, "%s: %u cores: a sanitized library runs on one", h->paths[0],
+			           h->cores);
 			goto fail;
 		}
 		*out = h; /* nothing loaded here: each call is q7-run's */
 		return 0;
 	}
 	if (h->mode == Q7_HOST_ISOLATED) {
-		if (q7_iso_open(h->paths, h->cores, h->heap_size, o, &h->iso, err, n) != 0)
+		if (q7_iso_open(h->paths, h->cores, h->heap_size, o, &h->iso, err) != 0)
 			goto fail;
 		*out = h;
 		return 0;
@@ -448,10 +448,10 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (h->heap == MAP_FAILED) {
 		h->heap = NULL;
-		snprintf(err, n, "cannot allocate a heap arena of %zu bytes", h->heap_size);
+		q7_err_set(err, NULL, "cannot allocate a heap arena of %zu bytes", h->heap_size);
 		goto fail;
 	}
-	if (q7_host_images_load(&h->images, h->cores, h->paths, NULL, err, n) != 0)
+	if (q7_host_images_load(&h->images, h->cores, h->paths, NULL, err) != 0)
 		goto fail;
 	if (h->mode == Q7_HOST_DIRECT) {
 		for (unsigned core = 0; core < h->cores; core++) {
@@ -629,7 +629,7 @@ static int call_cores(struct q7_host *h, const struct q7_call *c, struct q7_run_
 			h->images.entries[core](f);
 			direct_now = NULL;
 		} else {
-			if (run_guarded(h->images.entries[core], h->paths[core], f, err, sizeof err) != 0) {
+			if (run_guarded(h->images.entries[core], h->paths[core], f, &Q7_ERR_OF(err)) != 0) {
 				q7_run_fail(r, "%s", err);
 				return 1;
 			}

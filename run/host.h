@@ -19,7 +19,7 @@ struct q7_host;
  * repeat) as o says (its host_mode, heap_size, timeout_s, guard and
  * forward_signals). 0 and *out, or -1 with err set. */
 int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
-                 struct q7_host **out, char *err, size_t n);
+                 struct q7_host **out, struct q7_err *err);
 /* Runs c on every core (engine.h, q7_engine_call). */
 int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_result *r);
 void q7_host_close(struct q7_host *h);

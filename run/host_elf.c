@@ -788,17 +788,17 @@ static bool add_runtime(int64_t tag, const char *name, void *arg)
 	return false;
 }
 
-int q7_host_elf_check(const char *path, char *err, size_t n)
+int q7_host_elf_check(const char *path, struct q7_err *err)
 {
-	return q7_host_elf_sanitizers(path, NULL, err, n);
+	return q7_host_elf_sanitizers(path, NULL, err);
 }
 
-int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, char *err, size_t n)
+int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, struct q7_err *err)
 {
 	struct lib l;
 	memset(&l, 0, sizeof l);
 	l.path = path;
-	l.err = (struct q7_err){err, n};
+	l.err = err ? *err : (struct q7_err){0};
 	size_t len = 0;
 	unsigned char *bytes = (unsigned char *)q7_read_file(path, &len);
 	if (!bytes) {

@@ -34,7 +34,7 @@ struct q7_host_images {
  * has. *loading is the core being loaded (for a report of a crash inside
  * the loader). 0, or -1 with "<path>: cannot load: <why>" in err. */
 int q7_host_images_load(struct q7_host_images *im, unsigned cores, char *const *paths,
-                        volatile unsigned *loading, char *err, size_t n);
+                        volatile unsigned *loading, struct q7_err *err);
 void q7_host_images_unload(struct q7_host_images *im);
 
 /* After core `core` of `cores` ran with frame f: 0 to go on; 1 when the

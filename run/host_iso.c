@@ -69,7 +69,7 @@ static size_t round_up(size_t v, size_t to)
 
 /* The region, at least need bytes: RESERVE, or twice need when that is
  * more; less where less address space is to be had (valgrind). */
-static int region_open(struct q7_iso *s, size_t need, char *err, size_t n)
+static int region_open(struct q7_iso *s, size_t need, struct q7_err *err)
 {
 	size_t want = need > RESERVE / 2 ? round_up(need * 2, s->page) : RESERVE;
 	void *p = MAP_FAILED;
@@ -80,8 +80,8 @@ static int region_open(struct q7_iso *s, size_t need, char *err, size_t n)
 			s->reserve = r;
 	}
 	if (p == MAP_FAILED) {
-		snprintf(err, n, "cannot make %zu bytes of memory shared with the kernel's process: %s",
-		         need, strerror(errno));
+		q7_err_set(err, NULL, "cannot make %zu bytes of memory shared with the kernel's process: %s",
+		           need, strerror(errno));
 		return -1;
 	}
 	s->base = p;
@@ -119,22 +119,22 @@ static void worker_stop(struct q7_iso *s)
 }
 
 /* After the worker died while starting: the reason, naming the image. */
-static void start_failed(struct q7_iso *s, int st, char *err, size_t n)
+static void start_failed(struct q7_iso *s, int st, struct q7_err *err)
 {
 	struct ctl *c = s->ctl;
 	const char *path = s->paths[c->core < s->cores ? c->core : 0];
 	char how[128];
 	q7_proc_describe(st, how, sizeof how);
 	if (c->end == END_FAULT)
-		snprintf(err, n, "%s: cannot load: the %s crashed: %s, address 0x%llx", path,
-		         c->state == ST_LOADING ? "dynamic loader (or the library's constructors)"
-		                                : "runtime, listing the ops,",
-		         q7_fault_name(c->fault.sig), (unsigned long long)c->fault.addr);
+		q7_err_set(err, NULL, "%s: cannot load: the %s crashed: %s, address 0x%llx", path,
+		           c->state == ST_LOADING ? "dynamic loader (or the library's constructors)"
+		                                  : "runtime, listing the ops,",
+		           q7_fault_name(c->fault.sig), (unsigned long long)c->fault.addr);
 	else if (c->end == END_EXIT)
-		snprintf(err, n, "%s: cannot load: a constructor exited with status %d", path,
-		         c->exit_status);
+		q7_err_set(err, NULL, "%s: cannot load: a constructor exited with status %d", path,
+		           c->exit_status);
 	else
-		snprintf(err, n, "%s: cannot load: its process ended while loading (%s)", path, how);
+		q7_err_set(err, NULL, "%s: cannot load: its process ended while loading (%s)", path, how);
 }
 
 /* How often a call looks at the caller's interrupted flag, and what
@@ -172,9 +172,9 @@ static int answer(struct q7_iso *s, double t0, uint32_t *seq)
 
 /* Forks the worker and waits until it has loaded the images (and listed
  * the ops) or failed. 0, or -1 with err set. */
-static int worker_start(struct q7_iso *s, size_t need, char *err, size_t n)
+static int worker_start(struct q7_iso *s, size_t need, struct q7_err *err)
 {
-	if (!s->base && region_open(s, need, err, n) != 0)
+	if (!s->base && region_open(s, need, err) != 0)
 		return -1;
 	struct ctl *c = s->ctl;
 	memset(c, 0, sizeof *c);
@@ -183,7 +183,7 @@ static int worker_start(struct q7_iso *s, size_t need, char *err, size_t n)
 	c->heap_size = s->heap_size;
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-		snprintf(err, n, "cannot make a socket for the kernel's process: %s", strerror(errno));
+		q7_err_set(err, NULL, "cannot make a socket for the kernel's process: %s", strerror(errno));
 		return -1;
 	}
 	s->started = q7_now_s();
@@ -195,7 +195,7 @@ static int worker_start(struct q7_iso *s, size_t need, char *err, size_t n)
 	close(sv[1]);
 	if (pid < 0) {
 		close(sv[0]);
-		snprintf(err, n, "cannot start the kernel's process: %s", strerror(errno));
+		q7_err_set(err, NULL, "cannot start the kernel's process: %s", strerror(errno));
 		return -1;
 	}
 	s->pid = pid;
@@ -204,13 +204,13 @@ static int worker_start(struct q7_iso *s, size_t need, char *err, size_t n)
 	uint32_t seq = 1;
 	int rc = answer(s, s->started, &seq);
 	if (rc == INTERRUPTED) {
-		snprintf(err, n, "interrupted while loading (the kernel's process was stopped)");
+		q7_err_set(err, NULL, "interrupted while loading (the kernel's process was stopped)");
 		worker_stop(s);
 		return -1;
 	}
 	if (rc == 1 && seq == 0) {
 		if (c->load_error[0]) {
-			snprintf(err, n, "%s", c->load_error);
+			q7_err_set(err, NULL, "%s", c->load_error);
 			worker_stop(s);
 			return -1;
 		}
@@ -218,8 +218,8 @@ static int worker_start(struct q7_iso *s, size_t need, char *err, size_t n)
 	}
 	const char *path = s->paths[c->core < s->cores ? c->core : 0];
 	if (rc == Q7_PROC_TIMEOUT) {
-		snprintf(err, n, "%s: cannot load: still loading after %g s (a constructor that never "
-		         "returns?)", path, s->timeout);
+		q7_err_set(err, NULL, "%s: cannot load: still loading after %g s (a constructor that never "
+		           "returns?)", path, s->timeout);
 		worker_stop(s);
 		return -1;
 	}
@@ -229,7 +229,7 @@ static int worker_start(struct q7_iso *s, size_t need, char *err, size_t n)
 	s->pid = 0;
 	close(s->fd);
 	s->fd = -1;
-	start_failed(s, st, err, n);
+	start_failed(s, st, err);
 	return -1;
 }
 
@@ -504,7 +504,7 @@ static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 		worker_stop(s);
 		region_close(s);
 	}
-	if (s->pid == 0 && worker_start(s, need, err, sizeof err) != 0) {
+	if (s->pid == 0 && worker_start(s, need, &Q7_ERR_OF(err)) != 0) {
 		q7_run_fail(r, "%s", err);
 		return 1;
 	}
@@ -564,7 +564,7 @@ int q7_iso_call(struct q7_iso *s, const struct q7_call *c, struct q7_run_result 
 }
 
 int q7_iso_open(char *const *paths, unsigned cores, size_t heap_size,
-                const struct q7_engine_opts *o, struct q7_iso **out, char *err, size_t n)
+                const struct q7_engine_opts *o, struct q7_iso **out, struct q7_err *err)
 {
 	struct q7_iso *s = q7_xcalloc(1, sizeof *s);
 	*out = NULL;
@@ -582,7 +582,7 @@ int q7_iso_open(char *const *paths, unsigned cores, size_t heap_size,
 	s->ctl_bytes = round_up(sizeof(struct ctl), s->page);
 	if (s->forward)
 		q7_proc_signals_install();
-	int rc = worker_start(s, s->ctl_bytes + s->heap_size + s->page, err, n);
+	int rc = worker_start(s, s->ctl_bytes + s->heap_size + s->page, err);
 	if (s->forward)
 		q7_proc_signals_restore();
 	if (rc != 0) {

@@ -26,7 +26,7 @@ struct q7_iso;
  * borrowed until q7_iso_close). 0 and *out, or -1 with err set ("<path>:
  * cannot load: ..."). */
 int q7_iso_open(char *const *paths, unsigned cores, size_t heap_size,
-                const struct q7_engine_opts *o, struct q7_iso **out, char *err, size_t n);
+                const struct q7_engine_opts *o, struct q7_iso **out, struct q7_err *err);
 /* Runs c on every core in the worker (q7_host_call's contract; c already
  * checked by q7_host_call_check). */
 int q7_iso_call(struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r);

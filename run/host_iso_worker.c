@@ -221,7 +221,7 @@ void q7_iso_worker_main(struct q7_iso *s, int fd)
 	struct ctl *c = w.ctl;
 	c->state = ST_LOADING;
 	char err[Q7_MESSAGE_SIZE];
-	if (q7_host_images_load(&w.images, s->cores, s->paths, &c->core, err, sizeof err) != 0) {
+	if (q7_host_images_load(&w.images, s->cores, s->paths, &c->core, &Q7_ERR_OF(err)) != 0) {
 		snprintf(c->load_error, sizeof c->load_error, "%s", err);
 		worker_notify(0);
 		_exit(0);

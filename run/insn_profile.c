@@ -52,7 +52,7 @@ unsigned q7_prof_child(struct q7_prof *p, unsigned parent, const char *name)
 }
 
 int q7_prof_add_folded(struct q7_prof *p, unsigned parent, const char *text,
-                          const char *what, char *err, size_t errsize)
+                          const char *what, struct q7_err *err)
 {
 	unsigned line = 0;
 	for (const char *s = text; *s;) {
@@ -67,7 +67,7 @@ int q7_prof_add_folded(struct q7_prof *p, unsigned parent, const char *text,
 			count = strtoull(sp + 1, &end, 10);
 		}
 		if (len && (!sp || sp == s || end != s + len || errno || sp[1] == '-')) {
-			snprintf(err, errsize, "%s: line %u: expected 'frame;frame;... COUNT'", what, line);
+			q7_err_set(err, NULL, "%s: line %u: expected 'frame;frame;... COUNT'", what, line);
 			return -1;
 		}
 		unsigned node = parent;
@@ -236,19 +236,18 @@ int q7_prof_path_ok(const char *path)
 	return ends_with(path, ".folded") || ends_with(path, ".svg");
 }
 
-int q7_prof_write(struct q7_prof *p, const char *path, const char *title, char *err,
-                     size_t errsize)
+int q7_prof_write(struct q7_prof *p, const char *path, const char *title, struct q7_err *err)
 {
 	if (!q7_prof_path_ok(path)) {
-		snprintf(err, errsize, "%s: a profile is written as .folded (folded stacks) or .svg "
-		         "(a flame graph)", path);
+		q7_err_set(err, NULL, "%s: a profile is written as .folded (folded stacks) or .svg "
+		           "(a flame graph)", path);
 		return -1;
 	}
 	char *text = ends_with(path, ".svg") ? q7_flamegraph_svg(p, title) : q7_prof_folded(p);
 	const char *what = NULL;
 	int rc = q7_outfile_write(path, text, strlen(text), 0666, &what);
 	if (rc != 0)
-		snprintf(err, errsize, "%s: %s: %s", path, what ? what : "cannot write", strerror(errno));
+		q7_err_set(err, NULL, "%s: %s: %s", path, what ? what : "cannot write", strerror(errno));
 	free(text);
 	return rc;
 }

@@ -14,6 +14,8 @@
 
 #define Q7_PROF_ROOT 0u /* the unnamed root every stack hangs from */
 
+struct q7_err;
+
 struct q7_prof_node {
 	unsigned parent;
 	const char *name;  /* owned by the profile */
@@ -36,7 +38,7 @@ unsigned q7_prof_child(struct q7_prof *p, unsigned parent, const char *name);
 /* Adds folded stacks ("a;b;c 12" lines) under parent. 0, or -1 with err
  * naming the line (what = the text's name, for the message). */
 int q7_prof_add_folded(struct q7_prof *p, unsigned parent, const char *text,
-                          const char *what, char *err, size_t errsize);
+                          const char *what, struct q7_err *err);
 /* Fills every node's total; returns the root's. */
 uint64_t q7_prof_sum(struct q7_prof *p);
 /* A folded line holds at most Q7_PROF_FRAMES frames: the outermost
@@ -51,8 +53,7 @@ char *q7_prof_folded(const struct q7_prof *p);
 /* Writes path: folded stacks when it ends in .folded, a flame graph when
  * it ends in .svg (title on top); whole or not at all. 0, or -1 with err
  * naming the file and the reason. */
-int q7_prof_write(struct q7_prof *p, const char *path, const char *title, char *err,
-                     size_t errsize);
+int q7_prof_write(struct q7_prof *p, const char *path, const char *title, struct q7_err *err);
 /* 1 when path names a profile this writes (.folded or .svg), else 0. */
 int q7_prof_path_ok(const char *path);
 

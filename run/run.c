@@ -266,8 +266,8 @@ static int list_ops(const struct options *o)
 	struct q7_engine *e = NULL;
 	char err[Q7_MESSAGE_SIZE];
 	int n = -1;
-	if (q7_engine_open(o->pos.v[0], &eo, &e, err, sizeof err) == 0)
-		n = q7_engine_list(e, err, sizeof err);
+	if (q7_engine_open(o->pos.v[0], &eo, &e, &Q7_ERR_OF(err)) == 0)
+		n = q7_engine_list(e, &Q7_ERR_OF(err));
 	if (n < 0)
 		q7_error("%s", err);
 	/* The schemas come from the library: shown as every other string
@@ -419,7 +419,7 @@ static int run_call(const struct options *o, struct run *r)
 		eo.images = (const char *const *)r->images.v;
 	struct q7_engine *engine = NULL;
 	char err[Q7_MESSAGE_SIZE];
-	if (q7_engine_open(lib, &eo, &engine, err, sizeof err) != 0) {
+	if (q7_engine_open(lib, &eo, &engine, &Q7_ERR_OF(err)) != 0) {
 		q7_error("%s", err);
 		return -1;
 	}
@@ -454,7 +454,7 @@ static int write_profile(const struct options *o, struct run *r)
 	char err[Q7_MESSAGE_SIZE];
 	char *title = q7_xasprintf("%s on %u emulated core%s", r->call.op, o->cores,
 	                           o->cores == 1 ? "" : "s");
-	int w = q7_prof_write(&r->prof, o->profile, title, err, sizeof err);
+	int w = q7_prof_write(&r->prof, o->profile, title, &Q7_ERR_OF(err));
 	free(title);
 	if (w != 0) {
 		q7_error("%s", err);
@@ -528,7 +528,7 @@ static int sanitize(const struct options *o, int argc)
 	char *why = NULL, err[Q7_MESSAGE_SIZE];
 	if (q7_run_images(o->pos.v[0], o->cores, &images, &why) < 0)
 		q7_error("%s", why);
-	else if (q7_sanitize_exec(&images, argc, err, sizeof err) != 0)
+	else if (q7_sanitize_exec(&images, argc, &Q7_ERR_OF(err)) != 0)
 		q7_error("%s", err);
 	free(why);
 	q7_sv_free(&images);

@@ -40,18 +40,18 @@ static int own_argv(struct q7_strvec *out)
 	return 0;
 }
 
-int q7_sanitize_exec(const struct q7_strvec *images, int argc, char *err, size_t n)
+int q7_sanitize_exec(const struct q7_strvec *images, int argc, struct q7_err *err)
 {
 	struct q7_strvec rt = {0}, args = {0};
 	int rc = -1;
 	for (size_t i = 0; i < images->n; i++) {
 		struct q7_strvec mine = {0};
-		if (q7_host_elf_sanitizers(images->v[i], &mine, err, n) != 0)
+		if (q7_host_elf_sanitizers(images->v[i], &mine, err) != 0)
 			goto out;
 		if (mine.n == 0) {
-			snprintf(err, n, "%s: not built with the sanitizers: build it with "
-			         "-fsanitize=address,undefined (q7cc hands them to the host compiler), then "
-			         "--sanitize runs it with their runtimes", images->v[i]);
+			q7_err_set(err, NULL, "%s: not built with the sanitizers: build it with "
+			           "-fsanitize=address,undefined (q7cc hands them to the host compiler), then "
+			           "--sanitize runs it with their runtimes", images->v[i]);
 			goto out;
 		}
 		for (size_t k = 0; k < mine.n; k++) {
@@ -64,7 +64,7 @@ int q7_sanitize_exec(const struct q7_strvec *images, int argc, char *err, size_t
 		q7_sv_free(&mine);
 	}
 	if (own_argv(&args) != 0 || args.n < (size_t)argc) {
-		snprintf(err, n, "cannot read this process's arguments: %s", strerror(errno));
+		q7_err_set(err, NULL, "cannot read this process's arguments: %s", strerror(errno));
 		goto out;
 	}
 	/* The same command, with --in-process after q7-run's own name. */
@@ -84,7 +84,7 @@ int q7_sanitize_exec(const struct q7_strvec *images, int argc, char *err, size_t
 	setenv(STARTED, "1", 1);
 	fflush(NULL);
 	execv("/proc/self/exe", again.v);
-	snprintf(err, n, "cannot start q7-run again with the sanitizers: %s", strerror(errno));
+	q7_err_set(err, NULL, "cannot start q7-run again with the sanitizers: %s", strerror(errno));
 	q7_sv_free(&again);
 out:
 	q7_sv_free(&rt);

@@ -21,7 +21,7 @@ bool q7_sanitize_started(void);
  * arguments), in-process, with the
  * sanitizer runtimes the images need preloaded: returns only on failure,
  * -1 with err set ("<image>: not built with the sanitizers: ..."). */
-int q7_sanitize_exec(const struct q7_strvec *images, int argc, char *err, size_t n);
+int q7_sanitize_exec(const struct q7_strvec *images, int argc, struct q7_err *err);
 /* In the started q7-run: a sanitizer that stops the process says, after
  * its report, "q7-run: error: <op>: ...". */
 void q7_sanitize_name_op(const char *op);

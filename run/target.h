@@ -56,7 +56,7 @@ struct q7_target {
 	unsigned can;        /* Q7_TARGET_* */
 	/* Opens o->images: 0 with o->state (and o->apart) set, or -1 with err
 	 * set and nothing left open. */
-	int (*open)(struct q7_target_open *o, char *err, size_t n);
+	int (*open)(struct q7_target_open *o, struct q7_err *err);
 	/* Runs c on cores cores (0: core 0 only, the op list's call), as
 	 * q7_engine_call; called under the engine's lock, one at a time. */
 	int (*call)(void *state, const struct q7_call *c, unsigned cores, struct q7_run_result *r);

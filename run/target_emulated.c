@@ -61,11 +61,11 @@ static void emu_close(void *state, bool at_exit)
 	free(s);
 }
 
-static int emu_open(struct q7_target_open *o, char *err, size_t n)
+static int emu_open(struct q7_target_open *o, struct q7_err *err)
 {
 	for (size_t i = 0; i < o->images->n; i++)
 		if (!q7_path_exists(o->images->v[i])) {
-			q7_err_set(&(struct q7_err){err, n}, NULL, "%s: cannot read: %s",
+			q7_err_set(err, NULL, "%s: cannot read: %s",
 			           o->images->v[i], strerror(ENOENT));
 			return -1;
 		}
@@ -86,7 +86,7 @@ static int emu_open(struct q7_target_open *o, char *err, size_t n)
 		int rc = open_session(s, q7_run_unchecked(o->opts->unchecked), &refused);
 		q7_target_proc_unlock();
 		if (rc != 0) {
-			q7_err_set(&(struct q7_err){err, n}, NULL, "%s", refused.message);
+			q7_err_set(err, NULL, "%s", refused.message);
 			emu_close(s, false);
 			return -1;
 		}

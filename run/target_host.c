@@ -28,7 +28,7 @@ struct state {
 	bool isolated; /* in processes of their own, started through support/proc */
 };
 
-static int host_open(struct q7_target_open *o, char *err, size_t n)
+static int host_open(struct q7_target_open *o, struct q7_err *err)
 {
 	struct state *s = q7_xcalloc(1, sizeof *s);
 	s->isolated = o->opts->host_mode == Q7_HOST_ISOLATED ||
@@ -37,7 +37,7 @@ static int host_open(struct q7_target_open *o, char *err, size_t n)
 	ho.unchecked = q7_run_unchecked(o->opts->unchecked);
 	if (s->isolated)
 		q7_target_proc_lock();
-	int rc = q7_host_open(o->images, &ho, &s->host, err, n);
+	int rc = q7_host_open(o->images, &ho, &s->host, err);
 	if (s->isolated)
 		q7_target_proc_unlock();
 	if (rc != 0) {

@@ -334,9 +334,10 @@ void find_prefix()
 std::string collect_shape(const char *shape_lib, void **handle, std::vector<OpDef> *defs)
 {
 	char msg[Q7_MESSAGE_SIZE];
+	q7_err err = {msg, sizeof msg};
 	/* Checked first, as the host compute library is: the loader faults
 	 * on a damaged one, inside dlopen, and so would Python. */
-	if (q7_host_elf_check(shape_lib, msg, sizeof msg) != 0)
+	if (q7_host_elf_check(shape_lib, &err) != 0)
 		return msg;
 	/* Privately, and its own symbols bound to itself: its shape
 	 * functions mangle like the host compute library's. */
@@ -453,15 +454,16 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 	o.timeout_s = timeout_s;
 	o.interrupted = &q7torch::interrupted;
 	char msg[Q7_MESSAGE_SIZE];
+	q7_err msg_err = {msg, sizeof msg};
 	q7_engine *e = nullptr;
-	if (q7_engine_open(lib, &o, &e, msg, sizeof msg) != 0) {
+	if (q7_engine_open(lib, &o, &e, &msg_err) != 0) {
 		*err = msg;
 		return nullptr;
 	}
 	ld->engine = std::make_shared<Engine>();
 	ld->engine->engine = e;
 	ld->engine->target = target;
-	int nops = q7_engine_list(e, msg, sizeof msg);
+	int nops = q7_engine_list(e, &msg_err);
 	if (nops < 0) {
 		*err = msg;
 		return nullptr;

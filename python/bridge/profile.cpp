@@ -75,8 +75,9 @@ __attribute__((visibility("default"))) int q7t_profile_stop(const char *path, ch
 	q7torch::profiling.store(false);
 	q7torch::open_profile = false;
 	char msg[Q7_MESSAGE_SIZE] = "";
+	q7_err msg_err = {msg, sizeof msg};
 	int rc = path ? q7_prof_write(&q7torch::profile, path, "emulated ops (q7cc.torch.profile)",
-	                              msg, sizeof msg)
+	                              &msg_err)
 	              : 0;
 	if (ops) { /* "op\tcalls\tinstructions\n" a line, by name */
 		q7_prof_sum(&q7torch::profile);

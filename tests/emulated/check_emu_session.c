@@ -269,7 +269,7 @@ START_TEST(engine_refuses_another_core_count)
 	struct q7_engine_opts eo = {.target = "emulated", .cores = 8};
 	struct q7_engine *e = NULL;
 	char err[Q7_MESSAGE_SIZE];
-	ck_assert_msg(q7_engine_open(fk_mc, &eo, &e, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(q7_engine_open(fk_mc, &eo, &e, &Q7_ERR_OF(err)) == 0, "%s", err);
 	ck_assert_uint_eq(q7_engine_cores(e), 8);
 	struct call c;
 	struct q7_run_result r;

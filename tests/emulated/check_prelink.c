@@ -83,7 +83,7 @@ static int run(const unsigned char *buf, size_t n, int core, int have_base, uint
 {
 	struct q7_prelink_opts o = {.symbol = "lib_func", .core = core, .have_base = have_base != 0,
 	                            .base = base};
-	return q7_prelink_memory(&o, buf, n, "fixture", pl, err, Q7_PL_ERR_SIZE);
+	return q7_prelink_memory(&o, buf, n, "fixture", pl, &(struct q7_err){err, Q7_PL_ERR_SIZE});
 }
 
 /* Prelinks a damaged copy and expects the message to contain want. */
@@ -472,7 +472,7 @@ START_TEST(packed_object_lookup)
 	struct q7_prelinked pl;
 	char err[Q7_PL_ERR_SIZE];
 	struct q7_prelink_opts o = {.symbol = "nope", .core = -1};
-	ck_assert_int_eq(q7_prelink_memory(&o, packed, packed_size, "p", &pl, err, sizeof err), 1);
+	ck_assert_int_eq(q7_prelink_memory(&o, packed, packed_size, "p", &pl, &Q7_ERR_OF(err)), 1);
 	ck_assert_msg(strstr(err, "no global symbol 'nope'") && strstr(err, "lib_func"), "%s", err);
 	/* The image's section moved past the end of the packed file. */
 	unsigned char *c = q7_xmalloc(packed_size);

@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 			                            .have_base = rnd(2), .base = 0x60100000u};
 			struct q7_prelinked pl;
 			char err[Q7_PL_ERR_SIZE];
-			if (q7_prelink_memory(&o, c, len, "mutant", &pl, err, sizeof err) != 0) {
+			if (q7_prelink_memory(&o, c, len, "mutant", &pl, &Q7_ERR_OF(err)) != 0) {
 				if (strncmp(err, "mutant: ", 8) != 0 || strlen(err) < 12) {
 					fprintf(stderr, "round %u: refusal without a reason: '%s'\n", round, err);
 					bad = 1;

@@ -97,7 +97,7 @@ static void map_refused(const char *path, const char *needle)
 {
 	struct q7_core_map m;
 	char err[512];
-	ck_assert_int_eq(q7_core_map_load(path, -2, &m, err, sizeof err), -1);
+	ck_assert_int_eq(q7_core_map_load(path, -2, &m, &Q7_ERR_OF(err)), -1);
 	ck_assert_msg(strncmp(err, path, strlen(path)) == 0 && strstr(err, needle), "%s", err);
 }
 
@@ -128,7 +128,7 @@ START_TEST(an_image_past_the_window_shows_by_how_much)
 	char *p = craft("over.so", s, 2);
 	struct q7_core_map m;
 	char err[512];
-	ck_assert_int_eq(q7_core_map_load(p, -2, &m, err, sizeof err), 0);
+	ck_assert_int_eq(q7_core_map_load(p, -2, &m, &Q7_ERR_OF(err)), 0);
 	ck_assert_uint_eq(m.image_end, (uint64_t)WINDOW + 0x2002000u);
 	ck_assert_int_eq(q7_core_map_free_bytes(&m), -0x2000);
 	char *text = q7_memory_map_text(&m, 1);
@@ -175,7 +175,7 @@ START_TEST(a_symbol_table_larger_than_its_file_is_refused)
 	map_refused(p, "damaged symbol table (.symtab of 4294967280 bytes");
 	struct q7_syms out;
 	char err[512];
-	ck_assert_int_eq(q7_syms_load(p, 0, &out, err, sizeof err), -1);
+	ck_assert_int_eq(q7_syms_load(p, 0, &out, &Q7_ERR_OF(err)), -1);
 	ck_assert_msg(strncmp(err, p, strlen(p)) == 0, "%s", err);
 	free(p);
 	s[1].size = 0;
@@ -187,7 +187,7 @@ START_TEST(a_symbol_table_larger_than_its_file_is_refused)
 	s[1].entsize = 16;
 	p = craft("good.so", s, 3);
 	struct q7_core_map m;
-	ck_assert_int_eq(q7_core_map_load(p, -2, &m, err, sizeof err), 0);
+	ck_assert_int_eq(q7_core_map_load(p, -2, &m, &Q7_ERR_OF(err)), 0);
 	ck_assert_str_eq(m.stack_op, "k1");
 	q7_core_map_free(&m);
 	free(p);
@@ -210,7 +210,7 @@ START_TEST(many_large_launchers_map_in_bounded_time)
 	char *p = craft("launchers.so", s, 3);
 	struct q7_core_map m;
 	char err[512];
-	ck_assert_int_eq(q7_core_map_load(p, -2, &m, err, sizeof err), 0);
+	ck_assert_int_eq(q7_core_map_load(p, -2, &m, &Q7_ERR_OF(err)), 0);
 	ck_assert_uint_eq(m.stack, 0); /* no a3 set: none known */
 	q7_core_map_free(&m);
 	free(p);

@@ -209,13 +209,13 @@ static int run_profile(const char *in, unsigned v)
 	q7_set_progname("q7-run");
 	struct q7_syms syms;
 	char err[512];
-	if (q7_syms_load(in, 0, &syms, err, sizeof err) != 0) {
+	if (q7_syms_load(in, 0, &syms, &Q7_ERR_OF(err)) != 0) {
 		q7_error("%s", err);
 		return 1;
 	}
 	struct q7_prof p;
 	syms_profile(&p, &syms);
-	int rc = q7_prof_write(&p, v % 2 ? "out/p.svg" : "out/p.folded", "mutant", err, sizeof err);
+	int rc = q7_prof_write(&p, v % 2 ? "out/p.svg" : "out/p.folded", "mutant", &Q7_ERR_OF(err));
 	if (rc != 0)
 		q7_error("%s", err);
 	q7_prof_free(&p);
@@ -244,10 +244,10 @@ static int run_folded(const char *in, unsigned v)
 	q7_prof_init(&p);
 	char err[512];
 	int rc = 0;
-	if (q7_prof_add_folded(&p, Q7_PROF_ROOT, text, in, err, sizeof err) != 0) {
+	if (q7_prof_add_folded(&p, Q7_PROF_ROOT, text, in, &Q7_ERR_OF(err)) != 0) {
 		q7_error("%s", err);
 		rc = 1;
-	} else if (q7_prof_write(&p, v % 2 ? "out/p.svg" : "out/p.folded", in, err, sizeof err) != 0) {
+	} else if (q7_prof_write(&p, v % 2 ? "out/p.svg" : "out/p.folded", in, &Q7_ERR_OF(err)) != 0) {
 		q7_error("%s", err);
 		rc = 74;
 	}
@@ -324,7 +324,7 @@ static const char *folded_sound(const char *path)
 	struct q7_prof p;
 	q7_prof_init(&p);
 	char err[256];
-	if (!why && q7_prof_add_folded(&p, Q7_PROF_ROOT, text, path, err, sizeof err) != 0)
+	if (!why && q7_prof_add_folded(&p, Q7_PROF_ROOT, text, path, &Q7_ERR_OF(err)) != 0)
 		why = "it does not read back";
 	q7_prof_free(&p);
 	free(text);

@@ -30,10 +30,9 @@ static struct {
 	unsigned images;
 } seen;
 
-static int fake_open(struct q7_target_open *o, char *err, size_t n)
+static int fake_open(struct q7_target_open *o, struct q7_err *err)
 {
 	(void)err;
-	(void)n;
 	seen.opens++;
 	seen.images = (unsigned)o->images->n;
 	o->state = &seen;
@@ -126,7 +125,7 @@ START_TEST(fake_through_engine)
 	struct q7_engine_opts o = {.target = "fake", .cores = 2};
 	struct q7_engine *e = NULL;
 	char err[Q7_MESSAGE_SIZE] = "";
-	ck_assert_msg(q7_engine_open(fake_lib, &o, &e, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(q7_engine_open(fake_lib, &o, &e, &Q7_ERR_OF(err)) == 0, "%s", err);
 	ck_assert_int_eq(seen.opens, 1);
 	ck_assert_uint_eq(seen.images, 2);
 	ck_assert_str_eq(q7_engine_target(e), "fake");
@@ -135,7 +134,7 @@ START_TEST(fake_through_engine)
 	ck_assert_uint_eq(q7_engine_cores(e), 2);
 
 	/* the op list, through the row's call */
-	ck_assert_int_eq(q7_engine_list(e, err, sizeof err), 1);
+	ck_assert_int_eq(q7_engine_list(e, &Q7_ERR_OF(err)), 1);
 	ck_assert_str_eq(q7_engine_op_name(e, 0), "twice");
 	ck_assert_str_eq(q7_engine_op_schema(e, 0), "fake::twice(Tensor src, int k) -> Tensor");
 
@@ -195,7 +194,7 @@ START_TEST(names_and_rows)
 	struct q7_engine_opts o = {.target = "gpu"};
 	struct q7_engine *e = NULL;
 	char err[256];
-	ck_assert_int_eq(q7_engine_open(fake_lib, &o, &e, err, sizeof err), -1);
+	ck_assert_int_eq(q7_engine_open(fake_lib, &o, &e, &Q7_ERR_OF(err)), -1);
 	ck_assert_ptr_null(e);
 	ck_assert_str_eq(err, "target 'gpu': expected host, emulated or fake");
 }
