@@ -38,7 +38,6 @@ ALLOWED = {
     ("python/bridge/kernel.cpp", "operator ()"): "not split yet",
     ("run/emu_trace.c", "q7_trace_profile"): "not split yet",
     ("run/host_elf.c", "check_segments"): "not split yet",
-    ("runtime/src/printf_core.c", "q7fmt"): "not split yet",
     ("support/proc.c", "q7_proc_spawn"): "not split yet",
 }
 
