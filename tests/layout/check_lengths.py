@@ -30,8 +30,6 @@ ALLOWED = {
     ("analysis/mangle.c", "q7_demangle"): "not split yet",
     ("memmap/memory_map.c", "core_column"): "not split yet",
     ("memmap/memory_map.c", "q7_core_map_load"): "not split yet",
-    ("packer/pack.c", "write_packed"): "not split yet",
-    ("packer/record_elf.c", "copy_objects"): "not split yet",
     ("prelink/extract.c", "q7_pl_extract"): "not split yet",
     ("prelink/main.c", "q7_prelink_main"): "not split yet",
     ("python/bridge/bridge.cpp", "load_locked"): "not split yet",
