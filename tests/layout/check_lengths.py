@@ -30,8 +30,6 @@ ALLOWED = {
     ("analysis/mangle.c", "q7_demangle"): "not split yet",
     ("memmap/memory_map.c", "core_column"): "not split yet",
     ("memmap/memory_map.c", "q7_core_map_load"): "not split yet",
-    ("prelink/extract.c", "q7_pl_extract"): "not split yet",
-    ("prelink/main.c", "q7_prelink_main"): "not split yet",
     ("python/bridge/bridge.cpp", "load_locked"): "not split yet",
     ("python/bridge/kernel.cpp", "operator ()"): "not split yet",
     ("run/emu_trace.c", "q7_trace_profile"): "not split yet",
