@@ -32,8 +32,6 @@ ALLOWED = {
     ("memmap/memory_map.c", "q7_core_map_load"): "not split yet",
     ("python/bridge/bridge.cpp", "load_locked"): "not split yet",
     ("python/bridge/kernel.cpp", "operator ()"): "not split yet",
-    ("run/emu_trace.c", "q7_trace_profile"): "not split yet",
-    ("run/host_elf.c", "check_segments"): "not split yet",
     ("support/proc.c", "q7_proc_spawn"): "not split yet",
 }
 
