@@ -28,8 +28,6 @@ SOURCES = (".c", ".h", ".cpp", ".hpp")
 # (path, function): why it stays longer than LIMIT.
 ALLOWED = {
     ("analysis/mangle.c", "q7_demangle"): "not split yet",
-    ("memmap/memory_map.c", "core_column"): "not split yet",
-    ("memmap/memory_map.c", "q7_core_map_load"): "not split yet",
     ("python/bridge/bridge.cpp", "load_locked"): "not split yet",
     ("python/bridge/kernel.cpp", "operator ()"): "not split yet",
     ("support/proc.c", "q7_proc_spawn"): "not split yet",
