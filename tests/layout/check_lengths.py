@@ -27,10 +27,8 @@ NOT_PRODUCTION = ("tests", "bench", "fuzz", "examples", "build", "out", "Testing
 SOURCES = (".c", ".h", ".cpp", ".hpp")
 # (path, function): why it stays longer than LIMIT.
 ALLOWED = {
-    ("analysis/mangle.c", "q7_demangle"): "not split yet",
     ("python/bridge/bridge.cpp", "load_locked"): "not split yet",
     ("python/bridge/kernel.cpp", "operator ()"): "not split yet",
-    ("support/proc.c", "q7_proc_spawn"): "not split yet",
 }
 
 
