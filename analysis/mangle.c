@@ -727,6 +727,24 @@ static void dm_free(struct dm *d)
 	free(d->subs);
 }
 
+/* A template's qualified name and last name (*last, replaced) without
+ * its own (last) template arguments. */
+static void drop_template_args(char *qualname, char **last)
+{
+	size_t n = strlen(qualname);
+	int depth = 0;
+	while (n > 0) {
+		char ch = qualname[--n];
+		depth += ch == '>' ? 1 : ch == '<' ? -1 : 0;
+		if (depth == 0)
+			break;
+	}
+	qualname[n] = '\0';
+	char *l = *last;
+	*last = q7_xstrndup(l, strcspn(l, "<"));
+	free(l);
+}
+
 int q7_demangle(const char *sym, bool lp64, struct q7_mfunc *f, const char **why)
 {
 	memset(f, 0, sizeof *f);
@@ -780,20 +798,8 @@ int q7_demangle(const char *sym, bool lp64, struct q7_mfunc *f, const char **why
 	    strcmp(d.nodes[params[0]].b->code, "v") == 0)
 		np = 0;
 	f->qualname = q7_xstrdup(spell_of(&d, nm.node));
-	if (nm.tmpl) { /* the name without its own (last) template arguments */
-		size_t n = strlen(f->qualname);
-		int depth = 0;
-		while (n > 0) {
-			char ch = f->qualname[--n];
-			depth += ch == '>' ? 1 : ch == '<' ? -1 : 0;
-			if (depth == 0)
-				break;
-		}
-		f->qualname[n] = '\0';
-		char *l = nm.last;
-		nm.last = q7_xstrndup(l, strcspn(l, "<"));
-		free(l);
-	}
+	if (nm.tmpl)
+		drop_template_args(f->qualname, &nm.last);
 	f->name = nm.last;
 	f->what = nm.op         ? Q7_MF_OPERATOR
 	          : nm.member   ? Q7_MF_MEMBER

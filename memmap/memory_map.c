@@ -111,25 +111,10 @@ static int infer_core(const char *image, uint32_t lowest)
 	return Q7_LSP_SINGLE;
 }
 
-int q7_core_map_load(const char *image, int core, struct q7_core_map *m, struct q7_err *err)
+/* The image's allocated sections, by address, into m->sec; returns the
+ * lowest address (UINT32_MAX: none). */
+static uint32_t read_sections(Elf *elf, struct q7_core_map *m)
 {
-	memset(m, 0, sizeof *m);
-	elf_version(EV_CURRENT);
-	const char *why = NULL;
-	int fd = q7_open_regular(image, &why);
-	if (fd < 0) {
-		q7_err_set(err, image, "cannot read: %s", why);
-		return -1;
-	}
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	GElf_Ehdr eh;
-	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_XTENSA) {
-		q7_err_set(err, image, "not an Xtensa image (a gnu-profile link's output)");
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		return -1;
-	}
 	size_t shstrndx = 0;
 	elf_getshdrstrndx(elf, &shstrndx);
 	Elf_Scn *scn = NULL;
@@ -149,6 +134,49 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, struct 
 			lowest = (uint32_t)sh.sh_addr;
 	}
 	qsort(m->sec, m->nsec, sizeof *m->sec, by_addr);
+	return lowest;
+}
+
+/* The op whose launcher (a symbol ending in LAUNCHER_SUFFIX) asks for the
+ * largest stack, and that stack, into m->stack_op and m->stack. */
+static void find_largest_stack(Elf *elf, const struct q7_syms *syms, struct q7_core_map *m)
+{
+	for (size_t i = 0; i < syms->n; i++) {
+		const char *n = syms->v[i].name;
+		size_t k = strlen(n), ks = strlen(LAUNCHER_SUFFIX);
+		if (k <= ks || strcmp(n + k - ks, LAUNCHER_SUFFIX) != 0)
+			continue;
+		uint32_t st = launcher_stack(elf, syms->v[i].addr,
+		                             syms->v[i].size < LAUNCHER_MAX ? syms->v[i].size
+		                                                            : LAUNCHER_MAX);
+		if (!m->stack_op || st > m->stack) {
+			m->stack = st;
+			free(m->stack_op);
+			m->stack_op = q7_xstrndup(n, k - ks);
+		}
+	}
+}
+
+int q7_core_map_load(const char *image, int core, struct q7_core_map *m, struct q7_err *err)
+{
+	memset(m, 0, sizeof *m);
+	elf_version(EV_CURRENT);
+	const char *why = NULL;
+	int fd = q7_open_regular(image, &why);
+	if (fd < 0) {
+		q7_err_set(err, image, "cannot read: %s", why);
+		return -1;
+	}
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	GElf_Ehdr eh;
+	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_XTENSA) {
+		q7_err_set(err, image, "not an Xtensa image (a gnu-profile link's output)");
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return -1;
+	}
+	uint32_t lowest = read_sections(elf, m);
 	m->image = q7_xstrdup(image);
 	m->core = core == -2 ? infer_core(image, lowest) : core;
 	const struct q7_lsp *lsp = q7_lsp_get(m->core);
@@ -191,20 +219,7 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, struct 
 		return -1;
 	}
 	if (got == 0) {
-		for (size_t i = 0; i < syms.n; i++) {
-			const char *n = syms.v[i].name;
-			size_t k = strlen(n), ks = strlen(LAUNCHER_SUFFIX);
-			if (k <= ks || strcmp(n + k - ks, LAUNCHER_SUFFIX) != 0)
-				continue;
-			uint32_t st = launcher_stack(elf, syms.v[i].addr,
-			                             syms.v[i].size < LAUNCHER_MAX ? syms.v[i].size
-			                                                           : LAUNCHER_MAX);
-			if (!m->stack_op || st > m->stack) {
-				m->stack = st;
-				free(m->stack_op);
-				m->stack_op = q7_xstrndup(n, k - ks);
-			}
-		}
+		find_largest_stack(elf, &syms, m);
 		q7_syms_free(&syms);
 	}
 	q7_err_clear(err);
@@ -428,14 +443,12 @@ static size_t name_chars(const struct q7_core_map *m)
 	return best;
 }
 
-/* One core at (x, y): the heading, the window to scale, the enlarged
- * image and stack, their names. */
-static void core_column(struct q7_strbuf *b, const struct q7_core_map *m, double x, double y,
-                        double bar_h)
+/* A core's heading at (x, y): who it is, its free bytes (fr; negative:
+ * over by that much), its image's (used) and stack's bytes. */
+static void core_heading(struct q7_strbuf *b, const struct q7_core_map *m, double x, double y,
+                         int64_t fr, uint64_t used)
 {
 	char who[32];
-	int64_t fr = q7_core_map_free_bytes(m);
-	uint64_t used = m->image_end - m->base;
 	q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\" style=\"font-size:13px;font-weight:bold\">%s</text>\n",
 	           x, y + 14, q7_core_map_who(m, who, sizeof who));
 	struct q7_strbuf t = {0};
@@ -451,6 +464,62 @@ static void core_column(struct q7_strbuf *b, const struct q7_core_map *m, double
 	q7_sb_free(&t);
 	q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\">image %" PRIu64 " B, stack %" PRIu32 " B</text>\n",
 	           x, y + 46, used, m->stack);
+}
+
+/* The free space of the window to scale: h high from y0, named with its
+ * size (fr bytes) when there is room. */
+static void free_box(struct q7_strbuf *b, const struct q7_core_map *m, double x, double y0,
+                     double h, int64_t fr)
+{
+	box_title(b, "win", "free", (uint32_t)m->image_end, (uint64_t)fr);
+	rect(b, x, y0, WIN_W, h, "#ffffff");
+	if (h >= 36) {
+		struct q7_strbuf f = {0};
+		human(&f, (uint64_t)fr);
+		q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">free</text>"
+		           "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
+		           x + WIN_W / 2, y0 + h / 2 - 2, x + WIN_W / 2, y0 + h / 2 + 12, f.s);
+		q7_sb_free(&f);
+	}
+	q7_sb_add(b, "</g>\n");
+}
+
+/* One enlarged part at zx (the stack when stack), a line to its name at
+ * nx, and the name with its size. */
+static void enlarged_part(struct q7_strbuf *b, const struct q7_core_map *m, const struct part *p,
+                          bool stack, double zx, double nx)
+{
+	char *label = stack && m->stack_op
+	                      ? q7_xasprintf("stack (%s)", m->stack_op) : q7_xstrdup(p->name);
+	box_title(b, "zoom", label, p->addr, p->size);
+	rect(b, zx, p->y0, ZOOM_W, p->h, p->fill);
+	q7_sb_addf(b, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#777\" "
+	           "stroke-width=\"0.6\"/>", zx + ZOOM_W, p->y0 + p->h / 2, nx - 3,
+	           p->y - 4);
+	size_t k;
+	char *shown = stack ? NULL : name_text(p->name, p->size, &k);
+	if (stack) {
+		char *op = name_text(m->stack_op ? m->stack_op : "", p->size, &k);
+		char *sp = strrchr(op, ' ');
+		*sp = 0;
+		shown = q7_xasprintf("stack (%s) %s", op, sp + 1);
+		free(op);
+	}
+	q7_sb_addf(b, "<text class=\"name\" x=\"%.1f\" y=\"%.2f\">", nx, p->y);
+	q7_sb_add_xml(b, shown);
+	q7_sb_add(b, "</text></g>\n");
+	free(shown);
+	free(label);
+}
+
+/* One core at (x, y): the heading, the window to scale, the enlarged
+ * image and stack, their names. */
+static void core_column(struct q7_strbuf *b, const struct q7_core_map *m, double x, double y,
+                        double bar_h)
+{
+	int64_t fr = q7_core_map_free_bytes(m);
+	uint64_t used = m->image_end - m->base;
+	core_heading(b, m, x, y, fr, used);
 	double top = y + HEAD_H, bottom = top + bar_h;
 	/* The window, to scale: the image from the base, the stack at the top. */
 	double s = bar_h / (double)m->size, end = (double)m->base + m->size;
@@ -469,20 +538,8 @@ static void core_column(struct q7_strbuf *b, const struct q7_core_map *m, double
 		rect(b, x, top, WIN_W, m->stack * s, STACK_FILL);
 		q7_sb_add(b, "</g>\n");
 	}
-	if (fr > 0) {
-		box_title(b, "win", "free", (uint32_t)m->image_end, (uint64_t)fr);
-		double h = (double)fr * s, y0 = st_bottom;
-		rect(b, x, y0, WIN_W, h, "#ffffff");
-		if (h >= 36) {
-			struct q7_strbuf f = {0};
-			human(&f, (uint64_t)fr);
-			q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">free</text>"
-			           "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
-			           x + WIN_W / 2, y0 + h / 2 - 2, x + WIN_W / 2, y0 + h / 2 + 12, f.s);
-			q7_sb_free(&f);
-		}
-		q7_sb_add(b, "</g>\n");
-	}
+	if (fr > 0)
+		free_box(b, m, x, st_bottom, (double)fr * s, fr);
 	q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\">0x%08" PRIx32 "</text>\n", x, bottom + 14, m->base);
 	q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\">to scale</text>\n", x, bottom + 28);
 	/* Enlarged: the image at the bottom and the stack at the top, at one
@@ -516,30 +573,8 @@ static void core_column(struct q7_strbuf *b, const struct q7_core_map *m, double
 	}
 	double nx = zx + ZOOM_W + NAME_GAP;
 	spread(v, n, top + 10, bottom);
-	for (size_t i = 0; i < n; i++) {
-		bool stack = m->stack && i == 0;
-		char *label = stack && m->stack_op
-		                      ? q7_xasprintf("stack (%s)", m->stack_op) : q7_xstrdup(v[i].name);
-		box_title(b, "zoom", label, v[i].addr, v[i].size);
-		rect(b, zx, v[i].y0, ZOOM_W, v[i].h, v[i].fill);
-		q7_sb_addf(b, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#777\" "
-		           "stroke-width=\"0.6\"/>", zx + ZOOM_W, v[i].y0 + v[i].h / 2, nx - 3,
-		           v[i].y - 4);
-		size_t k;
-		char *shown = stack ? NULL : name_text(v[i].name, v[i].size, &k);
-		if (stack) {
-			char *op = name_text(m->stack_op ? m->stack_op : "", v[i].size, &k);
-			char *sp = strrchr(op, ' ');
-			*sp = 0;
-			shown = q7_xasprintf("stack (%s) %s", op, sp + 1);
-			free(op);
-		}
-		q7_sb_addf(b, "<text class=\"name\" x=\"%.1f\" y=\"%.2f\">", nx, v[i].y);
-		q7_sb_add_xml(b, shown);
-		q7_sb_add(b, "</text></g>\n");
-		free(shown);
-		free(label);
-	}
+	for (size_t i = 0; i < n; i++)
+		enlarged_part(b, m, &v[i], m->stack && i == 0, zx, nx);
 	free(v);
 	q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\">0x%08" PRIx32 "</text>\n", zx, bottom + 14, m->base);
 	q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\">enlarged %.0fx</text>\n", zx, bottom + 28, z / s);

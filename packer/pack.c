@@ -66,6 +66,46 @@ static GElf_Word add_name(struct q7_strbuf *b, const char *s)
 	return off;
 }
 
+/* The symbols of a packed object: section symbols first (locals), then
+ * the image's symbol: NOTYPE, size 0, at .rodata+0, exactly what `ld -r`
+ * makes of the vendor's "lib_func = . ;" (the image's size is .rodata's
+ * size). Returns the index of that global symbol, 0 on failure. */
+static size_t write_symbols(Elf_Data *symdata, bool info)
+{
+	GElf_Sym sym = {0};
+	size_t s = 1;
+	sym.st_info = GELF_ST_INFO(STB_LOCAL, STT_SECTION);
+	sym.st_shndx = P_RODATA;
+	if (!symdata || !gelf_update_sym(symdata, (int)s++, &sym))
+		return 0;
+	if (info) {
+		sym.st_shndx = P_RODATA + 1;
+		if (!gelf_update_sym(symdata, (int)s++, &sym))
+			return 0;
+	}
+	sym.st_name = 1;
+	sym.st_info = GELF_ST_INFO(STB_GLOBAL, STT_NOTYPE);
+	sym.st_shndx = P_RODATA;
+	if (!gelf_update_sym(symdata, (int)s, &sym))
+		return 0;
+	return s;
+}
+
+/* The packed object's ELF header: a relocatable object of the image's
+ * class, machine and flags, its section name table at shstrndx. */
+static bool write_object_header(Elf *out, const struct q7_image *im, size_t shstrndx)
+{
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(out, &eh))
+		return false;
+	memcpy(eh.e_ident, im->eh.e_ident, EI_NIDENT);
+	eh.e_type = ET_REL;
+	eh.e_machine = im->eh.e_machine;
+	eh.e_version = EV_CURRENT;
+	eh.e_flags = im->eh.e_flags;
+	return gelf_update_ehdr(out, &eh) && q7_elf_set_shstrndx(out, shstrndx) == 0;
+}
+
 static int write_packed(const struct q7_image *im, const struct packed *pk, Elf *out)
 {
 	int rc = -1;
@@ -107,24 +147,8 @@ static int write_packed(const struct q7_image *im, const struct packed *pk, Elf 
 	if (!symscn)
 		goto cleanup;
 	symdata = elf_getdata(symscn, NULL);
-	/* Section symbols first (locals), then the image's symbol: NOTYPE,
-	 * size 0, at .rodata+0, exactly what `ld -r` makes of the vendor's
-	 * "lib_func = . ;" (the image's size is .rodata's size). */
-	GElf_Sym sym = {0};
-	size_t s = 1;
-	sym.st_info = GELF_ST_INFO(STB_LOCAL, STT_SECTION);
-	sym.st_shndx = P_RODATA;
-	if (!symdata || !gelf_update_sym(symdata, (int)s++, &sym))
-		goto cleanup;
-	if (info) {
-		sym.st_shndx = P_RODATA + 1;
-		if (!gelf_update_sym(symdata, (int)s++, &sym))
-			goto cleanup;
-	}
-	sym.st_name = 1;
-	sym.st_info = GELF_ST_INFO(STB_GLOBAL, STT_NOTYPE);
-	sym.st_shndx = P_RODATA;
-	if (!gelf_update_sym(symdata, (int)s, &sym))
+	size_t s = write_symbols(symdata, info);
+	if (!s)
 		goto cleanup;
 	if (!add_section(out, n_strtab, SHT_STRTAB, 0, 1, ELF_T_BYTE, strs.s, strs.len) ||
 	    !add_section(out, n_shstrtab, SHT_STRTAB, 0, 1, ELF_T_BYTE, names.s, names.len))
@@ -138,15 +162,7 @@ static int write_packed(const struct q7_image *im, const struct packed *pk, Elf 
 	if (!gelf_update_shdr(symscn, &sh))
 		goto cleanup;
 
-	GElf_Ehdr eh;
-	if (!gelf_getehdr(out, &eh))
-		goto cleanup;
-	memcpy(eh.e_ident, im->eh.e_ident, EI_NIDENT);
-	eh.e_type = ET_REL;
-	eh.e_machine = im->eh.e_machine;
-	eh.e_version = EV_CURRENT;
-	eh.e_flags = im->eh.e_flags;
-	if (!gelf_update_ehdr(out, &eh) || q7_elf_set_shstrndx(out, symndx + 2) != 0)
+	if (!write_object_header(out, im, symndx + 2))
 		goto cleanup;
 	if (q7_elf_write(out) != 0)
 		goto cleanup;

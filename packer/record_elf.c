@@ -69,6 +69,55 @@ static int check_object(Elf *elf, const char *what, GElf_Ehdr *eh)
 	return 0;
 }
 
+/* A new section Q7_RECORD_SECTION holding payload, its name at name_off in
+ * the section name table. */
+static int add_record_section(Elf *out, const char *payload, size_t plen, size_t name_off,
+                              const char *path)
+{
+	Elf_Scn *os = elf_newscn(out);
+	Elf_Data *od = os ? elf_newdata(os) : NULL;
+	GElf_Shdr sh = {0};
+	if (!od || !gelf_getshdr(os, &sh)) {
+		q7_elf_error(path, "adding " Q7_RECORD_SECTION);
+		return -1;
+	}
+	od->d_type = ELF_T_BYTE;
+	od->d_align = 1;
+	od->d_buf = (void *)payload;
+	od->d_size = plen;
+	sh.sh_name = (GElf_Word)name_off;
+	sh.sh_type = SHT_PROGBITS;
+	sh.sh_flags = SHF_EXCLUDE;
+	sh.sh_addralign = 1;
+	sh.sh_size = plen;
+	if (!gelf_update_shdr(os, &sh)) {
+		q7_elf_error(path, "adding " Q7_RECORD_SECTION);
+		return -1;
+	}
+	return 0;
+}
+
+/* The input's ELF header (eh) on out, with its section name table at shstrndx. */
+static int copy_elf_header(Elf *out, const GElf_Ehdr *eh, size_t shstrndx, const char *path)
+{
+	GElf_Ehdr oh;
+	if (!gelf_getehdr(out, &oh)) {
+		q7_elf_error(path, "writing the ELF header");
+		return -1;
+	}
+	memcpy(oh.e_ident, eh->e_ident, EI_NIDENT);
+	oh.e_type = eh->e_type;
+	oh.e_machine = eh->e_machine;
+	oh.e_version = eh->e_version;
+	oh.e_entry = eh->e_entry;
+	oh.e_flags = eh->e_flags;
+	if (!gelf_update_ehdr(out, &oh) || q7_elf_set_shstrndx(out, shstrndx) != 0) {
+		q7_elf_error(path, "writing the ELF header");
+		return -1;
+	}
+	return 0;
+}
+
 static int copy_objects(Elf *in, Elf *out, const char *payload, size_t plen, const char *path)
 {
 	GElf_Ehdr eh;
@@ -133,43 +182,10 @@ static int copy_objects(Elf *in, Elf *out, const char *payload, size_t plen, con
 			return -1;
 		}
 	}
-	if (!old) {
-		Elf_Scn *os = elf_newscn(out);
-		Elf_Data *od = os ? elf_newdata(os) : NULL;
-		GElf_Shdr sh = {0};
-		if (!od || !gelf_getshdr(os, &sh)) {
-			q7_elf_error(path, "adding " Q7_RECORD_SECTION);
-			return -1;
-		}
-		od->d_type = ELF_T_BYTE;
-		od->d_align = 1;
-		od->d_buf = (void *)payload;
-		od->d_size = plen;
-		sh.sh_name = (GElf_Word)name_off;
-		sh.sh_type = SHT_PROGBITS;
-		sh.sh_flags = SHF_EXCLUDE;
-		sh.sh_addralign = 1;
-		sh.sh_size = plen;
-		if (!gelf_update_shdr(os, &sh)) {
-			q7_elf_error(path, "adding " Q7_RECORD_SECTION);
-			return -1;
-		}
-	}
-	GElf_Ehdr oh;
-	if (!gelf_getehdr(out, &oh)) {
-		q7_elf_error(path, "writing the ELF header");
+	if (!old && add_record_section(out, payload, plen, name_off, path) != 0)
 		return -1;
-	}
-	memcpy(oh.e_ident, eh.e_ident, EI_NIDENT);
-	oh.e_type = eh.e_type;
-	oh.e_machine = eh.e_machine;
-	oh.e_version = eh.e_version;
-	oh.e_entry = eh.e_entry;
-	oh.e_flags = eh.e_flags;
-	if (!gelf_update_ehdr(out, &oh) || q7_elf_set_shstrndx(out, shstrndx) != 0) {
-		q7_elf_error(path, "writing the ELF header");
+	if (copy_elf_header(out, &eh, shstrndx, path) != 0)
 		return -1;
-	}
 	if (q7_elf_write(out) != 0) {
 		q7_elf_error(path, "writing the object");
 		return -1;

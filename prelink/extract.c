@@ -39,6 +39,54 @@ static void list_globals(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, Elf_Data *
 	}
 }
 
+/* Where the image of symbol (sym, in a file of size bytes with shnum
+ * sections) is: its section's data, from the symbol's value for its size
+ * (size 0: the rest of the section). Returns 0, or 1 with err set. */
+static int image_at_symbol(Elf *elf, const GElf_Sym *sym, size_t shnum, size_t size,
+                           const char *name, const char *symbol, size_t *img_off,
+                           size_t *img_size, struct q7_err *err)
+{
+	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE ||
+	    sym->st_shndx >= shnum) {
+		q7_err_set(err, name, "symbol '%s' is not defined in a section",
+		           symbol);
+		return 1;
+	}
+	GElf_Shdr ds;
+	Elf_Scn *dscn = elf_getscn(elf, sym->st_shndx);
+	if (!dscn || !gelf_getshdr(dscn, &ds)) {
+		q7_err_set(err, name, "bad section of '%s': %s", symbol,
+		           elf_errmsg(-1));
+		return 1;
+	}
+	if (ds.sh_type != SHT_PROGBITS) {
+		q7_err_set(err, name, "symbol '%s' is not in a data section",
+		           symbol);
+		return 1;
+	}
+	if (ds.sh_offset > size || ds.sh_size > size - ds.sh_offset) {
+		q7_err_set(err, name,
+		           "section of '%s' (offset 0x%llx, size 0x%llx) is outside the "
+		           "file (0x%zx bytes)", symbol, (unsigned long long)ds.sh_offset,
+		           (unsigned long long)ds.sh_size, size);
+		return 1;
+	}
+	/* A symbol of size 0 covers the rest of its section. */
+	uint64_t len = sym->st_size;
+	if (len == 0 && sym->st_value <= ds.sh_size)
+		len = ds.sh_size - sym->st_value;
+	if (sym->st_value > ds.sh_size || len > ds.sh_size - sym->st_value || len == 0) {
+		q7_err_set(err, name,
+		           "symbol '%s' (value 0x%llx, size 0x%llx) is outside its section "
+		           "(0x%llx bytes)", symbol, (unsigned long long)sym->st_value,
+		           (unsigned long long)sym->st_size, (unsigned long long)ds.sh_size);
+		return 1;
+	}
+	*img_off = (size_t)(ds.sh_offset + sym->st_value);
+	*img_size = (size_t)len;
+	return 0;
+}
+
 int q7_pl_extract(const unsigned char *file, size_t size, const char *name,
                   const char *symbol, size_t *img_off, size_t *img_size, struct q7_err *err)
 {
@@ -83,45 +131,8 @@ int q7_pl_extract(const unsigned char *file, size_t size, const char *name,
 			GElf_Sym sym;
 			if (!gelf_getsym(d, (int)i, &sym) || !sym_wanted(elf, &sh, &sym, symbol))
 				continue;
-			if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
-			    sym.st_shndx >= shnum) {
-				q7_err_set(err, name, "symbol '%s' is not defined in a section",
-				           symbol);
-				goto cleanup;
-			}
-			GElf_Shdr ds;
-			Elf_Scn *dscn = elf_getscn(elf, sym.st_shndx);
-			if (!dscn || !gelf_getshdr(dscn, &ds)) {
-				q7_err_set(err, name, "bad section of '%s': %s", symbol,
-				           elf_errmsg(-1));
-				goto cleanup;
-			}
-			if (ds.sh_type != SHT_PROGBITS) {
-				q7_err_set(err, name, "symbol '%s' is not in a data section",
-				           symbol);
-				goto cleanup;
-			}
-			if (ds.sh_offset > size || ds.sh_size > size - ds.sh_offset) {
-				q7_err_set(err, name,
-				           "section of '%s' (offset 0x%llx, size 0x%llx) is outside the "
-				           "file (0x%zx bytes)", symbol, (unsigned long long)ds.sh_offset,
-				           (unsigned long long)ds.sh_size, size);
-				goto cleanup;
-			}
-			/* A symbol of size 0 covers the rest of its section. */
-			uint64_t len = sym.st_size;
-			if (len == 0 && sym.st_value <= ds.sh_size)
-				len = ds.sh_size - sym.st_value;
-			if (sym.st_value > ds.sh_size || len > ds.sh_size - sym.st_value || len == 0) {
-				q7_err_set(err, name,
-				           "symbol '%s' (value 0x%llx, size 0x%llx) is outside its section "
-				           "(0x%llx bytes)", symbol, (unsigned long long)sym.st_value,
-				           (unsigned long long)sym.st_size, (unsigned long long)ds.sh_size);
-				goto cleanup;
-			}
-			*img_off = (size_t)(ds.sh_offset + sym.st_value);
-			*img_size = (size_t)len;
-			rc = 0;
+			rc = image_at_symbol(elf, &sym, shnum, size, name, symbol, img_off, img_size,
+			                     err);
 			goto cleanup;
 		}
 		list_globals(elf, scn, &sh, d, &globals);

@@ -81,6 +81,30 @@ static const struct q7_args_opt options[] = {
 	Q7_ARGS_TABLE_END,
 };
 
+/* Prelinks input as opts say and writes the loadable image to output
+ * (-v: says where it went); the exit code. */
+static int prelink_and_write(const struct q7_prelink_opts *opts, const char *input,
+                             const char *output, bool verbose)
+{
+	struct q7_prelinked pl;
+	char err[Q7_PL_ERR_SIZE];
+	if (q7_prelink_file(opts, input, &pl, &Q7_ERR_OF(err))) {
+		q7_error("%s", err);
+		return Q7_EXIT_ERROR;
+	}
+	int rc = q7_prelinked_write(&pl, output, &Q7_ERR_OF(err));
+	if (rc)
+		q7_error("%s", err);
+	else if (verbose)
+		fprintf(stderr,
+		        "q7-prelink: %s: linked at 0x%08x, placed at 0x%08x, %u load bytes + %u bss, "
+		        "entry 0x%08x, %u relocations\n",
+		        output, pl.hdr.link_base, pl.hdr.base, pl.hdr.load_size, pl.hdr.bss_size,
+		        pl.hdr.entry, pl.hdr.nrelocs);
+	q7_prelinked_free(&pl);
+	return rc ? Q7_EXIT_IO : 0;
+}
+
 int q7_prelink_main(int argc, char **argv)
 {
 	struct q7_prelink_opts opts = {.symbol = "lib_func", .core = Q7_LSP_SINGLE};
@@ -149,21 +173,5 @@ int q7_prelink_main(int argc, char **argv)
 		usage(stderr);
 		return Q7_EXIT_USAGE;
 	}
-	struct q7_prelinked pl;
-	char err[Q7_PL_ERR_SIZE];
-	if (q7_prelink_file(&opts, input, &pl, &Q7_ERR_OF(err))) {
-		q7_error("%s", err);
-		return Q7_EXIT_ERROR;
-	}
-	int rc = q7_prelinked_write(&pl, output, &Q7_ERR_OF(err));
-	if (rc)
-		q7_error("%s", err);
-	else if (verbose)
-		fprintf(stderr,
-		        "q7-prelink: %s: linked at 0x%08x, placed at 0x%08x, %u load bytes + %u bss, "
-		        "entry 0x%08x, %u relocations\n",
-		        output, pl.hdr.link_base, pl.hdr.base, pl.hdr.load_size, pl.hdr.bss_size,
-		        pl.hdr.entry, pl.hdr.nrelocs);
-	q7_prelinked_free(&pl);
-	return rc ? Q7_EXIT_IO : 0;
+	return prelink_and_write(&opts, input, output, verbose);
 }

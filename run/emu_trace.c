@@ -114,6 +114,49 @@ static bool is_return(const char *m)
 	return strncmp(m, "ret", 3) == 0 || (strncmp(m, "jx", 2) == 0 && (m[2] == '\t' || m[2] == ' '));
 }
 
+/* The host address of a block and its core's pc on a line "Trace 0:
+ * 0x7f3250000100 [00000000/50000000/00018004/ff000200] sym"; false when
+ * the line is not of that form. */
+static bool trace_line_addresses(const char *line, uint64_t *host, uint32_t *pc)
+{
+	const char *colon = strchr(line, ':');
+	const char *lb = colon ? strchr(colon, '[') : NULL;
+	const char *slash = lb ? strchr(lb, '/') : NULL;
+	if (!slash)
+		return false;
+	*host = strtoull(colon + 1, NULL, 16);
+	*pc = (uint32_t)strtoul(slash + 1, NULL, 16);
+	return true;
+}
+
+/* Appends b to the blocks QEMU listed. */
+static void add_block(struct block **blocks, size_t *n, size_t *cap, const struct block *b)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 1024;
+		*blocks = q7_xrealloc(*blocks, *cap * sizeof **blocks);
+	}
+	(*blocks)[(*n)++] = *b;
+}
+
+/* One instruction of the block being listed, "0x50000530:  movi.n\ta2, 3":
+ * the block's first pc, its count, and whether it ends in a call or a
+ * return (the last instruction listed says). */
+static void list_instruction(const char *line, struct block *pending)
+{
+	char *end;
+	uint32_t pc = (uint32_t)strtoul(line, &end, 16);
+	if (*end != ':')
+		return;
+	end++;
+	while (*end == ' ')
+		end++;
+	if (pending->ninsn++ == 0)
+		pending->pc = pc;
+	pending->call_ret = is_call(end) ? pc + 3 : 0;
+	pending->ends_in_return = is_return(end);
+}
+
 int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigned ncores,
                      const struct q7_syms *boot, struct q7_prof *p, unsigned parent,
                      struct q7_trace_stats *st, struct q7_err *err)
@@ -137,28 +180,20 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 	int rc = 0;
 	while ((len = getline(&line, &linecap, f)) > 0) {
 		if (strncmp(line, "Trace ", 6) == 0) {
-			/* "Trace 0: 0x7f3250000100 [00000000/50000000/00018004/ff000200] sym" */
-			char *colon = strchr(line, ':');
-			char *lb = colon ? strchr(colon, '[') : NULL;
-			char *slash = lb ? strchr(lb, '/') : NULL;
-			if (!slash) {
+			uint64_t host;
+			uint32_t pc;
+			if (!trace_line_addresses(line, &host, &pc)) {
 				q7_err_set(err, NULL, "%s: a trace line QEMU did not write: %.60s", log, line);
 				rc = -1;
 				break;
 			}
-			uint64_t host = strtoull(colon + 1, NULL, 16);
-			uint32_t pc = (uint32_t)strtoul(slash + 1, NULL, 16);
 			listing = false;
 			bool made;
 			uint64_t *slot = q7_u64map_put(byhost, host, &made);
 			if (have_pending && pending.pc == pc) {
 				/* Just translated (a host address may be reused after
 				 * QEMU flushes its code cache: the new listing wins). */
-				if (nblocks == capblocks) {
-					capblocks = capblocks ? 2 * capblocks : 1024;
-					blocks = q7_xrealloc(blocks, capblocks * sizeof *blocks);
-				}
-				blocks[nblocks++] = pending;
+				add_block(&blocks, &nblocks, &capblocks, &pending);
 				*slot = nblocks;
 				have_pending = false;
 			} else if (made || blocks[*slot - 1].pc != pc) {
@@ -178,18 +213,7 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 			have_pending = true;
 			listing = true;
 		} else if (listing && line[0] == '0' && line[1] == 'x') {
-			/* "0x50000530:  movi.n\ta2, 3" */
-			char *end;
-			uint32_t pc = (uint32_t)strtoul(line, &end, 16);
-			if (*end != ':')
-				continue;
-			end++;
-			while (*end == ' ')
-				end++;
-			if (pending.ninsn++ == 0)
-				pending.pc = pc;
-			pending.call_ret = is_call(end) ? pc + 3 : 0;
-			pending.ends_in_return = is_return(end);
+			list_instruction(line, &pending);
 		} else if (line[0] == '\n') {
 			listing = false;
 		}

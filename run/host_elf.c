@@ -170,6 +170,36 @@ static int check_notes(struct lib *l, unsigned i, const unsigned char *p, uint64
 	return 0;
 }
 
+/* Program header i, a loadable segment: its sizes, its alignment, its
+ * place (above the one before it); kept in l->load. */
+static int add_load_segment(struct lib *l, unsigned i, const Phdr *p)
+{
+	if (l->nload == MAX_LOADS)
+		return bad(l, "more than %d loadable segments", MAX_LOADS);
+	if (p->p_filesz > p->p_memsz)
+		return bad(l, "program header %u: %llu bytes in the file, only %llu in memory", i,
+		           (unsigned long long)p->p_filesz, (unsigned long long)p->p_memsz);
+	if ((p->p_vaddr - p->p_offset) % PAGE != 0 ||
+	    (p->p_align > 1 && (!pow2(p->p_align) || p->p_vaddr % p->p_align !=
+	                                                 p->p_offset % p->p_align)))
+		return bad(l, "program header %u: address 0x%llx and offset 0x%llx do not agree "
+		           "modulo the alignment 0x%llx",
+		           i, (unsigned long long)p->p_vaddr, (unsigned long long)p->p_offset,
+		           (unsigned long long)p->p_align);
+	if (!span_ok(p->p_vaddr, p->p_memsz) || p->p_vaddr + p->p_memsz > ((uint64_t)1 << 40))
+		return bad(l, "program header %u: %llu bytes at 0x%llx", i,
+		           (unsigned long long)p->p_memsz, (unsigned long long)p->p_vaddr);
+	if (l->nload) {
+		const Phdr *prev = l->load[l->nload - 1];
+		if (p->p_vaddr < prev->p_vaddr + prev->p_memsz)
+			return bad(l, "program header %u: segment at 0x%llx overlaps or precedes the "
+			           "one before it",
+			           i, (unsigned long long)p->p_vaddr);
+	}
+	l->load[l->nload++] = p;
+	return 0;
+}
+
 static int check_segments(struct lib *l)
 {
 	const Ehdr *h = (const Ehdr *)l->b;
@@ -184,31 +214,8 @@ static int check_segments(struct lib *l)
 			           "past the end of the file (%llu bytes)",
 			           i, (unsigned)p->p_type, (unsigned long long)p->p_filesz,
 			           (unsigned long long)p->p_offset, (unsigned long long)l->n);
-		if (p->p_type == PT_LOAD) {
-			if (l->nload == MAX_LOADS)
-				return bad(l, "more than %d loadable segments", MAX_LOADS);
-			if (p->p_filesz > p->p_memsz)
-				return bad(l, "program header %u: %llu bytes in the file, only %llu in memory", i,
-				           (unsigned long long)p->p_filesz, (unsigned long long)p->p_memsz);
-			if ((p->p_vaddr - p->p_offset) % PAGE != 0 ||
-			    (p->p_align > 1 && (!pow2(p->p_align) || p->p_vaddr % p->p_align !=
-			                                                 p->p_offset % p->p_align)))
-				return bad(l, "program header %u: address 0x%llx and offset 0x%llx do not agree "
-				           "modulo the alignment 0x%llx",
-				           i, (unsigned long long)p->p_vaddr, (unsigned long long)p->p_offset,
-				           (unsigned long long)p->p_align);
-			if (!span_ok(p->p_vaddr, p->p_memsz) || p->p_vaddr + p->p_memsz > ((uint64_t)1 << 40))
-				return bad(l, "program header %u: %llu bytes at 0x%llx", i,
-				           (unsigned long long)p->p_memsz, (unsigned long long)p->p_vaddr);
-			if (l->nload) {
-				const Phdr *prev = l->load[l->nload - 1];
-				if (p->p_vaddr < prev->p_vaddr + prev->p_memsz)
-					return bad(l, "program header %u: segment at 0x%llx overlaps or precedes the "
-					           "one before it",
-					           i, (unsigned long long)p->p_vaddr);
-			}
-			l->load[l->nload++] = p;
-		}
+		if (p->p_type == PT_LOAD && add_load_segment(l, i, p) != 0)
+			return -1;
 	}
 	if (l->nload == 0)
 		return bad(l, "no loadable segment");

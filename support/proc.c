@@ -433,6 +433,40 @@ static char **env_with_tmpdir(const char *dir)
 	return envp;
 }
 
+/* The child's stdin, stdout and stderr as o says, its fds 3 and 4, and
+ * the others closed when o asks; 0 or an errno. */
+static int child_fds(posix_spawn_file_actions_t *fa, const struct q7_proc_opts *o)
+{
+	int e = redirect(fa, 0, o->in);
+	if (!e)
+		e = redirect(fa, 1, o->out);
+	if (!e)
+		e = redirect(fa, 2, o->err);
+	if (!e && o->fd3 > 0)
+		e = posix_spawn_file_actions_adddup2(fa, o->fd3, 3);
+	if (!e && o->fd3 > 0 && o->fd4 > 0)
+		e = posix_spawn_file_actions_adddup2(fa, o->fd4, 4);
+	if (!e && o->close_others)
+		e = posix_spawn_file_actions_addclosefrom_np(fa, o->fd3 <= 0 ? 3 : o->fd4 > 0 ? 5 : 4);
+	return e;
+}
+
+/* argv started as argv[0] @FILE, FILE the rest of its words
+ * (q7_response_file), when the kernel refused the command line as too
+ * long; 0 or an errno. */
+static int spawn_with_response_file(pid_t *pid, char *const *argv,
+                                    const posix_spawn_file_actions_t *fa,
+                                    const posix_spawnattr_t *attr, char **envp)
+{
+	char *rsp = q7_response_file(argv + 1);
+	char *at = rsp ? q7_xasprintf("@%s", rsp) : NULL;
+	char *short_argv[] = {argv[0], at, NULL};
+	int e = at ? posix_spawnp(pid, argv[0], fa, attr, short_argv, envp) : errno;
+	free(at);
+	free(rsp);
+	return e;
+}
+
 pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 {
 	static const struct q7_proc_opts plain;
@@ -447,17 +481,7 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 	posix_spawnattr_t attr;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawnattr_init(&attr);
-	int e = redirect(&fa, 0, o->in);
-	if (!e)
-		e = redirect(&fa, 1, o->out);
-	if (!e)
-		e = redirect(&fa, 2, o->err);
-	if (!e && o->fd3 > 0)
-		e = posix_spawn_file_actions_adddup2(&fa, o->fd3, 3);
-	if (!e && o->fd3 > 0 && o->fd4 > 0)
-		e = posix_spawn_file_actions_adddup2(&fa, o->fd4, 4);
-	if (!e && o->close_others)
-		e = posix_spawn_file_actions_addclosefrom_np(&fa, o->fd3 <= 0 ? 3 : o->fd4 > 0 ? 5 : 4);
+	int e = child_fds(&fa, o);
 	/* Blocked while the child is created and entered, so the handler
 	 * never misses a child nor sees half an entry. */
 	sigset_t old;
@@ -487,14 +511,8 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 	pid_t pid = -1;
 	if (!e)
 		e = posix_spawnp(&pid, argv[0], &fa, &attr, argv, envp);
-	if (e == E2BIG && argv[1]) {
-		char *rsp = q7_response_file(argv + 1);
-		char *at = rsp ? q7_xasprintf("@%s", rsp) : NULL;
-		char *short_argv[] = {argv[0], at, NULL};
-		e = at ? posix_spawnp(&pid, argv[0], &fa, &attr, short_argv, envp) : errno;
-		free(at);
-		free(rsp);
-	}
+	if (e == E2BIG && argv[1])
+		e = spawn_with_response_file(&pid, argv, &fa, &attr, envp);
 	if (envp != environ) {
 		free(envp[0]);
 		free(envp);

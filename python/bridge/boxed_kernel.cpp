@@ -222,6 +222,79 @@ void warn(const std::string &text)
 		TORCH_WARN(text);
 }
 
+/* Tensor argument i (from 0) of op k into a: a contiguous copy kept in
+ * keep when it is not contiguous; said once per op when it requires grad. */
+void tensor_arg(OpKernel &k, size_t i, const at::Tensor &t, c10::SmallVector<at::Tensor, 4> &keep,
+                q7_arg *a)
+{
+	const std::string &qualname = k.qualname;
+	TORCH_CHECK(t.defined(), qualname, ": argument ", i + 1, " is an undefined tensor");
+	const at::Tensor *use = &t;
+	if (!t.is_contiguous()) {
+		keep.push_back(t.contiguous());
+		use = &keep.back();
+	}
+	/* No autograd formula: the output would silently not
+	 * require grad. Said once per op, as PyTorch's own
+	 * autograd-not-implemented fallback does. */
+	if (t.requires_grad() && at::GradMode::is_enabled() && !k.warned_grad.exchange(true))
+		warn(qualname + ": an input requires grad, but the op has no autograd formula: "
+		     "its output does not require grad and backward() does not reach the "
+		     "inputs through it (give it one with a torch.autograd.Function, as "
+		     "examples/customop_mlp/my_ops.py does)");
+	a->kind = Q7_ARG_TENSOR;
+	describe(qualname, i + 1, *use, &a->u.tensor);
+}
+
+/* Argument i (from 0) of op qualname, not a tensor, into a: a bool, an
+ * int or a float; anything else is an error. */
+void scalar_arg(const std::string &qualname, size_t i, const c10::IValue &v, q7_arg *a)
+{
+	if (v.isBool()) {
+		a->kind = Q7_ARG_BOOL;
+		a->u.i = v.toBool();
+	} else if (v.isInt()) {
+		a->kind = Q7_ARG_INT;
+		a->u.i = v.toInt();
+	} else if (v.isDouble()) {
+		a->kind = Q7_ARG_FLOAT;
+		double d = v.toDouble();
+		std::memcpy(&a->u.f_bits, &d, sizeof d);
+	} else {
+		TORCH_CHECK(false, qualname, ": argument ", i + 1, " is a ", v.tagKind(),
+		            ", which q7cc's runtime cannot pass");
+	}
+}
+
+/* The tensor op k writes its output into: shaped by its shape function,
+ * or like its first tensor argument (first). */
+at::Tensor output_of(const OpKernel &k, c10::ArrayRef<c10::IValue> args, const at::Tensor *first)
+{
+	const std::string &qualname = k.qualname;
+	at::Tensor out;
+	if (k.invoke) {
+		out = k.invoke(k.shape, args.data());
+		TORCH_CHECK(out.defined(), qualname, ": the shape function returned an undefined tensor");
+		/* A shape function that describes its output by returning an
+		 * argument (return t_in;) must not make the op write into it:
+		 * the caller's tensor, autograd's saved inputs and a residual
+		 * h + op(h) would all change. A fresh tensor of its sizes,
+		 * strides and dtype instead (no schema here says Tensor(a!)). */
+		if (aliases_an_argument(out, args))
+			out = at::empty_strided(out.sizes(), out.strides(), out.options());
+		/* In this process, the output needs its red zone. */
+		if (k.in_process)
+			out = new_output(out.sizes(), out.scalar_type());
+	} else {
+		TORCH_CHECK(first, qualname, ": no tensor argument to shape the output like (give the op "
+		                             "a shape function: shape_srcs)");
+		/* Straight from an allocator (new_output): the dispatcher's
+		 * at::empty would cost about as much as the rest of the call. */
+		out = new_output(first->sizes(), first->scalar_type());
+	}
+	return out;
+}
+
 } // namespace
 
 void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torch::jit::Stack *stack)
@@ -237,60 +310,14 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 		q7_arg *a = &call.args[i];
 		if (v.isTensor()) {
 			const at::Tensor &t = v.toTensor();
-			TORCH_CHECK(t.defined(), qualname, ": argument ", i + 1, " is an undefined tensor");
-			const at::Tensor *use = &t;
-			if (!t.is_contiguous()) {
-				keep.push_back(t.contiguous());
-				use = &keep.back();
-			}
+			tensor_arg(*this, i, t, keep, a);
 			if (!first)
 				first = &t;
-			/* No autograd formula: the output would silently not
-			 * require grad. Said once per op, as PyTorch's own
-			 * autograd-not-implemented fallback does. */
-			if (t.requires_grad() && at::GradMode::is_enabled() && !warned_grad.exchange(true))
-				warn(qualname + ": an input requires grad, but the op has no autograd formula: "
-				     "its output does not require grad and backward() does not reach the "
-				     "inputs through it (give it one with a torch.autograd.Function, as "
-				     "examples/customop_mlp/my_ops.py does)");
-			a->kind = Q7_ARG_TENSOR;
-			describe(qualname, i + 1, *use, &a->u.tensor);
-		} else if (v.isBool()) {
-			a->kind = Q7_ARG_BOOL;
-			a->u.i = v.toBool();
-		} else if (v.isInt()) {
-			a->kind = Q7_ARG_INT;
-			a->u.i = v.toInt();
-		} else if (v.isDouble()) {
-			a->kind = Q7_ARG_FLOAT;
-			double d = v.toDouble();
-			std::memcpy(&a->u.f_bits, &d, sizeof d);
 		} else {
-			TORCH_CHECK(false, qualname, ": argument ", i + 1, " is a ", v.tagKind(),
-			            ", which q7cc's runtime cannot pass");
+			scalar_arg(qualname, i, v, a);
 		}
 	}
-	at::Tensor out;
-	if (invoke) {
-		out = invoke(shape, args.data());
-		TORCH_CHECK(out.defined(), qualname, ": the shape function returned an undefined tensor");
-		/* A shape function that describes its output by returning an
-		 * argument (return t_in;) must not make the op write into it:
-		 * the caller's tensor, autograd's saved inputs and a residual
-		 * h + op(h) would all change. A fresh tensor of its sizes,
-		 * strides and dtype instead (no schema here says Tensor(a!)). */
-		if (aliases_an_argument(out, args))
-			out = at::empty_strided(out.sizes(), out.strides(), out.options());
-		/* In this process, the output needs its red zone. */
-		if (in_process)
-			out = new_output(out.sizes(), out.scalar_type());
-	} else {
-		TORCH_CHECK(first, qualname, ": no tensor argument to shape the output like (give the op "
-		                             "a shape function: shape_srcs)");
-		/* Straight from an allocator (new_output): the dispatcher's
-		 * at::empty would cost about as much as the rest of the call. */
-		out = new_output(first->sizes(), first->scalar_type());
-	}
+	at::Tensor out = output_of(*this, args, first);
 	if (!out.is_contiguous() || out.storage_offset() != 0 || out.is_neg() || out.is_conj())
 		out = new_output(out.sizes(), out.scalar_type());
 	call.op = compute.c_str();

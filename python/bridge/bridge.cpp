@@ -411,6 +411,36 @@ std::string name_arguments(q7_engine *e, int nops, OpDef *d)
 	return "";
 }
 
+/* The ops of lib's nops kernels (engine e): the shape library's m.defs
+ * (its handle kept in *shape_handle) and the kernels none of them names,
+ * or without a shape library every kernel, in default_ns; "" or why not. */
+std::string op_defs(q7_engine *e, int nops, const char *lib, const char *shape_lib,
+                    const char *default_ns, void **shape_handle, std::vector<OpDef> *defs)
+{
+	std::string err;
+	if (shape_lib) {
+		err = collect_shape(shape_lib, shape_handle, defs);
+		if (!err.empty())
+			return err;
+		for (size_t i = 0; i < defs->size() && err.empty(); i++)
+			err = name_arguments(e, nops, &(*defs)[i]);
+		if (err.empty())
+			err = check_computes(e, nops, lib, *defs);
+		/* A kernel no m.def names (a Q7_KERNEL beside them) is an op
+		 * too, without a shape function, in the blocks' namespace when
+		 * they have one. */
+		std::string ns = (*defs)[0].ns;
+		for (const OpDef &d : *defs)
+			if (d.ns != (*defs)[0].ns)
+				ns.clear();
+		if (err.empty())
+			err = derived_defs(e, nops, default_ns ? default_ns : "", lib, defs, ns);
+	} else {
+		err = derived_defs(e, nops, default_ns ? default_ns : "", lib, defs);
+	}
+	return err;
+}
+
 /* The load, the table lock held. NULL with *err on failure. */
 Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, unsigned cores,
                     const char *default_ns, int isolate, double timeout_s, std::string *err)
@@ -469,26 +499,7 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 		return nullptr;
 	}
 	std::vector<OpDef> defs;
-	if (shape_lib) {
-		*err = collect_shape(shape_lib, &ld->shape_handle, &defs);
-		if (!err->empty())
-			return nullptr;
-		for (size_t i = 0; i < defs.size() && err->empty(); i++)
-			*err = name_arguments(e, nops, &defs[i]);
-		if (err->empty())
-			*err = check_computes(e, nops, lib, defs);
-		/* A kernel no m.def names (a Q7_KERNEL beside them) is an op
-		 * too, without a shape function, in the blocks' namespace when
-		 * they have one. */
-		std::string ns = defs[0].ns;
-		for (const OpDef &d : defs)
-			if (d.ns != defs[0].ns)
-				ns.clear();
-		if (err->empty())
-			*err = derived_defs(e, nops, default_ns ? default_ns : "", lib, &defs, ns);
-	} else {
-		*err = derived_defs(e, nops, default_ns ? default_ns : "", lib, &defs);
-	}
+	*err = op_defs(e, nops, lib, shape_lib, default_ns, &ld->shape_handle, &defs);
 	if (err->empty())
 		*err = register_defs(ld.get(), defs);
 	if (!err->empty())

@@ -259,127 +259,171 @@ static void floating(struct out *o, struct spec *s, double x, char conv)
 	}
 }
 
+/* The flags, width and precision of the conversion after the '%' at *pp
+ * (a '*' takes an int argument); *pp is left on the length modifier. */
+static struct spec spec_of(const char **pp, va_list *ap)
+{
+	const char *p = *pp;
+	struct spec s = {0, 0, 0, 0, 0, 0, -1};
+	for (;; p++) {
+		char f = p[1];
+		if (f == '-') s.left = 1;
+		else if (f == '+') s.plus = 1;
+		else if (f == ' ') s.space = 1;
+		else if (f == '#') s.alt = 1;
+		else if (f == '0') s.zero = 1;
+		else break;
+	}
+	p++;
+	if (*p == '*') {
+		s.width = va_arg(*ap, int);
+		if (s.width < 0) {
+			s.left = 1;
+			s.width = -s.width;
+		}
+		p++;
+	} else {
+		while (*p >= '0' && *p <= '9')
+			s.width = s.width * 10 + (*p++ - '0');
+	}
+	if (*p == '.') {
+		p++;
+		s.prec = 0;
+		if (*p == '*') {
+			s.prec = va_arg(*ap, int);
+			if (s.prec < 0)
+				s.prec = -1;
+			p++;
+		} else {
+			while (*p >= '0' && *p <= '9')
+				s.prec = s.prec * 10 + (*p++ - '0');
+		}
+	}
+	if (s.left)
+		s.zero = 0;
+	*pp = p;
+	return s;
+}
+
+/* The length modifier at *pp (1 h, 2 hh, 3 l, 4 ll, 5 z, 6 j, 7 t; 0
+ * none or L); *pp is left on the conversion. */
+static int length_of(const char **pp)
+{
+	int len = 0;
+	for (;; (*pp)++) {
+		char c = **pp;
+		if (c == 'h') len = len == 1 ? 2 : 1;
+		else if (c == 'l') len = len == 3 ? 4 : 3;
+		else if (c == 'z') len = 5;
+		else if (c == 'j') len = 6;
+		else if (c == 't') len = 7;
+		else if (c == 'L') len = 0;
+		else break;
+	}
+	return len;
+}
+
+/* The argument of %d or %i with length modifier len. */
+static int64_t signed_arg(va_list *ap, int len)
+{
+	int64_t v;
+	if (len == 3) v = va_arg(*ap, long);
+	else if (len == 4 || len == 6) v = va_arg(*ap, long long);
+	else if (len == 5 || len == 7) v = (int64_t)va_arg(*ap, ptrdiff_t);
+	else v = va_arg(*ap, int);
+	if (len == 1) v = (short)v;
+	if (len == 2) v = (signed char)v;
+	return v;
+}
+
+/* The argument of %u, %o, %x or %X with length modifier len. */
+static uint64_t unsigned_arg(va_list *ap, int len)
+{
+	uint64_t v;
+	if (len == 3) v = va_arg(*ap, unsigned long);
+	else if (len == 4 || len == 6) v = va_arg(*ap, unsigned long long);
+	else if (len == 5 || len == 7) v = va_arg(*ap, size_t);
+	else v = va_arg(*ap, unsigned);
+	if (len == 1) v = (unsigned short)v;
+	if (len == 2) v = (unsigned char)v;
+	return v;
+}
+
+/* %s: at most the precision's characters of the string, "(null)" for none. */
+static void string(struct out *o, struct spec *s, const char *str)
+{
+	if (!str)
+		str = "(null)";
+	int n = 0;
+	while (str[n] && (s->prec < 0 || n < s->prec))
+		n++;
+	s->zero = 0;
+	field(o, s, "", str, n, 0);
+}
+
+/* One conversion c, its argument taken from ap. */
+static void convert(struct out *o, struct spec *s, char c, int len, va_list *ap)
+{
+	switch (c) {
+	case 'd':
+	case 'i': {
+		int64_t v = signed_arg(ap, len);
+		integer(o, s, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0, 10, 0);
+		break;
+	}
+	case 'u':
+	case 'o':
+	case 'x':
+	case 'X':
+		integer(o, s, unsigned_arg(ap, len), 0, c == 'u' ? 10 : c == 'o' ? 8 : 16, c == 'X');
+		break;
+	case 'p': {
+		uintptr_t v = (uintptr_t)va_arg(*ap, void *);
+		s->alt = 1;
+		integer(o, s, v, 0, 16, 0);
+		break;
+	}
+	case 'c': {
+		char ch = (char)va_arg(*ap, int);
+		field(o, s, "", &ch, 1, 0);
+		break;
+	}
+	case 's':
+		string(o, s, va_arg(*ap, const char *));
+		break;
+	case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+		floating(o, s, va_arg(*ap, double), c);
+		break;
+	case 'n':
+		(void)va_arg(*ap, int *);
+		break;
+	case '%':
+		emit(o, '%');
+		break;
+	default: /* unknown: print it as written */
+		emit(o, '%');
+		emit(o, c);
+		break;
+	}
+}
+
 int q7fmt(q7fmt_put put, void *ctx, const char *fmt, va_list ap)
 {
 	struct out o = {put, ctx, 0};
+	va_list args; /* a copy, whose address the helpers take (va_list may be an array) */
+	va_copy(args, ap);
 	for (const char *p = fmt; *p; p++) {
 		if (*p != '%') {
 			emit(&o, *p);
 			continue;
 		}
-		struct spec s = {0, 0, 0, 0, 0, 0, -1};
-		for (;; p++) {
-			char f = p[1];
-			if (f == '-') s.left = 1;
-			else if (f == '+') s.plus = 1;
-			else if (f == ' ') s.space = 1;
-			else if (f == '#') s.alt = 1;
-			else if (f == '0') s.zero = 1;
-			else break;
-		}
-		p++;
-		if (*p == '*') {
-			s.width = va_arg(ap, int);
-			if (s.width < 0) {
-				s.left = 1;
-				s.width = -s.width;
-			}
-			p++;
-		} else {
-			while (*p >= '0' && *p <= '9')
-				s.width = s.width * 10 + (*p++ - '0');
-		}
-		if (*p == '.') {
-			p++;
-			s.prec = 0;
-			if (*p == '*') {
-				s.prec = va_arg(ap, int);
-				if (s.prec < 0)
-					s.prec = -1;
-				p++;
-			} else {
-				while (*p >= '0' && *p <= '9')
-					s.prec = s.prec * 10 + (*p++ - '0');
-			}
-		}
-		if (s.left)
-			s.zero = 0;
-		int len = 0; /* 1 h, 2 hh, 3 l, 4 ll, 5 z, 6 j, 7 t */
-		for (;; p++) {
-			if (*p == 'h') len = len == 1 ? 2 : 1;
-			else if (*p == 'l') len = len == 3 ? 4 : 3;
-			else if (*p == 'z') len = 5;
-			else if (*p == 'j') len = 6;
-			else if (*p == 't') len = 7;
-			else if (*p == 'L') len = 0;
-			else break;
-		}
+		struct spec s = spec_of(&p, &args);
+		int len = length_of(&p);
 		char c = *p;
 		if (!c)
 			break;
-		switch (c) {
-		case 'd':
-		case 'i': {
-			int64_t v;
-			if (len == 3) v = va_arg(ap, long);
-			else if (len == 4 || len == 6) v = va_arg(ap, long long);
-			else if (len == 5 || len == 7) v = (int64_t)va_arg(ap, ptrdiff_t);
-			else v = va_arg(ap, int);
-			if (len == 1) v = (short)v;
-			if (len == 2) v = (signed char)v;
-			integer(&o, &s, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0, 10, 0);
-			break;
-		}
-		case 'u':
-		case 'o':
-		case 'x':
-		case 'X': {
-			uint64_t v;
-			if (len == 3) v = va_arg(ap, unsigned long);
-			else if (len == 4 || len == 6) v = va_arg(ap, unsigned long long);
-			else if (len == 5 || len == 7) v = va_arg(ap, size_t);
-			else v = va_arg(ap, unsigned);
-			if (len == 1) v = (unsigned short)v;
-			if (len == 2) v = (unsigned char)v;
-			integer(&o, &s, v, 0, c == 'u' ? 10 : c == 'o' ? 8 : 16, c == 'X');
-			break;
-		}
-		case 'p': {
-			uintptr_t v = (uintptr_t)va_arg(ap, void *);
-			s.alt = 1;
-			integer(&o, &s, v, 0, 16, 0);
-			break;
-		}
-		case 'c': {
-			char ch = (char)va_arg(ap, int);
-			field(&o, &s, "", &ch, 1, 0);
-			break;
-		}
-		case 's': {
-			const char *str = va_arg(ap, const char *);
-			if (!str)
-				str = "(null)";
-			int n = 0;
-			while (str[n] && (s.prec < 0 || n < s.prec))
-				n++;
-			s.zero = 0;
-			field(&o, &s, "", str, n, 0);
-			break;
-		}
-		case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
-			floating(&o, &s, va_arg(ap, double), c);
-			break;
-		case 'n':
-			(void)va_arg(ap, int *);
-			break;
-		case '%':
-			emit(&o, '%');
-			break;
-		default: /* unknown: print it as written */
-			emit(&o, '%');
-			emit(&o, c);
-			break;
-		}
+		convert(&o, &s, c, len, &args);
 	}
+	va_end(args);
 	return o.n;
 }

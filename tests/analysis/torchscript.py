@@ -27,13 +27,11 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime"))
+from run_e2e import fail  # noqa: E402
+
 TYPES = {"Tensor", "Scalar", "int", "float", "bool"}
 TORCH_TYPES = {"Tensor", "number", "int", "float", "bool"}  # torch calls Scalar's type "number"
-
-
-def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
-    sys.exit(1)
 
 
 def run(argv, cwd=None, ok=(0,)):

@@ -32,6 +32,9 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime"))
+from run_e2e import alive, descendants, fail  # noqa: E402
+
 SCENARIO, STAGE, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
 TIMEOUT = 30
 
@@ -44,11 +47,6 @@ Q7_KERNEL torch::Tensor scale(const torch::Tensor &x, /* \u00fc\U0001F600 */ flo
 \treturn x;
 }
 """
-
-
-def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
-    sys.exit(1)
 
 
 class Server:
@@ -166,25 +164,6 @@ def write_project(folder, with_commands=True):
     return path
 
 
-def descendants(pid):
-    """The pids under pid, from /proc."""
-    kids = {}
-    for p in os.listdir("/proc"):
-        if p.isdigit():
-            try:
-                with open("/proc/%s/stat" % p) as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            except OSError:
-                continue
-            kids.setdefault(ppid, []).append(int(p))
-    out, todo = [], [pid]
-    while todo:
-        for k in kids.get(todo.pop(), []):
-            out.append(k)
-            todo.append(k)
-    return out
-
-
 def clangd_of(pid):
     for p in descendants(pid):
         try:
@@ -194,14 +173,6 @@ def clangd_of(pid):
         except OSError:
             pass
     fail("no clangd under q7cc-clangd")
-
-
-def alive(pid):
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def check_q7_diag(diags, text, unit="utf-16-le", width=2):

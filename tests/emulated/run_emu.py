@@ -22,10 +22,8 @@ import sys
 import time
 import zlib
 
-
-def fail(msg):
-    sys.stderr.write("FAIL: " + msg + "\n")
-    sys.exit(1)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime"))
+from run_e2e import alive, check_eq, cmake_build, fail, rand_f32  # noqa: E402
 
 
 def sh(argv, env=None):
@@ -494,14 +492,6 @@ def qemus_under(tmp):
     return found
 
 
-def alive(pid):
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().split(") ")[1][0] != "Z"
-    except OSError:
-        return False
-
-
 def running(pid):
     """Whether a thread of pid is running (state R)."""
     try:
@@ -920,7 +910,7 @@ CASES = {
 
 
 def main():
-    global npytool, check_eq, rand_f32, cmake_build
+    global npytool
     p = argparse.ArgumentParser()
     p.add_argument("case", choices=sorted(CASES))
     p.add_argument("work")
@@ -932,9 +922,7 @@ def main():
     a = p.parse_args()
     sys.path.insert(0, a.npytool)
     import npytool as m
-    import run_e2e  # the runtime's host tests: the same checks and builds
     npytool = m
-    check_eq, rand_f32, cmake_build = run_e2e.check_eq, run_e2e.rand_f32, run_e2e.cmake_build
     CASES[a.case](Ctx(a))
 
 

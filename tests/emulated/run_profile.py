@@ -37,10 +37,8 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-
-def fail(msg):
-    sys.stderr.write("FAIL: " + msg + "\n")
-    sys.exit(1)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime"))
+from run_e2e import fail  # noqa: E402
 
 
 def sh(argv, env=None, expect_ok=True):

@@ -165,6 +165,35 @@ def fail(msg):
     sys.exit(1)
 
 
+def alive(pid):
+    """Running (a zombie waiting to be reaped is not)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def descendants(pid):
+    """Every process under pid, from /proc (each thread's children)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            tasks = os.listdir("/proc/%d/task" % p)
+        except OSError:
+            continue
+        for t in tasks:
+            try:
+                with open("/proc/%d/task/%s/children" % (p, t)) as f:
+                    kids = [int(k) for k in f.read().split()]
+            except OSError:
+                continue
+            out += kids
+            todo += kids
+    return out
+
+
 def check_eq(what, got, want):
     if got != want:
         for i, (g, w) in enumerate(zip(got, want)):

@@ -317,6 +317,11 @@ static int in_child(void (*body)(const char *), const char *arg)
 	return st;
 }
 
+/* How long interrupted_tool waits for its tool's child to be started, and
+ * how it exits when the child was not (the test then fails saying so). */
+#define PIDFILE_WAIT_S 10
+#define NO_PIDFILE 98
+
 /* A tool with a temporary and a child that has a child of its own (as
  * g++ has cc1plus) gets SIGTERM, sent to it alone. */
 static void interrupted_tool(const char *dir)
@@ -330,8 +335,15 @@ static void interrupted_tool(const char *dir)
 	                            pidfile, pidfile);
 	char *argv[] = {"sh", "-c", script, NULL};
 	pid_t pid = q7_proc_spawn(argv, NULL);
-	while (!q7_path_exists(pidfile))
+	double end = now_s() + PIDFILE_WAIT_S;
+	while (!q7_path_exists(pidfile) && now_s() < end)
 		usleep(10000);
+	if (!q7_path_exists(pidfile)) {
+		fprintf(stderr, "interrupted_tool: the tool (sh) did not write %s within %d s\n",
+		        pidfile, PIDFILE_WAIT_S);
+		kill(-pid, SIGKILL); /* its group: the tool and its child */
+		_exit(NO_PIDFILE);
+	}
 	kill(getpid(), SIGTERM);
 	/* The handler forwarded it and returned: the child still runs. */
 	q7_proc_wait(pid, NULL);
@@ -343,6 +355,9 @@ START_TEST(signal_forwarded_to_group_waited_cleaned_reraised)
 	char dir[] = "/tmp/q7procsig.XXXXXX";
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	int st = in_child(interrupted_tool, dir);
+	ck_assert_msg(!WIFEXITED(st) || WEXITSTATUS(st) != NO_PIDFILE,
+	              "the tool's child was not started within %d s (no pid file in %s)",
+	              PIDFILE_WAIT_S, dir);
 	ck_assert(WIFSIGNALED(st));
 	ck_assert_int_eq(WTERMSIG(st), SIGTERM);
 	char *tmp = q7_path_join(dir, "temp"), *pidfile = q7_path_join(dir, "grandchild");

@@ -12,6 +12,9 @@ import time
 
 import libs
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime"))
+from run_e2e import alive, descendants  # noqa: E402
+
 TARGET = os.environ.get("Q7CC_TORCH_TARGET", "host")
 HERE = os.path.dirname(os.path.abspath(__file__))
 BOUND_S = 3.0
@@ -27,35 +30,6 @@ print("calling", flush=True)
 torch.ops.ints.count_to(x, 1 << 40)
 print("returned", flush=True)
 """
-
-
-def descendants(pid):
-    """Every process under pid, from /proc (each thread's children)."""
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            tasks = os.listdir("/proc/%d/task" % p)
-        except OSError:
-            continue
-        for t in tasks:
-            try:
-                with open("/proc/%d/task/%s/children" % (p, t)) as f:
-                    kids = [int(k) for k in f.read().split()]
-            except OSError:
-                continue
-            out += kids
-            todo += kids
-    return out
-
-
-def alive(pid):
-    """Running (a zombie waiting for init to reap it is not)."""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def name(pid):
