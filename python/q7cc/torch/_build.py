@@ -77,27 +77,26 @@ def q7cc_identity(q7cc, profile):
 # ---- the kernel names a shape file gives --------------------------------
 
 _BLOCK = re.compile(r"\bNEURON_LIBRARY\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)\s*\{")
-_DEF = r"\b%s\s*\.\s*def\s*\(\s*\"([^\"]+)\"\s*,\s*&?\s*[\w:]+\s*,\s*\"(\w+)\"\s*\)"
-# the same, the shape function's name too
 _DEF_NAMED = r"\b%s\s*\.\s*def\s*\(\s*\"([^\"]+)\"\s*,\s*&?\s*([\w:]+)\s*,\s*\"(\w+)\"\s*\)"
 
 
-def shape_kernels(shape_srcs):
-    """The compute functions the NEURON_LIBRARY blocks name, in order,
-    once each."""
+def shape_kernels(q7cc, profile, shape_srcs, includes):
+    """The compute functions the shape files' NEURON_LIBRARY blocks name,
+    in order, once each, as q7cc reads the blocks (--q7-print-schema:
+    each m.def's third argument, whatever its shape function is, a lambda
+    too): the requests for functions the shape files do not have, and
+    those they have that a block names (its namespace)."""
+    cmd = [q7cc, "--q7-toolchain=" + profile, "--q7-print-schema", "--q7-format=json"] + \
+        includes + [os.path.abspath(s) for s in shape_srcs]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       stdin=subprocess.DEVNULL)
+    if r.returncode != 0:
+        raise BuildError("reading the shape files' NEURON_LIBRARY blocks", cmd,
+                         r.stderr.decode("utf-8", "replace"))
     names = []
-    for src in shape_srcs:
-        with open(src, encoding="utf-8", errors="replace") as f:
-            text = COMMENTS.sub(" ", f.read())
-        for m in _BLOCK.finditer(text):
-            depth, i = 1, m.end()
-            while i < len(text) and depth:
-                depth += {"{": 1, "}": -1}.get(text[i], 0)
-                i += 1
-            for d in re.finditer(_DEF % re.escape(m.group(2)), text[m.end():i]):
-                name = d.group(2)
-                if name not in names:
-                    names.append(name)
+    for op in json.loads(r.stdout.decode())["ops"]:
+        if (op.get("by_name_only") or op.get("namespace")) and op["name"] not in names:
+            names.append(op["name"])
     return names
 
 
@@ -420,7 +419,7 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     includes = ["-I" + os.path.abspath(p) for p in extra_include_paths]
 
     # compute: q7cc, the kernels named by the shape files' blocks
-    kernels = shape_kernels(shape_srcs)
+    kernels = shape_kernels(q7cc, profile, shape_srcs, includes) if shape_srcs else []
     cflags = ["--q7-toolchain=" + profile] + (["-O2"] if profile == "host" else [])
     cflags += includes + list(extra_cflags) + (SANITIZE if sanitize else [])
     if kernels:
