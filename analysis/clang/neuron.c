@@ -37,7 +37,7 @@ static char *spell(const struct toks *ts, unsigned i)
 }
 
 static void add_request(struct q7c_requests *rs, const char *ns, char *fn, char *shape,
-                        CXSourceLocation loc)
+                        char *op, CXSourceLocation loc, CXSourceLocation def_loc)
 {
 	if (rs->n == rs->cap) {
 		rs->cap = rs->cap ? rs->cap * 2 : 8;
@@ -47,7 +47,21 @@ static void add_request(struct q7c_requests *rs, const char *ns, char *fn, char 
 	r->ns = q7_xstrdup(ns);
 	r->fn = fn;
 	r->shape = shape;
+	r->op = op;
 	r->at = q7c_place_loc(loc);
+	r->def_at = q7c_place_loc(def_loc);
+}
+
+/* A plain string literal's text without its quotes, else NULL. */
+static char *string_text(const struct toks *ts, unsigned i)
+{
+	if (!is(ts, i, CXToken_Literal, NULL))
+		return NULL;
+	char *lit = spell(ts, i);
+	size_t n = strlen(lit);
+	char *text = n >= 2 && lit[0] == '"' && lit[n - 1] == '"' ? q7_xstrndup(lit + 1, n - 2) : NULL;
+	free(lit);
+	return text;
 }
 
 /* The second argument's function name: "&name", "name", "&ns::name". */
@@ -70,12 +84,13 @@ static char *shape_name(const struct toks *ts, unsigned from, unsigned to)
 	return b.s ? q7_sb_take(&b) : q7_xstrdup("");
 }
 
-/* At the '(' of m.def(...): adds the third argument when it is a plain
- * string literal. Returns the index after the call's ')'. */
-static unsigned read_def(const struct toks *ts, unsigned i, const char *ns,
+/* At the '(' of m.def(...) (m at token at): adds the third argument when
+ * it is a plain string literal. Returns the index after the call's ')'. */
+static unsigned read_def(const struct toks *ts, unsigned at, unsigned i, const char *ns,
                          struct q7c_requests *rs)
 {
 	unsigned shape_from = 0, shape_to = 0;
+	char *op = NULL;
 	int depth = 0;
 	unsigned arg = 0, arg_start = i + 1;
 	for (; i < ts->n; i++) {
@@ -88,15 +103,17 @@ static unsigned read_def(const struct toks *ts, unsigned i, const char *ns,
 		             is(ts, i, CXToken_Punctuation, "]");
 		bool comma = depth == 1 && is(ts, i, CXToken_Punctuation, ",");
 		if (comma || (close && depth == 1)) {
-			if (arg == 2 && i == arg_start + 1 && is(ts, arg_start, CXToken_Literal, NULL)) {
-				char *lit = spell(ts, arg_start);
-				size_t n = strlen(lit);
-				if (n >= 2 && lit[0] == '"' && lit[n - 1] == '"' && n > 2) {
-					char *fn = q7_xstrndup(lit + 1, n - 2);
-					add_request(rs, ns, fn, shape_name(ts, shape_from, shape_to),
-					            clang_getTokenLocation(ts->tu, ts->t[arg_start]));
-				}
-				free(lit);
+			if (arg == 0 && i == arg_start + 1)
+				op = string_text(ts, arg_start);
+			char *fn = arg == 2 && i == arg_start + 1 ? string_text(ts, arg_start) : NULL;
+			if (fn && *fn) {
+				add_request(rs, ns, fn, shape_name(ts, shape_from, shape_to),
+				            op ? op : q7_xstrdup(""),
+				            clang_getTokenLocation(ts->tu, ts->t[arg_start]),
+				            clang_getTokenLocation(ts->tu, ts->t[at]));
+				op = NULL;
+			} else {
+				free(fn);
 			}
 			if (arg == 1) {
 				shape_from = arg_start;
@@ -105,9 +122,12 @@ static unsigned read_def(const struct toks *ts, unsigned i, const char *ns,
 			arg++;
 			arg_start = i + 1;
 		}
-		if (close && --depth == 0)
+		if (close && --depth == 0) {
+			free(op);
 			return i + 1;
+		}
 	}
+	free(op);
 	return i;
 }
 
@@ -131,7 +151,7 @@ static unsigned read_library(const struct toks *ts, unsigned i, struct q7c_reque
 		} else if (is(ts, i, CXToken_Identifier, m) && is(ts, i + 1, CXToken_Punctuation, ".") &&
 		           is(ts, i + 2, CXToken_Identifier, "def") &&
 		           is(ts, i + 3, CXToken_Punctuation, "(")) {
-			i = read_def(ts, i + 3, ns, rs);
+			i = read_def(ts, i, i + 3, ns, rs);
 		} else {
 			i++;
 		}
@@ -192,8 +212,30 @@ void q7c_requests_free(struct q7c_requests *rs)
 		free(rs->v[i].ns);
 		free(rs->v[i].fn);
 		free(rs->v[i].shape);
+		free(rs->v[i].op);
 		q7c_place_free(&rs->v[i].at);
+		q7c_place_free(&rs->v[i].def_at);
 	}
 	free(rs->v);
 	memset(rs, 0, sizeof *rs);
+}
+
+void q7c_neuron_defs(CXTranslationUnit tu, struct q7_op_table *ops)
+{
+	struct q7c_requests rs = {0};
+	q7c_neuron_requests(tu, &rs);
+	for (size_t i = 0; i < rs.n; i++) {
+		const struct q7c_request *r = &rs.v[i];
+		struct q7_neuron_def d = {
+			.ns = r->ns,
+			.op = r->op,
+			.fn = r->fn,
+			.shape = r->shape,
+			.file = r->def_at.file,
+			.line = r->def_at.line,
+			.col = r->def_at.col,
+		};
+		q7_ops_add_def(ops, &d);
+	}
+	q7c_requests_free(&rs);
 }
