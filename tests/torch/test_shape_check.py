@@ -5,8 +5,9 @@ source defines, and a shape function declared but never defined are each
 a BuildError at the line of the m.def, naming both declarations, with no
 lib<name>.so left behind. And an op defined by a shape function takes
 its kernel's parameter names, so keyword calls work; a shape function
-written as a lambda names its kernel as a named one does. On the target
-Q7CC_TORCH_TARGET names."""
+written as a lambda names its kernel as a named one does, and an m.def
+added to a shape file names its kernel at the next load of the build
+directory. On the target Q7CC_TORCH_TARGET names."""
 import os
 
 import pytest
@@ -88,3 +89,29 @@ def test_a_lambda_shape_function_still_names_its_kernel(tmp_path, target):
     assert torch.equal(torch.ops.lambda_ops.relu_forward(x), torch.relu(x))
     assert torch.equal(torch.ops.lambda_ops.relu_backward(torch.ones(4, 6), x),
                        (x > 0).float())
+
+
+def test_an_edited_shape_file_names_its_new_kernels(tmp_path, target):
+    """The m.defs q7cc read are kept in the build directory for the same
+    shape files only: one added to the file makes its compute function a
+    kernel at the next load (a kept list would leave relu.cpp's unmarked
+    relu_backward out, and the build would fail naming it)."""
+    shape = tmp_path / "shape.cpp"
+
+    def load(ns, defs):
+        shape.write_text(
+            '#include <torch/torch.h>\n#include "torchneuron/register.h"\n'
+            "torch::Tensor relu_forward_shape(torch::Tensor t_in) { return t_in; }\n"
+            "torch::Tensor relu_backward_shape(torch::Tensor t_grad, torch::Tensor t_in) "
+            "{ return t_in; }\n"
+            "NEURON_LIBRARY(%s, m) {\n%s}\n" % (ns, "".join(
+                '    m.def("%s", &%s_shape, "%s");\n' % (d, d, d) for d in defs)))
+        return custom_op.load(name=ns, compute_srcs=[os.path.join(libs.MLP_EXAMPLE, "relu.cpp")],
+                              shape_srcs=[str(shape)], build_directory=str(tmp_path / "b"),
+                              target=target)
+
+    lib = load("edit_a", ["relu_forward"])
+    assert [op[0] for op in lib.ops] == ["edit_a::relu_forward"], lib.ops
+    lib = load("edit_b", ["relu_forward", "relu_backward"])
+    assert sorted(op[0] for op in lib.ops) == ["edit_b::relu_backward",
+                                               "edit_b::relu_forward"], lib.ops
