@@ -102,8 +102,9 @@ void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out)
  * exact kind ("long long"), qualname and ctype C++, namespace the op's in
  * PyTorch (op.h: ns); by_name_only: a NEURON_LIBRARY request without a
  * signature (op.h); "neuron_library": [{"namespace", "op", "compute",
- * "shape", "file", "line", "column"}, ...], each m.def of the sources'
- * NEURON_LIBRARY blocks (op.h: q7_neuron_def), at the m.def. */
+ * "shape", "file", "line", "column", "shape_file", "shape_line"}, ...],
+ * each m.def of the sources' NEURON_LIBRARY blocks (op.h: q7_neuron_def),
+ * at the m.def. */
 void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
 {
 	fputs("{\"ops\": [", out);
@@ -155,7 +156,9 @@ void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
 		q7_json_str(out, d->shape);
 		fputs(", \"file\": ", out);
 		q7_json_str(out, d->file);
-		fprintf(out, ", \"line\": %u, \"column\": %u}", d->line, d->col);
+		fprintf(out, ", \"line\": %u, \"column\": %u, \"shape_file\": ", d->line, d->col);
+		q7_json_str(out, d->shape_file);
+		fprintf(out, ", \"shape_line\": %u}", d->shape_line);
 	}
 	fputs(ops->ndefs ? "\n]}\n" : "]}\n", out);
 }

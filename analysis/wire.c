@@ -200,6 +200,8 @@ void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *o
 		put_str(b, d->file);
 		put_u32(b, d->line);
 		put_u32(b, d->col);
+		put_str(b, d->shape_file);
+		put_u32(b, d->shape_line);
 	}
 }
 
@@ -239,8 +241,8 @@ static int get_result(const char *data, size_t len, bool check, int *rc, struct 
 		free(msg);
 	}
 	n = get_u32(&r);
-	/* each at least 7 u32s */
-	if (!r.bad && n > (size_t)(r.end - r.p) / 28)
+	/* each at least 9 u32s */
+	if (!r.bad && n > (size_t)(r.end - r.p) / 36)
 		r.bad = true;
 	for (uint32_t i = 0; i < n && !r.bad; i++) {
 		struct q7_neuron_def d;
@@ -251,6 +253,8 @@ static int get_result(const char *data, size_t len, bool check, int *rc, struct 
 		d.file = get_str0(&r);
 		d.line = get_u32(&r);
 		d.col = get_u32(&r);
+		d.shape_file = get_str0(&r);
+		d.shape_line = get_u32(&r);
 		if (!r.bad)
 			q7_ops_add_def(&t, &d);
 		free(d.ns);
@@ -258,6 +262,7 @@ static int get_result(const char *data, size_t len, bool check, int *rc, struct 
 		free(d.fn);
 		free(d.shape);
 		free(d.file);
+		free(d.shape_file);
 	}
 	if (r.bad || r.p != r.end) {
 		q7_ops_free(&t);

@@ -77,6 +77,8 @@ void q7_ops_add_def(struct q7_op_table *t, const struct q7_neuron_def *src)
 	d->file = dup_or_empty(src->file);
 	d->line = src->line;
 	d->col = src->col;
+	d->shape_file = dup_or_empty(src->shape_file);
+	d->shape_line = src->shape_line;
 }
 
 void q7_ops_free(struct q7_op_table *t)
@@ -91,6 +93,7 @@ void q7_ops_free(struct q7_op_table *t)
 		free(d->fn);
 		free(d->shape);
 		free(d->file);
+		free(d->shape_file);
 	}
 	free(t->defs);
 	memset(t, 0, sizeof *t);

@@ -113,6 +113,10 @@ struct q7_neuron_def {
 	              * gives "ns::f"), else "" (a lambda, an expression) */
 	char *file;
 	unsigned line, col; /* of the m.def (its "m") */
+	/* Where the shape function is defined, when the block's file has its
+	 * definition ("Tensor f(...) {"), else "" and 0. */
+	char *shape_file;
+	unsigned shape_line;
 };
 
 struct q7_op_table {

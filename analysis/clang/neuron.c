@@ -50,6 +50,7 @@ static void add_request(struct q7c_requests *rs, const char *ns, char *fn, char 
 	r->op = op;
 	r->at = q7c_place_loc(loc);
 	r->def_at = q7c_place_loc(def_loc);
+	r->shape_at = (struct place){0};
 }
 
 /* A plain string literal's text without its quotes, else NULL. */
@@ -161,6 +162,62 @@ static unsigned read_library(const struct toks *ts, unsigned i, struct q7c_reque
 	return i;
 }
 
+/* The index of the ')' that closes the '(' at i, else ts->n. */
+static unsigned close_paren(const struct toks *ts, unsigned i)
+{
+	int depth = 0;
+	for (; i < ts->n; i++) {
+		if (is(ts, i, CXToken_Punctuation, "("))
+			depth++;
+		else if (is(ts, i, CXToken_Punctuation, ")") && --depth == 0)
+			return i;
+	}
+	return ts->n;
+}
+
+/* Whether the token before a name can end a declaration's return type
+ * ("Tensor f(", "Tensor &f(", "ns::f(") rather than an expression's
+ * operand ("return f(", "(f(", "= f("). */
+static bool ends_a_type(const struct toks *ts, unsigned i)
+{
+	static const char *const not_types[] = {"return", "else", "do",     "case", "throw",
+	                                        "new",    "delete", "sizeof", "co_return"};
+	if (is(ts, i, CXToken_Identifier, NULL))
+		return true;
+	if (is(ts, i, CXToken_Keyword, NULL)) {
+		for (size_t k = 0; k < sizeof not_types / sizeof not_types[0]; k++)
+			if (is(ts, i, CXToken_Keyword, not_types[k]))
+				return false;
+		return true;
+	}
+	return is(ts, i, CXToken_Punctuation, ">") || is(ts, i, CXToken_Punctuation, "&") ||
+	       is(ts, i, CXToken_Punctuation, "&&") || is(ts, i, CXToken_Punctuation, "*") ||
+	       is(ts, i, CXToken_Punctuation, "::");
+}
+
+/* Where the file defines the function named shape ("ns::f": f): its
+ * name followed by its parameters and a body ("Tensor f(...) {", keywords
+ * such as const or noexcept between). The first such; none: file NULL. */
+static struct place shape_definition(const struct toks *ts, const char *shape)
+{
+	struct place none = {0};
+	const char *name = strrchr(shape, ':');
+	name = name ? name + 1 : shape;
+	if (!*name)
+		return none;
+	for (unsigned i = 1; i + 1 < ts->n; i++) {
+		if (!is(ts, i, CXToken_Identifier, name) || !is(ts, i + 1, CXToken_Punctuation, "(") ||
+		    !ends_a_type(ts, i - 1))
+			continue;
+		unsigned k = close_paren(ts, i + 1) + 1;
+		while (k < ts->n && (is(ts, k, CXToken_Keyword, NULL) || is(ts, k, CXToken_Identifier, NULL)))
+			k++;
+		if (is(ts, k, CXToken_Punctuation, "{"))
+			return q7c_place_loc(clang_getTokenLocation(ts->tu, ts->t[i]));
+	}
+	return none;
+}
+
 static void scan_file(CXTranslationUnit tu, CXFile file, struct q7c_requests *rs)
 {
 	size_t size;
@@ -170,6 +227,7 @@ static void scan_file(CXTranslationUnit tu, CXFile file, struct q7c_requests *rs
 	CXSourceRange all = clang_getRange(clang_getLocationForOffset(tu, file, 0),
 	                                   clang_getLocationForOffset(tu, file, (unsigned)size));
 	struct toks ts = {.tu = tu};
+	size_t first = rs->n;
 	clang_tokenize(tu, all, &ts.t, &ts.n);
 	for (unsigned i = 0; i < ts.n;) {
 		if (is(&ts, i, CXToken_Identifier, "NEURON_LIBRARY"))
@@ -177,6 +235,8 @@ static void scan_file(CXTranslationUnit tu, CXFile file, struct q7c_requests *rs
 		else
 			i++;
 	}
+	for (size_t k = first; k < rs->n; k++)
+		rs->v[k].shape_at = shape_definition(&ts, rs->v[k].shape);
 	clang_disposeTokens(tu, ts.t, ts.n);
 }
 
@@ -215,6 +275,7 @@ void q7c_requests_free(struct q7c_requests *rs)
 		free(rs->v[i].op);
 		q7c_place_free(&rs->v[i].at);
 		q7c_place_free(&rs->v[i].def_at);
+		q7c_place_free(&rs->v[i].shape_at);
 	}
 	free(rs->v);
 	memset(rs, 0, sizeof *rs);
@@ -234,6 +295,8 @@ void q7c_neuron_defs(CXTranslationUnit tu, struct q7_op_table *ops)
 			.file = r->def_at.file,
 			.line = r->def_at.line,
 			.col = r->def_at.col,
+			.shape_file = r->shape_at.file,
+			.shape_line = r->shape_at.line,
 		};
 		q7_ops_add_def(ops, &d);
 	}

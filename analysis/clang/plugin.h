@@ -43,6 +43,8 @@ struct q7c_request {
 	char *op;        /* the first argument's text when a string literal, else "" */
 	struct place at; /* of the third argument */
 	struct place def_at; /* of the m.def (its "m") */
+	struct place shape_at; /* the shape function's definition in the
+	                        * block's file; file NULL when not found */
 };
 struct q7c_requests {
 	size_t n, cap;

@@ -29,7 +29,8 @@ static struct q7_op_table sample_ops(void)
 	/* its m.def; a lambda's has no shape name */
 	q7_ops_add_def(&t, &(struct q7_neuron_def){.ns = "ns", .op = "noargs", .fn = "noargs",
 	                                            .shape = "ns::shape", .file = "s.cpp",
-	                                            .line = 12, .col = 5});
+	                                            .line = 12, .col = 5, .shape_file = "s.cpp",
+	                                            .shape_line = 3});
 	q7_ops_add_def(&t, &(struct q7_neuron_def){.ns = "ns", .op = "k", .fn = "k", .shape = "",
 	                                            .file = "s.cpp", .line = 13, .col = 5});
 	return t;
@@ -86,6 +87,10 @@ START_TEST(result_round_trip)
 	ck_assert_str_eq(got.defs[0].file, "s.cpp");
 	ck_assert_uint_eq(got.defs[0].line, 12);
 	ck_assert_uint_eq(got.defs[0].col, 5);
+	ck_assert_str_eq(got.defs[0].shape_file, "s.cpp");
+	ck_assert_uint_eq(got.defs[0].shape_line, 3);
+	ck_assert_str_eq(got.defs[1].shape_file, "");
+	ck_assert_uint_eq(got.defs[1].shape_line, 0);
 	ck_assert_str_eq(got.defs[1].op, "k");
 	ck_assert_str_eq(got.defs[1].shape, "");
 	ck_assert_uint_eq(got.defs[1].line, 13);

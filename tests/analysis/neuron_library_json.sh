@@ -2,9 +2,10 @@
 # Through the real q7cc, in-process and through the analysis server:
 # --q7-print-schema --q7-format=json lists each m.def of a NEURON_LIBRARY
 # block under "neuron_library" (namespace, op, compute function, shape
-# function when one is named, and the m.def's own file, line, column), a
-# lambda's too, and still lists them when the source has an #include that
-# libclang cannot follow (its error said, exit status 1 as before).
+# function when one is named and where the block's file defines it, and
+# the m.def's own file, line, column), a lambda's too, and still lists
+# them when the source has an #include that libclang cannot follow (its
+# error said, exit status 1 as before).
 #   neuron_library_json.sh Q7CC WORKDIR
 set -u
 q7cc=$1 work=$2
@@ -18,7 +19,10 @@ py=/usr/bin/python3
 cat > shapes.cpp <<'EOF2'
 #include <torch/torch.h>
 #include "torchneuron/register.h"
-namespace ops { torch::Tensor fwd_shape(torch::Tensor x) { return x; } }
+namespace ops { torch::Tensor fwd_shape(torch::Tensor x); }
+namespace ops {
+torch::Tensor fwd_shape(torch::Tensor x) { return x; }
+}
 NEURON_LIBRARY(my_ops, m) {
     m.def("relu_forward", &ops::fwd_shape,
           "relu_forward");
@@ -31,17 +35,19 @@ EOF2
 # The same blocks behind a header that is nowhere.
 { echo '#include <no/such/header.h>'; cat shapes.cpp; } > broken.cpp
 
-want() { # FILE LINE_SHIFT: the defs JSON must list
+want() { # FILE LINE_SHIFT: the defs JSON must list (the shape function's
+	# definition, not its declaration; a lambda has none)
 	cat <<EOF2
-my_ops|relu_forward|relu_forward|ops::fwd_shape|$1|$((5 + $2))|5
-my_ops|relu_backward|relu_backward||$1|$((7 + $2))|5
+my_ops|relu_forward|relu_forward|ops::fwd_shape|$1|$((8 + $2))|5|$1|$((5 + $2))
+my_ops|relu_backward|relu_backward||$1|$((10 + $2))|5||0
 EOF2
 }
 defs() { # JSON: its neuron_library, one line each
 	$py -c 'import json, os, sys
 for d in json.load(sys.stdin)["neuron_library"]:
-    print("|".join(str(d[k]) if k != "file" else os.path.basename(d[k])
-                   for k in ("namespace", "op", "compute", "shape", "file", "line", "column")))'
+    print("|".join(str(d[k]) if "file" not in k else os.path.basename(d[k])
+                   for k in ("namespace", "op", "compute", "shape", "file", "line", "column",
+                             "shape_file", "shape_line")))'
 }
 
 for server in 0 1; do

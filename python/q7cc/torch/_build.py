@@ -42,7 +42,7 @@ import subprocess
 import torch
 
 from . import _bridge, _cache, _paths, _pch, _progress
-from ._tools import (COMMENTS, BuildError, digest, file_hash, host_cxx, locked, run_command,
+from ._tools import (BuildError, digest, file_hash, host_cxx, locked, run_command,
                      tool_hash, torch_paths, write_whole)
 from .. import _layout
 
@@ -80,14 +80,15 @@ def shape_defs(q7cc, q7key, profile, shape_srcs, includes, state):
     """Each m.def of the shape files' NEURON_LIBRARY blocks that names a
     compute function, in order, as q7cc reads the blocks from their tokens
     (--q7-print-schema's "neuron_library"): (file, line of the m.def, op,
-    shape function or "" (a lambda), compute function). A shape file q7cc
+    shape function or "" (a lambda), compute function, and the file and
+    line of the shape function's definition, or "" and 0). A shape file q7cc
     cannot analyse (libtorch headers it has no stand-in for) still lists
     them; its errors are the host compiler's to say. Kept in state for the
     same q7cc and shape files (their libtorch headers cost q7cc a second)."""
     srcs = [os.path.abspath(s) for s in shape_srcs]
     cmd = [q7cc, "--q7-toolchain=" + profile, "--q7-print-schema", "--q7-format=json"] + \
         includes + srcs
-    key = digest(q7key, cmd, [file_hash(s) for s in srcs])
+    key = digest("neuron_library 1", q7key, cmd, [file_hash(s) for s in srcs])
     record = os.path.join(state, "neuron_library.json")
     try:
         with open(record, encoding="utf-8") as f:
@@ -100,8 +101,8 @@ def shape_defs(q7cc, q7key, profile, shape_srcs, includes, state):
                        stdin=subprocess.DEVNULL)
     try:
         got = json.loads(r.stdout.decode("utf-8", "replace"))["neuron_library"]
-        defs = [(d["file"], d["line"], d["op"], d["shape"].split("::")[-1], d["compute"])
-                for d in got]
+        defs = [(d["file"], d["line"], d["op"], d["shape"].split("::")[-1], d["compute"],
+                 d["shape_file"], d["shape_line"]) for d in got]
     except (ValueError, KeyError, TypeError, AttributeError):
         raise BuildError("reading the shape files' NEURON_LIBRARY blocks", cmd,
                          r.stderr.decode("utf-8", "replace")) from None
@@ -112,23 +113,10 @@ def shape_defs(q7cc, q7key, profile, shape_srcs, includes, state):
 def shape_kernels(defs):
     """The compute functions the m.defs name, in order, once each."""
     names = []
-    for _, _, _, _, compute in defs:
+    for _, _, _, _, compute, _, _ in defs:
         if compute not in names:
             names.append(compute)
     return names
-
-
-def shape_functions_in_source(shape_srcs):
-    """Where each shape function is defined: {name: (file, line)}."""
-    where = {}
-    for src in shape_srcs:
-        with open(src, encoding="utf-8", errors="replace") as f:
-            raw = f.read()
-        # comments blanked, not removed: offsets keep their lines
-        text = COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), raw)
-        for m in re.finditer(r"\b(?:at|torch)\s*::\s*Tensor\s+(\w+)\s*\(", text):
-            where.setdefault(m.group(1), (src, text.count("\n", 0, m.start(1)) + 1))
-    return where
 
 
 _KIND = {"Tensor": "Tensor", "int": "int", "float": "float", "bool": "bool", "Scalar": "Scalar"}
@@ -141,7 +129,7 @@ def _arg_types(schema):
     return [a.strip().rsplit(" ", 1)[0] for a in inner.split(",") if a.strip()]
 
 
-def check_shapes(q7cc, objs, shape_lib, shape_srcs, defs):
+def check_shapes(q7cc, objs, shape_lib, defs):
     """Each op of shape_lib against the kernel it names, as the compute
     objects record it (q7cc --q7-print-schema): the kernel is defined, and
     its parameters are the shape function's, in number and in type. A
@@ -158,8 +146,7 @@ def check_shapes(q7cc, objs, shape_lib, shape_srcs, defs):
     if not text:
         raise BuildError("reading %s" % os.path.basename(shape_lib), cmd,
                          _bridge._take(lib, err.value) if err.value else "unknown error")
-    where = shape_functions_in_source(shape_srcs)
-    by_line = {(os.path.basename(f), l): shape for f, l, _, shape, _ in defs}
+    by_line = {(os.path.basename(f), l): (shape, sf, sl) for f, l, _, shape, _, sf, sl in defs}
     problems = []
     for line in _bridge._take(lib, text).splitlines():
         qual, compute, schema, at = line.split("\t")
@@ -175,8 +162,9 @@ def check_shapes(q7cc, objs, shape_lib, shape_srcs, defs):
         if mine == theirs:
             continue
         f, l = at.rsplit(":", 1)
-        shape = by_line.get((os.path.basename(f), int(l))) or "the shape function"
-        sf, sl = where.get(shape, (f, int(l)))
+        shape, sf, sl = by_line.get((os.path.basename(f), int(l)), ("", "", 0))
+        shape = shape or "the shape function"
+        sf, sl = (sf, sl) if sl else (f, int(l))
         kdecl = "%s(%s)" % (compute, ", ".join("%s %s" % (_KIND.get(p["type"], p["type"]),
                                                           p["name"]) for p in k["params"]))
         if len(mine) != len(theirs):
@@ -200,7 +188,7 @@ def undefined_shape_functions(output, defs):
     lines = []
     for sym in sorted(set(re.findall(r"undefined reference to [`'](.+?)'", output))):
         name = sym.split("(")[0].split("::")[-1]
-        for f, l, op, shape, _ in defs:
+        for f, l, op, shape, _, _, _ in defs:
             if shape == name:
                 lines.append("%s:%d: error: m.def(\"%s\", &%s, ...): the shape function %s is "
                              "declared but not defined in any shape source" % (
@@ -503,7 +491,7 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     if shape_lib and linked:
         # The shape functions against the kernels, now, not at the first
         # call (a library that failed it was removed: linked again).
-        cmd, problems = check_shapes(q7cc, objs, shape_lib, shape_srcs, defs)
+        cmd, problems = check_shapes(q7cc, objs, shape_lib, defs)
         if problems:
             for p in (lib, shape_lib):
                 if os.path.exists(p):
