@@ -198,7 +198,7 @@ void q7_json_str(FILE *out, const char *s);
 /* The plugin's one exported function. The ABI version guards against a
  * plugin from another build; bump it when q7_op, q7_diag or the options
  * change. Returns as q7_analyze does. */
-#define Q7_PLUGIN_ABI 4
+#define Q7_PLUGIN_ABI 5
 #define Q7_PLUGIN_ENTRY "q7_clang_analyze"
 typedef int (*q7_plugin_entry_fn)(int abi, const struct q7_analysis_opts *o,
                                   struct q7_op_table *ops, struct q7_diags *diags);

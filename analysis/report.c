@@ -101,7 +101,10 @@ void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out)
  *   "by_name_only"}, ...]}; schema and type are TorchScript, kind the
  * exact kind ("long long"), qualname and ctype C++, namespace the op's in
  * PyTorch (op.h: ns); by_name_only: a NEURON_LIBRARY request without a
- * signature (op.h). */
+ * signature (op.h); "neuron_library": [{"namespace", "op", "compute",
+ * "shape", "file", "line", "column", "shape_file", "shape_line"}, ...],
+ * each m.def of the sources' NEURON_LIBRARY blocks (op.h: q7_neuron_def),
+ * at the m.def. */
 void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
 {
 	fputs("{\"ops\": [", out);
@@ -140,5 +143,22 @@ void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
 		        op->by_name_only ? "true" : "false");
 		q7_sb_free(&schema);
 	}
-	fputs(ops->n ? "\n]}\n" : "]}\n", out);
+	fputs(ops->n ? "\n], \"neuron_library\": [" : "], \"neuron_library\": [", out);
+	for (size_t i = 0; i < ops->ndefs; i++) {
+		const struct q7_neuron_def *d = &ops->defs[i];
+		fputs(i ? ",\n  {\"namespace\": " : "\n  {\"namespace\": ", out);
+		q7_json_str(out, d->ns);
+		fputs(", \"op\": ", out);
+		q7_json_str(out, d->op);
+		fputs(", \"compute\": ", out);
+		q7_json_str(out, d->fn);
+		fputs(", \"shape\": ", out);
+		q7_json_str(out, d->shape);
+		fputs(", \"file\": ", out);
+		q7_json_str(out, d->file);
+		fprintf(out, ", \"line\": %u, \"column\": %u, \"shape_file\": ", d->line, d->col);
+		q7_json_str(out, d->shape_file);
+		fprintf(out, ", \"shape_line\": %u}", d->shape_line);
+	}
+	fputs(ops->ndefs ? "\n]}\n" : "]}\n", out);
 }

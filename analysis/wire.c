@@ -190,6 +190,19 @@ void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *o
 		put_str(b, d->message);
 		put_u32(b, (d->promoted ? 1u : 0u) | (d->source_read ? 2u : 0u));
 	}
+	put_u32(b, (uint32_t)ops->ndefs);
+	for (size_t i = 0; i < ops->ndefs; i++) {
+		const struct q7_neuron_def *d = &ops->defs[i];
+		put_str(b, d->ns);
+		put_str(b, d->op);
+		put_str(b, d->fn);
+		put_str(b, d->shape);
+		put_str(b, d->file);
+		put_u32(b, d->line);
+		put_u32(b, d->col);
+		put_str(b, d->shape_file);
+		put_u32(b, d->shape_line);
+	}
 }
 
 /* A result: with check, its ops held to q7_op_check as a record's are;
@@ -227,6 +240,30 @@ static int get_result(const char *data, size_t len, bool check, int *rc, struct 
 		free(rule);
 		free(msg);
 	}
+	n = get_u32(&r);
+	/* each at least 9 u32s */
+	if (!r.bad && n > (size_t)(r.end - r.p) / 36)
+		r.bad = true;
+	for (uint32_t i = 0; i < n && !r.bad; i++) {
+		struct q7_neuron_def d;
+		d.ns = get_str0(&r);
+		d.op = get_str0(&r);
+		d.fn = get_str0(&r);
+		d.shape = get_str0(&r);
+		d.file = get_str0(&r);
+		d.line = get_u32(&r);
+		d.col = get_u32(&r);
+		d.shape_file = get_str0(&r);
+		d.shape_line = get_u32(&r);
+		if (!r.bad)
+			q7_ops_add_def(&t, &d);
+		free(d.ns);
+		free(d.op);
+		free(d.fn);
+		free(d.shape);
+		free(d.file);
+		free(d.shape_file);
+	}
 	if (r.bad || r.p != r.end) {
 		q7_ops_free(&t);
 		q7_diags_free(&ds);
@@ -234,6 +271,8 @@ static int get_result(const char *data, size_t len, bool check, int *rc, struct 
 	}
 	for (size_t i = 0; i < t.n; i++)
 		q7_ops_add_copy(ops, &t.ops[i]);
+	for (size_t i = 0; i < t.ndefs; i++)
+		q7_ops_add_def(ops, &t.defs[i]);
 	for (size_t i = 0; i < ds.n; i++) {
 		const struct q7_diag *d = &ds.d[i];
 		q7_diags_add(diags, d->severity, d->file, d->line, d->col, d->rule, "%s", d->message);

@@ -1,8 +1,8 @@
 /* The analysis server's wire format: one request (the analysis options
  * plus the client's working directory and include environment), then an
  * acknowledgement (a worker has started on it), then one response (return
- * code, ops, diagnostics) per connection. Little-endian u32 lengths;
- * strings as length + bytes (0xffffffff for NULL); vectors as a count +
+ * code, ops, diagnostics, NEURON_LIBRARY m.defs) per connection.
+ * Little-endian u32 lengths; strings as length + bytes (0xffffffff for NULL); vectors as a count +
  * strings. A result's ops are one op record (model/opcodec.h), the bytes
  * an object's .q7.ops holds. Private to analysis/. */
 #ifndef Q7_ANALYSIS_WIRE_H
@@ -11,7 +11,8 @@
 #include "analysis.h"
 #include "bytes.h"
 
-#define Q7_WIRE_MAGIC 0x37534137u /* "7AS7": a result's ops as an op record; acknowledged */
+#define Q7_WIRE_MAGIC 0x38534137u /* "7AS8": a result's ops as an op record, then its
+                                   * diagnostics and NEURON_LIBRARY m.defs; acknowledged */
 /* The request's flags (a u32 after the strings). */
 #define Q7_WIRE_PREPROCESSED 1u
 #define Q7_WIRE_MULTICORE 2u

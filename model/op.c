@@ -63,10 +63,38 @@ void q7_op_clear(struct q7_op *op)
 	memset(op, 0, sizeof *op);
 }
 
+void q7_ops_add_def(struct q7_op_table *t, const struct q7_neuron_def *src)
+{
+	if (t->ndefs == t->defs_cap) {
+		t->defs_cap = t->defs_cap ? t->defs_cap * 2 : 8;
+		t->defs = q7_xrealloc(t->defs, t->defs_cap * sizeof *t->defs);
+	}
+	struct q7_neuron_def *d = &t->defs[t->ndefs++];
+	d->ns = dup_or_empty(src->ns);
+	d->op = dup_or_empty(src->op);
+	d->fn = dup_or_empty(src->fn);
+	d->shape = dup_or_empty(src->shape);
+	d->file = dup_or_empty(src->file);
+	d->line = src->line;
+	d->col = src->col;
+	d->shape_file = dup_or_empty(src->shape_file);
+	d->shape_line = src->shape_line;
+}
+
 void q7_ops_free(struct q7_op_table *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		q7_op_clear(&t->ops[i]);
 	free(t->ops);
+	for (size_t i = 0; i < t->ndefs; i++) {
+		struct q7_neuron_def *d = &t->defs[i];
+		free(d->ns);
+		free(d->op);
+		free(d->fn);
+		free(d->shape);
+		free(d->file);
+		free(d->shape_file);
+	}
+	free(t->defs);
 	memset(t, 0, sizeof *t);
 }

@@ -101,9 +101,31 @@ struct q7_op {
 	char *from;
 };
 
+/* One m.def(op, shape, "fn") inside NEURON_LIBRARY(ns, m) { } of a TU's
+ * own files, as analysis reads it from the tokens (so also when the TU has
+ * errors, e.g. an #include libclang cannot follow): what --q7-print-schema
+ * reports. Not recorded in objects (model/opcodec.h). */
+struct q7_neuron_def {
+	char *ns;    /* NEURON_LIBRARY's first argument */
+	char *op;    /* m.def's first argument, a string literal's text, else "" */
+	char *fn;    /* the compute function: the third argument's text */
+	char *shape; /* the second argument when a function's name ("&ns::f"
+	              * gives "ns::f"), else "" (a lambda, an expression) */
+	char *file;
+	unsigned line, col; /* of the m.def (its "m") */
+	/* Where the shape function is defined, when the block's file has its
+	 * definition ("Tensor f(...) {"), else "" and 0. */
+	char *shape_file;
+	unsigned shape_line;
+};
+
 struct q7_op_table {
 	size_t n, cap;
 	struct q7_op *ops;
+	/* The TU's NEURON_LIBRARY m.defs naming a compute function, in
+	 * source order: only analysis fills them. */
+	size_t ndefs, defs_cap;
+	struct q7_neuron_def *defs;
 };
 
 /* Appends a zeroed op and returns it; the table owns it. */
@@ -111,6 +133,8 @@ struct q7_op *q7_ops_add(struct q7_op_table *t);
 /* Appends a deep copy of op. */
 void q7_ops_add_copy(struct q7_op_table *t, const struct q7_op *op);
 void q7_op_clear(struct q7_op *op);
+/* Appends a deep copy of def to t->defs. */
+void q7_ops_add_def(struct q7_op_table *t, const struct q7_neuron_def *def);
 void q7_ops_free(struct q7_op_table *t);
 
 #endif

@@ -179,6 +179,8 @@ int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
 		q7_step_note(d, "take the records and lint of %s from q7cc -E", in->name);
 		for (size_t i = 0; i < in->pp.ops.n; i++)
 			q7_ops_add_copy(ops, &in->pp.ops.ops[i]);
+		for (size_t i = 0; i < in->pp.ops.ndefs; i++)
+			q7_ops_add_def(ops, &in->pp.ops.defs[i]);
 		for (size_t i = 0; i < in->pp.diags.n; i++) {
 			const struct q7_diag *g = &in->pp.diags.d[i];
 			q7_diags_add(diags, g->severity, g->file, g->line, g->col, g->rule, "%s",

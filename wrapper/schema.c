@@ -152,6 +152,11 @@ static void take_item(struct gather *g, struct item *it)
 	for (size_t k = 0; k < it->ops.n; k++)
 		*q7_ops_add(&g->ops) = it->ops.ops[k];
 	free(it->ops.ops);
+	it->ops.ops = NULL;
+	it->ops.n = 0;
+	for (size_t k = 0; k < it->ops.ndefs; k++)
+		q7_ops_add_def(&g->ops, &it->ops.defs[k]);
+	q7_ops_free(&it->ops); /* the defs */
 	for (size_t k = 0; k < it->diags.n; k++) {
 		if (g->diags.n == g->diags.cap) {
 			g->diags.cap = g->diags.cap ? g->diags.cap * 2 : 8;

@@ -200,6 +200,9 @@ int q7_clang_analyze(int abi, const struct q7_analysis_opts *o, struct q7_op_tab
 		             "libclang could not parse this file (CXErrorCode %d)", (int)err);
 		goto cleanup;
 	}
+	/* Read from the tokens: said even when the TU has errors (a shape
+	 * file's libtorch headers that libclang cannot follow). */
+	q7c_neuron_defs(tu, ops);
 	if (collect_errors(tu, diags)) {
 		invalid_kernels(tu, o, diags);
 		goto cleanup;

@@ -37,7 +37,7 @@ static char *spell(const struct toks *ts, unsigned i)
 }
 
 static void add_request(struct q7c_requests *rs, const char *ns, char *fn, char *shape,
-                        CXSourceLocation loc)
+                        char *op, CXSourceLocation loc, CXSourceLocation def_loc)
 {
 	if (rs->n == rs->cap) {
 		rs->cap = rs->cap ? rs->cap * 2 : 8;
@@ -47,7 +47,22 @@ static void add_request(struct q7c_requests *rs, const char *ns, char *fn, char 
 	r->ns = q7_xstrdup(ns);
 	r->fn = fn;
 	r->shape = shape;
+	r->op = op;
 	r->at = q7c_place_loc(loc);
+	r->def_at = q7c_place_loc(def_loc);
+	r->shape_at = (struct place){0};
+}
+
+/* A plain string literal's text without its quotes, else NULL. */
+static char *string_text(const struct toks *ts, unsigned i)
+{
+	if (!is(ts, i, CXToken_Literal, NULL))
+		return NULL;
+	char *lit = spell(ts, i);
+	size_t n = strlen(lit);
+	char *text = n >= 2 && lit[0] == '"' && lit[n - 1] == '"' ? q7_xstrndup(lit + 1, n - 2) : NULL;
+	free(lit);
+	return text;
 }
 
 /* The second argument's function name: "&name", "name", "&ns::name". */
@@ -70,12 +85,13 @@ static char *shape_name(const struct toks *ts, unsigned from, unsigned to)
 	return b.s ? q7_sb_take(&b) : q7_xstrdup("");
 }
 
-/* At the '(' of m.def(...): adds the third argument when it is a plain
- * string literal. Returns the index after the call's ')'. */
-static unsigned read_def(const struct toks *ts, unsigned i, const char *ns,
+/* At the '(' of m.def(...) (m at token at): adds the third argument when
+ * it is a plain string literal. Returns the index after the call's ')'. */
+static unsigned read_def(const struct toks *ts, unsigned at, unsigned i, const char *ns,
                          struct q7c_requests *rs)
 {
 	unsigned shape_from = 0, shape_to = 0;
+	char *op = NULL;
 	int depth = 0;
 	unsigned arg = 0, arg_start = i + 1;
 	for (; i < ts->n; i++) {
@@ -88,15 +104,17 @@ static unsigned read_def(const struct toks *ts, unsigned i, const char *ns,
 		             is(ts, i, CXToken_Punctuation, "]");
 		bool comma = depth == 1 && is(ts, i, CXToken_Punctuation, ",");
 		if (comma || (close && depth == 1)) {
-			if (arg == 2 && i == arg_start + 1 && is(ts, arg_start, CXToken_Literal, NULL)) {
-				char *lit = spell(ts, arg_start);
-				size_t n = strlen(lit);
-				if (n >= 2 && lit[0] == '"' && lit[n - 1] == '"' && n > 2) {
-					char *fn = q7_xstrndup(lit + 1, n - 2);
-					add_request(rs, ns, fn, shape_name(ts, shape_from, shape_to),
-					            clang_getTokenLocation(ts->tu, ts->t[arg_start]));
-				}
-				free(lit);
+			if (arg == 0 && i == arg_start + 1)
+				op = string_text(ts, arg_start);
+			char *fn = arg == 2 && i == arg_start + 1 ? string_text(ts, arg_start) : NULL;
+			if (fn && *fn) {
+				add_request(rs, ns, fn, shape_name(ts, shape_from, shape_to),
+				            op ? op : q7_xstrdup(""),
+				            clang_getTokenLocation(ts->tu, ts->t[arg_start]),
+				            clang_getTokenLocation(ts->tu, ts->t[at]));
+				op = NULL;
+			} else {
+				free(fn);
 			}
 			if (arg == 1) {
 				shape_from = arg_start;
@@ -105,9 +123,12 @@ static unsigned read_def(const struct toks *ts, unsigned i, const char *ns,
 			arg++;
 			arg_start = i + 1;
 		}
-		if (close && --depth == 0)
+		if (close && --depth == 0) {
+			free(op);
 			return i + 1;
+		}
 	}
+	free(op);
 	return i;
 }
 
@@ -131,7 +152,7 @@ static unsigned read_library(const struct toks *ts, unsigned i, struct q7c_reque
 		} else if (is(ts, i, CXToken_Identifier, m) && is(ts, i + 1, CXToken_Punctuation, ".") &&
 		           is(ts, i + 2, CXToken_Identifier, "def") &&
 		           is(ts, i + 3, CXToken_Punctuation, "(")) {
-			i = read_def(ts, i + 3, ns, rs);
+			i = read_def(ts, i, i + 3, ns, rs);
 		} else {
 			i++;
 		}
@@ -139,6 +160,62 @@ static unsigned read_library(const struct toks *ts, unsigned i, struct q7c_reque
 	free(m);
 	free(ns);
 	return i;
+}
+
+/* The index of the ')' that closes the '(' at i, else ts->n. */
+static unsigned close_paren(const struct toks *ts, unsigned i)
+{
+	int depth = 0;
+	for (; i < ts->n; i++) {
+		if (is(ts, i, CXToken_Punctuation, "("))
+			depth++;
+		else if (is(ts, i, CXToken_Punctuation, ")") && --depth == 0)
+			return i;
+	}
+	return ts->n;
+}
+
+/* Whether the token before a name can end a declaration's return type
+ * ("Tensor f(", "Tensor &f(", "ns::f(") rather than an expression's
+ * operand ("return f(", "(f(", "= f("). */
+static bool ends_a_type(const struct toks *ts, unsigned i)
+{
+	static const char *const not_types[] = {"return", "else", "do",     "case", "throw",
+	                                        "new",    "delete", "sizeof", "co_return"};
+	if (is(ts, i, CXToken_Identifier, NULL))
+		return true;
+	if (is(ts, i, CXToken_Keyword, NULL)) {
+		for (size_t k = 0; k < sizeof not_types / sizeof not_types[0]; k++)
+			if (is(ts, i, CXToken_Keyword, not_types[k]))
+				return false;
+		return true;
+	}
+	return is(ts, i, CXToken_Punctuation, ">") || is(ts, i, CXToken_Punctuation, "&") ||
+	       is(ts, i, CXToken_Punctuation, "&&") || is(ts, i, CXToken_Punctuation, "*") ||
+	       is(ts, i, CXToken_Punctuation, "::");
+}
+
+/* Where the file defines the function named shape ("ns::f": f): its
+ * name followed by its parameters and a body ("Tensor f(...) {", keywords
+ * such as const or noexcept between). The first such; none: file NULL. */
+static struct place shape_definition(const struct toks *ts, const char *shape)
+{
+	struct place none = {0};
+	const char *name = strrchr(shape, ':');
+	name = name ? name + 1 : shape;
+	if (!*name)
+		return none;
+	for (unsigned i = 1; i + 1 < ts->n; i++) {
+		if (!is(ts, i, CXToken_Identifier, name) || !is(ts, i + 1, CXToken_Punctuation, "(") ||
+		    !ends_a_type(ts, i - 1))
+			continue;
+		unsigned k = close_paren(ts, i + 1) + 1;
+		while (k < ts->n && (is(ts, k, CXToken_Keyword, NULL) || is(ts, k, CXToken_Identifier, NULL)))
+			k++;
+		if (is(ts, k, CXToken_Punctuation, "{"))
+			return q7c_place_loc(clang_getTokenLocation(ts->tu, ts->t[i]));
+	}
+	return none;
 }
 
 static void scan_file(CXTranslationUnit tu, CXFile file, struct q7c_requests *rs)
@@ -150,6 +227,7 @@ static void scan_file(CXTranslationUnit tu, CXFile file, struct q7c_requests *rs
 	CXSourceRange all = clang_getRange(clang_getLocationForOffset(tu, file, 0),
 	                                   clang_getLocationForOffset(tu, file, (unsigned)size));
 	struct toks ts = {.tu = tu};
+	size_t first = rs->n;
 	clang_tokenize(tu, all, &ts.t, &ts.n);
 	for (unsigned i = 0; i < ts.n;) {
 		if (is(&ts, i, CXToken_Identifier, "NEURON_LIBRARY"))
@@ -157,6 +235,8 @@ static void scan_file(CXTranslationUnit tu, CXFile file, struct q7c_requests *rs
 		else
 			i++;
 	}
+	for (size_t k = first; k < rs->n; k++)
+		rs->v[k].shape_at = shape_definition(&ts, rs->v[k].shape);
 	clang_disposeTokens(tu, ts.t, ts.n);
 }
 
@@ -192,8 +272,33 @@ void q7c_requests_free(struct q7c_requests *rs)
 		free(rs->v[i].ns);
 		free(rs->v[i].fn);
 		free(rs->v[i].shape);
+		free(rs->v[i].op);
 		q7c_place_free(&rs->v[i].at);
+		q7c_place_free(&rs->v[i].def_at);
+		q7c_place_free(&rs->v[i].shape_at);
 	}
 	free(rs->v);
 	memset(rs, 0, sizeof *rs);
+}
+
+void q7c_neuron_defs(CXTranslationUnit tu, struct q7_op_table *ops)
+{
+	struct q7c_requests rs = {0};
+	q7c_neuron_requests(tu, &rs);
+	for (size_t i = 0; i < rs.n; i++) {
+		const struct q7c_request *r = &rs.v[i];
+		struct q7_neuron_def d = {
+			.ns = r->ns,
+			.op = r->op,
+			.fn = r->fn,
+			.shape = r->shape,
+			.file = r->def_at.file,
+			.line = r->def_at.line,
+			.col = r->def_at.col,
+			.shape_file = r->shape_at.file,
+			.shape_line = r->shape_at.line,
+		};
+		q7_ops_add_def(ops, &d);
+	}
+	q7c_requests_free(&rs);
 }

@@ -26,6 +26,13 @@ static struct q7_op_table sample_ops(void)
 	t.ops[0].params[1].ctype = q7_xstrdup("long");
 	ck_assert_int_eq(q7_schema_parse("noargs() -> Tensor", q7_ops_add(&t), &err, NULL), 0);
 	t.ops[1].by_name_only = true; /* a NEURON_LIBRARY request */
+	/* its m.def; a lambda's has no shape name */
+	q7_ops_add_def(&t, &(struct q7_neuron_def){.ns = "ns", .op = "noargs", .fn = "noargs",
+	                                            .shape = "ns::shape", .file = "s.cpp",
+	                                            .line = 12, .col = 5, .shape_file = "s.cpp",
+	                                            .shape_line = 3});
+	q7_ops_add_def(&t, &(struct q7_neuron_def){.ns = "ns", .op = "k", .fn = "k", .shape = "",
+	                                            .file = "s.cpp", .line = 13, .col = 5});
 	return t;
 }
 
@@ -72,6 +79,21 @@ START_TEST(result_round_trip)
 	ck_assert(gotd.d[0].promoted);
 	ck_assert_str_eq(gotd.d[1].message, "with\nnewline");
 	ck_assert_int_eq(gotd.d[1].severity, Q7_SEV_NOTE);
+	ck_assert_uint_eq(got.ndefs, 2);
+	ck_assert_str_eq(got.defs[0].ns, "ns");
+	ck_assert_str_eq(got.defs[0].op, "noargs");
+	ck_assert_str_eq(got.defs[0].fn, "noargs");
+	ck_assert_str_eq(got.defs[0].shape, "ns::shape");
+	ck_assert_str_eq(got.defs[0].file, "s.cpp");
+	ck_assert_uint_eq(got.defs[0].line, 12);
+	ck_assert_uint_eq(got.defs[0].col, 5);
+	ck_assert_str_eq(got.defs[0].shape_file, "s.cpp");
+	ck_assert_uint_eq(got.defs[0].shape_line, 3);
+	ck_assert_str_eq(got.defs[1].shape_file, "");
+	ck_assert_uint_eq(got.defs[1].shape_line, 0);
+	ck_assert_str_eq(got.defs[1].op, "k");
+	ck_assert_str_eq(got.defs[1].shape, "");
+	ck_assert_uint_eq(got.defs[1].line, 13);
 
 	/* Every cut and every flipped byte: refused or whole, never half. */
 	for (size_t cut = 0; cut < b.len; cut++) {
@@ -79,12 +101,14 @@ START_TEST(result_round_trip)
 		struct q7_diags d = {0};
 		ck_assert_int_eq(q7_wire_get_result(b.s, cut, &rc, &t, &d), -1);
 		ck_assert_uint_eq(t.n, 0);
+		ck_assert_uint_eq(t.ndefs, 0);
 		ck_assert_uint_eq(d.n, 0);
 		char *m = q7_xmalloc(b.len);
 		memcpy(m, b.s, b.len);
 		m[cut] ^= (char)0xa5;
 		if (q7_wire_get_result(m, b.len, &rc, &t, &d) != 0) {
 			ck_assert_uint_eq(t.n, 0);
+			ck_assert_uint_eq(t.ndefs, 0);
 			ck_assert_uint_eq(d.n, 0);
 		}
 		q7_ops_free(&t);

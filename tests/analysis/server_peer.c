@@ -65,7 +65,7 @@ static int mistreat(const char *mode, int fd)
 	q7_wire_put_ack(&b);
 	q7_wire_send(fd, &b, 5000);
 	if (strcmp(mode, "ack-garbage") == 0)
-		send_msg(fd, "7AS6\1\2\3", 7);
+		send_msg(fd, "7AS7\1\2\3", 7);
 	else if (strcmp(mode, "ack-cut") == 0)
 		q7_wire_write_all(fd, "\x40\0", 2, q7_wire_deadline(5000));
 out:

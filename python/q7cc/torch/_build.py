@@ -42,7 +42,7 @@ import subprocess
 import torch
 
 from . import _bridge, _cache, _paths, _pch, _progress
-from ._tools import (COMMENTS, BuildError, digest, file_hash, host_cxx, locked, run_command,
+from ._tools import (BuildError, digest, file_hash, host_cxx, locked, run_command,
                      tool_hash, torch_paths, write_whole)
 from .. import _layout
 
@@ -74,52 +74,49 @@ def q7cc_identity(q7cc, profile):
     return d.hexdigest()
 
 
-# ---- the kernel names a shape file gives --------------------------------
+# ---- what the shape files' NEURON_LIBRARY blocks say --------------------
 
-_BLOCK = re.compile(r"\bNEURON_LIBRARY\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)\s*\{")
-_DEF = r"\b%s\s*\.\s*def\s*\(\s*\"([^\"]+)\"\s*,\s*&?\s*[\w:]+\s*,\s*\"(\w+)\"\s*\)"
-# the same, the shape function's name too
-_DEF_NAMED = r"\b%s\s*\.\s*def\s*\(\s*\"([^\"]+)\"\s*,\s*&?\s*([\w:]+)\s*,\s*\"(\w+)\"\s*\)"
+def shape_defs(q7cc, q7key, profile, shape_srcs, includes, state):
+    """Each m.def of the shape files' NEURON_LIBRARY blocks that names a
+    compute function, in order, as q7cc reads the blocks from their tokens
+    (--q7-print-schema's "neuron_library"): (file, line of the m.def, op,
+    shape function or "" (a lambda), compute function, and the file and
+    line of the shape function's definition, or "" and 0). A shape file q7cc
+    cannot analyse (libtorch headers it has no stand-in for) still lists
+    them; its errors are the host compiler's to say. Kept in state for the
+    same q7cc and shape files (their libtorch headers cost q7cc a second)."""
+    srcs = [os.path.abspath(s) for s in shape_srcs]
+    cmd = [q7cc, "--q7-toolchain=" + profile, "--q7-print-schema", "--q7-format=json"] + \
+        includes + srcs
+    key = digest("neuron_library 1", q7key, cmd, [file_hash(s) for s in srcs])
+    record = os.path.join(state, "neuron_library.json")
+    try:
+        with open(record, encoding="utf-8") as f:
+            kept = json.load(f)
+        if kept["key"] == key:
+            return [tuple(d) for d in kept["defs"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       stdin=subprocess.DEVNULL)
+    try:
+        got = json.loads(r.stdout.decode("utf-8", "replace"))["neuron_library"]
+        defs = [(d["file"], d["line"], d["op"], d["shape"].split("::")[-1], d["compute"],
+                 d["shape_file"], d["shape_line"]) for d in got]
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise BuildError("reading the shape files' NEURON_LIBRARY blocks", cmd,
+                         r.stderr.decode("utf-8", "replace")) from None
+    write_whole(record, json.dumps({"key": key, "defs": defs}))
+    return defs
 
 
-def shape_kernels(shape_srcs):
-    """The compute functions the NEURON_LIBRARY blocks name, in order,
-    once each."""
+def shape_kernels(defs):
+    """The compute functions the m.defs name, in order, once each."""
     names = []
-    for src in shape_srcs:
-        with open(src, encoding="utf-8", errors="replace") as f:
-            text = COMMENTS.sub(" ", f.read())
-        for m in _BLOCK.finditer(text):
-            depth, i = 1, m.end()
-            while i < len(text) and depth:
-                depth += {"{": 1, "}": -1}.get(text[i], 0)
-                i += 1
-            for d in re.finditer(_DEF % re.escape(m.group(2)), text[m.end():i]):
-                name = d.group(2)
-                if name not in names:
-                    names.append(name)
+    for _, _, _, _, compute, _, _ in defs:
+        if compute not in names:
+            names.append(compute)
     return names
-
-
-def shape_defs_in_source(shape_srcs):
-    """Each m.def of the NEURON_LIBRARY blocks: (file, line, op, shape
-    function, compute function), and where each shape function is
-    defined: {name: (file, line)}."""
-    defs, where = [], {}
-    for src in shape_srcs:
-        with open(src, encoding="utf-8", errors="replace") as f:
-            raw = f.read()
-        # comments blanked, not removed: offsets keep their lines
-        text = COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), raw)
-        line_of = lambda at: text.count("\n", 0, at) + 1  # noqa: E731
-        for m in re.finditer(r"\b(?:at|torch)\s*::\s*Tensor\s+(\w+)\s*\(", text):
-            where.setdefault(m.group(1), (src, line_of(m.start(1))))
-        for m in _BLOCK.finditer(text):
-            for dm in re.finditer(_DEF_NAMED % re.escape(m.group(2)), text[m.end():]):
-                at = m.end() + dm.start()
-                defs.append((src, line_of(at), dm.group(1), dm.group(2).split("::")[-1],
-                             dm.group(3)))
-    return defs, where
 
 
 _KIND = {"Tensor": "Tensor", "int": "int", "float": "float", "bool": "bool", "Scalar": "Scalar"}
@@ -132,7 +129,7 @@ def _arg_types(schema):
     return [a.strip().rsplit(" ", 1)[0] for a in inner.split(",") if a.strip()]
 
 
-def check_shapes(q7cc, objs, shape_lib, shape_srcs):
+def check_shapes(q7cc, objs, shape_lib, defs):
     """Each op of shape_lib against the kernel it names, as the compute
     objects record it (q7cc --q7-print-schema): the kernel is defined, and
     its parameters are the shape function's, in number and in type. A
@@ -149,8 +146,7 @@ def check_shapes(q7cc, objs, shape_lib, shape_srcs):
     if not text:
         raise BuildError("reading %s" % os.path.basename(shape_lib), cmd,
                          _bridge._take(lib, err.value) if err.value else "unknown error")
-    defs, where = shape_defs_in_source(shape_srcs)
-    by_line = {(os.path.basename(f), l): shape for f, l, _, shape, _ in defs}
+    by_line = {(os.path.basename(f), l): (shape, sf, sl) for f, l, _, shape, _, sf, sl in defs}
     problems = []
     for line in _bridge._take(lib, text).splitlines():
         qual, compute, schema, at = line.split("\t")
@@ -166,8 +162,9 @@ def check_shapes(q7cc, objs, shape_lib, shape_srcs):
         if mine == theirs:
             continue
         f, l = at.rsplit(":", 1)
-        shape = by_line.get((os.path.basename(f), int(l)), "the shape function")
-        sf, sl = where.get(shape, (f, int(l)))
+        shape, sf, sl = by_line.get((os.path.basename(f), int(l)), ("", "", 0))
+        shape = shape or "the shape function"
+        sf, sl = (sf, sl) if sl else (f, int(l))
         kdecl = "%s(%s)" % (compute, ", ".join("%s %s" % (_KIND.get(p["type"], p["type"]),
                                                           p["name"]) for p in k["params"]))
         if len(mine) != len(theirs):
@@ -184,15 +181,14 @@ def check_shapes(q7cc, objs, shape_lib, shape_srcs):
     return cmd, problems
 
 
-def undefined_shape_functions(output, shape_srcs):
+def undefined_shape_functions(output, defs):
     """The linker's undefined references to shape functions, each said at
     its m.def: "shape.cpp:12: error: my_ops::op: the shape function
     f(at::Tensor) is declared but not defined"."""
-    defs, _ = shape_defs_in_source(shape_srcs)
     lines = []
     for sym in sorted(set(re.findall(r"undefined reference to [`'](.+?)'", output))):
         name = sym.split("(")[0].split("::")[-1]
-        for f, l, op, shape, _ in defs:
+        for f, l, op, shape, _, _, _ in defs:
             if shape == name:
                 lines.append("%s:%d: error: m.def(\"%s\", &%s, ...): the shape function %s is "
                              "declared but not defined in any shape source" % (
@@ -420,14 +416,15 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     includes = ["-I" + os.path.abspath(p) for p in extra_include_paths]
 
     # compute: q7cc, the kernels named by the shape files' blocks
-    kernels = shape_kernels(shape_srcs)
+    q7key = q7cc_identity(q7cc, profile)
+    defs = shape_defs(q7cc, q7key, profile, shape_srcs, includes, state) if shape_srcs else []
+    kernels = shape_kernels(defs)
     cflags = ["--q7-toolchain=" + profile] + (["-O2"] if profile == "host" else [])
     cflags += includes + list(extra_cflags) + (SANITIZE if sanitize else [])
     if kernels:
         # each file defines some of them: a name it lacks is no error
         cflags += ["--q7-kernel=" + ",".join(kernels), "-Wno-error=q7-unknown-kernel",
                    "-Wno-q7-unknown-kernel"]
-    q7key = q7cc_identity(q7cc, profile)
     steps, objs = compile_steps(
         "compute-" + profile, compute_srcs,
         lambda src, obj, dep: [q7cc] + cflags + ["-MD", "-MF", dep, "-c", src, "-o", obj],
@@ -486,7 +483,7 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     try:
         linked = run_steps([link_step(*args) for args in links], verbose, log, progress)
     except BuildError as e:
-        said = undefined_shape_functions(e.output, shape_srcs) if shape_srcs else []
+        said = undefined_shape_functions(e.output, defs)
         if said:
             raise BuildError("linking %s" % os.path.basename(shape_lib), e.command,
                              "\n".join(said) + "\n" + e.output) from None
@@ -494,7 +491,7 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     if shape_lib and linked:
         # The shape functions against the kernels, now, not at the first
         # call (a library that failed it was removed: linked again).
-        cmd, problems = check_shapes(q7cc, objs, shape_lib, shape_srcs)
+        cmd, problems = check_shapes(q7cc, objs, shape_lib, defs)
         if problems:
             for p in (lib, shape_lib):
                 if os.path.exists(p):
