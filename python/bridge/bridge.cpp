@@ -334,7 +334,7 @@ void find_prefix()
 std::string collect_shape(const char *shape_lib, void **handle, std::vector<OpDef> *defs)
 {
 	char msg[Q7_MESSAGE_SIZE];
-	q7_err err = {msg, sizeof msg};
+	q7_err err = {msg, sizeof msg, false};
 	/* Checked first, as the host compute library is: the loader faults
 	 * on a damaged one, inside dlopen, and so would Python. */
 	if (q7_host_elf_check(shape_lib, &err) != 0)
@@ -484,7 +484,7 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 	o.timeout_s = timeout_s;
 	o.interrupted = &q7torch::interrupted;
 	char msg[Q7_MESSAGE_SIZE];
-	q7_err msg_err = {msg, sizeof msg};
+	q7_err msg_err = {msg, sizeof msg, false};
 	q7_engine *e = nullptr;
 	if (q7_engine_open(lib, &o, &e, &msg_err) != 0) {
 		*err = msg;
