@@ -572,12 +572,12 @@ __attribute__((visibility("default"))) char *q7t_shape_defs(const char *shape_li
 __attribute__((visibility("default"))) char *q7t_library(const char *lib, char **err)
 {
 	struct q7_strvec images = {nullptr, 0, 0};
-	char *why = nullptr;
+	struct q7_err why = q7_err_growing();
 	std::string out;
 	try {
 		if (q7_run_images(lib, 0, &images, &why) >= 0) {
 			out = "{\"images\": [";
-			for (size_t i = 0; i < images.n && !why; i++) {
+			for (size_t i = 0; i < images.n && !why.msg; i++) {
 				unsigned machine = 0;
 				int elf = q7_run_image_machine(images.v[i], &machine, &why);
 				const q7_target *t = elf == 1 ? q7_run_machine_target(machine) : nullptr;
@@ -588,14 +588,14 @@ __attribute__((visibility("default"))) char *q7t_library(const char *lib, char *
 			out += "]}";
 		}
 	} catch (const std::exception &e) {
-		if (!why)
-			why = q7_xstrdup(e.what());
+		if (!why.msg)
+			q7_err_set(&why, nullptr, "%s", e.what());
 	}
 	q7_sv_free(&images);
-	if (why) {
+	if (why.msg) {
 		if (err)
-			*err = dup(why);
-		std::free(why);
+			*err = dup(why.msg);
+		q7_err_free(&why);
 		return nullptr;
 	}
 	return dup(out);
