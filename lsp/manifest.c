@@ -20,14 +20,14 @@ static bool name_ok(const char *s)
 }
 
 int q7_manifest_text(const char *path, const char *const *images, size_t n, char **text,
-                     char **err)
+                     struct q7_err *err)
 {
 	struct q7_strbuf b = {0};
 	q7_sb_add(&b, Q7_MANIFEST_MAGIC "\n");
 	for (size_t i = 0; i < n; i++) {
 		if (!name_ok(images[i])) {
-			*err = q7_xasprintf("%s: image name '%s' cannot be a line of the multicore "
-			                    "manifest (empty, or a line break in it)", path, images[i]);
+			q7_err_set(err, path, "image name '%s' cannot be a line of the multicore "
+			           "manifest (empty, or a line break in it)", images[i]);
 			q7_sb_free(&b);
 			return -1;
 		}
@@ -37,7 +37,7 @@ int q7_manifest_text(const char *path, const char *const *images, size_t n, char
 	return 0;
 }
 
-int q7_manifest_read(const char *path, struct q7_strvec *images, char **err)
+int q7_manifest_read(const char *path, struct q7_strvec *images, struct q7_err *err)
 {
 	size_t len = 0;
 	bool more = false;
@@ -49,7 +49,7 @@ int q7_manifest_read(const char *path, struct q7_strvec *images, char **err)
 		close(fd);
 	}
 	if (!text) {
-		*err = q7_xasprintf("%s: cannot read: %s", path, why);
+		q7_err_set(err, path, "cannot read: %s", why);
 		return -1;
 	}
 	size_t mlen = strlen(Q7_MANIFEST_MAGIC);
@@ -59,13 +59,12 @@ int q7_manifest_read(const char *path, struct q7_strvec *images, char **err)
 		return 0; /* an image: read no further (it may be large) */
 	}
 	if (more) {
-		*err = q7_xasprintf("%s: damaged multicore manifest (over %u bytes)", path,
-		                    MANIFEST_MAX);
+		q7_err_set(err, path, "damaged multicore manifest (over %u bytes)", MANIFEST_MAX);
 		free(text);
 		return -1;
 	}
 	if (memchr(text, 0, len)) {
-		*err = q7_xasprintf("%s: damaged multicore manifest (a NUL byte)", path);
+		q7_err_set(err, path, "damaged multicore manifest (a NUL byte)");
 		free(text);
 		return -1;
 	}
@@ -77,11 +76,11 @@ int q7_manifest_read(const char *path, struct q7_strvec *images, char **err)
 	free(text);
 	int rc = 1;
 	if (names.n == 0) {
-		*err = q7_xasprintf("%s: the multicore manifest names no image", path);
+		q7_err_set(err, path, "the multicore manifest names no image");
 		rc = -1;
 	} else if (names.n > Q7_NUM_CORES) {
-		*err = q7_xasprintf("%s: damaged multicore manifest (%zu images, at most %d)", path,
-		                    names.n, Q7_NUM_CORES);
+		q7_err_set(err, path, "damaged multicore manifest (%zu images, at most %d)", names.n,
+		           Q7_NUM_CORES);
 		rc = -1;
 	}
 	char *dir = q7_path_dirname(path);

@@ -15,16 +15,17 @@
 
 /* The manifest's text for images (their names as written: the link gives
  * base names, beside the manifest), into *text (caller frees). 0, or -1
- * with *err "<path>: <why>" (caller frees) when a name cannot be a line
- * of it (empty, or holding a line break or a NUL). */
+ * with err set to "<path>: <why>" (it quotes the name: pass a growing
+ * carrier) when a name cannot be a line of it (empty, or holding a line
+ * break or a NUL). */
 int q7_manifest_text(const char *path, const char *const *images, size_t n, char **text,
-                     char **err);
+                     struct q7_err *err);
 
 /* Reads path: 1 when it is a manifest, its images' paths appended to
  * images (resolved against the manifest's directory); 0 when it is not
- * one (an image: images untouched); -1 with *err "<path>: <why>" (caller
- * frees) when it cannot be read, or is a damaged manifest (a NUL byte, no
+ * one (an image: images untouched); -1 with err set to "<path>: <why>"
+ * when it cannot be read, or is a damaged manifest (a NUL byte, no
  * image, more images than Q7_NUM_CORES). */
-int q7_manifest_read(const char *path, struct q7_strvec *images, char **err);
+int q7_manifest_read(const char *path, struct q7_strvec *images, struct q7_err *err);
 
 #endif

@@ -51,12 +51,12 @@ int q7_memory_map_main(int argc, char **argv)
 	}
 	if (!image)
 		return usage();
-	char *why = NULL;
+	struct q7_err why = Q7_ERR_GROWING;
 	struct q7_strvec paths = {0};
 	int k = q7_run_images(image, 0, &paths, &why);
 	if (k < 0) {
-		q7_error("%s", why);
-		free(why);
+		q7_error("%s", why.msg);
+		q7_err_free(&why);
 		return Q7_EXIT_ERROR;
 	}
 	struct q7_core_map maps[Q7_NUM_CORES];

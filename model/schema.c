@@ -94,7 +94,8 @@ struct parser {
 	enum tok tok;    /* the current token */
 	const char *start;
 	size_t len;
-	char *err;
+	struct q7_err *err;
+	bool failed;      /* the first error is recorded */
 	unsigned err_col; /* 1-based */
 };
 
@@ -127,15 +128,16 @@ static void next(struct parser *ps)
 /* Records the first error only; later ones follow from it. */
 static int fail(struct parser *ps, const char *expected)
 {
-	if (ps->err)
+	if (ps->failed)
 		return -1;
+	ps->failed = true;
 	unsigned col = (unsigned)(ps->start - ps->text) + 1;
 	ps->err_col = col;
 	if (ps->tok == T_EOF)
-		ps->err = q7_xasprintf("expected %s at the end (column %u)", expected, col);
+		q7_err_set(ps->err, NULL, "expected %s at the end (column %u)", expected, col);
 	else
-		ps->err = q7_xasprintf("expected %s at column %u, found '%.*s'", expected, col,
-		                       (int)ps->len, ps->start);
+		q7_err_set(ps->err, NULL, "expected %s at column %u, found '%.*s'", expected, col,
+		           (int)ps->len, ps->start);
 	return -1;
 }
 
@@ -278,15 +280,14 @@ char *q7_library_namespace(const char *path)
 	return NULL;
 }
 
-int q7_schema_parse(const char *text, struct q7_op *op, char **err, unsigned *err_col)
+int q7_schema_parse(const char *text, struct q7_op *op, struct q7_err *err, unsigned *err_col)
 {
-	struct parser ps = {.text = text, .p = text};
+	struct parser ps = {.text = text, .p = text, .err = err};
 	struct q7_op tmp;
 	memset(&tmp, 0, sizeof tmp);
 	next(&ps);
 	if (parse_schema(&ps, &tmp) < 0) {
 		q7_op_clear(&tmp);
-		*err = ps.err;
 		if (err_col)
 			*err_col = ps.err_col;
 		return -1;

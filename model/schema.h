@@ -17,8 +17,9 @@ void q7_schema_print(const struct q7_op *op, const char *ns, struct q7_strbuf *o
  * that is no identifier. The caller frees it. */
 char *q7_library_namespace(const char *path);
 /* Parses one schema in TorchScript or the vendor's grammar (schema.c); on
- * failure returns -1 and sets *err (caller frees) and, when err_col is
- * not NULL, *err_col to the 1-based column of the error. */
-int q7_schema_parse(const char *text, struct q7_op *op, char **err, unsigned *err_col);
+ * failure returns -1 and sets err (it quotes the text: pass a growing
+ * carrier) and, when err_col is not NULL, *err_col to the 1-based column
+ * of the error. */
+int q7_schema_parse(const char *text, struct q7_op *op, struct q7_err *err, unsigned *err_col);
 
 #endif

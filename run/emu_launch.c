@@ -443,7 +443,7 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	s->unchecked = cfg->unchecked;
 	s->trace_log = cfg->trace_log ? q7_xstrdup(cfg->trace_log) : NULL;
 	struct q7_strvec paths = {0};
-	char *err = NULL;
+	struct q7_err err = Q7_ERR_GROWING;
 	int rc = 1;
 	if (s->forward)
 		q7_proc_signals_install();
@@ -460,8 +460,8 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 		for (unsigned i = 0; i < cores; i++)
 			q7_sv_add(&paths, cfg->images[i]);
 	} else if (q7_run_images(cfg->lib, cores, &paths, &err) < 0) {
-		q7_run_fail(why, "%s", err);
-		free(err);
+		q7_run_fail(why, "%s", err.msg);
+		q7_err_free(&err);
 		goto out;
 	}
 	for (unsigned i = 0; i < cores; i++)

@@ -27,14 +27,14 @@ static int load_cores(struct q7_emu_session *s, const char *lib, const char *con
                       struct q7_run_result *r)
 {
 	struct q7_strvec paths = {0};
-	char *why = NULL;
+	struct q7_err why = Q7_ERR_GROWING;
 	char err[Q7_MESSAGE_SIZE];
 	if (images) {
 		for (unsigned i = 0; i < cores; i++)
 			q7_sv_add(&paths, images[i]);
 	} else if (q7_run_images(lib, cores, &paths, &why) < 0) {
-		q7_run_fail(r, "%s", why);
-		free(why);
+		q7_run_fail(r, "%s", why.msg);
+		q7_err_free(&why);
 		return -1;
 	}
 	int rc = 0;

@@ -164,11 +164,11 @@ int q7_run_emulated(const char *lib, const char *const *images, const struct q7_
 	/* The race check's sessions share one reading of lib (a single
 	 * session reads it as it opens). */
 	struct q7_strvec paths = {0};
-	char *why = NULL;
+	struct q7_err why = Q7_ERR_GROWING;
 	if (race_check && !images) {
 		if (q7_run_images(lib, cfg.cores, &paths, &why) < 0) {
-			q7_run_fail(r, "%s", why);
-			free(why);
+			q7_run_fail(r, "%s", why.msg);
+			q7_err_free(&why);
 			return 1;
 		}
 		cfg.images = (const char *const *)paths.v;

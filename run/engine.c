@@ -55,7 +55,7 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 	struct q7_engine_opts dflt = {0};
 	struct q7_strvec paths = {0};
 	struct q7_engine *e = NULL;
-	char *why = NULL;
+	struct q7_err why = Q7_ERR_GROWING;
 	int rc = -1;
 	*out = NULL;
 	if (!o)
@@ -75,11 +75,11 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 		for (unsigned i = 0; i < o->cores; i++)
 			q7_sv_add(&paths, o->images[i]);
 	} else if (q7_run_images(lib, o->cores, &paths, &why) < 0) {
-		fail(err, "%s", why);
+		fail(err, "%s", why.msg);
 		goto out;
 	}
 	if (q7_run_check_images(&paths, t, &why) != 0) {
-		fail(err, "%s", why);
+		fail(err, "%s", why.msg);
 		goto out;
 	}
 	e = q7_xcalloc(1, sizeof *e);
@@ -101,7 +101,7 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 out:
 	q7_engine_close(e);
 	q7_sv_free(&paths);
-	free(why);
+	q7_err_free(&why);
 	return rc;
 }
 

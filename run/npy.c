@@ -379,13 +379,12 @@ int npy_read(const char *path, struct npy_array *a)
 		q7_error("%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
-	/* The longest reason is under 200 bytes; the path is never cut. */
-	struct q7_err err = {.size = strlen(path) + 256};
-	err.msg = q7_xmalloc(err.size);
+	/* Growing: the path is never cut. */
+	struct q7_err err = Q7_ERR_GROWING;
 	int rc = npy_parse((const unsigned char *)buf, len, path, a, &err);
 	if (rc != 0)
 		q7_error("%s", err.msg);
-	free(err.msg);
+	q7_err_free(&err);
 	free(buf);
 	return rc;
 }

@@ -396,14 +396,13 @@ static int build_call(const struct options *o, struct run *r)
 	/* LIB read once, here, for the target check and the engine; one
 	 * that cannot be read is the engine's to report, after the
 	 * arguments. */
-	char *why = NULL;
+	struct q7_err why = Q7_ERR_GROWING;
 	if (q7_run_images(lib, o->cores, &r->images, &why) < 0) {
-		free(why);
-		why = NULL;
+		q7_err_free(&why);
 		q7_sv_free(&r->images);
 	} else if (q7_run_check_images(&r->images, t, &why) != 0) {
-		q7_error("%s", why);
-		free(why);
+		q7_error("%s", why.msg);
+		q7_err_free(&why);
 		return -1;
 	}
 	return read_args(o, r) != 0 || make_dst(o, r) != 0 ? -1 : 0;
@@ -525,12 +524,13 @@ static int sanitize(const struct options *o, int argc)
 	if (q7_sanitize_started())
 		return 0;
 	struct q7_strvec images = {0};
-	char *why = NULL, err[Q7_MESSAGE_SIZE];
+	struct q7_err why = Q7_ERR_GROWING;
+	char err[Q7_MESSAGE_SIZE];
 	if (q7_run_images(o->pos.v[0], o->cores, &images, &why) < 0)
-		q7_error("%s", why);
+		q7_error("%s", why.msg);
 	else if (q7_sanitize_exec(&images, argc, &Q7_ERR_OF(err)) != 0)
 		q7_error("%s", err);
-	free(why);
+	q7_err_free(&why);
 	q7_sv_free(&images);
 	return -1;
 }

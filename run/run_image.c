@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int q7_run_images(const char *lib, unsigned cores, struct q7_strvec *paths, char **err)
+int q7_run_images(const char *lib, unsigned cores, struct q7_strvec *paths, struct q7_err *err)
 {
 	struct q7_strvec images = {0};
 	int rc = q7_manifest_read(lib, &images, err);
@@ -26,8 +26,8 @@ int q7_run_images(const char *lib, unsigned cores, struct q7_strvec *paths, char
 		cores = (unsigned)images.n;
 	rc = (int)cores;
 	if (images.n < cores) {
-		*err = q7_xasprintf("%s: the manifest names %zu image%s, %u cores asked", lib, images.n,
-		                    images.n == 1 ? "" : "s", cores);
+		q7_err_set(err, lib, "the manifest names %zu image%s, %u cores asked", images.n,
+		           images.n == 1 ? "" : "s", cores);
 		rc = -1;
 	}
 	for (unsigned i = 0; rc > 0 && i < cores; i++)
@@ -63,14 +63,14 @@ const struct q7_target *q7_run_machine_target(unsigned machine)
 }
 
 /* The start of path's ELF header into h: 1; 0 when it cannot be opened
- * or read, or is not ELF (the target says what it is); -1 with *err set
+ * or read, or is not ELF (the target says what it is); -1 with err set
  * when reading it would block or never end (a FIFO, a device). */
-static int read_head(const char *path, unsigned char h[20], char **err)
+static int read_head(const char *path, unsigned char h[20], struct q7_err *err)
 {
 	const char *why = NULL;
 	int fd = q7_open_regular(path, &why);
 	if (fd < 0 && errno == EINVAL) {
-		*err = q7_xasprintf("%s: cannot read: %s", path, why);
+		q7_err_set(err, path, "cannot read: %s", why);
 		return -1;
 	}
 	ssize_t n = fd >= 0 ? read(fd, h, 20) : -1;
@@ -85,7 +85,7 @@ static unsigned head_machine(const unsigned char h[20])
 	                                 : (unsigned)h[19] << 8 | h[18];
 }
 
-int q7_run_image_machine(const char *path, unsigned *machine, char **err)
+int q7_run_image_machine(const char *path, unsigned *machine, struct q7_err *err)
 {
 	unsigned char h[20];
 	int rc = read_head(path, h, err);
@@ -94,8 +94,8 @@ int q7_run_image_machine(const char *path, unsigned *machine, char **err)
 	return rc;
 }
 
-/* One image against the target: 0, or -1 with *err set. */
-static int check_image(const char *path, const struct q7_target *t, char **err)
+/* One image against the target: 0, or -1 with err set. */
+static int check_image(const char *path, const struct q7_target *t, struct q7_err *err)
 {
 	unsigned char h[20];
 	int rc = read_head(path, h, err);
@@ -114,12 +114,13 @@ static int check_image(const char *path, const struct q7_target *t, char **err)
 		else
 			snprintf(what, sizeof what, " (machine %u, ELF%d)", machine, bits);
 	}
-	*err = q7_xasprintf("%s: %s%s, not %s: run it with --target=%s, or build %s for --target=%s",
-	                    path, its->image, what, t->image, its->name, t->build, t->name);
+	q7_err_set(err, path, "%s%s, not %s: run it with --target=%s, or build %s for --target=%s",
+	           its->image, what, t->image, its->name, t->build, t->name);
 	return -1;
 }
 
-int q7_run_check_images(const struct q7_strvec *paths, const struct q7_target *t, char **err)
+int q7_run_check_images(const struct q7_strvec *paths, const struct q7_target *t,
+                        struct q7_err *err)
 {
 	for (size_t i = 0; i < paths->n; i++)
 		if (check_image(paths->v[i], t, err) != 0)

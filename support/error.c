@@ -68,6 +68,20 @@ void q7_fatal(int code, const char *fmt, ...)
 
 void q7_err_vset(struct q7_err *e, const char *file, const char *fmt, va_list ap)
 {
+	if (e && e->grow) {
+		/* Built whole before the old message goes: fmt's arguments may
+		 * quote it. */
+		struct q7_strbuf b = {0};
+		if (file)
+			q7_sb_addf(&b, "%s: ", file);
+		q7_sb_vaddf(&b, fmt, ap);
+		if (!b.s)
+			b.s = q7_xstrdup("");
+		free(e->msg);
+		e->msg = b.s;
+		e->size = b.len + 1;
+		return;
+	}
 	if (!e || !e->msg || !e->size)
 		return;
 	size_t n = 0;
@@ -92,4 +106,18 @@ void q7_err_clear(struct q7_err *e)
 {
 	if (e && e->msg && e->size)
 		e->msg[0] = 0;
+}
+
+void q7_err_free(struct q7_err *e)
+{
+	if (e && e->grow) {
+		free(e->msg);
+		e->msg = NULL;
+		e->size = 0;
+	}
+}
+
+const char *q7_err_text(const struct q7_err *e)
+{
+	return e && e->msg && (e->grow || e->size) ? e->msg : "";
 }

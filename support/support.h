@@ -52,20 +52,41 @@ Q7_NORETURN void q7_fatal(int code, const char *fmt, ...) Q7_PRINTF(2, 3);
 /* The error of code that must not print (a loader, a library, a parser
  * of untrusted bytes): one message, "<file>: <what>: <why>" as q7_error
  * would print it after the program's name, written into a buffer its
- * caller owns and prints or passes on. A NULL carrier or one of no bytes
- * drops the message. */
+ * caller owns and prints or passes on. A NULL carrier or an array carrier
+ * of no bytes drops the message.
+ *
+ * Two forms: over a char array (Q7_ERR_OF), the message cut to fit; or
+ * growing (Q7_ERR_GROWING), for messages that quote paths or names of any
+ * length: each set allocates the whole message (msg, NULL before the
+ * first), replacing an earlier one, and q7_err_free releases it. */
 struct q7_err {
 	char *msg;
 	size_t size;
+	bool grow; /* growing: msg is allocated to fit; size is its bytes */
 };
 /* A carrier over a char array. */
-#define Q7_ERR_OF(array) ((struct q7_err){(array), sizeof(array)})
+#define Q7_ERR_OF(array) ((struct q7_err){.msg = (array), .size = sizeof(array)})
+/* A growing carrier, no message yet; q7_err_free it after use. */
+#define Q7_ERR_GROWING ((struct q7_err){.msg = NULL, .size = 0, .grow = true})
+/* The same as a function, for C++ (the bridge), which has no compound
+ * literals. */
+static inline struct q7_err q7_err_growing(void)
+{
+	struct q7_err e = {NULL, 0, true};
+	return e;
+}
 /* Sets e's message to "<file>: " then fmt's text, or fmt's text alone when
- * file is NULL; cut to fit, always NUL-terminated. */
+ * file is NULL; on an array carrier cut to fit, always NUL-terminated; on
+ * a growing one whole. */
 void q7_err_set(struct q7_err *e, const char *file, const char *fmt, ...) Q7_PRINTF(3, 4);
 void q7_err_vset(struct q7_err *e, const char *file, const char *fmt, va_list ap);
 /* Empties e's message. */
 void q7_err_clear(struct q7_err *e);
+/* Releases a growing carrier's message (msg NULL again); nothing for an
+ * array carrier or NULL. */
+void q7_err_free(struct q7_err *e);
+/* e's message, or "" when there is none (NULL, or growing before a set). */
+const char *q7_err_text(const struct q7_err *e);
 
 /* A growable NUL-terminated string. Zero-initialise, then append. */
 struct q7_strbuf {

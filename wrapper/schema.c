@@ -264,11 +264,11 @@ static int read_schemas(const char *path, struct q7_op_table *ops, struct q7_dia
 		if (!*start)
 			continue;
 		struct q7_op op;
-		char *err = NULL;
+		struct q7_err err = Q7_ERR_GROWING;
 		unsigned col = 0;
 		if (q7_schema_parse(line, &op, &err, &col) != 0) {
-			q7_diags_add(diags, Q7_SEV_ERROR, path, lineno, col, "", "%s", err);
-			free(err);
+			q7_diags_add(diags, Q7_SEV_ERROR, path, lineno, col, "", "%s", err.msg);
+			q7_err_free(&err);
 			rc = Q7_EXIT_ERROR;
 			continue;
 		}

@@ -334,7 +334,7 @@ void find_prefix()
 std::string collect_shape(const char *shape_lib, void **handle, std::vector<OpDef> *defs)
 {
 	char msg[Q7_MESSAGE_SIZE];
-	q7_err err = {msg, sizeof msg};
+	q7_err err = {msg, sizeof msg, false};
 	/* Checked first, as the host compute library is: the loader faults
 	 * on a damaged one, inside dlopen, and so would Python. */
 	if (q7_host_elf_check(shape_lib, &err) != 0)
@@ -484,7 +484,7 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 	o.timeout_s = timeout_s;
 	o.interrupted = &q7torch::interrupted;
 	char msg[Q7_MESSAGE_SIZE];
-	q7_err msg_err = {msg, sizeof msg};
+	q7_err msg_err = {msg, sizeof msg, false};
 	q7_engine *e = nullptr;
 	if (q7_engine_open(lib, &o, &e, &msg_err) != 0) {
 		*err = msg;
@@ -572,12 +572,12 @@ __attribute__((visibility("default"))) char *q7t_shape_defs(const char *shape_li
 __attribute__((visibility("default"))) char *q7t_library(const char *lib, char **err)
 {
 	struct q7_strvec images = {nullptr, 0, 0};
-	char *why = nullptr;
+	struct q7_err why = q7_err_growing();
 	std::string out;
 	try {
 		if (q7_run_images(lib, 0, &images, &why) >= 0) {
 			out = "{\"images\": [";
-			for (size_t i = 0; i < images.n && !why; i++) {
+			for (size_t i = 0; i < images.n && !why.msg; i++) {
 				unsigned machine = 0;
 				int elf = q7_run_image_machine(images.v[i], &machine, &why);
 				const q7_target *t = elf == 1 ? q7_run_machine_target(machine) : nullptr;
@@ -588,14 +588,14 @@ __attribute__((visibility("default"))) char *q7t_library(const char *lib, char *
 			out += "]}";
 		}
 	} catch (const std::exception &e) {
-		if (!why)
-			why = q7_xstrdup(e.what());
+		if (!why.msg)
+			q7_err_set(&why, nullptr, "%s", e.what());
 	}
 	q7_sv_free(&images);
-	if (why) {
+	if (why.msg) {
 		if (err)
-			*err = dup(why);
-		std::free(why);
+			*err = dup(why.msg);
+		q7_err_free(&why);
 		return nullptr;
 	}
 	return dup(out);

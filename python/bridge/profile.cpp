@@ -75,7 +75,7 @@ __attribute__((visibility("default"))) int q7t_profile_stop(const char *path, ch
 	q7torch::profiling.store(false);
 	q7torch::open_profile = false;
 	char msg[Q7_MESSAGE_SIZE] = "";
-	q7_err msg_err = {msg, sizeof msg};
+	q7_err msg_err = {msg, sizeof msg, false};
 	int rc = path ? q7_prof_write(&q7torch::profile, path, "emulated ops (q7cc.torch.profile)",
 	                              &msg_err)
 	              : 0;

@@ -14,9 +14,9 @@
 static void add(struct q7_op_table *t, const char *schema, bool defined, const char *file,
                 unsigned line, unsigned stack)
 {
-	char *err = NULL;
+	struct q7_err err = Q7_ERR_GROWING;
 	struct q7_op *op = q7_ops_add(t);
-	ck_assert_msg(q7_schema_parse(schema, op, &err, NULL) == 0, "%s", err ? err : "");
+	ck_assert_msg(q7_schema_parse(schema, op, &err, NULL) == 0, "%s", q7_err_text(&err));
 	op->defined = defined;
 	free(op->file);
 	op->file = q7_xstrdup(file);

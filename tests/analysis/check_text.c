@@ -25,8 +25,8 @@ static char *print_op(const struct q7_op *op)
 static void round_trip(const char *text, const char *canonical)
 {
 	struct q7_op op, op2;
-	char *err = NULL;
-	ck_assert_msg(q7_schema_parse(text, &op, &err, NULL) == 0, "%s: %s", text, err ? err : "");
+	struct q7_err err = Q7_ERR_GROWING;
+	ck_assert_msg(q7_schema_parse(text, &op, &err, NULL) == 0, "%s: %s", text, q7_err_text(&err));
 	char *s = print_op(&op);
 	ck_assert_str_eq(s, canonical);
 	ck_assert_int_eq(q7_schema_parse(s, &op2, &err, NULL), 0);
@@ -62,7 +62,7 @@ END_TEST
 START_TEST(schema_namespace)
 {
 	struct q7_op op;
-	char *err = NULL;
+	struct q7_err err = Q7_ERR_GROWING;
 	ck_assert_int_eq(q7_schema_parse("ops::inner::relu(Tensor x) -> Tensor", &op, &err, NULL), 0);
 	struct q7_strbuf b = {0};
 	q7_schema_print(&op, "my_ops", &b);
@@ -104,7 +104,7 @@ END_TEST
 START_TEST(schema_fields)
 {
 	struct q7_op op;
-	char *err = NULL;
+	struct q7_err err = Q7_ERR_GROWING;
 	ck_assert_int_eq(q7_schema_parse("ops::k(Tensor x, Scalar s, long long n) -> (Tensor y)", &op, &err, NULL), 0);
 	ck_assert_str_eq(op.name, "k");
 	ck_assert_str_eq(op.qualname, "ops::k");
@@ -133,12 +133,12 @@ static void parse_fails(const char *text, const char *want)
 {
 	struct q7_op op;
 	memset(&op, 0, sizeof op);
-	char *err = NULL;
+	struct q7_err err = Q7_ERR_GROWING;
 	ck_assert_msg(q7_schema_parse(text, &op, &err, NULL) == -1, "parsed: %s", text);
-	ck_assert_ptr_nonnull(err);
-	ck_assert_msg(strstr(err, want), "%s: error '%s' lacks '%s'", text, err, want);
+	ck_assert_ptr_nonnull(err.msg);
+	ck_assert_msg(strstr(err.msg, want), "%s: error '%s' lacks '%s'", text, q7_err_text(&err), want);
 	ck_assert_ptr_null(op.name);
-	free(err);
+	q7_err_free(&err);
 }
 
 START_TEST(schema_errors)
@@ -158,11 +158,11 @@ START_TEST(schema_errors)
 	parse_fails("ns::(Tensor x) -> Tensor", "expected a name at column 5");
 	parse_fails("relu(Tensor x,) -> Tensor", "expected a type");
 	struct q7_op op;
-	char *err = NULL;
+	struct q7_err err = Q7_ERR_GROWING;
 	unsigned col = 0;
 	ck_assert_int_eq(q7_schema_parse("relu(Tensor x) Tensor", &op, &err, &col), -1);
 	ck_assert_uint_eq(col, 16);
-	free(err);
+	q7_err_free(&err);
 }
 END_TEST
 
@@ -186,7 +186,7 @@ START_TEST(schema_mutations)
 				else
 					t[cut] = '\0';
 				struct q7_op op;
-				char *err = NULL;
+				struct q7_err err = Q7_ERR_GROWING;
 				if (q7_schema_parse(t, &op, &err, NULL) == 0) {
 					char *again = print_op(&op);
 					struct q7_op op2;
@@ -196,8 +196,8 @@ START_TEST(schema_mutations)
 					q7_op_clear(&op);
 					parsed++;
 				} else {
-					ck_assert_ptr_nonnull(err);
-					free(err);
+					ck_assert_ptr_nonnull(err.msg);
+					q7_err_free(&err);
 					failed++;
 				}
 				free(t);
@@ -588,7 +588,7 @@ START_TEST(json_and_sarif)
 	q7_diags_free(&ds);
 
 	struct q7_op_table ops = {0};
-	char *err;
+	struct q7_err err = Q7_ERR_GROWING;
 	ck_assert_int_eq(q7_schema_parse("ns::k(Tensor x, long long n) -> Tensor", q7_ops_add(&ops), &err, NULL), 0);
 	char *buf = NULL;
 	size_t len = 0;

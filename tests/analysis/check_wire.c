@@ -14,7 +14,7 @@
 static struct q7_op_table sample_ops(void)
 {
 	struct q7_op_table t = {0};
-	char *err;
+	struct q7_err err = Q7_ERR_GROWING;
 	ck_assert_int_eq(q7_schema_parse("ns::k(Tensor x, long long n, bool b) -> (Tensor y)", q7_ops_add(&t), &err, NULL), 0);
 	t.ops[0].defined = true;
 	t.ops[0].stack_size = 8192;

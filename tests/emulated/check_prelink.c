@@ -83,7 +83,7 @@ static int run(const unsigned char *buf, size_t n, int core, int have_base, uint
 {
 	struct q7_prelink_opts o = {.symbol = "lib_func", .core = core, .have_base = have_base != 0,
 	                            .base = base};
-	return q7_prelink_memory(&o, buf, n, "fixture", pl, &(struct q7_err){err, Q7_PL_ERR_SIZE});
+	return q7_prelink_memory(&o, buf, n, "fixture", pl, &(struct q7_err){.msg = err, .size = Q7_PL_ERR_SIZE});
 }
 
 /* Prelinks a damaged copy and expects the message to contain want. */

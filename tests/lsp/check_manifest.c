@@ -30,13 +30,13 @@ static void refused(const char *text, size_t n, const char *needle)
 {
 	char *path = file_with("bad.so", text, n);
 	struct q7_strvec images = {0};
-	char *err = NULL;
+	struct q7_err err = Q7_ERR_GROWING;
 	ck_assert_int_eq(q7_manifest_read(path, &images, &err), -1);
-	ck_assert_ptr_nonnull(err);
-	ck_assert_msg(strstr(err, path) == err, "%s", err);
-	ck_assert_msg(strstr(err, needle), "%s", err);
+	ck_assert_ptr_nonnull(err.msg);
+	ck_assert_msg(strstr(err.msg, path) == err.msg, "%s", q7_err_text(&err));
+	ck_assert_msg(strstr(err.msg, needle), "%s", q7_err_text(&err));
 	ck_assert_uint_eq(images.n, 0);
-	free(err);
+	q7_err_free(&err);
 	free(path);
 }
 
@@ -44,7 +44,8 @@ START_TEST(written_reads_back_beside_it)
 {
 	const char *names[Q7_NUM_CORES] = {"l_cpu0.so", "l_cpu1.so", "l_cpu2.so", "l_cpu3.so",
 	                                   "l_cpu4.so", "l_cpu5.so", "l_cpu6.so", "l_cpu7.so"};
-	char *text = NULL, *err = NULL;
+	char *text = NULL;
+	struct q7_err err = Q7_ERR_GROWING;
 	ck_assert_int_eq(q7_manifest_text("l.so", names, Q7_NUM_CORES, &text, &err), 0);
 	ck_assert_str_eq(text, "q7cc-multicore 1\nl_cpu0.so\nl_cpu1.so\nl_cpu2.so\nl_cpu3.so\n"
 	                       "l_cpu4.so\nl_cpu5.so\nl_cpu6.so\nl_cpu7.so\n");
@@ -67,10 +68,10 @@ START_TEST(an_image_is_not_a_manifest)
 {
 	char *path = file_with("one.so", "\177ELF\1\1\1", 7);
 	struct q7_strvec images = {0};
-	char *err = NULL;
+	struct q7_err err = Q7_ERR_GROWING;
 	ck_assert_int_eq(q7_manifest_read(path, &images, &err), 0);
 	ck_assert_uint_eq(images.n, 0);
-	ck_assert_ptr_null(err);
+	ck_assert_ptr_null(err.msg);
 	free(path);
 	/* The magic must be a whole line. */
 	path = file_with("two.so", "q7cc-multicore 12\na.so\n", 23);
@@ -85,25 +86,26 @@ START_TEST(damaged_manifests_are_refused)
 	refused("q7cc-multicore 1\n\n\n", 19, "names no image");
 	const char *nine = "q7cc-multicore 1\n0\n1\n2\n3\n4\n5\n6\n7\n8\n";
 	refused(nine, strlen(nine), "9 images, at most 8");
-	char *err = NULL;
+	struct q7_err err = Q7_ERR_GROWING;
 	struct q7_strvec images = {0};
 	ck_assert_int_eq(q7_manifest_read("/nonexistent/l.so", &images, &err), -1);
-	ck_assert_msg(strstr(err, "/nonexistent/l.so: cannot read") == err, "%s", err);
-	free(err);
+	ck_assert_msg(strstr(err.msg, "/nonexistent/l.so: cannot read") == err.msg, "%s", q7_err_text(&err));
+	q7_err_free(&err);
 }
 END_TEST
 
 START_TEST(names_that_cannot_be_lines_are_refused)
 {
 	const char *names[2] = {"a.so", "b\n.so"};
-	char *text = NULL, *err = NULL;
+	char *text = NULL;
+	struct q7_err err = Q7_ERR_GROWING;
 	ck_assert_int_eq(q7_manifest_text("out/l.so", names, 2, &text, &err), -1);
 	ck_assert_ptr_null(text);
-	ck_assert_msg(strstr(err, "out/l.so: ") == err, "%s", err);
-	free(err);
+	ck_assert_msg(strstr(err.msg, "out/l.so: ") == err.msg, "%s", q7_err_text(&err));
+	q7_err_free(&err);
 	names[1] = "";
 	ck_assert_int_eq(q7_manifest_text("out/l.so", names, 2, &text, &err), -1);
-	free(err);
+	q7_err_free(&err);
 }
 END_TEST
 

@@ -94,8 +94,8 @@ START_TEST(words)
 		char *text = q7_xasprintf("f(%s a, %s b, %s c) -> Tensor", r->name,
 		                          *r->also ? r->also : r->name, r->torch);
 		struct q7_op op;
-		char *err = NULL;
-		ck_assert_msg(q7_schema_parse(text, &op, &err, NULL) == 0, "%s: %s", text, err);
+		struct q7_err err = Q7_ERR_GROWING;
+		ck_assert_msg(q7_schema_parse(text, &op, &err, NULL) == 0, "%s: %s", text, q7_err_text(&err));
 		ck_assert_int_eq(op.params[0].kind, k);
 		ck_assert_int_eq(op.params[1].kind, k);
 		ck_assert_int_eq(op.params[2].kind, t);

@@ -347,7 +347,7 @@ static const struct {
 
 static struct q7_op *good(struct q7_op_table *t, bool request)
 {
-	char *err = NULL;
+	struct q7_err err = Q7_ERR_GROWING;
 	struct q7_op *op = q7_ops_add(t);
 	ck_assert_int_eq(q7_schema_parse("ops::relu(Tensor x, int k) -> Tensor", op, &err, NULL), 0);
 	free(op->ns);

@@ -206,7 +206,7 @@ END_TEST
 START_TEST(images_by_machine)
 {
 	struct q7_strvec paths = {0};
-	char *why = NULL;
+	struct q7_err why = Q7_ERR_GROWING;
 	q7_sv_add(&paths, fake_lib);
 	ck_assert_int_eq(q7_run_check_images(&paths, &fake, &why), 0);
 	ck_assert_int_eq(q7_run_check_images(&paths, &q7_target_host, &why), -1);
@@ -214,17 +214,16 @@ START_TEST(images_by_machine)
 	snprintf(want, sizeof want, "%s: a fake image, not a host library: run it with "
 	         "--target=fake, or build a host library (q7cc --q7-toolchain=host) for "
 	         "--target=host", fake_lib);
-	ck_assert_str_eq(why, want);
-	free(why);
-	why = NULL;
+	ck_assert_str_eq(why.msg, want);
+	q7_err_free(&why);
 	q7_sv_free(&paths);
 	q7_sv_add(&paths, host_lib);
 	ck_assert_int_eq(q7_run_check_images(&paths, &fake, &why), -1);
 	snprintf(want, sizeof want, "%s: a host library (x86-64, ELF64), not a fake image: run it "
 	         "with --target=host, or build a fake image (q7cc --q7-toolchain=fakeprofile) for "
 	         "--target=fake", host_lib);
-	ck_assert_str_eq(why, want);
-	free(why);
+	ck_assert_str_eq(why.msg, want);
+	q7_err_free(&why);
 	q7_sv_free(&paths);
 }
 END_TEST
@@ -235,7 +234,7 @@ END_TEST
 START_TEST(image_machines_and_rows)
 {
 	unsigned machine = 0;
-	char *why = NULL;
+	struct q7_err why = Q7_ERR_GROWING;
 	ck_assert_int_eq(q7_run_image_machine(fake_lib, &machine, &why), 1);
 	ck_assert_uint_eq(machine, FAKE_MACHINE);
 	ck_assert_ptr_eq(q7_run_machine_target(machine), &fake);
@@ -257,8 +256,8 @@ START_TEST(image_machines_and_rows)
 	ck_assert_int_eq(q7_run_image_machine(path, &machine, &why), 0); /* missing */
 	ck_assert_int_eq(mkfifo(path, 0600), 0);
 	ck_assert_int_eq(q7_run_image_machine(path, &machine, &why), -1);
-	ck_assert_ptr_nonnull(strstr(why, "cannot read"));
-	free(why);
+	ck_assert_ptr_nonnull(strstr(why.msg, "cannot read"));
+	q7_err_free(&why);
 	unlink(path);
 }
 END_TEST

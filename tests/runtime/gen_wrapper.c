@@ -33,9 +33,9 @@ int main(int argc, char **argv)
 			continue;
 		}
 		struct q7_op *op = q7_ops_add(&ops);
-		char *err = NULL;
+		struct q7_err err = Q7_ERR_GROWING;
 		if (q7_schema_parse(argv[i], op, &err, NULL) != 0) {
-			q7_error("%s: %s", argv[i], err);
+			q7_error("%s: %s", argv[i], q7_err_text(&err));
 			return 1;
 		}
 		for (size_t k = 0; int64 && k < op->nparams; k++) {

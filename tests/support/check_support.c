@@ -275,7 +275,45 @@ START_TEST(err_carrier)
 	q7_err_clear(&Q7_ERR_OF(buf));
 	ck_assert_str_eq(buf, "");
 	q7_err_set(NULL, "f", "dropped"); /* a caller that does not want it */
-	q7_err_set(&(struct q7_err){buf, 0}, "f", "dropped");
+	q7_err_set(&(struct q7_err){.msg = buf, .size = 0}, "f", "dropped");
+}
+END_TEST
+
+/* A growing carrier keeps a message of any length whole; a second set
+ * replaces (and frees) the first; q7_err_free releases it and is
+ * harmless on an array carrier. */
+START_TEST(err_carrier_growing)
+{
+	struct q7_err e = Q7_ERR_GROWING;
+	ck_assert_str_eq(q7_err_text(&e), "");
+	char *name = malloc(10001);
+	memset(name, 'n', 10000);
+	name[10000] = 0;
+	q7_err_set(&e, NULL, "%s", name);
+	ck_assert_uint_eq(strlen(e.msg), 10000);
+	ck_assert_str_eq(e.msg, name);
+	q7_err_set(&e, name, "cannot read: %s", "No such file or directory");
+	ck_assert_uint_eq(strlen(e.msg), 10000 + strlen(": cannot read: No such file or directory"));
+	ck_assert(strncmp(e.msg, name, 10000) == 0);
+	ck_assert_str_eq(e.msg + 10000, ": cannot read: No such file or directory");
+	q7_err_set(&e, "f", "wraps: %s", e.msg); /* the old message as an argument */
+	ck_assert(strncmp(e.msg, "f: wraps: ", 10) == 0);
+	ck_assert_uint_eq(strlen(e.msg), 10 + 10000 + strlen(": cannot read: No such file or directory"));
+	q7_err_clear(&e);
+	ck_assert_str_eq(q7_err_text(&e), "");
+	q7_err_free(&e);
+	ck_assert_ptr_null(e.msg);
+	q7_err_free(&e); /* twice: harmless */
+	free(name);
+
+	char buf[8];
+	struct q7_err a = Q7_ERR_OF(buf);
+	q7_err_set(&a, "file", "long message");
+	ck_assert_str_eq(buf, "file: l"); /* still cut */
+	q7_err_free(&a);
+	ck_assert_ptr_eq(a.msg, buf);
+	ck_assert_str_eq(q7_err_text(&a), "file: l");
+	q7_err_free(NULL);
 }
 END_TEST
 
@@ -286,6 +324,7 @@ static Suite *support_suite(void)
 	tcase_add_test(tc, strbuf_grows_and_formats);
 	tcase_add_loop_test(tc, args_spellings, 0, sizeof arg_cases / sizeof arg_cases[0]);
 	tcase_add_test(tc, err_carrier);
+	tcase_add_test(tc, err_carrier_growing);
 	tcase_add_loop_test(tc, shell_quote_cases, 0, sizeof quote_cases / sizeof quote_cases[0]);
 	tcase_add_test(tc, shell_join_round_trips_through_sh);
 	tcase_add_test(tc, paths);

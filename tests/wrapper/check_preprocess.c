@@ -29,7 +29,7 @@ static void put(const char *data, size_t n)
 static char *sample(size_t *len, size_t *text_len)
 {
 	struct q7_op_table ops = {0};
-	char *err;
+	struct q7_err err = Q7_ERR_GROWING;
 	ck_assert_int_eq(q7_schema_parse("ns::deep(Tensor x, long long n) -> Tensor", q7_ops_add(&ops), &err, NULL), 0);
 	ops.ops[0].stack_size = 2097152;
 	ops.ops[0].defined = true;
@@ -127,7 +127,7 @@ END_TEST
 static char *crafted(const char *op_name, int rc, enum q7_severity sev, size_t *len)
 {
 	struct q7_op_table ops = {0};
-	char *err;
+	struct q7_err err = Q7_ERR_GROWING;
 	ck_assert_int_eq(q7_schema_parse("relu(Tensor x) -> Tensor", q7_ops_add(&ops), &err, NULL), 0);
 	free(ops.ops[0].name);
 	ops.ops[0].name = q7_xstrdup(op_name);
@@ -242,7 +242,7 @@ static char *read_refusal(const char *name, int *rc)
 START_TEST(record_checked)
 {
 	struct q7_op_table ops = {0};
-	char *err;
+	struct q7_err err = Q7_ERR_GROWING;
 	ck_assert_int_eq(q7_schema_parse("relu(Tensor x) -> Tensor", q7_ops_add(&ops), &err, NULL), 0);
 	free(ops.ops[0].file);
 	ops.ops[0].file = q7_xstrdup("/src/deep.cpp");
