@@ -39,33 +39,8 @@ char *q7_profile_kinds(const char *profile, const char *conj)
 
 void q7_json_str(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\r': fputs("\\r", out); break;
-		default: {
-			/* Controls (C0, DEL, C1) as \u escapes, so none reaches a
-			 * terminal raw; a byte that is not UTF-8 as the text \xNN
-			 * (JSON strings are Unicode: a file name's raw byte made
-			 * the document invalid). */
-			size_t n = *p < 0x80 ? 1 : q7_utf8_len(p);
-			if (n == 1 && (*p < 0x20 || *p == 0x7f)) {
-				fprintf(out, "\\u%04x", *p);
-			} else if (n == 2 && p[0] == 0xc2 && p[1] <= 0x9f) {
-				fprintf(out, "\\u%04x", p[1]);
-				p++;
-			} else if (n == 0) {
-				fprintf(out, "\\\\x%02x", *p);
-			} else {
-				fwrite(p, 1, n, out);
-				p += n - 1;
-			}
-		}
-		}
-	}
-	fputc('"', out);
+	struct q7_strbuf b = {0};
+	q7_sb_add_json(&b, s);
+	fwrite(b.s, 1, b.len, out);
+	q7_sb_free(&b);
 }

@@ -67,3 +67,36 @@ void q7_sb_add_xml(struct q7_strbuf *b, const char *s)
 {
 	add_escaped(b, s, false, true);
 }
+
+void q7_sb_add_json(struct q7_strbuf *b, const char *s)
+{
+	q7_sb_addc(b, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': q7_sb_add(b, "\\\""); break;
+		case '\\': q7_sb_add(b, "\\\\"); break;
+		case '\n': q7_sb_add(b, "\\n"); break;
+		case '\t': q7_sb_add(b, "\\t"); break;
+		case '\r': q7_sb_add(b, "\\r"); break;
+		default: {
+			/* Controls (C0, DEL, C1) as \u escapes, so none reaches a
+			 * terminal raw; a byte that is not UTF-8 as the text \xNN
+			 * (JSON strings are Unicode: a file name's raw byte made
+			 * the document invalid). */
+			size_t n = *p < 0x80 ? 1 : q7_utf8_len(p);
+			if (n == 1 && (*p < 0x20 || *p == 0x7f)) {
+				q7_sb_addf(b, "\\u%04x", *p);
+			} else if (n == 2 && p[0] == 0xc2 && p[1] <= 0x9f) {
+				q7_sb_addf(b, "\\u%04x", p[1]);
+				p++;
+			} else if (n == 0) {
+				q7_sb_addf(b, "\\\\x%02x", *p);
+			} else {
+				q7_sb_addn(b, (const char *)p, n);
+				p += n - 1;
+			}
+		}
+		}
+	}
+	q7_sb_addc(b, '"');
+}

@@ -109,6 +109,10 @@ void q7_sb_add_shown(struct q7_strbuf *b, const char *s, bool keep_tabs);
  * value: as q7_sb_add_shown (tabs too), and < > & " ' as entities, so that
  * any name gives a well-formed SVG. */
 void q7_sb_add_xml(struct q7_strbuf *b, const char *s);
+/* Appends s as a JSON string, quoted: control characters (C0, DEL, C1)
+ * as \u escapes, a byte that is not UTF-8 as the text \xNN, so that any
+ * name gives valid JSON. */
+void q7_sb_add_json(struct q7_strbuf *b, const char *s);
 /* The length of the well-formed UTF-8 sequence of 2 to 4 bytes at p (no
  * overlong form, surrogate or code point past U+10FFFF), or 0. */
 size_t q7_utf8_len(const unsigned char *p);

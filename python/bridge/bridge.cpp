@@ -9,7 +9,6 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -234,23 +233,14 @@ char *dup(const std::string &s)
 	return p;
 }
 
-/* s as a JSON string, quoted; bytes from 0x80 as they are (a path's). */
-std::string json_string(const std::string &s)
+/* s as a JSON string, quoted (support's escaper: any name valid JSON). */
+std::string json_string(const char *s)
 {
-	std::string o = "\"";
-	for (unsigned char c : s) {
-		if (c == '"' || c == '\\') {
-			o += '\\';
-			o += static_cast<char>(c);
-		} else if (c < 0x20) {
-			char u[8];
-			std::snprintf(u, sizeof u, "\\u%04x", c);
-			o += u;
-		} else {
-			o += static_cast<char>(c);
-		}
-	}
-	return o + "\"";
+	struct q7_strbuf b = {nullptr, 0, 0};
+	q7_sb_add_json(&b, s);
+	std::string o(b.s, b.len);
+	q7_sb_free(&b);
+	return o;
 }
 
 /* Registers defs (checked) for ld; the table lock is held. */

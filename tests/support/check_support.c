@@ -282,6 +282,20 @@ END_TEST
 /* A growing carrier keeps a message of any length whole; a second set
  * replaces (and frees) the first; q7_err_free releases it and is
  * harmless on an array carrier. */
+/* Any name as valid JSON: the escapes, controls as \u, a byte that is
+ * not UTF-8 as the text \xNN, UTF-8 kept. */
+START_TEST(json_string_escapes)
+{
+	struct q7_strbuf b = {0};
+	q7_sb_add_json(&b, "a\"b\\c\nd\te\x01" "f\x7f" "g\xc2\x9b" "h\xff" "i\xc3\xa9");
+	ck_assert_str_eq(b.s, "\"a\\\"b\\\\c\\nd\\te\\u0001f\\u007fg\\u009bh\\\\xffi\xc3\xa9\"");
+	q7_sb_free(&b);
+	q7_sb_add_json(&b, "");
+	ck_assert_str_eq(b.s, "\"\"");
+	q7_sb_free(&b);
+}
+END_TEST
+
 START_TEST(err_carrier_growing)
 {
 	struct q7_err e = Q7_ERR_GROWING;
@@ -325,6 +339,7 @@ static Suite *support_suite(void)
 	tcase_add_loop_test(tc, args_spellings, 0, sizeof arg_cases / sizeof arg_cases[0]);
 	tcase_add_test(tc, err_carrier);
 	tcase_add_test(tc, err_carrier_growing);
+	tcase_add_test(tc, json_string_escapes);
 	tcase_add_loop_test(tc, shell_quote_cases, 0, sizeof quote_cases / sizeof quote_cases[0]);
 	tcase_add_test(tc, shell_join_round_trips_through_sh);
 	tcase_add_test(tc, paths);
