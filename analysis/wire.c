@@ -257,12 +257,7 @@ static int get_result(const char *data, size_t len, bool check, int *rc, struct 
 		d.shape_line = get_u32(&r);
 		if (!r.bad)
 			q7_ops_add_def(&t, &d);
-		free(d.ns);
-		free(d.op);
-		free(d.fn);
-		free(d.shape);
-		free(d.file);
-		free(d.shape_file);
+		q7_neuron_def_clear(&d);
 	}
 	if (r.bad || r.p != r.end) {
 		q7_ops_free(&t);
