@@ -433,8 +433,10 @@ static char **env_with_tmpdir(const char *dir)
 	return envp;
 }
 
-/* The child's stdin, stdout and stderr as o says, its fds 3 and 4, and
- * the others closed when o asks; 0 or an errno. */
+/* The child's stdin, stdout and stderr as o says, its fds 3 to 5, and
+ * the others closed when o asks; 0 or an errno. The fd given for 5 must
+ * not be 3 or 4, nor the one for 4 be 3 unless it is also fd3's: those
+ * are dup'ed over first. */
 static int child_fds(posix_spawn_file_actions_t *fa, const struct q7_proc_opts *o)
 {
 	int e = redirect(fa, 0, o->in);
@@ -446,8 +448,11 @@ static int child_fds(posix_spawn_file_actions_t *fa, const struct q7_proc_opts *
 		e = posix_spawn_file_actions_adddup2(fa, o->fd3, 3);
 	if (!e && o->fd3 > 0 && o->fd4 > 0)
 		e = posix_spawn_file_actions_adddup2(fa, o->fd4, 4);
+	if (!e && o->fd3 > 0 && o->fd4 > 0 && o->fd5 > 0)
+		e = posix_spawn_file_actions_adddup2(fa, o->fd5, 5);
 	if (!e && o->close_others)
-		e = posix_spawn_file_actions_addclosefrom_np(fa, o->fd3 <= 0 ? 3 : o->fd4 > 0 ? 5 : 4);
+		e = posix_spawn_file_actions_addclosefrom_np(
+			fa, o->fd3 <= 0 ? 3 : o->fd4 <= 0 ? 4 : o->fd5 <= 0 ? 5 : 6);
 	return e;
 }
 

@@ -43,6 +43,7 @@ struct q7_proc_opts {
 	int in, out, err;  /* Q7_PROC_INHERIT, Q7_PROC_NULL, or an fd dup'ed there */
 	int fd3;           /* > 0: dup'ed to the child's fd 3 */
 	int fd4;           /* > 0: dup'ed to the child's fd 4 (needs fd3) */
+	int fd5;           /* > 0: dup'ed to the child's fd 5 (needs fd4) */
 	bool close_others; /* the child gets no other fd of ours (make's jobserver) */
 	bool pristine;     /* empty signal mask, every signal default */
 	bool session;      /* a daemon: own session, neither tracked nor waited for */

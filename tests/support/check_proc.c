@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -227,6 +228,36 @@ START_TEST(fd3_and_fd4)
 }
 END_TEST
 
+/* fd 5 besides them (an emulated session's data file, a memfd): the
+ * child writes into it, the parent reads it back; close_others keeps it
+ * and closes fd 6. */
+START_TEST(fd5_beside_fd3_and_fd4)
+{
+	int sv[2];
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	int data = memfd_create("check_proc", MFD_CLOEXEC);
+	ck_assert_int_ge(data, 0);
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0); /* not close-on-exec: inherited */
+	ck_assert_int_eq(dup2(p[1], 6), 6);
+	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fd3 = sv[1], .fd4 = sv[1], .fd5 = data,
+	                         .close_others = true};
+	char *argv[] = {"sh", "-c", "echo data >&5 && ! test -e /proc/self/fd/6", NULL};
+	pid_t pid = q7_proc_spawn(argv, &o);
+	ck_assert_int_gt(pid, 0);
+	ck_assert_int_eq(q7_proc_wait(pid, NULL), 0);
+	char buf[16] = {0};
+	ck_assert_int_eq(pread(data, buf, sizeof buf - 1, 0), 5);
+	ck_assert_str_eq(buf, "data\n");
+	close(6);
+	close(p[0]);
+	close(p[1]);
+	close(data);
+	close(sv[0]);
+	close(sv[1]);
+}
+END_TEST
+
 START_TEST(close_others)
 {
 	int p[2];
@@ -425,6 +456,7 @@ static Suite *proc_suite(void)
 	tcase_add_test(tc, capture_one_output);
 	tcase_add_test(tc, redirections_and_fd3);
 	tcase_add_test(tc, fd3_and_fd4);
+	tcase_add_test(tc, fd5_beside_fd3_and_fd4);
 	tcase_add_test(tc, close_others);
 	tcase_add_test(tc, fork_is_tracked);
 	tcase_add_test(tc, strangers_are_never_reaped);
