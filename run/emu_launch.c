@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -138,6 +139,7 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 	b.version = Q7_BOOT_VERSION;
 	b.request_fd = Q7_BOOT_REQUEST_FD;
 	b.result_fd = Q7_BOOT_RESULT_FD;
+	b.data_fd = Q7_BOOT_DATA_FD;
 	b.ncores = s->cores;
 	struct q7_strvec *argv = &s->argv;
 	q7_sv_add(argv, s->qemu);
@@ -208,24 +210,21 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 
 /* ---- QEMU: start, look, stop ------------------------------------------- */
 
-/* Starts QEMU with one end of a socket as its fd 3 and fd 4 and
- * /dev/null as stdin. 0, or -1 after q7_run_fail(). */
+/* Starts QEMU with one end of a socket as its fd 3 and fd 4, the data
+ * file as its fd 5 and /dev/null as stdin. 0, or -1 after q7_run_fail(). */
 int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 {
-	_Static_assert(Q7_BOOT_REQUEST_FD == 3 && Q7_BOOT_RESULT_FD == 4,
-	               "the process layer passes fds 3 and 4");
+	_Static_assert(Q7_BOOT_REQUEST_FD == 3 && Q7_BOOT_RESULT_FD == 4 && Q7_BOOT_DATA_FD == 5,
+	               "the process layer passes fds 3 to 5");
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
 		q7_run_fail(r, "cannot create a socket for the emulated core: %s", strerror(errno));
 		return -1;
 	}
-	int buf = SOCKET_BUF;
-	for (int i = 0; i < 2; i++)
-		setsockopt(sv[i], SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
 	/* dies_with_us: a process killed mid-call (kill -9 of Python) leaves
 	 * no QEMU spinning on. */
-	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fd3 = sv[1], .fd4 = sv[1], .quiet = true,
-	                         .stop_signal = SIGKILL, .dies_with_us = true};
+	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fd3 = sv[1], .fd4 = sv[1], .fd5 = s->data_fd,
+	                         .quiet = true, .stop_signal = SIGKILL, .dies_with_us = true};
 	fflush(NULL); /* our buffered output first, then the kernel's */
 	char why[Q7_MESSAGE_SIZE] = "";
 	pid_t pid;
@@ -388,6 +387,32 @@ int q7_emu_recv_all(struct q7_emu_session *s, void *buf, size_t size, double dea
 
 /* ---- open and close ---------------------------------------------------- */
 
+/* The data file (boot.h): a memfd, no path to leave behind, mapped here
+ * whole; QEMU reads and writes it as its fd 5. 0, or -1 after
+ * q7_run_fail(). */
+static int open_data_file(struct q7_emu_session *s, struct q7_run_result *r)
+{
+	int fd = memfd_create("q7cc-emulated-data", MFD_CLOEXEC);
+	if (fd >= 0 && fd < DATA_FD_MIN) {
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, DATA_FD_MIN);
+		close(fd);
+		fd = high;
+	}
+	if (fd < 0) {
+		q7_run_fail(r, "cannot create the emulated core's data file: %s", strerror(errno));
+		return -1;
+	}
+	void *m = mmap(NULL, DATA_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED) {
+		q7_run_fail(r, "cannot map the emulated core's data file: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	s->data_fd = fd;
+	s->data = m;
+	return 0;
+}
+
 /* Frees s; its files are removed unless they are another process's
  * (remove false: a forked child's copy of its parent's session). */
 static void free_session(struct q7_emu_session *s, bool remove)
@@ -410,8 +435,10 @@ static void free_session(struct q7_emu_session *s, bool remove)
 		free(s->image[i]);
 	q7_sv_free(&s->files);
 	q7_sv_free(&s->argv);
-	free(s->c.out);
-	free(s->c.region);
+	if (s->data)
+		munmap(s->data, DATA_MAP_BYTES);
+	if (s->data_fd >= 0)
+		close(s->data_fd);
 	free(s->dir);
 	free(s->lib);
 	free(s->qemu);
@@ -432,6 +459,7 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	}
 	struct q7_emu_session *s = q7_xcalloc(1, sizeof *s);
 	s->fd = -1;
+	s->data_fd = -1;
 	s->cores = cores;
 	s->lib = q7_xstrdup(cfg->lib);
 	s->timeout = cfg->timeout_s > 0 ? cfg->timeout_s : DEFAULT_TIMEOUT;
@@ -479,7 +507,7 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	}
 	s->dir = templ;
 	q7_temp_register(s->dir);
-	if (prepare(s, why) != 0 || q7_emu_start_qemu(s, why) != 0)
+	if (prepare(s, why) != 0 || open_data_file(s, why) != 0 || q7_emu_start_qemu(s, why) != 0)
 		goto out;
 	*out = s;
 	rc = 0;

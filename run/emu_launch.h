@@ -38,8 +38,13 @@
 #define ENTRY_CALL_OVERHEAD 3
 #define SLICE_S 0.25     /* longest sleep between looks at QEMU */
 #define MAX_TENSORS (Q7_MAX_ARGS + 1)
-#define MAX_IOV (3 + 2 * MAX_TENSORS) /* header, frames, pads and tensors, a red zone */
-#define SOCKET_BUF (4 << 20) /* asked; the system's net.core.wmem_max caps it */
+/* The data file's map: what the boot program writes back (at most the
+ * core's RAM) and an out tensor (as much). Address space only: the file
+ * holds the pages of the last call's bytes. */
+#define DATA_MAP_BYTES (2 * (size_t)(Q7_BOOT_RAM_END - Q7_BOOT_BLOCK_ADDR))
+/* The data file's descriptor is at least this (not 3 or 4, which the
+ * spawn dup's the socket onto before it dup's the file onto 5). */
+#define DATA_FD_MIN 10
 
 /* Where a call's tensors go: each tensor argument, then dst, 64-byte
  * aligned from Q7_BOOT_DATA_AREA; the heap arena after them. */
@@ -67,19 +72,21 @@ struct call {
 	struct layout L;
 	uint32_t back_addr;
 	size_t back_bytes;
-	unsigned char *back; /* the caller's dst buffer, or region (whole) */
+	const unsigned char *back; /* where they came back: the data file's map */
 	bool whole;
 	struct q7_frame frame; /* the last core's, as it came back */
-	unsigned char *out;    /* the out tensor's bytes outside back (owned) */
+	const unsigned char *out; /* the out tensor's bytes outside back (in the map) */
 	size_t out_bytes;
 	/* One core and a destination: the runtime leaves a returned tensor
 	 * where it is (Q7_FRAME_RESULT_ANYWHERE) and nothing is asked back
 	 * but the out tensor, whose bytes land straight in the caller's
-	 * destination when they are its bytes (out_at: where they landed). */
+	 * destination when they are its bytes. */
 	bool anywhere;
-	const unsigned char *out_at;
-	unsigned char *region; /* the whole tensor data (whole, inputs_back; owned, kept) */
-	size_t region_size;
+	/* The destination was sent as zeros the core makes (zero_bytes), not
+	 * as its bytes: a fresh output (q7_call.dst_fresh). */
+	bool dst_zeroed;
+	/* The result's bytes are in the caller's destination. */
+	bool in_dst;
 	/* The whole tensor data comes back, so that the inputs are compared
 	 * with the caller's (the first rule of docs/runtime.md), and the
 	 * destination is copied from it into the caller's. */
@@ -101,6 +108,8 @@ struct q7_emu_session {
 	struct q7_strvec argv;   /* QEMU's command line */
 	pid_t pid;               /* 0: no QEMU */
 	int fd;                  /* our end of its fd 3/4, -1: none */
+	int data_fd;             /* the data file, its fd 5 (boot.h); -1: none */
+	unsigned char *data;     /* its map, DATA_MAP_BYTES, or NULL */
 	bool ready;              /* its READY record was read */
 	double boot_t0;
 	unsigned seq;
@@ -109,8 +118,8 @@ struct q7_emu_session {
 	struct call c;
 };
 
-/* Starts QEMU with one end of a socket as its fd 3 and fd 4 and
- * /dev/null as stdin. 0, or -1 after q7_run_fail(). */
+/* Starts QEMU with one end of a socket as its fd 3 and fd 4, the data
+ * file as its fd 5 and /dev/null as stdin. 0, or -1 after q7_run_fail(). */
 int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r);
 /* Kills QEMU (if it still runs) and reaps it; *status (if asked) gets how
  * it ended. */

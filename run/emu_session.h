@@ -15,7 +15,7 @@
  * (QEMU, its descriptors, its temporary files) belongs to the caller until
  * q7_emu_close, which stops and reaps QEMU and removes the files. A call
  * borrows the request's tensors for its duration; the result owns its
- * out_data (q7_run_result_free). No global state besides support/proc's
+ * out_data, if any (q7_run_result_free). No global state besides support/proc's
  * table of children and support/tempfile's list: sessions are independent
  * of each other, but those two are not thread-safe, so one thread at a
  * time may open, call or close sessions.
@@ -92,9 +92,12 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 /* Runs req->op on every core of the session, one after another over the
  * same tensor data (req->cores must be 0 or the session's;
  * req->timeout_s, when set, overrides the session's for this call;
- * req->heap_size as in engine.h). The destination's final bytes are
- * also written back to req->dst.data, as the host target leaves them.
- * 0, or 1 with res->status and res->message set. res is overwritten. */
+ * req->heap_size as in engine.h). With a destination the result is its
+ * bytes, as the host target leaves them: res->out describes them at
+ * req->dst.data, and res->out_data is NULL (no copy of a tensor that may
+ * be gigabytes); without one, res->out_data holds the result. Either way
+ * res->out.data is where it is. 0, or 1 with res->status and
+ * res->message set. res is overwritten. */
 int q7_emu_call(struct q7_emu_session *s, const struct q7_call *req,
                 struct q7_run_result *res);
 

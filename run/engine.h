@@ -134,6 +134,11 @@ struct q7_call {
 	 * get_dst_tensor() is then an error, not the caller's memory
 	 * overwritten). The other modes keep their own. */
 	size_t dst_room;
+	/* The destination was just made for this call (a new output tensor):
+	 * its bytes are no one's, and the emulated core starts it as zeros
+	 * instead of being sent them (reading them would fault in every page
+	 * of a fresh allocation). 0: its bytes go to the core as they are. */
+	bool dst_fresh;
 	/* The emulated target's settings for this call; 0 takes the engine's
 	 * (or the session's). The host target takes the engine's always. */
 	unsigned cores;           /* 0, or the engine's count: another is refused */

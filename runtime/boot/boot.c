@@ -1,9 +1,10 @@
 /* q7boot: the boot program of the emulated core. At start it checks the
  * host's boot block and places every prelinked image once; then it serves
  * calls for as long as the host sends them: it reads each call's frames
- * and tensor data straight into RAM from the request descriptor, calls the
- * entry of each core the call names, and hands the frames, the bytes the
- * call asked back and the out tensor to the result descriptor (boot.h).
+ * from the request descriptor and its tensor data from the data file,
+ * calls the entry of each core the call names, and hands back the frames
+ * on the result descriptor, the bytes the call asked back and the out
+ * tensor in the data file (boot.h).
  * Kernel output reaches the host through frame->write_fn, a semihosting
  * write to QEMU's stdout or stderr.
  *
@@ -23,8 +24,16 @@
 #define SYS_EXIT 1
 #define SYS_READ 3
 #define SYS_WRITE 4
+#define SYS_LSEEK 19
+#define SYS_MEMSET 1004
 #define SIM_EINTR 4
 #define SIM_EAGAIN 11
+
+/* At most this much per read or write: QEMU 7.2 serves each one through
+ * a bounce buffer of its length (malloc, copy, free), so a chunk of this
+ * size stays in its heap, warm, where one of 256 MiB was a fresh mapping
+ * faulted in at every call. */
+#define IO_CHUNK (1u << 20)
 
 #define STACK_PAINT 0xa5a5a5a5u
 #define STACK_GUARD 64 /* bytes at the bottom that must stay painted */
@@ -74,7 +83,7 @@ static int write_all(int fd, const void *buf, uint32_t len)
 {
 	const char *p = buf;
 	while (len) {
-		int n = sim_io(SYS_WRITE, fd, p, len);
+		int n = sim_io(SYS_WRITE, fd, p, len < IO_CHUNK ? len : IO_CHUNK);
 		if (n <= 0)
 			return -1;
 		p += n;
@@ -90,7 +99,8 @@ static int read_all(int fd, void *buf, uint32_t len)
 	char *p = buf;
 	uint32_t done = 0;
 	while (done < len) {
-		int n = sim_io(SYS_READ, fd, p + done, len - done);
+		uint32_t want = len - done;
+		int n = sim_io(SYS_READ, fd, p + done, want < IO_CHUNK ? want : IO_CHUNK);
 		if (n < 0 || (n == 0 && done))
 			return -1;
 		if (n == 0)
@@ -98,6 +108,13 @@ static int read_all(int fd, void *buf, uint32_t len)
 		done += (uint32_t)n;
 	}
 	return 0;
+}
+
+/* The data file from its start: true when it could be rewound. */
+static bool rewind_data(void)
+{
+	int err = 0;
+	return q7_simcall(SYS_LSEEK, (int)block->data_fd, 0, 0 /* SEEK_SET */, &err) == 0;
 }
 
 static uint32_t ccount(void)
@@ -223,11 +240,18 @@ static bool write_record(void)
 	result.frame_size = frame ? sizeof *frame : 0;
 	result.back_bytes = back;
 	result.out_bytes = out_bytes;
+	/* The data first: the host reads the data file once the record is in. */
+	if ((back || out_bytes) &&
+	    (!rewind_data() ||
+	     (back && write_all((int)block->data_fd, (const void *)(uintptr_t)call.back_addr, back) != 0) ||
+	     (out_bytes && write_all((int)block->data_fd, out, out_bytes) != 0))) {
+		static const char msg[] = "q7boot: cannot write the result's data (is fd 5 open?)\n";
+		sim_io(SYS_WRITE, 2, msg, sizeof msg - 1);
+		return false;
+	}
 	int fd = block ? (int)block->result_fd : Q7_BOOT_RESULT_FD;
 	if (write_all(fd, &result, sizeof result) != 0 ||
-	    (frame && write_all(fd, frame, sizeof *frame) != 0) ||
-	    (back && write_all(fd, (const void *)(uintptr_t)call.back_addr, back) != 0) ||
-	    (out_bytes && write_all(fd, out, out_bytes) != 0)) {
+	    (frame && write_all(fd, frame, sizeof *frame) != 0)) {
 		static const char msg[] = "q7boot: cannot write the result (is fd 4 open?)\n";
 		sim_io(SYS_WRITE, 2, msg, sizeof msg - 1);
 		return false;
@@ -322,7 +346,7 @@ static bool read_call(void)
 		fail(Q7_BOOT_BAD_CALL, "the call's magic or version is wrong");
 	if (call.ncores == 0 || call.first >= block->ncores || call.ncores > block->ncores - call.first)
 		fail(Q7_BOOT_BAD_CALL, "the call's cores are not the boot block's");
-	if (!in_ram(Q7_BOOT_DATA_AREA, call.data_bytes) ||
+	if (!in_ram(Q7_BOOT_DATA_AREA, (uint64_t)call.data_bytes + call.zero_bytes) ||
 	    (call.back_bytes && !in_ram(call.back_addr, call.back_bytes)))
 		fail(Q7_BOOT_BAD_CALL, "the call's data is outside the core's RAM");
 	for (uint32_t k = 0; k < call.ncores; k++) {
@@ -330,8 +354,15 @@ static bool read_call(void)
 		if (read_all(fd, slot, sizeof(struct q7_frame)) != 0)
 			fail(Q7_BOOT_BAD_CALL, "the call's frames are truncated");
 	}
-	if (call.data_bytes && read_all(fd, (void *)(uintptr_t)Q7_BOOT_DATA_AREA, call.data_bytes) != 0)
+	if (call.data_bytes && !rewind_data())
+		fail(Q7_BOOT_BAD_CALL, "the data file cannot be read from its start (is fd 5 open?)");
+	if (call.data_bytes &&
+	    read_all((int)block->data_fd, (void *)(uintptr_t)Q7_BOOT_DATA_AREA, call.data_bytes) != 0)
 		fail(Q7_BOOT_BAD_CALL, "the call's tensor data is truncated");
+	/* At the host's speed: QEMU's memset, not the core's stores. */
+	if (call.zero_bytes)
+		q7_simcall(SYS_MEMSET, (int)(Q7_BOOT_DATA_AREA + call.data_bytes), 0,
+		           (int)call.zero_bytes, NULL);
 	return true;
 }
 

@@ -149,7 +149,7 @@ static int run_once(struct q7_emu_session *s, const struct opts *o, struct line_
 	int failed = o->oneshot ? q7_run_emulated(o->lib, NULL, &c->req, &r) : q7_emu_call(s, &c->req, &r);
 	*secs = now_s() - t0;
 	if (!failed && c->out && npy_write(c->out, (enum q7_dtype)r.out.dtype, r.out.ndim,
-	                                   r.out.sizes, r.out_data) != 0)
+	                                   r.out.sizes, (const void *)(uintptr_t)r.out.data) != 0)
 		failed = 1;
 	if (report) {
 		struct q7_emu_stats st = {0};

@@ -872,6 +872,15 @@ def case_semihosting(c):
                                env=env)
         if got[0] < 0:
             fail("%s: the kernel could not open a host file: %s" % (how, got))
+    # A kernel that closes the session's data file (QEMU's fd 5, the
+    # tensors both ways): the call fails naming it, no result is taken
+    # from a file no longer written, and nothing is left behind.
+    npytool.write(c.path("x.npy"), "<i4", (4,), [1, 2, 3, 4])
+    _, (_, _, got) = c.run("emulated", lib, "close_fd", [c.path("x.npy"), 99])
+    check_eq("close_fd of a descriptor QEMU does not have", got, [2, 3, 4, 5])
+    c.expect_error(lib, "close_fd", [c.path("x.npy"), 5],
+                   ["q7boot: cannot write the result's data (is fd 5 open?)",
+                    "libhf.so: the emulated core gave no result"])
 
 
 def case_trap(c):

@@ -1,5 +1,5 @@
 """The emulated call's time limit grows with the bytes of its tensors
-(Q7CC_TORCH_TIMEOUT, or 60 s, and a second per 4 MiB): a ReLU over 16 MiB
+(Q7CC_TORCH_TIMEOUT, or 60 s, and a second per 4 MiB): a ReLU over 64 MiB
 that runs past a 0.2 s base limit finishes with the right numbers (before,
 it was stopped at the base limit, as a 768 MiB call took 84 s against
 the 60 s default), and a kernel that never returns is stopped at the
@@ -15,7 +15,7 @@ sys.path.insert(0, %(here)r)
 import libs
 libs.load("relu", "emulated")
 libs.load("ints", "emulated")
-x = torch.randn(16 << 10, 256)  # 16 MiB
+x = torch.randn(64 << 10, 256)  # 64 MiB: past 0.2 s, now that moving it is cheap
 t0 = time.monotonic()
 y = torch.ops.my_ops.relu_forward(x)
 print("relu %%.2f %%s" %% (time.monotonic() - t0, torch.equal(y, torch.relu(x))), flush=True)
