@@ -14,6 +14,26 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import libs  # noqa: E402
 
 
+def stale_sources(build, prefix, env):
+    """An install over an older one: cmake --install leaves a source the
+    new kit no longer has (kernel.cpp, since renamed boxed_kernel.cpp),
+    which a build of every src/*.cpp compiled beside its successor
+    (duplicate symbols). The kit's sources.txt names what to compile."""
+    kits = [os.path.join(r, "src") for r, ds, _ in os.walk(prefix) if r.endswith("torch-bridge")]
+    if len(kits) != 1:
+        sys.exit("FAIL: no one bridge kit under %s: %s" % (prefix, kits))
+    with open(os.path.join(kits[0], "kernel.cpp"), "w") as f:
+        f.write("// an older install's source\nint q7_stale_source;\n")
+    code = ("import os\nfrom q7cc.torch import _bridge\n"
+            "print(' '.join(os.path.basename(p) for p in _bridge.kit_sources(%r)))" % kits[0])
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       timeout=120)
+    staged = os.path.join(build, "stage", "lib", "q7cc", "torch-bridge", "src")
+    want = sorted(f for f in os.listdir(staged) if f.endswith(".cpp"))
+    if r.returncode != 0 or sorted(r.stdout.split()) != want:
+        sys.exit("FAIL: the installed kit's sources are %r, not %r:\n%s" % (r.stdout, want, r.stderr))
+
+
 def main():
     build, prefix = sys.argv[1], sys.argv[2]
     shutil.rmtree(prefix, ignore_errors=True)
@@ -26,6 +46,7 @@ def main():
             sys.exit("FAIL: %s is not installed" % f)
     env = dict(os.environ, PYTHONPATH=os.path.join(prefix, "lib", "python"))
     env.pop("Q7CC_PREFIX", None)
+    stale_sources(build, prefix, env)
     for target in ("host", "emulated"):
         lib = os.path.join(libs.build_directory("params", target), "libparams.so")
         code = ("import torch, q7cc.torch as q\n"

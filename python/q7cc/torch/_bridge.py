@@ -75,6 +75,24 @@ def _open(path):
     return lib
 
 
+def kit_sources(src):
+    """The kit's sources to compile: those its sources.txt names (a kit
+    installed over an older one keeps files the new one dropped, which
+    would be compiled too), each a plain name of a file there; every .cpp
+    of a kit older than the list."""
+    listed = os.path.join(src, "sources.txt")
+    if not os.path.exists(listed):
+        return sorted(os.path.join(src, f) for f in os.listdir(src) if f.endswith(".cpp"))
+    with open(listed, encoding="utf-8") as f:
+        names = [n.strip() for n in f if n.strip()]
+    for n in names:
+        if os.path.basename(n) != n or not n.endswith(".cpp") or \
+                not os.path.isfile(os.path.join(src, n)):
+            raise RuntimeError("q7cc.torch: %s: %r is not a source of the kit (a damaged install?)"
+                               % (listed, n))
+    return [os.path.join(src, n) for n in names]
+
+
 def build_bridge():
     """The bridge compiled for this torch (its version and C++ ABI) from
     q7cc's bridge kit, against the headers and libraries this torch has
@@ -101,7 +119,7 @@ def build_bridge():
                  "-I" + src, "-I" + os.path.join(kit, "include"),
                  "-I" + os.path.join(_paths.PREFIX, _layout.INCLUDEDIR, "q7cc-torch")] + \
         ["-isystem" + p for p in incs] + \
-        sorted(os.path.join(src, f) for f in os.listdir(src) if f.endswith(".cpp")) + [archive,
+        kit_sources(src) + [archive,
          "-L" + libdir, "-Wl,-rpath," + libdir, "-ltorch_cpu", "-lc10", "-l:" + elf,
          "-lpthread", "-ldl", "-lm", "-Wl,--version-script=" + os.path.join(src, "bridge.map"),
          "-Wl,--no-undefined", "-o", out]
