@@ -110,6 +110,7 @@ struct q7_emu_session {
 	int fd;                  /* our end of its fd 3/4, -1: none */
 	int data_fd;             /* the data file, its fd 5 (boot.h); -1: none */
 	unsigned char *data;     /* its map, DATA_MAP_BYTES, or NULL */
+	size_t data_size;        /* the file's size as the last call set it */
 	bool ready;              /* its READY record was read */
 	double boot_t0;
 	unsigned seq;
