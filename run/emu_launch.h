@@ -52,6 +52,7 @@ struct layout {
 	unsigned n;
 	const unsigned char *host[MAX_TENSORS]; /* the caller's bytes */
 	size_t bytes[MAX_TENSORS];
+	size_t red[MAX_TENSORS]; /* an input's red zone after its bytes, or 0 */
 	uint32_t addr[MAX_TENSORS];
 	size_t size; /* of the tensor data */
 	uint32_t dst_addr;

@@ -59,8 +59,9 @@ size_t q7_emu_desc_bytes(const struct q7_tensor_desc *t)
 }
 
 /* red: the red zone's bytes after the destination (Q7_FRAME_DST_ROOM),
- * or 0. */
-static int make_layout(const struct q7_call *req, size_t red, struct layout *L,
+ * or 0; in_red: those after each input (filled and checked here:
+ * q7_run_inputs_zones), or 0. */
+static int make_layout(const struct q7_call *req, size_t red, size_t in_red, struct layout *L,
                        struct q7_run_result *r)
 {
 	memset(L, 0, sizeof *L);
@@ -96,8 +97,8 @@ static int make_layout(const struct q7_call *req, size_t red, struct layout *L,
 			L->args[i].u.tensor.data = addr;
 		}
 		off += n;
-		if (i == nargs)
-			off += red;
+		L->red[L->n - 1] = i == nargs ? 0 : in_red;
+		off += i == nargs ? red : in_red;
 	}
 	L->size = off;
 	uint32_t heap = (Q7_BOOT_DATA_AREA + (uint32_t)off + HEAP_ALIGN - 1) & ~(HEAP_ALIGN - 1);
@@ -210,7 +211,8 @@ static int begin_call(struct q7_emu_session *s, const struct q7_call *req, int o
 	c->n = c->whole ? 1 : s->cores;
 	c->seq = ++s->seq;
 	bool zones = !(s->unchecked & Q7_UNCHECKED_ZONES);
-	if (make_layout(req, zones ? Q7_RED_ZONE : 0, &c->L, r) != 0)
+	bool in_zones = !c->whole && !(s->unchecked & Q7_UNCHECKED_INPUTS);
+	if (make_layout(req, zones ? Q7_RED_ZONE : 0, in_zones ? Q7_RED_ZONE : 0, &c->L, r) != 0)
 		return -1;
 	c->inputs_back = !c->whole && !(s->unchecked & Q7_UNCHECKED_INPUTS) && c->L.n > (c->L.dst_bytes ? 1u : 0u);
 	c->anywhere = !c->whole && c->L.dst_bytes && s->cores == 1;
@@ -271,6 +273,10 @@ static int fill_data(struct q7_emu_session *s, size_t *bytes, struct q7_run_resu
 		if (c->L.bytes[i])
 			memcpy(s->data + off, c->L.host[i], c->L.bytes[i]);
 		at = off + c->L.bytes[i];
+		if (c->L.red[i] && at + c->L.red[i] <= n) { /* an input's red zone */
+			q7_run_red_zone_fill(s->data + at);
+			at += c->L.red[i];
+		}
 	}
 	if (n > at) /* the destination's red zone: the runtime fills it */
 		memset(s->data + at, 0, n - at);
@@ -433,7 +439,9 @@ static int inputs_changed(const struct call *c, struct q7_run_result *r)
 		before[i] = (const unsigned char *)(uintptr_t)req->args[i].u.tensor.data;
 		after[i] = c->back + (c->L.args[i].u.tensor.data - c->back_addr);
 	}
-	return q7_run_inputs_compare(req, before, after, r);
+	/* Each input's red zone came back with it: the layout puts one after
+	 * every input when the inputs are checked. */
+	return q7_run_inputs_compare(req, before, after, r) || q7_run_inputs_zones(req, after, r);
 }
 
 /* The call's failed op: r gets its status and "<who><message>". -1. */

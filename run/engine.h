@@ -164,6 +164,10 @@ struct q7_run_result {
 	 * name. The caller's tensor is as it was before the call. */
 	unsigned changed_arg;
 	uint64_t changed_at;
+	/* ... or wrote past its end, which is changed_bytes long (a red zone
+	 * after the input: q7_run_inputs_zones). */
+	bool changed_past_end;
+	uint64_t changed_bytes;
 };
 
 /* Frees result->out_data (and forgets it); the rest stays readable. */

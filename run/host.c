@@ -318,7 +318,10 @@ struct q7_host {
 	uintptr_t stack_low;
 	struct q7_frame frame;
 	unsigned unchecked;     /* Q7_UNCHECKED_* */
-	unsigned char *shadow;  /* the inputs' bytes as they were before the call */
+	/* The copies of the inputs the kernel runs on, each 64-byte aligned
+	 * with a red zone after it (inputs_copy); the caller's stay as they
+	 * are. */
+	unsigned char *shadow;
 	size_t shadow_size;
 };
 
@@ -521,54 +524,69 @@ static bool overlaps_dst(const struct q7_call *c, unsigned i)
 	return d && a < d + dn && d < a + an;
 }
 
-/* Copies each tensor argument's bytes into h->shadow; before[i] points at
- * its copy (NULL: not kept). */
-static void inputs_keep(struct q7_host *h, const struct q7_call *c, const unsigned char **before)
+#define COPY_ALIGN 64u /* as torch's CPU allocator aligns a tensor */
+
+static size_t copy_span(size_t n)
 {
-	size_t need = 0;
+	return ((n + COPY_ALIGN - 1) & ~(size_t)(COPY_ALIGN - 1)) + Q7_RED_ZONE;
+}
+
+/* The call the kernel sees: each tensor argument's bytes copied into
+ * h->shadow, the red zone after each filled; *run is c with the copies'
+ * addresses. An argument that overlaps the destination keeps its own
+ * (the kernel's writes to its output are writes to it). */
+static void inputs_copy(struct q7_host *h, const struct q7_call *c, struct q7_call *run)
+{
+	*run = *c;
+	size_t need = COPY_ALIGN;
 	for (unsigned i = 0; i < c->nargs; i++)
 		if (c->args[i].kind == Q7_ARG_TENSOR && !overlaps_dst(c, i))
-			need += q7_run_arg_bytes(&c->args[i].u.tensor);
+			need += copy_span(q7_run_arg_bytes(&c->args[i].u.tensor));
 	if (need > h->shadow_size) {
 		free(h->shadow);
 		h->shadow = q7_xmalloc(need);
 		h->shadow_size = need;
 	}
-	size_t at = 0;
+	uintptr_t base = ((uintptr_t)h->shadow + COPY_ALIGN - 1) & ~(uintptr_t)(COPY_ALIGN - 1);
+	unsigned char *at = (unsigned char *)base;
 	for (unsigned i = 0; i < c->nargs; i++) {
-		before[i] = NULL;
 		if (c->args[i].kind != Q7_ARG_TENSOR || overlaps_dst(c, i))
 			continue;
 		size_t n = q7_run_arg_bytes(&c->args[i].u.tensor);
 		if (n)
-			memcpy(h->shadow + at, (const void *)(uintptr_t)c->args[i].u.tensor.data, n);
-		before[i] = h->shadow + at;
-		at += n;
+			memcpy(at, (const void *)(uintptr_t)c->args[i].u.tensor.data, n);
+		q7_run_red_zone_fill(at + n);
+		run->args[i].u.tensor.data = (uint64_t)(uintptr_t)at;
+		at += copy_span(n);
 	}
 }
 
-/* After the cores: an input that changed is put back as it was, and the
- * first one fails the call (q7_run_inputs_compare). 0, or 1 with r set. */
-static int inputs_check(const struct q7_call *c, const unsigned char **before,
+/* After the cores, against the copies the kernel ran on: an input it
+ * changed, or wrote past the end of, fails the call (the first one; the
+ * caller's tensor is as it was: the kernel never had it). 0, or 1 with r
+ * set (the kernel's own error, when it had one, comes first). */
+static int inputs_check(const struct q7_call *c, const struct q7_call *run,
                         struct q7_run_result *r)
 {
-	const unsigned char *after[Q7_MAX_ARGS];
-	for (unsigned i = 0; i < c->nargs; i++)
-		after[i] = (const unsigned char *)(uintptr_t)c->args[i].u.tensor.data;
+	const unsigned char *before[Q7_MAX_ARGS], *after[Q7_MAX_ARGS];
 	struct q7_run_result seen;
 	memset(&seen, 0, sizeof seen);
-	if (q7_run_inputs_compare(c, before, after, &seen) == 0)
-		return 0;
-	for (unsigned i = 0; i < c->nargs; i++)
-		if (before[i])
-			memcpy((void *)(uintptr_t)after[i], before[i],
-			       q7_run_arg_bytes(&c->args[i].u.tensor));
-	if (r->status != Q7_STATUS_OK) /* the kernel's own error comes first */
-		return 1;
+	for (unsigned i = 0; i < c->nargs; i++) {
+		before[i] = (const unsigned char *)(uintptr_t)c->args[i].u.tensor.data;
+		after[i] = (const unsigned char *)(uintptr_t)run->args[i].u.tensor.data;
+		if (c->args[i].kind != Q7_ARG_TENSOR || after[i] == before[i])
+			before[i] = after[i] = NULL;
+	}
+	int changed = q7_run_inputs_compare(c, before, after, &seen) ||
+	              q7_run_inputs_zones(c, after, &seen);
+	if (!changed || r->status != Q7_STATUS_OK)
+		return changed;
 	memcpy(r->message, seen.message, sizeof r->message);
 	r->status = seen.status;
 	r->changed_arg = seen.changed_arg;
 	r->changed_at = seen.changed_at;
+	r->changed_past_end = seen.changed_past_end;
+	r->changed_bytes = seen.changed_bytes;
 	return 1;
 }
 
@@ -605,12 +623,12 @@ int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_resul
 		return q7_iso_call(h->iso, c, r);
 	if (h->mode == Q7_HOST_SANITIZED)
 		return q7_san_call(h->paths[0], c, r);
-	const unsigned char *before[Q7_MAX_ARGS];
-	bool inputs = !(h->unchecked & Q7_UNCHECKED_INPUTS);
-	if (inputs)
-		inputs_keep(h, c, before);
-	int rc = call_cores(h, c, r);
-	if (inputs && inputs_check(c, before, r) != 0)
+	if (h->unchecked & Q7_UNCHECKED_INPUTS)
+		return call_cores(h, c, r);
+	struct q7_call run;
+	inputs_copy(h, c, &run);
+	int rc = call_cores(h, &run, r);
+	if (inputs_check(c, &run, r) != 0)
 		return 1;
 	return rc;
 }

@@ -1,9 +1,10 @@
 #!/bin/bash
 # The two rules of docs/runtime.md ("What a kernel may write") under
 # q7-run: a kernel that writes into its const input, 16 floats past
-# get_dst_tensor(), or 16 floats past a torch::zeros of its own gets one
-# line naming the op, the argument (the destination, a heap allocation)
-# and the first byte offset, status 1 and no output file; the same
+# get_dst_tensor(), 16 floats past a torch::zeros of its own, or 16
+# floats past its input gets one line naming the op, the argument (the
+# destination, a heap allocation, an input) and the first byte offset,
+# status 1 and no output file; the same
 # kernels keeping the rules give their results. On the host in every
 # mode (isolated, the default; --in-process), with the runtime's
 # destination and with q7-run's (--out-shape), or on the emulated core.
@@ -35,16 +36,18 @@ declare -A want=(
 	[write_input]="2.0 4.0 6.0 8.0 10.0 12.0 14.0 16.0"
 	[past_dst]="1.0 1.0 1.0 1.0 1.0 1.0 1.0 1.0"
 	[past_zeros]="3.0 3.0 3.0 3.0 3.0 3.0 3.0 3.0"
+	[past_input]="1.0 2.0 3.0 4.0 5.0 6.0 7.0 8.0"
 )
 rule2="a kernel writes only into its output and its own allocations"
 declare -A says=(
 	[write_input]="q7-run: error: write_input: the kernel wrote into its input argument 1 (x), at byte offset 6; a kernel never changes its inputs"
 	[past_dst]="q7-run: error: past_dst: the kernel wrote past the end of the destination (get_dst_tensor(): 32 bytes), at byte offset 32; $rule2"
 	[past_zeros]="q7-run: error: past_zeros: the kernel wrote past the end of a heap allocation (32 bytes), at byte offset 32; $rule2"
+	[past_input]="q7-run: error: past_input: the kernel wrote past the end of its input argument 1 (x), at byte offset 32 (it has 32 bytes); $rule2"
 )
 n=0
 for mode in "${modes[@]}"; do
-	for op in write_input past_dst past_zeros; do
+	for op in write_input past_dst past_zeros past_input; do
 		rm -f y.npy
 		# shellcheck disable=SC2086 # the mode is words
 		"$q7run" $mode libs.so $op x.npy 0 -o y.npy 2> err || fail "$mode $op 0: $(cat err)"
@@ -60,6 +63,12 @@ for mode in "${modes[@]}"; do
 		if [ "$op" = past_dst ] && [ "$mode" = "--out-shape=8" ]; then
 			line="past_dst: the kernel crashed: SIGSEGV (invalid memory access), address 0x"
 			grep -qF ": offset 32 of the destination (get_dst_tensor()), past its end (32 bytes), at libs.so+0x" err ||
+				fail "$mode $op 16: $(cat err)"
+		fi
+		# ... and one past an input's slot.
+		if [ "$op" = past_input ] && { [ "$mode" = "" ] || [ "$mode" = "--out-shape=8" ]; }; then
+			line="past_input: the kernel crashed: SIGSEGV (invalid memory access), address 0x"
+			grep -qF ": offset 32 of argument 1 (x), past its end (32 bytes), at libs.so+0x" err ||
 				fail "$mode $op 16: $(cat err)"
 		fi
 		[ "$rc" = 1 ] || fail "$mode $op 16: status $rc: $(cat err)"

@@ -1,9 +1,10 @@
 """The two rules of docs/runtime.md ("What a kernel may write") through
 q7cc.torch, on the host (in-process; isolate=True when Q7_SAFETY_ISOLATE
 is set) and on the emulated core: a kernel that writes into its const
-input, 16 floats past get_dst_tensor() or 16 floats past a torch::zeros
-of its own raises one RuntimeError naming the op, the argument (the
-destination, a heap allocation) and the first byte offset; the caller's
+input, 16 floats past get_dst_tensor(), 16 floats past a torch::zeros
+of its own or 16 floats past its input raises one RuntimeError naming the
+op, the argument (the destination, a heap allocation, the input) and the
+first byte offset; the caller's
 tensor is as it was (its version counter too) and the next call works.
 The same kernels keeping the rules give their results."""
 import os
@@ -75,3 +76,25 @@ def test_a_write_past_a_kernels_own_tensor_is_an_error(ops):
         o.past_zeros(x, 16)
     assert torch.equal(x, x8())
     assert torch.equal(o.past_zeros(x, 0), torch.full((8,), 3.0))
+
+
+def test_a_write_past_an_input_is_an_error_and_the_callers_memory_stays(ops):
+    """The input a view of the first 8 of 24 floats: on the host, in the
+    caller's process, the 16 floats written past it were the rest of the
+    caller's tensor, changed without a word (the kernel now runs on a copy
+    with a red zone after it; the emulated core puts one after each input)."""
+    o, isolate = ops
+    base = torch.arange(1, 25, dtype=torch.float32)
+    x = base[:8]
+    if isolate:
+        want = (r"^safety::past_input: the kernel crashed: SIGSEGV \(invalid memory access\), "
+                r"address 0x[0-9a-f]+: offset 32 of argument 1 \(x\), past its end \(32 bytes\), "
+                r"at libsafety\.so\+0x[0-9a-f]+$")
+    else:
+        want = (r"^safety::past_input: the kernel wrote past the end of its input argument 1 "
+                r"\(x\), at byte offset 32 \(it has 32 bytes\); a kernel writes only into its "
+                r"output and its own allocations \(the caller's tensor is as it was\)$")
+    with pytest.raises(RuntimeError, match=want):
+        o.past_input(x, 16)
+    assert torch.equal(base, torch.arange(1, 25, dtype=torch.float32))
+    assert torch.equal(o.past_input(x, 0), x8())

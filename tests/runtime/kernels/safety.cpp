@@ -46,3 +46,16 @@ Q7_KERNEL torch::Tensor past_zeros(const torch::Tensor &x, int64_t bad)
         out[i] = p[i];
     return y;
 }
+
+// y = x; with bad, bad floats written past the end of x.
+Q7_KERNEL torch::Tensor past_input(const torch::Tensor &x, int64_t bad)
+{
+    torch::Tensor y = get_dst_tensor();
+    volatile float *in = const_cast<float *>(x.data_ptr<float>());
+    float *out = y.data_ptr<float>();
+    for (int64_t i = 0; i < x.numel(); i++)
+        out[i] = in[i];
+    for (int64_t i = 0; i < bad; i++)
+        in[x.numel() + i] = 5;
+    return y;
+}
