@@ -71,9 +71,8 @@ struct call {
 	double t0, deadline, timeout; /* timeout: base_timeout and its bytes' share */
 	double base_timeout;         /* the request's, else the session's */
 	struct layout L;
-	uint32_t back_addr;
+	uint32_t back_addr; /* what comes back, in the data file from its start */
 	size_t back_bytes;
-	const unsigned char *back; /* where they came back: the data file's map */
 	bool whole;
 	struct q7_frame frame; /* the last core's, as it came back */
 	const unsigned char *out; /* the out tensor's bytes outside back (in the map) */

@@ -230,7 +230,6 @@ static int begin_call(struct q7_emu_session *s, const struct q7_call *req, int o
 		c->back_addr = c->L.dst_addr;
 		c->back_bytes = c->L.dst_bytes;
 	}
-	c->back = s->data;
 	return 0;
 }
 
@@ -403,22 +402,23 @@ static void print_stats(const struct q7_emu_session *s, const struct q7_boot_res
  * tensor after them, when it is the destination's (it starts there: the
  * kernel wrote get_dst_tensor(), or the op list) or as many bytes (the
  * runtime would have copied it there). */
-static void deliver_dst(struct call *c)
+static void deliver_dst(struct q7_emu_session *s)
 {
+	struct call *c = &s->c;
 	if (!c->L.dst_bytes || c->whole)
 		return;
 	uint64_t out = c->frame.out.data;
 	const unsigned char *from = NULL;
 	size_t n = c->L.dst_bytes;
 	if (!c->anywhere) {
-		from = c->back + (c->L.dst_addr - c->back_addr);
+		from = s->data + (c->L.dst_addr - c->back_addr);
 	} else if (c->out_bytes) {
 		if (c->out_bytes <= n && (out == c->L.dst_addr || c->out_bytes == n)) {
 			from = c->out;
 			n = c->out_bytes;
 		}
 	} else if (out >= c->back_addr && out + n <= (uint64_t)c->back_addr + c->back_bytes) {
-		from = c->back + (out - c->back_addr);
+		from = s->data + (out - c->back_addr);
 	}
 	if (from) {
 		populate((void *)(uintptr_t)c->req->dst.data, n);
@@ -429,15 +429,16 @@ static void deliver_dst(struct call *c)
 
 /* The first rule of docs/runtime.md: each input as the core left it
  * against the caller's bytes it was sent from. 0, or 1 with r set. */
-static int inputs_changed(const struct call *c, struct q7_run_result *r)
+static int inputs_changed(const struct q7_emu_session *s, struct q7_run_result *r)
 {
+	const struct call *c = &s->c;
 	const unsigned char *before[Q7_MAX_ARGS] = {0}, *after[Q7_MAX_ARGS] = {0};
 	const struct q7_call *req = c->req;
 	for (unsigned i = 0; i < req->nargs && i < Q7_MAX_ARGS; i++) {
 		if (req->args[i].kind != Q7_ARG_TENSOR)
 			continue;
 		before[i] = (const unsigned char *)(uintptr_t)req->args[i].u.tensor.data;
-		after[i] = c->back + (c->L.args[i].u.tensor.data - c->back_addr);
+		after[i] = s->data + (c->L.args[i].u.tensor.data - c->back_addr);
 	}
 	/* Each input's red zone came back with it: the layout puts one after
 	 * every input when the inputs are checked. */
@@ -489,8 +490,8 @@ static int read_last(struct q7_emu_session *s, const struct q7_boot_result *br, 
 	c->busy = false;
 	if (!ok)
 		return op_failed(s, br->core, r);
-	deliver_dst(c);
-	if (c->inputs_back && inputs_changed(c, r) != 0)
+	deliver_dst(s);
+	if (c->inputs_back && inputs_changed(s, r) != 0)
 		return -1;
 	return 0;
 }
@@ -602,7 +603,7 @@ void q7_emu_last(const struct q7_emu_session *s, struct q7_emu_back *b)
 {
 	const struct call *c = &s->c;
 	b->frame = &c->frame;
-	b->data = c->back;
+	b->data = s->data;
 	b->data_addr = c->back_addr;
 	b->data_bytes = c->back_bytes;
 	b->out = c->out;

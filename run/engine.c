@@ -145,9 +145,8 @@ static int call_locked(struct q7_engine *e, const struct q7_call *c, unsigned co
 }
 
 /* A kernel that changed its input, or wrote past its end (a red zone
- * after it: changed_past_end): the message
- * again, with the argument's name from the op's schema (the op list,
- * read once). */
+ * after it: changed_past_end): the message again, with the argument's
+ * name from the op's schema (the op list, read once). */
 static void name_changed_arg(struct q7_engine *e, const struct q7_call *c, struct q7_run_result *r)
 {
 	char err[Q7_MESSAGE_SIZE], arg[128];
@@ -161,18 +160,7 @@ static void name_changed_arg(struct q7_engine *e, const struct q7_call *c, struc
 				q7_run_schema_arg(sc, strlen(sc), r->changed_arg - 1, arg, sizeof arg);
 		}
 	}
-	if (r->changed_past_end)
-		snprintf(r->message, sizeof r->message,
-		         "%s: the kernel wrote past the end of its input %s, at byte offset %llu (it has "
-		         "%llu bytes); a kernel writes only into its output and its own allocations (the "
-		         "caller's tensor is as it was)",
-		         c->op, arg, (unsigned long long)r->changed_at,
-		         (unsigned long long)r->changed_bytes);
-	else
-		snprintf(r->message, sizeof r->message,
-		         "%s: the kernel wrote into its input %s, at byte offset %llu; a kernel never "
-		         "changes its inputs (the caller's tensor is as it was)",
-		         c->op, arg, (unsigned long long)r->changed_at);
+	q7_run_word_changed(r, c->op, arg);
 }
 
 int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_result *r)

@@ -569,25 +569,17 @@ static int inputs_check(const struct q7_call *c, const struct q7_call *run,
                         struct q7_run_result *r)
 {
 	const unsigned char *before[Q7_MAX_ARGS], *after[Q7_MAX_ARGS];
-	struct q7_run_result seen;
-	memset(&seen, 0, sizeof seen);
 	for (unsigned i = 0; i < c->nargs; i++) {
 		before[i] = (const unsigned char *)(uintptr_t)c->args[i].u.tensor.data;
 		after[i] = (const unsigned char *)(uintptr_t)run->args[i].u.tensor.data;
 		if (c->args[i].kind != Q7_ARG_TENSOR || after[i] == before[i])
 			before[i] = after[i] = NULL;
 	}
-	int changed = q7_run_inputs_compare(c, before, after, &seen) ||
-	              q7_run_inputs_zones(c, after, &seen);
-	if (!changed || r->status != Q7_STATUS_OK)
-		return changed;
-	memcpy(r->message, seen.message, sizeof r->message);
-	r->status = seen.status;
-	r->changed_arg = seen.changed_arg;
-	r->changed_at = seen.changed_at;
-	r->changed_past_end = seen.changed_past_end;
-	r->changed_bytes = seen.changed_bytes;
-	return 1;
+	/* The kernel's own error comes first: a breach then only fails. */
+	struct q7_run_result seen;
+	memset(&seen, 0, sizeof seen);
+	struct q7_run_result *into = r->status == Q7_STATUS_OK ? r : &seen;
+	return q7_run_inputs_compare(c, before, after, into) || q7_run_inputs_zones(c, after, into);
 }
 
 /* Where a returned tensor may lie in this process: in the heap arena or

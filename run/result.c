@@ -214,6 +214,37 @@ static size_t first_difference(const unsigned char *a, const unsigned char *b, s
 	return at;
 }
 
+void q7_run_word_changed(struct q7_run_result *r, const char *op, const char *arg)
+{
+	if (r->changed_past_end)
+		snprintf(r->message, sizeof r->message,
+		         "%s: the kernel wrote past the end of its input %s, at byte offset %llu (it has "
+		         "%llu bytes); a kernel writes only into its output and its own allocations (the "
+		         "caller's tensor is as it was)",
+		         op, arg, (unsigned long long)r->changed_at, (unsigned long long)r->changed_bytes);
+	else
+		snprintf(r->message, sizeof r->message,
+		         "%s: the kernel wrote into its input %s, at byte offset %llu; a kernel never "
+		         "changes its inputs (the caller's tensor is as it was)",
+		         op, arg, (unsigned long long)r->changed_at);
+}
+
+/* r fails as argument i + 1 of op changed (past_end: past its n bytes)
+ * at byte offset at. 1. */
+static int changed(struct q7_run_result *r, const char *op, unsigned i, size_t at, bool past_end,
+                   size_t n)
+{
+	char arg[32];
+	snprintf(arg, sizeof arg, "argument %u", i + 1);
+	r->status = Q7_STATUS_KERNEL_ERROR;
+	r->changed_arg = i + 1;
+	r->changed_at = at;
+	r->changed_past_end = past_end;
+	r->changed_bytes = n;
+	q7_run_word_changed(r, op, arg);
+	return 1;
+}
+
 int q7_run_inputs_compare(const struct q7_call *c, const unsigned char *const *before,
                           const unsigned char *const *after, struct q7_run_result *r)
 {
@@ -224,14 +255,7 @@ int q7_run_inputs_compare(const struct q7_call *c, const unsigned char *const *b
 		size_t at = first_difference(before[i], after[i], n);
 		if (at == n)
 			continue;
-		q7_run_fail(r, "%s: the kernel wrote into its input argument %u, at byte offset %zu; a "
-		            "kernel never changes its inputs (the caller's tensor is as it was)",
-		            c->op, i + 1, at);
-		r->status = Q7_STATUS_KERNEL_ERROR;
-		r->changed_arg = i + 1;
-		r->changed_at = at;
-		r->changed_past_end = false;
-		return 1;
+		return changed(r, c->op, i, at, false, n);
 	}
 	return 0;
 }
@@ -263,16 +287,8 @@ int q7_run_inputs_zones(const struct q7_call *c, const unsigned char *const *aft
 		pthread_once(&red_once, red_make);
 		if (memcmp(after[i] + n, red_pattern, Q7_RED_ZONE) == 0)
 			continue;
-		size_t k = first_difference(after[i] + n, red_pattern, Q7_RED_ZONE);
-		q7_run_fail(r, "%s: the kernel wrote past the end of its input argument %u, at byte "
-		            "offset %zu (it has %zu bytes); a kernel writes only into its output and its "
-		            "own allocations (the caller's tensor is as it was)", c->op, i + 1, n + k, n);
-		r->status = Q7_STATUS_KERNEL_ERROR;
-		r->changed_arg = i + 1;
-		r->changed_at = n + k;
-		r->changed_past_end = true;
-		r->changed_bytes = n;
-		return 1;
+		return changed(r, c->op, i, n + first_difference(after[i] + n, red_pattern, Q7_RED_ZONE),
+		               true, n);
 	}
 	return 0;
 }

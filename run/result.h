@@ -58,6 +58,10 @@ int q7_run_take_output(const struct q7_frame *f, const unsigned char *span, size
  * none. */
 void q7_run_schema_arg(const char *schema, size_t len, unsigned i, char *buf, size_t size);
 
+/* r's message for a changed input (r->changed_at, changed_past_end,
+ * changed_bytes), the argument named arg ("argument 1", or with its name
+ * from the schema: "argument 1 (x)"). */
+void q7_run_word_changed(struct q7_run_result *r, const char *op, const char *arg);
 /* The red zone a loader leaves after an input's bytes (Q7_RED_ZONE of
  * them, a position-dependent pattern no zeroing or all-ones store
  * leaves): filled before the call, checked after it. */

@@ -78,11 +78,11 @@ def _open(path):
 def kit_sources(src):
     """The kit's sources to compile: those its sources.txt names (a kit
     installed over an older one keeps files the new one dropped, which
-    would be compiled too), each a plain name of a file there; every .cpp
-    of a kit older than the list."""
+    would be compiled too), each a plain name of a file there."""
     listed = os.path.join(src, "sources.txt")
-    if not os.path.exists(listed):
-        return sorted(os.path.join(src, f) for f in os.listdir(src) if f.endswith(".cpp"))
+    if not os.path.isfile(listed):
+        raise RuntimeError("q7cc.torch: %s is missing: the bridge kit does not say what to "
+                           "compile (a damaged install?)" % listed)
     with open(listed, encoding="utf-8") as f:
         names = [n.strip() for n in f if n.strip()]
     for n in names:
