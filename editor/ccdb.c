@@ -1,11 +1,17 @@
 /* Compile commands for the editor's files: see ccdb.h. */
 #include "ccdb.h"
 
+#include "bytes.h"
+
+#include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void q7_shell_split(const char *s, struct q7_strvec *out)
 {
@@ -60,78 +66,240 @@ static char *resolve(const char *dir, const char *path)
 	return joined;
 }
 
-/* The entry of db for path: true and cmd filled. */
-static bool entry_of(json_object *db, const char *path, struct q7_ccmd *cmd)
-{
-	if (!json_object_is_type(db, json_type_array))
-		return false;
-	size_t n = json_object_array_length(db);
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(db, i), *dir, *file, *args;
-		if (!json_object_object_get_ex(e, "directory", &dir) ||
-		    !json_object_object_get_ex(e, "file", &file) ||
-		    !json_object_is_type(dir, json_type_string) ||
-		    !json_object_is_type(file, json_type_string))
-			continue;
-		char *abs = resolve(json_object_get_string(dir), json_object_get_string(file));
-		bool same = strcmp(abs, path) == 0;
-		free(abs);
-		if (!same)
-			continue;
-		struct q7_strvec argv = {0};
-		if (json_object_object_get_ex(e, "arguments", &args) &&
-		    json_object_is_type(args, json_type_array)) {
-			for (size_t k = 0; k < json_object_array_length(args); k++)
-				q7_sv_add(&argv, json_object_get_string(json_object_array_get_idx(args, k)));
-		} else if (json_object_object_get_ex(e, "command", &args) &&
-		           json_object_is_type(args, json_type_string)) {
-			q7_shell_split(json_object_get_string(args), &argv);
-		}
-		if (!argv.n) {
-			q7_sv_free(&argv);
-			continue;
-		}
-		cmd->argv = argv;
-		cmd->dir = q7_xstrdup(json_object_get_string(dir));
-		cmd->file = q7_xstrdup(json_object_get_string(file));
-		return true;
-	}
-	return false;
-}
-
-/* The database last read, kept while its file is the same (a project's
- * may hold thousands of entries, and it is looked up at every change). */
+/* The database last read and its index: the entries by the hash of their
+ * file's base name (open addressing; an entry's index + 1, 0 a free
+ * slot), so that a lookup resolves only the entries of the file's name,
+ * not all of them (a project's may hold 100,000, and it is looked up at
+ * every change). Kept while its file is the same. */
 static struct {
 	char *path;
 	struct stat st;
 	json_object *db;
+	uint32_t *slot;
+	size_t nslot; /* a power of two, above twice the entries */
 } last;
+
+/* The databases already warned of (not used, unreadable): once each. */
+static struct q7_strvec warned;
+
+static void warn_once(const char *path, const char *why)
+{
+	if (q7_sv_has(&warned, path))
+		return;
+	q7_sv_add(&warned, path);
+	q7_warning("%s: not used for q7cc's analysis: %s", path, why);
+}
+
+static uint64_t name_hash(const char *path)
+{
+	const char *base = q7_path_basename(path);
+	return q7_fnv1a64(Q7_FNV64_BASIS, base, strlen(base));
+}
+
+static void drop_db(void)
+{
+	free(last.path);
+	json_object_put(last.db);
+	free(last.slot);
+	memset(&last, 0, sizeof last);
+}
+
+/* The directory and file of entry e, or false. */
+static bool entry_names(json_object *e, const char **dir, const char **file)
+{
+	json_object *d, *f;
+	if (!json_object_object_get_ex(e, "directory", &d) ||
+	    !json_object_object_get_ex(e, "file", &f) || !json_object_is_type(d, json_type_string) ||
+	    !json_object_is_type(f, json_type_string))
+		return false;
+	*dir = json_object_get_string(d);
+	*file = json_object_get_string(f);
+	return true;
+}
+
+static void index_db(void)
+{
+	free(last.slot);
+	last.slot = NULL;
+	last.nslot = 0;
+	if (!json_object_is_type(last.db, json_type_array))
+		return;
+	size_t n = json_object_array_length(last.db);
+	if (n >= UINT32_MAX / 4)
+		return;
+	for (last.nslot = 16; last.nslot < 2 * n + 1; last.nslot *= 2)
+		;
+	last.slot = q7_xcalloc(last.nslot, sizeof *last.slot);
+	for (size_t i = 0; i < n; i++) {
+		const char *dir, *file;
+		if (!entry_names(json_object_array_get_idx(last.db, i), &dir, &file))
+			continue;
+		size_t s = (size_t)name_hash(file) & (last.nslot - 1);
+		while (last.slot[s])
+			s = (s + 1) & (last.nslot - 1);
+		last.slot[s] = (uint32_t)i + 1;
+	}
+}
+
+/* Whether the entry's dir/file is path (as given, or real: its realpath). */
+static bool same_file(const char *dir, const char *file, const char *path, const char *real)
+{
+	char *joined = file[0] == '/' ? q7_xstrdup(file) : q7_path_join(dir, file);
+	bool same = strcmp(joined, path) == 0 || (real && strcmp(joined, real) == 0);
+	if (!same) {
+		char *abs = resolve(dir, file);
+		same = strcmp(abs, path) == 0 || (real && strcmp(abs, real) == 0);
+		free(abs);
+	}
+	free(joined);
+	return same;
+}
+
+/* The command of entry e into cmd; false when it has none. */
+static bool entry_command(json_object *e, const char *dir, const char *file, struct q7_ccmd *cmd)
+{
+	json_object *args;
+	struct q7_strvec argv = {0};
+	if (json_object_object_get_ex(e, "arguments", &args) &&
+	    json_object_is_type(args, json_type_array)) {
+		for (size_t k = 0; k < json_object_array_length(args); k++)
+			q7_sv_add(&argv, json_object_get_string(json_object_array_get_idx(args, k)));
+	} else if (json_object_object_get_ex(e, "command", &args) &&
+	           json_object_is_type(args, json_type_string)) {
+		q7_shell_split(json_object_get_string(args), &argv);
+	}
+	if (!argv.n) {
+		q7_sv_free(&argv);
+		return false;
+	}
+	cmd->argv = argv;
+	cmd->dir = q7_xstrdup(dir);
+	cmd->file = q7_xstrdup(file);
+	return true;
+}
+
+/* The entry of the database read for path, by the name name: true and
+ * cmd filled. */
+static bool entry_by_name(const char *name, const char *path, const char *real,
+                          struct q7_ccmd *cmd)
+{
+	const char *base = q7_path_basename(name);
+	for (size_t s = (size_t)name_hash(name) & (last.nslot - 1); last.slot[s];
+	     s = (s + 1) & (last.nslot - 1)) {
+		json_object *e = json_object_array_get_idx(last.db, last.slot[s] - 1);
+		const char *dir, *file;
+		if (entry_names(e, &dir, &file) && strcmp(q7_path_basename(file), base) == 0 &&
+		    same_file(dir, file, path, real) && entry_command(e, dir, file, cmd))
+			return true;
+	}
+	return false;
+}
+
+static bool entry_of(const char *path, struct q7_ccmd *cmd)
+{
+	if (!last.nslot)
+		return false;
+	char buf[PATH_MAX];
+	const char *real = realpath(path, buf);
+	return entry_by_name(path, path, real, cmd) ||
+	       (real && strcmp(q7_path_basename(real), q7_path_basename(path)) != 0 &&
+	        entry_by_name(real, path, real, cmd));
+}
+
+/* The most of a database read (a million entries take about 300 MB). */
+#define DB_MAX (1024u << 20)
+
+/* Parses the database at path (st: what stat said of it) into last. */
+static void parse_db(const char *path, const struct stat *st)
+{
+	const char *why = NULL;
+	int fd = q7_open_regular(path, &why);
+	struct stat now;
+	if (fd >= 0 && (fstat(fd, &now) != 0 || now.st_ino != st->st_ino ||
+	                now.st_dev != st->st_dev || now.st_uid != st->st_uid ||
+	                now.st_mode != st->st_mode))
+		why = "it changed while it was read";
+	else if (fd >= 0 && (uint64_t)now.st_size > DB_MAX)
+		why = "it is over 1 GiB";
+	size_t len = 0;
+	bool more = false;
+	char *text = fd >= 0 && !why ? q7_read_upto(fd, (size_t)now.st_size, &len, &more) : NULL;
+	if (fd >= 0 && !why && !text)
+		why = strerror(errno);
+	if (text) {
+		json_tokener *tok = json_tokener_new();
+		last.db = json_tokener_parse_ex(tok, text, (int)len);
+		if (json_tokener_get_error(tok) != json_tokener_success) {
+			json_object_put(last.db);
+			last.db = NULL;
+			why = "not JSON (or truncated)";
+		}
+		json_tokener_free(tok);
+	}
+	free(text);
+	if (fd >= 0)
+		close(fd);
+	if (why)
+		warn_once(path, why);
+	index_db();
+}
 
 static json_object *read_db(const char *path, const struct stat *st)
 {
 	if (last.path && strcmp(last.path, path) == 0 && last.st.st_ino == st->st_ino &&
 	    last.st.st_dev == st->st_dev && last.st.st_size == st->st_size &&
 	    last.st.st_mtim.tv_sec == st->st_mtim.tv_sec &&
-	    last.st.st_mtim.tv_nsec == st->st_mtim.tv_nsec)
+	    last.st.st_mtim.tv_nsec == st->st_mtim.tv_nsec &&
+	    last.st.st_ctim.tv_sec == st->st_ctim.tv_sec &&
+	    last.st.st_ctim.tv_nsec == st->st_ctim.tv_nsec)
 		return last.db;
-	free(last.path);
-	json_object_put(last.db);
+	drop_db();
 	last.path = q7_xstrdup(path);
 	last.st = *st;
-	last.db = json_object_from_file(path);
+	parse_db(path, st);
 	return last.db;
 }
 
+/* Why the database file (st) in dir is not to be trusted, or NULL: its
+ * flags would reach q7cc, so it must be the editor's user's or root's, in
+ * a folder that is too, and neither may be writable by other users but a
+ * sticky folder's (/tmp: others cannot replace the file there). */
+static const char *distrust(const char *dir, const struct stat *st, char *why, size_t n)
+{
+	struct stat d;
+	uid_t me = geteuid();
+	if (stat(dir, &d) != 0)
+		snprintf(why, n, "its folder cannot be examined: %s", strerror(errno));
+	else if (d.st_uid != me && d.st_uid != 0)
+		snprintf(why, n, "its folder is another user's (uid %u)", (unsigned)d.st_uid);
+	else if ((d.st_mode & (S_IWGRP | S_IWOTH)) && !(d.st_mode & S_ISVTX))
+		snprintf(why, n, "its folder is writable by other users (mode %04o)",
+		         (unsigned)(d.st_mode & 07777));
+	else if (st->st_uid != me && st->st_uid != 0)
+		snprintf(why, n, "it is another user's (uid %u)", (unsigned)st->st_uid);
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		snprintf(why, n, "it is writable by other users (mode %04o)",
+		         (unsigned)(st->st_mode & 07777));
+	else
+		return NULL;
+	return why;
+}
+
 /* Looks in dir/compile_commands.json: 1 found, 0 a database without the
- * file (clangd stops at the first database too), -1 no database. */
+ * file or one not to be used (clangd stops at the first database too), -1
+ * no database. */
 static int look(const char *dir, const char *path, struct q7_ccmd *cmd)
 {
 	char *db_path = q7_path_join(dir, "compile_commands.json");
 	struct stat st;
+	char why[128];
 	int found = -1;
 	if (stat(db_path, &st) == 0 && S_ISREG(st.st_mode)) {
-		json_object *db = read_db(db_path, &st);
-		found = db && entry_of(db, path, cmd) ? 1 : 0;
+		found = 0;
+		if (distrust(dir, &st, why, sizeof why))
+			warn_once(db_path, why);
+		else if (read_db(db_path, &st) && entry_of(path, cmd))
+			found = 1;
 	}
 	free(db_path);
 	return found;
@@ -139,9 +307,8 @@ static int look(const char *dir, const char *path, struct q7_ccmd *cmd)
 
 void q7_ccdb_forget(void)
 {
-	free(last.path);
-	json_object_put(last.db);
-	memset(&last, 0, sizeof last);
+	drop_db();
+	q7_sv_free(&warned);
 }
 
 bool q7_ccdb_find(const char *path, const char *ccdir, struct q7_ccmd *cmd)
@@ -178,50 +345,6 @@ bool q7_ccmd_is_q7cc(const struct q7_ccmd *cmd)
 	bool q7 = path && strcmp(q7_path_basename(path), "q7cc") == 0;
 	free(path);
 	return q7;
-}
-
-/* Options of a compile that name its outputs or the compile itself, and
- * whether they take the next word. */
-static const struct {
-	const char *name;
-	bool next;
-} dropped[] = {
-	{"-c", false}, {"-o", true}, {"-MD", false}, {"-MMD", false}, {"-MF", true},
-	{"-MT", true}, {"-MQ", true}, {"-M", false}, {"-MM", false}, {"-MP", false},
-};
-
-void q7_ccmd_lint_argv(const struct q7_ccmd *cmd, const char *mode, const char *orig_dir,
-                       const char *text, struct q7_strvec *out)
-{
-	char *src = resolve(cmd->dir, cmd->file);
-	q7_sv_add(out, cmd->argv.v[0]);
-	for (size_t i = 1; i < cmd->argv.n; i++) {
-		const char *a = cmd->argv.v[i];
-		bool skip = strcmp(a, cmd->file) == 0;
-		if (!skip && a[0] != '-') {
-			char *abs = resolve(cmd->dir, a);
-			skip = strcmp(abs, src) == 0;
-			free(abs);
-		}
-		for (size_t k = 0; k < sizeof dropped / sizeof *dropped && !skip; k++) {
-			size_t n = strlen(dropped[k].name);
-			if (strcmp(a, dropped[k].name) == 0) {
-				skip = true;
-				i += dropped[k].next;
-			} else if (dropped[k].next && strncmp(a, dropped[k].name, n) == 0) {
-				skip = true; /* the joined form: -ofile, -MFfile */
-			}
-		}
-		if (!skip)
-			q7_sv_add(out, a);
-	}
-	q7_sv_add(out, mode);
-	q7_sv_add(out, "--q7-format=json");
-	/* Its "..." includes: the editor's text is in a folder of its own. */
-	q7_sv_add(out, "-iquote");
-	q7_sv_add(out, orig_dir);
-	q7_sv_add(out, text);
-	free(src);
 }
 
 void q7_ccmd_free(struct q7_ccmd *cmd)

@@ -4,9 +4,12 @@
  * Owns: looking for compile_commands.json (in the folder --compile-
  * commands-dir names, else in the file's folder and each one above it,
  * and in their build/ folders), reading it (json-c), the entry of a file
- * (its "arguments", or its "command" split as a POSIX shell would), and
- * turning that compile into `q7cc --q7-lint` / `--q7-print-schema` of
- * another file with the same flags. */
+ * (its "arguments", or its "command" split as a POSIX shell would),
+ * indexed once per read of the file (by the base name of each entry's
+ * file) and read again when the file changes; and whether a database may
+ * be used at all: only the editor's user's or root's, in a folder that
+ * is too, writable by no other user (docs/editors.md, "Which files are
+ * analysed"). The lint's command line is lintcmd.h's. */
 #ifndef Q7_EDITOR_CCDB_H
 #define Q7_EDITOR_CCDB_H
 
@@ -24,18 +27,14 @@ struct q7_ccmd {
  * true when found; the caller frees cmd with q7_ccmd_free. */
 bool q7_ccdb_find(const char *path, const char *ccdir, struct q7_ccmd *cmd);
 /* Frees the database q7_ccdb_find keeps between calls (it reads the file
- * again when the file changes). */
+ * again when the file changes) and the list of databases warned of (each
+ * one not used is named once on stderr, the editor's log). */
 void q7_ccdb_forget(void);
-/* True when the compiler is q7cc: named q7cc* (q7cc, q7cc-gnu, ...), or a
- * link to the q7cc executable under another name (xt-clang++); the name
- * gives the lint the profile. */
+/* True when the compile is a q7cc compile, by the compiler's name: named
+ * q7cc* (q7cc, q7cc-gnu, ...), or a link to a file named q7cc under
+ * another name (xt-clang++). It says only WHETHER the file is linted:
+ * what runs is the q7cc q7cc-clangd is installed with (lintcmd.h). */
 bool q7_ccmd_is_q7cc(const struct q7_ccmd *cmd);
-/* The compile's argv with what makes it a compile of its file (-c, -o,
- * the dependency outputs, the source) replaced by mode ("--q7-lint"),
- * JSON output, the original's folder for its "..." includes, and text (the
- * file that holds the editor's text of the source). */
-void q7_ccmd_lint_argv(const struct q7_ccmd *cmd, const char *mode, const char *orig_dir,
-                       const char *text, struct q7_strvec *out);
 void q7_ccmd_free(struct q7_ccmd *cmd);
 /* Splits a command line as a POSIX shell would, without expansions:
  * blanks separate words, '...' is literal, "..." keeps \" \\ \$ \`

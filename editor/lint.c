@@ -3,6 +3,7 @@
 #include "js.h"
 #include "proc.h"
 #include "rpc.h"
+#include "tempfile.h"
 #include "text.h"
 
 #include <fcntl.h>
@@ -24,7 +25,7 @@ bool q7_lint_start(struct q7_lint_job *j, char *const *argv, const char *dir)
 		if (null < 0 || dup2(null, 0) < 0 || dup2(p[1], 1) < 0 ||
 		    (j->mode == Q7_LINT_SCHEMAS && dup2(null, 2) < 0) || chdir(dir) != 0)
 			_exit(127);
-		execvp(argv[0], argv);
+		execv(argv[0], argv); /* a path: q7cc's own (lintcmd.h) */
 		_exit(127);
 	}
 	close(p[1]);
@@ -59,6 +60,12 @@ void q7_lint_clear(struct q7_lint_job *j)
 {
 	free(j->uri);
 	j->uri = NULL;
+	if (j->text) {
+		unlink(j->text);
+		q7_temp_forget(j->text);
+		free(j->text);
+		j->text = NULL;
+	}
 	j->out.len = 0;
 	if (j->out.s)
 		j->out.s[0] = '\0';

@@ -25,6 +25,8 @@ struct q7_lint_job {
 	struct q7_strbuf out;
 	enum q7_lint_mode mode;
 	char *uri;    /* the document it analyses */
+	char *text;   /* the file of its text, a registered temporary: removed
+	               * (and its slot freed) when the job ends */
 	long version; /* of the text it analyses */
 	long long started;
 };
@@ -38,7 +40,7 @@ bool q7_lint_start(struct q7_lint_job *j, char *const *argv, const char *dir);
 bool q7_lint_read(struct q7_lint_job *j);
 /* Kills and reaps the child; j is then empty. */
 void q7_lint_cancel(struct q7_lint_job *j);
-/* Empties a finished job. */
+/* Empties a finished job (its text file removed). */
 void q7_lint_clear(struct q7_lint_job *j);
 
 /* The LSP diagnostics of --q7-lint's JSON: those of the file path (the

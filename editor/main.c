@@ -40,10 +40,34 @@ static bool milliseconds(const char *opt, const char *v, long least, int *out)
 	return true;
 }
 
+/* PATH without its empty and relative entries: the editor starts the
+ * server in a project's folder and the analysis runs in a compile's, and
+ * no program there may be found by its name (docs/editors.md, "Which
+ * files are analysed"). */
+static void absolute_path_only(void)
+{
+	const char *path = getenv("PATH");
+	struct q7_strbuf b = {0};
+	for (const char *p = path ? path : ""; *p;) {
+		const char *end = strchr(p, ':');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (n && p[0] == '/') {
+			if (b.len)
+				q7_sb_addc(&b, ':');
+			q7_sb_addn(&b, p, n);
+		}
+		p += n + (end ? 1 : 0);
+	}
+	/* An empty PATH would mean the current folder to some. */
+	setenv("PATH", b.len ? b.s : "/usr/bin:/bin", 1);
+	q7_sb_free(&b);
+}
+
 int main(int argc, char **argv)
 {
 	q7_set_progname("q7cc-clangd");
 	q7_set_self_argv0(argv[0]);
+	absolute_path_only();
 	struct q7_strvec extra = {0};
 	struct q7_relay_opts o = {.clangd = "clangd", .extra = &extra, .debounce_ms = DEBOUNCE_MS,
 	                          .limit_ms = LIMIT_MS};

@@ -6,6 +6,7 @@
 #include "relay.h"
 #include "answers.h"
 #include "ccdb.h"
+#include "lintcmd.h"
 #include "js.h"
 #include "lint.h"
 #include "proc.h"
@@ -62,7 +63,7 @@ struct relay {
 	size_t npend;
 	struct q7_lint_job job;
 	char *srcdir; /* where the editor's text goes for the analysis */
-	struct q7_strvec written; /* the files written there */
+	char *q7cc;   /* the installed q7cc, which runs it */
 };
 
 /* ---- messages ---- */
@@ -175,7 +176,8 @@ static void cancel_job(struct relay *r, const char *uri)
 		q7_lint_cancel(&r->job);
 }
 
-/* Writes d's text where the analysis reads it; its path, or NULL. */
+/* Writes d's text where the analysis reads it; its path (registered as
+ * a temporary until the job ends: lint.h), or NULL. */
 static char *write_text(struct relay *r, const struct q7_doc *d)
 {
 	if (!r->srcdir) {
@@ -185,21 +187,31 @@ static char *write_text(struct relay *r, const struct q7_doc *d)
 		q7_temp_register(r->srcdir);
 	}
 	char *path = q7_path_join(r->srcdir, q7_path_basename(d->path));
+	q7_temp_register(path);
 	FILE *f = fopen(path, "wb");
 	bool ok = f && fwrite(d->text, 1, d->len, f) == d->len;
 	if (f && fclose(f) != 0)
 		ok = false;
 	if (!ok) {
+		unlink(path);
+		q7_temp_forget(path);
 		free(path);
 		return NULL;
 	}
-	/* Registered once: the list of temporaries has room for a few hundred
-	 * names, and a session writes the same ones again and again. */
-	if (!q7_sv_has(&r->written, path)) {
-		q7_sv_add(&r->written, path);
-		q7_temp_register(path);
-	}
 	return path;
+}
+
+/* The q7cc that q7cc-clangd is installed with: the only program the
+ * analysis runs (docs/editors.md, "Which files are analysed"). */
+static const char *own_q7cc(struct relay *r)
+{
+	if (!r->q7cc) {
+		r->q7cc = q7_prefix_path("bin/q7cc");
+		if (!q7_path_is_executable(r->q7cc))
+			q7_warning("%s: cannot run q7cc: not found beside q7cc-clangd; files get "
+			           "clangd's diagnostics only", r->q7cc);
+	}
+	return q7_path_is_executable(r->q7cc) ? r->q7cc : NULL;
 }
 
 /* Starts mode's analysis of d's text; false when d has none to have (no
@@ -212,19 +224,26 @@ static bool start_job(struct relay *r, struct q7_doc *d, enum q7_lint_mode mode)
 	bool started = false;
 	char *text = NULL, *dir = NULL;
 	struct q7_strvec argv = {0};
-	if (!q7_ccmd_is_q7cc(&cmd) || !(text = write_text(r, d)))
+	const char *q7cc = q7_ccmd_is_q7cc(&cmd) ? own_q7cc(r) : NULL;
+	if (!q7cc || !(text = write_text(r, d)))
 		goto out;
 	dir = q7_path_dirname(d->path);
-	q7_ccmd_lint_argv(&cmd, mode == Q7_LINT_DIAGS ? "--q7-lint" : "--q7-print-schema", dir,
-	                  text, &argv);
+	q7_lintcmd_argv(&cmd, q7cc, mode == Q7_LINT_DIAGS ? "--q7-lint" : "--q7-print-schema", dir,
+	                text, &argv);
 	r->job.mode = mode;
 	if (q7_lint_start(&r->job, argv.v, cmd.dir)) {
 		r->job.uri = q7_xstrdup(d->uri);
 		r->job.version = d->version;
 		r->job.started = q7_now_ms();
+		r->job.text = text;
+		text = NULL;
 		started = true;
 	}
 out:
+	if (text) {
+		unlink(text);
+		q7_temp_forget(text);
+	}
 	q7_sv_free(&argv);
 	free(dir);
 	free(text);
@@ -692,7 +711,7 @@ static void relay_free(struct relay *r)
 	free(r->pend);
 	free(r->init);
 	free(r->srcdir);
-	q7_sv_free(&r->written);
+	free(r->q7cc);
 	q7_ccdb_forget();
 	q7_rpc_in_free(&r->from_editor);
 	q7_rpc_out_free(&r->to_editor);

@@ -5,6 +5,7 @@
 #include "ccdb.h"
 #include "fix.h"
 #include "lint.h"
+#include "lintcmd.h"
 #include "rpc.h"
 #include "text.h"
 
@@ -67,10 +68,10 @@ START_TEST(lint_argv)
 	c.file = k;
 	ck_assert(q7_ccmd_is_q7cc(&c));
 	struct q7_strvec out = {0};
-	q7_ccmd_lint_argv(&c, "--q7-lint", "/src", "/tmp/t/k.cpp", &out);
+	q7_lintcmd_argv(&c, "/own/bin/q7cc", "--q7-lint", "/src", "/tmp/t/k.cpp", &out);
 	char *got = joined(&out);
-	ck_assert_str_eq(got, "[/p/bin/q7cc-gnu] [-O2] [-DN=1] [-Iinc] [--q7-lint] "
-	                      "[--q7-format=json] [-iquote] [/src] [/tmp/t/k.cpp]");
+	ck_assert_str_eq(got, "[/own/bin/q7cc] [--q7-toolchain=gnu] [--q7-lint] [--q7-format=json] "
+	                      "[-O2] [-DN=1] [-Iinc] [-iquote] [/src] [/tmp/t/k.cpp]");
 	free(got);
 	q7_sv_free(&out);
 	q7_sv_free(&c.argv);
@@ -102,6 +103,64 @@ START_TEST(lint_argv)
 	free(k);
 	free(src);
 	free(b);
+}
+END_TEST
+
+/* The project's flags that reach q7cc: those that shape the parse and the
+ * lint, never a program, a plugin, a mode or an output (lintcmd.h). */
+START_TEST(lint_flags)
+{
+	static const struct {
+		const char *command, *kept;
+	} cases[] = {
+	    {"./q7cc-pwn -c k.cpp", ""},
+	    {"q7cc-host-g++ -c k.cpp", "[--q7-toolchain=host]"},
+	    {"q7cc-evil -fplugin=./p.so -fpass-plugin=./p.so -Xclang -load -Xclang ./p.so -c k.cpp",
+	     ""},
+	    {"q7cc -B ./bin -B./bin -wrapper ./w -specs=./s -no-integrated-as -fuse-ld=./ld k.cpp",
+	     ""},
+	    {"q7cc @flags.rsp -E -M -S --version --help -### -v -print-prog-name=cc1 -dumpspecs k.cpp",
+	     ""},
+	    {"q7cc --q7-pack --q7-emit-wrapper=/etc/x --q7-format=text --q7-toolchain=../x "
+	     "--q7-lint --q7-print-schema --q7-help k.cpp",
+	     ""},
+	    {"q7cc -Wl,-plugin,./p.so -Wp,-load -Wa,x -W -Xlinker x -mllvm -load=./p.so -x c k.cpp",
+	     ""},
+	    {"q7cc -D -E -I -fplugin=x.so -I", ""},
+	    {"q7cc -include-pch p.pch -DA", "[-DA]"},
+	    {"q7cc --q7-toolchain=xt --q7-kernel=f --q7-multicore -Werror -Wno-q7-inline -w k.cpp",
+	     "[--q7-toolchain=xt] [--q7-kernel=f] [--q7-multicore] [-Werror] [-Wno-q7-inline] [-w]"},
+	    {"q7cc -D X=1 -DY -U Z -I inc -Iinc2 -isystem /s -iquote q -include pre.h -imacros m.h "
+	     "--sysroot=/r -std=c++17 -O -Os -fno-rtti -fms-extensions -pthread -x c++ -xc++ k.cpp",
+	     "[-D] [X=1] [-DY] [-U] [Z] [-I] [inc] [-Iinc2] [-isystem] [/s] [-iquote] [q] "
+	     "[-include] [pre.h] [-imacros] [m.h] [--sysroot=/r] [-std=c++17] [-O] [-Os] "
+	     "[-fno-rtti] [-fms-extensions] [-pthread] [-x] [c++] [-xc++]"},
+	    {"q7cc -o -DX -MF -Ifoo -c k.cpp -DZ", "[-DZ]"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct q7_ccmd c = {.dir = "/p", .file = "k.cpp"};
+		q7_shell_split(cases[i].command, &c.argv);
+		struct q7_strvec out = {0};
+		q7_lintcmd_argv(&c, "/own/bin/q7cc", "--q7-lint", "/src", "/t/k.cpp", &out);
+		ck_assert_str_eq(out.v[0], "/own/bin/q7cc");
+		/* The profile of the name, and what the project's command gave
+		 * between ours. */
+		bool named = strncmp(out.v[1], "--q7-toolchain=", 15) == 0;
+		ck_assert_str_eq(out.v[named + 1], "--q7-lint");
+		ck_assert_str_eq(out.v[named + 2], "--q7-format=json");
+		struct q7_strvec mid = {0};
+		if (named)
+			q7_sv_add(&mid, out.v[1]);
+		for (size_t k = named + 3; k + 3 < out.n; k++)
+			q7_sv_add(&mid, out.v[k]);
+		char *got = joined(&mid);
+		ck_assert_msg(strcmp(got, cases[i].kept) == 0, "%s: got %s", cases[i].command, got);
+		ck_assert_str_eq(out.v[out.n - 1], "/t/k.cpp");
+		free(got);
+		q7_sv_free(&mid);
+		q7_sv_free(&out);
+		q7_sv_free(&c.argv);
+	}
 }
 END_TEST
 
@@ -158,6 +217,57 @@ START_TEST(ccdb_find)
 	free(k);
 	free(build);
 	free(src);
+}
+END_TEST
+
+/* A database is used only when it and its folder are the editor's user's
+ * or root's and writable by no other user but in a sticky folder (a
+ * shared /tmp); many entries of one name are told apart by folder. */
+START_TEST(ccdb_trust)
+{
+	char root[] = "/tmp/q7-check-trust-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	ck_assert_int_eq(chmod(root, 01777), 0);
+	char *p = q7_path_join(root, "p"), *k = q7_path_join(p, "k.cpp");
+	char *db = q7_path_join(root, "compile_commands.json");
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	write_text_file(k, "");
+	struct q7_strbuf j = {0};
+	q7_sb_add(&j, "[");
+	for (int i = 0; i < 3000; i++) /* the same name in other folders */
+		q7_sb_addf(&j, "{\"directory\": \"%s/d%d\", \"file\": \"k.cpp\", \"command\": "
+		           "\"q7cc -DN=%d -c k.cpp\"},", root, i, i);
+	q7_sb_addf(&j, "{\"directory\": \"%s\", \"file\": \"p/k.cpp\", \"command\": "
+	           "\"q7cc -DN=mine -c p/k.cpp\"}]", root);
+	write_text_file(db, j.s);
+	q7_sb_free(&j);
+	ck_assert_int_eq(chmod(db, 0644), 0);
+	struct q7_ccmd c;
+	ck_assert(q7_ccdb_find(k, NULL, &c)); /* root's, in a sticky folder */
+	ck_assert_str_eq(c.argv.v[1], "-DN=mine");
+	q7_ccmd_free(&c);
+	ck_assert_int_eq(chown(db, 65534, 65534), 0); /* another user's in /tmp */
+	ck_assert(!q7_ccdb_find(k, NULL, &c));
+	ck_assert_int_eq(chown(db, 0, 0), 0);
+	ck_assert_int_eq(chmod(db, 0666), 0); /* anyone may write it */
+	ck_assert(!q7_ccdb_find(k, NULL, &c));
+	ck_assert_int_eq(chmod(db, 0644), 0);
+	ck_assert_int_eq(chmod(root, 0777), 0); /* anyone may replace it */
+	ck_assert(!q7_ccdb_find(k, NULL, &c));
+	ck_assert_int_eq(chmod(root, 0755), 0);
+	ck_assert_int_eq(chown(root, 65534, 65534), 0); /* in another user's folder */
+	ck_assert(!q7_ccdb_find(k, NULL, &c));
+	ck_assert_int_eq(chown(root, 0, 0), 0);
+	ck_assert(q7_ccdb_find(k, NULL, &c));
+	q7_ccmd_free(&c);
+	q7_ccdb_forget();
+	unlink(db);
+	unlink(k);
+	rmdir(p);
+	rmdir(root);
+	free(db);
+	free(k);
+	free(p);
 }
 END_TEST
 
@@ -319,7 +429,9 @@ int main(void)
 	TCase *tc = tcase_create("editor");
 	tcase_add_test(tc, shell_split);
 	tcase_add_test(tc, lint_argv);
+	tcase_add_test(tc, lint_flags);
 	tcase_add_test(tc, ccdb_find);
+	tcase_add_test(tc, ccdb_trust);
 	tcase_add_test(tc, positions);
 	tcase_add_test(tc, framing);
 	tcase_add_test(tc, diagnostics);

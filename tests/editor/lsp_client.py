@@ -26,6 +26,7 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
 import json
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
@@ -52,10 +53,10 @@ Q7_KERNEL torch::Tensor scale(const torch::Tensor &x, /* \u00fc\U0001F600 */ flo
 class Server:
     """q7cc-clangd on pipes; a thread reads its messages into a queue."""
 
-    def __init__(self, cwd, args=()):
+    def __init__(self, cwd, args=(), env=None):
         self.log = open(os.path.join(WORK, "server.log"), "wb")
         self.proc = subprocess.Popen(
-            [os.path.join(STAGE, "bin", "q7cc-clangd")] + list(args), cwd=cwd,
+            [os.path.join(STAGE, "bin", "q7cc-clangd")] + list(args), cwd=cwd, env=env,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log)
         self.msgs = queue.Queue()
         self.lock = threading.Lock()  # the reader thread answers requests too
@@ -306,22 +307,25 @@ def encoding():
 
 def stuck():
     """An analysis that never ends is ended at the limit, and the next file's
-    runs: a.cpp's compiler (named q7cc-stuck, so taken for q7cc) sleeps."""
+    runs: a.cpp's compile is q7cc-host's, whose real compiler (c++, first
+    on the server's PATH) sleeps when q7cc asks it for its folders."""
     path = write_project(WORK)
-    stuck_cc = os.path.join(WORK, "q7cc-stuck")
-    with open(stuck_cc, "w") as f:
+    slow = os.path.join(WORK, "slow")
+    os.makedirs(slow)
+    with open(os.path.join(slow, "c++"), "w") as f:
         f.write("#!/bin/sh\nexec sleep 120\n")
-    os.chmod(stuck_cc, 0o755)
+    os.chmod(os.path.join(slow, "c++"), 0o755)
     a = os.path.join(WORK, "a.cpp")
-    atext = "int scale_a(int x) { return x; }\nint b = nope;\n"
+    atext = "#include <q7/kernel.h>\nQ7_KERNEL int scale_a(int x) { return x; }\nint b = nope;\n"
     with open(a, "w") as f:
         f.write(atext)
     with open(os.path.join(WORK, "compile_commands.json")) as f:
         cc = json.load(f)
-    cc.append({"directory": WORK, "file": "a.cpp", "arguments": [stuck_cc, "-c", "a.cpp"]})
+    cc.append({"directory": WORK, "file": "a.cpp", "arguments": ["q7cc-host", "-c", "a.cpp"]})
     with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
         json.dump(cc, f)
-    s = Server(WORK, ["--q7-analysis-limit=4000"])
+    env = dict(os.environ, PATH=slow + ":" + os.environ["PATH"])
+    s = Server(WORK, ["--q7-analysis-limit=4000"], env=env)
     s.initialize(WORK)
     s.open(a, atext)
     # While the analysis runs, clangd's messages still come through.
@@ -410,26 +414,44 @@ def gone():
         fail("clangd (pid %d) outlived q7cc-clangd" % clangd)
 
 
+def logged_prefix():
+    """A q7cc install whose bin/q7cc notes its runs in WORK/runs before it
+    runs the staged q7cc: the server's environment (Q7CC_PREFIX) names
+    it, as an installed tree would be found."""
+    prefix, runs = os.path.join(WORK, "prefix"), os.path.join(WORK, "runs")
+    os.makedirs(os.path.join(prefix, "bin"))
+    os.symlink(os.path.join(STAGE, "share"), os.path.join(prefix, "share"))
+    with open(os.path.join(prefix, "bin", "q7cc"), "w") as f:
+        f.write('#!/bin/sh\necho "$@" >> %s\nQ7CC_PREFIX= exec %s "$@"\n'
+                % (runs, os.path.join(STAGE, "bin", "q7cc")))
+    os.chmod(os.path.join(prefix, "bin", "q7cc"), 0o755)
+    return dict(os.environ, Q7CC_PREFIX=prefix), runs
+
+
+def lint_runs(runs):
+    """The lines of the analyses that ran (clangd asks the same q7cc for
+    its folders, --query-driver, without --q7-lint)."""
+    if not os.path.exists(runs):
+        return []
+    with open(runs) as f:
+        return [x for x in f if "--q7-lint" in x or "--q7-print-schema" in x]
+
+
 def not_cxx():
-    """A plain-text file and a C file, each with a compile command whose
-    compiler (named q7cc-logged, so taken for q7cc) notes its runs: never
-    run for them, and still for the C++ file opened after them."""
+    """A plain-text file and a C file, each with a q7cc compile command:
+    q7cc (the server's own, which notes its runs) never runs for them,
+    and runs for the C++ file opened after them."""
     path = write_project(WORK)
-    runs = os.path.join(WORK, "runs")
-    cc = os.path.join(WORK, "q7cc-logged")
-    with open(cc, "w") as f:
-        f.write('#!/bin/sh\necho "$@" >> %s\nexec %s "$@"\n'
-                % (runs, os.path.join(STAGE, "bin", "q7cc-gnu")))
-    os.chmod(cc, 0o755)
+    env, runs = logged_prefix()
     txt, c = os.path.join(WORK, "notes.txt"), os.path.join(WORK, "plain.c")
     ttext, ctext = "Q7_KERNEL float *by\n", "int f(void) { return nope; }\n"
     for p, t in ((txt, ttext), (c, ctext)):
         with open(p, "w") as f:
             f.write(t)
     with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
-        json.dump([{"directory": WORK, "file": os.path.basename(p), "arguments": [cc, "-c", p]}
-                   for p in (path, txt, c)], f)
-    s = Server(WORK)
+        json.dump([{"directory": WORK, "file": os.path.basename(p),
+                    "arguments": ["q7cc-gnu", "-c", p]} for p in (path, txt, c)], f)
+    s = Server(WORK, env=env)
     s.initialize(WORK)
     s.open(txt, ttext, lang="plaintext")
     s.open(c, ctext, lang="c")
@@ -437,12 +459,169 @@ def not_cxx():
     if q7(diags):
         fail("q7cc analysed a C file: %r" % diags)
     time.sleep(0.5)
-    if os.path.exists(runs):
-        fail("q7cc ran for a file that is not C++: %s" % open(runs).read())
+    if lint_runs(runs):
+        fail("q7cc ran for a file that is not C++: %s" % lint_runs(runs))
     s.open(path, KERNEL)
     s.diagnostics(path, lambda d: q7(d), "q7cc's finding in the C++ file afterwards")
-    if not os.path.exists(runs):
-        fail("the C++ file's analysis did not go through its compile command")
+    if not any("k.cpp" in x for x in lint_runs(runs)):
+        fail("the C++ file's analysis did not run the server's own q7cc")
+    if s.proc.poll() is not None:
+        fail("q7cc-clangd ended")
+    s.proc.kill()
+
+
+def planted(folder, name, marker):
+    """A program of the project's, which notes in marker that it ran."""
+    p = os.path.join(folder, name)
+    with open(p, "w") as f:
+        f.write('#!/bin/sh\necho "$0 $*" >> %s\nexit 0\n' % marker)
+    os.chmod(p, 0o755)
+    return p
+
+
+def plugin(marker):
+    """A shared object that notes in marker that it was loaded."""
+    src, so = os.path.join(WORK, "evil.c"), os.path.join(WORK, "evil.so")
+    with open(src, "w") as f:
+        f.write('#include <stdio.h>\n__attribute__((constructor)) static void pwn(void)\n'
+                '{ FILE *f = fopen("%s", "a"); if (f) { fputs("plugin\\n", f); fclose(f); } }\n'
+                % marker)
+    cc = shutil.which("cc")
+    if not cc or subprocess.run([cc, "-shared", "-fPIC", "-o", so, src]).returncode != 0:
+        fail("cannot build the plugin with cc (install gcc)")
+    return so
+
+
+def hostile():
+    """A cloned project whose compile commands name programs of its own, in
+    each form: a q7cc* name (command form, relative), a link named
+    xt-clang++ to a script of its own named q7cc (arguments form), a
+    profile's name at an absolute path; flags that load code or run a
+    program (-fplugin=, -Xclang -load, -B, -wrapper, -specs=, a response
+    file), or change q7cc's mode (-E, --version); a relative entry on the
+    server's PATH with the real compiler's name in the project. Nothing of
+    the project's runs, and the server's own q7cc analyses every file."""
+    marker = os.path.join(WORK, "pwned")
+    tools, bin_ = os.path.join(WORK, "tools"), os.path.join(WORK, "bin")
+    os.makedirs(tools)
+    os.makedirs(bin_)
+    planted(WORK, "q7cc-pwn", marker)
+    planted(tools, "q7cc", marker)
+    os.symlink("q7cc", os.path.join(tools, "xt-clang++"))
+    for name in ("q7cc-gnu", "cc1plus", "as", "ld", "collect2", "xtensa-lx106-elf-g++"):
+        planted(bin_, name, marker)
+    for name in ("wrap", "xtensa-lx106-elf-g++", "clangd", "c++"):
+        planted(WORK, name, marker)
+    so = plugin(marker)
+    with open(os.path.join(WORK, "flags.rsp"), "w") as f:
+        f.write("-fplugin=%s -B %s\n" % (so, bin_))
+    staged = os.path.join(STAGE, "bin", "q7cc-gnu")
+    commands = {
+        "a.cpp": {"command": "./q7cc-pwn -O2 -c a.cpp -o a.o"},
+        "b.cpp": {"arguments": ["tools/xt-clang++", "-c", "b.cpp"]},
+        "c.cpp": {"arguments": [os.path.join(bin_, "q7cc-gnu"), "-c", "c.cpp"]},
+        "d.cpp": {"arguments": [staged, "-fplugin=" + so, "-fpass-plugin=" + so, "-Xclang",
+                                "-load", "-Xclang", so, "-B", bin_, "-B" + bin_, "-wrapper",
+                                os.path.join(WORK, "wrap"), "-specs=" + so, "@flags.rsp",
+                                "-c", "d.cpp"]},
+        "e.cpp": {"command": "q7cc-gnu -B %s -E --version -v -c e.cpp" % bin_},
+    }
+    with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
+        json.dump([dict(c, directory=WORK, file=name) for name, c in commands.items()], f)
+    env = dict(os.environ, PATH="::" + os.environ["PATH"])  # "": the current folder
+    s = Server(WORK, env=env)
+    s.initialize(WORK)
+    for name in commands:
+        path = os.path.join(WORK, name)
+        with open(path, "w") as f:
+            f.write(KERNEL)
+        s.open(path, KERNEL)
+        diags = s.diagnostics(path, lambda d: q7(d) or os.path.exists(marker),
+                              "q7cc's finding in %s" % name)
+        if os.path.exists(marker):
+            fail("%s: a program of the project's ran: %s" % (name, open(marker).read()))
+        if q7(diags)[0]["code"] != "q7-unsupported-param":
+            fail("%s: %r" % (name, q7(diags)))
+        s.notify("textDocument/didClose", {"textDocument": {"uri": uri(path)}})
+    if os.path.exists(marker):
+        fail("a program of the project's ran: %s" % open(marker).read())
+    s.proc.kill()
+
+
+def foreign_db():
+    """Another user's compile_commands.json above root's file in a shared,
+    sticky folder (as /tmp): the file in the sticky folder, and root's file
+    in that user's folder there. Neither is used (the server's log says
+    why), nothing they name runs, and clangd still serves the files."""
+    if os.geteuid() != 0:
+        fail("run as root: the test makes another user's (uid 65534) files")
+    marker = os.path.join(WORK, "pwned")
+    shared = os.path.join(WORK, "tmp")
+    os.makedirs(shared)
+    os.chmod(shared, 0o1777)
+    other = os.path.join(shared, "other")
+    os.makedirs(os.path.join(shared, "proj"))
+    os.makedirs(os.path.join(other, "mine"))
+    os.chown(other, 65534, 65534)
+    planted(shared, "q7cc-pwn", marker)
+    os.chown(os.path.join(shared, "q7cc-pwn"), 65534, 65534)
+    files = {os.path.join(shared, "proj", "k.cpp"): shared,
+             os.path.join(other, "mine", "k.cpp"): other}
+    for path, top in files.items():
+        with open(path, "w") as f:
+            f.write(KERNEL)
+        db = os.path.join(top, "compile_commands.json")
+        with open(db, "w") as f:
+            json.dump([{"directory": top, "file": path, "command": "%s -c %s"
+                        % (os.path.join(shared, "q7cc-pwn"), path)}], f)
+        if top == shared:  # another user's file (in other, the folder is theirs)
+            os.chown(db, 65534, 65534)
+    s = Server(WORK)
+    s.initialize(WORK)
+    for path in files:
+        s.open(path, KERNEL)
+        diags = s.diagnostics(path, lambda d: len(d) > len(q7(d)),
+                              "clangd's diagnostics of " + path)
+        if q7(diags):
+            fail("another user's compile command was used: %r" % diags)
+    end = time.time() + TIMEOUT
+    want = ["%s: not used for q7cc's analysis: it is another user's (uid 65534)"
+            % os.path.join(shared, "compile_commands.json"),
+            "%s: not used for q7cc's analysis: its folder is another user's (uid 65534)"
+            % os.path.join(other, "compile_commands.json")]
+    while time.time() < end:
+        with open(os.path.join(WORK, "server.log"), errors="replace") as f:
+            log = f.read()
+        if all(w in log for w in want):
+            break
+        time.sleep(0.05)
+    else:
+        fail("the server's log does not say why the databases were not used: %s" % log)
+    if os.path.exists(marker):
+        fail("another user's program ran: %s" % open(marker).read())
+    s.proc.kill()
+
+
+def many_names():
+    """620 files of distinct names, each opened, analysed and closed: each
+    analysis's temporary is released (there are 512 slots), and the server
+    still serves."""
+    folder = os.path.join(WORK, "many")
+    os.makedirs(folder)
+    text = "#include <q7/kernel.h>\nQ7_KERNEL int f(float *by) { return 0; }\n"
+    names = ["n%04d.cpp" % i for i in range(620)]
+    with open(os.path.join(folder, "compile_commands.json"), "w") as f:
+        json.dump([{"directory": folder, "file": n, "arguments": [
+            os.path.join(STAGE, "bin", "q7cc-gnu"), "-c", n]} for n in names], f)
+    s = Server(folder)
+    s.initialize(folder)
+    for n in names:
+        path = os.path.join(folder, n)
+        with open(path, "w") as f:
+            f.write(text)
+        s.open(path, text)
+        s.diagnostics(path, lambda d: q7(d), "q7cc's findings in " + n)
+        s.notify("textDocument/didClose", {"textDocument": {"uri": uri(path)}})
     if s.proc.poll() is not None:
         fail("q7cc-clangd ended")
     s.proc.kill()
@@ -466,11 +645,11 @@ def no_command():
 
 
 if __name__ == "__main__":
-    import shutil
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
     os.environ["XDG_CACHE_HOME"] = os.path.join(WORK, "cache")
     {"protocol": protocol, "encoding": encoding, "stuck": stuck, "no_clangd": no_clangd,
      "crash": crash, "gone": gone, "not_cxx": not_cxx,
-     "no_command": no_command}[SCENARIO]()
+     "no_command": no_command, "hostile": hostile, "foreign_db": foreign_db,
+     "many_names": many_names}[SCENARIO]()
     print("ok: " + SCENARIO)
