@@ -537,9 +537,35 @@ static void did_close(struct relay *r, json_object *params)
 	*d = r->docs[--r->ndocs];
 }
 
+/* A message of the editor's that is not passed on: one over Q7_RPC_MAX
+ * bytes (raw its stand-in, rpc.h), or one that is not UTF-8 (clangd drops
+ * it unanswered). A request gets an error answer, so that nothing waits
+ * for it; what was refused is named in the log. */
+static void refuse(struct relay *r, const char *raw, size_t too_big)
+{
+	json_object *m = json_tokener_parse(raw);
+	const char *method = q7_js_str(m, "method", NULL);
+	json_object *id = q7_js_get(m, "id");
+	char *why = too_big ? q7_xasprintf("the message is %zu bytes, over q7cc-clangd's limit of "
+	                                   "%u MiB", too_big, Q7_RPC_MAX >> 20)
+	                    : q7_xstrdup("the message is not UTF-8, as JSON-RPC's must be");
+	if (id && method) {
+		char *t = id_text(id);
+		answer_error(r, t, too_big ? -32600 : -32700, why);
+		free(t);
+	}
+	q7_error("%s from the editor: %s; not passed on", method ? method : "a message", why);
+	json_object_put(m);
+	free(why);
+}
+
 /* A message of the editor: noted, then passed to clangd as it came. */
 static void from_editor(struct relay *r, const char *raw, size_t len)
 {
+	if (r->from_editor.too_big || !q7_rpc_utf8(raw, len)) {
+		refuse(r, raw, r->from_editor.too_big);
+		return;
+	}
 	json_object *m = json_tokener_parse(raw);
 	const char *method = q7_js_str(m, "method", NULL);
 	json_object *id = q7_js_get(m, "id"), *params = q7_js_get(m, "params");
@@ -659,8 +685,33 @@ static bool add_to(struct relay *r, struct pending *p, json_object *m)
 	return true;
 }
 
+/* clangd's message over Q7_RPC_MAX bytes (raw its stand-in): not passed
+ * on; the editor's request it answers gets an error instead. */
+static void clangd_too_big(struct relay *r, const char *raw)
+{
+	json_object *m = json_tokener_parse(raw);
+	json_object *id = q7_js_get(m, "id");
+	char *t = id && !q7_js_get(m, "method") ? id_text(id) : NULL;
+	char *why = q7_xasprintf("clangd's message is %zu bytes, over q7cc-clangd's limit of %u MiB",
+	                         r->from_clangd.too_big, Q7_RPC_MAX >> 20);
+	for (size_t i = 0; t && i < r->npend; i++)
+		if (strcmp(r->pend[i].id, t) == 0 && !r->pend[i].held) {
+			answer_error(r, t, -32603, why);
+			drop_pending(r, i);
+			break;
+		}
+	q7_error("%s; not passed on", why);
+	free(why);
+	free(t);
+	json_object_put(m);
+}
+
 static void from_clangd(struct relay *r, const char *raw, size_t len)
 {
+	if (r->from_clangd.too_big) {
+		clangd_too_big(r, raw);
+		return;
+	}
 	json_object *m = json_tokener_parse(raw);
 	const char *method = q7_js_str(m, "method", NULL);
 	json_object *id = q7_js_get(m, "id");
@@ -717,6 +768,28 @@ static void relay_free(struct relay *r)
 	q7_rpc_out_free(&r->to_editor);
 }
 
+/* How long the loop may wait for its descriptors (-1: for ever): until
+ * the analysis's limit, a held answer's time, an analysis due. */
+static int next_timeout(const struct relay *r, long long now)
+{
+	int timeout = -1;
+	if (r->job.pid)
+		timeout = (int)(r->job.started + r->o->limit_ms - now);
+	for (size_t i = 0; i < r->npend; i++)
+		if (r->pend[i].held) {
+			long long wait = r->pend[i].until > now ? r->pend[i].until - now : 0;
+			if (timeout < 0 || wait < timeout)
+				timeout = (int)wait;
+		}
+	for (size_t i = 0; i < r->ndocs; i++)
+		if (r->docs[i].due && !r->job.pid) {
+			long long wait = r->docs[i].due > now ? r->docs[i].due - now : 0;
+			if (timeout < 0 || wait < timeout)
+				timeout = (int)wait;
+		}
+	return timeout;
+}
+
 int q7_relay_run(const struct q7_relay_opts *o)
 {
 	struct relay r = {.o = o, .job = {.fd = -1}};
@@ -738,21 +811,7 @@ int q7_relay_run(const struct q7_relay_opts *o)
 		}
 		schedule(&r, now);
 		release_held(&r, now);
-		int timeout = -1;
-		if (r.job.pid)
-			timeout = (int)(r.job.started + o->limit_ms - now);
-		for (size_t i = 0; i < r.npend; i++)
-			if (r.pend[i].held) {
-				long long wait = r.pend[i].until > now ? r.pend[i].until - now : 0;
-				if (timeout < 0 || wait < timeout)
-					timeout = (int)wait;
-			}
-		for (size_t i = 0; i < r.ndocs; i++)
-			if (r.docs[i].due && !r.job.pid) {
-				long long wait = r.docs[i].due > now ? r.docs[i].due - now : 0;
-				if (timeout < 0 || wait < timeout)
-					timeout = (int)wait;
-			}
+		int timeout = next_timeout(&r, now);
 		struct pollfd p[5] = {
 		    {.fd = 0, .events = POLLIN},
 		    {.fd = q7_rpc_pending(&r.to_editor) ? 1 : -1, .events = POLLOUT},
@@ -786,7 +845,14 @@ int q7_relay_run(const struct q7_relay_opts *o)
 			for (char *msg; !r.exiting && (msg = q7_rpc_next(&r.from_editor, &len)); free(msg))
 				from_editor(&r, msg, len);
 		}
+		if (r.clangd > 0 && r.to_clangd.full) {
+			q7_warning("clangd has left %u MiB of messages unread; starting it again",
+			           Q7_RPC_QUEUE_MAX >> 20);
+			clangd_ended(&r);
+		}
 	}
+	if (r.to_editor.full)
+		q7_error("the editor has left %u MiB of messages unread; ending", Q7_RPC_QUEUE_MAX >> 20);
 	stop_clangd(&r);
 	drain(&r.to_editor, GOODBYE_MS);
 	int rc = r.exiting && r.shutdown ? 0 : 1;

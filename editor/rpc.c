@@ -7,13 +7,132 @@
 #include <strings.h>
 #include <unistd.h>
 
+/* ---- a message too long to hold: passed over ---- */
+
+enum { KEY, COLON, VALUE, COMMA };
+
+static void scan_add(char *to, size_t *n, size_t max, char c)
+{
+	if (*n + 1 < max)
+		to[(*n)++] = c;
+	to[*n] = '\0';
+}
+
+/* The byte c of a string or a plain value of the top-level object. */
+static void scan_keep(struct q7_rpc_scan *s, char c)
+{
+	if (s->expect == KEY)
+		scan_add(s->key, &s->nkey, sizeof s->key, c);
+	else if (s->field == 1)
+		scan_add(s->id, &s->nid, sizeof s->id, c);
+	else if (s->field == 2)
+		scan_add(s->method, &s->nmethod, sizeof s->method, c);
+}
+
+static void scan_string_end(struct q7_rpc_scan *s)
+{
+	if (s->expect == KEY) {
+		s->expect = COLON;
+		s->field = strcmp(s->key, "id") == 0 ? 1 : strcmp(s->key, "method") == 0 ? 2 : 0;
+	} else {
+		if (s->field == 1)
+			scan_add(s->id, &s->nid, sizeof s->id, '"');
+		s->expect = COMMA;
+	}
+}
+
+/* Follows the JSON of a message byte by byte: the top-level object's
+ * keys, and the values of "id" and "method", in constant memory. */
+static void scan_byte(struct q7_rpc_scan *s, char c)
+{
+	bool top = s->depth == 1;
+	if (s->in_str) {
+		if (s->esc || (c != '"' && c != '\\')) {
+			s->esc = false;
+			if (top)
+				scan_keep(s, c);
+		} else if (c == '\\') {
+			s->esc = true;
+			if (top)
+				scan_keep(s, c);
+		} else {
+			s->in_str = false;
+			if (top)
+				scan_string_end(s);
+		}
+		return;
+	}
+	if (c == '"') {
+		s->in_str = true;
+		if (top && s->expect == KEY) {
+			s->nkey = 0;
+			s->key[0] = '\0';
+		} else if (top && s->expect == VALUE && s->field == 1)
+			scan_add(s->id, &s->nid, sizeof s->id, '"');
+	} else if (c == '{' || c == '[') {
+		if (top && s->expect == VALUE) {
+			s->expect = COMMA;
+			s->field = 0;
+		}
+		if (s->depth++ == 0)
+			s->expect = KEY;
+	} else if (c == '}' || c == ']') {
+		s->depth--;
+	} else if (top && c == ':' && s->expect == COLON) {
+		s->expect = VALUE;
+	} else if (top && c == ',') {
+		s->expect = KEY;
+		s->field = 0;
+	} else if (top && s->expect == VALUE && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+		if (s->field == 1)
+			scan_add(s->id, &s->nid, sizeof s->id, c); /* a number */
+	}
+}
+
+/* Passes over what buf holds of the message being skipped. */
+static void skip_buffered(struct q7_rpc_in *in)
+{
+	size_t n = in->buf.len - in->off;
+	if (n > in->skip)
+		n = in->skip;
+	for (size_t i = 0; i < n; i++)
+		scan_byte(&in->scan, in->buf.s[in->off + i]);
+	in->off += n;
+	in->skip -= n;
+	if (in->off == in->buf.len) {
+		in->buf.len = in->off = 0;
+		in->buf.s[0] = '\0';
+	}
+}
+
+/* The stand-in of a message passed over: {"id":..,"method":".."}. */
+static char *stand_in(struct q7_rpc_in *in, size_t *len)
+{
+	struct q7_strbuf b = {0};
+	const struct q7_rpc_scan *s = &in->scan;
+	bool id = s->nid && (s->id[0] != '"' || (s->nid > 1 && s->id[s->nid - 1] == '"'));
+	q7_sb_add(&b, "{");
+	if (id)
+		q7_sb_addf(&b, "\"id\":%s", s->id);
+	if (s->nmethod)
+		q7_sb_addf(&b, "%s\"method\":\"%s\"", id ? "," : "", s->method);
+	q7_sb_add(&b, "}");
+	*len = b.len;
+	return q7_sb_take(&b);
+}
+
+/* ---- reading ---- */
+
 bool q7_rpc_fill(struct q7_rpc_in *in)
 {
 	char chunk[65536];
-	for (;;) {
+	for (size_t got = 0; got < (4u << 20);) {
 		ssize_t n = read(in->fd, chunk, sizeof chunk);
 		if (n > 0) {
 			q7_sb_addn(&in->buf, chunk, (size_t)n);
+			got += (size_t)n;
+			if (in->skip)
+				skip_buffered(in);
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
@@ -23,6 +142,7 @@ bool q7_rpc_fill(struct q7_rpc_in *in)
 		in->eof = true;
 		return false;
 	}
+	return true;
 }
 
 /* The body's length from the header block [h, end), or -1. Header names
@@ -52,6 +172,15 @@ static long long content_length(const char *h, const char *end)
 
 char *q7_rpc_next(struct q7_rpc_in *in, size_t *len)
 {
+	in->too_big = 0;
+	if (in->skipping) {
+		skip_buffered(in);
+		if (in->skip)
+			return NULL;
+		in->too_big = in->skipping;
+		in->skipping = 0;
+		return stand_in(in, len);
+	}
 	if (in->off >= in->buf.len)
 		return NULL;
 	const char *start = in->buf.s + in->off;
@@ -62,17 +191,26 @@ char *q7_rpc_next(struct q7_rpc_in *in, size_t *len)
 		return NULL;
 	}
 	long long n = content_length(start, sep);
-	if (n < 0 || n > Q7_RPC_MAX) {
+	if (n < 0) {
 		in->eof = true;
 		return NULL;
 	}
 	size_t body = (size_t)(sep + 4 - in->buf.s);
+	if (n > Q7_RPC_MAX) {
+		in->off = body;
+		in->skip = in->skipping = (size_t)n;
+		memset(&in->scan, 0, sizeof in->scan);
+		return q7_rpc_next(in, len);
+	}
 	if (in->buf.len - body < (size_t)n)
 		return NULL;
 	char *msg = q7_xstrndup(in->buf.s + body, (size_t)n);
 	*len = (size_t)n;
 	in->off = body + (size_t)n;
-	if (in->off == in->buf.len) { /* all handed out: start again */
+	if (in->off == in->buf.len && in->buf.cap > (4u << 20)) {
+		q7_sb_free(&in->buf); /* after a long message: not kept */
+		in->off = 0;
+	} else if (in->off == in->buf.len) { /* all handed out: start again */
 		in->buf.len = 0;
 		in->buf.s[0] = '\0';
 		in->off = 0;
@@ -82,6 +220,18 @@ char *q7_rpc_next(struct q7_rpc_in *in, size_t *len)
 		in->off = 0;
 	}
 	return msg;
+}
+
+bool q7_rpc_utf8(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		size_t k = p[i] < 0x80 ? 1 : q7_utf8_len(p + i);
+		if (!k || i + k > n)
+			return false;
+		i += k;
+	}
+	return true;
 }
 
 void q7_rpc_in_free(struct q7_rpc_in *in)
@@ -94,6 +244,13 @@ void q7_rpc_send(struct q7_rpc_out *o, const char *body, size_t len)
 {
 	if (o->broken)
 		return;
+	if (o->q.len - o->off + len + 64 > (o->max ? o->max : Q7_RPC_QUEUE_MAX)) {
+		/* A peer that does not read: the queue would grow without end. */
+		o->broken = o->full = true;
+		q7_sb_free(&o->q);
+		o->off = 0;
+		return;
+	}
 	q7_sb_addf(&o->q, "Content-Length: %zu\r\n\r\n", len);
 	q7_sb_addn(&o->q, body, len);
 	q7_rpc_flush(o);
@@ -108,13 +265,22 @@ bool q7_rpc_flush(struct q7_rpc_out *o)
 		else if (n < 0 && errno == EINTR)
 			continue;
 		else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return true;
+			break;
 		else
 			o->broken = true;
 	}
-	if (o->off == o->q.len && o->q.len) {
+	if (o->off == o->q.len && o->q.cap > (4u << 20)) {
+		q7_sb_free(&o->q);
+		o->off = 0;
+	} else if (o->off == o->q.len && o->q.len) {
 		o->q.len = 0;
 		o->q.s[0] = '\0';
+		o->off = 0;
+	} else if (o->off > (1u << 20) && o->off >= o->q.len / 2) {
+		/* Written as it drains: a peer that reads, however far behind,
+		 * holds only what it has not read yet. */
+		memmove(o->q.s, o->q.s + o->off, o->q.len - o->off + 1);
+		o->q.len -= o->off;
 		o->off = 0;
 	}
 	return !o->broken;

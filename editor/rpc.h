@@ -14,32 +14,64 @@
 
 #include "support.h"
 
-#define Q7_RPC_MAX (256u << 20) /* the longest message taken */
+/* The longest message taken: a longer one is passed over as it arrives,
+ * never held (docs/robustness.md, "The language server"). */
+#define Q7_RPC_MAX (64u << 20)
+/* The most bytes a queue holds for a peer that does not read. */
+#define Q7_RPC_QUEUE_MAX (256u << 20)
+
+/* What a message passed over showed of itself: its top-level "id" (as
+ * JSON text) and "method", each when it has one within the first bytes
+ * of its value. */
+struct q7_rpc_scan {
+	int depth;
+	bool in_str, esc;
+	int expect;     /* at depth 1: a key, ':', a value, ',' */
+	int field;      /* the key whose value is read: 0 none, 1 id, 2 method */
+	char key[8];
+	size_t nkey;
+	char id[128], method[128];
+	size_t nid, nmethod;
+};
 
 struct q7_rpc_in {
 	int fd;
 	struct q7_strbuf buf;
 	size_t off; /* bytes of buf already handed out */
 	bool eof;   /* the peer closed its end, or a framing error */
+	size_t skipping; /* the length of a message over Q7_RPC_MAX passed over */
+	size_t skip;     /* its bytes still to pass over */
+	size_t too_big; /* the size of the message q7_rpc_next last stood in for */
+	struct q7_rpc_scan scan;
 };
 
-/* Appends what fd has now to buf (fd is non-blocking). false at the end
- * of the stream or on an error (eof is then set). */
+/* Appends what fd has now to buf (fd is non-blocking), at most 4 MiB a
+ * call, passing over a long message's bytes as they come. false at the
+ * end of the stream or on an error (eof is then set). */
 bool q7_rpc_fill(struct q7_rpc_in *in);
 /* The next whole message's body (NUL-terminated, the caller frees), or
  * NULL when none is complete. A header without a valid Content-Length
- * sets eof: the stream cannot be followed past it. */
+ * sets eof: the stream cannot be followed past it. A message over
+ * Q7_RPC_MAX is passed over: for it, once passed, a stand-in of its "id"
+ * and "method" ({} when it showed neither), with in->too_big its length
+ * (0 for every other message). */
 char *q7_rpc_next(struct q7_rpc_in *in, size_t *len);
+/* Whether the n bytes at s are well-formed UTF-8 (s NUL-terminated). */
+bool q7_rpc_utf8(const char *s, size_t n);
 void q7_rpc_in_free(struct q7_rpc_in *in);
 
 struct q7_rpc_out {
 	int fd;
 	struct q7_strbuf q;
-	size_t off;  /* bytes of q already written */
-	bool broken; /* the peer is gone (EPIPE or another error) */
+	size_t off;  /* bytes of q already written; q is compacted as they grow */
+	bool broken; /* the peer is gone (EPIPE or another error), or full */
+	bool full;   /* it held max unread bytes: given up on */
+	size_t max;  /* 0: Q7_RPC_QUEUE_MAX */
 };
 
-/* Frames body and queues it, then writes what the peer takes now. */
+/* Frames body and queues it, then writes what the peer takes now. A
+ * peer that would leave more than max bytes unread is given up on (full
+ * and broken set, the queue emptied). */
 void q7_rpc_send(struct q7_rpc_out *o, const char *body, size_t len);
 /* Writes what the peer takes now; false once the peer is gone. */
 bool q7_rpc_flush(struct q7_rpc_out *o);

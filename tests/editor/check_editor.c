@@ -343,6 +343,100 @@ START_TEST(framing)
 }
 END_TEST
 
+/* Writes all n bytes of s to the non-blocking fd, filling in from the
+ * other end as the pipe fills, and returns the messages seen on the way
+ * (joined by "|") and the most the reader's buffer held. */
+static char *stream(int fd, const char *s, size_t n, struct q7_rpc_in *in, size_t *most)
+{
+	struct q7_strbuf got = {0};
+	for (size_t off = 0; off < n || in->buf.len > in->off;) {
+		ssize_t w = off < n ? write(fd, s + off, n - off) : 0;
+		off += w > 0 ? (size_t)w : 0;
+		q7_rpc_fill(in);
+		if (in->buf.cap > *most)
+			*most = in->buf.cap;
+		size_t len;
+		for (char *m; (m = q7_rpc_next(in, &len)); free(m))
+			q7_sb_addf(&got, "%s%s%s", got.len ? "|" : "", in->too_big ? "over:" : "", m);
+		if (off == n && w <= 0 && !in->skip && in->buf.len == in->off)
+			break;
+	}
+	return q7_sb_take(&got);
+}
+
+/* A message over the limit is passed over as it comes, never held; its
+ * top-level id and method are found wherever they are (after a long
+ * "params", beside nested ones); the next message is read as before. */
+START_TEST(framing_too_big)
+{
+	int p[2];
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	size_t text = Q7_RPC_MAX + 100;
+	struct q7_strbuf m = {0};
+	q7_sb_add(&m, "{\"params\":{\"id\":1,\"text\":\"");
+	for (size_t i = 0; i < text; i++) /* with escaped quotes here and there */
+		q7_sb_add(&m, i % 1000 ? "x" : "\\\"");
+	q7_sb_add(&m, "\\\"\"},\"id\": \"a\\\"b\", \"method\" : \"textDocument/hover\"}");
+	char *framed = q7_xasprintf("Content-Length: %zu\r\n\r\n", m.len);
+	struct q7_strbuf all = {0};
+	q7_sb_add(&all, framed);
+	q7_sb_addn(&all, m.s, m.len);
+	q7_sb_add(&all, "Content-Length: 2\r\n\r\n{}");
+	struct q7_rpc_in in = {.fd = p[0]};
+	size_t most = 0;
+	char *got = stream(p[1], all.s, all.len, &in, &most);
+	ck_assert_str_eq(got, "over:{\"id\":\"a\\\"b\",\"method\":\"textDocument/hover\"}|{}");
+	ck_assert_msg(most < (16u << 20), "the reader held %zu bytes", most);
+	ck_assert(!in.eof);
+	free(got);
+	free(framed);
+	q7_sb_free(&all);
+	q7_sb_free(&m);
+	q7_rpc_in_free(&in);
+	close(p[0]);
+	close(p[1]);
+	ck_assert(q7_rpc_utf8("a\xc3\xbc\xf0\x9f\x98\x80", 7));
+	ck_assert(!q7_rpc_utf8("a\xc3", 2));
+	ck_assert(!q7_rpc_utf8("\xff", 1));
+	ck_assert(!q7_rpc_utf8("\xed\xa0\x80", 3)); /* a surrogate */
+	ck_assert(!q7_rpc_utf8("\xc0\xaf", 2));     /* overlong */
+}
+END_TEST
+
+/* The queue for a peer holds what it has not read, however far behind it
+ * reads; one that leaves max bytes unread is given up on. */
+START_TEST(queue_bounded)
+{
+	int p[2];
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	struct q7_rpc_out o = {.fd = p[1], .max = 8u << 20};
+	char *body = q7_xmalloc(100000);
+	memset(body, 'x', 100000);
+	char sink[65536];
+	size_t sent = 0, most = 0;
+	for (int i = 0; i < 400; i++) { /* 40 MB, read a little slower than sent */
+		q7_rpc_send(&o, body, 100000);
+		sent += 100000;
+		for (int k = 0; k < 1 + (i % 2); k++) {
+			if (read(p[0], sink, sizeof sink) < 0)
+				break;
+			q7_rpc_flush(&o);
+		}
+		if (o.q.cap > most)
+			most = o.q.cap;
+		ck_assert(!o.full);
+	}
+	ck_assert_msg(most < (8u << 20), "the queue grew to %zu bytes", most);
+	while (!o.full) /* a peer that no longer reads */
+		q7_rpc_send(&o, body, 100000);
+	ck_assert(o.broken && !q7_rpc_pending(&o));
+	free(body);
+	q7_rpc_out_free(&o);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
 START_TEST(diagnostics)
 {
 	const char *text = "// x\nQ7_KERNEL torch::Tensor f(float *by);\n";
@@ -434,6 +528,8 @@ int main(void)
 	tcase_add_test(tc, ccdb_trust);
 	tcase_add_test(tc, positions);
 	tcase_add_test(tc, framing);
+	tcase_add_test(tc, framing_too_big);
+	tcase_add_test(tc, queue_bounded);
 	tcase_add_test(tc, diagnostics);
 	tcase_add_test(tc, fixes);
 	suite_add_tcase(s, tc);

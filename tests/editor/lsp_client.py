@@ -627,6 +627,48 @@ def many_names():
     s.proc.kill()
 
 
+def limits():
+    """A request that is not UTF-8 gets an error answer (clangd would drop
+    it, and the editor would wait for ever); a request of 200 MB (its id
+    after the bulk) gets one too, without the relay holding it (its peak
+    memory stays under the limit of 64 MiB); the server serves on."""
+    path = write_project(WORK)
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, KERNEL)
+    s.diagnostics(path, lambda d: q7(d), "q7cc's finding")
+    body = (b'{"jsonrpc":"2.0","id":7,"method":"textDocument/hover","params":{"textDocument":'
+            b'{"uri":"file:///k\xff.cpp"},"position":{"line":0,"character":0}}}')
+    with s.lock:
+        s.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        s.proc.stdin.flush()
+    r = s.wait(lambda m: m.get("id") == 7, "the answer to a request that is not UTF-8")
+    if r.get("error", {}).get("code") != -32700:
+        fail("a request that is not UTF-8: %r" % r)
+    head = b'{"jsonrpc":"2.0","method":"textDocument/hover","params":{"pad":"'
+    tail = b'"},"id":8}'
+    chunk, n = b"x" * (1 << 20), 200
+    with s.lock:
+        s.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % (len(head) + n * len(chunk) + len(tail))
+                           + head)
+        for _ in range(n):
+            s.proc.stdin.write(chunk)
+        s.proc.stdin.write(tail)
+        s.proc.stdin.flush()
+    r = s.wait(lambda m: m.get("id") == 8, "the answer to a request of 200 MB")
+    if r.get("error", {}).get("code") != -32600 or "over" not in r["error"]["message"]:
+        fail("a request of 200 MB: %r" % r)
+    with open("/proc/%d/status" % s.proc.pid) as f:
+        peak = [int(x.split()[1]) for x in f if x.startswith("VmHWM:")][0] // 1024
+    if peak >= 64:
+        fail("q7cc-clangd's peak memory is %d MiB after a message of 200 MB" % peak)
+    hover = s.request("textDocument/hover", {"textDocument": {"uri": uri(path)},
+                                             "position": {"line": 3, "character": 26}})
+    if "scale" not in json.dumps(hover.get("result")):
+        fail("hover after the refused messages: %r" % hover)
+    s.proc.kill()
+
+
 def no_command():
     folder = os.path.join(WORK, "loose")
     path = write_project(folder, with_commands=False)
@@ -651,5 +693,5 @@ if __name__ == "__main__":
     {"protocol": protocol, "encoding": encoding, "stuck": stuck, "no_clangd": no_clangd,
      "crash": crash, "gone": gone, "not_cxx": not_cxx,
      "no_command": no_command, "hostile": hostile, "foreign_db": foreign_db,
-     "many_names": many_names}[SCENARIO]()
+     "many_names": many_names, "limits": limits}[SCENARIO]()
     print("ok: " + SCENARIO)
