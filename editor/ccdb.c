@@ -6,10 +6,12 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -66,15 +68,27 @@ static char *resolve(const char *dir, const char *path)
 	return joined;
 }
 
-/* The database last read and its index: the entries by the hash of their
- * file's base name (open addressing; an entry's index + 1, 0 a free
- * slot), so that a lookup resolves only the entries of the file's name,
- * not all of them (a project's may hold 100,000, and it is looked up at
- * every change). Kept while its file is the same. */
+/* The database last read, kept while its file is the same: its entries
+ * copied out of json-c's tree into one block of strings (json-c's objects
+ * of 100,000 entries take 200 MB, and every analysis forks this process),
+ * and indexed by the hash of their file's base name (open addressing; an
+ * entry's index + 1, 0 a free slot), so that a lookup resolves only the
+ * entries of the file's name, not all of them. */
+struct entry {
+	uint32_t dir, file; /* offsets of strings in the block */
+	uint32_t args;      /* of the first argument, or of the command */
+	uint32_t nargs;     /* 0: args is a "command" to split */
+};
+
 static struct {
 	char *path;
 	struct stat st;
-	json_object *db;
+	bool read; /* a database, read whole */
+	struct entry *e;
+	size_t n;
+	struct q7_strbuf strs; /* the strings while they are copied */
+	char *block;           /* then here: mapped apart (moved_out) */
+	size_t block_len;
 	uint32_t *slot;
 	size_t nslot; /* a power of two, above twice the entries */
 } last;
@@ -99,42 +113,83 @@ static uint64_t name_hash(const char *path)
 static void drop_db(void)
 {
 	free(last.path);
-	json_object_put(last.db);
+	free(last.e);
+	q7_sb_free(&last.strs);
+	if (last.block)
+		munmap(last.block, last.block_len);
 	free(last.slot);
 	memset(&last, 0, sizeof last);
 }
 
-/* The directory and file of entry e, or false. */
-static bool entry_names(json_object *e, const char **dir, const char **file)
+static uint32_t keep(const char *s)
 {
-	json_object *d, *f;
-	if (!json_object_object_get_ex(e, "directory", &d) ||
-	    !json_object_object_get_ex(e, "file", &f) || !json_object_is_type(d, json_type_string) ||
-	    !json_object_is_type(f, json_type_string))
-		return false;
-	*dir = json_object_get_string(d);
-	*file = json_object_get_string(f);
-	return true;
+	uint32_t at = (uint32_t)last.strs.len;
+	q7_sb_addn(&last.strs, s, strlen(s) + 1);
+	return at;
 }
 
-static void index_db(void)
+static const char *str(uint32_t at)
 {
-	free(last.slot);
-	last.slot = NULL;
-	last.nslot = 0;
-	if (!json_object_is_type(last.db, json_type_array))
+	return (last.block ? last.block : last.strs.s) + at;
+}
+
+/* Moves the strings to a mapping of their own that forked children do
+ * not get (MADV_DONTFORK): each analysis forks this process, and a fork
+ * copies the page tables of all it maps (tens of MB for 100,000 entries).
+ * No child touches them: it only runs q7cc (lint.c). */
+static void moved_out(void)
+{
+	size_t n = last.strs.len ? last.strs.len : 1;
+	char *b = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b == MAP_FAILED || madvise(b, n, MADV_DONTFORK) != 0) {
+		if (b != MAP_FAILED)
+			munmap(b, n);
+		return; /* kept where they are */
+	}
+	memcpy(b, last.strs.s, last.strs.len);
+	q7_sb_free(&last.strs);
+	last.block = b;
+	last.block_len = n;
+}
+
+/* Copies entry o of the tree (its directory, file and command) into last;
+ * an entry without them is left out. */
+static void copy_entry(json_object *o)
+{
+	json_object *d, *f, *a;
+	if (!json_object_object_get_ex(o, "directory", &d) ||
+	    !json_object_object_get_ex(o, "file", &f) || !json_object_is_type(d, json_type_string) ||
+	    !json_object_is_type(f, json_type_string))
 		return;
-	size_t n = json_object_array_length(last.db);
-	if (n >= UINT32_MAX / 4)
+	struct entry e = {.dir = keep(json_object_get_string(d)),
+	                  .file = keep(json_object_get_string(f))};
+	if (json_object_object_get_ex(o, "arguments", &a) && json_object_is_type(a, json_type_array) &&
+	    json_object_array_length(a) > 0) {
+		e.nargs = (uint32_t)json_object_array_length(a);
+		e.args = keep(json_object_get_string(json_object_array_get_idx(a, 0)));
+		for (size_t k = 1; k < e.nargs; k++)
+			keep(json_object_get_string(json_object_array_get_idx(a, k)));
+	} else if (json_object_object_get_ex(o, "command", &a) &&
+	           json_object_is_type(a, json_type_string)) {
+		e.args = keep(json_object_get_string(a));
+	} else {
 		return;
-	for (last.nslot = 16; last.nslot < 2 * n + 1; last.nslot *= 2)
+	}
+	last.e[last.n++] = e;
+}
+
+static void index_db(json_object *db)
+{
+	size_t n = json_object_array_length(db);
+	last.e = q7_xcalloc(n ? n : 1, sizeof *last.e);
+	for (size_t i = 0; i < n; i++)
+		copy_entry(json_object_array_get_idx(db, i));
+	moved_out();
+	for (last.nslot = 16; last.nslot < 2 * last.n + 1; last.nslot *= 2)
 		;
 	last.slot = q7_xcalloc(last.nslot, sizeof *last.slot);
-	for (size_t i = 0; i < n; i++) {
-		const char *dir, *file;
-		if (!entry_names(json_object_array_get_idx(last.db, i), &dir, &file))
-			continue;
-		size_t s = (size_t)name_hash(file) & (last.nslot - 1);
+	for (size_t i = 0; i < last.n; i++) {
+		size_t s = (size_t)name_hash(str(last.e[i].file)) & (last.nslot - 1);
 		while (last.slot[s])
 			s = (s + 1) & (last.nslot - 1);
 		last.slot[s] = (uint32_t)i + 1;
@@ -155,26 +210,24 @@ static bool same_file(const char *dir, const char *file, const char *path, const
 	return same;
 }
 
-/* The command of entry e into cmd; false when it has none. */
-static bool entry_command(json_object *e, const char *dir, const char *file, struct q7_ccmd *cmd)
+/* The command of e into cmd; false when it has none. */
+static bool entry_command(const struct entry *e, struct q7_ccmd *cmd)
 {
-	json_object *args;
 	struct q7_strvec argv = {0};
-	if (json_object_object_get_ex(e, "arguments", &args) &&
-	    json_object_is_type(args, json_type_array)) {
-		for (size_t k = 0; k < json_object_array_length(args); k++)
-			q7_sv_add(&argv, json_object_get_string(json_object_array_get_idx(args, k)));
-	} else if (json_object_object_get_ex(e, "command", &args) &&
-	           json_object_is_type(args, json_type_string)) {
-		q7_shell_split(json_object_get_string(args), &argv);
+	if (e->nargs) {
+		const char *a = str(e->args);
+		for (uint32_t k = 0; k < e->nargs; k++, a += strlen(a) + 1)
+			q7_sv_add(&argv, a);
+	} else {
+		q7_shell_split(str(e->args), &argv);
 	}
 	if (!argv.n) {
 		q7_sv_free(&argv);
 		return false;
 	}
 	cmd->argv = argv;
-	cmd->dir = q7_xstrdup(dir);
-	cmd->file = q7_xstrdup(file);
+	cmd->dir = q7_xstrdup(str(e->dir));
+	cmd->file = q7_xstrdup(str(e->file));
 	return true;
 }
 
@@ -186,10 +239,10 @@ static bool entry_by_name(const char *name, const char *path, const char *real,
 	const char *base = q7_path_basename(name);
 	for (size_t s = (size_t)name_hash(name) & (last.nslot - 1); last.slot[s];
 	     s = (s + 1) & (last.nslot - 1)) {
-		json_object *e = json_object_array_get_idx(last.db, last.slot[s] - 1);
-		const char *dir, *file;
-		if (entry_names(e, &dir, &file) && strcmp(q7_path_basename(file), base) == 0 &&
-		    same_file(dir, file, path, real) && entry_command(e, dir, file, cmd))
+		const struct entry *e = &last.e[last.slot[s] - 1];
+		const char *dir = str(e->dir), *file = str(e->file);
+		if (strcmp(q7_path_basename(file), base) == 0 && same_file(dir, file, path, real) &&
+		    entry_command(e, cmd))
 			return true;
 	}
 	return false;
@@ -209,42 +262,54 @@ static bool entry_of(const char *path, struct q7_ccmd *cmd)
 /* The most of a database read (a million entries take about 300 MB). */
 #define DB_MAX (1024u << 20)
 
-/* Parses the database at path (st: what stat said of it) into last. */
+/* The text of the database at path (st: what stat said of it), or NULL
+ * with *why; *len its length. */
+static char *db_text(const char *path, const struct stat *st, size_t *len, const char **why)
+{
+	int fd = q7_open_regular(path, why);
+	struct stat now;
+	char *text = NULL;
+	bool more;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &now) != 0 || now.st_ino != st->st_ino || now.st_dev != st->st_dev ||
+	    now.st_uid != st->st_uid || now.st_mode != st->st_mode)
+		*why = "it changed while it was read";
+	else if ((uint64_t)now.st_size > DB_MAX)
+		*why = "it is over 1 GiB";
+	else if (!(text = q7_read_upto(fd, (size_t)now.st_size, len, &more)))
+		*why = strerror(errno);
+	close(fd);
+	return text;
+}
+
+/* Reads the database at path (st: what stat said of it) into last. */
 static void parse_db(const char *path, const struct stat *st)
 {
 	const char *why = NULL;
-	int fd = q7_open_regular(path, &why);
-	struct stat now;
-	if (fd >= 0 && (fstat(fd, &now) != 0 || now.st_ino != st->st_ino ||
-	                now.st_dev != st->st_dev || now.st_uid != st->st_uid ||
-	                now.st_mode != st->st_mode))
-		why = "it changed while it was read";
-	else if (fd >= 0 && (uint64_t)now.st_size > DB_MAX)
-		why = "it is over 1 GiB";
 	size_t len = 0;
-	bool more = false;
-	char *text = fd >= 0 && !why ? q7_read_upto(fd, (size_t)now.st_size, &len, &more) : NULL;
-	if (fd >= 0 && !why && !text)
-		why = strerror(errno);
+	char *text = db_text(path, st, &len, &why);
+	json_object *db = NULL;
 	if (text) {
 		json_tokener *tok = json_tokener_new();
-		last.db = json_tokener_parse_ex(tok, text, (int)len);
-		if (json_tokener_get_error(tok) != json_tokener_success) {
-			json_object_put(last.db);
-			last.db = NULL;
-			why = "not JSON (or truncated)";
-		}
+		db = json_tokener_parse_ex(tok, text, (int)len);
+		if (json_tokener_get_error(tok) != json_tokener_success ||
+		    !json_object_is_type(db, json_type_array))
+			why = "not a JSON array (or truncated)";
 		json_tokener_free(tok);
 	}
 	free(text);
-	if (fd >= 0)
-		close(fd);
+	if (!why) {
+		index_db(db);
+		last.read = true;
+	}
+	json_object_put(db);
+	malloc_trim(0); /* json-c's many small objects, given back */
 	if (why)
 		warn_once(path, why);
-	index_db();
 }
 
-static json_object *read_db(const char *path, const struct stat *st)
+static bool read_db(const char *path, const struct stat *st)
 {
 	if (last.path && strcmp(last.path, path) == 0 && last.st.st_ino == st->st_ino &&
 	    last.st.st_dev == st->st_dev && last.st.st_size == st->st_size &&
@@ -252,12 +317,12 @@ static json_object *read_db(const char *path, const struct stat *st)
 	    last.st.st_mtim.tv_nsec == st->st_mtim.tv_nsec &&
 	    last.st.st_ctim.tv_sec == st->st_ctim.tv_sec &&
 	    last.st.st_ctim.tv_nsec == st->st_ctim.tv_nsec)
-		return last.db;
+		return last.read;
 	drop_db();
 	last.path = q7_xstrdup(path);
 	last.st = *st;
 	parse_db(path, st);
-	return last.db;
+	return last.read;
 }
 
 /* Why the database file (st) in dir is not to be trusted, or NULL: its
