@@ -92,7 +92,8 @@ static json_object *action_of(const struct q7_doc *d, json_object *diag)
 	size_t at = q7_text_offset(d->text, d->len, q7_js_uint(start, "line"),
 	                           q7_js_uint(start, "character"));
 	struct q7_fix fix;
-	if (!q7_fix_find(q7_js_str(diag, "code", ""), d->text, d->len, at, &fix))
+	if (!q7_fix_find(q7_js_str(diag, "code", ""), q7_js_str(diag, "message", ""), d->text, d->len,
+	                 at, &fix))
 		return NULL;
 	unsigned l1, c1, l2, c2;
 	q7_text_position(d->text, d->len, fix.from, &l1, &c1);

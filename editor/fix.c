@@ -1,5 +1,6 @@
 /* Quick fixes: see fix.h. */
 #include "fix.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -76,9 +77,52 @@ static bool fix_keyword(const char *text, size_t at, const char *word, const cha
 	return false;
 }
 
-bool q7_fix_find(const char *rule, const char *text, size_t len, size_t at, struct q7_fix *fix)
+/* Whether the word at at is name. */
+static bool word_is(const char *text, size_t len, size_t at, const char *name)
 {
-	if (at >= len)
+	size_t n = strlen(name);
+	return at + n <= len && strncmp(text + at, name, n) == 0 && !is_word(text[at + n]) &&
+	       (at == 0 || !is_word(text[at - 1]));
+}
+
+/* Whether the finding's place in the text is what its message names: the
+ * parameter in the kernel's own parameter list, or the kernel's name, so
+ * that a place that is off (a #line the editor could not follow) never
+ * edits another function. */
+static bool place_is_named(const char *rule, const char *message, const char *text, size_t len,
+                           size_t at)
+{
+	char kernel[128], param[128];
+	if (!q7_text_quoted(message, "kernel '", kernel, sizeof kernel))
+		return false;
+	if (strcmp(rule, "q7-unsupported-param") != 0)
+		return word_is(text, len, at, kernel);
+	if (!q7_text_quoted(message, "parameter '", param, sizeof param) || !word_is(text, len, at, param))
+		return false;
+	/* Back to the '(' that opens the parameter list: the kernel's name. */
+	int depth = 0;
+	size_t p = at;
+	while (p > 0 && (depth > 0 || text[p - 1] != '(')) {
+		p--;
+		depth += text[p] == ')' || text[p] == '>' ? 1 : text[p] == '(' || text[p] == '<' ? -1 : 0;
+		if (text[p] == ';' || text[p] == '{' || text[p] == '}')
+			return false;
+	}
+	if (p == 0)
+		return false;
+	p--;
+	while (p > 0 && isspace((unsigned char)text[p - 1]))
+		p--;
+	size_t end = p;
+	while (p > 0 && is_word(text[p - 1]))
+		p--;
+	return end - p == strlen(kernel) && word_is(text, len, p, kernel);
+}
+
+bool q7_fix_find(const char *rule, const char *message, const char *text, size_t len, size_t at,
+                 struct q7_fix *fix)
+{
+	if (at >= len || !place_is_named(rule, message, text, len, at))
 		return false;
 	memset(fix, 0, sizeof *fix);
 	if (strcmp(rule, "q7-unsupported-param") == 0)

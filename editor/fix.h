@@ -6,9 +6,11 @@
  *       const& (`const` put first); a scalar by reference: by value;
  *   q7-internal-linkage, `static` on the kernel's line: `static` removed;
  *   q7-inline, `inline` on the kernel's line: `inline` removed.
- * Only the rule's name and the text decide: which findings there are is
- * the analysis's business (analysis/), so this stays one table of edits
- * by rule. Other findings (a kernel in an unnamed namespace, a template,
+ * Only the rule's name, the names the finding's message quotes (the
+ * kernel's, the parameter's: the place must be theirs, or there is no
+ * fix) and the text decide: which findings there are is the analysis's
+ * business (analysis/), so this stays one table of edits by rule. Other
+ * findings (a kernel in an unnamed namespace, a template,
  * a container parameter) need a person. */
 #ifndef Q7_EDITOR_FIX_H
 #define Q7_EDITOR_FIX_H
@@ -22,8 +24,10 @@ struct q7_fix {
 	const char *with; /* by this (a literal) */
 };
 
-/* The fix for rule's finding at byte offset at (the parameter's or the
- * kernel's name) in text[0..len); false when there is none. */
-bool q7_fix_find(const char *rule, const char *text, size_t len, size_t at, struct q7_fix *fix);
+/* The fix for rule's finding (its message) at byte offset at (the
+ * parameter's or the kernel's name) in text[0..len); false when there is
+ * none, or when the name at at is not the one the message quotes. */
+bool q7_fix_find(const char *rule, const char *message, const char *text, size_t len, size_t at,
+                 struct q7_fix *fix);
 
 #endif

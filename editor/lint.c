@@ -119,10 +119,19 @@ json_object *q7_lint_diagnostics(const char *json, const char *path, const char 
 	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
 		json_object *d = json_object_array_get_idx(in, i);
 		const char *rule = q7_js_str(d, "rule", "");
-		unsigned line = q7_js_uint(d, "line"), col = q7_js_uint(d, "column");
+		unsigned col = q7_js_uint(d, "column");
 		/* libclang's own errors (no rule) are clangd's to report, and a
-		 * header's findings belong to the header. */
-		if (!*rule || strcmp(q7_js_str(d, "file", ""), path) != 0 || !line)
+		 * header's findings belong to the header. The line is the text's
+		 * own, whatever #line says. */
+		const char *message = q7_js_str(d, "message", "");
+		char want[128];
+		bool named = q7_text_quoted(message, "parameter '", want, sizeof want) ||
+		             q7_text_quoted(message, "kernel '", want, sizeof want);
+		unsigned line = *rule ? q7_text_physical_line(text, len, path, q7_js_str(d, "file", ""),
+		                                              q7_js_uint(d, "line"), col,
+		                                              named ? want : NULL)
+		                      : 0;
+		if (!line)
 			continue;
 		unsigned ch = q7_text_character(text, len, line, col ? col : 1);
 		unsigned w = col ? q7_text_token_width(text, len, line, col) : 1;
@@ -136,27 +145,30 @@ json_object *q7_lint_diagnostics(const char *json, const char *path, const char 
 		json_object_object_add(o, "code", json_object_new_string(rule));
 		json_object_object_add(o, "codeDescription", desc);
 		json_object_object_add(o, "source", json_object_new_string("q7cc"));
-		json_object_object_add(o, "message", json_object_new_string(q7_js_str(d, "message", "")));
+		json_object_object_add(o, "message", json_object_new_string(message));
 		json_object_array_add(out, o);
 	}
 	json_object_put(root);
 	return out;
 }
 
-json_object *q7_lint_kernels(const char *json, const char *path)
+json_object *q7_lint_kernels(const char *json, const char *path, const char *text, size_t len)
 {
 	json_object *root, *out = json_object_new_array();
 	json_object *in = array_of(json, "ops", &root);
 	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
 		json_object *op = json_object_array_get_idx(in, i), *v;
-		if (strcmp(q7_js_str(op, "file", ""), path) != 0 ||
+		unsigned line = q7_text_physical_line(text, len, path, q7_js_str(op, "file", ""),
+		                                      q7_js_uint(op, "line"), q7_js_uint(op, "column"),
+		                                      q7_js_str(op, "name", NULL));
+		if (!line ||
 		    (json_object_object_get_ex(op, "by_name_only", &v) && json_object_get_boolean(v)))
 			continue;
 		json_object *k = json_object_new_object();
 		json_object_object_add(k, "name", json_object_new_string(q7_js_str(op, "name", "")));
 		json_object_object_add(k, "namespace", json_object_new_string(q7_js_str(op, "namespace", "")));
 		json_object_object_add(k, "schema", json_object_new_string(q7_js_str(op, "schema", "")));
-		json_object_object_add(k, "line", json_object_new_int((int)q7_js_uint(op, "line")));
+		json_object_object_add(k, "line", json_object_new_int((int)line));
 		json_object_object_add(k, "column", json_object_new_int((int)q7_js_uint(op, "column")));
 		json_object_array_add(out, k);
 	}

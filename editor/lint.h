@@ -44,10 +44,12 @@ void q7_lint_cancel(struct q7_lint_job *j);
 void q7_lint_clear(struct q7_lint_job *j);
 
 /* The LSP diagnostics of --q7-lint's JSON: those of the file path (the
- * editor's text, text[0..len)), placed in it. A new array. */
+ * editor's text, text[0..len)), placed on the line of the text they are
+ * on (after #line, q7_text_physical_line). A new array. */
 json_object *q7_lint_diagnostics(const char *json, const char *path, const char *text, size_t len);
-/* The kernels of --q7-print-schema's JSON that path defines: objects of
- * name, namespace, schema, line and column (1-based). A new array. */
-json_object *q7_lint_kernels(const char *json, const char *path);
+/* The kernels of --q7-print-schema's JSON that path (text[0..len))
+ * defines: objects of name, namespace, schema, line (of the text, as for
+ * the diagnostics) and column (1-based). A new array. */
+json_object *q7_lint_kernels(const char *json, const char *path, const char *text, size_t len);
 
 #endif

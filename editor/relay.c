@@ -267,7 +267,7 @@ static void job_done(struct relay *r)
 			publish(r, d);
 		} else {
 			json_object *was = d->kernels;
-			d->kernels = q7_lint_kernels(out, path);
+			d->kernels = q7_lint_kernels(out, path, d->text, d->len);
 			/* New schemas: an editor that can be told asks for the
 			 * lenses again. */
 			bool changed = was ? !json_object_equal(was, d->kernels)

@@ -90,6 +90,100 @@ void q7_text_position(const char *text, size_t len, size_t off, unsigned *line,
 	*character = q7_text_character(text, len, l + 1, (unsigned)(off - start) + 1);
 }
 
+/* The line [p, end) as a #line directive or a line marker: true, *n its
+ * number and *name its file name (NULL when it names none; a new
+ * string). */
+static bool directive(const char *p, const char *end, unsigned long *n, char **name)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end || *p++ != '#')
+		return false;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (end - p > 4 && strncmp(p, "line", 4) == 0 && (p[4] == ' ' || p[4] == '\t'))
+		p += 4;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end || !isdigit((unsigned char)*p))
+		return false;
+	*n = 0;
+	for (; p < end && isdigit((unsigned char)*p); p++)
+		*n = *n < 100000000 ? *n * 10 + (unsigned long)(*p - '0') : *n;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	*name = NULL;
+	if (p < end && *p == '"') {
+		struct q7_strbuf b = {0};
+		for (p++; p < end && *p != '"'; p++) {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			q7_sb_addc(&b, *p);
+		}
+		*name = q7_sb_take(&b);
+	}
+	return true;
+}
+
+/* Whether the identifier at byte column col of [p, end) is want. */
+static bool identifier_at(const char *p, const char *end, unsigned col, const char *want)
+{
+	size_t n = strlen(want);
+	if (!col || (size_t)(end - p) < col - 1 + n)
+		return false;
+	p += col - 1;
+	bool after = p + n < end && (isalnum((unsigned char)p[n]) || p[n] == '_');
+	return strncmp(p, want, n) == 0 && !after;
+}
+
+unsigned q7_text_physical_line(const char *text, size_t len, const char *main, const char *file,
+                               unsigned line, unsigned col, const char *want)
+{
+	char *name = q7_xstrdup(main);
+	unsigned long presumed = 1;
+	unsigned found = 0, first = 0, phys = 1;
+	for (size_t off = 0; off <= len && !found; phys++) {
+		const char *p = text + off, *nl = memchr(p, '\n', len - off);
+		const char *end = nl ? nl : text + len;
+		unsigned long n;
+		char *named;
+		if (directive(p, end, &n, &named)) {
+			presumed = n; /* the number of the line after it */
+			if (named) {
+				free(name);
+				name = named;
+			}
+		} else {
+			bool here = presumed == line && strcmp(name, file) == 0;
+			if (here && !first)
+				first = phys;
+			if (here && (!want || identifier_at(p, end, col, want)))
+				found = phys;
+			presumed++;
+		}
+		if (!nl)
+			break;
+		off = (size_t)(nl - text) + 1;
+	}
+	free(name);
+	return found ? found : first;
+}
+
+bool q7_text_quoted(const char *message, const char *what, char *out, size_t n)
+{
+	const char *p = strstr(message, what), *end;
+	if (!p || !(end = strchr(p += strlen(what), '\'')))
+		return false;
+	for (const char *c = p; c + 1 < end; c++)
+		if (c[0] == ':' && c[1] == ':')
+			p = c + 2;
+	if ((size_t)(end - p) >= n || end == p)
+		return false;
+	memcpy(out, p, (size_t)(end - p));
+	out[end - p] = '\0';
+	return true;
+}
+
 char *q7_text_splice(char *t, size_t *len, size_t from, size_t to, const char *s)
 {
 	size_t n = strlen(s), tail = *len - to;

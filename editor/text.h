@@ -7,6 +7,7 @@
 #ifndef Q7_EDITOR_TEXT_H
 #define Q7_EDITOR_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "support.h"
@@ -26,6 +27,19 @@ unsigned q7_text_token_width(const char *text, size_t len, unsigned line, unsign
 /* The LSP position (0-based line, UTF-16 character) of byte offset off. */
 void q7_text_position(const char *text, size_t len, size_t off, unsigned *line,
                       unsigned *character);
+/* The line of text (1-based, as it is in the editor) where the compiler's
+ * place file:line:col is: q7cc reports the place that `#line N "name"`
+ * and line markers (`# N "name"`) say, as compilers do, and the editor
+ * shows the line itself. main: the name of the text's file before any of
+ * them. Two lines may be one place (#line can repeat a number): the first
+ * with the identifier want (non-NULL) at col is taken, else the first. 0
+ * when no line of text is that place. */
+unsigned q7_text_physical_line(const char *text, size_t len, const char *main, const char *file,
+                               unsigned line, unsigned col, const char *want);
+/* The name quoted after what in a finding's message ("parameter '",
+ * "kernel '"), its last part after "::", into out[0..n); false when there
+ * is none. */
+bool q7_text_quoted(const char *message, const char *what, char *out, size_t n);
 /* Replaces [from, to) of t (len *len) with s; returns the new text. */
 char *q7_text_splice(char *t, size_t *len, size_t from, size_t to, const char *s);
 

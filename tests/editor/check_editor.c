@@ -10,6 +10,7 @@
 #include "text.h"
 
 #include <check.h>
+#include <ctype.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -468,8 +469,40 @@ START_TEST(diagnostics)
 	                    "\"f(float by) -> Tensor\", \"file\": \"/t/k.cpp\", \"line\": 2, "
 	                    "\"column\": 25, \"by_name_only\": false}, {\"name\": \"g\", \"file\": "
 	                    "\"/t/k.cpp\", \"by_name_only\": true}]}",
-	                    "/t/k.cpp");
+	                    "/t/k.cpp", text, strlen(text));
 	ck_assert_uint_eq(json_object_array_length(a), 1);
+	json_object_put(a);
+}
+END_TEST
+
+/* #line and line markers: the compiler's place back to the text's line. */
+START_TEST(physical_lines)
+{
+	const char *t = "a\n#line 100\nb\n# 7 \"other.cpp\" 1\nc\n  #  line 3 \"/t/k.cpp\"\nd\n";
+	size_t len = strlen(t);
+	ck_assert_uint_eq(q7_text_physical_line(t, len, "/t/k.cpp", "/t/k.cpp", 1, 1, NULL), 1);
+	ck_assert_uint_eq(q7_text_physical_line(t, len, "/t/k.cpp", "/t/k.cpp", 100, 1, NULL), 3);
+	ck_assert_uint_eq(q7_text_physical_line(t, len, "/t/k.cpp", "other.cpp", 7, 1, NULL), 5);
+	ck_assert_uint_eq(q7_text_physical_line(t, len, "/t/k.cpp", "/t/k.cpp", 3, 1, NULL), 7);
+	ck_assert_uint_eq(q7_text_physical_line(t, len, "/t/k.cpp", "/t/k.cpp", 2, 1, NULL), 0);
+	ck_assert_uint_eq(q7_text_physical_line(t, len, "/t/k.cpp", "/t/k.h", 1, 1, NULL), 0);
+	/* One place twice (#line repeats 3): the line with the name at col. */
+	const char *twice = "x\nvoid g(float *by);\n#line 2\nT f(float *by);\n";
+	ck_assert_uint_eq(q7_text_physical_line(twice, strlen(twice), "m", "m", 2, 12, "by"), 4);
+	ck_assert_uint_eq(q7_text_physical_line(twice, strlen(twice), "m", "m", 2, 12, NULL), 2);
+	const char *plain = "x\ny\n";
+	ck_assert_uint_eq(q7_text_physical_line(plain, 4, "/t/k.cpp", "/t/k.cpp", 2, 1, NULL), 2);
+	/* A finding after #line goes on the text's line, and one that #line
+	 * names another file by is the text's too. */
+	const char *k = "#line 50\nQ7_KERNEL torch::Tensor f(float *by);\n";
+	const char *json = "{\"diagnostics\": [{\"file\": \"/t/k.cpp\", \"line\": 50, \"column\": 35, "
+	                   "\"severity\": \"error\", \"rule\": \"q7-unsupported-param\", \"message\": "
+	                   "\"m\"}]}";
+	json_object *a = q7_lint_diagnostics(json, "/t/k.cpp", k, strlen(k));
+	ck_assert_uint_eq(json_object_array_length(a), 1);
+	json_object *start = json_object_object_get(
+	    json_object_object_get(json_object_array_get_idx(a, 0), "range"), "start");
+	ck_assert_int_eq(json_object_get_int(json_object_object_get(start, "line")), 1);
 	json_object_put(a);
 }
 END_TEST
@@ -477,39 +510,59 @@ END_TEST
 START_TEST(fixes)
 {
 	static const struct {
-		const char *rule, *text, *at, *fixed; /* at: the name the finding is on */
+		const char *rule, *text, *at; /* at: the name the finding is on */
+		const char *kernel;           /* the kernel its message names */
+		const char *fixed;
 	} cases[] = {
-	    {"q7-unsupported-param", "T f(const Tensor &x, float *by);", "by)",
+	    {"q7-unsupported-param", "T f(const Tensor &x, float *by);", "by)", "f",
 	     "T f(const Tensor &x, float by);"},
-	    {"q7-unsupported-param", "T f(float*  by);", "by)", "T f(float  by);"},
-	    {"q7-unsupported-param", "T f(int a,\n torch::Tensor &x);", "x)",
+	    {"q7-unsupported-param", "T f(float*  by);", "by)", "f", "T f(float  by);"},
+	    {"q7-unsupported-param", "T f(int a,\n torch::Tensor &x);", "x)", "f",
 	     "T f(int a,\n const torch::Tensor &x);"},
-	    {"q7-unsupported-param", "T f(at::Scalar& s);", "s)", "T f(const at::Scalar& s);"},
-	    {"q7-unsupported-param", "T f(double &d);", "d)", "T f(double d);"},
-	    {"q7-unsupported-param", "T f(const Tensor &x);", "x)", NULL},
-	    {"q7-unsupported-param", "T f(Tensor &&x);", "x)", NULL},
-	    {"q7-unsupported-param", "T f(float **p);", "p)", NULL},
-	    {"q7-unsupported-param", "T f(std::vector<int> v);", "v)", NULL},
-	    {"q7-internal-linkage", "Q7_KERNEL static torch::Tensor b(T x);", "b(",
+	    {"q7-unsupported-param", "T f(at::Scalar& s);", "s)", "f", "T f(const at::Scalar& s);"},
+	    {"q7-unsupported-param", "T f(std::map<int, int> m, double &d);", "d)", "f",
+	     "T f(std::map<int, int> m, double d);"},
+	    {"q7-unsupported-param", "T f(const Tensor &x);", "x)", "f", NULL},
+	    {"q7-unsupported-param", "T f(Tensor &&x);", "x)", "f", NULL},
+	    {"q7-unsupported-param", "T f(float **p);", "p)", "f", NULL},
+	    {"q7-unsupported-param", "T f(std::vector<int> v);", "v)", "f", NULL},
+	    /* A place that is not the named kernel's parameter (a #line the
+	     * editor could not follow): no edit of another function. */
+	    {"q7-unsupported-param", "T g(float *by);\nT f(float *by);", "by);\nT f", "f", NULL},
+	    {"q7-unsupported-param", "T f(float *to, float *by);", "to,", "f",
+	     "T f(float to, float *by);"},
+	    {"q7-unsupported-param", "T f(int (*cb)(int), float *by);", "by)", "f",
+	     "T f(int (*cb)(int), float by);"},
+	    {"q7-internal-linkage", "Q7_KERNEL static torch::Tensor b(T x);", "b(", "b",
 	     "Q7_KERNEL torch::Tensor b(T x);"},
-	    {"q7-internal-linkage", "x;\nstatic\tQ7_KERNEL T c(T x);", "c(", "x;\nQ7_KERNEL T c(T x);"},
-	    {"q7-internal-linkage", "namespace { Q7_KERNEL T c(T x); }", "c(", NULL},
-	    {"q7-internal-linkage", "static_t T c(T x);", "c(", NULL},
-	    {"q7-inline", "inline Q7_KERNEL T g(T x) { return x; }", "g(", "Q7_KERNEL T g(T x) { return x; }"},
-	    {"q7-inline", "constexpr Q7_KERNEL T g(T x);", "g(", NULL},
-	    {"q7-template", "template <class X> T f(T x);", "f(", NULL},
+	    {"q7-internal-linkage", "x;\nstatic\tQ7_KERNEL T c(T x);", "c(", "c",
+	     "x;\nQ7_KERNEL T c(T x);"},
+	    {"q7-internal-linkage", "static T h(T x);\nQ7_KERNEL T c(T x);", "h(", "c", NULL},
+	    {"q7-internal-linkage", "namespace { Q7_KERNEL T c(T x); }", "c(", "c", NULL},
+	    {"q7-internal-linkage", "static_t T c(T x);", "c(", "c", NULL},
+	    {"q7-inline", "inline Q7_KERNEL T g(T x) { return x; }", "g(", "g",
+	     "Q7_KERNEL T g(T x) { return x; }"},
+	    {"q7-inline", "constexpr Q7_KERNEL T g(T x);", "g(", "g", NULL},
+	    {"q7-template", "template <class X> T f(T x);", "f(", "f", NULL},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		const char *t = cases[i].text;
-		size_t at = (size_t)(strstr(t, cases[i].at) - t);
+		size_t at = (size_t)(strstr(t, cases[i].at) - t), n = 0;
+		while (t[at + n] == '_' || isalnum((unsigned char)t[at + n]))
+			n++;
+		char *msg = strcmp(cases[i].rule, "q7-unsupported-param") == 0
+		                ? q7_xasprintf("parameter '%.*s' of kernel 'ns::%s' has type 'x'", (int)n,
+		                               t + at, cases[i].kernel)
+		                : q7_xasprintf("kernel 'ns::%s' is static", cases[i].kernel);
 		struct q7_fix fix;
-		bool found = q7_fix_find(cases[i].rule, t, strlen(t), at, &fix);
+		bool found = q7_fix_find(cases[i].rule, msg, t, strlen(t), at, &fix);
+		free(msg);
 		ck_assert_msg(found == (cases[i].fixed != NULL), "%s: found %d", t, found);
 		if (!found)
 			continue;
 		char *s = q7_xstrdup(t);
-		size_t n = strlen(s);
-		s = q7_text_splice(s, &n, fix.from, fix.to, fix.with);
+		size_t len = strlen(s);
+		s = q7_text_splice(s, &len, fix.from, fix.to, fix.with);
 		ck_assert_msg(strcmp(s, cases[i].fixed) == 0, "%s: got %s", t, s);
 		ck_assert(strncmp(fix.title, "q7cc: ", 6) == 0);
 		free(s);
@@ -532,6 +585,7 @@ int main(void)
 	tcase_add_test(tc, queue_bounded);
 	tcase_add_test(tc, diagnostics);
 	tcase_add_test(tc, fixes);
+	tcase_add_test(tc, physical_lines);
 	suite_add_tcase(s, tc);
 	SRunner *r = srunner_create(s);
 	srunner_run_all(r, CK_NORMAL);

@@ -669,6 +669,42 @@ def limits():
     s.proc.kill()
 
 
+def line_directives():
+    """A #line that gives the kernel the number of another function's line:
+    the finding, its quick fix, the hover and the code lens are on the
+    lines the editor shows, and the fix edits the kernel, not the function
+    on the line #line names."""
+    path = write_project(WORK)
+    text = ("#include <torch/torch.h>\n#include <q7/kernel.h>\nvoid helper(float *by) {}\n"
+            "#line 3\n"
+            "Q7_KERNEL torch::Tensor scale(const torch::Tensor &x, float *by)\n{ return x; }\n"
+            "Q7_KERNEL torch::Tensor twice(const torch::Tensor &x, float by)\n{ return x; }\n")
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, text)
+    diags = q7(s.diagnostics(path, lambda d: q7(d), "q7cc's finding"))
+    if len(diags) != 1 or diags[0]["range"]["start"]["line"] != 4:
+        fail("the finding is not on the kernel's line (4): %r" % diags)
+    r = s.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri(path)},
+        "range": {"start": {"line": 4, "character": 0}, "end": {"line": 4, "character": 0}},
+        "context": {"diagnostics": diags}})
+    fixes = [a for a in r.get("result") or [] if a.get("title", "").startswith("q7cc:")]
+    edits = [e for f in fixes for e in f["edit"]["changes"][uri(path)]]
+    if len(edits) != 1 or edits[0]["range"]["start"]["line"] != 4:
+        fail("the quick fix does not edit the kernel's line: %r" % fixes)
+    line = text.split("\n")[6]
+    hover = s.request("textDocument/hover", {"textDocument": {"uri": uri(path)},
+                                             "position": {"line": 6,
+                                                          "character": line.index("twice")}})
+    if "twice(Tensor x, float by) -> Tensor" not in json.dumps(hover):
+        fail("hover on the kernel after #line: %r" % hover)
+    lenses = s.request("textDocument/codeLens", {"textDocument": {"uri": uri(path)}})["result"]
+    if [x["range"]["start"]["line"] for x in lenses] != [6]:
+        fail("code lenses after #line: %r" % lenses)
+    s.proc.kill()
+
+
 def no_command():
     folder = os.path.join(WORK, "loose")
     path = write_project(folder, with_commands=False)
@@ -693,5 +729,6 @@ if __name__ == "__main__":
     {"protocol": protocol, "encoding": encoding, "stuck": stuck, "no_clangd": no_clangd,
      "crash": crash, "gone": gone, "not_cxx": not_cxx,
      "no_command": no_command, "hostile": hostile, "foreign_db": foreign_db,
-     "many_names": many_names, "limits": limits}[SCENARIO]()
+     "many_names": many_names, "limits": limits,
+     "line_directives": line_directives}[SCENARIO]()
     print("ok: " + SCENARIO)
