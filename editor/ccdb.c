@@ -2,11 +2,11 @@
 #include "ccdb.h"
 
 #include "bytes.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
-#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,29 +68,37 @@ static char *resolve(const char *dir, const char *path)
 	return joined;
 }
 
-/* The database last read, kept while its file is the same: its entries
- * copied out of json-c's tree into one block of strings (json-c's objects
- * of 100,000 entries take 200 MB, and every analysis forks this process),
- * and indexed by the hash of their file's base name (open addressing; an
- * entry's index + 1, 0 a free slot), so that a lookup resolves only the
- * entries of the file's name, not all of them. */
+/* The database last read, kept while its file is the same. A child
+ * process reads it (json-c's tree of 100,000 entries takes 200 MB, and
+ * every analysis forks this process: a fork walks all the memory a
+ * process ever mapped) and writes into a memfd, which this process maps
+ * apart from the children it forks (MADV_DONTFORK; no child touches it,
+ * they only run q7cc): a header, the entries, their index by the hash of
+ * their file's base name (open addressing; an entry's index + 1, 0 a free
+ * slot: a lookup resolves only the entries of the file's name), and the
+ * strings. */
 struct entry {
-	uint32_t dir, file; /* offsets of strings in the block */
+	uint32_t dir, file; /* offsets of strings */
 	uint32_t args;      /* of the first argument, or of the command */
 	uint32_t nargs;     /* 0: args is a "command" to split */
+};
+
+struct head {
+	char why[112]; /* empty, or why the database is not used */
+	uint32_t n, nslot;
+	uint64_t nstrs;
 };
 
 static struct {
 	char *path;
 	struct stat st;
 	bool read; /* a database, read whole */
-	struct entry *e;
-	size_t n;
-	struct q7_strbuf strs; /* the strings while they are copied */
-	char *block;           /* then here: mapped apart (moved_out) */
-	size_t block_len;
-	uint32_t *slot;
+	void *map;
+	size_t map_len;
+	const struct entry *e;
+	const uint32_t *slot;
 	size_t nslot; /* a power of two, above twice the entries */
+	const char *strs;
 } last;
 
 /* The databases already warned of (not used, unreadable): once each. */
@@ -113,87 +121,189 @@ static uint64_t name_hash(const char *path)
 static void drop_db(void)
 {
 	free(last.path);
-	free(last.e);
-	q7_sb_free(&last.strs);
-	if (last.block)
-		munmap(last.block, last.block_len);
-	free(last.slot);
+	if (last.map)
+		munmap(last.map, last.map_len);
 	memset(&last, 0, sizeof last);
-}
-
-static uint32_t keep(const char *s)
-{
-	uint32_t at = (uint32_t)last.strs.len;
-	q7_sb_addn(&last.strs, s, strlen(s) + 1);
-	return at;
 }
 
 static const char *str(uint32_t at)
 {
-	return (last.block ? last.block : last.strs.s) + at;
+	return last.strs + at;
 }
 
-/* Moves the strings to a mapping of their own that forked children do
- * not get (MADV_DONTFORK): each analysis forks this process, and a fork
- * copies the page tables of all it maps (tens of MB for 100,000 entries).
- * No child touches them: it only runs q7cc (lint.c). */
-static void moved_out(void)
+/* ---- in the child: the database read and laid out ---- */
+
+struct layout {
+	struct entry *e;
+	size_t n;
+	struct q7_strbuf strs;
+	uint32_t *slot;
+	size_t nslot;
+};
+
+static uint32_t keep(struct layout *l, const char *s)
 {
-	size_t n = last.strs.len ? last.strs.len : 1;
-	char *b = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (b == MAP_FAILED || madvise(b, n, MADV_DONTFORK) != 0) {
-		if (b != MAP_FAILED)
-			munmap(b, n);
-		return; /* kept where they are */
-	}
-	memcpy(b, last.strs.s, last.strs.len);
-	q7_sb_free(&last.strs);
-	last.block = b;
-	last.block_len = n;
+	uint32_t at = (uint32_t)l->strs.len;
+	q7_sb_addn(&l->strs, s, strlen(s) + 1);
+	return at;
 }
 
-/* Copies entry o of the tree (its directory, file and command) into last;
+/* Copies entry o of the tree (its directory, file and command) into l;
  * an entry without them is left out. */
-static void copy_entry(json_object *o)
+static void copy_entry(struct layout *l, json_object *o)
 {
 	json_object *d, *f, *a;
 	if (!json_object_object_get_ex(o, "directory", &d) ||
 	    !json_object_object_get_ex(o, "file", &f) || !json_object_is_type(d, json_type_string) ||
 	    !json_object_is_type(f, json_type_string))
 		return;
-	struct entry e = {.dir = keep(json_object_get_string(d)),
-	                  .file = keep(json_object_get_string(f))};
+	struct entry e = {.dir = keep(l, json_object_get_string(d)),
+	                  .file = keep(l, json_object_get_string(f))};
 	if (json_object_object_get_ex(o, "arguments", &a) && json_object_is_type(a, json_type_array) &&
 	    json_object_array_length(a) > 0) {
 		e.nargs = (uint32_t)json_object_array_length(a);
-		e.args = keep(json_object_get_string(json_object_array_get_idx(a, 0)));
+		e.args = keep(l, json_object_get_string(json_object_array_get_idx(a, 0)));
 		for (size_t k = 1; k < e.nargs; k++)
-			keep(json_object_get_string(json_object_array_get_idx(a, k)));
+			keep(l, json_object_get_string(json_object_array_get_idx(a, k)));
 	} else if (json_object_object_get_ex(o, "command", &a) &&
 	           json_object_is_type(a, json_type_string)) {
-		e.args = keep(json_object_get_string(a));
+		e.args = keep(l, json_object_get_string(a));
 	} else {
 		return;
 	}
-	last.e[last.n++] = e;
+	l->e[l->n++] = e;
 }
 
-static void index_db(json_object *db)
+static void lay_out(struct layout *l, json_object *db)
 {
 	size_t n = json_object_array_length(db);
-	last.e = q7_xcalloc(n ? n : 1, sizeof *last.e);
+	l->e = q7_xcalloc(n ? n : 1, sizeof *l->e);
 	for (size_t i = 0; i < n; i++)
-		copy_entry(json_object_array_get_idx(db, i));
-	moved_out();
-	for (last.nslot = 16; last.nslot < 2 * last.n + 1; last.nslot *= 2)
+		copy_entry(l, json_object_array_get_idx(db, i));
+	for (l->nslot = 16; l->nslot < 2 * l->n + 1; l->nslot *= 2)
 		;
-	last.slot = q7_xcalloc(last.nslot, sizeof *last.slot);
-	for (size_t i = 0; i < last.n; i++) {
-		size_t s = (size_t)name_hash(str(last.e[i].file)) & (last.nslot - 1);
-		while (last.slot[s])
-			s = (s + 1) & (last.nslot - 1);
-		last.slot[s] = (uint32_t)i + 1;
+	l->slot = q7_xcalloc(l->nslot, sizeof *l->slot);
+	for (size_t i = 0; i < l->n; i++) {
+		size_t s = (size_t)name_hash(l->strs.s + l->e[i].file) & (l->nslot - 1);
+		while (l->slot[s])
+			s = (s + 1) & (l->nslot - 1);
+		l->slot[s] = (uint32_t)i + 1;
 	}
+}
+
+/* The most of a database read (a million entries take about 300 MB). */
+#define DB_MAX (1024u << 20)
+
+/* The text of the database at path (st: what stat said of it), or NULL
+ * with *why; *len its length. */
+static char *db_text(const char *path, const struct stat *st, size_t *len, const char **why)
+{
+	int fd = q7_open_regular(path, why);
+	struct stat now;
+	char *text = NULL;
+	bool more;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &now) != 0 || now.st_ino != st->st_ino || now.st_dev != st->st_dev ||
+	    now.st_uid != st->st_uid || now.st_mode != st->st_mode)
+		*why = "it changed while it was read";
+	else if ((uint64_t)now.st_size > DB_MAX)
+		*why = "it is over 1 GiB";
+	else if (!(text = q7_read_upto(fd, (size_t)now.st_size, len, &more)))
+		*why = strerror(errno);
+	close(fd);
+	return text;
+}
+
+static bool write_all(int fd, const void *p, size_t n)
+{
+	for (const char *c = p; n;) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		c += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+/* The child's work: the database at path read, laid out and written to
+ * fd. Its exit status: 0 when fd holds it (or why not, in its head). */
+static int read_in_child(const char *path, const struct stat *st, int fd)
+{
+	const char *why = NULL;
+	size_t len = 0;
+	char *text = db_text(path, st, &len, &why);
+	json_object *db = NULL;
+	if (text) {
+		json_tokener *tok = json_tokener_new();
+		db = json_tokener_parse_ex(tok, text, (int)len);
+		if (json_tokener_get_error(tok) != json_tokener_success ||
+		    !json_object_is_type(db, json_type_array))
+			why = "not a JSON array (or truncated)";
+	}
+	struct layout l = {0};
+	if (!why)
+		lay_out(&l, db);
+	struct head h = {.n = (uint32_t)l.n, .nslot = (uint32_t)l.nslot, .nstrs = l.strs.len};
+	snprintf(h.why, sizeof h.why, "%s", why ? why : "");
+	bool ok = write_all(fd, &h, sizeof h) && write_all(fd, l.e, l.n * sizeof *l.e) &&
+	          write_all(fd, l.slot, l.nslot * sizeof *l.slot) && write_all(fd, l.strs.s, l.strs.len);
+	return ok ? 0 : 1;
+}
+
+/* ---- in the server ---- */
+
+/* Maps what the child wrote to fd into last; false (*why) when it says
+ * the database is not to be used. */
+static bool map_db(int fd, const char **why)
+{
+	struct stat st;
+	struct head h;
+	if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof h ||
+	    pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
+		*why = "it could not be read";
+		return false;
+	}
+	h.why[sizeof h.why - 1] = '\0';
+	size_t need = sizeof h + h.n * sizeof(struct entry) + h.nslot * sizeof(uint32_t) + h.nstrs;
+	if (h.why[0] || (size_t)st.st_size != need || !h.nslot) {
+		static char said[sizeof h.why];
+		snprintf(said, sizeof said, "%s", h.why[0] ? h.why : "it could not be read");
+		*why = said;
+		return false;
+	}
+	void *m = mmap(NULL, need, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED) {
+		*why = strerror(errno);
+		return false;
+	}
+	madvise(m, need, MADV_DONTFORK);
+	last.map = m;
+	last.map_len = need;
+	last.e = (const struct entry *)((char *)m + sizeof h);
+	last.slot = (const uint32_t *)(last.e + h.n);
+	last.nslot = h.nslot;
+	last.strs = (const char *)(last.slot + h.nslot);
+	return true;
+}
+
+/* Reads the database at path (st: what stat said of it) into last. */
+static void parse_db(const char *path, const struct stat *st)
+{
+	const char *why = "it could not be read (no child process)";
+	int fd = memfd_create("q7cc-clangd-ccdb", MFD_CLOEXEC);
+	pid_t pid = fd >= 0 ? q7_proc_fork() : -1;
+	if (pid == 0)
+		_exit(read_in_child(path, st, fd));
+	if (pid > 0 && q7_proc_wait(pid, NULL) == 0)
+		last.read = map_db(fd, &why);
+	if (fd >= 0)
+		close(fd);
+	if (!last.read)
+		warn_once(path, why);
 }
 
 /* Whether the entry's dir/file is path (as given, or real: its realpath). */
@@ -257,56 +367,6 @@ static bool entry_of(const char *path, struct q7_ccmd *cmd)
 	return entry_by_name(path, path, real, cmd) ||
 	       (real && strcmp(q7_path_basename(real), q7_path_basename(path)) != 0 &&
 	        entry_by_name(real, path, real, cmd));
-}
-
-/* The most of a database read (a million entries take about 300 MB). */
-#define DB_MAX (1024u << 20)
-
-/* The text of the database at path (st: what stat said of it), or NULL
- * with *why; *len its length. */
-static char *db_text(const char *path, const struct stat *st, size_t *len, const char **why)
-{
-	int fd = q7_open_regular(path, why);
-	struct stat now;
-	char *text = NULL;
-	bool more;
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &now) != 0 || now.st_ino != st->st_ino || now.st_dev != st->st_dev ||
-	    now.st_uid != st->st_uid || now.st_mode != st->st_mode)
-		*why = "it changed while it was read";
-	else if ((uint64_t)now.st_size > DB_MAX)
-		*why = "it is over 1 GiB";
-	else if (!(text = q7_read_upto(fd, (size_t)now.st_size, len, &more)))
-		*why = strerror(errno);
-	close(fd);
-	return text;
-}
-
-/* Reads the database at path (st: what stat said of it) into last. */
-static void parse_db(const char *path, const struct stat *st)
-{
-	const char *why = NULL;
-	size_t len = 0;
-	char *text = db_text(path, st, &len, &why);
-	json_object *db = NULL;
-	if (text) {
-		json_tokener *tok = json_tokener_new();
-		db = json_tokener_parse_ex(tok, text, (int)len);
-		if (json_tokener_get_error(tok) != json_tokener_success ||
-		    !json_object_is_type(db, json_type_array))
-			why = "not a JSON array (or truncated)";
-		json_tokener_free(tok);
-	}
-	free(text);
-	if (!why) {
-		index_db(db);
-		last.read = true;
-	}
-	json_object_put(db);
-	malloc_trim(0); /* json-c's many small objects, given back */
-	if (why)
-		warn_once(path, why);
 }
 
 static bool read_db(const char *path, const struct stat *st)
