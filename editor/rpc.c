@@ -95,8 +95,16 @@ static void skip_buffered(struct q7_rpc_in *in)
 	size_t n = in->buf.len - in->off;
 	if (n > in->skip)
 		n = in->skip;
-	for (size_t i = 0; i < n; i++)
-		scan_byte(&in->scan, in->buf.s[in->off + i]);
+	const char *b = in->buf.s + in->off;
+	for (size_t i = 0; i < n; i++) {
+		/* Inside a string below the top, only a quote or a backslash
+		 * matters: the bulk of a long message. */
+		if (in->scan.in_str && !in->scan.esc && in->scan.depth != 1)
+			while (i < n && b[i] != '"' && b[i] != '\\')
+				i++;
+		if (i < n)
+			scan_byte(&in->scan, b[i]);
+	}
 	in->off += n;
 	in->skip -= n;
 	if (in->off == in->buf.len) {

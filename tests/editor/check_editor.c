@@ -375,8 +375,11 @@ START_TEST(framing_too_big)
 	size_t text = Q7_RPC_MAX + 100;
 	struct q7_strbuf m = {0};
 	q7_sb_add(&m, "{\"params\":{\"id\":1,\"text\":\"");
-	for (size_t i = 0; i < text; i++) /* with escaped quotes here and there */
-		q7_sb_add(&m, i % 1000 ? "x" : "\\\"");
+	char chunk[1000];
+	memset(chunk, 'x', sizeof chunk);
+	memcpy(chunk, "\\\"", 2); /* with escaped quotes here and there */
+	for (size_t i = 0; i < text; i += sizeof chunk)
+		q7_sb_addn(&m, chunk, sizeof chunk);
 	q7_sb_add(&m, "\\\"\"},\"id\": \"a\\\"b\", \"method\" : \"textDocument/hover\"}");
 	char *framed = q7_xasprintf("Content-Length: %zu\r\n\r\n", m.len);
 	struct q7_strbuf all = {0};
