@@ -67,8 +67,9 @@ static void scan_byte(struct q7_rpc_scan *s, char c)
 		if (top && s->expect == KEY) {
 			s->nkey = 0;
 			s->key[0] = '\0';
-		} else if (top && s->expect == VALUE && s->field == 1)
+		} else if (top && s->expect == VALUE && s->field == 1) {
 			scan_add(s->id, &s->nid, sizeof s->id, '"');
+		}
 	} else if (c == '{' || c == '[') {
 		if (top && s->expect == VALUE) {
 			s->expect = COMMA;
