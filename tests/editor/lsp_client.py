@@ -29,6 +29,11 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
   language_ids  the languageIds other clients send ("c++" of Emacs's eglot,
               none at all, a made-up one): C++ by the file's extension;
               a C file is never analysed, whatever it is called
+  q7_flags    a compile command with q7cc's own --q7-multicore and
+              --q7-kernel=: clangd does not see them (no "unsupported
+              option"); a header of kernels and a file no database names
+              find q7cc's headers; the user's own clangd configuration
+              still applies
 """
 import json
 import os
@@ -545,6 +550,45 @@ def language_ids():
     s.proc.kill()
 
 
+def q7_flags():
+    os.makedirs(WORK, exist_ok=True)
+    path = os.path.join(WORK, "k.cpp")
+    text = KERNEL + "int helper(int ignored) { return 0; }\n"
+    header = os.path.join(WORK, "k.h")
+    htext = ("#include <torch/torch.h>\n#include <q7/kernel.h>\n"
+             "Q7_KERNEL torch::Tensor twice(const torch::Tensor &x, float by);\n")
+    loose = os.path.join(WORK, "new.cpp")
+    for p, t in ((path, text), (header, htext), (loose, htext)):
+        with open(p, "w") as f:
+            f.write(t)
+    cc = [{"directory": WORK, "file": "k.cpp",
+           "arguments": [os.path.join(STAGE, "bin", "q7cc-gnu"), "--q7-multicore",
+                         "--q7-kernel=scale", "-c", "k.cpp", "-o", "k.o"]}]
+    with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
+        json.dump(cc, f)
+    config = os.path.join(WORK, "xdg", "clangd")
+    os.makedirs(config)
+    with open(os.path.join(config, "config.yaml"), "w") as f:
+        f.write("CompileFlags:\n  Add: [-Wunused-parameter]\n")
+    os.environ["XDG_CONFIG_HOME"] = os.path.dirname(config)
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, text)
+    # The user's -Wunused-parameter (off by default) warns of `ignored`.
+    diags = s.diagnostics(path, lambda d: q7(d) and undeclared(d) and
+                          any("ignored" in x["message"] for x in d),
+                          "q7cc's finding beside clangd's error and the user's warning")
+    theirs = [d["message"] for d in diags if d.get("source") != "q7cc"]
+    if any("q7-" in m or "unsupported" in m.lower() for m in theirs):
+        fail("clangd saw q7cc's options: %r" % theirs)
+    for p, t in ((header, htext), (loose, htext)):
+        s.open(p, t)
+        diags = s.diagnostics(p, lambda d: True, "clangd's diagnostics of " + p)
+        if diags:
+            fail("%s: %r" % (p, diags))
+    s.proc.kill()
+
+
 if __name__ == "__main__":
     import shutil
     shutil.rmtree(WORK, ignore_errors=True)
@@ -552,5 +596,6 @@ if __name__ == "__main__":
     os.environ["XDG_CACHE_HOME"] = os.path.join(WORK, "cache")
     {"protocol": protocol, "encoding": encoding, "stuck": stuck, "no_clangd": no_clangd,
      "crash": crash, "gone": gone, "not_cxx": not_cxx,
-     "no_command": no_command, "paths": paths, "language_ids": language_ids}[SCENARIO]()
+     "no_command": no_command, "paths": paths, "language_ids": language_ids,
+     "q7_flags": q7_flags}[SCENARIO]()
     print("ok: " + SCENARIO)
