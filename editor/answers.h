@@ -16,6 +16,7 @@
 /* An open document, as the relay keeps it. */
 struct q7_doc {
 	char *uri, *path; /* path: NULL for a URI that is no file:// */
+	char *real;       /* path with its links resolved; NULL: not on disk */
 	char *lang;       /* the languageId of didOpen */
 	long version;
 	char *text;

@@ -3,6 +3,7 @@
  * PATH), --q7-debounce=MS and --q7-analysis-limit=MS;
  * --compile-commands-dir=DIR is read and passed on; every other argument
  * goes to clangd as it is. */
+#include "clangd_config.h"
 #include "relay.h"
 #include "tempfile.h"
 #include "proc.h"
@@ -110,6 +111,7 @@ int main(int argc, char **argv)
 			return Q7_EXIT_TOOL;
 		}
 	q7_proc_signals_install();
+	q7_clangd_config();
 	int rc = q7_relay_run(&o);
 	q7_temp_cleanup();
 	free(found);

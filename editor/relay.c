@@ -11,6 +11,7 @@
 #include "lint.h"
 #include "proc.h"
 #include "rpc.h"
+#include "srckind.h"
 #include "tempfile.h"
 #include "text.h"
 #include "bytes.h"
@@ -103,14 +104,6 @@ static void answer_error(struct relay *r, const char *id, int code, const char *
 
 /* ---- documents ---- */
 
-static struct q7_doc *find_doc(struct relay *r, const char *uri)
-{
-	for (size_t i = 0; uri && i < r->ndocs; i++)
-		if (strcmp(r->docs[i].uri, uri) == 0)
-			return &r->docs[i];
-	return NULL;
-}
-
 /* "file:///a%20b" -> "/a b"; NULL for another scheme. */
 static char *uri_path(const char *uri)
 {
@@ -131,10 +124,34 @@ static char *uri_path(const char *uri)
 	return q7_sb_take(&b);
 }
 
+/* The document uri names. Clients and clangd spell one file's URI in
+ * different ways (clangd's own encoding of "+" as %2B, a client's of
+ * non-ASCII bytes, a linked folder): the same decoded path, or the same
+ * file once links are resolved, is the same document. */
+static struct q7_doc *find_doc(struct relay *r, const char *uri)
+{
+	for (size_t i = 0; uri && i < r->ndocs; i++)
+		if (strcmp(r->docs[i].uri, uri) == 0)
+			return &r->docs[i];
+	char *path = uri ? uri_path(uri) : NULL, *real = NULL;
+	struct q7_doc *found = NULL;
+	for (size_t i = 0; path && i < r->ndocs && !found; i++)
+		if (r->docs[i].path && strcmp(r->docs[i].path, path) == 0)
+			found = &r->docs[i];
+	if (!found && path && (real = realpath(path, NULL)))
+		for (size_t i = 0; i < r->ndocs && !found; i++)
+			if (r->docs[i].real && strcmp(r->docs[i].real, real) == 0)
+				found = &r->docs[i];
+	free(real);
+	free(path);
+	return found;
+}
+
 static void doc_free(struct q7_doc *d)
 {
 	free(d->uri);
 	free(d->path);
+	free(d->real);
 	free(d->lang);
 	free(d->text);
 	json_object_put(d->q7);
@@ -142,10 +159,34 @@ static void doc_free(struct q7_doc *d)
 	json_object_put(d->kernels);
 }
 
-/* C++ by its languageId: the lint reads C++ only. */
+/* The languageIds clients send for the C family (VS Code "cpp", Emacs's
+ * eglot "c++", "c" for headers, ...). */
+static bool c_family_id(const char *lang)
+{
+	static const char *const ids[] = {"cpp", "c++", "c", "cuda", "cuda-cpp", "objective-cpp",
+	                                  "objcpp", "objective-c++"};
+	for (size_t i = 0; lang && i < sizeof ids / sizeof *ids; i++)
+		if (strcmp(lang, ids[i]) == 0)
+			return true;
+	return false;
+}
+
+/* C++, which the lint reads, by the file's extension (model/srckind's
+ * table, the driver's); a header (.h) or a name of no known kind by a
+ * C-family languageId; a C file never, whatever the client calls it. */
 static bool is_cxx(const struct q7_doc *d)
 {
-	return d->path && d->lang && strcmp(d->lang, "cpp") == 0;
+	if (!d->path)
+		return false;
+	const char *ext = strrchr(q7_path_basename(d->path), '.');
+	switch (q7_input_kind_of(d->path)) {
+	case Q7_IN_CXX:
+		return true;
+	case Q7_IN_LINK: /* no extension the table knows */
+		return c_family_id(d->lang) && (!d->lang || strcmp(d->lang, "c") != 0);
+	default:
+		return ext && strcmp(ext, ".h") == 0 && c_family_id(d->lang);
+	}
 }
 
 /* Sends clangd's diagnostics of d with q7cc's after them. */
@@ -219,7 +260,8 @@ static const char *own_q7cc(struct relay *r)
 static bool start_job(struct relay *r, struct q7_doc *d, enum q7_lint_mode mode)
 {
 	struct q7_ccmd cmd;
-	if (!q7_ccdb_find(d->path, r->o->ccdir, &cmd))
+	/* The database names the file by its resolved path (ccdb.c). */
+	if (!q7_ccdb_find(d->real ? d->real : d->path, r->o->ccdir, &cmd))
 		return false;
 	bool started = false;
 	char *text = NULL, *dir = NULL;
@@ -485,6 +527,7 @@ static void did_open(struct relay *r, json_object *params)
 	memset(d, 0, sizeof *d);
 	d->uri = q7_xstrdup(uri);
 	d->path = uri_path(uri);
+	d->real = d->path ? realpath(d->path, NULL) : NULL;
 	const char *lang = q7_js_str(td, "languageId", NULL);
 	d->lang = lang ? q7_xstrdup(lang) : NULL;
 	d->version = json_object_get_int64(q7_js_get(td, "version"));

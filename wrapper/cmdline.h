@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "options.h"
+#include "srckind.h"
 #include "support.h"
 
 enum q7_mode {
@@ -23,17 +24,6 @@ enum q7_mode {
 	Q7_MODE_LINT,         /* --q7-lint */
 	Q7_MODE_SCHEMA,       /* --q7-print-schema */
 	Q7_MODE_HELP,         /* --q7-help */
-};
-
-enum q7_input_kind {
-	Q7_IN_NONE = 0,   /* an option unit */
-	Q7_IN_CXX,        /* C++ source: analysed */
-	Q7_IN_CXX_PP,     /* preprocessed C++ (.ii, -x c++-cpp-output): q7cc -E's
-	                   * records and lint travel in it (wrapper/preprocess) */
-	Q7_IN_C,          /* C source, preprocessed or not (.c, .i, -x c,
-	                   * -x cpp-output): the profile's C compiler, no analysis */
-	Q7_IN_OTHER_SRC,  /* assembler, ...: compiled, not analysed */
-	Q7_IN_LINK,       /* object, archive, shared library, linker script */
 };
 
 /* One option with its argument, or one input file. */
@@ -79,9 +69,6 @@ void q7_expand_response_files(int argc, char **argv, struct q7_strvec *out);
  * Q7_EXIT_USAGE after printing why (a missing option argument, ...). */
 int q7_inv_parse(struct q7_inv *inv, char **args, size_t nargs);
 void q7_inv_free(struct q7_inv *inv);
-
-/* The input kind of a file name, by extension ("-x" aside). */
-enum q7_input_kind q7_input_kind_of(const char *path);
 
 /* Appends the unit's words to out. */
 void q7_unit_add(const struct q7_unit *u, struct q7_strvec *out);

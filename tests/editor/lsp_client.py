@@ -22,6 +22,18 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
               never runs), no harm
   no_command  a C++ file no compile_commands.json names: clangd's own
               diagnostics, none of q7cc's
+  paths       a project under folders named with "+", a space, "%" and
+              non-ASCII, opened under a link too, its URIs spelled as
+              Neovim and as VS Code spell them (clangd spells its own):
+              q7cc's finding arrives beside clangd's and stays
+  language_ids  the languageIds other clients send ("c++" of Emacs's eglot,
+              none at all, a made-up one): C++ by the file's extension;
+              a C file is never analysed, whatever it is called
+  q7_flags    a compile command with q7cc's own --q7-multicore and
+              --q7-kernel=: clangd does not see them (no "unsupported
+              option"); a header of kernels and a file no database names
+              find q7cc's headers; the user's own clangd configuration
+              still applies
 """
 import json
 import os
@@ -32,6 +44,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime"))
 from run_e2e import alive, descendants, fail  # noqa: E402
@@ -128,9 +141,11 @@ class Server:
             fail("initialize: clangd's capabilities and the code lenses: %r" % r)
         self.notify("initialized", {})
 
-    def open(self, path, text, lang="cpp"):
-        self.notify("textDocument/didOpen", {"textDocument": {
-            "uri": uri(path), "languageId": lang, "version": 1, "text": text}})
+    def open(self, path, text, lang="cpp", spell=None):
+        doc = {"uri": (spell or uri)(path), "version": 1, "text": text}
+        if lang is not None:
+            doc["languageId"] = lang
+        self.notify("textDocument/didOpen", {"textDocument": doc})
 
     def diagnostics(self, path, pred, what, timeout=TIMEOUT):
         u = uri(path)
@@ -141,6 +156,17 @@ class Server:
 
 def uri(path):
     return "file://" + path
+
+
+def uri_quoted(path):
+    """path as VS Code spells it: every byte but the unreserved ones and
+    "/" percent-encoded (Neovim, like uri() above, leaves more as is)."""
+    return "file://" + urllib.parse.quote(path, safe="/")
+
+
+def same_file(a, b):
+    """Two file URIs name one file, as an editor compares them."""
+    return urllib.parse.unquote(a) == urllib.parse.unquote(b)
 
 
 def q7(diags):
@@ -722,6 +748,104 @@ def no_command():
     s.proc.kill()
 
 
+def paths():
+    """Each folder name, each spelling: the last diagnostics the editor
+    keeps for the file (publishes compared as paths, as editors do) hold
+    q7cc's finding and clangd's error together."""
+    for name, spell in (("c++ ops", uri), ("donn\u00e9es 100%", uri_quoted),
+                        ("x+y", uri_quoted)):
+        folder = os.path.join(WORK, name)
+        path = write_project(folder)
+        link = os.path.join(WORK, "link-" + str(len(os.listdir(WORK))))
+        os.symlink(folder, link)
+        for opened in (path, os.path.join(link, "k.cpp")):
+            s = Server(folder)
+            s.initialize(folder)
+            s.open(opened, KERNEL, spell=spell)
+            u = spell(opened)
+            s.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                   and same_file(m["params"]["uri"], u) and q7(m["params"]["diagnostics"])
+                   and undeclared(m["params"]["diagnostics"]),
+                   "q7cc's finding beside clangd's for %s spelled %s" % (opened, u))
+            # Whatever comes later for the file keeps q7cc's finding.
+            s.request("textDocument/hover", {"textDocument": {"uri": u},
+                                             "position": {"line": 3, "character": 26}})
+            while True:
+                try:
+                    m = s.msgs.get(timeout=0.2)
+                except queue.Empty:
+                    break
+                if m and m.get("method") == "textDocument/publishDiagnostics" and \
+                        same_file(m["params"]["uri"], u) and not q7(m["params"]["diagnostics"]):
+                    fail("a later publish for %s lost q7cc's finding: %r" % (u, m))
+            s.proc.kill()
+            s.proc.wait()
+
+
+def language_ids():
+    path = write_project(WORK)
+    c = os.path.join(WORK, "plain.c")
+    ctext = "int f(void) { return nope; }\n"
+    with open(c, "w") as f:
+        f.write(ctext)
+    for lang in ("c++", None, "cplusplus-made-up"):
+        s = Server(WORK)
+        s.initialize(WORK)
+        s.open(path, KERNEL, lang=lang)
+        diags = s.diagnostics(path, lambda d: q7(d), "q7cc's finding, languageId %r" % lang)
+        check_q7_diag(diags, KERNEL)
+        s.proc.kill()
+        s.proc.wait()
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(c, ctext, lang="cpp")
+    s.open(path, KERNEL, lang="c++")
+    s.diagnostics(path, lambda d: q7(d), "q7cc's finding in the C++ file")
+    diags = s.diagnostics(c, undeclared, "clangd's error in the C file")
+    if q7(diags):
+        fail("q7cc analysed a C file sent as cpp: %r" % diags)
+    s.proc.kill()
+
+
+def q7_flags():
+    os.makedirs(WORK, exist_ok=True)
+    path = os.path.join(WORK, "k.cpp")
+    text = KERNEL + "int helper(int ignored) { return 0; }\n"
+    header = os.path.join(WORK, "k.h")
+    htext = ("#include <torch/torch.h>\n#include <q7/kernel.h>\n"
+             "Q7_KERNEL torch::Tensor twice(const torch::Tensor &x, float by);\n")
+    loose = os.path.join(WORK, "new.cpp")
+    for p, t in ((path, text), (header, htext), (loose, htext)):
+        with open(p, "w") as f:
+            f.write(t)
+    cc = [{"directory": WORK, "file": "k.cpp",
+           "arguments": [os.path.join(STAGE, "bin", "q7cc-gnu"), "--q7-multicore",
+                         "--q7-kernel=scale", "-c", "k.cpp", "-o", "k.o"]}]
+    with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
+        json.dump(cc, f)
+    config = os.path.join(WORK, "xdg", "clangd")
+    os.makedirs(config)
+    with open(os.path.join(config, "config.yaml"), "w") as f:
+        f.write("CompileFlags:\n  Add: [-Wunused-parameter]\n")
+    os.environ["XDG_CONFIG_HOME"] = os.path.dirname(config)
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, text)
+    # The user's -Wunused-parameter (off by default) warns of `ignored`.
+    diags = s.diagnostics(path, lambda d: q7(d) and undeclared(d) and
+                          any("ignored" in x["message"] for x in d),
+                          "q7cc's finding beside clangd's error and the user's warning")
+    theirs = [d["message"] for d in diags if d.get("source") != "q7cc"]
+    if any("q7-" in m or "unsupported" in m.lower() for m in theirs):
+        fail("clangd saw q7cc's options: %r" % theirs)
+    for p, t in ((header, htext), (loose, htext)):
+        s.open(p, t)
+        diags = s.diagnostics(p, lambda d: True, "clangd's diagnostics of " + p)
+        if diags:
+            fail("%s: %r" % (p, diags))
+    s.proc.kill()
+
+
 if __name__ == "__main__":
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -730,5 +854,6 @@ if __name__ == "__main__":
      "crash": crash, "gone": gone, "not_cxx": not_cxx,
      "no_command": no_command, "hostile": hostile, "foreign_db": foreign_db,
      "many_names": many_names, "limits": limits,
-     "line_directives": line_directives}[SCENARIO]()
+     "line_directives": line_directives, "paths": paths, "language_ids": language_ids,
+     "q7_flags": q7_flags}[SCENARIO]()
     print("ok: " + SCENARIO)

@@ -1,0 +1,91 @@
+/* clangd's configuration under q7cc-clangd: see clangd_config.h. */
+#include "clangd_config.h"
+#include "support.h"
+#include "tempfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The user's configuration, as large as one is likely to be. */
+#define USER_CONFIG_MAX (1 << 20)
+
+/* The user's config.yaml (clangd's: $XDG_CONFIG_HOME/clangd, else
+ * ~/.config/clangd), a regular file only; NULL when there is none. */
+static char *user_config(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	char *path = xdg && *xdg ? q7_xasprintf("%s/clangd/config.yaml", xdg)
+	             : home && *home ? q7_xasprintf("%s/.config/clangd/config.yaml", home)
+	                             : NULL;
+	const char *why = NULL;
+	int fd = path ? q7_open_regular(path, &why) : -1;
+	char *text = NULL;
+	size_t len;
+	bool more = false;
+	if (fd >= 0) {
+		text = q7_read_upto(fd, USER_CONFIG_MAX, &len, &more);
+		close(fd);
+	}
+	if (more || (fd < 0 && path && errno != ENOENT))
+		q7_warning("%s: not used under q7cc-clangd: %s", path,
+		           more ? "larger than 1 MiB" : why ? why : strerror(errno));
+	if (more) {
+		free(text);
+		text = NULL;
+	}
+	free(path);
+	return text;
+}
+
+/* s (taken) as the inside of a YAML single-quoted string: ' doubled. */
+static char *yaml_quoted(char *s)
+{
+	struct q7_strbuf b = {0};
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'')
+			q7_sb_addc(&b, '\'');
+		q7_sb_addc(&b, *p);
+	}
+	free(s);
+	return q7_sb_take(&b);
+}
+
+/* Ours, after the user's: a fragment of its own ("---"), so nothing of the
+ * user's is changed; -idirafter so that the project's headers, system
+ * ones included, are found before q7cc's stand-ins. */
+static char *fragment(void)
+{
+	char *inc = yaml_quoted(q7_prefix_path("include/q7cc"));
+	char *f = q7_xasprintf("\n---\n# q7cc-clangd (docs/editors.md, \"What clangd sees\")\n"
+	                       "CompileFlags:\n  Remove: ['--q7-*']\n  Add: ['-idirafter', '%s']\n",
+	                       inc);
+	free(inc);
+	return f;
+}
+
+bool q7_clangd_config(void)
+{
+	char *home = q7_path_join(q7_temp_dir(), "config");
+	char *dir = q7_path_join(home, "clangd"), *path = q7_path_join(dir, "config.yaml");
+	char *user = user_config(), *ours = fragment();
+	bool ok = (mkdir(home, 0700) == 0 || errno == EEXIST) && (mkdir(dir, 0700) == 0 || errno == EEXIST);
+	FILE *f = ok ? fopen(path, "we") : NULL;
+	if (f) {
+		ok = (!user || fputs(user, f) >= 0) && fputs(ours, f) >= 0;
+		ok = fclose(f) == 0 && ok;
+	}
+	ok = ok && f && setenv("XDG_CONFIG_HOME", home, 1) == 0;
+	if (!ok)
+		q7_warning("%s: cannot write clangd's configuration: %s", path, strerror(errno));
+	free(ours);
+	free(user);
+	free(path);
+	free(dir);
+	free(home);
+	return ok;
+}
