@@ -1,11 +1,13 @@
--- editor.nvim: Neovim's own LSP client (headless, no user config) with
--- q7cc-clangd on a kernel file of a folder whose compile_commands.json
--- names q7cc-gnu. Run by nvim.sh, which sets Q7_SERVER, Q7_FILE, Q7_OUT.
+-- editor.nvim: Neovim's own LSP client (headless) with docs/editors.md's
+-- init.lua, which starts q7cc-clangd for C++ buffers, on a kernel file of a
+-- folder whose compile_commands.json names q7cc-gnu. Run by nvim.sh, which
+-- sets Q7_FILE, Q7_OUT and the init.lua.
 --   1. opening the file publishes q7-unsupported-param on the kernel's
 --      line beside clangd's error for an undeclared name;
 --   2. an unsaved edit that fixes the parameter clears it (clangd's stays);
 --   3. hover on the kernel's name shows its schema;
---   4. the code lens above the kernel shows it too;
+--   4. the code lens above the kernel shows it too, refreshed as the page's
+--      init.lua asks for it (leaving insert mode);
 --   5. the pointer put back, the quick fix (vim.lsp.buf.code_action, the
 --      choice made by a stand-in for vim.ui.select) takes it out again.
 local out = assert(io.open(os.getenv('Q7_OUT'), 'w'))
@@ -19,16 +21,16 @@ local function check(cond, msg)
 end
 
 local file = os.getenv('Q7_FILE')
-local root = vim.fn.fnamemodify(file, ':h')
-local client = vim.lsp.start_client({
-  name = 'q7cc-clangd', cmd = {os.getenv('Q7_SERVER')}, root_dir = root,
-  on_exit = function(code) if code ~= 0 then io.stderr:write('q7cc-clangd exited ' .. code .. '\n') end end,
-})
-check(client, 'vim.lsp.start_client failed')
 vim.cmd('edit ' .. vim.fn.fnameescape(file))
 local buf = vim.api.nvim_get_current_buf()
-vim.bo[buf].filetype = 'cpp' -- -u NONE: no filetype detection
-check(vim.lsp.buf_attach_client(buf, client), 'vim.lsp.buf_attach_client failed')
+vim.bo[buf].filetype = 'cpp' -- no filetype plugin: the FileType event, as it would come
+local client
+check(vim.wait(10000, function()
+  for id, c in pairs(vim.lsp.buf_get_clients(buf)) do
+    if c.name == 'q7cc-clangd' then client = id end
+  end
+  return client ~= nil
+end, 20), "the page's init.lua attached no q7cc-clangd client")
 
 local function ours(d) return d.source == 'q7cc' end
 local function find(pred)
@@ -73,8 +75,8 @@ vim.wait(10000, function()
 end, 100)
 check(value:find('scale(Tensor x, float by) -> Tensor', 1, true), 'hover: ' .. tostring(value))
 
--- 4. The code lens.
-vim.lsp.codelens.refresh()
+-- 4. The code lens, as the page's init.lua refreshes it.
+vim.cmd('doautocmd InsertLeave')
 local lens
 check(vim.wait(10000, function()
   lens = (vim.lsp.codelens.get(buf) or {})[1]
