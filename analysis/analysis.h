@@ -234,5 +234,9 @@ void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const 
 
 /* Ops as JSON (for --q7-print-schema --q7-format=json). */
 void q7_ops_write_json(const struct q7_op_table *ops, FILE *out);
+/* --q7-lint --q7-format=json: {"diagnostics": ..., "ops": ...,
+ * "neuron_library": ...}, the members as the two writers above write
+ * them, so one analysis gives an editor both its findings and its kernels. */
+void q7_lint_write_json(const struct q7_diags *ds, const struct q7_op_table *ops, FILE *out);
 
 #endif

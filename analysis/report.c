@@ -11,11 +11,11 @@ static const char *sev_name(enum q7_severity s)
 	return s == Q7_SEV_ERROR ? "error" : s == Q7_SEV_WARNING ? "warning" : "note";
 }
 
-/* {"diagnostics": [{"file", "line", "column", "severity", "rule",
- *   "message"}, ...]}; line/column 0 mean unknown. */
-void q7_diags_write_json(const struct q7_diags *ds, FILE *out)
+/* "diagnostics": [{"file", "line", "column", "severity", "rule",
+ *   "message"}, ...]; line/column 0 mean unknown. */
+static void diags_members(const struct q7_diags *ds, FILE *out)
 {
-	fputs("{\"diagnostics\": [", out);
+	fputs("\"diagnostics\": [", out);
 	for (size_t i = 0; i < ds->n; i++) {
 		const struct q7_diag *d = &ds->d[i];
 		fputs(i ? ",\n  {" : "\n  {", out);
@@ -28,7 +28,14 @@ void q7_diags_write_json(const struct q7_diags *ds, FILE *out)
 		q7_json_str(out, d->message);
 		fputc('}', out);
 	}
-	fputs(ds->n ? "\n]}\n" : "]}\n", out);
+	fputs(ds->n ? "\n]" : "]", out);
+}
+
+void q7_diags_write_json(const struct q7_diags *ds, FILE *out)
+{
+	fputc('{', out);
+	diags_members(ds, out);
+	fputs("}\n", out);
 }
 
 /* SARIF wants a URI: relative paths stay relative (resolved against the
@@ -95,7 +102,7 @@ void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out)
 	fputs(ds->n ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n", out);
 }
 
-/* {"ops": [{"name", "qualname", "namespace", "schema", "return": {"type",
+/* "ops": [{"name", "qualname", "namespace", "schema", "return": {"type",
  *   "kind", "ctype", "name"}, "params": [{"name", "type", "kind",
  *   "ctype"}], "stack_size", "defined", "file", "line", "column",
  *   "by_name_only"}, ...]}; schema and type are TorchScript, kind the
@@ -105,9 +112,9 @@ void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out)
  * "shape", "file", "line", "column", "shape_file", "shape_line"}, ...],
  * each m.def of the sources' NEURON_LIBRARY blocks (op.h: q7_neuron_def),
  * at the m.def. */
-void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
+static void ops_members(const struct q7_op_table *ops, FILE *out)
 {
-	fputs("{\"ops\": [", out);
+	fputs("\"ops\": [", out);
 	for (size_t i = 0; i < ops->n; i++) {
 		const struct q7_op *op = &ops->ops[i];
 		struct q7_strbuf schema = {0};
@@ -160,5 +167,21 @@ void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
 		q7_json_str(out, d->shape_file);
 		fprintf(out, ", \"shape_line\": %u}", d->shape_line);
 	}
-	fputs(ops->ndefs ? "\n]}\n" : "]}\n", out);
+	fputs(ops->ndefs ? "\n]" : "]", out);
+}
+
+void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
+{
+	fputc('{', out);
+	ops_members(ops, out);
+	fputs("}\n", out);
+}
+
+void q7_lint_write_json(const struct q7_diags *ds, const struct q7_op_table *ops, FILE *out)
+{
+	fputc('{', out);
+	diags_members(ds, out);
+	fputs(",\n", out);
+	ops_members(ops, out);
+	fputs("}\n", out);
 }

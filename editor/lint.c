@@ -20,10 +20,8 @@ bool q7_lint_start(struct q7_lint_job *j, char *const *argv, const char *dir)
 	pid_t pid = q7_proc_fork_group();
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR);
-		/* The lint's complaints (no libclang, say) go to the editor's log;
-		 * the schemas' notes ("no kernels") would only fill it. */
-		if (null < 0 || dup2(null, 0) < 0 || dup2(p[1], 1) < 0 ||
-		    (j->mode == Q7_LINT_SCHEMAS && dup2(null, 2) < 0) || chdir(dir) != 0)
+		/* The lint's complaints (no libclang, say) go to the editor's log. */
+		if (null < 0 || dup2(null, 0) < 0 || dup2(p[1], 1) < 0 || chdir(dir) != 0)
 			_exit(127);
 		execv(argv[0], argv); /* a path: q7cc's own (lintcmd.h) */
 		_exit(127);

@@ -1,6 +1,6 @@
 /* editor/lint: q7cc's analysis of the editor's text, in a child.
  *
- * Owns: running `q7cc --q7-lint` or `--q7-print-schema` (the compile
+ * Owns: running `q7cc --q7-lint --q7-format=json` (the compile
  * command's driver and flags, ccdb.h) in the compile's folder with its
  * output on a pipe that the server's poll loop reads, so that clangd's
  * messages never wait for it; cancelling it; and turning its JSON into
@@ -17,13 +17,10 @@
 
 #include "support.h"
 
-enum q7_lint_mode { Q7_LINT_DIAGS, Q7_LINT_SCHEMAS };
-
 struct q7_lint_job {
 	pid_t pid; /* 0: none */
 	int fd;    /* its stdout, non-blocking */
 	struct q7_strbuf out;
-	enum q7_lint_mode mode;
 	char *uri;    /* the document it analyses */
 	char *text;   /* the file of its text, a registered temporary: removed
 	               * (and its slot freed) when the job ends */
@@ -31,9 +28,8 @@ struct q7_lint_job {
 	long long started;
 };
 
-/* Starts argv in dir for j->mode, its stdout on j->fd, stdin on
- * /dev/null, stderr ours (the editor's log) for the lint and /dev/null
- * for the schemas. false (nothing started) when it cannot. */
+/* Starts argv in dir, its stdout on j->fd, stdin on /dev/null, stderr
+ * ours (the editor's log). false (nothing started) when it cannot. */
 bool q7_lint_start(struct q7_lint_job *j, char *const *argv, const char *dir);
 /* Reads what the child wrote. false once its output has ended: the child
  * is then reaped and j->out holds all of it. */
@@ -47,7 +43,7 @@ void q7_lint_clear(struct q7_lint_job *j);
  * editor's text, text[0..len)), placed on the line of the text they are
  * on (after #line, q7_text_physical_line). A new array. */
 json_object *q7_lint_diagnostics(const char *json, const char *path, const char *text, size_t len);
-/* The kernels of --q7-print-schema's JSON that path (text[0..len))
+/* The kernels ("ops") of --q7-lint's JSON that path (text[0..len))
  * defines: objects of name, namespace, schema, line (of the text, as for
  * the diagnostics) and column (1-based). A new array. */
 json_object *q7_lint_kernels(const char *json, const char *path, const char *text, size_t len);

@@ -255,9 +255,10 @@ static const char *own_q7cc(struct relay *r)
 	return q7_path_is_executable(r->q7cc) ? r->q7cc : NULL;
 }
 
-/* Starts mode's analysis of d's text; false when d has none to have (no
- * q7cc compile command) or it cannot start. */
-static bool start_job(struct relay *r, struct q7_doc *d, enum q7_lint_mode mode)
+/* Starts the analysis of d's text (one run gives its findings and its
+ * kernels); false when d has none to have (no q7cc compile command) or it
+ * cannot start. */
+static bool start_job(struct relay *r, struct q7_doc *d)
 {
 	struct q7_ccmd cmd;
 	/* The database names the file by its resolved path (ccdb.c). */
@@ -270,9 +271,7 @@ static bool start_job(struct relay *r, struct q7_doc *d, enum q7_lint_mode mode)
 	if (!q7cc || !(text = write_text(r, d)))
 		goto out;
 	dir = q7_path_dirname(d->path);
-	q7_lintcmd_argv(&cmd, q7cc, mode == Q7_LINT_DIAGS ? "--q7-lint" : "--q7-print-schema", dir,
-	                text, &argv);
-	r->job.mode = mode;
+	q7_lintcmd_argv(&cmd, q7cc, "--q7-lint", dir, text, &argv);
 	if (q7_lint_start(&r->job, argv.v, cmd.dir)) {
 		r->job.uri = q7_xstrdup(d->uri);
 		r->job.version = d->version;
@@ -293,41 +292,36 @@ out:
 	return started;
 }
 
-/* The finished job's results, for its document if it has not changed. */
+/* New schemas: an editor that can be told asks for the lenses again. */
+static void kernels_changed(struct relay *r, json_object *was, json_object *now)
+{
+	bool changed = was ? !json_object_equal(was, now) : json_object_array_length(now) > 0;
+	if (r->lens_refresh && changed) {
+		static const char refresh[] = "{\"jsonrpc\":\"2.0\",\"id\":\"" REFRESH_ID "\","
+		                              "\"method\":\"workspace/codeLens/refresh\"}";
+		q7_rpc_send(&r->to_editor, refresh, sizeof refresh - 1);
+	}
+}
+
+/* The finished job's results, for its document if it has not changed:
+ * the findings, published, and the kernels, for hover and the lenses. */
 static void job_done(struct relay *r)
 {
 	struct q7_doc *d = find_doc(r, r->job.uri);
-	enum q7_lint_mode mode = r->job.mode;
-	bool current = d && d->version == r->job.version;
-	if (current) {
+	if (d && d->version == r->job.version) {
 		char *path = q7_path_join(r->srcdir, q7_path_basename(d->path));
 		const char *out = r->job.out.s ? r->job.out.s : "";
-		if (mode == Q7_LINT_DIAGS) {
-			json_object_put(d->q7);
-			d->q7 = q7_lint_diagnostics(out, path, d->text, d->len);
-			d->q7_version = d->version;
-			publish(r, d);
-		} else {
-			json_object *was = d->kernels;
-			d->kernels = q7_lint_kernels(out, path, d->text, d->len);
-			/* New schemas: an editor that can be told asks for the
-			 * lenses again. */
-			bool changed = was ? !json_object_equal(was, d->kernels)
-			                   : json_object_array_length(d->kernels) > 0;
-			if (r->lens_refresh && changed) {
-				static const char refresh[] =
-				    "{\"jsonrpc\":\"2.0\",\"id\":\"" REFRESH_ID "\","
-				    "\"method\":\"workspace/codeLens/refresh\"}";
-				q7_rpc_send(&r->to_editor, refresh, sizeof refresh - 1);
-			}
-			json_object_put(was);
-		}
+		json_object_put(d->q7);
+		d->q7 = q7_lint_diagnostics(out, path, d->text, d->len);
+		d->q7_version = d->version;
+		publish(r, d);
+		json_object *was = d->kernels;
+		d->kernels = q7_lint_kernels(out, path, d->text, d->len);
+		kernels_changed(r, was, d->kernels);
+		json_object_put(was);
 		free(path);
 	}
 	q7_lint_clear(&r->job);
-	/* The schemas next, for hover: diagnostics first, they are awaited. */
-	if (current && mode == Q7_LINT_DIAGS)
-		start_job(r, d, Q7_LINT_SCHEMAS);
 }
 
 /* An analysis of d's text is due or under way. */
@@ -345,7 +339,7 @@ static void schedule(struct relay *r, long long now)
 		struct q7_doc *d = &r->docs[i];
 		if (d->due && d->due <= now) {
 			d->due = 0;
-			if (start_job(r, d, Q7_LINT_DIAGS))
+			if (start_job(r, d))
 				return;
 		}
 	}

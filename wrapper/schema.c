@@ -90,9 +90,10 @@ int q7_mode_lint(struct q7_drv *d)
 	}
 	size_t errors;
 	int rc = finish(d, &g, &errors);
-	if (strcmp(format(d), "json") == 0)
-		q7_diags_write_json(&g.diags, stdout);
-	else if (strcmp(format(d), "sarif") == 0)
+	if (strcmp(format(d), "json") == 0) {
+		q7_ops_adopt_namespaces(&g.ops);
+		q7_lint_write_json(&g.diags, &g.ops, stdout);
+	} else if (strcmp(format(d), "sarif") == 0)
 		q7_diags_write_sarif(&g.diags, stdout);
 	else /* Under GCC's json, an array even when empty, as g++ -fsyntax-only
 	      * prints one. */
