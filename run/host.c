@@ -77,7 +77,8 @@ static void *open_file(const char *path, const char *as, struct q7_err *err)
 static int copy_image(const char *path, struct q7_err *err)
 {
 	size_t len = 0;
-	char *bytes = q7_read_file(path, &len);
+	const char *why = NULL;
+	char *bytes = q7_read_regular(path, Q7_READ_HOSTLIB_MAX, &len, &why);
 	int fd = bytes ? memfd_create(q7_path_basename(path), MFD_CLOEXEC) : -1;
 	if (fd >= 0) {
 		size_t done = 0;
@@ -95,7 +96,8 @@ static int copy_image(const char *path, struct q7_err *err)
 		}
 	}
 	if (fd < 0)
-		q7_err_set(err, NULL, "%s: cannot copy it for another core: %s", path, strerror(errno));
+		q7_err_set(err, NULL, "%s: cannot copy it for another core: %s", path,
+		           bytes ? strerror(errno) : why);
 	free(bytes);
 	return fd;
 }

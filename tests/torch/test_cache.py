@@ -188,3 +188,25 @@ def test_no_fifo_blocks_a_read(tmp_path):
                         "print(_cache.read_entry(%r, 1 << 20))" % str(fifo)],
                        capture_output=True, text=True, timeout=60)
     assert r.stdout.strip() == "None", r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_a_special_neuron_library_record_is_a_miss(tmp_path, kind):
+    """neuron_library.json in a build folder is a cache entry: as a FIFO its
+    read hung load(), as a link to /dev/zero it read 7 GB to a MemoryError.
+    Now a miss: q7cc (a fake here) is asked again, and the record replaced."""
+    q7cc = tmp_path / "q7cc"
+    q7cc.write_text("#!/bin/sh\necho '{\"neuron_library\": []}'\n")
+    q7cc.chmod(0o755)
+    record = tmp_path / "neuron_library.json"
+    if kind == "fifo":
+        os.mkfifo(record)
+    else:
+        record.symlink_to("/dev/zero")
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30)); "
+            "from q7cc.torch import _build; "
+            "print(_build.shape_defs(%r, 'k', 'host', [], [], %r))" % (str(q7cc), str(tmp_path)))
+    # The time-out is a hang detector, not a measure of speed.
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
+    assert record.is_file() and not record.is_symlink()
