@@ -589,9 +589,12 @@ CPP
 	fi
 	chmod 0700 cache/q7cc
 	if [ "$(id -u)" = 0 ]; then
+		rm -rf cache/q7cc/wrapper
 		chown nobody cache/q7cc
 		link MISS l9
 		grep -q "cache/q7cc: owned by uid [0-9]*, not by you" err || fail "owner: $(cat err)"
+		# Nothing is made in it (an empty wrapper/ folder was).
+		[ ! -e cache/q7cc/wrapper ] || fail "q7cc made cache/q7cc/wrapper in another user's cache"
 	fi
 	;;
 split_link)
