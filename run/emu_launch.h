@@ -128,7 +128,7 @@ void q7_emu_stop_qemu(struct q7_emu_session *s, int *status);
 /* Caps the data file at bytes for the call about to be sent (a floor of
  * DATA_CAP_MIN): QEMU's soft RLIMIT_FSIZE, which its semihosting cannot
  * raise, so a kernel's write(5, ...) past it fails with EFBIG and the
- * host never holds more (docs/emulated.md, "The data file"). Not under
+ * host never holds more (docs/emulated.md, "The emulated machine"). Not under
  * a profile, whose trace log QEMU writes too. 0, or -1 after
  * q7_run_fail(). */
 int q7_emu_cap_data(struct q7_emu_session *s, uint64_t bytes, struct q7_run_result *r);

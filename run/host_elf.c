@@ -811,12 +811,24 @@ static int check_entry(struct lib *l)
 	return -1;
 }
 
+static int check_lib(const char *path, bool kernel, struct q7_strvec *runtimes, struct q7_err *err);
+
 int q7_host_elf_check(const char *path, struct q7_err *err)
 {
-	return q7_host_elf_sanitizers(path, NULL, err);
+	return check_lib(path, false, NULL, err);
+}
+
+int q7_host_elf_check_kernel(const char *path, struct q7_err *err)
+{
+	return check_lib(path, true, NULL, err);
 }
 
 int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, struct q7_err *err)
+{
+	return check_lib(path, true, runtimes, err);
+}
+
+static int check_lib(const char *path, bool kernel, struct q7_strvec *runtimes, struct q7_err *err)
 {
 	struct lib l;
 	memset(&l, 0, sizeof l);
@@ -835,7 +847,7 @@ int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, struct 
 	l.b = bytes;
 	l.n = len;
 	int rc = check_header(&l) != 0 || check_segments(&l) != 0 || check_dynamic(&l) != 0 ||
-	                 check_entry(&l) != 0
+	                 (kernel && check_entry(&l) != 0)
 	                 ? -1
 	                 : 0;
 	if (rc == 0 && runtimes)
