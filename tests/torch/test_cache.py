@@ -210,3 +210,23 @@ def test_a_special_neuron_library_record_is_a_miss(tmp_path, kind):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
     assert record.is_file() and not record.is_symlink()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_a_special_source_is_refused_before_it_is_read(tmp_path, kind):
+    """A source or header given to load() that is a FIFO (it hung the
+    source's hash and the precompiled header's look at it) or a link to
+    /dev/zero (read until memory ran out): an OSError naming it."""
+    src = tmp_path / "k.cpp"
+    if kind == "fifo":
+        os.mkfifo(src)
+    else:
+        src.symlink_to("/dev/zero")
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30)); "
+            "from q7cc.torch import _pch, _tools\n"
+            "for f in (lambda: _tools.file_hash(%r), lambda: _pch.usable(['g++'], %r)):\n"
+            "    try:\n        f()\n    except OSError as e:\n        print(e)\n" % (str(src), str(src)))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    lines = r.stdout.splitlines()
+    assert len(lines) == 2 and all("not a regular file" in l and str(src) in l for l in lines), \
+        r.stdout + r.stderr
