@@ -190,6 +190,15 @@ def test_no_fifo_blocks_a_read(tmp_path):
     assert r.stdout.strip() == "None", r.stdout + r.stderr
 
 
+def special(path, kind):
+    """path made a FIFO ("fifo") or a link to /dev/zero ("zero")."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    return path
+
+
 @pytest.mark.parametrize("kind", ["fifo", "zero"])
 def test_a_special_neuron_library_record_is_a_miss(tmp_path, kind):
     """neuron_library.json in a build folder is a cache entry: as a FIFO its
@@ -198,11 +207,7 @@ def test_a_special_neuron_library_record_is_a_miss(tmp_path, kind):
     q7cc = tmp_path / "q7cc"
     q7cc.write_text("#!/bin/sh\necho '{\"neuron_library\": []}'\n")
     q7cc.chmod(0o755)
-    record = tmp_path / "neuron_library.json"
-    if kind == "fifo":
-        os.mkfifo(record)
-    else:
-        record.symlink_to("/dev/zero")
+    record = special(tmp_path / "neuron_library.json", kind)
     code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30)); "
             "from q7cc.torch import _build; "
             "print(_build.shape_defs(%r, 'k', 'host', [], [], %r))" % (str(q7cc), str(tmp_path)))
@@ -217,11 +222,7 @@ def test_a_special_source_is_refused_before_it_is_read(tmp_path, kind):
     """A source or header given to load() that is a FIFO (it hung the
     source's hash and the precompiled header's look at it) or a link to
     /dev/zero (read until memory ran out): an OSError naming it."""
-    src = tmp_path / "k.cpp"
-    if kind == "fifo":
-        os.mkfifo(src)
-    else:
-        src.symlink_to("/dev/zero")
+    src = special(tmp_path / "k.cpp", kind)
     code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30)); "
             "from q7cc.torch import _pch, _tools\n"
             "for f in (lambda: _tools.file_hash(%r), lambda: _pch.usable(['g++'], %r)):\n"
