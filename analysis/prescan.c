@@ -26,6 +26,7 @@ struct scan {
 	bool found;
 	struct q7_err *refused;      /* why it stopped: a file it may not read */
 	bool stop;
+	const char *from;            /* the file that includes the one read */
 };
 
 static bool is_ident_start(char c)
@@ -104,8 +105,10 @@ static void follow_include(struct scan *s, const char *from, const char *name, s
 				free(cand);
 		}
 	}
+	s->from = from;
 	if (found)
 		scan_file(s, found, false);
+	s->from = NULL;
 	free(found);
 	free(hdr);
 }
@@ -250,7 +253,10 @@ static void scan_file(struct scan *s, const char *path, bool is_source)
 		scan_text(s, path, text);
 	else if (errno == EFBIG)
 		s->found = true; /* libclang reads it as the compiler does */
-	else if (errno == EINVAL) {
+	else if (errno == EINVAL && s->from) {
+		q7_err_set(s->refused, s->from, "includes %s: %s", path, why);
+		s->stop = true;
+	} else if (errno == EINVAL) {
 		q7_err_set(s->refused, path, "cannot read: %s", why);
 		s->stop = true;
 	}

@@ -2,7 +2,8 @@
 # The one reader rule (docs/robustness.md, "Special files"): every reader of
 # a file a user, a project, a compile command or an include names, listed
 # below, fed /dev/zero, a link to it and a FIFO. Each must end with a status
-# of 1 or 74 and an error naming the file and "not a regular file", under a
+# of 1 or 74 and an error naming the file (and for an include, the file
+# that includes it) and "not a regular file", under a
 # 2 GB address-space limit (/dev/zero was read until memory ran out) and
 # within 20 s (timeout is the hang detector: a FIFO waited for a writer),
 # and write nothing.
@@ -64,7 +65,7 @@ for r in "${readers[@]}"; do
 		rc=$?
 		[ $rc = 124 ] && fail "$line: no answer within 20 s (it waits on the FIFO)"
 		[ $rc = 1 ] || [ $rc = 74 ] || fail "$line: status $rc, want 1 or 74: $(cat err)"
-		grep -qE -- "(^|: )(\./)?$in: cannot (read|open)[a-z ]*: not a regular file" err ||
+		grep -qE -- "((^|: )(\./)?$in: cannot (read|open)[a-z ]*|inc.cpp: includes (\./)?$in): not a regular file" err ||
 			fail "$line: no error naming $in: $(cat err)"
 		ls out.* > /dev/null 2>&1 && fail "$line: wrote $(ls out.*)"
 		n=$((n + 1))
