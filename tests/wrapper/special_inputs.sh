@@ -25,7 +25,7 @@ printf '#include <torch/torch.h>\n#include <q7/kernel.h>\n%s\n' \
 "$q7cc" --q7-toolchain=host -shared -o libkh.so kh.o || fail "link (host)"
 
 # Each reader: the input's extension, then the command; @IN@ is the input
-# (inc.cpp includes it).
+# (inc.cpp and kinc.cpp include it).
 # Every output a command names is out.* (none may exist afterwards).
 readers=(
 	"so|$bin/q7-prelink -o out.q7pl @IN@"
@@ -42,6 +42,7 @@ readers=(
 	"h|$q7cc --q7-toolchain=gnu -include @IN@ -c k.cpp -o out.o"
 	"h|$q7cc --q7-toolchain=gnu -c inc.cpp -o out.o"
 	"h|$q7cc --q7-toolchain=gnu --q7-lint inc.cpp"
+	"h|$q7cc --q7-toolchain=gnu -c kinc.cpp -o out.o"
 	"o|$q7cc --q7-toolchain=gnu --q7-print-schema @IN@"
 	"o|$q7cc --q7-toolchain=gnu -shared -o out.so k.o @IN@"
 	"schemas|$q7cc --q7-print-schema @IN@"
@@ -57,8 +58,10 @@ for r in "${readers[@]}"; do
 	# Without .cpp, /dev/zero is no source to q7cc (nor to the compiler).
 	[ "$ext" = cpp ] && ins=("zero.$ext" "fifo.$ext")
 	for in in "${ins[@]}"; do
-		# inc.cpp: a kernel's source that includes the input.
+		# inc.cpp: a source that includes the input; kinc.cpp: a kernel
+		# first, then the include (the pre-scan goes on after the mark).
 		printf '#include "%s"\n#include <q7/kernel.h>\nint f(int x);\n' "$in" > inc.cpp
+		{ cat k.cpp; printf '#include "%s"\n' "$in"; } > kinc.cpp
 		line=${cmd//@IN@/$in}
 		# shellcheck disable=SC2086 # the command's words
 		(ulimit -v 2000000; timeout 20 $line) > /dev/null 2> err
