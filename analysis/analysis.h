@@ -157,6 +157,13 @@ struct q7_analysis_opts {
  * sys_includes nor <prefix>/include/q7cc. A token reached only through a
  * computed #include MACRO is not seen. */
 bool q7_analysis_needed(const struct q7_analysis_opts *o);
+/* The same, and the check that every file it reads (the source, the
+ * -include files and the user's headers, followed on after a mark is
+ * found) is a regular file, which libclang will open too: 1 needed, 0
+ * not, -1 with err set ("<file>: cannot read: not a regular file ...")
+ * for one that is not (a FIFO would hang libclang; docs/robustness.md,
+ * "Special files"). A file over Q7_READ_TEXT_MAX counts as needed. */
+int q7_analysis_prescan(const struct q7_analysis_opts *o, struct q7_err *err);
 
 /* For preprocessed text that q7cc -E did not make (path, named name in
  * messages): Q7_KERNEL and NEURON_LIBRARY are macros of <q7/kernel.h> and

@@ -9,6 +9,7 @@
 #include "analysis.h"
 #include "internal.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,9 @@ struct scan {
 	struct q7_strvec skip_dirs;  /* realpaths never scanned */
 	struct q7_strvec seen;       /* realpaths scanned */
 	bool found;
+	struct q7_err *refused;      /* why it stopped: a file it may not read */
+	bool stop;
+	const char *from;            /* the file that includes the one read */
 };
 
 static bool is_ident_start(char c)
@@ -101,8 +105,10 @@ static void follow_include(struct scan *s, const char *from, const char *name, s
 				free(cand);
 		}
 	}
+	s->from = from;
 	if (found)
 		scan_file(s, found, false);
+	s->from = NULL;
 	free(found);
 	free(hdr);
 }
@@ -180,10 +186,13 @@ static const char *skip_raw(const char *p)
 	return p;
 }
 
+/* After a mark is found, only the #include lines are followed on: a
+ * header libclang would open must be a regular file (docs/robustness.md,
+ * "Special files"). */
 static void scan_text(struct scan *s, const char *path, const char *p)
 {
 	bool line_start = true;
-	while (*p && !s->found) {
+	while (*p && !s->stop) {
 		char c = *p;
 		if (c == '\n') {
 			line_start = true;
@@ -209,7 +218,7 @@ static void scan_text(struct scan *s, const char *path, const char *p)
 				p++;
 			if (*p == '"' && p[-1] == 'R')
 				p = skip_raw(p);
-			else if (ident_marks(s, id, (size_t)(p - id)))
+			else if (!s->found && ident_marks(s, id, (size_t)(p - id)))
 				s->found = true;
 		} else {
 			line_start = false;
@@ -238,10 +247,19 @@ static void scan_file(struct scan *s, const char *path, bool is_source)
 	}
 	q7_sv_add(&s->seen, real);
 	free(real);
-	size_t len;
-	char *text = q7_read_file(path, &len);
+	const char *why;
+	char *text = q7_read_regular(path, Q7_READ_TEXT_MAX, NULL, &why);
 	if (text)
 		scan_text(s, path, text);
+	else if (errno == EFBIG)
+		s->found = true; /* libclang reads it as the compiler does */
+	else if (errno == EINVAL && s->from) {
+		q7_err_set(s->refused, s->from, "includes %s: %s", path, why);
+		s->stop = true;
+	} else if (errno == EINVAL) {
+		q7_err_set(s->refused, path, "cannot read: %s", why);
+		s->stop = true;
+	}
 	free(text);
 }
 
@@ -293,20 +311,28 @@ static void read_args(struct scan *s)
 	free(own);
 }
 
-bool q7_analysis_needed(const struct q7_analysis_opts *o)
+int q7_analysis_prescan(const struct q7_analysis_opts *o, struct q7_err *err)
 {
-	struct scan s = {.o = o};
+	struct scan s = {.o = o, .refused = err};
 	read_args(&s);
-	for (size_t i = 0; i < s.forced.n && !s.found; i++)
+	for (size_t i = 0; i < s.forced.n && !s.stop; i++)
 		scan_file(&s, s.forced.v[i], false);
-	if (!s.found)
+	if (!s.stop)
 		scan_file(&s, o->source, true);
 	q7_sv_free(&s.quote_dirs);
 	q7_sv_free(&s.angle_dirs);
 	q7_sv_free(&s.forced);
 	q7_sv_free(&s.skip_dirs);
 	q7_sv_free(&s.seen);
-	return s.found;
+	return s.stop ? -1 : s.found;
+}
+
+bool q7_analysis_needed(const struct q7_analysis_opts *o)
+{
+	struct q7_err err = Q7_ERR_GROWING;
+	int r = q7_analysis_prescan(o, &err);
+	q7_err_free(&err);
+	return r != 0;
 }
 
 /* ---- preprocessed text ---------------------------------------------------- */
@@ -353,7 +379,8 @@ static void line_marker(const char *p, struct pp_scan *out)
 bool q7_preprocessed_lost_marks(const char *path, const char *name, struct q7_diags *diags)
 {
 	size_t len;
-	char *text = q7_read_file(path, &len);
+	const char *why;
+	char *text = q7_read_regular(path, Q7_READ_TEXT_MAX, &len, &why);
 	if (!text)
 		return false;
 	struct pp_scan s = {0};

@@ -5,6 +5,7 @@
 #ifndef Q7_LSP_H
 #define Q7_LSP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "q7/xtensa.h" /* Q7_NUM_CORES */
@@ -17,6 +18,17 @@ struct q7_lsp {
 	uint32_t iram_org, iram_len;
 	uint32_t sram_org, sram_len;
 };
+
+/* The most a device image's loadable segments may span: twice the
+ * single-core window. */
+#define Q7_LSP_IMAGE_SPAN_MAX 0x4000000u /* 64 MiB */
+/* Whether loadable segment i of a device image (at vaddr, filesz bytes of
+ * the file, memsz in memory) is one a core could hold: 0, or -1 with why
+ * (n bytes) saying what is wrong. The one check of every reader of device
+ * images' segments: q7-pkg-loadlib, q7-prelink (so q7-run's emulated
+ * target) and --q7-memory-map. */
+int q7_lsp_segment_check(unsigned i, uint64_t vaddr, uint64_t filesz, uint64_t memsz, char *why,
+                         size_t n);
 
 /* core 0..7 or Q7_LSP_SINGLE; NULL for anything else. */
 const struct q7_lsp *q7_lsp_get(int core);

@@ -4,7 +4,9 @@
 #include "lsp.h"
 #include "support.h"
 
+#include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #define IRAM_ORG 0x00000000u
@@ -40,4 +42,20 @@ char *q7_lsp_dir(const struct q7_lsp *lsp)
 	char *dir = q7_path_join(share, lsp->name);
 	free(share);
 	return dir;
+}
+
+int q7_lsp_segment_check(unsigned i, uint64_t vaddr, uint64_t filesz, uint64_t memsz, char *why,
+                         size_t n)
+{
+	if (filesz > memsz)
+		snprintf(why, n, "segment %u has more file bytes (0x%" PRIx64 ") than memory bytes (0x%" PRIx64 ")",
+		         i, filesz, memsz);
+	else if (memsz > Q7_LSP_IMAGE_SPAN_MAX || vaddr + memsz > UINT64_C(1) << 32 ||
+	         vaddr + memsz < vaddr)
+		snprintf(why, n, "segment %u (address 0x%" PRIx64 ", size 0x%" PRIx64 ") is too large: "
+		         "past the 32-bit address space, or over the 64 MiB an image may span",
+		         i, vaddr, memsz);
+	else
+		return 0;
+	return -1;
 }

@@ -157,6 +157,27 @@ static void find_largest_stack(Elf *elf, const struct q7_syms *syms, struct q7_c
 	}
 }
 
+/* The loadable segments, by the check q7-pkg-loadlib and q7-prelink make
+ * (lsp.h): 0, or -1 with err set. */
+static int check_segments(Elf *elf, const char *image, struct q7_err *err)
+{
+	size_t n = 0;
+	if (elf_getphdrnum(elf, &n) != 0)
+		n = 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr p;
+		char why[160];
+		if (!gelf_getphdr(elf, (int)i, &p) || p.p_type != PT_LOAD)
+			continue;
+		if (q7_lsp_segment_check((unsigned)i, p.p_vaddr, p.p_filesz, p.p_memsz, why,
+		                         sizeof why) != 0) {
+			q7_err_set(err, image, "%s: not an Xtensa image", why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int q7_core_map_load(const char *image, int core, struct q7_core_map *m, struct q7_err *err)
 {
 	memset(m, 0, sizeof *m);
@@ -169,8 +190,10 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, struct 
 	}
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	GElf_Ehdr eh;
-	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_XTENSA) {
-		q7_err_set(err, image, "not an Xtensa image (a gnu-profile link's output)");
+	bool xtensa = elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_XTENSA;
+	if (!xtensa || check_segments(elf, image, err) != 0) {
+		if (!xtensa)
+			q7_err_set(err, image, "not an Xtensa image (a gnu-profile link's output)");
 		if (elf)
 			elf_end(elf);
 		close(fd);

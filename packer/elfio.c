@@ -123,9 +123,10 @@ int q7_elf_each_object(const char *path, q7_elf_object_fn fn, void *ctx)
 	int rc = -1;
 	Elf *elf = NULL;
 	char magic[SELFMAG > 8 ? SELFMAG : 8] = {0};
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const char *why;
+	int fd = q7_open_regular(path, &why);
 	if (fd < 0) {
-		q7_error("%s: cannot open: %s", path, strerror(errno));
+		q7_error("%s: cannot open: %s", path, why);
 		return -1;
 	}
 	ssize_t n = pread(fd, magic, sizeof magic, 0);

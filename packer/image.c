@@ -6,6 +6,7 @@
  * checked here, once, before anything is written. */
 #include "image.h"
 #include "elfio.h"
+#include "lsp.h"
 #include "support.h"
 
 #include <errno.h>
@@ -232,6 +233,10 @@ static const char *check_segments(struct q7_image *im)
 			return "segment alignment not a power of two";
 		if (p->p_type == PT_LOAD && p->p_align > Q7_IMAGE_MAX_ALIGN)
 			return "absurd segment alignment";
+		if (p->p_type == PT_LOAD && im->cls == ELFCLASS32 &&
+		    q7_lsp_segment_check((unsigned)i, p->p_vaddr, p->p_filesz, p->p_memsz, im->why,
+		                         sizeof im->why) != 0)
+			return im->why;
 		if (p->p_type == PT_LOAD && p->p_filesz > p->p_memsz)
 			return "segment file size larger than its memory size";
 		if (!fits(p->p_vaddr, p->p_memsz, addr_max))
@@ -278,14 +283,10 @@ int q7_image_open(struct q7_image *im, const char *path)
 	if (!q7_elf_init())
 		return 1;
 	struct stat st;
-	im->fd = open(path, O_RDONLY | O_CLOEXEC);
+	const char *why;
+	im->fd = q7_open_regular(path, &why);
 	if (im->fd < 0 || fstat(im->fd, &st) != 0) {
-		q7_error("%s: cannot open: %s", path, strerror(errno));
-		q7_image_close(im);
-		return 1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		q7_error("%s: not a regular file", path);
+		q7_error("%s: cannot open: %s", path, im->fd < 0 ? why : strerror(errno));
 		q7_image_close(im);
 		return 1;
 	}

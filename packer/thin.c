@@ -49,11 +49,11 @@ static int member(const char *ar_path, const char *name, q7_elf_object_fn fn, vo
 	char *file = name[0] == '/' ? q7_xstrdup(name) : q7_path_join(dir, name);
 	char *what = q7_xasprintf("%s(%s)", ar_path, name);
 	int rc = -1;
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	const char *why;
+	int fd = q7_open_regular(file, &why);
 	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (fd < 0)
-		q7_error("%s: a member of a thin archive, %s, cannot be opened: %s", what, file,
-		         strerror(errno));
+		q7_error("%s: a member of a thin archive, %s, cannot be opened: %s", what, file, why);
 	else if (!elf)
 		q7_elf_error(what, "reading a member of a thin archive");
 	else

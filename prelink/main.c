@@ -31,13 +31,13 @@ static void usage(FILE *f)
 static int check_main(const char *path)
 {
 	size_t len;
-	char *buf = q7_read_file(path, &len);
+	const char *why;
+	char *buf = q7_read_regular(path, Q7_READ_IMAGE_MAX, &len, &why);
 	if (!buf) {
-		q7_error("%s: cannot read: %s", path, strerror(errno));
+		q7_error("%s: cannot read: %s", path, why);
 		return Q7_EXIT_IO;
 	}
 	struct q7_pl_header h;
-	const char *why;
 	int rc = q7_prelinked_check(buf, len, &h, &why) || q7_prelinked_check_window(&h, &why);
 	free(buf);
 	if (rc) {

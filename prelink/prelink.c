@@ -34,7 +34,7 @@
 #define EM_XTENSA 94
 #endif
 
-#define MAX_IMAGE_SPAN 0x4000000u /* 64 MiB: twice the single-core window */
+#define MAX_IMAGE_SPAN Q7_LSP_IMAGE_SPAN_MAX
 
 struct seg {
 	uint32_t offset, vaddr, filesz, memsz;
@@ -124,14 +124,9 @@ static int read_phdr(struct q7_pl_img *im, uint32_t i, const unsigned char *ph,
 		im->dyn_size = filesz;
 		return 0;
 	}
-	if (filesz > memsz) {
-		q7_err_set(err, im->name, "segment %u has more file bytes (0x%x) than memory "
-		           "bytes (0x%x)", i, filesz, memsz);
-		return 1;
-	}
-	if (memsz > MAX_IMAGE_SPAN || (uint64_t)va + memsz > 0x100000000ull) {
-		q7_err_set(err, im->name, "segment %u (address 0x%x, size 0x%x) is too large",
-		           i, va, memsz);
+	char why[160];
+	if (q7_lsp_segment_check(i, va, filesz, memsz, why, sizeof why) != 0) {
+		q7_err_set(err, im->name, "%s", why);
 		return 1;
 	}
 	if (memsz == 0)
@@ -649,10 +644,11 @@ int q7_prelink_file(const struct q7_prelink_opts *opts, const char *path,
                     struct q7_prelinked *out, struct q7_err *err)
 {
 	size_t len;
-	char *buf = q7_read_file(path, &len);
+	const char *why;
+	char *buf = q7_read_regular(path, Q7_READ_IMAGE_MAX, &len, &why);
 	if (!buf) {
 		memset(out, 0, sizeof *out);
-		q7_err_set(err, path, "cannot read: %s", strerror(errno));
+		q7_err_set(err, path, "cannot read: %s", why);
 		return 1;
 	}
 	int rc = prelink_memory(opts, buf, len, path, out, err);

@@ -8,6 +8,7 @@
 #include "result.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -383,6 +385,27 @@ int q7_emu_recv_all(struct q7_emu_session *s, void *buf, size_t size, double dea
 {
 	struct iovec v = {buf, size};
 	return q7_emu_transfer(s, false, &v, 1, deadline);
+}
+
+int q7_emu_cap_data(struct q7_emu_session *s, uint64_t bytes, struct q7_run_result *r)
+{
+	struct rlimit ours;
+	if (s->trace_log || s->pid <= 0)
+		return 0;
+	if (getrlimit(RLIMIT_FSIZE, &ours) != 0)
+		ours.rlim_cur = ours.rlim_max = RLIM_INFINITY;
+	if (bytes < DATA_CAP_MIN)
+		bytes = DATA_CAP_MIN;
+	/* QEMU inherited our limits: never above ours (ulimit -f). */
+	struct rlimit cap = {ours.rlim_cur != RLIM_INFINITY && ours.rlim_cur < bytes ? ours.rlim_cur
+	                                                                             : (rlim_t)bytes,
+	                     ours.rlim_max};
+	if (prlimit(s->pid, RLIMIT_FSIZE, &cap, NULL) != 0) {
+		q7_run_fail(r, "cannot cap the emulated core's data file at %" PRIu64 " bytes: %s", bytes,
+		            strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- open and close ---------------------------------------------------- */

@@ -125,6 +125,14 @@ int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r);
 /* Kills QEMU (if it still runs) and reaps it; *status (if asked) gets how
  * it ended. */
 void q7_emu_stop_qemu(struct q7_emu_session *s, int *status);
+/* Caps the data file at bytes for the call about to be sent (a floor of
+ * DATA_CAP_MIN): QEMU's soft RLIMIT_FSIZE, which its semihosting cannot
+ * raise, so a kernel's write(5, ...) past it fails with EFBIG and the
+ * host never holds more (docs/emulated.md, "The emulated machine"). Not under
+ * a profile, whose trace log QEMU writes too. 0, or -1 after
+ * q7_run_fail(). */
+int q7_emu_cap_data(struct q7_emu_session *s, uint64_t bytes, struct q7_run_result *r);
+#define DATA_CAP_MIN ((uint64_t)64 << 20)
 /* Reaps QEMU if it has exited; true when it has. */
 bool q7_emu_qemu_gone(struct q7_emu_session *s, int *status);
 /* After end of file: waits for QEMU's end and says how it went. */

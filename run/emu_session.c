@@ -339,7 +339,11 @@ int q7_emu_send(struct q7_emu_session *s, const struct q7_call *req, int only_co
 	fflush(stderr);
 	s->st.calls++;
 	size_t data_bytes;
-	if (fill_data(s, &data_bytes, r) != 0)
+	/* What the core may write back: everything the call put in its
+	 * memory, tensors and heap arena. */
+	const struct call *c = &s->c;
+	uint64_t cap = (uint64_t)c->back_bytes + c->L.size + c->L.heap_size;
+	if (fill_data(s, &data_bytes, r) != 0 || q7_emu_cap_data(s, cap > data_bytes ? cap : data_bytes, r) != 0)
 		return -1;
 	int rc = send_call(s, req, data_bytes);
 	/* QEMU that stopped reading may have said why (a bad image): read on. */

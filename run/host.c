@@ -77,7 +77,8 @@ static void *open_file(const char *path, const char *as, struct q7_err *err)
 static int copy_image(const char *path, struct q7_err *err)
 {
 	size_t len = 0;
-	char *bytes = q7_read_file(path, &len);
+	const char *why = NULL;
+	char *bytes = q7_read_regular(path, Q7_READ_HOSTLIB_MAX, &len, &why);
 	int fd = bytes ? memfd_create(q7_path_basename(path), MFD_CLOEXEC) : -1;
 	if (fd >= 0) {
 		size_t done = 0;
@@ -95,7 +96,8 @@ static int copy_image(const char *path, struct q7_err *err)
 		}
 	}
 	if (fd < 0)
-		q7_err_set(err, NULL, "%s: cannot copy it for another core: %s", path, strerror(errno));
+		q7_err_set(err, NULL, "%s: cannot copy it for another core: %s", path,
+		           bytes ? strerror(errno) : why);
 	free(bytes);
 	return fd;
 }
@@ -429,7 +431,7 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 		for (unsigned k = 0; k < core; k++)
 			seen = seen || strcmp(h->paths[k], h->paths[core]) == 0;
 		/* What the loader would fault on, refused before it reads it. */
-		if (!seen && q7_host_elf_check(h->paths[core], err) != 0)
+		if (!seen && q7_host_elf_check_kernel(h->paths[core], err) != 0)
 			goto fail;
 	}
 	if (h->mode == Q7_HOST_SANITIZED) {

@@ -795,29 +795,61 @@ static bool add_runtime(int64_t tag, const char *name, void *arg)
 	return false;
 }
 
+/* The kernel library's mark: q7_entry, defined and global among the
+ * symbols a lookup reaches. Checked here, so that a library without it
+ * is refused before dlopen runs its constructors. */
+static int check_entry(struct lib *l)
+{
+	for (uint64_t i = 0; i < l->nsyms; i++) {
+		const Sym *s = at(l, l->d[DT_SYMTAB] + i * sizeof(Sym), sizeof(Sym));
+		unsigned bind = ELF64_ST_BIND(s->st_info);
+		if (s->st_shndx != SHN_UNDEF && (bind == STB_GLOBAL || bind == STB_WEAK) &&
+		    strcmp(l->strtab + s->st_name, "q7_entry") == 0)
+			return 0;
+	}
+	q7_err_set(&l->err, l->path, "not a q7cc kernel library (no q7_entry)");
+	return -1;
+}
+
+static int check_lib(const char *path, bool kernel, struct q7_strvec *runtimes, struct q7_err *err);
+
 int q7_host_elf_check(const char *path, struct q7_err *err)
 {
-	return q7_host_elf_sanitizers(path, NULL, err);
+	return check_lib(path, false, NULL, err);
+}
+
+int q7_host_elf_check_kernel(const char *path, struct q7_err *err)
+{
+	return check_lib(path, true, NULL, err);
 }
 
 int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, struct q7_err *err)
+{
+	return check_lib(path, true, runtimes, err);
+}
+
+static int check_lib(const char *path, bool kernel, struct q7_strvec *runtimes, struct q7_err *err)
 {
 	struct lib l;
 	memset(&l, 0, sizeof l);
 	l.path = path;
 	l.err = err ? *err : (struct q7_err){0};
 	size_t len = 0;
-	unsigned char *bytes = (unsigned char *)q7_read_file(path, &len);
+	const char *why;
+	unsigned char *bytes = (unsigned char *)q7_read_regular(path, Q7_READ_HOSTLIB_MAX, &len, &why);
 	if (!bytes) {
-		q7_err_set(&l.err, path, "cannot read: %s", strerror(errno));
+		q7_err_set(&l.err, path, "cannot read: %s", why);
 		return -1;
 	}
-	/* Aligned for the header and table reads: q7_read_file's buffer is
+	/* Aligned for the header and table reads: q7_read_regular's buffer is
 	 * malloc'd, so 16-byte aligned; tables inside are checked aligned
 	 * as the loader needs them. */
 	l.b = bytes;
 	l.n = len;
-	int rc = check_header(&l) != 0 || check_segments(&l) != 0 || check_dynamic(&l) != 0 ? -1 : 0;
+	int rc = check_header(&l) != 0 || check_segments(&l) != 0 || check_dynamic(&l) != 0 ||
+	                 (kernel && check_entry(&l) != 0)
+	                 ? -1
+	                 : 0;
 	if (rc == 0 && runtimes)
 		each_name(&l, add_runtime, runtimes);
 	free(bytes);

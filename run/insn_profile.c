@@ -31,6 +31,20 @@ void q7_prof_free(struct q7_prof *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* A new node: name's (stored) child of parent. */
+static unsigned new_node(struct q7_prof *p, unsigned parent, const char *stored)
+{
+	if (p->n == p->cap) {
+		p->cap *= 2;
+		p->v = q7_xrealloc(p->v, p->cap * sizeof *p->v);
+	}
+	unsigned n = (unsigned)p->n++;
+	p->v[n] = (struct q7_prof_node){.parent = parent, .name = stored,
+	                                   .next_sibling = p->v[parent].first_child};
+	p->v[parent].first_child = n;
+	return n;
+}
+
 unsigned q7_prof_child(struct q7_prof *p, unsigned parent, const char *name)
 {
 	const char *stored;
@@ -39,15 +53,16 @@ unsigned q7_prof_child(struct q7_prof *p, unsigned parent, const char *name)
 	uint64_t *slot = q7_u64map_put(p->children, (uint64_t)parent << 32 | id, &made);
 	if (!made)
 		return (unsigned)*slot;
-	if (p->n == p->cap) {
-		p->cap *= 2;
-		p->v = q7_xrealloc(p->v, p->cap * sizeof *p->v);
+	if (p->n >= Q7_PROF_NODES) {
+		if (!p->over) {
+			q7_strmap_intern(p->names, Q7_PROF_OVER, &stored);
+			p->over = new_node(p, Q7_PROF_ROOT, stored);
+		}
+		*slot = p->over;
+		return p->over;
 	}
-	unsigned n = (unsigned)p->n++;
+	unsigned n = new_node(p, parent, stored);
 	*slot = n;
-	p->v[n] = (struct q7_prof_node){.parent = parent, .name = stored,
-	                                   .next_sibling = p->v[parent].first_child};
-	p->v[parent].first_child = n;
 	return n;
 }
 
@@ -163,6 +178,16 @@ static void stack_line(const struct q7_prof *p, const unsigned *path, size_t dep
 	}
 }
 
+/* Appends "line count" to out within Q7_PROF_FOLDED_MAX: 0, or the
+ * count when it did not fit. */
+static uint64_t add_line(struct q7_strbuf *out, const struct q7_strbuf *line, uint64_t count)
+{
+	if (out->len + line->len + 24 > Q7_PROF_FOLDED_MAX)
+		return count;
+	q7_sb_addf(out, "%s %" PRIu64 "\n", line->s, count);
+	return 0;
+}
+
 char *q7_prof_folded(const struct q7_prof *p)
 {
 	/* Depth first, children in line order: the lines come out sorted
@@ -170,7 +195,7 @@ char *q7_prof_folded(const struct q7_prof *p)
 	 * the tree's and the text's. A cut line equal to the one before it
 	 * (a deep recursion) adds its count to it. */
 	struct q7_strbuf out = {0}, line = {0}, last = {0};
-	uint64_t last_count = 0;
+	uint64_t last_count = 0, cut = 0;
 	size_t cap = 64, top = 0, depth = 0;
 	unsigned *todo = q7_xmalloc(cap * sizeof *todo), *path = q7_xmalloc(cap * sizeof *path);
 	unsigned *dep = q7_xmalloc(cap * sizeof *dep); /* each todo's depth */
@@ -194,7 +219,7 @@ char *q7_prof_folded(const struct q7_prof *p)
 				last_count += p->v[n].self;
 			} else {
 				if (last_count)
-					q7_sb_addf(&out, "%s %" PRIu64 "\n", last.s, last_count);
+					cut += add_line(&out, &last, last_count);
 				last.len = 0;
 				q7_sb_addn(&last, line.s, line.len);
 				last_count = p->v[n].self;
@@ -216,7 +241,9 @@ char *q7_prof_folded(const struct q7_prof *p)
 		free(kids);
 	}
 	if (last_count)
-		q7_sb_addf(&out, "%s %" PRIu64 "\n", last.s, last_count);
+		cut += add_line(&out, &last, last_count);
+	if (cut)
+		q7_sb_addf(&out, "%s %" PRIu64 "\n", Q7_PROF_CUT, cut);
 	q7_sb_free(&line);
 	q7_sb_free(&last);
 	free(todo);

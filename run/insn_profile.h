@@ -27,13 +27,25 @@ struct q7_prof_node {
 struct q7_prof {
 	struct q7_prof_node *v; /* v[0]: the root */
 	size_t n, cap;
+	unsigned over;          /* the node past Q7_PROF_NODES, once made; 0: none */
 	struct q7_u64map *children; /* (parent, name id) -> node */
 	struct q7_strmap *names;    /* name -> id */
 };
 
 void q7_prof_init(struct q7_prof *p);
 void q7_prof_free(struct q7_prof *p);
-/* The child of parent called name (made when new). */
+/* A profile holds at most Q7_PROF_NODES stacks (a two-way recursion 20
+ * deep has two million): past them, a new stack's samples go to one
+ * frame under the root, Q7_PROF_OVER, so a profile's memory and text stay
+ * bounded and the picture says what was merged. Folded text stops at
+ * Q7_PROF_FOLDED_MAX bytes, its further lines' counts summed into one
+ * line of Q7_PROF_CUT (docs/profile.md, "Limits"). */
+#define Q7_PROF_NODES 262144u
+#define Q7_PROF_OVER "[stacks past the profile's 262144: merged]"
+#define Q7_PROF_FOLDED_MAX ((size_t)32 << 20)
+#define Q7_PROF_CUT "[stacks past 32 MiB of folded text: merged]"
+/* The child of parent called name (made when new; past Q7_PROF_NODES,
+ * the Q7_PROF_OVER node). */
 unsigned q7_prof_child(struct q7_prof *p, unsigned parent, const char *name);
 /* Adds folded stacks ("a;b;c 12" lines) under parent. 0, or -1 with err
  * naming the line (what = the text's name, for the message). */

@@ -374,9 +374,10 @@ int npy_parse(const unsigned char *buf, size_t len, const char *name, struct npy
 int npy_read(const char *path, struct npy_array *a)
 {
 	size_t len = 0;
-	char *buf = q7_read_file(path, &len);
+	const char *why;
+	char *buf = q7_read_regular(path, Q7_READ_NPY_MAX, &len, &why);
 	if (!buf) {
-		q7_error("%s: cannot read: %s", path, strerror(errno));
+		q7_error("%s: cannot read: %s", path, why);
 		return -1;
 	}
 	/* Growing: the path is never cut. */

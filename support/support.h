@@ -146,9 +146,12 @@ bool q7_path_is_executable(const char *path);
 /* Searches PATH (or path_env when non-NULL) for an executable. */
 char *q7_path_search(const char *name, const char *path_env);
 
-/* Reads a whole file. Returns NULL and sets errno on failure. */
+/* Reads a whole file of q7cc's own (a temporary, a capture of a tool's
+ * output); a file anyone else names goes through q7_read_regular.
+ * Returns NULL and sets errno on failure. */
 char *q7_read_file(const char *path, size_t *len);
-/* Opens path for reading only when it is a regular file (after links),
+/* Opens path for reading only when it is a regular file (after links) or
+ * /dev/null (which reads as an empty one),
  * without waiting on a FIFO or reading a device: the fd (blocking,
  * close-on-exec), or -1 with *why saying why (strerror, or "not a regular
  * file (a FIFO, a device or a folder)", errno EINVAL). What every reader of images,
@@ -158,6 +161,21 @@ int q7_open_regular(const char *path, const char **why);
  * bytes, and *more true when the file holds more. NULL on a read error
  * (errno set). */
 char *q7_read_upto(int fd, size_t max, size_t *len, bool *more);
+/* The one rule for reading a file a user, a project, a compile command or
+ * an include names (docs/robustness.md, "Special files"): its whole text
+ * when it is a regular file (after links) of at most max bytes, checked
+ * before the first byte is read (q7_open_regular) and read no further
+ * than max + 1 bytes; NUL-terminated, *len bytes. Else NULL, *why saying
+ * why for "<file>: cannot read: <why>" and errno set: strerror(errno), the
+ * special-file reason (EINVAL), or "larger than N bytes" (EFBIG, also for
+ * a file that grows past max while it is read). The bounds of q7cc's
+ * readers follow. */
+char *q7_read_regular(const char *path, size_t max, size_t *len, const char **why);
+#define Q7_READ_TEXT_MAX ((size_t)256 << 20)   /* a source or header the pre-scan reads */
+#define Q7_READ_ARGS_MAX ((size_t)64 << 20)    /* a response file, a .schemas file */
+#define Q7_READ_IMAGE_MAX ((size_t)256 << 20)  /* a device image, packed or prelinked */
+#define Q7_READ_HOSTLIB_MAX ((size_t)1 << 30)  /* a host kernel library */
+#define Q7_READ_NPY_MAX ((size_t)16 << 30)     /* a tensor: the isolated host's reserve */
 
 /* q7cc's own directory layout: <prefix>/bin, <prefix>/include/q7cc,
  * <prefix>/lib/q7cc, <prefix>/share/q7cc, as the build's GNUInstallDirs

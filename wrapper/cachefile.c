@@ -112,11 +112,15 @@ char *q7_cache_dir(const char *sub)
 	else
 		return NULL;
 	char *dir = *sub ? q7_path_join(root, sub) : q7_xstrdup(root);
-	mkdirs(dir);
+	/* The folder below only in a cache found safe: nothing is made in
+	 * another user's. */
+	mkdirs(root);
 	struct stat st;
 	char why[96];
 	const char *w;
 	char *bad = check_tree(root);
+	if (!bad && *sub)
+		mkdir(dir, 0700);
 	if (!bad && *sub && lstat(dir, &st) == 0 && (w = unsafe(&st, true, why, sizeof why)))
 		bad = q7_xasprintf("%s: %s", dir, w);
 	if (!bad && (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {

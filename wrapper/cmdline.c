@@ -1,6 +1,7 @@
 /* The argv model: response files, units, and the invocation's mode. */
 #include "cmdline.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,8 +54,13 @@ static void expand(char *const *argv, size_t argc, struct q7_strvec *out, unsign
 	for (size_t i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		char *text = NULL;
-		if (a[0] == '@' && a[1])
-			text = q7_read_file(a + 1, NULL);
+		const char *why;
+		/* A file that is missing or unreadable leaves the word, as in
+		 * gcc; one that is there but special or too large is refused
+		 * (docs/robustness.md, "Special files"). */
+		if (a[0] == '@' && a[1] && !(text = q7_read_regular(a + 1, Q7_READ_ARGS_MAX, NULL, &why)) &&
+		    (errno == EINVAL || errno == EFBIG))
+			q7_fatal(Q7_EXIT_ERROR, "%s: cannot read the response file: %s", a + 1, why);
 		if (text && ++*files > MAX_RESPONSE_FILES)
 			q7_fatal(Q7_EXIT_ERROR, "%s: too many @-files encountered (does it name itself?)",
 			         a + 1);

@@ -1,5 +1,6 @@
 /* Telling a q7cc executable from a real compiler (identity.h). */
 #include "identity.h"
+#include "support.h"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -67,7 +68,8 @@ bool q7_is_q7cc(const char *path)
 		return false;
 	if (have && st.st_dev == self.st_dev && st.st_ino == self.st_ino)
 		return true;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const char *why;
+	int fd = q7_open_regular(path, &why);
 	if (fd < 0)
 		return false;
 	bool q7 = has_mark(fd);

@@ -106,6 +106,19 @@ int q7_input_open(struct q7_drv *d, const char *arg, enum q7_input_kind kind,
 		if (!in->file)
 			return Q7_EXIT_IO;
 	}
+	if (!in->from_stdin && !d->dry) {
+		/* Read by q7cc and by libclang: a regular file, or refused
+		 * before the compiler starts (docs/robustness.md, "Special
+		 * files"); standard input is copied whatever it is. */
+		const char *why;
+		int fd = q7_open_regular(in->file, &why);
+		if (fd < 0 && errno == EINVAL) {
+			q7_error("%s: cannot read: %s (give it on standard input, as '-')", in->name, why);
+			return Q7_EXIT_ERROR;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
 	if (kind != Q7_IN_CXX_PP || (d->dry && in->from_stdin))
 		return 0;
 	int got = q7_pp_trailer_read(in->file, in->name, &in->pp);

@@ -166,7 +166,8 @@ static bool has_head(int fd, off_t size)
 int q7_pp_trailer_read(const char *path, const char *name, struct q7_pp_trailer *t)
 {
 	memset(t, 0, sizeof *t);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const char *no;
+	int fd = q7_open_regular(path, &no);
 	if (fd < 0)
 		return 0; /* the compiler says why it cannot read it */
 	int rc = 0;

@@ -241,9 +241,10 @@ static bool is_schemas_file(const char *path)
 static int read_schemas(const char *path, struct q7_op_table *ops, struct q7_diags *diags)
 {
 	size_t len;
-	char *text = q7_read_file(path, &len);
+	const char *why;
+	char *text = q7_read_regular(path, Q7_READ_ARGS_MAX, &len, &why);
 	if (!text) {
-		q7_error("%s: cannot read: %s", path, strerror(errno));
+		q7_error("%s: cannot read: %s", path, why);
 		return Q7_EXIT_IO;
 	}
 	if (memchr(text, '\0', len)) {

@@ -121,7 +121,12 @@ void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *a
 
 bool q7_drv_analysis_needed(const struct q7_drv *d, const struct q7_analysis_opts *o)
 {
-	return q7_analysis_needed(o) || (d->inv.kernels.n && q7_path_exists(o->source));
+	struct q7_err err = Q7_ERR_GROWING;
+	int r = q7_analysis_prescan(o, &err);
+	if (r < 0)
+		q7_fatal(Q7_EXIT_ERROR, "%s", q7_err_text(&err));
+	q7_err_free(&err);
+	return r > 0 || (d->inv.kernels.n && q7_path_exists(o->source));
 }
 
 void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o)

@@ -881,6 +881,15 @@ def case_semihosting(c):
     c.expect_error(lib, "close_fd", [c.path("x.npy"), 5],
                    ["q7boot: cannot write the result's data (is fd 5 open?)",
                     "libhf.so: the emulated core gave no result"])
+    # A kernel that writes the data file past what its call needs (with a
+    # heap of 64 KiB: 64 MiB, the floor) gets EFBIG, and the host holds no
+    # more; within the cap the write goes through, and the next call works.
+    for offset, want in ((256 << 20, [256 << 20, -1, 27]), (1 << 20, [1 << 20, 4096, 0])):
+        _, (_, _, got) = c.run("emulated", lib, "grow_data", [c.path("x.npy"), offset],
+                               ["--heap=65536"])
+        check_eq("grow_data at %d" % offset, got, want)
+    _, (_, _, got) = c.run("emulated", lib, "close_fd", [c.path("x.npy"), 99])
+    check_eq("a call after the data file was refused", got, [2, 3, 4, 5])
 
 
 def case_trap(c):

@@ -35,7 +35,9 @@ ALLOWED = {
     "model": {"runtime/include", "support"},
     "analysis": {"model", "support"},
     "codegen": {"model", "support"},
-    "packer": {"model", "runtime/include", "support"},
+    # packer checks a device image's segments by lsp's rule, as the
+    # prelinker and the memory map do (lsp/lsp.h, q7_lsp_segment_check).
+    "packer": {"model", "lsp", "runtime/include", "support"},
     "lsp": {"runtime/include", "support"},
     "prelink": {"lsp", "runtime/include", "support"},
     "runtime/include": set(),

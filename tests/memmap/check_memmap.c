@@ -121,6 +121,47 @@ START_TEST(sections_past_32_bits_are_refused)
 }
 END_TEST
 
+/* A crafted image of one .text with one loadable segment (at vaddr, memsz
+ * bytes in memory, the .text's 16 in the file) appended: its path. */
+static char *craft_segment(const char *name, uint32_t vaddr, uint32_t memsz)
+{
+	struct tsec t[] = {{".text", 1, 6, vaddr, 0, 0, 0, text4, 16}};
+	char *path = craft(name, t, 1);
+	size_t n;
+	char *b = q7_read_file(path, &n);
+	ck_assert_ptr_nonnull(b);
+	b = q7_xrealloc(b, n + 32);
+	uint32_t ph[8] = {1 /* PT_LOAD */, 52, vaddr, vaddr, 16, memsz, 7, 4};
+	for (int i = 0; i < 8; i++)
+		q7_put_le32((unsigned char *)b + n + 4 * i, ph[i]);
+	q7_put_le32((unsigned char *)b + 28, (uint32_t)n);
+	q7_put_le16((unsigned char *)b + 42, 32);
+	q7_put_le16((unsigned char *)b + 44, 1);
+	const char *what;
+	ck_assert_int_eq(q7_outfile_write(path, b, n + 32, 0644, &what), 0);
+	free(b);
+	return path;
+}
+
+START_TEST(segments_past_32_bits_are_refused)
+{
+	/* p_memsz 0xfffffff0 and a range that wraps were drawn "99.9% free";
+	 * the message is q7-pkg-loadlib's and q7-prelink's (lsp.h) */
+	char *p = craft_segment("huge.so", WINDOW, 0xfffffff0u);
+	map_refused(p, "segment 0 (address 0x84000000, size 0xfffffff0) is too large");
+	free(p);
+	p = craft_segment("wrap.so", 0xfffff000u, 0x2000u);
+	map_refused(p, "segment 0 (address 0xfffff000, size 0x2000) is too large");
+	free(p);
+	p = craft_segment("fine.so", WINDOW, 0x1000u);
+	struct q7_core_map m;
+	char err[512];
+	ck_assert_int_eq(q7_core_map_load(p, -2, &m, &Q7_ERR_OF(err)), 0);
+	q7_core_map_free(&m);
+	free(p);
+}
+END_TEST
+
 START_TEST(an_image_past_the_window_shows_by_how_much)
 {
 	struct tsec s[] = {{".text", 1, 6, WINDOW, 0, 0, 0, text4, 16},
@@ -228,6 +269,7 @@ int main(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, sections_past_32_bits_are_refused);
 	tcase_add_test(tc, an_image_past_the_window_shows_by_how_much);
+	tcase_add_test(tc, segments_past_32_bits_are_refused);
 	tcase_add_test(tc, a_symbol_table_larger_than_its_file_is_refused);
 	tcase_add_test(tc, many_large_launchers_map_in_bounded_time);
 	suite_add_tcase(s, tc);

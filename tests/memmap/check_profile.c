@@ -127,6 +127,65 @@ static const char *kind_of(const char *svg, const char *name, char *buf, size_t 
 /* A frame is drawn as what it is: the soft-float routines' own helpers
  * (sf_*, and what they call) as soft-float whether the kernel or the
  * runtime called the routine (sf_mul32x32 under __muldi3 was runtime). */
+/* A two-way recursion depth levels deep under node: each call of a or
+ * b one instruction. */
+static void two_way(struct q7_prof *p, unsigned node, unsigned depth, const char *a,
+                    const char *b)
+{
+	p->v[node].self++;
+	if (!depth)
+		return;
+	two_way(p, q7_prof_child(p, node, a), depth - 1, a, b);
+	two_way(p, q7_prof_child(p, node, b), depth - 1, a, b);
+}
+
+/* The counts of folded text's lines, summed; *over: a line starts so. */
+static uint64_t folded_sum(const char *text, const char *start, bool *over)
+{
+	uint64_t sum = 0;
+	*over = false;
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n');
+		const char *sp = nl;
+		while (sp > l && sp[-1] != ' ')
+			sp--;
+		sum += strtoull(sp, NULL, 10);
+		*over |= strncmp(l, start, strlen(start)) == 0;
+		l = nl + 1;
+	}
+	return sum;
+}
+
+START_TEST(a_two_way_recursion_stays_bounded)
+{
+	/* 20 deep: two million stacks, 373 MB of folded text before */
+	struct q7_prof p;
+	q7_prof_init(&p);
+	two_way(&p, q7_prof_child(&p, Q7_PROF_ROOT, "core0"), 20, "f", "g");
+	ck_assert_uint_le(p.n, Q7_PROF_NODES + 1);
+	char *text = q7_prof_folded(&p);
+	bool over;
+	ck_assert_uint_le(strlen(text), 16u << 20);
+	ck_assert_uint_eq(folded_sum(text, Q7_PROF_OVER " ", &over), (2u << 20) - 1 + 0u);
+	ck_assert(over);
+	free(text);
+	q7_prof_free(&p);
+	/* Long names, 14 deep: 32,767 stacks, but lines of kilobytes */
+	char a[301], b[301];
+	memset(a, 'a', 300);
+	memset(b, 'b', 300);
+	a[300] = b[300] = 0;
+	q7_prof_init(&p);
+	two_way(&p, q7_prof_child(&p, Q7_PROF_ROOT, "core0"), 14, a, b);
+	text = q7_prof_folded(&p);
+	ck_assert_uint_le(strlen(text), Q7_PROF_FOLDED_MAX + 100);
+	ck_assert_uint_eq(folded_sum(text, Q7_PROF_CUT " ", &over), (1u << 15) - 1);
+	ck_assert(over);
+	free(text);
+	q7_prof_free(&p);
+}
+END_TEST
+
 START_TEST(frames_coloured_by_their_own_class)
 {
 	struct q7_prof p;
@@ -223,6 +282,7 @@ int main(void)
 	tcase_add_test(tc, a_deep_stack_draws);
 	tcase_add_test(tc, a_deep_stack_folds_with_its_roots);
 	tcase_add_test(tc, hostile_names_stay_names);
+	tcase_add_test(tc, a_two_way_recursion_stays_bounded);
 	tcase_add_test(tc, frames_coloured_by_their_own_class);
 	tcase_add_test(tc, hostile_section_names_stay_names);
 	suite_add_tcase(s, tc);

@@ -13,8 +13,8 @@ $CLANG -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Wshadow -Wmissing-prototypes
 	-fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined \
 	-DQ7CC_BINDIR='"bin"' -DQ7CC_LIBDIR='"lib"' -DQ7CC_DATADIR='"share"' -DQ7CC_INCLUDEDIR='"include"' \
-	-I"$ROOT/packer" -I"$ROOT/support" -I"$ROOT/model" -I"$ROOT/runtime/include" \
-	"$ROOT/fuzz/fuzz_pack.c" "$ROOT"/packer/*.c "$ROOT"/support/*.c "$ROOT"/model/*.c \
+	-I"$ROOT/packer" -I"$ROOT/support" -I"$ROOT/model" -I"$ROOT/runtime/include" -I"$ROOT/lsp" \
+	"$ROOT/fuzz/fuzz_pack.c" "$ROOT"/packer/*.c "$ROOT"/support/*.c "$ROOT"/model/*.c "$ROOT/lsp/memmap.c" \
 	-lelf -o fuzz_pack
 make_images
 make_bind_image

@@ -97,6 +97,45 @@ START_TEST(paths)
 }
 END_TEST
 
+START_TEST(read_regular_refuses_and_bounds)
+{
+	/* docs/robustness.md, "Special files": each refusal says why, before
+	 * a byte is read (the FIFO has no writer: a blocking open would hang) */
+	char *dir = q7_xstrdup(q7_temp_dir());
+	char *fifo = q7_path_join(dir, "fifo"), *big = q7_path_join(dir, "big");
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	const char *why;
+	size_t n = 7;
+	ck_assert_ptr_null(q7_read_regular(fifo, 100, &n, &why));
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_str_eq(why, "not a regular file (a FIFO, a device or a folder)");
+	ck_assert_ptr_null(q7_read_regular("/dev/zero", 100, &n, &why));
+	ck_assert_int_eq(errno, EINVAL);
+	const char *what;
+	ck_assert_int_eq(q7_outfile_write(big, "0123456789", 10, 0600, &what), 0);
+	ck_assert_ptr_null(q7_read_regular(big, 9, &n, &why));
+	ck_assert_int_eq(errno, EFBIG);
+	ck_assert_str_eq(why, "larger than 9 bytes");
+	char *text = q7_read_regular(big, 10, &n, &why);
+	ck_assert(text && n == 10 && strcmp(text, "0123456789") == 0);
+	free(text);
+	/* /dev/null reads as empty; a file in /proc that says 0 bytes whole */
+	text = q7_read_regular("/dev/null", 10, &n, &why);
+	ck_assert(text && n == 0);
+	free(text);
+	text = q7_read_regular("/proc/self/status", 1 << 20, &n, &why);
+	ck_assert(text && n > 0 && strstr(text, "Name:"));
+	free(text);
+	ck_assert_ptr_null(q7_read_regular("/proc/self/status", 8, &n, &why));
+	ck_assert_int_eq(errno, EFBIG);
+	unlink(fifo);
+	unlink(big);
+	free(fifo);
+	free(big);
+	free(dir);
+}
+END_TEST
+
 START_TEST(outfile_commit_and_abort)
 {
 	char dir[] = "/tmp/q7out.XXXXXX";
@@ -343,6 +382,7 @@ static Suite *support_suite(void)
 	tcase_add_loop_test(tc, shell_quote_cases, 0, sizeof quote_cases / sizeof quote_cases[0]);
 	tcase_add_test(tc, shell_join_round_trips_through_sh);
 	tcase_add_test(tc, paths);
+	tcase_add_test(tc, read_regular_refuses_and_bounds);
 	tcase_add_test(tc, outfile_commit_and_abort);
 	tcase_add_test(tc, outfile_in_missing_dir_fails_cleanly);
 	tcase_add_test(tc, temp_slots_are_reused);

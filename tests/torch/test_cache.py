@@ -188,3 +188,46 @@ def test_no_fifo_blocks_a_read(tmp_path):
                         "print(_cache.read_entry(%r, 1 << 20))" % str(fifo)],
                        capture_output=True, text=True, timeout=60)
     assert r.stdout.strip() == "None", r.stdout + r.stderr
+
+
+def special(path, kind):
+    """path made a FIFO ("fifo") or a link to /dev/zero ("zero")."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    return path
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_a_special_neuron_library_record_is_a_miss(tmp_path, kind):
+    """neuron_library.json in a build folder is a cache entry: as a FIFO its
+    read hung load(), as a link to /dev/zero it read 7 GB to a MemoryError.
+    Now a miss: q7cc (a fake here) is asked again, and the record replaced."""
+    q7cc = tmp_path / "q7cc"
+    q7cc.write_text("#!/bin/sh\necho '{\"neuron_library\": []}'\n")
+    q7cc.chmod(0o755)
+    record = special(tmp_path / "neuron_library.json", kind)
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30)); "
+            "from q7cc.torch import _build; "
+            "print(_build.shape_defs(%r, 'k', 'host', [], [], %r))" % (str(q7cc), str(tmp_path)))
+    # The time-out is a hang detector, not a measure of speed.
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
+    assert record.is_file() and not record.is_symlink()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_a_special_source_is_refused_before_it_is_read(tmp_path, kind):
+    """A source or header given to load() that is a FIFO (it hung the
+    source's hash and the precompiled header's look at it) or a link to
+    /dev/zero (read until memory ran out): an OSError naming it."""
+    src = special(tmp_path / "k.cpp", kind)
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (8 << 30, 8 << 30)); "
+            "from q7cc.torch import _pch, _tools\n"
+            "for f in (lambda: _tools.file_hash(%r), lambda: _pch.usable(['g++'], %r)):\n"
+            "    try:\n        f()\n    except OSError as e:\n        print(e)\n" % (str(src), str(src)))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    lines = r.stdout.splitlines()
+    assert len(lines) == 2 and all("not a regular file" in l and str(src) in l for l in lines), \
+        r.stdout + r.stderr

@@ -360,6 +360,20 @@ open(sys.argv[2], "wb").write(d.replace(b"k::kzzzzk(Tensor", b"k::k\x1b[2Jk(Tens
 	! LC_ALL=C grep -q "$(printf '\033')" out || fail "an ESC reached the terminal: $(od -c out)"
 	grep -qF 'k::k\x1b[2Jk(Tensor x) -> Tensor' out || fail "the name: $(cat out)"
 	;;
+run_list_not_kernel)
+	# A library that is not a kernel library is refused from its ELF,
+	# before dlopen runs its constructors (docs/robustness.md).
+	printf '#include <stdio.h>\n%s\nint x;\n' \
+		'__attribute__((constructor)) static void ran(void) { fclose(fopen("ran", "w")); }' > evil.c
+	cc -shared -fPIC -o evil.so evil.c || fail "cc"
+	q7run=$(dirname "$q7cc")/q7-run
+	for mode in "" --in-process --sanitize; do
+		# shellcheck disable=SC2086 # no mode is no word
+		"$q7run" --target=host $mode --list evil.so 2> err
+		status_and_err $? 1 '^q7-run: error: evil.so: not a q7cc kernel library \(no q7_entry\)$' $mode
+		[ ! -e ran ] || fail "$mode: the library's constructor ran"
+	done
+	;;
 run_output_folder)
 	# q7-run refuses a folder named as -o or --profile before any work
 	# (docs/robustness.md): the call ran and -o was written first.
@@ -575,9 +589,12 @@ CPP
 	fi
 	chmod 0700 cache/q7cc
 	if [ "$(id -u)" = 0 ]; then
+		rm -rf cache/q7cc/wrapper
 		chown nobody cache/q7cc
 		link MISS l9
 		grep -q "cache/q7cc: owned by uid [0-9]*, not by you" err || fail "owner: $(cat err)"
+		# Nothing is made in it (an empty wrapper/ folder was).
+		[ ! -e cache/q7cc/wrapper ] || fail "q7cc made cache/q7cc/wrapper in another user's cache"
 	fi
 	;;
 split_link)

@@ -43,7 +43,7 @@ import torch
 
 from . import _bridge, _cache, _paths, _pch, _progress
 from ._tools import (BuildError, digest, file_hash, host_cxx, locked, run_command,
-                     tool_hash, torch_paths, write_whole)
+                     tool_hash, torch_paths)
 from .. import _layout
 
 STATE_DIR = ".q7cc"
@@ -76,6 +76,10 @@ def q7cc_identity(q7cc, profile):
 
 # ---- what the shape files' NEURON_LIBRARY blocks say --------------------
 
+# A step's record and neuron_library.json: far past any real one.
+_RECORD_MAX = 16 << 20
+
+
 def shape_defs(q7cc, q7key, profile, shape_srcs, includes, state):
     """Each m.def of the shape files' NEURON_LIBRARY blocks that names a
     compute function, in order, as q7cc reads the blocks from their tokens
@@ -90,12 +94,14 @@ def shape_defs(q7cc, q7key, profile, shape_srcs, includes, state):
         includes + srcs
     key = digest("neuron_library 1", q7key, cmd, [file_hash(s) for s in srcs])
     record = os.path.join(state, "neuron_library.json")
+    # A cache entry (docs/robustness.md, "Caches"): a regular file of the
+    # user's, not a link, bounded, with its checksum; anything else a miss.
+    kept = _cache.read_entry(record, _RECORD_MAX)
     try:
-        with open(record, encoding="utf-8") as f:
-            kept = json.load(f)
-        if kept["key"] == key:
+        kept = json.loads(kept.decode("utf-8")) if kept is not None else None
+        if kept is not None and kept["key"] == key:
             return [tuple(d) for d in kept["defs"]]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         pass
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        stdin=subprocess.DEVNULL)
@@ -106,7 +112,7 @@ def shape_defs(q7cc, q7key, profile, shape_srcs, includes, state):
     except (ValueError, KeyError, TypeError, AttributeError):
         raise BuildError("reading the shape files' NEURON_LIBRARY blocks", cmd,
                          r.stderr.decode("utf-8", "replace")) from None
-    write_whole(record, json.dumps({"key": key, "defs": defs}))
+    _cache.write_entry(record, json.dumps({"key": key, "defs": defs}).encode("utf-8"))
     return defs
 
 
@@ -209,12 +215,12 @@ class Step:
     def up_to_date(self):
         if not os.path.exists(self.output):
             return False
+        data = _cache.read_entry(self.record, _RECORD_MAX)
         try:
-            with open(self.record) as f:
-                rec = json.load(f)
-        except (OSError, ValueError):
+            rec = json.loads(data.decode("utf-8")) if data is not None else None
+        except ValueError:
             return False
-        if rec.get("key") != self.key:
+        if not isinstance(rec, dict) or rec.get("key") != self.key:
             return False
         for dep in rec.get("deps", []):
             if len(dep) != 6:
@@ -259,7 +265,7 @@ class Step:
                              st.st_ino, file_hash(path)])
             except OSError:
                 pass
-        write_whole(self.record, json.dumps({"key": self.key, "deps": deps}))
+        _cache.write_entry(self.record, json.dumps({"key": self.key, "deps": deps}).encode("utf-8"))
 
 
 class ShapeStep(Step):

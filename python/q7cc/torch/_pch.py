@@ -57,8 +57,8 @@ def usable(cxx, src):
     """Whether src may be compiled with the precompiled header."""
     if os.environ.get("Q7CC_TORCH_PCH") == "0" or not kind(cxx):
         return False
-    with open(src, encoding="utf-8", errors="replace") as f:
-        text = _tools.COMMENTS.sub(" ", f.read())
+    with _tools.open_regular(src) as f:
+        text = _tools.COMMENTS.sub(" ", f.read(_tools.SOURCE_MAX).decode("utf-8", "replace"))
     m = _TORCH.search(text)
     return bool(m) and not _OTHER.search(text, 0, m.start())
 

@@ -4,12 +4,14 @@ command whose outputs appear whole or not at all (BuildError when it
 fails), a lock between processes, and the hashes that key what was
 built. It imports no other module of the package: they all import it."""
 import contextlib
+import errno
 import fcntl
 import hashlib
 import os
 import re
 import shlex
 import shutil
+import stat
 import subprocess
 import tempfile
 
@@ -32,6 +34,21 @@ class BuildError(RuntimeError):
 _file_hashes = {}
 
 
+SOURCE_MAX = 256 << 20  # what q7cc's pre-scan reads of a source, too
+
+
+def open_regular(path):
+    """path opened for reading when it is a regular file (after links),
+    without waiting on a FIFO and before a byte is read (docs/robustness.md,
+    "Special files"); else OSError naming it and why."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file (a FIFO, a device or a folder)", path)
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
 def file_hash(path):
     """sha256 of a file's bytes, cached per (path, inode, size, mtime,
     ctime): the ctime, which nobody can set back, changes with each write."""
@@ -40,7 +57,7 @@ def file_hash(path):
     h = _file_hashes.get(key)
     if h is None:
         d = hashlib.sha256()
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             for chunk in iter(lambda: f.read(1 << 20), b""):
                 d.update(chunk)
         h = d.hexdigest()
