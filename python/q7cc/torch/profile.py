@@ -22,9 +22,9 @@ instructions, raw instructions), instructions in the device view; .table
 is the same as text for print(), with both totals, as in
 
     op                     calls   instructions   share      per call            raw
-    my_ops::affine             1         52,261   57.4%        52,261      2,494,461
-    my_ops::relu_forward       3         38,712   42.6%        12,904      1,121,082
-    total                      4         90,973  100.0%                    3,615,543"""
+    my_ops::relu_forward       3      1,041,561   52.8%       347,187      1,133,811
+    my_ops::affine             1        930,875   47.2%       930,875      2,514,044
+    total                      4      1,972,436  100.0%                    3,647,855"""
 import ctypes
 import os
 
