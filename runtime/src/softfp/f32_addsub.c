@@ -1,9 +1,58 @@
 /* f32_addsub.c: binary32 addition and subtraction (__addsf3, __subsf3). */
 #include "sf_impl.h"
 
+/* The common case first (docs/performance.md): both operands normal and
+ * the result normal. Returns 0 for anything else (zeros, subnormals, inf,
+ * NaN, an overflow or a result below the normal range), which add32 below
+ * then does; both round to nearest even, so the bits are the same. b's
+ * sign is already flipped for a subtraction. Significands carry their
+ * leading one at bit 29 and six bits below the fraction: a guard bit and
+ * the rest sticky, enough for one normalising shift after a difference
+ * (a cancellation of more bits happens only when the exponents are at most
+ * one apart, where the difference is exact). */
+static inline int add32_fast(uint32_t a, uint32_t b, uint32_t *r)
+{
+    uint32_t ea = (a >> 23) & 0xffu, eb = (b >> 23) & 0xffu, ma, mb, m, d, low;
+    if (ea - 1u >= 0xfeu || eb - 1u >= 0xfeu)
+        return 0;
+    if ((a & ~SF32_SIGN) < (b & ~SF32_SIGN)) {
+        uint32_t t = a; a = b; b = t;
+        t = ea; ea = eb; eb = t;
+    }
+    ma = ((a & SF32_FRAC) | 0x00800000u) << 6;
+    mb = ((b & SF32_FRAC) | 0x00800000u) << 6;
+    d = ea - eb;
+    mb = d < 32 ? (mb >> d) | ((mb << (31 - d) << 1) != 0) : 1u;
+    if ((a ^ b) & SF32_SIGN) {
+        m = ma - mb;
+        if (m == 0) {
+            *r = 0; /* x - x is +0 when rounding to nearest */
+            return 1;
+        }
+        d = (uint32_t)sf_clz32(m) - 2;
+        if (d >= ea) /* below the normal range */
+            return 0;
+        ea -= d;
+        m <<= d;
+    } else {
+        m = ma + mb;
+        if (m & 0x40000000u) {
+            m = (m >> 1) | (m & 1u);
+            if (++ea == 0xffu)
+                return 0;
+        }
+    }
+    low = m & 0x3fu;
+    m >>= 6;
+    m += low > 0x20u || (low == 0x20u && (m & 1u));
+    *r = (a & SF32_SIGN) + ((ea - 1u) << 23) + m;
+    return 1;
+}
+
 /* a + (b with its sign flipped by flip). NaNs are sorted out first, on the
- * operands as given, so that a - NaN returns that NaN's own sign. */
-static uint32_t add32(uint32_t a, uint32_t b, uint32_t flip)
+ * operands as given, so that a - NaN returns that NaN's own sign. Out of
+ * line: the fast path above then needs no stack frame. */
+__attribute__((noinline)) static uint32_t add32(uint32_t a, uint32_t b, uint32_t flip)
 {
     uint32_t sa, sb, ma, mb, m;
     int32_t ea, eb;
@@ -51,12 +100,18 @@ static uint32_t add32(uint32_t a, uint32_t b, uint32_t flip)
     return sf_norm_round_pack32(sa, ea - 1, m);
 }
 
-float Q7SF(addsf3)(float a, float b)
+float Q7SF(addsf3)(float fa, float fb)
 {
-    return fp_float32(add32(fp_bits32(a), fp_bits32(b), 0));
+    uint32_t a = fp_bits32(fa), b = fp_bits32(fb), r;
+    if (add32_fast(a, b, &r))
+        return fp_float32(r);
+    return fp_float32(add32(a, b, 0));
 }
 
-float Q7SF(subsf3)(float a, float b)
+float Q7SF(subsf3)(float fa, float fb)
 {
-    return fp_float32(add32(fp_bits32(a), fp_bits32(b), SF32_SIGN));
+    uint32_t a = fp_bits32(fa), b = fp_bits32(fb), r;
+    if (add32_fast(a, b ^ SF32_SIGN, &r))
+        return fp_float32(r);
+    return fp_float32(add32(a, b, SF32_SIGN));
 }
