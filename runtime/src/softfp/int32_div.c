@@ -44,9 +44,10 @@ uint32_t Q7SF_DIV(umodsi3)(uint32_t a, uint32_t b)
  * 2^31. D = d shifted up to n's leading bit; one register X holds the
  * remainder, shifted up, and the quotient bits below it: each of the k =
  * steps + 1 steps is X >= D ? 2 (X - D) + 1 : 2 X, two or four
- * instructions, unrolled in blocks of 16, 8, 4, 2 and 1 taken by k's
- * bits. At the end X = (remainder << k) | quotient; X < 2 D < 2^32
- * throughout. In: a2 = n, a3 = d; out: a2 = X, a4 = k; a5..a8 used.
+ * instructions, one step and then blocks of 16, 8, 4, 2 and 1 taken by
+ * the bits of steps. At the end X = (remainder << k) | quotient; X < 2 D <
+ * 2^32 throughout. In: a2 = n, a3 = d; out: a2 = X, a4 = steps, a5 = 1 <<
+ * steps, a8 = 1; a6 and a7 used.
  * Labels: 1 and 2 in a step, 3 to 6 and 10 in the core, 7 to 9 in the
  * functions (a forward reference must not meet another's label first). */
 __asm__(
@@ -61,11 +62,12 @@ __asm__(
     "    .macro q7sf_udiv_core\n"
     "    nsau a5, a3\n"
     "    nsau a6, a2\n"
-    "    sub a4, a5, a6\n"
-    "    ssl a4\n"
-    "    sll a7, a3\n"
-    "    addi a4, a4, 1\n"
     "    movi a8, 1\n"
+    "    sub a4, a5, a6\n"               /* steps */
+    "    ssl a4\n"
+    "    sll a7, a3\n"                   /* D */
+    "    sll a5, a8\n"                   /* 1 << steps, for the mask */
+    "    q7sf_step\n"
     "    bbci a4, 4, 3f\n"
     "    .rept 16\n"
     "    q7sf_step\n"
@@ -85,10 +87,9 @@ __asm__(
     "    q7sf_step\n"
     "10:\n"
     "    .endm\n"
-    "    .macro q7sf_quotient\n"          /* a2 = X & ((1 << k) - 1) */
-    "    ssl a4\n"
-    "    sll a5, a8\n"
-    "    addi a5, a5, -1\n"
+    "    .macro q7sf_quotient\n"          /* a2 = X & ((2 << steps) - 1) */
+    "    addx2 a5, a5, a8\n"
+    "    addi a5, a5, -2\n"
     "    and a2, a2, a5\n"
     "    .endm\n"
     "    .text\n"
@@ -116,6 +117,7 @@ __asm__(
     "    bltz a2, 9f\n"
     "    bltu a2, a3, 8f\n"
     "    q7sf_udiv_core\n"
+    "    addi a4, a4, 1\n"               /* k */
     "    ssr a4\n"
     "    srl a2, a2\n"
     "8:  ret\n"
@@ -127,11 +129,10 @@ __asm__(
     "    .type __divsi3, @function\n"
     "__divsi3:\n"
     "    beqz a3, 9f\n"
-    "    abs a10, a2\n"
-    "    bltz a10, 9f\n"                  /* INT32_MIN */
     "    xor a11, a2, a3\n"
+    "    abs a2, a2\n"
+    "    bltz a2, 9f\n"                   /* INT32_MIN, as given */
     "    abs a3, a3\n"                    /* INT32_MIN: 2^31, above any n */
-    "    mov a2, a10\n"
     "    bltu a2, a3, 8f\n"
     "    q7sf_udiv_core\n"
     "    q7sf_quotient\n"
