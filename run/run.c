@@ -122,6 +122,25 @@ static int take_uint(const char *a, const char *v, unsigned long long lo, unsign
 	return -1;
 }
 
+/* --profile=FILE and --profile-view=device|raw. 0 or -1. */
+static int take_profile_option(int id, const char *a, const char *v, struct options *o)
+{
+	if (id == OPT_PROFILE) {
+		o->profile = v;
+		if (!q7_prof_path_ok(o->profile)) {
+			q7_error("%s: a profile is written as FILE.folded (folded stacks) or FILE.svg "
+			         "(a flame graph)", a);
+			return -1;
+		}
+	} else if (q7_prof_view_parse(v, &o->view) != 0) {
+		q7_error("%s: expected --profile-view=device (a soft-float or divide helper's call "
+		         "one instruction, as on a core with the unit) or --profile-view=raw (as the "
+		         "emulated core counted)", a);
+		return -1;
+	}
+	return 0;
+}
+
 /* One option of q7-run's; a is it as given, for messages. 0 or -1. */
 static int take_option(int id, const char *a, const char *v, struct options *o)
 {
@@ -165,21 +184,8 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 		o->heap = (size_t)n;
 		break;
 	case OPT_PROFILE:
-		o->profile = v;
-		if (!q7_prof_path_ok(o->profile)) {
-			q7_error("%s: a profile is written as FILE.folded (folded stacks) or FILE.svg "
-			         "(a flame graph)", a);
-			return -1;
-		}
-		break;
 	case OPT_PROFILE_VIEW:
-		if (q7_prof_view_parse(v, &o->view) != 0) {
-			q7_error("%s: expected --profile-view=device (a soft-float or divide helper's "
-			         "call one instruction, as on a core with the unit) or --profile-view=raw "
-			         "(as the emulated core counted)", a);
-			return -1;
-		}
-		break;
+		return take_profile_option(id, a, v, o);
 	case OPT_GUARD:
 		if (strcmp(v, "end") == 0) {
 			o->guard = Q7_GUARD_END;
