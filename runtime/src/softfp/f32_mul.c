@@ -91,22 +91,20 @@ __asm__(
     "__mulsf3:\n"
     "    extui a4, a2, 23, 8\n"      /* ea */
     "    extui a5, a3, 23, 8\n"      /* eb */
-    "    movi a8, 253\n"
+    "    movi a11, 253\n"
     "    addi a6, a4, -1\n"
-    "    bltu a8, a6, 9f\n"          /* a zero, subnormal, inf or NaN */
+    "    bltu a11, a6, 9f\n"         /* a zero, subnormal, inf or NaN */
     "    addi a7, a5, -1\n"
-    "    bltu a8, a7, 9f\n"
-    "    movi a11, 128\n"
-    "    extui a6, a2, 0, 16\n"      /* the significands' low halves */
-    "    extui a7, a3, 0, 16\n"
-    "    extui a9, a2, 16, 7\n"      /* and high bytes, the leading one in */
-    "    extui a10, a3, 16, 7\n"
-    "    or a9, a9, a11\n"
-    "    or a10, a10, a11\n"
-    "    mull a8, a6, a7\n"          /* ll */
-    "    mull a6, a6, a10\n"
-    "    mull a7, a7, a9\n"
-    "    mull a9, a9, a10\n"
+    "    bltu a11, a7, 9f\n"
+    "    movi a8, 128\n"
+    "    extui a9, a2, 16, 7\n"      /* the significands' high bytes, the */
+    "    extui a10, a3, 16, 7\n"     /* leading one in; mul16u takes the */
+    "    or a9, a9, a8\n"            /* low halves from a2 and a3 */
+    "    or a10, a10, a8\n"
+    "    mul16u a8, a2, a3\n"        /* ll */
+    "    mul16u a6, a2, a10\n"
+    "    mul16u a7, a3, a9\n"
+    "    mul16u a9, a9, a10\n"
     "    add a6, a6, a7\n"
     "    slli a9, a9, 16\n"
     "    extui a7, a8, 16, 16\n"
@@ -122,8 +120,7 @@ __asm__(
     "    j 2f\n"
     "1:  extui a8, a8, 0, 16\n"
     "    addi a4, a4, -127\n"
-    "2:  movi a7, 253\n"
-    "    bltu a7, a4, 9f\n"          /* outside the normal range */
+    "2:  bltu a11, a4, 9f\n"         /* outside the normal range */
     "    extui a7, a6, 0, 8\n"       /* round to nearest even */
     "    srli a6, a6, 8\n"
     "    movi a9, 128\n"
