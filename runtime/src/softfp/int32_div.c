@@ -5,7 +5,7 @@
 #define Q7SF_DIV(name) Q7SF(name)
 #else
 /* On the target the C functions are the general case that the assembly
- * below jumps to (a zero divisor, a dividend of 2^31 or more). */
+ * below jumps to (a zero divisor; for __divsi3 also INT32_MIN). */
 #define Q7SF_DIV(name) q7sf_##name##_slow
 Q7SF_API int32_t q7sf_divsi3_slow(int32_t a, int32_t b);
 Q7SF_API uint32_t q7sf_udivsi3_slow(uint32_t a, uint32_t b);
@@ -48,8 +48,11 @@ uint32_t Q7SF_DIV(umodsi3)(uint32_t a, uint32_t b)
  * the bits of steps. At the end X = (remainder << k) | quotient; X < 2 D <
  * 2^32 throughout. In: a2 = n, a3 = d; out: a2 = X, a4 = steps, a5 = 1 <<
  * steps, a8 = 1; a6 and a7 used.
- * Labels: 1 and 2 in a step, 3 to 6 and 10 in the core, 7 to 9 in the
- * functions (a forward reference must not meet another's label first). */
+ * A dividend n from 2^31 (unsigned) is halved first: with n = 2 n' + b,
+ * n' = q' d + r' and t = 2 r' + b < 2 d, n / d = 2 q' + (t >= d).
+ * Labels: 1 and 2 in a step, 3 to 6 and 10 in the core, 7 to 9 and 11 to
+ * 15 in the functions (a forward reference must not meet another's label
+ * first). */
 __asm__(
     "    .macro q7sf_step\n"
     "    bltu a2, a7, 1f\n"
@@ -99,7 +102,7 @@ __asm__(
     "    .type __udivsi3, @function\n"
     "__udivsi3:\n"
     "    beqz a3, 9f\n"
-    "    bltz a2, 9f\n"
+    "    bltz a2, 11f\n"
     "    bltu a2, a3, 8f\n"
     "    q7sf_udiv_core\n"
     "    q7sf_quotient\n"
@@ -107,6 +110,28 @@ __asm__(
     "8:  movi a2, 0\n"
     "    ret\n"
     "9:  j q7sf_udivsi3_slow\n"
+    "11: bltz a3, 13f\n"             /* n >= 2^31: halved, b its low bit */
+    "    extui a11, a2, 0, 1\n"
+    "    srli a2, a2, 1\n"
+    "    bltu a2, a3, 14f\n"
+    "    q7sf_udiv_core\n"
+    "    addi a6, a4, 1\n"
+    "    ssr a6\n"
+    "    srl a7, a2\n"                  /* r' */
+    "    q7sf_quotient\n"                /* q' */
+    "    addx2 a7, a7, a11\n"            /* t = 2 r' + b < 2 d */
+    "    slli a2, a2, 1\n"
+    "    bltu a7, a3, 15f\n"
+    "    addi a2, a2, 1\n"
+    "15: ret\n"
+    "14: addx2 a7, a2, a11\n"            /* q' = 0, t = n */
+    "    movi a2, 0\n"
+    "    bltu a7, a3, 15b\n"
+    "    movi a2, 1\n"
+    "    ret\n"
+    "13: bltu a2, a3, 8b\n"              /* both from 2^31: n >= d */
+    "    movi a2, 1\n"
+    "    ret\n"
     "    .size __udivsi3, . - __udivsi3\n"
     "    .align 4\n"
     "    .global __umodsi3\n"
@@ -114,7 +139,7 @@ __asm__(
     "    .type __umodsi3, @function\n"
     "__umodsi3:\n"
     "    beqz a3, 9f\n"
-    "    bltz a2, 9f\n"
+    "    bltz a2, 11f\n"
     "    bltu a2, a3, 8f\n"
     "    q7sf_udiv_core\n"
     "    addi a4, a4, 1\n"               /* k */
@@ -122,6 +147,21 @@ __asm__(
     "    srl a2, a2\n"
     "8:  ret\n"
     "9:  j q7sf_umodsi3_slow\n"
+    "11: bltz a3, 13f\n"             /* n >= 2^31: halved, b its low bit */
+    "    extui a11, a2, 0, 1\n"
+    "    srli a2, a2, 1\n"
+    "    bltu a2, a3, 14f\n"
+    "    q7sf_udiv_core\n"
+    "    addi a4, a4, 1\n"
+    "    ssr a4\n"
+    "    srl a2, a2\n"                  /* r' */
+    "14: addx2 a2, a2, a11\n"            /* t = 2 r' + b < 2 d */
+    "    bltu a2, a3, 15f\n"
+    "    sub a2, a2, a3\n"
+    "15: ret\n"
+    "13: bltu a2, a3, 15b\n"             /* both from 2^31: n or n - d */
+    "    sub a2, a2, a3\n"
+    "    ret\n"
     "    .size __umodsi3, . - __umodsi3\n"
     "    .align 4\n"
     "    .global __divsi3\n"
