@@ -22,9 +22,9 @@ instructions, raw instructions), instructions in the device view; .table
 is the same as text for print(), with both totals, as in
 
     op                     calls   instructions   share      per call            raw
-    my_ops::relu_forward       3      1,041,561   52.8%       347,187      1,133,811
-    my_ops::affine             1        930,875   47.2%       930,875      2,514,044
-    total                      4      1,972,436  100.0%                    3,647,855"""
+    my_ops::relu_forward       3      1,040,370   50.9%       346,790      1,132,542
+    my_ops::affine             1      1,002,240   49.1%     1,002,240      2,163,035
+    total                      4      2,042,610  100.0%                    3,295,577"""
 import ctypes
 import os
 
