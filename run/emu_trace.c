@@ -100,14 +100,16 @@ static void step(struct tracer *t, struct block *b, const struct block *prev)
 	if (prev && prev->call_ret) {
 		push(t, prev->call_ret, top->node, b->sym);
 	} else if (b->sym != top->sym) {
-		/* A jump into another function: a tail call. A helper's jump
-		 * into another (a soft-float routine's shared tail) goes on with
-		 * the same operation: not an entry (device_view.h). */
-		bool same_op = q7_devop_find(t->p->v[top->node].name) != NULL;
-		top->node = q7_prof_child(t->p, t->p->v[top->node].parent, frame_name(b->sym));
-		top->sym = b->sym;
-		if (!same_op)
+		/* A jump into another function: a tail call, renaming the
+		 * frame. Not a helper's jump (into its general case, or a shared
+		 * tail): that is the same operation, counted in the helper's
+		 * frame, so that the device view (device_view.h) drops it with
+		 * the helper's call. */
+		if (!q7_devop_find(t->p->v[top->node].name)) {
+			top->node = q7_prof_child(t->p, t->p->v[top->node].parent, frame_name(b->sym));
 			t->p->v[top->node].calls++;
+		}
+		top->sym = b->sym;
 	}
 	t->p->v[t->stack[t->depth - 1].node].self += b->ninsn;
 }

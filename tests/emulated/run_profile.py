@@ -11,6 +11,8 @@
              the unprofiled run's; the default device view counts each
              float helper's call as one instruction ("f32 mul"), the rest
              as the raw view
+  general_case  a helper's fast path jumping to its general code: counted
+             in the helper's frame (raw), one instruction (device)
   multicore  one root per core, each core's sum its own -icount total
   errors     a profile name that is neither .folded nor .svg, a view
              that is neither device nor raw, a host run,
@@ -191,6 +193,27 @@ def check_device_view(c, x, n, raw):
     units = sum(m for s, m in dev.items() if UNIT.fullmatch(s.split(";")[-1]))
     print("n=%d: device view %d instructions (raw %d), %d of them a unit's"
           % (n, sum(dev.values()), sum(raw.values()), units))
+
+
+def case_general_case(c):
+    """A helper's fast path that jumps to its general code (__addsf3 with
+    a zero): the raw view counts that code in the helper's frame (no frame
+    of its own), the device view one instruction for the call."""
+    x, _ = write_inputs(c)
+    f, data = c.profile(c.single, "sum_zero", [x], "zero.folded", ["--profile-view=raw"])
+    raw = read_folded(f)
+    if not any(s.endswith(";sum_zero;__addsf3") for s in raw):
+        fail("raw view: no __addsf3 under sum_zero: %s" % list(raw))
+    inner = [s for s in raw if "q7sf_" in s or ";__addsf3;" in s]
+    if inner:
+        fail("raw view: the general case has frames of its own: %s" % inner)
+    f, _ = c.profile(c.single, "sum_zero", [x], "zero-device.folded")
+    dev = read_folded(f)
+    got = [n for s, n in dev.items() if s.endswith(";sum_zero;f32 add")]
+    if got != [1]:
+        fail("device view: expected one f32 add under sum_zero counting 1, got %s" % got)
+    print("general case: __addsf3 %d instructions raw, 1 in the device view"
+          % sum(n for s, n in raw.items() if s.endswith(";__addsf3")))
 
 
 def case_multicore(c):
@@ -571,7 +594,7 @@ def case_quiet(c):
     print("quiet: %d profiled runs, stderr clean" % runs)
 
 
-CASES = {"quiet": case_quiet, "build": case_build, "memory_map": case_memory_map, "link_fit": case_link_fit, "folded": case_folded, "multicore": case_multicore,
+CASES = {"quiet": case_quiet, "build": case_build, "memory_map": case_memory_map, "link_fit": case_link_fit, "folded": case_folded, "general_case": case_general_case, "multicore": case_multicore,
          "errors": case_errors, "svg": case_svg}
 
 
