@@ -16,19 +16,25 @@
 /* A word that may hold any type's bytes. */
 typedef uint32_t __attribute__((may_alias)) word;
 
+/* 16 bytes, all four words loaded before any is stored: right in either
+ * direction within the block. */
+static inline void copy16(unsigned char *d, const unsigned char *s)
+{
+	word a = ((const word *)s)[0], b = ((const word *)s)[1];
+	word c = ((const word *)s)[2], e = ((const word *)s)[3];
+	((word *)d)[0] = a;
+	((word *)d)[1] = b;
+	((word *)d)[2] = c;
+	((word *)d)[3] = e;
+}
+
 Q7_NO_IDIOMS static void move_down(unsigned char *d, const unsigned char *s, size_t n)
 {
 	if ((((uintptr_t)d ^ (uintptr_t)s) & 3u) == 0) {
 		for (; n && ((uintptr_t)d & 3u); n--)
 			*d++ = *s++;
-		for (; n >= 16; n -= 16, d += 16, s += 16) {
-			uint32_t a = ((const word *)s)[0], b = ((const word *)s)[1];
-			uint32_t c = ((const word *)s)[2], e = ((const word *)s)[3];
-			((word *)d)[0] = a;
-			((word *)d)[1] = b;
-			((word *)d)[2] = c;
-			((word *)d)[3] = e;
-		}
+		for (; n >= 16; n -= 16, d += 16, s += 16)
+			copy16(d, s);
 		for (; n >= 4; n -= 4, d += 4, s += 4)
 			*(word *)d = *(const word *)s;
 	}
@@ -46,12 +52,7 @@ Q7_NO_IDIOMS static void move_up(unsigned char *d, const unsigned char *s, size_
 		for (; n >= 16; n -= 16) {
 			d -= 16;
 			s -= 16;
-			uint32_t a = ((const word *)s)[3], b = ((const word *)s)[2];
-			uint32_t c = ((const word *)s)[1], e = ((const word *)s)[0];
-			((word *)d)[3] = a;
-			((word *)d)[2] = b;
-			((word *)d)[1] = c;
-			((word *)d)[0] = e;
+			copy16(d, s);
 		}
 		for (; n >= 4; n -= 4) {
 			d -= 4;
