@@ -643,7 +643,7 @@ def case_session_calls(c):
         ("calls_seen", [x["x7"]], [], [100]),
         ("relu_flat", [x["x1000"]], [], None),
         ("scale_checked", [x["xi"], 3, 100], [], None),
-        ("scale_checked", [x["xbig"], 3, 5], [], "session_ops.cpp:41: expected x.numel() <= limit"),
+        ("scale_checked", [x["xbig"], 3, 5], [], "session_ops.cpp:42: expected x.numel() <= limit"),
         ("scale_checked", [x["xi"], -2, 100], [], None),
         ("no_such_op", [x["xi"]], [], "no op 'no_such_op'"),
         ("identity", [x["x7"]], [], None),
