@@ -153,9 +153,14 @@ static void timed_out(struct q7_emu_session *s, struct q7_run_result *r)
 		snprintf(share, sizeof share, ": %g s and %.3g s for its %.3g MiB of tensors",
 		         c->base_timeout, c->timeout - c->base_timeout,
 		         (double)c->L.size / (1 << 20));
+	/* The figure to set for a kernel that only needs longer (a float
+	 * kernel on device-sized tensors: docs/emulated.md): the base that
+	 * doubles this call's limit, its tensors' share kept. */
+	double twice = c->timeout + c->base_timeout;
 	q7_run_fail(r, "%s: %s: timed out after %.3g s%s %s (QEMU stopped); a kernel that never "
-	            "returns? --timeout=SECONDS sets the limit", s->lib, c->op, c->timeout, share,
-	            where);
+	            "returns? --timeout=SECONDS sets the limit (one that needs longer: "
+	            "--timeout=%.*g gives this call twice the time)", s->lib, c->op, c->timeout,
+	            share, where, twice < 1000 ? 3 : 6, twice);
 }
 
 /* I/O failed with rc: a time-out, or QEMU ended. -1 after q7_run_fail(). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_view.h"
 #include "support.h"
 #include "u64map.h"
 
@@ -58,7 +59,9 @@ static void push(struct tracer *t, uint32_t ret, unsigned parent, const struct q
 		t->cap = t->cap ? 2 * t->cap : 64;
 		t->stack = q7_xrealloc(t->stack, t->cap * sizeof *t->stack);
 	}
-	t->stack[t->depth++] = (struct frame){ret, q7_prof_child(t->p, parent, frame_name(sym)), sym};
+	unsigned node = q7_prof_child(t->p, parent, frame_name(sym));
+	t->p->v[node].calls++;
+	t->stack[t->depth++] = (struct frame){ret, node, sym};
 }
 
 /* One execution of b, after the block before it (prev). */
@@ -97,8 +100,15 @@ static void step(struct tracer *t, struct block *b, const struct block *prev)
 	if (prev && prev->call_ret) {
 		push(t, prev->call_ret, top->node, b->sym);
 	} else if (b->sym != top->sym) {
-		/* A jump into another function: a tail call. */
-		top->node = q7_prof_child(t->p, t->p->v[top->node].parent, frame_name(b->sym));
+		/* A jump into another function: a tail call, renaming the
+		 * frame. Not a helper's jump (into its general case, or a shared
+		 * tail): that is the same operation, counted in the helper's
+		 * frame, so that the device view (device_view.h) drops it with
+		 * the helper's call. */
+		if (!q7_devop_find(t->p->v[top->node].name)) {
+			top->node = q7_prof_child(t->p, t->p->v[top->node].parent, frame_name(b->sym));
+			t->p->v[top->node].calls++;
+		}
 		top->sym = b->sym;
 	}
 	t->p->v[t->stack[t->depth - 1].node].self += b->ninsn;

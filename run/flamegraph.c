@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_view.h"
 #include "support.h"
 
 #define WIDTH 1200.0
@@ -40,6 +41,8 @@ const char *q7_frame_kind(const char *name, unsigned depth, bool in_kernel)
 		return "boot";
 	if (strncmp(name, "__", 2) == 0 || strncmp(name, "sf_", 3) == 0)
 		return "soft-float";
+	if (q7_devop_is_frame(name))
+		return "unit";
 	if (!in_kernel)
 		return "runtime";
 	for (size_t i = 0; i < sizeof runtime_prefixes / sizeof *runtime_prefixes; i++)
@@ -72,6 +75,8 @@ static const char *kind_colour(const char *kind, const char *name)
 		snprintf(buf, sizeof buf, "rgb(%d,%d,%d)", 80 + v, 185 + v / 2, 90 + v);
 	else if (strcmp(kind, "boot") == 0)
 		snprintf(buf, sizeof buf, "rgb(%d,%d,%d)", 170 + v, 140 + v, 200 + v / 2);
+	else if (strcmp(kind, "unit") == 0)
+		snprintf(buf, sizeof buf, "rgb(%d,%d,%d)", 40 + v, 170 + v, 190 + v / 2);
 	else
 		snprintf(buf, sizeof buf, "rgb(%d,%d,%d)", 190 + v, 190 + v, 190 + v);
 	return buf;
@@ -360,12 +365,13 @@ char *q7_flamegraph_svg(struct q7_prof *p, const char *title)
 	q7_sb_add_xml(&b, title ? title : "instructions on the emulated core");
 	q7_sb_addf(&b, " (%" PRIu64 " instructions)</text>\n", L.total);
 	/* The legend: what the colours say. */
-	static const char *const kinds[] = {"kernel", "runtime", "soft-float", "boot", "root"};
+	static const char *const kinds[] = {"kernel", "runtime", "soft-float", "unit", "boot",
+	                                    "root"};
 	static const char *const words[] = {"the kernel's code", ("q7 runtime (setup, arguments, "
 	                                    "stack switch)"), "soft-float / libgcc helpers",
-	                                    "boot program", "core / op"};
+	                                    "a unit's instruction", "boot program", "core / op"};
 	double lx = PAD;
-	for (size_t i = 0; i < 5; i++) {
+	for (size_t i = 0; i < 6; i++) {
 		q7_sb_addf(&b, "<rect x=\"%.0f\" y=\"32\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 		           "<text x=\"%.0f\" y=\"42\">%s</text>\n", lx, kind_colour(kinds[i], ""),
 		           lx + 16, words[i]);

@@ -21,6 +21,8 @@ struct q7_prof_node {
 	const char *name;  /* owned by the profile */
 	uint64_t self;     /* instructions with this frame innermost */
 	uint64_t total;    /* self + the children's totals (q7_prof_sum) */
+	uint64_t calls;    /* times the frame was entered, by a call or a tail call
+	                    * (the trace's; 0 from folded text) */
 	unsigned first_child, next_sibling; /* 0: none */
 };
 

@@ -3,7 +3,7 @@
  *   q7-run [--target=host|emulated] [--cores=N] [--out-shape=2,3]
  *          [--out-dtype=float32] [--heap=BYTES] [--timeout=SECONDS]
  *          [--guard=end|start] [--in-process] [--semihosting-files]
- *          [--profile=FILE] [-v] LIB OP ARG... -o OUT.npy
+ *          [--profile=FILE] [--profile-view=device|raw] [-v] LIB OP ARG... -o OUT.npy
  *
  * An ARG naming a file (or ending in .npy) is a tensor read from NPY; else
  * it is a literal: an integer (3, -2, 0x10), a float (0.5, 1e-3, inf) or
@@ -20,7 +20,9 @@
  *
  * --profile=FILE (emulated): the call's instruction profile, every
  * instruction of each core's entry call under the stack it ran in, as
- * folded stacks (FILE.folded) or a flame graph (FILE.svg); emu_profile.h. */
+ * folded stacks (FILE.folded) or a flame graph (FILE.svg); emu_profile.h.
+ * By default in the device's terms (a soft-float or divide helper's call
+ * one instruction, device_view.h); --profile-view=raw as counted. */
 #include "run.h"
 
 #include <errno.h>
@@ -36,6 +38,7 @@
 #include "run_image.h"
 #include "args.h"
 #include "npy.h"
+#include "device_view.h"
 #include "insn_profile.h"
 #include "sanitize.h"
 #include "support.h"
@@ -47,6 +50,7 @@ struct options {
 	unsigned cores;
 	bool verbose, list, in_process, sanitize;
 	enum q7_guard guard;
+	enum q7_prof_view view;
 	size_t heap;
 	double timeout;
 	struct q7_strvec pos; /* LIB OP ARG... */
@@ -60,7 +64,8 @@ static void usage(void)
 	        "usage: q7-run [--target=%s] [--cores=N] [--out-shape=D0,D1,...]\n"
 	        "              [--out-dtype=TYPE] [--heap=BYTES] [--timeout=SECONDS]\n"
 	        "              [--guard=end|start] [--in-process] [--sanitize] [--semihosting-files]\n"
-	        "              [--profile=FILE.folded|FILE.svg] [-v] LIB OP ARG... -o OUT.npy\n"
+	        "              [--profile=FILE.folded|FILE.svg] [--profile-view=device|raw] [-v]\n"
+	        "              LIB OP ARG... -o OUT.npy\n"
 	        "       q7-run [--target=%s] [--in-process] --list LIB\n"
 	        "  LIB   the library given to -o at link time (an image or a multicore manifest)\n"
 	        "  ARG   a .npy file (a tensor) or a literal: 3, -2, 0.5, 1e-3, true, false\n",
@@ -81,7 +86,7 @@ static bool parse_uint(const char *s, unsigned long long max, unsigned long long
 }
 
 enum { OPT_OUTPUT = 1, OPT_TARGET, OPT_CORES, OPT_OUT_SHAPE, OPT_OUT_DTYPE, OPT_HEAP,
-       OPT_TIMEOUT, OPT_PROFILE, OPT_LIST, OPT_IN_PROCESS, OPT_SEMIHOSTING, OPT_GUARD,
+       OPT_TIMEOUT, OPT_PROFILE, OPT_PROFILE_VIEW, OPT_LIST, OPT_IN_PROCESS, OPT_SEMIHOSTING, OPT_GUARD,
        OPT_VERBOSE, OPT_SANITIZE, OPT_HELP };
 
 static const struct q7_args_opt options[] = {
@@ -93,6 +98,7 @@ static const struct q7_args_opt options[] = {
 	Q7_ARGS_VALUE("--heap", OPT_HEAP),
 	Q7_ARGS_VALUE("--timeout", OPT_TIMEOUT),
 	Q7_ARGS_VALUE("--profile", OPT_PROFILE),
+	Q7_ARGS_VALUE("--profile-view", OPT_PROFILE_VIEW),
 	Q7_ARGS_FLAG("--list", OPT_LIST),
 	Q7_ARGS_FLAG("--in-process", OPT_IN_PROCESS),
 	Q7_ARGS_FLAG("--sanitize", OPT_SANITIZE),
@@ -114,6 +120,25 @@ static int take_uint(const char *a, const char *v, unsigned long long lo, unsign
 		return 0;
 	q7_error("%s: expected %s", a, expected);
 	return -1;
+}
+
+/* --profile=FILE and --profile-view=device|raw. 0 or -1. */
+static int take_profile_option(int id, const char *a, const char *v, struct options *o)
+{
+	if (id == OPT_PROFILE) {
+		o->profile = v;
+		if (!q7_prof_path_ok(o->profile)) {
+			q7_error("%s: a profile is written as FILE.folded (folded stacks) or FILE.svg "
+			         "(a flame graph)", a);
+			return -1;
+		}
+	} else if (q7_prof_view_parse(v, &o->view) != 0) {
+		q7_error("%s: expected --profile-view=device (a soft-float or divide helper's call "
+		         "one instruction, as on a core with the unit) or --profile-view=raw (as the "
+		         "emulated core counted)", a);
+		return -1;
+	}
+	return 0;
 }
 
 /* One option of q7-run's; a is it as given, for messages. 0 or -1. */
@@ -159,13 +184,8 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 		o->heap = (size_t)n;
 		break;
 	case OPT_PROFILE:
-		o->profile = v;
-		if (!q7_prof_path_ok(o->profile)) {
-			q7_error("%s: a profile is written as FILE.folded (folded stacks) or FILE.svg "
-			         "(a flame graph)", a);
-			return -1;
-		}
-		break;
+	case OPT_PROFILE_VIEW:
+		return take_profile_option(id, a, v, o);
 	case OPT_GUARD:
 		if (strcmp(v, "end") == 0) {
 			o->guard = Q7_GUARD_END;
@@ -448,22 +468,32 @@ static int run_call(const struct options *o, struct run *r)
 	return rc;
 }
 
-/* --profile=FILE: the call's profile written. 0, or -1 after a message. */
+/* --profile=FILE: the call's profile written, in the view asked for. 0,
+ * or -1 after a message. */
 static int write_profile(const struct options *o, struct run *r)
 {
 	char err[Q7_MESSAGE_SIZE];
-	char *title = q7_xasprintf("%s on %u emulated core%s", r->call.op, o->cores,
-	                           o->cores == 1 ? "" : "s");
-	int w = q7_prof_write(&r->prof, o->profile, title, &Q7_ERR_OF(err));
+	bool device = o->view == Q7_PROF_VIEW_DEVICE;
+	char *title = q7_xasprintf("%s on %u emulated core%s (%s)", r->call.op, o->cores,
+	                           o->cores == 1 ? "" : "s",
+	                           device ? "device view: a float or divide helper's call one "
+	                                    "instruction" : "raw: as emulated");
+	struct q7_prof dev;
+	q7_prof_init(&dev);
+	q7_prof_device_view(&r->prof, &dev);
+	struct q7_prof *shown = device ? &dev : &r->prof;
+	int w = q7_prof_write(shown, o->profile, title, &Q7_ERR_OF(err));
 	free(title);
-	if (w != 0) {
+	if (w != 0)
 		q7_error("%s", err);
-		return -1;
-	}
-	if (o->verbose)
-		q7_note("%s: profile: %llu instructions in %zu frames, written to %s", r->call.op,
-		        (unsigned long long)q7_prof_sum(&r->prof), r->prof.n - 1, o->profile);
-	return 0;
+	else if (o->verbose)
+		q7_note("%s: profile: %llu instructions in the %s view (device %llu, raw %llu) in "
+		        "%zu frames, written to %s", r->call.op,
+		        (unsigned long long)q7_prof_sum(shown), device ? "device" : "raw",
+		        (unsigned long long)q7_prof_sum(&dev), (unsigned long long)q7_prof_sum(&r->prof),
+		        shown->n - 1, o->profile);
+	q7_prof_free(&dev);
+	return w != 0 ? -1 : 0;
 }
 
 /* -v: what ran and what came back. */

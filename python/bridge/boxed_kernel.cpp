@@ -114,6 +114,10 @@ std::string message(const OpKernel &k, const char *msg)
 	size_t at = m.find(option);
 	if (at != std::string::npos)
 		m.replace(at, option.size(), "Q7CC_TORCH_TIMEOUT=SECONDS (at load) sets the limit");
+	static const std::string longer = "one that needs longer: --timeout=";
+	at = m.find(longer);
+	if (at != std::string::npos)
+		m.replace(at, longer.size(), "one that needs longer: Q7CC_TORCH_TIMEOUT=");
 	/* Without a shape function the destination is shaped like the first
 	 * tensor argument (q7-run's is the returned tensor's): say how to
 	 * give it another shape. */

@@ -72,10 +72,12 @@ void q7t_set_warn(void (*warn)(const char *message));
 /* An instruction profile of the emulated ops' calls (q7cc.torch.profile,
  * profile.cpp): start opens it (one at a time; -1 with *err set when one
  * is open); stop closes it and writes path (.folded or .svg; NULL: drops
- * it), 0 or -1 with *err set (q7t_free it); *ops (when ops is not NULL;
- * q7t_free it) gets a line per op, "op\tcalls\tinstructions\n". */
+ * it) in the device view (run/device_view.h), or as emulated when raw is
+ * nonzero, 0 or -1 with *err set (q7t_free it); *ops (when ops is not
+ * NULL; q7t_free it) gets a line per op, "op\tcalls\tdevice\traw\n" (its
+ * instructions in both views). */
 int q7t_profile_start(char **err);
-int q7t_profile_stop(const char *path, char **ops, char **err);
+int q7t_profile_stop(const char *path, int raw, char **ops, char **err);
 
 #ifdef __cplusplus
 }

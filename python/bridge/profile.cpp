@@ -13,6 +13,7 @@
 #include <string>
 
 extern "C" {
+#include "device_view.h"
 #include "engine.h"
 #include "support.h"
 }
@@ -64,7 +65,7 @@ __attribute__((visibility("default"))) int q7t_profile_start(char **err)
 	return 0;
 }
 
-__attribute__((visibility("default"))) int q7t_profile_stop(const char *path, char **ops,
+__attribute__((visibility("default"))) int q7t_profile_stop(const char *path, int raw, char **ops,
                                                              char **err)
 {
 	std::lock_guard<std::mutex> g(q7torch::profile_lock);
@@ -76,22 +77,29 @@ __attribute__((visibility("default"))) int q7t_profile_stop(const char *path, ch
 	q7torch::open_profile = false;
 	char msg[Q7_MESSAGE_SIZE] = "";
 	q7_err msg_err = {msg, sizeof msg, false};
-	int rc = path ? q7_prof_write(&q7torch::profile, path, "emulated ops (q7cc.torch.profile)",
-	                              &msg_err)
-	              : 0;
-	if (ops) { /* "op\tcalls\tinstructions\n" a line, by name */
+	q7_prof dev; /* the device view (device_view.h) */
+	q7_prof_init(&dev);
+	q7_prof_device_view(&q7torch::profile, &dev);
+	const char *title = raw ? "emulated ops (q7cc.torch.profile; raw: as emulated)"
+	                        : "emulated ops (q7cc.torch.profile; device view: a float or "
+	                          "divide helper's call one instruction)";
+	int rc = path ? q7_prof_write(raw ? &q7torch::profile : &dev, path, title, &msg_err) : 0;
+	if (ops) { /* "op\tcalls\tdevice\traw\n" a line, by name */
 		q7_prof_sum(&q7torch::profile);
+		q7_prof_sum(&dev);
 		std::string text;
 		const q7_prof &p = q7torch::profile;
 		for (unsigned c = p.v[Q7_PROF_ROOT].first_child; c; c = p.v[c].next_sibling) {
-			char line[64];
+			char line[96];
 			auto n = q7torch::calls.find(p.v[c].name);
-			snprintf(line, sizeof line, "\t%" PRIu64 "\t%" PRIu64 "\n",
-			         n == q7torch::calls.end() ? 0 : n->second, p.v[c].total);
+			unsigned d = q7_prof_child(&dev, Q7_PROF_ROOT, p.v[c].name);
+			snprintf(line, sizeof line, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
+			         n == q7torch::calls.end() ? 0 : n->second, dev.v[d].total, p.v[c].total);
 			text += std::string(p.v[c].name) + line;
 		}
 		*ops = q7torch::dup(text);
 	}
+	q7_prof_free(&dev);
 	q7_prof_free(&q7torch::profile);
 	if (rc != 0)
 		*err = q7torch::dup(msg);

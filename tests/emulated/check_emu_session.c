@@ -171,7 +171,9 @@ START_TEST(exception_and_timeout_cost_a_qemu)
 	c.req.nargs = 0;
 	c.req.timeout_s = 0.5;
 	expect_error(s, &c, -1, "spin: timed out after 0.5 s on the emulated core (QEMU stopped); "
-	                        "a kernel that never returns? --timeout=SECONDS sets the limit");
+	                        "a kernel that never returns? --timeout=SECONDS sets the limit "
+	                        "(one that needs longer: --timeout=1 gives this call twice the "
+	                        "time)");
 	ck_assert_int_eq(kill((pid_t)second, 0), -1);
 	expect_scale(s, 5, 5, 1, true);
 	ck_assert_uint_eq(boots(s), 3);

@@ -643,7 +643,7 @@ def case_session_calls(c):
         ("calls_seen", [x["x7"]], [], [100]),
         ("relu_flat", [x["x1000"]], [], None),
         ("scale_checked", [x["xi"], 3, 100], [], None),
-        ("scale_checked", [x["xbig"], 3, 5], [], "session_ops.cpp:41: expected x.numel() <= limit"),
+        ("scale_checked", [x["xbig"], 3, 5], [], "session_ops.cpp:42: expected x.numel() <= limit"),
         ("scale_checked", [x["xi"], -2, 100], [], None),
         ("no_such_op", [x["xi"]], [], "no op 'no_such_op'"),
         ("identity", [x["x7"]], [], None),
@@ -914,6 +914,18 @@ def case_trap(c):
         fail("the BREAK's pc %s is not in trap: %s" % (at, func.stdout))
 
 
+def case_memmove(c):
+    """The device's memmove (runtime/src/device_memmove.c) against the
+    host's, byte for byte, over overlapping and disjoint moves."""
+    n = 1024
+    npytool.write(c.path("m.npy"), "<i4", (n,), [(i * 2654435761) % (1 << 31) for i in range(n)])
+    args = [c.path("m.npy")]
+    _, emu = c.run("emulated", lib(c, "session/gnu", "libsess.so"), "moves", args)
+    _, host = c.run("host", lib(c, "session/host", "libsess.so"), "moves", args)
+    check_eq("moves: emulated vs host", emu, host)
+    print("memmove: %d bytes the same on both targets" % (n * 4))
+
+
 CASES = {
     "boot": case_boot, "errors": case_errors, "prelink_cli": case_prelink_cli,
     "build": case_build, "elementwise": case_elementwise, "tcm_chunks": case_tcm_chunks,
@@ -923,7 +935,7 @@ CASES = {
     "session_cores8": case_session_cores8, "session_timeout": case_session_timeout,
     "session_fixture": case_session_fixture, "session_orphan": case_session_orphan,
     "damaged": case_damaged, "semihosting": case_semihosting,
-    "trap": case_trap,
+    "trap": case_trap, "memmove": case_memmove,
 }
 
 

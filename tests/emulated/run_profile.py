@@ -5,12 +5,17 @@
 
 'build' compiles kernels/profile_ops.cpp with q7cc (gnu, single image and
 --q7-multicore) into WORK/build; the other cases use it:
-  folded     exact counts: the profile's sum is the -icount total of the
-             same call unprofiled; mix() called n times shows n times one
-             call; runtime and soft-float frames by name; the result is the
-             unprofiled run's
+  folded     exact counts: the raw profile's sum is the -icount total of
+             the same call unprofiled; mix() called n times shows n times
+             one call; runtime and soft-float frames by name; the result is
+             the unprofiled run's; the default device view counts each
+             float helper's call as one instruction ("f32 mul"), the rest
+             as the raw view
+  general_case  a helper's fast path jumping to its general code: counted
+             in the helper's frame (raw), one instruction (device)
   multicore  one root per core, each core's sum its own -icount total
-  errors     a profile name that is neither .folded nor .svg, a host run,
+  errors     a profile name that is neither .folded nor .svg, a view
+             that is neither device nor raw, a host run,
              a stripped image: refused, nothing written
   svg        the flame graph: box widths proportional to the counts, each
              frame's name, count and share in its tooltip; in headless
@@ -136,7 +141,7 @@ def case_folded(c):
     per_n = {}
     for n in (1, 7):
         counts, plain = c.icount(c.single, "mix_n", [x, n])
-        f, data = c.profile(c.single, "mix_n", [x, n], "mix%d.folded" % n)
+        f, data = c.profile(c.single, "mix_n", [x, n], "mix%d.folded" % n, ["--profile-view=raw"])
         if data != plain:
             fail("n=%d: the profiled run's result differs from the unprofiled one" % n)
         st = read_folded(f)
@@ -158,14 +163,64 @@ def case_folded(c):
                 fail("n=%d: no %s frame in %s" % (n, frame, f))
         if not any(s.endswith(";mix_n;scale;__mulsf3") for s in st):
             fail("n=%d: __mulsf3 is not under mix_n;scale" % n)
+        check_device_view(c, x, n, st)
     if per_n[1] <= 0 or per_n[7] != 7 * per_n[1]:
         fail("mix called 7 times shows %d instructions, once %d (expected 7x)" % (per_n[7], per_n[1]))
+
+
+UNIT = re.compile(r"[fiu](32|64) (add|sub|mul|div|neg|cmp|mod|to [fiu](32|64))")
+
+
+def check_device_view(c, x, n, raw):
+    """The default view: mix_n's one float multiply, int-to-float and
+    float-to-int conversions each one instruction in a frame of its own,
+    nothing under them; every stack without a helper as in the raw view."""
+    f, _ = c.profile(c.single, "mix_n", [x, n], "mix%d-device.folded" % n)
+    dev = read_folded(f)
+    for tail in (";mix_n;scale;f32 mul", ";mix_n;i32 to f32", ";mix_n;f32 to i32"):
+        got = [m for s, m in dev.items() if s.endswith(tail)]
+        if got != [1]:
+            fail("n=%d: device view: expected one stack ending in %s counting 1, got %s"
+                 % (n, tail, got))
+    for s in dev:
+        frames = s.split(";")
+        if any(UNIT.fullmatch(fr) for fr in frames[:-1]):
+            fail("n=%d: device view: a frame under a unit's operation: %s" % (n, s))
+    plain = lambda st: {s: m for s, m in st.items()
+                        if not any(fr.startswith("__") or UNIT.fullmatch(fr) for fr in s.split(";"))}
+    if plain(dev) != plain(raw):
+        fail("n=%d: device view: the stacks without a helper differ from the raw view's" % n)
+    units = sum(m for s, m in dev.items() if UNIT.fullmatch(s.split(";")[-1]))
+    print("n=%d: device view %d instructions (raw %d), %d of them a unit's"
+          % (n, sum(dev.values()), sum(raw.values()), units))
+
+
+def case_general_case(c):
+    """A helper's fast path that jumps to its general code (__addsf3 with
+    a zero): the raw view counts that code in the helper's frame (no frame
+    of its own), the device view one instruction for the call."""
+    x, _ = write_inputs(c)
+    f, data = c.profile(c.single, "sum_zero", [x], "zero.folded", ["--profile-view=raw"])
+    raw = read_folded(f)
+    if not any(s.endswith(";sum_zero;__addsf3") for s in raw):
+        fail("raw view: no __addsf3 under sum_zero: %s" % list(raw))
+    inner = [s for s in raw if "q7sf_" in s or ";__addsf3;" in s]
+    if inner:
+        fail("raw view: the general case has frames of its own: %s" % inner)
+    f, _ = c.profile(c.single, "sum_zero", [x], "zero-device.folded")
+    dev = read_folded(f)
+    got = [n for s, n in dev.items() if s.endswith(";sum_zero;f32 add")]
+    if got != [1]:
+        fail("device view: expected one f32 add under sum_zero counting 1, got %s" % got)
+    print("general case: __addsf3 %d instructions raw, 1 in the device view"
+          % sum(n for s, n in raw.items() if s.endswith(";__addsf3")))
 
 
 def case_multicore(c):
     _, rows = write_inputs(c)
     counts, plain = c.icount(c.multi, "mix_rows", [rows], ["--cores=8"])
-    f, data = c.profile(c.multi, "mix_rows", [rows], "rows.folded", ["--cores=8"])
+    f, data = c.profile(c.multi, "mix_rows", [rows], "rows.folded",
+                        ["--cores=8", "--profile-view=raw"])
     if data != plain:
         fail("the profiled 8-core run's result differs from the unprofiled one")
     st = read_folded(f)
@@ -192,6 +247,11 @@ def case_errors(c):
     r, _ = c.run(c.single, "mix_n", [x, 1], ["--profile=" + bad], expect_ok=False)
     if r.returncode == 0 or ".folded" not in r.stderr or os.path.exists(bad):
         fail("--profile=p.txt: expected a refusal naming .folded and .svg: %s" % r.stderr)
+    r, _ = c.run(c.single, "mix_n", [x, 1], ["--profile=" + c.path("v.folded"),
+                                             "--profile-view=cycles"], expect_ok=False)
+    if r.returncode == 0 or "--profile-view=raw" not in r.stderr \
+            or "--profile-view=device" not in r.stderr or os.path.exists(c.path("v.folded")):
+        fail("--profile-view=cycles: expected a refusal naming device and raw: %s" % r.stderr)
     f = c.path("h.folded")
     argv = [c.run_bin, "--target=host", "--profile=" + f, c.single, "mix_n", x, "1", "-o",
             c.path("o.npy")]
@@ -336,7 +396,7 @@ def case_svg(c):
     for name, kind in (("mix_n", "kernel"), ("mix", "kernel"), ("scale", "kernel"),
                        ("customop_next_tensor", "runtime"), ("q7rt_tensor_new", "runtime"),
                        ("switch_stack_or_call_wrapper", "runtime"), ("mix_n_wrapper", "runtime"),
-                       ("__mulsf3", "soft-float"), ("core0", "root")):
+                       ("f32 mul", "unit"), ("core0", "root")):
         if kinds.get(name) != kind:
             fail("%s is drawn as %s, expected %s" % (name, kinds.get(name), kind))
     kernel_mix = sum(n for s, n in st.items() if "mix" in s)
@@ -534,7 +594,7 @@ def case_quiet(c):
     print("quiet: %d profiled runs, stderr clean" % runs)
 
 
-CASES = {"quiet": case_quiet, "build": case_build, "memory_map": case_memory_map, "link_fit": case_link_fit, "folded": case_folded, "multicore": case_multicore,
+CASES = {"quiet": case_quiet, "build": case_build, "memory_map": case_memory_map, "link_fit": case_link_fit, "folded": case_folded, "general_case": case_general_case, "multicore": case_multicore,
          "errors": case_errors, "svg": case_svg}
 
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device_view.h"
 #include "flamegraph.h"
 #include "insn_profile.h"
 #include "memory_map.h"
@@ -211,6 +212,57 @@ START_TEST(frames_coloured_by_their_own_class)
 }
 END_TEST
 
+/* The device view: a helper entered N times is a frame of N instructions
+ * named after its operation, what ran under it is dropped (a helper's own
+ * helpers too), two helpers of one operation (__lesf2, __gtsf2) are one
+ * frame, a 64-bit divide (no unit) stays as counted (its 32-bit divides
+ * one instruction each), and the rest keeps its instructions. */
+START_TEST(device_view_counts_a_helper_call_as_one_instruction)
+{
+	struct q7_prof p, d;
+	q7_prof_init(&p);
+	q7_prof_init(&d);
+	unsigned core = q7_prof_child(&p, Q7_PROF_ROOT, "core0");
+	unsigned op = q7_prof_child(&p, core, "op");
+	p.v[op].self = 100;
+	p.v[op].calls = 1;
+	unsigned mul = q7_prof_child(&p, op, "__mulsf3");
+	p.v[mul].self = 87 * 5;
+	p.v[mul].calls = 5;
+	p.v[q7_prof_child(&p, mul, "sf_round")].self = 40;
+	unsigned le = q7_prof_child(&p, op, "__lesf2"), gt = q7_prof_child(&p, op, "__gtsf2");
+	p.v[le].self = 30;
+	p.v[le].calls = 2;
+	p.v[gt].self = 45;
+	p.v[gt].calls = 3;
+	unsigned div = q7_prof_child(&p, op, "__divdi3");
+	p.v[div].self = 1000;
+	p.v[div].calls = 1;
+	unsigned udiv = q7_prof_child(&p, div, "__udivsi3"); /* one instruction, inside */
+	p.v[udiv].self = 7;
+	p.v[udiv].calls = 1;
+	ck_assert_uint_eq(q7_prof_sum(&p), 100 + 435 + 40 + 75 + 1007);
+	q7_prof_device_view(&p, &d);
+	ck_assert_uint_eq(q7_prof_sum(&d), 100 + 5 + 5 + 1000 + 1);
+	char *f = q7_prof_folded(&d);
+	ck_assert_str_eq(f, "core0;op 100\n"
+	                    "core0;op;__divdi3 1000\n"
+	                    "core0;op;__divdi3;u32 div 1\n"
+	                    "core0;op;f32 cmp 5\n"
+	                    "core0;op;f32 mul 5\n");
+	free(f);
+	ck_assert_ptr_eq(q7_devop_find("sf_round"), NULL);
+	ck_assert_str_eq(q7_devop_find("__divsi3")->frame, "i32 div");
+	ck_assert(q7_devop_is_frame("f32 mul") && !q7_devop_is_frame("__mulsf3"));
+	enum q7_prof_view v;
+	ck_assert_int_eq(q7_prof_view_parse("raw", &v), 0);
+	ck_assert_int_eq(v, Q7_PROF_VIEW_RAW);
+	ck_assert_int_eq(q7_prof_view_parse("cycles", &v), -1);
+	q7_prof_free(&p);
+	q7_prof_free(&d);
+}
+END_TEST
+
 static const char *const hostile[] = {
 	"esc\x1b[2Jx", "bel\a", "new\nline 99", "semi;colon", "c1\xc2\x85", "bad\xff\xfe",
 	"sur\xed\xa0\x80", "nonchar\xef\xbf\xbe", "<script>alert(1)</script>", "a\"b'c&d]]>",
@@ -284,6 +336,7 @@ int main(void)
 	tcase_add_test(tc, hostile_names_stay_names);
 	tcase_add_test(tc, a_two_way_recursion_stays_bounded);
 	tcase_add_test(tc, frames_coloured_by_their_own_class);
+	tcase_add_test(tc, device_view_counts_a_helper_call_as_one_instruction);
 	tcase_add_test(tc, hostile_section_names_stay_names);
 	suite_add_tcase(s, tc);
 	return run_suite(s, true); /* forked: a crash is a failure, not the end */

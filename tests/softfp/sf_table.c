@@ -133,6 +133,54 @@ static void run_float(struct table *t, const struct q7sf_ops *ops, enum q7sf_cas
     }
 }
 
+/* Pairs aimed at the helpers' fast paths for normal operands
+ * (docs/performance.md) and at where they hand over to the general code:
+ * a neighbour of a (cancellation in a - b), significands of a few bits
+ * (exact products and ties to even), exponents far apart (all of b
+ * sticky), and exponents near the ends of the normal range (results that
+ * overflow or fall below it). */
+static void fast_pair(struct table *t, unsigned i, uint32_t *a, uint32_t *b)
+{
+    uint32_t r = next(t), x = (next(t) & 0x807fffffu) | ((1u + next(t) % 254u) << 23);
+    switch (i % 4) {
+    case 0: /* close: the same exponent or one apart, a few low bits off */
+        *a = x;
+        *b = (x ^ (r & 0x8000003fu)) + ((r >> 8) & 1u ? 0x00800000u : 0u);
+        break;
+    case 1: { /* significands of k + 1 and about 25 - k bits: products of
+               * 25 to 27 bits, ties to even among them */
+        uint32_t k = 5u + r % 14u, kb = 23u - k + (r >> 5) % 3u;
+        *a = x & ~((1u << (23u - k)) - 1u);
+        *b = (next(t) | 0x00400000u) & ~((1u << (23u - (kb > 23u ? 23u : kb))) - 1u);
+        *b = (*b & 0x807fffffu) | (((r >> 9) % 200u + 27u) << 23);
+        break;
+    }
+    case 2: /* exponents 0 to 40 apart */
+        *a = x;
+        *b = (next(t) & 0x807fffffu) | (((x >> 23 & 0xffu) - (r % 41u < (x >> 23 & 0xffu) ?
+                                          r % 41u : 0u)) << 23);
+        break;
+    default: /* both near the top or both near the bottom of the range */
+        *a = (x & 0x807fffffu) | (((r & 1u) ? 1u + r % 12u : 253u - r % 12u) << 23);
+        *b = (next(t) & 0x807fffffu) | (((r & 1u) ? 1u + (r >> 8) % 12u : 253u - (r >> 8) % 12u)
+                                        << 23);
+        break;
+    }
+}
+
+static void run_fast_paths(struct table *t, const struct q7sf_ops *ops, enum q7sf_cases which)
+{
+    unsigned i;
+    for (i = 0; i < t->nrandom && which == Q7SF_DEFINED; i++) {
+        uint32_t a, b;
+        fast_pair(t, i, &a, &b);
+        put_f32(t, ops->addsf3(f32(a), f32(b)));
+        put_f32(t, ops->subsf3(f32(a), f32(b)));
+        put_f32(t, ops->mulsf3(f32(a), f32(b)));
+        put_f32(t, ops->mulsf3(f32(b), f32(a)));
+    }
+}
+
 static void run_double(struct table *t, const struct q7sf_ops *ops, enum q7sf_cases which)
 {
     unsigned i, n = N_EDGES64 * N_EDGES64 + t->nrandom;
@@ -203,6 +251,7 @@ uint32_t q7sf_table_checksum(const struct q7sf_ops *ops, enum q7sf_cases which,
     t.rng = 0x2545f491u;
     t.nrandom = nrandom;
     run_float(&t, ops, which);
+    run_fast_paths(&t, ops, which);
     run_double(&t, ops, which);
     run_int(&t, ops, which);
     return t.hash;

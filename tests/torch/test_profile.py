@@ -73,11 +73,32 @@ def test_per_op_table(ints, mc, tmp_path):
     assert [r[:3] for r in p.ops] == want
     assert abs(sum(r[3] for r in p.ops) - 1) < 1e-9
     lines = p.table.splitlines()
-    assert lines[0].split() == ["op", "calls", "instructions", "share", "per", "call"]
+    assert lines[0].split() == ["op", "calls", "instructions", "share", "per", "call", "raw"]
     for (name, calls, count), line in zip(want, lines[1:]):
         assert line.split()[:4] == [name, str(calls), format(count, ","),
                                     "%.1f%%" % (100.0 * count / total)], line
-    assert lines[-1].split() == ["total", "4", format(total, ","), "100.0%"]
+    raw = sum(r[4] for r in p.ops)
+    assert lines[-1].split() == ["total", "4", format(total, ","), "100.0%", format(raw, ",")]
+
+
+def test_device_and_raw_views(ints, tmp_path):
+    """The file in the view asked for; the table's raw column is the raw
+    view's sum, its instructions the device view's (a divide helper's call
+    one instruction: iquot divides each of X's six elements)."""
+    with q7cc.torch.profile(tmp_path / "raw.folded", view="raw") as r:
+        got = torch.ops.ints.iquot(X, 3)
+    assert torch.equal(got, torch.div(X, 3, rounding_mode="trunc"))
+    with q7cc.torch.profile(tmp_path / "dev.folded") as d:
+        torch.ops.ints.iquot(X, 3)
+    raw, dev = folded(tmp_path / "raw.folded"), folded(tmp_path / "dev.folded")
+    assert r.ops[0][4] == d.ops[0][4] == sum(raw.values())
+    assert r.ops[0][2] == d.ops[0][2] == sum(dev.values())
+    assert sum(dev.values()) < sum(raw.values())
+    divs = {s: n for s, n in dev.items() if s.split(";")[-1] == "i32 div"}
+    assert sum(divs.values()) == 6 and all(";iquot;" in s for s in divs), list(dev)
+    assert any(s.endswith(";__divsi3") for s in raw) and not any("__divsi3" in s for s in dev)
+    with pytest.raises(ValueError, match="device"):
+        q7cc.torch.profile(tmp_path / "p.folded", view="cycles")
 
 
 def test_flame_graph(ints, tmp_path):

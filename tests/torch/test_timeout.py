@@ -45,3 +45,6 @@ def test_the_limit_grows_with_the_calls_bytes(target):
     assert "count_to: timed out after 4.2 s: 0.2 s and 4 s for its 16 MiB of tensors" \
         in message, message
     assert "Q7CC_TORCH_TIMEOUT=SECONDS (at load) sets the limit" in message, message
+    # The figure that doubles the limit, its tensors' share kept: 8.4 s.
+    assert "(one that needs longer: Q7CC_TORCH_TIMEOUT=4.4 gives this call twice the time)" \
+        in message, message

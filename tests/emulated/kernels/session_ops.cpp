@@ -5,6 +5,7 @@
 // global built by a constructor), which shows that a session keeps the
 // image's state from call to call, as a device does.
 #include <stdint.h>
+#include <string.h>
 #include <torch/torch.h>
 #include <neuron/neuron-utils.hpp>
 #include <q7/kernel.h>
@@ -69,4 +70,26 @@ Q7_KERNEL torch::Tensor calls_seen(const torch::Tensor& x) {
     if (get_cpu_id() == 0)
         y.data_ptr<int32_t>()[0] = seen;
     return y;
+}
+
+// memmove on overlapping and disjoint ranges of the destination, a copy of
+// x's bytes: every alignment of source and destination, both directions,
+// short and long lengths. run_emu.py's memmove case compares the bytes
+// with the host's memmove (the device's is runtime/src/device_memmove.c).
+Q7_KERNEL torch::Tensor moves(const torch::Tensor& x) {
+    torch::Tensor out = get_dst_tensor();
+    unsigned char* b = (unsigned char*)out.data_ptr<int32_t>();
+    size_t n = (size_t)x.numel() * 4;
+    memcpy(b, x.data_ptr<int32_t>(), n);
+    static const size_t lens[] = {0, 1, 3, 4, 5, 15, 16, 17, 33, 64, 255, 1000};
+    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++)
+        for (size_t so = 0; so < 8; so++)
+            for (size_t dof = 0; dof < 8; dof++) {
+                size_t len = lens[li], src = 64 + so, dst = 64 + dof + (li & 1 ? 0 : 40);
+                if (dst + len <= n && src + len <= n)
+                    memmove(b + dst, b + src, len);
+                if (src + 700 + len <= n)
+                    memmove(b + src + 700, b + dst, len);
+            }
+    return out;
 }

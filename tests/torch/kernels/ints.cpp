@@ -62,3 +62,14 @@ Q7_KERNEL torch::Tensor count_to(const torch::Tensor& x, int64_t n) {
         i = i + 1;
     return x;
 }
+
+// y = x / k (int32 division, truncated): the profile's device view counts
+// each division as one instruction (docs/profile.md).
+Q7_KERNEL torch::Tensor iquot(const torch::Tensor& x, int64_t k) {
+    torch::Tensor y = get_dst_tensor();
+    const int32_t* in = x.data_ptr<int32_t>();
+    int32_t* out = y.data_ptr<int32_t>();
+    for (int64_t i = 0; i < x.numel(); i++)
+        out[i] = in[i] / (int32_t)k;
+    return y;
+}

@@ -1,0 +1,42 @@
+/* The device view of an instruction profile (docs/profile.md, "The device
+ * view"): the emulated lx106 has no floating-point unit and no divider,
+ * so every float operation and 32-bit divide is a call of a soft-float or
+ * libgcc helper of tens to hundreds of instructions; on a core with the
+ * unit it is one instruction. The device view counts each call of such a
+ * helper as that one instruction, in a frame of its own named after the
+ * operation ("f32 mul", "i32 div"), and drops what ran inside it; every
+ * other frame keeps its instructions. The raw view is the profile as
+ * counted.
+ *
+ * The one table: helper symbol -> frame name -> the unit that has it. */
+#ifndef Q7_DEVICE_VIEW_H
+#define Q7_DEVICE_VIEW_H
+
+#include <stddef.h>
+
+#include "insn_profile.h"
+
+struct q7_devop {
+	const char *sym;   /* the helper, as the image's symbol table names it */
+	const char *frame; /* its frame in the device view */
+	const char *unit;  /* what executes it in one instruction on the device */
+};
+
+enum q7_prof_view { Q7_PROF_VIEW_DEVICE, Q7_PROF_VIEW_RAW };
+
+/* The table's row for a helper symbol, or NULL. */
+const struct q7_devop *q7_devop_find(const char *sym);
+/* 1 when name is a frame the device view makes ("f32 mul"), else 0. */
+int q7_devop_is_frame(const char *name);
+/* The whole table (n rows). */
+const struct q7_devop *q7_devop_table(size_t *n);
+
+/* dst (initialised, empty) becomes src's device view: a helper frame
+ * entered N times (its calls) is a frame of N instructions named after
+ * its operation; frames under it are dropped. */
+void q7_prof_device_view(const struct q7_prof *src, struct q7_prof *dst);
+
+/* "device" or "raw" -> *view. 0, or -1 when neither. */
+int q7_prof_view_parse(const char *s, enum q7_prof_view *view);
+
+#endif
