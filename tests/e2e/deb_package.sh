@@ -63,6 +63,8 @@ r=$work/root/usr
 [ "$(readlink "$r/bin/q7-run")" = q7cc ] || fail "the .deb's bin/q7-run is not a link to q7cc"
 lintian --fail-on error,warning "$deb" > "$work/lintian.txt" 2>&1 || { cat "$work/lintian.txt"; fail "lintian"; }
 ! grep -q '^[EW]: ' "$work/lintian.txt" || { cat "$work/lintian.txt"; fail "lintian"; }
+"$src/tests/e2e/check_copyright.py" "$r/share/doc/q7cc/copyright" "$work/root" ||
+	fail "debian/copyright does not declare every bundled file"
 for p in "$r"/bin/*; do
 	[ -e "$r/share/man/man1/$(basename "$p").1.gz" ] || fail "no manual page for $(basename "$p")"
 done
