@@ -157,6 +157,13 @@ struct q7_analysis_opts {
  * sys_includes nor <prefix>/include/q7cc. A token reached only through a
  * computed #include MACRO is not seen. */
 bool q7_analysis_needed(const struct q7_analysis_opts *o);
+/* The same scan, also telling (own_headers, unless NULL) whether the TU
+ * needs q7cc's own headers: it may have kernels, or it names a header of
+ * q7cc's API (<q7/...>, <torchneuron/...>, <neuron/...>), or one in a
+ * subfolder of q7cc's folder (<torch/torch.h>) that no folder of the
+ * line's, -isystem included, nor the system's (sys_includes, /usr/include,
+ * /usr/local/include) has. */
+bool q7_prescan(const struct q7_analysis_opts *o, bool *own_headers);
 
 /* For preprocessed text that q7cc -E did not make (path, named name in
  * messages): Q7_KERNEL and NEURON_LIBRARY are macros of <q7/kernel.h> and
