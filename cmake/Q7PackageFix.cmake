@@ -5,7 +5,8 @@
 #   q7cc knows another stays), and the debug sections of the Xtensa boot
 #   program (its symbol table names its frames in profiles);
 # - in the .deb, moves q7cc.torch to Debian's python3 path,
-#   lib/python3/dist-packages, and says so in q7cc/_layout.py.
+#   lib/python3/dist-packages, and says so in q7cc/_layout.py, when the
+#   build was told to install it elsewhere (Q7CC_PYTHON_DIR).
 set(root "${CPACK_TEMPORARY_INSTALL_DIRECTORY}${CPACK_PACKAGING_INSTALL_PREFIX}")
 file(GLOB_RECURSE files LIST_DIRECTORIES false "${root}/bin/*" "${root}/lib/*")
 foreach(f ${files})
@@ -28,8 +29,11 @@ foreach(f ${files})
   endif()
 endforeach()
 
-if(CPACK_GENERATOR STREQUAL "DEB")
-  set(from "${root}/lib/python/q7cc")
+# A build configured with Q7CC_PYTHON_DIR=lib/python installs q7cc.torch
+# off Debian's path: the .deb moves it (the install otherwise puts it in
+# Debian's folder itself: python/CMakeLists.txt).
+set(from "${root}/lib/python/q7cc")
+if(CPACK_GENERATOR STREQUAL "DEB" AND IS_DIRECTORY "${from}")
   set(to "${root}/lib/python3/dist-packages")
   file(MAKE_DIRECTORY "${to}")
   file(RENAME "${from}" "${to}/q7cc")
