@@ -7,8 +7,20 @@
 # - in the .deb, moves q7cc.torch to Debian's python3 path,
 #   lib/python3/dist-packages, and says so in q7cc/_layout.py, when the
 #   build was told to install it elsewhere (Q7CC_PYTHON_DIR).
-set(root "${CPACK_TEMPORARY_INSTALL_DIRECTORY}${CPACK_PACKAGING_INSTALL_PREFIX}")
-file(GLOB_RECURSE files LIST_DIRECTORIES false "${root}/bin/*" "${root}/lib/*")
+# One tree, or (the .debs: one package per install component) one per
+# component, <tmp>/<component>/usr.
+set(roots "")
+foreach(c IN ITEMS "" /q7cc /python)
+  set(r "${CPACK_TEMPORARY_INSTALL_DIRECTORY}${c}${CPACK_PACKAGING_INSTALL_PREFIX}")
+  if(IS_DIRECTORY "${r}")
+    list(APPEND roots "${r}")
+  endif()
+endforeach()
+set(globs "")
+foreach(r IN LISTS roots)
+  list(APPEND globs "${r}/bin/*" "${r}/lib/*")
+endforeach()
+file(GLOB_RECURSE files LIST_DIRECTORIES false ${globs})
 foreach(f ${files})
   if(IS_SYMLINK "${f}" OR f MATCHES "\\.(a|o)$")
     continue()
@@ -32,6 +44,7 @@ endforeach()
 # A build configured with Q7CC_PYTHON_DIR=lib/python installs q7cc.torch
 # off Debian's path: the .deb moves it (the install otherwise puts it in
 # Debian's folder itself: python/CMakeLists.txt).
+foreach(root IN LISTS roots)
 set(from "${root}/lib/python/q7cc")
 if(CPACK_GENERATOR STREQUAL "DEB" AND IS_DIRECTORY "${from}")
   set(to "${root}/lib/python3/dist-packages")
@@ -43,3 +56,4 @@ if(CPACK_GENERATOR STREQUAL "DEB" AND IS_DIRECTORY "${from}")
          layout "${layout}")
   file(WRITE "${to}/q7cc/_layout.py" "${layout}")
 endif()
+endforeach()
