@@ -127,16 +127,16 @@ int q7_input_open(struct q7_drv *d, const char *arg, enum q7_input_kind kind,
 /* Whether the TU at file (preprocessed text: pp) uses q7cc: the pre-scan
  * finds what could mark a kernel or a header of q7cc's API, or
  * --q7-kernel names were given. */
-static bool scan_uses_q7(struct q7_drv *d, const char *file, bool pp)
+static bool scan_uses_q7(struct q7_drv *d, const char *file, bool pp, bool *marks)
 {
 	struct q7_strvec args = {0};
 	struct q7_analysis_opts o;
 	q7_drv_analysis_opts(d, file, &args, &o);
 	o.preprocessed = pp;
 	bool own = false;
-	bool marks = q7_prescan(&o, &own) || (d->inv.kernels.n && q7_path_exists(file));
+	*marks = q7_prescan(&o, &own) || (d->inv.kernels.n && q7_path_exists(file));
 	q7_sv_free(&args);
-	return marks || own;
+	return *marks || own;
 }
 
 static enum q7_use use_of(bool q7, bool shared)
@@ -144,7 +144,7 @@ static enum q7_use use_of(bool q7, bool shared)
 	return q7 ? Q7_USE_Q7 : shared ? Q7_USE_SHARED : Q7_USE_NONE;
 }
 
-enum q7_use q7_input_use(struct q7_drv *d, const struct q7_input *in, bool shared)
+enum q7_use q7_input_use(struct q7_drv *d, struct q7_input *in, bool shared)
 {
 	bool q7;
 	if (in->kind != Q7_IN_CXX && in->kind != Q7_IN_CXX_PP)
@@ -156,8 +156,10 @@ enum q7_use q7_input_use(struct q7_drv *d, const struct q7_input *in, bool share
 	else if (in->from_stdin && d->verbose && d->inv.mode == Q7_MODE_PREPROCESS)
 		q7 = true; /* an editor's probe (-E -v of standard input): the
 		            * folders of a file with kernels */
-	else
-		q7 = scan_uses_q7(d, in->file, in->kind == Q7_IN_CXX_PP);
+	else {
+		q7 = scan_uses_q7(d, in->file, in->kind == Q7_IN_CXX_PP, &in->marks);
+		in->scanned = true;
+	}
 	return use_of(q7, shared);
 }
 
@@ -173,7 +175,8 @@ enum q7_use q7_drv_line_use(struct q7_drv *d)
 		struct q7_pp_trailer t = {0};
 		int got = u->input == Q7_IN_CXX_PP ? q7_pp_trailer_read(path, path, &t) : 0;
 		q7_pp_trailer_free(&t);
-		if (got != 0 || scan_uses_q7(d, path, u->input == Q7_IN_CXX_PP))
+		bool marks;
+		if (got != 0 || scan_uses_q7(d, path, u->input == Q7_IN_CXX_PP, &marks))
 			return Q7_USE_Q7;
 	}
 	return Q7_USE_NONE;
@@ -261,7 +264,9 @@ int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
 		*analysed = true;
 	/* -### reads no standard input: whether it would need libclang is
 	 * unknown, so it says it would. */
-	if ((d->dry && in->from_stdin) || q7_drv_analysis_needed(d, &o)) {
+	/* The pre-scan q7_input_use ran answers for the same names. */
+	bool needed = in->scanned && !wanted ? in->marks : q7_drv_analysis_needed(d, &o);
+	if ((d->dry && in->from_stdin) || needed) {
 		*analysed = true;
 		if (q7_step_do(d, "analyze %s", in->name)) {
 			q7_drv_sysinfo(d, &o);

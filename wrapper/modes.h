@@ -143,6 +143,8 @@ struct q7_input {
 	const char *name;        /* how records and messages name it: arg, or "<stdin>" */
 	bool from_stdin;
 	bool from_q7cc;          /* preprocessed text with q7cc -E's trailer (pp) */
+	bool scanned, marks;     /* q7_input_use ran the pre-scan: whether the
+	                          * TU may have kernels (q7_drv_analysis_needed) */
 	struct q7_pp_trailer pp;
 };
 /* Prepares an input before the compiler starts: "-" is read into a
@@ -166,7 +168,7 @@ void q7_input_close(struct q7_input *in);
  * pre-scan finds what could mark a kernel or a header of q7cc's API, or
  * --q7-kernel names were given; else Q7_USE_SHARED when shared (a source
  * of a shared-library link), else Q7_USE_NONE. */
-enum q7_use q7_input_use(struct q7_drv *d, const struct q7_input *in, bool shared);
+enum q7_use q7_input_use(struct q7_drv *d, struct q7_input *in, bool shared);
 /* The same for every C++ source of the line at once (-S, -M, -E of several
  * sources): Q7_USE_Q7 when any uses q7cc (standard input, unread, is
  * taken to), else Q7_USE_NONE. */

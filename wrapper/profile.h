@@ -81,7 +81,7 @@ void q7_cmd_compile(const struct q7_profile *p, const struct q7_inv *inv, const 
  * compiler. */
 bool q7_cmd_c_only(const struct q7_profile *p, const struct q7_inv *inv);
 /* -E, -S, -fsyntax-only, -M: the user's line with the profile's flags
- * (the C compiler's for C sources only). */
+ * for use (the C compiler's for C sources only). */
 void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, enum q7_use use,
                     struct q7_strvec *cmd);
 /* --version, -print-*, a plain executable link: the user's line,
