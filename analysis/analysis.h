@@ -162,8 +162,17 @@ bool q7_analysis_needed(const struct q7_analysis_opts *o);
  * found) is a regular file, which libclang will open too: 1 needed, 0
  * not, -1 with err set ("<file>: cannot read: not a regular file ...")
  * for one that is not (a FIFO would hang libclang; docs/robustness.md,
- * "Special files"). A file over Q7_READ_TEXT_MAX counts as needed. */
-int q7_analysis_prescan(const struct q7_analysis_opts *o, struct q7_err *err);
+ * "Special files"). A file over Q7_READ_TEXT_MAX counts as needed. Also
+ * tells (own_headers, unless NULL) whether the TU needs q7cc's own
+ * headers: it may have kernels, or it names a header of q7cc's API
+ * (<q7/...>, <torchneuron/...>, <neuron/...>), or one in a subfolder of
+ * q7cc's folder (<torch/torch.h>) that no folder of the line's, -isystem
+ * included, nor the system's (sys_includes, /usr/include,
+ * /usr/local/include) has. */
+int q7_analysis_prescan(const struct q7_analysis_opts *o, bool *own_headers, struct q7_err *err);
+/* q7_analysis_prescan's answer as a yes: a file it may not read counts as
+ * needed (the analysis then says why). */
+bool q7_prescan(const struct q7_analysis_opts *o, bool *own_headers);
 
 /* For preprocessed text that q7cc -E did not make (path, named name in
  * messages): Q7_KERNEL and NEURON_LIBRARY are macros of <q7/kernel.h> and

@@ -23,10 +23,12 @@ struct scan {
 	struct q7_strvec forced;     /* -include / -imacros files */
 	struct q7_strvec skip_dirs;  /* realpaths never scanned */
 	struct q7_strvec seen;       /* realpaths scanned */
+	char *own_dir;               /* <prefix>/include/q7cc, real */
 	bool found;
 	struct q7_err *refused;      /* why it stopped: a file it may not read */
 	bool stop;
 	const char *from;            /* the file that includes the one read */
+	bool own;                    /* the TU needs q7cc's headers (own_header) */
 };
 
 static bool is_ident_start(char c)
@@ -76,6 +78,43 @@ static bool in_skip_dir(const struct scan *s, const char *real)
 	return false;
 }
 
+/* A header of q7cc's own API (<prefix>/include/q7cc/q7, torchneuron,
+ * neuron): a TU that names one uses q7cc even without kernels. */
+static bool own_api(const char *hdr)
+{
+	static const char *const dirs[] = {"q7/", "torchneuron/", "neuron/"};
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+		if (strncmp(hdr, dirs[i], strlen(dirs[i])) == 0)
+			return true;
+	return false;
+}
+
+/* Whether hdr is in dir (NULL: no). */
+static bool dir_has(const char *dir, const char *hdr)
+{
+	if (!dir)
+		return false;
+	char *cand = q7_path_join(dir, hdr);
+	bool there = q7_path_exists(cand);
+	free(cand);
+	return there;
+}
+
+/* A header in a folder of q7cc's (<torch/torch.h>: the vendor's sample
+ * includes q7cc's stand-in, with no mark in the file) that none of the
+ * line's folders, -isystem included, nor the system's has: only q7cc's
+ * folder would give it to the compiler. The C++ library's stand-ins at the
+ * top of q7cc's folder are the compiler's own elsewhere. */
+static bool only_own(const struct scan *s, const char *hdr)
+{
+	if (!strchr(hdr, '/') || !dir_has(s->own_dir, hdr))
+		return false;
+	for (size_t i = 0; i < s->skip_dirs.n; i++)
+		if (strcmp(s->skip_dirs.v[i], s->own_dir) != 0 && dir_has(s->skip_dirs.v[i], hdr))
+			return false;
+	return !dir_has("/usr/local/include", hdr) && !dir_has("/usr/include", hdr);
+}
+
 /* Finds name in the directories of an include and scans it. A header found
  * nowhere in the user's directories is a system header: not scanned. */
 static void follow_include(struct scan *s, const char *from, const char *name, size_t n,
@@ -105,6 +144,8 @@ static void follow_include(struct scan *s, const char *from, const char *name, s
 				free(cand);
 		}
 	}
+	if (own_api(hdr) || (!found && !s->own && only_own(s, hdr)))
+		s->own = true;
 	s->from = from;
 	if (found)
 		scan_file(s, found, false);
@@ -308,10 +349,11 @@ static void read_args(struct scan *s)
 		add_skip_dir(s, *d);
 	char *own = q7_prefix_path("include/q7cc");
 	add_skip_dir(s, own);
+	s->own_dir = realpath(own, NULL);
 	free(own);
 }
 
-int q7_analysis_prescan(const struct q7_analysis_opts *o, struct q7_err *err)
+int q7_analysis_prescan(const struct q7_analysis_opts *o, bool *own_headers, struct q7_err *err)
 {
 	struct scan s = {.o = o, .refused = err};
 	read_args(&s);
@@ -324,15 +366,23 @@ int q7_analysis_prescan(const struct q7_analysis_opts *o, struct q7_err *err)
 	q7_sv_free(&s.forced);
 	q7_sv_free(&s.skip_dirs);
 	q7_sv_free(&s.seen);
+	free(s.own_dir);
+	if (own_headers)
+		*own_headers = s.found || s.own;
 	return s.stop ? -1 : s.found;
+}
+
+bool q7_prescan(const struct q7_analysis_opts *o, bool *own_headers)
+{
+	struct q7_err err = Q7_ERR_GROWING;
+	int r = q7_analysis_prescan(o, own_headers, &err);
+	q7_err_free(&err);
+	return r != 0; /* a file it may not read: the analysis says why */
 }
 
 bool q7_analysis_needed(const struct q7_analysis_opts *o)
 {
-	struct q7_err err = Q7_ERR_GROWING;
-	int r = q7_analysis_prescan(o, &err);
-	q7_err_free(&err);
-	return r != 0;
+	return q7_prescan(o, NULL);
 }
 
 /* ---- preprocessed text ---------------------------------------------------- */

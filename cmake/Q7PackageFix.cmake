@@ -5,9 +5,22 @@
 #   q7cc knows another stays), and the debug sections of the Xtensa boot
 #   program (its symbol table names its frames in profiles);
 # - in the .deb, moves q7cc.torch to Debian's python3 path,
-#   lib/python3/dist-packages, and says so in q7cc/_layout.py.
-set(root "${CPACK_TEMPORARY_INSTALL_DIRECTORY}${CPACK_PACKAGING_INSTALL_PREFIX}")
-file(GLOB_RECURSE files LIST_DIRECTORIES false "${root}/bin/*" "${root}/lib/*")
+#   lib/python3/dist-packages, and says so in q7cc/_layout.py, when the
+#   build was told to install it elsewhere (Q7CC_PYTHON_DIR).
+# One tree, or (the .debs: one package per install component) one per
+# component, <tmp>/<component>/usr.
+set(roots "")
+foreach(c IN ITEMS "" /q7cc /python)
+  set(r "${CPACK_TEMPORARY_INSTALL_DIRECTORY}${c}${CPACK_PACKAGING_INSTALL_PREFIX}")
+  if(IS_DIRECTORY "${r}")
+    list(APPEND roots "${r}")
+  endif()
+endforeach()
+set(globs "")
+foreach(r IN LISTS roots)
+  list(APPEND globs "${r}/bin/*" "${r}/lib/*")
+endforeach()
+file(GLOB_RECURSE files LIST_DIRECTORIES false ${globs})
 foreach(f ${files})
   if(IS_SYMLINK "${f}" OR f MATCHES "\\.(a|o)$")
     continue()
@@ -28,8 +41,12 @@ foreach(f ${files})
   endif()
 endforeach()
 
-if(CPACK_GENERATOR STREQUAL "DEB")
-  set(from "${root}/lib/python/q7cc")
+# A build configured with Q7CC_PYTHON_DIR=lib/python installs q7cc.torch
+# off Debian's path: the .deb moves it (the install otherwise puts it in
+# Debian's folder itself: python/CMakeLists.txt).
+foreach(root IN LISTS roots)
+set(from "${root}/lib/python/q7cc")
+if(CPACK_GENERATOR STREQUAL "DEB" AND IS_DIRECTORY "${from}")
   set(to "${root}/lib/python3/dist-packages")
   file(MAKE_DIRECTORY "${to}")
   file(RENAME "${from}" "${to}/q7cc")
@@ -39,3 +56,4 @@ if(CPACK_GENERATOR STREQUAL "DEB")
          layout "${layout}")
   file(WRITE "${to}/q7cc/_layout.py" "${layout}")
 endif()
+endforeach()

@@ -1,7 +1,11 @@
 # `cmake --build <build> --target uninstall` (cmake -P): removes every file
-# and link that install_manifest.txt lists (the last install's), then the
-# folders of q7cc's own that are left empty. The build's own, not shipped.
+# and link that install_manifest.txt lists (the last install's) and the
+# __pycache__ folders Python wrote beside q7cc.torch's modules, then the
+# folders of q7cc's own that are left empty, then the shared folders the
+# installs created (cmake/Q7InstallStart.cmake) when they are empty. The
+# build's own, not shipped.
 #   -DMANIFEST=<build>/install_manifest.txt
+#   -DCREATED=<build>/install_created_dirs.txt (optional)
 if(NOT EXISTS "${MANIFEST}")
   message(FATAL_ERROR "${MANIFEST}: no install manifest (nothing was installed from this build)")
 endif()
@@ -18,13 +22,16 @@ foreach(f IN LISTS files)
   endif()
   get_filename_component(d "${f}" DIRECTORY)
   list(APPEND dirs "${d}")
+  if(f MATCHES "/q7cc/.*\\.py$" AND IS_DIRECTORY "${d}/__pycache__")
+    file(REMOVE_RECURSE "${d}/__pycache__")
+  endif()
 endforeach()
 # The folders q7cc's install made below its own names (q7cc, q7cc-torch,
-# cmake/q7cc, python/q7cc), deepest first, when empty.
+# doc/python3-q7cc, cmake/q7cc, python/q7cc), deepest first, when empty.
 list(REMOVE_DUPLICATES dirs)
 list(SORT dirs ORDER DESCENDING)
 foreach(d IN LISTS dirs)
-  while(d MATCHES "/q7cc(-torch)?(/|$)")
+  while(d MATCHES "/(python3-)?q7cc(-torch)?(/|$)")
     file(GLOB left "${d}/*")
     if(left OR NOT IS_DIRECTORY "${d}")
       break()
@@ -33,3 +40,14 @@ foreach(d IN LISTS dirs)
     get_filename_component(d "${d}" DIRECTORY)
   endwhile()
 endforeach()
+if(CREATED AND EXISTS "${CREATED}")
+  file(STRINGS "${CREATED}" made)
+  list(SORT made ORDER DESCENDING)
+  foreach(d IN LISTS made)
+    file(GLOB left "${d}/*")
+    if(IS_DIRECTORY "${d}" AND NOT left)
+      file(REMOVE_RECURSE "${d}")
+    endif()
+  endforeach()
+  file(REMOVE "${CREATED}")
+endif()

@@ -40,8 +40,11 @@ endfunction()
 # Sets out to q7cc's include folder when the project's compiler for lang
 # (C or CXX) is q7cc (under any of its names): CMake found it among the
 # compiler's implicit include folders, which it reads from the compiler's
-# `-v` output, or a toolchain file already put it among the standard ones.
-# Empty otherwise (a project whose CXX is g++, say).
+# `-v` output (a device profile's), or a toolchain file already put it
+# among the standard ones, or the compiler is the q7cc this package found
+# (Q7CC_EXECUTABLE, links followed): the host profile names the folder
+# only for a file that uses q7cc (docs/driver.md, "Pass-through"), and
+# CMake's probe does not. Empty otherwise (a project whose CXX is g++).
 function(_q7cc_compiler_include out lang)
   set(found "")
   foreach(dir IN LISTS CMAKE_${lang}_STANDARD_INCLUDE_DIRECTORIES
@@ -51,6 +54,13 @@ function(_q7cc_compiler_include out lang)
       break()
     endif()
   endforeach()
+  if(NOT found AND Q7CC_EXECUTABLE AND Q7CC_INCLUDE_DIR AND CMAKE_${lang}_COMPILER)
+    get_filename_component(compiler "${CMAKE_${lang}_COMPILER}" REALPATH)
+    get_filename_component(mine "${Q7CC_EXECUTABLE}" REALPATH)
+    if(compiler STREQUAL mine)
+      set(found "${Q7CC_INCLUDE_DIR}")
+    endif()
+  endif()
   set(${out} "${found}" PARENT_SCOPE)
 endfunction()
 

@@ -114,8 +114,13 @@ static void xt_inc(const struct q7_profile *p, struct q7_strvec *cmd)
 }
 
 /* The compile bundle before the user's flags (without -c for xt when the
- * caller is not compiling); c: for the C compiler, without -std=c++14. */
-static void bundle(const struct q7_profile *p, bool compile, bool c, struct q7_strvec *cmd)
+ * caller is not compiling); c: for the C compiler, without -std=c++14.
+ * The host profile's is empty for a TU of use Q7_USE_NONE (the real
+ * compiler's command, unchanged: docs/driver.md, "Pass-through"), -fPIC
+ * for one compiled for a shared kernel library, and adds -std=c++14 (the
+ * device's language) for one that uses q7cc. */
+static void bundle(const struct q7_profile *p, bool compile, bool c, enum q7_use use,
+                   struct q7_strvec *cmd)
 {
 	switch (p->kind) {
 	case Q7_PROFILE_XT:
@@ -142,10 +147,28 @@ static void bundle(const struct q7_profile *p, bool compile, bool c, struct q7_s
 		q7_sv_add(cmd, "-Wall");
 		break;
 	case Q7_PROFILE_HOST:
-		if (!c)
+		if (use == Q7_USE_Q7 && !c)
 			q7_sv_add(cmd, "-std=c++14");
-		q7_sv_add(cmd, "-fPIC");
+		if (use != Q7_USE_NONE)
+			q7_sv_add(cmd, "-fPIC");
 		break;
+	}
+}
+
+/* q7cc's own headers. The host profile's come after every folder of the
+ * user's, -isystem included (-idirafter), so that the project's headers
+ * (libtorch's <torch/torch.h>) win, and only for a TU that uses q7cc.
+ * The device profiles' come before the compiler's (-I, after the user's
+ * -I): their stand-ins for the C++ library headers pass on to the
+ * compiler's own with #include_next, which GCC refuses from the last
+ * folder; and xt's is the vendor's flow (docs/vendor-flow.md). */
+static void own_includes(const struct q7_profile *p, enum q7_use use, struct q7_strvec *cmd)
+{
+	if (p->kind != Q7_PROFILE_HOST) {
+		q7_sv_addf(cmd, "-I%s", p->q7_include);
+	} else if (use == Q7_USE_Q7) {
+		q7_sv_add(cmd, "-idirafter");
+		q7_sv_add(cmd, p->q7_include);
 	}
 }
 
@@ -165,22 +188,23 @@ bool q7_cmd_c_only(const struct q7_profile *p, const struct q7_inv *inv)
 /* The user's flags, the vendor includes, the user's includes, then q7cc's
  * own headers last so that vendor and user headers win. */
 static void flags_and_includes(const struct q7_profile *p, const struct q7_inv *inv,
-                               struct q7_strvec *cmd)
+                               enum q7_use use, struct q7_strvec *cmd)
 {
 	add_compile_units(p, inv, SLOT_FLAGS, cmd);
 	if (p->kind == Q7_PROFILE_XT)
 		xt_inc(p, cmd);
 	add_compile_units(p, inv, SLOT_INCLUDES, cmd);
-	q7_sv_addf(cmd, "-I%s", p->q7_include);
+	own_includes(p, use, cmd);
 }
 
 void q7_cmd_compile(const struct q7_profile *p, const struct q7_inv *inv, const char *src,
-                    enum q7_input_kind kind, const char *obj, struct q7_strvec *cmd)
+                    enum q7_input_kind kind, enum q7_use use, const char *obj,
+                    struct q7_strvec *cmd)
 {
 	bool c = kind == Q7_IN_C;
 	q7_sv_add(cmd, c ? p->cc : p->cxx);
-	bundle(p, true, c, cmd);
-	flags_and_includes(p, inv, cmd);
+	bundle(p, true, c, use, cmd);
+	flags_and_includes(p, inv, use, cmd);
 	if (p->kind != Q7_PROFILE_XT)
 		q7_sv_add(cmd, "-c");
 	q7_sv_add(cmd, "-o");
@@ -188,11 +212,12 @@ void q7_cmd_compile(const struct q7_profile *p, const struct q7_inv *inv, const 
 	q7_sv_add(cmd, src);
 }
 
-void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, struct q7_strvec *cmd)
+void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, enum q7_use use,
+                    struct q7_strvec *cmd)
 {
 	bool c = q7_cmd_c_only(p, inv);
 	q7_sv_add(cmd, c ? p->cc : p->cxx);
-	bundle(p, false, c, cmd);
+	bundle(p, false, c, use, cmd);
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct q7_unit *u = &inv->u[i];
 		if (u->input || (q7_unit_flags(u) & (Q7_OPT_LINK | Q7_OPT_INCLUDE)) ||
@@ -207,7 +232,7 @@ void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, struct
 		if (!u->input && (q7_unit_flags(u) & Q7_OPT_INCLUDE) && q7_profile_keeps(p, u))
 			q7_unit_add(u, cmd);
 	}
-	q7_sv_addf(cmd, "-I%s", p->q7_include);
+	own_includes(p, use, cmd);
 	for (size_t i = 0; i < inv->n; i++)
 		if (inv->u[i].input)
 			q7_unit_add(&inv->u[i], cmd);
@@ -557,5 +582,5 @@ void q7_cmd_analysis_args(const struct q7_profile *p, const struct q7_inv *inv,
 	for (size_t i = 0; i < inv->n; i++)
 		if (analysis_unit(p, &inv->u[i], true))
 			q7_unit_add(&inv->u[i], args);
-	q7_sv_addf(args, "-I%s", p->q7_include);
+	own_includes(p, Q7_USE_Q7, args);
 }

@@ -106,7 +106,8 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 	return rc;
 }
 
-int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj)
+int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj,
+                   bool shared)
 {
 	/* Only C++ has kernels. */
 	struct q7_input in;
@@ -118,7 +119,10 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 	/* C++ may have records: its object appears only with them. */
 	char *tmp = cxx ? q7_obj_temp(d, obj, &extra) : NULL;
 	const char *written = tmp ? tmp : obj;
-	q7_cmd_compile(&d->prof, &d->inv, src, kind, written, &cmd);
+	/* Only the host profile's command depends on it: the pre-scan runs
+	 * before the compiler starts there alone. */
+	enum q7_use use = d->prof.kind == Q7_PROFILE_HOST ? q7_input_use(d, &in, shared) : Q7_USE_Q7;
+	q7_cmd_compile(&d->prof, &d->inv, src, kind, use, written, &cmd);
 	q7_sv_addv(&cmd, &extra);
 	struct q7_op_table ops = {0};
 	bool analysed, lint_failed;
@@ -172,7 +176,10 @@ int q7_mode_syntax(struct q7_drv *d)
 				n++;
 	}
 	if (rc == 0) {
-		q7_cmd_forward(&d->prof, &d->inv, &cmd);
+		enum q7_use use = Q7_USE_NONE;
+		for (size_t i = 0; i < n && use == Q7_USE_NONE; i++)
+			use = q7_input_use(d, &srcs[i], false);
+		q7_cmd_forward(&d->prof, &d->inv, use, &cmd);
 		struct q7_op_table ops = {0};
 		bool analysed, lint_failed;
 		rc = run_with_lint(d, cmd.v, srcs, n, &ops, &analysed, &lint_failed);
@@ -217,7 +224,7 @@ int q7_mode_compile(struct q7_drv *d)
 		if (!u->input || u->input == Q7_IN_LINK)
 			continue;
 		char *obj = inv->output ? q7_xstrdup(inv->output) : default_object(u->tok[0]);
-		int rc = q7_compile_one(d, u->tok[0], u->input, obj);
+		int rc = q7_compile_one(d, u->tok[0], u->input, obj, false);
 		free(obj);
 		if (rc)
 			return rc;

@@ -174,6 +174,16 @@ static int run_one(struct q7_drv *d, void (*build)(const struct q7_profile *,
 	return rc;
 }
 
+/* -S and the like: the line with what its C++ sources take from q7cc. */
+static int run_forward(struct q7_drv *d)
+{
+	struct q7_strvec cmd = {0};
+	q7_cmd_forward(&d->prof, &d->inv, q7_drv_line_use(d), &cmd);
+	int rc = q7_step_run(d, cmd.v, NULL);
+	q7_sv_free(&cmd);
+	return rc;
+}
+
 static int dispatch(struct q7_drv *d)
 {
 	switch (d->inv.mode) {
@@ -187,7 +197,7 @@ static int dispatch(struct q7_drv *d)
 	case Q7_MODE_PREPROCESS:
 		name_parse_target(d);
 		return q7_mode_preprocess(d);
-	case Q7_MODE_ASSEMBLE: return run_one(d, q7_cmd_forward);
+	case Q7_MODE_ASSEMBLE: return run_forward(d);
 	case Q7_MODE_SYNTAX: return q7_mode_syntax(d);
 	case Q7_MODE_COMPILE: return q7_mode_compile(d);
 	case Q7_MODE_LINK_SHARED: return q7_mode_link(d);

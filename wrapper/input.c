@@ -137,6 +137,64 @@ int q7_input_open(struct q7_drv *d, const char *arg, enum q7_input_kind kind,
 	return names_missing(d, in) ? Q7_EXIT_ERROR : 0;
 }
 
+/* Whether the TU at file (preprocessed text: pp) uses q7cc: the pre-scan
+ * finds what could mark a kernel or a header of q7cc's API, or
+ * --q7-kernel names were given. */
+static bool scan_uses_q7(struct q7_drv *d, const char *file, bool pp, bool *marks)
+{
+	struct q7_strvec args = {0};
+	struct q7_analysis_opts o;
+	q7_drv_analysis_opts(d, file, &args, &o);
+	o.preprocessed = pp;
+	bool own = false;
+	*marks = q7_prescan(&o, &own) || (d->inv.kernels.n && q7_path_exists(file));
+	q7_sv_free(&args);
+	return *marks || own;
+}
+
+static enum q7_use use_of(bool q7, bool shared)
+{
+	return q7 ? Q7_USE_Q7 : shared ? Q7_USE_SHARED : Q7_USE_NONE;
+}
+
+enum q7_use q7_input_use(struct q7_drv *d, struct q7_input *in, bool shared)
+{
+	bool q7;
+	if (in->kind != Q7_IN_CXX && in->kind != Q7_IN_CXX_PP)
+		q7 = false; /* only C++ has kernels */
+	else if (in->from_q7cc)
+		q7 = true; /* q7cc -E wrote a trailer: it used q7cc's flags */
+	else if (in->from_stdin && d->dry)
+		q7 = true; /* -### reads no standard input: it would */
+	else if (in->from_stdin && d->verbose && d->inv.mode == Q7_MODE_PREPROCESS)
+		q7 = true; /* an editor's probe (-E -v of standard input): the
+		            * folders of a file with kernels */
+	else {
+		q7 = scan_uses_q7(d, in->file, in->kind == Q7_IN_CXX_PP, &in->marks);
+		in->scanned = true;
+	}
+	return use_of(q7, shared);
+}
+
+enum q7_use q7_drv_line_use(struct q7_drv *d)
+{
+	for (size_t i = 0; i < d->inv.n; i++) {
+		const struct q7_unit *u = &d->inv.u[i];
+		if (u->input != Q7_IN_CXX && u->input != Q7_IN_CXX_PP)
+			continue;
+		const char *path = u->tok[0];
+		if (strcmp(path, "-") == 0)
+			return Q7_USE_Q7; /* unread: as if it did */
+		struct q7_pp_trailer t = {0};
+		int got = u->input == Q7_IN_CXX_PP ? q7_pp_trailer_read(path, path, &t) : 0;
+		q7_pp_trailer_free(&t);
+		bool marks;
+		if (got != 0 || scan_uses_q7(d, path, u->input == Q7_IN_CXX_PP, &marks))
+			return Q7_USE_Q7;
+	}
+	return Q7_USE_NONE;
+}
+
 void q7_input_close(struct q7_input *in)
 {
 	q7_pp_trailer_free(&in->pp);
@@ -219,7 +277,9 @@ int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
 		*analysed = true;
 	/* -### reads no standard input: whether it would need libclang is
 	 * unknown, so it says it would. */
-	if ((d->dry && in->from_stdin) || q7_drv_analysis_needed(d, &o)) {
+	/* The pre-scan q7_input_use ran answers for the same names. */
+	bool needed = in->scanned && !wanted ? in->marks : q7_drv_analysis_needed(d, &o);
+	if ((d->dry && in->from_stdin) || needed) {
 		*analysed = true;
 		if (q7_step_do(d, "analyze %s", in->name)) {
 			q7_drv_sysinfo(d, &o);

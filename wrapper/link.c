@@ -110,7 +110,7 @@ static int collect_inputs(struct link *l)
 			char *name = q7_xasprintf("%u-%s.o", ++nsrc, q7_path_basename(u->tok[0]));
 			char *obj = q7_drv_temp_path(l->d, name);
 			free(name);
-			int rc = q7_compile_one(l->d, u->tok[0], u->input, obj);
+			int rc = q7_compile_one(l->d, u->tok[0], u->input, obj, true);
 			if (rc) {
 				free(obj);
 				return rc;
@@ -655,7 +655,7 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 	struct q7_drv *d = l->d;
 	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0}, words = {0};
 	input_words(l, &words);
-	q7_cmd_compile(&d->prof, &d->inv, cpp, Q7_IN_CXX, wrapper_obj, &cc);
+	q7_cmd_compile(&d->prof, &d->inv, cpp, Q7_IN_CXX, Q7_USE_Q7, wrapper_obj, &cc);
 	struct q7_objcache oc;
 	q7_objcache_init(&oc, l->wrapper_text.s, l->wrapper_text.len, cc.v, cpp, wrapper_obj,
 	                 l->wrapper_dep);

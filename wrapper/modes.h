@@ -143,6 +143,8 @@ struct q7_input {
 	const char *name;        /* how records and messages name it: arg, or "<stdin>" */
 	bool from_stdin;
 	bool from_q7cc;          /* preprocessed text with q7cc -E's trailer (pp) */
+	bool scanned, marks;     /* q7_input_use ran the pre-scan: whether the
+	                          * TU may have kernels (q7_drv_analysis_needed) */
 	struct q7_pp_trailer pp;
 };
 /* Prepares an input before the compiler starts: "-" is read into a
@@ -161,6 +163,16 @@ int q7_input_open(struct q7_drv *d, const char *arg, enum q7_input_kind kind,
 int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
                      struct q7_op_table *ops, struct q7_diags *diags, bool *analysed);
 void q7_input_close(struct q7_input *in);
+/* What the compile of an opened input takes from q7cc (profile.h,
+ * enum q7_use): Q7_USE_Q7 when it has a trailer of q7cc -E, or the
+ * pre-scan finds what could mark a kernel or a header of q7cc's API, or
+ * --q7-kernel names were given; else Q7_USE_SHARED when shared (a source
+ * of a shared-library link), else Q7_USE_NONE. */
+enum q7_use q7_input_use(struct q7_drv *d, struct q7_input *in, bool shared);
+/* The same for every C++ source of the line at once (-S, -M, -E of several
+ * sources): Q7_USE_Q7 when any uses q7cc (standard input, unread, is
+ * taken to), else Q7_USE_NONE. */
+enum q7_use q7_drv_line_use(struct q7_drv *d);
 
 /* Where the compiler writes the object of a compile to obj (objtemp.c):
  * a path in q7cc's temporary folder, with the -MF/-MQ flags that keep the
@@ -184,8 +196,10 @@ const char *q7_drv_lto(const struct q7_drv *d);
  * ...": Q7_EXIT_USAGE. */
 int q7_drv_refuse_lto(const char *what, const char *lto);
 
-/* -c: compiles src into obj with analysis alongside. Returns an exit code. */
-int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj);
+/* -c: compiles src into obj with analysis alongside; shared: for a
+ * shared-library link (q7_input_use). Returns an exit code. */
+int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj,
+                   bool shared);
 int q7_mode_compile(struct q7_drv *d);
 /* -fsyntax-only: the compiler checks the sources while q7cc lints them. */
 int q7_mode_syntax(struct q7_drv *d);

@@ -327,13 +327,64 @@ static int copy_to_stream(const char *text, const char *out)
 	return rc ? Q7_EXIT_IO : 0;
 }
 
+/* Runs the preprocessor (cmd) writing out (NULL: stdout) while q7cc
+ * analyses in, then appends the trailer. Returns an exit code. */
+static int run_with_trailer(struct q7_drv *d, struct q7_input *in, char *const *cmd,
+                            const char *out)
+{
+	/* Text another preprocessor made stays as it is: q7cc -c warns. */
+	bool records = in->kind == Q7_IN_CXX || in->from_q7cc;
+	struct q7_op_table ops = {0};
+	struct q7_diags diags = {0};
+	bool analysed = false;
+	int arc = 0, rc;
+	/* As a compile's: it dies with q7cc, never writing -o after a SIGKILL. */
+	struct q7_proc_opts po = {.name = q7_path_basename(d->prof.cxx), .dies_with_us = true,
+	                          .tmpdir = d->dry ? NULL : q7_temp_tool_dir()}; /* as a compile's */
+	pid_t pid = q7_step_start(d, cmd, &po);
+	if (pid < 0) {
+		rc = Q7_EXIT_TOOL;
+	} else {
+		if (out && !d->dry)
+			q7_output_track(out);
+		/* Overlaps with the preprocessor's run, as -c's with the compile. */
+		if (records)
+			arc = q7_input_analyse(d, in, NULL, &ops, &diags, &analysed);
+		rc = q7_step_wait(pid);
+	}
+	if (d->dry) {
+		if (records)
+			q7_step_note(d, "append the records and lint of %s to %s", in->name,
+			             out ? out : "the output");
+	} else if (rc == 0 && records) {
+		/* Q7_ANALYZE_UNAVAILABLE was printed: a compile of this text could
+		 * not have its records either. */
+		rc = arc == Q7_ANALYZE_UNAVAILABLE
+		             ? Q7_EXIT_ERROR
+		             : write_trailer(d, in, out, arc, analysed, &ops, &diags);
+	}
+	q7_ops_free(&ops);
+	q7_diags_free(&diags);
+	return rc;
+}
+
 int q7_mode_preprocess(struct q7_drv *d)
 {
 	const struct q7_inv *inv = &d->inv;
 	const struct q7_unit *src = trailer_source(inv);
 	const char *out = inv->output && strcmp(inv->output, "-") != 0 ? inv->output : NULL;
+	struct q7_input in;
+	memset(&in, 0, sizeof in);
+	int rc = src ? q7_input_open(d, src->tok[0], src->input, &in) : 0;
+	if (rc)
+		return rc;
+	/* A source that does not use q7cc is the preprocessor's text alone,
+	 * with no trailer (docs/driver.md, "Pass-through"). */
+	enum q7_use use = src ? q7_input_use(d, &in, false) : q7_drv_line_use(d);
+	if (use != Q7_USE_Q7)
+		src = NULL;
 	struct q7_strvec cmd = {0};
-	q7_cmd_forward(&d->prof, inv, &cmd);
+	q7_cmd_forward(&d->prof, inv, use, &cmd);
 	/* Preprocessed text for nobody (-o /dev/null) needs no records; text
 	 * for a stream is made in a temporary and copied there with them. */
 	const char *stream = NULL;
@@ -346,57 +397,18 @@ int q7_mode_preprocess(struct q7_drv *d)
 		out = staged;
 	}
 	if (!src || (out && q7_path_exists(out) && !q7_output_is_file(out))) {
-		int rc = q7_step_run(d, cmd.v, NULL);
-		q7_sv_free(&cmd);
-		return rc;
-	}
-	struct q7_input in;
-	int rc = q7_input_open(d, src->tok[0], src->input, &in);
-	if (rc) {
-		q7_sv_free(&cmd);
-		return rc;
-	}
-	/* Text another preprocessor made stays as it is: q7cc -c warns. */
-	bool records = src->input == Q7_IN_CXX || in.from_q7cc;
-	struct q7_op_table ops = {0};
-	struct q7_diags diags = {0};
-	bool analysed = false;
-	int arc = 0;
-	/* As a compile's: it dies with q7cc, never writing -o after a SIGKILL. */
-	struct q7_proc_opts po = {.name = q7_path_basename(d->prof.cxx), .dies_with_us = true,
-	                          .tmpdir = d->dry ? NULL : q7_temp_tool_dir()}; /* as a compile's */
-	pid_t pid = q7_step_start(d, cmd.v, &po);
-	if (pid < 0) {
-		rc = Q7_EXIT_TOOL;
+		rc = q7_step_run(d, cmd.v, NULL);
 	} else {
-		if (out && !d->dry)
-			q7_output_track(out);
-		/* Overlaps with the preprocessor's run, as -c's with the compile. */
-		if (records)
-			arc = q7_input_analyse(d, &in, NULL, &ops, &diags, &analysed);
-		rc = q7_step_wait(pid);
-	}
-	if (d->dry) {
-		if (records)
-			q7_step_note(d, "append the records and lint of %s to %s", in.name,
-			             out ? out : "the output");
-	} else if (rc == 0 && records) {
-		/* Q7_ANALYZE_UNAVAILABLE was printed: a compile of this text could
-		 * not have its records either. */
-		rc = arc == Q7_ANALYZE_UNAVAILABLE
-		             ? Q7_EXIT_ERROR
-		             : write_trailer(d, &in, out, arc, analysed, &ops, &diags);
-	}
-	if (stream && rc == 0)
-		rc = copy_to_stream(staged, stream);
-	if (out && !d->dry && !stream) {
-		if (rc)
-			q7_output_remove(out);
-		q7_temp_forget(out);
+		rc = run_with_trailer(d, &in, cmd.v, out);
+		if (stream && rc == 0)
+			rc = copy_to_stream(staged, stream);
+		if (out && !d->dry && !stream) {
+			if (rc)
+				q7_output_remove(out);
+			q7_temp_forget(out);
+		}
 	}
 	free(staged);
-	q7_ops_free(&ops);
-	q7_diags_free(&diags);
 	q7_input_close(&in);
 	q7_sv_free(&cmd);
 	return rc;

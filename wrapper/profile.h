@@ -60,20 +60,30 @@ bool q7_profile_clang_style(const struct q7_profile *p);
 /* True when the profile forwards this unit to the real compiler. */
 bool q7_profile_keeps(const struct q7_profile *p, const struct q7_unit *u);
 
+/* What a compile's TU takes from q7cc (docs/driver.md, "Pass-through"):
+ * nothing (no kernels, none of q7cc's headers: the host profile runs the
+ * real compiler's command unchanged), position-independent code (a source
+ * compiled for a shared kernel library), or q7cc's language and headers
+ * too (kernels, or q7cc's headers). The gnu and xt profiles make device
+ * code of every TU alike. */
+enum q7_use { Q7_USE_NONE, Q7_USE_SHARED, Q7_USE_Q7 };
+
 /* Commands. Each appends one child argv to cmd. */
 /* Compiles src (of kind: C goes to the C compiler) to obj, with the flags
  * of inv (a compile line, or the compile flags found on a link line for
  * the generated wrapper). */
 void q7_cmd_compile(const struct q7_profile *p, const struct q7_inv *inv, const char *src,
-                    enum q7_input_kind kind, const char *obj, struct q7_strvec *cmd);
+                    enum q7_input_kind kind, enum q7_use use, const char *obj,
+                    struct q7_strvec *cmd);
 /* True when inv's sources are all C (and there is one), or, under a C
  * driver's name (p->c_name), when none is C++: -E, -S, -fsyntax-only,
  * --version and the like, and an executable link then run the C
  * compiler. */
 bool q7_cmd_c_only(const struct q7_profile *p, const struct q7_inv *inv);
 /* -E, -S, -fsyntax-only, -M: the user's line with the profile's flags
- * (the C compiler's for C sources only). */
-void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, struct q7_strvec *cmd);
+ * for use (the C compiler's for C sources only). */
+void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, enum q7_use use,
+                    struct q7_strvec *cmd);
 /* --version, -print-*, a plain executable link: the user's line,
  * translated, to the C compiler when its sources are all C (CMake's C
  * compiler checks); a gnu executable link gets what makes it link. */

@@ -122,7 +122,7 @@ void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *a
 bool q7_drv_analysis_needed(const struct q7_drv *d, const struct q7_analysis_opts *o)
 {
 	struct q7_err err = Q7_ERR_GROWING;
-	int r = q7_analysis_prescan(o, &err);
+	int r = q7_analysis_prescan(o, NULL, &err);
 	if (r < 0)
 		q7_fatal(Q7_EXIT_ERROR, "%s", q7_err_text(&err));
 	q7_err_free(&err);

@@ -173,6 +173,42 @@ static bool lost(const char *rel, const char *text, char **message)
 	return r;
 }
 
+/* q7_prescan's second answer: whether the TU uses q7cc at all (the host
+ * profile adds its flags only then; docs/driver.md, "Pass-through"). */
+static bool uses(const char *src_rel, const char *const *args)
+{
+	char *src = q7_path_join(root, src_rel);
+	struct q7_analysis_opts o = {.source = src, .clang_args = (char *const *)args};
+	bool own = false;
+	bool marks = q7_prescan(&o, &own);
+	free(src);
+	ck_assert(!marks || own);
+	return own;
+}
+
+START_TEST(uses_q7cc)
+{
+	free(put("u_plain.cpp", "#include <optional>\n#include <torch/torch.h>\nint f();\n"));
+	ck_assert(!uses("u_plain.cpp", NULL));
+	free(put("u_kernel.cpp", "Q7_KERNEL at::Tensor k(at::Tensor x);\n"));
+	ck_assert(uses("u_kernel.cpp", NULL));
+	/* q7cc's API without kernels, directly and through a user header. */
+	free(put("u_api.cpp", "#include <q7/tensor.h>\nint f();\n"));
+	ck_assert(uses("u_api.cpp", NULL));
+	free(put("uinc/helper.h", "#include <torchneuron/register.h>\n"));
+	free(put("u_via.cpp", "#include \"uinc/helper.h\"\nint f();\n"));
+	ck_assert(uses("u_via.cpp", NULL));
+	/* Even when found in a folder the scan skips (q7cc's, -isystem). */
+	char *sys = dir("usys");
+	const char *args[] = {"-isystem", sys, "-I", sys, NULL};
+	mkdir(sys, 0755);
+	free(put("usys/neuron/x.h", "int y;\n"));
+	free(put("u_sys.cpp", "#include <neuron/x.h>\n"));
+	ck_assert(uses("u_sys.cpp", args));
+	free(sys);
+}
+END_TEST
+
 START_TEST(preprocessed_text)
 {
 	const char *gcc = "# 0 \"k.cpp\"\n# 1 \"/usr/include/q7cc/q7/kernel.h\" 1\n"
@@ -217,6 +253,7 @@ int main(void)
 	tcase_add_test(tc, headers);
 	tcase_add_test(tc, own_headers_skipped);
 	tcase_add_test(tc, preprocessed_text);
+	tcase_add_test(tc, uses_q7cc);
 	suite_add_tcase(s, tc);
 	int failed = run_suite(s, false);
 	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);

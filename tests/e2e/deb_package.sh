@@ -1,10 +1,12 @@
 #!/bin/sh
-# e2e.deb_package: `cpack -G DEB` and `-G TGZ` of this build. The .deb's
-# dependencies are installed Debian packages (the ones q7cc needs at run
-# time); the .deb unpacked with dpkg -x into a temporary root runs from
+# e2e.deb_package: `cpack -G DEB` and `-G TGZ` of this build: two .debs,
+# q7cc (the compiler, no PyTorch in its dependencies) and python3-q7cc
+# (q7cc.torch and the bridge). Their dependencies are installed Debian
+# packages, versioned from dpkg-shlibdeps (libgcc-s1 among them); q7cc
+# recommends clangd. The .debs unpacked with dpkg -x into a temporary root run from
 # there: a gnu and a host op compiled, linked and run (q7-run on the host
 # and the emulated core); the .tar.gz holds the same tree, links as links.
-# The .deb is one a packager would ship: lintian reports no error and no
+# The .debs are ones a packager would ship: lintian reports no error and no
 # warning (its overrides each say why the rule cannot apply), every
 # program in /usr/bin has a manual page. Installed with apt-get (in a
 # private mount namespace whose /usr, /etc and /var are overlays on a
@@ -18,21 +20,22 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 if [ "${Q7CC_DEB_NS:-}" = 1 ]; then
 	# In the namespace: install, import, remove.
 	deb=$(ls "$work"/out/q7cc_*.deb)
+	pydeb=$(ls "$work"/out/python3-q7cc_*.deb)
 	ov=$work/ov
 	mount -t tmpfs tmpfs "$ov"
 	for d in usr etc var; do
 		mkdir -p "$ov/$d.u" "$ov/$d.w"
 		mount -t overlay overlay -o "lowerdir=/$d,upperdir=$ov/$d.u,workdir=$ov/$d.w" "/$d"
 	done
-	DEBIAN_FRONTEND=noninteractive apt-get install -y "$deb" > "$work/apt-install.log" 2>&1 ||
-		{ cat "$work/apt-install.log"; fail "apt-get install $deb"; }
-	dpkg -L q7cc > "$work/files.txt"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y "$deb" "$pydeb" > "$work/apt-install.log" 2>&1 ||
+		{ cat "$work/apt-install.log"; fail "apt-get install $deb $pydeb"; }
+	dpkg -L q7cc python3-q7cc > "$work/files.txt"
 	(cd / && env -i PATH=/usr/bin:/bin /usr/bin/python3 -c "import q7cc.torch") ||
 		fail "python3 -c 'import q7cc.torch' after apt-get install"
 	[ -d /usr/lib/python3/dist-packages/q7cc/torch/__pycache__ ] ||
 		fail "the import wrote no __pycache__ (nothing for remove to clean?)"
-	DEBIAN_FRONTEND=noninteractive apt-get remove -y q7cc > "$work/apt-remove.log" 2>&1 ||
-		{ cat "$work/apt-remove.log"; fail "apt-get remove q7cc"; }
+	DEBIAN_FRONTEND=noninteractive apt-get remove -y q7cc python3-q7cc > "$work/apt-remove.log" 2>&1 ||
+		{ cat "$work/apt-remove.log"; fail "apt-get remove q7cc python3-q7cc"; }
 	while IFS= read -r f; do
 		[ -d "$f" ] && [ ! -L "$f" ] && continue
 		[ ! -e "$f" ] && [ ! -L "$f" ] || fail "apt-get remove left $f"
@@ -49,20 +52,34 @@ mkdir -p "$work/root" "$work/run"
 cpack --config "$build/CPackConfig.cmake" -G "DEB;TGZ" -B "$work/out" > "$work/cpack.log" 2>&1 ||
 	{ cat "$work/cpack.log"; fail "cpack"; }
 deb=$(ls "$work"/out/q7cc_*.deb)
+pydeb=$(ls "$work"/out/python3-q7cc_*.deb)
 tgz=$(ls "$work"/out/q7cc-*.tar.gz)
 deps=$(dpkg-deb -f "$deb" Depends)
-for d in libclang1-14 gcc-xtensa-lx106 qemu-system-misc libtorch1.13; do
-	echo "$deps" | grep -q "\b$d\b" || fail "Depends lacks $d: $deps"
+pydeps=$(dpkg-deb -f "$pydeb" Depends)
+for d in libclang1-14 gcc-xtensa-lx106 qemu-system-misc 'libc6 (>= '; do
+	echo "$deps" | grep -q -F "$d" || fail "q7cc's Depends lacks $d: $deps"
 done
-for d in $(echo "$deps" | tr -d ' ' | tr ',' ' '); do
+for d in libtorch1.13 python3-torch; do
+	! echo "$deps" | grep -q "\b$d\b" || fail "q7cc depends on $d: $deps"
+done
+for d in 'q7cc (= ' python3-torch 'libtorch1.13 (>= ' 'libgcc-s1 (>= '; do
+	echo "$pydeps" | grep -q -F "$d" || fail "python3-q7cc's Depends lacks $d: $pydeps"
+done
+dpkg-deb -f "$deb" Recommends | grep -q '\bclangd\b' || fail "q7cc does not recommend clangd"
+for d in $(echo "$deps, $pydeps" | sed 's/([^)]*)//g' | tr -d ' ' | tr ',' ' '); do
+	[ "$d" = q7cc ] && continue
 	dpkg-query -W -f='${Status}' "$d" 2>/dev/null | grep -q 'install ok installed' ||
 		fail "Depends names $d, which is not an installed Debian package"
 done
 dpkg -x "$deb" "$work/root"
+dpkg -x "$pydeb" "$work/root"
+[ -f "$work/root/usr/share/doc/python3-q7cc/copyright" ] || fail "python3-q7cc has no copyright file"
 r=$work/root/usr
 [ "$(readlink "$r/bin/q7-run")" = q7cc ] || fail "the .deb's bin/q7-run is not a link to q7cc"
-lintian --fail-on error,warning "$deb" > "$work/lintian.txt" 2>&1 || { cat "$work/lintian.txt"; fail "lintian"; }
+lintian --fail-on error,warning "$deb" "$pydeb" > "$work/lintian.txt" 2>&1 || { cat "$work/lintian.txt"; fail "lintian"; }
 ! grep -q '^[EW]: ' "$work/lintian.txt" || { cat "$work/lintian.txt"; fail "lintian"; }
+"$src/tests/e2e/check_copyright.py" "$r/share/doc/q7cc/copyright" "$work/root" ||
+	fail "debian/copyright does not declare every bundled file"
 for p in "$r"/bin/*; do
 	[ -e "$r/share/man/man1/$(basename "$p").1.gz" ] || fail "no manual page for $(basename "$p")"
 done

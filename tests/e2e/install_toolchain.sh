@@ -21,8 +21,8 @@ done
 [ -f "$prefix/share/q7cc/cmake/q7cc-toolchain.cmake" ] || fail "the toolchain file"
 
 # The installed driver uses the installed tree, not the build tree.
-line=$("$prefix/bin/q7cc" --q7-toolchain=host -### -c a.cpp 2>&1)
-case $line in *"'-I$prefix/include/q7cc' "*) ;; *) fail "-### gave: $line" ;; esac
+line=$("$prefix/bin/q7cc" --q7-toolchain=host -### -c -x c++ - < /dev/null 2>&1)
+case $line in *" -idirafter '$prefix/include/q7cc' "*) ;; *) fail "-### gave: $line" ;; esac
 
 unset Q7_TOOLCHAIN Q7CC_REAL_CXX Q7CC_ACTIVE || true
 src=$(cd "$(dirname "$0")/proj" && pwd)

@@ -7,6 +7,7 @@
 #   gnu   with the shipped cross file (share/q7cc/meson/q7cc-gnu.ini,
 #         whose compilers are on PATH);
 #         the image runs on the emulated core.
+# Meson's default debug build packs the library (-g is on no link line).
 #   meson_build.sh STAGE SRC_DIR PROFILE WORKDIR
 set -eu
 stage=$1 src=$2 profile=$3 work=$4
@@ -34,6 +35,9 @@ else
 fi
 meson compile -C p/b > build.log 2>&1 || { cat build.log; fail "meson compile ($profile)"; }
 [ -f p/b/libplain.so ] || fail "libplain.so was not built"
+# The default build type (debug) has -g on the compile lines only: the
+# link packs (docs/driver.md, "Meson").
+[ -f p/b/libops.packed.so ] || fail "the debug build did not pack libops.so"
 python3 "$src/tests/e2e/npy.py" write x.npy
 "$bin/q7-run" --target=$target p/b/libops.so c_affine x.npy -o y.npy || fail "q7-run --target=$target c_affine"
 got=$(python3 "$src/tests/e2e/npy.py" read y.npy)

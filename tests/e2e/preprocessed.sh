@@ -177,11 +177,20 @@ grep -q "damaged.ii: the records q7cc -E left at its end are damaged" damaged.er
 # (a compiler stand-in writes such text).
 printf '#!/bin/sh\nprintf "int x;"\n' > nonl-cc
 chmod +x nonl-cc
-printf 'int f(int x) { return x; }\n' > plain.cpp
-Q7CC_REAL_CXX=$PWD/nonl-cc "$q7" -E plain.cpp > nonl.ii || fail "-E through the stand-in"
+printf '#include <q7/kernel.h>\nint f(int x) { return x; }\n' > own.cpp
+Q7CC_REAL_CXX=$PWD/nonl-cc "$q7" -E own.cpp > nonl.ii || fail "-E through the stand-in"
 head -n 1 nonl.ii | grep -q '^int x;$' || fail "nonl.ii: $(head -n 2 nonl.ii)"
 "$q7" -### -c nonl.ii 2>&1 | grep -q "^# q7cc: take the records and lint of nonl.ii from q7cc -E$" ||
 	fail "the trailer after text without a newline was not found"
+# A source that does not use q7cc (no kernels, none of its headers): -E is
+# the compiler's text alone, with no trailer (docs/driver.md,
+# "Pass-through"); the host profile's command is the compiler's.
+printf '#include <cstdio>\nint f(int x) { return x; }\n' > plain.cpp
+"$q7" -O2 -E plain.cpp > plain.ii || fail "-E of plain.cpp"
+! grep -q 'q7cc-preprocessed' plain.ii || fail "plain.ii has a trailer"
+if [ "$p" = host ]; then
+	c++ -O2 -E plain.cpp | cmp -s - plain.ii || fail "-E of plain.cpp differs from c++ -E"
+fi
 # -E into nothing, and -E of dependencies only: no records, no trouble.
 "$q7" -E "$ops/relu.cpp" -o /dev/null || fail "-E -o /dev/null"
 "$q7" -M "$ops/relu.cpp" > deps.txt || fail "-M"
