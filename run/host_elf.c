@@ -856,12 +856,26 @@ static bool add_runtime(int64_t tag, const char *name, void *arg)
 	return false;
 }
 
+static int check_file(const char *path, bool kernels, struct q7_strvec *runtimes,
+                      struct q7_err *err);
+
 int q7_host_elf_check(const char *path, struct q7_err *err)
 {
-	return q7_host_elf_sanitizers(path, NULL, err);
+	return check_file(path, false, NULL, err);
+}
+
+int q7_host_elf_check_kernels(const char *path, struct q7_err *err)
+{
+	return check_file(path, true, NULL, err);
 }
 
 int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, struct q7_err *err)
+{
+	return check_file(path, false, runtimes, err);
+}
+
+static int check_file(const char *path, bool kernels, struct q7_strvec *runtimes,
+                      struct q7_err *err)
 {
 	struct lib l;
 	memset(&l, 0, sizeof l);
@@ -879,7 +893,7 @@ int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, struct 
 	l.b = bytes;
 	l.n = len;
 	int rc = check_header(&l) != 0 || check_segments(&l) != 0 || check_dynamic(&l) != 0 ||
-	                 check_kernels(&l) != 0
+	                 (kernels && check_kernels(&l) != 0)
 	             ? -1
 	             : 0;
 	if (rc == 0 && runtimes)
