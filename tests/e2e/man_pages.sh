@@ -36,6 +36,10 @@ for t in q7-run q7-prelink q7-pkg-loadlib xt-pkg-loadlib; do
 	v=$("$bin/$t" --version) || fail "$t --version: status $?"
 	echo "$v" | grep -qE "^$t \(q7cc\) [0-9]+\.[0-9]+" || fail "$t --version: '$v'"
 done
+"$bin/q7cc-icecc-env" --version | grep -qE '^q7cc-icecc-env \(q7cc\) [0-9]' ||
+	fail "q7cc-icecc-env --version"
+"$bin/q7cc-icecc-env" --help | grep -q '^usage: q7cc-icecc-env gnu|host \[DIR\]' ||
+	fail "q7cc-icecc-env --help"
 "$bin/q7cc-clangd" --q7-version | grep -qE '^q7cc-clangd \(q7cc\) ' || fail "q7cc-clangd --q7-version"
 "$bin/q7cc" --q7-memory-map --version | grep -qE '\(q7cc\) [0-9]' || fail "--q7-memory-map --version"
 # the user docs where q7_doc_path finds them
