@@ -6,6 +6,7 @@
 # page lists exactly the options --help lists.
 #   cmake -DTOOL=... -DHELP_ARG=--help -DVERSION=0.1.0 -DPAGE=docs/man/x.1 -DOUT=x.1
 #         -P Q7Man.cmake
+cmake_minimum_required(VERSION 3.20) # the policies: "@VERSION@" is text
 execute_process(COMMAND ${TOOL} ${HELP_ARG} OUTPUT_VARIABLE help RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${TOOL} ${HELP_ARG}: exit status ${rc}")
