@@ -248,6 +248,12 @@ void q7_ops_unresolved(const struct q7_op_table *all, struct q7_strvec *names);
 void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const char *profile,
                     struct q7_diags *diags);
 
+/* The functions of syms that look like kernels a mark was forgotten on:
+ * strong free functions with a Tensor parameter (a kernel's const
+ * at::Tensor &), each into out as "row_sums(const at::Tensor &, float)
+ * in rowsum.o"; docs/driver.md, "Shared libraries without kernels". */
+void q7_kernel_lookalikes(const struct q7_fsyms *syms, struct q7_strvec *out);
+
 /* Ops as JSON (for --q7-print-schema --q7-format=json). */
 void q7_ops_write_json(const struct q7_op_table *ops, FILE *out);
 /* --q7-lint --q7-format=json: {"diagnostics": ..., "ops": ...,

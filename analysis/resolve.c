@@ -321,3 +321,26 @@ void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const 
 	free(drop);
 	q7_sv_free(&names);
 }
+
+void q7_kernel_lookalikes(const struct q7_fsyms *syms, struct q7_strvec *out)
+{
+	for (size_t i = 0; i < syms->n; i++) {
+		const struct q7_fsym *s = &syms->v[i];
+		struct q7_mfunc f;
+		const char *why;
+		if (s->local || s->weak || q7_demangle(s->name, s->lp64, &f, &why) != 0)
+			continue;
+		bool tensor = false;
+		for (size_t k = 0; k < f.nparams; k++)
+			tensor = tensor || f.params[k].kind == Q7_KIND_TENSOR;
+		if (f.what == Q7_MF_FREE && tensor) {
+			char *sig = signature(&f);
+			char *line = q7_xasprintf("%s in %s", sig, s->where);
+			if (!q7_sv_has(out, line))
+				q7_sv_add(out, line);
+			free(line);
+			free(sig);
+		}
+		q7_mfunc_free(&f);
+	}
+}

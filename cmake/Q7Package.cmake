@@ -94,29 +94,4 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/debian/lintian-overrides.in
 install(FILES ${CMAKE_BINARY_DIR}/debian/lintian-overrides
         DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides RENAME q7cc)
 
-# Manual pages (docs/man), gzip -9n, each other name of a program a link
-# to its page.
-set(q7_man_dir ${CMAKE_BINARY_DIR}/man)
-set(q7_man_pages q7cc q7-run q7-prelink q7-pkg-loadlib q7cc-icecc-env q7cc-clangd)
-set(q7_man_gz)
-foreach(m ${q7_man_pages})
-  set(src ${PROJECT_SOURCE_DIR}/docs/man/${m}.1)
-  add_custom_command(OUTPUT ${q7_man_dir}/${m}.1.gz
-    COMMAND ${CMAKE_COMMAND} -E copy ${src} ${q7_man_dir}/${m}.1
-    COMMAND ${Q7CC_GZIP} -9nf ${q7_man_dir}/${m}.1
-    DEPENDS ${src} VERBATIM)
-  list(APPEND q7_man_gz ${q7_man_dir}/${m}.1.gz)
-endforeach()
-add_custom_target(q7cc_man ALL DEPENDS ${q7_man_gz})
-set(q7_man_links)
-foreach(pair xt-clang++:q7cc q7cc-xt:q7cc q7cc-gnu:q7cc q7cc-host:q7cc q7cc-gnu-g++:q7cc
-             q7cc-host-g++:q7cc q7cc-gnu-gcc:q7cc q7cc-host-gcc:q7cc
-             xt-pkg-loadlib:q7-pkg-loadlib)
-  string(REPLACE ":" ";" pair "${pair}")
-  list(GET pair 0 name)
-  list(GET pair 1 page)
-  file(MAKE_DIRECTORY ${q7_man_dir})
-  file(CREATE_LINK ${page}.1.gz ${q7_man_dir}/${name}.1.gz SYMBOLIC)
-  list(APPEND q7_man_links ${q7_man_dir}/${name}.1.gz)
-endforeach()
-install(FILES ${q7_man_gz} ${q7_man_links} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+# Manual pages and the user docs: Q7Docs.cmake.

@@ -66,10 +66,34 @@ function(_q7cc_object out objdir src)
   set(${out} "${objdir}/${rel}.o" PARENT_SCOPE)
 endfunction()
 
+# lib<name>.shape.so from the shape sources (out: its path), built by
+# q7cc.torch as custom_op.load() builds it.
+function(_q7cc_shape_library out name shapes)
+  if(NOT shapes)
+    message(FATAL_ERROR "q7_add_custom_op(${name}): TORCH_SHAPE_LIBRARY without SHAPE_SOURCES")
+  endif()
+  set(python "${Q7CC_TORCH_PYTHON}")
+  if(NOT python)
+    set(python /usr/bin/python3)
+  endif()
+  include("${CMAKE_CURRENT_FUNCTION_LIST_DIR}/q7cc-layout.cmake")
+  get_filename_component(pydir
+    "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${_q7cc_layout_up}/lib/python" ABSOLUTE)
+  set(lib "${CMAKE_CURRENT_BINARY_DIR}/lib${name}.shape.so")
+  file(RELATIVE_PATH shown "${CMAKE_BINARY_DIR}" "${lib}")
+  add_custom_command(OUTPUT "${lib}"
+    COMMAND ${CMAKE_COMMAND} -E env "PYTHONPATH=${pydir}"
+            "${python}" -m q7cc.torch.shape_library -o "${lib}" ${ARGN} ${shapes}
+    DEPENDS ${shapes}
+    COMMENT "Building the shape library ${shown}"
+    VERBATIM COMMAND_EXPAND_LISTS)
+  set(${out} "${lib}" PARENT_SCOPE)
+endfunction()
+
 #[=[
 q7_add_custom_op(<name> SOURCES <src>... [SHAPE_SOURCES <src>...] [MULTICORE]
                  [TOOLCHAIN xt|gnu|host] [INCLUDE_DIRECTORIES <dir>...]
-                 [COMPILE_OPTIONS <opt>...])
+                 [COMPILE_OPTIONS <opt>...] [TORCH_SHAPE_LIBRARY])
 
 Builds lib<name>.so in the current binary folder with q7cc, and the files
 its link writes: lib<name>.stripped.so and lib<name>.packed.so; with
@@ -81,11 +105,16 @@ linked with the sources, as in examples/neuron_sample. TOOLCHAIN picks
 q7cc-<profile>; else the variable Q7CC_TOOLCHAIN; else q7cc chooses.
 COMPILE_OPTIONS go to every compile and to the link (which compiles the
 generated wrapper). Relative paths are from the current source folder.
+TORCH_SHAPE_LIBRARY also builds lib<name>.shape.so from the SHAPE_SOURCES,
+against the torch of the Python Q7CC_TORCH_PYTHON names (default
+/usr/bin/python3), as custom_op.load() builds it: q7cc.torch's
+load_library() of lib<name>.so then takes the ops' shape functions from
+it (python3 -m q7cc.torch.shape_library; docs/torch.md).
 The target <name> (built by `all`) has properties Q7CC_IMAGE, Q7CC_OUTPUTS,
 Q7CC_MULTICORE, Q7CC_TOOLCHAIN, Q7CC_SOURCES and Q7CC_SHAPE_SOURCES.
 #]=]
 function(q7_add_custom_op name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "MULTICORE" "TOOLCHAIN"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "MULTICORE;TORCH_SHAPE_LIBRARY" "TOOLCHAIN"
     "SOURCES;SHAPE_SOURCES;INCLUDE_DIRECTORIES;COMPILE_OPTIONS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "q7_add_custom_op(${name}): unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -155,6 +184,10 @@ function(q7_add_custom_op name)
     DEPENDS ${objects}
     COMMENT "Linking q7cc custom op ${shown}"
     VERBATIM COMMAND_EXPAND_LISTS)
+  if(arg_TORCH_SHAPE_LIBRARY)
+    _q7cc_shape_library(shape_lib "${name}" "${shapes}" ${includes})
+    list(APPEND more "${shape_lib}")
+  endif()
   add_custom_target(${name} ALL DEPENDS "${image}" ${more})
   # The depfiles too (Ninja drops them itself; Make keeps them).
   list(TRANSFORM objects APPEND ".d" OUTPUT_VARIABLE depfiles)

@@ -3,6 +3,7 @@
  * PATH), --q7-debounce=MS and --q7-analysis-limit=MS;
  * --compile-commands-dir=DIR is read and passed on; every other argument
  * goes to clangd as it is. */
+#include "args.h"
 #include "clangd_config.h"
 #include "relay.h"
 #include "tempfile.h"
@@ -21,12 +22,36 @@
 /* The longest analysis (a TU that takes longer is no editor's). */
 #define LIMIT_MS 60000
 
-static const char usage[] =
-    "usage: q7cc-clangd [--clangd=PATH] [--q7-debounce=MS] [--q7-analysis-limit=MS]\n"
-    "                   [CLANGD-OPTIONS...]\n"
-    "  A language server on stdin/stdout: clangd (PATH, or on PATH) with q7cc's\n"
-    "  kernel lint merged into its diagnostics and kernel schemas in its hover.\n"
-    "  Other options go to clangd. See docs/editors.md.\n";
+/* q7cc-clangd's own options, for --help and its manual page (made from
+ * --help: docs/man/README.md); main() reads them. */
+static const struct q7_args_opt options[] = {
+	Q7_ARGS_VALUE_H("--clangd", 1, "PATH", "the clangd to run (default: clangd on PATH)"),
+	Q7_ARGS_VALUE_H("--q7-debounce", 2, "MS",
+	                "the quiet a burst of changes waits for before q7cc analyses (default 50)"),
+	Q7_ARGS_VALUE_H("--q7-analysis-limit", 3, "MS",
+	                "the longest one analysis may take (default 60000)"),
+	Q7_ARGS_VALUE_H("--compile-commands-dir", 4, "DIR",
+	                "where compile_commands.json is, for clangd and for q7cc's lint"),
+	Q7_ARGS_FLAG_H("--help", 5, "print this help and exit"),
+	Q7_ARGS_FLAG("-h", 5),
+	Q7_ARGS_FLAG_H("--version", 6, "print clangd's version (what an editor asks), then exit"),
+	Q7_ARGS_FLAG_H("--q7-version", 7, "print q7cc-clangd's version and exit"),
+	Q7_ARGS_TABLE_END,
+};
+
+static void usage(void)
+{
+	fputs("usage: q7cc-clangd [--clangd=PATH] [--q7-debounce=MS] [--q7-analysis-limit=MS]\n"
+	      "                   [CLANGD-OPTIONS...]\n"
+	      "A language server on stdin/stdout: clangd (PATH, or on PATH) with q7cc's\n"
+	      "kernel lint merged into its diagnostics and kernel schemas in its hover.\n"
+	      "Other options go to clangd.\n",
+	      stdout);
+	char *doc = q7_doc_path("editors.md");
+	printf("See %s.\n", doc);
+	free(doc);
+	q7_args_help(stdout, options);
+}
 
 /* An option's value v: milliseconds from least to 10 minutes. */
 static bool milliseconds(const char *opt, const char *v, long least, int *out)
@@ -85,7 +110,10 @@ int main(int argc, char **argv)
 		} else if (strncmp(a, "--compile-commands-dir=", 23) == 0) {
 			o.ccdir = a + 23;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			fputs(usage, stdout);
+			usage();
+			return 0;
+		} else if (strcmp(a, "--q7-version") == 0) {
+			q7_args_version("q7cc-clangd");
 			return 0;
 		} else {
 			q7_sv_add(&extra, a);

@@ -16,25 +16,31 @@
 #include "support.h"
 #include "tempfile.h"
 
-static int usage(void)
+enum { OPT_OUTPUT = 1, OPT_HELP, OPT_VERSION };
+/* Every spelling exactly as written: "-oMAP.svg", "-o=MAP.svg" and
+ * "--help=" are unknown options, as they always were. */
+static const struct q7_args_opt options[] = {
+	{"-o", OPT_OUTPUT, true, true, "MAP.svg", "also draw the map as an SVG picture"},
+	Q7_ARGS_EXACT_H("--help", OPT_HELP, "print this help and exit"),
+	Q7_ARGS_EXACT("-h", OPT_HELP),
+	Q7_ARGS_EXACT_H("--version", OPT_VERSION, "print the version and exit"),
+	Q7_ARGS_TABLE_END,
+};
+
+/* The synopsis, then the table; --help's on stdout, else a usage error. */
+static int usage(FILE *f)
 {
-	fprintf(stderr, "usage: q7cc --q7-memory-map IMAGE [-o MAP.svg]\n"
-	                "  IMAGE  a gnu-profile image: single-core, one core's (..._cpuN.so), or a\n"
-	                "         multicore manifest (every core)\n");
-	return Q7_EXIT_USAGE;
+	fprintf(f, "usage: q7cc --q7-memory-map IMAGE [-o MAP.svg]\n"
+	           "Prints each core's SRAM window, the image's sections, the ops' largest stack\n"
+	           "and what is free.\n"
+	           "  IMAGE  a gnu-profile image: single-core, one core's (..._cpuN.so), or a\n"
+	           "         multicore manifest (every core)\n");
+	q7_args_help(f, options);
+	return f == stdout ? 0 : Q7_EXIT_USAGE;
 }
 
 int q7_memory_map_main(int argc, char **argv)
 {
-	enum { OPT_OUTPUT = 1, OPT_HELP };
-	/* Every spelling exactly as written: "-oMAP.svg", "-o=MAP.svg" and
-	 * "--help=" are unknown options, as they always were. */
-	static const struct q7_args_opt options[] = {
-		{"-o", OPT_OUTPUT, true, true},
-		Q7_ARGS_EXACT("-h", OPT_HELP),
-		Q7_ARGS_EXACT("--help", OPT_HELP),
-		Q7_ARGS_TABLE_END,
-	};
 	const char *image = NULL, *out = NULL;
 	struct q7_args args;
 	q7_args_init(&args, argc, argv, options, 0);
@@ -43,14 +49,16 @@ int q7_memory_map_main(int argc, char **argv)
 		if (id == OPT_OUTPUT)
 			out = v;
 		else if (id == OPT_HELP)
-			return usage(), 0;
+			return usage(stdout);
+		else if (id == OPT_VERSION)
+			return q7_args_version("q7cc --q7-memory-map"), 0;
 		else if (id != Q7_ARGS_POS || v[0] == '-' || image)
-			return usage(); /* "-" too: no standard input */
+			return usage(stderr); /* "-" too: no standard input */
 		else
 			image = v;
 	}
 	if (!image)
-		return usage();
+		return usage(stderr);
 	struct q7_err why = Q7_ERR_GROWING;
 	struct q7_strvec paths = {0};
 	int k = q7_run_images(image, 0, &paths, &why);

@@ -10,23 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-	        "usage: %s [-v] [-l] [-p PAGESIZE] [-e SYMBOL] [-s STRIPPED] -o PACKED IMAGE\n"
-	        "  -o FILE   the packed load-lib: a relocatable object whose .rodata holds\n"
-	        "            the stripped image under SYMBOL\n"
-	        "  -s FILE   also save the stripped image\n"
-	        "  -e NAME   the symbol at the image's first byte (default lib_func)\n"
-	        "  -p SIZE   page-mapped layout: segments at page-congruent offsets and\n"
-	        "            the image page-aligned in .rodata (default: overlay layout)\n"
-	        "  -l        keep .hash .dynstr .dynsym .rela.plt (symbol lookup)\n"
-	        "  -v        say what is removed\n"
-	        "  --xtensa-core=, --xtensa-system=, --xtensa-params= are accepted and\n"
-	        "  ignored: the image says everything the packer needs.\n",
-	        q7_progname());
-}
-
 static int parse_size(const char *s, unsigned long *out)
 {
 	char *end;
@@ -38,18 +21,42 @@ static int parse_size(const char *s, unsigned long *out)
 }
 
 enum { OPT_HELP = 1, OPT_OUTPUT, OPT_STRIPPED, OPT_SYMBOL, OPT_PAGESIZE, OPT_VERBOSE,
-       OPT_SYMLOOKUP, OPT_XTENSA };
+       OPT_SYMLOOKUP, OPT_XTENSA, OPT_VERSION };
 
-/* Getopt::Long's spellings, but for -h and --help. */
+/* Getopt::Long's spellings, but for -h, --help and --version. */
 static const struct q7_args_opt options[] = {
-	Q7_ARGS_EXACT("-h", OPT_HELP), Q7_ARGS_EXACT("--help", OPT_HELP),
-	Q7_ARGS_VALUE("-o", OPT_OUTPUT), Q7_ARGS_VALUE("-s", OPT_STRIPPED),
-	Q7_ARGS_VALUE("-e", OPT_SYMBOL), Q7_ARGS_VALUE("-p", OPT_PAGESIZE),
-	Q7_ARGS_FLAG("-v", OPT_VERBOSE), Q7_ARGS_FLAG("-l", OPT_SYMLOOKUP),
+	Q7_ARGS_VALUE_H("-o", OPT_OUTPUT, "FILE",
+	                "the packed load-lib: a relocatable object whose .rodata holds the "
+	                "stripped image under SYMBOL"),
+	Q7_ARGS_VALUE_H("-s", OPT_STRIPPED, "FILE", "also save the stripped image"),
+	Q7_ARGS_VALUE_H("-e", OPT_SYMBOL, "NAME",
+	                "the symbol at the image's first byte (default lib_func)"),
+	Q7_ARGS_VALUE_H("-p", OPT_PAGESIZE, "SIZE",
+	                "page-mapped layout: segments at page-congruent offsets and the image "
+	                "page-aligned in .rodata (default: overlay layout)"),
+	Q7_ARGS_FLAG_H("-l", OPT_SYMLOOKUP, "keep .hash .dynstr .dynsym .rela.plt (symbol lookup)"),
+	Q7_ARGS_FLAG_H("-v", OPT_VERBOSE, "say what is removed"),
 	/* one Xtensa core description is all the image needs */
-	Q7_ARGS_VALUE("--xtensa-core", OPT_XTENSA), Q7_ARGS_VALUE("--xtensa-system", OPT_XTENSA),
-	Q7_ARGS_VALUE("--xtensa-params", OPT_XTENSA), Q7_ARGS_TABLE_END,
+	Q7_ARGS_VALUE_H("--xtensa-core", OPT_XTENSA, "NAME",
+	                "accepted and ignored: the image says everything the packer needs"),
+	{"--xtensa-system", OPT_XTENSA, true, false, "DIR", NULL},
+	{"--xtensa-params", OPT_XTENSA, true, false, "FILE", NULL},
+	Q7_ARGS_EXACT_H("--help", OPT_HELP, "print this help and exit"),
+	Q7_ARGS_EXACT("-h", OPT_HELP),
+	Q7_ARGS_EXACT_H("--version", OPT_VERSION, "print the version and exit"),
+	Q7_ARGS_TABLE_END,
 };
+
+/* The synopsis, then the table (the manual page is made from this text:
+ * docs/man/README.md). */
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: %s [-v] [-l] [-p PAGESIZE] [-e SYMBOL] [-s STRIPPED] -o PACKED IMAGE\n"
+	        "Strips the device image IMAGE and packs it into a load-lib, as xt-pkg-loadlib.\n",
+	        q7_progname());
+	q7_args_help(f, options);
+}
 
 int q7_pkg_loadlib_main(int argc, char **argv)
 {
@@ -61,6 +68,9 @@ int q7_pkg_loadlib_main(int argc, char **argv)
 		switch (id) {
 		case OPT_HELP:
 			usage(stdout);
+			return 0;
+		case OPT_VERSION:
+			q7_args_version(q7_progname());
 			return 0;
 		case OPT_OUTPUT:
 			o.output = v;

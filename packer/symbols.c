@@ -12,10 +12,13 @@ struct want {
 	const struct q7_strvec *names;
 	char **tags; /* "<length><name>" per name */
 	struct q7_fsyms *out;
+	const char *file; /* every function (names NULL): the STT_FILE before */
 };
 
 static bool wanted(const struct want *w, const char *sym)
 {
+	if (!w->names)
+		return true;
 	for (size_t i = 0; i < w->names->n; i++)
 		if (strcmp(sym, w->names->v[i]) == 0 ||
 		    (sym[0] == '_' && sym[1] == 'Z' && strstr(sym, w->tags[i])))
@@ -60,17 +63,23 @@ static int each_symbol(Elf *elf, const char *what, sym_fn fn, void *ctx)
 static void add_wanted(Elf *elf, const char *what, const GElf_Sym *s, const char *name,
                        void *ctx)
 {
-	const struct want *w = ctx;
+	struct want *w = ctx;
 	unsigned type = GELF_ST_TYPE(s->st_info), bind = GELF_ST_BIND(s->st_info);
+	if (type == STT_FILE && !w->names)
+		w->file = name;
 	if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s->st_shndx == SHN_UNDEF ||
 	    s->st_shndx == SHN_COMMON || !wanted(w, name))
 		return;
-	q7_fsyms_add(w->out, name, what, bind == STB_LOCAL, bind == STB_WEAK,
+	/* The source's name, as its compiler recorded it, beside the object's. */
+	char *where = w->file ? q7_xasprintf("%s (%s)", w->file, what) : q7_xstrdup(what);
+	q7_fsyms_add(w->out, name, where, bind == STB_LOCAL, bind == STB_WEAK,
 	             gelf_getclass(elf) == ELFCLASS64);
+	free(where);
 }
 
 static int read_symtab(Elf *elf, const char *what, void *ctx)
 {
+	((struct want *)ctx)->file = NULL;
 	return each_symbol(elf, what, add_wanted, ctx);
 }
 
@@ -80,7 +89,7 @@ int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_f
 		return 0;
 	if (!q7_elf_init())
 		return -1;
-	struct want w = {names, q7_xcalloc(names->n, sizeof *w.tags), out};
+	struct want w = {names, q7_xcalloc(names->n, sizeof *w.tags), out, NULL};
 	for (size_t i = 0; i < names->n; i++)
 		w.tags[i] = q7_xasprintf("%zu%s", strlen(names->v[i]), names->v[i]);
 	int rc = q7_elf_each_object(path, read_symtab, &w);
@@ -88,6 +97,14 @@ int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_f
 		free(w.tags[i]);
 	free(w.tags);
 	return rc;
+}
+
+int q7_symbols_functions(const char *path, struct q7_fsyms *out)
+{
+	if (!q7_elf_init())
+		return -1;
+	struct want w = {NULL, NULL, out, NULL};
+	return q7_elf_each_object(path, read_symtab, &w);
 }
 
 /* Global names by definedness: strong undefined, and defined (global and

@@ -20,6 +20,12 @@
  * 0, or -1 after printing why. */
 int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_fsyms *out);
 
+/* Appends to out every function that path (an object, or each ELF member
+ * of an archive) defines: a link without kernels looks among them for
+ * ones that look like kernels (q7_kernel_lookalikes). 0, or -1 after
+ * printing why. */
+int q7_symbols_functions(const char *path, struct q7_fsyms *out);
+
 /* Appends to out the names of the strong (global, not weak) undefined
  * symbols of path: what a link of that object alone cannot resolve. 0, or
  * -1 after printing why. */

@@ -14,20 +14,6 @@
 #include "lsp.h"
 #include "support.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-	        "usage: q7-prelink [--core=N | --base=ADDR] [-e NAME] [-v] -o OUT IN.packed.so\n"
-	        "  --core=N     place at core N's SRAM window (0..7); default: the single-core\n"
-	        "               window\n"
-	        "  --base=ADDR  place at ADDR (decimal, or 0x hex)\n"
-	        "  -e NAME      the image's symbol in the packed object (default lib_func)\n"
-	        "  -o OUT       the loadable image to write\n"
-	        "  -v           print where the image went\n"
-	        "       q7-prelink --check FILE\n"
-	        "  checks a prelinked image's header and checksums and prints the header\n");
-}
-
 static int check_main(const char *path)
 {
 	size_t len;
@@ -71,15 +57,34 @@ static bool parse_u32(const char *s, uint32_t *v)
 	return true;
 }
 
-enum { OPT_HELP = 1, OPT_CHECK, OPT_VERBOSE, OPT_CORE, OPT_BASE, OPT_OUTPUT, OPT_SYMBOL };
+enum { OPT_HELP = 1, OPT_CHECK, OPT_VERBOSE, OPT_CORE, OPT_BASE, OPT_OUTPUT, OPT_SYMBOL,
+       OPT_VERSION };
 
 static const struct q7_args_opt options[] = {
-	Q7_ARGS_FLAG("-h", OPT_HELP), Q7_ARGS_FLAG("--help", OPT_HELP),
-	Q7_ARGS_FLAG("--check", OPT_CHECK), Q7_ARGS_FLAG("-v", OPT_VERBOSE),
-	Q7_ARGS_VALUE("--core", OPT_CORE), Q7_ARGS_VALUE("--base", OPT_BASE),
-	Q7_ARGS_VALUE("-o", OPT_OUTPUT), Q7_ARGS_VALUE("-e", OPT_SYMBOL),
+	Q7_ARGS_VALUE_H("--core", OPT_CORE, "N",
+	                "place at core N's SRAM window (0..7); default: the single-core window"),
+	Q7_ARGS_VALUE_H("--base", OPT_BASE, "ADDR", "place at ADDR (decimal, or 0x hex)"),
+	Q7_ARGS_VALUE_H("-e", OPT_SYMBOL, "NAME",
+	                "the image's symbol in the packed object (default lib_func)"),
+	Q7_ARGS_VALUE_H("-o", OPT_OUTPUT, "OUT", "the loadable image to write"),
+	Q7_ARGS_FLAG_H("-v", OPT_VERBOSE, "print where the image went"),
+	Q7_ARGS_FLAG_H("--check", OPT_CHECK,
+	               "check a prelinked image's header and checksums and print the header"),
+	Q7_ARGS_FLAG_H("--help", OPT_HELP, "print this help and exit"),
+	Q7_ARGS_FLAG("-h", OPT_HELP),
+	Q7_ARGS_FLAG_H("--version", OPT_VERSION, "print the version and exit"),
 	Q7_ARGS_TABLE_END,
 };
+
+/* The synopsis, then the table (the manual page is made from this text:
+ * docs/man/README.md). */
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: q7-prelink [--core=N | --base=ADDR] [-e NAME] [-v] -o OUT IN.packed.so\n"
+	           "       q7-prelink --check FILE\n"
+	           "Relocates a packed device image to a core's window of the emulated machine.\n");
+	q7_args_help(f, options);
+}
 
 /* Prelinks input as opts say and writes the loadable image to output
  * (-v: says where it went); the exit code. */
@@ -116,6 +121,9 @@ int q7_prelink_main(int argc, char **argv)
 		switch (id) {
 		case OPT_HELP:
 			usage(stdout);
+			return 0;
+		case OPT_VERSION:
+			q7_args_version("q7-prelink");
 			return 0;
 		case OPT_CHECK:
 			if (args.next + 1 != argc) {

@@ -176,8 +176,12 @@ static int parse_image(struct q7_pl_img *im, struct q7_err *err)
 	/* A shared library linked without kernels (the compiler's own link)
 	 * has no runtime, so no entry: the core would jump to address 0. */
 	if (im->entry == 0) {
+		char *doc = q7_doc_path("driver.md");
 		q7_err_set(err, im->name, "no entry point: not a custom-op image (a shared "
-		           "library linked without kernels?)");
+		           "library linked without kernels: mark each kernel with Q7_KERNEL from "
+		           "<q7/kernel.h> and build it again; %s, \"Shared libraries without kernels\")",
+		           doc);
+		free(doc);
 		return 1;
 	}
 	if (im->entry < im->lo || im->entry >= im->file_hi) {

@@ -503,8 +503,14 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 		goto out;
 	s->boot = cfg->boot ? q7_xstrdup(cfg->boot) : q7_prefix_path("lib/q7cc/xtensa/q7boot.elf");
 	if (!q7_path_exists(s->boot)) {
-		q7_run_fail(why, "%s: the emulated core's boot program is missing (q7cc was built "
-		            "without xtensa-lx106-elf-gcc?)", s->boot);
+		if (cfg->boot)
+			q7_run_fail(why, "%s: the emulated core's boot program is missing", s->boot);
+		else
+			q7_run_fail(why, "%s: the emulated core's boot program is missing (q7cc's files "
+			            "are looked for under %s: a program that opens sessions sets "
+			            "Q7CC_PREFIX or calls q7_set_prefix() with q7cc's prefix; or q7cc was "
+			            "built without xtensa-lx106-elf-gcc)",
+			            s->boot, q7_prefix());
 		goto out;
 	}
 	if (cfg->images) {

@@ -231,12 +231,12 @@ int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_r
  * their targets, version records, initialisers). 0, or -1 with "<path>:
  * damaged host library: <what>" (or "cannot read") in err. */
 int q7_host_elf_check(const char *path, struct q7_err *err);
-/* The same, and that it is a kernel library (q7_entry defined among the
- * symbols the loader finds), so that no other library's constructors run
- * before it is refused: "<path>: not a q7cc kernel library (no
- * q7_entry)". */
-int q7_host_elf_check_kernel(const char *path, struct q7_err *err);
-/* The kernel library's check; then the sanitizer runtimes path needs (DT_NEEDED
+/* The same check of a kernel library, which also defines q7_entry: one
+ * without it was linked with no kernel marked, and err says so, naming
+ * the functions that look like kernels (docs/driver.md, "Shared
+ * libraries without kernels"). */
+int q7_host_elf_check_kernels(const char *path, struct q7_err *err);
+/* The same check; then the sanitizer runtimes path needs (DT_NEEDED
  * names with "asan" or "ubsan": libasan.so.8, libubsan.so.1,
  * libclang_rt.asan-x86_64.so, ...), in the order it needs them (the
  * compilers name the address sanitizer's first), added to *runtimes. 0, or -1 with err set as q7_host_elf_check's. */

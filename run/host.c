@@ -431,7 +431,7 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 		for (unsigned k = 0; k < core; k++)
 			seen = seen || strcmp(h->paths[k], h->paths[core]) == 0;
 		/* What the loader would fault on, refused before it reads it. */
-		if (!seen && q7_host_elf_check_kernel(h->paths[core], err) != 0)
+		if (!seen && q7_host_elf_check_kernels(h->paths[core], err) != 0)
 			goto fail;
 	}
 	if (h->mode == Q7_HOST_SANITIZED) {

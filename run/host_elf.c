@@ -786,6 +786,67 @@ static int check_dynamic(struct lib *l)
 	return 0;
 }
 
+/* "_Z8row_sumsRKN2at6TensorEf" -> "row_sums" into name: the symbol of a
+ * function at namespace scope (_Z<len><name>, _ZN<len><ns>...<len><name>E)
+ * taking a const at::Tensor & (RKN2at6TensorE), as a kernel does. */
+static bool kernel_like(const char *sym, char *name, size_t size)
+{
+	if (strncmp(sym, "_Z", 2) != 0)
+		return false;
+	const char *p = sym + 2, *last = NULL;
+	bool nested = *p == 'N';
+	size_t len = 0;
+	p += nested;
+	do {
+		char *end;
+		unsigned long n = strtoul(p, &end, 10);
+		if (end == p || *p == '0' || n > strlen(end))
+			return false;
+		last = end;
+		len = n;
+		p = end + n;
+	} while (nested && *p && *p != 'E');
+	if (nested && *p++ != 'E')
+		return false;
+	if (!strstr(p, "RKN2at6TensorE"))
+		return false;
+	snprintf(name, size, "%.*s", (int)len, last);
+	return true;
+}
+
+/* A kernel library defines q7_entry (the wrapper q7cc links in); one
+ * without it was linked with no kernel marked, and the loader would
+ * only say which runtime symbol it misses. Names the functions that look
+ * like kernels; docs/driver.md, "Shared libraries without kernels". */
+static int check_kernels(struct lib *l)
+{
+	struct q7_strbuf like = {0};
+	unsigned n = 0;
+	for (uint64_t i = 0; i < l->nsyms; i++) {
+		const Sym *s = &l->syms[i];
+		const char *sym = l->strtab + s->st_name;
+		if (s->st_shndx == SHN_UNDEF || ELF64_ST_BIND(s->st_info) != STB_GLOBAL)
+			continue;
+		if (strcmp(sym, "q7_entry") == 0) {
+			q7_sb_free(&like);
+			return 0;
+		}
+		char name[128];
+		if (ELF64_ST_TYPE(s->st_info) == STT_FUNC && kernel_like(sym, name, sizeof name) && n < 8)
+			q7_sb_addf(&like, "%s%s", n++ ? ", " : "", name);
+	}
+	char *doc = q7_doc_path("driver.md");
+	q7_err_set(&l->err, l->path,
+	           "no kernels: not linked by q7cc with a kernel (it defines no q7_entry)%s%s%s; "
+	           "mark each kernel with Q7_KERNEL from <q7/kernel.h> and build it again (%s, "
+	           "\"Shared libraries without kernels\")",
+	           n ? ", yet it defines functions that look like kernels (" : "",
+	           n ? like.s : "", n ? ")" : "", doc);
+	free(doc);
+	q7_sb_free(&like);
+	return -1;
+}
+
 /* The sanitizer runtimes among the DT_NEEDED names, into arg (a
  * struct q7_strvec); never stops. */
 static bool add_runtime(int64_t tag, const char *name, void *arg)
@@ -795,40 +856,26 @@ static bool add_runtime(int64_t tag, const char *name, void *arg)
 	return false;
 }
 
-/* The kernel library's mark: q7_entry, defined and global among the
- * symbols a lookup reaches. Checked here, so that a library without it
- * is refused before dlopen runs its constructors. */
-static int check_entry(struct lib *l)
-{
-	for (uint64_t i = 0; i < l->nsyms; i++) {
-		const Sym *s = at(l, l->d[DT_SYMTAB] + i * sizeof(Sym), sizeof(Sym));
-		unsigned bind = ELF64_ST_BIND(s->st_info);
-		if (s->st_shndx != SHN_UNDEF && (bind == STB_GLOBAL || bind == STB_WEAK) &&
-		    strcmp(l->strtab + s->st_name, "q7_entry") == 0)
-			return 0;
-	}
-	q7_err_set(&l->err, l->path, "not a q7cc kernel library (no q7_entry)");
-	return -1;
-}
-
-static int check_lib(const char *path, bool kernel, struct q7_strvec *runtimes, struct q7_err *err);
+static int check_file(const char *path, bool kernels, struct q7_strvec *runtimes,
+                      struct q7_err *err);
 
 int q7_host_elf_check(const char *path, struct q7_err *err)
 {
-	return check_lib(path, false, NULL, err);
+	return check_file(path, false, NULL, err);
 }
 
-int q7_host_elf_check_kernel(const char *path, struct q7_err *err)
+int q7_host_elf_check_kernels(const char *path, struct q7_err *err)
 {
-	return check_lib(path, true, NULL, err);
+	return check_file(path, true, NULL, err);
 }
 
 int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, struct q7_err *err)
 {
-	return check_lib(path, true, runtimes, err);
+	return check_file(path, true, runtimes, err);
 }
 
-static int check_lib(const char *path, bool kernel, struct q7_strvec *runtimes, struct q7_err *err)
+static int check_file(const char *path, bool kernels, struct q7_strvec *runtimes,
+                      struct q7_err *err)
 {
 	struct lib l;
 	memset(&l, 0, sizeof l);
@@ -847,9 +894,9 @@ static int check_lib(const char *path, bool kernel, struct q7_strvec *runtimes, 
 	l.b = bytes;
 	l.n = len;
 	int rc = check_header(&l) != 0 || check_segments(&l) != 0 || check_dynamic(&l) != 0 ||
-	                 (kernel && check_entry(&l) != 0)
-	                 ? -1
-	                 : 0;
+	                 (kernels && check_kernels(&l) != 0)
+	             ? -1
+	             : 0;
 	if (rc == 0 && runtimes)
 		each_name(&l, add_runtime, runtimes);
 	free(bytes);

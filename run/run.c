@@ -56,22 +56,6 @@ struct options {
 	struct q7_strvec pos; /* LIB OP ARG... */
 };
 
-static void usage(void)
-{
-	char t[256];
-	q7_target_names(t, sizeof t, "|");
-	fprintf(stderr,
-	        "usage: q7-run [--target=%s] [--cores=N] [--out-shape=D0,D1,...]\n"
-	        "              [--out-dtype=TYPE] [--heap=BYTES] [--timeout=SECONDS]\n"
-	        "              [--guard=end|start] [--in-process] [--sanitize] [--semihosting-files]\n"
-	        "              [--profile=FILE.folded|FILE.svg] [--profile-view=device|raw] [-v]\n"
-	        "              LIB OP ARG... -o OUT.npy\n"
-	        "       q7-run [--target=%s] [--in-process] --list LIB\n"
-	        "  LIB   the library given to -o at link time (an image or a multicore manifest)\n"
-	        "  ARG   a .npy file (a tensor) or a literal: 3, -2, 0.5, 1e-3, true, false\n",
-	        t, t);
-}
-
 static bool parse_uint(const char *s, unsigned long long max, unsigned long long *out)
 {
 	char *end;
@@ -87,29 +71,69 @@ static bool parse_uint(const char *s, unsigned long long max, unsigned long long
 
 enum { OPT_OUTPUT = 1, OPT_TARGET, OPT_CORES, OPT_OUT_SHAPE, OPT_OUT_DTYPE, OPT_HEAP,
        OPT_TIMEOUT, OPT_PROFILE, OPT_PROFILE_VIEW, OPT_LIST, OPT_IN_PROCESS, OPT_SEMIHOSTING, OPT_GUARD,
-       OPT_VERBOSE, OPT_SANITIZE, OPT_HELP };
+       OPT_VERBOSE, OPT_SANITIZE, OPT_HELP, OPT_VERSION };
 
 static const struct q7_args_opt options[] = {
-	Q7_ARGS_VALUE("-o", OPT_OUTPUT),
-	Q7_ARGS_VALUE("--target", OPT_TARGET),
-	Q7_ARGS_VALUE("--cores", OPT_CORES),
-	Q7_ARGS_VALUE("--out-shape", OPT_OUT_SHAPE),
-	Q7_ARGS_VALUE("--out-dtype", OPT_OUT_DTYPE),
-	Q7_ARGS_VALUE("--heap", OPT_HEAP),
-	Q7_ARGS_VALUE("--timeout", OPT_TIMEOUT),
-	Q7_ARGS_VALUE("--profile", OPT_PROFILE),
-	Q7_ARGS_VALUE("--profile-view", OPT_PROFILE_VIEW),
-	Q7_ARGS_FLAG("--list", OPT_LIST),
-	Q7_ARGS_FLAG("--in-process", OPT_IN_PROCESS),
-	Q7_ARGS_FLAG("--sanitize", OPT_SANITIZE),
-	Q7_ARGS_FLAG("--semihosting-files", OPT_SEMIHOSTING),
-	Q7_ARGS_VALUE("--guard", OPT_GUARD),
-	Q7_ARGS_FLAG("-v", OPT_VERBOSE),
+	Q7_ARGS_VALUE_H("-o", OPT_OUTPUT, "OUT.npy", "write the result tensor to OUT.npy (NPY 1.0)"),
+	Q7_ARGS_VALUE_H("--target", OPT_TARGET, "host|emulated",
+	                "run on the host (the default) or on a GPSIMD core emulated by QEMU"),
+	Q7_ARGS_VALUE_H("--cores", OPT_CORES, "N",
+	                "run get_cpu_id() 0..N-1 (1 to 8) over one destination tensor"),
+	Q7_ARGS_VALUE_H("--out-shape", OPT_OUT_SHAPE, "D0,D1,...",
+	                "the destination's shape (else the returned tensor's; with --cores, the "
+	                "first tensor argument's)"),
+	Q7_ARGS_VALUE_H("--out-dtype", OPT_OUT_DTYPE, "TYPE",
+	                "the destination's dtype: float32, bfloat16, float16, int32, ..."),
+	Q7_ARGS_VALUE_H("--heap", OPT_HEAP, "BYTES", "the kernels' heap arena (at least 65536)"),
+	Q7_ARGS_VALUE_H("--timeout", OPT_TIMEOUT, "SECONDS",
+	                "stop a kernel that runs longer (default 60)"),
+	Q7_ARGS_VALUE_H("--profile", OPT_PROFILE, "FILE.folded|FILE.svg",
+	                "with --target=emulated: write the call's instruction profile, folded "
+	                "stacks or a flame graph"),
+	Q7_ARGS_VALUE_H("--profile-view", OPT_PROFILE_VIEW, "device|raw",
+	                "the profile's instructions as the device counts them (the default: a "
+	                "soft-float or divide helper's call is one instruction of its unit) or as "
+	                "the emulated core ran them"),
+	Q7_ARGS_FLAG_H("--list", OPT_LIST, "print the library's ops, one TorchScript schema a line"),
+	Q7_ARGS_FLAG_H("--in-process", OPT_IN_PROCESS,
+	               "host: run the kernel in q7-run itself, not in a process of its own"),
+	Q7_ARGS_FLAG_H("--sanitize", OPT_SANITIZE,
+	               "host: run a library built with -fsanitize=address,undefined under the "
+	               "sanitizers"),
+	Q7_ARGS_FLAG_H("--semihosting-files", OPT_SEMIHOSTING,
+	               "emulated: let the kernel open host files through QEMU's semihosting"),
+	Q7_ARGS_VALUE_H("--guard", OPT_GUARD, "end|start",
+	                "host: put the tensors' guard pages after their end (default) or before "
+	                "their start"),
+	Q7_ARGS_FLAG_H("-v", OPT_VERBOSE,
+	               "print the result's dtype and shape and whether the op ran on a switched "
+	               "stack"),
 	Q7_ARGS_FLAG("--verbose", OPT_VERBOSE),
-	Q7_ARGS_FLAG("--help", OPT_HELP),
+	Q7_ARGS_FLAG_H("--help", OPT_HELP, "print this help and exit"),
 	Q7_ARGS_FLAG("-h", OPT_HELP),
+	Q7_ARGS_FLAG_H("--version", OPT_VERSION, "print q7-run's version and exit"),
 	Q7_ARGS_TABLE_END,
 };
+
+/* The synopsis, then every option of the table (the manual page is made
+ * from this text: docs/man/README.md). */
+static void usage(FILE *f)
+{
+	char t[256];
+	q7_target_names(t, sizeof t, "|");
+	fprintf(f,
+	        "usage: q7-run [--target=%s] [--cores=N] [--out-shape=D0,D1,...]\n"
+	        "              [--out-dtype=TYPE] [--heap=BYTES] [--timeout=SECONDS]\n"
+	        "              [--guard=end|start] [--in-process] [--sanitize] [--semihosting-files]\n"
+	        "              [--profile=FILE.folded|FILE.svg] [-v] LIB OP ARG... -o OUT.npy\n"
+	        "       q7-run [--target=%s] [--in-process] --list LIB\n"
+	        "Runs the op OP of LIB with the arguments ARG and writes its result.\n"
+	        "  LIB   the library given to -o at link time (an image or a multicore manifest)\n"
+	        "  OP    the op's name (relu_forward), or with its namespace (my_ops::relu_forward)\n"
+	        "  ARG   a .npy file (a tensor) or a literal: 3, -2, 0.5, 1e-3, true, false\n",
+	        t, t);
+	q7_args_help(f, options);
+}
 
 /* Option a's value v, a number in lo..hi. 0, or -1 after saying what
  * was expected. */
@@ -210,7 +234,8 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 		o->sanitize = true;
 		break;
 	case OPT_HELP:
-		usage();
+	case OPT_VERSION:
+		id == OPT_HELP ? usage(stdout) : q7_args_version("q7-run");
 		exit(0);
 	}
 	return 0;
@@ -248,7 +273,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	else if (!o->list && !o->out)
 		q7_error("no output file: add -o OUT.npy (the result is written there)");
 	if (o->list ? o->pos.n != 1 : (o->pos.n < 2 || !o->out)) {
-		usage();
+		usage(stderr);
 		return -1;
 	}
 	if (!o->list && o->pos.n - 2 > Q7_MAX_ARGS) {

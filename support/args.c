@@ -3,6 +3,64 @@
 
 #include <string.h>
 
+/* Where the help starts, and the line's width. */
+#define HELP_COLUMN 24
+#define WIDTH 79
+
+static void spell(FILE *f, const struct q7_args_opt *o, int *col)
+{
+	*col += fprintf(f, "%s", o->name);
+	if (o->value && o->arg)
+		*col += fprintf(f, "%s%s", o->name[1] == '-' ? "=" : " ", o->arg);
+}
+
+/* help from column col on, words wrapped at WIDTH under HELP_COLUMN. */
+static void wrap(FILE *f, const char *help, int col)
+{
+	if (col >= HELP_COLUMN - 1) {
+		fputc('\n', f);
+		col = 0;
+	}
+	fprintf(f, "%*s", HELP_COLUMN - col, "");
+	col = HELP_COLUMN;
+	while (*help) {
+		size_t n = strcspn(help, " ");
+		if (col > HELP_COLUMN && col + 1 + (int)n > WIDTH) {
+			fprintf(f, "\n%*s", HELP_COLUMN, "");
+			col = HELP_COLUMN;
+		} else if (col > HELP_COLUMN) {
+			fputc(' ', f);
+			col++;
+		}
+		col += fprintf(f, "%.*s", (int)n, help);
+		help += n;
+		help += strspn(help, " ");
+	}
+	fputc('\n', f);
+}
+
+void q7_args_help(FILE *f, const struct q7_args_opt *opts)
+{
+	fprintf(f, "Options:\n");
+	for (const struct q7_args_opt *o = opts; o->name; o++) {
+		if (!o->help)
+			continue;
+		int col = fprintf(f, "  ");
+		spell(f, o, &col);
+		for (const struct q7_args_opt *a = opts; a->name; a++)
+			if (a->id == o->id && !a->help) {
+				col += fprintf(f, ", ");
+				spell(f, a, &col);
+			}
+		wrap(f, o->help, col);
+	}
+}
+
+void q7_args_version(const char *tool)
+{
+	printf("%s (q7cc) %s\n", tool, Q7CC_VERSION);
+}
+
 void q7_args_init(struct q7_args *p, int argc, char **argv, const struct q7_args_opt *opts,
                   unsigned style)
 {

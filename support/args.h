@@ -14,12 +14,17 @@
 #define Q7_ARGS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 struct q7_args_opt {
 	const char *name; /* with its dashes: "-o", "--core" */
 	int id;           /* > 0: what q7_args_next returns for it */
 	bool value;       /* takes a value */
 	bool exact;       /* a flag taken only as written, whatever the style */
+	const char *arg;  /* the value's name in the help ("N"), or NULL */
+	const char *help; /* what it does, for --help and the manual page (made
+	                   * from --help); NULL: listed beside the row of its id
+	                   * that has one, else not listed */
 };
 
 enum {
@@ -29,11 +34,14 @@ enum {
 	Q7_ARGS_DASHDASH = 1 << 3,  /* after "--" everything is an argument */
 };
 
-/* A table's entries. */
-#define Q7_ARGS_FLAG(name, id) {(name), (id), false, false}
-#define Q7_ARGS_VALUE(name, id) {(name), (id), true, false}
-#define Q7_ARGS_EXACT(name, id) {(name), (id), false, true}
-#define Q7_ARGS_TABLE_END {NULL, 0, false, false}
+/* A table's entries; the _H forms with their help. */
+#define Q7_ARGS_FLAG(name, id) {(name), (id), false, false, NULL, NULL}
+#define Q7_ARGS_VALUE(name, id) {(name), (id), true, false, NULL, NULL}
+#define Q7_ARGS_EXACT(name, id) {(name), (id), false, true, NULL, NULL}
+#define Q7_ARGS_FLAG_H(name, id, help) {(name), (id), false, false, NULL, (help)}
+#define Q7_ARGS_VALUE_H(name, id, arg, help) {(name), (id), true, false, (arg), (help)}
+#define Q7_ARGS_EXACT_H(name, id, help) {(name), (id), false, true, NULL, (help)}
+#define Q7_ARGS_TABLE_END {NULL, 0, false, false, NULL, NULL}
 
 /* What q7_args_next returns besides an option's id. */
 enum {
@@ -51,6 +59,14 @@ struct q7_args {
 	int next; /* argv's index read next: after an option, past its value */
 	bool only_pos;
 };
+
+/* The table's options with help, to f, under "Options:": one row each,
+ * "  -v, --verbose        what it does" (the spellings of its id, a
+ * value as "--core=N" or "-o FILE"), help wrapped under itself. The
+ * manual pages are made from these rows (docs/man/README.md). */
+void q7_args_help(FILE *f, const struct q7_args_opt *opts);
+/* "q7-run (q7cc) 0.1.0" on stdout: --version. */
+void q7_args_version(const char *tool);
 
 /* Reads argv from argv[1] on. */
 void q7_args_init(struct q7_args *p, int argc, char **argv, const struct q7_args_opt *opts,

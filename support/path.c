@@ -232,6 +232,14 @@ static char *argv0_file(const char *argv0)
 	return NULL;
 }
 
+char *q7_doc_path(const char *page)
+{
+	char *rel = q7_xasprintf("share/doc/q7cc/%s", page);
+	char *path = q7_prefix_path(rel);
+	free(rel);
+	return path;
+}
+
 const char *q7_self_exe(void)
 {
 	if (!self_exe) {
@@ -295,6 +303,7 @@ static const struct {
 } layout[] = {
 	{"lib/q7cc", Q7CC_LIBDIR "/q7cc"},
 	{"share/q7cc", Q7CC_DATADIR "/q7cc"},
+	{"share/doc/q7cc", Q7CC_DATADIR "/doc/q7cc"},
 	{"include", Q7CC_INCLUDEDIR},
 	{"bin", Q7CC_BINDIR},
 };

@@ -191,6 +191,10 @@ void q7_set_prefix(const char *dir);
 /* "<prefix>/<rel>", rel written in the default layout ("lib/q7cc/...",
  * "share/q7cc/...", "include/...", "bin/..."), mapped to the build's. */
 char *q7_prefix_path(const char *rel);
+/* The installed user page ("runtime.md": docs/<page> of the source
+ * tree, installed as <prefix>/share/doc/q7cc/<page>), for messages that
+ * send a user to it. */
+char *q7_doc_path(const char *page);
 const char *q7_self_exe(void);
 /* argv[0], for q7_self_exe where /proc is not mounted (a chroot). */
 void q7_set_self_argv0(const char *argv0);

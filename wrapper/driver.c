@@ -2,37 +2,67 @@
 #include "driver.h"
 #include "modes.h"
 #include "proc.h"
+#include "args.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"usage: q7cc [compiler options] FILES...   (stands in for xt-clang++)\n"
-	"\n"
-	"Modes, as a compiler: -c (compile + analyse + attach schema records),\n"
-	"-shared (link the device image(s): wrapper, link, strip, pack),\n"
-	"-fsyntax-only (check + analyse), -E (preprocess; the kernels' records ride\n"
-	"along in the output for a later -c of it); -S, plain executable links and\n"
-	"--version etc. pass through.\n"
-	"\n"
-	"q7cc's own options:\n"
-	"  --q7-toolchain=xt|gnu|host  the toolchain profile (else the name q7cc-xt,\n"
-	"                              q7cc-gnu or q7cc-host, else $Q7_TOOLCHAIN, else\n"
-	"                              detected: xt, then gnu)\n"
-	"  --q7-multicore              link eight images <base>_cpuN.so; -o names a manifest\n"
-	"  --q7-pack                   strip and pack the image(s) under -g too\n"
-	"  --q7-kernel=NAME[,NAME...]  NAME is a kernel even without Q7_KERNEL\n"
-	"  --q7-emit-wrapper=FILE      also write the generated wrapper.cpp to FILE\n"
-	"  --q7-print-schema FILES...  print the schemas of sources, objects, archives\n"
-	"  --q7-lint FILES...          analyse and report without compiling\n"
-	"  --q7-format=text|json|sarif output of --q7-lint / --q7-print-schema\n"
-	"  -W[no-][error=]q7-RULE      q7cc's lint rules (not given to the compiler)\n"
-	"  -###                        print every step, run nothing; -v: print and run\n"
-	"\n"
-	"Environment: Q7_TOOLCHAIN, Q7CC_REAL_CXX (the real compiler to run),\n"
-	"Q7CC_JOBS (parallel links), Q7CC_SAVE_TEMPS=1 (keep temporaries),\n"
-	"NEURON_CUSTOM_OP, Q7_CORE, Q7_TOOLS, XTENSA_TOOLS, LM_LICENSE_FILE (xt).\n";
+/* q7cc's own options and tools, for --q7-help and the manual page
+ * (made from --q7-help: docs/man/README.md). Shown, never parsed: the
+ * option table (options.c) parses them; e2e.man_pages checks that every
+ * --q7- option of it is here. */
+static const struct q7_args_opt own_options[] = {
+	Q7_ARGS_VALUE_H("--q7-toolchain", 1, "xt|gnu|host",
+	                "the toolchain profile (else the name q7cc-xt, q7cc-gnu or q7cc-host, else "
+	                "$Q7_TOOLCHAIN, else detected: xt, then gnu)"),
+	Q7_ARGS_FLAG_H("--q7-multicore", 2, "link eight images <base>_cpuN.so; -o names a manifest"),
+	Q7_ARGS_FLAG_H("--q7-pack", 3, "strip and pack the image(s) under -g too"),
+	Q7_ARGS_VALUE_H("--q7-kernel", 4, "NAME[,NAME...]", "NAME is a kernel even without Q7_KERNEL"),
+	Q7_ARGS_VALUE_H("--q7-emit-wrapper", 5, "FILE",
+	                "also write the generated wrapper.cpp to FILE"),
+	Q7_ARGS_FLAG_H("--q7-print-schema FILES...", 6,
+	               "print the schemas of sources, objects, archives and .schemas files"),
+	Q7_ARGS_FLAG_H("--q7-lint FILES...", 7, "analyse and report without compiling"),
+	Q7_ARGS_VALUE_H("--q7-format", 8, "text|json|sarif",
+	                "the output of --q7-lint and --q7-print-schema"),
+	Q7_ARGS_FLAG_H("--q7-memory-map IMAGE [-o MAP.svg]", 9,
+	               "print each core's SRAM window, the image's sections, the ops' largest "
+	               "stack and what is free; -o draws it (q7cc --q7-memory-map --help)"),
+	Q7_ARGS_FLAG_H("--q7-run ARGS...", 10, "run an op: q7-run ARGS... (q7-run --help)"),
+	Q7_ARGS_FLAG_H("--q7-prelink ARGS...", 11,
+	               "place a packed image at a core's window: q7-prelink ARGS..."),
+	Q7_ARGS_FLAG_H("--q7-pkg-loadlib ARGS...", 12,
+	               "strip and pack an image: q7-pkg-loadlib ARGS..."),
+	Q7_ARGS_FLAG_H("-W[no-][error=]q7-RULE", 13,
+	               "q7cc's lint rules (not given to the compiler; docs/lint-rules.md)"),
+	Q7_ARGS_FLAG_H("-###", 14, "print every step, run nothing; -v: print and run"),
+	Q7_ARGS_FLAG_H("--q7-help", 15, "print this help and exit"),
+	Q7_ARGS_FLAG_H("--version", 16,
+	               "print the real compiler's version, then q7cc's own line, and exit"),
+	Q7_ARGS_TABLE_END,
+};
+
+static void usage(void)
+{
+	fputs("usage: q7cc [compiler options] FILES...   (stands in for xt-clang++)\n"
+	      "\n"
+	      "Modes, as a compiler: -c (compile + analyse + attach schema records),\n"
+	      "-shared (link the device image(s): wrapper, link, strip, pack),\n"
+	      "-fsyntax-only (check + analyse), -E (preprocess; the kernels' records ride\n"
+	      "along in the output for a later -c of it); -S, plain executable links and\n"
+	      "--version etc. pass through.\n"
+	      "\n",
+	      stdout);
+	q7_args_help(stdout, own_options);
+	char *doc = q7_doc_path("driver.md");
+	printf("\nEnvironment: Q7_TOOLCHAIN, Q7CC_REAL_CXX (the real compiler to run),\n"
+	       "Q7CC_JOBS (parallel links), Q7CC_SAVE_TEMPS=1 (keep temporaries),\n"
+	       "NEURON_CUSTOM_OP, Q7_CORE, Q7_TOOLS, XTENSA_TOOLS, LM_LICENSE_FILE (xt).\n"
+	       "The manual: %s\n",
+	       doc);
+	free(doc);
+}
 
 /* The warning options: -Werror, -Wno-error and -w steer q7cc's lint as
  * well as the compiler; -W[no-][error=]q7-RULE is q7cc's alone (the real
@@ -203,7 +233,7 @@ static int dispatch(struct q7_drv *d)
 	case Q7_MODE_LINK_SHARED: return q7_mode_link(d);
 	case Q7_MODE_LINT: return q7_mode_lint(d);
 	case Q7_MODE_SCHEMA: return q7_mode_schema(d);
-	case Q7_MODE_HELP: fputs(usage, stdout); return 0;
+	case Q7_MODE_HELP: usage(); return 0;
 	}
 	return Q7_EXIT_INTERNAL;
 }

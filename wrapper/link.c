@@ -56,6 +56,7 @@ struct link_input {
 		INPUT_WORD,     /* a positional flag (-lNAME, ...): ld's alone */
 	} kind;
 	struct seen seen; /* a file when the link began */
+	char *src;        /* INPUT_COMPILED: the source, as the line names it */
 };
 
 struct link {
@@ -116,6 +117,7 @@ static int collect_inputs(struct link *l)
 				return rc;
 			}
 			add_input(l, obj, INPUT_COMPILED);
+			l->in[l->nin - 1].src = q7_xstrdup(u->tok[0]);
 			free(obj);
 		} else if (q7_unit_flags(u) & Q7_OPT_POSITIONAL) {
 			if (q7_profile_keeps(&l->d->prof, u))
@@ -238,16 +240,78 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 	return rc;
 }
 
+/* The one -Wq7-no-kernels message: "no kernels in this shared-library
+ * link" and what; an error (demotable) or a warning. The errors it made. */
+static size_t no_kernels(struct q7_drv *d, const char *out, bool error, const char *what)
+{
+	struct q7_diags diags = {0};
+	q7_diags_add(&diags, error ? Q7_SEV_ERROR : Q7_SEV_WARNING, out, 0, 0, "q7-no-kernels",
+	             "no kernels in this shared-library link%s %s", error ? "," : ":", what);
+	diags.d[diags.n - 1].demotable = error;
+	size_t errors = q7_drv_report(d, &diags);
+	q7_diags_free(&diags);
+	return errors;
+}
+
+/* A link without kernels whose objects define functions that look like
+ * kernels (a Q7_KERNEL forgotten): one error naming them and what to
+ * do, before any link (the device's own link of torch code fails with a
+ * page of relocation errors, the host's loads as nothing). Demotable:
+ * -Wno-error=q7-no-kernels links as the compiler does. -1: stop. */
+static int forgot_marks(struct link *l)
+{
+	struct q7_drv *d = l->d;
+	struct q7_fsyms syms = {0};
+	int rc = 0;
+	for (size_t i = 0; i < l->nin && rc == 0; i++) {
+		size_t from = syms.n;
+		if (is_file(&l->in[i]))
+			rc = q7_symbols_functions(l->in[i].path, &syms);
+		for (size_t k = from; k < syms.n && l->in[i].src; k++) {
+			free(syms.v[k].where); /* a temporary object: named by its source */
+			syms.v[k].where = q7_xstrdup(l->in[i].src);
+		}
+	}
+	struct q7_strvec like = {0};
+	if (rc == 0)
+		q7_kernel_lookalikes(&syms, &like);
+	q7_fsyms_free(&syms);
+	if (rc != 0 || like.n == 0) {
+		q7_sv_free(&like);
+		return rc;
+	}
+	struct q7_strbuf list = {0};
+	for (size_t i = 0; i < like.n; i++)
+		q7_sb_addf(&list, "%s%s", i ? "; " : "", like.v[i]);
+	char *doc = q7_doc_path("driver.md"), count[48];
+	snprintf(count, sizeof count, like.n == 1 ? "%zu function looks like a kernel"
+	                                          : "%zu functions look like kernels", like.n);
+	char *what = q7_xasprintf(
+		"yet %s: %s; mark each kernel with Q7_KERNEL from <q7/kernel.h>, name it with "
+		"--q7-kernel=NAME when compiling, or link the shape file whose NEURON_LIBRARY block "
+		"names it (%s, \"Shared libraries without kernels\")",
+		count, list.s, doc);
+	size_t errors = no_kernels(d, l->out, true, what);
+	free(what);
+	free(doc);
+	q7_sb_free(&list);
+	q7_sv_free(&like);
+	return errors ? -1 : 0;
+}
+
 /* A shared-library link whose inputs carry no kernel records is not a
  * custom-op library: an ordinary shared library beside it, libtool's
  * `$CXX -shared -v conftest.o` probe, a configure's check. When unsure,
  * behave as the compiler: this is its own link of the user's line, into
  * the set's head, with no wrapper, strip or pack. A device profile says
  * so (-Wq7-no-kernels, an error under -Werror); the host profile says
- * nothing, as its compiler. */
+ * nothing, as its compiler; on every profile, functions that look like
+ * kernels make it an error (forgot_marks). */
 static int own_link(struct link *l)
 {
 	struct q7_drv *d = l->d;
+	if (forgot_marks(l) != 0)
+		return Q7_EXIT_ERROR;
 	q7_step_note(d, "no kernels: the compiler's own link");
 	/* The set is -o alone; what a kernel link of -o wrote before (one
 	 * image's twins, or with --q7-multicore the eight images and theirs)
@@ -266,15 +330,13 @@ static int own_link(struct link *l)
 		free(stem);
 	}
 	if (d->prof.kind != Q7_PROFILE_HOST) {
-		struct q7_diags diags = {0};
-		q7_diags_add(&diags, Q7_SEV_WARNING, l->out, 0, 0, "q7-no-kernels",
-		             "no kernels in this shared-library link: linked as %s links it, no "
-		             "device image (mark kernel functions with Q7_KERNEL from <q7/kernel.h>, "
-		             "name them with --q7-kernel=NAME when compiling, or link the shape "
-		             "file whose NEURON_LIBRARY block names them)",
-		             q7_path_basename(d->prof.cxx));
-		size_t errors = q7_drv_report(d, &diags);
-		q7_diags_free(&diags);
+		char *what = q7_xasprintf(
+			"linked as %s links it, no device image (mark kernel functions with Q7_KERNEL "
+			"from <q7/kernel.h>, name them with --q7-kernel=NAME when compiling, or link the "
+			"shape file whose NEURON_LIBRARY block names them)",
+			q7_path_basename(d->prof.cxx));
+		size_t errors = no_kernels(d, l->out, false, what);
+		free(what);
 		if (errors)
 			return Q7_EXIT_ERROR;
 	}
@@ -848,8 +910,10 @@ int q7_mode_link(struct q7_drv *d)
 	q7_outset_close(&l.set);
 	for (int i = 0; i < l.nimg; i++)
 		free(l.img[i].name);
-	for (size_t i = 0; i < l.nin; i++)
+	for (size_t i = 0; i < l.nin; i++) {
 		free(l.in[i].path);
+		free(l.in[i].src);
+	}
 	free(l.in);
 	q7_ops_free(&ops);
 	q7_sb_free(&l.wrapper_text);

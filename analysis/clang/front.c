@@ -119,7 +119,10 @@ static unsigned collect_errors(CXTranslationUnit tu, struct q7_diags *diags)
 
 /* After errors, says which kernels they made invalid: libclang recovers
  * from an unknown type by making it int, and that must never reach a
- * schema. The other findings would only be noise on a broken TU. */
+ * schema. A kernel whose declaration the errors left whole keeps its
+ * rule errors (a header the device lacks must not hide that a parameter
+ * is a pointer); warnings and the invalid kernels' other findings would
+ * only be noise on a broken TU. */
 static void invalid_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
                             struct q7_diags *diags)
 {
@@ -128,7 +131,12 @@ static void invalid_kernels(CXTranslationUnit tu, const struct q7_analysis_opts 
 	q7c_find_kernels(tu, o, &ops, &all);
 	for (size_t i = 0; i < all.n; i++) {
 		const struct q7_diag *d = &all.d[i];
-		if (strcmp(d->rule, Q7_RULE_INVALID_DECL) == 0)
+		bool invalid = strcmp(d->rule, Q7_RULE_INVALID_DECL) == 0, on_invalid = false;
+		for (size_t k = 0; k < all.n && !invalid; k++)
+			on_invalid = on_invalid || (strcmp(all.d[k].rule, Q7_RULE_INVALID_DECL) == 0 &&
+			                            all.d[k].line == d->line &&
+			                            strcmp(all.d[k].file, d->file) == 0);
+		if (invalid || (d->severity == Q7_SEV_ERROR && *d->rule && !on_invalid))
 			q7_diags_add(diags, d->severity, d->file, d->line, d->col, d->rule, "%s",
 			             d->message);
 	}

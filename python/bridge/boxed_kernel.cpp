@@ -17,6 +17,7 @@
 
 extern "C" {
 #include "engine.h"
+#include "support.h"
 }
 
 namespace q7torch {
@@ -121,10 +122,20 @@ std::string message(const OpKernel &k, const char *msg)
 	/* Without a shape function the destination is shaped like the first
 	 * tensor argument (q7-run's is the returned tensor's): say how to
 	 * give it another shape. */
-	if (!k.invoke && m.find("does not fit the destination") != std::string::npos)
+	bool misfit = m.find("does not fit the destination") != std::string::npos;
+	if (!k.invoke && misfit) {
+		char *doc = q7_doc_path("torch.md");
 		m += "; without a shape function the output is shaped like the op's first tensor "
 		     "argument: give the op a shape function that returns a tensor of the output's "
-		     "shape (an m.def in a NEURON_LIBRARY block, passed as shape_srcs; docs/torch.md)";
+		     "shape (an m.def in a NEURON_LIBRARY block, passed as shape_srcs; " +
+		     std::string(doc) + ")";
+		free(doc);
+	} else if (misfit) {
+		/* The destination is the shape function's tensor: name it, as the
+		 * build's checks name it. */
+		m += "; the destination is the tensor " + k.shape_about +
+		     " returns: make it return the shape and dtype of the kernel's result";
+	}
 	return k.qualname + ": " + m;
 }
 

@@ -51,6 +51,9 @@ struct OpKernel final : c10::OperatorKernel {
 	size_t nargs = 0;
 	q7cc::neuron::ShapeInvoker invoke = nullptr; /* none: like the first tensor */
 	void (*shape)() = nullptr;
+	/* "the shape function row_sums_shape (its m.def at shape.cpp:9)", for
+	 * a result that does not fit what it returns */
+	std::string shape_about;
 	/* The engine's, known at registration: its kernels run in another
 	 * process (QEMU, an isolated worker: Ctrl-C can stop a call); its
 	 * target can profile (q7cc.torch.profile). */

@@ -6,6 +6,7 @@
  * to one library. */
 #include "bridge.h"
 
+#include <cxxabi.h>
 #include <dlfcn.h>
 #include <sys/stat.h>
 
@@ -243,6 +244,28 @@ std::string json_string(const char *s)
 	return o;
 }
 
+/* "the shape function row_sums_shape (its m.def at shape.cpp:9)": its
+ * name from the shape library's symbols, where the m.def named it. */
+std::string shape_about(const OpDef &d)
+{
+	std::string name;
+	Dl_info info;
+	if (dladdr(reinterpret_cast<void *>(d.shape), &info) && info.dli_sname &&
+	    info.dli_saddr == reinterpret_cast<void *>(d.shape)) {
+		int status = -1;
+		char *plain = abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status);
+		name = status == 0 && plain ? plain : info.dli_sname;
+		std::free(plain);
+		name = name.substr(0, name.find('('));
+	}
+	std::string where = d.where;
+	size_t slash = where.rfind('/');
+	if (slash != std::string::npos)
+		where.erase(0, slash + 1);
+	return "the shape function " + (name.empty() ? "" : name + " ") + "(its m.def at " + where +
+	       ")";
+}
+
 /* Registers defs (checked) for ld; the table lock is held. */
 std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 {
@@ -276,6 +299,7 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 				k->nargs = d->schema->arguments().size();
 				k->invoke = d->invoke;
 				k->shape = d->shape;
+				k->shape_about = shape_about(*d);
 				k->apart = q7_engine_apart(ld->engine->engine);
 				k->in_process = !k->apart;
 				k->profiles = q7_engine_target_row(ld->engine->engine)->can & Q7_TARGET_PROFILE;

@@ -499,6 +499,22 @@ void q7rt_arg_label(unsigned i, char *buf, size_t size)
 		snprintf(buf, size, "argument %u", i + 1);
 }
 
+extern "C" void q7rt_fail_dtype(const q7rt_tensor *t, const char *what, int want)
+{
+	char label[96] = "";
+	const q7_frame *f = q7rt.frame;
+	uint64_t data = (uint64_t)reinterpret_cast<uintptr_t>(t->data);
+	for (unsigned i = 0; f && i < f->nargs && i < Q7_MAX_ARGS && !*label; i++)
+		if (f->args[i].kind == Q7_ARG_TENSOR && f->args[i].u.tensor.data == data)
+			q7rt_arg_label(i, label, sizeof label);
+	if (!*label && f && f->dst.data != 0 && f->dst.data == data)
+		snprintf(label, sizeof label, "the destination");
+	if (*label)
+		q7rt_fail("%s: %s: tensor is %s, not %s", what, label, q7rt_dtype_name(t->dtype),
+		          q7rt_dtype_name(want));
+	q7rt_fail("%s: tensor is %s, not %s", what, q7rt_dtype_name(t->dtype), q7rt_dtype_name(want));
+}
+
 #if defined(__XTENSA__)
 extern "C" void q7rt_device_stdio(void);
 

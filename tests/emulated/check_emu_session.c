@@ -220,6 +220,17 @@ START_TEST(open_refuses)
 	cfg.boot = "/nonexistent/q7boot.elf";
 	ck_assert_int_eq(q7_emu_open(&cfg, &s, &why), 1);
 	ck_assert_msg(strstr(why.message, "boot program is missing"), "%s", why.message);
+	/* found from the prefix: the message says how a program sets it */
+	q7_emu_config_init(&cfg, fk, 1);
+	char *was = q7_xstrdup(q7_prefix());
+	q7_set_prefix("/nonexistent");
+	ck_assert_int_eq(q7_emu_open(&cfg, &s, &why), 1);
+	q7_set_prefix(was);
+	free(was);
+	ck_assert_msg(strstr(why.message, "boot program is missing (q7cc's files are looked for "
+	                                  "under /nonexistent") &&
+	                  strstr(why.message, "Q7CC_PREFIX or calls q7_set_prefix()"),
+	              "%s", why.message);
 	char *bad = q7_path_join(q7_temp_dir(), "bad.so");
 	FILE *f = fopen(bad, "w");
 	fputs("not an image", f);

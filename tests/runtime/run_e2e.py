@@ -340,7 +340,7 @@ def case_errors(c):
     # a kernel that asks for another dtype stops with a message
     xi = c.path("xi.npy")
     npytool.write(xi, "<i4", (2, 3), [1, 2, 3, 4, 5, 6])
-    expect_error(c, c.ops, "relu_forward", [xi], "accessor: tensor is int32, not float32")
+    expect_error(c, c.ops, "relu_forward", [xi], "accessor: argument 1 (t_in): tensor is int32, not float32")
     expect_error(c, c.ops, "affine", [xi, 1, 1, 1, 1],
                  "expected x.scalar_type() == torch::kFloat")
     # .npy files q7 cannot take

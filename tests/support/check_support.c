@@ -243,8 +243,8 @@ END_TEST
 /* The small tools' spellings, each style's: what q7_args_next returns
  * for one command line, and the value it gives. */
 static const struct q7_args_opt arg_opts[] = {
-	{"-h", 9, false, true}, {"-o", 1, true, false},  {"--core", 2, true, false},
-	{"-v", 3, false, false}, {"--list", 4, false, false}, {NULL, 0, false, false},
+	Q7_ARGS_EXACT("-h", 9), Q7_ARGS_VALUE("-o", 1),    Q7_ARGS_VALUE("--core", 2),
+	Q7_ARGS_FLAG("-v", 3),  Q7_ARGS_FLAG("--list", 4), Q7_ARGS_TABLE_END,
 };
 
 static const struct {

@@ -212,7 +212,7 @@ def test_kernel_errors_are_runtime_errors(ints):
     with pytest.raises(RuntimeError, match=r"^ints::rows_only: .*ints\.cpp:\d+: "
                                            r"expected x\.dim\(\) == 2: rows_only wants a 2-D"):
         torch.ops.ints.rows_only(torch.zeros(3))
-    with pytest.raises(RuntimeError, match=r"^ints::as_float: accessor: tensor is int32, not float32"):
+    with pytest.raises(RuntimeError, match=r"^ints::as_float: accessor: argument 1 \(x\): tensor is int32, not float32"):
         torch.ops.ints.as_float(torch.zeros(3, dtype=torch.int32))
     with pytest.raises(RuntimeError, match=r"^ints::as_float: accessor<1>: tensor has 2 dims"):
         torch.ops.ints.as_float(torch.zeros(3, 3))

@@ -415,6 +415,36 @@ def build(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, t
         progress.close(ok)
 
 
+def shape_setup(includes=()):
+    """How the shape files compile against libtorch: the compiler, its
+    flags, the keys of their objects, the precompiled header's flags,
+    the shape cache and the header (None without a cache), libtorch's
+    library folder."""
+    incs, libdir = torch_paths()
+    abi = _paths.cxx11_abi()
+    host_inc = os.path.join(_paths.PREFIX, _layout.INCLUDEDIR, "q7cc-torch")
+    code = ["-std=c++17", "-fPIC", "-O2", "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi]
+    sflags = code + ["-I" + host_inc] + ["-isystem" + p for p in incs] + list(includes)
+    skey = digest(torch.__version__, file_hash(os.path.join(host_inc, "torchneuron",
+                                                            "register.h")))
+    cxx = _pch.shape_cxx(host_cxx())
+    # what makes the same preprocessed text another object
+    code_key = digest("shape", cxx, tool_hash(cxx[0]), code, torch.__version__)
+    pch_flags = code + ["-I" + host_inc] + ["-isystem" + p for p in incs]
+    cache = shape_cache()  # None: not a folder of the user's own; then no header either
+    pch = _pch.path(cache, digest(code_key, skey, pch_flags, _pch.TEXT), incs) if cache else None
+    return cxx, sflags, skey, code_key, pch_flags, cache, pch, libdir
+
+
+def register_h_hints(shape_srcs):
+    """For each shape source that uses NEURON_LIBRARY without including
+    "torchneuron/register.h" (which the precompiled header does not give
+    it either: _pch.usable), the line that says what to add."""
+    return ["%s: NEURON_LIBRARY is defined by \"torchneuron/register.h\": add #include "
+            "\"torchneuron/register.h\" after #include <torch/torch.h>" % os.path.basename(src)
+            for src in shape_srcs if _pch.lacks_register_h(src)]
+
+
 def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, target,
                  extra_cflags, extra_include_paths, log, state, progress, sanitize=False):
     q7cc = q7cc_path()
@@ -446,22 +476,10 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     # shape: the host's compiler against libtorch
     shape_lib = None
     if shape_srcs:
-        incs, libdir = torch_paths()
-        abi = _paths.cxx11_abi()
-        host_inc = os.path.join(_paths.PREFIX, _layout.INCLUDEDIR, "q7cc-torch")
-        code = ["-std=c++17", "-fPIC", "-O2", "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi]
-        sflags = code + ["-I" + host_inc] + ["-isystem" + p for p in incs] + includes
-        skey = digest(torch.__version__, file_hash(os.path.join(host_inc, "torchneuron",
-                                                                "register.h")))
-        cxx = _pch.shape_cxx(host_cxx())
+        cxx, sflags, skey, code_key, pch_flags, cache, pch, libdir = shape_setup(includes)
         if verbose and os.environ.get("CXX") and cxx != shlex.split(os.environ["CXX"]):
             log("q7cc.torch: CXX=%s names q7cc; the shape files are built with %s, a host "
                 "compiler, against libtorch" % (os.environ["CXX"], cxx[0]))
-        # what makes the same preprocessed text another object
-        code_key = digest("shape", cxx, tool_hash(cxx[0]), code, torch.__version__)
-        pch_flags = code + ["-I" + host_inc] + ["-isystem" + p for p in incs]
-        cache = shape_cache()  # None: not a folder of the user's own; then no header either
-        pch = _pch.path(cache, digest(code_key, skey, pch_flags, _pch.TEXT), incs) if cache else None
         s_steps, s_objs = compile_steps(
             "shape", shape_srcs,
             # __FILE__ (NEURON_LIBRARY's, for messages) without the folder,
@@ -485,7 +503,14 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
 
     if shape_srcs and pch and any(pch in s.command and not s.up_to_date() for s in s_steps):
         _pch.build(pch, cxx, pch_flags, log)
-    run_steps(steps, verbose, log, progress)
+    try:
+        run_steps(steps, verbose, log, progress)
+    except BuildError as e:
+        hints = register_h_hints(shape_srcs) if "NEURON_LIBRARY" in e.output else []
+        if hints:
+            raise BuildError(str(e).split(" failed:\n", 1)[0], e.command,
+                             e.output.rstrip("\n") + "\n" + "\n".join(hints)) from None
+        raise
     try:
         linked = run_steps([link_step(*args) for args in links], verbose, log, progress)
     except BuildError as e:

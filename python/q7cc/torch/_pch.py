@@ -17,7 +17,10 @@ $CXX names a host compiler (the ABI is libstdc++'s either way).
 
 A file uses it when it includes <torch/torch.h> with nothing before that
 include but other includes (a macro defined first would not reach the
-headers already read). Q7CC_TORCH_PCH=0 turns it off."""
+headers already read), and, when it uses NEURON_LIBRARY, includes
+"torchneuron/register.h" itself: the header must not make a file compile
+that does not compile without it (e2e.torch.host.pch_same). Q7CC_TORCH_PCH=0
+turns it off."""
 import os
 import re
 import shlex
@@ -32,6 +35,7 @@ TEXT = ("#include <stdint.h>\n#include <stdlib.h>\n#include <torch/torch.h>\n"
         "#include \"torchneuron/register.h\"\n")
 
 _TORCH = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<torch/torch\.h>", re.M)
+_REGISTER = re.compile(r"^[ \t]*#[ \t]*include[ \t]*[<\"]torchneuron/register\.h[>\"]", re.M)
 _OTHER = re.compile(r"^[ \t]*#[ \t]*(?!include\b|pragma[ \t]+once\b)\w", re.M)
 
 
@@ -53,14 +57,24 @@ def shape_cxx(cxx):
     return cxx
 
 
+def _text(src):
+    with _tools.open_regular(src) as f:
+        return _tools.COMMENTS.sub(" ", f.read(_tools.SOURCE_MAX).decode("utf-8", "replace"))
+
+
+def lacks_register_h(src):
+    """Whether src uses NEURON_LIBRARY without including what defines it."""
+    text = _text(src)
+    return "NEURON_LIBRARY" in text and not _REGISTER.search(text)
+
+
 def usable(cxx, src):
     """Whether src may be compiled with the precompiled header."""
     if os.environ.get("Q7CC_TORCH_PCH") == "0" or not kind(cxx):
         return False
-    with _tools.open_regular(src) as f:
-        text = _tools.COMMENTS.sub(" ", f.read(_tools.SOURCE_MAX).decode("utf-8", "replace"))
+    text = _text(src)
     m = _TORCH.search(text)
-    return bool(m) and not _OTHER.search(text, 0, m.start())
+    return bool(m) and not _OTHER.search(text, 0, m.start()) and not lacks_register_h(src)
 
 
 def path(cache, key, incs):

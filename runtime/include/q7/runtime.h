@@ -51,6 +51,11 @@ size_t q7rt_dtype_size(int dtype);    /* 0 for an unknown dtype */
 const char *q7rt_dtype_name(int dtype);
 /* Stops the running op with KERNEL_ERROR and this message. */
 void q7rt_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* Stops the op: t is of another dtype than want; the message names the
+ * argument t is ("accessor: argument 1 (x): tensor is int32, not
+ * float32"), or the destination. */
+void q7rt_fail_dtype(const struct q7rt_tensor *t, const char *what, int want)
+	__attribute__((noreturn));
 /* TORCH_CHECK's and assert's report: stops the op with KERNEL_ERROR and
  * "<file>:<line>: <what>", the core added when one core runs the op (a
  * multicore loader names the core itself). */

@@ -310,8 +310,7 @@ class Tensor {
 	void check_dtype(ScalarType want, const char *what) const
 	{
 		if (impl().dtype != (int)want)
-			q7rt_fail("%s: tensor is %s, not %s", what, q7rt_dtype_name(impl().dtype),
-			          q7rt_dtype_name((int)want));
+			q7rt_fail_dtype(impl_, what, (int)want);
 	}
 	template <class T, size_t N, bool read_only>
 	TensorAccessor<T, N, read_only> make_accessor() const
