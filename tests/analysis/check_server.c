@@ -164,6 +164,14 @@ static int reap(pid_t pid)
 	return code;
 }
 
+/* The server ended by itself, its socket removed, nothing left behind. */
+static void ended(pid_t pid, const char *sock)
+{
+	ck_assert_int_eq(reap(pid), 0);
+	ck_assert_int_ne(access(sock, F_OK), 0);
+	ck_assert_int_eq(leftovers(sock), 0);
+}
+
 /* Removing its socket tells a server (or a fake) to end. */
 static void stop(pid_t pid, const char *sock)
 {
@@ -414,9 +422,7 @@ START_TEST(busy_worker_keeps_server)
 	ck_assert_int_eq(access(sock, F_OK), 0);
 	feed(held);
 	ck_assert_int_eq(reap(a), 0);
-	ck_assert_int_eq(reap(server), 0);
-	ck_assert_int_ne(access(sock, F_OK), 0);
-	ck_assert_int_eq(leftovers(sock), 0);
+	ended(server, sock);
 	ck_assert_int_eq(leftovers(control_sock), 0);
 	unlink(fifo);
 	free(sock);
@@ -455,8 +461,7 @@ START_TEST(queued_client_served_at_end)
 	feed(held);
 	ck_assert_int_eq(reap(a), 0);
 	ck_assert_int_eq(reap(b), 0);
-	ck_assert_int_eq(reap(server), 0);
-	ck_assert_int_eq(leftovers(sock), 0);
+	ended(server, sock);
 	unlink(fifo);
 	free(sock);
 	free(fifo);
