@@ -486,7 +486,7 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	s->data_fd = -1;
 	s->cores = cores;
 	s->lib = q7_xstrdup(cfg->lib);
-	s->timeout = cfg->timeout_s > 0 ? cfg->timeout_s : DEFAULT_TIMEOUT;
+	s->timeout = cfg->timeout_s > 0 ? cfg->timeout_s : Q7_DEFAULT_TIMEOUT_S;
 	s->forward = cfg->forward_signals;
 	s->interrupted = cfg->interrupted;
 	s->host_files = cfg->semihosting_files;
