@@ -632,7 +632,7 @@ int q7_analysis_server_main(int argc, char **argv)
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) != 0)
 		return 1;
-	struct q7_proc_opts o = {.session = true, .quiet = true, .fd3 = p[1]};
+	struct q7_proc_opts o = {.session = true, .quiet = true, .fds = &p[1], .nfds = 1};
 	pid_t pid = q7_proc_spawn(args, &o);
 	close(p[1]);
 	if (pid > 0) { /* bound (a byte) or gone (end of file); a stall ends the wait */

@@ -17,15 +17,11 @@ bool q7_lint_start(struct q7_lint_job *j, char *const *argv, const char *dir)
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) != 0)
 		return false;
-	pid_t pid = q7_proc_fork_group();
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		/* The lint's complaints (no libclang, say) go to the editor's log. */
-		if (null < 0 || dup2(null, 0) < 0 || dup2(p[1], 1) < 0 || chdir(dir) != 0)
-			_exit(127);
-		execv(argv[0], argv); /* a path: q7cc's own (lintcmd.h) */
-		_exit(127);
-	}
+	/* argv[0] a path: q7cc's own (lintcmd.h). The lint's complaints (no
+	 * libclang, say) go to the editor's log. */
+	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .out = p[1], .dir = dir, .quiet = true,
+	                         .dies_with_us = true};
+	pid_t pid = q7_proc_spawn(argv, &o);
 	close(p[1]);
 	if (pid < 0) {
 		close(p[0]);

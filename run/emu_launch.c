@@ -217,7 +217,7 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 {
 	_Static_assert(Q7_BOOT_REQUEST_FD == 3 && Q7_BOOT_RESULT_FD == 4 && Q7_BOOT_DATA_FD == 5,
-	               "the process layer passes fds 3 to 5");
+	               "the process layer passes its list of fds as 3 on");
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
 		q7_run_fail(r, "cannot create a socket for the emulated core: %s", strerror(errno));
@@ -225,8 +225,9 @@ int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 	}
 	/* dies_with_us: a process killed mid-call (kill -9 of Python) leaves
 	 * no QEMU spinning on. */
-	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fd3 = sv[1], .fd4 = sv[1], .fd5 = s->data_fd,
-	                         .quiet = true, .stop_signal = SIGKILL, .dies_with_us = true};
+	const int fds[] = {sv[1], sv[1], s->data_fd};
+	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fds = fds, .nfds = 3, .quiet = true,
+	                         .stop_signal = SIGKILL, .dies_with_us = true};
 	fflush(NULL); /* our buffered output first, then the kernel's */
 	char why[Q7_MESSAGE_SIZE] = "";
 	pid_t pid;
@@ -485,7 +486,7 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	s->data_fd = -1;
 	s->cores = cores;
 	s->lib = q7_xstrdup(cfg->lib);
-	s->timeout = cfg->timeout_s > 0 ? cfg->timeout_s : DEFAULT_TIMEOUT;
+	s->timeout = cfg->timeout_s > 0 ? cfg->timeout_s : Q7_DEFAULT_TIMEOUT_S;
 	s->forward = cfg->forward_signals;
 	s->interrupted = cfg->interrupted;
 	s->host_files = cfg->semihosting_files;

@@ -15,13 +15,14 @@
 #include <sys/uio.h>
 
 #include "q7/boot.h"
+#include "call_limits.h"
 #include "emu_session.h"
 #include "emu_session_int.h"
 #include "prelink.h"
 #include "support.h"
 
-#define DEFAULT_TIMEOUT 60.0 /* seconds, for all cores of a call together */
-/* ... and a second more per BYTES_PER_S of the call's tensors: moving
+/* Q7_DEFAULT_TIMEOUT_S (model/call_limits.h) or the caller's time-out, and a
+ * second more per BYTES_PER_S of the call's tensors: moving
  * them through the socket and QEMU, and a kernel that reads each, take
  * time in proportion (768 MiB took 84 s). */
 #define BYTES_PER_S (4.0 * (1 << 20))

@@ -51,7 +51,7 @@ struct q7_emu_config {
 	/* lib's images, one per core, as q7_run_images (run_image.h) read them;
 	 * NULL: read from lib at open. */
 	const char *const *images;
-	double timeout_s;     /* per call, boot included; 0: 60 s */
+	double timeout_s;     /* per call, boot included; 0: Q7_DEFAULT_TIMEOUT_S */
 	const char *qemu;     /* qemu-system-xtensa; NULL: on PATH */
 	const char *boot;     /* q7boot.elf; NULL: <prefix>/lib/q7cc/xtensa/ */
 	bool forward_signals; /* support/proc's signal forwarding while busy */

@@ -12,6 +12,7 @@
  * Memory: everything here is freed before return, except result->out_data
  * (the caller's, see engine.h). */
 #include "bytes.h"
+#include "call_limits.h"
 #include "emu_session.h"
 #include "emu_session_int.h"
 #include "run_image.h"
@@ -81,7 +82,7 @@ static int run_parallel(const struct q7_emu_config *cfg, const struct q7_call *r
 	unsigned char *sent = NULL;
 	size_t sent_size = 0;
 	struct q7_call wave_req = *req;
-	double budget = req->timeout_s > 0 ? req->timeout_s : 60.0;
+	double budget = req->timeout_s > 0 ? req->timeout_s : Q7_DEFAULT_TIMEOUT_S;
 	int rc = -1;
 	for (unsigned start = 0; start < cores; start += jobs) {
 		unsigned end = start + jobs < cores ? start + jobs : cores;

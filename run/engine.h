@@ -88,7 +88,8 @@ struct q7_engine_opts {
 	                          * 4 GiB reserved, committed as used; emulated:
 	                          * the core's RAM the tensors leave) */
 	double timeout_s;        /* emulated and isolated host: per call (the first
-	                          * one includes the start); 0: 60 s */
+	                          * one includes the start); 0:
+	                          * Q7_DEFAULT_TIMEOUT_S (call_limits.h) */
 	enum q7_host_mode host_mode;
 	enum q7_guard guard;     /* isolated host */
 	/* Emulated and isolated host: SIGINT, SIGTERM, SIGHUP and SIGQUIT

@@ -24,6 +24,7 @@
  * Memory: a q7_host owns its images, arena, frame and paths; a call's
  * result owns out_data (only when the call gave no destination). */
 #include "host.h"
+#include "call_limits.h"
 #include "host_fault.h"
 #include "host_int.h"
 #include "host_iso.h"
@@ -49,8 +50,6 @@
  * (MAP_NORESERVE) and committed page by page as kernels use it, so it
  * holds what a kernel allocates without costing what it does not. */
 #define DEFAULT_HEAP ((size_t)0xfffff000u)
-#define CORE_STACK (256u << 10) /* the native stack of a core's call */
-#define ALT_STACK (64u << 10)   /* the fault handler's own stack: the core's may be gone */
 
 int q7_host_write(int fd, const void *buf, uint32_t len)
 {
@@ -269,8 +268,8 @@ struct core_call {
 static void *core_main(void *arg)
 {
 	struct core_call *c = arg;
-	void *alt = q7_xmalloc(ALT_STACK);
-	q7_fault_altstack(alt, ALT_STACK);
+	void *alt = q7_xmalloc(Q7_ALT_STACK);
+	q7_fault_altstack(alt, Q7_ALT_STACK);
 	c->rc = c->entry(c->frame);
 	q7_fault_altstack(NULL, 0);
 	free(alt);
@@ -291,7 +290,7 @@ static int run_guarded(q7_entry_fn entry, const char *path, struct q7_frame *f, 
 	fault_path = path;
 	q7_fault_catch(on_fault, old);
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, CORE_STACK);
+	pthread_attr_setstacksize(&attr, Q7_CORE_STACK);
 	int e = pthread_create(&th, &attr, core_main, &call);
 	pthread_attr_destroy(&attr);
 	if (e == 0)
@@ -357,7 +356,7 @@ static uint64_t direct_stack_limit(struct q7_host *h)
 {
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
 	uintptr_t low = stack_low(h);
-	uintptr_t lim = sp > CORE_STACK ? sp - CORE_STACK : 0;
+	uintptr_t lim = sp > Q7_CORE_STACK ? sp - Q7_CORE_STACK : 0;
 	return lim > low ? lim : (low > 1 ? low : 0);
 }
 

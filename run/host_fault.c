@@ -14,14 +14,6 @@
 
 static const int fault_signals[Q7_FAULT_NSIG] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
-int q7_fault_signal(int sig)
-{
-	for (int i = 0; i < Q7_FAULT_NSIG; i++)
-		if (fault_signals[i] == sig)
-			return 1;
-	return 0;
-}
-
 /* The range search's state (dl_iterate_phdr's callback). */
 struct range {
 	uintptr_t base, hi;

@@ -30,9 +30,6 @@ struct q7_fault {
 
 /* The signal in words: "SIGSEGV (invalid memory access)". */
 const char *q7_fault_name(int sig);
-/* Is sig one the handler catches (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
- * SIGABRT)? */
-int q7_fault_signal(int sig);
 /* Sets f's op, image (path's base name), core and cores, and the loaded
  * range of the image that holds entry; clears the signal. */
 void q7_fault_prepare(struct q7_fault *f, const char *op, const char *path, const void *entry,

@@ -572,7 +572,7 @@ int q7_iso_open(char *const *paths, unsigned cores, size_t heap_size,
 	s->cores = cores;
 	s->page = (size_t)sysconf(_SC_PAGESIZE);
 	s->heap_size = round_up(heap_size, s->page);
-	s->timeout = o->timeout_s > 0 ? o->timeout_s : DEFAULT_TIMEOUT;
+	s->timeout = o->timeout_s > 0 ? o->timeout_s : Q7_DEFAULT_TIMEOUT_S;
 	s->guard = o->guard;
 	s->forward = o->forward_signals;
 	s->unchecked = o->unchecked;

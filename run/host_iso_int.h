@@ -12,16 +12,14 @@
 #include <sys/types.h>
 
 #include "host_fault.h"
+#include "call_limits.h"
 #include "host_iso.h"
 #include "engine.h"
 
 #define CTL_MAGIC 0x4f535137u /* "Q7SO" */
-#define DEFAULT_TIMEOUT 60.0
 #define RESERVE (16ull << 30) /* address space; memory only where touched */
 #define MAX_SLOTS (Q7_MAX_ARGS + 1)
 #define LIST_ROOM 16384
-#define CORE_STACK (256u << 10)
-#define ALT_STACK (64u << 10)
 
 enum state { ST_STARTING, ST_LOADING, ST_LISTING, ST_READY, ST_RUNNING };
 enum end { END_NONE, END_FAULT, END_EXIT, END_LOST };

@@ -110,7 +110,7 @@ static void worker_layout(void)
 static uint64_t worker_stack_limit(void)
 {
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-	uintptr_t lim = sp > CORE_STACK ? sp - CORE_STACK : 0;
+	uintptr_t lim = sp > Q7_CORE_STACK ? sp - Q7_CORE_STACK : 0;
 	return lim > w.stack_low ? lim : w.stack_low;
 }
 
@@ -215,8 +215,8 @@ void q7_iso_worker_main(struct q7_iso *s, int fd)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	q7_proc_reap_orphans();
 	pthread_atfork(NULL, NULL, worker_forked);
-	void *alt = mmap(NULL, ALT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	q7_fault_altstack(alt == MAP_FAILED ? NULL : alt, ALT_STACK);
+	void *alt = mmap(NULL, Q7_ALT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	q7_fault_altstack(alt == MAP_FAILED ? NULL : alt, Q7_ALT_STACK);
 	q7_fault_catch(on_worker_fault, NULL);
 	struct ctl *c = w.ctl;
 	c->state = ST_LOADING;

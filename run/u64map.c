@@ -84,12 +84,6 @@ uint64_t *q7_u64map_put(struct q7_u64map *m, uint64_t key, bool *made)
 	return &m->vals[i];
 }
 
-uint64_t *q7_u64map_get(const struct q7_u64map *m, uint64_t key)
-{
-	size_t i = slot(m, key);
-	return m->used[i] ? &m->vals[i] : NULL;
-}
-
 /* Strings: the FNV-1a hash of the text as the u64 key, the bucket a chain
  * of (id, string) pairs so that two strings with one hash stay apart. */
 struct q7_strmap {

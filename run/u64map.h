@@ -18,8 +18,6 @@ void q7_u64map_free(struct q7_u64map *m);
 /* The value slot of key, made 0-valued when absent (*made set true). The
  * pointer lives until the next put. */
 uint64_t *q7_u64map_put(struct q7_u64map *m, uint64_t key, bool *made);
-/* The value slot of key, or NULL. */
-uint64_t *q7_u64map_get(const struct q7_u64map *m, uint64_t key);
 
 struct q7_strmap *q7_strmap_new(void);
 void q7_strmap_free(struct q7_strmap *m);

@@ -16,12 +16,6 @@ uint32_t q7_le32(const void *p)
 	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
-uint64_t q7_le64(const void *p)
-{
-	const unsigned char *b = p;
-	return (uint64_t)q7_le32(b) | (uint64_t)q7_le32(b + 4) << 32;
-}
-
 void q7_put_le16(void *p, uint16_t v)
 {
 	unsigned char *b = p;
@@ -34,13 +28,6 @@ void q7_put_le32(void *p, uint32_t v)
 	unsigned char *b = p;
 	for (int i = 0; i < 4; i++)
 		b[i] = (unsigned char)(v >> (8 * i) & 0xff);
-}
-
-void q7_put_le64(void *p, uint64_t v)
-{
-	unsigned char *b = p;
-	q7_put_le32(b, (uint32_t)v);
-	q7_put_le32(b + 4, (uint32_t)(v >> 32));
 }
 
 void q7_sb_add_le32(struct q7_strbuf *b, uint32_t v)

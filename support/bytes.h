@@ -16,11 +16,9 @@ struct q7_strbuf;
 /* The little-endian value at p (any alignment). */
 uint16_t q7_le16(const void *p);
 uint32_t q7_le32(const void *p);
-uint64_t q7_le64(const void *p);
 /* Stores v at p, little-endian (any alignment). */
 void q7_put_le16(void *p, uint16_t v);
 void q7_put_le32(void *p, uint32_t v);
-void q7_put_le64(void *p, uint64_t v);
 /* Appends v to b, little-endian. */
 void q7_sb_add_le32(struct q7_strbuf *b, uint32_t v);
 

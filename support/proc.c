@@ -433,27 +433,44 @@ static char **env_with_tmpdir(const char *dir)
 	return envp;
 }
 
-/* The child's stdin, stdout and stderr as o says, its fds 3 to 5, and
- * the others closed when o asks; 0 or an errno. The fd given for 5 must
- * not be 3 or 4, nor the one for 4 be 3 unless it is also fd3's: those
- * are dup'ed over first. */
-static int child_fds(posix_spawn_file_actions_t *fa, const struct q7_proc_opts *o)
+/* The child's stdin, stdout and stderr as o says, its fds 3 on from
+ * o->fds, the others closed when o asks, and its working directory; 0 or
+ * an errno. A source that is itself one of the numbers 3 to 3 + nfds - 1
+ * (and not its own target) is first copied above them into held[i]
+ * (closed by release_fds), so that no dup2 clobbers another's source. */
+static int child_fds(posix_spawn_file_actions_t *fa, const struct q7_proc_opts *o, int *held)
 {
 	int e = redirect(fa, 0, o->in);
 	if (!e)
 		e = redirect(fa, 1, o->out);
 	if (!e)
 		e = redirect(fa, 2, o->err);
-	if (!e && o->fd3 > 0)
-		e = posix_spawn_file_actions_adddup2(fa, o->fd3, 3);
-	if (!e && o->fd3 > 0 && o->fd4 > 0)
-		e = posix_spawn_file_actions_adddup2(fa, o->fd4, 4);
-	if (!e && o->fd3 > 0 && o->fd4 > 0 && o->fd5 > 0)
-		e = posix_spawn_file_actions_adddup2(fa, o->fd5, 5);
+	int top = 3 + (int)o->nfds;
+	for (size_t i = 0; !e && i < o->nfds; i++) {
+		int from = o->fds[i];
+		if (from >= 3 && from < top && from != 3 + (int)i) {
+			held[i] = fcntl(from, F_DUPFD_CLOEXEC, top);
+			from = held[i];
+			e = from < 0 ? errno : 0;
+		}
+		if (!e)
+			e = posix_spawn_file_actions_adddup2(fa, from, 3 + (int)i);
+	}
 	if (!e && o->close_others)
-		e = posix_spawn_file_actions_addclosefrom_np(
-			fa, o->fd3 <= 0 ? 3 : o->fd4 <= 0 ? 4 : o->fd5 <= 0 ? 5 : 6);
+		e = posix_spawn_file_actions_addclosefrom_np(fa, top);
+	if (!e && o->dir)
+		e = posix_spawn_file_actions_addchdir_np(fa, o->dir);
 	return e;
+}
+
+/* Undoes child_fds once the child is started (or was not). */
+static void release_fds(posix_spawn_file_actions_t *fa, int *held, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (held[i] >= 0)
+			close(held[i]);
+	free(held);
+	posix_spawn_file_actions_destroy(fa);
 }
 
 /* argv started as argv[0] @FILE, FILE the rest of its words
@@ -486,7 +503,9 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 	posix_spawnattr_t attr;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawnattr_init(&attr);
-	int e = child_fds(&fa, o);
+	int *held = q7_xcalloc(o->nfds + 1, sizeof *held);
+	memset(held, -1, (o->nfds + 1) * sizeof *held);
+	int e = child_fds(&fa, o, held);
 	/* Blocked while the child is created and entered, so the handler
 	 * never misses a child nor sees half an entry. */
 	sigset_t old;
@@ -537,7 +556,7 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 	}
 	restore_mask(&old);
 	posix_spawnattr_destroy(&attr);
-	posix_spawn_file_actions_destroy(&fa);
+	release_fds(&fa, held, o->nfds);
 	if (e) {
 		if (!o->quiet)
 			q7_error("%s: cannot run: %s", argv[0], strerror(e));

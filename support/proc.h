@@ -41,9 +41,9 @@ enum {
  * reported under the basename of argv[0]. */
 struct q7_proc_opts {
 	int in, out, err;  /* Q7_PROC_INHERIT, Q7_PROC_NULL, or an fd dup'ed there */
-	int fd3;           /* > 0: dup'ed to the child's fd 3 */
-	int fd4;           /* > 0: dup'ed to the child's fd 4 (needs fd3) */
-	int fd5;           /* > 0: dup'ed to the child's fd 5 (needs fd4) */
+	const int *fds;    /* fds[i] dup'ed to the child's fd 3 + i, in any order */
+	size_t nfds;
+	const char *dir;   /* non-NULL: the child's working directory */
 	bool close_others; /* the child gets no other fd of ours (make's jobserver) */
 	bool pristine;     /* empty signal mask, every signal default */
 	bool session;      /* a daemon: own session, neither tracked nor waited for */

@@ -29,7 +29,7 @@ int q7t_cxx11_abi(void);
  * returns fails its call instead of the process), or with isolate 2 each
  * call in a `q7-run --sanitize` of its own (the sanitized mode: a library
  * built with -fsanitize=address,undefined), each call (isolated or
- * emulated) limited to timeout_s seconds (0: the engine's 60), and
+ * emulated) limited to timeout_s seconds (0: the engine's default, model/call_limits.h), and
  * registers its ops:
  * - with shape_lib (the shape sources built against libtorch with the
  *   host <torchneuron/register.h>): the ops its NEURON_LIBRARY blocks

@@ -164,6 +164,14 @@ static int reap(pid_t pid)
 	return code;
 }
 
+/* The server ended by itself, its socket removed, nothing left behind. */
+static void ended(pid_t pid, const char *sock)
+{
+	ck_assert_int_eq(reap(pid), 0);
+	ck_assert_int_ne(access(sock, F_OK), 0);
+	ck_assert_int_eq(leftovers(sock), 0);
+}
+
 /* Removing its socket tells a server (or a fake) to end. */
 static void stop(pid_t pid, const char *sock)
 {
@@ -296,8 +304,6 @@ END_TEST
 
 /* ---- lifetime ---- */
 
-/* Writes the kernel into the FIFO once a reader has it open (at most
- * 20 s), so that a worker's parse ends then. */
 /* The FIFO's write end, once a worker has opened it to read (so is
  * parsing it): at most 20 s. */
 static int hold(const char *fifo)
@@ -319,11 +325,6 @@ static void feed(int fd)
 	close(fd);
 }
 
-static void release(const char *fifo)
-{
-	feed(hold(fifo));
-}
-
 static char *make_fifo(const char *name)
 {
 	char *fifo = dir_file(name);
@@ -331,38 +332,6 @@ static char *make_fifo(const char *name)
 	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
 	return fifo;
 }
-
-START_TEST(busy_worker_keeps_server)
-{
-	setenv("Q7CC_ANALYSIS_SERVER_IDLE", "1", 1);
-	setenv("Q7CC_ANALYSIS_SERVER_WORKERS", "1", 1);
-	char *sock = dir_file("busy.sock"), *fifo = make_fifo("slow.cpp");
-	pid_t server = start_server(sock);
-	pid_t writer = q7_proc_fork();
-	ck_assert_int_ge(writer, 0);
-	if (writer == 0) {
-		sleep(4); /* four times the idle time, twice the ack deadline */
-		release(fifo);
-		_exit(0);
-	}
-	struct q7_op_table ops = {0};
-	long long t0 = now_ms();
-	ck_assert_int_eq(ask(sock, fifo, NULL, &ops), 0);
-	long long took = now_ms() - t0;
-	expect_twice(&ops);
-	q7_ops_free(&ops);
-	ck_assert_msg(took >= 3500, "answered after %lld ms, before the source was written", took);
-	ck_assert_int_eq(reap(writer), 0);
-	/* Not ended while busy; ends once idle, its socket removed. */
-	ck_assert_int_eq(access(sock, F_OK), 0);
-	ck_assert_int_eq(reap(server), 0);
-	ck_assert_int_ne(access(sock, F_OK), 0);
-	ck_assert_int_eq(leftovers(sock), 0);
-	unlink(fifo);
-	free(sock);
-	free(fifo);
-}
-END_TEST
 
 /* A child that asks for source and exits 0 when served right; it closes
  * its copy of the test's descriptor fd (-1: none), a FIFO's write end
@@ -404,13 +373,71 @@ static bool running(pid_t pid)
 	return waitpid(pid, NULL, WNOHANG) == 0;
 }
 
+/* How often pid's (first) thread has blocked: voluntary_ctxt_switches. */
+static long blocked(pid_t pid)
+{
+	char *p = q7_xasprintf("/proc/%d/status", (int)pid);
+	size_t len = 0;
+	char *text = q7_read_file(p, &len);
+	ck_assert_ptr_nonnull(text);
+	const char *at = strstr(text, "\nvoluntary_ctxt_switches:");
+	ck_assert_ptr_nonnull(at);
+	long n = strtol(at + strlen("\nvoluntary_ctxt_switches:"), NULL, 10);
+	free(text);
+	free(p);
+	return n;
+}
+
+/* Returns once the server's master has gone through a whole round since
+ * the call (at most 20 s): it blocks in its poll once a round, so three
+ * blocks from now enclose one round's check for its end (analysis/serve.c). */
+static void await_round(pid_t server)
+{
+	long from = blocked(server);
+	for (int i = 0; i < 2000 && blocked(server) < from + 3; i++)
+		usleep(10000);
+	ck_assert_int_ge(blocked(server), from + 3);
+}
+
+/* The idle time is 3 s, over the acknowledgement deadline (2 s). A client
+ * takes the one worker with a FIFO as its source; once the worker has
+ * opened it, a control server with the same idle time starts beside the
+ * busy one, and once the control has ended (so an idle time has passed),
+ * the busy server is still up and its client unanswered; the source is
+ * then written and the client served, and the server ends once idle. */
+START_TEST(busy_worker_keeps_server)
+{
+	setenv("Q7CC_ANALYSIS_SERVER_IDLE", "3", 1);
+	setenv("Q7CC_ANALYSIS_SERVER_WORKERS", "1", 1);
+	char *sock = dir_file("busy.sock"), *fifo = make_fifo("slow.cpp");
+	char *control_sock = dir_file("control.sock");
+	pid_t server = start_server(sock);
+	pid_t a = client(sock, fifo, -1);
+	int held = hold(fifo); /* a's request is in the one worker */
+	pid_t control = start_server(control_sock);
+	ck_assert_int_eq(reap(control), 0);
+	ck_assert_int_ne(access(control_sock, F_OK), 0);
+	ck_assert_msg(running(a), "answered before the source was written");
+	/* Not ended while busy; ends once idle, its socket removed. */
+	ck_assert_int_eq(access(sock, F_OK), 0);
+	feed(held);
+	ck_assert_int_eq(reap(a), 0);
+	ended(server, sock);
+	ck_assert_int_eq(leftovers(control_sock), 0);
+	unlink(fifo);
+	free(sock);
+	free(control_sock);
+	free(fifo);
+}
+END_TEST
+
 /* Client a takes the one worker (its source a FIFO the test holds); b's
  * request is then accepted and queued behind it; the socket is removed
  * (the server is to end). b is not served before a's source is written,
  * and then both are, and the server ends, which with an idle time of 60 s
  * only the removal makes it do. Each step waits for what the one before
  * did, seen from outside: the worker opening the FIFO, the master's new
- * descriptor for b's connection. */
+ * descriptor for b's connection, the master's round after the removal. */
 START_TEST(queued_client_served_at_end)
 {
 	setenv("Q7CC_ANALYSIS_SERVER_IDLE", "60", 1);
@@ -426,16 +453,15 @@ START_TEST(queued_client_served_at_end)
 		usleep(10000);
 	ck_assert_int_eq(open_fds(server), before + 1); /* accepted, queued */
 	unlink(sock); /* the server is to end, with one busy and one queued */
-	/* The master sees it within its tick (250 ms); b may wait for a
-	 * worker for its acknowledgement deadline (2 s). */
-	usleep(500000);
+	/* Once the master has seen it (b may wait for a worker for its
+	 * acknowledgement deadline, 2 s): */
+	await_round(server);
 	ck_assert_msg(running(a) && running(b), "a client was answered before a's source");
 	ck_assert_int_eq(open_fds(server), before + 1);
 	feed(held);
 	ck_assert_int_eq(reap(a), 0);
 	ck_assert_int_eq(reap(b), 0);
-	ck_assert_int_eq(reap(server), 0);
-	ck_assert_int_eq(leftovers(sock), 0);
+	ended(server, sock);
 	unlink(fifo);
 	free(sock);
 	free(fifo);

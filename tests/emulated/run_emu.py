@@ -193,9 +193,11 @@ def case_errors(c):
         fail("q7-run should die by SIGTERM, got %r" % p.returncode)
     # Killed outright (no handler runs) once the call is on the core (the
     # statistics say QEMU booted after the call was sent), q7-run leaves no
-    # QEMU behind: its guard (support/proc.h) ends it at once, before the
-    # boot program's own time limit (the time-out + 2 s) would.
-    p = subprocess.Popen([c.run_bin, "--target=emulated", "--timeout=1", c.fk, "spin", "-o",
+    # QEMU behind: its guard (support/proc.h) ends it, not the boot
+    # program's own time limit (the time-out + 2 s: an hour here, so that
+    # QEMU gone at all within the wait below, which only detects a hang,
+    # is the guard's doing).
+    p = subprocess.Popen([c.run_bin, "--target=emulated", "--timeout=3600", c.fk, "spin", "-o",
                           c.path("o.npy")], env=dict(os.environ, TMPDIR=tmp, Q7CC_EMU_STATS="1"),
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     line = p.stderr.readline()
@@ -206,12 +208,10 @@ def case_errors(c):
     p.stderr.close()
     p.wait(timeout=20)
     t0 = time.time()
-    while qemus() and time.time() - t0 < 15:
+    while qemus() and time.time() - t0 < 60:
         time.sleep(0.05)
     if qemus():
-        fail("an orphaned QEMU did not stop")
-    if time.time() - t0 > 1:
-        fail("QEMU outlived q7-run's kill -9 by %.1f s" % (time.time() - t0))
+        fail("an orphaned QEMU did not stop: %r" % qemus())
     c.expect_error(c.fk, "scale", [x, 2], "qemu-system-misc",
                    env={"Q7CC_QEMU": "/nonexistent/qemu-system-xtensa"})
     # Damaged images are refused by the prelinker, before QEMU starts.

@@ -47,8 +47,9 @@ ALLOWED = {
     # count); memmap reads an image's sections against them.
     "memmap": {"lsp", "support"},
     # run/ is the host executor; the driver (wrapper/) does not run
-    # kernels, and only the multi-call main (main/) ties both together.
-    "run": {"prelink", "lsp", "memmap", "runtime/include", "support"},
+    # kernels, and only the multi-call main (main/) ties both together;
+    # the limits it shares (model/call_limits.h) are model's.
+    "run": {"prelink", "lsp", "memmap", "model", "runtime/include", "support"},
     "wrapper": {"analysis", "codegen", "packer", "lsp", "memmap", "model", "support"},
     # --q7-memory-map's main (main/memory_map_main.c): memmap's maps of
     # the images q7-run finds, one per core (lsp's count).

@@ -906,7 +906,9 @@ def case_readonly(c):
                     "t.tcm_accessor().tcm_to_tensor<float>(b, 0, 1); return t; }",
                     "a const Tensor's tcm_accessor() cannot write to the tensor"),
         "stream.cpp": ("torch::Tensor f(const torch::Tensor &t) { auto w = "
-                       "t.write_stream_accessor<float>(); w.write(1); return t; }", "error"),
+                       "t.write_stream_accessor<float>(); w.write(1); return t; }",
+                       "write_stream_accessor() on a const Tensor (or a temporary): a write "
+                       "stream cannot write to it"),
     }
     good = ("torch::Tensor f(const torch::Tensor &t) { torch::Tensor o = torch::empty(t.sizes(), "
             "torch::kFloat); auto a = t.accessor<float, 1>(); auto b = o.accessor<float, 1>(); "

@@ -186,7 +186,8 @@ START_TEST(redirections_and_fd3)
 {
 	char *a = tmp_name(), *b = tmp_name();
 	int fa = open(a, O_WRONLY | O_CLOEXEC), fb = open(b, O_WRONLY | O_CLOEXEC);
-	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .out = fa, .err = Q7_PROC_NULL, .fd3 = fb};
+	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .out = fa, .err = Q7_PROC_NULL, .fds = &fb,
+	                         .nfds = 1};
 	char *argv[] = {"sh", "-c", "cat; echo to-1; echo to-2 >&2; echo to-3 >&3", NULL};
 	pid_t pid = q7_proc_spawn(argv, &o);
 	ck_assert_int_gt(pid, 0);
@@ -211,7 +212,8 @@ START_TEST(fd3_and_fd4)
 {
 	int sv[2];
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fd3 = sv[1], .fd4 = sv[1], .close_others = true};
+	const int fds[] = {sv[1], sv[1]};
+	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fds = fds, .nfds = 2, .close_others = true};
 	char *argv[] = {"sh", "-c", "read x <&3; echo \"got $x\" >&4", NULL};
 	pid_t pid = q7_proc_spawn(argv, &o);
 	ck_assert_int_gt(pid, 0);
@@ -240,8 +242,8 @@ START_TEST(fd5_beside_fd3_and_fd4)
 	int p[2];
 	ck_assert_int_eq(pipe(p), 0); /* not close-on-exec: inherited */
 	ck_assert_int_eq(dup2(p[1], 6), 6);
-	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fd3 = sv[1], .fd4 = sv[1], .fd5 = data,
-	                         .close_others = true};
+	const int fds[] = {sv[1], sv[1], data};
+	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fds = fds, .nfds = 3, .close_others = true};
 	char *argv[] = {"sh", "-c", "echo data >&5 && ! test -e /proc/self/fd/6", NULL};
 	pid_t pid = q7_proc_spawn(argv, &o);
 	ck_assert_int_gt(pid, 0);
@@ -255,6 +257,65 @@ START_TEST(fd5_beside_fd3_and_fd4)
 	close(data);
 	close(sv[0]);
 	close(sv[1]);
+}
+END_TEST
+
+/* A list whose fds are in each other's way: three pipes' write ends, each
+ * twice, in the opposite order of their numbers, so that some sources are
+ * themselves targets (fd 3 + i) of others. The child writes i to its fd
+ * 3 + i; each pipe gets the numbers of its two places. */
+START_TEST(fds_in_each_others_way)
+{
+	int r[3], w[3];
+	for (int k = 0; k < 3; k++) {
+		int p[2];
+		ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+		r[k] = p[0];
+		w[k] = p[1];
+	}
+	const int fds[] = {w[2], w[1], w[0], w[2], w[1], w[0]};
+	bool crossed = false;
+	for (int i = 0; i < 6; i++)
+		crossed |= fds[i] >= 3 && fds[i] < 9 && fds[i] != 3 + i;
+	ck_assert_msg(crossed, "no source among the targets 3 to 8: nothing tested");
+	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fds = fds, .nfds = 6, .close_others = true};
+	char *argv[] = {"sh", "-c", "for i in 3 4 5 6 7 8; do eval \"echo $i >&$i\"; done", NULL};
+	pid_t pid = q7_proc_spawn(argv, &o);
+	ck_assert_int_gt(pid, 0);
+	for (int k = 0; k < 3; k++)
+		close(w[k]);
+	ck_assert_int_eq(q7_proc_wait(pid, NULL), 0);
+	static const char *const want[] = {"5\n8\n", "4\n7\n", "3\n6\n"};
+	for (int k = 0; k < 3; k++) {
+		char buf[16] = {0};
+		ck_assert_int_gt(read(r[k], buf, sizeof buf - 1), 0);
+		ck_assert_str_eq(buf, want[k]);
+		close(r[k]);
+	}
+}
+END_TEST
+
+/* The child runs in o.dir; a folder that is not there fails the spawn
+ * (ENOENT), nothing started. */
+START_TEST(working_dir)
+{
+	char *out = tmp_name();
+	int fd = open(out, O_WRONLY | O_CLOEXEC);
+	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .out = fd, .dir = "/proc/self"};
+	char *argv[] = {"sh", "-c", "pwd -P; test -r status", NULL};
+	pid_t pid = q7_proc_spawn(argv, &o);
+	ck_assert_int_gt(pid, 0);
+	ck_assert_int_eq(q7_proc_wait(pid, NULL), 0);
+	close(fd);
+	char *text = q7_read_file(out, NULL);
+	ck_assert_msg(strncmp(text, "/proc/", 6) == 0 && atoi(text + 6) == pid, "pwd: %s", text);
+	free(text);
+	unlink(out);
+	free(out);
+	o = (struct q7_proc_opts){.dir = "/nonexistent/q7", .quiet = true};
+	errno = 0;
+	ck_assert_int_eq(q7_proc_spawn(argv, &o), -1);
+	ck_assert_int_eq(errno, ENOENT);
 }
 END_TEST
 
@@ -457,6 +518,8 @@ static Suite *proc_suite(void)
 	tcase_add_test(tc, redirections_and_fd3);
 	tcase_add_test(tc, fd3_and_fd4);
 	tcase_add_test(tc, fd5_beside_fd3_and_fd4);
+	tcase_add_test(tc, fds_in_each_others_way);
+	tcase_add_test(tc, working_dir);
 	tcase_add_test(tc, close_others);
 	tcase_add_test(tc, fork_is_tracked);
 	tcase_add_test(tc, strangers_are_never_reaped);

@@ -2,7 +2,7 @@
 # support/proc is the one process layer (spawn, fork, wait), and the
 # signal forwarding and the tracking of children rely on it.
 #   cmake -DSRC=<source dir> -P proc_only_here.cmake
-set(dirs wrapper analysis codegen packer prelink lsp runtime python editor)
+set(dirs wrapper analysis codegen packer prelink lsp runtime python editor run memmap model)
 set(found "")
 foreach(d ${dirs})
   file(GLOB_RECURSE files ${SRC}/${d}/*.c ${SRC}/${d}/*.cpp ${SRC}/${d}/*.h)

@@ -1,10 +1,12 @@
 """The emulated call's time limit grows with the bytes of its tensors
-(Q7CC_TORCH_TIMEOUT, or 60 s, and a second per 4 MiB): a ReLU over 64 MiB
-that runs past a 0.2 s base limit finishes with the right numbers (before,
-it was stopped at the base limit, as a 768 MiB call took 84 s against
-the 60 s default), and a kernel that never returns is stopped at the
-grown limit, the message giving both shares and the setting to raise.
-In a process of its own, since the limit is read at load."""
+(Q7CC_TORCH_TIMEOUT, or 60 s, and a second per 4 MiB): a kernel that never
+returns is stopped at the grown limit, not before it (a timer does not fire
+early), the message giving both shares and the setting to raise; and a ReLU
+over 64 MiB under a 0.2 s base limit finishes with the right numbers
+(before, such calls were stopped at the base limit, as a 768 MiB call took
+84 s against the 60 s default; whether this one would have been depends on
+the machine, so the stopped kernel is what shows the growth). In a process
+of its own, since the limit is read at load."""
 import os
 import subprocess
 import sys
@@ -15,10 +17,9 @@ sys.path.insert(0, %(here)r)
 import libs
 libs.load("relu", "emulated")
 libs.load("ints", "emulated")
-x = torch.randn(64 << 10, 256)  # 64 MiB: past 0.2 s, now that moving it is cheap
-t0 = time.monotonic()
+x = torch.randn(64 << 10, 256)  # 64 MiB
 y = torch.ops.my_ops.relu_forward(x)
-print("relu %%.2f %%s" %% (time.monotonic() - t0, torch.equal(y, torch.relu(x))), flush=True)
+print("relu", torch.equal(y, torch.relu(x)), flush=True)
 t0 = time.monotonic()
 x = torch.ones(2 << 20, dtype=torch.int32)  # 8 MiB, and 8 of output
 try:
@@ -36,11 +37,10 @@ def test_the_limit_grows_with_the_calls_bytes(target):
                        timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     relu, stopped = r.stdout.splitlines()
-    took, same = relu.split()[1:]
-    assert same == "True", relu
-    assert float(took) > 0.2, relu  # past the base limit: else this shows nothing
+    assert relu == "relu True", relu
     took, message = stopped.split(" ", 2)[1:]
-    assert 4.0 < float(took) < 30, stopped  # 0.2 s and 4 s for 16 MiB
+    # 0.2 s and 4 s for 16 MiB; the upper bound only detects a hang
+    assert 4.0 < float(took) < 60, stopped
     assert message.startswith("ints::count_to: "), message
     assert "count_to: timed out after 4.2 s: 0.2 s and 4 s for its 16 MiB of tensors" \
         in message, message

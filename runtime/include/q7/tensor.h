@@ -407,6 +407,14 @@ public:
 	{
 		return TensorWriteStreamAccessor<T>(&impl());
 	}
+	/* Chosen for a const Tensor (or a temporary) only to say why not. */
+	template <class T>
+	TensorWriteStreamAccessor<T> write_stream_accessor() const &
+	{
+		static_assert(sizeof(T) == 0, "write_stream_accessor() on a const Tensor (or a "
+		                              "temporary): a write stream cannot write to it");
+		return TensorWriteStreamAccessor<T>(&impl());
+	}
 
 	CoherencyEnforcer::Policy get_accessor_coherence_policy() const
 	{
