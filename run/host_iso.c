@@ -7,8 +7,10 @@
  *
  *   [control block][heap arena][G][slot 0][G][slot 1][G] ... [dst][G][rest]
  *
- * G is a guard page, inaccessible in the worker, and so is the rest of the
- * region past the last one. With the guard at the end (the default), a
+ * G is a gap of guard pages (GUARD_GAP, 64 MiB), inaccessible in the
+ * worker, and so is the rest of the region past the last one; the
+ * inputs' slots are read-only there (docs/runtime.md, "What a kernel may
+ * write"). With the guard at the end (the default), a
  * slot's tensor data ends where its guard begins (its first bytes may
  * share a page with nothing); with it at the start, the data begins right
  * after the guard before it. The control block holds the request (the
@@ -273,6 +275,10 @@ static void nearest(uint64_t off, uint64_t start, uint64_t bytes, const char *wh
 		if (*best < 0 || d < *best)
 			snprintf(buf, size, "offset -%llu of %s, before its start",
 			         (unsigned long long)(start - off), what);
+	} else if (off >= start) {
+		d = 0; /* in it: an input's read-only slot, nearer than anything */
+		snprintf(buf, size, "offset %llu of %s, into it (a kernel never changes its inputs)",
+		         (unsigned long long)(off - start), what);
 	} else {
 		return;
 	}
@@ -305,6 +311,46 @@ static void guard_hit(const struct q7_iso *s, const char *op, uint64_t addr, cha
 	}
 }
 
+/* A write fault in a tensor's slot or the gap after it, worded as the
+ * in-process modes word it (host_confine.c): an input's through
+ * r->changed_arg, for the engine to name. 1 when it was one. */
+static int slot_breach(const struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r)
+{
+	const struct q7_fault *f = &s->ctl->fault;
+	uint64_t base = (uint64_t)(uintptr_t)s->base;
+	if ((f->sig != SIGSEGV && f->sig != SIGBUS) || !f->wrote || f->addr < base ||
+	    f->addr - base >= s->reserve)
+		return 0;
+	uint64_t off = f->addr - base;
+	const struct slot *hit = NULL;
+	for (unsigned i = 0; i < s->nslots; i++) /* the last slot that starts at or below off */
+		if (s->slots[i].data <= off && (!hit || s->slots[i].data > hit->data))
+			hit = &s->slots[i];
+	if (!hit || off - hit->data >= hit->bytes + GUARD_GAP + (s->page - 1) + (hit->arg < 0 ? s->reserve : 0))
+		return 0;
+	uint64_t at = off - hit->data;
+	r->status = Q7_STATUS_KERNEL_ERROR;
+	if (hit->arg < 0) {
+		char core[24] = "";
+		if (s->cores > 1)
+			snprintf(core, sizeof core, "core %u: ", s->ctl->core);
+		q7_run_fail(r, "%s%s: the kernel wrote past the end of the destination (get_dst_tensor(): "
+		            "%llu bytes), at byte offset %llu; a kernel writes only into its output and its "
+		            "own allocations", core, c->op, (unsigned long long)hit->bytes,
+		            (unsigned long long)at);
+		r->status = Q7_STATUS_KERNEL_ERROR;
+		return 1;
+	}
+	char arg[32];
+	snprintf(arg, sizeof arg, "argument %d", hit->arg + 1);
+	r->changed_arg = (unsigned)hit->arg + 1;
+	r->changed_at = at;
+	r->changed_past_end = at >= hit->bytes;
+	r->changed_bytes = hit->bytes;
+	q7_run_word_changed(r, c->op, arg);
+	return 1;
+}
+
 /* After the worker died in a call: the one-line reason. */
 static void call_failed(struct q7_iso *s, const struct q7_call *c, int st, struct q7_run_result *r)
 {
@@ -313,7 +359,9 @@ static void call_failed(struct q7_iso *s, const struct q7_call *c, int st, struc
 	unsigned core = ctl->core;
 	char how[128];
 	q7_proc_describe(st, how, sizeof how);
-	if (ctl->end == END_FAULT) {
+	if (ctl->end == END_FAULT && c->op[0] && slot_breach(s, c, r)) {
+		return;
+	} else if (ctl->end == END_FAULT) {
 		char where[256], line[Q7_MESSAGE_SIZE];
 		guard_hit(s, c->op, ctl->fault.addr, where, sizeof where);
 		q7_fault_format(&ctl->fault, where[0] ? where : NULL, line, sizeof line);
@@ -342,10 +390,13 @@ static size_t layout(struct q7_iso *s, const struct q7_call *c)
 	unsigned ng = 0;
 	s->nslots = 0;
 	s->guards[ng++] = off; /* after the heap arena */
-	off += page;
-	for (int i = -1; i < (int)c->nargs; i++) {
+	off += GUARD_GAP;
+	s->nro = 0;
+	/* The destination last: a write past it runs into the rest of the
+	 * region, which the worker keeps inaccessible, not into an input. */
+	for (int i = 0; i <= (int)c->nargs; i++) {
 		const struct q7_tensor_desc *d;
-		if (i < 0) {
+		if (i == (int)c->nargs) {
 			if (c->dst.data == 0)
 				continue;
 			d = &c->dst;
@@ -361,12 +412,16 @@ static size_t layout(struct q7_iso *s, const struct q7_call *c)
 			return 0;
 		uint64_t span = round_up(bytes, page);
 		struct slot *sl = &s->slots[s->nslots++];
-		sl->arg = i;
+		sl->arg = i == (int)c->nargs ? -1 : i;
 		sl->bytes = bytes;
+		if (sl->arg >= 0 && span) {
+			s->ro[s->nro][0] = off;
+			s->ro[s->nro++][1] = span;
+		}
 		sl->data = s->guard == Q7_GUARD_START ? off : off + span - bytes;
 		sl->guard = off + span;
 		s->guards[ng++] = sl->guard;
-		off = sl->guard + page;
+		off = sl->guard + GUARD_GAP;
 	}
 	s->nguards = ng;
 	return off;
@@ -385,12 +440,16 @@ static void fill(struct q7_iso *s, const struct q7_call *c)
 		const struct slot *sl = &s->slots[i];
 		struct q7_tensor_desc *d = sl->arg < 0 ? &dst : &args[sl->arg].u.tensor;
 		unsigned char *to = s->base + sl->data;
-		if (sl->bytes && d->data)
+		if (sl->arg < 0 && c->dst_fresh) /* a new output: the pattern that shows (docs/runtime.md) */
+			q7_run_uninit_fill(to, sl->bytes, d->dtype, 0);
+		else if (sl->bytes && d->data)
 			memcpy(to, (const void *)(uintptr_t)d->data, sl->bytes);
 		d->data = (uint64_t)(uintptr_t)to;
 	}
 	memcpy(ctl->guards, s->guards, s->nguards * sizeof s->guards[0]);
 	ctl->nguards = s->nguards;
+	memcpy(ctl->ro, s->ro, s->nro * sizeof s->ro[0]);
+	ctl->nro = s->nro;
 	ctl->ncores = s->cores;
 	ctl->time_limit = s->timeout;
 	ctl->end = END_NONE;

@@ -88,4 +88,9 @@ unsigned q7_run_unchecked(unsigned asked);
  * give them): 0 when none or unknown. */
 size_t q7_run_arg_bytes(const struct q7_tensor_desc *t);
 
+/* Fills n bytes at p with the uninitialised pattern of dtype (a quiet
+ * NaN with a payload for the float types, 0xA5 bytes for the others;
+ * fill 1: the second pattern, for the check that tells the two apart). */
+void q7_run_uninit_fill(void *p, size_t n, uint32_t dtype, unsigned fill);
+
 #endif

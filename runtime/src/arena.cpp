@@ -7,6 +7,10 @@ const uint32_t MAGIC_USED = 0x7155a11cu;
 const uint32_t MAGIC_FREE = 0x7155f4eeu;
 const size_t HDR = 16;
 const size_t MIN_BLOCK = 32; /* header + 16 bytes: smaller leftovers stay attached */
+/* With red zones, the first bytes of every free block after its header
+ * hold the red pattern too (docs/runtime.md, "What a kernel may write"):
+ * a write that jumps a block's red zone into free memory is seen. */
+const size_t WATCH = 8192;
 
 } // namespace
 
@@ -23,6 +27,18 @@ static_assert(sizeof(q7rt_block) <= HDR, "arena header fits 16 bytes");
 static uintptr_t align_up(uintptr_t v, uintptr_t a) { return (v + a - 1) & ~(a - 1); }
 
 static q7rt_block *at(uintptr_t p) { return reinterpret_cast<q7rt_block *>(p); }
+
+static size_t watch_bytes(const q7rt_block *b)
+{
+	return b->size - HDR < WATCH ? b->size - HDR : WATCH;
+}
+
+/* The watched bytes of free block b, filled (red zones only). */
+static void watch_fill(const q7rt_arena *a, q7rt_block *b)
+{
+	if (a->red_zones)
+		q7rt_red_zone_fill(reinterpret_cast<char *>(b) + HDR, watch_bytes(b));
+}
 
 void q7rt_arena_init(q7rt_arena *a, void *base, size_t size)
 {
@@ -85,6 +101,7 @@ void *q7rt_arena_alloc(q7rt_arena *a, size_t bytes, size_t align)
 			tail->next = b->next;
 			b->next = tail;
 			b->size = (uint32_t)(used_end - bstart);
+			watch_fill(a, tail);
 		}
 		*link = b->next;
 		b->magic = MAGIC_USED;
@@ -140,7 +157,9 @@ int q7rt_arena_free(q7rt_arena *a, void *p)
 	if (prev && reinterpret_cast<uintptr_t>(prev) + prev->size == reinterpret_cast<uintptr_t>(b)) {
 		prev->size += b->size;
 		prev->next = b->next;
+		b = prev;
 	}
+	watch_fill(a, b);
 	return 0;
 }
 
@@ -183,6 +202,8 @@ size_t q7rt_red_zone_find(const void *p, size_t n)
 void q7rt_arena_red_zones(q7rt_arena *a, bool on)
 {
 	a->red_zones = on;
+	for (q7rt_block *b = a->free_list; b; b = b->next)
+		watch_fill(a, b);
 }
 
 bool q7rt_arena_check(const q7rt_arena *a, q7rt_breach *out)
@@ -194,6 +215,10 @@ bool q7rt_arena_check(const q7rt_arena *a, q7rt_breach *out)
 		const q7rt_block *b = at(p);
 		bool sane = (b->magic == MAGIC_USED || b->magic == MAGIC_FREE) && b->size >= HDR &&
 		            (b->size & (HDR - 1)) == 0 && b->size <= a->end - p;
+		/* A block in use holds its bytes and its zone: a header whose
+		 * size field a write changed is the block before it's breach, not
+		 * a size (the offset is never the value written). */
+		sane = sane && (b->magic != MAGIC_USED || (uint64_t)b->bytes + Q7_RED_ZONE + HDR <= b->size);
 		if (!sane) {
 			/* Written over past a red zone: the block before it, at
 			 * least this far from its start. */
@@ -202,6 +227,16 @@ bool q7rt_arena_check(const q7rt_arena *a, q7rt_breach *out)
 			out->block = prev + HDR;
 			out->bytes = at(prev)->bytes;
 			out->at = p - out->block;
+			return true;
+		}
+		size_t watched = b->magic == MAGIC_FREE ? watch_bytes(b) : 0;
+		size_t woff = watched ? q7rt_red_zone_find(reinterpret_cast<const char *>(p + HDR), watched)
+		                      : 0;
+		if (woff < watched) {
+			/* Free memory written: past the block in use before it. */
+			out->block = prev ? prev + HDR : p + HDR;
+			out->bytes = prev ? at(prev)->bytes : 0;
+			out->at = p + HDR + woff - out->block;
 			return true;
 		}
 		if (b->magic == MAGIC_USED) {
