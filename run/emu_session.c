@@ -101,7 +101,8 @@ static int make_layout(const struct q7_call *req, size_t red, size_t in_red, str
 		off += i == nargs ? red : in_red;
 	}
 	L->size = off;
-	uint32_t heap = (Q7_BOOT_DATA_AREA + (uint32_t)off + HEAP_ALIGN - 1) & ~(HEAP_ALIGN - 1);
+	uint32_t heap = (Q7_BOOT_DATA_AREA + (uint32_t)off + DST_MOAT + HEAP_ALIGN - 1) &
+	                ~(HEAP_ALIGN - 1);
 	uint32_t room = heap < Q7_BOOT_RAM_END ? Q7_BOOT_RAM_END - heap : 0;
 	/* By default all the RAM the tensors leave: the arena is as large as
 	 * a kernel needs, and QEMU maps only the pages it touches. */
@@ -314,7 +315,8 @@ static int send_call(struct q7_emu_session *s, const struct q7_call *req, size_t
 		f->heap_base = c->L.heap;
 		f->heap_size = c->L.heap_size;
 		f->loader_flags = c->anywhere ? Q7_FRAME_RESULT_ANYWHERE : 0;
-		f->loader_flags |= s->unchecked & Q7_UNCHECKED_ZONES ? Q7_FRAME_UNCHECKED : Q7_FRAME_DST_ROOM;
+		f->loader_flags |= s->unchecked & Q7_UNCHECKED_ZONES ? Q7_FRAME_UNCHECKED
+		                                                     : Q7_FRAME_DST_ROOM | Q7_FRAME_DST_MOAT;
 	}
 	struct iovec iov[2] = {{&h, sizeof h}, {frames, c->n * sizeof *frames}};
 	c->busy = true;

@@ -321,31 +321,43 @@ static int slot_breach(const struct q7_iso *s, const struct q7_call *c, struct q
 	if ((f->sig != SIGSEGV && f->sig != SIGBUS) || !f->wrote || f->addr < base ||
 	    f->addr - base >= s->reserve)
 		return 0;
-	uint64_t off = f->addr - base;
+	uint64_t off = f->addr - base, dist = UINT64_MAX;
 	const struct slot *hit = NULL;
-	for (unsigned i = 0; i < s->nslots; i++) /* the last slot that starts at or below off */
-		if (s->slots[i].data <= off && (!hit || s->slots[i].data > hit->data))
-			hit = &s->slots[i];
-	if (!hit || off - hit->data >= hit->bytes + GUARD_GAP + (s->page - 1) + (hit->arg < 0 ? s->reserve : 0))
+	for (unsigned i = 0; i < s->nslots; i++) { /* the nearest slot */
+		const struct slot *sl = &s->slots[i];
+		uint64_t d = off < sl->data ? sl->data - off
+		           : off < sl->data + sl->bytes ? 0 : off - sl->data - sl->bytes + 1;
+		if (d < dist) {
+			dist = d;
+			hit = sl;
+		}
+	}
+	if (!hit || off < s->ctl->heap + s->ctl->heap_size + GUARD_GAP / 2) /* the heap arena's */
 		return 0;
-	uint64_t at = off - hit->data;
+	long long at = (long long)off - (long long)hit->data;
+	char core[24] = "";
+	if (s->cores > 1)
+		snprintf(core, sizeof core, "core %u: ", s->ctl->core);
 	r->status = Q7_STATUS_KERNEL_ERROR;
-	if (hit->arg < 0) {
-		char core[24] = "";
-		if (s->cores > 1)
-			snprintf(core, sizeof core, "core %u: ", s->ctl->core);
-		q7_run_fail(r, "%s%s: the kernel wrote past the end of the destination (get_dst_tensor(): "
-		            "%llu bytes), at byte offset %llu; a kernel writes only into its output and its "
-		            "own allocations", core, c->op, (unsigned long long)hit->bytes,
-		            (unsigned long long)at);
+	if (hit->arg < 0 || at < 0) {
+		char what[64];
+		if (hit->arg < 0)
+			snprintf(what, sizeof what, "the destination (get_dst_tensor(): %llu bytes)",
+			         (unsigned long long)hit->bytes);
+		else
+			snprintf(what, sizeof what, "its input argument %d (%llu bytes)", hit->arg + 1,
+			         (unsigned long long)hit->bytes);
+		q7_run_fail(r, "%s%s: the kernel wrote %s %s, at byte offset %lld; a kernel writes only "
+		            "into its output and its own allocations", core, c->op,
+		            at < 0 ? "before the start of" : "past the end of", what, at);
 		r->status = Q7_STATUS_KERNEL_ERROR;
 		return 1;
 	}
 	char arg[32];
 	snprintf(arg, sizeof arg, "argument %d", hit->arg + 1);
 	r->changed_arg = (unsigned)hit->arg + 1;
-	r->changed_at = at;
-	r->changed_past_end = at >= hit->bytes;
+	r->changed_at = (uint64_t)at;
+	r->changed_past_end = (uint64_t)at >= hit->bytes;
 	r->changed_bytes = hit->bytes;
 	q7_run_word_changed(r, c->op, arg);
 	return 1;
@@ -427,6 +439,40 @@ static size_t layout(struct q7_iso *s, const struct q7_call *c)
 	return off;
 }
 
+/* The destination slot's bytes that no guard covers: before its data in
+ * its first page (the guard at the end) and after it in its last (at the
+ * start). Filled with 0xa5 before the call, checked after it. */
+static void dst_pads(const struct q7_iso *s, const struct slot *sl, uint64_t pad[2][2])
+{
+	uint64_t start = sl->data & ~(uint64_t)(s->page - 1);
+	pad[0][0] = start;
+	pad[0][1] = sl->data - start;
+	pad[1][0] = sl->data + sl->bytes;
+	pad[1][1] = sl->guard - pad[1][0];
+}
+
+/* After the call: a write into the destination slot's pads, worded as
+ * the in-process modes word it. 0, or 1 with r failed. */
+static int dst_pads_check(const struct q7_iso *s, const struct q7_call *c, const struct slot *sl,
+                          struct q7_run_result *r)
+{
+	uint64_t pad[2][2];
+	dst_pads(s, sl, pad);
+	for (unsigned k = 0; k < 2; k++)
+		for (uint64_t i = 0; i < pad[k][1]; i++) {
+			if (s->base[pad[k][0] + i] == 0xa5)
+				continue;
+			long long at = (long long)(pad[k][0] + i) - (long long)sl->data;
+			q7_run_fail(r, "%s: the kernel wrote %s the destination (get_dst_tensor(): %llu "
+			            "bytes), at byte offset %lld; a kernel writes only into its output and its "
+			            "own allocations", c->op, k ? "past the end of" : "before the start of",
+			            (unsigned long long)sl->bytes, at);
+			r->status = Q7_STATUS_KERNEL_ERROR;
+			return 1;
+		}
+	return 0;
+}
+
 /* The request: tensors copied into their slots, a frame per core with the
  * slots' addresses. */
 static void fill(struct q7_iso *s, const struct q7_call *c)
@@ -444,6 +490,12 @@ static void fill(struct q7_iso *s, const struct q7_call *c)
 			q7_run_uninit_fill(to, sl->bytes, d->dtype, 0);
 		else if (sl->bytes && d->data)
 			memcpy(to, (const void *)(uintptr_t)d->data, sl->bytes);
+		if (sl->arg < 0) {
+			uint64_t pad[2][2];
+			dst_pads(s, sl, pad);
+			memset(s->base + pad[0][0], 0xa5, pad[0][1]);
+			memset(s->base + pad[1][0], 0xa5, pad[1][1]);
+		}
 		d->data = (uint64_t)(uintptr_t)to;
 	}
 	memcpy(ctl->guards, s->guards, s->nguards * sizeof s->guards[0]);
@@ -539,6 +591,8 @@ static int take_answer(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 	uint64_t dst_slot = 0;
 	for (unsigned i = 0; i < s->nslots; i++)
 		if (s->slots[i].arg < 0) {
+			if (dst_pads_check(s, c, &s->slots[i], r) != 0)
+				return 1;
 			dst_slot = (uint64_t)(uintptr_t)(s->base + s->slots[i].data);
 			memcpy((void *)(uintptr_t)c->dst.data, s->base + s->slots[i].data,
 			       s->slots[i].bytes);

@@ -65,6 +65,56 @@ void q7rt_arena_init(q7rt_arena *a, void *base, size_t size)
 	a->free_list = blk;
 }
 
+/* Whether header b, the free list's next being *fl (advanced past it),
+ * (NULL: not held against the free list) is what the allocator wrote: a block in use as large as its bytes made
+ * it (q7rt_arena_alloc), a free block the free list's next one, ending
+ * before the one after it. A size field a write changed is the breach of
+ * the block before, never a size to walk by. */
+static bool header_sane(const q7rt_arena *a, uintptr_t p, const q7rt_block **fl)
+{
+	const q7rt_block *b = at(p);
+	if ((b->magic != MAGIC_USED && b->magic != MAGIC_FREE) || b->size < HDR ||
+	    (b->size & (HDR - 1)) != 0 || b->size > a->end - p)
+		return false;
+	if (b->magic == MAGIC_USED) {
+		size_t need = align_up((b->bytes ? b->bytes : 1) + Q7_RED_ZONE, HDR);
+		return b->size >= HDR + need && b->size < HDR + need + MIN_BLOCK;
+	}
+	/* a free block ends at the arena's end or at another header */
+	uintptr_t nx = p + b->size;
+	if (nx < a->end && at(nx)->magic != MAGIC_USED && at(nx)->magic != MAGIC_FREE)
+		return false;
+	if (!fl) /* no free list to hold it against */
+		return true;
+	if (b != *fl || (b->next && p + b->size > reinterpret_cast<uintptr_t>(b->next)))
+		return false;
+	*fl = b->next;
+	return true;
+}
+
+/* Free block f's watched bytes, before it is carved: a write there is
+ * the breach of the block in use before it (found by walking, only
+ * then), recorded as the first one when none was. */
+static void watch_check(q7rt_arena *a, uintptr_t f)
+{
+	size_t n = watch_bytes(at(f));
+	size_t off = a->red_zones && !a->bad_block
+	                 ? q7rt_red_zone_find(reinterpret_cast<const char *>(f + HDR), n) : n;
+	if (off == n)
+		return;
+	uintptr_t addr = f + HDR + off, q = a->base;
+	a->bad_block = f + HDR; /* none before it: named from its own start */
+	a->bad_bytes = 0;
+	while (q < f && at(q)->size >= HDR && at(q)->size <= f - q) {
+		if (q + at(q)->size == f && at(q)->magic == MAGIC_USED) {
+			a->bad_block = q + HDR;
+			a->bad_bytes = at(q)->bytes;
+		}
+		q += at(q)->size;
+	}
+	a->bad_at = addr - a->bad_block;
+}
+
 void *q7rt_arena_alloc(q7rt_arena *a, size_t bytes, size_t align)
 {
 	if (align < HDR)
@@ -76,12 +126,15 @@ void *q7rt_arena_alloc(q7rt_arena *a, size_t bytes, size_t align)
 	q7rt_block **link = &a->free_list;
 	for (q7rt_block *b = *link; b; link = &b->next, b = *link) {
 		uintptr_t start = reinterpret_cast<uintptr_t>(b);
+		if (a->red_zones && !header_sane(a, start, nullptr))
+			continue; /* written over: never carved by a size a write made */
 		uintptr_t end = start + b->size;
 		uintptr_t payload = align_up(start + HDR, align);
 		if (payload - HDR != start && payload - HDR - start < MIN_BLOCK)
 			payload = align_up(start + HDR + MIN_BLOCK, align);
 		if (payload + need > end)
 			continue;
+		watch_check(a, start);
 		uintptr_t bstart = payload - HDR;
 		if (bstart != start) { /* keep the leading gap as a free block */
 			b->size = (uint32_t)(bstart - start);
@@ -130,12 +183,23 @@ int q7rt_arena_free(q7rt_arena *a, void *p)
 	q7rt_block *b = at(reinterpret_cast<uintptr_t>(p) - HDR);
 	if (b->magic != MAGIC_USED)
 		return -1;
+	const uint32_t bytes = b->bytes; /* the free list's link takes its place */
+	if (a->red_zones && !header_sane(a, reinterpret_cast<uintptr_t>(b), nullptr))
+		return 0; /* its size written over: left for q7rt_arena_check to name */
 	size_t off;
 	if (a->red_zones && !a->bad_block &&
-	    (off = q7rt_red_zone_find(static_cast<char *>(p) + b->bytes, Q7_RED_ZONE)) < Q7_RED_ZONE) {
+	    (off = q7rt_red_zone_find(static_cast<char *>(p) + bytes, Q7_RED_ZONE)) < Q7_RED_ZONE) {
 		a->bad_block = reinterpret_cast<uintptr_t>(p);
-		a->bad_bytes = b->bytes;
-		a->bad_at = b->bytes + off;
+		a->bad_bytes = bytes;
+		a->bad_at = bytes + off;
+	}
+	uintptr_t after = reinterpret_cast<uintptr_t>(b) + b->size;
+	bool after_bad = a->red_zones && after < a->end && !header_sane(a, after, nullptr);
+	if (after_bad && !a->bad_block) {
+		/* the header after it written over: this block's breach */
+		a->bad_block = reinterpret_cast<uintptr_t>(p);
+		a->bad_bytes = bytes;
+		a->bad_at = after - reinterpret_cast<uintptr_t>(p);
 	}
 	a->used -= b->size;
 	b->magic = MAGIC_FREE;
@@ -150,7 +214,10 @@ int q7rt_arena_free(q7rt_arena *a, void *p)
 		prev->next = b;
 	else
 		a->free_list = b;
-	if (cur && reinterpret_cast<uintptr_t>(b) + b->size == reinterpret_cast<uintptr_t>(cur)) {
+	uintptr_t cur_at = reinterpret_cast<uintptr_t>(cur);
+	if (after_bad) /* never merged by a size a write changed */
+		cur = nullptr;
+	if (cur && reinterpret_cast<uintptr_t>(b) + b->size == cur_at) {
 		b->size += cur->size;
 		b->next = cur->next;
 	}
@@ -211,15 +278,10 @@ bool q7rt_arena_check(const q7rt_arena *a, q7rt_breach *out)
 	if (!a->red_zones)
 		return false;
 	uintptr_t prev = 0; /* the last block in use before p (its header) */
+	const q7rt_block *fl = a->free_list;
 	for (uintptr_t p = a->base; p < a->end;) {
 		const q7rt_block *b = at(p);
-		bool sane = (b->magic == MAGIC_USED || b->magic == MAGIC_FREE) && b->size >= HDR &&
-		            (b->size & (HDR - 1)) == 0 && b->size <= a->end - p;
-		/* A block in use holds its bytes and its zone: a header whose
-		 * size field a write changed is the block before it's breach, not
-		 * a size (the offset is never the value written). */
-		sane = sane && (b->magic != MAGIC_USED || (uint64_t)b->bytes + Q7_RED_ZONE + HDR <= b->size);
-		if (!sane) {
+		if (!header_sane(a, p, &fl)) {
 			/* Written over past a red zone: the block before it, at
 			 * least this far from its start. */
 			if (!prev)
@@ -227,6 +289,7 @@ bool q7rt_arena_check(const q7rt_arena *a, q7rt_breach *out)
 			out->block = prev + HDR;
 			out->bytes = at(prev)->bytes;
 			out->at = p - out->block;
+			out->addr = p;
 			return true;
 		}
 		size_t watched = b->magic == MAGIC_FREE ? watch_bytes(b) : 0;
@@ -234,9 +297,10 @@ bool q7rt_arena_check(const q7rt_arena *a, q7rt_breach *out)
 		                      : 0;
 		if (woff < watched) {
 			/* Free memory written: past the block in use before it. */
-			out->block = prev ? prev + HDR : p + HDR;
+			out->addr = p + HDR + woff;
+			out->block = prev ? prev + HDR : 0;
 			out->bytes = prev ? at(prev)->bytes : 0;
-			out->at = p + HDR + woff - out->block;
+			out->at = prev ? out->addr - out->block : 0;
 			return true;
 		}
 		if (b->magic == MAGIC_USED) {
@@ -246,6 +310,7 @@ bool q7rt_arena_check(const q7rt_arena *a, q7rt_breach *out)
 				out->block = p + HDR;
 				out->bytes = b->bytes;
 				out->at = b->bytes + off;
+				out->addr = out->block + out->at;
 				return true;
 			}
 			prev = p;
@@ -257,5 +322,6 @@ bool q7rt_arena_check(const q7rt_arena *a, q7rt_breach *out)
 	out->block = a->bad_block;
 	out->bytes = a->bad_bytes;
 	out->at = a->bad_at;
+	out->addr = a->bad_block + a->bad_at;
 	return true;
 }

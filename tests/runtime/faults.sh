@@ -63,7 +63,7 @@ rows=$(cat <<ROWS
 1|q7-run: error: poke: the kernel wrote past the end of its input argument 1 (x), at byte offset 16 (it has 16 bytes)|- libf_cpu0.so poke x.npy 4
 1|q7-run: error: poke: the kernel wrote past the end of its input argument 1 (x), at byte offset 20 (it has 16 bytes)|- libf_cpu0.so poke x.npy 5
 1|peek: the kernel crashed: SIGSEGV;: offset 16 of argument 1 (x), past its end (16 bytes)|libf_cpu0.so peek x.npy 4
-1|poke: the kernel crashed: SIGSEGV;: offset -4 of argument 1 (x), before its start|--guard=start libf_cpu0.so poke x.npy -1
+1|q7-run: error: poke: the kernel wrote before the start of its input argument 1 (16 bytes), at byte offset -4;|--guard=start libf_cpu0.so poke x.npy -1
 1|peek: the kernel crashed: SIGSEGV;: offset -8 of argument 1 (x), before its start|--guard=start libf_cpu0.so peek x.npy -2
 1|q7-run: error: poke: the kernel wrote past the end of its input argument 1 (x), at byte offset 8000 (it has 16 bytes)|- libf_cpu0.so poke x.npy 2000
 1|q7-run: error: core 3: poke_dst: the kernel wrote past the end of the destination (get_dst_tensor(): 16 bytes), at byte offset 16;|- $mc libf.so poke_dst x.npy 3

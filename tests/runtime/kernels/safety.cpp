@@ -59,3 +59,53 @@ Q7_KERNEL torch::Tensor past_input(const torch::Tensor &x, int64_t bad)
         in[x.numel() + i] = 5;
     return y;
 }
+
+// y = 1 everywhere, and one float 7 written `far` floats past the end
+// of y (far >= 0), or -far floats before its start.
+Q7_KERNEL torch::Tensor far_dst(const torch::Tensor &x, int64_t far)
+{
+    torch::Tensor y = get_dst_tensor();
+    volatile float *out = y.data_ptr<float>();
+    for (int64_t i = 0; i < x.numel(); i++)
+        out[i] = 1;
+    out[far >= 0 ? x.numel() + far : far] = 7;
+    return y;
+}
+
+// y = x, and one float 5 written `far` floats past the end of x.
+Q7_KERNEL torch::Tensor far_input(const torch::Tensor &x, int64_t far)
+{
+    torch::Tensor y = get_dst_tensor();
+    volatile float *in = const_cast<float *>(x.data_ptr<float>());
+    float *out = y.data_ptr<float>();
+    for (int64_t i = 0; i < x.numel(); i++)
+        out[i] = in[i];
+    in[x.numel() + far] = 5;
+    return y;
+}
+
+// t = torch::zeros like x, one float 3 written `far` floats past its end;
+// y = 2.
+Q7_KERNEL torch::Tensor far_zeros(const torch::Tensor &x, int64_t far)
+{
+    torch::Tensor t = torch::zeros({x.numel()}, torch::kFloat);
+    volatile float *p = t.data_ptr<float>();
+    p[x.numel() + far] = 3;
+    torch::Tensor y = get_dst_tensor();
+    float *out = y.data_ptr<float>();
+    for (int64_t i = 0; i < x.numel(); i++)
+        out[i] = 2;
+    return y;
+}
+
+// y += x: reads its output before writing it (what a fresh output holds
+// shows: NaN).
+Q7_KERNEL torch::Tensor read_dst(const torch::Tensor &x)
+{
+    torch::Tensor y = get_dst_tensor();
+    const float *in = x.data_ptr<float>();
+    float *out = y.data_ptr<float>();
+    for (int64_t i = 0; i < x.numel(); i++)
+        out[i] += in[i];
+    return y;
+}
