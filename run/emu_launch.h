@@ -31,6 +31,9 @@
  * filled and checked by the runtime (Q7_FRAME_DST_MOAT, docs/runtime.md),
  * after which the arena's first free block is watched as well. */
 #define DST_MOAT 0x2000u
+/* The red zone after each input on the core, handed back with it and
+ * checked (q7_run_inputs_zones): 8 KiB, to the next tensor's boundary. */
+#define INPUT_MOAT 0x2000u
 /* -icount: one instruction = 128 ns = 5.12 ticks of the 40 MHz CCOUNT, so
  * the ticks between two reads (each read whole ticks) round to the exact
  * number of instructions between them (at 32 ns, 1.28 ticks, they did

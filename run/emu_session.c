@@ -96,9 +96,11 @@ static int make_layout(const struct q7_call *req, size_t red, size_t in_red, str
 		} else {
 			L->args[i].u.tensor.data = addr;
 		}
-		off += n;
-		L->red[L->n - 1] = i == nargs ? 0 : in_red;
-		off += i == nargs ? red : in_red;
+		/* an input's zone reaches the next tensor's 64-byte boundary */
+		size_t zone = in_red ? ((off + n + in_red + TENSOR_ALIGN - 1) & ~(size_t)(TENSOR_ALIGN - 1)) -
+		                       (off + n) : 0;
+		L->red[L->n - 1] = i == nargs ? 0 : zone;
+		off += n + (i == nargs ? red : zone);
 	}
 	L->size = off;
 	uint32_t heap = (Q7_BOOT_DATA_AREA + (uint32_t)off + DST_MOAT + HEAP_ALIGN - 1) &
@@ -213,7 +215,7 @@ static int begin_call(struct q7_emu_session *s, const struct q7_call *req, int o
 	c->seq = ++s->seq;
 	bool zones = !(s->unchecked & Q7_UNCHECKED_ZONES);
 	bool in_zones = !c->whole && !(s->unchecked & Q7_UNCHECKED_INPUTS);
-	if (make_layout(req, zones ? Q7_RED_ZONE : 0, in_zones ? Q7_RED_ZONE : 0, &c->L, r) != 0)
+	if (make_layout(req, zones ? Q7_RED_ZONE : 0, in_zones ? INPUT_MOAT : 0, &c->L, r) != 0)
 		return -1;
 	c->inputs_back = !c->whole && !(s->unchecked & Q7_UNCHECKED_INPUTS) && c->L.n > (c->L.dst_bytes ? 1u : 0u);
 	c->anywhere = !c->whole && c->L.dst_bytes && s->cores == 1;
@@ -274,7 +276,7 @@ static int fill_data(struct q7_emu_session *s, size_t *bytes, struct q7_run_resu
 			memcpy(s->data + off, c->L.host[i], c->L.bytes[i]);
 		at = off + c->L.bytes[i];
 		if (c->L.red[i] && at + c->L.red[i] <= n) { /* an input's red zone */
-			q7_run_red_zone_fill(s->data + at);
+			q7_run_red_zone_fill(s->data + at, c->L.red[i]);
 			at += c->L.red[i];
 		}
 	}
@@ -435,16 +437,34 @@ static int inputs_changed(const struct q7_emu_session *s, struct q7_run_result *
 {
 	const struct call *c = &s->c;
 	const unsigned char *before[Q7_MAX_ARGS] = {0}, *after[Q7_MAX_ARGS] = {0};
+	size_t zone[Q7_MAX_ARGS] = {0};
 	const struct q7_call *req = c->req;
-	for (unsigned i = 0; i < req->nargs && i < Q7_MAX_ARGS; i++) {
+	for (unsigned i = 0, slot = 0; i < req->nargs && i < Q7_MAX_ARGS; i++) {
 		if (req->args[i].kind != Q7_ARG_TENSOR)
 			continue;
 		before[i] = (const unsigned char *)(uintptr_t)req->args[i].u.tensor.data;
 		after[i] = s->data + (c->L.args[i].u.tensor.data - c->back_addr);
+		zone[i] = c->L.red[slot++];
 	}
 	/* Each input's red zone came back with it: the layout puts one after
 	 * every input when the inputs are checked. */
-	return q7_run_inputs_compare(req, before, after, r) || q7_run_inputs_zones(req, after, r);
+	if (q7_run_inputs_compare(req, before, after, r))
+		return 1;
+	if (!q7_run_inputs_zones(req, after, zone, r))
+		return 0;
+	/* In the far half of the last input's zone, the destination right
+	 * after it: a write before its start. */
+	unsigned i = r->changed_arg - 1;
+	uint64_t n = r->changed_bytes, end = after[i] - s->data + c->back_addr + n + zone[i];
+	if (c->L.dst_bytes && end == c->L.dst_addr && r->changed_at >= n + zone[i] / 2) {
+		r->changed_arg = 0;
+		q7_run_fail(r, "%s: the kernel wrote before the start of the destination (get_dst_tensor(): "
+		            "%zu bytes), at byte offset -%llu; a kernel writes only into its output and its "
+		            "own allocations", req->op, c->L.dst_bytes,
+		            (unsigned long long)(n + zone[i] - r->changed_at));
+		r->status = Q7_STATUS_KERNEL_ERROR;
+	}
+	return 1;
 }
 
 /* The call's failed op: r gets its status and "<who><message>". -1. */
