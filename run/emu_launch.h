@@ -32,8 +32,9 @@
  * after which the arena's first free block is watched as well. */
 #define DST_MOAT 0x2000u
 /* The red zone after each input on the core, handed back with it and
- * checked (q7_run_inputs_zones): 8 KiB, to the next tensor's boundary. */
-#define INPUT_MOAT 0x2000u
+ * checked (q7_run_inputs_zones): 16 KiB, to the next tensor's boundary
+ * (a write in its far half is named before the next tensor). */
+#define INPUT_MOAT 0x4000u
 /* -icount: one instruction = 128 ns = 5.12 ticks of the 40 MHz CCOUNT, so
  * the ticks between two reads (each read whole ticks) round to the exact
  * number of instructions between them (at 32 ns, 1.28 ticks, they did

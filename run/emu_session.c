@@ -18,6 +18,7 @@
 #include "emu_session_int.h"
 #include "emu_launch.h"
 #include "emu_trace.h"
+#include "elf_syms.h"
 #include "result.h"
 
 #include <errno.h>
@@ -300,6 +301,8 @@ static int send_call(struct q7_emu_session *s, const struct q7_call *req, size_t
 	h.ncores = c->n;
 	h.data_bytes = (uint32_t)data_bytes;
 	h.zero_bytes = (uint32_t)(c->L.size - data_bytes);
+	/* a fresh output starts as the pattern every target gives it */
+	h.fill = c->dst_zeroed ? q7_run_uninit_byte(c->L.dst.dtype) : 0;
 	h.back_addr = c->back_addr;
 	h.back_bytes = (uint32_t)c->back_bytes;
 	/* Past our own deadline (which normally stops QEMU first), the boot
@@ -352,6 +355,50 @@ int q7_emu_send(struct q7_emu_session *s, const struct q7_call *req, int only_co
 	return 0;
 }
 
+/* The function of core's image that holds pc, from the image's symbols
+ * (placed as the prelinker placed it): " in <name>+0x<offset>", or "". */
+static void function_at(const struct q7_emu_session *s, unsigned core, uint32_t pc, char *fn,
+                        size_t size, bool *divides)
+{
+	fn[0] = 0;
+	*divides = false;
+	const struct q7_pl_header *h = core < s->cores ? &s->hdr[core] : NULL;
+	struct q7_syms syms = {0};
+	struct q7_strvec paths = {0};
+	struct q7_err why = Q7_ERR_GROWING;
+	char err[Q7_MESSAGE_SIZE];
+	/* the linked (unstripped) image, as the profiler reads it */
+	int n = h ? q7_run_images(s->lib, s->cores, &paths, &why) : -1;
+	q7_err_free(&why);
+	int rc = n > (int)core ? q7_syms_load(paths.v[core], h->base - h->link_base, &syms,
+	                                      &Q7_ERR_OF(err)) : -1;
+	q7_sv_free(&paths);
+	if (rc != 0)
+		return;
+	const struct q7_sym *y = q7_syms_find(&syms, pc);
+	if (y) {
+		snprintf(fn, size, " in %s+0x%x", y->name, pc - y->addr);
+		/* libgcc's division routines BREAK on a zero divisor */
+		static const char *const div[] = {"__divsi3", "__udivsi3", "__modsi3", "__umodsi3",
+		                                  "__divdi3", "__udivdi3", "__moddi3", "__umoddi3"};
+		for (size_t i = 0; i < sizeof div / sizeof div[0]; i++)
+			*divides = *divides || strcmp(y->name, div[i]) == 0;
+	}
+	q7_syms_free(&syms);
+}
+
+/* An exception cause as the host words its signal. */
+static const char *host_words(uint32_t cause)
+{
+	switch (cause) {
+	case 0: return "illegal instruction";
+	case 6: return "integer division by zero";
+	case 9: return "unaligned access";
+	case 3: case 13: case 15: case 28: case 29: return "invalid memory access";
+	default: return q7_emu_exc_meaning(cause);
+	}
+}
+
 /* What a boot status other than OK says. */
 static void boot_failure(struct q7_emu_session *s, const struct q7_boot_result *br,
                          struct q7_run_result *r)
@@ -366,18 +413,23 @@ static void boot_failure(struct q7_emu_session *s, const struct q7_boot_result *
 	if (h && br->exc_pc >= h->base && br->exc_pc - h->base < h->load_size)
 		snprintf(where, sizeof where, " (0x%08x in the linked image)",
 		         br->exc_pc - h->base + h->link_base);
+	char fn[160];
+	bool divides;
+	function_at(s, br->core, br->exc_pc, fn, sizeof fn, &divides);
 	if (br->boot_status == Q7_BOOT_EXCEPTION) {
-		q7_run_fail(r, "%s%s: the core took an %s: EXCCAUSE %u (%s: %s) at pc 0x%08x%s, "
-		            "address 0x%08x", pre, image, br->message, br->exc_cause,
-		            q7_emu_exc_name(br->exc_cause), q7_emu_exc_meaning(br->exc_cause),
-		            br->exc_pc, where, br->exc_vaddr);
+		q7_run_fail(r, "%s%s: the kernel crashed: %s%s, at pc 0x%08x%s, address 0x%08x (the core "
+		            "took an %s: EXCCAUSE %u (%s: %s))", pre, image, host_words(br->exc_cause),
+		            fn, br->exc_pc, where, br->exc_vaddr, br->message, br->exc_cause,
+		            q7_emu_exc_name(br->exc_cause), q7_emu_exc_meaning(br->exc_cause));
 	} else if (br->boot_status == Q7_BOOT_BREAK) {
 		/* DEBUGCAUSE bits 3 and 4: BREAK and BREAK.N. */
-		q7_run_fail(r, "%s%s: the core stopped at a %s (DEBUGCAUSE 0x%x) at pc 0x%08x%s", pre,
-		            image,
+		q7_run_fail(r, "%s%s: the kernel crashed: %s%s, at pc 0x%08x%s (the core stopped at a %s "
+		            "(DEBUGCAUSE 0x%x))", pre, image,
+		            divides ? "integer division by zero" : "__builtin_trap or a breakpoint", fn,
+		            br->exc_pc, where,
 		            br->exc_cause & 0x18 ? "BREAK instruction (__builtin_trap, or a breakpoint)"
 		                                 : "debug exception",
-		            br->exc_cause, br->exc_pc, where);
+		            br->exc_cause);
 	} else {
 		q7_run_fail(r, "%s%s: the boot program stopped: %s", pre, image, br->message);
 	}

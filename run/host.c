@@ -384,6 +384,7 @@ struct q7_host {
 	uintptr_t stack_low;
 	struct q7_frame frame;
 	unsigned unchecked;     /* Q7_UNCHECKED_* */
+	const volatile sig_atomic_t *interrupted; /* sanitized: the caller's Ctrl-C */
 };
 
 /* The lowest usable address of this thread's stack (1 when unknown),
@@ -478,6 +479,7 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 	h->cores = (unsigned)images->n;
 	h->mode = o->host_mode;
 	h->unchecked = o->unchecked;
+	h->interrupted = o->interrupted;
 	h->heap_size = o->heap_size ? o->heap_size : DEFAULT_HEAP;
 	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		h->images.copies[i] = -1;
@@ -602,11 +604,11 @@ int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_resul
 	if (h->mode == Q7_HOST_ISOLATED)
 		return q7_iso_call(h->iso, c, r);
 	if (h->mode == Q7_HOST_SANITIZED)
-		return q7_san_call(h->paths[0], c, r);
+		return q7_san_call(h->paths[0], c, h->interrupted, r);
 	if (h->unchecked & Q7_UNCHECKED_INPUTS)
 		return call_cores(h, c, r);
 	struct q7_call run;
-	if (q7_confine_enter(h->cf, c, &run, 0) != 0) {
+	if (q7_confine_enter(h->cf, c, &run) != 0) {
 		q7_run_fail(r, "%s: cannot map the memory the kernel runs on: %s", c->op, strerror(errno));
 		return 1;
 	}

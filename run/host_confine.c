@@ -156,8 +156,7 @@ static int open_slots(struct q7_confine *cf, size_t need)
 	return 0;
 }
 
-int q7_confine_enter(struct q7_confine *cf, const struct q7_call *c, struct q7_call *run,
-                     unsigned fill)
+int q7_confine_enter(struct q7_confine *cf, const struct q7_call *c, struct q7_call *run)
 {
 	bool dst;
 	*run = *c;
@@ -178,7 +177,7 @@ int q7_confine_enter(struct q7_confine *cf, const struct q7_call *c, struct q7_c
 		}
 		cf->dst = s;
 		if (c->dst_fresh)
-			q7_run_uninit_fill(at, s->bytes, c->dst.dtype, fill);
+			q7_run_uninit_fill(at, s->bytes, c->dst.dtype);
 		else
 			memcpy(at, (const void *)(uintptr_t)c->dst.data, s->bytes);
 		memset(at + s->bytes + Q7_RED_ZONE, 0xa5, s->span - s->bytes - Q7_RED_ZONE);

@@ -29,12 +29,10 @@ void *q7_confine_heap(const struct q7_confine *cf);
 /* The call the kernel sees (*run): each tensor argument copied into a
  * read-only slot; the destination (when c has one and no input shares
  * its bytes) a slot of its own, filled with the uninitialised pattern
- * when c->dst_fresh (fill: a fill other than the first, for the check
- * of docs/runtime.md) or with the caller's bytes, and room after it
+ * when c->dst_fresh or with the caller's bytes, and room after it
  * (run->dst_room). 0, or -1 when the address space is not there (then
  * *run is c). */
-int q7_confine_enter(struct q7_confine *cf, const struct q7_call *c, struct q7_call *run,
-                     unsigned fill);
+int q7_confine_enter(struct q7_confine *cf, const struct q7_call *c, struct q7_call *run);
 /* After a call that ran (r OK): the rest of the destination's last page
  * checked, then its bytes copied into the caller's, r->out.data the
  * caller's again. 0, or 1 with r failed (nothing copied). */

@@ -335,38 +335,20 @@ unsigned q7_run_unchecked(unsigned asked)
 	return Q7_UNCHECKED_INPUTS | Q7_UNCHECKED_ZONES;
 }
 
-/* Quiet NaNs (the top mantissa bit set) whose payload reads a5 (the
- * second fill: 5a), per float type. */
-static const struct {
-	uint32_t dtype, size;
-	uint64_t word[2];
-} NANS[] = {
-	{Q7_DTYPE_FLOAT32, 4, {0x7fe5a5a5u, 0x7fc05a5au}},
-	{Q7_DTYPE_FLOAT64, 8, {0x7ffda5a5a5a5a5a5ull, 0x7ff85a5a5a5a5a5aull}},
-	{Q7_DTYPE_FLOAT16, 2, {0x7ea5u, 0x7e5au}},
-	{Q7_DTYPE_BFLOAT16, 2, {0x7fe5u, 0x7fdau}},
-};
-
-void q7_run_uninit_fill(void *p, size_t n, uint32_t dtype, unsigned fill)
+unsigned char q7_run_uninit_byte(uint32_t dtype)
 {
-	unsigned k = 0;
-	while (k < sizeof NANS / sizeof NANS[0] && NANS[k].dtype != dtype)
-		k++;
-	if (k == sizeof NANS / sizeof NANS[0]) {
-		memset(p, fill ? 0x5a : 0xa5, n);
-		return;
+	switch (dtype) {
+	case Q7_DTYPE_FLOAT16:
+	case Q7_DTYPE_FLOAT32:
+	case Q7_DTYPE_FLOAT64:
+	case Q7_DTYPE_BFLOAT16:
+		return 0xff; /* a quiet NaN in every float type */
+	default:
+		return 0xa5;
 	}
-	uint64_t word = NANS[k].word[fill ? 1 : 0];
-	size_t size = NANS[k].size;
-	unsigned char one[8];
-	memcpy(one, &word, size); /* little-endian hosts: the value's bytes */
-	unsigned char *b = p;
-	size_t done = n < size ? n : size;
-	memcpy(b, one, done);
-	/* doubling copies: a memset's speed for any element size */
-	while (done < n) {
-		size_t m = done <= n - done ? done : n - done;
-		memcpy(b + done, b, m);
-		done += m;
-	}
+}
+
+void q7_run_uninit_fill(void *p, size_t n, uint32_t dtype)
+{
+	memset(p, q7_run_uninit_byte(dtype), n);
 }

@@ -88,9 +88,10 @@ unsigned q7_run_unchecked(unsigned asked);
  * give them): 0 when none or unknown. */
 size_t q7_run_arg_bytes(const struct q7_tensor_desc *t);
 
-/* Fills n bytes at p with the uninitialised pattern of dtype (a quiet
- * NaN with a payload for the float types, 0xA5 bytes for the others;
- * fill 1: the second pattern, for the check that tells the two apart). */
-void q7_run_uninit_fill(void *p, size_t n, uint32_t dtype, unsigned fill);
+/* What a fresh output starts as on every target (docs/runtime.md), so
+ * that a kernel reading it before writing it shows: a byte repeated, 0xff
+ * for the float types (a quiet NaN in each), 0xa5 for the others. */
+unsigned char q7_run_uninit_byte(uint32_t dtype);
+void q7_run_uninit_fill(void *p, size_t n, uint32_t dtype);
 
 #endif

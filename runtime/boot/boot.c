@@ -361,7 +361,7 @@ static bool read_call(void)
 		fail(Q7_BOOT_BAD_CALL, "the call's tensor data is truncated");
 	/* At the host's speed: QEMU's memset, not the core's stores. */
 	if (call.zero_bytes)
-		q7_simcall(SYS_MEMSET, (int)(Q7_BOOT_DATA_AREA + call.data_bytes), 0,
+		q7_simcall(SYS_MEMSET, (int)(Q7_BOOT_DATA_AREA + call.data_bytes), (int)(call.fill & 0xff),
 		           (int)call.zero_bytes, NULL);
 	return true;
 }
