@@ -39,6 +39,11 @@ struct q7_confine {
 	struct slot slots[MAX_SLOTS], last[MAX_SLOTS];
 	unsigned nslots, nlast;
 	const struct slot *dst;  /* the destination's slot in this call, or NULL */
+	/* The destination slot's first prefilled bytes already hold the
+	 * pattern byte prefill (-1: none): refilled right after the last
+	 * call's copy-out, while its pages are warm. */
+	size_t prefilled;
+	int prefill;
 };
 
 static unsigned char *reserve(size_t n)
@@ -153,6 +158,8 @@ static int open_slots(struct q7_confine *cf, size_t need)
 				return -1;
 	memcpy(cf->last, cf->slots, cf->nslots * sizeof cf->slots[0]);
 	cf->nlast = cf->nslots;
+	if (!same) /* the destination's slot elsewhere, or new pages */
+		cf->prefilled = 0;
 	return 0;
 }
 
@@ -176,10 +183,11 @@ int q7_confine_enter(struct q7_confine *cf, const struct q7_call *c, struct q7_c
 			continue;
 		}
 		cf->dst = s;
-		if (c->dst_fresh)
-			q7_run_uninit_fill(at, s->bytes, c->dst.dtype);
-		else
+		if (!c->dst_fresh)
 			memcpy(at, (const void *)(uintptr_t)c->dst.data, s->bytes);
+		else if (!(cf->prefill == q7_run_uninit_byte(c->dst.dtype) && cf->prefilled >= s->bytes))
+			q7_run_uninit_fill(at, s->bytes, c->dst.dtype);
+		cf->prefilled = 0;
 		memset(at + s->bytes + Q7_RED_ZONE, 0xa5, s->span - s->bytes - Q7_RED_ZONE);
 		run->dst.data = (uint64_t)(uintptr_t)at;
 		run->dst_room = Q7_RED_ZONE;
@@ -204,7 +212,7 @@ int q7_confine_leave(struct q7_confine *cf, const struct q7_call *c, const struc
 	const struct slot *s = cf->dst;
 	if (!s || r->status != Q7_STATUS_OK)
 		return r->status != Q7_STATUS_OK;
-	const unsigned char *at = cf->map + s->off;
+	unsigned char *at = cf->map + s->off;
 	size_t tail = s->span - s->bytes - Q7_RED_ZONE;
 	size_t k = tail_changed(at + s->bytes + Q7_RED_ZONE, tail);
 	if (k < tail) {
@@ -218,6 +226,11 @@ int q7_confine_leave(struct q7_confine *cf, const struct q7_call *c, const struc
 		memcpy((void *)(uintptr_t)c->dst.data, at, s->bytes);
 	if (r->out.data == run->dst.data)
 		r->out.data = c->dst.data;
+	if (c->dst_fresh) { /* the next call's fill, now */
+		q7_run_uninit_fill((void *)at, s->bytes, c->dst.dtype);
+		cf->prefilled = s->bytes;
+		cf->prefill = q7_run_uninit_byte(c->dst.dtype);
+	}
 	return 0;
 }
 
