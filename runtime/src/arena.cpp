@@ -134,6 +134,7 @@ void *q7rt_arena_alloc(q7rt_arena *a, size_t bytes, size_t align)
 			payload = align_up(start + HDR + MIN_BLOCK, align);
 		if (payload + need > end)
 			continue;
+		uintptr_t watched_to = start + HDR + watch_bytes(b);
 		watch_check(a, start);
 		uintptr_t bstart = payload - HDR;
 		if (bstart != start) { /* keep the leading gap as a free block */
@@ -154,7 +155,11 @@ void *q7rt_arena_alloc(q7rt_arena *a, size_t bytes, size_t align)
 			tail->next = b->next;
 			b->next = tail;
 			b->size = (uint32_t)(used_end - bstart);
-			watch_fill(a, tail);
+			/* its watched bytes below watched_to are the old block's */
+			uintptr_t from = used_end + HDR, to = from + watch_bytes(tail);
+			if (a->red_zones && to > watched_to)
+				q7rt_red_zone_fill(reinterpret_cast<void *>(from > watched_to ? from : watched_to),
+				                   to - (from > watched_to ? from : watched_to));
 		}
 		*link = b->next;
 		b->magic = MAGIC_USED;
@@ -277,6 +282,13 @@ bool q7rt_arena_check(const q7rt_arena *a, q7rt_breach *out)
 {
 	if (!a->red_zones)
 		return false;
+	if (a->bad_block) { /* the first breach seen, while freeing or carving */
+		out->block = a->bad_block;
+		out->bytes = a->bad_bytes;
+		out->at = a->bad_at;
+		out->addr = a->bad_block + a->bad_at;
+		return true;
+	}
 	uintptr_t prev = 0; /* the last block in use before p (its header) */
 	const q7rt_block *fl = a->free_list;
 	for (uintptr_t p = a->base; p < a->end;) {
@@ -317,11 +329,5 @@ bool q7rt_arena_check(const q7rt_arena *a, q7rt_breach *out)
 		}
 		p += b->size;
 	}
-	if (!a->bad_block)
-		return false;
-	out->block = a->bad_block;
-	out->bytes = a->bad_bytes;
-	out->at = a->bad_at;
-	out->addr = a->bad_block + a->bad_at;
-	return true;
+	return false;
 }
