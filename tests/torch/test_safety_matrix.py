@@ -8,6 +8,9 @@ counter and an unrelated live tensor unchanged; the next call works.
 tests/runtime/safety.sh runs the same kernels through q7-run."""
 import os
 import re
+import signal
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -81,3 +84,40 @@ def test_a_fresh_output_shows_what_was_never_written(ops):
     o, _ = ops
     y = o.read_dst(torch.arange(1, 9, dtype=torch.float32))
     assert torch.isnan(y).all()
+
+
+STACK_CHILD = r"""
+import sys, torch
+sys.path.insert(0, %(here)r)
+import libs
+libs.load("safety", "host")
+print("calling", flush=True)
+torch.ops.safety.recurse(torch.ones(8), 100000)
+print("returned", flush=True)
+"""
+
+
+def test_a_stack_overflow_is_named(ops):
+    """Past the core's stack: the emulated core's 64 KiB (a 96 KiB local
+    array, recursion of about 760 KB), the isolated worker's thread, and
+    in this process (direct) a line naming the op before the process ends
+    (the fault handler runs on an alternate stack)."""
+    o, _ = ops
+    x = torch.ones(8)
+    if MODE == "emulated":
+        for op, arg in (("big_frame", 1), ("recurse", 1400)):
+            with pytest.raises(RuntimeError, match="the kernel overflowed the core's 64 KiB stack"):
+                getattr(o, op)(x, arg)
+        assert torch.equal(o.recurse(x, 10), x)
+    elif MODE == "isolated":
+        with pytest.raises(RuntimeError, match=r"^safety::recurse: the kernel crashed: SIGSEGV"):
+            o.recurse(x, 100000)
+    elif MODE == "direct":
+        code = STACK_CHILD % {"here": os.path.dirname(os.path.abspath(__file__))}
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONFAULTHANDLER",)}
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                           timeout=300)
+        assert r.stdout == "calling\n", r.stdout + r.stderr
+        assert r.returncode == -signal.SIGSEGV, (r.returncode, r.stderr)
+        assert re.search(r"^q7cc: fatal: recurse: the kernel crashed: SIGSEGV", r.stderr, re.M), \
+            r.stderr

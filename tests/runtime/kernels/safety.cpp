@@ -109,3 +109,34 @@ Q7_KERNEL torch::Tensor read_dst(const torch::Tensor &x)
         out[i] += in[i];
     return y;
 }
+
+// A 96 KiB local array of which 16 floats are used: past the bottom of
+// the device core's 64 KiB stack, without touching its last bytes.
+Q7_KERNEL torch::Tensor big_frame(const torch::Tensor &x, int64_t k)
+{
+    volatile float a[24576];
+    for (int i = 0; i < 16; i++)
+        a[i] = (float)(i + k);
+    torch::Tensor y = get_dst_tensor();
+    float *out = y.data_ptr<float>();
+    for (int64_t i = 0; i < x.numel(); i++)
+        out[i] = a[i % 16];
+    return y;
+}
+
+// Recursion depth n with 544-byte frames (about 760 KB at 1,400).
+static float deep(int n, float v)
+{
+    volatile char pad[512];
+    pad[0] = (char)n;
+    return n == 0 ? v : deep(n - 1, v) + pad[0] * 0.0f;
+}
+
+Q7_KERNEL torch::Tensor recurse(const torch::Tensor &x, int64_t n)
+{
+    torch::Tensor y = get_dst_tensor();
+    float *out = y.data_ptr<float>();
+    for (int64_t i = 0; i < x.numel(); i++)
+        out[i] = deep((int)n, 1);
+    return y;
+}
