@@ -8,6 +8,7 @@ counter and an unrelated live tensor unchanged; the next call works.
 tests/runtime/safety.sh runs the same kernels through q7-run."""
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -105,7 +106,7 @@ def test_a_stack_overflow_is_named(ops):
     o, _ = ops
     x = torch.ones(8)
     if MODE == "emulated":
-        for op, arg in (("big_frame", 1), ("recurse", 1400)):
+        for op, arg in (("recurse", -1), ("recurse", 1400)):
             with pytest.raises(RuntimeError, match="the kernel overflowed the core's 64 KiB stack"):
                 getattr(o, op)(x, arg)
         assert torch.equal(o.recurse(x, 10), x)
@@ -121,3 +122,92 @@ def test_a_stack_overflow_is_named(ops):
         assert r.returncode == -signal.SIGSEGV, (r.returncode, r.stderr)
         assert re.search(r"^q7cc: fatal: recurse: the kernel crashed: SIGSEGV", r.stderr, re.M), \
             r.stderr
+
+
+SPIN_CHILD = r"""
+import os, signal, sys, threading, torch
+sys.path.insert(0, %(here)r)
+import libs
+from q7cc.torch import custom_op
+src = os.path.join(libs.KERNELS, "..", "..", "runtime", "kernels", "safety.cpp")
+custom_op.load(name="safety_san", compute_srcs=[src], sanitize=True, target="host",
+               build_directory=libs.build_directory("safety_san", "host"))
+x = torch.ones(8)
+assert torch.equal(torch.ops.safety_san.spin(x, 10), x)
+if %(ctrl_c)r:
+    threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+print("calling", flush=True)
+try:
+    torch.ops.safety_san.spin(x, 1 << 60)
+    print("returned")
+except KeyboardInterrupt:
+    print("interrupted")
+print("next", torch.equal(torch.ops.safety_san.spin(x, 10), x), flush=True)
+"""
+
+
+def q7_runs_under(pid):
+    """The q7-run processes among pid's descendants."""
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            for task in os.listdir("/proc/%d/task" % p):
+                with open("/proc/%d/task/%s/children" % (p, task)) as f:
+                    todo += [int(c) for c in f.read().split()]
+            with open("/proc/%d/cmdline" % p, "rb") as f:
+                argv = f.read().split(b"\0")
+            if p != pid and argv[0].endswith(b"/q7-run") and b"--sanitize" in argv:
+                found.append(p)
+        except OSError:
+            pass
+    return found
+
+
+def tree(pid):
+    """pid and its children, with their command lines: for a message."""
+    out = []
+    for d in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                st = f.read().split()
+            with open("/proc/%s/cmdline" % d, "rb") as f:
+                out.append((d, st[3], f.read()[:80]))
+        except OSError:
+            pass
+    return [o for o in out if o[1] == str(pid) or o[0] == str(pid)]
+
+
+def test_sanitize_keeps_the_ctrl_c_and_orphan_promises(ops):
+    """sanitize=True (item: docs/runtime.md): a kernel that never returns
+    stops at Ctrl-C (KeyboardInterrupt, and the next call works), and
+    q7-run --sanitize dies with its caller killed by SIGKILL."""
+    if MODE != "sanitize":
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    r = subprocess.run([sys.executable, "-c", SPIN_CHILD % {"here": here, "ctrl_c": True}],
+                       capture_output=True, text=True, timeout=300)
+    assert r.stdout.splitlines() == ["calling", "interrupted", "next True"], r.stdout + r.stderr
+    child = subprocess.Popen([sys.executable, "-c", SPIN_CHILD % {"here": here, "ctrl_c": False}],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "calling\n"
+        runs = []
+        for _ in range(3000):  # bounded: until q7-run --sanitize has started
+            runs = q7_runs_under(child.pid)
+            if runs:
+                break
+            select.select([], [], [], 0.01)
+        assert runs, "no q7-run --sanitize under the caller: %s" % tree(child.pid)
+        child.kill()
+        child.wait()
+        for _ in range(3000):  # bounded: until it is gone
+            if not any(os.path.exists("/proc/%d" % p) and open("/proc/%d/stat" % p).read().split()[2] != "Z"
+                       for p in runs):
+                break
+            select.select([], [], [], 0.01)
+        else:
+            raise AssertionError("q7-run --sanitize outlived its caller: %s" % runs)
+    finally:
+        if child.poll() is None:
+            child.kill()
