@@ -120,6 +120,15 @@ if [ "$target" = emulated ]; then
 		grep -qF "the kernel overflowed the core's 64 KiB stack" err || fail "$call: $(cat err)"
 		n=$((n + 1))
 	done
+	# A zero divisor, worded as the host words SIGFPE, in the function
+	# the image's symbols name.
+	"$q7cc" $tc -c "$here/kernels/divzero.cpp" -o div.o || fail "compile divzero.cpp"
+	"$q7cc" $tc -shared div.o -o libdiv.so || fail "link libdiv.so"
+	npy "npytool.write(sys.argv[1], '<i4', (4,), [8, 4, 2, 1])" xi.npy || fail "npy"
+	"$q7run" --target=emulated libdiv.so divide_by xi.npy 0 -o y.npy 2> err && fail "divide_by 0: ran"
+	grep -q "the kernel crashed: integer division by zero in __[u]*divsi3+0x" err ||
+		fail "divide_by 0: $(cat err)"
+	"$q7run" --target=emulated libdiv.so divide_by xi.npy 2 -o y.npy 2> err || fail "divide_by 2: $(cat err)"
 fi
 # A fresh output starts as 0xff bytes (a float's quiet NaN) everywhere.
 "$q7run" ${fmodes[0]} --out-shape=8 libs.so read_dst x.npy -o y.npy 2> err || fail "read_dst: $(cat err)"
