@@ -8,10 +8,12 @@
  * A slot starts on a page; the destination's is a page longer than its
  * bytes when fewer than Q7_RED_ZONE bytes would follow them, and the
  * rest of its last page (past the runtime's red zone, Q7_FRAME_DST_ROOM)
- * holds a pattern checked after the call. The slots' reservation is
- * made again, larger, when a call does not fit; a layout unlike the last
- * closes the whole reservation before opening its slots, so no page a
- * former call opened stays open. */
+ * holds a pattern checked after the call. The slots are pages of a memfd
+ * mapped into the reservation (read-only for the inputs) and once more,
+ * writable, for the copies in: a call laid out as the last costs no
+ * system call. The reservation is made again, larger, when a call does
+ * not fit; a layout unlike the last closes the whole reservation before
+ * mapping its slots, so no page a former call opened stays open. */
 #include "host_confine.h"
 #include "result.h"
 
@@ -34,8 +36,10 @@ struct q7_confine {
 	size_t page;
 	unsigned char *heap_map; /* the heap's reservation, gaps included */
 	size_t heap_size;
-	unsigned char *map;      /* the slots' reservation */
+	unsigned char *map;      /* the slots' reservation: the kernel's view */
 	size_t map_size;
+	int fd;                  /* the slots' memory (a memfd), -1: none yet */
+	unsigned char *rw;       /* all of it, writable: where inputs are copied */
 	struct slot slots[MAX_SLOTS], last[MAX_SLOTS];
 	unsigned nslots, nlast;
 	const struct slot *dst;  /* the destination's slot in this call, or NULL */
@@ -58,6 +62,7 @@ struct q7_confine *q7_confine_new(size_t heap_size)
 	if (!cf)
 		return NULL;
 	cf->page = (size_t)sysconf(_SC_PAGESIZE);
+	cf->fd = -1;
 	cf->heap_size = (heap_size + cf->page - 1) & ~(cf->page - 1);
 	cf->heap_map = reserve(cf->heap_size + 2 * GAP);
 	if (!cf->heap_map ||
@@ -68,14 +73,27 @@ struct q7_confine *q7_confine_new(size_t heap_size)
 	return cf;
 }
 
+/* Unmaps the slots' views and closes their memory. */
+static void free_map(struct q7_confine *cf)
+{
+	if (cf->map)
+		munmap(cf->map, cf->map_size);
+	if (cf->rw)
+		munmap(cf->rw, cf->map_size);
+	if (cf->fd >= 0)
+		close(cf->fd);
+	cf->map = cf->rw = NULL;
+	cf->fd = -1;
+	cf->map_size = 0;
+}
+
 void q7_confine_free(struct q7_confine *cf)
 {
 	if (!cf)
 		return;
 	if (cf->heap_map)
 		munmap(cf->heap_map, cf->heap_size + 2 * GAP);
-	if (cf->map)
-		munmap(cf->map, cf->map_size);
+	free_map(cf);
 	free(cf);
 }
 
@@ -130,8 +148,35 @@ static size_t layout(struct q7_confine *cf, const struct q7_call *c, bool *dst)
 	return off;
 }
 
-/* The reservation ready for the slots: large enough, and every page a
- * former layout opened closed again when this one differs. */
+/* The slots' memory, n bytes of a memfd (sparse: pages exist once
+ * touched) seen twice: the kernel's view, inaccessible but where a slot
+ * is mapped (read-only for an input), and one writable view. A layout
+ * like the last costs no system call: no page changes its protection
+ * from call to call. 0, or -1 (nothing changed). */
+static int new_map(struct q7_confine *cf, size_t n)
+{
+	int fd = memfd_create("q7cc-slots", MFD_CLOEXEC);
+	unsigned char *m = fd >= 0 && ftruncate(fd, (off_t)n) == 0 ? reserve(n) : NULL;
+	void *rw = m ? mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0)
+	             : MAP_FAILED;
+	if (rw == MAP_FAILED) {
+		if (m)
+			munmap(m, n);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	free_map(cf);
+	cf->map = m;
+	cf->rw = rw;
+	cf->fd = fd;
+	cf->map_size = n;
+	return 0;
+}
+
+/* The reservation ready for the slots: large enough, each slot mapped
+ * (inputs read-only), and every page a former layout mapped inaccessible
+ * again when this one differs. */
 static int open_slots(struct q7_confine *cf, size_t need)
 {
 	bool same = cf->nslots == cf->nlast &&
@@ -140,22 +185,20 @@ static int open_slots(struct q7_confine *cf, size_t need)
 		size_t n = cf->map_size ? cf->map_size : 64 * GAP;
 		while (n < need)
 			n *= 2;
-		unsigned char *m = reserve(n);
-		if (!m)
+		if (new_map(cf, n) != 0)
 			return -1;
-		if (cf->map)
-			munmap(cf->map, cf->map_size);
-		cf->map = m;
-		cf->map_size = n;
 		same = false;
-	} else if (!same) {
-		mprotect(cf->map, cf->map_size, PROT_NONE);
+	} else if (!same && mmap(cf->map, cf->map_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+	                         MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED) {
+		return -1;
 	}
-	for (unsigned i = 0; i < cf->nslots; i++)
-		if (!same || cf->slots[i].arg >= 0) /* the inputs read-only once filled */
-			if (mprotect(cf->map + cf->slots[i].off, cf->slots[i].span,
-			             PROT_READ | PROT_WRITE) != 0)
-				return -1;
+	for (unsigned i = 0; i < cf->nslots && !same; i++) {
+		const struct slot *sl = &cf->slots[i];
+		int prot = sl->arg >= 0 ? PROT_READ : PROT_READ | PROT_WRITE;
+		if (mmap(cf->map + sl->off, sl->span, prot, MAP_SHARED | MAP_FIXED, cf->fd,
+		         (off_t)sl->off) == MAP_FAILED)
+			return -1;
+	}
 	memcpy(cf->last, cf->slots, cf->nslots * sizeof cf->slots[0]);
 	cf->nlast = cf->nslots;
 	if (!same) /* the destination's slot elsewhere, or new pages */
@@ -176,9 +219,9 @@ int q7_confine_enter(struct q7_confine *cf, const struct q7_call *c, struct q7_c
 		const struct slot *s = &cf->slots[i];
 		unsigned char *at = cf->map + s->off;
 		if (s->arg >= 0) {
-			if (s->bytes)
-				memcpy(at, (const void *)(uintptr_t)c->args[s->arg].u.tensor.data, s->bytes);
-			mprotect(at, s->span, PROT_READ);
+			if (s->bytes) /* through the writable view: the kernel's is read-only */
+				memcpy(cf->rw + s->off, (const void *)(uintptr_t)c->args[s->arg].u.tensor.data,
+				       s->bytes);
 			run->args[s->arg].u.tensor.data = (uint64_t)(uintptr_t)at;
 			continue;
 		}
@@ -195,10 +238,16 @@ int q7_confine_enter(struct q7_confine *cf, const struct q7_call *c, struct q7_c
 	return 0;
 }
 
-/* The first byte of p[0..n) that is not 0xa5 (n when none). */
+/* The first byte of p[0..n) that is not 0xa5 (n when none): a memcmp a
+ * 256-byte chunk, then bytes. */
 static size_t tail_changed(const unsigned char *p, size_t n)
 {
+	static unsigned char a5[256];
+	if (a5[0] != 0xa5)
+		memset(a5, 0xa5, sizeof a5);
 	size_t at = 0;
+	while (at < n && memcmp(p + at, a5, n - at < sizeof a5 ? n - at : sizeof a5) == 0)
+		at += n - at < sizeof a5 ? n - at : sizeof a5;
 	while (at < n && p[at] == 0xa5)
 		at++;
 	return at;
