@@ -129,6 +129,10 @@ if [ "$target" = emulated ]; then
 	grep -q "the kernel crashed: integer division by zero in __[u]*divsi3+0x" err ||
 		fail "divide_by 0: $(cat err)"
 	"$q7run" --target=emulated libdiv.so divide_by xi.npy 2 -o y.npy 2> err || fail "divide_by 2: $(cat err)"
+	# new T[n] links and works on the device
+	"$q7run" --target=emulated libdiv.so new_array xi.npy -o y.npy 2> err || fail "new_array: $(cat err)"
+	got=$(npy "print(*npytool.read(sys.argv[1])[2])" y.npy)
+	[ "$got" = "9 5 3 2" ] || fail "new_array: gave $got"
 fi
 # A fresh output starts as 0xff bytes (a float's quiet NaN) everywhere.
 "$q7run" ${fmodes[0]} --out-shape=8 libs.so read_dst x.npy -o y.npy 2> err || fail "read_dst: $(cat err)"
