@@ -27,7 +27,15 @@
  * time in proportion (768 MiB took 84 s). */
 #define BYTES_PER_S (4.0 * (1 << 20))
 #define TENSOR_ALIGN 64u
-#define HEAP_ALIGN 0x100000u
+#define HEAP_ALIGN 0x1000u
+/* The free bytes between the destination's red zone and the heap arena,
+ * filled and checked by the runtime (Q7_FRAME_DST_MOAT, docs/runtime.md),
+ * after which the arena's first free block is watched as well. */
+#define DST_MOAT 0x2000u
+/* The red zone after each input on the core, handed back with it and
+ * checked (q7_run_inputs_zones): 16 KiB, to the next tensor's boundary
+ * (a write in its far half is named before the next tensor). */
+#define INPUT_MOAT 0x4000u
 /* -icount: one instruction = 128 ns = 5.12 ticks of the 40 MHz CCOUNT, so
  * the ticks between two reads (each read whole ticks) round to the exact
  * number of instructions between them (at 32 ns, 1.28 ticks, they did

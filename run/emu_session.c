@@ -18,6 +18,7 @@
 #include "emu_session_int.h"
 #include "emu_launch.h"
 #include "emu_trace.h"
+#include "elf_syms.h"
 #include "result.h"
 
 #include <errno.h>
@@ -96,12 +97,15 @@ static int make_layout(const struct q7_call *req, size_t red, size_t in_red, str
 		} else {
 			L->args[i].u.tensor.data = addr;
 		}
-		off += n;
-		L->red[L->n - 1] = i == nargs ? 0 : in_red;
-		off += i == nargs ? red : in_red;
+		/* an input's zone reaches the next tensor's 64-byte boundary */
+		size_t zone = in_red ? ((off + n + in_red + TENSOR_ALIGN - 1) & ~(size_t)(TENSOR_ALIGN - 1)) -
+		                       (off + n) : 0;
+		L->red[L->n - 1] = i == nargs ? 0 : zone;
+		off += n + (i == nargs ? red : zone);
 	}
 	L->size = off;
-	uint32_t heap = (Q7_BOOT_DATA_AREA + (uint32_t)off + HEAP_ALIGN - 1) & ~(HEAP_ALIGN - 1);
+	uint32_t heap = (Q7_BOOT_DATA_AREA + (uint32_t)off + DST_MOAT + HEAP_ALIGN - 1) &
+	                ~(HEAP_ALIGN - 1);
 	uint32_t room = heap < Q7_BOOT_RAM_END ? Q7_BOOT_RAM_END - heap : 0;
 	/* By default all the RAM the tensors leave: the arena is as large as
 	 * a kernel needs, and QEMU maps only the pages it touches. */
@@ -217,7 +221,7 @@ static int begin_call(struct q7_emu_session *s, const struct q7_call *req, int o
 	c->seq = ++s->seq;
 	bool zones = !(s->unchecked & Q7_UNCHECKED_ZONES);
 	bool in_zones = !c->whole && !(s->unchecked & Q7_UNCHECKED_INPUTS);
-	if (make_layout(req, zones ? Q7_RED_ZONE : 0, in_zones ? Q7_RED_ZONE : 0, &c->L, r) != 0)
+	if (make_layout(req, zones ? Q7_RED_ZONE : 0, in_zones ? INPUT_MOAT : 0, &c->L, r) != 0)
 		return -1;
 	c->inputs_back = !c->whole && !(s->unchecked & Q7_UNCHECKED_INPUTS) && c->L.n > (c->L.dst_bytes ? 1u : 0u);
 	c->anywhere = !c->whole && c->L.dst_bytes && s->cores == 1;
@@ -278,7 +282,7 @@ static int fill_data(struct q7_emu_session *s, size_t *bytes, struct q7_run_resu
 			memcpy(s->data + off, c->L.host[i], c->L.bytes[i]);
 		at = off + c->L.bytes[i];
 		if (c->L.red[i] && at + c->L.red[i] <= n) { /* an input's red zone */
-			q7_run_red_zone_fill(s->data + at);
+			q7_run_red_zone_fill(s->data + at, c->L.red[i]);
 			at += c->L.red[i];
 		}
 	}
@@ -302,6 +306,8 @@ static int send_call(struct q7_emu_session *s, const struct q7_call *req, size_t
 	h.ncores = c->n;
 	h.data_bytes = (uint32_t)data_bytes;
 	h.zero_bytes = (uint32_t)(c->L.size - data_bytes);
+	/* a fresh output starts as the pattern every target gives it */
+	h.fill = c->dst_zeroed ? q7_run_uninit_byte(c->L.dst.dtype) : 0;
 	h.back_addr = c->back_addr;
 	h.back_bytes = (uint32_t)c->back_bytes;
 	/* Past our own deadline (which normally stops QEMU first), the boot
@@ -319,7 +325,8 @@ static int send_call(struct q7_emu_session *s, const struct q7_call *req, size_t
 		f->heap_base = c->L.heap;
 		f->heap_size = c->L.heap_size;
 		f->loader_flags = c->anywhere ? Q7_FRAME_RESULT_ANYWHERE : 0;
-		f->loader_flags |= s->unchecked & Q7_UNCHECKED_ZONES ? Q7_FRAME_UNCHECKED : Q7_FRAME_DST_ROOM;
+		f->loader_flags |= s->unchecked & Q7_UNCHECKED_ZONES ? Q7_FRAME_UNCHECKED
+		                                                     : Q7_FRAME_DST_ROOM | Q7_FRAME_DST_MOAT;
 	}
 	struct iovec iov[2] = {{&h, sizeof h}, {frames, c->n * sizeof *frames}};
 	c->busy = true;
@@ -357,6 +364,50 @@ int q7_emu_send(struct q7_emu_session *s, const struct q7_call *req, int only_co
 	return 0;
 }
 
+/* The function of core's image that holds pc, from the image's symbols
+ * (placed as the prelinker placed it): " in <name>+0x<offset>", or "". */
+static void function_at(const struct q7_emu_session *s, unsigned core, uint32_t pc, char *fn,
+                        size_t size, bool *divides)
+{
+	fn[0] = 0;
+	*divides = false;
+	const struct q7_pl_header *h = core < s->cores ? &s->hdr[core] : NULL;
+	struct q7_syms syms = {0};
+	struct q7_strvec paths = {0};
+	struct q7_err why = Q7_ERR_GROWING;
+	char err[Q7_MESSAGE_SIZE];
+	/* the linked (unstripped) image, as the profiler reads it */
+	int n = h ? q7_run_images(s->lib, s->cores, &paths, &why) : -1;
+	q7_err_free(&why);
+	int rc = n > (int)core ? q7_syms_load(paths.v[core], h->base - h->link_base, &syms,
+	                                      &Q7_ERR_OF(err)) : -1;
+	q7_sv_free(&paths);
+	if (rc != 0)
+		return;
+	const struct q7_sym *y = q7_syms_find(&syms, pc);
+	if (y) {
+		snprintf(fn, size, " in %s+0x%x", y->name, pc - y->addr);
+		/* libgcc's division routines BREAK on a zero divisor */
+		static const char *const div[] = {"__divsi3", "__udivsi3", "__modsi3", "__umodsi3",
+		                                  "__divdi3", "__udivdi3", "__moddi3", "__umoddi3"};
+		for (size_t i = 0; i < sizeof div / sizeof div[0]; i++)
+			*divides = *divides || strcmp(y->name, div[i]) == 0;
+	}
+	q7_syms_free(&syms);
+}
+
+/* An exception cause as the host words its signal. */
+static const char *host_words(uint32_t cause)
+{
+	switch (cause) {
+	case 0: return "illegal instruction";
+	case 6: return "integer division by zero";
+	case 9: return "unaligned access";
+	case 3: case 13: case 15: case 28: case 29: return "invalid memory access";
+	default: return q7_emu_exc_meaning(cause);
+	}
+}
+
 /* What a boot status other than OK says. */
 static void boot_failure(struct q7_emu_session *s, const struct q7_boot_result *br,
                          struct q7_run_result *r)
@@ -371,18 +422,23 @@ static void boot_failure(struct q7_emu_session *s, const struct q7_boot_result *
 	if (h && br->exc_pc >= h->base && br->exc_pc - h->base < h->load_size)
 		snprintf(where, sizeof where, " (0x%08x in the linked image)",
 		         br->exc_pc - h->base + h->link_base);
+	char fn[160];
+	bool divides;
+	function_at(s, br->core, br->exc_pc, fn, sizeof fn, &divides);
 	if (br->boot_status == Q7_BOOT_EXCEPTION) {
-		q7_run_fail(r, "%s%s: the core took an %s: EXCCAUSE %u (%s: %s) at pc 0x%08x%s, "
-		            "address 0x%08x", pre, image, br->message, br->exc_cause,
-		            q7_emu_exc_name(br->exc_cause), q7_emu_exc_meaning(br->exc_cause),
-		            br->exc_pc, where, br->exc_vaddr);
+		q7_run_fail(r, "%s%s: the kernel crashed: %s%s, at pc 0x%08x%s, address 0x%08x (the core "
+		            "took an %s: EXCCAUSE %u (%s: %s))", pre, image, host_words(br->exc_cause),
+		            fn, br->exc_pc, where, br->exc_vaddr, br->message, br->exc_cause,
+		            q7_emu_exc_name(br->exc_cause), q7_emu_exc_meaning(br->exc_cause));
 	} else if (br->boot_status == Q7_BOOT_BREAK) {
 		/* DEBUGCAUSE bits 3 and 4: BREAK and BREAK.N. */
-		q7_run_fail(r, "%s%s: the core stopped at a %s (DEBUGCAUSE 0x%x) at pc 0x%08x%s", pre,
-		            image,
+		q7_run_fail(r, "%s%s: the kernel crashed: %s%s, at pc 0x%08x%s (the core stopped at a %s "
+		            "(DEBUGCAUSE 0x%x))", pre, image,
+		            divides ? "integer division by zero" : "__builtin_trap or a breakpoint", fn,
+		            br->exc_pc, where,
 		            br->exc_cause & 0x18 ? "BREAK instruction (__builtin_trap, or a breakpoint)"
 		                                 : "debug exception",
-		            br->exc_cause, br->exc_pc, where);
+		            br->exc_cause);
 	} else {
 		q7_run_fail(r, "%s%s: the boot program stopped: %s", pre, image, br->message);
 	}
@@ -442,16 +498,34 @@ static int inputs_changed(const struct q7_emu_session *s, struct q7_run_result *
 {
 	const struct call *c = &s->c;
 	const unsigned char *before[Q7_MAX_ARGS] = {0}, *after[Q7_MAX_ARGS] = {0};
+	size_t zone[Q7_MAX_ARGS] = {0};
 	const struct q7_call *req = c->req;
-	for (unsigned i = 0; i < req->nargs && i < Q7_MAX_ARGS; i++) {
+	for (unsigned i = 0, slot = 0; i < req->nargs && i < Q7_MAX_ARGS; i++) {
 		if (req->args[i].kind != Q7_ARG_TENSOR)
 			continue;
 		before[i] = (const unsigned char *)(uintptr_t)req->args[i].u.tensor.data;
 		after[i] = s->data + (c->L.args[i].u.tensor.data - c->back_addr);
+		zone[i] = c->L.red[slot++];
 	}
 	/* Each input's red zone came back with it: the layout puts one after
 	 * every input when the inputs are checked. */
-	return q7_run_inputs_compare(req, before, after, r) || q7_run_inputs_zones(req, after, r);
+	if (q7_run_inputs_compare(req, before, after, r))
+		return 1;
+	if (!q7_run_inputs_zones(req, after, zone, r))
+		return 0;
+	/* In the far half of the last input's zone, the destination right
+	 * after it: a write before its start. */
+	unsigned i = r->changed_arg - 1;
+	uint64_t n = r->changed_bytes, end = after[i] - s->data + c->back_addr + n + zone[i];
+	if (c->L.dst_bytes && end == c->L.dst_addr && r->changed_at >= n + zone[i] / 2) {
+		r->changed_arg = 0;
+		q7_run_fail(r, "%s: the kernel wrote before the start of the destination (get_dst_tensor(): "
+		            "%zu bytes), at byte offset -%llu; a kernel writes only into its output and its "
+		            "own allocations", req->op, c->L.dst_bytes,
+		            (unsigned long long)(n + zone[i] - r->changed_at));
+		r->status = Q7_STATUS_KERNEL_ERROR;
+	}
+	return 1;
 }
 
 /* The call's failed op: r gets its status and "<who><message>". -1. */

@@ -13,9 +13,11 @@
  * in the result. Detectable problems (a missing op, a wrong argument, a
  * failed TORCH_CHECK, an accessor of the wrong rank or dtype, an index out
  * of bounds) come back that way; so does, in the isolated host mode and on
- * the emulated target, a kernel that faults, exits or never returns. A
- * host kernel that faults in this process is the one thing an engine
- * cannot turn into a message (Q7_HOST_GUARDED reports it and exits).
+ * the emulated target, a kernel that faults, exits or never returns; in
+ * this process, a write outside the kernel's output and allocations
+ * (host_confine.h). Any other host kernel fault in this process is the
+ * one thing an engine cannot turn into a message (Q7_HOST_GUARDED
+ * reports it and exits).
  *
  * Threads: an engine runs one call at a time (calls from several threads
  * wait for each other), since a loaded image's runtime state is global.
@@ -42,8 +44,9 @@ struct q7_err;
 enum q7_host_mode {
 	/* On the caller's thread, with the stack limit set 256 KiB below the
 	 * stack pointer (a device core's small stack, so kernels that ask for
-	 * more take the stack-switch path as on the device): no thread, no
-	 * signal handler, nothing per call but the call. For in-process users. */
+	 * more take the stack-switch path as on the device): no thread; the
+	 * kernel on copies of its tensors (host_confine.h). For in-process
+	 * users. */
 	Q7_HOST_DIRECT = 0,
 	/* Each core on its own thread with a 256 KiB stack, under a handler
 	 * that turns a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) into a

@@ -25,6 +25,7 @@
  * result owns out_data (only when the call gave no destination). */
 #include "host.h"
 #include "call_limits.h"
+#include "host_confine.h"
 #include "host_fault.h"
 #include "host_int.h"
 #include "host_iso.h"
@@ -35,6 +36,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -241,9 +243,71 @@ static void append(char *line, size_t *n, size_t size, const char *s, size_t max
 	*n += k;
 }
 
+/* ---- a breach of the confinement, survived ------------------------------- */
+
+/* A core's call under recovery: a fault in the confinement's memory
+ * (host_confine.h) is the kernel's write (or read) outside its own, not
+ * the process's broken state: the handler jumps back to the call, which
+ * fails with the region and the offset. Per thread: the direct mode's
+ * caller, the guarded mode's core thread. */
+struct recovery {
+	sigjmp_buf jump;
+	const struct q7_confine *cf;
+	uint64_t addr;
+	bool write;
+};
+static __thread struct recovery *recovering;
+
+/* From a fault handler: jumps back to the call when the fault is a
+ * breach of its confinement; returns otherwise. Async-signal-safe. */
+static void recover(int sig, const siginfo_t *si, const void *uc)
+{
+	struct recovery *rec = recovering;
+	if (!rec || !rec->cf || (sig != SIGSEGV && sig != SIGBUS) || si->si_code <= 0 ||
+	    !q7_confine_owns(rec->cf, (uint64_t)(uintptr_t)si->si_addr))
+		return;
+	struct q7_fault f;
+	q7_fault_record(&f, sig, si, uc);
+	rec->addr = f.addr;
+	rec->write = f.wrote;
+	recovering = NULL;
+	siglongjmp(rec->jump, 1);
+}
+
+/* entry(f) under rec: 0 when it returned, 1 when it breached rec->cf. */
+static int call_recovering(q7_entry_fn entry, struct q7_frame *f, struct recovery *rec)
+{
+	if (sigsetjmp(rec->jump, 1)) {
+		recovering = NULL;
+		return 1;
+	}
+	recovering = rec;
+	entry(f);
+	recovering = NULL;
+	return 0;
+}
+
+/* The calling thread's alternate signal stack, made once when it has
+ * none, so that a kernel that overflows the thread's stack is still
+ * named (kept until the process ends: a thread that calls again has it). */
+static void ensure_altstack(void)
+{
+	static __thread bool done;
+	stack_t old;
+	if (done || sigaltstack(NULL, &old) != 0)
+		return;
+	done = true;
+	if (!(old.ss_flags & SS_DISABLE))
+		return;
+	void *alt = mmap(NULL, Q7_ALT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (alt != MAP_FAILED)
+		q7_fault_altstack(alt, Q7_ALT_STACK);
+}
+
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
 	char line[1024];
+	recover(sig, si, uc);
 	size_t n = 0, room = sizeof line - 1;
 	q7_fault_record(&fault, sig, si, uc);
 	append(line, &n, room, q7_progname(), 64);
@@ -262,7 +326,8 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 struct core_call {
 	q7_entry_fn entry;
 	struct q7_frame *frame;
-	int rc;
+	struct recovery *rec;
+	int breached;
 };
 
 static void *core_main(void *arg)
@@ -270,19 +335,20 @@ static void *core_main(void *arg)
 	struct core_call *c = arg;
 	void *alt = q7_xmalloc(Q7_ALT_STACK);
 	q7_fault_altstack(alt, Q7_ALT_STACK);
-	c->rc = c->entry(c->frame);
+	c->breached = call_recovering(c->entry, c->frame, c->rec);
 	q7_fault_altstack(NULL, 0);
 	free(alt);
 	return NULL;
 }
 
 /* Guarded: the core on its own small-stack thread under the fault
- * handler. 0, or -1 with the reason in err. */
-static int run_guarded(q7_entry_fn entry, const char *path, struct q7_frame *f, struct q7_err *err)
+ * handler. 0, 1 when it breached rec->cf, or -1 with the reason in err. */
+static int run_guarded(q7_entry_fn entry, const char *path, struct q7_frame *f,
+                       struct recovery *rec, struct q7_err *err)
 {
 	pthread_attr_t attr;
 	pthread_t th;
-	struct core_call call = {entry, f, -1};
+	struct core_call call = {entry, f, rec, 0};
 	struct sigaction old[Q7_FAULT_NSIG];
 	void *p;
 	*(q7_entry_fn *)&p = entry;
@@ -301,7 +367,7 @@ static int run_guarded(q7_entry_fn entry, const char *path, struct q7_frame *f, 
 		q7_err_set(err, NULL, "cannot start the core's thread: %s", strerror(e));
 		return -1;
 	}
-	return 0;
+	return call.breached;
 }
 
 /* ---- the host target ----------------------------------------------------- */
@@ -313,17 +379,13 @@ struct q7_host {
 	struct q7_host_images images;  /* in-process modes */
 	struct q7_fault faults[Q7_NUM_CORES]; /* direct: each core's image, for the note */
 	struct q7_iso *iso;            /* isolated */
-	void *heap;
+	struct q7_confine *cf;  /* in-process: the heap arena, the call's tensors */
 	size_t heap_size;
 	pthread_t stack_thread; /* the last thread that called, and its stack */
 	uintptr_t stack_low;
 	struct q7_frame frame;
 	unsigned unchecked;     /* Q7_UNCHECKED_* */
-	/* The copies of the inputs the kernel runs on, each 64-byte aligned
-	 * with a red zone after it (inputs_copy); the caller's stay as they
-	 * are. */
-	unsigned char *shadow;
-	size_t shadow_size;
+	const volatile sig_atomic_t *interrupted; /* sanitized: the caller's Ctrl-C */
 };
 
 /* The lowest usable address of this thread's stack (1 when unknown),
@@ -380,6 +442,7 @@ static pthread_once_t direct_once = PTHREAD_ONCE_INIT;
 static void on_direct_fault(int sig, siginfo_t *si, void *uc)
 {
 	const struct direct_call *c = direct_now;
+	recover(sig, si, uc);
 	if (c) {
 		struct q7_fault f = c->h->faults[c->core];
 		size_t k = 0;
@@ -417,6 +480,7 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 	h->cores = (unsigned)images->n;
 	h->mode = o->host_mode;
 	h->unchecked = o->unchecked;
+	h->interrupted = o->interrupted;
 	h->heap_size = o->heap_size ? o->heap_size : DEFAULT_HEAP;
 	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		h->images.copies[i] = -1;
@@ -448,10 +512,8 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 		*out = h;
 		return 0;
 	}
-	h->heap = mmap(NULL, h->heap_size, PROT_READ | PROT_WRITE,
-	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (h->heap == MAP_FAILED) {
-		h->heap = NULL;
+	h->cf = q7_confine_new(h->heap_size);
+	if (!h->cf) {
 		q7_err_set(err, NULL, "cannot allocate a heap arena of %zu bytes", h->heap_size);
 		goto fail;
 	}
@@ -480,9 +542,7 @@ void q7_host_close(struct q7_host *h)
 	q7_host_images_unload(&h->images);
 	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		free(h->paths[i]);
-	if (h->heap)
-		munmap(h->heap, h->heap_size);
-	free(h->shadow);
+	q7_confine_free(h->cf);
 	free(h);
 }
 
@@ -504,83 +564,13 @@ static void fill_frame(struct q7_host *h, const struct q7_call *c, unsigned core
 {
 	struct q7_frame *f = &h->frame;
 	q7_run_frame_fill(f, c->op, c->nargs, c->args, &c->dst, core, h->cores);
-	f->heap_base = (uint64_t)(uintptr_t)h->heap;
+	f->heap_base = (uint64_t)(uintptr_t)q7_confine_heap(h->cf);
 	f->heap_size = h->heap_size;
 	f->write_fn = (uint64_t)(uintptr_t)q7_host_write;
 	if (h->unchecked & Q7_UNCHECKED_ZONES)
 		f->loader_flags |= Q7_FRAME_UNCHECKED;
 	else if (c->dst.data && c->dst_room >= Q7_RED_ZONE)
 		f->loader_flags |= Q7_FRAME_DST_ROOM;
-}
-
-/* ---- inputs unchanged, in this process ---------------------------------- */
-
-/* Whether tensor argument i of c shares bytes with the destination (a
- * caller that made them alias: the kernel's writes to its output are
- * then writes to that input, and are not compared). */
-static bool overlaps_dst(const struct q7_call *c, unsigned i)
-{
-	uint64_t a = c->args[i].u.tensor.data, an = q7_run_arg_bytes(&c->args[i].u.tensor);
-	uint64_t d = c->dst.data, dn = q7_run_arg_bytes(&c->dst);
-	return d && a < d + dn && d < a + an;
-}
-
-#define COPY_ALIGN 64u /* as torch's CPU allocator aligns a tensor */
-
-static size_t copy_span(size_t n)
-{
-	return ((n + COPY_ALIGN - 1) & ~(size_t)(COPY_ALIGN - 1)) + Q7_RED_ZONE;
-}
-
-/* The call the kernel sees: each tensor argument's bytes copied into
- * h->shadow, the red zone after each filled; *run is c with the copies'
- * addresses. An argument that overlaps the destination keeps its own
- * (the kernel's writes to its output are writes to it). */
-static void inputs_copy(struct q7_host *h, const struct q7_call *c, struct q7_call *run)
-{
-	*run = *c;
-	size_t need = COPY_ALIGN;
-	for (unsigned i = 0; i < c->nargs; i++)
-		if (c->args[i].kind == Q7_ARG_TENSOR && !overlaps_dst(c, i))
-			need += copy_span(q7_run_arg_bytes(&c->args[i].u.tensor));
-	if (need > h->shadow_size) {
-		free(h->shadow);
-		h->shadow = q7_xmalloc(need);
-		h->shadow_size = need;
-	}
-	uintptr_t base = ((uintptr_t)h->shadow + COPY_ALIGN - 1) & ~(uintptr_t)(COPY_ALIGN - 1);
-	unsigned char *at = (unsigned char *)base;
-	for (unsigned i = 0; i < c->nargs; i++) {
-		if (c->args[i].kind != Q7_ARG_TENSOR || overlaps_dst(c, i))
-			continue;
-		size_t n = q7_run_arg_bytes(&c->args[i].u.tensor);
-		if (n)
-			memcpy(at, (const void *)(uintptr_t)c->args[i].u.tensor.data, n);
-		q7_run_red_zone_fill(at + n);
-		run->args[i].u.tensor.data = (uint64_t)(uintptr_t)at;
-		at += copy_span(n);
-	}
-}
-
-/* After the cores, against the copies the kernel ran on: an input it
- * changed, or wrote past the end of, fails the call (the first one; the
- * caller's tensor is as it was: the kernel never had it). 0, or 1 with r
- * set (the kernel's own error, when it had one, comes first). */
-static int inputs_check(const struct q7_call *c, const struct q7_call *run,
-                        struct q7_run_result *r)
-{
-	const unsigned char *before[Q7_MAX_ARGS], *after[Q7_MAX_ARGS];
-	for (unsigned i = 0; i < c->nargs; i++) {
-		before[i] = (const unsigned char *)(uintptr_t)c->args[i].u.tensor.data;
-		after[i] = (const unsigned char *)(uintptr_t)run->args[i].u.tensor.data;
-		if (c->args[i].kind != Q7_ARG_TENSOR || after[i] == before[i])
-			before[i] = after[i] = NULL;
-	}
-	/* The kernel's own error comes first: a breach then only fails. */
-	struct q7_run_result seen;
-	memset(&seen, 0, sizeof seen);
-	struct q7_run_result *into = r->status == Q7_STATUS_OK ? r : &seen;
-	return q7_run_inputs_compare(c, before, after, into) || q7_run_inputs_zones(c, after, into);
 }
 
 /* Where a returned tensor may lie in this process: in the heap arena or
@@ -590,7 +580,7 @@ static int inputs_check(const struct q7_call *c, const struct q7_call *run,
 static const unsigned char *span_of(const struct q7_host *h, const struct q7_call *c,
                                     uint64_t data, size_t *bytes)
 {
-	uint64_t lo = (uint64_t)(uintptr_t)h->heap, hi = lo + h->heap_size;
+	uint64_t lo = (uint64_t)(uintptr_t)q7_confine_heap(h->cf), hi = lo + h->heap_size;
 	for (unsigned i = 0; !(data >= lo && data < hi) && i < c->nargs; i++) {
 		const struct q7_tensor_desc *t = &c->args[i].u.tensor;
 		uint64_t n, extent;
@@ -615,15 +605,16 @@ int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_resul
 	if (h->mode == Q7_HOST_ISOLATED)
 		return q7_iso_call(h->iso, c, r);
 	if (h->mode == Q7_HOST_SANITIZED)
-		return q7_san_call(h->paths[0], c, r);
+		return q7_san_call(h->paths[0], c, h->interrupted, r);
 	if (h->unchecked & Q7_UNCHECKED_INPUTS)
 		return call_cores(h, c, r);
 	struct q7_call run;
-	inputs_copy(h, c, &run);
-	int rc = call_cores(h, &run, r);
-	if (inputs_check(c, &run, r) != 0)
+	if (q7_confine_enter(h->cf, c, &run) != 0) {
+		q7_run_fail(r, "%s: cannot map the memory the kernel runs on: %s", c->op, strerror(errno));
 		return 1;
-	return rc;
+	}
+	int rc = call_cores(h, &run, r);
+	return rc != 0 ? rc : q7_confine_leave(h->cf, c, &run, r);
 }
 
 /* The in-process modes' call: every core, then the result. */
@@ -631,20 +622,37 @@ static int call_cores(struct q7_host *h, const struct q7_call *c, struct q7_run_
 {
 	struct q7_frame *f = &h->frame;
 	char err[Q7_MESSAGE_SIZE];
+	struct recovery rec = {.cf = h->cf};
 	for (unsigned core = 0; core < h->cores; core++) {
 		fill_frame(h, c, core);
+		int breached;
 		if (h->mode == Q7_HOST_DIRECT) {
+			ensure_altstack();
 			f->stack_limit = direct_stack_limit(h);
 			struct direct_call now = {h, core, c->op};
 			direct_now = &now;
-			h->images.entries[core](f);
+			breached = call_recovering(h->images.entries[core], f, &rec);
 			direct_now = NULL;
 		} else {
-			if (run_guarded(h->images.entries[core], h->paths[core], f, &Q7_ERR_OF(err)) != 0) {
+			breached = run_guarded(h->images.entries[core], h->paths[core], f, &rec,
+			                       &Q7_ERR_OF(err));
+			if (breached < 0) {
 				q7_run_fail(r, "%s", err);
 				return 1;
 			}
 			fflush(stdout);
+		}
+		if (breached) {
+			q7_confine_fault(h->cf, c, rec.addr, rec.write, r);
+			if (h->cores > 1 && !r->changed_arg) {
+				char pre[24];
+				size_t k = (size_t)snprintf(pre, sizeof pre, "core %u: ", core);
+				size_t len = strnlen(r->message, sizeof r->message - 1 - k);
+				memmove(r->message + k, r->message, len);
+				memcpy(r->message, pre, k);
+				r->message[k + len] = 0;
+			}
+			return 1;
 		}
 		if (q7_host_core_done(f, core, h->cores, r) != 0)
 			return 1;

@@ -62,10 +62,23 @@ static uintptr_t fault_pc(const void *ucv)
 #endif
 }
 
+/* Whether the faulting access wrote (x86-64's page-fault error code; a
+ * write elsewhere, the likelier for a kernel's breach). */
+static int fault_wrote(const void *ucv)
+{
+#if defined(__x86_64__) && defined(REG_ERR)
+	return ucv && (((const ucontext_t *)ucv)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#else
+	(void)ucv;
+	return 1;
+#endif
+}
+
 void q7_fault_record(struct q7_fault *f, int sig, const void *siginfo, const void *ucontext)
 {
 	const siginfo_t *si = siginfo;
 	f->sig = sig;
+	f->wrote = fault_wrote(ucontext);
 	f->addr = (uint64_t)(uintptr_t)si->si_addr;
 	f->pc = ucontext ? fault_pc(ucontext) : 0;
 }

@@ -24,6 +24,7 @@ struct q7_fault {
 	uint32_t core, cores;
 	int32_t sig;              /* 0: no fault */
 	uint64_t addr;            /* si_addr of SIGSEGV and SIGBUS */
+	int32_t wrote;            /* the access wrote: 1, read: 0 (x86-64's error code; else 1) */
 	uint64_t pc;              /* the faulting instruction, 0 when unknown */
 	uint64_t lo, hi;          /* the image's loaded bytes, 0 when unknown */
 };

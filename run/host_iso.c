@@ -7,8 +7,10 @@
  *
  *   [control block][heap arena][G][slot 0][G][slot 1][G] ... [dst][G][rest]
  *
- * G is a guard page, inaccessible in the worker, and so is the rest of the
- * region past the last one. With the guard at the end (the default), a
+ * G is a gap of guard pages (GUARD_GAP, 64 MiB), inaccessible in the
+ * worker, and so is the rest of the region past the last one; the
+ * inputs' slots are read-only there (docs/runtime.md, "What a kernel may
+ * write"). With the guard at the end (the default), a
  * slot's tensor data ends where its guard begins (its first bytes may
  * share a page with nothing); with it at the start, the data begins right
  * after the guard before it. The control block holds the request (the
@@ -273,6 +275,10 @@ static void nearest(uint64_t off, uint64_t start, uint64_t bytes, const char *wh
 		if (*best < 0 || d < *best)
 			snprintf(buf, size, "offset -%llu of %s, before its start",
 			         (unsigned long long)(start - off), what);
+	} else if (off >= start) {
+		d = 0; /* in it: an input's read-only slot, nearer than anything */
+		snprintf(buf, size, "offset %llu of %s, into it (a kernel never changes its inputs)",
+		         (unsigned long long)(off - start), what);
 	} else {
 		return;
 	}
@@ -305,6 +311,58 @@ static void guard_hit(const struct q7_iso *s, const char *op, uint64_t addr, cha
 	}
 }
 
+/* A write fault in a tensor's slot or the gap after it, worded as the
+ * in-process modes word it (host_confine.c): an input's through
+ * r->changed_arg, for the engine to name. 1 when it was one. */
+static int slot_breach(const struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r)
+{
+	const struct q7_fault *f = &s->ctl->fault;
+	uint64_t base = (uint64_t)(uintptr_t)s->base;
+	if ((f->sig != SIGSEGV && f->sig != SIGBUS) || !f->wrote || f->addr < base ||
+	    f->addr - base >= s->reserve)
+		return 0;
+	uint64_t off = f->addr - base, dist = UINT64_MAX;
+	const struct slot *hit = NULL;
+	for (unsigned i = 0; i < s->nslots; i++) { /* the nearest slot */
+		const struct slot *sl = &s->slots[i];
+		uint64_t d = off < sl->data ? sl->data - off
+		           : off < sl->data + sl->bytes ? 0 : off - sl->data - sl->bytes + 1;
+		if (d < dist) {
+			dist = d;
+			hit = sl;
+		}
+	}
+	if (!hit || off < s->ctl->heap + s->ctl->heap_size + GUARD_GAP / 2) /* the heap arena's */
+		return 0;
+	long long at = (long long)off - (long long)hit->data;
+	char core[24] = "";
+	if (s->cores > 1)
+		snprintf(core, sizeof core, "core %u: ", s->ctl->core);
+	r->status = Q7_STATUS_KERNEL_ERROR;
+	if (hit->arg < 0 || at < 0) {
+		char what[64];
+		if (hit->arg < 0)
+			snprintf(what, sizeof what, "the destination (get_dst_tensor(): %llu bytes)",
+			         (unsigned long long)hit->bytes);
+		else
+			snprintf(what, sizeof what, "its input argument %d (%llu bytes)", hit->arg + 1,
+			         (unsigned long long)hit->bytes);
+		q7_run_fail(r, "%s%s: the kernel wrote %s %s, at byte offset %lld; a kernel writes only "
+		            "into its output and its own allocations", core, c->op,
+		            at < 0 ? "before the start of" : "past the end of", what, at);
+		r->status = Q7_STATUS_KERNEL_ERROR;
+		return 1;
+	}
+	char arg[32];
+	snprintf(arg, sizeof arg, "argument %d", hit->arg + 1);
+	r->changed_arg = (unsigned)hit->arg + 1;
+	r->changed_at = (uint64_t)at;
+	r->changed_past_end = (uint64_t)at >= hit->bytes;
+	r->changed_bytes = hit->bytes;
+	q7_run_word_changed(r, c->op, arg);
+	return 1;
+}
+
 /* After the worker died in a call: the one-line reason. */
 static void call_failed(struct q7_iso *s, const struct q7_call *c, int st, struct q7_run_result *r)
 {
@@ -313,7 +371,9 @@ static void call_failed(struct q7_iso *s, const struct q7_call *c, int st, struc
 	unsigned core = ctl->core;
 	char how[128];
 	q7_proc_describe(st, how, sizeof how);
-	if (ctl->end == END_FAULT) {
+	if (ctl->end == END_FAULT && c->op[0] && slot_breach(s, c, r)) {
+		return;
+	} else if (ctl->end == END_FAULT) {
 		char where[256], line[Q7_MESSAGE_SIZE];
 		guard_hit(s, c->op, ctl->fault.addr, where, sizeof where);
 		q7_fault_format(&ctl->fault, where[0] ? where : NULL, line, sizeof line);
@@ -342,10 +402,13 @@ static size_t layout(struct q7_iso *s, const struct q7_call *c)
 	unsigned ng = 0;
 	s->nslots = 0;
 	s->guards[ng++] = off; /* after the heap arena */
-	off += page;
-	for (int i = -1; i < (int)c->nargs; i++) {
+	off += GUARD_GAP;
+	s->nro = 0;
+	/* The destination last: a write past it runs into the rest of the
+	 * region, which the worker keeps inaccessible, not into an input. */
+	for (int i = 0; i <= (int)c->nargs; i++) {
 		const struct q7_tensor_desc *d;
-		if (i < 0) {
+		if (i == (int)c->nargs) {
 			if (c->dst.data == 0)
 				continue;
 			d = &c->dst;
@@ -361,15 +424,53 @@ static size_t layout(struct q7_iso *s, const struct q7_call *c)
 			return 0;
 		uint64_t span = round_up(bytes, page);
 		struct slot *sl = &s->slots[s->nslots++];
-		sl->arg = i;
+		sl->arg = i == (int)c->nargs ? -1 : i;
 		sl->bytes = bytes;
+		if (sl->arg >= 0 && span) {
+			s->ro[s->nro][0] = off;
+			s->ro[s->nro++][1] = span;
+		}
 		sl->data = s->guard == Q7_GUARD_START ? off : off + span - bytes;
 		sl->guard = off + span;
 		s->guards[ng++] = sl->guard;
-		off = sl->guard + page;
+		off = sl->guard + GUARD_GAP;
 	}
 	s->nguards = ng;
 	return off;
+}
+
+/* The destination slot's bytes that no guard covers: before its data in
+ * its first page (the guard at the end) and after it in its last (at the
+ * start). Filled with 0xa5 before the call, checked after it. */
+static void dst_pads(const struct q7_iso *s, const struct slot *sl, uint64_t pad[2][2])
+{
+	uint64_t start = sl->data & ~(uint64_t)(s->page - 1);
+	pad[0][0] = start;
+	pad[0][1] = sl->data - start;
+	pad[1][0] = sl->data + sl->bytes;
+	pad[1][1] = sl->guard - pad[1][0];
+}
+
+/* After the call: a write into the destination slot's pads, worded as
+ * the in-process modes word it. 0, or 1 with r failed. */
+static int dst_pads_check(const struct q7_iso *s, const struct q7_call *c, const struct slot *sl,
+                          struct q7_run_result *r)
+{
+	uint64_t pad[2][2];
+	dst_pads(s, sl, pad);
+	for (unsigned k = 0; k < 2; k++)
+		for (uint64_t i = 0; i < pad[k][1]; i++) {
+			if (s->base[pad[k][0] + i] == 0xa5)
+				continue;
+			long long at = (long long)(pad[k][0] + i) - (long long)sl->data;
+			q7_run_fail(r, "%s: the kernel wrote %s the destination (get_dst_tensor(): %llu "
+			            "bytes), at byte offset %lld; a kernel writes only into its output and its "
+			            "own allocations", c->op, k ? "past the end of" : "before the start of",
+			            (unsigned long long)sl->bytes, at);
+			r->status = Q7_STATUS_KERNEL_ERROR;
+			return 1;
+		}
+	return 0;
 }
 
 /* The request: tensors copied into their slots, a frame per core with the
@@ -385,12 +486,22 @@ static void fill(struct q7_iso *s, const struct q7_call *c)
 		const struct slot *sl = &s->slots[i];
 		struct q7_tensor_desc *d = sl->arg < 0 ? &dst : &args[sl->arg].u.tensor;
 		unsigned char *to = s->base + sl->data;
-		if (sl->bytes && d->data)
+		if (sl->arg < 0 && c->dst_fresh) /* a new output: the pattern that shows (docs/runtime.md) */
+			q7_run_uninit_fill(to, sl->bytes, d->dtype);
+		else if (sl->bytes && d->data)
 			memcpy(to, (const void *)(uintptr_t)d->data, sl->bytes);
+		if (sl->arg < 0) {
+			uint64_t pad[2][2];
+			dst_pads(s, sl, pad);
+			memset(s->base + pad[0][0], 0xa5, pad[0][1]);
+			memset(s->base + pad[1][0], 0xa5, pad[1][1]);
+		}
 		d->data = (uint64_t)(uintptr_t)to;
 	}
 	memcpy(ctl->guards, s->guards, s->nguards * sizeof s->guards[0]);
 	ctl->nguards = s->nguards;
+	memcpy(ctl->ro, s->ro, s->nro * sizeof s->ro[0]);
+	ctl->nro = s->nro;
 	ctl->ncores = s->cores;
 	ctl->time_limit = s->timeout;
 	ctl->end = END_NONE;
@@ -480,6 +591,8 @@ static int take_answer(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 	uint64_t dst_slot = 0;
 	for (unsigned i = 0; i < s->nslots; i++)
 		if (s->slots[i].arg < 0) {
+			if (dst_pads_check(s, c, &s->slots[i], r) != 0)
+				return 1;
 			dst_slot = (uint64_t)(uintptr_t)(s->base + s->slots[i].data);
 			memcpy((void *)(uintptr_t)c->dst.data, s->base + s->slots[i].data,
 			       s->slots[i].bytes);

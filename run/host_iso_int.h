@@ -19,6 +19,9 @@
 #define CTL_MAGIC 0x4f535137u /* "Q7SO" */
 #define RESERVE (16ull << 30) /* address space; memory only where touched */
 #define MAX_SLOTS (Q7_MAX_ARGS + 1)
+/* The inaccessible bytes after the heap arena and after each tensor: a
+ * write that far past one faults in the worker (docs/runtime.md). */
+#define GUARD_GAP ((uint64_t)64 << 20)
 #define LIST_ROOM 16384
 
 enum state { ST_STARTING, ST_LOADING, ST_LISTING, ST_READY, ST_RUNNING };
@@ -38,7 +41,9 @@ struct ctl {
 	uint64_t used;          /* the layout's end: the worker guards the rest */
 	uint64_t heap, heap_size;
 	uint32_t nguards;
-	uint64_t guards[MAX_SLOTS + 1]; /* page offsets the worker makes inaccessible */
+	uint64_t guards[MAX_SLOTS + 1]; /* offsets of the GUARD_GAPs the worker makes inaccessible */
+	uint32_t nro;
+	uint64_t ro[MAX_SLOTS][2];      /* the inputs' slots (offset, bytes): read-only there */
 	uint32_t ncores;
 	double time_limit;      /* the worker's own alarm: a parent gone while it spins */
 	/* the worker's side */
@@ -78,6 +83,8 @@ struct q7_iso {
 	unsigned nslots;
 	uint64_t guards[MAX_SLOTS + 1];
 	unsigned nguards;
+	uint64_t ro[MAX_SLOTS][2];
+	unsigned nro;
 	struct q7_frame answer; /* the frame a call ended with, copied out of the region */
 };
 

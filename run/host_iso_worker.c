@@ -37,6 +37,8 @@ static struct {
 	uint64_t used;          /* where the guarded rest begins; 0: none yet */
 	uint64_t guarded[MAX_SLOTS + 1];
 	unsigned nguarded;
+	uint64_t ro[MAX_SLOTS][2];
+	unsigned nro;
 	struct q7_host_images images;
 	uint64_t lo[Q7_NUM_CORES], hi[Q7_NUM_CORES]; /* each core's loaded range */
 	uint64_t stack_low;
@@ -99,9 +101,16 @@ static void worker_layout(void)
 	bool same = w.nguarded == c->nguards &&
 	            memcmp(w.guarded, c->guards, c->nguards * sizeof c->guards[0]) == 0;
 	for (unsigned i = 0; !same && i < w.nguarded; i++)
-		mprotect(w.base + w.guarded[i], 1, PROT_READ | PROT_WRITE);
+		mprotect(w.base + w.guarded[i], GUARD_GAP, PROT_READ | PROT_WRITE);
+	for (unsigned i = 0; i < w.nro; i++)
+		mprotect(w.base + w.ro[i][0], w.ro[i][1], PROT_READ | PROT_WRITE);
 	for (unsigned i = 0; i < c->nguards; i++)
-		mprotect(w.base + c->guards[i], 1, PROT_NONE);
+		mprotect(w.base + c->guards[i], GUARD_GAP, PROT_NONE);
+	/* The inputs' slots read-only: a write into one faults at its byte. */
+	w.nro = c->nro < MAX_SLOTS ? c->nro : MAX_SLOTS;
+	memcpy(w.ro, c->ro, w.nro * sizeof w.ro[0]);
+	for (unsigned i = 0; i < w.nro; i++)
+		mprotect(w.base + w.ro[i][0], w.ro[i][1], PROT_READ);
 	memcpy(w.guarded, c->guards, c->nguards * sizeof c->guards[0]);
 	w.nguarded = c->nguards;
 }

@@ -55,7 +55,8 @@ static void report(const char *err, struct q7_run_result *r)
 	r->status = Q7_STATUS_KERNEL_ERROR;
 }
 
-int q7_san_call(const char *lib, const struct q7_call *c, struct q7_run_result *r)
+int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_atomic_t *interrupted,
+                struct q7_run_result *r)
 {
 	static unsigned calls;
 	struct q7_strvec argv = {0}, files = {0};
@@ -87,7 +88,12 @@ int q7_san_call(const char *lib, const struct q7_call *c, struct q7_run_result *
 			q7_run_fail(r, "%s: cannot write its arguments for q7-run --sanitize", c->op);
 			goto out;
 		}
-	int code = q7_proc_capture(argv.v, 2, &err);
+	/* q7-run dies with this process, and with the caller's Ctrl-C */
+	int code = q7_proc_capture_until(argv.v, 2, &err, interrupted);
+	if (code == Q7_PROC_STOPPED) {
+		q7_run_fail(r, "%s: interrupted (q7-run --sanitize stopped)", c->op);
+		goto out;
+	}
 	if (code != 0) {
 		report(err ? err : "", r);
 		goto out;

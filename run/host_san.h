@@ -12,6 +12,7 @@
 
 /* Runs c on one core of lib. 0 when the op ran (r->out describes the
  * result in c->dst, which a sanitized call needs), else 1 with r set. */
-int q7_san_call(const char *lib, const struct q7_call *c, struct q7_run_result *r);
+int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_atomic_t *interrupted,
+                struct q7_run_result *r);
 
 #endif

@@ -271,24 +271,35 @@ static void red_make(void)
 		red_pattern[k] = (unsigned char)(0xa5 ^ (k * 29));
 }
 
-void q7_run_red_zone_fill(unsigned char *zone)
+void q7_run_red_zone_fill(unsigned char *zone, size_t n)
 {
 	pthread_once(&red_once, red_make);
-	memcpy(zone, red_pattern, Q7_RED_ZONE);
+	for (size_t at = 0; at < n; at += Q7_RED_ZONE)
+		memcpy(zone + at, red_pattern, n - at < Q7_RED_ZONE ? n - at : Q7_RED_ZONE);
+}
+
+/* The first byte of zone[0..n) unlike the pattern (n when none). */
+static size_t zone_changed(const unsigned char *zone, size_t n)
+{
+	for (size_t at = 0; at < n; at += Q7_RED_ZONE) {
+		size_t k = n - at < Q7_RED_ZONE ? n - at : Q7_RED_ZONE;
+		if (memcmp(zone + at, red_pattern, k) != 0)
+			return at + first_difference(zone + at, red_pattern, k);
+	}
+	return n;
 }
 
 int q7_run_inputs_zones(const struct q7_call *c, const unsigned char *const *after,
-                        struct q7_run_result *r)
+                        const size_t *zone, struct q7_run_result *r)
 {
+	pthread_once(&red_once, red_make);
 	for (unsigned i = 0; i < c->nargs && i < Q7_MAX_ARGS; i++) {
 		if (c->args[i].kind != Q7_ARG_TENSOR || !after[i])
 			continue;
 		size_t n = q7_run_arg_bytes(&c->args[i].u.tensor);
-		pthread_once(&red_once, red_make);
-		if (memcmp(after[i] + n, red_pattern, Q7_RED_ZONE) == 0)
-			continue;
-		return changed(r, c->op, i, n + first_difference(after[i] + n, red_pattern, Q7_RED_ZONE),
-		               true, n);
+		size_t at = zone_changed(after[i] + n, zone[i]);
+		if (at < zone[i])
+			return changed(r, c->op, i, n + at, true, n);
 	}
 	return 0;
 }
@@ -322,4 +333,22 @@ unsigned q7_run_unchecked(unsigned asked)
 	if (strcmp(v, "zones") == 0)
 		return asked | Q7_UNCHECKED_ZONES;
 	return Q7_UNCHECKED_INPUTS | Q7_UNCHECKED_ZONES;
+}
+
+unsigned char q7_run_uninit_byte(uint32_t dtype)
+{
+	switch (dtype) {
+	case Q7_DTYPE_FLOAT16:
+	case Q7_DTYPE_FLOAT32:
+	case Q7_DTYPE_FLOAT64:
+	case Q7_DTYPE_BFLOAT16:
+		return 0xff; /* a quiet NaN in every float type */
+	default:
+		return 0xa5;
+	}
+}
+
+void q7_run_uninit_fill(void *p, size_t n, uint32_t dtype)
+{
+	memset(p, q7_run_uninit_byte(dtype), n);
 }

@@ -62,17 +62,17 @@ void q7_run_schema_arg(const char *schema, size_t len, unsigned i, char *buf, si
  * changed_bytes), the argument named arg ("argument 1", or with its name
  * from the schema: "argument 1 (x)"). */
 void q7_run_word_changed(struct q7_run_result *r, const char *op, const char *arg);
-/* The red zone a loader leaves after an input's bytes (Q7_RED_ZONE of
- * them, a position-dependent pattern no zeroing or all-ones store
- * leaves): filled before the call, checked after it. */
-void q7_run_red_zone_fill(unsigned char *zone);
+/* The red zone a loader leaves after an input's bytes (n of them, a
+ * position-dependent pattern no zeroing or all-ones store leaves):
+ * filled before the call, checked after it. */
+void q7_run_red_zone_fill(unsigned char *zone, size_t n);
 /* The second rule of docs/runtime.md for the inputs: for each tensor
- * argument i of c whose bytes after[i] are followed by a red zone (NULL:
- * none), the zone as it was filled. 0 when all are; else 1 with r set as
+ * argument i of c whose bytes after[i] are followed by a red zone of
+ * zone[i] bytes (after[i] NULL: none), the zone as it was filled. 0 when all are; else 1 with r set as
  * q7_run_inputs_compare sets it, changed_at at or past the argument's
  * bytes (the engine words it as a write past its end). */
 int q7_run_inputs_zones(const struct q7_call *c, const unsigned char *const *after,
-                        struct q7_run_result *r);
+                        const size_t *zone, struct q7_run_result *r);
 /* The first rule of docs/runtime.md: the kernel left its inputs as they
  * were. For each tensor argument i of c (bytes: what it spans), compares
  * before[i] with after[i] (NULL: not compared). 0 when none changed;
@@ -87,5 +87,11 @@ unsigned q7_run_unchecked(unsigned asked);
 /* The bytes tensor argument t of a call spans (contiguous, as calls
  * give them): 0 when none or unknown. */
 size_t q7_run_arg_bytes(const struct q7_tensor_desc *t);
+
+/* What a fresh output starts as on every target (docs/runtime.md), so
+ * that a kernel reading it before writing it shows: a byte repeated, 0xff
+ * for the float types (a quiet NaN in each), 0xa5 for the others. */
+unsigned char q7_run_uninit_byte(uint32_t dtype);
+void q7_run_uninit_fill(void *p, size_t n, uint32_t dtype);
 
 #endif

@@ -418,7 +418,7 @@ static int make_dst(const struct options *o, struct run *r)
 	r->dst_buf = q7_xcalloc(1, bytes + Q7_RED_ZONE);
 	d->data = (uint64_t)(uintptr_t)r->dst_buf;
 	r->call.dst_room = Q7_RED_ZONE;
-	r->call.dst_fresh = true; /* zeros, as the emulated core then makes them */
+	r->call.dst_fresh = true; /* a new output: the fresh-output pattern on every target */
 	return 0;
 }
 

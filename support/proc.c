@@ -842,7 +842,8 @@ int q7_proc_run(char *const *argv)
 	return q7_proc_wait(pid, NULL);
 }
 
-int q7_proc_capture(char *const *argv, int fd, char **out)
+static int capture(char *const *argv, int fd, char **out, bool guard,
+                   const volatile sig_atomic_t *stop)
 {
 	*out = NULL;
 	int p[2];
@@ -850,7 +851,8 @@ int q7_proc_capture(char *const *argv, int fd, char **out)
 		q7_error("pipe: %s", strerror(errno));
 		return -1;
 	}
-	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .out = Q7_PROC_NULL, .err = Q7_PROC_NULL};
+	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .out = Q7_PROC_NULL, .err = Q7_PROC_NULL,
+	                         .dies_with_us = guard};
 	if (fd == 1)
 		o.out = p[1];
 	else
@@ -864,7 +866,18 @@ int q7_proc_capture(char *const *argv, int fd, char **out)
 	struct q7_strbuf b = {0};
 	q7_sb_add(&b, "");
 	char chunk[8192];
+	bool stopped = false;
 	for (;;) {
+		if (stop) {
+			struct pollfd pf = {.fd = p[0], .events = POLLIN};
+			if (*stop) {
+				q7_proc_kill(pid, SIGKILL);
+				stopped = true;
+				break;
+			}
+			if (poll(&pf, 1, 250) <= 0)
+				continue; /* a nap, or EINTR: look at *stop again */
+		}
 		ssize_t n = read(p[0], chunk, sizeof chunk);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -874,5 +887,16 @@ int q7_proc_capture(char *const *argv, int fd, char **out)
 	}
 	close(p[0]);
 	*out = q7_sb_take(&b);
-	return q7_proc_wait(pid, NULL);
+	int code = q7_proc_wait(pid, NULL);
+	return stopped ? Q7_PROC_STOPPED : code;
+}
+
+int q7_proc_capture(char *const *argv, int fd, char **out)
+{
+	return capture(argv, fd, out, false, NULL);
+}
+
+int q7_proc_capture_until(char *const *argv, int fd, char **out, const volatile sig_atomic_t *stop)
+{
+	return capture(argv, fd, out, true, stop);
 }

@@ -27,6 +27,7 @@
 #ifndef Q7_PROC_H
 #define Q7_PROC_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -56,7 +57,7 @@ struct q7_proc_opts {
 };
 
 /* Results of the waits besides a child's code. */
-enum { Q7_PROC_NONE = -1, Q7_PROC_TIMEOUT = -2 };
+enum { Q7_PROC_NONE = -1, Q7_PROC_TIMEOUT = -2, Q7_PROC_STOPPED = -3 };
 
 /* Forwards SIGINT/SIGTERM/SIGHUP/SIGQUIT to the children (a signal that
  * was ignored stays ignored, e.g. SIGHUP under nohup). Pairs with
@@ -147,5 +148,9 @@ int q7_proc_run(char *const *argv);
 /* Runs argv with fd (1 or 2) captured into *out (caller frees), the other
  * output and stdin on /dev/null. Returns its code, or -1 (printed). */
 int q7_proc_capture(char *const *argv, int fd, char **out);
+/* q7_proc_capture, the child dying with this process (dies_with_us) and,
+ * when stop is non-NULL, killed within a quarter of a second once *stop is
+ * set (the caller's Ctrl-C): then Q7_PROC_STOPPED. */
+int q7_proc_capture_until(char *const *argv, int fd, char **out, const volatile sig_atomic_t *stop);
 
 #endif

@@ -38,8 +38,9 @@ struct q7rt_arena {
  * its bytes as asked, and the offset from there of the first byte that
  * changed. */
 struct q7rt_breach {
-	uintptr_t block;
+	uintptr_t block; /* 0: free memory before any block in use */
 	size_t bytes, at;
+	uintptr_t addr;  /* the byte that changed */
 };
 
 void q7rt_arena_init(struct q7rt_arena *a, void *base, size_t size);

@@ -26,6 +26,9 @@ int __cxa_guard_acquire(uint64_t *g) { return *reinterpret_cast<char *>(g) == 0;
 void __cxa_guard_release(uint64_t *g) { *reinterpret_cast<char *>(g) = 1; }
 void __cxa_guard_abort(uint64_t *g) { (void)g; }
 void __cxa_pure_virtual() { q7rt_fail("pure virtual function called"); }
+/* `new T[n]` with an n whose bytes overflow: the op fails, as a throw
+ * would end it (the compiler calls this for every non-constant n). */
+void __cxa_throw_bad_array_new_length() { q7rt_fail("new[]: the array's length is too large"); }
 /* Static destructors never run: the image is unloaded, not exited. */
 int __cxa_atexit(void (*fn)(void *), void *obj, void *dso)
 {

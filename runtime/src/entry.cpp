@@ -433,14 +433,25 @@ unsigned char *dst_room(const q7_frame *f)
 	return reinterpret_cast<unsigned char *>((uintptr_t)f->dst.data) + dst_bytes(f);
 }
 
+/* The red zone after the destination, and the loader's free memory after
+ * it up to the heap arena (Q7_FRAME_DST_MOAT): their bytes together. */
+static size_t dst_room_bytes(const q7_frame *f, const unsigned char *room)
+{
+	uintptr_t end = (uintptr_t)(room + Q7_RED_ZONE), heap = (uintptr_t)f->heap_base;
+	if ((f->loader_flags & Q7_FRAME_DST_MOAT) && heap > end && heap - end <= Q7_DST_MOAT_MAX)
+		return Q7_RED_ZONE + (heap - end);
+	return Q7_RED_ZONE;
+}
+
 /* After the kernel: the second rule of docs/runtime.md ("What a kernel
  * may write"): nothing past the destination or a heap allocation. true
  * when it held; else the op's status and message say where it broke. */
 bool wrote_only_its_own(q7_frame *f)
 {
 	unsigned char *room = dst_room(f);
-	size_t at = room ? q7rt_red_zone_find(room, Q7_RED_ZONE) : Q7_RED_ZONE;
-	if (at < Q7_RED_ZONE) {
+	size_t zone = room ? dst_room_bytes(f, room) : 0;
+	size_t at = room ? q7rt_red_zone_find(room, zone) : 0;
+	if (at < zone) {
 		set_status(f, Q7_STATUS_KERNEL_ERROR,
 		           "%s: the kernel wrote past the end of the destination (get_dst_tensor(): %lu "
 		           "bytes), at byte offset %lu; a kernel writes only into its output and its own "
@@ -451,7 +462,13 @@ bool wrote_only_its_own(q7_frame *f)
 	q7rt_breach b;
 	if (!q7rt_arena_check(&q7rt.heap, &b))
 		return true;
-	bool dst = q7rt.dst && reinterpret_cast<uintptr_t>(q7rt.dst->data) == b.block;
+	if (!b.block && room) { /* free memory before any block: the moat's continuation */
+		b.bytes = dst_bytes(f);
+		b.at = b.addr - (uintptr_t)f->dst.data;
+		b.block = (uintptr_t)f->dst.data;
+	}
+	bool dst = (q7rt.dst && reinterpret_cast<uintptr_t>(q7rt.dst->data) == b.block) ||
+	           (f->dst.data && (uintptr_t)f->dst.data == b.block);
 	set_status(f, Q7_STATUS_KERNEL_ERROR,
 	           "%s: the kernel wrote past the end of %s%lu bytes), at byte offset %lu; a kernel "
 	           "writes only into its output and its own allocations",
@@ -490,6 +507,11 @@ bool check_frame(q7_frame *f)
 }
 
 } // namespace
+
+bool q7rt_breached(q7_frame *f)
+{
+	return !wrote_only_its_own(f);
+}
 
 void q7rt_arg_label(unsigned i, char *buf, size_t size)
 {
@@ -618,7 +640,7 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 	if (f->dst.data != 0 && !check_tensor(f, &f->dst, "the destination"))
 		return f->status;
 	if (unsigned char *room = dst_room(f))
-		q7rt_red_zone_fill(room, Q7_RED_ZONE);
+		q7rt_red_zone_fill(room, dst_room_bytes(f, room));
 
 	bool ok = run_guarded(op->fn) && wrote_only_its_own(f) && finish(f);
 	q7rt_flush();

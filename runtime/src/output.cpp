@@ -67,6 +67,11 @@ extern "C" void q7rt_fail(const char *fmt, ...)
 void *q7rt_alloc(size_t bytes, size_t align, const char *what)
 {
 	void *p = q7rt_arena_alloc(&q7rt.heap, bytes, align);
+	if (!p && q7rt.frame && q7rt_breached(q7rt.frame) && q7rt.guarded) {
+		/* a header written over, not a full arena: the breach is the error */
+		q7rt.guarded = false;
+		Q7RT_LONGJMP(q7rt.bail);
+	}
 	if (!p)
 		q7rt_fail_status(Q7_STATUS_NO_MEMORY,
 		                 "out of memory: %s of %lu bytes does not fit the heap arena (%lu of %lu "

@@ -53,6 +53,10 @@ void q7rt_fail_status(int status, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
 /* Heap allocation that ends the op with NO_MEMORY when the arena is full. */
 void *q7rt_alloc(size_t bytes, size_t align, const char *what);
+/* After the kernel, or when the arena seems full: whether it wrote
+ * outside its output and its allocations (docs/runtime.md); true with
+ * f's status and message naming where (entry.cpp). */
+bool q7rt_breached(q7_frame *f);
 /* Writes to the loader's output (frame->write_fn), line-buffered. C
  * linkage: device_stdio.c (C) hooks picolibc's stdout to them. */
 extern "C" void q7rt_write(const char *s, size_t n);

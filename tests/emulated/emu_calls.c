@@ -131,6 +131,7 @@ static int parse_call(char **w, size_t n, const struct opts *o, struct line_call
 		bytes *= d->sizes[i];
 	c->dst = q7_xcalloc(1, bytes ? bytes : 1);
 	d->data = (uint64_t)(uintptr_t)c->dst;
+	c->req.dst_fresh = true; /* a new output, as q7-run's: it starts as the pattern */
 	return 0;
 }
 

@@ -230,6 +230,60 @@ START_TEST(arena_red_zones)
 }
 END_TEST
 
+START_TEST(arena_far_writes)
+{
+	/* docs/runtime.md, "What a kernel may write": a header's size field
+	 * written over is the block before it's breach at that offset, never
+	 * a size (the offset was the value written); free memory up to 8 KiB
+	 * past a block is watched, before it is carved and after the call. */
+	static unsigned char mem[1 << 20];
+	q7rt_arena a;
+	q7rt_breach b;
+	float v = 3.0f;
+	for (int carve = 0; carve < 2; carve++) {
+		q7rt_arena_init(&a, mem, sizeof mem);
+		q7rt_arena_red_zones(&a, true);
+		unsigned char *d = (unsigned char *)q7rt_arena_alloc(&a, 32, 64);
+		memcpy(d + 32 + Q7_RED_ZONE, &v, 4); /* the free block's size field */
+		if (carve)
+			ck_assert_ptr_null(q7rt_arena_alloc(&a, 160, 16)); /* not carved by it */
+		ck_assert(q7rt_arena_check(&a, &b));
+		ck_assert_uint_eq(b.block, (uintptr_t)d);
+		ck_assert_uint_eq(b.at, 32 + Q7_RED_ZONE);
+	}
+	for (int carve = 0; carve < 2; carve++) {
+		q7rt_arena_init(&a, mem, sizeof mem);
+		q7rt_arena_red_zones(&a, true);
+		unsigned char *d = (unsigned char *)q7rt_arena_alloc(&a, 32, 64);
+		memcpy(d + 4432, &v, 4); /* 4,400 bytes past, in free memory */
+		if (carve) /* carved over since: seen as it is carved */
+			ck_assert_ptr_nonnull(q7rt_arena_alloc(&a, 8000, 16));
+		ck_assert(q7rt_arena_check(&a, &b));
+		ck_assert_uint_eq(b.block, (uintptr_t)d);
+		ck_assert_uint_eq(b.at, 4432);
+	}
+	/* many blocks made and freed, nothing written outside them: no breach */
+	q7rt_arena_init(&a, mem, sizeof mem);
+	q7rt_arena_red_zones(&a, true);
+	void *p[32] = {0};
+	unsigned seed = 1;
+	for (int i = 0; i < 3000; i++) {
+		seed = seed * 1103515245u + 12345u;
+		unsigned k = (seed >> 16) % 32;
+		if (p[k]) {
+			ck_assert_int_eq(q7rt_arena_free(&a, p[k]), 0);
+			p[k] = NULL;
+		} else {
+			size_t n = (seed >> 8) % 20000;
+			p[k] = q7rt_arena_alloc(&a, n, (size_t)16 << ((seed >> 4) % 4));
+			if (p[k])
+				memset(p[k], 0x11, n);
+		}
+	}
+	ck_assert(!q7rt_arena_check(&a, &b));
+}
+END_TEST
+
 START_TEST(bad_frames)
 {
 	q7_frame f;
@@ -480,6 +534,7 @@ int main(void)
 	tcase_add_test(tc, arena_alloc_free_merge);
 	tcase_add_test(tc, arena_random);
 	tcase_add_test(tc, arena_red_zones);
+	tcase_add_test(tc, arena_far_writes);
 	tcase_add_test(tc, bad_frames);
 	tcase_add_test(tc, ops_and_args);
 	tcase_add_test(tc, memory);

@@ -60,13 +60,13 @@ rows=$(cat <<ROWS
 1|bad_store: the kernel crashed on core 3: SIGSEGV;, at libf_cpu3.so+0x|- $mc libf.so bad_store x.npy 3
 1|q7-run: error: poke: the kernel wrote into its input argument 1 (x), at byte offset 12; a kernel never changes its inputs|- libf_cpu0.so poke x.npy 3
 1|q7-run: error: poke: the kernel wrote into its input argument 1 (x), at byte offset 0;|- --guard=start libf_cpu0.so poke x.npy 0
-1|poke: the kernel crashed: SIGSEGV (invalid memory access), address 0x;: offset 16 of argument 1 (x), past its end (16 bytes), at libf_cpu0.so+0x|libf_cpu0.so poke x.npy 4
-1|poke: the kernel crashed: SIGSEGV;: offset 20 of argument 1 (x), past its end (16 bytes)|libf_cpu0.so poke x.npy 5
+1|q7-run: error: poke: the kernel wrote past the end of its input argument 1 (x), at byte offset 16 (it has 16 bytes)|- libf_cpu0.so poke x.npy 4
+1|q7-run: error: poke: the kernel wrote past the end of its input argument 1 (x), at byte offset 20 (it has 16 bytes)|- libf_cpu0.so poke x.npy 5
 1|peek: the kernel crashed: SIGSEGV;: offset 16 of argument 1 (x), past its end (16 bytes)|libf_cpu0.so peek x.npy 4
-1|poke: the kernel crashed: SIGSEGV;: offset -4 of argument 1 (x), before its start|--guard=start libf_cpu0.so poke x.npy -1
+1|q7-run: error: poke: the kernel wrote before the start of its input argument 1 (16 bytes), at byte offset -4;|--guard=start libf_cpu0.so poke x.npy -1
 1|peek: the kernel crashed: SIGSEGV;: offset -8 of argument 1 (x), before its start|--guard=start libf_cpu0.so peek x.npy -2
-1|poke: the kernel crashed: SIGSEGV;: offset 8000 of argument 1 (x), past its end (16 bytes)|libf_cpu0.so poke x.npy 2000
-1|poke_dst: the kernel crashed on core 3: SIGSEGV;: offset 16 of the destination (get_dst_tensor()), past its end (16 bytes), at libf_cpu3.so+0x|$mc libf.so poke_dst x.npy 3
+1|q7-run: error: poke: the kernel wrote past the end of its input argument 1 (x), at byte offset 8000 (it has 16 bytes)|- libf_cpu0.so poke x.npy 2000
+1|q7-run: error: core 3: poke_dst: the kernel wrote past the end of the destination (get_dst_tensor(): 16 bytes), at byte offset 16;|- $mc libf.so poke_dst x.npy 3
 1|q7-run: error: call_exit: the kernel exited with status 0 on core 0|libm.so call_exit x.npy 0
 1|q7-run: error: call_exit: the kernel exited with status 7 on core 0|libm.so call_exit x.npy 7
 1|q7-run: error: call_underscore_exit: the kernel exited with status 3 on core 0|libm.so call_underscore_exit x.npy 3

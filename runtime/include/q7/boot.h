@@ -111,8 +111,9 @@ struct q7_boot_call {
 	 * QEMU whose host is gone does not spin on. At most
 	 * Q7_BOOT_MAX_TIME_LIMIT_MS (CCOUNT is 32 bits). */
 	uint32_t time_limit_ms;
-	uint32_t zero_bytes; /* zeroed after the data_bytes */
-	uint32_t reserved[6];
+	uint32_t zero_bytes; /* set to fill after the data_bytes */
+	uint32_t fill;       /* that byte: a fresh output's pattern (docs/runtime.md), or 0 */
+	uint32_t reserved[5];
 };
 
 /* What the boot program did; Q7_BOOT_OK means the entry returned and the

@@ -135,6 +135,13 @@ struct q7_frame {
  * destination): what the checks cost is measured against it
  * (bench/torch). */
 #define Q7_FRAME_UNCHECKED 4u
+/* loader_flags, with Q7_FRAME_DST_ROOM: every byte from the red zone's
+ * end to heap_base (at most Q7_DST_MOAT_MAX) is the loader's and no
+ * one's too: the runtime fills and checks it with the red zone, so a
+ * write further past get_dst_tensor() is seen as well (the emulated
+ * core, docs/runtime.md). */
+#define Q7_FRAME_DST_MOAT 8u
+#define Q7_DST_MOAT_MAX (64u << 10)
 
 #if defined(__cplusplus)
 #define Q7_FRAME_ASSERT static_assert

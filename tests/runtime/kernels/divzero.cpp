@@ -1,0 +1,36 @@
+// tests/runtime/safety.sh on the emulated core: an integer division by
+// zero (the core has no divider; libgcc's division stops it at a BREAK,
+// which the run words as the host words SIGFPE) and a new[] block.
+#include <stdint.h>
+#include <torch/torch.h>
+#include <neuron/neuron-utils.hpp>
+#include <q7/kernel.h>
+
+// y = x / by, elementwise, in int32.
+Q7_KERNEL torch::Tensor divide_by(const torch::Tensor &x, int64_t by)
+{
+    torch::Tensor y = get_dst_tensor();
+    const int32_t *in = x.data_ptr<int32_t>();
+    int32_t *out = y.data_ptr<int32_t>();
+    volatile int32_t d = (int32_t)by;
+    for (int64_t i = 0; i < x.numel(); i++)
+        out[i] = in[i] / d;
+    return y;
+}
+
+// y = x + 1 through a `new int32_t[n]` block (new[] links for the device
+// too: __cxa_throw_bad_array_new_length is the runtime's).
+Q7_KERNEL torch::Tensor new_array(const torch::Tensor &x)
+{
+    int64_t n = x.numel();
+    int32_t *t = new int32_t[n];
+    const int32_t *in = x.data_ptr<int32_t>();
+    for (int64_t i = 0; i < n; i++)
+        t[i] = in[i] + 1;
+    torch::Tensor y = get_dst_tensor();
+    int32_t *out = y.data_ptr<int32_t>();
+    for (int64_t i = 0; i < n; i++)
+        out[i] = t[i];
+    delete[] t;
+    return y;
+}
