@@ -387,11 +387,18 @@ static void function_at(const struct q7_emu_session *s, unsigned core, uint32_t 
 	const struct q7_sym *y = q7_syms_find(&syms, pc);
 	if (y) {
 		snprintf(fn, size, " in %s+0x%x", y->name, pc - y->addr);
-		/* libgcc's division routines BREAK on a zero divisor */
-		static const char *const div[] = {"__divsi3", "__udivsi3", "__modsi3", "__umodsi3",
-		                                  "__divdi3", "__udivdi3", "__moddi3", "__umoddi3"};
+		/* libgcc's division routines BREAK on a zero divisor, and so do
+		 * the runtime's general cases of the 32-bit ones, q7sf_<name>_slow
+		 * (runtime/src/softfp/int32_div.c), which their fast paths jump to. */
+		static const char *const div[] = {"divsi3", "udivsi3", "modsi3", "umodsi3",
+		                                  "divdi3", "udivdi3", "moddi3", "umoddi3"};
+		const char *nm = y->name;
+		size_t len = strlen(nm);
+		bool slow = strncmp(nm, "q7sf_", 5) == 0 && len > 10 && strcmp(nm + len - 5, "_slow") == 0;
 		for (size_t i = 0; i < sizeof div / sizeof div[0]; i++)
-			*divides = *divides || strcmp(y->name, div[i]) == 0;
+			*divides = *divides ||
+			           (slow ? len - 10 == strlen(div[i]) && strncmp(nm + 5, div[i], len - 10) == 0
+			                 : strncmp(nm, "__", 2) == 0 && strcmp(nm + 2, div[i]) == 0);
 	}
 	q7_syms_free(&syms);
 }

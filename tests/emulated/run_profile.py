@@ -396,9 +396,16 @@ def case_svg(c):
     for name, kind in (("mix_n", "kernel"), ("mix", "kernel"), ("scale", "kernel"),
                        ("customop_next_tensor", "runtime"), ("q7rt_tensor_new", "runtime"),
                        ("switch_stack_or_call_wrapper", "runtime"), ("mix_n_wrapper", "runtime"),
-                       ("f32 mul", "unit"), ("core0", "root")):
+                       ("core0", "root")):
         if kinds.get(name) != kind:
             fail("%s is drawn as %s, expected %s" % (name, kinds.get(name), kind))
+    # A unit's operation (mix_n's one multiply is too narrow to draw beside
+    # the runtime's checks: scale_n makes 2000).
+    units, _ = c.profile(c.single, "scale_n", [x, 1000], "units.svg")
+    drawn = {g.get("data-name"): g.get("data-kind")
+             for g in ET.parse(units).getroot().findall("s:g[@class='f']", ns)}
+    if drawn.get("f32 mul") != "unit":
+        fail("f32 mul is drawn as %s, expected unit" % drawn.get("f32 mul"))
     kernel_mix = sum(n for s, n in st.items() if "mix" in s)
     url = "file://" + os.path.abspath(svg) + "?s=mix&hover=mix_n"
     # At 1400x900 (a screenshot in WORK/svg/mix.png): as wide as the

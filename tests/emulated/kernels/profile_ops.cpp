@@ -30,6 +30,18 @@ Q7_KERNEL torch::Tensor mix_n(const torch::Tensor& x, int64_t n) {
     return out;
 }
 
+// out[0] = x[1] scaled n times: n float multiplies under scale(), so
+// the device view's "f32 mul" frame is wide enough to be drawn beside
+// the runtime's own instructions.
+Q7_KERNEL torch::Tensor scale_n(const torch::Tensor& x, int64_t n) {
+    torch::Tensor out = torch::zeros({1}, torch::kInt);
+    float f = (float)x.data_ptr<int32_t>()[1];
+    for (int64_t i = 0; i < n; i++)
+        f = scale(f) * 0.5f;
+    out.data_ptr<int32_t>()[0] = (int32_t)f;
+    return out;
+}
+
 // out[0] = x[0] + (x[1] - 3) in float: with x = [7, 3] a sum with a zero,
 // which the soft-float add's fast path hands to its general case.
 Q7_KERNEL torch::Tensor sum_zero(const torch::Tensor& x) {
