@@ -2,6 +2,7 @@
 #include "answers.h"
 #include "fix.h"
 #include "js.h"
+#include "lint.h"
 #include "support.h"
 #include "text.h"
 
@@ -112,7 +113,7 @@ static json_object *action_of(const struct q7_doc *d, json_object *diag)
 	json_object_object_add(a, "title", json_object_new_string(fix.title));
 	json_object_object_add(a, "kind", json_object_new_string("quickfix"));
 	json_object_object_add(a, "diagnostics", diags);
-	json_object_object_add(a, "isPreferred", json_object_new_boolean(1));
+	json_object_object_add(a, "isPreferred", json_object_new_boolean(fix.preferred));
 	json_object_object_add(a, "edit", we);
 	return a;
 }
@@ -126,7 +127,8 @@ void q7_answer_actions(const struct q7_doc *d, unsigned first, unsigned last,
 	for (size_t i = 0; i < json_object_array_length(d->q7); i++) {
 		json_object *diag = json_object_array_get_idx(d->q7, i);
 		unsigned line = q7_js_uint(q7_js_get(q7_js_get(diag, "range"), "start"), "line");
-		json_object *a = line >= first && line <= last ? action_of(d, diag) : NULL;
+		bool shown = !q7_lint_shadowed(diag, q7_js_get(d->clangd, "diagnostics"));
+		json_object *a = shown && line >= first && line <= last ? action_of(d, diag) : NULL;
 		if (!a)
 			continue;
 		if (!result || !json_object_is_type(result, json_type_array)) {

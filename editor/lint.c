@@ -110,10 +110,46 @@ static int lsp_severity(const char *s)
 	return strcmp(s, "error") == 0 ? 1 : strcmp(s, "warning") == 0 ? 2 : 3;
 }
 
+/* The lines of the text (1-based, bit i-1 of a growing set) on which
+ * libclang reports an error of its own (no rule): a half-written line,
+ * clangd's to report. *any: whether the text has one at all. */
+static unsigned char *error_lines(json_object *in, const char *path, const char *text,
+                                  size_t len, bool *any)
+{
+	size_t nlines = 1;
+	for (size_t i = 0; i < len; i++)
+		nlines += text[i] == '\n';
+	unsigned char *set = q7_xcalloc(nlines + 1, 1);
+	*any = false;
+	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
+		json_object *d = json_object_array_get_idx(in, i);
+		if (*q7_js_str(d, "rule", "") || strcmp(q7_js_str(d, "severity", ""), "error") != 0)
+			continue;
+		unsigned line = q7_text_physical_line(text, len, path, q7_js_str(d, "file", ""),
+		                                      q7_js_uint(d, "line"), q7_js_uint(d, "column"), NULL);
+		if (line && line <= nlines) {
+			set[line] = 1;
+			*any = true;
+		}
+	}
+	return set;
+}
+
+/* Whether a finding of rule on line is a consequence of a parse error
+ * (docs/editors.md, "What the editor gets"): one on a line libclang
+ * reports an error on, or an invalid declaration anywhere in a text that
+ * has one. */
+static bool consequence(const char *rule, unsigned line, const unsigned char *errors, bool any)
+{
+	return errors[line] || (any && strcmp(rule, "q7-invalid-declaration") == 0);
+}
+
 json_object *q7_lint_diagnostics(const char *json, const char *path, const char *text, size_t len)
 {
 	json_object *root, *out = json_object_new_array();
 	json_object *in = array_of(json, "diagnostics", &root);
+	bool any;
+	unsigned char *errors = error_lines(in, path, text, len, &any);
 	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
 		json_object *d = json_object_array_get_idx(in, i);
 		const char *rule = q7_js_str(d, "rule", "");
@@ -129,7 +165,7 @@ json_object *q7_lint_diagnostics(const char *json, const char *path, const char 
 		                                              q7_js_uint(d, "line"), col,
 		                                              named ? want : NULL)
 		                      : 0;
-		if (!line)
+		if (!line || consequence(rule, line, errors, any))
 			continue;
 		unsigned ch = q7_text_character(text, len, line, col ? col : 1);
 		unsigned w = col ? q7_text_token_width(text, len, line, col) : 1;
@@ -146,8 +182,22 @@ json_object *q7_lint_diagnostics(const char *json, const char *path, const char 
 		json_object_object_add(o, "message", json_object_new_string(message));
 		json_object_array_add(out, o);
 	}
+	free(errors);
 	json_object_put(root);
 	return out;
+}
+
+bool q7_lint_shadowed(json_object *finding, json_object *clangd)
+{
+	unsigned line = q7_js_uint(q7_js_get(q7_js_get(finding, "range"), "start"), "line");
+	for (size_t i = 0; clangd && i < json_object_array_length(clangd); i++) {
+		json_object *c = json_object_array_get_idx(clangd, i), *r = q7_js_get(c, "range");
+		if (json_object_get_int(q7_js_get(c, "severity")) == 1 &&
+		    line >= q7_js_uint(q7_js_get(r, "start"), "line") &&
+		    line <= q7_js_uint(q7_js_get(r, "end"), "line"))
+			return true;
+	}
+	return false;
 }
 
 json_object *q7_lint_kernels(const char *json, const char *path, const char *text, size_t len)

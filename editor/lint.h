@@ -41,8 +41,15 @@ void q7_lint_clear(struct q7_lint_job *j);
 
 /* The LSP diagnostics of --q7-lint's JSON: those of the file path (the
  * editor's text, text[0..len)), placed on the line of the text they are
- * on (after #line, q7_text_physical_line). A new array. */
+ * on (after #line, q7_text_physical_line), without those that follow
+ * from libclang's own errors (on an error's line; an invalid declaration
+ * in a text with errors). A new array. */
 json_object *q7_lint_diagnostics(const char *json, const char *path, const char *text, size_t len);
+/* Whether clangd's diagnostics (an array, or NULL) have an error whose
+ * lines include the line of q7cc's finding: a half-written line whose
+ * q7 findings would be a second report of one mistake (docs/editors.md,
+ * "What the editor gets"). */
+bool q7_lint_shadowed(json_object *finding, json_object *clangd);
 /* The kernels ("ops") of --q7-lint's JSON that path (text[0..len))
  * defines: objects of name, namespace, schema, line (of the text, as for
  * the diagnostics) and column (1-based). A new array. */

@@ -199,8 +199,12 @@ static void publish(struct relay *r, struct q7_doc *d)
 		json_object_object_add(params, "version", json_object_get(v));
 	json_object *lists[] = {q7_js_get(d->clangd, "diagnostics"), d->q7};
 	for (size_t k = 0; k < 2; k++)
-		for (size_t i = 0; lists[k] && i < json_object_array_length(lists[k]); i++)
-			json_object_array_add(all, json_object_get(json_object_array_get_idx(lists[k], i)));
+		for (size_t i = 0; lists[k] && i < json_object_array_length(lists[k]); i++) {
+			json_object *one = json_object_array_get_idx(lists[k], i);
+			/* One mistake, one finding: clangd's error on the line. */
+			if (k == 0 || !q7_lint_shadowed(one, lists[0]))
+				json_object_array_add(all, json_object_get(one));
+		}
 	json_object_object_add(params, "diagnostics", all);
 	json_object *m = new_message();
 	json_object_object_add(m, "method", json_object_new_string("textDocument/publishDiagnostics"));

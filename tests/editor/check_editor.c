@@ -448,7 +448,7 @@ START_TEST(diagnostics)
 	    "{\"diagnostics\": [\n"
 	    "  {\"file\": \"/t/k.cpp\", \"line\": 2, \"column\": 34, \"severity\": \"error\", "
 	    "\"rule\": \"q7-unsupported-param\", \"message\": \"m\"},\n"
-	    "  {\"file\": \"/t/k.cpp\", \"line\": 2, \"column\": 1, \"severity\": \"error\", "
+	    "  {\"file\": \"/t/k.cpp\", \"line\": 1, \"column\": 1, \"severity\": \"error\", "
 	    "\"rule\": \"\", \"message\": \"libclang's own\"},\n"
 	    "  {\"file\": \"/t/k.h\", \"line\": 2, \"column\": 1, \"severity\": \"warning\", "
 	    "\"rule\": \"q7-profile-kind\", \"message\": \"a header's\"}\n]}\n";
@@ -475,6 +475,43 @@ START_TEST(diagnostics)
 	                    "/t/k.cpp", text, strlen(text));
 	ck_assert_uint_eq(json_object_array_length(a), 1);
 	json_object_put(a);
+}
+END_TEST
+
+/* A half-written line: clangd's error (or libclang's own) on it, no q7
+ * finding beside it; an invalid declaration goes in a text with errors. */
+START_TEST(consequences)
+{
+	const char *text = "// x\nQ7_KERNEL torch::Tensor f(float *by, in\nQ7_KERNEL T g(float *to);\n";
+#define FINDING(line, col, rule, msg)                                                       \
+	"{\"file\": \"/t/k.cpp\", \"line\": " #line ", \"column\": " #col                           \
+	", \"severity\": \"error\", \"rule\": \"" rule "\", \"message\": \"" msg "\"}"
+	const char *json = "{\"diagnostics\": [" FINDING(2, 34, "q7-unsupported-param", "on the line")
+	    "," FINDING(2, 39, "", "unknown type name 'in'") "," FINDING(
+	        3, 15, "q7-invalid-declaration", "invalid") "," FINDING(3, 22, "q7-unsupported-param",
+	                                                                "kept") "]}";
+#undef FINDING
+	json_object *a = q7_lint_diagnostics(json, "/t/k.cpp", text, strlen(text));
+	ck_assert_uint_eq(json_object_array_length(a), 1);
+	json_object *kept = json_object_array_get_idx(a, 0);
+	ck_assert_str_eq(json_object_get_string(json_object_object_get(kept, "message")), "kept");
+	/* clangd's error over lines 2-3 (0-based 1-2) shadows it; a warning
+	 * or an error on another line does not. */
+	json_object *clangd = json_tokener_parse(
+	    "[{\"severity\": 2, \"range\": {\"start\": {\"line\": 2}, \"end\": {\"line\": 2}}},"
+	    " {\"severity\": 1, \"range\": {\"start\": {\"line\": 5}, \"end\": {\"line\": 6}}}]");
+	ck_assert(!q7_lint_shadowed(kept, clangd));
+	ck_assert(!q7_lint_shadowed(kept, NULL));
+	json_object_array_add(clangd, json_tokener_parse(
+	    "{\"severity\": 1, \"range\": {\"start\": {\"line\": 1}, \"end\": {\"line\": 2}}}"));
+	ck_assert(q7_lint_shadowed(kept, clangd));
+	json_object_put(clangd);
+	json_object_put(a);
+	/* No name where the finding is: no fix (never "pass '' by value"). */
+	struct q7_fix fix;
+	const char *t = "T f(float *, int);";
+	ck_assert(!q7_fix_find("q7-unsupported-param", "parameter '1' of kernel 'f' has type 'x'", t,
+	                       strlen(t), 10, &fix));
 }
 END_TEST
 
@@ -536,6 +573,20 @@ START_TEST(fixes)
 	     "T f(float to, float *by);"},
 	    {"q7-unsupported-param", "T f(int (*cb)(int), float *by);", "by)", "f",
 	     "T f(int (*cb)(int), float by);"},
+	    /* Types the table does not know, and what is after the name:
+	     * no fix that would leave a finding (or not compile). */
+	    {"q7-unsupported-param", "T f(unsigned &u);", "u)", "f", NULL},
+	    {"q7-unsupported-param", "T f(int8_t *p);", "p)", "f", NULL},
+	    {"q7-unsupported-param", "T f(float a[4]);", "a[", "f", NULL},
+	    {"q7-unsupported-param", "T f(float (&a)[4]);", "a)", "f", NULL},
+	    {"q7-unsupported-param", "T f(const TensorOptions &o);", "o)", "f", NULL},
+	    {"q7-unsupported-param", "T f(TensorOptions &o);", "o)", "f", NULL},
+	    {"q7-unsupported-param", "T f(std::array<float, 4> &a);", "a)", "f", NULL},
+	    {"q7-unsupported-param", "T f(float *by = nullptr);", "by =", "f", NULL},
+	    {"q7-unsupported-param", "T f(const float *c);", "c)", "f", "T f(const float c);"},
+	    {"q7-unsupported-param", "T f(T x, /* s */ float // t\n *b);", "b)", "f",
+	     "T f(T x, /* s */ float // t\n b);"},
+	    {"q7-unsupported-param", "T f(long  long &n);", "n)", "f", "T f(long  long n);"},
 	    {"q7-internal-linkage", "Q7_KERNEL static torch::Tensor b(T x);", "b(", "b",
 	     "Q7_KERNEL torch::Tensor b(T x);"},
 	    {"q7-internal-linkage", "x;\nstatic\tQ7_KERNEL T c(T x);", "c(", "c",
@@ -568,6 +619,8 @@ START_TEST(fixes)
 		s = q7_text_splice(s, &len, fix.from, fix.to, fix.with);
 		ck_assert_msg(strcmp(s, cases[i].fixed) == 0, "%s: got %s", t, s);
 		ck_assert(strncmp(fix.title, "q7cc: ", 6) == 0);
+		/* A double or bool may be no kind of the profile: not preferred. */
+		ck_assert(fix.preferred == !strstr(t, "double"));
 		free(s);
 	}
 }
@@ -587,6 +640,7 @@ int main(void)
 	tcase_add_test(tc, framing_too_big);
 	tcase_add_test(tc, queue_bounded);
 	tcase_add_test(tc, diagnostics);
+	tcase_add_test(tc, consequences);
 	tcase_add_test(tc, fixes);
 	tcase_add_test(tc, physical_lines);
 	suite_add_tcase(s, tc);

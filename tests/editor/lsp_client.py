@@ -34,6 +34,12 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
               option"); a header of kernels and a file no database names
               find q7cc's headers; the user's own clangd configuration
               still applies
+  typing      a half-written signature: clangd's error on its line and
+              no q7cc finding beside it; the finished line gets its own
+  fixes       each fix of editor/fix.c's table applied and linted again
+              (no finding left on its line; a double's is not preferred);
+              unsigned &, int8_t *, arrays, TensorOptions, std::array and
+              a default argument get no fix
 """
 import json
 import os
@@ -74,6 +80,7 @@ class Server:
         self.msgs = queue.Queue()
         self.lock = threading.Lock()  # the reader thread answers requests too
         self.asked = []  # the methods of the server's requests, in order
+        self.published = []  # the params of every publishDiagnostics, in order
         self.next_id = 1
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -96,6 +103,8 @@ class Server:
             if "method" in msg and "id" in msg:  # the server asks the editor
                 self.asked.append(msg["method"])
                 self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
+            if msg.get("method") == "textDocument/publishDiagnostics":
+                self.published.append(msg["params"])
             self.msgs.put(msg)
 
     def send(self, msg):
@@ -859,6 +868,104 @@ def q7_flags():
     s.proc.kill()
 
 
+def q7_lines(diags):
+    return sorted(d["range"]["start"]["line"] for d in q7(diags))
+
+
+def typing():
+    """A half-written signature: clangd's error on the line, and none of
+    q7cc's beside it (one mistake, one finding); finishing the line brings
+    the line's own back."""
+    os.makedirs(WORK, exist_ok=True)
+    path = write_project(WORK)
+    half = KERNEL.replace("float *by)", "float *by, unsigne n)")
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, KERNEL)
+    s.diagnostics(path, lambda d: q7_lines(d) == [3], "q7cc's finding on the kernel's line")
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 2},
+                                        "contentChanges": [{"text": half}]})
+    s.diagnostics(path, lambda d: any(x.get("source") != "q7cc" and x["severity"] == 1 and
+                                      x["range"]["start"]["line"] == 3 for x in d),
+                  "clangd's error on the half-written line")
+    # The half-written text's analysis is done once its kernel (now none)
+    # has left the lenses; its publish came before that answer.
+    end = time.time() + TIMEOUT
+    while s.request("textDocument/codeLens", {"textDocument": {"uri": uri(path)}})["result"]:
+        if time.time() > end:
+            fail("the half-written text's analysis never ended")
+    last = [p for p in s.published if p["uri"] == uri(path)][-1]["diagnostics"]
+    if q7(last) or not any(x["range"]["start"]["line"] == 3 for x in last):
+        fail("beside clangd's error on the line, q7cc's: %r" % last)
+    if any("''" in x["message"] for p in s.published for x in p["diagnostics"]):
+        fail("a message with an empty name: %r" % s.published)
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 3},
+                                        "contentChanges": [{"text": KERNEL}]})
+    s.diagnostics(path, lambda d: q7_lines(d) == [3], "the finished line's own finding")
+    s.proc.kill()
+
+
+# Each fix of editor/fix.c's table on a line of its own, and the types
+# that get none (or a fix that is not preferred): the fix applied, the
+# result linted again, no q7cc finding left on its line.
+FIXES = [("float *a,", "float a,", True), ("int &n,", "int n,", True),
+         ("torch::Tensor &t,", "const torch::Tensor &t,", True),
+         ("at::Scalar *s,", "at::Scalar s,", True), ("int64_t *w,", "int64_t w,", True),
+         ("const float *c,", "const float c,", True), ("long long &l,", "long long l,", True),
+         ("double *d)", "double d)", False)]
+NO_FIX = ["unsigned &u,", "int8_t *p,", "float arr[4],", "const at::TensorOptions &o,",
+          "std::array<float, 4> &arr2,", "float *by = nullptr)"]
+
+
+def fixes():
+    os.makedirs(WORK, exist_ok=True)
+    path = write_project(WORK)
+    head = ["#include <array>", "#include <cstdint>", "#include <torch/torch.h>",
+            "#include <q7/kernel.h>", "Q7_KERNEL torch::Tensor good(const torch::Tensor &x,"]
+    body = ["{", "\treturn x;", "}"]
+    lines = head + [f[0] for f in FIXES] + body + ["Q7_KERNEL torch::Tensor bad("
+                                                   "const torch::Tensor &x,"] + NO_FIX + body
+    text = "\n".join(lines) + "\n"
+    good = list(range(len(head), len(head) + len(FIXES)))
+    bad = [lines.index(x) for x in NO_FIX]
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, text)
+    diags = s.diagnostics(path, lambda d: q7(d), "q7cc's findings")
+    if q7_lines(diags) != good + bad:
+        fail("q7cc's findings on lines %r, expected %r: %r" % (q7_lines(diags), good + bad,
+                                                               q7(diags)))
+    for n in good + bad:
+        r = s.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri(path)},
+            "range": {"start": {"line": n, "character": 0}, "end": {"line": n, "character": 0}},
+            "context": {"diagnostics": [d for d in q7(diags)
+                                        if d["range"]["start"]["line"] == n]}})
+        acts = [a for a in r.get("result") or [] if a.get("title", "").startswith("q7cc:")]
+        if n in bad:
+            if any(a.get("isPreferred") for a in acts) or acts:
+                fail("line %d (%s): a fix offered: %r" % (n, lines[n], acts))
+            continue
+        want, preferred = FIXES[n - len(head)][1:]
+        if len(acts) != 1 or acts[0].get("isPreferred", False) != preferred:
+            fail("line %d (%s): %r" % (n, lines[n], acts))
+        (edit,) = acts[0]["edit"]["changes"][uri(path)]
+        rg = edit["range"]
+        if rg["start"]["line"] != n or rg["end"]["line"] != n:
+            fail("line %d: an edit of another line: %r" % (n, edit))
+        line = lines[n]
+        fixed = line[:rg["start"]["character"]] + edit["newText"] + line[rg["end"]["character"]:]
+        if fixed != want:
+            fail("line %d: the fix gives %r, expected %r" % (n, fixed, want))
+        lines[n] = fixed
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 2},
+                                        "contentChanges": [{"text": "\n".join(lines) + "\n"}]})
+    seen = []
+    s.diagnostics(path, lambda d: seen.append(q7(d)) or q7_lines(d) == bad,
+                  "after the fixes, q7cc's findings on the lines without a fix only")
+    s.proc.kill()
+
+
 if __name__ == "__main__":
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -868,5 +975,5 @@ if __name__ == "__main__":
      "no_command": no_command, "hostile": hostile, "foreign_db": foreign_db,
      "many_names": many_names, "limits": limits,
      "line_directives": line_directives, "paths": paths, "language_ids": language_ids,
-     "q7_flags": q7_flags}[SCENARIO]()
+     "q7_flags": q7_flags, "typing": typing, "fixes": fixes}[SCENARIO]()
     print("ok: " + SCENARIO)
