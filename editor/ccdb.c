@@ -472,6 +472,27 @@ bool q7_ccmd_is_q7cc(const struct q7_ccmd *cmd)
 	return q7;
 }
 
+char *q7_ccmd_target(const struct q7_ccmd *cmd)
+{
+	const char *out = NULL;
+	for (size_t i = 1; i < cmd->argv.n; i++) {
+		const char *a = cmd->argv.v[i];
+		if (strcmp(a, "-o") == 0 && i + 1 < cmd->argv.n)
+			out = cmd->argv.v[++i];
+		else if (strncmp(a, "-o", 2) == 0 && a[2])
+			out = a + 2;
+	}
+	/* The last CMakeFiles/<target>.dir/ of the output's path. */
+	const char *hit = NULL;
+	for (const char *p = out; p && (p = strstr(p, "CMakeFiles/")); p++)
+		if (p == out || p[-1] == '/')
+			hit = p + strlen("CMakeFiles/");
+	const char *dir = hit ? strstr(hit, ".dir/") : NULL;
+	if (!dir || dir == hit || memchr(hit, '/', (size_t)(dir - hit)))
+		return NULL;
+	return q7_xstrndup(hit, (size_t)(dir - hit));
+}
+
 void q7_ccmd_free(struct q7_ccmd *cmd)
 {
 	q7_sv_free(&cmd->argv);

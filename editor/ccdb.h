@@ -35,6 +35,10 @@ void q7_ccdb_forget(void);
  * another name (xt-clang++). It says only WHETHER the file is linted:
  * what runs is the q7cc q7cc-clangd is installed with (lintcmd.h). */
 bool q7_ccmd_is_q7cc(const struct q7_ccmd *cmd);
+/* The CMake target the compile belongs to, by its output's path
+ * (`-o CMakeFiles/<target>.dir/k.cpp.o`, as CMake's generators write
+ * it), or NULL: a new string. */
+char *q7_ccmd_target(const struct q7_ccmd *cmd);
 void q7_ccmd_free(struct q7_ccmd *cmd);
 /* Splits a command line as a POSIX shell would, without expansions:
  * blanks separate words, '...' is literal, "..." keeps \" \\ \$ \`

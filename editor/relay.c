@@ -11,6 +11,7 @@
 #include "lint.h"
 #include "proc.h"
 #include "rpc.h"
+#include "schema.h"
 #include "srckind.h"
 #include "tempfile.h"
 #include "text.h"
@@ -157,6 +158,7 @@ static void doc_free(struct q7_doc *d)
 	json_object_put(d->q7);
 	json_object_put(d->clangd);
 	json_object_put(d->kernels);
+	free(d->library);
 }
 
 /* The languageIds clients send for the C family (VS Code "cpp", Emacs's
@@ -259,6 +261,18 @@ static const char *own_q7cc(struct relay *r)
 	return q7_path_is_executable(r->q7cc) ? r->q7cc : NULL;
 }
 
+/* The library d's kernels go to, by its compile's CMake target: the
+ * lib<target>.so the link names the namespace by (schema.h). */
+static void set_library(struct q7_doc *d, const struct q7_ccmd *cmd)
+{
+	char *target = q7_ccmd_target(cmd);
+	char *lib = target ? q7_xasprintf("lib%s.so", target) : NULL;
+	free(d->library);
+	d->library = lib ? q7_library_namespace(lib) : NULL;
+	free(lib);
+	free(target);
+}
+
 /* Starts the analysis of d's text (one run gives its findings and its
  * kernels); false when d has none to have (no q7cc compile command) or it
  * cannot start. */
@@ -274,6 +288,7 @@ static bool start_job(struct relay *r, struct q7_doc *d)
 	const char *q7cc = q7_ccmd_is_q7cc(&cmd) ? own_q7cc(r) : NULL;
 	if (!q7cc || !(text = write_text(r, d)))
 		goto out;
+	set_library(d, &cmd);
 	dir = q7_path_dirname(d->path);
 	q7_lintcmd_argv(&cmd, q7cc, "--q7-lint", dir, text, &argv);
 	if (q7_lint_start(&r->job, argv.v, cmd.dir)) {

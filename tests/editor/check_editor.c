@@ -221,6 +221,33 @@ START_TEST(ccdb_find)
 }
 END_TEST
 
+/* The CMake target of a compile, by its output's path. */
+START_TEST(ccmd_target)
+{
+	static const struct {
+		const char *cmd, *target;
+	} cases[] = {
+	    {"q7cc -c k.cpp -o CMakeFiles/myops.dir/src/k.cpp.o", "myops"},
+	    {"q7cc -oops/CMakeFiles/my_ops.dir/k.cpp.o -c k.cpp", "my_ops"},
+	    {"q7cc -c k.cpp -o /b/CMakeFiles/a.dir/x/CMakeFiles/b.dir/k.o", "b"},
+	    {"q7cc -c k.cpp -o k.o", NULL},
+	    {"q7cc -c k.cpp -o NotCMakeFiles/x.dir/k.o", NULL},
+	    {"q7cc -c k.cpp -o CMakeFiles/.dir/k.o", NULL},
+	    {"q7cc -c k.cpp", NULL},
+	    {"q7cc -c k.cpp -o", NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct q7_ccmd c = {0};
+		q7_shell_split(cases[i].cmd, &c.argv);
+		char *t = q7_ccmd_target(&c);
+		ck_assert_msg(cases[i].target ? t && strcmp(t, cases[i].target) == 0 : !t, "%s: %s",
+		              cases[i].cmd, t ? t : "(none)");
+		free(t);
+		q7_ccmd_free(&c);
+	}
+}
+END_TEST
+
 /* A database is used only when it and its folder are the editor's user's
  * or root's and writable by no other user but in a sticky folder (a
  * shared /tmp); many entries of one name are told apart by folder. */
@@ -634,6 +661,7 @@ int main(void)
 	tcase_add_test(tc, lint_argv);
 	tcase_add_test(tc, lint_flags);
 	tcase_add_test(tc, ccdb_find);
+	tcase_add_test(tc, ccmd_target);
 	tcase_add_test(tc, ccdb_trust);
 	tcase_add_test(tc, positions);
 	tcase_add_test(tc, framing);

@@ -40,6 +40,8 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
               (no finding left on its line; a double's is not preferred);
               unsigned &, int8_t *, arrays, TensorOptions, std::array and
               a default argument get no fix
+  library     hover and the lens name the op by the library of the
+              compile command's CMake target (torch.ops.myops.scale)
 """
 import json
 import os
@@ -966,6 +968,32 @@ def fixes():
     s.proc.kill()
 
 
+def library():
+    """A compile command of a CMake target (-o CMakeFiles/myops.dir/...):
+    hover and the lens name the op torch.ops.myops.scale; without one,
+    torch.ops.<library>.scale."""
+    path = write_project(WORK)
+    fixed = KERNEL.replace("*by", "by")
+    for out, ns in (("CMakeFiles/myops.dir/k.cpp.o", "myops"), ("k.o", "<library>")):
+        with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
+            json.dump([{"directory": WORK, "file": "k.cpp",
+                        "arguments": [os.path.join(STAGE, "bin", "q7cc-gnu"), "-c", "k.cpp",
+                                      "-o", out]}], f)
+        s = Server(WORK)
+        s.initialize(WORK)
+        s.open(path, fixed)
+        want = "torch.ops.%s.scale" % ns
+        hover = s.request("textDocument/hover", {"textDocument": {"uri": uri(path)},
+                                                 "position": {"line": 3, "character": 26}})
+        if want not in json.dumps(hover):
+            fail("hover does not name %s: %r" % (want, hover))
+        lenses = s.request("textDocument/codeLens", {"textDocument": {"uri": uri(path)}})
+        if want not in json.dumps(lenses):
+            fail("the lens does not name %s: %r" % (want, lenses))
+        s.proc.kill()
+        s.proc.wait()
+
+
 if __name__ == "__main__":
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -975,5 +1003,6 @@ if __name__ == "__main__":
      "no_command": no_command, "hostile": hostile, "foreign_db": foreign_db,
      "many_names": many_names, "limits": limits,
      "line_directives": line_directives, "paths": paths, "language_ids": language_ids,
-     "q7_flags": q7_flags, "typing": typing, "fixes": fixes}[SCENARIO]()
+     "q7_flags": q7_flags, "typing": typing, "fixes": fixes,
+     "library": library}[SCENARIO]()
     print("ok: " + SCENARIO)
