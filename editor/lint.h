@@ -39,12 +39,22 @@ void q7_lint_cancel(struct q7_lint_job *j);
 /* Empties a finished job (its text file removed). */
 void q7_lint_clear(struct q7_lint_job *j);
 
-/* The LSP diagnostics of --q7-lint's JSON: those of the file path (the
- * editor's text, text[0..len)), placed on the line of the text they are
- * on (after #line, q7_text_physical_line), without those that follow
- * from libclang's own errors (on an error's line; an invalid declaration
- * in a text with errors). A new array. */
-json_object *q7_lint_diagnostics(const char *json, const char *path, const char *text, size_t len);
+/* The text an analysis read: the file it was given (path, a temporary:
+ * text[0..len)), the editor's URI of it and its path as the editor knows
+ * it (shown, for messages). */
+struct q7_lint_src {
+	const char *path, *text;
+	size_t len;
+	const char *uri, *shown;
+};
+/* The LSP diagnostics of --q7-lint's JSON: those of src's file, placed
+ * on the line of the text they are on (after #line,
+ * q7_text_physical_line), without those that follow from libclang's own
+ * errors (on an error's line; an invalid declaration in a text with
+ * errors); the temporary's name in messages is the editor's, and the
+ * notes after a finding (the other place of a duplicate kernel, say) are
+ * its relatedInformation. A new array. */
+json_object *q7_lint_diagnostics(const char *json, const struct q7_lint_src *src);
 /* Whether clangd's diagnostics (an array, or NULL) have an error whose
  * lines include the line of q7cc's finding: a half-written line whose
  * q7 findings would be a second report of one mistake (docs/editors.md,

@@ -331,7 +331,9 @@ static void job_done(struct relay *r)
 		char *path = q7_path_join(r->srcdir, q7_path_basename(d->path));
 		const char *out = r->job.out.s ? r->job.out.s : "";
 		json_object_put(d->q7);
-		d->q7 = q7_lint_diagnostics(out, path, d->text, d->len);
+		struct q7_lint_src src = {.path = path, .text = d->text, .len = d->len, .uri = d->uri,
+		                          .shown = d->path};
+		d->q7 = q7_lint_diagnostics(out, &src);
 		d->q7_version = d->version;
 		publish(r, d);
 		json_object *was = d->kernels;

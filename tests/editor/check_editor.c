@@ -468,6 +468,47 @@ START_TEST(queue_bounded)
 }
 END_TEST
 
+/* One diagnostic of q7cc's JSON (--q7-lint --q7-format=json). */
+#define DIAG(file, line, col, sev, rule, msg)                                                \
+	"{\"file\": \"" file "\", \"line\": " #line ", \"column\": " #col ", \"severity\": \"" sev \
+	"\", \"rule\": \"" rule "\", \"message\": \"" msg "\"}"
+#define FINDING(line, col, rule, msg) DIAG("/t/k.cpp", line, col, "error", rule, msg)
+
+/* q7cc's JSON of /t/k.cpp (the editor's text, shown as /src/k.cpp) as
+ * LSP diagnostics. */
+static json_object *lint_diags(const char *json, const char *text)
+{
+	struct q7_lint_src src = {"/t/k.cpp", text, strlen(text), "file:///src/k.cpp", "/src/k.cpp"};
+	return q7_lint_diagnostics(json, &src);
+}
+
+/* A duplicate kernel: the temporary's name is the editor's, and the
+ * other place (the note) relatedInformation, in the text or elsewhere. */
+START_TEST(related)
+{
+	const char *text = "x\nQ7_KERNEL T scale(T x);\nQ7_KERNEL T scale(T x, T y);\n";
+	const char *json = "{\"diagnostics\": [" DIAG("/t/k.cpp", 3, 13, "error", "q7-duplicate-kernel",
+	                                           "kernel 'b::scale' has the same name as kernel "
+	                                           "'a::scale' at /t/k.cpp:2") "," DIAG("/t/k.cpp", 2, 13,
+	                   "note", "", "the other 'scale' is here") "," DIAG("/o/a b.cpp", 7, 2, "note",
+	                   "", "in /t/k.cpp too") "]}";
+	json_object *a = lint_diags(json, text);
+	ck_assert_uint_eq(json_object_array_length(a), 1);
+	const char *got = json_object_to_json_string_ext(json_object_array_get_idx(a, 0),
+	                                                 JSON_C_TO_STRING_PLAIN |
+	                                                     JSON_C_TO_STRING_NOSLASHESCAPE);
+	ck_assert_msg(strstr(got, "at /src/k.cpp:2\"") && !strstr(got, "/t/k.cpp"), "%s", got);
+	ck_assert_msg(strstr(got, "\"relatedInformation\":[{\"location\":{\"uri\":\"file:///src/"
+	                          "k.cpp\",\"range\":{\"start\":{\"line\":1,\"character\":12}"),
+	              "%s", got);
+	ck_assert_msg(strstr(got, "{\"location\":{\"uri\":\"file:///o/a%20b.cpp\",\"range\":{"
+	                          "\"start\":{\"line\":6,\"character\":1}") &&
+	                  strstr(got, "\"message\":\"in /src/k.cpp too\""),
+	              "%s", got);
+	json_object_put(a);
+}
+END_TEST
+
 START_TEST(diagnostics)
 {
 	const char *text = "// x\nQ7_KERNEL torch::Tensor f(float *by);\n";
@@ -479,7 +520,7 @@ START_TEST(diagnostics)
 	    "\"rule\": \"\", \"message\": \"libclang's own\"},\n"
 	    "  {\"file\": \"/t/k.h\", \"line\": 2, \"column\": 1, \"severity\": \"warning\", "
 	    "\"rule\": \"q7-profile-kind\", \"message\": \"a header's\"}\n]}\n";
-	json_object *a = q7_lint_diagnostics(json, "/t/k.cpp", text, strlen(text));
+	json_object *a = lint_diags(json, text);
 	ck_assert_uint_eq(json_object_array_length(a), 1);
 	const char *got = json_object_to_json_string_ext(json_object_array_get_idx(a, 0),
 	                                                 JSON_C_TO_STRING_PLAIN |
@@ -492,7 +533,7 @@ START_TEST(diagnostics)
 	                              "\"message\":\"m\"}"),
 	              "%s", got);
 	json_object_put(a);
-	a = q7_lint_diagnostics("not json", "/t/k.cpp", text, strlen(text));
+	a = lint_diags("not json", text);
 	ck_assert_uint_eq(json_object_array_length(a), 0);
 	json_object_put(a);
 	a = q7_lint_kernels("{\"ops\": [{\"name\": \"f\", \"namespace\": \"\", \"schema\": "
@@ -510,15 +551,11 @@ END_TEST
 START_TEST(consequences)
 {
 	const char *text = "// x\nQ7_KERNEL torch::Tensor f(float *by, in\nQ7_KERNEL T g(float *to);\n";
-#define FINDING(line, col, rule, msg)                                                       \
-	"{\"file\": \"/t/k.cpp\", \"line\": " #line ", \"column\": " #col                           \
-	", \"severity\": \"error\", \"rule\": \"" rule "\", \"message\": \"" msg "\"}"
 	const char *json = "{\"diagnostics\": [" FINDING(2, 34, "q7-unsupported-param", "on the line")
 	    "," FINDING(2, 39, "", "unknown type name 'in'") "," FINDING(
 	        3, 15, "q7-invalid-declaration", "invalid") "," FINDING(3, 22, "q7-unsupported-param",
 	                                                                "kept") "]}";
-#undef FINDING
-	json_object *a = q7_lint_diagnostics(json, "/t/k.cpp", text, strlen(text));
+	json_object *a = lint_diags(json, text);
 	ck_assert_uint_eq(json_object_array_length(a), 1);
 	json_object *kept = json_object_array_get_idx(a, 0);
 	ck_assert_str_eq(json_object_get_string(json_object_object_get(kept, "message")), "kept");
@@ -565,7 +602,7 @@ START_TEST(physical_lines)
 	const char *json = "{\"diagnostics\": [{\"file\": \"/t/k.cpp\", \"line\": 50, \"column\": 35, "
 	                   "\"severity\": \"error\", \"rule\": \"q7-unsupported-param\", \"message\": "
 	                   "\"m\"}]}";
-	json_object *a = q7_lint_diagnostics(json, "/t/k.cpp", k, strlen(k));
+	json_object *a = lint_diags(json, k);
 	ck_assert_uint_eq(json_object_array_length(a), 1);
 	json_object *start = json_object_object_get(
 	    json_object_object_get(json_object_array_get_idx(a, 0), "range"), "start");
@@ -669,6 +706,7 @@ int main(void)
 	tcase_add_test(tc, queue_bounded);
 	tcase_add_test(tc, diagnostics);
 	tcase_add_test(tc, consequences);
+	tcase_add_test(tc, related);
 	tcase_add_test(tc, fixes);
 	tcase_add_test(tc, physical_lines);
 	suite_add_tcase(s, tc);

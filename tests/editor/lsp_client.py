@@ -42,6 +42,8 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
               a default argument get no fix
   library     hover and the lens name the op by the library of the
               compile command's CMake target (torch.ops.myops.scale)
+  duplicate   two kernels of one name: the finding names the editor's
+              file and points at the other with relatedInformation
 """
 import json
 import os
@@ -994,6 +996,30 @@ def library():
         s.proc.wait()
 
 
+def duplicate():
+    """Two kernels of one name: the finding names the file the editor
+    has (not q7cc's temporary copy) and points at the other one with
+    relatedInformation."""
+    path = write_project(WORK)
+    text = ("#include <torch/torch.h>\n#include <q7/kernel.h>\n"
+            "namespace a { Q7_KERNEL torch::Tensor scale(const torch::Tensor &x) { return x; } }\n"
+            "namespace b { Q7_KERNEL torch::Tensor scale(const torch::Tensor &x) { return x; } }\n")
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, text)
+    diags = s.diagnostics(path, lambda d: q7(d), "the duplicate kernel's finding")
+    (d,) = q7(diags)
+    if d["code"] != "q7-duplicate-kernel" or d["range"]["start"]["line"] != 3:
+        fail("the finding: %r" % d)
+    if path + ":3" not in d["message"] or "/tmp" in d["message"].replace(WORK, ""):
+        fail("the message names another file than %s: %r" % (path, d["message"]))
+    rel = d.get("relatedInformation") or []
+    if len(rel) != 1 or rel[0]["location"]["uri"] != uri(path) or \
+            rel[0]["location"]["range"]["start"] != {"line": 2, "character": 38}:
+        fail("relatedInformation: %r" % rel)
+    s.proc.kill()
+
+
 if __name__ == "__main__":
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -1004,5 +1030,5 @@ if __name__ == "__main__":
      "many_names": many_names, "limits": limits,
      "line_directives": line_directives, "paths": paths, "language_ids": language_ids,
      "q7_flags": q7_flags, "typing": typing, "fixes": fixes,
-     "library": library}[SCENARIO]()
+     "library": library, "duplicate": duplicate}[SCENARIO]()
     print("ok: " + SCENARIO)
