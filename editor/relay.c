@@ -595,6 +595,25 @@ static void did_close(struct relay *r, json_object *params)
 	*d = r->docs[--r->ndocs];
 }
 
+/* A file saved (a header, say): the open documents that include it by
+ * its name are analysed again, as their text has not changed but what
+ * they read has (docs/editors.md, "When"). */
+static void did_save(struct relay *r, json_object *params)
+{
+	const char *uri = q7_js_str(q7_js_get(params, "textDocument"), "uri", NULL);
+	char *path = uri ? uri_path(uri) : NULL;
+	const struct q7_doc *saved = find_doc(r, uri);
+	long long now = q7_now_ms();
+	for (size_t i = 0; path && i < r->ndocs; i++) {
+		struct q7_doc *d = &r->docs[i];
+		if (d != saved && is_cxx(d) && q7_text_includes(d->text, d->len, q7_path_basename(path))) {
+			cancel_job(r, d->uri);
+			d->due = now;
+		}
+	}
+	free(path);
+}
+
 /* A message of the editor's that is not passed on: one over Q7_RPC_MAX
  * bytes (raw its stand-in, rpc.h), or one that is not UTF-8 (clangd drops
  * it unanswered). A request gets an error answer, so that nothing waits
@@ -641,6 +660,8 @@ static void from_editor(struct relay *r, const char *raw, size_t len)
 		did_change(r, params);
 	} else if (method && strcmp(method, "textDocument/didClose") == 0) {
 		did_close(r, params);
+	} else if (method && strcmp(method, "textDocument/didSave") == 0) {
+		did_save(r, params);
 	} else if (method && strcmp(method, "shutdown") == 0) {
 		r->shutdown = true;
 	} else if (method && strcmp(method, "exit") == 0) {

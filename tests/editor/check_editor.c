@@ -248,6 +248,22 @@ START_TEST(ccmd_target)
 }
 END_TEST
 
+/* Which texts include a header by its name (a saved header's includers). */
+START_TEST(includes)
+{
+	const char *t = "// #include \"c.h\"\n  #  include <q7/k.h>\n#include \"../b.hpp\" // x\n"
+	                "#include \"xk.h\"\n#include \"d.h";
+	size_t len = strlen(t);
+	ck_assert(q7_text_includes(t, len, "k.h"));
+	ck_assert(q7_text_includes(t, len, "b.hpp"));
+	ck_assert(q7_text_includes(t, len, "xk.h"));
+	ck_assert(!q7_text_includes(t, len, "c.h")); /* in a comment */
+	ck_assert(!q7_text_includes(t, len, "d.h")); /* not closed */
+	ck_assert(!q7_text_includes(t, len, "b.h"));
+	ck_assert(!q7_text_includes(t, len, ""));
+}
+END_TEST
+
 /* A database is used only when it and its folder are the editor's user's
  * or root's and writable by no other user but in a sticky folder (a
  * shared /tmp); many entries of one name are told apart by folder. */
@@ -699,6 +715,7 @@ int main(void)
 	tcase_add_test(tc, lint_flags);
 	tcase_add_test(tc, ccdb_find);
 	tcase_add_test(tc, ccmd_target);
+	tcase_add_test(tc, includes);
 	tcase_add_test(tc, ccdb_trust);
 	tcase_add_test(tc, positions);
 	tcase_add_test(tc, framing);

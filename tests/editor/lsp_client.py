@@ -44,6 +44,8 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
               compile command's CMake target (torch.ops.myops.scale)
   duplicate   two kernels of one name: the finding names the editor's
               file and points at the other with relatedInformation
+  header_save a header saved: its open includer is analysed again (its
+              finding, from the header's macro, goes); another file is not
 """
 import json
 import os
@@ -1020,6 +1022,48 @@ def duplicate():
     s.proc.kill()
 
 
+def header_save():
+    """A header saved (didSave) re-checks the open file that includes it:
+    the kernel's parameter type comes from the header, and the finding
+    goes once the saved header makes it a float; a file that does not
+    include it is not analysed again."""
+    path = write_project(WORK)
+    header = os.path.join(WORK, "by.h")
+    with open(header, "w") as f:
+        f.write("#define BY_TYPE float *\n")
+    text = KERNEL.replace('#include <q7/kernel.h>\n', '#include <q7/kernel.h>\n#include "by.h"\n')
+    text = text.replace("float *by", "BY_TYPE by")
+    other = os.path.join(WORK, "other.cpp")
+    with open(os.path.join(WORK, "compile_commands.json")) as f:
+        cc = json.load(f)
+    cc.append(dict(cc[0], file="other.cpp", arguments=cc[0]["arguments"][:-3] + ["other.cpp"]))
+    with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
+        json.dump(cc, f)
+    env, runs = logged_prefix()
+    # clangd's headers too (the prefix's include/), else its errors on the
+    # kernel's line would leave q7cc's finding out.
+    os.symlink(os.path.join(STAGE, "include"), os.path.join(WORK, "prefix", "include"))
+    s = Server(WORK, env=env)
+    s.initialize(WORK)
+    s.open(path, text)
+    s.open(header, "#define BY_TYPE float *\n")
+    s.diagnostics(path, lambda d: q7_lines(d) == [4], "the finding of the header's type")
+    s.open(other, KERNEL)
+    s.diagnostics(other, lambda d: q7(d), "other.cpp's finding")
+    before = len([x for x in lint_runs(runs) if "other.cpp" in x])
+    with open(header, "w") as f:
+        f.write("#define BY_TYPE float\n")
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(header), "version": 2},
+                                        "contentChanges": [{"text": "#define BY_TYPE float\n"}]})
+    s.notify("textDocument/didSave", {"textDocument": {"uri": uri(header)}})
+    s.diagnostics(path, lambda d: not q7(d), "the includer's finding gone after the save")
+    s.request("textDocument/hover", {"textDocument": {"uri": uri(other)},
+                                     "position": {"line": 3, "character": 26}})
+    if len([x for x in lint_runs(runs) if "other.cpp" in x]) != before:
+        fail("a file that does not include the header was analysed again")
+    s.proc.kill()
+
+
 if __name__ == "__main__":
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -1030,5 +1074,5 @@ if __name__ == "__main__":
      "many_names": many_names, "limits": limits,
      "line_directives": line_directives, "paths": paths, "language_ids": language_ids,
      "q7_flags": q7_flags, "typing": typing, "fixes": fixes,
-     "library": library, "duplicate": duplicate}[SCENARIO]()
+     "library": library, "duplicate": duplicate, "header_save": header_save}[SCENARIO]()
     print("ok: " + SCENARIO)
