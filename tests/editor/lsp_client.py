@@ -462,6 +462,9 @@ def logged_prefix():
     prefix, runs = os.path.join(WORK, "prefix"), os.path.join(WORK, "runs")
     os.makedirs(os.path.join(prefix, "bin"))
     os.symlink(os.path.join(STAGE, "share"), os.path.join(prefix, "share"))
+    # clangd's headers too (clangd_config.c's -idirafter): else its errors
+    # on the kernel's line would leave q7cc's finding out.
+    os.symlink(os.path.join(STAGE, "include"), os.path.join(prefix, "include"))
     with open(os.path.join(prefix, "bin", "q7cc"), "w") as f:
         f.write('#!/bin/sh\necho "$@" >> %s\nQ7CC_PREFIX= exec %s "$@"\n'
                 % (runs, os.path.join(STAGE, "bin", "q7cc")))
@@ -1040,9 +1043,6 @@ def header_save():
     with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
         json.dump(cc, f)
     env, runs = logged_prefix()
-    # clangd's headers too (the prefix's include/), else its errors on the
-    # kernel's line would leave q7cc's finding out.
-    os.symlink(os.path.join(STAGE, "include"), os.path.join(WORK, "prefix", "include"))
     s = Server(WORK, env=env)
     s.initialize(WORK)
     s.open(path, text)
