@@ -29,6 +29,7 @@ struct q7_doc {
 	json_object *kernels; /* lint.h: q7_lint_kernels */
 	char *library;        /* the namespace of the library its compile
 	                       * command's CMake target makes, or NULL */
+	char *target;         /* that target (ccdb.h), or NULL */
 };
 
 /* clangd's hover answer (a whole response), with the schema of the kernel

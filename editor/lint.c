@@ -59,6 +59,7 @@ void q7_lint_clear(struct q7_lint_job *j)
 {
 	free(j->uri);
 	j->uri = NULL;
+	j->target = false;
 	if (j->text) {
 		unlink(j->text);
 		q7_temp_forget(j->text);
@@ -264,6 +265,45 @@ json_object *q7_lint_diagnostics(const char *json, const struct q7_lint_src *src
 	free(errors);
 	json_object_put(root);
 	return out;
+}
+
+json_object *q7_lint_unresolved(const char *json, const struct q7_lint_src *src,
+                                const char *target)
+{
+	json_object *root, *out = json_object_new_array();
+	json_object *in = array_of(json, "ops", &root), *v;
+	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
+		json_object *op = json_object_array_get_idx(in, i);
+		const char *name = q7_js_str(op, "name", "");
+		if (!json_object_object_get_ex(op, "by_name_only", &v) || !json_object_get_boolean(v))
+			continue;
+		unsigned line = q7_text_physical_line(src->text, src->len, src->path,
+		                                      q7_js_str(op, "file", ""), q7_js_uint(op, "line"),
+		                                      q7_js_uint(op, "column"), NULL);
+		if (!line)
+			continue;
+		char *msg = q7_xasprintf("m.def names the compute function '%s', which no source of "
+		                         "target '%s' defines; the link reports it too",
+		                         name, target);
+		json_object *d = json_object_new_object();
+		json_object_object_add(d, "rule", json_object_new_string("q7-undefined-kernel"));
+		json_object_object_add(d, "severity", json_object_new_string("error"));
+		json_object_object_add(d, "column", json_object_new_int((int)q7_js_uint(op, "column")));
+		json_object_object_add(d, "message", json_object_new_string(msg));
+		json_object_array_add(out, finding(d, line, src));
+		json_object_put(d);
+		free(msg);
+	}
+	json_object_put(root);
+	return out;
+}
+
+bool q7_lint_has_requests(const char *json)
+{
+	json_object *root, *in = array_of(json, "neuron_library", &root);
+	bool any = in && json_object_array_length(in) > 0;
+	json_object_put(root);
+	return any;
 }
 
 bool q7_lint_shadowed(json_object *finding, json_object *clangd)

@@ -25,6 +25,8 @@ struct q7_lint_job {
 	char *text;   /* the file of its text, a registered temporary: removed
 	               * (and its slot freed) when the job ends */
 	long version; /* of the text it analyses */
+	bool target;  /* --q7-print-schema of the text with its target's
+	               * other sources (the link's checks), not --q7-lint */
 	long long started;
 };
 
@@ -55,6 +57,14 @@ struct q7_lint_src {
  * notes after a finding (the other place of a duplicate kernel, say) are
  * its relatedInformation. A new array. */
 json_object *q7_lint_diagnostics(const char *json, const struct q7_lint_src *src);
+/* The findings of --q7-print-schema's JSON of src's text given with the
+ * other sources of its CMake target: an m.def (NEURON_LIBRARY) of the
+ * text naming a compute function that none of them defines, as the
+ * link's q7-undefined-kernel. A new array. */
+json_object *q7_lint_unresolved(const char *json, const struct q7_lint_src *src,
+                                const char *target);
+/* Whether --q7-lint's JSON has NEURON_LIBRARY m.defs. */
+bool q7_lint_has_requests(const char *json);
 /* Whether clangd's diagnostics (an array, or NULL) have an error whose
  * lines include the line of q7cc's finding: a half-written line whose
  * q7 findings would be a second report of one mistake (docs/editors.md,

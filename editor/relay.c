@@ -159,6 +159,7 @@ static void doc_free(struct q7_doc *d)
 	json_object_put(d->clangd);
 	json_object_put(d->kernels);
 	free(d->library);
+	free(d->target);
 }
 
 /* The languageIds clients send for the C family (VS Code "cpp", Emacs's
@@ -270,13 +271,33 @@ static void set_library(struct q7_doc *d, const struct q7_ccmd *cmd)
 	free(d->library);
 	d->library = lib ? q7_library_namespace(lib) : NULL;
 	free(lib);
-	free(target);
+	free(d->target);
+	d->target = target;
+}
+
+/* Adds the other sources of d's CMake target to the command argv (the
+ * last q7_ccdb_find's database); false when it has none. */
+static bool add_target_files(const struct q7_doc *d, struct q7_strvec *argv)
+{
+	struct q7_strvec files = {0};
+	if (d->target)
+		q7_ccdb_target_files(d->target, &files);
+	size_t added = 0;
+	for (size_t i = 0; i < files.n; i++)
+		if (strcmp(files.v[i], d->path) != 0 && (!d->real || strcmp(files.v[i], d->real) != 0)) {
+			q7_sv_add(argv, files.v[i]);
+			added++;
+		}
+	q7_sv_free(&files);
+	return added > 0;
 }
 
 /* Starts the analysis of d's text (one run gives its findings and its
- * kernels); false when d has none to have (no q7cc compile command) or it
- * cannot start. */
-static bool start_job(struct relay *r, struct q7_doc *d)
+ * kernels), or with whole, the link's checks of its NEURON_LIBRARY
+ * requests against the other sources of its target (docs/editors.md,
+ * "What is checked live"); false when d has none to have (no q7cc
+ * compile command, no other sources) or it cannot start. */
+static bool start_job(struct relay *r, struct q7_doc *d, bool whole)
 {
 	struct q7_ccmd cmd;
 	/* The database names the file by its resolved path (ccdb.c). */
@@ -290,7 +311,10 @@ static bool start_job(struct relay *r, struct q7_doc *d)
 		goto out;
 	set_library(d, &cmd);
 	dir = q7_path_dirname(d->path);
-	q7_lintcmd_argv(&cmd, q7cc, "--q7-lint", dir, text, &argv);
+	q7_lintcmd_argv(&cmd, q7cc, whole ? "--q7-print-schema" : "--q7-lint", dir, text, &argv);
+	if (whole && !add_target_files(d, &argv))
+		goto out;
+	r->job.target = whole;
 	if (q7_lint_start(&r->job, argv.v, cmd.dir)) {
 		r->job.uri = q7_xstrdup(d->uri);
 		r->job.version = d->version;
@@ -327,22 +351,35 @@ static void kernels_changed(struct relay *r, json_object *was, json_object *now)
 static void job_done(struct relay *r)
 {
 	struct q7_doc *d = find_doc(r, r->job.uri);
+	bool whole = false;
 	if (d && d->version == r->job.version) {
 		char *path = q7_path_join(r->srcdir, q7_path_basename(d->path));
 		const char *out = r->job.out.s ? r->job.out.s : "";
-		json_object_put(d->q7);
 		struct q7_lint_src src = {.path = path, .text = d->text, .len = d->len, .uri = d->uri,
 		                          .shown = d->path};
-		d->q7 = q7_lint_diagnostics(out, &src);
-		d->q7_version = d->version;
-		publish(r, d);
-		json_object *was = d->kernels;
-		d->kernels = q7_lint_kernels(out, path, d->text, d->len);
-		kernels_changed(r, was, d->kernels);
-		json_object_put(was);
+		if (r->job.target) {
+			/* The link's checks: added to the lint's findings. */
+			json_object *more = q7_lint_unresolved(out, &src, d->target);
+			for (size_t i = 0; i < json_object_array_length(more); i++)
+				json_object_array_add(d->q7, json_object_get(json_object_array_get_idx(more, i)));
+			json_object_put(more);
+			publish(r, d);
+		} else {
+			json_object_put(d->q7);
+			d->q7 = q7_lint_diagnostics(out, &src);
+			d->q7_version = d->version;
+			publish(r, d);
+			json_object *was = d->kernels;
+			d->kernels = q7_lint_kernels(out, path, d->text, d->len);
+			kernels_changed(r, was, d->kernels);
+			json_object_put(was);
+			whole = d->target && q7_lint_has_requests(out);
+		}
 		free(path);
 	}
 	q7_lint_clear(&r->job);
+	if (whole)
+		start_job(r, d, true);
 }
 
 /* An analysis of d's text is due or under way. */
@@ -360,7 +397,7 @@ static void schedule(struct relay *r, long long now)
 		struct q7_doc *d = &r->docs[i];
 		if (d->due && d->due <= now) {
 			d->due = 0;
-			if (start_job(r, d))
+			if (start_job(r, d, false))
 				return;
 		}
 	}

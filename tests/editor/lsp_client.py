@@ -46,6 +46,8 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
               file and points at the other with relatedInformation
   header_save a header saved: its open includer is analysed again (its
               finding, from the header's macro, goes); another file is not
+  vendor      an m.def naming a compute function that no source of its
+              CMake target defines: a finding at the m.def, gone once fixed
 """
 import json
 import os
@@ -1064,6 +1066,50 @@ def header_save():
     s.proc.kill()
 
 
+def vendor():
+    """The vendor flow (docs/editors.md, "What is checked live"): shape.cpp's
+    NEURON_LIBRARY m.def names a compute function; relu.cpp, of the same
+    CMake target in the compile database, defines relu_forward. A typo in
+    the name is a q7-undefined-kernel finding at the m.def while typing;
+    the right name none; a source of another target does not count."""
+    os.makedirs(WORK, exist_ok=True)
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    shutil.copy(os.path.join(root, "examples", "neuron_sample", "relu.cpp"), WORK)
+    shutil.copy(os.path.join(root, "examples", "neuron_sample", "relu.cpp"),
+                os.path.join(WORK, "elsewhere.cpp"))
+    with open(os.path.join(WORK, "elsewhere.cpp"), "a") as f:
+        f.write("torch::Tensor other_forward(const torch::Tensor &t) { return t; }\n")
+    text = ('#include <torch/torch.h>\n#include "torchneuron/register.h"\n'
+            "torch::Tensor shape_fn(torch::Tensor x) { return x; }\n"
+            "NEURON_LIBRARY(my_ops, m)\n{\n"
+            '    m.def("relu", &shape_fn, "relu_forwrd");\n'
+            '    m.def("other", &shape_fn, "other_forward");\n}\n')
+    path = os.path.join(WORK, "shape.cpp")
+    with open(path, "w") as f:
+        f.write(text)
+    gnu = os.path.join(STAGE, "bin", "q7cc-gnu")
+    cc = [{"directory": WORK, "file": f, "arguments": [gnu, "-c", f, "-o", "CMakeFiles/%s.dir/%s.o"
+                                                        % (t, f)]}
+          for f, t in (("relu.cpp", "my_ops"), ("shape.cpp", "my_ops"),
+                       ("elsewhere.cpp", "other_ops"))]
+    with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
+        json.dump(cc, f)
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, text)
+    diags = s.diagnostics(path, lambda d: len(q7(d)) == 2, "the two m.defs' findings")
+    for d, line, name in zip(sorted(q7(diags), key=lambda d: d["range"]["start"]["line"]),
+                             (5, 6), ("relu_forwrd", "other_forward")):
+        if d["code"] != "q7-undefined-kernel" or d["range"]["start"]["line"] != line or \
+                name not in d["message"] or "my_ops" not in d["message"]:
+            fail("the m.def's finding: %r" % d)
+    fixed = text.replace("relu_forwrd", "relu_forward")
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 2},
+                                        "contentChanges": [{"text": fixed}]})
+    s.diagnostics(path, lambda d: q7_lines(d) == [6], "the fixed m.def's finding gone")
+    s.proc.kill()
+
+
 if __name__ == "__main__":
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -1074,5 +1120,6 @@ if __name__ == "__main__":
      "many_names": many_names, "limits": limits,
      "line_directives": line_directives, "paths": paths, "language_ids": language_ids,
      "q7_flags": q7_flags, "typing": typing, "fixes": fixes,
-     "library": library, "duplicate": duplicate, "header_save": header_save}[SCENARIO]()
+     "library": library, "duplicate": duplicate, "header_save": header_save,
+     "vendor": vendor}[SCENARIO]()
     print("ok: " + SCENARIO)
