@@ -288,7 +288,8 @@ json_object *q7_lint_unresolved(const char *json, const struct q7_lint_src *src,
 		json_object *d = json_object_new_object();
 		json_object_object_add(d, "rule", json_object_new_string("q7-undefined-kernel"));
 		json_object_object_add(d, "severity", json_object_new_string("error"));
-		json_object_object_add(d, "column", json_object_new_int((int)q7_js_uint(op, "column")));
+		/* The column is the string literal's: the name is one on. */
+		json_object_object_add(d, "column", json_object_new_int((int)q7_js_uint(op, "column") + 1));
 		json_object_object_add(d, "message", json_object_new_string(msg));
 		json_object_array_add(out, finding(d, line, src));
 		json_object_put(d);

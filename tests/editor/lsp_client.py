@@ -1100,8 +1100,12 @@ def vendor():
     diags = s.diagnostics(path, lambda d: len(q7(d)) == 2, "the two m.defs' findings")
     for d, line, name in zip(sorted(q7(diags), key=lambda d: d["range"]["start"]["line"]),
                              (5, 6), ("relu_forwrd", "other_forward")):
+        src = text.split("\n")[line]
+        at = src.index(name)
         if d["code"] != "q7-undefined-kernel" or d["range"]["start"]["line"] != line or \
-                name not in d["message"] or "my_ops" not in d["message"]:
+                name not in d["message"] or "my_ops" not in d["message"] or \
+                (d["range"]["start"]["character"], d["range"]["end"]["character"]) != \
+                (at, at + len(name)):
             fail("the m.def's finding: %r" % d)
     fixed = text.replace("relu_forwrd", "relu_forward")
     s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 2},
