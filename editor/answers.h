@@ -30,6 +30,7 @@ struct q7_doc {
 	char *library;        /* the namespace of the library its compile
 	                       * command's CMake target makes, or NULL */
 	char *target;         /* that target (ccdb.h), or NULL */
+	bool requests;        /* its text has NEURON_LIBRARY m.defs */
 };
 
 /* clangd's hover answer (a whole response), with the schema of the kernel

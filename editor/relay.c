@@ -373,7 +373,8 @@ static void job_done(struct relay *r)
 			d->kernels = q7_lint_kernels(out, path, d->text, d->len);
 			kernels_changed(r, was, d->kernels);
 			json_object_put(was);
-			whole = d->target && q7_lint_has_requests(out);
+			d->requests = q7_lint_has_requests(out);
+			whole = d->target && d->requests;
 		}
 		free(path);
 	}
@@ -634,7 +635,8 @@ static void did_close(struct relay *r, json_object *params)
 
 /* A file saved (a header, say): the open documents that include it by
  * its name are analysed again, as their text has not changed but what
- * they read has (docs/editors.md, "When"). */
+ * they read has, and so are those with m.defs of a target, whose
+ * compute functions it may define (docs/editors.md, "When"). */
 static void did_save(struct relay *r, json_object *params)
 {
 	const char *uri = q7_js_str(q7_js_get(params, "textDocument"), "uri", NULL);
@@ -643,7 +645,10 @@ static void did_save(struct relay *r, json_object *params)
 	long long now = q7_now_ms();
 	for (size_t i = 0; path && i < r->ndocs; i++) {
 		struct q7_doc *d = &r->docs[i];
-		if (d != saved && is_cxx(d) && q7_text_includes(d->text, d->len, q7_path_basename(path))) {
+		/* An m.def's compute function may be in the saved file. */
+		bool reads = q7_text_includes(d->text, d->len, q7_path_basename(path)) ||
+		             (d->requests && d->target);
+		if (d != saved && is_cxx(d) && reads) {
 			cancel_job(r, d->uri);
 			d->due = now;
 		}
