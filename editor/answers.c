@@ -2,6 +2,7 @@
 #include "answers.h"
 #include "fix.h"
 #include "js.h"
+#include "lint.h"
 #include "support.h"
 #include "text.h"
 
@@ -9,11 +10,14 @@
 #include <string.h>
 
 /* The op the kernel registers: torch.ops.NS.NAME (NS the library's name
- * at the link when no NEURON_LIBRARY block names the kernel). */
-static char *op_name(json_object *k)
+ * at the link when no NEURON_LIBRARY block names the kernel: that of the
+ * CMake target's lib<target>.so when the compile command tells it). */
+static char *op_name(const struct q7_doc *d, json_object *k)
 {
 	const char *ns = q7_js_str(k, "namespace", "");
-	return q7_xasprintf("torch.ops.%s.%s", *ns ? ns : "<library>", q7_js_str(k, "name", ""));
+	if (!*ns)
+		ns = d->library ? d->library : "<library>";
+	return q7_xasprintf("torch.ops.%s.%s", ns, q7_js_str(k, "name", ""));
 }
 
 /* The kernel whose name is at (line, character) of d (0-based), or NULL. */
@@ -41,7 +45,7 @@ bool q7_answer_hover(const struct q7_doc *d, unsigned line, unsigned character,
 	json_object *result = q7_js_get(answer, "result"), *contents = q7_js_get(result, "contents");
 	const char *kind = q7_js_str(contents, "kind", ""), *value = q7_js_str(contents, "value", "");
 	bool markdown = !*kind || strcmp(kind, "markdown") == 0;
-	char *op = op_name(k);
+	char *op = op_name(d, k);
 	char *ours = markdown ? q7_xasprintf("---\nq7cc kernel: op `%s`\n```\n%s\n```", op,
 	                                     q7_js_str(k, "schema", ""))
 	                      : q7_xasprintf("q7cc kernel: op %s\n%s", op, q7_js_str(k, "schema", ""));
@@ -70,7 +74,7 @@ json_object *q7_answer_lenses(const struct q7_doc *d)
 			continue;
 		unsigned ch = q7_text_character(d->text, d->len, line, col);
 		unsigned w = q7_text_token_width(d->text, d->len, line, col);
-		char *op = op_name(k);
+		char *op = op_name(d, k);
 		char *title = q7_xasprintf("%s  (%s)", q7_js_str(k, "schema", ""), op);
 		json_object *cmd = json_object_new_object();
 		json_object_object_add(cmd, "title", json_object_new_string(title));
@@ -112,7 +116,7 @@ static json_object *action_of(const struct q7_doc *d, json_object *diag)
 	json_object_object_add(a, "title", json_object_new_string(fix.title));
 	json_object_object_add(a, "kind", json_object_new_string("quickfix"));
 	json_object_object_add(a, "diagnostics", diags);
-	json_object_object_add(a, "isPreferred", json_object_new_boolean(1));
+	json_object_object_add(a, "isPreferred", json_object_new_boolean(fix.preferred));
 	json_object_object_add(a, "edit", we);
 	return a;
 }
@@ -126,7 +130,8 @@ void q7_answer_actions(const struct q7_doc *d, unsigned first, unsigned last,
 	for (size_t i = 0; i < json_object_array_length(d->q7); i++) {
 		json_object *diag = json_object_array_get_idx(d->q7, i);
 		unsigned line = q7_js_uint(q7_js_get(q7_js_get(diag, "range"), "start"), "line");
-		json_object *a = line >= first && line <= last ? action_of(d, diag) : NULL;
+		bool shown = !q7_lint_shadowed(diag, q7_js_get(d->clangd, "diagnostics"));
+		json_object *a = shown && line >= first && line <= last ? action_of(d, diag) : NULL;
 		if (!a)
 			continue;
 		if (!result || !json_object_is_type(result, json_type_array)) {

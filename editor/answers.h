@@ -27,6 +27,10 @@ struct q7_doc {
 	long q7_version;      /* the version of the text they are of */
 	json_object *clangd;  /* clangd's last publishDiagnostics params */
 	json_object *kernels; /* lint.h: q7_lint_kernels */
+	char *library;        /* the namespace of the library its compile
+	                       * command's CMake target makes, or NULL */
+	char *target;         /* that target (ccdb.h), or NULL */
+	bool requests;        /* its text has NEURON_LIBRARY m.defs */
 };
 
 /* clangd's hover answer (a whole response), with the schema of the kernel

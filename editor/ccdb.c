@@ -472,6 +472,48 @@ bool q7_ccmd_is_q7cc(const struct q7_ccmd *cmd)
 	return q7;
 }
 
+char *q7_ccmd_target(const struct q7_ccmd *cmd)
+{
+	const char *out = NULL;
+	for (size_t i = 1; i < cmd->argv.n; i++) {
+		const char *a = cmd->argv.v[i];
+		if (strcmp(a, "-o") == 0 && i + 1 < cmd->argv.n)
+			out = cmd->argv.v[++i];
+		else if (strncmp(a, "-o", 2) == 0 && a[2])
+			out = a + 2;
+	}
+	/* The last CMakeFiles/<target>.dir/ of the output's path. */
+	const char *hit = NULL;
+	for (const char *p = out; p && (p = strstr(p, "CMakeFiles/")); p++)
+		if (p == out || p[-1] == '/')
+			hit = p + strlen("CMakeFiles/");
+	const char *dir = hit ? strstr(hit, ".dir/") : NULL;
+	if (!dir || dir == hit || memchr(hit, '/', (size_t)(dir - hit)))
+		return NULL;
+	return q7_xstrndup(hit, (size_t)(dir - hit));
+}
+
+void q7_ccdb_target_files(const char *target, struct q7_strvec *out)
+{
+	for (size_t s = 0; s < last.nslot; s++) {
+		struct q7_ccmd cmd = {0};
+		if (!last.slot[s] || !entry_command(&last.e[last.slot[s] - 1], &cmd))
+			continue;
+		char *t = q7_ccmd_target(&cmd);
+		if (t && strcmp(t, target) == 0 && q7_ccmd_is_q7cc(&cmd)) {
+			char *f = resolve(cmd.dir, cmd.file);
+			bool seen = false;
+			for (size_t i = 0; i < out->n && !seen; i++)
+				seen = strcmp(out->v[i], f) == 0;
+			if (!seen)
+				q7_sv_add(out, f);
+			free(f);
+		}
+		free(t);
+		q7_ccmd_free(&cmd);
+	}
+}
+
 void q7_ccmd_free(struct q7_ccmd *cmd)
 {
 	q7_sv_free(&cmd->argv);

@@ -35,7 +35,15 @@ void q7_ccdb_forget(void);
  * another name (xt-clang++). It says only WHETHER the file is linted:
  * what runs is the q7cc q7cc-clangd is installed with (lintcmd.h). */
 bool q7_ccmd_is_q7cc(const struct q7_ccmd *cmd);
+/* The CMake target the compile belongs to, by its output's path
+ * (`-o CMakeFiles/<target>.dir/k.cpp.o`, as CMake's generators write
+ * it), or NULL: a new string. */
+char *q7_ccmd_target(const struct q7_ccmd *cmd);
 void q7_ccmd_free(struct q7_ccmd *cmd);
+/* Adds to out the sources (absolute, resolved) of the q7cc entries of
+ * target (q7_ccmd_target) in the database the last q7_ccdb_find used:
+ * the files the link of that target puts together. */
+void q7_ccdb_target_files(const char *target, struct q7_strvec *out);
 /* Splits a command line as a POSIX shell would, without expansions:
  * blanks separate words, '...' is literal, "..." keeps \" \\ \$ \`
  * escapes, \ escapes the next character. */

@@ -4,6 +4,9 @@
  *       by value (the '*' removed);
  *   q7-unsupported-param, a Tensor or Scalar by reference to non-const:
  *       const& (`const` put first); a scalar by reference: by value;
+ *   each only for the types of fix.c's table (an `unsigned &`, an
+ *   `int8_t *`, a `TensorOptions &`, an array, a default argument get
+ *   none), and preferred only where the result is known to lint clean;
  *   q7-internal-linkage, `static` on the kernel's line: `static` removed;
  *   q7-inline, `inline` on the kernel's line: `inline` removed.
  * Only the rule's name, the names the finding's message quotes (the
@@ -22,6 +25,7 @@ struct q7_fix {
 	char title[96];
 	size_t from, to;  /* the bytes of the text replaced */
 	const char *with; /* by this (a literal) */
+	bool preferred;   /* known to leave no finding (isPreferred) */
 };
 
 /* The fix for rule's finding (its message) at byte offset at (the

@@ -6,6 +6,7 @@
 #include "tempfile.h"
 #include "text.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -54,6 +55,7 @@ void q7_lint_clear(struct q7_lint_job *j)
 {
 	free(j->uri);
 	j->uri = NULL;
+	j->target = false;
 	if (j->text) {
 		unlink(j->text);
 		q7_temp_forget(j->text);
@@ -106,14 +108,138 @@ static int lsp_severity(const char *s)
 	return strcmp(s, "error") == 0 ? 1 : strcmp(s, "warning") == 0 ? 2 : 3;
 }
 
-json_object *q7_lint_diagnostics(const char *json, const char *path, const char *text, size_t len)
+/* The lines of the text (1-based, bit i-1 of a growing set) on which
+ * libclang reports an error of its own (no rule): a half-written line,
+ * clangd's to report. *any: whether the text has one at all. */
+static unsigned char *error_lines(json_object *in, const char *path, const char *text,
+                                  size_t len, bool *any)
 {
-	json_object *root, *out = json_object_new_array();
+	size_t nlines = 1;
+	for (size_t i = 0; i < len; i++)
+		nlines += text[i] == '\n';
+	unsigned char *set = q7_xcalloc(nlines + 1, 1);
+	*any = false;
+	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
+		json_object *d = json_object_array_get_idx(in, i);
+		if (*q7_js_str(d, "rule", "") || strcmp(q7_js_str(d, "severity", ""), "error") != 0)
+			continue;
+		unsigned line = q7_text_physical_line(text, len, path, q7_js_str(d, "file", ""),
+		                                      q7_js_uint(d, "line"), q7_js_uint(d, "column"), NULL);
+		if (line && line <= nlines) {
+			set[line] = 1;
+			*any = true;
+		}
+	}
+	return set;
+}
+
+/* Whether a finding of rule on line is a consequence of a parse error
+ * (docs/editors.md, "What the editor gets"): one on a line libclang
+ * reports an error on, or an invalid declaration anywhere in a text that
+ * has one. */
+static bool consequence(const char *rule, unsigned line, const unsigned char *errors, bool any)
+{
+	return errors[line] || (any && strcmp(rule, "q7-invalid-declaration") == 0);
+}
+
+/* msg with each mention of the analysed file (path, a temporary) as
+ * the editor knows it (shown): a new string. */
+static char *own_names(const char *msg, const char *path, const char *shown)
+{
+	struct q7_strbuf b = {0};
+	size_t n = strlen(path);
+	for (const char *p = msg; *p;) {
+		if (n && strncmp(p, path, n) == 0) {
+			q7_sb_add(&b, shown);
+			p += n;
+		} else {
+			q7_sb_addc(&b, *p++);
+		}
+	}
+	return b.s ? q7_sb_take(&b) : q7_xstrdup("");
+}
+
+/* "file://" and path, percent-encoded but for what RFC 3986 leaves. */
+static char *file_uri(const char *path)
+{
+	struct q7_strbuf b = {0};
+	q7_sb_add(&b, "file://");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if (isalnum(*p) || strchr("/-._~", *p))
+			q7_sb_addc(&b, (char)*p);
+		else
+			q7_sb_addf(&b, "%%%02X", *p);
+	return q7_sb_take(&b);
+}
+
+/* Adds q7cc's note n (the other place of a finding, say) to the LSP
+ * diagnostic o as relatedInformation: in the editor's text (uri) when it
+ * is the analysed file's, else in the file it names. */
+static void relate(json_object *o, json_object *n, const struct q7_lint_src *src)
+{
+	const char *file = q7_js_str(n, "file", "");
+	unsigned line = q7_js_uint(n, "line"), col = q7_js_uint(n, "column");
+	unsigned ch = col ? col - 1 : 0;
+	char *where = NULL;
+	if (strcmp(file, src->path) == 0) {
+		line = q7_text_physical_line(src->text, src->len, src->path, file, line, col, NULL);
+		ch = q7_text_character(src->text, src->len, line, col ? col : 1);
+	} else {
+		where = file_uri(file);
+	}
+	if (!line)
+		return;
+	json_object *loc = json_object_new_object(), *ri = json_object_new_object();
+	json_object_object_add(loc, "uri", json_object_new_string(where ? where : src->uri));
+	json_object_object_add(loc, "range", q7_js_range(line - 1, ch, line - 1, ch));
+	json_object_object_add(ri, "location", loc);
+	char *msg = own_names(q7_js_str(n, "message", ""), src->path, src->shown);
+	json_object_object_add(ri, "message", json_object_new_string(msg));
+	json_object *all = q7_js_get(o, "relatedInformation");
+	if (!all) {
+		all = json_object_new_array();
+		json_object_object_add(o, "relatedInformation", all);
+	}
+	json_object_array_add(all, ri);
+	free(msg);
+	free(where);
+}
+
+/* The LSP diagnostic of q7cc's finding d on line (of the text). */
+static json_object *finding(json_object *d, unsigned line, const struct q7_lint_src *src)
+{
+	unsigned col = q7_js_uint(d, "column");
+	unsigned ch = q7_text_character(src->text, src->len, line, col ? col : 1);
+	unsigned w = col ? q7_text_token_width(src->text, src->len, line, col) : 1;
+	json_object *desc = json_object_new_object();
+	json_object_object_add(desc, "href", json_object_new_string(rules_page()));
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "range", q7_js_range(line - 1, ch, line - 1, ch + w));
+	json_object_object_add(o, "severity",
+	                       json_object_new_int(lsp_severity(q7_js_str(d, "severity", ""))));
+	json_object_object_add(o, "code", json_object_new_string(q7_js_str(d, "rule", "")));
+	json_object_object_add(o, "codeDescription", desc);
+	json_object_object_add(o, "source", json_object_new_string("q7cc"));
+	char *msg = own_names(q7_js_str(d, "message", ""), src->path, src->shown);
+	json_object_object_add(o, "message", json_object_new_string(msg));
+	free(msg);
+	return o;
+}
+
+json_object *q7_lint_diagnostics(const char *json, const struct q7_lint_src *src)
+{
+	json_object *root, *out = json_object_new_array(), *last = NULL;
 	json_object *in = array_of(json, "diagnostics", &root);
+	bool any;
+	unsigned char *errors = error_lines(in, src->path, src->text, src->len, &any);
 	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
 		json_object *d = json_object_array_get_idx(in, i);
 		const char *rule = q7_js_str(d, "rule", "");
-		unsigned col = q7_js_uint(d, "column");
+		if (!*rule && strcmp(q7_js_str(d, "severity", ""), "note") == 0) {
+			if (last) /* the note of the finding before it */
+				relate(last, d, src);
+			continue;
+		}
 		/* libclang's own errors (no rule) are clangd's to report, and a
 		 * header's findings belong to the header. The line is the text's
 		 * own, whatever #line says. */
@@ -121,29 +247,73 @@ json_object *q7_lint_diagnostics(const char *json, const char *path, const char 
 		char want[128];
 		bool named = q7_text_quoted(message, "parameter '", want, sizeof want) ||
 		             q7_text_quoted(message, "kernel '", want, sizeof want);
-		unsigned line = *rule ? q7_text_physical_line(text, len, path, q7_js_str(d, "file", ""),
-		                                              q7_js_uint(d, "line"), col,
-		                                              named ? want : NULL)
+		unsigned line = *rule ? q7_text_physical_line(src->text, src->len, src->path,
+		                                              q7_js_str(d, "file", ""),
+		                                              q7_js_uint(d, "line"),
+		                                              q7_js_uint(d, "column"), named ? want : NULL)
 		                      : 0;
+		last = NULL;
+		if (!line || consequence(rule, line, errors, any))
+			continue;
+		last = finding(d, line, src);
+		json_object_array_add(out, last);
+	}
+	free(errors);
+	json_object_put(root);
+	return out;
+}
+
+json_object *q7_lint_unresolved(const char *json, const struct q7_lint_src *src,
+                                const char *target)
+{
+	json_object *root, *out = json_object_new_array();
+	json_object *in = array_of(json, "ops", &root), *v;
+	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
+		json_object *op = json_object_array_get_idx(in, i);
+		const char *name = q7_js_str(op, "name", "");
+		if (!json_object_object_get_ex(op, "by_name_only", &v) || !json_object_get_boolean(v))
+			continue;
+		unsigned line = q7_text_physical_line(src->text, src->len, src->path,
+		                                      q7_js_str(op, "file", ""), q7_js_uint(op, "line"),
+		                                      q7_js_uint(op, "column"), NULL);
 		if (!line)
 			continue;
-		unsigned ch = q7_text_character(text, len, line, col ? col : 1);
-		unsigned w = col ? q7_text_token_width(text, len, line, col) : 1;
-		json_object *range = q7_js_range(line - 1, ch, line - 1, ch + w);
-		json_object *desc = json_object_new_object();
-		json_object_object_add(desc, "href", json_object_new_string(rules_page()));
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "range", range);
-		json_object_object_add(o, "severity",
-		                       json_object_new_int(lsp_severity(q7_js_str(d, "severity", ""))));
-		json_object_object_add(o, "code", json_object_new_string(rule));
-		json_object_object_add(o, "codeDescription", desc);
-		json_object_object_add(o, "source", json_object_new_string("q7cc"));
-		json_object_object_add(o, "message", json_object_new_string(message));
-		json_object_array_add(out, o);
+		char *msg = q7_xasprintf("m.def names the compute function '%s', which no source of "
+		                         "target '%s' defines; the link reports it too",
+		                         name, target);
+		json_object *d = json_object_new_object();
+		json_object_object_add(d, "rule", json_object_new_string("q7-undefined-kernel"));
+		json_object_object_add(d, "severity", json_object_new_string("error"));
+		/* The column is the string literal's: the name is one on. */
+		json_object_object_add(d, "column", json_object_new_int((int)q7_js_uint(op, "column") + 1));
+		json_object_object_add(d, "message", json_object_new_string(msg));
+		json_object_array_add(out, finding(d, line, src));
+		json_object_put(d);
+		free(msg);
 	}
 	json_object_put(root);
 	return out;
+}
+
+bool q7_lint_has_requests(const char *json)
+{
+	json_object *root, *in = array_of(json, "neuron_library", &root);
+	bool any = in && json_object_array_length(in) > 0;
+	json_object_put(root);
+	return any;
+}
+
+bool q7_lint_shadowed(json_object *finding, json_object *clangd)
+{
+	unsigned line = q7_js_uint(q7_js_get(q7_js_get(finding, "range"), "start"), "line");
+	for (size_t i = 0; clangd && i < json_object_array_length(clangd); i++) {
+		json_object *c = json_object_array_get_idx(clangd, i), *r = q7_js_get(c, "range");
+		if (json_object_get_int(q7_js_get(c, "severity")) == 1 &&
+		    line >= q7_js_uint(q7_js_get(r, "start"), "line") &&
+		    line <= q7_js_uint(q7_js_get(r, "end"), "line"))
+			return true;
+	}
+	return false;
 }
 
 json_object *q7_lint_kernels(const char *json, const char *path, const char *text, size_t len)

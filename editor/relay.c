@@ -11,6 +11,7 @@
 #include "lint.h"
 #include "proc.h"
 #include "rpc.h"
+#include "schema.h"
 #include "srckind.h"
 #include "tempfile.h"
 #include "text.h"
@@ -157,6 +158,8 @@ static void doc_free(struct q7_doc *d)
 	json_object_put(d->q7);
 	json_object_put(d->clangd);
 	json_object_put(d->kernels);
+	free(d->library);
+	free(d->target);
 }
 
 /* The languageIds clients send for the C family (VS Code "cpp", Emacs's
@@ -199,8 +202,12 @@ static void publish(struct relay *r, struct q7_doc *d)
 		json_object_object_add(params, "version", json_object_get(v));
 	json_object *lists[] = {q7_js_get(d->clangd, "diagnostics"), d->q7};
 	for (size_t k = 0; k < 2; k++)
-		for (size_t i = 0; lists[k] && i < json_object_array_length(lists[k]); i++)
-			json_object_array_add(all, json_object_get(json_object_array_get_idx(lists[k], i)));
+		for (size_t i = 0; lists[k] && i < json_object_array_length(lists[k]); i++) {
+			json_object *one = json_object_array_get_idx(lists[k], i);
+			/* One mistake, one finding: clangd's error on the line. */
+			if (k == 0 || !q7_lint_shadowed(one, lists[0]))
+				json_object_array_add(all, json_object_get(one));
+		}
 	json_object_object_add(params, "diagnostics", all);
 	json_object *m = new_message();
 	json_object_object_add(m, "method", json_object_new_string("textDocument/publishDiagnostics"));
@@ -255,10 +262,42 @@ static const char *own_q7cc(struct relay *r)
 	return q7_path_is_executable(r->q7cc) ? r->q7cc : NULL;
 }
 
+/* The library d's kernels go to, by its compile's CMake target: the
+ * lib<target>.so the link names the namespace by (schema.h). */
+static void set_library(struct q7_doc *d, const struct q7_ccmd *cmd)
+{
+	char *target = q7_ccmd_target(cmd);
+	char *lib = target ? q7_xasprintf("lib%s.so", target) : NULL;
+	free(d->library);
+	d->library = lib ? q7_library_namespace(lib) : NULL;
+	free(lib);
+	free(d->target);
+	d->target = target;
+}
+
+/* Adds the other sources of d's CMake target to the command argv (the
+ * last q7_ccdb_find's database); false when it has none. */
+static bool add_target_files(const struct q7_doc *d, struct q7_strvec *argv)
+{
+	struct q7_strvec files = {0};
+	if (d->target)
+		q7_ccdb_target_files(d->target, &files);
+	size_t added = 0;
+	for (size_t i = 0; i < files.n; i++)
+		if (strcmp(files.v[i], d->path) != 0 && (!d->real || strcmp(files.v[i], d->real) != 0)) {
+			q7_sv_add(argv, files.v[i]);
+			added++;
+		}
+	q7_sv_free(&files);
+	return added > 0;
+}
+
 /* Starts the analysis of d's text (one run gives its findings and its
- * kernels); false when d has none to have (no q7cc compile command) or it
- * cannot start. */
-static bool start_job(struct relay *r, struct q7_doc *d)
+ * kernels), or with whole, the link's checks of its NEURON_LIBRARY
+ * requests against the other sources of its target (docs/editors.md,
+ * "What is checked live"); false when d has none to have (no q7cc
+ * compile command, no other sources) or it cannot start. */
+static bool start_job(struct relay *r, struct q7_doc *d, bool whole)
 {
 	struct q7_ccmd cmd;
 	/* The database names the file by its resolved path (ccdb.c). */
@@ -270,8 +309,12 @@ static bool start_job(struct relay *r, struct q7_doc *d)
 	const char *q7cc = q7_ccmd_is_q7cc(&cmd) ? own_q7cc(r) : NULL;
 	if (!q7cc || !(text = write_text(r, d)))
 		goto out;
+	set_library(d, &cmd);
 	dir = q7_path_dirname(d->path);
-	q7_lintcmd_argv(&cmd, q7cc, "--q7-lint", dir, text, &argv);
+	q7_lintcmd_argv(&cmd, q7cc, whole ? "--q7-print-schema" : "--q7-lint", dir, text, &argv);
+	if (whole && !add_target_files(d, &argv))
+		goto out;
+	r->job.target = whole;
 	if (q7_lint_start(&r->job, argv.v, cmd.dir)) {
 		r->job.uri = q7_xstrdup(d->uri);
 		r->job.version = d->version;
@@ -308,20 +351,36 @@ static void kernels_changed(struct relay *r, json_object *was, json_object *now)
 static void job_done(struct relay *r)
 {
 	struct q7_doc *d = find_doc(r, r->job.uri);
+	bool whole = false;
 	if (d && d->version == r->job.version) {
 		char *path = q7_path_join(r->srcdir, q7_path_basename(d->path));
 		const char *out = r->job.out.s ? r->job.out.s : "";
-		json_object_put(d->q7);
-		d->q7 = q7_lint_diagnostics(out, path, d->text, d->len);
-		d->q7_version = d->version;
-		publish(r, d);
-		json_object *was = d->kernels;
-		d->kernels = q7_lint_kernels(out, path, d->text, d->len);
-		kernels_changed(r, was, d->kernels);
-		json_object_put(was);
+		struct q7_lint_src src = {.path = path, .text = d->text, .len = d->len, .uri = d->uri,
+		                          .shown = d->path};
+		if (r->job.target) {
+			/* The link's checks: added to the lint's findings. */
+			json_object *more = q7_lint_unresolved(out, &src, d->target);
+			for (size_t i = 0; i < json_object_array_length(more); i++)
+				json_object_array_add(d->q7, json_object_get(json_object_array_get_idx(more, i)));
+			json_object_put(more);
+			publish(r, d);
+		} else {
+			json_object_put(d->q7);
+			d->q7 = q7_lint_diagnostics(out, &src);
+			d->q7_version = d->version;
+			publish(r, d);
+			json_object *was = d->kernels;
+			d->kernels = q7_lint_kernels(out, path, d->text, d->len);
+			kernels_changed(r, was, d->kernels);
+			json_object_put(was);
+			d->requests = q7_lint_has_requests(out);
+			whole = d->target && d->requests;
+		}
 		free(path);
 	}
 	q7_lint_clear(&r->job);
+	if (whole)
+		start_job(r, d, true);
 }
 
 /* An analysis of d's text is due or under way. */
@@ -339,7 +398,7 @@ static void schedule(struct relay *r, long long now)
 		struct q7_doc *d = &r->docs[i];
 		if (d->due && d->due <= now) {
 			d->due = 0;
-			if (start_job(r, d))
+			if (start_job(r, d, false))
 				return;
 		}
 	}
@@ -574,6 +633,29 @@ static void did_close(struct relay *r, json_object *params)
 	*d = r->docs[--r->ndocs];
 }
 
+/* A file saved (a header, say): the open documents that include it by
+ * its name are analysed again, as their text has not changed but what
+ * they read has, and so are those with m.defs of a target, whose
+ * compute functions it may define (docs/editors.md, "When"). */
+static void did_save(struct relay *r, json_object *params)
+{
+	const char *uri = q7_js_str(q7_js_get(params, "textDocument"), "uri", NULL);
+	char *path = uri ? uri_path(uri) : NULL;
+	const struct q7_doc *saved = find_doc(r, uri);
+	long long now = q7_now_ms();
+	for (size_t i = 0; path && i < r->ndocs; i++) {
+		struct q7_doc *d = &r->docs[i];
+		/* An m.def's compute function may be in the saved file. */
+		bool reads = q7_text_includes(d->text, d->len, q7_path_basename(path)) ||
+		             (d->requests && d->target);
+		if (d != saved && is_cxx(d) && reads) {
+			cancel_job(r, d->uri);
+			d->due = now;
+		}
+	}
+	free(path);
+}
+
 /* A message of the editor's that is not passed on: one over Q7_RPC_MAX
  * bytes (raw its stand-in, rpc.h), or one that is not UTF-8 (clangd drops
  * it unanswered). A request gets an error answer, so that nothing waits
@@ -620,6 +702,8 @@ static void from_editor(struct relay *r, const char *raw, size_t len)
 		did_change(r, params);
 	} else if (method && strcmp(method, "textDocument/didClose") == 0) {
 		did_close(r, params);
+	} else if (method && strcmp(method, "textDocument/didSave") == 0) {
+		did_save(r, params);
 	} else if (method && strcmp(method, "shutdown") == 0) {
 		r->shutdown = true;
 	} else if (method && strcmp(method, "exit") == 0) {

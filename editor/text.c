@@ -196,3 +196,35 @@ char *q7_text_splice(char *t, size_t *len, size_t from, size_t to, const char *s
 	free(t);
 	return out;
 }
+
+bool q7_text_includes(const char *text, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; n && i < len; i++) {
+		if (i > 0 && text[i - 1] != '\n')
+			continue;
+		size_t p = i;
+		while (p < len && (text[p] == ' ' || text[p] == '\t'))
+			p++;
+		if (p >= len || text[p++] != '#')
+			continue;
+		while (p < len && (text[p] == ' ' || text[p] == '\t'))
+			p++;
+		if (len - p < 8 || strncmp(text + p, "include", 7) != 0)
+			continue;
+		p += 7;
+		while (p < len && (text[p] == ' ' || text[p] == '\t'))
+			p++;
+		if (p >= len || (text[p] != '"' && text[p] != '<'))
+			continue;
+		char close = text[p] == '"' ? '"' : '>';
+		size_t from = ++p;
+		while (p < len && text[p] != close && text[p] != '\n')
+			p++;
+		/* The name, or a path ending in /name. */
+		if (p < len && text[p] == close && p - from >= n &&
+		    strncmp(text + p - n, name, n) == 0 && (p - from == n || text[p - n - 1] == '/'))
+			return true;
+	}
+	return false;
+}

@@ -43,4 +43,8 @@ bool q7_text_quoted(const char *message, const char *what, char *out, size_t n);
 /* Replaces [from, to) of t (len *len) with s; returns the new text. */
 char *q7_text_splice(char *t, size_t *len, size_t from, size_t to, const char *s);
 
+/* Whether text[0..len) has an #include "..." or <...> of the file name
+ * (a base name): the name itself or a path that ends in /name. */
+bool q7_text_includes(const char *text, size_t len, const char *name);
+
 #endif

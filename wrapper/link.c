@@ -220,9 +220,17 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 		return 0;
 	struct q7_op_table all = {0};
 	int rc = 0;
-	for (size_t i = 0; i < l->nin && rc == 0; i++)
+	for (size_t i = 0; i < l->nin && rc == 0; i++) {
+		size_t before = all.n;
 		if (is_file(&l->in[i]) && q7_record_read(l->in[i].path, &all) != 0)
 			rc = Q7_EXIT_ERROR;
+		/* A source of this command line: its object is a temporary, and
+		 * the diagnostic's place names the source; no "recorded in". */
+		for (size_t k = before; l->in[i].kind == INPUT_COMPILED && k < all.n; k++) {
+			free(all.ops[k].from);
+			all.ops[k].from = NULL;
+		}
+	}
 	if (rc == 0) {
 		struct q7_diags diags = {0};
 		rc = resolve_symbols(l, &all, &diags);

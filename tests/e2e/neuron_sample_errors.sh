@@ -47,6 +47,17 @@ link_fails missing \
 	"missing.cpp:6:28: error: 'relu_missing' named by NEURON_LIBRARY at missing.cpp:6 is not defined in any object of this link \[-Wq7-undefined-kernel\]" \
 	relu.o missing.o
 
+# The same, its sources on the link line: the finding names the source,
+# and no note names the temporary object its record was read from.
+"$q7cc" -shared -o libmissing_src.so relu.cpp missing.cpp 2> missing_src.err &&
+	fail "missing_src: the link succeeded"
+grep -q "missing.cpp:6:28: error: 'relu_missing' named by NEURON_LIBRARY" missing_src.err ||
+	{ cat missing_src.err; fail "missing_src: no finding at the m.def"; }
+! grep -q "recorded in" missing_src.err || { cat missing_src.err; fail "missing_src: a temporary named"; }
+"$q7cc" -shared -o libmissing_obj.so relu.o missing.o 2> missing_obj.err && fail "missing_obj: linked"
+grep -q "note: this is recorded in missing.o" missing_obj.err ||
+	{ cat missing_obj.err; fail "missing_obj: no note naming the object"; }
+
 # Two functions of the name (overloads): both named.
 cat > twice.cpp <<'EOF'
 #include <torch/torch.h>

@@ -221,6 +221,49 @@ START_TEST(ccdb_find)
 }
 END_TEST
 
+/* The CMake target of a compile, by its output's path. */
+START_TEST(ccmd_target)
+{
+	static const struct {
+		const char *cmd, *target;
+	} cases[] = {
+	    {"q7cc -c k.cpp -o CMakeFiles/myops.dir/src/k.cpp.o", "myops"},
+	    {"q7cc -oops/CMakeFiles/my_ops.dir/k.cpp.o -c k.cpp", "my_ops"},
+	    {"q7cc -c k.cpp -o /b/CMakeFiles/a.dir/x/CMakeFiles/b.dir/k.o", "b"},
+	    {"q7cc -c k.cpp -o k.o", NULL},
+	    {"q7cc -c k.cpp -o NotCMakeFiles/x.dir/k.o", NULL},
+	    {"q7cc -c k.cpp -o CMakeFiles/.dir/k.o", NULL},
+	    {"q7cc -c k.cpp", NULL},
+	    {"q7cc -c k.cpp -o", NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct q7_ccmd c = {0};
+		q7_shell_split(cases[i].cmd, &c.argv);
+		char *t = q7_ccmd_target(&c);
+		ck_assert_msg(cases[i].target ? t && strcmp(t, cases[i].target) == 0 : !t, "%s: %s",
+		              cases[i].cmd, t ? t : "(none)");
+		free(t);
+		q7_ccmd_free(&c);
+	}
+}
+END_TEST
+
+/* Which texts include a header by its name (a saved header's includers). */
+START_TEST(includes)
+{
+	const char *t = "// #include \"c.h\"\n  #  include <q7/k.h>\n#include \"../b.hpp\" // x\n"
+	                "#include \"xk.h\"\n#include \"d.h";
+	size_t len = strlen(t);
+	ck_assert(q7_text_includes(t, len, "k.h"));
+	ck_assert(q7_text_includes(t, len, "b.hpp"));
+	ck_assert(q7_text_includes(t, len, "xk.h"));
+	ck_assert(!q7_text_includes(t, len, "c.h")); /* in a comment */
+	ck_assert(!q7_text_includes(t, len, "d.h")); /* not closed */
+	ck_assert(!q7_text_includes(t, len, "b.h"));
+	ck_assert(!q7_text_includes(t, len, ""));
+}
+END_TEST
+
 /* A database is used only when it and its folder are the editor's user's
  * or root's and writable by no other user but in a sticky folder (a
  * shared /tmp); many entries of one name are told apart by folder. */
@@ -441,6 +484,47 @@ START_TEST(queue_bounded)
 }
 END_TEST
 
+/* One diagnostic of q7cc's JSON (--q7-lint --q7-format=json). */
+#define DIAG(file, line, col, sev, rule, msg)                                                \
+	"{\"file\": \"" file "\", \"line\": " #line ", \"column\": " #col ", \"severity\": \"" sev \
+	"\", \"rule\": \"" rule "\", \"message\": \"" msg "\"}"
+#define FINDING(line, col, rule, msg) DIAG("/t/k.cpp", line, col, "error", rule, msg)
+
+/* q7cc's JSON of /t/k.cpp (the editor's text, shown as /src/k.cpp) as
+ * LSP diagnostics. */
+static json_object *lint_diags(const char *json, const char *text)
+{
+	struct q7_lint_src src = {"/t/k.cpp", text, strlen(text), "file:///src/k.cpp", "/src/k.cpp"};
+	return q7_lint_diagnostics(json, &src);
+}
+
+/* A duplicate kernel: the temporary's name is the editor's, and the
+ * other place (the note) relatedInformation, in the text or elsewhere. */
+START_TEST(related)
+{
+	const char *text = "x\nQ7_KERNEL T scale(T x);\nQ7_KERNEL T scale(T x, T y);\n";
+	const char *json = "{\"diagnostics\": [" DIAG("/t/k.cpp", 3, 13, "error", "q7-duplicate-kernel",
+	                                           "kernel 'b::scale' has the same name as kernel "
+	                                           "'a::scale' at /t/k.cpp:2") "," DIAG("/t/k.cpp", 2, 13,
+	                   "note", "", "the other 'scale' is here") "," DIAG("/o/a b.cpp", 7, 2, "note",
+	                   "", "in /t/k.cpp too") "]}";
+	json_object *a = lint_diags(json, text);
+	ck_assert_uint_eq(json_object_array_length(a), 1);
+	const char *got = json_object_to_json_string_ext(json_object_array_get_idx(a, 0),
+	                                                 JSON_C_TO_STRING_PLAIN |
+	                                                     JSON_C_TO_STRING_NOSLASHESCAPE);
+	ck_assert_msg(strstr(got, "at /src/k.cpp:2\"") && !strstr(got, "/t/k.cpp"), "%s", got);
+	ck_assert_msg(strstr(got, "\"relatedInformation\":[{\"location\":{\"uri\":\"file:///src/"
+	                          "k.cpp\",\"range\":{\"start\":{\"line\":1,\"character\":12}"),
+	              "%s", got);
+	ck_assert_msg(strstr(got, "{\"location\":{\"uri\":\"file:///o/a%20b.cpp\",\"range\":{"
+	                          "\"start\":{\"line\":6,\"character\":1}") &&
+	                  strstr(got, "\"message\":\"in /src/k.cpp too\""),
+	              "%s", got);
+	json_object_put(a);
+}
+END_TEST
+
 START_TEST(diagnostics)
 {
 	const char *text = "// x\nQ7_KERNEL torch::Tensor f(float *by);\n";
@@ -448,11 +532,11 @@ START_TEST(diagnostics)
 	    "{\"diagnostics\": [\n"
 	    "  {\"file\": \"/t/k.cpp\", \"line\": 2, \"column\": 34, \"severity\": \"error\", "
 	    "\"rule\": \"q7-unsupported-param\", \"message\": \"m\"},\n"
-	    "  {\"file\": \"/t/k.cpp\", \"line\": 2, \"column\": 1, \"severity\": \"error\", "
+	    "  {\"file\": \"/t/k.cpp\", \"line\": 1, \"column\": 1, \"severity\": \"error\", "
 	    "\"rule\": \"\", \"message\": \"libclang's own\"},\n"
 	    "  {\"file\": \"/t/k.h\", \"line\": 2, \"column\": 1, \"severity\": \"warning\", "
 	    "\"rule\": \"q7-profile-kind\", \"message\": \"a header's\"}\n]}\n";
-	json_object *a = q7_lint_diagnostics(json, "/t/k.cpp", text, strlen(text));
+	json_object *a = lint_diags(json, text);
 	ck_assert_uint_eq(json_object_array_length(a), 1);
 	const char *got = json_object_to_json_string_ext(json_object_array_get_idx(a, 0),
 	                                                 JSON_C_TO_STRING_PLAIN |
@@ -465,7 +549,7 @@ START_TEST(diagnostics)
 	                              "\"message\":\"m\"}"),
 	              "%s", got);
 	json_object_put(a);
-	a = q7_lint_diagnostics("not json", "/t/k.cpp", text, strlen(text));
+	a = lint_diags("not json", text);
 	ck_assert_uint_eq(json_object_array_length(a), 0);
 	json_object_put(a);
 	a = q7_lint_kernels("{\"ops\": [{\"name\": \"f\", \"namespace\": \"\", \"schema\": "
@@ -475,6 +559,39 @@ START_TEST(diagnostics)
 	                    "/t/k.cpp", text, strlen(text));
 	ck_assert_uint_eq(json_object_array_length(a), 1);
 	json_object_put(a);
+}
+END_TEST
+
+/* A half-written line: clangd's error (or libclang's own) on it, no q7
+ * finding beside it; an invalid declaration goes in a text with errors. */
+START_TEST(consequences)
+{
+	const char *text = "// x\nQ7_KERNEL torch::Tensor f(float *by, in\nQ7_KERNEL T g(float *to);\n";
+	const char *json = "{\"diagnostics\": [" FINDING(2, 34, "q7-unsupported-param", "on the line")
+	    "," FINDING(2, 39, "", "unknown type name 'in'") "," FINDING(
+	        3, 15, "q7-invalid-declaration", "invalid") "," FINDING(3, 22, "q7-unsupported-param",
+	                                                                "kept") "]}";
+	json_object *a = lint_diags(json, text);
+	ck_assert_uint_eq(json_object_array_length(a), 1);
+	json_object *kept = json_object_array_get_idx(a, 0);
+	ck_assert_str_eq(json_object_get_string(json_object_object_get(kept, "message")), "kept");
+	/* clangd's error over lines 2-3 (0-based 1-2) shadows it; a warning
+	 * or an error on another line does not. */
+	json_object *clangd = json_tokener_parse(
+	    "[{\"severity\": 2, \"range\": {\"start\": {\"line\": 2}, \"end\": {\"line\": 2}}},"
+	    " {\"severity\": 1, \"range\": {\"start\": {\"line\": 5}, \"end\": {\"line\": 6}}}]");
+	ck_assert(!q7_lint_shadowed(kept, clangd));
+	ck_assert(!q7_lint_shadowed(kept, NULL));
+	json_object_array_add(clangd, json_tokener_parse(
+	    "{\"severity\": 1, \"range\": {\"start\": {\"line\": 1}, \"end\": {\"line\": 2}}}"));
+	ck_assert(q7_lint_shadowed(kept, clangd));
+	json_object_put(clangd);
+	json_object_put(a);
+	/* No name where the finding is: no fix (never "pass '' by value"). */
+	struct q7_fix fix;
+	const char *t = "T f(float *, int);";
+	ck_assert(!q7_fix_find("q7-unsupported-param", "parameter '1' of kernel 'f' has type 'x'", t,
+	                       strlen(t), 10, &fix));
 }
 END_TEST
 
@@ -501,7 +618,7 @@ START_TEST(physical_lines)
 	const char *json = "{\"diagnostics\": [{\"file\": \"/t/k.cpp\", \"line\": 50, \"column\": 35, "
 	                   "\"severity\": \"error\", \"rule\": \"q7-unsupported-param\", \"message\": "
 	                   "\"m\"}]}";
-	json_object *a = q7_lint_diagnostics(json, "/t/k.cpp", k, strlen(k));
+	json_object *a = lint_diags(json, k);
 	ck_assert_uint_eq(json_object_array_length(a), 1);
 	json_object *start = json_object_object_get(
 	    json_object_object_get(json_object_array_get_idx(a, 0), "range"), "start");
@@ -536,6 +653,20 @@ START_TEST(fixes)
 	     "T f(float to, float *by);"},
 	    {"q7-unsupported-param", "T f(int (*cb)(int), float *by);", "by)", "f",
 	     "T f(int (*cb)(int), float by);"},
+	    /* Types the table does not know, and what is after the name:
+	     * no fix that would leave a finding (or not compile). */
+	    {"q7-unsupported-param", "T f(unsigned &u);", "u)", "f", NULL},
+	    {"q7-unsupported-param", "T f(int8_t *p);", "p)", "f", NULL},
+	    {"q7-unsupported-param", "T f(float a[4]);", "a[", "f", NULL},
+	    {"q7-unsupported-param", "T f(float (&a)[4]);", "a)", "f", NULL},
+	    {"q7-unsupported-param", "T f(const TensorOptions &o);", "o)", "f", NULL},
+	    {"q7-unsupported-param", "T f(TensorOptions &o);", "o)", "f", NULL},
+	    {"q7-unsupported-param", "T f(std::array<float, 4> &a);", "a)", "f", NULL},
+	    {"q7-unsupported-param", "T f(float *by = nullptr);", "by =", "f", NULL},
+	    {"q7-unsupported-param", "T f(const float *c);", "c)", "f", "T f(const float c);"},
+	    {"q7-unsupported-param", "T f(T x, /* s */ float // t\n *b);", "b)", "f",
+	     "T f(T x, /* s */ float // t\n b);"},
+	    {"q7-unsupported-param", "T f(long  long &n);", "n)", "f", "T f(long  long n);"},
 	    {"q7-internal-linkage", "Q7_KERNEL static torch::Tensor b(T x);", "b(", "b",
 	     "Q7_KERNEL torch::Tensor b(T x);"},
 	    {"q7-internal-linkage", "x;\nstatic\tQ7_KERNEL T c(T x);", "c(", "c",
@@ -568,6 +699,8 @@ START_TEST(fixes)
 		s = q7_text_splice(s, &len, fix.from, fix.to, fix.with);
 		ck_assert_msg(strcmp(s, cases[i].fixed) == 0, "%s: got %s", t, s);
 		ck_assert(strncmp(fix.title, "q7cc: ", 6) == 0);
+		/* A double or bool may be no kind of the profile: not preferred. */
+		ck_assert(fix.preferred == !strstr(t, "double"));
 		free(s);
 	}
 }
@@ -581,12 +714,16 @@ int main(void)
 	tcase_add_test(tc, lint_argv);
 	tcase_add_test(tc, lint_flags);
 	tcase_add_test(tc, ccdb_find);
+	tcase_add_test(tc, ccmd_target);
+	tcase_add_test(tc, includes);
 	tcase_add_test(tc, ccdb_trust);
 	tcase_add_test(tc, positions);
 	tcase_add_test(tc, framing);
 	tcase_add_test(tc, framing_too_big);
 	tcase_add_test(tc, queue_bounded);
 	tcase_add_test(tc, diagnostics);
+	tcase_add_test(tc, consequences);
+	tcase_add_test(tc, related);
 	tcase_add_test(tc, fixes);
 	tcase_add_test(tc, physical_lines);
 	suite_add_tcase(s, tc);

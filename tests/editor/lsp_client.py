@@ -34,6 +34,21 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
               option"); a header of kernels and a file no database names
               find q7cc's headers; the user's own clangd configuration
               still applies
+  typing      a half-written signature: clangd's error on its line and
+              no q7cc finding beside it; the finished line gets its own
+  fixes       each fix of editor/fix.c's table applied and linted again
+              (no finding left on its line; a double's is not preferred);
+              unsigned &, int8_t *, arrays, TensorOptions, std::array and
+              a default argument get no fix
+  library     hover and the lens name the op by the library of the
+              compile command's CMake target (torch.ops.myops.scale)
+  duplicate   two kernels of one name: the finding names the editor's
+              file and points at the other with relatedInformation
+  header_save a header saved: its open includer is analysed again (its
+              finding, from the header's macro, goes); another file is not
+  vendor      an m.def naming a compute function that no source of its
+              CMake target defines: a finding at the m.def, gone once fixed
+              or once another source of the target that defines it is saved
 """
 import json
 import os
@@ -74,6 +89,7 @@ class Server:
         self.msgs = queue.Queue()
         self.lock = threading.Lock()  # the reader thread answers requests too
         self.asked = []  # the methods of the server's requests, in order
+        self.published = []  # the params of every publishDiagnostics, in order
         self.next_id = 1
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -96,6 +112,8 @@ class Server:
             if "method" in msg and "id" in msg:  # the server asks the editor
                 self.asked.append(msg["method"])
                 self.send({"jsonrpc": "2.0", "id": msg["id"], "result": None})
+            if msg.get("method") == "textDocument/publishDiagnostics":
+                self.published.append(msg["params"])
             self.msgs.put(msg)
 
     def send(self, msg):
@@ -447,6 +465,9 @@ def logged_prefix():
     prefix, runs = os.path.join(WORK, "prefix"), os.path.join(WORK, "runs")
     os.makedirs(os.path.join(prefix, "bin"))
     os.symlink(os.path.join(STAGE, "share"), os.path.join(prefix, "share"))
+    # clangd's headers too (clangd_config.c's -idirafter): else its errors
+    # on the kernel's line would leave q7cc's finding out.
+    os.symlink(os.path.join(STAGE, "include"), os.path.join(prefix, "include"))
     with open(os.path.join(prefix, "bin", "q7cc"), "w") as f:
         f.write('#!/bin/sh\necho "$@" >> %s\nQ7CC_PREFIX= exec %s "$@"\n'
                 % (runs, os.path.join(STAGE, "bin", "q7cc")))
@@ -861,6 +882,246 @@ def q7_flags():
     s.proc.kill()
 
 
+def q7_lines(diags):
+    return sorted(d["range"]["start"]["line"] for d in q7(diags))
+
+
+def typing():
+    """A half-written signature: clangd's error on the line, and none of
+    q7cc's beside it (one mistake, one finding); finishing the line brings
+    the line's own back."""
+    os.makedirs(WORK, exist_ok=True)
+    path = write_project(WORK)
+    half = KERNEL.replace("float *by)", "float *by, unsigne n)")
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, KERNEL)
+    s.diagnostics(path, lambda d: q7_lines(d) == [3], "q7cc's finding on the kernel's line")
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 2},
+                                        "contentChanges": [{"text": half}]})
+    s.diagnostics(path, lambda d: any(x.get("source") != "q7cc" and x["severity"] == 1 and
+                                      x["range"]["start"]["line"] == 3 for x in d),
+                  "clangd's error on the half-written line")
+    # The half-written text's analysis is done once its kernel (now none)
+    # has left the lenses; its publish came before that answer.
+    end = time.time() + TIMEOUT
+    while s.request("textDocument/codeLens", {"textDocument": {"uri": uri(path)}})["result"]:
+        if time.time() > end:
+            fail("the half-written text's analysis never ended")
+    last = [p for p in s.published if p["uri"] == uri(path)][-1]["diagnostics"]
+    if q7(last) or not any(x["range"]["start"]["line"] == 3 for x in last):
+        fail("beside clangd's error on the line, q7cc's: %r" % last)
+    if any("''" in x["message"] for p in s.published for x in p["diagnostics"]):
+        fail("a message with an empty name: %r" % s.published)
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 3},
+                                        "contentChanges": [{"text": KERNEL}]})
+    s.diagnostics(path, lambda d: q7_lines(d) == [3], "the finished line's own finding")
+    s.proc.kill()
+
+
+# Each fix of editor/fix.c's table on a line of its own, and the types
+# that get none (or a fix that is not preferred): the fix applied, the
+# result linted again, no q7cc finding left on its line.
+FIXES = [("float *a,", "float a,", True), ("int &n,", "int n,", True),
+         ("torch::Tensor &t,", "const torch::Tensor &t,", True),
+         ("at::Scalar *s,", "at::Scalar s,", True), ("int64_t *w,", "int64_t w,", True),
+         ("const float *c,", "const float c,", True), ("long long &l,", "long long l,", True),
+         ("double *d)", "double d)", False)]
+NO_FIX = ["unsigned &u,", "int8_t *p,", "float arr[4],", "const at::TensorOptions &o,",
+          "std::array<float, 4> &arr2,", "float *by = nullptr)"]
+
+
+def fixes():
+    os.makedirs(WORK, exist_ok=True)
+    path = write_project(WORK)
+    head = ["#include <array>", "#include <cstdint>", "#include <torch/torch.h>",
+            "#include <q7/kernel.h>", "Q7_KERNEL torch::Tensor good(const torch::Tensor &x,"]
+    body = ["{", "\treturn x;", "}"]
+    lines = head + [f[0] for f in FIXES] + body + ["Q7_KERNEL torch::Tensor bad("
+                                                   "const torch::Tensor &x,"] + NO_FIX + body
+    text = "\n".join(lines) + "\n"
+    good = list(range(len(head), len(head) + len(FIXES)))
+    bad = [lines.index(x) for x in NO_FIX]
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, text)
+    diags = s.diagnostics(path, lambda d: q7(d), "q7cc's findings")
+    if q7_lines(diags) != good + bad:
+        fail("q7cc's findings on lines %r, expected %r: %r" % (q7_lines(diags), good + bad,
+                                                               q7(diags)))
+    for n in good + bad:
+        r = s.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri(path)},
+            "range": {"start": {"line": n, "character": 0}, "end": {"line": n, "character": 0}},
+            "context": {"diagnostics": [d for d in q7(diags)
+                                        if d["range"]["start"]["line"] == n]}})
+        acts = [a for a in r.get("result") or [] if a.get("title", "").startswith("q7cc:")]
+        if n in bad:
+            if any(a.get("isPreferred") for a in acts) or acts:
+                fail("line %d (%s): a fix offered: %r" % (n, lines[n], acts))
+            continue
+        want, preferred = FIXES[n - len(head)][1:]
+        if len(acts) != 1 or acts[0].get("isPreferred", False) != preferred:
+            fail("line %d (%s): %r" % (n, lines[n], acts))
+        (edit,) = acts[0]["edit"]["changes"][uri(path)]
+        rg = edit["range"]
+        if rg["start"]["line"] != n or rg["end"]["line"] != n:
+            fail("line %d: an edit of another line: %r" % (n, edit))
+        line = lines[n]
+        fixed = line[:rg["start"]["character"]] + edit["newText"] + line[rg["end"]["character"]:]
+        if fixed != want:
+            fail("line %d: the fix gives %r, expected %r" % (n, fixed, want))
+        lines[n] = fixed
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 2},
+                                        "contentChanges": [{"text": "\n".join(lines) + "\n"}]})
+    seen = []
+    s.diagnostics(path, lambda d: seen.append(q7(d)) or q7_lines(d) == bad,
+                  "after the fixes, q7cc's findings on the lines without a fix only")
+    s.proc.kill()
+
+
+def library():
+    """A compile command of a CMake target (-o CMakeFiles/myops.dir/...):
+    hover and the lens name the op torch.ops.myops.scale; without one,
+    torch.ops.<library>.scale."""
+    path = write_project(WORK)
+    fixed = KERNEL.replace("*by", "by")
+    for out, ns in (("CMakeFiles/myops.dir/k.cpp.o", "myops"), ("k.o", "<library>")):
+        with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
+            json.dump([{"directory": WORK, "file": "k.cpp",
+                        "arguments": [os.path.join(STAGE, "bin", "q7cc-gnu"), "-c", "k.cpp",
+                                      "-o", out]}], f)
+        s = Server(WORK)
+        s.initialize(WORK)
+        s.open(path, fixed)
+        want = "torch.ops.%s.scale" % ns
+        hover = s.request("textDocument/hover", {"textDocument": {"uri": uri(path)},
+                                                 "position": {"line": 3, "character": 26}})
+        if want not in json.dumps(hover):
+            fail("hover does not name %s: %r" % (want, hover))
+        lenses = s.request("textDocument/codeLens", {"textDocument": {"uri": uri(path)}})
+        if want not in json.dumps(lenses):
+            fail("the lens does not name %s: %r" % (want, lenses))
+        s.proc.kill()
+        s.proc.wait()
+
+
+def duplicate():
+    """Two kernels of one name: the finding names the file the editor
+    has (not q7cc's temporary copy) and points at the other one with
+    relatedInformation."""
+    path = write_project(WORK)
+    text = ("#include <torch/torch.h>\n#include <q7/kernel.h>\n"
+            "namespace a { Q7_KERNEL torch::Tensor scale(const torch::Tensor &x) { return x; } }\n"
+            "namespace b { Q7_KERNEL torch::Tensor scale(const torch::Tensor &x) { return x; } }\n")
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, text)
+    diags = s.diagnostics(path, lambda d: q7(d), "the duplicate kernel's finding")
+    (d,) = q7(diags)
+    if d["code"] != "q7-duplicate-kernel" or d["range"]["start"]["line"] != 3:
+        fail("the finding: %r" % d)
+    if path + ":3" not in d["message"] or "/tmp" in d["message"].replace(WORK, ""):
+        fail("the message names another file than %s: %r" % (path, d["message"]))
+    rel = d.get("relatedInformation") or []
+    if len(rel) != 1 or rel[0]["location"]["uri"] != uri(path) or \
+            rel[0]["location"]["range"]["start"] != {"line": 2, "character": 38}:
+        fail("relatedInformation: %r" % rel)
+    s.proc.kill()
+
+
+def header_save():
+    """A header saved (didSave) re-checks the open file that includes it:
+    the kernel's parameter type comes from the header, and the finding
+    goes once the saved header makes it a float; a file that does not
+    include it is not analysed again."""
+    path = write_project(WORK)
+    header = os.path.join(WORK, "by.h")
+    with open(header, "w") as f:
+        f.write("#define BY_TYPE float *\n")
+    text = KERNEL.replace('#include <q7/kernel.h>\n', '#include <q7/kernel.h>\n#include "by.h"\n')
+    text = text.replace("float *by", "BY_TYPE by")
+    other = os.path.join(WORK, "other.cpp")
+    with open(os.path.join(WORK, "compile_commands.json")) as f:
+        cc = json.load(f)
+    cc.append(dict(cc[0], file="other.cpp", arguments=cc[0]["arguments"][:-3] + ["other.cpp"]))
+    with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
+        json.dump(cc, f)
+    env, runs = logged_prefix()
+    s = Server(WORK, env=env)
+    s.initialize(WORK)
+    s.open(path, text)
+    s.open(header, "#define BY_TYPE float *\n")
+    s.diagnostics(path, lambda d: q7_lines(d) == [4], "the finding of the header's type")
+    s.open(other, KERNEL)
+    s.diagnostics(other, lambda d: q7(d), "other.cpp's finding")
+    before = len([x for x in lint_runs(runs) if "other.cpp" in x])
+    with open(header, "w") as f:
+        f.write("#define BY_TYPE float\n")
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(header), "version": 2},
+                                        "contentChanges": [{"text": "#define BY_TYPE float\n"}]})
+    s.notify("textDocument/didSave", {"textDocument": {"uri": uri(header)}})
+    s.diagnostics(path, lambda d: not q7(d), "the includer's finding gone after the save")
+    s.request("textDocument/hover", {"textDocument": {"uri": uri(other)},
+                                     "position": {"line": 3, "character": 26}})
+    if len([x for x in lint_runs(runs) if "other.cpp" in x]) != before:
+        fail("a file that does not include the header was analysed again")
+    s.proc.kill()
+
+
+def vendor():
+    """The vendor flow (docs/editors.md, "What is checked live"): shape.cpp's
+    NEURON_LIBRARY m.def names a compute function; relu.cpp, of the same
+    CMake target in the compile database, defines relu_forward. A typo in
+    the name is a q7-undefined-kernel finding at the m.def while typing;
+    the right name none; a source of another target does not count."""
+    os.makedirs(WORK, exist_ok=True)
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    shutil.copy(os.path.join(root, "examples", "neuron_sample", "relu.cpp"), WORK)
+    shutil.copy(os.path.join(root, "examples", "neuron_sample", "relu.cpp"),
+                os.path.join(WORK, "elsewhere.cpp"))
+    with open(os.path.join(WORK, "elsewhere.cpp"), "a") as f:
+        f.write("torch::Tensor other_forward(const torch::Tensor &t) { return t; }\n")
+    text = ('#include <torch/torch.h>\n#include "torchneuron/register.h"\n'
+            "torch::Tensor shape_fn(torch::Tensor x) { return x; }\n"
+            "NEURON_LIBRARY(my_ops, m)\n{\n"
+            '    m.def("relu", &shape_fn, "relu_forwrd");\n'
+            '    m.def("other", &shape_fn, "other_forward");\n}\n')
+    path = os.path.join(WORK, "shape.cpp")
+    with open(path, "w") as f:
+        f.write(text)
+    gnu = os.path.join(STAGE, "bin", "q7cc-gnu")
+    cc = [{"directory": WORK, "file": f, "arguments": [gnu, "-c", f, "-o", "CMakeFiles/%s.dir/%s.o"
+                                                        % (t, f)]}
+          for f, t in (("relu.cpp", "my_ops"), ("shape.cpp", "my_ops"),
+                       ("elsewhere.cpp", "other_ops"))]
+    with open(os.path.join(WORK, "compile_commands.json"), "w") as f:
+        json.dump(cc, f)
+    s = Server(WORK)
+    s.initialize(WORK)
+    s.open(path, text)
+    diags = s.diagnostics(path, lambda d: len(q7(d)) == 2, "the two m.defs' findings")
+    for d, line, name in zip(sorted(q7(diags), key=lambda d: d["range"]["start"]["line"]),
+                             (5, 6), ("relu_forwrd", "other_forward")):
+        src = text.split("\n")[line]
+        at = src.index(name)
+        if d["code"] != "q7-undefined-kernel" or d["range"]["start"]["line"] != line or \
+                name not in d["message"] or "my_ops" not in d["message"] or \
+                (d["range"]["start"]["character"], d["range"]["end"]["character"]) != \
+                (at, at + len(name)):
+            fail("the m.def's finding: %r" % d)
+    fixed = text.replace("relu_forwrd", "relu_forward")
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 2},
+                                        "contentChanges": [{"text": fixed}]})
+    s.diagnostics(path, lambda d: q7_lines(d) == [6], "the fixed m.def's finding gone")
+    # other_forward now defined in relu.cpp, saved: the last finding goes.
+    with open(os.path.join(WORK, "relu.cpp"), "a") as f:
+        f.write("torch::Tensor other_forward(const torch::Tensor &t) { return t; }\n")
+    s.notify("textDocument/didSave", {"textDocument": {"uri": uri(os.path.join(WORK, "relu.cpp"))}})
+    s.diagnostics(path, lambda d: not q7(d), "no finding once relu.cpp defines other_forward")
+    s.proc.kill()
+
+
 if __name__ == "__main__":
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -870,5 +1131,7 @@ if __name__ == "__main__":
      "no_command": no_command, "hostile": hostile, "foreign_db": foreign_db,
      "many_names": many_names, "limits": limits,
      "line_directives": line_directives, "paths": paths, "language_ids": language_ids,
-     "q7_flags": q7_flags}[SCENARIO]()
+     "q7_flags": q7_flags, "typing": typing, "fixes": fixes,
+     "library": library, "duplicate": duplicate, "header_save": header_save,
+     "vendor": vendor}[SCENARIO]()
     print("ok: " + SCENARIO)
