@@ -14,6 +14,7 @@
 #include <c10/core/CPUAllocator.h>
 #include <c10/util/Exception.h>
 #include <c10/util/SmallVector.h>
+#include <torch/version.h>
 
 extern "C" {
 #include "engine.h"
@@ -131,12 +132,27 @@ std::string message(const OpKernel &k, const char *msg)
  * hand as c10's are; bigger ones (which malloc and posix_memalign both
  * map) from c10's own. Each has Q7_RED_ZONE bytes more than its tensor,
  * which the call's q7_call.dst_room gives the runtime to check. */
+/* torch 2.3 made allocate() non-const and copy_data() a must (torch's
+ * c10/core/Allocator.h; docs/torch.md lists the versions run). */
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
+#define Q7T_ALLOCATE_CONST
+#define Q7T_COPY_DATA 1
+#else
+#define Q7T_ALLOCATE_CONST const
+#define Q7T_COPY_DATA 0
+#endif
 class OutputAllocator final : public c10::Allocator {
 	static constexpr size_t small = 64 << 10, align = 64;
 	static void release(void *raw) { std::free(raw); }
 
 public:
-	c10::DataPtr allocate(size_t n) const override
+#if Q7T_COPY_DATA
+	void copy_data(void *dest, const void *src, std::size_t count) const override
+	{
+		default_copy_data(dest, src, count);
+	}
+#endif
+	c10::DataPtr allocate(size_t n) Q7T_ALLOCATE_CONST override
 	{
 		if (n == 0 || n > small)
 			return c10::GetCPUAllocator()->allocate(n + Q7_RED_ZONE);
