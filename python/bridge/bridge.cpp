@@ -280,10 +280,18 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 				k->in_process = !k->apart;
 				k->profiles = q7_engine_target_row(ld->engine->engine)->can & Q7_TARGET_PROFILE;
 				std::string line = k->qualname + "\t" + schema_text(*d->schema) + "\t" + d->compute;
+				std::unique_ptr<q7torch::MetaKernel> meta(new q7torch::MetaKernel);
+				meta->qualname = k->qualname;
+				meta->nargs = k->nargs;
+				meta->invoke = k->invoke;
+				meta->shape = k->shape;
 				l->def(std::move(*d->schema));
 				l->impl(d->name.c_str(),
 				        torch::dispatch(c10::DispatchKey::CPU,
 				                        torch::CppFunction::makeFromBoxedFunctor(std::move(k))));
+				l->impl(d->name.c_str(),
+				        torch::dispatch(c10::DispatchKey::Meta,
+				                        torch::CppFunction::makeFromBoxedFunctor(std::move(meta))));
 				ld->lines.push_back(line);
 			}
 			ld->libraries.push_back(std::move(l));
