@@ -250,14 +250,14 @@ void tensor_arg(OpKernel &k, size_t i, const at::Tensor &t, c10::SmallVector<at:
 		keep.push_back(t.contiguous());
 		use = &keep.back();
 	}
-	/* No autograd formula: the output would silently not
-	 * require grad. Said once per op, as PyTorch's own
-	 * autograd-not-implemented fallback does. */
+	/* No autograd formula: no gradient would silently reach the
+	 * inputs (torch 1.x's output does not require grad; 2.x's
+	 * fallback's backward gives them none). Said once per op, as
+	 * PyTorch's own autograd-not-implemented fallback does. */
 	if (t.requires_grad() && at::GradMode::is_enabled() && !k.warned_grad.exchange(true))
 		warn(qualname + ": an input requires grad, but the op has no autograd formula: "
-		     "its output does not require grad and backward() does not reach the "
-		     "inputs through it (give it one with a torch.autograd.Function, as "
-		     "examples/customop_mlp/my_ops.py does)");
+		     "backward() does not reach the inputs through it (give it one with a "
+		     "torch.autograd.Function, as examples/customop_mlp/my_ops.py does)");
 	a->kind = Q7_ARG_TENSOR;
 	describe(qualname, i + 1, *use, &a->u.tensor);
 }
