@@ -309,13 +309,14 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 /* q7cc's files (the emulated core's boot program, ...) are where the
  * bridge is: <prefix>/lib/python/q7cc/torch/libq7torch.so; Q7CC_PREFIX
  * wins, as for q7cc's tools. */
+bool prefix_known;
+
 void find_prefix()
 {
-	static bool done;
 	const char *env = std::getenv("Q7CC_PREFIX");
-	if (done || (env && *env))
+	if (prefix_known || (env && *env))
 		return;
-	done = true;
+	prefix_known = true;
 	Dl_info info;
 	if (!dladdr(reinterpret_cast<void *>(&find_prefix), &info) || !info.dli_fname)
 		return;
@@ -626,6 +627,16 @@ __attribute__((visibility("default"))) char *q7t_ops(void *handle)
 }
 
 __attribute__((visibility("default"))) void q7t_free(void *p) { std::free(p); }
+
+__attribute__((visibility("default"))) void q7t_set_prefix(const char *prefix)
+{
+	std::lock_guard<std::mutex> g(table_lock);
+	const char *env = std::getenv("Q7CC_PREFIX");
+	if (prefix && *prefix && !(env && *env)) {
+		q7_set_prefix(prefix);
+		prefix_known = true;
+	}
+}
 
 __attribute__((visibility("default"))) void q7t_set_warn(void (*warn)(const char *))
 {

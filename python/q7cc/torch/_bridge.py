@@ -17,7 +17,7 @@ from .. import _layout
 from . import _cache, _paths, _tools
 
 BRIDGE = os.path.join(_paths.PACKAGE_DIR, "libq7torch.so")
-API_VERSION = 4
+API_VERSION = 5
 
 _lock = threading.Lock()
 _lib = None
@@ -68,6 +68,7 @@ def _open(path):
     lib.q7t_ops.argtypes = [ctypes.c_void_p]
     lib.q7t_free.argtypes = [ctypes.c_void_p]
     lib.q7t_set_warn.argtypes = [WARN_FN]
+    lib.q7t_set_prefix.argtypes = [ctypes.c_char_p]
     lib.q7t_shape_defs.restype = ctypes.c_void_p
     lib.q7t_shape_defs.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
     lib.q7t_library.restype = ctypes.c_void_p
@@ -203,6 +204,7 @@ def bridge():
                 raise RuntimeError("q7cc.torch: the bridge built for this torch does not "
                                    "load: %s" % e) from None
         lib.q7t_set_warn(_warn)
+        lib.q7t_set_prefix(os.fsencode(_paths.PREFIX))
         _lib = lib
         return lib
 
