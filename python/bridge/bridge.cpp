@@ -292,6 +292,11 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 				l->impl(d->name.c_str(),
 				        torch::dispatch(c10::DispatchKey::Meta,
 				                        torch::CppFunction::makeFromBoxedFunctor(std::move(meta))));
+#if TORCH_VERSION_MAJOR < 2
+				/* torch 1.x has no fallback for meta tensors' autograd key */
+				l->impl(d->name.c_str(), torch::dispatch(c10::DispatchKey::AutogradMeta,
+				                                         torch::CppFunction::makeFallthrough()));
+#endif
 				ld->lines.push_back(line);
 			}
 			ld->libraries.push_back(std::move(l));
