@@ -3,7 +3,7 @@
  * shape function gives the output's sizes and dtype, called on meta
  * tensors with every factory sent to Meta, so that it allocates nothing;
  * without one, the output is like the first tensor argument, as the CPU
- * kernel's (docs/torch.md, "torch.compile and torch.export"). */
+ * kernel's (docs/torch.md, "torch.compile, torch.export, opcheck"). */
 #include "boxed_kernel.h"
 
 #include <ATen/ATen.h>

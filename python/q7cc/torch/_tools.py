@@ -83,8 +83,8 @@ def torch_paths():
 
 def cxx_standard():
     """The C++ standard to compile against this torch's headers with:
-    C++20 where its <ATen/ATen.h> asks for it (torch 2.10 and later),
-    else C++17 (Debian's 1.13, whose headers are not in the package)."""
+    C++20 where its <ATen/ATen.h> asks for it (2.15.0's does), else
+    C++17 (2.5.1; Debian's 1.13, whose headers are not in the package)."""
     for inc in torch_paths()[0]:
         try:
             with open(os.path.join(inc, "ATen", "ATen.h"), encoding="utf-8",
