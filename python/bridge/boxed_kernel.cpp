@@ -14,6 +14,7 @@
 #include <c10/core/CPUAllocator.h>
 #include <c10/util/Exception.h>
 #include <c10/util/SmallVector.h>
+#include <torch/version.h>
 
 extern "C" {
 #include "engine.h"
@@ -146,12 +147,27 @@ std::string message(const OpKernel &k, const char *msg)
  * hand as c10's are; bigger ones (which malloc and posix_memalign both
  * map) from c10's own. Each has Q7_RED_ZONE bytes more than its tensor,
  * which the call's q7_call.dst_room gives the runtime to check. */
+/* torch 2.3 made allocate() non-const and copy_data() a must (torch's
+ * c10/core/Allocator.h; docs/torch.md lists the versions run). */
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)
+#define Q7T_ALLOCATE_CONST
+#define Q7T_COPY_DATA 1
+#else
+#define Q7T_ALLOCATE_CONST const
+#define Q7T_COPY_DATA 0
+#endif
 class OutputAllocator final : public c10::Allocator {
 	static constexpr size_t small = 64 << 10, align = 64;
 	static void release(void *raw) { std::free(raw); }
 
 public:
-	c10::DataPtr allocate(size_t n) const override
+#if Q7T_COPY_DATA
+	void copy_data(void *dest, const void *src, std::size_t count) const override
+	{
+		default_copy_data(dest, src, count);
+	}
+#endif
+	c10::DataPtr allocate(size_t n) Q7T_ALLOCATE_CONST override
 	{
 		if (n == 0 || n > small)
 			return c10::GetCPUAllocator()->allocate(n + Q7_RED_ZONE);
@@ -249,14 +265,14 @@ void tensor_arg(OpKernel &k, size_t i, const at::Tensor &t, c10::SmallVector<at:
 		keep.push_back(t.contiguous());
 		use = &keep.back();
 	}
-	/* No autograd formula: the output would silently not
-	 * require grad. Said once per op, as PyTorch's own
-	 * autograd-not-implemented fallback does. */
+	/* No autograd formula: no gradient would silently reach the
+	 * inputs (torch 1.x's output does not require grad; 2.x's
+	 * fallback's backward gives them none). Said once per op, as
+	 * PyTorch's own autograd-not-implemented fallback does. */
 	if (t.requires_grad() && at::GradMode::is_enabled() && !k.warned_grad.exchange(true))
 		warn(qualname + ": an input requires grad, but the op has no autograd formula: "
-		     "its output does not require grad and backward() does not reach the "
-		     "inputs through it (give it one with a torch.autograd.Function, as "
-		     "examples/customop_mlp/my_ops.py does)");
+		     "backward() does not reach the inputs through it (give it one with a "
+		     "torch.autograd.Function, as examples/customop_mlp/my_ops.py does)");
 	a->kind = Q7_ARG_TENSOR;
 	describe(qualname, i + 1, *use, &a->u.tensor);
 }

@@ -69,6 +69,18 @@ struct OpKernel final : c10::OperatorKernel {
 	void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet keys, torch::jit::Stack *stack);
 };
 
+/* The op's Meta kernel (meta_kernel.cpp): its output's sizes and dtype,
+ * from the shape function (else like the first tensor argument), run on
+ * nothing; what FakeTensor calls under torch.compile and torch.export. */
+struct MetaKernel final : c10::OperatorKernel {
+	std::string qualname;
+	size_t nargs = 0;
+	q7cc::neuron::ShapeInvoker invoke = nullptr; /* none: like the first tensor */
+	void (*shape)() = nullptr;
+
+	void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet keys, torch::jit::Stack *stack);
+};
+
 } // namespace q7torch
 
 #endif

@@ -304,10 +304,23 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 				k->in_process = !k->apart;
 				k->profiles = q7_engine_target_row(ld->engine->engine)->can & Q7_TARGET_PROFILE;
 				std::string line = k->qualname + "\t" + schema_text(*d->schema) + "\t" + d->compute;
+				std::unique_ptr<q7torch::MetaKernel> meta(new q7torch::MetaKernel);
+				meta->qualname = k->qualname;
+				meta->nargs = k->nargs;
+				meta->invoke = k->invoke;
+				meta->shape = k->shape;
 				l->def(std::move(*d->schema));
 				l->impl(d->name.c_str(),
 				        torch::dispatch(c10::DispatchKey::CPU,
 				                        torch::CppFunction::makeFromBoxedFunctor(std::move(k))));
+				l->impl(d->name.c_str(),
+				        torch::dispatch(c10::DispatchKey::Meta,
+				                        torch::CppFunction::makeFromBoxedFunctor(std::move(meta))));
+#if TORCH_VERSION_MAJOR < 2
+				/* torch 1.x has no fallback for meta tensors' autograd key */
+				l->impl(d->name.c_str(), torch::dispatch(c10::DispatchKey::AutogradMeta,
+				                                         torch::CppFunction::makeFallthrough()));
+#endif
 				ld->lines.push_back(line);
 			}
 			ld->libraries.push_back(std::move(l));
@@ -325,13 +338,14 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 /* q7cc's files (the emulated core's boot program, ...) are where the
  * bridge is: <prefix>/lib/python/q7cc/torch/libq7torch.so; Q7CC_PREFIX
  * wins, as for q7cc's tools. */
+bool prefix_known;
+
 void find_prefix()
 {
-	static bool done;
 	const char *env = std::getenv("Q7CC_PREFIX");
-	if (done || (env && *env))
+	if (prefix_known || (env && *env))
 		return;
-	done = true;
+	prefix_known = true;
 	Dl_info info;
 	if (!dladdr(reinterpret_cast<void *>(&find_prefix), &info) || !info.dli_fname)
 		return;
@@ -642,6 +656,16 @@ __attribute__((visibility("default"))) char *q7t_ops(void *handle)
 }
 
 __attribute__((visibility("default"))) void q7t_free(void *p) { std::free(p); }
+
+__attribute__((visibility("default"))) void q7t_set_prefix(const char *prefix)
+{
+	std::lock_guard<std::mutex> g(table_lock);
+	const char *env = std::getenv("Q7CC_PREFIX");
+	if (prefix && *prefix && !(env && *env)) {
+		q7_set_prefix(prefix);
+		prefix_known = true;
+	}
+}
 
 __attribute__((visibility("default"))) void q7t_set_warn(void (*warn)(const char *))
 {

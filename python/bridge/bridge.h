@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 /* The bridge's C API version (q7cc.torch checks it). */
-#define Q7T_API_VERSION 4
+#define Q7T_API_VERSION 5
 int q7t_api_version(void);
 /* The libtorch it was built against, "1.13". */
 const char *q7t_torch_version(void);
@@ -69,6 +69,12 @@ void q7t_free(void *p);
 /* How the runtime's warnings reach the user (the message, NUL-terminated;
  * called on the thread of the op's call). NULL: c10's TORCH_WARN. */
 void q7t_set_warn(void (*warn)(const char *message));
+
+/* q7cc's prefix (where the emulated core's boot program is), as the
+ * package knows it: a bridge built on first use lives in a cache, not
+ * under the prefix. Q7CC_PREFIX wins; without a call, the prefix is
+ * taken from the bridge's own place. */
+void q7t_set_prefix(const char *prefix);
 /* An instruction profile of the emulated ops' calls (q7cc.torch.profile,
  * profile.cpp): start opens it (one at a time; -1 with *err set when one
  * is open); stop closes it and writes path (.folded or .svg; NULL: drops

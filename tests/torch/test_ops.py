@@ -1,7 +1,8 @@
 """Ops of every kind through torch.ops on the target: int64_t, double and
 Scalar parameters; a shape function whose output shape is no input's; an
 int32 kernel; an 8-core op; the device's destination rule; kernel errors
-that the runtime detects, as RuntimeError naming the op."""
+that the runtime detects, as RuntimeError naming the op; meta tensors
+(the Meta kernel)."""
 import os
 import subprocess
 import sys
@@ -298,7 +299,26 @@ def test_requires_grad_without_autograd_warns_once_per_op(params):
     said = [str(m.message) for m in w if "requires grad" in str(m.message)]
     assert len(said) == 2, said
     assert said[0].startswith("q7_test::affine: an input requires grad, but the op has no "
-                              "autograd formula: its output does not require grad"), said
+                              "autograd formula: backward() does not reach the inputs"), said
     assert said[1].startswith("q7_test::outer: "), said
     assert w[0].category is UserWarning
-    assert not y.requires_grad
+    # torch 1.x: the output does not require grad; 2.x: its fallback's
+    # backward warns and gives the input no gradient
+    if y.requires_grad:
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            y.sum().backward()
+    assert x.grad is None
+
+
+def test_meta_tensors_give_the_output_without_running(params, ints):
+    # the Meta kernel (torch.compile's fake kernel): the shape function's
+    # sizes and dtype, or an op without one like its first tensor argument
+    meta = {"device": "meta"}
+    y = torch.ops.q7_test.affine(torch.empty(3, 4, **meta), 1, 2.0, 0)
+    assert (y.device.type, y.shape, y.dtype) == ("meta", (3, 4), torch.float32)
+    assert torch.ops.q7_test.outer(torch.empty(3, **meta), torch.empty(5, **meta)).shape == (3, 5)
+    with pytest.raises(RuntimeError, match="two 1-D tensors"):
+        torch.ops.q7_test.outer(torch.empty(2, 2, **meta), torch.empty(5, **meta))
+    i = torch.ops.ints.iscale(torch.empty(2, 7, dtype=torch.int32, **meta), 3, False)
+    assert (i.device.type, i.shape, i.dtype) == ("meta", (2, 7), torch.int32)

@@ -34,6 +34,7 @@
 #include <ATen/core/function_schema.h>
 #include <ATen/core/ivalue.h>
 #include <ATen/core/op_registration/infer_schema.h>
+#include <torch/version.h>
 
 namespace q7cc {
 namespace neuron {
@@ -144,6 +145,15 @@ struct AddBlock {
 
 } // namespace neuron
 } // namespace q7cc
+
+/* The torch the library is built against, in its bytes: q7cc.torch
+ * reads it before it loads the library, which in a process with another
+ * torch would load a second libtorch (docs/torch.md). */
+#define Q7_NEURON_STR2(x) #x
+#define Q7_NEURON_STR(x) Q7_NEURON_STR2(x)
+extern "C" __attribute__((visibility("hidden"), used)) inline const char q7_neuron_torch[] =
+    "q7cc-shape-torch:" Q7_NEURON_STR(TORCH_VERSION_MAJOR) "." Q7_NEURON_STR(
+        TORCH_VERSION_MINOR) ";abi" Q7_NEURON_STR(_GLIBCXX_USE_CXX11_ABI) ";";
 
 /* The bridge's way in: runs every block of this library with r. 0, or -1
  * when r is not a registrar this header knows. Emitted (weak) by every

@@ -17,7 +17,7 @@ from .. import _layout
 from . import _cache, _paths, _tools
 
 BRIDGE = os.path.join(_paths.PACKAGE_DIR, "libq7torch.so")
-API_VERSION = 4
+API_VERSION = 5
 
 _lock = threading.Lock()
 _lib = None
@@ -33,7 +33,7 @@ def _warn(message):
     warnings.warn(message.decode("utf-8", "replace"), UserWarning, stacklevel=2)
 
 
-def _torch_major_minor(version):
+def torch_major_minor(version):
     return ".".join(version.split("+")[0].split(".")[:2])
 
 
@@ -55,7 +55,7 @@ def _open(path):
                            "installation" % (path, lib.q7t_api_version(), API_VERSION))
     built = lib.q7t_torch_version().decode()
     abi = getattr(lib, "q7t_cxx11_abi", None)
-    if built != _torch_major_minor(torch.__version__) or \
+    if built != torch_major_minor(torch.__version__) or \
             (abi is not None and abi() != _paths.cxx11_abi()):
         raise _Mismatch("%s: built against libtorch %s, this process runs torch %s" % (
             path, built, torch.__version__))
@@ -68,6 +68,7 @@ def _open(path):
     lib.q7t_ops.argtypes = [ctypes.c_void_p]
     lib.q7t_free.argtypes = [ctypes.c_void_p]
     lib.q7t_set_warn.argtypes = [WARN_FN]
+    lib.q7t_set_prefix.argtypes = [ctypes.c_char_p]
     lib.q7t_shape_defs.restype = ctypes.c_void_p
     lib.q7t_shape_defs.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
     lib.q7t_library.restype = ctypes.c_void_p
@@ -114,7 +115,7 @@ def build_bridge():
     if not elf:
         raise RuntimeError("q7cc.torch: libelf not found (apt-get install libelf1): the bridge "
                            "needs it")
-    cmd = cxx + ["-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
+    cmd = cxx + [_tools.cxx_standard(), "-O2", "-fPIC", "-shared", "-fvisibility=hidden",
                  "-fvisibility-inlines-hidden", "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi,
                  "-I" + src, "-I" + os.path.join(kit, "include"),
                  "-I" + os.path.join(_paths.PREFIX, _layout.INCLUDEDIR, "q7cc-torch")] + \
@@ -134,7 +135,13 @@ def build_bridge():
         log("q7cc.torch: no prebuilt bridge for torch %s (C++ ABI %d): building one in %s, "
             "once (about a minute)" % (torch.__version__, abi, d))
         tmp = "%s.%d.tmp" % (out, os.getpid())
-        _tools.run_command("building the q7cc.torch bridge", cmd, {out: tmp}, False, log)
+        try:
+            _tools.run_command("building the q7cc.torch bridge", cmd, {out: tmp}, False, log)
+        except _tools.BuildError as e:
+            raise _tools.BuildError(
+                "q7cc.torch: torch %s (C++ ABI %d) is not one q7cc can serve (docs/torch.md lists "
+                "the versions run): building its bridge" % (torch.__version__, abi),
+                e.command, e.output) from None
         os.replace(tmp, out)
         _cache.write_entry(record, json.dumps({"torch": torch.__version__, "abi": abi,
                                                "key": key, "sha256": _cache.file_sum(out)}).encode())
@@ -154,16 +161,37 @@ def cached_bridge(out, record, key):
         rec.get("sha256") == _cache.file_sum(out)
 
 
+def _loaded_libtorch():
+    """The real paths of the libtorch_cpu libraries this process has
+    mapped (torch's own: imported before this module)."""
+    found = set()
+    with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:
+        for line in f:
+            fields = line.split(None, 5)
+            path = fields[5].strip() if len(fields) == 6 else ""
+            if os.path.basename(path).startswith("libtorch_cpu.so"):
+                found.add(os.path.realpath(path))
+    return found
+
+
+def _prebuilt_fits():
+    """Whether the prebuilt bridge is linked to this process's libtorch
+    (_layout.BRIDGE_LIBTORCH): opening it beside another torch (a venv's)
+    would load a second libtorch, which ends the process."""
+    return bool(_layout.BRIDGE_LIBTORCH) and _loaded_libtorch() == {_layout.BRIDGE_LIBTORCH}
+
+
 def bridge():
     """The loaded bridge (once per process): the prebuilt one when it is
-    for this torch, else one built for it (build_bridge).
+    linked to this process's libtorch, else one built for it (build_bridge).
     Q7CC_TORCH_BRIDGE=build skips the prebuilt one."""
     global _lib
     with _lock:
         if _lib is not None:
             return _lib
         lib = None
-        if os.environ.get("Q7CC_TORCH_BRIDGE") != "build" and os.path.exists(BRIDGE):
+        if os.environ.get("Q7CC_TORCH_BRIDGE") != "build" and os.path.exists(BRIDGE) and \
+                _prebuilt_fits():
             try:
                 lib = _open(BRIDGE)
             except _Mismatch:
@@ -176,6 +204,7 @@ def bridge():
                 raise RuntimeError("q7cc.torch: the bridge built for this torch does not "
                                    "load: %s" % e) from None
         lib.q7t_set_warn(_warn)
+        lib.q7t_set_prefix(os.fsencode(_paths.PREFIX))
         _lib = lib
         return lib
 

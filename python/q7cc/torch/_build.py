@@ -42,8 +42,8 @@ import subprocess
 import torch
 
 from . import _bridge, _cache, _paths, _pch, _progress
-from ._tools import (BuildError, digest, file_hash, host_cxx, locked, run_command,
-                     tool_hash, torch_paths)
+from ._tools import (BuildError, cxx_standard, digest, file_hash, host_cxx, locked, run_command,
+                     tool_hash, torch_paths, write_whole)
 from .. import _layout
 
 STATE_DIR = ".q7cc"
@@ -423,7 +423,7 @@ def shape_setup(includes=()):
     incs, libdir = torch_paths()
     abi = _paths.cxx11_abi()
     host_inc = os.path.join(_paths.PREFIX, _layout.INCLUDEDIR, "q7cc-torch")
-    code = ["-std=c++17", "-fPIC", "-O2", "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi]
+    code = [cxx_standard(), "-fPIC", "-O2", "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi]
     sflags = code + ["-I" + host_inc] + ["-isystem" + p for p in incs] + list(includes)
     skey = digest(torch.__version__, file_hash(os.path.join(host_inc, "torchneuron",
                                                             "register.h")))

@@ -98,6 +98,40 @@ def torch_paths():
     return [inc, os.path.join(inc, "torch", "csrc", "api", "include")], os.path.join(base, "lib")
 
 
+def cxx_standard():
+    """The C++ standard to compile against this torch's headers with:
+    C++20 where its <ATen/ATen.h> asks for it (2.15.0's does), else
+    C++17 (2.5.1; Debian's 1.13, whose headers are not in the package)."""
+    for inc in torch_paths()[0]:
+        try:
+            with open(os.path.join(inc, "ATen", "ATen.h"), encoding="utf-8",
+                      errors="replace") as f:
+                if "C++20 or later" in f.read(1 << 16):
+                    return "-std=c++20"
+        except OSError:
+            pass
+    return "-std=c++17"
+
+
+SHAPE_TORCH = b"q7cc-shape-torch:"
+
+
+def built_for_torch(path, limit=1 << 30):
+    """The torch a shape library says it was built against
+    (<torchneuron/register.h>'s q7_neuron_torch): ("2.15", 1), the
+    major.minor and the C++ ABI; None when it says nothing (an older
+    q7cc's)."""
+    with open(path, "rb") as f:
+        data = f.read(limit)
+    at = data.find(SHAPE_TORCH)
+    if at < 0:
+        return None
+    fields = data[at + len(SHAPE_TORCH):at + 64].split(b";")
+    if len(fields) < 3 or not fields[1].startswith(b"abi"):
+        return None
+    return fields[0].decode("ascii", "replace"), fields[1][3:].decode("ascii", "replace")
+
+
 def names_q7cc(argv0):
     """Whether argv0 is q7cc under one of its names (q7cc-host,
     xt-clang++, ...): all are links to the one executable."""

@@ -17,7 +17,9 @@ with AddressSanitizer and UndefinedBehaviorSanitizer and runs each call
 in a q7-run --sanitize of its own (docs/runtime.md). See docs/torch.md."""
 import os
 
-from . import _bridge, _cache, _paths
+import torch
+
+from . import _bridge, _cache, _paths, _tools
 from ._build import BuildError, build
 
 __all__ = ["load", "load_library", "BuildError"]
@@ -55,6 +57,19 @@ def _isolate(isolate):
     return bool(isolate)
 
 
+def _same_torch(shape):
+    """A shape library built against another torch (its version or C++
+    ABI) is refused before it is loaded: it would load that torch's
+    libtorch into this process beside this one's."""
+    built = _tools.built_for_torch(shape)
+    here = (_bridge.torch_major_minor(torch.__version__), str(_paths.cxx11_abi()))
+    if built is not None and built != here:
+        raise RuntimeError("q7cc.torch: %s was built against torch %s (C++ ABI %s); this process "
+                           "runs torch %s (C++ ABI %s): build it again with this torch "
+                           "(custom_op.load)" % (shape, built[0], built[1], torch.__version__,
+                                                 here[1]))
+
+
 def load_library(path, target=None, isolate=None, sanitize=False):
     """Registers the ops of lib<name>.so, built by load() (here or in
     another process), and returns the Library. The shape library the build
@@ -87,6 +102,8 @@ def load_library(path, target=None, isolate=None, sanitize=False):
     name = os.path.basename(base)
     if name.startswith("lib"):
         name = name[3:]
+    if os.path.exists(shape):
+        _same_torch(shape)
     ops = _bridge.load(path, shape if os.path.exists(shape) else None, target, 0, name,
                        isolate and "isolate" in can, bool(sanitize))
     return Library(path, target, ops)
