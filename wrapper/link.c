@@ -261,14 +261,38 @@ static size_t no_kernels(struct q7_drv *d, const char *out, bool error, const ch
 	return errors;
 }
 
+/* Whether an input calls real libtorch: an undefined at::, c10:: or
+ * torch:: function or object. q7cc's own at::Tensor is header-only and
+ * its runtime defines none of them, so such a library is a PyTorch C++
+ * extension built through q7cc-host, which links as with the compiler
+ * (docs/driver.md, "Pass-through"). */
+static bool calls_libtorch(const struct link *l)
+{
+	static const char *const ns[] = {"_ZN2at", "_ZNK2at", "_ZN3c10", "_ZNK3c10", "_ZN5torch",
+	                                 "_ZNK5torch"};
+	bool calls = false;
+	for (size_t i = 0; i < l->nin && !calls; i++) {
+		struct q7_strvec undefined = {0};
+		if (is_file(&l->in[i]) && q7_symbols_globals(l->in[i].path, &undefined, NULL) == 0)
+			for (size_t k = 0; k < undefined.n && !calls; k++)
+				for (size_t j = 0; j < sizeof ns / sizeof *ns && !calls; j++)
+					calls = strncmp(undefined.v[k], ns[j], strlen(ns[j])) == 0;
+		q7_sv_free(&undefined);
+	}
+	return calls;
+}
+
 /* A link without kernels whose objects define functions that look like
  * kernels (a Q7_KERNEL forgotten): one error naming them and what to
  * do, before any link (the device's own link of torch code fails with a
- * page of relocation errors, the host's loads as nothing). Demotable:
+ * page of relocation errors, the host's loads as nothing). On the host,
+ * not for a library of real libtorch code (calls_libtorch). Demotable:
  * -Wno-error=q7-no-kernels links as the compiler does. -1: stop. */
 static int forgot_marks(struct link *l)
 {
 	struct q7_drv *d = l->d;
+	if (d->prof.kind == Q7_PROFILE_HOST && calls_libtorch(l))
+		return 0;
 	struct q7_fsyms syms = {0};
 	int rc = 0;
 	for (size_t i = 0; i < l->nin && rc == 0; i++) {
