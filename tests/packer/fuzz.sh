@@ -12,7 +12,7 @@ CLANG=$(command -v clang-14 || command -v clang) || { echo "no clang: cannot fuz
 $CLANG -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Wshadow -Wmissing-prototypes -Werror \
 	-fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined \
-	-DQ7CC_BINDIR='"bin"' -DQ7CC_LIBDIR='"lib"' -DQ7CC_DATADIR='"share"' -DQ7CC_INCLUDEDIR='"include"' \
+	-DQ7CC_BINDIR='"bin"' -DQ7CC_LIBDIR='"lib"' -DQ7CC_DATADIR='"share"' -DQ7CC_INCLUDEDIR='"include"' -DQ7CC_VERSION='"fuzz"' \
 	-I"$ROOT/packer" -I"$ROOT/support" -I"$ROOT/model" -I"$ROOT/runtime/include" -I"$ROOT/lsp" \
 	"$ROOT/fuzz/fuzz_pack.c" "$ROOT"/packer/*.c "$ROOT"/support/*.c "$ROOT"/model/*.c "$ROOT/lsp/memmap.c" \
 	-lelf -o fuzz_pack
