@@ -149,17 +149,15 @@ struct q7_analysis_opts {
 	                            * line markers */
 };
 
-/* False when the TU certainly has no kernels, so libclang need not load:
- * neither the source nor any header it includes from the user's own
- * directories mentions Q7_KERNEL, NEURON_LIBRARY, annotate, a
- * --q7-kernel name or a wanted name. Headers are found through the including file's
- * directory, -iquote and -I (plus -include files), never -isystem, the
- * sys_includes nor <prefix>/include/q7cc. A token reached only through a
- * computed #include MACRO is not seen. */
-bool q7_analysis_needed(const struct q7_analysis_opts *o);
-/* The same, and the check that every file it reads (the source, the
- * -include files and the user's headers, followed on after a mark is
- * found) is a regular file, which libclang will open too: 1 needed, 0
+/* The pre-scan: 0 when the TU certainly has no kernels, so libclang need
+ * not load: neither the source nor any header it includes from the user's
+ * own directories mentions Q7_KERNEL, NEURON_LIBRARY, annotate, a
+ * --q7-kernel name or a wanted name. Headers are found through the
+ * including file's directory, -iquote and -I (plus -include files), never
+ * -isystem, the sys_includes nor <prefix>/include/q7cc. A token reached
+ * only through a computed #include MACRO is not seen. With it, the check
+ * that every file it reads (the source, the -include files and the user's
+ * headers, followed on after a mark is found) is a regular file, which libclang will open too: 1 needed, 0
  * not, -1 with err set ("<file>: cannot read: not a regular file ...")
  * for one that is not (a FIFO would hang libclang; docs/robustness.md,
  * "Special files"). A file over Q7_READ_TEXT_MAX counts as needed. Also
@@ -170,8 +168,9 @@ bool q7_analysis_needed(const struct q7_analysis_opts *o);
  * included, nor the system's (sys_includes, /usr/include,
  * /usr/local/include) has. */
 int q7_analysis_prescan(const struct q7_analysis_opts *o, bool *own_headers, struct q7_err *err);
-/* q7_analysis_prescan's answer as a yes: a file it may not read counts as
- * needed (the analysis then says why). */
+/* q7_analysis_prescan's answer as a yes or no (whether libclang is
+ * needed): a file it may not read counts as needed (the analysis then
+ * says why). */
 bool q7_prescan(const struct q7_analysis_opts *o, bool *own_headers);
 
 /* For preprocessed text that q7cc -E did not make (path, named name in

@@ -380,11 +380,6 @@ bool q7_prescan(const struct q7_analysis_opts *o, bool *own_headers)
 	return r != 0; /* a file it may not read: the analysis says why */
 }
 
-bool q7_analysis_needed(const struct q7_analysis_opts *o)
-{
-	return q7_prescan(o, NULL);
-}
-
 /* ---- preprocessed text ---------------------------------------------------- */
 
 /* name (len n) is header, or ends in "/header". */

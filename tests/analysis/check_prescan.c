@@ -1,4 +1,4 @@
-/* q7_analysis_needed: the textual pre-scan that keeps libclang unloaded
+/* q7_prescan: the textual pre-scan that keeps libclang unloaded
  * for TUs without kernels. Builds small trees of sources and headers. */
 #include "analysis.h"
 
@@ -38,7 +38,7 @@ static bool needed(const char *src_rel, const char *const *args, const char *con
 		.sys_includes = (char *const *)sys,
 		.kernel_names = (char *const *)names,
 	};
-	bool r = q7_analysis_needed(&o);
+	bool r = q7_prescan(&o, NULL);
 	free(src);
 	return r;
 }

@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 	struct q7_diags diags = {0};
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	bool needed = q7_analysis_needed(&o);
+	bool needed = q7_prescan(&o, NULL);
 	int rc = needed ? q7_analyze(&o, &ops, &diags) : 0;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	for (size_t k = 0; k < ops.n; k++) {
