@@ -322,6 +322,20 @@ void q7_emu_describe_end(struct q7_emu_session *s, char *how, size_t size)
 	q7_emu_stop_qemu(s, NULL);
 }
 
+/* Under a profile (whose trace log an RLIMIT_FSIZE would cap too), the
+ * data file's cap is looked at here: a call that made it larger stops
+ * QEMU, at most a SLICE_S of writes past it (docs/emulated.md). */
+static bool data_over(struct q7_emu_session *s)
+{
+	struct stat st;
+	if (!s->trace_log || !s->data_cap || s->data_fd < 0 || fstat(s->data_fd, &st) != 0 ||
+	    (uint64_t)st.st_size <= s->data_cap)
+		return false;
+	s->data_over = true;
+	q7_emu_stop_qemu(s, NULL);
+	return true;
+}
+
 /* Sleeps until fd is ready for events or the deadline passes, looking at
  * QEMU every SLICE_S (a forwarded signal kills it, and reaping it then
  * ends this process). */
@@ -341,6 +355,8 @@ static int io_wait(struct q7_emu_session *s, short events, double deadline)
 		if (n < 0 && errno != EINTR)
 			return IO_EOF;
 		if (q7_emu_qemu_gone(s, NULL))
+			return IO_EOF;
+		if (data_over(s))
 			return IO_EOF;
 	}
 }
@@ -391,12 +407,14 @@ int q7_emu_recv_all(struct q7_emu_session *s, void *buf, size_t size, double dea
 int q7_emu_cap_data(struct q7_emu_session *s, uint64_t bytes, struct q7_run_result *r)
 {
 	struct rlimit ours;
-	if (s->trace_log || s->pid <= 0)
+	if (bytes < DATA_CAP_MIN)
+		bytes = DATA_CAP_MIN;
+	s->data_cap = bytes;
+	s->data_over = false;
+	if (s->trace_log || s->pid <= 0) /* io_wait looks instead */
 		return 0;
 	if (getrlimit(RLIMIT_FSIZE, &ours) != 0)
 		ours.rlim_cur = ours.rlim_max = RLIM_INFINITY;
-	if (bytes < DATA_CAP_MIN)
-		bytes = DATA_CAP_MIN;
 	/* QEMU inherited our limits: never above ours (ulimit -f). */
 	struct rlimit cap = {ours.rlim_cur != RLIM_INFINITY && ours.rlim_cur < bytes ? ours.rlim_cur
 	                                                                             : (rlim_t)bytes,

@@ -120,6 +120,8 @@ struct q7_emu_session {
 	int data_fd;             /* the data file, its fd 5 (boot.h); -1: none */
 	unsigned char *data;     /* its map, DATA_MAP_BYTES, or NULL */
 	size_t data_size;        /* the file's size as the last call set it */
+	uint64_t data_cap;       /* the most the current call may make it */
+	bool data_over;          /* QEMU was stopped: the call made it larger */
 	bool ready;              /* its READY record was read */
 	double boot_t0;
 	unsigned seq;

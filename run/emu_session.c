@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -181,6 +182,12 @@ static int io_failed(struct q7_emu_session *s, int rc, struct q7_run_result *r)
 		return -1;
 	}
 	char how[96], w[32];
+	if (s->data_over) {
+		s->c.busy = false;
+		q7_run_fail(r, "%s: the kernel wrote more than the call's %" PRIu64 " bytes into the emulated "
+		            "core's data file (QEMU stopped; a kernel never writes it)", s->c.op, s->data_cap);
+		return -1;
+	}
 	q7_emu_describe_end(s, how, sizeof how);
 	s->c.busy = false;
 	q7_run_fail(r, "%s%s: the emulated core gave no result (qemu-system-xtensa %s)",
@@ -310,6 +317,7 @@ static int send_call(struct q7_emu_session *s, const struct q7_call *req, size_t
 	h.fill = c->dst_zeroed ? q7_run_uninit_byte(c->L.dst.dtype) : 0;
 	h.back_addr = c->back_addr;
 	h.back_bytes = (uint32_t)c->back_bytes;
+	h.out_max = (uint32_t)c->L.dst_bytes;
 	/* Past our own deadline (which normally stops QEMU first), the boot
 	 * program stops by itself: no core spins on if this process is gone.
 	 * Under -icount CCOUNT counts instructions, not time: no limit then. */
@@ -351,10 +359,13 @@ int q7_emu_send(struct q7_emu_session *s, const struct q7_call *req, int only_co
 	fflush(stderr);
 	s->st.calls++;
 	size_t data_bytes;
-	/* What the core may write back: everything the call put in its
-	 * memory, tensors and heap arena. */
+	/* What the core may write back: what the call asks back and a
+	 * returned tensor, at most the destination's bytes (the boot program
+	 * keeps a larger one); without a destination, the returned tensor is
+	 * the kernel's own, up to its tensors and heap arena. */
 	const struct call *c = &s->c;
-	uint64_t cap = (uint64_t)c->back_bytes + c->L.size + c->L.heap_size;
+	uint64_t cap = (uint64_t)c->back_bytes +
+	               (c->L.dst_bytes ? c->L.dst_bytes : (uint64_t)c->L.size + c->L.heap_size);
 	if (fill_data(s, &data_bytes, r) != 0 || q7_emu_cap_data(s, cap > data_bytes ? cap : data_bytes, r) != 0)
 		return -1;
 	int rc = send_call(s, req, data_bytes);
@@ -725,6 +736,22 @@ static int result_in_dst(const struct q7_emu_session *s, const struct q7_call *r
 	return 0;
 }
 
+/* A returned tensor the boot program kept on the core, larger than the
+ * destination it was to fit (q7_boot_call's out_max): 0, or -1 with r
+ * failed. */
+static int kept_on_core(const struct q7_emu_session *s, struct q7_run_result *r)
+{
+	const struct call *c = &s->c;
+	uint64_t n = 0, extent = 0;
+	struct q7_tensor_desc out = c->frame.out;
+	if (c->in_dst || !c->L.dst_bytes || c->out_bytes || !q7_run_desc_bytes(&out, &n, &extent) ||
+	    !n || (out.data >= c->back_addr && out.data + extent <= (uint64_t)c->back_addr + c->back_bytes))
+		return 0;
+	q7_run_fail(r, "%s: the result does not fit the destination (%zu bytes)", c->op,
+	            c->L.dst_bytes);
+	return -1;
+}
+
 int q7_emu_call(struct q7_emu_session *s, const struct q7_call *req,
                 struct q7_run_result *res)
 {
@@ -735,7 +762,8 @@ int q7_emu_call(struct q7_emu_session *s, const struct q7_call *req,
 	if (q7_emu_send(s, req, -1, res) == 0 && q7_emu_receive(s, res) == 0) {
 		struct q7_emu_back b;
 		q7_emu_last(s, &b);
-		if (s->c.in_dst ? result_in_dst(s, req, res) == 0 : q7_emu_take_output(&b, res) == 0) {
+		if (s->c.in_dst ? result_in_dst(s, req, res) == 0
+		                : kept_on_core(s, res) == 0 && q7_emu_take_output(&b, res) == 0) {
 			res->status = Q7_STATUS_OK;
 			rc = 0;
 		}

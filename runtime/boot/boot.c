@@ -255,8 +255,11 @@ static bool write_record(void)
 			set_message("the returned tensor is not in the core's RAM");
 		} else {
 			back = call.back_bytes;
+			/* a tensor larger than the destination stays here: the
+			 * host reports it from the frame's descriptor */
 			if (span > 0 && !(at >= call.back_addr &&
-			                  at + (uint64_t)span <= (uint64_t)call.back_addr + back)) {
+			                  at + (uint64_t)span <= (uint64_t)call.back_addr + back) &&
+			    !(call.out_max && (uint64_t)span > call.out_max)) {
 				out_bytes = (uint32_t)span;
 				out = (const void *)(uintptr_t)at;
 			}

@@ -897,6 +897,21 @@ def case_semihosting(c):
         check_eq("grow_data at %d" % offset, got, want)
     _, (_, _, got) = c.run("emulated", lib, "close_fd", [c.path("x.npy"), 99])
     check_eq("a call after the data file was refused", got, [2, 3, 4, 5])
+    # With a destination the cap is its bytes (and the floor), whatever
+    # the heap: the default heap of about 2 GiB no longer widens it.
+    dst = ["--out-shape=3", "--out-dtype=int32"]
+    _, (_, _, got) = c.run("emulated", lib, "grow_data", [c.path("x.npy"), 256 << 20], dst)
+    check_eq("grow_data at 256 MiB with a destination", got, [256 << 20, -1, 27])
+    # Under a profile QEMU writes its trace log too, which an RLIMIT_FSIZE
+    # would cut: the host looks at the file instead and stops the call.
+    c.expect_error(lib, "grow_data", [c.path("x.npy"), 256 << 20],
+                   ["grow_data: the kernel wrote more than the call's 67108864 bytes into the "
+                    "emulated core's data file"], dst + ["--profile=" + c.path("p.folded")])
+    if os.path.exists(c.path("p.folded")):
+        fail("a failed profile left p.folded")
+    _, (_, _, got) = c.run("emulated", lib, "grow_data", [c.path("x.npy"), 1 << 20],
+                           dst + ["--profile=" + c.path("p.folded")])
+    check_eq("grow_data at 1 MiB under a profile", got, [1 << 20, 4096, 0])
 
 
 def case_trap(c):

@@ -68,7 +68,7 @@
 #define Q7_BOOT_MAGIC 0x54423751u   /* "Q7BT" */
 #define Q7_CALL_MAGIC 0x4c433751u   /* "Q7CL" */
 #define Q7_RESULT_MAGIC 0x53523751u /* "Q7RS" */
-#define Q7_BOOT_VERSION 4u
+#define Q7_BOOT_VERSION 5u
 
 #define Q7_BOOT_CCOUNT_KHZ 40000u         /* the lx106's CCOUNT in QEMU */
 #define Q7_BOOT_MAX_TIME_LIMIT_MS 100000u
@@ -113,7 +113,11 @@ struct q7_boot_call {
 	uint32_t time_limit_ms;
 	uint32_t zero_bytes; /* set to fill after the data_bytes */
 	uint32_t fill;       /* that byte: a fresh output's pattern (docs/runtime.md), or 0 */
-	uint32_t reserved[5];
+	/* 0, or the most bytes of a returned tensor outside back_addr the
+	 * last record carries (a destination's: the host takes no more, and
+	 * caps the data file at it, docs/emulated.md) */
+	uint32_t out_max;
+	uint32_t reserved[4];
 };
 
 /* What the boot program did; Q7_BOOT_OK means the entry returned and the
