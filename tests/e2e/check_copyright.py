@@ -10,9 +10,9 @@ licence) has a paragraph with its text. The copies of other projects'
 files in the package (picolibc's libc.a, GCC's libgcc.a, both under
 usr/lib/q7cc/xtensa/lsp) each have their own Files paragraph, not the
 project's "*" one, naming a licence other than the project's Apache-2.0.
-The program that links libelf statically (usr/bin/q7cc) names LGPL-3+;
-it and the analysis plugin, which link libiberty's demangler statically,
-name its licence.
+The program that links libelf and json-c statically (usr/bin/q7cc) names
+LGPL-3+ and Expat; it and the analysis plugin, which link libiberty's
+demangler statically, name its licence.
 Prints each problem; exits 1 on any.
 """
 import fnmatch
@@ -76,6 +76,8 @@ def check(paras, root):
             problems.append(f"{path}: declared as the project's own Apache-2.0 code")
         elif path == "usr/bin/q7cc" and "LGPL-3+" not in para["License"]:
             problems.append(f"{path}: links libelf (LGPL-3+ or GPL-2+) but does not say so")
+        elif path == "usr/bin/q7cc" and "Expat" not in para["License"]:
+            problems.append(f"{path}: links json-c (Expat) but does not say so")
         if para and path in demangler and "libiberty-demangler exception" not in para["License"]:
             problems.append(f"{path}: links libiberty's demangler but does not say so")
     return problems
