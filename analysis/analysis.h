@@ -109,11 +109,13 @@ struct q7_diag_render {
  * read (source_read) and still a regular file of at most 16 MiB. Names,
  * messages and lines are shown as q7_sb_add_shown shows them. */
 void q7_diags_print(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r);
-/* GCC's JSON objects for ds, comma-separated, without the brackets, for
- * merging into the array the compiler printed; *first: no object was
- * written before (so no leading comma), false after. */
-void q7_diags_write_gcc_json(const struct q7_diags *ds, FILE *out, bool *first,
-                             const struct q7_diag_render *r);
+struct json_object;
+/* GCC's JSON objects for ds, appended to the json-c array a, where the
+ * compiler's objects are merged with them. */
+void q7_diags_add_gcc_json(const struct q7_diags *ds, struct json_object *a,
+                           const struct q7_diag_render *r);
+/* o as one line of JSON in GCC's layout, then a newline (json.c). */
+void q7_json_print(struct json_object *o, FILE *out);
 /* Machine-readable forms for CI. */
 void q7_diags_write_json(const struct q7_diags *ds, FILE *out);
 void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out);

@@ -10,6 +10,7 @@
  * byte-column is the byte's. */
 #include "internal.h"
 
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,69 +263,62 @@ void q7_diags_print_gcc(const struct q7_diags *ds, FILE *out, const struct q7_di
 
 /* {"file", "line", "column", "display-column", "byte-column"}, each
  * column from the origin asked for, "column" in the unit asked for. */
-static void json_point(FILE *out, const struct q7_diag_render *r, const char *file, unsigned line,
-                       unsigned disp, unsigned byte)
+static void gcc_point(struct json_object *o, const struct q7_diag_render *r, const char *file,
+                       unsigned line, unsigned disp, unsigned byte)
 {
-	fputs("{\"file\": ", out);
-	q7_json_str(out, file);
-	fprintf(out, ", \"line\": %u, \"column\": %u, \"display-column\": %d, \"byte-column\": %d}",
-	        line, shown_column(r, disp, byte), (int)disp + r->column_shift,
-	        (int)byte + r->column_shift);
+	q7_json_str(o, "file", file);
+	q7_json_int(o, "line", line);
+	q7_json_int(o, "column", shown_column(r, disp, byte));
+	q7_json_int(o, "display-column", (int)disp + r->column_shift);
+	q7_json_int(o, "byte-column", (int)byte + r->column_shift);
 }
 
-static void json_locations(FILE *out, struct q7_src_cache *cache, const struct q7_diag *d,
-                           const struct q7_diag_render *r)
+static void gcc_locations(struct json_object *o, struct q7_src_cache *cache,
+                           const struct q7_diag *d, const struct q7_diag_render *r)
 {
-	fputs("\"locations\": [", out);
-	if (*d->file) {
-		size_t len = 0;
-		const char *l = d->col ? q7_src_line(cache, d, &len) : NULL;
-		struct span s = {.disp = d->col, .last_disp = d->col};
-		if (l)
-			span_of(l, len, d->col, &s);
-		fputs("{\"caret\": ", out);
-		json_point(out, r, d->file, d->line, s.disp, d->col);
-		/* GCC gives a finish when the token has more than one byte. */
-		if (l && s.end > s.start + 1) {
-			fputs(", \"finish\": ", out);
-			json_point(out, r, d->file, d->line, s.last_disp, (unsigned)s.end);
-		}
-		fputc('}', out);
-	}
-	fputc(']', out);
+	struct json_object *a = q7_json_arr(o, "locations");
+	if (!*d->file)
+		return;
+	size_t len = 0;
+	const char *l = d->col ? q7_src_line(cache, d, &len) : NULL;
+	struct span s = {.disp = d->col, .last_disp = d->col};
+	if (l)
+		span_of(l, len, d->col, &s);
+	struct json_object *loc = q7_json_obj(a, NULL);
+	gcc_point(q7_json_obj(loc, "caret"), r, d->file, d->line, s.disp, d->col);
+	/* GCC gives a finish when the token has more than one byte. */
+	if (l && s.end > s.start + 1)
+		gcc_point(q7_json_obj(loc, "finish"), r, d->file, d->line, s.last_disp,
+		           (unsigned)s.end);
 }
 
-/* One object; top: one of the array's (with its children, the notes
- * after it), else a child. */
-static void json_object(FILE *out, struct q7_src_cache *cache, const struct q7_diag_render *r,
-                        const struct q7_diag *d, bool top, const struct q7_diag *notes,
-                        size_t nnotes)
+/* One object in the array a; top: one of the array's (with its children,
+ * the notes after it), else a child. */
+static void gcc_object(struct json_object *a, struct q7_src_cache *cache,
+                        const struct q7_diag_render *r, const struct q7_diag *d, bool top,
+                        const struct q7_diag *notes, size_t nnotes)
 {
-	fprintf(out, "{\"kind\": \"%s\", \"message\": ", sev_name(d->severity));
-	q7_json_str(out, d->message);
+	struct json_object *o = q7_json_obj(a, NULL);
+	q7_json_str(o, "kind", sev_name(d->severity));
+	q7_json_str(o, "message", d->message);
 	if (*d->rule) {
 		struct q7_strbuf opt = {0};
 		option_of(d, &opt);
-		fputs(", \"option\": ", out);
-		q7_json_str(out, opt.s);
+		q7_json_str(o, "option", opt.s);
 		q7_sb_free(&opt);
 	}
-	fputs(", ", out);
-	json_locations(out, cache, d, r);
-	fprintf(out, ", \"column-origin\": %d, \"escape-source\": false", r->column_shift + 1);
+	gcc_locations(o, cache, d, r);
+	q7_json_int(o, "column-origin", r->column_shift + 1);
+	q7_json_bool(o, "escape-source", false);
 	if (top) {
-		fputs(", \"children\": [", out);
-		for (size_t k = 0; k < nnotes; k++) {
-			fputs(k ? ", " : "", out);
-			json_object(out, cache, r, &notes[k], false, NULL, 0);
-		}
-		fputc(']', out);
+		struct json_object *children = q7_json_arr(o, "children");
+		for (size_t k = 0; k < nnotes; k++)
+			gcc_object(children, cache, r, &notes[k], false, NULL, 0);
 	}
-	fputc('}', out);
 }
 
-void q7_diags_write_gcc_json(const struct q7_diags *ds, FILE *out, bool *first,
-                             const struct q7_diag_render *r)
+void q7_diags_add_gcc_json(const struct q7_diags *ds, struct json_object *a,
+                           const struct q7_diag_render *r)
 {
 	struct q7_src_cache cache = {0};
 	for (size_t i = 0; i < ds->n;) {
@@ -335,10 +329,18 @@ void q7_diags_write_gcc_json(const struct q7_diags *ds, FILE *out, bool *first,
 			while (i + 1 + nnotes < ds->n && ds->d[i + 1 + nnotes].severity == Q7_SEV_NOTE &&
 			       *ds->d[i + 1 + nnotes].file)
 				nnotes++;
-		fputs(*first ? "" : ", ", out);
-		*first = false;
-		json_object(out, &cache, r, d, true, &ds->d[i + 1], nnotes);
+		gcc_object(a, &cache, r, d, true, &ds->d[i + 1], nnotes);
 		i += 1 + nnotes;
 	}
 	q7_src_cache_free(&cache);
+}
+
+void q7_diags_print_gcc_json(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r)
+{
+	if (!ds->n)
+		return;
+	struct json_object *a = q7_json_arr(NULL, NULL);
+	q7_diags_add_gcc_json(ds, a, r);
+	q7_json_print(a, out);
+	json_object_put(a);
 }

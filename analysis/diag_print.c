@@ -107,10 +107,7 @@ void q7_diags_print(const struct q7_diags *ds, FILE *out, const struct q7_diag_r
 		print_clang(ds, out, r);
 	} else if (!r->json) {
 		q7_diags_print_gcc(ds, out, r);
-	} else if (ds->n) {
-		bool first = true;
-		fputc('[', out);
-		q7_diags_write_gcc_json(ds, out, &first, r);
-		fputs("]\n", out);
+	} else {
+		q7_diags_print_gcc_json(ds, out, r);
 	}
 }

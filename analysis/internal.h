@@ -188,12 +188,20 @@ void q7_src_cache_free(struct q7_src_cache *c);
 /* s as q7_sb_add_shown shows it (tabs escaped). */
 void q7_fputs_shown(const char *s, FILE *out);
 
-/* GCC's style (diag_gcc.c): the text, and the objects of its JSON array
- * (comma-separated; *first says whether one was written before). */
+/* GCC's style (diag_gcc.c): the text, and the JSON array (nothing for no
+ * diagnostics). */
 void q7_diags_print_gcc(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r);
+void q7_diags_print_gcc_json(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r);
 
-/* Writes s as a JSON string literal (quotes included). */
-void q7_json_str(FILE *out, const char *s);
+/* JSON trees (json.c): a new object or array, put under key in the object
+ * parent, or appended to the array parent when key is NULL, or a root
+ * when parent is NULL; and a string (NULL as ""), integer or boolean put
+ * the same way. The parent owns what is put in it (json_object_put). */
+struct json_object *q7_json_obj(struct json_object *parent, const char *key);
+struct json_object *q7_json_arr(struct json_object *parent, const char *key);
+void q7_json_str(struct json_object *o, const char *key, const char *s);
+void q7_json_int(struct json_object *o, const char *key, long long v);
+void q7_json_bool(struct json_object *o, const char *key, bool v);
 
 /* The plugin's one exported function. The ABI version guards against a
  * plugin from another build; bump it when q7_op, q7_diag or the options

@@ -1,817 +1,563 @@
-/* analysis/mangle: a demangler for the Itanium C++ ABI names of plain
- * functions, reduced to what a kernel's signature needs (mangle.h).
- *
- * The parser builds a small tree of type nodes in an array; the
- * substitution table (S_, S0_, ...) and template parameters (T_, ...) are
- * indices into it, so a substituted type classifies like the original.
- * Spellings follow q7cc's forward-declaration style ("const at::Tensor &")
- * so they match what analysis/clang/types.c derives from source. */
-#include "mangle_int.h"
+/* analysis/mangle: what a kernel needs from the Itanium C++ ABI name of a
+ * plain function (mangle.h). libiberty's demangler (the one c++filt and
+ * GDB use) parses the symbol into its tree of components, substitutions
+ * and template parameters resolved to shared nodes; this file walks that
+ * tree: it spells each parameter type in q7cc's forward-declaration style
+ * ("const at::Tensor &", as analysis/clang/types.c derives from source),
+ * reads its kind, and refuses what a kernel's symbol cannot be. */
+#include "mangle.h"
 #include "support.h"
 
-#include <stdint.h>
+/* libiberty.h, which demangle.h includes, declares basename unless told
+ * that the C library does. */
+#define HAVE_DECL_BASENAME 1
+#include <libiberty/demangle.h>
+
 #include <stdlib.h>
 #include <string.h>
 
-static const struct builtin builtins[] = {
-	{"v", "void", "nothing"},
-	{"w", "wchar_t", "a character type"},
-	{"c", "char", "narrower than int"},
-	{"a", "signed char", "narrower than int"},
-	{"h", "unsigned char", "unsigned"},
-	{"s", "short", "narrower than int"},
-	{"t", "unsigned short", "unsigned"},
-	{"j", "unsigned int", "unsigned"},
-	{"l", "long", NULL},
-	{"m", "unsigned long", "unsigned"},
-	{"y", "unsigned long long", "unsigned"},
-	{"n", "__int128", "a 128-bit integer"},
-	{"o", "unsigned __int128", "unsigned"},
-	{"e", "long double", "not a kind q7cc can pass"},
-	{"g", "__float128", "not a kind q7cc can pass"},
-	{"Dd", "decimal64", "not a kind q7cc can pass"},
-	{"De", "decimal128", "not a kind q7cc can pass"},
-	{"Df", "decimal32", "not a kind q7cc can pass"},
-	{"Dh", "half", "not a kind q7cc can pass"},
-	{"Di", "char32_t", "a character type"},
-	{"Ds", "char16_t", "a character type"},
-	{"Du", "char8_t", "a character type"},
-	{"Dn", "std::nullptr_t", "a pointer"},
-	{"Da", "auto", "not a kind q7cc can pass"},
-	{"Dc", "decltype(auto)", "not a kind q7cc can pass"},
+typedef struct demangle_component comp;
+
+struct dm {
+	bool lp64;
+	const char *why; /* set on the first failure; every walk then stops */
+	int depth;
 };
 
-/* The standard abbreviations (never added to the substitution table). */
-static const struct {
-	char c;
-	const char *spell;
-} std_subs[] = {
-	{'a', "std::allocator"},
-	{'b', "std::basic_string"},
-	{'s', "std::string"},
-	{'i', "std::istream"},
-	{'o', "std::ostream"},
-	{'d', "std::iostream"},
-};
+enum { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4 };
 
-static int fail(struct dm *d, const char *why)
+static char *spell(struct dm *d, comp *c);
+
+static char *fail(struct dm *d, const char *why)
 {
 	if (!d->why)
 		d->why = why;
-	return -1;
+	return NULL;
 }
 
-static int add_node(struct dm *d, enum nk k, char *spell, int inner)
+static comp *left(const comp *c)
 {
-	if (d->nn == d->ncap) {
-		d->ncap = d->ncap ? d->ncap * 2 : 32;
-		d->nodes = q7_xrealloc(d->nodes, d->ncap * sizeof *d->nodes);
-	}
-	struct node *n = &d->nodes[d->nn];
-	memset(n, 0, sizeof *n);
-	n->k = k;
-	n->spell = spell;
-	n->inner = inner;
-	return (int)d->nn++;
+	return c->u.s_binary.left;
 }
 
-static void add_sub(struct dm *d, int node)
+static comp *right(const comp *c)
 {
-	if (node < 0)
-		return;
-	if (d->ns == d->scap) {
-		d->scap = d->scap ? d->scap * 2 : 16;
-		d->subs = q7_xrealloc(d->subs, d->scap * sizeof *d->subs);
-	}
-	d->subs[d->ns++] = node;
+	return c->u.s_binary.right;
 }
 
-static bool at(const struct dm *d, const char *s)
+static void add_printed(const char *s, size_t n, void *b)
 {
-	return strncmp(d->p, s, strlen(s)) == 0;
+	q7_sb_addn(b, s, n);
 }
 
-/* <number>: decimal digits (a leading 'n' is handled by the callers). */
-static bool number(struct dm *d, unsigned long *v)
+/* A leaf as libiberty prints it: a builtin type ("long long"), an
+ * operator's name ("operator+"). */
+static char *printed(comp *c)
 {
-	if (*d->p < '0' || *d->p > '9')
-		return false;
-	*v = 0;
-	while (*d->p >= '0' && *d->p <= '9') {
-		if (*v > 100000000ul)
-			return false;
-		*v = *v * 10 + (unsigned long)(*d->p++ - '0');
-	}
-	return true;
+	struct q7_strbuf b = {0};
+	cplus_demangle_print_callback(DMGL_PARAMS | DMGL_ANSI, c, add_printed, &b);
+	return q7_sb_take(&b);
 }
 
-/* <source-name> ::= <length> <identifier> */
-static char *source_name(struct dm *d)
+/* The builtin types that are no kind (<q7/kinds.h> has the others), by
+ * libiberty's spelling, and what each is. */
+static const struct {
+	const char *spell, *why;
+} builtins[] = {
+	{"void", "nothing"},
+	{"wchar_t", "a character type"},
+	{"char", "narrower than int"},
+	{"signed char", "narrower than int"},
+	{"unsigned char", "unsigned"},
+	{"short", "narrower than int"},
+	{"unsigned short", "unsigned"},
+	{"unsigned int", "unsigned"},
+	{"unsigned long", "unsigned"},
+	{"unsigned long long", "unsigned"},
+	{"__int128", "a 128-bit integer"},
+	{"unsigned __int128", "unsigned"},
+	{"char8_t", "a character type"},
+	{"char16_t", "a character type"},
+	{"char32_t", "a character type"},
+	{"std::nullptr_t", "a pointer"},
+};
+
+static const char *builtin_why(const char *spell)
 {
-	unsigned long n;
-	if (!number(d, &n) || n == 0) {
-		fail(d, "a name without a length");
-		return NULL;
-	}
-	if (strnlen(d->p, n) < n) {
-		fail(d, "a name longer than the symbol");
-		return NULL;
-	}
-	char *s = q7_xstrndup(d->p, n);
-	d->p += n;
-	if (strncmp(s, "_GLOBAL__N", 10) == 0) {
+	for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+		if (strcmp(builtins[i].spell, spell) == 0)
+			return builtins[i].why;
+	return "not a kind q7cc can pass";
+}
+
+static char *builtin(comp *c)
+{
+	char *s = printed(c);
+	if (strcmp(s, "decltype(nullptr)") == 0) {
 		free(s);
-		s = q7_xstrdup("(anonymous namespace)");
+		s = q7_xstrdup("std::nullptr_t");
 	}
 	return s;
 }
 
-/* <seq-id> of S<seq-id>_ / T<seq-id>_: base 36, upper case; "_" is 0. */
-static bool seq_id(struct dm *d, size_t *v)
+static bool is_qual(enum demangle_component_type t)
 {
-	if (*d->p == '_') {
-		d->p++;
-		*v = 0;
-		return true;
+	switch (t) {
+	case DEMANGLE_COMPONENT_CONST:
+	case DEMANGLE_COMPONENT_VOLATILE:
+	case DEMANGLE_COMPONENT_RESTRICT:
+	case DEMANGLE_COMPONENT_CONST_THIS:
+	case DEMANGLE_COMPONENT_VOLATILE_THIS:
+	case DEMANGLE_COMPONENT_RESTRICT_THIS:
+	case DEMANGLE_COMPONENT_REFERENCE_THIS:
+	case DEMANGLE_COMPONENT_RVALUE_REFERENCE_THIS: return true;
+	default: return false;
 	}
-	size_t n = 0;
-	while ((*d->p >= '0' && *d->p <= '9') || (*d->p >= 'A' && *d->p <= 'Z')) {
-		if (n > 1000000)
-			return false;
-		n = n * 36 + (size_t)(*d->p >= 'A' ? *d->p - 'A' + 10 : *d->p - '0');
-		d->p++;
-	}
-	if (*d->p != '_')
-		return false;
-	d->p++;
-	*v = n + 1;
-	return true;
 }
 
-static int parse_type(struct dm *d);
-
-/* Spelling of "prefix<args>" from the arguments' spellings. */
-static int template_args(struct dm *d, int tmpl);
-
-/* <substitution>: S_, S<seq-id>_, St (returns -2: "std::" prefix, no node),
- * Sa Sb Ss Si So Sd. */
-static int substitution(struct dm *d)
+/* The type under a chain of cv-qualifiers (and a member function's
+ * ref-qualifier, which is no part of a spelling), the qualifiers in *q. */
+static comp *unqualified(comp *c, unsigned *q)
 {
-	d->p++; /* S */
-	char c = *d->p;
-	if (c == 't') {
-		d->p++;
-		return -2;
+	*q = 0;
+	for (; c && is_qual(c->type); c = left(c)) {
+		enum demangle_component_type t = c->type;
+		*q |= t == DEMANGLE_COMPONENT_CONST || t == DEMANGLE_COMPONENT_CONST_THIS ? Q_CONST
+		      : t == DEMANGLE_COMPONENT_VOLATILE || t == DEMANGLE_COMPONENT_VOLATILE_THIS
+		          ? Q_VOLATILE
+		      : t == DEMANGLE_COMPONENT_RESTRICT || t == DEMANGLE_COMPONENT_RESTRICT_THIS
+		          ? Q_RESTRICT
+		          : 0;
 	}
-	for (size_t i = 0; i < sizeof std_subs / sizeof std_subs[0]; i++)
-		if (std_subs[i].c == c) {
-			d->p++;
-			return add_node(d, N_NAME, q7_xstrdup(std_subs[i].spell), -1);
-		}
-	size_t id;
-	if (!seq_id(d, &id) || id >= d->ns)
-		return fail(d, "a substitution out of range");
-	return d->subs[id];
+	return c;
 }
 
-/* <template-param> ::= T_ | T <number> _ */
-static int template_param(struct dm *d)
+static bool is_declarator(const comp *c)
 {
-	d->p++;
-	size_t id;
-	if (!seq_id(d, &id))
-		return fail(d, "a bad template parameter");
-	/* A template is refused anyway: its parameters stay placeholders. */
-	return add_node(d, N_PARM, q7_xasprintf("T%zu", id), -1);
+	return c->type == DEMANGLE_COMPONENT_POINTER || c->type == DEMANGLE_COMPONENT_REFERENCE ||
+	       c->type == DEMANGLE_COMPONENT_RVALUE_REFERENCE ||
+	       c->type == DEMANGLE_COMPONENT_PTRMEM_TYPE;
 }
 
-struct uname {
-	char *s;
-	bool ctor_dtor, op, internal;
-};
-
-/* An <unqualified-name>: a source name, a constructor or destructor, or an
- * operator; ABI tags (B <source-name>) are skipped. */
-static bool unqualified_name(struct dm *d, struct uname *u)
+/* "const int", "float * const", "const volatile at::Tensor". */
+static char *qualified(struct dm *d, comp *c)
 {
-	memset(u, 0, sizeof *u);
-	if (*d->p == 'L') { /* GCC: internal linkage */
-		u->internal = true;
-		d->p++;
-	}
-	char c = *d->p;
-	if (c >= '0' && c <= '9') {
-		u->s = source_name(d);
-	} else if ((c == 'C' && d->p[1] >= '1' && d->p[1] <= '5') ||
-	           (c == 'D' && d->p[1] >= '0' && d->p[1] <= '5')) {
-		u->ctor_dtor = true;
-		u->s = q7_xasprintf("%s", c == 'C' ? "(constructor)" : "(destructor)");
-		d->p += 2;
-	} else if (c == 'C' && d->p[1] == 'I') {
-		u->ctor_dtor = true; /* inheriting constructor: CI1 <type> */
-		return fail(d, "an inheriting constructor") == 0;
-	} else if (c >= 'a' && c <= 'z') {
-		u->op = true;
-		if (at(d, "cv")) {
-			d->p += 2;
-			int t = parse_type(d);
-			if (t < 0)
-				return false;
-			u->s = q7_xasprintf("operator %s", spell_of(d, t));
-		} else if (at(d, "li")) {
-			d->p += 2;
-			char *n = source_name(d);
-			if (!n)
-				return false;
-			u->s = q7_xasprintf("operator\"\" %s", n);
-			free(n);
-		} else if (d->p[1]) {
-			u->s = q7_xasprintf("operator%.2s", d->p);
-			d->p += 2;
-		} else {
-			return fail(d, "a cut-off operator name") == 0;
-		}
-	} else if (c == 'U' && (d->p[1] == 't' || d->p[1] == 'l')) {
-		return fail(d, "an unnamed type or lambda") == 0;
-	} else {
-		return fail(d, "an unreadable name") == 0;
-	}
-	if (!u->s)
-		return false;
-	while (*d->p == 'B') { /* <abi-tag> */
-		d->p++;
-		char *tag = source_name(d);
-		if (!tag)
-			return false;
-		free(tag);
-	}
-	return true;
-}
-
-static char *join(const char *prefix, const char *name)
-{
-	return prefix ? q7_xasprintf("%s::%s", prefix, name) : q7_xstrdup(name);
-}
-
-struct name {
-	int node; /* the whole name as an N_NAME node */
-	char *last; /* its final unqualified name (owned) */
-	bool member, tmpl, internal, op;
-	bool no_return; /* constructor, destructor, conversion: no return type
-	                 * in a template's symbol */
-};
-
-/* N [<CV-qualifiers>] [<ref-qualifier>] <prefix> <unqualified-name> E.
- * Every prefix is a substitution candidate; the whole name is one too
- * unless it names the function being demangled (fn). */
-static bool nested_name(struct dm *d, bool fn, struct name *out)
-{
-	d->p++; /* N */
-	while (*d->p == 'r' || *d->p == 'V' || *d->p == 'K') {
-		out->member = true;
-		d->p++;
-	}
-	if (*d->p == 'R' || *d->p == 'O') {
-		out->member = true;
-		d->p++;
-	}
-	int cur = -1;     /* the name so far */
-	bool pending = false; /* cur is not yet in the substitution table */
-	bool std_prefix = false;
-	while (*d->p != 'E') {
-		if (d->why || !*d->p)
-			return fail(d, "a nested name without its E") == 0;
-		if (pending) {
-			add_sub(d, cur);
-			pending = false;
-		}
-		if (*d->p == 'S') {
-			int s = substitution(d);
-			if (s == -2)
-				std_prefix = true;
-			else if (s < 0)
-				return false;
-			else
-				cur = s;
-			continue;
-		}
-		if (*d->p == 'T') {
-			cur = template_param(d);
-			if (cur < 0)
-				return false;
-			pending = true;
-			continue;
-		}
-		if (*d->p == 'I') {
-			if (cur < 0)
-				return fail(d, "template arguments without a template") == 0;
-			cur = template_args(d, cur);
-			if (cur < 0)
-				return false;
-			out->tmpl = true;
-			pending = true;
-			continue;
-		}
-		if (*d->p == 'D' && (d->p[1] == 't' || d->p[1] == 'T' || d->p[1] == 'C'))
-			return fail(d, "a decltype or structured binding") == 0;
-		struct uname u;
-		if (!unqualified_name(d, &u))
-			return false;
-		const char *prefix = cur >= 0 ? spell_of(d, cur) : std_prefix ? "std" : NULL;
-		char *full = join(prefix, u.s);
-		std_prefix = false;
-		out->no_return = u.ctor_dtor || (u.op && strncmp(u.s, "operator ", 9) == 0);
-		out->member |= out->no_return;
-		out->op |= u.op;
-		out->internal |= u.internal || strcmp(u.s, "(anonymous namespace)") == 0;
-		out->tmpl = false;
-		free(out->last);
-		out->last = u.s;
-		cur = add_node(d, N_NAME, full, -1);
-		pending = true;
-	}
-	d->p++; /* E */
-	if (cur < 0)
-		return fail(d, "an empty nested name") == 0;
-	if (!out->last) /* a substitution with template arguments: NS4_IiEE */
-		out->last = q7_xstrdup(spell_of(d, cur));
-	if (pending && !fn)
-		add_sub(d, cur);
-	out->node = cur;
-	return true;
-}
-
-/* <name>: nested, St-scoped, unscoped (with template arguments), or
- * substituted (a type only). */
-static bool parse_name(struct dm *d, bool fn, struct name *out)
-{
-	memset(out, 0, sizeof *out);
-	out->node = -1;
-	if (*d->p == 'N')
-		return nested_name(d, fn, out);
-	if (*d->p == 'Z')
-		return fail(d, "a local entity (Z..E)") == 0;
-	bool std_prefix = false;
-	if (*d->p == 'S') {
-		int s = substitution(d);
-		if (s == -2) {
-			std_prefix = true;
-		} else if (s < 0) {
-			return false;
-		} else {
-			out->node = s;
-			out->last = q7_xstrdup(spell_of(d, s));
-			if (*d->p == 'I') {
-				out->node = template_args(d, s);
-				out->tmpl = true;
-				if (out->node < 0)
-					return false;
-				if (!fn)
-					add_sub(d, out->node);
-			}
-			return true;
-		}
-	}
-	struct uname u;
-	if (!unqualified_name(d, &u))
-		return false;
-	out->last = u.s;
-	out->op = u.op;
-	out->member = u.ctor_dtor;
-	out->internal = u.internal;
-	out->node = add_node(d, N_NAME, join(std_prefix ? "std" : NULL, u.s), -1);
-	if (*d->p == 'I') {
-		add_sub(d, out->node); /* <unscoped-template-name> */
-		out->node = template_args(d, out->node);
-		if (out->node < 0)
-			return false;
-		out->tmpl = true;
-	}
-	if (!fn)
-		add_sub(d, out->node);
-	return true;
-}
-
-/* L <type> <value> E, L_Z <encoding> E, LDnE: a template argument value. */
-static char *literal(struct dm *d)
-{
-	d->p++; /* L */
-	if (*d->p == '_' && d->p[1] == 'Z') {
-		fail(d, "a template argument naming an entity");
-		return NULL;
-	}
-	int t = parse_type(d);
-	if (t < 0)
-		return NULL;
-	const char *v = d->p;
-	while (*d->p && *d->p != 'E')
-		d->p++;
-	if (*d->p != 'E') {
-		fail(d, "a literal without its E");
-		return NULL;
-	}
-	size_t n = (size_t)(d->p - v);
-	d->p++;
-	const char *ts = spell_of(d, t);
-	if (strcmp(ts, "bool") == 0 && n == 1)
-		return q7_xstrdup(*v == '1' ? "true" : "false");
-	bool neg = n > 0 && *v == 'n';
-	if (neg) {
-		v++;
-		n--;
-	}
-	if (strcmp(ts, "int") == 0)
-		return q7_xasprintf("%s%.*s", neg ? "-" : "", (int)n, v);
-	if (strcmp(ts, "unsigned int") == 0)
-		return q7_xasprintf("%.*su", (int)n, v);
-	return q7_xasprintf("(%s)%s%.*s", ts, neg ? "-" : "", (int)n, v);
-}
-
-/* One <template-arg>: a type, a literal, or a pack J ... E. */
-static char *template_arg(struct dm *d, int *node)
-{
-	*node = -1;
-	if (*d->p == 'L')
-		return literal(d);
-	if (*d->p == 'X') {
-		fail(d, "an expression as a template argument");
-		return NULL;
-	}
-	if (*d->p == 'J') {
-		d->p++;
-		struct q7_strbuf b = {0};
-		while (*d->p != 'E') {
-			int n;
-			char *s = *d->p ? template_arg(d, &n) : NULL;
-			if (!s) {
-				fail(d, "a pack without its E");
-				q7_sb_free(&b);
-				return NULL;
-			}
-			q7_sb_addf(&b, "%s%s", b.len ? ", " : "", s);
-			free(s);
-		}
-		d->p++;
-		return b.s ? q7_sb_take(&b) : q7_xstrdup("");
-	}
-	*node = parse_type(d);
-	return *node < 0 ? NULL : q7_xstrdup(spell_of(d, *node));
-}
-
-static int template_args(struct dm *d, int tmpl)
-{
-	d->p++; /* I */
-	struct q7_strbuf b = {0};
-	q7_sb_addf(&b, "%s<", spell_of(d, tmpl));
-	bool first = true;
-	while (*d->p != 'E') {
-		int n;
-		char *s = *d->p ? template_arg(d, &n) : NULL;
-		if (!s) {
-			q7_sb_free(&b);
-			return fail(d, "template arguments without their E");
-		}
-		q7_sb_addf(&b, "%s%s", first ? "" : ", ", s);
-		free(s);
-		first = false;
-	}
-	d->p++;
-	q7_sb_addc(&b, '>');
-	return add_node(d, N_NAME, q7_sb_take(&b), -1);
-}
-
-/* Spelling of a pointer/reference to inner: "float *", "at::Tensor &". */
-static char *declarator(const struct dm *d, int inner, const char *op)
-{
-	const char *s = spell_of(d, inner);
-	size_t n = strlen(s);
-	bool tight = n && (s[n - 1] == '*' || s[n - 1] == '&');
-	return q7_xasprintf("%s%s%s", s, tight ? "" : " ", op);
-}
-
-/* F [Y] <return type> <parameter types> [R | O] E */
-static int function_type(struct dm *d)
-{
-	d->p++;
-	if (*d->p == 'Y')
-		d->p++;
-	int ret = parse_type(d);
-	if (ret < 0)
-		return -1;
-	struct q7_strbuf b = {0};
-	q7_sb_addf(&b, "%s (", spell_of(d, ret));
-	bool first = true;
-	while (*d->p != 'E') {
-		if ((*d->p == 'R' || *d->p == 'O') && d->p[1] == 'E') {
-			d->p++;
-			continue;
-		}
-		int t = *d->p ? parse_type(d) : fail(d, "a function type without its E");
-		if (t < 0) {
-			q7_sb_free(&b);
-			return -1;
-		}
-		if (!(first && d->nodes[t].k == N_BUILTIN && strcmp(spell_of(d, t), "void") == 0 &&
-		      *d->p == 'E'))
-			q7_sb_addf(&b, "%s%s", first ? "" : ", ", spell_of(d, t));
-		first = false;
-	}
-	d->p++;
-	q7_sb_addc(&b, ')');
-	return add_node(d, N_FUNC, q7_sb_take(&b), -1);
-}
-
-/* A builtin type: a kind's (by the table's letters), or another. */
-static int builtin(struct dm *d)
-{
-	for (int k = Q7_KIND_INVALID + 1; k < Q7_KIND_END; k++) {
-		const struct q7_kind_info *r = q7_kind_info((enum q7_kind)k);
-		if (*r->mangled && at(d, r->mangled)) {
-			d->p += strlen(r->mangled);
-			return add_node(d, N_BUILTIN, q7_xstrndup(r->cxx, strcspn(r->cxx, "|")), -1);
-		}
-	}
-	for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
-		const struct builtin *b = &builtins[i];
-		if (at(d, b->code)) {
-			d->p += strlen(b->code);
-			int n = add_node(d, N_BUILTIN, q7_xstrdup(b->spell), -1);
-			d->nodes[n].b = b;
-			return n;
-		}
-	}
-	return -1;
-}
-
-/* <CV-qualifiers> <type>: r, V, K, in that order. */
-static int qualified_type(struct dm *d)
-{
-	unsigned q = 0;
-	for (;; d->p++) {
-		if (*d->p == 'r')
-			q |= Q_RESTRICT;
-		else if (*d->p == 'V')
-			q |= Q_VOLATILE;
-		else if (*d->p == 'K')
-			q |= Q_CONST;
-		else
-			break;
-	}
-	int t = parse_type(d);
-	if (t < 0)
-		return -1;
-	const char *s = spell_of(d, t);
-	enum nk tk = d->nodes[t].k;
-	bool post = tk == N_PTR || tk == N_LREF || tk == N_RREF || tk == N_MEMPTR;
+	unsigned q;
+	comp *in = unqualified(c, &q);
+	char *s = in ? spell(d, in) : fail(d, "a qualifier of nothing");
+	if (!s || !q)
+		return s;
 	const char *qs = (q & Q_CONST) && (q & Q_VOLATILE) ? "const volatile"
 	                 : (q & Q_CONST)                   ? "const"
 	                 : (q & Q_VOLATILE)                ? "volatile"
 	                                                   : "__restrict";
-	int n = add_node(d, N_QUAL, post ? q7_xasprintf("%s %s", s, qs) : q7_xasprintf("%s %s", qs, s),
-	                 t);
-	d->nodes[n].quals = q;
-	add_sub(d, n);
-	return n;
+	char *r = is_declarator(in) ? q7_xasprintf("%s %s", s, qs) : q7_xasprintf("%s %s", qs, s);
+	free(s);
+	return r;
 }
 
-/* P, R, O <type>: a pointer, an lvalue or an rvalue reference to it. */
-static int pointer_type(struct dm *d, char c)
+/* A pointer or reference to inner: "float *", "at::Tensor &". */
+static char *declarator(struct dm *d, comp *c, const char *op)
 {
-	d->p++;
-	int t = parse_type(d);
-	if (t < 0)
-		return -1;
-	int n = add_node(d, c == 'P' ? N_PTR : c == 'R' ? N_LREF : N_RREF,
-	                 declarator(d, t, c == 'P' ? "*" : c == 'R' ? "&" : "&&"), t);
-	add_sub(d, n);
-	return n;
+	char *s = spell(d, left(c));
+	if (!s)
+		return NULL;
+	size_t n = strlen(s);
+	bool tight = n && (s[n - 1] == '*' || s[n - 1] == '&');
+	char *r = q7_xasprintf("%s%s%s", s, tight ? "" : " ", op);
+	free(s);
+	return r;
 }
 
-/* A [<number>] _ <type>: an array, of a known bound or none. */
-static int array_type(struct dm *d)
+/* Appends the spellings of a list's elements to b, ", " between them;
+ * in a template's arguments, a list inside the list is a pack (J..E). */
+static bool add_list(struct dm *d, comp *l, struct q7_strbuf *b, bool *first)
 {
-	d->p++;
-	unsigned long len = 0;
-	bool sized = number(d, &len);
-	if (*d->p != '_')
+	for (; l; l = right(l)) {
+		comp *a = left(l);
+		if (!a)
+			continue; /* f(void), an empty pack */
+		if (a->type == DEMANGLE_COMPONENT_TEMPLATE_ARGLIST) {
+			if (!add_list(d, a, b, first))
+				return false;
+			continue;
+		}
+		char *s = spell(d, a);
+		if (!s)
+			return false;
+		q7_sb_addf(b, "%s%s", *first ? "" : ", ", s);
+		*first = false;
+		free(s);
+	}
+	return true;
+}
+
+/* "head<args>" or "ret (params)". */
+static char *with_list(struct dm *d, const char *head, comp *l, const char *open, char close)
+{
+	struct q7_strbuf b = {0};
+	q7_sb_addf(&b, "%s%s", head, open);
+	bool first = true;
+	if (!add_list(d, l, &b, &first)) {
+		q7_sb_free(&b);
+		return NULL;
+	}
+	q7_sb_addc(&b, close);
+	return q7_sb_take(&b);
+}
+
+static char *template_spell(struct dm *d, comp *c)
+{
+	char *t = spell(d, left(c));
+	char *r = t ? with_list(d, t, right(c), "<", '>') : NULL;
+	free(t);
+	return r;
+}
+
+static char *function_type(struct dm *d, comp *c)
+{
+	char *ret = left(c) ? spell(d, left(c)) : q7_xstrdup("");
+	char *r = ret ? with_list(d, ret, right(c), *ret ? " (" : "(", ')') : NULL;
+	free(ret);
+	return r;
+}
+
+/* L <type> <value> E: a template argument's value ("true", "-1", "3u",
+ * "(unsigned long)3"). */
+static char *literal(struct dm *d, comp *c)
+{
+	comp *v = right(c);
+	if (!v || v->type != DEMANGLE_COMPONENT_NAME)
+		return fail(d, "a template argument naming an entity");
+	char *t = spell(d, left(c));
+	if (!t)
+		return NULL;
+	const char *neg = c->type == DEMANGLE_COMPONENT_LITERAL_NEG ? "-" : "";
+	int n = v->u.s_name.len;
+	const char *s = v->u.s_name.s;
+	char *r = strcmp(t, "bool") == 0 && n == 1 ? q7_xstrdup(*s == '1' ? "true" : "false")
+	          : strcmp(t, "int") == 0          ? q7_xasprintf("%s%.*s", neg, n, s)
+	          : strcmp(t, "unsigned int") == 0 ? q7_xasprintf("%.*su", n, s)
+	                                           : q7_xasprintf("(%s)%s%.*s", t, neg, n, s);
+	free(t);
+	return r;
+}
+
+/* "a<sep>b<tail>" of two types' spellings: "ns::name", "int Foo::*". */
+static char *pair(struct dm *d, comp *a, const char *sep, comp *b, const char *tail)
+{
+	char *sa = spell(d, a), *sb = sa ? spell(d, b) : NULL;
+	char *r = sb ? q7_xasprintf("%s%s%s%s", sa, sep, sb, tail) : NULL;
+	free(sa);
+	free(sb);
+	return r;
+}
+
+static char *array_type(struct dm *d, comp *c)
+{
+	comp *bound = left(c);
+	if (bound && bound->type != DEMANGLE_COMPONENT_NAME)
 		return fail(d, "an array bound that is an expression");
-	d->p++;
-	int t = parse_type(d);
-	if (t < 0)
-		return -1;
-	int n = add_node(d, N_ARRAY,
-	                 sized ? q7_xasprintf("%s[%lu]", spell_of(d, t), len)
-	                       : q7_xasprintf("%s[]", spell_of(d, t)),
-	                 t);
-	add_sub(d, n);
-	return n;
+	char *t = spell(d, right(c));
+	char *r = !t ? NULL
+	          : bound ? q7_xasprintf("%s[%.*s]", t, bound->u.s_name.len, bound->u.s_name.s)
+	                  : q7_xasprintf("%s[]", t);
+	free(t);
+	return r;
 }
 
-/* M <class type> <member type>: a pointer to member. */
-static int member_pointer_type(struct dm *d)
+/* Names and what a kernel's signature never holds. */
+static char *spell_name(struct dm *d, comp *c)
 {
-	d->p++;
-	int cls = parse_type(d), t;
-	if (cls < 0 || (t = parse_type(d)) < 0)
-		return -1;
-	int n = add_node(d, N_MEMPTR, q7_xasprintf("%s %s::*", spell_of(d, t), spell_of(d, cls)), t);
-	add_sub(d, n);
-	return n;
-}
-
-/* T_, T<n>_: a template parameter, maybe a template template
- * parameter's specialisation. */
-static int template_param_type(struct dm *d)
-{
-	int t = template_param(d);
-	if (t < 0)
-		return -1;
-	add_sub(d, t);
-	if (*d->p == 'I') { /* a template template parameter's specialisation */
-		t = template_args(d, t);
-		add_sub(d, t);
+	switch (c->type) {
+	case DEMANGLE_COMPONENT_NAME: return q7_xstrndup(c->u.s_name.s, (size_t)c->u.s_name.len);
+	case DEMANGLE_COMPONENT_SUB_STD:
+		return q7_xstrndup(c->u.s_string.string, (size_t)c->u.s_string.len);
+	case DEMANGLE_COMPONENT_QUAL_NAME: return pair(d, left(c), "::", right(c), "");
+	case DEMANGLE_COMPONENT_TEMPLATE: return template_spell(d, c);
+	case DEMANGLE_COMPONENT_TAGGED_NAME: return spell(d, left(c)); /* [abi:cxx11] */
+	case DEMANGLE_COMPONENT_CTOR: return q7_xstrdup("(constructor)");
+	case DEMANGLE_COMPONENT_DTOR: return q7_xstrdup("(destructor)");
+	case DEMANGLE_COMPONENT_OPERATOR: return printed(c);
+	case DEMANGLE_COMPONENT_LOCAL_NAME: return fail(d, "a local entity (Z..E)");
+	case DEMANGLE_COMPONENT_UNNAMED_TYPE:
+	case DEMANGLE_COMPONENT_LAMBDA: return fail(d, "an unnamed type or lambda");
+	case DEMANGLE_COMPONENT_PACK_EXPANSION: return fail(d, "a pack expansion");
+	case DEMANGLE_COMPONENT_DECLTYPE: return fail(d, "a decltype");
+	case DEMANGLE_COMPONENT_STRUCTURED_BINDING: return fail(d, "a structured binding");
+	case DEMANGLE_COMPONENT_VENDOR_TYPE:
+	case DEMANGLE_COMPONENT_VENDOR_TYPE_QUAL: return fail(d, "a vendor extended type or qualifier");
+	case DEMANGLE_COMPONENT_CONVERSION: {
+		char *t = spell(d, left(c));
+		char *r = t ? q7_xasprintf("operator %s", t) : NULL;
+		free(t);
+		return r;
 	}
-	return t;
-}
-
-/* S_, S<seq-id>_: a substitution (St..., Sa...: names, not here). */
-static int substitution_type(struct dm *d)
-{
-	int t = substitution(d);
-	if (t < 0)
-		return t == -2 ? fail(d, "a misplaced St") : -1;
-	if (*d->p == 'I') {
-		t = template_args(d, t);
-		add_sub(d, t);
+	case DEMANGLE_COMPONENT_UNARY:
+	case DEMANGLE_COMPONENT_BINARY:
+	case DEMANGLE_COMPONENT_TRINARY:
+	case DEMANGLE_COMPONENT_NULLARY:
+	case DEMANGLE_COMPONENT_FUNCTION_PARAM:
+	case DEMANGLE_COMPONENT_TYPED_NAME: return fail(d, "an expression as a template argument");
+	default: return fail(d, "a type q7cc does not read");
 	}
-	return t;
 }
 
-/* D...: a builtin (Dn, Df32, ...) or what the demangler leaves alone. */
-static int d_type(struct dm *d)
+static char *spell_type(struct dm *d, comp *c)
 {
-	int n = builtin(d);
-	if (n >= 0)
-		return n;
-	if (d->p[1] == 'p')
-		return fail(d, "a pack expansion");
-	if (d->p[1] == 't' || d->p[1] == 'T')
-		return fail(d, "a decltype");
-	return fail(d, "an unknown D type");
-}
-
-/* A class or enum type: a <name>. */
-static int named_type(struct dm *d)
-{
-	struct name nm;
-	bool ok = parse_name(d, false, &nm);
-	free(nm.last);
-	return ok ? nm.node : -1;
-}
-
-static int parse_type_inner(struct dm *d)
-{
-	char c = *d->p;
-	int n;
-	switch (c) {
-	case '\0': return fail(d, "a type cut off");
-	case 'r':
-	case 'V':
-	case 'K': return qualified_type(d);
-	case 'P':
-	case 'R':
-	case 'O': return pointer_type(d, c);
-	case 'F':
-		if ((n = function_type(d)) >= 0)
-			add_sub(d, n);
-		return n;
-	case 'A': return array_type(d);
-	case 'M': return member_pointer_type(d);
-	case 'T': return template_param_type(d);
-	case 'S':
-		if (d->p[1] != 't' && !(d->p[1] >= 'a' && d->p[1] <= 'z'))
-			return substitution_type(d);
-		break; /* St..., Sa...: a name */
-	case 'D': return d_type(d);
-	case 'u':
-	case 'U': return fail(d, "a vendor extended type or qualifier");
-	default:
-		if ((n = builtin(d)) >= 0)
-			return n;
-		break;
+	if (is_qual(c->type))
+		return qualified(d, c);
+	switch (c->type) {
+	case DEMANGLE_COMPONENT_BUILTIN_TYPE: return builtin(c);
+	case DEMANGLE_COMPONENT_TEMPLATE_PARAM: return q7_xasprintf("T%ld", c->u.s_number.number);
+	case DEMANGLE_COMPONENT_POINTER: return declarator(d, c, "*");
+	case DEMANGLE_COMPONENT_REFERENCE: return declarator(d, c, "&");
+	case DEMANGLE_COMPONENT_RVALUE_REFERENCE: return declarator(d, c, "&&");
+	case DEMANGLE_COMPONENT_ARRAY_TYPE: return array_type(d, c);
+	case DEMANGLE_COMPONENT_PTRMEM_TYPE: return pair(d, right(c), " ", left(c), "::*");
+	case DEMANGLE_COMPONENT_FUNCTION_TYPE: return function_type(d, c);
+	case DEMANGLE_COMPONENT_LITERAL:
+	case DEMANGLE_COMPONENT_LITERAL_NEG: return literal(d, c);
+	default: return spell_name(d, c);
 	}
-	if (c == 'N' || c == 'Z' || c == 'S' || (c >= '0' && c <= '9'))
-		return named_type(d);
-	return fail(d, "an unknown type");
 }
 
-static int parse_type(struct dm *d)
+/* c in q7cc's spelling, or NULL with d->why set. */
+static char *spell(struct dm *d, comp *c)
 {
 	if (d->why)
-		return -1;
+		return NULL;
+	if (!c)
+		return fail(d, "an unreadable name");
 	if (++d->depth > 64) {
 		d->depth--;
 		return fail(d, "types nested too deeply");
 	}
-	int t = parse_type_inner(d);
+	char *s = spell_type(d, c);
 	d->depth--;
-	return t;
+	return s;
 }
 
-
-static void dm_free(struct dm *d)
+static bool is_name(enum demangle_component_type t)
 {
-	for (size_t i = 0; i < d->nn; i++)
-		free(d->nodes[i].spell);
-	free(d->nodes);
-	free(d->subs);
+	return t == DEMANGLE_COMPONENT_NAME || t == DEMANGLE_COMPONENT_QUAL_NAME ||
+	       t == DEMANGLE_COMPONENT_TEMPLATE || t == DEMANGLE_COMPONENT_SUB_STD ||
+	       t == DEMANGLE_COMPONENT_TAGGED_NAME;
 }
 
-/* A template's qualified name and last name (*last, replaced) without
- * its own (last) template arguments. */
-static void drop_template_args(char *qualname, char **last)
+enum q7_kind q7_class_kind(const char *qual, const char **why)
 {
-	size_t n = strlen(qualname);
-	int depth = 0;
-	while (n > 0) {
-		char ch = qualname[--n];
-		depth += ch == '>' ? 1 : ch == '<' ? -1 : 0;
-		if (depth == 0)
-			break;
+	static const char *const tuples[] = {"std::tuple", "std::pair", "std::array", NULL};
+	static const char *const containers[] = {"std::vector", "std::list", "std::map",
+	                                         "std::basic_string", "std::string",
+	                                         "std::initializer_list", "c10::ArrayRef",
+	                                         "c10::optional", "std::optional", NULL};
+	/* The template's name, without arguments or the library's inline
+	 * namespace (std::__cxx11::basic_string, std::__1::vector). */
+	char *base = q7_xstrndup(qual, strcspn(qual, "<"));
+	for (const char *ns = "std::__cxx11::"; ns; ns = strcmp(ns, "std::__1::") ? "std::__1::" : NULL)
+		if (strncmp(base, ns, strlen(ns)) == 0)
+			memmove(base + 5, base + strlen(ns), strlen(base + strlen(ns)) + 1);
+	enum q7_kind k = q7_kind_of_class(base);
+	const char *w = "a class other than Tensor and Scalar";
+	for (const char *const *l = tuples; *l; l++)
+		if (strcmp(base, *l) == 0)
+			w = "a tuple";
+	for (const char *const *l = containers; *l; l++)
+		if (strcmp(base, *l) == 0)
+			w = "a container";
+	free(base);
+	if (why)
+		*why = k == Q7_KIND_INVALID ? w : NULL;
+	return k;
+}
+
+/* What a type a kernel cannot take is ("a pointer", ...). */
+static const char *what_is(struct dm *d, comp *c)
+{
+	unsigned q;
+	switch (c->type) {
+	case DEMANGLE_COMPONENT_POINTER:
+	case DEMANGLE_COMPONENT_PTRMEM_TYPE: return "a pointer";
+	case DEMANGLE_COMPONENT_REFERENCE: return "a reference to non-const";
+	case DEMANGLE_COMPONENT_RVALUE_REFERENCE: return "an rvalue reference";
+	case DEMANGLE_COMPONENT_ARRAY_TYPE: return "an array";
+	case DEMANGLE_COMPONENT_FUNCTION_TYPE: return "a function";
+	case DEMANGLE_COMPONENT_TEMPLATE_PARAM: return "a template parameter";
+	default: break;
 	}
-	qualname[n] = '\0';
-	char *l = *last;
-	*last = q7_xstrndup(l, strcspn(l, "<"));
-	free(l);
+	if (is_qual(c->type)) {
+		comp *in = unqualified(c, &q);
+		return q & Q_VOLATILE ? "volatile" : what_is(d, in);
+	}
+	char *s = spell(d, c);
+	const char *why = NULL;
+	if (c->type == DEMANGLE_COMPONENT_BUILTIN_TYPE)
+		why = builtin_why(s);
+	else if (is_name(c->type))
+		q7_class_kind(s, &why);
+	free(s);
+	return why ? why : "a class by reference";
+}
+
+/* A value type (a name or a builtin) -> its kind and spelling (*spell,
+ * owned), or INVALID. */
+static enum q7_kind value_kind(struct dm *d, comp *c, char **s)
+{
+	*s = spell(d, c);
+	if (c->type == DEMANGLE_COMPONENT_BUILTIN_TYPE)
+		return q7_kind_of_builtin(*s, d->lp64 ? 64 : 32);
+	return is_name(c->type) ? q7_class_kind(*s, NULL) : Q7_KIND_INVALID;
+}
+
+/* The parameter of type c: its kind and forward-declaration spelling, or
+ * INVALID with the type's spelling and what it is. */
+static void classify(struct dm *d, comp *c, struct q7_mparam *p)
+{
+	memset(p, 0, sizeof *p);
+	unsigned q = 0;
+	comp *in = c->type == DEMANGLE_COMPONENT_REFERENCE ? unqualified(left(c), &q) : NULL;
+	if (in && (q & Q_CONST) && !(q & Q_VOLATILE)) {
+		char *s;
+		if ((p->kind = value_kind(d, in, &s)) != Q7_KIND_INVALID) {
+			p->ctype = q7_xasprintf("const %s &", s);
+			free(s);
+			return;
+		}
+		free(s);
+		p->why = what_is(d, in);
+	} else if (in) {
+		p->why = !(q & Q_CONST) ? "a reference to non-const" : "volatile";
+	} else if (is_qual(c->type)) {
+		comp *under = unqualified(c, &q);
+		if (!(q & Q_VOLATILE)) {
+			classify(d, under, p); /* top-level const is not part of the type */
+			return;
+		}
+		p->why = "volatile";
+	} else if ((p->kind = value_kind(d, c, &p->ctype)) != Q7_KIND_INVALID) {
+		return;
+	} else {
+		free(p->ctype);
+		p->why = what_is(d, c);
+	}
+	p->kind = Q7_KIND_INVALID;
+	p->ctype = spell(d, c);
+}
+
+static bool anonymous(const comp *c)
+{
+	if (c->type == DEMANGLE_COMPONENT_QUAL_NAME)
+		return anonymous(left(c)) || anonymous(right(c));
+	static const char anon[] = "(anonymous namespace)";
+	return c->type == DEMANGLE_COMPONENT_NAME && c->u.s_name.len == sizeof anon - 1 &&
+	       memcmp(c->u.s_name.s, anon, sizeof anon - 1) == 0;
+}
+
+/* The function's names and what it is, from its name's component. */
+static void read_name(struct dm *d, comp *n, bool member, bool internal, struct q7_mfunc *f)
+{
+	char *whole = spell(d, n); /* its own template arguments read too */
+	if (!whole)
+		return;
+	free(whole);
+	bool tmpl = n->type == DEMANGLE_COMPONENT_TEMPLATE;
+	if (tmpl)
+		n = left(n);
+	comp *last = n->type == DEMANGLE_COMPONENT_QUAL_NAME ? right(n) : n;
+	while (last->type == DEMANGLE_COMPONENT_TAGGED_NAME)
+		last = left(last);
+	f->qualname = spell(d, n);
+	f->name = spell(d, last);
+	enum demangle_component_type t = last->type;
+	bool op = t == DEMANGLE_COMPONENT_OPERATOR || t == DEMANGLE_COMPONENT_CONVERSION;
+	member = member || t == DEMANGLE_COMPONENT_CTOR || t == DEMANGLE_COMPONENT_DTOR ||
+	         t == DEMANGLE_COMPONENT_CONVERSION;
+	f->what = op                            ? Q7_MF_OPERATOR
+	          : member                      ? Q7_MF_MEMBER
+	          : tmpl                        ? Q7_MF_TEMPLATE
+	          : internal || anonymous(n)    ? Q7_MF_INTERNAL
+	                                        : Q7_MF_FREE;
+}
+
+static void read_params(struct dm *d, comp *l, struct q7_mfunc *f)
+{
+	size_t cap = 0;
+	for (; l && !d->why; l = right(l)) {
+		comp *t = left(l);
+		if (!t)
+			continue; /* (void) */
+		char *s = spell(d, t);
+		if (!s)
+			return;
+		if (strcmp(s, "...") == 0 && t->type == DEMANGLE_COMPONENT_BUILTIN_TYPE) {
+			f->variadic = true;
+			free(s);
+			continue;
+		}
+		free(s);
+		if (f->nparams == cap)
+			f->params = q7_xrealloc(f->params, (cap = cap ? cap * 2 : 4) * sizeof *f->params);
+		classify(d, t, &f->params[f->nparams++]);
+	}
+}
+
+/* The function whose symbol's tree is top. */
+static void read_function(struct dm *d, comp *top, bool internal, struct q7_mfunc *f)
+{
+	if (top->type == DEMANGLE_COMPONENT_LOCAL_NAME) {
+		fail(d, "a local entity (Z..E)");
+		return;
+	}
+	if (top->type != DEMANGLE_COMPONENT_TYPED_NAME) {
+		fail(d, "no parameter types (a variable, not a function)");
+		return;
+	}
+	unsigned q;
+	comp *name = left(top), *type = right(top);
+	bool member = name && type && (is_qual(name->type) || is_qual(type->type));
+	type = unqualified(type, &q);
+	name = unqualified(name, &q);
+	if (!name || !type || type->type != DEMANGLE_COMPONENT_FUNCTION_TYPE) {
+		fail(d, "an unreadable name");
+		return;
+	}
+	read_name(d, name, member, internal, f);
+	read_params(d, right(type), f);
+	if (!f->params)
+		f->params = q7_xcalloc(1, sizeof *f->params);
+}
+
+/* What the symbol is before it is parsed, when not a function's name. */
+static const char *refused(const char *sym)
+{
+	if (strncmp(sym, "_Z", 2) != 0)
+		return "not a C++ name";
+	if (sym[2] == 'T' || sym[2] == 'G')
+		return "a special name (vtable, guard variable or thunk)";
+	if (strpbrk(sym, ".$"))
+		return "a compiler-made clone (a suffix after the name)";
+	return NULL;
 }
 
 int q7_demangle(const char *sym, bool lp64, struct q7_mfunc *f, const char **why)
 {
 	memset(f, 0, sizeof *f);
-	*why = NULL;
-	if (strncmp(sym, "_Z", 2) != 0) {
-		*why = "not a C++ name";
+	if ((*why = refused(sym)))
+		return -1;
+	struct dm d = {.lp64 = lp64};
+	void *mem = NULL;
+	comp *top = cplus_demangle_v3_components(sym, DMGL_PARAMS | DMGL_ANSI, &mem);
+	if (top)
+		read_function(&d, top, strncmp(sym, "_ZL", 3) == 0, f);
+	else
+		fail(&d, "an unreadable name (not in the C++ ABI's grammar)");
+	free(mem);
+	if (d.why) {
+		q7_mfunc_free(f);
+		*why = d.why;
 		return -1;
 	}
-	struct dm d = {.p = sym + 2, .lp64 = lp64};
-	if (*d.p == 'T' || *d.p == 'G') {
-		*why = "a special name (vtable, guard variable or thunk)";
-		return -1;
-	}
-	struct name nm;
-	bool ok = parse_name(&d, true, &nm);
-	if (ok && nm.tmpl && !nm.no_return) {
-		/* A template's symbol has its return type first. */
-		ok = parse_type(&d) >= 0;
-	}
-	size_t cap = 4;
-	int *params = q7_xmalloc(cap * sizeof *params);
-	size_t np = 0;
-	while (ok && *d.p) {
-		if (*d.p == '.' || *d.p == '$') {
-			fail(&d, "a compiler-made clone (a suffix after the name)");
-			break;
-		}
-		if (*d.p == 'z') {
-			f->variadic = true;
-			d.p++;
-			continue;
-		}
-		int t = parse_type(&d);
-		if (t < 0)
-			break;
-		if (np == cap)
-			params = q7_xrealloc(params, (cap *= 2) * sizeof *params);
-		params[np++] = t;
-	}
-	if (ok && !d.why && np == 0 && !f->variadic)
-		fail(&d, "no parameter types (a variable, not a function)");
-	if (!ok || d.why) {
-		*why = d.why ? d.why : "an unreadable name";
-		free(params);
-		free(nm.last);
-		dm_free(&d);
-		memset(f, 0, sizeof *f);
-		return -1;
-	}
-	if (np == 1 && d.nodes[params[0]].k == N_BUILTIN && d.nodes[params[0]].b &&
-	    strcmp(d.nodes[params[0]].b->code, "v") == 0)
-		np = 0;
-	f->qualname = q7_xstrdup(spell_of(&d, nm.node));
-	if (nm.tmpl)
-		drop_template_args(f->qualname, &nm.last);
-	f->name = nm.last;
-	f->what = nm.op         ? Q7_MF_OPERATOR
-	          : nm.member   ? Q7_MF_MEMBER
-	          : nm.tmpl     ? Q7_MF_TEMPLATE
-	          : nm.internal ? Q7_MF_INTERNAL
-	                        : Q7_MF_FREE;
-	f->nparams = np;
-	f->params = q7_xcalloc(np ? np : 1, sizeof *f->params);
-	for (size_t i = 0; i < np; i++)
-		q7_mangle_classify(&d, params[i], &f->params[i]);
-	free(params);
-	dm_free(&d);
 	return 0;
 }
 

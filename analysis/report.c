@@ -1,9 +1,12 @@
 /* Machine-readable output for CI: diagnostics as JSON and as SARIF 2.1.0,
- * op tables as JSON. Key order is fixed and output deterministic. */
+ * op tables as JSON, each one line (json.c). Key order is fixed and output
+ * deterministic. */
 #include "analysis.h"
 #include "schema.h"
 #include "internal.h"
 
+#include <json-c/json.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *sev_name(enum q7_severity s)
@@ -13,35 +16,39 @@ static const char *sev_name(enum q7_severity s)
 
 /* "diagnostics": [{"file", "line", "column", "severity", "rule",
  *   "message"}, ...]; line/column 0 mean unknown. */
-static void diags_members(const struct q7_diags *ds, FILE *out)
+static void put_diags(struct json_object *doc, const struct q7_diags *ds)
 {
-	fputs("\"diagnostics\": [", out);
+	struct json_object *a = q7_json_arr(doc, "diagnostics");
 	for (size_t i = 0; i < ds->n; i++) {
 		const struct q7_diag *d = &ds->d[i];
-		fputs(i ? ",\n  {" : "\n  {", out);
-		fputs("\"file\": ", out);
-		q7_json_str(out, d->file);
-		fprintf(out, ", \"line\": %u, \"column\": %u, \"severity\": \"%s\", \"rule\": ", d->line,
-		        d->col, sev_name(d->severity));
-		q7_json_str(out, d->rule);
-		fputs(", \"message\": ", out);
-		q7_json_str(out, d->message);
-		fputc('}', out);
+		struct json_object *o = q7_json_obj(a, NULL);
+		q7_json_str(o, "file", d->file);
+		q7_json_int(o, "line", d->line);
+		q7_json_int(o, "column", d->col);
+		q7_json_str(o, "severity", sev_name(d->severity));
+		q7_json_str(o, "rule", d->rule);
+		q7_json_str(o, "message", d->message);
 	}
-	fputs(ds->n ? "\n]" : "]", out);
+}
+
+/* Prints the document and frees it. */
+static void print_doc(struct json_object *doc, FILE *out)
+{
+	q7_json_print(doc, out);
+	json_object_put(doc);
 }
 
 void q7_diags_write_json(const struct q7_diags *ds, FILE *out)
 {
-	fputc('{', out);
-	diags_members(ds, out);
-	fputs("}\n", out);
+	struct json_object *doc = q7_json_obj(NULL, NULL);
+	put_diags(doc, ds);
+	print_doc(doc, out);
 }
 
 /* SARIF wants a URI: relative paths stay relative (resolved against the
  * run's working directory), absolute ones become file:// URIs; bytes other
  * than unreserved ones and '/' are percent-encoded. */
-static void write_uri(FILE *out, const char *path)
+static char *uri_of(const char *path)
 {
 	struct q7_strbuf b = {0};
 	if (path[0] == '/')
@@ -53,53 +60,82 @@ static void write_uri(FILE *out, const char *path)
 		else
 			q7_sb_addf(&b, "%%%02X", *p);
 	}
-	q7_json_str(out, b.s ? b.s : "");
-	q7_sb_free(&b);
+	return q7_sb_take(&b);
+}
+
+static void sarif_result(struct json_object *results, const struct q7_diag *d)
+{
+	struct json_object *o = q7_json_obj(results, NULL);
+	if (*d->rule)
+		q7_json_str(o, "ruleId", d->rule);
+	q7_json_str(o, "level", sev_name(d->severity));
+	q7_json_str(q7_json_obj(o, "message"), "text", d->message);
+	if (!*d->file)
+		return;
+	struct json_object *loc = q7_json_obj(q7_json_obj(q7_json_arr(o, "locations"), NULL),
+	                                      "physicalLocation");
+	char *uri = uri_of(d->file);
+	q7_json_str(q7_json_obj(loc, "artifactLocation"), "uri", uri);
+	free(uri);
+	if (d->line) {
+		struct json_object *region = q7_json_obj(loc, "region");
+		q7_json_int(region, "startLine", d->line);
+		if (d->col)
+			q7_json_int(region, "startColumn", d->col);
+	}
 }
 
 void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out)
 {
-	fputs("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
-	      "  \"version\": \"2.1.0\",\n"
-	      "  \"runs\": [{\n"
-	      "    \"tool\": {\"driver\": {\"name\": \"q7cc\", \"rules\": [",
-	      out);
+	struct json_object *doc = q7_json_obj(NULL, NULL);
+	q7_json_str(doc, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+	q7_json_str(doc, "version", "2.1.0");
+	struct json_object *run = q7_json_obj(q7_json_arr(doc, "runs"), NULL);
+	struct json_object *driver = q7_json_obj(q7_json_obj(run, "tool"), "driver");
+	q7_json_str(driver, "name", "q7cc");
+	struct json_object *rules = q7_json_arr(driver, "rules");
 	for (const struct q7_rule *r = q7_rules; r->name; r++) {
-		fputs(r == q7_rules ? "\n      " : ",\n      ", out);
-		fputs("{\"id\": ", out);
-		q7_json_str(out, r->name);
-		fputs(", \"shortDescription\": {\"text\": ", out);
-		q7_json_str(out, r->summary);
-		fprintf(out, "}, \"defaultConfiguration\": {\"level\": \"%s\"}}", sev_name(r->severity));
+		struct json_object *o = q7_json_obj(rules, NULL);
+		q7_json_str(o, "id", r->name);
+		q7_json_str(q7_json_obj(o, "shortDescription"), "text", r->summary);
+		q7_json_str(q7_json_obj(o, "defaultConfiguration"), "level", sev_name(r->severity));
 	}
-	fputs("]}},\n    \"results\": [", out);
-	for (size_t i = 0; i < ds->n; i++) {
-		const struct q7_diag *d = &ds->d[i];
-		fputs(i ? ",\n      {" : "\n      {", out);
-		if (*d->rule) {
-			fputs("\"ruleId\": ", out);
-			q7_json_str(out, d->rule);
-			fputs(", ", out);
-		}
-		fprintf(out, "\"level\": \"%s\", \"message\": {\"text\": ", sev_name(d->severity));
-		q7_json_str(out, d->message);
-		fputc('}', out);
-		if (*d->file) {
-			fputs(", \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": ",
-			      out);
-			write_uri(out, d->file);
-			fputc('}', out);
-			if (d->line) {
-				fprintf(out, ", \"region\": {\"startLine\": %u", d->line);
-				if (d->col)
-					fprintf(out, ", \"startColumn\": %u", d->col);
-				fputc('}', out);
-			}
-			fputs("}}]", out);
-		}
-		fputc('}', out);
+	struct json_object *results = q7_json_arr(run, "results");
+	for (size_t i = 0; i < ds->n; i++)
+		sarif_result(results, &ds->d[i]);
+	print_doc(doc, out);
+}
+
+static void put_op(struct json_object *ops, const struct q7_op *op)
+{
+	struct json_object *o = q7_json_obj(ops, NULL);
+	struct q7_strbuf schema = {0};
+	q7_schema_print(op, NULL, &schema);
+	q7_json_str(o, "name", op->name);
+	q7_json_str(o, "qualname", op->qualname);
+	q7_json_str(o, "namespace", op->ns);
+	q7_json_str(o, "schema", schema.s);
+	q7_sb_free(&schema);
+	struct json_object *ret = q7_json_obj(o, "return");
+	q7_json_str(ret, "type", q7_kind_torch(op->ret));
+	q7_json_str(ret, "kind", q7_kind_name(op->ret));
+	q7_json_str(ret, "ctype", op->ret_ctype);
+	q7_json_str(ret, "name", op->ret_name);
+	struct json_object *params = q7_json_arr(o, "params");
+	for (size_t k = 0; k < op->nparams; k++) {
+		const struct q7_param *p = &op->params[k];
+		struct json_object *po = q7_json_obj(params, NULL);
+		q7_json_str(po, "name", p->name);
+		q7_json_str(po, "type", q7_kind_torch(p->kind));
+		q7_json_str(po, "kind", q7_kind_name(p->kind));
+		q7_json_str(po, "ctype", p->ctype);
 	}
-	fputs(ds->n ? "\n    ]\n  }]\n}\n" : "]\n  }]\n}\n", out);
+	q7_json_int(o, "stack_size", op->stack_size);
+	q7_json_bool(o, "defined", op->defined);
+	q7_json_str(o, "file", op->file);
+	q7_json_int(o, "line", op->line);
+	q7_json_int(o, "column", op->col);
+	q7_json_bool(o, "by_name_only", op->by_name_only);
 }
 
 /* "ops": [{"name", "qualname", "namespace", "schema", "return": {"type",
@@ -112,76 +148,38 @@ void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out)
  * "shape", "file", "line", "column", "shape_file", "shape_line"}, ...],
  * each m.def of the sources' NEURON_LIBRARY blocks (op.h: q7_neuron_def),
  * at the m.def. */
-static void ops_members(const struct q7_op_table *ops, FILE *out)
+static void put_ops(struct json_object *doc, const struct q7_op_table *ops)
 {
-	fputs("\"ops\": [", out);
-	for (size_t i = 0; i < ops->n; i++) {
-		const struct q7_op *op = &ops->ops[i];
-		struct q7_strbuf schema = {0};
-		q7_schema_print(op, NULL, &schema);
-		fputs(i ? ",\n  {" : "\n  {", out);
-		fputs("\"name\": ", out);
-		q7_json_str(out, op->name);
-		fputs(", \"qualname\": ", out);
-		q7_json_str(out, op->qualname);
-		fputs(", \"namespace\": ", out);
-		q7_json_str(out, op->ns ? op->ns : "");
-		fputs(", \"schema\": ", out);
-		q7_json_str(out, schema.s);
-		fprintf(out, ",\n   \"return\": {\"type\": \"%s\", \"kind\": \"%s\", \"ctype\": ",
-		        q7_kind_torch(op->ret), q7_kind_name(op->ret));
-		q7_json_str(out, op->ret_ctype);
-		fputs(", \"name\": ", out);
-		q7_json_str(out, op->ret_name);
-		fputs("},\n   \"params\": [", out);
-		for (size_t k = 0; k < op->nparams; k++) {
-			const struct q7_param *p = &op->params[k];
-			fputs(k ? ", {\"name\": " : "{\"name\": ", out);
-			q7_json_str(out, p->name);
-			fprintf(out, ", \"type\": \"%s\", \"kind\": \"%s\", \"ctype\": ", q7_kind_torch(p->kind),
-			        q7_kind_name(p->kind));
-			q7_json_str(out, p->ctype);
-			fputc('}', out);
-		}
-		fprintf(out, "],\n   \"stack_size\": %u, \"defined\": %s, \"file\": ", op->stack_size,
-		        op->defined ? "true" : "false");
-		q7_json_str(out, op->file);
-		fprintf(out, ", \"line\": %u, \"column\": %u, \"by_name_only\": %s}", op->line, op->col,
-		        op->by_name_only ? "true" : "false");
-		q7_sb_free(&schema);
-	}
-	fputs(ops->n ? "\n], \"neuron_library\": [" : "], \"neuron_library\": [", out);
+	struct json_object *a = q7_json_arr(doc, "ops");
+	for (size_t i = 0; i < ops->n; i++)
+		put_op(a, &ops->ops[i]);
+	a = q7_json_arr(doc, "neuron_library");
 	for (size_t i = 0; i < ops->ndefs; i++) {
 		const struct q7_neuron_def *d = &ops->defs[i];
-		fputs(i ? ",\n  {\"namespace\": " : "\n  {\"namespace\": ", out);
-		q7_json_str(out, d->ns);
-		fputs(", \"op\": ", out);
-		q7_json_str(out, d->op);
-		fputs(", \"compute\": ", out);
-		q7_json_str(out, d->fn);
-		fputs(", \"shape\": ", out);
-		q7_json_str(out, d->shape);
-		fputs(", \"file\": ", out);
-		q7_json_str(out, d->file);
-		fprintf(out, ", \"line\": %u, \"column\": %u, \"shape_file\": ", d->line, d->col);
-		q7_json_str(out, d->shape_file);
-		fprintf(out, ", \"shape_line\": %u}", d->shape_line);
+		struct json_object *o = q7_json_obj(a, NULL);
+		q7_json_str(o, "namespace", d->ns);
+		q7_json_str(o, "op", d->op);
+		q7_json_str(o, "compute", d->fn);
+		q7_json_str(o, "shape", d->shape);
+		q7_json_str(o, "file", d->file);
+		q7_json_int(o, "line", d->line);
+		q7_json_int(o, "column", d->col);
+		q7_json_str(o, "shape_file", d->shape_file);
+		q7_json_int(o, "shape_line", d->shape_line);
 	}
-	fputs(ops->ndefs ? "\n]" : "]", out);
 }
 
 void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)
 {
-	fputc('{', out);
-	ops_members(ops, out);
-	fputs("}\n", out);
+	struct json_object *doc = q7_json_obj(NULL, NULL);
+	put_ops(doc, ops);
+	print_doc(doc, out);
 }
 
 void q7_lint_write_json(const struct q7_diags *ds, const struct q7_op_table *ops, FILE *out)
 {
-	fputc('{', out);
-	diags_members(ds, out);
-	fputs(",\n", out);
-	ops_members(ops, out);
-	fputs("}\n", out);
+	struct json_object *doc = q7_json_obj(NULL, NULL);
+	put_diags(doc, ds);
+	put_ops(doc, ops);
+	print_doc(doc, out);
 }

@@ -36,11 +36,3 @@ char *q7_profile_kinds(const char *profile, const char *conj)
 	q7_kinds_list(&b, profile && strcmp(profile, "xt") == 0, conj);
 	return q7_sb_take(&b);
 }
-
-void q7_json_str(FILE *out, const char *s)
-{
-	struct q7_strbuf b = {0};
-	q7_sb_add_json(&b, s);
-	fwrite(b.s, 1, b.len, out);
-	q7_sb_free(&b);
-}

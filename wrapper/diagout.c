@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,22 +118,26 @@ void q7_drv_note_unknown(struct q7_drv *d)
 	q7_diags_free(&notes);
 }
 
-/* A line that is one JSON array, as GCC 12 prints its diagnostics: the
- * text between the brackets (trimmed) in *inner; empty, or GCC's objects,
- * which start with their "kind" (an assembler's "[x]" is not one). */
-static bool json_array_line(const char *l, size_t n, const char **inner, size_t *len)
+/* A line that is one JSON array as GCC 12 prints its diagnostics, parsed:
+ * empty, or GCC's objects, each with its "kind" (an assembler's "[x]" is
+ * not one); else NULL. The caller puts it. */
+static struct json_object *gcc_array(const char *l, size_t n)
 {
 	while (n && (l[n - 1] == ' ' || l[n - 1] == '\r'))
 		n--;
 	if (n < 2 || l[0] != '[' || l[n - 1] != ']')
-		return false;
-	*inner = l + 1;
-	*len = n - 2;
-	while (*len && **inner == ' ')
-		(*inner)++, (*len)--;
-	static const char kind[] = "{\"kind\": \"";
-	return *len == 0 || (*len > sizeof kind && memcmp(*inner, kind, sizeof kind - 1) == 0 &&
-	                     (*inner)[*len - 1] == '}');
+		return NULL;
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *a = json_tokener_parse_ex(tok, l, (int)n);
+	bool whole = a && json_tokener_get_parse_end(tok) == n && json_object_is_type(a, json_type_array);
+	json_tokener_free(tok);
+	for (size_t k = 0; whole && k < json_object_array_length(a); k++)
+		whole = json_object_object_get_ex(json_object_array_get_idx(a, k), "kind", NULL);
+	if (!whole) {
+		json_object_put(a);
+		return NULL;
+	}
+	return a;
 }
 
 /* The line that starts the assembler's messages (GCC's "x.s: Assembler
@@ -167,39 +172,39 @@ void q7_drv_show(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err
 		unknown_notes(d, ds);
 	/* The compiler's other lines first (its driver's, the linker's), then
 	 * one array of its objects and q7cc's. */
-	struct q7_strbuf objects = {0};
+	struct json_object *all = json_object_new_array();
 	bool arrays = false, assembler = false;
 	for (const char *p = compiler_err ? compiler_err : ""; *p;) {
 		size_t n = strcspn(p, "\n");
-		const char *inner;
-		size_t len;
 		assembler = assembler || assembler_line(p, n);
-		if (!assembler && json_array_line(p, n, &inner, &len)) {
+		struct json_object *a = assembler ? NULL : gcc_array(p, n);
+		if (a) {
 			arrays = true;
-			if (len)
-				q7_sb_addf(&objects, "%s%.*s", objects.len ? ", " : "", (int)len, inner);
+			for (size_t k = 0; k < json_object_array_length(a); k++)
+				json_object_array_add(all, json_object_get(json_object_array_get_idx(a, k)));
+			json_object_put(a);
 		} else {
 			fwrite(p, 1, n + (p[n] == '\n'), stderr);
 		}
 		p += n + (p[n] == '\n');
 	}
 	if (arrays || ds->n) {
-		bool first = objects.len == 0;
-		fprintf(stderr, "[%s", objects.len ? objects.s : "");
-		q7_diags_write_gcc_json(ds, stderr, &first, &r);
-		fputs("]\n", stderr);
+		q7_diags_add_gcc_json(ds, all, &r);
+		q7_json_print(all, stderr);
 	}
 	fflush(stderr);
-	q7_sb_free(&objects);
+	json_object_put(all);
 	q7_diags_free(&none);
 }
 
 bool q7_diag_text_empty(const char *err)
 {
 	for (const char *p = err; *p;) {
-		size_t n = strcspn(p, "\n"), len;
-		const char *inner;
-		if (n && !(json_array_line(p, n, &inner, &len) && len == 0))
+		size_t n = strcspn(p, "\n");
+		struct json_object *a = n ? gcc_array(p, n) : NULL;
+		bool empty = a && json_object_array_length(a) == 0;
+		json_object_put(a);
+		if (n && !empty)
 			return false;
 		p += n + (p[n] == '\n');
 	}

@@ -1,7 +1,7 @@
-/* tests/analysis/check_mangle: the Itanium demangler (analysis/mangle.c)
- * on symbols that GCC and clang emit for kernel-like functions, and the
- * link-time resolution of NEURON_LIBRARY requests (analysis/resolve.c +
- * q7_ops_merge) against symbol lists. The mangled names were taken from
+/* tests/analysis/check_mangle: the Itanium demangler (analysis/mangle.c,
+ * over libiberty's) on symbols that GCC and clang emit for kernel-like
+ * functions, and the link-time resolution of NEURON_LIBRARY requests
+ * (analysis/resolve.c + q7_ops_merge) against symbol lists. The mangled names were taken from
  * g++ (x86-64) and xtensa-lx106-elf-g++ objects; c++filt agrees with the
  * expected signatures. */
 #include "analysis.h"
@@ -128,7 +128,7 @@ static const struct dcase cases[] = {
 	{"_ZL2stRKN2at6TensorE", true, "st", "st", Q7_MF_INTERNAL, false, "Tensor|const at::Tensor &|"},
 	{"_ZN12_GLOBAL__N_14anonERKN2at6TensorE", true, "(anonymous namespace)::anon", "anon",
 	 Q7_MF_INTERNAL, false, "Tensor|const at::Tensor &|"},
-	{"_ZplRKN2at6TensorEi", true, "operatorpl", "operatorpl", Q7_MF_OPERATOR, false,
+	{"_ZplRKN2at6TensorEi", true, "operator+", "operator+", Q7_MF_OPERATOR, false,
 	 "Tensor|const at::Tensor &|;int|int|"},
 	/* From libstdc++: a template constructor (no return type in its
 	 * symbol), a member template of a class template, a substitution
@@ -163,9 +163,12 @@ static const struct dcase cases[] = {
 	{"_ZGVZ4mainE1x", true, NULL, NULL, 0, false, "special name"},
 	{"_Z1x", true, NULL, NULL, 0, false, "a variable"},
 	{"_ZZ4mainE1f", true, NULL, NULL, 0, false, "local entity"},
-	{"_Z1fS3_", true, NULL, NULL, 0, false, "substitution out of range"},
-	{"_Z1fN2at6Tensor", true, NULL, NULL, 0, false, "without its E"},
-	{"_Z40short", true, NULL, NULL, 0, false, "longer than the symbol"},
+	/* Not in the grammar (a substitution out of range, a nested name
+	 * without its E, a name longer than the symbol): libiberty's parser
+	 * refuses them without saying which. */
+	{"_Z1fS3_", true, NULL, NULL, 0, false, "unreadable"},
+	{"_Z1fN2at6Tensor", true, NULL, NULL, 0, false, "unreadable"},
+	{"_Z40short", true, NULL, NULL, 0, false, "unreadable"},
 	{"_Z1fDpT_", true, NULL, NULL, 0, false, "pack expansion"},
 	{"_Z1fDTfp_E", true, NULL, NULL, 0, false, "decltype"},
 	{"_Z1fIXadL_Z1gvEEEvv", true, NULL, NULL, 0, false, "expression"},

@@ -7,6 +7,7 @@
 #include "run_suite.h"
 
 #include <check.h>
+#include <json-c/json.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -603,18 +604,22 @@ START_TEST(json_and_sarif)
 }
 END_TEST
 
-/* JSON strings from files: controls (DEL and C1 too) as \u escapes, a
- * byte that is not UTF-8 as the text \xNN, well-formed UTF-8 as it is:
- * the document stays valid JSON and no control reaches a terminal. */
+/* JSON strings from files, as q7_json_print writes them: controls (DEL
+ * and C1 too) as \u escapes, a byte that is not UTF-8 as the text \xNN,
+ * well-formed UTF-8 as it is: the document stays valid JSON and no
+ * control reaches a terminal. */
 START_TEST(json_strings_hostile)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	q7_json_str(f, "a\x1b\x7f" "b\xc2\x85" "c\xff" "d\xed\xa0\x80" "e\xe2\x82\xac\"\\\n");
+	struct json_object *a = q7_json_arr(NULL, NULL);
+	q7_json_str(a, NULL, "a\x1b\x7f" "b\xc2\x85" "c\xff" "d\xed\xa0\x80" "e\xe2\x82\xac\"\\\n");
+	q7_json_print(a, f);
+	json_object_put(a);
 	fclose(f);
-	ck_assert_str_eq(buf, "\"a\\u001b\\u007fb\\u0085c\\\\xffd\\\\xed\\\\xa0\\\\x80"
-	                      "e\xe2\x82\xac\\\"\\\\\\n\"");
+	ck_assert_str_eq(buf, "[\"a\\u001b\\u007fb\\u0085c\\\\xffd\\\\xed\\\\xa0\\\\x80"
+	                      "e\xe2\x82\xac\\\"\\\\\\n\"]\n");
 	free(buf);
 }
 END_TEST

@@ -10,7 +10,9 @@ licence) has a paragraph with its text. The copies of other projects'
 files in the package (picolibc's libc.a, GCC's libgcc.a, both under
 usr/lib/q7cc/xtensa/lsp) each have their own Files paragraph, not the
 project's "*" one, naming a licence other than the project's Apache-2.0.
-The program that links libelf statically (usr/bin/q7cc) names LGPL-3+.
+The program that links libelf and json-c statically (usr/bin/q7cc) names
+LGPL-3+ and Expat; it and the analysis plugin, which link libiberty's
+demangler statically, name its licence.
 Prints each problem; exits 1 on any.
 """
 import fnmatch
@@ -64,7 +66,8 @@ def check(paras, root):
                for f in names if f.endswith(".a")]
     if len(bundled) < 2:
         problems.append(f"expected libc.a and libgcc.a in the package, found {bundled}")
-    for path in bundled + ["usr/bin/q7cc"]:
+    demangler = ["usr/bin/q7cc", "usr/lib/q7cc/q7analysis-clang.so"]
+    for path in bundled + demangler:
         last = [p for p in files if matches(p["Files"], path)]
         para = last[-1] if last else None
         if not para or para["Files"] == "*":
@@ -73,6 +76,10 @@ def check(paras, root):
             problems.append(f"{path}: declared as the project's own Apache-2.0 code")
         elif path == "usr/bin/q7cc" and "LGPL-3+" not in para["License"]:
             problems.append(f"{path}: links libelf (LGPL-3+ or GPL-2+) but does not say so")
+        elif path == "usr/bin/q7cc" and "Expat" not in para["License"]:
+            problems.append(f"{path}: links json-c (Expat) but does not say so")
+        if para and path in demangler and "libiberty-demangler exception" not in para["License"]:
+            problems.append(f"{path}: links libiberty's demangler but does not say so")
     return problems
 
 
