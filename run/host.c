@@ -25,6 +25,7 @@
  * result owns out_data (only when the call gave no destination). */
 #include "host.h"
 #include "call_limits.h"
+#include "fdio.h"
 #include "host_confine.h"
 #include "host_fault.h"
 #include "host_int.h"
@@ -81,20 +82,9 @@ static int copy_image(const char *path, struct q7_err *err)
 	const char *why = NULL;
 	char *bytes = q7_read_regular(path, Q7_READ_HOSTLIB_MAX, &len, &why);
 	int fd = bytes ? memfd_create(q7_path_basename(path), MFD_CLOEXEC) : -1;
-	if (fd >= 0) {
-		size_t done = 0;
-		while (done < len) {
-			ssize_t w = write(fd, bytes + done, len - done);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				break;
-			done += (size_t)w;
-		}
-		if (done != len) {
-			close(fd);
-			fd = -1;
-		}
+	if (fd >= 0 && q7_write_all(fd, bytes, len, -1) != 0) {
+		close(fd);
+		fd = -1;
 	}
 	if (fd < 0)
 		q7_err_set(err, NULL, "%s: cannot copy it for another core: %s", path,
