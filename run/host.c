@@ -202,7 +202,7 @@ int q7_host_finish(const struct q7_call *c, const struct q7_frame *f, uint64_t d
 	}
 	static const unsigned char nothing[1];
 	uint64_t n, extent;
-	if (!span && q7_run_desc_bytes(&f->out, &n, &extent) && n == 0)
+	if (!span && q7_tensor_bytes(&f->out, &n, &extent) && n == 0)
 		span = nothing; /* an empty tensor: no byte to read, wherever it says it is */
 	if (!span) {
 		q7_run_fail(r, "%s: the returned tensor lies outside the memory the kernel shares", c->op);
@@ -575,7 +575,7 @@ static const unsigned char *span_of(const struct q7_host *h, const struct q7_cal
 		const struct q7_tensor_desc *t = &c->args[i].u.tensor;
 		uint64_t n, extent;
 		lo = hi = 0;
-		if (c->args[i].kind == Q7_ARG_TENSOR && q7_run_desc_bytes(t, &n, &extent)) {
+		if (c->args[i].kind == Q7_ARG_TENSOR && q7_tensor_bytes(t, &n, &extent)) {
 			lo = t->data;
 			hi = lo + extent;
 		}
