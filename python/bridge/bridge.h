@@ -50,7 +50,7 @@ void *q7t_load(const char *lib, const char *shape_lib, const char *target, unsig
  * frees the text (or *err) with q7t_free. */
 char *q7t_shape_defs(const char *shape_lib, char **err);
 /* What lib is, read as the run engine reads it (a multicore manifest by
- * lsp/manifest's codec, an image's ELF machine by run/run_image.c), without
+ * model/manifest's codec, an image's ELF machine by run/run_image.c), without
  * loading it: JSON text {"images": [{"path": ..., "machine": 62,
  * "target": "host"}, ...]}, a manifest's images in core order, else lib
  * alone; machine its ELF machine and target the run target whose images
