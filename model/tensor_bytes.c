@@ -1,27 +1,6 @@
 /* Tensor byte counts (tensor_bytes.h). */
 #include "tensor_bytes.h"
 
-size_t q7_dtype_size(uint32_t dtype)
-{
-	switch ((enum q7_dtype)dtype) {
-	case Q7_DTYPE_UINT8:
-	case Q7_DTYPE_INT8:
-	case Q7_DTYPE_BOOL:
-		return 1;
-	case Q7_DTYPE_INT16:
-	case Q7_DTYPE_FLOAT16:
-	case Q7_DTYPE_BFLOAT16:
-		return 2;
-	case Q7_DTYPE_INT32:
-	case Q7_DTYPE_FLOAT32:
-		return 4;
-	case Q7_DTYPE_INT64:
-	case Q7_DTYPE_FLOAT64:
-		return 8;
-	}
-	return 0;
-}
-
 bool q7_tensor_bytes(const struct q7_tensor_desc *t, uint64_t *numel, uint64_t *extent)
 {
 	size_t es = q7_dtype_size(t->dtype);

@@ -11,8 +11,7 @@
 
 #include "q7/frame.h"
 
-/* The bytes of one element of dtype (enum q7_dtype); 0 for none. */
-size_t q7_dtype_size(uint32_t dtype);
+/* q7_dtype_size(dtype), the bytes of one element, is <q7/frame.h>'s. */
 /* The elements of t and the bytes its strides span from element 0
  * ((largest offset + 1) x the element's size; 0 for no element). false
  * for a dtype or rank that is none, a negative stride, or counts past

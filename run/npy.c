@@ -160,7 +160,7 @@ static bool decode_descr(const char *d, enum q7_dtype *t, bool *swap, const char
 		if (!dtypes[i].kind)
 			continue;
 		char want[4];
-		snprintf(want, sizeof want, "%c%zu", dtypes[i].kind, q7_dtype_size(dtypes[i].dtype));
+		snprintf(want, sizeof want, "%c%u", dtypes[i].kind, q7_dtype_size(dtypes[i].dtype));
 		if (strcmp(d + 1, want) == 0) {
 			*t = dtypes[i].dtype;
 			*swap = order == '>' && q7_dtype_size(dtypes[i].dtype) > 1;
@@ -399,7 +399,7 @@ int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32
 	char descr[8] = "";
 	for (size_t i = 0; i < NDTYPES; i++)
 		if (dtypes[i].dtype == file_type)
-			snprintf(descr, sizeof descr, "%c%c%zu", q7_dtype_size(dtypes[i].dtype) == 1 ? '|' : '<',
+			snprintf(descr, sizeof descr, "%c%c%u", q7_dtype_size(dtypes[i].dtype) == 1 ? '|' : '<',
 			         dtypes[i].kind, q7_dtype_size(dtypes[i].dtype));
 	if (!descr[0]) {
 		q7_error("%s: cannot write dtype %u", path, (unsigned)dtype);
