@@ -125,9 +125,6 @@ def shape_kernels(defs):
     return names
 
 
-_KIND = {"Tensor": "Tensor", "int": "int", "float": "float", "bool": "bool", "Scalar": "Scalar"}
-
-
 def check_shapes(q7cc, objs, shape_lib, defs):
     """Each op of shape_lib against the kernel it names, as the compute
     objects record it (q7cc --q7-print-schema): the kernel is defined, and
@@ -156,15 +153,15 @@ def check_shapes(q7cc, objs, shape_lib, defs):
             problems.append("%s: error: %s: m.def names the compute function '%s', which no "
                             "compute source defines (their kernels: %s)" % (at, qual, compute, have))
             continue
-        theirs = [_KIND.get(p["type"], p["type"]) for p in k["params"]]
+        theirs = [p["type"] for p in k["params"]]  # TorchScript's, as torch names them
         if mine == theirs:
             continue
         f, l = at.rsplit(":", 1)
         shape, sf, sl = by_line.get((os.path.basename(f), int(l)), ("", "", 0))
         shape = shape or "the shape function"
         sf, sl = (sf, sl) if sl else (f, int(l))
-        kdecl = "%s(%s)" % (compute, ", ".join("%s %s" % (_KIND.get(p["type"], p["type"]),
-                                                          p["name"]) for p in k["params"]))
+        kdecl = "%s(%s)" % (compute, ", ".join("%s %s" % (p["type"], p["name"])
+                                               for p in k["params"]))
         if len(mine) != len(theirs):
             why = "%d arguments in the shape function, %d in the kernel" % (len(mine),
                                                                              len(theirs))
