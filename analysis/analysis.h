@@ -56,7 +56,7 @@ struct q7_warn_policy {
 /* -W[no-][error=]RULE for one of q7cc's rules (no: the "no-" form; error:
  * the "error=" form); the last flag about a rule wins. Returns false when
  * no rule has that name (the flag is kept all the same). The driver takes
- * the spellings apart (wrapper/options) and sets werror and suppress_all. */
+ * the spellings apart (model/options) and sets werror and suppress_all. */
 bool q7_warn_policy_rule(struct q7_warn_policy *p, const char *rule, bool no, bool error);
 /* Drops disabled diagnostics and promotes warnings per the policy (-w
  * drops every warning, whatever -Werror says, as in GCC). Returns the

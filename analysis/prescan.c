@@ -8,6 +8,7 @@
  * preprocessor dropped the kernel marks. */
 #include "analysis.h"
 #include "internal.h"
+#include "options.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -312,34 +313,28 @@ static void add_skip_dir(struct scan *s, const char *dir)
 	free(real);
 }
 
-/* The value of an option taking a directory or file: "-Idir" or "-I dir". */
-static const char *opt_value(char *const *args, size_t *i, const char *opt)
-{
-	size_t n = strlen(opt);
-	if (strncmp(args[*i], opt, n) != 0)
-		return NULL;
-	if (args[*i][n])
-		return args[*i] + n;
-	if (!args[*i + 1])
-		return NULL;
-	return args[++*i];
-}
-
+/* The include options of the command libclang gets, read by the driver's
+ * option table (model/options.h): "-Idir", "-I dir" and
+ * "--include-directory=dir" alike, and another option's value never
+ * taken for one. */
 static void read_args(struct scan *s)
 {
 	struct q7_strvec idirs = {0};
 	char *const *a = s->o->clang_args;
 	for (size_t i = 0; a && a[i]; i++) {
-		const char *v;
-		if ((v = opt_value(a, &i, "-iquote")))
+		const char *v = NULL;
+		const struct q7_option *o = q7_option_find(a[i], &v);
+		if (o && !v && (o->flags & Q7_OPT_SEP) && a[i + 1])
+			v = a[++i];
+		if (!o || !v)
+			continue;
+		if (strcmp(o->name, "-iquote") == 0)
 			q7_sv_add(&s->quote_dirs, v);
-		else if ((v = opt_value(a, &i, "-include")) || (v = opt_value(a, &i, "-imacros")))
+		else if (strcmp(o->name, "-include") == 0 || strcmp(o->name, "-imacros") == 0)
 			q7_sv_add(&s->forced, v);
-		else if ((v = opt_value(a, &i, "-isystem")) || (v = opt_value(a, &i, "-idirafter")))
+		else if (strcmp(o->name, "-isystem") == 0 || strcmp(o->name, "-idirafter") == 0)
 			add_skip_dir(s, v);
-		else if (strncmp(a[i], "--include-directory=", 20) == 0)
-			q7_sv_add(&idirs, a[i] + 20);
-		else if ((v = opt_value(a, &i, "-I")))
+		else if (strcmp(o->name, "-I") == 0 || strcmp(o->name, "--include-directory") == 0)
 			q7_sv_add(&idirs, v);
 	}
 	q7_sv_addv(&s->quote_dirs, &idirs);

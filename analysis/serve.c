@@ -26,6 +26,7 @@
 #include "internal.h"
 #include "server.h"
 #include "wire.h"
+#include "fdio.h"
 #include "proc.h"
 
 #include <errno.h>
@@ -355,8 +356,8 @@ static int hand_over(struct worker *w, struct conn *c)
 		;
 	/* An idle worker waits in recvmsg on an empty channel: the header
 	 * goes whole, the request as fast as the worker reads it. */
-	if (n == 4 && q7_wire_write_all(w->chan, c->body ? c->body : "", c->need,
-	                                q7_wire_deadline(Q7_SERVER_REPLY_MS)) == 0) {
+	if (n == 4 && q7_write_all(w->chan, c->body ? c->body : "", c->need,
+	                           q7_wire_deadline(Q7_SERVER_REPLY_MS)) == 0) {
 		w->busy = true;
 		return 0;
 	}

@@ -2,6 +2,7 @@
  * read is bounds-checked: a short or damaged message is an error, never a
  * crash, and decoded tables are appended only when complete. */
 #include "bytes.h"
+#include "fdio.h"
 #include "opcodec.h"
 #include "wire.h"
 
@@ -10,7 +11,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #define NIL 0xffffffffu
@@ -355,62 +355,13 @@ long long q7_wire_deadline(int timeout_ms)
 	return timeout_ms < 0 ? -1 : q7_now_ms() + timeout_ms;
 }
 
-/* Waits until fd is ready for events, or the deadline passes. */
-static int wait_for(int fd, short events, long long deadline)
-{
-	for (;;) {
-		int left = -1;
-		if (deadline >= 0) {
-			long long ms = deadline - q7_now_ms();
-			if (ms <= 0)
-				return -1;
-			left = ms > 60000 ? 60000 : (int)ms;
-		}
-		struct pollfd pfd = {.fd = fd, .events = events};
-		int pr = poll(&pfd, 1, left);
-		if (pr > 0)
-			return 0;
-		if (pr < 0 && errno != EINTR)
-			return -1;
-	}
-}
-
-/* One write: send() with MSG_NOSIGNAL on a socket, so a peer that has
- * gone is EPIPE and not the death of this process; write() on a pipe. */
-static ssize_t put_some(int fd, const char *p, size_t n)
-{
-	ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-	if (w < 0 && errno == ENOTSOCK)
-		w = write(fd, p, n);
-	return w;
-}
-
-int q7_wire_write_all(int fd, const char *p, size_t n, long long deadline)
-{
-	while (n) {
-		ssize_t w = put_some(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			if (wait_for(fd, POLLOUT, deadline) != 0)
-				return -1;
-			continue;
-		}
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int q7_wire_send(int fd, const struct q7_strbuf *b, int timeout_ms)
 {
 	long long deadline = q7_wire_deadline(timeout_ms);
 	struct q7_strbuf hdr = {0};
 	put_u32(&hdr, (uint32_t)b->len);
-	int rc = q7_wire_write_all(fd, hdr.s, hdr.len, deadline) == 0 &&
-	                 q7_wire_write_all(fd, b->s ? b->s : "", b->len, deadline) == 0
+	int rc = q7_write_all(fd, hdr.s, hdr.len, deadline) == 0 &&
+	                 q7_write_all(fd, b->s ? b->s : "", b->len, deadline) == 0
 	             ? 0
 	             : -1;
 	q7_sb_free(&hdr);
@@ -421,7 +372,7 @@ int q7_wire_read_all(int fd, char *p, size_t n, long long deadline)
 {
 	while (n) {
 		/* Poll first: a blocking fd must not outlast the deadline. */
-		if (wait_for(fd, POLLIN, deadline) != 0)
+		if (q7_fd_wait(fd, POLLIN, deadline) != 0)
 			return -1;
 		ssize_t got = read(fd, p, n);
 		if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))

@@ -2,6 +2,7 @@
 #include "ccdb.h"
 
 #include "bytes.h"
+#include "fdio.h"
 #include "proc.h"
 
 #include <errno.h>
@@ -215,20 +216,6 @@ static char *db_text(const char *path, const struct stat *st, size_t *len, const
 	return text;
 }
 
-static bool write_all(int fd, const void *p, size_t n)
-{
-	for (const char *c = p; n;) {
-		ssize_t w = write(fd, c, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		c += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 /* The child's work: the database at path read, laid out and written to
  * fd. Its exit status: 0 when fd holds it (or why not, in its head). */
 static int read_in_child(const char *path, const struct stat *st, int fd)
@@ -249,8 +236,10 @@ static int read_in_child(const char *path, const struct stat *st, int fd)
 		lay_out(&l, db);
 	struct head h = {.n = (uint32_t)l.n, .nslot = (uint32_t)l.nslot, .nstrs = l.strs.len};
 	snprintf(h.why, sizeof h.why, "%s", why ? why : "");
-	bool ok = write_all(fd, &h, sizeof h) && write_all(fd, l.e, l.n * sizeof *l.e) &&
-	          write_all(fd, l.slot, l.nslot * sizeof *l.slot) && write_all(fd, l.strs.s, l.strs.len);
+	bool ok = q7_write_all(fd, &h, sizeof h, -1) == 0 &&
+	          q7_write_all(fd, l.e, l.n * sizeof *l.e, -1) == 0 &&
+	          q7_write_all(fd, l.slot, l.nslot * sizeof *l.slot, -1) == 0 &&
+	          q7_write_all(fd, l.strs.s, l.strs.len, -1) == 0;
 	return ok ? 0 : 1;
 }
 

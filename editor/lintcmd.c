@@ -1,49 +1,19 @@
 /* The lint's command line from a compile command: see lintcmd.h.
  *
- * The table keeps what q7cc's analysis reads of a compile (the options
- * its own table marks as shaping the parse, docs/driver.md; the -W
- * options of the lint's policy, lint-rules.md; q7cc's kernel options).
- * A word passes only as one of these, or as the value right after one
- * that takes the next word, so q7cc reads the result as the table does:
- * no word of the project's can become a mode (-E, --version, -###), a
- * program (-B, -fplugin=, -wrapper) or a file q7cc writes. */
+ * What a word of the project's command is comes from the driver's own
+ * option table (model/options.h, docs/driver.md "The option tables"), so
+ * the editor and q7cc read a command alike. Kept are what q7cc's analysis
+ * reads of a compile: the options the table marks as shaping the parse,
+ * the -W options of the lint's policy (lint-rules.md), -x and q7cc's
+ * kernel options. A word passes only as one of these, or as the value
+ * right after one that takes the next word; any other option that takes
+ * the next word leaves with it (-o FILE, -Xclang -load). So no word of
+ * the project's can become a mode (-E, --version, -###), a program (-B,
+ * -fplugin=, -wrapper) or a file q7cc writes. */
 #include "lintcmd.h"
+#include "options.h"
 
 #include <string.h>
-
-enum { ALONE = 0, SEP = 1, JOINED = 2, EQ = 4 };
-
-/* Sorted by name; SEP: the value may be the next word. */
-static const struct {
-	const char *name;
-	unsigned form;
-} kept[] = {
-	{"--define-macro", SEP | EQ}, {"--include-directory", SEP | EQ},
-	{"--q7-kernel=", JOINED}, {"--q7-multicore", ALONE}, {"--q7-toolchain=", JOINED},
-	{"--sysroot", SEP | EQ}, {"--undefine-macro", SEP | EQ},
-	{"-D", SEP | JOINED}, {"-I", SEP | JOINED}, {"-O", JOINED}, {"-U", SEP | JOINED},
-	{"-W", JOINED}, {"-ansi", ALONE},
-	{"-fchar8_t", ALONE}, {"-fexceptions", ALONE}, {"-fgnu-keywords", ALONE},
-	{"-fms-extensions", ALONE}, {"-fno-char8_t", ALONE}, {"-fno-exceptions", ALONE},
-	{"-fno-gnu-keywords", ALONE}, {"-fno-operator-names", ALONE}, {"-fno-rtti", ALONE},
-	{"-frtti", ALONE}, {"-fshort-enums", ALONE}, {"-fshort-wchar", ALONE},
-	{"-fsigned-char", ALONE}, {"-funsigned-char", ALONE},
-	{"-idirafter", SEP | JOINED}, {"-imacros", SEP | JOINED}, {"-include", SEP | JOINED},
-	{"-iprefix", SEP | JOINED}, {"-iquote", SEP | JOINED}, {"-isysroot", SEP | JOINED},
-	{"-isystem", SEP | JOINED}, {"-iwithprefix", SEP | JOINED},
-	{"-iwithprefixbefore", SEP | JOINED},
-	{"-nostdinc", ALONE}, {"-nostdinc++", ALONE}, {"-pthread", ALONE}, {"-std=", JOINED},
-	{"-trigraphs", ALONE}, {"-w", ALONE}, {"-x", SEP | JOINED},
-};
-
-/* The options of a compile that take the next word and are left out:
- * their word goes with them (-o FILE, -Xclang -load). */
-static const char *const dropped_sep[] = {
-	"--language", "--output", "--param", "-L", "-MF", "-MJ", "-MQ", "-MT", "-T",
-	"-Xassembler", "-Xclang", "-Xlinker", "-Xpreprocessor", "-arch", "-aux-info",
-	"-dumpbase", "-dumpdir", "-e", "-include-pch", "-l", "-mllvm", "-o", "-target", "-u",
-	"-z",
-};
 
 #define COUNT(t) (sizeof t / sizeof t[0])
 
@@ -64,44 +34,35 @@ const char *q7_lintcmd_profile(const char *compiler)
 	return NULL;
 }
 
-/* The row of kept that a starts with, the longest, or -1; *value: what
- * follows the name (after '=' for EQ), NULL for the exact name. */
-static int match(const char *a, const char **value)
+/* Whether the lint keeps the driver option o (lintcmd.h). */
+static bool kept(const struct q7_option *o)
 {
-	int best = -1;
-	size_t best_n = 0;
-	*value = NULL;
-	if (strncmp(a, "-include-pch", 12) == 0)
-		return -1; /* q7cc's own option, not -include */
-	for (size_t i = 0; i < COUNT(kept); i++) {
-		size_t n = strlen(kept[i].name);
-		if (strncmp(a, kept[i].name, n) != 0 || n <= best_n)
-			continue;
-		const char *v = !a[n]                                    ? NULL
-		                : kept[i].form & JOINED                  ? a + n
-		                : (kept[i].form & EQ) && a[n] == '='     ? a + n + 1
-		                                                         : "";
-		if (v && !*v && a[n])
-			continue; /* a longer word: another option */
-		best = (int)i;
-		best_n = n;
-		*value = v;
+	switch (o->id) {
+	case Q7_ID_WARN:
+	case Q7_ID_LANG:
+	case Q7_ID_Q7_KERNEL:
+	case Q7_ID_Q7_MULTICORE:
+	case Q7_ID_Q7_TOOLCHAIN:
+		return true;
+	default:
+		return (o->flags & Q7_OPT_PARSE) != 0;
 	}
-	return best;
 }
 
-/* Whether the option's value may go to q7cc. */
-static bool value_ok(const char *name, const char *v)
+/* Whether o's value v may go to q7cc. */
+static bool value_ok(const struct q7_option *o, const char *v)
 {
-	if (strcmp(name, "-O") == 0) /* -O, -O2, -Os, -Ofast */
+	if (strcmp(o->name, "-O") == 0) /* -O, -O2, -Os, -Ofast */
 		return strspn(v, "0123456789abcdefghijklmnopqrstuvwxyz") == strlen(v);
+	if (!(o->flags & (Q7_OPT_SEP | Q7_OPT_JOINED | Q7_OPT_EQ)))
+		return true; /* takes none */
 	if (!*v || v[0] == '-') /* no value, or another option taken for one */
 		return false;
-	if (strcmp(name, "-x") == 0)
+	if (o->id == Q7_ID_LANG)
 		return strcmp(v, "c++") == 0;
-	if (strcmp(name, "--q7-toolchain=") == 0)
+	if (o->id == Q7_ID_Q7_TOOLCHAIN)
 		return strcmp(v, "xt") == 0 || strcmp(v, "gnu") == 0 || strcmp(v, "host") == 0;
-	if (strcmp(name, "-W") == 0) /* -Wl, -Wa, -Wp,: words for other tools */
+	if (o->id == Q7_ID_WARN) /* -Wl, -Wa, -Wp, have rows of their own */
 		return !strchr(v, ',');
 	return true;
 }
@@ -110,24 +71,19 @@ static bool value_ok(const char *name, const char *v)
 static void keep_flags(const struct q7_strvec *argv, struct q7_strvec *out)
 {
 	for (size_t i = 1; i < argv->n; i++) {
-		const char *a = argv->v[i], *v;
-		int k = a[0] == '-' ? match(a, &v) : -1;
-		if (k < 0) {
-			for (size_t d = 0; d < COUNT(dropped_sep); d++)
-				if (strcmp(a, dropped_sep[d]) == 0 && i + 1 < argv->n)
-					i++;
+		const char *a = argv->v[i], *v = NULL;
+		const struct q7_option *o = a[0] == '-' ? q7_option_find(a, &v) : NULL;
+		if (!o)
 			continue;
-		}
-		unsigned form = kept[k].form;
-		if (!v && (form & SEP)) {
+		if (!v && (o->flags & Q7_OPT_SEP)) {
 			/* The value is the next word: both go, or neither. */
 			const char *next = i + 1 < argv->n ? argv->v[i + 1] : "";
 			i += i + 1 < argv->n;
-			if (value_ok(kept[k].name, next)) {
+			if (kept(o) && value_ok(o, next)) {
 				q7_sv_add(out, a);
 				q7_sv_add(out, next);
 			}
-		} else if (form == ALONE || value_ok(kept[k].name, v ? v : "")) {
+		} else if (kept(o) && value_ok(o, v ? v : "")) {
 			q7_sv_add(out, a);
 		}
 	}

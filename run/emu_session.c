@@ -52,14 +52,6 @@
 #endif
 #define POPULATE_MIN (1u << 20) /* below, the pages a memcpy faults in cost little */
 
-size_t q7_emu_desc_bytes(const struct q7_tensor_desc *t)
-{
-	size_t n = 1;
-	for (unsigned i = 0; i < t->ndim && i < Q7_MAX_DIMS; i++)
-		n *= t->sizes[i];
-	return n * q7_npy_dtype_size((enum q7_dtype)t->dtype);
-}
-
 /* red: the red zone's bytes after the destination (Q7_FRAME_DST_ROOM),
  * or 0; in_red: those after each input (filled and checked here:
  * q7_run_inputs_zones), or 0. */
@@ -80,7 +72,15 @@ static int make_layout(const struct q7_call *req, size_t red, size_t in_red, str
 		if (!t)
 			continue;
 		off = (off + TENSOR_ALIGN - 1) & ~(size_t)(TENSOR_ALIGN - 1);
-		size_t n = q7_emu_desc_bytes(t);
+		uint64_t numel, extent;
+		if (!q7_tensor_bytes(t, &numel, &extent)) {
+			char what[32] = "the destination";
+			if (i < nargs)
+				snprintf(what, sizeof what, "argument %u", i + 1);
+			q7_run_fail(r, "%s: its dtype, sizes or strides describe no tensor", what);
+			return -1;
+		}
+		size_t n = (size_t)extent;
 		if (n > Q7_BOOT_RAM_END - Q7_BOOT_DATA_AREA || off + n > Q7_BOOT_RAM_END - Q7_BOOT_DATA_AREA) {
 			q7_run_fail(r, "the tensors (%zu bytes and more) do not fit the emulated core's "
 			            "RAM (%u MiB)", off + n, (Q7_BOOT_RAM_END - Q7_BOOT_DATA_AREA) >> 20);
@@ -732,7 +732,7 @@ static int result_in_dst(const struct q7_emu_session *s, const struct q7_call *r
 		return -1;
 	r->out = out;
 	r->out.data = req->dst.data;
-	r->out_bytes = q7_emu_desc_bytes(&out);
+	r->out_bytes = q7_tensor_span(&out);
 	return 0;
 }
 

@@ -38,8 +38,6 @@ void q7_emu_last(const struct q7_emu_session *s, struct q7_emu_back *b);
 int q7_emu_take_output(const struct q7_emu_back *b, struct q7_run_result *r);
 /* A copy of the tensor data the sent call put on the core (caller frees). */
 unsigned char *q7_emu_sent_data(const struct q7_emu_session *s, size_t *size);
-/* Bytes of a contiguous tensor. */
-size_t q7_emu_desc_bytes(const struct q7_tensor_desc *t);
 /* Where core's image was placed (its prelinked header), and the boot
  * program the session runs: what a profile names frames with. */
 const struct q7_pl_header *q7_emu_image_header(const struct q7_emu_session *s, unsigned core);

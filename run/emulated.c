@@ -129,7 +129,7 @@ static int run_parallel(const struct q7_emu_config *cfg, const struct q7_call *r
 		goto out;
 	if (req->dst.data) /* the merged dst, as the host target leaves it */
 		memcpy((void *)(uintptr_t)req->dst.data, sent + (last->frame.dst.data - Q7_BOOT_DATA_AREA),
-		       q7_emu_desc_bytes(&req->dst));
+		       q7_tensor_span(&req->dst));
 	rc = 0;
 out:
 	for (unsigned i = 0; i < cores; i++) {

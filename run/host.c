@@ -25,6 +25,7 @@
  * result owns out_data (only when the call gave no destination). */
 #include "host.h"
 #include "call_limits.h"
+#include "fdio.h"
 #include "host_confine.h"
 #include "host_fault.h"
 #include "host_int.h"
@@ -81,20 +82,9 @@ static int copy_image(const char *path, struct q7_err *err)
 	const char *why = NULL;
 	char *bytes = q7_read_regular(path, Q7_READ_HOSTLIB_MAX, &len, &why);
 	int fd = bytes ? memfd_create(q7_path_basename(path), MFD_CLOEXEC) : -1;
-	if (fd >= 0) {
-		size_t done = 0;
-		while (done < len) {
-			ssize_t w = write(fd, bytes + done, len - done);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				break;
-			done += (size_t)w;
-		}
-		if (done != len) {
-			close(fd);
-			fd = -1;
-		}
+	if (fd >= 0 && q7_write_all(fd, bytes, len, -1) != 0) {
+		close(fd);
+		fd = -1;
 	}
 	if (fd < 0)
 		q7_err_set(err, NULL, "%s: cannot copy it for another core: %s", path,
@@ -212,7 +202,7 @@ int q7_host_finish(const struct q7_call *c, const struct q7_frame *f, uint64_t d
 	}
 	static const unsigned char nothing[1];
 	uint64_t n, extent;
-	if (!span && q7_run_desc_bytes(&f->out, &n, &extent) && n == 0)
+	if (!span && q7_tensor_bytes(&f->out, &n, &extent) && n == 0)
 		span = nothing; /* an empty tensor: no byte to read, wherever it says it is */
 	if (!span) {
 		q7_run_fail(r, "%s: the returned tensor lies outside the memory the kernel shares", c->op);
@@ -585,7 +575,7 @@ static const unsigned char *span_of(const struct q7_host *h, const struct q7_cal
 		const struct q7_tensor_desc *t = &c->args[i].u.tensor;
 		uint64_t n, extent;
 		lo = hi = 0;
-		if (c->args[i].kind == Q7_ARG_TENSOR && q7_run_desc_bytes(t, &n, &extent)) {
+		if (c->args[i].kind == Q7_ARG_TENSOR && q7_tensor_bytes(t, &n, &extent)) {
 			lo = t->data;
 			hi = lo + extent;
 		}

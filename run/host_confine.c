@@ -113,8 +113,8 @@ bool q7_confine_owns(const struct q7_confine *cf, uint64_t addr)
 
 static bool overlaps_dst(const struct q7_call *c, unsigned i)
 {
-	uint64_t a = c->args[i].u.tensor.data, an = q7_run_arg_bytes(&c->args[i].u.tensor);
-	uint64_t d = c->dst.data, dn = q7_run_arg_bytes(&c->dst);
+	uint64_t a = c->args[i].u.tensor.data, an = q7_tensor_span(&c->args[i].u.tensor);
+	uint64_t d = c->dst.data, dn = q7_tensor_span(&c->dst);
 	return d && a < d + dn && d < a + an;
 }
 
@@ -140,7 +140,7 @@ static size_t layout(struct q7_confine *cf, const struct q7_call *c, bool *dst)
 			continue;
 		struct slot *s = &cf->slots[cf->nslots++];
 		s->arg = is_dst ? -1 : i;
-		s->bytes = q7_run_arg_bytes(is_dst ? &c->dst : &c->args[i].u.tensor);
+		s->bytes = q7_tensor_span(is_dst ? &c->dst : &c->args[i].u.tensor);
 		s->span = pages(cf, s->bytes + (is_dst ? Q7_RED_ZONE : 0));
 		s->off = off;
 		off += s->span + GAP;

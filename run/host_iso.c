@@ -417,7 +417,7 @@ static size_t layout(struct q7_iso *s, const struct q7_call *c)
 				continue;
 			d = &c->args[i].u.tensor;
 		}
-		uint64_t bytes = q7_npy_dtype_size((enum q7_dtype)d->dtype);
+		uint64_t bytes = q7_dtype_size(d->dtype);
 		for (unsigned k = 0; k < d->ndim && k < Q7_MAX_DIMS; k++)
 			bytes *= d->sizes[k];
 		if (d->ndim > Q7_MAX_DIMS || bytes > ((uint64_t)1 << 40))

@@ -104,8 +104,8 @@ int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_ato
 		q7_run_fail(r, "%s: q7-run --sanitize left no result", c->op);
 		goto out;
 	}
-	size_t bytes = y.numel * q7_npy_dtype_size(y.dtype);
-	if (y.dtype != (enum q7_dtype)c->dst.dtype || bytes > q7_run_arg_bytes(&c->dst)) {
+	size_t bytes = y.numel * q7_dtype_size(y.dtype);
+	if (y.dtype != (enum q7_dtype)c->dst.dtype || bytes > q7_tensor_span(&c->dst)) {
 		q7_run_fail(r, "%s: the result does not fit the destination", c->op);
 		goto out;
 	}

@@ -17,28 +17,19 @@ static const struct {
 	const char *names[4];
 	enum q7_dtype dtype;
 	char kind; /* NumPy's kind letter */
-	unsigned size;
 } dtypes[] = {
-	{{"uint8", "byte", "u1", NULL}, Q7_DTYPE_UINT8, 'u', 1},
-	{{"int8", "char", "i1", NULL}, Q7_DTYPE_INT8, 'i', 1},
-	{{"int16", "short", "i2", NULL}, Q7_DTYPE_INT16, 'i', 2},
-	{{"int32", "int", "i4", NULL}, Q7_DTYPE_INT32, 'i', 4},
-	{{"int64", "long", "i8", NULL}, Q7_DTYPE_INT64, 'i', 8},
-	{{"float16", "half", "f2", NULL}, Q7_DTYPE_FLOAT16, 'f', 2},
-	{{"float32", "float", "f4", NULL}, Q7_DTYPE_FLOAT32, 'f', 4},
-	{{"float64", "double", "f8", NULL}, Q7_DTYPE_FLOAT64, 'f', 8},
-	{{"bool", "b1", NULL, NULL}, Q7_DTYPE_BOOL, 'b', 1},
-	{{"bfloat16", "bf16", NULL, NULL}, Q7_DTYPE_BFLOAT16, 0, 2},
+	{{"uint8", "byte", "u1", NULL}, Q7_DTYPE_UINT8, 'u'},
+	{{"int8", "char", "i1", NULL}, Q7_DTYPE_INT8, 'i'},
+	{{"int16", "short", "i2", NULL}, Q7_DTYPE_INT16, 'i'},
+	{{"int32", "int", "i4", NULL}, Q7_DTYPE_INT32, 'i'},
+	{{"int64", "long", "i8", NULL}, Q7_DTYPE_INT64, 'i'},
+	{{"float16", "half", "f2", NULL}, Q7_DTYPE_FLOAT16, 'f'},
+	{{"float32", "float", "f4", NULL}, Q7_DTYPE_FLOAT32, 'f'},
+	{{"float64", "double", "f8", NULL}, Q7_DTYPE_FLOAT64, 'f'},
+	{{"bool", "b1", NULL, NULL}, Q7_DTYPE_BOOL, 'b'},
+	{{"bfloat16", "bf16", NULL, NULL}, Q7_DTYPE_BFLOAT16, 0},
 };
 #define NDTYPES (sizeof dtypes / sizeof dtypes[0])
-
-size_t q7_npy_dtype_size(enum q7_dtype t)
-{
-	for (size_t i = 0; i < NDTYPES; i++)
-		if (dtypes[i].dtype == t)
-			return dtypes[i].size;
-	return 0;
-}
 
 int q7_dtype_from_name(const char *name)
 {
@@ -169,10 +160,10 @@ static bool decode_descr(const char *d, enum q7_dtype *t, bool *swap, const char
 		if (!dtypes[i].kind)
 			continue;
 		char want[4];
-		snprintf(want, sizeof want, "%c%u", dtypes[i].kind, dtypes[i].size);
+		snprintf(want, sizeof want, "%c%u", dtypes[i].kind, q7_dtype_size(dtypes[i].dtype));
 		if (strcmp(d + 1, want) == 0) {
 			*t = dtypes[i].dtype;
-			*swap = order == '>' && dtypes[i].size > 1;
+			*swap = order == '>' && q7_dtype_size(dtypes[i].dtype) > 1;
 			return true;
 		}
 	}
@@ -323,7 +314,7 @@ static int read_data(const unsigned char *data, size_t avail, const char *name,
                      const struct npy_header *h, struct npy_array *a, struct q7_err *err)
 {
 	a->dtype = h->dtype;
-	size_t esize = q7_npy_dtype_size(h->dtype);
+	size_t esize = q7_dtype_size(h->dtype);
 	a->numel = 1;
 	for (unsigned d = 0; d < a->ndim; d++) {
 		/* 8 dims of 65535 overflow 64 bits: stop at what the file holds */
@@ -408,8 +399,8 @@ int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32
 	char descr[8] = "";
 	for (size_t i = 0; i < NDTYPES; i++)
 		if (dtypes[i].dtype == file_type)
-			snprintf(descr, sizeof descr, "%c%c%u", dtypes[i].size == 1 ? '|' : '<',
-			         dtypes[i].kind, dtypes[i].size);
+			snprintf(descr, sizeof descr, "%c%c%u", q7_dtype_size(dtypes[i].dtype) == 1 ? '|' : '<',
+			         dtypes[i].kind, q7_dtype_size(dtypes[i].dtype));
 	if (!descr[0]) {
 		q7_error("%s: cannot write dtype %u", path, (unsigned)dtype);
 		return -1;
@@ -439,7 +430,7 @@ int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32
 			ok = fwrite(&f, sizeof f, 1, o.f) == 1;
 		}
 	} else if (ok && numel) {
-		ok = fwrite(data, q7_npy_dtype_size(dtype), numel, o.f) == numel;
+		ok = fwrite(data, q7_dtype_size(dtype), numel, o.f) == numel;
 	}
 	q7_sb_free(&h);
 	if (!ok || q7_outfile_commit(&o, 0644) != 0) {

@@ -13,13 +13,14 @@
 
 #include "q7/frame.h"
 #include "support.h"
+#include "tensor_bytes.h"
 
 struct npy_array {
 	enum q7_dtype dtype;
 	unsigned ndim;
 	uint32_t sizes[Q7_MAX_DIMS];
 	size_t numel;
-	void *data; /* numel * q7_npy_dtype_size(dtype) bytes */
+	void *data; /* numel * q7_dtype_size(dtype) bytes */
 };
 
 /* 0, or -1 after printing "q7-run: <path>: <why>". */
@@ -34,7 +35,6 @@ int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32
               const void *data);
 void npy_free(struct npy_array *a);
 
-size_t q7_npy_dtype_size(enum q7_dtype t); /* 0: not a q7 dtype */
 /* "float32", "bf16", "int", ... -> dtype; -1 when unknown. */
 int q7_dtype_from_name(const char *name);
 const char *q7_dtype_to_name(enum q7_dtype t);

@@ -2,6 +2,7 @@
  * and the returned tensor, the same for the host and the emulated target. */
 #include "result.h"
 #include "npy.h"
+#include "schema.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -97,40 +98,16 @@ static bool gather(const struct q7_tensor_desc *t, size_t n, size_t es, const un
 	return true;
 }
 
-bool q7_run_desc_bytes(const struct q7_tensor_desc *t, uint64_t *numel, uint64_t *extent)
-{
-	size_t es = q7_npy_dtype_size((enum q7_dtype)t->dtype);
-	if (es == 0 || t->ndim > Q7_MAX_DIMS)
-		return false;
-	uint64_t n = 1, last = 0;
-	for (unsigned d = 0; d < t->ndim; d++) {
-		if (t->strides[d] < 0 || __builtin_mul_overflow(n, (uint64_t)t->sizes[d], &n))
-			return false;
-		uint64_t step;
-		if (t->sizes[d] &&
-		    (__builtin_mul_overflow((uint64_t)(t->sizes[d] - 1), (uint64_t)t->strides[d], &step) ||
-		     __builtin_add_overflow(last, step, &last)))
-			return false;
-	}
-	uint64_t bytes = 0, all;
-	if (n && (__builtin_add_overflow(last, 1, &last) || __builtin_mul_overflow(last, es, &bytes) ||
-	          __builtin_mul_overflow(n, es, &all)))
-		return false;
-	*numel = n;
-	*extent = bytes;
-	return true;
-}
-
 int q7_run_check_in_dst(const char *op, const struct q7_tensor_desc *out, uint64_t dst_data,
                         const struct q7_tensor_desc *dst, struct q7_run_result *r)
 {
 	uint64_t n = 0, bytes = 0, dn = 0, dbytes = 0; /* printed even when a desc is refused */
-	size_t es = q7_npy_dtype_size((enum q7_dtype)out->dtype);
+	size_t es = q7_dtype_size(out->dtype);
 	if (out->data != dst_data) {
 		q7_run_fail(r, "%s: the runtime left the result outside the destination", op);
 		return -1;
 	}
-	if (!q7_run_desc_bytes(out, &n, &bytes) || !q7_run_desc_bytes(dst, &dn, &dbytes) ||
+	if (!q7_tensor_bytes(out, &n, &bytes) || !q7_tensor_bytes(dst, &dn, &dbytes) ||
 	    !in_c_order(out) || n * es > dbytes) {
 		q7_run_fail(r,
 		            "%s: the returned tensor does not fit the destination (%u dims, %llu "
@@ -154,9 +131,9 @@ int q7_run_take_output(const struct q7_frame *f, const unsigned char *span, size
 	char op[sizeof f->op];
 	memcpy(op, f->op, sizeof op);
 	op[sizeof op - 1] = 0;
-	size_t es = q7_npy_dtype_size((enum q7_dtype)out.dtype);
+	size_t es = q7_dtype_size(out.dtype);
 	uint64_t n = 0, extent = 0;
-	if (!q7_run_desc_bytes(&out, &n, &extent)) {
+	if (!q7_tensor_bytes(&out, &n, &extent)) {
 		q7_run_fail(r, "%s: the runtime described an invalid result", op);
 		return -1;
 	}
@@ -188,14 +165,6 @@ void q7_run_result_free(struct q7_run_result *result)
 {
 	free(result->out_data);
 	result->out_data = NULL;
-}
-
-size_t q7_run_arg_bytes(const struct q7_tensor_desc *t)
-{
-	uint64_t n, extent;
-	if (!q7_run_desc_bytes(t, &n, &extent) || extent > SIZE_MAX)
-		return 0;
-	return (size_t)extent;
 }
 
 /* The first byte at which a and b differ (n when none): compared a page
@@ -251,7 +220,7 @@ int q7_run_inputs_compare(const struct q7_call *c, const unsigned char *const *b
 	for (unsigned i = 0; i < c->nargs && i < Q7_MAX_ARGS; i++) {
 		if (c->args[i].kind != Q7_ARG_TENSOR || !before[i] || !after[i])
 			continue;
-		size_t n = q7_run_arg_bytes(&c->args[i].u.tensor);
+		size_t n = q7_tensor_span(&c->args[i].u.tensor);
 		size_t at = first_difference(before[i], after[i], n);
 		if (at == n)
 			continue;
@@ -296,7 +265,7 @@ int q7_run_inputs_zones(const struct q7_call *c, const unsigned char *const *aft
 	for (unsigned i = 0; i < c->nargs && i < Q7_MAX_ARGS; i++) {
 		if (c->args[i].kind != Q7_ARG_TENSOR || !after[i])
 			continue;
-		size_t n = q7_run_arg_bytes(&c->args[i].u.tensor);
+		size_t n = q7_tensor_span(&c->args[i].u.tensor);
 		size_t at = zone_changed(after[i] + n, zone[i]);
 		if (at < zone[i])
 			return changed(r, c->op, i, n + at, true, n);
@@ -306,21 +275,18 @@ int q7_run_inputs_zones(const struct q7_call *c, const unsigned char *const *aft
 
 void q7_run_schema_arg(const char *schema, size_t len, unsigned i, char *buf, size_t size)
 {
-	snprintf(buf, size, "argument %u", i + 1);
-	const char *eol = schema + len;
-	const char *q = memchr(schema, '(', len);
-	for (unsigned k = 0; q && k < i; k++)
-		q = memchr(q + 1, ',', (size_t)(eol - q - 1));
-	if (!q)
-		return;
-	const char *end = q + 1;
-	while (end < eol && *end != ',' && *end != ')')
-		end++;
-	const char *word = end;
-	while (word > q + 1 && word[-1] != ' ')
-		word--;
-	if (end > word && word > q + 1)
-		snprintf(buf, size, "argument %u (%.*s)", i + 1, (int)(end - word), word);
+	char *text = q7_xstrndup(schema, len);
+	char why[128];
+	struct q7_err err = Q7_ERR_OF(why);
+	struct q7_op op;
+	if (q7_schema_parse(text, &op, &err, NULL) == 0) {
+		const char *name = i < op.nparams ? op.params[i].name : "";
+		snprintf(buf, size, *name ? "argument %u (%s)" : "argument %u%s", i + 1, name);
+		q7_op_clear(&op);
+	} else {
+		snprintf(buf, size, "argument %u", i + 1);
+	}
+	free(text);
 }
 
 unsigned q7_run_unchecked(unsigned asked)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "tensor_bytes.h"
 #include "support.h"
 
 /* Sets r->message from fmt and r->status to -1 (the loader failed):
@@ -32,12 +33,6 @@ void q7_run_frame_init(struct q7_frame *f, const struct q7_call *req, unsigned c
 void q7_run_frame_fill(struct q7_frame *f, const char *op, unsigned nargs,
                        const struct q7_arg *args, const struct q7_tensor_desc *dst, unsigned core,
                        unsigned cores);
-
-/* The elements of t and the bytes its strides span from element 0
- * ((largest offset + 1) x the element's size; 0 for no element). false
- * for a dtype or rank that is none, a negative stride, or counts past
- * 64 bits: what a frame a kernel rewrote may hold. */
-bool q7_run_desc_bytes(const struct q7_tensor_desc *t, uint64_t *numel, uint64_t *extent);
 
 /* A result returned into the destination (the loader's own dst, at
  * dst_data in the core's memory): at its address, contiguous, and no
@@ -83,10 +78,6 @@ int q7_run_inputs_compare(const struct q7_call *c, const unsigned char *const *b
 /* The safety checks off (Q7_UNCHECKED_*): asked
  * (q7_engine_opts.unchecked), and what Q7CC_UNCHECKED says (engine.h). */
 unsigned q7_run_unchecked(unsigned asked);
-
-/* The bytes tensor argument t of a call spans (contiguous, as calls
- * give them): 0 when none or unknown. */
-size_t q7_run_arg_bytes(const struct q7_tensor_desc *t);
 
 /* What a fresh output starts as on every target (docs/runtime.md), so
  * that a kernel reading it before writing it shows: a byte repeated, 0xff

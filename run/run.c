@@ -413,7 +413,7 @@ static int make_dst(const struct options *o, struct run *r)
 		q7_error("the destination has more than 2^31-1 elements (the call frame's strides are 32-bit)");
 		return -1;
 	}
-	size_t bytes = (size_t)n * q7_npy_dtype_size((enum q7_dtype)d->dtype);
+	size_t bytes = (size_t)n * q7_dtype_size(d->dtype);
 	/* with a red zone after it, for the in-process mode (engine.h) */
 	r->dst_buf = q7_xcalloc(1, bytes + Q7_RED_ZONE);
 	d->data = (uint64_t)(uintptr_t)r->dst_buf;

@@ -1,5 +1,5 @@
 /* What q7-run's LIB names: one image, or a multicore manifest (read by
- * lsp/manifest, the format's one codec; core i runs image i). Read once
+ * model/manifest, the format's one codec; core i runs image i). Read once
  * per engine and handed to the targets, host and emulated alike. */
 #ifndef Q7_RUN_IMAGE_H
 #define Q7_RUN_IMAGE_H

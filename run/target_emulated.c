@@ -146,7 +146,7 @@ static int emu_call(void *state, const struct q7_call *c, unsigned cores,
 		return rc;
 	/* Written back into dst by the target, which the runtime made the
 	 * result (a returned tensor copied in, or the destination rule). */
-	if (r->out.dtype != c->dst.dtype || r->out_bytes > q7_emu_desc_bytes(&c->dst)) {
+	if (r->out.dtype != c->dst.dtype || r->out_bytes > q7_tensor_span(&c->dst)) {
 		q7_run_result_free(r);
 		q7_run_fail(r, "%s: the result does not fit the destination", c->op);
 		return 1;

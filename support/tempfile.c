@@ -7,6 +7,7 @@
  * it; a device or a FIFO is written into, from a complete anonymous file,
  * and never replaced or removed: "-o /dev/null" as root must leave
  * /dev/null a device. */
+#include "fdio.h"
 #include "tempfile.h"
 #include "support.h"
 
@@ -394,17 +395,8 @@ static int copy_all(int fd, int out)
 		if (n == 0)
 			return 0;
 		at += n;
-		for (ssize_t done = 0; done < n;) {
-			ssize_t w = write(out, buf + done, (size_t)(n - done));
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				if (w == 0)
-					errno = EIO;
-				return -1;
-			}
-			done += w;
-		}
+		if (q7_write_all(out, buf, (size_t)n, -1) != 0)
+			return -1;
 	}
 }
 

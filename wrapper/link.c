@@ -867,7 +867,7 @@ static void note_debug_images(const struct link *l)
 }
 
 /* Multicore: -o names a text manifest of the eight images (CMake checks
- * that the file it asked for exists), in lsp/manifest's format. */
+ * that the file it asked for exists), in model/manifest's format. */
 static int write_manifest(struct link *l)
 {
 	struct q7_drv *d = l->d;

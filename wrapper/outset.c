@@ -1,6 +1,7 @@
 /* A link's outputs as one set: locked, staged beside -o, committed by
  * renames with -o last, or removed as a whole (outset.h). */
 #include "outset.h"
+#include "fdio.h"
 #include "tempfile.h"
 
 #include <dirent.h>
@@ -245,21 +246,6 @@ static size_t head_index(const struct q7_outset *s)
 	return s->final.n;
 }
 
-/* Writes all of buf[0..n) to fd. */
-static bool write_all(int fd, const char *buf, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, buf, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		buf += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 /* Copies the staged head into the device or FIFO -o names. */
 static int write_into(const char *from, const char *to)
 {
@@ -281,7 +267,7 @@ static int write_into(const char *from, const char *to)
 			continue;
 		if (n < 0)
 			bad = from;
-		ok = n > 0 && write_all(out, buf, (size_t)n);
+		ok = n > 0 && q7_write_all(out, buf, (size_t)n, -1) == 0;
 	}
 	int e = errno;
 	if (out >= 0 && close(out) != 0 && ok) {

@@ -580,9 +580,12 @@ __attribute__((visibility("default"))) char *q7t_shape_defs(const char *shape_li
 		void *handle = nullptr;
 		std::vector<OpDef> defs;
 		why = collect_shape(shape_lib, &handle, &defs);
-		for (const OpDef &d : defs)
-			out += d.ns + "::" + d.name + "\t" + d.compute + "\t" + schema_text(*d.schema) +
-			       "\t" + d.where + "\n";
+		for (const OpDef &d : defs) {
+			out += d.ns + "::" + d.name + "\t" + d.compute + "\t" + d.where;
+			for (const c10::Argument &a : d.schema->arguments())
+				out += "\t" + a.type()->str();
+			out += "\n";
+		}
 		defs.clear(); /* before the library whose types they hold */
 		if (handle)
 			dlclose(handle);

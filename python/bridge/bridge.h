@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 /* The bridge's C API version (q7cc.torch checks it). */
-#define Q7T_API_VERSION 5
+#define Q7T_API_VERSION 6
 int q7t_api_version(void);
 /* The libtorch it was built against, "1.13". */
 const char *q7t_torch_version(void);
@@ -43,12 +43,14 @@ int q7t_cxx11_abi(void);
 void *q7t_load(const char *lib, const char *shape_lib, const char *target, unsigned cores,
                const char *default_ns, int isolate, double timeout_s, char **err);
 /* What shape_lib's NEURON_LIBRARY blocks define, without registering it:
- * one "ns::op<TAB>compute function<TAB>schema<TAB>file:line of the m.def"
- * line each (custom_op.load checks them against the kernels), or NULL
- * with *err set. The caller frees the text (or *err) with q7t_free. */
+ * one "ns::op<TAB>compute function<TAB>file:line of the m.def" line each,
+ * then a <TAB> and a type ("Tensor", "float") per argument of the op's
+ * schema as torch reads it (custom_op.load checks them against the
+ * kernels: no second schema parser), or NULL with *err set. The caller
+ * frees the text (or *err) with q7t_free. */
 char *q7t_shape_defs(const char *shape_lib, char **err);
 /* What lib is, read as the run engine reads it (a multicore manifest by
- * lsp/manifest's codec, an image's ELF machine by run/run_image.c), without
+ * model/manifest's codec, an image's ELF machine by run/run_image.c), without
  * loading it: JSON text {"images": [{"path": ..., "machine": 62,
  * "target": "host"}, ...]}, a manifest's images in core order, else lib
  * alone; machine its ELF machine and target the run target whose images

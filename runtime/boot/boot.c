@@ -145,17 +145,6 @@ static int in_ram(uint64_t addr, uint64_t n)
 	       n <= Q7_BOOT_RAM_END - addr;
 }
 
-static uint32_t dtype_size(uint32_t dtype)
-{
-	switch (dtype) {
-	case Q7_DTYPE_UINT8: case Q7_DTYPE_INT8: case Q7_DTYPE_BOOL: return 1;
-	case Q7_DTYPE_INT16: case Q7_DTYPE_FLOAT16: case Q7_DTYPE_BFLOAT16: return 2;
-	case Q7_DTYPE_INT32: case Q7_DTYPE_FLOAT32: return 4;
-	case Q7_DTYPE_INT64: case Q7_DTYPE_FLOAT64: return 8;
-	default: return 0;
-	}
-}
-
 /* a * b without libgcc's __muldi3, which the lx106's libgcc lacks. */
 static uint64_t mul_u32(uint32_t a, uint32_t b)
 {
@@ -172,7 +161,7 @@ static int64_t out_span(const struct q7_tensor_desc *t)
 {
 	if (t->ndim == 0 && t->data == 0)
 		return 0;
-	uint32_t es = dtype_size(t->dtype);
+	uint32_t es = q7_dtype_size(t->dtype);
 	if (!es || t->ndim > Q7_MAX_DIMS)
 		return -1;
 	uint64_t last = 0;

@@ -5,22 +5,8 @@
 #include "elem.h"
 #include "rt.h"
 
-extern "C" size_t q7rt_dtype_size(int dtype)
-{
-	switch (dtype) {
-	case Q7_DTYPE_UINT8:
-	case Q7_DTYPE_INT8:
-	case Q7_DTYPE_BOOL: return 1;
-	case Q7_DTYPE_INT16:
-	case Q7_DTYPE_FLOAT16:
-	case Q7_DTYPE_BFLOAT16: return 2;
-	case Q7_DTYPE_INT32:
-	case Q7_DTYPE_FLOAT32: return 4;
-	case Q7_DTYPE_INT64:
-	case Q7_DTYPE_FLOAT64: return 8;
-	default: return 0;
-	}
-}
+/* <q7/frame.h>'s table, for kernels (<q7/runtime.h>). */
+extern "C" size_t q7rt_dtype_size(int dtype) { return q7_dtype_size((uint32_t)dtype); }
 
 extern "C" const char *q7rt_dtype_name(int dtype)
 {

@@ -107,6 +107,11 @@ START_TEST(headers)
 	/* -include */
 	char *kh = dir("inc/k.h");
 	ck_assert(needed("plain.cpp", (const char *const[]){"-include", kh, NULL}, NULL, NULL));
+	/* Read by the driver's option table: --include-directory's next word,
+	 * and -include-pch (its own option) no -include. */
+	ck_assert(needed("via_angle.cpp", (const char *const[]){"--include-directory", inc, NULL},
+	                 NULL, NULL));
+	ck_assert(!needed("plain.cpp", (const char *const[]){"-include-pch", kh, NULL}, NULL, NULL));
 	/* Include cycles end. */
 	free(put("cyc/a.h", "#include \"b.h\"\n"));
 	free(put("cyc/b.h", "#include \"a.h\"\n#include \"../inc/k.h\"\n"));

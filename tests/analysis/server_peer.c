@@ -16,6 +16,7 @@
  * under another name, then renamed). */
 #include "internal.h"
 #include "wire.h"
+#include "fdio.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -67,7 +68,7 @@ static int mistreat(const char *mode, int fd)
 	if (strcmp(mode, "ack-garbage") == 0)
 		send_msg(fd, "7AS7\1\2\3", 7);
 	else if (strcmp(mode, "ack-cut") == 0)
-		q7_wire_write_all(fd, "\x40\0", 2, q7_wire_deadline(5000));
+		q7_write_all(fd, "\x40\0", 2, q7_wire_deadline(5000));
 out:
 	q7_sb_free(&b);
 	free(req);

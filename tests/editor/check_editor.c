@@ -137,6 +137,10 @@ START_TEST(lint_flags)
 	     "[-include] [pre.h] [-imacros] [m.h] [--sysroot=/r] [-std=c++17] [-O] [-Os] "
 	     "[-fno-rtti] [-fms-extensions] [-pthread] [-x] [c++] [-xc++]"},
 	    {"q7cc -o -DX -MF -Ifoo -c k.cpp -DZ", "[-DZ]"},
+	    /* read by the driver's own table (model/options.h): every option
+	     * that takes the next word leaves with it, -MJ and -mllvm too */
+	    {"q7cc -MJ -DX -mllvm -DY -MQ -DZ -T -DW -dumpdir -DV -c k.cpp -DU", "[-DU]"},
+	    {"q7cc --language c++ --language=c -Wno-c99-designator k.cpp", "[--language] [c++]"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		struct q7_ccmd c = {.dir = "/p", .file = "k.cpp"};

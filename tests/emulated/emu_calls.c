@@ -126,7 +126,7 @@ static int parse_call(char **w, size_t n, const struct opts *o, struct line_call
 	}
 	d->dtype = (uint32_t)t;
 	q7_run_set_contiguous(d);
-	size_t bytes = q7_npy_dtype_size((enum q7_dtype)t);
+	size_t bytes = q7_dtype_size(t);
 	for (unsigned i = 0; i < d->ndim; i++)
 		bytes *= d->sizes[i];
 	c->dst = q7_xcalloc(1, bytes ? bytes : 1);

@@ -56,7 +56,9 @@ ALLOWED = {
     "main": {"wrapper", "run", "prelink", "packer", "memmap", "lsp", "support"},
     # fuzz_pictures: the memory map and the profile's writers (run/).
     "fuzz": {"packer", "model", "memmap", "run", "support"},
-    "python": {"run", "runtime/include", "support"},
+    # the bridge links the run engine, and with it the contracts the
+    # engine takes from model/ (the schema grammar, tensor byte counts).
+    "python": {"run", "model", "runtime/include", "support"},
     # q7cc-clangd runs the driver's --q7-lint as a child: no analysis code;
     # the contracts it shares with the driver (which files are C++) are model's.
     "editor": {"model", "support"},

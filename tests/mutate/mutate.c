@@ -136,7 +136,7 @@ static int run_npy(const char *in, unsigned v)
 	if (rc == 0 && a.dtype != Q7_DTYPE_BFLOAT16) {
 		if (npy_read("out/y.npy", &b) != 0)
 			return 98;
-		size_t bytes = a.numel * q7_npy_dtype_size(a.dtype);
+		size_t bytes = a.numel * q7_dtype_size(a.dtype);
 		if (b.dtype != a.dtype || b.ndim != a.ndim || b.numel != a.numel ||
 		    memcmp(b.sizes, a.sizes, sizeof a.sizes) != 0 ||
 		    (bytes && memcmp(a.data, b.data, bytes) != 0)) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "result.h"
 #include "run_image.h"
 #include "support.h"
 #include "target.h"
@@ -179,6 +180,36 @@ START_TEST(fake_through_engine)
 }
 END_TEST
 
+/* An argument's name in a message comes from the schema as model/schema
+ * parses it (one grammar): named, unnamed, past the last, a schema the
+ * grammar refuses, and a line cut short of its end (the op list's). */
+START_TEST(schema_arg_names)
+{
+	static const struct {
+		const char *schema;
+		unsigned i;
+		const char *want;
+	} rows[] = {
+		{"ns::k(Tensor x, long long n, bool in_) -> Tensor", 0, "argument 1 (x)"},
+		{"ns::k(Tensor x, long long n, bool in_) -> Tensor", 1, "argument 2 (n)"},
+		{"ns::k(Tensor x, long long n, bool in_) -> Tensor", 2, "argument 3 (in_)"},
+		{"ns::k(Tensor x, long long n, bool in_) -> Tensor", 3, "argument 4"},
+		{"k(Tensor  a ,int b) -> (Tensor y)", 0, "argument 1 (a)"},
+		{"k(Tensor, int b) -> Tensor", 0, "argument 1"},
+		{"k(Tensor x, Dict(str, int) d) -> Tensor", 0, "argument 1"},
+	};
+	char buf[64];
+	for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+		q7_run_schema_arg(rows[k].schema, strlen(rows[k].schema), rows[k].i, buf, sizeof buf);
+		ck_assert_msg(strcmp(buf, rows[k].want) == 0, "%s [%u]: %s", rows[k].schema, rows[k].i,
+		              buf);
+	}
+	const char *list = "k(Tensor x, int n) -> Tensor\nj(Tensor y) -> Tensor\n";
+	q7_run_schema_arg(list, (size_t)(strchr(list, '\n') - list), 1, buf, sizeof buf);
+	ck_assert_str_eq(buf, "argument 2 (n)");
+}
+END_TEST
+
 START_TEST(names_and_rows)
 {
 	char names[256];
@@ -275,6 +306,7 @@ int main(void)
 	TCase *tc = tcase_create("rows");
 	tcase_add_test(tc, fake_through_engine);
 	tcase_add_test(tc, names_and_rows);
+	tcase_add_test(tc, schema_arg_names);
 	tcase_add_test(tc, images_by_machine);
 	tcase_add_test(tc, image_machines_and_rows);
 	suite_add_tcase(s, tc);

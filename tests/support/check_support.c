@@ -6,11 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "args.h"
+#include "bytes.h"
+#include "fdio.h"
 #include "support.h"
 #include "tempfile.h"
 
@@ -370,6 +374,55 @@ START_TEST(err_carrier_growing)
 }
 END_TEST
 
+/* support/fdio: q7_write_all, the one write loop: all of a buffer larger
+ * than a pipe holds, through a non-blocking pipe that a reader drains;
+ * a full one past its deadline (ETIMEDOUT); a socket whose peer has gone
+ * is EPIPE, not SIGPIPE (the test would die of it). */
+START_TEST(write_all_pipes_and_sockets)
+{
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(fcntl(p[1], F_SETFL, O_NONBLOCK), 0);
+	size_t n = (size_t)1 << 20; /* 16 pipe buffers of 64 KiB */
+	char *buf = malloc(n), *back = malloc(n);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (char)(i * 7);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(p[1]);
+		size_t got = 0;
+		for (ssize_t r; got < n && (r = read(p[0], back + got, n - got)) > 0;)
+			got += (size_t)r;
+		_exit(got == n && memcmp(back, buf, n) == 0 ? 0 : 1);
+	}
+	close(p[0]);
+	ck_assert_int_eq(q7_write_all(p[1], buf, n, -1), 0);
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(p[1]);
+
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(fcntl(p[1], F_SETFL, O_NONBLOCK), 0);
+	errno = 0;
+	ck_assert_int_eq(q7_write_all(p[1], buf, n, q7_now_ms()), -1);
+	ck_assert_int_eq(errno, ETIMEDOUT);
+	close(p[0]);
+	close(p[1]);
+
+	int sv[2];
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	close(sv[1]);
+	errno = 0;
+	ck_assert_int_eq(q7_write_all(sv[0], buf, 16, -1), -1);
+	ck_assert_int_eq(errno, EPIPE);
+	close(sv[0]);
+	free(buf);
+	free(back);
+}
+END_TEST
+
 static Suite *support_suite(void)
 {
 	Suite *s = suite_create("support");
@@ -388,6 +441,7 @@ static Suite *support_suite(void)
 	tcase_add_test(tc, temp_slots_are_reused);
 	tcase_add_test(tc, temp_dir_removed_with_its_files);
 	tcase_add_test(tc, temp_sweep_waits_for_q7_temp_sweep);
+	tcase_add_test(tc, write_all_pipes_and_sockets);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -135,7 +135,7 @@ def test_the_other_targets_library_is_refused(target):
 
 
 def test_a_damaged_manifest_is_refused_with_why(target, tmp_path):
-    """A multicore manifest is read by q7cc's own codec (lsp/manifest.c,
+    """A multicore manifest is read by q7cc's own codec (model/manifest.c,
     through the bridge's q7t_library), before anything is loaded: a
     damaged one is refused naming the file and why, even when its first
     image is one of the other target's."""

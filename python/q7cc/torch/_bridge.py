@@ -17,7 +17,7 @@ from .. import _layout
 from . import _cache, _paths, _tools
 
 BRIDGE = os.path.join(_paths.PACKAGE_DIR, "libq7torch.so")
-API_VERSION = 5
+API_VERSION = 6
 
 _lock = threading.Lock()
 _lib = None

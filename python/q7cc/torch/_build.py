@@ -125,16 +125,6 @@ def shape_kernels(defs):
     return names
 
 
-_KIND = {"Tensor": "Tensor", "int": "int", "float": "float", "bool": "bool", "Scalar": "Scalar"}
-
-
-def _arg_types(schema):
-    """The argument types of a schema's text: "ns::op(Tensor _0, float _1)
-    -> Tensor" gives ["Tensor", "float"]."""
-    inner = schema[schema.index("(") + 1:schema.rindex(")", 0, schema.index("->"))]
-    return [a.strip().rsplit(" ", 1)[0] for a in inner.split(",") if a.strip()]
-
-
 def check_shapes(q7cc, objs, shape_lib, defs):
     """Each op of shape_lib against the kernel it names, as the compute
     objects record it (q7cc --q7-print-schema): the kernel is defined, and
@@ -155,7 +145,7 @@ def check_shapes(q7cc, objs, shape_lib, defs):
     by_line = {(os.path.basename(f), l): (shape, sf, sl) for f, l, _, shape, _, sf, sl in defs}
     problems = []
     for line in _bridge._take(lib, text).splitlines():
-        qual, compute, schema, at = line.split("\t")
+        qual, compute, at, *mine = line.split("\t")
         k = kernels.get(compute)
         if k is None:
             have = ", ".join("%s (%s:%d)" % (n, os.path.basename(o["file"]), o["line"])
@@ -163,16 +153,15 @@ def check_shapes(q7cc, objs, shape_lib, defs):
             problems.append("%s: error: %s: m.def names the compute function '%s', which no "
                             "compute source defines (their kernels: %s)" % (at, qual, compute, have))
             continue
-        mine = _arg_types(schema)
-        theirs = [_KIND.get(p["type"], p["type"]) for p in k["params"]]
+        theirs = [p["type"] for p in k["params"]]  # TorchScript's, as torch names them
         if mine == theirs:
             continue
         f, l = at.rsplit(":", 1)
         shape, sf, sl = by_line.get((os.path.basename(f), int(l)), ("", "", 0))
         shape = shape or "the shape function"
         sf, sl = (sf, sl) if sl else (f, int(l))
-        kdecl = "%s(%s)" % (compute, ", ".join("%s %s" % (_KIND.get(p["type"], p["type"]),
-                                                          p["name"]) for p in k["params"]))
+        kdecl = "%s(%s)" % (compute, ", ".join("%s %s" % (p["type"], p["name"])
+                                               for p in k["params"]))
         if len(mine) != len(theirs):
             why = "%d arguments in the shape function, %d in the kernel" % (len(mine),
                                                                              len(theirs))

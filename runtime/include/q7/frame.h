@@ -48,6 +48,31 @@ enum q7_dtype {
 	Q7_DTYPE_BFLOAT16 = 15, /* torch::kBFloat16 */
 };
 
+/* The bytes of one element of dtype (enum q7_dtype); 0 for none. The one
+ * table of sizes: the tools (model/tensor_bytes.h), the boot program and
+ * the device runtime (q7rt_dtype_size) read it here. */
+static inline uint32_t q7_dtype_size(uint32_t dtype)
+{
+	switch (dtype) {
+	case Q7_DTYPE_UINT8:
+	case Q7_DTYPE_INT8:
+	case Q7_DTYPE_BOOL:
+		return 1;
+	case Q7_DTYPE_INT16:
+	case Q7_DTYPE_FLOAT16:
+	case Q7_DTYPE_BFLOAT16:
+		return 2;
+	case Q7_DTYPE_INT32:
+	case Q7_DTYPE_FLOAT32:
+		return 4;
+	case Q7_DTYPE_INT64:
+	case Q7_DTYPE_FLOAT64:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
 struct q7_tensor_desc {
 	uint32_t dtype;  /* enum q7_dtype */
 	uint32_t ndim;   /* 0..Q7_MAX_DIMS; 0 with data 0: no tensor */

@@ -1,4 +1,5 @@
-/* wrapper/options: the one place that knows option spellings.
+/* model/options: the one place that knows option spellings, which the
+ * driver (wrapper/) and the language server (editor/lintcmd.c) read alike.
  *
  * Owns two sorted tables searched the same way: the compiler driver's
  * options (gcc and clang spellings) and GNU ld's words (what goes inside

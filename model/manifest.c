@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lsp.h"
+#include "q7/xtensa.h" /* Q7_NUM_CORES */
 
 /* Eight names of PATH_MAX and the magic line fit many times over: a
  * longer file is no manifest q7cc wrote, and is not read on. */

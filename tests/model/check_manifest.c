@@ -1,4 +1,4 @@
-/* Unit tests of lsp/manifest, the multicore manifest's one codec: what
+/* Unit tests of model/manifest, the multicore manifest's one codec: what
  * the link writes reads back as the same images beside the manifest; a
  * file that is not a manifest is an image; a damaged manifest (a NUL
  * byte, no image, more than eight) and a name that cannot be a line are
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lsp.h"
+#include "q7/xtensa.h"
 #include "manifest.h"
 #include "support.h"
 #include "tempfile.h"

@@ -148,6 +148,7 @@ static const struct q7_option driver[] = {
 	{"-mauto-litpools", XTENSA | IGN, Q7_ID_OTHER},
 	{"-mcoproc", VENDOR | XTENSA | IGN, Q7_ID_OTHER},
 	{"-mforce-no-pic", XTENSA | IGN, Q7_ID_OTHER},
+	{"-mllvm", SEP | IGN, Q7_ID_OTHER}, /* clang's: an LLVM option, the next word */
 	{"-mlongcalls", XTENSA | IGN, Q7_ID_OTHER},
 	{"-mlsp=", JOINED | VENDOR | XTENSA | LINK, Q7_ID_LSP},
 	{"-mno-auto-litpools", XTENSA | IGN, Q7_ID_OTHER},
