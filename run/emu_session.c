@@ -744,7 +744,7 @@ static int kept_on_core(const struct q7_emu_session *s, struct q7_run_result *r)
 	const struct call *c = &s->c;
 	uint64_t n = 0, extent = 0;
 	struct q7_tensor_desc out = c->frame.out;
-	if (c->in_dst || !c->L.dst_bytes || c->out_bytes || !q7_run_desc_bytes(&out, &n, &extent) ||
+	if (c->in_dst || !c->L.dst_bytes || c->out_bytes || !q7_tensor_bytes(&out, &n, &extent) ||
 	    !n || (out.data >= c->back_addr && out.data + extent <= (uint64_t)c->back_addr + c->back_bytes))
 		return 0;
 	q7_run_fail(r, "%s: the result does not fit the destination (%zu bytes)", c->op,

@@ -75,7 +75,7 @@ ARRAY = re.compile(r"(\w+)\s*\[\w*\]\s*=\s*\{(.*?)\};", re.S)
 def production(root):
     """The production files, as paths relative to root."""
     for top in sorted(os.listdir(root)):
-        if top in NOT_PRODUCTION or top.startswith(".") or not os.path.isdir(os.path.join(root, top)):
+        if top in NOT_PRODUCTION or top.startswith((".", "build")) or not os.path.isdir(os.path.join(root, top)):
             continue
         for dirpath, dirs, names in os.walk(os.path.join(root, top)):
             dirs.sort()
