@@ -66,7 +66,8 @@ for f in ("host.npy", "emu.npy"):
 
 # The session API's example (docs/emulated.md), built against the moved
 # tree's header and library, finds q7cc's files by the q7cc on PATH.
-python3 - "$src/docs/emulated.md" > session.c <<'PY' || fail "no session example in docs/emulated.md"
+page=${src}/docs/emulated.md
+python3 - "$page" > session.c <<'PY' || fail "no session example in $page"
 import sys
 page = open(sys.argv[1], encoding="utf-8").read()
 start = page.index("```c file=session/relu.c\n") + len("```c file=session/relu.c\n")
