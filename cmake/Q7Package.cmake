@@ -65,9 +65,9 @@ set(CPACK_DEBIAN_PYTHON_PACKAGE_RECOMMENDS "clang")
 # those files over from it (Replaces), and an older q7cc must be upgraded
 # with it (Breaks; Debian policy 7.6.1), so an upgrade from the single
 # package installs (e2e.deb_package installs over a q7cc 0.1.0 that owns
-# a file of q7cc.torch). The split came with 0.2.0.
-set(CPACK_DEBIAN_PYTHON_PACKAGE_REPLACES "q7cc (<< 0.2.0~)")
-set(CPACK_DEBIAN_PYTHON_PACKAGE_BREAKS "q7cc (<< 0.2.0~)")
+# a file of q7cc.torch). The split came with 0.1.1.
+set(CPACK_DEBIAN_PYTHON_PACKAGE_REPLACES "q7cc (<< 0.1.1~)")
+set(CPACK_DEBIAN_PYTHON_PACKAGE_BREAKS "q7cc (<< 0.1.1~)")
 set(CPACK_DEBIAN_PYTHON_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/debian/prerm)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_PRE_BUILD_SCRIPTS ${CMAKE_CURRENT_LIST_DIR}/Q7PackageFix.cmake)
