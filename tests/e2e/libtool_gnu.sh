@@ -12,7 +12,8 @@
 #     as the compiler links it, with the no-kernels warning;
 #   - the ops run on the emulated core with q7-run, and the numbers are
 #     checked; relinked with LDFLAGS=-Wc,--q7-pack the packed image is made
-#     and runs too.
+#     and runs too, and with LDFLAGS=-Wc,--q7-multicore the eight images
+#     (the split link), whose SPMD op runs on eight cores.
 #   libtool_gnu.sh STAGE_BIN SRC_DIR WORKDIR
 set -eu
 bin=$1 src=$2 work=$3
@@ -63,4 +64,18 @@ make LDFLAGS=-Wc,--q7-pack libops.la > ../pack.log 2>&1 ||
 [ -e .libs/libops.so.0.0.0.packed.so ] || fail "LDFLAGS=-Wc,--q7-pack: no packed image"
 got=$(run .libs/libops.so.0.0.0.packed.so affine x.npy 1 2.0 0.5 -4)
 [ "$got" = "-0.5 5.5 -4 10.5" ] || fail "the packed image's affine gave '$got'"
+# --q7-multicore: the split 8-core link takes libtool's line too; the SPMD
+# op fills each core's rows.
+rm -f libops.la
+make LDFLAGS=-Wc,--q7-multicore libops.la > ../multicore.log 2>&1 ||
+	{ cat ../multicore.log; fail "make LDFLAGS=-Wc,--q7-multicore"; }
+[ "$(head -1 .libs/libops.so.0.0.0)" = "q7cc-multicore 1" ] || fail "no multicore manifest"
+/usr/bin/python3 -c 'import numpy as np; np.save("rows.npy", np.zeros((16, 3), dtype=np.int32))'
+"$bin/q7-run" --target=emulated --cores=8 .libs/libops.so spmd_rows rows.npy -o spmd.npy ||
+	fail "q7-run --cores=8 spmd_rows"
+/usr/bin/python3 -c '
+import numpy as np
+r, c = np.meshgrid(np.arange(16), np.arange(3), indexing="ij")
+assert np.array_equal(np.load("spmd.npy"), r * 1000 + c * 10 + r % 8), np.load("spmd.npy")' ||
+	fail "spmd_rows on 8 cores: wrong rows"
 echo "libtool gnu: ok"
