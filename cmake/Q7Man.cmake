@@ -4,7 +4,7 @@
 #   TOOL HELP_ARG
 # prints (support/args.h, q7_args_help), and @VERSION@ by VERSION. So the
 # page lists exactly the options --help lists.
-#   cmake -DTOOL=... -DHELP_ARG=--help -DVERSION=0.1.0 -DPAGE=docs/man/x.1 -DOUT=x.1
+#   cmake -DTOOL=... -DHELP_ARG=--help -DVERSION=0.1.1 -DPAGE=docs/man/x.1 -DOUT=x.1
 #         -P Q7Man.cmake
 cmake_minimum_required(VERSION 3.20) # the policies: "@VERSION@" is text
 execute_process(COMMAND ${TOOL} ${HELP_ARG} OUTPUT_VARIABLE help RESULT_VARIABLE rc)

@@ -61,6 +61,13 @@ set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS
 set(CPACK_DEBIAN_Q7CC_PACKAGE_RECOMMENDS "clangd")
 set(CPACK_DEBIAN_Q7CC_PACKAGE_SUGGESTS "python3-q7cc")
 set(CPACK_DEBIAN_PYTHON_PACKAGE_RECOMMENDS "clang")
+# Up to 0.1.0 one package, q7cc, held q7cc.torch too: python3-q7cc takes
+# those files over from it (Replaces), and an older q7cc must be upgraded
+# with it (Breaks; Debian policy 7.6.1), so an upgrade from the single
+# package installs (e2e.deb_package installs over a q7cc 0.1.0 that owns
+# a file of q7cc.torch). The split came with 0.1.1.
+set(CPACK_DEBIAN_PYTHON_PACKAGE_REPLACES "q7cc (<< 0.1.1~)")
+set(CPACK_DEBIAN_PYTHON_PACKAGE_BREAKS "q7cc (<< 0.1.1~)")
 set(CPACK_DEBIAN_PYTHON_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/debian/prerm)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_PRE_BUILD_SCRIPTS ${CMAKE_CURRENT_LIST_DIR}/Q7PackageFix.cmake)

@@ -110,4 +110,23 @@ function(_q7cc_clean_images_in dir)
   endforeach()
 endfunction()
 
+# Warns when lang's compiler is q7cc under a name that chooses no profile
+# (q7cc, xt-clang++) and CMAKE_<lang>_FLAGS choose one with
+# --q7-toolchain=: builds CMake starts from this one keep only the
+# compiler (ctest --build-and-test, ExternalProject), so they would build
+# for the detected profile (docs/driver.md, "Nested builds").
+function(_q7cc_warn_flag_profile lang)
+  get_filename_component(name "${CMAKE_${lang}_COMPILER}" NAME)
+  if(name MATCHES "^q7cc-" OR NOT " ${CMAKE_${lang}_FLAGS} " MATCHES " --q7-toolchain=([^ ]+) ")
+    return()
+  endif()
+  message(WARNING "q7cc: CMAKE_${lang}_FLAGS choose the ${CMAKE_MATCH_1} profile "
+          "(--q7-toolchain=${CMAKE_MATCH_1}), but the compiler, ${name}, names none: builds "
+          "that CMake starts from this one (ctest --build-and-test, ExternalProject, "
+          "try_compile of a project) keep only the compiler and would build for the detected "
+          "profile. Name the profile's compiler instead (CXX=q7cc-${CMAKE_MATCH_1}), or use the "
+          "toolchain file with -DQ7CC_TOOLCHAIN=${CMAKE_MATCH_1} (${Q7CC_DOC_DIR}/"
+          [=[driver.md, "Nested builds").]=])
+endfunction()
+
 cmake_policy(POP)

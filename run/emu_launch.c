@@ -526,9 +526,10 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 			q7_run_fail(why, "%s: the emulated core's boot program is missing", s->boot);
 		else
 			q7_run_fail(why, "%s: the emulated core's boot program is missing (q7cc's files "
-			            "are looked for under %s: a program that opens sessions sets "
-			            "Q7CC_PREFIX or calls q7_set_prefix() with q7cc's prefix; or q7cc was "
-			            "built without xtensa-lx106-elf-gcc)",
+			            "are looked for under %s: a program that opens sessions finds them "
+			            "by the q7cc on PATH, else sets Q7CC_PREFIX or calls "
+			            "q7_set_prefix() with q7cc's prefix; or q7cc was built without "
+			            "xtensa-lx106-elf-gcc)",
 			            s->boot, q7_prefix());
 		goto out;
 	}

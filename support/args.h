@@ -65,7 +65,7 @@ struct q7_args {
  * value as "--core=N" or "-o FILE"), help wrapped under itself. The
  * manual pages are made from these rows (docs/man/README.md). */
 void q7_args_help(FILE *f, const struct q7_args_opt *opts);
-/* "q7-run (q7cc) 0.1.0" on stdout: --version. */
+/* "q7-run (q7cc) 0.1.1" on stdout: --version. */
 void q7_args_version(const char *tool);
 
 /* Reads argv from argv[1] on. */

@@ -266,27 +266,59 @@ const char *q7_self_exe(void)
 	return self_exe;
 }
 
+/* The prefix of <prefix>/<bindir>/<exe>: one level up per component of
+ * the bindir. */
+static char *prefix_of(const char *exe)
+{
+	char *dir = q7_path_dirname(exe);
+	for (const char *c = Q7CC_BINDIR; c && *c; c = strchr(c, '/')) {
+		while (*c == '/')
+			c++;
+		if (!*c)
+			break;
+		char *up = q7_path_dirname(dir);
+		free(dir);
+		dir = up;
+	}
+	return dir;
+}
+
+/* dir holds q7cc's files (<libdir>/q7cc). */
+static bool holds_q7cc(const char *dir)
+{
+	char *lib = q7_path_join(dir, Q7CC_LIBDIR "/q7cc");
+	bool yes = q7_path_exists(lib);
+	free(lib);
+	return yes;
+}
+
 const char *q7_prefix(void)
 {
-	if (!prefix) {
-		const char *env = getenv("Q7CC_PREFIX");
-		if (env && *env) {
-			prefix = q7_xstrdup(env);
-		} else {
-			/* <prefix>/<bindir>/q7cc: one level up per component of
-			 * the bindir. */
-			prefix = q7_path_dirname(q7_self_exe());
-			for (const char *c = Q7CC_BINDIR; c && *c; c = strchr(c, '/')) {
-				while (*c == '/')
-					c++;
-				if (!*c)
-					break;
-				char *up = q7_path_dirname(prefix);
-				free(prefix);
-				prefix = up;
-			}
-		}
+	if (prefix)
+		return prefix;
+	const char *env = getenv("Q7CC_PREFIX");
+	if (env && *env) {
+		prefix = q7_xstrdup(env);
+		return prefix;
 	}
+	prefix = prefix_of(q7_self_exe());
+	if (holds_q7cc(prefix))
+		return prefix;
+	/* A program of the user's that links the session API
+	 * (<libdir>/q7cc/libq7run.a) lives elsewhere: the prefix is then
+	 * that of the q7cc on PATH, resolved through its links
+	 * (docs/emulated.md, "The session API"). */
+	char *found = q7_path_search("q7cc", NULL);
+	char *real = found ? realpath(found, NULL) : NULL;
+	char *other = real ? prefix_of(real) : NULL;
+	if (other && holds_q7cc(other)) {
+		free(prefix);
+		prefix = other;
+		other = NULL;
+	}
+	free(other);
+	free(real);
+	free(found);
 	return prefix;
 }
 

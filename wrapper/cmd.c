@@ -412,12 +412,26 @@ static void add_gnu_image_libs(struct q7_strvec *cmd)
 	free(rt);
 }
 
+/* The libraries a gnu image links itself, after the runtime
+ * (add_gnu_image_libs). libtool's links name them too, from the `-shared
+ * -v` probe (-nostdlib ... -lc -lm -lgcc): ahead of the runtime they
+ * would give picolibc's printf before the runtime's, twice defined
+ * (docs/driver.md, "autotools and libtool"). */
+static bool gnu_image_lib(const char *word)
+{
+	return strcmp(word, "-lc") == 0 || strcmp(word, "-lm") == 0 || strcmp(word, "-lgcc") == 0;
+}
+
 /* The objects, then wrapper.o (docs/vendor-flow.md, "Link matrix"). It goes before the first archive
- * or -l, since it is what pulls the kernels out of them. */
-static void add_objects(char *const *objs, const char *wrapper_obj, struct q7_strvec *cmd)
+ * or -l, since it is what pulls the kernels out of them. gnu: without the
+ * libraries the image links itself. */
+static void add_objects(char *const *objs, const char *wrapper_obj, bool gnu,
+                        struct q7_strvec *cmd)
 {
 	bool placed = wrapper_obj == NULL;
 	for (size_t i = 0; objs[i]; i++) {
+		if (gnu && gnu_image_lib(objs[i]))
+			continue;
 		if (!placed && library_input(objs[i])) {
 			q7_sv_add(cmd, wrapper_obj);
 			placed = true;
@@ -477,7 +491,7 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 	}
 	q7_sv_add(cmd, "-o");
 	q7_sv_add(cmd, out);
-	add_objects(objs, wrapper_obj, cmd);
+	add_objects(objs, wrapper_obj, p->kind == Q7_PROFILE_GNU, cmd);
 	switch (p->kind) {
 	case Q7_PROFILE_XT: {
 		const char *r = p->neuron_root;
@@ -531,7 +545,7 @@ void q7_cmd_link_resolve(const struct q7_profile *p, const struct q7_ldsplit *s,
 	q7_sv_addv(cmd, &s->flags);
 	q7_sv_add(cmd, "-o");
 	q7_sv_add(cmd, out);
-	add_objects(s->inputs.v, wrapper_obj, cmd);
+	add_objects(s->inputs.v, wrapper_obj, true, cmd);
 	add_gnu_image_libs(cmd);
 }
 

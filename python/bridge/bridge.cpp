@@ -244,9 +244,29 @@ std::string json_string(const char *s)
 	return o;
 }
 
-/* "the shape function row_sums_shape (its m.def at shape.cpp:9)": its
- * name from the shape library's symbols, where the m.def named it. */
-std::string shape_about(const OpDef &d)
+/* Where the shape function of the m.def at where ("shape.cpp:9") is
+ * defined ("shape.cpp:5"), from the table q7cc.torch links into the shape
+ * library (q7_neuron_shape_sites: "m.def<TAB>definition" lines, file
+ * names without their folder, docs/torch.md); "" when it has none. */
+std::string shape_site(void *shape_handle, const std::string &where)
+{
+	const char *sites = shape_handle ? static_cast<const char *>(
+	                                       dlsym(shape_handle, "q7_neuron_shape_sites"))
+	                                 : nullptr;
+	std::istringstream in(sites ? sites : "");
+	std::string line;
+	while (std::getline(in, line)) {
+		size_t tab = line.find('\t');
+		if (tab != std::string::npos && line.compare(0, tab, where) == 0)
+			return line.substr(tab + 1);
+	}
+	return "";
+}
+
+/* "the shape function row_sums_shape (shape.cpp:5)": its name from the
+ * shape library's symbols, where the shape library's table says it is
+ * defined, else where the m.def named it ("its m.def at shape.cpp:9"). */
+std::string shape_about(const OpDef &d, void *shape_handle)
 {
 	std::string name;
 	Dl_info info;
@@ -262,8 +282,9 @@ std::string shape_about(const OpDef &d)
 	size_t slash = where.rfind('/');
 	if (slash != std::string::npos)
 		where.erase(0, slash + 1);
-	return "the shape function " + (name.empty() ? "" : name + " ") + "(its m.def at " + where +
-	       ")";
+	std::string site = shape_site(shape_handle, where);
+	return "the shape function " + (name.empty() ? "" : name + " ") +
+	       (site.empty() ? "(its m.def at " + where + ")" : "(" + site + ")");
 }
 
 /* Registers defs (checked) for ld; the table lock is held. */
@@ -299,7 +320,7 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 				k->nargs = d->schema->arguments().size();
 				k->invoke = d->invoke;
 				k->shape = d->shape;
-				k->shape_about = shape_about(*d);
+				k->shape_about = shape_about(*d, ld->shape_handle);
 				k->apart = q7_engine_apart(ld->engine->engine);
 				k->in_process = !k->apart;
 				k->profiles = q7_engine_target_row(ld->engine->engine)->can & Q7_TARGET_PROFILE;

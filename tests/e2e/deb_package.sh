@@ -11,7 +11,9 @@
 # program in /usr/bin has a manual page. Installed with apt-get (in a
 # private mount namespace whose /usr, /etc and /var are overlays on a
 # tmpfs, so the machine's own stay as they were), `python3 -c "import
-# q7cc.torch"` works with no environment, and apt-get remove then leaves
+# q7cc.torch"` works with no environment (installed over q7cc 0.1.0, the
+# single package that held q7cc.torch too: python3-q7cc replaces it), and
+# apt-get remove then leaves
 # none of the package's files and no __pycache__. (Needs root: CI is.)
 #   deb_package.sh BUILD_DIR SOURCE_DIR WORKDIR
 set -eu
@@ -27,8 +29,24 @@ if [ "${Q7CC_DEB_NS:-}" = 1 ]; then
 		mkdir -p "$ov/$d.u" "$ov/$d.w"
 		mount -t overlay overlay -o "lowerdir=/$d,upperdir=$ov/$d.u,workdir=$ov/$d.w" "/$d"
 	done
+	# An upgrade from the single package of 0.1.0, which held q7cc.torch
+	# too: python3-q7cc takes its files over (Replaces, Breaks).
+	old=$work/old-q7cc
+	torch_init=usr/lib/python3/dist-packages/q7cc/torch/__init__.py
+	mkdir -p "$old/DEBIAN" "$old/$(dirname "$torch_init")"
+	echo "# q7cc 0.1.0" > "$old/$torch_init"
+	printf '%s\n' "Package: q7cc" "Version: 0.1.0" "Architecture: $(dpkg --print-architecture)" \
+		"Maintainer: q7cc maintainers <maintainers@q7cc.invalid>" \
+		"Description: q7cc as one package (0.1.0)" > "$old/DEBIAN/control"
+	dpkg-deb --root-owner-group --build "$old" "$work/old-q7cc.deb" > /dev/null ||
+		fail "dpkg-deb --build of the old q7cc"
+	dpkg -i "$work/old-q7cc.deb" > "$work/old-install.log" 2>&1 ||
+		{ cat "$work/old-install.log"; fail "dpkg -i the old q7cc"; }
 	DEBIAN_FRONTEND=noninteractive apt-get install -y "$deb" "$pydeb" > "$work/apt-install.log" 2>&1 ||
 		{ cat "$work/apt-install.log"; fail "apt-get install $deb $pydeb"; }
+	[ "$(dpkg-query -W -f='${Version}' q7cc)" != 0.1.0 ] || fail "q7cc 0.1.0 was not upgraded"
+	[ "$(dpkg -S "/$torch_init" 2>/dev/null)" = "python3-q7cc: /$torch_init" ] ||
+		fail "/$torch_init is not python3-q7cc's after the upgrade: $(dpkg -S "/$torch_init" 2>&1)"
 	dpkg -L q7cc python3-q7cc > "$work/files.txt"
 	(cd / && env -i PATH=/usr/bin:/bin /usr/bin/python3 -c "import q7cc.torch") ||
 		fail "python3 -c 'import q7cc.torch' after apt-get install"

@@ -5,7 +5,9 @@
 # and /usr/bin only, from a folder outside both trees: compile and link a
 # demo op (examples/ops/relu.cpp) for the gnu and host profiles, run it
 # with q7-run on the host and the emulated core (checked against numpy),
-# build it with find_package(q7cc)/q7_add_custom_op in a g++ project, and
+# build it with find_package(q7cc)/q7_add_custom_op in a g++ project, run
+# it through the session API (docs/emulated.md's example program, built
+# against the moved tree's header and libq7run.a, no Q7CC_PREFIX), and
 # load it with q7cc.torch on both targets. strace shows no file of the
 # source or build tree touched.
 #   install_moved.sh BUILD_DIR SOURCE_DIR
@@ -61,6 +63,22 @@ import numpy as np
 x = np.load("x.npy")
 for f in ("host.npy", "emu.npy"):
     assert np.array_equal(np.load(f), np.maximum(x, 0)), f' || fail "wrong results"
+
+# The session API's example (docs/emulated.md), built against the moved
+# tree's header and library, finds q7cc's files by the q7cc on PATH.
+page=${src}/docs/emulated.md
+python3 - "$page" > session.c <<'PY' || fail "no session example in $page"
+import sys
+page = open(sys.argv[1], encoding="utf-8").read()
+start = page.index("```c file=session/relu.c\n") + len("```c file=session/relu.c\n")
+sys.stdout.write(page[start:page.index("```", start)])
+PY
+mkdir -p session
+cp libgnu.so session/libops.so
+traced session-cc.trace cc -O2 -I"$pre/include/q7cc-run" session.c "$pre/lib/q7cc/libq7run.a" \
+	-lelf -lpthread -ldl -lm -o session/relu || fail "the session example does not build"
+got=$(cd session && traced ../session.trace ./relu) || fail "the session example failed: $got"
+[ "$got" = "0 2 0 4.5 5 0 7 0" ] || fail "the session example printed '$got'"
 
 # find_package from the moved tree, a g++ project.
 traced cmake.trace sh -c "CXX=g++ cmake -S '$work/proj' -B '$work/proj/b' -DCMAKE_PREFIX_PATH='$pre' >'$work/cfg.log' 2>&1 &&

@@ -15,15 +15,7 @@
 #   libtool_build.sh STAGE_BIN SRC_DIR WORKDIR
 set -eu
 bin=$1 src=$2 work=$3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-for t in autoreconf libtoolize automake make; do
-	command -v $t > /dev/null ||
-		fail "$t is not installed (Debian packages autoconf, automake, libtool; scripts/setup-deps)"
-done
-rm -rf "$work"
-mkdir -p "$work/p"
-cd "$work/p"
-unset Q7_TOOLCHAIN Q7CC_REAL_CXX Q7CC_REAL_CC Q7CC_ACTIVE || true
+. "$(dirname "$0")/libtool_start.sh"
 cp "$src/tests/e2e/libtool/"* "$src/tests/e2e/cproj/kernel.cpp" "$src/tests/e2e/cproj/helper.c" \
 	"$src/tests/e2e/cproj/helper.h" .
 autoreconf -fi > ../autoreconf.log 2>&1 || { cat ../autoreconf.log; fail "autoreconf"; }

@@ -2,11 +2,14 @@
 CMake"): q7_add_custom_op(... SHAPE_SOURCES ... TORCH_SHAPE_LIBRARY)
 builds lib<name>.shape.so beside lib<name>.so, and load_library() of it
 defines the op with its shape function (an output shaped otherwise than
-its first argument), in the NEURON_LIBRARY block's namespace. On the
+its first argument), in the NEURON_LIBRARY block's namespace; a shape
+function giving the wrong shape is named with the file and line of its
+definition, not of its m.def. On the
 target Q7CC_TORCH_TARGET names."""
 import os
 import subprocess
 
+import pytest
 import torch
 
 import libs
@@ -20,8 +23,13 @@ torch::Tensor row_sums_shape(torch::Tensor x, double scale) {
     return torch::empty({x.size(0)}, torch::kFloat);
 }
 
+torch::Tensor like_x_shape(torch::Tensor x, double scale) {
+    return torch::empty_like(x);
+}
+
 NEURON_LIBRARY(cmake_shape_ops, m) {
     m.def("row_sums", &row_sums_shape, "row_sums");
+    m.def("row_sums_like_x", &like_x_shape, "row_sums");
 }
 """
 
@@ -49,3 +57,8 @@ def test_a_cmake_build_gets_its_shape_library(tmp_path, target):
     assert torch.ops.cmake_shape_ops.row_sums(x, 2.0).tolist() == [6.0, 24.0]
     assert str(torch.ops.cmake_shape_ops.row_sums.default._schema) == \
         "cmake_shape_ops::row_sums(Tensor x, float scale) -> Tensor"
+    with pytest.raises(RuntimeError) as e:
+        torch.ops.cmake_shape_ops.row_sums_like_x(x, 2.0)
+    assert "does not fit the destination (float32, 6 elements); the destination is the " \
+        "tensor the shape function like_x_shape (shape.cpp:8) returns" in str(e.value), \
+        str(e.value)

@@ -2,7 +2,9 @@
 do (docs/driver.md, "Shared libraries without kernels"; docs/torch.md):
 a forgotten Q7_KERNEL is one error at the link naming the function that
 looks like a kernel and its source; a shape function giving another shape
-than the kernel's result names the shape function and its file; a tensor
+than the kernel's result names the shape function and where it is
+defined (its file and line, not its m.def's; a shape library that
+shape_library builds, as CMake's TORCH_SHAPE_LIBRARY does, too); a tensor
 of the wrong dtype names the argument. On the target Q7CC_TORCH_TARGET
 names."""
 import os
@@ -49,7 +51,7 @@ def test_a_wrong_shape_names_the_shape_function_and_its_file(wrong_shape):
     assert str(e.value) == (
         "first_ops::row_sums: the result (float32, 2 elements) does not fit the destination "
         "(float32, 6 elements); the destination is the tensor the shape function "
-        "row_sums_shape (its m.def at rowsum_wrong_shape.cpp:11) returns: make it return the "
+        "row_sums_shape (rowsum_wrong_shape.cpp:6) returns: make it return the "
         "shape and dtype of the kernel's result"), str(e.value)
 
 

@@ -125,6 +125,43 @@ def shape_kernels(defs):
     return names
 
 
+def _c_string(text):
+    """text as a C string literal: printable ASCII as is (but \\ and "),
+    every other byte in octal."""
+    out = []
+    for b in text.encode("utf-8"):
+        c = chr(b)
+        out.append(c if 32 <= b < 127 and c not in '\\"?' else "\\%03o" % b)
+    return '"' + "".join(out) + '"'
+
+
+def shape_sites_source(defs, path):
+    """Writes path (a .cpp), which defines the shape
+    library's q7_neuron_shape_sites: one "m.def's file:line<TAB>the shape
+    function's file:line" line per m.def whose block's file defines its
+    shape function, file names without their folder (as the shape
+    objects' __FILE__), for the bridge's messages about a shape function
+    (docs/torch.md). Rewritten only when its text changes (its object is
+    then up to date). Returns its path, or None when no m.def has one."""
+    lines = ["%s:%d\t%s:%d\n" % (os.path.basename(f), line, os.path.basename(sf), sl)
+             for f, line, _, _, _, sf, sl in defs if sf and sl]
+    if not lines:
+        return None
+    text = ("// Made by q7cc.torch: where each m.def's shape function is defined.\n"
+            'extern "C" __attribute__((visibility("default"), used)) const char '
+            "q7_neuron_shape_sites[] =\n    %s;\n" % _c_string("".join(lines)))
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return path
+    except OSError:
+        pass
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
+    return path
+
+
 def check_shapes(q7cc, objs, shape_lib, defs):
     """Each op of shape_lib against the kernel it names, as the compute
     objects record it (q7cc --q7-print-schema): the kernel is defined, and
@@ -469,8 +506,9 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
         if verbose and os.environ.get("CXX") and cxx != shlex.split(os.environ["CXX"]):
             log("q7cc.torch: CXX=%s names q7cc; the shape files are built with %s, a host "
                 "compiler, against libtorch" % (os.environ["CXX"], cxx[0]))
+        sites = shape_sites_source(defs, os.path.join(state, "q7cc-shape-sites.cpp"))
         s_steps, s_objs = compile_steps(
-            "shape", shape_srcs,
+            "shape", list(shape_srcs) + ([sites] if sites else []),
             # __FILE__ (NEURON_LIBRARY's, for messages) without the folder,
             # so that the object does not depend on where the source is
             lambda src, obj, dep: cxx + sflags + (

@@ -12,6 +12,7 @@ object beside OUT, then link; OUT is written whole or not at all."""
 import argparse
 import os
 import sys
+import tempfile
 
 from . import _build, _pch
 from ._tools import BuildError, run_command
@@ -23,7 +24,15 @@ def build(output, sources, includes=(), verbose=False, log=print):
     cxx, sflags, _, _, pch_flags, _, pch, libdir = _build.shape_setup(flags)
     out = os.path.abspath(output)
     objs = []
-    for src in (os.path.abspath(s) for s in sources):
+    # The table of where each shape function is defined, which the
+    # bridge's messages name (as load() links it): from q7cc's reading of
+    # the blocks, made beside the objects (OUT.sites.cpp).
+    q7cc = _build.q7cc_path()
+    with tempfile.TemporaryDirectory() as state:
+        defs = _build.shape_defs(q7cc, _build.q7cc_identity(q7cc, "host"), "host", sources,
+                                 flags, state)
+    sites = _build.shape_sites_source(defs, out + ".sites.cpp")
+    for src in [os.path.abspath(s) for s in sources] + ([sites] if sites else []):
         obj = "%s.%s.o" % (out, os.path.splitext(os.path.basename(src))[0])
         use = bool(pch) and _pch.usable(cxx, src)
         if use and not any(os.path.exists(pch + e) for e in (".pch", ".gch")):
