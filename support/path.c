@@ -304,6 +304,18 @@ const char *q7_prefix(void)
 	prefix = prefix_of(q7_self_exe());
 	if (holds_q7cc(prefix))
 		return prefix;
+	/* A program of q7cc's own in <libdir>/q7cc (the analysis server) */
+	char *dir = q7_path_dirname(q7_self_exe());
+	size_t n = strlen(dir), k = strlen("/" Q7CC_LIBDIR "/q7cc");
+	if (n > k && strcmp(dir + n - k, "/" Q7CC_LIBDIR "/q7cc") == 0) {
+		dir[n - k] = '\0';
+		if (holds_q7cc(dir)) {
+			free(prefix);
+			prefix = dir;
+			return prefix;
+		}
+	}
+	free(dir);
 	/* A program of the user's that links the session API
 	 * (<libdir>/q7cc/libq7run.a) lives elsewhere: the prefix is then
 	 * that of the q7cc on PATH, resolved through its links
