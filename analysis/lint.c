@@ -268,6 +268,8 @@ const struct q7_rule q7_rules[] = {
 	 Q7_LINT_PARAM, profile_kind},
 	{Q7_RULE_RETURN, Q7_SEV_ERROR, "a kernel does not return exactly one Tensor", false,
 	 Q7_LINT_RETURN, return_},
+	/* The link's (stack.c): GCC's figures from the kernel down. */
+	{Q7_RULE_STACK_NEED, Q7_SEV_ERROR, "a kernel's stack can exceed the core's or its declared size, or has no bound", false, 0, NULL},
 	{Q7_RULE_STACK, Q7_SEV_ERROR, "a Q7_KERNEL_STACK or -DSTACK_SIZE= size is not a number of bytes up to 4 MiB", false,
 	 Q7_LINT_BODY, stack},
 	{Q7_RULE_TEMPLATE, Q7_SEV_ERROR, "a kernel is a template", false, Q7_LINT_KIND, template_},

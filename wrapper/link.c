@@ -208,6 +208,22 @@ static void name_ops(const struct link *l, struct q7_op_table *ops)
 	free(ns);
 }
 
+/* The kernels' stacks against the core's (docs/driver.md, "The kernel's
+ * stack at the build"), from the figures the compiles kept in the
+ * objects; a host library is told the device's limit as a warning. */
+static int check_stacks(struct link *l, const struct q7_op_table *ops, struct q7_diags *diags)
+{
+	struct q7_strvec texts = {0};
+	int rc = 0;
+	for (size_t i = 0; i < l->nin && rc == 0; i++)
+		if (is_file(&l->in[i]) && q7_section_read(l->in[i].path, Q7_STACK_SECTION, &texts) != 0)
+			rc = Q7_EXIT_ERROR;
+	if (rc == 0 && texts.n)
+		q7_stack_check(ops, &texts, l->d->prof.kind == Q7_PROFILE_HOST, diags);
+	q7_sv_free(&texts);
+	return rc;
+}
+
 /* Reads and merges the records; the merged table goes to ops. */
 static int collect_records(struct link *l, struct q7_op_table *ops)
 {
@@ -236,6 +252,8 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 		rc = resolve_symbols(l, &all, &diags);
 		if (rc == 0)
 			q7_ops_merge(&all, d->prof.name, ops, &diags);
+		if (rc == 0)
+			rc = check_stacks(l, ops, &diags);
 		size_t errors = q7_diags_apply_policy(&diags, &d->policy);
 		q7_drv_print(d, &diags);
 		q7_diags_free(&diags);
