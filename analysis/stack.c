@@ -17,6 +17,7 @@
 #include "call_limits.h"
 #include "cxx.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,8 +197,14 @@ static void add_line(struct sgraph *g, char *line)
 	}
 }
 
-/* Walks from i: need, next and unbound of every function below it. */
-static void walk(struct sgraph *g, size_t i)
+/* Calls deeper than this are not followed (a record is the objects'
+ * word: a chain a million long must not exhaust q7cc's own stack); what
+ * lies below counts 0, as an unmeasured function's. */
+#define WALK_DEPTH_MAX 4096
+
+/* Walks from i (depth calls below a kernel): need, next and unbound of
+ * every function below it. */
+static void walk(struct sgraph *g, size_t i, unsigned depth)
 {
 	struct sfn *f = &g->f[i];
 	f->state = 1;
@@ -213,13 +220,14 @@ static void walk(struct sgraph *g, size_t i)
 			}
 			continue;
 		}
-		if (g->f[c].state == 0)
-			walk(g, c);
+		if (g->f[c].state == 0 && depth < WALK_DEPTH_MAX)
+			walk(g, c, depth + 1);
 		f = &g->f[i];
 		const struct sfn *cf = &g->f[c];
-		if (f->bytes + cf->need > f->need || f->next == SIZE_MAX) {
-			if (f->bytes + cf->need > f->need)
-				f->need = f->bytes + cf->need;
+		/* saturating: the figures are the objects' word */
+		unsigned long through = cf->need > ULONG_MAX - f->bytes ? ULONG_MAX : f->bytes + cf->need;
+		if (through > f->need || f->next == SIZE_MAX) {
+			f->need = through > f->need ? through : f->need;
 			f->next = c;
 		}
 		if (f->unbound == SIZE_MAX && cf->unbound != SIZE_MAX) {
@@ -296,7 +304,7 @@ void q7_stack_check(const struct q7_op_table *ops, const struct q7_strvec *paylo
 		size_t i = sym ? find_fn(&g, sym) : SIZE_MAX;
 		if (i != SIZE_MAX && g.f[i].decl) {
 			if (g.f[i].state == 0)
-				walk(&g, i);
+				walk(&g, i, 0);
 			judge(&g, i, op, host, diags);
 		}
 		free(sym);

@@ -142,6 +142,25 @@ START_TEST(unbounded)
 }
 END_TEST
 
+/* A chain of 100,000 calls (an object may say anything): followed 4,096
+ * deep, what lies below counting 0, and no crash. */
+START_TEST(long_chain)
+{
+	struct q7_strbuf b = {0};
+	q7_sb_add(&b, "C\t%s\t_Z2f0v\n");
+	for (int i = 0; i < 100000; i++)
+		q7_sb_addf(&b, "F\t_Z2f%dv\t16\ts\tc.cpp:%d\tvoid f%d()\nC\t_Z2f%dv\t_Z2f%dv\n", i, i,
+		           i, i, i + 1);
+	struct q7_diags ds = {0};
+	judge(0, false, "F\t%s\t100\ts\tk.cpp:4\tat::Tensor k(const at::Tensor&)\n", b.s, &ds);
+	ck_assert_uint_ge(ds.n, 1);
+	ck_assert_str_eq(ds.d[0].message,
+	                 "kernel 'k' needs at least 65636 bytes of stack; the core has 65536");
+	q7_diags_free(&ds);
+	q7_sb_free(&b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("analysis-stack");
@@ -150,6 +169,7 @@ int main(void)
 	tcase_add_test(tc, too_deep);
 	tcase_add_test(tc, declared);
 	tcase_add_test(tc, unbounded);
+	tcase_add_test(tc, long_chain);
 	suite_add_tcase(s, tc);
 	return run_suite(s, true);
 }
