@@ -59,6 +59,11 @@ grep -qE "note: the deepest calls: 'at::Tensor smoothed\(const at::Tensor&\)' \(
 grep -q "warning: kernel 'smoothed' needs at least" err || { cat err; fail "not a warning"; }
 "$q7cc" --q7-toolchain=gnu -Wno-q7-stack -shared big.cpp -o libbig.so 2> err || { cat err; fail "-Wno-q7-stack"; }
 [ ! -s err ] || { cat err; fail "-Wno-q7-stack said something"; }
+# A damaged figures section (not text) fails the link naming the object.
+printf 'F\tx\000' > bad.bin
+xtensa-lx106-elf-objcopy --update-section .q7.stack=bad.bin calls_helper.o bad.o
+"$q7cc" --q7-toolchain=gnu -shared bad.o helper.o -o libbad.so 2> err && fail "bad linked"
+grep -qx "q7cc: error: bad.o: .q7.stack: damaged section (not text)" err || { cat err; fail "bad: message"; }
 # GCC's stack files went to q7cc's temporary folder only.
 left=$(find . -name '*.su' -o -name '*.ci')
 [ -z "$left" ] || fail "stack files left: $left"
