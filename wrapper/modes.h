@@ -186,10 +186,11 @@ int q7_obj_commit(const char *tmp, const char *obj);
 
 /* The kernel's stack at the build (stackuse.c): whether a compile of this
  * profile and use measures its stack (GCC's flags, added by
- * q7_stack_flags, when the object goes to q7cc's temporary folder), and
+ * q7_stack_flags, when the object goes to q7cc's temporary folder and the
+ * compiler is GCC 10 or later), and
  * after it, the figures kept in obj when attach (the compile succeeded)
  * and GCC's files beside obj removed. 0, or -1 after a message. */
-bool q7_stack_measures(const struct q7_drv *d, enum q7_use use);
+bool q7_stack_measures(struct q7_drv *d, enum q7_use use);
 void q7_stack_flags(struct q7_strvec *extra);
 int q7_stack_keep(const char *obj, bool attach);
 

@@ -13,13 +13,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool q7_stack_measures(const struct q7_drv *d, enum q7_use use)
+/* GCC 10 or later (-fcallgraph-info), not clang (no call graph file), by
+ * the compiler's own macros (sysinfo: probed once per compiler, cached). */
+static bool gcc_with_callgraph(struct q7_drv *d)
 {
-	/* GCC only (clang has no call graph file); the host profile only for
-	 * files that use q7cc, whose command is q7cc's anyway. */
-	if (q7_profile_clang_style(&d->prof))
-		return false;
-	return d->prof.kind == Q7_PROFILE_GNU || (d->prof.kind == Q7_PROFILE_HOST && use == Q7_USE_Q7);
+	struct q7_analysis_opts o = {0};
+	q7_drv_sysinfo(d, &o);
+	int major = 0;
+	bool clang = false;
+	for (size_t i = 0; i < d->sys.predefines.n; i++) {
+		const char *m = d->sys.predefines.v[i];
+		if (strncmp(m, "__GNUC__=", 9) == 0)
+			major = atoi(m + 9);
+		clang |= strncmp(m, "__clang__=", 10) == 0;
+	}
+	return major >= 10 && !clang;
+}
+
+bool q7_stack_measures(struct q7_drv *d, enum q7_use use)
+{
+	/* gnu: Debian's cross GCC (12), never probed for it, so that a file
+	 * without kernels costs no probe. host: only files that use q7cc,
+	 * whose command is q7cc's anyway and whose analysis asks the compiler
+	 * for its macros all the same; any compiler may be the host's. */
+	if (d->prof.kind == Q7_PROFILE_GNU)
+		return true;
+	return d->prof.kind == Q7_PROFILE_HOST && use == Q7_USE_Q7 && gcc_with_callgraph(d);
 }
 
 void q7_stack_flags(struct q7_strvec *extra)

@@ -59,6 +59,22 @@ grep -qE "note: the deepest calls: 'at::Tensor smoothed\(const at::Tensor&\)' \(
 grep -q "warning: kernel 'smoothed' needs at least" err || { cat err; fail "not a warning"; }
 "$q7cc" --q7-toolchain=gnu -Wno-q7-stack -shared big.cpp -o libbig.so 2> err || { cat err; fail "-Wno-q7-stack"; }
 [ ! -s err ] || { cat err; fail "-Wno-q7-stack said something"; }
+# A GCC before 10 has no -fcallgraph-info: its compiles are not measured
+# (it says __GNUC__ 9 and refuses the flag), and build as before.
+cat > old-g++ <<'SH'
+#!/bin/sh
+for a; do
+	case $a in -fcallgraph-info*) echo "old-g++: error: unrecognized command-line option '$a'" >&2; exit 1;; esac
+done
+for a; do
+	[ "$a" = -dM ] && { c++ "$@" | sed 's/^#define __GNUC__ .*/#define __GNUC__ 9/'; exit; }
+done
+exec c++ "$@"
+SH
+chmod +x old-g++
+Q7CC_REAL_CXX=$PWD/old-g++ "$q7cc" --q7-toolchain=host -shared big.cpp -o libold.so 2> err ||
+	{ cat err; fail "GCC 9: did not build"; }
+[ ! -s err ] || { cat err; fail "GCC 9: a message"; }
 # A damaged figures section (not text) fails the link naming the object.
 printf 'F\tx\000' > bad.bin
 xtensa-lx106-elf-objcopy --update-section .q7.stack=bad.bin calls_helper.o bad.o
