@@ -78,26 +78,49 @@ static void node_line(const char *line, struct q7_strbuf *out)
 	free(label);
 }
 
+/* One "edge:" line: a C line, once per caller and callee (GCC writes an
+ * edge per call site, after its caller's node: the callees of the caller
+ * of the lines before are in seen). */
+static void edge_line(const char *line, struct q7_strvec *seen, char **caller,
+                      struct q7_strbuf *out)
+{
+	char *from = quoted(line, "sourcename: \"", false);
+	char *to = quoted(line, "targetname: \"", false);
+	if (from && to) {
+		canonical(from);
+		canonical(to);
+		if (!*caller || strcmp(*caller, from) != 0) {
+			free(*caller);
+			*caller = q7_xstrdup(from);
+			q7_sv_free(seen);
+		}
+		if (!q7_sv_has(seen, to)) {
+			q7_sv_add(seen, to);
+			q7_sb_addf(out, "C\t%s\t%s\n", from, to);
+		}
+	}
+	free(from);
+	free(to);
+}
+
 char *q7_stack_from_callgraph(const char *ci, size_t *len)
 {
 	struct q7_strbuf out = {0};
+	struct q7_strvec seen = {0};
+	char *caller = NULL;
 	q7_sb_add(&out, "");
 	char *copy = q7_xstrdup(ci);
 	for (char *line = copy, *next; line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		if (strncmp(line, "node: ", 6) == 0) {
+		if (strncmp(line, "node: ", 6) == 0)
 			node_line(line, &out);
-		} else if (strncmp(line, "edge: ", 6) == 0) {
-			char *from = quoted(line, "sourcename: \"", false);
-			char *to = quoted(line, "targetname: \"", false);
-			if (from && to)
-				q7_sb_addf(&out, "C\t%s\t%s\n", canonical(from), canonical(to));
-			free(from);
-			free(to);
-		}
+		else if (strncmp(line, "edge: ", 6) == 0)
+			edge_line(line, &seen, &caller, &out);
 	}
+	free(caller);
+	q7_sv_free(&seen);
 	free(copy);
 	*len = out.len;
 	return q7_sb_take(&out);

@@ -1,6 +1,6 @@
 /* The kernel's stack at the build (analysis/stack.c): GCC's call graph
  * file becomes q7cc's lines (local aliases joined to their function,
- * unmeasured callees kept as calls), and the link's graph judges each
+ * unmeasured callees kept as calls, a call made twice one line), and the link's graph judges each
  * kernel: the deepest path against the core's stack or the declared one,
  * across objects; recursion and dynamic frames name the function. */
 #include "analysis.h"
@@ -22,6 +22,7 @@ static const char ci[] =
 	"node: { title: \"_Z3vlai\" label: \"int vla(int)\\nk.cpp:5:5\\n16 bytes (dynamic)\" }\n"
 	"node: { title: \"memcpy\" label: \"void* __builtin_memcpy(void*, const void*, unsigned int)\\n<built-in>\" shape : ellipse }\n"
 	"edge: { sourcename: \"_Z3vlai\" targetname: \"memcpy\" }\n"
+	"edge: { sourcename: \"_Z3vlai\" targetname: \"memcpy\" label: \"k.cpp:5:40\" }\n"
 	"}\n";
 
 START_TEST(from_callgraph)
