@@ -236,6 +236,19 @@ int q7_analysis_result_read(const char *data, size_t len, struct q7_strvec *kern
 void q7_ops_merge(const struct q7_op_table *in, const char *profile, struct q7_op_table *out,
                   struct q7_diags *diags);
 
+/* The kernel's stack at the build (docs/driver.md): GCC's call graph file
+ * of one compile (-fcallgraph-info=su) as the text q7cc keeps in the
+ * object (stack.c says its lines). The result is the caller's; "" when
+ * the file measured nothing. */
+char *q7_stack_from_callgraph(const char *ci, size_t *len);
+/* Link-time: joins the objects' texts (payloads) into one call graph and
+ * holds each kernel of ops against its declared stack size, else the
+ * device core's (model/call_limits.h): q7-stack, an error (demotable)
+ * when it needs more, a warning when recursion or a dynamic frame leave
+ * it unbounded; the too-deep one is a warning when host (host frames). */
+void q7_stack_check(const struct q7_op_table *ops, const struct q7_strvec *payloads, bool host,
+                    struct q7_diags *diags);
+
 /* Link-time, before q7_ops_merge. The unqualified names whose definition
  * no record of the link carries: NEURON_LIBRARY requests (op.h,
  * by_name_only) and declared kernels. Empty: nothing to resolve. */

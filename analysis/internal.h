@@ -26,6 +26,8 @@
 #define Q7_RULE_PROFILE_KIND "q7-profile-kind"
 #define Q7_RULE_INVALID_DECL "q7-invalid-declaration"
 #define Q7_RULE_STACK "q7-stack-size"
+#define Q7_RULE_STACK_NEED "q7-stack"
+#define Q7_RULE_IMAGE_SIZE "q7-image-size"
 #define Q7_RULE_DUPLICATE "q7-duplicate-kernel"
 #define Q7_RULE_TOO_MANY "q7-too-many-kernels"
 #define Q7_RULE_UNDEFINED "q7-undefined-kernel"

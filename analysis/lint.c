@@ -250,6 +250,9 @@ const struct q7_rule q7_rules[] = {
 	{Q7_RULE_DUPLICATE, Q7_SEV_ERROR, "two kernels of one library have the same name", false,
 	 Q7_LINT_SCOPE, duplicate},
 	{Q7_RULE_FOREIGN_PP, Q7_SEV_WARNING, "preprocessed input that q7cc -E did not make has lost its kernel marks", false, 0, NULL},
+	/* The link's (wrapper/link.c): a host library's data against a device
+	 * core's window. */
+	{Q7_RULE_IMAGE_SIZE, Q7_SEV_WARNING, "a host library's objects hold more data than a device core's window", false, 0, NULL},
 	{Q7_RULE_INLINE, Q7_SEV_ERROR, "a kernel is inline (or constexpr), so no object need define it", false,
 	 Q7_LINT_LINKAGE, inline_},
 	{Q7_RULE_INTERNAL, Q7_SEV_ERROR, "a kernel has internal linkage (static or in an unnamed namespace)", false,
@@ -268,6 +271,8 @@ const struct q7_rule q7_rules[] = {
 	 Q7_LINT_PARAM, profile_kind},
 	{Q7_RULE_RETURN, Q7_SEV_ERROR, "a kernel does not return exactly one Tensor", false,
 	 Q7_LINT_RETURN, return_},
+	/* The link's (stack.c): GCC's figures from the kernel down. */
+	{Q7_RULE_STACK_NEED, Q7_SEV_ERROR, "a kernel's stack can exceed the core's or its declared size, or has no bound", false, 0, NULL},
 	{Q7_RULE_STACK, Q7_SEV_ERROR, "a Q7_KERNEL_STACK or -DSTACK_SIZE= size is not a number of bytes up to 4 MiB", false,
 	 Q7_LINT_BODY, stack},
 	{Q7_RULE_TEMPLATE, Q7_SEV_ERROR, "a kernel is a template", false, Q7_LINT_KIND, template_},

@@ -10,6 +10,11 @@
 /* The native stack a host core's call runs on, and a device core's stack
  * size checked within it. */
 #define Q7_CORE_STACK (256u << 10)
+/* A device core's own stack (the emulated core's: runtime/include/q7/boot.h,
+ * Q7_BOOT_STACK_SIZE): what a kernel without a declared stack size may
+ * need at most, held against GCC's figures at the build (docs/driver.md,
+ * "The kernel's stack at the build"). */
+#define Q7_DEVICE_CORE_STACK (64u << 10)
 /* The fault handler's own stack: the core's may be gone. */
 #define Q7_ALT_STACK (64u << 10)
 

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "op.h"
+#include "support.h"
 
 #define Q7_RECORD_SECTION ".q7.ops"
 
@@ -29,6 +30,16 @@ int q7_record_read(const char *path, struct q7_op_table *ops);
  * rename), for tests that craft records. 0, or -1 after a message. */
 int q7_record_attach_payload(const char *path, const char *payload, size_t len);
 
+/* Sections of text beside the records: the stack figures of a compile
+ * (analysis.h, q7_stack_from_callgraph), in every object of a device or
+ * host profile's compile that goes through q7cc. */
+#define Q7_STACK_SECTION ".q7.stack"
+/* Puts len bytes into path's section sec (SHF_EXCLUDE, replaced if there),
+ * temp file + rename. 0, or -1 after a message. */
+int q7_section_attach(const char *path, const char *sec, const char *payload, size_t len);
+/* Appends the text of section sec of path (an object, or each member of
+ * an archive that has it) to out. 0, or -1 after a message. */
+int q7_section_read(const char *path, const char *sec, struct q7_strvec *out);
 /* The payload alone (model/opcodec.h's records), for tests. encode's
  * result is the caller's. */
 char *q7_record_encode(const struct q7_op_table *ops, size_t *len);

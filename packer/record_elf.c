@@ -69,16 +69,16 @@ static int check_object(Elf *elf, const char *what, GElf_Ehdr *eh)
 	return 0;
 }
 
-/* A new section Q7_RECORD_SECTION holding payload, its name at name_off in
- * the section name table. */
-static int add_record_section(Elf *out, const char *payload, size_t plen, size_t name_off,
-                              const char *path)
+/* A new section named sec holding payload, its name at name_off in the
+ * section name table. */
+static int add_record_section(Elf *out, const char *sec, const char *payload, size_t plen,
+                              size_t name_off, const char *path)
 {
 	Elf_Scn *os = elf_newscn(out);
 	Elf_Data *od = os ? elf_newdata(os) : NULL;
 	GElf_Shdr sh = {0};
 	if (!od || !gelf_getshdr(os, &sh)) {
-		q7_elf_error(path, "adding " Q7_RECORD_SECTION);
+		q7_error("%s: adding %s: %s", path, sec, elf_errmsg(-1));
 		return -1;
 	}
 	od->d_type = ELF_T_BYTE;
@@ -91,7 +91,7 @@ static int add_record_section(Elf *out, const char *payload, size_t plen, size_t
 	sh.sh_addralign = 1;
 	sh.sh_size = plen;
 	if (!gelf_update_shdr(os, &sh)) {
-		q7_elf_error(path, "adding " Q7_RECORD_SECTION);
+		q7_error("%s: adding %s: %s", path, sec, elf_errmsg(-1));
 		return -1;
 	}
 	return 0;
@@ -118,14 +118,15 @@ static int copy_elf_header(Elf *out, const GElf_Ehdr *eh, size_t shstrndx, const
 	return 0;
 }
 
-static int copy_objects(Elf *in, Elf *out, const char *payload, size_t plen, const char *path)
+static int copy_objects(Elf *in, Elf *out, const char *sec, const char *payload, size_t plen,
+                        const char *path)
 {
 	GElf_Ehdr eh;
 	size_t shnum, shstrndx;
 	Elf_Scn *old = NULL;
 	if (check_object(in, path, &eh) != 0)
 		return -1;
-	if (elf_getshdrnum(in, &shnum) != 0 || find_section(in, Q7_RECORD_SECTION, &old, &shstrndx) != 0) {
+	if (elf_getshdrnum(in, &shnum) != 0 || find_section(in, sec, &old, &shstrndx) != 0) {
 		q7_elf_error(path, "reading the object");
 		return -1;
 	}
@@ -173,16 +174,16 @@ static int copy_objects(Elf *in, Elf *out, const char *payload, size_t plen, con
 			}
 			nd->d_type = ELF_T_BYTE;
 			nd->d_align = 1;
-			nd->d_buf = (void *)Q7_RECORD_SECTION;
-			nd->d_size = sizeof Q7_RECORD_SECTION;
-			sh.sh_size += sizeof Q7_RECORD_SECTION;
+			nd->d_buf = (void *)sec;
+			nd->d_size = strlen(sec) + 1;
+			sh.sh_size += strlen(sec) + 1;
 		}
 		if (!gelf_update_shdr(os, &sh)) {
 			q7_elf_error(path, "copying a section header");
 			return -1;
 		}
 	}
-	if (!old && add_record_section(out, payload, plen, name_off, path) != 0)
+	if (!old && add_record_section(out, sec, payload, plen, name_off, path) != 0)
 		return -1;
 	if (copy_elf_header(out, &eh, shstrndx, path) != 0)
 		return -1;
@@ -205,6 +206,11 @@ int q7_record_attach(const char *path, const struct q7_op_table *ops)
 }
 
 int q7_record_attach_payload(const char *path, const char *payload, size_t plen)
+{
+	return q7_section_attach(path, Q7_RECORD_SECTION, payload, plen);
+}
+
+int q7_section_attach(const char *path, const char *sec, const char *payload, size_t plen)
 {
 	if (!q7_elf_init())
 		return -1;
@@ -233,7 +239,7 @@ int q7_record_attach_payload(const char *path, const char *payload, size_t plen)
 		q7_elf_error(path, "creating the output");
 		goto cleanup;
 	}
-	if (copy_objects(in, out, payload, plen, path) != 0)
+	if (copy_objects(in, out, sec, payload, plen, path) != 0)
 		goto cleanup;
 	elf_end(out);
 	out = NULL;
@@ -359,4 +365,43 @@ static int read_object(Elf *elf, const char *what, void *ops)
 int q7_record_read(const char *path, struct q7_op_table *ops)
 {
 	return q7_elf_each_object(path, read_object, ops);
+}
+
+/* The text of one object's section (a file or an archive member). */
+struct section_text {
+	const char *sec;
+	struct q7_strvec *out;
+};
+
+static int read_text(Elf *elf, const char *what, void *arg)
+{
+	const struct section_text *t = arg;
+	GElf_Ehdr eh;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+	if (check_object(elf, what, &eh) != 0)
+		return -1;
+	if (find_section(elf, t->sec, &scn, &shstrndx) != 0) {
+		q7_elf_error(what, "reading the object");
+		return -1;
+	}
+	if (!scn)
+		return 0;
+	Elf_Data *d = gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS ? elf_rawdata(scn, NULL)
+	                                                                 : NULL;
+	if (!d || memchr(d->d_buf, '\0', d->d_size)) {
+		q7_error("%s: %s: damaged section (not text)", what, t->sec);
+		return -1;
+	}
+	char *text = q7_xstrndup(d->d_buf, d->d_size);
+	q7_sv_add(t->out, text);
+	free(text);
+	return 0;
+}
+
+int q7_section_read(const char *path, const char *sec, struct q7_strvec *out)
+{
+	struct section_text t = {sec, out};
+	return q7_elf_each_object(path, read_text, &t);
 }

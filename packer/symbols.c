@@ -149,3 +149,40 @@ int q7_symbols_undefined(const char *path, struct q7_strvec *out)
 {
 	return q7_symbols_globals(path, out, NULL);
 }
+
+/* One object's data: allocated sections that are neither code nor the
+ * unwinder's or the loader's (.eh_frame, .gcc_except_table, notes, init
+ * arrays). An archive member adds nothing: a link may leave it out. */
+static int data_bytes(Elf *elf, const char *what, void *ctx)
+{
+	uint64_t *bytes = ctx;
+	size_t shstrndx;
+	if (elf_getarhdr(elf))
+		return 0;
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0) {
+		q7_elf_error(what, "reading the section headers");
+		return -1;
+	}
+	static const char *const skipped[] = {".eh_frame", ".gcc_except_table", ".note",
+	                                      ".init_array", ".fini_array"};
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		const char *n = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		if (!n) {
+			q7_elf_error(what, "reading the section headers");
+			return -1;
+		}
+		bool data = (sh.sh_flags & SHF_ALLOC) && !(sh.sh_flags & SHF_EXECINSTR) &&
+		            sh.sh_type != SHT_NOTE;
+		for (size_t i = 0; data && i < sizeof skipped / sizeof skipped[0]; i++)
+			data = strncmp(n, skipped[i], strlen(skipped[i])) != 0;
+		if (data)
+			*bytes += sh.sh_size;
+	}
+	return 0;
+}
+
+int q7_symbols_data_bytes(const char *path, uint64_t *bytes)
+{
+	return q7_elf_each_object(path, data_bytes, bytes);
+}

@@ -1,5 +1,5 @@
 /* packer/symbols: the function symbols that the objects of a link define,
- * and the symbols an object leaves undefined.
+ * the symbols an object leaves undefined, and the bytes of data it holds.
  *
  * Owns reading them (libelf) from objects and archive members, for the
  * kernels that a NEURON_LIBRARY shape file names but whose objects carry
@@ -9,6 +9,7 @@
 #define Q7_SYMBOLS_H
 
 #include <libelf.h>
+#include <stdint.h>
 
 #include "fsym.h"
 #include "support.h"
@@ -34,6 +35,12 @@ int q7_symbols_undefined(const char *path, struct q7_strvec *out);
  * global and weak defined ones into defined (either may be NULL). 0, or
  * -1 after printing why. */
 int q7_symbols_globals(const char *path, struct q7_strvec *undefined, struct q7_strvec *defined);
+
+/* Adds to *bytes the data of path when it is an object (not an archive,
+ * whose members a link may leave out): its allocated sections that are
+ * not code (.data, .rodata, .bss, ...), which are about as large on every
+ * target. 0, or -1 after printing why. */
+int q7_symbols_data_bytes(const char *path, uint64_t *bytes);
 
 /* The same for one ELF object (a file or an archive member) already
  * open: its global and weak defined names into defined. 0, or -1 after

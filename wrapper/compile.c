@@ -123,6 +123,11 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 	 * before the compiler starts there alone. */
 	enum q7_use use = d->prof.kind == Q7_PROFILE_HOST ? q7_input_use(d, &in, shared) : Q7_USE_Q7;
 	q7_cmd_compile(&d->prof, &d->inv, src, kind, use, written, &cmd);
+	/* The stack figures (docs/driver.md, "The kernel's stack at the
+	 * build"): only where GCC writes them into q7cc's folder. */
+	bool measured = tmp && q7_stack_measures(d, use);
+	if (measured)
+		q7_stack_flags(&extra);
 	q7_sv_addv(&cmd, &extra);
 	struct q7_op_table ops = {0};
 	bool analysed, lint_failed;
@@ -149,6 +154,10 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 			q7_output_remove(written);
 			rc = Q7_EXIT_ERROR;
 		}
+	}
+	if (measured && q7_stack_keep(written, rc == 0 && !lint_failed) != 0) {
+		q7_output_remove(written);
+		rc = Q7_EXIT_ERROR;
 	}
 	if (tmp && rc == 0 && !lint_failed) { /* no tmp under -### */
 		q7_step_note(d, "rename %s to %s", tmp, obj);

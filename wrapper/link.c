@@ -208,6 +208,45 @@ static void name_ops(const struct link *l, struct q7_op_table *ops)
 	free(ns);
 }
 
+/* A host library whose objects' data alone would overflow a device core's
+ * window: the device link's error, as a warning (docs/driver.md, "Device
+ * limits at the host build"). */
+static int check_data(struct link *l, struct q7_diags *diags)
+{
+	uint64_t bytes = 0;
+	for (size_t i = 0; i < l->nin; i++)
+		if (is_file(&l->in[i]) && q7_symbols_data_bytes(l->in[i].path, &bytes) != 0)
+			return Q7_EXIT_ERROR;
+	const struct q7_lsp *lsp = q7_lsp_get(l->d->inv.multicore ? 0 : Q7_LSP_SINGLE);
+	if (bytes > lsp->sram_len)
+		q7_diags_add(diags, Q7_SEV_WARNING, l->out, 0, 0, "q7-image-size",
+		             "the library's objects hold %llu bytes of data (.data, .rodata, .bss), "
+		             "more than a device core's window of %u bytes (%s): its device link "
+		             "would fail",
+		             (unsigned long long)bytes, (unsigned)lsp->sram_len, lsp->name);
+	return 0;
+}
+
+/* The device's limits that the objects tell: the kernels' stacks against
+ * the core's (docs/driver.md, "The kernel's stack at the build"), from the
+ * figures the compiles kept in the objects, and on the host profile the
+ * data against a core's window; a host library is told them as warnings. */
+static int device_limits(struct link *l, const struct q7_op_table *ops, struct q7_diags *diags)
+{
+	struct q7_strvec texts = {0};
+	int rc = 0;
+	bool host = l->d->prof.kind == Q7_PROFILE_HOST;
+	for (size_t i = 0; i < l->nin && rc == 0; i++)
+		if (is_file(&l->in[i]) && q7_section_read(l->in[i].path, Q7_STACK_SECTION, &texts) != 0)
+			rc = Q7_EXIT_ERROR;
+	if (rc == 0 && texts.n)
+		q7_stack_check(ops, &texts, host, diags);
+	q7_sv_free(&texts);
+	if (rc == 0 && host)
+		rc = check_data(l, diags);
+	return rc;
+}
+
 /* Reads and merges the records; the merged table goes to ops. */
 static int collect_records(struct link *l, struct q7_op_table *ops)
 {
@@ -236,6 +275,8 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 		rc = resolve_symbols(l, &all, &diags);
 		if (rc == 0)
 			q7_ops_merge(&all, d->prof.name, ops, &diags);
+		if (rc == 0)
+			rc = device_limits(l, ops, &diags);
 		size_t errors = q7_diags_apply_policy(&diags, &d->policy);
 		q7_drv_print(d, &diags);
 		q7_diags_free(&diags);

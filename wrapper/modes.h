@@ -184,6 +184,16 @@ char *q7_obj_temp(const struct q7_drv *d, const char *obj, struct q7_strvec *ext
  * temporary beside obj). 0, or -1 after a message naming obj. */
 int q7_obj_commit(const char *tmp, const char *obj);
 
+/* The kernel's stack at the build (stackuse.c): whether a compile of this
+ * profile and use measures its stack (GCC's flags, added by
+ * q7_stack_flags, when the object goes to q7cc's temporary folder and the
+ * compiler is GCC 10 or later), and
+ * after it, the figures kept in obj when attach (the compile succeeded)
+ * and GCC's files beside obj removed. 0, or -1 after a message. */
+bool q7_stack_measures(struct q7_drv *d, enum q7_use use);
+void q7_stack_flags(struct q7_strvec *extra);
+int q7_stack_keep(const char *obj, bool attach);
+
 /* -flto (CMake's INTERPROCEDURAL_OPTIMIZATION): the last of -flto,
  * -flto=... and -fno-lto on the line decides, as with GCC; NULL when off.
  * It is refused only where it would break a device image: the compile of

@@ -17,7 +17,7 @@ def one(name, target):
     d = libs.build_directory(name, target)
     os.makedirs(d, exist_ok=True)
     t0 = time.time()
-    _build.build(name, compute, shape, d, multicore, False, target)
+    _build.build(name, compute, shape, d, multicore, False, target, **libs.OPTIONS.get(name, {}))
     return "%s (%s): %.1f s" % (name, target, time.time() - t0)
 
 

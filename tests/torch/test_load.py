@@ -195,3 +195,75 @@ def test_bad_arguments():
         custom_op.load(name="x", compute_srcs=["/nonexistent/x.cpp"], build_directory="/tmp")
     with pytest.raises(ValueError, match="a library name"):
         custom_op.load(name="a b", compute_srcs=["x.cpp"])
+
+
+def many_kernels(path, n):
+    path.write_text("#include <torch/torch.h>\n#include <q7/kernel.h>\n" + "".join(
+        "Q7_KERNEL torch::Tensor many%02d(const torch::Tensor& x) {\n"
+        "    return torch::empty_like(x);\n}\n" % i for i in range(n)))
+
+
+BIG_STACK = ("#include <torch/torch.h>\n#include <q7/kernel.h>\n"
+             "Q7_KERNEL torch::Tensor big_stack(const torch::Tensor& x) {\n"
+             "    torch::Tensor out = torch::empty_like(x);\n"
+             "    float scratch[24576];\n"
+             "    int64_t n = x.numel() < 16 ? x.numel() : 16;\n"
+             "    for (int64_t i = 0; i < n; i++)\n"
+             "        scratch[(i * 1531) % 24576] = x.data_ptr<float>()[i] * 2.0f;\n"
+             "    for (int64_t i = 0; i < n; i++)\n"
+             "        out.data_ptr<float>()[i] = scratch[(i * 1531) % 24576];\n"
+             "    return out;\n}\n")
+
+
+def test_device_limits_at_the_host_build(target, tmp_path, capfd):
+    """The device link's limits (11 kernels, a 96 KiB stack) fail the
+    emulated build; the host build loads with q7cc's warnings shown,
+    verbose or not; extra_ldflags lower them on the emulated target."""
+    many = tmp_path / "many.cpp"
+    many_kernels(many, 11)
+    big = tmp_path / "big.cpp"
+    big.write_text(BIG_STACK)
+    for src, name, rule, said in (
+            (many, "many", "q7-too-many-kernels",
+             "the library has 11 kernels; the device runtime registers at most 10"),
+            (big, "bigstack", "q7-stack",
+             "kernel 'big_stack' needs at least")):
+        capfd.readouterr()
+        if target == "emulated":
+            with pytest.raises(custom_op.BuildError, match=said):
+                custom_op.load(name=name, compute_srcs=[str(src)], target=target,
+                               build_directory=str(tmp_path / name))
+            lib = custom_op.load(name=name, compute_srcs=[str(src)], target=target,
+                                 build_directory=str(tmp_path / name),
+                                 extra_ldflags=["-Wno-error=" + rule])
+        else:
+            lib = custom_op.load(name=name, compute_srcs=[str(src)], target=target,
+                                 build_directory=str(tmp_path / name))
+        err = capfd.readouterr().err
+        assert said in err and "[-W%s]" % rule in err, err
+        assert lib.ops
+
+
+def test_extra_ldflags_reach_the_link_and_its_key(target, tmp_path, capfd):
+    """As cpp_extension.load()'s: the compute library's link takes them
+    (a map file the linker writes), a change links again, a str is one
+    flag, and what is not strings is refused."""
+    src = tmp_path / "k.cpp"
+    shutil.copy(libs.LIBS["ints"][0][0], src)
+    d = str(tmp_path / "b")
+    mapfile = tmp_path / "k.map"
+    custom_op.load(name="ldflags", compute_srcs=[str(src)], target=target, build_directory=d,
+                   extra_ldflags="-Wl,-Map=%s" % mapfile, extra_include_paths=[str(tmp_path)])
+    assert "iscale" in mapfile.read_text()
+    capfd.readouterr()
+    _build.build("ldflags", [str(src)], (), d, False, True, target,
+                 extra_include_paths=[str(tmp_path)], extra_ldflags=["-Wl,-Map=%s" % mapfile])
+    assert "libldflags.so: up to date" in capfd.readouterr().err
+    mapfile.unlink()
+    _build.build("ldflags", [str(src)], (), d, False, True, target,
+                 extra_include_paths=[str(tmp_path)])
+    out = capfd.readouterr().err
+    assert "-o %s" % os.path.join(d, "libldflags.so") in out and not mapfile.exists(), out
+    with pytest.raises(TypeError, match="extra_ldflags=.*a list of strings"):
+        custom_op.load(name="ldflags", compute_srcs=[str(src)], target=target,
+                       build_directory=d, extra_ldflags=[1])

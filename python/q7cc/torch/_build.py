@@ -237,6 +237,10 @@ class Step:
     def __init__(self, what, command, output, key, record, depfile=None):
         self.what, self.command, self.output = what, command, output
         self.key, self.record, self.depfile = key, record, depfile
+        # q7cc's steps show their warnings (the device's limits a host
+        # library passes: docs/torch.md, "The API"); libtorch's are not
+        # the user's to act on
+        self.show = False
 
     def up_to_date(self):
         if not os.path.exists(self.output):
@@ -275,11 +279,11 @@ class Step:
         if self.depfile:
             tmp = "%s.%d.tmp" % (self.output, os.getpid())
             run_command(self.what, self.command, {self.output: tmp, self.depfile: tmp + ".d"},
-                        verbose, log)
+                        verbose, log, self.show)
             os.replace(tmp + ".d", self.depfile)
             os.replace(tmp, self.output)
         else:
-            run_command(self.what, self.command, {}, verbose, log)
+            run_command(self.what, self.command, {}, verbose, log, self.show)
         self.write_record()
 
     def write_record(self):
@@ -416,11 +420,11 @@ SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
 
 
 def build(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, target,
-          extra_cflags=(), extra_include_paths=(), log=None, sanitize=False):
+          extra_cflags=(), extra_include_paths=(), log=None, sanitize=False, extra_ldflags=()):
     """Builds lib<name>.so (and lib<name>.shape.so) in build_directory,
     holding its lock; returns their paths (the shape library's None
     without shape sources). sanitize: the compute sources compiled and
-    linked with SANITIZE."""
+    linked with SANITIZE. extra_ldflags go to lib<name>.so's link."""
     log = log or _progress.write_line
     for src in list(compute_srcs) + list(shape_srcs):
         if not os.path.isfile(src):
@@ -434,7 +438,7 @@ def build(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, t
         with locked(os.path.join(state, "lock"), os.path.abspath(build_directory), progress.log):
             r = build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose,
                              target, extra_cflags, extra_include_paths, progress.log, state,
-                             progress, sanitize)
+                             progress, sanitize, extra_ldflags)
         ok = True
         return r
     finally:
@@ -472,7 +476,8 @@ def register_h_hints(shape_srcs):
 
 
 def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, target,
-                 extra_cflags, extra_include_paths, log, state, progress, sanitize=False):
+                 extra_cflags, extra_include_paths, log, state, progress, sanitize=False,
+                 extra_ldflags=()):
     q7cc = q7cc_path()
     profile = _bridge.targets()[target].profile
     includes = ["-I" + os.path.abspath(p) for p in extra_include_paths]
@@ -491,12 +496,14 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
         "compute-" + profile, compute_srcs,
         lambda src, obj, dep: [q7cc] + cflags + ["-MD", "-MF", dep, "-c", src, "-o", obj],
         q7key, state, cflags)
+    for s in steps:
+        s.show = True
     lib = os.path.join(os.path.abspath(build_directory), "lib%s.so" % name)
     link = [q7cc, "--q7-toolchain=" + profile, "-shared"] + (["--q7-multicore"] if multicore else [])
     # host: the library binds its own symbols (its at::Tensor methods
     # mangle like libtorch's)
     link += (["-Wl,-Bsymbolic"] if profile == "host" else []) + (SANITIZE if sanitize else [])
-    link += ["-o", lib] + objs
+    link += list(extra_ldflags) + ["-o", lib] + objs
     links = [(lib, link, q7key, objs, os.path.join(state, "lib.json"))]
 
     # shape: the host's compiler against libtorch
@@ -539,7 +546,9 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
                              e.output.rstrip("\n") + "\n" + "\n".join(hints)) from None
         raise
     try:
-        linked = run_steps([link_step(*args) for args in links], verbose, log, progress)
+        lsteps = [link_step(*args) for args in links]
+        lsteps[0].show = True  # q7cc's
+        linked = run_steps(lsteps, verbose, log, progress)
     except BuildError as e:
         said = undefined_shape_functions(e.output, defs)
         if said:

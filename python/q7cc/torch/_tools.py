@@ -148,10 +148,11 @@ def host_cxx():
     return ["c++"] if names_q7cc(cxx[0]) else cxx
 
 
-def run_command(what, command, renames, verbose, log):
+def run_command(what, command, renames, verbose, log, show=False):
     """Runs command with its outputs renamed (renames: the path it names
     -> the temporary it writes); on failure the temporaries are removed
-    and BuildError raised."""
+    and BuildError raised. What a command that succeeded printed (its
+    warnings) is shown when verbose, or show."""
     r = subprocess.run([renames.get(a, a) for a in command], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     out = r.stdout.decode("utf-8", "replace")
@@ -160,7 +161,7 @@ def run_command(what, command, renames, verbose, log):
             if os.path.exists(p):
                 os.unlink(p)
         raise BuildError(what, command, out)
-    if verbose and out:
+    if (verbose or show) and out:
         log(out.rstrip())
 
 

@@ -109,17 +109,33 @@ def load_library(path, target=None, isolate=None, sanitize=False):
     return Library(path, target, ops)
 
 
+def _flags(what, flags):
+    """A list of flags as cpp_extension.load() takes them: None is none, a
+    str one flag (not its characters); anything but strings is refused."""
+    if flags is None:
+        return []
+    if isinstance(flags, (str, os.PathLike)):
+        flags = [flags]
+    flags = [os.fspath(f) if isinstance(f, os.PathLike) else f for f in flags]
+    if not all(isinstance(f, str) for f in flags):
+        raise TypeError("q7cc.torch: %s=%r: a list of strings" % (what, flags))
+    return flags
+
+
 def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=False,
          verbose=False, target=None, extra_cflags=None, extra_include_paths=None, isolate=None,
-         sanitize=False):
+         sanitize=False, extra_ldflags=None):
     """Builds lib<name>.so in build_directory (by default
     ~/.cache/q7cc/torch/<name>) from the compute sources with q7cc and the
     shape sources against libtorch, only what changed since the last
     build, then registers its ops (load_library). multicore builds eight
     per-core images, each run with its get_cpu_id(). verbose=True shows
     the commands. extra_cflags go to the compute sources' compiles (e.g.
-    -DSTACK_SIZE=20000), extra_include_paths to every compile. A failed
-    compile or link raises BuildError, with the compiler's diagnostics.
+    -DSTACK_SIZE=20000), extra_ldflags to the compute library's link,
+    extra_include_paths to every compile, as torch.utils.cpp_extension.load()
+    takes them (lists of strings; a change builds again). A failed compile
+    or link raises BuildError, with the compiler's diagnostics; q7cc's
+    warnings of a build that succeeds are shown.
     target is "host" or "emulated" (None: Q7CC_TORCH_TARGET, else host).
     isolate=True runs host kernels in a process of their own (None:
     Q7CC_TORCH_ISOLATE, else in this process). sanitize=True (host, one
@@ -142,8 +158,9 @@ def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=Fals
                                                  "q7cc-torch-%s-" % name)
     os.makedirs(build_directory, exist_ok=True)
     lib, _ = build(name, compute_srcs, shape_srcs, build_directory, bool(multicore),
-                   bool(verbose), target, extra_cflags or (), extra_include_paths or (),
-                   sanitize=bool(sanitize))
+                   bool(verbose), target, _flags("extra_cflags", extra_cflags),
+                   _flags("extra_include_paths", extra_include_paths),
+                   sanitize=bool(sanitize), extra_ldflags=_flags("extra_ldflags", extra_ldflags))
     library = load_library(lib, target, isolate, sanitize)
     if verbose:
         for op in library.ops:

@@ -1,0 +1,343 @@
+/* The stack a kernel needs, from GCC's figures (docs/driver.md, "The
+ * kernel's stack at the build"): a compile of a device or host profile
+ * runs with -fstack-usage -fcallgraph-info=su, and q7cc keeps of GCC's
+ * call graph file, in the object, each function's frame and calls as
+ * lines of text:
+ *
+ *   F <TAB> symbol <TAB> bytes <TAB> s|b|d <TAB> file:line <TAB> declaration
+ *   C <TAB> caller <TAB> callee
+ *
+ * (s: a static frame, b: bounded, d: dynamic). The link joins the objects'
+ * lines into one graph and follows it from each kernel down: the deepest
+ * path is what the kernel needs at least (a function the graph does not
+ * measure, the C library's, counts 0), recursion or a dynamic frame leave
+ * it without bound (said only of a kernel that declares no stack size). */
+#include "analysis.h"
+#include "internal.h"
+#include "call_limits.h"
+#include "cxx.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The text of "key: \"...\"" on line, up to the next quote (last: the
+ * line's last quote), or NULL. */
+static char *quoted(const char *line, const char *key, bool last)
+{
+	const char *p = strstr(line, key);
+	if (!p)
+		return NULL;
+	p += strlen(key);
+	const char *e = last ? strrchr(p, '"') : strchr(p, '"');
+	return e && e >= p ? q7_xstrndup(p, (size_t)(e - p)) : NULL;
+}
+
+/* A callee's title as its definition's: "f.cpp:_Z3fooi$localalias" (the
+ * local alias of a global function under -fpic) is "_Z3fooi". */
+static char *canonical(char *title)
+{
+	size_t n = strlen(title);
+	const char *alias = "$localalias";
+	if (n > strlen(alias) && strcmp(title + n - strlen(alias), alias) == 0) {
+		title[n - strlen(alias)] = '\0';
+		char *colon = strrchr(title, ':');
+		if (colon)
+			memmove(title, colon + 1, strlen(colon + 1) + 1);
+	}
+	return title;
+}
+
+/* One "node:" line: an F line when GCC measured the function (its label
+ * is "declaration\nfile:line:col\nN bytes (qualifier)"). */
+static void node_line(const char *line, struct q7_strbuf *out)
+{
+	char *title = quoted(line, "title: \"", false), *label = quoted(line, "label: \"", true);
+	char *f[3] = {0};
+	size_t nf = 0;
+	for (char *p = label; p && nf < 3;) {
+		char *e = strstr(p, "\\n");
+		f[nf++] = e ? q7_xstrndup(p, (size_t)(e - p)) : q7_xstrdup(p);
+		p = e ? e + 2 : NULL;
+	}
+	unsigned long bytes;
+	char qual[16] = "";
+	if (title && nf == 3 && sscanf(f[2], "%lu bytes (%15[a-z,]", &bytes, qual) == 2) {
+		char q = strstr(qual, "dynamic") ? (strstr(qual, "bounded") ? 'b' : 'd') : 's';
+		char *loc = q7_xstrdup(f[1]), *col = strrchr(loc, ':');
+		if (col && strchr(loc, ':') != col)
+			*col = '\0'; /* file:line */
+		q7_sb_addf(out, "F\t%s\t%lu\t%c\t%s\t%s\n", canonical(title), bytes, q, loc, f[0]);
+		free(loc);
+	}
+	for (size_t i = 0; i < nf; i++)
+		free(f[i]);
+	free(title);
+	free(label);
+}
+
+/* One "edge:" line: a C line, once per caller and callee (GCC writes an
+ * edge per call site, after its caller's node: the callees of the caller
+ * of the lines before are in seen). */
+static void edge_line(const char *line, struct q7_strvec *seen, char **caller,
+                      struct q7_strbuf *out)
+{
+	char *from = quoted(line, "sourcename: \"", false);
+	char *to = quoted(line, "targetname: \"", false);
+	if (from && to) {
+		canonical(from);
+		canonical(to);
+		if (!*caller || strcmp(*caller, from) != 0) {
+			free(*caller);
+			*caller = q7_xstrdup(from);
+			q7_sv_free(seen);
+		}
+		if (!q7_sv_has(seen, to)) {
+			q7_sv_add(seen, to);
+			q7_sb_addf(out, "C\t%s\t%s\n", from, to);
+		}
+	}
+	free(from);
+	free(to);
+}
+
+char *q7_stack_from_callgraph(const char *ci, size_t *len)
+{
+	struct q7_strbuf out = {0};
+	struct q7_strvec seen = {0};
+	char *caller = NULL;
+	q7_sb_add(&out, "");
+	char *copy = q7_xstrdup(ci);
+	for (char *line = copy, *next; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (strncmp(line, "node: ", 6) == 0)
+			node_line(line, &out);
+		else if (strncmp(line, "edge: ", 6) == 0)
+			edge_line(line, &seen, &caller, &out);
+	}
+	free(caller);
+	q7_sv_free(&seen);
+	free(copy);
+	*len = out.len;
+	return q7_sb_take(&out);
+}
+
+struct sfn {
+	char *name, *decl, *loc;
+	unsigned long bytes;
+	char qual;
+	size_t *calls, ncalls;
+	int state; /* 0 new, 1 on the walk, 2 done */
+	unsigned long need; /* own frame + the deepest call's */
+	size_t next;        /* the deepest call (SIZE_MAX: none) */
+	size_t unbound;     /* the function that leaves it unbounded, or SIZE_MAX */
+	bool recursion;     /* ...by calling itself (else: a dynamic frame) */
+};
+
+struct sgraph {
+	struct sfn *f;
+	size_t n, cap;
+	size_t *slot, nslot; /* open addressing: index + 1, 0 free */
+};
+
+static size_t name_hash(const char *s)
+{
+	size_t h = 14695981039346656037u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* The slot of name: its function's, or the free one where it goes. */
+static size_t *slot_of(const struct sgraph *g, const char *name)
+{
+	size_t i = name_hash(name) & (g->nslot - 1);
+	while (g->slot[i] && strcmp(g->f[g->slot[i] - 1].name, name) != 0)
+		i = (i + 1) & (g->nslot - 1);
+	return &g->slot[i];
+}
+
+static size_t find_fn(const struct sgraph *g, const char *name)
+{
+	return g->nslot ? *slot_of(g, name) - 1 : SIZE_MAX; /* 0 - 1: none */
+}
+
+static size_t add_fn(struct sgraph *g, const char *name)
+{
+	size_t i = find_fn(g, name);
+	if (i != SIZE_MAX)
+		return i;
+	if (2 * (g->n + 1) > g->nslot) { /* at most half full */
+		free(g->slot);
+		g->nslot = g->nslot ? 2 * g->nslot : 256;
+		g->slot = q7_xcalloc(g->nslot, sizeof *g->slot);
+		for (size_t k = 0; k < g->n; k++)
+			*slot_of(g, g->f[k].name) = k + 1;
+	}
+	if (g->n == g->cap) {
+		g->cap = g->cap ? 2 * g->cap : 64;
+		g->f = q7_xrealloc(g->f, g->cap * sizeof *g->f);
+	}
+	g->f[g->n] = (struct sfn){.name = q7_xstrdup(name), .next = SIZE_MAX, .unbound = SIZE_MAX};
+	*slot_of(g, name) = g->n + 1;
+	return g->n++;
+}
+
+/* One line of a payload: F keeps the largest frame seen (an inline
+ * function in many objects), C adds a call. */
+static void add_line(struct sgraph *g, char *line)
+{
+	char *v[6] = {0};
+	size_t n = 0;
+	for (char *p = line; p && n < 6;) {
+		v[n++] = p;
+		p = strchr(p, '\t');
+		if (p)
+			*p++ = '\0';
+	}
+	if (n == 3 && strcmp(v[0], "C") == 0) {
+		size_t from = add_fn(g, v[1]), to = add_fn(g, v[2]);
+		struct sfn *f = &g->f[from];
+		f->calls = q7_xrealloc(f->calls, (f->ncalls + 1) * sizeof *f->calls);
+		f->calls[f->ncalls++] = to;
+	} else if (n == 6 && strcmp(v[0], "F") == 0) {
+		size_t i = add_fn(g, v[1]); /* before g->f is read: it may move */
+		struct sfn *f = &g->f[i];
+		unsigned long bytes = strtoul(v[2], NULL, 10);
+		if (!f->decl || bytes > f->bytes) {
+			free(f->decl);
+			free(f->loc);
+			f->decl = q7_xstrdup(v[5]);
+			f->loc = q7_xstrdup(v[4]);
+			f->bytes = bytes;
+		}
+		if (v[3][0] == 'd')
+			f->qual = 'd';
+	}
+}
+
+/* Calls deeper than this are not followed (a record is the objects'
+ * word: a chain a million long must not exhaust q7cc's own stack); what
+ * lies below counts 0, as an unmeasured function's. */
+#define WALK_DEPTH_MAX 4096
+
+/* Walks from i (depth calls below a kernel): need, next and unbound of
+ * every function below it. */
+static void walk(struct sgraph *g, size_t i, unsigned depth)
+{
+	struct sfn *f = &g->f[i];
+	f->state = 1;
+	f->need = f->bytes;
+	if (f->qual == 'd')
+		f->unbound = i;
+	for (size_t k = 0; k < f->ncalls; k++) {
+		size_t c = f->calls[k];
+		if (g->f[c].state == 1) {
+			if (f->unbound == SIZE_MAX) {
+				f->unbound = c;
+				f->recursion = true;
+			}
+			continue;
+		}
+		if (g->f[c].state == 0 && depth < WALK_DEPTH_MAX)
+			walk(g, c, depth + 1);
+		f = &g->f[i];
+		const struct sfn *cf = &g->f[c];
+		/* saturating: the figures are the objects' word */
+		unsigned long through = cf->need > ULONG_MAX - f->bytes ? ULONG_MAX : f->bytes + cf->need;
+		if (through > f->need || f->next == SIZE_MAX) {
+			f->need = through > f->need ? through : f->need;
+			f->next = c;
+		}
+		if (f->unbound == SIZE_MAX && cf->unbound != SIZE_MAX) {
+			f->unbound = cf->unbound;
+			f->recursion = cf->recursion;
+		}
+	}
+	g->f[i].state = 2;
+}
+
+static const char *shown(const struct sfn *f)
+{
+	return f->decl ? f->decl : f->name;
+}
+
+/* "'kern' (98720 bytes) -> 'int leaf(int*, int)' (416 bytes)": the
+ * deepest measured calls from i, at most 6. */
+static void path(const struct sgraph *g, size_t i, struct q7_strbuf *out)
+{
+	int n = 0;
+	for (; i != SIZE_MAX && g->f[i].decl && n < 6; n++, i = g->f[i].next)
+		q7_sb_addf(out, "%s'%s' (%lu bytes)", n ? " -> " : "", shown(&g->f[i]), g->f[i].bytes);
+	if (n == 6 && i != SIZE_MAX && g->f[i].decl)
+		q7_sb_add(out, " -> ...");
+}
+
+/* The findings for kernel op, whose function is g->f[i]. */
+static void judge(const struct sgraph *g, size_t i, const struct q7_op *op, bool host,
+                  struct q7_diags *diags)
+{
+	const struct sfn *f = &g->f[i];
+	unsigned long budget = op->stack_size ? op->stack_size : Q7_DEVICE_CORE_STACK;
+	if (f->need > budget) {
+		q7_diags_add(diags, host ? Q7_SEV_WARNING : Q7_SEV_ERROR, op->file, op->line, op->col,
+		             Q7_RULE_STACK_NEED, "kernel '%s' needs at least %lu bytes of stack; %s %lu%s",
+		             op->name, f->need, op->stack_size ? "its declared stack is" : "the core has",
+		             budget, host ? " (measured on the host: the device's frames differ)" : "");
+		diags->d[diags->n - 1].demotable = !host;
+		struct q7_strbuf p = {0};
+		path(g, i, &p);
+		q7_diags_add(diags, Q7_SEV_NOTE, op->file, op->line, op->col, "", "the deepest calls: %s",
+		             p.s);
+		q7_sb_free(&p);
+	}
+	/* A kernel that declares its stack has taken the unknown part on. */
+	if (f->unbound != SIZE_MAX && !op->stack_size) {
+		const struct sfn *u = &g->f[f->unbound];
+		q7_diags_add(diags, Q7_SEV_WARNING, op->file, op->line, op->col, Q7_RULE_STACK_NEED,
+		             "the stack of kernel '%s' has no bound: '%s' (%s) %s", op->name, shown(u),
+		             u->loc ? u->loc : "?",
+		             f->recursion ? "is recursive"
+		                          : "has a frame of dynamic size (a variable-length array or "
+		                            "alloca)");
+	}
+}
+
+void q7_stack_check(const struct q7_op_table *ops, const struct q7_strvec *payloads, bool host,
+                    struct q7_diags *diags)
+{
+	struct sgraph g = {0};
+	for (size_t p = 0; p < payloads->n; p++) {
+		char *copy = q7_xstrdup(payloads->v[p]);
+		for (char *line = copy, *next; line && *line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			add_line(&g, line);
+		}
+		free(copy);
+	}
+	for (size_t k = 0; k < ops->n; k++) {
+		const struct q7_op *op = &ops->ops[k];
+		char *sym = op->defined && !op->by_name_only ? q7_cxx_symbol(op) : NULL;
+		size_t i = sym ? find_fn(&g, sym) : SIZE_MAX;
+		if (i != SIZE_MAX && g.f[i].decl) {
+			if (g.f[i].state == 0)
+				walk(&g, i, 0);
+			judge(&g, i, op, host, diags);
+		}
+		free(sym);
+	}
+	for (size_t i = 0; i < g.n; i++) {
+		free(g.f[i].name);
+		free(g.f[i].decl);
+		free(g.f[i].loc);
+		free(g.f[i].calls);
+	}
+	free(g.f);
+	free(g.slot);
+}

@@ -1,0 +1,77 @@
+/* The kernel's stack at the build (docs/driver.md): a compile whose object
+ * q7cc writes in its own temporary folder runs with GCC's -fstack-usage
+ * -fcallgraph-info=su, so GCC's .su and .ci files land there too, beside
+ * the object, never in the user's folders; q7cc keeps of the .ci each
+ * function's frame and calls in the object (.q7.stack, analysis/stack.c)
+ * and removes both files. The link holds each kernel against the core's
+ * stack. */
+#include "modes.h"
+#include "record.h"
+#include "tempfile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* GCC 10 or later (-fcallgraph-info), not clang (no call graph file), by
+ * the compiler's own macros (sysinfo: probed once per compiler, cached). */
+static bool gcc_with_callgraph(struct q7_drv *d)
+{
+	struct q7_analysis_opts o = {0};
+	q7_drv_sysinfo(d, &o);
+	int major = 0;
+	bool clang = false;
+	for (size_t i = 0; i < d->sys.predefines.n; i++) {
+		const char *m = d->sys.predefines.v[i];
+		if (strncmp(m, "__GNUC__=", 9) == 0)
+			major = atoi(m + 9);
+		clang |= strncmp(m, "__clang__=", 10) == 0;
+	}
+	return major >= 10 && !clang;
+}
+
+bool q7_stack_measures(struct q7_drv *d, enum q7_use use)
+{
+	/* gnu: Debian's cross GCC (12), never probed for it, so that a file
+	 * without kernels costs no probe. host: only files that use q7cc,
+	 * whose command is q7cc's anyway and whose analysis asks the compiler
+	 * for its macros all the same; any compiler may be the host's. */
+	if (d->prof.kind == Q7_PROFILE_GNU)
+		return true;
+	return d->prof.kind == Q7_PROFILE_HOST && use == Q7_USE_Q7 && gcc_with_callgraph(d);
+}
+
+void q7_stack_flags(struct q7_strvec *extra)
+{
+	q7_sv_add(extra, "-fstack-usage");
+	q7_sv_add(extra, "-fcallgraph-info=su");
+}
+
+/* GCC's name for an auxiliary output of the object obj: obj without its
+ * last suffix, then ext ("dir/k.cpp.o" -> "dir/k.cpp.ci"). */
+static char *aux_name(const char *obj, const char *ext)
+{
+	const char *base = q7_path_basename(obj), *dot = strrchr(base, '.');
+	size_t n = dot && dot != base ? (size_t)(dot - obj) : strlen(obj);
+	return q7_xasprintf("%.*s%s", (int)n, obj, ext);
+}
+
+int q7_stack_keep(const char *obj, bool attach)
+{
+	char *ci = aux_name(obj, ".ci"), *su = aux_name(obj, ".su");
+	int rc = 0;
+	char *text = attach ? q7_read_file(ci, NULL) : NULL;
+	if (text) {
+		size_t len;
+		char *payload = q7_stack_from_callgraph(text, &len);
+		if (len)
+			rc = q7_section_attach(obj, Q7_STACK_SECTION, payload, len);
+		free(payload);
+		free(text);
+	}
+	remove(ci);
+	remove(su);
+	free(ci);
+	free(su);
+	return rc;
+}
