@@ -307,7 +307,7 @@ static int send_call(struct q7_emu_session *s, const struct q7_call *req, size_t
 	h.data_bytes = (uint32_t)data_bytes;
 	h.zero_bytes = (uint32_t)(c->L.size - data_bytes);
 	/* a fresh output starts as the pattern every target gives it */
-	h.fill = c->dst_zeroed ? q7_run_uninit_byte(c->L.dst.dtype) : 0;
+	h.fill = c->dst_zeroed ? q7_run_uninit_byte(req) : 0;
 	h.back_addr = c->back_addr;
 	h.back_bytes = (uint32_t)c->back_bytes;
 	/* Past our own deadline (which normally stops QEMU first), the boot

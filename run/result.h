@@ -88,10 +88,12 @@ unsigned q7_run_unchecked(unsigned asked);
  * give them): 0 when none or unknown. */
 size_t q7_run_arg_bytes(const struct q7_tensor_desc *t);
 
-/* What a fresh output starts as on every target (docs/runtime.md), so
- * that a kernel reading it before writing it shows: a byte repeated, 0xff
- * for the float types (a quiet NaN in each), 0xa5 for the others. */
-unsigned char q7_run_uninit_byte(uint32_t dtype);
-void q7_run_uninit_fill(void *p, size_t n, uint32_t dtype);
+/* What call c's fresh output starts as on every target (docs/runtime.md),
+ * so that a kernel reading it before writing it shows: a byte repeated,
+ * 0xff for the float types (a quiet NaN in each), 0xa5 for the others;
+ * every bit of it flipped (0x00, 0x5a) for the uninitialised-output
+ * check's second run (c->fill_second). */
+unsigned char q7_run_uninit_byte(const struct q7_call *c);
+void q7_run_uninit_fill(void *p, size_t n, const struct q7_call *c);
 
 #endif

@@ -135,8 +135,28 @@ if [ "$target" = emulated ]; then
 	[ "$got" = "9 5 3 2" ] || fail "new_array: gave $got"
 fi
 # A fresh output starts as 0xff bytes (a float's quiet NaN) everywhere.
-"$q7run" ${fmodes[0]} --out-shape=8 libs.so read_dst x.npy -o y.npy 2> err || fail "read_dst: $(cat err)"
+"$q7run" ${fmodes[0]} --out-shape=8 libs.so read_dst x.npy -1 -o y.npy 2> err || fail "read_dst: $(cat err)"
 got=$(npy "print(*npytool.read(sys.argv[1])[2])" y.npy)
 [ "$got" = "nan nan nan nan nan nan nan nan" ] || fail "read_dst: gave $got"
+# --check-uninit: the op twice, the fresh output filled with 0xff then
+# 0x00 bytes; element 5 read before written is named (flat and by index),
+# in every mode; a kernel that writes before it reads (k = 8: no element)
+# passes.
+ub="the kernel read its output before writing it: element 5 [1, 1] of the destination (byte offset 20) came out different when the fresh output started as 0xff bytes and as 0x00 bytes"
+for mode in "${fmodes[@]}"; do
+	[ "$mode" = --sanitize ] && lib=libsan.so || lib=libs.so
+	rm -f y.npy
+	# shellcheck disable=SC2086 # the mode is words
+	"$q7run" $mode --check-uninit --out-shape=2,4 $lib read_dst x.npy 5 -o y.npy 2> err &&
+		fail "$mode --check-uninit read_dst 5: passed"
+	grep -qF -- "q7-run: error: read_dst: $ub" err || fail "$mode --check-uninit: $(cat err)"
+	[ ! -e y.npy ] || fail "$mode --check-uninit read_dst 5: an output file was written"
+	# shellcheck disable=SC2086
+	"$q7run" $mode --check-uninit --out-shape=8 $lib read_dst x.npy 8 -o y.npy 2> err ||
+		fail "$mode --check-uninit read_dst 8: $(cat err)"
+	got=$(npy "print(*npytool.read(sys.argv[1])[2])" y.npy)
+	[ "$got" = "1.0 2.0 3.0 4.0 5.0 6.0 7.0 8.0" ] || fail "$mode --check-uninit read_dst 8: gave $got"
+	n=$((n + 2))
+done
 [ "$n" -ge 12 ] || fail "only $n cases ran"
 echo "ok: $n cases"
