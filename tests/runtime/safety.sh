@@ -129,6 +129,21 @@ if [ "$target" = emulated ]; then
 	grep -Eq "the kernel crashed: integer division by zero in (__u?divsi3|q7sf_u?divsi3_slow)\+0x" err ||
 		fail "divide_by 0: $(cat err)"
 	"$q7run" --target=emulated libdiv.so divide_by xi.npy 2 -o y.npy 2> err || fail "divide_by 2: $(cat err)"
+	# Built with -g: the source line too (the image's DWARF line table,
+	# through libdw), of the division's caller, and of a wild store.
+	"$q7cc" $tc -g -c "$here/kernels/divzero.cpp" -o divg.o || fail "compile divzero.cpp -g"
+	"$q7cc" $tc -g -shared divg.o -o libdivg.so 2> /dev/null || fail "link libdivg.so"
+	src="$here/kernels/divzero.cpp"
+	div_line=$(grep -n 'in\[i\] / d;' "$src" | cut -d: -f1)
+	store_line=$(grep -n '= 1;' "$src" | cut -d: -f1)
+	"$q7run" --target=emulated libdivg.so divide_by xi.npy 0 -o y.npy 2> err && fail "-g divide_by 0: ran"
+	grep -Eq "integer division by zero in [_a-z0-9]+\+0x[0-9a-f]+, called from divide_by\+0x[0-9a-f]+ at [^ ]*/divzero.cpp:$div_line, at pc" err ||
+		fail "-g divide_by 0: no divzero.cpp:$div_line in: $(cat err)"
+	"$q7run" --target=emulated libdivg.so store_to xi.npy 0 -o y.npy 2> err && fail "-g store_to 0: ran"
+	grep -Eq "the kernel crashed: invalid memory access in store_to\+0x[0-9a-f]+ at [^ ]*/divzero.cpp:$store_line, at pc .*, address 0x00000000" err ||
+		fail "-g store_to 0: no divzero.cpp:$store_line in: $(cat err)"
+	grep -q 'divzero.cpp' <("$q7run" --target=emulated libdiv.so store_to xi.npy 0 -o y.npy 2>&1) &&
+		fail "store_to 0 without -g: a line"
 	# new T[n] links and works on the device
 	"$q7run" --target=emulated libdiv.so new_array xi.npy -o y.npy 2> err || fail "new_array: $(cat err)"
 	got=$(npy "print(*npytool.read(sys.argv[1])[2])" y.npy)
