@@ -30,6 +30,7 @@ fi
 npy() { PYTHONPATH=$here python3 -c "import sys, npytool; $1" "${@:2}"; }
 npy "npytool.write(sys.argv[1], '<f4', (8,), range(1, 9))" x.npy || fail "npy"
 cp x.npy x0.npy
+npy "npytool.write(sys.argv[1], '<i4', (4,), [8, 4, 2, 1])" xi.npy || fail "npy"
 
 # the results of the kernels keeping the rules
 declare -A want=(
@@ -124,7 +125,6 @@ if [ "$target" = emulated ]; then
 	# the image's symbols name.
 	"$q7cc" $tc -c "$here/kernels/divzero.cpp" -o div.o || fail "compile divzero.cpp"
 	"$q7cc" $tc -shared div.o -o libdiv.so || fail "link libdiv.so"
-	npy "npytool.write(sys.argv[1], '<i4', (4,), [8, 4, 2, 1])" xi.npy || fail "npy"
 	"$q7run" --target=emulated libdiv.so divide_by xi.npy 0 -o y.npy 2> err && fail "divide_by 0: ran"
 	grep -Eq "the kernel crashed: integer division by zero in (__u?divsi3|q7sf_u?divsi3_slow)\+0x" err ||
 		fail "divide_by 0: $(cat err)"
@@ -149,6 +149,34 @@ if [ "$target" = emulated ]; then
 	got=$(npy "print(*npytool.read(sys.argv[1])[2])" y.npy)
 	[ "$got" = "9 5 3 2" ] || fail "new_array: gave $got"
 fi
+# new[] and delete[] on the heap arena on every target (on the host the
+# runtime's, hidden in the kernel library, which exports none): one
+# element past a new[] block and a second delete[] of it are named; under
+# --sanitize the sanitizer's own operator new catches both.
+"$q7cc" $tc -c "$here/kernels/divzero.cpp" -o new.o || fail "compile divzero.cpp"
+"$q7cc" $tc -shared new.o -o libnew.so || fail "link libnew.so"
+if [ "$target" = host ]; then
+	! nm -D --defined-only libnew.so | grep -E ' _Z(n[wa]|d[la])' || fail "libnew.so exports new or delete"
+	"$q7cc" $tc "${san[@]}" -c "$here/kernels/divzero.cpp" -o newsan.o || fail "compile sanitized"
+	"$q7cc" $tc "${san[@]}" -shared newsan.o -o libnewsan.so || fail "link libnewsan.so"
+fi
+news=("1|the kernel wrote past the end of a heap allocation (16 bytes), at byte offset 16; $rule2"
+      "2|operator delete[]: the pointer is not a block of the heap arena in use (deleted twice, or not from new[])")
+for mode in "${fmodes[@]}"; do
+	[ "$mode" = --sanitize ] && lib=libnewsan.so || lib=libnew.so
+	# shellcheck disable=SC2086 # the mode is words
+	"$q7run" $mode $lib new_misuse xi.npy 0 -o y.npy 2> err || fail "$mode new_misuse 0: $(cat err)"
+	got=$(npy "print(*npytool.read(sys.argv[1])[2])" y.npy)
+	[ "$got" = "9 5 3 2" ] || fail "$mode new_misuse 0: gave $got"
+	for row in "${news[@]}"; do
+		line="new_misuse: ${row#*|}"
+		[ "$mode" = --sanitize ] && line="new_misuse: a sanitizer stopped the kernel"
+		# shellcheck disable=SC2086
+		"$q7run" $mode $lib new_misuse xi.npy "${row%%|*}" -o y.npy 2> err && fail "$mode new_misuse ${row%%|*}: ran"
+		grep -qF -- "q7-run: error: $line" err || fail "$mode new_misuse ${row%%|*}: no '$line' in: $(cat err)"
+		n=$((n + 1))
+	done
+done
 # A fresh output starts as 0xff bytes (a float's quiet NaN) everywhere.
 "$q7run" ${fmodes[0]} --out-shape=8 libs.so read_dst x.npy -1 -o y.npy 2> err || fail "read_dst: $(cat err)"
 got=$(npy "print(*npytool.read(sys.argv[1])[2])" y.npy)
