@@ -121,6 +121,31 @@ def test_check_uninit_names_the_element_read_before_written(ops, target):
     assert torch.isnan(y[1, 1]) and torch.equal(y.flatten()[:5], x.flatten()[:5])
 
 
+def test_new_and_delete_are_the_heap_arena_s(target):
+    """One element past a new[] block and a second delete[] of it, named
+    on every target (the host's new and delete are the runtime's, on the
+    heap arena, as the device's); under sanitize=True the sanitizer's own
+    new catches both. The next call works."""
+    if MODE == "sanitize":
+        src = os.path.join(libs.KERNELS, "..", "..", "runtime", "kernels", "divzero.cpp")
+        custom_op.load(name="misc_san", compute_srcs=[src], sanitize=True, target="host",
+                       build_directory=libs.build_directory("misc_san", "host"))
+        o, ns = torch.ops.misc_san, "misc_san"
+    else:
+        libs.load("misc", target, **({"isolate": True} if MODE == "isolated" else {}))
+        o, ns = torch.ops.misc, "misc"
+    x = torch.tensor([8, 4, 2, 1], dtype=torch.int32)
+    for how, says in ((1, "the kernel wrote past the end of a heap allocation (16 bytes), at "
+                          "byte offset 16" + RULE2),
+                      (2, "operator delete[]: the pointer is not a block of the heap arena in "
+                          "use (deleted twice, or not from new[])")):
+        if MODE == "sanitize":
+            says = "a sanitizer stopped the kernel (its report is above)"
+        with pytest.raises(RuntimeError, match="^" + re.escape(ns + "::new_misuse: " + says) + "$"):
+            o.new_misuse(x, how)
+        assert torch.equal(o.new_misuse(x, 0), x + 1)
+
+
 STACK_CHILD = r"""
 import sys, torch
 sys.path.insert(0, %(here)r)
