@@ -49,10 +49,12 @@ or on the emulated GPSIMD core, through the bridge library libq7torch.so.")
 # through the analysis plugin, libjson-c5; libtorch and libelf for the
 # bridge), and what q7cc runs: the gnu profile's toolchain and C library
 # (the image link), QEMU for the emulated core, a host C++ compiler for
-# the host profile; Python's torch for q7cc.torch.
+# the host profile; Python's torch for q7cc.torch; libdw1, which
+# memmap/elf_lines.c loads for an emulated fault's source line (dlopen:
+# dpkg-shlibdeps does not see it).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_Q7CC_PACKAGE_DEPENDS
-    "gcc-xtensa-lx106, binutils-xtensa-lx106, picolibc-xtensa-lx106-elf, qemu-system-misc, g++")
+    "gcc-xtensa-lx106, binutils-xtensa-lx106, picolibc-xtensa-lx106-elf, qemu-system-misc, g++, libdw1")
 set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS
     "q7cc (= ${PROJECT_VERSION}), python3, python3-torch")
 # q7cc-clangd runs clangd; clang++ compiles q7cc.torch's shape files from

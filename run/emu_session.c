@@ -18,6 +18,7 @@
 #include "emu_session_int.h"
 #include "emu_launch.h"
 #include "emu_trace.h"
+#include "elf_lines.h"
 #include "elf_syms.h"
 #include "result.h"
 
@@ -314,7 +315,7 @@ static int send_call(struct q7_emu_session *s, const struct q7_call *req, size_t
 	h.data_bytes = (uint32_t)data_bytes;
 	h.zero_bytes = (uint32_t)(c->L.size - data_bytes);
 	/* a fresh output starts as the pattern every target gives it */
-	h.fill = c->dst_zeroed ? q7_run_uninit_byte(c->L.dst.dtype) : 0;
+	h.fill = c->dst_zeroed ? q7_run_uninit_byte(req) : 0;
 	h.back_addr = c->back_addr;
 	h.back_bytes = (uint32_t)c->back_bytes;
 	h.out_max = (uint32_t)c->L.dst_bytes;
@@ -375,10 +376,30 @@ int q7_emu_send(struct q7_emu_session *s, const struct q7_call *req, int only_co
 	return 0;
 }
 
-/* The function of core's image that holds pc, from the image's symbols
- * (placed as the prelinker placed it): " in <name>+0x<offset>", or "". */
-static void function_at(const struct q7_emu_session *s, unsigned core, uint32_t pc, char *fn,
-                        size_t size, bool *divides)
+/* libgcc's division routines BREAK on a zero divisor, and so do the
+ * runtime's general cases of the 32-bit ones, q7sf_<name>_slow
+ * (runtime/src/softfp/int32_div.c), which their fast paths jump to. */
+static bool is_division(const char *nm)
+{
+	static const char *const div[] = {"divsi3", "udivsi3", "modsi3", "umodsi3",
+	                                  "divdi3", "udivdi3", "moddi3", "umoddi3"};
+	size_t len = strlen(nm);
+	bool slow = strncmp(nm, "q7sf_", 5) == 0 && len > 10 && strcmp(nm + len - 5, "_slow") == 0;
+	for (size_t i = 0; i < sizeof div / sizeof div[0]; i++)
+		if (slow ? len - 10 == strlen(div[i]) && strncmp(nm + 5, div[i], len - 10) == 0
+		         : strncmp(nm, "__", 2) == 0 && strcmp(nm + 2, div[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Where core's image stopped at pc, from the image's symbols (placed as
+ * the prelinker placed it) and, linked with -g, its line table:
+ * " in <name>+0x<offset> at <file>:<line>", or "". In a division routine
+ * (*divides), which has no line of the kernel's, the caller's: its
+ * return address ra (a leaf's a0, call0 ABI) names the function and the
+ * line of the division. */
+static void function_at(const struct q7_emu_session *s, unsigned core, uint32_t pc, uint32_t ra,
+                        char *fn, size_t size, bool *divides)
 {
 	fn[0] = 0;
 	*divides = false;
@@ -392,26 +413,24 @@ static void function_at(const struct q7_emu_session *s, unsigned core, uint32_t 
 	q7_err_free(&why);
 	int rc = n > (int)core ? q7_syms_load(paths.v[core], h->base - h->link_base, &syms,
 	                                      &Q7_ERR_OF(err)) : -1;
-	q7_sv_free(&paths);
-	if (rc != 0)
-		return;
-	const struct q7_sym *y = q7_syms_find(&syms, pc);
+	const struct q7_sym *y = rc == 0 ? q7_syms_find(&syms, pc) : NULL;
 	if (y) {
-		snprintf(fn, size, " in %s+0x%x", y->name, pc - y->addr);
-		/* libgcc's division routines BREAK on a zero divisor, and so do
-		 * the runtime's general cases of the 32-bit ones, q7sf_<name>_slow
-		 * (runtime/src/softfp/int32_div.c), which their fast paths jump to. */
-		static const char *const div[] = {"divsi3", "udivsi3", "modsi3", "umodsi3",
-		                                  "divdi3", "udivdi3", "moddi3", "umoddi3"};
-		const char *nm = y->name;
-		size_t len = strlen(nm);
-		bool slow = strncmp(nm, "q7sf_", 5) == 0 && len > 10 && strcmp(nm + len - 5, "_slow") == 0;
-		for (size_t i = 0; i < sizeof div / sizeof div[0]; i++)
-			*divides = *divides ||
-			           (slow ? len - 10 == strlen(div[i]) && strncmp(nm + 5, div[i], len - 10) == 0
-			                 : strncmp(nm, "__", 2) == 0 && strcmp(nm + 2, div[i]) == 0);
+		size_t k = (size_t)snprintf(fn, size, " in %s+0x%x", y->name, pc - y->addr);
+		*divides = is_division(y->name);
+		uint32_t at = pc;
+		const struct q7_sym *caller = *divides && ra ? q7_syms_find(&syms, ra - 1) : NULL;
+		if (caller && k < size) {
+			at = ra - 1; /* inside the call instruction */
+			k += (size_t)snprintf(fn + k, size - k, ", called from %s+0x%x", caller->name,
+			                      ra - caller->addr);
+		}
+		char line[256];
+		if (k < size && at - h->base < h->load_size &&
+		    q7_lines_find(paths.v[core], at - h->base + h->link_base, line, sizeof line) == 0)
+			snprintf(fn + k, size - k, " at %s", line);
 	}
 	q7_syms_free(&syms);
+	q7_sv_free(&paths);
 }
 
 /* An exception cause as the host words its signal. */
@@ -440,9 +459,9 @@ static void boot_failure(struct q7_emu_session *s, const struct q7_boot_result *
 	if (h && br->exc_pc >= h->base && br->exc_pc - h->base < h->load_size)
 		snprintf(where, sizeof where, " (0x%08x in the linked image)",
 		         br->exc_pc - h->base + h->link_base);
-	char fn[160];
+	char fn[384];
 	bool divides;
-	function_at(s, br->core, br->exc_pc, fn, sizeof fn, &divides);
+	function_at(s, br->core, br->exc_pc, br->exc_ra, fn, sizeof fn, &divides);
 	if (br->boot_status == Q7_BOOT_EXCEPTION) {
 		q7_run_fail(r, "%s%s: the kernel crashed: %s%s, at pc 0x%08x%s, address 0x%08x (the core "
 		            "took an %s: EXCCAUSE %u (%s: %s))", pre, image, host_words(br->exc_cause),

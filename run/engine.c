@@ -21,6 +21,7 @@
 #include "run_image.h"
 #include "npy.h"
 #include "result.h"
+#include "tensor_bytes.h"
 #include "support.h"
 #include "target.h"
 
@@ -30,6 +31,8 @@ struct q7_engine {
 	const struct q7_target *target;
 	void *state;          /* the target's (NULL until opened) */
 	bool apart;           /* its kernels run in another process */
+	bool check_uninit;    /* q7_engine_opts.check_uninit */
+	bool target_checks;   /* the target runs the check's two calls itself */
 	char *lib;
 	struct q7_strvec images; /* lib's, one per core */
 	unsigned cores;
@@ -52,7 +55,7 @@ static int fail(struct q7_err *err, const char *fmt, ...)
 int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_engine **out,
                    struct q7_err *err)
 {
-	struct q7_engine_opts dflt = {0};
+	struct q7_engine_opts dflt = {0}, eo;
 	struct q7_strvec paths = {0};
 	struct q7_engine *e = NULL;
 	struct q7_err why = Q7_ERR_GROWING;
@@ -60,6 +63,10 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 	*out = NULL;
 	if (!o)
 		o = &dflt;
+	eo = *o;
+	const char *env = getenv("Q7CC_CHECK_UNINIT");
+	eo.check_uninit = o->check_uninit || (env && *env && strcmp(env, "0") != 0);
+	o = &eo;
 	const struct q7_target *t = q7_target_find(o->target);
 	if (!t) {
 		char names[256];
@@ -95,6 +102,8 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 		goto out;
 	e->state = to.state;
 	e->apart = to.apart;
+	e->check_uninit = o->check_uninit;
+	e->target_checks = to.checks_uninit;
 	*out = e;
 	e = NULL;
 	rc = 0;
@@ -163,6 +172,62 @@ static void name_changed_arg(struct q7_engine *e, const struct q7_call *c, struc
 	q7_run_word_changed(r, c->op, arg);
 }
 
+/* Byte k of the destination differs between the two runs: the message
+ * names its element, flat and by index. */
+static void uninit_fail(const struct q7_call *c, size_t k, struct q7_run_result *r)
+{
+	size_t esize = q7_dtype_size(c->dst.dtype);
+	size_t elem = esize ? k / esize : k, rest = elem, idx[Q7_MAX_DIMS], n = 0;
+	char where[24 * Q7_MAX_DIMS] = "";
+	for (unsigned d = c->dst.ndim; d-- > 0 && c->dst.ndim > 1;) {
+		idx[d] = c->dst.sizes[d] ? rest % c->dst.sizes[d] : 0;
+		rest = c->dst.sizes[d] ? rest / c->dst.sizes[d] : 0;
+	}
+	for (unsigned d = 0; d < c->dst.ndim && c->dst.ndim > 1; d++)
+		n += (size_t)snprintf(where + n, sizeof where - n, "%s%zu%s", d ? ", " : " [", idx[d],
+		                      d + 1 == c->dst.ndim ? "]" : "");
+	struct q7_call second = *c;
+	second.fill_second = true;
+	q7_run_fail(r, "%s: the kernel read its output before writing it: element %zu%s of the "
+	            "destination (byte offset %zu) came out different when the fresh output started "
+	            "as 0x%02x bytes and as 0x%02x bytes; a kernel writes each element of its output "
+	            "before reading it", c->op, elem, where, k, q7_run_uninit_byte(c),
+	            q7_run_uninit_byte(&second));
+	r->status = Q7_STATUS_KERNEL_ERROR;
+}
+
+/* The uninitialised-output check (q7_engine_opts.check_uninit): c twice,
+ * its fresh destination filled with the second pattern, then the first
+ * (so that the result is the one an unchecked call gives); a byte that
+ * differs depends on what the destination held. The caller's
+ * destination is filled too, for a target that runs on it. */
+static int call_checking_uninit(struct q7_engine *e, const struct q7_call *c,
+                                struct q7_run_result *r)
+{
+	size_t bytes = q7_tensor_span(&c->dst);
+	unsigned char *dst = (unsigned char *)(uintptr_t)c->dst.data;
+	struct q7_call second = *c;
+	second.fill_second = true;
+	q7_run_uninit_fill(dst, bytes, &second);
+	int rc = call_locked(e, &second, e->cores, r);
+	if (rc != 0)
+		return rc;
+	unsigned char *first = q7_xmalloc(bytes ? bytes : 1);
+	memcpy(first, dst, bytes);
+	q7_run_result_free(r);
+	q7_run_uninit_fill(dst, bytes, c);
+	rc = call_locked(e, c, e->cores, r);
+	if (rc == 0 && memcmp(first, dst, bytes) != 0) { /* one memcmp when the same */
+		size_t k = 0;
+		while (first[k] == dst[k])
+			k++;
+		uninit_fail(c, k, r);
+		rc = 1;
+	}
+	free(first);
+	return rc;
+}
+
 int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_result *r)
 {
 	if (c->cores && c->cores != e->cores) {
@@ -171,8 +236,12 @@ int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_r
 		            e->cores == 1 ? "" : "s", c->cores);
 		return 1;
 	}
+	struct q7_call cc = *c;
+	cc.check_uninit = c->check_uninit || e->check_uninit;
 	pthread_mutex_lock(&e->lock);
-	int rc = call_locked(e, c, e->cores, r);
+	int rc = cc.check_uninit && !e->target_checks && c->dst_fresh && c->dst.data && c->op[0]
+	             ? call_checking_uninit(e, &cc, r)
+	             : call_locked(e, &cc, e->cores, r);
 	pthread_mutex_unlock(&e->lock);
 	if (rc != 0 && r->changed_arg)
 		name_changed_arg(e, c, r);

@@ -113,6 +113,12 @@ struct q7_engine_opts {
 	 * environment's Q7CC_UNCHECKED adds to it: "inputs", "zones", or any
 	 * other value but "0" for both. */
 	unsigned unchecked;
+	/* The uninitialised-output check (docs/runtime.md): each call with a
+	 * fresh destination runs twice, the destination filled with two
+	 * patterns, and fails naming the first element whose result differs
+	 * (q7-run --check-uninit, q7cc.torch's check_uninit=True). The
+	 * environment's Q7CC_CHECK_UNINIT=1 turns it on too. */
+	bool check_uninit;
 };
 
 /* q7_engine_opts.unchecked: the inputs not compared after a call; no red
@@ -143,6 +149,13 @@ struct q7_call {
 	 * instead of being sent them (reading them would fault in every page
 	 * of a fresh allocation). 0: its bytes go to the core as they are. */
 	bool dst_fresh;
+	/* A fresh destination starts as the second pattern, every bit of the
+	 * first flipped (q7_run_uninit_byte): the uninitialised-output
+	 * check's second run (q7_engine_opts.check_uninit). */
+	bool fill_second;
+	/* This call under the uninitialised-output check, as
+	 * q7_engine_opts.check_uninit puts every call. */
+	bool check_uninit;
 	/* The emulated target's settings for this call; 0 takes the engine's
 	 * (or the session's). The host target takes the engine's always. */
 	unsigned cores;           /* 0, or the engine's count: another is refused */

@@ -228,8 +228,8 @@ int q7_confine_enter(struct q7_confine *cf, const struct q7_call *c, struct q7_c
 		cf->dst = s;
 		if (!c->dst_fresh)
 			memcpy(at, (const void *)(uintptr_t)c->dst.data, s->bytes);
-		else if (!(cf->prefill == q7_run_uninit_byte(c->dst.dtype) && cf->prefilled >= s->bytes))
-			q7_run_uninit_fill(at, s->bytes, c->dst.dtype);
+		else if (!(cf->prefill == q7_run_uninit_byte(c) && cf->prefilled >= s->bytes))
+			q7_run_uninit_fill(at, s->bytes, c);
 		cf->prefilled = 0;
 		memset(at + s->bytes + Q7_RED_ZONE, 0xa5, s->span - s->bytes - Q7_RED_ZONE);
 		run->dst.data = (uint64_t)(uintptr_t)at;
@@ -276,9 +276,9 @@ int q7_confine_leave(struct q7_confine *cf, const struct q7_call *c, const struc
 	if (r->out.data == run->dst.data)
 		r->out.data = c->dst.data;
 	if (c->dst_fresh) { /* the next call's fill, now */
-		q7_run_uninit_fill((void *)at, s->bytes, c->dst.dtype);
+		q7_run_uninit_fill((void *)at, s->bytes, c);
 		cf->prefilled = s->bytes;
-		cf->prefill = q7_run_uninit_byte(c->dst.dtype);
+		cf->prefill = q7_run_uninit_byte(c);
 	}
 	return 0;
 }

@@ -487,7 +487,7 @@ static void fill(struct q7_iso *s, const struct q7_call *c)
 		struct q7_tensor_desc *d = sl->arg < 0 ? &dst : &args[sl->arg].u.tensor;
 		unsigned char *to = s->base + sl->data;
 		if (sl->arg < 0 && c->dst_fresh) /* a new output: the pattern that shows (docs/runtime.md) */
-			q7_run_uninit_fill(to, sl->bytes, d->dtype);
+			q7_run_uninit_fill(to, sl->bytes, c);
 		else if (sl->bytes && d->data)
 			memcpy(to, (const void *)(uintptr_t)d->data, sl->bytes);
 		if (sl->arg < 0) {

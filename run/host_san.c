@@ -55,6 +55,25 @@ static void report(const char *err, struct q7_run_result *r)
 	r->status = Q7_STATUS_KERNEL_ERROR;
 }
 
+/* q7-run's options for c, the result to out, up to the "--". */
+static void san_options(const char *q7run, const struct q7_call *c, const char *out,
+                        struct q7_strvec *argv)
+{
+	struct q7_strbuf shape = {0};
+	for (unsigned k = 0; k < c->dst.ndim; k++)
+		q7_sb_addf(&shape, "%s%u", k ? "," : "", c->dst.sizes[k]);
+	q7_sv_add(argv, q7run);
+	q7_sv_add(argv, "--sanitize");
+	if (c->check_uninit)
+		q7_sv_add(argv, "--check-uninit");
+	q7_sv_addf(argv, "--out-shape=%s", shape.s ? shape.s : "");
+	q7_sb_free(&shape);
+	q7_sv_addf(argv, "--out-dtype=%s", q7_dtype_to_name((enum q7_dtype)c->dst.dtype));
+	q7_sv_add(argv, "-o");
+	q7_sv_add(argv, out);
+	q7_sv_add(argv, "--");
+}
+
 int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_atomic_t *interrupted,
                 struct q7_run_result *r)
 {
@@ -70,17 +89,7 @@ int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_ato
 		q7_run_fail(r, "%s: a sanitized call needs a destination", c->op);
 		goto out;
 	}
-	struct q7_strbuf shape = {0};
-	for (unsigned k = 0; k < c->dst.ndim; k++)
-		q7_sb_addf(&shape, "%s%u", k ? "," : "", c->dst.sizes[k]);
-	q7_sv_add(&argv, q7run);
-	q7_sv_add(&argv, "--sanitize");
-	q7_sv_addf(&argv, "--out-shape=%s", shape.s ? shape.s : "");
-	q7_sb_free(&shape);
-	q7_sv_addf(&argv, "--out-dtype=%s", q7_dtype_to_name((enum q7_dtype)c->dst.dtype));
-	q7_sv_add(&argv, "-o");
-	q7_sv_add(&argv, out);
-	q7_sv_add(&argv, "--");
+	san_options(q7run, c, out, &argv);
 	q7_sv_add(&argv, lib);
 	q7_sv_add(&argv, c->op);
 	for (unsigned i = 0; i < c->nargs; i++)

@@ -10,8 +10,9 @@
 
 #include "engine.h"
 
-/* Runs c on one core of lib. 0 when the op ran (r->out describes the
- * result in c->dst, which a sanitized call needs), else 1 with r set. */
+/* Runs c on one core of lib (with c->check_uninit, q7-run --check-uninit:
+ * twice, engine.h). 0 when the op ran (r->out describes the result in
+ * c->dst, which a sanitized call needs), else 1 with r set. */
 int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_atomic_t *interrupted,
                 struct q7_run_result *r);
 

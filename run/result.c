@@ -301,20 +301,21 @@ unsigned q7_run_unchecked(unsigned asked)
 	return Q7_UNCHECKED_INPUTS | Q7_UNCHECKED_ZONES;
 }
 
-unsigned char q7_run_uninit_byte(uint32_t dtype)
+unsigned char q7_run_uninit_byte(const struct q7_call *c)
 {
-	switch (dtype) {
+	unsigned char flip = c->fill_second ? 0xff : 0;
+	switch (c->dst.dtype) {
 	case Q7_DTYPE_FLOAT16:
 	case Q7_DTYPE_FLOAT32:
 	case Q7_DTYPE_FLOAT64:
 	case Q7_DTYPE_BFLOAT16:
-		return 0xff; /* a quiet NaN in every float type */
+		return 0xff ^ flip; /* a quiet NaN in every float type */
 	default:
-		return 0xa5;
+		return 0xa5 ^ flip;
 	}
 }
 
-void q7_run_uninit_fill(void *p, size_t n, uint32_t dtype)
+void q7_run_uninit_fill(void *p, size_t n, const struct q7_call *c)
 {
-	memset(p, q7_run_uninit_byte(dtype), n);
+	memset(p, q7_run_uninit_byte(c), n);
 }

@@ -79,10 +79,12 @@ int q7_run_inputs_compare(const struct q7_call *c, const unsigned char *const *b
  * (q7_engine_opts.unchecked), and what Q7CC_UNCHECKED says (engine.h). */
 unsigned q7_run_unchecked(unsigned asked);
 
-/* What a fresh output starts as on every target (docs/runtime.md), so
- * that a kernel reading it before writing it shows: a byte repeated, 0xff
- * for the float types (a quiet NaN in each), 0xa5 for the others. */
-unsigned char q7_run_uninit_byte(uint32_t dtype);
-void q7_run_uninit_fill(void *p, size_t n, uint32_t dtype);
+/* What call c's fresh output starts as on every target (docs/runtime.md),
+ * so that a kernel reading it before writing it shows: a byte repeated,
+ * 0xff for the float types (a quiet NaN in each), 0xa5 for the others;
+ * every bit of it flipped (0x00, 0x5a) for the uninitialised-output
+ * check's second run (c->fill_second). */
+unsigned char q7_run_uninit_byte(const struct q7_call *c);
+void q7_run_uninit_fill(void *p, size_t n, const struct q7_call *c);
 
 #endif

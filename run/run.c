@@ -48,7 +48,7 @@
 struct options {
 	const char *target, *out, *out_shape, *out_dtype, *profile;
 	unsigned cores;
-	bool verbose, list, in_process, sanitize;
+	bool verbose, list, in_process, sanitize, check_uninit;
 	enum q7_guard guard;
 	enum q7_prof_view view;
 	size_t heap;
@@ -71,7 +71,7 @@ static bool parse_uint(const char *s, unsigned long long max, unsigned long long
 
 enum { OPT_OUTPUT = 1, OPT_TARGET, OPT_CORES, OPT_OUT_SHAPE, OPT_OUT_DTYPE, OPT_HEAP,
        OPT_TIMEOUT, OPT_PROFILE, OPT_PROFILE_VIEW, OPT_LIST, OPT_IN_PROCESS, OPT_SEMIHOSTING, OPT_GUARD,
-       OPT_VERBOSE, OPT_SANITIZE, OPT_HELP, OPT_VERSION };
+       OPT_VERBOSE, OPT_SANITIZE, OPT_CHECK_UNINIT, OPT_HELP, OPT_VERSION };
 
 static const struct q7_args_opt options[] = {
 	Q7_ARGS_VALUE_H("-o", OPT_OUTPUT, "OUT.npy", "write the result tensor to OUT.npy (NPY 1.0)"),
@@ -100,6 +100,9 @@ static const struct q7_args_opt options[] = {
 	Q7_ARGS_FLAG_H("--sanitize", OPT_SANITIZE,
 	               "host: run a library built with -fsanitize=address,undefined under the "
 	               "sanitizers"),
+	Q7_ARGS_FLAG_H("--check-uninit", OPT_CHECK_UNINIT,
+	               "run the op twice, its output first filled with two patterns, and fail "
+	               "naming the first element whose result differs (read before written)"),
 	Q7_ARGS_FLAG_H("--semihosting-files", OPT_SEMIHOSTING,
 	               "emulated: let the kernel open host files through QEMU's semihosting"),
 	Q7_ARGS_VALUE_H("--guard", OPT_GUARD, "end|start",
@@ -124,8 +127,9 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "usage: q7-run [--target=%s] [--cores=N] [--out-shape=D0,D1,...]\n"
 	        "              [--out-dtype=TYPE] [--heap=BYTES] [--timeout=SECONDS]\n"
-	        "              [--guard=end|start] [--in-process] [--sanitize] [--semihosting-files]\n"
-	        "              [--profile=FILE.folded|FILE.svg] [-v] LIB OP ARG... -o OUT.npy\n"
+	        "              [--guard=end|start] [--in-process] [--sanitize] [--check-uninit]\n"
+	        "              [--semihosting-files] [--profile=FILE.folded|FILE.svg] [-v]\n"
+	        "              LIB OP ARG... -o OUT.npy\n"
 	        "       q7-run [--target=%s] [--in-process] --list LIB\n"
 	        "Runs the op OP of LIB with the arguments ARG and writes its result.\n"
 	        "  LIB   the library given to -o at link time (an image or a multicore manifest)\n"
@@ -231,7 +235,8 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 		*(id == OPT_LIST ? &o->list : id == OPT_VERBOSE ? &o->verbose : &o->in_process) = true;
 		break;
 	case OPT_SANITIZE:
-		o->sanitize = true;
+	case OPT_CHECK_UNINIT:
+		*(id == OPT_SANITIZE ? &o->sanitize : &o->check_uninit) = true;
 		break;
 	case OPT_HELP:
 	case OPT_VERSION:
@@ -301,7 +306,8 @@ static struct q7_engine_opts engine_opts(const struct options *o, unsigned cores
 	return (struct q7_engine_opts){.target = o->target, .cores = cores, .heap_size = o->heap,
 	                               .timeout_s = o->timeout,
 	                               .host_mode = o->in_process ? Q7_HOST_GUARDED : Q7_HOST_ISOLATED,
-	                               .guard = o->guard, .forward_signals = true};
+	                               .guard = o->guard, .forward_signals = true,
+	                               .check_uninit = o->check_uninit};
 }
 
 /* --list: the library's ops, one TorchScript schema a line. */

@@ -39,6 +39,8 @@ struct q7_target_open {
 	void *state;                    /* set: the target's, handed to its other functions */
 	bool apart;                     /* set: its kernels run in another process
 	                                 * (so Ctrl-C can stop a call) */
+	bool checks_uninit;             /* set: it runs opts->check_uninit's two
+	                                 * calls itself (the engine then does not) */
 };
 
 struct q7_target {

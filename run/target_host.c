@@ -46,6 +46,8 @@ static int host_open(struct q7_target_open *o, struct q7_err *err)
 	}
 	o->state = s;
 	o->apart = s->isolated;
+	/* each sanitized call is a q7-run, which checks (--check-uninit) */
+	o->checks_uninit = o->opts->host_mode == Q7_HOST_SANITIZED;
 	return 0;
 }
 

@@ -355,6 +355,7 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 	call.nargs = (unsigned)nargs;
 	describe(qualname, 0, out, &call.dst);
 	call.dst_fresh = true; /* the op's new output: its bytes are no one's yet */
+	call.check_uninit = engine->check_uninit.load(std::memory_order_relaxed);
 	/* Only a block of output_allocator's has the room; a tensor of no
 	 * elements may have no block at all (describe() then points at a
 	 * 64-byte stand-in, which a red zone would overrun). */

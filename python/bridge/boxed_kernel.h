@@ -28,6 +28,8 @@ namespace q7torch {
 struct Engine {
 	q7_engine *engine = nullptr;
 	std::string target;
+	/* Its calls under the uninitialised-output check (q7t_check_uninit) */
+	std::atomic<bool> check_uninit{false};
 	~Engine();
 };
 

@@ -679,6 +679,12 @@ __attribute__((visibility("default"))) char *q7t_ops(void *handle)
 	return dup(s);
 }
 
+__attribute__((visibility("default"))) void q7t_check_uninit(void *handle, int on)
+{
+	std::lock_guard<std::mutex> g(table_lock);
+	static_cast<Loaded *>(handle)->engine->check_uninit.store(on != 0, std::memory_order_relaxed);
+}
+
 __attribute__((visibility("default"))) void q7t_free(void *p) { std::free(p); }
 
 __attribute__((visibility("default"))) void q7t_set_prefix(const char *prefix)

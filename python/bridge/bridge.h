@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 /* The bridge's C API version (q7cc.torch checks it). */
-#define Q7T_API_VERSION 6
+#define Q7T_API_VERSION 7
 int q7t_api_version(void);
 /* The libtorch it was built against, "1.13". */
 const char *q7t_torch_version(void);
@@ -67,6 +67,11 @@ char *q7t_targets(void);
 /* The handle's ops, one "ns::op<TAB>schema<TAB>compute function" line
  * each. The caller frees the text with q7t_free. */
 char *q7t_ops(void *handle);
+/* handle's ops from now on (on: 1) run each call twice, the fresh output
+ * filled with two patterns, and fail naming the first element whose
+ * result differs (the run engine's uninitialised-output check,
+ * docs/runtime.md); on 0 turns it off. */
+void q7t_check_uninit(void *handle, int on);
 void q7t_free(void *p);
 /* How the runtime's warnings reach the user (the message, NUL-terminated;
  * called on the thread of the op's call). NULL: c10's TORCH_WARN. */

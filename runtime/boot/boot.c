@@ -47,7 +47,7 @@ extern char __q7boot_stack_bottom[], __q7boot_stack_top[], __q7boot_exc_stack_to
 #define BELOW_DENSE (16u << 10)
 
 void q7boot_main(void);
-void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind);
+void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind, uint32_t ra);
 
 static const struct q7_boot_block *block;
 static struct q7_boot_call call;     /* the call being served */
@@ -443,7 +443,7 @@ void q7boot_main(void)
 	sim_exit(0);
 }
 
-void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind)
+void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind, uint32_t ra)
 {
 	static const char *const kinds[] = {
 		"", "exception", "kernel exception", "double exception", "debug exception",
@@ -463,6 +463,7 @@ void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind
 	result.exc_cause = cause;
 	result.exc_pc = pc;
 	result.exc_vaddr = vaddr;
+	result.exc_ra = ra;
 	set_message(kind < sizeof kinds / sizeof kinds[0] ? kinds[kind] : "exception");
 	finish();
 }

@@ -59,5 +59,6 @@ _q7boot_reset:			/* 0x00: reset (RESET_VECTOR0) */
 	movi	a6, 0x2f
 	wsr.ps	a6
 	rsync
+	mov	a6, a0		/* the interrupted code's a0: a leaf's return address */
 	call0	q7boot_exception
 3:	j	3b

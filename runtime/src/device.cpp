@@ -1,5 +1,5 @@
-/* The few C++ ABI functions a kernel may pull in on the device: operator
- * new/delete over the heap arena, guarded statics, pure virtual calls,
+/* The few C++ ABI functions a kernel may pull in on the device:
+ * std::nothrow, guarded statics, pure virtual calls,
  * and the exception-handling entry points that code with destructors
  * refers to (the accessors of <torch/torch.h> have them). Nothing on the
  * device throws (there is no C++ library to throw with), so those are
@@ -10,15 +10,7 @@
 
 #include "rt.h"
 
-void *operator new(size_t n) { return q7rt_alloc(n, 16, "operator new"); }
-void *operator new[](size_t n) { return q7rt_alloc(n, 16, "operator new[]"); }
-void operator delete(void *p) noexcept { q7rt_arena_free(&q7rt.heap, p); }
-void operator delete[](void *p) noexcept { q7rt_arena_free(&q7rt.heap, p); }
-void operator delete(void *p, size_t) noexcept { q7rt_arena_free(&q7rt.heap, p); }
-void operator delete[](void *p, size_t) noexcept { q7rt_arena_free(&q7rt.heap, p); }
-const std::nothrow_t std::nothrow{};
-void *operator new(size_t n, const std::nothrow_t &) noexcept { return q7rt_arena_alloc(&q7rt.heap, n, 16); }
-void *operator new[](size_t n, const std::nothrow_t &) noexcept { return q7rt_arena_alloc(&q7rt.heap, n, 16); }
+const std::nothrow_t std::nothrow{}; /* operator new and delete: new_delete.cpp */
 
 extern "C" {
 /* One core runs one call at a time: no locking is needed. */

@@ -74,7 +74,7 @@ pydeb=$(ls "$work"/out/python3-q7cc_*.deb)
 tgz=$(ls "$work"/out/q7cc-*.tar.gz)
 deps=$(dpkg-deb -f "$deb" Depends)
 pydeps=$(dpkg-deb -f "$pydeb" Depends)
-for d in libclang1-14 gcc-xtensa-lx106 qemu-system-misc 'libc6 (>= '; do
+for d in libclang1-14 gcc-xtensa-lx106 qemu-system-misc libdw1 'libc6 (>= '; do
 	echo "$deps" | grep -q -F "$d" || fail "q7cc's Depends lacks $d: $deps"
 done
 for d in libtorch1.13 python3-torch; do

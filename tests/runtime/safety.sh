@@ -33,6 +33,7 @@ fi
 npy() { PYTHONPATH=$here python3 -c "import sys, npytool; $1" "${@:2}"; }
 npy "npytool.write(sys.argv[1], '<f4', (8,), range(1, 9))" x.npy || fail "npy"
 cp x.npy x0.npy
+npy "npytool.write(sys.argv[1], '<i4', (4,), [8, 4, 2, 1])" xi.npy || fail "npy"
 
 # the results of the kernels keeping the rules
 declare -A want=(
@@ -127,19 +128,81 @@ if [ "$target" = emulated ]; then
 	# the image's symbols name.
 	"$q7cc" $tc -c "$here/kernels/divzero.cpp" -o div.o || fail "compile divzero.cpp"
 	"$q7cc" $tc -shared div.o -o libdiv.so || fail "link libdiv.so"
-	npy "npytool.write(sys.argv[1], '<i4', (4,), [8, 4, 2, 1])" xi.npy || fail "npy"
 	"$q7run" --target=emulated libdiv.so divide_by xi.npy 0 -o y.npy 2> err && fail "divide_by 0: ran"
 	grep -Eq "the kernel crashed: integer division by zero in (__u?divsi3|q7sf_u?divsi3_slow)\+0x" err ||
 		fail "divide_by 0: $(cat err)"
 	"$q7run" --target=emulated libdiv.so divide_by xi.npy 2 -o y.npy 2> err || fail "divide_by 2: $(cat err)"
+	# Built with -g: the source line too (the image's DWARF line table,
+	# through libdw), of the division's caller, and of a wild store.
+	"$q7cc" $tc -g -c "$here/kernels/divzero.cpp" -o divg.o || fail "compile divzero.cpp -g"
+	"$q7cc" $tc -g -shared divg.o -o libdivg.so 2> /dev/null || fail "link libdivg.so"
+	src="$here/kernels/divzero.cpp"
+	div_line=$(grep -n 'in\[i\] / d;' "$src" | cut -d: -f1)
+	store_line=$(grep -n '= 1;' "$src" | cut -d: -f1)
+	"$q7run" --target=emulated libdivg.so divide_by xi.npy 0 -o y.npy 2> err && fail "-g divide_by 0: ran"
+	grep -Eq "integer division by zero in [_a-z0-9]+\+0x[0-9a-f]+, called from divide_by\+0x[0-9a-f]+ at [^ ]*/divzero.cpp:$div_line, at pc" err ||
+		fail "-g divide_by 0: no divzero.cpp:$div_line in: $(cat err)"
+	"$q7run" --target=emulated libdivg.so store_to xi.npy 0 -o y.npy 2> err && fail "-g store_to 0: ran"
+	grep -Eq "the kernel crashed: invalid memory access in store_to\+0x[0-9a-f]+ at [^ ]*/divzero.cpp:$store_line, at pc .*, address 0x00000000" err ||
+		fail "-g store_to 0: no divzero.cpp:$store_line in: $(cat err)"
+	grep -q 'divzero.cpp' <("$q7run" --target=emulated libdiv.so store_to xi.npy 0 -o y.npy 2>&1) &&
+		fail "store_to 0 without -g: a line"
 	# new T[n] links and works on the device
 	"$q7run" --target=emulated libdiv.so new_array xi.npy -o y.npy 2> err || fail "new_array: $(cat err)"
 	got=$(npy "print(*npytool.read(sys.argv[1])[2])" y.npy)
 	[ "$got" = "9 5 3 2" ] || fail "new_array: gave $got"
 fi
+# new[] and delete[] on the heap arena on every target (on the host the
+# runtime's, hidden in the kernel library, which exports none): one
+# element past a new[] block and a second delete[] of it are named; under
+# --sanitize the sanitizer's own operator new catches both.
+"$q7cc" $tc -c "$here/kernels/divzero.cpp" -o new.o || fail "compile divzero.cpp"
+"$q7cc" $tc -shared new.o -o libnew.so || fail "link libnew.so"
+if [ "$target" = host ]; then
+	! nm -D --defined-only libnew.so | grep -E ' _Z(n[wa]|d[la])' || fail "libnew.so exports new or delete"
+	"$q7cc" $tc "${san[@]}" -c "$here/kernels/divzero.cpp" -o newsan.o || fail "compile sanitized"
+	"$q7cc" $tc "${san[@]}" -shared newsan.o -o libnewsan.so || fail "link libnewsan.so"
+fi
+news=("1|the kernel wrote past the end of a heap allocation (16 bytes), at byte offset 16; $rule2"
+      "2|operator delete[]: the pointer is not a block of the heap arena in use (deleted twice, or not from new[])")
+for mode in "${fmodes[@]}"; do
+	[ "$mode" = --sanitize ] && lib=libnewsan.so || lib=libnew.so
+	# shellcheck disable=SC2086 # the mode is words
+	"$q7run" $mode $lib new_misuse xi.npy 0 -o y.npy 2> err || fail "$mode new_misuse 0: $(cat err)"
+	got=$(npy "print(*npytool.read(sys.argv[1])[2])" y.npy)
+	[ "$got" = "9 5 3 2" ] || fail "$mode new_misuse 0: gave $got"
+	for row in "${news[@]}"; do
+		line="new_misuse: ${row#*|}"
+		[ "$mode" = --sanitize ] && line="new_misuse: a sanitizer stopped the kernel"
+		# shellcheck disable=SC2086
+		"$q7run" $mode $lib new_misuse xi.npy "${row%%|*}" -o y.npy 2> err && fail "$mode new_misuse ${row%%|*}: ran"
+		grep -qF -- "q7-run: error: $line" err || fail "$mode new_misuse ${row%%|*}: no '$line' in: $(cat err)"
+		n=$((n + 1))
+	done
+done
 # A fresh output starts as 0xff bytes (a float's quiet NaN) everywhere.
-"$q7run" ${fmodes[0]} --out-shape=8 libs.so read_dst x.npy -o y.npy 2> err || fail "read_dst: $(cat err)"
+"$q7run" ${fmodes[0]} --out-shape=8 libs.so read_dst x.npy -1 -o y.npy 2> err || fail "read_dst: $(cat err)"
 got=$(npy "print(*npytool.read(sys.argv[1])[2])" y.npy)
 [ "$got" = "nan nan nan nan nan nan nan nan" ] || fail "read_dst: gave $got"
+# --check-uninit: the op twice, the fresh output filled with 0xff then
+# 0x00 bytes; element 5 read before written is named (flat and by index),
+# in every mode; a kernel that writes before it reads (k = 8: no element)
+# passes.
+ub="the kernel read its output before writing it: element 5 [1, 1] of the destination (byte offset 20) came out different when the fresh output started as 0xff bytes and as 0x00 bytes"
+for mode in "${fmodes[@]}"; do
+	[ "$mode" = --sanitize ] && lib=libsan.so || lib=libs.so
+	rm -f y.npy
+	# shellcheck disable=SC2086 # the mode is words
+	"$q7run" $mode --check-uninit --out-shape=2,4 $lib read_dst x.npy 5 -o y.npy 2> err &&
+		fail "$mode --check-uninit read_dst 5: passed"
+	grep -qF -- "q7-run: error: read_dst: $ub" err || fail "$mode --check-uninit: $(cat err)"
+	[ ! -e y.npy ] || fail "$mode --check-uninit read_dst 5: an output file was written"
+	# shellcheck disable=SC2086
+	"$q7run" $mode --check-uninit --out-shape=8 $lib read_dst x.npy 8 -o y.npy 2> err ||
+		fail "$mode --check-uninit read_dst 8: $(cat err)"
+	got=$(npy "print(*npytool.read(sys.argv[1])[2])" y.npy)
+	[ "$got" = "1.0 2.0 3.0 4.0 5.0 6.0 7.0 8.0" ] || fail "$mode --check-uninit read_dst 8: gave $got"
+	n=$((n + 2))
+done
 [ "$n" -ge 12 ] || fail "only $n cases ran"
 echo "ok: $n cases"

@@ -34,6 +34,8 @@ LIBS = {
     # the kernels of the two rules, as q7-run's tests run them
     "safety": ([os.path.join(KERNELS, "..", "..", "runtime", "kernels", "safety.cpp")], [],
                False),
+    # a division by zero, a wild store, new[] used and misused
+    "misc": ([os.path.join(KERNELS, "..", "..", "runtime", "kernels", "divzero.cpp")], [], False),
 }
 # Built for the host target only (kernels that fork and exit).
 HOST_ONLY = {"hostile"}

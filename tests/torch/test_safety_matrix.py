@@ -47,16 +47,22 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def ops(target):
-    assert target == ("emulated" if MODE == "emulated" else "host")
+def load_cell(target, **kw):
+    """The safety kernels in this cell (kw: load()'s check_uninit); its
+    ops and their namespace."""
     if MODE == "sanitize":
         src = os.path.join(libs.KERNELS, "..", "..", "runtime", "kernels", "safety.cpp")
         custom_op.load(name="safety_san", compute_srcs=[src], sanitize=True, target="host",
-                       build_directory=libs.build_directory("safety_san", "host"))
+                       build_directory=libs.build_directory("safety_san", "host"), **kw)
         return torch.ops.safety_san, "safety_san"
-    libs.load("safety", target, **({"isolate": True} if MODE == "isolated" else {}))
+    libs.load("safety", target, **dict(kw, **({"isolate": True} if MODE == "isolated" else {})))
     return torch.ops.safety, "safety"
+
+
+@pytest.fixture(scope="module")
+def ops(target):
+    assert target == ("emulated" if MODE == "emulated" else "host")
+    return load_cell(target)
 
 
 @pytest.mark.parametrize("op,arg,says,cells", CASES,
@@ -83,8 +89,61 @@ def test_a_fresh_output_shows_what_was_never_written(ops):
     """read_dst adds into its output before writing it: the output starts
     as 0xff bytes (a quiet NaN) on every target, so the sum is NaN."""
     o, _ = ops
-    y = o.read_dst(torch.arange(1, 9, dtype=torch.float32))
+    y = o.read_dst(torch.arange(1, 9, dtype=torch.float32), -1)
     assert torch.isnan(y).all()
+
+
+def test_check_uninit_names_the_element_read_before_written(ops, target):
+    """load(check_uninit=True): each call twice, the fresh output filled
+    with 0xff then 0x00 bytes; read_dst reading element 5 of a 2x4 output
+    before writing it is named, flat and by index; the caller's tensors
+    are as they were; a kernel that writes first (k = 8: no element read)
+    passes; load() again without it turns it off."""
+    _, ns = ops
+    o, _ = load_cell(target, check_uninit=True)
+    try:
+        base = torch.arange(1, 25, dtype=torch.float32)
+        x = base[:8].view(2, 4)
+        bystander = torch.arange(100, 1124, dtype=torch.float32)
+        want = ("^" + re.escape(ns + "::read_dst: the kernel read its output before writing it: "
+                                "element 5 [1, 1] of the destination (byte offset 20) came out "
+                                "different when the fresh output started as 0xff bytes and as "
+                                "0x00 bytes; a kernel writes each element of its output before "
+                                "reading it") + "$")
+        with pytest.raises(RuntimeError, match=want):
+            o.read_dst(x, 5)
+        assert torch.equal(base, torch.arange(1, 25, dtype=torch.float32))
+        assert torch.equal(bystander, torch.arange(100, 1124, dtype=torch.float32))
+        assert torch.equal(o.read_dst(x, 8), x)
+    finally:
+        load_cell(target)
+    y = o.read_dst(x, 5)  # unchecked again: element 5 is NaN, the rest x
+    assert torch.isnan(y[1, 1]) and torch.equal(y.flatten()[:5], x.flatten()[:5])
+
+
+def test_new_and_delete_are_the_heap_arena_s(target):
+    """One element past a new[] block and a second delete[] of it, named
+    on every target (the host's new and delete are the runtime's, on the
+    heap arena, as the device's); under sanitize=True the sanitizer's own
+    new catches both. The next call works."""
+    if MODE == "sanitize":
+        src = os.path.join(libs.KERNELS, "..", "..", "runtime", "kernels", "divzero.cpp")
+        custom_op.load(name="misc_san", compute_srcs=[src], sanitize=True, target="host",
+                       build_directory=libs.build_directory("misc_san", "host"))
+        o, ns = torch.ops.misc_san, "misc_san"
+    else:
+        libs.load("misc", target, **({"isolate": True} if MODE == "isolated" else {}))
+        o, ns = torch.ops.misc, "misc"
+    x = torch.tensor([8, 4, 2, 1], dtype=torch.int32)
+    for how, says in ((1, "the kernel wrote past the end of a heap allocation (16 bytes), at "
+                          "byte offset 16" + RULE2),
+                      (2, "operator delete[]: the pointer is not a block of the heap arena in "
+                          "use (deleted twice, or not from new[])")):
+        if MODE == "sanitize":
+            says = "a sanitizer stopped the kernel (its report is above)"
+        with pytest.raises(RuntimeError, match="^" + re.escape(ns + "::new_misuse: " + says) + "$"):
+            o.new_misuse(x, how)
+        assert torch.equal(o.new_misuse(x, 0), x + 1)
 
 
 STACK_CHILD = r"""

@@ -17,7 +17,7 @@ from .. import _layout
 from . import _cache, _paths, _tools
 
 BRIDGE = os.path.join(_paths.PACKAGE_DIR, "libq7torch.so")
-API_VERSION = 6
+API_VERSION = 7
 
 _lock = threading.Lock()
 _lib = None
@@ -66,6 +66,7 @@ def _open(path):
     lib.q7t_targets.restype = ctypes.c_void_p
     lib.q7t_ops.restype = ctypes.c_void_p
     lib.q7t_ops.argtypes = [ctypes.c_void_p]
+    lib.q7t_check_uninit.argtypes = [ctypes.c_void_p, ctypes.c_int]
     lib.q7t_free.argtypes = [ctypes.c_void_p]
     lib.q7t_set_warn.argtypes = [WARN_FN]
     lib.q7t_set_prefix.argtypes = [ctypes.c_char_p]
@@ -252,12 +253,14 @@ def library(path):
     return json.loads(_take(lib, text))["images"]
 
 
-def load(path, shape_path, target, cores, default_ns, isolate=False, sanitize=False):
+def load(path, shape_path, target, cores, default_ns, isolate=False, sanitize=False,
+         check_uninit=False):
     """Registers path's ops (bridge.h, q7t_load), on the host in this
     process or, with isolate, in a process of its own, or with sanitize
     each call in a q7-run --sanitize of its own; Q7CC_TORCH_TIMEOUT
     (seconds) limits each call of an isolated or emulated op (default 60).
-    Returns a list of (qualified name, schema, compute function), or
+    check_uninit: its calls from now on under the uninitialised-output
+    check (q7t_check_uninit), or no longer. Returns a list of (qualified name, schema, compute function), or
     raises RuntimeError."""
     lib = bridge()
     err = ctypes.c_void_p()
@@ -272,5 +275,6 @@ def load(path, shape_path, target, cores, default_ns, isolate=False, sanitize=Fa
                      max(timeout, 0.0), ctypes.byref(err))
     if not h:
         raise RuntimeError(_take(lib, err) if err.value else "q7cc.torch: loading %s failed" % path)
+    lib.q7t_check_uninit(h, int(bool(check_uninit)))
     text = _take(lib, lib.q7t_ops(h))
     return [tuple(line.split("\t")) for line in text.splitlines() if line]

@@ -70,7 +70,7 @@ def _same_torch(shape):
                                                  here[1]))
 
 
-def load_library(path, target=None, isolate=None, sanitize=False):
+def load_library(path, target=None, isolate=None, sanitize=False, check_uninit=False):
     """Registers the ops of lib<name>.so, built by load() (here or in
     another process), and returns the Library. The shape library the build
     left beside it (lib<name>.shape.so) defines the ops its m.defs name;
@@ -81,7 +81,12 @@ def load_library(path, target=None, isolate=None, sanitize=False):
     of their own (None: Q7CC_TORCH_ISOLATE). sanitize=True runs each call of
     a host library built with -fsanitize=address,undefined (load(...,
     sanitize=True)) in a q7-run --sanitize of its own: a sanitizer's report
-    goes to stderr and the call raises a RuntimeError naming the op."""
+    goes to stderr and the call raises a RuntimeError naming the op.
+    check_uninit=True runs each call twice, the new output first filled
+    with two patterns, and raises a RuntimeError naming the first element
+    whose result differs: one the kernel read before writing it (for
+    finding bugs: a call costs two; Q7CC_CHECK_UNINIT=1 turns it on for
+    every library). A later load of the same library sets it again."""
     target = _target(target)
     can = _bridge.targets()[target].can
     if sanitize and "sanitize" not in can:
@@ -105,7 +110,7 @@ def load_library(path, target=None, isolate=None, sanitize=False):
     if os.path.exists(shape):
         _same_torch(shape)
     ops = _bridge.load(path, shape if os.path.exists(shape) else None, target, 0, name,
-                       isolate and "isolate" in can, bool(sanitize))
+                       isolate and "isolate" in can, bool(sanitize), bool(check_uninit))
     return Library(path, target, ops)
 
 
@@ -124,7 +129,7 @@ def _flags(what, flags):
 
 def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=False,
          verbose=False, target=None, extra_cflags=None, extra_include_paths=None, isolate=None,
-         sanitize=False, extra_ldflags=None):
+         sanitize=False, extra_ldflags=None, check_uninit=False):
     """Builds lib<name>.so in build_directory (by default
     ~/.cache/q7cc/torch/<name>) from the compute sources with q7cc and the
     shape sources against libtorch, only what changed since the last
@@ -141,7 +146,8 @@ def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=Fals
     Q7CC_TORCH_ISOLATE, else in this process). sanitize=True (host, one
     core) builds with -fsanitize=address,undefined and runs each call in a
     q7-run --sanitize of its own (load_library); build it in a
-    build_directory of its own."""
+    build_directory of its own. check_uninit=True: each call checks that
+    the kernel writes its output before reading it (load_library)."""
     target = _target(target)
     if not name or not all(c.isalnum() or c == "_" for c in name):
         raise ValueError("q7cc.torch: name=%r: a library name is letters, digits and _" % (name,))
@@ -161,7 +167,7 @@ def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=Fals
                    bool(verbose), target, _flags("extra_cflags", extra_cflags),
                    _flags("extra_include_paths", extra_include_paths),
                    sanitize=bool(sanitize), extra_ldflags=_flags("extra_ldflags", extra_ldflags))
-    library = load_library(lib, target, isolate, sanitize)
+    library = load_library(lib, target, isolate, sanitize, check_uninit)
     if verbose:
         for op in library.ops:
             print("q7cc.torch: %s: %s (%s on the %s target)" % (

@@ -68,7 +68,7 @@
 #define Q7_BOOT_MAGIC 0x54423751u   /* "Q7BT" */
 #define Q7_CALL_MAGIC 0x4c433751u   /* "Q7CL" */
 #define Q7_RESULT_MAGIC 0x53523751u /* "Q7RS" */
-#define Q7_BOOT_VERSION 5u
+#define Q7_BOOT_VERSION 6u
 
 #define Q7_BOOT_CCOUNT_KHZ 40000u         /* the lx106's CCOUNT in QEMU */
 #define Q7_BOOT_MAX_TIME_LIMIT_MS 100000u
@@ -165,7 +165,9 @@ struct q7_boot_result {
 	uint32_t exc_pc;
 	uint32_t exc_vaddr;
 	uint32_t stack_used;  /* high-water mark of the core's own stack */
-	char message[72];     /* NUL-terminated, for boot_status != OK */
+	uint32_t exc_ra;      /* a0 when it stopped: the return address of a
+	                       * leaf function (call0 ABI), as libgcc's division */
+	char message[68];     /* NUL-terminated, for boot_status != OK */
 };
 
 #if defined(__cplusplus)

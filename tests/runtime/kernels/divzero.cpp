@@ -1,6 +1,7 @@
-// tests/runtime/safety.sh on the emulated core: an integer division by
-// zero (the core has no divider; libgcc's division stops it at a BREAK,
-// which the run words as the host words SIGFPE) and a new[] block.
+// tests/runtime/safety.sh: an integer division by zero on the emulated
+// core (it has no divider; libgcc's division stops it at a BREAK, which
+// the run words as the host words SIGFPE), a store to a wild address, and
+// new[] blocks, used and misused (on every target).
 #include <stdint.h>
 #include <torch/torch.h>
 #include <neuron/neuron-utils.hpp>
@@ -32,5 +33,41 @@ Q7_KERNEL torch::Tensor new_array(const torch::Tensor &x)
     for (int64_t i = 0; i < n; i++)
         out[i] = t[i];
     delete[] t;
+    return y;
+}
+
+// y = x, then a store to the address at (0: a null pointer's): a fault
+// the emulated core reports with the store's line when built with -g.
+Q7_KERNEL torch::Tensor store_to(const torch::Tensor &x, int64_t at)
+{
+    torch::Tensor y = get_dst_tensor();
+    const int32_t *in = x.data_ptr<int32_t>();
+    int32_t *out = y.data_ptr<int32_t>();
+    for (int64_t i = 0; i < x.numel(); i++)
+        out[i] = in[i];
+    *(volatile int32_t *)(uintptr_t)at = 1;
+    return y;
+}
+
+// y = x + 1 through a new[] block, misused as asked: how 1 writes one
+// element past it, how 2 deletes it twice (both caught, on every target:
+// the block is the heap arena's on the host too).
+Q7_KERNEL torch::Tensor new_misuse(const torch::Tensor &x, int64_t how)
+{
+    int64_t n = x.numel();
+    int32_t *t = new int32_t[n];
+    const int32_t *in = x.data_ptr<int32_t>();
+    for (int64_t i = 0; i < n; i++)
+        t[i] = in[i] + 1;
+    if (how == 1)
+        t[n] = 0;
+    torch::Tensor y = get_dst_tensor();
+    int32_t *out = y.data_ptr<int32_t>();
+    for (int64_t i = 0; i < n; i++)
+        out[i] = t[i];
+    int32_t *volatile again = t; /* no compiler's use-after-free warning */
+    delete[] t;
+    if (how == 2)
+        delete[] again;
     return y;
 }

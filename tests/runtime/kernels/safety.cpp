@@ -98,15 +98,16 @@ Q7_KERNEL torch::Tensor far_zeros(const torch::Tensor &x, int64_t far)
     return y;
 }
 
-// y += x: reads its output before writing it (what a fresh output holds
-// shows: NaN).
-Q7_KERNEL torch::Tensor read_dst(const torch::Tensor &x)
+// y = x, but element k (every element when k < 0) is y[k] + x[k]: read
+// before it is written (what a fresh output holds shows: NaN; the
+// uninitialised-output check names element k).
+Q7_KERNEL torch::Tensor read_dst(const torch::Tensor &x, int64_t k)
 {
     torch::Tensor y = get_dst_tensor();
     const float *in = x.data_ptr<float>();
     float *out = y.data_ptr<float>();
-    for (int64_t i = 0; i < x.numel(); i++)
-        out[i] += in[i];
+    for (int64_t i = 0; i < y.numel(); i++)
+        out[i] = (i == k || k < 0 ? out[i] : 0.0f) + in[i];
     return y;
 }
 

@@ -1,0 +1,115 @@
+/* operator new and delete over the call's heap arena, the same on every
+ * target (docs/runtime.md, "What a kernel may write"): a block from new
+ * has the arena's red zone after it, so a write past it is named, and a
+ * delete of anything but a block in use (a second delete[] of one block)
+ * ends the op.
+ *
+ * On the device they are the image's only ones. On the host they are
+ * hidden in the kernel library that links this archive: its own code
+ * uses them, and nothing else in the process does (PyTorch's allocations
+ * keep libstdc++'s). Outside a call (a static constructor that dlopen
+ * runs) and for a block the arena does not hold (one that out-of-line
+ * libstdc++ code made), the process's next definitions serve
+ * (libstdc++'s, found with RTLD_NEXT; malloc and free without it). */
+#include <new>
+
+#include "rt.h"
+
+#if !defined(__XTENSA__)
+#include <dlfcn.h>
+#include <stdlib.h>
+
+/* size_t in a mangled name: unsigned long (m) on the 64-bit hosts, else
+ * unsigned int (j). */
+#if __SIZEOF_SIZE_T__ == 8
+#define Q7RT_SZ "m"
+#else
+#define Q7RT_SZ "j"
+#endif
+
+/* Hidden in the library that links them: <new> declared them with
+ * default visibility, which a visibility attribute cannot change, so the
+ * assembler is told (ELF). */
+__asm__(".hidden _Znw" Q7RT_SZ "\n.hidden _Zna" Q7RT_SZ "\n.hidden _ZdlPv\n.hidden _ZdaPv\n"
+        ".hidden _ZdlPv" Q7RT_SZ "\n.hidden _ZdaPv" Q7RT_SZ "\n"
+        ".hidden _Znw" Q7RT_SZ "RKSt9nothrow_t\n.hidden _Zna" Q7RT_SZ "RKSt9nothrow_t\n"
+        ".hidden _ZdlPvRKSt9nothrow_t\n.hidden _ZdaPvRKSt9nothrow_t");
+
+/* The process's own operator new / delete. */
+static void *next_new(size_t n, bool array)
+{
+	static void *(*fn[2])(size_t);
+	if (!fn[array])
+		*(void **)&fn[array] = dlsym(RTLD_NEXT, array ? "_Zna" Q7RT_SZ : "_Znw" Q7RT_SZ);
+	return fn[array] ? fn[array](n) : malloc(n ? n : 1);
+}
+
+static void next_delete(void *p, bool array)
+{
+	static void (*fn[2])(void *);
+	if (!fn[array])
+		*(void **)&fn[array] = dlsym(RTLD_NEXT, array ? "_ZdaPv" : "_ZdlPv");
+	fn[array] ? fn[array](p) : free(p);
+}
+#endif
+
+static void *arena_new(size_t n, bool array)
+{
+#if !defined(__XTENSA__)
+	if (!q7rt.frame)
+		return next_new(n, array);
+#endif
+	return q7rt_alloc(n, 16, array ? "operator new[]" : "operator new");
+}
+
+static void *arena_new_nothrow(size_t n, bool array)
+{
+#if !defined(__XTENSA__)
+	if (!q7rt.frame)
+		return next_new(n, array);
+#else
+	(void)array;
+#endif
+	return q7rt_arena_alloc(&q7rt.heap, n, 16);
+}
+
+static void arena_delete(void *p, bool array)
+{
+	if (!p)
+		return;
+	bool ours = q7rt_arena_owns(&q7rt.heap, p);
+#if !defined(__XTENSA__)
+	if (!ours) {
+		next_delete(p, array);
+		return;
+	}
+	if (!q7rt.frame)
+		return; /* a block of an earlier call: gone with its arena */
+#endif
+	if (!ours || q7rt_arena_free(&q7rt.heap, p) != 0)
+		q7rt_fail("operator delete%s: the pointer is not a block of the heap arena in use "
+		          "(deleted twice, or not from new%s)", array ? "[]" : "", array ? "[]" : "");
+}
+
+void *operator new(size_t n) { return arena_new(n, false); }
+void *operator new[](size_t n) { return arena_new(n, true); }
+void operator delete(void *p) noexcept { arena_delete(p, false); }
+void operator delete[](void *p) noexcept { arena_delete(p, true); }
+void operator delete(void *p, size_t) noexcept { arena_delete(p, false); }
+void operator delete[](void *p, size_t) noexcept { arena_delete(p, true); }
+void *operator new(size_t n, const std::nothrow_t &) noexcept
+{
+	return arena_new_nothrow(n, false);
+}
+void *operator new[](size_t n, const std::nothrow_t &) noexcept
+{
+	return arena_new_nothrow(n, true);
+}
+void operator delete(void *p, const std::nothrow_t &) noexcept
+{
+	arena_delete(p, false);
+}
+void operator delete[](void *p, const std::nothrow_t &) noexcept
+{
+	arena_delete(p, true);
+}
