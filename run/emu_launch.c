@@ -322,10 +322,7 @@ void q7_emu_describe_end(struct q7_emu_session *s, char *how, size_t size)
 	q7_emu_stop_qemu(s, NULL);
 }
 
-/* Under a profile (whose trace log an RLIMIT_FSIZE would cap too), the
- * data file's cap is looked at here: a call that made it larger stops
- * QEMU, at most a SLICE_S of writes past it (docs/emulated.md). */
-static bool data_over(struct q7_emu_session *s)
+bool q7_emu_data_over(struct q7_emu_session *s)
 {
 	struct stat st;
 	if (!s->trace_log || !s->data_cap || s->data_fd < 0 || fstat(s->data_fd, &st) != 0 ||
@@ -356,7 +353,7 @@ static int io_wait(struct q7_emu_session *s, short events, double deadline)
 			return IO_EOF;
 		if (q7_emu_qemu_gone(s, NULL))
 			return IO_EOF;
-		if (data_over(s))
+		if (q7_emu_data_over(s))
 			return IO_EOF;
 	}
 }

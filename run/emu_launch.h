@@ -144,6 +144,11 @@ void q7_emu_stop_qemu(struct q7_emu_session *s, int *status);
  * q7_run_fail(). */
 int q7_emu_cap_data(struct q7_emu_session *s, uint64_t bytes, struct q7_run_result *r);
 #define DATA_CAP_MIN ((uint64_t)64 << 20)
+/* Under a profile (whose trace log an RLIMIT_FSIZE would cap too), the
+ * data file's cap is looked at instead, every SLICE_S of a call and at
+ * its end: true when the call made the file larger, QEMU then stopped
+ * (docs/emulated.md). */
+bool q7_emu_data_over(struct q7_emu_session *s);
 /* Reaps QEMU if it has exited; true when it has. */
 bool q7_emu_qemu_gone(struct q7_emu_session *s, int *status);
 /* After end of file: waits for QEMU's end and says how it went. */

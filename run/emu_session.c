@@ -700,6 +700,10 @@ int q7_emu_receive(struct q7_emu_session *s, struct q7_run_result *r)
 		return -1;
 	}
 	int rc = read_records(s, r);
+	if (rc == 0 && q7_emu_data_over(s)) {
+		q7_run_result_free(r);
+		rc = io_failed(s, IO_EOF, r);
+	}
 	s->st.last_call_s = q7_now_s() - c->t0;
 	if (s->stats)
 		fprintf(stderr, "%s: emulated run of core%s %u..%u: %.3f s\n", q7_progname(),
