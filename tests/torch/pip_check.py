@@ -6,9 +6,9 @@ it into a fresh venv that reaches this venv's torch through a .pth file
 only, then, with no PYTHONPATH, Q7CC_PREFIX or build tree on any path:
 q7cc and its other names are on the fresh venv's bin/, `q7cc --version`
 found by name on its PATH answers, and a q7cc.torch load() of a small op
-on the host target (the bridge built for this torch on first use, q7cc's
-files found from the install) gives the right numbers. Prints the time of
-each step.
+gives the right numbers on the host (the bridge built for this torch on
+first use) and on the emulated core (the boot program, linker scripts and
+runtime libraries found from the install). Prints the time of each step.
 
 usage: pip_check.py SOURCE_DIR KERNELS_DIR WORK"""
 import os
@@ -70,7 +70,7 @@ from q7cc.torch import custom_op, _paths
 venv = os.path.realpath(sys.argv[1])
 assert os.path.realpath(q7cc.torch.__file__).startswith(venv + os.sep), q7cc.torch.__file__
 assert os.path.realpath(_paths.PREFIX) == venv, _paths.PREFIX
-lib = custom_op.load("ints", [sys.argv[2]], build_directory=sys.argv[3], target="host")
+lib = custom_op.load("ints", [sys.argv[2]], build_directory=sys.argv[3], target=sys.argv[4])
 i = torch.arange(-3, 9, dtype=torch.int32).reshape(3, 4)
 y = torch.ops.ints.iscale(i, 7, True)
 assert torch.equal(y, i * -7), y
@@ -102,10 +102,11 @@ def main():
         f.write(sysconfig.get_path("purelib") + "\n")
     env = clean_env(venv, work)
     check_tools(venv, env, version(source))
-    out = run("load() of a small op on the host (its bridge built once)",
-              [vpy, "-c", LOAD, venv, os.path.join(kernels, "ints.cpp"),
-               os.path.join(work, "ints")], env=env)
-    print(out.strip())
+    for target, what in (("host", " (its bridge built once)"), ("emulated", "")):
+        out = run("load() of a small op on the %s target%s" % (target, what),
+                  [vpy, "-c", LOAD, venv, os.path.join(kernels, "ints.cpp"),
+                   os.path.join(work, "ints-" + target), target], env=env)
+        print(out.strip())
     print("pip install of q7cc ok: tools on the venv's PATH, q7cc.torch from the wheel")
 
 
