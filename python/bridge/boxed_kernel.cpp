@@ -271,7 +271,8 @@ void tensor_arg(OpKernel &k, size_t i, const at::Tensor &t, c10::SmallVector<at:
 	 * PyTorch's own autograd-not-implemented fallback does. */
 	if (t.requires_grad() && at::GradMode::is_enabled() && !k.warned_grad.exchange(true))
 		warn(qualname + ": an input requires grad, but the op has no autograd formula: "
-		     "backward() does not reach the inputs through it (give it one with a "
+		     "backward() does not reach the inputs through it (give it one with "
+		     "custom_op.register_backward and its backward kernel, or a "
 		     "torch.autograd.Function, as examples/customop_mlp/my_ops.py does)");
 	a->kind = Q7_ARG_TENSOR;
 	describe(qualname, i + 1, *use, &a->u.tensor);

@@ -6,8 +6,10 @@
                    build_directory=os.getcwd())               # builds librelu.so, registers
     custom_op.load_library("librelu.so")                      # in a later process
     y = torch.ops.my_ops.relu_forward(x)
+    custom_op.register_backward("my_ops::relu_forward", "my_ops::relu_backward")
 
-Both take target="host" (the kernels run in this process, on the CPU) or
+register_backward makes an op differentiable by its backward kernel, with
+no torch.autograd.Function (autograd.py). Both loads take target="host" (the kernels run in this process, on the CPU) or
 target="emulated" (on an emulated Xtensa core, QEMU); the numbers are the
 same. Without one, Q7CC_TORCH_TARGET chooses, else the host. On the host,
 isolate=True (or Q7CC_TORCH_ISOLATE=1) runs the kernels in a process of
@@ -21,8 +23,9 @@ import torch
 
 from . import _bridge, _cache, _paths, _tools
 from ._build import BuildError, build
+from .autograd import register_backward
 
-__all__ = ["load", "load_library", "BuildError"]
+__all__ = ["load", "load_library", "register_backward", "BuildError"]
 
 
 class Library:
