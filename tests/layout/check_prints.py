@@ -14,10 +14,9 @@ reason; a new one needs a reason of the same kind. Subfolders
 
 Usage: check_prints.py ROOT         check the tree
        check_prints.py --self-test  check that a stray print is caught"""
-import os
 import re
 
-from tree import expect, main, made_tree, report
+from tree import code_lines, expect, main, made_tree, report, sources
 
 # What writes to stderr: support's printers (support/support.h) and libc's.
 PRINTS = re.compile(r"\b(q7_error|q7_warning|q7_note|q7_fatal|perror)\s*\(|"
@@ -39,26 +38,10 @@ ALLOWED = {
     # (Q7_ANALYZE_UNAVAILABLE, analysis/analysis.h).
     ("analysis/load.c", "q7_plugin_load"), ("analysis/clang/front.c", "q7_clang_analyze"),
 }
-# A function definition: its name at the start of a line, "{" on the next
-# line or the same one (the project's style).
-DEFINITION = re.compile(r"^[A-Za-z_][\w \*]*?\b(\w+)\([^;]*$")
-COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
-STRING = re.compile(r'"(?:\\.|[^"\\])*"')
-
-
-def sources(root, top):
-    """top's C files, its subfolders' too (analysis/clang), as top/..."""
-    for dirpath, dirs, names in os.walk(os.path.join(root, top)):
-        dirs.sort()
-        for name in sorted(names):
-            if name.endswith((".c", ".h", ".cpp")):
-                yield os.path.relpath(os.path.join(dirpath, name), root)
-
-
 def strays(root):
     bad = []
     for top in LIBRARIES:
-        for name in sources(root, top):
+        for name in sources(root, top, (".c", ".h", ".cpp")):
             if name not in TOPS:
                 bad += strays_in(root, name)
     return bad
@@ -66,16 +49,7 @@ def strays(root):
 
 def strays_in(root, name):
     bad = []
-    with open(os.path.join(root, name), encoding="utf-8", errors="replace") as f:
-        text = f.read()
-    # Comments and strings are blanked, lines kept.
-    text = COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-    text = STRING.sub('""', text)
-    function = None
-    for no, line in enumerate(text.split("\n"), 1):
-        m = DEFINITION.match(line)
-        if m:
-            function = m.group(1)
+    for no, line, function in code_lines(root, name):
         for call in PRINTS.finditer(line):
             if (name, function) not in ALLOWED:
                 what = next(g for g in call.groups() if g)
