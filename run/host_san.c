@@ -56,6 +56,31 @@ static void report(const char *err, struct q7_run_result *r)
 	r->status = Q7_STATUS_KERNEL_ERROR;
 }
 
+/* q7-run's result y into c's destination, described in r. 0, or 1 with
+ * r failed. */
+static int take_result(const struct q7_call *c, const struct npy_array *y,
+                       struct q7_run_result *r)
+{
+	size_t bytes = y->numel * q7_dtype_size(y->dtype);
+	if (y->dtype != (enum q7_dtype)c->dst.dtype || bytes > q7_tensor_span(&c->dst)) {
+		q7_run_fail(r, "%s: the result does not fit the destination", c->op);
+		return 1;
+	}
+	memcpy((void *)(uintptr_t)c->dst.data, y->data, bytes);
+	memset(&r->out, 0, sizeof r->out);
+	r->out.dtype = (uint32_t)y->dtype;
+	r->out.ndim = y->ndim;
+	int64_t stride = 1;
+	for (unsigned k = y->ndim; k-- > 0;) {
+		r->out.sizes[k] = y->sizes[k];
+		r->out.strides[k] = (int32_t)stride;
+		stride *= y->sizes[k];
+	}
+	r->out.data = c->dst.data;
+	r->status = Q7_STATUS_OK;
+	return 0;
+}
+
 int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_atomic_t *interrupted,
                 struct q7_run_result *r)
 {
@@ -107,24 +132,7 @@ int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_ato
 		q7_run_fail(r, "%s: q7-run --sanitize left no result: %s", c->op, q7_err_text(&why));
 		goto out;
 	}
-	size_t bytes = y.numel * q7_dtype_size(y.dtype);
-	if (y.dtype != (enum q7_dtype)c->dst.dtype || bytes > q7_tensor_span(&c->dst)) {
-		q7_run_fail(r, "%s: the result does not fit the destination", c->op);
-		goto out;
-	}
-	memcpy((void *)(uintptr_t)c->dst.data, y.data, bytes);
-	memset(&r->out, 0, sizeof r->out);
-	r->out.dtype = (uint32_t)y.dtype;
-	r->out.ndim = y.ndim;
-	int64_t stride = 1;
-	for (unsigned k = y.ndim; k-- > 0;) {
-		r->out.sizes[k] = y.sizes[k];
-		r->out.strides[k] = (int32_t)stride;
-		stride *= y.sizes[k];
-	}
-	r->out.data = c->dst.data;
-	r->status = Q7_STATUS_OK;
-	rc = 0;
+	rc = take_result(c, &y, r);
 out:
 	for (size_t i = 0; i < files.n; i++)
 		unlink(files.v[i]);
