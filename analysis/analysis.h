@@ -200,13 +200,14 @@ bool q7_preprocessed_lost_marks(const char *path, const char *name, struct q7_di
  *       (then it is libclang that could not follow, and the user must know
  *       why the kernels were not analysed); either way fail the compile.
  *   Q7_ANALYZE_UNAVAILABLE (-2): the plugin or libclang could not be
- *       loaded; a message naming the missing Debian package (libclang1-14
- *       at run time) was printed.
+ *       loaded; err names the missing Debian package (libclang1-14 at run
+ *       time), on the first call only (later calls return the same,
+ *       err untouched): the caller prints it.
  * A declaration libclang marked invalid (a type it could not resolve
  * silently becomes int) is a q7-invalid-declaration error, never a schema. */
 enum { Q7_ANALYZE_PARSE_ERROR = -1, Q7_ANALYZE_UNAVAILABLE = -2 };
 int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
-               struct q7_diags *diags);
+               struct q7_diags *diags, struct q7_err *err);
 
 /* Gives each kernel without a namespace (op.h: ns) the one of the first
  * NEURON_LIBRARY request in t that names it. q7_ops_resolve and

@@ -215,7 +215,7 @@ typedef int (*q7_plugin_entry_fn)(int abi, const struct q7_analysis_opts *o,
 
 /* Loads the plugin at path (dlopen) and returns its entry, or NULL with a
  * message printed. */
-q7_plugin_entry_fn q7_plugin_load(const char *path);
+q7_plugin_entry_fn q7_plugin_load(const char *path, struct q7_err *err);
 
 /* The resident analysis server (server.c). */
 bool q7_server_enabled(void);

@@ -9,30 +9,31 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 
-q7_plugin_entry_fn q7_plugin_load(const char *path)
+q7_plugin_entry_fn q7_plugin_load(const char *path, struct q7_err *err)
 {
 	if (!q7_path_exists(path)) {
-		q7_error("%s: cannot load the kernel analysis: the plugin is missing (build q7cc with "
-		         "the Debian package libclang-14-dev installed, or reinstall q7cc)",
-		         path);
+		q7_err_set(err, path,
+		           "cannot load the kernel analysis: the plugin is missing (build q7cc with "
+		           "the Debian package libclang-14-dev installed, or reinstall q7cc)");
 		return NULL;
 	}
 	/* RTLD_LOCAL: the plugin's copies of q7's support code stay private. */
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
-		q7_error("%s: cannot load the kernel analysis: %s (install the Debian package "
-		         "libclang1-14)",
-		         path, dlerror());
+		q7_err_set(err, path,
+		           "cannot load the kernel analysis: %s (install the Debian package "
+		           "libclang1-14)",
+		           dlerror());
 		return NULL;
 	}
 	q7_plugin_entry_fn entry = (q7_plugin_entry_fn)dlsym(h, Q7_PLUGIN_ENTRY);
 	if (!entry)
-		q7_error("%s: not a q7cc analysis plugin: %s", path, dlerror());
+		q7_err_set(err, path, "not a q7cc analysis plugin: %s", dlerror());
 	return entry;
 }
 
 int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
-               struct q7_diags *diags)
+               struct q7_diags *diags, struct q7_err *err)
 {
 	static q7_plugin_entry_fn entry;
 	static bool tried, server_tried;
@@ -74,7 +75,7 @@ int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
 	}
 	if (!tried) {
 		tried = true;
-		entry = q7_plugin_load(plugin);
+		entry = q7_plugin_load(plugin, err);
 	}
 	free(plugin);
 	if (!entry)

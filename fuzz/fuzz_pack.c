@@ -34,7 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *copy = malloc(size ? size : 1);
 	memcpy(copy, data, size);
 	struct q7_image im;
-	if (q7_image_open_memory(&im, copy, size, "fuzz") == 0) {
+	/* The messages are built (and so fuzzed) but not printed. */
+	struct q7_err err = Q7_ERR_GROWING;
+	if (q7_image_open_memory(&im, copy, size, "fuzz", &err) == 0) {
 		static const struct q7_pack_opts opts[] = {
 			{.input = "fuzz", .symbol = "lib_func"},
 			{.input = "fuzz", .symbol = "lib_func", .symlookup = true, .pagesize = 4096},
@@ -43,12 +45,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (ftruncate(sfd, 0) != 0 || ftruncate(pfd, 0) != 0 || lseek(sfd, 0, SEEK_SET) != 0 ||
 			    lseek(pfd, 0, SEEK_SET) != 0)
 				abort();
-			q7_pack_image_fds(&im, &opts[i], sfd, pfd);
+			q7_pack_image_fds(&im, &opts[i], sfd, pfd, &err);
 		}
 		q7_image_close(&im);
 	}
 	struct q7_op_table ops = {0};
-	q7_record_decode((const char *)data, size, "fuzz", &ops);
+	q7_record_decode((const char *)data, size, "fuzz", &ops, &err);
+	q7_err_free(&err);
 	q7_ops_free(&ops);
 	free(copy);
 	return 0;

@@ -34,6 +34,7 @@ struct binder {
 	const struct q7_strip_plan *p;
 	struct q7_bind *b;
 	uint64_t lo, hi; /* the PT_LOAD addresses: a defined symbol lies inside */
+	struct q7_err *err; /* the refusal */
 };
 
 /* One dynamic relocation being bound. */
@@ -45,7 +46,7 @@ struct rel {
 	bool kept; /* its table stays in the stripped image */
 };
 
-/* "<prog>: <file>: <reason>"; returns 1. */
+/* "<file>: <reason>" into bd->err; returns 1. */
 static int refuse(const struct binder *bd, const char *fmt, ...) Q7_PRINTF(2, 3);
 static int refuse(const struct binder *bd, const char *fmt, ...)
 {
@@ -54,7 +55,7 @@ static int refuse(const struct binder *bd, const char *fmt, ...)
 	va_start(ap, fmt);
 	q7_sb_vaddf(&why, fmt, ap);
 	va_end(ap);
-	q7_error("%s: %s", bd->im->path, why.s);
+	q7_err_set(bd->err, bd->im->path, "%s", why.s);
 	q7_sb_free(&why);
 	return 1;
 }
@@ -78,7 +79,7 @@ static int add_patch(struct binder *bd, size_t sec, size_t off, const void *src,
 	Elf_Data from = {.d_buf = (void *)src, .d_type = t, .d_size = n, .d_version = EV_CURRENT};
 	Elf_Data to = {.d_buf = pt->bytes, .d_type = t, .d_size = n, .d_version = EV_CURRENT};
 	if (!elf32_xlatetof(&to, &from, bd->im->eh.e_ident[EI_DATA])) {
-		q7_elf_error(bd->im->path, "encoding a relocation");
+		q7_elf_error(bd->err, bd->im->path, "encoding a relocation");
 		return 1;
 	}
 	b->npatch++;
@@ -137,7 +138,7 @@ static Elf_Data *contents(const struct binder *bd, size_t i)
 	Elf_Scn *scn = elf_getscn(bd->im->elf, i);
 	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
 	if (!d)
-		q7_elf_error(bd->im->path, "reading the dynamic relocations");
+		q7_elf_error(bd->err, bd->im->path, "reading the dynamic relocations");
 	return d;
 }
 
@@ -159,7 +160,7 @@ static int get_sym(const struct binder *bd, const struct rel *rl, GElf_Sym *s, c
 	if (!d)
 		return 1;
 	if (!gelf_getsym(d, (int)rl->sym, s)) {
-		q7_elf_error(im->path, "reading the dynamic symbols");
+		q7_elf_error(bd->err, im->path, "reading the dynamic symbols");
 		return 1;
 	}
 	const GElf_Shdr *st = &im->sec[ss->sh.sh_link].sh;
@@ -254,7 +255,7 @@ static int bind_table(struct binder *bd, size_t sec)
 	for (size_t k = 0; k < n; k++) {
 		struct rel rl = {.sec = sec, .k = k, .kept = bd->p->newidx[sec] != 0};
 		if (!gelf_getrela(d, (int)k, &rl.r)) {
-			q7_elf_error(bd->im->path, "reading the dynamic relocations");
+			q7_elf_error(bd->err, bd->im->path, "reading the dynamic relocations");
 			return 1;
 		}
 		rl.type = (unsigned)GELF_R_TYPE(rl.r.r_info);
@@ -265,14 +266,15 @@ static int bind_table(struct binder *bd, size_t sec)
 	return 0;
 }
 
-int q7_bind_plan(const struct q7_image *im, const struct q7_strip_plan *p, struct q7_bind *b)
+int q7_bind_plan(const struct q7_image *im, const struct q7_strip_plan *p, struct q7_bind *b,
+                 struct q7_err *err)
 {
 	memset(b, 0, sizeof *b);
 	/* Relocation numbers mean something only for their machine. */
 	if (im->cls != ELFCLASS32 || im->eh.e_machine != EM_XTENSA)
 		return 0;
 	b->active = true;
-	struct binder bd = {.im = im, .p = p, .b = b, .lo = UINT64_MAX};
+	struct binder bd = {.im = im, .p = p, .b = b, .lo = UINT64_MAX, .err = err};
 	for (size_t j = 0; j < im->phnum; j++) {
 		const GElf_Phdr *ph = &im->ph[j];
 		if (ph->p_type != PT_LOAD)
@@ -289,7 +291,7 @@ int q7_bind_plan(const struct q7_image *im, const struct q7_strip_plan *p, struc
 		if (sh->sh_type == SHT_RELA && (sh->sh_flags & SHF_ALLOC) && sh->sh_size &&
 		    bind_table(&bd, i)) {
 			q7_bind_free(b);
-			return 1;
+			return -1;
 		}
 	}
 	return 0;

@@ -35,9 +35,10 @@ struct q7_bind {
 
 /* Plans the binding of every dynamic relocation that names a symbol, for
  * an image whose symbol lookup p drops. Other machines and classes get an
- * inactive, empty b. 0, or 1 after "<prog>: <file>: <reason>" (b is then
+ * inactive, empty b. 0, or -1 with "<file>: <reason>" in err (b is then
  * freed). */
-int q7_bind_plan(const struct q7_image *im, const struct q7_strip_plan *p, struct q7_bind *b);
+int q7_bind_plan(const struct q7_image *im, const struct q7_strip_plan *p, struct q7_bind *b,
+                 struct q7_err *err);
 void q7_bind_free(struct q7_bind *b);
 /* What was bound, in one line for -v; NULL when b is inactive. Caller
  * frees. */

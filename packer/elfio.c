@@ -11,26 +11,26 @@
 #include <string.h>
 #include <unistd.h>
 
-bool q7_elf_init(void)
+bool q7_elf_init(struct q7_err *err)
 {
 	static int state; /* 0 unknown, 1 ok, -1 unusable */
 	if (state == 0)
 		state = elf_version(EV_CURRENT) == EV_NONE ? -1 : 1;
 	if (state < 0)
-		q7_error("libelf: version mismatch: %s", elf_errmsg(-1));
+		q7_err_set(err, "libelf", "version mismatch: %s", elf_errmsg(-1));
 	return state > 0;
 }
 
 /* errno of the last failed q7_elf_write, until reported. */
 static int write_errno;
 
-void q7_elf_error(const char *file, const char *what)
+void q7_elf_error(struct q7_err *err, const char *file, const char *what)
 {
 	const char *why = elf_errmsg(-1);
 	if (write_errno)
 		why = strerror(write_errno);
 	write_errno = 0;
-	q7_error("%s: %s: %s", file, what, why ? why : "unknown libelf error");
+	q7_err_set(err, file, "%s: %s", what, why ? why : "unknown libelf error");
 }
 
 int q7_elf_write(Elf *out)
@@ -75,7 +75,8 @@ int q7_elf_set_shstrndx(Elf *out, size_t ndx)
 
 /* libelf's walk just stops at a damaged member header, so the walk is
  * checked against the file: the last member must end where the file does. */
-static int each_member(int fd, Elf *ar, const char *path, q7_elf_object_fn fn, void *ctx)
+static int each_member(int fd, Elf *ar, const char *path, q7_elf_object_fn fn, void *ctx,
+                       struct q7_err *err)
 {
 	Elf_Cmd cmd = ELF_C_READ_MMAP;
 	Elf *m;
@@ -83,21 +84,21 @@ static int each_member(int fd, Elf *ar, const char *path, q7_elf_object_fn fn, v
 	size_t fsize = 0;
 	uint64_t end = SARMAG;
 	if (!elf_rawfile(ar, &fsize)) {
-		q7_elf_error(path, "reading the archive");
+		q7_elf_error(err, path, "reading the archive");
 		return -1;
 	}
 	while (rc == 0 && (m = elf_begin(fd, cmd, ar))) {
 		Elf_Arhdr *ah = elf_getarhdr(m);
 		off_t base = elf_getbase(m);
 		if (!ah || base < 0) {
-			q7_elf_error(path, "reading an archive member");
+			q7_elf_error(err, path, "reading an archive member");
 			rc = -1;
 		} else {
 			end = (uint64_t)base + ah->ar_size;
 			end += end & 1; /* members are 2-aligned */
 			if (elf_kind(m) == ELF_K_ELF) {
 				char *what = q7_xasprintf("%s(%s)", path, ah->ar_name ? ah->ar_name : "?");
-				rc = fn(m, what, ctx);
+				rc = fn(m, what, ctx, err);
 				free(what);
 			}
 		}
@@ -105,20 +106,20 @@ static int each_member(int fd, Elf *ar, const char *path, q7_elf_object_fn fn, v
 		elf_end(m);
 	}
 	if (rc == 0 && end < fsize && !(end + 1 == fsize)) {
-		q7_error("%s: damaged archive (unreadable member header at offset %llu)", path,
-		         (unsigned long long)end);
+		q7_err_set(err, path, "damaged archive (unreadable member header at offset %llu)",
+		           (unsigned long long)end);
 		rc = -1;
 	}
 	if (rc == 0 && end > fsize) {
-		q7_error("%s: damaged archive (last member cut short)", path);
+		q7_err_set(err, path, "damaged archive (last member cut short)");
 		rc = -1;
 	}
 	return rc;
 }
 
-int q7_elf_each_object(const char *path, q7_elf_object_fn fn, void *ctx)
+int q7_elf_each_object(const char *path, q7_elf_object_fn fn, void *ctx, struct q7_err *err)
 {
-	if (!q7_elf_init())
+	if (!q7_elf_init(err))
 		return -1;
 	int rc = -1;
 	Elf *elf = NULL;
@@ -126,17 +127,17 @@ int q7_elf_each_object(const char *path, q7_elf_object_fn fn, void *ctx)
 	const char *why;
 	int fd = q7_open_regular(path, &why);
 	if (fd < 0) {
-		q7_error("%s: cannot open: %s", path, why);
+		q7_err_set(err, path, "cannot open: %s", why);
 		return -1;
 	}
 	ssize_t n = pread(fd, magic, sizeof magic, 0);
 	if (n < 0) {
-		q7_error("%s: cannot read: %s", path, strerror(errno));
+		q7_err_set(err, path, "cannot read: %s", strerror(errno));
 		goto cleanup;
 	}
 	bool is_elf = q7_is_elf_magic(magic, (size_t)n), is_ar = q7_is_ar_magic(magic, (size_t)n);
 	if (q7_is_thin_ar_magic(magic, (size_t)n)) {
-		rc = q7_elf_each_thin_member(fd, path, fn, ctx);
+		rc = q7_elf_each_thin_member(fd, path, fn, ctx, err);
 		goto cleanup;
 	}
 	if (!is_elf && !is_ar) {
@@ -145,15 +146,15 @@ int q7_elf_each_object(const char *path, q7_elf_object_fn fn, void *ctx)
 	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf) {
-		q7_elf_error(path, is_ar ? "reading the archive" : "reading the object");
+		q7_elf_error(err, path, is_ar ? "reading the archive" : "reading the object");
 		goto cleanup;
 	}
 	if (is_elf && elf_kind(elf) == ELF_K_ELF)
-		rc = fn(elf, path, ctx);
+		rc = fn(elf, path, ctx, err);
 	else if (is_ar && elf_kind(elf) == ELF_K_AR)
-		rc = each_member(fd, elf, path, fn, ctx);
+		rc = each_member(fd, elf, path, fn, ctx, err);
 	else
-		q7_error("%s: damaged %s", path, is_ar ? "archive" : "ELF file");
+		q7_err_set(err, path, "damaged %s", is_ar ? "archive" : "ELF file");
 cleanup:
 	if (elf)
 		elf_end(elf);

@@ -1,8 +1,9 @@
 /* packer/elfio: the few libelf habits every packer file shares.
  *
  * Owns: libelf initialisation, error messages in the one format
- * "<prog>: <file>: <what>: <elf_errmsg>", and the walk over the objects
- * of a file (itself, or an archive's members). */
+ * "<file>: <what>: <elf_errmsg>" (into the caller's carrier; the packer
+ * prints nothing, its tools do), and the walk over the objects of a file
+ * (itself, or an archive's members). */
 #ifndef Q7_ELFIO_H
 #define Q7_ELFIO_H
 
@@ -10,12 +11,14 @@
 #include <libelf.h>
 #include <stdbool.h>
 
-/* elf_version() once; false (after a message) if libelf is unusable. */
-bool q7_elf_init(void);
-/* "<prog>: <file>: <what>: <libelf's last error>", or the system's
+struct q7_err;
+
+/* elf_version() once; false (a message in err) if libelf is unusable. */
+bool q7_elf_init(struct q7_err *err);
+/* Sets err to "<file>: <what>: <libelf's last error>", or the system's
  * reason when the last q7_elf_write failed for one (a full disk, a file
  * size limit). */
-void q7_elf_error(const char *file, const char *what);
+void q7_elf_error(struct q7_err *err, const char *file, const char *what);
 /* elf_update(out, ELF_C_WRITE), keeping the system's reason (errno) of a
  * failed write for q7_elf_error. 0 or -1. */
 int q7_elf_write(Elf *out);
@@ -33,13 +36,14 @@ bool q7_is_thin_ar_magic(const void *buf, size_t n);
 /* Calls fn for path when it is an ELF file, or for each ELF member of an
  * ar archive, thin ones included (what is then "lib.a(member.o)"); other
  * files (linker scripts, ...) are skipped. Stops at fn's first non-zero
- * return. 0, or -1 (fn's failure, or a message printed for an unreadable
- * or damaged file). */
-typedef int (*q7_elf_object_fn)(Elf *elf, const char *what, void *ctx);
-int q7_elf_each_object(const char *path, q7_elf_object_fn fn, void *ctx);
+ * return. 0, or -1 (fn's failure, its message in err, or a message in err
+ * for an unreadable or damaged file). */
+typedef int (*q7_elf_object_fn)(Elf *elf, const char *what, void *ctx, struct q7_err *err);
+int q7_elf_each_object(const char *path, q7_elf_object_fn fn, void *ctx, struct q7_err *err);
 /* The same for the thin archive open on fd: each member read from the
  * file its header names (relative to path's folder); a member that cannot
  * be opened is an error naming it, as the linker's would be. */
-int q7_elf_each_thin_member(int fd, const char *path, q7_elf_object_fn fn, void *ctx);
+int q7_elf_each_thin_member(int fd, const char *path, q7_elf_object_fn fn, void *ctx,
+                            struct q7_err *err);
 
 #endif

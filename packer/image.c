@@ -261,7 +261,7 @@ static const char *check_segments(struct q7_image *im)
 	return NULL;
 }
 
-static int finish_open(struct q7_image *im)
+static int finish_open(struct q7_image *im, struct q7_err *err)
 {
 	const char *why = NULL;
 	if (!im->elf)
@@ -270,38 +270,38 @@ static int finish_open(struct q7_image *im)
 		why = check_segments(im);
 	if (!why)
 		return 0;
-	q7_error("%s: %s", im->path, why);
+	q7_err_set(err, im->path, "%s", why);
 	q7_image_close(im);
-	return 1;
+	return -1;
 }
 
-int q7_image_open(struct q7_image *im, const char *path)
+int q7_image_open(struct q7_image *im, const char *path, struct q7_err *err)
 {
 	memset(im, 0, sizeof *im);
 	im->path = path;
 	im->fd = -1;
-	if (!q7_elf_init())
-		return 1;
+	if (!q7_elf_init(err))
+		return -1;
 	struct stat st;
 	const char *why;
 	im->fd = q7_open_regular(path, &why);
 	if (im->fd < 0 || fstat(im->fd, &st) != 0) {
-		q7_error("%s: cannot open: %s", path, im->fd < 0 ? why : strerror(errno));
+		q7_err_set(err, path, "cannot open: %s", im->fd < 0 ? why : strerror(errno));
 		q7_image_close(im);
-		return 1;
+		return -1;
 	}
 	if (st.st_size == 0) {
-		q7_error("%s: empty file", path);
+		q7_err_set(err, path, "empty file");
 		q7_image_close(im);
-		return 1;
+		return -1;
 	}
 	im->elf = elf_begin(im->fd, ELF_C_READ_MMAP, NULL);
 	if (im->elf)
 		im->base = (const unsigned char *)elf_rawfile(im->elf, &im->size);
 	if (im->elf && !im->base) {
-		q7_elf_error(path, "reading");
+		q7_elf_error(err, path, "reading");
 		q7_image_close(im);
-		return 1;
+		return -1;
 	}
 #ifdef MADV_POPULATE_READ
 	/* Every byte is read once anyway; mapping it in one call costs less
@@ -312,24 +312,25 @@ int q7_image_open(struct q7_image *im, const char *path)
 		madvise((void *)a, im->size + ((uintptr_t)im->base - a), MADV_POPULATE_READ);
 	}
 #endif
-	return finish_open(im);
+	return finish_open(im, err);
 }
 
-int q7_image_open_memory(struct q7_image *im, const void *buf, size_t n, const char *what)
+int q7_image_open_memory(struct q7_image *im, const void *buf, size_t n, const char *what,
+                         struct q7_err *err)
 {
 	memset(im, 0, sizeof *im);
 	im->path = what;
 	im->fd = -1;
-	if (!q7_elf_init())
-		return 1;
+	if (!q7_elf_init(err))
+		return -1;
 	if (n == 0) {
-		q7_error("%s: empty file", what);
-		return 1;
+		q7_err_set(err, what, "empty file");
+		return -1;
 	}
 	im->elf = elf_memory((char *)buf, n);
 	im->base = buf;
 	im->size = n;
-	return finish_open(im);
+	return finish_open(im, err);
 }
 
 void q7_image_close(struct q7_image *im)

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct q7_err;
+
 /* Alignments above this are damage, not layout: a section aligned to 4 GiB
  * would make the stripped image 4 GiB of zeros. */
 #define Q7_IMAGE_MAX_ALIGN (16ul << 20)
@@ -35,11 +37,12 @@ struct q7_image {
 	char why[160];       /* a check's reason, when it names a section */
 };
 
-/* Opens and checks path. 0, or 1 after "<prog>: <path>: <reason>"; im is
+/* Opens and checks path. 0, or -1 with "<path>: <reason>" in err; im is
  * then already closed. */
-int q7_image_open(struct q7_image *im, const char *path);
+int q7_image_open(struct q7_image *im, const char *path, struct q7_err *err);
 /* The same on bytes in memory (fuzzing); buf must outlive im. */
-int q7_image_open_memory(struct q7_image *im, const void *buf, size_t n, const char *what);
+int q7_image_open_memory(struct q7_image *im, const void *buf, size_t n, const char *what,
+                         struct q7_err *err);
 void q7_image_close(struct q7_image *im);
 
 /* The raw file bytes of section i (NULL for NOBITS or empty). */

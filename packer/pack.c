@@ -211,9 +211,10 @@ static const char *output_name(const char *path, const char *name)
 	return name ? name : path;
 }
 
-int q7_pack_image_fds(const struct q7_image *im, const struct q7_pack_opts *o, int sfd, int pfd)
+int q7_pack_image_fds(const struct q7_image *im, const struct q7_pack_opts *o, int sfd, int pfd,
+                      struct q7_err *err)
 {
-	int rc = 1;
+	int rc = -1;
 	struct q7_strip_plan plan;
 	struct q7_bind bind = {0};
 	void *map = MAP_FAILED;
@@ -224,34 +225,34 @@ int q7_pack_image_fds(const struct q7_image *im, const struct q7_pack_opts *o, i
 	const char *pname = o->output ? output_name(o->output, o->output_name) : "(packed object)";
 
 	q7_strip_plan(im, o->pagesize, o->symlookup, &plan);
-	if (o->verbose) {
+	if (o->notes) {
 		char *dropped = q7_strip_dropped(im, &plan);
-		q7_note("%s: removing sections: %s", im->path, dropped);
+		q7_sv_addf(o->notes, "%s: removing sections: %s", im->path, dropped);
 		free(dropped);
 	}
 	/* Alignments are bounded, but many of them could still add up. */
 	if (plan.total > 2 * (uint64_t)im->size + (64u << 20)) {
-		q7_error("%s: the stripped image would grow to %llu bytes: absurd layout", im->path,
-		         (unsigned long long)plan.total);
+		q7_err_set(err, im->path, "the stripped image would grow to %llu bytes: absurd layout",
+		           (unsigned long long)plan.total);
 		goto cleanup;
 	}
 	/* Without -l the symbol lookup goes: what would still need it is bound
 	 * now, in the stripped image only. */
-	if (!o->symlookup && q7_bind_plan(im, &plan, &bind) != 0)
+	if (!o->symlookup && q7_bind_plan(im, &plan, &bind, err) != 0)
 		goto cleanup;
-	if (o->verbose) {
+	if (o->notes) {
 		char *bound = q7_bind_summary(&bind);
 		if (bound)
-			q7_note("%s: %s", im->path, bound);
+			q7_sv_addf(o->notes, "%s: %s", im->path, bound);
 		free(bound);
 	}
-	if (q7_strip_write(im, &plan, &bind, sfd, sname) != 0)
+	if (q7_strip_write(im, &plan, &bind, sfd, sname, err) != 0)
 		goto cleanup;
 	if (pfd >= 0) {
 		/* The packed object embeds exactly the bytes just written. */
 		map = mmap(NULL, plan.total, PROT_READ, MAP_SHARED | MAP_POPULATE, sfd, 0);
 		if (map == MAP_FAILED) {
-			q7_error("%s: cannot map the stripped image: %s", sname, strerror(errno));
+			q7_err_set(err, sname, "cannot map the stripped image: %s", strerror(errno));
 			goto cleanup;
 		}
 		size_t info_len = 0;
@@ -260,7 +261,7 @@ int q7_pack_image_fds(const struct q7_image *im, const struct q7_pack_opts *o, i
 		                    o->pagesize > 4 ? o->pagesize : 4};
 		out = elf_begin(pfd, ELF_C_WRITE, NULL);
 		if (!out || write_packed(im, &pk, out) != 0) {
-			q7_elf_error(pname, "writing the packed object");
+			q7_elf_error(err, pname, "writing the packed object");
 			goto cleanup;
 		}
 	}
@@ -275,17 +276,17 @@ cleanup:
 	return rc;
 }
 
-int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o)
+int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o, struct q7_err *err)
 {
-	int rc = 1, sfd = -1, scratch = -1;
+	int rc = -1, sfd = -1, scratch = -1;
 	bool use_out = false, use_strip = false;
 	struct q7_outfile sof = {0}, pof = {0};
 
 	/* The stripped image goes to the -s file, or to an anonymous one. */
 	if (o->stripped) {
 		if (q7_outfile_open(&sof, o->stripped) != 0) {
-			q7_error("%s: cannot create: %s", output_name(o->stripped, o->stripped_name),
-			         strerror(errno));
+			q7_err_set(err, output_name(o->stripped, o->stripped_name), "cannot create: %s",
+			           strerror(errno));
 			goto cleanup;
 		}
 		use_strip = true;
@@ -299,19 +300,19 @@ int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o)
 			sfd = scratch = memfd_create("q7-stripped", MFD_CLOEXEC);
 		free(dir);
 		if (sfd < 0) {
-			q7_error("%s: cannot create a scratch file: %s", im->path, strerror(errno));
+			q7_err_set(err, im->path, "cannot create a scratch file: %s", strerror(errno));
 			goto cleanup;
 		}
 	}
 	if (o->output) {
 		if (q7_outfile_open(&pof, o->output) != 0) {
-			q7_error("%s: cannot create: %s", output_name(o->output, o->output_name),
-			         strerror(errno));
+			q7_err_set(err, output_name(o->output, o->output_name), "cannot create: %s",
+			           strerror(errno));
 			goto cleanup;
 		}
 		use_out = true;
 	}
-	if (q7_pack_image_fds(im, o, sfd, use_out ? fileno(pof.f) : -1) != 0)
+	if (q7_pack_image_fds(im, o, sfd, use_out ? fileno(pof.f) : -1, err) != 0)
 		goto cleanup;
 	/* libelf wrote through the descriptors; the FILEs hold nothing. The
 	 * two outputs are committed together: both, or neither changes. */
@@ -331,7 +332,7 @@ int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o)
 	}
 	use_strip = use_out = false;
 	if (q7_outfile_commit_all(outs, modes, n, &bad) != 0) {
-		q7_error("%s: cannot write: %s", names[bad], strerror(errno));
+		q7_err_set(err, names[bad], "cannot write: %s", strerror(errno));
 		goto cleanup;
 	}
 	rc = 0;
@@ -345,21 +346,21 @@ cleanup:
 	return rc;
 }
 
-int q7_pack(const struct q7_pack_opts *o)
+int q7_pack(const struct q7_pack_opts *o, struct q7_err *err)
 {
 	const char *symbol = o->symbol ? o->symbol : "lib_func";
 	if (!valid_symbol(symbol)) {
-		q7_error("%s: bad symbol name '%s'", o->input, symbol);
-		return 1;
+		q7_err_set(err, o->input, "bad symbol name '%s'", symbol);
+		return -1;
 	}
 	if (o->pagesize && (o->pagesize & (o->pagesize - 1))) {
-		q7_error("%s: page size %lu is not a power of two", o->input, o->pagesize);
-		return 1;
+		q7_err_set(err, o->input, "page size %lu is not a power of two", o->pagesize);
+		return -1;
 	}
 	struct q7_image im;
-	if (q7_image_open(&im, o->input) != 0)
-		return 1;
-	int rc = q7_pack_image(&im, o);
+	if (q7_image_open(&im, o->input, err) != 0)
+		return -1;
+	int rc = q7_pack_image(&im, o, err);
 	q7_image_close(&im);
 	return rc;
 }

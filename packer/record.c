@@ -15,12 +15,13 @@ char *q7_record_encode(const struct q7_op_table *ops, size_t *len)
 	return q7_sb_take(&b);
 }
 
-int q7_record_decode(const char *buf, size_t len, const char *what, struct q7_op_table *ops)
+int q7_record_decode(const char *buf, size_t len, const char *what, struct q7_op_table *ops,
+                     struct q7_err *err)
 {
 	struct q7_strbuf why = {0};
 	int rc = q7_opcodec_get(buf, len, true, ops, &why);
 	if (rc != 0)
-		q7_error("%s: %s: %s", what, Q7_RECORD_SECTION, why.s);
+		q7_err_set(err, what, "%s: %s", Q7_RECORD_SECTION, why.s);
 	q7_sb_free(&why);
 	return rc;
 }

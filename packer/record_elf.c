@@ -53,17 +53,17 @@ static int find_section(Elf *elf, const char *name, Elf_Scn **found, size_t *shs
 
 /* The ELF header, and its section header table inside the file: libelf
  * quietly shows no sections when their table is cut off. 0 or -1. */
-static int check_object(Elf *elf, const char *what, GElf_Ehdr *eh)
+static int check_object(Elf *elf, const char *what, GElf_Ehdr *eh, struct q7_err *err)
 {
 	size_t fsize = 0, shnum = 0;
 	if (!gelf_getehdr(elf, eh) || !elf_rawfile(elf, &fsize) || elf_getshdrnum(elf, &shnum) != 0) {
-		q7_elf_error(what, "reading the object");
+		q7_elf_error(err, what, "reading the object");
 		return -1;
 	}
 	size_t want = eh->e_shnum ? eh->e_shnum : shnum;
 	if (eh->e_shoff && (eh->e_shentsize != gelf_fsize(elf, ELF_T_SHDR, 1, EV_CURRENT) ||
 	                    eh->e_shoff > fsize || want > (fsize - eh->e_shoff) / eh->e_shentsize)) {
-		q7_error("%s: damaged object: section header table outside the file", what);
+		q7_err_set(err, what, "damaged object: section header table outside the file");
 		return -1;
 	}
 	return 0;
@@ -72,13 +72,13 @@ static int check_object(Elf *elf, const char *what, GElf_Ehdr *eh)
 /* A new section named sec holding payload, its name at name_off in the
  * section name table. */
 static int add_record_section(Elf *out, const char *sec, const char *payload, size_t plen,
-                              size_t name_off, const char *path)
+                              size_t name_off, const char *path, struct q7_err *err)
 {
 	Elf_Scn *os = elf_newscn(out);
 	Elf_Data *od = os ? elf_newdata(os) : NULL;
 	GElf_Shdr sh = {0};
 	if (!od || !gelf_getshdr(os, &sh)) {
-		q7_error("%s: adding %s: %s", path, sec, elf_errmsg(-1));
+		q7_err_set(err, path, "adding %s: %s", sec, elf_errmsg(-1));
 		return -1;
 	}
 	od->d_type = ELF_T_BYTE;
@@ -91,18 +91,19 @@ static int add_record_section(Elf *out, const char *sec, const char *payload, si
 	sh.sh_addralign = 1;
 	sh.sh_size = plen;
 	if (!gelf_update_shdr(os, &sh)) {
-		q7_error("%s: adding %s: %s", path, sec, elf_errmsg(-1));
+		q7_err_set(err, path, "adding %s: %s", sec, elf_errmsg(-1));
 		return -1;
 	}
 	return 0;
 }
 
 /* The input's ELF header (eh) on out, with its section name table at shstrndx. */
-static int copy_elf_header(Elf *out, const GElf_Ehdr *eh, size_t shstrndx, const char *path)
+static int copy_elf_header(Elf *out, const GElf_Ehdr *eh, size_t shstrndx, const char *path,
+                           struct q7_err *err)
 {
 	GElf_Ehdr oh;
 	if (!gelf_getehdr(out, &oh)) {
-		q7_elf_error(path, "writing the ELF header");
+		q7_elf_error(err, path, "writing the ELF header");
 		return -1;
 	}
 	memcpy(oh.e_ident, eh->e_ident, EI_NIDENT);
@@ -112,30 +113,30 @@ static int copy_elf_header(Elf *out, const GElf_Ehdr *eh, size_t shstrndx, const
 	oh.e_entry = eh->e_entry;
 	oh.e_flags = eh->e_flags;
 	if (!gelf_update_ehdr(out, &oh) || q7_elf_set_shstrndx(out, shstrndx) != 0) {
-		q7_elf_error(path, "writing the ELF header");
+		q7_elf_error(err, path, "writing the ELF header");
 		return -1;
 	}
 	return 0;
 }
 
 static int copy_objects(Elf *in, Elf *out, const char *sec, const char *payload, size_t plen,
-                        const char *path)
+                        const char *path, struct q7_err *err)
 {
 	GElf_Ehdr eh;
 	size_t shnum, shstrndx;
 	Elf_Scn *old = NULL;
-	if (check_object(in, path, &eh) != 0)
+	if (check_object(in, path, &eh, err) != 0)
 		return -1;
 	if (elf_getshdrnum(in, &shnum) != 0 || find_section(in, sec, &old, &shstrndx) != 0) {
-		q7_elf_error(path, "reading the object");
+		q7_elf_error(err, path, "reading the object");
 		return -1;
 	}
 	if (eh.e_type != ET_REL) {
-		q7_error("%s: not a relocatable object (ELF type %u)", path, (unsigned)eh.e_type);
+		q7_err_set(err, path, "not a relocatable object (ELF type %u)", (unsigned)eh.e_type);
 		return -1;
 	}
 	if (!gelf_newehdr(out, gelf_getclass(in))) {
-		q7_elf_error(path, "creating the ELF header");
+		q7_elf_error(err, path, "creating the ELF header");
 		return -1;
 	}
 	size_t name_off = 0;
@@ -144,15 +145,15 @@ static int copy_objects(Elf *in, Elf *out, const char *sec, const char *payload,
 		GElf_Shdr sh;
 		Elf_Data *id = NULL, *od = NULL;
 		if (!is || !os || !gelf_getshdr(is, &sh)) {
-			q7_elf_error(path, "copying a section");
+			q7_elf_error(err, path, "copying a section");
 			return -1;
 		}
 		if (sh.sh_type != SHT_NOBITS && sh.sh_size && !(id = elf_rawdata(is, NULL))) {
-			q7_elf_error(path, "reading a section");
+			q7_elf_error(err, path, "reading a section");
 			return -1;
 		}
 		if (!(od = elf_newdata(os))) {
-			q7_elf_error(path, "copying a section");
+			q7_elf_error(err, path, "copying a section");
 			return -1;
 		}
 		od->d_type = ELF_T_BYTE;
@@ -169,7 +170,7 @@ static int copy_objects(Elf *in, Elf *out, const char *sec, const char *payload,
 			name_off = od->d_size;
 			Elf_Data *nd = elf_newdata(os);
 			if (!nd) {
-				q7_elf_error(path, "extending the section name table");
+				q7_elf_error(err, path, "extending the section name table");
 				return -1;
 			}
 			nd->d_type = ELF_T_BYTE;
@@ -179,40 +180,42 @@ static int copy_objects(Elf *in, Elf *out, const char *sec, const char *payload,
 			sh.sh_size += strlen(sec) + 1;
 		}
 		if (!gelf_update_shdr(os, &sh)) {
-			q7_elf_error(path, "copying a section header");
+			q7_elf_error(err, path, "copying a section header");
 			return -1;
 		}
 	}
-	if (!old && add_record_section(out, sec, payload, plen, name_off, path) != 0)
+	if (!old && add_record_section(out, sec, payload, plen, name_off, path, err) != 0)
 		return -1;
-	if (copy_elf_header(out, &eh, shstrndx, path) != 0)
+	if (copy_elf_header(out, &eh, shstrndx, path, err) != 0)
 		return -1;
 	if (q7_elf_write(out) != 0) {
-		q7_elf_error(path, "writing the object");
+		q7_elf_error(err, path, "writing the object");
 		return -1;
 	}
 	return 0;
 }
 
-int q7_record_attach(const char *path, const struct q7_op_table *ops)
+int q7_record_attach(const char *path, const struct q7_op_table *ops, struct q7_err *err)
 {
 	if (!ops || ops->n == 0)
 		return 0;
 	size_t plen = 0;
 	char *payload = q7_record_encode(ops, &plen);
-	int rc = q7_record_attach_payload(path, payload, plen);
+	int rc = q7_record_attach_payload(path, payload, plen, err);
 	free(payload);
 	return rc;
 }
 
-int q7_record_attach_payload(const char *path, const char *payload, size_t plen)
+int q7_record_attach_payload(const char *path, const char *payload, size_t plen,
+                             struct q7_err *err)
 {
-	return q7_section_attach(path, Q7_RECORD_SECTION, payload, plen);
+	return q7_section_attach(path, Q7_RECORD_SECTION, payload, plen, err);
 }
 
-int q7_section_attach(const char *path, const char *sec, const char *payload, size_t plen)
+int q7_section_attach(const char *path, const char *sec, const char *payload, size_t plen,
+                      struct q7_err *err)
 {
-	if (!q7_elf_init())
+	if (!q7_elf_init(err))
 		return -1;
 	int rc = -1, fd = -1;
 	Elf *in = NULL, *out = NULL;
@@ -221,30 +224,30 @@ int q7_section_attach(const char *path, const char *sec, const char *payload, si
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) != 0) {
-		q7_error("%s: cannot open: %s", path, strerror(errno));
+		q7_err_set(err, path, "cannot open: %s", strerror(errno));
 		goto cleanup;
 	}
 	in = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!in || elf_kind(in) != ELF_K_ELF) {
-		q7_error("%s: not an ELF object", path);
+		q7_err_set(err, path, "not an ELF object");
 		goto cleanup;
 	}
 	if (q7_outfile_open(&of, path) != 0) {
-		q7_error("%s: cannot create a temporary file beside it: %s", path, strerror(errno));
+		q7_err_set(err, path, "cannot create a temporary file beside it: %s", strerror(errno));
 		goto cleanup;
 	}
 	/* libelf writes through the descriptor; nothing goes through the FILE. */
 	out = elf_begin(fileno(of.f), ELF_C_WRITE, NULL);
 	if (!out) {
-		q7_elf_error(path, "creating the output");
+		q7_elf_error(err, path, "creating the output");
 		goto cleanup;
 	}
-	if (copy_objects(in, out, sec, payload, plen, path) != 0)
+	if (copy_objects(in, out, sec, payload, plen, path, err) != 0)
 		goto cleanup;
 	elf_end(out);
 	out = NULL;
 	if (q7_outfile_commit(&of, st.st_mode & 07777) != 0) {
-		q7_error("%s: cannot replace: %s", path, strerror(errno));
+		q7_err_set(err, path, "cannot replace: %s", strerror(errno));
 		goto cleanup;
 	}
 	rc = 0;
@@ -275,8 +278,9 @@ static bool is_lto(Elf *elf)
 }
 
 /* The kernels the records of elf describe as defined there, against its
- * data model and its symbols. 0, or -1 after a message. */
-static int check_kernels(Elf *elf, const char *what, const struct q7_op_table *t)
+ * data model and its symbols. 0, or -1 with a message in err. */
+static int check_kernels(Elf *elf, const char *what, const struct q7_op_table *t,
+                         struct q7_err *err)
 {
 	unsigned long_bits = gelf_getclass(elf) == ELFCLASS64 ? 64 : 32;
 	bool any = false;
@@ -286,10 +290,11 @@ static int check_kernels(Elf *elf, const char *what, const struct q7_op_table *t
 			continue;
 		for (size_t k = 0; k < op->nparams; k++) {
 			if (!q7_cxx_param_type(op->params[k].kind, op->params[k].ctype, long_bits)) {
-				q7_error("%s: %s: damaged record: kernel '%s': parameter %zu's type '%s' is "
-				         "no %s in a %u-bit object",
-				         what, Q7_RECORD_SECTION, op->name, k + 1, op->params[k].ctype,
-				         q7_kind_name(op->params[k].kind), long_bits);
+				q7_err_set(err, what,
+				           "%s: damaged record: kernel '%s': parameter %zu's type '%s' is "
+				           "no %s in a %u-bit object",
+				           Q7_RECORD_SECTION, op->name, k + 1, op->params[k].ctype,
+				           q7_kind_name(op->params[k].kind), long_bits);
 				return -1;
 			}
 		}
@@ -298,17 +303,18 @@ static int check_kernels(Elf *elf, const char *what, const struct q7_op_table *t
 	if (!any || is_lto(elf))
 		return 0;
 	struct q7_strvec defined = {0};
-	int rc = q7_symbols_defined_in(elf, what, &defined);
+	int rc = q7_symbols_defined_in(elf, what, &defined, err);
 	for (size_t i = 0; i < t->n && rc == 0; i++) {
 		const struct q7_op *op = &t->ops[i];
 		if (op->by_name_only || !op->defined)
 			continue;
 		char *sym = q7_cxx_symbol(op);
 		if (!sym || !q7_sv_has(&defined, sym)) {
-			q7_error("%s: %s: damaged record: the object does not define kernel '%s' (symbol "
-			         "%s) that its record describes",
-			         what, Q7_RECORD_SECTION, *op->qualname ? op->qualname : op->name,
-			         sym ? sym : "?");
+			q7_err_set(err, what,
+			           "%s: damaged record: the object does not define kernel '%s' (symbol "
+			           "%s) that its record describes",
+			           Q7_RECORD_SECTION, *op->qualname ? op->qualname : op->name,
+			           sym ? sym : "?");
 			rc = -1;
 		}
 		free(sym);
@@ -318,37 +324,37 @@ static int check_kernels(Elf *elf, const char *what, const struct q7_op_table *t
 }
 
 /* Records of one ELF object (a file or an archive member). */
-static int read_object(Elf *elf, const char *what, void *ops)
+static int read_object(Elf *elf, const char *what, void *ops, struct q7_err *err)
 {
 	GElf_Ehdr eh;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
-	if (check_object(elf, what, &eh) != 0)
+	if (check_object(elf, what, &eh, err) != 0)
 		return -1;
 	if (find_section(elf, Q7_RECORD_SECTION, &scn, &shstrndx) != 0) {
-		q7_elf_error(what, "reading the object");
+		q7_elf_error(err, what, "reading the object");
 		return -1;
 	}
 	if (!scn)
 		return 0;
 	GElf_Shdr sh;
 	if (!gelf_getshdr(scn, &sh)) {
-		q7_elf_error(what, "reading " Q7_RECORD_SECTION);
+		q7_elf_error(err, what, "reading " Q7_RECORD_SECTION);
 		return -1;
 	}
 	if (sh.sh_type == SHT_NOBITS) {
-		q7_error("%s: %s: section has no contents", what, Q7_RECORD_SECTION);
+		q7_err_set(err, what, "%s: section has no contents", Q7_RECORD_SECTION);
 		return -1;
 	}
 	Elf_Data *d = elf_rawdata(scn, NULL);
 	if (!d) {
-		q7_elf_error(what, "reading " Q7_RECORD_SECTION);
+		q7_elf_error(err, what, "reading " Q7_RECORD_SECTION);
 		return -1;
 	}
 	struct q7_op_table t = {0};
-	int rc = q7_record_decode(d->d_buf, d->d_size, what, &t);
+	int rc = q7_record_decode(d->d_buf, d->d_size, what, &t, err);
 	if (rc == 0)
-		rc = check_kernels(elf, what, &t);
+		rc = check_kernels(elf, what, &t, err);
 	if (rc == 0) {
 		struct q7_op_table *out = ops;
 		for (size_t i = 0; i < t.n; i++) {
@@ -362,9 +368,9 @@ static int read_object(Elf *elf, const char *what, void *ops)
 	return rc;
 }
 
-int q7_record_read(const char *path, struct q7_op_table *ops)
+int q7_record_read(const char *path, struct q7_op_table *ops, struct q7_err *err)
 {
-	return q7_elf_each_object(path, read_object, ops);
+	return q7_elf_each_object(path, read_object, ops, err);
 }
 
 /* The text of one object's section (a file or an archive member). */
@@ -373,17 +379,17 @@ struct section_text {
 	struct q7_strvec *out;
 };
 
-static int read_text(Elf *elf, const char *what, void *arg)
+static int read_text(Elf *elf, const char *what, void *arg, struct q7_err *err)
 {
 	const struct section_text *t = arg;
 	GElf_Ehdr eh;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Shdr sh;
-	if (check_object(elf, what, &eh) != 0)
+	if (check_object(elf, what, &eh, err) != 0)
 		return -1;
 	if (find_section(elf, t->sec, &scn, &shstrndx) != 0) {
-		q7_elf_error(what, "reading the object");
+		q7_elf_error(err, what, "reading the object");
 		return -1;
 	}
 	if (!scn)
@@ -391,7 +397,7 @@ static int read_text(Elf *elf, const char *what, void *arg)
 	Elf_Data *d = gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS ? elf_rawdata(scn, NULL)
 	                                                                 : NULL;
 	if (!d || memchr(d->d_buf, '\0', d->d_size)) {
-		q7_error("%s: %s: damaged section (not text)", what, t->sec);
+		q7_err_set(err, what, "%s: damaged section (not text)", t->sec);
 		return -1;
 	}
 	char *text = q7_xstrndup(d->d_buf, d->d_size);
@@ -400,8 +406,8 @@ static int read_text(Elf *elf, const char *what, void *arg)
 	return 0;
 }
 
-int q7_section_read(const char *path, const char *sec, struct q7_strvec *out)
+int q7_section_read(const char *path, const char *sec, struct q7_strvec *out, struct q7_err *err)
 {
 	struct section_text t = {sec, out};
-	return q7_elf_each_object(path, read_text, &t);
+	return q7_elf_each_object(path, read_text, &t, err);
 }

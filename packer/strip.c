@@ -397,18 +397,18 @@ static int write_out(const struct q7_image *im, const struct q7_strip_plan *p,
 }
 
 int q7_strip_write(const struct q7_image *im, const struct q7_strip_plan *p,
-                   const struct q7_bind *b, int fd, const char *outname)
+                   const struct q7_bind *b, int fd, const char *outname, struct q7_err *err)
 {
 	elf_fill(0);
 	unsigned char **copies = q7_xcalloc(p->nkeep + 1, sizeof *copies);
 	Elf *out = elf_begin(fd, ELF_C_WRITE, NULL);
 	int rc = out ? write_out(im, p, b, copies, out) : -1;
 	if (rc != 0)
-		q7_elf_error(outname, "writing the stripped image");
+		q7_elf_error(err, outname, "writing the stripped image");
 	if (out)
 		elf_end(out);
 	for (size_t k = 0; k <= p->nkeep; k++)
 		free(copies[k]);
 	free(copies);
-	return rc == 0 ? 0 : 1;
+	return rc == 0 ? 0 : -1;
 }

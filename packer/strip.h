@@ -40,8 +40,8 @@ char *q7_strip_dropped(const struct q7_image *im, const struct q7_strip_plan *p)
 struct q7_bind;
 /* Writes the stripped image to fd (positioned at 0, empty), with the
  * words and relocations b binds (packer/bind.h; NULL for none) patched in
- * as the sections are copied. 0, or 1 after "<prog>: <outname>: ...". */
+ * as the sections are copied. 0, or -1 with "<outname>: ..." in err. */
 int q7_strip_write(const struct q7_image *im, const struct q7_strip_plan *p,
-                   const struct q7_bind *b, int fd, const char *outname);
+                   const struct q7_bind *b, int fd, const char *outname, struct q7_err *err);
 
 #endif

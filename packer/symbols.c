@@ -27,23 +27,23 @@ static bool wanted(const struct want *w, const char *sym)
 }
 
 /* Calls fn for each named symbol of elf's symbol table (none without
- * one). 0, or -1 after a message. */
+ * one). 0, or -1 with a message in err. */
 typedef void (*sym_fn)(Elf *elf, const char *what, const GElf_Sym *s, const char *name,
                        void *ctx);
-static int each_symbol(Elf *elf, const char *what, sym_fn fn, void *ctx)
+static int each_symbol(Elf *elf, const char *what, sym_fn fn, void *ctx, struct q7_err *err)
 {
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh)) {
-			q7_elf_error(what, "reading the section headers");
+			q7_elf_error(err, what, "reading the section headers");
 			return -1;
 		}
 		if (sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
 			continue;
 		Elf_Data *d = elf_getdata(scn, NULL);
 		if (!d) {
-			q7_elf_error(what, "reading the symbol table");
+			q7_elf_error(err, what, "reading the symbol table");
 			return -1;
 		}
 		size_t n = d->d_size / sh.sh_entsize;
@@ -77,34 +77,35 @@ static void add_wanted(Elf *elf, const char *what, const GElf_Sym *s, const char
 	free(where);
 }
 
-static int read_symtab(Elf *elf, const char *what, void *ctx)
+static int read_symtab(Elf *elf, const char *what, void *ctx, struct q7_err *err)
 {
 	((struct want *)ctx)->file = NULL;
-	return each_symbol(elf, what, add_wanted, ctx);
+	return each_symbol(elf, what, add_wanted, ctx, err);
 }
 
-int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_fsyms *out)
+int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_fsyms *out,
+                    struct q7_err *err)
 {
 	if (names->n == 0)
 		return 0;
-	if (!q7_elf_init())
+	if (!q7_elf_init(err))
 		return -1;
 	struct want w = {names, q7_xcalloc(names->n, sizeof *w.tags), out, NULL};
 	for (size_t i = 0; i < names->n; i++)
 		w.tags[i] = q7_xasprintf("%zu%s", strlen(names->v[i]), names->v[i]);
-	int rc = q7_elf_each_object(path, read_symtab, &w);
+	int rc = q7_elf_each_object(path, read_symtab, &w, err);
 	for (size_t i = 0; i < names->n; i++)
 		free(w.tags[i]);
 	free(w.tags);
 	return rc;
 }
 
-int q7_symbols_functions(const char *path, struct q7_fsyms *out)
+int q7_symbols_functions(const char *path, struct q7_fsyms *out, struct q7_err *err)
 {
-	if (!q7_elf_init())
+	if (!q7_elf_init(err))
 		return -1;
 	struct want w = {NULL, NULL, out, NULL};
-	return q7_elf_each_object(path, read_symtab, &w);
+	return q7_elf_each_object(path, read_symtab, &w, err);
 }
 
 /* Global names by definedness: strong undefined, and defined (global and
@@ -126,41 +127,43 @@ static void add_name(Elf *elf, const char *what, const GElf_Sym *s, const char *
 		q7_sv_add(n->defined, name);
 }
 
-static int read_names(Elf *elf, const char *what, void *ctx)
+static int read_names(Elf *elf, const char *what, void *ctx, struct q7_err *err)
 {
-	return each_symbol(elf, what, add_name, ctx);
+	return each_symbol(elf, what, add_name, ctx, err);
 }
 
-int q7_symbols_globals(const char *path, struct q7_strvec *undefined, struct q7_strvec *defined)
+int q7_symbols_globals(const char *path, struct q7_strvec *undefined, struct q7_strvec *defined,
+                       struct q7_err *err)
 {
-	if (!q7_elf_init())
+	if (!q7_elf_init(err))
 		return -1;
 	struct names n = {undefined, defined};
-	return q7_elf_each_object(path, read_names, &n);
+	return q7_elf_each_object(path, read_names, &n, err);
 }
 
-int q7_symbols_defined_in(Elf *elf, const char *what, struct q7_strvec *defined)
+int q7_symbols_defined_in(Elf *elf, const char *what, struct q7_strvec *defined,
+                          struct q7_err *err)
 {
 	struct names n = {NULL, defined};
-	return read_names(elf, what, &n);
+	return read_names(elf, what, &n, err);
 }
 
-int q7_symbols_undefined(const char *path, struct q7_strvec *out)
+int q7_symbols_undefined(const char *path, struct q7_strvec *out, struct q7_err *err)
 {
-	return q7_symbols_globals(path, out, NULL);
+	return q7_symbols_globals(path, out, NULL, err);
 }
 
 /* One object's data: allocated sections that are neither code nor the
  * unwinder's or the loader's (.eh_frame, .gcc_except_table, notes, init
  * arrays). An archive member adds nothing: a link may leave it out. */
-static int data_bytes(Elf *elf, const char *what, void *ctx)
+static int data_bytes(Elf *elf, const char *what, void *ctx, struct q7_err *err)
 {
 	uint64_t *bytes = ctx;
 	size_t shstrndx;
 	if (elf_getarhdr(elf))
 		return 0;
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0) {
-		q7_elf_error(what, "reading the section headers");
+		q7_elf_error(err, what, "reading the section headers");
 		return -1;
 	}
 	static const char *const skipped[] = {".eh_frame", ".gcc_except_table", ".note",
@@ -169,7 +172,7 @@ static int data_bytes(Elf *elf, const char *what, void *ctx)
 		GElf_Shdr sh;
 		const char *n = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
 		if (!n) {
-			q7_elf_error(what, "reading the section headers");
+			q7_elf_error(err, what, "reading the section headers");
 			return -1;
 		}
 		bool data = (sh.sh_flags & SHF_ALLOC) && !(sh.sh_flags & SHF_EXECINSTR) &&
@@ -182,7 +185,7 @@ static int data_bytes(Elf *elf, const char *what, void *ctx)
 	return 0;
 }
 
-int q7_symbols_data_bytes(const char *path, uint64_t *bytes)
+int q7_symbols_data_bytes(const char *path, uint64_t *bytes, struct q7_err *err)
 {
-	return q7_elf_each_object(path, data_bytes, bytes);
+	return q7_elf_each_object(path, data_bytes, bytes, err);
 }

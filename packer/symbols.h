@@ -18,33 +18,36 @@
  * member of an ar archive) defines and whose symbol may name one of names
  * (unqualified C++ names): the mangled form holds "<length><name>", or
  * the symbol is the bare name (C linkage). Other files add nothing.
- * 0, or -1 after printing why. */
-int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_fsyms *out);
+ * 0, or -1 with why in err. */
+int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_fsyms *out,
+                    struct q7_err *err);
 
 /* Appends to out every function that path (an object, or each ELF member
  * of an archive) defines: a link without kernels looks among them for
- * ones that look like kernels (q7_kernel_lookalikes). 0, or -1 after
- * printing why. */
-int q7_symbols_functions(const char *path, struct q7_fsyms *out);
+ * ones that look like kernels (q7_kernel_lookalikes). 0, or -1 with why
+ * in err. */
+int q7_symbols_functions(const char *path, struct q7_fsyms *out, struct q7_err *err);
 
 /* Appends to out the names of the strong (global, not weak) undefined
  * symbols of path: what a link of that object alone cannot resolve. 0, or
- * -1 after printing why. */
-int q7_symbols_undefined(const char *path, struct q7_strvec *out);
+ * -1 with why in err. */
+int q7_symbols_undefined(const char *path, struct q7_strvec *out, struct q7_err *err);
 /* Both in one read: the strong undefined names into undefined, the
  * global and weak defined ones into defined (either may be NULL). 0, or
- * -1 after printing why. */
-int q7_symbols_globals(const char *path, struct q7_strvec *undefined, struct q7_strvec *defined);
+ * -1 with why in err. */
+int q7_symbols_globals(const char *path, struct q7_strvec *undefined, struct q7_strvec *defined,
+                       struct q7_err *err);
 
 /* Adds to *bytes the data of path when it is an object (not an archive,
  * whose members a link may leave out): its allocated sections that are
  * not code (.data, .rodata, .bss, ...), which are about as large on every
- * target. 0, or -1 after printing why. */
-int q7_symbols_data_bytes(const char *path, uint64_t *bytes);
+ * target. 0, or -1 with err set. */
+int q7_symbols_data_bytes(const char *path, uint64_t *bytes, struct q7_err *err);
 
 /* The same for one ELF object (a file or an archive member) already
- * open: its global and weak defined names into defined. 0, or -1 after
- * printing why. */
-int q7_symbols_defined_in(Elf *elf, const char *what, struct q7_strvec *defined);
+ * open: its global and weak defined names into defined. 0, or -1 with
+ * why in err. */
+int q7_symbols_defined_in(Elf *elf, const char *what, struct q7_strvec *defined,
+                          struct q7_err *err);
 
 #endif

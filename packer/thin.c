@@ -43,7 +43,8 @@ static char *member_name(const struct ar_hdr *h, const char *names, size_t names
 }
 
 /* One member's file: its ELF object through fn, named "lib.a(member)". */
-static int member(const char *ar_path, const char *name, q7_elf_object_fn fn, void *ctx)
+static int member(const char *ar_path, const char *name, q7_elf_object_fn fn, void *ctx,
+                  struct q7_err *err)
 {
 	char *dir = q7_path_dirname(ar_path);
 	char *file = name[0] == '/' ? q7_xstrdup(name) : q7_path_join(dir, name);
@@ -53,11 +54,11 @@ static int member(const char *ar_path, const char *name, q7_elf_object_fn fn, vo
 	int fd = q7_open_regular(file, &why);
 	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (fd < 0)
-		q7_error("%s: a member of a thin archive, %s, cannot be opened: %s", what, file, why);
+		q7_err_set(err, what, "a member of a thin archive, %s, cannot be opened: %s", file, why);
 	else if (!elf)
-		q7_elf_error(what, "reading a member of a thin archive");
+		q7_elf_error(err, what, "reading a member of a thin archive");
 	else
-		rc = elf_kind(elf) == ELF_K_ELF ? fn(elf, what, ctx) : 0;
+		rc = elf_kind(elf) == ELF_K_ELF ? fn(elf, what, ctx, err) : 0;
 	if (elf)
 		elf_end(elf);
 	if (fd >= 0)
@@ -68,7 +69,8 @@ static int member(const char *ar_path, const char *name, q7_elf_object_fn fn, vo
 	return rc;
 }
 
-int q7_elf_each_thin_member(int fd, const char *path, q7_elf_object_fn fn, void *ctx)
+int q7_elf_each_thin_member(int fd, const char *path, q7_elf_object_fn fn, void *ctx,
+                            struct q7_err *err)
 {
 	off_t size = lseek(fd, 0, SEEK_END), at = SARMAG;
 	char *names = NULL;
@@ -79,8 +81,9 @@ int q7_elf_each_thin_member(int fd, const char *path, q7_elf_object_fn fn, void 
 		char num[sizeof h.ar_size + 1];
 		if (pread(fd, &h, sizeof h, at) != (ssize_t)sizeof h ||
 		    memcmp(h.ar_fmag, ARFMAG, 2) != 0) {
-			q7_error("%s: damaged thin archive (unreadable member header at offset %lld)",
-			         path, (long long)at);
+			q7_err_set(err, path,
+			           "damaged thin archive (unreadable member header at offset %lld)",
+			           (long long)at);
 			rc = -1;
 			break;
 		}
@@ -92,8 +95,8 @@ int q7_elf_each_thin_member(int fd, const char *path, q7_elf_object_fn fn, void 
 		bool table = h.ar_name[0] == '/' && (h.ar_name[1] == ' ' || h.ar_name[1] == '/' ||
 		                                     memcmp(h.ar_name, "/SYM64/", 7) == 0);
 		if (end == num || (table && len > (unsigned long long)(size - at))) {
-			q7_error("%s: damaged thin archive (member size at offset %lld)", path,
-			         (long long)at - (off_t)sizeof h);
+			q7_err_set(err, path, "damaged thin archive (member size at offset %lld)",
+			           (long long)at - (off_t)sizeof h);
 			rc = -1;
 			break;
 		}
@@ -101,11 +104,11 @@ int q7_elf_each_thin_member(int fd, const char *path, q7_elf_object_fn fn, void 
 			/* Its bytes are elsewhere: nothing follows the header. */
 			char *name = member_name(&h, names, names_len);
 			if (!name) {
-				q7_error("%s: damaged thin archive (a member without a name)", path);
+				q7_err_set(err, path, "damaged thin archive (a member without a name)");
 				rc = -1;
 				break;
 			}
-			rc = member(path, name, fn, ctx);
+			rc = member(path, name, fn, ctx, err);
 			free(name);
 			continue;
 		}
@@ -113,7 +116,7 @@ int q7_elf_each_thin_member(int fd, const char *path, q7_elf_object_fn fn, void 
 			names = q7_xmalloc((size_t)len + 1);
 			names_len = (size_t)len;
 			if (pread(fd, names, names_len, at) != (ssize_t)names_len) {
-				q7_error("%s: damaged thin archive (long names cut short)", path);
+				q7_err_set(err, path, "damaged thin archive (long names cut short)");
 				rc = -1;
 			}
 		}

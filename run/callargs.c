@@ -11,7 +11,7 @@
 #include "support.h"
 
 /* "2,3", "2x3", "(2, 3)", "" (0 dims). */
-int q7_run_parse_shape(const char *s, struct q7_tensor_desc *d)
+int q7_run_parse_shape(const char *s, struct q7_tensor_desc *d, struct q7_err *err)
 {
 	d->ndim = 0;
 	const char *p = s;
@@ -26,11 +26,11 @@ int q7_run_parse_shape(const char *s, struct q7_tensor_desc *d)
 		if (errno || end == p)
 			goto bad;
 		if (d->ndim == Q7_MAX_DIMS) {
-			q7_error("--out-shape=%s: more than %d dimensions", s, Q7_MAX_DIMS);
+			q7_err_set(err, NULL, "--out-shape=%s: more than %d dimensions", s, Q7_MAX_DIMS);
 			return -1;
 		}
 		if (v > Q7_MAX_DIM_SIZE) {
-			q7_error("--out-shape=%s: %lu is over %u", s, v, Q7_MAX_DIM_SIZE);
+			q7_err_set(err, NULL, "--out-shape=%s: %lu is over %u", s, v, Q7_MAX_DIM_SIZE);
 			return -1;
 		}
 		d->sizes[d->ndim++] = (uint32_t)v;
@@ -44,7 +44,7 @@ int q7_run_parse_shape(const char *s, struct q7_tensor_desc *d)
 	}
 	return 0;
 bad:
-	q7_error("--out-shape=%s: expected sizes like 2,3", s);
+	q7_err_set(err, NULL, "--out-shape=%s: expected sizes like 2,3", s);
 	return -1;
 }
 

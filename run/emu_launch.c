@@ -53,7 +53,7 @@ void q7_emu_config_init(struct q7_emu_config *cfg, const char *lib, unsigned cor
 	const char *q = getenv("Q7CC_QEMU");
 	cfg->qemu = q && *q ? q : NULL;
 	cfg->forward_signals = true;
-	cfg->stats = env_on("Q7CC_EMU_STATS");
+	cfg->stats = env_on("Q7CC_EMU_STATS") ? stderr : NULL;
 	cfg->icount = env_on("Q7CC_EMU_ICOUNT");
 	cfg->unchecked = q7_run_unchecked(0);
 	cfg->semihosting_files = env_on("Q7CC_SEMIHOSTING_FILES");

@@ -107,7 +107,8 @@ struct q7_emu_session {
 	char *trace_log;         /* a profile's QEMU log, or NULL */
 	unsigned cores;
 	double timeout;
-	bool forward, stats, icount, host_files;
+	bool forward, icount, host_files;
+	FILE *stats;             /* q7_emu_config's */
 	unsigned unchecked;      /* safety checks off (Q7_UNCHECKED_*) */
 	const volatile sig_atomic_t *interrupted; /* q7_emu_config's */
 	char *dir;               /* this session's files */

@@ -485,15 +485,15 @@ static void print_stats(const struct q7_emu_session *s, const struct q7_boot_res
                         const struct q7_frame *f)
 {
 	uint32_t cycles = br->ccount_end - br->ccount_start;
-	fprintf(stderr, "%s: emulated core %u: %u cycles", q7_progname(), br->core, cycles);
+	fprintf(s->stats, "%s: emulated core %u: %u cycles", q7_progname(), br->core, cycles);
 	if (s->icount) {
 		/* The entry's instructions: the same count as a profile's. */
 		unsigned long long ns_per = 1ull << ICOUNT_SHIFT;
 		unsigned long long ns = (unsigned long long)cycles * 1000000ull / Q7_BOOT_CCOUNT_KHZ;
 		unsigned long long n = (ns + ns_per / 2) / ns_per;
-		fprintf(stderr, ", %llu instructions", n > ENTRY_CALL_OVERHEAD ? n - ENTRY_CALL_OVERHEAD : 0);
+		fprintf(s->stats, ", %llu instructions", n > ENTRY_CALL_OVERHEAD ? n - ENTRY_CALL_OVERHEAD : 0);
 	}
-	fprintf(stderr, ", stack %u bytes%s\n", br->stack_used,
+	fprintf(s->stats, ", stack %u bytes%s\n", br->stack_used,
 	        f->switched_stack ? ", switched stack" : "");
 }
 
@@ -643,7 +643,7 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 			}
 			s->ready = true;
 			if (s->stats)
-				fprintf(stderr, "%s: emulated session: QEMU booted in %.3f s\n", q7_progname(),
+				fprintf(s->stats, "%s: emulated session: QEMU booted in %.3f s\n", q7_progname(),
 				        q7_now_s() - s->boot_t0);
 			continue;
 		}
@@ -706,7 +706,7 @@ int q7_emu_receive(struct q7_emu_session *s, struct q7_run_result *r)
 	}
 	s->st.last_call_s = q7_now_s() - c->t0;
 	if (s->stats)
-		fprintf(stderr, "%s: emulated run of core%s %u..%u: %.3f s\n", q7_progname(),
+		fprintf(s->stats, "%s: emulated run of core%s %u..%u: %.3f s\n", q7_progname(),
 		        c->n > 1 ? "s" : "", c->first, c->first + c->n - 1, s->st.last_call_s);
 	return rc;
 }

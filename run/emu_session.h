@@ -40,6 +40,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "engine.h"
 
@@ -55,7 +56,9 @@ struct q7_emu_config {
 	const char *qemu;     /* qemu-system-xtensa; NULL: on PATH */
 	const char *boot;     /* q7boot.elf; NULL: <prefix>/lib/q7cc/xtensa/ */
 	bool forward_signals; /* support/proc's signal forwarding while busy */
-	bool stats;           /* per call: wall time, cycles and stack on stderr */
+	/* Per call: wall time, cycles and stack, one line each, written
+	 * here; NULL: none. q7_emu_config_init: stderr under Q7CC_EMU_STATS. */
+	FILE *stats;
 	bool icount;          /* qemu -icount: exact instruction counts */
 	unsigned unchecked;   /* safety checks off (Q7_UNCHECKED_*, engine.h); Q7CC_UNCHECKED */
 	const char *trace_log;/* QEMU's block log for a profile (emu_trace.h); NULL: none */

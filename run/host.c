@@ -442,7 +442,8 @@ static void on_direct_fault(int sig, siginfo_t *si, void *uc)
 		q7_fault_record(&f, sig, si, uc);
 		char line[1024];
 		size_t n = 0, room = sizeof line - 1;
-		append(line, &n, room, "q7cc: fatal: ", 16);
+		append(line, &n, room, q7_progname(), 64);
+		append(line, &n, room, ": fatal: ", 16);
 		n += q7_fault_format(&f, NULL, line + n, room - n);
 		append(line, &n, room, " (in this process, which it ends; q7cc.torch's isolate=True "
 		       "runs kernels apart and raises an error instead)", 128);

@@ -13,16 +13,17 @@
 #include "tempfile.h"
 
 /* One argument as q7-run reads it: a tensor written to a .npy file
- * (path kept in files), else the literal. 0, or -1 (npy_write said why). */
+ * (path kept in files), else the literal. 0, or -1 (npy_write's why in
+ * err). */
 static int add_arg(const struct q7_arg *a, const char *stem, unsigned i, struct q7_strvec *argv,
-                   struct q7_strvec *files)
+                   struct q7_strvec *files, struct q7_err *err)
 {
 	if (a->kind == Q7_ARG_TENSOR) {
 		const struct q7_tensor_desc *t = &a->u.tensor;
 		char *path = q7_xasprintf("%s-a%u.npy", stem, i);
 		q7_sv_add(files, path);
 		int rc = npy_write(path, (enum q7_dtype)t->dtype, t->ndim, t->sizes,
-		                   (const void *)(uintptr_t)t->data);
+		                   (const void *)(uintptr_t)t->data, err);
 		q7_sv_add(argv, path);
 		free(path);
 		return rc;
@@ -74,6 +75,31 @@ static void san_options(const char *q7run, const struct q7_call *c, const char *
 	q7_sv_add(argv, "--");
 }
 
+/* q7-run's result y into c's destination, described in r. 0, or 1 with
+ * r failed. */
+static int take_result(const struct q7_call *c, const struct npy_array *y,
+                       struct q7_run_result *r)
+{
+	size_t bytes = y->numel * q7_dtype_size(y->dtype);
+	if (y->dtype != (enum q7_dtype)c->dst.dtype || bytes > q7_tensor_span(&c->dst)) {
+		q7_run_fail(r, "%s: the result does not fit the destination", c->op);
+		return 1;
+	}
+	memcpy((void *)(uintptr_t)c->dst.data, y->data, bytes);
+	memset(&r->out, 0, sizeof r->out);
+	r->out.dtype = (uint32_t)y->dtype;
+	r->out.ndim = y->ndim;
+	int64_t stride = 1;
+	for (unsigned k = y->ndim; k-- > 0;) {
+		r->out.sizes[k] = y->sizes[k];
+		r->out.strides[k] = (int32_t)stride;
+		stride *= y->sizes[k];
+	}
+	r->out.data = c->dst.data;
+	r->status = Q7_STATUS_OK;
+	return 0;
+}
+
 int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_atomic_t *interrupted,
                 struct q7_run_result *r)
 {
@@ -83,6 +109,7 @@ int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_ato
 	char *stem = q7_xasprintf("%s/san-%ld-%u", q7_temp_dir(), (long)getpid(), ++calls);
 	char *out = q7_xasprintf("%s-y.npy", stem), *err = NULL;
 	struct npy_array y = {0};
+	struct q7_err why = Q7_ERR_GROWING;
 	int rc = 1;
 	q7_sv_add(&files, out);
 	if (c->dst.data == 0) {
@@ -93,8 +120,9 @@ int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_ato
 	q7_sv_add(&argv, lib);
 	q7_sv_add(&argv, c->op);
 	for (unsigned i = 0; i < c->nargs; i++)
-		if (add_arg(&c->args[i], stem, i, &argv, &files) != 0) {
-			q7_run_fail(r, "%s: cannot write its arguments for q7-run --sanitize", c->op);
+		if (add_arg(&c->args[i], stem, i, &argv, &files, &why) != 0) {
+			q7_run_fail(r, "%s: cannot write its arguments for q7-run --sanitize: %s", c->op,
+			            q7_err_text(&why));
 			goto out;
 		}
 	/* q7-run dies with this process, and with the caller's Ctrl-C */
@@ -109,32 +137,16 @@ int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_ato
 	}
 	if (err && *err)
 		fputs(err, stderr); /* a warning */
-	if (npy_read(out, &y) != 0) {
-		q7_run_fail(r, "%s: q7-run --sanitize left no result", c->op);
+	if (npy_read(out, &y, &why) != 0) {
+		q7_run_fail(r, "%s: q7-run --sanitize left no result: %s", c->op, q7_err_text(&why));
 		goto out;
 	}
-	size_t bytes = y.numel * q7_dtype_size(y.dtype);
-	if (y.dtype != (enum q7_dtype)c->dst.dtype || bytes > q7_tensor_span(&c->dst)) {
-		q7_run_fail(r, "%s: the result does not fit the destination", c->op);
-		goto out;
-	}
-	memcpy((void *)(uintptr_t)c->dst.data, y.data, bytes);
-	memset(&r->out, 0, sizeof r->out);
-	r->out.dtype = (uint32_t)y.dtype;
-	r->out.ndim = y.ndim;
-	int64_t stride = 1;
-	for (unsigned k = y.ndim; k-- > 0;) {
-		r->out.sizes[k] = y.sizes[k];
-		r->out.strides[k] = (int32_t)stride;
-		stride *= y.sizes[k];
-	}
-	r->out.data = c->dst.data;
-	r->status = Q7_STATUS_OK;
-	rc = 0;
+	rc = take_result(c, &y, r);
 out:
 	for (size_t i = 0; i < files.n; i++)
 		unlink(files.v[i]);
 	npy_free(&y);
+	q7_err_free(&why);
 	free(err);
 	free(out);
 	free(stem);

@@ -362,21 +362,16 @@ int npy_parse(const unsigned char *buf, size_t len, const char *name, struct npy
 	return read_data(buf + hstart + hlen, len - hstart - hlen, name, &h, a, err);
 }
 
-int npy_read(const char *path, struct npy_array *a)
+int npy_read(const char *path, struct npy_array *a, struct q7_err *err)
 {
 	size_t len = 0;
 	const char *why;
 	char *buf = q7_read_regular(path, Q7_READ_NPY_MAX, &len, &why);
 	if (!buf) {
-		q7_error("%s: cannot read: %s", path, why);
+		q7_err_set(err, path, "cannot read: %s", why);
 		return -1;
 	}
-	/* Growing: the path is never cut. */
-	struct q7_err err = Q7_ERR_GROWING;
-	int rc = npy_parse((const unsigned char *)buf, len, path, a, &err);
-	if (rc != 0)
-		q7_error("%s", err.msg);
-	q7_err_free(&err);
+	int rc = npy_parse((const unsigned char *)buf, len, path, a, err);
 	free(buf);
 	return rc;
 }
@@ -390,7 +385,7 @@ static float bf16_to_float(uint16_t x)
 }
 
 int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32_t *sizes,
-              const void *data)
+              const void *data, struct q7_err *err)
 {
 	size_t numel = 1;
 	for (unsigned d = 0; d < ndim; d++)
@@ -402,7 +397,7 @@ int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32
 			snprintf(descr, sizeof descr, "%c%c%u", q7_dtype_size(dtypes[i].dtype) == 1 ? '|' : '<',
 			         dtypes[i].kind, q7_dtype_size(dtypes[i].dtype));
 	if (!descr[0]) {
-		q7_error("%s: cannot write dtype %u", path, (unsigned)dtype);
+		q7_err_set(err, path, "cannot write dtype %u", (unsigned)dtype);
 		return -1;
 	}
 	struct q7_strbuf h = {0};
@@ -416,7 +411,7 @@ int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32
 
 	struct q7_outfile o;
 	if (q7_outfile_open(&o, path) != 0) {
-		q7_error("%s: cannot create: %s", path, strerror(errno));
+		q7_err_set(err, path, "cannot create: %s", strerror(errno));
 		q7_sb_free(&h);
 		return -1;
 	}
@@ -434,7 +429,7 @@ int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32
 	}
 	q7_sb_free(&h);
 	if (!ok || q7_outfile_commit(&o, 0644) != 0) {
-		q7_error("%s: cannot write: %s", path, strerror(errno));
+		q7_err_set(err, path, "cannot write: %s", strerror(errno));
 		q7_outfile_abort(&o);
 		return -1;
 	}

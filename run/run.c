@@ -357,7 +357,10 @@ static int read_args(const struct options *o, struct run *r)
 		struct q7_arg *a = &r->call.args[r->call.nargs++];
 		if (is_file_arg(s)) {
 			struct npy_array *t = &r->arrays[r->narrays];
-			if (npy_read(s, t) != 0)
+			struct q7_err err = Q7_ERR_GROWING;
+			int rc = npy_read(s, t, &err);
+			q7_err_print(&err);
+			if (rc != 0)
 				return -1;
 			r->narrays++;
 			q7_run_tensor_arg(a, t);
@@ -388,7 +391,10 @@ static int make_dst(const struct options *o, struct run *r)
 	const struct q7_tensor_desc *first = first_tensor(&r->call);
 	struct q7_tensor_desc *d = &r->call.dst;
 	if (o->out_shape) {
-		if (q7_run_parse_shape(o->out_shape, d) != 0)
+		struct q7_err err = Q7_ERR_GROWING;
+		int rc = q7_run_parse_shape(o->out_shape, d, &err);
+		q7_err_print(&err);
+		if (rc != 0)
 			return -1;
 	} else if (first) {
 		d->ndim = first->ndim;
@@ -564,8 +570,11 @@ static int run_op(const struct options *o, struct run *r)
 		return Q7_EXIT_ERROR;
 	const struct q7_run_result *res = &r->res;
 	const void *out_data = res->out_data ? res->out_data : r->dst_buf;
-	if (npy_write(o->out, (enum q7_dtype)res->out.dtype, res->out.ndim, res->out.sizes,
-	              out_data) != 0)
+	struct q7_err err = Q7_ERR_GROWING;
+	int rc = npy_write(o->out, (enum q7_dtype)res->out.dtype, res->out.ndim, res->out.sizes,
+	                   out_data, &err);
+	q7_err_print(&err);
+	if (rc != 0)
 		return Q7_EXIT_IO;
 	if (o->profile && write_profile(o, r) != 0)
 		return Q7_EXIT_IO;

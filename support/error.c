@@ -121,3 +121,10 @@ const char *q7_err_text(const struct q7_err *e)
 {
 	return e && e->msg && (e->grow || e->size) ? e->msg : "";
 }
+
+void q7_err_print(struct q7_err *e)
+{
+	if (*q7_err_text(e))
+		q7_error("%s", q7_err_text(e));
+	q7_err_free(e);
+}

@@ -87,6 +87,9 @@ void q7_err_clear(struct q7_err *e);
 void q7_err_free(struct q7_err *e);
 /* e's message, or "" when there is none (NULL, or growing before a set). */
 const char *q7_err_text(const struct q7_err *e);
+/* At a tool's top: prints e's message as q7_error does, when it has one,
+ * then releases a growing carrier (q7_err_free). */
+void q7_err_print(struct q7_err *e);
 
 /* A growable NUL-terminated string. Zero-initialise, then append. */
 struct q7_strbuf {

@@ -150,10 +150,13 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 		for (size_t i = 0; i < ops.n; i++)
 			if (!ops.ops[i].by_name_only)
 				q7_step_note_op(d, "kernel", &ops.ops[i]);
-		if (q7_record_attach(written, &ops) != 0) {
+		struct q7_err err = Q7_ERR_GROWING;
+		if (q7_record_attach(written, &ops, &err) != 0) {
+			q7_err_print(&err);
 			q7_output_remove(written);
 			rc = Q7_EXIT_ERROR;
 		}
+		q7_err_free(&err);
 	}
 	if (measured && q7_stack_keep(written, rc == 0 && !lint_failed) != 0) {
 		q7_output_remove(written);

@@ -287,8 +287,10 @@ int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
 			/* A signal stops it at once (before: a slow source held
 			 * SIGTERM until libclang was done). */
 			q7_proc_signals_abandon(true);
-			rc = q7_analyze(&o, ops, diags);
+			struct q7_err err = Q7_ERR_GROWING;
+			rc = q7_analyze(&o, ops, diags, &err);
 			q7_proc_signals_abandon(false);
+			q7_err_print(&err);
 			if (rc == Q7_ANALYZE_PARSE_ERROR && o.preprocessed)
 				rc = unreadable_text(in, ops, from_op, diags, before);
 		}

@@ -180,9 +180,12 @@ static int resolve_symbols(struct link *l, struct q7_op_table *all, struct q7_di
 	int rc = 0;
 	if (names.n) {
 		struct q7_fsyms syms = {0};
+		struct q7_err err = Q7_ERR_GROWING;
 		for (size_t i = 0; i < l->nin && rc == 0; i++)
-			if (is_file(&l->in[i]) && q7_symbols_read(l->in[i].path, &names, &syms) != 0)
+			if (is_file(&l->in[i]) &&
+			    q7_symbols_read(l->in[i].path, &names, &syms, &err) != 0)
 				rc = Q7_EXIT_ERROR;
+		q7_err_print(&err);
 		if (rc == 0)
 			q7_ops_resolve(all, &syms, l->d->prof.name, diags);
 		q7_fsyms_free(&syms);
@@ -214,9 +217,12 @@ static void name_ops(const struct link *l, struct q7_op_table *ops)
 static int check_data(struct link *l, struct q7_diags *diags)
 {
 	uint64_t bytes = 0;
+	struct q7_err err = Q7_ERR_GROWING;
 	for (size_t i = 0; i < l->nin; i++)
-		if (is_file(&l->in[i]) && q7_symbols_data_bytes(l->in[i].path, &bytes) != 0)
+		if (is_file(&l->in[i]) && q7_symbols_data_bytes(l->in[i].path, &bytes, &err) != 0) {
+			q7_err_print(&err);
 			return Q7_EXIT_ERROR;
+		}
 	const struct q7_lsp *lsp = q7_lsp_get(l->d->inv.multicore ? 0 : Q7_LSP_SINGLE);
 	if (bytes > lsp->sram_len)
 		q7_diags_add(diags, Q7_SEV_WARNING, l->out, 0, 0, "q7-image-size",
@@ -234,11 +240,14 @@ static int check_data(struct link *l, struct q7_diags *diags)
 static int device_limits(struct link *l, const struct q7_op_table *ops, struct q7_diags *diags)
 {
 	struct q7_strvec texts = {0};
+	struct q7_err err = Q7_ERR_GROWING;
 	int rc = 0;
 	bool host = l->d->prof.kind == Q7_PROFILE_HOST;
 	for (size_t i = 0; i < l->nin && rc == 0; i++)
-		if (is_file(&l->in[i]) && q7_section_read(l->in[i].path, Q7_STACK_SECTION, &texts) != 0)
+		if (is_file(&l->in[i]) &&
+		    q7_section_read(l->in[i].path, Q7_STACK_SECTION, &texts, &err) != 0)
 			rc = Q7_EXIT_ERROR;
+	q7_err_print(&err);
 	if (rc == 0 && texts.n)
 		q7_stack_check(ops, &texts, host, diags);
 	q7_sv_free(&texts);
@@ -258,10 +267,11 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 	if (!q7_step_do(d, "merge records"))
 		return 0;
 	struct q7_op_table all = {0};
+	struct q7_err err = Q7_ERR_GROWING;
 	int rc = 0;
 	for (size_t i = 0; i < l->nin && rc == 0; i++) {
 		size_t before = all.n;
-		if (is_file(&l->in[i]) && q7_record_read(l->in[i].path, &all) != 0)
+		if (is_file(&l->in[i]) && q7_record_read(l->in[i].path, &all, &err) != 0)
 			rc = Q7_EXIT_ERROR;
 		/* A source of this command line: its object is a temporary, and
 		 * the diagnostic's place names the source; no "recorded in". */
@@ -270,6 +280,7 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 			all.ops[k].from = NULL;
 		}
 	}
+	q7_err_print(&err);
 	if (rc == 0) {
 		struct q7_diags diags = {0};
 		rc = resolve_symbols(l, &all, &diags);
@@ -314,7 +325,11 @@ static bool calls_libtorch(const struct link *l)
 	bool calls = false;
 	for (size_t i = 0; i < l->nin && !calls; i++) {
 		struct q7_strvec undefined = {0};
-		if (is_file(&l->in[i]) && q7_symbols_globals(l->in[i].path, &undefined, NULL) == 0)
+		struct q7_err err = Q7_ERR_GROWING;
+		bool read = is_file(&l->in[i]) &&
+		            q7_symbols_globals(l->in[i].path, &undefined, NULL, &err) == 0;
+		q7_err_print(&err);
+		if (read)
 			for (size_t k = 0; k < undefined.n && !calls; k++)
 				for (size_t j = 0; j < sizeof ns / sizeof *ns && !calls; j++)
 					calls = strncmp(undefined.v[k], ns[j], strlen(ns[j])) == 0;
@@ -335,16 +350,18 @@ static int forgot_marks(struct link *l)
 	if (d->prof.kind == Q7_PROFILE_HOST && calls_libtorch(l))
 		return 0;
 	struct q7_fsyms syms = {0};
+	struct q7_err err = Q7_ERR_GROWING;
 	int rc = 0;
 	for (size_t i = 0; i < l->nin && rc == 0; i++) {
 		size_t from = syms.n;
 		if (is_file(&l->in[i]))
-			rc = q7_symbols_functions(l->in[i].path, &syms);
+			rc = q7_symbols_functions(l->in[i].path, &syms, &err);
 		for (size_t k = from; k < syms.n && l->in[i].src; k++) {
 			free(syms.v[k].where); /* a temporary object: named by its source */
 			syms.v[k].where = q7_xstrdup(l->in[i].src);
 		}
 	}
+	q7_err_print(&err);
 	struct q7_strvec like = {0};
 	if (rc == 0)
 		q7_kernel_lookalikes(&syms, &like);
@@ -665,8 +682,10 @@ static bool objects_fit(const char *a, const char *b)
 	struct q7_strvec undef[2] = {{0}}, def[2] = {{0}};
 	const char *f[2] = {a, b};
 	bool fit = true;
+	struct q7_err err = Q7_ERR_GROWING;
 	for (int i = 0; i < 2 && fit; i++)
-		fit = q7_symbols_globals(f[i], &undef[i], &def[i]) == 0;
+		fit = q7_symbols_globals(f[i], &undef[i], &def[i], &err) == 0;
+	q7_err_print(&err);
 	for (int i = 0; i < 2 && fit; i++) {
 		struct q7_strvec *d = &def[1 - i];
 		if (d->n)
@@ -770,7 +789,9 @@ static int resolve_with_wrapper(struct link *l, const struct q7_ldsplit *s,
 	*plan = PLAN_SPLIT;
 	if (rc == 0 && pid > 0) {
 		struct q7_strvec undef = {0};
-		if (q7_symbols_undefined(resolved, &undef) != 0) {
+		struct q7_err err = Q7_ERR_GROWING;
+		if (q7_symbols_undefined(resolved, &undef, &err) != 0) {
+			q7_err_print(&err);
 			rc = Q7_EXIT_ERROR;
 		} else if (undef.n) {
 			q7_step_note(d, "eight full links: %s is undefined", undef.v[0]);
@@ -866,21 +887,27 @@ static int pack_images(struct link *l)
 		/* The staged files, named in messages as the user knows them
 		 * (a full disk names libk.stripped.so, not the staging folder). */
 		struct q7_image im;
+		struct q7_err err = Q7_ERR_GROWING;
 		int rc = 0;
 		if (!q7_step_do(d, "pack %s -> %s %s", m->name, stripped, packed)) {
 			/* -###: shown only */
-		} else if (q7_image_open(&im, m->so) != 0) {
+		} else if (q7_image_open(&im, m->so, &err) != 0) {
 			rc = Q7_EXIT_ERROR;
 		} else {
 			im.path = m->name;
+			struct q7_strvec notes = {0};
 			struct q7_pack_opts o = {
 				.input = m->so, .output = m->packed, .stripped = m->stripped,
-				.symbol = "lib_func", .verbose = d->verbose,
+				.symbol = "lib_func", .notes = d->verbose ? &notes : NULL,
 				.output_name = packed, .stripped_name = stripped,
 			};
-			rc = q7_pack_image(&im, &o) ? Q7_EXIT_ERROR : 0;
+			rc = q7_pack_image(&im, &o, &err) ? Q7_EXIT_ERROR : 0;
+			for (size_t k = 0; k < notes.n; k++)
+				q7_note("%s", notes.v[k]);
+			q7_sv_free(&notes);
 			q7_image_close(&im);
 		}
+		q7_err_print(&err);
 		free(stripped);
 		free(packed);
 		if (rc != 0)

@@ -209,10 +209,12 @@ static void resolve_requests(struct q7_drv *d, struct item *items, struct gather
 			q7_sv_add(&names, g->ops.ops[i].name);
 	if (names.n && !g->rc && !d->dry) {
 		struct q7_fsyms syms = {0};
+		struct q7_err err = Q7_ERR_GROWING;
 		for (size_t i = 0; i < d->inv.n && !g->rc; i++)
 			if (d->inv.u[i].input == Q7_IN_LINK &&
-			    q7_symbols_read(d->inv.u[i].tok[0], &names, &syms) != 0)
+			    q7_symbols_read(d->inv.u[i].tok[0], &names, &syms, &err) != 0)
 				g->rc = Q7_EXIT_ERROR;
+		q7_err_print(&err);
 		/* Also drops the requests the sources' kernels answer. */
 		if (!g->rc)
 			q7_ops_resolve(&g->ops, &syms, d->prof.name, &g->diags);
@@ -308,8 +310,11 @@ int q7_mode_schema(struct q7_drv *d)
 			} else if (!q7_path_exists(u->tok[0])) {
 				q7_error("%s: cannot read: no such file", u->tok[0]);
 				r = Q7_EXIT_IO;
-			} else if (q7_record_read(u->tok[0], &it->ops) != 0) {
-				r = Q7_EXIT_ERROR;
+			} else {
+				struct q7_err err = Q7_ERR_GROWING;
+				if (q7_record_read(u->tok[0], &it->ops, &err) != 0)
+					r = Q7_EXIT_ERROR;
+				q7_err_print(&err);
 			}
 		} else if (u->input) {
 			q7_error("%s: not a C++ source, object or archive", u->tok[0]);

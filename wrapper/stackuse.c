@@ -64,8 +64,9 @@ int q7_stack_keep(const char *obj, bool attach)
 	if (text) {
 		size_t len;
 		char *payload = q7_stack_from_callgraph(text, &len);
-		if (len)
-			rc = q7_section_attach(obj, Q7_STACK_SECTION, payload, len);
+		struct q7_err err = Q7_ERR_GROWING;
+		if (len && (rc = q7_section_attach(obj, Q7_STACK_SECTION, payload, len, &err)) != 0)
+			q7_err_print(&err);
 		free(payload);
 		free(text);
 	}

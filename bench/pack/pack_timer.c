@@ -24,7 +24,9 @@ int main(int argc, char **argv)
 	struct q7_pack_opts o = {.input = argv[1], .output = argv[2], .stripped = argv[3],
 	                         .symbol = "lib_func"};
 	double w = ms(CLOCK_MONOTONIC), c = ms(CLOCK_PROCESS_CPUTIME_ID);
-	int rc = q7_pack(&o);
+	struct q7_err err = Q7_ERR_GROWING;
+	int rc = q7_pack(&o, &err) != 0;
+	q7_err_print(&err);
 	double cw = ms(CLOCK_MONOTONIC) - w, cc = ms(CLOCK_PROCESS_CPUTIME_ID) - c;
 	printf("%.3f %.3f\n", cw, cc);
 	return rc;

@@ -55,6 +55,7 @@ static void split(const char *list, struct q7_strvec *out)
 struct run {
 	struct q7_op_table ops;
 	struct q7_diags diags;
+	struct q7_err err; /* q7_analyze's why */
 	int rc;
 };
 
@@ -83,7 +84,8 @@ static void analyze_with(struct run *r, const char *fixture, bool host, const ch
 		.wanted_names = (char *const *)wanted,
 	};
 	memset(r, 0, sizeof *r);
-	r->rc = q7_analyze(&o, &r->ops, &r->diags);
+	r->err = Q7_ERR_GROWING;
+	r->rc = q7_analyze(&o, &r->ops, &r->diags, &r->err);
 	q7_sv_free(&args);
 	free(inc);
 	free(src);
@@ -99,6 +101,7 @@ static void run_free(struct run *r)
 {
 	q7_ops_free(&r->ops);
 	q7_diags_free(&r->diags);
+	q7_err_free(&r->err);
 }
 
 /* "qualname | schema | exact kinds | ret(ctypes) | stack | def/decl |
@@ -442,6 +445,11 @@ START_TEST(missing_plugin)
 	analyze(&r, "kernels.cpp", false, "gnu", NULL);
 	ck_assert_int_eq(r.rc, Q7_ANALYZE_UNAVAILABLE);
 	ck_assert_uint_eq(r.ops.n, 0);
+	/* Why comes back to the caller, naming the plugin and the package. */
+	const char *why = q7_err_text(&r.err);
+	ck_assert_msg(strstr(why, "/nonexistent/q7cc-prefix/") == why &&
+	                  strstr(why, "the plugin is missing"),
+	              "%s", why);
 	run_free(&r);
 }
 END_TEST
@@ -524,7 +532,7 @@ START_TEST(server_answers)
 	struct q7_analysis_opts o = {.source = "lint/profile_kind.cpp", .clang_args = args,
 	                             .triple = DEVICE_TRIPLE, .sys_includes = xtensa_sys.v,
 	                             .predefines = xtensa_macros.v, .profile = "xt"};
-	ck_assert_int_eq(q7_analyze(&o, &ops, &diags), 0);
+	ck_assert_int_eq(q7_analyze(&o, &ops, &diags, NULL), 0);
 	ck_assert_uint_eq(ops.n, 1);
 	ck_assert_uint_eq(diags.n, 2);
 	ck_assert_str_eq(diags.d[0].file, "lint/profile_kind.cpp");

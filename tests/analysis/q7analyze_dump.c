@@ -50,7 +50,9 @@ int main(int argc, char **argv)
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	bool needed = q7_prescan(&o, NULL);
-	int rc = needed ? q7_analyze(&o, &ops, &diags) : 0;
+	struct q7_err err = Q7_ERR_GROWING;
+	int rc = needed ? q7_analyze(&o, &ops, &diags, &err) : 0;
+	q7_err_print(&err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	for (size_t k = 0; k < ops.n; k++) {
 		const struct q7_op *op = &ops.ops[k];

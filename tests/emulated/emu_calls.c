@@ -94,7 +94,10 @@ static int parse_call(char **w, size_t n, const struct opts *o, struct line_call
 			return -1;
 		} else if (ends_with(w[i], ".npy")) {
 			struct npy_array *a = &c->arrays[c->narrays];
-			if (npy_read(w[i], a) != 0)
+			struct q7_err err = Q7_ERR_GROWING;
+			int rc = npy_read(w[i], a, &err);
+			q7_err_print(&err);
+			if (rc != 0)
 				return -1;
 			c->narrays++;
 			struct q7_arg *arg = &req->args[req->nargs++];
@@ -110,7 +113,10 @@ static int parse_call(char **w, size_t n, const struct opts *o, struct line_call
 		return 0;
 	struct q7_tensor_desc *d = &req->dst;
 	if (shape) {
-		if (q7_run_parse_shape(shape, d) != 0)
+		struct q7_err err = Q7_ERR_GROWING;
+		int rc = q7_run_parse_shape(shape, d, &err);
+		q7_err_print(&err);
+		if (rc != 0)
 			return -1;
 	} else if (first) {
 		d->ndim = first->ndim;
@@ -149,9 +155,11 @@ static int run_once(struct q7_emu_session *s, const struct opts *o, struct line_
 	double t0 = now_s();
 	int failed = o->oneshot ? q7_run_emulated(o->lib, NULL, &c->req, &r) : q7_emu_call(s, &c->req, &r);
 	*secs = now_s() - t0;
+	struct q7_err err = Q7_ERR_GROWING;
 	if (!failed && c->out && npy_write(c->out, (enum q7_dtype)r.out.dtype, r.out.ndim,
-	                                   r.out.sizes, (const void *)(uintptr_t)r.out.data) != 0)
+	                                   r.out.sizes, (const void *)(uintptr_t)r.out.data, &err) != 0)
 		failed = 1;
+	q7_err_print(&err);
 	if (report) {
 		struct q7_emu_stats st = {0};
 		if (s)

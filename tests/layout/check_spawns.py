@@ -13,10 +13,9 @@ and workers (serve.c) are the server's, not the driver's. Subfolders
 
 Usage: check_spawns.py ROOT         check the tree
        check_spawns.py --self-test  check that a stray spawn is caught"""
-import os
 import re
 
-from tree import expect, main, made_tree, report
+from tree import code_lines, expect, main, made_tree, report, sources
 
 # What starts a process: the process layer's starters (support/proc.h)
 # and libc's.
@@ -32,11 +31,6 @@ HOW = {"wrapper": "start commands with q7_step_start or q7_step_run (wrapper/mod
                   "which show them under -###",
        "analysis": "the analysis starts only its server (server.c, q7_server_start), "
                    "inside the driver's \"analyze\" step"}
-# A function definition: its name at the start of a line, "{" on the next
-# line or the same one (the project's style).
-DEFINITION = re.compile(r"^[A-Za-z_][\w \*]*?\b(\w+)\([^;]*$")
-COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
-STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 
 
 def strays(root):
@@ -46,28 +40,10 @@ def strays(root):
     return bad
 
 
-def sources(root, top):
-    """top's C files, its subfolders' too (analysis/clang), as top/..."""
-    for dirpath, dirs, names in os.walk(os.path.join(root, top)):
-        dirs.sort()
-        for name in sorted(names):
-            if name.endswith((".c", ".h")):
-                yield os.path.relpath(os.path.join(dirpath, name), root)
-
-
 def strays_in(root, top):
     bad = []
     for name in sources(root, top):
-        with open(os.path.join(root, name), encoding="utf-8", errors="replace") as f:
-            text = f.read()
-        # Comments and strings are blanked, lines kept.
-        text = COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-        text = STRING.sub('""', text)
-        function = None
-        for no, line in enumerate(text.split("\n"), 1):
-            m = DEFINITION.match(line)
-            if m:
-                function = m.group(1)
+        for no, line, function in code_lines(root, name):
             for call in STARTS.finditer(line):
                 if (name, function) not in ALLOWED:
                     bad.append(f"{name}:{no}: {call.group(1)}() in "

@@ -2,8 +2,39 @@
 the report of what a check found."""
 import contextlib
 import os
+import re
 import sys
 import tempfile
+
+# A function definition: its name at the start of a line, "{" on the next
+# line or the same one (the project's style).
+DEFINITION = re.compile(r"^[A-Za-z_][\w \*]*?\b(\w+)\([^;]*$")
+COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+
+
+def sources(root, top, exts=(".c", ".h")):
+    """top's C files, its subfolders' too (analysis/clang), as top/..."""
+    for dirpath, dirs, names in os.walk(os.path.join(root, top)):
+        dirs.sort()
+        for name in sorted(names):
+            if name.endswith(exts):
+                yield os.path.relpath(os.path.join(dirpath, name), root)
+
+
+def code_lines(root, name):
+    """The lines of root/name, comments and strings blanked, as (number,
+    line, the function the line is in or None)."""
+    with open(os.path.join(root, name), encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    text = COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    text = STRING.sub('""', text)
+    function = None
+    for no, line in enumerate(text.split("\n"), 1):
+        m = DEFINITION.match(line)
+        if m:
+            function = m.group(1)
+        yield no, line, function
 
 
 @contextlib.contextmanager

@@ -130,11 +130,17 @@ static int run_npy(const char *in, unsigned v)
 	(void)v;
 	q7_set_progname("q7-run");
 	struct npy_array a, b;
-	if (npy_read(in, &a) != 0)
+	struct q7_err err = Q7_ERR_GROWING;
+	int rc = npy_read(in, &a, &err);
+	q7_err_print(&err);
+	if (rc != 0)
 		return 1;
-	int rc = npy_write("out/y.npy", a.dtype, a.ndim, a.sizes, a.data) != 0 ? 74 : 0;
+	rc = npy_write("out/y.npy", a.dtype, a.ndim, a.sizes, a.data, &err) != 0 ? 74 : 0;
+	q7_err_print(&err);
 	if (rc == 0 && a.dtype != Q7_DTYPE_BFLOAT16) {
-		if (npy_read("out/y.npy", &b) != 0)
+		int again = npy_read("out/y.npy", &b, &err);
+		q7_err_print(&err);
+		if (again != 0)
 			return 98;
 		size_t bytes = a.numel * q7_dtype_size(a.dtype);
 		if (b.dtype != a.dtype || b.ndim != a.ndim || b.numel != a.numel ||
@@ -187,7 +193,7 @@ static void host_setup(void)
 {
 	static const float x[6] = {-1.5f, 0.0f, 2.0f, -0.25f, 7.0f, 1e-3f};
 	static const uint32_t sizes[2] = {2, 3};
-	if (npy_write("x.npy", Q7_DTYPE_FLOAT32, 2, sizes, x) != 0)
+	if (npy_write("x.npy", Q7_DTYPE_FLOAT32, 2, sizes, x, NULL) != 0)
 		exit(2);
 	/* Loaded once here, so that no mutant loads it again (and every
 	 * mutant's library finds it). */

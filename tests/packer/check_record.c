@@ -75,12 +75,12 @@ START_TEST(round_trip)
 	fill(&in);
 	size_t len;
 	char *buf = q7_record_encode(&in, &len);
-	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out), 0);
+	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out, NULL), 0);
 	ck_assert_uint_eq(out.n, 2);
 	same_op(&in.ops[0], &out.ops[0]);
 	same_op(&in.ops[1], &out.ops[1]);
 	/* Decoding appends. */
-	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out), 0);
+	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out, NULL), 0);
 	ck_assert_uint_eq(out.n, 4);
 	same_op(&in.ops[0], &out.ops[2]);
 	/* Same table, same bytes. */
@@ -105,13 +105,13 @@ START_TEST(concatenated_records)
 	char *two = q7_xcalloc(2 * len + 3, 1);
 	memcpy(two, buf, len);
 	memcpy(two + len + 3, buf, len);
-	ck_assert_int_eq(q7_record_decode(two, 2 * len + 3, "t", &out), 0);
+	ck_assert_int_eq(q7_record_decode(two, 2 * len + 3, "t", &out, NULL), 0);
 	ck_assert_uint_eq(out.n, 4);
 	same_op(&in.ops[1], &out.ops[3]);
 	/* A damaged second record fails the whole section, adding nothing. */
 	two[2 * len] ^= 1;
 	struct q7_op_table none = {0};
-	ck_assert_int_eq(q7_record_decode(two, 2 * len + 3, "t", &none), -1);
+	ck_assert_int_eq(q7_record_decode(two, 2 * len + 3, "t", &none, NULL), -1);
 	ck_assert_uint_eq(none.n, 0);
 	free(two);
 	free(buf);
@@ -130,7 +130,7 @@ START_TEST(every_truncation_refused)
 		struct q7_op_table out = {0};
 		char *cut = q7_xmalloc(n ? n : 1);
 		memcpy(cut, buf, n);
-		ck_assert_int_eq(q7_record_decode(cut, n, "t", &out), -1);
+		ck_assert_int_eq(q7_record_decode(cut, n, "t", &out, NULL), -1);
 		ck_assert_uint_eq(out.n, 0);
 		free(cut);
 	}
@@ -149,7 +149,8 @@ START_TEST(every_byte_change_refused)
 		for (int bit = 0; bit < 8; bit++) {
 			struct q7_op_table out = {0};
 			buf[i] ^= (char)(1 << bit);
-			ck_assert_msg(q7_record_decode(buf, len, "t", &out) == -1, "flip at %zu.%d", i, bit);
+			ck_assert_msg(q7_record_decode(buf, len, "t", &out, NULL) == -1, "flip at %zu.%d", i,
+			              bit);
 			ck_assert_uint_eq(out.n, 0);
 			buf[i] ^= (char)(1 << bit);
 		}
@@ -166,11 +167,16 @@ START_TEST(other_version_refused)
 	size_t len;
 	char *buf = q7_record_encode(&in, &len);
 	buf[4] = 4; /* newer than this reader */
-	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out), -1);
+	/* The refusal comes back in the carrier, "<what>: .q7.ops: <why>". */
+	struct q7_err err = Q7_ERR_GROWING;
+	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out, &err), -1);
+	ck_assert_msg(strncmp(q7_err_text(&err), "t: .q7.ops: ", 12) == 0, "%s", q7_err_text(&err));
+	ck_assert(strlen(q7_err_text(&err)) > 12);
+	q7_err_free(&err);
 	buf[4] = 0;
-	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out), -1);
-	ck_assert_int_eq(q7_record_decode("", 0, "t", &out), -1);
-	ck_assert_int_eq(q7_record_decode("ELF\0garbage garbage", 19, "t", &out), -1);
+	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out, NULL), -1);
+	ck_assert_int_eq(q7_record_decode("", 0, "t", &out, NULL), -1);
+	ck_assert_int_eq(q7_record_decode("ELF\0garbage garbage", 19, "t", &out, NULL), -1);
 	ck_assert_uint_eq(out.n, 0);
 	free(buf);
 	q7_ops_free(&in);
@@ -231,7 +237,7 @@ START_TEST(older_versions_read)
 		}
 		size_t w;
 		unsigned char *v = older(&in, version, &w);
-		ck_assert_int_eq(q7_record_decode((char *)v, w, "t", &out), 0);
+		ck_assert_int_eq(q7_record_decode((char *)v, w, "t", &out, NULL), 0);
 		ck_assert_uint_eq(out.n, 2);
 		free(in.ops[0].ns);
 		in.ops[0].ns = q7_xstrdup(""); /* nor namespaces */
@@ -240,7 +246,7 @@ START_TEST(older_versions_read)
 		/* The same bytes as a newer version lack a field: refused. */
 		struct q7_op_table bad = {0};
 		v[4] = (unsigned char)(version + 1);
-		ck_assert_int_eq(q7_record_decode((char *)v, w, "t", &bad), -1);
+		ck_assert_int_eq(q7_record_decode((char *)v, w, "t", &bad, NULL), -1);
 		ck_assert_uint_eq(bad.n, 0);
 		free(v);
 		q7_ops_free(&in);
@@ -255,10 +261,10 @@ START_TEST(empty_table)
 	size_t len;
 	char *buf = q7_record_encode(&in, &len);
 	ck_assert_uint_eq(len, 20);
-	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out), 0);
+	ck_assert_int_eq(q7_record_decode(buf, len, "t", &out, NULL), 0);
 	ck_assert_uint_eq(out.n, 0);
 	/* Attaching nothing touches nothing, not even a missing file. */
-	ck_assert_int_eq(q7_record_attach("/nonexistent/x.o", &in), 0);
+	ck_assert_int_eq(q7_record_attach("/nonexistent/x.o", &in, NULL), 0);
 	free(buf);
 }
 END_TEST
@@ -404,7 +410,7 @@ START_TEST(what_a_record_may_say)
 	}
 	size_t len;
 	char *buf = q7_record_encode(&in, &len);
-	int rc = q7_record_decode(buf, len, "crafted.o", &out);
+	int rc = q7_record_decode(buf, len, "crafted.o", &out, NULL);
 	ck_assert_msg(rc == (rules[_i].ok ? 0 : -1), "row %d: '%s' %s", _i, v,
 	              rules[_i].ok ? "refused" : "taken");
 	ck_assert_uint_eq(out.n, rules[_i].ok ? 1 : 0);
@@ -414,8 +420,9 @@ START_TEST(what_a_record_may_say)
 }
 END_TEST
 
-/* The refusal names the file and shows the text escaped: the message
- * itself carries no control character to the terminal. */
+/* The refusal names the file and, printed at the tool's top, shows the
+ * text escaped: the message carries no control character to the
+ * terminal. */
 START_TEST(refusal_message)
 {
 	struct q7_op_table in = {0}, out = {0};
@@ -423,12 +430,17 @@ START_TEST(refusal_message)
 	set(&op->params[1].ctype, "int\r%:include </etc/hostname>\x1b[2J");
 	size_t len;
 	char *buf = q7_record_encode(&in, &len);
+	struct q7_err carrier = Q7_ERR_GROWING;
+	ck_assert_int_eq(q7_record_decode(buf, len, "crafted.o", &out, &carrier), -1);
+	ck_assert_msg(strncmp(q7_err_text(&carrier), "crafted.o: .q7.ops: ", 20) == 0 &&
+	                  !strpbrk(q7_err_text(&carrier), "\r\x1b"),
+	              "%s", q7_err_text(&carrier));
 	FILE *err = tmpfile();
 	ck_assert_ptr_nonnull(err);
 	fflush(stderr);
 	int saved = dup(2);
 	dup2(fileno(err), 2);
-	ck_assert_int_eq(q7_record_decode(buf, len, "crafted.o", &out), -1);
+	q7_err_print(&carrier);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);

@@ -437,7 +437,7 @@ int main(int argc, char **argv)
 	}
 	const char *q7cc = argv[1], *dir = argv[2], *base_obj = argv[3];
 	struct q7_op_table base = {0};
-	if (q7_record_read(base_obj, &base) != 0 || base.n == 0) {
+	if (q7_record_read(base_obj, &base, NULL) != 0 || base.n == 0) {
 		fprintf(stderr, "recmutate: %s: no records to mutate\n", base_obj);
 		return 1;
 	}
@@ -455,7 +455,7 @@ int main(int argc, char **argv)
 		pid_t pid = -1;
 		if (more) {
 			char *obj = path_of(dir, i, ".o");
-			if (copy_file(base_obj, obj) != 0 || q7_record_attach_payload(obj, payload, len) != 0) {
+			if (copy_file(base_obj, obj) != 0 || q7_record_attach_payload(obj, payload, len, NULL) != 0) {
 				printf("WRONG m%04zu (%s): cannot make the object\n", i, desc.s);
 				wrong++;
 			} else {

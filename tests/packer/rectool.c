@@ -46,15 +46,20 @@ int main(int argc, char **argv)
 	if (argc >= 4 && strcmp(argv[1], "attach") == 0) {
 		struct q7_op_table t = {0};
 		sample(&t, atoi(argv[3]));
-		int rc = q7_record_attach(argv[2], &t);
+		struct q7_err err = Q7_ERR_GROWING;
+		int rc = q7_record_attach(argv[2], &t, &err);
+		q7_err_print(&err);
 		q7_ops_free(&t);
 		return rc == 0 ? 0 : 1;
 	}
 	if (argc >= 3 && strcmp(argv[1], "read") == 0) {
 		struct q7_op_table t = {0};
 		int rc = 0;
-		for (int i = 2; i < argc; i++)
-			rc |= q7_record_read(argv[i], &t);
+		for (int i = 2; i < argc; i++) {
+			struct q7_err err = Q7_ERR_GROWING;
+			rc |= q7_record_read(argv[i], &t, &err);
+			q7_err_print(&err);
+		}
 		for (size_t i = 0; i < t.n; i++) {
 			const struct q7_op *op = &t.ops[i];
 			printf("%s %s %s:%u:%u stack=%u", op->name, op->qualname, op->file, op->line, op->col,

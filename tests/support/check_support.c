@@ -374,6 +374,33 @@ START_TEST(err_carrier_growing)
 }
 END_TEST
 
+/* q7_err_print, at a tool's top: "<prog>: error: <message>" shown as
+ * q7_error shows it (a control character escaped), the growing carrier
+ * released; nothing for a carrier without a message. */
+START_TEST(err_print_at_top)
+{
+	FILE *f = tmpfile();
+	ck_assert_ptr_nonnull(f);
+	fflush(stderr);
+	int saved = dup(2);
+	dup2(fileno(f), 2);
+	struct q7_err e = Q7_ERR_GROWING;
+	q7_err_print(&e); /* no message yet: nothing */
+	q7_err_set(&e, "f.o", "damaged: %s", "a\rb");
+	q7_err_print(&e);
+	q7_err_print(NULL);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	ck_assert_ptr_null(e.msg);
+	char out[256] = "";
+	rewind(f);
+	out[fread(out, 1, sizeof out - 1, f)] = 0;
+	fclose(f);
+	ck_assert_str_eq(out, "q7cc: error: f.o: damaged: a\\x0db\n");
+}
+END_TEST
+
 /* support/fdio: q7_write_all, the one write loop: all of a buffer larger
  * than a pipe holds, through a non-blocking pipe that a reader drains;
  * a full one past its deadline (ETIMEDOUT); a socket whose peer has gone
@@ -431,6 +458,7 @@ static Suite *support_suite(void)
 	tcase_add_loop_test(tc, args_spellings, 0, sizeof arg_cases / sizeof arg_cases[0]);
 	tcase_add_test(tc, err_carrier);
 	tcase_add_test(tc, err_carrier_growing);
+	tcase_add_test(tc, err_print_at_top);
 	tcase_add_test(tc, json_string_escapes);
 	tcase_add_loop_test(tc, shell_quote_cases, 0, sizeof quote_cases / sizeof quote_cases[0]);
 	tcase_add_test(tc, shell_join_round_trips_through_sh);
