@@ -302,6 +302,32 @@ static __attribute__((noreturn)) void fail(int status, const char *why)
 	finish();
 }
 
+/* frame->move_fn: the memcpy and memmove of the runtime in the image hand
+ * a block of Q7_MOVE_MIN bytes or more here (runtime/src/device_memmove.c),
+ * which QEMU then moves at the host's speed: each piece of IO_CHUNK bytes
+ * is written to the data file, whose bytes are no one's while a core runs
+ * (the call's were read before it, the result's are written after), and
+ * read back where it goes; from the end when the destination overlaps the
+ * source from above. 0, or -1 before any byte moved when a range is not
+ * the core's RAM: the runtime then moves it itself, and faults where the
+ * core would. docs/emulated.md, "Block moves". */
+static int boot_move(void *dst, const void *src, uint32_t n)
+{
+	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+	bool up = d > s && d - s < n;
+	if (!in_ram(d, n) || !in_ram(s, n))
+		return -1;
+	for (uint32_t done = 0; done < n;) {
+		uint32_t k = n - done < IO_CHUNK ? n - done : IO_CHUNK;
+		uint32_t at = up ? n - done - k : done;
+		if (!rewind_data() || write_all((int)block->data_fd, (const void *)(s + at), k) != 0 ||
+		    !rewind_data() || read_all((int)block->data_fd, (void *)(d + at), k) != 0)
+			fail(Q7_BOOT_BAD_CALL, "a block move through the data file failed (is fd 5 open?)");
+		done += k;
+	}
+	return 0;
+}
+
 /* Checks core i's image and puts its load bytes at their base. */
 static uint32_t place_image(unsigned i)
 {
@@ -406,6 +432,7 @@ static void run_call(void)
 		result.seq = call.seq;
 		frame = (struct q7_frame *)(uintptr_t)(Q7_BOOT_FRAME_ADDR + i * Q7_BOOT_FRAME_STRIDE);
 		frame->write_fn = (uint64_t)(uintptr_t)boot_write;
+		frame->move_fn = (uint32_t)(uintptr_t)boot_move;
 		frame->stack_limit = (uint64_t)(uintptr_t)(__q7boot_stack_bottom + STACK_GUARD);
 		paint_stack();
 		int (*fn)(struct q7_frame *) = (int (*)(struct q7_frame *))(uintptr_t)entries[i];

@@ -86,6 +86,13 @@ enum q7_status {
 
 /* int write(int fd, const void *buf, uint32_t len): how kernels print. */
 typedef int (*q7_write_fn)(int fd, const void *buf, uint32_t len);
+/* int move(void *dst, const void *src, uint32_t n): memmove of n bytes
+ * (n at least Q7_MOVE_MIN) by the loader, 0 when done, -1 when it moved
+ * nothing and the runtime must. The emulated core's boot program has one
+ * (QEMU moves the bytes at the host's speed, docs/emulated.md); a 32-bit
+ * address, as the cores' address space is. */
+typedef int (*q7_move_fn)(void *dst, const void *src, uint32_t n);
+#define Q7_MOVE_MIN (64u << 10)
 
 struct q7_frame {
 	uint32_t magic;   /* Q7_FRAME_MAGIC */
@@ -111,7 +118,7 @@ struct q7_frame {
 	int32_t status;       /* enum q7_status, set by the runtime */
 	uint32_t switched_stack; /* 1 when the op ran on a switched stack */
 	uint32_t loader_flags;   /* Q7_FRAME_*, set by the loader */
-	uint32_t reserved;       /* 0 */
+	uint32_t move_fn;        /* a 32-bit core's q7_move_fn, 0: none */
 	char message[Q7_MESSAGE_SIZE]; /* NUL-terminated, set with status */
 };
 
