@@ -34,6 +34,10 @@
  * size stays in its heap, warm, where one of 256 MiB was a fresh mapping
  * faulted in at every call. */
 #define IO_CHUNK (1u << 20)
+/* A block move's pieces (boot_move): each is copied four times (into
+ * QEMU's bounce buffer, the data file, the buffer, the core's RAM), so
+ * a piece that stays in the host's cache. */
+#define MOVE_CHUNK (256u << 10)
 
 #define STACK_PAINT 0xa5a5a5a5u
 #define STACK_GUARD 64 /* bytes at the bottom that must stay painted */
@@ -318,7 +322,7 @@ static int boot_move(void *dst, const void *src, uint32_t n)
 	if (!in_ram(d, n) || !in_ram(s, n))
 		return -1;
 	for (uint32_t done = 0; done < n;) {
-		uint32_t k = n - done < IO_CHUNK ? n - done : IO_CHUNK;
+		uint32_t k = n - done < MOVE_CHUNK ? n - done : MOVE_CHUNK;
 		uint32_t at = up ? n - done - k : done;
 		if (!rewind_data() || write_all((int)block->data_fd, (const void *)(s + at), k) != 0 ||
 		    !rewind_data() || read_all((int)block->data_fd, (void *)(d + at), k) != 0)
