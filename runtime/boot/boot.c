@@ -35,8 +35,9 @@
  * faulted in at every call. */
 #define IO_CHUNK (1u << 20)
 /* A block move's pieces (boot_move): each is copied four times (into
- * QEMU's bounce buffer, the data file, the buffer, the core's RAM), so
- * a piece that stays in the host's cache. */
+ * QEMU's bounce buffer, the data file, the buffer, the core's RAM); a
+ * piece the host's cache can hold (1 MiB and 64 KiB measured no
+ * different under load). */
 #define MOVE_CHUNK (256u << 10)
 
 #define STACK_PAINT 0xa5a5a5a5u

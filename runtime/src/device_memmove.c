@@ -20,13 +20,13 @@
 /* picolibc's memcpy, renamed when the C library was staged. */
 void *q7_core_memcpy(void *dst, const void *src, size_t n);
 
-/* The frame's mover, set by the entry for each call (0: none). */
+/* The frame's mover, set by the entry for each call (none without one). */
 static q7_move_fn mover;
 
-void q7rt_device_mover(uint32_t fn);
-void q7rt_device_mover(uint32_t fn)
+void q7rt_device_mover(const struct q7_frame *f);
+void q7rt_device_mover(const struct q7_frame *f)
 {
-	mover = (q7_move_fn)(uintptr_t)fn;
+	mover = f ? (q7_move_fn)(uintptr_t)f->move_fn : 0;
 }
 
 /* True when the loader moved the n bytes. */

@@ -539,7 +539,7 @@ extern "C" void q7rt_fail_dtype(const q7rt_tensor *t, const char *what, int want
 
 #if defined(__XTENSA__)
 extern "C" void q7rt_device_stdio(void);
-extern "C" void q7rt_device_mover(uint32_t fn); /* device_memmove.c */
+extern "C" void q7rt_device_mover(const struct q7_frame *f); /* device_memmove.c */
 
 /* The image's static constructors, which no device loader runs: the LSP
  * scripts mark the arrays (hidden, so no symbol lookup is needed). */
@@ -575,6 +575,7 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 {
 #if defined(__XTENSA__)
 	q7rt_device_stdio();
+	q7rt_device_mover(f);
 #endif
 	if (!f)
 		return Q7_STATUS_BAD_FRAME;
@@ -587,9 +588,6 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 
 	memset(&q7rt, 0, sizeof q7rt);
 	q7rt.frame = f;
-#if defined(__XTENSA__)
-	q7rt_device_mover(f->move_fn);
-#endif
 	q7rt_arena_init(&q7rt.heap, reinterpret_cast<void *>((uintptr_t)f->heap_base),
 	                (size_t)f->heap_size);
 	q7rt_arena_red_zones(&q7rt.heap, !(f->loader_flags & Q7_FRAME_UNCHECKED));
