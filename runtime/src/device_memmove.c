@@ -32,7 +32,7 @@ void q7rt_device_mover(const struct q7_frame *f)
 /* True when the loader moved the n bytes. */
 static int moved(void *dst, const void *src, size_t n)
 {
-	return n >= Q7_MOVE_MIN && n <= 0xffffffffu && mover && mover(dst, src, (uint32_t)n) == 0;
+	return n >= Q7_MOVE_MIN && mover && mover(dst, src, (uint32_t)n) == 0;
 }
 
 void *memcpy(void *dst, const void *src, size_t n)
