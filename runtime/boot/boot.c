@@ -307,26 +307,32 @@ static __attribute__((noreturn)) void fail(int status, const char *why)
 	finish();
 }
 
-/* frame->move_fn: the memcpy and memmove of the runtime in the image hand
- * a block of Q7_MOVE_MIN bytes or more here (runtime/src/device_memmove.c),
- * which QEMU then moves at the host's speed: each piece of IO_CHUNK bytes
- * is written to the data file, whose bytes are no one's while a core runs
- * (the call's were read before it, the result's are written after), and
- * read back where it goes; from the end when the destination overlaps the
+/* frame->move_fn: the memcpy, memmove and memset of the runtime in the
+ * image hand a block of Q7_MOVE_MIN bytes or more here (runtime/src/
+ * device_memmove.c), which QEMU then moves or fills at the host's speed:
+ * a fill is QEMU's memset, in pieces of IO_CHUNK bytes (each one is a
+ * buffer of its size in QEMU); a move writes each piece of MOVE_CHUNK
+ * bytes to the data file, whose bytes are no one's while a core runs (the
+ * call's were read before it, the result's are written after), and reads
+ * it back where it goes, from the end when the destination overlaps the
  * source from above. 0, or -1 before any byte moved when a range is not
- * the core's RAM: the runtime then moves it itself, and faults where the
+ * the core's RAM: the runtime then does it itself, and faults where the
  * core would. docs/emulated.md, "Block moves". */
-static int boot_move(void *dst, const void *src, uint32_t n)
+static int boot_move(void *dst, const void *src, uint32_t n, int fill)
 {
 	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
 	bool up = d > s && d - s < n;
-	if (!in_ram(d, n) || !in_ram(s, n))
+	uint32_t chunk = fill == Q7_MOVE_COPY ? MOVE_CHUNK : IO_CHUNK;
+	if (!in_ram(d, n) || (fill == Q7_MOVE_COPY && !in_ram(s, n)))
 		return -1;
 	for (uint32_t done = 0; done < n;) {
-		uint32_t k = n - done < MOVE_CHUNK ? n - done : MOVE_CHUNK;
+		uint32_t k = n - done < chunk ? n - done : chunk;
 		uint32_t at = up ? n - done - k : done;
-		if (!rewind_data() || write_all((int)block->data_fd, (const void *)(s + at), k) != 0 ||
-		    !rewind_data() || read_all((int)block->data_fd, (void *)(d + at), k) != 0)
+		if (fill != Q7_MOVE_COPY)
+			q7_simcall(SYS_MEMSET, (int)(d + at), fill & 0xff, (int)k, NULL);
+		else if (!rewind_data() ||
+		         write_all((int)block->data_fd, (const void *)(s + at), k) != 0 ||
+		         !rewind_data() || read_all((int)block->data_fd, (void *)(d + at), k) != 0)
 			fail(Q7_BOOT_BAD_CALL, "a block move through the data file failed (is fd 5 open?)");
 		done += k;
 	}

@@ -86,12 +86,14 @@ enum q7_status {
 
 /* int write(int fd, const void *buf, uint32_t len): how kernels print. */
 typedef int (*q7_write_fn)(int fd, const void *buf, uint32_t len);
-/* int move(void *dst, const void *src, uint32_t n): memmove of n bytes
- * (n at least Q7_MOVE_MIN) by the loader, 0 when done, -1 when it moved
- * nothing and the runtime must. The emulated core's boot program has one
- * (QEMU moves the bytes at the host's speed, docs/emulated.md); a 32-bit
+/* int move(void *dst, const void *src, uint32_t n, int fill): memmove of
+ * n bytes (n at least Q7_MOVE_MIN) by the loader, or with fill 0..255
+ * memset(dst, fill, n) (src unused); 0 when done, -1 when it did nothing
+ * and the runtime must. The emulated core's boot program has one (QEMU
+ * moves the bytes at the host's speed, docs/emulated.md); a 32-bit
  * address, as the cores' address space is. */
-typedef int (*q7_move_fn)(void *dst, const void *src, uint32_t n);
+typedef int (*q7_move_fn)(void *dst, const void *src, uint32_t n, int fill);
+#define Q7_MOVE_COPY (-1) /* fill: a move, not a fill */
 #define Q7_MOVE_MIN (64u << 10)
 
 struct q7_frame {
