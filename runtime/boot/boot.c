@@ -307,11 +307,23 @@ static __attribute__((noreturn)) void fail(int status, const char *why)
 	finish();
 }
 
+/* QEMU's memset of [addr, addr + n), in pieces of IO_CHUNK bytes: QEMU
+ * serves each through a buffer of its length, so that one piece's stays
+ * warm in its heap where a 256 MiB destination's was a buffer of 256 MiB
+ * made at every call. */
+static void fill_ram(uint32_t addr, int c, uint32_t n)
+{
+	for (uint32_t done = 0; done < n;) {
+		uint32_t k = n - done < IO_CHUNK ? n - done : IO_CHUNK;
+		q7_simcall(SYS_MEMSET, (int)(addr + done), c, (int)k, NULL);
+		done += k;
+	}
+}
+
 /* frame->move_fn: the memcpy, memmove and memset of the runtime in the
  * image hand a block of Q7_MOVE_MIN bytes or more here (runtime/src/
  * device_memmove.c), which QEMU then moves or fills at the host's speed:
- * a fill is QEMU's memset, in pieces of IO_CHUNK bytes (each one is a
- * buffer of its size in QEMU); a move writes each piece of MOVE_CHUNK
+ * a fill is fill_ram's; a move writes each piece of MOVE_CHUNK
  * bytes to the data file, whose bytes are no one's while a core runs (the
  * call's were read before it, the result's are written after), and reads
  * it back where it goes, from the end when the destination overlaps the
@@ -322,17 +334,17 @@ static int boot_move(void *dst, const void *src, uint32_t n, int fill)
 {
 	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
 	bool up = d > s && d - s < n;
-	uint32_t chunk = fill == Q7_MOVE_COPY ? MOVE_CHUNK : IO_CHUNK;
 	if (!in_ram(d, n) || (fill == Q7_MOVE_COPY && !in_ram(s, n)))
 		return -1;
+	if (fill != Q7_MOVE_COPY) {
+		fill_ram((uint32_t)d, fill & 0xff, n);
+		return 0;
+	}
 	for (uint32_t done = 0; done < n;) {
-		uint32_t k = n - done < chunk ? n - done : chunk;
+		uint32_t k = n - done < MOVE_CHUNK ? n - done : MOVE_CHUNK;
 		uint32_t at = up ? n - done - k : done;
-		if (fill != Q7_MOVE_COPY)
-			q7_simcall(SYS_MEMSET, (int)(d + at), fill & 0xff, (int)k, NULL);
-		else if (!rewind_data() ||
-		         write_all((int)block->data_fd, (const void *)(s + at), k) != 0 ||
-		         !rewind_data() || read_all((int)block->data_fd, (void *)(d + at), k) != 0)
+		if (!rewind_data() || write_all((int)block->data_fd, (const void *)(s + at), k) != 0 ||
+		    !rewind_data() || read_all((int)block->data_fd, (void *)(d + at), k) != 0)
 			fail(Q7_BOOT_BAD_CALL, "a block move through the data file failed (is fd 5 open?)");
 		done += k;
 	}
@@ -425,9 +437,7 @@ static bool read_call(void)
 	    read_all((int)block->data_fd, (void *)(uintptr_t)Q7_BOOT_DATA_AREA, call.data_bytes) != 0)
 		fail(Q7_BOOT_BAD_CALL, "the call's tensor data is truncated");
 	/* At the host's speed: QEMU's memset, not the core's stores. */
-	if (call.zero_bytes)
-		q7_simcall(SYS_MEMSET, (int)(Q7_BOOT_DATA_AREA + call.data_bytes), (int)(call.fill & 0xff),
-		           (int)call.zero_bytes, NULL);
+	fill_ram(Q7_BOOT_DATA_AREA + call.data_bytes, (int)(call.fill & 0xff), call.zero_bytes);
 	return true;
 }
 
