@@ -34,6 +34,11 @@
  * size stays in its heap, warm, where one of 256 MiB was a fresh mapping
  * faulted in at every call. */
 #define IO_CHUNK (1u << 20)
+/* A block move's pieces (boot_move): each is copied four times (into
+ * QEMU's bounce buffer, the data file, the buffer, the core's RAM); a
+ * piece the host's cache can hold (1 MiB and 64 KiB measured no
+ * different under load). */
+#define MOVE_CHUNK (256u << 10)
 
 #define STACK_PAINT 0xa5a5a5a5u
 #define STACK_GUARD 64 /* bytes at the bottom that must stay painted */
@@ -294,6 +299,50 @@ static __attribute__((noreturn)) void fail(int status, const char *why)
 	finish();
 }
 
+/* QEMU's memset of [addr, addr + n), in pieces of IO_CHUNK bytes: QEMU
+ * serves each through a buffer of its length, so that one piece's stays
+ * warm in its heap where a 256 MiB destination's was a buffer of 256 MiB
+ * made at every call. */
+static void fill_ram(uint32_t addr, int c, uint32_t n)
+{
+	for (uint32_t done = 0; done < n;) {
+		uint32_t k = n - done < IO_CHUNK ? n - done : IO_CHUNK;
+		q7_simcall(SYS_MEMSET, (int)(addr + done), c, (int)k, NULL);
+		done += k;
+	}
+}
+
+/* frame->move_fn: the memcpy, memmove and memset of the runtime in the
+ * image hand a block of Q7_MOVE_MIN bytes or more here (runtime/src/
+ * device_memmove.c), which QEMU then moves or fills at the host's speed:
+ * a fill is fill_ram's; a move writes each piece of MOVE_CHUNK
+ * bytes to the data file, whose bytes are no one's while a core runs (the
+ * call's were read before it, the result's are written after), and reads
+ * it back where it goes, from the end when the destination overlaps the
+ * source from above. 0, or -1 before any byte moved when a range is not
+ * the core's RAM: the runtime then does it itself, and faults where the
+ * core would. docs/emulated.md, "Block moves". */
+static int boot_move(void *dst, const void *src, uint32_t n, int fill)
+{
+	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+	bool up = d > s && d - s < n;
+	if (!in_ram(d, n) || (fill == Q7_MOVE_COPY && !in_ram(s, n)))
+		return -1;
+	if (fill != Q7_MOVE_COPY) {
+		fill_ram((uint32_t)d, fill & 0xff, n);
+		return 0;
+	}
+	for (uint32_t done = 0; done < n;) {
+		uint32_t k = n - done < MOVE_CHUNK ? n - done : MOVE_CHUNK;
+		uint32_t at = up ? n - done - k : done;
+		if (!rewind_data() || write_all((int)block->data_fd, (const void *)(s + at), k) != 0 ||
+		    !rewind_data() || read_all((int)block->data_fd, (void *)(d + at), k) != 0)
+			fail(Q7_BOOT_BAD_CALL, "a block move through the data file failed (is fd 5 open?)");
+		done += k;
+	}
+	return 0;
+}
+
 /* Checks core i's image and puts its load bytes at their base. */
 static uint32_t place_image(unsigned i)
 {
@@ -380,9 +429,7 @@ static bool read_call(void)
 	    read_all((int)block->data_fd, (void *)(uintptr_t)Q7_BOOT_DATA_AREA, call.data_bytes) != 0)
 		fail(Q7_BOOT_BAD_CALL, "the call's tensor data is truncated");
 	/* At the host's speed: QEMU's memset, not the core's stores. */
-	if (call.zero_bytes)
-		q7_simcall(SYS_MEMSET, (int)(Q7_BOOT_DATA_AREA + call.data_bytes), (int)(call.fill & 0xff),
-		           (int)call.zero_bytes, NULL);
+	fill_ram(Q7_BOOT_DATA_AREA + call.data_bytes, (int)(call.fill & 0xff), call.zero_bytes);
 	return true;
 }
 
@@ -398,6 +445,7 @@ static void run_call(void)
 		result.seq = call.seq;
 		frame = (struct q7_frame *)(uintptr_t)(Q7_BOOT_FRAME_ADDR + i * Q7_BOOT_FRAME_STRIDE);
 		frame->write_fn = (uint64_t)(uintptr_t)boot_write;
+		frame->move_fn = (uint32_t)(uintptr_t)boot_move;
 		frame->stack_limit = (uint64_t)(uintptr_t)(__q7boot_stack_bottom + STACK_GUARD);
 		paint_stack();
 		int (*fn)(struct q7_frame *) = (int (*)(struct q7_frame *))(uintptr_t)entries[i];

@@ -1,14 +1,55 @@
-/* memmove for a device image, in place of picolibc's, which moves a byte
- * at a time (about six instructions a byte on the lx106: docs/performance.md).
- * Disjoint ranges go to picolibc's memcpy (Xtensa assembly, four words a
- * loop); overlapping ones move a word at a time when source and
- * destination share their alignment, from the end when the destination
- * lies above the source. libq7rt.a comes before picolibc on the link line,
- * so a kernel's memmove (std::copy's too) is this one. Built for Xtensa
- * only. */
+/* memmove, memcpy and memset for a device image, in place of picolibc's. Its
+ * memmove moves a byte at a time (about six instructions a byte on the
+ * lx106: docs/performance.md); this one hands disjoint ranges to
+ * picolibc's memcpy (Xtensa assembly, four words a loop) and moves
+ * overlapping ones a word at a time when source and destination share
+ * their alignment, from the end when the destination lies above the
+ * source. A block of Q7_MOVE_MIN bytes or more goes to the loader's mover
+ * first, when the frame names one (the emulated core's boot program, where
+ * QEMU moves or fills it at the host's speed: docs/emulated.md, "Block
+ * moves"). picolibc's memcpy and memset are q7_core_memcpy and
+ * q7_core_memset in the staged C library (docs/lsp.md), so a kernel's are
+ * these; libq7rt.a comes
+ * before picolibc on the link line, so its memmove (std::copy's too) is
+ * this one. Built for Xtensa only. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "q7/frame.h"
+
+/* picolibc's memcpy and memset, renamed when the C library was staged. */
+void *q7_core_memcpy(void *dst, const void *src, size_t n);
+void *q7_core_memset(void *dst, int c, size_t n);
+
+/* The frame's mover, set by the entry for each call (none without one). */
+static q7_move_fn mover;
+
+void q7rt_device_mover(const struct q7_frame *f);
+void q7rt_device_mover(const struct q7_frame *f)
+{
+	mover = f ? (q7_move_fn)(uintptr_t)f->move_fn : 0;
+}
+
+/* True when the loader moved (fill Q7_MOVE_COPY) or filled the n bytes. */
+static int moved(void *dst, const void *src, size_t n, int fill)
+{
+	return n >= Q7_MOVE_MIN && mover && mover(dst, src, (uint32_t)n, fill) == 0;
+}
+
+void *memcpy(void *dst, const void *src, size_t n)
+{
+	if (moved(dst, src, n, Q7_MOVE_COPY))
+		return dst;
+	return q7_core_memcpy(dst, src, n);
+}
+
+void *memset(void *dst, int c, size_t n)
+{
+	if (moved(dst, NULL, n, (unsigned char)c))
+		return dst;
+	return q7_core_memset(dst, c, n);
+}
 
 /* The byte loops must stay loops: GCC would make them memmove calls. */
 #define Q7_NO_IDIOMS __attribute__((optimize("no-tree-loop-distribute-patterns")))
@@ -67,10 +108,10 @@ Q7_NO_IDIOMS static void move_up(unsigned char *d, const unsigned char *s, size_
 void *memmove(void *dst, const void *src, size_t n)
 {
 	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
-	if (d == s || n == 0)
+	if (d == s || n == 0 || moved(dst, src, n, Q7_MOVE_COPY))
 		return dst;
 	if (d + n <= s || s + n <= d)
-		return memcpy(dst, src, n);
+		return q7_core_memcpy(dst, src, n);
 	if (d < s)
 		move_down((unsigned char *)dst, (const unsigned char *)src, n);
 	else

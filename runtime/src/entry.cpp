@@ -539,6 +539,7 @@ extern "C" void q7rt_fail_dtype(const q7rt_tensor *t, const char *what, int want
 
 #if defined(__XTENSA__)
 extern "C" void q7rt_device_stdio(void);
+extern "C" void q7rt_device_mover(const struct q7_frame *f); /* device_memmove.c */
 
 /* The image's static constructors, which no device loader runs: the LSP
  * scripts mark the arrays (hidden, so no symbol lookup is needed). */
@@ -574,6 +575,7 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 {
 #if defined(__XTENSA__)
 	q7rt_device_stdio();
+	q7rt_device_mover(f);
 #endif
 	if (!f)
 		return Q7_STATUS_BAD_FRAME;

@@ -1,4 +1,5 @@
-/* check_float.c: __addsf3, __subsf3, __mulsf3 against SSE, bit for bit. */
+/* check_float.c: __addsf3, __subsf3, __mulsf3, __divsf3 against SSE, bit for
+ * bit. */
 #include <check.h>
 
 #include "sf_ref.h"
@@ -41,6 +42,9 @@ END_TEST
 START_TEST(test_mulsf3) { run_binop32("__mulsf3", q7_mulsf3, ref_mulf); }
 END_TEST
 
+START_TEST(test_divsf3) { run_binop32("__divsf3", q7_divsf3, ref_divf); }
+END_TEST
+
 /* A few results stated outright, so that a host oracle gone wrong (flush
  * to zero, x87) shows up too. */
 START_TEST(test_float_known)
@@ -55,6 +59,12 @@ START_TEST(test_float_known)
     /* 1 + 2^-24 is a tie and stays 1; 1 + 3*2^-24 rounds up to even */
     ck_assert_uint_eq(bits32(q7_addsf3(float32(0x3f800000), float32(0x33800000))), 0x3f800000);
     ck_assert_uint_eq(bits32(q7_addsf3(float32(0x3f800001), float32(0x33800000))), 0x3f800002);
+    /* 1/3 rounds down, 2/3 up; x/0 is inf, 0/0 the default NaN */
+    ck_assert_uint_eq(bits32(q7_divsf3(float32(0x3f800000), float32(0x40400000))), 0x3eaaaaab);
+    ck_assert_uint_eq(bits32(q7_divsf3(float32(0x40000000), float32(0x40400000))), 0x3f2aaaab);
+    ck_assert_uint_eq(bits32(q7_divsf3(float32(0xbf800000), float32(0x00000000))), 0xff800000);
+    ck_assert_uint_eq(bits32(q7_divsf3(float32(0x00000000), float32(0x80000000))), 0xffc00000);
+    ck_assert_uint_eq(bits32(q7_divsf3(float32(0x00800000), float32(0x40000000))), 0x00400000);
 }
 END_TEST
 
@@ -67,6 +77,7 @@ Suite *sf_suite_float(void)
     tcase_add_test(tc, test_addsf3);
     tcase_add_test(tc, test_subsf3);
     tcase_add_test(tc, test_mulsf3);
+    tcase_add_test(tc, test_divsf3);
     suite_add_tcase(s, tc);
     return s;
 }

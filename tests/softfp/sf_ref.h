@@ -24,6 +24,7 @@
 SF_REF_OP(ref_addf, float, "addss")
 SF_REF_OP(ref_subf, float, "subss")
 SF_REF_OP(ref_mulf, float, "mulss")
+SF_REF_OP(ref_divf, float, "divss")
 SF_REF_OP(ref_addd, double, "addsd")
 SF_REF_OP(ref_subd, double, "subsd")
 SF_REF_OP(ref_muld, double, "mulsd")
@@ -34,6 +35,7 @@ SF_REF_OP(ref_divd, double, "divsd")
 static inline float ref_addf(float a, float b) { return a + b; }
 static inline float ref_subf(float a, float b) { return a - b; }
 static inline float ref_mulf(float a, float b) { return a * b; }
+static inline float ref_divf(float a, float b) { return a / b; }
 static inline double ref_addd(double a, double b) { return a + b; }
 static inline double ref_subd(double a, double b) { return a - b; }
 static inline double ref_muld(double a, double b) { return a * b; }
@@ -128,6 +130,10 @@ struct Suite *sf_suite_double(void);
 struct Suite *sf_suite_conv(void);
 struct Suite *sf_suite_int(void);
 struct Suite *sf_suite_table(void);
+struct Suite *sf_suite_stress(void);
+/* The stress sequence's checksums of the host's arithmetic over n pairs,
+ * as the line the emulated core prints (sf_stress.h). */
+void sf_stress_print(unsigned n);
 /* The table test of nrandom cases: the helpers against the host and the
  * policy; *folded gets the checksum the target must reproduce. */
 int sf_table_verify(unsigned nrandom, uint32_t *folded);

@@ -111,6 +111,15 @@ enum q7_status {
 
 /* int write(int fd, const void *buf, uint32_t len): how kernels print. */
 typedef int (*q7_write_fn)(int fd, const void *buf, uint32_t len);
+/* int move(void *dst, const void *src, uint32_t n, int fill): memmove of
+ * n bytes (n at least Q7_MOVE_MIN) by the loader, or with fill 0..255
+ * memset(dst, fill, n) (src unused); 0 when done, -1 when it did nothing
+ * and the runtime must. The emulated core's boot program has one (QEMU
+ * moves the bytes at the host's speed, docs/emulated.md); a 32-bit
+ * address, as the cores' address space is. */
+typedef int (*q7_move_fn)(void *dst, const void *src, uint32_t n, int fill);
+#define Q7_MOVE_COPY (-1) /* fill: a move, not a fill */
+#define Q7_MOVE_MIN (64u << 10)
 
 struct q7_frame {
 	uint32_t magic;   /* Q7_FRAME_MAGIC */
@@ -136,7 +145,7 @@ struct q7_frame {
 	int32_t status;       /* enum q7_status, set by the runtime */
 	uint32_t switched_stack; /* 1 when the op ran on a switched stack */
 	uint32_t loader_flags;   /* Q7_FRAME_*, set by the loader */
-	uint32_t reserved;       /* 0 */
+	uint32_t move_fn;        /* a 32-bit core's q7_move_fn, 0: none */
 	char message[Q7_MESSAGE_SIZE]; /* NUL-terminated, set with status */
 };
 

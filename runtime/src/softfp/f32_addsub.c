@@ -119,99 +119,125 @@ float Q7SF(subsf3)(float fa, float fb)
     return fp_float32(q7sf_add32(a, b, SF32_SIGN));
 }
 #else
-/* add32_fast in Xtensa assembly (call0 ABI: a and b in a2 and a3, the
- * result in a2, a4..a11 free), as __mulsf3's in f32_mul.c: the same steps,
- * jumping to q7sf_add32 for the general case. a11 holds the flip of b's
- * sign, a10 the larger operand, a9 the other (then the two signs' xor). */
+/* add32_fast's job in Xtensa assembly (call0 ABI: a and b in a2 and a3,
+ * the result in a2, a4..a11 free), as __mulsf3's in f32_mul.c, jumping to
+ * q7sf_add32 with the operands as given for the general case. Four copies
+ * of one body: __addsf3 and __subsf3, each with the operand of the larger
+ * exponent (A, exponent EA) first or second. Significands carry their
+ * leading one at bit 30, the smaller shifted right by d with the shift's
+ * amount (10..31, below the guard bit) or'ed in as sticky when bits fell
+ * off. The result is A's word plus the rounded change of its significand,
+ * so the sign and the exponent come with A (PB: A, or A with its sign
+ * flipped when it is the subtrahend); only a carry or a cancellation
+ * repacks. EA of 254 (and 255) goes to the general code, so that a carry
+ * never overflows here. */
+#define Q7SF_ADD_BODY(P, A, B, EA, EB, DIFF, PB, FAR, SLOW) \
+    "    addi a6, " EA ", 2\n" \
+    "    bbsi a6, 8, " P "slow\n"       /* A inf, NaN or at the top */ \
+    "    beqz " EB ", " P "slow\n"      /* B a zero or subnormal */ \
+    "    addi a8, a8, 2\n"              /* s = d + 2 */ \
+    "    bgeui a8, 32, " P "far\n"      /* B far below half an ulp */ \
+    "    movi a9, 1\n" \
+    "    slli a6, " A ", 9\n" \
+    "    ssai 2\n" \
+    "    src a6, a9, a6\n"              /* ma = (1:frac) >> 2 */ \
+    "    slli a7, " B ", 9\n" \
+    "    ssr a8\n" \
+    "    src a9, a9, a7\n"              /* mb >> d = (1:frac) >> s */ \
+    "    sll a7, a7\n"                  /* the bits that fell off */ \
+    "    beqz a7, 1f\n" \
+    "    or a9, a9, a8\n" \
+    "1:  xor a10, a2, a3\n" \
+    "    " DIFF " a10, " P "diff\n" \
+    "    add a7, a6, a9\n"              /* a sum */ \
+    "    bltz a7, " P "carry\n" \
+    "    extui a7, a7, 7, 1\n"          /* A + round(mb / 2^7), even */ \
+    "    add a9, a9, a7\n" \
+    "    addi a9, a9, 63\n" \
+    "    srli a9, a9, 7\n" \
+    "    add a2, " PB ", a9\n" \
+    "    ret\n" \
+    P "carry:\n"                        /* one more exponent */ \
+    "    extui a8, a7, 8, 1\n" \
+    "    add a7, a7, a8\n" \
+    "    addi a7, a7, 127\n" \
+    "    srli a7, a7, 8\n" \
+    "    srli a2, " PB ", 23\n" \
+    "    slli a2, a2, 23\n" \
+    "    add a2, a2, a7\n" \
+    "    ret\n" \
+    P "diff:\n"                         /* a difference */ \
+    "    sub a7, a6, a9\n" \
+    "    bltz a7, " P "slow\n"          /* |B| > |A|, the same exponent */ \
+    "    bbci a7, 30, " P "norm\n" \
+    "    extui a7, a7, 7, 1\n"          /* A - round(mb / 2^7), even */ \
+    "    sub a7, a7, a9\n" \
+    "    addi a7, a7, 63\n" \
+    "    srai a7, a7, 7\n" \
+    "    add a2, " PB ", a7\n" \
+    "    ret\n" \
+    P "norm:\n"                         /* k = the bits lost at the top */ \
+    "    beqz a7, " P "zero\n" \
+    "    nsau a8, a7\n" \
+    "    addi a8, a8, -1\n" \
+    "    bge a8, " EA ", " P "slow\n"   /* below the normal range */ \
+    "    ssl a8\n" \
+    "    sll a7, a7\n" \
+    "    extui a9, a7, 7, 1\n" \
+    "    add a7, a7, a9\n" \
+    "    addi a7, a7, 63\n" \
+    "    srli a7, a7, 7\n" \
+    "    srli a9, " PB ", 23\n" \
+    "    sub a9, a9, a8\n" \
+    "    addi a9, a9, -1\n" \
+    "    slli a9, a9, 23\n" \
+    "    add a2, a9, a7\n" \
+    "    ret\n" \
+    P "zero:\n"                         /* x - x is +0 */ \
+    "    movi a2, 0\n" \
+    "    ret\n" \
+    P "far:\n" \
+    FAR \
+    "    ret\n" \
+    P "slow:\n" \
+    SLOW
+
+/* The general code's third argument: b's sign flip. */
+#define Q7SF_ADD_SLOW "    movi a4, 0\n    j q7sf_add32\n"
+#define Q7SF_SUB_SLOW "    movi a4, 0x80000000\n    j q7sf_add32\n"
+
 __asm__(
     "    .text\n"
-    "    .align 4\n"
-    "    .global __subsf3\n"
-    "    .hidden __subsf3\n"
-    "    .type __subsf3, @function\n"
-    "__subsf3:\n"
-    "    movi a11, 1\n"
-    "    slli a11, a11, 31\n"
-    "    j 0f\n"
-    "    .size __subsf3, . - __subsf3\n"
     "    .align 4\n"
     "    .global __addsf3\n"
     "    .hidden __addsf3\n"
     "    .type __addsf3, @function\n"
     "__addsf3:\n"
-    "    movi a11, 0\n"
-    "0:  xor a9, a3, a11\n"
-    "    extui a4, a2, 23, 8\n"      /* ea */
-    "    extui a5, a9, 23, 8\n"      /* eb */
-    "    movi a8, 253\n"
-    "    addi a6, a4, -1\n"
-    "    bltu a8, a6, 9f\n"          /* a zero, subnormal, inf or NaN */
-    "    addi a7, a5, -1\n"
-    "    bltu a8, a7, 9f\n"
-    "    slli a6, a2, 1\n"           /* order by magnitude */
-    "    slli a7, a9, 1\n"
-    "    mov a10, a2\n"
-    "    bgeu a6, a7, 1f\n"
-    "    mov a10, a9\n"
-    "    mov a9, a2\n"
-    "    mov a6, a4\n"
-    "    mov a4, a5\n"
-    "    mov a5, a6\n"
-    "1:  movi a8, 1\n"              /* significands, the leading one at 29 */
-    "    slli a8, a8, 29\n"
-    "    slli a6, a10, 9\n"
-    "    slli a7, a9, 9\n"
-    "    srli a6, a6, 3\n"
-    "    srli a7, a7, 3\n"
-    "    or a6, a6, a8\n"
-    "    or a7, a7, a8\n"
-    "    xor a9, a9, a10\n"
-    "    sub a5, a4, a5\n"           /* the smaller one right by d, sticky */
-    "    beqz a5, 3f\n"
-    "    bgeui a5, 32, 2f\n"
-    "    ssr a5\n"
-    "    sll a8, a7\n"
-    "    srl a7, a7\n"
-    "    beqz a8, 3f\n"
-    "    movi a8, 1\n"
-    "    or a7, a7, a8\n"
-    "    j 3f\n"
-    "2:  movi a7, 1\n"
-    "3:  bltz a9, 6f\n"
-    "    add a6, a6, a7\n"           /* the same signs: a sum */
-    "    bbci a6, 30, 7f\n"
-    "    extui a8, a6, 0, 1\n"
-    "    srli a6, a6, 1\n"
-    "    or a6, a6, a8\n"
-    "    addi a4, a4, 1\n"
-    "    movi a8, 255\n"
-    "    beq a4, a8, 9f\n"           /* overflow */
-    "    j 7f\n"
-    "6:  sub a6, a6, a7\n"           /* a difference */
-    "    beqz a6, 8f\n"
-    "    nsau a8, a6\n"
-    "    addi a8, a8, -2\n"
-    "    bgeu a8, a4, 9f\n"          /* below the normal range */
-    "    sub a4, a4, a8\n"
-    "    ssl a8\n"
-    "    sll a6, a6\n"
-    "7:  extui a7, a6, 0, 6\n"       /* round to nearest even */
-    "    srli a6, a6, 6\n"
-    "    movi a8, 32\n"
-    "    bltu a8, a7, 71f\n"
-    "    bne a7, a8, 72f\n"
-    "    bbci a6, 0, 72f\n"
-    "71: addi a6, a6, 1\n"
-    "72: extui a10, a10, 31, 1\n"
-    "    addi a4, a4, -1\n"
-    "    slli a10, a10, 31\n"
-    "    slli a4, a4, 23\n"
-    "    add a2, a10, a4\n"
-    "    add a2, a2, a6\n"
-    "    ret\n"
-    "8:  movi a2, 0\n"              /* x - x is +0 when rounding to nearest */
-    "    ret\n"
-    "9:  mov a4, a11\n"
-    "    j q7sf_add32\n"
-    "    .size __addsf3, . - __addsf3\n");
+    "    extui a4, a2, 23, 8\n"
+    "    extui a5, a3, 23, 8\n"
+    "    sub a8, a4, a5\n"
+    "    bltz a8, .Lq7sf_addb\n"
+    Q7SF_ADD_BODY(".Lq7sf_adda_", "a2", "a3", "a4", "a5", "bltz", "a2", "", Q7SF_ADD_SLOW)
+    ".Lq7sf_addb:\n"
+    "    neg a8, a8\n"
+    Q7SF_ADD_BODY(".Lq7sf_addb_", "a3", "a2", "a5", "a4", "bltz", "a3", "    mov a2, a3\n",
+                  Q7SF_ADD_SLOW)
+    "    .size __addsf3, . - __addsf3\n"
+    "    .align 4\n"
+    "    .global __subsf3\n"
+    "    .hidden __subsf3\n"
+    "    .type __subsf3, @function\n"
+    "__subsf3:\n"
+    "    extui a4, a2, 23, 8\n"
+    "    extui a5, a3, 23, 8\n"
+    "    sub a8, a4, a5\n"
+    "    bltz a8, .Lq7sf_subb\n"
+    Q7SF_ADD_BODY(".Lq7sf_suba_", "a2", "a3", "a4", "a5", "bgez", "a2", "", Q7SF_SUB_SLOW)
+    ".Lq7sf_subb:\n"
+    "    neg a8, a8\n"
+    "    movi a11, 0x80000000\n"
+    "    xor a11, a11, a3\n"               /* -b: the result's sign */
+    Q7SF_ADD_BODY(".Lq7sf_subb_", "a3", "a2", "a5", "a4", "bgez", "a11", "    mov a2, a11\n",
+                  Q7SF_SUB_SLOW)
+    "    .size __subsf3, . - __subsf3\n");
 #endif

@@ -77,65 +77,59 @@ float Q7SF(mulsf3)(float fa, float fb)
     return fp_float32(q7sf_mul32_slow(a, b));
 }
 #else
-/* mul32_fast in Xtensa assembly (call0 ABI: a and b in a2 and a3, the
- * result in a2, a4..a11 free): GCC gives it a stack frame for the call of
- * the general case, a quarter of its instructions; this jumps there
- * instead, a0 untouched. The same steps as mul32_fast, which the host
- * tests check; unit.softfp_emulated checks this against the host. */
+/* mul32_fast's job in Xtensa assembly (call0 ABI: a and b in a2 and a3,
+ * the result in a2, a4..a11 free): GCC gives it a stack frame for the call
+ * of the general case, a quarter of its instructions; this jumps there
+ * instead, a0 untouched. t = p >> 16 from four 16-bit products, as
+ * mul32_fast's; then, by where its leading one is (bit 31 or 30), t is
+ * rounded at bit 8 or 7 and the exponent taken as ea + eb - 127 or - 128:
+ * up when the guard bit is set and anything below it (t's low bits, the
+ * product's low 16 bits in a5) or the last kept bit is. The steps give
+ * mul32_fast's bits, which the host tests check; unit.softfp_emulated and
+ * unit.softfp_stress_emulated check these against the host. */
+#define Q7SF_MUL_TAIL(P, X, G, UP) \
+    "    addi a4, a4, " X "\n"         /* e - 1 */ \
+    "    bltu a11, a4, 9f\n"            /* outside the normal range */ \
+    "    bbci a6, " #G ", " P "down\n" \
+    "    extui a7, a6, 0, " #G "\n" \
+    "    bnez a7, " P "up\n" \
+    "    extui a7, a5, 0, 16\n" \
+    "    bnez a7, " P "up\n" \
+    "    bbci a6, " #G " + 1, " P "down\n" /* a tie: to even */ \
+    P "up:\n" \
+    UP                                  /* the last kept bit's weight */ \
+    P "down:\n" \
+    "    srli a6, a6, " #G " + 1\n" \
+    "    xor a7, a2, a3\n" \
+    "    bgez a7, " P "pack\n" \
+    "    addmi a4, a4, 256\n"           /* the sign, above e - 1 */ \
+    P "pack:\n" \
+    "    slli a4, a4, 23\n" \
+    "    add a2, a6, a4\n" \
+    "    ret\n"
+
 __asm__(
-    "    .text\n"
-    "    .align 4\n"
-    "    .global __mulsf3\n"
-    "    .hidden __mulsf3\n"
-    "    .type __mulsf3, @function\n"
-    "__mulsf3:\n"
-    "    extui a4, a2, 23, 8\n"      /* ea */
-    "    extui a5, a3, 23, 8\n"      /* eb */
-    "    movi a11, 253\n"
-    "    addi a6, a4, -1\n"
-    "    bltu a11, a6, 9f\n"         /* a zero, subnormal, inf or NaN */
-    "    addi a7, a5, -1\n"
-    "    bltu a11, a7, 9f\n"
+    Q7SF_ASM_ENTRY("__mulsf3")
+    Q7SF_ASM_BOTH_NORMAL
     "    movi a8, 128\n"
     "    extui a9, a2, 16, 7\n"      /* the significands' high bytes, the */
     "    extui a10, a3, 16, 7\n"     /* leading one in; mul16u takes the */
     "    or a9, a9, a8\n"            /* low halves from a2 and a3 */
     "    or a10, a10, a8\n"
-    "    mul16u a8, a2, a3\n"        /* ll */
+    "    add a4, a4, a5\n"
+    "    mul16u a5, a2, a3\n"        /* ll */
     "    mul16u a6, a2, a10\n"
     "    mul16u a7, a3, a9\n"
     "    mul16u a9, a9, a10\n"
     "    add a6, a6, a7\n"
     "    slli a9, a9, 16\n"
-    "    extui a7, a8, 16, 16\n"
+    "    extui a7, a5, 16, 16\n"
     "    add a6, a6, a9\n"
-    "    add a4, a4, a5\n"
     "    add a6, a6, a7\n"           /* t = p >> 16 */
-    "    bltz a6, 1f\n"
-    "    extui a7, a8, 15, 1\n"      /* below 2^47: one more bit */
-    "    add a6, a6, a6\n"
-    "    extui a8, a8, 0, 15\n"
-    "    or a6, a6, a7\n"
-    "    addi a4, a4, -128\n"        /* e - 1 */
-    "    j 2f\n"
-    "1:  extui a8, a8, 0, 16\n"
-    "    addi a4, a4, -127\n"
-    "2:  bltu a11, a4, 9f\n"         /* outside the normal range */
-    "    extui a7, a6, 0, 8\n"       /* round to nearest even */
-    "    srli a6, a6, 8\n"
-    "    movi a9, 128\n"
-    "    bltu a9, a7, 3f\n"
-    "    bne a7, a9, 4f\n"
-    "    bnez a8, 3f\n"
-    "    bbci a6, 0, 4f\n"
-    "3:  addi a6, a6, 1\n"
-    "4:  xor a2, a2, a3\n"
-    "    extui a2, a2, 31, 1\n"
-    "    slli a4, a4, 23\n"
-    "    slli a2, a2, 31\n"
-    "    add a6, a6, a4\n"
-    "    add a2, a2, a6\n"
-    "    ret\n"
+    "    bgez a6, 1f\n"
+    Q7SF_MUL_TAIL(".Lq7sf_mul8_", "-127", 7, "    addmi a6, a6, 256\n")
+    "1:\n"
+    Q7SF_MUL_TAIL(".Lq7sf_mul7_", "-128", 6, "    add a6, a6, a8\n")
     "9:  j q7sf_mul32_slow\n"
     "    .size __mulsf3, . - __mulsf3\n");
 #endif

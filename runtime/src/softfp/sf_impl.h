@@ -237,4 +237,26 @@ static inline uint32_t sf_unpack32(uint32_t a, int32_t *e)
     }
 }
 
+#ifndef Q7SF_HOST
+/* The Xtensa helpers' shared opening (call0 ABI: a and b in a2 and a3):
+ * the symbol, then ea in a4, eb in a5, 253 in a11, and a jump to 9f when
+ * either operand is a zero, a subnormal, an inf or a NaN (f32_mul.c,
+ * f32_div.c). */
+#define Q7SF_ASM_ENTRY(name) \
+    "    .text\n" \
+    "    .align 4\n" \
+    "    .global " name "\n" \
+    "    .hidden " name "\n" \
+    "    .type " name ", @function\n" \
+    name ":\n"
+#define Q7SF_ASM_BOTH_NORMAL \
+    "    extui a4, a2, 23, 8\n" \
+    "    extui a5, a3, 23, 8\n" \
+    "    movi a11, 253\n" \
+    "    addi a6, a4, -1\n" \
+    "    bltu a11, a6, 9f\n" \
+    "    addi a7, a5, -1\n" \
+    "    bltu a11, a7, 9f\n"
+#endif
+
 #endif

@@ -51,6 +51,7 @@
 Q7SF_API float Q7SF(addsf3)(float a, float b);
 Q7SF_API float Q7SF(subsf3)(float a, float b);
 Q7SF_API float Q7SF(mulsf3)(float a, float b);
+Q7SF_API float Q7SF(divsf3)(float a, float b);
 Q7SF_API float Q7SF(floatsisf)(int32_t i);
 Q7SF_API float Q7SF(floatunsisf)(uint32_t u);
 Q7SF_API uint32_t Q7SF(fixunssfsi)(float a);

@@ -93,3 +93,23 @@ Q7_KERNEL torch::Tensor moves(const torch::Tensor& x) {
             }
     return out;
 }
+
+// Block moves and fills of Q7_MOVE_MIN bytes and more, which the emulated
+// core's boot program makes at the host's speed (docs/emulated.md, "Block
+// moves"): a copy of x's bytes, then an overlapping move up by 5 bytes and
+// one down by 70,001, both across its pieces, a disjoint copy at odd
+// offsets and two fills (one of zeros) across pieces too. run_emu.py's
+// big_moves case compares the bytes with the host's and counts the core's
+// instructions.
+Q7_KERNEL torch::Tensor big_moves(const torch::Tensor& x) {
+    torch::Tensor out = get_dst_tensor();
+    unsigned char* b = (unsigned char*)out.data_ptr<int32_t>();
+    size_t n = (size_t)x.numel() * 4;
+    memcpy(b, x.data_ptr<int32_t>(), n);
+    memmove(b + 5, b, n - 5 - 64);
+    memmove(b + 64, b + 64 + 70001, n - 70001 - 128);
+    memcpy(b + n / 2 + 3, b + 7, n / 2 - 100);
+    memset(b + 1001, 0x5a, n / 3);
+    memset(b + n / 2 + 77, 0, (1u << 20) + 4099);
+    return out;
+}

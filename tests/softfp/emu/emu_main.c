@@ -13,16 +13,6 @@
 
 void emu_main(void);
 
-static int put_str(char *p, const char *s)
-{
-    int n = 0;
-    while (s[n]) {
-        p[n] = s[n];
-        n++;
-    }
-    return n;
-}
-
 /* Decimal without division: subtract powers of ten. */
 static int put_uint(char *p, unsigned v)
 {
@@ -45,9 +35,9 @@ void emu_main(void)
 {
     static char line[64];
     uint32_t sum = q7sf_table_run(Q7SF_EMU_RANDOM);
-    int i, n = put_str(line, "q7sf table ");
+    int i, n = sim_put_str(line, "q7sf table ");
     n += put_uint(line + n, Q7SF_EMU_RANDOM);
-    n += put_str(line + n, " checksum 0x");
+    n += sim_put_str(line + n, " checksum 0x");
     for (i = 0; i < 8; i++)
         line[n++] = "0123456789abcdef"[(sum >> (28 - 4 * i)) & 15];
     line[n++] = '\n';

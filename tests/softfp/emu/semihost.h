@@ -20,4 +20,15 @@ static inline void sim_exit(int code)
     __asm__ volatile("simcall" : : "r"(a2), "r"(a3));
 }
 
+/* Copies s (without its NUL) to p; returns its length. */
+static inline int sim_put_str(char *p, const char *s)
+{
+    int n = 0;
+    while (s[n]) {
+        p[n] = s[n];
+        n++;
+    }
+    return n;
+}
+
 #endif
