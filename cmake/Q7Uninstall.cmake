@@ -26,12 +26,12 @@ foreach(f IN LISTS files)
     file(REMOVE_RECURSE "${d}/__pycache__")
   endif()
 endforeach()
-# The folders q7cc's install made below its own names (q7cc, q7cc-torch,
+# The folders q7cc's install made below its own names (q7cc, q7cc-torch, q7cc-run,
 # doc/python3-q7cc, cmake/q7cc, python/q7cc), deepest first, when empty.
 list(REMOVE_DUPLICATES dirs)
 list(SORT dirs ORDER DESCENDING)
 foreach(d IN LISTS dirs)
-  while(d MATCHES "/(python3-)?q7cc(-torch)?(/|$)")
+  while(d MATCHES "/(python3-)?q7cc(-torch|-run)?(/|$)")
     file(GLOB left "${d}/*")
     if(left OR NOT IS_DIRECTORY "${d}")
       break()
