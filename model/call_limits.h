@@ -7,6 +7,10 @@
 /* A call's time-out when none is given (--timeout, Q7CC_TORCH_TIMEOUT), in
  * seconds, for all cores of a call together, boot included. */
 #define Q7_DEFAULT_TIMEOUT_S 60.0
+/* The least time the op list's call (the runtime's code, not a kernel's,
+ * and the core's boot) gets on the emulated core, whatever shorter limit
+ * a user set for kernels. */
+#define Q7_LIST_TIMEOUT_MIN_S 5.0
 /* The native stack a host core's call runs on, and a device core's stack
  * size checked within it. */
 #define Q7_CORE_STACK (256u << 10)

@@ -14,6 +14,7 @@
 #include "emu_profile.h"
 #include "emu_session.h"
 #include "emu_session_int.h"
+#include "call_limits.h"
 #include "result.h"
 
 struct state {
@@ -126,6 +127,8 @@ static int emu_call(void *state, const struct q7_call *c, unsigned cores,
 	req.cores = cores;
 	if (!req.timeout_s)
 		req.timeout_s = s->timeout_s;
+	if (!c->op[0] && req.timeout_s > 0 && req.timeout_s < Q7_LIST_TIMEOUT_MIN_S)
+		req.timeout_s = Q7_LIST_TIMEOUT_MIN_S; /* the op list (engine.c) */
 	if (!req.heap_size)
 		req.heap_size = s->heap_size;
 	int rc;
