@@ -116,8 +116,7 @@ void q7_diags_add_gcc_json(const struct q7_diags *ds, struct json_object *a,
                            const struct q7_diag_render *r);
 /* o as one line of JSON in GCC's layout, then a newline (json.c). */
 void q7_json_print(struct json_object *o, FILE *out);
-/* Machine-readable forms for CI. */
-void q7_diags_write_json(const struct q7_diags *ds, FILE *out);
+/* SARIF 2.1.0, for CI (--q7-format=sarif). */
 void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out);
 
 struct q7_analysis_opts {
@@ -272,8 +271,7 @@ void q7_kernel_lookalikes(const struct q7_fsyms *syms, struct q7_strvec *out);
 /* Ops as JSON (for --q7-print-schema --q7-format=json). */
 void q7_ops_write_json(const struct q7_op_table *ops, FILE *out);
 /* --q7-lint --q7-format=json: {"diagnostics": ..., "ops": ...,
- * "neuron_library": ...}, the members as the two writers above write
- * them, so one analysis gives an editor both its findings and its kernels. */
+ * "neuron_library": ...}, the ops as the writer above writes them, so one analysis gives an editor both its findings and its kernels. */
 void q7_lint_write_json(const struct q7_diags *ds, const struct q7_op_table *ops, FILE *out);
 
 #endif

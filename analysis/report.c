@@ -38,13 +38,6 @@ static void print_doc(struct json_object *doc, FILE *out)
 	json_object_put(doc);
 }
 
-void q7_diags_write_json(const struct q7_diags *ds, FILE *out)
-{
-	struct json_object *doc = q7_json_obj(NULL, NULL);
-	put_diags(doc, ds);
-	print_doc(doc, out);
-}
-
 /* SARIF wants a URI: relative paths stay relative (resolved against the
  * run's working directory), absolute ones become file:// URIs; bytes other
  * than unreserved ones and '/' are percent-encoded. */
