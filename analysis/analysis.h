@@ -214,16 +214,14 @@ int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
 void q7_ops_adopt_namespaces(struct q7_op_table *t);
 /* A finished analysis as bytes, in the analysis server's encoding, with
  * the --q7-kernel names it was asked for: q7cc -E hands it to the q7cc -c
- * that compiles its output. get appends to names, ops and diags only when
- * the whole of data is well formed; 0, or -1 (damaged). */
+ * that compiles its output. read appends to names, ops and diags only when
+ * the whole of data is well formed; 0, or -1 (damaged). The bytes come
+ * from outside (q7cc -E's trailer): the ops are read exactly as an
+ * object's .q7.ops record is (model/opcodec.h: checksum, every field,
+ * q7_op_check), and why is appended to when they are not what analysis
+ * writes. */
 void q7_analysis_result_put(struct q7_strbuf *b, char *const *kernel_names, int rc,
                             const struct q7_op_table *ops, const struct q7_diags *diags);
-int q7_analysis_result_get(const char *data, size_t len, struct q7_strvec *kernel_names,
-                           int *rc, struct q7_op_table *ops, struct q7_diags *diags);
-/* As get, for bytes from outside (q7cc -E's trailer): the ops are read
- * exactly as an object's .q7.ops record is (model/opcodec.h: checksum,
- * every field, q7_op_check), and why is appended to when they are not
- * what analysis writes. */
 int q7_analysis_result_read(const char *data, size_t len, struct q7_strvec *kernel_names,
                             int *rc, struct q7_op_table *ops, struct q7_diags *diags,
                             struct q7_strbuf *why);
