@@ -205,9 +205,9 @@ void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *o
 	}
 }
 
-/* A result: with check, its ops held to q7_op_check as a record's are;
- * why appended to when the op record is what is wrong. */
-static int get_result(const char *data, size_t len, bool check, int *rc, struct q7_op_table *ops,
+/* A result, its ops held to q7_op_check as a record's are; why appended
+ * to when the op record is what is wrong. */
+static int get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,
                       struct q7_diags *diags, struct q7_strbuf *why)
 {
 	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
@@ -220,7 +220,7 @@ static int get_result(const char *data, size_t len, bool check, int *rc, struct 
 	if (!r.bad && n > (size_t)(r.end - r.p))
 		r.bad = true;
 	if (!r.bad) {
-		r.bad = q7_opcodec_get((const char *)r.p, n, check, &t, why) != 0;
+		r.bad = q7_opcodec_get((const char *)r.p, n, &t, why) != 0;
 		r.p += n;
 	}
 	n = get_u32(&r);
@@ -295,7 +295,7 @@ int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table
                        struct q7_diags *diags)
 {
 	struct q7_strbuf why = {0};
-	int got = get_result(data, len, false, rc, ops, diags, &why);
+	int got = get_result(data, len, rc, ops, diags, &why);
 	q7_sb_free(&why);
 	return got;
 }
@@ -313,7 +313,7 @@ int q7_analysis_result_read(const char *data, size_t len, struct q7_strvec *kern
 	get_vec(&nr, &names);
 	/* The result appends to ops and diags only when it is whole. */
 	int got = !nr.bad && nr.p == nr.end &&
-	                  get_result((const char *)r.p + n, (size_t)(r.end - r.p) - n, true, rc,
+	                  get_result((const char *)r.p + n, (size_t)(r.end - r.p) - n, rc,
 	                             ops, diags, why) == 0
 	              ? 0
 	              : -1;

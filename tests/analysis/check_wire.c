@@ -25,7 +25,9 @@ static struct q7_op_table sample_ops(void)
 	free(t.ops[0].params[1].ctype);
 	t.ops[0].params[1].ctype = q7_xstrdup("long");
 	ck_assert_int_eq(q7_schema_parse("noargs() -> Tensor", q7_ops_add(&t), &err, NULL), 0);
-	t.ops[1].by_name_only = true; /* a NEURON_LIBRARY request */
+	t.ops[1].by_name_only = true; /* a NEURON_LIBRARY request: no result (model/opcheck.c) */
+	t.ops[1].ret = Q7_KIND_INVALID;
+	t.ops[1].ret_ctype[0] = '\0';
 	/* its m.def; a lambda's has no shape name */
 	q7_ops_add_def(&t, &(struct q7_neuron_def){.ns = "ns", .op = "noargs", .fn = "noargs",
 	                                            .shape = "ns::shape", .file = "s.cpp",
@@ -178,10 +180,6 @@ static int result_read(const char *data, size_t len, struct q7_strvec *names, in
 START_TEST(analysis_result_round_trip)
 {
 	struct q7_op_table ops = sample_ops(), got = {0};
-	/* a request, as analysis writes one: no result (model/opcheck.c) */
-	ops.ops[1].ret = Q7_KIND_INVALID;
-	ops.ops[1].ret_ctype[0] = '\0';
-	ops.ops[1].ret_name[0] = '\0';
 	struct q7_diags diags = sample_diags(), gotd = {0};
 	char *names[] = {"ns::k", "other", NULL};
 	struct q7_strbuf b = {0};
