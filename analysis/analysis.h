@@ -116,8 +116,7 @@ void q7_diags_add_gcc_json(const struct q7_diags *ds, struct json_object *a,
                            const struct q7_diag_render *r);
 /* o as one line of JSON in GCC's layout, then a newline (json.c). */
 void q7_json_print(struct json_object *o, FILE *out);
-/* Machine-readable forms for CI. */
-void q7_diags_write_json(const struct q7_diags *ds, FILE *out);
+/* SARIF 2.1.0, for CI (--q7-format=sarif). */
 void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out);
 
 struct q7_analysis_opts {
@@ -215,16 +214,14 @@ int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
 void q7_ops_adopt_namespaces(struct q7_op_table *t);
 /* A finished analysis as bytes, in the analysis server's encoding, with
  * the --q7-kernel names it was asked for: q7cc -E hands it to the q7cc -c
- * that compiles its output. get appends to names, ops and diags only when
- * the whole of data is well formed; 0, or -1 (damaged). */
+ * that compiles its output. read appends to names, ops and diags only when
+ * the whole of data is well formed; 0, or -1 (damaged). The bytes come
+ * from outside (q7cc -E's trailer): the ops are read exactly as an
+ * object's .q7.ops record is (model/opcodec.h: checksum, every field,
+ * q7_op_check), and why is appended to when they are not what analysis
+ * writes. */
 void q7_analysis_result_put(struct q7_strbuf *b, char *const *kernel_names, int rc,
                             const struct q7_op_table *ops, const struct q7_diags *diags);
-int q7_analysis_result_get(const char *data, size_t len, struct q7_strvec *kernel_names,
-                           int *rc, struct q7_op_table *ops, struct q7_diags *diags);
-/* As get, for bytes from outside (q7cc -E's trailer): the ops are read
- * exactly as an object's .q7.ops record is (model/opcodec.h: checksum,
- * every field, q7_op_check), and why is appended to when they are not
- * what analysis writes. */
 int q7_analysis_result_read(const char *data, size_t len, struct q7_strvec *kernel_names,
                             int *rc, struct q7_op_table *ops, struct q7_diags *diags,
                             struct q7_strbuf *why);
@@ -272,8 +269,7 @@ void q7_kernel_lookalikes(const struct q7_fsyms *syms, struct q7_strvec *out);
 /* Ops as JSON (for --q7-print-schema --q7-format=json). */
 void q7_ops_write_json(const struct q7_op_table *ops, FILE *out);
 /* --q7-lint --q7-format=json: {"diagnostics": ..., "ops": ...,
- * "neuron_library": ...}, the members as the two writers above write
- * them, so one analysis gives an editor both its findings and its kernels. */
+ * "neuron_library": ...}, the ops as the writer above writes them, so one analysis gives an editor both its findings and its kernels. */
 void q7_lint_write_json(const struct q7_diags *ds, const struct q7_op_table *ops, FILE *out);
 
 #endif

@@ -2,40 +2,19 @@
  * a FIFO, a device or a file that outgrows the bound while it is read. */
 #include "internal.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* A source longer than this is not read for one line. */
 #define MAX_SOURCE (16u << 20)
 
-/* The text of path when it is a regular file of at most MAX_SOURCE bytes,
- * else NULL: never a FIFO (opened without waiting for a writer), a device
- * or a file that outgrows the bound while it is read. */
+/* The text of path by the one rule for files a user names
+ * (q7_read_regular), at most MAX_SOURCE bytes; else NULL, no line shown. */
 static char *read_source(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	struct stat st;
-	char *text = NULL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (off_t)MAX_SOURCE) {
-		size_t cap = (size_t)st.st_size + 1, len = 0;
-		text = q7_xmalloc(cap + 1);
-		ssize_t got;
-		while (len < cap && (got = read(fd, text + len, cap - len)) > 0)
-			len += (size_t)got;
-		text[len] = '\0';
-		/* Grown since fstat (or unreadable): not worth a line. */
-		if (len == cap || got < 0) {
-			free(text);
-			text = NULL;
-		}
-	}
-	close(fd);
-	return text;
+	size_t len;
+	const char *why;
+	return q7_read_regular(path, MAX_SOURCE, &len, &why);
 }
 
 static const char *cache_get(struct q7_src_cache *c, const char *path)

@@ -7,7 +7,6 @@
 
 #include <json-c/json.h>
 #include <stdlib.h>
-#include <string.h>
 
 static const char *sev_name(enum q7_severity s)
 {
@@ -38,13 +37,6 @@ static void print_doc(struct json_object *doc, FILE *out)
 	json_object_put(doc);
 }
 
-void q7_diags_write_json(const struct q7_diags *ds, FILE *out)
-{
-	struct json_object *doc = q7_json_obj(NULL, NULL);
-	put_diags(doc, ds);
-	print_doc(doc, out);
-}
-
 /* SARIF wants a URI: relative paths stay relative (resolved against the
  * run's working directory), absolute ones become file:// URIs; bytes other
  * than unreserved ones and '/' are percent-encoded. */
@@ -53,13 +45,7 @@ static char *uri_of(const char *path)
 	struct q7_strbuf b = {0};
 	if (path[0] == '/')
 		q7_sb_add(&b, "file://");
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    strchr("-._~/", *p))
-			q7_sb_addc(&b, (char)*p);
-		else
-			q7_sb_addf(&b, "%%%02X", *p);
-	}
+	q7_sb_add_uri_path(&b, path);
 	return q7_sb_take(&b);
 }
 

@@ -131,7 +131,7 @@ static int exchange(int fd, const struct q7_analysis_opts *o, struct q7_op_table
 	if (q7_wire_send(fd, &req, Q7_SERVER_SEND_MS) == 0 &&
 	    q7_wire_recv(fd, &ack, &len, ack_ms) == 0 && q7_wire_is_ack(ack, len)) {
 		started = q7_now_ms();
-		if (q7_wire_recv(fd, &reply, &len, (int)(limit_ms + 15000)) == 0)
+		if (q7_wire_recv(fd, &reply, &len, (int)(limit_ms + Q7_SERVER_RESULT_MARGIN_MS)) == 0)
 			result = q7_wire_get_result(reply, len, rc, ops, diags);
 		/* The worker's alarm ran out (not a crash): it started a moment
 		 * before the acknowledgement reached us. */

@@ -24,8 +24,9 @@
  * (the server loads libclang first; past this, analyse in-process). */
 #define Q7_SERVER_FIRST_ACK_MS 10000
 #define Q7_SERVER_PARSE_LIMIT_S 300 /* server: one request's analysis, at most */
-/* client: the result, once acknowledged */
-#define Q7_SERVER_RESULT_MS ((Q7_SERVER_PARSE_LIMIT_S + 15) * 1000)
+/* client: the result, once acknowledged: the parse limit in force
+ * (q7_server_parse_limit_s) and this */
+#define Q7_SERVER_RESULT_MARGIN_MS 15000
 #define Q7_SERVER_REQUEST_MS 3000  /* server: a connection's whole request */
 #define Q7_SERVER_REPLY_MS 10000   /* server: writing the ack or the result */
 

@@ -205,9 +205,9 @@ void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *o
 	}
 }
 
-/* A result: with check, its ops held to q7_op_check as a record's are;
- * why appended to when the op record is what is wrong. */
-static int get_result(const char *data, size_t len, bool check, int *rc, struct q7_op_table *ops,
+/* A result, its ops held to q7_op_check as a record's are; why appended
+ * to when the op record is what is wrong. */
+static int get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,
                       struct q7_diags *diags, struct q7_strbuf *why)
 {
 	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
@@ -220,7 +220,7 @@ static int get_result(const char *data, size_t len, bool check, int *rc, struct 
 	if (!r.bad && n > (size_t)(r.end - r.p))
 		r.bad = true;
 	if (!r.bad) {
-		r.bad = q7_opcodec_get((const char *)r.p, n, check, &t, why) != 0;
+		r.bad = q7_opcodec_get((const char *)r.p, n, &t, why) != 0;
 		r.p += n;
 	}
 	n = get_u32(&r);
@@ -295,14 +295,14 @@ int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table
                        struct q7_diags *diags)
 {
 	struct q7_strbuf why = {0};
-	int got = get_result(data, len, false, rc, ops, diags, &why);
+	int got = get_result(data, len, rc, ops, diags, &why);
 	q7_sb_free(&why);
 	return got;
 }
 
-static int result_get(const char *data, size_t len, bool check, struct q7_strvec *kernel_names,
-                      int *rc, struct q7_op_table *ops, struct q7_diags *diags,
-                      struct q7_strbuf *why)
+int q7_analysis_result_read(const char *data, size_t len, struct q7_strvec *kernel_names,
+                            int *rc, struct q7_op_table *ops, struct q7_diags *diags,
+                            struct q7_strbuf *why)
 {
 	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
 	uint32_t n = get_u32(&r);
@@ -313,7 +313,7 @@ static int result_get(const char *data, size_t len, bool check, struct q7_strvec
 	get_vec(&nr, &names);
 	/* The result appends to ops and diags only when it is whole. */
 	int got = !nr.bad && nr.p == nr.end &&
-	                  get_result((const char *)r.p + n, (size_t)(r.end - r.p) - n, check, rc,
+	                  get_result((const char *)r.p + n, (size_t)(r.end - r.p) - n, rc,
 	                             ops, diags, why) == 0
 	              ? 0
 	              : -1;
@@ -321,22 +321,6 @@ static int result_get(const char *data, size_t len, bool check, struct q7_strvec
 		q7_sv_addv(kernel_names, &names);
 	q7_sv_free(&names);
 	return got;
-}
-
-int q7_analysis_result_get(const char *data, size_t len, struct q7_strvec *kernel_names,
-                           int *rc, struct q7_op_table *ops, struct q7_diags *diags)
-{
-	struct q7_strbuf why = {0};
-	int got = result_get(data, len, false, kernel_names, rc, ops, diags, &why);
-	q7_sb_free(&why);
-	return got;
-}
-
-int q7_analysis_result_read(const char *data, size_t len, struct q7_strvec *kernel_names,
-                            int *rc, struct q7_op_table *ops, struct q7_diags *diags,
-                            struct q7_strbuf *why)
-{
-	return result_get(data, len, true, kernel_names, rc, ops, diags, why);
 }
 
 void q7_wire_put_ack(struct q7_strbuf *b)

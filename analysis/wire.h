@@ -39,7 +39,8 @@ void q7_wire_request_free(struct q7_wire_request *r);
 
 void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *ops,
                         const struct q7_diags *diags);
-/* Appends to ops and diags only when the whole message is well formed. */
+/* Appends to ops and diags only when the whole message is well formed,
+ * its ops as q7_op_check wants them (model/opcodec.h). */
 int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,
                        struct q7_diags *diags);
 

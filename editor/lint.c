@@ -6,7 +6,6 @@
 #include "tempfile.h"
 #include "text.h"
 
-#include <ctype.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -164,11 +163,7 @@ static char *file_uri(const char *path)
 {
 	struct q7_strbuf b = {0};
 	q7_sb_add(&b, "file://");
-	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
-		if (isalnum(*p) || strchr("/-._~", *p))
-			q7_sb_addc(&b, (char)*p);
-		else
-			q7_sb_addf(&b, "%%%02X", *p);
+	q7_sb_add_uri_path(&b, path);
 	return q7_sb_take(&b);
 }
 

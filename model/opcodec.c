@@ -202,8 +202,8 @@ static void decode_op(struct rd *r, unsigned version, struct q7_op *op)
 
 /* One record at p (len bytes available), its ops appended to tmp; its
  * size in *used. 0, or -1 with why appended. */
-static int decode_one(const unsigned char *p, size_t len, bool check, struct q7_op_table *tmp,
-                      size_t *used, struct q7_strbuf *why)
+static int decode_one(const unsigned char *p, size_t len, struct q7_op_table *tmp, size_t *used,
+                      struct q7_strbuf *why)
 {
 	if (len < REC_HEADER || memcmp(p, REC_MAGIC, 4) != 0) {
 		q7_sb_add(why, "not a q7cc op record (bad magic)");
@@ -252,7 +252,7 @@ static int decode_one(const unsigned char *p, size_t len, bool check, struct q7_
 		q7_sb_addf(why, "damaged record: %s", r.why);
 		return -1;
 	}
-	for (size_t i = first; check && i < tmp->n; i++) {
+	for (size_t i = first; i < tmp->n; i++) {
 		struct q7_strbuf bad = {0};
 		if (!q7_op_check(&tmp->ops[i], &bad)) {
 			q7_sb_addf(why, "damaged record: op %zu: %s", i - first + 1, bad.s);
@@ -264,8 +264,7 @@ static int decode_one(const unsigned char *p, size_t len, bool check, struct q7_
 	return 0;
 }
 
-int q7_opcodec_get(const char *buf, size_t len, bool check, struct q7_op_table *ops,
-                   struct q7_strbuf *why)
+int q7_opcodec_get(const char *buf, size_t len, struct q7_op_table *ops, struct q7_strbuf *why)
 {
 	const unsigned char *p = (const unsigned char *)buf;
 	struct q7_op_table tmp = {0};
@@ -277,7 +276,7 @@ int q7_opcodec_get(const char *buf, size_t len, bool check, struct q7_op_table *
 			continue;
 		}
 		size_t used = 0;
-		if (decode_one(p + at, len - at, check, &tmp, &used, why) != 0) {
+		if (decode_one(p + at, len - at, &tmp, &used, why) != 0) {
 			q7_ops_free(&tmp);
 			return -1;
 		}

@@ -20,11 +20,10 @@ void q7_opcodec_put(struct q7_strbuf *b, const struct q7_op_table *ops);
 /* Reads the records at buf[0..len) back to back (NUL padding between
  * them is skipped, as `ld -r` leaves it) and appends their ops to ops only
  * when every record is whole: magic, version, lengths, checksum, every
- * field; with check, every op also passes q7_op_check. 0, or -1 with why
+ * field, and every op passes q7_op_check. 0, or -1 with why
  * appended ("checksum mismatch (damaged record)", "damaged record: op 2:
  * ..."), without the name of the file, which the caller knows. */
-int q7_opcodec_get(const char *buf, size_t len, bool check, struct q7_op_table *ops,
-                   struct q7_strbuf *why);
+int q7_opcodec_get(const char *buf, size_t len, struct q7_op_table *ops, struct q7_strbuf *why);
 
 /* Whether op says only what analysis writes (names and types from the
  * allow-list of cxx.h, the kinds they belong to, printable text, the

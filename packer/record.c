@@ -19,7 +19,7 @@ int q7_record_decode(const char *buf, size_t len, const char *what, struct q7_op
                      struct q7_err *err)
 {
 	struct q7_strbuf why = {0};
-	int rc = q7_opcodec_get(buf, len, true, ops, &why);
+	int rc = q7_opcodec_get(buf, len, ops, &why);
 	if (rc != 0)
 		q7_err_set(err, what, "%s: %s", Q7_RECORD_SECTION, why.s);
 	q7_sb_free(&why);

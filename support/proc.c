@@ -834,14 +834,6 @@ int q7_proc_running(void)
 	return nlive;
 }
 
-int q7_proc_run(char *const *argv)
-{
-	pid_t pid = q7_proc_spawn(argv, NULL);
-	if (pid < 0)
-		return Q7_EXIT_TOOL;
-	return q7_proc_wait(pid, NULL);
-}
-
 static int capture(char *const *argv, int fd, char **out, bool guard,
                    const volatile sig_atomic_t *stop)
 {

@@ -143,8 +143,6 @@ int q7_proc_code(int status);
  * (Segmentation fault)". */
 void q7_proc_describe(int status, char *buf, size_t size);
 
-/* spawn + wait; Q7_EXIT_TOOL when argv cannot run. */
-int q7_proc_run(char *const *argv);
 /* Runs argv with fd (1 or 2) captured into *out (caller frees), the other
  * output and stdin on /dev/null. Returns its code, or -1 (printed). */
 int q7_proc_capture(char *const *argv, int fd, char **out);

@@ -4,6 +4,8 @@
  * window or start a line that looks like the compiler's own "error:". */
 #include "support.h"
 
+#include <string.h>
+
 /* The length of the well-formed UTF-8 sequence at p (2 to 4 bytes), or 0:
  * no overlong form, no surrogate, nothing past U+10FFFF (what strict
  * decoders, XML parsers among them, refuse). */
@@ -66,6 +68,16 @@ void q7_sb_add_shown(struct q7_strbuf *b, const char *s, bool keep_tabs)
 void q7_sb_add_xml(struct q7_strbuf *b, const char *s)
 {
 	add_escaped(b, s, false, true);
+}
+
+void q7_sb_add_uri_path(struct q7_strbuf *b, const char *path)
+{
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("/-._~", *p))
+			q7_sb_addc(b, (char)*p);
+		else
+			q7_sb_addf(b, "%%%02X", *p);
 }
 
 void q7_sb_add_json(struct q7_strbuf *b, const char *s)

@@ -112,6 +112,9 @@ void q7_sb_add_shown(struct q7_strbuf *b, const char *s, bool keep_tabs);
  * value: as q7_sb_add_shown (tabs too), and < > & " ' as entities, so that
  * any name gives a well-formed SVG. */
 void q7_sb_add_xml(struct q7_strbuf *b, const char *s);
+/* Appends path as a URI's path: every byte but RFC 3986's unreserved
+ * ones and '/' percent-encoded. */
+void q7_sb_add_uri_path(struct q7_strbuf *b, const char *path);
 /* Appends s as a JSON string, quoted: control characters (C0, DEL, C1)
  * as \u escapes, a byte that is not UTF-8 as the text \xNN, so that any
  * name gives valid JSON. */

@@ -19,7 +19,7 @@ from tree import code_lines, expect, main, made_tree, report, sources
 
 # What starts a process: the process layer's starters (support/proc.h)
 # and libc's.
-STARTS = re.compile(r"\b(q7_proc_spawn|q7_proc_run|q7_proc_capture|q7_proc_fork|"
+STARTS = re.compile(r"\b(q7_proc_spawn|q7_proc_capture|q7_proc_fork|"
                     r"q7_proc_fork_group|fork|vfork|posix_spawnp?|execv[pe]?|execl[pe]?|"
                     r"popen|system)\s*\(")
 # The folders checked, and the functions that may start one.
@@ -65,7 +65,7 @@ def self_test():
                            "int q7_step_query(char *const *argv, int fd, char **out)\n{\n"
                            "\treturn q7_proc_capture(argv, fd, out);\n}\n\n"
                            "static void other(void)\n{\n\tfork();\n}\n",
-        "wrapper/link.c": "/* q7_proc_run(cmd) was here */\nstatic int f(char **cmd)\n{\n"
+        "wrapper/link.c": "/* q7_proc_capture(cmd) was here */\nstatic int f(char **cmd)\n{\n"
                           "\tputs(\"system(x)\");\n\treturn q7_proc_spawn(cmd, NULL);\n}\n",
         "analysis/server.c": "void q7_server_start(char **argv)\n{\n\tq7_proc_spawn(argv, NULL);\n}\n",
         "analysis/load.c": "static void go(char **argv)\n{\n\tq7_proc_spawn(argv, NULL);\n}\n",

@@ -121,14 +121,21 @@ START_TEST(status_in_words)
 }
 END_TEST
 
+/* spawn + wait, as the wrapper's steps do; Q7_EXIT_TOOL when argv cannot run. */
+static int run(char *const *argv)
+{
+	pid_t pid = q7_proc_spawn(argv, NULL);
+	return pid < 0 ? Q7_EXIT_TOOL : q7_proc_wait(pid, NULL);
+}
+
 START_TEST(exit_code_passes_through)
 {
 	char *ok[] = {"sh", "-c", "exit 3", NULL};
-	ck_assert_int_eq(q7_proc_run(ok), 3);
+	ck_assert_int_eq(run(ok), 3);
 	char *missing[] = {"/nonexistent/tool", NULL};
 	struct grab g;
 	grab_stderr(&g);
-	ck_assert_int_eq(q7_proc_run(missing), Q7_EXIT_TOOL);
+	ck_assert_int_eq(run(missing), Q7_EXIT_TOOL);
 	char *err = stderr_text(&g);
 	ck_assert_ptr_nonnull(strstr(err, "/nonexistent/tool: cannot run: No such file"));
 	free(err);
@@ -141,7 +148,7 @@ START_TEST(death_by_signal_reported_by_name)
 	char *argv[] = {"sh", "-c", "kill -SEGV $$", NULL};
 	struct grab g;
 	grab_stderr(&g);
-	int code = q7_proc_run(argv);
+	int code = run(argv);
 	char *err = stderr_text(&g);
 	ck_assert_int_eq(code, 128 + SIGSEGV);
 	ck_assert_ptr_nonnull(strstr(err, "sh: killed by signal SIGSEGV (Segmentation fault)"));

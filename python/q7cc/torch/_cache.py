@@ -16,6 +16,8 @@ import stat
 import sys
 import tempfile
 
+from ._tools import write_whole
+
 _TAG = b"\n#sha256 "
 _noted = False
 
@@ -125,15 +127,7 @@ def read_entry(path, limit):
 
 def write_entry(path, data):
     """Writes data and its checksum to path, whole or not at all."""
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".entry.")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.write(_sum(data))
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    write_whole(path, data + _sum(data))
 
 
 def file_sum(path):

@@ -72,10 +72,10 @@ def tool_hash(argv0):
 
 
 def write_whole(path, text):
-    """path appears whole or not at all."""
+    """path appears whole or not at all (text: str or bytes)."""
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix="." + os.path.basename(path))
     try:
-        with os.fdopen(fd, "w") as f:
+        with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w") as f:
             f.write(text)
         os.replace(tmp, path)
     except BaseException:
