@@ -98,11 +98,11 @@ static bool sort_words(const struct q7_strvec *lw, struct q7_ldsplit *s)
 	return true;
 }
 
-bool q7_ldsplit_plan(const struct q7_profile *p, const struct q7_inv *inv, char *const *objs,
+bool q7_ldsplit_plan(const struct q7_toolchain *p, const struct q7_inv *inv, char *const *objs,
                      struct q7_ldsplit *s)
 {
 	memset(s, 0, sizeof *s);
-	if (p->kind != Q7_PROFILE_GNU || !inv->multicore) {
+	if (p->kind != Q7_TOOLCHAIN_GNU || !inv->multicore) {
 		s->why_not = q7_xstrdup("not a gnu multicore link");
 		return false;
 	}

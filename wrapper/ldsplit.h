@@ -28,7 +28,7 @@
 
 #include <stdbool.h>
 
-#include "profile.h"
+#include "toolchain.h"
 
 struct q7_ldsplit {
 	char *ld;                    /* the linker the image links run */
@@ -44,7 +44,7 @@ struct q7_ldsplit {
 /* Plans the split link of a gnu --q7-multicore link whose positional words
  * (objects, libraries, -Wl, -Xlinker, -l) are objs. True when the split
  * applies; false, with s->why_not set, when the eight full links must run. */
-bool q7_ldsplit_plan(const struct q7_profile *p, const struct q7_inv *inv, char *const *objs,
+bool q7_ldsplit_plan(const struct q7_toolchain *p, const struct q7_inv *inv, char *const *objs,
                      struct q7_ldsplit *s);
 void q7_ldsplit_free(struct q7_ldsplit *s);
 

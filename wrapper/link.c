@@ -120,7 +120,7 @@ static int collect_inputs(struct link *l)
 			l->in[l->nin - 1].src = q7_xstrdup(u->tok[0]);
 			free(obj);
 		} else if (q7_unit_flags(u) & Q7_OPT_POSITIONAL) {
-			if (q7_profile_keeps(&l->d->prof, u))
+			if (q7_toolchain_keeps(&l->d->tc, u))
 				for (int t = 0; t < u->ntok; t++)
 					add_input(l, u->tok[t], INPUT_WORD);
 		}
@@ -187,7 +187,7 @@ static int resolve_symbols(struct link *l, struct q7_op_table *all, struct q7_di
 				rc = Q7_EXIT_ERROR;
 		q7_err_print(&err);
 		if (rc == 0)
-			q7_ops_resolve(all, &syms, l->d->prof.name, diags);
+			q7_ops_resolve(all, &syms, l->d->tc.name, diags);
 		q7_fsyms_free(&syms);
 	}
 	q7_sv_free(&names);
@@ -235,14 +235,14 @@ static int check_data(struct link *l, struct q7_diags *diags)
 
 /* The device's limits that the objects tell: the kernels' stacks against
  * the core's (docs/driver.md, "The kernel's stack at the build"), from the
- * figures the compiles kept in the objects, and on the host profile the
+ * figures the compiles kept in the objects, and on the host toolchain the
  * data against a core's window; a host library is told them as warnings. */
 static int device_limits(struct link *l, const struct q7_op_table *ops, struct q7_diags *diags)
 {
 	struct q7_strvec texts = {0};
 	struct q7_err err = Q7_ERR_GROWING;
 	int rc = 0;
-	bool host = l->d->prof.kind == Q7_PROFILE_HOST;
+	bool host = l->d->tc.kind == Q7_TOOLCHAIN_HOST;
 	for (size_t i = 0; i < l->nin && rc == 0; i++)
 		if (is_file(&l->in[i]) &&
 		    q7_section_read(l->in[i].path, Q7_STACK_SECTION, &texts, &err) != 0)
@@ -285,7 +285,7 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 		struct q7_diags diags = {0};
 		rc = resolve_symbols(l, &all, &diags);
 		if (rc == 0)
-			q7_ops_merge(&all, d->prof.name, ops, &diags);
+			q7_ops_merge(&all, d->tc.name, ops, &diags);
 		if (rc == 0)
 			rc = device_limits(l, ops, &diags);
 		size_t errors = q7_diags_apply_policy(&diags, &d->policy);
@@ -347,7 +347,7 @@ static bool calls_libtorch(const struct link *l)
 static int forgot_marks(struct link *l)
 {
 	struct q7_drv *d = l->d;
-	if (d->prof.kind == Q7_PROFILE_HOST && calls_libtorch(l))
+	if (d->tc.kind == Q7_TOOLCHAIN_HOST && calls_libtorch(l))
 		return 0;
 	struct q7_fsyms syms = {0};
 	struct q7_err err = Q7_ERR_GROWING;
@@ -393,9 +393,9 @@ static int forgot_marks(struct link *l)
  * custom-op library: an ordinary shared library beside it, libtool's
  * `$CXX -shared -v conftest.o` probe, a configure's check. When unsure,
  * behave as the compiler: this is its own link of the user's line, into
- * the set's head, with no wrapper, strip or pack. A device profile says
- * so (-Wq7-no-kernels, an error under -Werror); the host profile says
- * nothing, as its compiler; on every profile, functions that look like
+ * the set's head, with no wrapper, strip or pack. A device toolchain says
+ * so (-Wq7-no-kernels, an error under -Werror); the host toolchain says
+ * nothing, as its compiler; on every toolchain, functions that look like
  * kernels make it an error (forgot_marks). */
 static int own_link(struct link *l)
 {
@@ -419,12 +419,12 @@ static int own_link(struct link *l)
 		}
 		free(stem);
 	}
-	if (d->prof.kind != Q7_PROFILE_HOST) {
+	if (d->tc.kind != Q7_TOOLCHAIN_HOST) {
 		char *what = q7_xasprintf(
 			"linked as %s links it, no device image (mark kernel functions with Q7_KERNEL "
 			"from <q7/kernel.h>, name them with --q7-kernel=NAME when compiling, or link the "
 			"shape file whose NEURON_LIBRARY block names them)",
-			q7_path_basename(d->prof.cxx));
+			q7_path_basename(d->tc.cxx));
 		size_t errors = no_kernels(d, l->out, false, what);
 		free(what);
 		if (errors)
@@ -434,7 +434,7 @@ static int own_link(struct link *l)
 	for (size_t i = 0; i < l->nin; i++)
 		if (l->in[i].kind == INPUT_COMPILED)
 			q7_sv_add(&objs, l->in[i].path);
-	q7_cmd_own_link(&d->prof, &d->inv, so, objs.v, &cmd);
+	q7_cmd_own_link(&d->tc, &d->inv, so, objs.v, &cmd);
 	int rc = q7_step_run(d, cmd.v, NULL);
 	q7_sv_free(&objs);
 	q7_sv_free(&cmd);
@@ -661,7 +661,7 @@ static void full_link_cmds(struct link *l, char *const *words, const char *wrapp
 {
 	struct q7_drv *d = l->d;
 	int core = d->inv.multicore ? i : Q7_LSP_SINGLE;
-	q7_cmd_link(&d->prof, &d->inv, l->img[i].so, words, wrapper_obj, core, cmd);
+	q7_cmd_link(&d->tc, &d->inv, l->img[i].so, words, wrapper_obj, core, cmd);
 }
 
 enum plan {
@@ -754,7 +754,7 @@ static int resolve_beside_compile(struct link *l, const struct q7_ldsplit *s,
 	struct q7_drv *d = l->d;
 	struct q7_strvec refs = {0}, cmd = {0};
 	q7_codegen_runtime_refs(ops, &refs);
-	q7_cmd_link_resolve(&d->prof, s, NULL, refs.v, resolved, &cmd);
+	q7_cmd_link_resolve(&d->tc, s, NULL, refs.v, resolved, &cmd);
 	*fits = true;
 	pid_t pc;
 	int rc = start_wrapper_compile(l, cc, oc, &pc);
@@ -783,7 +783,7 @@ static int resolve_with_wrapper(struct link *l, const struct q7_ldsplit *s,
 {
 	struct q7_drv *d = l->d;
 	struct q7_strvec cmd = {0};
-	q7_cmd_link_resolve(&d->prof, s, wrapper_obj, NULL, resolved, &cmd);
+	q7_cmd_link_resolve(&d->tc, s, wrapper_obj, NULL, resolved, &cmd);
 	pid_t pid = q7_step_start(d, cmd.v, NULL);
 	int rc = q7_step_wait(pid);
 	*plan = PLAN_SPLIT;
@@ -811,13 +811,13 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 	struct q7_drv *d = l->d;
 	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0}, words = {0};
 	input_words(l, &words);
-	q7_cmd_compile(&d->prof, &d->inv, cpp, Q7_IN_CXX, Q7_USE_Q7, wrapper_obj, &cc);
+	q7_cmd_compile(&d->tc, &d->inv, cpp, Q7_IN_CXX, Q7_USE_Q7, wrapper_obj, &cc);
 	struct q7_objcache oc;
 	q7_objcache_init(&oc, l->wrapper_text.s, l->wrapper_text.len, cc.v, cpp, wrapper_obj,
 	                 l->wrapper_dep);
 	struct q7_ldsplit s;
-	bool split = q7_ldsplit_plan(&d->prof, &d->inv, words.v, &s);
-	if (!split && d->prof.kind == Q7_PROFILE_GNU && d->inv.multicore)
+	bool split = q7_ldsplit_plan(&d->tc, &d->inv, words.v, &s);
+	if (!split && d->tc.kind == Q7_TOOLCHAIN_GNU && d->inv.multicore)
 		q7_step_note(d, "eight full links: %s", s.why_not);
 	char *resolved = split ? q7_drv_temp_path(d, "resolved.o") : NULL;
 	const char *image_wrapper = NULL; /* wrapper.o beside resolved.o */
@@ -853,7 +853,7 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 		}
 		rc = run_parallel(l, cmds, plan == PLAN_FULL_ONE ? 1 : jobs());
 		/* Past the window: ld's "region overflowed" in the user's words. */
-		if (rc != 0 && rc != Q7_EXIT_TOOL && d->prof.kind != Q7_PROFILE_HOST) /* not -### */
+		if (rc != 0 && rc != Q7_EXIT_TOOL && d->tc.kind != Q7_TOOLCHAIN_HOST) /* not -### */
 			for (int i = 0; i < l->nimg; i++) /* the first says it for all */
 				if (q7_fit_explain_link(d, cmds[i].v, l->img[i].name, l->nimg > 1 ? i : -1))
 					break;
@@ -873,7 +873,7 @@ static int pack_images(struct link *l)
 	struct q7_drv *d = l->d;
 	/* -g among the user's flags means a debug build: no strip, no pack
 	 * (docs/vendor-flow.md, "The five phases"). Host images are packed
-	 * too, so every profile gives the same outputs; q7-run loads the .so
+	 * too, so every toolchain gives the same outputs; q7-run loads the .so
 	 * itself. */
 	if (unpacked(d))
 		return 0;

@@ -408,7 +408,7 @@ static void gather(const struct walk *w, const struct kernel *ks, size_t i, stru
 	k->name = f->name;
 	k->qualname = f->qualname;
 	k->at = kplace(fs->at);
-	k->profile = w->o->profile;
+	k->toolchain = w->o->toolchain;
 	scope_facts(w, ks, i, fs);
 	k->invalid = clang_isInvalidDeclaration(c);
 	k->member = is_member(c);
