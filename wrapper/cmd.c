@@ -37,7 +37,7 @@ enum slot { SLOT_FLAGS, SLOT_INCLUDES };
 
 /* Option units of a compile: everything but inputs, link-only options,
  * the output and the mode flag the command supplies itself. On a link
- * line (the generated wrapper's compile) dependency output and -x go too. */
+ * line (the dispatch wrapper's compile) dependency output and -x go too. */
 static bool compile_unit(const struct q7_inv *inv, const struct q7_unit *u)
 {
 	if (u->input)
@@ -425,21 +425,21 @@ static bool gnu_image_lib(const char *word)
 /* The objects, then wrapper.o (docs/vendor-flow.md, "Link matrix"). It goes before the first archive
  * or -l, since it is what pulls the kernels out of them. gnu: without the
  * libraries the image links itself. */
-static void add_objects(char *const *objs, const char *wrapper_obj, bool gnu,
+static void add_objects(char *const *objs, const char *dispatch_obj, bool gnu,
                         struct q7_strvec *cmd)
 {
-	bool placed = wrapper_obj == NULL;
+	bool placed = dispatch_obj == NULL;
 	for (size_t i = 0; objs[i]; i++) {
 		if (gnu && gnu_image_lib(objs[i]))
 			continue;
 		if (!placed && library_input(objs[i])) {
-			q7_sv_add(cmd, wrapper_obj);
+			q7_sv_add(cmd, dispatch_obj);
 			placed = true;
 		}
 		q7_sv_add(cmd, objs[i]);
 	}
 	if (!placed)
-		q7_sv_add(cmd, wrapper_obj);
+		q7_sv_add(cmd, dispatch_obj);
 }
 
 /* -nostdlib or -nodefaultlibs on the line. */
@@ -454,7 +454,7 @@ static bool no_default_libs(const struct q7_inv *inv)
 }
 
 void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
-                 char *const *objs, const char *wrapper_obj, int core, struct q7_strvec *cmd)
+                 char *const *objs, const char *dispatch_obj, int core, struct q7_strvec *cmd)
 {
 	char *lsp = lsp_dir(p, inv, core);
 	q7_sv_add(cmd, p->cxx);
@@ -491,7 +491,7 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 	}
 	q7_sv_add(cmd, "-o");
 	q7_sv_add(cmd, out);
-	add_objects(objs, wrapper_obj, p->kind == Q7_TOOLCHAIN_GNU, cmd);
+	add_objects(objs, dispatch_obj, p->kind == Q7_TOOLCHAIN_GNU, cmd);
 	switch (p->kind) {
 	case Q7_TOOLCHAIN_XT: {
 		const char *r = p->neuron_root;
@@ -531,7 +531,7 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 /* ---- the split 8-core link (ldsplit.h) ----------------------------------- */
 
 void q7_cmd_link_resolve(const struct q7_toolchain *p, const struct q7_ldsplit *s,
-                         const char *wrapper_obj, char *const *refs, const char *out,
+                         const char *dispatch_obj, char *const *refs, const char *out,
                          struct q7_strvec *cmd)
 {
 	q7_sv_add(cmd, p->cxx);
@@ -545,12 +545,12 @@ void q7_cmd_link_resolve(const struct q7_toolchain *p, const struct q7_ldsplit *
 	q7_sv_addv(cmd, &s->flags);
 	q7_sv_add(cmd, "-o");
 	q7_sv_add(cmd, out);
-	add_objects(s->inputs.v, wrapper_obj, true, cmd);
+	add_objects(s->inputs.v, dispatch_obj, true, cmd);
 	add_gnu_image_libs(cmd);
 }
 
 void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
-                       const char *wrapper_obj, const char *out, int core,
+                       const char *dispatch_obj, const char *out, int core,
                        struct q7_strvec *cmd)
 {
 	q7_sv_add(cmd, s->ld);
@@ -565,8 +565,8 @@ void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
 	q7_sv_add(cmd, "-o");
 	q7_sv_add(cmd, out);
 	q7_sv_add(cmd, resolved);
-	if (wrapper_obj)
-		q7_sv_add(cmd, wrapper_obj);
+	if (dispatch_obj)
+		q7_sv_add(cmd, dispatch_obj);
 }
 
 /* ---- analysis ---------------------------------------------------------- */

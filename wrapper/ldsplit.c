@@ -31,7 +31,7 @@ static bool prefixed(const char *s, const char *prefix)
  * the split cannot keep its meaning. Compiler flags seen at link time
  * (Q7_OPT_LD_IGNORES) change nothing in a link without LTO (the cross
  * compiler has no multilibs), so the relocatable link goes without them:
- * one the compiler rejects is then reported once, by the wrapper's
+ * one the compiler rejects is then reported once, by the dispatch wrapper's
  * compile. LTO and another linker (-flto, -fuse-ld=) would each change
  * what the split does: they carry no stage, like any flag the table does
  * not place. */

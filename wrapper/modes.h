@@ -198,7 +198,7 @@ int q7_stack_keep(const char *obj, bool attach);
  * -flto=... and -fno-lto on the line decides, as with GCC; NULL when off.
  * It is refused only where it would break a device image: the compile of
  * a source with kernels (its object would hold IR, and its records would
- * describe no code) and the image link (the wrapper would be IR). A C
+ * describe no code) and the image link (the dispatch wrapper would be IR). A C
  * helper, a source without kernels and a link without kernels take it;
  * their IR objects go through GCC's LTO plugin in an image link. */
 const char *q7_drv_lto(const struct q7_drv *d);

@@ -71,7 +71,7 @@ enum q7_use { Q7_USE_NONE, Q7_USE_SHARED, Q7_USE_Q7 };
 /* Commands. Each appends one child argv to cmd. */
 /* Compiles src (of kind: C goes to the C compiler) to obj, with the flags
  * of inv (a compile line, or the compile flags found on a link line for
- * the generated wrapper). */
+ * the dispatch wrapper). */
 void q7_cmd_compile(const struct q7_toolchain *p, const struct q7_inv *inv, const char *src,
                     enum q7_input_kind kind, enum q7_use use, const char *obj,
                     struct q7_strvec *cmd);
@@ -95,24 +95,24 @@ void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv,
 void q7_cmd_own_link(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
                      char *const *objs, struct q7_strvec *cmd);
 /* One device image: objects from inv (user objects in order, with link
- * flags), then wrapper_obj, then the libraries; core 0..7 or -1 (single). */
+ * flags), then dispatch_obj, then the libraries; core 0..7 or -1 (single). */
 void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
-                 char *const *objs, const char *wrapper_obj, int core, struct q7_strvec *cmd);
+                 char *const *objs, const char *dispatch_obj, int core, struct q7_strvec *cmd);
 
 /* True for a user unit that goes on a link line as a link flag (neither
  * an input nor a compile-only flag nor one the link supplies itself). */
 bool q7_cmd_link_flag(const struct q7_toolchain *p, const struct q7_unit *u);
 
 /* The split gnu 8-core link (ldsplit.h): the one relocatable link of the
- * user's inputs, wrapper_obj (unless NULL) and every library into out,
+ * user's inputs, dispatch_obj (unless NULL) and every library into out,
  * asking (-u) for the symbols refs names (NULL: none); then one image of
- * that object (and wrapper_obj, unless NULL) for a core, with ld itself. */
+ * that object (and dispatch_obj, unless NULL) for a core, with ld itself. */
 struct q7_ldsplit;
 void q7_cmd_link_resolve(const struct q7_toolchain *p, const struct q7_ldsplit *s,
-                         const char *wrapper_obj, char *const *refs, const char *out,
+                         const char *dispatch_obj, char *const *refs, const char *out,
                          struct q7_strvec *cmd);
 void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
-                       const char *wrapper_obj, const char *out, int core,
+                       const char *dispatch_obj, const char *out, int core,
                        struct q7_strvec *cmd);
 
 /* The flags libclang parses with: the compile's -I/-D/-U/-std/-include

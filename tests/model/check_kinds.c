@@ -174,7 +174,7 @@ START_TEST(marshalling)
 		op->params = q7_xcalloc(1, sizeof *op->params);
 		op->params[0] = (struct q7_param){k, q7_xstrdup("a"), q7_kind_param_ctype(k)};
 		struct q7_strbuf w = {0};
-		ck_assert_int_eq(q7_codegen_wrapper(&t, &w), 0);
+		ck_assert_int_eq(q7_codegen_dispatch(&t, &w), 0);
 		char *unpack = q7_xasprintf("\t%s a0 = %s();\n", r->local, r->call);
 		ck_assert_msg(strstr(w.s, unpack), "no '%s' in:\n%s", unpack, w.s);
 		struct q7_strvec refs = {0};
