@@ -65,8 +65,8 @@ size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p
 void q7_warn_policy_free(struct q7_warn_policy *p);
 
 /* How the real compiler prints diagnostics, which q7cc's lint follows:
- * clang's (xt, a host profile whose compiler is clang) or GCC's (gnu, a
- * host profile whose compiler is GCC). docs/lint-rules.md ("How findings
+ * clang's (xt, a host toolchain whose compiler is clang) or GCC's (gnu, a
+ * host toolchain whose compiler is GCC). docs/lint-rules.md ("How findings
  * look") shows both. */
 enum q7_diag_style { Q7_DIAG_CLANG, Q7_DIAG_GCC };
 
@@ -127,7 +127,7 @@ struct q7_analysis_opts {
 	                            * -isystem ..., the driver's option table
 	                            * says which), as libclang takes them */
 	const char *triple;        /* parse target: i386-unknown-none for the
-	                            * device profiles (its ILP32 data model only:
+	                            * device toolchains (its ILP32 data model only:
 	                            * the x86 macros are undefined), the host's
 	                            * for host */
 	char *const *sys_includes; /* NULL-terminated: the real compiler's own
@@ -135,7 +135,7 @@ struct q7_analysis_opts {
 	                            * they replace libclang's (-nostdinc) */
 	char *const *predefines;   /* NULL-terminated "NAME=VALUE" of the real
 	                            * compiler's target macros (may be NULL) */
-	const char *profile;       /* "xt", "gnu" or "host": for the lint */
+	const char *toolchain;     /* "xt", "gnu" or "host": for the lint */
 	char *const *kernel_names; /* NULL-terminated --q7-kernel=NAME (or NULL);
 	                            * a name the TU has no function of is an
 	                            * error listing the functions it defines */
@@ -231,7 +231,7 @@ int q7_analysis_result_read(const char *data, size_t len, struct q7_strvec *kern
  * naming both; a kernel declared but defined nowhere is an error),
  * applies the library-wide rules (at most 10 kernels; a warning only for
  * "host"), and appends the result to out in a stable order (by name). */
-void q7_ops_merge(const struct q7_op_table *in, const char *profile, struct q7_op_table *out,
+void q7_ops_merge(const struct q7_op_table *in, const char *toolchain, struct q7_op_table *out,
                   struct q7_diags *diags);
 
 /* The kernel's stack at the build (docs/driver.md): GCC's call graph file
@@ -257,7 +257,7 @@ void q7_ops_unresolved(const struct q7_op_table *all, struct q7_strvec *names);
  * (the usual lint rules, at the m.def's place; two definitions; a static,
  * inline or extern "C" one) go to diags. Requests found nowhere stay for
  * q7_ops_merge to report. */
-void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const char *profile,
+void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const char *toolchain,
                     struct q7_diags *diags);
 
 /* The functions of syms that look like kernels a mark was forgotten on:

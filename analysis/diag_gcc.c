@@ -1,5 +1,5 @@
-/* Diagnostics as GCC 12 prints them, for the gnu profile (and a host
- * profile whose compiler is GCC): "file:line:col: error: message
+/* Diagnostics as GCC 12 prints them, for the gnu toolchain (and a host
+ * toolchain whose compiler is GCC): "file:line:col: error: message
  * [-Werror=q7-rule]", the source line under a " 12 | " gutter with tabs
  * expanded, and a caret line "^~~~" under the token at the column, in
  * GCC's colours (GCC_COLORS); or, under -fdiagnostics-format=json, the

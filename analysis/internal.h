@@ -1,5 +1,5 @@
 /* analysis internals shared by the static library, the libclang plugin and
- * the analysis server: the rule table, what each profile's runtime can
+ * the analysis server: the rule table, what each toolchain's runtime can
  * marshal, JSON string output, the plugin's entry point, the server.
  *
  * Nothing here is part of q7cc's interface to other components. */
@@ -72,7 +72,7 @@ struct q7_kfacts {
 	const char *name;       /* NULL: the front does not judge it */
 	const char *qualname;
 	struct q7_kplace at;    /* where its findings go */
-	const char *profile;    /* "xt", "gnu" or "host" (NULL: xt) */
+	const char *toolchain;  /* "xt", "gnu" or "host" (NULL: xt) */
 	/* The symbol front: who the messages name ("kernel 'ns::f'", or "'f'
 	 * named by NEURON_LIBRARY at shape.cpp:12") and the object whose
 	 * symbol the facts come from. NULL from the libclang front. */
@@ -162,12 +162,12 @@ bool q7_lint_kernel(const struct q7_kfacts *k, struct q7_diags *ds);
  * and has one, else "". */
 const char *q7_request_ns(const struct q7_op_table *t, const char *name);
 
-/* True when the profile's runtime can pass kind k ("xt": the vendor's
+/* True when the toolchain's runtime can pass kind k ("xt": the vendor's
  * Tensor, Scalar, int, float, long long; "gnu"/"host": all kinds). */
-bool q7_profile_marshals(const char *profile, enum q7_kind k);
-/* The kinds the profile's runtime can pass, for messages: "Tensor, Scalar,
+bool q7_toolchain_marshals(const char *toolchain, enum q7_kind k);
+/* The kinds the toolchain's runtime can pass, for messages: "Tensor, Scalar,
  * int, long long, float, double <conj> bool" (the caller frees it). */
-char *q7_profile_kinds(const char *profile, const char *conj);
+char *q7_toolchain_kinds(const char *toolchain, const char *conj);
 
 /* Sorts ds->d[from..] by file, line and column, stably, each note staying
  * after the diagnostic it belongs to. */

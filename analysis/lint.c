@@ -181,13 +181,13 @@ static void profile_kind(struct q7_lint *l)
 {
 	const struct q7_kfacts *k = l->k;
 	const struct q7_kparam *p = l->param;
-	if (p->invalid || p->kind == Q7_KIND_INVALID || q7_profile_marshals(k->profile, p->kind))
+	if (p->invalid || p->kind == Q7_KIND_INVALID || q7_toolchain_marshals(k->toolchain, p->kind))
 		return;
-	char *who = kernel(k), *kinds = q7_profile_kinds(k->profile, "and");
+	char *who = kernel(k), *kinds = q7_toolchain_kinds(k->toolchain, "and");
 	q7_lint_add(l, p->at,
 	            "parameter %s of %s is a %s, which the %s profile's runtime cannot pass (it has "
 	            "%s)",
-	            p->label, who, q7_kind_name(p->kind), k->profile, kinds);
+	            p->label, who, q7_kind_name(p->kind), k->toolchain, kinds);
 	free(kinds);
 	free(who);
 }
@@ -228,7 +228,7 @@ static void unsupported(struct q7_lint *l)
 	const struct q7_kparam *p = l->param;
 	if (p->invalid || p->kind != Q7_KIND_INVALID)
 		return;
-	char *who = kernel(l->k), *kinds = q7_profile_kinds(NULL, "or");
+	char *who = kernel(l->k), *kinds = q7_toolchain_kinds(NULL, "or");
 	q7_lint_add(l, p->at,
 	            "parameter %s of %s has type '%s' (%s), which a kernel cannot take; use %s "
 	            "(Tensor and Scalar by value or const&)",
@@ -276,7 +276,7 @@ const struct q7_rule q7_rules[] = {
 	{Q7_RULE_STACK, Q7_SEV_ERROR, "a Q7_KERNEL_STACK or -DSTACK_SIZE= size is not a number of bytes up to 4 MiB", false,
 	 Q7_LINT_BODY, stack},
 	{Q7_RULE_TEMPLATE, Q7_SEV_ERROR, "a kernel is a template", false, Q7_LINT_KIND, template_},
-	/* The library's (merge.c): its size depends on the profile. */
+	/* The library's (merge.c): its size depends on the toolchain. */
 	{Q7_RULE_TOO_MANY, Q7_SEV_ERROR, "a library has more than 10 kernels", false, 0, NULL},
 	/* The link's (merge.c, resolve.c): no object defines it. */
 	{Q7_RULE_UNDEFINED, Q7_SEV_ERROR, "a kernel is declared but defined in no object of the link", false, 0, NULL},

@@ -123,7 +123,7 @@ static void unresolved_requests(const struct q7_op_table *in, const struct q7_op
 	}
 }
 
-void q7_ops_merge(const struct q7_op_table *in, const char *profile, struct q7_op_table *out,
+void q7_ops_merge(const struct q7_op_table *in, const char *toolchain, struct q7_op_table *out,
                   struct q7_diags *diags)
 {
 	const struct q7_op **v = q7_xcalloc(in->n ? in->n : 1, sizeof *v);
@@ -172,8 +172,8 @@ void q7_ops_merge(const struct q7_op_table *in, const char *profile, struct q7_o
 		 * gnu library runs on the emulated core, where the cap is the
 		 * device's habit, not a need: an error that -Wno-error=, -Wno-
 		 * and -w lower, as GCC's default-error warnings. */
-		bool host = profile && strcmp(profile, "host") == 0;
-		bool xt = !profile || strcmp(profile, "xt") == 0;
+		bool host = toolchain && strcmp(toolchain, "host") == 0;
+		bool xt = !toolchain || strcmp(toolchain, "xt") == 0;
 		const struct q7_op *extra = &out->ops[first_out + Q7_MAX_KERNELS];
 		q7_diags_add(diags, host ? Q7_SEV_WARNING : Q7_SEV_ERROR, extra->file, extra->line,
 		             extra->col, Q7_RULE_TOO_MANY,

@@ -149,7 +149,7 @@ static void params_facts(const struct q7_mfunc *f, struct facts *fs)
 }
 
 /* False when nothing was found to judge. */
-static bool gather(const struct look *lk, const char *name, const char *profile,
+static bool gather(const struct look *lk, const char *name, const char *toolchain,
                    struct facts *fs)
 {
 	const struct q7_op *at = lk->decl ? lk->decl : lk->req;
@@ -157,7 +157,7 @@ static bool gather(const struct look *lk, const char *name, const char *profile,
 	fs->who = subject(lk, name);
 	k->who = fs->who;
 	k->at = (struct q7_kplace){AT(at)};
-	k->profile = profile;
+	k->toolchain = toolchain;
 	k->qualname = name;
 	const struct q7_mfunc *f = &lk->found;
 	if (lk->found_sym && lk->other_sym) {
@@ -251,7 +251,7 @@ static void derive(const struct look *lk, unsigned stack, struct q7_op_table *ou
 
 /* Resolves one name; drop[i] is set for the requests it settles. */
 static void resolve_name(struct q7_op_table *all, const char *name, const struct q7_fsyms *syms,
-                         const char *profile, bool *drop, struct q7_op_table *add,
+                         const char *toolchain, bool *drop, struct q7_op_table *add,
                          struct q7_diags *ds)
 {
 	struct look lk = {.want_qual = ""};
@@ -276,7 +276,7 @@ static void resolve_name(struct q7_op_table *all, const char *name, const struct
 
 	bool settled = true;
 	struct facts fs = {0};
-	if (gather(&lk, name, profile, &fs)) {
+	if (gather(&lk, name, toolchain, &fs)) {
 		if (q7_lint_kernel(&fs.k, ds) && lk.found_sym && !lk.other_sym) {
 			derive(&lk, stack, add);
 			add->ops[add->n - 1].ns = q7_xstrdup(q7_request_ns(all, name));
@@ -294,7 +294,7 @@ static void resolve_name(struct q7_op_table *all, const char *name, const struct
 	q7_mfunc_free(&lk.other);
 }
 
-void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const char *profile,
+void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const char *toolchain,
                     struct q7_diags *diags)
 {
 	struct q7_strvec names = {0};
@@ -306,7 +306,7 @@ void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const 
 		if (all->ops[i].by_name_only && has_definition(all, all->ops[i].name))
 			drop[i] = true; /* satisfied by a record (a marked definition) */
 	for (size_t i = 0; i < names.n; i++)
-		resolve_name(all, names.v[i], syms, profile, drop, &add, diags);
+		resolve_name(all, names.v[i], syms, toolchain, drop, &add, diags);
 	size_t n = 0;
 	for (size_t i = 0; i < all->n; i++) {
 		if (drop[i])

@@ -1,4 +1,4 @@
-/* Finding a lint rule (the table is lint.c's) and the profiles'
+/* Finding a lint rule (the table is lint.c's) and the toolchains'
  * marshalling abilities: the facts the rules, the SARIF writer and
  * docs/lint-rules.md share. */
 #include "internal.h"
@@ -22,17 +22,17 @@ void q7_diags_add_rule(struct q7_diags *ds, const char *rule, const char *file, 
 	va_end(ap);
 }
 
-bool q7_profile_marshals(const char *profile, enum q7_kind k)
+bool q7_toolchain_marshals(const char *toolchain, enum q7_kind k)
 {
 	const struct q7_kind_info *r = q7_kind_info(k);
 	if (!r)
 		return false;
-	return r->xt || !profile || strcmp(profile, "xt") != 0;
+	return r->xt || !toolchain || strcmp(toolchain, "xt") != 0;
 }
 
-char *q7_profile_kinds(const char *profile, const char *conj)
+char *q7_toolchain_kinds(const char *toolchain, const char *conj)
 {
 	struct q7_strbuf b = {0};
-	q7_kinds_list(&b, profile && strcmp(profile, "xt") == 0, conj);
+	q7_kinds_list(&b, toolchain && strcmp(toolchain, "xt") == 0, conj);
 	return q7_sb_take(&b);
 }

@@ -581,7 +581,7 @@ static int serve(const char *path, const char *plugin)
 	}
 	/* libclang initialises much on its first parse; done here once, the
 	 * workers inherit it instead of each paying for it. */
-	struct q7_analysis_opts warm = {.source = "/dev/null", .profile = "gnu"};
+	struct q7_analysis_opts warm = {.source = "/dev/null", .toolchain = "gnu"};
 	struct q7_op_table ops = {0};
 	struct q7_diags diags = {0};
 	m.entry(Q7_PLUGIN_ABI, &warm, &ops, &diags);

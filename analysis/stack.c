@@ -1,5 +1,5 @@
 /* The stack a kernel needs, from GCC's figures (docs/driver.md, "The
- * kernel's stack at the build"): a compile of a device or host profile
+ * kernel's stack at the build"): a compile of a device or host toolchain
  * runs with -fstack-usage -fcallgraph-info=su, and q7cc keeps of GCC's
  * call graph file, in the object, each function's frame and calls as
  * lines of text:

@@ -108,7 +108,7 @@ void q7_wire_put_request(struct q7_strbuf *b, const struct q7_analysis_opts *o, 
 	put_vec(b, env);
 	put_str(b, o->source);
 	put_str(b, o->triple);
-	put_str(b, o->profile);
+	put_str(b, o->toolchain);
 	put_u32(b, (o->preprocessed ? Q7_WIRE_PREPROCESSED : 0) | (o->multicore ? Q7_WIRE_MULTICORE : 0));
 	put_vec(b, o->clang_args);
 	put_vec(b, o->sys_includes);
@@ -139,7 +139,7 @@ int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
 	}
 	q->opts.source = q->strs[0];
 	q->opts.triple = q->strs[1];
-	q->opts.profile = q->strs[2];
+	q->opts.toolchain = q->strs[2];
 	char **v[Q7_WIRE_NVECS];
 	for (int i = 0; i < Q7_WIRE_NVECS; i++) {
 		/* An empty vector still needs its NULL terminator. */

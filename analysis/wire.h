@@ -27,7 +27,7 @@ struct q7_wire_request {
 	struct q7_analysis_opts opts;
 	char *cwd;
 	struct q7_strvec env; /* "NAME=VALUE" or "NAME" (unset) */
-	char *strs[4];        /* source, triple, profile, (spare) */
+	char *strs[4];        /* source, triple, toolchain, (spare) */
 	struct q7_strvec vecs[Q7_WIRE_NVECS];
 	bool has_vec[Q7_WIRE_NVECS];
 };

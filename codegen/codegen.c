@@ -7,13 +7,13 @@
  * time, because the order in which a call's arguments are evaluated is
  * unspecified in C++ and customop_next_* must run in parameter order.
  * get_func_schema is the open runtime's addition: the op's TorchScript
- * schema, which the runtime checks calls against (by type: the wrapper's
+ * schema, which the runtime checks calls against (by type: the dispatch wrapper's
  * customop_next_* calls know the exact C++ kinds, e.g. int against long long).
  *
  * Every name and type pasted into the text is checked first against the
  * allow-list of model/cxx.h (the record reader checked it too): an op
  * from a crafted object must not smuggle a line break, a digraph or a
- * directive into the wrapper. */
+ * directive into the dispatch wrapper. */
 #include "codegen.h"
 #include "cxx.h"
 #include "schema.h"
@@ -196,7 +196,7 @@ static int check_list_size(const struct q7_op_table *ops)
 	return -1;
 }
 
-int q7_codegen_wrapper(const struct q7_op_table *ops, struct q7_strbuf *out)
+int q7_codegen_dispatch(const struct q7_op_table *ops, struct q7_strbuf *out)
 {
 	for (size_t i = 0; i < ops->n; i++)
 		if (check_op(ops, i) != 0)
@@ -217,7 +217,7 @@ int q7_codegen_wrapper(const struct q7_op_table *ops, struct q7_strbuf *out)
 	return 0;
 }
 
-/* ---- the runtime symbols the wrapper calls ----------------------------------- */
+/* ---- the runtime symbols the dispatch wrapper calls --------------------------- */
 
 void q7_codegen_runtime_refs(const struct q7_op_table *ops, struct q7_strvec *syms)
 {

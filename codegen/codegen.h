@@ -12,9 +12,9 @@
 
 /* Appends wrapper.cpp for ops, in table order, to out. Returns 0, or -1
  * after printing why (e.g. an op that cannot be marshalled). */
-int q7_codegen_wrapper(const struct q7_op_table *ops, struct q7_strbuf *out);
+int q7_codegen_dispatch(const struct q7_op_table *ops, struct q7_strbuf *out);
 
-/* Appends the symbols of the open runtime that the wrapper of ops calls
+/* Appends the symbols of the open runtime that the dispatch wrapper of ops calls
  * (mangled as on the device: ILP32), so that a link can pull them in
  * before wrapper.o exists (the split 8-core link, wrapper/ldsplit.h). A
  * link that uses the list checks it against wrapper.o's own undefined

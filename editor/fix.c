@@ -24,7 +24,7 @@ static const struct {
     {"int", FIX_SCALAR},          {"int32_t", FIX_SCALAR},     {"std::int32_t", FIX_SCALAR},
     {"long", FIX_SCALAR},         {"long long", FIX_SCALAR},   {"int64_t", FIX_SCALAR},
     {"std::int64_t", FIX_SCALAR}, {"float", FIX_SCALAR},
-    /* By value too, but the vendor profile cannot pass them
+    /* By value too, but the vendor toolchain cannot pass them
      * (q7-profile-kind): offered, not preferred. */
     {"double", FIX_PROFILE},      {"bool", FIX_PROFILE},
     /* By value (a pointer), const& (a reference). */

@@ -17,19 +17,19 @@
 
 #define COUNT(t) (sizeof t / sizeof t[0])
 
-static const char *const profiles[] = {"xt", "gnu", "host"};
+static const char *const toolchains[] = {"xt", "gnu", "host"};
 
-const char *q7_lintcmd_profile(const char *compiler)
+const char *q7_lintcmd_toolchain(const char *compiler)
 {
 	const char *base = q7_path_basename(compiler);
 	if (strncmp(base, "q7cc-", 5) != 0)
 		return NULL;
-	for (size_t i = 0; i < COUNT(profiles); i++) {
-		size_t n = strlen(profiles[i]);
+	for (size_t i = 0; i < COUNT(toolchains); i++) {
+		size_t n = strlen(toolchains[i]);
 		const char *tail = base + 5 + n;
-		if (strncmp(base + 5, profiles[i], n) == 0 &&
+		if (strncmp(base + 5, toolchains[i], n) == 0 &&
 		    (!*tail || (i > 0 && (strcmp(tail, "-g++") == 0 || strcmp(tail, "-gcc") == 0))))
-			return profiles[i];
+			return toolchains[i];
 	}
 	return NULL;
 }
@@ -93,9 +93,9 @@ void q7_lintcmd_argv(const struct q7_ccmd *cmd, const char *q7cc, const char *mo
                      const char *orig_dir, const char *text, struct q7_strvec *out)
 {
 	q7_sv_add(out, q7cc);
-	const char *profile = q7_lintcmd_profile(cmd->argv.v[0]);
-	if (profile)
-		q7_sv_addf(out, "--q7-toolchain=%s", profile);
+	const char *toolchain = q7_lintcmd_toolchain(cmd->argv.v[0]);
+	if (toolchain)
+		q7_sv_addf(out, "--q7-toolchain=%s", toolchain);
 	q7_sv_add(out, mode);
 	q7_sv_add(out, "--q7-format=json");
 	keep_flags(&cmd->argv, out);

@@ -3,7 +3,7 @@
  * the project names (docs/editors.md, "Which files are analysed").
  *
  * Owns: the program (always the q7cc q7cc-clangd is installed with, its
- * profile from the compiler's name), and the flags taken from the
+ * toolchain from the compiler's name), and the flags taken from the
  * project's command: only those that shape the parse or the lint's
  * findings (-D, -U, -I and the other include folders, -include,
  * -std=, -O, the dialect's -f options, -W, --q7-kernel=, --q7-multicore,
@@ -16,14 +16,14 @@
 
 #include "ccdb.h"
 
-/* The profile a compiler's name says (q7cc-gnu, q7cc-host-g++ -> "gnu",
+/* The toolchain a compiler's name says (q7cc-gnu, q7cc-host-g++ -> "gnu",
  * "host"), or NULL (q7cc, xt-clang++: q7cc's own detection). */
-const char *q7_lintcmd_profile(const char *compiler);
+const char *q7_lintcmd_toolchain(const char *compiler);
 /* q7cc's command that runs mode ("--q7-lint", "--q7-print-schema") on
  * text (the file with the editor's text of the source) with cmd's flags
  * that pass the table, JSON output, and "-iquote orig_dir" (the source's
  * folder, for its "..." includes): q7cc (the installed executable) first,
- * then --q7-toolchain= when the name of cmd's compiler says a profile. */
+ * then --q7-toolchain= when the name of cmd's compiler says a toolchain. */
 void q7_lintcmd_argv(const struct q7_ccmd *cmd, const char *q7cc, const char *mode,
                      const char *orig_dir, const char *text, struct q7_strvec *out);
 

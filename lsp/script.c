@@ -1,7 +1,7 @@
 /* The section scripts of an LSP package (ldscripts/elf32xtensa.*), made
  * from one row of the memory map. Only the header comment and the MEMORY
  * block depend on the row; the placement is the SRAM order of docs/vendor-flow.md's "Memory map", written
- * so that GNU ld's shared-object link of PIC Xtensa code (the gnu profile's
+ * so that GNU ld's shared-object link of PIC Xtensa code (the gnu toolchain's
  * device link) is valid too: the dynamic sections, the literal pools, the
  * Xtensa property tables and the debug sections all have a place.
  *

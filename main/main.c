@@ -2,7 +2,7 @@
  * same names as a first-argument subcommand (q7cc --q7-run ...):
  *
  *   q7cc, xt-clang++, *-clang++   the compiler driver (wrapper/driver.c)
- *   q7cc-xt, q7cc-gnu, q7cc-host   the driver with that profile (profile.c),
+ *   q7cc-xt, q7cc-gnu, q7cc-host   the driver with that toolchain (toolchain.c),
  *   q7cc-gnu-g++, q7cc-host-g++    also under names icecream distributes,
  *   q7cc-gnu-gcc, q7cc-host-gcc    for C++ and for C
  *   q7-pkg-loadlib, xt-pkg-loadlib the packer (packer/)

@@ -1,7 +1,7 @@
 /* The schema text: printed as TorchScript, read in TorchScript and in
  * the vendor's grammar.
  *
- * Printed (every schema q7cc shows, and the one the wrapper embeds):
+ * Printed (every schema q7cc shows, and the one the dispatch wrapper embeds):
  *
  *   [ns '::'] name '(' [ type ' ' ident { ', ' type ' ' ident } ] ')'
  *       ' -> ' ( type | '(' type ' ' ident ')' )

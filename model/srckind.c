@@ -8,7 +8,7 @@
 #include "support.h"
 
 /* The one table of source kinds: by extension, and by -x LANG. C,
- * preprocessed or not, goes to the profile's C compiler (which tells the
+ * preprocessed or not, goes to the toolchain's C compiler (which tells the
  * two apart by the extension or -x); everything else to its C++ driver,
  * which would take .c and .i for C++. */
 static const struct {

@@ -10,7 +10,7 @@ enum q7_input_kind {
 	Q7_IN_CXX_PP,     /* preprocessed C++ (.ii, -x c++-cpp-output): q7cc -E's
 	                   * records and lint travel in it (wrapper/preprocess) */
 	Q7_IN_C,          /* C source, preprocessed or not (.c, .i, -x c,
-	                   * -x cpp-output): the profile's C compiler, no analysis */
+	                   * -x cpp-output): the toolchain's C compiler, no analysis */
 	Q7_IN_OTHER_SRC,  /* assembler, a C header, ...: compiled, not analysed */
 	Q7_IN_LINK,       /* object, archive, shared library, linker script */
 };

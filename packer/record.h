@@ -35,7 +35,7 @@ int q7_record_attach_payload(const char *path, const char *payload, size_t len,
 
 /* Sections of text beside the records: the stack figures of a compile
  * (analysis.h, q7_stack_from_callgraph), in every object of a device or
- * host profile's compile that goes through q7cc. */
+ * host toolchain's compile that goes through q7cc. */
 #define Q7_STACK_SECTION ".q7.stack"
 /* Puts len bytes into path's section sec (SHF_EXCLUDE, replaced if there),
  * temp file + rename. 0, or -1 with err set. */

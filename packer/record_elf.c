@@ -5,10 +5,10 @@
  * move, so symbols, relocations and COMDAT groups stay valid. Reading walks
  * an object, or every member of an ar archive, and holds each record to
  * its object: a kernel it says the object defines must be a symbol the
- * object defines, under the name the wrapper will call (model/cxx.h), with
- * types of the object's data model. So a record cannot make the wrapper
+ * object defines, under the name the dispatch wrapper will call (model/cxx.h), with
+ * types of the object's data model. So a record cannot make the dispatch wrapper
  * call what the object lacks, and a damaged one is reported as the
- * object's fault, not the wrapper's. */
+ * object's fault, not the dispatch wrapper's. */
 #include "cxx.h"
 #include "elfio.h"
 #include "record.h"

@@ -2,7 +2,7 @@
  * archive but in the files its headers name, relative to the archive's
  * folder. libelf does not read them, and the linker does: q7cc must read
  * the records of the same files, or their kernels would be linked without
- * a wrapper and dropped from the image with no word. */
+ * a dispatch wrapper and dropped from the image with no word. */
 #include "elfio.h"
 #include "support.h"
 

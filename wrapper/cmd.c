@@ -1,17 +1,17 @@
-/* The child command lines of each profile: flag bundles, user flags in
+/* The child command lines of each toolchain: flag bundles, user flags in
  * their slots, library orders. The xt lines follow the vendor's token for
  * token (docs/vendor-flow.md, "Compile flags" and "Link matrix"); gnu and
  * host translate them (docs/driver.md, "Profiles"). */
 #include "ldsplit.h"
 #include "lsp.h"
-#include "profile.h"
+#include "toolchain.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- which user units go where ----------------------------------------- */
 
-bool q7_profile_keeps(const struct q7_profile *p, const struct q7_unit *u)
+bool q7_toolchain_keeps(const struct q7_toolchain *p, const struct q7_unit *u)
 {
 	if (u->input)
 		return true;
@@ -20,7 +20,7 @@ bool q7_profile_keeps(const struct q7_profile *p, const struct q7_unit *u)
 		return false;
 	if (q7_unit_id(u) == Q7_ID_DRYRUN)
 		return false;
-	if (p->kind != Q7_PROFILE_XT) {
+	if (p->kind != Q7_TOOLCHAIN_XT) {
 		if (f & Q7_OPT_VENDOR)
 			return false;
 		/* -stdlib=libc++-e is the vendor's library; other -stdlib= values
@@ -28,7 +28,7 @@ bool q7_profile_keeps(const struct q7_profile *p, const struct q7_unit *u)
 		if (q7_unit_id(u) == Q7_ID_STDLIB && strcmp(u->value, "libc++-e") == 0)
 			return false;
 	}
-	if (p->kind == Q7_PROFILE_HOST && (f & Q7_OPT_XTENSA))
+	if (p->kind == Q7_TOOLCHAIN_HOST && (f & Q7_OPT_XTENSA))
 		return false;
 	return true;
 }
@@ -37,7 +37,7 @@ enum slot { SLOT_FLAGS, SLOT_INCLUDES };
 
 /* Option units of a compile: everything but inputs, link-only options,
  * the output and the mode flag the command supplies itself. On a link
- * line (the generated wrapper's compile) dependency output and -x go too. */
+ * line (the dispatch wrapper's compile) dependency output and -x go too. */
 static bool compile_unit(const struct q7_inv *inv, const struct q7_unit *u)
 {
 	if (u->input)
@@ -59,12 +59,12 @@ static bool compile_unit(const struct q7_inv *inv, const struct q7_unit *u)
 	return true;
 }
 
-static void add_compile_units(const struct q7_profile *p, const struct q7_inv *inv,
+static void add_compile_units(const struct q7_toolchain *p, const struct q7_inv *inv,
                               enum slot slot, struct q7_strvec *cmd)
 {
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct q7_unit *u = &inv->u[i];
-		if (!compile_unit(inv, u) || !q7_profile_keeps(p, u))
+		if (!compile_unit(inv, u) || !q7_toolchain_keeps(p, u))
 			continue;
 		bool inc = (q7_unit_flags(u) & Q7_OPT_INCLUDE) != 0;
 		if (inc == (slot == SLOT_INCLUDES))
@@ -85,7 +85,7 @@ static bool cxx_only_flag(const char *flag)
  * the link's bundle, "the compile bundle less -c, -fpic, -MMD -MP"
  * ("Link matrix"), so -mlongcalls stays. c: for xt-clang, without the C++
  * flags (the vendor's flow has no C; the rest applies as it is). */
-static void xt_cc_opt(const struct q7_profile *p, bool compile, bool c, struct q7_strvec *cmd)
+static void xt_cc_opt(const struct q7_toolchain *p, bool compile, bool c, struct q7_strvec *cmd)
 {
 	static const char *const head[] = {"-g", "-std=c++14", "-stdlib=libc++-e",
 	                                   "-fno-jump-tables", "-Os", "-Wall", "-Werror",
@@ -106,7 +106,7 @@ static void xt_cc_opt(const struct q7_profile *p, bool compile, bool c, struct q
 }
 
 /* The vendor's include folders (docs/vendor-flow.md, "Compile flags"). */
-static void xt_inc(const struct q7_profile *p, struct q7_strvec *cmd)
+static void xt_inc(const struct q7_toolchain *p, struct q7_strvec *cmd)
 {
 	q7_sv_addf(cmd, "-I%s", p->neuron_root);
 	q7_sv_addf(cmd, "-I%s/torch/include", p->neuron_root);
@@ -115,15 +115,15 @@ static void xt_inc(const struct q7_profile *p, struct q7_strvec *cmd)
 
 /* The compile bundle before the user's flags (without -c for xt when the
  * caller is not compiling); c: for the C compiler, without -std=c++14.
- * The host profile's is empty for a TU of use Q7_USE_NONE (the real
+ * The host toolchain's is empty for a TU of use Q7_USE_NONE (the real
  * compiler's command, unchanged: docs/driver.md, "Pass-through"), -fPIC
  * for one compiled for a shared kernel library, and adds -std=c++14 (the
  * device's language) for one that uses q7cc. */
-static void bundle(const struct q7_profile *p, bool compile, bool c, enum q7_use use,
+static void bundle(const struct q7_toolchain *p, bool compile, bool c, enum q7_use use,
                    struct q7_strvec *cmd)
 {
 	switch (p->kind) {
-	case Q7_PROFILE_XT:
+	case Q7_TOOLCHAIN_XT:
 		if (compile) {
 			xt_cc_opt(p, true, c, cmd);
 		} else {
@@ -137,7 +137,7 @@ static void bundle(const struct q7_profile *p, bool compile, bool c, enum q7_use
 			q7_sv_free(&all);
 		}
 		break;
-	case Q7_PROFILE_GNU:
+	case Q7_TOOLCHAIN_GNU:
 		if (!c)
 			q7_sv_add(cmd, "-std=c++14");
 		q7_sv_add(cmd, "-Os");
@@ -146,7 +146,7 @@ static void bundle(const struct q7_profile *p, bool compile, bool c, enum q7_use
 		q7_sv_add(cmd, "-fno-jump-tables");
 		q7_sv_add(cmd, "-Wall");
 		break;
-	case Q7_PROFILE_HOST:
+	case Q7_TOOLCHAIN_HOST:
 		if (use == Q7_USE_Q7 && !c)
 			q7_sv_add(cmd, "-std=c++14");
 		if (use != Q7_USE_NONE)
@@ -155,16 +155,16 @@ static void bundle(const struct q7_profile *p, bool compile, bool c, enum q7_use
 	}
 }
 
-/* q7cc's own headers. The host profile's come after every folder of the
+/* q7cc's own headers. The host toolchain's come after every folder of the
  * user's, -isystem included (-idirafter), so that the project's headers
  * (libtorch's <torch/torch.h>) win, and only for a TU that uses q7cc.
- * The device profiles' come before the compiler's (-I, after the user's
+ * The device toolchains' come before the compiler's (-I, after the user's
  * -I): their stand-ins for the C++ library headers pass on to the
  * compiler's own with #include_next, which GCC refuses from the last
  * folder; and xt's is the vendor's flow (docs/vendor-flow.md). */
-static void own_includes(const struct q7_profile *p, enum q7_use use, struct q7_strvec *cmd)
+static void own_includes(const struct q7_toolchain *p, enum q7_use use, struct q7_strvec *cmd)
 {
-	if (p->kind != Q7_PROFILE_HOST) {
+	if (p->kind != Q7_TOOLCHAIN_HOST) {
 		q7_sv_addf(cmd, "-I%s", p->q7_include);
 	} else if (use == Q7_USE_Q7) {
 		q7_sv_add(cmd, "-idirafter");
@@ -172,7 +172,7 @@ static void own_includes(const struct q7_profile *p, enum q7_use use, struct q7_
 	}
 }
 
-bool q7_cmd_c_only(const struct q7_profile *p, const struct q7_inv *inv)
+bool q7_cmd_c_only(const struct q7_toolchain *p, const struct q7_inv *inv)
 {
 	bool any = false;
 	for (size_t i = 0; i < inv->n; i++) {
@@ -187,17 +187,17 @@ bool q7_cmd_c_only(const struct q7_profile *p, const struct q7_inv *inv)
 
 /* The user's flags, the vendor includes, the user's includes, then q7cc's
  * own headers last so that vendor and user headers win. */
-static void flags_and_includes(const struct q7_profile *p, const struct q7_inv *inv,
+static void flags_and_includes(const struct q7_toolchain *p, const struct q7_inv *inv,
                                enum q7_use use, struct q7_strvec *cmd)
 {
 	add_compile_units(p, inv, SLOT_FLAGS, cmd);
-	if (p->kind == Q7_PROFILE_XT)
+	if (p->kind == Q7_TOOLCHAIN_XT)
 		xt_inc(p, cmd);
 	add_compile_units(p, inv, SLOT_INCLUDES, cmd);
 	own_includes(p, use, cmd);
 }
 
-void q7_cmd_compile(const struct q7_profile *p, const struct q7_inv *inv, const char *src,
+void q7_cmd_compile(const struct q7_toolchain *p, const struct q7_inv *inv, const char *src,
                     enum q7_input_kind kind, enum q7_use use, const char *obj,
                     struct q7_strvec *cmd)
 {
@@ -205,14 +205,14 @@ void q7_cmd_compile(const struct q7_profile *p, const struct q7_inv *inv, const 
 	q7_sv_add(cmd, c ? p->cc : p->cxx);
 	bundle(p, true, c, use, cmd);
 	flags_and_includes(p, inv, use, cmd);
-	if (p->kind != Q7_PROFILE_XT)
+	if (p->kind != Q7_TOOLCHAIN_XT)
 		q7_sv_add(cmd, "-c");
 	q7_sv_add(cmd, "-o");
 	q7_sv_add(cmd, obj);
 	q7_sv_add(cmd, src);
 }
 
-void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, enum q7_use use,
+void q7_cmd_forward(const struct q7_toolchain *p, const struct q7_inv *inv, enum q7_use use,
                     struct q7_strvec *cmd)
 {
 	bool c = q7_cmd_c_only(p, inv);
@@ -221,15 +221,15 @@ void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, enum q
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct q7_unit *u = &inv->u[i];
 		if (u->input || (q7_unit_flags(u) & (Q7_OPT_LINK | Q7_OPT_INCLUDE)) ||
-		    !q7_profile_keeps(p, u))
+		    !q7_toolchain_keeps(p, u))
 			continue;
 		q7_unit_add(u, cmd);
 	}
-	if (p->kind == Q7_PROFILE_XT)
+	if (p->kind == Q7_TOOLCHAIN_XT)
 		xt_inc(p, cmd);
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct q7_unit *u = &inv->u[i];
-		if (!u->input && (q7_unit_flags(u) & Q7_OPT_INCLUDE) && q7_profile_keeps(p, u))
+		if (!u->input && (q7_unit_flags(u) & Q7_OPT_INCLUDE) && q7_toolchain_keeps(p, u))
 			q7_unit_add(u, cmd);
 	}
 	own_includes(p, use, cmd);
@@ -267,11 +267,11 @@ static void add_device_libs(const char *const *libs, const char *rt, bool softfp
 
 /* The user's line, translated. For the own link (out set): -o names out
  * and each source is its object in objs, in order. */
-static void user_line(const struct q7_profile *p, const struct q7_inv *inv, const char *out,
+static void user_line(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
                       char *const *objs, struct q7_strvec *cmd)
 {
 	q7_sv_add(cmd, q7_cmd_c_only(p, inv) ? p->cc : p->cxx);
-	bool gnu = p->kind == Q7_PROFILE_GNU;
+	bool gnu = p->kind == Q7_TOOLCHAIN_GNU;
 	bool script = false;
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct q7_unit *u = &inv->u[i];
@@ -288,7 +288,7 @@ static void user_line(const struct q7_profile *p, const struct q7_inv *inv, cons
 			q7_sv_add(cmd, out);
 		} else if (objs && u->input && u->input != Q7_IN_LINK) {
 			q7_sv_add(cmd, *objs++);
-		} else if (q7_profile_keeps(p, u)) {
+		} else if (q7_toolchain_keeps(p, u)) {
 			q7_unit_add(u, cmd);
 		}
 	}
@@ -313,13 +313,13 @@ static void user_line(const struct q7_profile *p, const struct q7_inv *inv, cons
 	}
 }
 
-void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
+void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv,
                         struct q7_strvec *cmd)
 {
 	user_line(p, inv, NULL, NULL, cmd);
 }
 
-void q7_cmd_own_link(const struct q7_profile *p, const struct q7_inv *inv, const char *out,
+void q7_cmd_own_link(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
                      char *const *objs, struct q7_strvec *cmd)
 {
 	user_line(p, inv, out, objs, cmd);
@@ -329,14 +329,14 @@ void q7_cmd_own_link(const struct q7_profile *p, const struct q7_inv *inv, const
 
 /* Link flags: options that are neither positional inputs nor compile-only
  * nor supplied by the link command itself. */
-bool q7_cmd_link_flag(const struct q7_profile *p, const struct q7_unit *u)
+bool q7_cmd_link_flag(const struct q7_toolchain *p, const struct q7_unit *u)
 {
-	if (u->input || !q7_profile_keeps(p, u))
+	if (u->input || !q7_toolchain_keeps(p, u))
 		return false;
 	unsigned f = q7_unit_flags(u);
 	if (f & (Q7_OPT_POSITIONAL | Q7_OPT_DEP | Q7_OPT_COMPILE))
 		return false;
-	if ((f & Q7_OPT_INCLUDE) && p->kind != Q7_PROFILE_XT)
+	if ((f & Q7_OPT_INCLUDE) && p->kind != Q7_TOOLCHAIN_XT)
 		return false;
 	switch (q7_unit_id(u)) {
 	case Q7_ID_SHARED: case Q7_ID_OUTPUT: case Q7_ID_LSP: case Q7_ID_LANG:
@@ -361,18 +361,18 @@ static const char *user_lsp(const struct q7_inv *inv)
 	return dir;
 }
 
-static char *lsp_dir(const struct q7_profile *p, const struct q7_inv *inv, int core)
+static char *lsp_dir(const struct q7_toolchain *p, const struct q7_inv *inv, int core)
 {
 	const char *mine = core == Q7_LSP_SINGLE ? user_lsp(inv) : NULL;
 	if (mine)
 		return q7_xstrdup(mine);
 	const struct q7_lsp *l = q7_lsp_get(core);
-	if (p->kind == Q7_PROFILE_XT)
+	if (p->kind == Q7_TOOLCHAIN_XT)
 		return q7_xasprintf("%s/lsp_fll_load_cpus/%s", p->neuron_root, l->name);
 	return q7_lsp_dir(l);
 }
 
-static void link_flags(const struct q7_profile *p, const struct q7_inv *inv, bool includes,
+static void link_flags(const struct q7_toolchain *p, const struct q7_inv *inv, bool includes,
                        struct q7_strvec *cmd)
 {
 	for (size_t i = 0; i < inv->n; i++) {
@@ -425,21 +425,21 @@ static bool gnu_image_lib(const char *word)
 /* The objects, then wrapper.o (docs/vendor-flow.md, "Link matrix"). It goes before the first archive
  * or -l, since it is what pulls the kernels out of them. gnu: without the
  * libraries the image links itself. */
-static void add_objects(char *const *objs, const char *wrapper_obj, bool gnu,
+static void add_objects(char *const *objs, const char *dispatch_obj, bool gnu,
                         struct q7_strvec *cmd)
 {
-	bool placed = wrapper_obj == NULL;
+	bool placed = dispatch_obj == NULL;
 	for (size_t i = 0; objs[i]; i++) {
 		if (gnu && gnu_image_lib(objs[i]))
 			continue;
 		if (!placed && library_input(objs[i])) {
-			q7_sv_add(cmd, wrapper_obj);
+			q7_sv_add(cmd, dispatch_obj);
 			placed = true;
 		}
 		q7_sv_add(cmd, objs[i]);
 	}
 	if (!placed)
-		q7_sv_add(cmd, wrapper_obj);
+		q7_sv_add(cmd, dispatch_obj);
 }
 
 /* -nostdlib or -nodefaultlibs on the line. */
@@ -453,13 +453,13 @@ static bool no_default_libs(const struct q7_inv *inv)
 	return false;
 }
 
-void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const char *out,
-                 char *const *objs, const char *wrapper_obj, int core, struct q7_strvec *cmd)
+void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
+                 char *const *objs, const char *dispatch_obj, int core, struct q7_strvec *cmd)
 {
 	char *lsp = lsp_dir(p, inv, core);
 	q7_sv_add(cmd, p->cxx);
 	switch (p->kind) {
-	case Q7_PROFILE_XT:
+	case Q7_TOOLCHAIN_XT:
 		/* The link bundle, the include folders, -o lib, the objects, the
 		 * libraries (docs/vendor-flow.md, "Link matrix"; user flags in the
 		 * cflags slot, user includes after the bundle's, as in the
@@ -469,7 +469,7 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 		xt_inc(p, cmd);
 		link_flags(p, inv, true, cmd);
 		break;
-	case Q7_PROFILE_GNU: {
+	case Q7_TOOLCHAIN_GNU: {
 		q7_sv_add(cmd, "-shared");
 		q7_sv_add(cmd, "-nostdlib");
 		for (size_t i = 0; i < sizeof gnu_image_ld / sizeof gnu_image_ld[0]; i++)
@@ -481,7 +481,7 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 		link_flags(p, inv, false, cmd);
 		break;
 	}
-	case Q7_PROFILE_HOST:
+	case Q7_TOOLCHAIN_HOST:
 		/* --no-undefined: a kernel missing from the inputs fails here,
 		 * not when q7-run loads the library. */
 		q7_sv_add(cmd, "-shared");
@@ -491,9 +491,9 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 	}
 	q7_sv_add(cmd, "-o");
 	q7_sv_add(cmd, out);
-	add_objects(objs, wrapper_obj, p->kind == Q7_PROFILE_GNU, cmd);
+	add_objects(objs, dispatch_obj, p->kind == Q7_TOOLCHAIN_GNU, cmd);
 	switch (p->kind) {
-	case Q7_PROFILE_XT: {
+	case Q7_TOOLCHAIN_XT: {
 		const char *r = p->neuron_root;
 		q7_sv_addf(cmd, "%s/neuron/libneuroncustomop.a", r);
 		q7_sv_addf(cmd, "%s/c10/lib/libc10.a", r);
@@ -507,10 +507,10 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 		q7_sv_addf(cmd, "%s/neuron/libcweak.a", r);
 		break;
 	}
-	case Q7_PROFILE_GNU:
+	case Q7_TOOLCHAIN_GNU:
 		add_gnu_image_libs(cmd);
 		break;
-	case Q7_PROFILE_HOST: {
+	case Q7_TOOLCHAIN_HOST: {
 		char *rt = q7_prefix_path("lib/q7cc/host/libq7rt.a");
 		q7_sv_add(cmd, rt);
 		free(rt);
@@ -530,8 +530,8 @@ void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const cha
 
 /* ---- the split 8-core link (ldsplit.h) ----------------------------------- */
 
-void q7_cmd_link_resolve(const struct q7_profile *p, const struct q7_ldsplit *s,
-                         const char *wrapper_obj, char *const *refs, const char *out,
+void q7_cmd_link_resolve(const struct q7_toolchain *p, const struct q7_ldsplit *s,
+                         const char *dispatch_obj, char *const *refs, const char *out,
                          struct q7_strvec *cmd)
 {
 	q7_sv_add(cmd, p->cxx);
@@ -545,12 +545,12 @@ void q7_cmd_link_resolve(const struct q7_profile *p, const struct q7_ldsplit *s,
 	q7_sv_addv(cmd, &s->flags);
 	q7_sv_add(cmd, "-o");
 	q7_sv_add(cmd, out);
-	add_objects(s->inputs.v, wrapper_obj, true, cmd);
+	add_objects(s->inputs.v, dispatch_obj, true, cmd);
 	add_gnu_image_libs(cmd);
 }
 
 void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
-                       const char *wrapper_obj, const char *out, int core,
+                       const char *dispatch_obj, const char *out, int core,
                        struct q7_strvec *cmd)
 {
 	q7_sv_add(cmd, s->ld);
@@ -565,8 +565,8 @@ void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
 	q7_sv_add(cmd, "-o");
 	q7_sv_add(cmd, out);
 	q7_sv_add(cmd, resolved);
-	if (wrapper_obj)
-		q7_sv_add(cmd, wrapper_obj);
+	if (dispatch_obj)
+		q7_sv_add(cmd, dispatch_obj);
 }
 
 /* ---- analysis ---------------------------------------------------------- */
@@ -576,22 +576,22 @@ void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
  * "unknown argument" for GCC-only flags (-mlongcalls), and -MD/-MF would
  * have it write the compile's .d file. The language is the plugin's to
  * say (q7cc analyses C++ only), so -x stays out too. */
-static bool analysis_unit(const struct q7_profile *p, const struct q7_unit *u, bool includes)
+static bool analysis_unit(const struct q7_toolchain *p, const struct q7_unit *u, bool includes)
 {
-	if (u->input || !q7_profile_keeps(p, u))
+	if (u->input || !q7_toolchain_keeps(p, u))
 		return false;
 	unsigned f = q7_unit_flags(u);
 	return (f & Q7_OPT_PARSE) && ((f & Q7_OPT_INCLUDE) != 0) == includes;
 }
 
-void q7_cmd_analysis_args(const struct q7_profile *p, const struct q7_inv *inv,
+void q7_cmd_analysis_args(const struct q7_toolchain *p, const struct q7_inv *inv,
                           struct q7_strvec *args)
 {
 	q7_sv_add(args, "-std=c++14");
 	for (size_t i = 0; i < inv->n; i++)
 		if (analysis_unit(p, &inv->u[i], false))
 			q7_unit_add(&inv->u[i], args);
-	if (p->kind == Q7_PROFILE_XT)
+	if (p->kind == Q7_TOOLCHAIN_XT)
 		xt_inc(p, args);
 	for (size_t i = 0; i < inv->n; i++)
 		if (analysis_unit(p, &inv->u[i], true))

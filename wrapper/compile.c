@@ -119,10 +119,10 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 	/* C++ may have records: its object appears only with them. */
 	char *tmp = cxx ? q7_obj_temp(d, obj, &extra) : NULL;
 	const char *written = tmp ? tmp : obj;
-	/* Only the host profile's command depends on it: the pre-scan runs
+	/* Only the host toolchain's command depends on it: the pre-scan runs
 	 * before the compiler starts there alone. */
-	enum q7_use use = d->prof.kind == Q7_PROFILE_HOST ? q7_input_use(d, &in, shared) : Q7_USE_Q7;
-	q7_cmd_compile(&d->prof, &d->inv, src, kind, use, written, &cmd);
+	enum q7_use use = d->tc.kind == Q7_TOOLCHAIN_HOST ? q7_input_use(d, &in, shared) : Q7_USE_Q7;
+	q7_cmd_compile(&d->tc, &d->inv, src, kind, use, written, &cmd);
 	/* The stack figures (docs/driver.md, "The kernel's stack at the
 	 * build"): only where GCC writes them into q7cc's folder. */
 	bool measured = tmp && q7_stack_measures(d, use);
@@ -191,7 +191,7 @@ int q7_mode_syntax(struct q7_drv *d)
 		enum q7_use use = Q7_USE_NONE;
 		for (size_t i = 0; i < n && use == Q7_USE_NONE; i++)
 			use = q7_input_use(d, &srcs[i], false);
-		q7_cmd_forward(&d->prof, &d->inv, use, &cmd);
+		q7_cmd_forward(&d->tc, &d->inv, use, &cmd);
 		struct q7_op_table ops = {0};
 		bool analysed, lint_failed;
 		rc = run_with_lint(d, cmd.v, srcs, n, &ops, &analysed, &lint_failed);
@@ -222,7 +222,7 @@ int q7_mode_compile(struct q7_drv *d)
 	if (inv->nsources == 0) {
 		/* Nothing to compile: the compiler says so in its own words. */
 		struct q7_strvec cmd = {0};
-		q7_cmd_passthrough(&d->prof, inv, &cmd);
+		q7_cmd_passthrough(&d->tc, inv, &cmd);
 		int rc = q7_step_run(d, cmd.v, NULL);
 		q7_sv_free(&cmd);
 		return rc;

@@ -1,5 +1,5 @@
 /* How q7cc's own diagnostics reach stderr: in the style of the compiler
- * the profile runs (clang's or GCC's), in its colours, and under GCC's
+ * the toolchain runs (clang's or GCC's), in its colours, and under GCC's
  * -fdiagnostics-format=json merged into the one JSON array the compiler
  * prints, so that a tool reading stderr reads one valid array. */
 #include "modes.h"
@@ -15,7 +15,7 @@
 void q7_drv_render(const struct q7_drv *d, struct q7_diag_render *r)
 {
 	memset(r, 0, sizeof *r);
-	bool clang = q7_profile_clang_style(&d->prof);
+	bool clang = q7_toolchain_clang_style(&d->tc);
 	r->style = clang ? Q7_DIAG_CLANG : Q7_DIAG_GCC;
 	/* GCC 12 takes text and json, the last one given; clang 14 refuses
 	 * json itself (its own error ends the compile). */
@@ -55,7 +55,7 @@ int q7_drv_check_diag_format(const struct q7_drv *d)
 	const char *f = d->inv.diag_format;
 	if (!f)
 		return 0;
-	if (q7_profile_clang_style(&d->prof)) {
+	if (q7_toolchain_clang_style(&d->tc)) {
 		if (strcmp(f, "clang") == 0 || strcmp(f, "msvc") == 0 || strcmp(f, "vi") == 0)
 			return 0;
 		q7_error("invalid value '%s' in '-fdiagnostics-format %s'", f, f);

@@ -1,4 +1,4 @@
-/* The driver's entry: parse, choose the profile, run the mode. */
+/* The driver's entry: parse, choose the toolchain, run the mode. */
 #include "driver.h"
 #include "modes.h"
 #include "proc.h"
@@ -153,7 +153,7 @@ static void after_info(const struct q7_drv *d)
 		enum q7_opt_id id = q7_unit_id(&d->inv.u[i]);
 		if (id == Q7_ID_VERSION)
 			printf("q7cc %s (profile %s), standing in for xt-clang++\n", Q7CC_VERSION,
-			       d->prof.name);
+			       d->tc.name);
 		else if (id == Q7_ID_HELP)
 			printf("\nq7cc's own options: q7cc --q7-help\n");
 		else
@@ -168,15 +168,15 @@ static void after_info(const struct q7_drv *d)
  * the first "Target:" line and the "#include <...>" list. The compiler's
  * list already holds q7cc's folders in q7cc's order, since q7cc runs it
  * with them; but its target (xtensa-lx106-elf for gnu) is one clang does
- * not know, so q7cc first names one it does (profile.h, editor_triple).
+ * not know, so q7cc first names one it does (toolchain.h, editor_triple).
  * The compiler's own Target line follows. */
 static void name_parse_target(const struct q7_drv *d)
 {
 	if (d->inv.mode != Q7_MODE_PREPROCESS || !d->verbose || d->dry)
 		return;
 	q7_step_note(d, "profile %s; clang-based tools parse its code for this target:",
-	             d->prof.name);
-	fprintf(stderr, "Target: %s\n", d->prof.editor_triple);
+	             d->tc.name);
+	fprintf(stderr, "Target: %s\n", d->tc.editor_triple);
 	fflush(stderr);
 }
 
@@ -194,11 +194,11 @@ static bool spawns_compiler(enum q7_mode m)
 	return m != Q7_MODE_LINT && m != Q7_MODE_SCHEMA && m != Q7_MODE_HELP;
 }
 
-static int run_one(struct q7_drv *d, void (*build)(const struct q7_profile *,
+static int run_one(struct q7_drv *d, void (*build)(const struct q7_toolchain *,
                                                    const struct q7_inv *, struct q7_strvec *))
 {
 	struct q7_strvec cmd = {0};
-	build(&d->prof, &d->inv, &cmd);
+	build(&d->tc, &d->inv, &cmd);
 	int rc = q7_step_run(d, cmd.v, NULL);
 	q7_sv_free(&cmd);
 	return rc;
@@ -208,7 +208,7 @@ static int run_one(struct q7_drv *d, void (*build)(const struct q7_profile *,
 static int run_forward(struct q7_drv *d)
 {
 	struct q7_strvec cmd = {0};
-	q7_cmd_forward(&d->prof, &d->inv, q7_drv_line_use(d), &cmd);
+	q7_cmd_forward(&d->tc, &d->inv, q7_drv_line_use(d), &cmd);
 	int rc = q7_step_run(d, cmd.v, NULL);
 	q7_sv_free(&cmd);
 	return rc;
@@ -262,13 +262,13 @@ int q7_driver_main(int argc, char **argv)
 	d.dry = d.inv.dry_run;
 	d.verbose = d.inv.verbose;
 	if (d.inv.mode != Q7_MODE_HELP) {
-		rc = q7_profile_select(&d.prof, d.inv.toolchain, argv0);
+		rc = q7_toolchain_select(&d.tc, d.inv.toolchain, argv0);
 		if (rc)
 			goto out;
 	}
-	if (!d.dry && spawns_compiler(d.inv.mode) && !d.prof.found) {
-		q7_error("%s: compiler not found (profile %s)%s", d.prof.cxx, d.prof.name,
-		         d.prof.kind == Q7_PROFILE_XT
+	if (!d.dry && spawns_compiler(d.inv.mode) && !d.tc.found) {
+		q7_error("%s: compiler not found (profile %s)%s", d.tc.cxx, d.tc.name,
+		         d.tc.kind == Q7_TOOLCHAIN_XT
 		             ? ": set XTENSA_TOOLS to the XtensaTools install, or use "
 		               "--q7-toolchain=gnu"
 		             : "");
@@ -276,9 +276,9 @@ int q7_driver_main(int argc, char **argv)
 		goto out;
 	}
 	const char *c_src = first_c_source(&d.inv);
-	if (!d.dry && spawns_compiler(d.inv.mode) && c_src && !d.prof.cc_found) {
-		q7_error("%s: no C compiler for it: %s not found (profile %s)%s", c_src, d.prof.cc,
-		         d.prof.name,
+	if (!d.dry && spawns_compiler(d.inv.mode) && c_src && !d.tc.cc_found) {
+		q7_error("%s: no C compiler for it: %s not found (profile %s)%s", c_src, d.tc.cc,
+		         d.tc.name,
 		         getenv("Q7CC_REAL_CC") ? "" : "; Q7CC_REAL_CC names one");
 		rc = Q7_EXIT_TOOL;
 		goto out;
@@ -286,7 +286,7 @@ int q7_driver_main(int argc, char **argv)
 	if (!d.dry) {
 		q7_proc_signals_install();
 		if (d.inv.mode != Q7_MODE_HELP)
-			q7_profile_export_env(&d.prof);
+			q7_toolchain_export_env(&d.tc);
 	}
 	rc = dispatch(&d);
 out:
@@ -294,7 +294,7 @@ out:
 		q7_sysinfo_free(&d.sys);
 	q7_warn_policy_free(&d.policy);
 	q7_sv_free(&d.unknown_no);
-	q7_profile_free(&d.prof);
+	q7_toolchain_free(&d.tc);
 	q7_inv_free(&d.inv);
 	q7_sv_free(&args);
 	return rc;

@@ -128,10 +128,10 @@ int q7_input_open(struct q7_drv *d, const char *arg, enum q7_input_kind kind,
 	/* -### shows where the records come from; it checks nothing. */
 	if (!in->from_q7cc || d->dry)
 		return 0;
-	if (strcmp(in->pp.profile, d->prof.name) != 0) {
+	if (strcmp(in->pp.toolchain, d->tc.name) != 0) {
 		q7_error("%s: q7cc -E made this file for the %s profile; this compile is for %s: "
 		         "preprocess and compile with the same profile",
-		         in->name, in->pp.profile, d->prof.name);
+		         in->name, in->pp.toolchain, d->tc.name);
 		return Q7_EXIT_ERROR;
 	}
 	return names_missing(d, in) ? Q7_EXIT_ERROR : 0;

@@ -31,7 +31,7 @@ static bool prefixed(const char *s, const char *prefix)
  * the split cannot keep its meaning. Compiler flags seen at link time
  * (Q7_OPT_LD_IGNORES) change nothing in a link without LTO (the cross
  * compiler has no multilibs), so the relocatable link goes without them:
- * one the compiler rejects is then reported once, by the wrapper's
+ * one the compiler rejects is then reported once, by the dispatch wrapper's
  * compile. LTO and another linker (-flto, -fuse-ld=) would each change
  * what the split does: they carry no stage, like any flag the table does
  * not place. */
@@ -98,11 +98,11 @@ static bool sort_words(const struct q7_strvec *lw, struct q7_ldsplit *s)
 	return true;
 }
 
-bool q7_ldsplit_plan(const struct q7_profile *p, const struct q7_inv *inv, char *const *objs,
+bool q7_ldsplit_plan(const struct q7_toolchain *p, const struct q7_inv *inv, char *const *objs,
                      struct q7_ldsplit *s)
 {
 	memset(s, 0, sizeof *s);
-	if (p->kind != Q7_PROFILE_GNU || !inv->multicore) {
+	if (p->kind != Q7_TOOLCHAIN_GNU || !inv->multicore) {
 		s->why_not = q7_xstrdup("not a gnu multicore link");
 		return false;
 	}

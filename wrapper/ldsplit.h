@@ -2,7 +2,7 @@
  *
  * The eight per-core images differ only in their linker script, so the
  * archive search and symbol resolution need to happen only once: one
- * relocatable link (`g++ -r`) of the objects, the wrapper and every
+ * relocatable link (`g++ -r`) of the objects, the dispatch wrapper and every
  * library, then per core one direct `ld -shared -T <core's script>` of
  * that single object, the eight in parallel. Each image link then starts
  * one process instead of three (g++, collect2, ld) and reads one object
@@ -17,7 +17,7 @@
  * When the inputs are objects only (no archive, no -l: what CMake passes
  * for add_library(... SHARED ...)), nothing that wrapper.o would pull in
  * hides in the user's inputs, so the relocatable link runs beside the
- * wrapper's compile, asking (-u) for the runtime symbols the wrapper calls
+ * wrapper's compile, asking (-u) for the runtime symbols the dispatch wrapper calls
  * (q7_codegen_runtime_refs), and each image link takes wrapper.o too. The
  * link checks both objects' symbols before it trusts that; when they do
  * not fit, the relocatable link runs again with wrapper.o.
@@ -28,7 +28,7 @@
 
 #include <stdbool.h>
 
-#include "profile.h"
+#include "toolchain.h"
 
 struct q7_ldsplit {
 	char *ld;                    /* the linker the image links run */
@@ -44,7 +44,7 @@ struct q7_ldsplit {
 /* Plans the split link of a gnu --q7-multicore link whose positional words
  * (objects, libraries, -Wl, -Xlinker, -l) are objs. True when the split
  * applies; false, with s->why_not set, when the eight full links must run. */
-bool q7_ldsplit_plan(const struct q7_profile *p, const struct q7_inv *inv, char *const *objs,
+bool q7_ldsplit_plan(const struct q7_toolchain *p, const struct q7_inv *inv, char *const *objs,
                      struct q7_ldsplit *s);
 void q7_ldsplit_free(struct q7_ldsplit *s);
 

@@ -75,9 +75,9 @@ struct link {
 	double t0, after;     /* the link's start; the line once it took this */
 	int step;             /* the step on the line: what, file */
 	const char *what, *file;
-	struct q7_strbuf wrapper_text; /* wrapper.cpp's, the cache's key */
-	const char *wrapper_dep;       /* the wrapper compile's dependencies */
-	char *wrapper_err;             /* its stderr, under GCC's json (or NULL) */
+	struct q7_strbuf dispatch_text; /* wrapper.cpp's, the cache's key */
+	const char *dispatch_dep;       /* the dispatch wrapper compile's dependencies */
+	char *dispatch_err;             /* its stderr, under GCC's json (or NULL) */
 };
 
 static void add_input(struct link *l, const char *path, int kind)
@@ -120,7 +120,7 @@ static int collect_inputs(struct link *l)
 			l->in[l->nin - 1].src = q7_xstrdup(u->tok[0]);
 			free(obj);
 		} else if (q7_unit_flags(u) & Q7_OPT_POSITIONAL) {
-			if (q7_profile_keeps(&l->d->prof, u))
+			if (q7_toolchain_keeps(&l->d->tc, u))
 				for (int t = 0; t < u->ntok; t++)
 					add_input(l, u->tok[t], INPUT_WORD);
 		}
@@ -148,7 +148,7 @@ static void see_inputs(struct link *l)
 /* Another build in the same folder may rewrite an input while this link
  * reads it (two makes at once: CMake's archive rule removes the archive
  * and writes it again in place), and the images would then hold part of
- * it. Records, wrapper and images are only sound when every input is the
+ * it. Records, dispatch wrapper and images are only sound when every input is the
  * file it was when the link began: else the link fails, naming the
  * file, and leaves no output (the next build links again). */
 static int inputs_unchanged(const struct link *l)
@@ -187,7 +187,7 @@ static int resolve_symbols(struct link *l, struct q7_op_table *all, struct q7_di
 				rc = Q7_EXIT_ERROR;
 		q7_err_print(&err);
 		if (rc == 0)
-			q7_ops_resolve(all, &syms, l->d->prof.name, diags);
+			q7_ops_resolve(all, &syms, l->d->tc.name, diags);
 		q7_fsyms_free(&syms);
 	}
 	q7_sv_free(&names);
@@ -196,7 +196,7 @@ static int resolve_symbols(struct link *l, struct q7_op_table *all, struct q7_di
 
 /* The ops without a NEURON_LIBRARY namespace take the library's name
  * ("libmy_ops.so": my_ops), as the vendor's custom_op.load(name) registers
- * them; -v shows each op's schema as the wrapper embeds it. */
+ * them; -v shows each op's schema as the dispatch wrapper embeds it. */
 static void name_ops(const struct link *l, struct q7_op_table *ops)
 {
 	char *ns = q7_library_namespace(l->out);
@@ -235,14 +235,14 @@ static int check_data(struct link *l, struct q7_diags *diags)
 
 /* The device's limits that the objects tell: the kernels' stacks against
  * the core's (docs/driver.md, "The kernel's stack at the build"), from the
- * figures the compiles kept in the objects, and on the host profile the
+ * figures the compiles kept in the objects, and on the host toolchain the
  * data against a core's window; a host library is told them as warnings. */
 static int device_limits(struct link *l, const struct q7_op_table *ops, struct q7_diags *diags)
 {
 	struct q7_strvec texts = {0};
 	struct q7_err err = Q7_ERR_GROWING;
 	int rc = 0;
-	bool host = l->d->prof.kind == Q7_PROFILE_HOST;
+	bool host = l->d->tc.kind == Q7_TOOLCHAIN_HOST;
 	for (size_t i = 0; i < l->nin && rc == 0; i++)
 		if (is_file(&l->in[i]) &&
 		    q7_section_read(l->in[i].path, Q7_STACK_SECTION, &texts, &err) != 0)
@@ -285,7 +285,7 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 		struct q7_diags diags = {0};
 		rc = resolve_symbols(l, &all, &diags);
 		if (rc == 0)
-			q7_ops_merge(&all, d->prof.name, ops, &diags);
+			q7_ops_merge(&all, d->tc.name, ops, &diags);
 		if (rc == 0)
 			rc = device_limits(l, ops, &diags);
 		size_t errors = q7_diags_apply_policy(&diags, &d->policy);
@@ -347,7 +347,7 @@ static bool calls_libtorch(const struct link *l)
 static int forgot_marks(struct link *l)
 {
 	struct q7_drv *d = l->d;
-	if (d->prof.kind == Q7_PROFILE_HOST && calls_libtorch(l))
+	if (d->tc.kind == Q7_TOOLCHAIN_HOST && calls_libtorch(l))
 		return 0;
 	struct q7_fsyms syms = {0};
 	struct q7_err err = Q7_ERR_GROWING;
@@ -393,9 +393,9 @@ static int forgot_marks(struct link *l)
  * custom-op library: an ordinary shared library beside it, libtool's
  * `$CXX -shared -v conftest.o` probe, a configure's check. When unsure,
  * behave as the compiler: this is its own link of the user's line, into
- * the set's head, with no wrapper, strip or pack. A device profile says
- * so (-Wq7-no-kernels, an error under -Werror); the host profile says
- * nothing, as its compiler; on every profile, functions that look like
+ * the set's head, with no dispatch wrapper, strip or pack. A device toolchain says
+ * so (-Wq7-no-kernels, an error under -Werror); the host toolchain says
+ * nothing, as its compiler; on every toolchain, functions that look like
  * kernels make it an error (forgot_marks). */
 static int own_link(struct link *l)
 {
@@ -419,12 +419,12 @@ static int own_link(struct link *l)
 		}
 		free(stem);
 	}
-	if (d->prof.kind != Q7_PROFILE_HOST) {
+	if (d->tc.kind != Q7_TOOLCHAIN_HOST) {
 		char *what = q7_xasprintf(
 			"linked as %s links it, no device image (mark kernel functions with Q7_KERNEL "
 			"from <q7/kernel.h>, name them with --q7-kernel=NAME when compiling, or link the "
 			"shape file whose NEURON_LIBRARY block names them)",
-			q7_path_basename(d->prof.cxx));
+			q7_path_basename(d->tc.cxx));
 		size_t errors = no_kernels(d, l->out, false, what);
 		free(what);
 		if (errors)
@@ -434,7 +434,7 @@ static int own_link(struct link *l)
 	for (size_t i = 0; i < l->nin; i++)
 		if (l->in[i].kind == INPUT_COMPILED)
 			q7_sv_add(&objs, l->in[i].path);
-	q7_cmd_own_link(&d->prof, &d->inv, so, objs.v, &cmd);
+	q7_cmd_own_link(&d->tc, &d->inv, so, objs.v, &cmd);
 	int rc = q7_step_run(d, cmd.v, NULL);
 	q7_sv_free(&objs);
 	q7_sv_free(&cmd);
@@ -455,7 +455,7 @@ static int write_file(const char *path, const char *name, const char *text, size
 	return 0;
 }
 
-static int make_wrapper(struct link *l, const struct q7_op_table *ops, const char *cpp)
+static int make_dispatch(struct link *l, const struct q7_op_table *ops, const char *cpp)
 {
 	struct q7_drv *d = l->d;
 	bool go = q7_step_do(d, "codegen %s", cpp);
@@ -463,8 +463,8 @@ static int make_wrapper(struct link *l, const struct q7_op_table *ops, const cha
 		q7_step_note(d, "write %s", d->inv.emit_wrapper);
 	if (!go)
 		return 0;
-	struct q7_strbuf *text = &l->wrapper_text; /* kept: the cache's key */
-	if (q7_codegen_wrapper(ops, text) != 0)
+	struct q7_strbuf *text = &l->dispatch_text; /* kept: the cache's key */
+	if (q7_codegen_dispatch(ops, text) != 0)
 		return Q7_EXIT_ERROR;
 	if (!text->s)
 		q7_sb_add(text, "");
@@ -656,12 +656,12 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 }
 
 /* Image i's full link: the objects, wrapper.o and every library. */
-static void full_link_cmds(struct link *l, char *const *words, const char *wrapper_obj, int i,
+static void full_link_cmds(struct link *l, char *const *words, const char *dispatch_obj, int i,
                            struct q7_strvec *cmd)
 {
 	struct q7_drv *d = l->d;
 	int core = d->inv.multicore ? i : Q7_LSP_SINGLE;
-	q7_cmd_link(&d->prof, &d->inv, l->img[i].so, words, wrapper_obj, core, cmd);
+	q7_cmd_link(&d->tc, &d->inv, l->img[i].so, words, dispatch_obj, core, cmd);
 }
 
 enum plan {
@@ -700,9 +700,9 @@ static bool objects_fit(const char *a, const char *b)
 	return fit;
 }
 
-/* The wrapper's compile, started; a cached wrapper.o (oc) starts
+/* The dispatch wrapper's compile, started; a cached wrapper.o (oc) starts
  * nothing. 0 (and *pid: the compile, or 0), or an exit code. */
-static int start_wrapper_compile(struct link *l, char *const *cc, struct q7_objcache *oc,
+static int start_dispatch_compile(struct link *l, char *const *cc, struct q7_objcache *oc,
                                  pid_t *pid)
 {
 	struct q7_drv *d = l->d;
@@ -714,8 +714,8 @@ static int start_wrapper_compile(struct link *l, char *const *cc, struct q7_objc
 	struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
 	/* Under GCC's json its stderr is kept apart: its empty array would
 	 * follow the link's own diagnostics as a second one. */
-	if (!l->wrapper_err) {
-		o.err = q7_drv_capture_open(d, "wrapper.err", &l->wrapper_err);
+	if (!l->dispatch_err) {
+		o.err = q7_drv_capture_open(d, "wrapper.err", &l->dispatch_err);
 		if (o.err < 0)
 			return Q7_EXIT_IO;
 	}
@@ -727,15 +727,15 @@ static int start_wrapper_compile(struct link *l, char *const *cc, struct q7_objc
 	return *pid < 0 ? Q7_EXIT_TOOL : 0;
 }
 
-/* Waits for the compile start_wrapper_compile started, and caches its
+/* Waits for the compile start_dispatch_compile started, and caches its
  * object. What it printed under GCC's json is shown, less its empty
  * array (GCC's own link runs no compiler and prints none). */
-static int wait_wrapper_compile(struct link *l, pid_t pid, struct q7_objcache *oc)
+static int wait_dispatch_compile(struct link *l, pid_t pid, struct q7_objcache *oc)
 {
 	int rc = q7_step_wait(pid);
 	if (rc == 0 && pid > 0)
 		q7_objcache_store(oc);
-	char *err = l->wrapper_err ? q7_read_file(l->wrapper_err, NULL) : NULL;
+	char *err = l->dispatch_err ? q7_read_file(l->dispatch_err, NULL) : NULL;
 	if (err && !q7_diag_text_empty(err))
 		q7_drv_show(l->d, NULL, err);
 	free(err);
@@ -743,32 +743,32 @@ static int wait_wrapper_compile(struct link *l, pid_t pid, struct q7_objcache *o
 }
 
 /* Objects only (ldsplit.h): the relocatable link runs beside the
- * wrapper's compile, asking for the runtime symbols the wrapper calls.
- * *fits: resolved and wrapper_obj complete each other. 0, or an exit
+ * wrapper's compile, asking for the runtime symbols the dispatch wrapper calls.
+ * *fits: resolved and dispatch_obj complete each other. 0, or an exit
  * code. */
 static int resolve_beside_compile(struct link *l, const struct q7_ldsplit *s,
                                   const struct q7_op_table *ops, char *const *cc,
-                                  struct q7_objcache *oc, const char *wrapper_obj,
+                                  struct q7_objcache *oc, const char *dispatch_obj,
                                   const char *resolved, bool *fits)
 {
 	struct q7_drv *d = l->d;
 	struct q7_strvec refs = {0}, cmd = {0};
 	q7_codegen_runtime_refs(ops, &refs);
-	q7_cmd_link_resolve(&d->prof, s, NULL, refs.v, resolved, &cmd);
+	q7_cmd_link_resolve(&d->tc, s, NULL, refs.v, resolved, &cmd);
 	*fits = true;
 	pid_t pc;
-	int rc = start_wrapper_compile(l, cc, oc, &pc);
+	int rc = start_dispatch_compile(l, cc, oc, &pc);
 	if (rc == 0) {
 		/* Either may be stopped while the other fails. */
 		struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
 		pid_t pr = q7_step_start(d, cmd.v, &o);
-		int rc_c = wait_wrapper_compile(l, pc, oc);
+		int rc_c = wait_dispatch_compile(l, pc, oc);
 		if (rc_c != 0 && pr > 0) /* its object would go unused */
 			q7_proc_kill(pr, SIGTERM);
 		int rc_r = q7_step_wait(pr);
 		rc = rc_c ? rc_c : rc_r;
 		if (rc == 0 && pr > 0)
-			*fits = objects_fit(resolved, wrapper_obj);
+			*fits = objects_fit(resolved, dispatch_obj);
 	}
 	q7_sv_free(&refs);
 	q7_sv_free(&cmd);
@@ -778,12 +778,12 @@ static int resolve_beside_compile(struct link *l, const struct q7_ldsplit *s,
 /* The relocatable link of everything, wrapper.o included. A symbol left
  * undefined means the full links, one at a time: the first fails with
  * ld's own message, which names the object and function that need it. */
-static int resolve_with_wrapper(struct link *l, const struct q7_ldsplit *s,
-                                const char *wrapper_obj, const char *resolved, enum plan *plan)
+static int resolve_with_dispatch(struct link *l, const struct q7_ldsplit *s,
+                                const char *dispatch_obj, const char *resolved, enum plan *plan)
 {
 	struct q7_drv *d = l->d;
 	struct q7_strvec cmd = {0};
-	q7_cmd_link_resolve(&d->prof, s, wrapper_obj, NULL, resolved, &cmd);
+	q7_cmd_link_resolve(&d->tc, s, dispatch_obj, NULL, resolved, &cmd);
 	pid_t pid = q7_step_start(d, cmd.v, NULL);
 	int rc = q7_step_wait(pid);
 	*plan = PLAN_SPLIT;
@@ -803,34 +803,34 @@ static int resolve_with_wrapper(struct link *l, const struct q7_ldsplit *s,
 	return rc;
 }
 
-/* The wrapper's compile and the links, up to Q7CC_JOBS at a time. The
+/* The dispatch wrapper's compile and the links, up to Q7CC_JOBS at a time. The
  * gnu 8-core link splits (ldsplit.h) when the user's flags allow. */
 static int run_links(struct link *l, const struct q7_op_table *ops, const char *cpp,
-                     const char *wrapper_obj)
+                     const char *dispatch_obj)
 {
 	struct q7_drv *d = l->d;
 	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0}, words = {0};
 	input_words(l, &words);
-	q7_cmd_compile(&d->prof, &d->inv, cpp, Q7_IN_CXX, Q7_USE_Q7, wrapper_obj, &cc);
+	q7_cmd_compile(&d->tc, &d->inv, cpp, Q7_IN_CXX, Q7_USE_Q7, dispatch_obj, &cc);
 	struct q7_objcache oc;
-	q7_objcache_init(&oc, l->wrapper_text.s, l->wrapper_text.len, cc.v, cpp, wrapper_obj,
-	                 l->wrapper_dep);
+	q7_objcache_init(&oc, l->dispatch_text.s, l->dispatch_text.len, cc.v, cpp, dispatch_obj,
+	                 l->dispatch_dep);
 	struct q7_ldsplit s;
-	bool split = q7_ldsplit_plan(&d->prof, &d->inv, words.v, &s);
-	if (!split && d->prof.kind == Q7_PROFILE_GNU && d->inv.multicore)
+	bool split = q7_ldsplit_plan(&d->tc, &d->inv, words.v, &s);
+	if (!split && d->tc.kind == Q7_TOOLCHAIN_GNU && d->inv.multicore)
 		q7_step_note(d, "eight full links: %s", s.why_not);
 	char *resolved = split ? q7_drv_temp_path(d, "resolved.o") : NULL;
-	const char *image_wrapper = NULL; /* wrapper.o beside resolved.o */
+	const char *image_dispatch = NULL; /* wrapper.o beside resolved.o */
 	enum plan plan = PLAN_FULL;
 	bool compiled = false;
 	int rc = 0;
 	if (split && s.early) {
 		bool fits;
-		rc = resolve_beside_compile(l, &s, ops, cc.v, &oc, wrapper_obj, resolved, &fits);
+		rc = resolve_beside_compile(l, &s, ops, cc.v, &oc, dispatch_obj, resolved, &fits);
 		compiled = true;
 		if (rc == 0 && fits) {
 			plan = PLAN_SPLIT;
-			image_wrapper = wrapper_obj;
+			image_dispatch = dispatch_obj;
 		} else if (rc == 0) {
 			q7_step_note(d, "the relocatable link again, with wrapper.o: with it "
 			             "beside, a symbol stays undefined");
@@ -838,22 +838,22 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 	}
 	if (rc == 0 && !compiled) {
 		pid_t pc;
-		rc = start_wrapper_compile(l, cc.v, &oc, &pc);
+		rc = start_dispatch_compile(l, cc.v, &oc, &pc);
 		if (rc == 0)
-			rc = wait_wrapper_compile(l, pc, &oc);
+			rc = wait_dispatch_compile(l, pc, &oc);
 	}
 	if (rc == 0 && split && plan != PLAN_SPLIT)
-		rc = resolve_with_wrapper(l, &s, wrapper_obj, resolved, &plan);
+		rc = resolve_with_dispatch(l, &s, dispatch_obj, resolved, &plan);
 	if (rc == 0) {
 		for (int i = 0; i < l->nimg; i++) {
 			if (plan == PLAN_SPLIT)
-				q7_cmd_link_image(&s, resolved, image_wrapper, l->img[i].so, i, &cmds[i]);
+				q7_cmd_link_image(&s, resolved, image_dispatch, l->img[i].so, i, &cmds[i]);
 			else
-				full_link_cmds(l, words.v, wrapper_obj, i, &cmds[i]);
+				full_link_cmds(l, words.v, dispatch_obj, i, &cmds[i]);
 		}
 		rc = run_parallel(l, cmds, plan == PLAN_FULL_ONE ? 1 : jobs());
 		/* Past the window: ld's "region overflowed" in the user's words. */
-		if (rc != 0 && rc != Q7_EXIT_TOOL && d->prof.kind != Q7_PROFILE_HOST) /* not -### */
+		if (rc != 0 && rc != Q7_EXIT_TOOL && d->tc.kind != Q7_TOOLCHAIN_HOST) /* not -### */
 			for (int i = 0; i < l->nimg; i++) /* the first says it for all */
 				if (q7_fit_explain_link(d, cmds[i].v, l->img[i].name, l->nimg > 1 ? i : -1))
 					break;
@@ -873,7 +873,7 @@ static int pack_images(struct link *l)
 	struct q7_drv *d = l->d;
 	/* -g among the user's flags means a debug build: no strip, no pack
 	 * (docs/vendor-flow.md, "The five phases"). Host images are packed
-	 * too, so every profile gives the same outputs; q7-run loads the .so
+	 * too, so every toolchain gives the same outputs; q7-run loads the .so
 	 * itself. */
 	if (unpacked(d))
 		return 0;
@@ -967,7 +967,7 @@ int q7_mode_link(struct q7_drv *d)
 	char *cpp = q7_drv_temp_path(d, "wrapper.cpp");
 	char *obj = q7_drv_temp_path(d, "wrapper.o");
 	char *dep = q7_drv_temp_path(d, "wrapper.d"); /* xt's -MMD writes it */
-	l.wrapper_dep = dep;
+	l.dispatch_dep = dep;
 	/* The lock first: a second link of -o waits here, then links from
 	 * scratch with the inputs as they are then. */
 	int rc = q7_outset_open(&l.set, d, l.out);
@@ -993,7 +993,7 @@ int q7_mode_link(struct q7_drv *d)
 	if (!rc && !own && lto)
 		rc = q7_drv_refuse_lto(l.out, lto);
 	if (!rc && !own)
-		rc = make_wrapper(&l, &ops, cpp);
+		rc = make_dispatch(&l, &ops, cpp);
 	if (!rc && !own)
 		rc = run_links(&l, &ops, cpp, obj);
 	if (!rc && !own)
@@ -1016,8 +1016,8 @@ int q7_mode_link(struct q7_drv *d)
 	}
 	free(l.in);
 	q7_ops_free(&ops);
-	q7_sb_free(&l.wrapper_text);
-	free(l.wrapper_err);
+	q7_sb_free(&l.dispatch_text);
+	free(l.dispatch_err);
 	free(l.base);
 	free(cpp);
 	free(obj);

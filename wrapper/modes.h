@@ -1,5 +1,5 @@
 /* wrapper/modes: what each kind of invocation does, given the parsed
- * command line and the profile. Shared by compile.c, link.c, schema.c and
+ * command line and the toolchain. Shared by compile.c, link.c, schema.c and
  * driver.c; also the helpers that show (-### / -v) and run each step.
  *
  * Memory: a q7_drv lives for the whole run and owns what it holds. */
@@ -12,13 +12,13 @@
 #include "analysis.h"
 #include "cmdline.h"
 #include "proc.h"
-#include "profile.h"
+#include "toolchain.h"
 #include "sysinfo.h"
 #include "tempfile.h" /* q7_output_*: what a step may remove */
 
 struct q7_drv {
 	struct q7_inv inv;
-	struct q7_profile prof;
+	struct q7_toolchain tc; /* the toolchain: xt, gnu or host (toolchain.h) */
 	struct q7_warn_policy policy;
 	bool dry;     /* -###: print, run nothing */
 	bool verbose; /* -v: print and run */
@@ -58,15 +58,15 @@ void q7_step_note_op(const struct q7_drv *d, const char *what, const struct q7_o
 /* A path in q7cc's temporary directory, removed at exit; under -### a
  * placeholder, since -### creates nothing. The caller frees it. */
 char *q7_drv_temp_path(const struct q7_drv *d, const char *name);
-/* How q7cc's own diagnostics look (wrapper/diagout.c): the profile's
- * compiler's style (q7_profile_clang_style), -fdiagnostics-format=json
+/* How q7cc's own diagnostics look (wrapper/diagout.c): the toolchain's
+ * compiler's style (q7_toolchain_clang_style), -fdiagnostics-format=json
  * under GCC's, and colour as that compiler decides it:
  * -fdiagnostics-color[=always|never|auto] and -f[no-]color-diagnostics,
  * else auto (stderr a terminal, TERM set and not "dumb"); with GCC's,
  * GCC_COLORS picks the colours and, set but empty, turns them off. */
 void q7_drv_render(const struct q7_drv *d, struct q7_diag_render *r);
 /* For the modes that run no compiler (--q7-lint, --q7-print-schema): the
- * -fdiagnostics-format= value is one the profile's compiler takes (GCC 12:
+ * -fdiagnostics-format= value is one the toolchain's compiler takes (GCC 12:
  * text, json; clang 14: clang, msvc, vi), else its error and
  * Q7_EXIT_USAGE. */
 int q7_drv_check_diag_format(const struct q7_drv *d);
@@ -112,7 +112,7 @@ void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o);
 /* What q7cc -E leaves at the end of its output (wrapper/preprocess.c):
  * its analysis of the source, for the q7cc -c that compiles the text. */
 struct q7_pp_trailer {
-	char *profile;  /* the profile q7cc -E ran with */
+	char *toolchain; /* the toolchain q7cc -E ran with */
 	bool analysed;  /* libclang read the source (else the pre-scan found
 	                 * nothing that could mark a kernel) */
 	int rc;         /* q7_analyze's result */
@@ -127,7 +127,7 @@ int q7_pp_trailer_read(const char *path, const char *name, struct q7_pp_trailer 
 void q7_pp_trailer_free(struct q7_pp_trailer *t);
 /* Appends the trailer of an analysis to out, as q7cc -E appends it to
  * the preprocessed text (which must end in a newline). */
-void q7_pp_trailer_text(const char *profile, bool analysed, char *const *kernel_names, int rc,
+void q7_pp_trailer_text(const char *toolchain, bool analysed, char *const *kernel_names, int rc,
                         const struct q7_op_table *ops, const struct q7_diags *diags,
                         struct q7_strbuf *out);
 /* -E, -M, -MM: the compiler preprocesses; for -E of one C++ source q7cc
@@ -150,7 +150,7 @@ struct q7_input {
 /* Prepares an input before the compiler starts: "-" is read into a
  * temporary copy that becomes the standard input of the children;
  * preprocessed text is checked for q7cc -E's trailer, which must be of
- * this profile and carry every --q7-kernel name of this line. Under -###
+ * this toolchain and carry every --q7-kernel name of this line. Under -###
  * standard input is not read and nothing is checked. 0, or an exit code
  * after printing why. */
 int q7_input_open(struct q7_drv *d, const char *arg, enum q7_input_kind kind,
@@ -163,7 +163,7 @@ int q7_input_open(struct q7_drv *d, const char *arg, enum q7_input_kind kind,
 int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
                      struct q7_op_table *ops, struct q7_diags *diags, bool *analysed);
 void q7_input_close(struct q7_input *in);
-/* What the compile of an opened input takes from q7cc (profile.h,
+/* What the compile of an opened input takes from q7cc (toolchain.h,
  * enum q7_use): Q7_USE_Q7 when it has a trailer of q7cc -E, or the
  * pre-scan finds what could mark a kernel or a header of q7cc's API, or
  * --q7-kernel names were given; else Q7_USE_SHARED when shared (a source
@@ -185,7 +185,7 @@ char *q7_obj_temp(const struct q7_drv *d, const char *obj, struct q7_strvec *ext
 int q7_obj_commit(const char *tmp, const char *obj);
 
 /* The kernel's stack at the build (stackuse.c): whether a compile of this
- * profile and use measures its stack (GCC's flags, added by
+ * toolchain and use measures its stack (GCC's flags, added by
  * q7_stack_flags, when the object goes to q7cc's temporary folder and the
  * compiler is GCC 10 or later), and
  * after it, the figures kept in obj when attach (the compile succeeded)
@@ -198,7 +198,7 @@ int q7_stack_keep(const char *obj, bool attach);
  * -flto=... and -fno-lto on the line decides, as with GCC; NULL when off.
  * It is refused only where it would break a device image: the compile of
  * a source with kernels (its object would hold IR, and its records would
- * describe no code) and the image link (the wrapper would be IR). A C
+ * describe no code) and the image link (the dispatch wrapper would be IR). A C
  * helper, a source without kernels and a link without kernels take it;
  * their IR objects go through GCC's LTO plugin in an image link. */
 const char *q7_drv_lto(const struct q7_drv *d);

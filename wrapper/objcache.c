@@ -1,4 +1,4 @@
-/* The wrapper object's cache (objcache.h). */
+/* The dispatch wrapper object's cache (objcache.h). */
 #include "bytes.h"
 #include "cachefile.h"
 #include "objcache.h"
@@ -19,7 +19,7 @@
 /* Past this many entries a store removes the least recently used down
  * to half of it: a few hundred KiB per project, a few projects' worth. */
 #define MAX_ENTRIES 128
-/* An entry larger than this is a miss (a wrapper object is ~100 KiB). */
+/* An entry larger than this is a miss (a dispatch wrapper object is ~100 KiB). */
 #define MAX_ENTRY_BYTES (64u << 20)
 
 /* What the compiler reads besides its command line and the headers. */

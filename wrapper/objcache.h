@@ -1,4 +1,4 @@
-/* wrapper/objcache: the generated wrapper's object, reused while its text,
+/* wrapper/objcache: the dispatch wrapper's object, reused while its text,
  * its compile command and the headers it read are unchanged. Only kernel
  * bodies changing (the edit loop) leaves all three alone, and the
  * wrapper's compile is most of a relink.

@@ -6,7 +6,7 @@
  * preprocesses it, and appends the result to the output in a comment
  * (the trailer) that every compiler skips:
  *
- *   / * q7cc-preprocessed 1 <profile> analysed|skipped
+ *   / * q7cc-preprocessed 1 <toolchain> analysed|skipped
  *   <the result in the analysis server's encoding, hex, 64 bytes a line>
  *   q7cc-end <size of the trailer, 10 digits> * /
  *
@@ -34,21 +34,21 @@
 
 void q7_pp_trailer_free(struct q7_pp_trailer *t)
 {
-	free(t->profile);
+	free(t->toolchain);
 	q7_sv_free(&t->kernel_names);
 	q7_ops_free(&t->ops);
 	q7_diags_free(&t->diags);
 	memset(t, 0, sizeof *t);
 }
 
-void q7_pp_trailer_text(const char *profile, bool analysed, char *const *kernel_names, int rc,
+void q7_pp_trailer_text(const char *toolchain, bool analysed, char *const *kernel_names, int rc,
                         const struct q7_op_table *ops, const struct q7_diags *diags,
                         struct q7_strbuf *out)
 {
 	struct q7_strbuf data = {0};
 	q7_analysis_result_put(&data, kernel_names, rc, ops, diags);
 	size_t start = out->len;
-	q7_sb_addf(out, HEAD "%d %s %s\n", FORMAT, profile, analysed ? "analysed" : "skipped");
+	q7_sb_addf(out, HEAD "%d %s %s\n", FORMAT, toolchain, analysed ? "analysed" : "skipped");
 	static const char hex[] = "0123456789abcdef";
 	for (size_t i = 0; i < data.len; i++) {
 		unsigned char c = (unsigned char)data.s[i];
@@ -98,9 +98,9 @@ static int parse(const char *t, size_t n, struct q7_pp_trailer *out, struct q7_s
 	if (!nl)
 		return -1;
 	char *head = q7_xstrndup(p, (size_t)(nl - p));
-	char profile[16], state[16];
+	char toolchain[16], state[16];
 	int format;
-	int got = sscanf(head, "%d %15s %15s", &format, profile, state);
+	int got = sscanf(head, "%d %15s %15s", &format, toolchain, state);
 	free(head);
 	if (got != 3 || format != FORMAT)
 		return -1;
@@ -127,7 +127,7 @@ static int parse(const char *t, size_t n, struct q7_pp_trailer *out, struct q7_s
 	for (size_t i = 0; rc == 0 && i < out->diags.n; i++)
 		out->diags.d[i].source_read = false;
 	if (rc == 0) {
-		out->profile = q7_xstrdup(profile);
+		out->toolchain = q7_xstrdup(toolchain);
 		out->analysed = strcmp(state, "analysed") == 0;
 	}
 	return rc;
@@ -282,7 +282,7 @@ static int write_trailer(struct q7_drv *d, const struct q7_input *in, const char
 	char *const *names = in->from_q7cc ? in->pp.kernel_names.v : d->inv.kernels.v;
 	if (!ends_in_newline(out))
 		q7_sb_addc(&text, '\n');
-	q7_pp_trailer_text(d->prof.name, analysed, names, arc, ops, diags, &text);
+	q7_pp_trailer_text(d->tc.name, analysed, names, arc, ops, diags, &text);
 	q7_step_note(d, "append %zu record%s and %zu finding%s of %s", ops->n,
 	             ops->n == 1 ? "" : "s", diags->n, diags->n == 1 ? "" : "s", in->name);
 	int rc = append(out, &text) ? Q7_EXIT_IO : 0;
@@ -339,7 +339,7 @@ static int run_with_trailer(struct q7_drv *d, struct q7_input *in, char *const *
 	bool analysed = false;
 	int arc = 0, rc;
 	/* As a compile's: it dies with q7cc, never writing -o after a SIGKILL. */
-	struct q7_proc_opts po = {.name = q7_path_basename(d->prof.cxx), .dies_with_us = true,
+	struct q7_proc_opts po = {.name = q7_path_basename(d->tc.cxx), .dies_with_us = true,
 	                          .tmpdir = d->dry ? NULL : q7_temp_tool_dir()}; /* as a compile's */
 	pid_t pid = q7_step_start(d, cmd, &po);
 	if (pid < 0) {
@@ -384,7 +384,7 @@ int q7_mode_preprocess(struct q7_drv *d)
 	if (use != Q7_USE_Q7)
 		src = NULL;
 	struct q7_strvec cmd = {0};
-	q7_cmd_forward(&d->prof, inv, use, &cmd);
+	q7_cmd_forward(&d->tc, inv, use, &cmd);
 	/* Preprocessed text for nobody (-o /dev/null) needs no records; text
 	 * for a stream is made in a temporary and copied there with them. */
 	const char *stream = NULL;

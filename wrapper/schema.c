@@ -217,7 +217,7 @@ static void resolve_requests(struct q7_drv *d, struct item *items, struct gather
 		q7_err_print(&err);
 		/* Also drops the requests the sources' kernels answer. */
 		if (!g->rc)
-			q7_ops_resolve(&g->ops, &syms, d->prof.name, &g->diags);
+			q7_ops_resolve(&g->ops, &syms, d->tc.name, &g->diags);
 		q7_fsyms_free(&syms);
 	}
 	for (size_t i = 0; i < g->ops.n; i++) {

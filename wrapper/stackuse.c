@@ -36,9 +36,9 @@ bool q7_stack_measures(struct q7_drv *d, enum q7_use use)
 	 * without kernels costs no probe. host: only files that use q7cc,
 	 * whose command is q7cc's anyway and whose analysis asks the compiler
 	 * for its macros all the same; any compiler may be the host's. */
-	if (d->prof.kind == Q7_PROFILE_GNU)
+	if (d->tc.kind == Q7_TOOLCHAIN_GNU)
 		return true;
-	return d->prof.kind == Q7_PROFILE_HOST && use == Q7_USE_Q7 && gcc_with_callgraph(d);
+	return d->tc.kind == Q7_TOOLCHAIN_HOST && use == Q7_USE_Q7 && gcc_with_callgraph(d);
 }
 
 void q7_stack_flags(struct q7_strvec *extra)

@@ -110,11 +110,11 @@ void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *a
                           struct q7_analysis_opts *o)
 {
 	memset(o, 0, sizeof *o);
-	q7_cmd_analysis_args(&d->prof, &d->inv, args);
+	q7_cmd_analysis_args(&d->tc, &d->inv, args);
 	o->source = src;
 	o->clang_args = args->v;
-	o->triple = d->prof.triple;
-	o->profile = d->prof.name;
+	o->triple = d->tc.triple;
+	o->toolchain = d->tc.name;
 	o->kernel_names = d->inv.kernels.n ? d->inv.kernels.v : NULL;
 	o->multicore = d->inv.multicore;
 }
@@ -131,15 +131,15 @@ bool q7_drv_analysis_needed(const struct q7_drv *d, const struct q7_analysis_opt
 
 void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o)
 {
-	if (!d->have_sysinfo && d->prof.found) {
-		q7_sysinfo_get(d, &d->prof, &d->sys);
+	if (!d->have_sysinfo && d->tc.found) {
+		q7_sysinfo_get(d, &d->tc, &d->sys);
 	} else if (!d->have_sysinfo) {
 		/* --q7-lint for xt without the vendor tools: the free cross
 		 * compiler has the same data model and freestanding headers. */
-		struct q7_profile gnu;
-		if (q7_profile_select(&gnu, "gnu", NULL) == 0 && gnu.found)
+		struct q7_toolchain gnu;
+		if (q7_toolchain_select(&gnu, "gnu", NULL) == 0 && gnu.found)
 			q7_sysinfo_get(d, &gnu, &d->sys);
-		q7_profile_free(&gnu);
+		q7_toolchain_free(&gnu);
 	}
 	d->have_sysinfo = true;
 	o->sys_includes = d->sys.includes.v;

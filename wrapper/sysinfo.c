@@ -80,16 +80,16 @@ void q7_sysinfo_parse_macros(const char *text, struct q7_strvec *out)
 
 /* ---- probing -------------------------------------------------------------- */
 
-static void probe_flags(const struct q7_profile *p, struct q7_strvec *cmd)
+static void probe_flags(const struct q7_toolchain *p, struct q7_strvec *cmd)
 {
-	if (p->kind == Q7_PROFILE_XT) {
+	if (p->kind == Q7_TOOLCHAIN_XT) {
 		q7_sv_add(cmd, "-stdlib=libc++-e");
 		q7_sv_addf(cmd, "--xtensa-core=%s", p->core);
 		q7_sv_addf(cmd, "--xtensa-system=%s", p->system);
 	}
 }
 
-static int probe(const struct q7_drv *d, const struct q7_profile *p, struct q7_sysinfo *si)
+static int probe(const struct q7_drv *d, const struct q7_toolchain *p, struct q7_sysinfo *si)
 {
 	struct q7_strvec a = {0}, b = {0};
 	q7_sv_add(&a, p->cxx);
@@ -130,7 +130,7 @@ static uint64_t fnv(uint64_t h, const char *s)
 	return q7_fnv1a64(h, s, strlen(s)) ^ 0xff; /* field separator */
 }
 
-static char *cache_path(const struct q7_profile *p)
+static char *cache_path(const struct q7_toolchain *p)
 {
 	char *path = q7_path_search(p->cxx, NULL);
 	struct stat st;
@@ -198,7 +198,7 @@ static void cache_store(const char *file, const struct q7_sysinfo *si)
 	q7_sb_free(&b);
 }
 
-int q7_sysinfo_get(const struct q7_drv *d, const struct q7_profile *p, struct q7_sysinfo *si)
+int q7_sysinfo_get(const struct q7_drv *d, const struct q7_toolchain *p, struct q7_sysinfo *si)
 {
 	memset(si, 0, sizeof *si);
 	char *file = cache_path(p);

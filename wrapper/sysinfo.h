@@ -8,7 +8,7 @@
 #ifndef Q7_SYSINFO_H
 #define Q7_SYSINFO_H
 
-#include "profile.h"
+#include "toolchain.h"
 #include "support.h"
 
 struct q7_sysinfo {
@@ -20,7 +20,7 @@ struct q7_drv;
 /* Fills si (empty lists when the compiler cannot be probed); the probes
  * are d's queries (q7_step_query: shown under -v). 0, or -1 after
  * printing why; si is usable either way. */
-int q7_sysinfo_get(const struct q7_drv *d, const struct q7_profile *p, struct q7_sysinfo *si);
+int q7_sysinfo_get(const struct q7_drv *d, const struct q7_toolchain *p, struct q7_sysinfo *si);
 void q7_sysinfo_free(struct q7_sysinfo *si);
 
 /* The parsers, for tests: the -E -v stderr text and the -dM -E text. */

@@ -178,7 +178,7 @@ static struct q7_kplace kplace(struct place p)
 
 /* -DSTACK_SIZE=N (or -D STACK_SIZE=N) among the compile's flags, the last
  * one winning and -USTACK_SIZE undoing it: the size the vendor's
- * extra_cflags give every kernel of the file. The generated wrapper is
+ * extra_cflags give every kernel of the file. The dispatch wrapper is
  * compiled at link time without the file's flags, so the op carries it. */
 static void stack_from_flags(struct walk *w)
 {
@@ -408,7 +408,7 @@ static void gather(const struct walk *w, const struct kernel *ks, size_t i, stru
 	k->name = f->name;
 	k->qualname = f->qualname;
 	k->at = kplace(fs->at);
-	k->profile = w->o->profile;
+	k->toolchain = w->o->toolchain;
 	scope_facts(w, ks, i, fs);
 	k->invalid = clang_isInvalidDeclaration(c);
 	k->member = is_member(c);

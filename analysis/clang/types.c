@@ -20,7 +20,7 @@ char *q7c_qualname(CXCursor c)
 		             k == CXCursor_ClassTemplate ||
 		             k == CXCursor_ClassTemplatePartialSpecialization;
 		/* extern "C" { } and the like are no scopes. Inline namespaces
-		 * are: they are part of the symbol, so the wrapper's declaration
+		 * are: they are part of the symbol, so the dispatch wrapper's declaration
 		 * must name them. */
 		if (!clang_equalCursors(p, c) && !scope)
 			continue;

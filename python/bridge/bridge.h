@@ -85,7 +85,7 @@ void q7t_set_prefix(const char *prefix);
 /* An instruction profile of the emulated ops' calls (q7cc.torch.profile,
  * profile.cpp): start opens it (one at a time; -1 with *err set when one
  * is open); stop closes it and writes path (.folded or .svg; NULL: drops
- * it) in the device view (run/device_view.h), or as emulated when raw is
+ * it) in the device view (profiler/device_view.h), or as emulated when raw is
  * nonzero, 0 or -1 with *err set (q7t_free it); *ops (when ops is not
  * NULL; q7t_free it) gets a line per op, "op\tcalls\tdevice\traw\n" (its
  * instructions in both views). */

@@ -61,7 +61,7 @@ struct run {
 
 static bool multicore; /* --q7-multicore on the compile line */
 
-static void analyze_with(struct run *r, const char *fixture, bool host, const char *profile,
+static void analyze_with(struct run *r, const char *fixture, bool host, const char *toolchain,
                          const char *const *names, const char *const *wanted,
                          char *const *extra)
 {
@@ -78,7 +78,7 @@ static void analyze_with(struct run *r, const char *fixture, bool host, const ch
 		.triple = host ? HOST_TRIPLE : DEVICE_TRIPLE,
 		.sys_includes = host ? host_sys.v : xtensa_sys.v,
 		.predefines = host ? host_macros.v : xtensa_macros.v,
-		.profile = profile,
+		.toolchain = toolchain,
 		.kernel_names = (char *const *)names,
 		.multicore = multicore,
 		.wanted_names = (char *const *)wanted,
@@ -91,10 +91,10 @@ static void analyze_with(struct run *r, const char *fixture, bool host, const ch
 	free(src);
 }
 
-static void analyze(struct run *r, const char *fixture, bool host, const char *profile,
+static void analyze(struct run *r, const char *fixture, bool host, const char *toolchain,
                     const char *const *names)
 {
-	analyze_with(r, fixture, host, profile, names, NULL, NULL);
+	analyze_with(r, fixture, host, toolchain, names, NULL, NULL);
 }
 
 static void run_free(struct run *r)
@@ -293,7 +293,7 @@ END_TEST
 /* One fixture per rule: the diagnostics expected, as "rule:line". */
 static const struct {
 	const char *fixture;
-	const char *profile;
+	const char *toolchain;
 	const char *diags[6];
 	size_t nops; /* kernels of the fixture that are fine */
 } lint_cases[] = {
@@ -316,7 +316,7 @@ static const struct {
 START_TEST(lint_rules)
 {
 	struct run r;
-	analyze(&r, lint_cases[_i].fixture, false, lint_cases[_i].profile, NULL);
+	analyze(&r, lint_cases[_i].fixture, false, lint_cases[_i].toolchain, NULL);
 	ck_assert_int_eq(r.rc, 0);
 	size_t n = 0;
 	for (; n < 6 && lint_cases[_i].diags[n]; n++) {
@@ -486,7 +486,7 @@ static bool maps_contain(const char *what)
  * libclang is loaded and warm (a client waits 2 s for that, no more). */
 static bool answers(const char *sock)
 {
-	struct q7_analysis_opts o = {.source = "/dev/null", .profile = "gnu"};
+	struct q7_analysis_opts o = {.source = "/dev/null", .toolchain = "gnu"};
 	struct q7_op_table ops = {0};
 	struct q7_diags diags = {0};
 	int rc;
@@ -531,7 +531,7 @@ START_TEST(server_answers)
 	char *args[] = {inc, "-std=c++14", NULL};
 	struct q7_analysis_opts o = {.source = "lint/profile_kind.cpp", .clang_args = args,
 	                             .triple = DEVICE_TRIPLE, .sys_includes = xtensa_sys.v,
-	                             .predefines = xtensa_macros.v, .profile = "xt"};
+	                             .predefines = xtensa_macros.v, .toolchain = "xt"};
 	ck_assert_int_eq(q7_analyze(&o, &ops, &diags, NULL), 0);
 	ck_assert_uint_eq(ops.n, 1);
 	ck_assert_uint_eq(diags.n, 2);

@@ -18,7 +18,7 @@ static struct q7_kfacts clean(void)
 		.name = "k",
 		.qualname = "ns::k",
 		.at = {"k.cpp", 3, 15},
-		.profile = "xt",
+		.toolchain = "xt",
 		.proto = true,
 		.ret_known = true,
 		.ret = Q7_KIND_TENSOR,

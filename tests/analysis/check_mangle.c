@@ -294,10 +294,10 @@ struct run {
 	size_t errors;
 };
 
-static void link_run(struct run *r, const char *profile)
+static void link_run(struct run *r, const char *toolchain)
 {
-	q7_ops_resolve(&r->in, &r->syms, profile, &r->ds);
-	q7_ops_merge(&r->in, profile, &r->out, &r->ds);
+	q7_ops_resolve(&r->in, &r->syms, toolchain, &r->ds);
+	q7_ops_merge(&r->in, toolchain, &r->out, &r->ds);
 	r->errors = 0;
 	for (size_t i = 0; i < r->ds.n; i++)
 		r->errors += r->ds.d[i].severity == Q7_SEV_ERROR;

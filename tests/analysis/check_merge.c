@@ -144,8 +144,8 @@ START_TEST(too_many)
 }
 END_TEST
 
-/* Errors after policy p of an 11-kernel library merged for profile. */
-static size_t too_many_errors(const char *profile, struct q7_warn_policy *p, size_t *left)
+/* Errors after policy p of an 11-kernel library merged for toolchain. */
+static size_t too_many_errors(const char *toolchain, struct q7_warn_policy *p, size_t *left)
 {
 	struct q7_op_table in = {0}, out = {0};
 	struct q7_diags ds = {0};
@@ -154,7 +154,7 @@ static size_t too_many_errors(const char *profile, struct q7_warn_policy *p, siz
 		snprintf(schema, sizeof schema, "k%02d(Tensor x) -> Tensor", i);
 		add(&in, schema, true, "k.cpp", (unsigned)i + 1, 0);
 	}
-	q7_ops_merge(&in, profile, &out, &ds);
+	q7_ops_merge(&in, toolchain, &out, &ds);
 	size_t errors = q7_diags_apply_policy(&ds, p);
 	*left = ds.n;
 	q7_ops_free(&in);

@@ -179,7 +179,7 @@ static bool lost(const char *rel, const char *text, char **message)
 }
 
 /* q7_prescan's second answer: whether the TU uses q7cc at all (the host
- * profile adds its flags only then; docs/driver.md, "Pass-through"). */
+ * toolchain adds its flags only then; docs/driver.md, "Pass-through"). */
 static bool uses(const char *src_rel, const char *const *args)
 {
 	char *src = q7_path_join(root, src_rel);

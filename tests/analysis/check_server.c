@@ -68,7 +68,7 @@ static long long now_ms(void)
 static struct q7_analysis_opts opts_for(const char *source, char **args)
 {
 	return (struct q7_analysis_opts){.source = source, .clang_args = args,
-	                                 .triple = "x86_64-pc-linux-gnu", .profile = "host"};
+	                                 .triple = "x86_64-pc-linux-gnu", .toolchain = "host"};
 }
 
 static int ask(const char *sock, const char *source, char **args, struct q7_op_table *ops)

@@ -400,7 +400,7 @@ START_TEST(print_caret)
 }
 END_TEST
 
-/* GCC 12's style (the gnu profile): display columns (a tab to the next
+/* GCC 12's style (the gnu toolchain): display columns (a tab to the next
  * multiple of 8), the " 12 | " gutter with tabs expanded, "^~~~" under
  * the identifier at the column, [-Werror=RULE] and the closing line; its
  * colours and GCC_COLORS; its JSON objects, notes as children. The

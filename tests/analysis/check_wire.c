@@ -131,7 +131,7 @@ START_TEST(request_round_trip)
 	char *none[] = {NULL};
 	char *env[] = {"CPATH=/a:/b", "C_INCLUDE_PATH", NULL};
 	struct q7_analysis_opts o = {.source = "k.cpp", .clang_args = args, .triple = "i386-unknown-none",
-	                             .sys_includes = none, .predefines = NULL, .profile = "xt",
+	                             .sys_includes = none, .predefines = NULL, .toolchain = "xt",
 	                             .kernel_names = args, .multicore = true};
 	struct q7_strbuf b = {0};
 	q7_wire_put_request(&b, &o, "/work", env);
@@ -140,7 +140,7 @@ START_TEST(request_round_trip)
 	ck_assert_str_eq(q.cwd, "/work");
 	ck_assert_str_eq(q.opts.source, "k.cpp");
 	ck_assert_str_eq(q.opts.triple, "i386-unknown-none");
-	ck_assert_str_eq(q.opts.profile, "xt");
+	ck_assert_str_eq(q.opts.toolchain, "xt");
 	ck_assert_str_eq(q.opts.clang_args[0], "-Idir with space");
 	ck_assert_str_eq(q.opts.clang_args[1], "-DX=1");
 	ck_assert_ptr_null(q.opts.clang_args[2]);

@@ -2,7 +2,7 @@
  * one op per line as "schema | ctypes | stack | defined | file:line:col",
  * then the diagnostics. Also times the call (-t), for the report.
  *
- *   q7analyze-dump [-t] [-T triple] [-p profile] [-k name] [-s sysdir]...
+ *   q7analyze-dump [-t] [-T triple] [-p toolchain] [-k name] [-s sysdir]...
  *                  source [-- clang args...] */
 #include "analysis.h"
 #include "schema.h"
@@ -14,7 +14,7 @@
 
 int main(int argc, char **argv)
 {
-	struct q7_analysis_opts o = {.triple = "i386-unknown-none", .profile = "gnu"};
+	struct q7_analysis_opts o = {.triple = "i386-unknown-none", .toolchain = "gnu"};
 	struct q7_strvec sys = {0}, kn = {0}, args = {0};
 	bool timing = false;
 	int i = 1;
@@ -24,14 +24,14 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "-T") == 0 && i + 1 < argc)
 			o.triple = argv[++i];
 		else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)
-			o.profile = argv[++i];
+			o.toolchain = argv[++i];
 		else if (strcmp(argv[i], "-k") == 0 && i + 1 < argc)
 			q7_sv_add(&kn, argv[++i]);
 		else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc)
 			q7_sv_add(&sys, argv[++i]);
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: q7analyze-dump [-t] [-T triple] [-p profile] [-k name] "
+		fprintf(stderr, "usage: q7analyze-dump [-t] [-T triple] [-p toolchain] [-k name] "
 		                "[-s sysdir] source [-- args]\n");
 		return 2;
 	}

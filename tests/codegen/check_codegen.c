@@ -35,7 +35,7 @@ static struct q7_op *add_op(struct q7_op_table *t, const char *name, const char 
 static void check_golden(const struct q7_op_table *t, const char *name)
 {
 	struct q7_strbuf out = {0};
-	ck_assert_int_eq(q7_codegen_wrapper(t, &out), 0);
+	ck_assert_int_eq(q7_codegen_dispatch(t, &out), 0);
 	char *path = q7_xasprintf("%s/%s", golden_dir, name);
 	if (getenv("Q7_UPDATE_GOLDEN")) {
 		FILE *f = fopen(path, "w");
@@ -50,7 +50,7 @@ static void check_golden(const struct q7_op_table *t, const char *name)
 	              "%s differs from the output:\n%s", path, out.s);
 	/* Deterministic: the same table gives the same bytes again. */
 	struct q7_strbuf again = {0};
-	ck_assert_int_eq(q7_codegen_wrapper(t, &again), 0);
+	ck_assert_int_eq(q7_codegen_dispatch(t, &again), 0);
 	ck_assert_str_eq(again.s, out.s);
 	q7_sb_free(&again);
 	free(want);
@@ -101,7 +101,7 @@ END_TEST
 static void expect_refused(struct q7_op_table *t)
 {
 	struct q7_strbuf out = {0};
-	ck_assert_int_eq(q7_codegen_wrapper(t, &out), -1);
+	ck_assert_int_eq(q7_codegen_dispatch(t, &out), -1);
 	q7_sb_free(&out);
 	q7_ops_free(t);
 }
@@ -111,7 +111,7 @@ START_TEST(refuses_long_name)
 	struct q7_op_table t = {0};
 	add_op(&t, "a_kernel_name_of_32_characters_", "a_kernel_name_of_32_characters_");
 	struct q7_strbuf out = {0};
-	ck_assert_int_eq(q7_codegen_wrapper(&t, &out), 0); /* 31 is fine */
+	ck_assert_int_eq(q7_codegen_dispatch(&t, &out), 0); /* 31 is fine */
 	q7_sb_free(&out);
 	add_op(&t, "a_kernel_name_of_32_characters__", "a_kernel_name_of_32_characters__");
 	expect_refused(&t);
@@ -130,7 +130,7 @@ START_TEST(refuses_long_op_list)
 	struct q7_op *op = add_op(&t, "k", "k");
 	add_param(op, Q7_KIND_INT, name, "int");
 	struct q7_strbuf out = {0};
-	ck_assert_int_eq(q7_codegen_wrapper(&t, &out), 0); /* one such name fits */
+	ck_assert_int_eq(q7_codegen_dispatch(&t, &out), 0); /* one such name fits */
 	q7_sb_free(&out);
 	op = add_op(&t, "k2", "k2");
 	add_param(op, Q7_KIND_INT, name, "int");

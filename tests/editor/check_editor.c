@@ -148,7 +148,7 @@ START_TEST(lint_flags)
 		struct q7_strvec out = {0};
 		q7_lintcmd_argv(&c, "/own/bin/q7cc", "--q7-lint", "/src", "/t/k.cpp", &out);
 		ck_assert_str_eq(out.v[0], "/own/bin/q7cc");
-		/* The profile of the name, and what the project's command gave
+		/* The toolchain of the name, and what the project's command gave
 		 * between ours. */
 		bool named = strncmp(out.v[1], "--q7-toolchain=", 15) == 0;
 		ck_assert_str_eq(out.v[named + 1], "--q7-lint");
@@ -703,7 +703,7 @@ START_TEST(fixes)
 		s = q7_text_splice(s, &len, fix.from, fix.to, fix.with);
 		ck_assert_msg(strcmp(s, cases[i].fixed) == 0, "%s: got %s", t, s);
 		ck_assert(strncmp(fix.title, "q7cc: ", 6) == 0);
-		/* A double or bool may be no kind of the profile: not preferred. */
+		/* A double or bool may be no kind of the toolchain: not preferred. */
 		ck_assert(fix.preferred == !strstr(t, "double"));
 		free(s);
 	}

@@ -49,16 +49,21 @@ ALLOWED = {
     # run/ is the host executor; the driver (wrapper/) does not run
     # kernels, and only the multi-call main (main/) ties both together;
     # the limits it shares (model/call_limits.h) are model's.
-    "run": {"prelink", "lsp", "memmap", "model", "runtime/include", "support"},
+    # The instruction profiler (docs/profile.md): the stack tree, the
+    # emulated core's trace made into one (frames named by memmap's symbol
+    # reader), the device view and the flame graph; it runs nothing, and
+    # the run engine and the bridge fill it.
+    "profiler": {"memmap", "support"},
+    "run": {"profiler", "prelink", "lsp", "memmap", "model", "runtime/include", "support"},
     "wrapper": {"analysis", "codegen", "packer", "lsp", "memmap", "model", "support"},
     # --q7-memory-map's main (main/memory_map_main.c): memmap's maps of
     # the images q7-run finds, one per core (lsp's count).
     "main": {"wrapper", "run", "prelink", "packer", "memmap", "lsp", "support"},
-    # fuzz_pictures: the memory map and the profile's writers (run/).
-    "fuzz": {"packer", "model", "memmap", "run", "support"},
+    # fuzz_pictures: the memory map and the profile's writers (profiler/).
+    "fuzz": {"packer", "model", "memmap", "profiler", "support"},
     # the bridge links the run engine, and with it the contracts the
     # engine takes from model/ (the schema grammar, tensor byte counts).
-    "python": {"run", "model", "runtime/include", "support"},
+    "python": {"run", "profiler", "model", "runtime/include", "support"},
     # q7cc-clangd runs the driver's --q7-lint as a child: no analysis code;
     # the contracts it shares with the driver (which files are C++) are model's.
     "editor": {"model", "support"},

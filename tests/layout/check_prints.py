@@ -22,7 +22,7 @@ from tree import code_lines, expect, main, made_tree, report, sources
 PRINTS = re.compile(r"\b(q7_error|q7_warning|q7_note|q7_fatal|perror)\s*\(|"
                     r"\b(v?fprintf|fputs|fputc|putc|fwrite)\s*\([^;]*\bstderr\b|"
                     r"\b(write|dprintf)\s*\(\s*(2|STDERR_FILENO)\s*,")
-LIBRARIES = ("packer", "prelink", "run", "model", "memmap", "analysis")
+LIBRARIES = ("packer", "prelink", "run", "profiler", "model", "memmap", "analysis")
 TOPS = {"packer/cli.c", "prelink/main.c", "run/run.c", "analysis/server_main.c"}
 ALLOWED = {
     # Signal handlers: the process ends (or the signal goes on) right

@@ -1,5 +1,5 @@
-/* Unit tests of the instruction profile's writers (run/insn_profile.h,
- * run/flamegraph.h) on profiles no kernel of the suite makes: a stack
+/* Unit tests of the instruction profile's writers (profiler/insn_profile.h,
+ * profiler/flamegraph.h) on profiles no kernel of the suite makes: a stack
  * 100,000 calls deep (the flame graph recursed once per frame and died
  * with SIGSEGV; folded lines lost their roots past 4,096 frames, and the
  * text was gigabytes), and frame names with control bytes, invalid UTF-8,

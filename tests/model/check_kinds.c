@@ -2,7 +2,7 @@
  * every row's schema words read back as that kind, its mangled letters
  * and class names demangle back to it, the schema text and codegen use
  * its marshalling call, which <neuron/wrapper_api.h> declares with the
- * row's local type, and the profile rule follows its xt column. (The
+ * row's local type, and the q7-profile-kind rule follows its xt column. (The
  * runtime's side: tests/runtime/check_kinds_rt.cpp; libclang's:
  * check_analysis_kernels, kind_table.) */
 #include "analysis.h"
@@ -174,7 +174,7 @@ START_TEST(marshalling)
 		op->params = q7_xcalloc(1, sizeof *op->params);
 		op->params[0] = (struct q7_param){k, q7_xstrdup("a"), q7_kind_param_ctype(k)};
 		struct q7_strbuf w = {0};
-		ck_assert_int_eq(q7_codegen_wrapper(&t, &w), 0);
+		ck_assert_int_eq(q7_codegen_dispatch(&t, &w), 0);
 		char *unpack = q7_xasprintf("\t%s a0 = %s();\n", r->local, r->call);
 		ck_assert_msg(strstr(w.s, unpack), "no '%s' in:\n%s", unpack, w.s);
 		struct q7_strvec refs = {0};
@@ -184,15 +184,15 @@ START_TEST(marshalling)
 		for (size_t i = 0; i < refs.n; i++)
 			found |= strcmp(refs.v[i], sym) == 0;
 		ck_assert_msg(found, "no %s among the runtime symbols", sym);
-		ck_assert(q7_profile_marshals("gnu", k));
-		ck_assert_int_eq(q7_profile_marshals("xt", k), r->xt);
+		ck_assert(q7_toolchain_marshals("gnu", k));
+		ck_assert_int_eq(q7_toolchain_marshals("xt", k), r->xt);
 		free(sym);
 		q7_sv_free(&refs);
 		free(unpack);
 		q7_sb_free(&w);
 		q7_ops_free(&t);
 	}
-	ck_assert(!q7_profile_marshals("gnu", Q7_KIND_INVALID));
+	ck_assert(!q7_toolchain_marshals("gnu", Q7_KIND_INVALID));
 	free(api);
 }
 END_TEST

@@ -8,7 +8,7 @@
  * a finding and of an op through a table of hostile texts (escape
  * sequences, a forged "error:" line, SECRET, FIFO and /dev/zero as a
  * finding's file, with the "read by the analysis" flag set), line and
- * column extremes, results q7cc never writes, a profile word with an
+ * column extremes, results q7cc never writes, a toolchain word with an
  * escape, and bytes after the end line or the end line gone. Each is
  * compiled by `Q7CC -c mNNNN.ii -o mNNNN.o`. Then self-referencing
  * response files (@r holding "@r @r", two naming each other), each on the
@@ -95,7 +95,7 @@ static bool trailer_mutant(const struct base *b, size_t i, struct q7_strbuf *out
 	q7_diags_add(&ds, Q7_SEV_WARNING, "k.cpp", 1, 1, "q7-return", "a finding");
 	struct q7_diag *d = &ds.d[ds.n - 1];
 	d->source_read = true;
-	const char *profile = b->t.profile, *tail = "";
+	const char *toolchain = b->t.toolchain, *tail = "";
 	int rc = b->t.rc;
 	bool cut_end = false;
 	bool ok = true;
@@ -128,14 +128,14 @@ static bool trailer_mutant(const struct base *b, size_t i, struct q7_strbuf *out
 		}
 	} else if ((i -= 9) < 6) {
 		static const char *const tails[] = {"\n", " ", "\r\n", "x", NULL, "\x1b"};
-		static const char *const profiles[] = {"host", "host", "host", "host", "host", "ho\x1bst"};
+		static const char *const toolchains[] = {"host", "host", "host", "host", "host", "ho\x1bst"};
 		m->expect = REFUSED_II;
 		if (i == 4) {
 			cut_end = true;
 			q7_sb_add(&m->desc, "end line gone");
 		} else if (i == 5) {
-			profile = profiles[i];
-			q7_sb_add(&m->desc, "an escape in the profile word");
+			toolchain = toolchains[i];
+			q7_sb_add(&m->desc, "an escape in the toolchain word");
 		} else {
 			tail = tails[i];
 			q7_sb_addf(&m->desc, "tail %zu after the end line", i);
@@ -146,7 +146,7 @@ static bool trailer_mutant(const struct base *b, size_t i, struct q7_strbuf *out
 	if (ok) {
 		q7_sb_addn(out, b->text, b->text_len);
 		size_t start = out->len;
-		q7_pp_trailer_text(profile, b->t.analysed, b->t.kernel_names.v, rc, &ops, &ds, out);
+		q7_pp_trailer_text(toolchain, b->t.analysed, b->t.kernel_names.v, rc, &ops, &ds, out);
 		if (cut_end)
 			out->len = start + (out->len - start) - 23, out->s[out->len] = '\0';
 		q7_sb_add(out, tail);
@@ -280,7 +280,7 @@ static int op_file(const char *out, const char *base_ii, const char *file)
 	}
 	struct q7_strbuf b = {0};
 	q7_sb_addn(&b, text, len - strtoul(text + len - 23 + 9, NULL, 10));
-	q7_pp_trailer_text(t.profile, t.analysed, t.kernel_names.v, t.rc, &t.ops, &t.diags, &b);
+	q7_pp_trailer_text(t.toolchain, t.analysed, t.kernel_names.v, t.rc, &t.ops, &t.diags, &b);
 	int rc = write_file(out, b.s, b.len) == 0 ? 0 : 2;
 	q7_sb_free(&b);
 	q7_pp_trailer_free(&t);

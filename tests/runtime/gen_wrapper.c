@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 				ops.ops[i].stack_size = (unsigned)strtoul(colon + 1, NULL, 0);
 	}
 	struct q7_strbuf out = {0};
-	if (q7_codegen_wrapper(&ops, &out) != 0)
+	if (q7_codegen_dispatch(&ops, &out) != 0)
 		return 1;
 	FILE *f = fopen(argv[1], "w");
 	if (!f || fwrite(out.s, 1, out.len, f) != out.len || fclose(f) != 0) {

@@ -112,7 +112,7 @@ static const struct argv_case cases[] = {
 	 {"-E", "-DX=1", "a.cpp", "-o", "a.ii", NULL},
 	 "@CXX@ -E -DX=1 -o a.ii a.cpp\n"},
 	/* Standard input, unread under -###, may have kernels (editors ask
-	 * with `-E -x c++ - -v`): the host profile's q7cc flags, its folder
+	 * with `-E -x c++ - -v`): the host toolchain's q7cc flags, its folder
 	 * after every other (docs/driver.md, "Pass-through"). */
 	{"pre_E_stdin_host", "host", Q7_MODE_PREPROCESS,
 	 {"-E", "-x", "c++", "-isystem", "/opt/torch/include", "-", NULL},
@@ -396,7 +396,7 @@ static const struct argv_case cases[] = {
 	 "@GXX@ -shared -nostdlib -Wl,-Bsymbolic -Wl,--no-undefined -Wl,--no-warn-rwx-segments -Wl,-T,@P@/share/q7cc/lsp/lsp_fll_load_cpu_single/ldscripts/elf32xtensa.x -L@P@/lib/q7cc/xtensa/lsp -o .l.so.XXXXXX/l.so -Wl,--gc-sections a.o @TMP@/wrapper.o -Wl,--start-group @P@/lib/q7cc/xtensa/libq7rt.a -lm -lc @P@/lib/q7cc/xtensa/libq7softfp.a -lgcc -Wl,--end-group\n"
 	 "# q7cc: pack l.so -> l.stripped.so l.packed.so\n"
 	 "# q7cc: commit l.so and 2 more files from .l.so.XXXXXX\n"},
-	/* C: the profile's C compiler, without -std=c++14 (g++ would take a.c
+	/* C: the toolchain's C compiler, without -std=c++14 (g++ would take a.c
 	 * for C++). */
 	{"c_source", "gnu", Q7_MODE_COMPILE,
 	 {"-c", "a.c", NULL},

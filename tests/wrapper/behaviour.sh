@@ -759,8 +759,8 @@ CPP
 	"$q7cc" --q7-toolchain=host -c w.cpp -o w.o -Werror=q7-profile-kind -Wno-q7-inline \
 		-Wq7-template || fail "q7 warning flags reached the compiler"
 	;;
-profile_names)
-	# q7cc-xt, q7cc-gnu, q7cc-host: argv[0] picks the profile (staged
+toolchain_names)
+	# q7cc-xt, q7cc-gnu, q7cc-host: argv[0] picks the toolchain (staged
 	# beside q7cc, and as links of the user's own); --q7-toolchain= still
 	# wins, and the name wins over Q7_TOOLCHAIN.
 	bin=$(dirname "$q7cc")

@@ -1,6 +1,6 @@
 /* Table-driven argv tests: each invocation is classified in-process
  * (q7_inv_parse) and its child commands are checked, byte for byte, from
- * the real q7cc's -### output. Also the xt profile against the vendor
+ * the real q7cc's -### output. Also the xt toolchain against the vendor
  * commands of docs/vendor-flow.md ("Compile flags", "Link matrix"),
  * written out by hand. */
 #include "cmdline.h"

@@ -2,7 +2,7 @@
  * and which user link lines keep the split or fall back to full links. */
 #include "cmdline.h"
 #include "ldsplit.h"
-#include "profile.h"
+#include "toolchain.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -49,7 +49,7 @@ static bool plan(const char *const *argv, struct q7_ldsplit *s)
 		n++;
 	struct q7_inv inv;
 	ck_assert(q7_inv_parse(&inv, (char **)argv, n) == 0);
-	struct q7_profile p = {.kind = Q7_PROFILE_GNU, .name = "gnu",
+	struct q7_toolchain p = {.kind = Q7_TOOLCHAIN_GNU, .name = "gnu",
 	                       .cxx = (char *)"xtensa-lx106-elf-g++"};
 	struct q7_strvec objs = {0};
 	for (size_t i = 0; i < inv.n; i++) {

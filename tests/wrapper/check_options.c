@@ -4,7 +4,7 @@
  * -E -v and -dM output. */
 #include "cmdline.h"
 #include "options.h"
-#include "profile.h"
+#include "toolchain.h"
 #include "sysinfo.h"
 
 #include <check.h>
@@ -126,7 +126,7 @@ START_TEST(test_wflags)
 END_TEST
 
 /* What analysis's libclang gets of a compile line: the flags that shape
- * the parse (Q7_OPT_PARSE), in place, with the profile's own; never the
+ * the parse (Q7_OPT_PARSE), in place, with the toolchain's own; never the
  * GCC-only ones, the dependency output, -o, -c or -x. */
 START_TEST(test_analysis_args)
 {
@@ -144,7 +144,7 @@ START_TEST(test_analysis_args)
 		 "-std=c++14 -std=gnu++17 -include pre.h -fexceptions -funsigned-char -pthread "
 		 "--define-macro=Y -DZ -isystem /s -Ia -iquote q -I/q7/include"},
 	};
-	struct q7_profile p = {.kind = Q7_PROFILE_GNU, .name = "gnu", .cxx = (char *)"g++",
+	struct q7_toolchain p = {.kind = Q7_TOOLCHAIN_GNU, .name = "gnu", .cxx = (char *)"g++",
 	                       .q7_include = (char *)"/q7/include"};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		size_t n = 0;

@@ -60,7 +60,7 @@ START_TEST(round_trip)
 	put(data, len);
 	struct q7_pp_trailer t;
 	ck_assert_int_eq(q7_pp_trailer_read(path, "k.ii", &t), 1);
-	ck_assert_str_eq(t.profile, "gnu");
+	ck_assert_str_eq(t.toolchain, "gnu");
 	ck_assert(t.analysed);
 	ck_assert_int_eq(t.rc, 0);
 	ck_assert_uint_eq(t.kernel_names.n, 1);
@@ -96,7 +96,7 @@ START_TEST(damage)
 		int rc = q7_pp_trailer_read(path, "k.ii", &t);
 		ck_assert_int_le(rc, 0);
 		ck_assert_uint_eq(t.ops.n + t.diags.n + t.kernel_names.n, 0);
-		ck_assert_ptr_null(t.profile);
+		ck_assert_ptr_null(t.toolchain);
 	}
 	for (size_t i = text_len; i < len; i++) {
 		char *m = q7_xmalloc(len);
@@ -105,7 +105,7 @@ START_TEST(damage)
 		put(m, len);
 		int rc = q7_pp_trailer_read(path, "k.ii", &t);
 		if (rc == 1)
-			ck_assert_ptr_nonnull(t.profile);
+			ck_assert_ptr_nonnull(t.toolchain);
 		else
 			ck_assert_uint_eq(t.ops.n + t.diags.n + t.kernel_names.n, 0);
 		q7_pp_trailer_free(&t);

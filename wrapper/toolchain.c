@@ -1,5 +1,5 @@
-/* Choosing the toolchain profile and finding the real compiler. */
-#include "profile.h"
+/* Choosing the toolchain and finding the real compiler. */
+#include "toolchain.h"
 
 #include "identity.h"
 
@@ -72,12 +72,12 @@ static char *find_xt(void)
 	return cand ? cand : search_path(XT_CXX);
 }
 
-static char *find_for(enum q7_profile_kind k)
+static char *find_for(enum q7_toolchain_kind k)
 {
 	switch (k) {
-	case Q7_PROFILE_XT: return find_xt();
-	case Q7_PROFILE_GNU: return search_path(GNU_CXX);
-	case Q7_PROFILE_HOST: return search_path(HOST_CXX);
+	case Q7_TOOLCHAIN_XT: return find_xt();
+	case Q7_TOOLCHAIN_GNU: return search_path(GNU_CXX);
+	case Q7_TOOLCHAIN_HOST: return search_path(HOST_CXX);
 	}
 	return NULL;
 }
@@ -112,7 +112,7 @@ static char *c_driver_name(const char *cxx)
  * path or a name on PATH), else the C driver in cxx's folder (the
  * vendor's xt-clang beside its xt-clang++), else that name on PATH; never
  * a q7cc. *name: what to call it when it is not found (caller frees). */
-static char *find_cc(enum q7_profile_kind k, const char *cxx, char **name)
+static char *find_cc(enum q7_toolchain_kind k, const char *cxx, char **name)
 {
 	const char *over = env("Q7CC_REAL_CC");
 	if (over) {
@@ -144,11 +144,11 @@ static const char *host_triple(void)
 #endif
 }
 
-/* "q7cc-host" -> "host": a driver named for its profile. Builds that keep
+/* "q7cc-host" -> "host": a driver named for its toolchain. Builds that keep
  * only the compiler's path (nested CMake builds, try_compile, clangd's
- * --query-driver) keep the profile with it, and compiler caches, which
- * hash the compiler's name, keep apart what each profile builds. */
-static const char *profile_of_name(const char *argv0)
+ * --query-driver) keep the toolchain with it, and compiler caches, which
+ * hash the compiler's name, keep apart what each toolchain builds. */
+static const char *toolchain_of_name(const char *argv0)
 {
 	const char *base = argv0 ? q7_path_basename(argv0) : "";
 	if (strncmp(base, "q7cc-", 5) != 0)
@@ -160,7 +160,7 @@ static const char *profile_of_name(const char *argv0)
 	 * icecream distributes a compile only when its compiler's name holds
 	 * "g++" or "gcc" (or clang's), takes a "gcc" for a C compiler, and
 	 * runs GCC's name on the remote host (docs/driver.md, "icecream"). */
-	for (int i = Q7_PROFILE_GNU; i <= Q7_PROFILE_HOST; i++) {
+	for (int i = Q7_TOOLCHAIN_GNU; i <= Q7_TOOLCHAIN_HOST; i++) {
 		size_t n = strlen(names[i]);
 		const char *tail = base + 5 + n;
 		if (strncmp(base + 5, names[i], n) == 0 &&
@@ -175,7 +175,7 @@ static bool called_as_c(const char *argv0)
 {
 	const char *base = argv0 ? q7_path_basename(argv0) : "";
 	size_t n = strlen(base);
-	return profile_of_name(argv0) && n > 4 && strcmp(base + n - 4, "-gcc") == 0;
+	return toolchain_of_name(argv0) && n > 4 && strcmp(base + n - 4, "-gcc") == 0;
 }
 
 /* True when q7cc's parent is a compiler cache. */
@@ -199,15 +199,15 @@ static bool under_compiler_cache(void)
 static int detect(char **found)
 {
 	if ((*found = find_xt()))
-		return Q7_PROFILE_XT;
+		return Q7_TOOLCHAIN_XT;
 	if ((*found = search_path(GNU_CXX)) || env("Q7CC_REAL_CXX"))
-		return Q7_PROFILE_GNU;
+		return Q7_TOOLCHAIN_GNU;
 	return -1;
 }
 
 /* A cache keys an object by the compiler's name and arguments, never by
- * Q7_TOOLCHAIN: under one, an environment that picks another profile than
- * the name would let it serve one profile's object for another's compile. */
+ * Q7_TOOLCHAIN: under one, an environment that picks another toolchain than
+ * the name would let it serve one toolchain's object for another's compile. */
 static int check_env_choice(int kind)
 {
 	if (!under_compiler_cache())
@@ -225,12 +225,12 @@ static int check_env_choice(int kind)
 	return Q7_EXIT_USAGE;
 }
 
-int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv0)
+int q7_toolchain_select(struct q7_toolchain *p, const char *choice, const char *argv0)
 {
 	memset(p, 0, sizeof *p);
 	bool from_env = false;
 	if (!choice)
-		choice = profile_of_name(argv0);
+		choice = toolchain_of_name(argv0);
 	p->c_name = called_as_c(argv0);
 	if (!choice && (choice = env("Q7_TOOLCHAIN")))
 		from_env = true;
@@ -249,7 +249,7 @@ int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv
 			if (rc)
 				return rc;
 		}
-		found = find_for((enum q7_profile_kind)kind);
+		found = find_for((enum q7_toolchain_kind)kind);
 	} else {
 		kind = detect(&found);
 		if (kind < 0) {
@@ -262,7 +262,7 @@ int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv
 			return Q7_EXIT_TOOL;
 		}
 	}
-	p->kind = (enum q7_profile_kind)kind;
+	p->kind = (enum q7_toolchain_kind)kind;
 	p->name = names[kind];
 	const char *over = env("Q7CC_REAL_CXX");
 	if (over) {
@@ -280,7 +280,7 @@ int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv
 	p->cc = found ? found : q7_xstrdup(cc_name);
 	free(cc_name);
 	p->q7_include = q7_prefix_path("include/q7cc");
-	p->triple = p->kind == Q7_PROFILE_HOST ? host_triple() : "i386-unknown-none";
+	p->triple = p->kind == Q7_TOOLCHAIN_HOST ? host_triple() : "i386-unknown-none";
 	/* What clangd --query-driver and the like parse the device's code
 	 * for: a target clang knows (LLVM 14 has no Xtensa). The analysis
 	 * triple cannot serve: editors take no macros from the probe, so
@@ -289,8 +289,8 @@ int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv
 	 * ILP32 with Xtensa's unsigned char, 8-byte long double and 8-byte
 	 * aligned long long, and its bare-metal driver adds no host headers
 	 * behind the compiler's own. */
-	p->editor_triple = p->kind == Q7_PROFILE_HOST ? host_triple() : "arm-none-eabi";
-	if (p->kind == Q7_PROFILE_XT) {
+	p->editor_triple = p->kind == Q7_TOOLCHAIN_HOST ? host_triple() : "arm-none-eabi";
+	if (p->kind == Q7_TOOLCHAIN_XT) {
 		const char *root = env("NEURON_CUSTOM_OP");
 		const char *core = env("Q7_CORE");
 		const char *tools = env("Q7_TOOLS");
@@ -302,11 +302,11 @@ int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv
 	return 0;
 }
 
-bool q7_profile_clang_style(const struct q7_profile *p)
+bool q7_toolchain_clang_style(const struct q7_toolchain *p)
 {
 	enum { CLANG, GCC, ITS_COMPILER };
 	static const int style[] = {
-		[Q7_PROFILE_XT] = CLANG, [Q7_PROFILE_GNU] = GCC, [Q7_PROFILE_HOST] = ITS_COMPILER};
+		[Q7_TOOLCHAIN_XT] = CLANG, [Q7_TOOLCHAIN_GNU] = GCC, [Q7_TOOLCHAIN_HOST] = ITS_COMPILER};
 	if (style[p->kind] != ITS_COMPILER)
 		return style[p->kind] == CLANG;
 	char *found = strchr(p->cxx, '/') ? q7_xstrdup(p->cxx) : q7_path_search(p->cxx, NULL);
@@ -317,7 +317,7 @@ bool q7_profile_clang_style(const struct q7_profile *p)
 	return clang;
 }
 
-void q7_profile_free(struct q7_profile *p)
+void q7_toolchain_free(struct q7_toolchain *p)
 {
 	free(p->cxx);
 	free(p->cc);
@@ -328,10 +328,10 @@ void q7_profile_free(struct q7_profile *p)
 	memset(p, 0, sizeof *p);
 }
 
-void q7_profile_export_env(const struct q7_profile *p)
+void q7_toolchain_export_env(const struct q7_toolchain *p)
 {
 	setenv("Q7CC_ACTIVE", p->cxx, 1);
-	if (p->kind != Q7_PROFILE_XT)
+	if (p->kind != Q7_TOOLCHAIN_XT)
 		return;
 	/* The vendor driver defaults the license and appends the tools
 	 * directory to PATH; the FlexLM-gated compiler needs both

@@ -1,26 +1,26 @@
-/* wrapper/profile: the toolchain profiles xt, gnu and host, and the exact
+/* wrapper/toolchain: the toolchains xt, gnu and host, and the exact
  * child command lines each one runs.
  *
- * Owns: choosing the profile (--q7-toolchain=, Q7_TOOLCHAIN, detection),
+ * Owns: choosing the toolchain (--q7-toolchain=, Q7_TOOLCHAIN, detection),
  * finding the real compiler (never q7cc itself), the vendor environment
  * knobs, the flag bundles and library orders, and translating user flags
  * for compilers that do not know the vendor's. Building a command never
  * runs anything.
  *
- * Memory: a profile owns its strings (q7_profile_free); commands are
+ * Memory: a toolchain owns its strings (q7_toolchain_free); commands are
  * appended to a caller-owned q7_strvec. */
-#ifndef Q7_PROFILE_H
-#define Q7_PROFILE_H
+#ifndef Q7_TOOLCHAIN_H
+#define Q7_TOOLCHAIN_H
 
 #include <stdbool.h>
 
 #include "cmdline.h"
 #include "support.h"
 
-enum q7_profile_kind { Q7_PROFILE_XT, Q7_PROFILE_GNU, Q7_PROFILE_HOST };
+enum q7_toolchain_kind { Q7_TOOLCHAIN_XT, Q7_TOOLCHAIN_GNU, Q7_TOOLCHAIN_HOST };
 
-struct q7_profile {
-	enum q7_profile_kind kind;
+struct q7_toolchain {
+	enum q7_toolchain_kind kind;
 	const char *name;   /* "xt", "gnu", "host" */
 	char *cxx;          /* the real compiler: a path, or the bare name */
 	bool found;         /* cxx exists (else only -### can go on) */
@@ -38,86 +38,86 @@ struct q7_profile {
 	const char *editor_triple; /* the target q7cc names to editors (-E -v) */
 };
 
-/* Chooses and fills the profile: choice (the --q7-toolchain= value, or
+/* Chooses and fills the toolchain: choice (the --q7-toolchain= value, or
  * NULL), else the name q7cc was called by (q7cc-xt, q7cc-gnu, q7cc-host),
  * else $Q7_TOOLCHAIN (refused under a compiler cache when it differs from
  * what detection gives, since the cache cannot see it), else detection:
  * xt, then gnu. Returns 0, or an exit code after printing why (or what to
  * install). */
-int q7_profile_select(struct q7_profile *p, const char *choice, const char *argv0);
-void q7_profile_free(struct q7_profile *p);
+int q7_toolchain_select(struct q7_toolchain *p, const char *choice, const char *argv0);
+void q7_toolchain_free(struct q7_toolchain *p);
 
 /* Sets what the children need in q7cc's own environment: the recursion
  * guard, and for xt the license default and the tools directory on PATH. */
-void q7_profile_export_env(const struct q7_profile *p);
+void q7_toolchain_export_env(const struct q7_toolchain *p);
 
 /* True when the real compiler prints clang's diagnostics (so q7cc's lint
  * does too), false for GCC's: one table, xt clang and gnu GCC; host is
  * whatever its compiler is (c++ may be either: its name, symlinks
  * followed, says clang or not). */
-bool q7_profile_clang_style(const struct q7_profile *p);
+bool q7_toolchain_clang_style(const struct q7_toolchain *p);
 
-/* True when the profile forwards this unit to the real compiler. */
-bool q7_profile_keeps(const struct q7_profile *p, const struct q7_unit *u);
+/* True when the toolchain forwards this unit to the real compiler. */
+bool q7_toolchain_keeps(const struct q7_toolchain *p, const struct q7_unit *u);
 
 /* What a compile's TU takes from q7cc (docs/driver.md, "Pass-through"):
- * nothing (no kernels, none of q7cc's headers: the host profile runs the
+ * nothing (no kernels, none of q7cc's headers: the host toolchain runs the
  * real compiler's command unchanged), position-independent code (a source
  * compiled for a shared kernel library), or q7cc's language and headers
- * too (kernels, or q7cc's headers). The gnu and xt profiles make device
+ * too (kernels, or q7cc's headers). The gnu and xt toolchains make device
  * code of every TU alike. */
 enum q7_use { Q7_USE_NONE, Q7_USE_SHARED, Q7_USE_Q7 };
 
 /* Commands. Each appends one child argv to cmd. */
 /* Compiles src (of kind: C goes to the C compiler) to obj, with the flags
  * of inv (a compile line, or the compile flags found on a link line for
- * the generated wrapper). */
-void q7_cmd_compile(const struct q7_profile *p, const struct q7_inv *inv, const char *src,
+ * the dispatch wrapper). */
+void q7_cmd_compile(const struct q7_toolchain *p, const struct q7_inv *inv, const char *src,
                     enum q7_input_kind kind, enum q7_use use, const char *obj,
                     struct q7_strvec *cmd);
 /* True when inv's sources are all C (and there is one), or, under a C
  * driver's name (p->c_name), when none is C++: -E, -S, -fsyntax-only,
  * --version and the like, and an executable link then run the C
  * compiler. */
-bool q7_cmd_c_only(const struct q7_profile *p, const struct q7_inv *inv);
-/* -E, -S, -fsyntax-only, -M: the user's line with the profile's flags
+bool q7_cmd_c_only(const struct q7_toolchain *p, const struct q7_inv *inv);
+/* -E, -S, -fsyntax-only, -M: the user's line with the toolchain's flags
  * for use (the C compiler's for C sources only). */
-void q7_cmd_forward(const struct q7_profile *p, const struct q7_inv *inv, enum q7_use use,
+void q7_cmd_forward(const struct q7_toolchain *p, const struct q7_inv *inv, enum q7_use use,
                     struct q7_strvec *cmd);
 /* --version, -print-*, a plain executable link: the user's line,
  * translated, to the C compiler when its sources are all C (CMake's C
  * compiler checks); a gnu executable link gets what makes it link. */
-void q7_cmd_passthrough(const struct q7_profile *p, const struct q7_inv *inv,
+void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv,
                         struct q7_strvec *cmd);
 /* A shared-library link with no kernels: the compiler's own link of the
  * user's line (as q7_cmd_passthrough), writing out, each source on the
  * line replaced by its object in objs (in order). */
-void q7_cmd_own_link(const struct q7_profile *p, const struct q7_inv *inv, const char *out,
+void q7_cmd_own_link(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
                      char *const *objs, struct q7_strvec *cmd);
 /* One device image: objects from inv (user objects in order, with link
- * flags), then wrapper_obj, then the libraries; core 0..7 or -1 (single). */
-void q7_cmd_link(const struct q7_profile *p, const struct q7_inv *inv, const char *out,
-                 char *const *objs, const char *wrapper_obj, int core, struct q7_strvec *cmd);
+ * flags), then dispatch_obj, then the libraries; core 0..7 or -1 (single). */
+void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
+                 char *const *objs, const char *dispatch_obj, int core, struct q7_strvec *cmd);
 
 /* True for a user unit that goes on a link line as a link flag (neither
  * an input nor a compile-only flag nor one the link supplies itself). */
-bool q7_cmd_link_flag(const struct q7_profile *p, const struct q7_unit *u);
+bool q7_cmd_link_flag(const struct q7_toolchain *p, const struct q7_unit *u);
 
 /* The split gnu 8-core link (ldsplit.h): the one relocatable link of the
- * user's inputs, wrapper_obj (unless NULL) and every library into out,
+ * user's inputs, dispatch_obj (unless NULL) and every library into out,
  * asking (-u) for the symbols refs names (NULL: none); then one image of
- * that object (and wrapper_obj, unless NULL) for a core, with ld itself. */
+ * that object (and dispatch_obj, unless NULL) for a core, with ld itself. */
 struct q7_ldsplit;
-void q7_cmd_link_resolve(const struct q7_profile *p, const struct q7_ldsplit *s,
-                         const char *wrapper_obj, char *const *refs, const char *out,
+void q7_cmd_link_resolve(const struct q7_toolchain *p, const struct q7_ldsplit *s,
+                         const char *dispatch_obj, char *const *refs, const char *out,
                          struct q7_strvec *cmd);
 void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
-                       const char *wrapper_obj, const char *out, int core,
+                       const char *dispatch_obj, const char *out, int core,
                        struct q7_strvec *cmd);
 
 /* The flags libclang parses with: the compile's -I/-D/-U/-std/-include
- * and the profile's, in the compile's order. */
-void q7_cmd_analysis_args(const struct q7_profile *p, const struct q7_inv *inv,
+ * and the toolchain's, in the compile's order. */
+void q7_cmd_analysis_args(const struct q7_toolchain *p, const struct q7_inv *inv,
                           struct q7_strvec *args);
 
 #endif

@@ -1,12 +1,12 @@
 #!/bin/sh
-# e2e.ccache_profiles: Debian's ccache in front of the profile-named
-# drivers never serves one profile's object for another's compile.
-#   ccache_profiles.sh STAGE_BIN WORKDIR
+# e2e.ccache_toolchains: Debian's ccache in front of the toolchain-named
+# drivers never serves one toolchain's object for another's compile.
+#   ccache_toolchains.sh STAGE_BIN WORKDIR
 # q7cc-host and q7cc-gnu compile one kernel file through one cache: each
 # gets its own object (x86-64, Xtensa), a second round is all hits, each
-# still its own profile's. Q7_TOOLCHAIN, which a cache cannot see, is
+# still its own toolchain's. Q7_TOOLCHAIN, which a cache cannot see, is
 # refused under one (ccache then compiles without caching: the object is
-# right, and nothing is stored under a key that another profile shares).
+# right, and nothing is stored under a key that another toolchain shares).
 set -eu
 bin=$1 work=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -41,14 +41,14 @@ for round in 1 2; do
 done
 [ "$(hits)" = 2 ] || fail "round 2: $(hits) hits, want 2"
 cmp -s host1.o host2.o && cmp -s gnu1.o gnu2.o || fail "a hit differs from its miss"
-# The environment: the same name, the same arguments, another profile.
+# The environment: the same name, the same arguments, another toolchain.
 before=$(hits)
 Q7_TOOLCHAIN=host ccache "$bin/q7cc" -c k.cpp -o env.o || fail "Q7_TOOLCHAIN=host through ccache"
 check env.o host
 [ "$(hits)" = "$before" ] || fail "Q7_TOOLCHAIN=host was served from the cache"
 # ccache logs q7cc's refusal (exit 2, a usage error) of its preprocessing run.
 grep -q "Preprocessor gave exit status 2" ccache.log ||
-	fail "q7cc did not refuse the environment's profile under ccache"
+	fail "q7cc did not refuse the environment's toolchain under ccache"
 # Without a cache the environment still chooses.
 Q7_TOOLCHAIN=host "$bin/q7cc" -c k.cpp -o plain.o || fail "Q7_TOOLCHAIN=host without ccache"
 check plain.o host
