@@ -164,7 +164,9 @@ if [ "$target" = host ]; then
 	"$q7cc" $tc "${san[@]}" -shared newsan.o -o libnewsan.so || fail "link libnewsan.so"
 fi
 news=("1|the kernel wrote past the end of a heap allocation (16 bytes), at byte offset 16; $rule2"
-      "2|operator delete[]: the pointer is not a block of the heap arena in use (deleted twice, or not from new[])")
+      "2|operator delete[]: the pointer is not a block of the heap arena in use (deleted twice, or not from new[])"
+      "3|operator delete[]: the pointer is not a block of the heap arena in use (deleted twice, or not from new[])"
+      "4|operator delete: the pointer is not a block of the heap arena in use (deleted twice, or not from new)")
 for mode in "${fmodes[@]}"; do
 	[ "$mode" = --sanitize ] && lib=libnewsan.so || lib=libnew.so
 	# shellcheck disable=SC2086 # the mode is words
