@@ -246,6 +246,13 @@ char *q7_stack_from_callgraph(const char *ci, size_t *len);
  * it unbounded; the too-deep one is a warning when host (host frames). */
 void q7_stack_check(const struct q7_op_table *ops, const struct q7_strvec *payloads, bool host,
                     struct q7_diags *diags);
+/* One object's text, before q7_stack_check trusts it (a prebuilt object
+ * may carry any): 0, or -1 with err set for what ("x.o: .q7.stack: line
+ * 3: ...") at the first F or C line that q7cc would not have written (its
+ * fields, a figure that is no decimal up to 4 GiB, the qualifier). Lines
+ * of other kinds are not q7cc's yet: skipped, as q7_stack_check skips
+ * them. */
+int q7_stack_payload_check(const char *text, const char *what, struct q7_err *err);
 
 /* Link-time, before q7_ops_merge. The unqualified names whose definition
  * no record of the link carries: NEURON_LIBRARY requests (op.h,

@@ -187,18 +187,61 @@ static size_t add_fn(struct sgraph *g, const char *name)
 	return g->n++;
 }
 
-/* One line of a payload: F keeps the largest frame seen (an inline
- * function in many objects), C adds a call. */
-static void add_line(struct sgraph *g, char *line)
+/* The fields of one line (at most 7: one more than an F line has), cut
+ * at its tabs in place. */
+static size_t fields(char *line, char *v[7])
 {
-	char *v[6] = {0};
 	size_t n = 0;
-	for (char *p = line; p && n < 6;) {
+	for (char *p = line; p && n < 7;) {
 		v[n++] = p;
 		p = strchr(p, '\t');
 		if (p)
 			*p++ = '\0';
 	}
+	return n;
+}
+
+/* Why line (its fields v) is not one q7cc writes, or NULL. */
+static const char *damaged(char **v, size_t n)
+{
+	if (strcmp(v[0], "C") == 0)
+		return n == 3 && *v[1] && *v[2] ? NULL : "a call is not 'C<TAB>caller<TAB>callee'";
+	if (n != 6 || !*v[1])
+		return "a frame is not 'F<TAB>symbol<TAB>bytes<TAB>s|b|d<TAB>file:line<TAB>declaration'";
+	size_t digits = strspn(v[2], "0123456789");
+	if (digits == 0 || v[2][digits] || digits > 10 || strtoull(v[2], NULL, 10) > 0xffffffffull)
+		return "a frame's bytes are not a number up to 4 GiB";
+	if (strlen(v[3]) != 1 || !strchr("sbd", v[3][0]))
+		return "a frame's kind is not s, b or d";
+	return NULL;
+}
+
+int q7_stack_payload_check(const char *text, const char *what, struct q7_err *err)
+{
+	char *copy = q7_xstrdup(text);
+	size_t no = 1;
+	const char *why = NULL;
+	for (char *line = copy, *next; line && !why; line = next, no++) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		char *v[7];
+		size_t n = fields(line, v);
+		if (strcmp(v[0], "F") == 0 || strcmp(v[0], "C") == 0)
+			why = damaged(v, n);
+	}
+	if (why)
+		q7_err_set(err, what, ".q7.stack: line %zu: %s", no - 1, why);
+	free(copy);
+	return why ? -1 : 0;
+}
+
+/* One line of a payload: F keeps the largest frame seen (an inline
+ * function in many objects), C adds a call. */
+static void add_line(struct sgraph *g, char *line)
+{
+	char *v[7];
+	size_t n = fields(line, v);
 	if (n == 3 && strcmp(v[0], "C") == 0) {
 		size_t from = add_fn(g, v[1]), to = add_fn(g, v[2]);
 		struct sfn *f = &g->f[from];

@@ -243,10 +243,16 @@ static int device_limits(struct link *l, const struct q7_op_table *ops, struct q
 	struct q7_err err = Q7_ERR_GROWING;
 	int rc = 0;
 	bool host = l->d->tc.kind == Q7_TOOLCHAIN_HOST;
-	for (size_t i = 0; i < l->nin && rc == 0; i++)
+	for (size_t i = 0; i < l->nin && rc == 0; i++) {
+		size_t before = texts.n;
 		if (is_file(&l->in[i]) &&
 		    q7_section_read(l->in[i].path, Q7_STACK_SECTION, &texts, &err) != 0)
 			rc = Q7_EXIT_ERROR;
+		/* the figures are the objects' word: checked before trusted */
+		for (size_t k = before; k < texts.n && rc == 0; k++)
+			if (q7_stack_payload_check(texts.v[k], l->in[i].path, &err) != 0)
+				rc = Q7_EXIT_ERROR;
+	}
 	q7_err_print(&err);
 	if (rc == 0 && texts.n)
 		q7_stack_check(ops, &texts, host, diags);

@@ -8,6 +8,7 @@
 
 #include <cxxabi.h>
 #include <dlfcn.h>
+#include <link.h>
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -244,16 +245,33 @@ std::string json_string(const char *s)
 	return o;
 }
 
+/* The shape library's table of shape functions as text, read no further
+ * than its symbol's size: a table that is no string within it (a damaged
+ * or hand-made shape library: no NUL, a size that does not cover it) is
+ * none, rather than a read past it (docs/torch.md). */
+std::string sites_table(void *shape_handle)
+{
+	const char *sites = shape_handle ? static_cast<const char *>(
+	                                       dlsym(shape_handle, "q7_neuron_shape_sites"))
+	                                 : nullptr;
+	Dl_info info;
+	void *entry = nullptr; /* the symbol's ElfW(Sym) */
+	if (!sites || !dladdr1(sites, &info, &entry, RTLD_DL_SYMENT) || !entry ||
+	    info.dli_saddr != sites)
+		return "";
+	const ElfW(Sym) *sym = static_cast<const ElfW(Sym) *>(entry);
+	const void *nul = std::memchr(sites, '\0', sym->st_size);
+	return nul ? std::string(sites, static_cast<size_t>(static_cast<const char *>(nul) - sites))
+	           : "";
+}
+
 /* Where the shape function of the m.def at where ("shape.cpp:9") is
  * defined ("shape.cpp:5"), from the table q7cc.torch links into the shape
  * library (q7_neuron_shape_sites: "m.def<TAB>definition" lines, file
  * names without their folder, docs/torch.md); "" when it has none. */
 std::string shape_site(void *shape_handle, const std::string &where)
 {
-	const char *sites = shape_handle ? static_cast<const char *>(
-	                                       dlsym(shape_handle, "q7_neuron_shape_sites"))
-	                                 : nullptr;
-	std::istringstream in(sites ? sites : "");
+	std::istringstream in(sites_table(shape_handle));
 	std::string line;
 	while (std::getline(in, line)) {
 		size_t tab = line.find('\t');

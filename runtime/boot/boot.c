@@ -55,6 +55,12 @@ void q7boot_main(void);
 void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind, uint32_t ra);
 
 static const struct q7_boot_block *block;
+/* The boot block as the host wrote it, copied at start: what the boot
+ * program reads its descriptors from, so that a kernel's stray store
+ * into the block in RAM (its result_fd made 1) cannot send a record to
+ * the kernel's stdout or read the next call from elsewhere; the block in
+ * RAM is held against it after each core (block_intact). */
+static struct q7_boot_block block_copy;
 static struct q7_boot_call call;     /* the call being served */
 static struct q7_boot_result result; /* the record being made */
 static struct q7_frame *frame;       /* the core running, or NULL */
@@ -231,6 +237,17 @@ static void measure_stack(void)
 		result.boot_status = Q7_BOOT_STACK_OVERFLOW;
 		set_message("the kernel overflowed the core's 64 KiB stack");
 	}
+}
+
+/* Whether the boot block in RAM is still the host's (block_copy). */
+static bool block_intact(void)
+{
+	const uint32_t *ram = (const uint32_t *)(uintptr_t)Q7_BOOT_BLOCK_ADDR;
+	const uint32_t *kept = (const uint32_t *)(const void *)&block_copy;
+	for (size_t i = 0; i < sizeof block_copy / 4; i++)
+		if (ram[i] != kept[i])
+			return false;
+	return true;
 }
 
 /* Writes the record of the current core (or of the boot) as record_kind;
@@ -453,6 +470,10 @@ static void run_call(void)
 		fn(frame);
 		result.ccount_end = ccount();
 		measure_stack();
+		if (result.boot_status == Q7_BOOT_OK && !block_intact()) {
+			result.boot_status = Q7_BOOT_BAD_WRITE;
+			set_message("the kernel wrote into the boot block at 0x60000000");
+		}
 		bool last = k + 1 == call.ncores || result.boot_status != Q7_BOOT_OK ||
 		            frame->status != Q7_STATUS_OK;
 		if (last)
@@ -473,7 +494,8 @@ void q7boot_main(void)
 	const struct q7_boot_block *b = (const struct q7_boot_block *)Q7_BOOT_BLOCK_ADDR;
 	if (b->magic != Q7_BOOT_MAGIC || b->version != Q7_BOOT_VERSION)
 		fail(Q7_BOOT_BAD_BLOCK, "no boot block at 0x60000000");
-	block = b;
+	block_copy = *b;
+	block = &block_copy;
 	paint_below();
 	if (b->ncores == 0 || b->ncores > Q7_NUM_CORES)
 		fail(Q7_BOOT_BAD_BLOCK, "the boot block's cores are wrong");

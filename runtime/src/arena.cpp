@@ -21,7 +21,10 @@ struct q7rt_block {
 	uint32_t magic;
 	union {
 		struct q7rt_block *next; /* next free block (free blocks only) */
-		uint32_t bytes;          /* as asked (blocks in use) */
+		struct {                 /* blocks in use: */
+			uint32_t bytes;  /* as asked */
+			uint32_t tag;    /* q7rt_arena_tag's, 0 until then */
+		};
 	};
 };
 static_assert(sizeof(q7rt_block) <= HDR, "arena header fits 16 bytes");
@@ -167,6 +170,7 @@ void *q7rt_arena_alloc(q7rt_arena *a, size_t bytes, size_t align)
 		b->magic = MAGIC_USED;
 		b->next = nullptr;
 		b->bytes = (uint32_t)bytes;
+		b->tag = 0;
 		a->used += b->size;
 		if (a->used > a->peak)
 			a->peak = a->used;
@@ -183,12 +187,32 @@ bool q7rt_arena_owns(const q7rt_arena *a, const void *p)
 	return v >= a->base + HDR && v < a->end;
 }
 
-int q7rt_arena_free(q7rt_arena *a, void *p)
+/* The header of p when p is a block in use, else NULL. */
+static q7rt_block *live(const q7rt_arena *a, const void *p)
 {
 	if (!p || !q7rt_arena_owns(a, p) || (reinterpret_cast<uintptr_t>(p) & (HDR - 1)))
-		return -1;
+		return nullptr;
 	q7rt_block *b = at(reinterpret_cast<uintptr_t>(p) - HDR);
-	if (b->magic != MAGIC_USED)
+	return b->magic == MAGIC_USED ? b : nullptr;
+}
+
+void q7rt_arena_tag(q7rt_arena *a, void *p, uint32_t tag)
+{
+	q7rt_block *b = live(a, p);
+	if (b)
+		b->tag = tag;
+}
+
+int q7rt_arena_free_tagged(q7rt_arena *a, void *p, uint32_t tag)
+{
+	const q7rt_block *b = live(a, p);
+	return b && b->tag == tag ? q7rt_arena_free(a, p) : -1;
+}
+
+int q7rt_arena_free(q7rt_arena *a, void *p)
+{
+	q7rt_block *b = live(a, p);
+	if (!b)
 		return -1;
 	const uint32_t bytes = b->bytes; /* the free list's link takes its place */
 	if (a->red_zones && !header_sane(a, reinterpret_cast<uintptr_t>(b), nullptr))

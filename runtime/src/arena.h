@@ -57,6 +57,12 @@ size_t q7rt_red_zone_find(const void *p, size_t n);
 void *q7rt_arena_alloc(struct q7rt_arena *a, size_t bytes, size_t align);
 /* 0, or -1 when p is not a live block of a (nothing is changed then). */
 int q7rt_arena_free(struct q7rt_arena *a, void *p);
+/* A live block's tag (its allocator's: operator new marks its blocks, so
+ * that a delete of a block it did not make, a tensor's data or the
+ * destination, is refused); q7rt_arena_free_tagged frees p only when it
+ * is a live block of a with that tag, else -1. */
+void q7rt_arena_tag(struct q7rt_arena *a, void *p, uint32_t tag);
+int q7rt_arena_free_tagged(struct q7rt_arena *a, void *p, uint32_t tag);
 bool q7rt_arena_owns(const struct q7rt_arena *a, const void *p);
 
 #endif

@@ -1,8 +1,9 @@
 /* operator new and delete over the call's heap arena, the same on every
  * target (docs/runtime.md, "What a kernel may write"): a block from new
  * has the arena's red zone after it, so a write past it is named, and a
- * delete of anything but a block in use (a second delete[] of one block)
- * ends the op.
+ * delete of anything but a block in use that new of the same form made (a
+ * second delete[] of one block, a tensor's data, a new[] block given to
+ * delete) ends the op.
  *
  * On the device they are the image's only ones. On the host they are
  * hidden in the kernel library that links this archive: its own code
@@ -53,13 +54,21 @@ static void next_delete(void *p, bool array)
 }
 #endif
 
+/* The arena tag of new's blocks and of new[]'s: a delete frees only a
+ * block of its own form (a tensor's data, the destination, a new[] block
+ * given to delete: refused, as the sanitizer's operator new refuses
+ * them). */
+static uint32_t new_tag(bool array) { return array ? 0x6e657731u : 0x6e657730u; }
+
 static void *arena_new(size_t n, bool array)
 {
 #if !defined(__XTENSA__)
 	if (!q7rt.frame)
 		return next_new(n, array);
 #endif
-	return q7rt_alloc(n, 16, array ? "operator new[]" : "operator new");
+	void *p = q7rt_alloc(n, 16, array ? "operator new[]" : "operator new");
+	q7rt_arena_tag(&q7rt.heap, p, new_tag(array));
+	return p;
 }
 
 static void *arena_new_nothrow(size_t n, bool array)
@@ -67,10 +76,10 @@ static void *arena_new_nothrow(size_t n, bool array)
 #if !defined(__XTENSA__)
 	if (!q7rt.frame)
 		return next_new(n, array);
-#else
-	(void)array;
 #endif
-	return q7rt_arena_alloc(&q7rt.heap, n, 16);
+	void *p = q7rt_arena_alloc(&q7rt.heap, n, 16);
+	q7rt_arena_tag(&q7rt.heap, p, new_tag(array));
+	return p;
 }
 
 static void arena_delete(void *p, bool array)
@@ -86,7 +95,7 @@ static void arena_delete(void *p, bool array)
 	if (!q7rt.frame)
 		return; /* a block of an earlier call: gone with its arena */
 #endif
-	if (!ours || q7rt_arena_free(&q7rt.heap, p) != 0)
+	if (!ours || q7rt_arena_free_tagged(&q7rt.heap, p, new_tag(array)) != 0)
 		q7rt_fail("operator delete%s: the pointer is not a block of the heap arena in use "
 		          "(deleted twice, or not from new%s)", array ? "[]" : "", array ? "[]" : "");
 }

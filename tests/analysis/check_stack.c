@@ -162,6 +162,44 @@ START_TEST(long_chain)
 }
 END_TEST
 
+/* A prebuilt object's text, checked before it is trusted: what q7cc
+ * writes passes (other kinds of line skipped); a figure that is no
+ * number up to 4 GiB, missing fields, another qualifier fail naming the
+ * object and the line. */
+START_TEST(payload_check)
+{
+	static const struct {
+		const char *text, *error; /* NULL: passes */
+	} rows[] = {
+		{"F\t_Z1fv\t16\ts\tf.cpp:2\tvoid f()\nC\t_Z1fv\tmemset\n\nX\tnew\n", NULL},
+		{"F\t_Z1fv\t4294967295\tb\tf.cpp:2\t\n", NULL},
+		{"C\ta\tb\nF\t_Z1fv\t4294967296\ts\tf.cpp:2\tvoid f()\n",
+		 "o.o: .q7.stack: line 2: a frame's bytes are not a number up to 4 GiB"},
+		{"F\t_Z1fv\t-1\ts\tf.cpp:2\tvoid f()\n",
+		 "o.o: .q7.stack: line 1: a frame's bytes are not a number up to 4 GiB"},
+		{"F\t_Z1fv\t99999999999999999999999\ts\tf.cpp:2\tf\n",
+		 "o.o: .q7.stack: line 1: a frame's bytes are not a number up to 4 GiB"},
+		{"F\t_Z1fv\t16 \ts\tf.cpp:2\tf\n",
+		 "o.o: .q7.stack: line 1: a frame's bytes are not a number up to 4 GiB"},
+		{"F\t_Z1fv\t16\tx\tf.cpp:2\tf\n", "o.o: .q7.stack: line 1: a frame's kind is not s, b or d"},
+		{"F\t_Z1fv\t16\n", "o.o: .q7.stack: line 1: a frame is not "
+		                     "'F<TAB>symbol<TAB>bytes<TAB>s|b|d<TAB>file:line<TAB>declaration'"},
+		{"F\t_Z1fv\t16\ts\tf.cpp:2\tf\textra\n", "o.o: .q7.stack: line 1: a frame is not "
+		                     "'F<TAB>symbol<TAB>bytes<TAB>s|b|d<TAB>file:line<TAB>declaration'"},
+		{"C\ta\n", "o.o: .q7.stack: line 1: a call is not 'C<TAB>caller<TAB>callee'"},
+		{"C\t\tb\n", "o.o: .q7.stack: line 1: a call is not 'C<TAB>caller<TAB>callee'"},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		struct q7_err err = Q7_ERR_GROWING;
+		int rc = q7_stack_payload_check(rows[i].text, "o.o", &err);
+		ck_assert_msg(rc == (rows[i].error ? -1 : 0), "row %zu: %d", i, rc);
+		if (rows[i].error)
+			ck_assert_str_eq(q7_err_text(&err), rows[i].error);
+		q7_err_free(&err);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("analysis-stack");
@@ -171,6 +209,7 @@ int main(void)
 	tcase_add_test(tc, declared);
 	tcase_add_test(tc, unbounded);
 	tcase_add_test(tc, long_chain);
+	tcase_add_test(tc, payload_check);
 	suite_add_tcase(s, tc);
 	return run_suite(s, true);
 }

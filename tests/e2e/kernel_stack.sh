@@ -7,7 +7,8 @@
 # stack; -Wno-error=q7-stack lowers them. Recursion and a variable-length
 # array are warnings naming the function. The host profile says the same
 # as warnings and links. A normal kernel builds with no new word, and no
-# GCC stack file is left anywhere in the build folder.
+# GCC stack file is left anywhere in the build folder. A damaged or
+# hand-made figures section fails the link naming the object.
 #   kernel_stack.sh Q7CC WORKDIR SRCDIR
 set -eu
 q7cc=$1
@@ -80,6 +81,14 @@ printf 'F\tx\000' > bad.bin
 xtensa-lx106-elf-objcopy --update-section .q7.stack=bad.bin calls_helper.o bad.o
 "$q7cc" --q7-toolchain=gnu -shared bad.o helper.o -o libbad.so 2> err && fail "bad linked"
 grep -qx "q7cc: error: bad.o: .q7.stack: damaged section (not text)" err || { cat err; fail "bad: message"; }
+# A figure no compile writes (a prebuilt object's hand-made text) fails
+# the link naming the object and the line, not the kernel.
+printf 'C\ta\tb\nF\tx\t99999999999999999999\ts\tk.cpp:4\tk\n' > huge.bin
+xtensa-lx106-elf-objcopy --update-section .q7.stack=huge.bin calls_helper.o huge.o
+"$q7cc" --q7-toolchain=gnu -shared huge.o helper.o -o libhuge.so 2> err && fail "huge linked"
+grep -qx "q7cc: error: huge.o: .q7.stack: line 2: a frame's bytes are not a number up to 4 GiB" err ||
+	{ cat err; fail "huge: message"; }
+[ ! -e libhuge.so ] || fail "libhuge.so written"
 # GCC's stack files went to q7cc's temporary folder only.
 left=$(find . -name '*.su' -o -name '*.ci')
 [ -z "$left" ] || fail "stack files left: $left"

@@ -145,6 +145,35 @@ START_TEST(arena_alloc_free_merge)
 }
 END_TEST
 
+/* A tagged free frees only a live block of its tag (new's blocks; not a
+ * tensor's data, another form's block, a pointer inside a block or one
+ * outside the arena), and a block carved again starts untagged. */
+START_TEST(arena_tagged_free)
+{
+	static unsigned char mem[4096 + 128];
+	q7rt_arena a;
+	q7rt_arena_init(&a, mem, 4096);
+	q7rt_arena_red_zones(&a, true);
+	void *mine = q7rt_arena_alloc(&a, 64, 16), *other = q7rt_arena_alloc(&a, 64, 64);
+	q7rt_arena_tag(&a, mine, 1);
+	ck_assert_int_eq(q7rt_arena_free_tagged(&a, other, 1), -1); /* untagged */
+	ck_assert_int_eq(q7rt_arena_free_tagged(&a, mine, 2), -1);  /* another tag */
+	ck_assert_int_eq(q7rt_arena_free_tagged(&a, (char *)mine + 16, 1), -1);
+	ck_assert_int_eq(q7rt_arena_free_tagged(&a, mem + 4096 + 64, 1), -1);
+	ck_assert_int_eq(q7rt_arena_free_tagged(&a, NULL, 1), -1);
+	ck_assert_int_eq(q7rt_arena_free_tagged(&a, mine, 1), 0);
+	ck_assert_int_eq(q7rt_arena_free_tagged(&a, mine, 1), -1); /* twice */
+	void *again = q7rt_arena_alloc(&a, 64, 16);
+	ck_assert_ptr_eq(again, mine);
+	ck_assert_int_eq(q7rt_arena_free_tagged(&a, again, 1), -1);
+	ck_assert_int_eq(q7rt_arena_free(&a, again), 0);
+	ck_assert_int_eq(q7rt_arena_free(&a, other), 0);
+	struct q7rt_breach b;
+	ck_assert(!q7rt_arena_check(&a, &b));
+	ck_assert_uint_eq(a.used, 0);
+}
+END_TEST
+
 START_TEST(arena_random)
 {
 	static unsigned char mem[65536];
@@ -532,6 +561,7 @@ int main(void)
 	Suite *s = suite_create("runtime");
 	TCase *tc = tcase_create("rt");
 	tcase_add_test(tc, arena_alloc_free_merge);
+	tcase_add_test(tc, arena_tagged_free);
 	tcase_add_test(tc, arena_random);
 	tcase_add_test(tc, arena_red_zones);
 	tcase_add_test(tc, arena_far_writes);

@@ -147,6 +147,14 @@ if [ "$target" = emulated ]; then
 		fail "-g store_to 0: no divzero.cpp:$store_line in: $(cat err)"
 	grep -q 'divzero.cpp' <("$q7run" --target=emulated libdiv.so store_to xi.npy 0 -o y.npy 2>&1) &&
 		fail "store_to 0 without -g: a line"
+	# One store into the boot block (its result_fd, 0x6000000c, made 1):
+	# the kernel's error, not the boot program's record on the kernel's
+	# stdout and a time-out of 60 s.
+	"$q7run" --target=emulated libdiv.so store_to xi.npy $((0x6000000c)) -o y.npy > out 2> err &&
+		fail "store_to the boot block: ran"
+	grep -qE "^q7-run: error: store_to: libdiv(\.packed)?\.so: the boot program stopped: the kernel wrote into the boot block at 0x60000000" err ||
+		fail "store_to the boot block: $(cat err)"
+	[ ! -s out ] || fail "store_to the boot block: stdout has $(wc -c < out) bytes"
 	# new T[n] links and works on the device
 	"$q7run" --target=emulated libdiv.so new_array xi.npy -o y.npy 2> err || fail "new_array: $(cat err)"
 	got=$(npy "print(*npytool.read(sys.argv[1])[2])" y.npy)
@@ -164,7 +172,9 @@ if [ "$target" = host ]; then
 	"$q7cc" $tc "${san[@]}" -shared newsan.o -o libnewsan.so || fail "link libnewsan.so"
 fi
 news=("1|the kernel wrote past the end of a heap allocation (16 bytes), at byte offset 16; $rule2"
-      "2|operator delete[]: the pointer is not a block of the heap arena in use (deleted twice, or not from new[])")
+      "2|operator delete[]: the pointer is not a block of the heap arena in use (deleted twice, or not from new[])"
+      "3|operator delete[]: the pointer is not a block of the heap arena in use (deleted twice, or not from new[])"
+      "4|operator delete: the pointer is not a block of the heap arena in use (deleted twice, or not from new)")
 for mode in "${fmodes[@]}"; do
 	[ "$mode" = --sanitize ] && lib=libnewsan.so || lib=libnew.so
 	# shellcheck disable=SC2086 # the mode is words

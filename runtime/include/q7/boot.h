@@ -133,6 +133,7 @@ enum q7_boot_status {
 	Q7_BOOT_BAD_CALL = 7,    /* a damaged or truncated call */
 	Q7_BOOT_BREAK = 8,       /* a debug exception (BREAK, __builtin_trap):
 	                          * exc_cause is DEBUGCAUSE, exc_pc EPC2 */
+	Q7_BOOT_BAD_WRITE = 9,   /* the kernel wrote into the boot block */
 };
 
 /* Which record. */

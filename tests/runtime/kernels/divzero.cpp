@@ -50,8 +50,10 @@ Q7_KERNEL torch::Tensor store_to(const torch::Tensor &x, int64_t at)
 }
 
 // y = x + 1 through a new[] block, misused as asked: how 1 writes one
-// element past it, how 2 deletes it twice (both caught, on every target:
-// the block is the heap arena's on the host too).
+// element past it, how 2 deletes it twice, how 3 deletes (delete[]) the
+// data of a torch::zeros, a block of the arena that new[] did not make,
+// how 4 gives the new[] block to delete (all caught, on every target: the
+// block is the heap arena's on the host too).
 Q7_KERNEL torch::Tensor new_misuse(const torch::Tensor &x, int64_t how)
 {
     int64_t n = x.numel();
@@ -69,5 +71,14 @@ Q7_KERNEL torch::Tensor new_misuse(const torch::Tensor &x, int64_t how)
     delete[] t;
     if (how == 2)
         delete[] again;
+    if (how == 3) {
+        torch::Tensor z = torch::zeros({4}, torch::kInt);
+        int32_t *volatile data = z.data_ptr<int32_t>();
+        delete[] data;
+    }
+    if (how == 4) {
+        int32_t *volatile block = new int32_t[4];
+        delete block;
+    }
     return y;
 }
