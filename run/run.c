@@ -281,6 +281,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 		usage(stderr);
 		return -1;
 	}
+	if (o->in_process && o->timeout > 0 && strcmp(o->target, "host") == 0) {
+		q7_error("--timeout cannot stop a kernel run --in-process (it runs on q7-run's own "
+		         "thread): leave out --in-process (the isolated host, the default, stops it)");
+		return -1;
+	}
 	if (!o->list && o->pos.n - 2 > Q7_MAX_ARGS) {
 		q7_error("%zu arguments, at most %d", o->pos.n - 2, Q7_MAX_ARGS);
 		return -1;
