@@ -281,6 +281,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 		usage(stderr);
 		return -1;
 	}
+	if (o->check_uninit && !o->list && !o->out_shape && o->cores <= 1) {
+		q7_error("--check-uninit needs a destination, --out-shape=D0,D1,... (without one the "
+		         "runtime makes the result, zeroed, and there is nothing to check)");
+		return -1;
+	}
 	if (o->in_process && o->timeout > 0 && strcmp(o->target, "host") == 0) {
 		q7_error("--timeout cannot stop a kernel run --in-process (it runs on q7-run's own "
 		         "thread): leave out --in-process (the isolated host, the default, stops it)");

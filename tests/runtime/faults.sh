@@ -72,6 +72,7 @@ rows=$(cat <<ROWS
 1|q7-run: error: call_underscore_exit: the kernel exited with status 3 on core 0|libm.so call_underscore_exit x.npy 3
 1|q7-run: error: spin: timed out after 1 s on core 0;--timeout=SECONDS|--timeout=1 libm.so spin x.npy -1
 1|q7-run: error: spin: timed out after 1 s on core 6|--timeout=1 $mc libm.so spin x.npy 6
+2|q7-run: error: --check-uninit needs a destination, --out-shape=|--check-uninit libm.so spin x.npy -1
 2|q7-run: error: --timeout cannot stop a kernel run --in-process|--in-process --timeout=1 libm.so spin x.npy -1
 1|q7-run: error: grad_as_256: accessor: index 53 is out of bounds for dimension 1 with size 53|- libm.so grad_as_256 x.npy
 1|q7-run: error: grow_dst: the returned tensor does not fit the destination (1 dims, 65536 elements of 4 bytes, where the destination holds 16 bytes)|- --out-shape=4 --out-dtype=int32 libl.so grow_dst x.npy
