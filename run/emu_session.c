@@ -653,9 +653,9 @@ static int op_failed(struct q7_emu_session *s, unsigned core, struct q7_run_resu
 	return -1;
 }
 
-/* The last core's record br: the bytes handed back and the out tensor in
- * the data file, and the call's end (ok: its frame's status is OK). 0, or
- * -1 with r set. */
+/* The last core's record br: the bytes handed back and the out tensor,
+ * read out of the core's RAM, and the call's end (ok: its frame's status
+ * is OK). 0, or -1 with r set. */
 static int read_last(struct q7_emu_session *s, const struct q7_boot_result *br, bool ok,
                      struct q7_run_result *r)
 {
