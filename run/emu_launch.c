@@ -4,6 +4,7 @@
 #include "emu_launch.h"
 #include "bytes.h"
 #include "emu_confine.h"
+#include "emu_ram.h"
 #include "emu_trace.h"
 #include "result.h"
 
@@ -17,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -141,7 +141,6 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 	b.version = Q7_BOOT_VERSION;
 	b.request_fd = Q7_BOOT_REQUEST_FD;
 	b.result_fd = Q7_BOOT_RESULT_FD;
-	b.data_fd = Q7_BOOT_DATA_FD;
 	b.ncores = s->cores;
 	struct q7_strvec *argv = &s->argv;
 	q7_sv_add(argv, s->qemu);
@@ -194,6 +193,7 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 		if (w)
 			return -1;
 	}
+	s->block = b;
 	char *par;
 	int w = write_file(s, "params.bin", &b, sizeof b, &par);
 	add_loader(argv, par, Q7_BOOT_BLOCK_ADDR);
@@ -212,11 +212,11 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 
 /* ---- QEMU: start, look, stop ------------------------------------------- */
 
-/* Starts QEMU with one end of a socket as its fd 3 and fd 4, the data
- * file as its fd 5 and /dev/null as stdin. 0, or -1 after q7_run_fail(). */
+/* Starts QEMU with one end of a socket as its fd 3 and fd 4 and
+ * /dev/null as stdin. 0, or -1 after q7_run_fail(). */
 int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 {
-	_Static_assert(Q7_BOOT_REQUEST_FD == 3 && Q7_BOOT_RESULT_FD == 4 && Q7_BOOT_DATA_FD == 5,
+	_Static_assert(Q7_BOOT_REQUEST_FD == 3 && Q7_BOOT_RESULT_FD == 4,
 	               "the process layer passes its list of fds as 3 on");
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
@@ -225,8 +225,8 @@ int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 	}
 	/* dies_with_us: a process killed mid-call (kill -9 of Python) leaves
 	 * no QEMU spinning on. */
-	const int fds[] = {sv[1], sv[1], s->data_fd};
-	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fds = fds, .nfds = 3, .quiet = true,
+	const int fds[] = {sv[1], sv[1]};
+	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fds = fds, .nfds = 2, .quiet = true,
 	                         .stop_signal = SIGKILL, .dies_with_us = true};
 	fflush(NULL); /* our buffered output first, then the kernel's */
 	char why[Q7_MESSAGE_SIZE] = "";
@@ -264,6 +264,7 @@ int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 	s->pid = pid;
 	s->fd = sv[0];
 	s->ready = false;
+	s->ram = 0;
 	s->boot_t0 = q7_now_s();
 	s->st.boots++;
 	return 0;
@@ -287,6 +288,7 @@ void q7_emu_stop_qemu(struct q7_emu_session *s, int *status)
 	s->fd = -1;
 	s->pid = 0;
 	s->ready = false;
+	s->ram = 0;
 	if (status)
 		*status = st;
 }
@@ -322,17 +324,6 @@ void q7_emu_describe_end(struct q7_emu_session *s, char *how, size_t size)
 	q7_emu_stop_qemu(s, NULL);
 }
 
-bool q7_emu_data_over(struct q7_emu_session *s)
-{
-	struct stat st;
-	if (!s->trace_log || !s->data_cap || s->data_fd < 0 || fstat(s->data_fd, &st) != 0 ||
-	    (uint64_t)st.st_size <= s->data_cap)
-		return false;
-	s->data_over = true;
-	q7_emu_stop_qemu(s, NULL);
-	return true;
-}
-
 /* Sleeps until fd is ready for events or the deadline passes, looking at
  * QEMU every SLICE_S (a forwarded signal kills it, and reaping it then
  * ends this process). */
@@ -352,8 +343,6 @@ static int io_wait(struct q7_emu_session *s, short events, double deadline)
 		if (n < 0 && errno != EINTR)
 			return IO_EOF;
 		if (q7_emu_qemu_gone(s, NULL))
-			return IO_EOF;
-		if (q7_emu_data_over(s))
 			return IO_EOF;
 	}
 }
@@ -381,16 +370,7 @@ int q7_emu_transfer(struct q7_emu_session *s, bool out, struct iovec *iov, int n
 				return w;
 			continue;
 		}
-		size_t done = (size_t)k;
-		while (n > 0 && done >= iov->iov_len) {
-			done -= iov->iov_len;
-			iov++;
-			n--;
-		}
-		if (n > 0) {
-			iov->iov_base = (char *)iov->iov_base + done;
-			iov->iov_len -= done;
-		}
+		q7_emu_iov_skip(&iov, &n, (size_t)k);
 	}
 	return IO_OK;
 }
@@ -401,53 +381,19 @@ int q7_emu_recv_all(struct q7_emu_session *s, void *buf, size_t size, double dea
 	return q7_emu_transfer(s, false, &v, 1, deadline);
 }
 
-int q7_emu_cap_data(struct q7_emu_session *s, uint64_t bytes, struct q7_run_result *r)
-{
-	struct rlimit ours;
-	if (bytes < DATA_CAP_MIN)
-		bytes = DATA_CAP_MIN;
-	s->data_cap = bytes;
-	s->data_over = false;
-	if (s->trace_log || s->pid <= 0) /* io_wait looks instead */
-		return 0;
-	if (getrlimit(RLIMIT_FSIZE, &ours) != 0)
-		ours.rlim_cur = ours.rlim_max = RLIM_INFINITY;
-	/* QEMU inherited our limits: never above ours (ulimit -f). */
-	struct rlimit cap = {ours.rlim_cur != RLIM_INFINITY && ours.rlim_cur < bytes ? ours.rlim_cur
-	                                                                             : (rlim_t)bytes,
-	                     ours.rlim_max};
-	if (prlimit(s->pid, RLIMIT_FSIZE, &cap, NULL) != 0) {
-		q7_run_fail(r, "cannot cap the emulated core's data file at %" PRIu64 " bytes: %s", bytes,
-		            strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- open and close ---------------------------------------------------- */
 
-/* The data file (boot.h): a memfd, no path to leave behind, mapped here
- * whole; QEMU reads and writes it as its fd 5. 0, or -1 after
- * q7_run_fail(). */
-static int open_data_file(struct q7_emu_session *s, struct q7_run_result *r)
+/* The buffer of what calls hand back: address space, its pages made as
+ * a call needs them. 0, or -1 after q7_run_fail(). */
+static int open_data(struct q7_emu_session *s, struct q7_run_result *r)
 {
-	int fd = memfd_create("q7cc-emulated-data", MFD_CLOEXEC);
-	if (fd >= 0 && fd < DATA_FD_MIN) {
-		int high = fcntl(fd, F_DUPFD_CLOEXEC, DATA_FD_MIN);
-		close(fd);
-		fd = high;
-	}
-	if (fd < 0) {
-		q7_run_fail(r, "cannot create the emulated core's data file: %s", strerror(errno));
-		return -1;
-	}
-	void *m = mmap(NULL, DATA_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	void *m = mmap(NULL, DATA_MAP_BYTES, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (m == MAP_FAILED) {
-		q7_run_fail(r, "cannot map the emulated core's data file: %s", strerror(errno));
-		close(fd);
+		q7_run_fail(r, "cannot reserve %zu bytes for the emulated core's results: %s",
+		            DATA_MAP_BYTES, strerror(errno));
 		return -1;
 	}
-	s->data_fd = fd;
 	s->data = m;
 	return 0;
 }
@@ -476,8 +422,7 @@ static void free_session(struct q7_emu_session *s, bool remove)
 	q7_sv_free(&s->argv);
 	if (s->data)
 		munmap(s->data, DATA_MAP_BYTES);
-	if (s->data_fd >= 0)
-		close(s->data_fd);
+	free(s->move_buf);
 	free(s->dir);
 	free(s->lib);
 	free(s->qemu);
@@ -498,7 +443,6 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	}
 	struct q7_emu_session *s = q7_xcalloc(1, sizeof *s);
 	s->fd = -1;
-	s->data_fd = -1;
 	s->cores = cores;
 	s->lib = q7_xstrdup(cfg->lib);
 	s->timeout = cfg->timeout_s > 0 ? cfg->timeout_s : Q7_DEFAULT_TIMEOUT_S;
@@ -553,7 +497,7 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	}
 	s->dir = templ;
 	q7_temp_register(s->dir);
-	if (prepare(s, why) != 0 || open_data_file(s, why) != 0 || q7_emu_start_qemu(s, why) != 0)
+	if (prepare(s, why) != 0 || open_data(s, why) != 0 || q7_emu_start_qemu(s, why) != 0)
 		goto out;
 	*out = s;
 	rc = 0;

@@ -47,13 +47,14 @@
 #define ENTRY_CALL_OVERHEAD 3
 #define SLICE_S 0.25     /* longest sleep between looks at QEMU */
 #define MAX_TENSORS (Q7_MAX_ARGS + 1)
-/* The data file's map: what the boot program writes back (at most the
- * core's RAM) and an out tensor (as much). Address space only: the file
- * holds the pages of the last call's bytes. */
+/* The host's buffer of what a call hands back (at most the core's RAM)
+ * and an out tensor (as much), read out of the core's RAM. Address space
+ * only: it holds the pages of the last call's bytes. */
 #define DATA_MAP_BYTES (2 * (size_t)(Q7_BOOT_RAM_END - Q7_BOOT_BLOCK_ADDR))
-/* The data file's descriptor is at least this (not 3 or 4, which the
- * spawn dup's the socket onto before it dup's the file onto 5). */
-#define DATA_FD_MIN 10
+/* A block move's pieces through the host (q7_emu_ram_move), a buffer that
+ * stays warm from call to call (e2e.emulated.big_moves moves 3 MiB
+ * across its pieces). */
+#define MOVE_PIECE ((size_t)1 << 20)
 
 /* Where a call's tensors go: each tensor argument, then dst, 64-byte
  * aligned from Q7_BOOT_DATA_AREA; the heap arena after them. */
@@ -80,11 +81,11 @@ struct call {
 	double t0, deadline, timeout; /* timeout: base_timeout and its bytes' share */
 	double base_timeout;         /* the request's, else the session's */
 	struct layout L;
-	uint32_t back_addr; /* what comes back, in the data file from its start */
+	uint32_t back_addr; /* what comes back, read into the session's data */
 	size_t back_bytes;
 	bool whole;
 	struct q7_frame frame; /* the last core's, as it came back */
-	const unsigned char *out; /* the out tensor's bytes outside back (in the map) */
+	const unsigned char *out; /* the out tensor's bytes outside back (the buffer, or the destination) */
 	size_t out_bytes;
 	/* One core and a destination: the runtime leaves a returned tensor
 	 * where it is (Q7_FRAME_RESULT_ANYWHERE) and nothing is asked back
@@ -118,11 +119,11 @@ struct q7_emu_session {
 	struct q7_strvec argv;   /* QEMU's command line */
 	pid_t pid;               /* 0: no QEMU */
 	int fd;                  /* our end of its fd 3/4, -1: none */
-	int data_fd;             /* the data file, its fd 5 (boot.h); -1: none */
-	unsigned char *data;     /* its map, DATA_MAP_BYTES, or NULL */
-	size_t data_size;        /* the file's size as the last call set it */
-	uint64_t data_cap;       /* the most the current call may make it */
-	bool data_over;          /* QEMU was stopped: the call made it larger */
+	struct q7_boot_block block; /* what QEMU's loader puts at Q7_BOOT_BLOCK_ADDR */
+	uintptr_t ram;           /* the core's RAM in QEMU's memory, 0: not found yet */
+	unsigned char *data;     /* what the last call handed back, DATA_MAP_BYTES, or NULL */
+	size_t data_size;        /* its bytes as the last call left them */
+	unsigned char *move_buf; /* MOVE_PIECE bytes, or NULL */
 	bool ready;              /* its READY record was read */
 	double boot_t0;
 	unsigned seq;
@@ -131,25 +132,12 @@ struct q7_emu_session {
 	struct call c;
 };
 
-/* Starts QEMU with one end of a socket as its fd 3 and fd 4, the data
- * file as its fd 5 and /dev/null as stdin. 0, or -1 after q7_run_fail(). */
+/* Starts QEMU with one end of a socket as its fd 3 and fd 4 and
+ * /dev/null as stdin. 0, or -1 after q7_run_fail(). */
 int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r);
 /* Kills QEMU (if it still runs) and reaps it; *status (if asked) gets how
  * it ended. */
 void q7_emu_stop_qemu(struct q7_emu_session *s, int *status);
-/* Caps the data file at bytes for the call about to be sent (a floor of
- * DATA_CAP_MIN): QEMU's soft RLIMIT_FSIZE, which its semihosting cannot
- * raise, so a kernel's write(5, ...) past it fails with EFBIG and the
- * host never holds more (docs/emulated.md, "The emulated machine"). Not under
- * a profile, whose trace log QEMU writes too. 0, or -1 after
- * q7_run_fail(). */
-int q7_emu_cap_data(struct q7_emu_session *s, uint64_t bytes, struct q7_run_result *r);
-#define DATA_CAP_MIN ((uint64_t)64 << 20)
-/* Under a profile (whose trace log an RLIMIT_FSIZE would cap too), the
- * data file's cap is looked at instead, every SLICE_S of a call and at
- * its end: true when the call made the file larger, QEMU then stopped
- * (docs/emulated.md). */
-bool q7_emu_data_over(struct q7_emu_session *s);
 /* Reaps QEMU if it has exited; true when it has. */
 bool q7_emu_qemu_gone(struct q7_emu_session *s, int *status);
 /* After end of file: waits for QEMU's end and says how it went. */

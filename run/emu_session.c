@@ -3,12 +3,12 @@
  * Owns one qemu-system-xtensa -M sim -cpu lx106 running q7boot.elf, the
  * files it loads at start (the boot block and each core's prelinked
  * image, in a directory of q7cc's temporary directory), the socket that
- * is its fd 3 (calls in) and fd 4 (records out), and the data file that
- * is its fd 5 (the tensors, both ways; mapped here). A call's tensors are
- * copied into the data file's map, its header and frames sent on the
- * socket, and its records read back, all with the call's deadline; the
- * bytes that come back are read in the map, the result's copied into the
- * caller's destination.
+ * is its fd 3 (calls in) and fd 4 (records out). A call's tensors are
+ * written straight into the core's RAM in QEMU's memory (emu_ram.h), its
+ * header and frames sent on the socket, and its records read back, all
+ * with the call's deadline; the bytes that come back are read out of the
+ * RAM into the session's buffer, the result's copied into the caller's
+ * destination; a kernel's block move is made in the RAM on its record.
  *
  * Memory: the session owns everything it allocates; a call's result owns
  * its out_data (engine.h). */
@@ -17,6 +17,7 @@
 #include "emu_session.h"
 #include "emu_session_int.h"
 #include "emu_launch.h"
+#include "emu_ram.h"
 #include "emu_trace.h"
 #include "elf_lines.h"
 #include "elf_syms.h"
@@ -183,12 +184,6 @@ static int io_failed(struct q7_emu_session *s, int rc, struct q7_run_result *r)
 		return -1;
 	}
 	char how[96], w[32];
-	if (s->data_over) {
-		s->c.busy = false;
-		q7_run_fail(r, "%s: the kernel wrote more than the call's %" PRIu64 " bytes into the emulated "
-		            "core's data file (QEMU stopped; a kernel never writes it)", s->c.op, s->data_cap);
-		return -1;
-	}
 	q7_emu_describe_end(s, how, sizeof how);
 	s->c.busy = false;
 	q7_run_fail(r, "%s%s: the emulated core gave no result (qemu-system-xtensa %s)",
@@ -253,7 +248,7 @@ static int begin_call(struct q7_emu_session *s, const struct q7_call *req, int o
 /* Faults in the pages of [p, p + n) for writing, in one call: a fresh
  * destination of 256 MiB took 0.70 s page by page under memcpy, 0.36 s
  * populated first (a kernel without MADV_POPULATE_WRITE, before 5.14,
- * leaves it to memcpy). The data file's new pages too. */
+ * leaves it to memcpy). The buffer's new pages too. */
 static void populate(void *p, size_t n)
 {
 	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -262,45 +257,84 @@ static void populate(void *p, size_t n)
 		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
 }
 
-/* Puts the call's tensors in the data file, from the caller's buffers
- * (zeros between them; a zeroed destination and the red zone after it
- * left to the core): the bytes the core reads, how many. 0, or -1 after
- * q7_run_fail(). */
+/* The session's buffer holds n bytes: its new pages made in one call, a
+ * larger call's pages beyond given back. */
+static void size_data(struct q7_emu_session *s, size_t n)
+{
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	n = (n + page - 1) & ~(page - 1);
+	if (n > s->data_size)
+		populate(s->data + s->data_size, n - s->data_size);
+	else if (n < s->data_size)
+		(void)madvise(s->data + n, s->data_size - n, MADV_DONTNEED);
+	s->data_size = n;
+}
+
+/* n bytes from p as one more iovec of v (grown as needed). */
+static void add_bytes(struct iovec **v, size_t *nv, size_t *cap, const void *p, size_t n)
+{
+	if (*nv == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*v = q7_xrealloc(*v, *cap * sizeof **v);
+	}
+	(*v)[(*nv)++] = (struct iovec){(void *)(uintptr_t)p, n};
+}
+
+/* n zeros as iovecs onto v. */
+static void add_zeros(struct iovec **v, size_t *nv, size_t *cap, size_t n)
+{
+	static const unsigned char zeros[4096];
+	for (size_t k; n; n -= k) {
+		k = n < sizeof zeros ? n : sizeof zeros;
+		add_bytes(v, nv, cap, zeros, k);
+	}
+}
+
+/* Writes the call's tensors into the core's RAM from the caller's buffers
+ * (zeros between them, a red zone after each input; a zeroed destination
+ * and the red zone after it left to the core): the bytes written, how
+ * many. 0, or -1 after q7_run_fail(). */
 static int fill_data(struct q7_emu_session *s, size_t *bytes, struct q7_run_result *r)
 {
 	struct call *c = &s->c;
 	size_t n = c->dst_zeroed ? c->L.dst_addr - Q7_BOOT_DATA_AREA : c->L.size;
-	/* As large as this call's data: a larger file from an earlier call
-	 * gives its pages back. */
-	if (ftruncate(s->data_fd, (off_t)n) != 0) {
-		q7_run_fail(r, "%s: the emulated core's data file cannot hold %zu bytes: %s", c->op, n,
-		            strerror(errno));
-		return -1;
-	}
-	if (n > s->data_size) /* its new pages, in one call */
-		populate(s->data + s->data_size, n - s->data_size);
-	s->data_size = n;
-	size_t at = 0;
+	size_t reds = 0;
+	for (unsigned i = 0; i < c->L.n; i++)
+		reds += c->L.red[i];
+	unsigned char *red = q7_xmalloc(reds ? reds : 1), *rp = red;
+	struct iovec *v = NULL;
+	size_t nv = 0, cap = 0, at = 0;
 	for (unsigned i = 0; i < c->L.n && at < n; i++) {
 		size_t off = c->L.addr[i] - Q7_BOOT_DATA_AREA;
 		if (off >= n)
 			break;
-		memset(s->data + at, 0, off - at);
+		add_zeros(&v, &nv, &cap, off - at);
 		if (c->L.bytes[i])
-			memcpy(s->data + off, c->L.host[i], c->L.bytes[i]);
+			add_bytes(&v, &nv, &cap, c->L.host[i], c->L.bytes[i]);
 		at = off + c->L.bytes[i];
 		if (c->L.red[i] && at + c->L.red[i] <= n) { /* an input's red zone */
-			q7_run_red_zone_fill(s->data + at, c->L.red[i]);
+			q7_run_red_zone_fill(rp, c->L.red[i]);
+			add_bytes(&v, &nv, &cap, rp, c->L.red[i]);
+			rp += c->L.red[i];
 			at += c->L.red[i];
 		}
 	}
 	if (n > at) /* the destination's red zone: the runtime fills it */
-		memset(s->data + at, 0, n - at);
+		add_zeros(&v, &nv, &cap, n - at);
+	int rc = nv ? q7_emu_ram_io(s->pid, s->ram, true, v, (int)nv, Q7_BOOT_DATA_AREA) : 0;
+	int e = errno;
+	free(v);
+	free(red);
+	if (rc != 0) {
+		q7_run_fail(r, "%s: cannot write the call's %zu bytes into the emulated core's RAM: %s",
+		            c->op, n, strerror(e));
+		return -1;
+	}
 	*bytes = n;
 	return 0;
 }
 
-/* Sends the call c, its data_bytes in the data file: its header and one
+/* Sends the call c, its data_bytes in the core's RAM: its header and one
  * frame per core on the socket. IO_OK or why not. */
 static int send_call(struct q7_emu_session *s, const struct q7_call *req, size_t data_bytes)
 {
@@ -340,10 +374,47 @@ static int send_call(struct q7_emu_session *s, const struct q7_call *req, size_t
 	struct iovec iov[2] = {{&h, sizeof h}, {frames, c->n * sizeof *frames}};
 	c->busy = true;
 	int rc = q7_emu_transfer(s, true, iov, 2, c->deadline);
-	if (s->trace) /* after the stream, the data the core reads */
-		fwrite(s->data, 1, data_bytes, s->trace);
 	free(frames);
 	return rc;
+}
+
+static void boot_failure(struct q7_emu_session *s, const struct q7_boot_result *br,
+                         struct q7_run_result *r);
+
+/* The boot of a new QEMU: its READY record, then its RAM found in its
+ * memory, before the call's tensors are written there. 0, or -1 after
+ * q7_run_fail(). */
+static int await_ready(struct q7_emu_session *s, struct q7_run_result *r)
+{
+	struct q7_boot_result br;
+	int rc = q7_emu_recv_all(s, &br, sizeof br, s->c.deadline);
+	if (rc != IO_OK)
+		return io_failed(s, rc, r);
+	br.message[sizeof br.message - 1] = 0;
+	if (br.magic != Q7_RESULT_MAGIC || br.version != Q7_BOOT_VERSION ||
+	    br.kind != Q7_RESULT_READY) {
+		call_lost(s);
+		q7_run_fail(r, "%s: the boot program's first record is damaged (magic 0x%08x, version "
+		            "%u; q7boot.elf of another q7cc?)", s->lib, br.magic, br.version);
+		return -1;
+	}
+	if (br.boot_status != Q7_BOOT_OK) {
+		boot_failure(s, &br, r);
+		call_lost(s);
+		return -1;
+	}
+	s->ready = true;
+	if (s->stats)
+		fprintf(s->stats, "%s: emulated session: QEMU booted in %.3f s\n", q7_progname(),
+		        q7_now_s() - s->boot_t0);
+	char why[Q7_MESSAGE_SIZE];
+	s->ram = q7_emu_ram_find(s->pid, &s->block, sizeof s->block, &Q7_ERR_OF(why));
+	if (!s->ram) {
+		call_lost(s);
+		q7_run_fail(r, "%s", why);
+		return -1;
+	}
+	return 0;
 }
 
 int q7_emu_send(struct q7_emu_session *s, const struct q7_call *req, int only_core,
@@ -360,14 +431,7 @@ int q7_emu_send(struct q7_emu_session *s, const struct q7_call *req, int only_co
 	fflush(stderr);
 	s->st.calls++;
 	size_t data_bytes;
-	/* What the core may write back: what the call asks back and a
-	 * returned tensor, at most the destination's bytes (the boot program
-	 * keeps a larger one); without a destination, the returned tensor is
-	 * the kernel's own, up to its tensors and heap arena. */
-	const struct call *c = &s->c;
-	uint64_t cap = (uint64_t)c->back_bytes +
-	               (c->L.dst_bytes ? c->L.dst_bytes : (uint64_t)c->L.size + c->L.heap_size);
-	if (fill_data(s, &data_bytes, r) != 0 || q7_emu_cap_data(s, cap > data_bytes ? cap : data_bytes, r) != 0)
+	if ((!s->ready && await_ready(s, r) != 0) || fill_data(s, &data_bytes, r) != 0)
 		return -1;
 	int rc = send_call(s, req, data_bytes);
 	/* QEMU that stopped reading may have said why (a bad image): read on. */
@@ -522,11 +586,12 @@ static void deliver_dst(struct q7_emu_session *s)
 	} else if (out >= c->back_addr && out + n <= (uint64_t)c->back_addr + c->back_bytes) {
 		from = s->data + (out - c->back_addr);
 	}
-	if (from) {
-		populate((void *)(uintptr_t)c->req->dst.data, n);
-		memcpy((void *)(uintptr_t)c->req->dst.data, from, n);
-		c->in_dst = true;
+	unsigned char *to = (unsigned char *)(uintptr_t)c->req->dst.data;
+	if (from && from != to) {
+		populate(to, n);
+		memcpy(to, from, n);
 	}
+	c->in_dst = from != NULL;
 }
 
 /* The first rule of docs/runtime.md: each input as the core left it
@@ -588,24 +653,40 @@ static int op_failed(struct q7_emu_session *s, unsigned core, struct q7_run_resu
 	return -1;
 }
 
-/* The last core's record br: the bytes handed back and the out tensor in
- * the data file, and the call's end (ok: its frame's status is OK). 0, or
- * -1 with r set. */
+/* The last core's record br: the bytes handed back and the out tensor,
+ * read out of the core's RAM, and the call's end (ok: its frame's status
+ * is OK). 0, or -1 with r set. */
 static int read_last(struct q7_emu_session *s, const struct q7_boot_result *br, bool ok,
                      struct q7_run_result *r)
 {
 	struct call *c = &s->c;
-	struct stat st;
 	if (br->back_bytes != (ok ? c->back_bytes : 0) ||
-	    br->out_bytes > Q7_BOOT_RAM_END - Q7_BOOT_BLOCK_ADDR ||
-	    ((br->back_bytes || br->out_bytes) &&
-	     (fstat(s->data_fd, &st) != 0 ||
-	      (uint64_t)st.st_size < (uint64_t)br->back_bytes + br->out_bytes))) {
+	    (br->out_bytes && !q7_emu_ram_holds(c->frame.out.data, br->out_bytes))) {
 		call_lost(s);
 		q7_run_fail(r, "%s: the boot program's record is truncated or damaged", s->lib);
 		return -1;
 	}
-	c->out = s->data + br->back_bytes;
+	/* Out of the core's RAM: the bytes asked back, then the out tensor,
+	 * straight into the caller's destination when it is its result
+	 * (deliver_dst's rule). */
+	unsigned char *dst = (unsigned char *)(uintptr_t)c->req->dst.data;
+	bool direct = c->anywhere && br->out_bytes && br->out_bytes <= c->L.dst_bytes &&
+	              (c->frame.out.data == c->L.dst_addr || br->out_bytes == c->L.dst_bytes);
+	size_data(s, (size_t)br->back_bytes + (direct ? 0 : br->out_bytes));
+	unsigned char *out_to = direct ? dst : s->data + br->back_bytes;
+	if (direct)
+		populate(dst, br->out_bytes);
+	struct iovec back = {s->data, br->back_bytes}, out = {out_to, br->out_bytes};
+	if ((br->back_bytes && q7_emu_ram_io(s->pid, s->ram, false, &back, 1, c->back_addr) != 0) ||
+	    (br->out_bytes &&
+	     q7_emu_ram_io(s->pid, s->ram, false, &out, 1, (uint32_t)c->frame.out.data) != 0)) {
+		int e = errno;
+		call_lost(s);
+		q7_run_fail(r, "%s: cannot read the call's result out of the emulated core's RAM: %s",
+		            s->lib, strerror(e));
+		return -1;
+	}
+	c->out = out_to;
 	c->out_bytes = br->out_bytes;
 	c->busy = false;
 	if (!ok)
@@ -614,6 +695,37 @@ static int read_last(struct q7_emu_session *s, const struct q7_boot_result *br, 
 	if (c->inputs_back && inputs_changed(s, r) != 0)
 		return -1;
 	return 0;
+}
+
+/* A kernel's block move (boot.h's Q7_RESULT_MOVE, record br), made in
+ * the core's RAM while the core waits for the answer: two copies a byte
+ * through a buffer of the session's, where the boot program's trip
+ * through a file took four (docs/emulated.md, "Block moves"). 0, or -1
+ * after q7_run_fail(). */
+static int block_move(struct q7_emu_session *s, const struct q7_boot_result *br,
+                      struct q7_run_result *r)
+{
+	struct call *c = &s->c;
+	uint32_t dst = br->exc_pc, src = br->exc_vaddr, n = br->back_bytes;
+	if (br->seq != c->seq || !q7_emu_ram_holds(dst, n) || !q7_emu_ram_holds(src, n)) {
+		call_lost(s);
+		q7_run_fail(r, "%s: the boot program's block move is out of order or outside the core's "
+		            "RAM", s->lib);
+		return -1;
+	}
+	if (!s->move_buf)
+		s->move_buf = q7_xmalloc(MOVE_PIECE);
+	if (q7_emu_ram_move(s->pid, s->ram, dst, src, n, s->move_buf, MOVE_PIECE) != 0) {
+		int e = errno;
+		call_lost(s);
+		q7_run_fail(r, "%s: cannot move %u bytes in the emulated core's RAM: %s", s->lib, n,
+		            strerror(e));
+		return -1;
+	}
+	uint32_t done = Q7_MOVE_DONE;
+	struct iovec v = {&done, sizeof done};
+	int rc = q7_emu_transfer(s, true, &v, 1, c->deadline);
+	return rc == IO_OK ? 0 : io_failed(s, rc, r);
 }
 
 /* Reads records until the call's last one. 0, or -1 after q7_run_fail()
@@ -635,16 +747,9 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 			            br.magic, br.version);
 			return -1;
 		}
-		if (br.kind == Q7_RESULT_READY && !s->ready) {
-			if (br.boot_status != Q7_BOOT_OK) {
-				boot_failure(s, &br, r);
-				call_lost(s);
+		if (br.kind == Q7_RESULT_MOVE) {
+			if (block_move(s, &br, r) != 0)
 				return -1;
-			}
-			s->ready = true;
-			if (s->stats)
-				fprintf(s->stats, "%s: emulated session: QEMU booted in %.3f s\n", q7_progname(),
-				        q7_now_s() - s->boot_t0);
 			continue;
 		}
 		bool last = br.kind == Q7_RESULT_LAST;
@@ -700,10 +805,6 @@ int q7_emu_receive(struct q7_emu_session *s, struct q7_run_result *r)
 		return -1;
 	}
 	int rc = read_records(s, r);
-	if (rc == 0 && q7_emu_data_over(s)) {
-		q7_run_result_free(r);
-		rc = io_failed(s, IO_EOF, r);
-	}
 	s->st.last_call_s = q7_now_s() - c->t0;
 	if (s->stats)
 		fprintf(s->stats, "%s: emulated run of core%s %u..%u: %.3f s\n", q7_progname(),

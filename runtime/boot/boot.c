@@ -1,10 +1,11 @@
 /* q7boot: the boot program of the emulated core. At start it checks the
  * host's boot block and places every prelinked image once; then it serves
  * calls for as long as the host sends them: it reads each call's frames
- * from the request descriptor and its tensor data from the data file,
- * calls the entry of each core the call names, and hands back the frames
- * on the result descriptor, the bytes the call asked back and the out
- * tensor in the data file (boot.h).
+ * from the request descriptor (the host wrote its tensor data into the
+ * core's RAM), calls the entry of each core the call names, and hands back
+ * the frames on the result descriptor with where the bytes the call asked
+ * back and the out tensor lie, which the host reads out of the RAM
+ * (boot.h).
  * Kernel output reaches the host through frame->write_fn, a semihosting
  * write to QEMU's stdout or stderr.
  *
@@ -24,7 +25,6 @@
 #define SYS_EXIT 1
 #define SYS_READ 3
 #define SYS_WRITE 4
-#define SYS_LSEEK 19
 #define SYS_MEMSET 1004
 #define SIM_EINTR 4
 #define SIM_EAGAIN 11
@@ -34,11 +34,6 @@
  * size stays in its heap, warm, where one of 256 MiB was a fresh mapping
  * faulted in at every call. */
 #define IO_CHUNK (1u << 20)
-/* A block move's pieces (boot_move): each is copied four times (into
- * QEMU's bounce buffer, the data file, the buffer, the core's RAM); a
- * piece the host's cache can hold (1 MiB and 64 KiB measured no
- * different under load). */
-#define MOVE_CHUNK (256u << 10)
 
 #define STACK_PAINT 0xa5a5a5a5u
 #define STACK_GUARD 64 /* bytes at the bottom that must stay painted */
@@ -125,13 +120,6 @@ static int read_all(int fd, void *buf, uint32_t len)
 		done += (uint32_t)n;
 	}
 	return 0;
-}
-
-/* The data file from its start: true when it could be rewound. */
-static bool rewind_data(void)
-{
-	int err = 0;
-	return q7_simcall(SYS_LSEEK, (int)block->data_fd, 0, 0 /* SEEK_SET */, &err) == 0;
 }
 
 static uint32_t ccount(void)
@@ -252,11 +240,11 @@ static bool block_intact(void)
 
 /* Writes the record of the current core (or of the boot) as record_kind;
  * false when it could not. The last record of a call that went well
- * carries the bytes the call asked back and the out tensor. */
+ * names the bytes the call asked back and the out tensor's, which the
+ * host reads out of the core's RAM. */
 static bool write_record(void)
 {
 	uint32_t back = 0, out_bytes = 0;
-	const void *out = NULL;
 	bool last = record_kind == Q7_RESULT_LAST;
 	if (last && frame && result.boot_status == Q7_BOOT_OK && frame->status == Q7_STATUS_OK) {
 		int64_t span = out_span(&frame->out);
@@ -270,10 +258,8 @@ static bool write_record(void)
 			 * host reports it from the frame's descriptor */
 			if (span > 0 && !(at >= call.back_addr &&
 			                  at + (uint64_t)span <= (uint64_t)call.back_addr + back) &&
-			    !(call.out_max && (uint64_t)span > call.out_max)) {
+			    !(call.out_max && (uint64_t)span > call.out_max))
 				out_bytes = (uint32_t)span;
-				out = (const void *)(uintptr_t)at;
-			}
 		}
 	}
 	result.magic = Q7_RESULT_MAGIC;
@@ -282,15 +268,6 @@ static bool write_record(void)
 	result.frame_size = frame ? sizeof *frame : 0;
 	result.back_bytes = back;
 	result.out_bytes = out_bytes;
-	/* The data first: the host reads the data file once the record is in. */
-	if ((back || out_bytes) &&
-	    (!rewind_data() ||
-	     (back && write_all((int)block->data_fd, (const void *)(uintptr_t)call.back_addr, back) != 0) ||
-	     (out_bytes && write_all((int)block->data_fd, out, out_bytes) != 0))) {
-		static const char msg[] = "q7boot: cannot write the result's data (is fd 5 open?)\n";
-		sim_io(SYS_WRITE, 2, msg, sizeof msg - 1);
-		return false;
-	}
 	int fd = block ? (int)block->result_fd : Q7_BOOT_RESULT_FD;
 	if (write_all(fd, &result, sizeof result) != 0 ||
 	    (frame && write_all(fd, frame, sizeof *frame) != 0)) {
@@ -331,32 +308,35 @@ static void fill_ram(uint32_t addr, int c, uint32_t n)
 
 /* frame->move_fn: the memcpy, memmove and memset of the runtime in the
  * image hand a block of Q7_MOVE_MIN bytes or more here (runtime/src/
- * device_memmove.c), which QEMU then moves or fills at the host's speed:
- * a fill is fill_ram's; a move writes each piece of MOVE_CHUNK
- * bytes to the data file, whose bytes are no one's while a core runs (the
- * call's were read before it, the result's are written after), and reads
- * it back where it goes, from the end when the destination overlaps the
- * source from above. 0, or -1 before any byte moved when a range is not
- * the core's RAM: the runtime then does it itself, and faults where the
- * core would. docs/emulated.md, "Block moves". */
+ * device_memmove.c), which is then moved or filled at the host's speed:
+ * a fill is fill_ram's; a move is one Q7_RESULT_MOVE record, which the
+ * host answers once it moved the bytes in the core's RAM (as memmove
+ * does: overlapping either way). 0, or -1 before any byte moved when a
+ * range is not the core's RAM: the runtime then does it itself, and
+ * faults where the core would. docs/emulated.md, "Block moves". */
 static int boot_move(void *dst, const void *src, uint32_t n, int fill)
 {
 	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
-	bool up = d > s && d - s < n;
 	if (!in_ram(d, n) || (fill == Q7_MOVE_COPY && !in_ram(s, n)))
 		return -1;
 	if (fill != Q7_MOVE_COPY) {
 		fill_ram((uint32_t)d, fill & 0xff, n);
 		return 0;
 	}
-	for (uint32_t done = 0; done < n;) {
-		uint32_t k = n - done < MOVE_CHUNK ? n - done : MOVE_CHUNK;
-		uint32_t at = up ? n - done - k : done;
-		if (!rewind_data() || write_all((int)block->data_fd, (const void *)(s + at), k) != 0 ||
-		    !rewind_data() || read_all((int)block->data_fd, (void *)(d + at), k) != 0)
-			fail(Q7_BOOT_BAD_CALL, "a block move through the data file failed (is fd 5 open?)");
-		done += k;
-	}
+	struct q7_boot_result m;
+	memset(&m, 0, sizeof m);
+	m.magic = Q7_RESULT_MAGIC;
+	m.version = Q7_BOOT_VERSION;
+	m.kind = Q7_RESULT_MOVE;
+	m.core = result.core;
+	m.seq = call.seq;
+	m.exc_pc = (uint32_t)d;
+	m.exc_vaddr = (uint32_t)s;
+	m.back_bytes = n;
+	uint32_t done = 0;
+	if (write_all((int)block->result_fd, &m, sizeof m) != 0 ||
+	    read_all((int)block->request_fd, &done, sizeof done) != 0 || done != Q7_MOVE_DONE)
+		fail(Q7_BOOT_BAD_CALL, "the host did not make a block move");
 	return 0;
 }
 
@@ -412,9 +392,10 @@ static void disarm_time_limit(void)
 	                 : "a8", "memory");
 }
 
-/* Reads the next call: its header, its frames into the cores' slots and
- * its tensor data into the data area. Returns false at end of file (the
- * host closed the session); a damaged call ends the session. */
+/* Reads the next call: its header and its frames into the cores' slots,
+ * and sets the bytes after the tensor data the host wrote. Returns false
+ * at end of file (the host closed the session); a damaged call ends the
+ * session. */
 static bool read_call(void)
 {
 	int fd = (int)block->request_fd;
@@ -440,11 +421,6 @@ static bool read_call(void)
 		if (read_all(fd, slot, sizeof(struct q7_frame)) != 0)
 			fail(Q7_BOOT_BAD_CALL, "the call's frames are truncated");
 	}
-	if (call.data_bytes && !rewind_data())
-		fail(Q7_BOOT_BAD_CALL, "the data file cannot be read from its start (is fd 5 open?)");
-	if (call.data_bytes &&
-	    read_all((int)block->data_fd, (void *)(uintptr_t)Q7_BOOT_DATA_AREA, call.data_bytes) != 0)
-		fail(Q7_BOOT_BAD_CALL, "the call's tensor data is truncated");
 	/* At the host's speed: QEMU's memset, not the core's stores. */
 	fill_ram(Q7_BOOT_DATA_AREA + call.data_bytes, (int)(call.fill & 0xff), call.zero_bytes);
 	return true;

@@ -237,7 +237,7 @@ START_TEST(fd3_and_fd4)
 }
 END_TEST
 
-/* fd 5 besides them (an emulated session's data file, a memfd): the
+/* fd 5 besides them (a memfd, as an emulated session's data file was): the
  * child writes into it, the parent reads it back; close_others keeps it
  * and closes fd 6. */
 START_TEST(fd5_beside_fd3_and_fd4)

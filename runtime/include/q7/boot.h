@@ -16,25 +16,28 @@
  *                          i's at + i * 2 MiB; the prelinked file's header
  *                          sits just below its base (loaded at start,
  *                          placed once, kept for the whole session)
- *     0x62100000 .. end    a call's tensor data (read per call from the
- *                          data file), then its heap arena
+ *     0x62100000 .. end    a call's tensor data (written per call by the
+ *                          host into the core's RAM), then its heap arena
  *
  * The session, in order:
  *   1. QEMU starts with the boot block and the prelinked images in RAM
  *      (its generic loader); the boot program checks and places every
- *      image, then writes one Q7_RESULT_READY record.
- *   2. Each call: the host puts the call's tensor data in the data file
- *      (data_fd, a memfd both map) from offset 0, then writes a struct
+ *      image, then writes one Q7_RESULT_READY record. The host then finds
+ *      the core's RAM in QEMU's memory (the mapping of sysram0's size that
+ *      starts with the boot block) and reads and writes it from then on
+ *      while the boot program waits on request_fd.
+ *   2. Each call: the host writes the call's tensor data into the core's
+ *      RAM at Q7_BOOT_DATA_AREA (one copy a byte), then writes a struct
  *      q7_boot_call and the frames of the cores it runs to request_fd; the
- *      boot program reads them into RAM (the tensor data from the data
- *      file, zero_bytes more zeroed after it), runs the cores one after
- *      another (each from the tensor data the one before left), and writes
- *      one record per core to result_fd; before the last one
- *      (Q7_RESULT_LAST) it writes the bytes the call asked back and the
- *      out tensor to the data file from offset 0, where the host reads
- *      them. The data file, not the socket, carries the tensors: a 256 MiB
- *      tensor took 1.0 s through the socket and 0.2 s through the file
- *      (docs/emulated.md, "Device-sized tensors").
+ *      boot program reads the frames into their slots, sets zero_bytes
+ *      after the tensor data, runs the cores one after another (each from
+ *      the tensor data the one before left), and writes one record per
+ *      core to result_fd. The last one (Q7_RESULT_LAST) says what the host
+ *      reads back out of the core's RAM: back_bytes from back_addr and the
+ *      out tensor. A kernel's block move (frame->move_fn) is one
+ *      Q7_RESULT_MOVE record, which the host answers on request_fd with
+ *      Q7_MOVE_DONE once it moved the bytes in the core's RAM
+ *      (docs/emulated.md, "Block moves").
  *   3. End of file on request_fd: the boot program exits with status 0.
  *   A boot problem, an exception, a stack overflow or the time limit ends
  *   the session: the record says why, then QEMU exits with 64 + status.
@@ -63,12 +66,13 @@
 #define Q7_BOOT_STACK_SIZE 0x00010000u     /* 64 KiB: the core's own stack */
 #define Q7_BOOT_REQUEST_FD 3               /* QEMU's fd 3: calls from the host */
 #define Q7_BOOT_RESULT_FD 4                /* QEMU's fd 4: records to the host */
-#define Q7_BOOT_DATA_FD 5                  /* QEMU's fd 5: the data file */
 
 #define Q7_BOOT_MAGIC 0x54423751u   /* "Q7BT" */
 #define Q7_CALL_MAGIC 0x4c433751u   /* "Q7CL" */
 #define Q7_RESULT_MAGIC 0x53523751u /* "Q7RS" */
-#define Q7_BOOT_VERSION 6u
+#define Q7_BOOT_VERSION 7u
+/* The host's answer to a Q7_RESULT_MOVE record, on request_fd (4 bytes). */
+#define Q7_MOVE_DONE 0x45563751u /* "Q7VE" */
 
 #define Q7_BOOT_CCOUNT_KHZ 40000u         /* the lx106's CCOUNT in QEMU */
 #define Q7_BOOT_MAX_TIME_LIMIT_MS 100000u
@@ -81,8 +85,7 @@ struct q7_boot_block {
 	uint32_t request_fd; /* host descriptor the calls are read from */
 	uint32_t result_fd;  /* host descriptor the records go to */
 	uint32_t ncores;     /* images placed: 1..Q7_NUM_CORES */
-	uint32_t data_fd;    /* host descriptor of the data file (the tensors) */
-	uint32_t reserved[2];
+	uint32_t reserved[3];
 	struct {
 		uint32_t image;      /* address of the prelinked image's header */
 		uint32_t image_size; /* bytes of the prelinked file */
@@ -92,8 +95,8 @@ struct q7_boot_block {
 
 /* One call, on request_fd. Followed by ncores struct q7_frame (core
  * first + k's frame goes to FRAME_ADDR + (first + k) * FRAME_STRIDE). The
- * data file's first data_bytes go to Q7_BOOT_DATA_AREA, and zero_bytes
- * after them are zeroed (a fresh destination and its red zone: nothing
+ * host wrote data_bytes at Q7_BOOT_DATA_AREA, and zero_bytes after them
+ * are set to fill (a fresh destination and its red zone: nothing
  * the host has to send). */
 struct q7_boot_call {
 	uint32_t magic;      /* Q7_CALL_MAGIC */
@@ -101,7 +104,7 @@ struct q7_boot_call {
 	uint32_t seq;        /* the host's number for the call, echoed back */
 	uint32_t first;      /* the first core to run, an index of the boot block */
 	uint32_t ncores;     /* cores first .. first + ncores - 1, in order */
-	uint32_t data_bytes; /* tensor data, from the data file's offset 0 */
+	uint32_t data_bytes; /* tensor data the host wrote at Q7_BOOT_DATA_AREA */
 	/* What the last record hands back: back_bytes from back_addr (the dst
 	 * tensor, or the whole tensor data for a race check); 0: nothing. */
 	uint32_t back_addr;
@@ -114,8 +117,7 @@ struct q7_boot_call {
 	uint32_t zero_bytes; /* set to fill after the data_bytes */
 	uint32_t fill;       /* that byte: a fresh output's pattern (docs/runtime.md), or 0 */
 	/* 0, or the most bytes of a returned tensor outside back_addr the
-	 * last record carries (a destination's: the host takes no more, and
-	 * caps the data file at it, docs/emulated.md) */
+	 * last record names (a destination's: the host takes no more) */
 	uint32_t out_max;
 	uint32_t reserved[4];
 };
@@ -141,13 +143,16 @@ enum q7_result_kind {
 	Q7_RESULT_READY = 1, /* the images are placed (or boot_status says why not) */
 	Q7_RESULT_CORE = 2,  /* a core of the call ran; more follow */
 	Q7_RESULT_LAST = 3,  /* the call's last record */
+	/* a block move for the host to make in the core's RAM while the
+	 * core waits: exc_pc the destination, exc_vaddr the source,
+	 * back_bytes how many (answered with Q7_MOVE_DONE) */
+	Q7_RESULT_MOVE = 4,
 };
 
 /* On result_fd: this header, then frame_size bytes of the core's frame.
- * The last record says what is in the data file from offset 0, written
- * before it: back_bytes from the call's back_addr, then out_bytes of the
- * out tensor (its span by its strides, from element 0) when it lies
- * outside those. A call ends after a core whose boot_status
+ * The last record says what the host reads out of the core's RAM:
+ * back_bytes from the call's back_addr, and out_bytes of the out tensor
+ * (its span by its strides, from element 0) when it lies outside those. A call ends after a core whose boot_status
  * or frame status is not OK; a boot_status other than OK or BAD_OUTPUT
  * ends the session too (QEMU exits with 64 + boot_status). */
 struct q7_boot_result {

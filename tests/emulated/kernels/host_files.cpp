@@ -28,8 +28,9 @@ Q7_KERNEL torch::Tensor host_open(const torch::Tensor &path, int64_t flags)
     return y;
 }
 
-// Closes QEMU's descriptor `fd` (the session's socket is 3 and 4, its
-// data file 5): what a kernel can do to the session that runs it.
+// Closes QEMU's descriptor `fd` (the session's socket is 3 and 4; 5 was
+// its data file, and is no longer given): what a kernel can do to the
+// session that runs it.
 Q7_KERNEL torch::Tensor close_fd(const torch::Tensor &x, int64_t fd)
 {
     enum { SYS_CLOSE = 6 };
@@ -43,8 +44,9 @@ Q7_KERNEL torch::Tensor close_fd(const torch::Tensor &x, int64_t fd)
     return y;
 }
 
-// Writes 4096 bytes into QEMU's descriptor 5 (the session's data file) at
-// `offset`: what a kernel can do to make the host hold memory. Returns
+// Writes 4096 bytes into QEMU's descriptor 5 (where the session's data
+// file was) at `offset`: what a kernel could do to make the host hold
+// memory while there was one. Returns
 // {what the seek returned, what the write returned, the write's errno}.
 Q7_KERNEL torch::Tensor grow_data(const torch::Tensor &x, int64_t offset)
 {
