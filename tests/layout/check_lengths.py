@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """unit.layout_lengths: no function of the production code (every top
-folder but tests/, bench/, fuzz/, examples/) is longer than 80 lines, from
-the line of its name to its closing brace, as universal-ctags measures it
+folder but tests/, bench/, fuzz/, examples/; C, C++ and Python) is longer
+than 80 lines, from the line of its name to its closing brace (Python: its
+last line), as universal-ctags measures it
 (its "end" field). The few that are stand on ALLOWED, each for a reason; an
 entry that is no longer long is reported too, so the list only shrinks.
 
 The same measurement by hand, from the source root:
-  git ls-files '*.c' '*.h' '*.cpp' '*.hpp' | grep -vE '^(tests|bench|fuzz|examples)/' |
-    ctags -L - --kinds-c=f --kinds-c++=f --fields=+ne --output-format=json -o - |
+  git ls-files '*.c' '*.h' '*.cpp' '*.hpp' '*.py' | grep -vE '^(tests|bench|fuzz|examples)/' |
+    ctags -L - --kinds-c=f --kinds-c++=f --kinds-python=fm --fields=+ne --output-format=json -o - |
     python3 -c 'import json,sys; [print(t["end"]-t["line"]+1, t["path"], t["name"])
       for t in map(json.loads, sys.stdin) if t.get("end", 0)-t.get("line", 0) >= 80]'
 
@@ -24,7 +25,7 @@ LIMIT = 80
 # Top folders that are not shipped code; every other top folder holding
 # sources is checked.
 NOT_PRODUCTION = ("tests", "bench", "fuzz", "examples", "build", "out", "Testing")
-SOURCES = (".c", ".h", ".cpp", ".hpp")
+SOURCES = (".c", ".h", ".cpp", ".hpp", ".py")
 # (path, function): why it stays longer than LIMIT.
 ALLOWED = {
 }
@@ -51,7 +52,8 @@ def lengths(root, ctags):
     if not files:
         return []
     try:
-        out = subprocess.run([ctags, "-L", "-", "--kinds-c=f", "--kinds-c++=f", "--fields=+ne",
+        out = subprocess.run([ctags, "-L", "-", "--kinds-c=f", "--kinds-c++=f",
+                              "--kinds-python=fm", "--fields=+ne",
                               "--output-format=json", "-o", "-"],
                              input="\n".join(files), cwd=root, capture_output=True, text=True,
                              check=True).stdout
@@ -95,12 +97,14 @@ def self_test(ctags):
         "run/b.c": body(LIMIT + 5).replace("int f(", "int allowed("),
         "run/c.c": body(1).replace("int f(", "int was_long("),
         "tests/run/t.c": body(LIMIT * 2),
+        "python/q7/m.py": "def short():\n    pass\n\n\nclass C:\n    def long_method(self):\n"
+                          + "        x = 1\n" * LIMIT,
     }
     allowed = {("run/b.c", "allowed"): "a reason", ("run/c.c", "was_long"): "a reason"}
     with made_tree(files) as root:
         got = [b.split(" (")[0].split(":")[0] + ": " + b.split(": ", 1)[1].split(" is ")[0]
                for b in findings(root, ctags, allowed)]
-    return expect(got, ["wrapper/a.c: g", "run/c.c: was_long"])
+    return expect(got, ["python/q7/m.py: long_method", "wrapper/a.c: g", "run/c.c: was_long"])
 
 
 def main():

@@ -475,6 +475,34 @@ def register_h_hints(shape_srcs):
             for src in shape_srcs if _pch.lacks_register_h(src)]
 
 
+def _shape_part(shape_srcs, defs, includes, state, lib, verbose, log):
+    """The shape library's compile steps (the host's compiler against
+    libtorch, the precompiled header built first when a step will use it),
+    its path beside lib, and its link as build_locked lists links."""
+    cxx, sflags, skey, code_key, pch_flags, cache, pch, libdir = shape_setup(includes)
+    if verbose and os.environ.get("CXX") and cxx != shlex.split(os.environ["CXX"]):
+        log("q7cc.torch: CXX=%s names q7cc; the shape files are built with %s, a host "
+            "compiler, against libtorch" % (os.environ["CXX"], cxx[0]))
+    sites = shape_sites_source(defs, os.path.join(state, "q7cc-shape-sites.cpp"))
+    s_steps, s_objs = compile_steps(
+        "shape", list(shape_srcs) + ([sites] if sites else []),
+        # __FILE__ (NEURON_LIBRARY's, for messages) without the folder,
+        # so that the object does not depend on where the source is
+        lambda src, obj, dep: cxx + sflags + (
+            _pch.flags(cxx, pch) if pch and _pch.usable(cxx, src) else []) + [
+            "-fmacro-prefix-map=%s/=" % os.path.dirname(src),
+            "-MD", "-MF", dep, "-c", src, "-o", obj],
+        skey, state, cxx + sflags, shape=(code_key, cache))
+    shape_lib = lib[:-3] + ".shape.so"
+    # --no-undefined: a shape function declared and never defined is a
+    # link error here, not a dlopen failure at load
+    slink = cxx + ["-shared", "-Wl,-Bsymbolic", "-Wl,--no-undefined", "-o", shape_lib] + \
+        s_objs + ["-L" + libdir, "-Wl,-rpath," + libdir, "-ltorch", "-ltorch_cpu", "-lc10"]
+    if pch and any(pch in st.command and not st.up_to_date() for st in s_steps):
+        _pch.build(pch, cxx, pch_flags, log)
+    return s_steps, shape_lib, (shape_lib, slink, skey, s_objs, os.path.join(state, "shape.json"))
+
+
 def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, target,
                  extra_cflags, extra_include_paths, log, state, progress, sanitize=False,
                  extra_ldflags=()):
@@ -509,34 +537,14 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     # shape: the host's compiler against libtorch
     shape_lib = None
     if shape_srcs:
-        cxx, sflags, skey, code_key, pch_flags, cache, pch, libdir = shape_setup(includes)
-        if verbose and os.environ.get("CXX") and cxx != shlex.split(os.environ["CXX"]):
-            log("q7cc.torch: CXX=%s names q7cc; the shape files are built with %s, a host "
-                "compiler, against libtorch" % (os.environ["CXX"], cxx[0]))
-        sites = shape_sites_source(defs, os.path.join(state, "q7cc-shape-sites.cpp"))
-        s_steps, s_objs = compile_steps(
-            "shape", list(shape_srcs) + ([sites] if sites else []),
-            # __FILE__ (NEURON_LIBRARY's, for messages) without the folder,
-            # so that the object does not depend on where the source is
-            lambda src, obj, dep: cxx + sflags + (
-                _pch.flags(cxx, pch) if pch and _pch.usable(cxx, src) else []) + [
-                "-fmacro-prefix-map=%s/=" % os.path.dirname(src),
-                "-MD", "-MF", dep, "-c", src, "-o", obj],
-            skey, state, cxx + sflags, shape=(code_key, cache))
+        s_steps, shape_lib, slink = _shape_part(shape_srcs, defs, includes, state, lib, verbose,
+                                                log)
         steps += s_steps
-        shape_lib = lib[:-3] + ".shape.so"
-        # --no-undefined: a shape function declared and never defined is a
-        # link error here, not a dlopen failure at load
-        slink = cxx + ["-shared", "-Wl,-Bsymbolic", "-Wl,--no-undefined", "-o", shape_lib] + \
-            s_objs + ["-L" + libdir, "-Wl,-rpath," + libdir, "-ltorch", "-ltorch_cpu", "-lc10"]
-        links.append((shape_lib, slink, skey, s_objs, os.path.join(state, "shape.json")))
+        links.append(slink)
     else:
         stale = lib[:-3] + ".shape.so"
         if os.path.exists(stale):
             os.unlink(stale)  # a library without shape sources has none
-
-    if shape_srcs and pch and any(pch in s.command and not s.up_to_date() for s in s_steps):
-        _pch.build(pch, cxx, pch_flags, log)
     try:
         run_steps(steps, verbose, log, progress)
     except BuildError as e:
