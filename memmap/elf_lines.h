@@ -10,7 +10,7 @@
 /* "file:line" of the instruction at addr (path's own, link-time address)
  * in buf: 0. -1 when there is none: path unreadable or not a regular
  * file, no line table (linked without -g) or no line for addr, or no
- * libdw on this system (Debian's libdw1). */
+ * libdw installed (Debian's libdw1). */
 int q7_lines_find(const char *path, uint64_t addr, char *buf, size_t size);
 
 #endif
