@@ -7,6 +7,26 @@
 #include <strings.h>
 #include <unistd.h>
 
+/* Drops the first *off bytes of b (handed out, or written): an emptied
+ * buffer starts again (freed when a long message made it large); one that
+ * is not is moved down once they are over 1 MiB and half of it, so that
+ * it holds only what is still to come, however far behind its reader. */
+static void consume(struct q7_strbuf *b, size_t *off)
+{
+	if (*off == b->len && b->cap > (4u << 20)) {
+		q7_sb_free(b);
+		*off = 0;
+	} else if (*off == b->len) {
+		b->len = *off = 0;
+		if (b->s)
+			b->s[0] = '\0';
+	} else if (*off > (1u << 20) && *off >= b->len / 2) {
+		memmove(b->s, b->s + *off, b->len - *off + 1);
+		b->len -= *off;
+		*off = 0;
+	}
+}
+
 /* ---- a message too long to hold: passed over ---- */
 
 enum { KEY, COLON, VALUE, COMMA };
@@ -108,10 +128,7 @@ static void skip_buffered(struct q7_rpc_in *in)
 	}
 	in->off += n;
 	in->skip -= n;
-	if (in->off == in->buf.len) {
-		in->buf.len = in->off = 0;
-		in->buf.s[0] = '\0';
-	}
+	consume(&in->buf, &in->off);
 }
 
 /* The stand-in of a message passed over: {"id":..,"method":".."}. */
@@ -216,18 +233,7 @@ char *q7_rpc_next(struct q7_rpc_in *in, size_t *len)
 	char *msg = q7_xstrndup(in->buf.s + body, (size_t)n);
 	*len = (size_t)n;
 	in->off = body + (size_t)n;
-	if (in->off == in->buf.len && in->buf.cap > (4u << 20)) {
-		q7_sb_free(&in->buf); /* after a long message: not kept */
-		in->off = 0;
-	} else if (in->off == in->buf.len) { /* all handed out: start again */
-		in->buf.len = 0;
-		in->buf.s[0] = '\0';
-		in->off = 0;
-	} else if (in->off > (1u << 20)) {
-		memmove(in->buf.s, in->buf.s + in->off, in->buf.len - in->off + 1);
-		in->buf.len -= in->off;
-		in->off = 0;
-	}
+	consume(&in->buf, &in->off);
 	return msg;
 }
 
@@ -278,20 +284,7 @@ bool q7_rpc_flush(struct q7_rpc_out *o)
 		else
 			o->broken = true;
 	}
-	if (o->off == o->q.len && o->q.cap > (4u << 20)) {
-		q7_sb_free(&o->q);
-		o->off = 0;
-	} else if (o->off == o->q.len && o->q.len) {
-		o->q.len = 0;
-		o->q.s[0] = '\0';
-		o->off = 0;
-	} else if (o->off > (1u << 20) && o->off >= o->q.len / 2) {
-		/* Written as it drains: a peer that reads, however far behind,
-		 * holds only what it has not read yet. */
-		memmove(o->q.s, o->q.s + o->off, o->q.len - o->off + 1);
-		o->q.len -= o->off;
-		o->off = 0;
-	}
+	consume(&o->q, &o->off);
 	return !o->broken;
 }
 
