@@ -36,10 +36,10 @@ static json_object *kernel_at(const struct q7_doc *d, unsigned line, unsigned ch
 	return NULL;
 }
 
-bool q7_answer_hover(const struct q7_doc *d, unsigned line, unsigned character,
-                     json_object *answer)
+bool q7_answer_hover(const struct q7_doc *d, json_object *params, json_object *answer)
 {
-	json_object *k = kernel_at(d, line, character);
+	json_object *pos = q7_js_get(params, "position");
+	json_object *k = kernel_at(d, q7_js_uint(pos, "line"), q7_js_uint(pos, "character"));
 	if (!k || q7_js_get(answer, "error"))
 		return false;
 	json_object *result = q7_js_get(answer, "result"), *contents = q7_js_get(result, "contents");
@@ -50,9 +50,8 @@ bool q7_answer_hover(const struct q7_doc *d, unsigned line, unsigned character,
 	                                     q7_js_str(k, "schema", ""))
 	                      : q7_xasprintf("q7cc kernel: op %s\n%s", op, q7_js_str(k, "schema", ""));
 	char *text = *value ? q7_xasprintf("%s\n\n%s", value, ours) : q7_xstrdup(ours);
-	json_object *c = json_object_new_object();
-	json_object_object_add(c, "kind", json_object_new_string(markdown ? "markdown" : "plaintext"));
-	json_object_object_add(c, "value", json_object_new_string(text));
+	json_object *c = q7_js_object("kind", json_object_new_string(markdown ? "markdown" : "plaintext"),
+	                              "value", json_object_new_string(text), NULL);
 	if (!result || !json_object_is_type(result, json_type_object)) {
 		result = json_object_new_object();
 		json_object_object_add(answer, "result", result);
@@ -72,17 +71,12 @@ json_object *q7_answer_lenses(const struct q7_doc *d)
 		unsigned line = q7_js_uint(k, "line"), col = q7_js_uint(k, "column");
 		if (!line || !col)
 			continue;
-		unsigned ch = q7_text_character(d->text, d->len, line, col);
-		unsigned w = q7_text_token_width(d->text, d->len, line, col);
 		char *op = op_name(d, k);
 		char *title = q7_xasprintf("%s  (%s)", q7_js_str(k, "schema", ""), op);
-		json_object *cmd = json_object_new_object();
-		json_object_object_add(cmd, "title", json_object_new_string(title));
-		json_object_object_add(cmd, "command", json_object_new_string(""));
-		json_object *lens = json_object_new_object();
-		json_object_object_add(lens, "range", q7_js_range(line - 1, ch, line - 1, ch + w));
-		json_object_object_add(lens, "command", cmd);
-		json_object_array_add(out, lens);
+		json_object *cmd = q7_js_object("title", json_object_new_string(title), "command",
+		                                json_object_new_string(""), NULL);
+		json_object_array_add(out, q7_js_object("range", q7_js_token_range(d->text, d->len, line, col),
+		                                        "command", cmd, NULL));
 		free(title);
 		free(op);
 	}
@@ -102,31 +96,25 @@ static json_object *action_of(const struct q7_doc *d, json_object *diag)
 	unsigned l1, c1, l2, c2;
 	q7_text_position(d->text, d->len, fix.from, &l1, &c1);
 	q7_text_position(d->text, d->len, fix.to, &l2, &c2);
-	json_object *edit = json_object_new_object();
-	json_object_object_add(edit, "range", q7_js_range(l1, c1, l2, c2));
-	json_object_object_add(edit, "newText", json_object_new_string(fix.with));
-	json_object *edits = json_object_new_array(), *changes = json_object_new_object();
-	json_object_array_add(edits, edit);
-	json_object_object_add(changes, d->uri, edits);
-	json_object *we = json_object_new_object();
-	json_object_object_add(we, "changes", changes);
-	json_object *diags = json_object_new_array();
+	json_object *edits = json_object_new_array(), *diags = json_object_new_array();
+	json_object_array_add(edits, q7_js_object("range", q7_js_range(l1, c1, l2, c2), "newText",
+	                                          json_object_new_string(fix.with), NULL));
 	json_object_array_add(diags, json_object_get(diag));
-	json_object *a = json_object_new_object();
-	json_object_object_add(a, "title", json_object_new_string(fix.title));
-	json_object_object_add(a, "kind", json_object_new_string("quickfix"));
-	json_object_object_add(a, "diagnostics", diags);
-	json_object_object_add(a, "isPreferred", json_object_new_boolean(fix.preferred));
-	json_object_object_add(a, "edit", we);
-	return a;
+	json_object *changes = q7_js_object(d->uri, edits, NULL);
+	return q7_js_object("title", json_object_new_string(fix.title),
+	                    "kind", json_object_new_string("quickfix"),
+	                    "diagnostics", diags,
+	                    "isPreferred", json_object_new_boolean(fix.preferred),
+	                    "edit", q7_js_object("changes", changes, NULL), NULL);
 }
 
-void q7_answer_actions(const struct q7_doc *d, unsigned first, unsigned last,
-                       json_object *answer)
+void q7_answer_actions(const struct q7_doc *d, json_object *params, json_object *answer)
 {
 	if (!d->q7 || d->q7_version != d->version || q7_js_get(answer, "error"))
 		return;
-	json_object *result = q7_js_get(answer, "result");
+	json_object *range = q7_js_get(params, "range"), *result = q7_js_get(answer, "result");
+	unsigned first = q7_js_uint(q7_js_get(range, "start"), "line");
+	unsigned last = q7_js_uint(q7_js_get(range, "end"), "line");
 	for (size_t i = 0; i < json_object_array_length(d->q7); i++) {
 		json_object *diag = json_object_array_get_idx(d->q7, i);
 		unsigned line = q7_js_uint(q7_js_get(q7_js_get(diag, "range"), "start"), "line");

@@ -33,17 +33,16 @@ struct q7_doc {
 	bool requests;        /* its text has NEURON_LIBRARY m.defs */
 };
 
-/* clangd's hover answer (a whole response), with the schema of the kernel
- * whose name is at (line, character) added to its contents. false (and
- * the answer unchanged) when no kernel's name is there. */
-bool q7_answer_hover(const struct q7_doc *d, unsigned line, unsigned character,
-                     json_object *answer);
+/* clangd's hover answer (a whole response) to a request of params, with
+ * the schema of the kernel whose name is at its position added to its
+ * contents. false (and the answer unchanged) when no kernel's name is
+ * there. */
+bool q7_answer_hover(const struct q7_doc *d, json_object *params, json_object *answer);
 /* The code lenses of d's kernels: a new array. */
 json_object *q7_answer_lenses(const struct q7_doc *d);
 /* Appends to the result of clangd's codeAction answer (a whole response)
- * the quick fixes of q7cc's findings on lines first..last of d, when the
- * findings are of the text as it is. */
-void q7_answer_actions(const struct q7_doc *d, unsigned first, unsigned last,
-                       json_object *answer);
+ * to a request of params the quick fixes of q7cc's findings on the lines
+ * of its range, when the findings are of the text as it is. */
+void q7_answer_actions(const struct q7_doc *d, json_object *params, json_object *answer);
 
 #endif

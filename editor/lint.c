@@ -184,12 +184,10 @@ static void relate(json_object *o, json_object *n, const struct q7_lint_src *src
 	}
 	if (!line)
 		return;
-	json_object *loc = json_object_new_object(), *ri = json_object_new_object();
-	json_object_object_add(loc, "uri", json_object_new_string(where ? where : src->uri));
-	json_object_object_add(loc, "range", q7_js_range(line - 1, ch, line - 1, ch));
-	json_object_object_add(ri, "location", loc);
+	json_object *loc = q7_js_object("uri", json_object_new_string(where ? where : src->uri),
+	                                "range", q7_js_range(line - 1, ch, line - 1, ch), NULL);
 	char *msg = own_names(q7_js_str(n, "message", ""), src->path, src->shown);
-	json_object_object_add(ri, "message", json_object_new_string(msg));
+	json_object *ri = q7_js_object("location", loc, "message", json_object_new_string(msg), NULL);
 	json_object *all = q7_js_get(o, "relatedInformation");
 	if (!all) {
 		all = json_object_new_array();
@@ -203,20 +201,14 @@ static void relate(json_object *o, json_object *n, const struct q7_lint_src *src
 /* The LSP diagnostic of q7cc's finding d on line (of the text). */
 static json_object *finding(json_object *d, unsigned line, const struct q7_lint_src *src)
 {
-	unsigned col = q7_js_uint(d, "column");
-	unsigned ch = q7_text_character(src->text, src->len, line, col ? col : 1);
-	unsigned w = col ? q7_text_token_width(src->text, src->len, line, col) : 1;
-	json_object *desc = json_object_new_object();
-	json_object_object_add(desc, "href", json_object_new_string(rules_page()));
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "range", q7_js_range(line - 1, ch, line - 1, ch + w));
-	json_object_object_add(o, "severity",
-	                       json_object_new_int(lsp_severity(q7_js_str(d, "severity", ""))));
-	json_object_object_add(o, "code", json_object_new_string(q7_js_str(d, "rule", "")));
-	json_object_object_add(o, "codeDescription", desc);
-	json_object_object_add(o, "source", json_object_new_string("q7cc"));
 	char *msg = own_names(q7_js_str(d, "message", ""), src->path, src->shown);
-	json_object_object_add(o, "message", json_object_new_string(msg));
+	json_object *o = q7_js_object(
+	    "range", q7_js_token_range(src->text, src->len, line, q7_js_uint(d, "column")),
+	    "severity", json_object_new_int(lsp_severity(q7_js_str(d, "severity", ""))),
+	    "code", json_object_new_string(q7_js_str(d, "rule", "")),
+	    "codeDescription", q7_js_object("href", json_object_new_string(rules_page()), NULL),
+	    "source", json_object_new_string("q7cc"),
+	    "message", json_object_new_string(msg), NULL);
 	free(msg);
 	return o;
 }
@@ -276,12 +268,12 @@ json_object *q7_lint_unresolved(const char *json, const struct q7_lint_src *src,
 		char *msg = q7_xasprintf("m.def names the compute function '%s', which no source of "
 		                         "target '%s' defines; the link reports it too",
 		                         name, target);
-		json_object *d = json_object_new_object();
-		json_object_object_add(d, "rule", json_object_new_string("q7-undefined-kernel"));
-		json_object_object_add(d, "severity", json_object_new_string("error"));
 		/* The column is the string literal's: the name is one on. */
-		json_object_object_add(d, "column", json_object_new_int((int)q7_js_uint(op, "column") + 1));
-		json_object_object_add(d, "message", json_object_new_string(msg));
+		json_object *d = q7_js_object(
+		    "rule", json_object_new_string("q7-undefined-kernel"),
+		    "severity", json_object_new_string("error"),
+		    "column", json_object_new_int((int)q7_js_uint(op, "column") + 1),
+		    "message", json_object_new_string(msg), NULL);
 		json_object_array_add(out, finding(d, line, src));
 		json_object_put(d);
 		free(msg);
@@ -323,13 +315,12 @@ json_object *q7_lint_kernels(const char *json, const char *path, const char *tex
 		if (!line ||
 		    (json_object_object_get_ex(op, "by_name_only", &v) && json_object_get_boolean(v)))
 			continue;
-		json_object *k = json_object_new_object();
-		json_object_object_add(k, "name", json_object_new_string(q7_js_str(op, "name", "")));
-		json_object_object_add(k, "namespace", json_object_new_string(q7_js_str(op, "namespace", "")));
-		json_object_object_add(k, "schema", json_object_new_string(q7_js_str(op, "schema", "")));
-		json_object_object_add(k, "line", json_object_new_int((int)line));
-		json_object_object_add(k, "column", json_object_new_int((int)q7_js_uint(op, "column")));
-		json_object_array_add(out, k);
+		json_object_array_add(out, q7_js_object(
+		    "name", json_object_new_string(q7_js_str(op, "name", "")),
+		    "namespace", json_object_new_string(q7_js_str(op, "namespace", "")),
+		    "schema", json_object_new_string(q7_js_str(op, "schema", "")),
+		    "line", json_object_new_int((int)line),
+		    "column", json_object_new_int((int)q7_js_uint(op, "column")), NULL));
 	}
 	json_object_put(root);
 	return out;

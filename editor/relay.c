@@ -39,13 +39,11 @@
 #define HOLD_MS 1500
 /* A request of the editor that clangd has not answered yet. */
 struct pending {
-	char *id; /* the id as JSON text */
+	json_object *id, *params; /* the request's */
 	char *method;
-	char *uri;
-	unsigned line, character; /* hover: where; codeAction: its range's */
-	unsigned end_line;        /* first and last line */
-	json_object *held; /* the answer, awaiting the schemas (hover, code lens) */
-	long long until;   /* when it goes as it is */
+	json_object *held; /* clangd's hover answer, awaiting the schemas */
+	long long until;   /* held (hover, code lens): when it goes as it is;
+	                    * 0: not held */
 };
 
 struct relay {
@@ -78,29 +76,25 @@ static void send_json(struct q7_rpc_out *out, json_object *msg)
 	q7_rpc_send(out, s, len);
 }
 
-static json_object *new_message(void)
+/* A JSON-RPC message to out: its id (when non-NULL), its method (when
+ * non-NULL) and key: val (when key is non-NULL; val is taken). */
+static void send_msg(struct q7_rpc_out *out, json_object *id, const char *method,
+                     const char *key, json_object *val)
 {
-	json_object *m = json_object_new_object();
-	json_object_object_add(m, "jsonrpc", json_object_new_string("2.0"));
-	return m;
-}
-
-static char *id_text(json_object *id)
-{
-	return q7_xstrdup(json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN));
-}
-
-/* An error answer to the editor's request id (JSON text). */
-static void answer_error(struct relay *r, const char *id, int code, const char *why)
-{
-	json_object *m = new_message();
-	json_object_object_add(m, "id", json_tokener_parse(id));
-	json_object *e = json_object_new_object();
-	json_object_object_add(e, "code", json_object_new_int(code));
-	json_object_object_add(e, "message", json_object_new_string(why));
-	json_object_object_add(m, "error", e);
-	send_json(&r->to_editor, m);
+	json_object *m = q7_js_object("jsonrpc", json_object_new_string("2.0"),
+	                              "id", json_object_get(id),
+	                              "method", method ? json_object_new_string(method) : NULL,
+	                              key, val, NULL);
+	send_json(out, m);
 	json_object_put(m);
+}
+
+/* An error answer to the editor's request id. */
+static void answer_error(struct relay *r, json_object *id, int code, const char *why)
+{
+	send_msg(&r->to_editor, id, NULL, "error",
+	         q7_js_object("code", json_object_new_int(code), "message",
+	                      json_object_new_string(why), NULL));
 }
 
 /* ---- documents ---- */
@@ -195,11 +189,7 @@ static bool is_cxx(const struct q7_doc *d)
 /* Sends clangd's diagnostics of d with q7cc's after them. */
 static void publish(struct relay *r, struct q7_doc *d)
 {
-	json_object *params = json_object_new_object(), *all = json_object_new_array();
-	json_object_object_add(params, "uri", json_object_new_string(d->uri));
-	json_object *v = q7_js_get(d->clangd, "version");
-	if (v)
-		json_object_object_add(params, "version", json_object_get(v));
+	json_object *all = json_object_new_array();
 	json_object *lists[] = {q7_js_get(d->clangd, "diagnostics"), d->q7};
 	for (size_t k = 0; k < 2; k++)
 		for (size_t i = 0; lists[k] && i < json_object_array_length(lists[k]); i++) {
@@ -208,12 +198,10 @@ static void publish(struct relay *r, struct q7_doc *d)
 			if (k == 0 || !q7_lint_shadowed(one, lists[0]))
 				json_object_array_add(all, json_object_get(one));
 		}
-	json_object_object_add(params, "diagnostics", all);
-	json_object *m = new_message();
-	json_object_object_add(m, "method", json_object_new_string("textDocument/publishDiagnostics"));
-	json_object_object_add(m, "params", params);
-	send_json(&r->to_editor, m);
-	json_object_put(m);
+	json_object *params = q7_js_object("uri", json_object_new_string(d->uri),
+	                                   "version", json_object_get(q7_js_get(d->clangd, "version")),
+	                                   "diagnostics", all, NULL);
+	send_msg(&r->to_editor, NULL, "textDocument/publishDiagnostics", "params", params);
 }
 
 /* ---- the analysis ---- */
@@ -340,9 +328,9 @@ static void kernels_changed(struct relay *r, json_object *was, json_object *now)
 {
 	bool changed = was ? !json_object_equal(was, now) : json_object_array_length(now) > 0;
 	if (r->lens_refresh && changed) {
-		static const char refresh[] = "{\"jsonrpc\":\"2.0\",\"id\":\"" REFRESH_ID "\","
-		                              "\"method\":\"workspace/codeLens/refresh\"}";
-		q7_rpc_send(&r->to_editor, refresh, sizeof refresh - 1);
+		json_object *id = json_object_new_string(REFRESH_ID);
+		send_msg(&r->to_editor, id, "workspace/codeLens/refresh", NULL, NULL);
+		json_object_put(id);
 	}
 }
 
@@ -503,31 +491,37 @@ static void replay_init(struct relay *r)
 static void replay_rest(struct relay *r)
 {
 	if (r->initialized)
-		q7_rpc_send(&r->to_clangd,
-		            "{\"jsonrpc\":\"2.0\",\"method\":\"initialized\",\"params\":{}}", 52);
+		send_msg(&r->to_clangd, NULL, "initialized", "params", json_object_new_object());
 	for (size_t i = 0; i < r->ndocs; i++) {
 		struct q7_doc *d = &r->docs[i];
-		json_object *td = json_object_new_object();
-		json_object_object_add(td, "uri", json_object_new_string(d->uri));
-		json_object_object_add(td, "languageId", json_object_new_string(d->lang ? d->lang : ""));
-		json_object_object_add(td, "version", json_object_new_int64(d->version));
-		json_object_object_add(td, "text", json_object_new_string_len(d->text, (int)d->len));
-		json_object *params = json_object_new_object(), *m = new_message();
-		json_object_object_add(params, "textDocument", td);
-		json_object_object_add(m, "method", json_object_new_string("textDocument/didOpen"));
-		json_object_object_add(m, "params", params);
-		send_json(&r->to_clangd, m);
-		json_object_put(m);
+		json_object *td = q7_js_object(
+		    "uri", json_object_new_string(d->uri),
+		    "languageId", json_object_new_string(d->lang ? d->lang : ""),
+		    "version", json_object_new_int64(d->version),
+		    "text", json_object_new_string_len(d->text, (int)d->len), NULL);
+		send_msg(&r->to_clangd, NULL, "textDocument/didOpen", "params",
+		         q7_js_object("textDocument", td, NULL));
 	}
 }
 
 static void drop_pending(struct relay *r, size_t i)
 {
-	free(r->pend[i].id);
+	json_object_put(r->pend[i].id);
+	json_object_put(r->pend[i].params);
 	free(r->pend[i].method);
-	free(r->pend[i].uri);
 	json_object_put(r->pend[i].held);
 	r->pend[i] = r->pend[--r->npend];
+}
+
+/* The editor's requests that wait for clangd (none held) get an error:
+ * all, or all but the initialize (a restarted clangd answers it). */
+static void fail_pending(struct relay *r, const char *why, bool all)
+{
+	for (size_t i = r->npend; i-- > 0;)
+		if (!r->pend[i].until && (all || strcmp(r->pend[i].method, "initialize") != 0)) {
+			answer_error(r, r->pend[i].id, -32603, why);
+			drop_pending(r, i);
+		}
 }
 
 /* clangd has ended: what it owed the editor gets an error, and it starts
@@ -541,20 +535,12 @@ static void clangd_ended(struct relay *r)
 	size_t recent = 0;
 	for (size_t i = 0; i < r->nrestarts; i++)
 		recent += now - r->restarts[i] < RESTART_WINDOW_MS;
-	for (size_t i = r->npend; i-- > 0;)
-		if (strcmp(r->pend[i].method, "initialize") != 0 && !r->pend[i].held) {
-			answer_error(r, r->pend[i].id, -32603, "clangd ended; q7cc-clangd started it again");
-			drop_pending(r, i);
-		}
+	fail_pending(r, "clangd ended; q7cc-clangd started it again", false);
 	if (recent >= MAX_RESTARTS) {
 		q7_error("clangd ended %d times within a minute; not starting it again",
 		         MAX_RESTARTS);
 		/* Nothing will answer them now, the initialize either. */
-		for (size_t i = r->npend; i-- > 0;)
-			if (!r->pend[i].held) {
-				answer_error(r, r->pend[i].id, -32603, "clangd is not running");
-				drop_pending(r, i);
-			}
+		fail_pending(r, "clangd is not running", true);
 		return;
 	}
 	q7_warning("clangd ended; starting it again");
@@ -668,11 +654,8 @@ static void refuse(struct relay *r, const char *raw, size_t too_big)
 	char *why = too_big ? q7_xasprintf("the message is %zu bytes, over q7cc-clangd's limit of "
 	                                   "%u MiB", too_big, Q7_RPC_MAX >> 20)
 	                    : q7_xstrdup("the message is not UTF-8, as JSON-RPC's must be");
-	if (id && method) {
-		char *t = id_text(id);
-		answer_error(r, t, too_big ? -32600 : -32700, why);
-		free(t);
-	}
+	if (id && method)
+		answer_error(r, id, too_big ? -32600 : -32700, why);
 	q7_error("%s from the editor: %s; not passed on", method ? method : "a message", why);
 	json_object_put(m);
 	free(why);
@@ -713,33 +696,19 @@ static void from_editor(struct relay *r, const char *raw, size_t len)
 		return;
 	}
 	if (method && id) {
-		if (r->clangd <= 0 && strcmp(method, "textDocument/codeLens") != 0) {
-			char *t = id_text(id);
-			answer_error(r, t, -32603, "clangd is not running (it ended too often)");
-			free(t);
+		bool lens = strcmp(method, "textDocument/codeLens") == 0;
+		if (r->clangd <= 0 && !lens) {
+			answer_error(r, id, -32603, "clangd is not running (it ended too often)");
 			json_object_put(m);
 			return;
 		}
 		r->pend = q7_xrealloc(r->pend, (r->npend + 1) * sizeof *r->pend);
-		struct pending *p = &r->pend[r->npend++];
-		memset(p, 0, sizeof *p);
-		p->id = id_text(id);
-		p->method = q7_xstrdup(method);
-		const char *uri = q7_js_str(q7_js_get(params, "textDocument"), "uri", NULL);
-		p->uri = uri ? q7_xstrdup(uri) : NULL;
-		json_object *pos = q7_js_get(params, "position"), *range = q7_js_get(params, "range");
-		if (pos) {
-			p->line = (unsigned)json_object_get_int(q7_js_get(pos, "line"));
-			p->character = (unsigned)json_object_get_int(q7_js_get(pos, "character"));
-		} else if (range) {
-			p->line = (unsigned)json_object_get_int(q7_js_get(q7_js_get(range, "start"), "line"));
-			p->end_line = (unsigned)json_object_get_int(q7_js_get(q7_js_get(range, "end"), "line"));
-		}
-		if (strcmp(method, "textDocument/codeLens") == 0) {
-			/* The relay's own: clangd 14 has no code lenses. */
-			p->held = new_message();
-			json_object_object_add(p->held, "id", json_object_get(id));
-			p->until = q7_now_ms() + HOLD_MS;
+		r->pend[r->npend++] = (struct pending){
+		    .id = json_object_get(id), .params = json_object_get(params),
+		    .method = q7_xstrdup(method),
+		    /* The relay's own: clangd 14 has no code lenses. */
+		    .until = lens ? q7_now_ms() + HOLD_MS : 0};
+		if (lens) {
 			json_object_put(m);
 			return;
 		}
@@ -751,23 +720,29 @@ static void from_editor(struct relay *r, const char *raw, size_t len)
 
 /* ---- from clangd ---- */
 
+static const char *pending_uri(const struct pending *p)
+{
+	return q7_js_str(q7_js_get(p->params, "textDocument"), "uri", NULL);
+}
+
 /* Sends the held answers whose schemas are in, or whose time is up. */
 static void release_held(struct relay *r, long long now)
 {
 	for (size_t i = r->npend; i-- > 0;) {
 		struct pending *p = &r->pend[i];
-		if (!p->held)
+		if (!p->until)
 			continue;
-		struct q7_doc *d = find_doc(r, p->uri);
+		struct q7_doc *d = find_doc(r, pending_uri(p));
 		if (d && analysing(r, d) && now < p->until)
 			continue;
-		if (strcmp(p->method, "textDocument/codeLens") == 0) {
+		if (!p->held) { /* a code lens request */
 			struct q7_doc none = {0};
-			json_object_object_add(p->held, "result", q7_answer_lenses(d ? d : &none));
-		} else if (d) {
-			q7_answer_hover(d, p->line, p->character, p->held);
+			send_msg(&r->to_editor, p->id, NULL, "result", q7_answer_lenses(d ? d : &none));
+		} else {
+			if (d)
+				q7_answer_hover(d, p->params, p->held);
+			send_json(&r->to_editor, p->held);
 		}
-		send_json(&r->to_editor, p->held);
 		drop_pending(r, i);
 	}
 }
@@ -776,7 +751,7 @@ static void release_held(struct relay *r, long long now)
  * sent (or held) here. */
 static bool add_to(struct relay *r, struct pending *p, json_object *m)
 {
-	struct q7_doc *d = find_doc(r, p->uri);
+	struct q7_doc *d = find_doc(r, pending_uri(p));
 	if (strcmp(p->method, "initialize") == 0) {
 		r->init_answered = true;
 		json_object *result = q7_js_get(m, "result");
@@ -786,19 +761,18 @@ static bool add_to(struct relay *r, struct pending *p, json_object *m)
 		q7_text_set_encoding(enc ? enc : q7_js_str(result, "offsetEncoding", NULL));
 		if (!caps || q7_js_get(caps, "codeLensProvider"))
 			return false;
-		json_object *lens = json_object_new_object();
-		json_object_object_add(lens, "resolveProvider", json_object_new_boolean(0));
-		json_object_object_add(caps, "codeLensProvider", lens);
+		json_object_object_add(caps, "codeLensProvider",
+		                       q7_js_object("resolveProvider", json_object_new_boolean(0), NULL));
 	} else if (strcmp(p->method, "textDocument/hover") == 0 && d) {
 		if (analysing(r, d)) {
 			p->held = json_object_get(m);
 			p->until = q7_now_ms() + HOLD_MS;
 			return true;
 		}
-		if (!q7_answer_hover(d, p->line, p->character, m))
+		if (!q7_answer_hover(d, p->params, m))
 			return false;
 	} else if (strcmp(p->method, "textDocument/codeAction") == 0 && d) {
-		q7_answer_actions(d, p->line, p->end_line, m);
+		q7_answer_actions(d, p->params, m);
 	} else {
 		return false;
 	}
@@ -811,19 +785,17 @@ static bool add_to(struct relay *r, struct pending *p, json_object *m)
 static void clangd_too_big(struct relay *r, const char *raw)
 {
 	json_object *m = json_tokener_parse(raw);
-	json_object *id = q7_js_get(m, "id");
-	char *t = id && !q7_js_get(m, "method") ? id_text(id) : NULL;
+	json_object *id = q7_js_get(m, "method") ? NULL : q7_js_get(m, "id");
 	char *why = q7_xasprintf("clangd's message is %zu bytes, over q7cc-clangd's limit of %u MiB",
 	                         r->from_clangd.too_big, Q7_RPC_MAX >> 20);
-	for (size_t i = 0; t && i < r->npend; i++)
-		if (strcmp(r->pend[i].id, t) == 0 && !r->pend[i].held) {
-			answer_error(r, t, -32603, why);
+	for (size_t i = 0; id && i < r->npend; i++)
+		if (json_object_equal(r->pend[i].id, id) && !r->pend[i].until) {
+			answer_error(r, id, -32603, why);
 			drop_pending(r, i);
 			break;
 		}
 	q7_error("%s; not passed on", why);
 	free(why);
-	free(t);
 	json_object_put(m);
 }
 
@@ -847,22 +819,19 @@ static void from_clangd(struct relay *r, const char *raw, size_t len)
 			sent = true;
 		}
 	} else if (!method && id) {
-		char *t = id_text(id);
-		if (r->replaying && strcmp(t, "\"" INIT_ID "\"") == 0) {
+		if (r->replaying && strcmp(q7_js_str(m, "id", ""), INIT_ID) == 0) {
 			r->replaying = false;
 			replay_rest(r);
 			sent = true;
 		}
 		for (size_t i = 0; i < r->npend && !sent; i++) {
-			if (strcmp(r->pend[i].id, t) != 0)
+			if (!json_object_equal(r->pend[i].id, id))
 				continue;
 			sent = add_to(r, &r->pend[i], m);
-			if (r->pend[i].held)
-				break;
-			drop_pending(r, i);
+			if (!r->pend[i].until)
+				drop_pending(r, i);
 			break;
 		}
-		free(t);
 	}
 	if (!sent)
 		q7_rpc_send(&r->to_editor, raw, len);
@@ -889,25 +858,27 @@ static void relay_free(struct relay *r)
 	q7_rpc_out_free(&r->to_editor);
 }
 
+/* Lowers *timeout (ms, -1: none) to the wait from now until at. */
+static void sooner(int *timeout, long long at, long long now)
+{
+	long long wait = at > now ? at - now : 0;
+	if (*timeout < 0 || wait < *timeout)
+		*timeout = (int)wait;
+}
+
 /* How long the loop may wait for its descriptors (-1: for ever): until
  * the analysis's limit, a held answer's time, an analysis due. */
 static int next_timeout(const struct relay *r, long long now)
 {
 	int timeout = -1;
 	if (r->job.pid)
-		timeout = (int)(r->job.started + r->o->limit_ms - now);
+		sooner(&timeout, r->job.started + r->o->limit_ms, now);
 	for (size_t i = 0; i < r->npend; i++)
-		if (r->pend[i].held) {
-			long long wait = r->pend[i].until > now ? r->pend[i].until - now : 0;
-			if (timeout < 0 || wait < timeout)
-				timeout = (int)wait;
-		}
-	for (size_t i = 0; i < r->ndocs; i++)
-		if (r->docs[i].due && !r->job.pid) {
-			long long wait = r->docs[i].due > now ? r->docs[i].due - now : 0;
-			if (timeout < 0 || wait < timeout)
-				timeout = (int)wait;
-		}
+		if (r->pend[i].until)
+			sooner(&timeout, r->pend[i].until, now);
+	for (size_t i = 0; i < r->ndocs && !r->job.pid; i++)
+		if (r->docs[i].due)
+			sooner(&timeout, r->docs[i].due, now);
 	return timeout;
 }
 
