@@ -4,12 +4,10 @@
 #include "tempfile.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 /* The user's configuration, as large as one is likely to be. */
 #define USER_CONFIG_MAX (1 << 20)
@@ -23,21 +21,11 @@ static char *user_config(void)
 	             : home && *home ? q7_xasprintf("%s/.config/clangd/config.yaml", home)
 	                             : NULL;
 	const char *why = NULL;
-	int fd = path ? q7_open_regular(path, &why) : -1;
-	char *text = NULL;
 	size_t len;
-	bool more = false;
-	if (fd >= 0) {
-		text = q7_read_upto(fd, USER_CONFIG_MAX, &len, &more);
-		close(fd);
-	}
-	if (more || (fd < 0 && path && errno != ENOENT))
+	char *text = path ? q7_read_regular(path, USER_CONFIG_MAX, &len, &why) : NULL;
+	if (path && !text && errno != ENOENT)
 		q7_warning("%s: not used under q7cc-clangd: %s", path,
-		           more ? "larger than 1 MiB" : why ? why : strerror(errno));
-	if (more) {
-		free(text);
-		text = NULL;
-	}
+		           errno == EFBIG ? "larger than 1 MiB" : why);
 	free(path);
 	return text;
 }

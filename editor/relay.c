@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -223,17 +224,12 @@ static char *write_text(struct relay *r, const struct q7_doc *d)
 		q7_temp_register(r->srcdir);
 	}
 	char *path = q7_path_join(r->srcdir, q7_path_basename(d->path));
-	q7_temp_register(path);
-	FILE *f = fopen(path, "wb");
-	bool ok = f && fwrite(d->text, 1, d->len, f) == d->len;
-	if (f && fclose(f) != 0)
-		ok = false;
-	if (!ok) {
-		unlink(path);
-		q7_temp_forget(path);
+	const char *what;
+	if (q7_outfile_write(path, d->text, d->len, 0600, &what) != 0) {
 		free(path);
 		return NULL;
 	}
+	q7_temp_register(path);
 	return path;
 }
 
@@ -411,36 +407,30 @@ void q7_relay_clangd_argv(const struct q7_relay_opts *o, struct q7_strvec *argv)
 	q7_sv_addv(argv, o->extra);
 }
 
+/* clangd with its stdin and stdout on one socket, ours the other end. */
 static bool start_clangd(struct relay *r)
 {
-	int in[2] = {-1, -1}, out[2] = {-1, -1};
-	if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
-		q7_error("cannot make pipes for clangd: %s", strerror(errno));
-		goto fail;
+	int sv[2];
+	r->clangd = 0;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+		q7_error("cannot make a socket for clangd: %s", strerror(errno));
+		return false;
 	}
 	struct q7_strvec argv = {0};
 	q7_relay_clangd_argv(r->o, &argv);
-	struct q7_proc_opts po = {.in = in[0], .out = out[1], .dies_with_us = true};
-	r->clangd = q7_proc_spawn(argv.v, &po);
+	struct q7_proc_opts po = {.in = sv[1], .out = sv[1], .dies_with_us = true};
+	pid_t pid = q7_proc_spawn(argv.v, &po);
 	q7_sv_free(&argv);
-	if (r->clangd < 0)
-		goto fail;
-	close(in[0]);
-	close(out[1]);
-	set_nonblock(in[1]);
-	set_nonblock(out[0]);
-	r->to_clangd = (struct q7_rpc_out){.fd = in[1]};
-	r->from_clangd = (struct q7_rpc_in){.fd = out[0]};
-	return true;
-fail:
-	for (int i = 0; i < 2; i++) {
-		if (in[i] >= 0)
-			close(in[i]);
-		if (out[i] >= 0)
-			close(out[i]);
+	close(sv[1]);
+	if (pid < 0) {
+		close(sv[0]);
+		return false;
 	}
-	r->clangd = 0;
-	return false;
+	r->clangd = pid;
+	set_nonblock(sv[0]);
+	r->to_clangd = (struct q7_rpc_out){.fd = sv[0]};
+	r->from_clangd = (struct q7_rpc_in){.fd = sv[0]};
+	return true;
 }
 
 /* Writes what o still holds, for at most ms: the last messages before
@@ -461,7 +451,7 @@ static void stop_clangd(struct relay *r)
 	if (r->clangd <= 0)
 		return;
 	drain(&r->to_clangd, GOODBYE_MS);
-	close(r->to_clangd.fd);
+	shutdown(r->to_clangd.fd, SHUT_WR);
 	pid_t pid;
 	if (q7_proc_wait_any(&r->clangd, 1, GOODBYE_MS / 1000.0, &pid, NULL) == Q7_PROC_TIMEOUT) {
 		q7_proc_kill(r->clangd, SIGKILL);

@@ -1,7 +1,7 @@
 /* editor/relay: q7cc-clangd's relay between the editor and clangd.
  *
  * One thread, one poll loop over the editor's stdin and stdout, clangd's
- * pipes and the lint child's output: every message is passed on as it
+ * socket and the lint child's output: every message is passed on as it
  * arrives (the bytes as they were, but for the few the relay adds to),
  * and writes are queued (rpc.h), so nothing waits for an analysis, for
  * clangd, or for an editor that does not read.
