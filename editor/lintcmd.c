@@ -19,7 +19,9 @@
 
 static const char *const toolchains[] = {"xt", "gnu", "host"};
 
-const char *q7_lintcmd_toolchain(const char *compiler)
+/* The toolchain a compiler's name says (q7cc-gnu, q7cc-host-g++ -> "gnu",
+ * "host"), or NULL (q7cc, xt-clang++: q7cc's own detection). */
+static const char *toolchain_of(const char *compiler)
 {
 	const char *base = q7_path_basename(compiler);
 	if (strncmp(base, "q7cc-", 5) != 0)
@@ -93,7 +95,7 @@ void q7_lintcmd_argv(const struct q7_ccmd *cmd, const char *q7cc, const char *mo
                      const char *orig_dir, const char *text, struct q7_strvec *out)
 {
 	q7_sv_add(out, q7cc);
-	const char *toolchain = q7_lintcmd_toolchain(cmd->argv.v[0]);
+	const char *toolchain = toolchain_of(cmd->argv.v[0]);
 	if (toolchain)
 		q7_sv_addf(out, "--q7-toolchain=%s", toolchain);
 	q7_sv_add(out, mode);

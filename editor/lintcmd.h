@@ -16,9 +16,6 @@
 
 #include "ccdb.h"
 
-/* The toolchain a compiler's name says (q7cc-gnu, q7cc-host-g++ -> "gnu",
- * "host"), or NULL (q7cc, xt-clang++: q7cc's own detection). */
-const char *q7_lintcmd_toolchain(const char *compiler);
 /* q7cc's command that runs mode ("--q7-lint", "--q7-print-schema") on
  * text (the file with the editor's text of the source) with cmd's flags
  * that pass the table, JSON output, and "-iquote orig_dir" (the source's

@@ -97,25 +97,25 @@ int main(int argc, char **argv)
 	struct q7_strvec extra = {0};
 	struct q7_relay_opts o = {.clangd = "clangd", .extra = &extra, .debounce_ms = DEBOUNCE_MS,
 	                          .limit_ms = LIMIT_MS};
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (strncmp(a, "--clangd=", 9) == 0) {
-			o.clangd = a + 9;
-		} else if (strncmp(a, "--q7-debounce=", 14) == 0) {
-			if (!milliseconds(a, a + 14, 0, &o.debounce_ms))
+	struct q7_args args;
+	q7_args_init(&args, argc, argv, options, 0);
+	const char *v;
+	for (int id; (id = q7_args_next(&args, &v)) != Q7_ARGS_END;) {
+		const char *a = argv[args.next - 1];
+		if (id == 1) {
+			o.clangd = v;
+		} else if (id == 2 || id == 3) {
+			if (!milliseconds(a, v, id == 3, id == 2 ? &o.debounce_ms : &o.limit_ms))
 				return Q7_EXIT_USAGE;
-		} else if (strncmp(a, "--q7-analysis-limit=", 20) == 0) {
-			if (!milliseconds(a, a + 20, 1, &o.limit_ms))
-				return Q7_EXIT_USAGE;
-		} else if (strncmp(a, "--compile-commands-dir=", 23) == 0) {
-			o.ccdir = a + 23;
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+		} else if (id == 4) {
+			o.ccdir = v;
+		} else if (id == 5) {
 			usage();
 			return 0;
-		} else if (strcmp(a, "--q7-version") == 0) {
+		} else if (id == 7) {
 			q7_args_version("q7cc-clangd");
 			return 0;
-		} else {
+		} else { /* --version, and every option of clangd's */
 			q7_sv_add(&extra, a);
 		}
 	}

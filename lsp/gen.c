@@ -44,7 +44,7 @@ static int write_text(const char *path, const char *text)
 	return 0;
 }
 
-int q7_lsp_write_package(const struct q7_lsp *lsp, const char *outdir)
+static int write_package(const struct q7_lsp *lsp, const char *outdir)
 {
 	char *dir = q7_path_join(outdir, lsp->name);
 	char *scripts = q7_path_join(dir, "ldscripts");
@@ -53,13 +53,11 @@ int q7_lsp_write_package(const struct q7_lsp *lsp, const char *outdir)
 	if (rc == 0)
 		rc = write_text(specs, q7_lsp_specs_text());
 	for (int v = 0; rc == 0 && v < Q7_LSP_NVARIANTS; v++) {
-		char *name = q7_xasprintf("elf32xtensa.%s", q7_lsp_variant_suffix(v));
-		char *path = q7_path_join(scripts, name);
+		char *path = q7_xasprintf("%s/elf32xtensa.%s", scripts, q7_lsp_variant_suffix(v));
 		char *text = q7_lsp_script_text(lsp, v);
 		rc = write_text(path, text);
 		free(text);
 		free(path);
-		free(name);
 	}
 	free(specs);
 	free(scripts);
@@ -69,8 +67,8 @@ int q7_lsp_write_package(const struct q7_lsp *lsp, const char *outdir)
 
 int q7_lsp_write_all(const char *outdir)
 {
-	for (int core = 0; core < Q7_NUM_CORES; core++)
-		if (q7_lsp_write_package(q7_lsp_get(core), outdir) != 0)
-			return -1;
-	return q7_lsp_write_package(q7_lsp_get(Q7_LSP_SINGLE), outdir);
+	int rc = 0;
+	for (int core = 0; rc == 0 && core <= Q7_NUM_CORES; core++)
+		rc = write_package(q7_lsp_get(core < Q7_NUM_CORES ? core : Q7_LSP_SINGLE), outdir);
+	return rc;
 }

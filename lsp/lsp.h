@@ -58,10 +58,9 @@ char *q7_lsp_script_text(const struct q7_lsp *lsp, enum q7_lsp_variant v);
 const char *q7_lsp_specs_text(void);
 
 /* Writes "<outdir>/<name>/specs" and "<outdir>/<name>/ldscripts/..." for
- * one package, each file whole or not at all; creates the directories.
- * Returns 0, or -1 after printing "q7cc: <file>: <what>: <why>". */
-int q7_lsp_write_package(const struct q7_lsp *lsp, const char *outdir);
-/* All nine packages. 0 or -1 (as above). */
+ * all nine packages, each file whole or not at all; creates the
+ * directories. Returns 0, or -1 after printing "q7cc: <file>: <what>:
+ * <why>". */
 int q7_lsp_write_all(const char *outdir);
 
 #endif
