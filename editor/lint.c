@@ -30,10 +30,16 @@ bool q7_lint_start(struct q7_lint_job *j, char *const *argv, const char *dir)
 	fcntl(p[0], F_SETFL, O_NONBLOCK);
 	j->pid = pid;
 	j->fd = p[0];
-	j->out.len = 0;
-	if (j->out.s)
-		j->out.s[0] = '\0';
 	return true;
+}
+
+/* Closes the child's output and reaps it. */
+static void reap(struct q7_lint_job *j)
+{
+	close(j->fd);
+	j->fd = -1;
+	q7_proc_wait(j->pid, NULL);
+	j->pid = 0;
 }
 
 bool q7_lint_read(struct q7_lint_job *j)
@@ -41,13 +47,9 @@ bool q7_lint_read(struct q7_lint_job *j)
 	struct q7_rpc_in in = {.fd = j->fd, .buf = j->out};
 	bool more = q7_rpc_fill(&in); /* the bytes, unframed */
 	j->out = in.buf;
-	if (more)
-		return true;
-	close(j->fd);
-	j->fd = -1;
-	q7_proc_wait(j->pid, NULL);
-	j->pid = 0;
-	return false;
+	if (!more)
+		reap(j);
+	return more;
 }
 
 void q7_lint_clear(struct q7_lint_job *j)
@@ -70,10 +72,7 @@ void q7_lint_cancel(struct q7_lint_job *j)
 {
 	if (j->pid > 0) {
 		q7_proc_kill(j->pid, SIGKILL);
-		close(j->fd);
-		j->fd = -1;
-		q7_proc_wait(j->pid, NULL);
-		j->pid = 0;
+		reap(j);
 	}
 	q7_lint_clear(j);
 }

@@ -30,8 +30,9 @@ struct q7_lint_job {
 	long long started;
 };
 
-/* Starts argv in dir, its stdout on j->fd, stdin on /dev/null, stderr
- * ours (the editor's log). false (nothing started) when it cannot. */
+/* Starts argv in dir, its stdout on j->fd (j new or cleared), stdin on
+ * /dev/null, stderr ours (the editor's log). false (nothing started) when
+ * it cannot. */
 bool q7_lint_start(struct q7_lint_job *j, char *const *argv, const char *dir);
 /* Reads what the child wrote. false once its output has ended: the child
  * is then reaped and j->out holds all of it. */

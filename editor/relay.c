@@ -288,33 +288,26 @@ static bool start_job(struct relay *r, struct q7_doc *d, bool whole)
 	if (!q7_ccdb_find(d->real ? d->real : d->path, r->o->ccdir, &cmd))
 		return false;
 	bool started = false;
-	char *text = NULL, *dir = NULL;
 	struct q7_strvec argv = {0};
 	const char *q7cc = q7_ccmd_is_q7cc(&cmd) ? own_q7cc(r) : NULL;
-	if (!q7cc || !(text = write_text(r, d)))
-		goto out;
-	set_library(d, &cmd);
-	dir = q7_path_dirname(d->path);
-	q7_lintcmd_argv(&cmd, q7cc, whole ? "--q7-print-schema" : "--q7-lint", dir, text, &argv);
-	if (whole && !add_target_files(d, &argv))
-		goto out;
-	r->job.target = whole;
-	if (q7_lint_start(&r->job, argv.v, cmd.dir)) {
+	if (q7cc && (r->job.text = write_text(r, d))) {
+		set_library(d, &cmd);
+		char *dir = q7_path_dirname(d->path);
+		q7_lintcmd_argv(&cmd, q7cc, whole ? "--q7-print-schema" : "--q7-lint", dir,
+		                r->job.text, &argv);
+		free(dir);
+		r->job.target = whole;
+		started = (!whole || add_target_files(d, &argv)) &&
+		          q7_lint_start(&r->job, argv.v, cmd.dir);
+	}
+	if (started) {
 		r->job.uri = q7_xstrdup(d->uri);
 		r->job.version = d->version;
 		r->job.started = q7_now_ms();
-		r->job.text = text;
-		text = NULL;
-		started = true;
-	}
-out:
-	if (text) {
-		unlink(text);
-		q7_temp_forget(text);
+	} else {
+		q7_lint_clear(&r->job); /* its text file removed */
 	}
 	q7_sv_free(&argv);
-	free(dir);
-	free(text);
 	q7_ccmd_free(&cmd);
 	return started;
 }
@@ -337,8 +330,7 @@ static void job_done(struct relay *r)
 	struct q7_doc *d = find_doc(r, r->job.uri);
 	bool whole = false;
 	if (d && d->version == r->job.version) {
-		char *path = q7_path_join(r->srcdir, q7_path_basename(d->path));
-		const char *out = r->job.out.s ? r->job.out.s : "";
+		const char *out = r->job.out.s ? r->job.out.s : "", *path = r->job.text;
 		struct q7_lint_src src = {.path = path, .text = d->text, .len = d->len, .uri = d->uri,
 		                          .shown = d->path};
 		if (r->job.target) {
@@ -360,7 +352,6 @@ static void job_done(struct relay *r)
 			d->requests = q7_lint_has_requests(out);
 			whole = d->target && d->requests;
 		}
-		free(path);
 	}
 	q7_lint_clear(&r->job);
 	if (whole)
