@@ -491,10 +491,7 @@ void q7_ccdb_target_files(const char *target, struct q7_strvec *out)
 		char *t = q7_ccmd_target(&cmd);
 		if (t && strcmp(t, target) == 0 && q7_ccmd_is_q7cc(&cmd)) {
 			char *f = resolve(cmd.dir, cmd.file);
-			bool seen = false;
-			for (size_t i = 0; i < out->n && !seen; i++)
-				seen = strcmp(out->v[i], f) == 0;
-			if (!seen)
+			if (!q7_sv_has(out, f))
 				q7_sv_add(out, f);
 			free(f);
 		}

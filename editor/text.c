@@ -2,6 +2,7 @@
 #include "text.h"
 
 #include <ctype.h>
+#include <regex.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,32 +200,21 @@ char *q7_text_splice(char *t, size_t *len, size_t from, size_t to, const char *s
 
 bool q7_text_includes(const char *text, size_t len, const char *name)
 {
+	static regex_t re;
+	static int compiled = -1;
+	if (compiled < 0)
+		compiled = regcomp(&re, "^[ \t]*#[ \t]*include[ \t]*(\"[^\"\n]*\"|<[^>\n]*>)",
+		                   REG_EXTENDED | REG_NEWLINE) == 0;
 	size_t n = strlen(name);
-	for (size_t i = 0; n && i < len; i++) {
-		if (i > 0 && text[i - 1] != '\n')
-			continue;
-		size_t p = i;
-		while (p < len && (text[p] == ' ' || text[p] == '\t'))
-			p++;
-		if (p >= len || text[p++] != '#')
-			continue;
-		while (p < len && (text[p] == ' ' || text[p] == '\t'))
-			p++;
-		if (len - p < 8 || strncmp(text + p, "include", 7) != 0)
-			continue;
-		p += 7;
-		while (p < len && (text[p] == ' ' || text[p] == '\t'))
-			p++;
-		if (p >= len || (text[p] != '"' && text[p] != '<'))
-			continue;
-		char close = text[p] == '"' ? '"' : '>';
-		size_t from = ++p;
-		while (p < len && text[p] != close && text[p] != '\n')
-			p++;
-		/* The name, or a path ending in /name. */
-		if (p < len && text[p] == close && p - from >= n &&
-		    strncmp(text + p - n, name, n) == 0 && (p - from == n || text[p - n - 1] == '/'))
+	regmatch_t m[2] = {{.rm_so = 0, .rm_eo = (regoff_t)len}};
+	for (int flags = REG_STARTEND; n && compiled && regexec(&re, text, 2, m, flags) == 0;
+	     flags |= REG_NOTBOL) {
+		/* The name between the quotes, or a path ending in /name. */
+		const char *in = text + m[1].rm_so + 1;
+		size_t got = (size_t)(m[1].rm_eo - m[1].rm_so) - 2;
+		if (got >= n && strncmp(in + got - n, name, n) == 0 && (got == n || in[got - n - 1] == '/'))
 			return true;
+		m[0] = (regmatch_t){.rm_so = m[0].rm_eo, .rm_eo = (regoff_t)len};
 	}
 	return false;
 }
