@@ -2,6 +2,7 @@
 #include "rpc.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -29,85 +30,64 @@ static void consume(struct q7_strbuf *b, size_t *off)
 
 /* ---- a message too long to hold: passed over ---- */
 
-enum { KEY, COLON, VALUE, COMMA };
-
-static void scan_add(char *to, size_t *n, size_t max, char c)
-{
-	if (*n + 1 < max)
-		to[(*n)++] = c;
-	to[*n] = '\0';
-}
-
-/* The byte c of a string or a plain value of the top-level object. */
+/* Adds c to the JSON text of the member's key or value: counted always,
+ * kept while it fits. */
 static void scan_keep(struct q7_rpc_scan *s, char c)
 {
-	if (s->expect == KEY)
-		scan_add(s->key, &s->nkey, sizeof s->key, c);
-	else if (s->field == 1)
-		scan_add(s->id, &s->nid, sizeof s->id, c);
-	else if (s->field == 2)
-		scan_add(s->method, &s->nmethod, sizeof s->method, c);
+	char *to = s->in_value ? s->val : s->key;
+	size_t *n = s->in_value ? &s->nval : &s->nkey;
+	if (*n + 1 < (s->in_value ? sizeof s->val : sizeof s->key))
+		to[*n] = c;
+	(*n)++;
 }
 
-static void scan_string_end(struct q7_rpc_scan *s)
+/* The end of a member of the top-level object: its value's text kept
+ * when it is the "id" or the "method", whole. */
+static void scan_member_end(struct q7_rpc_scan *s)
 {
-	if (s->expect == KEY) {
-		s->expect = COLON;
-		s->field = strcmp(s->key, "id") == 0 ? 1 : strcmp(s->key, "method") == 0 ? 2 : 0;
-	} else {
-		if (s->field == 1)
-			scan_add(s->id, &s->nid, sizeof s->id, '"');
-		s->expect = COMMA;
-	}
+	s->key[s->nkey < sizeof s->key ? s->nkey : sizeof s->key - 1] = '\0';
+	s->val[s->nval < sizeof s->val ? s->nval : sizeof s->val - 1] = '\0';
+	const char *k = s->key + strspn(s->key, " \t\r\n");
+	size_t n = strcspn(k, " \t\r\n");
+	char *to = n == 4 && strncmp(k, "\"id\"", 4) == 0       ? s->id
+	           : n == 8 && strncmp(k, "\"method\"", 8) == 0 ? s->method
+	                                                       : NULL;
+	if (to && s->nval < sizeof s->val)
+		memcpy(to, s->val, s->nval + 1);
+	s->nkey = s->nval = 0;
+	s->in_value = false;
 }
 
-/* Follows the JSON of a message byte by byte: the top-level object's
- * keys, and the values of "id" and "method", in constant memory. */
+/* Follows the JSON of a message byte by byte, in constant memory: the
+ * members of the top-level object, the text of each kept while short. */
 static void scan_byte(struct q7_rpc_scan *s, char c)
 {
-	bool top = s->depth == 1;
 	if (s->in_str) {
-		if (s->esc || (c != '"' && c != '\\')) {
+		if (s->esc)
 			s->esc = false;
-			if (top)
-				scan_keep(s, c);
-		} else if (c == '\\') {
+		else if (c == '\\')
 			s->esc = true;
-			if (top)
-				scan_keep(s, c);
-		} else {
+		else if (c == '"')
 			s->in_str = false;
-			if (top)
-				scan_string_end(s);
+	} else if (c == '"') {
+		s->in_str = true;
+	} else if (c == '{' || c == '[') {
+		if (s->depth++ == 0)
+			return; /* the message's own */
+	} else if (c == '}' || c == ']') {
+		if (--s->depth == 0) {
+			scan_member_end(s);
+			return;
 		}
+	} else if (s->depth == 1 && (c == ':' || c == ',')) {
+		if (c == ':')
+			s->in_value = true;
+		else
+			scan_member_end(s);
 		return;
 	}
-	if (c == '"') {
-		s->in_str = true;
-		if (top && s->expect == KEY) {
-			s->nkey = 0;
-			s->key[0] = '\0';
-		} else if (top && s->expect == VALUE && s->field == 1) {
-			scan_add(s->id, &s->nid, sizeof s->id, '"');
-		}
-	} else if (c == '{' || c == '[') {
-		if (top && s->expect == VALUE) {
-			s->expect = COMMA;
-			s->field = 0;
-		}
-		if (s->depth++ == 0)
-			s->expect = KEY;
-	} else if (c == '}' || c == ']') {
-		s->depth--;
-	} else if (top && c == ':' && s->expect == COLON) {
-		s->expect = VALUE;
-	} else if (top && c == ',') {
-		s->expect = KEY;
-		s->field = 0;
-	} else if (top && s->expect == VALUE && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
-		if (s->field == 1)
-			scan_add(s->id, &s->nid, sizeof s->id, c); /* a number */
-	}
+	if (s->depth > 0)
+		scan_keep(s, c);
 }
 
 /* Passes over what buf holds of the message being skipped. */
@@ -131,20 +111,23 @@ static void skip_buffered(struct q7_rpc_in *in)
 	consume(&in->buf, &in->off);
 }
 
-/* The stand-in of a message passed over: {"id":..,"method":".."}. */
+/* The stand-in of a message passed over: {"id":..,"method":".."}, each
+ * when it had one (an id of a number or a string). */
 static char *stand_in(struct q7_rpc_in *in, size_t *len)
 {
-	struct q7_strbuf b = {0};
-	const struct q7_rpc_scan *s = &in->scan;
-	bool id = s->nid && (s->id[0] != '"' || (s->nid > 1 && s->id[s->nid - 1] == '"'));
-	q7_sb_add(&b, "{");
-	if (id)
-		q7_sb_addf(&b, "\"id\":%s", s->id);
-	if (s->nmethod)
-		q7_sb_addf(&b, "%s\"method\":\"%s\"", id ? "," : "", s->method);
-	q7_sb_add(&b, "}");
-	*len = b.len;
-	return q7_sb_take(&b);
+	json_object *id = json_tokener_parse(in->scan.id), *m = json_tokener_parse(in->scan.method);
+	bool id_ok = json_object_is_type(id, json_type_int) || json_object_is_type(id, json_type_string);
+	json_object *o = json_object_new_object();
+	if (id_ok)
+		json_object_object_add(o, "id", json_object_get(id));
+	if (json_object_is_type(m, json_type_string))
+		json_object_object_add(o, "method", json_object_get(m));
+	char *text = q7_xstrdup(json_object_to_json_string_length(
+	    o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, len));
+	json_object_put(o);
+	json_object_put(m);
+	json_object_put(id);
+	return text;
 }
 
 /* ---- reading ---- */

@@ -20,18 +20,15 @@
 /* The most bytes a queue holds for a peer that does not read. */
 #define Q7_RPC_QUEUE_MAX (256u << 20)
 
-/* What a message passed over showed of itself: its top-level "id" (as
- * JSON text) and "method", each when it has one within the first bytes
- * of its value. */
+/* What a message passed over showed of itself: the JSON text of its
+ * top-level "id" and "method", each when it has one within the first
+ * bytes of its value. */
 struct q7_rpc_scan {
 	int depth;
-	bool in_str, esc;
-	int expect;     /* at depth 1: a key, ':', a value, ',' */
-	int field;      /* the key whose value is read: 0 none, 1 id, 2 method */
-	char key[8];
-	size_t nkey;
+	bool in_str, esc, in_value;
+	char key[16], val[128]; /* the text of the member being read */
+	size_t nkey, nval;      /* its length, kept or not */
 	char id[128], method[128];
-	size_t nid, nmethod;
 };
 
 struct q7_rpc_in {
