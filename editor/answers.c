@@ -9,6 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+size_t q7_doc_offset(const struct q7_doc *d, json_object *pos)
+{
+	return q7_text_offset(d->text, d->len, q7_js_uint(pos, "line"), q7_js_uint(pos, "character"));
+}
+
 /* The op the kernel registers: torch.ops.NS.NAME (NS the library's name
  * at the link when no NEURON_LIBRARY block names the kernel: that of the
  * CMake target's lib<target>.so when the compile command tells it). */
@@ -86,9 +91,7 @@ json_object *q7_answer_lenses(const struct q7_doc *d)
 /* The quick fix of finding diag (an LSP diagnostic of q7cc's), or NULL. */
 static json_object *action_of(const struct q7_doc *d, json_object *diag)
 {
-	json_object *start = q7_js_get(q7_js_get(diag, "range"), "start");
-	size_t at = q7_text_offset(d->text, d->len, q7_js_uint(start, "line"),
-	                           q7_js_uint(start, "character"));
+	size_t at = q7_doc_offset(d, q7_js_get(q7_js_get(diag, "range"), "start"));
 	struct q7_fix fix;
 	if (!q7_fix_find(q7_js_str(diag, "code", ""), q7_js_str(diag, "message", ""), d->text, d->len,
 	                 at, &fix))

@@ -33,6 +33,8 @@ struct q7_doc {
 	bool requests;        /* its text has NEURON_LIBRARY m.defs */
 };
 
+/* The byte offset in d's text of the LSP Position pos (text.h). */
+size_t q7_doc_offset(const struct q7_doc *d, json_object *pos);
 /* clangd's hover answer (a whole response) to a request of params, with
  * the schema of the kernel whose name is at its position added to its
  * contents. false (and the answer unchanged) when no kernel's name is

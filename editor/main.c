@@ -72,21 +72,15 @@ static bool milliseconds(const char *opt, const char *v, long least, int *out)
  * files are analysed"). */
 static void absolute_path_only(void)
 {
-	const char *path = getenv("PATH");
+	char *path = q7_xstrdup(getenv("PATH") ? getenv("PATH") : ""), *at;
 	struct q7_strbuf b = {0};
-	for (const char *p = path ? path : ""; *p;) {
-		const char *end = strchr(p, ':');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		if (n && p[0] == '/') {
-			if (b.len)
-				q7_sb_addc(&b, ':');
-			q7_sb_addn(&b, p, n);
-		}
-		p += n + (end ? 1 : 0);
-	}
+	for (char *p = strtok_r(path, ":", &at); p; p = strtok_r(NULL, ":", &at))
+		if (p[0] == '/')
+			q7_sb_addf(&b, "%s%s", b.len ? ":" : "", p);
 	/* An empty PATH would mean the current folder to some. */
 	setenv("PATH", b.len ? b.s : "/usr/bin:/bin", 1);
 	q7_sb_free(&b);
+	free(path);
 }
 
 int main(int argc, char **argv)

@@ -568,16 +568,10 @@ static void did_change(struct relay *r, json_object *params)
 		const char *text = q7_js_str(c, "text", NULL);
 		if (!text)
 			continue;
-		size_t from = 0, to = d->len;
-		if (range) {
-			json_object *s = q7_js_get(range, "start"), *e = q7_js_get(range, "end");
-			from = q7_text_offset(d->text, d->len, (unsigned)json_object_get_int(q7_js_get(s, "line")),
-			                      (unsigned)json_object_get_int(q7_js_get(s, "character")));
-			to = q7_text_offset(d->text, d->len, (unsigned)json_object_get_int(q7_js_get(e, "line")),
-			                    (unsigned)json_object_get_int(q7_js_get(e, "character")));
-			if (to < from)
-				to = from;
-		}
+		size_t from = range ? q7_doc_offset(d, q7_js_get(range, "start")) : 0;
+		size_t to = range ? q7_doc_offset(d, q7_js_get(range, "end")) : d->len;
+		if (to < from)
+			to = from;
 		d->text = q7_text_splice(d->text, &d->len, from, to, text);
 	}
 	d->version = json_object_get_int64(q7_js_get(td, "version"));

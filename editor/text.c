@@ -96,27 +96,21 @@ void q7_text_position(const char *text, size_t len, size_t off, unsigned *line,
  * string). */
 static bool directive(const char *p, const char *end, unsigned long *n, char **name)
 {
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p == end || *p++ != '#')
-		return false;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (end - p > 4 && strncmp(p, "line", 4) == 0 && (p[4] == ' ' || p[4] == '\t'))
-		p += 4;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p == end || !isdigit((unsigned char)*p))
+	static regex_t re;
+	static int compiled = -1;
+	if (compiled < 0)
+		compiled = regcomp(&re, "^[ \t]*#[ \t]*(line[ \t]+)?([0-9]+)[ \t]*(\")?",
+		                   REG_EXTENDED) == 0;
+	regmatch_t m[4] = {{.rm_so = 0, .rm_eo = (regoff_t)(end - p)}};
+	if (!compiled || regexec(&re, p, 4, m, REG_STARTEND) != 0)
 		return false;
 	*n = 0;
-	for (; p < end && isdigit((unsigned char)*p); p++)
-		*n = *n < 100000000 ? *n * 10 + (unsigned long)(*p - '0') : *n;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
+	for (const char *d = p + m[2].rm_so; d < p + m[2].rm_eo; d++)
+		*n = *n < 100000000 ? *n * 10 + (unsigned long)(*d - '0') : *n;
 	*name = NULL;
-	if (p < end && *p == '"') {
+	if (m[3].rm_so >= 0) {
 		struct q7_strbuf b = {0};
-		for (p++; p < end && *p != '"'; p++) {
+		for (p += m[3].rm_eo; p < end && *p != '"'; p++) {
 			if (*p == '\\' && p + 1 < end)
 				p++;
 			q7_sb_addc(&b, *p);
