@@ -100,6 +100,14 @@ static const char *rules_page(void)
 	return href;
 }
 
+/* The line of src's text where q7cc's place o (its file, line and
+ * column) is, or 0: q7_text_physical_line. */
+static unsigned text_line(const struct q7_lint_src *src, json_object *o, const char *want)
+{
+	return q7_text_physical_line(src->text, src->len, src->path, q7_js_str(o, "file", ""),
+	                             q7_js_uint(o, "line"), q7_js_uint(o, "column"), want);
+}
+
 /* LSP's DiagnosticSeverity: 1 error, 2 warning, 3 information. */
 static int lsp_severity(const char *s)
 {
@@ -109,20 +117,18 @@ static int lsp_severity(const char *s)
 /* The lines of the text (1-based, bit i-1 of a growing set) on which
  * libclang reports an error of its own (no rule): a half-written line,
  * clangd's to report. *any: whether the text has one at all. */
-static unsigned char *error_lines(json_object *in, const char *path, const char *text,
-                                  size_t len, bool *any)
+static unsigned char *error_lines(json_object *in, const struct q7_lint_src *src, bool *any)
 {
 	size_t nlines = 1;
-	for (size_t i = 0; i < len; i++)
-		nlines += text[i] == '\n';
+	for (size_t i = 0; i < src->len; i++)
+		nlines += src->text[i] == '\n';
 	unsigned char *set = q7_xcalloc(nlines + 1, 1);
 	*any = false;
 	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
 		json_object *d = json_object_array_get_idx(in, i);
 		if (*q7_js_str(d, "rule", "") || strcmp(q7_js_str(d, "severity", ""), "error") != 0)
 			continue;
-		unsigned line = q7_text_physical_line(text, len, path, q7_js_str(d, "file", ""),
-		                                      q7_js_uint(d, "line"), q7_js_uint(d, "column"), NULL);
+		unsigned line = text_line(src, d, NULL);
 		if (line && line <= nlines) {
 			set[line] = 1;
 			*any = true;
@@ -176,7 +182,7 @@ static void relate(json_object *o, json_object *n, const struct q7_lint_src *src
 	unsigned ch = col ? col - 1 : 0;
 	char *where = NULL;
 	if (strcmp(file, src->path) == 0) {
-		line = q7_text_physical_line(src->text, src->len, src->path, file, line, col, NULL);
+		line = text_line(src, n, NULL);
 		ch = q7_text_character(src->text, src->len, line, col ? col : 1);
 	} else {
 		where = file_uri(file);
@@ -217,7 +223,7 @@ json_object *q7_lint_diagnostics(const char *json, const struct q7_lint_src *src
 	json_object *root, *out = json_object_new_array(), *last = NULL;
 	json_object *in = array_of(json, "diagnostics", &root);
 	bool any;
-	unsigned char *errors = error_lines(in, src->path, src->text, src->len, &any);
+	unsigned char *errors = error_lines(in, src, &any);
 	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
 		json_object *d = json_object_array_get_idx(in, i);
 		const char *rule = q7_js_str(d, "rule", "");
@@ -233,11 +239,7 @@ json_object *q7_lint_diagnostics(const char *json, const struct q7_lint_src *src
 		char want[128];
 		bool named = q7_text_quoted(message, "parameter '", want, sizeof want) ||
 		             q7_text_quoted(message, "kernel '", want, sizeof want);
-		unsigned line = *rule ? q7_text_physical_line(src->text, src->len, src->path,
-		                                              q7_js_str(d, "file", ""),
-		                                              q7_js_uint(d, "line"),
-		                                              q7_js_uint(d, "column"), named ? want : NULL)
-		                      : 0;
+		unsigned line = *rule ? text_line(src, d, named ? want : NULL) : 0;
 		last = NULL;
 		if (!line || consequence(rule, line, errors, any))
 			continue;
@@ -253,16 +255,12 @@ json_object *q7_lint_unresolved(const char *json, const struct q7_lint_src *src,
                                 const char *target)
 {
 	json_object *root, *out = json_object_new_array();
-	json_object *in = array_of(json, "ops", &root), *v;
+	json_object *in = array_of(json, "ops", &root);
 	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
 		json_object *op = json_object_array_get_idx(in, i);
 		const char *name = q7_js_str(op, "name", "");
-		if (!json_object_object_get_ex(op, "by_name_only", &v) || !json_object_get_boolean(v))
-			continue;
-		unsigned line = q7_text_physical_line(src->text, src->len, src->path,
-		                                      q7_js_str(op, "file", ""), q7_js_uint(op, "line"),
-		                                      q7_js_uint(op, "column"), NULL);
-		if (!line)
+		unsigned line = text_line(src, op, NULL);
+		if (!json_object_get_boolean(q7_js_get(op, "by_name_only")) || !line)
 			continue;
 		char *msg = q7_xasprintf("m.def names the compute function '%s', which no source of "
 		                         "target '%s' defines; the link reports it too",
@@ -306,13 +304,11 @@ json_object *q7_lint_kernels(const char *json, const char *path, const char *tex
 {
 	json_object *root, *out = json_object_new_array();
 	json_object *in = array_of(json, "ops", &root);
+	struct q7_lint_src src = {.path = path, .text = text, .len = len};
 	for (size_t i = 0; in && i < json_object_array_length(in); i++) {
-		json_object *op = json_object_array_get_idx(in, i), *v;
-		unsigned line = q7_text_physical_line(text, len, path, q7_js_str(op, "file", ""),
-		                                      q7_js_uint(op, "line"), q7_js_uint(op, "column"),
-		                                      q7_js_str(op, "name", NULL));
-		if (!line ||
-		    (json_object_object_get_ex(op, "by_name_only", &v) && json_object_get_boolean(v)))
+		json_object *op = json_object_array_get_idx(in, i);
+		unsigned line = text_line(&src, op, q7_js_str(op, "name", NULL));
+		if (!line || json_object_get_boolean(q7_js_get(op, "by_name_only")))
 			continue;
 		json_object_array_add(out, q7_js_object(
 		    "name", json_object_new_string(q7_js_str(op, "name", "")),
