@@ -646,12 +646,13 @@ static void from_editor(struct relay *r, const char *raw, size_t len)
 	json_object *m = json_tokener_parse(raw);
 	const char *method = q7_js_str(m, "method", NULL);
 	json_object *id = q7_js_get(m, "id"), *params = q7_js_get(m, "params");
+	bool pass = r->clangd > 0, lens = method && strcmp(method, "textDocument/codeLens") == 0;
 	if (method && strcmp(method, "initialize") == 0) {
 		free(r->init);
 		r->init = q7_xstrdup(raw);
-		json_object *lens = q7_js_get(q7_js_get(q7_js_get(params, "capabilities"), "workspace"),
-		                              "codeLens");
-		r->lens_refresh = json_object_get_boolean(q7_js_get(lens, "refreshSupport"));
+		json_object *ws = q7_js_get(q7_js_get(params, "capabilities"), "workspace");
+		r->lens_refresh = json_object_get_boolean(
+		    q7_js_get(q7_js_get(ws, "codeLens"), "refreshSupport"));
 	} else if (method && strcmp(method, "initialized") == 0) {
 		r->initialized = true;
 	} else if (method && strcmp(method, "textDocument/didOpen") == 0) {
@@ -667,29 +668,21 @@ static void from_editor(struct relay *r, const char *raw, size_t len)
 	} else if (method && strcmp(method, "exit") == 0) {
 		r->exiting = true;
 	} else if (!method && strcmp(q7_js_str(m, "id", ""), REFRESH_ID) == 0) {
-		json_object_put(m); /* the answer to our refresh: not clangd's */
-		return;
+		pass = false; /* the answer to our refresh: not clangd's */
 	}
-	if (method && id) {
-		bool lens = strcmp(method, "textDocument/codeLens") == 0;
-		if (r->clangd <= 0 && !lens) {
-			answer_error(r, id, -32603, "clangd is not running (it ended too often)");
-			json_object_put(m);
-			return;
-		}
+	if (method && id && !pass && !lens) {
+		answer_error(r, id, -32603, "clangd is not running (it ended too often)");
+	} else if (method && id) {
 		r->pend = q7_xrealloc(r->pend, (r->npend + 1) * sizeof *r->pend);
 		r->pend[r->npend++] = (struct pending){
 		    .id = json_object_get(id), .params = json_object_get(params),
 		    .method = q7_xstrdup(method),
 		    /* The relay's own: clangd 14 has no code lenses. */
 		    .until = lens ? q7_now_ms() + HOLD_MS : 0};
-		if (lens) {
-			json_object_put(m);
-			return;
-		}
+		pass = pass && !lens;
 	}
 	json_object_put(m);
-	if (r->clangd > 0)
+	if (pass)
 		q7_rpc_send(&r->to_clangd, raw, len);
 }
 
