@@ -4,7 +4,6 @@
 #include "tempfile.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -43,16 +42,18 @@ static char *yaml_quoted(char *s)
 	return q7_sb_take(&b);
 }
 
-/* Ours, after the user's: a fragment of its own ("---"), so nothing of the
- * user's is changed; -idirafter so that the project's headers, system
- * ones included, are found before q7cc's stand-ins. */
-static char *fragment(void)
+/* The user's configuration (user, taken; NULL for none), then ours: a
+ * fragment of its own ("---"), so nothing of the user's is changed;
+ * -idirafter so that the project's headers, system ones included, are
+ * found before q7cc's stand-ins. */
+static char *config_text(char *user)
 {
 	char *inc = yaml_quoted(q7_prefix_path("include/q7cc"));
-	char *f = q7_xasprintf("\n---\n# q7cc-clangd (docs/editors.md, \"What clangd sees\")\n"
+	char *f = q7_xasprintf("%s\n---\n# q7cc-clangd (docs/editors.md, \"What clangd sees\")\n"
 	                       "CompileFlags:\n  Remove: ['--q7-*']\n  Add: ['-idirafter', '%s']\n",
-	                       inc);
+	                       user ? user : "", inc);
 	free(inc);
+	free(user);
 	return f;
 }
 
@@ -60,18 +61,15 @@ bool q7_clangd_config(void)
 {
 	char *home = q7_path_join(q7_temp_dir(), "config");
 	char *dir = q7_path_join(home, "clangd"), *path = q7_path_join(dir, "config.yaml");
-	char *user = user_config(), *ours = fragment();
-	bool ok = (mkdir(home, 0700) == 0 || errno == EEXIST) && (mkdir(dir, 0700) == 0 || errno == EEXIST);
-	FILE *f = ok ? fopen(path, "we") : NULL;
-	if (f) {
-		ok = (!user || fputs(user, f) >= 0) && fputs(ours, f) >= 0;
-		ok = fclose(f) == 0 && ok;
-	}
-	ok = ok && f && setenv("XDG_CONFIG_HOME", home, 1) == 0;
+	char *text = config_text(user_config());
+	const char *what;
+	bool ok = (mkdir(home, 0700) == 0 || errno == EEXIST) &&
+	          (mkdir(dir, 0700) == 0 || errno == EEXIST) &&
+	          q7_outfile_write(path, text, strlen(text), 0600, &what) == 0 &&
+	          setenv("XDG_CONFIG_HOME", home, 1) == 0;
 	if (!ok)
 		q7_warning("%s: cannot write clangd's configuration: %s", path, strerror(errno));
-	free(ours);
-	free(user);
+	free(text);
 	free(path);
 	free(dir);
 	free(home);

@@ -56,8 +56,8 @@ struct relay {
 	bool init_answered, initialized, shutdown, exiting;
 	bool replaying;   /* a replayed initialize awaits its answer */
 	bool lens_refresh; /* the editor takes workspace/codeLens/refresh */
-	long long restarts[MAX_RESTARTS];
-	size_t nrestarts;
+	long long restarts[MAX_RESTARTS]; /* the last ones' times, a ring */
+	size_t nrestarts;                 /* all of them */
 	struct q7_doc *docs;
 	size_t ndocs;
 	struct pending *pend;
@@ -514,8 +514,8 @@ static void clangd_ended(struct relay *r)
 		return;
 	long long now = q7_now_ms();
 	size_t recent = 0;
-	for (size_t i = 0; i < r->nrestarts; i++)
-		recent += now - r->restarts[i] < RESTART_WINDOW_MS;
+	for (size_t i = 0; i < MAX_RESTARTS; i++) /* 0: no restart yet */
+		recent += r->restarts[i] && now - r->restarts[i] < RESTART_WINDOW_MS;
 	fail_pending(r, "clangd ended; q7cc-clangd started it again", false);
 	if (recent >= MAX_RESTARTS) {
 		q7_error("clangd ended %d times within a minute; not starting it again",
@@ -525,11 +525,7 @@ static void clangd_ended(struct relay *r)
 		return;
 	}
 	q7_warning("clangd ended; starting it again");
-	if (r->nrestarts == MAX_RESTARTS) {
-		memmove(r->restarts, r->restarts + 1, sizeof r->restarts - sizeof *r->restarts);
-		r->nrestarts--;
-	}
-	r->restarts[r->nrestarts++] = now;
+	r->restarts[r->nrestarts++ % MAX_RESTARTS] = now; /* the oldest replaced */
 	if (start_clangd(r) && r->init)
 		replay_init(r);
 }
