@@ -15,17 +15,13 @@
 #define CORE_WINDOW 0x200000u
 #define SINGLE_WINDOW 0x2000000u /* 32 MiB: all eight windows and more */
 
+/* Core i's package: its own window of the SRAM. */
+#define CORE(i)                                                                                 \
+	{"lsp_fll_load_cpu" #i, (i), IRAM_ORG, IRAM_LEN, SRAM_BASE + (i) * CORE_WINDOW, CORE_WINDOW}
+
 static const struct q7_lsp lsps[] = {
-	{"lsp_fll_load_cpu0", 0, IRAM_ORG, IRAM_LEN, SRAM_BASE + 0 * CORE_WINDOW, CORE_WINDOW},
-	{"lsp_fll_load_cpu1", 1, IRAM_ORG, IRAM_LEN, SRAM_BASE + 1 * CORE_WINDOW, CORE_WINDOW},
-	{"lsp_fll_load_cpu2", 2, IRAM_ORG, IRAM_LEN, SRAM_BASE + 2 * CORE_WINDOW, CORE_WINDOW},
-	{"lsp_fll_load_cpu3", 3, IRAM_ORG, IRAM_LEN, SRAM_BASE + 3 * CORE_WINDOW, CORE_WINDOW},
-	{"lsp_fll_load_cpu4", 4, IRAM_ORG, IRAM_LEN, SRAM_BASE + 4 * CORE_WINDOW, CORE_WINDOW},
-	{"lsp_fll_load_cpu5", 5, IRAM_ORG, IRAM_LEN, SRAM_BASE + 5 * CORE_WINDOW, CORE_WINDOW},
-	{"lsp_fll_load_cpu6", 6, IRAM_ORG, IRAM_LEN, SRAM_BASE + 6 * CORE_WINDOW, CORE_WINDOW},
-	{"lsp_fll_load_cpu7", 7, IRAM_ORG, IRAM_LEN, SRAM_BASE + 7 * CORE_WINDOW, CORE_WINDOW},
-	{"lsp_fll_load_cpu_single", Q7_LSP_SINGLE, IRAM_ORG, IRAM_LEN, SRAM_BASE,
-	 SINGLE_WINDOW},
+	CORE(0), CORE(1), CORE(2), CORE(3), CORE(4), CORE(5), CORE(6), CORE(7),
+	{"lsp_fll_load_cpu_single", Q7_LSP_SINGLE, IRAM_ORG, IRAM_LEN, SRAM_BASE, SINGLE_WINDOW},
 };
 
 const struct q7_lsp *q7_lsp_get(int core)
