@@ -3,6 +3,7 @@
 
 #include "bytes.h"
 #include "fdio.h"
+#include "js.h"
 #include "proc.h"
 
 #include <errno.h>
@@ -80,8 +81,8 @@ static char *resolve(const char *dir, const char *path)
  * strings. */
 struct entry {
 	uint32_t dir, file; /* offsets of strings */
-	uint32_t args;      /* of the first argument, or of the command */
-	uint32_t nargs;     /* 0: args is a "command" to split */
+	uint32_t args;      /* of the first argument (a "command" split) */
+	uint32_t nargs;     /* at least 1 */
 };
 
 struct head {
@@ -149,30 +150,28 @@ static uint32_t keep(struct layout *l, const char *s)
 	return at;
 }
 
-/* Copies entry o of the tree (its directory, file and command) into l;
- * an entry without them is left out. */
+/* Copies entry o of the tree (its directory, file and command: its
+ * "arguments", else its "command" split) into l; an entry without them
+ * is left out. */
 static void copy_entry(struct layout *l, json_object *o)
 {
-	json_object *d, *f, *a;
-	if (!json_object_object_get_ex(o, "directory", &d) ||
-	    !json_object_object_get_ex(o, "file", &f) || !json_object_is_type(d, json_type_string) ||
-	    !json_object_is_type(f, json_type_string))
-		return;
-	struct entry e = {.dir = keep(l, json_object_get_string(d)),
-	                  .file = keep(l, json_object_get_string(f))};
-	if (json_object_object_get_ex(o, "arguments", &a) && json_object_is_type(a, json_type_array) &&
-	    json_object_array_length(a) > 0) {
-		e.nargs = (uint32_t)json_object_array_length(a);
-		e.args = keep(l, json_object_get_string(json_object_array_get_idx(a, 0)));
-		for (size_t k = 1; k < e.nargs; k++)
-			keep(l, json_object_get_string(json_object_array_get_idx(a, k)));
-	} else if (json_object_object_get_ex(o, "command", &a) &&
-	           json_object_is_type(a, json_type_string)) {
-		e.args = keep(l, json_object_get_string(a));
-	} else {
-		return;
+	const char *dir = q7_js_str(o, "directory", NULL), *file = q7_js_str(o, "file", NULL);
+	json_object *a = q7_js_get(o, "arguments");
+	struct q7_strvec argv = {0};
+	for (size_t k = 0; json_object_is_type(a, json_type_array) && k < json_object_array_length(a); k++) {
+		const char *w = json_object_get_string(json_object_array_get_idx(a, k));
+		q7_sv_add(&argv, w ? w : ""); /* null: an empty word */
 	}
-	l->e[l->n++] = e;
+	if (!argv.n && q7_js_str(o, "command", NULL))
+		q7_shell_split(q7_js_str(o, "command", NULL), &argv);
+	if (dir && file && argv.n) {
+		struct entry e = {.dir = keep(l, dir), .file = keep(l, file), .nargs = (uint32_t)argv.n};
+		e.args = keep(l, argv.v[0]);
+		for (size_t k = 1; k < argv.n; k++)
+			keep(l, argv.v[k]);
+		l->e[l->n++] = e;
+	}
+	q7_sv_free(&argv);
 }
 
 static void lay_out(struct layout *l, json_object *db)
@@ -309,25 +308,14 @@ static bool same_file(const char *dir, const char *file, const char *path, const
 	return same;
 }
 
-/* The command of e into cmd; false when it has none. */
-static bool entry_command(const struct entry *e, struct q7_ccmd *cmd)
+/* The command of e into cmd (empty). */
+static void entry_command(const struct entry *e, struct q7_ccmd *cmd)
 {
-	struct q7_strvec argv = {0};
-	if (e->nargs) {
-		const char *a = str(e->args);
-		for (uint32_t k = 0; k < e->nargs; k++, a += strlen(a) + 1)
-			q7_sv_add(&argv, a);
-	} else {
-		q7_shell_split(str(e->args), &argv);
-	}
-	if (!argv.n) {
-		q7_sv_free(&argv);
-		return false;
-	}
-	cmd->argv = argv;
+	const char *a = str(e->args);
+	for (uint32_t k = 0; k < e->nargs; k++, a += strlen(a) + 1)
+		q7_sv_add(&cmd->argv, a);
 	cmd->dir = q7_xstrdup(str(e->dir));
 	cmd->file = q7_xstrdup(str(e->file));
-	return true;
 }
 
 /* The entry of the database read for path, by the name name: true and
@@ -340,9 +328,10 @@ static bool entry_by_name(const char *name, const char *path, const char *real,
 	     s = (s + 1) & (last.nslot - 1)) {
 		const struct entry *e = &last.e[last.slot[s] - 1];
 		const char *dir = str(e->dir), *file = str(e->file);
-		if (strcmp(q7_path_basename(file), base) == 0 && same_file(dir, file, path, real) &&
-		    entry_command(e, cmd))
+		if (strcmp(q7_path_basename(file), base) == 0 && same_file(dir, file, path, real)) {
+			entry_command(e, cmd);
 			return true;
+		}
 	}
 	return false;
 }
@@ -486,8 +475,9 @@ void q7_ccdb_target_files(const char *target, struct q7_strvec *out)
 {
 	for (size_t s = 0; s < last.nslot; s++) {
 		struct q7_ccmd cmd = {0};
-		if (!last.slot[s] || !entry_command(&last.e[last.slot[s] - 1], &cmd))
+		if (!last.slot[s])
 			continue;
+		entry_command(&last.e[last.slot[s] - 1], &cmd);
 		char *t = q7_ccmd_target(&cmd);
 		if (t && strcmp(t, target) == 0 && q7_ccmd_is_q7cc(&cmd)) {
 			char *f = resolve(cmd.dir, cmd.file);
