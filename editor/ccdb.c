@@ -351,10 +351,8 @@ static bool read_db(const char *path, const struct stat *st)
 {
 	if (last.path && strcmp(last.path, path) == 0 && last.st.st_ino == st->st_ino &&
 	    last.st.st_dev == st->st_dev && last.st.st_size == st->st_size &&
-	    last.st.st_mtim.tv_sec == st->st_mtim.tv_sec &&
-	    last.st.st_mtim.tv_nsec == st->st_mtim.tv_nsec &&
-	    last.st.st_ctim.tv_sec == st->st_ctim.tv_sec &&
-	    last.st.st_ctim.tv_nsec == st->st_ctim.tv_nsec)
+	    memcmp(&last.st.st_mtim, &st->st_mtim, sizeof st->st_mtim) == 0 &&
+	    memcmp(&last.st.st_ctim, &st->st_ctim, sizeof st->st_ctim) == 0)
 		return last.read;
 	drop_db();
 	last.path = q7_xstrdup(path);

@@ -6,11 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool is_word(char c)
-{
-	return isalnum((unsigned char)c) || c == '_';
-}
-
 /* The table of fixes known to be good (docs/editors.md, "Quick fixes"):
  * the parameter types, as the text spells them without a leading const,
  * whose fix gives a type the lint takes (lint-rules.md's kinds). Each
@@ -76,7 +71,7 @@ static enum fix_kind kind_of(const char *type, size_t n, bool *is_const)
 static bool fix_param(const char *text, size_t at, struct q7_fix *fix)
 {
 	size_t end = at;
-	while (is_word(text[end]))
+	while (q7_text_is_word(text[end]))
 		end++;
 	int n = (int)(end - at);
 	if (n == 0)
@@ -121,15 +116,14 @@ static bool fix_param(const char *text, size_t at, struct q7_fix *fix)
 
 /* The keyword word before at on its line, removed with the blanks after
  * it (`static` of a kernel with internal linkage, `inline`). */
-static bool fix_keyword(const char *text, size_t at, const char *word, const char *why,
-                        struct q7_fix *fix)
+static bool fix_keyword(const char *text, size_t len, size_t at, const char *word,
+                        const char *why, struct q7_fix *fix)
 {
 	size_t n = strlen(word), line = at;
 	while (line > 0 && text[line - 1] != '\n')
 		line--;
 	for (size_t i = line; i + n <= at; i++) {
-		if (strncmp(text + i, word, n) != 0 || (i > line && is_word(text[i - 1])) ||
-		    is_word(text[i + n]))
+		if (!q7_text_word_at(text, len, i, word))
 			continue;
 		fix->from = i;
 		fix->to = i + n;
@@ -143,14 +137,6 @@ static bool fix_keyword(const char *text, size_t at, const char *word, const cha
 	return false;
 }
 
-/* Whether the word at at is name. */
-static bool word_is(const char *text, size_t len, size_t at, const char *name)
-{
-	size_t n = strlen(name);
-	return at + n <= len && strncmp(text + at, name, n) == 0 && !is_word(text[at + n]) &&
-	       (at == 0 || !is_word(text[at - 1]));
-}
-
 /* Whether the finding's place in the text is what its message names: the
  * parameter in the kernel's own parameter list, or the kernel's name, so
  * that a place that is off (a #line the editor could not follow) never
@@ -162,8 +148,8 @@ static bool place_is_named(const char *rule, const char *message, const char *te
 	if (!q7_text_quoted(message, "kernel '", kernel, sizeof kernel))
 		return false;
 	if (strcmp(rule, "q7-unsupported-param") != 0)
-		return word_is(text, len, at, kernel);
-	if (!q7_text_quoted(message, "parameter '", param, sizeof param) || !word_is(text, len, at, param))
+		return q7_text_word_at(text, len, at, kernel);
+	if (!q7_text_quoted(message, "parameter '", param, sizeof param) || !q7_text_word_at(text, len, at, param))
 		return false;
 	/* Back to the '(' that opens the parameter list: the kernel's name. */
 	int depth = 0;
@@ -180,9 +166,9 @@ static bool place_is_named(const char *rule, const char *message, const char *te
 	while (p > 0 && isspace((unsigned char)text[p - 1]))
 		p--;
 	size_t end = p;
-	while (p > 0 && is_word(text[p - 1]))
+	while (p > 0 && q7_text_is_word(text[p - 1]))
 		p--;
-	return end - p == strlen(kernel) && word_is(text, len, p, kernel);
+	return end - p == strlen(kernel) && q7_text_word_at(text, len, p, kernel);
 }
 
 bool q7_fix_find(const char *rule, const char *message, const char *text, size_t len, size_t at,
@@ -194,8 +180,8 @@ bool q7_fix_find(const char *rule, const char *message, const char *text, size_t
 	if (strcmp(rule, "q7-unsupported-param") == 0)
 		return fix_param(text, at, fix);
 	if (strcmp(rule, "q7-internal-linkage") == 0)
-		return fix_keyword(text, at, "static", "a kernel needs external linkage", fix);
+		return fix_keyword(text, len, at, "static", "a kernel needs external linkage", fix);
 	if (strcmp(rule, "q7-inline") == 0)
-		return fix_keyword(text, at, "inline", "an object must define the kernel", fix);
+		return fix_keyword(text, len, at, "inline", "an object must define the kernel", fix);
 	return false;
 }

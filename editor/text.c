@@ -72,7 +72,7 @@ unsigned q7_text_token_width(const char *text, size_t len, unsigned line, unsign
 {
 	size_t off = line_start(text, len, line ? line - 1 : 0) + (col ? col - 1 : 0);
 	unsigned w = 0;
-	while (off + w < len && (isalnum((unsigned char)text[off + w]) || text[off + w] == '_'))
+	while (off + w < len && q7_text_is_word(text[off + w]))
 		w++;
 	return w ? w : 1;
 }
@@ -120,15 +120,17 @@ static bool directive(const char *p, const char *end, unsigned long *n, char **n
 	return true;
 }
 
-/* Whether the identifier at byte column col of [p, end) is want. */
-static bool identifier_at(const char *p, const char *end, unsigned col, const char *want)
+bool q7_text_is_word(char c)
 {
-	size_t n = strlen(want);
-	if (!col || (size_t)(end - p) < col - 1 + n)
-		return false;
-	p += col - 1;
-	bool after = p + n < end && (isalnum((unsigned char)p[n]) || p[n] == '_');
-	return strncmp(p, want, n) == 0 && !after;
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+bool q7_text_word_at(const char *text, size_t len, size_t at, const char *name)
+{
+	size_t n = strlen(name);
+	return at + n <= len && strncmp(text + at, name, n) == 0 &&
+	       (at + n == len || !q7_text_is_word(text[at + n])) &&
+	       (at == 0 || !q7_text_is_word(text[at - 1]));
 }
 
 unsigned q7_text_physical_line(const char *text, size_t len, const char *main, const char *file,
@@ -152,7 +154,7 @@ unsigned q7_text_physical_line(const char *text, size_t len, const char *main, c
 			bool here = presumed == line && strcmp(name, file) == 0;
 			if (here && !first)
 				first = phys;
-			if (here && (!want || identifier_at(p, end, col, want)))
+			if (here && (!want || (col && q7_text_word_at(p, (size_t)(end - p), col - 1, want))))
 				found = phys;
 			presumed++;
 		}

@@ -40,6 +40,11 @@ unsigned q7_text_physical_line(const char *text, size_t len, const char *main, c
  * "kernel '"), its last part after "::", into out[0..n); false when there
  * is none. */
 bool q7_text_quoted(const char *message, const char *what, char *out, size_t n);
+/* Whether c is part of an identifier (a letter, a digit, '_'). */
+bool q7_text_is_word(char c);
+/* Whether the identifier name is at byte offset at of text[0..len),
+ * whole (no identifier's character on either side). */
+bool q7_text_word_at(const char *text, size_t len, size_t at, const char *name);
 /* Replaces [from, to) of t (len *len) with s; returns the new text. */
 char *q7_text_splice(char *t, size_t *len, size_t from, size_t to, const char *s);
 
