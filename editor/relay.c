@@ -16,6 +16,7 @@
 #include "tempfile.h"
 #include "text.h"
 #include "bytes.h"
+#include "fdio.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -429,11 +430,8 @@ static bool start_clangd(struct relay *r)
 static void drain(struct q7_rpc_out *o, int ms)
 {
 	long long end = q7_now_ms() + ms;
-	while (q7_rpc_pending(o) && q7_now_ms() < end) {
-		struct pollfd p = {.fd = o->fd, .events = POLLOUT};
-		if (poll(&p, 1, (int)(end - q7_now_ms())) > 0)
-			q7_rpc_flush(o);
-	}
+	while (q7_rpc_pending(o) && q7_fd_wait(o->fd, POLLOUT, end) == 0)
+		q7_rpc_flush(o);
 }
 
 /* Closes clangd's stdin, gives it GOODBYE_MS to end, then kills it. */
