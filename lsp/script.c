@@ -16,19 +16,19 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-static const char *const suffixes[Q7_LSP_NVARIANTS] = {"x", "xbn", "xn", "xr", "xu"};
-
-static const char *const purposes[Q7_LSP_NVARIANTS] = {
-	"the default: a normal link (what the gnu and xt links use)",
-	"ld -N (omagic): the same placement as .x",
-	"ld -n (nmagic): the same placement as .x",
-	"ld -r: relocatable output, sections at 0, nothing resolved",
-	"ld -Ur: relocatable output that also gathers constructors",
+static const struct {
+	const char *suffix, *purpose;
+} variants[Q7_LSP_NVARIANTS] = {
+	{"x", "the default: a normal link (what the gnu and xt links use)"},
+	{"xbn", "ld -N (omagic): the same placement as .x"},
+	{"xn", "ld -n (nmagic): the same placement as .x"},
+	{"xr", "ld -r: relocatable output, sections at 0, nothing resolved"},
+	{"xu", "ld -Ur: relocatable output that also gathers constructors"},
 };
 
 const char *q7_lsp_variant_suffix(enum q7_lsp_variant v)
 {
-	return (unsigned)v < Q7_LSP_NVARIANTS ? suffixes[v] : NULL;
+	return (unsigned)v < Q7_LSP_NVARIANTS ? variants[v].suffix : NULL;
 }
 
 char *q7_lsp_ldscript(const struct q7_lsp *lsp, enum q7_lsp_variant v)
@@ -288,8 +288,8 @@ static void emit_memory(struct q7_strbuf *b, const struct q7_lsp *lsp, const cha
 
 static void emit_header(struct q7_strbuf *b, const struct q7_lsp *lsp, enum q7_lsp_variant v)
 {
-	q7_sb_addf(b, "/* %s/ldscripts/elf32xtensa.%s: %s.\n", lsp->name, suffixes[v],
-		   purposes[v]);
+	q7_sb_addf(b, "/* %s/ldscripts/elf32xtensa.%s: %s.\n", lsp->name, variants[v].suffix,
+		   variants[v].purpose);
 	if (lsp->core == Q7_LSP_SINGLE)
 		q7_sb_add(b, "   One core owning the whole SRAM window.\n");
 	else
