@@ -12,6 +12,12 @@ json_object *q7_js_get(json_object *o, const char *key)
 	               : NULL;
 }
 
+json_object *q7_js_array(json_object *o, const char *key)
+{
+	json_object *v = q7_js_get(o, key);
+	return json_object_is_type(v, json_type_array) ? v : NULL;
+}
+
 const char *q7_js_str(json_object *o, const char *key, const char *dflt)
 {
 	json_object *v = q7_js_get(o, key);

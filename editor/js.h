@@ -9,6 +9,10 @@
 
 /* o's member key, or NULL (o NULL or no object, or no such member). */
 json_object *q7_js_get(json_object *o, const char *key);
+/* o's member key if it is an array, else NULL: json-c's array calls
+ * abort on anything else, and clangd's or the editor's JSON may be
+ * anything (docs/robustness.md). */
+json_object *q7_js_array(json_object *o, const char *key);
 /* o's member key if it is a string, else dflt. */
 const char *q7_js_str(json_object *o, const char *key, const char *dflt);
 /* o's member key as a number, 0 when absent or negative. */

@@ -192,12 +192,14 @@ static bool is_cxx(const struct q7_doc *d)
 static void publish(struct relay *r, struct q7_doc *d)
 {
 	json_object *all = json_object_new_array();
-	json_object *lists[] = {q7_js_get(d->clangd, "diagnostics"), d->q7};
+	json_object *lists[] = {q7_js_array(d->clangd, "diagnostics"), d->q7};
 	for (size_t k = 0; k < 2; k++)
 		for (size_t i = 0; lists[k] && i < json_object_array_length(lists[k]); i++) {
 			json_object *one = json_object_array_get_idx(lists[k], i);
-			/* One mistake, one finding: clangd's error on the line. */
-			if (k == 0 || !q7_lint_shadowed(one, lists[0]))
+			/* Only clangd's objects; one mistake, one finding: clangd's
+			 * error on the line. */
+			if (k == 0 ? json_object_is_type(one, json_type_object)
+			           : !q7_lint_shadowed(one, lists[0]))
 				json_object_array_add(all, json_object_get(one));
 		}
 	json_object *params = q7_js_object("uri", json_object_new_string(d->uri),
@@ -554,8 +556,8 @@ static void did_change(struct relay *r, json_object *params)
 {
 	json_object *td = q7_js_get(params, "textDocument");
 	struct q7_doc *d = find_doc(r, q7_js_str(td, "uri", NULL));
-	json_object *changes = q7_js_get(params, "contentChanges");
-	if (!d || !changes || !json_object_is_type(changes, json_type_array))
+	json_object *changes = q7_js_array(params, "contentChanges");
+	if (!d || !changes)
 		return;
 	for (size_t i = 0; i < json_object_array_length(changes); i++) {
 		json_object *c = json_object_array_get_idx(changes, i), *range = q7_js_get(c, "range");

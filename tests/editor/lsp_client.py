@@ -46,6 +46,10 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
               file and points at the other with relatedInformation
   header_save a header saved: its open includer is analysed again (its
               finding, from the header's macro, goes); another file is not
+  odd_shapes  a clangd and an editor whose JSON has the wrong shapes
+              (diagnostics as an object, as numbers, as strings;
+              contentChanges as an object, as a number): no abort, q7cc's
+              finding still arrives, and only objects reach the editor
   vendor      an m.def naming a compute function that no source of its
               CMake target defines: a finding at the m.def, gone once fixed
               or once another source of the target that defines it is saved
@@ -600,6 +604,62 @@ def hostile():
     s.proc.kill()
 
 
+FAKE_CLANGD = r"""import json, sys
+def read():
+    n = None
+    while True:
+        line = sys.stdin.buffer.readline()
+        if not line:
+            sys.exit(0)
+        if line in (b"\r\n", b"\n"):
+            break
+        if line.lower().startswith(b"content-length:"):
+            n = int(line.split(b":")[1])
+    return json.loads(sys.stdin.buffer.read(n))
+def send(m):
+    b = json.dumps(m).encode()
+    sys.stdout.buffer.write(b"Content-Length: %d\r\n\r\n" % len(b) + b)
+    sys.stdout.buffer.flush()
+SHAPES = [{}, [1, "x", None, {"range": 5, "severity": "1"}], "diagnostics", 7]
+n = 0
+while True:
+    m = read()
+    if "id" in m and "method" in m:
+        send({"jsonrpc": "2.0", "id": m["id"],
+              "result": {"capabilities": {"hoverProvider": True}}
+              if m["method"] == "initialize" else None})
+    uri = m.get("params", {}).get("textDocument", {}).get("uri")
+    if uri and m.get("method") in ("textDocument/didOpen", "textDocument/didChange"):
+        for shape in SHAPES:
+            send({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
+                  "params": {"uri": uri, "version": n, "diagnostics": shape}})
+        n += 1
+"""
+
+
+def odd_shapes():
+    path = write_project(WORK)
+    fake = os.path.join(WORK, "fake-clangd")
+    with open(fake, "w") as f:
+        f.write("#!" + sys.executable + "\n" + FAKE_CLANGD)
+    os.chmod(fake, 0o755)
+    s = Server(WORK, ["--clangd=" + fake])
+    s.initialize(WORK)
+    s.open(path, KERNEL)
+    for changes in ({}, 5, [5, {"range": "x", "text": 3}]):
+        s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 2},
+                                            "contentChanges": changes})
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 3},
+                                        "contentChanges": [{"text": KERNEL}]})
+    diags = s.diagnostics(path, lambda d: q7(d), "q7cc's finding beside the odd shapes")
+    check_q7_diag(diags, KERNEL)
+    if not all(isinstance(d, dict) for d in diags):
+        fail("clangd's diagnostics that are no objects reached the editor: %r" % diags)
+    if s.proc.poll() is not None:
+        fail("q7cc-clangd ended (status %d) on the odd shapes" % s.proc.returncode)
+    s.proc.kill()
+
+
 def foreign_db():
     """Another user's compile_commands.json above root's file in a shared,
     sticky folder (as /tmp): the file in the sticky folder, and root's file
@@ -1133,5 +1193,5 @@ if __name__ == "__main__":
      "line_directives": line_directives, "paths": paths, "language_ids": language_ids,
      "q7_flags": q7_flags, "typing": typing, "fixes": fixes,
      "library": library, "duplicate": duplicate, "header_save": header_save,
-     "vendor": vendor}[SCENARIO]()
+     "odd_shapes": odd_shapes, "vendor": vendor}[SCENARIO]()
     print("ok: " + SCENARIO)
