@@ -345,23 +345,14 @@ static int write_out(const struct q7_image *im, const struct q7_strip_plan *p,
 	if (!gelf_newehdr(out, im->cls) || (im->phnum && !gelf_newphdr(out, im->phnum)))
 		return -1;
 	for (size_t k = 0; k <= p->nkeep; k++) {
-		Elf_Scn *scn = elf_newscn(out);
-		Elf_Data *d = scn ? elf_newdata(scn) : NULL;
-		if (!d)
-			return -1;
-		GElf_Shdr sh;
-		d->d_type = ELF_T_BYTE;
-		d->d_off = 0;
-		d->d_align = 1;
+		GElf_Shdr sh = {0};
+		void *buf = p->shstr;
 		if (k == p->nkeep) { /* .shstrtab */
-			memset(&sh, 0, sizeof sh);
 			sh.sh_name = p->shstr_name;
 			sh.sh_type = SHT_STRTAB;
 			sh.sh_offset = p->shstr_off;
 			sh.sh_size = p->shstr_len;
 			sh.sh_addralign = 1;
-			d->d_buf = p->shstr;
-			d->d_size = p->shstr_len;
 		} else {
 			size_t i = p->keep[k];
 			sh = im->sec[i].sh;
@@ -376,10 +367,11 @@ static int write_out(const struct q7_image *im, const struct q7_strip_plan *p,
 					sh.sh_flags &= ~(GElf_Xword)SHF_INFO_LINK;
 			}
 			copies[k] = q7_bind_patched(b, im, i);
-			d->d_buf = copies[k] ? copies[k] : (void *)q7_image_bytes(im, i);
-			d->d_size = sh.sh_size;
+			buf = copies[k] ? copies[k] : (void *)q7_image_bytes(im, i);
 		}
-		if (!gelf_update_shdr(scn, &sh))
+		/* The bytes as they are, where the header says (ELF_F_LAYOUT). */
+		Elf_Scn *scn = q7_elf_add_section(out, 0, 0, 0, 1, ELF_T_BYTE, buf, sh.sh_size);
+		if (!scn || !gelf_update_shdr(scn, &sh))
 			return -1;
 	}
 	GElf_Ehdr eh = im->eh;
