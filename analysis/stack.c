@@ -17,6 +17,7 @@
 #include "call_limits.h"
 #include "cxx.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <search.h>
 #include <stdint.h>
@@ -336,8 +337,11 @@ void q7_stack_check(const struct q7_op_table *ops, const struct q7_strvec *paylo
 	for (size_t p = 0; p < payloads->n; p++)
 		for (const char *c = payloads->v[p]; (c = strchr(c, '\n')); c++)
 			lines++;
-	if (!hcreate_r(2 * (lines + payloads->n), &g.names))
-		q7_fatal(Q7_EXIT_INTERNAL, "out of memory");
+	if (!hcreate_r(2 * (lines + payloads->n), &g.names)) {
+		q7_diags_add(diags, Q7_SEV_ERROR, "", 0, 0, "", "cannot follow the kernels' calls: %s",
+		             strerror(errno));
+		return;
+	}
 	for (size_t p = 0; p < payloads->n; p++) {
 		char *copy = q7_xstrdup(payloads->v[p]), *save;
 		for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
