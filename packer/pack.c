@@ -246,69 +246,55 @@ cleanup:
 
 int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o, struct q7_err *err)
 {
-	int rc = -1, sfd = -1, scratch = -1;
-	bool use_out = false, use_strip = false;
-	struct q7_outfile sof = {0}, pof = {0};
-
+	int rc = -1, scratch = -1;
+	struct q7_outfile sof = {0}, pof = {0}, *outs[2];
+	const char *paths[2], *names[2];
+	unsigned modes[2];
+	size_t n = 0, bad = 0;
 	/* The stripped image goes to the -s file, or to an anonymous one. */
 	if (o->stripped) {
-		if (q7_outfile_open(&sof, o->stripped) != 0) {
-			q7_err_set(err, output_name(o->stripped, o->stripped_name), "cannot create: %s",
-			           strerror(errno));
-			goto cleanup;
-		}
-		use_strip = true;
-		sfd = fileno(sof.f);
+		paths[n] = o->stripped;
+		names[n] = output_name(o->stripped, o->stripped_name);
+		modes[n] = image_mode(im);
+		outs[n++] = &sof;
 	} else {
 		/* An unnamed file beside the output: page cache like the named
 		 * outputs, and cheaper than a memfd on the kernels measured. */
 		char *dir = q7_path_dirname(o->output ? o->output : im->path);
-		sfd = scratch = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-		if (sfd < 0)
-			sfd = scratch = memfd_create("q7-stripped", MFD_CLOEXEC);
+		scratch = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		if (scratch < 0)
+			scratch = memfd_create("q7-stripped", MFD_CLOEXEC);
 		free(dir);
-		if (sfd < 0) {
+		if (scratch < 0) {
 			q7_err_set(err, im->path, "cannot create a scratch file: %s", strerror(errno));
-			goto cleanup;
+			return -1;
 		}
 	}
 	if (o->output) {
-		if (q7_outfile_open(&pof, o->output) != 0) {
-			q7_err_set(err, output_name(o->output, o->output_name), "cannot create: %s",
-			           strerror(errno));
-			goto cleanup;
-		}
-		use_out = true;
-	}
-	if (q7_pack_image_fds(im, o, sfd, use_out ? fileno(pof.f) : -1, err) != 0)
-		goto cleanup;
-	/* libelf wrote through the descriptors; the FILEs hold nothing. The
-	 * two outputs are committed together: both, or neither changes. */
-	struct q7_outfile *outs[2];
-	unsigned modes[2];
-	const char *names[2];
-	size_t n = 0, bad = 0;
-	if (use_strip) {
-		names[n] = output_name(o->stripped, o->stripped_name);
-		modes[n] = image_mode(im);
-		outs[n++] = &sof;
-	}
-	if (use_out) {
+		paths[n] = o->output;
 		names[n] = output_name(o->output, o->output_name);
 		modes[n] = 0644;
 		outs[n++] = &pof;
 	}
-	use_strip = use_out = false;
+	for (size_t i = 0; i < n; i++) {
+		if (q7_outfile_open(outs[i], paths[i]) != 0) {
+			q7_err_set(err, names[i], "cannot create: %s", strerror(errno));
+			goto cleanup;
+		}
+	}
+	if (q7_pack_image_fds(im, o, o->stripped ? fileno(sof.f) : scratch,
+	                      o->output ? fileno(pof.f) : -1, err) != 0)
+		goto cleanup;
+	/* libelf wrote through the descriptors; the FILEs hold nothing. The
+	 * two outputs are committed together: both, or neither changes. */
 	if (q7_outfile_commit_all(outs, modes, n, &bad) != 0) {
 		q7_err_set(err, names[bad], "cannot write: %s", strerror(errno));
 		goto cleanup;
 	}
 	rc = 0;
-cleanup:
-	if (use_out)
-		q7_outfile_abort(&pof);
-	if (use_strip)
-		q7_outfile_abort(&sof);
+cleanup: /* aborting one never opened, or committed, does nothing */
+	q7_outfile_abort(&pof);
+	q7_outfile_abort(&sof);
 	if (scratch >= 0)
 		close(scratch);
 	return rc;
