@@ -32,18 +32,6 @@ static void print_doc(struct json_object *doc, FILE *out)
 	json_object_put(doc);
 }
 
-/* SARIF wants a URI: relative paths stay relative (resolved against the
- * run's working directory), absolute ones become file:// URIs; bytes other
- * than unreserved ones and '/' are percent-encoded. */
-static char *uri_of(const char *path)
-{
-	struct q7_strbuf b = {0};
-	if (path[0] == '/')
-		q7_sb_add(&b, "file://");
-	q7_sb_add_uri_path(&b, path);
-	return q7_sb_take(&b);
-}
-
 static void sarif_result(struct json_object *results, const struct q7_diag *d)
 {
 	struct json_object *o = q7_json_obj(results, NULL);
@@ -55,9 +43,14 @@ static void sarif_result(struct json_object *results, const struct q7_diag *d)
 		return;
 	struct json_object *loc = q7_json_obj(q7_json_obj(q7_json_arr(o, "locations"), NULL),
 	                                      "physicalLocation");
-	char *uri = uri_of(d->file);
-	q7_json_str(q7_json_obj(loc, "artifactLocation"), "uri", uri);
-	free(uri);
+	/* SARIF wants a URI: relative paths stay relative (resolved against
+	 * the run's working directory), absolute ones become file:// URIs;
+	 * bytes other than unreserved ones and '/' are percent-encoded. */
+	struct q7_strbuf uri = {0};
+	q7_sb_add(&uri, d->file[0] == '/' ? "file://" : "");
+	q7_sb_add_uri_path(&uri, d->file);
+	q7_json_str(q7_json_obj(loc, "artifactLocation"), "uri", uri.s);
+	q7_sb_free(&uri);
 	if (d->line) {
 		struct json_object *region = q7_json_obj(loc, "region");
 		q7_json_int(region, "startLine", d->line);
