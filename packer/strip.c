@@ -51,14 +51,11 @@ static void decide(const struct q7_image *im, bool symlookup, bool *drop)
 	 * static relocations that point into a dropped symbol table. */
 	for (size_t i = 1; i < n; i++) {
 		const GElf_Shdr *sh = &im->sec[i].sh;
+		bool alloc = sh->sh_flags & SHF_ALLOC;
+		bool rel = sh->sh_type == SHT_REL || sh->sh_type == SHT_RELA;
 		if (sh->sh_type == SHT_SYMTAB || sh->sh_type == SHT_SYMTAB_SHNDX ||
-		    (!(sh->sh_flags & SHF_ALLOC) && is_debug(im->sec[i].name)))
-			drop[i] = true;
-	}
-	for (size_t i = 1; i < n; i++) {
-		const GElf_Shdr *sh = &im->sec[i].sh;
-		if ((sh->sh_type == SHT_REL || sh->sh_type == SHT_RELA) && !(sh->sh_flags & SHF_ALLOC) &&
-		    im->sec[sh->sh_link].sh.sh_type == SHT_SYMTAB)
+		    (!alloc && is_debug(im->sec[i].name)) ||
+		    (rel && !alloc && im->sec[sh->sh_link].sh.sh_type == SHT_SYMTAB))
 			drop[i] = true;
 	}
 	for (size_t i = 1; i < n; i++) {
