@@ -26,6 +26,11 @@ void q7_diags_vadd(struct q7_diags *ds, enum q7_severity sev, const char *file, 
 	d->message = q7_sb_take(&b);
 }
 
+const char *q7_severity_name(enum q7_severity s)
+{
+	return s == Q7_SEV_ERROR ? "error" : s == Q7_SEV_WARNING ? "warning" : "note";
+}
+
 void q7_diags_add(struct q7_diags *ds, enum q7_severity sev, const char *file, unsigned line,
                   unsigned col, const char *rule, const char *fmt, ...)
 {

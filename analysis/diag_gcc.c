@@ -48,11 +48,6 @@ void q7_gcc_colors_init(struct q7_gcc_colors *c, const char *gcc_colors)
 	}
 }
 
-static const char *sev_name(enum q7_severity s)
-{
-	return s == Q7_SEV_ERROR ? "error" : s == Q7_SEV_WARNING ? "warning" : "note";
-}
-
 static const char *sev_color(const struct q7_gcc_colors *c, enum q7_severity s)
 {
 	return s == Q7_SEV_ERROR ? c->error : s == Q7_SEV_WARNING ? c->warning : c->note;
@@ -237,7 +232,7 @@ void q7_diags_print_gcc(const struct q7_diags *ds, FILE *out, const struct q7_di
 		fputc(' ', out);
 		const char *sc = sev_color(c, d->severity);
 		sgr_start(out, color, sc);
-		fprintf(out, "%s: ", sev_name(d->severity));
+		fprintf(out, "%s: ", q7_severity_name(d->severity));
 		sgr_end(out, color, sc);
 		q7_fputs_shown(d->message, out);
 		if (*d->rule) {
@@ -299,7 +294,7 @@ static void gcc_object(struct json_object *a, struct q7_src_cache *cache,
                         const struct q7_diag *notes, size_t nnotes)
 {
 	struct json_object *o = q7_json_obj(a, NULL);
-	q7_json_str(o, "kind", sev_name(d->severity));
+	q7_json_str(o, "kind", q7_severity_name(d->severity));
 	q7_json_str(o, "message", d->message);
 	if (*d->rule) {
 		struct q7_strbuf opt = {0};

@@ -66,9 +66,7 @@ static void print_clang(const struct q7_diags *ds, FILE *out, const struct q7_di
 	struct q7_src_cache cache = {0};
 	for (size_t i = 0; i < ds->n; i++) {
 		const struct q7_diag *d = &ds->d[i];
-		const char *sev = d->severity == Q7_SEV_ERROR     ? "error"
-		                  : d->severity == Q7_SEV_WARNING ? "warning"
-		                                                  : "note";
+		const char *sev = q7_severity_name(d->severity);
 		const char *sev_color = d->severity == Q7_SEV_ERROR     ? C_RED
 		                        : d->severity == Q7_SEV_WARNING ? C_MAGENTA
 		                                                        : C_NOTE;

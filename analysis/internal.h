@@ -141,6 +141,8 @@ struct q7_rule {
 /* The rule table (lint.c), sorted by name; NULL-terminated by name. */
 extern const struct q7_rule q7_rules[];
 const struct q7_rule *q7_rule_find(const char *name);
+/* "error", "warning" or "note". */
+const char *q7_severity_name(enum q7_severity s);
 /* q7_diags_add with the arguments as a va_list. */
 void q7_diags_vadd(struct q7_diags *ds, enum q7_severity sev, const char *file, unsigned line,
                    unsigned col, const char *rule, const char *fmt, va_list ap);

@@ -24,7 +24,9 @@ struct dm {
 	int depth;
 };
 
-enum { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4 };
+/* Q_REF: a member function's ref-qualifier, which is no part of a
+ * spelling. */
+enum { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4, Q_REF = 8 };
 
 static char *spell(struct dm *d, comp *c);
 
@@ -100,35 +102,33 @@ static char *builtin(comp *c)
 	return s;
 }
 
-static bool is_qual(enum demangle_component_type t)
+/* The qualifier that a component of type t is, or 0. */
+static unsigned qual_of(enum demangle_component_type t)
 {
 	switch (t) {
 	case DEMANGLE_COMPONENT_CONST:
+	case DEMANGLE_COMPONENT_CONST_THIS: return Q_CONST;
 	case DEMANGLE_COMPONENT_VOLATILE:
+	case DEMANGLE_COMPONENT_VOLATILE_THIS: return Q_VOLATILE;
 	case DEMANGLE_COMPONENT_RESTRICT:
-	case DEMANGLE_COMPONENT_CONST_THIS:
-	case DEMANGLE_COMPONENT_VOLATILE_THIS:
-	case DEMANGLE_COMPONENT_RESTRICT_THIS:
+	case DEMANGLE_COMPONENT_RESTRICT_THIS: return Q_RESTRICT;
 	case DEMANGLE_COMPONENT_REFERENCE_THIS:
-	case DEMANGLE_COMPONENT_RVALUE_REFERENCE_THIS: return true;
-	default: return false;
+	case DEMANGLE_COMPONENT_RVALUE_REFERENCE_THIS: return Q_REF;
+	default: return 0;
 	}
 }
 
-/* The type under a chain of cv-qualifiers (and a member function's
- * ref-qualifier, which is no part of a spelling), the qualifiers in *q. */
+static bool is_qual(enum demangle_component_type t)
+{
+	return qual_of(t) != 0;
+}
+
+/* The type under a chain of qualifiers, the cv-qualifiers in *q. */
 static comp *unqualified(comp *c, unsigned *q)
 {
 	*q = 0;
-	for (; c && is_qual(c->type); c = left(c)) {
-		enum demangle_component_type t = c->type;
-		*q |= t == DEMANGLE_COMPONENT_CONST || t == DEMANGLE_COMPONENT_CONST_THIS ? Q_CONST
-		      : t == DEMANGLE_COMPONENT_VOLATILE || t == DEMANGLE_COMPONENT_VOLATILE_THIS
-		          ? Q_VOLATILE
-		      : t == DEMANGLE_COMPONENT_RESTRICT || t == DEMANGLE_COMPONENT_RESTRICT_THIS
-		          ? Q_RESTRICT
-		          : 0;
-	}
+	for (; c && is_qual(c->type); c = left(c))
+		*q |= qual_of(c->type) & ~(unsigned)Q_REF;
 	return c;
 }
 

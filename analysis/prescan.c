@@ -90,15 +90,22 @@ static bool own_api(const char *hdr)
 	return false;
 }
 
-/* Whether hdr is in dir (NULL: no). */
+/* dir/hdr when it exists (dir NULL: no), else NULL. */
+static char *find_in(const char *dir, const char *hdr)
+{
+	char *cand = dir ? q7_path_join(dir, hdr) : NULL;
+	if (cand && q7_path_exists(cand))
+		return cand;
+	free(cand);
+	return NULL;
+}
+
 static bool dir_has(const char *dir, const char *hdr)
 {
-	if (!dir)
-		return false;
-	char *cand = q7_path_join(dir, hdr);
-	bool there = q7_path_exists(cand);
-	free(cand);
-	return there;
+	char *there = find_in(dir, hdr);
+	bool has = there != NULL;
+	free(there);
+	return has;
 }
 
 /* A header in a folder of q7cc's (<torch/torch.h>: the vendor's sample
@@ -123,28 +130,16 @@ static void follow_include(struct scan *s, const char *from, const char *name, s
 {
 	char *hdr = q7_xstrndup(name, n);
 	char *found = NULL;
+	const struct q7_strvec *dirs = quoted ? &s->quote_dirs : &s->angle_dirs;
 	if (hdr[0] == '/') {
-		if (q7_path_exists(hdr))
-			found = q7_xstrdup(hdr);
-	} else {
-		if (quoted) {
-			char *dir = q7_path_dirname(from);
-			char *cand = q7_path_join(dir, hdr);
-			free(dir);
-			if (q7_path_exists(cand))
-				found = cand;
-			else
-				free(cand);
-		}
-		const struct q7_strvec *dirs = quoted ? &s->quote_dirs : &s->angle_dirs;
-		for (size_t i = 0; !found && i < dirs->n; i++) {
-			char *cand = q7_path_join(dirs->v[i], hdr);
-			if (q7_path_exists(cand))
-				found = cand;
-			else
-				free(cand);
-		}
+		found = q7_path_exists(hdr) ? q7_xstrdup(hdr) : NULL;
+	} else if (quoted) {
+		char *dir = q7_path_dirname(from);
+		found = find_in(dir, hdr);
+		free(dir);
 	}
+	for (size_t i = 0; !found && hdr[0] != '/' && i < dirs->n; i++)
+		found = find_in(dirs->v[i], hdr);
 	if (own_api(hdr) || (!found && !s->own && only_own(s, hdr)))
 		s->own = true;
 	s->from = from;

@@ -8,11 +8,6 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 
-static const char *sev_name(enum q7_severity s)
-{
-	return s == Q7_SEV_ERROR ? "error" : s == Q7_SEV_WARNING ? "warning" : "note";
-}
-
 /* "diagnostics": [{"file", "line", "column", "severity", "rule",
  *   "message"}, ...]; line/column 0 mean unknown. */
 static void put_diags(struct json_object *doc, const struct q7_diags *ds)
@@ -24,7 +19,7 @@ static void put_diags(struct json_object *doc, const struct q7_diags *ds)
 		q7_json_str(o, "file", d->file);
 		q7_json_int(o, "line", d->line);
 		q7_json_int(o, "column", d->col);
-		q7_json_str(o, "severity", sev_name(d->severity));
+		q7_json_str(o, "severity", q7_severity_name(d->severity));
 		q7_json_str(o, "rule", d->rule);
 		q7_json_str(o, "message", d->message);
 	}
@@ -37,32 +32,25 @@ static void print_doc(struct json_object *doc, FILE *out)
 	json_object_put(doc);
 }
 
-/* SARIF wants a URI: relative paths stay relative (resolved against the
- * run's working directory), absolute ones become file:// URIs; bytes other
- * than unreserved ones and '/' are percent-encoded. */
-static char *uri_of(const char *path)
-{
-	struct q7_strbuf b = {0};
-	if (path[0] == '/')
-		q7_sb_add(&b, "file://");
-	q7_sb_add_uri_path(&b, path);
-	return q7_sb_take(&b);
-}
-
 static void sarif_result(struct json_object *results, const struct q7_diag *d)
 {
 	struct json_object *o = q7_json_obj(results, NULL);
 	if (*d->rule)
 		q7_json_str(o, "ruleId", d->rule);
-	q7_json_str(o, "level", sev_name(d->severity));
+	q7_json_str(o, "level", q7_severity_name(d->severity));
 	q7_json_str(q7_json_obj(o, "message"), "text", d->message);
 	if (!*d->file)
 		return;
 	struct json_object *loc = q7_json_obj(q7_json_obj(q7_json_arr(o, "locations"), NULL),
 	                                      "physicalLocation");
-	char *uri = uri_of(d->file);
-	q7_json_str(q7_json_obj(loc, "artifactLocation"), "uri", uri);
-	free(uri);
+	/* SARIF wants a URI: relative paths stay relative (resolved against
+	 * the run's working directory), absolute ones become file:// URIs;
+	 * bytes other than unreserved ones and '/' are percent-encoded. */
+	struct q7_strbuf uri = {0};
+	q7_sb_add(&uri, d->file[0] == '/' ? "file://" : "");
+	q7_sb_add_uri_path(&uri, d->file);
+	q7_json_str(q7_json_obj(loc, "artifactLocation"), "uri", uri.s);
+	q7_sb_free(&uri);
 	if (d->line) {
 		struct json_object *region = q7_json_obj(loc, "region");
 		q7_json_int(region, "startLine", d->line);
@@ -84,7 +72,8 @@ void q7_diags_write_sarif(const struct q7_diags *ds, FILE *out)
 		struct json_object *o = q7_json_obj(rules, NULL);
 		q7_json_str(o, "id", r->name);
 		q7_json_str(q7_json_obj(o, "shortDescription"), "text", r->summary);
-		q7_json_str(q7_json_obj(o, "defaultConfiguration"), "level", sev_name(r->severity));
+		q7_json_str(q7_json_obj(o, "defaultConfiguration"), "level",
+		            q7_severity_name(r->severity));
 	}
 	struct json_object *results = q7_json_arr(run, "results");
 	for (size_t i = 0; i < ds->n; i++)

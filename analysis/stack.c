@@ -17,7 +17,9 @@
 #include "call_limits.h"
 #include "cxx.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <search.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,11 +111,8 @@ char *q7_stack_from_callgraph(const char *ci, size_t *len)
 	struct q7_strvec seen = {0};
 	char *caller = NULL;
 	q7_sb_add(&out, "");
-	char *copy = q7_xstrdup(ci);
-	for (char *line = copy, *next; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+	char *copy = q7_xstrdup(ci), *save;
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, "node: ", 6) == 0)
 			node_line(line, &out);
 		else if (strncmp(line, "edge: ", 6) == 0)
@@ -141,49 +140,29 @@ struct sfn {
 struct sgraph {
 	struct sfn *f;
 	size_t n, cap;
-	size_t *slot, nslot; /* open addressing: index + 1, 0 free */
+	struct hsearch_data names; /* name -> its index in f, as data */
 };
 
-static size_t name_hash(const char *s)
+static size_t find_fn(struct sgraph *g, const char *name)
 {
-	size_t h = 14695981039346656037u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
+	ENTRY want = {.key = (char *)name}, *e;
+	return hsearch_r(want, FIND, &e, &g->names) ? (size_t)(uintptr_t)e->data : SIZE_MAX;
 }
 
-/* The slot of name: its function's, or the free one where it goes. */
-static size_t *slot_of(const struct sgraph *g, const char *name)
-{
-	size_t i = name_hash(name) & (g->nslot - 1);
-	while (g->slot[i] && strcmp(g->f[g->slot[i] - 1].name, name) != 0)
-		i = (i + 1) & (g->nslot - 1);
-	return &g->slot[i];
-}
-
-static size_t find_fn(const struct sgraph *g, const char *name)
-{
-	return g->nslot ? *slot_of(g, name) - 1 : SIZE_MAX; /* 0 - 1: none */
-}
-
+/* The table holds every name the payloads have room for (q7_stack_check
+ * sizes it), so ENTER always finds a slot. */
 static size_t add_fn(struct sgraph *g, const char *name)
 {
 	size_t i = find_fn(g, name);
 	if (i != SIZE_MAX)
 		return i;
-	if (2 * (g->n + 1) > g->nslot) { /* at most half full */
-		free(g->slot);
-		g->nslot = g->nslot ? 2 * g->nslot : 256;
-		g->slot = q7_xcalloc(g->nslot, sizeof *g->slot);
-		for (size_t k = 0; k < g->n; k++)
-			*slot_of(g, g->f[k].name) = k + 1;
-	}
 	if (g->n == g->cap) {
 		g->cap = g->cap ? 2 * g->cap : 64;
 		g->f = q7_xrealloc(g->f, g->cap * sizeof *g->f);
 	}
 	g->f[g->n] = (struct sfn){.name = q7_xstrdup(name), .next = SIZE_MAX, .unbound = SIZE_MAX};
-	*slot_of(g, name) = g->n + 1;
+	ENTRY add = {.key = g->f[g->n].name, .data = (void *)(uintptr_t)g->n}, *e;
+	hsearch_r(add, ENTER, &e, &g->names);
 	return g->n++;
 }
 
@@ -354,14 +333,19 @@ void q7_stack_check(const struct q7_op_table *ops, const struct q7_strvec *paylo
                     struct q7_diags *diags)
 {
 	struct sgraph g = {0};
+	size_t lines = 1; /* a line names at most two functions */
+	for (size_t p = 0; p < payloads->n; p++)
+		for (const char *c = payloads->v[p]; (c = strchr(c, '\n')); c++)
+			lines++;
+	if (!hcreate_r(2 * (lines + payloads->n), &g.names)) {
+		q7_diags_add(diags, Q7_SEV_ERROR, "", 0, 0, "", "cannot follow the kernels' calls: %s",
+		             strerror(errno));
+		return;
+	}
 	for (size_t p = 0; p < payloads->n; p++) {
-		char *copy = q7_xstrdup(payloads->v[p]);
-		for (char *line = copy, *next; line && *line; line = next) {
-			next = strchr(line, '\n');
-			if (next)
-				*next++ = '\0';
+		char *copy = q7_xstrdup(payloads->v[p]), *save;
+		for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 			add_line(&g, line);
-		}
 		free(copy);
 	}
 	for (size_t k = 0; k < ops->n; k++) {
@@ -382,5 +366,5 @@ void q7_stack_check(const struct q7_op_table *ops, const struct q7_strvec *paylo
 		free(g.f[i].calls);
 	}
 	free(g.f);
-	free(g.slot);
+	hdestroy_r(&g.names);
 }

@@ -95,15 +95,14 @@ int q7_syms_load(const char *path, uint32_t delta, struct q7_syms *out, struct q
 	while (elf && (scn = elf_nextscn(elf, scn)))
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
 			symtab = scn;
+	int rc = -1;
 	if (!symtab) {
 		q7_err_set(err, path, "%s",
 		           elf ? "no symbol table (a stripped image: profile the image q7cc linked, "
 		                 "not its .stripped or .packed copy)"
 		               : elf_errmsg(-1));
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		return elf ? Q7_SYMS_NONE : -1;
+		rc = elf ? Q7_SYMS_NONE : -1;
+		goto out;
 	}
 	gelf_getshdr(symtab, &sh);
 	/* The table as the file holds it, before anything is sized by it: an
@@ -116,9 +115,7 @@ int q7_syms_load(const char *path, uint32_t delta, struct q7_syms *out, struct q
 		           "%llu, at offset %llu: %s)", (unsigned long long)sh.sh_size,
 		           (unsigned long long)sh.sh_entsize, (unsigned long long)sh.sh_offset,
 		           !d ? elf_errmsg(-1) : "not whole symbols");
-		elf_end(elf);
-		close(fd);
-		return -1;
+		goto out;
 	}
 	size_t count = sh.sh_size / ent;
 	struct q7_strbuf names = {0};
@@ -154,9 +151,12 @@ int q7_syms_load(const char *path, uint32_t delta, struct q7_syms *out, struct q
 		out->v[i].name = out->names + offs[i];
 	free(offs);
 	qsort(out->v, out->n, sizeof *out->v, by_addr);
-	elf_end(elf);
+	rc = 0;
+out:
+	if (elf)
+		elf_end(elf);
 	close(fd);
-	return 0;
+	return rc;
 }
 
 const struct q7_sym *q7_syms_find(const struct q7_syms *s, uint32_t addr)

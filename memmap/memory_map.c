@@ -115,19 +115,17 @@ static int infer_core(const char *image, uint32_t lowest)
  * lowest address (UINT32_MAX: none). */
 static uint32_t read_sections(Elf *elf, struct q7_core_map *m)
 {
-	size_t shstrndx = 0;
+	size_t shstrndx = 0, shnum = 0;
 	elf_getshdrstrndx(elf, &shstrndx);
+	elf_getshdrnum(elf, &shnum);
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	size_t cap = 16;
-	m->sec = q7_xcalloc(cap, sizeof *m->sec);
+	m->sec = q7_xcalloc(shnum ? shnum : 1, sizeof *m->sec);
 	uint32_t lowest = UINT32_MAX;
 	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || sh.sh_size == 0)
 			continue;
 		const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (m->nsec == cap)
-			m->sec = q7_xrealloc(m->sec, (cap *= 2) * sizeof *m->sec);
 		m->sec[m->nsec++] = (struct q7_map_section){q7_xstrdup(name ? name : "?"),
 		                                            (uint32_t)sh.sh_addr, (uint32_t)sh.sh_size};
 		if (sh.sh_addr < lowest)
@@ -188,17 +186,15 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, struct 
 		q7_err_set(err, image, "cannot read: %s", why);
 		return -1;
 	}
+	int rc = -1;
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	GElf_Ehdr eh;
-	bool xtensa = elf && gelf_getehdr(elf, &eh) && eh.e_machine == EM_XTENSA;
-	if (!xtensa || check_segments(elf, image, err) != 0) {
-		if (!xtensa)
-			q7_err_set(err, image, "not an Xtensa image (a gnu-profile link's output)");
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		return -1;
+	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_XTENSA) {
+		q7_err_set(err, image, "not an Xtensa image (a gnu-profile link's output)");
+		goto out;
 	}
+	if (check_segments(elf, image, err) != 0)
+		goto out;
 	uint32_t lowest = read_sections(elf, m);
 	m->image = q7_xstrdup(image);
 	m->core = core == -2 ? infer_core(image, lowest) : core;
@@ -215,19 +211,13 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, struct 
 			q7_err_set(err, image, "section %s at 0x%08" PRIx32 " of %" PRIu32 " bytes "
 			           "runs past the 32-bit address space: not an Xtensa image", s->name,
 			           s->addr, s->size);
-			elf_end(elf);
-			close(fd);
-			q7_core_map_free(m);
-			return -1;
+			goto out;
 		}
 		if (s->addr < m->base) {
 			q7_err_set(err, image, "section %s at 0x%08" PRIx32 " is below %s's SRAM "
 			           "window (0x%08" PRIx32 "..0x%08" PRIx32 "): not that core's image", s->name,
 			           s->addr, lsp->name, m->base, m->base + m->size);
-			elf_end(elf);
-			close(fd);
-			q7_core_map_free(m);
-			return -1;
+			goto out;
 		}
 		if ((uint64_t)s->addr + s->size > m->image_end)
 			m->image_end = (uint64_t)s->addr + s->size;
@@ -235,20 +225,21 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, struct 
 	/* The largest stack any op's launcher asks for. */
 	struct q7_syms syms;
 	int got = q7_syms_load(image, 0, &syms, err);
-	if (got == -1) { /* damaged (none: a stripped image, no ops) */
-		elf_end(elf);
-		close(fd);
-		q7_core_map_free(m);
-		return -1;
-	}
+	if (got == -1) /* damaged (none: a stripped image, no ops) */
+		goto out;
 	if (got == 0) {
 		find_largest_stack(elf, &syms, m);
 		q7_syms_free(&syms);
 	}
 	q7_err_clear(err);
-	elf_end(elf);
+	rc = 0;
+out:
+	if (rc != 0)
+		q7_core_map_free(m);
+	if (elf)
+		elf_end(elf);
 	close(fd);
-	return 0;
+	return rc;
 }
 
 void q7_core_map_free(struct q7_core_map *m)
@@ -266,7 +257,8 @@ int64_t q7_core_map_free_bytes(const struct q7_core_map *m)
 	return (int64_t)m->base + m->size - m->stack - (int64_t)m->image_end;
 }
 
-const char *q7_core_map_who(const struct q7_core_map *m, char *buf, size_t size)
+/* "core 3" or "the single core". */
+static const char *who_is(const struct q7_core_map *m, char *buf, size_t size)
 {
 	if (m->core < 0)
 		snprintf(buf, size, "the single core");
@@ -293,7 +285,7 @@ char *q7_memory_map_text(const struct q7_core_map *maps, size_t n)
 	char who[32];
 	for (size_t c = 0; c < n; c++) {
 		const struct q7_core_map *m = &maps[c];
-		q7_sb_addf(&b, "%s%s: ", c ? "\n" : "", q7_core_map_who(m, who, sizeof who));
+		q7_sb_addf(&b, "%s%s: ", c ? "\n" : "", who_is(m, who, sizeof who));
 		q7_sb_add_shown(&b, m->image, false);
 		q7_sb_addc(&b, '\n');
 		q7_sb_addf(&b, "  %-22s 0x%08" PRIx32 "  %10" PRIu32 " bytes (", "SRAM window", m->base,
@@ -473,7 +465,7 @@ static void core_heading(struct q7_strbuf *b, const struct q7_core_map *m, doubl
 {
 	char who[32];
 	q7_sb_addf(b, "<text x=\"%.1f\" y=\"%.1f\" style=\"font-size:13px;font-weight:bold\">%s</text>\n",
-	           x, y + 14, q7_core_map_who(m, who, sizeof who));
+	           x, y + 14, who_is(m, who, sizeof who));
 	struct q7_strbuf t = {0};
 	if (fr >= 0) {
 		q7_sb_add(&t, "free ");
@@ -629,7 +621,7 @@ char *q7_memory_map_svg(const struct q7_core_map *maps, size_t n, const char *ti
 	if (n) {
 		const struct q7_core_map *m = &maps[worst];
 		int64_t fr = q7_core_map_free_bytes(m);
-		q7_core_map_who(m, who, sizeof who);
+		who_is(m, who, sizeof who);
 		if (fr >= 0) {
 			q7_sb_addf(&head, "Fits: %s%s uses %" PRIu64 " B of ", n > 1 ? "the fullest, " : "",
 			           who, m->image_end - m->base + m->stack);

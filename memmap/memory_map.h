@@ -48,8 +48,6 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, struct 
 void q7_core_map_free(struct q7_core_map *m);
 /* Free bytes between the image and the stack; negative: over by that many. */
 int64_t q7_core_map_free_bytes(const struct q7_core_map *m);
-/* "core 3" or "the single core". */
-const char *q7_core_map_who(const struct q7_core_map *m, char *buf, size_t size);
 
 /* The map as text and as an SVG (caller frees). */
 char *q7_memory_map_text(const struct q7_core_map *maps, size_t n);

@@ -50,13 +50,10 @@ struct rel {
 static int refuse(const struct binder *bd, const char *fmt, ...) Q7_PRINTF(2, 3);
 static int refuse(const struct binder *bd, const char *fmt, ...)
 {
-	struct q7_strbuf why = {0};
 	va_list ap;
 	va_start(ap, fmt);
-	q7_sb_vaddf(&why, fmt, ap);
+	q7_err_vset(bd->err, bd->im->path, fmt, ap);
 	va_end(ap);
-	q7_err_set(bd->err, bd->im->path, "%s", why.s);
-	q7_sb_free(&why);
 	return 1;
 }
 

@@ -48,7 +48,7 @@ bool q7_is_elf_magic(const void *buf, size_t n)
 	return n >= SELFMAG && memcmp(buf, ELFMAG, SELFMAG) == 0;
 }
 
-bool q7_is_ar_magic(const void *buf, size_t n)
+static bool is_ar_magic(const void *buf, size_t n)
 {
 	return n >= SARMAG && memcmp(buf, ARMAG, SARMAG) == 0;
 }
@@ -71,6 +71,40 @@ int q7_elf_set_shstrndx(Elf *out, size_t ndx)
 		eh.e_shstrndx = SHN_XINDEX;
 	}
 	return gelf_update_ehdr(out, &eh) ? 0 : -1;
+}
+
+Elf_Scn *q7_elf_add_section(Elf *out, GElf_Word name, GElf_Word type, GElf_Xword flags,
+                            GElf_Xword align, Elf_Type dtype, void *buf, size_t size)
+{
+	Elf_Scn *scn = elf_newscn(out);
+	Elf_Data *d = scn ? elf_newdata(scn) : NULL;
+	GElf_Shdr sh;
+	if (!d || !gelf_getshdr(scn, &sh))
+		return NULL;
+	d->d_type = dtype;
+	d->d_buf = buf;
+	d->d_size = size;
+	d->d_align = align;
+	sh.sh_name = name;
+	sh.sh_type = type;
+	sh.sh_flags = flags;
+	sh.sh_addralign = align;
+	sh.sh_size = size;
+	return gelf_update_shdr(scn, &sh) ? scn : NULL;
+}
+
+int q7_elf_copy_header(Elf *out, const GElf_Ehdr *from, size_t shstrndx)
+{
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(out, &eh))
+		return -1;
+	memcpy(eh.e_ident, from->e_ident, EI_NIDENT);
+	eh.e_type = from->e_type;
+	eh.e_machine = from->e_machine;
+	eh.e_version = from->e_version;
+	eh.e_entry = from->e_entry;
+	eh.e_flags = from->e_flags;
+	return gelf_update_ehdr(out, &eh) ? q7_elf_set_shstrndx(out, shstrndx) : -1;
 }
 
 /* libelf's walk just stops at a damaged member header, so the walk is
@@ -135,7 +169,7 @@ int q7_elf_each_object(const char *path, q7_elf_object_fn fn, void *ctx, struct 
 		q7_err_set(err, path, "cannot read: %s", strerror(errno));
 		goto cleanup;
 	}
-	bool is_elf = q7_is_elf_magic(magic, (size_t)n), is_ar = q7_is_ar_magic(magic, (size_t)n);
+	bool is_elf = q7_is_elf_magic(magic, (size_t)n), is_ar = is_ar_magic(magic, (size_t)n);
 	if (q7_is_thin_ar_magic(magic, (size_t)n)) {
 		rc = q7_elf_each_thin_member(fd, path, fn, ctx, err);
 		goto cleanup;

@@ -36,27 +36,6 @@ struct packed {
 	unsigned long align;
 };
 
-static Elf_Scn *add_section(Elf *out, GElf_Word name, GElf_Word type,
-                            GElf_Xword flags, GElf_Xword align, Elf_Type dtype, void *buf,
-                            size_t size)
-{
-	Elf_Scn *scn = elf_newscn(out);
-	Elf_Data *d = scn ? elf_newdata(scn) : NULL;
-	GElf_Shdr sh;
-	if (!d || !gelf_getshdr(scn, &sh))
-		return NULL;
-	d->d_type = dtype;
-	d->d_buf = buf;
-	d->d_size = size;
-	d->d_align = align;
-	sh.sh_name = name;
-	sh.sh_type = type;
-	sh.sh_flags = flags;
-	sh.sh_addralign = align;
-	sh.sh_size = size;
-	return gelf_update_shdr(scn, &sh) ? scn : NULL;
-}
-
 /* Appends s and its NUL to a string table; returns its offset. */
 static GElf_Word add_name(struct q7_strbuf *b, const char *s)
 {
@@ -91,21 +70,6 @@ static size_t write_symbols(Elf_Data *symdata, bool info)
 	return s;
 }
 
-/* The packed object's ELF header: a relocatable object of the image's
- * class, machine and flags, its section name table at shstrndx. */
-static bool write_object_header(Elf *out, const struct q7_image *im, size_t shstrndx)
-{
-	GElf_Ehdr eh;
-	if (!gelf_getehdr(out, &eh))
-		return false;
-	memcpy(eh.e_ident, im->eh.e_ident, EI_NIDENT);
-	eh.e_type = ET_REL;
-	eh.e_machine = im->eh.e_machine;
-	eh.e_version = EV_CURRENT;
-	eh.e_flags = im->eh.e_flags;
-	return gelf_update_ehdr(out, &eh) && q7_elf_set_shstrndx(out, shstrndx) == 0;
-}
-
 static int write_packed(const struct q7_image *im, const struct packed *pk, Elf *out)
 {
 	int rc = -1;
@@ -131,27 +95,27 @@ static int write_packed(const struct q7_image *im, const struct packed *pk, Elf 
 
 	if (!gelf_newehdr(out, im->cls))
 		goto cleanup;
-	if (!add_section(out, n_rodata, SHT_PROGBITS, SHF_ALLOC, pk->align, ELF_T_BYTE,
-	                 (void *)pk->image, pk->image_len))
+	if (!q7_elf_add_section(out, n_rodata, SHT_PROGBITS, SHF_ALLOC, pk->align, ELF_T_BYTE,
+	                        (void *)pk->image, pk->image_len))
 		goto cleanup;
-	if (info && !add_section(out, n_info, SHT_NOTE, 0, 1, ELF_T_BYTE,
-	                         (void *)pk->info, pk->info_len))
+	if (info && !q7_elf_add_section(out, n_info, SHT_NOTE, 0, 1, ELF_T_BYTE, (void *)pk->info,
+	                                pk->info_len))
 		goto cleanup;
 	/* Host objects say their stack is not executable, as a host assembler's
 	 * do; without it GNU ld warns and makes the program's stack executable. */
-	if (stack && !add_section(out, n_stack, SHT_PROGBITS, 0, 1, ELF_T_BYTE, NULL, 0))
+	if (stack && !q7_elf_add_section(out, n_stack, SHT_PROGBITS, 0, 1, ELF_T_BYTE, NULL, 0))
 		goto cleanup;
 	size_t symndx = 2 + (info ? 1 : 0) + (stack ? 1 : 0);
-	Elf_Scn *symscn = add_section(out, n_symtab, SHT_SYMTAB, 0,
-	                              im->cls == ELFCLASS32 ? 4 : 8, ELF_T_SYM, symbuf, nsym * symsz);
+	Elf_Scn *symscn = q7_elf_add_section(out, n_symtab, SHT_SYMTAB, 0, im->cls == ELFCLASS32 ? 4 : 8,
+	                                     ELF_T_SYM, symbuf, nsym * symsz);
 	if (!symscn)
 		goto cleanup;
 	symdata = elf_getdata(symscn, NULL);
 	size_t s = write_symbols(symdata, info);
 	if (!s)
 		goto cleanup;
-	if (!add_section(out, n_strtab, SHT_STRTAB, 0, 1, ELF_T_BYTE, strs.s, strs.len) ||
-	    !add_section(out, n_shstrtab, SHT_STRTAB, 0, 1, ELF_T_BYTE, names.s, names.len))
+	if (!q7_elf_add_section(out, n_strtab, SHT_STRTAB, 0, 1, ELF_T_BYTE, strs.s, strs.len) ||
+	    !q7_elf_add_section(out, n_shstrtab, SHT_STRTAB, 0, 1, ELF_T_BYTE, names.s, names.len))
 		goto cleanup;
 	GElf_Shdr sh;
 	if (!gelf_getshdr(symscn, &sh))
@@ -162,7 +126,11 @@ static int write_packed(const struct q7_image *im, const struct packed *pk, Elf 
 	if (!gelf_update_shdr(symscn, &sh))
 		goto cleanup;
 
-	if (!write_object_header(out, im, symndx + 2))
+	/* A relocatable object of the image's class, machine and flags. */
+	GElf_Ehdr eh = im->eh;
+	eh.e_type = ET_REL;
+	eh.e_entry = 0;
+	if (q7_elf_copy_header(out, &eh, symndx + 2) != 0)
 		goto cleanup;
 	if (q7_elf_write(out) != 0)
 		goto cleanup;
@@ -278,69 +246,55 @@ cleanup:
 
 int q7_pack_image(const struct q7_image *im, const struct q7_pack_opts *o, struct q7_err *err)
 {
-	int rc = -1, sfd = -1, scratch = -1;
-	bool use_out = false, use_strip = false;
-	struct q7_outfile sof = {0}, pof = {0};
-
+	int rc = -1, scratch = -1;
+	struct q7_outfile sof = {0}, pof = {0}, *outs[2];
+	const char *paths[2], *names[2];
+	unsigned modes[2];
+	size_t n = 0, bad = 0;
 	/* The stripped image goes to the -s file, or to an anonymous one. */
 	if (o->stripped) {
-		if (q7_outfile_open(&sof, o->stripped) != 0) {
-			q7_err_set(err, output_name(o->stripped, o->stripped_name), "cannot create: %s",
-			           strerror(errno));
-			goto cleanup;
-		}
-		use_strip = true;
-		sfd = fileno(sof.f);
+		paths[n] = o->stripped;
+		names[n] = output_name(o->stripped, o->stripped_name);
+		modes[n] = image_mode(im);
+		outs[n++] = &sof;
 	} else {
 		/* An unnamed file beside the output: page cache like the named
 		 * outputs, and cheaper than a memfd on the kernels measured. */
 		char *dir = q7_path_dirname(o->output ? o->output : im->path);
-		sfd = scratch = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-		if (sfd < 0)
-			sfd = scratch = memfd_create("q7-stripped", MFD_CLOEXEC);
+		scratch = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		if (scratch < 0)
+			scratch = memfd_create("q7-stripped", MFD_CLOEXEC);
 		free(dir);
-		if (sfd < 0) {
+		if (scratch < 0) {
 			q7_err_set(err, im->path, "cannot create a scratch file: %s", strerror(errno));
-			goto cleanup;
+			return -1;
 		}
 	}
 	if (o->output) {
-		if (q7_outfile_open(&pof, o->output) != 0) {
-			q7_err_set(err, output_name(o->output, o->output_name), "cannot create: %s",
-			           strerror(errno));
-			goto cleanup;
-		}
-		use_out = true;
-	}
-	if (q7_pack_image_fds(im, o, sfd, use_out ? fileno(pof.f) : -1, err) != 0)
-		goto cleanup;
-	/* libelf wrote through the descriptors; the FILEs hold nothing. The
-	 * two outputs are committed together: both, or neither changes. */
-	struct q7_outfile *outs[2];
-	unsigned modes[2];
-	const char *names[2];
-	size_t n = 0, bad = 0;
-	if (use_strip) {
-		names[n] = output_name(o->stripped, o->stripped_name);
-		modes[n] = image_mode(im);
-		outs[n++] = &sof;
-	}
-	if (use_out) {
+		paths[n] = o->output;
 		names[n] = output_name(o->output, o->output_name);
 		modes[n] = 0644;
 		outs[n++] = &pof;
 	}
-	use_strip = use_out = false;
+	for (size_t i = 0; i < n; i++) {
+		if (q7_outfile_open(outs[i], paths[i]) != 0) {
+			q7_err_set(err, names[i], "cannot create: %s", strerror(errno));
+			goto cleanup;
+		}
+	}
+	if (q7_pack_image_fds(im, o, o->stripped ? fileno(sof.f) : scratch,
+	                      o->output ? fileno(pof.f) : -1, err) != 0)
+		goto cleanup;
+	/* libelf wrote through the descriptors; the FILEs hold nothing. The
+	 * two outputs are committed together: both, or neither changes. */
 	if (q7_outfile_commit_all(outs, modes, n, &bad) != 0) {
 		q7_err_set(err, names[bad], "cannot write: %s", strerror(errno));
 		goto cleanup;
 	}
 	rc = 0;
-cleanup:
-	if (use_out)
-		q7_outfile_abort(&pof);
-	if (use_strip)
-		q7_outfile_abort(&sof);
+cleanup: /* aborting one never opened, or committed, does nothing */
+	q7_outfile_abort(&pof);
+	q7_outfile_abort(&sof);
 	if (scratch >= 0)
 		close(scratch);
 	return rc;

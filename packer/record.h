@@ -28,17 +28,13 @@ int q7_record_attach(const char *path, const struct q7_op_table *ops, struct q7_
  * damaged file. */
 int q7_record_read(const char *path, struct q7_op_table *ops, struct q7_err *err);
 
-/* Puts len bytes of payload into path's .q7.ops as they are (temp file +
- * rename), for tests that craft records. 0, or -1 with a message in err. */
-int q7_record_attach_payload(const char *path, const char *payload, size_t len,
-                             struct q7_err *err);
-
 /* Sections of text beside the records: the stack figures of a compile
  * (analysis.h, q7_stack_from_callgraph), in every object of a device or
  * host toolchain's compile that goes through q7cc. */
 #define Q7_STACK_SECTION ".q7.stack"
-/* Puts len bytes into path's section sec (SHF_EXCLUDE, replaced if there),
- * temp file + rename. 0, or -1 with err set. */
+/* Puts len bytes into path's section sec (SHF_EXCLUDE, replaced if there)
+ * as they are, temp file + rename (tests craft .q7.ops records so). 0, or
+ * -1 with err set. */
 int q7_section_attach(const char *path, const char *sec, const char *payload, size_t len,
                       struct q7_err *err);
 /* Appends the text of section sec of path (an object, or each member of

@@ -69,56 +69,6 @@ static int check_object(Elf *elf, const char *what, GElf_Ehdr *eh, struct q7_err
 	return 0;
 }
 
-/* A new section named sec holding payload, its name at name_off in the
- * section name table. */
-static int add_record_section(Elf *out, const char *sec, const char *payload, size_t plen,
-                              size_t name_off, const char *path, struct q7_err *err)
-{
-	Elf_Scn *os = elf_newscn(out);
-	Elf_Data *od = os ? elf_newdata(os) : NULL;
-	GElf_Shdr sh = {0};
-	if (!od || !gelf_getshdr(os, &sh)) {
-		q7_err_set(err, path, "adding %s: %s", sec, elf_errmsg(-1));
-		return -1;
-	}
-	od->d_type = ELF_T_BYTE;
-	od->d_align = 1;
-	od->d_buf = (void *)payload;
-	od->d_size = plen;
-	sh.sh_name = (GElf_Word)name_off;
-	sh.sh_type = SHT_PROGBITS;
-	sh.sh_flags = SHF_EXCLUDE;
-	sh.sh_addralign = 1;
-	sh.sh_size = plen;
-	if (!gelf_update_shdr(os, &sh)) {
-		q7_err_set(err, path, "adding %s: %s", sec, elf_errmsg(-1));
-		return -1;
-	}
-	return 0;
-}
-
-/* The input's ELF header (eh) on out, with its section name table at shstrndx. */
-static int copy_elf_header(Elf *out, const GElf_Ehdr *eh, size_t shstrndx, const char *path,
-                           struct q7_err *err)
-{
-	GElf_Ehdr oh;
-	if (!gelf_getehdr(out, &oh)) {
-		q7_elf_error(err, path, "writing the ELF header");
-		return -1;
-	}
-	memcpy(oh.e_ident, eh->e_ident, EI_NIDENT);
-	oh.e_type = eh->e_type;
-	oh.e_machine = eh->e_machine;
-	oh.e_version = eh->e_version;
-	oh.e_entry = eh->e_entry;
-	oh.e_flags = eh->e_flags;
-	if (!gelf_update_ehdr(out, &oh) || q7_elf_set_shstrndx(out, shstrndx) != 0) {
-		q7_elf_error(err, path, "writing the ELF header");
-		return -1;
-	}
-	return 0;
-}
-
 static int copy_objects(Elf *in, Elf *out, const char *sec, const char *payload, size_t plen,
                         const char *path, struct q7_err *err)
 {
@@ -141,10 +91,10 @@ static int copy_objects(Elf *in, Elf *out, const char *sec, const char *payload,
 	}
 	size_t name_off = 0;
 	for (size_t i = 1; i < shnum; i++) {
-		Elf_Scn *is = elf_getscn(in, i), *os = elf_newscn(out);
+		Elf_Scn *is = elf_getscn(in, i), *os;
 		GElf_Shdr sh;
-		Elf_Data *id = NULL, *od = NULL;
-		if (!is || !os || !gelf_getshdr(is, &sh)) {
+		Elf_Data *id = NULL;
+		if (!is || !gelf_getshdr(is, &sh)) {
 			q7_elf_error(err, path, "copying a section");
 			return -1;
 		}
@@ -152,22 +102,21 @@ static int copy_objects(Elf *in, Elf *out, const char *sec, const char *payload,
 			q7_elf_error(err, path, "reading a section");
 			return -1;
 		}
-		if (!(od = elf_newdata(os))) {
+		void *buf = id ? id->d_buf : NULL;
+		size_t size = sh.sh_type == SHT_NOBITS ? sh.sh_size : id ? id->d_size : 0;
+		GElf_Xword align = sh.sh_addralign ? sh.sh_addralign : 1;
+		if (is == old) {
+			buf = (void *)payload;
+			size = sh.sh_size = plen;
+			align = 1;
+		}
+		if (!(os = q7_elf_add_section(out, 0, 0, 0, align, ELF_T_BYTE, buf, size))) {
 			q7_elf_error(err, path, "copying a section");
 			return -1;
 		}
-		od->d_type = ELF_T_BYTE;
-		od->d_align = sh.sh_addralign ? sh.sh_addralign : 1;
-		od->d_buf = id ? id->d_buf : NULL;
-		od->d_size = sh.sh_type == SHT_NOBITS ? sh.sh_size : id ? id->d_size : 0;
-		if (is == old) {
-			od->d_buf = (void *)payload;
-			od->d_size = plen;
-			od->d_align = 1;
-			sh.sh_size = plen;
-		} else if (i == shstrndx && !old) {
+		if (i == shstrndx && !old) {
 			/* The new name goes at the end of the old string table. */
-			name_off = od->d_size;
+			name_off = size;
 			Elf_Data *nd = elf_newdata(os);
 			if (!nd) {
 				q7_elf_error(err, path, "extending the section name table");
@@ -184,10 +133,15 @@ static int copy_objects(Elf *in, Elf *out, const char *sec, const char *payload,
 			return -1;
 		}
 	}
-	if (!old && add_record_section(out, sec, payload, plen, name_off, path, err) != 0)
+	if (!old && !q7_elf_add_section(out, (GElf_Word)name_off, SHT_PROGBITS, SHF_EXCLUDE, 1,
+	                                ELF_T_BYTE, (void *)payload, plen)) {
+		q7_err_set(err, path, "adding %s: %s", sec, elf_errmsg(-1));
 		return -1;
-	if (copy_elf_header(out, &eh, shstrndx, path, err) != 0)
+	}
+	if (q7_elf_copy_header(out, &eh, shstrndx) != 0) {
+		q7_elf_error(err, path, "writing the ELF header");
 		return -1;
+	}
 	if (q7_elf_write(out) != 0) {
 		q7_elf_error(err, path, "writing the object");
 		return -1;
@@ -201,15 +155,9 @@ int q7_record_attach(const char *path, const struct q7_op_table *ops, struct q7_
 		return 0;
 	size_t plen = 0;
 	char *payload = q7_record_encode(ops, &plen);
-	int rc = q7_record_attach_payload(path, payload, plen, err);
+	int rc = q7_section_attach(path, Q7_RECORD_SECTION, payload, plen, err);
 	free(payload);
 	return rc;
-}
-
-int q7_record_attach_payload(const char *path, const char *payload, size_t plen,
-                             struct q7_err *err)
-{
-	return q7_section_attach(path, Q7_RECORD_SECTION, payload, plen, err);
 }
 
 int q7_section_attach(const char *path, const char *sec, const char *payload, size_t plen,

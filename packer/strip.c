@@ -51,14 +51,11 @@ static void decide(const struct q7_image *im, bool symlookup, bool *drop)
 	 * static relocations that point into a dropped symbol table. */
 	for (size_t i = 1; i < n; i++) {
 		const GElf_Shdr *sh = &im->sec[i].sh;
+		bool alloc = sh->sh_flags & SHF_ALLOC;
+		bool rel = sh->sh_type == SHT_REL || sh->sh_type == SHT_RELA;
 		if (sh->sh_type == SHT_SYMTAB || sh->sh_type == SHT_SYMTAB_SHNDX ||
-		    (!(sh->sh_flags & SHF_ALLOC) && is_debug(im->sec[i].name)))
-			drop[i] = true;
-	}
-	for (size_t i = 1; i < n; i++) {
-		const GElf_Shdr *sh = &im->sec[i].sh;
-		if ((sh->sh_type == SHT_REL || sh->sh_type == SHT_RELA) && !(sh->sh_flags & SHF_ALLOC) &&
-		    im->sec[sh->sh_link].sh.sh_type == SHT_SYMTAB)
+		    (!alloc && is_debug(im->sec[i].name)) ||
+		    (rel && !alloc && im->sec[sh->sh_link].sh.sh_type == SHT_SYMTAB))
 			drop[i] = true;
 	}
 	for (size_t i = 1; i < n; i++) {
@@ -345,23 +342,14 @@ static int write_out(const struct q7_image *im, const struct q7_strip_plan *p,
 	if (!gelf_newehdr(out, im->cls) || (im->phnum && !gelf_newphdr(out, im->phnum)))
 		return -1;
 	for (size_t k = 0; k <= p->nkeep; k++) {
-		Elf_Scn *scn = elf_newscn(out);
-		Elf_Data *d = scn ? elf_newdata(scn) : NULL;
-		if (!d)
-			return -1;
-		GElf_Shdr sh;
-		d->d_type = ELF_T_BYTE;
-		d->d_off = 0;
-		d->d_align = 1;
+		GElf_Shdr sh = {0};
+		void *buf = p->shstr;
 		if (k == p->nkeep) { /* .shstrtab */
-			memset(&sh, 0, sizeof sh);
 			sh.sh_name = p->shstr_name;
 			sh.sh_type = SHT_STRTAB;
 			sh.sh_offset = p->shstr_off;
 			sh.sh_size = p->shstr_len;
 			sh.sh_addralign = 1;
-			d->d_buf = p->shstr;
-			d->d_size = p->shstr_len;
 		} else {
 			size_t i = p->keep[k];
 			sh = im->sec[i].sh;
@@ -376,10 +364,11 @@ static int write_out(const struct q7_image *im, const struct q7_strip_plan *p,
 					sh.sh_flags &= ~(GElf_Xword)SHF_INFO_LINK;
 			}
 			copies[k] = q7_bind_patched(b, im, i);
-			d->d_buf = copies[k] ? copies[k] : (void *)q7_image_bytes(im, i);
-			d->d_size = sh.sh_size;
+			buf = copies[k] ? copies[k] : (void *)q7_image_bytes(im, i);
 		}
-		if (!gelf_update_shdr(scn, &sh))
+		/* The bytes as they are, where the header says (ELF_F_LAYOUT). */
+		Elf_Scn *scn = q7_elf_add_section(out, 0, 0, 0, 1, ELF_T_BYTE, buf, sh.sh_size);
+		if (!scn || !gelf_update_shdr(scn, &sh))
 			return -1;
 	}
 	GElf_Ehdr eh = im->eh;

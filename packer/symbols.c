@@ -86,26 +86,19 @@ static int read_symtab(Elf *elf, const char *what, void *ctx, struct q7_err *err
 int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_fsyms *out,
                     struct q7_err *err)
 {
-	if (names->n == 0)
+	if (names && names->n == 0)
 		return 0;
 	if (!q7_elf_init(err))
 		return -1;
-	struct want w = {names, q7_xcalloc(names->n, sizeof *w.tags), out, NULL};
-	for (size_t i = 0; i < names->n; i++)
+	size_t n = names ? names->n : 0;
+	struct want w = {names, q7_xcalloc(n ? n : 1, sizeof *w.tags), out, NULL};
+	for (size_t i = 0; i < n; i++)
 		w.tags[i] = q7_xasprintf("%zu%s", strlen(names->v[i]), names->v[i]);
 	int rc = q7_elf_each_object(path, read_symtab, &w, err);
-	for (size_t i = 0; i < names->n; i++)
+	for (size_t i = 0; i < n; i++)
 		free(w.tags[i]);
 	free(w.tags);
 	return rc;
-}
-
-int q7_symbols_functions(const char *path, struct q7_fsyms *out, struct q7_err *err)
-{
-	if (!q7_elf_init(err))
-		return -1;
-	struct want w = {NULL, NULL, out, NULL};
-	return q7_elf_each_object(path, read_symtab, &w, err);
 }
 
 /* Global names by definedness: strong undefined, and defined (global and
@@ -146,11 +139,6 @@ int q7_symbols_defined_in(Elf *elf, const char *what, struct q7_strvec *defined,
 {
 	struct names n = {NULL, defined};
 	return read_names(elf, what, &n, err);
-}
-
-int q7_symbols_undefined(const char *path, struct q7_strvec *out, struct q7_err *err)
-{
-	return q7_symbols_globals(path, out, NULL, err);
 }
 
 /* One object's data: allocated sections that are neither code nor the

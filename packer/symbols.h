@@ -17,24 +17,17 @@
 /* Appends to out the functions that path (an ELF object, or each ELF
  * member of an ar archive) defines and whose symbol may name one of names
  * (unqualified C++ names): the mangled form holds "<length><name>", or
- * the symbol is the bare name (C linkage). Other files add nothing.
- * 0, or -1 with why in err. */
+ * the symbol is the bare name (C linkage). names NULL: every function (a
+ * link without kernels looks among them for ones that look like kernels,
+ * q7_kernel_lookalikes). Other files add nothing. 0, or -1 with why in
+ * err. */
 int q7_symbols_read(const char *path, const struct q7_strvec *names, struct q7_fsyms *out,
                     struct q7_err *err);
 
-/* Appends to out every function that path (an object, or each ELF member
- * of an archive) defines: a link without kernels looks among them for
- * ones that look like kernels (q7_kernel_lookalikes). 0, or -1 with why
- * in err. */
-int q7_symbols_functions(const char *path, struct q7_fsyms *out, struct q7_err *err);
-
-/* Appends to out the names of the strong (global, not weak) undefined
- * symbols of path: what a link of that object alone cannot resolve. 0, or
- * -1 with why in err. */
-int q7_symbols_undefined(const char *path, struct q7_strvec *out, struct q7_err *err);
-/* Both in one read: the strong undefined names into undefined, the
- * global and weak defined ones into defined (either may be NULL). 0, or
- * -1 with why in err. */
+/* The global names of path in one read: the strong (global, not weak)
+ * undefined ones, what a link of that object alone cannot resolve, into
+ * undefined, the global and weak defined ones into defined (either may
+ * be NULL). 0, or -1 with why in err. */
 int q7_symbols_globals(const char *path, struct q7_strvec *undefined, struct q7_strvec *defined,
                        struct q7_err *err);
 

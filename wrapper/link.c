@@ -361,7 +361,7 @@ static int forgot_marks(struct link *l)
 	for (size_t i = 0; i < l->nin && rc == 0; i++) {
 		size_t from = syms.n;
 		if (is_file(&l->in[i]))
-			rc = q7_symbols_functions(l->in[i].path, &syms, &err);
+			rc = q7_symbols_read(l->in[i].path, NULL, &syms, &err);
 		for (size_t k = from; k < syms.n && l->in[i].src; k++) {
 			free(syms.v[k].where); /* a temporary object: named by its source */
 			syms.v[k].where = q7_xstrdup(l->in[i].src);
@@ -796,7 +796,7 @@ static int resolve_with_dispatch(struct link *l, const struct q7_ldsplit *s,
 	if (rc == 0 && pid > 0) {
 		struct q7_strvec undef = {0};
 		struct q7_err err = Q7_ERR_GROWING;
-		if (q7_symbols_undefined(resolved, &undef, &err) != 0) {
+		if (q7_symbols_globals(resolved, &undef, NULL, &err) != 0) {
 			q7_err_print(&err);
 			rc = Q7_EXIT_ERROR;
 		} else if (undef.n) {

@@ -43,6 +43,19 @@ static bool is_function_kind(enum CXCursorKind k)
 	       k == CXCursor_FunctionTemplate;
 }
 
+/* A stack size as Q7_KERNEL_STACK's mark or -DSTACK_SIZE= writes it (a
+ * C integer, u and l suffixes allowed): 1 to Q7_MAX_STACK, else 0. */
+static unsigned stack_size(const char *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long n = strtoul(v, &end, 0);
+	while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+		end++;
+	bool ok = !errno && end != v && !*end && *v != '-' && n > 0 && n <= Q7_MAX_STACK;
+	return ok ? (unsigned)n : 0;
+}
+
 static enum CXChildVisitResult visit_attr(CXCursor c, CXCursor parent, CXClientData data)
 {
 	(void)parent;
@@ -54,18 +67,13 @@ static enum CXChildVisitResult visit_attr(CXCursor c, CXCursor parent, CXClientD
 		f->marked = true;
 	} else if (strncmp(a, "q7.stack=", 9) == 0) {
 		f->marked = true;
-		const char *v = a + 9;
-		char *end;
-		errno = 0;
-		unsigned long n = strtoul(v, &end, 0);
-		while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
-			end++;
+		unsigned n = stack_size(a + 9);
 		free(f->stack_text);
-		f->stack_text = q7_xstrdup(v);
-		if (errno || end == v || *end || *v == '-' || n == 0 || n > Q7_MAX_STACK)
+		f->stack_text = q7_xstrdup(a + 9);
+		if (!n)
 			f->stack_bad = true;
 		else if (n > f->stack)
-			f->stack = (unsigned)n;
+			f->stack = n;
 	}
 	free(a);
 	return CXChildVisit_Continue;
@@ -194,14 +202,8 @@ static void stack_from_flags(struct walk *w)
 			w->stack_flag = 0;
 			w->stack_bad = NULL;
 		} else if (def && strncmp(v, "STACK_SIZE=", 11) == 0) {
-			char *end;
-			errno = 0;
-			unsigned long n = strtoul(v + 11, &end, 0);
-			while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
-				end++;
-			bool ok = !errno && end != v + 11 && !*end && v[11] != '-' && n > 0 && n <= Q7_MAX_STACK;
-			w->stack_flag = ok ? (unsigned)n : 0;
-			w->stack_bad = ok ? NULL : v + 11;
+			w->stack_flag = stack_size(v + 11);
+			w->stack_bad = w->stack_flag ? NULL : v + 11;
 		}
 	}
 }

@@ -106,73 +106,43 @@ static void set_invalid(struct q7c_kind *k, CXType t, const char *why)
 void q7c_classify(CXType t, bool ret, struct q7c_kind *k)
 {
 	CXType c = clang_getCanonicalType(t);
-	char *spell = NULL;
-	char *qual = NULL;
+	bool ref = c.kind == CXType_LValueReference;
+	CXType v = ref ? clang_getPointeeType(c) : c; /* the value passed */
+	const char *why = NULL;
 	memset(k, 0, sizeof *k);
 	switch (c.kind) {
-	case CXType_LValueReference: {
-		CXType pointee = clang_getPointeeType(c);
-		if (ret) {
-			set_invalid(k, t, "a reference");
-			return;
-		}
-		if (!clang_isConstQualifiedType(pointee)) {
-			set_invalid(k, t, "a reference to non-const");
-			return;
-		}
-		if (clang_isVolatileQualifiedType(pointee)) {
-			set_invalid(k, t, "volatile");
-			return;
-		}
-		if (pointee.kind == CXType_Record) {
-			k->kind = record_kind(pointee, &qual);
-			if (k->kind != Q7_KIND_INVALID)
-				k->ctype = q7_xasprintf("const %s &", qual);
-			else
-				set_invalid(k, t, record_why(qual));
-		} else if ((k->kind = builtin_kind(pointee, &spell)) != Q7_KIND_INVALID) {
-			k->ctype = q7_xasprintf("const %s &", spell);
-		} else {
-			set_invalid(k, t, builtin_why(pointee));
-		}
-		free(spell);
-		free(qual);
-		return;
-	}
-	case CXType_RValueReference: set_invalid(k, t, "an rvalue reference"); return;
+	case CXType_RValueReference: why = "an rvalue reference"; break;
 	case CXType_Pointer:
 	case CXType_BlockPointer:
-	case CXType_MemberPointer: set_invalid(k, t, "a pointer"); return;
+	case CXType_MemberPointer: why = "a pointer"; break;
 	case CXType_ConstantArray:
 	case CXType_IncompleteArray:
 	case CXType_VariableArray:
-	case CXType_DependentSizedArray: set_invalid(k, t, "an array"); return;
-	case CXType_Record:
-		if (clang_isVolatileQualifiedType(c)) {
-			set_invalid(k, t, "volatile");
-			return;
-		}
-		k->kind = record_kind(c, &qual);
-		/* A kernel returns a Tensor by value; Scalar is for parameters. */
-		if (k->kind == Q7_KIND_INVALID || (ret && k->kind != Q7_KIND_TENSOR))
-			set_invalid(k, t, record_why(qual));
-		else
-			k->ctype = q7_xstrdup(qual);
-		free(qual);
-		return;
+	case CXType_DependentSizedArray: why = "an array"; break;
 	default:
-		if (clang_isVolatileQualifiedType(c)) {
-			set_invalid(k, t, "volatile");
-			return;
-		}
-		if (ret) {
-			set_invalid(k, t, builtin_why(c));
-			return;
-		}
-		if ((k->kind = builtin_kind(c, &spell)) != Q7_KIND_INVALID)
-			k->ctype = spell;
-		else
-			set_invalid(k, t, builtin_why(c));
-		return;
+		if (ref && ret)
+			why = "a reference";
+		else if (ref && !clang_isConstQualifiedType(v))
+			why = "a reference to non-const";
+		else if (clang_isVolatileQualifiedType(v))
+			why = "volatile";
 	}
+	char *spell = NULL;
+	if (why) {
+		k->kind = Q7_KIND_INVALID;
+	} else if (v.kind == CXType_Record) {
+		k->kind = record_kind(v, &spell);
+		/* A kernel returns a Tensor by value; Scalar is for parameters. */
+		if (ret && k->kind != Q7_KIND_TENSOR)
+			k->kind = Q7_KIND_INVALID;
+		why = record_why(spell);
+	} else {
+		k->kind = ret ? Q7_KIND_INVALID : builtin_kind(v, &spell);
+		why = builtin_why(v);
+	}
+	if (k->kind == Q7_KIND_INVALID)
+		set_invalid(k, t, why);
+	else
+		k->ctype = ref ? q7_xasprintf("const %s &", spell) : q7_xstrdup(spell);
+	free(spell);
 }

@@ -455,7 +455,8 @@ int main(int argc, char **argv)
 		pid_t pid = -1;
 		if (more) {
 			char *obj = path_of(dir, i, ".o");
-			if (copy_file(base_obj, obj) != 0 || q7_record_attach_payload(obj, payload, len, NULL) != 0) {
+			if (copy_file(base_obj, obj) != 0 ||
+			    q7_section_attach(obj, Q7_RECORD_SECTION, payload, len, NULL) != 0) {
 				printf("WRONG m%04zu (%s): cannot make the object\n", i, desc.s);
 				wrong++;
 			} else {
