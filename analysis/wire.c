@@ -1,154 +1,156 @@
-/* Encoding and decoding of the analysis server's messages (wire.h). Every
- * read is bounds-checked: a short or damaged message is an error, never a
- * crash, and decoded tables are appended only when complete. */
-#include "bytes.h"
+/* Encoding and decoding of the analysis server's messages (wire.h): JSON
+ * documents built and read with json-c. Every read checks each member's
+ * type and range: a short or damaged message is an error, never a crash,
+ * and decoded tables are appended only when complete. */
 #include "fdio.h"
+#include "internal.h"
 #include "opcodec.h"
 #include "wire.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <json-c/json.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define NIL 0xffffffffu
+#define ACK "{\"ack\":true}"
 
-static void put_u32(struct q7_strbuf *b, uint32_t v)
+static const char *const vec_keys[Q7_WIRE_NVECS] = {"clang_args", "sys_includes", "predefines",
+                                                    "kernel_names", "wanted_names"};
+
+/* Adds v (NULL-terminated; NULL is JSON's null) to o as key. */
+static void put_vec(struct json_object *o, const char *key, char *const *v)
 {
-	q7_sb_add_le32(b, v);
+	struct json_object *a = v ? q7_json_arr(o, key) : NULL;
+	for (; v && *v; v++)
+		q7_json_str(a, NULL, *v);
+	if (!v)
+		json_object_object_add(o, key, NULL);
 }
 
-static void put_str(struct q7_strbuf *b, const char *s)
+static void put_json(struct q7_strbuf *b, struct json_object *o)
 {
-	if (!s) {
-		put_u32(b, NIL);
-		return;
-	}
-	size_t n = strlen(s);
-	put_u32(b, (uint32_t)n);
+	size_t n;
+	const char *s = json_object_to_json_string_length(
+		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n);
 	q7_sb_addn(b, s, n);
+	json_object_put(o);
 }
 
-static void put_vec(struct q7_strbuf *b, char *const *v)
+/* The object that data[0..len) is in whole, or NULL. */
+static struct json_object *get_json(const char *data, size_t len)
 {
-	if (!v) {
-		put_u32(b, NIL);
-		return;
-	}
-	uint32_t n = 0;
-	while (v[n])
-		n++;
-	put_u32(b, n);
-	for (uint32_t i = 0; i < n; i++)
-		put_str(b, v[i]);
-}
-
-struct reader {
-	const unsigned char *p, *end;
-	bool bad;
-};
-
-static uint32_t get_u32(struct reader *r)
-{
-	if (r->bad || r->end - r->p < 4) {
-		r->bad = true;
-		return 0;
-	}
-	uint32_t v = q7_le32(r->p);
-	r->p += 4;
-	return v;
-}
-
-/* A new string, or NULL for NIL (and on error, with r->bad set). */
-static char *get_str(struct reader *r)
-{
-	uint32_t n = get_u32(r);
-	if (r->bad || n == NIL)
+	if (len > Q7_WIRE_MAX)
 		return NULL;
-	if ((size_t)(r->end - r->p) < n) {
-		r->bad = true;
-		return NULL;
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *o = json_tokener_parse_ex(tok, data, (int)len);
+	if (o && (json_tokener_get_parse_end(tok) != len || !json_object_is_type(o, json_type_object))) {
+		json_object_put(o);
+		o = NULL;
 	}
-	char *s = q7_xstrndup((const char *)r->p, n);
-	r->p += n;
-	return s;
+	json_tokener_free(tok);
+	return o;
 }
 
-/* Never NULL, so that the tables hold "" where the writer had NULL. */
-static char *get_str0(struct reader *r)
+/* o's member key of type t, or NULL (and *bad set) when it is absent or
+ * of another type; null is accepted (as NULL) when nullable. */
+static struct json_object *member(struct json_object *o, const char *key, json_type t,
+                                  bool nullable, bool *bad)
 {
-	char *s = get_str(r);
-	return s ? s : q7_xstrdup("");
+	struct json_object *v = NULL;
+	if (!json_object_object_get_ex(o, key, &v) || (v ? !json_object_is_type(v, t) : !nullable))
+		*bad = true;
+	return *bad ? NULL : v;
 }
 
-static bool get_vec(struct reader *r, struct q7_strvec *v)
+/* A new copy of the string member key: "" when bad, NULL for null when
+ * nullable. */
+static char *get_str(struct json_object *o, const char *key, bool nullable, bool *bad)
 {
-	uint32_t n = get_u32(r);
-	if (r->bad || n == NIL)
-		return false;
-	if (n > (uint32_t)(r->end - r->p) / 4) {
-		r->bad = true;
-		return false;
+	struct json_object *v = member(o, key, json_type_string, nullable, bad);
+	return v ? q7_xstrdup(json_object_get_string(v)) : nullable && !*bad ? NULL : q7_xstrdup("");
+}
+
+/* The integer member key, within [0, max]. */
+static unsigned get_num(struct json_object *o, const char *key, unsigned max, bool *bad)
+{
+	struct json_object *v = member(o, key, json_type_int, false, bad);
+	int64_t n = v ? json_object_get_int64(v) : 0;
+	if (n < 0 || n > max)
+		*bad = true;
+	return *bad ? 0 : (unsigned)n;
+}
+
+static bool get_bool(struct json_object *o, const char *key, bool *bad)
+{
+	struct json_object *v = member(o, key, json_type_boolean, false, bad);
+	return v && json_object_get_boolean(v);
+}
+
+/* The array member key into v (which then holds its NULL terminator even
+ * when empty); false for null. */
+static bool get_vec(struct json_object *o, const char *key, struct q7_strvec *v, bool *bad)
+{
+	struct json_object *a = member(o, key, json_type_array, true, bad);
+	for (size_t i = 0; a && i < json_object_array_length(a); i++) {
+		struct json_object *s = json_object_array_get_idx(a, i);
+		*bad |= !json_object_is_type(s, json_type_string);
+		q7_sv_add(v, json_object_get_string(s));
 	}
-	for (uint32_t i = 0; i < n && !r->bad; i++) {
-		char *s = get_str0(r);
-		q7_sv_add(v, s);
-		free(s);
+	if (a && !v->v) {
+		v->v = q7_xcalloc(2, sizeof *v->v);
+		v->cap = 2;
 	}
-	return true;
+	return a != NULL;
 }
 
 void q7_wire_put_request(struct q7_strbuf *b, const struct q7_analysis_opts *o, const char *cwd,
                          char *const *env)
 {
-	put_u32(b, Q7_WIRE_MAGIC);
-	put_str(b, cwd);
-	put_vec(b, env);
-	put_str(b, o->source);
-	put_str(b, o->triple);
-	put_str(b, o->toolchain);
-	put_u32(b, (o->preprocessed ? Q7_WIRE_PREPROCESSED : 0) | (o->multicore ? Q7_WIRE_MULTICORE : 0));
-	put_vec(b, o->clang_args);
-	put_vec(b, o->sys_includes);
-	put_vec(b, o->predefines);
-	put_vec(b, o->kernel_names);
-	put_vec(b, o->wanted_names);
+	struct json_object *j = json_object_new_object();
+	q7_json_str(j, "cwd", cwd);
+	put_vec(j, "env", env);
+	q7_json_str(j, "source", o->source);
+	json_object_object_add(j, "triple", o->triple ? json_object_new_string(o->triple) : NULL);
+	json_object_object_add(j, "toolchain",
+	                       o->toolchain ? json_object_new_string(o->toolchain) : NULL);
+	q7_json_bool(j, "preprocessed", o->preprocessed);
+	q7_json_bool(j, "multicore", o->multicore);
+	char *const *vecs[Q7_WIRE_NVECS] = {o->clang_args, o->sys_includes, o->predefines,
+	                                    o->kernel_names, o->wanted_names};
+	for (int i = 0; i < Q7_WIRE_NVECS; i++)
+		put_vec(j, vec_keys[i], vecs[i]);
+	put_json(b, j);
 }
 
 int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
 {
-	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
 	memset(q, 0, sizeof *q);
-	if (get_u32(&r) != Q7_WIRE_MAGIC)
-		return -1;
-	q->cwd = get_str(&r);
-	get_vec(&r, &q->env);
-	for (int i = 0; i < 3; i++)
-		q->strs[i] = get_str(&r);
-	uint32_t flags = get_u32(&r);
-	r.bad |= (flags & ~(Q7_WIRE_PREPROCESSED | Q7_WIRE_MULTICORE)) != 0;
-	q->opts.preprocessed = (flags & Q7_WIRE_PREPROCESSED) != 0;
-	q->opts.multicore = (flags & Q7_WIRE_MULTICORE) != 0;
-	for (int i = 0; i < Q7_WIRE_NVECS; i++)
-		q->has_vec[i] = get_vec(&r, &q->vecs[i]);
-	if (r.bad || r.p != r.end || !q->cwd || !q->strs[0]) {
+	struct json_object *j = get_json(data, len);
+	bool bad = !j;
+	if (j) {
+		q->cwd = get_str(j, "cwd", false, &bad);
+		get_vec(j, "env", &q->env, &bad);
+		q->strs[0] = get_str(j, "source", false, &bad);
+		q->strs[1] = get_str(j, "triple", true, &bad);
+		q->strs[2] = get_str(j, "toolchain", true, &bad);
+		q->opts.preprocessed = get_bool(j, "preprocessed", &bad);
+		q->opts.multicore = get_bool(j, "multicore", &bad);
+	}
+	char **v[Q7_WIRE_NVECS] = {0};
+	for (int i = 0; i < Q7_WIRE_NVECS && !bad; i++)
+		v[i] = get_vec(j, vec_keys[i], &q->vecs[i], &bad) ? q->vecs[i].v : NULL;
+	json_object_put(j);
+	if (bad) {
 		q7_wire_request_free(q);
 		return -1;
 	}
 	q->opts.source = q->strs[0];
 	q->opts.triple = q->strs[1];
 	q->opts.toolchain = q->strs[2];
-	char **v[Q7_WIRE_NVECS];
-	for (int i = 0; i < Q7_WIRE_NVECS; i++) {
-		/* An empty vector still needs its NULL terminator. */
-		if (q->has_vec[i] && !q->vecs[i].v) {
-			q->vecs[i].v = q7_xcalloc(2, sizeof *q->vecs[i].v);
-			q->vecs[i].cap = 2;
-		}
-		v[i] = q->has_vec[i] ? q->vecs[i].v : NULL;
-	}
 	q->opts.clang_args = v[0];
 	q->opts.sys_includes = v[1];
 	q->opts.predefines = v[2];
@@ -161,177 +163,206 @@ void q7_wire_request_free(struct q7_wire_request *q)
 {
 	free(q->cwd);
 	q7_sv_free(&q->env);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 3; i++)
 		free(q->strs[i]);
 	for (int i = 0; i < Q7_WIRE_NVECS; i++)
 		q7_sv_free(&q->vecs[i]);
 	memset(q, 0, sizeof *q);
 }
 
+/* The text and number members of a diagnostic and of an m.def: a string
+ * (never null: NULL goes as "") or an unsigned at offset off. */
+struct field {
+	const char *key;
+	bool num;
+	size_t off;
+};
+#define TEXT(type, m) {#m, false, offsetof(type, m)}
+#define NUM(type, m) {#m, true, offsetof(type, m)}
+static const struct field diag_fields[] = {
+	TEXT(struct q7_diag, file), NUM(struct q7_diag, line), NUM(struct q7_diag, col),
+	TEXT(struct q7_diag, rule), TEXT(struct q7_diag, message), {NULL, false, 0},
+};
+static const struct field def_fields[] = {
+	TEXT(struct q7_neuron_def, ns),         TEXT(struct q7_neuron_def, op),
+	TEXT(struct q7_neuron_def, fn),         TEXT(struct q7_neuron_def, shape),
+	TEXT(struct q7_neuron_def, file),       NUM(struct q7_neuron_def, line),
+	NUM(struct q7_neuron_def, col),         TEXT(struct q7_neuron_def, shape_file),
+	NUM(struct q7_neuron_def, shape_line), {NULL, false, 0},
+};
+
+static void put_fields(struct json_object *o, const void *s, const struct field *f)
+{
+	for (; f->key; f++) {
+		const char *at = (const char *)s + f->off;
+		if (f->num)
+			q7_json_int(o, f->key, *(const unsigned *)at);
+		else
+			q7_json_str(o, f->key, *(char *const *)at);
+	}
+}
+
+/* Fills s's members from o: new strings, which the caller frees. */
+static void get_fields(struct json_object *o, void *s, const struct field *f, bool *bad)
+{
+	for (; f->key; f++) {
+		char *at = (char *)s + f->off;
+		if (f->num)
+			*(unsigned *)at = get_num(o, f->key, UINT32_MAX, bad);
+		else
+			*(char **)at = get_str(o, f->key, false, bad);
+	}
+}
+
+static struct json_object *result_json(int rc, const struct q7_op_table *ops,
+                                       const struct q7_diags *diags)
+{
+	struct json_object *j = json_object_new_object();
+	q7_json_int(j, "rc", rc);
+	/* The ops as one op record (model/opcodec.h), as an object carries
+	 * them: q7cc -c reads q7cc -E's trailer as the link reads a record. */
+	struct q7_strbuf rec = {0};
+	q7_opcodec_put(&rec, ops);
+	json_object_object_add(j, "ops", json_object_new_string_len(rec.s, (int)rec.len));
+	q7_sb_free(&rec);
+	struct json_object *a = q7_json_arr(j, "diags");
+	for (size_t i = 0; i < diags->n; i++) {
+		const struct q7_diag *d = &diags->d[i];
+		struct json_object *o = q7_json_obj(a, NULL);
+		q7_json_int(o, "severity", d->severity);
+		put_fields(o, d, diag_fields);
+		q7_json_bool(o, "promoted", d->promoted);
+		q7_json_bool(o, "source_read", d->source_read);
+	}
+	a = q7_json_arr(j, "defs");
+	for (size_t i = 0; i < ops->ndefs; i++)
+		put_fields(q7_json_obj(a, NULL), &ops->defs[i], def_fields);
+	return j;
+}
+
 void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *ops,
                         const struct q7_diags *diags)
 {
-	put_u32(b, Q7_WIRE_MAGIC);
-	put_u32(b, (uint32_t)rc);
-	/* The ops as one op record (model/opcodec.h), as an object carries
-	 * them: q7cc -c reads q7cc -E's trailer as the link reads a record. */
-	size_t at = b->len;
-	put_u32(b, 0); /* its length, patched below */
-	q7_opcodec_put(b, ops);
-	q7_put_le32(b->s + at, (uint32_t)(b->len - at - 4));
-	put_u32(b, (uint32_t)diags->n);
-	for (size_t i = 0; i < diags->n; i++) {
-		const struct q7_diag *d = &diags->d[i];
-		put_u32(b, (uint32_t)d->severity);
-		put_str(b, d->file);
-		put_u32(b, d->line);
-		put_u32(b, d->col);
-		put_str(b, d->rule);
-		put_str(b, d->message);
-		put_u32(b, (d->promoted ? 1u : 0u) | (d->source_read ? 2u : 0u));
-	}
-	put_u32(b, (uint32_t)ops->ndefs);
-	for (size_t i = 0; i < ops->ndefs; i++) {
-		const struct q7_neuron_def *d = &ops->defs[i];
-		put_str(b, d->ns);
-		put_str(b, d->op);
-		put_str(b, d->fn);
-		put_str(b, d->shape);
-		put_str(b, d->file);
-		put_u32(b, d->line);
-		put_u32(b, d->col);
-		put_str(b, d->shape_file);
-		put_u32(b, d->shape_line);
-	}
+	put_json(b, result_json(rc, ops, diags));
 }
 
-/* A result, its ops held to q7_op_check as a record's are; why appended
- * to when the op record is what is wrong. */
-static int get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,
+/* The array member key, each element an object; NULL (and *bad) else. */
+static struct json_object *objects(struct json_object *j, const char *key, bool *bad)
+{
+	struct json_object *a = member(j, key, json_type_array, false, bad);
+	for (size_t i = 0; a && i < json_object_array_length(a); i++)
+		*bad |= !json_object_is_type(json_object_array_get_idx(a, i), json_type_object);
+	return *bad ? NULL : a;
+}
+
+static void get_diag(struct json_object *o, struct q7_diags *ds, bool *bad)
+{
+	struct q7_diag d = {.severity = get_num(o, "severity", Q7_SEV_ERROR, bad),
+	                    .promoted = get_bool(o, "promoted", bad),
+	                    .source_read = get_bool(o, "source_read", bad)};
+	get_fields(o, &d, diag_fields, bad);
+	if (!*bad) {
+		q7_diags_add(ds, d.severity, d.file, d.line, d.col, d.rule, "%s", d.message);
+		ds->d[ds->n - 1].promoted = d.promoted;
+		ds->d[ds->n - 1].source_read = d.source_read;
+	}
+	free(d.file);
+	free(d.rule);
+	free(d.message);
+}
+
+static void get_def(struct json_object *o, struct q7_op_table *t, bool *bad)
+{
+	struct q7_neuron_def d;
+	get_fields(o, &d, def_fields, bad);
+	if (!*bad)
+		q7_ops_add_def(t, &d);
+	q7_neuron_def_clear(&d);
+}
+
+/* A result (j, an object), its ops held to q7_op_check as a record's are;
+ * why appended to when the op record is what is wrong. */
+static int get_result(struct json_object *j, int *rc, struct q7_op_table *ops,
                       struct q7_diags *diags, struct q7_strbuf *why)
 {
-	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
 	struct q7_op_table t = {0};
 	struct q7_diags ds = {0};
-	if (get_u32(&r) != Q7_WIRE_MAGIC)
-		return -1;
-	int code = (int)get_u32(&r);
-	uint32_t n = get_u32(&r);
-	if (!r.bad && n > (size_t)(r.end - r.p))
-		r.bad = true;
-	if (!r.bad) {
-		r.bad = q7_opcodec_get((const char *)r.p, n, &t, why) != 0;
-		r.p += n;
-	}
-	n = get_u32(&r);
-	for (uint32_t i = 0; i < n && !r.bad; i++) {
-		uint32_t sev = get_u32(&r);
-		char *file = get_str0(&r);
-		unsigned line = get_u32(&r), col = get_u32(&r);
-		char *rule = get_str0(&r), *msg = get_str0(&r);
-		uint32_t flags = get_u32(&r);
-		r.bad |= sev > Q7_SEV_ERROR || flags > 3;
-		if (!r.bad) {
-			q7_diags_add(&ds, (enum q7_severity)sev, file, line, col, rule, "%s", msg);
-			ds.d[ds.n - 1].promoted = flags & 1u;
-			ds.d[ds.n - 1].source_read = flags & 2u;
+	bool bad = false;
+	struct json_object *code = member(j, "rc", json_type_int, false, &bad);
+	struct json_object *rec = member(j, "ops", json_type_string, false, &bad);
+	bad |= code && json_object_get_int64(code) != json_object_get_int(code);
+	if (!bad)
+		bad = q7_opcodec_get(json_object_get_string(rec),
+		                     (size_t)json_object_get_string_len(rec), &t, why) != 0;
+	struct json_object *a = objects(j, "diags", &bad);
+	for (size_t i = 0; a && i < json_object_array_length(a) && !bad; i++)
+		get_diag(json_object_array_get_idx(a, i), &ds, &bad);
+	a = objects(j, "defs", &bad);
+	for (size_t i = 0; a && i < json_object_array_length(a) && !bad; i++)
+		get_def(json_object_array_get_idx(a, i), &t, &bad);
+	if (!bad) {
+		for (size_t i = 0; i < t.n; i++)
+			q7_ops_add_copy(ops, &t.ops[i]);
+		for (size_t i = 0; i < t.ndefs; i++)
+			q7_ops_add_def(ops, &t.defs[i]);
+		for (size_t i = 0; i < ds.n; i++) {
+			const struct q7_diag *d = &ds.d[i];
+			q7_diags_add(diags, d->severity, d->file, d->line, d->col, d->rule, "%s", d->message);
+			diags->d[diags->n - 1].promoted = d->promoted;
+			diags->d[diags->n - 1].source_read = d->source_read;
 		}
-		free(file);
-		free(rule);
-		free(msg);
-	}
-	n = get_u32(&r);
-	/* each at least 9 u32s */
-	if (!r.bad && n > (size_t)(r.end - r.p) / 36)
-		r.bad = true;
-	for (uint32_t i = 0; i < n && !r.bad; i++) {
-		struct q7_neuron_def d;
-		d.ns = get_str0(&r);
-		d.op = get_str0(&r);
-		d.fn = get_str0(&r);
-		d.shape = get_str0(&r);
-		d.file = get_str0(&r);
-		d.line = get_u32(&r);
-		d.col = get_u32(&r);
-		d.shape_file = get_str0(&r);
-		d.shape_line = get_u32(&r);
-		if (!r.bad)
-			q7_ops_add_def(&t, &d);
-		q7_neuron_def_clear(&d);
-	}
-	if (r.bad || r.p != r.end) {
-		q7_ops_free(&t);
-		q7_diags_free(&ds);
-		return -1;
-	}
-	for (size_t i = 0; i < t.n; i++)
-		q7_ops_add_copy(ops, &t.ops[i]);
-	for (size_t i = 0; i < t.ndefs; i++)
-		q7_ops_add_def(ops, &t.defs[i]);
-	for (size_t i = 0; i < ds.n; i++) {
-		const struct q7_diag *d = &ds.d[i];
-		q7_diags_add(diags, d->severity, d->file, d->line, d->col, d->rule, "%s", d->message);
-		diags->d[diags->n - 1].promoted = d->promoted;
-		diags->d[diags->n - 1].source_read = d->source_read;
+		*rc = json_object_get_int(code);
 	}
 	q7_ops_free(&t);
 	q7_diags_free(&ds);
-	*rc = code;
-	return 0;
-}
-
-void q7_analysis_result_put(struct q7_strbuf *b, char *const *kernel_names, int rc,
-                            const struct q7_op_table *ops, const struct q7_diags *diags)
-{
-	struct q7_strbuf names = {0};
-	put_vec(&names, kernel_names);
-	put_u32(b, (uint32_t)names.len);
-	q7_sb_addn(b, names.s, names.len);
-	q7_wire_put_result(b, rc, ops, diags);
-	q7_sb_free(&names);
+	return bad ? -1 : 0;
 }
 
 int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,
                        struct q7_diags *diags)
 {
+	struct json_object *j = get_json(data, len);
 	struct q7_strbuf why = {0};
-	int got = get_result(data, len, rc, ops, diags, &why);
+	int got = j ? get_result(j, rc, ops, diags, &why) : -1;
 	q7_sb_free(&why);
+	json_object_put(j);
 	return got;
+}
+
+void q7_analysis_result_put(struct q7_strbuf *b, char *const *kernel_names, int rc,
+                            const struct q7_op_table *ops, const struct q7_diags *diags)
+{
+	struct json_object *j = result_json(rc, ops, diags);
+	put_vec(j, "kernel_names", kernel_names);
+	put_json(b, j);
 }
 
 int q7_analysis_result_read(const char *data, size_t len, struct q7_strvec *kernel_names,
                             int *rc, struct q7_op_table *ops, struct q7_diags *diags,
                             struct q7_strbuf *why)
 {
-	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
-	uint32_t n = get_u32(&r);
-	if (r.bad || n > (size_t)(r.end - r.p))
-		return -1;
-	struct reader nr = {r.p, r.p + n, false};
+	struct json_object *j = get_json(data, len);
 	struct q7_strvec names = {0};
-	get_vec(&nr, &names);
+	bool bad = !j;
+	if (j)
+		get_vec(j, "kernel_names", &names, &bad);
 	/* The result appends to ops and diags only when it is whole. */
-	int got = !nr.bad && nr.p == nr.end &&
-	                  get_result((const char *)r.p + n, (size_t)(r.end - r.p) - n, rc,
-	                             ops, diags, why) == 0
-	              ? 0
-	              : -1;
+	int got = !bad && get_result(j, rc, ops, diags, why) == 0 ? 0 : -1;
 	if (got == 0)
 		q7_sv_addv(kernel_names, &names);
 	q7_sv_free(&names);
+	json_object_put(j);
 	return got;
 }
 
 void q7_wire_put_ack(struct q7_strbuf *b)
 {
-	put_u32(b, Q7_WIRE_ACK);
+	q7_sb_add(b, ACK);
 }
 
 bool q7_wire_is_ack(const char *data, size_t len)
 {
-	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
-	return get_u32(&r) == Q7_WIRE_ACK && !r.bad && r.p == r.end;
+	return len == strlen(ACK) && memcmp(data, ACK, len) == 0;
 }
 
 long long q7_wire_deadline(int timeout_ms)
@@ -342,13 +373,12 @@ long long q7_wire_deadline(int timeout_ms)
 int q7_wire_send(int fd, const struct q7_strbuf *b, int timeout_ms)
 {
 	long long deadline = q7_wire_deadline(timeout_ms);
-	struct q7_strbuf hdr = {0};
-	put_u32(&hdr, (uint32_t)b->len);
-	int rc = q7_write_all(fd, hdr.s, hdr.len, deadline) == 0 &&
+	unsigned char hdr[4];
+	q7_put_le32(hdr, (uint32_t)b->len);
+	int rc = q7_write_all(fd, hdr, sizeof hdr, deadline) == 0 &&
 	                 q7_write_all(fd, b->s ? b->s : "", b->len, deadline) == 0
 	             ? 0
 	             : -1;
-	q7_sb_free(&hdr);
 	return rc;
 }
 
