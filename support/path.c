@@ -214,22 +214,10 @@ static char *argv0_file(const char *argv0)
 {
 	if (!argv0 || !*argv0)
 		return NULL;
-	if (strchr(argv0, '/'))
-		return realpath(argv0, NULL);
-	const char *path = getenv("PATH");
-	for (const char *p = path ? path : ""; p && *p;) {
-		const char *end = strchr(p, ':');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		char *dir = n ? q7_xstrndup(p, n) : q7_xstrdup(".");
-		char *cand = q7_path_join(dir, argv0);
-		free(dir);
-		char *real = access(cand, X_OK) == 0 ? realpath(cand, NULL) : NULL;
-		free(cand);
-		if (real)
-			return real;
-		p = end ? end + 1 : NULL;
-	}
-	return NULL;
+	char *found = strchr(argv0, '/') ? q7_xstrdup(argv0) : q7_path_search(argv0, NULL);
+	char *real = found ? realpath(found, NULL) : NULL;
+	free(found);
+	return real;
 }
 
 char *q7_doc_path(const char *page)

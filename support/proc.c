@@ -164,6 +164,16 @@ static void want_sigchld(void)
 	done = true;
 }
 
+/* Before a new child: none once q7 is to die, SIGCHLD wanted, nothing
+ * buffered that the child would write again. */
+static void before_child(void)
+{
+	interrupted();
+	want_sigchld();
+	fflush(stdout);
+	fflush(stderr);
+}
+
 static int free_slot(void)
 {
 	for (int i = 0; i < MAX_KIDS; i++)
@@ -181,7 +191,8 @@ static int find(pid_t pid)
 }
 
 /* Called with the forwarded signals blocked. */
-static void track(int slot, pid_t pid, pid_t pgid, const struct q7_proc_opts *o, const char *name)
+static void track(int slot, pid_t pid, pid_t pgid, const struct q7_proc_opts *o, const char *name,
+                  pid_t guard, int guard_fd)
 {
 	struct child *c = &kids[slot];
 	memset(c, 0, sizeof *c);
@@ -189,8 +200,19 @@ static void track(int slot, pid_t pid, pid_t pgid, const struct q7_proc_opts *o,
 	c->stop_signal = o->stop_signal;
 	c->quiet = o->quiet;
 	snprintf(c->name, sizeof c->name, "%s", name);
+	c->guard = guard > 0 ? guard : 0;
+	c->guard_fd = guard_fd;
 	c->pid = pid;
 	nlive = nlive + 1;
+}
+
+/* Closes our end of a guard's pipe: the guard kills its group (itself,
+ * and whatever the child left behind); then reaps it. */
+static void end_guard(pid_t guard, int fd)
+{
+	close(fd);
+	while (waitpid(guard, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
 /* Blocks until pid has exited; it stays a zombie. */
@@ -230,14 +252,9 @@ static int reap(int slot)
 	}
 	kids[slot].pid = 0;
 	nlive = nlive - 1;
-	if (kids[slot].guard > 0) {
-		/* Its end of the pipe: the guard kills the group (itself, and
-		 * whatever the child left behind). */
-		close(kids[slot].guard_fd);
-		while (waitpid(kids[slot].guard, NULL, 0) < 0 && errno == EINTR)
-			;
-		kids[slot].guard = 0;
-	}
+	if (kids[slot].guard > 0)
+		end_guard(kids[slot].guard, kids[slot].guard_fd);
+	kids[slot].guard = 0;
 	restore_mask(&old);
 	errno = e;
 	return st;
@@ -494,10 +511,7 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 	static const struct q7_proc_opts plain;
 	if (!o)
 		o = &plain;
-	interrupted(); /* no new child once q7 is to die */
-	want_sigchld();
-	fflush(stdout);
-	fflush(stderr);
+	before_child();
 	bool group = !o->session && !reads_terminal(argv, o);
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -543,17 +557,11 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 	}
 	if (ignore_ttou)
 		sigaction(SIGTTOU, &ttou, NULL);
-	if (e && guard > 0) {
-		close(guard_fd); /* the guard kills its group: itself */
-		while (waitpid(guard, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
-	if (!e && !o->session) {
+	if (e && guard > 0)
+		end_guard(guard, guard_fd);
+	if (!e && !o->session)
 		track(slot, pid, !group ? 0 : guard > 0 ? guard : pid, o,
-		      o->name ? o->name : q7_path_basename(argv[0]));
-		kids[slot].guard = guard > 0 ? guard : 0;
-		kids[slot].guard_fd = guard_fd;
-	}
+		      o->name ? o->name : q7_path_basename(argv[0]), guard, guard_fd);
 	restore_mask(&old);
 	posix_spawnattr_destroy(&attr);
 	release_fds(&fa, held, o->nfds);
@@ -568,10 +576,7 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 
 static pid_t fork_tracked(bool group)
 {
-	interrupted();
-	want_sigchld();
-	fflush(stdout);
-	fflush(stderr);
+	before_child();
 	sigset_t old;
 	block_forwarded(&old);
 	int slot = free_slot();
@@ -616,13 +621,9 @@ static pid_t fork_tracked(bool group)
 		}
 	} else if (pid > 0) {
 		static const struct q7_proc_opts worker = {.quiet = true};
-		track(slot, pid, group ? lead : 0, &worker, "worker");
-		kids[slot].guard = guard;
-		kids[slot].guard_fd = guard_fd;
+		track(slot, pid, group ? lead : 0, &worker, "worker", guard, guard_fd);
 	} else if (guard > 0) {
-		close(guard_fd); /* the guard kills its group: itself */
-		while (waitpid(guard, NULL, 0) < 0 && errno == EINTR)
-			;
+		end_guard(guard, guard_fd);
 	}
 	restore_mask(&old);
 	errno = e;

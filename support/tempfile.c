@@ -246,10 +246,8 @@ void q7_temp_cleanup(void)
 
 void q7_temp_cleanup_from_signal(void)
 {
-	const char *s = getenv("Q7CC_SAVE_TEMPS");
-	if (s && *s && strcmp(s, "0") != 0)
-		return;
-	remove_all();
+	if (!q7_save_temps())
+		remove_all();
 }
 
 static void die_cleanly(int sig)
