@@ -53,11 +53,7 @@ struct conn {
 	int fd;
 	long long since;    /* accepted (ms) */
 	long long ready_at; /* the request complete (ms), else 0 */
-	unsigned char hdr[4];
-	size_t got;    /* bytes read, header included */
-	uint32_t need; /* the request's length, once the header is in */
-	char *body;
-	size_t cap;
+	struct q7_strbuf in; /* what has arrived: the length, then the request */
 };
 
 struct worker {
@@ -144,7 +140,7 @@ Q7_NORETURN static void worker(const struct conn *c, q7_plugin_entry_fn entry, p
 	/* A parse that hangs ends the worker; the client sees its connection
 	 * close. */
 	alarm(q7_server_parse_limit_s());
-	serve_one(3, c->body ? c->body : "", c->need, entry);
+	serve_one(3, c->in.s + 4, c->in.len - 4, entry);
 	_exit(0);
 }
 
@@ -194,7 +190,7 @@ static void end_worker(struct master *m, struct worker *w)
 static void drop_conn(struct master *m, size_t i)
 {
 	close(m->c[i].fd);
-	free(m->c[i].body);
+	q7_sb_free(&m->c[i].in);
 	memmove(&m->c[i], &m->c[i + 1], (m->nc - i - 1) * sizeof *m->c);
 	m->nc--;
 }
@@ -238,38 +234,26 @@ static void accept_all(struct master *m)
 }
 
 /* Reads what has arrived of c's request. 1: complete, 0: more to come,
- * -1: closed, damaged or over the limit. */
+ * -1: closed, damaged, over the limit or followed by more. */
 static int read_conn(struct conn *c)
 {
 	for (;;) {
-		char *dst;
-		size_t want;
-		if (c->got < 4) {
-			dst = (char *)c->hdr + c->got;
-			want = 4 - c->got;
-		} else {
-			size_t off = c->got - 4;
-			if (off == c->need)
-				return 1;
-			if (off == c->cap) { /* grows with what arrives, not with what is claimed */
-				c->cap = c->cap ? c->cap * 2 : 65536;
-				if (c->cap > c->need)
-					c->cap = c->need;
-				c->body = q7_xrealloc(c->body, c->cap);
-			}
-			dst = c->body + off;
-			want = c->cap - off;
-		}
-		ssize_t n = read(c->fd, dst, want);
+		char buf[65536];
+		ssize_t n = read(c->fd, buf, sizeof buf);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return 0;
 		if (n <= 0)
 			return -1;
-		c->got += (size_t)n;
-		if (c->got == 4 && (c->need = q7_le32(c->hdr)) > Q7_WIRE_MAX)
+		q7_sb_addn(&c->in, buf, (size_t)n);
+		if (c->in.len < 4)
+			continue;
+		size_t need = q7_le32(c->in.s);
+		if (need > Q7_WIRE_MAX || c->in.len > 4 + need)
 			return -1;
+		if (c->in.len == 4 + need)
+			return 1;
 	}
 }
 

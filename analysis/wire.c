@@ -365,14 +365,16 @@ bool q7_wire_is_ack(const char *data, size_t len)
 	return len == strlen(ACK) && memcmp(data, ACK, len) == 0;
 }
 
-long long q7_wire_deadline(int timeout_ms)
+/* A deadline timeout_ms from now on q7_now_ms()'s clock (< 0: none,
+ * which stays -1). */
+static long long deadline_in(int timeout_ms)
 {
 	return timeout_ms < 0 ? -1 : q7_now_ms() + timeout_ms;
 }
 
 int q7_wire_send(int fd, const struct q7_strbuf *b, int timeout_ms)
 {
-	long long deadline = q7_wire_deadline(timeout_ms);
+	long long deadline = deadline_in(timeout_ms);
 	unsigned char hdr[4];
 	q7_put_le32(hdr, (uint32_t)b->len);
 	int rc = q7_write_all(fd, hdr, sizeof hdr, deadline) == 0 &&
@@ -382,7 +384,8 @@ int q7_wire_send(int fd, const struct q7_strbuf *b, int timeout_ms)
 	return rc;
 }
 
-int q7_wire_read_all(int fd, char *p, size_t n, long long deadline)
+/* Bytes from fd into p[0..n) within the deadline (< 0: none). 0 or -1. */
+static int read_all(int fd, char *p, size_t n, long long deadline)
 {
 	while (n) {
 		/* Poll first: a blocking fd must not outlast the deadline. */
@@ -401,15 +404,15 @@ int q7_wire_read_all(int fd, char *p, size_t n, long long deadline)
 
 int q7_wire_recv(int fd, char **data, size_t *len, int timeout_ms)
 {
-	long long deadline = q7_wire_deadline(timeout_ms);
+	long long deadline = deadline_in(timeout_ms);
 	unsigned char h[4];
-	if (q7_wire_read_all(fd, (char *)h, 4, deadline) < 0)
+	if (read_all(fd, (char *)h, 4, deadline) < 0)
 		return -1;
 	uint32_t n = q7_le32(h);
 	if (n > Q7_WIRE_MAX)
 		return -1;
 	char *buf = q7_xmalloc(n ? n : 1);
-	if (q7_wire_read_all(fd, buf, n, deadline) < 0) {
+	if (read_all(fd, buf, n, deadline) < 0) {
 		free(buf);
 		return -1;
 	}

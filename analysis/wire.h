@@ -48,11 +48,5 @@ int q7_wire_send(int fd, const struct q7_strbuf *b, int timeout_ms);
 /* Reads one message (caller frees *data). 0, or -1 on EOF, error, a
  * message over 64 MiB, or the time up. */
 int q7_wire_recv(int fd, char **data, size_t *len, int timeout_ms);
-/* Bytes from fd into p[0..n): within the deadline (q7_now_ms() based;
- * < 0: none). 0 or -1. Writes are support's q7_write_all (fdio.h). */
-int q7_wire_read_all(int fd, char *p, size_t n, long long deadline);
-/* A deadline timeout_ms from now on q7_now_ms()'s clock (< 0: none,
- * which stays -1). */
-long long q7_wire_deadline(int timeout_ms);
 
 #endif
