@@ -8,9 +8,9 @@
 #include "wire.h"
 
 #include <errno.h>
-#include <stddef.h>
 #include <json-c/json.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +18,46 @@
 
 #define ACK "{\"ack\":true}"
 
-static const char *const vec_keys[Q7_WIRE_NVECS] = {"clang_args", "sys_includes", "predefines",
-                                                    "kernel_names", "wanted_names"};
+/* The members of a request's options, a diagnostic and an m.def, each
+ * under its C name: TEXT a string (NULL goes as ""), NULLABLE a string or
+ * null, NUM an unsigned, FLAG a bool, VEC a NULL-terminated vector or
+ * null. */
+enum kind { TEXT, NULLABLE, NUM, FLAG, VEC };
+struct field {
+	const char *key;
+	enum kind kind;
+	size_t off;
+};
+#define OPT(m, kind) {#m, kind, offsetof(struct q7_analysis_opts, m)}
+#define DIAG(m, kind) {#m, kind, offsetof(struct q7_diag, m)}
+#define DEF(m, kind) {#m, kind, offsetof(struct q7_neuron_def, m)}
+static const struct field request_fields[] = {
+	OPT(source, TEXT),       OPT(triple, NULLABLE),     OPT(toolchain, NULLABLE),
+	OPT(preprocessed, FLAG), OPT(multicore, FLAG),      OPT(clang_args, VEC),
+	OPT(sys_includes, VEC),  OPT(predefines, VEC),      OPT(kernel_names, VEC),
+	OPT(wanted_names, VEC),  {NULL, TEXT, 0},
+};
+static const struct field diag_fields[] = {
+	DIAG(file, TEXT),    DIAG(line, NUM),         DIAG(col, NUM),  DIAG(rule, TEXT),
+	DIAG(message, TEXT), DIAG(promoted, FLAG), DIAG(source_read, FLAG), {NULL, TEXT, 0},
+};
+static const struct field def_fields[] = {
+	DEF(ns, TEXT),   DEF(op, TEXT),  DEF(fn, TEXT),         DEF(shape, TEXT),      DEF(file, TEXT),
+	DEF(line, NUM),  DEF(col, NUM),  DEF(shape_file, TEXT), DEF(shape_line, NUM), {NULL, TEXT, 0},
+};
+
+/* The pointer member at p (a string or a vector, whatever its constness). */
+static void *ptr_at(const char *p)
+{
+	void *v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static void set_ptr(char *p, void *v)
+{
+	memcpy(p, &v, sizeof v);
+}
 
 /* Adds v (NULL-terminated; NULL is JSON's null) to o as key. */
 static void put_vec(struct json_object *o, const char *key, char *const *v)
@@ -29,6 +67,23 @@ static void put_vec(struct json_object *o, const char *key, char *const *v)
 		q7_json_str(a, NULL, *v);
 	if (!v)
 		json_object_object_add(o, key, NULL);
+}
+
+static void put_fields(struct json_object *o, const void *s, const struct field *f)
+{
+	for (; f->key; f++) {
+		const char *at = (const char *)s + f->off;
+		if (f->kind == NUM)
+			q7_json_int(o, f->key, *(const unsigned *)at);
+		else if (f->kind == FLAG)
+			q7_json_bool(o, f->key, *(const bool *)at);
+		else if (f->kind == VEC)
+			put_vec(o, f->key, ptr_at(at));
+		else if (f->kind == NULLABLE && !ptr_at(at))
+			json_object_object_add(o, f->key, NULL);
+		else
+			q7_json_str(o, f->key, ptr_at(at));
+	}
 }
 
 static void put_json(struct q7_strbuf *b, struct json_object *o)
@@ -84,12 +139,6 @@ static unsigned get_num(struct json_object *o, const char *key, unsigned max, bo
 	return *bad ? 0 : (unsigned)n;
 }
 
-static bool get_bool(struct json_object *o, const char *key, bool *bad)
-{
-	struct json_object *v = member(o, key, json_type_boolean, false, bad);
-	return v && json_object_get_boolean(v);
-}
-
 /* The array member key into v (which then holds its NULL terminator even
  * when empty); false for null. */
 static bool get_vec(struct json_object *o, const char *key, struct q7_strvec *v, bool *bad)
@@ -97,8 +146,10 @@ static bool get_vec(struct json_object *o, const char *key, struct q7_strvec *v,
 	struct json_object *a = member(o, key, json_type_array, true, bad);
 	for (size_t i = 0; a && i < json_object_array_length(a); i++) {
 		struct json_object *s = json_object_array_get_idx(a, i);
-		*bad |= !json_object_is_type(s, json_type_string);
-		q7_sv_add(v, json_object_get_string(s));
+		if (json_object_is_type(s, json_type_string))
+			q7_sv_add(v, json_object_get_string(s));
+		else
+			*bad = true;
 	}
 	if (a && !v->v) {
 		v->v = q7_xcalloc(2, sizeof *v->v);
@@ -107,22 +158,45 @@ static bool get_vec(struct json_object *o, const char *key, struct q7_strvec *v,
 	return a != NULL;
 }
 
+/* Fills s's members from o: new strings and vectors (free_fields). */
+static void get_fields(struct json_object *o, void *s, const struct field *f, bool *bad)
+{
+	for (; f->key; f++) {
+		char *at = (char *)s + f->off;
+		struct json_object *v;
+		struct q7_strvec vec = {0};
+		if (f->kind == NUM) {
+			*(unsigned *)at = get_num(o, f->key, UINT32_MAX, bad);
+		} else if (f->kind == FLAG) {
+			v = member(o, f->key, json_type_boolean, false, bad);
+			*(bool *)at = v && json_object_get_boolean(v);
+		} else if (f->kind == VEC) {
+			get_vec(o, f->key, &vec, bad);
+			set_ptr(at, vec.v);
+		} else {
+			set_ptr(at, get_str(o, f->key, f->kind == NULLABLE, bad));
+		}
+	}
+}
+
+static void free_fields(void *s, const struct field *f)
+{
+	for (; f->key; f++) {
+		char **p = ptr_at((char *)s + f->off);
+		for (size_t i = 0; f->kind == VEC && p && p[i]; i++)
+			free(p[i]);
+		if (f->kind != NUM && f->kind != FLAG)
+			free(p);
+	}
+}
+
 void q7_wire_put_request(struct q7_strbuf *b, const struct q7_analysis_opts *o, const char *cwd,
                          char *const *env)
 {
 	struct json_object *j = json_object_new_object();
 	q7_json_str(j, "cwd", cwd);
 	put_vec(j, "env", env);
-	q7_json_str(j, "source", o->source);
-	json_object_object_add(j, "triple", o->triple ? json_object_new_string(o->triple) : NULL);
-	json_object_object_add(j, "toolchain",
-	                       o->toolchain ? json_object_new_string(o->toolchain) : NULL);
-	q7_json_bool(j, "preprocessed", o->preprocessed);
-	q7_json_bool(j, "multicore", o->multicore);
-	char *const *vecs[Q7_WIRE_NVECS] = {o->clang_args, o->sys_includes, o->predefines,
-	                                    o->kernel_names, o->wanted_names};
-	for (int i = 0; i < Q7_WIRE_NVECS; i++)
-		put_vec(j, vec_keys[i], vecs[i]);
+	put_fields(j, o, request_fields);
 	put_json(b, j);
 }
 
@@ -134,84 +208,20 @@ int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
 	if (j) {
 		q->cwd = get_str(j, "cwd", false, &bad);
 		get_vec(j, "env", &q->env, &bad);
-		q->strs[0] = get_str(j, "source", false, &bad);
-		q->strs[1] = get_str(j, "triple", true, &bad);
-		q->strs[2] = get_str(j, "toolchain", true, &bad);
-		q->opts.preprocessed = get_bool(j, "preprocessed", &bad);
-		q->opts.multicore = get_bool(j, "multicore", &bad);
+		get_fields(j, &q->opts, request_fields, &bad);
 	}
-	char **v[Q7_WIRE_NVECS] = {0};
-	for (int i = 0; i < Q7_WIRE_NVECS && !bad; i++)
-		v[i] = get_vec(j, vec_keys[i], &q->vecs[i], &bad) ? q->vecs[i].v : NULL;
 	json_object_put(j);
-	if (bad) {
+	if (bad)
 		q7_wire_request_free(q);
-		return -1;
-	}
-	q->opts.source = q->strs[0];
-	q->opts.triple = q->strs[1];
-	q->opts.toolchain = q->strs[2];
-	q->opts.clang_args = v[0];
-	q->opts.sys_includes = v[1];
-	q->opts.predefines = v[2];
-	q->opts.kernel_names = v[3];
-	q->opts.wanted_names = v[4];
-	return 0;
+	return bad ? -1 : 0;
 }
 
 void q7_wire_request_free(struct q7_wire_request *q)
 {
 	free(q->cwd);
 	q7_sv_free(&q->env);
-	for (int i = 0; i < 3; i++)
-		free(q->strs[i]);
-	for (int i = 0; i < Q7_WIRE_NVECS; i++)
-		q7_sv_free(&q->vecs[i]);
+	free_fields(&q->opts, request_fields);
 	memset(q, 0, sizeof *q);
-}
-
-/* The text and number members of a diagnostic and of an m.def: a string
- * (never null: NULL goes as "") or an unsigned at offset off. */
-struct field {
-	const char *key;
-	bool num;
-	size_t off;
-};
-#define TEXT(type, m) {#m, false, offsetof(type, m)}
-#define NUM(type, m) {#m, true, offsetof(type, m)}
-static const struct field diag_fields[] = {
-	TEXT(struct q7_diag, file), NUM(struct q7_diag, line), NUM(struct q7_diag, col),
-	TEXT(struct q7_diag, rule), TEXT(struct q7_diag, message), {NULL, false, 0},
-};
-static const struct field def_fields[] = {
-	TEXT(struct q7_neuron_def, ns),         TEXT(struct q7_neuron_def, op),
-	TEXT(struct q7_neuron_def, fn),         TEXT(struct q7_neuron_def, shape),
-	TEXT(struct q7_neuron_def, file),       NUM(struct q7_neuron_def, line),
-	NUM(struct q7_neuron_def, col),         TEXT(struct q7_neuron_def, shape_file),
-	NUM(struct q7_neuron_def, shape_line), {NULL, false, 0},
-};
-
-static void put_fields(struct json_object *o, const void *s, const struct field *f)
-{
-	for (; f->key; f++) {
-		const char *at = (const char *)s + f->off;
-		if (f->num)
-			q7_json_int(o, f->key, *(const unsigned *)at);
-		else
-			q7_json_str(o, f->key, *(char *const *)at);
-	}
-}
-
-/* Fills s's members from o: new strings, which the caller frees. */
-static void get_fields(struct json_object *o, void *s, const struct field *f, bool *bad)
-{
-	for (; f->key; f++) {
-		char *at = (char *)s + f->off;
-		if (f->num)
-			*(unsigned *)at = get_num(o, f->key, UINT32_MAX, bad);
-		else
-			*(char **)at = get_str(o, f->key, false, bad);
-	}
 }
 
 static struct json_object *result_json(int rc, const struct q7_op_table *ops,
@@ -227,12 +237,9 @@ static struct json_object *result_json(int rc, const struct q7_op_table *ops,
 	q7_sb_free(&rec);
 	struct json_object *a = q7_json_arr(j, "diags");
 	for (size_t i = 0; i < diags->n; i++) {
-		const struct q7_diag *d = &diags->d[i];
 		struct json_object *o = q7_json_obj(a, NULL);
-		q7_json_int(o, "severity", d->severity);
-		put_fields(o, d, diag_fields);
-		q7_json_bool(o, "promoted", d->promoted);
-		q7_json_bool(o, "source_read", d->source_read);
+		q7_json_int(o, "severity", diags->d[i].severity);
+		put_fields(o, &diags->d[i], diag_fields);
 	}
 	a = q7_json_arr(j, "defs");
 	for (size_t i = 0; i < ops->ndefs; i++)
@@ -246,38 +253,44 @@ void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *o
 	put_json(b, result_json(rc, ops, diags));
 }
 
-/* The array member key, each element an object; NULL (and *bad) else. */
-static struct json_object *objects(struct json_object *j, const char *key, bool *bad)
+static void add_diag(struct q7_diags *ds, const struct q7_diag *d)
 {
-	struct json_object *a = member(j, key, json_type_array, false, bad);
-	for (size_t i = 0; a && i < json_object_array_length(a); i++)
-		*bad |= !json_object_is_type(json_object_array_get_idx(a, i), json_type_object);
-	return *bad ? NULL : a;
+	q7_diags_add(ds, d->severity, d->file, d->line, d->col, d->rule, "%s", d->message);
+	ds->d[ds->n - 1].promoted = d->promoted;
+	ds->d[ds->n - 1].source_read = d->source_read;
 }
 
-static void get_diag(struct json_object *o, struct q7_diags *ds, bool *bad)
+static void get_diag(struct json_object *o, void *ds, bool *bad)
 {
-	struct q7_diag d = {.severity = get_num(o, "severity", Q7_SEV_ERROR, bad),
-	                    .promoted = get_bool(o, "promoted", bad),
-	                    .source_read = get_bool(o, "source_read", bad)};
+	struct q7_diag d = {.severity = get_num(o, "severity", Q7_SEV_ERROR, bad)};
 	get_fields(o, &d, diag_fields, bad);
-	if (!*bad) {
-		q7_diags_add(ds, d.severity, d.file, d.line, d.col, d.rule, "%s", d.message);
-		ds->d[ds->n - 1].promoted = d.promoted;
-		ds->d[ds->n - 1].source_read = d.source_read;
-	}
-	free(d.file);
-	free(d.rule);
-	free(d.message);
+	if (!*bad)
+		add_diag(ds, &d);
+	free_fields(&d, diag_fields);
 }
 
-static void get_def(struct json_object *o, struct q7_op_table *t, bool *bad)
+static void get_def(struct json_object *o, void *t, bool *bad)
 {
-	struct q7_neuron_def d;
+	struct q7_neuron_def d = {0};
 	get_fields(o, &d, def_fields, bad);
 	if (!*bad)
 		q7_ops_add_def(t, &d);
-	q7_neuron_def_clear(&d);
+	free_fields(&d, def_fields);
+}
+
+/* Each element of the array member key of j, an object, through get
+ * into to, while all is well. */
+static void get_each(struct json_object *j, const char *key, void *to,
+                     void (*get)(struct json_object *, void *, bool *), bool *bad)
+{
+	struct json_object *a = member(j, key, json_type_array, false, bad);
+	for (size_t i = 0; a && i < json_object_array_length(a) && !*bad; i++) {
+		struct json_object *o = json_object_array_get_idx(a, i);
+		if (json_object_is_type(o, json_type_object))
+			get(o, to, bad);
+		else
+			*bad = true;
+	}
 }
 
 /* A result (j, an object), its ops held to q7_op_check as a record's are;
@@ -294,25 +307,16 @@ static int get_result(struct json_object *j, int *rc, struct q7_op_table *ops,
 	if (!bad)
 		bad = q7_opcodec_get(json_object_get_string(rec),
 		                     (size_t)json_object_get_string_len(rec), &t, why) != 0;
-	struct json_object *a = objects(j, "diags", &bad);
-	for (size_t i = 0; a && i < json_object_array_length(a) && !bad; i++)
-		get_diag(json_object_array_get_idx(a, i), &ds, &bad);
-	a = objects(j, "defs", &bad);
-	for (size_t i = 0; a && i < json_object_array_length(a) && !bad; i++)
-		get_def(json_object_array_get_idx(a, i), &t, &bad);
-	if (!bad) {
-		for (size_t i = 0; i < t.n; i++)
-			q7_ops_add_copy(ops, &t.ops[i]);
-		for (size_t i = 0; i < t.ndefs; i++)
-			q7_ops_add_def(ops, &t.defs[i]);
-		for (size_t i = 0; i < ds.n; i++) {
-			const struct q7_diag *d = &ds.d[i];
-			q7_diags_add(diags, d->severity, d->file, d->line, d->col, d->rule, "%s", d->message);
-			diags->d[diags->n - 1].promoted = d->promoted;
-			diags->d[diags->n - 1].source_read = d->source_read;
-		}
+	get_each(j, "diags", &ds, get_diag, &bad);
+	get_each(j, "defs", &t, get_def, &bad);
+	for (size_t i = 0; !bad && i < t.n; i++)
+		q7_ops_add_copy(ops, &t.ops[i]);
+	for (size_t i = 0; !bad && i < t.ndefs; i++)
+		q7_ops_add_def(ops, &t.defs[i]);
+	for (size_t i = 0; !bad && i < ds.n; i++)
+		add_diag(diags, &ds.d[i]);
+	if (!bad)
 		*rc = json_object_get_int(code);
-	}
 	q7_ops_free(&t);
 	q7_diags_free(&ds);
 	return bad ? -1 : 0;

@@ -12,17 +12,12 @@
 #include "bytes.h"
 
 #define Q7_WIRE_MAX (64u << 20) /* the longest message */
-/* The request's vectors: clang_args, sys_includes, predefines,
- * kernel_names, wanted_names. */
-#define Q7_WIRE_NVECS 5
 
-/* A received request: owns its strings; opts points into them. */
+/* A received request: owns its strings, opts's among them. */
 struct q7_wire_request {
 	struct q7_analysis_opts opts;
 	char *cwd;
 	struct q7_strvec env; /* "NAME=VALUE" or "NAME" (unset) */
-	char *strs[3];        /* source, triple, toolchain */
-	struct q7_strvec vecs[Q7_WIRE_NVECS];
 };
 
 void q7_wire_put_request(struct q7_strbuf *b, const struct q7_analysis_opts *o, const char *cwd,
