@@ -355,20 +355,16 @@ int q7_outfile_open(struct q7_outfile *o, const char *target)
 	char *tmp = q7_xasprintf("%s/.%s.XXXXXX", dir, q7_path_basename(path));
 	free(dir);
 	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(tmp);
-		free(real);
-		errno = e;
-		return -1;
-	}
-	q7_temp_register(tmp);
-	o->f = fdopen(fd, "w+b");
+	if (fd >= 0)
+		q7_temp_register(tmp);
+	o->f = fd >= 0 ? fdopen(fd, "w+b") : NULL;
 	if (!o->f) {
 		int e = errno;
-		close(fd);
-		unlink(tmp);
-		q7_temp_forget(tmp);
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+			q7_temp_forget(tmp);
+		}
 		free(tmp);
 		free(real);
 		errno = e;
