@@ -302,6 +302,14 @@ static void check_end(struct master *m, long long now)
 		unlink(m->path);
 }
 
+/* When c goes: its request not whole within Q7_SERVER_REQUEST_MS, or
+ * whole but taken by no worker before its client has stopped waiting for
+ * the acknowledgement. */
+static long long due(const struct conn *c)
+{
+	return c->ready_at ? c->ready_at + Q7_SERVER_ACK_MS + 1000 : c->since + Q7_SERVER_REQUEST_MS;
+}
+
 /* One round: wait for news (at most until the next deadline), then take
  * it in. */
 static void round_trip(struct master *m)
@@ -315,10 +323,8 @@ static void round_trip(struct master *m)
 		const struct conn *c = &m->c[i];
 		/* A whole request: any news on it means its client has left. */
 		pf[1 + i] = (struct pollfd){.fd = c->fd, .events = POLLIN | POLLRDHUP};
-		long long due = c->ready_at ? c->ready_at + Q7_SERVER_ACK_MS + 1000
-		                            : c->since + Q7_SERVER_REQUEST_MS;
-		if (due < wake)
-			wake = due;
+		if (due(c) < wake)
+			wake = due(c);
 	}
 	for (int k = 0; k < m->nw; k++)
 		pf[1 + m->nc + (size_t)k] = (struct pollfd){.fd = m->w[k].pid ? m->w[k].end : -1,
@@ -341,8 +347,7 @@ static void round_trip(struct master *m)
 			r = -1;
 		if (r == 1)
 			c->ready_at = now;
-		if (r < 0 || (!c->ready_at && now >= c->since + Q7_SERVER_REQUEST_MS) ||
-		    (c->ready_at && now >= c->ready_at + Q7_SERVER_ACK_MS + 1000))
+		if (r < 0 || now >= due(c))
 			drop_conn(m, i);
 	}
 	for (int k = 0; k < m->nw; k++)
