@@ -121,22 +121,36 @@ void q7_proc_signals_abandon(bool on)
 		interrupted();
 }
 
-void q7_proc_signals_install(void)
+/* handler for the forwarded signals (each blocking the others), the
+ * dispositions they had kept in old[]. */
+static void handle_forwarded(void (*handler)(int), struct sigaction *old)
 {
-	if (installed++ > 0)
-		return;
 	for (size_t i = 0; i < NFWD; i++) {
-		sigaction(forwarded[i], NULL, &saved[i]);
-		if (saved[i].sa_handler == SIG_IGN)
+		sigaction(forwarded[i], NULL, &old[i]);
+		if (old[i].sa_handler == SIG_IGN)
 			continue; /* e.g. SIGHUP under nohup: stays ignored */
 		struct sigaction sa;
 		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = on_signal;
+		sa.sa_handler = handler;
 		sigemptyset(&sa.sa_mask);
 		for (size_t k = 0; k < NFWD; k++)
 			sigaddset(&sa.sa_mask, forwarded[k]);
 		sigaction(forwarded[i], &sa, NULL);
 	}
+}
+
+void q7_proc_signals_install(void)
+{
+	if (installed++ == 0)
+		handle_forwarded(on_signal, saved);
+}
+
+/* Declared in tempfile.h: for a tool that starts no child, the same
+ * signals end it as they would with children, by die_by. */
+void q7_temp_cleanup_on_signals(void)
+{
+	struct sigaction old[NFWD];
+	handle_forwarded(die_by, old);
 }
 
 void q7_proc_signals_restore(void)

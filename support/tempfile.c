@@ -250,27 +250,6 @@ void q7_temp_cleanup_from_signal(void)
 		remove_all();
 }
 
-static void die_cleanly(int sig)
-{
-	q7_temp_cleanup_from_signal();
-	signal(sig, SIG_DFL);
-	raise(sig); /* delivered, by default, once this handler returns */
-}
-
-void q7_temp_cleanup_on_signals(void)
-{
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-		struct sigaction old, sa;
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue; /* under nohup: stays ignored */
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = die_cleanly;
-		sigemptyset(&sa.sa_mask);
-		sigaction(sigs[i], &sa, NULL);
-	}
-}
-
 enum q7_output_kind q7_output_kind(const char *path)
 {
 	struct stat st;
