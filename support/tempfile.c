@@ -374,40 +374,27 @@ static int copy_all(int fd, int out)
 }
 
 /* Completes the temporary (or the anonymous file): flushed, its mode set,
- * closed. 0, or -1 with errno set. */
+ * closed. 0, or -1 with errno set (the first failure's). */
 static int finish(struct q7_outfile *o, unsigned mode)
 {
-	int rc = 0, e = 0;
+	int e = 0;
 	errno = 0;
-	if (fflush(o->f) != 0 || ferror(o->f)) {
-		rc = -1;
+	if (fflush(o->f) != 0 || ferror(o->f))
 		e = errno ? errno : EIO;
-	}
-	if (rc == 0 && o->stream_fd >= 0) {
-		if (copy_all(fileno(o->f), o->stream_fd) != 0) {
-			rc = -1;
-			e = errno;
-		}
-		if (close(o->stream_fd) != 0 && rc == 0 && errno != EINTR) {
-			rc = -1;
-			e = errno;
-		}
-		o->stream_fd = -1;
-	} else if (rc == 0) {
-		mode_t mask = umask(0);
-		umask(mask);
-		if (fchmod(fileno(o->f), (mode_t)mode & ~mask) != 0) {
-			rc = -1;
-			e = errno;
-		}
-	}
-	if (fclose(o->f) != 0 && rc == 0) {
-		rc = -1;
+	if (!e && o->stream_fd >= 0 && copy_all(fileno(o->f), o->stream_fd) != 0)
 		e = errno;
-	}
+	if (o->stream_fd >= 0 && close(o->stream_fd) != 0 && !e && errno != EINTR)
+		e = errno;
+	mode_t mask = umask(0);
+	umask(mask);
+	if (!e && o->stream_fd < 0 && fchmod(fileno(o->f), (mode_t)mode & ~mask) != 0)
+		e = errno;
+	o->stream_fd = -1;
+	if (fclose(o->f) != 0 && !e)
+		e = errno;
 	o->f = NULL;
 	errno = e;
-	return rc;
+	return e ? -1 : 0;
 }
 
 /* How an output's rename went, so that it can be undone. */
