@@ -1,16 +1,17 @@
 /* The analysis server process (q7analysis-server --serve SOCK PLUGIN): a
- * master that owns the socket and every connection, and workers, forked
- * once libclang is loaded and warm, that analyse (one per CPU, at most 8;
- * Q7CC_ANALYSIS_SERVER_WORKERS overrides). server.h states the deadlines.
+ * master that owns the socket and every connection, and workers, each
+ * forked from it for one request once libclang is loaded and warm (at
+ * most one per CPU at a time, at most 8; Q7CC_ANALYSIS_SERVER_WORKERS
+ * overrides). server.h states the deadlines.
  *
  * The master never blocks on a client. It accepts each connection at
  * once and reads its request without blocking; a connection that has not
  * delivered its whole request within Q7_SERVER_REQUEST_MS is closed, so
  * idle or slow clients cost a slot each, never a worker. A complete
- * request goes, with its connection (SCM_RIGHTS), to an idle worker over
- * that worker's channel (a socketpair). The worker acknowledges it,
- * analyses in the client's directory and environment, answers, and tells
- * the master it is free. A request that no worker takes before its client
+ * request goes, with its connection, to a worker forked for it when fewer
+ * than that many are busy. The worker acknowledges it, analyses in the
+ * client's directory and environment, answers and exits; the master sees
+ * it end on its pidfd. A request that no worker takes before its client
  * stops waiting for the acknowledgement is dropped (that client analyses
  * in-process), and so is one whose client has left.
  *
@@ -19,10 +20,9 @@
  * socket is removed or taken over, when the plugin changes, and on SIGTERM
  * or SIGINT. Ending, it first removes its socket (if still its own); then,
  * unless a signal ended it, it still serves every client it has accepted
- * or that waits in the backlog, and only then closes the workers'
- * channels. A worker ends when its channel closes, with the master
- * (PR_SET_PDEATHSIG), or when one request takes longer than
- * Q7_SERVER_PARSE_LIMIT_S (a crashed or ended worker is replaced). */
+ * or that waits in the backlog. A worker also ends with the master
+ * (PR_SET_PDEATHSIG), and when its request takes longer than
+ * Q7_SERVER_PARSE_LIMIT_S. */
 #include "internal.h"
 #include "server.h"
 #include "wire.h"
@@ -40,7 +40,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define MAX_WORKERS 8
@@ -53,17 +53,12 @@ struct conn {
 	int fd;
 	long long since;    /* accepted (ms) */
 	long long ready_at; /* the request complete (ms), else 0 */
-	unsigned char hdr[4];
-	size_t got;    /* bytes read, header included */
-	uint32_t need; /* the request's length, once the header is in */
-	char *body;
-	size_t cap;
+	struct q7_strbuf in; /* what has arrived: the length, then the request */
 };
 
 struct worker {
-	pid_t pid; /* 0: none */
-	int chan;  /* the master's end of the channel, or -1 */
-	bool busy;
+	pid_t pid; /* 0: none (the slot is free) */
+	int end;   /* its pidfd: readable once it has exited */
 };
 
 struct master {
@@ -103,48 +98,6 @@ static void apply_env(const struct q7_strvec *env)
 	}
 }
 
-/* The next request from the master: the client's connection and the
- * request's bytes (the caller frees them). -1 when the channel closed. */
-static int take_request(int chan, int *conn, char **data, size_t *len)
-{
-	unsigned char hdr[4];
-	struct iovec iov = {hdr, sizeof hdr};
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} u;
-	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-	                   .msg_controllen = sizeof u.buf};
-	ssize_t n;
-	while ((n = recvmsg(chan, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
-		;
-	if (n <= 0)
-		return -1;
-	int fd = -1;
-	for (struct cmsghdr *cm = CMSG_FIRSTHDR(&m); cm; cm = CMSG_NXTHDR(&m, cm))
-		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
-		    cm->cmsg_len == CMSG_LEN(sizeof(int)))
-			memcpy(&fd, CMSG_DATA(cm), sizeof fd);
-	long long deadline = q7_wire_deadline(Q7_SERVER_REPLY_MS);
-	char *buf = NULL;
-	if (fd < 0 || (m.msg_flags & MSG_CTRUNC) ||
-	    (n < 4 && q7_wire_read_all(chan, (char *)hdr + n, 4 - (size_t)n, deadline) != 0) ||
-	    q7_le32(hdr) > Q7_WIRE_MAX)
-		goto fail;
-	buf = q7_xmalloc(q7_le32(hdr) ? q7_le32(hdr) : 1);
-	if (q7_wire_read_all(chan, buf, q7_le32(hdr), deadline) != 0)
-		goto fail;
-	*conn = fd;
-	*data = buf;
-	*len = q7_le32(hdr);
-	return 0;
-fail:
-	free(buf);
-	if (fd >= 0)
-		close(fd);
-	return -1;
-}
-
 /* One request: acknowledged, analysed in the client's directory and
  * environment, answered. A client that has left is no error. */
 static void serve_one(int conn, const char *data, size_t len, q7_plugin_entry_fn entry)
@@ -170,37 +123,25 @@ static void serve_one(int conn, const char *data, size_t len, q7_plugin_entry_fn
 	q7_wire_request_free(&q);
 }
 
-/* A worker serves requests one after another, so its memory stays warm;
- * it tells the master of each one done with a byte on its channel. */
-Q7_NORETURN static void worker(int chan, q7_plugin_entry_fn entry, pid_t master)
+/* A worker: c's request in a process of its own, forked from the warm
+ * master, which it never outlives (even one killed outright). */
+Q7_NORETURN static void worker(const struct conn *c, q7_plugin_entry_fn entry, pid_t master)
 {
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
-	/* Never outlive the master, even one killed outright. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != master)
 		_exit(0);
-	/* Only the channel: a client's connection the master held when this
-	 * worker was forked must close when the master closes it. */
-	if (dup2(chan, 3) != 3)
+	/* Only the connection: the others the master holds must close when
+	 * it closes them. */
+	if (dup2(c->fd, 3) != 3)
 		_exit(1);
 	close_range(4, ~0u, 0);
-	for (;;) {
-		int conn;
-		char *data;
-		size_t len;
-		if (take_request(3, &conn, &data, &len) != 0)
-			_exit(0);
-		/* A parse that hangs ends the worker; the master replaces it,
-		 * and the client sees its connection close. */
-		alarm(q7_server_parse_limit_s());
-		serve_one(conn, data, len, entry);
-		alarm(0);
-		close(conn);
-		free(data);
-		if (write(3, "", 1) != 1)
-			_exit(0);
-	}
+	/* A parse that hangs ends the worker; the client sees its connection
+	 * close. */
+	alarm(q7_server_parse_limit_s());
+	serve_one(3, c->in.s + 4, c->in.len - 4, entry);
+	_exit(0);
 }
 
 /* ---- the master ---- */
@@ -219,42 +160,37 @@ static int idle_seconds(void)
 	return s > 0 ? s : 120;
 }
 
-static void start_worker(struct master *m, struct worker *w)
+/* Starts a worker on c's request in the free slot w; when that fails, the
+ * client falls back to analysing in-process. */
+static void start_worker(struct master *m, struct worker *w, const struct conn *c)
 {
-	int sv[2];
-	w->pid = 0;
-	w->chan = -1;
-	w->busy = false;
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-		return; /* tried again at the next tick */
 	pid_t master = getpid();
 	pid_t pid = q7_proc_fork();
 	if (pid == 0)
-		worker(sv[1], m->entry, master);
-	close(sv[1]);
-	if (pid < 0 || fcntl(sv[0], F_SETFL, O_NONBLOCK) != 0) {
-		close(sv[0]);
-		if (pid > 0)
-			q7_proc_kill(pid, SIGKILL);
-		return;
+		worker(c, m->entry, master);
+	int end = pid > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
+	if (pid > 0 && end < 0) {
+		q7_proc_kill(pid, SIGKILL);
+		q7_proc_wait(pid, NULL);
 	}
-	w->pid = pid;
-	w->chan = sv[0];
+	w->pid = end < 0 ? 0 : pid;
+	w->end = end;
 }
 
-/* The channel is gone: the worker has died or is being ended. */
-static void drop_channel(struct worker *w)
+/* w has exited: reaped, its slot free. */
+static void end_worker(struct master *m, struct worker *w)
 {
-	if (w->chan >= 0)
-		close(w->chan);
-	w->chan = -1;
-	w->busy = false;
+	q7_proc_wait(w->pid, NULL);
+	close(w->end);
+	w->pid = 0;
+	w->end = -1;
+	m->last = q7_now_ms();
 }
 
 static void drop_conn(struct master *m, size_t i)
 {
 	close(m->c[i].fd);
-	free(m->c[i].body);
+	q7_sb_free(&m->c[i].in);
 	memmove(&m->c[i], &m->c[i + 1], (m->nc - i - 1) * sizeof *m->c);
 	m->nc--;
 }
@@ -298,127 +234,49 @@ static void accept_all(struct master *m)
 }
 
 /* Reads what has arrived of c's request. 1: complete, 0: more to come,
- * -1: closed, damaged or over the limit. */
+ * -1: closed, damaged, over the limit or followed by more. */
 static int read_conn(struct conn *c)
 {
 	for (;;) {
-		char *dst;
-		size_t want;
-		if (c->got < 4) {
-			dst = (char *)c->hdr + c->got;
-			want = 4 - c->got;
-		} else {
-			size_t off = c->got - 4;
-			if (off == c->need)
-				return 1;
-			if (off == c->cap) { /* grows with what arrives, not with what is claimed */
-				c->cap = c->cap ? c->cap * 2 : 65536;
-				if (c->cap > c->need)
-					c->cap = c->need;
-				c->body = q7_xrealloc(c->body, c->cap);
-			}
-			dst = c->body + off;
-			want = c->cap - off;
-		}
-		ssize_t n = read(c->fd, dst, want);
+		char buf[65536];
+		ssize_t n = read(c->fd, buf, sizeof buf);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			return 0;
 		if (n <= 0)
 			return -1;
-		c->got += (size_t)n;
-		if (c->got == 4 && (c->need = q7_le32(c->hdr)) > Q7_WIRE_MAX)
+		q7_sb_addn(&c->in, buf, (size_t)n);
+		if (c->in.len < 4)
+			continue;
+		size_t need = q7_le32(c->in.s);
+		if (need > Q7_WIRE_MAX || c->in.len > 4 + need)
 			return -1;
+		if (c->in.len == 4 + need)
+			return 1;
 	}
-}
-
-/* Hands c's connection and request to w. 0, or -1 (w is then ended). */
-static int hand_over(struct worker *w, struct conn *c)
-{
-	unsigned char hdr[4];
-	q7_put_le32(hdr, c->need);
-	struct iovec iov = {hdr, sizeof hdr};
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} u;
-	memset(&u, 0, sizeof u);
-	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-	                     .msg_controllen = sizeof u.buf};
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &c->fd, sizeof c->fd);
-	ssize_t n;
-	while ((n = sendmsg(w->chan, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR)
-		;
-	/* An idle worker waits in recvmsg on an empty channel: the header
-	 * goes whole, the request as fast as the worker reads it. */
-	if (n == 4 && q7_write_all(w->chan, c->body ? c->body : "", c->need,
-	                           q7_wire_deadline(Q7_SERVER_REPLY_MS)) == 0) {
-		w->busy = true;
-		return 0;
-	}
-	q7_proc_kill(w->pid, SIGKILL);
-	drop_channel(w);
-	return -1;
 }
 
 static void dispatch(struct master *m)
 {
 	for (int k = 0; k < m->nw; k++) {
 		struct worker *w = &m->w[k];
-		if (w->chan < 0 || w->busy)
+		if (w->pid)
 			continue;
 		size_t i = 0;
 		while (i < m->nc && !m->c[i].ready_at)
 			i++;
 		if (i == m->nc)
 			return;
-		hand_over(w, &m->c[i]);
+		start_worker(m, w, &m->c[i]);
 		drop_conn(m, i); /* the worker has its own copy, or the client falls back */
 	}
-}
-
-/* A worker's news on its channel: one byte per request done. */
-static void worker_news(struct master *m, struct worker *w)
-{
-	char buf[64];
-	ssize_t n;
-	while ((n = read(w->chan, buf, sizeof buf)) > 0) {
-		w->busy = false;
-		m->last = q7_now_ms();
-	}
-	if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
-		drop_channel(w);
-}
-
-/* Reaps the workers that have exited and, unless ending, replaces them
- * (and starts those that could not be started). */
-static void tend_workers(struct master *m)
-{
-	pid_t pids[MAX_WORKERS], p;
-	for (int k = 0; k < m->nw; k++)
-		pids[k] = m->w[k].pid;
-	while (q7_proc_wait_any(pids, (size_t)m->nw, 0, &p, NULL) >= 0) {
-		for (int k = 0; k < m->nw; k++) {
-			if (m->w[k].pid == p) {
-				drop_channel(&m->w[k]);
-				m->w[k].pid = pids[k] = 0;
-			}
-		}
-	}
-	for (int k = 0; k < m->nw && !m->stopping; k++)
-		if (m->w[k].pid == 0)
-			start_worker(m, &m->w[k]);
 }
 
 static bool any_busy(const struct master *m)
 {
 	for (int k = 0; k < m->nw; k++)
-		if (m->w[k].busy)
+		if (m->w[k].pid)
 			return true;
 	return false;
 }
@@ -444,6 +302,14 @@ static void check_end(struct master *m, long long now)
 		unlink(m->path);
 }
 
+/* When c goes: its request not whole within Q7_SERVER_REQUEST_MS, or
+ * whole but taken by no worker before its client has stopped waiting for
+ * the acknowledgement. */
+static long long due(const struct conn *c)
+{
+	return c->ready_at ? c->ready_at + Q7_SERVER_ACK_MS + 1000 : c->since + Q7_SERVER_REQUEST_MS;
+}
+
 /* One round: wait for news (at most until the next deadline), then take
  * it in. */
 static void round_trip(struct master *m)
@@ -457,13 +323,12 @@ static void round_trip(struct master *m)
 		const struct conn *c = &m->c[i];
 		/* A whole request: any news on it means its client has left. */
 		pf[1 + i] = (struct pollfd){.fd = c->fd, .events = POLLIN | POLLRDHUP};
-		long long due = c->ready_at ? c->ready_at + Q7_SERVER_ACK_MS + 1000
-		                            : c->since + Q7_SERVER_REQUEST_MS;
-		if (due < wake)
-			wake = due;
+		if (due(c) < wake)
+			wake = due(c);
 	}
 	for (int k = 0; k < m->nw; k++)
-		pf[1 + m->nc + (size_t)k] = (struct pollfd){.fd = m->w[k].chan, .events = POLLIN};
+		pf[1 + m->nc + (size_t)k] = (struct pollfd){.fd = m->w[k].pid ? m->w[k].end : -1,
+		                                            .events = POLLIN};
 	int timeout = wake > now ? (int)(wake - now) : 0;
 	size_t nc = m->nc;
 	if (poll(pf, nfds, timeout) < 0 && errno != EINTR) {
@@ -482,17 +347,15 @@ static void round_trip(struct master *m)
 			r = -1;
 		if (r == 1)
 			c->ready_at = now;
-		if (r < 0 || (!c->ready_at && now >= c->since + Q7_SERVER_REQUEST_MS) ||
-		    (c->ready_at && now >= c->ready_at + Q7_SERVER_ACK_MS + 1000))
+		if (r < 0 || now >= due(c))
 			drop_conn(m, i);
 	}
 	for (int k = 0; k < m->nw; k++)
-		if (pf[1 + nc + (size_t)k].revents && m->w[k].chan >= 0)
-			worker_news(m, &m->w[k]);
+		if (pf[1 + nc + (size_t)k].revents && m->w[k].pid)
+			end_worker(m, &m->w[k]);
 	if (pf[0].revents)
 		accept_all(m);
 	free(pf);
-	tend_workers(m);
 	dispatch(m);
 }
 
@@ -591,8 +454,6 @@ static int serve(const char *path, const char *plugin)
 	m.max_conns = conn_limit();
 	m.c = q7_xcalloc(m.max_conns, sizeof *m.c);
 	m.nw = nworkers();
-	for (int k = 0; k < m.nw; k++)
-		start_worker(&m, &m.w[k]);
 	m.last = q7_now_ms();
 	for (;;) {
 		round_trip(&m);
@@ -609,11 +470,9 @@ static int serve(const char *path, const char *plugin)
 	close(m.lfd);
 	while (m.nc)
 		drop_conn(&m, m.nc - 1);
-	for (int k = 0; k < m.nw; k++) {
-		if (m.w[k].pid > 0 && m.w[k].busy)
+	for (int k = 0; k < m.nw; k++)
+		if (m.w[k].pid)
 			q7_proc_kill(m.w[k].pid, SIGTERM);
-		drop_channel(&m.w[k]); /* an idle worker ends on EOF */
-	}
 	q7_proc_wait_all();
 	if (still_ours(&m))
 		unlink(path);

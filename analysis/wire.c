@@ -1,358 +1,395 @@
-/* Encoding and decoding of the analysis server's messages (wire.h). Every
- * read is bounds-checked: a short or damaged message is an error, never a
- * crash, and decoded tables are appended only when complete. */
-#include "bytes.h"
+/* Encoding and decoding of the analysis server's messages (wire.h): JSON
+ * documents built and read with json-c. Every read checks each member's
+ * type and range: a short or damaged message is an error, never a crash,
+ * and decoded tables are appended only when complete. */
 #include "fdio.h"
+#include "internal.h"
 #include "opcodec.h"
 #include "wire.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define NIL 0xffffffffu
+#define ACK "{\"ack\":true}"
 
-static void put_u32(struct q7_strbuf *b, uint32_t v)
-{
-	q7_sb_add_le32(b, v);
-}
-
-static void put_str(struct q7_strbuf *b, const char *s)
-{
-	if (!s) {
-		put_u32(b, NIL);
-		return;
-	}
-	size_t n = strlen(s);
-	put_u32(b, (uint32_t)n);
-	q7_sb_addn(b, s, n);
-}
-
-static void put_vec(struct q7_strbuf *b, char *const *v)
-{
-	if (!v) {
-		put_u32(b, NIL);
-		return;
-	}
-	uint32_t n = 0;
-	while (v[n])
-		n++;
-	put_u32(b, n);
-	for (uint32_t i = 0; i < n; i++)
-		put_str(b, v[i]);
-}
-
-struct reader {
-	const unsigned char *p, *end;
-	bool bad;
+/* The members of a request's options, a diagnostic and an m.def, each
+ * under its C name: TEXT a string (NULL goes as ""), NULLABLE a string or
+ * null, NUM an unsigned, FLAG a bool, VEC a NULL-terminated vector or
+ * null. */
+enum kind { TEXT, NULLABLE, NUM, FLAG, VEC };
+struct field {
+	const char *key;
+	enum kind kind;
+	size_t off;
+};
+#define OPT(m, kind) {#m, kind, offsetof(struct q7_analysis_opts, m)}
+#define DIAG(m, kind) {#m, kind, offsetof(struct q7_diag, m)}
+#define DEF(m, kind) {#m, kind, offsetof(struct q7_neuron_def, m)}
+static const struct field request_fields[] = {
+	OPT(source, TEXT),       OPT(triple, NULLABLE),     OPT(toolchain, NULLABLE),
+	OPT(preprocessed, FLAG), OPT(multicore, FLAG),      OPT(clang_args, VEC),
+	OPT(sys_includes, VEC),  OPT(predefines, VEC),      OPT(kernel_names, VEC),
+	OPT(wanted_names, VEC),  {NULL, TEXT, 0},
+};
+static const struct field diag_fields[] = {
+	DIAG(file, TEXT),    DIAG(line, NUM),         DIAG(col, NUM),  DIAG(rule, TEXT),
+	DIAG(message, TEXT), DIAG(promoted, FLAG), DIAG(source_read, FLAG), {NULL, TEXT, 0},
+};
+static const struct field def_fields[] = {
+	DEF(ns, TEXT),   DEF(op, TEXT),  DEF(fn, TEXT),         DEF(shape, TEXT),      DEF(file, TEXT),
+	DEF(line, NUM),  DEF(col, NUM),  DEF(shape_file, TEXT), DEF(shape_line, NUM), {NULL, TEXT, 0},
 };
 
-static uint32_t get_u32(struct reader *r)
+/* The pointer member at p (a string or a vector, whatever its constness). */
+static void *ptr_at(const char *p)
 {
-	if (r->bad || r->end - r->p < 4) {
-		r->bad = true;
-		return 0;
-	}
-	uint32_t v = q7_le32(r->p);
-	r->p += 4;
+	void *v;
+	memcpy(&v, p, sizeof v);
 	return v;
 }
 
-/* A new string, or NULL for NIL (and on error, with r->bad set). */
-static char *get_str(struct reader *r)
+static void set_ptr(char *p, void *v)
 {
-	uint32_t n = get_u32(r);
-	if (r->bad || n == NIL)
-		return NULL;
-	if ((size_t)(r->end - r->p) < n) {
-		r->bad = true;
-		return NULL;
-	}
-	char *s = q7_xstrndup((const char *)r->p, n);
-	r->p += n;
-	return s;
+	memcpy(p, &v, sizeof v);
 }
 
-/* Never NULL, so that the tables hold "" where the writer had NULL. */
-static char *get_str0(struct reader *r)
+/* Adds v (NULL-terminated; NULL is JSON's null) to o as key. */
+static void put_vec(struct json_object *o, const char *key, char *const *v)
 {
-	char *s = get_str(r);
-	return s ? s : q7_xstrdup("");
+	struct json_object *a = v ? q7_json_arr(o, key) : NULL;
+	for (; v && *v; v++)
+		q7_json_str(a, NULL, *v);
+	if (!v)
+		json_object_object_add(o, key, NULL);
 }
 
-static bool get_vec(struct reader *r, struct q7_strvec *v)
+static void put_fields(struct json_object *o, const void *s, const struct field *f)
 {
-	uint32_t n = get_u32(r);
-	if (r->bad || n == NIL)
-		return false;
-	if (n > (uint32_t)(r->end - r->p) / 4) {
-		r->bad = true;
-		return false;
+	for (; f->key; f++) {
+		const char *at = (const char *)s + f->off;
+		if (f->kind == NUM)
+			q7_json_int(o, f->key, *(const unsigned *)at);
+		else if (f->kind == FLAG)
+			q7_json_bool(o, f->key, *(const bool *)at);
+		else if (f->kind == VEC)
+			put_vec(o, f->key, ptr_at(at));
+		else if (f->kind == NULLABLE && !ptr_at(at))
+			json_object_object_add(o, f->key, NULL);
+		else
+			q7_json_str(o, f->key, ptr_at(at));
 	}
-	for (uint32_t i = 0; i < n && !r->bad; i++) {
-		char *s = get_str0(r);
-		q7_sv_add(v, s);
-		free(s);
+}
+
+static void put_json(struct q7_strbuf *b, struct json_object *o)
+{
+	size_t n;
+	const char *s = json_object_to_json_string_length(
+		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n);
+	q7_sb_addn(b, s, n);
+	json_object_put(o);
+}
+
+/* The object that data[0..len) is in whole, or NULL. */
+static struct json_object *get_json(const char *data, size_t len)
+{
+	if (len > Q7_WIRE_MAX)
+		return NULL;
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *o = json_tokener_parse_ex(tok, data, (int)len);
+	if (o && (json_tokener_get_parse_end(tok) != len || !json_object_is_type(o, json_type_object))) {
+		json_object_put(o);
+		o = NULL;
 	}
-	return true;
+	json_tokener_free(tok);
+	return o;
+}
+
+/* o's member key of type t, or NULL (and *bad set) when it is absent or
+ * of another type; null is accepted (as NULL) when nullable. */
+static struct json_object *member(struct json_object *o, const char *key, json_type t,
+                                  bool nullable, bool *bad)
+{
+	struct json_object *v = NULL;
+	if (!json_object_object_get_ex(o, key, &v) || (v ? !json_object_is_type(v, t) : !nullable))
+		*bad = true;
+	return *bad ? NULL : v;
+}
+
+/* A new copy of the string member key: "" when bad, NULL for null when
+ * nullable. */
+static char *get_str(struct json_object *o, const char *key, bool nullable, bool *bad)
+{
+	struct json_object *v = member(o, key, json_type_string, nullable, bad);
+	return v ? q7_xstrdup(json_object_get_string(v)) : nullable && !*bad ? NULL : q7_xstrdup("");
+}
+
+/* The integer member key, within [0, max]. */
+static unsigned get_num(struct json_object *o, const char *key, unsigned max, bool *bad)
+{
+	struct json_object *v = member(o, key, json_type_int, false, bad);
+	int64_t n = v ? json_object_get_int64(v) : 0;
+	if (n < 0 || n > max)
+		*bad = true;
+	return *bad ? 0 : (unsigned)n;
+}
+
+/* The array member key into v (which then holds its NULL terminator even
+ * when empty); false for null. */
+static bool get_vec(struct json_object *o, const char *key, struct q7_strvec *v, bool *bad)
+{
+	struct json_object *a = member(o, key, json_type_array, true, bad);
+	for (size_t i = 0; a && i < json_object_array_length(a); i++) {
+		struct json_object *s = json_object_array_get_idx(a, i);
+		if (json_object_is_type(s, json_type_string))
+			q7_sv_add(v, json_object_get_string(s));
+		else
+			*bad = true;
+	}
+	if (a && !v->v) {
+		v->v = q7_xcalloc(2, sizeof *v->v);
+		v->cap = 2;
+	}
+	return a != NULL;
+}
+
+/* Fills s's members from o: new strings and vectors (free_fields). */
+static void get_fields(struct json_object *o, void *s, const struct field *f, bool *bad)
+{
+	for (; f->key; f++) {
+		char *at = (char *)s + f->off;
+		struct json_object *v;
+		struct q7_strvec vec = {0};
+		if (f->kind == NUM) {
+			*(unsigned *)at = get_num(o, f->key, UINT32_MAX, bad);
+		} else if (f->kind == FLAG) {
+			v = member(o, f->key, json_type_boolean, false, bad);
+			*(bool *)at = v && json_object_get_boolean(v);
+		} else if (f->kind == VEC) {
+			get_vec(o, f->key, &vec, bad);
+			set_ptr(at, vec.v);
+		} else {
+			set_ptr(at, get_str(o, f->key, f->kind == NULLABLE, bad));
+		}
+	}
+}
+
+static void free_fields(void *s, const struct field *f)
+{
+	for (; f->key; f++) {
+		char **p = ptr_at((char *)s + f->off);
+		for (size_t i = 0; f->kind == VEC && p && p[i]; i++)
+			free(p[i]);
+		if (f->kind != NUM && f->kind != FLAG)
+			free(p);
+	}
 }
 
 void q7_wire_put_request(struct q7_strbuf *b, const struct q7_analysis_opts *o, const char *cwd,
                          char *const *env)
 {
-	put_u32(b, Q7_WIRE_MAGIC);
-	put_str(b, cwd);
-	put_vec(b, env);
-	put_str(b, o->source);
-	put_str(b, o->triple);
-	put_str(b, o->toolchain);
-	put_u32(b, (o->preprocessed ? Q7_WIRE_PREPROCESSED : 0) | (o->multicore ? Q7_WIRE_MULTICORE : 0));
-	put_vec(b, o->clang_args);
-	put_vec(b, o->sys_includes);
-	put_vec(b, o->predefines);
-	put_vec(b, o->kernel_names);
-	put_vec(b, o->wanted_names);
+	struct json_object *j = json_object_new_object();
+	q7_json_str(j, "cwd", cwd);
+	put_vec(j, "env", env);
+	put_fields(j, o, request_fields);
+	put_json(b, j);
 }
 
 int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *q)
 {
-	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
 	memset(q, 0, sizeof *q);
-	if (get_u32(&r) != Q7_WIRE_MAGIC)
-		return -1;
-	q->cwd = get_str(&r);
-	get_vec(&r, &q->env);
-	for (int i = 0; i < 3; i++)
-		q->strs[i] = get_str(&r);
-	uint32_t flags = get_u32(&r);
-	r.bad |= (flags & ~(Q7_WIRE_PREPROCESSED | Q7_WIRE_MULTICORE)) != 0;
-	q->opts.preprocessed = (flags & Q7_WIRE_PREPROCESSED) != 0;
-	q->opts.multicore = (flags & Q7_WIRE_MULTICORE) != 0;
-	for (int i = 0; i < Q7_WIRE_NVECS; i++)
-		q->has_vec[i] = get_vec(&r, &q->vecs[i]);
-	if (r.bad || r.p != r.end || !q->cwd || !q->strs[0]) {
+	struct json_object *j = get_json(data, len);
+	bool bad = !j;
+	if (j) {
+		q->cwd = get_str(j, "cwd", false, &bad);
+		get_vec(j, "env", &q->env, &bad);
+		get_fields(j, &q->opts, request_fields, &bad);
+	}
+	json_object_put(j);
+	if (bad)
 		q7_wire_request_free(q);
-		return -1;
-	}
-	q->opts.source = q->strs[0];
-	q->opts.triple = q->strs[1];
-	q->opts.toolchain = q->strs[2];
-	char **v[Q7_WIRE_NVECS];
-	for (int i = 0; i < Q7_WIRE_NVECS; i++) {
-		/* An empty vector still needs its NULL terminator. */
-		if (q->has_vec[i] && !q->vecs[i].v) {
-			q->vecs[i].v = q7_xcalloc(2, sizeof *q->vecs[i].v);
-			q->vecs[i].cap = 2;
-		}
-		v[i] = q->has_vec[i] ? q->vecs[i].v : NULL;
-	}
-	q->opts.clang_args = v[0];
-	q->opts.sys_includes = v[1];
-	q->opts.predefines = v[2];
-	q->opts.kernel_names = v[3];
-	q->opts.wanted_names = v[4];
-	return 0;
+	return bad ? -1 : 0;
 }
 
 void q7_wire_request_free(struct q7_wire_request *q)
 {
 	free(q->cwd);
 	q7_sv_free(&q->env);
-	for (int i = 0; i < 4; i++)
-		free(q->strs[i]);
-	for (int i = 0; i < Q7_WIRE_NVECS; i++)
-		q7_sv_free(&q->vecs[i]);
+	free_fields(&q->opts, request_fields);
 	memset(q, 0, sizeof *q);
+}
+
+static struct json_object *result_json(int rc, const struct q7_op_table *ops,
+                                       const struct q7_diags *diags)
+{
+	struct json_object *j = json_object_new_object();
+	q7_json_int(j, "rc", rc);
+	/* The ops as one op record (model/opcodec.h), as an object carries
+	 * them: q7cc -c reads q7cc -E's trailer as the link reads a record. */
+	struct q7_strbuf rec = {0};
+	q7_opcodec_put(&rec, ops);
+	json_object_object_add(j, "ops", json_object_new_string_len(rec.s, (int)rec.len));
+	q7_sb_free(&rec);
+	struct json_object *a = q7_json_arr(j, "diags");
+	for (size_t i = 0; i < diags->n; i++) {
+		struct json_object *o = q7_json_obj(a, NULL);
+		q7_json_int(o, "severity", diags->d[i].severity);
+		put_fields(o, &diags->d[i], diag_fields);
+	}
+	a = q7_json_arr(j, "defs");
+	for (size_t i = 0; i < ops->ndefs; i++)
+		put_fields(q7_json_obj(a, NULL), &ops->defs[i], def_fields);
+	return j;
 }
 
 void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *ops,
                         const struct q7_diags *diags)
 {
-	put_u32(b, Q7_WIRE_MAGIC);
-	put_u32(b, (uint32_t)rc);
-	/* The ops as one op record (model/opcodec.h), as an object carries
-	 * them: q7cc -c reads q7cc -E's trailer as the link reads a record. */
-	size_t at = b->len;
-	put_u32(b, 0); /* its length, patched below */
-	q7_opcodec_put(b, ops);
-	q7_put_le32(b->s + at, (uint32_t)(b->len - at - 4));
-	put_u32(b, (uint32_t)diags->n);
-	for (size_t i = 0; i < diags->n; i++) {
-		const struct q7_diag *d = &diags->d[i];
-		put_u32(b, (uint32_t)d->severity);
-		put_str(b, d->file);
-		put_u32(b, d->line);
-		put_u32(b, d->col);
-		put_str(b, d->rule);
-		put_str(b, d->message);
-		put_u32(b, (d->promoted ? 1u : 0u) | (d->source_read ? 2u : 0u));
-	}
-	put_u32(b, (uint32_t)ops->ndefs);
-	for (size_t i = 0; i < ops->ndefs; i++) {
-		const struct q7_neuron_def *d = &ops->defs[i];
-		put_str(b, d->ns);
-		put_str(b, d->op);
-		put_str(b, d->fn);
-		put_str(b, d->shape);
-		put_str(b, d->file);
-		put_u32(b, d->line);
-		put_u32(b, d->col);
-		put_str(b, d->shape_file);
-		put_u32(b, d->shape_line);
+	put_json(b, result_json(rc, ops, diags));
+}
+
+static void add_diag(struct q7_diags *ds, const struct q7_diag *d)
+{
+	q7_diags_add(ds, d->severity, d->file, d->line, d->col, d->rule, "%s", d->message);
+	ds->d[ds->n - 1].promoted = d->promoted;
+	ds->d[ds->n - 1].source_read = d->source_read;
+}
+
+static void get_diag(struct json_object *o, void *ds, bool *bad)
+{
+	struct q7_diag d = {.severity = get_num(o, "severity", Q7_SEV_ERROR, bad)};
+	get_fields(o, &d, diag_fields, bad);
+	if (!*bad)
+		add_diag(ds, &d);
+	free_fields(&d, diag_fields);
+}
+
+static void get_def(struct json_object *o, void *t, bool *bad)
+{
+	struct q7_neuron_def d = {0};
+	get_fields(o, &d, def_fields, bad);
+	if (!*bad)
+		q7_ops_add_def(t, &d);
+	free_fields(&d, def_fields);
+}
+
+/* Each element of the array member key of j, an object, through get
+ * into to, while all is well. */
+static void get_each(struct json_object *j, const char *key, void *to,
+                     void (*get)(struct json_object *, void *, bool *), bool *bad)
+{
+	struct json_object *a = member(j, key, json_type_array, false, bad);
+	for (size_t i = 0; a && i < json_object_array_length(a) && !*bad; i++) {
+		struct json_object *o = json_object_array_get_idx(a, i);
+		if (json_object_is_type(o, json_type_object))
+			get(o, to, bad);
+		else
+			*bad = true;
 	}
 }
 
-/* A result, its ops held to q7_op_check as a record's are; why appended
- * to when the op record is what is wrong. */
-static int get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,
+/* A result (j, an object), its ops held to q7_op_check as a record's are;
+ * why appended to when the op record is what is wrong. */
+static int get_result(struct json_object *j, int *rc, struct q7_op_table *ops,
                       struct q7_diags *diags, struct q7_strbuf *why)
 {
-	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
 	struct q7_op_table t = {0};
 	struct q7_diags ds = {0};
-	if (get_u32(&r) != Q7_WIRE_MAGIC)
-		return -1;
-	int code = (int)get_u32(&r);
-	uint32_t n = get_u32(&r);
-	if (!r.bad && n > (size_t)(r.end - r.p))
-		r.bad = true;
-	if (!r.bad) {
-		r.bad = q7_opcodec_get((const char *)r.p, n, &t, why) != 0;
-		r.p += n;
-	}
-	n = get_u32(&r);
-	for (uint32_t i = 0; i < n && !r.bad; i++) {
-		uint32_t sev = get_u32(&r);
-		char *file = get_str0(&r);
-		unsigned line = get_u32(&r), col = get_u32(&r);
-		char *rule = get_str0(&r), *msg = get_str0(&r);
-		uint32_t flags = get_u32(&r);
-		r.bad |= sev > Q7_SEV_ERROR || flags > 3;
-		if (!r.bad) {
-			q7_diags_add(&ds, (enum q7_severity)sev, file, line, col, rule, "%s", msg);
-			ds.d[ds.n - 1].promoted = flags & 1u;
-			ds.d[ds.n - 1].source_read = flags & 2u;
-		}
-		free(file);
-		free(rule);
-		free(msg);
-	}
-	n = get_u32(&r);
-	/* each at least 9 u32s */
-	if (!r.bad && n > (size_t)(r.end - r.p) / 36)
-		r.bad = true;
-	for (uint32_t i = 0; i < n && !r.bad; i++) {
-		struct q7_neuron_def d;
-		d.ns = get_str0(&r);
-		d.op = get_str0(&r);
-		d.fn = get_str0(&r);
-		d.shape = get_str0(&r);
-		d.file = get_str0(&r);
-		d.line = get_u32(&r);
-		d.col = get_u32(&r);
-		d.shape_file = get_str0(&r);
-		d.shape_line = get_u32(&r);
-		if (!r.bad)
-			q7_ops_add_def(&t, &d);
-		q7_neuron_def_clear(&d);
-	}
-	if (r.bad || r.p != r.end) {
-		q7_ops_free(&t);
-		q7_diags_free(&ds);
-		return -1;
-	}
-	for (size_t i = 0; i < t.n; i++)
+	bool bad = false;
+	struct json_object *code = member(j, "rc", json_type_int, false, &bad);
+	struct json_object *rec = member(j, "ops", json_type_string, false, &bad);
+	bad |= code && json_object_get_int64(code) != json_object_get_int(code);
+	if (!bad)
+		bad = q7_opcodec_get(json_object_get_string(rec),
+		                     (size_t)json_object_get_string_len(rec), &t, why) != 0;
+	get_each(j, "diags", &ds, get_diag, &bad);
+	get_each(j, "defs", &t, get_def, &bad);
+	for (size_t i = 0; !bad && i < t.n; i++)
 		q7_ops_add_copy(ops, &t.ops[i]);
-	for (size_t i = 0; i < t.ndefs; i++)
+	for (size_t i = 0; !bad && i < t.ndefs; i++)
 		q7_ops_add_def(ops, &t.defs[i]);
-	for (size_t i = 0; i < ds.n; i++) {
-		const struct q7_diag *d = &ds.d[i];
-		q7_diags_add(diags, d->severity, d->file, d->line, d->col, d->rule, "%s", d->message);
-		diags->d[diags->n - 1].promoted = d->promoted;
-		diags->d[diags->n - 1].source_read = d->source_read;
-	}
+	for (size_t i = 0; !bad && i < ds.n; i++)
+		add_diag(diags, &ds.d[i]);
+	if (!bad)
+		*rc = json_object_get_int(code);
 	q7_ops_free(&t);
 	q7_diags_free(&ds);
-	*rc = code;
-	return 0;
-}
-
-void q7_analysis_result_put(struct q7_strbuf *b, char *const *kernel_names, int rc,
-                            const struct q7_op_table *ops, const struct q7_diags *diags)
-{
-	struct q7_strbuf names = {0};
-	put_vec(&names, kernel_names);
-	put_u32(b, (uint32_t)names.len);
-	q7_sb_addn(b, names.s, names.len);
-	q7_wire_put_result(b, rc, ops, diags);
-	q7_sb_free(&names);
+	return bad ? -1 : 0;
 }
 
 int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,
                        struct q7_diags *diags)
 {
+	struct json_object *j = get_json(data, len);
 	struct q7_strbuf why = {0};
-	int got = get_result(data, len, rc, ops, diags, &why);
+	int got = j ? get_result(j, rc, ops, diags, &why) : -1;
 	q7_sb_free(&why);
+	json_object_put(j);
 	return got;
+}
+
+void q7_analysis_result_put(struct q7_strbuf *b, char *const *kernel_names, int rc,
+                            const struct q7_op_table *ops, const struct q7_diags *diags)
+{
+	struct json_object *j = result_json(rc, ops, diags);
+	put_vec(j, "kernel_names", kernel_names);
+	put_json(b, j);
 }
 
 int q7_analysis_result_read(const char *data, size_t len, struct q7_strvec *kernel_names,
                             int *rc, struct q7_op_table *ops, struct q7_diags *diags,
                             struct q7_strbuf *why)
 {
-	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
-	uint32_t n = get_u32(&r);
-	if (r.bad || n > (size_t)(r.end - r.p))
-		return -1;
-	struct reader nr = {r.p, r.p + n, false};
+	struct json_object *j = get_json(data, len);
 	struct q7_strvec names = {0};
-	get_vec(&nr, &names);
+	bool bad = !j;
+	if (j)
+		get_vec(j, "kernel_names", &names, &bad);
 	/* The result appends to ops and diags only when it is whole. */
-	int got = !nr.bad && nr.p == nr.end &&
-	                  get_result((const char *)r.p + n, (size_t)(r.end - r.p) - n, rc,
-	                             ops, diags, why) == 0
-	              ? 0
-	              : -1;
+	int got = !bad && get_result(j, rc, ops, diags, why) == 0 ? 0 : -1;
 	if (got == 0)
 		q7_sv_addv(kernel_names, &names);
 	q7_sv_free(&names);
+	json_object_put(j);
 	return got;
 }
 
 void q7_wire_put_ack(struct q7_strbuf *b)
 {
-	put_u32(b, Q7_WIRE_ACK);
+	q7_sb_add(b, ACK);
 }
 
 bool q7_wire_is_ack(const char *data, size_t len)
 {
-	struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, false};
-	return get_u32(&r) == Q7_WIRE_ACK && !r.bad && r.p == r.end;
+	return len == strlen(ACK) && memcmp(data, ACK, len) == 0;
 }
 
-long long q7_wire_deadline(int timeout_ms)
+/* A deadline timeout_ms from now on q7_now_ms()'s clock (< 0: none,
+ * which stays -1). */
+static long long deadline_in(int timeout_ms)
 {
 	return timeout_ms < 0 ? -1 : q7_now_ms() + timeout_ms;
 }
 
 int q7_wire_send(int fd, const struct q7_strbuf *b, int timeout_ms)
 {
-	long long deadline = q7_wire_deadline(timeout_ms);
-	struct q7_strbuf hdr = {0};
-	put_u32(&hdr, (uint32_t)b->len);
-	int rc = q7_write_all(fd, hdr.s, hdr.len, deadline) == 0 &&
+	long long deadline = deadline_in(timeout_ms);
+	unsigned char hdr[4];
+	q7_put_le32(hdr, (uint32_t)b->len);
+	int rc = q7_write_all(fd, hdr, sizeof hdr, deadline) == 0 &&
 	                 q7_write_all(fd, b->s ? b->s : "", b->len, deadline) == 0
 	             ? 0
 	             : -1;
-	q7_sb_free(&hdr);
 	return rc;
 }
 
-int q7_wire_read_all(int fd, char *p, size_t n, long long deadline)
+/* Bytes from fd into p[0..n) within the deadline (< 0: none). 0 or -1. */
+static int read_all(int fd, char *p, size_t n, long long deadline)
 {
 	while (n) {
 		/* Poll first: a blocking fd must not outlast the deadline. */
@@ -371,15 +408,15 @@ int q7_wire_read_all(int fd, char *p, size_t n, long long deadline)
 
 int q7_wire_recv(int fd, char **data, size_t *len, int timeout_ms)
 {
-	long long deadline = q7_wire_deadline(timeout_ms);
+	long long deadline = deadline_in(timeout_ms);
 	unsigned char h[4];
-	if (q7_wire_read_all(fd, (char *)h, 4, deadline) < 0)
+	if (read_all(fd, (char *)h, 4, deadline) < 0)
 		return -1;
 	uint32_t n = q7_le32(h);
 	if (n > Q7_WIRE_MAX)
 		return -1;
 	char *buf = q7_xmalloc(n ? n : 1);
-	if (q7_wire_read_all(fd, buf, n, deadline) < 0) {
+	if (read_all(fd, buf, n, deadline) < 0) {
 		free(buf);
 		return -1;
 	}

@@ -1,35 +1,23 @@
 /* The analysis server's wire format: one request (the analysis options
  * plus the client's working directory and include environment), then an
  * acknowledgement (a worker has started on it), then one response (return
- * code, ops, diagnostics, NEURON_LIBRARY m.defs) per connection.
- * Little-endian u32 lengths; strings as length + bytes (0xffffffff for NULL); vectors as a count +
- * strings. A result's ops are one op record (model/opcodec.h), the bytes
- * an object's .q7.ops holds. Private to analysis/. */
+ * code, ops, diagnostics, NEURON_LIBRARY m.defs) per connection. Each
+ * message is a JSON object (json-c) after its length, a little-endian
+ * u32. A result's ops are one op record (model/opcodec.h), the bytes an
+ * object's .q7.ops holds, as a JSON string. Private to analysis/. */
 #ifndef Q7_ANALYSIS_WIRE_H
 #define Q7_ANALYSIS_WIRE_H
 
 #include "analysis.h"
 #include "bytes.h"
 
-#define Q7_WIRE_MAGIC 0x38534137u /* "7AS8": a result's ops as an op record, then its
-                                   * diagnostics and NEURON_LIBRARY m.defs; acknowledged */
-/* The request's flags (a u32 after the strings). */
-#define Q7_WIRE_PREPROCESSED 1u
-#define Q7_WIRE_MULTICORE 2u
-#define Q7_WIRE_ACK 0x4b434137u   /* "7ACK": the whole acknowledgement */
-#define Q7_WIRE_MAX (64u << 20)   /* the longest message */
-/* The request's vectors: clang_args, sys_includes, predefines,
- * kernel_names, wanted_names; then the u32 flags. */
-#define Q7_WIRE_NVECS 5
+#define Q7_WIRE_MAX (64u << 20) /* the longest message */
 
-/* A received request: owns its strings; opts points into them. */
+/* A received request: owns its strings, opts's among them. */
 struct q7_wire_request {
 	struct q7_analysis_opts opts;
 	char *cwd;
 	struct q7_strvec env; /* "NAME=VALUE" or "NAME" (unset) */
-	char *strs[4];        /* source, triple, toolchain, (spare) */
-	struct q7_strvec vecs[Q7_WIRE_NVECS];
-	bool has_vec[Q7_WIRE_NVECS];
 };
 
 void q7_wire_put_request(struct q7_strbuf *b, const struct q7_analysis_opts *o, const char *cwd,
@@ -55,11 +43,5 @@ int q7_wire_send(int fd, const struct q7_strbuf *b, int timeout_ms);
 /* Reads one message (caller frees *data). 0, or -1 on EOF, error, a
  * message over 64 MiB, or the time up. */
 int q7_wire_recv(int fd, char **data, size_t *len, int timeout_ms);
-/* Bytes from fd into p[0..n): within the deadline (q7_now_ms() based;
- * < 0: none). 0 or -1. Writes are support's q7_write_all (fdio.h). */
-int q7_wire_read_all(int fd, char *p, size_t n, long long deadline);
-/* A deadline timeout_ms from now on q7_now_ms()'s clock (< 0: none,
- * which stays -1). */
-long long q7_wire_deadline(int timeout_ms);
 
 #endif

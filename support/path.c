@@ -83,24 +83,17 @@ char *q7_path_search(const char *name, const char *path_env)
 
 char *q7_read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	struct q7_strbuf b = {0};
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		q7_sb_addn(&b, chunk, n);
-	int err = ferror(f) ? EIO : 0;
-	fclose(f);
-	if (err) {
-		q7_sb_free(&b);
-		errno = err;
-		return NULL;
-	}
-	if (len)
-		*len = b.len;
-	return q7_sb_take(&b);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+	bool more;
+	char *text = fd < 0 ? NULL : q7_read_upto(fd, SIZE_MAX / 4, &n, &more);
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (text && len)
+		*len = n;
+	errno = e;
+	return text;
 }
 
 int q7_open_regular(const char *path, const char **why)
@@ -214,22 +207,10 @@ static char *argv0_file(const char *argv0)
 {
 	if (!argv0 || !*argv0)
 		return NULL;
-	if (strchr(argv0, '/'))
-		return realpath(argv0, NULL);
-	const char *path = getenv("PATH");
-	for (const char *p = path ? path : ""; p && *p;) {
-		const char *end = strchr(p, ':');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		char *dir = n ? q7_xstrndup(p, n) : q7_xstrdup(".");
-		char *cand = q7_path_join(dir, argv0);
-		free(dir);
-		char *real = access(cand, X_OK) == 0 ? realpath(cand, NULL) : NULL;
-		free(cand);
-		if (real)
-			return real;
-		p = end ? end + 1 : NULL;
-	}
-	return NULL;
+	char *found = strchr(argv0, '/') ? q7_xstrdup(argv0) : q7_path_search(argv0, NULL);
+	char *real = found ? realpath(found, NULL) : NULL;
+	free(found);
+	return real;
 }
 
 char *q7_doc_path(const char *page)

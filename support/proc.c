@@ -121,22 +121,36 @@ void q7_proc_signals_abandon(bool on)
 		interrupted();
 }
 
-void q7_proc_signals_install(void)
+/* handler for the forwarded signals (each blocking the others), the
+ * dispositions they had kept in old[]. */
+static void handle_forwarded(void (*handler)(int), struct sigaction *old)
 {
-	if (installed++ > 0)
-		return;
 	for (size_t i = 0; i < NFWD; i++) {
-		sigaction(forwarded[i], NULL, &saved[i]);
-		if (saved[i].sa_handler == SIG_IGN)
+		sigaction(forwarded[i], NULL, &old[i]);
+		if (old[i].sa_handler == SIG_IGN)
 			continue; /* e.g. SIGHUP under nohup: stays ignored */
 		struct sigaction sa;
 		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = on_signal;
+		sa.sa_handler = handler;
 		sigemptyset(&sa.sa_mask);
 		for (size_t k = 0; k < NFWD; k++)
 			sigaddset(&sa.sa_mask, forwarded[k]);
 		sigaction(forwarded[i], &sa, NULL);
 	}
+}
+
+void q7_proc_signals_install(void)
+{
+	if (installed++ == 0)
+		handle_forwarded(on_signal, saved);
+}
+
+/* Declared in tempfile.h: for a tool that starts no child, the same
+ * signals end it as they would with children, by die_by. */
+void q7_temp_cleanup_on_signals(void)
+{
+	struct sigaction old[NFWD];
+	handle_forwarded(die_by, old);
 }
 
 void q7_proc_signals_restore(void)
@@ -164,6 +178,16 @@ static void want_sigchld(void)
 	done = true;
 }
 
+/* Before a new child: none once q7 is to die, SIGCHLD wanted, nothing
+ * buffered that the child would write again. */
+static void before_child(void)
+{
+	interrupted();
+	want_sigchld();
+	fflush(stdout);
+	fflush(stderr);
+}
+
 static int free_slot(void)
 {
 	for (int i = 0; i < MAX_KIDS; i++)
@@ -181,7 +205,8 @@ static int find(pid_t pid)
 }
 
 /* Called with the forwarded signals blocked. */
-static void track(int slot, pid_t pid, pid_t pgid, const struct q7_proc_opts *o, const char *name)
+static void track(int slot, pid_t pid, pid_t pgid, const struct q7_proc_opts *o, const char *name,
+                  pid_t guard, int guard_fd)
 {
 	struct child *c = &kids[slot];
 	memset(c, 0, sizeof *c);
@@ -189,8 +214,19 @@ static void track(int slot, pid_t pid, pid_t pgid, const struct q7_proc_opts *o,
 	c->stop_signal = o->stop_signal;
 	c->quiet = o->quiet;
 	snprintf(c->name, sizeof c->name, "%s", name);
+	c->guard = guard > 0 ? guard : 0;
+	c->guard_fd = guard_fd;
 	c->pid = pid;
 	nlive = nlive + 1;
+}
+
+/* Closes our end of a guard's pipe: the guard kills its group (itself,
+ * and whatever the child left behind); then reaps it. */
+static void end_guard(pid_t guard, int fd)
+{
+	close(fd);
+	while (waitpid(guard, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
 /* Blocks until pid has exited; it stays a zombie. */
@@ -230,14 +266,9 @@ static int reap(int slot)
 	}
 	kids[slot].pid = 0;
 	nlive = nlive - 1;
-	if (kids[slot].guard > 0) {
-		/* Its end of the pipe: the guard kills the group (itself, and
-		 * whatever the child left behind). */
-		close(kids[slot].guard_fd);
-		while (waitpid(kids[slot].guard, NULL, 0) < 0 && errno == EINTR)
-			;
-		kids[slot].guard = 0;
-	}
+	if (kids[slot].guard > 0)
+		end_guard(kids[slot].guard, kids[slot].guard_fd);
+	kids[slot].guard = 0;
 	restore_mask(&old);
 	errno = e;
 	return st;
@@ -494,10 +525,7 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 	static const struct q7_proc_opts plain;
 	if (!o)
 		o = &plain;
-	interrupted(); /* no new child once q7 is to die */
-	want_sigchld();
-	fflush(stdout);
-	fflush(stderr);
+	before_child();
 	bool group = !o->session && !reads_terminal(argv, o);
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -543,17 +571,11 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 	}
 	if (ignore_ttou)
 		sigaction(SIGTTOU, &ttou, NULL);
-	if (e && guard > 0) {
-		close(guard_fd); /* the guard kills its group: itself */
-		while (waitpid(guard, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
-	if (!e && !o->session) {
+	if (e && guard > 0)
+		end_guard(guard, guard_fd);
+	if (!e && !o->session)
 		track(slot, pid, !group ? 0 : guard > 0 ? guard : pid, o,
-		      o->name ? o->name : q7_path_basename(argv[0]));
-		kids[slot].guard = guard > 0 ? guard : 0;
-		kids[slot].guard_fd = guard_fd;
-	}
+		      o->name ? o->name : q7_path_basename(argv[0]), guard, guard_fd);
 	restore_mask(&old);
 	posix_spawnattr_destroy(&attr);
 	release_fds(&fa, held, o->nfds);
@@ -568,10 +590,7 @@ pid_t q7_proc_spawn(char *const *argv, const struct q7_proc_opts *o)
 
 static pid_t fork_tracked(bool group)
 {
-	interrupted();
-	want_sigchld();
-	fflush(stdout);
-	fflush(stderr);
+	before_child();
 	sigset_t old;
 	block_forwarded(&old);
 	int slot = free_slot();
@@ -616,13 +635,9 @@ static pid_t fork_tracked(bool group)
 		}
 	} else if (pid > 0) {
 		static const struct q7_proc_opts worker = {.quiet = true};
-		track(slot, pid, group ? lead : 0, &worker, "worker");
-		kids[slot].guard = guard;
-		kids[slot].guard_fd = guard_fd;
+		track(slot, pid, group ? lead : 0, &worker, "worker", guard, guard_fd);
 	} else if (guard > 0) {
-		close(guard_fd); /* the guard kills its group: itself */
-		while (waitpid(guard, NULL, 0) < 0 && errno == EINTR)
-			;
+		end_guard(guard, guard_fd);
 	}
 	restore_mask(&old);
 	errno = e;

@@ -114,17 +114,11 @@ void q7_sv_free(struct q7_strvec *sv)
 	sv->n = sv->cap = 0;
 }
 
-/* Characters that need no quoting in a POSIX shell word. */
+/* Only characters that need no quoting in a POSIX shell word. */
 static bool shell_safe(const char *s)
 {
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-		            "0123456789@%+=:,./_-", *s))
-			return false;
-	}
-	return true;
+	return *s && !s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	                          "0123456789@%+=:,./_-")];
 }
 
 void q7_sb_add_shell_quoted(struct q7_strbuf *b, const char *s)

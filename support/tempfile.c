@@ -246,31 +246,8 @@ void q7_temp_cleanup(void)
 
 void q7_temp_cleanup_from_signal(void)
 {
-	const char *s = getenv("Q7CC_SAVE_TEMPS");
-	if (s && *s && strcmp(s, "0") != 0)
-		return;
-	remove_all();
-}
-
-static void die_cleanly(int sig)
-{
-	q7_temp_cleanup_from_signal();
-	signal(sig, SIG_DFL);
-	raise(sig); /* delivered, by default, once this handler returns */
-}
-
-void q7_temp_cleanup_on_signals(void)
-{
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-		struct sigaction old, sa;
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue; /* under nohup: stays ignored */
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = die_cleanly;
-		sigemptyset(&sa.sa_mask);
-		sigaction(sigs[i], &sa, NULL);
-	}
+	if (!q7_save_temps())
+		remove_all();
 }
 
 enum q7_output_kind q7_output_kind(const char *path)
@@ -357,20 +334,16 @@ int q7_outfile_open(struct q7_outfile *o, const char *target)
 	char *tmp = q7_xasprintf("%s/.%s.XXXXXX", dir, q7_path_basename(path));
 	free(dir);
 	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(tmp);
-		free(real);
-		errno = e;
-		return -1;
-	}
-	q7_temp_register(tmp);
-	o->f = fdopen(fd, "w+b");
+	if (fd >= 0)
+		q7_temp_register(tmp);
+	o->f = fd >= 0 ? fdopen(fd, "w+b") : NULL;
 	if (!o->f) {
 		int e = errno;
-		close(fd);
-		unlink(tmp);
-		q7_temp_forget(tmp);
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+			q7_temp_forget(tmp);
+		}
 		free(tmp);
 		free(real);
 		errno = e;
@@ -401,40 +374,27 @@ static int copy_all(int fd, int out)
 }
 
 /* Completes the temporary (or the anonymous file): flushed, its mode set,
- * closed. 0, or -1 with errno set. */
+ * closed. 0, or -1 with errno set (the first failure's). */
 static int finish(struct q7_outfile *o, unsigned mode)
 {
-	int rc = 0, e = 0;
+	int e = 0;
 	errno = 0;
-	if (fflush(o->f) != 0 || ferror(o->f)) {
-		rc = -1;
+	if (fflush(o->f) != 0 || ferror(o->f))
 		e = errno ? errno : EIO;
-	}
-	if (rc == 0 && o->stream_fd >= 0) {
-		if (copy_all(fileno(o->f), o->stream_fd) != 0) {
-			rc = -1;
-			e = errno;
-		}
-		if (close(o->stream_fd) != 0 && rc == 0 && errno != EINTR) {
-			rc = -1;
-			e = errno;
-		}
-		o->stream_fd = -1;
-	} else if (rc == 0) {
-		mode_t mask = umask(0);
-		umask(mask);
-		if (fchmod(fileno(o->f), (mode_t)mode & ~mask) != 0) {
-			rc = -1;
-			e = errno;
-		}
-	}
-	if (fclose(o->f) != 0 && rc == 0) {
-		rc = -1;
+	if (!e && o->stream_fd >= 0 && copy_all(fileno(o->f), o->stream_fd) != 0)
 		e = errno;
-	}
+	if (o->stream_fd >= 0 && close(o->stream_fd) != 0 && !e && errno != EINTR)
+		e = errno;
+	mode_t mask = umask(0);
+	umask(mask);
+	if (!e && o->stream_fd < 0 && fchmod(fileno(o->f), (mode_t)mode & ~mask) != 0)
+		e = errno;
+	o->stream_fd = -1;
+	if (fclose(o->f) != 0 && !e)
+		e = errno;
 	o->f = NULL;
 	errno = e;
-	return rc;
+	return e ? -1 : 0;
 }
 
 /* How an output's rename went, so that it can be undone. */

@@ -49,7 +49,8 @@ static int mistreat(const char *mode, int fd)
 	if (strcmp(mode, "accept-close") == 0)
 		goto out;
 	if (strcmp(mode, "read-close") == 0) {
-		q7_wire_read_all(fd, hdr, sizeof hdr, q7_wire_deadline(5000));
+		if (read(fd, hdr, sizeof hdr) < 0)
+			errno = 0; /* the client has gone: nothing to close but fd */
 		goto out;
 	}
 	if (q7_wire_recv(fd, &req, &len, 10000) != 0)
@@ -68,7 +69,7 @@ static int mistreat(const char *mode, int fd)
 	if (strcmp(mode, "ack-garbage") == 0)
 		send_msg(fd, "7AS7\1\2\3", 7);
 	else if (strcmp(mode, "ack-cut") == 0)
-		q7_write_all(fd, "\x40\0", 2, q7_wire_deadline(5000));
+		q7_write_all(fd, "\x40\0", 2, q7_now_ms() + 5000);
 out:
 	q7_sb_free(&b);
 	free(req);
