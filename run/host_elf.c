@@ -48,7 +48,6 @@
 #error "the host library check knows x86-64 and AArch64"
 #endif
 
-#define MAX_LOADS 32
 #define PROBE_SECONDS 10 /* a loader and its constructors take milliseconds */
 #define PROBE_NOT_LOADED 3 /* the probe's dlopen failed: the caller's says why */
 
@@ -56,8 +55,6 @@ struct lib {
 	const char *path;
 	Elf *e;
 	size_t n;
-	GElf_Phdr load[MAX_LOADS];
-	unsigned nload;
 	Elf_Data *dyn; /* the dynamic section, up to its DT_NULL */
 	size_t ndyn;
 	uint64_t d[DT_NUM]; /* the standard tags' values */
@@ -79,27 +76,23 @@ static int bad(struct lib *l, const char *fmt, ...)
 	return -1;
 }
 
-/* The PT_LOAD whose memory holds [a, a + len), or NULL. */
-static const GElf_Phdr *seg_of(const struct lib *l, uint64_t a, uint64_t len)
+/* The PT_LOAD whose memory holds [a, a + len), into *p: false if none. */
+static bool seg_of(const struct lib *l, uint64_t a, uint64_t len, GElf_Phdr *p)
 {
-	if (a + len < a)
-		return NULL;
-	for (unsigned i = 0; i < l->nload; i++) {
-		const GElf_Phdr *p = &l->load[i];
-		if (a >= p->p_vaddr && a + len <= p->p_vaddr + p->p_memsz)
-			return p;
-	}
-	return NULL;
+	for (int i = 0; a + len >= a && gelf_getphdr(l->e, i, p); i++)
+		if (p->p_type == PT_LOAD && a >= p->p_vaddr && a + len <= p->p_vaddr + p->p_memsz)
+			return true;
+	return false;
 }
 
 /* The file's bytes at link address [a, a + len), as libelf's type, when
  * they all lie in one segment's file part; else NULL. */
 static Elf_Data *at(const struct lib *l, uint64_t a, uint64_t len, Elf_Type type)
 {
-	const GElf_Phdr *p = seg_of(l, a, len);
-	if (!p || len == 0 || a + len > p->p_vaddr + p->p_filesz)
+	GElf_Phdr p;
+	if (!seg_of(l, a, len, &p) || len == 0 || a + len > p.p_vaddr + p.p_filesz)
 		return NULL;
-	return elf_getdata_rawchunk(l->e, (int64_t)(p->p_offset + (a - p->p_vaddr)), len, type);
+	return elf_getdata_rawchunk(l->e, (int64_t)(p.p_offset + (a - p.p_vaddr)), len, type);
 }
 
 static int check_header(struct lib *l)
@@ -123,7 +116,7 @@ static int check_header(struct lib *l)
 }
 
 /* Every segment's file part inside the file (the loader maps it: a page
- * past the end faults when read); the loadable ones kept in l->load. */
+ * past the end faults when read), and the dynamic section. */
 static int check_segments(struct lib *l)
 {
 	size_t phnum;
@@ -140,19 +133,12 @@ static int check_segments(struct lib *l)
 			           "past the end of the file (%zu bytes)",
 			           i, (unsigned)p.p_type, (unsigned long long)p.p_filesz,
 			           (unsigned long long)p.p_offset, l->n);
-		if (p.p_type == PT_LOAD && l->nload == MAX_LOADS)
-			return bad(l, "more than %d loadable segments", MAX_LOADS);
-		if (p.p_type == PT_LOAD)
-			l->load[l->nload++] = p;
+		/* Read where the loader reads it: at its address. */
+		if (p.p_type == PT_DYNAMIC && !(l->dyn = at(l, p.p_vaddr, p.p_filesz, ELF_T_DYN)))
+			return bad(l, "the dynamic section (program header %zu: %llu bytes at 0x%llx) is "
+			           "not inside a loaded segment",
+			           i, (unsigned long long)p.p_filesz, (unsigned long long)p.p_vaddr);
 	}
-	for (size_t i = 0; i < phnum && gelf_getphdr(l->e, (int)i, &p); i++)
-		if (p.p_type == PT_DYNAMIC) {
-			l->dyn = at(l, p.p_vaddr, p.p_filesz, ELF_T_DYN);
-			if (!l->dyn)
-				return bad(l, "the dynamic section (program header %zu: %llu bytes at 0x%llx) "
-				           "is not inside a loaded segment",
-				           i, (unsigned long long)p.p_filesz, (unsigned long long)p.p_vaddr);
-		}
 	if (!l->dyn)
 		return bad(l, "no dynamic section");
 	return 0;
@@ -203,8 +189,8 @@ static int read_dynamic(struct lib *l)
 static bool writable(const struct lib *l, uint64_t a, unsigned bytes)
 {
 	bool textrel = l->has[DT_TEXTREL] || (l->d[DT_FLAGS] & DF_TEXTREL);
-	const GElf_Phdr *p = seg_of(l, a, bytes);
-	return p && ((p->p_flags & PF_W) || textrel);
+	GElf_Phdr p;
+	return seg_of(l, a, bytes, &p) && ((p.p_flags & PF_W) || textrel);
 }
 
 static int check_relocs(struct lib *l, int addr_tag, int size_tag, const char *what)
@@ -292,53 +278,45 @@ static bool kernel_like(const char *sym, char *name, size_t size)
 	return true;
 }
 
-/* The library's dynamic symbols (its SHT_DYNSYM section): whether one
- * defines q7_entry; the names of those that look like kernels in like. */
-static int scan_symbols(struct lib *l, bool *entry, struct q7_strbuf *like)
+/* A kernel library defines q7_entry (the wrapper q7cc links in), among
+ * its dynamic symbols (its SHT_DYNSYM section); one without it was linked
+ * with no kernel marked, and the loader would only say which runtime
+ * symbol it misses. Names the functions that look like kernels;
+ * docs/driver.md, "Shared libraries without kernels". */
+static int check_kernels(struct lib *l)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	unsigned n = 0;
 	while ((scn = elf_nextscn(l->e, scn)) && gelf_getshdr(scn, &sh) && sh.sh_type != SHT_DYNSYM)
 		;
 	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
 	if (!d)
 		return bad(l, "no dynamic symbol table (.dynsym) to read: %s", elf_errmsg(-1));
+	struct q7_strbuf like = {0};
+	unsigned n = 0;
 	GElf_Sym s;
 	for (int i = 0; gelf_getsym(d, i, &s); i++) {
 		const char *sym = elf_strptr(l->e, sh.sh_link, s.st_name);
 		char name[128];
 		if (!sym || s.st_shndx == SHN_UNDEF || GELF_ST_BIND(s.st_info) != STB_GLOBAL)
 			continue;
-		*entry = *entry || strcmp(sym, "q7_entry") == 0;
+		if (strcmp(sym, "q7_entry") == 0) {
+			q7_sb_free(&like);
+			return 0;
+		}
 		if (GELF_ST_TYPE(s.st_info) == STT_FUNC && kernel_like(sym, name, sizeof name) && n < 8)
-			q7_sb_addf(like, "%s%s", n++ ? ", " : "", name);
+			q7_sb_addf(&like, "%s%s", n++ ? ", " : "", name);
 	}
-	return 0;
-}
-
-/* A kernel library defines q7_entry (the wrapper q7cc links in); one
- * without it was linked with no kernel marked, and the loader would
- * only say which runtime symbol it misses. Names the functions that look
- * like kernels; docs/driver.md, "Shared libraries without kernels". */
-static int check_kernels(struct lib *l)
-{
-	struct q7_strbuf like = {0};
-	bool entry = false;
-	int rc = scan_symbols(l, &entry, &like);
-	if (rc == 0 && !entry) {
-		char *doc = q7_doc_path("driver.md");
-		q7_err_set(&l->err, l->path,
-		           "no kernels: not linked by q7cc with a kernel (it defines no q7_entry)%s%s%s; "
-		           "mark each kernel with Q7_KERNEL from <q7/kernel.h> and build it again (%s, "
-		           "\"Shared libraries without kernels\")",
-		           like.len ? ", yet it defines functions that look like kernels (" : "",
-		           like.len ? like.s : "", like.len ? ")" : "", doc);
-		free(doc);
-		rc = -1;
-	}
+	char *doc = q7_doc_path("driver.md");
+	q7_err_set(&l->err, l->path,
+	           "no kernels: not linked by q7cc with a kernel (it defines no q7_entry)%s%s%s; "
+	           "mark each kernel with Q7_KERNEL from <q7/kernel.h> and build it again (%s, "
+	           "\"Shared libraries without kernels\")",
+	           n ? ", yet it defines functions that look like kernels (" : "",
+	           n ? like.s : "", n ? ")" : "", doc);
+	free(doc);
 	q7_sb_free(&like);
-	return rc;
+	return -1;
 }
 
 /* The DT_NEEDED names with "asan" or "ubsan" into *runtimes, in order;
@@ -369,7 +347,7 @@ static int needed_runtimes(struct lib *l, struct q7_strvec *runtimes)
 
 /* The probe's child: dlopen as the caller would, faults by default, no
  * output, no core file. Never returns. */
-static void probe_child(const char *path)
+static void probe_child(const char *p)
 {
 	static const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
 	for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
@@ -380,8 +358,6 @@ static void probe_child(const char *path)
 		dup2(null, 2);
 	}
 	setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
-	/* dlopen needs a slash to take a path as a path. */
-	char *p = strchr(path, '/') ? q7_xstrdup(path) : q7_xasprintf("./%s", path);
 	_exit(dlopen(p, RTLD_NOW | RTLD_LOCAL) ? 0 : PROBE_NOT_LOADED);
 }
 
@@ -389,13 +365,16 @@ static void probe_child(const char *path)
  * failed, which the caller's own dlopen reports), else -1 with err set. */
 static int probe(struct lib *l)
 {
+	/* dlopen needs a slash to take a path as a path. */
+	char *p = strchr(l->path, '/') ? q7_xstrdup(l->path) : q7_xasprintf("./%s", l->path);
 	pid_t pid = q7_proc_fork();
+	if (pid == 0)
+		probe_child(p);
+	free(p);
 	if (pid < 0) {
 		q7_err_set(&l->err, l->path, "cannot check: fork: %s", strerror(errno));
 		return -1;
 	}
-	if (pid == 0)
-		probe_child(l->path);
 	pid_t got;
 	int st = 0;
 	if (q7_proc_wait_any(&pid, 1, PROBE_SECONDS, &got, &st) == Q7_PROC_TIMEOUT) {
