@@ -20,10 +20,8 @@ static bool sym_wanted(Elf *elf, const GElf_Shdr *sh, const GElf_Sym *sym, const
 
 /* The globals of the object, for the message when the wanted one is not
  * there. */
-static void list_globals(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, Elf_Data *d,
-                         struct q7_strbuf *b)
+static void list_globals(Elf *elf, const GElf_Shdr *sh, Elf_Data *d, struct q7_strbuf *b)
 {
-	(void)scn;
 	size_t n = sh->sh_entsize ? d->d_size / sh->sh_entsize : 0;
 	int listed = 0;
 	for (size_t i = 1; i < n && listed < 8; i++) {
@@ -135,7 +133,7 @@ int q7_pl_extract(const unsigned char *file, size_t size, const char *name,
 			                     err);
 			goto cleanup;
 		}
-		list_globals(elf, scn, &sh, d, &globals);
+		list_globals(elf, &sh, d, &globals);
 	}
 	if (!have_symtab)
 		q7_err_set(err, name, "packed object has no symbol table");
