@@ -559,7 +559,8 @@ static int prelink_image(const struct q7_prelink_opts *opts, struct q7_pl_img *i
 {
 	if (parse_image(im, err))
 		return 1;
-	struct q7_pl_header h = {0};
+	struct q7_pl_header h = {.magic = Q7_PL_MAGIC, .version = Q7_PL_VERSION,
+	                         .header_size = Q7_PL_HEADER_SIZE};
 	if (choose_base(opts, im, &h, err))
 		return 1;
 	uint32_t delta = h.base - im->lo;
@@ -580,9 +581,6 @@ static int prelink_image(const struct q7_prelink_opts *opts, struct q7_pl_img *i
 		free(bytes);
 		return 1;
 	}
-	h.magic = Q7_PL_MAGIC;
-	h.version = Q7_PL_VERSION;
-	h.header_size = Q7_PL_HEADER_SIZE;
 	h.load_size = load_size;
 	h.bss_size = im->hi - im->file_hi;
 	h.entry = im->entry + delta;

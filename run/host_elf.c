@@ -55,8 +55,7 @@ struct lib {
 	const char *path;
 	Elf *e;
 	size_t n;
-	Elf_Data *dyn; /* the dynamic section, up to its DT_NULL */
-	size_t ndyn;
+	Elf_Data *dyn; /* the dynamic section, which ends at a DT_NULL */
 	uint64_t d[DT_NUM]; /* the standard tags' values */
 	bool has[DT_NUM];
 	const char *strtab;
@@ -158,8 +157,7 @@ static bool filter_tag(int64_t t)
 static int read_dynamic(struct lib *l)
 {
 	GElf_Dyn d = {.d_tag = DT_NEEDED};
-	size_t i = 0;
-	for (; gelf_getdyn(l->dyn, (int)i, &d) && d.d_tag != DT_NULL; i++) {
+	for (int i = 0; gelf_getdyn(l->dyn, i, &d) && d.d_tag != DT_NULL; i++) {
 		/* A filter's library is loaded in its place: never a kernel
 		 * library's, and "" makes the loader load itself for ever. */
 		if (filter_tag(d.d_tag))
@@ -172,7 +170,6 @@ static int read_dynamic(struct lib *l)
 	}
 	if (d.d_tag != DT_NULL)
 		return bad(l, "the dynamic section has no end (DT_NULL)");
-	l->ndyn = i;
 	l->strsz = l->d[DT_STRSZ];
 	Elf_Data *s = l->has[DT_STRTAB] ? at(l, l->d[DT_STRTAB], l->strsz, ELF_T_BYTE) : NULL;
 	if (!s)
@@ -325,7 +322,7 @@ static int needed_runtimes(struct lib *l, struct q7_strvec *runtimes)
 {
 	GElf_Dyn d;
 	int missing = 0;
-	for (size_t i = 0; i < l->ndyn && gelf_getdyn(l->dyn, (int)i, &d); i++) {
+	for (size_t i = 0; gelf_getdyn(l->dyn, (int)i, &d) && d.d_tag != DT_NULL; i++) {
 		if (d.d_tag != DT_NEEDED)
 			continue;
 		if (d.d_un.d_val >= l->strsz)
@@ -390,24 +387,6 @@ static int probe(struct lib *l)
 	return bad(l, "the dynamic loader fails on it (loaded in a child process: %s)", how);
 }
 
-static int check_file(const char *path, bool kernels, struct q7_strvec *runtimes,
-                      struct q7_err *err);
-
-int q7_host_elf_check(const char *path, struct q7_err *err)
-{
-	return check_file(path, false, NULL, err);
-}
-
-int q7_host_elf_check_kernels(const char *path, struct q7_err *err)
-{
-	return check_file(path, true, NULL, err);
-}
-
-int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, struct q7_err *err)
-{
-	return check_file(path, true, runtimes, err);
-}
-
 /* The reads, then (unless a sanitizer's runtime it needs is not in this
  * process, which only q7-run --sanitize starts with them) the probe. */
 static int check_file(const char *path, bool kernels, struct q7_strvec *runtimes,
@@ -435,4 +414,19 @@ static int check_file(const char *path, bool kernels, struct q7_strvec *runtimes
 	elf_end(l.e);
 	free(bytes);
 	return rc;
+}
+
+int q7_host_elf_check(const char *path, struct q7_err *err)
+{
+	return check_file(path, false, NULL, err);
+}
+
+int q7_host_elf_check_kernels(const char *path, struct q7_err *err)
+{
+	return check_file(path, true, NULL, err);
+}
+
+int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, struct q7_err *err)
+{
+	return check_file(path, true, runtimes, err);
 }
