@@ -284,7 +284,8 @@ static int check_kernels(struct lib *l)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	while ((scn = elf_nextscn(l->e, scn)) && gelf_getshdr(scn, &sh) && sh.sh_type != SHT_DYNSYM)
+	while ((scn = elf_nextscn(l->e, scn)) &&
+	       (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM))
 		;
 	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
 	if (!d)
