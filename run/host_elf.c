@@ -378,14 +378,13 @@ static int probe(struct lib *l)
 	if (q7_proc_wait_any(&pid, 1, PROBE_SECONDS, &got, &st) == Q7_PROC_TIMEOUT) {
 		q7_proc_kill(pid, SIGKILL);
 		q7_proc_wait(pid, &st);
-		return bad(l, "the dynamic loader did not finish loading it within %d s",
-		           PROBE_SECONDS);
+		return bad(l, "loading it in a child process did not end within %d s", PROBE_SECONDS);
 	}
 	if (WIFEXITED(st) && (WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == PROBE_NOT_LOADED))
 		return 0;
 	char how[128];
 	q7_proc_describe(st, how, sizeof how);
-	return bad(l, "the dynamic loader fails on it (loaded in a child process: %s)", how);
+	return bad(l, "loading it in a child process failed (the loader, or a constructor): %s", how);
 }
 
 /* The reads, then (unless a sanitizer's runtime it needs is not in this
