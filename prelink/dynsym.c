@@ -18,13 +18,6 @@ static const struct {
 	{DT_STRSZ, "DT_STRSZ"},   {DT_HASH, "DT_HASH"},
 };
 
-/* The file bytes at va, n bytes long, for a size computed from counts in
- * the image (so possibly past 32 bits), or NULL. */
-static const unsigned char *table_at(const struct q7_pl_img *im, uint32_t va, uint64_t n)
-{
-	return n <= UINT32_MAX ? q7_pl_at_vaddr(im, va, (uint32_t)n) : NULL;
-}
-
 /* DT_HASH's nchain. The whole table (nbucket and nchain words after the
  * two counts) must be inside the file bytes, or the counts are not to be
  * trusted. */
@@ -48,7 +41,7 @@ static int hash_nsyms(const struct q7_pl_img *im, const char *name, uint32_t has
 		           "image");
 		return 1;
 	}
-	if (!table_at(im, hash, 8 + 4 * ((uint64_t)nbucket + nchain))) {
+	if (!q7_pl_at_vaddr(im, hash, 8 + 4 * ((uint64_t)nbucket + nchain))) {
 		q7_err_set(err, name,
 		           "DT_HASH (address 0x%x, %u buckets, %u symbols) is outside the image's "
 		           "file bytes", hash, nbucket, nchain);
@@ -76,7 +69,7 @@ int q7_pl_symtab_read(const struct q7_pl_img *im, const char *name,
 	}
 	if (hash_nsyms(im, name, loc->hash, &st->nsyms, err))
 		return 1;
-	st->syms = table_at(im, loc->symtab, (uint64_t)st->nsyms * sizeof(Elf32_Sym));
+	st->syms = q7_pl_at_vaddr(im, loc->symtab, (uint64_t)st->nsyms * sizeof(Elf32_Sym));
 	if (!st->syms) {
 		q7_err_set(err, name,
 		           "DT_SYMTAB (address 0x%x, %u symbols) is outside the image's file bytes",

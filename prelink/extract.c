@@ -20,16 +20,12 @@ static bool sym_wanted(Elf *elf, const GElf_Shdr *sh, const GElf_Sym *sym, const
 
 /* The globals of the object, for the message when the wanted one is not
  * there. */
-static void list_globals(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, Elf_Data *d,
-                         struct q7_strbuf *b)
+static void list_globals(Elf *elf, const GElf_Shdr *sh, Elf_Data *d, struct q7_strbuf *b)
 {
-	(void)scn;
-	size_t n = sh->sh_entsize ? d->d_size / sh->sh_entsize : 0;
 	int listed = 0;
-	for (size_t i = 1; i < n && listed < 8; i++) {
-		GElf_Sym sym;
-		if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_BIND(sym.st_info) != STB_GLOBAL ||
-		    sym.st_shndx == SHN_UNDEF)
+	GElf_Sym sym;
+	for (int i = 1; listed < 8 && gelf_getsym(d, i, &sym); i++) {
+		if (GELF_ST_BIND(sym.st_info) != STB_GLOBAL || sym.st_shndx == SHN_UNDEF)
 			continue;
 		const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
@@ -126,16 +122,15 @@ int q7_pl_extract(const unsigned char *file, size_t size, const char *name,
 			q7_err_set(err, name, "unreadable symbol table: %s", elf_errmsg(-1));
 			goto cleanup;
 		}
-		size_t n = d->d_size / sh.sh_entsize;
-		for (size_t i = 1; i < n; i++) {
-			GElf_Sym sym;
-			if (!gelf_getsym(d, (int)i, &sym) || !sym_wanted(elf, &sh, &sym, symbol))
+		GElf_Sym sym;
+		for (int i = 1; gelf_getsym(d, i, &sym); i++) {
+			if (!sym_wanted(elf, &sh, &sym, symbol))
 				continue;
 			rc = image_at_symbol(elf, &sym, shnum, size, name, symbol, img_off, img_size,
 			                     err);
 			goto cleanup;
 		}
-		list_globals(elf, scn, &sh, d, &globals);
+		list_globals(elf, &sh, d, &globals);
 	}
 	if (!have_symtab)
 		q7_err_set(err, name, "packed object has no symbol table");

@@ -52,8 +52,6 @@ struct q7_pl_img {
 	uint32_t lo, file_hi, hi; /* link addresses: first byte, end of file bytes, end */
 };
 
-/* The ELF header and program headers: class, data, machine, type, and
- * every PT_LOAD and PT_DYNAMIC inside the file. */
 /* The ELF header: an Xtensa ELF32 little-endian linked image, and where
  * its program headers lie (inside the file). */
 static int read_ehdr(struct q7_pl_img *im, uint32_t *phoff, uint32_t *phnum, struct q7_err *err)
@@ -191,7 +189,7 @@ static int parse_image(struct q7_pl_img *im, struct q7_err *err)
 	return 0;
 }
 
-const unsigned char *q7_pl_at_vaddr(const struct q7_pl_img *im, uint32_t va, uint32_t n)
+const unsigned char *q7_pl_at_vaddr(const struct q7_pl_img *im, uint32_t va, uint64_t n)
 {
 	for (unsigned i = 0; i < im->nload; i++) {
 		const struct seg *s = &im->load[i];
@@ -508,22 +506,13 @@ static int relocate(const struct q7_pl_img *im, unsigned char *load, uint32_t de
 	return 0;
 }
 
-static void put_header(unsigned char *out, const struct q7_pl_header *h)
+/* h into out, with its checksum: the format is little-endian, as the
+ * hosts are (q7/prelinked_check.h reads it so too). */
+static void put_header(unsigned char *out, struct q7_pl_header *h)
 {
-	memset(out, 0, Q7_PL_HEADER_SIZE);
-	q7_put_le32(out + 0, h->magic);
-	q7_put_le16(out + 4, h->version);
-	q7_put_le16(out + 6, h->header_size);
-	q7_put_le32(out + 8, h->base);
-	q7_put_le32(out + 12, h->load_size);
-	q7_put_le32(out + 16, h->bss_size);
-	q7_put_le32(out + 20, h->entry);
-	q7_put_le32(out + 24, h->flags);
-	q7_put_le32(out + 28, h->checksum);
-	q7_put_le32(out + 32, h->link_base);
-	q7_put_le32(out + 36, h->nrelocs);
-	q7_put_le32(out + 40, (uint32_t)h->core);
-	q7_put_le32(out + 44, q7_crc32(0, out, Q7_PL_HEADER_CRC_SPAN));
+	memcpy(out, h, sizeof *h);
+	h->header_crc = q7_crc32(0, out, Q7_PL_HEADER_CRC_SPAN);
+	memcpy(out, h, sizeof *h);
 }
 
 /* Where the image goes: --base, or the window of opts->core. */
@@ -531,10 +520,10 @@ static int choose_base(const struct q7_prelink_opts *opts, const struct q7_pl_im
                        struct q7_pl_header *h, struct q7_err *err)
 {
 	uint32_t span = im->hi - im->lo;
+	h->core = opts->core >= 0 ? opts->core : -1;
 	if (opts->have_base) {
 		h->base = opts->base;
 		h->flags = Q7_PL_F_BASE;
-		h->core = opts->core >= 0 ? opts->core : -1;
 	} else {
 		const struct q7_lsp *lsp = q7_lsp_get(opts->core);
 		if (!lsp) {
@@ -550,7 +539,6 @@ static int choose_base(const struct q7_prelink_opts *opts, const struct q7_pl_im
 		}
 		h->base = lsp->sram_org;
 		h->flags = opts->core >= 0 ? Q7_PL_F_CORE : Q7_PL_F_SINGLE;
-		h->core = opts->core >= 0 ? opts->core : -1;
 	}
 	if ((h->base - im->lo) % Q7_PL_BASE_ALIGN) {
 		q7_err_set(err, im->name,
@@ -571,7 +559,8 @@ static int prelink_image(const struct q7_prelink_opts *opts, struct q7_pl_img *i
 {
 	if (parse_image(im, err))
 		return 1;
-	struct q7_pl_header h = {0};
+	struct q7_pl_header h = {.magic = Q7_PL_MAGIC, .version = Q7_PL_VERSION,
+	                         .header_size = Q7_PL_HEADER_SIZE};
 	if (choose_base(opts, im, &h, err))
 		return 1;
 	uint32_t delta = h.base - im->lo;
@@ -592,24 +581,20 @@ static int prelink_image(const struct q7_prelink_opts *opts, struct q7_pl_img *i
 		free(bytes);
 		return 1;
 	}
-	h.magic = Q7_PL_MAGIC;
-	h.version = Q7_PL_VERSION;
-	h.header_size = Q7_PL_HEADER_SIZE;
 	h.load_size = load_size;
 	h.bss_size = im->hi - im->file_hi;
 	h.entry = im->entry + delta;
 	h.link_base = im->lo;
 	h.checksum = q7_crc32(0, load, load_size);
 	put_header(bytes, &h);
-	h.header_crc = q7_le32(bytes + 44);
 	out->hdr = h;
 	out->bytes = bytes;
 	out->size = Q7_PL_HEADER_SIZE + (size_t)load_size;
 	return 0;
 }
 
-static int prelink_memory(const struct q7_prelink_opts *opts, const void *buf, size_t size,
-                          const char *name, struct q7_prelinked *out, struct q7_err *err)
+int q7_prelink_memory(const struct q7_prelink_opts *opts, const void *buf, size_t size,
+                      const char *name, struct q7_prelinked *out, struct q7_err *err)
 {
 	memset(out, 0, sizeof *out);
 	q7_err_clear(err);
@@ -638,12 +623,6 @@ static int prelink_memory(const struct q7_prelink_opts *opts, const void *buf, s
 	return prelink_image(opts, &im, out, err);
 }
 
-int q7_prelink_memory(const struct q7_prelink_opts *opts, const void *buf, size_t size,
-                      const char *name, struct q7_prelinked *out, struct q7_err *err)
-{
-	return prelink_memory(opts, buf, size, name, out, err);
-}
-
 int q7_prelink_file(const struct q7_prelink_opts *opts, const char *path,
                     struct q7_prelinked *out, struct q7_err *err)
 {
@@ -655,7 +634,7 @@ int q7_prelink_file(const struct q7_prelink_opts *opts, const char *path,
 		q7_err_set(err, path, "cannot read: %s", why);
 		return 1;
 	}
-	int rc = prelink_memory(opts, buf, len, path, out, err);
+	int rc = q7_prelink_memory(opts, buf, len, path, out, err);
 	free(buf);
 	return rc;
 }

@@ -17,9 +17,10 @@ int q7_pl_extract(const unsigned char *file, size_t size, const char *name,
 /* A linked image being prelinked (prelink.c). */
 struct q7_pl_img;
 
-/* The image's file bytes at link address va, n bytes long, all inside one
- * PT_LOAD, or NULL. */
-const unsigned char *q7_pl_at_vaddr(const struct q7_pl_img *im, uint32_t va, uint32_t n);
+/* The image's file bytes at link address va, n bytes long (a size
+ * computed from counts in the image, so possibly past 32 bits), all
+ * inside one PT_LOAD, or NULL. */
+const unsigned char *q7_pl_at_vaddr(const struct q7_pl_img *im, uint32_t va, uint64_t n);
 
 /* dynsym.c: the image's dynamic symbol table. */
 

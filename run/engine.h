@@ -232,21 +232,21 @@ int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_r
 
 /* A host kernel library checked before dlopen (host_elf.c), by the host
  * target and by anyone else who loads one (the bridge's shape library).
- * The dynamic loader trusts what it maps: a damaged program header, a
- * dynamic entry pointing outside the file, a hash table with no buckets
- * or a relocation aimed outside the image makes it fault (or fail one of
- * its assertions) inside dlopen, which no caller can turn into a message.
- * This check reads what the loader reads, in the order it reads it, and
- * refuses anything it could not load safely, naming the file. What it
- * cannot judge is the code itself (constructors, IFUNC resolvers): the
- * isolated host mode loads in a child process for that (host_iso.c).
+ * The dynamic loader trusts what it maps: a segment past the file's end,
+ * a dynamic entry pointing outside the image, a hash table with no
+ * buckets or a relocation aimed outside the image makes it fault (or
+ * fail one of its assertions) inside dlopen, which no caller can turn
+ * into a message.
  *
- * It checks path as a shared library the loader of this host can load:
- * the ELF header (class, byte order, machine, type), the program headers
- * (segments inside the file, in order, aligned), and what the dynamic
- * section names (string and symbol tables, hash tables, relocations and
- * their targets, version records, initialisers). 0, or -1 with "<path>:
- * damaged host library: <what>" (or "cannot read") in err. */
+ * It reads path with libelf: the ELF header (class, byte order, machine,
+ * type), the segments (inside the file), the dynamic section, and the
+ * relocations (each writes inside a writable segment; no filter
+ * libraries). Then a forked child dlopens it: a fault, an assertion or a
+ * load not done within 10 s there refuses it (the library's constructors
+ * run in that child too). A library that needs a sanitizer runtime this
+ * process has not loaded is not probed (q7-run --sanitize probes it in
+ * the q7-run it starts). 0, or -1 with "<path>: damaged host library:
+ * <what>" (or "cannot read") in err. */
 int q7_host_elf_check(const char *path, struct q7_err *err);
 /* The same check of a kernel library, which also defines q7_entry: one
  * without it was linked with no kernel marked, and err says so, naming

@@ -1,0 +1,79 @@
+"""e2e.runtime.host_probe: the host library check's probe (docs/runtime.md,
+"The run engine"; run/host_elf.c). A library that the check's reads pass
+but whose loading faults is refused naming the file, "damaged host
+library: loading it in a child process failed ...", status 1 and no
+output, in every mode (isolated, the default; --in-process, which would
+otherwise die inside dlopen). Two such libraries: q7cc's ReLU with its
+GNU hash table moved outside the image (the loader reads it unchecked),
+and a library whose constructor faults. The ReLU as built is the
+control: it lists its op.
+
+  probe.py Q7CC Q7RUN RELU.cpp WORK
+"""
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+
+DT_GNU_HASH = 0x6ffffef5
+PT_DYNAMIC = 2
+BOOM_C = ("int q7_entry(void *frame) { return frame != 0; }\n"
+          "__attribute__((constructor)) static void boom(void) { *(volatile int *)0 = 1; }\n")
+
+
+def fail(msg):
+    sys.exit("FAIL: " + msg)
+
+
+def run(argv):
+    r = subprocess.run(argv, capture_output=True, text=True)
+    return r.returncode, r.stdout, r.stderr
+
+
+def move_gnu_hash(src, dst):
+    """src with its DT_GNU_HASH entry aimed far outside the image, as dst."""
+    d = bytearray(open(src, "rb").read())
+    phoff, = struct.unpack_from("<Q", d, 32)
+    phentsize, phnum = struct.unpack_from("<HH", d, 54)
+    for i in range(phnum):
+        ptype, _, off, _, _, filesz = struct.unpack_from("<IIQQQQ", d, phoff + i * phentsize)
+        for e in range(off, off + filesz, 16) if ptype == PT_DYNAMIC else ():
+            if struct.unpack_from("<q", d, e)[0] == DT_GNU_HASH:
+                struct.pack_into("<Q", d, e + 8, 0x7ff000000000)
+                open(dst, "wb").write(d)
+                return
+    fail("no DT_GNU_HASH in " + src)
+
+
+def main():
+    q7cc, q7run, relu, work = sys.argv[1:5]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    os.chdir(work)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("Q7_TOOLCHAIN", "Q7CC_REAL_CXX", "Q7CC_ACTIVE", "Q7CC_UNCHECKED")}
+    r = subprocess.run([q7cc, "--q7-toolchain=host", "-shared", relu, "-o", "librelu.so"],
+                       env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        fail("build librelu.so: " + r.stderr)
+    move_gnu_hash("librelu.so", "libhash.so")
+    open("boom.c", "w").write(BOOM_C)
+    if run(["cc", "-shared", "-fPIC", "-o", "libboom.so", "boom.c"])[0] != 0:
+        fail("cc boom.c")
+    for mode in ([], ["--in-process"]):
+        rc, out, err = run([q7run] + mode + ["--list", "librelu.so"])
+        if rc != 0 or "relu_forward" not in out:
+            fail("%s control: status %d: %s%s" % (mode, rc, out, err))
+        for lib in ("libhash.so", "libboom.so"):
+            rc, out, err = run([q7run] + mode + ["--list", lib])
+            want = (r"^q7-run: error: %s: damaged host library: loading it in a child process "
+                    r"failed \(the loader, or a constructor\): .*SIG(SEGV|BUS)" % re.escape(lib))
+            if rc != 1 or out or not re.search(want, err, re.M):
+                fail("%s %s: status %d: %s%s" % (mode, lib, rc, out, err))
+    print("ok: probe")
+
+
+if __name__ == "__main__":
+    main()
