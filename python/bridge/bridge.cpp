@@ -52,28 +52,21 @@ struct OpDef {
  * of these changed. */
 struct FileId {
 	std::string path;
-	dev_t dev = 0;
-	ino_t ino = 0;
-	off_t size = 0;
-	struct timespec mtime = {0, 0};
+	struct stat st = {};
 	bool operator==(const FileId &o) const
 	{
-		return dev == o.dev && ino == o.ino && size == o.size && mtime.tv_sec == o.mtime.tv_sec &&
-		       mtime.tv_nsec == o.mtime.tv_nsec;
+		return st.st_dev == o.st.st_dev && st.st_ino == o.st.st_ino && st.st_size == o.st.st_size &&
+		       st.st_mtim.tv_sec == o.st.st_mtim.tv_sec && st.st_mtim.tv_nsec == o.st.st_mtim.tv_nsec;
 	}
 };
 
-bool file_id(const char *path, FileId *id)
+/* path's FileId into *id: "" or why not. */
+std::string file_id(const char *path, FileId *id)
 {
-	struct stat st;
-	if (!path || stat(path, &st) != 0)
-		return false;
 	id->path = path;
-	id->dev = st.st_dev;
-	id->ino = st.st_ino;
-	id->size = st.st_size;
-	id->mtime = st.st_mtim;
-	return true;
+	if (stat(path, &id->st) != 0)
+		return id->path + ": cannot read: " + std::strerror(errno);
+	return "";
 }
 
 struct Loaded {
@@ -374,27 +367,6 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 	return "";
 }
 
-/* q7cc's files (the emulated core's boot program, ...) are where the
- * bridge is: <prefix>/lib/python/q7cc/torch/libq7torch.so; Q7CC_PREFIX
- * wins, as for q7cc's tools. */
-bool prefix_known;
-
-void find_prefix()
-{
-	const char *env = std::getenv("Q7CC_PREFIX");
-	if (prefix_known || (env && *env))
-		return;
-	prefix_known = true;
-	Dl_info info;
-	if (!dladdr(reinterpret_cast<void *>(&find_prefix), &info) || !info.dli_fname)
-		return;
-	std::string dir = info.dli_fname;
-	for (int up = 0; up < 5 && dir.find('/') != std::string::npos; up++)
-		dir.erase(dir.rfind('/'));
-	if (!dir.empty())
-		q7_set_prefix(dir.c_str());
-}
-
 /* The ops shape_lib's NEURON_LIBRARY blocks define, into *defs; the
  * library stays loaded (*handle: its shape functions are called later).
  * "" or why not. */
@@ -508,35 +480,30 @@ std::string op_defs(q7_engine *e, int nops, const char *lib, const char *shape_l
 	return err;
 }
 
-/* The load, the table lock held. NULL with *err on failure. */
-Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, unsigned cores,
-                    const char *default_ns, int isolate, double timeout_s, std::string *err)
+/* The load, the table lock held, into *out: "" or why not. */
+std::string load_locked(const char *lib, const char *shape_lib, const char *target, unsigned cores,
+                        const char *default_ns, int isolate, double timeout_s, Loaded **out)
 {
 	FileId lib_id, shape_id;
-	if (!file_id(lib, &lib_id)) {
-		*err = std::string(lib) + ": cannot read: " + std::strerror(errno);
-		return nullptr;
-	}
-	if (shape_lib && !file_id(shape_lib, &shape_id)) {
-		*err = std::string(shape_lib) + ": cannot read: " + std::strerror(errno);
-		return nullptr;
-	}
+	std::string err = file_id(lib, &lib_id);
+	if (err.empty() && shape_lib)
+		err = file_id(shape_lib, &shape_id);
+	if (!err.empty())
+		return err;
 	for (const auto &l : table) {
 		if (l->lib == lib_id && l->target == target && l->has_shape == (shape_lib != nullptr) &&
 		    (!shape_lib || l->shape == shape_id)) {
 			const q7_target *t = q7_engine_target_row(l->engine->engine);
-			if (l->isolate != isolate && t->can & Q7_TARGET_ISOLATE) {
-				*err = std::string(lib) + ": already loaded in this process " +
+			if (l->isolate != isolate && t->can & Q7_TARGET_ISOLATE)
+				return std::string(lib) + ": already loaded in this process " +
 				       (l->isolate == 2   ? "sanitized (sanitize=True)"
 				        : l->isolate ? "isolated (isolate=True)"
 				                     : "in-process (isolate=False)") +
 				       "; its ops are registered once per process";
-				return nullptr;
-			}
-			return l.get();
+			*out = l.get();
+			return "";
 		}
 	}
-	find_prefix();
 	std::unique_ptr<Loaded> ld(new Loaded);
 	ld->lib = lib_id;
 	ld->shape = shape_id;
@@ -553,26 +520,23 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 	char msg[Q7_MESSAGE_SIZE];
 	q7_err msg_err = {msg, sizeof msg, false};
 	q7_engine *e = nullptr;
-	if (q7_engine_open(lib, &o, &e, &msg_err) != 0) {
-		*err = msg;
-		return nullptr;
-	}
+	if (q7_engine_open(lib, &o, &e, &msg_err) != 0)
+		return msg;
 	ld->engine = std::make_shared<Engine>();
 	ld->engine->engine = e;
 	ld->engine->target = target;
 	int nops = q7_engine_list(e, &msg_err);
-	if (nops < 0) {
-		*err = msg;
-		return nullptr;
-	}
+	if (nops < 0)
+		return msg;
 	std::vector<OpDef> defs;
-	*err = op_defs(e, nops, lib, shape_lib, default_ns, &ld->shape_handle, &defs);
-	if (err->empty())
-		*err = register_defs(ld.get(), defs);
-	if (!err->empty())
-		return nullptr;
-	table.push_back(std::move(ld));
-	return table.back().get();
+	err = op_defs(e, nops, lib, shape_lib, default_ns, &ld->shape_handle, &defs);
+	if (err.empty())
+		err = register_defs(ld.get(), defs);
+	if (err.empty()) {
+		table.push_back(std::move(ld));
+		*out = table.back().get();
+	}
+	return err;
 }
 
 } // namespace
@@ -601,8 +565,8 @@ __attribute__((visibility("default"))) void *q7t_load(const char *lib, const cha
 	Loaded *ld = nullptr;
 	try {
 		std::lock_guard<std::mutex> g(table_lock);
-		ld = load_locked(lib, shape_lib, target ? target : "host", cores, default_ns, isolate,
-		                 timeout_s, &why);
+		why = load_locked(lib, shape_lib, target ? target : "host", cores, default_ns, isolate,
+		                  timeout_s, &ld);
 	} catch (const std::exception &e) {
 		why = e.what();
 	}
@@ -709,10 +673,8 @@ __attribute__((visibility("default"))) void q7t_set_prefix(const char *prefix)
 {
 	std::lock_guard<std::mutex> g(table_lock);
 	const char *env = std::getenv("Q7CC_PREFIX");
-	if (prefix && *prefix && !(env && *env)) {
+	if (prefix && *prefix && !(env && *env))
 		q7_set_prefix(prefix);
-		prefix_known = true;
-	}
 }
 
 __attribute__((visibility("default"))) void q7t_set_warn(void (*warn)(const char *))
