@@ -10,19 +10,14 @@ extern "C" size_t q7rt_dtype_size(int dtype) { return q7_dtype_size((uint32_t)dt
 
 extern "C" const char *q7rt_dtype_name(int dtype)
 {
-	switch (dtype) {
-	case Q7_DTYPE_UINT8: return "uint8";
-	case Q7_DTYPE_INT8: return "int8";
-	case Q7_DTYPE_INT16: return "int16";
-	case Q7_DTYPE_INT32: return "int32";
-	case Q7_DTYPE_INT64: return "int64";
-	case Q7_DTYPE_FLOAT16: return "float16";
-	case Q7_DTYPE_FLOAT32: return "float32";
-	case Q7_DTYPE_FLOAT64: return "float64";
-	case Q7_DTYPE_BOOL: return "bool";
-	case Q7_DTYPE_BFLOAT16: return "bfloat16";
-	default: return "unknown dtype";
-	}
+	/* by enum q7_dtype, torch's ScalarType numbers */
+	static const char *const names[] = {"uint8",   "int8",    "int16",   "int32",
+	                                    "int64",   "float16", "float32", "float64",
+	                                    nullptr,   nullptr,   nullptr,   "bool",
+	                                    nullptr,   nullptr,   nullptr,   "bfloat16"};
+	if (dtype < 0 || dtype >= (int)(sizeof names / sizeof names[0]) || !names[dtype])
+		return "unknown dtype";
+	return names[dtype];
 }
 
 int64_t q7rt_numel(const q7rt_tensor *t)
