@@ -224,10 +224,10 @@ bool check_tensor(q7_frame *f, const q7_tensor_desc *d, const char *what)
 	return true;
 }
 
-/* "argument 2 (k)", or "argument 2" when the schema names none. */
+/* "argument 2 (k)", or "argument 2" when the schema (if any) names none. */
 void arg_label(const signature *sig, unsigned i, char *buf, size_t size)
 {
-	if (i < sig->n && sig->name_len[i] != 0)
+	if (sig && i < sig->n && sig->name_len[i] != 0)
 		snprintf(buf, size, "argument %u (%.*s)", i + 1, (int)sig->name_len[i], sig->names[i]);
 	else
 		snprintf(buf, size, "argument %u", i + 1);
@@ -488,10 +488,7 @@ bool q7rt_breached(q7_frame *f)
 
 void q7rt_arg_label(unsigned i, char *buf, size_t size)
 {
-	if (running)
-		arg_label(running, i, buf, size);
-	else
-		snprintf(buf, size, "argument %u", i + 1);
+	arg_label(running, i, buf, size);
 }
 
 extern "C" void q7rt_fail_dtype(const q7rt_tensor *t, const char *what, int want)
