@@ -30,17 +30,12 @@ volatile sig_atomic_t interrupted;
 
 namespace {
 
-/* q7's dtype numbers are torch's ScalarType numbers (q7/frame.h). */
+/* q7's dtype numbers are torch's ScalarType numbers, those of the
+ * dtypes <q7/frame.h>'s table of sizes has. */
 bool q7_dtype(at::ScalarType t, uint32_t *out)
 {
-	switch (t) {
-	case at::kByte: case at::kChar: case at::kShort: case at::kInt: case at::kLong:
-	case at::kHalf: case at::kFloat: case at::kDouble: case at::kBool: case at::kBFloat16:
-		*out = (uint32_t) static_cast<int8_t>(t);
-		return true;
-	default:
-		return false;
-	}
+	*out = (uint32_t) static_cast<int8_t>(t);
+	return q7_dtype_size(*out) != 0;
 }
 
 /* "argument 2", or "the output" (arg 0). */

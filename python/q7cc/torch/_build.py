@@ -467,14 +467,11 @@ def shape_setup(includes=()):
 
 
 def with_register_h_hints(e, shape_srcs):
-    """e, the failed compile of shape_srcs, with a line for each that uses
-    NEURON_LIBRARY without including "torchneuron/register.h" (which the
-    precompiled header does not give it either: _pch.usable) saying what
-    to add."""
+    """e, a failed compile of shape_srcs, with what to add to each that uses
+    NEURON_LIBRARY without "torchneuron/register.h" (_pch.usable)."""
     hints = ["%s: NEURON_LIBRARY is defined by \"torchneuron/register.h\": add #include "
              "\"torchneuron/register.h\" after #include <torch/torch.h>" % os.path.basename(src)
-             for src in shape_srcs if _pch.lacks_register_h(src)] \
-        if "NEURON_LIBRARY" in e.output else []
+             for src in shape_srcs if "NEURON_LIBRARY" in e.output and _pch.lacks_register_h(src)]
     if not hints:
         return e
     return BuildError(str(e).split(" failed:\n", 1)[0], e.command,
@@ -482,18 +479,14 @@ def with_register_h_hints(e, shape_srcs):
 
 
 def shape_compile(cxx, sflags, pch, src, obj, extra=()):
-    """A shape source's compile command (with the precompiled header
-    where it applies), extra before its -c. __FILE__ (NEURON_LIBRARY's,
-    for messages) is without the folder, so that the object does not
-    depend on where the source is."""
+    """A shape source's compile (extra before -c); its __FILE__ without the
+    folder, so that the object does not depend on where the source is."""
     return cxx + sflags + (_pch.flags(cxx, pch) if pch and _pch.usable(cxx, src) else []) + [
         "-fmacro-prefix-map=%s/=" % os.path.dirname(src)] + list(extra) + ["-c", src, "-o", obj]
 
 
 def shape_link(cxx, out, objs, libdir):
-    """The shape library's link: --no-undefined, so that a shape function
-    declared and never defined is a link error, not a dlopen failure at
-    load."""
+    """--no-undefined: a shape function never defined fails here, not at load."""
     return cxx + ["-shared", "-Wl,-Bsymbolic", "-Wl,--no-undefined", "-o", out] + objs + [
         "-L" + libdir, "-Wl,-rpath," + libdir, "-ltorch", "-ltorch_cpu", "-lc10"]
 
