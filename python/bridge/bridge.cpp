@@ -16,7 +16,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -128,13 +127,6 @@ void collect_def(void *ctx, const char *ns, const char *op, const c10::FunctionS
 	}
 }
 
-std::string schema_text(const c10::FunctionSchema &s)
-{
-	std::ostringstream o;
-	o << s;
-	return o.str();
-}
-
 /* Only what the runtime can pass: Tensor, int, float, bool, Scalar in,
  * one Tensor out. */
 std::string check_schema(const OpDef &d)
@@ -142,7 +134,7 @@ std::string check_schema(const OpDef &d)
 	const c10::FunctionSchema &s = *d.schema;
 	std::string what = d.ns + "::" + d.name + " (" + d.where + ")";
 	if (s.returns().size() != 1 || s.returns()[0].type()->kind() != c10::TypeKind::TensorType)
-		return what + ": the op must return one Tensor: " + schema_text(s);
+		return what + ": the op must return one Tensor: " + c10::toString(s);
 	if (s.arguments().size() > Q7_MAX_ARGS)
 		return what + ": " + std::to_string(s.arguments().size()) + " arguments, at most " +
 		       std::to_string(Q7_MAX_ARGS);
@@ -220,13 +212,7 @@ std::string check_computes(q7_engine *e, int nops, const char *lib, const std::v
 	return "";
 }
 
-char *dup(const std::string &s)
-{
-	char *p = static_cast<char *>(std::malloc(s.size() + 1));
-	if (p)
-		std::memcpy(p, s.c_str(), s.size() + 1);
-	return p;
-}
+char *dup(const std::string &s) { return q7_xstrdup(s.c_str()); }
 
 /* s as a JSON string, quoted (support's escaper: any name valid JSON). */
 std::string json_string(const char *s)
@@ -264,14 +250,12 @@ std::string sites_table(void *shape_handle)
  * names without their folder, docs/torch.md); "" when it has none. */
 std::string shape_site(void *shape_handle, const std::string &where)
 {
-	std::istringstream in(sites_table(shape_handle));
-	std::string line;
-	while (std::getline(in, line)) {
-		size_t tab = line.find('\t');
-		if (tab != std::string::npos && line.compare(0, tab, where) == 0)
-			return line.substr(tab + 1);
-	}
-	return "";
+	std::string sites = "\n" + sites_table(shape_handle);
+	size_t at = sites.find("\n" + where + "\t");
+	if (at == std::string::npos)
+		return "";
+	at += where.size() + 2;
+	return sites.substr(at, sites.find('\n', at) - at);
 }
 
 /* "the shape function row_sums_shape (shape.cpp:5)": its name from the
@@ -335,7 +319,7 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 				k->apart = q7_engine_apart(ld->engine->engine);
 				k->in_process = !k->apart;
 				k->profiles = q7_engine_target_row(ld->engine->engine)->can & Q7_TARGET_PROFILE;
-				std::string line = k->qualname + "\t" + schema_text(*d->schema) + "\t" + d->compute;
+				std::string line = k->qualname + "\t" + c10::toString(*d->schema) + "\t" + d->compute;
 				std::unique_ptr<q7torch::MetaKernel> meta(new q7torch::MetaKernel);
 				meta->qualname = k->qualname;
 				meta->nargs = k->nargs;
@@ -439,7 +423,7 @@ std::string name_arguments(q7_engine *e, int nops, OpDef *d)
 		if (!same)
 			return d->where + ": " + d->ns + "::" + d->name + ": the shape function's arguments " +
 			       arg_types(*d->schema) + " are not the kernel's: " + d->compute +
-			       schema_text(k).substr(schema_text(k).find('('));
+			       c10::toString(k).substr(c10::toString(k).find('('));
 		std::vector<c10::Argument> named;
 		for (size_t j = 0; j < have.size(); j++)
 			named.emplace_back(k.arguments()[j].name(), have[j].type());
