@@ -261,6 +261,32 @@ bool check_args(q7_frame *f, const op_entry *op, const signature *sig)
 	return true;
 }
 
+/* op's parameters, once f's arguments are checked against them; NULL
+ * (f's status and message set) when they are not what it takes. The last
+ * op's parsed schema is kept, with a copy of its text to know it again: a
+ * loader that calls one op again and again (the PyTorch bridge) does not
+ * parse it each time. */
+const signature *checked_signature(q7_frame *f, const op_entry *op)
+{
+	static char parsed_text[512];
+	static signature parsed;
+	if (!op->schema || strcmp(op->schema, parsed_text) != 0) {
+		/* parsed from the copy, which its words then point into */
+		bool fits = op->schema && strlen(op->schema) < sizeof parsed_text;
+		if (fits)
+			strcpy(parsed_text, op->schema);
+		if (parse_schema(fits ? parsed_text : op->schema, &parsed) != 0) {
+			parsed_text[0] = 0;
+			set_status(f, Q7_STATUS_BAD_ARGS, "%s: cannot read the op's schema '%s'", f->op,
+			           op->schema ? op->schema : "(none)");
+			return nullptr;
+		}
+		if (!fits)
+			parsed_text[0] = 0;
+	}
+	return check_args(f, op, &parsed) ? &parsed : nullptr;
+}
+
 /* Runs the launcher; false when the op bailed out (status already set). */
 bool run_guarded(wrapper_fn fn)
 {
@@ -588,28 +614,9 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 			strcat(f->message, "none");
 		return f->status;
 	}
-	/* The last op's parsed schema is kept, with a copy of its text to
-	 * know it again: a loader that calls one op again and again (the
-	 * PyTorch bridge) does not parse it each time. */
-	static char parsed_text[512];
-	static signature parsed;
-	if (!op->schema || strcmp(op->schema, parsed_text) != 0) {
-		/* parsed from the copy, which its words then point into */
-		bool fits = op->schema && strlen(op->schema) < sizeof parsed_text;
-		if (fits)
-			strcpy(parsed_text, op->schema);
-		if (parse_schema(fits ? parsed_text : op->schema, &parsed) != 0) {
-			parsed_text[0] = 0;
-			set_status(f, Q7_STATUS_BAD_ARGS, "%s: cannot read the op's schema '%s'", f->op,
-			           op->schema ? op->schema : "(none)");
-			return f->status;
-		}
-		if (!fits)
-			parsed_text[0] = 0;
-	}
-	if (!check_args(f, op, &parsed))
+	running = checked_signature(f, op);
+	if (!running)
 		return f->status;
-	running = &parsed;
 	q7rt.op = op->name;
 	if (f->dst.data != 0 && !check_tensor(f, &f->dst, "the destination"))
 		return f->status;
