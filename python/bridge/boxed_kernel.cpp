@@ -373,13 +373,11 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 		/* Python raises KeyboardInterrupt as this returns (its handler
 		 * ran), before anyone sees the output: not a result, so NaN. */
 		out.fill_(at::isFloatingType(out.scalar_type()) ? std::nan("") : 0.0);
-		torch::jit::drop(*stack, nargs);
-		stack->emplace_back(std::move(out));
-		return;
+	} else {
+		TORCH_CHECK(!failed, message(*this, r.message));
+		if (r.message[0] && !warned.exchange(true))
+			warn(message(*this, r.message));
 	}
-	TORCH_CHECK(!failed, message(*this, r.message));
-	if (r.message[0] && !warned.exchange(true))
-		warn(message(*this, r.message));
 	torch::jit::drop(*stack, nargs);
 	stack->emplace_back(std::move(out));
 }

@@ -321,10 +321,7 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 				k->profiles = q7_engine_target_row(ld->engine->engine)->can & Q7_TARGET_PROFILE;
 				std::string line = k->qualname + "\t" + c10::toString(*d->schema) + "\t" + d->compute;
 				std::unique_ptr<q7torch::MetaKernel> meta(new q7torch::MetaKernel);
-				meta->qualname = k->qualname;
-				meta->nargs = k->nargs;
-				meta->invoke = k->invoke;
-				meta->shape = k->shape;
+				static_cast<q7torch::OpShape &>(*meta) = *k;
 				l->def(std::move(*d->schema));
 				l->impl(d->name.c_str(),
 				        torch::dispatch(c10::DispatchKey::CPU,
