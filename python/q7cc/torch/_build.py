@@ -156,9 +156,7 @@ def shape_sites_source(defs, path):
                 return path
     except OSError:
         pass
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
+    write_whole(path, text.encode("utf-8"))
     return path
 
 
