@@ -30,17 +30,12 @@ volatile sig_atomic_t interrupted;
 
 namespace {
 
-/* q7's dtype numbers are torch's ScalarType numbers (q7/frame.h). */
+/* q7's dtype numbers are torch's ScalarType numbers, those of the
+ * dtypes <q7/frame.h>'s table of sizes has. */
 bool q7_dtype(at::ScalarType t, uint32_t *out)
 {
-	switch (t) {
-	case at::kByte: case at::kChar: case at::kShort: case at::kInt: case at::kLong:
-	case at::kHalf: case at::kFloat: case at::kDouble: case at::kBool: case at::kBFloat16:
-		*out = (uint32_t) static_cast<int8_t>(t);
-		return true;
-	default:
-		return false;
-	}
+	*out = (uint32_t) static_cast<int8_t>(t);
+	return q7_dtype_size(*out) != 0;
 }
 
 /* "argument 2", or "the output" (arg 0). */
@@ -378,13 +373,11 @@ void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torc
 		/* Python raises KeyboardInterrupt as this returns (its handler
 		 * ran), before anyone sees the output: not a result, so NaN. */
 		out.fill_(at::isFloatingType(out.scalar_type()) ? std::nan("") : 0.0);
-		torch::jit::drop(*stack, nargs);
-		stack->emplace_back(std::move(out));
-		return;
+	} else {
+		TORCH_CHECK(!failed, message(*this, r.message));
+		if (r.message[0] && !warned.exchange(true))
+			warn(message(*this, r.message));
 	}
-	TORCH_CHECK(!failed, message(*this, r.message));
-	if (r.message[0] && !warned.exchange(true))
-		warn(message(*this, r.message));
 	torch::jit::drop(*stack, nargs);
 	stack->emplace_back(std::move(out));
 }

@@ -46,13 +46,17 @@ int profile_call(Engine *e, const std::string &qualname, const struct q7_call *c
 /* Where warnings go (q7t_set_warn); null: TORCH_WARN. */
 extern std::atomic<void (*)(const char *)> warn_fn;
 
-struct OpKernel final : c10::OperatorKernel {
-	std::shared_ptr<Engine> engine;
+/* What both kernels of an op know of it. */
+struct OpShape {
 	std::string qualname; /* "my_ops::relu_forward" */
-	std::string compute;  /* the kernel the engine runs */
 	size_t nargs = 0;
 	q7cc::neuron::ShapeInvoker invoke = nullptr; /* none: like the first tensor */
 	void (*shape)() = nullptr;
+};
+
+struct OpKernel final : c10::OperatorKernel, OpShape {
+	std::shared_ptr<Engine> engine;
+	std::string compute; /* the kernel the engine runs */
 	/* "the shape function row_sums_shape (its m.def at shape.cpp:9)", for
 	 * a result that does not fit what it returns */
 	std::string shape_about;
@@ -74,12 +78,7 @@ struct OpKernel final : c10::OperatorKernel {
 /* The op's Meta kernel (meta_kernel.cpp): its output's sizes and dtype,
  * from the shape function (else like the first tensor argument), run on
  * nothing; what FakeTensor calls under torch.compile and torch.export. */
-struct MetaKernel final : c10::OperatorKernel {
-	std::string qualname;
-	size_t nargs = 0;
-	q7cc::neuron::ShapeInvoker invoke = nullptr; /* none: like the first tensor */
-	void (*shape)() = nullptr;
-
+struct MetaKernel final : c10::OperatorKernel, OpShape {
 	void operator()(const c10::OperatorHandle &op, c10::DispatchKeySet keys, torch::jit::Stack *stack);
 };
 

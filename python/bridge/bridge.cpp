@@ -16,7 +16,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -52,28 +51,21 @@ struct OpDef {
  * of these changed. */
 struct FileId {
 	std::string path;
-	dev_t dev = 0;
-	ino_t ino = 0;
-	off_t size = 0;
-	struct timespec mtime = {0, 0};
+	struct stat st = {};
 	bool operator==(const FileId &o) const
 	{
-		return dev == o.dev && ino == o.ino && size == o.size && mtime.tv_sec == o.mtime.tv_sec &&
-		       mtime.tv_nsec == o.mtime.tv_nsec;
+		return st.st_dev == o.st.st_dev && st.st_ino == o.st.st_ino && st.st_size == o.st.st_size &&
+		       st.st_mtim.tv_sec == o.st.st_mtim.tv_sec && st.st_mtim.tv_nsec == o.st.st_mtim.tv_nsec;
 	}
 };
 
-bool file_id(const char *path, FileId *id)
+/* path's FileId into *id: "" or why not. */
+std::string file_id(const char *path, FileId *id)
 {
-	struct stat st;
-	if (!path || stat(path, &st) != 0)
-		return false;
 	id->path = path;
-	id->dev = st.st_dev;
-	id->ino = st.st_ino;
-	id->size = st.st_size;
-	id->mtime = st.st_mtim;
-	return true;
+	if (stat(path, &id->st) != 0)
+		return id->path + ": cannot read: " + std::strerror(errno);
+	return "";
 }
 
 struct Loaded {
@@ -135,13 +127,6 @@ void collect_def(void *ctx, const char *ns, const char *op, const c10::FunctionS
 	}
 }
 
-std::string schema_text(const c10::FunctionSchema &s)
-{
-	std::ostringstream o;
-	o << s;
-	return o.str();
-}
-
 /* Only what the runtime can pass: Tensor, int, float, bool, Scalar in,
  * one Tensor out. */
 std::string check_schema(const OpDef &d)
@@ -149,7 +134,7 @@ std::string check_schema(const OpDef &d)
 	const c10::FunctionSchema &s = *d.schema;
 	std::string what = d.ns + "::" + d.name + " (" + d.where + ")";
 	if (s.returns().size() != 1 || s.returns()[0].type()->kind() != c10::TypeKind::TensorType)
-		return what + ": the op must return one Tensor: " + schema_text(s);
+		return what + ": the op must return one Tensor: " + c10::toString(s);
 	if (s.arguments().size() > Q7_MAX_ARGS)
 		return what + ": " + std::to_string(s.arguments().size()) + " arguments, at most " +
 		       std::to_string(Q7_MAX_ARGS);
@@ -227,13 +212,7 @@ std::string check_computes(q7_engine *e, int nops, const char *lib, const std::v
 	return "";
 }
 
-char *dup(const std::string &s)
-{
-	char *p = static_cast<char *>(std::malloc(s.size() + 1));
-	if (p)
-		std::memcpy(p, s.c_str(), s.size() + 1);
-	return p;
-}
+char *dup(const std::string &s) { return q7_xstrdup(s.c_str()); }
 
 /* s as a JSON string, quoted (support's escaper: any name valid JSON). */
 std::string json_string(const char *s)
@@ -271,14 +250,12 @@ std::string sites_table(void *shape_handle)
  * names without their folder, docs/torch.md); "" when it has none. */
 std::string shape_site(void *shape_handle, const std::string &where)
 {
-	std::istringstream in(sites_table(shape_handle));
-	std::string line;
-	while (std::getline(in, line)) {
-		size_t tab = line.find('\t');
-		if (tab != std::string::npos && line.compare(0, tab, where) == 0)
-			return line.substr(tab + 1);
-	}
-	return "";
+	std::string sites = "\n" + sites_table(shape_handle);
+	size_t at = sites.find("\n" + where + "\t");
+	if (at == std::string::npos)
+		return "";
+	at += where.size() + 2;
+	return sites.substr(at, sites.find('\n', at) - at);
 }
 
 /* "the shape function row_sums_shape (shape.cpp:5)": its name from the
@@ -342,12 +319,9 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 				k->apart = q7_engine_apart(ld->engine->engine);
 				k->in_process = !k->apart;
 				k->profiles = q7_engine_target_row(ld->engine->engine)->can & Q7_TARGET_PROFILE;
-				std::string line = k->qualname + "\t" + schema_text(*d->schema) + "\t" + d->compute;
+				std::string line = k->qualname + "\t" + c10::toString(*d->schema) + "\t" + d->compute;
 				std::unique_ptr<q7torch::MetaKernel> meta(new q7torch::MetaKernel);
-				meta->qualname = k->qualname;
-				meta->nargs = k->nargs;
-				meta->invoke = k->invoke;
-				meta->shape = k->shape;
+				static_cast<q7torch::OpShape &>(*meta) = *k;
 				l->def(std::move(*d->schema));
 				l->impl(d->name.c_str(),
 				        torch::dispatch(c10::DispatchKey::CPU,
@@ -372,27 +346,6 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 	for (auto &kv : by_ns)
 		owners[kv.first] = ld;
 	return "";
-}
-
-/* q7cc's files (the emulated core's boot program, ...) are where the
- * bridge is: <prefix>/lib/python/q7cc/torch/libq7torch.so; Q7CC_PREFIX
- * wins, as for q7cc's tools. */
-bool prefix_known;
-
-void find_prefix()
-{
-	const char *env = std::getenv("Q7CC_PREFIX");
-	if (prefix_known || (env && *env))
-		return;
-	prefix_known = true;
-	Dl_info info;
-	if (!dladdr(reinterpret_cast<void *>(&find_prefix), &info) || !info.dli_fname)
-		return;
-	std::string dir = info.dli_fname;
-	for (int up = 0; up < 5 && dir.find('/') != std::string::npos; up++)
-		dir.erase(dir.rfind('/'));
-	if (!dir.empty())
-		q7_set_prefix(dir.c_str());
 }
 
 /* The ops shape_lib's NEURON_LIBRARY blocks define, into *defs; the
@@ -467,7 +420,7 @@ std::string name_arguments(q7_engine *e, int nops, OpDef *d)
 		if (!same)
 			return d->where + ": " + d->ns + "::" + d->name + ": the shape function's arguments " +
 			       arg_types(*d->schema) + " are not the kernel's: " + d->compute +
-			       schema_text(k).substr(schema_text(k).find('('));
+			       c10::toString(k).substr(c10::toString(k).find('('));
 		std::vector<c10::Argument> named;
 		for (size_t j = 0; j < have.size(); j++)
 			named.emplace_back(k.arguments()[j].name(), have[j].type());
@@ -508,35 +461,30 @@ std::string op_defs(q7_engine *e, int nops, const char *lib, const char *shape_l
 	return err;
 }
 
-/* The load, the table lock held. NULL with *err on failure. */
-Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, unsigned cores,
-                    const char *default_ns, int isolate, double timeout_s, std::string *err)
+/* The load, the table lock held, into *out: "" or why not. */
+std::string load_locked(const char *lib, const char *shape_lib, const char *target, unsigned cores,
+                        const char *default_ns, int isolate, double timeout_s, Loaded **out)
 {
 	FileId lib_id, shape_id;
-	if (!file_id(lib, &lib_id)) {
-		*err = std::string(lib) + ": cannot read: " + std::strerror(errno);
-		return nullptr;
-	}
-	if (shape_lib && !file_id(shape_lib, &shape_id)) {
-		*err = std::string(shape_lib) + ": cannot read: " + std::strerror(errno);
-		return nullptr;
-	}
+	std::string err = file_id(lib, &lib_id);
+	if (err.empty() && shape_lib)
+		err = file_id(shape_lib, &shape_id);
+	if (!err.empty())
+		return err;
 	for (const auto &l : table) {
 		if (l->lib == lib_id && l->target == target && l->has_shape == (shape_lib != nullptr) &&
 		    (!shape_lib || l->shape == shape_id)) {
 			const q7_target *t = q7_engine_target_row(l->engine->engine);
-			if (l->isolate != isolate && t->can & Q7_TARGET_ISOLATE) {
-				*err = std::string(lib) + ": already loaded in this process " +
+			if (l->isolate != isolate && t->can & Q7_TARGET_ISOLATE)
+				return std::string(lib) + ": already loaded in this process " +
 				       (l->isolate == 2   ? "sanitized (sanitize=True)"
 				        : l->isolate ? "isolated (isolate=True)"
 				                     : "in-process (isolate=False)") +
 				       "; its ops are registered once per process";
-				return nullptr;
-			}
-			return l.get();
+			*out = l.get();
+			return "";
 		}
 	}
-	find_prefix();
 	std::unique_ptr<Loaded> ld(new Loaded);
 	ld->lib = lib_id;
 	ld->shape = shape_id;
@@ -553,26 +501,23 @@ Loaded *load_locked(const char *lib, const char *shape_lib, const char *target, 
 	char msg[Q7_MESSAGE_SIZE];
 	q7_err msg_err = {msg, sizeof msg, false};
 	q7_engine *e = nullptr;
-	if (q7_engine_open(lib, &o, &e, &msg_err) != 0) {
-		*err = msg;
-		return nullptr;
-	}
+	if (q7_engine_open(lib, &o, &e, &msg_err) != 0)
+		return msg;
 	ld->engine = std::make_shared<Engine>();
 	ld->engine->engine = e;
 	ld->engine->target = target;
 	int nops = q7_engine_list(e, &msg_err);
-	if (nops < 0) {
-		*err = msg;
-		return nullptr;
-	}
+	if (nops < 0)
+		return msg;
 	std::vector<OpDef> defs;
-	*err = op_defs(e, nops, lib, shape_lib, default_ns, &ld->shape_handle, &defs);
-	if (err->empty())
-		*err = register_defs(ld.get(), defs);
-	if (!err->empty())
-		return nullptr;
-	table.push_back(std::move(ld));
-	return table.back().get();
+	err = op_defs(e, nops, lib, shape_lib, default_ns, &ld->shape_handle, &defs);
+	if (err.empty())
+		err = register_defs(ld.get(), defs);
+	if (err.empty()) {
+		table.push_back(std::move(ld));
+		*out = table.back().get();
+	}
+	return err;
 }
 
 } // namespace
@@ -601,8 +546,8 @@ __attribute__((visibility("default"))) void *q7t_load(const char *lib, const cha
 	Loaded *ld = nullptr;
 	try {
 		std::lock_guard<std::mutex> g(table_lock);
-		ld = load_locked(lib, shape_lib, target ? target : "host", cores, default_ns, isolate,
-		                 timeout_s, &why);
+		why = load_locked(lib, shape_lib, target ? target : "host", cores, default_ns, isolate,
+		                  timeout_s, &ld);
 	} catch (const std::exception &e) {
 		why = e.what();
 	}
@@ -709,10 +654,8 @@ __attribute__((visibility("default"))) void q7t_set_prefix(const char *prefix)
 {
 	std::lock_guard<std::mutex> g(table_lock);
 	const char *env = std::getenv("Q7CC_PREFIX");
-	if (prefix && *prefix && !(env && *env)) {
+	if (prefix && *prefix && !(env && *env))
 		q7_set_prefix(prefix);
-		prefix_known = true;
-	}
 }
 
 __attribute__((visibility("default"))) void q7t_set_warn(void (*warn)(const char *))

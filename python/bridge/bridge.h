@@ -79,8 +79,8 @@ void q7t_set_warn(void (*warn)(const char *message));
 
 /* q7cc's prefix (where the emulated core's boot program is), as the
  * package knows it: a bridge built on first use lives in a cache, not
- * under the prefix. Q7CC_PREFIX wins; without a call, the prefix is
- * taken from the bridge's own place. */
+ * under the prefix (q7cc.torch calls it as it loads the bridge).
+ * Q7CC_PREFIX wins; without either, the run engine's (support/path.c). */
 void q7t_set_prefix(const char *prefix);
 /* An instruction profile of the emulated ops' calls (q7cc.torch.profile,
  * profile.cpp): start opens it (one at a time; -1 with *err set when one

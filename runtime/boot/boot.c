@@ -91,35 +91,27 @@ static int boot_write(int fd, const void *buf, uint32_t len)
 	return sim_io(SYS_WRITE, fd == 2 ? 2 : 1, buf, len);
 }
 
-static int write_all(int fd, const void *buf, uint32_t len)
-{
-	const char *p = buf;
-	while (len) {
-		int n = sim_io(SYS_WRITE, fd, p, len < IO_CHUNK ? len : IO_CHUNK);
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (uint32_t)n;
-	}
-	return 0;
-}
-
-/* len bytes to buf: 0, 1 at end of file before the first byte, or -1
- * (an error, or end of file inside). */
-static int read_all(int fd, void *buf, uint32_t len)
+/* len bytes through SYS_READ or SYS_WRITE (nr), a chunk at a time: 0, 1
+ * at end of file before the first byte read, or -1 (an error, or end of
+ * file inside). */
+static int io_all(int nr, int fd, void *buf, uint32_t len)
 {
 	char *p = buf;
-	uint32_t done = 0;
-	while (done < len) {
+	for (uint32_t done = 0; done < len;) {
 		uint32_t want = len - done;
-		int n = sim_io(SYS_READ, fd, p + done, want < IO_CHUNK ? want : IO_CHUNK);
-		if (n < 0 || (n == 0 && done))
+		int n = sim_io(nr, fd, p + done, want < IO_CHUNK ? want : IO_CHUNK);
+		if (n < 0 || (n == 0 && (done || nr == SYS_WRITE)))
 			return -1;
 		if (n == 0)
 			return 1;
 		done += (uint32_t)n;
 	}
 	return 0;
+}
+
+static int write_all(int fd, const void *buf, uint32_t len)
+{
+	return io_all(SYS_WRITE, fd, (void *)(uintptr_t)buf, len);
 }
 
 static uint32_t ccount(void)
@@ -335,7 +327,7 @@ static int boot_move(void *dst, const void *src, uint32_t n, int fill)
 	m.back_bytes = n;
 	uint32_t done = 0;
 	if (write_all((int)block->result_fd, &m, sizeof m) != 0 ||
-	    read_all((int)block->request_fd, &done, sizeof done) != 0 || done != Q7_MOVE_DONE)
+	    io_all(SYS_READ, (int)block->request_fd, &done, sizeof done) != 0 || done != Q7_MOVE_DONE)
 		fail(Q7_BOOT_BAD_CALL, "the host did not make a block move");
 	return 0;
 }
@@ -399,7 +391,7 @@ static void disarm_time_limit(void)
 static bool read_call(void)
 {
 	int fd = (int)block->request_fd;
-	int got = read_all(fd, &call, sizeof call);
+	int got = io_all(SYS_READ, fd, &call, sizeof call);
 	if (got == 1)
 		return false;
 	record_kind = Q7_RESULT_LAST;
@@ -418,7 +410,7 @@ static bool read_call(void)
 		fail(Q7_BOOT_BAD_CALL, "the call's data is outside the core's RAM");
 	for (uint32_t k = 0; k < call.ncores; k++) {
 		void *slot = (void *)(uintptr_t)(Q7_BOOT_FRAME_ADDR + (call.first + k) * Q7_BOOT_FRAME_STRIDE);
-		if (read_all(fd, slot, sizeof(struct q7_frame)) != 0)
+		if (io_all(SYS_READ, fd, slot, sizeof(struct q7_frame)) != 0)
 			fail(Q7_BOOT_BAD_CALL, "the call's frames are truncated");
 	}
 	/* At the host's speed: QEMU's memset, not the core's stores. */

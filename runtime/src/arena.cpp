@@ -271,19 +271,7 @@ static const uint32_t RED4 = 0xfbfbfbfbu;
 typedef uint32_t __attribute__((may_alias)) word;
 
 /* Word by word where aligned: the emulated core runs about one
- * instruction per 13 ns, and every call fills and checks a few zones. */
-void q7rt_red_zone_fill(void *p, size_t n)
-{
-	unsigned char *c = static_cast<unsigned char *>(p);
-	size_t i = 0;
-	for (; i < n && (reinterpret_cast<uintptr_t>(c + i) & 3); i++)
-		c[i] = RED;
-	for (; i + 4 <= n; i += 4)
-		*reinterpret_cast<word *>(c + i) = RED4;
-	for (; i < n; i++)
-		c[i] = RED;
-}
-
+ * instruction per 13 ns, and every call checks a few zones. */
 size_t q7rt_red_zone_find(const void *p, size_t n)
 {
 	const unsigned char *c = static_cast<const unsigned char *>(p);
@@ -299,9 +287,9 @@ size_t q7rt_red_zone_find(const void *p, size_t n)
 	return n;
 }
 #else
-/* On the host, the C library's speed: memset fills, memcmp against a
- * chunk of the byte finds a change (the watched free memory is 8 KiB a
- * block; the word loop cost several microseconds a call). */
+/* On the host, memcmp against a chunk of the byte finds a change at the
+ * C library's speed (the watched free memory is 8 KiB a block; the word
+ * loop cost several microseconds a call). */
 static const unsigned char red_chunk[256] = {
 #define R8 RED, RED, RED, RED, RED, RED, RED, RED
 #define R64 R8, R8, R8, R8, R8, R8, R8, R8
@@ -309,11 +297,6 @@ static const unsigned char red_chunk[256] = {
 #undef R64
 #undef R8
 };
-
-void q7rt_red_zone_fill(void *p, size_t n)
-{
-	memset(p, RED, n);
-}
 
 size_t q7rt_red_zone_find(const void *p, size_t n)
 {
@@ -331,6 +314,13 @@ size_t q7rt_red_zone_find(const void *p, size_t n)
 	return n;
 }
 #endif
+
+/* memset: on the device picolibc's assembly, or the loader's mover for a
+ * large block (device_memmove.c). */
+void q7rt_red_zone_fill(void *p, size_t n)
+{
+	memset(p, RED, n);
+}
 
 void q7rt_arena_red_zones(q7rt_arena *a, bool on)
 {

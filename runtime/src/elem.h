@@ -13,10 +13,11 @@
 #define Q7_RT_ELEM_H
 
 #include <stdint.h>
-#include <string.h>
 
 #include <q7/frame.h>
 #include <q7/types.h>
+
+#include "fpbits.h"
 
 namespace q7elem {
 
@@ -24,13 +25,6 @@ inline bool is_float(int dt)
 {
 	return dt == Q7_DTYPE_FLOAT32 || dt == Q7_DTYPE_FLOAT16 || dt == Q7_DTYPE_BFLOAT16 ||
 	       dt == Q7_DTYPE_FLOAT64;
-}
-
-inline float bits_float(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
 }
 
 inline int64_t load_i64(const void *p, int dt)
@@ -112,7 +106,7 @@ inline void store_f32(void *p, int dt, float v)
 	bool nan = v != v;
 	switch (dt) {
 	case Q7_DTYPE_FLOAT32:
-		*static_cast<float *>(p) = nan ? bits_float(0x7fc00000u) : v;
+		*static_cast<float *>(p) = nan ? fp_float32(0x7fc00000u) : v;
 		break;
 	case Q7_DTYPE_FLOAT16: {
 		c10::Half h(v);
@@ -128,14 +122,9 @@ inline void store_f32(void *p, int dt, float v)
 		*static_cast<c10::BFloat16 *>(p) = b;
 		break;
 	}
-	case Q7_DTYPE_FLOAT64: {
-		uint64_t u = 0x7ff8000000000000ull;
-		double d = (double)v;
-		if (nan)
-			memcpy(&d, &u, 8);
-		*static_cast<double *>(p) = d;
+	case Q7_DTYPE_FLOAT64:
+		*static_cast<double *>(p) = nan ? fp_float64(0x7ff8000000000000ull) : (double)v;
 		break;
-	}
 	case Q7_DTYPE_BOOL: store_int(p, dt, v != 0.0f); break;
 	default: store_int(p, dt, to_i64((double)v)); break;
 	}
@@ -154,11 +143,7 @@ inline void store_i64(void *p, int dt, int64_t v)
 inline void store_f64(void *p, int dt, double v)
 {
 	if (dt == Q7_DTYPE_FLOAT64) {
-		if (v != v) {
-			uint64_t u = 0x7ff8000000000000ull;
-			memcpy(&v, &u, 8);
-		}
-		*static_cast<double *>(p) = v;
+		*static_cast<double *>(p) = v != v ? fp_float64(0x7ff8000000000000ull) : v;
 	} else if (is_float(dt) || dt == Q7_DTYPE_BOOL) {
 		store_f32(p, dt, dt == Q7_DTYPE_BOOL ? (float)(v != 0.0) : (float)v);
 	} else {

@@ -36,14 +36,16 @@ struct signature {
 /* The running op's, for the marshalling's messages (q7rt_arg_label). */
 const signature *running;
 
-void set_status(q7_frame *f, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void set_status(q7_frame *f, int status, const char *fmt, ...)
+/* Sets f's status and message; false, what a check that failed returns. */
+bool set_status(q7_frame *f, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool set_status(q7_frame *f, int status, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(f->message, sizeof f->message, fmt, ap);
 	va_end(ap);
 	f->status = status;
+	return false;
 }
 
 /* register_funcs: the ops the generated wrapper defines. */
@@ -200,41 +202,32 @@ void list_ops(char *buf, size_t size, const op_list *l)
 
 bool check_tensor(q7_frame *f, const q7_tensor_desc *d, const char *what)
 {
-	if (q7rt_dtype_size((int)d->dtype) == 0) {
-		set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s has unknown dtype %u", f->op, what, d->dtype);
-		return false;
-	}
-	if (d->ndim > Q7_MAX_DIMS) {
-		set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s has %u dims, at most %d", f->op, what, d->ndim,
-		           Q7_MAX_DIMS);
-		return false;
-	}
+	if (q7rt_dtype_size((int)d->dtype) == 0)
+		return set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s has unknown dtype %u", f->op, what,
+		                  d->dtype);
+	if (d->ndim > Q7_MAX_DIMS)
+		return set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s has %u dims, at most %d", f->op, what,
+		                  d->ndim, Q7_MAX_DIMS);
 	uint64_t n = 1;
 	for (uint32_t i = 0; i < d->ndim; i++) {
-		if (d->sizes[i] > Q7_MAX_DIM_SIZE) {
-			set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s has size %u in dim %u, at most %u", f->op,
-			           what, d->sizes[i], i, Q7_MAX_DIM_SIZE);
-			return false;
-		}
+		if (d->sizes[i] > Q7_MAX_DIM_SIZE)
+			return set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s has size %u in dim %u, at most %u",
+			                  f->op, what, d->sizes[i], i, Q7_MAX_DIM_SIZE);
 		n *= d->sizes[i];
-		if (n > Q7_MAX_NUMEL) {
-			set_status(f, Q7_STATUS_BAD_ARGS,
-			           "%s: %s has more than 2^31-1 elements (the call frame's strides are "
-			           "32-bit)", f->op, what);
-			return false;
-		}
+		if (n > Q7_MAX_NUMEL)
+			return set_status(f, Q7_STATUS_BAD_ARGS,
+			                  "%s: %s has more than 2^31-1 elements (the call frame's strides are "
+			                  "32-bit)", f->op, what);
 	}
-	if (n > 0 && d->data == 0) {
-		set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s has no data", f->op, what);
-		return false;
-	}
+	if (n > 0 && d->data == 0)
+		return set_status(f, Q7_STATUS_BAD_ARGS, "%s: %s has no data", f->op, what);
 	return true;
 }
 
-/* "argument 2 (k)", or "argument 2" when the schema names none. */
+/* "argument 2 (k)", or "argument 2" when the schema (if any) names none. */
 void arg_label(const signature *sig, unsigned i, char *buf, size_t size)
 {
-	if (i < sig->n && sig->name_len[i] != 0)
+	if (sig && i < sig->n && sig->name_len[i] != 0)
 		snprintf(buf, size, "argument %u (%.*s)", i + 1, (int)sig->name_len[i], sig->names[i]);
 	else
 		snprintf(buf, size, "argument %u", i + 1);
@@ -243,11 +236,9 @@ void arg_label(const signature *sig, unsigned i, char *buf, size_t size)
 /* Each frame argument against the schema's type. */
 bool check_args(q7_frame *f, const op_entry *op, const signature *sig)
 {
-	if (f->nargs != sig->n) {
-		set_status(f, Q7_STATUS_BAD_ARGS, "%s: expected %u argument%s, got %u (%s)", f->op, sig->n,
-		           sig->n == 1 ? "" : "s", f->nargs, op->schema);
-		return false;
-	}
+	if (f->nargs != sig->n)
+		return set_status(f, Q7_STATUS_BAD_ARGS, "%s: expected %u argument%s, got %u (%s)", f->op,
+		                  sig->n, sig->n == 1 ? "" : "s", f->nargs, op->schema);
 	for (unsigned i = 0; i < sig->n; i++) {
 		const q7_arg *a = &f->args[i];
 		int k = sig->kinds[i];
@@ -270,6 +261,32 @@ bool check_args(q7_frame *f, const op_entry *op, const signature *sig)
 	return true;
 }
 
+/* op's parameters, once f's arguments are checked against them; NULL
+ * (f's status and message set) when they are not what it takes. The last
+ * op's parsed schema is kept, with a copy of its text to know it again: a
+ * loader that calls one op again and again (the PyTorch bridge) does not
+ * parse it each time. */
+const signature *checked_signature(q7_frame *f, const op_entry *op)
+{
+	static char parsed_text[512];
+	static signature parsed;
+	if (!op->schema || strcmp(op->schema, parsed_text) != 0) {
+		/* parsed from the copy, which its words then point into */
+		bool fits = op->schema && strlen(op->schema) < sizeof parsed_text;
+		if (fits)
+			strcpy(parsed_text, op->schema);
+		if (parse_schema(fits ? parsed_text : op->schema, &parsed) != 0) {
+			parsed_text[0] = 0;
+			set_status(f, Q7_STATUS_BAD_ARGS, "%s: cannot read the op's schema '%s'", f->op,
+			           op->schema ? op->schema : "(none)");
+			return nullptr;
+		}
+		if (!fits)
+			parsed_text[0] = 0;
+	}
+	return check_args(f, op, &parsed) ? &parsed : nullptr;
+}
+
 /* Runs the launcher; false when the op bailed out (status already set). */
 bool run_guarded(wrapper_fn fn)
 {
@@ -278,10 +295,9 @@ bool run_guarded(wrapper_fn fn)
 		return false;
 	int rc = fn();
 	q7rt.guarded = false;
-	if (rc != 0) {
-		set_status(q7rt.frame, Q7_STATUS_KERNEL_ERROR, "%s: the launcher returned %d", q7rt.op, rc);
-		return false;
-	}
+	if (rc != 0)
+		return set_status(q7rt.frame, Q7_STATUS_KERNEL_ERROR, "%s: the launcher returned %d",
+		                  q7rt.op, rc);
 	return true;
 }
 
@@ -309,11 +325,9 @@ bool finish_dst(q7_frame *f)
 	const q7rt_tensor *d = q7rt.dst;
 	if (!d && f->dst.data != 0)
 		d = q7rt_wrap(&f->dst);
-	if (!d) {
-		set_status(f, Q7_STATUS_BAD_OUTPUT, "%s: %u cores and no destination tensor", f->op,
-		           f->cpu_count);
-		return false;
-	}
+	if (!d)
+		return set_status(f, Q7_STATUS_BAD_OUTPUT, "%s: %u cores and no destination tensor", f->op,
+		                  f->cpu_count);
 	const q7rt_tensor *t = q7rt.returned ? q7rt.ret : nullptr;
 	if (t && t != d && t->data != d->data)
 		set_status(f, Q7_STATUS_OK,
@@ -324,47 +338,51 @@ bool finish_dst(q7_frame *f)
 	return true;
 }
 
+/* The elements of the destination the loader gave. */
+uint64_t dst_numel(const q7_frame *f)
+{
+	uint64_t n = 1;
+	for (uint32_t i = 0; i < f->dst.ndim && i < Q7_MAX_DIMS; i++)
+		n *= f->dst.sizes[i];
+	return n;
+}
+
+/* Its bytes. */
+size_t dst_bytes(const q7_frame *f)
+{
+	return (size_t)(q7rt_dtype_size((int)f->dst.dtype) * dst_numel(f));
+}
+
 /* The returned tensor into frame->out (and into frame->dst when given). */
 bool finish(q7_frame *f)
 {
 	if (q7rt.dst || f->cpu_count > 1)
 		return finish_dst(f);
 	const q7rt_tensor *t = q7rt.ret;
-	if (!q7rt.returned || !t) {
-		set_status(f, Q7_STATUS_KERNEL_ERROR, "%s: the kernel returned an undefined tensor", f->op);
-		return false;
-	}
-	if (t->ndim > Q7_MAX_DIMS) {
-		set_status(f, Q7_STATUS_BAD_OUTPUT, "%s: the result has %d dims", f->op, (int)t->ndim);
-		return false;
-	}
+	if (!q7rt.returned || !t)
+		return set_status(f, Q7_STATUS_KERNEL_ERROR, "%s: the kernel returned an undefined tensor",
+		                  f->op);
+	if (t->ndim > Q7_MAX_DIMS)
+		return set_status(f, Q7_STATUS_BAD_OUTPUT, "%s: the result has %d dims", f->op, (int)t->ndim);
 	for (int32_t i = 0; i < t->ndim; i++) {
-		if (t->sizes[i] < 0 || (uint64_t)t->sizes[i] > Q7_MAX_DIM_SIZE) {
-			set_status(f, Q7_STATUS_BAD_OUTPUT, "%s: the result has size %lld in dim %d", f->op,
-			           (long long)t->sizes[i], (int)i);
-			return false;
-		}
+		if (t->sizes[i] < 0 || (uint64_t)t->sizes[i] > Q7_MAX_DIM_SIZE)
+			return set_status(f, Q7_STATUS_BAD_OUTPUT, "%s: the result has size %lld in dim %d",
+			                  f->op, (long long)t->sizes[i], (int)i);
 	}
-	if (!q7rt_contiguous(t)) {
-		set_status(f, Q7_STATUS_BAD_OUTPUT, "%s: the result is not contiguous", f->op);
-		return false;
-	}
+	if (!q7rt_contiguous(t))
+		return set_status(f, Q7_STATUS_BAD_OUTPUT, "%s: the result is not contiguous", f->op);
 	if (f->dst.data == 0) {
 		describe(&f->out, t, (uint64_t)reinterpret_cast<uintptr_t>(t->data));
 		return true;
 	}
 	if ((uint64_t)reinterpret_cast<uintptr_t>(t->data) != f->dst.data) {
-		uint64_t dn = 1;
-		for (uint32_t i = 0; i < f->dst.ndim && i < Q7_MAX_DIMS; i++)
-			dn *= f->dst.sizes[i];
-		if ((uint32_t)t->dtype != f->dst.dtype || (uint64_t)q7rt_numel(t) != dn) {
-			set_status(f, Q7_STATUS_BAD_OUTPUT,
-			           "%s: the result (%s, %lld elements) does not fit the destination (%s, %llu "
-			           "elements)",
-			           f->op, q7rt_dtype_name(t->dtype), (long long)q7rt_numel(t),
-			           q7rt_dtype_name((int)f->dst.dtype), (unsigned long long)dn);
-			return false;
-		}
+		uint64_t dn = dst_numel(f);
+		if ((uint32_t)t->dtype != f->dst.dtype || (uint64_t)q7rt_numel(t) != dn)
+			return set_status(f, Q7_STATUS_BAD_OUTPUT,
+			                  "%s: the result (%s, %lld elements) does not fit the destination "
+			                  "(%s, %llu elements)",
+			                  f->op, q7rt_dtype_name(t->dtype), (long long)q7rt_numel(t),
+			                  q7rt_dtype_name((int)f->dst.dtype), (unsigned long long)dn);
 		if (f->loader_flags & Q7_FRAME_RESULT_ANYWHERE) {
 			describe(&f->out, t, (uint64_t)reinterpret_cast<uintptr_t>(t->data));
 			return true;
@@ -379,26 +397,20 @@ bool finish(q7_frame *f)
 /* An empty op name asks for the op list: one "name<TAB>schema" line per
  * op, written into the destination's bytes, which frame->out then
  * describes as a 1-D uint8 tensor of the text (no NUL). */
-int list_into_dst(q7_frame *f, const op_list *l)
+bool list_into_dst(q7_frame *f, const op_list *l)
 {
 	char *buf = reinterpret_cast<char *>((uintptr_t)f->dst.data);
-	uint64_t cap = q7rt_dtype_size((int)f->dst.dtype);
-	for (uint32_t i = 0; i < f->dst.ndim && i < Q7_MAX_DIMS; i++)
-		cap *= f->dst.sizes[i];
-	if (!buf || f->dst.ndim > Q7_MAX_DIMS || cap == 0) {
-		set_status(f, Q7_STATUS_BAD_OUTPUT, "the op list needs a destination to be written to");
-		return f->status;
-	}
+	uint64_t cap = q7rt_dtype_size((int)f->dst.dtype) * dst_numel(f);
+	if (!buf || f->dst.ndim > Q7_MAX_DIMS || cap == 0)
+		return set_status(f, Q7_STATUS_BAD_OUTPUT, "the op list needs a destination to be written to");
 	uint64_t used = 0;
 	for (int i = 0; i < l->n; i++) {
 		const op_entry *e = &l->ops[i];
 		const char *schema = e->schema ? e->schema : "";
 		uint64_t need = strlen(e->name) + 1 + strlen(schema) + 1;
-		if (used + need > cap) {
-			set_status(f, Q7_STATUS_BAD_OUTPUT, "the op list (%d ops) does not fit %llu bytes",
-			           l->n, (unsigned long long)cap);
-			return f->status;
-		}
+		if (used + need > cap)
+			return set_status(f, Q7_STATUS_BAD_OUTPUT, "the op list (%d ops) does not fit %llu bytes",
+			                  l->n, (unsigned long long)cap);
 		memcpy(buf + used, e->name, strlen(e->name));
 		used += strlen(e->name);
 		buf[used++] = '\t';
@@ -412,16 +424,7 @@ int list_into_dst(q7_frame *f, const op_list *l)
 	f->out.sizes[0] = (uint32_t)used;
 	f->out.strides[0] = 1;
 	f->out.data = f->dst.data;
-	return f->status;
-}
-
-/* The bytes of the destination the loader gave. */
-size_t dst_bytes(const q7_frame *f)
-{
-	size_t n = q7rt_dtype_size((int)f->dst.dtype);
-	for (uint32_t i = 0; i < f->dst.ndim && i < Q7_MAX_DIMS; i++)
-		n *= f->dst.sizes[i];
-	return n;
+	return true;
 }
 
 /* The red zone after the loader's destination (Q7_FRAME_DST_ROOM). */
@@ -493,16 +496,12 @@ bool check_frame(q7_frame *f)
 		set_status(f, Q7_STATUS_BAD_FRAME, "the op name is not NUL-terminated");
 		return false;
 	}
-	if (f->nargs > Q7_MAX_ARGS) {
-		set_status(f, Q7_STATUS_BAD_FRAME, "%u arguments, at most %d", f->nargs, Q7_MAX_ARGS);
-		return false;
-	}
+	if (f->nargs > Q7_MAX_ARGS)
+		return set_status(f, Q7_STATUS_BAD_FRAME, "%u arguments, at most %d", f->nargs, Q7_MAX_ARGS);
 	if (f->heap_base == 0 || f->heap_size < 4096 ||
-	    f->heap_base + f->heap_size < f->heap_base) {
-		set_status(f, Q7_STATUS_BAD_FRAME, "no heap arena (%llu bytes at 0x%llx)",
-		           (unsigned long long)f->heap_size, (unsigned long long)f->heap_base);
-		return false;
-	}
+	    f->heap_base + f->heap_size < f->heap_base)
+		return set_status(f, Q7_STATUS_BAD_FRAME, "no heap arena (%llu bytes at 0x%llx)",
+		                  (unsigned long long)f->heap_size, (unsigned long long)f->heap_base);
 	return true;
 }
 
@@ -515,10 +514,7 @@ bool q7rt_breached(q7_frame *f)
 
 void q7rt_arg_label(unsigned i, char *buf, size_t size)
 {
-	if (running)
-		arg_label(running, i, buf, size);
-	else
-		snprintf(buf, size, "argument %u", i + 1);
+	arg_label(running, i, buf, size);
 }
 
 extern "C" void q7rt_fail_dtype(const q7rt_tensor *t, const char *what, int want)
@@ -603,8 +599,10 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 #endif
 	static op_list ops;
 	register_funcs(&ops);
-	if (f->op[0] == 0)
-		return list_into_dst(f, &ops);
+	if (f->op[0] == 0) {
+		list_into_dst(f, &ops);
+		return f->status;
+	}
 	const op_entry *op = nullptr;
 	for (int i = 0; i < ops.n; i++)
 		if (names_op(f->op, &ops.ops[i]))
@@ -616,28 +614,9 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 			strcat(f->message, "none");
 		return f->status;
 	}
-	/* The last op's parsed schema is kept, with a copy of its text to
-	 * know it again: a loader that calls one op again and again (the
-	 * PyTorch bridge) does not parse it each time. */
-	static char parsed_text[512];
-	static signature parsed;
-	if (!op->schema || strcmp(op->schema, parsed_text) != 0) {
-		/* parsed from the copy, which its words then point into */
-		bool fits = op->schema && strlen(op->schema) < sizeof parsed_text;
-		if (fits)
-			strcpy(parsed_text, op->schema);
-		if (parse_schema(fits ? parsed_text : op->schema, &parsed) != 0) {
-			parsed_text[0] = 0;
-			set_status(f, Q7_STATUS_BAD_ARGS, "%s: cannot read the op's schema '%s'", f->op,
-			           op->schema ? op->schema : "(none)");
-			return f->status;
-		}
-		if (!fits)
-			parsed_text[0] = 0;
-	}
-	if (!check_args(f, op, &parsed))
+	running = checked_signature(f, op);
+	if (!running)
 		return f->status;
-	running = &parsed;
 	q7rt.op = op->name;
 	if (f->dst.data != 0 && !check_tensor(f, &f->dst, "the destination"))
 		return f->status;

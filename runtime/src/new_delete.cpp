@@ -60,24 +60,16 @@ static void next_delete(void *p, bool array)
  * them). */
 static uint32_t new_tag(bool array) { return array ? 0x6e657731u : 0x6e657730u; }
 
-static void *arena_new(size_t n, bool array)
+/* n bytes from the call's arena, tagged; when it is full the op ends
+ * (out of memory), or with nothrow the answer is NULL. */
+static void *arena_new(size_t n, bool array, bool nothrow = false)
 {
 #if !defined(__XTENSA__)
 	if (!q7rt.frame)
 		return next_new(n, array);
 #endif
-	void *p = q7rt_alloc(n, 16, array ? "operator new[]" : "operator new");
-	q7rt_arena_tag(&q7rt.heap, p, new_tag(array));
-	return p;
-}
-
-static void *arena_new_nothrow(size_t n, bool array)
-{
-#if !defined(__XTENSA__)
-	if (!q7rt.frame)
-		return next_new(n, array);
-#endif
-	void *p = q7rt_arena_alloc(&q7rt.heap, n, 16);
+	void *p = nothrow ? q7rt_arena_alloc(&q7rt.heap, n, 16)
+	                  : q7rt_alloc(n, 16, array ? "operator new[]" : "operator new");
 	q7rt_arena_tag(&q7rt.heap, p, new_tag(array));
 	return p;
 }
@@ -106,19 +98,7 @@ void operator delete(void *p) noexcept { arena_delete(p, false); }
 void operator delete[](void *p) noexcept { arena_delete(p, true); }
 void operator delete(void *p, size_t) noexcept { arena_delete(p, false); }
 void operator delete[](void *p, size_t) noexcept { arena_delete(p, true); }
-void *operator new(size_t n, const std::nothrow_t &) noexcept
-{
-	return arena_new_nothrow(n, false);
-}
-void *operator new[](size_t n, const std::nothrow_t &) noexcept
-{
-	return arena_new_nothrow(n, true);
-}
-void operator delete(void *p, const std::nothrow_t &) noexcept
-{
-	arena_delete(p, false);
-}
-void operator delete[](void *p, const std::nothrow_t &) noexcept
-{
-	arena_delete(p, true);
-}
+void *operator new(size_t n, const std::nothrow_t &) noexcept { return arena_new(n, false, true); }
+void *operator new[](size_t n, const std::nothrow_t &) noexcept { return arena_new(n, true, true); }
+void operator delete(void *p, const std::nothrow_t &) noexcept { arena_delete(p, false); }
+void operator delete[](void *p, const std::nothrow_t &) noexcept { arena_delete(p, true); }

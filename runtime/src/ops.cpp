@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "elem.h"
+#include "fpbits.h"
 #include "math/q7math.h"
 #include "rt.h"
 
@@ -200,24 +201,6 @@ int64_t powi(int64_t x, int64_t y)
 	return (int64_t)r;
 }
 
-float abs_f32(float v)
-{
-	uint32_t u;
-	memcpy(&u, &v, 4);
-	u &= 0x7fffffffu;
-	memcpy(&v, &u, 4);
-	return v;
-}
-
-double abs_f64(double v)
-{
-	uint64_t u;
-	memcpy(&u, &v, 8);
-	u &= 0x7fffffffffffffffull;
-	memcpy(&v, &u, 8);
-	return v;
-}
-
 int64_t clamp_i(int64_t x, int64_t lo, int64_t hi)
 {
 	int64_t r = x < lo ? lo : x;
@@ -248,7 +231,7 @@ num compute(int op, calc how, bool boolean, num a, num b, num c, num d)
 	case C_F32: {
 		float x = a.f, y = b.f;
 		switch (op) {
-		case Q7RT_OP_ABS: r.f = abs_f32(x); break;
+		case Q7RT_OP_ABS: r.f = fp_float32(fp_bits32(x) & 0x7fffffffu); break;
 		case Q7RT_OP_CEIL: r.f = q7m_ceilf(x); break;
 		case Q7RT_OP_FLOOR: r.f = q7m_floorf(x); break;
 		case Q7RT_OP_SIN: r.f = q7m_sinf(x); break;
@@ -276,7 +259,7 @@ num compute(int op, calc how, bool boolean, num a, num b, num c, num d)
 	case C_F64: {
 		double x = a.d, y = b.d;
 		switch (op) {
-		case Q7RT_OP_ABS: r.d = abs_f64(x); break;
+		case Q7RT_OP_ABS: r.d = fp_float64(fp_bits64(x) & 0x7fffffffffffffffull); break;
 		case Q7RT_OP_CEIL: r.d = q7m_ceil(x); break;
 		case Q7RT_OP_FLOOR: r.d = q7m_floor(x); break;
 		case Q7RT_OP_ADD: r.d = x + c.d * y; break;
@@ -326,12 +309,13 @@ void plan_dtypes(plan *pl, const q7rt_operand *a, const q7rt_operand *b, const q
 		common = info.k == BITWISE ? da : with_scalar(da, b->s);
 	else
 		common = info.k == BITWISE ? b->t->dtype : with_scalar(b->t->dtype, a->s);
+	if ((info.k == UNARY_FLOAT || info.k == POW) && common == Q7_DTYPE_FLOAT64)
+		q7rt_fail("%s: float64 tensors are not supported (float32, float16, bfloat16 and the "
+		          "integer dtypes are)",
+		          pl->name);
 	switch (info.k) {
 	case UNARY_FLOAT:
-		if (common == Q7_DTYPE_FLOAT64)
-			q7rt_fail("%s: float64 tensors are not supported (float32, float16, bfloat16 and "
-			          "the integer dtypes are)",
-			          pl->name);
+	case DIV:
 		if (!is_float(common))
 			common = Q7_DTYPE_FLOAT32;
 		break;
@@ -346,15 +330,7 @@ void plan_dtypes(plan *pl, const q7rt_operand *a, const q7rt_operand *b, const q
 			q7rt_fail("%s: the operands must be integers or bool, not %s", pl->name,
 			          dname(common));
 		break;
-	case DIV:
-		if (!is_float(common))
-			common = Q7_DTYPE_FLOAT32;
-		break;
 	case POW:
-		if (common == Q7_DTYPE_FLOAT64)
-			q7rt_fail("%s: float64 tensors are not supported (float32, float16, bfloat16 and "
-			          "the integer dtypes are)",
-			          pl->name);
 		if (!is_float(common) && !b->t && b->s.kind != Q7RT_SCALAR_FLOAT && b->s.i < 0)
 			q7rt_fail("%s: integers to negative integer powers are not allowed", pl->name);
 		break;

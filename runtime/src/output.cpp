@@ -84,11 +84,8 @@ void *q7rt_alloc(size_t bytes, size_t align, const char *what)
 /* The file's last component: __FILE__ is often a long absolute path. */
 static const char *base_name(const char *path)
 {
-	const char *b = path;
-	for (const char *p = path; p && *p; p++)
-		if (*p == '/')
-			b = p + 1;
-	return b ? b : "?";
+	const char *slash = path ? strrchr(path, '/') : nullptr;
+	return slash ? slash + 1 : path ? path : "?";
 }
 
 extern "C" void q7rt_check_failed(const char *file, int line, const char *what)

@@ -10,19 +10,14 @@ extern "C" size_t q7rt_dtype_size(int dtype) { return q7_dtype_size((uint32_t)dt
 
 extern "C" const char *q7rt_dtype_name(int dtype)
 {
-	switch (dtype) {
-	case Q7_DTYPE_UINT8: return "uint8";
-	case Q7_DTYPE_INT8: return "int8";
-	case Q7_DTYPE_INT16: return "int16";
-	case Q7_DTYPE_INT32: return "int32";
-	case Q7_DTYPE_INT64: return "int64";
-	case Q7_DTYPE_FLOAT16: return "float16";
-	case Q7_DTYPE_FLOAT32: return "float32";
-	case Q7_DTYPE_FLOAT64: return "float64";
-	case Q7_DTYPE_BOOL: return "bool";
-	case Q7_DTYPE_BFLOAT16: return "bfloat16";
-	default: return "unknown dtype";
-	}
+	/* by enum q7_dtype, torch's ScalarType numbers */
+	static const char *const names[] = {"uint8",   "int8",    "int16",   "int32",
+	                                    "int64",   "float16", "float32", "float64",
+	                                    nullptr,   nullptr,   nullptr,   "bool",
+	                                    nullptr,   nullptr,   nullptr,   "bfloat16"};
+	if (dtype < 0 || dtype >= (int)(sizeof names / sizeof names[0]) || !names[dtype])
+		return "unknown dtype";
+	return names[dtype];
 }
 
 int64_t q7rt_numel(const q7rt_tensor *t)
@@ -71,23 +66,6 @@ q7rt_tensor *q7rt_wrap(const q7_tensor_desc *d)
 	return t;
 }
 
-static void fill_one(void *p, int dtype, size_t n)
-{
-	switch (dtype) {
-	case Q7_DTYPE_UINT8:
-	case Q7_DTYPE_INT8:
-	case Q7_DTYPE_BOOL: memset(p, 1, n); break;
-	case Q7_DTYPE_INT16: for (size_t i = 0; i < n; i++) static_cast<int16_t *>(p)[i] = 1; break;
-	case Q7_DTYPE_INT32: for (size_t i = 0; i < n; i++) static_cast<int32_t *>(p)[i] = 1; break;
-	case Q7_DTYPE_INT64: for (size_t i = 0; i < n; i++) static_cast<int64_t *>(p)[i] = 1; break;
-	case Q7_DTYPE_FLOAT16: for (size_t i = 0; i < n; i++) static_cast<uint16_t *>(p)[i] = 0x3c00; break;
-	case Q7_DTYPE_BFLOAT16: for (size_t i = 0; i < n; i++) static_cast<uint16_t *>(p)[i] = 0x3f80; break;
-	case Q7_DTYPE_FLOAT32: for (size_t i = 0; i < n; i++) static_cast<float *>(p)[i] = 1.0f; break;
-	case Q7_DTYPE_FLOAT64: for (size_t i = 0; i < n; i++) static_cast<double *>(p)[i] = 1.0; break;
-	default: break;
-	}
-}
-
 extern "C" q7rt_tensor *q7rt_tensor_new(const int64_t *sizes, size_t ndim, int dtype, int fill)
 {
 	size_t esize = q7rt_dtype_size(dtype);
@@ -118,7 +96,8 @@ extern "C" q7rt_tensor *q7rt_tensor_new(const int64_t *sizes, size_t ndim, int d
 	if (fill == 0)
 		memset(t->data, 0, (size_t)(n * esize));
 	else if (fill == 1)
-		fill_one(t->data, dtype, (size_t)n);
+		for (size_t k = 0; k < (size_t)n; k++)
+			q7elem::store_i64(static_cast<char *>(t->data) + k * esize, dtype, 1);
 	return t;
 }
 

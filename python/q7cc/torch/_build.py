@@ -156,9 +156,7 @@ def shape_sites_source(defs, path):
                 return path
     except OSError:
         pass
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
+    write_whole(path, text.encode("utf-8"))
     return path
 
 
@@ -466,13 +464,29 @@ def shape_setup(includes=()):
     return cxx, sflags, skey, code_key, pch_flags, cache, pch, libdir
 
 
-def register_h_hints(shape_srcs):
-    """For each shape source that uses NEURON_LIBRARY without including
-    "torchneuron/register.h" (which the precompiled header does not give
-    it either: _pch.usable), the line that says what to add."""
-    return ["%s: NEURON_LIBRARY is defined by \"torchneuron/register.h\": add #include "
-            "\"torchneuron/register.h\" after #include <torch/torch.h>" % os.path.basename(src)
-            for src in shape_srcs if _pch.lacks_register_h(src)]
+def with_register_h_hints(e, shape_srcs):
+    """e, a failed compile of shape_srcs, with what to add to each that uses
+    NEURON_LIBRARY without "torchneuron/register.h" (_pch.usable)."""
+    hints = ["%s: NEURON_LIBRARY is defined by \"torchneuron/register.h\": add #include "
+             "\"torchneuron/register.h\" after #include <torch/torch.h>" % os.path.basename(src)
+             for src in shape_srcs if "NEURON_LIBRARY" in e.output and _pch.lacks_register_h(src)]
+    if not hints:
+        return e
+    return BuildError(str(e).split(" failed:\n", 1)[0], e.command,
+                      e.output.rstrip("\n") + "\n" + "\n".join(hints))
+
+
+def shape_compile(cxx, sflags, pch, src, obj, extra=()):
+    """A shape source's compile (extra before -c); its __FILE__ without the
+    folder, so that the object does not depend on where the source is."""
+    return cxx + sflags + (_pch.flags(cxx, pch) if pch and _pch.usable(cxx, src) else []) + [
+        "-fmacro-prefix-map=%s/=" % os.path.dirname(src)] + list(extra) + ["-c", src, "-o", obj]
+
+
+def shape_link(cxx, out, objs, libdir):
+    """--no-undefined: a shape function never defined fails here, not at load."""
+    return cxx + ["-shared", "-Wl,-Bsymbolic", "-Wl,--no-undefined", "-o", out] + objs + [
+        "-L" + libdir, "-Wl,-rpath," + libdir, "-ltorch", "-ltorch_cpu", "-lc10"]
 
 
 def _shape_part(shape_srcs, defs, includes, state, lib, verbose, log):
@@ -486,18 +500,10 @@ def _shape_part(shape_srcs, defs, includes, state, lib, verbose, log):
     sites = shape_sites_source(defs, os.path.join(state, "q7cc-shape-sites.cpp"))
     s_steps, s_objs = compile_steps(
         "shape", list(shape_srcs) + ([sites] if sites else []),
-        # __FILE__ (NEURON_LIBRARY's, for messages) without the folder,
-        # so that the object does not depend on where the source is
-        lambda src, obj, dep: cxx + sflags + (
-            _pch.flags(cxx, pch) if pch and _pch.usable(cxx, src) else []) + [
-            "-fmacro-prefix-map=%s/=" % os.path.dirname(src),
-            "-MD", "-MF", dep, "-c", src, "-o", obj],
+        lambda src, obj, dep: shape_compile(cxx, sflags, pch, src, obj, ["-MD", "-MF", dep]),
         skey, state, cxx + sflags, shape=(code_key, cache))
     shape_lib = lib[:-3] + ".shape.so"
-    # --no-undefined: a shape function declared and never defined is a
-    # link error here, not a dlopen failure at load
-    slink = cxx + ["-shared", "-Wl,-Bsymbolic", "-Wl,--no-undefined", "-o", shape_lib] + \
-        s_objs + ["-L" + libdir, "-Wl,-rpath," + libdir, "-ltorch", "-ltorch_cpu", "-lc10"]
+    slink = shape_link(cxx, shape_lib, s_objs, libdir)
     if pch and any(pch in st.command and not st.up_to_date() for st in s_steps):
         _pch.build(pch, cxx, pch_flags, log)
     return s_steps, shape_lib, (shape_lib, slink, skey, s_objs, os.path.join(state, "shape.json"))
@@ -548,11 +554,7 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     try:
         run_steps(steps, verbose, log, progress)
     except BuildError as e:
-        hints = register_h_hints(shape_srcs) if "NEURON_LIBRARY" in e.output else []
-        if hints:
-            raise BuildError(str(e).split(" failed:\n", 1)[0], e.command,
-                             e.output.rstrip("\n") + "\n" + "\n".join(hints)) from None
-        raise
+        raise with_register_h_hints(e, shape_srcs) from None
     try:
         lsteps = [link_step(*args) for args in links]
         lsteps[0].show = True  # q7cc's

@@ -19,13 +19,16 @@ import time
 _write_lock = threading.Lock()
 
 
-def write_line(text, stream=None):
-    """text and its newline in one write: lines of parallel steps never
-    share a line."""
-    stream = stream or sys.stderr
+def _put(stream, text):
+    """text in one write: lines of parallel steps never share a line."""
     with _write_lock:
-        stream.write(text + "\n")
+        stream.write(text)
         stream.flush()
+
+
+def write_line(text, stream=None):
+    """text and its newline, in one write."""
+    _put(stream or sys.stderr, text + "\n")
 
 
 def _after():
@@ -99,11 +102,9 @@ class Progress:
             if self.shown:
                 self._erase()
                 if ok:
-                    with _write_lock:
-                        self.stream.write("q7cc.torch: built %s: %d step%s in %.0f s\n" % (
-                            self.what, self.done, "" if self.done == 1 else "s",
-                            time.monotonic() - self.t0))
-                        self.stream.flush()
+                    _put(self.stream, "q7cc.torch: built %s: %d step%s in %.0f s\n" % (
+                        self.what, self.done, "" if self.done == 1 else "s",
+                        time.monotonic() - self.t0))
         if self.ticker:
             self.ticker.join()
 
@@ -127,13 +128,9 @@ class Progress:
         cols = cols or 80  # a terminal that has no size yet
         if len(text) > cols - 1:
             text = text[:max(cols - 3, 0)] + ".."
-        with _write_lock:
-            self.stream.write("\r" + text + "\x1b[K")
-            self.stream.flush()
+        _put(self.stream, "\r" + text + "\x1b[K")
         self.shown = True
 
     def _erase(self):
         if self.shown:
-            with _write_lock:
-                self.stream.write("\r\x1b[K")
-                self.stream.flush()
+            _put(self.stream, "\r\x1b[K")

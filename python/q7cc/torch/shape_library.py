@@ -34,24 +34,17 @@ def build(output, sources, includes=(), verbose=False, log=print):
     sites = _build.shape_sites_source(defs, out + ".sites.cpp")
     for src in [os.path.abspath(s) for s in sources] + ([sites] if sites else []):
         obj = "%s.%s.o" % (out, os.path.splitext(os.path.basename(src))[0])
-        use = bool(pch) and _pch.usable(cxx, src)
-        if use and not any(os.path.exists(pch + e) for e in (".pch", ".gch")):
-            _pch.build(pch, cxx, pch_flags, log)
-        cmd = cxx + sflags + (_pch.flags(cxx, pch) if use else []) + [
-            "-fmacro-prefix-map=%s/=" % os.path.dirname(src), "-c", src, "-o", obj]
+        cmd = _build.shape_compile(cxx, sflags, pch, src, obj)
+        if pch and pch in cmd:
+            _pch.build(pch, cxx, pch_flags, log)  # when missing
         try:
             run_command("compiling %s" % os.path.basename(src), cmd, {obj: obj + ".tmp"},
                         verbose, log)
         except BuildError as e:
-            hints = _build.register_h_hints([src]) if "NEURON_LIBRARY" in e.output else []
-            if hints:
-                raise BuildError("compiling %s" % os.path.basename(src), cmd,
-                                 e.output.rstrip("\n") + "\n" + "\n".join(hints)) from None
-            raise
+            raise _build.with_register_h_hints(e, [src]) from None
         os.replace(obj + ".tmp", obj)
         objs.append(obj)
-    link = cxx + ["-shared", "-Wl,-Bsymbolic", "-Wl,--no-undefined", "-o", out] + objs + [
-        "-L" + libdir, "-Wl,-rpath," + libdir, "-ltorch", "-ltorch_cpu", "-lc10"]
+    link = _build.shape_link(cxx, out, objs, libdir)
     run_command("linking %s" % os.path.basename(out), link, {out: out + ".tmp"}, verbose, log)
     os.replace(out + ".tmp", out)
 

@@ -47,6 +47,7 @@
 #ifndef Q7_BOOT_H
 #define Q7_BOOT_H
 
+#include <assert.h> /* static_assert, in C11 too */
 #include <stdint.h>
 
 #include "q7/xtensa.h" /* Q7_NUM_CORES */
@@ -176,14 +177,8 @@ struct q7_boot_result {
 	char message[68];     /* NUL-terminated, for boot_status != OK */
 };
 
-#if defined(__cplusplus)
 static_assert(sizeof(struct q7_boot_block) == 160, "q7_boot_block layout");
 static_assert(sizeof(struct q7_boot_call) == 64, "q7_boot_call layout");
 static_assert(sizeof(struct q7_boot_result) == 128, "q7_boot_result layout");
-#else
-_Static_assert(sizeof(struct q7_boot_block) == 160, "q7_boot_block layout");
-_Static_assert(sizeof(struct q7_boot_call) == 64, "q7_boot_call layout");
-_Static_assert(sizeof(struct q7_boot_result) == 128, "q7_boot_result layout");
-#endif
 
 #endif

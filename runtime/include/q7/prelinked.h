@@ -7,6 +7,7 @@
 #ifndef Q7_PRELINKED_H
 #define Q7_PRELINKED_H
 
+#include <assert.h> /* static_assert, in C11 too */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,11 +43,7 @@ struct q7_pl_header {
 	uint32_t header_crc;  /* CRC-32 of the 44 bytes before this field */
 	uint32_t reserved[4]; /* zero */
 };
-#if defined(__cplusplus)
 static_assert(sizeof(struct q7_pl_header) == Q7_PL_HEADER_SIZE, "q7_pl_header layout");
-#else
-_Static_assert(sizeof(struct q7_pl_header) == Q7_PL_HEADER_SIZE, "q7_pl_header layout");
-#endif
 
 /* q7_prelinked_check (the header and both checksums) and q7_crc32, the
  * one check every side compiles (static inline). */
