@@ -32,13 +32,6 @@
 #include "support.h"
 #include "tempfile.h"
 
-const struct q7_pl_header *q7_emu_image_header(const struct q7_emu_session *s, unsigned core)
-{
-	return core < s->cores ? &s->hdr[core] : NULL;
-}
-
-const char *q7_emu_boot_path(const struct q7_emu_session *s) { return s->boot; }
-
 static bool env_on(const char *name)
 {
 	const char *v = getenv(name);
@@ -419,6 +412,7 @@ static void free_session(struct q7_emu_session *s, bool remove)
 	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		free(s->image[i]);
 	q7_sv_free(&s->files);
+	q7_sv_free(&s->linked);
 	q7_sv_free(&s->argv);
 	if (s->data)
 		munmap(s->data, DATA_MAP_BYTES);
@@ -453,7 +447,6 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	s->icount = cfg->icount;
 	s->unchecked = cfg->unchecked;
 	s->trace_log = cfg->trace_log ? q7_xstrdup(cfg->trace_log) : NULL;
-	struct q7_strvec paths = {0};
 	struct q7_err err = Q7_ERR_GROWING;
 	int rc = 1;
 	if (s->forward)
@@ -476,14 +469,14 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	}
 	if (cfg->images) {
 		for (unsigned i = 0; i < cores; i++)
-			q7_sv_add(&paths, cfg->images[i]);
-	} else if (q7_run_images(cfg->lib, cores, &paths, &err) < 0) {
+			q7_sv_add(&s->linked, cfg->images[i]);
+	} else if (q7_run_images(cfg->lib, cores, &s->linked, &err) < 0) {
 		q7_run_fail(why, "%s", err.msg);
 		q7_err_free(&err);
 		goto out;
 	}
 	for (unsigned i = 0; i < cores; i++)
-		s->image[i] = packed_path(paths.v[i]);
+		s->image[i] = packed_path(s->linked.v[i]);
 	const char *tmp = q7_temp_dir();
 	if (!tmp) {
 		q7_run_fail(why, "cannot create a temporary directory: %s", strerror(errno));
@@ -506,7 +499,6 @@ out:
 		free_session(s, true);
 	if (cfg->forward_signals)
 		q7_proc_signals_restore();
-	q7_sv_free(&paths);
 	return rc;
 }
 

@@ -7,10 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "emu_session.h"
-#include "emu_session_int.h"
+#include "emu_launch.h"
 #include "engine.h"
-#include "run_image.h"
 #include "prelink.h"
 #include "result.h"
 #include "support.h"
@@ -20,42 +18,29 @@
  * grows with it (an explicit one stays as given). */
 #define PROFILE_TIMEOUT_S 1200.0
 
-/* The per-core images' symbols, placed where the session put them;
- * images as the session had them (NULL: read from lib). */
-static int load_cores(struct q7_emu_session *s, const char *lib, const char *const *images,
-                      unsigned cores, struct q7_trace_core *tc, struct q7_syms *boot,
-                      struct q7_run_result *r)
+/* The per-core images' symbols, placed where the session put them, and
+ * the boot program's. 0, or -1 after q7_run_fail(). */
+static int load_cores(const struct q7_emu_session *s, struct q7_trace_core *tc,
+                      struct q7_syms *boot, struct q7_run_result *r)
 {
-	struct q7_strvec paths = {0};
-	struct q7_err why = Q7_ERR_GROWING;
 	char err[Q7_MESSAGE_SIZE];
-	if (images) {
-		for (unsigned i = 0; i < cores; i++)
-			q7_sv_add(&paths, images[i]);
-	} else if (q7_run_images(lib, cores, &paths, &why) < 0) {
-		q7_run_fail(r, "%s", why.msg);
-		q7_err_free(&why);
-		return -1;
-	}
-	int rc = 0;
-	for (unsigned i = 0; i < cores && rc == 0; i++) {
-		const struct q7_pl_header *h = q7_emu_image_header(s, i);
+	for (unsigned i = 0; i < s->cores; i++) {
+		const struct q7_pl_header *h = &s->hdr[i];
 		tc[i].index = i;
 		tc[i].entry = h->entry;
 		tc[i].lo = h->base;
 		tc[i].hi = h->base + h->load_size + h->bss_size;
-		if (q7_syms_load(paths.v[i], h->base - h->link_base, &tc[i].syms,
+		if (q7_syms_load(s->linked.v[i], h->base - h->link_base, &tc[i].syms,
 		                 &Q7_ERR_OF(err)) != 0) {
 			q7_run_fail(r, "%s", err);
-			rc = -1;
+			return -1;
 		}
 	}
-	if (rc == 0 && q7_syms_load(q7_emu_boot_path(s), 0, boot, &Q7_ERR_OF(err)) != 0) {
+	if (q7_syms_load(s->boot, 0, boot, &Q7_ERR_OF(err)) != 0) {
 		q7_run_fail(r, "%s", err);
-		rc = -1;
+		return -1;
 	}
-	q7_sv_free(&paths);
-	return rc;
+	return 0;
 }
 
 int q7_prof_emulated(const char *lib, const char *const *images, const struct q7_call *req,
@@ -95,8 +80,7 @@ int q7_prof_emulated(const char *lib, const char *const *images, const struct q7
 		goto out;
 	struct q7_run_result res;
 	int called = q7_emu_call(s, req, &res);
-	int loaded = load_cores(s, lib, images, cfg.cores, tc, &boot,
-	                        called == 0 ? r : &(struct q7_run_result){0});
+	int loaded = load_cores(s, tc, &boot, called == 0 ? r : &(struct q7_run_result){0});
 	q7_emu_close(s); /* QEMU exits: its log is whole */
 	if (called != 0) {
 		*r = res;

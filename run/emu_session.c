@@ -15,7 +15,6 @@
 #include "bytes.h"
 #include "emu_confine.h"
 #include "emu_session.h"
-#include "emu_session_int.h"
 #include "emu_launch.h"
 #include "emu_ram.h"
 #include "emu_trace.h"
@@ -469,14 +468,10 @@ static void function_at(const struct q7_emu_session *s, unsigned core, uint32_t 
 	*divides = false;
 	const struct q7_pl_header *h = core < s->cores ? &s->hdr[core] : NULL;
 	struct q7_syms syms = {0};
-	struct q7_strvec paths = {0};
-	struct q7_err why = Q7_ERR_GROWING;
 	char err[Q7_MESSAGE_SIZE];
 	/* the linked (unstripped) image, as the profiler reads it */
-	int n = h ? q7_run_images(s->lib, s->cores, &paths, &why) : -1;
-	q7_err_free(&why);
-	int rc = n > (int)core ? q7_syms_load(paths.v[core], h->base - h->link_base, &syms,
-	                                      &Q7_ERR_OF(err)) : -1;
+	int rc = h ? q7_syms_load(s->linked.v[core], h->base - h->link_base, &syms,
+	                          &Q7_ERR_OF(err)) : -1;
 	const struct q7_sym *y = rc == 0 ? q7_syms_find(&syms, pc) : NULL;
 	if (y) {
 		size_t k = (size_t)snprintf(fn, size, " in %s+0x%x", y->name, pc - y->addr);
@@ -490,11 +485,65 @@ static void function_at(const struct q7_emu_session *s, unsigned core, uint32_t 
 		}
 		char line[256];
 		if (k < size && at - h->base < h->load_size &&
-		    q7_lines_find(paths.v[core], at - h->base + h->link_base, line, sizeof line) == 0)
+		    q7_lines_find(s->linked.v[core], at - h->base + h->link_base, line, sizeof line) == 0)
 			snprintf(fn + k, size - k, " at %s", line);
 	}
 	q7_syms_free(&syms);
-	q7_sv_free(&paths);
+}
+
+/* The Xtensa ISA's exception causes (EXCCAUSE), named as the ISA names
+ * them, with what each means for a kernel. */
+static const struct exc_cause {
+	uint32_t cause;
+	const char *name, *meaning;
+} exc_causes[] = {
+	{0, "IllegalInstruction", "an instruction the core does not have"},
+	{1, "Syscall", "a SYSCALL instruction"},
+	{2, "InstructionFetchError", "an error fetching an instruction"},
+	{3, "LoadStoreError", "an error on a load or store"},
+	{4, "Level1Interrupt", "a level-1 interrupt"},
+	{5, "Alloca", "a MOVSP the window could not take"},
+	{6, "IntegerDivideByZero", "an integer division by zero"},
+	{8, "Privileged", "a privileged instruction"},
+	{9, "LoadStoreAlignment", "a misaligned load or store"},
+	{12, "InstrPIFDataError", "a bus error fetching an instruction"},
+	{13, "LoadStorePIFDataError", "a bus error on a load or store"},
+	{14, "InstrPIFAddrError", "an instruction fetch from an address with no memory"},
+	{15, "LoadStorePIFAddrError", "a load or store at an address with no memory"},
+	{16, "InstTLBMiss", "an instruction fetch the TLB does not map"},
+	{17, "InstTLBMultiHit", "an instruction fetch the TLB maps twice"},
+	{18, "InstFetchPrivilege", "an instruction fetch from privileged memory"},
+	{20, "InstFetchProhibited", "an instruction fetch from memory that may not be executed"},
+	{24, "LoadStoreTLBMiss", "a load or store the TLB does not map"},
+	{25, "LoadStoreTLBMultiHit", "a load or store the TLB maps twice"},
+	{26, "LoadStorePrivilege", "a load or store to privileged memory"},
+	{28, "LoadProhibited", "a load from memory that may not be read"},
+	{29, "StoreProhibited", "a store to memory that may not be written"},
+};
+
+/* The row of cause, or NULL: coprocessor causes (32-39) and reserved ones
+ * have none. */
+static const struct exc_cause *exc_row(uint32_t cause)
+{
+	for (size_t i = 0; i < sizeof exc_causes / sizeof exc_causes[0]; i++)
+		if (exc_causes[i].cause == cause)
+			return &exc_causes[i];
+	return NULL;
+}
+
+static const char *exc_name(uint32_t cause)
+{
+	const struct exc_cause *e = exc_row(cause);
+	return e ? e->name : cause >= 32 && cause <= 39 ? "CoprocessorDisabled"
+	                                                  : "a cause the ISA reserves";
+}
+
+static const char *exc_meaning(uint32_t cause)
+{
+	const struct exc_cause *e = exc_row(cause);
+	return e ? e->meaning
+	         : cause >= 32 && cause <= 39 ? "a coprocessor instruction while the coprocessor is off"
+	                                      : "an exception this core should not raise";
 }
 
 /* An exception cause as the host words its signal. */
@@ -505,7 +554,7 @@ static const char *host_words(uint32_t cause)
 	case 6: return "integer division by zero";
 	case 9: return "unaligned access";
 	case 3: case 13: case 15: case 28: case 29: return "invalid memory access";
-	default: return q7_emu_exc_meaning(cause);
+	default: return exc_meaning(cause);
 	}
 }
 
@@ -530,7 +579,7 @@ static void boot_failure(struct q7_emu_session *s, const struct q7_boot_result *
 		q7_run_fail(r, "%s%s: the kernel crashed: %s%s, at pc 0x%08x%s, address 0x%08x (the core "
 		            "took an %s: EXCCAUSE %u (%s: %s))", pre, image, host_words(br->exc_cause),
 		            fn, br->exc_pc, where, br->exc_vaddr, br->message, br->exc_cause,
-		            q7_emu_exc_name(br->exc_cause), q7_emu_exc_meaning(br->exc_cause));
+		            exc_name(br->exc_cause), exc_meaning(br->exc_cause));
 	} else if (br->boot_status == Q7_BOOT_BREAK) {
 		/* DEBUGCAUSE bits 3 and 4: BREAK and BREAK.N. */
 		q7_run_fail(r, "%s%s: the kernel crashed: %s%s, at pc 0x%08x%s (the core stopped at a %s "
@@ -824,24 +873,15 @@ unsigned char *q7_emu_sent_data(const struct q7_emu_session *s, size_t *size)
 	return d;
 }
 
-void q7_emu_last(const struct q7_emu_session *s, struct q7_emu_back *b)
+int q7_emu_take_output(const struct q7_emu_session *s, const unsigned char *data,
+                       struct q7_run_result *r)
 {
 	const struct call *c = &s->c;
-	b->frame = &c->frame;
-	b->data = s->data;
-	b->data_addr = c->back_addr;
-	b->data_bytes = c->back_bytes;
-	b->out = c->out;
-	b->out_bytes = c->out_bytes;
-}
-
-int q7_emu_take_output(const struct q7_emu_back *b, struct q7_run_result *r)
-{
-	const struct q7_frame *f = b->frame;
-	uint64_t lo = b->data_addr, hi = lo + b->data_bytes;
-	if (b->data_bytes && f->out.data >= lo && f->out.data < hi)
-		return q7_run_take_output(f, b->data + (f->out.data - lo), (size_t)(hi - f->out.data), r);
-	return q7_run_take_output(f, b->out, b->out_bytes, r);
+	const struct q7_frame *f = &c->frame;
+	uint64_t lo = c->back_addr, hi = lo + c->back_bytes;
+	if (c->back_bytes && f->out.data >= lo && f->out.data < hi)
+		return q7_run_take_output(f, data + (f->out.data - lo), (size_t)(hi - f->out.data), r);
+	return q7_run_take_output(f, c->out, c->out_bytes, r);
 }
 
 /* The result of a call with a destination its bytes were delivered to:
@@ -884,10 +924,8 @@ int q7_emu_call(struct q7_emu_session *s, const struct q7_call *req,
 		q7_proc_signals_install();
 	int rc = 1;
 	if (q7_emu_send(s, req, -1, res) == 0 && q7_emu_receive(s, res) == 0) {
-		struct q7_emu_back b;
-		q7_emu_last(s, &b);
 		if (s->c.in_dst ? result_in_dst(s, req, res) == 0
-		                : kept_on_core(s, res) == 0 && q7_emu_take_output(&b, res) == 0) {
+		                : kept_on_core(s, res) == 0 && q7_emu_take_output(s, s->data, res) == 0) {
 			res->status = Q7_STATUS_OK;
 			rc = 0;
 		}
@@ -895,59 +933,4 @@ int q7_emu_call(struct q7_emu_session *s, const struct q7_call *req,
 	if (s->forward)
 		q7_proc_signals_restore();
 	return rc;
-}
-
-/* The Xtensa ISA's exception causes (EXCCAUSE), named as the ISA names
- * them, with what each means for a kernel. */
-static const struct exc_cause {
-	uint32_t cause;
-	const char *name, *meaning;
-} exc_causes[] = {
-	{0, "IllegalInstruction", "an instruction the core does not have"},
-	{1, "Syscall", "a SYSCALL instruction"},
-	{2, "InstructionFetchError", "an error fetching an instruction"},
-	{3, "LoadStoreError", "an error on a load or store"},
-	{4, "Level1Interrupt", "a level-1 interrupt"},
-	{5, "Alloca", "a MOVSP the window could not take"},
-	{6, "IntegerDivideByZero", "an integer division by zero"},
-	{8, "Privileged", "a privileged instruction"},
-	{9, "LoadStoreAlignment", "a misaligned load or store"},
-	{12, "InstrPIFDataError", "a bus error fetching an instruction"},
-	{13, "LoadStorePIFDataError", "a bus error on a load or store"},
-	{14, "InstrPIFAddrError", "an instruction fetch from an address with no memory"},
-	{15, "LoadStorePIFAddrError", "a load or store at an address with no memory"},
-	{16, "InstTLBMiss", "an instruction fetch the TLB does not map"},
-	{17, "InstTLBMultiHit", "an instruction fetch the TLB maps twice"},
-	{18, "InstFetchPrivilege", "an instruction fetch from privileged memory"},
-	{20, "InstFetchProhibited", "an instruction fetch from memory that may not be executed"},
-	{24, "LoadStoreTLBMiss", "a load or store the TLB does not map"},
-	{25, "LoadStoreTLBMultiHit", "a load or store the TLB maps twice"},
-	{26, "LoadStorePrivilege", "a load or store to privileged memory"},
-	{28, "LoadProhibited", "a load from memory that may not be read"},
-	{29, "StoreProhibited", "a store to memory that may not be written"},
-};
-
-/* The row of cause, or NULL: coprocessor causes (32-39) and reserved ones
- * have none. */
-static const struct exc_cause *exc_row(uint32_t cause)
-{
-	for (size_t i = 0; i < sizeof exc_causes / sizeof exc_causes[0]; i++)
-		if (exc_causes[i].cause == cause)
-			return &exc_causes[i];
-	return NULL;
-}
-
-const char *q7_emu_exc_name(uint32_t cause)
-{
-	const struct exc_cause *e = exc_row(cause);
-	return e ? e->name : cause >= 32 && cause <= 39 ? "CoprocessorDisabled"
-	                                                  : "a cause the ISA reserves";
-}
-
-const char *q7_emu_exc_meaning(uint32_t cause)
-{
-	const struct exc_cause *e = exc_row(cause);
-	return e ? e->meaning
-	         : cause >= 32 && cause <= 39 ? "a coprocessor instruction while the coprocessor is off"
-	                                      : "an exception this core should not raise";
 }

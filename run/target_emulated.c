@@ -13,7 +13,6 @@
 
 #include "emu_profile.h"
 #include "emu_session.h"
-#include "emu_session_int.h"
 #include "call_limits.h"
 #include "result.h"
 
