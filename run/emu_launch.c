@@ -75,36 +75,35 @@ static char *packed_path(const char *image)
 	return q7_xstrdup(image);
 }
 
-/* A session file, registered as a temporary first so that a signal or
- * the exit removes it. 0, or the errno of the failure (a full disk, a file
- * size limit: the reason is kept across fclose). */
-static int write_file(struct q7_emu_session *s, const char *name, const void *buf, size_t n,
-                      char **path)
+/* A session file QEMU's loader puts at addr in the core's memory:
+ * registered as a temporary first so that a signal or the exit removes
+ * it, written, and named on QEMU's command line (",," for a comma inside
+ * a value, as QEMU's option parser takes it). 0, or -1 after
+ * q7_run_fail() (a full disk, a file size limit: the reason is kept
+ * across fclose). */
+static int load_file(struct q7_emu_session *s, const char *name, const void *buf, size_t n,
+                     uint32_t addr, struct q7_run_result *r)
 {
-	*path = q7_path_join(s->dir, name);
-	q7_temp_register(*path);
-	q7_sv_add(&s->files, *path);
-	FILE *f = fopen(*path, "wb");
-	if (!f)
-		return errno;
-	int e = fwrite(buf, 1, n, f) == n ? 0 : (errno ? errno : EIO);
-	if (fclose(f) != 0 && !e)
+	char *path = q7_path_join(s->dir, name);
+	q7_temp_register(path);
+	q7_sv_add(&s->files, path);
+	FILE *f = fopen(path, "wb");
+	int e = !f ? errno : fwrite(buf, 1, n, f) == n ? 0 : (errno ? errno : EIO);
+	if (f && fclose(f) != 0 && !e)
 		e = errno ? errno : EIO;
-	return e;
-}
-
-/* QEMU's option parser takes ",," for a comma inside a value. */
-static void add_loader(struct q7_strvec *argv, const char *file, uint32_t addr)
-{
 	struct q7_strbuf b = {0};
-	for (const char *p = file; *p; p++) {
+	for (const char *p = path; *p; p++) {
 		q7_sb_addc(&b, *p);
 		if (*p == ',')
 			q7_sb_addc(&b, ',');
 	}
-	q7_sv_add(argv, "-device");
-	q7_sv_addf(argv, "loader,file=%s,addr=0x%08x,force-raw=on", b.s, addr);
+	q7_sv_add(&s->argv, "-device");
+	q7_sv_addf(&s->argv, "loader,file=%s,addr=0x%08x,force-raw=on", b.s, addr);
 	q7_sb_free(&b);
+	if (e)
+		q7_run_fail(r, "%s: cannot write: %s", path, strerror(e));
+	free(path);
+	return e ? -1 : 0;
 }
 
 /* Q7CC_QEMU (a path: "qemu" means ./qemu, never one found on PATH), or
@@ -173,27 +172,17 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 			q7_prelinked_free(&pl);
 			return -1;
 		}
-		char *name = q7_xasprintf("image%u.bin", i), *path;
-		int w = write_file(s, name, pl.bytes, pl.size, &path);
+		char *name = q7_xasprintf("image%u.bin", i);
 		b.core[i].image = pl.hdr.base - Q7_PL_HEADER_SIZE;
 		b.core[i].image_size = (uint32_t)pl.size;
-		add_loader(argv, path, b.core[i].image);
-		if (w)
-			q7_run_fail(r, "%s: cannot write: %s", path, strerror(w));
+		int w = load_file(s, name, pl.bytes, pl.size, b.core[i].image, r);
 		free(name);
-		free(path);
 		q7_prelinked_free(&pl);
-		if (w)
+		if (w != 0)
 			return -1;
 	}
 	s->block = b;
-	char *par;
-	int w = write_file(s, "params.bin", &b, sizeof b, &par);
-	add_loader(argv, par, Q7_BOOT_BLOCK_ADDR);
-	if (w)
-		q7_run_fail(r, "%s: cannot write: %s", par, strerror(w));
-	free(par);
-	if (w)
+	if (load_file(s, "params.bin", &b, sizeof b, Q7_BOOT_BLOCK_ADDR, r) != 0)
 		return -1;
 	if (q7_save_temps()) {
 		char *t = q7_path_join(s->dir, "requests.bin");

@@ -27,6 +27,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,15 +133,26 @@ static const char *who(const struct q7_emu_session *s, unsigned core, char *buf,
 	return buf;
 }
 
-/* Ends the call after a failure that leaves QEMU unusable. */
-static void call_lost(struct q7_emu_session *s)
+/* Ends the call after a failure that leaves QEMU unusable (fmt NULL:
+ * r already says why). -1, r failed with fmt. */
+static int Q7_PRINTF(3, 4) lost(struct q7_emu_session *s, struct q7_run_result *r,
+                                const char *fmt, ...)
 {
 	q7_emu_stop_qemu(s, NULL);
 	s->c.busy = false;
+	if (fmt) {
+		va_list ap;
+		va_start(ap, fmt);
+		q7_err_vset(&Q7_ERR_OF(r->message), NULL, fmt, ap);
+		va_end(ap);
+		r->status = -1;
+	}
+	return -1;
 }
 
-/* The time-out's message: the library, the op and the core that was running. */
-static void timed_out(struct q7_emu_session *s, struct q7_run_result *r)
+/* The time-out's message: the library, the op and the core that was
+ * running. -1. */
+static int timed_out(struct q7_emu_session *s, struct q7_run_result *r)
 {
 	struct call *c = &s->c;
 	char where[64];
@@ -150,8 +162,6 @@ static void timed_out(struct q7_emu_session *s, struct q7_run_result *r)
 		snprintf(where, sizeof where, "on the emulated cores");
 	else
 		snprintf(where, sizeof where, "on emulated core %u of %u", c->first + c->done, s->cores);
-	q7_emu_stop_qemu(s, NULL);
-	c->busy = false;
 	/* The library is named as every other failure of a run names it: a
 	 * damaged image may spin as well as fault. */
 	char share[96] = "";
@@ -163,25 +173,19 @@ static void timed_out(struct q7_emu_session *s, struct q7_run_result *r)
 	 * kernel on device-sized tensors: docs/emulated.md): the base that
 	 * doubles this call's limit, its tensors' share kept. */
 	double twice = c->timeout + c->base_timeout;
-	q7_run_fail(r, "%s: %s: timed out after %.3g s%s %s (QEMU stopped); a kernel that never "
-	            "returns? --timeout=SECONDS sets the limit (one that needs longer: "
-	            "--timeout=%.*g gives this call twice the time)", s->lib, c->op, c->timeout,
-	            share, where, twice < 1000 ? 3 : 6, twice);
+	return lost(s, r, "%s: %s: timed out after %.3g s%s %s (QEMU stopped); a kernel that never "
+	                  "returns? --timeout=SECONDS sets the limit (one that needs longer: "
+	                  "--timeout=%.*g gives this call twice the time)", s->lib, c->op, c->timeout,
+	                  share, where, twice < 1000 ? 3 : 6, twice);
 }
 
 /* I/O failed with rc: a time-out, or QEMU ended. -1 after q7_run_fail(). */
 static int io_failed(struct q7_emu_session *s, int rc, struct q7_run_result *r)
 {
-	if (rc == IO_TIMEOUT) {
-		timed_out(s, r);
-		return -1;
-	}
-	if (rc == IO_INTERRUPTED) {
-		q7_emu_stop_qemu(s, NULL);
-		s->c.busy = false;
-		q7_run_fail(r, "%s: interrupted (QEMU stopped)", s->c.op);
-		return -1;
-	}
+	if (rc == IO_TIMEOUT)
+		return timed_out(s, r);
+	if (rc == IO_INTERRUPTED)
+		return lost(s, r, "%s: interrupted (QEMU stopped)", s->c.op);
 	char how[96], w[32];
 	q7_emu_describe_end(s, how, sizeof how);
 	s->c.busy = false;
@@ -392,15 +396,12 @@ static int await_ready(struct q7_emu_session *s, struct q7_run_result *r)
 	br.message[sizeof br.message - 1] = 0;
 	if (br.magic != Q7_RESULT_MAGIC || br.version != Q7_BOOT_VERSION ||
 	    br.kind != Q7_RESULT_READY) {
-		call_lost(s);
-		q7_run_fail(r, "%s: the boot program's first record is damaged (magic 0x%08x, version "
-		            "%u; q7boot.elf of another q7cc?)", s->lib, br.magic, br.version);
-		return -1;
+		return lost(s, r, "%s: the boot program's first record is damaged (magic 0x%08x, version "
+		                  "%u; q7boot.elf of another q7cc?)", s->lib, br.magic, br.version);
 	}
 	if (br.boot_status != Q7_BOOT_OK) {
 		boot_failure(s, &br, r);
-		call_lost(s);
-		return -1;
+		return lost(s, r, NULL);
 	}
 	s->ready = true;
 	if (s->stats)
@@ -408,11 +409,8 @@ static int await_ready(struct q7_emu_session *s, struct q7_run_result *r)
 		        q7_now_s() - s->boot_t0);
 	char why[Q7_MESSAGE_SIZE];
 	s->ram = q7_emu_ram_find(s->pid, &s->block, sizeof s->block, &Q7_ERR_OF(why));
-	if (!s->ram) {
-		call_lost(s);
-		q7_run_fail(r, "%s", why);
-		return -1;
-	}
+	if (!s->ram)
+		return lost(s, r, "%s", why);
 	return 0;
 }
 
@@ -683,22 +681,13 @@ static int inputs_changed(const struct q7_emu_session *s, struct q7_run_result *
 static int op_failed(struct q7_emu_session *s, unsigned core, struct q7_run_result *r)
 {
 	struct call *c = &s->c;
-	r->status = c->frame.status;
 	char w[32];
-	if (c->frame.message[0]) {
-		/* "<who><message>", the message cut to fit: copied, not
-		 * printed (GCC at -Os warns of the cut a "%s%s" makes). */
-		snprintf(r->message, sizeof r->message, "%s", who(s, core, w, sizeof w));
-		size_t at = strlen(r->message);
-		size_t n = strnlen(c->frame.message, sizeof c->frame.message);
-		if (n > sizeof r->message - 1 - at)
-			n = sizeof r->message - 1 - at;
-		memcpy(r->message + at, c->frame.message, n);
-		r->message[at + n] = '\0';
-	} else /* the runtime always says why: its image is not what q7cc built */
-		snprintf(r->message, sizeof r->message,
-		         "%s%s: the op ended with status %d and no message (a damaged image?)",
-		         who(s, core, w, sizeof w), s->lib, (int)c->frame.status);
+	if (c->frame.message[0])
+		q7_run_fail(r, "%s%s", who(s, core, w, sizeof w), c->frame.message);
+	else /* the runtime always says why: its image is not what q7cc built */
+		q7_run_fail(r, "%s%s: the op ended with status %d and no message (a damaged image?)",
+		            who(s, core, w, sizeof w), s->lib, (int)c->frame.status);
+	r->status = c->frame.status;
 	return -1;
 }
 
@@ -711,9 +700,7 @@ static int read_last(struct q7_emu_session *s, const struct q7_boot_result *br, 
 	struct call *c = &s->c;
 	if (br->back_bytes != (ok ? c->back_bytes : 0) ||
 	    (br->out_bytes && !q7_emu_ram_holds(c->frame.out.data, br->out_bytes))) {
-		call_lost(s);
-		q7_run_fail(r, "%s: the boot program's record is truncated or damaged", s->lib);
-		return -1;
+		return lost(s, r, "%s: the boot program's record is truncated or damaged", s->lib);
 	}
 	/* Out of the core's RAM: the bytes asked back, then the out tensor,
 	 * straight into the caller's destination when it is its result
@@ -730,10 +717,8 @@ static int read_last(struct q7_emu_session *s, const struct q7_boot_result *br, 
 	    (br->out_bytes &&
 	     q7_emu_ram_io(s->pid, s->ram, false, &out, 1, (uint32_t)c->frame.out.data) != 0)) {
 		int e = errno;
-		call_lost(s);
-		q7_run_fail(r, "%s: cannot read the call's result out of the emulated core's RAM: %s",
-		            s->lib, strerror(e));
-		return -1;
+		return lost(s, r, "%s: cannot read the call's result out of the emulated core's RAM: %s",
+		                  s->lib, strerror(e));
 	}
 	c->out = out_to;
 	c->out_bytes = br->out_bytes;
@@ -757,19 +742,15 @@ static int block_move(struct q7_emu_session *s, const struct q7_boot_result *br,
 	struct call *c = &s->c;
 	uint32_t dst = br->exc_pc, src = br->exc_vaddr, n = br->back_bytes;
 	if (br->seq != c->seq || !q7_emu_ram_holds(dst, n) || !q7_emu_ram_holds(src, n)) {
-		call_lost(s);
-		q7_run_fail(r, "%s: the boot program's block move is out of order or outside the core's "
-		            "RAM", s->lib);
-		return -1;
+		return lost(s, r, "%s: the boot program's block move is out of order or outside the core's "
+		                  "RAM", s->lib);
 	}
 	if (!s->move_buf)
 		s->move_buf = q7_xmalloc(MOVE_PIECE);
 	if (q7_emu_ram_move(s->pid, s->ram, dst, src, n, s->move_buf, MOVE_PIECE) != 0) {
 		int e = errno;
-		call_lost(s);
-		q7_run_fail(r, "%s: cannot move %u bytes in the emulated core's RAM: %s", s->lib, n,
-		            strerror(e));
-		return -1;
+		return lost(s, r, "%s: cannot move %u bytes in the emulated core's RAM: %s", s->lib, n,
+		                  strerror(e));
 	}
 	uint32_t done = Q7_MOVE_DONE;
 	struct iovec v = {&done, sizeof done};
@@ -790,11 +771,9 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 		br.message[sizeof br.message - 1] = 0;
 		bool fatal = br.boot_status != Q7_BOOT_OK && br.boot_status != Q7_BOOT_BAD_OUTPUT;
 		if (br.magic != Q7_RESULT_MAGIC || br.version != Q7_BOOT_VERSION) {
-			call_lost(s);
-			q7_run_fail(r, "%s: the boot program's record is damaged (magic 0x%08x, version %u; "
-			            "q7boot.elf of another q7cc, or an image that wrote over it?)", s->lib,
-			            br.magic, br.version);
-			return -1;
+			return lost(s, r, "%s: the boot program's record is damaged (magic 0x%08x, version %u; "
+			                  "q7boot.elf of another q7cc, or an image that wrote over it?)", s->lib,
+			                  br.magic, br.version);
 		}
 		if (br.kind == Q7_RESULT_MOVE) {
 			if (block_move(s, &br, r) != 0)
@@ -808,9 +787,7 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 		    br.core != c->first + c->done ||
 		    (br.frame_size != 0 && br.frame_size != sizeof c->frame) ||
 		    (br.frame_size == 0 && !fatal)) {
-			call_lost(s);
-			q7_run_fail(r, "%s: the boot program's record is out of order or damaged", s->lib);
-			return -1;
+			return lost(s, r, "%s: the boot program's record is out of order or damaged", s->lib);
 		}
 		if (br.frame_size && (rc = q7_emu_recv_all(s, &c->frame, sizeof c->frame, c->deadline)) != IO_OK)
 			return io_failed(s, rc, r);
@@ -828,17 +805,13 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 		if (br.boot_status != Q7_BOOT_OK) {
 			boot_failure(s, &br, r);
 			if (fatal)
-				call_lost(s);
-			else
-				c->busy = false;
+				return lost(s, r, NULL);
+			c->busy = false;
 			return -1;
 		}
 		bool ok = c->frame.status == Q7_STATUS_OK;
-		if (!last && !ok) {
-			call_lost(s);
-			q7_run_fail(r, "%s: the boot program went on after a failed core", s->lib);
-			return -1;
-		}
+		if (!last && !ok)
+			return lost(s, r, "%s: the boot program went on after a failed core", s->lib);
 		if (!last)
 			continue;
 		return read_last(s, &br, ok, r);
