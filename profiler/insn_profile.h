@@ -9,6 +9,7 @@
 #ifndef Q7_INSN_PROFILE_H
 #define Q7_INSN_PROFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,6 +65,12 @@ uint64_t q7_prof_sum(struct q7_prof *p);
  * line; a line deeper than Q7_PROF_FRAMES cut in its middle, and equal
  * cut lines next to each other merged. */
 char *q7_prof_folded(const struct q7_prof *p);
+/* Visits the root and every node below it depth first, each node's
+ * children in the order cmp gives their names, with path[0..depth] the
+ * nodes from the root to it (path[depth] is the node). visit returns
+ * false to skip what is below the node. */
+void q7_prof_walk(const struct q7_prof *p, int (*cmp)(const char *, const char *),
+                  bool (*visit)(void *ctx, const unsigned *path, size_t depth), void *ctx);
 /* Writes path: folded stacks when it ends in .folded, a flame graph when
  * it ends in .svg (title on top); whole or not at all. 0, or -1 with err
  * naming the file and the reason. */
