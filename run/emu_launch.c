@@ -59,19 +59,15 @@ void q7_emu_config_init(struct q7_emu_config *cfg, const char *lib, unsigned cor
  * are not packed; the prelinker takes plain images too). */
 static char *packed_path(const char *image)
 {
-	char *base = q7_path_strip_ext(image, ".so");
-	if (strcmp(base, image) != 0) {
-		const char *b = q7_path_basename(base);
-		size_t n = strlen(b);
-		bool already = n > 7 && strcmp(b + n - 7, ".packed") == 0;
-		char *packed = q7_xasprintf("%s.packed.so", base);
-		if (!already && q7_path_exists(packed)) {
-			free(base);
+	const char *b = q7_path_basename(image);
+	size_t n = strlen(image), k = strlen(b);
+	if (n > 3 && strcmp(image + n - 3, ".so") == 0 &&
+	    !(k > 10 && strncmp(b + k - 10, ".packed", 7) == 0)) { /* one already */
+		char *packed = q7_xasprintf("%.*s.packed.so", (int)(n - 3), image);
+		if (q7_path_exists(packed))
 			return packed;
-		}
 		free(packed);
 	}
-	free(base);
 	return q7_xstrdup(image);
 }
 
@@ -211,36 +207,26 @@ int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fds = fds, .nfds = 2, .quiet = true,
 	                         .stop_signal = SIGKILL, .dies_with_us = true};
 	fflush(NULL); /* our buffered output first, then the kernel's */
-	char why[Q7_MESSAGE_SIZE] = "";
-	pid_t pid;
-	if (s->host_files) {
-		pid = q7_proc_spawn(s->argv.v, &o);
-	} else {
-		char *real = realpath(s->qemu, NULL);
-		char *qdir = q7_path_dirname(real ? real : s->qemu);
-		char *bdir = q7_path_dirname(s->boot);
-		const char *const readable[] = {"/usr", "/lib", "/lib64", "/lib32", "/bin",
-		                                "/etc/ld.so.cache", qdir, bdir, s->dir, NULL};
-		/* The profile's log is made here, so that the rule has a file to
-		 * name; QEMU truncates and writes it. */
-		const char *const writable[] = {s->trace_log, NULL};
-		int lfd = s->trace_log ? open(s->trace_log, O_WRONLY | O_CREAT | O_CLOEXEC, 0600) : -1;
-		if (lfd >= 0)
-			close(lfd);
-		pid = q7_emu_spawn_confined(s->argv.v, &o, readable, s->trace_log ? writable : NULL,
-		                            &Q7_ERR_OF(why));
-		free(real);
-		free(qdir);
-		free(bdir);
-	}
-	int e = errno;
+	char *real = realpath(s->qemu, NULL);
+	char *qdir = q7_path_dirname(real ? real : s->qemu);
+	char *bdir = q7_path_dirname(s->boot);
+	const char *const readable[] = {"/usr", "/lib", "/lib64", "/lib32", "/bin",
+	                                "/etc/ld.so.cache", qdir, bdir, s->dir, NULL};
+	/* The profile's log is made here, so that the rule has a file to
+	 * name; QEMU truncates and writes it. */
+	const char *const writable[] = {s->trace_log, NULL};
+	int lfd = s->trace_log ? open(s->trace_log, O_WRONLY | O_CREAT | O_CLOEXEC, 0600) : -1;
+	if (lfd >= 0)
+		close(lfd);
+	pid_t pid = q7_emu_spawn_confined(s->argv.v, &o, s->host_files ? NULL : readable,
+	                                  s->trace_log ? writable : NULL, &Q7_ERR_OF(r->message));
+	free(real);
+	free(qdir);
+	free(bdir);
 	close(sv[1]);
 	if (pid < 0) {
+		r->status = -1;
 		close(sv[0]);
-		if (why[0])
-			q7_run_fail(r, "%s", why);
-		else
-			q7_run_fail(r, "cannot start %s: %s", s->argv.v[0], strerror(e));
 		return -1;
 	}
 	s->pid = pid;
@@ -435,7 +421,6 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	s->stats = cfg->stats;
 	s->icount = cfg->icount;
 	s->unchecked = cfg->unchecked;
-	s->trace_log = cfg->trace_log ? q7_xstrdup(cfg->trace_log) : NULL;
 	struct q7_err err = Q7_ERR_GROWING;
 	int rc = 1;
 	if (s->forward)
@@ -479,6 +464,11 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	}
 	s->dir = templ;
 	q7_temp_register(s->dir);
+	if (cfg->trace) {
+		s->trace_log = q7_path_join(s->dir, "trace.log");
+		q7_temp_register(s->trace_log);
+		q7_sv_add(&s->files, s->trace_log);
+	}
 	if (prepare(s, why) != 0 || open_data(s, why) != 0 || q7_emu_start_qemu(s, why) != 0)
 		goto out;
 	*out = s;

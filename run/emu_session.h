@@ -61,7 +61,8 @@ struct q7_emu_config {
 	FILE *stats;
 	bool icount;          /* qemu -icount: exact instruction counts */
 	unsigned unchecked;   /* safety checks off (Q7_UNCHECKED_*, engine.h); Q7CC_UNCHECKED */
-	const char *trace_log;/* QEMU's block log for a profile (emu_trace.h); NULL: none */
+	bool trace;           /* QEMU's block log for a profile (emu_trace.h), in the
+	                       * session's folder */
 	/* The core may open host files through QEMU's semihosting (SIMCALL
 	 * open); off, QEMU starts confined (emu_confine.h). */
 	bool semihosting_files;

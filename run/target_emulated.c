@@ -120,7 +120,7 @@ static int emu_call(void *state, const struct q7_call *c, unsigned cores,
 	int rc;
 	if (s->profile) {
 		q7_target_proc_lock();
-		rc = q7_prof_emulated(s->lib, s->cfg.images, &req, s->profile, s->profile_parent, NULL, r);
+		rc = q7_prof_emulated(s->lib, s->cfg.images, &req, s->profile, s->profile_parent, r);
 		q7_target_proc_unlock();
 	} else if (s->race_check) {
 		rc = q7_run_emulated(s->lib, s->cfg.images, &req, r);
