@@ -190,8 +190,6 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 
 /* ---- QEMU: start, look, stop ------------------------------------------- */
 
-/* Starts QEMU with one end of a socket as its fd 3 and fd 4 and
- * /dev/null as stdin. 0, or -1 after q7_run_fail(). */
 int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 {
 	_Static_assert(Q7_BOOT_REQUEST_FD == 3 && Q7_BOOT_RESULT_FD == 4,
@@ -261,7 +259,6 @@ void q7_emu_stop_qemu(struct q7_emu_session *s, int *status)
 		*status = st;
 }
 
-/* Reaps QEMU if it has exited; true when it has. */
 bool q7_emu_qemu_gone(struct q7_emu_session *s, int *status)
 {
 	if (s->pid <= 0)
@@ -277,7 +274,6 @@ bool q7_emu_qemu_gone(struct q7_emu_session *s, int *status)
 	return true;
 }
 
-/* After end of file: waits for QEMU's end and says how it went. */
 void q7_emu_describe_end(struct q7_emu_session *s, char *how, size_t size)
 {
 	int st = 0;
@@ -315,7 +311,6 @@ static int io_wait(struct q7_emu_session *s, short events, double deadline)
 	}
 }
 
-/* Sends (out) or receives iov[0..n) whole, by the deadline. */
 int q7_emu_transfer(struct q7_emu_session *s, bool out, struct iovec *iov, int n,
                     double deadline)
 {
@@ -372,12 +367,10 @@ static void free_session(struct q7_emu_session *s, bool remove)
 {
 	if (s->trace && remove)
 		fclose(s->trace);
-	for (size_t i = 0; i < s->files.n; i++) {
-		if (!q7_save_temps()) {
-			if (remove)
-				unlink(s->files.v[i]);
-			q7_temp_forget(s->files.v[i]);
-		}
+	for (size_t i = 0; i < s->files.n && !q7_save_temps(); i++) {
+		if (remove)
+			unlink(s->files.v[i]);
+		q7_temp_forget(s->files.v[i]);
 	}
 	if (s->dir && !q7_save_temps()) {
 		if (remove)
