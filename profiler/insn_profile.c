@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "flamegraph.h"
+#include "bytes.h"
 #include "support.h"
 #include "tempfile.h"
 #include "u64map.h"
@@ -17,7 +18,6 @@ void q7_prof_init(struct q7_prof *p)
 {
 	memset(p, 0, sizeof *p);
 	p->children = q7_u64map_new();
-	p->names = q7_strmap_new();
 	p->cap = 256;
 	p->v = q7_xcalloc(p->cap, sizeof *p->v);
 	p->n = 1;
@@ -26,21 +26,22 @@ void q7_prof_init(struct q7_prof *p)
 
 void q7_prof_free(struct q7_prof *p)
 {
+	for (size_t i = 1; i < p->n; i++)
+		free((char *)p->v[i].name);
 	free(p->v);
 	q7_u64map_free(p->children);
-	q7_strmap_free(p->names);
 	memset(p, 0, sizeof *p);
 }
 
-/* A new node: name's (stored) child of parent. */
-static unsigned new_node(struct q7_prof *p, unsigned parent, const char *stored)
+/* A new node: a copy of name, the child of parent. */
+static unsigned new_node(struct q7_prof *p, unsigned parent, const char *name)
 {
 	if (p->n == p->cap) {
 		p->cap *= 2;
 		p->v = q7_xrealloc(p->v, p->cap * sizeof *p->v);
 	}
 	unsigned n = (unsigned)p->n++;
-	p->v[n] = (struct q7_prof_node){.parent = parent, .name = stored,
+	p->v[n] = (struct q7_prof_node){.parent = parent, .name = q7_xstrdup(name),
 	                                   .next_sibling = p->v[parent].first_child};
 	p->v[parent].first_child = n;
 	return n;
@@ -48,22 +49,27 @@ static unsigned new_node(struct q7_prof *p, unsigned parent, const char *stored)
 
 unsigned q7_prof_child(struct q7_prof *p, unsigned parent, const char *name)
 {
-	const char *stored;
-	unsigned id = q7_strmap_intern(p->names, name, &stored);
+	/* Found by the parent and the name's hash, the node checked: a key
+	 * never seen is a new child; one whose node is another (two names of
+	 * one hash) is looked for in the parent's list. Past Q7_PROF_NODES a
+	 * new key remembers the Q7_PROF_OVER node. */
+	uint64_t key = q7_fnv1a64(Q7_FNV64_BASIS, name, strlen(name)) ^
+	               (uint64_t)parent * 0x9e3779b97f4a7c15ull;
 	bool made;
-	uint64_t *slot = q7_u64map_put(p->children, (uint64_t)parent << 32 | id, &made);
-	if (!made)
-		return (unsigned)*slot;
-	if (p->n >= Q7_PROF_NODES) {
-		if (!p->over) {
-			q7_strmap_intern(p->names, Q7_PROF_OVER, &stored);
-			p->over = new_node(p, Q7_PROF_ROOT, stored);
-		}
-		*slot = p->over;
-		return p->over;
-	}
-	unsigned n = new_node(p, parent, stored);
-	*slot = n;
+	uint64_t *slot = q7_u64map_put(p->children, key, &made);
+	unsigned n = (unsigned)*slot;
+	if (!made && n && (n == p->over || (p->v[n].parent == parent &&
+	                                    strcmp(p->v[n].name, name) == 0)))
+		return n;
+	for (n = made ? 0 : p->v[parent].first_child; n; n = p->v[n].next_sibling)
+		if (strcmp(p->v[n].name, name) == 0)
+			return n;
+	if (p->n < Q7_PROF_NODES)
+		n = new_node(p, parent, name);
+	else
+		n = p->over ? p->over : (p->over = new_node(p, Q7_PROF_ROOT, Q7_PROF_OVER));
+	if (made)
+		*slot = n;
 	return n;
 }
 
