@@ -95,15 +95,13 @@ struct layout {
 };
 
 /* Characters of s as shown (its escapes included). */
-static size_t shown_chars(const char *s, size_t *bytes)
+static size_t shown_chars(const char *s)
 {
 	struct q7_strbuf b = {0};
 	q7_sb_add_shown(&b, s, false);
 	size_t n = 0;
 	for (size_t i = 0; i < b.len; i++)
 		n += ((unsigned char)b.s[i] & 0xc0) != 0x80;
-	if (bytes)
-		*bytes = b.len;
 	q7_sb_free(&b);
 	return n;
 }
@@ -130,7 +128,7 @@ static char *fitted_name(const char *name, double room, double *font)
 {
 	const char *forms[] = {name, unqualified(name)};
 	for (size_t f = 0; f < 2; f++) {
-		size_t n = shown_chars(forms[f], NULL);
+		size_t n = shown_chars(forms[f]);
 		for (double px = FONT; px >= FONT_MIN; px -= 1)
 			if ((double)n * px * EM <= room) {
 				*font = px;
@@ -149,7 +147,7 @@ static char *fitted_name(const char *name, double room, double *font)
 		if (i < len && ((unsigned char)u[i] & 0xc0) == 0x80)
 			continue;
 		char *t = q7_xstrndup(u, i);
-		size_t n = shown_chars(t, NULL);
+		size_t n = shown_chars(t);
 		free(t);
 		if (n + 2 > fit)
 			break;

@@ -277,13 +277,11 @@ bool q7_emu_qemu_gone(struct q7_emu_session *s, int *status)
 void q7_emu_describe_end(struct q7_emu_session *s, char *how, size_t size)
 {
 	int st = 0;
-	if (!q7_emu_qemu_gone(s, &st)) {
-		/* It closed its end but lives on: give it a moment, then stop it. */
-		pid_t got;
-		if (q7_proc_wait_any(&s->pid, 1, 1.0, &got, &st) == Q7_PROC_TIMEOUT)
-			q7_emu_stop_qemu(s, &st);
-		s->pid = 0;
-	}
+	pid_t got;
+	/* It closed its end but may live on: a moment, then it is stopped. */
+	if (s->pid > 0 && q7_proc_wait_any(&s->pid, 1, 1.0, &got, &st) == Q7_PROC_TIMEOUT)
+		q7_emu_stop_qemu(s, &st);
+	s->pid = 0;
 	q7_proc_describe(st, how, size);
 	q7_emu_stop_qemu(s, NULL);
 }

@@ -127,8 +127,6 @@ int q7_run_emulated(const char *lib, const char *const *images, const struct q7_
 	cfg.timeout_s = req->timeout_s;
 	const char *env = getenv("Q7CC_EMU_JOBS");
 	unsigned jobs = env && *env ? (unsigned)strtoul(env, NULL, 10) : 1;
-	if (jobs == 0)
-		jobs = 1;
 	if (cfg.cores > Q7_NUM_CORES) {
 		q7_run_fail(r, "%u cores asked, at most %u", cfg.cores, Q7_NUM_CORES);
 		return 1;
