@@ -391,15 +391,14 @@ static void free_session(struct q7_emu_session *s, bool remove)
 	free(s);
 }
 
-int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
-                struct q7_run_result *why)
+int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out, struct q7_err *err)
 {
-	memset(why, 0, sizeof *why);
+	struct q7_run_result failed = {0}, *why = &failed; /* the helpers' carrier */
 	*out = NULL;
 	unsigned cores = cfg->cores ? cfg->cores : 1;
 	if (cores > Q7_NUM_CORES) {
-		q7_run_fail(why, "%u cores asked, at most %u", cores, Q7_NUM_CORES);
-		return 1;
+		q7_err_set(err, NULL, "%u cores asked, at most %u", cores, Q7_NUM_CORES);
+		return -1;
 	}
 	struct q7_emu_session *s = q7_xcalloc(1, sizeof *s);
 	s->fd = -1;
@@ -412,8 +411,7 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	s->stats = cfg->stats;
 	s->icount = cfg->icount;
 	s->unchecked = cfg->unchecked;
-	struct q7_err err = Q7_ERR_GROWING;
-	int rc = 1;
+	int rc = -1;
 	if (s->forward)
 		q7_proc_signals_install();
 	s->qemu = find_qemu(cfg->qemu, why);
@@ -435,10 +433,8 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	if (cfg->images) {
 		for (unsigned i = 0; i < cores; i++)
 			q7_sv_add(&s->linked, cfg->images[i]);
-	} else if (q7_run_images(cfg->lib, cores, &s->linked, &err) < 0) {
-		q7_run_fail(why, "%s", err.msg);
-		q7_err_free(&err);
-		goto out;
+	} else if (q7_run_images(cfg->lib, cores, &s->linked, err) < 0) {
+		goto out_freed;
 	}
 	for (unsigned i = 0; i < cores; i++)
 		s->image[i] = packed_path(s->linked.v[i]);
@@ -465,6 +461,9 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	*out = s;
 	rc = 0;
 out:
+	if (rc != 0)
+		q7_err_set(err, NULL, "%s", why->message);
+out_freed:
 	if (rc != 0)
 		free_session(s, true);
 	if (cfg->forward_signals)

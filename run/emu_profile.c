@@ -51,8 +51,11 @@ int q7_prof_emulated(const char *lib, const char *const *images, const struct q7
 	memset(tc, 0, sizeof tc);
 	struct q7_syms boot = {0};
 	struct q7_emu_session *s = NULL;
-	if (q7_emu_open(&cfg, &s, r) != 0)
+	memset(r, 0, sizeof *r);
+	if (q7_emu_open(&cfg, &s, &Q7_ERR_OF(r->message)) != 0) {
+		r->status = -1;
 		return 1;
+	}
 	struct q7_run_result res;
 	int rc = q7_emu_call(s, req, &res);
 	q7_emu_stop_qemu(s, NULL); /* QEMU exits: its log is whole */

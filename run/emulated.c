@@ -80,10 +80,8 @@ static int run_parallel(const struct q7_emu_config *cfg, const struct q7_call *r
 		wave_req.timeout_s = budget;
 		/* Every QEMU of the wave first, so that they boot together. */
 		for (unsigned i = start; i < end; i++) {
-			struct q7_run_result why;
-			if (q7_emu_open(cfg, &ss[i], &why) != 0) {
-				r->status = why.status;
-				memcpy(r->message, why.message, sizeof r->message);
+			if (q7_emu_open(cfg, &ss[i], &Q7_ERR_OF(r->message)) != 0) {
+				r->status = -1;
 				goto out;
 			}
 		}
@@ -157,9 +155,11 @@ int q7_run_emulated(const char *lib, const char *const *images, const struct q7_
 		}
 	} else {
 		struct q7_emu_session *s = NULL;
-		if (q7_emu_open(&cfg, &s, r) == 0) {
+		if (q7_emu_open(&cfg, &s, &Q7_ERR_OF(r->message)) == 0) {
 			rc = q7_emu_call(s, req, r);
 			q7_emu_close(s);
+		} else {
+			r->status = -1;
 		}
 	}
 	q7_proc_signals_restore();

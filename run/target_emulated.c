@@ -67,12 +67,10 @@ static int emu_open(struct q7_target_open *o, struct q7_err *err)
 	s->race_check = s->cfg.cores > 1 && jobs && strtoul(jobs, NULL, 10) > 1;
 	s->pid = getpid();
 	if (!s->race_check) {
-		struct q7_run_result refused;
 		q7_target_proc_lock();
-		int rc = q7_emu_open(&s->cfg, &s->emu, &refused);
+		int rc = q7_emu_open(&s->cfg, &s->emu, err);
 		q7_target_proc_unlock();
 		if (rc != 0) {
-			q7_err_set(err, NULL, "%s", refused.message);
 			emu_close(s, false);
 			return -1;
 		}
@@ -92,7 +90,11 @@ static int fork_session(struct state *s, struct q7_run_result *r)
 	s->emu = NULL;
 	s->pid = getpid();
 	s->cfg.unchecked = 0; /* the child's session runs every safety check */
-	return q7_emu_open(&s->cfg, &s->emu, r);
+	memset(r, 0, sizeof *r);
+	if (q7_emu_open(&s->cfg, &s->emu, &Q7_ERR_OF(r->message)) == 0)
+		return 0;
+	r->status = -1;
+	return 1;
 }
 
 /* A call of the state's session (or, for the race check,
