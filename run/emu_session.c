@@ -623,17 +623,15 @@ static void deliver_dst(struct q7_emu_session *s)
 	uint64_t out = c->frame.out.data;
 	const unsigned char *from = NULL;
 	size_t n = c->L.dst_bytes;
+	unsigned char *to = (unsigned char *)(uintptr_t)c->req->dst.data;
 	if (!c->anywhere) {
 		from = s->data + (c->L.dst_addr - c->back_addr);
-	} else if (c->out_bytes) {
-		if (c->out_bytes <= n && (out == c->L.dst_addr || c->out_bytes == n)) {
-			from = c->out;
-			n = c->out_bytes;
-		}
+	} else if (c->out_bytes) { /* read_last read it into the destination, or not */
+		from = c->out == to ? to : NULL;
+		n = c->out_bytes;
 	} else if (out >= c->back_addr && out + n <= (uint64_t)c->back_addr + c->back_bytes) {
 		from = s->data + (out - c->back_addr);
 	}
-	unsigned char *to = (unsigned char *)(uintptr_t)c->req->dst.data;
 	if (from && from != to) {
 		populate(to, n);
 		memcpy(to, from, n);
