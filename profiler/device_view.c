@@ -59,12 +59,6 @@ static const struct q7_devop table[] = {
 
 #define NTABLE (sizeof table / sizeof *table)
 
-const struct q7_devop *q7_devop_table(size_t *n)
-{
-	*n = NTABLE;
-	return table;
-}
-
 const struct q7_devop *q7_devop_find(const char *sym)
 {
 	if (sym[0] != '_' || sym[1] != '_')

@@ -28,8 +28,6 @@ enum q7_prof_view { Q7_PROF_VIEW_DEVICE, Q7_PROF_VIEW_RAW };
 const struct q7_devop *q7_devop_find(const char *sym);
 /* 1 when name is a frame the device view makes ("f32 mul"), else 0. */
 int q7_devop_is_frame(const char *name);
-/* The whole table (n rows). */
-const struct q7_devop *q7_devop_table(size_t *n);
 
 /* dst (initialised, empty) becomes src's device view: a helper frame
  * entered N times (its calls) is a frame of N instructions named after

@@ -3,6 +3,7 @@
 #include "emu_trace.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,14 +130,7 @@ static bool is_return(const char *m)
  * the line is not of that form. */
 static bool trace_line_addresses(const char *line, uint64_t *host, uint32_t *pc)
 {
-	const char *colon = strchr(line, ':');
-	const char *lb = colon ? strchr(colon, '[') : NULL;
-	const char *slash = lb ? strchr(lb, '/') : NULL;
-	if (!slash)
-		return false;
-	*host = strtoull(colon + 1, NULL, 16);
-	*pc = (uint32_t)strtoul(slash + 1, NULL, 16);
-	return true;
+	return sscanf(line, "Trace %*[^:]: %" SCNx64 " [%*[^/]/%" SCNx32, host, pc) == 2;
 }
 
 /* Appends b to the blocks QEMU listed. */

@@ -90,44 +90,18 @@ struct layout {
 	uint64_t total;
 	unsigned max_depth;
 	double height;
+	struct below *below; /* per depth, of the frame drawn last there */
+	size_t below_cap;
 };
 
-static int by_name(const void *a, const void *b, void *ctx)
-{
-	const struct q7_prof *p = ctx;
-	return strcmp(p->v[*(const unsigned *)a].name, p->v[*(const unsigned *)b].name);
-}
-
-/* Sorting children by name needs the profile: a small insertion sort
- * (children lists are short) instead of qsort_r's portability. */
-static size_t sorted_children(const struct q7_prof *p, unsigned n, unsigned **out)
-{
-	size_t k = 0, cap = 8;
-	unsigned *v = q7_xmalloc(cap * sizeof *v);
-	for (unsigned c = p->v[n].first_child; c; c = p->v[c].next_sibling) {
-		if (k == cap)
-			v = q7_xrealloc(v, (cap *= 2) * sizeof *v);
-		size_t j = k++;
-		while (j > 0 && by_name(&v[j - 1], &c, (void *)p) > 0) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = c;
-	}
-	*out = v;
-	return k;
-}
-
 /* Characters of s as shown (its escapes included). */
-static size_t shown_chars(const char *s, size_t *bytes)
+static size_t shown_chars(const char *s)
 {
 	struct q7_strbuf b = {0};
 	q7_sb_add_shown(&b, s, false);
 	size_t n = 0;
 	for (size_t i = 0; i < b.len; i++)
 		n += ((unsigned char)b.s[i] & 0xc0) != 0x80;
-	if (bytes)
-		*bytes = b.len;
 	q7_sb_free(&b);
 	return n;
 }
@@ -154,7 +128,7 @@ static char *fitted_name(const char *name, double room, double *font)
 {
 	const char *forms[] = {name, unqualified(name)};
 	for (size_t f = 0; f < 2; f++) {
-		size_t n = shown_chars(forms[f], NULL);
+		size_t n = shown_chars(forms[f]);
 		for (double px = FONT; px >= FONT_MIN; px -= 1)
 			if ((double)n * px * EM <= room) {
 				*font = px;
@@ -173,7 +147,7 @@ static char *fitted_name(const char *name, double room, double *font)
 		if (i < len && ((unsigned char)u[i] & 0xc0) == 0x80)
 			continue;
 		char *t = q7_xstrndup(u, i);
-		size_t n = shown_chars(t, NULL);
+		size_t n = shown_chars(t);
 		free(t);
 		if (n + 2 > fit)
 			break;
@@ -216,63 +190,48 @@ static void draw_box(struct layout *L, unsigned n, unsigned depth, double x, dou
 	q7_sb_add(b, "</g>\n");
 }
 
-/* A frame still to draw: where, and whether it is inside a kernel. */
-struct pending {
-	unsigned n, depth;
+/* What a frame hands its callees: where the next one's box starts, and
+ * whether they are inside a kernel or a soft-float routine. */
+struct below {
 	double x;
 	bool in_kernel, in_soft_float;
 };
 
-/* Every frame, callers before callees and siblings by name, with a stack
- * of its own: a kernel 100,000 calls deep is as deep a profile, and a
- * recursion per frame overflowed the C stack (SIGSEGV in q7-run, and in
- * Python at the end of q7cc.torch.profile()). */
-static void draw(struct layout *L)
+/* One frame (q7_prof_walk's visit), callers before callees and siblings
+ * by name: its box, then what its callees inherit, at depth in L->below. */
+static bool draw_frame(void *ctx, const unsigned *path, size_t depth)
 {
-	size_t cap = 64, top = 0;
-	struct pending *st = q7_xmalloc(cap * sizeof *st);
-	st[top++] = (struct pending){0, 0, PAD, false, false};
-	while (top) {
-		struct pending f = st[--top];
-		const struct q7_prof_node *nd = &L->p->v[f.n];
-		double w = (double)nd->total * L->scale;
-		if (w < MIN_WIDTH)
-			continue;
-		bool in_kernel = f.in_kernel;
-		if (f.n && !in_kernel)
-			in_kernel = is_kernel_frame(L->p, f.n);
-		bool in_soft_float = f.in_soft_float;
-		if (f.n) {
-			const char *kind = q7_frame_kind(nd->name, f.depth, in_kernel);
-			/* A soft-float routine's helpers (sf_*, and the rest under
-			 * it) are soft-float's, whatever called the routine. */
-			if (in_soft_float && strcmp(kind, "boot") != 0)
-				kind = "soft-float";
-			in_soft_float = strcmp(kind, "soft-float") == 0;
-			draw_box(L, f.n, f.depth, f.x, w, kind);
-			/* What the runtime calls is the runtime's. */
-			if (strcmp(kind, "runtime") == 0)
-				in_kernel = false;
-		}
-		unsigned *kids;
-		size_t k = sorted_children(L->p, f.n, &kids);
-		/* A node's own instructions take the left part of its box. */
-		double cx = f.x + (f.n ? (double)nd->self * L->scale : 0);
-		if (top + k > cap) {
-			while (top + k > cap)
-				cap *= 2;
-			st = q7_xrealloc(st, cap * sizeof *st);
-		}
-		/* Pushed last to first, so that the first is drawn next. */
-		for (size_t i = 0; i < k; i++) {
-			st[top + k - 1 - i] = (struct pending){kids[i], f.depth + 1, cx, in_kernel,
-			                                        in_soft_float};
-			cx += (double)L->p->v[kids[i]].total * L->scale;
-		}
-		top += k;
-		free(kids);
+	struct layout *L = ctx;
+	unsigned n = path[depth];
+	const struct q7_prof_node *nd = &L->p->v[n];
+	double w = (double)nd->total * L->scale;
+	struct below up = {PAD, false, false};
+	if (depth) { /* the next box of its caller's callees */
+		up = L->below[depth - 1];
+		L->below[depth - 1].x += w;
 	}
-	free(st);
+	if (w < MIN_WIDTH)
+		return false;
+	if (depth == L->below_cap)
+		L->below = q7_xrealloc(L->below, (L->below_cap *= 2) * sizeof *L->below);
+	bool in_kernel = up.in_kernel || (n && is_kernel_frame(L->p, n));
+	bool in_soft_float = up.in_soft_float;
+	if (n) {
+		const char *kind = q7_frame_kind(nd->name, (unsigned)depth, in_kernel);
+		/* A soft-float routine's helpers (sf_*, and the rest under
+		 * it) are soft-float's, whatever called the routine. */
+		if (in_soft_float && strcmp(kind, "boot") != 0)
+			kind = "soft-float";
+		in_soft_float = strcmp(kind, "soft-float") == 0;
+		draw_box(L, n, (unsigned)depth, up.x, w, kind);
+		/* What the runtime calls is the runtime's. */
+		if (strcmp(kind, "runtime") == 0)
+			in_kernel = false;
+	}
+	/* A node's own instructions take the left part of its box. */
+	double self = n ? (double)nd->self * L->scale : 0;
+	L->below[depth] = (struct below){up.x + self, in_kernel, in_soft_float};
+	return true;
 }
 
 static const char script[] =
@@ -382,7 +341,14 @@ char *q7_flamegraph_svg(struct q7_prof *p, const char *title)
 	q7_sb_addf(&b, "<text id=\"matched\" x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\"> </text>\n",
 	           WIDTH - PAD, L.height - 10);
 	q7_sb_addf(&b, "<text id=\"details\" x=\"%.0f\" y=\"%.0f\"> </text>\n", PAD, L.height - 10);
-	draw(&L);
+	/* Frames drawn with a stack of their own (q7_prof_walk): a kernel
+	 * 100,000 calls deep is as deep a profile, and a recursion per frame
+	 * overflowed the C stack (SIGSEGV in q7-run, and in Python at the end
+	 * of q7cc.torch.profile()). */
+	L.below_cap = 64;
+	L.below = q7_xmalloc(L.below_cap * sizeof *L.below);
+	q7_prof_walk(p, strcmp, draw_frame, &L);
+	free(L.below);
 	q7_sb_add(&b, "</svg>\n");
 	return q7_sb_take(&b);
 }

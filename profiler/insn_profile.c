@@ -2,12 +2,14 @@
 #include "insn_profile.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "flamegraph.h"
+#include "bytes.h"
 #include "support.h"
 #include "tempfile.h"
 #include "u64map.h"
@@ -16,7 +18,6 @@ void q7_prof_init(struct q7_prof *p)
 {
 	memset(p, 0, sizeof *p);
 	p->children = q7_u64map_new();
-	p->names = q7_strmap_new();
 	p->cap = 256;
 	p->v = q7_xcalloc(p->cap, sizeof *p->v);
 	p->n = 1;
@@ -25,21 +26,22 @@ void q7_prof_init(struct q7_prof *p)
 
 void q7_prof_free(struct q7_prof *p)
 {
+	for (size_t i = 1; i < p->n; i++)
+		free((char *)p->v[i].name);
 	free(p->v);
 	q7_u64map_free(p->children);
-	q7_strmap_free(p->names);
 	memset(p, 0, sizeof *p);
 }
 
-/* A new node: name's (stored) child of parent. */
-static unsigned new_node(struct q7_prof *p, unsigned parent, const char *stored)
+/* A new node: a copy of name, the child of parent. */
+static unsigned new_node(struct q7_prof *p, unsigned parent, const char *name)
 {
 	if (p->n == p->cap) {
 		p->cap *= 2;
 		p->v = q7_xrealloc(p->v, p->cap * sizeof *p->v);
 	}
 	unsigned n = (unsigned)p->n++;
-	p->v[n] = (struct q7_prof_node){.parent = parent, .name = stored,
+	p->v[n] = (struct q7_prof_node){.parent = parent, .name = q7_xstrdup(name),
 	                                   .next_sibling = p->v[parent].first_child};
 	p->v[parent].first_child = n;
 	return n;
@@ -47,22 +49,27 @@ static unsigned new_node(struct q7_prof *p, unsigned parent, const char *stored)
 
 unsigned q7_prof_child(struct q7_prof *p, unsigned parent, const char *name)
 {
-	const char *stored;
-	unsigned id = q7_strmap_intern(p->names, name, &stored);
+	/* Found by the parent and the name's hash, the node checked: a key
+	 * never seen is a new child; one whose node is another (two names of
+	 * one hash) is looked for in the parent's list. Past Q7_PROF_NODES a
+	 * new key remembers the Q7_PROF_OVER node. */
+	uint64_t key = q7_fnv1a64(Q7_FNV64_BASIS, name, strlen(name)) ^
+	               (uint64_t)parent * 0x9e3779b97f4a7c15ull;
 	bool made;
-	uint64_t *slot = q7_u64map_put(p->children, (uint64_t)parent << 32 | id, &made);
-	if (!made)
-		return (unsigned)*slot;
-	if (p->n >= Q7_PROF_NODES) {
-		if (!p->over) {
-			q7_strmap_intern(p->names, Q7_PROF_OVER, &stored);
-			p->over = new_node(p, Q7_PROF_ROOT, stored);
-		}
-		*slot = p->over;
-		return p->over;
-	}
-	unsigned n = new_node(p, parent, stored);
-	*slot = n;
+	uint64_t *slot = q7_u64map_put(p->children, key, &made);
+	unsigned n = (unsigned)*slot;
+	if (!made && n && (n == p->over || (p->v[n].parent == parent &&
+	                                    strcmp(p->v[n].name, name) == 0)))
+		return n;
+	for (n = made ? 0 : p->v[parent].first_child; n; n = p->v[n].next_sibling)
+		if (strcmp(p->v[n].name, name) == 0)
+			return n;
+	if (p->n < Q7_PROF_NODES)
+		n = new_node(p, parent, name);
+	else
+		n = p->over ? p->over : (p->over = new_node(p, Q7_PROF_ROOT, Q7_PROF_OVER));
+	if (made)
+		*slot = n;
 	return n;
 }
 
@@ -122,24 +129,53 @@ static int line_order(const char *a, const char *b)
 	}
 }
 
-/* node's children in line order (caller frees). */
-static size_t children(const struct q7_prof *p, unsigned node, unsigned **out)
+/* A node still to visit, and the order its siblings are visited in. */
+struct todo {
+	unsigned node;
+	size_t depth;
+};
+
+struct order {
+	const struct q7_prof *p;
+	int (*cmp)(const char *, const char *);
+};
+
+/* Siblings in reverse order: the stack's top is the first. */
+static int reverse(const void *a, const void *b, void *ctx)
 {
-	size_t k = 0;
-	for (unsigned c = p->v[node].first_child; c; c = p->v[c].next_sibling)
-		k++;
-	unsigned *v = q7_xmalloc((k ? k : 1) * sizeof *v);
-	size_t i = 0;
-	for (unsigned c = p->v[node].first_child; c; c = p->v[c].next_sibling) {
-		size_t j = i++;
-		while (j > 0 && line_order(p->v[v[j - 1]].name, p->v[c].name) > 0) {
-			v[j] = v[j - 1];
-			j--;
+	const struct order *o = ctx;
+	return o->cmp(o->p->v[((const struct todo *)b)->node].name,
+	              o->p->v[((const struct todo *)a)->node].name);
+}
+
+void q7_prof_walk(const struct q7_prof *p, int (*cmp)(const char *, const char *),
+                  bool (*visit)(void *ctx, const unsigned *path, size_t depth), void *ctx)
+{
+	/* A stack of its own: a kernel 100,000 calls deep is as deep a
+	 * profile, and a recursion per frame overflowed the C stack. */
+	size_t cap = 64, top = 0, path_cap = 64;
+	struct todo *todo = q7_xmalloc(cap * sizeof *todo);
+	unsigned *path = q7_xmalloc(path_cap * sizeof *path);
+	struct order order = {p, cmp};
+	todo[top++] = (struct todo){Q7_PROF_ROOT, 0};
+	while (top) {
+		struct todo t = todo[--top];
+		if (t.depth == path_cap)
+			path = q7_xrealloc(path, (path_cap *= 2) * sizeof *path);
+		path[t.depth] = t.node;
+		if (!visit(ctx, path, t.depth))
+			continue;
+		size_t k = 0;
+		for (unsigned c = p->v[t.node].first_child; c; c = p->v[c].next_sibling, k++) {
+			if (top + k == cap)
+				todo = q7_xrealloc(todo, (cap *= 2) * sizeof *todo);
+			todo[top + k] = (struct todo){c, t.depth + 1};
 		}
-		v[j] = c;
+		qsort_r(todo + top, k, sizeof *todo, reverse, &order);
+		top += k;
 	}
-	*out = v;
-	return k;
+	free(todo);
+	free(path);
 }
 
 /* A frame's name in a line: as a terminal may show it, and ';' (which
@@ -188,68 +224,49 @@ static uint64_t add_line(struct q7_strbuf *out, const struct q7_strbuf *line, ui
 	return 0;
 }
 
+/* q7_prof_folded's lines so far, and the last one, not yet written. */
+struct folding {
+	const struct q7_prof *p;
+	struct q7_strbuf out, line, last;
+	uint64_t last_count, cut;
+};
+
+/* A node's line: the path from the root's child to it. A cut line
+ * equal to the one before it (a deep recursion) adds its count to it. */
+static bool fold(void *ctx, const unsigned *path, size_t depth)
+{
+	struct folding *f = ctx;
+	uint64_t self = f->p->v[path[depth]].self;
+	if (!self)
+		return true;
+	stack_line(f->p, path + 1, depth, &f->line);
+	if (f->last_count && f->line.len == f->last.len &&
+	    memcmp(f->line.s, f->last.s, f->line.len) == 0) {
+		f->last_count += self;
+		return true;
+	}
+	if (f->last_count)
+		f->cut += add_line(&f->out, &f->last, f->last_count);
+	f->last.len = 0;
+	q7_sb_addn(&f->last, f->line.s, f->line.len);
+	f->last_count = self;
+	return true;
+}
+
 char *q7_prof_folded(const struct q7_prof *p)
 {
 	/* Depth first, children in line order: the lines come out sorted
 	 * (cut ones aside), each made from the path in place, so memory is
-	 * the tree's and the text's. A cut line equal to the one before it
-	 * (a deep recursion) adds its count to it. */
-	struct q7_strbuf out = {0}, line = {0}, last = {0};
-	uint64_t last_count = 0, cut = 0;
-	size_t cap = 64, top = 0, depth = 0;
-	unsigned *todo = q7_xmalloc(cap * sizeof *todo), *path = q7_xmalloc(cap * sizeof *path);
-	unsigned *dep = q7_xmalloc(cap * sizeof *dep); /* each todo's depth */
-	todo[top] = Q7_PROF_ROOT;
-	dep[top++] = 0;
-	while (top) {
-		unsigned n = todo[--top];
-		depth = dep[top];
-		if (n != Q7_PROF_ROOT) {
-			if (depth == cap) {
-				cap *= 2;
-				todo = q7_xrealloc(todo, cap * sizeof *todo);
-				dep = q7_xrealloc(dep, cap * sizeof *dep);
-				path = q7_xrealloc(path, cap * sizeof *path);
-			}
-			path[depth++] = n;
-		}
-		if (p->v[n].self) {
-			stack_line(p, path, depth, &line);
-			if (last_count && line.len == last.len && memcmp(line.s, last.s, line.len) == 0) {
-				last_count += p->v[n].self;
-			} else {
-				if (last_count)
-					cut += add_line(&out, &last, last_count);
-				last.len = 0;
-				q7_sb_addn(&last, line.s, line.len);
-				last_count = p->v[n].self;
-			}
-		}
-		unsigned *kids;
-		size_t k = children(p, n, &kids);
-		while (top + k > cap) {
-			cap *= 2;
-			todo = q7_xrealloc(todo, cap * sizeof *todo);
-			dep = q7_xrealloc(dep, cap * sizeof *dep);
-			path = q7_xrealloc(path, cap * sizeof *path);
-		}
-		for (size_t i = 0; i < k; i++) { /* the first on top */
-			todo[top + k - 1 - i] = kids[i];
-			dep[top + k - 1 - i] = (unsigned)depth;
-		}
-		top += k;
-		free(kids);
-	}
-	if (last_count)
-		cut += add_line(&out, &last, last_count);
-	if (cut)
-		q7_sb_addf(&out, "%s %" PRIu64 "\n", Q7_PROF_CUT, cut);
-	q7_sb_free(&line);
-	q7_sb_free(&last);
-	free(todo);
-	free(dep);
-	free(path);
-	return q7_sb_take(&out);
+	 * the tree's and the text's. */
+	struct folding f = {.p = p};
+	q7_prof_walk(p, line_order, fold, &f);
+	if (f.last_count)
+		f.cut += add_line(&f.out, &f.last, f.last_count);
+	if (f.cut)
+		q7_sb_addf(&f.out, "%s %" PRIu64 "\n", Q7_PROF_CUT, f.cut);
+	q7_sb_free(&f.line);
+	q7_sb_free(&f.last);
+	return q7_sb_take(&f.out);
 }
 
 static int ends_with(const char *s, const char *suffix)

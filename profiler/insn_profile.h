@@ -9,6 +9,7 @@
 #ifndef Q7_INSN_PROFILE_H
 #define Q7_INSN_PROFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,8 +31,7 @@ struct q7_prof {
 	struct q7_prof_node *v; /* v[0]: the root */
 	size_t n, cap;
 	unsigned over;          /* the node past Q7_PROF_NODES, once made; 0: none */
-	struct q7_u64map *children; /* (parent, name id) -> node */
-	struct q7_strmap *names;    /* name -> id */
+	struct q7_u64map *children; /* (parent, the name's hash) -> node */
 };
 
 void q7_prof_init(struct q7_prof *p);
@@ -64,6 +64,12 @@ uint64_t q7_prof_sum(struct q7_prof *p);
  * line; a line deeper than Q7_PROF_FRAMES cut in its middle, and equal
  * cut lines next to each other merged. */
 char *q7_prof_folded(const struct q7_prof *p);
+/* Visits the root and every node below it depth first, each node's
+ * children in the order cmp gives their names, with path[0..depth] the
+ * nodes from the root to it (path[depth] is the node). visit returns
+ * false to skip what is below the node. */
+void q7_prof_walk(const struct q7_prof *p, int (*cmp)(const char *, const char *),
+                  bool (*visit)(void *ctx, const unsigned *path, size_t depth), void *ctx);
 /* Writes path: folded stacks when it ends in .folded, a flame graph when
  * it ends in .svg (title on top); whole or not at all. 0, or -1 with err
  * naming the file and the reason. */

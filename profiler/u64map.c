@@ -1,5 +1,4 @@
 /* u64map.h: linear probing, a power-of-two table kept under half full. */
-#include "bytes.h"
 #include "u64map.h"
 
 #include <stdlib.h>
@@ -82,55 +81,4 @@ uint64_t *q7_u64map_put(struct q7_u64map *m, uint64_t key, bool *made)
 		m->n++;
 	}
 	return &m->vals[i];
-}
-
-/* Strings: the FNV-1a hash of the text as the u64 key, the bucket a chain
- * of (id, string) pairs so that two strings with one hash stay apart. */
-struct q7_strmap {
-	struct q7_u64map *byhash; /* hash -> 1 + index of the chain's first entry */
-	char **strs;
-	size_t *next;             /* 1 + index of the next entry with the hash, 0: end */
-	size_t n, cap;
-};
-
-struct q7_strmap *q7_strmap_new(void)
-{
-	struct q7_strmap *m = q7_xcalloc(1, sizeof *m);
-	m->byhash = q7_u64map_new();
-	return m;
-}
-
-void q7_strmap_free(struct q7_strmap *m)
-{
-	if (!m)
-		return;
-	for (size_t i = 0; i < m->n; i++)
-		free(m->strs[i]);
-	free(m->strs);
-	free(m->next);
-	q7_u64map_free(m->byhash);
-	free(m);
-}
-
-unsigned q7_strmap_intern(struct q7_strmap *m, const char *s, const char **stored)
-{
-	uint64_t h = q7_fnv1a64(Q7_FNV64_BASIS, s, strlen(s));
-	bool made;
-	uint64_t *head = q7_u64map_put(m->byhash, h, &made);
-	for (size_t e = made ? 0 : (size_t)*head; e; e = m->next[e - 1]) {
-		if (strcmp(m->strs[e - 1], s) == 0) {
-			*stored = m->strs[e - 1];
-			return (unsigned)(e - 1);
-		}
-	}
-	if (m->n == m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 64;
-		m->strs = q7_xrealloc(m->strs, m->cap * sizeof *m->strs);
-		m->next = q7_xrealloc(m->next, m->cap * sizeof *m->next);
-	}
-	m->strs[m->n] = q7_xstrdup(s);
-	m->next[m->n] = made ? 0 : (size_t)*head;
-	*head = m->n + 1;
-	*stored = m->strs[m->n];
-	return (unsigned)m->n++;
 }

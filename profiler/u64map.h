@@ -1,8 +1,8 @@
-/* Two small open-addressing hash maps for the instruction profile: 64-bit
+/* A small open-addressing hash map for the instruction profile: 64-bit
  * key -> 64-bit value (translated blocks by host address, a frame's child
- * by parent and name), and string -> id (frame names).
+ * by parent and name).
  *
- * Memory: a map owns its table (and a q7_strmap its keys); *_free. */
+ * Memory: a map owns its table; q7_u64map_free. */
 #ifndef Q7_U64MAP_H
 #define Q7_U64MAP_H
 
@@ -11,18 +11,11 @@
 #include <stdint.h>
 
 struct q7_u64map;
-struct q7_strmap;
 
 struct q7_u64map *q7_u64map_new(void);
 void q7_u64map_free(struct q7_u64map *m);
 /* The value slot of key, made 0-valued when absent (*made set true). The
  * pointer lives until the next put. */
 uint64_t *q7_u64map_put(struct q7_u64map *m, uint64_t key, bool *made);
-
-struct q7_strmap *q7_strmap_new(void);
-void q7_strmap_free(struct q7_strmap *m);
-/* The id of s (0, 1, 2, ... in order of first use) and, through *stored,
- * the map's own copy of s. */
-unsigned q7_strmap_intern(struct q7_strmap *m, const char *s, const char **stored);
 
 #endif

@@ -49,8 +49,7 @@ struct start {
 	const char *const *readable; /* NULL-terminated */
 	const char *const *writable; /* NULL-terminated: files, there already */
 	pid_t pid;
-	int err;
-	char why[256];
+	struct q7_err *err;
 };
 
 static uint64_t handled_rights(void)
@@ -91,12 +90,11 @@ static void *confine_and_start(void *arg)
 	struct start *s = arg;
 	uint64_t rights = handled_rights();
 	if (!rights) {
-		s->err = errno;
-		snprintf(s->why, sizeof s->why,
-		         "this kernel has no Landlock (%s), which keeps the emulated core from the "
-		         "host's files; Q7CC_SEMIHOSTING_FILES=1 (q7-run --semihosting-files) runs it "
-		         "without that",
-		         strerror(errno));
+		q7_err_set(s->err, NULL,
+		           "this kernel has no Landlock (%s), which keeps the emulated core from the "
+		           "host's files; Q7CC_SEMIHOSTING_FILES=1 (q7-run --semihosting-files) runs it "
+		           "without that",
+		           strerror(errno));
 		return NULL;
 	}
 	struct landlock_ruleset_attr ra = {.handled_access_fs = rights};
@@ -112,14 +110,11 @@ static void *confine_and_start(void *arg)
 	/* Binds this thread alone, and what it starts. */
 	ok = ok && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
 	     syscall(SYS_landlock_restrict_self, rs, 0) == 0;
-	if (!ok) {
-		s->err = errno;
-		snprintf(s->why, sizeof s->why, "cannot keep the emulated core from the host's files "
-		         "(Landlock: %s)", strerror(errno));
-	} else {
-		s->pid = q7_proc_spawn(s->argv, s->o);
-		s->err = errno;
-	}
+	if (!ok)
+		q7_err_set(s->err, NULL, "cannot keep the emulated core from the host's files "
+		           "(Landlock: %s)", strerror(errno));
+	else if ((s->pid = q7_proc_spawn(s->argv, s->o)) < 0)
+		q7_err_set(s->err, NULL, "cannot start %s: %s", s->argv[0], strerror(errno));
 	if (rs >= 0)
 		close(rs);
 	return NULL;
@@ -130,21 +125,14 @@ pid_t q7_emu_spawn_confined(char *const *argv, const struct q7_proc_opts *o,
                             struct q7_err *err)
 {
 	struct start s = {.argv = argv, .o = o, .readable = readable, .writable = writable,
-	                  .pid = -1};
+	                  .pid = -1, .err = err};
 	pthread_t t;
-	int e = pthread_create(&t, NULL, confine_and_start, &s);
-	if (e != 0) {
+	int e = readable ? pthread_create(&t, NULL, confine_and_start, &s) : 0;
+	if (e != 0)
 		q7_err_set(err, NULL, "cannot start %s: %s", argv[0], strerror(e));
-		errno = e;
-		return -1;
-	}
-	pthread_join(t, NULL);
-	if (s.pid < 0) {
-		if (s.why[0])
-			q7_err_set(err, NULL, "%s", s.why);
-		else
-			q7_err_set(err, NULL, "cannot start %s: %s", argv[0], strerror(s.err));
-	}
-	errno = s.err;
+	else if (readable)
+		pthread_join(t, NULL);
+	else if ((s.pid = q7_proc_spawn(argv, o)) < 0)
+		q7_err_set(err, NULL, "cannot start %s: %s", argv[0], strerror(errno));
 	return s.pid;
 }

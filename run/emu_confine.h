@@ -14,8 +14,8 @@ struct q7_err;
  * beneath the system folders and readable (NULL-terminated: QEMU's
  * folder, the boot program's, the session's), open /dev/null, write
  * the files in writable (NULL or NULL-terminated; each must exist: a
- * profile's log), and write, make or remove nothing else. The pid, or
- * -1 with errno set and err saying what failed, Landlock's
+ * profile's log), and write, make or remove nothing else. readable NULL:
+ * not confined. The pid, or -1 with err saying what failed, Landlock's
  * absence included. */
 pid_t q7_emu_spawn_confined(char *const *argv, const struct q7_proc_opts *o,
                             const char *const *readable, const char *const *writable,

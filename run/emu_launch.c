@@ -32,13 +32,6 @@
 #include "support.h"
 #include "tempfile.h"
 
-const struct q7_pl_header *q7_emu_image_header(const struct q7_emu_session *s, unsigned core)
-{
-	return core < s->cores ? &s->hdr[core] : NULL;
-}
-
-const char *q7_emu_boot_path(const struct q7_emu_session *s) { return s->boot; }
-
 static bool env_on(const char *name)
 {
 	const char *v = getenv(name);
@@ -66,52 +59,47 @@ void q7_emu_config_init(struct q7_emu_config *cfg, const char *lib, unsigned cor
  * are not packed; the prelinker takes plain images too). */
 static char *packed_path(const char *image)
 {
-	char *base = q7_path_strip_ext(image, ".so");
-	if (strcmp(base, image) != 0) {
-		const char *b = q7_path_basename(base);
-		size_t n = strlen(b);
-		bool already = n > 7 && strcmp(b + n - 7, ".packed") == 0;
-		char *packed = q7_xasprintf("%s.packed.so", base);
-		if (!already && q7_path_exists(packed)) {
-			free(base);
+	const char *b = q7_path_basename(image);
+	size_t n = strlen(image), k = strlen(b);
+	if (n > 3 && strcmp(image + n - 3, ".so") == 0 &&
+	    !(k > 10 && strncmp(b + k - 10, ".packed", 7) == 0)) { /* one already */
+		char *packed = q7_xasprintf("%.*s.packed.so", (int)(n - 3), image);
+		if (q7_path_exists(packed))
 			return packed;
-		}
 		free(packed);
 	}
-	free(base);
 	return q7_xstrdup(image);
 }
 
-/* A session file, registered as a temporary first so that a signal or
- * the exit removes it. 0, or the errno of the failure (a full disk, a file
- * size limit: the reason is kept across fclose). */
-static int write_file(struct q7_emu_session *s, const char *name, const void *buf, size_t n,
-                      char **path)
+/* A session file QEMU's loader puts at addr in the core's memory:
+ * registered as a temporary first so that a signal or the exit removes
+ * it, written, and named on QEMU's command line (",," for a comma inside
+ * a value, as QEMU's option parser takes it). 0, or -1 after
+ * q7_run_fail() (a full disk, a file size limit: the reason is kept
+ * across fclose). */
+static int load_file(struct q7_emu_session *s, const char *name, const void *buf, size_t n,
+                     uint32_t addr, struct q7_run_result *r)
 {
-	*path = q7_path_join(s->dir, name);
-	q7_temp_register(*path);
-	q7_sv_add(&s->files, *path);
-	FILE *f = fopen(*path, "wb");
-	if (!f)
-		return errno;
-	int e = fwrite(buf, 1, n, f) == n ? 0 : (errno ? errno : EIO);
-	if (fclose(f) != 0 && !e)
+	char *path = q7_path_join(s->dir, name);
+	q7_temp_register(path);
+	q7_sv_add(&s->files, path);
+	FILE *f = fopen(path, "wb");
+	int e = !f ? errno : fwrite(buf, 1, n, f) == n ? 0 : (errno ? errno : EIO);
+	if (f && fclose(f) != 0 && !e)
 		e = errno ? errno : EIO;
-	return e;
-}
-
-/* QEMU's option parser takes ",," for a comma inside a value. */
-static void add_loader(struct q7_strvec *argv, const char *file, uint32_t addr)
-{
 	struct q7_strbuf b = {0};
-	for (const char *p = file; *p; p++) {
+	for (const char *p = path; *p; p++) {
 		q7_sb_addc(&b, *p);
 		if (*p == ',')
 			q7_sb_addc(&b, ',');
 	}
-	q7_sv_add(argv, "-device");
-	q7_sv_addf(argv, "loader,file=%s,addr=0x%08x,force-raw=on", b.s, addr);
+	q7_sv_add(&s->argv, "-device");
+	q7_sv_addf(&s->argv, "loader,file=%s,addr=0x%08x,force-raw=on", b.s, addr);
 	q7_sb_free(&b);
+	if (e)
+		q7_run_fail(r, "%s: cannot write: %s", path, strerror(e));
+	free(path);
+	return e ? -1 : 0;
 }
 
 /* Q7CC_QEMU (a path: "qemu" means ./qemu, never one found on PATH), or
@@ -180,27 +168,17 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 			q7_prelinked_free(&pl);
 			return -1;
 		}
-		char *name = q7_xasprintf("image%u.bin", i), *path;
-		int w = write_file(s, name, pl.bytes, pl.size, &path);
+		char *name = q7_xasprintf("image%u.bin", i);
 		b.core[i].image = pl.hdr.base - Q7_PL_HEADER_SIZE;
 		b.core[i].image_size = (uint32_t)pl.size;
-		add_loader(argv, path, b.core[i].image);
-		if (w)
-			q7_run_fail(r, "%s: cannot write: %s", path, strerror(w));
+		int w = load_file(s, name, pl.bytes, pl.size, b.core[i].image, r);
 		free(name);
-		free(path);
 		q7_prelinked_free(&pl);
-		if (w)
+		if (w != 0)
 			return -1;
 	}
 	s->block = b;
-	char *par;
-	int w = write_file(s, "params.bin", &b, sizeof b, &par);
-	add_loader(argv, par, Q7_BOOT_BLOCK_ADDR);
-	if (w)
-		q7_run_fail(r, "%s: cannot write: %s", par, strerror(w));
-	free(par);
-	if (w)
+	if (load_file(s, "params.bin", &b, sizeof b, Q7_BOOT_BLOCK_ADDR, r) != 0)
 		return -1;
 	if (q7_save_temps()) {
 		char *t = q7_path_join(s->dir, "requests.bin");
@@ -212,8 +190,6 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 
 /* ---- QEMU: start, look, stop ------------------------------------------- */
 
-/* Starts QEMU with one end of a socket as its fd 3 and fd 4 and
- * /dev/null as stdin. 0, or -1 after q7_run_fail(). */
 int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 {
 	_Static_assert(Q7_BOOT_REQUEST_FD == 3 && Q7_BOOT_RESULT_FD == 4,
@@ -229,36 +205,26 @@ int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 	struct q7_proc_opts o = {.in = Q7_PROC_NULL, .fds = fds, .nfds = 2, .quiet = true,
 	                         .stop_signal = SIGKILL, .dies_with_us = true};
 	fflush(NULL); /* our buffered output first, then the kernel's */
-	char why[Q7_MESSAGE_SIZE] = "";
-	pid_t pid;
-	if (s->host_files) {
-		pid = q7_proc_spawn(s->argv.v, &o);
-	} else {
-		char *real = realpath(s->qemu, NULL);
-		char *qdir = q7_path_dirname(real ? real : s->qemu);
-		char *bdir = q7_path_dirname(s->boot);
-		const char *const readable[] = {"/usr", "/lib", "/lib64", "/lib32", "/bin",
-		                                "/etc/ld.so.cache", qdir, bdir, s->dir, NULL};
-		/* The profile's log is made here, so that the rule has a file to
-		 * name; QEMU truncates and writes it. */
-		const char *const writable[] = {s->trace_log, NULL};
-		int lfd = s->trace_log ? open(s->trace_log, O_WRONLY | O_CREAT | O_CLOEXEC, 0600) : -1;
-		if (lfd >= 0)
-			close(lfd);
-		pid = q7_emu_spawn_confined(s->argv.v, &o, readable, s->trace_log ? writable : NULL,
-		                            &Q7_ERR_OF(why));
-		free(real);
-		free(qdir);
-		free(bdir);
-	}
-	int e = errno;
+	char *real = realpath(s->qemu, NULL);
+	char *qdir = q7_path_dirname(real ? real : s->qemu);
+	char *bdir = q7_path_dirname(s->boot);
+	const char *const readable[] = {"/usr", "/lib", "/lib64", "/lib32", "/bin",
+	                                "/etc/ld.so.cache", qdir, bdir, s->dir, NULL};
+	/* The profile's log is made here, so that the rule has a file to
+	 * name; QEMU truncates and writes it. */
+	const char *const writable[] = {s->trace_log, NULL};
+	int lfd = s->trace_log ? open(s->trace_log, O_WRONLY | O_CREAT | O_CLOEXEC, 0600) : -1;
+	if (lfd >= 0)
+		close(lfd);
+	pid_t pid = q7_emu_spawn_confined(s->argv.v, &o, s->host_files ? NULL : readable,
+	                                  s->trace_log ? writable : NULL, &Q7_ERR_OF(r->message));
+	free(real);
+	free(qdir);
+	free(bdir);
 	close(sv[1]);
 	if (pid < 0) {
+		r->status = -1;
 		close(sv[0]);
-		if (why[0])
-			q7_run_fail(r, "%s", why);
-		else
-			q7_run_fail(r, "cannot start %s: %s", s->argv.v[0], strerror(e));
 		return -1;
 	}
 	s->pid = pid;
@@ -293,7 +259,6 @@ void q7_emu_stop_qemu(struct q7_emu_session *s, int *status)
 		*status = st;
 }
 
-/* Reaps QEMU if it has exited; true when it has. */
 bool q7_emu_qemu_gone(struct q7_emu_session *s, int *status)
 {
 	if (s->pid <= 0)
@@ -309,17 +274,14 @@ bool q7_emu_qemu_gone(struct q7_emu_session *s, int *status)
 	return true;
 }
 
-/* After end of file: waits for QEMU's end and says how it went. */
 void q7_emu_describe_end(struct q7_emu_session *s, char *how, size_t size)
 {
 	int st = 0;
-	if (!q7_emu_qemu_gone(s, &st)) {
-		/* It closed its end but lives on: give it a moment, then stop it. */
-		pid_t got;
-		if (q7_proc_wait_any(&s->pid, 1, 1.0, &got, &st) == Q7_PROC_TIMEOUT)
-			q7_emu_stop_qemu(s, &st);
-		s->pid = 0;
-	}
+	pid_t got;
+	/* It closed its end but may live on: a moment, then it is stopped. */
+	if (s->pid > 0 && q7_proc_wait_any(&s->pid, 1, 1.0, &got, &st) == Q7_PROC_TIMEOUT)
+		q7_emu_stop_qemu(s, &st);
+	s->pid = 0;
 	q7_proc_describe(st, how, size);
 	q7_emu_stop_qemu(s, NULL);
 }
@@ -347,7 +309,6 @@ static int io_wait(struct q7_emu_session *s, short events, double deadline)
 	}
 }
 
-/* Sends (out) or receives iov[0..n) whole, by the deadline. */
 int q7_emu_transfer(struct q7_emu_session *s, bool out, struct iovec *iov, int n,
                     double deadline)
 {
@@ -404,12 +365,10 @@ static void free_session(struct q7_emu_session *s, bool remove)
 {
 	if (s->trace && remove)
 		fclose(s->trace);
-	for (size_t i = 0; i < s->files.n; i++) {
-		if (!q7_save_temps()) {
-			if (remove)
-				unlink(s->files.v[i]);
-			q7_temp_forget(s->files.v[i]);
-		}
+	for (size_t i = 0; i < s->files.n && !q7_save_temps(); i++) {
+		if (remove)
+			unlink(s->files.v[i]);
+		q7_temp_forget(s->files.v[i]);
 	}
 	if (s->dir && !q7_save_temps()) {
 		if (remove)
@@ -419,6 +378,7 @@ static void free_session(struct q7_emu_session *s, bool remove)
 	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		free(s->image[i]);
 	q7_sv_free(&s->files);
+	q7_sv_free(&s->linked);
 	q7_sv_free(&s->argv);
 	if (s->data)
 		munmap(s->data, DATA_MAP_BYTES);
@@ -431,15 +391,14 @@ static void free_session(struct q7_emu_session *s, bool remove)
 	free(s);
 }
 
-int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
-                struct q7_run_result *why)
+int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out, struct q7_err *err)
 {
-	memset(why, 0, sizeof *why);
+	struct q7_run_result failed = {0}, *why = &failed; /* the helpers' carrier */
 	*out = NULL;
 	unsigned cores = cfg->cores ? cfg->cores : 1;
 	if (cores > Q7_NUM_CORES) {
-		q7_run_fail(why, "%u cores asked, at most %u", cores, Q7_NUM_CORES);
-		return 1;
+		q7_err_set(err, NULL, "%u cores asked, at most %u", cores, Q7_NUM_CORES);
+		return -1;
 	}
 	struct q7_emu_session *s = q7_xcalloc(1, sizeof *s);
 	s->fd = -1;
@@ -452,10 +411,7 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	s->stats = cfg->stats;
 	s->icount = cfg->icount;
 	s->unchecked = cfg->unchecked;
-	s->trace_log = cfg->trace_log ? q7_xstrdup(cfg->trace_log) : NULL;
-	struct q7_strvec paths = {0};
-	struct q7_err err = Q7_ERR_GROWING;
-	int rc = 1;
+	int rc = -1;
 	if (s->forward)
 		q7_proc_signals_install();
 	s->qemu = find_qemu(cfg->qemu, why);
@@ -476,14 +432,12 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	}
 	if (cfg->images) {
 		for (unsigned i = 0; i < cores; i++)
-			q7_sv_add(&paths, cfg->images[i]);
-	} else if (q7_run_images(cfg->lib, cores, &paths, &err) < 0) {
-		q7_run_fail(why, "%s", err.msg);
-		q7_err_free(&err);
-		goto out;
+			q7_sv_add(&s->linked, cfg->images[i]);
+	} else if (q7_run_images(cfg->lib, cores, &s->linked, err) < 0) {
+		goto out_freed;
 	}
 	for (unsigned i = 0; i < cores; i++)
-		s->image[i] = packed_path(paths.v[i]);
+		s->image[i] = packed_path(s->linked.v[i]);
 	const char *tmp = q7_temp_dir();
 	if (!tmp) {
 		q7_run_fail(why, "cannot create a temporary directory: %s", strerror(errno));
@@ -497,16 +451,23 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
 	}
 	s->dir = templ;
 	q7_temp_register(s->dir);
+	if (cfg->trace) {
+		s->trace_log = q7_path_join(s->dir, "trace.log");
+		q7_temp_register(s->trace_log);
+		q7_sv_add(&s->files, s->trace_log);
+	}
 	if (prepare(s, why) != 0 || open_data(s, why) != 0 || q7_emu_start_qemu(s, why) != 0)
 		goto out;
 	*out = s;
 	rc = 0;
 out:
 	if (rc != 0)
+		q7_err_set(err, NULL, "%s", why->message);
+out_freed:
+	if (rc != 0)
 		free_session(s, true);
 	if (cfg->forward_signals)
 		q7_proc_signals_restore();
-	q7_sv_free(&paths);
 	return rc;
 }
 

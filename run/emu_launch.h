@@ -2,7 +2,12 @@
  * call protocol (emu_session.c): the session's state, the files QEMU
  * loads (the boot block, each core's prelinked image), starting,
  * watching and stopping QEMU, and moving bytes over its socket by a
- * deadline. */
+ * deadline. And what q7_run_emulated's race check (emulated.c) and a
+ * profiled call (emu_profile.c) use beyond the public session API: a
+ * call in two halves, so that several sessions run at once (one core per
+ * session, each from the same tensor data, the whole data handed back to
+ * be merged), and the session's state, read where it lies (what the last
+ * call left lives until the session's next call or its close). */
 #ifndef Q7_EMU_LAUNCH_H
 #define Q7_EMU_LAUNCH_H
 
@@ -17,7 +22,6 @@
 #include "q7/boot.h"
 #include "call_limits.h"
 #include "emu_session.h"
-#include "emu_session_int.h"
 #include "prelink.h"
 #include "support.h"
 
@@ -114,8 +118,9 @@ struct q7_emu_session {
 	const volatile sig_atomic_t *interrupted; /* q7_emu_config's */
 	char *dir;               /* this session's files */
 	struct q7_strvec files;  /* registered temporaries, removed at close */
-	struct q7_pl_header hdr[Q7_NUM_CORES];
+	struct q7_pl_header hdr[Q7_NUM_CORES]; /* where each image was placed */
 	char *image[Q7_NUM_CORES]; /* the (packed) image each core runs */
+	struct q7_strvec linked;   /* the linked (unstripped) images: their symbols */
 	struct q7_strvec argv;   /* QEMU's command line */
 	pid_t pid;               /* 0: no QEMU */
 	int fd;                  /* our end of its fd 3/4, -1: none */
@@ -148,5 +153,22 @@ enum { IO_OK = 0, IO_TIMEOUT = -1, IO_EOF = -2, IO_INTERRUPTED = -3 };
 int q7_emu_transfer(struct q7_emu_session *s, bool out, struct iovec *iov, int n,
                     double deadline);
 int q7_emu_recv_all(struct q7_emu_session *s, void *buf, size_t size, double deadline);
+
+/* Sends req: to every core of the session (only_core < 0), or to core
+ * only_core alone, then with the whole tensor data handed back. 0, or -1
+ * after q7_run_fail(). */
+int q7_emu_send(struct q7_emu_session *s, const struct q7_call *req, int only_core,
+                struct q7_run_result *r);
+/* Reads the sent call's records. 0, or -1 with r's status and message set
+ * (the kernel's own failure included). */
+int q7_emu_receive(struct q7_emu_session *s, struct q7_run_result *r);
+/* Copies the tensor the received call returned into r
+ * (q7_run_take_output), reading what came back from data (the session's
+ * own, or the race check's merged copy of it). 0, or -1 after
+ * q7_run_fail(). */
+int q7_emu_take_output(const struct q7_emu_session *s, const unsigned char *data,
+                       struct q7_run_result *r);
+/* A copy of the tensor data the sent call put on the core (caller frees). */
+unsigned char *q7_emu_sent_data(const struct q7_emu_session *s, size_t *size);
 
 #endif

@@ -15,7 +15,6 @@
 #include "bytes.h"
 #include "emu_confine.h"
 #include "emu_session.h"
-#include "emu_session_int.h"
 #include "emu_launch.h"
 #include "emu_ram.h"
 #include "emu_trace.h"
@@ -28,6 +27,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,15 +133,26 @@ static const char *who(const struct q7_emu_session *s, unsigned core, char *buf,
 	return buf;
 }
 
-/* Ends the call after a failure that leaves QEMU unusable. */
-static void call_lost(struct q7_emu_session *s)
+/* Ends the call after a failure that leaves QEMU unusable (fmt NULL:
+ * r already says why). -1, r failed with fmt. */
+static int Q7_PRINTF(3, 4) lost(struct q7_emu_session *s, struct q7_run_result *r,
+                                const char *fmt, ...)
 {
 	q7_emu_stop_qemu(s, NULL);
 	s->c.busy = false;
+	if (fmt) {
+		va_list ap;
+		va_start(ap, fmt);
+		q7_err_vset(&Q7_ERR_OF(r->message), NULL, fmt, ap);
+		va_end(ap);
+		r->status = -1;
+	}
+	return -1;
 }
 
-/* The time-out's message: the library, the op and the core that was running. */
-static void timed_out(struct q7_emu_session *s, struct q7_run_result *r)
+/* The time-out's message: the library, the op and the core that was
+ * running. -1. */
+static int timed_out(struct q7_emu_session *s, struct q7_run_result *r)
 {
 	struct call *c = &s->c;
 	char where[64];
@@ -151,8 +162,6 @@ static void timed_out(struct q7_emu_session *s, struct q7_run_result *r)
 		snprintf(where, sizeof where, "on the emulated cores");
 	else
 		snprintf(where, sizeof where, "on emulated core %u of %u", c->first + c->done, s->cores);
-	q7_emu_stop_qemu(s, NULL);
-	c->busy = false;
 	/* The library is named as every other failure of a run names it: a
 	 * damaged image may spin as well as fault. */
 	char share[96] = "";
@@ -164,25 +173,19 @@ static void timed_out(struct q7_emu_session *s, struct q7_run_result *r)
 	 * kernel on device-sized tensors: docs/emulated.md): the base that
 	 * doubles this call's limit, its tensors' share kept. */
 	double twice = c->timeout + c->base_timeout;
-	q7_run_fail(r, "%s: %s: timed out after %.3g s%s %s (QEMU stopped); a kernel that never "
-	            "returns? --timeout=SECONDS sets the limit (one that needs longer: "
-	            "--timeout=%.*g gives this call twice the time)", s->lib, c->op, c->timeout,
-	            share, where, twice < 1000 ? 3 : 6, twice);
+	return lost(s, r, "%s: %s: timed out after %.3g s%s %s (QEMU stopped); a kernel that never "
+	                  "returns? --timeout=SECONDS sets the limit (one that needs longer: "
+	                  "--timeout=%.*g gives this call twice the time)", s->lib, c->op, c->timeout,
+	                  share, where, twice < 1000 ? 3 : 6, twice);
 }
 
 /* I/O failed with rc: a time-out, or QEMU ended. -1 after q7_run_fail(). */
 static int io_failed(struct q7_emu_session *s, int rc, struct q7_run_result *r)
 {
-	if (rc == IO_TIMEOUT) {
-		timed_out(s, r);
-		return -1;
-	}
-	if (rc == IO_INTERRUPTED) {
-		q7_emu_stop_qemu(s, NULL);
-		s->c.busy = false;
-		q7_run_fail(r, "%s: interrupted (QEMU stopped)", s->c.op);
-		return -1;
-	}
+	if (rc == IO_TIMEOUT)
+		return timed_out(s, r);
+	if (rc == IO_INTERRUPTED)
+		return lost(s, r, "%s: interrupted (QEMU stopped)", s->c.op);
 	char how[96], w[32];
 	q7_emu_describe_end(s, how, sizeof how);
 	s->c.busy = false;
@@ -393,15 +396,12 @@ static int await_ready(struct q7_emu_session *s, struct q7_run_result *r)
 	br.message[sizeof br.message - 1] = 0;
 	if (br.magic != Q7_RESULT_MAGIC || br.version != Q7_BOOT_VERSION ||
 	    br.kind != Q7_RESULT_READY) {
-		call_lost(s);
-		q7_run_fail(r, "%s: the boot program's first record is damaged (magic 0x%08x, version "
-		            "%u; q7boot.elf of another q7cc?)", s->lib, br.magic, br.version);
-		return -1;
+		return lost(s, r, "%s: the boot program's first record is damaged (magic 0x%08x, version "
+		                  "%u; q7boot.elf of another q7cc?)", s->lib, br.magic, br.version);
 	}
 	if (br.boot_status != Q7_BOOT_OK) {
 		boot_failure(s, &br, r);
-		call_lost(s);
-		return -1;
+		return lost(s, r, NULL);
 	}
 	s->ready = true;
 	if (s->stats)
@@ -409,11 +409,8 @@ static int await_ready(struct q7_emu_session *s, struct q7_run_result *r)
 		        q7_now_s() - s->boot_t0);
 	char why[Q7_MESSAGE_SIZE];
 	s->ram = q7_emu_ram_find(s->pid, &s->block, sizeof s->block, &Q7_ERR_OF(why));
-	if (!s->ram) {
-		call_lost(s);
-		q7_run_fail(r, "%s", why);
-		return -1;
-	}
+	if (!s->ram)
+		return lost(s, r, "%s", why);
 	return 0;
 }
 
@@ -469,14 +466,10 @@ static void function_at(const struct q7_emu_session *s, unsigned core, uint32_t 
 	*divides = false;
 	const struct q7_pl_header *h = core < s->cores ? &s->hdr[core] : NULL;
 	struct q7_syms syms = {0};
-	struct q7_strvec paths = {0};
-	struct q7_err why = Q7_ERR_GROWING;
 	char err[Q7_MESSAGE_SIZE];
 	/* the linked (unstripped) image, as the profiler reads it */
-	int n = h ? q7_run_images(s->lib, s->cores, &paths, &why) : -1;
-	q7_err_free(&why);
-	int rc = n > (int)core ? q7_syms_load(paths.v[core], h->base - h->link_base, &syms,
-	                                      &Q7_ERR_OF(err)) : -1;
+	int rc = h ? q7_syms_load(s->linked.v[core], h->base - h->link_base, &syms,
+	                          &Q7_ERR_OF(err)) : -1;
 	const struct q7_sym *y = rc == 0 ? q7_syms_find(&syms, pc) : NULL;
 	if (y) {
 		size_t k = (size_t)snprintf(fn, size, " in %s+0x%x", y->name, pc - y->addr);
@@ -490,11 +483,65 @@ static void function_at(const struct q7_emu_session *s, unsigned core, uint32_t 
 		}
 		char line[256];
 		if (k < size && at - h->base < h->load_size &&
-		    q7_lines_find(paths.v[core], at - h->base + h->link_base, line, sizeof line) == 0)
+		    q7_lines_find(s->linked.v[core], at - h->base + h->link_base, line, sizeof line) == 0)
 			snprintf(fn + k, size - k, " at %s", line);
 	}
 	q7_syms_free(&syms);
-	q7_sv_free(&paths);
+}
+
+/* The Xtensa ISA's exception causes (EXCCAUSE), named as the ISA names
+ * them, with what each means for a kernel. */
+static const struct exc_cause {
+	uint32_t cause;
+	const char *name, *meaning;
+} exc_causes[] = {
+	{0, "IllegalInstruction", "an instruction the core does not have"},
+	{1, "Syscall", "a SYSCALL instruction"},
+	{2, "InstructionFetchError", "an error fetching an instruction"},
+	{3, "LoadStoreError", "an error on a load or store"},
+	{4, "Level1Interrupt", "a level-1 interrupt"},
+	{5, "Alloca", "a MOVSP the window could not take"},
+	{6, "IntegerDivideByZero", "an integer division by zero"},
+	{8, "Privileged", "a privileged instruction"},
+	{9, "LoadStoreAlignment", "a misaligned load or store"},
+	{12, "InstrPIFDataError", "a bus error fetching an instruction"},
+	{13, "LoadStorePIFDataError", "a bus error on a load or store"},
+	{14, "InstrPIFAddrError", "an instruction fetch from an address with no memory"},
+	{15, "LoadStorePIFAddrError", "a load or store at an address with no memory"},
+	{16, "InstTLBMiss", "an instruction fetch the TLB does not map"},
+	{17, "InstTLBMultiHit", "an instruction fetch the TLB maps twice"},
+	{18, "InstFetchPrivilege", "an instruction fetch from privileged memory"},
+	{20, "InstFetchProhibited", "an instruction fetch from memory that may not be executed"},
+	{24, "LoadStoreTLBMiss", "a load or store the TLB does not map"},
+	{25, "LoadStoreTLBMultiHit", "a load or store the TLB maps twice"},
+	{26, "LoadStorePrivilege", "a load or store to privileged memory"},
+	{28, "LoadProhibited", "a load from memory that may not be read"},
+	{29, "StoreProhibited", "a store to memory that may not be written"},
+};
+
+/* The row of cause, or NULL: coprocessor causes (32-39) and reserved ones
+ * have none. */
+static const struct exc_cause *exc_row(uint32_t cause)
+{
+	for (size_t i = 0; i < sizeof exc_causes / sizeof exc_causes[0]; i++)
+		if (exc_causes[i].cause == cause)
+			return &exc_causes[i];
+	return NULL;
+}
+
+static const char *exc_name(uint32_t cause)
+{
+	const struct exc_cause *e = exc_row(cause);
+	return e ? e->name : cause >= 32 && cause <= 39 ? "CoprocessorDisabled"
+	                                                  : "a cause the ISA reserves";
+}
+
+static const char *exc_meaning(uint32_t cause)
+{
+	const struct exc_cause *e = exc_row(cause);
+	return e ? e->meaning
+	         : cause >= 32 && cause <= 39 ? "a coprocessor instruction while the coprocessor is off"
+	                                      : "an exception this core should not raise";
 }
 
 /* An exception cause as the host words its signal. */
@@ -505,7 +552,7 @@ static const char *host_words(uint32_t cause)
 	case 6: return "integer division by zero";
 	case 9: return "unaligned access";
 	case 3: case 13: case 15: case 28: case 29: return "invalid memory access";
-	default: return q7_emu_exc_meaning(cause);
+	default: return exc_meaning(cause);
 	}
 }
 
@@ -530,7 +577,7 @@ static void boot_failure(struct q7_emu_session *s, const struct q7_boot_result *
 		q7_run_fail(r, "%s%s: the kernel crashed: %s%s, at pc 0x%08x%s, address 0x%08x (the core "
 		            "took an %s: EXCCAUSE %u (%s: %s))", pre, image, host_words(br->exc_cause),
 		            fn, br->exc_pc, where, br->exc_vaddr, br->message, br->exc_cause,
-		            q7_emu_exc_name(br->exc_cause), q7_emu_exc_meaning(br->exc_cause));
+		            exc_name(br->exc_cause), exc_meaning(br->exc_cause));
 	} else if (br->boot_status == Q7_BOOT_BREAK) {
 		/* DEBUGCAUSE bits 3 and 4: BREAK and BREAK.N. */
 		q7_run_fail(r, "%s%s: the kernel crashed: %s%s, at pc 0x%08x%s (the core stopped at a %s "
@@ -576,17 +623,15 @@ static void deliver_dst(struct q7_emu_session *s)
 	uint64_t out = c->frame.out.data;
 	const unsigned char *from = NULL;
 	size_t n = c->L.dst_bytes;
+	unsigned char *to = (unsigned char *)(uintptr_t)c->req->dst.data;
 	if (!c->anywhere) {
 		from = s->data + (c->L.dst_addr - c->back_addr);
-	} else if (c->out_bytes) {
-		if (c->out_bytes <= n && (out == c->L.dst_addr || c->out_bytes == n)) {
-			from = c->out;
-			n = c->out_bytes;
-		}
+	} else if (c->out_bytes) { /* read_last read it into the destination, or not */
+		from = c->out == to ? to : NULL;
+		n = c->out_bytes;
 	} else if (out >= c->back_addr && out + n <= (uint64_t)c->back_addr + c->back_bytes) {
 		from = s->data + (out - c->back_addr);
 	}
-	unsigned char *to = (unsigned char *)(uintptr_t)c->req->dst.data;
 	if (from && from != to) {
 		populate(to, n);
 		memcpy(to, from, n);
@@ -634,22 +679,13 @@ static int inputs_changed(const struct q7_emu_session *s, struct q7_run_result *
 static int op_failed(struct q7_emu_session *s, unsigned core, struct q7_run_result *r)
 {
 	struct call *c = &s->c;
-	r->status = c->frame.status;
 	char w[32];
-	if (c->frame.message[0]) {
-		/* "<who><message>", the message cut to fit: copied, not
-		 * printed (GCC at -Os warns of the cut a "%s%s" makes). */
-		snprintf(r->message, sizeof r->message, "%s", who(s, core, w, sizeof w));
-		size_t at = strlen(r->message);
-		size_t n = strnlen(c->frame.message, sizeof c->frame.message);
-		if (n > sizeof r->message - 1 - at)
-			n = sizeof r->message - 1 - at;
-		memcpy(r->message + at, c->frame.message, n);
-		r->message[at + n] = '\0';
-	} else /* the runtime always says why: its image is not what q7cc built */
-		snprintf(r->message, sizeof r->message,
-		         "%s%s: the op ended with status %d and no message (a damaged image?)",
-		         who(s, core, w, sizeof w), s->lib, (int)c->frame.status);
+	if (c->frame.message[0])
+		q7_run_fail(r, "%s%s", who(s, core, w, sizeof w), c->frame.message);
+	else /* the runtime always says why: its image is not what q7cc built */
+		q7_run_fail(r, "%s%s: the op ended with status %d and no message (a damaged image?)",
+		            who(s, core, w, sizeof w), s->lib, (int)c->frame.status);
+	r->status = c->frame.status;
 	return -1;
 }
 
@@ -662,9 +698,7 @@ static int read_last(struct q7_emu_session *s, const struct q7_boot_result *br, 
 	struct call *c = &s->c;
 	if (br->back_bytes != (ok ? c->back_bytes : 0) ||
 	    (br->out_bytes && !q7_emu_ram_holds(c->frame.out.data, br->out_bytes))) {
-		call_lost(s);
-		q7_run_fail(r, "%s: the boot program's record is truncated or damaged", s->lib);
-		return -1;
+		return lost(s, r, "%s: the boot program's record is truncated or damaged", s->lib);
 	}
 	/* Out of the core's RAM: the bytes asked back, then the out tensor,
 	 * straight into the caller's destination when it is its result
@@ -681,10 +715,8 @@ static int read_last(struct q7_emu_session *s, const struct q7_boot_result *br, 
 	    (br->out_bytes &&
 	     q7_emu_ram_io(s->pid, s->ram, false, &out, 1, (uint32_t)c->frame.out.data) != 0)) {
 		int e = errno;
-		call_lost(s);
-		q7_run_fail(r, "%s: cannot read the call's result out of the emulated core's RAM: %s",
-		            s->lib, strerror(e));
-		return -1;
+		return lost(s, r, "%s: cannot read the call's result out of the emulated core's RAM: %s",
+		                  s->lib, strerror(e));
 	}
 	c->out = out_to;
 	c->out_bytes = br->out_bytes;
@@ -708,19 +740,15 @@ static int block_move(struct q7_emu_session *s, const struct q7_boot_result *br,
 	struct call *c = &s->c;
 	uint32_t dst = br->exc_pc, src = br->exc_vaddr, n = br->back_bytes;
 	if (br->seq != c->seq || !q7_emu_ram_holds(dst, n) || !q7_emu_ram_holds(src, n)) {
-		call_lost(s);
-		q7_run_fail(r, "%s: the boot program's block move is out of order or outside the core's "
-		            "RAM", s->lib);
-		return -1;
+		return lost(s, r, "%s: the boot program's block move is out of order or outside the core's "
+		                  "RAM", s->lib);
 	}
 	if (!s->move_buf)
 		s->move_buf = q7_xmalloc(MOVE_PIECE);
 	if (q7_emu_ram_move(s->pid, s->ram, dst, src, n, s->move_buf, MOVE_PIECE) != 0) {
 		int e = errno;
-		call_lost(s);
-		q7_run_fail(r, "%s: cannot move %u bytes in the emulated core's RAM: %s", s->lib, n,
-		            strerror(e));
-		return -1;
+		return lost(s, r, "%s: cannot move %u bytes in the emulated core's RAM: %s", s->lib, n,
+		                  strerror(e));
 	}
 	uint32_t done = Q7_MOVE_DONE;
 	struct iovec v = {&done, sizeof done};
@@ -741,11 +769,9 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 		br.message[sizeof br.message - 1] = 0;
 		bool fatal = br.boot_status != Q7_BOOT_OK && br.boot_status != Q7_BOOT_BAD_OUTPUT;
 		if (br.magic != Q7_RESULT_MAGIC || br.version != Q7_BOOT_VERSION) {
-			call_lost(s);
-			q7_run_fail(r, "%s: the boot program's record is damaged (magic 0x%08x, version %u; "
-			            "q7boot.elf of another q7cc, or an image that wrote over it?)", s->lib,
-			            br.magic, br.version);
-			return -1;
+			return lost(s, r, "%s: the boot program's record is damaged (magic 0x%08x, version %u; "
+			                  "q7boot.elf of another q7cc, or an image that wrote over it?)", s->lib,
+			                  br.magic, br.version);
 		}
 		if (br.kind == Q7_RESULT_MOVE) {
 			if (block_move(s, &br, r) != 0)
@@ -759,9 +785,7 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 		    br.core != c->first + c->done ||
 		    (br.frame_size != 0 && br.frame_size != sizeof c->frame) ||
 		    (br.frame_size == 0 && !fatal)) {
-			call_lost(s);
-			q7_run_fail(r, "%s: the boot program's record is out of order or damaged", s->lib);
-			return -1;
+			return lost(s, r, "%s: the boot program's record is out of order or damaged", s->lib);
 		}
 		if (br.frame_size && (rc = q7_emu_recv_all(s, &c->frame, sizeof c->frame, c->deadline)) != IO_OK)
 			return io_failed(s, rc, r);
@@ -779,17 +803,13 @@ static int read_records(struct q7_emu_session *s, struct q7_run_result *r)
 		if (br.boot_status != Q7_BOOT_OK) {
 			boot_failure(s, &br, r);
 			if (fatal)
-				call_lost(s);
-			else
-				c->busy = false;
+				return lost(s, r, NULL);
+			c->busy = false;
 			return -1;
 		}
 		bool ok = c->frame.status == Q7_STATUS_OK;
-		if (!last && !ok) {
-			call_lost(s);
-			q7_run_fail(r, "%s: the boot program went on after a failed core", s->lib);
-			return -1;
-		}
+		if (!last && !ok)
+			return lost(s, r, "%s: the boot program went on after a failed core", s->lib);
 		if (!last)
 			continue;
 		return read_last(s, &br, ok, r);
@@ -824,24 +844,15 @@ unsigned char *q7_emu_sent_data(const struct q7_emu_session *s, size_t *size)
 	return d;
 }
 
-void q7_emu_last(const struct q7_emu_session *s, struct q7_emu_back *b)
+int q7_emu_take_output(const struct q7_emu_session *s, const unsigned char *data,
+                       struct q7_run_result *r)
 {
 	const struct call *c = &s->c;
-	b->frame = &c->frame;
-	b->data = s->data;
-	b->data_addr = c->back_addr;
-	b->data_bytes = c->back_bytes;
-	b->out = c->out;
-	b->out_bytes = c->out_bytes;
-}
-
-int q7_emu_take_output(const struct q7_emu_back *b, struct q7_run_result *r)
-{
-	const struct q7_frame *f = b->frame;
-	uint64_t lo = b->data_addr, hi = lo + b->data_bytes;
-	if (b->data_bytes && f->out.data >= lo && f->out.data < hi)
-		return q7_run_take_output(f, b->data + (f->out.data - lo), (size_t)(hi - f->out.data), r);
-	return q7_run_take_output(f, b->out, b->out_bytes, r);
+	const struct q7_frame *f = &c->frame;
+	uint64_t lo = c->back_addr, hi = lo + c->back_bytes;
+	if (c->back_bytes && f->out.data >= lo && f->out.data < hi)
+		return q7_run_take_output(f, data + (f->out.data - lo), (size_t)(hi - f->out.data), r);
+	return q7_run_take_output(f, c->out, c->out_bytes, r);
 }
 
 /* The result of a call with a destination its bytes were delivered to:
@@ -884,10 +895,8 @@ int q7_emu_call(struct q7_emu_session *s, const struct q7_call *req,
 		q7_proc_signals_install();
 	int rc = 1;
 	if (q7_emu_send(s, req, -1, res) == 0 && q7_emu_receive(s, res) == 0) {
-		struct q7_emu_back b;
-		q7_emu_last(s, &b);
 		if (s->c.in_dst ? result_in_dst(s, req, res) == 0
-		                : kept_on_core(s, res) == 0 && q7_emu_take_output(&b, res) == 0) {
+		                : kept_on_core(s, res) == 0 && q7_emu_take_output(s, s->data, res) == 0) {
 			res->status = Q7_STATUS_OK;
 			rc = 0;
 		}
@@ -895,59 +904,4 @@ int q7_emu_call(struct q7_emu_session *s, const struct q7_call *req,
 	if (s->forward)
 		q7_proc_signals_restore();
 	return rc;
-}
-
-/* The Xtensa ISA's exception causes (EXCCAUSE), named as the ISA names
- * them, with what each means for a kernel. */
-static const struct exc_cause {
-	uint32_t cause;
-	const char *name, *meaning;
-} exc_causes[] = {
-	{0, "IllegalInstruction", "an instruction the core does not have"},
-	{1, "Syscall", "a SYSCALL instruction"},
-	{2, "InstructionFetchError", "an error fetching an instruction"},
-	{3, "LoadStoreError", "an error on a load or store"},
-	{4, "Level1Interrupt", "a level-1 interrupt"},
-	{5, "Alloca", "a MOVSP the window could not take"},
-	{6, "IntegerDivideByZero", "an integer division by zero"},
-	{8, "Privileged", "a privileged instruction"},
-	{9, "LoadStoreAlignment", "a misaligned load or store"},
-	{12, "InstrPIFDataError", "a bus error fetching an instruction"},
-	{13, "LoadStorePIFDataError", "a bus error on a load or store"},
-	{14, "InstrPIFAddrError", "an instruction fetch from an address with no memory"},
-	{15, "LoadStorePIFAddrError", "a load or store at an address with no memory"},
-	{16, "InstTLBMiss", "an instruction fetch the TLB does not map"},
-	{17, "InstTLBMultiHit", "an instruction fetch the TLB maps twice"},
-	{18, "InstFetchPrivilege", "an instruction fetch from privileged memory"},
-	{20, "InstFetchProhibited", "an instruction fetch from memory that may not be executed"},
-	{24, "LoadStoreTLBMiss", "a load or store the TLB does not map"},
-	{25, "LoadStoreTLBMultiHit", "a load or store the TLB maps twice"},
-	{26, "LoadStorePrivilege", "a load or store to privileged memory"},
-	{28, "LoadProhibited", "a load from memory that may not be read"},
-	{29, "StoreProhibited", "a store to memory that may not be written"},
-};
-
-/* The row of cause, or NULL: coprocessor causes (32-39) and reserved ones
- * have none. */
-static const struct exc_cause *exc_row(uint32_t cause)
-{
-	for (size_t i = 0; i < sizeof exc_causes / sizeof exc_causes[0]; i++)
-		if (exc_causes[i].cause == cause)
-			return &exc_causes[i];
-	return NULL;
-}
-
-const char *q7_emu_exc_name(uint32_t cause)
-{
-	const struct exc_cause *e = exc_row(cause);
-	return e ? e->name : cause >= 32 && cause <= 39 ? "CoprocessorDisabled"
-	                                                  : "a cause the ISA reserves";
-}
-
-const char *q7_emu_exc_meaning(uint32_t cause)
-{
-	const struct exc_cause *e = exc_row(cause);
-	return e ? e->meaning
-	         : cause >= 32 && cause <= 39 ? "a coprocessor instruction while the coprocessor is off"
-	                                      : "an exception this core should not raise";
 }

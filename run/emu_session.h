@@ -6,8 +6,9 @@
  *     struct q7_emu_config cfg;
  *     q7_emu_config_init(&cfg, "libops.so", 8);   // + the environment
  *     struct q7_emu_session *s;
+ *     char why[Q7_MESSAGE_SIZE];
+ *     if (q7_emu_open(&cfg, &s, &Q7_ERR_OF(why)) != 0) { report why; }
  *     struct q7_run_result r;
- *     if (q7_emu_open(&cfg, &s, &r) != 0) { report r.message; }
  *     q7_emu_call(s, &req, &r); ... q7_run_result_free(&r);  // any number
  *     q7_emu_close(s);
  *
@@ -43,6 +44,7 @@
 #include <stdio.h>
 
 #include "engine.h"
+#include "support.h" /* struct q7_err, Q7_ERR_OF */
 
 struct q7_emu_session;
 
@@ -61,7 +63,8 @@ struct q7_emu_config {
 	FILE *stats;
 	bool icount;          /* qemu -icount: exact instruction counts */
 	unsigned unchecked;   /* safety checks off (Q7_UNCHECKED_*, engine.h); Q7CC_UNCHECKED */
-	const char *trace_log;/* QEMU's block log for a profile (emu_trace.h); NULL: none */
+	bool trace;           /* QEMU's block log for a profile (emu_trace.h), in the
+	                       * session's folder */
 	/* The core may open host files through QEMU's semihosting (SIMCALL
 	 * open); off, QEMU starts confined (emu_confine.h). */
 	bool semihosting_files;
@@ -88,9 +91,10 @@ void q7_emu_config_init(struct q7_emu_config *cfg, const char *lib, unsigned cor
 
 /* Checks and prelinks the images, writes the boot files and starts QEMU
  * (it boots while the caller goes on; the first call waits for it).
- * 0 with *out set, or 1 with *out NULL and why->status/message set. */
+ * 0 with *out set, or -1 with *out NULL and err's message set
+ * (support.h's carrier), as q7_engine_open. */
 int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out,
-                struct q7_run_result *why);
+                struct q7_err *err);
 
 /* Runs req->op on every core of the session, one after another over the
  * same tensor data (req->cores must be 0 or the session's;

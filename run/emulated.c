@@ -13,8 +13,8 @@
  * (the caller's, see engine.h). */
 #include "bytes.h"
 #include "call_limits.h"
+#include "emu_launch.h"
 #include "emu_session.h"
-#include "emu_session_int.h"
 #include "run_image.h"
 #include "result.h"
 
@@ -26,20 +26,12 @@
 #include "proc.h"
 #include "support.h"
 
-/* What one core of a race check left. */
-struct core_back {
-	unsigned char *data; /* the whole tensor data (owned) */
-	size_t size;
-	struct q7_frame frame;
-	unsigned char *out; /* the out tensor outside the data (owned) */
-	size_t out_bytes;
-};
-
-/* Every core's changes to the tensor data, merged into data. Two cores
- * changing one byte to different values is a race (SPMD cores do not
- * synchronise), reported rather than resolved. */
-static int merge_data(unsigned char *data, size_t size, const struct core_back *cores, unsigned n,
-                      struct q7_run_result *r)
+/* Every core's changes to the tensor data (what each session handed
+ * back), merged into data. Two cores changing one byte to different
+ * values is a race (SPMD cores do not synchronise), reported rather than
+ * resolved. */
+static int merge_data(unsigned char *data, size_t size, struct q7_emu_session *const *ss,
+                      unsigned n, struct q7_run_result *r)
 {
 	unsigned char *merged = q7_xmalloc(size ? size : 1);
 	unsigned char *owner = q7_xmalloc(size ? size : 1);
@@ -47,7 +39,7 @@ static int merge_data(unsigned char *data, size_t size, const struct core_back *
 	memset(owner, 0xff, size);
 	int rc = 0;
 	for (unsigned i = 0; i < n && rc == 0; i++) {
-		const unsigned char *d = cores[i].data;
+		const unsigned char *d = ss[i]->data;
 		for (size_t k = 0; k < size; k++) {
 			if (d[k] == data[k])
 				continue;
@@ -77,8 +69,6 @@ static int run_parallel(const struct q7_emu_config *cfg, const struct q7_call *r
 {
 	unsigned cores = cfg->cores;
 	struct q7_emu_session *ss[Q7_NUM_CORES] = {0};
-	struct core_back back[Q7_NUM_CORES];
-	memset(back, 0, sizeof back);
 	unsigned char *sent = NULL;
 	size_t sent_size = 0;
 	struct q7_call wave_req = *req;
@@ -90,53 +80,37 @@ static int run_parallel(const struct q7_emu_config *cfg, const struct q7_call *r
 		wave_req.timeout_s = budget;
 		/* Every QEMU of the wave first, so that they boot together. */
 		for (unsigned i = start; i < end; i++) {
-			struct q7_run_result why;
-			if (q7_emu_open(cfg, &ss[i], &why) != 0) {
-				r->status = why.status;
-				memcpy(r->message, why.message, sizeof r->message);
+			if (q7_emu_open(cfg, &ss[i], &Q7_ERR_OF(r->message)) != 0) {
+				r->status = -1;
 				goto out;
 			}
 		}
 		for (unsigned i = start; i < end; i++)
 			if (q7_emu_send(ss[i], &wave_req, (int)i, r) != 0)
 				goto out;
+		/* What each left stays in its session until the sessions close. */
 		for (unsigned i = start; i < end; i++) {
 			if (q7_emu_receive(ss[i], r) != 0)
 				goto out;
-			struct q7_emu_back b;
-			q7_emu_last(ss[i], &b);
-			back[i].size = b.data_bytes;
-			back[i].data = q7_xmalloc(b.data_bytes ? b.data_bytes : 1);
-			memcpy(back[i].data, b.data, b.data_bytes);
-			back[i].frame = *b.frame;
-			back[i].out_bytes = b.out_bytes;
-			back[i].out = q7_xmalloc(b.out_bytes ? b.out_bytes : 1);
-			memcpy(back[i].out, b.out, b.out_bytes);
 			if (!sent)
 				sent = q7_emu_sent_data(ss[i], &sent_size);
-			if (back[i].frame.switched_stack)
+			if (ss[i]->c.frame.switched_stack)
 				r->switched_stack = 1;
 		}
 		budget -= q7_now_s() - t0;
 	}
-	if (merge_data(sent, sent_size, back, cores, r) != 0)
+	if (merge_data(sent, sent_size, ss, cores, r) != 0)
 		goto out;
-	const struct core_back *last = &back[cores - 1];
-	struct q7_emu_back b = {.frame = &last->frame, .data = sent, .data_addr = Q7_BOOT_DATA_AREA,
-	                        .data_bytes = sent_size, .out = last->out,
-	                        .out_bytes = last->out_bytes};
-	if (q7_emu_take_output(&b, r) != 0)
+	const struct q7_emu_session *last = ss[cores - 1];
+	if (q7_emu_take_output(last, sent, r) != 0)
 		goto out;
 	if (req->dst.data) /* the merged dst, as the host target leaves it */
-		memcpy((void *)(uintptr_t)req->dst.data, sent + (last->frame.dst.data - Q7_BOOT_DATA_AREA),
-		       q7_tensor_span(&req->dst));
+		memcpy((void *)(uintptr_t)req->dst.data,
+		       sent + (last->c.frame.dst.data - Q7_BOOT_DATA_AREA), q7_tensor_span(&req->dst));
 	rc = 0;
 out:
-	for (unsigned i = 0; i < cores; i++) {
+	for (unsigned i = 0; i < cores; i++)
 		q7_emu_close(ss[i]);
-		free(back[i].data);
-		free(back[i].out);
-	}
 	free(sent);
 	return rc;
 }
@@ -151,8 +125,6 @@ int q7_run_emulated(const char *lib, const char *const *images, const struct q7_
 	cfg.timeout_s = req->timeout_s;
 	const char *env = getenv("Q7CC_EMU_JOBS");
 	unsigned jobs = env && *env ? (unsigned)strtoul(env, NULL, 10) : 1;
-	if (jobs == 0)
-		jobs = 1;
 	if (cfg.cores > Q7_NUM_CORES) {
 		q7_run_fail(r, "%u cores asked, at most %u", cfg.cores, Q7_NUM_CORES);
 		return 1;
@@ -183,9 +155,11 @@ int q7_run_emulated(const char *lib, const char *const *images, const struct q7_
 		}
 	} else {
 		struct q7_emu_session *s = NULL;
-		if (q7_emu_open(&cfg, &s, r) == 0) {
+		if (q7_emu_open(&cfg, &s, &Q7_ERR_OF(r->message)) == 0) {
 			rc = q7_emu_call(s, req, r);
 			q7_emu_close(s);
+		} else {
+			r->status = -1;
 		}
 	}
 	q7_proc_signals_restore();

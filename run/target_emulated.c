@@ -13,38 +13,22 @@
 
 #include "emu_profile.h"
 #include "emu_session.h"
-#include "emu_session_int.h"
 #include "call_limits.h"
 #include "result.h"
 
 struct state {
+	/* The session's: lib its own copy, images the engine's (which outlive
+	 * the state), the process's settings (a forked child opens its own
+	 * session with them). */
+	struct q7_emu_config cfg;
 	char *lib;
-	const char *const *images; /* the engine's, which outlive the state */
-	unsigned cores;
-	double timeout_s;
 	size_t heap_size;
 	struct q7_emu_session *emu;
 	pid_t pid;            /* the process that opened it */
 	bool race_check;      /* Q7CC_EMU_JOBS > 1: a session per core, per call */
-	bool forward_signals; /* the session's (a forked child opens its own) */
-	const volatile sig_atomic_t *interrupted; /* likewise */
 	struct q7_prof *profile; /* q7_engine_profile: each call profiled into it */
 	unsigned profile_parent;
 };
-
-/* Starts s's session, the process lock held (unchecked: the safety checks
- * off, Q7_UNCHECKED_*). 0, or -1 with r failed. */
-static int open_session(struct state *s, unsigned unchecked, struct q7_run_result *r)
-{
-	struct q7_emu_config cfg;
-	q7_emu_config_init(&cfg, s->lib, s->cores);
-	cfg.images = s->images;
-	cfg.timeout_s = s->timeout_s;
-	cfg.forward_signals = s->forward_signals;
-	cfg.unchecked = unchecked;
-	cfg.interrupted = s->interrupted;
-	return q7_emu_open(&cfg, &s->emu, r) != 0 ? -1 : 0;
-}
 
 static void emu_close(void *state, bool at_exit)
 {
@@ -72,22 +56,21 @@ static int emu_open(struct q7_target_open *o, struct q7_err *err)
 		}
 	struct state *s = q7_xcalloc(1, sizeof *s);
 	s->lib = q7_xstrdup(o->lib);
-	s->images = (const char *const *)o->images->v;
-	s->cores = (unsigned)o->images->n;
-	s->timeout_s = o->opts->timeout_s;
+	q7_emu_config_init(&s->cfg, s->lib, (unsigned)o->images->n);
+	s->cfg.images = (const char *const *)o->images->v;
+	s->cfg.timeout_s = o->opts->timeout_s;
+	s->cfg.forward_signals = o->opts->forward_signals;
+	s->cfg.interrupted = o->opts->interrupted;
+	s->cfg.unchecked = q7_run_unchecked(o->opts->unchecked);
 	s->heap_size = o->opts->heap_size;
-	s->forward_signals = o->opts->forward_signals;
-	s->interrupted = o->opts->interrupted;
 	const char *jobs = getenv("Q7CC_EMU_JOBS");
-	s->race_check = s->cores > 1 && jobs && strtoul(jobs, NULL, 10) > 1;
+	s->race_check = s->cfg.cores > 1 && jobs && strtoul(jobs, NULL, 10) > 1;
 	s->pid = getpid();
 	if (!s->race_check) {
-		struct q7_run_result refused;
 		q7_target_proc_lock();
-		int rc = open_session(s, q7_run_unchecked(o->opts->unchecked), &refused);
+		int rc = q7_emu_open(&s->cfg, &s->emu, err);
 		q7_target_proc_unlock();
 		if (rc != 0) {
-			q7_err_set(err, NULL, "%s", refused.message);
 			emu_close(s, false);
 			return -1;
 		}
@@ -106,7 +89,12 @@ static int fork_session(struct state *s, struct q7_run_result *r)
 	q7_emu_disown(s->emu);
 	s->emu = NULL;
 	s->pid = getpid();
-	return open_session(s, 0, r) != 0 ? 1 : 0;
+	s->cfg.unchecked = 0; /* the child's session runs every safety check */
+	memset(r, 0, sizeof *r);
+	if (q7_emu_open(&s->cfg, &s->emu, &Q7_ERR_OF(r->message)) == 0)
+		return 0;
+	r->status = -1;
+	return 1;
 }
 
 /* A call of the state's session (or, for the race check,
@@ -126,7 +114,7 @@ static int emu_call(void *state, const struct q7_call *c, unsigned cores,
 	struct q7_call req = *c;
 	req.cores = cores;
 	if (!req.timeout_s)
-		req.timeout_s = s->timeout_s;
+		req.timeout_s = s->cfg.timeout_s;
 	if (!c->op[0] && req.timeout_s > 0 && req.timeout_s < Q7_LIST_TIMEOUT_MIN_S)
 		req.timeout_s = Q7_LIST_TIMEOUT_MIN_S; /* the op list (engine.c) */
 	if (!req.heap_size)
@@ -134,10 +122,10 @@ static int emu_call(void *state, const struct q7_call *c, unsigned cores,
 	int rc;
 	if (s->profile) {
 		q7_target_proc_lock();
-		rc = q7_prof_emulated(s->lib, s->images, &req, s->profile, s->profile_parent, NULL, r);
+		rc = q7_prof_emulated(s->lib, s->cfg.images, &req, s->profile, s->profile_parent, r);
 		q7_target_proc_unlock();
 	} else if (s->race_check) {
-		rc = q7_run_emulated(s->lib, s->images, &req, r);
+		rc = q7_run_emulated(s->lib, s->cfg.images, &req, r);
 	} else {
 		q7_target_proc_lock();
 		rc = s->pid == getpid() ? 0 : fork_session(s, r);

@@ -61,9 +61,9 @@ static struct q7_emu_session *open_ok(const char *lib, unsigned cores, double ti
 	cfg.boot = boot;
 	cfg.timeout_s = timeout;
 	struct q7_emu_session *s = NULL;
-	struct q7_run_result why;
-	int rc = q7_emu_open(&cfg, &s, &why);
-	ck_assert_msg(rc == 0, "open: %s", why.message);
+	char why[Q7_MESSAGE_SIZE];
+	int rc = q7_emu_open(&cfg, &s, &Q7_ERR_OF(why));
+	ck_assert_msg(rc == 0, "open: %s", why);
 	ck_assert_ptr_nonnull(s);
 	return s;
 }
@@ -205,43 +205,43 @@ START_TEST(open_refuses)
 {
 	struct q7_emu_config cfg;
 	struct q7_emu_session *s = (struct q7_emu_session *)&cfg;
-	struct q7_run_result why;
+	char why[Q7_MESSAGE_SIZE];
 	q7_emu_config_init(&cfg, fk, 9);
 	cfg.boot = boot;
-	ck_assert_int_eq(q7_emu_open(&cfg, &s, &why), 1);
+	ck_assert_int_eq(q7_emu_open(&cfg, &s, &Q7_ERR_OF(why)), -1);
 	ck_assert_ptr_null(s);
-	ck_assert_msg(strstr(why.message, "9 cores asked, at most 8"), "%s", why.message);
+	ck_assert_msg(strstr(why, "9 cores asked, at most 8"), "%s", why);
 	q7_emu_config_init(&cfg, fk, 1);
 	cfg.boot = boot;
 	cfg.qemu = "/nonexistent/qemu-system-xtensa";
-	ck_assert_int_eq(q7_emu_open(&cfg, &s, &why), 1);
-	ck_assert_msg(strstr(why.message, "qemu-system-misc"), "%s", why.message);
+	ck_assert_int_eq(q7_emu_open(&cfg, &s, &Q7_ERR_OF(why)), -1);
+	ck_assert_msg(strstr(why, "qemu-system-misc"), "%s", why);
 	q7_emu_config_init(&cfg, fk, 1);
 	cfg.boot = "/nonexistent/q7boot.elf";
-	ck_assert_int_eq(q7_emu_open(&cfg, &s, &why), 1);
-	ck_assert_msg(strstr(why.message, "boot program is missing"), "%s", why.message);
+	ck_assert_int_eq(q7_emu_open(&cfg, &s, &Q7_ERR_OF(why)), -1);
+	ck_assert_msg(strstr(why, "boot program is missing"), "%s", why);
 	/* found from the prefix: the message says how a program sets it */
 	q7_emu_config_init(&cfg, fk, 1);
 	char *was = q7_xstrdup(q7_prefix());
 	q7_set_prefix("/nonexistent");
-	ck_assert_int_eq(q7_emu_open(&cfg, &s, &why), 1);
+	ck_assert_int_eq(q7_emu_open(&cfg, &s, &Q7_ERR_OF(why)), -1);
 	q7_set_prefix(was);
 	free(was);
-	ck_assert_msg(strstr(why.message, "boot program is missing (q7cc's files are looked for "
+	ck_assert_msg(strstr(why, "boot program is missing (q7cc's files are looked for "
 	                                  "under /nonexistent") &&
-	                  strstr(why.message, "Q7CC_PREFIX or calls q7_set_prefix()"),
-	              "%s", why.message);
+	                  strstr(why, "Q7CC_PREFIX or calls q7_set_prefix()"),
+	              "%s", why);
 	char *bad = q7_path_join(q7_temp_dir(), "bad.so");
 	FILE *f = fopen(bad, "w");
 	fputs("not an image", f);
 	fclose(f);
 	q7_emu_config_init(&cfg, bad, 1);
 	cfg.boot = boot;
-	ck_assert_int_eq(q7_emu_open(&cfg, &s, &why), 1);
-	ck_assert_msg(strstr(why.message, "bad.so"), "%s", why.message);
+	ck_assert_int_eq(q7_emu_open(&cfg, &s, &Q7_ERR_OF(why)), -1);
+	ck_assert_msg(strstr(why, "bad.so"), "%s", why);
 	q7_emu_config_init(&cfg, fk, 8); /* a single image at eight windows is fine */
 	cfg.boot = boot;
-	ck_assert_int_eq(q7_emu_open(&cfg, &s, &why), 0);
+	ck_assert_int_eq(q7_emu_open(&cfg, &s, &Q7_ERR_OF(why)), 0);
 	q7_emu_close(s);
 	unlink(bad);
 	free(bad);

@@ -177,11 +177,11 @@ static int open_session(const struct opts *o, struct q7_emu_session **s)
 	if (o->oneshot)
 		return 0;
 	struct q7_emu_config cfg;
-	struct q7_run_result why;
+	char why[Q7_MESSAGE_SIZE];
 	q7_emu_config_init(&cfg, o->lib, o->cores);
 	cfg.timeout_s = o->timeout;
-	if (q7_emu_open(&cfg, s, &why) != 0) {
-		q7_error("%s", why.message);
+	if (q7_emu_open(&cfg, s, &Q7_ERR_OF(why)) != 0) {
+		q7_error("%s", why);
 		return -1;
 	}
 	return 0;
