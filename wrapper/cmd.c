@@ -33,14 +33,17 @@ bool q7_toolchain_keeps(const struct q7_toolchain *p, const struct q7_unit *u)
 	return true;
 }
 
-enum slot { SLOT_FLAGS, SLOT_INCLUDES };
+/* Which of the user's units a command takes. */
+typedef bool unit_filter(const struct q7_toolchain *p, const struct q7_inv *inv,
+                         const struct q7_unit *u);
 
 /* Option units of a compile: everything but inputs, link-only options,
  * the output and the mode flag the command supplies itself. On a link
  * line (the dispatch wrapper's compile) dependency output and -x go too. */
-static bool compile_unit(const struct q7_inv *inv, const struct q7_unit *u)
+static bool compile_unit(const struct q7_toolchain *p, const struct q7_inv *inv,
+                         const struct q7_unit *u)
 {
-	if (u->input)
+	if (u->input || !q7_toolchain_keeps(p, u))
 		return false;
 	unsigned f = q7_unit_flags(u);
 	if (f & Q7_OPT_LINK)
@@ -59,15 +62,22 @@ static bool compile_unit(const struct q7_inv *inv, const struct q7_unit *u)
 	return true;
 }
 
-static void add_compile_units(const struct q7_toolchain *p, const struct q7_inv *inv,
-                              enum slot slot, struct q7_strvec *cmd)
+/* Option units of -E, -S, -fsyntax-only and -M: all but link-only ones. */
+static bool forward_unit(const struct q7_toolchain *p, const struct q7_inv *inv,
+                         const struct q7_unit *u)
+{
+	(void)inv;
+	return !u->input && !(q7_unit_flags(u) & Q7_OPT_LINK) && q7_toolchain_keeps(p, u);
+}
+
+/* Appends the units keep takes that are include folders (includes) or
+ * not. */
+static void add_units(const struct q7_toolchain *p, const struct q7_inv *inv, unit_filter *keep,
+                      bool includes, struct q7_strvec *cmd)
 {
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct q7_unit *u = &inv->u[i];
-		if (!compile_unit(inv, u) || !q7_toolchain_keeps(p, u))
-			continue;
-		bool inc = (q7_unit_flags(u) & Q7_OPT_INCLUDE) != 0;
-		if (inc == (slot == SLOT_INCLUDES))
+		if (keep(p, inv, u) && ((q7_unit_flags(u) & Q7_OPT_INCLUDE) != 0) == includes)
 			q7_unit_add(u, cmd);
 	}
 }
@@ -81,11 +91,13 @@ static bool cxx_only_flag(const char *flag)
 }
 
 /* The vendor's compile bundle, in its order (docs/vendor-flow.md,
- * "Compile flags"). compile: with -c -MMD -MP -fpic. Without them it is
- * the link's bundle, "the compile bundle less -c, -fpic, -MMD -MP"
- * ("Link matrix"), so -mlongcalls stays. c: for xt-clang, without the C++
+ * "Compile flags"). object: with -c -MMD -MP; pic: with -fpic. Without
+ * both it is the link's bundle, "the compile bundle less -c, -fpic, -MMD
+ * -MP" ("Link matrix"), so -mlongcalls stays; -E/-S/-fsyntax-only take
+ * it without what makes an object. c: for xt-clang, without the C++
  * flags (the vendor's flow has no C; the rest applies as it is). */
-static void xt_cc_opt(const struct q7_toolchain *p, bool compile, bool c, struct q7_strvec *cmd)
+static void xt_cc_opt(const struct q7_toolchain *p, bool object, bool pic, bool c,
+                      struct q7_strvec *cmd)
 {
 	static const char *const head[] = {"-g", "-std=c++14", "-stdlib=libc++-e",
 	                                   "-fno-jump-tables", "-Os", "-Wall", "-Werror",
@@ -93,13 +105,14 @@ static void xt_cc_opt(const struct q7_toolchain *p, bool compile, bool c, struct
 	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
 		if (!c || !cxx_only_flag(head[i]))
 			q7_sv_add(cmd, head[i]);
-	if (compile) {
+	if (object) {
 		q7_sv_add(cmd, "-MMD");
 		q7_sv_add(cmd, "-MP");
-		q7_sv_add(cmd, "-fpic");
 	}
+	if (pic)
+		q7_sv_add(cmd, "-fpic");
 	q7_sv_add(cmd, "-mlongcalls");
-	if (compile)
+	if (object)
 		q7_sv_add(cmd, "-c");
 	q7_sv_addf(cmd, "--xtensa-core=%s", p->core);
 	q7_sv_addf(cmd, "--xtensa-system=%s", p->system);
@@ -124,18 +137,7 @@ static void bundle(const struct q7_toolchain *p, bool compile, bool c, enum q7_u
 {
 	switch (p->kind) {
 	case Q7_TOOLCHAIN_XT:
-		if (compile) {
-			xt_cc_opt(p, true, c, cmd);
-		} else {
-			/* -E/-S/-fsyntax-only: CC_OPT without what makes an object. */
-			struct q7_strvec all = {0};
-			xt_cc_opt(p, true, c, &all);
-			for (size_t i = 0; i < all.n; i++)
-				if (strcmp(all.v[i], "-c") != 0 && strcmp(all.v[i], "-MMD") != 0 &&
-				    strcmp(all.v[i], "-MP") != 0)
-					q7_sv_add(cmd, all.v[i]);
-			q7_sv_free(&all);
-		}
+		xt_cc_opt(p, compile, true, c, cmd);
 		break;
 	case Q7_TOOLCHAIN_GNU:
 		if (!c)
@@ -185,15 +187,16 @@ bool q7_cmd_c_only(const struct q7_toolchain *p, const struct q7_inv *inv)
 	return any || p->c_name;
 }
 
-/* The user's flags, the vendor includes, the user's includes, then q7cc's
- * own headers last so that vendor and user headers win. */
+/* The user's flags (those keep takes), the vendor includes, the user's
+ * includes, then q7cc's own headers last so that vendor and user headers
+ * win. */
 static void flags_and_includes(const struct q7_toolchain *p, const struct q7_inv *inv,
-                               enum q7_use use, struct q7_strvec *cmd)
+                               unit_filter *keep, enum q7_use use, struct q7_strvec *cmd)
 {
-	add_compile_units(p, inv, SLOT_FLAGS, cmd);
+	add_units(p, inv, keep, false, cmd);
 	if (p->kind == Q7_TOOLCHAIN_XT)
 		xt_inc(p, cmd);
-	add_compile_units(p, inv, SLOT_INCLUDES, cmd);
+	add_units(p, inv, keep, true, cmd);
 	own_includes(p, use, cmd);
 }
 
@@ -204,7 +207,7 @@ void q7_cmd_compile(const struct q7_toolchain *p, const struct q7_inv *inv, cons
 	bool c = kind == Q7_IN_C;
 	q7_sv_add(cmd, c ? p->cc : p->cxx);
 	bundle(p, true, c, use, cmd);
-	flags_and_includes(p, inv, use, cmd);
+	flags_and_includes(p, inv, compile_unit, use, cmd);
 	if (p->kind != Q7_TOOLCHAIN_XT)
 		q7_sv_add(cmd, "-c");
 	q7_sv_add(cmd, "-o");
@@ -218,21 +221,7 @@ void q7_cmd_forward(const struct q7_toolchain *p, const struct q7_inv *inv, enum
 	bool c = q7_cmd_c_only(p, inv);
 	q7_sv_add(cmd, c ? p->cc : p->cxx);
 	bundle(p, false, c, use, cmd);
-	for (size_t i = 0; i < inv->n; i++) {
-		const struct q7_unit *u = &inv->u[i];
-		if (u->input || (q7_unit_flags(u) & (Q7_OPT_LINK | Q7_OPT_INCLUDE)) ||
-		    !q7_toolchain_keeps(p, u))
-			continue;
-		q7_unit_add(u, cmd);
-	}
-	if (p->kind == Q7_TOOLCHAIN_XT)
-		xt_inc(p, cmd);
-	for (size_t i = 0; i < inv->n; i++) {
-		const struct q7_unit *u = &inv->u[i];
-		if (!u->input && (q7_unit_flags(u) & Q7_OPT_INCLUDE) && q7_toolchain_keeps(p, u))
-			q7_unit_add(u, cmd);
-	}
-	own_includes(p, use, cmd);
+	flags_and_includes(p, inv, forward_unit, use, cmd);
 	for (size_t i = 0; i < inv->n; i++)
 		if (inv->u[i].input)
 			q7_unit_add(&inv->u[i], cmd);
@@ -265,10 +254,8 @@ static void add_device_libs(const char *const *libs, const char *rt, bool softfp
 	q7_sv_add(cmd, "-Wl,--end-group");
 }
 
-/* The user's line, translated. For the own link (out set): -o names out
- * and each source is its object in objs, in order. */
-static void user_line(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
-                      char *const *objs, struct q7_strvec *cmd)
+void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
+                        char *const *objs, struct q7_strvec *cmd)
 {
 	q7_sv_add(cmd, q7_cmd_c_only(p, inv) ? p->cc : p->cxx);
 	bool gnu = p->kind == Q7_TOOLCHAIN_GNU;
@@ -311,18 +298,6 @@ static void user_line(const struct q7_toolchain *p, const struct q7_inv *inv, co
 		static const char *const shlibs[] = {"-lc", "-lm", NULL};
 		add_device_libs(exe ? libs : shlibs, NULL, true, cmd);
 	}
-}
-
-void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv,
-                        struct q7_strvec *cmd)
-{
-	user_line(p, inv, NULL, NULL, cmd);
-}
-
-void q7_cmd_own_link(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
-                     char *const *objs, struct q7_strvec *cmd)
-{
-	user_line(p, inv, out, objs, cmd);
 }
 
 /* ---- link -------------------------------------------------------------- */
@@ -372,17 +347,11 @@ static char *lsp_dir(const struct q7_toolchain *p, const struct q7_inv *inv, int
 	return q7_lsp_dir(l);
 }
 
-static void link_flags(const struct q7_toolchain *p, const struct q7_inv *inv, bool includes,
-                       struct q7_strvec *cmd)
+static bool link_unit(const struct q7_toolchain *p, const struct q7_inv *inv,
+                      const struct q7_unit *u)
 {
-	for (size_t i = 0; i < inv->n; i++) {
-		const struct q7_unit *u = &inv->u[i];
-		if (!q7_cmd_link_flag(p, u))
-			continue;
-		bool inc = (q7_unit_flags(u) & Q7_OPT_INCLUDE) != 0;
-		if (inc == includes)
-			q7_unit_add(u, cmd);
-	}
+	(void)inv;
+	return q7_cmd_link_flag(p, u);
 }
 
 /* The gnu image links' fixed ld words, for both the full link (through
@@ -464,10 +433,10 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 		 * libraries (docs/vendor-flow.md, "Link matrix"; user flags in the
 		 * cflags slot, user includes after the bundle's, as in the
 		 * compile). */
-		xt_cc_opt(p, false, false, cmd);
-		link_flags(p, inv, false, cmd);
+		xt_cc_opt(p, false, false, false, cmd);
+		add_units(p, inv, link_unit, false, cmd);
 		xt_inc(p, cmd);
-		link_flags(p, inv, true, cmd);
+		add_units(p, inv, link_unit, true, cmd);
 		break;
 	case Q7_TOOLCHAIN_GNU: {
 		q7_sv_add(cmd, "-shared");
@@ -478,7 +447,7 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 		q7_sv_add(cmd, s);
 		free(s);
 		add_gnu_libdir(cmd);
-		link_flags(p, inv, false, cmd);
+		add_units(p, inv, link_unit, false, cmd);
 		break;
 	}
 	case Q7_TOOLCHAIN_HOST:
@@ -486,7 +455,7 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 		 * not when q7-run loads the library. */
 		q7_sv_add(cmd, "-shared");
 		q7_sv_add(cmd, "-Wl,--no-undefined");
-		link_flags(p, inv, false, cmd);
+		add_units(p, inv, link_unit, false, cmd);
 		break;
 	}
 	q7_sv_add(cmd, "-o");
@@ -576,25 +545,16 @@ void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
  * "unknown argument" for GCC-only flags (-mlongcalls), and -MD/-MF would
  * have it write the compile's .d file. The language is the plugin's to
  * say (q7cc analyses C++ only), so -x stays out too. */
-static bool analysis_unit(const struct q7_toolchain *p, const struct q7_unit *u, bool includes)
+static bool analysis_unit(const struct q7_toolchain *p, const struct q7_inv *inv,
+                          const struct q7_unit *u)
 {
-	if (u->input || !q7_toolchain_keeps(p, u))
-		return false;
-	unsigned f = q7_unit_flags(u);
-	return (f & Q7_OPT_PARSE) && ((f & Q7_OPT_INCLUDE) != 0) == includes;
+	(void)inv;
+	return !u->input && q7_toolchain_keeps(p, u) && (q7_unit_flags(u) & Q7_OPT_PARSE);
 }
 
 void q7_cmd_analysis_args(const struct q7_toolchain *p, const struct q7_inv *inv,
                           struct q7_strvec *args)
 {
 	q7_sv_add(args, "-std=c++14");
-	for (size_t i = 0; i < inv->n; i++)
-		if (analysis_unit(p, &inv->u[i], false))
-			q7_unit_add(&inv->u[i], args);
-	if (p->kind == Q7_TOOLCHAIN_XT)
-		xt_inc(p, args);
-	for (size_t i = 0; i < inv->n; i++)
-		if (analysis_unit(p, &inv->u[i], true))
-			q7_unit_add(&inv->u[i], args);
-	own_includes(p, Q7_USE_Q7, args);
+	flags_and_includes(p, inv, analysis_unit, Q7_USE_Q7, args);
 }
