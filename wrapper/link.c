@@ -91,13 +91,6 @@ static bool is_file(const struct link_input *in)
 	return in->kind != INPUT_WORD;
 }
 
-/* The words ld gets, in order (the caller frees them). */
-static void input_words(const struct link *l, struct q7_strvec *words)
-{
-	for (size_t i = 0; i < l->nin; i++)
-		q7_sv_add(words, l->in[i].path);
-}
-
 static int collect_inputs(struct link *l)
 {
 	const struct q7_inv *inv = &l->d->inv;
@@ -306,6 +299,56 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 	return rc;
 }
 
+/* -g among the user's flags: a debug build, whose images the vendor's
+ * rule leaves unstripped and unpacked (docs/vendor-flow.md, "The five
+ * phases"), unless --q7-pack asks for the stripped and packed twins
+ * anyway (made from a stripped copy; the image keeps its debug
+ * information): autotools' default -g -O2, CMake's Debug and
+ * RelWithDebInfo. */
+static bool unpacked(const struct q7_drv *d)
+{
+	return d->inv.debug && !d->inv.pack;
+}
+
+/* The set: each image (-o itself on a single core) with its stripped
+ * and packed twins, then the manifest. A -g link writes no twins, and
+ * removes those of an earlier build, which would not match its image.
+ * own: the compiler's own link, whose set is -o alone (own_link): it
+ * names the images to remove what a kernel link of -o wrote before. */
+static void name_images(struct link *l, bool own)
+{
+	bool multi = l->d->inv.multicore;
+	int n = multi ? Q7_NUM_CORES : 1;
+	for (int i = 0; i < n; i++) {
+		struct image *m = &l->img[i];
+		char *stem = multi ? q7_xasprintf("%s_cpu%d", l->base, i) : q7_xstrdup(l->base);
+		char *stripped = q7_xasprintf("%s.stripped.so", stem);
+		char *packed = q7_xasprintf("%s.packed.so", stem);
+		char *name = multi ? q7_xasprintf("%s.so", stem) : q7_xstrdup(l->set.head);
+		if (!own) {
+			m->name = name;
+			m->so = q7_outset_add(&l->set, m->name);
+		} else if (multi) {
+			q7_outset_drop(&l->set, name);
+		}
+		if (own || unpacked(l->d)) {
+			q7_outset_drop(&l->set, stripped);
+			q7_outset_drop(&l->set, packed);
+		} else {
+			m->stripped = q7_outset_add(&l->set, stripped);
+			m->packed = q7_outset_add(&l->set, packed);
+		}
+		if (own)
+			free(name);
+		free(stem);
+		free(stripped);
+		free(packed);
+	}
+	if (multi && !own)
+		l->manifest = q7_outset_add(&l->set, l->set.head);
+	l->nimg = own ? 0 : n;
+}
+
 /* The one -Wq7-no-kernels message: "no kernels in this shared-library
  * link" and what; an error (demotable) or a warning. The errors it made. */
 static size_t no_kernels(struct q7_drv *d, const char *out, bool error, const char *what)
@@ -413,18 +456,7 @@ static int own_link(struct link *l)
 	 * image's twins, or with --q7-multicore the eight images and theirs)
 	 * goes, as a failure removes it too. */
 	const char *so = q7_outset_add(&l->set, l->set.head);
-	int n = d->inv.multicore ? Q7_NUM_CORES : 1;
-	for (int i = 0; i < n; i++) {
-		char *stem = d->inv.multicore ? q7_xasprintf("%s_cpu%d", l->base, i)
-		                              : q7_xstrdup(l->base);
-		static const char *const twins[] = {".so", ".stripped.so", ".packed.so"};
-		for (int t = d->inv.multicore ? 0 : 1; t < 3; t++) {
-			char *old = q7_xasprintf("%s%s", stem, twins[t]);
-			q7_outset_drop(&l->set, old);
-			free(old);
-		}
-		free(stem);
-	}
+	name_images(l, true);
 	if (d->tc.kind != Q7_TOOLCHAIN_HOST) {
 		char *what = q7_xasprintf(
 			"linked as %s links it, no device image (mark kernel functions with Q7_KERNEL "
@@ -440,17 +472,16 @@ static int own_link(struct link *l)
 	for (size_t i = 0; i < l->nin; i++)
 		if (l->in[i].kind == INPUT_COMPILED)
 			q7_sv_add(&objs, l->in[i].path);
-	q7_cmd_own_link(&d->tc, &d->inv, so, objs.v, &cmd);
+	q7_cmd_passthrough(&d->tc, &d->inv, so, objs.v, &cmd);
 	int rc = q7_step_run(d, cmd.v, NULL);
 	q7_sv_free(&objs);
 	q7_sv_free(&cmd);
 	return rc;
 }
 
-/* A device (--q7-emit-wrapper=/dev/stdout) is written into, never
- * replaced (q7_outfile). */
 /* Writes text to path; messages name it as name (a staged file by the
- * name the user gave it). */
+ * name the user gave it). A device (--q7-emit-wrapper=/dev/stdout) is
+ * written into, never replaced (q7_outfile). */
 static int write_file(const char *path, const char *name, const char *text, size_t len)
 {
 	const char *what;
@@ -480,46 +511,6 @@ static int make_dispatch(struct link *l, const struct q7_op_table *ops, const ch
 	    write_file(d->inv.emit_wrapper, d->inv.emit_wrapper, text->s, text->len) != 0)
 		return Q7_EXIT_IO;
 	return 0;
-}
-
-/* -g among the user's flags: a debug build, whose images the vendor's
- * rule leaves unstripped and unpacked (docs/vendor-flow.md, "The five
- * phases"), unless --q7-pack asks for the stripped and packed twins
- * anyway (made from a stripped copy; the image keeps its debug
- * information): autotools' default -g -O2, CMake's Debug and
- * RelWithDebInfo. */
-static bool unpacked(const struct q7_drv *d)
-{
-	return d->inv.debug && !d->inv.pack;
-}
-
-/* The set: each image (-o itself on a single core) with its stripped
- * and packed twins, then the manifest. A -g link writes no twins, and
- * removes those of an earlier build, which would not match its image. */
-static void name_images(struct link *l)
-{
-	bool multi = l->d->inv.multicore;
-	l->nimg = multi ? Q7_NUM_CORES : 1;
-	for (int i = 0; i < l->nimg; i++) {
-		struct image *m = &l->img[i];
-		char *stem = multi ? q7_xasprintf("%s_cpu%d", l->base, i) : q7_xstrdup(l->base);
-		char *stripped = q7_xasprintf("%s.stripped.so", stem);
-		char *packed = q7_xasprintf("%s.packed.so", stem);
-		m->name = multi ? q7_xasprintf("%s.so", stem) : q7_xstrdup(l->set.head);
-		m->so = q7_outset_add(&l->set, m->name);
-		if (unpacked(l->d)) {
-			q7_outset_drop(&l->set, stripped);
-			q7_outset_drop(&l->set, packed);
-		} else {
-			m->stripped = q7_outset_add(&l->set, stripped);
-			m->packed = q7_outset_add(&l->set, packed);
-		}
-		free(stem);
-		free(stripped);
-		free(packed);
-	}
-	if (multi)
-		l->manifest = q7_outset_add(&l->set, l->set.head);
 }
 
 static int jobs(void)
@@ -659,15 +650,6 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 		if (pids[i] > 0)
 			link_err_flush(l, errs[i], false);
 	return failed;
-}
-
-/* Image i's full link: the objects, wrapper.o and every library. */
-static void full_link_cmds(struct link *l, char *const *words, const char *dispatch_obj, int i,
-                           struct q7_strvec *cmd)
-{
-	struct q7_drv *d = l->d;
-	int core = d->inv.multicore ? i : Q7_LSP_SINGLE;
-	q7_cmd_link(&d->tc, &d->inv, l->img[i].so, words, dispatch_obj, core, cmd);
 }
 
 enum plan {
@@ -815,8 +797,9 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
                      const char *dispatch_obj)
 {
 	struct q7_drv *d = l->d;
-	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0}, words = {0};
-	input_words(l, &words);
+	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0}, words = {0}; /* the words ld gets */
+	for (size_t i = 0; i < l->nin; i++)
+		q7_sv_add(&words, l->in[i].path);
 	q7_cmd_compile(&d->tc, &d->inv, cpp, Q7_IN_CXX, Q7_USE_Q7, dispatch_obj, &cc);
 	struct q7_objcache oc;
 	q7_objcache_init(&oc, l->dispatch_text.s, l->dispatch_text.len, cc.v, cpp, dispatch_obj,
@@ -855,7 +838,8 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 			if (plan == PLAN_SPLIT)
 				q7_cmd_link_image(&s, resolved, image_dispatch, l->img[i].so, i, &cmds[i]);
 			else
-				full_link_cmds(l, words.v, dispatch_obj, i, &cmds[i]);
+				q7_cmd_link(&d->tc, &d->inv, l->img[i].so, words.v, dispatch_obj,
+				            d->inv.multicore ? i : Q7_LSP_SINGLE, &cmds[i]);
 		}
 		rc = run_parallel(l, cmds, plan == PLAN_FULL_ONE ? 1 : jobs());
 		/* Past the window: ld's "region overflowed" in the user's words. */
@@ -995,7 +979,7 @@ int q7_mode_link(struct q7_drv *d)
 	if (own)
 		rc = own_link(&l);
 	else if (l.base)
-		name_images(&l);
+		name_images(&l, false);
 	if (!rc && !own && lto)
 		rc = q7_drv_refuse_lto(l.out, lto);
 	if (!rc && !own)
