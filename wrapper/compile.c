@@ -204,25 +204,13 @@ int q7_mode_syntax(struct q7_drv *d)
 	return rc;
 }
 
-/* "dir/relu.cpp" -> "relu.o", as compilers name an object without -o. */
-static char *default_object(const char *src)
-{
-	const char *base = q7_path_basename(src);
-	const char *dot = strrchr(base, '.');
-	size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-	char *stem = q7_xstrndup(base, n);
-	char *obj = q7_xasprintf("%s.o", stem);
-	free(stem);
-	return obj;
-}
-
 int q7_mode_compile(struct q7_drv *d)
 {
 	const struct q7_inv *inv = &d->inv;
 	if (inv->nsources == 0) {
 		/* Nothing to compile: the compiler says so in its own words. */
 		struct q7_strvec cmd = {0};
-		q7_cmd_passthrough(&d->tc, inv, &cmd);
+		q7_cmd_passthrough(&d->tc, inv, NULL, NULL, &cmd);
 		int rc = q7_step_run(d, cmd.v, NULL);
 		q7_sv_free(&cmd);
 		return rc;
@@ -235,7 +223,9 @@ int q7_mode_compile(struct q7_drv *d)
 		const struct q7_unit *u = &inv->u[i];
 		if (!u->input || u->input == Q7_IN_LINK)
 			continue;
-		char *obj = inv->output ? q7_xstrdup(inv->output) : default_object(u->tok[0]);
+		/* "dir/relu.cpp" -> "relu.o", as compilers name an object without -o. */
+		char *obj = inv->output ? q7_xstrdup(inv->output)
+		                        : q7_obj_aux_name(q7_path_basename(u->tok[0]), ".o");
 		int rc = q7_compile_one(d, u->tok[0], u->input, obj, false);
 		free(obj);
 		if (rc)

@@ -183,6 +183,9 @@ char *q7_obj_temp(const struct q7_drv *d, const char *obj, struct q7_strvec *ext
 /* Moves the finished object tmp to obj (a rename, else a copy through a
  * temporary beside obj). 0, or -1 after a message naming obj. */
 int q7_obj_commit(const char *tmp, const char *obj);
+/* GCC's name for an auxiliary output of the object obj: obj without its
+ * last suffix, then ext ("dir/k.cpp.o" -> "dir/k.cpp.ci"). */
+char *q7_obj_aux_name(const char *obj, const char *ext);
 
 /* The kernel's stack at the build (stackuse.c): whether a compile of this
  * toolchain and use measures its stack (GCC's flags, added by

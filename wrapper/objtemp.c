@@ -38,13 +38,11 @@ static bool names_after_output(const char *w)
 	return false;
 }
 
-/* "dir/x.o" -> "dir/x.d": GCC's driver's %.d for -MD without -MF. */
-static char *dep_file(const char *obj)
+char *q7_obj_aux_name(const char *obj, const char *ext)
 {
-	const char *base = q7_path_basename(obj);
-	const char *dot = strrchr(base, '.');
+	const char *base = q7_path_basename(obj), *dot = strrchr(base, '.');
 	size_t n = dot && dot != base ? (size_t)(dot - obj) : strlen(obj);
-	return q7_xasprintf("%.*s.d", (int)n, obj);
+	return q7_xasprintf("%.*s%s", (int)n, obj, ext);
 }
 
 char *q7_obj_temp(const struct q7_drv *d, const char *obj, struct q7_strvec *extra)
@@ -74,7 +72,7 @@ char *q7_obj_temp(const struct q7_drv *d, const char *obj, struct q7_strvec *ext
 	char *tmp = q7_path_join(q7_temp_tool_dir(), q7_path_basename(obj));
 	q7_temp_register(tmp);
 	if (md && !mf) {
-		char *dep = dep_file(obj);
+		char *dep = q7_obj_aux_name(obj, ".d"); /* GCC's driver's %.d */
 		q7_sv_add(extra, "-MF");
 		q7_sv_add(extra, dep);
 		free(dep);

@@ -47,18 +47,9 @@ void q7_stack_flags(struct q7_strvec *extra)
 	q7_sv_add(extra, "-fcallgraph-info=su");
 }
 
-/* GCC's name for an auxiliary output of the object obj: obj without its
- * last suffix, then ext ("dir/k.cpp.o" -> "dir/k.cpp.ci"). */
-static char *aux_name(const char *obj, const char *ext)
-{
-	const char *base = q7_path_basename(obj), *dot = strrchr(base, '.');
-	size_t n = dot && dot != base ? (size_t)(dot - obj) : strlen(obj);
-	return q7_xasprintf("%.*s%s", (int)n, obj, ext);
-}
-
 int q7_stack_keep(const char *obj, bool attach)
 {
-	char *ci = aux_name(obj, ".ci"), *su = aux_name(obj, ".su");
+	char *ci = q7_obj_aux_name(obj, ".ci"), *su = q7_obj_aux_name(obj, ".su");
 	int rc = 0;
 	char *text = attach ? q7_read_file(ci, NULL) : NULL;
 	if (text) {
