@@ -89,37 +89,35 @@ static void probe_flags(const struct q7_toolchain *p, struct q7_strvec *cmd)
 	}
 }
 
+/* Asks the compiler for its include folders (-E -v, on stderr) and its
+ * macros (-dM -E, on stdout). */
 static int probe(const struct q7_drv *d, const struct q7_toolchain *p, struct q7_sysinfo *si)
 {
-	struct q7_strvec a = {0}, b = {0};
-	q7_sv_add(&a, p->cxx);
-	probe_flags(p, &a);
-	q7_sv_add(&b, p->cxx);
-	probe_flags(p, &b);
-	static const char *const inc[] = {"-E", "-v", "-x", "c++", "/dev/null"};
-	static const char *const mac[] = {"-dM", "-E", "-x", "c++", "/dev/null"};
-	for (size_t i = 0; i < 5; i++) {
-		q7_sv_add(&a, inc[i]);
-		q7_sv_add(&b, mac[i]);
-	}
-	char *out = NULL;
+	static const char *const modes[2][2] = {{"-E", "-v"}, {"-dM", "-E"}};
+	static const int fds[2] = {2, 1};
+	void (*const parse[2])(const char *, struct q7_strvec *) = {q7_sysinfo_parse_includes,
+	                                                             q7_sysinfo_parse_macros};
+	struct q7_strvec *into[2] = {&si->includes, &si->predefines};
 	int rc = 0;
-	if (q7_step_query(d, a.v, 2, &out) != 0)
-		rc = -1;
-	else if (out) /* NULL under -###, which never asks */
-		q7_sysinfo_parse_includes(out, &si->includes);
-	free(out);
-	out = NULL;
-	if (rc == 0 && q7_step_query(d, b.v, 1, &out) != 0)
-		rc = -1;
-	else if (rc == 0 && out)
-		q7_sysinfo_parse_macros(out, &si->predefines);
-	free(out);
+	for (int i = 0; i < 2 && rc == 0; i++) {
+		struct q7_strvec cmd = {0};
+		q7_sv_add(&cmd, p->cxx);
+		probe_flags(p, &cmd);
+		q7_sv_add(&cmd, modes[i][0]);
+		q7_sv_add(&cmd, modes[i][1]);
+		q7_sv_add(&cmd, "-x");
+		q7_sv_add(&cmd, "c++");
+		q7_sv_add(&cmd, "/dev/null");
+		char *out = NULL;
+		rc = q7_step_query(d, cmd.v, fds[i], &out) != 0 ? -1 : 0;
+		if (rc == 0 && out) /* NULL under -###, which never asks */
+			parse[i](out, into[i]);
+		free(out);
+		q7_sv_free(&cmd);
+	}
 	if (rc != 0)
 		q7_warning("%s: could not ask it for its include directories and macros",
 		           p->cxx);
-	q7_sv_free(&a);
-	q7_sv_free(&b);
 	return rc;
 }
 
