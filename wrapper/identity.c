@@ -4,6 +4,7 @@
 
 #include <elf.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,38 +23,20 @@ struct q7_mark {
 __attribute__((used, section(NOTE_SECTION), aligned(4)))
 static const struct q7_mark mark = {5, 8, 1, "q7cc", "driver"};
 
-static bool read_at(int fd, void *buf, size_t n, off_t off)
-{
-	return pread(fd, buf, n, off) == (ssize_t)n;
-}
-
 /* True when the ELF file open on fd has a section named NOTE_SECTION: the
  * header, the section headers and their name table only. */
 static bool has_mark(int fd)
 {
-	Elf64_Ehdr eh;
-	if (!read_at(fd, &eh, sizeof eh, 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
-	    eh.e_shnum == 0 || eh.e_shnum > 4096 || eh.e_shstrndx >= eh.e_shnum)
-		return false;
-	Elf64_Shdr *sh = malloc(sizeof *sh * eh.e_shnum);
+	Elf *e = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	size_t names;
 	bool found = false;
-	char *names = NULL;
-	if (!sh || !read_at(fd, sh, sizeof *sh * eh.e_shnum, (off_t)eh.e_shoff))
-		goto out;
-	const Elf64_Shdr *strs = &sh[eh.e_shstrndx];
-	if (strs->sh_size == 0 || strs->sh_size > (1u << 20))
-		goto out;
-	names = malloc(strs->sh_size + 1);
-	if (!names || !read_at(fd, names, strs->sh_size, (off_t)strs->sh_offset))
-		goto out;
-	names[strs->sh_size] = '\0';
-	for (unsigned i = 0; i < eh.e_shnum && !found; i++)
-		found = sh[i].sh_name < strs->sh_size &&
-		        strcmp(names + sh[i].sh_name, NOTE_SECTION) == 0;
-out:
-	free(names);
-	free(sh);
+	if (e && elf_kind(e) == ELF_K_ELF && elf_getshdrstrndx(e, &names) == 0)
+		for (Elf_Scn *scn = NULL; !found && (scn = elf_nextscn(e, scn));) {
+			GElf_Shdr sh;
+			const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(e, names, sh.sh_name) : NULL;
+			found = name && strcmp(name, NOTE_SECTION) == 0;
+		}
+	elf_end(e);
 	return found;
 }
 
