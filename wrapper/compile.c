@@ -54,7 +54,7 @@ static void hint_kernel_h(const struct q7_diags *diags, const struct q7_input *s
  * *lint_failed set when the lint failed, else 0. Under -### it shows the
  * steps and runs nothing. Under GCC's -fdiagnostics-format=json the
  * compiler's stderr goes to a file, and its array and the lint are
- * printed as one (q7_drv_report_merged). */
+ * printed as one (q7_drv_report). */
 static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *srcs, size_t n,
                          struct q7_op_table *ops, bool *analysed, bool *lint_failed)
 {
@@ -92,7 +92,7 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 	/* A failed compile speaks for itself: the user sees its diagnostics
 	 * once, not libclang's too. */
 	bool lint = !d->dry && rc == 0 && *analysed;
-	if (lint && (q7_drv_report_merged(d, &diags, err) > 0 || broken)) {
+	if (lint && (q7_drv_report(d, &diags, err) > 0 || broken)) {
 		*lint_failed = true;
 		rc = Q7_EXIT_ERROR;
 	} else if (!lint && err) {

@@ -357,7 +357,7 @@ static size_t no_kernels(struct q7_drv *d, const char *out, bool error, const ch
 	q7_diags_add(&diags, error ? Q7_SEV_ERROR : Q7_SEV_WARNING, out, 0, 0, "q7-no-kernels",
 	             "no kernels in this shared-library link%s %s", error ? "," : ":", what);
 	diags.d[diags.n - 1].demotable = error;
-	size_t errors = q7_drv_report(d, &diags);
+	size_t errors = q7_drv_report(d, &diags, NULL);
 	q7_diags_free(&diags);
 	return errors;
 }
