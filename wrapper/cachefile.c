@@ -14,16 +14,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* "\n#sum " and two FNV-1a 64 of the contents in hex, then "\n". */
+/* "\n#sum ", the key of the contents (q7_cache_key), then "\n". */
 #define SUM_TAG "\n#sum "
 #define SUM_LEN (sizeof SUM_TAG - 1 + 32 + 1)
 
-static void sum_text(const void *buf, size_t len, char out[SUM_LEN + 1])
+void q7_cache_key(const void *buf, size_t len, char out[33])
 {
 	uint64_t h1 = q7_fnv1a64(Q7_FNV64_BASIS, buf, len);
 	uint64_t h2 = q7_fnv1a64(0x6c62272e07bb0142ull, buf, len);
-	snprintf(out, SUM_LEN + 1, "%s%016llx%016llx\n", SUM_TAG, (unsigned long long)h1,
-	         (unsigned long long)h2);
+	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
+}
+
+static void sum_text(const void *buf, size_t len, char out[SUM_LEN + 1])
+{
+	char key[33];
+	q7_cache_key(buf, len, key);
+	snprintf(out, SUM_LEN + 1, "%s%s\n", SUM_TAG, key);
 }
 
 /* Others may write it: all users, or a group that is not the user's own
@@ -83,17 +89,13 @@ static char *check_tree(const char *dir)
 	char *real = realpath(parent, NULL);
 	free(parent);
 	char *msg = NULL;
-	for (char *p = real; p && !msg;) {
+	/* Up to "/", which is "" once its last '/' is cut. */
+	for (char *slash; real && !msg; *slash = '\0') {
+		const char *p = *real ? real : "/";
 		if (lstat(p, &st) == 0 && (w = unsafe(&st, false, why, sizeof why)))
 			msg = q7_xasprintf("%s: %s", p, w);
-		char *slash = strrchr(p, '/');
-		if (!slash || slash == p) {
-			if (!msg && strcmp(p, "/") != 0 && lstat("/", &st) == 0 &&
-			    (w = unsafe(&st, false, why, sizeof why)))
-				msg = q7_xasprintf("/: %s", w);
+		if (!*real || !(slash = strrchr(real, '/')))
 			break;
-		}
-		*slash = '\0';
 	}
 	free(real);
 	return msg;

@@ -1,5 +1,4 @@
 /* The dispatch wrapper object's cache (objcache.h). */
-#include "bytes.h"
 #include "cachefile.h"
 #include "objcache.h"
 #include "tempfile.h"
@@ -7,7 +6,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,10 +69,9 @@ void q7_objcache_init(struct q7_objcache *c, const char *text, size_t len, char 
 	}
 	q7_sb_addf(k, "text %zu\n", len);
 	q7_sb_addn(k, text, len);
-	uint64_t h1 = q7_fnv1a64(Q7_FNV64_BASIS, k->s, k->len);
-	uint64_t h2 = q7_fnv1a64(0x6c62272e07bb0142ull, k->s, k->len);
-	c->entry = q7_xasprintf("%s/%016llx%016llx.o", dir, (unsigned long long)h1,
-	                        (unsigned long long)h2);
+	char name[33];
+	q7_cache_key(k->s, k->len, name);
+	c->entry = q7_xasprintf("%s/%s.o", dir, name);
 	free(dir);
 	free(cxx);
 }
