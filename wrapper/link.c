@@ -38,15 +38,6 @@ struct image {
 	char *name;
 };
 
-/* An input file as the link first saw it. */
-struct seen {
-	bool there;
-	dev_t dev;
-	ino_t ino;
-	off_t size;
-	struct timespec mtime;
-};
-
 /* One positional word of the link line. */
 struct link_input {
 	char *path; /* as ld gets it */
@@ -55,7 +46,8 @@ struct link_input {
 		INPUT_COMPILED, /* a source on the line, compiled to this object first */
 		INPUT_WORD,     /* a positional flag (-lNAME, ...): ld's alone */
 	} kind;
-	struct seen seen; /* a file when the link began */
+	bool seen;        /* a regular file when the link began, */
+	struct stat st;   /* which was this */
 	char *src;        /* INPUT_COMPILED: the source, as the line names it */
 };
 
@@ -121,21 +113,15 @@ static int collect_inputs(struct link *l)
 	return 0;
 }
 
-static void see(const char *path, struct seen *f)
+static bool regular(const char *path, struct stat *st)
 {
-	struct stat st;
-	memset(f, 0, sizeof *f);
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return;
-	*f = (struct seen){.there = true, .dev = st.st_dev, .ino = st.st_ino, .size = st.st_size,
-	                   .mtime = st.st_mtim};
+	return stat(path, st) == 0 && S_ISREG(st->st_mode);
 }
 
 static void see_inputs(struct link *l)
 {
 	for (size_t i = 0; i < l->nin; i++)
-		if (is_file(&l->in[i]))
-			see(l->in[i].path, &l->in[i].seen);
+		l->in[i].seen = is_file(&l->in[i]) && regular(l->in[i].path, &l->in[i].st);
 }
 
 /* Another build in the same folder may rewrite an input while this link
@@ -147,13 +133,14 @@ static void see_inputs(struct link *l)
 static int inputs_unchanged(const struct link *l)
 {
 	for (size_t i = 0; i < l->nin; i++) {
-		const struct seen *was = &l->in[i].seen;
-		if (!is_file(&l->in[i]) || !was->there)
+		const struct stat *was = &l->in[i].st;
+		struct stat now;
+		if (!l->in[i].seen)
 			continue;
-		struct seen now;
-		see(l->in[i].path, &now);
-		if (!now.there || now.dev != was->dev || now.ino != was->ino || now.size != was->size ||
-		    now.mtime.tv_sec != was->mtime.tv_sec || now.mtime.tv_nsec != was->mtime.tv_nsec) {
+		if (!regular(l->in[i].path, &now) || now.st_dev != was->st_dev ||
+		    now.st_ino != was->st_ino || now.st_size != was->st_size ||
+		    now.st_mtim.tv_sec != was->st_mtim.tv_sec ||
+		    now.st_mtim.tv_nsec != was->st_mtim.tv_nsec) {
 			q7_error("%s: changed while it was linked (another build writing it at the same "
 			         "time?); no output was written: link again",
 			         l->in[i].path);
