@@ -125,9 +125,7 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 	q7_cmd_compile(&d->tc, &d->inv, src, kind, use, written, &cmd);
 	/* The stack figures (docs/driver.md, "The kernel's stack at the
 	 * build"): only where GCC writes them into q7cc's folder. */
-	bool measured = tmp && q7_stack_measures(d, use);
-	if (measured)
-		q7_stack_flags(&extra);
+	bool measured = tmp && q7_stack_measures(d, use, &extra);
 	q7_sv_addv(&cmd, &extra);
 	struct q7_op_table ops = {0};
 	bool analysed, lint_failed;

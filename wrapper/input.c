@@ -152,11 +152,6 @@ static bool scan_uses_q7(struct q7_drv *d, const char *file, bool pp, bool *mark
 	return *marks || own;
 }
 
-static enum q7_use use_of(bool q7, bool shared)
-{
-	return q7 ? Q7_USE_Q7 : shared ? Q7_USE_SHARED : Q7_USE_NONE;
-}
-
 enum q7_use q7_input_use(struct q7_drv *d, struct q7_input *in, bool shared)
 {
 	bool q7;
@@ -173,7 +168,7 @@ enum q7_use q7_input_use(struct q7_drv *d, struct q7_input *in, bool shared)
 		q7 = scan_uses_q7(d, in->file, in->kind == Q7_IN_CXX_PP, &in->marks);
 		in->scanned = true;
 	}
-	return use_of(q7, shared);
+	return q7 ? Q7_USE_Q7 : shared ? Q7_USE_SHARED : Q7_USE_NONE;
 }
 
 enum q7_use q7_drv_line_use(struct q7_drv *d)

@@ -30,21 +30,19 @@ static bool gcc_with_callgraph(struct q7_drv *d)
 	return major >= 10 && !clang;
 }
 
-bool q7_stack_measures(struct q7_drv *d, enum q7_use use)
+bool q7_stack_measures(struct q7_drv *d, enum q7_use use, struct q7_strvec *extra)
 {
 	/* gnu: Debian's cross GCC (12), never probed for it, so that a file
 	 * without kernels costs no probe. host: only files that use q7cc,
 	 * whose command is q7cc's anyway and whose analysis asks the compiler
 	 * for its macros all the same; any compiler may be the host's. */
-	if (d->tc.kind == Q7_TOOLCHAIN_GNU)
-		return true;
-	return d->tc.kind == Q7_TOOLCHAIN_HOST && use == Q7_USE_Q7 && gcc_with_callgraph(d);
-}
-
-void q7_stack_flags(struct q7_strvec *extra)
-{
-	q7_sv_add(extra, "-fstack-usage");
-	q7_sv_add(extra, "-fcallgraph-info=su");
+	bool measures = d->tc.kind == Q7_TOOLCHAIN_GNU ||
+	                (d->tc.kind == Q7_TOOLCHAIN_HOST && use == Q7_USE_Q7 && gcc_with_callgraph(d));
+	if (measures) {
+		q7_sv_add(extra, "-fstack-usage");
+		q7_sv_add(extra, "-fcallgraph-info=su");
+	}
+	return measures;
 }
 
 int q7_stack_keep(const char *obj, bool attach)
