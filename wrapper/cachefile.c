@@ -152,31 +152,24 @@ char *q7_cache_read(const char *path, size_t max, size_t *len)
 	struct stat st;
 	char *buf = NULL;
 	size_t n = 0;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    others_write(&st) || st.st_size < (off_t)SUM_LEN || (uint64_t)st.st_size > max + SUM_LEN)
-		goto miss;
-	buf = q7_xmalloc((size_t)st.st_size + 1);
-	while (n < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			goto miss; /* shrank, or an error */
-		n += (size_t)r;
-	}
+	bool more = true;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	    !others_write(&st) && st.st_size >= (off_t)SUM_LEN && (uint64_t)st.st_size <= max + SUM_LEN)
+		buf = q7_read_upto(fd, max + SUM_LEN, &n, &more);
+	close(fd);
 	char sum[SUM_LEN + 1];
-	n -= SUM_LEN;
-	sum_text(buf, n, sum);
-	if (memcmp(buf + n, sum, SUM_LEN) != 0)
-		goto miss;
-	buf[n] = '\0';
-	close(fd);
-	if (len)
-		*len = n;
-	return buf;
-miss:
+	/* Grown past the bound, or shrunk below a checksum: a miss too. */
+	if (buf && !more && n >= SUM_LEN) {
+		n -= SUM_LEN;
+		sum_text(buf, n, sum);
+		if (memcmp(buf + n, sum, SUM_LEN) == 0) {
+			buf[n] = '\0';
+			if (len)
+				*len = n;
+			return buf;
+		}
+	}
 	free(buf);
-	close(fd);
 	return NULL;
 }
 
