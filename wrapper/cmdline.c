@@ -170,12 +170,7 @@ static int take_option(struct q7_inv *inv, struct q7_unit *u, struct seen *seen,
 	case Q7_ID_DRYRUN: inv->dry_run = true; break;
 	case Q7_ID_OUTPUT: inv->output = u->value; break;
 	case Q7_ID_LANG: *lang = u->value; break;
-	case Q7_ID_DEBUG:
-		if (!u->value || strcmp(u->value, "0") != 0)
-			inv->debug = true;
-		else
-			inv->debug = false;
-		break;
+	case Q7_ID_DEBUG: inv->debug = !u->value || strcmp(u->value, "0") != 0; break;
 	case Q7_ID_COLOR: inv->color = color_of(u->opt->name, u->value); break;
 	case Q7_ID_DIAG_FORMAT: inv->diag_format = u->value; break;
 	case Q7_ID_DIAG_SHOW: take_diag_show(inv, u->opt->name, u->value); break;

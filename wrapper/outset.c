@@ -82,14 +82,10 @@ static void remove_staging(const char *dir)
 /* True for ".<name>.XXXXXX" as mkdtemp makes it beside head. */
 static bool staging_name(const char *entry, const char *name)
 {
+	static const char alnum[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 	size_t n = strlen(name);
-	if (entry[0] != '.' || strncmp(entry + 1, name, n) != 0 || entry[n + 1] != '.' ||
-	    strlen(entry + n + 2) != 6)
-		return false;
-	for (const char *c = entry + n + 2; *c; c++)
-		if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
-			return false;
-	return true;
+	return entry[0] == '.' && strncmp(entry + 1, name, n) == 0 && entry[n + 1] == '.' &&
+	       strlen(entry + n + 2) == 6 && strspn(entry + n + 2, alnum) == 6;
 }
 
 /* Staging folders of links killed outright (SIGKILL, a crash): every
