@@ -38,25 +38,23 @@ struct image {
 	char *name;
 };
 
-/* One positional word of the link line. */
+/* An object or archive of the link line: records and symbols are read
+ * from it. */
 struct link_input {
-	char *path; /* as ld gets it */
-	enum {
-		INPUT_FILE,     /* an object or archive given: records and symbols */
-		INPUT_COMPILED, /* a source on the line, compiled to this object first */
-		INPUT_WORD,     /* a positional flag (-lNAME, ...): ld's alone */
-	} kind;
+	char *path;       /* as ld gets it */
+	char *src;        /* a source on the line, compiled to path first; else NULL */
 	bool seen;        /* a regular file when the link began, */
 	struct stat st;   /* which was this */
-	char *src;        /* INPUT_COMPILED: the source, as the line names it */
 };
 
 struct link {
 	struct q7_drv *d;
 	const char *out;
 	char *base;
-	struct link_input *in; /* the link line's positional words, in order */
+	struct link_input *in; /* the link line's files, in order */
 	size_t nin;
+	struct q7_strvec words; /* its positional words (the files and -lNAME,
+	                         * ...), in order: what ld gets */
 	struct image img[Q7_NUM_CORES];
 	int nimg;
 	struct q7_outset set;
@@ -72,15 +70,12 @@ struct link {
 	char *dispatch_err;             /* its stderr, under GCC's json (or NULL) */
 };
 
-static void add_input(struct link *l, const char *path, int kind)
+static void add_input(struct link *l, const char *path, const char *src)
 {
 	l->in = q7_xrealloc(l->in, (l->nin + 1) * sizeof *l->in);
-	l->in[l->nin++] = (struct link_input){.path = q7_xstrdup(path), .kind = kind};
-}
-
-static bool is_file(const struct link_input *in)
-{
-	return in->kind != INPUT_WORD;
+	l->in[l->nin++] = (struct link_input){.path = q7_xstrdup(path),
+	                                      .src = src ? q7_xstrdup(src) : NULL};
+	q7_sv_add(&l->words, path);
 }
 
 static int collect_inputs(struct link *l)
@@ -90,7 +85,7 @@ static int collect_inputs(struct link *l)
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct q7_unit *u = &inv->u[i];
 		if (u->input == Q7_IN_LINK) {
-			add_input(l, u->tok[0], INPUT_FILE);
+			add_input(l, u->tok[0], NULL);
 		} else if (u->input) {
 			/* A source on the link line: compiled (and analysed) first. */
 			char *name = q7_xasprintf("%u-%s.o", ++nsrc, q7_path_basename(u->tok[0]));
@@ -101,13 +96,12 @@ static int collect_inputs(struct link *l)
 				free(obj);
 				return rc;
 			}
-			add_input(l, obj, INPUT_COMPILED);
-			l->in[l->nin - 1].src = q7_xstrdup(u->tok[0]);
+			add_input(l, obj, u->tok[0]);
 			free(obj);
 		} else if (q7_unit_flags(u) & Q7_OPT_POSITIONAL) {
 			if (q7_toolchain_keeps(&l->d->tc, u))
 				for (int t = 0; t < u->ntok; t++)
-					add_input(l, u->tok[t], INPUT_WORD);
+					q7_sv_add(&l->words, u->tok[t]);
 		}
 	}
 	return 0;
@@ -121,7 +115,7 @@ static bool regular(const char *path, struct stat *st)
 static void see_inputs(struct link *l)
 {
 	for (size_t i = 0; i < l->nin; i++)
-		l->in[i].seen = is_file(&l->in[i]) && regular(l->in[i].path, &l->in[i].st);
+		l->in[i].seen = regular(l->in[i].path, &l->in[i].st);
 }
 
 /* Another build in the same folder may rewrite an input while this link
@@ -162,8 +156,7 @@ static int resolve_symbols(struct link *l, struct q7_op_table *all, struct q7_di
 		struct q7_fsyms syms = {0};
 		struct q7_err err = Q7_ERR_GROWING;
 		for (size_t i = 0; i < l->nin && rc == 0; i++)
-			if (is_file(&l->in[i]) &&
-			    q7_symbols_read(l->in[i].path, &names, &syms, &err) != 0)
+			if (q7_symbols_read(l->in[i].path, &names, &syms, &err) != 0)
 				rc = Q7_EXIT_ERROR;
 		q7_err_print(&err);
 		if (rc == 0)
@@ -199,7 +192,7 @@ static int check_data(struct link *l, struct q7_diags *diags)
 	uint64_t bytes = 0;
 	struct q7_err err = Q7_ERR_GROWING;
 	for (size_t i = 0; i < l->nin; i++)
-		if (is_file(&l->in[i]) && q7_symbols_data_bytes(l->in[i].path, &bytes, &err) != 0) {
+		if (q7_symbols_data_bytes(l->in[i].path, &bytes, &err) != 0) {
 			q7_err_print(&err);
 			return Q7_EXIT_ERROR;
 		}
@@ -225,8 +218,7 @@ static int device_limits(struct link *l, const struct q7_op_table *ops, struct q
 	bool host = l->d->tc.kind == Q7_TOOLCHAIN_HOST;
 	for (size_t i = 0; i < l->nin && rc == 0; i++) {
 		size_t before = texts.n;
-		if (is_file(&l->in[i]) &&
-		    q7_section_read(l->in[i].path, Q7_STACK_SECTION, &texts, &err) != 0)
+		if (q7_section_read(l->in[i].path, Q7_STACK_SECTION, &texts, &err) != 0)
 			rc = Q7_EXIT_ERROR;
 		/* the figures are the objects' word: checked before trusted */
 		for (size_t k = before; k < texts.n && rc == 0; k++)
@@ -246,10 +238,7 @@ static int device_limits(struct link *l, const struct q7_op_table *ops, struct q
 static int collect_records(struct link *l, struct q7_op_table *ops)
 {
 	struct q7_drv *d = l->d;
-	size_t files = 0;
-	for (size_t i = 0; i < l->nin; i++)
-		files += is_file(&l->in[i]);
-	q7_step_note(d, "collect records from %zu input%s", files, files == 1 ? "" : "s");
+	q7_step_note(d, "collect records from %zu input%s", l->nin, l->nin == 1 ? "" : "s");
 	if (!q7_step_do(d, "merge records"))
 		return 0;
 	struct q7_op_table all = {0};
@@ -257,11 +246,11 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 	int rc = 0;
 	for (size_t i = 0; i < l->nin && rc == 0; i++) {
 		size_t before = all.n;
-		if (is_file(&l->in[i]) && q7_record_read(l->in[i].path, &all, &err) != 0)
+		if (q7_record_read(l->in[i].path, &all, &err) != 0)
 			rc = Q7_EXIT_ERROR;
 		/* A source of this command line: its object is a temporary, and
 		 * the diagnostic's place names the source; no "recorded in". */
-		for (size_t k = before; l->in[i].kind == INPUT_COMPILED && k < all.n; k++) {
+		for (size_t k = before; l->in[i].src && k < all.n; k++) {
 			free(all.ops[k].from);
 			all.ops[k].from = NULL;
 		}
@@ -362,8 +351,7 @@ static bool calls_libtorch(const struct link *l)
 	for (size_t i = 0; i < l->nin && !calls; i++) {
 		struct q7_strvec undefined = {0};
 		struct q7_err err = Q7_ERR_GROWING;
-		bool read = is_file(&l->in[i]) &&
-		            q7_symbols_globals(l->in[i].path, &undefined, NULL, &err) == 0;
+		bool read = q7_symbols_globals(l->in[i].path, &undefined, NULL, &err) == 0;
 		q7_err_print(&err);
 		if (read)
 			for (size_t k = 0; k < undefined.n && !calls; k++)
@@ -390,8 +378,7 @@ static int forgot_marks(struct link *l)
 	int rc = 0;
 	for (size_t i = 0; i < l->nin && rc == 0; i++) {
 		size_t from = syms.n;
-		if (is_file(&l->in[i]))
-			rc = q7_symbols_functions(l->in[i].path, &syms, &err);
+		rc = q7_symbols_functions(l->in[i].path, &syms, &err);
 		for (size_t k = from; k < syms.n && l->in[i].src; k++) {
 			free(syms.v[k].where); /* a temporary object: named by its source */
 			syms.v[k].where = q7_xstrdup(l->in[i].src);
@@ -457,7 +444,7 @@ static int own_link(struct link *l)
 	}
 	struct q7_strvec objs = {0}, cmd = {0};
 	for (size_t i = 0; i < l->nin; i++)
-		if (l->in[i].kind == INPUT_COMPILED)
+		if (l->in[i].src)
 			q7_sv_add(&objs, l->in[i].path);
 	q7_cmd_passthrough(&d->tc, &d->inv, so, objs.v, &cmd);
 	int rc = q7_step_run(d, cmd.v, NULL);
@@ -784,15 +771,13 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
                      const char *dispatch_obj)
 {
 	struct q7_drv *d = l->d;
-	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0}, words = {0}; /* the words ld gets */
-	for (size_t i = 0; i < l->nin; i++)
-		q7_sv_add(&words, l->in[i].path);
+	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0};
 	q7_cmd_compile(&d->tc, &d->inv, cpp, Q7_IN_CXX, Q7_USE_Q7, dispatch_obj, &cc);
 	struct q7_objcache oc;
 	q7_objcache_init(&oc, l->dispatch_text.s, l->dispatch_text.len, cc.v, cpp, dispatch_obj,
 	                 l->dispatch_dep);
 	struct q7_ldsplit s;
-	bool split = q7_ldsplit_plan(&d->tc, &d->inv, words.v, &s);
+	bool split = q7_ldsplit_plan(&d->tc, &d->inv, l->words.v, &s);
 	if (!split && d->tc.kind == Q7_TOOLCHAIN_GNU && d->inv.multicore)
 		q7_step_note(d, "eight full links: %s", s.why_not);
 	char *resolved = split ? q7_drv_temp_path(d, "resolved.o") : NULL;
@@ -825,7 +810,7 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 			if (plan == PLAN_SPLIT)
 				q7_cmd_link_image(&s, resolved, image_dispatch, l->img[i].so, i, &cmds[i]);
 			else
-				q7_cmd_link(&d->tc, &d->inv, l->img[i].so, words.v, dispatch_obj,
+				q7_cmd_link(&d->tc, &d->inv, l->img[i].so, l->words.v, dispatch_obj,
 				            d->inv.multicore ? i : Q7_LSP_SINGLE, &cmds[i]);
 		}
 		rc = run_parallel(l, cmds, plan == PLAN_FULL_ONE ? 1 : jobs());
@@ -838,7 +823,6 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 	for (int i = 0; i < l->nimg; i++)
 		q7_sv_free(&cmds[i]);
 	q7_sv_free(&cc);
-	q7_sv_free(&words);
 	q7_objcache_free(&oc);
 	q7_ldsplit_free(&s);
 	free(resolved);
@@ -992,6 +976,7 @@ int q7_mode_link(struct q7_drv *d)
 		free(l.in[i].src);
 	}
 	free(l.in);
+	q7_sv_free(&l.words);
 	q7_ops_free(&ops);
 	q7_sb_free(&l.dispatch_text);
 	free(l.dispatch_err);
