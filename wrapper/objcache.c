@@ -201,11 +201,9 @@ void q7_objcache_parse_deps(const char *text, struct q7_strvec *out)
 	q7_sb_free(&w);
 }
 
-static int cmp_mtime(const void *a, const void *b)
+static int cmp_str(const void *a, const void *b)
 {
-	const struct timespec *x = a, *y = b; /* first member of each record */
-	return x->tv_sec != y->tv_sec ? (x->tv_sec < y->tv_sec ? -1 : 1)
-	                              : (x->tv_nsec < y->tv_nsec ? -1 : x->tv_nsec > y->tv_nsec);
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Removes the least recently used entries past MAX_ENTRIES. */
@@ -214,43 +212,29 @@ static void prune(const char *dir)
 	DIR *dp = opendir(dir);
 	if (!dp)
 		return;
-	struct rec {
-		struct timespec used;
-		char *path;
-	} *v = NULL;
-	size_t n = 0, cap = 0;
+	struct q7_strvec used = {0}; /* "<mtime, fixed width> <path>": in order as text */
 	struct dirent *e;
 	time_t now = time(NULL);
 	while ((e = readdir(dp))) {
 		size_t l = strlen(e->d_name);
-		struct stat tst;
+		struct stat st;
+		if (fstatat(dirfd(dp), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
 		/* A store killed outright (SIGKILL) leaves its temporary
 		 * (cachefile.c): gone once an hour old. */
-		if (strncmp(e->d_name, ".entry.", 7) == 0 && fstatat(dirfd(dp), e->d_name, &tst,
-		                                                     AT_SYMLINK_NOFOLLOW) == 0 &&
-		    now - tst.st_mtime > 3600)
+		if (strncmp(e->d_name, ".entry.", 7) == 0 && now - st.st_mtime > 3600)
 			unlinkat(dirfd(dp), e->d_name, 0);
-		if (l != 34 || strcmp(e->d_name + 32, ".o") != 0)
-			continue;
-		char *path = q7_xasprintf("%s/%s", dir, e->d_name);
-		struct stat st;
-		if (lstat(path, &st) != 0) {
-			free(path);
-			continue;
-		}
-		if (n == cap)
-			v = q7_xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
-		v[n++] = (struct rec){st.st_mtim, path};
+		if (l == 34 && strcmp(e->d_name + 32, ".o") == 0)
+			q7_sv_addf(&used, "%020lld.%09ld %s/%s", (long long)st.st_mtim.tv_sec,
+			           st.st_mtim.tv_nsec, dir, e->d_name);
 	}
 	closedir(dp);
-	if (n > MAX_ENTRIES) {
-		qsort(v, n, sizeof *v, cmp_mtime);
-		for (size_t i = 0; i < n - MAX_ENTRIES / 2; i++)
-			unlink(v[i].path);
+	if (used.n > MAX_ENTRIES) {
+		qsort(used.v, used.n, sizeof *used.v, cmp_str);
+		for (size_t i = 0; i < used.n - MAX_ENTRIES / 2; i++)
+			unlink(strchr(used.v[i], ' ') + 1);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(v[i].path);
-	free(v);
+	q7_sv_free(&used);
 }
 
 void q7_objcache_store(struct q7_objcache *c)
