@@ -19,13 +19,9 @@ static bool unknown_mark(const char *text)
 {
 	char *copy = q7_xstrdup(text);
 	bool unknown = false;
-	for (char *line = copy, *next; line && !unknown; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+	for (char *rest = copy, *line; !unknown && (line = strsep(&rest, "\n"));)
 		unknown = strstr(line, "Q7_KERNEL") && (strstr(line, "does not name a type") ||
 		                                        strstr(line, "unknown type name"));
-	}
 	free(copy);
 	return unknown;
 }
