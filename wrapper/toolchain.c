@@ -72,16 +72,6 @@ static char *find_xt(void)
 	return cand ? cand : search_path(XT_CXX);
 }
 
-static char *find_for(enum q7_toolchain_kind k)
-{
-	switch (k) {
-	case Q7_TOOLCHAIN_XT: return find_xt();
-	case Q7_TOOLCHAIN_GNU: return search_path(GNU_CXX);
-	case Q7_TOOLCHAIN_HOST: return search_path(HOST_CXX);
-	}
-	return NULL;
-}
-
 static const char *const names[] = {"xt", "gnu", "host"};
 static const char *const bare[] = {XT_CXX, GNU_CXX, HOST_CXX};
 static const char *const bare_cc[] = {XT_CC, GNU_CC, HOST_CC};
@@ -249,7 +239,7 @@ int q7_toolchain_select(struct q7_toolchain *p, const char *choice, const char *
 			if (rc)
 				return rc;
 		}
-		found = find_for((enum q7_toolchain_kind)kind);
+		found = kind == Q7_TOOLCHAIN_XT ? find_xt() : search_path(bare[kind]);
 	} else {
 		kind = detect(&found);
 		if (kind < 0) {
