@@ -35,7 +35,7 @@
  * (owned by the outset). name: the image's own path, for messages. */
 struct image {
 	const char *so, *stripped, *packed;
-	char *name;
+	char *name, *stripped_name, *packed_name;
 };
 
 /* An object or archive of the link line: records and symbols are read
@@ -302,8 +302,7 @@ static void name_images(struct link *l, bool own)
 		char *packed = q7_xasprintf("%s.packed.so", stem);
 		char *name = multi ? q7_xasprintf("%s.so", stem) : q7_xstrdup(l->set.head);
 		if (!own) {
-			m->name = name;
-			m->so = q7_outset_add(&l->set, m->name);
+			m->so = q7_outset_add(&l->set, name);
 		} else if (multi) {
 			q7_outset_drop(&l->set, name);
 		}
@@ -314,11 +313,12 @@ static void name_images(struct link *l, bool own)
 			m->stripped = q7_outset_add(&l->set, stripped);
 			m->packed = q7_outset_add(&l->set, packed);
 		}
-		if (own)
-			free(name);
+		/* The names in messages: a full disk names libk.stripped.so,
+		 * not the staging folder. */
+		m->name = name;
+		m->stripped_name = stripped;
+		m->packed_name = packed;
 		free(stem);
-		free(stripped);
-		free(packed);
 	}
 	if (multi && !own)
 		l->manifest = q7_outset_add(&l->set, l->set.head);
@@ -841,16 +841,11 @@ static int pack_images(struct link *l)
 	for (int i = 0; i < l->nimg; i++) {
 		struct image *m = &l->img[i];
 		progress(l, i, "pack", m->packed);
-		char *stem = q7_path_strip_ext(m->name, ".so");
-		char *stripped = q7_xasprintf("%s.stripped.so", stem);
-		char *packed = q7_xasprintf("%s.packed.so", stem);
-		free(stem);
-		/* The staged files, named in messages as the user knows them
-		 * (a full disk names libk.stripped.so, not the staging folder). */
+		/* The staged files, named in messages as the user knows them. */
 		struct q7_image im;
 		struct q7_err err = Q7_ERR_GROWING;
 		int rc = 0;
-		if (!q7_step_do(d, "pack %s -> %s %s", m->name, stripped, packed)) {
+		if (!q7_step_do(d, "pack %s -> %s %s", m->name, m->stripped_name, m->packed_name)) {
 			/* -###: shown only */
 		} else if (q7_image_open(&im, m->so, &err) != 0) {
 			rc = Q7_EXIT_ERROR;
@@ -860,7 +855,7 @@ static int pack_images(struct link *l)
 			struct q7_pack_opts o = {
 				.input = m->so, .output = m->packed, .stripped = m->stripped,
 				.symbol = "lib_func", .notes = d->verbose ? &notes : NULL,
-				.output_name = packed, .stripped_name = stripped,
+				.output_name = m->packed_name, .stripped_name = m->stripped_name,
 			};
 			rc = q7_pack_image(&im, &o, &err) ? Q7_EXIT_ERROR : 0;
 			for (size_t k = 0; k < notes.n; k++)
@@ -869,8 +864,6 @@ static int pack_images(struct link *l)
 			q7_image_close(&im);
 		}
 		q7_err_print(&err);
-		free(stripped);
-		free(packed);
 		if (rc != 0)
 			return rc;
 	}
@@ -969,8 +962,11 @@ int q7_mode_link(struct q7_drv *d)
 		note_debug_images(&l);
 	progress_end(&l);
 	q7_outset_close(&l.set);
-	for (int i = 0; i < l.nimg; i++)
+	for (int i = 0; i < Q7_NUM_CORES; i++) {
 		free(l.img[i].name);
+		free(l.img[i].stripped_name);
+		free(l.img[i].packed_name);
+	}
 	for (size_t i = 0; i < l.nin; i++) {
 		free(l.in[i].path);
 		free(l.in[i].src);
