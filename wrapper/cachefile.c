@@ -125,21 +125,15 @@ char *q7_cache_dir(const char *sub)
 		mkdir(dir, 0700);
 	if (!bad && *sub && lstat(dir, &st) == 0 && (w = unsafe(&st, true, why, sizeof why)))
 		bad = q7_xasprintf("%s: %s", dir, w);
-	if (!bad && (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
-		free(root);
+	if (bad && !noted)
+		q7_note("%s: not used as a cache: %s (make it yours and 0700, or set "
+		        "XDG_CACHE_HOME to a folder of yours)", root, bad);
+	noted |= bad != NULL;
+	if (bad || lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		free(dir);
-		return NULL;
+		dir = NULL;
 	}
-	if (bad) {
-		if (!noted)
-			q7_note("%s: not used as a cache: %s (make it yours and 0700, or set "
-			        "XDG_CACHE_HOME to a folder of yours)", root, bad);
-		noted = true;
-		free(bad);
-		free(root);
-		free(dir);
-		return NULL;
-	}
+	free(bad);
 	free(root);
 	return dir;
 }

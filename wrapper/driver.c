@@ -244,8 +244,7 @@ int q7_driver_main(int argc, char **argv)
 	}
 	struct q7_strvec args = {0};
 	q7_expand_response_files(argc > 0 ? argc - 1 : 0, argv + (argc > 0), &args);
-	struct q7_drv d;
-	memset(&d, 0, sizeof d);
+	struct q7_drv d = {0};
 	int rc = q7_inv_parse(&d.inv, args.v, args.n);
 	if (rc)
 		goto out;

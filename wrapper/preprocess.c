@@ -368,8 +368,7 @@ int q7_mode_preprocess(struct q7_drv *d)
 	const struct q7_inv *inv = &d->inv;
 	const struct q7_unit *src = trailer_source(inv);
 	const char *out = inv->output && strcmp(inv->output, "-") != 0 ? inv->output : NULL;
-	struct q7_input in;
-	memset(&in, 0, sizeof in);
+	struct q7_input in = {0};
 	int rc = src ? q7_input_open(d, src->tok[0], src->input, &in) : 0;
 	if (rc)
 		return rc;
