@@ -245,35 +245,23 @@ static size_t head_index(const struct q7_outset *s)
 /* Copies the staged head into the device or FIFO -o names. */
 static int write_into(const char *from, const char *to)
 {
-	int in = open(from, O_RDONLY | O_CLOEXEC);
-	int out = in < 0 ? -1 : open(to, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-	const char *bad = in < 0 ? from : to;
-	bool ok = out >= 0;
+	size_t len;
+	char *bytes = q7_read_file(from, &len);
+	int out = bytes ? open(to, O_WRONLY | O_CLOEXEC | O_NOCTTY) : -1;
+	const char *bad = bytes ? to : from;
 	/* A regular file reached only through its link (outset.c,
 	 * through_links) holds the image alone. */
 	struct stat st;
-	if (ok && fstat(out, &st) == 0 && S_ISREG(st.st_mode))
-		ok = ftruncate(out, 0) == 0;
-	char buf[1 << 16];
-	while (ok) {
-		ssize_t n = read(in, buf, sizeof buf);
-		if (n == 0)
-			break;
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			bad = from;
-		ok = n > 0 && q7_write_all(out, buf, (size_t)n, -1) == 0;
-	}
+	bool ok = out >= 0 && (fstat(out, &st) != 0 || !S_ISREG(st.st_mode) || ftruncate(out, 0) == 0) &&
+	          q7_write_all(out, bytes, len, -1) == 0;
 	int e = errno;
 	if (out >= 0 && close(out) != 0 && ok) {
 		e = errno;
 		ok = false;
 	}
-	if (in >= 0)
-		close(in);
 	if (!ok)
 		q7_error("%s: cannot write: %s", bad, strerror(e));
+	free(bytes);
 	return ok ? 0 : Q7_EXIT_IO;
 }
 
