@@ -6,8 +6,19 @@
 #include "lsp.h"
 #include "toolchain.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Appends each word, up to NULL. */
+__attribute__((sentinel)) static void add_words(struct q7_strvec *cmd, ...)
+{
+	va_list ap;
+	va_start(ap, cmd);
+	for (const char *w; (w = va_arg(ap, const char *));)
+		q7_sv_add(cmd, w);
+	va_end(ap);
+}
 
 /* ---- which user units go where ----------------------------------------- */
 
@@ -106,8 +117,7 @@ static void xt_cc_opt(const struct q7_toolchain *p, bool object, bool pic, bool 
 		if (!c || !cxx_only_flag(head[i]))
 			q7_sv_add(cmd, head[i]);
 	if (object) {
-		q7_sv_add(cmd, "-MMD");
-		q7_sv_add(cmd, "-MP");
+		add_words(cmd, "-MMD", "-MP", NULL);
 	}
 	if (pic)
 		q7_sv_add(cmd, "-fpic");
@@ -142,11 +152,7 @@ static void bundle(const struct q7_toolchain *p, bool compile, bool c, enum q7_u
 	case Q7_TOOLCHAIN_GNU:
 		if (!c)
 			q7_sv_add(cmd, "-std=c++14");
-		q7_sv_add(cmd, "-Os");
-		q7_sv_add(cmd, "-fpic");
-		q7_sv_add(cmd, "-mlongcalls");
-		q7_sv_add(cmd, "-fno-jump-tables");
-		q7_sv_add(cmd, "-Wall");
+		add_words(cmd, "-Os", "-fpic", "-mlongcalls", "-fno-jump-tables", "-Wall", NULL);
 		break;
 	case Q7_TOOLCHAIN_HOST:
 		if (use == Q7_USE_Q7 && !c)
@@ -169,8 +175,7 @@ static void own_includes(const struct q7_toolchain *p, enum q7_use use, struct q
 	if (p->kind != Q7_TOOLCHAIN_HOST) {
 		q7_sv_addf(cmd, "-I%s", p->q7_include);
 	} else if (use == Q7_USE_Q7) {
-		q7_sv_add(cmd, "-idirafter");
-		q7_sv_add(cmd, p->q7_include);
+		add_words(cmd, "-idirafter", p->q7_include, NULL);
 	}
 }
 
@@ -210,9 +215,7 @@ void q7_cmd_compile(const struct q7_toolchain *p, const struct q7_inv *inv, cons
 	flags_and_includes(p, inv, compile_unit, use, cmd);
 	if (p->kind != Q7_TOOLCHAIN_XT)
 		q7_sv_add(cmd, "-c");
-	q7_sv_add(cmd, "-o");
-	q7_sv_add(cmd, obj);
-	q7_sv_add(cmd, src);
+	add_words(cmd, "-o", obj, src, NULL);
 }
 
 void q7_cmd_forward(const struct q7_toolchain *p, const struct q7_inv *inv, enum q7_use use,
@@ -250,8 +253,7 @@ static void add_device_libs(const char *const *libs, const char *rt, bool softfp
 	if (!softfp_optional || q7_path_exists(softfp))
 		q7_sv_add(cmd, softfp);
 	free(softfp);
-	q7_sv_add(cmd, "-lgcc");
-	q7_sv_add(cmd, "-Wl,--end-group");
+	add_words(cmd, "-lgcc", "-Wl,--end-group", NULL);
 }
 
 void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
@@ -271,8 +273,7 @@ void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv, 
 			continue;
 		}
 		if (out && q7_unit_id(u) == Q7_ID_OUTPUT) {
-			q7_sv_add(cmd, "-o");
-			q7_sv_add(cmd, out);
+			add_words(cmd, "-o", out, NULL);
 		} else if (objs && u->input && u->input != Q7_IN_LINK) {
 			q7_sv_add(cmd, *objs++);
 		} else if (q7_toolchain_keeps(p, u)) {
@@ -280,8 +281,7 @@ void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv, 
 		}
 	}
 	if (out && !inv->output) { /* a.out, as the compiler's default */
-		q7_sv_add(cmd, "-o");
-		q7_sv_add(cmd, out);
+		add_words(cmd, "-o", out, NULL);
 	}
 	if (gnu && (inv->mode == Q7_MODE_LINK_EXE || inv->mode == Q7_MODE_LINK_SHARED)) {
 		/* The cross gcc has no libstdc++ and picolibc's crt0 wants
@@ -289,8 +289,7 @@ void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv, 
 		 * it links bare against picolibc (what CMake's probes need), and
 		 * so does a shared library without kernels. */
 		bool exe = inv->mode == Q7_MODE_LINK_EXE;
-		q7_sv_add(cmd, "-nostartfiles");
-		q7_sv_add(cmd, "-nodefaultlibs");
+		add_words(cmd, "-nostartfiles", "-nodefaultlibs", NULL);
 		if (exe && !script)
 			q7_sv_add(cmd, "-Wl,--entry=main");
 		/* -ldummyhost: picolibc's stdin/stdout/stderr, for an executable. */
@@ -439,8 +438,7 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 		add_units(p, inv, link_unit, true, cmd);
 		break;
 	case Q7_TOOLCHAIN_GNU: {
-		q7_sv_add(cmd, "-shared");
-		q7_sv_add(cmd, "-nostdlib");
+		add_words(cmd, "-shared", "-nostdlib", NULL);
 		for (size_t i = 0; i < sizeof gnu_image_ld / sizeof gnu_image_ld[0]; i++)
 			q7_sv_addf(cmd, "-Wl,%s", gnu_image_ld[i]);
 		char *s = lsp_script(lsp);
@@ -453,13 +451,11 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 	case Q7_TOOLCHAIN_HOST:
 		/* --no-undefined: a kernel missing from the inputs fails here,
 		 * not when q7-run loads the library. */
-		q7_sv_add(cmd, "-shared");
-		q7_sv_add(cmd, "-Wl,--no-undefined");
+		add_words(cmd, "-shared", "-Wl,--no-undefined", NULL);
 		add_units(p, inv, link_unit, false, cmd);
 		break;
 	}
-	q7_sv_add(cmd, "-o");
-	q7_sv_add(cmd, out);
+	add_words(cmd, "-o", out, NULL);
 	add_objects(objs, dispatch_obj, p->kind == Q7_TOOLCHAIN_GNU, cmd);
 	switch (p->kind) {
 	case Q7_TOOLCHAIN_XT: {
@@ -468,11 +464,7 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 		q7_sv_addf(cmd, "%s/c10/lib/libc10.a", r);
 		q7_sv_add(cmd, "-lloader");
 		q7_sv_addf(cmd, "-mlsp=%s", lsp);
-		q7_sv_add(cmd, "-lxmem");
-		q7_sv_add(cmd, "-lhal");
-		q7_sv_add(cmd, "-lc++-e");
-		q7_sv_add(cmd, "-lm");
-		q7_sv_add(cmd, "-lgcc");
+		add_words(cmd, "-lxmem", "-lhal", "-lc++-e", "-lm", "-lgcc", NULL);
 		q7_sv_addf(cmd, "%s/neuron/libcweak.a", r);
 		break;
 	}
@@ -487,9 +479,7 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 		 * compiler's libraries themselves, before the runtime) the
 		 * runtime needs them after it, as the compiler would put them. */
 		if (no_default_libs(inv)) {
-			q7_sv_add(cmd, "-lstdc++");
-			q7_sv_add(cmd, "-lm");
-			q7_sv_add(cmd, "-lc");
+			add_words(cmd, "-lstdc++", "-lm", "-lc", NULL);
 		}
 		break;
 	}
@@ -503,17 +493,14 @@ void q7_cmd_link_resolve(const struct q7_toolchain *p, const struct q7_ldsplit *
                          const char *dispatch_obj, char *const *refs, const char *out,
                          struct q7_strvec *cmd)
 {
-	q7_sv_add(cmd, p->cxx);
-	q7_sv_add(cmd, "-r");
-	q7_sv_add(cmd, "-nostdlib");
+	add_words(cmd, p->cxx, "-r", "-nostdlib", NULL);
 	/* The entry every image's script names, from the runtime. */
 	q7_sv_add(cmd, "-Wl,-u,_start");
 	for (size_t i = 0; refs && refs[i]; i++)
 		q7_sv_addf(cmd, "-Wl,-u,%s", refs[i]);
 	add_gnu_libdir(cmd);
 	q7_sv_addv(cmd, &s->flags);
-	q7_sv_add(cmd, "-o");
-	q7_sv_add(cmd, out);
+	add_words(cmd, "-o", out, NULL);
 	add_objects(s->inputs.v, dispatch_obj, true, cmd);
 	add_gnu_image_libs(cmd);
 }
@@ -522,18 +509,14 @@ void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
                        const char *dispatch_obj, const char *out, int core,
                        struct q7_strvec *cmd)
 {
-	q7_sv_add(cmd, s->ld);
-	q7_sv_add(cmd, "-shared");
+	add_words(cmd, s->ld, "-shared", NULL);
 	for (size_t i = 0; i < sizeof gnu_image_ld / sizeof gnu_image_ld[0]; i++)
 		q7_sv_add(cmd, gnu_image_ld[i]);
 	char *script = q7_lsp_ldscript(q7_lsp_get(core), Q7_LSP_X);
-	q7_sv_add(cmd, "-T");
-	q7_sv_add(cmd, script);
+	add_words(cmd, "-T", script, NULL);
 	free(script);
 	q7_sv_addv(cmd, &s->image_args);
-	q7_sv_add(cmd, "-o");
-	q7_sv_add(cmd, out);
-	q7_sv_add(cmd, resolved);
+	add_words(cmd, "-o", out, resolved, NULL);
 	if (dispatch_obj)
 		q7_sv_add(cmd, dispatch_obj);
 }
