@@ -230,9 +230,9 @@ void q7_cmd_forward(const struct q7_toolchain *p, const struct q7_inv *inv, enum
 			q7_unit_add(&inv->u[i], cmd);
 }
 
-static char *lsp_script(const char *dir)
+static void add_lsp_script(struct q7_strvec *cmd, const char *dir)
 {
-	return q7_xasprintf("-Wl,-T,%s/ldscripts/elf32xtensa.x", dir);
+	q7_sv_addf(cmd, "-Wl,-T,%s/ldscripts/elf32xtensa.x", dir);
 }
 
 /* The device libraries as one group, ending in the soft-float helpers and
@@ -266,9 +266,7 @@ void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv, 
 		const struct q7_unit *u = &inv->u[i];
 		if (gnu && q7_unit_id(u) == Q7_ID_LSP) {
 			/* -mlsp=DIR means that package's linker script. */
-			char *s = lsp_script(u->value);
-			q7_sv_add(cmd, s);
-			free(s);
+			add_lsp_script(cmd, u->value);
 			script = true;
 			continue;
 		}
@@ -437,17 +435,14 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 		xt_inc(p, cmd);
 		add_units(p, inv, link_unit, true, cmd);
 		break;
-	case Q7_TOOLCHAIN_GNU: {
+	case Q7_TOOLCHAIN_GNU:
 		add_words(cmd, "-shared", "-nostdlib", NULL);
 		for (size_t i = 0; i < sizeof gnu_image_ld / sizeof gnu_image_ld[0]; i++)
 			q7_sv_addf(cmd, "-Wl,%s", gnu_image_ld[i]);
-		char *s = lsp_script(lsp);
-		q7_sv_add(cmd, s);
-		free(s);
+		add_lsp_script(cmd, lsp);
 		add_gnu_libdir(cmd);
 		add_units(p, inv, link_unit, false, cmd);
 		break;
-	}
 	case Q7_TOOLCHAIN_HOST:
 		/* --no-undefined: a kernel missing from the inputs fails here,
 		 * not when q7-run loads the library. */
