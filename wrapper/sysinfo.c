@@ -84,7 +84,8 @@ static void probe_flags(const struct q7_toolchain *p, struct q7_strvec *cmd)
  * macros (-dM -E, on stdout). */
 static int probe(const struct q7_drv *d, const struct q7_toolchain *p, struct q7_sysinfo *si)
 {
-	static const char *const modes[2][2] = {{"-E", "-v"}, {"-dM", "-E"}};
+	static const char *const modes[2][5] = {{"-E", "-v", "-x", "c++", "/dev/null"},
+	                                        {"-dM", "-E", "-x", "c++", "/dev/null"}};
 	static const int fds[2] = {2, 1};
 	void (*const parse[2])(const char *, struct q7_strvec *) = {q7_sysinfo_parse_includes,
 	                                                             q7_sysinfo_parse_macros};
@@ -94,11 +95,8 @@ static int probe(const struct q7_drv *d, const struct q7_toolchain *p, struct q7
 		struct q7_strvec cmd = {0};
 		q7_sv_add(&cmd, p->cxx);
 		probe_flags(p, &cmd);
-		q7_sv_add(&cmd, modes[i][0]);
-		q7_sv_add(&cmd, modes[i][1]);
-		q7_sv_add(&cmd, "-x");
-		q7_sv_add(&cmd, "c++");
-		q7_sv_add(&cmd, "/dev/null");
+		for (size_t k = 0; k < 5; k++)
+			q7_sv_add(&cmd, modes[i][k]);
 		char *out = NULL;
 		rc = q7_step_query(d, cmd.v, fds[i], &out) != 0 ? -1 : 0;
 		if (rc == 0 && out) /* NULL under -###, which never asks */
