@@ -92,12 +92,11 @@ static int collect_inputs(struct link *l)
 			char *obj = q7_drv_temp_path(l->d, name);
 			free(name);
 			int rc = q7_compile_one(l->d, u->tok[0], u->input, obj, true);
-			if (rc) {
-				free(obj);
-				return rc;
-			}
-			add_input(l, obj, u->tok[0]);
+			if (rc == 0)
+				add_input(l, obj, u->tok[0]);
 			free(obj);
+			if (rc)
+				return rc;
 		} else if (q7_unit_flags(u) & Q7_OPT_POSITIONAL) {
 			if (q7_toolchain_keeps(&l->d->tc, u))
 				for (int t = 0; t < u->ntok; t++)
