@@ -6,7 +6,6 @@
  * put in place together with -o last; a failed link removes the set. */
 #include "bytes.h"
 #include "codegen.h"
-#include "fit.h"
 #include "image.h"
 #include "ldsplit.h"
 #include "lsp.h"
@@ -23,6 +22,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -625,6 +625,60 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 	return failed;
 }
 
+static void window_words(int core, char *buf, size_t size)
+{
+	const struct q7_lsp *l = q7_lsp_get(core);
+	if (core < 0)
+		snprintf(buf, size, "the single core's %" PRIu32 " MiB SRAM window (0x%08" PRIx32
+		         "..0x%08" PRIx32 ")", l->sram_len >> 20, l->sram_org, l->sram_org + l->sram_len);
+	else
+		snprintf(buf, size, "core %d's %" PRIu32 " MiB SRAM window (0x%08" PRIx32 "..0x%08" PRIx32
+		         ")", core, l->sram_len >> 20, l->sram_org, l->sram_org + l->sram_len);
+}
+
+/* Does each linked image fit its core? GNU ld says "region `sram0_0_seg'
+ * overflowed by N bytes"; this says which image, which core, which section
+ * and how many bytes over, in the user's words (memmap/memory_map.h has
+ * the layout; q7cc --q7-memory-map draws it). An ops' stack (STACK_SIZE,
+ * Q7_KERNEL_STACK) that does not fit beside the image is no error:
+ * switch_stack_or_call_wrapper then takes it from the heap arena
+ * (docs/vendor-flow.md, "Stack switch"), as a 2 MiB stack on one of eight
+ * cores always is.
+ * After a failed link of image (named name, for core 0..7 or -1 single):
+ * runs cmd again with its messages captured (d's query: shown under -v),
+ * and when the linker said the window overflowed, prints the one message
+ * and returns 1; else 0. */
+static int explain_fit(const struct q7_drv *d, char *const *cmd, const char *name, int core)
+{
+	char *out = NULL;
+	if (q7_step_query(d, cmd, 2, &out) == 0 || !out) {
+		free(out);
+		return 0;
+	}
+	/* "... section `.bss' will not fit in region `sram0_0_seg'" and
+	 * "... region `sram0_0_seg' overflowed by 123 bytes" */
+	const char *over = strstr(out, "region `sram0_0_seg' overflowed by ");
+	if (over) {
+		unsigned long long bytes = strtoull(over + strlen("region `sram0_0_seg' overflowed by "),
+		                                    NULL, 10);
+		char section[128] = "the image";
+		const char *s = strstr(out, "section `");
+		if (s && strstr(s, "' will not fit in region `sram0_0_seg'")) {
+			s += strlen("section `");
+			const char *e = strchr(s, '\'');
+			snprintf(section, sizeof section, "section %.*s", (int)(e - s), s);
+		}
+		char win[160];
+		window_words(core, win, sizeof win);
+		q7_error("%s: the image does not fit %s: %s is %llu bytes over (everything past it too; "
+		         "q7cc --q7-memory-map on a smaller build shows the window's use; a multicore "
+		         "link's other cores alike)", name, win,
+		         section, bytes);
+	}
+	free(out);
+	return over != NULL;
+}
+
 enum plan {
 	PLAN_SPLIT,      /* the image commands are ready */
 	PLAN_FULL,       /* the full links, in parallel */
@@ -816,7 +870,7 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 		/* Past the window: ld's "region overflowed" in the user's words. */
 		if (rc != 0 && rc != Q7_EXIT_TOOL && d->tc.kind != Q7_TOOLCHAIN_HOST) /* not -### */
 			for (int i = 0; i < l->nimg; i++) /* the first says it for all */
-				if (q7_fit_explain_link(d, cmds[i].v, l->img[i].name, l->nimg > 1 ? i : -1))
+				if (explain_fit(d, cmds[i].v, l->img[i].name, l->nimg > 1 ? i : -1))
 					break;
 	}
 	for (int i = 0; i < l->nimg; i++)
