@@ -178,15 +178,6 @@ int q7_obj_commit(const char *tmp, const char *obj);
  * last suffix, then ext ("dir/k.cpp.o" -> "dir/k.cpp.ci"). */
 char *q7_obj_aux_name(const char *obj, const char *ext);
 
-/* The kernel's stack at the build (stackuse.c): whether a compile of this
- * toolchain and use measures its stack (GCC 10 or later, when the object
- * goes to q7cc's temporary folder: then GCC's flags are added to extra),
- * and after it, the figures kept in obj when attach (the compile
- * succeeded) and GCC's files beside obj removed. 0, or -1 after a
- * message. */
-bool q7_stack_measures(struct q7_drv *d, enum q7_use use, struct q7_strvec *extra);
-int q7_stack_keep(const char *obj, bool attach);
-
 /* -flto (CMake's INTERPROCEDURAL_OPTIMIZATION): the last of -flto,
  * -flto=... and -fno-lto on the line decides, as with GCC; NULL when off.
  * It is refused only where it would break a device image: the compile of
