@@ -165,19 +165,6 @@ enum q7_use q7_input_use(struct q7_drv *d, struct q7_input *in, bool shared);
  * taken to), else Q7_USE_NONE. */
 enum q7_use q7_drv_line_use(struct q7_drv *d);
 
-/* Where the compiler writes the object of a compile to obj (objtemp.c):
- * a path in q7cc's temporary folder, with the -MF/-MQ flags that keep the
- * dependency file's name and target appended to extra; NULL when the
- * compiler must write obj itself (-###, a device or FIFO, options that
- * name files after the object). */
-char *q7_obj_temp(const struct q7_drv *d, const char *obj, struct q7_strvec *extra);
-/* Moves the finished object tmp to obj (a rename, else a copy through a
- * temporary beside obj). 0, or -1 after a message naming obj. */
-int q7_obj_commit(const char *tmp, const char *obj);
-/* GCC's name for an auxiliary output of the object obj: obj without its
- * last suffix, then ext ("dir/k.cpp.o" -> "dir/k.cpp.ci"). */
-char *q7_obj_aux_name(const char *obj, const char *ext);
-
 /* -flto (CMake's INTERPROCEDURAL_OPTIMIZATION): the last of -flto,
  * -flto=... and -fno-lto on the line decides, as with GCC; NULL when off.
  * It is refused only where it would break a device image: the compile of
