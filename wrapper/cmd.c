@@ -116,9 +116,8 @@ static void xt_cc_opt(const struct q7_toolchain *p, bool object, bool pic, bool 
 	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
 		if (!c || !cxx_only_flag(head[i]))
 			q7_sv_add(cmd, head[i]);
-	if (object) {
+	if (object)
 		add_words(cmd, "-MMD", "-MP", NULL);
-	}
 	if (pic)
 		q7_sv_add(cmd, "-fpic");
 	q7_sv_add(cmd, "-mlongcalls");

@@ -32,7 +32,8 @@
 #include <unistd.h>
 
 /* Where this link writes an image and its twins: in the staging folder
- * (owned by the outset). name: the image's own path, for messages. */
+ * (owned by the outset). name, stripped_name, packed_name: their own
+ * paths, for messages. */
 struct image {
 	const char *so, *stripped, *packed;
 	char *name, *stripped_name, *packed_name;
