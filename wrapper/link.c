@@ -957,8 +957,7 @@ static int write_manifest(struct link *l)
 	char *text = NULL;
 	struct q7_err err = Q7_ERR_GROWING;
 	if (q7_manifest_text(l->out, names, (size_t)l->nimg, &text, &err) != 0) {
-		q7_error("%s", err.msg);
-		q7_err_free(&err);
+		q7_err_print(&err);
 		return Q7_EXIT_ERROR;
 	}
 	int rc = write_file(l->manifest, l->out, text, strlen(text)) == 0 ? 0 : Q7_EXIT_IO;
