@@ -319,12 +319,9 @@ int q7_toolchain_select(struct q7_toolchain *p, const char *choice, const char *
 	if (over) {
 		free(found);
 		found = q7_path_search(over, NULL);
-		p->cxx = found ? q7_xstrdup(found) : q7_xstrdup(over);
-	} else {
-		p->cxx = found ? q7_xstrdup(found) : q7_xstrdup(bare[kind]);
 	}
 	p->found = found != NULL;
-	free(found);
+	p->cxx = found ? found : q7_xstrdup(over ? over : bare[kind]);
 	char *cc_name;
 	found = find_cc(p->kind, p->cxx, &cc_name);
 	p->cc_found = found != NULL;
