@@ -226,8 +226,7 @@ static enum q7_mode classify(const struct q7_inv *inv, const struct seen *s)
 
 int q7_inv_parse(struct q7_inv *inv, char **args, size_t nargs)
 {
-	memset(inv, 0, sizeof *inv);
-	inv->color = -1;
+	*inv = (struct q7_inv){.color = -1};
 	struct seen seen = {0};
 	const char *lang = NULL;
 	bool only_inputs = false;

@@ -35,10 +35,7 @@ static void add_file_id(struct q7_strbuf *b, const struct stat *st)
 void q7_objcache_init(struct q7_objcache *c, const char *text, size_t len, char *const *cmd,
                       const char *src, const char *obj, const char *dep)
 {
-	memset(c, 0, sizeof *c);
-	c->src = src;
-	c->obj = obj;
-	c->dep = q7_xstrdup(dep);
+	*c = (struct q7_objcache){.src = src, .obj = obj, .dep = q7_xstrdup(dep)};
 	const char *off = getenv("Q7CC_WRAPPER_CACHE");
 	if (!text || (off && strcmp(off, "0") == 0))
 		return; /* no text: a dry run */

@@ -189,9 +189,7 @@ static char *through_links(const char *head, const struct stat *st, bool *into)
 
 int q7_outset_open(struct q7_outset *s, const struct q7_drv *d, const char *head)
 {
-	memset(s, 0, sizeof *s);
-	s->d = d;
-	s->lock_fd = -1;
+	*s = (struct q7_outset){.d = d, .lock_fd = -1};
 	struct stat st;
 	bool exists = stat(head, &st) == 0;
 	s->head = exists ? through_links(head, &st, &s->into) : q7_xstrdup(head);
@@ -367,6 +365,5 @@ void q7_outset_close(struct q7_outset *s)
 	q7_sv_free(&s->final);
 	q7_sv_free(&s->staged);
 	q7_sv_free(&s->dropped);
-	memset(s, 0, sizeof *s);
-	s->lock_fd = -1;
+	*s = (struct q7_outset){.lock_fd = -1};
 }
