@@ -142,16 +142,6 @@ static void emit_wrapper(const struct q7_op *op, struct q7_strbuf *out)
 	q7_sb_add(out, ");\n}\n\n");
 }
 
-/* The op's TorchScript schema, which the runtime checks calls against and
- * lists: "relu(Tensor x) -> Tensor" (identifiers and punctuation only, so
- * it needs no escapes). */
-static void emit_schema_literal(const struct q7_op *op, struct q7_strbuf *out)
-{
-	q7_sb_addc(out, '"');
-	q7_schema_print(op, NULL, out);
-	q7_sb_addc(out, '"');
-}
-
 static void emit_tables(const struct q7_op_table *ops, struct q7_strbuf *out)
 {
 	q7_sb_addf(out, "int get_func_cnt()\n{\n\treturn %zu;\n}\n\n", ops->n);
@@ -167,10 +157,13 @@ static void emit_tables(const struct q7_op_table *ops, struct q7_strbuf *out)
 	q7_sb_add(out, "\tdefault: return 0;\n\t}\n}\n\n");
 
 	q7_sb_add(out, "char const *get_func_schema(int i)\n{\n\tswitch (i) {\n");
+	/* The op's TorchScript schema, which the runtime checks calls against
+	 * and lists: "relu(Tensor x) -> Tensor" (identifiers and punctuation
+	 * only, so it needs no escapes). */
 	for (size_t i = 0; i < ops->n; i++) {
-		q7_sb_addf(out, "\tcase %zu: return ", i);
-		emit_schema_literal(&ops->ops[i], out);
-		q7_sb_add(out, ";\n");
+		q7_sb_addf(out, "\tcase %zu: return \"", i);
+		q7_schema_print(&ops->ops[i], NULL, out);
+		q7_sb_add(out, "\";\n");
 	}
 	q7_sb_add(out, "\tdefault: return \"error\";\n\t}\n}\n");
 }

@@ -63,8 +63,7 @@ int q7_memory_map_main(int argc, char **argv)
 	struct q7_strvec paths = {0};
 	int k = q7_run_images(image, 0, &paths, &why);
 	if (k < 0) {
-		q7_error("%s", why.msg);
-		q7_err_free(&why);
+		q7_err_print(&why);
 		return Q7_EXIT_ERROR;
 	}
 	struct q7_core_map maps[Q7_NUM_CORES];

@@ -24,25 +24,19 @@ static char *dup_or_empty(const char *s)
 void q7_ops_add_copy(struct q7_op_table *t, const struct q7_op *src)
 {
 	struct q7_op *op = q7_ops_add(t);
+	*op = *src; /* the scalars; every string is copied below */
 	op->name = dup_or_empty(src->name);
 	op->qualname = dup_or_empty(src->qualname);
 	op->ns = dup_or_empty(src->ns);
 	op->ret_ctype = dup_or_empty(src->ret_ctype);
-	op->ret = src->ret;
 	op->ret_name = dup_or_empty(src->ret_name);
-	op->nparams = src->nparams;
 	op->params = q7_xcalloc(src->nparams, sizeof *op->params);
 	for (size_t i = 0; i < src->nparams; i++) {
 		op->params[i].kind = src->params[i].kind;
 		op->params[i].name = dup_or_empty(src->params[i].name);
 		op->params[i].ctype = dup_or_empty(src->params[i].ctype);
 	}
-	op->stack_size = src->stack_size;
-	op->defined = src->defined;
 	op->file = dup_or_empty(src->file);
-	op->line = src->line;
-	op->col = src->col;
-	op->by_name_only = src->by_name_only;
 	op->from = src->from ? q7_xstrdup(src->from) : NULL;
 }
 
@@ -70,15 +64,13 @@ void q7_ops_add_def(struct q7_op_table *t, const struct q7_neuron_def *src)
 		t->defs = q7_xrealloc(t->defs, t->defs_cap * sizeof *t->defs);
 	}
 	struct q7_neuron_def *d = &t->defs[t->ndefs++];
+	*d = *src; /* the places; every string is copied below */
 	d->ns = dup_or_empty(src->ns);
 	d->op = dup_or_empty(src->op);
 	d->fn = dup_or_empty(src->fn);
 	d->shape = dup_or_empty(src->shape);
 	d->file = dup_or_empty(src->file);
-	d->line = src->line;
-	d->col = src->col;
 	d->shape_file = dup_or_empty(src->shape_file);
-	d->shape_line = src->shape_line;
 }
 
 void q7_neuron_def_clear(struct q7_neuron_def *d)

@@ -269,8 +269,7 @@ static int parse_schema(struct parser *ps, struct q7_op *op)
 
 char *q7_library_namespace(const char *path)
 {
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
+	const char *base = q7_path_basename(path);
 	if (strncmp(base, "lib", 3) == 0)
 		base += 3;
 	char *ns = q7_xstrndup(base, strcspn(base, "."));

@@ -14,16 +14,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* "\n#sum " and two FNV-1a 64 of the contents in hex, then "\n". */
+/* "\n#sum ", the key of the contents (q7_cache_key), then "\n". */
 #define SUM_TAG "\n#sum "
 #define SUM_LEN (sizeof SUM_TAG - 1 + 32 + 1)
 
-static void sum_text(const void *buf, size_t len, char out[SUM_LEN + 1])
+void q7_cache_key(const void *buf, size_t len, char out[33])
 {
 	uint64_t h1 = q7_fnv1a64(Q7_FNV64_BASIS, buf, len);
 	uint64_t h2 = q7_fnv1a64(0x6c62272e07bb0142ull, buf, len);
-	snprintf(out, SUM_LEN + 1, "%s%016llx%016llx\n", SUM_TAG, (unsigned long long)h1,
-	         (unsigned long long)h2);
+	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h1, (unsigned long long)h2);
+}
+
+static void sum_text(const void *buf, size_t len, char out[SUM_LEN + 1])
+{
+	char key[33];
+	q7_cache_key(buf, len, key);
+	snprintf(out, SUM_LEN + 1, "%s%s\n", SUM_TAG, key);
 }
 
 /* Others may write it: all users, or a group that is not the user's own
@@ -83,17 +89,13 @@ static char *check_tree(const char *dir)
 	char *real = realpath(parent, NULL);
 	free(parent);
 	char *msg = NULL;
-	for (char *p = real; p && !msg;) {
+	/* Up to "/", which is "" once its last '/' is cut. */
+	for (char *slash; real && !msg; *slash = '\0') {
+		const char *p = *real ? real : "/";
 		if (lstat(p, &st) == 0 && (w = unsafe(&st, false, why, sizeof why)))
 			msg = q7_xasprintf("%s: %s", p, w);
-		char *slash = strrchr(p, '/');
-		if (!slash || slash == p) {
-			if (!msg && strcmp(p, "/") != 0 && lstat("/", &st) == 0 &&
-			    (w = unsafe(&st, false, why, sizeof why)))
-				msg = q7_xasprintf("/: %s", w);
+		if (!*real || !(slash = strrchr(real, '/')))
 			break;
-		}
-		*slash = '\0';
 	}
 	free(real);
 	return msg;
@@ -123,21 +125,15 @@ char *q7_cache_dir(const char *sub)
 		mkdir(dir, 0700);
 	if (!bad && *sub && lstat(dir, &st) == 0 && (w = unsafe(&st, true, why, sizeof why)))
 		bad = q7_xasprintf("%s: %s", dir, w);
-	if (!bad && (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
-		free(root);
+	if (bad && !noted)
+		q7_note("%s: not used as a cache: %s (make it yours and 0700, or set "
+		        "XDG_CACHE_HOME to a folder of yours)", root, bad);
+	noted |= bad != NULL;
+	if (bad || lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		free(dir);
-		return NULL;
+		dir = NULL;
 	}
-	if (bad) {
-		if (!noted)
-			q7_note("%s: not used as a cache: %s (make it yours and 0700, or set "
-			        "XDG_CACHE_HOME to a folder of yours)", root, bad);
-		noted = true;
-		free(bad);
-		free(root);
-		free(dir);
-		return NULL;
-	}
+	free(bad);
 	free(root);
 	return dir;
 }
@@ -150,31 +146,24 @@ char *q7_cache_read(const char *path, size_t max, size_t *len)
 	struct stat st;
 	char *buf = NULL;
 	size_t n = 0;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    others_write(&st) || st.st_size < (off_t)SUM_LEN || (uint64_t)st.st_size > max + SUM_LEN)
-		goto miss;
-	buf = q7_xmalloc((size_t)st.st_size + 1);
-	while (n < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			goto miss; /* shrank, or an error */
-		n += (size_t)r;
-	}
+	bool more = true;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	    !others_write(&st) && st.st_size >= (off_t)SUM_LEN && (uint64_t)st.st_size <= max + SUM_LEN)
+		buf = q7_read_upto(fd, max + SUM_LEN, &n, &more);
+	close(fd);
 	char sum[SUM_LEN + 1];
-	n -= SUM_LEN;
-	sum_text(buf, n, sum);
-	if (memcmp(buf + n, sum, SUM_LEN) != 0)
-		goto miss;
-	buf[n] = '\0';
-	close(fd);
-	if (len)
-		*len = n;
-	return buf;
-miss:
+	/* Grown past the bound, or shrunk below a checksum: a miss too. */
+	if (buf && !more && n >= SUM_LEN) {
+		n -= SUM_LEN;
+		sum_text(buf, n, sum);
+		if (memcmp(buf + n, sum, SUM_LEN) == 0) {
+			buf[n] = '\0';
+			if (len)
+				*len = n;
+			return buf;
+		}
+	}
 	free(buf);
-	close(fd);
 	return NULL;
 }
 

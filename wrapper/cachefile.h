@@ -31,5 +31,8 @@ char *q7_cache_read(const char *path, size_t max, size_t *len);
  * whole or not at all. 0, or -1 (a cache that cannot be written costs
  * only the next run's work). */
 int q7_cache_write(const char *path, const void *buf, size_t len);
+/* Two FNV-1a 64 of buf, as 32 hex digits: an entry's name, and the
+ * checksum every entry ends with. */
+void q7_cache_key(const void *buf, size_t len, char out[33]);
 
 #endif

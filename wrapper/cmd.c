@@ -6,8 +6,19 @@
 #include "lsp.h"
 #include "toolchain.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Appends each word, up to NULL. */
+__attribute__((sentinel)) static void add_words(struct q7_strvec *cmd, ...)
+{
+	va_list ap;
+	va_start(ap, cmd);
+	for (const char *w; (w = va_arg(ap, const char *));)
+		q7_sv_add(cmd, w);
+	va_end(ap);
+}
 
 /* ---- which user units go where ----------------------------------------- */
 
@@ -33,14 +44,17 @@ bool q7_toolchain_keeps(const struct q7_toolchain *p, const struct q7_unit *u)
 	return true;
 }
 
-enum slot { SLOT_FLAGS, SLOT_INCLUDES };
+/* Which of the user's units a command takes. */
+typedef bool unit_filter(const struct q7_toolchain *p, const struct q7_inv *inv,
+                         const struct q7_unit *u);
 
 /* Option units of a compile: everything but inputs, link-only options,
  * the output and the mode flag the command supplies itself. On a link
  * line (the dispatch wrapper's compile) dependency output and -x go too. */
-static bool compile_unit(const struct q7_inv *inv, const struct q7_unit *u)
+static bool compile_unit(const struct q7_toolchain *p, const struct q7_inv *inv,
+                         const struct q7_unit *u)
 {
-	if (u->input)
+	if (u->input || !q7_toolchain_keeps(p, u))
 		return false;
 	unsigned f = q7_unit_flags(u);
 	if (f & Q7_OPT_LINK)
@@ -59,15 +73,22 @@ static bool compile_unit(const struct q7_inv *inv, const struct q7_unit *u)
 	return true;
 }
 
-static void add_compile_units(const struct q7_toolchain *p, const struct q7_inv *inv,
-                              enum slot slot, struct q7_strvec *cmd)
+/* Option units of -E, -S, -fsyntax-only and -M: all but link-only ones. */
+static bool forward_unit(const struct q7_toolchain *p, const struct q7_inv *inv,
+                         const struct q7_unit *u)
+{
+	(void)inv;
+	return !u->input && !(q7_unit_flags(u) & Q7_OPT_LINK) && q7_toolchain_keeps(p, u);
+}
+
+/* Appends the units keep takes that are include folders (includes) or
+ * not. */
+static void add_units(const struct q7_toolchain *p, const struct q7_inv *inv, unit_filter *keep,
+                      bool includes, struct q7_strvec *cmd)
 {
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct q7_unit *u = &inv->u[i];
-		if (!compile_unit(inv, u) || !q7_toolchain_keeps(p, u))
-			continue;
-		bool inc = (q7_unit_flags(u) & Q7_OPT_INCLUDE) != 0;
-		if (inc == (slot == SLOT_INCLUDES))
+		if (keep(p, inv, u) && ((q7_unit_flags(u) & Q7_OPT_INCLUDE) != 0) == includes)
 			q7_unit_add(u, cmd);
 	}
 }
@@ -81,11 +102,13 @@ static bool cxx_only_flag(const char *flag)
 }
 
 /* The vendor's compile bundle, in its order (docs/vendor-flow.md,
- * "Compile flags"). compile: with -c -MMD -MP -fpic. Without them it is
- * the link's bundle, "the compile bundle less -c, -fpic, -MMD -MP"
- * ("Link matrix"), so -mlongcalls stays. c: for xt-clang, without the C++
+ * "Compile flags"). object: with -c -MMD -MP; pic: with -fpic. Without
+ * both it is the link's bundle, "the compile bundle less -c, -fpic, -MMD
+ * -MP" ("Link matrix"), so -mlongcalls stays; -E/-S/-fsyntax-only take
+ * it without what makes an object. c: for xt-clang, without the C++
  * flags (the vendor's flow has no C; the rest applies as it is). */
-static void xt_cc_opt(const struct q7_toolchain *p, bool compile, bool c, struct q7_strvec *cmd)
+static void xt_cc_opt(const struct q7_toolchain *p, bool object, bool pic, bool c,
+                      struct q7_strvec *cmd)
 {
 	static const char *const head[] = {"-g", "-std=c++14", "-stdlib=libc++-e",
 	                                   "-fno-jump-tables", "-Os", "-Wall", "-Werror",
@@ -93,13 +116,12 @@ static void xt_cc_opt(const struct q7_toolchain *p, bool compile, bool c, struct
 	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
 		if (!c || !cxx_only_flag(head[i]))
 			q7_sv_add(cmd, head[i]);
-	if (compile) {
-		q7_sv_add(cmd, "-MMD");
-		q7_sv_add(cmd, "-MP");
+	if (object)
+		add_words(cmd, "-MMD", "-MP", NULL);
+	if (pic)
 		q7_sv_add(cmd, "-fpic");
-	}
 	q7_sv_add(cmd, "-mlongcalls");
-	if (compile)
+	if (object)
 		q7_sv_add(cmd, "-c");
 	q7_sv_addf(cmd, "--xtensa-core=%s", p->core);
 	q7_sv_addf(cmd, "--xtensa-system=%s", p->system);
@@ -124,27 +146,12 @@ static void bundle(const struct q7_toolchain *p, bool compile, bool c, enum q7_u
 {
 	switch (p->kind) {
 	case Q7_TOOLCHAIN_XT:
-		if (compile) {
-			xt_cc_opt(p, true, c, cmd);
-		} else {
-			/* -E/-S/-fsyntax-only: CC_OPT without what makes an object. */
-			struct q7_strvec all = {0};
-			xt_cc_opt(p, true, c, &all);
-			for (size_t i = 0; i < all.n; i++)
-				if (strcmp(all.v[i], "-c") != 0 && strcmp(all.v[i], "-MMD") != 0 &&
-				    strcmp(all.v[i], "-MP") != 0)
-					q7_sv_add(cmd, all.v[i]);
-			q7_sv_free(&all);
-		}
+		xt_cc_opt(p, compile, true, c, cmd);
 		break;
 	case Q7_TOOLCHAIN_GNU:
 		if (!c)
 			q7_sv_add(cmd, "-std=c++14");
-		q7_sv_add(cmd, "-Os");
-		q7_sv_add(cmd, "-fpic");
-		q7_sv_add(cmd, "-mlongcalls");
-		q7_sv_add(cmd, "-fno-jump-tables");
-		q7_sv_add(cmd, "-Wall");
+		add_words(cmd, "-Os", "-fpic", "-mlongcalls", "-fno-jump-tables", "-Wall", NULL);
 		break;
 	case Q7_TOOLCHAIN_HOST:
 		if (use == Q7_USE_Q7 && !c)
@@ -167,8 +174,7 @@ static void own_includes(const struct q7_toolchain *p, enum q7_use use, struct q
 	if (p->kind != Q7_TOOLCHAIN_HOST) {
 		q7_sv_addf(cmd, "-I%s", p->q7_include);
 	} else if (use == Q7_USE_Q7) {
-		q7_sv_add(cmd, "-idirafter");
-		q7_sv_add(cmd, p->q7_include);
+		add_words(cmd, "-idirafter", p->q7_include, NULL);
 	}
 }
 
@@ -185,15 +191,16 @@ bool q7_cmd_c_only(const struct q7_toolchain *p, const struct q7_inv *inv)
 	return any || p->c_name;
 }
 
-/* The user's flags, the vendor includes, the user's includes, then q7cc's
- * own headers last so that vendor and user headers win. */
+/* The user's flags (those keep takes), the vendor includes, the user's
+ * includes, then q7cc's own headers last so that vendor and user headers
+ * win. */
 static void flags_and_includes(const struct q7_toolchain *p, const struct q7_inv *inv,
-                               enum q7_use use, struct q7_strvec *cmd)
+                               unit_filter *keep, enum q7_use use, struct q7_strvec *cmd)
 {
-	add_compile_units(p, inv, SLOT_FLAGS, cmd);
+	add_units(p, inv, keep, false, cmd);
 	if (p->kind == Q7_TOOLCHAIN_XT)
 		xt_inc(p, cmd);
-	add_compile_units(p, inv, SLOT_INCLUDES, cmd);
+	add_units(p, inv, keep, true, cmd);
 	own_includes(p, use, cmd);
 }
 
@@ -204,12 +211,10 @@ void q7_cmd_compile(const struct q7_toolchain *p, const struct q7_inv *inv, cons
 	bool c = kind == Q7_IN_C;
 	q7_sv_add(cmd, c ? p->cc : p->cxx);
 	bundle(p, true, c, use, cmd);
-	flags_and_includes(p, inv, use, cmd);
+	flags_and_includes(p, inv, compile_unit, use, cmd);
 	if (p->kind != Q7_TOOLCHAIN_XT)
 		q7_sv_add(cmd, "-c");
-	q7_sv_add(cmd, "-o");
-	q7_sv_add(cmd, obj);
-	q7_sv_add(cmd, src);
+	add_words(cmd, "-o", obj, src, NULL);
 }
 
 void q7_cmd_forward(const struct q7_toolchain *p, const struct q7_inv *inv, enum q7_use use,
@@ -218,29 +223,15 @@ void q7_cmd_forward(const struct q7_toolchain *p, const struct q7_inv *inv, enum
 	bool c = q7_cmd_c_only(p, inv);
 	q7_sv_add(cmd, c ? p->cc : p->cxx);
 	bundle(p, false, c, use, cmd);
-	for (size_t i = 0; i < inv->n; i++) {
-		const struct q7_unit *u = &inv->u[i];
-		if (u->input || (q7_unit_flags(u) & (Q7_OPT_LINK | Q7_OPT_INCLUDE)) ||
-		    !q7_toolchain_keeps(p, u))
-			continue;
-		q7_unit_add(u, cmd);
-	}
-	if (p->kind == Q7_TOOLCHAIN_XT)
-		xt_inc(p, cmd);
-	for (size_t i = 0; i < inv->n; i++) {
-		const struct q7_unit *u = &inv->u[i];
-		if (!u->input && (q7_unit_flags(u) & Q7_OPT_INCLUDE) && q7_toolchain_keeps(p, u))
-			q7_unit_add(u, cmd);
-	}
-	own_includes(p, use, cmd);
+	flags_and_includes(p, inv, forward_unit, use, cmd);
 	for (size_t i = 0; i < inv->n; i++)
 		if (inv->u[i].input)
 			q7_unit_add(&inv->u[i], cmd);
 }
 
-static char *lsp_script(const char *dir)
+static void add_lsp_script(struct q7_strvec *cmd, const char *dir)
 {
-	return q7_xasprintf("-Wl,-T,%s/ldscripts/elf32xtensa.x", dir);
+	q7_sv_addf(cmd, "-Wl,-T,%s/ldscripts/elf32xtensa.x", dir);
 }
 
 /* The device libraries as one group, ending in the soft-float helpers and
@@ -261,14 +252,11 @@ static void add_device_libs(const char *const *libs, const char *rt, bool softfp
 	if (!softfp_optional || q7_path_exists(softfp))
 		q7_sv_add(cmd, softfp);
 	free(softfp);
-	q7_sv_add(cmd, "-lgcc");
-	q7_sv_add(cmd, "-Wl,--end-group");
+	add_words(cmd, "-lgcc", "-Wl,--end-group", NULL);
 }
 
-/* The user's line, translated. For the own link (out set): -o names out
- * and each source is its object in objs, in order. */
-static void user_line(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
-                      char *const *objs, struct q7_strvec *cmd)
+void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
+                        char *const *objs, struct q7_strvec *cmd)
 {
 	q7_sv_add(cmd, q7_cmd_c_only(p, inv) ? p->cc : p->cxx);
 	bool gnu = p->kind == Q7_TOOLCHAIN_GNU;
@@ -277,15 +265,12 @@ static void user_line(const struct q7_toolchain *p, const struct q7_inv *inv, co
 		const struct q7_unit *u = &inv->u[i];
 		if (gnu && q7_unit_id(u) == Q7_ID_LSP) {
 			/* -mlsp=DIR means that package's linker script. */
-			char *s = lsp_script(u->value);
-			q7_sv_add(cmd, s);
-			free(s);
+			add_lsp_script(cmd, u->value);
 			script = true;
 			continue;
 		}
 		if (out && q7_unit_id(u) == Q7_ID_OUTPUT) {
-			q7_sv_add(cmd, "-o");
-			q7_sv_add(cmd, out);
+			add_words(cmd, "-o", out, NULL);
 		} else if (objs && u->input && u->input != Q7_IN_LINK) {
 			q7_sv_add(cmd, *objs++);
 		} else if (q7_toolchain_keeps(p, u)) {
@@ -293,8 +278,7 @@ static void user_line(const struct q7_toolchain *p, const struct q7_inv *inv, co
 		}
 	}
 	if (out && !inv->output) { /* a.out, as the compiler's default */
-		q7_sv_add(cmd, "-o");
-		q7_sv_add(cmd, out);
+		add_words(cmd, "-o", out, NULL);
 	}
 	if (gnu && (inv->mode == Q7_MODE_LINK_EXE || inv->mode == Q7_MODE_LINK_SHARED)) {
 		/* The cross gcc has no libstdc++ and picolibc's crt0 wants
@@ -302,8 +286,7 @@ static void user_line(const struct q7_toolchain *p, const struct q7_inv *inv, co
 		 * it links bare against picolibc (what CMake's probes need), and
 		 * so does a shared library without kernels. */
 		bool exe = inv->mode == Q7_MODE_LINK_EXE;
-		q7_sv_add(cmd, "-nostartfiles");
-		q7_sv_add(cmd, "-nodefaultlibs");
+		add_words(cmd, "-nostartfiles", "-nodefaultlibs", NULL);
 		if (exe && !script)
 			q7_sv_add(cmd, "-Wl,--entry=main");
 		/* -ldummyhost: picolibc's stdin/stdout/stderr, for an executable. */
@@ -311,18 +294,6 @@ static void user_line(const struct q7_toolchain *p, const struct q7_inv *inv, co
 		static const char *const shlibs[] = {"-lc", "-lm", NULL};
 		add_device_libs(exe ? libs : shlibs, NULL, true, cmd);
 	}
-}
-
-void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv,
-                        struct q7_strvec *cmd)
-{
-	user_line(p, inv, NULL, NULL, cmd);
-}
-
-void q7_cmd_own_link(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
-                     char *const *objs, struct q7_strvec *cmd)
-{
-	user_line(p, inv, out, objs, cmd);
 }
 
 /* ---- link -------------------------------------------------------------- */
@@ -372,17 +343,11 @@ static char *lsp_dir(const struct q7_toolchain *p, const struct q7_inv *inv, int
 	return q7_lsp_dir(l);
 }
 
-static void link_flags(const struct q7_toolchain *p, const struct q7_inv *inv, bool includes,
-                       struct q7_strvec *cmd)
+static bool link_unit(const struct q7_toolchain *p, const struct q7_inv *inv,
+                      const struct q7_unit *u)
 {
-	for (size_t i = 0; i < inv->n; i++) {
-		const struct q7_unit *u = &inv->u[i];
-		if (!q7_cmd_link_flag(p, u))
-			continue;
-		bool inc = (q7_unit_flags(u) & Q7_OPT_INCLUDE) != 0;
-		if (inc == includes)
-			q7_unit_add(u, cmd);
-	}
+	(void)inv;
+	return q7_cmd_link_flag(p, u);
 }
 
 /* The gnu image links' fixed ld words, for both the full link (through
@@ -464,33 +429,27 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 		 * libraries (docs/vendor-flow.md, "Link matrix"; user flags in the
 		 * cflags slot, user includes after the bundle's, as in the
 		 * compile). */
-		xt_cc_opt(p, false, false, cmd);
-		link_flags(p, inv, false, cmd);
+		xt_cc_opt(p, false, false, false, cmd);
+		add_units(p, inv, link_unit, false, cmd);
 		xt_inc(p, cmd);
-		link_flags(p, inv, true, cmd);
+		add_units(p, inv, link_unit, true, cmd);
 		break;
-	case Q7_TOOLCHAIN_GNU: {
-		q7_sv_add(cmd, "-shared");
-		q7_sv_add(cmd, "-nostdlib");
+	case Q7_TOOLCHAIN_GNU:
+		add_words(cmd, "-shared", "-nostdlib", NULL);
 		for (size_t i = 0; i < sizeof gnu_image_ld / sizeof gnu_image_ld[0]; i++)
 			q7_sv_addf(cmd, "-Wl,%s", gnu_image_ld[i]);
-		char *s = lsp_script(lsp);
-		q7_sv_add(cmd, s);
-		free(s);
+		add_lsp_script(cmd, lsp);
 		add_gnu_libdir(cmd);
-		link_flags(p, inv, false, cmd);
+		add_units(p, inv, link_unit, false, cmd);
 		break;
-	}
 	case Q7_TOOLCHAIN_HOST:
 		/* --no-undefined: a kernel missing from the inputs fails here,
 		 * not when q7-run loads the library. */
-		q7_sv_add(cmd, "-shared");
-		q7_sv_add(cmd, "-Wl,--no-undefined");
-		link_flags(p, inv, false, cmd);
+		add_words(cmd, "-shared", "-Wl,--no-undefined", NULL);
+		add_units(p, inv, link_unit, false, cmd);
 		break;
 	}
-	q7_sv_add(cmd, "-o");
-	q7_sv_add(cmd, out);
+	add_words(cmd, "-o", out, NULL);
 	add_objects(objs, dispatch_obj, p->kind == Q7_TOOLCHAIN_GNU, cmd);
 	switch (p->kind) {
 	case Q7_TOOLCHAIN_XT: {
@@ -499,11 +458,7 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 		q7_sv_addf(cmd, "%s/c10/lib/libc10.a", r);
 		q7_sv_add(cmd, "-lloader");
 		q7_sv_addf(cmd, "-mlsp=%s", lsp);
-		q7_sv_add(cmd, "-lxmem");
-		q7_sv_add(cmd, "-lhal");
-		q7_sv_add(cmd, "-lc++-e");
-		q7_sv_add(cmd, "-lm");
-		q7_sv_add(cmd, "-lgcc");
+		add_words(cmd, "-lxmem", "-lhal", "-lc++-e", "-lm", "-lgcc", NULL);
 		q7_sv_addf(cmd, "%s/neuron/libcweak.a", r);
 		break;
 	}
@@ -518,9 +473,7 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 		 * compiler's libraries themselves, before the runtime) the
 		 * runtime needs them after it, as the compiler would put them. */
 		if (no_default_libs(inv)) {
-			q7_sv_add(cmd, "-lstdc++");
-			q7_sv_add(cmd, "-lm");
-			q7_sv_add(cmd, "-lc");
+			add_words(cmd, "-lstdc++", "-lm", "-lc", NULL);
 		}
 		break;
 	}
@@ -534,17 +487,14 @@ void q7_cmd_link_resolve(const struct q7_toolchain *p, const struct q7_ldsplit *
                          const char *dispatch_obj, char *const *refs, const char *out,
                          struct q7_strvec *cmd)
 {
-	q7_sv_add(cmd, p->cxx);
-	q7_sv_add(cmd, "-r");
-	q7_sv_add(cmd, "-nostdlib");
+	add_words(cmd, p->cxx, "-r", "-nostdlib", NULL);
 	/* The entry every image's script names, from the runtime. */
 	q7_sv_add(cmd, "-Wl,-u,_start");
 	for (size_t i = 0; refs && refs[i]; i++)
 		q7_sv_addf(cmd, "-Wl,-u,%s", refs[i]);
 	add_gnu_libdir(cmd);
 	q7_sv_addv(cmd, &s->flags);
-	q7_sv_add(cmd, "-o");
-	q7_sv_add(cmd, out);
+	add_words(cmd, "-o", out, NULL);
 	add_objects(s->inputs.v, dispatch_obj, true, cmd);
 	add_gnu_image_libs(cmd);
 }
@@ -553,18 +503,14 @@ void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
                        const char *dispatch_obj, const char *out, int core,
                        struct q7_strvec *cmd)
 {
-	q7_sv_add(cmd, s->ld);
-	q7_sv_add(cmd, "-shared");
+	add_words(cmd, s->ld, "-shared", NULL);
 	for (size_t i = 0; i < sizeof gnu_image_ld / sizeof gnu_image_ld[0]; i++)
 		q7_sv_add(cmd, gnu_image_ld[i]);
 	char *script = q7_lsp_ldscript(q7_lsp_get(core), Q7_LSP_X);
-	q7_sv_add(cmd, "-T");
-	q7_sv_add(cmd, script);
+	add_words(cmd, "-T", script, NULL);
 	free(script);
 	q7_sv_addv(cmd, &s->image_args);
-	q7_sv_add(cmd, "-o");
-	q7_sv_add(cmd, out);
-	q7_sv_add(cmd, resolved);
+	add_words(cmd, "-o", out, resolved, NULL);
 	if (dispatch_obj)
 		q7_sv_add(cmd, dispatch_obj);
 }
@@ -576,25 +522,16 @@ void q7_cmd_link_image(const struct q7_ldsplit *s, const char *resolved,
  * "unknown argument" for GCC-only flags (-mlongcalls), and -MD/-MF would
  * have it write the compile's .d file. The language is the plugin's to
  * say (q7cc analyses C++ only), so -x stays out too. */
-static bool analysis_unit(const struct q7_toolchain *p, const struct q7_unit *u, bool includes)
+static bool analysis_unit(const struct q7_toolchain *p, const struct q7_inv *inv,
+                          const struct q7_unit *u)
 {
-	if (u->input || !q7_toolchain_keeps(p, u))
-		return false;
-	unsigned f = q7_unit_flags(u);
-	return (f & Q7_OPT_PARSE) && ((f & Q7_OPT_INCLUDE) != 0) == includes;
+	(void)inv;
+	return !u->input && q7_toolchain_keeps(p, u) && (q7_unit_flags(u) & Q7_OPT_PARSE);
 }
 
 void q7_cmd_analysis_args(const struct q7_toolchain *p, const struct q7_inv *inv,
                           struct q7_strvec *args)
 {
 	q7_sv_add(args, "-std=c++14");
-	for (size_t i = 0; i < inv->n; i++)
-		if (analysis_unit(p, &inv->u[i], false))
-			q7_unit_add(&inv->u[i], args);
-	if (p->kind == Q7_TOOLCHAIN_XT)
-		xt_inc(p, args);
-	for (size_t i = 0; i < inv->n; i++)
-		if (analysis_unit(p, &inv->u[i], true))
-			q7_unit_add(&inv->u[i], args);
-	own_includes(p, Q7_USE_Q7, args);
+	flags_and_includes(p, inv, analysis_unit, Q7_USE_Q7, args);
 }

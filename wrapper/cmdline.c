@@ -2,45 +2,24 @@
 #include "cmdline.h"
 
 #include <errno.h>
+#include <libiberty/libiberty.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- @file response files ---------------------------------------------- */
 
-/* Splits text like libiberty's buildargv: whitespace separates words;
- * '...' and "..." quote; a backslash takes the next character literally. */
+/* Splits text as GCC's driver does, with libiberty's buildargv:
+ * whitespace separates words; '...' and "..." quote; a backslash takes
+ * the next character literally. Whitespace alone holds no word (as in
+ * libiberty's expandargv). */
 static void split_response(const char *text, struct q7_strvec *out)
 {
-	const char *p = text;
-	for (;;) {
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' ||
-		       *p == '\v')
-			p++;
-		if (!*p)
-			return;
-		struct q7_strbuf w = {0};
-		char quote = 0;
-		q7_sb_add(&w, ""); /* "" is a word too */
-		for (; *p; p++) {
-			if (*p == '\\' && p[1]) {
-				q7_sb_addc(&w, *++p);
-			} else if (quote) {
-				if (*p == quote)
-					quote = 0;
-				else
-					q7_sb_addc(&w, *p);
-			} else if (*p == '\'' || *p == '"') {
-				quote = *p;
-			} else if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
-			           *p == '\f' || *p == '\v') {
-				break;
-			} else {
-				q7_sb_addc(&w, *p);
-			}
-		}
-		q7_sv_add(out, w.s);
-		q7_sb_free(&w);
-	}
+	if (!text[strspn(text, " \t\n\r\f\v")])
+		return;
+	char **words = buildargv(text);
+	for (size_t i = 0; words && words[i]; i++)
+		q7_sv_add(out, words[i]);
+	freeargv(words);
 }
 
 /* As libiberty's expandargv, which GCC's driver uses: a response file
@@ -191,12 +170,7 @@ static int take_option(struct q7_inv *inv, struct q7_unit *u, struct seen *seen,
 	case Q7_ID_DRYRUN: inv->dry_run = true; break;
 	case Q7_ID_OUTPUT: inv->output = u->value; break;
 	case Q7_ID_LANG: *lang = u->value; break;
-	case Q7_ID_DEBUG:
-		if (!u->value || strcmp(u->value, "0") != 0)
-			inv->debug = true;
-		else
-			inv->debug = false;
-		break;
+	case Q7_ID_DEBUG: inv->debug = !u->value || strcmp(u->value, "0") != 0; break;
 	case Q7_ID_COLOR: inv->color = color_of(u->opt->name, u->value); break;
 	case Q7_ID_DIAG_FORMAT: inv->diag_format = u->value; break;
 	case Q7_ID_DIAG_SHOW: take_diag_show(inv, u->opt->name, u->value); break;
@@ -252,8 +226,7 @@ static enum q7_mode classify(const struct q7_inv *inv, const struct seen *s)
 
 int q7_inv_parse(struct q7_inv *inv, char **args, size_t nargs)
 {
-	memset(inv, 0, sizeof *inv);
-	inv->color = -1;
+	*inv = (struct q7_inv){.color = -1};
 	struct seen seen = {0};
 	const char *lang = NULL;
 	bool only_inputs = false;

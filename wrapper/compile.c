@@ -7,10 +7,188 @@
 #include "proc.h"
 #include "tempfile.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* ---- the object, in q7cc's folder until it is whole ------------------------
+ *
+ * The object of a compile appears only with its records (before: an
+ * interrupted compile left an object without them, which make then
+ * trusted, and the next link silently lacked the kernel). The compiler
+ * writes the object into q7cc's temporary folder for its tools, under the object's own
+ * name; q7cc attaches the records there and only then renames it to -o
+ * (or copies it through a temporary beside -o when the folders are on
+ * two file systems, and through a link to the file it names). A compile
+ * stopped at any point, SIGKILL of q7cc's whole process group included,
+ * leaves -o as it was: no compiler ever writes it.
+ *
+ * The compiler names some files after -o: the dependency file of -MD and
+ * -MMD and its target, which q7cc then names itself (-MF, -MQ, as GCC's
+ * driver spells them); and files that would be wrong under another name
+ * (.gcno, .su, .dwo, dumps, the switches recorded in the object), for
+ * which the compiler writes -o itself, as before. */
+
+/* Options whose outputs are named after -o's name, or that record it. */
+static bool names_after_output(const char *w)
+{
+	static const char *const prefixes[] = {
+		"-gsplit-dwarf", "--coverage", "-ftest-coverage", "-fprofile-", "-fstack-usage",
+		"-save-temps", "-fdump-", "-fcallgraph-info", "-dumpbase", "-dumpdir", "-auxbase",
+		"-frecord-gcc-switches", "-grecord-command-line", "-ftime-trace", "-fopt-info",
+		"-fbranch-probabilities", "-fauto-profile", "-fsave-optimization-record",
+	};
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(w, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return false;
+}
+
+/* GCC's name for an auxiliary output of the object obj: obj without its
+ * last suffix, then ext ("dir/k.cpp.o" -> "dir/k.cpp.ci"). */
+static char *aux_name(const char *obj, const char *ext)
+{
+	const char *base = q7_path_basename(obj), *dot = strrchr(base, '.');
+	size_t n = dot && dot != base ? (size_t)(dot - obj) : strlen(obj);
+	return q7_xasprintf("%.*s%s", (int)n, obj, ext);
+}
+
+/* Where the compiler writes the object of a compile to obj: a path in
+ * q7cc's temporary folder, with the -MF/-MQ flags that keep the
+ * dependency file's name and target appended to extra; NULL when the
+ * compiler must write obj itself (-###, a device or FIFO, options that
+ * name files after the object). */
+static char *obj_temp(const struct q7_drv *d, const char *obj, struct q7_strvec *extra)
+{
+	if (d->dry)
+		return NULL;
+	enum q7_output_kind k = q7_output_kind(obj);
+	if (k != Q7_OUTPUT_NEW && k != Q7_OUTPUT_FILE)
+		return NULL; /* a device or a FIFO is the compiler's to write */
+	bool md = false, mf = false, mt = false;
+	for (size_t i = 0; i < d->inv.n; i++) {
+		const struct q7_unit *u = &d->inv.u[i];
+		const char *w = u->tok[0];
+		if (u->input)
+			continue;
+		if (names_after_output(w))
+			return NULL;
+		for (int t = 0; t < u->ntok; t++)
+			if (strncmp(u->tok[t], "-Wp,", 4) == 0 || strncmp(u->tok[t], "-Wa,", 4) == 0)
+				return NULL; /* options handed on unseen: leave the names alone */
+		md |= strcmp(w, "-MD") == 0 || strcmp(w, "-MMD") == 0;
+		mf |= strncmp(w, "-MF", 3) == 0;
+		mt |= strncmp(w, "-MT", 3) == 0 || strncmp(w, "-MQ", 3) == 0;
+	}
+	/* The folder of the tools' own temporaries: swept whole at exit and
+	 * on a signal, with what the record attach leaves if stopped. */
+	char *tmp = q7_path_join(q7_temp_tool_dir(), q7_path_basename(obj));
+	q7_temp_register(tmp);
+	if (md && !mf) {
+		char *dep = aux_name(obj, ".d"); /* GCC's driver's %.d */
+		q7_sv_add(extra, "-MF");
+		q7_sv_add(extra, dep);
+		free(dep);
+	}
+	if (md && !mt) {
+		q7_sv_add(extra, "-MQ");
+		q7_sv_add(extra, obj);
+	}
+	return tmp;
+}
+
+/* Moves the finished object tmp to obj (a rename, else a copy through a
+ * temporary beside obj). 0, or -1 after a message naming obj. */
+static int obj_commit(const char *tmp, const char *obj)
+{
+	struct stat st;
+	/* A plain name on the same file system: one rename. */
+	if ((lstat(obj, &st) != 0 ? errno == ENOENT : S_ISREG(st.st_mode)) && rename(tmp, obj) == 0) {
+		q7_temp_forget(tmp);
+		return 0;
+	}
+	size_t len;
+	char *bytes = q7_read_file(tmp, &len);
+	const char *what = "cannot read the compiled object";
+	int rc = bytes && stat(tmp, &st) == 0
+	                 ? q7_outfile_write(obj, bytes, len, st.st_mode & 0777, &what)
+	                 : -1;
+	if (rc != 0)
+		q7_error("%s: %s: %s", obj, what, strerror(errno));
+	free(bytes);
+	return rc;
+}
+
+/* ---- the kernel's stack at the build (docs/driver.md) ------------------------
+ *
+ * A compile whose object q7cc writes in its own temporary folder runs
+ * with GCC's -fstack-usage -fcallgraph-info=su, so GCC's .su and .ci
+ * files land there too, beside the object, never in the user's folders;
+ * q7cc keeps of the .ci each function's frame and calls in the object
+ * (.q7.stack, analysis/stack.c) and removes both files. The link holds
+ * each kernel against the core's stack. */
+
+/* GCC 10 or later (-fcallgraph-info), not clang (no call graph file), by
+ * the compiler's own macros (sysinfo: probed once per compiler, cached). */
+static bool gcc_with_callgraph(struct q7_drv *d)
+{
+	struct q7_analysis_opts o = {0};
+	q7_drv_sysinfo(d, &o);
+	int major = 0;
+	bool clang = false;
+	for (size_t i = 0; i < d->sys.predefines.n; i++) {
+		const char *m = d->sys.predefines.v[i];
+		if (strncmp(m, "__GNUC__=", 9) == 0)
+			major = atoi(m + 9);
+		clang |= strncmp(m, "__clang__=", 10) == 0;
+	}
+	return major >= 10 && !clang;
+}
+
+/* Whether a compile of this toolchain and use measures its stack (GCC 10
+ * or later, when the object goes to q7cc's temporary folder: then GCC's
+ * flags are added to extra). */
+static bool stack_measures(struct q7_drv *d, enum q7_use use, struct q7_strvec *extra)
+{
+	/* gnu: Debian's cross GCC (12), never probed for it, so that a file
+	 * without kernels costs no probe. host: only files that use q7cc,
+	 * whose command is q7cc's anyway and whose analysis asks the compiler
+	 * for its macros all the same; any compiler may be the host's. */
+	bool measures = d->tc.kind == Q7_TOOLCHAIN_GNU ||
+	                (d->tc.kind == Q7_TOOLCHAIN_HOST && use == Q7_USE_Q7 && gcc_with_callgraph(d));
+	if (measures) {
+		q7_sv_add(extra, "-fstack-usage");
+		q7_sv_add(extra, "-fcallgraph-info=su");
+	}
+	return measures;
+}
+
+/* After the compile: the figures kept in obj when attach (the compile
+ * succeeded) and GCC's files beside obj removed. 0, or -1 after a
+ * message. */
+static int stack_keep(const char *obj, bool attach)
+{
+	char *ci = aux_name(obj, ".ci"), *su = aux_name(obj, ".su");
+	int rc = 0;
+	char *text = attach ? q7_read_file(ci, NULL) : NULL;
+	if (text) {
+		size_t len;
+		char *payload = q7_stack_from_callgraph(text, &len);
+		struct q7_err err = Q7_ERR_GROWING;
+		if (len && (rc = q7_section_attach(obj, Q7_STACK_SECTION, payload, len, &err)) != 0)
+			q7_err_print(&err);
+		free(payload);
+		free(text);
+	}
+	remove(ci);
+	remove(su);
+	free(ci);
+	free(su);
+	return rc;
+}
 
 /* Whether text says the compiler did not know the mark Q7_KERNEL (GCC's
  * "'Q7_KERNEL' does not name a type", clang's "unknown type name
@@ -19,13 +197,9 @@ static bool unknown_mark(const char *text)
 {
 	char *copy = q7_xstrdup(text);
 	bool unknown = false;
-	for (char *line = copy, *next; line && !unknown; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
+	for (char *rest = copy, *line; !unknown && (line = strsep(&rest, "\n"));)
 		unknown = strstr(line, "Q7_KERNEL") && (strstr(line, "does not name a type") ||
 		                                        strstr(line, "unknown type name"));
-	}
 	free(copy);
 	return unknown;
 }
@@ -54,7 +228,7 @@ static void hint_kernel_h(const struct q7_diags *diags, const struct q7_input *s
  * *lint_failed set when the lint failed, else 0. Under -### it shows the
  * steps and runs nothing. Under GCC's -fdiagnostics-format=json the
  * compiler's stderr goes to a file, and its array and the lint are
- * printed as one (q7_drv_report_merged). */
+ * printed as one (q7_drv_report). */
 static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *srcs, size_t n,
                          struct q7_op_table *ops, bool *analysed, bool *lint_failed)
 {
@@ -92,7 +266,7 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 	/* A failed compile speaks for itself: the user sees its diagnostics
 	 * once, not libclang's too. */
 	bool lint = !d->dry && rc == 0 && *analysed;
-	if (lint && (q7_drv_report_merged(d, &diags, err) > 0 || broken)) {
+	if (lint && (q7_drv_report(d, &diags, err) > 0 || broken)) {
 		*lint_failed = true;
 		rc = Q7_EXIT_ERROR;
 	} else if (!lint && err) {
@@ -117,7 +291,7 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 	struct q7_strvec cmd = {0}, extra = {0};
 	bool cxx = kind == Q7_IN_CXX || kind == Q7_IN_CXX_PP;
 	/* C++ may have records: its object appears only with them. */
-	char *tmp = cxx ? q7_obj_temp(d, obj, &extra) : NULL;
+	char *tmp = cxx ? obj_temp(d, obj, &extra) : NULL;
 	const char *written = tmp ? tmp : obj;
 	/* Only the host toolchain's command depends on it: the pre-scan runs
 	 * before the compiler starts there alone. */
@@ -125,9 +299,7 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 	q7_cmd_compile(&d->tc, &d->inv, src, kind, use, written, &cmd);
 	/* The stack figures (docs/driver.md, "The kernel's stack at the
 	 * build"): only where GCC writes them into q7cc's folder. */
-	bool measured = tmp && q7_stack_measures(d, use);
-	if (measured)
-		q7_stack_flags(&extra);
+	bool measured = tmp && stack_measures(d, use, &extra);
 	q7_sv_addv(&cmd, &extra);
 	struct q7_op_table ops = {0};
 	bool analysed, lint_failed;
@@ -158,13 +330,13 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 		}
 		q7_err_free(&err);
 	}
-	if (measured && q7_stack_keep(written, rc == 0 && !lint_failed) != 0) {
+	if (measured && stack_keep(written, rc == 0 && !lint_failed) != 0) {
 		q7_output_remove(written);
 		rc = Q7_EXIT_ERROR;
 	}
 	if (tmp && rc == 0 && !lint_failed) { /* no tmp under -### */
 		q7_step_note(d, "rename %s to %s", tmp, obj);
-		if (q7_obj_commit(tmp, obj) != 0)
+		if (obj_commit(tmp, obj) != 0)
 			rc = Q7_EXIT_IO;
 	}
 	free(tmp);
@@ -204,25 +376,13 @@ int q7_mode_syntax(struct q7_drv *d)
 	return rc;
 }
 
-/* "dir/relu.cpp" -> "relu.o", as compilers name an object without -o. */
-static char *default_object(const char *src)
-{
-	const char *base = q7_path_basename(src);
-	const char *dot = strrchr(base, '.');
-	size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-	char *stem = q7_xstrndup(base, n);
-	char *obj = q7_xasprintf("%s.o", stem);
-	free(stem);
-	return obj;
-}
-
 int q7_mode_compile(struct q7_drv *d)
 {
 	const struct q7_inv *inv = &d->inv;
 	if (inv->nsources == 0) {
 		/* Nothing to compile: the compiler says so in its own words. */
 		struct q7_strvec cmd = {0};
-		q7_cmd_passthrough(&d->tc, inv, &cmd);
+		q7_cmd_passthrough(&d->tc, inv, NULL, NULL, &cmd);
 		int rc = q7_step_run(d, cmd.v, NULL);
 		q7_sv_free(&cmd);
 		return rc;
@@ -235,7 +395,9 @@ int q7_mode_compile(struct q7_drv *d)
 		const struct q7_unit *u = &inv->u[i];
 		if (!u->input || u->input == Q7_IN_LINK)
 			continue;
-		char *obj = inv->output ? q7_xstrdup(inv->output) : default_object(u->tok[0]);
+		/* "dir/relu.cpp" -> "relu.o", as compilers name an object without -o. */
+		char *obj = inv->output ? q7_xstrdup(inv->output)
+		                        : aux_name(q7_path_basename(u->tok[0]), ".o");
 		int rc = q7_compile_one(d, u->tok[0], u->input, obj, false);
 		free(obj);
 		if (rc)

@@ -12,7 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
-void q7_drv_render(const struct q7_drv *d, struct q7_diag_render *r)
+/* How q7cc's own diagnostics look: the toolchain's compiler's style
+ * (q7_toolchain_clang_style), -fdiagnostics-format=json under GCC's, and
+ * colour as that compiler decides it:
+ * -fdiagnostics-color[=always|never|auto] and -f[no-]color-diagnostics,
+ * else auto (stderr a terminal, TERM set and not "dumb"); with GCC's,
+ * GCC_COLORS picks the colours and, set but empty, turns them off. */
+static void render(const struct q7_drv *d, struct q7_diag_render *r)
 {
 	memset(r, 0, sizeof *r);
 	bool clang = q7_toolchain_clang_style(&d->tc);
@@ -45,7 +51,7 @@ void q7_drv_render(const struct q7_drv *d, struct q7_diag_render *r)
 void q7_drv_print(const struct q7_drv *d, const struct q7_diags *ds)
 {
 	struct q7_diag_render r;
-	q7_drv_render(d, &r);
+	render(d, &r);
 	q7_diags_print(ds, stderr, &r);
 	fflush(stderr);
 }
@@ -71,7 +77,7 @@ int q7_drv_check_diag_format(const struct q7_drv *d)
 bool q7_drv_capture_err(const struct q7_drv *d)
 {
 	struct q7_diag_render r;
-	q7_drv_render(d, &r);
+	render(d, &r);
 	return r.json && !d->dry;
 }
 
@@ -111,7 +117,7 @@ static void unknown_notes(struct q7_drv *d, struct q7_diags *json_ds)
 void q7_drv_note_unknown(struct q7_drv *d)
 {
 	struct q7_diag_render r;
-	q7_drv_render(d, &r);
+	render(d, &r);
 	struct q7_diags notes = {0};
 	unknown_notes(d, r.json ? &notes : NULL);
 	q7_drv_print(d, &notes);
@@ -158,7 +164,7 @@ void q7_drv_show(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err
 	if (!ds)
 		ds = &none;
 	struct q7_diag_render r;
-	q7_drv_render(d, &r);
+	render(d, &r);
 	if (!r.json) {
 		if (compiler_err)
 			fputs(compiler_err, stderr);
@@ -211,14 +217,9 @@ bool q7_diag_text_empty(const char *err)
 	return true;
 }
 
-size_t q7_drv_report_merged(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err)
+size_t q7_drv_report(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err)
 {
 	size_t errors = ds ? q7_diags_apply_policy(ds, &d->policy) : 0;
 	q7_drv_show(d, ds, compiler_err);
 	return errors;
-}
-
-size_t q7_drv_report(struct q7_drv *d, struct q7_diags *ds)
-{
-	return q7_drv_report_merged(d, ds, NULL);
 }

@@ -194,21 +194,15 @@ static bool spawns_compiler(enum q7_mode m)
 	return m != Q7_MODE_LINT && m != Q7_MODE_SCHEMA && m != Q7_MODE_HELP;
 }
 
-static int run_one(struct q7_drv *d, void (*build)(const struct q7_toolchain *,
-                                                   const struct q7_inv *, struct q7_strvec *))
+/* The compiler's line: passed through (--version, an executable link),
+ * or forwarded (-S and the like) with what its C++ sources take from q7cc. */
+static int run_line(struct q7_drv *d, bool forward)
 {
 	struct q7_strvec cmd = {0};
-	build(&d->tc, &d->inv, &cmd);
-	int rc = q7_step_run(d, cmd.v, NULL);
-	q7_sv_free(&cmd);
-	return rc;
-}
-
-/* -S and the like: the line with what its C++ sources take from q7cc. */
-static int run_forward(struct q7_drv *d)
-{
-	struct q7_strvec cmd = {0};
-	q7_cmd_forward(&d->tc, &d->inv, q7_drv_line_use(d), &cmd);
+	if (forward)
+		q7_cmd_forward(&d->tc, &d->inv, q7_drv_line_use(d), &cmd);
+	else
+		q7_cmd_passthrough(&d->tc, &d->inv, NULL, NULL, &cmd);
 	int rc = q7_step_run(d, cmd.v, NULL);
 	q7_sv_free(&cmd);
 	return rc;
@@ -218,16 +212,16 @@ static int dispatch(struct q7_drv *d)
 {
 	switch (d->inv.mode) {
 	case Q7_MODE_INFO: {
-		int rc = run_one(d, q7_cmd_passthrough);
+		int rc = run_line(d, false);
 		if (rc == 0 && !d->dry)
 			after_info(d);
 		return rc;
 	}
-	case Q7_MODE_LINK_EXE: return run_one(d, q7_cmd_passthrough);
+	case Q7_MODE_LINK_EXE: return run_line(d, false);
 	case Q7_MODE_PREPROCESS:
 		name_parse_target(d);
 		return q7_mode_preprocess(d);
-	case Q7_MODE_ASSEMBLE: return run_forward(d);
+	case Q7_MODE_ASSEMBLE: return run_line(d, true);
 	case Q7_MODE_SYNTAX: return q7_mode_syntax(d);
 	case Q7_MODE_COMPILE: return q7_mode_compile(d);
 	case Q7_MODE_LINK_SHARED: return q7_mode_link(d);
@@ -250,8 +244,7 @@ int q7_driver_main(int argc, char **argv)
 	}
 	struct q7_strvec args = {0};
 	q7_expand_response_files(argc > 0 ? argc - 1 : 0, argv + (argc > 0), &args);
-	struct q7_drv d;
-	memset(&d, 0, sizeof d);
+	struct q7_drv d = {0};
 	int rc = q7_inv_parse(&d.inv, args.v, args.n);
 	if (rc)
 		goto out;

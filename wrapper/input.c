@@ -90,11 +90,7 @@ static size_t names_missing(const struct q7_drv *d, const struct q7_input *in)
 int q7_input_open(struct q7_drv *d, const char *arg, enum q7_input_kind kind,
                   struct q7_input *in)
 {
-	memset(in, 0, sizeof *in);
-	in->arg = arg;
-	in->kind = kind;
-	in->name = arg;
-	in->file = arg;
+	*in = (struct q7_input){.arg = arg, .kind = kind, .file = arg, .name = arg};
 	if (kind != Q7_IN_CXX && kind != Q7_IN_CXX_PP)
 		return 0;
 	if (strcmp(arg, "-") == 0) {
@@ -119,7 +115,7 @@ int q7_input_open(struct q7_drv *d, const char *arg, enum q7_input_kind kind,
 		if (fd >= 0)
 			close(fd);
 	}
-	if (kind != Q7_IN_CXX_PP || (d->dry && in->from_stdin))
+	if (kind != Q7_IN_CXX_PP) /* (-### returned above for standard input) */
 		return 0;
 	int got = q7_pp_trailer_read(in->file, in->name, &in->pp);
 	if (got < 0)
@@ -152,11 +148,6 @@ static bool scan_uses_q7(struct q7_drv *d, const char *file, bool pp, bool *mark
 	return *marks || own;
 }
 
-static enum q7_use use_of(bool q7, bool shared)
-{
-	return q7 ? Q7_USE_Q7 : shared ? Q7_USE_SHARED : Q7_USE_NONE;
-}
-
 enum q7_use q7_input_use(struct q7_drv *d, struct q7_input *in, bool shared)
 {
 	bool q7;
@@ -173,7 +164,7 @@ enum q7_use q7_input_use(struct q7_drv *d, struct q7_input *in, bool shared)
 		q7 = scan_uses_q7(d, in->file, in->kind == Q7_IN_CXX_PP, &in->marks);
 		in->scanned = true;
 	}
-	return use_of(q7, shared);
+	return q7 ? Q7_USE_Q7 : shared ? Q7_USE_SHARED : Q7_USE_NONE;
 }
 
 enum q7_use q7_drv_line_use(struct q7_drv *d)

@@ -22,11 +22,6 @@ enum q7_ld_stage q7_ldsplit_word_stage(const char *word, bool *takes_arg)
 
 /* ---- the user's driver flags --------------------------------------------- */
 
-static bool prefixed(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* One non-positional link flag of the user's: where it goes, or false when
  * the split cannot keep its meaning. Compiler flags seen at link time
  * (Q7_OPT_LD_IGNORES) change nothing in a link without LTO (the cross
@@ -55,16 +50,10 @@ static bool sort_flag(const struct q7_unit *u, struct q7_ldsplit *s)
 /* Appends the linker words of one -Wl,a,b,c word. */
 static void split_wl(const char *arg, struct q7_strvec *out)
 {
-	const char *p = arg + strlen("-Wl,");
-	for (;;) {
-		const char *c = strchr(p, ',');
-		if (!c) {
-			q7_sv_add(out, p);
-			return;
-		}
-		q7_sv_addf(out, "%.*s", (int)(c - p), p);
-		p = c + 1;
-	}
+	char *copy = q7_xstrdup(arg + strlen("-Wl,"));
+	for (char *rest = copy, *w; (w = strsep(&rest, ","));)
+		q7_sv_add(out, w);
+	free(copy);
 }
 
 /* Sorts a run of linker words (one -Wl, or consecutive -Xlinker). The
@@ -134,7 +123,7 @@ bool q7_ldsplit_plan(const struct q7_toolchain *p, const struct q7_inv *inv, cha
 	for (size_t i = 0; objs[i] && ok;) {
 		const char *w = objs[i];
 		struct q7_strvec lw = {0};
-		if (prefixed(w, "-Wl,")) {
+		if (strncmp(w, "-Wl,", 4) == 0) {
 			split_wl(w, &lw);
 			i++;
 		} else if (strcmp(w, "-Xlinker") == 0 && objs[i + 1]) {

@@ -6,7 +6,6 @@
  * put in place together with -o last; a failed link removes the set. */
 #include "bytes.h"
 #include "codegen.h"
-#include "fit.h"
 #include "image.h"
 #include "ldsplit.h"
 #include "lsp.h"
@@ -23,6 +22,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,39 +32,30 @@
 #include <unistd.h>
 
 /* Where this link writes an image and its twins: in the staging folder
- * (owned by the outset). name: the image's own path, for messages. */
+ * (owned by the outset). name, stripped_name, packed_name: their own
+ * paths, for messages. */
 struct image {
 	const char *so, *stripped, *packed;
-	char *name;
+	char *name, *stripped_name, *packed_name;
 };
 
-/* An input file as the link first saw it. */
-struct seen {
-	bool there;
-	dev_t dev;
-	ino_t ino;
-	off_t size;
-	struct timespec mtime;
-};
-
-/* One positional word of the link line. */
+/* An object or archive of the link line: records and symbols are read
+ * from it. */
 struct link_input {
-	char *path; /* as ld gets it */
-	enum {
-		INPUT_FILE,     /* an object or archive given: records and symbols */
-		INPUT_COMPILED, /* a source on the line, compiled to this object first */
-		INPUT_WORD,     /* a positional flag (-lNAME, ...): ld's alone */
-	} kind;
-	struct seen seen; /* a file when the link began */
-	char *src;        /* INPUT_COMPILED: the source, as the line names it */
+	char *path;       /* as ld gets it */
+	char *src;        /* a source on the line, compiled to path first; else NULL */
+	bool seen;        /* a regular file when the link began, */
+	struct stat st;   /* which was this */
 };
 
 struct link {
 	struct q7_drv *d;
 	const char *out;
 	char *base;
-	struct link_input *in; /* the link line's positional words, in order */
+	struct link_input *in; /* the link line's files, in order */
 	size_t nin;
+	struct q7_strvec words; /* its positional words (the files and -lNAME,
+	                         * ...), in order: what ld gets */
 	struct image img[Q7_NUM_CORES];
 	int nimg;
 	struct q7_outset set;
@@ -80,22 +71,12 @@ struct link {
 	char *dispatch_err;             /* its stderr, under GCC's json (or NULL) */
 };
 
-static void add_input(struct link *l, const char *path, int kind)
+static void add_input(struct link *l, const char *path, const char *src)
 {
 	l->in = q7_xrealloc(l->in, (l->nin + 1) * sizeof *l->in);
-	l->in[l->nin++] = (struct link_input){.path = q7_xstrdup(path), .kind = kind};
-}
-
-static bool is_file(const struct link_input *in)
-{
-	return in->kind != INPUT_WORD;
-}
-
-/* The words ld gets, in order (the caller frees them). */
-static void input_words(const struct link *l, struct q7_strvec *words)
-{
-	for (size_t i = 0; i < l->nin; i++)
-		q7_sv_add(words, l->in[i].path);
+	l->in[l->nin++] = (struct link_input){.path = q7_xstrdup(path),
+	                                      .src = src ? q7_xstrdup(src) : NULL};
+	q7_sv_add(&l->words, path);
 }
 
 static int collect_inputs(struct link *l)
@@ -105,44 +86,36 @@ static int collect_inputs(struct link *l)
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct q7_unit *u = &inv->u[i];
 		if (u->input == Q7_IN_LINK) {
-			add_input(l, u->tok[0], INPUT_FILE);
+			add_input(l, u->tok[0], NULL);
 		} else if (u->input) {
 			/* A source on the link line: compiled (and analysed) first. */
 			char *name = q7_xasprintf("%u-%s.o", ++nsrc, q7_path_basename(u->tok[0]));
 			char *obj = q7_drv_temp_path(l->d, name);
 			free(name);
 			int rc = q7_compile_one(l->d, u->tok[0], u->input, obj, true);
-			if (rc) {
-				free(obj);
-				return rc;
-			}
-			add_input(l, obj, INPUT_COMPILED);
-			l->in[l->nin - 1].src = q7_xstrdup(u->tok[0]);
+			if (rc == 0)
+				add_input(l, obj, u->tok[0]);
 			free(obj);
+			if (rc)
+				return rc;
 		} else if (q7_unit_flags(u) & Q7_OPT_POSITIONAL) {
 			if (q7_toolchain_keeps(&l->d->tc, u))
 				for (int t = 0; t < u->ntok; t++)
-					add_input(l, u->tok[t], INPUT_WORD);
+					q7_sv_add(&l->words, u->tok[t]);
 		}
 	}
 	return 0;
 }
 
-static void see(const char *path, struct seen *f)
+static bool regular(const char *path, struct stat *st)
 {
-	struct stat st;
-	memset(f, 0, sizeof *f);
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return;
-	*f = (struct seen){.there = true, .dev = st.st_dev, .ino = st.st_ino, .size = st.st_size,
-	                   .mtime = st.st_mtim};
+	return stat(path, st) == 0 && S_ISREG(st->st_mode);
 }
 
 static void see_inputs(struct link *l)
 {
 	for (size_t i = 0; i < l->nin; i++)
-		if (is_file(&l->in[i]))
-			see(l->in[i].path, &l->in[i].seen);
+		l->in[i].seen = regular(l->in[i].path, &l->in[i].st);
 }
 
 /* Another build in the same folder may rewrite an input while this link
@@ -154,13 +127,14 @@ static void see_inputs(struct link *l)
 static int inputs_unchanged(const struct link *l)
 {
 	for (size_t i = 0; i < l->nin; i++) {
-		const struct seen *was = &l->in[i].seen;
-		if (!is_file(&l->in[i]) || !was->there)
+		const struct stat *was = &l->in[i].st;
+		struct stat now;
+		if (!l->in[i].seen)
 			continue;
-		struct seen now;
-		see(l->in[i].path, &now);
-		if (!now.there || now.dev != was->dev || now.ino != was->ino || now.size != was->size ||
-		    now.mtime.tv_sec != was->mtime.tv_sec || now.mtime.tv_nsec != was->mtime.tv_nsec) {
+		if (!regular(l->in[i].path, &now) || now.st_dev != was->st_dev ||
+		    now.st_ino != was->st_ino || now.st_size != was->st_size ||
+		    now.st_mtim.tv_sec != was->st_mtim.tv_sec ||
+		    now.st_mtim.tv_nsec != was->st_mtim.tv_nsec) {
 			q7_error("%s: changed while it was linked (another build writing it at the same "
 			         "time?); no output was written: link again",
 			         l->in[i].path);
@@ -182,8 +156,7 @@ static int resolve_symbols(struct link *l, struct q7_op_table *all, struct q7_di
 		struct q7_fsyms syms = {0};
 		struct q7_err err = Q7_ERR_GROWING;
 		for (size_t i = 0; i < l->nin && rc == 0; i++)
-			if (is_file(&l->in[i]) &&
-			    q7_symbols_read(l->in[i].path, &names, &syms, &err) != 0)
+			if (q7_symbols_read(l->in[i].path, &names, &syms, &err) != 0)
 				rc = Q7_EXIT_ERROR;
 		q7_err_print(&err);
 		if (rc == 0)
@@ -219,7 +192,7 @@ static int check_data(struct link *l, struct q7_diags *diags)
 	uint64_t bytes = 0;
 	struct q7_err err = Q7_ERR_GROWING;
 	for (size_t i = 0; i < l->nin; i++)
-		if (is_file(&l->in[i]) && q7_symbols_data_bytes(l->in[i].path, &bytes, &err) != 0) {
+		if (q7_symbols_data_bytes(l->in[i].path, &bytes, &err) != 0) {
 			q7_err_print(&err);
 			return Q7_EXIT_ERROR;
 		}
@@ -245,8 +218,7 @@ static int device_limits(struct link *l, const struct q7_op_table *ops, struct q
 	bool host = l->d->tc.kind == Q7_TOOLCHAIN_HOST;
 	for (size_t i = 0; i < l->nin && rc == 0; i++) {
 		size_t before = texts.n;
-		if (is_file(&l->in[i]) &&
-		    q7_section_read(l->in[i].path, Q7_STACK_SECTION, &texts, &err) != 0)
+		if (q7_section_read(l->in[i].path, Q7_STACK_SECTION, &texts, &err) != 0)
 			rc = Q7_EXIT_ERROR;
 		/* the figures are the objects' word: checked before trusted */
 		for (size_t k = before; k < texts.n && rc == 0; k++)
@@ -266,10 +238,7 @@ static int device_limits(struct link *l, const struct q7_op_table *ops, struct q
 static int collect_records(struct link *l, struct q7_op_table *ops)
 {
 	struct q7_drv *d = l->d;
-	size_t files = 0;
-	for (size_t i = 0; i < l->nin; i++)
-		files += is_file(&l->in[i]);
-	q7_step_note(d, "collect records from %zu input%s", files, files == 1 ? "" : "s");
+	q7_step_note(d, "collect records from %zu input%s", l->nin, l->nin == 1 ? "" : "s");
 	if (!q7_step_do(d, "merge records"))
 		return 0;
 	struct q7_op_table all = {0};
@@ -277,11 +246,11 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 	int rc = 0;
 	for (size_t i = 0; i < l->nin && rc == 0; i++) {
 		size_t before = all.n;
-		if (is_file(&l->in[i]) && q7_record_read(l->in[i].path, &all, &err) != 0)
+		if (q7_record_read(l->in[i].path, &all, &err) != 0)
 			rc = Q7_EXIT_ERROR;
 		/* A source of this command line: its object is a temporary, and
 		 * the diagnostic's place names the source; no "recorded in". */
-		for (size_t k = before; l->in[i].kind == INPUT_COMPILED && k < all.n; k++) {
+		for (size_t k = before; l->in[i].src && k < all.n; k++) {
 			free(all.ops[k].from);
 			all.ops[k].from = NULL;
 		}
@@ -306,6 +275,56 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 	return rc;
 }
 
+/* -g among the user's flags: a debug build, whose images the vendor's
+ * rule leaves unstripped and unpacked (docs/vendor-flow.md, "The five
+ * phases"), unless --q7-pack asks for the stripped and packed twins
+ * anyway (made from a stripped copy; the image keeps its debug
+ * information): autotools' default -g -O2, CMake's Debug and
+ * RelWithDebInfo. */
+static bool unpacked(const struct q7_drv *d)
+{
+	return d->inv.debug && !d->inv.pack;
+}
+
+/* The set: each image (-o itself on a single core) with its stripped
+ * and packed twins, then the manifest. A -g link writes no twins, and
+ * removes those of an earlier build, which would not match its image.
+ * own: the compiler's own link, whose set is -o alone (own_link): it
+ * names the images to remove what a kernel link of -o wrote before. */
+static void name_images(struct link *l, bool own)
+{
+	bool multi = l->d->inv.multicore;
+	int n = multi ? Q7_NUM_CORES : 1;
+	for (int i = 0; i < n; i++) {
+		struct image *m = &l->img[i];
+		char *stem = multi ? q7_xasprintf("%s_cpu%d", l->base, i) : q7_xstrdup(l->base);
+		char *stripped = q7_xasprintf("%s.stripped.so", stem);
+		char *packed = q7_xasprintf("%s.packed.so", stem);
+		char *name = multi ? q7_xasprintf("%s.so", stem) : q7_xstrdup(l->set.head);
+		if (!own) {
+			m->so = q7_outset_add(&l->set, name);
+		} else if (multi) {
+			q7_outset_drop(&l->set, name);
+		}
+		if (own || unpacked(l->d)) {
+			q7_outset_drop(&l->set, stripped);
+			q7_outset_drop(&l->set, packed);
+		} else {
+			m->stripped = q7_outset_add(&l->set, stripped);
+			m->packed = q7_outset_add(&l->set, packed);
+		}
+		/* The names in messages: a full disk names libk.stripped.so,
+		 * not the staging folder. */
+		m->name = name;
+		m->stripped_name = stripped;
+		m->packed_name = packed;
+		free(stem);
+	}
+	if (multi && !own)
+		l->manifest = q7_outset_add(&l->set, l->set.head);
+	l->nimg = own ? 0 : n;
+}
+
 /* The one -Wq7-no-kernels message: "no kernels in this shared-library
  * link" and what; an error (demotable) or a warning. The errors it made. */
 static size_t no_kernels(struct q7_drv *d, const char *out, bool error, const char *what)
@@ -314,7 +333,7 @@ static size_t no_kernels(struct q7_drv *d, const char *out, bool error, const ch
 	q7_diags_add(&diags, error ? Q7_SEV_ERROR : Q7_SEV_WARNING, out, 0, 0, "q7-no-kernels",
 	             "no kernels in this shared-library link%s %s", error ? "," : ":", what);
 	diags.d[diags.n - 1].demotable = error;
-	size_t errors = q7_drv_report(d, &diags);
+	size_t errors = q7_drv_report(d, &diags, NULL);
 	q7_diags_free(&diags);
 	return errors;
 }
@@ -332,8 +351,7 @@ static bool calls_libtorch(const struct link *l)
 	for (size_t i = 0; i < l->nin && !calls; i++) {
 		struct q7_strvec undefined = {0};
 		struct q7_err err = Q7_ERR_GROWING;
-		bool read = is_file(&l->in[i]) &&
-		            q7_symbols_globals(l->in[i].path, &undefined, NULL, &err) == 0;
+		bool read = q7_symbols_globals(l->in[i].path, &undefined, NULL, &err) == 0;
 		q7_err_print(&err);
 		if (read)
 			for (size_t k = 0; k < undefined.n && !calls; k++)
@@ -360,8 +378,7 @@ static int forgot_marks(struct link *l)
 	int rc = 0;
 	for (size_t i = 0; i < l->nin && rc == 0; i++) {
 		size_t from = syms.n;
-		if (is_file(&l->in[i]))
-			rc = q7_symbols_read(l->in[i].path, NULL, &syms, &err);
+		rc = q7_symbols_read(l->in[i].path, NULL, &syms, &err);
 		for (size_t k = from; k < syms.n && l->in[i].src; k++) {
 			free(syms.v[k].where); /* a temporary object: named by its source */
 			syms.v[k].where = q7_xstrdup(l->in[i].src);
@@ -413,18 +430,7 @@ static int own_link(struct link *l)
 	 * image's twins, or with --q7-multicore the eight images and theirs)
 	 * goes, as a failure removes it too. */
 	const char *so = q7_outset_add(&l->set, l->set.head);
-	int n = d->inv.multicore ? Q7_NUM_CORES : 1;
-	for (int i = 0; i < n; i++) {
-		char *stem = d->inv.multicore ? q7_xasprintf("%s_cpu%d", l->base, i)
-		                              : q7_xstrdup(l->base);
-		static const char *const twins[] = {".so", ".stripped.so", ".packed.so"};
-		for (int t = d->inv.multicore ? 0 : 1; t < 3; t++) {
-			char *old = q7_xasprintf("%s%s", stem, twins[t]);
-			q7_outset_drop(&l->set, old);
-			free(old);
-		}
-		free(stem);
-	}
+	name_images(l, true);
 	if (d->tc.kind != Q7_TOOLCHAIN_HOST) {
 		char *what = q7_xasprintf(
 			"linked as %s links it, no device image (mark kernel functions with Q7_KERNEL "
@@ -438,19 +444,18 @@ static int own_link(struct link *l)
 	}
 	struct q7_strvec objs = {0}, cmd = {0};
 	for (size_t i = 0; i < l->nin; i++)
-		if (l->in[i].kind == INPUT_COMPILED)
+		if (l->in[i].src)
 			q7_sv_add(&objs, l->in[i].path);
-	q7_cmd_own_link(&d->tc, &d->inv, so, objs.v, &cmd);
+	q7_cmd_passthrough(&d->tc, &d->inv, so, objs.v, &cmd);
 	int rc = q7_step_run(d, cmd.v, NULL);
 	q7_sv_free(&objs);
 	q7_sv_free(&cmd);
 	return rc;
 }
 
-/* A device (--q7-emit-wrapper=/dev/stdout) is written into, never
- * replaced (q7_outfile). */
 /* Writes text to path; messages name it as name (a staged file by the
- * name the user gave it). */
+ * name the user gave it). A device (--q7-emit-wrapper=/dev/stdout) is
+ * written into, never replaced (q7_outfile). */
 static int write_file(const char *path, const char *name, const char *text, size_t len)
 {
 	const char *what;
@@ -480,46 +485,6 @@ static int make_dispatch(struct link *l, const struct q7_op_table *ops, const ch
 	    write_file(d->inv.emit_wrapper, d->inv.emit_wrapper, text->s, text->len) != 0)
 		return Q7_EXIT_IO;
 	return 0;
-}
-
-/* -g among the user's flags: a debug build, whose images the vendor's
- * rule leaves unstripped and unpacked (docs/vendor-flow.md, "The five
- * phases"), unless --q7-pack asks for the stripped and packed twins
- * anyway (made from a stripped copy; the image keeps its debug
- * information): autotools' default -g -O2, CMake's Debug and
- * RelWithDebInfo. */
-static bool unpacked(const struct q7_drv *d)
-{
-	return d->inv.debug && !d->inv.pack;
-}
-
-/* The set: each image (-o itself on a single core) with its stripped
- * and packed twins, then the manifest. A -g link writes no twins, and
- * removes those of an earlier build, which would not match its image. */
-static void name_images(struct link *l)
-{
-	bool multi = l->d->inv.multicore;
-	l->nimg = multi ? Q7_NUM_CORES : 1;
-	for (int i = 0; i < l->nimg; i++) {
-		struct image *m = &l->img[i];
-		char *stem = multi ? q7_xasprintf("%s_cpu%d", l->base, i) : q7_xstrdup(l->base);
-		char *stripped = q7_xasprintf("%s.stripped.so", stem);
-		char *packed = q7_xasprintf("%s.packed.so", stem);
-		m->name = multi ? q7_xasprintf("%s.so", stem) : q7_xstrdup(l->set.head);
-		m->so = q7_outset_add(&l->set, m->name);
-		if (unpacked(l->d)) {
-			q7_outset_drop(&l->set, stripped);
-			q7_outset_drop(&l->set, packed);
-		} else {
-			m->stripped = q7_outset_add(&l->set, stripped);
-			m->packed = q7_outset_add(&l->set, packed);
-		}
-		free(stem);
-		free(stripped);
-		free(packed);
-	}
-	if (multi)
-		l->manifest = q7_outset_add(&l->set, l->set.head);
 }
 
 static int jobs(void)
@@ -661,13 +626,58 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 	return failed;
 }
 
-/* Image i's full link: the objects, wrapper.o and every library. */
-static void full_link_cmds(struct link *l, char *const *words, const char *dispatch_obj, int i,
-                           struct q7_strvec *cmd)
+static void window_words(int core, char *buf, size_t size)
 {
-	struct q7_drv *d = l->d;
-	int core = d->inv.multicore ? i : Q7_LSP_SINGLE;
-	q7_cmd_link(&d->tc, &d->inv, l->img[i].so, words, dispatch_obj, core, cmd);
+	const struct q7_lsp *l = q7_lsp_get(core);
+	if (core < 0)
+		snprintf(buf, size, "the single core's %" PRIu32 " MiB SRAM window (0x%08" PRIx32
+		         "..0x%08" PRIx32 ")", l->sram_len >> 20, l->sram_org, l->sram_org + l->sram_len);
+	else
+		snprintf(buf, size, "core %d's %" PRIu32 " MiB SRAM window (0x%08" PRIx32 "..0x%08" PRIx32
+		         ")", core, l->sram_len >> 20, l->sram_org, l->sram_org + l->sram_len);
+}
+
+/* Does each linked image fit its core? GNU ld says "region `sram0_0_seg'
+ * overflowed by N bytes"; this says which image, which core, which section
+ * and how many bytes over, in the user's words (memmap/memory_map.h has
+ * the layout; q7cc --q7-memory-map draws it). An ops' stack (STACK_SIZE,
+ * Q7_KERNEL_STACK) that does not fit beside the image is no error:
+ * switch_stack_or_call_wrapper then takes it from the heap arena
+ * (docs/vendor-flow.md, "Stack switch"), as a 2 MiB stack on one of eight
+ * cores always is.
+ * After a failed link of image (named name, for core 0..7 or -1 single):
+ * runs cmd again with its messages captured (d's query: shown under -v),
+ * and when the linker said the window overflowed, prints the one message
+ * and returns 1; else 0. */
+static int explain_fit(const struct q7_drv *d, char *const *cmd, const char *name, int core)
+{
+	char *out = NULL;
+	if (q7_step_query(d, cmd, 2, &out) == 0 || !out) {
+		free(out);
+		return 0;
+	}
+	/* "... section `.bss' will not fit in region `sram0_0_seg'" and
+	 * "... region `sram0_0_seg' overflowed by 123 bytes" */
+	const char *over = strstr(out, "region `sram0_0_seg' overflowed by ");
+	if (over) {
+		unsigned long long bytes = strtoull(over + strlen("region `sram0_0_seg' overflowed by "),
+		                                    NULL, 10);
+		char section[128] = "the image";
+		const char *s = strstr(out, "section `");
+		if (s && strstr(s, "' will not fit in region `sram0_0_seg'")) {
+			s += strlen("section `");
+			const char *e = strchr(s, '\'');
+			snprintf(section, sizeof section, "section %.*s", (int)(e - s), s);
+		}
+		char win[160];
+		window_words(core, win, sizeof win);
+		q7_error("%s: the image does not fit %s: %s is %llu bytes over (everything past it too; "
+		         "q7cc --q7-memory-map on a smaller build shows the window's use; a multicore "
+		         "link's other cores alike)", name, win,
+		         section, bytes);
+	}
+	free(out);
+	return over != NULL;
 }
 
 enum plan {
@@ -815,14 +825,13 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
                      const char *dispatch_obj)
 {
 	struct q7_drv *d = l->d;
-	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0}, words = {0};
-	input_words(l, &words);
+	struct q7_strvec cmds[Q7_NUM_CORES] = {{0}}, cc = {0};
 	q7_cmd_compile(&d->tc, &d->inv, cpp, Q7_IN_CXX, Q7_USE_Q7, dispatch_obj, &cc);
 	struct q7_objcache oc;
 	q7_objcache_init(&oc, l->dispatch_text.s, l->dispatch_text.len, cc.v, cpp, dispatch_obj,
 	                 l->dispatch_dep);
 	struct q7_ldsplit s;
-	bool split = q7_ldsplit_plan(&d->tc, &d->inv, words.v, &s);
+	bool split = q7_ldsplit_plan(&d->tc, &d->inv, l->words.v, &s);
 	if (!split && d->tc.kind == Q7_TOOLCHAIN_GNU && d->inv.multicore)
 		q7_step_note(d, "eight full links: %s", s.why_not);
 	char *resolved = split ? q7_drv_temp_path(d, "resolved.o") : NULL;
@@ -855,19 +864,19 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 			if (plan == PLAN_SPLIT)
 				q7_cmd_link_image(&s, resolved, image_dispatch, l->img[i].so, i, &cmds[i]);
 			else
-				full_link_cmds(l, words.v, dispatch_obj, i, &cmds[i]);
+				q7_cmd_link(&d->tc, &d->inv, l->img[i].so, l->words.v, dispatch_obj,
+				            d->inv.multicore ? i : Q7_LSP_SINGLE, &cmds[i]);
 		}
 		rc = run_parallel(l, cmds, plan == PLAN_FULL_ONE ? 1 : jobs());
 		/* Past the window: ld's "region overflowed" in the user's words. */
 		if (rc != 0 && rc != Q7_EXIT_TOOL && d->tc.kind != Q7_TOOLCHAIN_HOST) /* not -### */
 			for (int i = 0; i < l->nimg; i++) /* the first says it for all */
-				if (q7_fit_explain_link(d, cmds[i].v, l->img[i].name, l->nimg > 1 ? i : -1))
+				if (explain_fit(d, cmds[i].v, l->img[i].name, l->nimg > 1 ? i : -1))
 					break;
 	}
 	for (int i = 0; i < l->nimg; i++)
 		q7_sv_free(&cmds[i]);
 	q7_sv_free(&cc);
-	q7_sv_free(&words);
 	q7_objcache_free(&oc);
 	q7_ldsplit_free(&s);
 	free(resolved);
@@ -886,16 +895,11 @@ static int pack_images(struct link *l)
 	for (int i = 0; i < l->nimg; i++) {
 		struct image *m = &l->img[i];
 		progress(l, i, "pack", m->packed);
-		char *stem = q7_path_strip_ext(m->name, ".so");
-		char *stripped = q7_xasprintf("%s.stripped.so", stem);
-		char *packed = q7_xasprintf("%s.packed.so", stem);
-		free(stem);
-		/* The staged files, named in messages as the user knows them
-		 * (a full disk names libk.stripped.so, not the staging folder). */
+		/* The staged files, named in messages as the user knows them. */
 		struct q7_image im;
 		struct q7_err err = Q7_ERR_GROWING;
 		int rc = 0;
-		if (!q7_step_do(d, "pack %s -> %s %s", m->name, stripped, packed)) {
+		if (!q7_step_do(d, "pack %s -> %s %s", m->name, m->stripped_name, m->packed_name)) {
 			/* -###: shown only */
 		} else if (q7_image_open(&im, m->so, &err) != 0) {
 			rc = Q7_EXIT_ERROR;
@@ -905,7 +909,7 @@ static int pack_images(struct link *l)
 			struct q7_pack_opts o = {
 				.input = m->so, .output = m->packed, .stripped = m->stripped,
 				.symbol = "lib_func", .notes = d->verbose ? &notes : NULL,
-				.output_name = packed, .stripped_name = stripped,
+				.output_name = m->packed_name, .stripped_name = m->stripped_name,
 			};
 			rc = q7_pack_image(&im, &o, &err) ? Q7_EXIT_ERROR : 0;
 			for (size_t k = 0; k < notes.n; k++)
@@ -914,8 +918,6 @@ static int pack_images(struct link *l)
 			q7_image_close(&im);
 		}
 		q7_err_print(&err);
-		free(stripped);
-		free(packed);
 		if (rc != 0)
 			return rc;
 	}
@@ -955,8 +957,7 @@ static int write_manifest(struct link *l)
 	char *text = NULL;
 	struct q7_err err = Q7_ERR_GROWING;
 	if (q7_manifest_text(l->out, names, (size_t)l->nimg, &text, &err) != 0) {
-		q7_error("%s", err.msg);
-		q7_err_free(&err);
+		q7_err_print(&err);
 		return Q7_EXIT_ERROR;
 	}
 	int rc = write_file(l->manifest, l->out, text, strlen(text)) == 0 ? 0 : Q7_EXIT_IO;
@@ -995,7 +996,7 @@ int q7_mode_link(struct q7_drv *d)
 	if (own)
 		rc = own_link(&l);
 	else if (l.base)
-		name_images(&l);
+		name_images(&l, false);
 	if (!rc && !own && lto)
 		rc = q7_drv_refuse_lto(l.out, lto);
 	if (!rc && !own)
@@ -1014,13 +1015,17 @@ int q7_mode_link(struct q7_drv *d)
 		note_debug_images(&l);
 	progress_end(&l);
 	q7_outset_close(&l.set);
-	for (int i = 0; i < l.nimg; i++)
+	for (int i = 0; i < Q7_NUM_CORES; i++) {
 		free(l.img[i].name);
+		free(l.img[i].stripped_name);
+		free(l.img[i].packed_name);
+	}
 	for (size_t i = 0; i < l.nin; i++) {
 		free(l.in[i].path);
 		free(l.in[i].src);
 	}
 	free(l.in);
+	q7_sv_free(&l.words);
 	q7_ops_free(&ops);
 	q7_sb_free(&l.dispatch_text);
 	free(l.dispatch_err);

@@ -58,19 +58,12 @@ void q7_step_note_op(const struct q7_drv *d, const char *what, const struct q7_o
 /* A path in q7cc's temporary directory, removed at exit; under -### a
  * placeholder, since -### creates nothing. The caller frees it. */
 char *q7_drv_temp_path(const struct q7_drv *d, const char *name);
-/* How q7cc's own diagnostics look (wrapper/diagout.c): the toolchain's
- * compiler's style (q7_toolchain_clang_style), -fdiagnostics-format=json
- * under GCC's, and colour as that compiler decides it:
- * -fdiagnostics-color[=always|never|auto] and -f[no-]color-diagnostics,
- * else auto (stderr a terminal, TERM set and not "dumb"); with GCC's,
- * GCC_COLORS picks the colours and, set but empty, turns them off. */
-void q7_drv_render(const struct q7_drv *d, struct q7_diag_render *r);
 /* For the modes that run no compiler (--q7-lint, --q7-print-schema): the
  * -fdiagnostics-format= value is one the toolchain's compiler takes (GCC 12:
  * text, json; clang 14: clang, msvc, vi), else its error and
  * Q7_EXIT_USAGE. */
 int q7_drv_check_diag_format(const struct q7_drv *d);
-/* Prints ds as q7_drv_render says, on stderr. */
+/* Prints ds on stderr in the style of the toolchain's compiler (diagout.c). */
 void q7_drv_print(const struct q7_drv *d, const struct q7_diags *ds);
 /* The analysis options for one source; the vectors are the caller's. */
 void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *args,
@@ -82,15 +75,13 @@ void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *a
 bool q7_drv_analysis_needed(const struct q7_drv *d, const struct q7_analysis_opts *o);
 /* Applies the warning policy to ds and prints what is left (q7_drv_print,
  * on stderr), with the notes about unknown -Wno-q7-NAME flags when anything
- * was printed. Returns the number of errors. */
-size_t q7_drv_report(struct q7_drv *d, struct q7_diags *ds);
-/* The same, when the compiler's stderr was captured as compiler_err
- * (under GCC's -fdiagnostics-format=json, q7_drv_capture_err): its JSON
- * arrays and q7cc's diagnostics (ds may be NULL: none) become one array,
- * after the compiler's other lines; stderr stays one valid JSON array
- * when the compiler printed nothing else. */
-size_t q7_drv_report_merged(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err);
-/* q7_drv_report_merged without the policy: ds as it is (may be NULL). */
+ * was printed. Returns the number of errors. compiler_err (or NULL): the
+ * compiler's stderr, captured under GCC's -fdiagnostics-format=json
+ * (q7_drv_capture_err): its JSON arrays and q7cc's diagnostics (ds may be
+ * NULL: none) become one array, after the compiler's other lines; stderr
+ * stays one valid JSON array when the compiler printed nothing else. */
+size_t q7_drv_report(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err);
+/* q7_drv_report without the policy: ds as it is (may be NULL). */
 void q7_drv_show(struct q7_drv *d, struct q7_diags *ds, const char *compiler_err);
 /* True when err (a captured stderr) holds nothing but empty JSON arrays. */
 bool q7_diag_text_empty(const char *err);
@@ -173,26 +164,6 @@ enum q7_use q7_input_use(struct q7_drv *d, struct q7_input *in, bool shared);
  * sources): Q7_USE_Q7 when any uses q7cc (standard input, unread, is
  * taken to), else Q7_USE_NONE. */
 enum q7_use q7_drv_line_use(struct q7_drv *d);
-
-/* Where the compiler writes the object of a compile to obj (objtemp.c):
- * a path in q7cc's temporary folder, with the -MF/-MQ flags that keep the
- * dependency file's name and target appended to extra; NULL when the
- * compiler must write obj itself (-###, a device or FIFO, options that
- * name files after the object). */
-char *q7_obj_temp(const struct q7_drv *d, const char *obj, struct q7_strvec *extra);
-/* Moves the finished object tmp to obj (a rename, else a copy through a
- * temporary beside obj). 0, or -1 after a message naming obj. */
-int q7_obj_commit(const char *tmp, const char *obj);
-
-/* The kernel's stack at the build (stackuse.c): whether a compile of this
- * toolchain and use measures its stack (GCC's flags, added by
- * q7_stack_flags, when the object goes to q7cc's temporary folder and the
- * compiler is GCC 10 or later), and
- * after it, the figures kept in obj when attach (the compile succeeded)
- * and GCC's files beside obj removed. 0, or -1 after a message. */
-bool q7_stack_measures(struct q7_drv *d, enum q7_use use);
-void q7_stack_flags(struct q7_strvec *extra);
-int q7_stack_keep(const char *obj, bool attach);
 
 /* -flto (CMake's INTERPROCEDURAL_OPTIMIZATION): the last of -flto,
  * -flto=... and -fno-lto on the line decides, as with GCC; NULL when off.

@@ -1,5 +1,4 @@
 /* The dispatch wrapper object's cache (objcache.h). */
-#include "bytes.h"
 #include "cachefile.h"
 #include "objcache.h"
 #include "tempfile.h"
@@ -7,7 +6,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +35,7 @@ static void add_file_id(struct q7_strbuf *b, const struct stat *st)
 void q7_objcache_init(struct q7_objcache *c, const char *text, size_t len, char *const *cmd,
                       const char *src, const char *obj, const char *dep)
 {
-	memset(c, 0, sizeof *c);
-	c->src = src;
-	c->obj = obj;
-	c->dep = q7_xstrdup(dep);
+	*c = (struct q7_objcache){.src = src, .obj = obj, .dep = q7_xstrdup(dep)};
 	const char *off = getenv("Q7CC_WRAPPER_CACHE");
 	if (!text || (off && strcmp(off, "0") == 0))
 		return; /* no text: a dry run */
@@ -71,10 +66,9 @@ void q7_objcache_init(struct q7_objcache *c, const char *text, size_t len, char 
 	}
 	q7_sb_addf(k, "text %zu\n", len);
 	q7_sb_addn(k, text, len);
-	uint64_t h1 = q7_fnv1a64(Q7_FNV64_BASIS, k->s, k->len);
-	uint64_t h2 = q7_fnv1a64(0x6c62272e07bb0142ull, k->s, k->len);
-	c->entry = q7_xasprintf("%s/%016llx%016llx.o", dir, (unsigned long long)h1,
-	                        (unsigned long long)h2);
+	char name[33];
+	q7_cache_key(k->s, k->len, name);
+	c->entry = q7_xasprintf("%s/%s.o", dir, name);
 	free(dir);
 	free(cxx);
 }
@@ -204,11 +198,9 @@ void q7_objcache_parse_deps(const char *text, struct q7_strvec *out)
 	q7_sb_free(&w);
 }
 
-static int cmp_mtime(const void *a, const void *b)
+static int cmp_str(const void *a, const void *b)
 {
-	const struct timespec *x = a, *y = b; /* first member of each record */
-	return x->tv_sec != y->tv_sec ? (x->tv_sec < y->tv_sec ? -1 : 1)
-	                              : (x->tv_nsec < y->tv_nsec ? -1 : x->tv_nsec > y->tv_nsec);
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Removes the least recently used entries past MAX_ENTRIES. */
@@ -217,43 +209,29 @@ static void prune(const char *dir)
 	DIR *dp = opendir(dir);
 	if (!dp)
 		return;
-	struct rec {
-		struct timespec used;
-		char *path;
-	} *v = NULL;
-	size_t n = 0, cap = 0;
+	struct q7_strvec used = {0}; /* "<mtime, fixed width> <path>": in order as text */
 	struct dirent *e;
 	time_t now = time(NULL);
 	while ((e = readdir(dp))) {
 		size_t l = strlen(e->d_name);
-		struct stat tst;
+		struct stat st;
+		if (fstatat(dirfd(dp), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
 		/* A store killed outright (SIGKILL) leaves its temporary
 		 * (cachefile.c): gone once an hour old. */
-		if (strncmp(e->d_name, ".entry.", 7) == 0 && fstatat(dirfd(dp), e->d_name, &tst,
-		                                                     AT_SYMLINK_NOFOLLOW) == 0 &&
-		    now - tst.st_mtime > 3600)
+		if (strncmp(e->d_name, ".entry.", 7) == 0 && now - st.st_mtime > 3600)
 			unlinkat(dirfd(dp), e->d_name, 0);
-		if (l != 34 || strcmp(e->d_name + 32, ".o") != 0)
-			continue;
-		char *path = q7_xasprintf("%s/%s", dir, e->d_name);
-		struct stat st;
-		if (lstat(path, &st) != 0) {
-			free(path);
-			continue;
-		}
-		if (n == cap)
-			v = q7_xrealloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
-		v[n++] = (struct rec){st.st_mtim, path};
+		if (l == 34 && strcmp(e->d_name + 32, ".o") == 0)
+			q7_sv_addf(&used, "%020lld.%09ld %s/%s", (long long)st.st_mtim.tv_sec,
+			           st.st_mtim.tv_nsec, dir, e->d_name);
 	}
 	closedir(dp);
-	if (n > MAX_ENTRIES) {
-		qsort(v, n, sizeof *v, cmp_mtime);
-		for (size_t i = 0; i < n - MAX_ENTRIES / 2; i++)
-			unlink(v[i].path);
+	if (used.n > MAX_ENTRIES) {
+		qsort(used.v, used.n, sizeof *used.v, cmp_str);
+		for (size_t i = 0; i < used.n - MAX_ENTRIES / 2; i++)
+			unlink(strchr(used.v[i], ' ') + 1);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(v[i].path);
-	free(v);
+	q7_sv_free(&used);
 }
 
 void q7_objcache_store(struct q7_objcache *c)

@@ -82,14 +82,10 @@ static void remove_staging(const char *dir)
 /* True for ".<name>.XXXXXX" as mkdtemp makes it beside head. */
 static bool staging_name(const char *entry, const char *name)
 {
+	static const char alnum[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 	size_t n = strlen(name);
-	if (entry[0] != '.' || strncmp(entry + 1, name, n) != 0 || entry[n + 1] != '.' ||
-	    strlen(entry + n + 2) != 6)
-		return false;
-	for (const char *c = entry + n + 2; *c; c++)
-		if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
-			return false;
-	return true;
+	return entry[0] == '.' && strncmp(entry + 1, name, n) == 0 && entry[n + 1] == '.' &&
+	       strlen(entry + n + 2) == 6 && strspn(entry + n + 2, alnum) == 6;
 }
 
 /* Staging folders of links killed outright (SIGKILL, a crash): every
@@ -193,9 +189,7 @@ static char *through_links(const char *head, const struct stat *st, bool *into)
 
 int q7_outset_open(struct q7_outset *s, const struct q7_drv *d, const char *head)
 {
-	memset(s, 0, sizeof *s);
-	s->d = d;
-	s->lock_fd = -1;
+	*s = (struct q7_outset){.d = d, .lock_fd = -1};
 	struct stat st;
 	bool exists = stat(head, &st) == 0;
 	s->head = exists ? through_links(head, &st, &s->into) : q7_xstrdup(head);
@@ -249,35 +243,23 @@ static size_t head_index(const struct q7_outset *s)
 /* Copies the staged head into the device or FIFO -o names. */
 static int write_into(const char *from, const char *to)
 {
-	int in = open(from, O_RDONLY | O_CLOEXEC);
-	int out = in < 0 ? -1 : open(to, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-	const char *bad = in < 0 ? from : to;
-	bool ok = out >= 0;
+	size_t len;
+	char *bytes = q7_read_file(from, &len);
+	int out = bytes ? open(to, O_WRONLY | O_CLOEXEC | O_NOCTTY) : -1;
+	const char *bad = bytes ? to : from;
 	/* A regular file reached only through its link (outset.c,
 	 * through_links) holds the image alone. */
 	struct stat st;
-	if (ok && fstat(out, &st) == 0 && S_ISREG(st.st_mode))
-		ok = ftruncate(out, 0) == 0;
-	char buf[1 << 16];
-	while (ok) {
-		ssize_t n = read(in, buf, sizeof buf);
-		if (n == 0)
-			break;
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			bad = from;
-		ok = n > 0 && q7_write_all(out, buf, (size_t)n, -1) == 0;
-	}
+	bool ok = out >= 0 && (fstat(out, &st) != 0 || !S_ISREG(st.st_mode) || ftruncate(out, 0) == 0) &&
+	          q7_write_all(out, bytes, len, -1) == 0;
 	int e = errno;
 	if (out >= 0 && close(out) != 0 && ok) {
 		e = errno;
 		ok = false;
 	}
-	if (in >= 0)
-		close(in);
 	if (!ok)
 		q7_error("%s: cannot write: %s", bad, strerror(e));
+	free(bytes);
 	return ok ? 0 : Q7_EXIT_IO;
 }
 
@@ -383,6 +365,5 @@ void q7_outset_close(struct q7_outset *s)
 	q7_sv_free(&s->final);
 	q7_sv_free(&s->staged);
 	q7_sv_free(&s->dropped);
-	memset(s, 0, sizeof *s);
-	s->lock_fd = -1;
+	*s = (struct q7_outset){.lock_fd = -1};
 }

@@ -49,14 +49,9 @@ void q7_pp_trailer_text(const char *toolchain, bool analysed, char *const *kerne
 	q7_analysis_result_put(&data, kernel_names, rc, ops, diags);
 	size_t start = out->len;
 	q7_sb_addf(out, HEAD "%d %s %s\n", FORMAT, toolchain, analysed ? "analysed" : "skipped");
-	static const char hex[] = "0123456789abcdef";
-	for (size_t i = 0; i < data.len; i++) {
-		unsigned char c = (unsigned char)data.s[i];
-		q7_sb_addc(out, hex[c >> 4]);
-		q7_sb_addc(out, hex[c & 15]);
-		if (i % 64 == 63 || i + 1 == data.len)
-			q7_sb_addc(out, '\n');
-	}
+	for (size_t i = 0; i < data.len; i++)
+		q7_sb_addf(out, "%02x%s", (unsigned char)data.s[i],
+		           i % 64 == 63 || i + 1 == data.len ? "\n" : "");
 	q7_sb_addf(out, "q7cc-end %010zu */\n", out->len - start + TAIL_LEN);
 	q7_sb_free(&data);
 }
@@ -373,8 +368,7 @@ int q7_mode_preprocess(struct q7_drv *d)
 	const struct q7_inv *inv = &d->inv;
 	const struct q7_unit *src = trailer_source(inv);
 	const char *out = inv->output && strcmp(inv->output, "-") != 0 ? inv->output : NULL;
-	struct q7_input in;
-	memset(&in, 0, sizeof in);
+	struct q7_input in = {0};
 	int rc = src ? q7_input_open(d, src->tok[0], src->input, &in) : 0;
 	if (rc)
 		return rc;

@@ -256,11 +256,8 @@ static int read_schemas(const char *path, struct q7_op_table *ops, struct q7_dia
 	}
 	int rc = 0;
 	unsigned lineno = 0;
-	for (char *line = text, *next; line; line = next) {
+	for (char *rest = text, *line; (line = strsep(&rest, "\n"));) {
 		lineno++;
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
 		line[strcspn(line, "#")] = '\0';
 		const char *start = line;
 		while (isspace((unsigned char)*start))

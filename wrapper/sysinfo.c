@@ -14,22 +14,11 @@
 /* A larger entry is a miss (a compiler's probe is ~20 KiB). */
 #define MAX_ENTRY_BYTES (4u << 20)
 
-static char *next_line(const char **p)
-{
-	if (!**p)
-		return NULL;
-	const char *end = strchr(*p, '\n');
-	size_t n = end ? (size_t)(end - *p) : strlen(*p);
-	char *line = q7_xstrndup(*p, n);
-	*p += n + (end ? 1 : 0);
-	return line;
-}
-
 void q7_sysinfo_parse_includes(const char *text, struct q7_strvec *out)
 {
 	bool in = false;
-	char *line;
-	for (const char *p = text; (line = next_line(&p)); free(line)) {
+	char *copy = q7_xstrdup(text);
+	for (char *rest = copy, *line; (line = strsep(&rest, "\n"));) {
 		if (strncmp(line, "#include <...> search starts here:", 34) == 0) {
 			in = true;
 		} else if (strncmp(line, "End of search list.", 19) == 0) {
@@ -42,6 +31,7 @@ void q7_sysinfo_parse_includes(const char *text, struct q7_strvec *out)
 			q7_sv_add(out, dir);
 		}
 	}
+	free(copy);
 }
 
 /* Macros that follow the language standard, not the target: libclang sets
@@ -56,8 +46,8 @@ static bool language_macro(const char *name)
 
 void q7_sysinfo_parse_macros(const char *text, struct q7_strvec *out)
 {
-	char *line;
-	for (const char *p = text; (line = next_line(&p)); free(line)) {
+	char *copy = q7_xstrdup(text);
+	for (char *rest = copy, *line; (line = strsep(&rest, "\n"));) {
 		if (strncmp(line, "#define ", 8) != 0)
 			continue;
 		char *name = line + 8;
@@ -76,6 +66,7 @@ void q7_sysinfo_parse_macros(const char *text, struct q7_strvec *out)
 			continue;
 		q7_sv_addf(out, "%s=%s", name, value);
 	}
+	free(copy);
 }
 
 /* ---- probing -------------------------------------------------------------- */
@@ -89,37 +80,33 @@ static void probe_flags(const struct q7_toolchain *p, struct q7_strvec *cmd)
 	}
 }
 
+/* Asks the compiler for its include folders (-E -v, on stderr) and its
+ * macros (-dM -E, on stdout). */
 static int probe(const struct q7_drv *d, const struct q7_toolchain *p, struct q7_sysinfo *si)
 {
-	struct q7_strvec a = {0}, b = {0};
-	q7_sv_add(&a, p->cxx);
-	probe_flags(p, &a);
-	q7_sv_add(&b, p->cxx);
-	probe_flags(p, &b);
-	static const char *const inc[] = {"-E", "-v", "-x", "c++", "/dev/null"};
-	static const char *const mac[] = {"-dM", "-E", "-x", "c++", "/dev/null"};
-	for (size_t i = 0; i < 5; i++) {
-		q7_sv_add(&a, inc[i]);
-		q7_sv_add(&b, mac[i]);
-	}
-	char *out = NULL;
+	static const char *const modes[2][5] = {{"-E", "-v", "-x", "c++", "/dev/null"},
+	                                        {"-dM", "-E", "-x", "c++", "/dev/null"}};
+	static const int fds[2] = {2, 1};
+	void (*const parse[2])(const char *, struct q7_strvec *) = {q7_sysinfo_parse_includes,
+	                                                             q7_sysinfo_parse_macros};
+	struct q7_strvec *into[2] = {&si->includes, &si->predefines};
 	int rc = 0;
-	if (q7_step_query(d, a.v, 2, &out) != 0)
-		rc = -1;
-	else if (out) /* NULL under -###, which never asks */
-		q7_sysinfo_parse_includes(out, &si->includes);
-	free(out);
-	out = NULL;
-	if (rc == 0 && q7_step_query(d, b.v, 1, &out) != 0)
-		rc = -1;
-	else if (rc == 0 && out)
-		q7_sysinfo_parse_macros(out, &si->predefines);
-	free(out);
+	for (int i = 0; i < 2 && rc == 0; i++) {
+		struct q7_strvec cmd = {0};
+		q7_sv_add(&cmd, p->cxx);
+		probe_flags(p, &cmd);
+		for (size_t k = 0; k < 5; k++)
+			q7_sv_add(&cmd, modes[i][k]);
+		char *out = NULL;
+		rc = q7_step_query(d, cmd.v, fds[i], &out) != 0 ? -1 : 0;
+		if (rc == 0 && out) /* NULL under -###, which never asks */
+			parse[i](out, into[i]);
+		free(out);
+		q7_sv_free(&cmd);
+	}
 	if (rc != 0)
 		q7_warning("%s: could not ask it for its include directories and macros",
 		           p->cxx);
-	q7_sv_free(&a);
-	q7_sv_free(&b);
 	return rc;
 }
 
@@ -166,21 +153,13 @@ static int cache_load(const char *file, struct q7_sysinfo *si)
 	char *text = q7_cache_read(file, MAX_ENTRY_BYTES, NULL);
 	if (!text)
 		return -1;
-	int rc = -1;
-	const char *p = text;
-	char *line = next_line(&p);
-	if (line && strcmp(line, CACHE_MAGIC) == 0) {
-		rc = 0;
-		free(line);
-		while ((line = next_line(&p))) {
-			if (line[0] == 'I' && line[1] == ' ')
-				q7_sv_add(&si->includes, line + 2);
-			else if (line[0] == 'D' && line[1] == ' ')
-				q7_sv_add(&si->predefines, line + 2);
-			free(line);
-		}
-	} else {
-		free(line);
+	char *rest = text, *line = strsep(&rest, "\n");
+	int rc = strcmp(line, CACHE_MAGIC) == 0 ? 0 : -1;
+	while (rc == 0 && (line = strsep(&rest, "\n"))) {
+		if (strncmp(line, "I ", 2) == 0)
+			q7_sv_add(&si->includes, line + 2);
+		else if (strncmp(line, "D ", 2) == 0)
+			q7_sv_add(&si->predefines, line + 2);
 	}
 	free(text);
 	return rc;

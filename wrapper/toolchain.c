@@ -1,8 +1,9 @@
 /* Choosing the toolchain and finding the real compiler. */
 #include "toolchain.h"
 
-#include "identity.h"
-
+#include <elf.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,66 @@
 #define VENDOR_TOOLS "/opt/aws/neuron/gpsimd/tools"
 #define VENDOR_LICENSE "/opt/aws/neuron/gpsimd/tools/licenses/amzn_vq7_us_582883.out"
 
+/* ---- telling a q7cc executable from a real compiler ------------------------
+ *
+ * Every q7cc carries an ELF section .note.q7cc. Any q7cc install on PATH
+ * (another version, a team's install beside a build's stage/bin), under
+ * any name (its xt-clang++ link, a renamed copy), is then recognised and
+ * never taken for the vendor compiler, which would run q7cc within q7cc. */
+
+#define NOTE_SECTION ".note.q7cc"
+
+/* The mark: an ELF note in a section of its own, which a strip keeps
+ * (dh_strip removes .comment and .note, not .note.<name>). */
+struct q7_mark {
+	Elf64_Word namesz, descsz, type;
+	char name[8];
+	char desc[8];
+};
+__attribute__((used, section(NOTE_SECTION), aligned(4)))
+static const struct q7_mark mark = {5, 8, 1, "q7cc", "driver"};
+
+/* True when the ELF file open on fd has a section named NOTE_SECTION: the
+ * header, the section headers and their name table only. */
+static bool has_mark(int fd)
+{
+	Elf *e = elf_version(EV_CURRENT) != EV_NONE ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	size_t names;
+	bool found = false;
+	if (e && elf_kind(e) == ELF_K_ELF && elf_getshdrstrndx(e, &names) == 0)
+		for (Elf_Scn *scn = NULL; !found && (scn = elf_nextscn(e, scn));) {
+			GElf_Shdr sh;
+			const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(e, names, sh.sh_name) : NULL;
+			found = name && strcmp(name, NOTE_SECTION) == 0;
+		}
+	elf_end(e);
+	return found;
+}
+
+/* True when path is an executable of q7cc (this one or any other). */
+static bool is_q7cc(const char *path)
+{
+	static struct stat self;
+	static int have = -1;
+	if (have < 0)
+		have = stat("/proc/self/exe", &self) == 0;
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return false;
+	if (have && st.st_dev == self.st_dev && st.st_ino == self.st_ino)
+		return true;
+	const char *why;
+	int fd = q7_open_regular(path, &why);
+	if (fd < 0)
+		return false;
+	bool q7 = has_mark(fd);
+	close(fd);
+	(void)mark;
+	return q7;
+}
+
+/* ---- finding the compiler ---------------------------------------------------- */
+
 static const char *env(const char *name)
 {
 	const char *v = getenv(name);
@@ -29,7 +90,7 @@ static const char *env(const char *name)
 static char *usable(char *cand)
 {
 	/* Never a q7cc, this one or another install's, under any name. */
-	if (cand && q7_path_is_executable(cand) && !q7_is_q7cc(cand))
+	if (cand && q7_path_is_executable(cand) && !is_q7cc(cand))
 		return cand;
 	free(cand);
 	return NULL;
@@ -70,16 +131,6 @@ static char *find_xt(void)
 	if (!cand && env("XTENSA_TOOLS"))
 		cand = usable(q7_xstrdup(VENDOR_BIN "/" XT_CXX));
 	return cand ? cand : search_path(XT_CXX);
-}
-
-static char *find_for(enum q7_toolchain_kind k)
-{
-	switch (k) {
-	case Q7_TOOLCHAIN_XT: return find_xt();
-	case Q7_TOOLCHAIN_GNU: return search_path(GNU_CXX);
-	case Q7_TOOLCHAIN_HOST: return search_path(HOST_CXX);
-	}
-	return NULL;
 }
 
 static const char *const names[] = {"xt", "gnu", "host"};
@@ -249,7 +300,7 @@ int q7_toolchain_select(struct q7_toolchain *p, const char *choice, const char *
 			if (rc)
 				return rc;
 		}
-		found = find_for((enum q7_toolchain_kind)kind);
+		found = kind == Q7_TOOLCHAIN_XT ? find_xt() : search_path(bare[kind]);
 	} else {
 		kind = detect(&found);
 		if (kind < 0) {
@@ -268,12 +319,9 @@ int q7_toolchain_select(struct q7_toolchain *p, const char *choice, const char *
 	if (over) {
 		free(found);
 		found = q7_path_search(over, NULL);
-		p->cxx = found ? q7_xstrdup(found) : q7_xstrdup(over);
-	} else {
-		p->cxx = found ? q7_xstrdup(found) : q7_xstrdup(bare[kind]);
 	}
 	p->found = found != NULL;
-	free(found);
+	p->cxx = found ? found : q7_xstrdup(over ? over : bare[kind]);
 	char *cc_name;
 	found = find_cc(p->kind, p->cxx, &cc_name);
 	p->cc_found = found != NULL;

@@ -86,14 +86,12 @@ void q7_cmd_forward(const struct q7_toolchain *p, const struct q7_inv *inv, enum
                     struct q7_strvec *cmd);
 /* --version, -print-*, a plain executable link: the user's line,
  * translated, to the C compiler when its sources are all C (CMake's C
- * compiler checks); a gnu executable link gets what makes it link. */
-void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv,
-                        struct q7_strvec *cmd);
-/* A shared-library link with no kernels: the compiler's own link of the
- * user's line (as q7_cmd_passthrough), writing out, each source on the
- * line replaced by its object in objs (in order). */
-void q7_cmd_own_link(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
-                     char *const *objs, struct q7_strvec *cmd);
+ * compiler checks); a gnu executable link gets what makes it link. With
+ * out, a shared-library link with no kernels: the compiler's own link of
+ * the user's line, writing out, each source on the line replaced by its
+ * object in objs (in order); else both NULL. */
+void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
+                        char *const *objs, struct q7_strvec *cmd);
 /* One device image: objects from inv (user objects in order, with link
  * flags), then dispatch_obj, then the libraries; core 0..7 or -1 (single). */
 void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
