@@ -83,8 +83,10 @@ static int copy_image(const char *path, struct q7_err *err)
 	char *bytes = q7_read_regular(path, Q7_READ_HOSTLIB_MAX, &len, &why);
 	int fd = bytes ? memfd_create(q7_path_basename(path), MFD_CLOEXEC) : -1;
 	if (fd >= 0 && q7_write_all(fd, bytes, len, -1) != 0) {
+		int e = errno; /* close may set it */
 		close(fd);
 		fd = -1;
+		errno = e;
 	}
 	if (fd < 0)
 		q7_err_set(err, NULL, "%s: cannot copy it for another core: %s", path,
@@ -217,21 +219,9 @@ int q7_host_finish(const struct q7_call *c, const struct q7_frame *f, uint64_t d
 /* ---- a kernel that faults, in this process ------------------------------ */
 
 /* What the handler reports, set before each core's call; the image's
- * path for a crash while listing the ops. */
+ * path before it for a crash while listing the ops. */
 static struct q7_fault fault;
-static const char *fault_path;
-
-/* Appends s (at most max bytes) to line at *n. Async-signal-safe. */
-static void append(char *line, size_t *n, size_t size, const char *s, size_t max)
-{
-	size_t k = strlen(s);
-	if (k > max)
-		k = max;
-	if (k > size - *n)
-		k = size - *n;
-	memcpy(line + *n, s, k);
-	*n += k;
-}
+static char fault_before[512];
 
 /* ---- a breach of the confinement, survived ------------------------------- */
 
@@ -296,20 +286,9 @@ static void ensure_altstack(void)
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
-	char line[1024];
 	recover(sig, si, uc);
-	size_t n = 0, room = sizeof line - 1;
 	q7_fault_record(&fault, sig, si, uc);
-	append(line, &n, room, q7_progname(), 64);
-	append(line, &n, room, ": error: ", 16);
-	if (!fault.op[0]) {
-		append(line, &n, room, fault_path, 300);
-		append(line, &n, room, ": cannot list its ops: ", 32);
-	}
-	n += q7_fault_format(&fault, NULL, line + n, room - n);
-	line[n++] = '\n';
-	ssize_t w = write(2, line, n);
-	(void)w;
+	q7_fault_report(&fault, false, fault_before, "");
 	_exit(Q7_EXIT_ERROR);
 }
 
@@ -343,7 +322,8 @@ static int run_guarded(q7_entry_fn entry, const char *path, struct q7_frame *f,
 	void *p;
 	*(q7_entry_fn *)&p = entry;
 	q7_fault_prepare(&fault, f->op, path, p, f->cpu_id, f->cpu_count);
-	fault_path = path;
+	snprintf(fault_before, sizeof fault_before, "%s%s", f->op[0] ? "" : path,
+	         f->op[0] ? "" : ": cannot list its ops: ");
 	q7_fault_catch(on_fault, old);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, Q7_CORE_STACK);
@@ -378,14 +358,8 @@ struct q7_host {
 	const volatile sig_atomic_t *interrupted; /* sanitized: the caller's Ctrl-C */
 };
 
-/* The lowest usable address of this thread's stack (1 when unknown),
- * kept for the last thread that called (pthread_getattr_np reads /proc
- * for the main thread). */
-static uintptr_t stack_low(struct q7_host *h)
+uintptr_t q7_host_stack_low(void)
 {
-	pthread_t self = pthread_self();
-	if (h->stack_low && pthread_equal(self, h->stack_thread))
-		return h->stack_low;
 	pthread_attr_t attr;
 	void *addr = NULL;
 	size_t size = 0, guard = 0;
@@ -397,17 +371,12 @@ static uintptr_t stack_low(struct q7_host *h)
 		pthread_attr_destroy(&attr);
 		low += guard;
 	}
-	h->stack_thread = self;
-	h->stack_low = low;
 	return low;
 }
 
-/* Direct: the stack limit the runtime compares a kernel's stack size with,
- * a device core's stack below here, but never below the thread's own. */
-static uint64_t direct_stack_limit(struct q7_host *h)
+uint64_t q7_host_stack_limit(uintptr_t low)
 {
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-	uintptr_t low = stack_low(h);
 	uintptr_t lim = sp > Q7_CORE_STACK ? sp - Q7_CORE_STACK : 0;
 	return lim > low ? lim : (low > 1 ? low : 0);
 }
@@ -440,16 +409,8 @@ static void on_direct_fault(int sig, siginfo_t *si, void *uc)
 			f.op[k] = c->op[k];
 		f.op[k] = 0;
 		q7_fault_record(&f, sig, si, uc);
-		char line[1024];
-		size_t n = 0, room = sizeof line - 1;
-		append(line, &n, room, q7_progname(), 64);
-		append(line, &n, room, ": fatal: ", 16);
-		n += q7_fault_format(&f, NULL, line + n, room - n);
-		append(line, &n, room, " (in this process, which it ends; q7cc.torch's isolate=True "
-		       "runs kernels apart and raises an error instead)", 128);
-		line[n++] = '\n';
-		ssize_t w = write(2, line, n);
-		(void)w;
+		q7_fault_report(&f, true, "", " (in this process, which it ends; q7cc.torch's "
+		                "isolate=True runs kernels apart and raises an error instead)");
 		direct_now = NULL;
 	}
 	q7_fault_release(direct_before);
@@ -619,7 +580,13 @@ static int call_cores(struct q7_host *h, const struct q7_call *c, struct q7_run_
 		int breached;
 		if (h->mode == Q7_HOST_DIRECT) {
 			ensure_altstack();
-			f->stack_limit = direct_stack_limit(h);
+			/* the stack's bottom kept for the last thread that called
+			 * (pthread_getattr_np reads /proc for the main thread) */
+			if (!h->stack_low || !pthread_equal(pthread_self(), h->stack_thread)) {
+				h->stack_thread = pthread_self();
+				h->stack_low = q7_host_stack_low();
+			}
+			f->stack_limit = q7_host_stack_limit(h->stack_low);
 			struct direct_call now = {h, core, c->op};
 			direct_now = &now;
 			breached = call_recovering(h->images.entries[core], f, &rec);

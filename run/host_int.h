@@ -18,6 +18,14 @@ typedef int (*q7_entry_fn)(struct q7_frame *);
  * stderr for fd 2. */
 int q7_host_write(int fd, const void *buf, uint32_t len);
 
+/* The lowest usable address of the calling thread's stack (1 when
+ * unknown), and the stack limit a kernel called from there runs with
+ * (frame->stack_limit): a device core's stack below the stack pointer,
+ * never below low, so kernels that need more take the runtime's
+ * stack-switch path as on the device. */
+uintptr_t q7_host_stack_low(void);
+uint64_t q7_host_stack_limit(uintptr_t low);
+
 /* Each core's loaded image. */
 struct q7_host_images {
 	unsigned cores;

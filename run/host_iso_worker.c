@@ -41,7 +41,7 @@ static struct {
 	unsigned nro;
 	struct q7_host_images images;
 	uint64_t lo[Q7_NUM_CORES], hi[Q7_NUM_CORES]; /* each core's loaded range */
-	uint64_t stack_low;
+	uintptr_t stack_low;
 } w;
 
 static void on_worker_fault(int sig, siginfo_t *si, void *uc)
@@ -115,14 +115,6 @@ static void worker_layout(void)
 	w.nguarded = c->nguards;
 }
 
-/* A device core's small stack below here, never below the thread's own. */
-static uint64_t worker_stack_limit(void)
-{
-	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-	uintptr_t lim = sp > Q7_CORE_STACK ? sp - Q7_CORE_STACK : 0;
-	return lim > w.stack_low ? lim : w.stack_low;
-}
-
 static void worker_run(void)
 {
 	struct ctl *c = w.ctl;
@@ -140,7 +132,7 @@ static void worker_run(void)
 		c->fault.cores = c->ncores;
 		c->fault.lo = w.lo[core];
 		c->fault.hi = w.hi[core];
-		f->stack_limit = worker_stack_limit();
+		f->stack_limit = q7_host_stack_limit(w.stack_low);
 		w.images.entries[core](f);
 		if (getpid() != w.pid) /* the kernel forked, and this is the child */
 			_exit(0);
@@ -171,7 +163,7 @@ static void worker_list(void)
 	q7_run_frame_fill(f, "", 0, NULL, &dst, 0, 1);
 	f->heap_base = (uint64_t)(uintptr_t)(w.base + c->heap);
 	f->heap_size = c->heap_size;
-	f->stack_limit = worker_stack_limit();
+	f->stack_limit = q7_host_stack_limit(w.stack_low);
 	w.images.entries[0](f);
 	if (f->status == Q7_STATUS_OK && f->out.sizes[0] < LIST_ROOM)
 		c->list[f->out.sizes[0]] = 0;
@@ -191,22 +183,6 @@ static void worker_ranges(void)
 	}
 }
 
-static uint64_t thread_stack_low(void)
-{
-	pthread_attr_t attr;
-	void *addr = NULL;
-	size_t size = 0, guard = 0;
-	uint64_t low = 0;
-	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-		if (pthread_attr_getstack(&attr, &addr, &size) == 0)
-			low = (uint64_t)(uintptr_t)addr;
-		pthread_attr_getguardsize(&attr, &guard);
-		pthread_attr_destroy(&attr);
-		low += guard;
-	}
-	return low;
-}
-
 void q7_iso_worker_main(struct q7_iso *s, int fd)
 {
 	static const int deflt[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGCHLD};
@@ -215,7 +191,7 @@ void q7_iso_worker_main(struct q7_iso *s, int fd)
 	w.fd = fd;
 	w.base = s->base;
 	w.reserve = s->reserve;
-	w.stack_low = thread_stack_low();
+	w.stack_low = q7_host_stack_low();
 	/* The parent's handlers (Python's, say) are not the worker's. */
 	for (size_t i = 0; i < sizeof deflt / sizeof deflt[0]; i++)
 		signal(deflt[i], SIG_DFL);
