@@ -1,5 +1,6 @@
 /* The host target's sanitized mode (host_san.h). */
 #include "host_san.h"
+#include "callargs.h"
 #include "npy.h"
 #include "result.h"
 
@@ -89,12 +90,8 @@ static int take_result(const struct q7_call *c, const struct npy_array *y,
 	memset(&r->out, 0, sizeof r->out);
 	r->out.dtype = (uint32_t)y->dtype;
 	r->out.ndim = y->ndim;
-	int64_t stride = 1;
-	for (unsigned k = y->ndim; k-- > 0;) {
-		r->out.sizes[k] = y->sizes[k];
-		r->out.strides[k] = (int32_t)stride;
-		stride *= y->sizes[k];
-	}
+	memcpy(r->out.sizes, y->sizes, sizeof y->sizes);
+	q7_run_set_contiguous(&r->out);
 	r->out.data = c->dst.data;
 	r->status = Q7_STATUS_OK;
 	return 0;
