@@ -601,15 +601,11 @@ static int call_cores(struct q7_host *h, const struct q7_call *c, struct q7_run_
 			fflush(stdout);
 		}
 		if (breached) {
-			q7_confine_fault(h->cf, c, rec.addr, rec.write, r);
-			if (h->cores > 1 && !r->changed_arg) {
-				char pre[24];
-				size_t k = (size_t)snprintf(pre, sizeof pre, "core %u: ", core);
-				size_t len = strnlen(r->message, sizeof r->message - 1 - k);
-				memmove(r->message + k, r->message, len);
-				memcpy(r->message, pre, k);
-				r->message[k + len] = 0;
-			}
+			char op[24 + Q7_MAX_OP_NAME];
+			snprintf(op, sizeof op, "%s", c->op);
+			if (h->cores > 1)
+				snprintf(op, sizeof op, "core %u: %s", core, c->op);
+			q7_confine_fault(h->cf, op, rec.addr, rec.write, r);
 			return 1;
 		}
 		if (q7_host_core_done(f, core, h->cores, r) != 0)

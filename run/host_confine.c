@@ -298,10 +298,10 @@ static const struct slot *nearest(const struct q7_confine *cf, uint64_t off, boo
 	return best;
 }
 
-void q7_confine_fault(const struct q7_confine *cf, const struct q7_call *run, uint64_t addr,
-                      bool write, struct q7_run_result *r)
+void q7_confine_fault(const struct q7_confine *cf, const char *op, uint64_t addr, bool write,
+                      struct q7_run_result *r)
 {
-	const char *op = run->op, *did = write ? "wrote" : "read";
+	const char *did = write ? "wrote" : "read";
 	uint64_t h = (uint64_t)(uintptr_t)cf->heap_map + GAP;
 	if (addr + GAP >= h && addr < h + cf->heap_size + GAP) {
 		q7_run_outside(r, op, did, Q7_RUN_HEAP, 0, (long long)(addr - h));

@@ -42,6 +42,7 @@
 #include "host_fault.h"
 #include "host_int.h"
 #include "result.h"
+#include "target.h"
 
 #include <errno.h>
 #include <math.h>
@@ -591,13 +592,27 @@ static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 	return 1;
 }
 
-int q7_iso_call(struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r)
+/* Around each use of the worker: the process-wide lock of every process
+ * operation (target.h), and for q7-run its signals forwarded. */
+static void enter(const struct q7_iso *s)
 {
+	q7_target_proc_lock();
 	if (s->forward)
 		q7_proc_signals_install();
-	int rc = call_locked(s, c, r);
+}
+
+static void leave(const struct q7_iso *s)
+{
 	if (s->forward)
 		q7_proc_signals_restore();
+	q7_target_proc_unlock();
+}
+
+int q7_iso_call(struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r)
+{
+	enter(s);
+	int rc = call_locked(s, c, r);
+	leave(s);
 	return rc;
 }
 
@@ -618,11 +633,9 @@ int q7_iso_open(char *const *paths, unsigned cores, size_t heap_size,
 	s->fd = -1;
 	s->owner = getpid();
 	s->ctl_bytes = round_up(sizeof(struct ctl), s->page);
-	if (s->forward)
-		q7_proc_signals_install();
+	enter(s);
 	int rc = worker_start(s, s->ctl_bytes + s->heap_size + s->page, err);
-	if (s->forward)
-		q7_proc_signals_restore();
+	leave(s);
 	if (rc != 0) {
 		q7_iso_close(s);
 		return -1;
@@ -635,6 +648,7 @@ void q7_iso_close(struct q7_iso *s)
 {
 	if (!s)
 		return;
+	q7_target_proc_lock();
 	if (s->owner == getpid()) {
 		/* The worker and whatever is left in its group. */
 		worker_stop(s, NULL);
@@ -642,5 +656,6 @@ void q7_iso_close(struct q7_iso *s)
 	} else {
 		let_go_after_fork(s);
 	}
+	q7_target_proc_unlock();
 	free(s);
 }

@@ -3,6 +3,7 @@
 #include "callargs.h"
 #include "npy.h"
 #include "result.h"
+#include "target.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,7 @@ int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_ato
 	struct npy_array y = {0};
 	struct q7_err why = Q7_ERR_GROWING;
 	int rc = 1;
+	q7_target_proc_lock(); /* support/proc's and support/tempfile's tables */
 	q7_sv_add(&files, out);
 	if (c->dst.data == 0) {
 		q7_run_fail(r, "%s: a sanitized call needs a destination", c->op);
@@ -142,6 +144,7 @@ int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_ato
 out:
 	for (size_t i = 0; i < files.n; i++)
 		unlink(files.v[i]);
+	q7_target_proc_unlock();
 	npy_free(&y);
 	q7_err_free(&why);
 	free(err);
