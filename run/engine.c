@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "run_image.h"
-#include "npy.h"
 #include "result.h"
 #include "tensor_bytes.h"
 #include "support.h"

@@ -35,7 +35,6 @@
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>

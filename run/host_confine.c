@@ -17,7 +17,6 @@
 #include "host_confine.h"
 #include "result.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>

@@ -6,7 +6,6 @@
 #include <link.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <ucontext.h>
 #include <unistd.h>

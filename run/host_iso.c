@@ -45,8 +45,6 @@
 #include "target.h"
 
 #include <errno.h>
-#include <math.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -56,10 +54,8 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "npy.h"
 #include "proc.h"
 #include "support.h"
 

@@ -2,7 +2,6 @@
  * loads the images, lists their ops, and runs each call's cores on the
  * shared region's frames, guarding the pages around the tensors; it ends
  * only by _exit (host_iso.c's header says when). */
-#include "bytes.h"
 #include "host_iso_int.h"
 #include "host_fault.h"
 #include "host_int.h"
@@ -19,11 +18,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "npy.h"
 #include "proc.h"
 #include "support.h"
 

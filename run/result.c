@@ -2,7 +2,6 @@
  * and the returned tensor, the same for the host and the emulated target. */
 #include "result.h"
 #include "callargs.h"
-#include "npy.h"
 #include "schema.h"
 
 #include <pthread.h>
