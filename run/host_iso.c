@@ -217,26 +217,21 @@ static int worker_start(struct q7_iso *s, size_t need, struct q7_err *err)
 static void nearest(uint64_t off, uint64_t start, uint64_t bytes, const char *what, bool before_too,
                     long long *best, char *buf, size_t size)
 {
-	long long d;
-	if (off >= start + bytes) {
-		d = (long long)(off - start - bytes);
-		if (*best < 0 || d < *best)
-			snprintf(buf, size, "offset %llu of %s, past its end (%llu bytes)",
-			         (unsigned long long)(off - start), what, (unsigned long long)bytes);
-	} else if (off < start && before_too) {
-		d = (long long)(start - off) - 1;
-		if (*best < 0 || d < *best)
-			snprintf(buf, size, "offset -%llu of %s, before its start",
-			         (unsigned long long)(start - off), what);
-	} else if (off >= start) {
-		d = 0; /* in it: an input's read-only slot, nearer than anything */
+	bool past = off >= start + bytes, before = off < start;
+	/* in it (an input's read-only slot): nearer than anything */
+	long long d = past ? (long long)(off - start - bytes) : before ? (long long)(start - off) - 1 : 0;
+	if ((before && !before_too) || (*best >= 0 && d >= *best && d > 0))
+		return;
+	*best = d;
+	if (past)
+		snprintf(buf, size, "offset %llu of %s, past its end (%llu bytes)",
+		         (unsigned long long)(off - start), what, (unsigned long long)bytes);
+	else if (before)
+		snprintf(buf, size, "offset -%llu of %s, before its start",
+		         (unsigned long long)(start - off), what);
+	else
 		snprintf(buf, size, "offset %llu of %s, into it (a kernel never changes its inputs)",
 		         (unsigned long long)(off - start), what);
-	} else {
-		return;
-	}
-	if (*best < 0 || d < *best)
-		*best = d;
 }
 
 /* What a faulting address is when it lies in the region (a guard page, or
