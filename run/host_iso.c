@@ -171,7 +171,6 @@ static int worker_start(struct q7_iso *s, size_t need, struct q7_err *err)
 		return -1;
 	struct ctl *c = s->ctl;
 	memset(c, 0, sizeof *c);
-	c->magic = CTL_MAGIC;
 	c->heap = s->ctl_bytes;
 	c->heap_size = s->heap_size;
 	int sv[2];

@@ -115,7 +115,6 @@ static void worker_run(void)
 {
 	struct ctl *c = w.ctl;
 	worker_layout();
-	c->state = ST_RUNNING;
 	if (c->time_limit > 0)
 		alarm((unsigned)ceil(c->time_limit) + 2);
 	for (unsigned core = 0; core < c->ncores; core++) {
@@ -210,7 +209,6 @@ void q7_iso_worker_main(struct q7_iso *s, int fd)
 	worker_ranges();
 	on_exit(on_worker_exit, NULL);
 	worker_list();
-	c->state = ST_READY;
 	worker_notify(0);
 	for (;;) {
 		uint32_t seq;
@@ -220,7 +218,6 @@ void q7_iso_worker_main(struct q7_iso *s, int fd)
 		if (got != (ssize_t)sizeof seq)
 			_exit(0); /* the parent closed its end */
 		worker_run();
-		c->state = ST_READY;
 		worker_notify(seq);
 	}
 }
