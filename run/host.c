@@ -124,11 +124,13 @@ int q7_host_images_load(struct q7_host_images *im, unsigned cores, char *const *
 		}
 		if (!im->handles[core])
 			goto fail;
-		*(void **)&im->entries[core] = dlsym(im->handles[core], "q7_entry");
-		if (!im->entries[core]) {
+		void *entry = dlsym(im->handles[core], "q7_entry");
+		if (!entry) {
 			q7_err_set(err, NULL, "%s: not a q7cc kernel library (no q7_entry)", paths[core]);
 			goto fail;
 		}
+		*(void **)&im->entries[core] = entry;
+		q7_fault_prepare(&im->faults[core], "", paths[core], entry, core, cores);
 	}
 	return 0;
 fail:
@@ -311,17 +313,16 @@ static void *core_main(void *arg)
 
 /* Guarded: the core on its own small-stack thread under the fault
  * handler. 0, 1 when it breached rec->cf, or -1 with the reason in err. */
-static int run_guarded(q7_entry_fn entry, const char *path, struct q7_frame *f,
+static int run_guarded(const struct q7_host_images *im, unsigned core, struct q7_frame *f,
                        struct recovery *rec, struct q7_err *err)
 {
 	pthread_attr_t attr;
 	pthread_t th;
-	struct core_call call = {entry, f, rec, 0};
+	struct core_call call = {im->entries[core], f, rec, 0};
 	struct sigaction old[Q7_FAULT_NSIG];
-	void *p;
-	*(q7_entry_fn *)&p = entry;
-	q7_fault_prepare(&fault, f->op, path, p, f->cpu_id, f->cpu_count);
-	snprintf(fault_before, sizeof fault_before, "%s%s", f->op[0] ? "" : path,
+	fault = im->faults[core];
+	snprintf(fault.op, sizeof fault.op, "%s", f->op);
+	snprintf(fault_before, sizeof fault_before, "%s%s", f->op[0] ? "" : im->paths[core],
 	         f->op[0] ? "" : ": cannot list its ops: ");
 	q7_fault_catch(on_fault, old);
 	pthread_attr_init(&attr);
@@ -346,7 +347,6 @@ struct q7_host {
 	enum q7_host_mode mode;
 	char *paths[Q7_NUM_CORES];
 	struct q7_host_images images;  /* in-process modes */
-	struct q7_fault faults[Q7_NUM_CORES]; /* direct: each core's image, for the note */
 	struct q7_iso *iso;            /* isolated */
 	struct q7_confine *cf;  /* in-process: the heap arena, the call's tensors */
 	size_t heap_size;
@@ -402,7 +402,7 @@ static void on_direct_fault(int sig, siginfo_t *si, void *uc)
 	const struct direct_call *c = direct_now;
 	recover(sig, si, uc);
 	if (c) {
-		struct q7_fault f = c->h->faults[c->core];
+		struct q7_fault f = c->h->images.faults[c->core];
 		size_t k = 0;
 		for (; c->op[k] && k < sizeof f.op - 1; k++)
 			f.op[k] = c->op[k];
@@ -470,14 +470,8 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 	}
 	if (q7_host_images_load(&h->images, h->cores, h->paths, NULL, err) != 0)
 		goto fail;
-	if (h->mode == Q7_HOST_DIRECT) {
-		for (unsigned core = 0; core < h->cores; core++) {
-			void *p;
-			*(q7_entry_fn *)&p = h->images.entries[core];
-			q7_fault_prepare(&h->faults[core], "", h->paths[core], p, core, h->cores);
-		}
+	if (h->mode == Q7_HOST_DIRECT)
 		pthread_once(&direct_once, direct_catch);
-	}
 	*out = h;
 	return 0;
 fail:
@@ -591,8 +585,7 @@ static int call_cores(struct q7_host *h, const struct q7_call *c, struct q7_run_
 			breached = call_recovering(h->images.entries[core], f, &rec);
 			direct_now = NULL;
 		} else {
-			breached = run_guarded(h->images.entries[core], h->paths[core], f, &rec,
-			                       &Q7_ERR_OF(err));
+			breached = run_guarded(&h->images, core, f, &rec, &Q7_ERR_OF(err));
 			if (breached < 0) {
 				q7_run_fail(r, "%s", err);
 				return 1;

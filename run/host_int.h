@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "host_fault.h"
 
 typedef int (*q7_entry_fn)(struct q7_frame *);
 
@@ -33,6 +34,7 @@ struct q7_host_images {
 	void *handles[Q7_NUM_CORES];
 	int copies[Q7_NUM_CORES]; /* the memfd a core's private copy was loaded from; -1 */
 	q7_entry_fn entries[Q7_NUM_CORES];
+	struct q7_fault faults[Q7_NUM_CORES]; /* each core's image, for a fault's report */
 };
 
 /* Loads paths[0..cores) (checked before by q7_host_elf_check): the first

@@ -36,7 +36,6 @@ static struct {
 	uint64_t ro[MAX_SLOTS][2];
 	unsigned nro;
 	struct q7_host_images images;
-	uint64_t lo[Q7_NUM_CORES], hi[Q7_NUM_CORES]; /* each core's loaded range */
 	uintptr_t stack_low;
 } w;
 
@@ -120,13 +119,8 @@ static void worker_run(void)
 	for (unsigned core = 0; core < c->ncores; core++) {
 		struct q7_frame *f = &c->frames[core];
 		c->core = core;
+		c->fault = w.images.faults[core];
 		snprintf(c->fault.op, sizeof c->fault.op, "%s", f->op);
-		snprintf(c->fault.image, sizeof c->fault.image, "%s",
-		         q7_path_basename(w.images.paths[core]));
-		c->fault.core = core;
-		c->fault.cores = c->ncores;
-		c->fault.lo = w.lo[core];
-		c->fault.hi = w.hi[core];
 		f->stack_limit = q7_host_stack_limit(w.stack_low);
 		w.images.entries[core](f);
 		if (getpid() != w.pid) /* the kernel forked, and this is the child */
@@ -166,18 +160,6 @@ static void worker_list(void)
 		c->list[0] = 0;
 }
 
-static void worker_ranges(void)
-{
-	for (unsigned core = 0; core < w.images.cores; core++) {
-		struct q7_fault f;
-		void *p;
-		*(q7_entry_fn *)&p = w.images.entries[core];
-		q7_fault_prepare(&f, "", w.images.paths[core], p, core, w.images.cores);
-		w.lo[core] = f.lo;
-		w.hi[core] = f.hi;
-	}
-}
-
 void q7_iso_worker_main(struct q7_iso *s, int fd)
 {
 	static const int deflt[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGCHLD};
@@ -206,7 +188,6 @@ void q7_iso_worker_main(struct q7_iso *s, int fd)
 		worker_notify(0);
 		_exit(0);
 	}
-	worker_ranges();
 	on_exit(on_worker_exit, NULL);
 	worker_list();
 	worker_notify(0);
