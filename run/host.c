@@ -189,7 +189,7 @@ int q7_host_core_done(struct q7_frame *f, unsigned core, unsigned cores, struct 
 }
 
 int q7_host_finish(const struct q7_call *c, const struct q7_frame *f, uint64_t dst_data,
-                   const unsigned char *span, size_t span_bytes, struct q7_run_result *r)
+                   const uint64_t (*range)[2], unsigned nrange, struct q7_run_result *r)
 {
 	if (c->dst.data != 0) {
 		/* Written in place: the runtime copied a returned tensor into it
@@ -204,7 +204,14 @@ int q7_host_finish(const struct q7_call *c, const struct q7_frame *f, uint64_t d
 		return 0;
 	}
 	static const unsigned char nothing[1];
-	uint64_t n, extent;
+	const unsigned char *span = NULL;
+	size_t span_bytes = 0;
+	uint64_t data = f->out.data, n, extent;
+	for (unsigned i = 0; !span && i < nrange; i++)
+		if (data >= range[i][0] && data < range[i][1]) {
+			span = (const unsigned char *)(uintptr_t)data;
+			span_bytes = (size_t)(range[i][1] - data);
+		}
 	if (!span && q7_tensor_bytes(&f->out, &n, &extent) && n == 0)
 		span = nothing; /* an empty tensor: no byte to read, wherever it says it is */
 	if (!span) {
@@ -518,29 +525,6 @@ static void fill_frame(struct q7_host *h, const struct q7_call *c, unsigned core
 		f->loader_flags |= Q7_FRAME_DST_ROOM;
 }
 
-/* Where a returned tensor may lie in this process: in the heap arena or
- * an argument tensor's bytes (the runtime makes tensors nowhere else), so
- * a shape larger than its memory never copies the rest of this
- * process's. NULL elsewhere; *bytes: how many may be read from data. */
-static const unsigned char *span_of(const struct q7_host *h, const struct q7_call *c,
-                                    uint64_t data, size_t *bytes)
-{
-	uint64_t lo = (uint64_t)(uintptr_t)q7_confine_heap(h->cf), hi = lo + h->heap_size;
-	for (unsigned i = 0; !(data >= lo && data < hi) && i < c->nargs; i++) {
-		const struct q7_tensor_desc *t = &c->args[i].u.tensor;
-		uint64_t n, extent;
-		lo = hi = 0;
-		if (c->args[i].kind == Q7_ARG_TENSOR && q7_tensor_bytes(t, &n, &extent)) {
-			lo = t->data;
-			hi = lo + extent;
-		}
-	}
-	if (!(data >= lo && data < hi))
-		return NULL;
-	*bytes = (size_t)(hi - data);
-	return (const unsigned char *)(uintptr_t)data;
-}
-
 static int call_cores(struct q7_host *h, const struct q7_call *c, struct q7_run_result *r);
 
 int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_result *r)
@@ -603,7 +587,16 @@ static int call_cores(struct q7_host *h, const struct q7_call *c, struct q7_run_
 		if (q7_host_core_done(f, core, h->cores, r) != 0)
 			return 1;
 	}
-	size_t span_bytes = 0;
-	const unsigned char *span = c->dst.data ? NULL : span_of(h, c, f->out.data, &span_bytes);
-	return q7_host_finish(c, f, c->dst.data, span, span_bytes, r);
+	/* The runtime makes tensors in the heap arena and the arguments' bytes. */
+	uint64_t heap = (uint64_t)(uintptr_t)q7_confine_heap(h->cf), numel, extent;
+	uint64_t range[Q7_MAX_ARGS + 1][2] = {{heap, heap + h->heap_size}};
+	unsigned n = 1;
+	for (unsigned i = 0; i < c->nargs; i++)
+		if (c->args[i].kind == Q7_ARG_TENSOR &&
+		    q7_tensor_bytes(&c->args[i].u.tensor, &numel, &extent)) {
+			range[n][0] = c->args[i].u.tensor.data;
+			range[n][1] = range[n][0] + extent;
+			n++;
+		}
+	return q7_host_finish(c, f, c->dst.data, range, n, r);
 }

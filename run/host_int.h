@@ -54,10 +54,12 @@ int q7_host_core_done(struct q7_frame *f, unsigned core, unsigned cores, struct 
 /* After every core, f the last one's frame: the result. With a
  * destination, the runtime left it there (dst_data, c->dst.data's bytes
  * as this process sees them); else the returned tensor is copied from
- * span (its element 0 as this process sees it, span_bytes readable). 0,
- * or 1 with r set. */
+ * the one of the nrange ranges [lo, hi) it lies in (the memory the
+ * runtime makes tensors in, as this process sees it), so that a shape
+ * larger than its memory never copies the rest of this process's. 0, or
+ * 1 with r set. */
 int q7_host_finish(const struct q7_call *c, const struct q7_frame *f, uint64_t dst_data,
-                   const unsigned char *span, size_t span_bytes, struct q7_run_result *r);
+                   const uint64_t (*range)[2], unsigned nrange, struct q7_run_result *r);
 /* The first check of a call: the op's name and argument count fit a
  * frame, several cores have a destination. 0, or 1 with r set. */
 int q7_host_call_check(const struct q7_call *c, unsigned cores, struct q7_run_result *r);

@@ -442,26 +442,6 @@ static void fill(struct q7_iso *s, const struct q7_call *c)
 	}
 }
 
-/* The returned tensor's bytes as the region holds them: from its element
- * 0 to the end of the heap arena or slot it lies in. */
-static const unsigned char *span_of(const struct q7_iso *s, uint64_t data, size_t *bytes)
-{
-	uint64_t base = (uint64_t)(uintptr_t)s->base;
-	const struct ctl *c = s->ctl;
-	if (data >= base + c->heap && data < base + c->heap + c->heap_size) {
-		*bytes = (size_t)(base + c->heap + c->heap_size - data);
-		return (const unsigned char *)(uintptr_t)data;
-	}
-	for (unsigned i = 0; i < s->nslots; i++) {
-		uint64_t lo = base + s->slots[i].data, hi = lo + s->slots[i].bytes;
-		if (data >= lo && data < hi) {
-			*bytes = (size_t)(hi - data);
-			return (const unsigned char *)(uintptr_t)data;
-		}
-	}
-	return NULL;
-}
-
 /* A process forked from the one that started the worker (a DataLoader
  * worker, multiprocessing's fork) shares its socket and memory: it lets
  * go of them without touching them, and starts a worker of its own. */
@@ -521,9 +501,14 @@ static int take_answer(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 			memcpy((void *)(uintptr_t)c->dst.data, s->base + s->slots[i].data,
 			       s->slots[i].bytes);
 		}
-	size_t span_bytes = 0;
-	const unsigned char *span = c->dst.data ? NULL : span_of(s, f->out.data, &span_bytes);
-	return q7_host_finish(c, f, dst_slot, span, span_bytes, r);
+	/* The heap arena and the slots, as the region holds them. */
+	uint64_t base = (uint64_t)(uintptr_t)s->base, range[MAX_SLOTS + 1][2] = {
+		{base + s->ctl->heap, base + s->ctl->heap + s->ctl->heap_size}};
+	for (unsigned i = 0; i < s->nslots; i++) {
+		range[i + 1][0] = base + s->slots[i].data;
+		range[i + 1][1] = range[i + 1][0] + s->slots[i].bytes;
+	}
+	return q7_host_finish(c, f, dst_slot, range, s->nslots + 1, r);
 }
 
 static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r)
