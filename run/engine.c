@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "run_image.h"
-#include "npy.h"
 #include "result.h"
 #include "tensor_bytes.h"
 #include "support.h"
@@ -38,7 +37,8 @@ struct q7_engine {
 	unsigned cores;
 	pthread_mutex_t lock;
 	int nops;             /* -1 until listed */
-	char *list;           /* the op list's text, which names and schemas point into */
+	char *list;           /* the op list's text, "name<TAB>schema" lines */
+	char *text;           /* a copy split into the names and schemas */
 	char **names, **schemas;
 };
 
@@ -124,6 +124,7 @@ static void engine_close(struct q7_engine *e, bool at_exit)
 	free(e->names);
 	free(e->schemas);
 	free(e->list);
+	free(e->text);
 	free(e->lib);
 	q7_sv_free(&e->images);
 	free(e);
@@ -147,28 +148,14 @@ const struct q7_target *q7_engine_target_row(const struct q7_engine *e) { return
 
 bool q7_engine_apart(const struct q7_engine *e) { return e->apart; }
 
-static int call_locked(struct q7_engine *e, const struct q7_call *c, unsigned cores,
-                       struct q7_run_result *r)
-{
-	return e->target->call(e->state, c, cores, r);
-}
-
 /* A kernel that changed its input, or wrote past its end (a red zone
  * after it: changed_past_end): the message again, with the argument's
  * name from the op's schema (the op list, read once). */
 static void name_changed_arg(struct q7_engine *e, const struct q7_call *c, struct q7_run_result *r)
 {
-	char err[Q7_MESSAGE_SIZE], arg[128];
-	snprintf(arg, sizeof arg, "argument %u", r->changed_arg);
-	if (q7_engine_list(e, &Q7_ERR_OF(err)) > 0) {
-		size_t oplen = strlen(c->op);
-		for (int i = 0; i < e->nops; i++) {
-			const char *sc = e->schemas[i];
-			if (strcmp(e->names[i], c->op) == 0 ||
-			    (strncmp(sc, c->op, oplen) == 0 && sc[oplen] == '('))
-				q7_run_schema_arg(sc, strlen(sc), r->changed_arg - 1, arg, sizeof arg);
-		}
-	}
+	char arg[128];
+	q7_run_list_arg(q7_engine_list(e, NULL) > 0 ? e->list : NULL, c->op, r->changed_arg - 1, arg,
+	                sizeof arg);
 	q7_run_word_changed(r, c->op, arg);
 }
 
@@ -209,14 +196,14 @@ static int call_checking_uninit(struct q7_engine *e, const struct q7_call *c,
 	struct q7_call second = *c;
 	second.fill_second = true;
 	q7_run_uninit_fill(dst, bytes, &second);
-	int rc = call_locked(e, &second, e->cores, r);
+	int rc = e->target->call(e->state, &second, e->cores, r);
 	if (rc != 0)
 		return rc;
 	unsigned char *first = q7_xmalloc(bytes ? bytes : 1);
 	memcpy(first, dst, bytes);
 	q7_run_result_free(r);
 	q7_run_uninit_fill(dst, bytes, c);
-	rc = call_locked(e, c, e->cores, r);
+	rc = e->target->call(e->state, c, e->cores, r);
 	if (rc == 0 && memcmp(first, dst, bytes) != 0) { /* one memcmp when the same */
 		size_t k = 0;
 		while (first[k] == dst[k])
@@ -241,7 +228,7 @@ int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_r
 	pthread_mutex_lock(&e->lock);
 	int rc = cc.check_uninit && !e->target_checks && c->dst_fresh && c->dst.data && c->op[0]
 	             ? call_checking_uninit(e, &cc, r)
-	             : call_locked(e, &cc, e->cores, r);
+	             : e->target->call(e->state, &cc, e->cores, r);
 	pthread_mutex_unlock(&e->lock);
 	if (rc != 0 && r->changed_arg)
 		name_changed_arg(e, c, r);
@@ -251,7 +238,7 @@ int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_r
 	return rc;
 }
 
-/* Reads "name<TAB>schema" lines from the list's text (owned by e). */
+/* Reads e->list's "name<TAB>schema" lines (into e->text). */
 static int parse_list(struct q7_engine *e, struct q7_err *err)
 {
 	size_t count = 0;
@@ -261,7 +248,8 @@ static int parse_list(struct q7_engine *e, struct q7_err *err)
 	e->schemas = q7_xcalloc(count + 1, sizeof *e->schemas);
 	e->nops = 0;
 	char *save = NULL;
-	for (char *line = strtok_r(e->list, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	e->text = q7_xstrdup(e->list);
+	for (char *line = strtok_r(e->text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *tab = strchr(line, '\t');
 		if (!tab || tab == line) {
 			e->nops = -1;
@@ -291,7 +279,7 @@ int q7_engine_list(struct q7_engine *e, struct q7_err *err)
 	struct q7_run_result r;
 	/* Every core's image has the same ops (a session runs them all; the
 	 * race check only core 0). */
-	if (call_locked(e, &c, 0, &r) != 0) {
+	if (e->target->call(e->state, &c, 0, &r) != 0) {
 		rc = fail(err, "%s: cannot list its ops: %s%s", e->lib, r.message,
 		          r.status == Q7_STATUS_NO_SUCH_OP ? " (a library built by an older q7cc? "
 		                                             "build it again)" : "");
@@ -299,6 +287,7 @@ int q7_engine_list(struct q7_engine *e, struct q7_err *err)
 		rc = fail(err, "%s: the runtime's op list is damaged", e->lib);
 	} else {
 		free(e->list);
+		free(e->text);
 		e->list = q7_xstrndup((const char *)buf, r.out.sizes[0]);
 		rc = parse_list(e, err);
 	}

@@ -8,9 +8,12 @@
  * per engine (emu_session.h: QEMU boots once). Both take the same calls
  * and give the same numbers.
  *
- * Errors are messages, never exits: every function that can fail returns
- * -1 (or a status) with a NUL-terminated message in the caller's buffer or
- * in the result. Detectable problems (a missing op, a wrong argument, a
+ * Errors are messages, never exits, handed back in one of two ways, one
+ * per carrier, by the engine, its targets and q7-run's parts alike: a
+ * function that reports into a struct q7_err returns 0 (or a count) or -1
+ * with the message set; one that fills a struct q7_run_result returns 0
+ * when the op ran, or 1 with the result's status and message set. Only
+ * a tool's top prints them (q7-run: run.c). Detectable problems (a missing op, a wrong argument, a
  * failed TORCH_CHECK, an accessor of the wrong rank or dtype, an index out
  * of bounds) come back that way; so does, in the isolated host mode and on
  * the emulated target, a kernel that faults, exits or never returns; in

@@ -35,7 +35,6 @@
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -83,8 +82,10 @@ static int copy_image(const char *path, struct q7_err *err)
 	char *bytes = q7_read_regular(path, Q7_READ_HOSTLIB_MAX, &len, &why);
 	int fd = bytes ? memfd_create(q7_path_basename(path), MFD_CLOEXEC) : -1;
 	if (fd >= 0 && q7_write_all(fd, bytes, len, -1) != 0) {
+		int e = errno; /* close may set it */
 		close(fd);
 		fd = -1;
+		errno = e;
 	}
 	if (fd < 0)
 		q7_err_set(err, NULL, "%s: cannot copy it for another core: %s", path,
@@ -123,11 +124,13 @@ int q7_host_images_load(struct q7_host_images *im, unsigned cores, char *const *
 		}
 		if (!im->handles[core])
 			goto fail;
-		*(void **)&im->entries[core] = dlsym(im->handles[core], "q7_entry");
-		if (!im->entries[core]) {
+		void *entry = dlsym(im->handles[core], "q7_entry");
+		if (!entry) {
 			q7_err_set(err, NULL, "%s: not a q7cc kernel library (no q7_entry)", paths[core]);
 			goto fail;
 		}
+		*(void **)&im->entries[core] = entry;
+		q7_fault_prepare(&im->faults[core], "", paths[core], entry, core, cores);
 	}
 	return 0;
 fail:
@@ -186,7 +189,7 @@ int q7_host_core_done(struct q7_frame *f, unsigned core, unsigned cores, struct 
 }
 
 int q7_host_finish(const struct q7_call *c, const struct q7_frame *f, uint64_t dst_data,
-                   const unsigned char *span, size_t span_bytes, struct q7_run_result *r)
+                   const uint64_t (*range)[2], unsigned nrange, struct q7_run_result *r)
 {
 	if (c->dst.data != 0) {
 		/* Written in place: the runtime copied a returned tensor into it
@@ -201,7 +204,14 @@ int q7_host_finish(const struct q7_call *c, const struct q7_frame *f, uint64_t d
 		return 0;
 	}
 	static const unsigned char nothing[1];
-	uint64_t n, extent;
+	const unsigned char *span = NULL;
+	size_t span_bytes = 0;
+	uint64_t data = f->out.data, n, extent;
+	for (unsigned i = 0; !span && i < nrange; i++)
+		if (data >= range[i][0] && data < range[i][1]) {
+			span = (const unsigned char *)(uintptr_t)data;
+			span_bytes = (size_t)(range[i][1] - data);
+		}
 	if (!span && q7_tensor_bytes(&f->out, &n, &extent) && n == 0)
 		span = nothing; /* an empty tensor: no byte to read, wherever it says it is */
 	if (!span) {
@@ -217,21 +227,9 @@ int q7_host_finish(const struct q7_call *c, const struct q7_frame *f, uint64_t d
 /* ---- a kernel that faults, in this process ------------------------------ */
 
 /* What the handler reports, set before each core's call; the image's
- * path for a crash while listing the ops. */
+ * path before it for a crash while listing the ops. */
 static struct q7_fault fault;
-static const char *fault_path;
-
-/* Appends s (at most max bytes) to line at *n. Async-signal-safe. */
-static void append(char *line, size_t *n, size_t size, const char *s, size_t max)
-{
-	size_t k = strlen(s);
-	if (k > max)
-		k = max;
-	if (k > size - *n)
-		k = size - *n;
-	memcpy(line + *n, s, k);
-	*n += k;
-}
+static char fault_before[512];
 
 /* ---- a breach of the confinement, survived ------------------------------- */
 
@@ -296,20 +294,9 @@ static void ensure_altstack(void)
 
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
-	char line[1024];
 	recover(sig, si, uc);
-	size_t n = 0, room = sizeof line - 1;
 	q7_fault_record(&fault, sig, si, uc);
-	append(line, &n, room, q7_progname(), 64);
-	append(line, &n, room, ": error: ", 16);
-	if (!fault.op[0]) {
-		append(line, &n, room, fault_path, 300);
-		append(line, &n, room, ": cannot list its ops: ", 32);
-	}
-	n += q7_fault_format(&fault, NULL, line + n, room - n);
-	line[n++] = '\n';
-	ssize_t w = write(2, line, n);
-	(void)w;
+	q7_fault_report(&fault, false, fault_before, "");
 	_exit(Q7_EXIT_ERROR);
 }
 
@@ -333,17 +320,17 @@ static void *core_main(void *arg)
 
 /* Guarded: the core on its own small-stack thread under the fault
  * handler. 0, 1 when it breached rec->cf, or -1 with the reason in err. */
-static int run_guarded(q7_entry_fn entry, const char *path, struct q7_frame *f,
+static int run_guarded(const struct q7_host_images *im, unsigned core, struct q7_frame *f,
                        struct recovery *rec, struct q7_err *err)
 {
 	pthread_attr_t attr;
 	pthread_t th;
-	struct core_call call = {entry, f, rec, 0};
+	struct core_call call = {im->entries[core], f, rec, 0};
 	struct sigaction old[Q7_FAULT_NSIG];
-	void *p;
-	*(q7_entry_fn *)&p = entry;
-	q7_fault_prepare(&fault, f->op, path, p, f->cpu_id, f->cpu_count);
-	fault_path = path;
+	fault = im->faults[core];
+	snprintf(fault.op, sizeof fault.op, "%s", f->op);
+	snprintf(fault_before, sizeof fault_before, "%s%s", f->op[0] ? "" : im->paths[core],
+	         f->op[0] ? "" : ": cannot list its ops: ");
 	q7_fault_catch(on_fault, old);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, Q7_CORE_STACK);
@@ -367,7 +354,6 @@ struct q7_host {
 	enum q7_host_mode mode;
 	char *paths[Q7_NUM_CORES];
 	struct q7_host_images images;  /* in-process modes */
-	struct q7_fault faults[Q7_NUM_CORES]; /* direct: each core's image, for the note */
 	struct q7_iso *iso;            /* isolated */
 	struct q7_confine *cf;  /* in-process: the heap arena, the call's tensors */
 	size_t heap_size;
@@ -378,14 +364,8 @@ struct q7_host {
 	const volatile sig_atomic_t *interrupted; /* sanitized: the caller's Ctrl-C */
 };
 
-/* The lowest usable address of this thread's stack (1 when unknown),
- * kept for the last thread that called (pthread_getattr_np reads /proc
- * for the main thread). */
-static uintptr_t stack_low(struct q7_host *h)
+uintptr_t q7_host_stack_low(void)
 {
-	pthread_t self = pthread_self();
-	if (h->stack_low && pthread_equal(self, h->stack_thread))
-		return h->stack_low;
 	pthread_attr_t attr;
 	void *addr = NULL;
 	size_t size = 0, guard = 0;
@@ -397,17 +377,12 @@ static uintptr_t stack_low(struct q7_host *h)
 		pthread_attr_destroy(&attr);
 		low += guard;
 	}
-	h->stack_thread = self;
-	h->stack_low = low;
 	return low;
 }
 
-/* Direct: the stack limit the runtime compares a kernel's stack size with,
- * a device core's stack below here, but never below the thread's own. */
-static uint64_t direct_stack_limit(struct q7_host *h)
+uint64_t q7_host_stack_limit(uintptr_t low)
 {
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-	uintptr_t low = stack_low(h);
 	uintptr_t lim = sp > Q7_CORE_STACK ? sp - Q7_CORE_STACK : 0;
 	return lim > low ? lim : (low > 1 ? low : 0);
 }
@@ -434,22 +409,14 @@ static void on_direct_fault(int sig, siginfo_t *si, void *uc)
 	const struct direct_call *c = direct_now;
 	recover(sig, si, uc);
 	if (c) {
-		struct q7_fault f = c->h->faults[c->core];
+		struct q7_fault f = c->h->images.faults[c->core];
 		size_t k = 0;
 		for (; c->op[k] && k < sizeof f.op - 1; k++)
 			f.op[k] = c->op[k];
 		f.op[k] = 0;
 		q7_fault_record(&f, sig, si, uc);
-		char line[1024];
-		size_t n = 0, room = sizeof line - 1;
-		append(line, &n, room, q7_progname(), 64);
-		append(line, &n, room, ": fatal: ", 16);
-		n += q7_fault_format(&f, NULL, line + n, room - n);
-		append(line, &n, room, " (in this process, which it ends; q7cc.torch's isolate=True "
-		       "runs kernels apart and raises an error instead)", 128);
-		line[n++] = '\n';
-		ssize_t w = write(2, line, n);
-		(void)w;
+		q7_fault_report(&f, true, "", " (in this process, which it ends; q7cc.torch's "
+		                "isolate=True runs kernels apart and raises an error instead)");
 		direct_now = NULL;
 	}
 	q7_fault_release(direct_before);
@@ -510,14 +477,8 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 	}
 	if (q7_host_images_load(&h->images, h->cores, h->paths, NULL, err) != 0)
 		goto fail;
-	if (h->mode == Q7_HOST_DIRECT) {
-		for (unsigned core = 0; core < h->cores; core++) {
-			void *p;
-			*(q7_entry_fn *)&p = h->images.entries[core];
-			q7_fault_prepare(&h->faults[core], "", h->paths[core], p, core, h->cores);
-		}
+	if (h->mode == Q7_HOST_DIRECT)
 		pthread_once(&direct_once, direct_catch);
-	}
 	*out = h;
 	return 0;
 fail:
@@ -564,29 +525,6 @@ static void fill_frame(struct q7_host *h, const struct q7_call *c, unsigned core
 		f->loader_flags |= Q7_FRAME_DST_ROOM;
 }
 
-/* Where a returned tensor may lie in this process: in the heap arena or
- * an argument tensor's bytes (the runtime makes tensors nowhere else), so
- * a shape larger than its memory never copies the rest of this
- * process's. NULL elsewhere; *bytes: how many may be read from data. */
-static const unsigned char *span_of(const struct q7_host *h, const struct q7_call *c,
-                                    uint64_t data, size_t *bytes)
-{
-	uint64_t lo = (uint64_t)(uintptr_t)q7_confine_heap(h->cf), hi = lo + h->heap_size;
-	for (unsigned i = 0; !(data >= lo && data < hi) && i < c->nargs; i++) {
-		const struct q7_tensor_desc *t = &c->args[i].u.tensor;
-		uint64_t n, extent;
-		lo = hi = 0;
-		if (c->args[i].kind == Q7_ARG_TENSOR && q7_tensor_bytes(t, &n, &extent)) {
-			lo = t->data;
-			hi = lo + extent;
-		}
-	}
-	if (!(data >= lo && data < hi))
-		return NULL;
-	*bytes = (size_t)(hi - data);
-	return (const unsigned char *)(uintptr_t)data;
-}
-
 static int call_cores(struct q7_host *h, const struct q7_call *c, struct q7_run_result *r);
 
 int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_result *r)
@@ -619,14 +557,19 @@ static int call_cores(struct q7_host *h, const struct q7_call *c, struct q7_run_
 		int breached;
 		if (h->mode == Q7_HOST_DIRECT) {
 			ensure_altstack();
-			f->stack_limit = direct_stack_limit(h);
+			/* the stack's bottom kept for the last thread that called
+			 * (pthread_getattr_np reads /proc for the main thread) */
+			if (!h->stack_low || !pthread_equal(pthread_self(), h->stack_thread)) {
+				h->stack_thread = pthread_self();
+				h->stack_low = q7_host_stack_low();
+			}
+			f->stack_limit = q7_host_stack_limit(h->stack_low);
 			struct direct_call now = {h, core, c->op};
 			direct_now = &now;
 			breached = call_recovering(h->images.entries[core], f, &rec);
 			direct_now = NULL;
 		} else {
-			breached = run_guarded(h->images.entries[core], h->paths[core], f, &rec,
-			                       &Q7_ERR_OF(err));
+			breached = run_guarded(&h->images, core, f, &rec, &Q7_ERR_OF(err));
 			if (breached < 0) {
 				q7_run_fail(r, "%s", err);
 				return 1;
@@ -634,21 +577,26 @@ static int call_cores(struct q7_host *h, const struct q7_call *c, struct q7_run_
 			fflush(stdout);
 		}
 		if (breached) {
-			q7_confine_fault(h->cf, c, rec.addr, rec.write, r);
-			if (h->cores > 1 && !r->changed_arg) {
-				char pre[24];
-				size_t k = (size_t)snprintf(pre, sizeof pre, "core %u: ", core);
-				size_t len = strnlen(r->message, sizeof r->message - 1 - k);
-				memmove(r->message + k, r->message, len);
-				memcpy(r->message, pre, k);
-				r->message[k + len] = 0;
-			}
+			char op[24 + Q7_MAX_OP_NAME];
+			snprintf(op, sizeof op, "%s", c->op);
+			if (h->cores > 1)
+				snprintf(op, sizeof op, "core %u: %s", core, c->op);
+			q7_confine_fault(h->cf, op, rec.addr, rec.write, r);
 			return 1;
 		}
 		if (q7_host_core_done(f, core, h->cores, r) != 0)
 			return 1;
 	}
-	size_t span_bytes = 0;
-	const unsigned char *span = c->dst.data ? NULL : span_of(h, c, f->out.data, &span_bytes);
-	return q7_host_finish(c, f, c->dst.data, span, span_bytes, r);
+	/* The runtime makes tensors in the heap arena and the arguments' bytes. */
+	uint64_t heap = (uint64_t)(uintptr_t)q7_confine_heap(h->cf), numel, extent;
+	uint64_t range[Q7_MAX_ARGS + 1][2] = {{heap, heap + h->heap_size}};
+	unsigned n = 1;
+	for (unsigned i = 0; i < c->nargs; i++)
+		if (c->args[i].kind == Q7_ARG_TENSOR &&
+		    q7_tensor_bytes(&c->args[i].u.tensor, &numel, &extent)) {
+			range[n][0] = c->args[i].u.tensor.data;
+			range[n][1] = range[n][0] + extent;
+			n++;
+		}
+	return q7_host_finish(c, f, c->dst.data, range, n, r);
 }

@@ -17,7 +17,6 @@
 #include "host_confine.h"
 #include "result.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -253,8 +252,6 @@ static size_t tail_changed(const unsigned char *p, size_t n)
 	return at;
 }
 
-static const char RULE2[] = "a kernel writes only into its output and its own allocations";
-
 int q7_confine_leave(struct q7_confine *cf, const struct q7_call *c, const struct q7_call *run,
                      struct q7_run_result *r)
 {
@@ -264,13 +261,9 @@ int q7_confine_leave(struct q7_confine *cf, const struct q7_call *c, const struc
 	unsigned char *at = cf->map + s->off;
 	size_t tail = s->span - s->bytes - Q7_RED_ZONE;
 	size_t k = tail_changed(at + s->bytes + Q7_RED_ZONE, tail);
-	if (k < tail) {
-		q7_run_fail(r, "%s: the kernel wrote past the end of the destination (get_dst_tensor(): "
-		            "%llu bytes), at byte offset %llu; %s", c->op, (unsigned long long)s->bytes,
-		            (unsigned long long)(s->bytes + Q7_RED_ZONE + k), RULE2);
-		r->status = Q7_STATUS_KERNEL_ERROR;
-		return 1;
-	}
+	if (k < tail)
+		return q7_run_outside(r, c->op, "wrote", Q7_RUN_DST, s->bytes,
+		                      (long long)(s->bytes + Q7_RED_ZONE + k));
 	if (s->bytes)
 		memcpy((void *)(uintptr_t)c->dst.data, at, s->bytes);
 	if (r->out.data == run->dst.data)
@@ -304,48 +297,28 @@ static const struct slot *nearest(const struct q7_confine *cf, uint64_t off, boo
 	return best;
 }
 
-static void name_slot(const struct slot *s, char *buf, size_t size)
+void q7_confine_fault(const struct q7_confine *cf, const char *op, uint64_t addr, bool write,
+                      struct q7_run_result *r)
 {
-	if (s->arg < 0)
-		snprintf(buf, size, "the destination (get_dst_tensor(): %llu bytes)",
-		         (unsigned long long)s->bytes);
-	else
-		snprintf(buf, size, "its input argument %d (%llu bytes)", s->arg + 1,
-		         (unsigned long long)s->bytes);
-}
-
-void q7_confine_fault(const struct q7_confine *cf, const struct q7_call *run, uint64_t addr,
-                      bool write, struct q7_run_result *r)
-{
-	const char *op = run->op, *did = write ? "wrote" : "read";
+	const char *did = write ? "wrote" : "read";
 	uint64_t h = (uint64_t)(uintptr_t)cf->heap_map + GAP;
-	char what[96] = "the heap arena";
-	bool before = addr < h;
-	long long at = (long long)(addr - h);
-	r->status = Q7_STATUS_KERNEL_ERROR;
-	if (!(addr + GAP >= h && addr < h + cf->heap_size + GAP)) {
-		uint64_t off = addr - (uint64_t)(uintptr_t)cf->map;
-		const struct slot *s = nearest(cf, off, &before);
-		if (!s) {
-			q7_run_fail(r, "%s: the kernel %s outside its memory, at address 0x%llx; %s", op, did,
-			            (unsigned long long)addr, RULE2);
-			r->status = Q7_STATUS_KERNEL_ERROR;
-			return;
-		}
-		at = (long long)(off - s->off);
-		name_slot(s, what, sizeof what);
-		if (s->arg >= 0 && write && !before) {
-			/* the engine words it again with the argument's name */
-			r->changed_arg = (unsigned)s->arg + 1;
-			r->changed_at = (uint64_t)at;
-			r->changed_past_end = r->changed_at >= s->bytes;
-			r->changed_bytes = s->bytes;
-			char arg[32];
-			snprintf(arg, sizeof arg, "argument %d", s->arg + 1);
-			q7_run_word_changed(r, op, arg);
-			return;
-		}
+	if (addr + GAP >= h && addr < h + cf->heap_size + GAP) {
+		q7_run_outside(r, op, did, Q7_RUN_HEAP, 0, (long long)(addr - h));
+		return;
 	}
-	snprintf(r->message, sizeof r->message, "%s: the kernel %s %s %s, at byte offset %lld; %s", op,
-	         did, before ? "before the start of" : "past the end of", what, at, RULE2);
+	uint64_t off = addr - (uint64_t)(uintptr_t)cf->map;
+	bool before = false;
+	const struct slot *s = nearest(cf, off, &before);
+	if (!s) {
+		q7_run_fail(r, "%s: the kernel %s outside its memory, at address 0x%llx; a kernel writes "
+		            "only into its output and its own allocations", op, did,
+		            (unsigned long long)addr);
+		r->status = Q7_STATUS_KERNEL_ERROR;
+		return;
+	}
+	long long at = (long long)(off - s->off);
+	if (s->arg >= 0 && write && !before) /* the engine words it again with the argument's name */
+		q7_run_changed(r, op, (unsigned)s->arg, (uint64_t)at, (uint64_t)at >= s->bytes, s->bytes);
+	else
+		q7_run_outside(r, op, did, s->arg, s->bytes, at);
 }

@@ -41,10 +41,10 @@ int q7_confine_leave(struct q7_confine *cf, const struct q7_call *c, const struc
 /* Whether addr lies in the confinement's address space (a fault there is
  * the kernel's breach, not the process's). Async-signal-safe. */
 bool q7_confine_owns(const struct q7_confine *cf, uint64_t addr);
-/* A fault at addr (write: the access wrote) during run: r failed, its
- * message naming the region and the offset (an input's breach through
- * r->changed_arg, for the engine to name). */
-void q7_confine_fault(const struct q7_confine *cf, const struct q7_call *run, uint64_t addr,
-                      bool write, struct q7_run_result *r);
+/* A fault at addr (write: the access wrote) during op's call ("relu",
+ * "core 3: relu"): r failed, its message naming the region and the offset
+ * (an input's breach through r->changed_arg, for the engine to name). */
+void q7_confine_fault(const struct q7_confine *cf, const char *op, uint64_t addr, bool write,
+                      struct q7_run_result *r);
 
 #endif

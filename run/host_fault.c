@@ -6,9 +6,9 @@
 #include <link.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "support.h"
 
@@ -162,6 +162,20 @@ size_t q7_fault_format(const struct q7_fault *f, const char *where, char *buf, s
 		put(&l, ")");
 	}
 	return l.n;
+}
+
+void q7_fault_report(const struct q7_fault *f, bool fatal, const char *before, const char *after)
+{
+	char buf[1024];
+	struct line l = {buf, 0, sizeof buf - 1}; /* and the newline */
+	put(&l, q7_progname());
+	put(&l, fatal ? ": fatal: " : ": error: ");
+	put(&l, before);
+	l.n += q7_fault_format(f, NULL, buf + l.n, l.size - l.n);
+	put(&l, after);
+	buf[l.n++] = '\n';
+	ssize_t w = write(2, buf, l.n);
+	(void)w;
 }
 
 void q7_fault_catch(void (*handler)(int, siginfo_t *, void *), struct sigaction *old)

@@ -12,6 +12,7 @@
 #define Q7_RUN_HOST_FAULT_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,11 @@ void q7_fault_record(struct q7_fault *f, int sig, const void *siginfo, const voi
  * (NULL: none) says what the address is, e.g. a guard page's tensor.
  * Async-signal-safe. Returns its length. */
 size_t q7_fault_format(const struct q7_fault *f, const char *where, char *buf, size_t size);
+/* The one report a fault handler prints itself, since a process a kernel
+ * crashed cannot hand an error back: "<program>: error: " ("fatal: "
+ * when the signal then ends the process), before, the report (no where),
+ * after, a newline, on stderr. Async-signal-safe. */
+void q7_fault_report(const struct q7_fault *f, bool fatal, const char *before, const char *after);
 
 /* Installs handler (an SA_SIGINFO handler, run on the alternate stack)
  * for the fault signals, saving the previous actions in old (Q7_FAULT_NSIG

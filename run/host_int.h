@@ -11,12 +11,21 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "host_fault.h"
 
 typedef int (*q7_entry_fn)(struct q7_frame *);
 
 /* How kernels print (frame->write_fn): to this process's stdout, or
  * stderr for fd 2. */
 int q7_host_write(int fd, const void *buf, uint32_t len);
+
+/* The lowest usable address of the calling thread's stack (1 when
+ * unknown), and the stack limit a kernel called from there runs with
+ * (frame->stack_limit): a device core's stack below the stack pointer,
+ * never below low, so kernels that need more take the runtime's
+ * stack-switch path as on the device. */
+uintptr_t q7_host_stack_low(void);
+uint64_t q7_host_stack_limit(uintptr_t low);
 
 /* Each core's loaded image. */
 struct q7_host_images {
@@ -25,6 +34,7 @@ struct q7_host_images {
 	void *handles[Q7_NUM_CORES];
 	int copies[Q7_NUM_CORES]; /* the memfd a core's private copy was loaded from; -1 */
 	q7_entry_fn entries[Q7_NUM_CORES];
+	struct q7_fault faults[Q7_NUM_CORES]; /* each core's image, for a fault's report */
 };
 
 /* Loads paths[0..cores) (checked before by q7_host_elf_check): the first
@@ -44,10 +54,12 @@ int q7_host_core_done(struct q7_frame *f, unsigned core, unsigned cores, struct 
 /* After every core, f the last one's frame: the result. With a
  * destination, the runtime left it there (dst_data, c->dst.data's bytes
  * as this process sees them); else the returned tensor is copied from
- * span (its element 0 as this process sees it, span_bytes readable). 0,
- * or 1 with r set. */
+ * the one of the nrange ranges [lo, hi) it lies in (the memory the
+ * runtime makes tensors in, as this process sees it), so that a shape
+ * larger than its memory never copies the rest of this process's. 0, or
+ * 1 with r set. */
 int q7_host_finish(const struct q7_call *c, const struct q7_frame *f, uint64_t dst_data,
-                   const unsigned char *span, size_t span_bytes, struct q7_run_result *r);
+                   const uint64_t (*range)[2], unsigned nrange, struct q7_run_result *r);
 /* The first check of a call: the op's name and argument count fit a
  * frame, several cores have a destination. 0, or 1 with r set. */
 int q7_host_call_check(const struct q7_call *c, unsigned cores, struct q7_run_result *r);

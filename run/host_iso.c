@@ -42,10 +42,9 @@
 #include "host_fault.h"
 #include "host_int.h"
 #include "result.h"
+#include "target.h"
 
 #include <errno.h>
-#include <math.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -55,10 +54,8 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "npy.h"
 #include "proc.h"
 #include "support.h"
 
@@ -100,10 +97,9 @@ static void region_close(struct q7_iso *s)
 	s->reserve = 0;
 }
 
-/* The worker and its process group stopped and reaped; the region kept. */
-/* Kills the worker (and its process group) and reaps it; *status (if
- * asked) gets how it ended. */
-static void worker_stop_status(struct q7_iso *s, int *status)
+/* Kills the worker (and its process group) and reaps it, the region
+ * kept; *status (NULL: not asked) gets how it ended. */
+static void worker_stop(struct q7_iso *s, int *status)
 {
 	if (s->pid > 0) {
 		q7_proc_kill(s->pid, SIGKILL);
@@ -113,11 +109,6 @@ static void worker_stop_status(struct q7_iso *s, int *status)
 		close(s->fd);
 	s->pid = 0;
 	s->fd = -1;
-}
-
-static void worker_stop(struct q7_iso *s)
-{
-	worker_stop_status(s, NULL);
 }
 
 /* After the worker died while starting: the reason, naming the image. */
@@ -180,7 +171,6 @@ static int worker_start(struct q7_iso *s, size_t need, struct q7_err *err)
 		return -1;
 	struct ctl *c = s->ctl;
 	memset(c, 0, sizeof *c);
-	c->magic = CTL_MAGIC;
 	c->heap = s->ctl_bytes;
 	c->heap_size = s->heap_size;
 	int sv[2];
@@ -204,58 +194,20 @@ static int worker_start(struct q7_iso *s, size_t need, struct q7_err *err)
 	s->fd = sv[0];
 	s->fresh = true;
 	uint32_t seq = 1;
-	int rc = answer(s, s->started, &seq);
-	if (rc == INTERRUPTED) {
-		q7_err_set(err, NULL, "interrupted while loading (the kernel's process was stopped)");
-		worker_stop(s);
-		return -1;
-	}
-	if (rc == 1 && seq == 0) {
-		if (c->load_error[0]) {
-			q7_err_set(err, NULL, "%s", c->load_error);
-			worker_stop(s);
-			return -1;
-		}
+	int rc = answer(s, s->started, &seq), st = 0;
+	if (rc == 1 && seq == 0 && !c->load_error[0])
 		return 0;
-	}
-	const char *path = s->paths[c->core < s->cores ? c->core : 0];
-	if (rc == Q7_PROC_TIMEOUT) {
+	worker_stop(s, &st); /* its process group too, should it have started any */
+	if (rc == INTERRUPTED)
+		q7_err_set(err, NULL, "interrupted while loading (the kernel's process was stopped)");
+	else if (rc == 1 && seq == 0)
+		q7_err_set(err, NULL, "%s", c->load_error);
+	else if (rc == Q7_PROC_TIMEOUT)
 		q7_err_set(err, NULL, "%s: cannot load: still loading after %g s (a constructor that never "
-		           "returns?)", path, s->timeout);
-		worker_stop(s);
-		return -1;
-	}
-	int st = 0;
-	q7_proc_kill(pid, SIGKILL); /* its process group, should it have started any */
-	q7_proc_wait(pid, &st);
-	s->pid = 0;
-	close(s->fd);
-	s->fd = -1;
-	start_failed(s, st, err);
+		           "returns?)", s->paths[c->core < s->cores ? c->core : 0], s->timeout);
+	else
+		start_failed(s, st, err);
 	return -1;
-}
-
-/* The name of argument i (0-based) of op, from the op list: "argument 2
- * (x)", or "argument 2" when the list does not say. */
-static void arg_name(const struct q7_iso *s, const char *op, int i, char *buf, size_t size)
-{
-	snprintf(buf, size, "argument %d", i + 1);
-	const char *p = s->ctl->list;
-	size_t oplen = strlen(op);
-	while (*p) {
-		const char *eol = strchr(p, '\n');
-		const char *tab = memchr(p, '\t', eol ? (size_t)(eol - p) : strlen(p));
-		if (!eol || !tab)
-			return;
-		const char *schema = tab + 1;
-		bool match = ((size_t)(tab - p) == oplen && strncmp(p, op, oplen) == 0) ||
-		             (strncmp(schema, op, oplen) == 0 && schema[oplen] == '(');
-		if (match) {
-			q7_run_schema_arg(schema, (size_t)(eol - schema), (unsigned)i, buf, size);
-			return;
-		}
-		p = eol + 1;
-	}
 }
 
 /* One candidate for what a faulting address is: off bytes from the
@@ -264,26 +216,21 @@ static void arg_name(const struct q7_iso *s, const char *op, int i, char *buf, s
 static void nearest(uint64_t off, uint64_t start, uint64_t bytes, const char *what, bool before_too,
                     long long *best, char *buf, size_t size)
 {
-	long long d;
-	if (off >= start + bytes) {
-		d = (long long)(off - start - bytes);
-		if (*best < 0 || d < *best)
-			snprintf(buf, size, "offset %llu of %s, past its end (%llu bytes)",
-			         (unsigned long long)(off - start), what, (unsigned long long)bytes);
-	} else if (off < start && before_too) {
-		d = (long long)(start - off) - 1;
-		if (*best < 0 || d < *best)
-			snprintf(buf, size, "offset -%llu of %s, before its start",
-			         (unsigned long long)(start - off), what);
-	} else if (off >= start) {
-		d = 0; /* in it: an input's read-only slot, nearer than anything */
+	bool past = off >= start + bytes, before = off < start;
+	/* in it (an input's read-only slot): nearer than anything */
+	long long d = past ? (long long)(off - start - bytes) : before ? (long long)(start - off) - 1 : 0;
+	if ((before && !before_too) || (*best >= 0 && d >= *best && d > 0))
+		return;
+	*best = d;
+	if (past)
+		snprintf(buf, size, "offset %llu of %s, past its end (%llu bytes)",
+		         (unsigned long long)(off - start), what, (unsigned long long)bytes);
+	else if (before)
+		snprintf(buf, size, "offset -%llu of %s, before its start",
+		         (unsigned long long)(start - off), what);
+	else
 		snprintf(buf, size, "offset %llu of %s, into it (a kernel never changes its inputs)",
 		         (unsigned long long)(off - start), what);
-	} else {
-		return;
-	}
-	if (*best < 0 || d < *best)
-		*best = d;
 }
 
 /* What a faulting address is when it lies in the region (a guard page, or
@@ -306,7 +253,7 @@ static void guard_hit(const struct q7_iso *s, const char *op, uint64_t addr, cha
 		if (sl->arg < 0)
 			snprintf(what, sizeof what, "the destination (get_dst_tensor())");
 		else
-			arg_name(s, op, sl->arg, what, sizeof what);
+			q7_run_list_arg(s->ctl->list, op, (unsigned)sl->arg, what, sizeof what);
 		nearest(off, sl->data, sl->bytes, what, true, &best, buf, size);
 	}
 }
@@ -335,35 +282,18 @@ static int slot_breach(const struct q7_iso *s, const struct q7_call *c, struct q
 	if (!hit || off < s->ctl->heap + s->ctl->heap_size + GUARD_GAP / 2) /* the heap arena's */
 		return 0;
 	long long at = (long long)off - (long long)hit->data;
-	char core[24] = "";
+	if (hit->arg >= 0 && at >= 0)
+		return q7_run_changed(r, c->op, (unsigned)hit->arg, (uint64_t)at,
+		                      (uint64_t)at >= hit->bytes, hit->bytes);
+	char op[24 + Q7_MAX_OP_NAME];
+	snprintf(op, sizeof op, "%s", c->op);
 	if (s->cores > 1)
-		snprintf(core, sizeof core, "core %u: ", s->ctl->core);
-	r->status = Q7_STATUS_KERNEL_ERROR;
-	if (hit->arg < 0 || at < 0) {
-		char what[64];
-		if (hit->arg < 0)
-			snprintf(what, sizeof what, "the destination (get_dst_tensor(): %llu bytes)",
-			         (unsigned long long)hit->bytes);
-		else
-			snprintf(what, sizeof what, "its input argument %d (%llu bytes)", hit->arg + 1,
-			         (unsigned long long)hit->bytes);
-		q7_run_fail(r, "%s%s: the kernel wrote %s %s, at byte offset %lld; a kernel writes only "
-		            "into its output and its own allocations", core, c->op,
-		            at < 0 ? "before the start of" : "past the end of", what, at);
-		r->status = Q7_STATUS_KERNEL_ERROR;
-		return 1;
-	}
-	char arg[32];
-	snprintf(arg, sizeof arg, "argument %d", hit->arg + 1);
-	r->changed_arg = (unsigned)hit->arg + 1;
-	r->changed_at = (uint64_t)at;
-	r->changed_past_end = (uint64_t)at >= hit->bytes;
-	r->changed_bytes = hit->bytes;
-	q7_run_word_changed(r, c->op, arg);
-	return 1;
+		snprintf(op, sizeof op, "core %u: %s", s->ctl->core, c->op);
+	return q7_run_outside(r, op, "wrote", hit->arg, hit->bytes, at);
 }
 
-/* After the worker died in a call: the one-line reason. */
+/* After the worker died in a call: the one-line reason (the caller sets
+ * the status). */
 static void call_failed(struct q7_iso *s, const struct q7_call *c, int st, struct q7_run_result *r)
 {
 	struct ctl *ctl = s->ctl;
@@ -371,9 +301,9 @@ static void call_failed(struct q7_iso *s, const struct q7_call *c, int st, struc
 	unsigned core = ctl->core;
 	char how[128];
 	q7_proc_describe(st, how, sizeof how);
-	if (ctl->end == END_FAULT && c->op[0] && slot_breach(s, c, r)) {
+	if (ctl->end == END_FAULT && c->op[0] && slot_breach(s, c, r))
 		return;
-	} else if (ctl->end == END_FAULT) {
+	if (ctl->end == END_FAULT) {
 		char where[256], line[Q7_MESSAGE_SIZE];
 		guard_hit(s, c->op, ctl->fault.addr, where, sizeof where);
 		q7_fault_format(&ctl->fault, where[0] ? where : NULL, line, sizeof line);
@@ -390,7 +320,6 @@ static void call_failed(struct q7_iso *s, const struct q7_call *c, int st, struc
 	} else {
 		q7_run_fail(r, "%s: the kernel's process was %s on core %u", op, how, core);
 	}
-	r->status = Q7_STATUS_KERNEL_ERROR;
 }
 
 /* The call's layout: a slot per tensor argument and the destination.
@@ -462,13 +391,8 @@ static int dst_pads_check(const struct q7_iso *s, const struct q7_call *c, const
 		for (uint64_t i = 0; i < pad[k][1]; i++) {
 			if (s->base[pad[k][0] + i] == 0xa5)
 				continue;
-			long long at = (long long)(pad[k][0] + i) - (long long)sl->data;
-			q7_run_fail(r, "%s: the kernel wrote %s the destination (get_dst_tensor(): %llu "
-			            "bytes), at byte offset %lld; a kernel writes only into its output and its "
-			            "own allocations", c->op, k ? "past the end of" : "before the start of",
-			            (unsigned long long)sl->bytes, at);
-			r->status = Q7_STATUS_KERNEL_ERROR;
-			return 1;
+			return q7_run_outside(r, c->op, "wrote", Q7_RUN_DST, sl->bytes,
+			                      (long long)(pad[k][0] + i) - (long long)sl->data);
 		}
 	return 0;
 }
@@ -516,26 +440,6 @@ static void fill(struct q7_iso *s, const struct q7_call *c)
 		if (s->unchecked & Q7_UNCHECKED_ZONES)
 			f->loader_flags |= Q7_FRAME_UNCHECKED;
 	}
-}
-
-/* The returned tensor's bytes as the region holds them: from its element
- * 0 to the end of the heap arena or slot it lies in. */
-static const unsigned char *span_of(const struct q7_iso *s, uint64_t data, size_t *bytes)
-{
-	uint64_t base = (uint64_t)(uintptr_t)s->base;
-	const struct ctl *c = s->ctl;
-	if (data >= base + c->heap && data < base + c->heap + c->heap_size) {
-		*bytes = (size_t)(base + c->heap + c->heap_size - data);
-		return (const unsigned char *)(uintptr_t)data;
-	}
-	for (unsigned i = 0; i < s->nslots; i++) {
-		uint64_t lo = base + s->slots[i].data, hi = lo + s->slots[i].bytes;
-		if (data >= lo && data < hi) {
-			*bytes = (size_t)(hi - data);
-			return (const unsigned char *)(uintptr_t)data;
-		}
-	}
-	return NULL;
 }
 
 /* A process forked from the one that started the worker (a DataLoader
@@ -597,9 +501,14 @@ static int take_answer(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 			memcpy((void *)(uintptr_t)c->dst.data, s->base + s->slots[i].data,
 			       s->slots[i].bytes);
 		}
-	size_t span_bytes = 0;
-	const unsigned char *span = c->dst.data ? NULL : span_of(s, f->out.data, &span_bytes);
-	return q7_host_finish(c, f, dst_slot, span, span_bytes, r);
+	/* The heap arena and the slots, as the region holds them. */
+	uint64_t base = (uint64_t)(uintptr_t)s->base, range[MAX_SLOTS + 1][2] = {
+		{base + s->ctl->heap, base + s->ctl->heap + s->ctl->heap_size}};
+	for (unsigned i = 0; i < s->nslots; i++) {
+		range[i + 1][0] = base + s->slots[i].data;
+		range[i + 1][1] = range[i + 1][0] + s->slots[i].bytes;
+	}
+	return q7_host_finish(c, f, dst_slot, range, s->nslots + 1, r);
 }
 
 static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r)
@@ -614,7 +523,7 @@ static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 	if (s->base && need > s->reserve) {
 		/* A new reservation, twice as large: a new worker (the images'
 		 * globals start again, as after a failure). */
-		worker_stop(s);
+		worker_stop(s, NULL);
 		region_close(s);
 	}
 	if (s->pid == 0 && worker_start(s, need, &Q7_ERR_OF(err)) != 0) {
@@ -629,50 +538,56 @@ static int call_locked(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 	s->fresh = false;
 	if (send(s->fd, &seq, sizeof seq, MSG_NOSIGNAL) != (ssize_t)sizeof seq) {
 		/* It died between calls: a fault of its own? Start again. */
-		worker_stop(s);
+		worker_stop(s, NULL);
 		q7_run_fail(r, "%s: the kernel's process ended between calls; call again", c->op);
 		return 1;
 	}
 	uint32_t back = 0;
-	int rc = answer(s, t0, &back);
+	int rc = answer(s, t0, &back), st = 0;
 	if (rc == 1 && back == seq)
 		return take_answer(s, c, r);
-	int st = 0;
+	/* A kernel is stopped only with its process (and whatever it
+	 * started, with its process group); the next call starts a new one. */
+	worker_stop(s, &st);
+	const char *op = c->op[0] ? c->op : "the op list";
 	if (rc == INTERRUPTED) {
-		/* Ctrl-C: the kernel cannot be stopped but with its process;
-		 * the next call starts a new one. */
-		worker_stop(s);
 		q7_run_fail(r, "%s: interrupted (the kernel's process was stopped)", c->op);
 		return 1;
 	}
-	if (rc == Q7_PROC_TIMEOUT || rc == 1 || rc == 2) {
-		/* Out of time, or the socket's end without an answer while the
-		 * worker lives on (a kernel that closed it). */
-		unsigned core = ctl->core;
-		worker_stop_status(s, &st);
-		if (rc == Q7_PROC_TIMEOUT)
-			q7_run_fail(r, "%s: timed out after %g s on core %u (the kernel's process was "
-			            "stopped); a kernel that never returns? --timeout=SECONDS sets the limit",
-			            c->op[0] ? c->op : "the op list", s->timeout, core);
-		else
-			q7_run_fail(r, "%s: the kernel's process stopped answering on core %u (did the "
-			            "kernel close its descriptors?)", c->op[0] ? c->op : "the op list", core);
-		r->status = Q7_STATUS_KERNEL_ERROR;
-		return 1;
-	}
-	/* It exited: whatever it started goes with its process group. */
-	worker_stop_status(s, &st);
-	call_failed(s, c, st, r);
+	if (rc == Q7_PROC_TIMEOUT)
+		q7_run_fail(r, "%s: timed out after %g s on core %u (the kernel's process was "
+		            "stopped); a kernel that never returns? --timeout=SECONDS sets the limit",
+		            op, s->timeout, ctl->core);
+	else if (rc == 1 || rc == 2) /* the socket's end without an answer: a kernel closed it */
+		q7_run_fail(r, "%s: the kernel's process stopped answering on core %u (did the "
+		            "kernel close its descriptors?)", op, ctl->core);
+	else /* it exited */
+		call_failed(s, c, st, r);
+	r->status = Q7_STATUS_KERNEL_ERROR;
 	return 1;
+}
+
+/* Around each use of the worker: the process-wide lock of every process
+ * operation (target.h), and for q7-run its signals forwarded. */
+static void enter(const struct q7_iso *s)
+{
+	q7_target_proc_lock();
+	if (s->forward)
+		q7_proc_signals_install();
+}
+
+static void leave(const struct q7_iso *s)
+{
+	if (s->forward)
+		q7_proc_signals_restore();
+	q7_target_proc_unlock();
 }
 
 int q7_iso_call(struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r)
 {
-	if (s->forward)
-		q7_proc_signals_install();
+	enter(s);
 	int rc = call_locked(s, c, r);
-	if (s->forward)
-		q7_proc_signals_restore();
+	leave(s);
 	return rc;
 }
 
@@ -693,11 +608,9 @@ int q7_iso_open(char *const *paths, unsigned cores, size_t heap_size,
 	s->fd = -1;
 	s->owner = getpid();
 	s->ctl_bytes = round_up(sizeof(struct ctl), s->page);
-	if (s->forward)
-		q7_proc_signals_install();
+	enter(s);
 	int rc = worker_start(s, s->ctl_bytes + s->heap_size + s->page, err);
-	if (s->forward)
-		q7_proc_signals_restore();
+	leave(s);
 	if (rc != 0) {
 		q7_iso_close(s);
 		return -1;
@@ -710,12 +623,14 @@ void q7_iso_close(struct q7_iso *s)
 {
 	if (!s)
 		return;
+	q7_target_proc_lock();
 	if (s->owner == getpid()) {
 		/* The worker and whatever is left in its group. */
-		worker_stop(s);
+		worker_stop(s, NULL);
 		region_close(s);
 	} else {
 		let_go_after_fork(s);
 	}
+	q7_target_proc_unlock();
 	free(s);
 }

@@ -16,7 +16,6 @@
 #include "host_iso.h"
 #include "engine.h"
 
-#define CTL_MAGIC 0x4f535137u /* "Q7SO" */
 #define RESERVE (16ull << 30) /* address space; memory only where touched */
 #define MAX_SLOTS (Q7_MAX_ARGS + 1)
 /* The inaccessible bytes after the heap arena and after each tensor: a
@@ -24,7 +23,8 @@
 #define GUARD_GAP ((uint64_t)64 << 20)
 #define LIST_ROOM 16384
 
-enum state { ST_STARTING, ST_LOADING, ST_LISTING, ST_READY, ST_RUNNING };
+/* What the worker was doing when it died while starting. */
+enum state { ST_STARTING, ST_LOADING, ST_LISTING };
 enum end { END_NONE, END_FAULT, END_EXIT, END_LOST };
 
 /* A tensor's place in the region (offsets from its start). */
@@ -36,7 +36,6 @@ struct slot {
 
 /* The control block, at the region's start. */
 struct ctl {
-	uint32_t magic;
 	uint32_t seq;
 	uint64_t used;          /* the layout's end: the worker guards the rest */
 	uint64_t heap, heap_size;

@@ -2,7 +2,6 @@
  * loads the images, lists their ops, and runs each call's cores on the
  * shared region's frames, guarding the pages around the tensors; it ends
  * only by _exit (host_iso.c's header says when). */
-#include "bytes.h"
 #include "host_iso_int.h"
 #include "host_fault.h"
 #include "host_int.h"
@@ -19,11 +18,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "npy.h"
 #include "proc.h"
 #include "support.h"
 
@@ -40,8 +36,7 @@ static struct {
 	uint64_t ro[MAX_SLOTS][2];
 	unsigned nro;
 	struct q7_host_images images;
-	uint64_t lo[Q7_NUM_CORES], hi[Q7_NUM_CORES]; /* each core's loaded range */
-	uint64_t stack_low;
+	uintptr_t stack_low;
 } w;
 
 static void on_worker_fault(int sig, siginfo_t *si, void *uc)
@@ -115,32 +110,18 @@ static void worker_layout(void)
 	w.nguarded = c->nguards;
 }
 
-/* A device core's small stack below here, never below the thread's own. */
-static uint64_t worker_stack_limit(void)
-{
-	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-	uintptr_t lim = sp > Q7_CORE_STACK ? sp - Q7_CORE_STACK : 0;
-	return lim > w.stack_low ? lim : w.stack_low;
-}
-
 static void worker_run(void)
 {
 	struct ctl *c = w.ctl;
 	worker_layout();
-	c->state = ST_RUNNING;
 	if (c->time_limit > 0)
 		alarm((unsigned)ceil(c->time_limit) + 2);
 	for (unsigned core = 0; core < c->ncores; core++) {
 		struct q7_frame *f = &c->frames[core];
 		c->core = core;
+		c->fault = w.images.faults[core];
 		snprintf(c->fault.op, sizeof c->fault.op, "%s", f->op);
-		snprintf(c->fault.image, sizeof c->fault.image, "%s",
-		         q7_path_basename(w.images.paths[core]));
-		c->fault.core = core;
-		c->fault.cores = c->ncores;
-		c->fault.lo = w.lo[core];
-		c->fault.hi = w.hi[core];
-		f->stack_limit = worker_stack_limit();
+		f->stack_limit = q7_host_stack_limit(w.stack_low);
 		w.images.entries[core](f);
 		if (getpid() != w.pid) /* the kernel forked, and this is the child */
 			_exit(0);
@@ -171,40 +152,12 @@ static void worker_list(void)
 	q7_run_frame_fill(f, "", 0, NULL, &dst, 0, 1);
 	f->heap_base = (uint64_t)(uintptr_t)(w.base + c->heap);
 	f->heap_size = c->heap_size;
-	f->stack_limit = worker_stack_limit();
+	f->stack_limit = q7_host_stack_limit(w.stack_low);
 	w.images.entries[0](f);
 	if (f->status == Q7_STATUS_OK && f->out.sizes[0] < LIST_ROOM)
 		c->list[f->out.sizes[0]] = 0;
 	else
 		c->list[0] = 0;
-}
-
-static void worker_ranges(void)
-{
-	for (unsigned core = 0; core < w.images.cores; core++) {
-		struct q7_fault f;
-		void *p;
-		*(q7_entry_fn *)&p = w.images.entries[core];
-		q7_fault_prepare(&f, "", w.images.paths[core], p, core, w.images.cores);
-		w.lo[core] = f.lo;
-		w.hi[core] = f.hi;
-	}
-}
-
-static uint64_t thread_stack_low(void)
-{
-	pthread_attr_t attr;
-	void *addr = NULL;
-	size_t size = 0, guard = 0;
-	uint64_t low = 0;
-	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-		if (pthread_attr_getstack(&attr, &addr, &size) == 0)
-			low = (uint64_t)(uintptr_t)addr;
-		pthread_attr_getguardsize(&attr, &guard);
-		pthread_attr_destroy(&attr);
-		low += guard;
-	}
-	return low;
 }
 
 void q7_iso_worker_main(struct q7_iso *s, int fd)
@@ -215,7 +168,7 @@ void q7_iso_worker_main(struct q7_iso *s, int fd)
 	w.fd = fd;
 	w.base = s->base;
 	w.reserve = s->reserve;
-	w.stack_low = thread_stack_low();
+	w.stack_low = q7_host_stack_low();
 	/* The parent's handlers (Python's, say) are not the worker's. */
 	for (size_t i = 0; i < sizeof deflt / sizeof deflt[0]; i++)
 		signal(deflt[i], SIG_DFL);
@@ -235,10 +188,8 @@ void q7_iso_worker_main(struct q7_iso *s, int fd)
 		worker_notify(0);
 		_exit(0);
 	}
-	worker_ranges();
 	on_exit(on_worker_exit, NULL);
 	worker_list();
-	c->state = ST_READY;
 	worker_notify(0);
 	for (;;) {
 		uint32_t seq;
@@ -248,7 +199,6 @@ void q7_iso_worker_main(struct q7_iso *s, int fd)
 		if (got != (ssize_t)sizeof seq)
 			_exit(0); /* the parent closed its end */
 		worker_run();
-		c->state = ST_READY;
 		worker_notify(seq);
 	}
 }

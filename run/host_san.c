@@ -1,7 +1,9 @@
 /* The host target's sanitized mode (host_san.h). */
 #include "host_san.h"
+#include "callargs.h"
 #include "npy.h"
 #include "result.h"
+#include "target.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,12 +91,8 @@ static int take_result(const struct q7_call *c, const struct npy_array *y,
 	memset(&r->out, 0, sizeof r->out);
 	r->out.dtype = (uint32_t)y->dtype;
 	r->out.ndim = y->ndim;
-	int64_t stride = 1;
-	for (unsigned k = y->ndim; k-- > 0;) {
-		r->out.sizes[k] = y->sizes[k];
-		r->out.strides[k] = (int32_t)stride;
-		stride *= y->sizes[k];
-	}
+	memcpy(r->out.sizes, y->sizes, sizeof y->sizes);
+	q7_run_set_contiguous(&r->out);
 	r->out.data = c->dst.data;
 	r->status = Q7_STATUS_OK;
 	return 0;
@@ -111,6 +109,7 @@ int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_ato
 	struct npy_array y = {0};
 	struct q7_err why = Q7_ERR_GROWING;
 	int rc = 1;
+	q7_target_proc_lock(); /* support/proc's and support/tempfile's tables */
 	q7_sv_add(&files, out);
 	if (c->dst.data == 0) {
 		q7_run_fail(r, "%s: a sanitized call needs a destination", c->op);
@@ -145,6 +144,7 @@ int q7_san_call(const char *lib, const struct q7_call *c, const volatile sig_ato
 out:
 	for (size_t i = 0; i < files.n; i++)
 		unlink(files.v[i]);
+	q7_target_proc_unlock();
 	npy_free(&y);
 	q7_err_free(&why);
 	free(err);

@@ -54,81 +54,48 @@ void npy_free(struct npy_array *a)
 	a->data = NULL;
 }
 
-/* A tiny reader for the header's dict literal. */
-struct cursor {
-	const char *p, *end;
-};
-
-static void skip_ws(struct cursor *c)
+/* A tiny reader for the header's dict literal, over its text (a
+ * NUL-terminated copy): each function skips the blanks before what it
+ * reads, and moves *p past it only when it was there. */
+static bool eat(const char **p, const char *w)
 {
-	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
-		c->p++;
-}
-
-static bool eat(struct cursor *c, char ch)
-{
-	skip_ws(c);
-	if (c->p < c->end && *c->p == ch) {
-		c->p++;
-		return true;
-	}
-	return false;
-}
-
-/* A quoted string (no escapes: NumPy never writes any here). */
-static bool read_str(struct cursor *c, char *out, size_t size)
-{
-	skip_ws(c);
-	if (c->p >= c->end || (*c->p != '\'' && *c->p != '"'))
+	const char *s = *p + strspn(*p, " \t\n\r");
+	size_t n = strlen(w);
+	if (strncmp(s, w, n) != 0)
 		return false;
-	char q = *c->p++;
-	size_t n = 0;
-	while (c->p < c->end && *c->p != q) {
-		if (n + 1 >= size || *c->p == '\\')
-			return false;
-		out[n++] = *c->p++;
-	}
-	if (c->p >= c->end)
-		return false;
-	c->p++;
-	out[n] = 0;
+	*p = s + n;
 	return true;
 }
 
-static bool read_word(struct cursor *c, const char *w)
+/* A quoted string (no escapes: NumPy never writes any here). */
+static bool read_str(const char **p, char *out, size_t size)
 {
-	skip_ws(c);
-	size_t n = strlen(w);
-	if ((size_t)(c->end - c->p) >= n && memcmp(c->p, w, n) == 0) {
-		c->p += n;
-		return true;
-	}
-	return false;
+	const char *s = *p + strspn(*p, " \t\n\r");
+	const char stop[] = {*s, '\\', 0};
+	if (*s != '\'' && *s != '"')
+		return false;
+	size_t n = strcspn(s + 1, stop);
+	if (s[1 + n] != *s || n >= size)
+		return false;
+	memcpy(out, s + 1, n);
+	out[n] = 0;
+	*p = s + n + 2;
+	return true;
 }
 
-static bool read_shape(struct cursor *c, struct npy_array *a, const char **why)
+static bool read_shape(const char **p, struct npy_array *a, const char **why)
 {
-	if (!eat(c, '(')) {
+	*why = "the shape is not a tuple of integers";
+	if (!eat(p, "(")) {
 		*why = "the shape is not a tuple";
 		return false;
 	}
-	a->ndim = 0;
-	for (;;) {
-		if (eat(c, ')'))
-			return true;
-		skip_ws(c);
-		unsigned long long v = 0;
-		const char *start = c->p;
-		while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
-			v = v * 10 + (unsigned)(*c->p - '0');
-			if (v > 0xffffffffull)
-				break;
-			c->p++;
-		}
-		if (c->p == start) {
-			*why = "the shape is not a tuple of integers";
+	for (a->ndim = 0; !eat(p, ")");) {
+		const char *s = *p + strspn(*p, " \t\n\r");
+		char *end;
+		if (*s < '0' || *s > '9')
 			return false;
-		}
+		unsigned long long v = strtoull(s, &end, 10);
 		if (a->ndim == Q7_MAX_DIMS) {
 			*why = "the shape has more than 8 dimensions (q7's limit)";
 			return false;
@@ -139,13 +106,11 @@ static bool read_shape(struct cursor *c, struct npy_array *a, const char **why)
 			return false;
 		}
 		a->sizes[a->ndim++] = (uint32_t)v;
-		if (!eat(c, ',')) {
-			if (eat(c, ')'))
-				return true;
-			*why = "the shape is not a tuple of integers";
-			return false;
-		}
+		*p = end;
+		if (!eat(p, ","))
+			return eat(p, ")");
 	}
+	return true;
 }
 
 /* descr "<f4" -> dtype and byte order. */
@@ -239,65 +204,57 @@ struct npy_header {
 	bool fortran, swap;
 };
 
-/* One key of the header dict and its value. */
-static int read_entry(struct cursor *c, const char *name, struct npy_array *a,
-                      struct npy_header *h, unsigned *seen, struct q7_err *err)
+/* One key of the header dict and its value: 1, 2 or 4 (which key), or 0
+ * with err set. */
+static unsigned read_entry(const char **p, const char *name, struct npy_array *a,
+                           struct npy_header *h, struct q7_err *err)
 {
 	char key[32], val[32];
 	const char *why;
-	if (!read_str(c, key, sizeof key) || !eat(c, ':')) {
+	if (!read_str(p, key, sizeof key) || !eat(p, ":")) {
 		q7_err_set(err, name, "damaged: cannot read the header");
-		return -1;
-	}
-	if (strcmp(key, "descr") == 0) {
-		if (!read_str(c, val, sizeof val)) {
+	} else if (strcmp(key, "descr") == 0) {
+		if (!read_str(p, val, sizeof val))
 			q7_err_set(err, name, "unsupported dtype (not a simple numeric type)");
-			return -1;
-		}
-		if (!decode_descr(val, &h->dtype, &h->swap, &why)) {
+		else if (!decode_descr(val, &h->dtype, &h->swap, &why))
 			q7_err_set(err, name,
 			           "%s '%s' (q7 tensors are bool, uint8, int8/16/32/64, float16/32/64)",
 			           why, val);
-			return -1;
-		}
-		*seen |= 1;
+		else
+			return 1;
 	} else if (strcmp(key, "fortran_order") == 0) {
-		if (read_word(c, "True"))
-			h->fortran = true;
-		else if (!read_word(c, "False")) {
-			q7_err_set(err, name, "damaged: fortran_order is not True or False");
-			return -1;
-		}
-		*seen |= 2;
+		h->fortran = eat(p, "True");
+		if (h->fortran || eat(p, "False"))
+			return 2;
+		q7_err_set(err, name, "damaged: fortran_order is not True or False");
 	} else if (strcmp(key, "shape") == 0) {
-		if (!read_shape(c, a, &why)) {
-			q7_err_set(err, name, "%s", why);
-			return -1;
-		}
-		*seen |= 4;
+		if (read_shape(p, a, &why))
+			return 4;
+		q7_err_set(err, name, "%s", why);
 	} else {
 		q7_err_set(err, name, "damaged: unknown key in the header '%s'", key);
-		return -1;
 	}
 	return 0;
 }
 
 /* The header dict: descr, fortran_order and shape, each once or more. */
-static int read_header(const char *text, size_t n, const char *name, struct npy_array *a,
+static int read_header(const char *text, const char *name, struct npy_array *a,
                        struct npy_header *h, struct q7_err *err)
 {
-	struct cursor c = {text, text + n};
+	const char *p = text;
 	unsigned seen = 0;
-	if (!eat(&c, '{')) {
+	if (!eat(&p, "{")) {
 		q7_err_set(err, name, "damaged: the header is not a dict");
 		return -1;
 	}
-	while (!eat(&c, '}')) {
-		if (read_entry(&c, name, a, h, &seen, err))
+	while (!eat(&p, "}")) {
+		unsigned one = read_entry(&p, name, a, h, err);
+		if (!one)
 			return -1;
-		if (!eat(&c, ',')) {
-			if (eat(&c, '}'))
-				break;
+		seen |= one;
+		if (eat(&p, "}"))
+			break;
+		if (!eat(&p, ",")) {
 			q7_err_set(err, name, "damaged: cannot read the header");
 			return -1;
 		}
@@ -356,10 +313,12 @@ int npy_parse(const unsigned char *buf, size_t len, const char *name, struct npy
 	memset(a, 0, sizeof *a);
 	size_t hstart, hlen;
 	struct npy_header h = {.dtype = Q7_DTYPE_FLOAT32};
-	if (read_preamble(buf, len, name, &hstart, &hlen, err) ||
-	    read_header((const char *)buf + hstart, hlen, name, a, &h, err))
+	if (read_preamble(buf, len, name, &hstart, &hlen, err))
 		return -1;
-	return read_data(buf + hstart + hlen, len - hstart - hlen, name, &h, a, err);
+	char *text = q7_xstrndup((const char *)buf + hstart, hlen);
+	int rc = read_header(text, name, a, &h, err);
+	free(text);
+	return rc ? rc : read_data(buf + hstart + hlen, len - hstart - hlen, name, &h, a, err);
 }
 
 int npy_read(const char *path, struct npy_array *a, struct q7_err *err)

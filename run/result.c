@@ -1,7 +1,7 @@
 /* run/result: loader failures, the call frame made from a call,
  * and the returned tensor, the same for the host and the emulated target. */
 #include "result.h"
-#include "npy.h"
+#include "callargs.h"
 #include "schema.h"
 
 #include <pthread.h>
@@ -105,7 +105,7 @@ int q7_run_check_in_dst(const char *op, const struct q7_tensor_desc *out, uint64
 	size_t es = q7_dtype_size(out->dtype);
 	if (out->data != dst_data) {
 		q7_run_fail(r, "%s: the runtime left the result outside the destination", op);
-		return -1;
+		return 1;
 	}
 	if (!q7_tensor_bytes(out, &n, &bytes) || !q7_tensor_bytes(dst, &dn, &dbytes) ||
 	    !in_c_order(out) || n * es > dbytes) {
@@ -114,7 +114,7 @@ int q7_run_check_in_dst(const char *op, const struct q7_tensor_desc *out, uint64
 		            "elements of %zu bytes%s, where the destination holds %llu bytes)",
 		            op, out->ndim, (unsigned long long)(es && out->ndim <= Q7_MAX_DIMS ? n : 0), es,
 		            in_c_order(out) ? "" : ", not contiguous", (unsigned long long)dbytes);
-		return -1;
+		return 1;
 	}
 	return 0;
 }
@@ -135,28 +135,24 @@ int q7_run_take_output(const struct q7_frame *f, const unsigned char *span, size
 	uint64_t n = 0, extent = 0;
 	if (!q7_tensor_bytes(&out, &n, &extent)) {
 		q7_run_fail(r, "%s: the runtime described an invalid result", op);
-		return -1;
+		return 1;
 	}
 	if (extent > span_bytes || n * es > span_bytes) {
 		q7_run_fail(r,
 		            "%s: the returned tensor's bytes are incomplete (%llu elements of %zu bytes "
 		            "over %llu bytes, where %zu may be read)",
 		            op, (unsigned long long)n, es, (unsigned long long)extent, span_bytes);
-		return -1;
+		return 1;
 	}
 	r->out = out;
 	r->out_bytes = n * es;
 	r->out_data = q7_xmalloc(r->out_bytes ? r->out_bytes : 1);
 	if (!gather(&out, n, es, span, span_bytes, r->out_data)) {
 		q7_run_fail(r, "%s: the returned tensor's bytes are incomplete", op);
-		return -1;
+		return 1;
 	}
 	/* Contiguous now, at a host address. */
-	int32_t stride = 1;
-	for (unsigned d = out.ndim; d-- > 0;) {
-		r->out.strides[d] = stride;
-		stride *= (int32_t)out.sizes[d];
-	}
+	q7_run_set_contiguous(&r->out);
 	r->out.data = (uint64_t)(uintptr_t)r->out_data;
 	return 0;
 }
@@ -198,10 +194,8 @@ void q7_run_word_changed(struct q7_run_result *r, const char *op, const char *ar
 		         op, arg, (unsigned long long)r->changed_at);
 }
 
-/* r fails as argument i + 1 of op changed (past_end: past its n bytes)
- * at byte offset at. 1. */
-static int changed(struct q7_run_result *r, const char *op, unsigned i, size_t at, bool past_end,
-                   size_t n)
+int q7_run_changed(struct q7_run_result *r, const char *op, unsigned i, uint64_t at,
+                   bool past_end, uint64_t n)
 {
 	char arg[32];
 	snprintf(arg, sizeof arg, "argument %u", i + 1);
@@ -211,6 +205,23 @@ static int changed(struct q7_run_result *r, const char *op, unsigned i, size_t a
 	r->changed_past_end = past_end;
 	r->changed_bytes = n;
 	q7_run_word_changed(r, op, arg);
+	return 1;
+}
+
+int q7_run_outside(struct q7_run_result *r, const char *op, const char *did, int what,
+                   uint64_t bytes, long long at)
+{
+	char name[96] = "the heap arena";
+	if (what == Q7_RUN_DST)
+		snprintf(name, sizeof name, "the destination (get_dst_tensor(): %llu bytes)",
+		         (unsigned long long)bytes);
+	else if (what >= 0)
+		snprintf(name, sizeof name, "its input argument %d (%llu bytes)", what + 1,
+		         (unsigned long long)bytes);
+	q7_run_fail(r, "%s: the kernel %s %s %s, at byte offset %lld; a kernel writes only into its "
+	            "output and its own allocations", op, did,
+	            at < 0 ? "before the start of" : "past the end of", name, at);
+	r->status = Q7_STATUS_KERNEL_ERROR;
 	return 1;
 }
 
@@ -224,7 +235,7 @@ int q7_run_inputs_compare(const struct q7_call *c, const unsigned char *const *b
 		size_t at = first_difference(before[i], after[i], n);
 		if (at == n)
 			continue;
-		return changed(r, c->op, i, at, false, n);
+		return q7_run_changed(r, c->op, i, at, false, n);
 	}
 	return 0;
 }
@@ -268,7 +279,7 @@ int q7_run_inputs_zones(const struct q7_call *c, const unsigned char *const *aft
 		size_t n = q7_tensor_span(&c->args[i].u.tensor);
 		size_t at = zone_changed(after[i] + n, zone[i]);
 		if (at < zone[i])
-			return changed(r, c->op, i, n + at, true, n);
+			return q7_run_changed(r, c->op, i, n + at, true, n);
 	}
 	return 0;
 }
@@ -287,6 +298,25 @@ void q7_run_schema_arg(const char *schema, size_t len, unsigned i, char *buf, si
 		snprintf(buf, size, "argument %u", i + 1);
 	}
 	free(text);
+}
+
+void q7_run_list_arg(const char *list, const char *op, unsigned i, char *buf, size_t size)
+{
+	size_t oplen = strlen(op);
+	snprintf(buf, size, "argument %u", i + 1);
+	for (const char *p = list ? list : ""; *p;) {
+		const char *eol = strchrnul(p, '\n');
+		const char *tab = memchr(p, '\t', (size_t)(eol - p));
+		if (!tab)
+			return;
+		const char *schema = tab + 1;
+		if (((size_t)(tab - p) == oplen && strncmp(p, op, oplen) == 0) ||
+		    (strncmp(schema, op, oplen) == 0 && schema[oplen] == '(')) {
+			q7_run_schema_arg(schema, (size_t)(eol - schema), i, buf, size);
+			return;
+		}
+		p = *eol ? eol + 1 : eol;
+	}
 }
 
 unsigned q7_run_unchecked(unsigned asked)

@@ -37,13 +37,13 @@ void q7_run_frame_fill(struct q7_frame *f, const char *op, unsigned nargs,
 /* A result returned into the destination (the loader's own dst, at
  * dst_data in the core's memory): at its address, contiguous, and no
  * more bytes than it holds, since the caller then reads out's shape
- * from dst's buffer. 0, or -1 after q7_run_fail naming op. */
+ * from dst's buffer. 0, or 1 after q7_run_fail naming op. */
 int q7_run_check_in_dst(const char *op, const struct q7_tensor_desc *out, uint64_t dst_data,
                         const struct q7_tensor_desc *dst, struct q7_run_result *r);
 
 /* Copies f->out into a contiguous buffer owned by r, following its
  * strides. span is the host address of the tensor's element 0 and
- * span_bytes how many bytes from there may be read. 0, or -1 after
+ * span_bytes how many bytes from there may be read. 0, or 1 after
  * q7_run_fail. */
 int q7_run_take_output(const struct q7_frame *f, const unsigned char *span, size_t span_bytes,
                        struct q7_run_result *r);
@@ -52,11 +52,28 @@ int q7_run_take_output(const struct q7_frame *f, const unsigned char *span, size
  * ("ns::op(Tensor x, int k) -> Tensor"), or "argument 2" when it names
  * none. */
 void q7_run_schema_arg(const char *schema, size_t len, unsigned i, char *buf, size_t size);
+/* The same for op ("relu_forward" or "my_ops::relu_forward") from an op
+ * list's text (the runtime's "name<TAB>schema" lines; NULL: none). */
+void q7_run_list_arg(const char *list, const char *op, unsigned i, char *buf, size_t size);
 
 /* r's message for a changed input (r->changed_at, changed_past_end,
  * changed_bytes), the argument named arg ("argument 1", or with its name
  * from the schema: "argument 1 (x)"). */
 void q7_run_word_changed(struct q7_run_result *r, const char *op, const char *arg);
+/* r fails as input argument i (0-based) of op changed at byte offset at
+ * (past_end: at or past its n bytes): its status, changed_* and message,
+ * the argument unnamed (the engine names it from the schema). 1. */
+int q7_run_changed(struct q7_run_result *r, const char *op, unsigned i, uint64_t at,
+                   bool past_end, uint64_t n);
+/* r fails (Q7_STATUS_KERNEL_ERROR) as the kernel `did` ("wrote", "read")
+ * outside `what` (Q7_RUN_DST, Q7_RUN_HEAP, or input argument what, 0-based)
+ * of `bytes` bytes, at byte offset at from its start (negative: before
+ * it): "<op>: the kernel wrote past the end of the destination
+ * (get_dst_tensor(): 16 bytes), at byte offset 16; a kernel writes only
+ * into its output and its own allocations". 1. */
+enum { Q7_RUN_DST = -1, Q7_RUN_HEAP = -2 };
+int q7_run_outside(struct q7_run_result *r, const char *op, const char *did, int what,
+                   uint64_t bytes, long long at);
 /* The red zone a loader leaves after an input's bytes (n of them, a
  * position-dependent pattern no zeroing or all-ones store leaves):
  * filled before the call, checked after it. */

@@ -26,7 +26,6 @@
 #include "run.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -55,19 +54,6 @@ struct options {
 	double timeout;
 	struct q7_strvec pos; /* LIB OP ARG... */
 };
-
-static bool parse_uint(const char *s, unsigned long long max, unsigned long long *out)
-{
-	char *end;
-	errno = 0;
-	if (!*s || *s == '-')
-		return false;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end || v > max)
-		return false;
-	*out = v;
-	return true;
-}
 
 enum { OPT_OUTPUT = 1, OPT_TARGET, OPT_CORES, OPT_OUT_SHAPE, OPT_OUT_DTYPE, OPT_HEAP,
        OPT_TIMEOUT, OPT_PROFILE, OPT_PROFILE_VIEW, OPT_LIST, OPT_IN_PROCESS, OPT_SEMIHOSTING, OPT_GUARD,
@@ -144,7 +130,10 @@ static void usage(FILE *f)
 static int take_uint(const char *a, const char *v, unsigned long long lo, unsigned long long hi,
                      const char *expected, unsigned long long *n)
 {
-	if (parse_uint(v, hi, n) && *n >= lo)
+	char *end;
+	errno = 0;
+	*n = strtoull(v, &end, 0);
+	if (*v && *v != '-' && !errno && !*end && *n >= lo && *n <= hi)
 		return 0;
 	q7_error("%s: expected %s", a, expected);
 	return -1;
@@ -333,15 +322,12 @@ static int list_ops(const struct options *o)
 		q7_error("%s", err);
 	/* The schemas come from the library: shown as every other string
 	 * from a file is (an ESC in an op's name reaches no terminal). */
-	struct q7_strbuf line = {0};
 	for (int i = 0; i < n; i++) {
-		line.len = 0;
-		if (line.s)
-			line.s[0] = 0;
+		struct q7_strbuf line = {0};
 		q7_sb_add_shown(&line, q7_engine_op_schema(e, (unsigned)i), false);
 		printf("%s\n", line.s ? line.s : "");
+		q7_sb_free(&line);
 	}
-	q7_sb_free(&line);
 	q7_engine_close(e);
 	return n < 0 ? Q7_EXIT_ERROR : 0;
 }

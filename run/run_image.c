@@ -5,9 +5,7 @@
 
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -62,10 +60,12 @@ const struct q7_target *q7_run_machine_target(unsigned machine)
 	return any;
 }
 
-/* The start of path's ELF header into h: 1; 0 when it cannot be opened
- * or read, or is not ELF (the target says what it is); -1 with err set
- * when reading it would block or never end (a FIFO, a device). */
-static int read_head(const char *path, unsigned char h[20], struct q7_err *err)
+/* The start of path's ELF header into h, and its machine: 1; 0 when it
+ * cannot be opened or read, or is not ELF (the target says what it is);
+ * -1 with err set when reading it would block or never end (a FIFO, a
+ * device). */
+static int read_head(const char *path, unsigned char h[20], unsigned *machine,
+                     struct q7_err *err)
 {
 	const char *why = NULL;
 	int fd = q7_open_regular(path, &why);
@@ -76,32 +76,27 @@ static int read_head(const char *path, unsigned char h[20], struct q7_err *err)
 	ssize_t n = fd >= 0 ? read(fd, h, 20) : -1;
 	if (fd >= 0)
 		close(fd);
-	return n == 20 && memcmp(h, ELFMAG, SELFMAG) == 0;
-}
-
-static unsigned head_machine(const unsigned char h[20])
-{
-	return h[EI_DATA] == ELFDATA2MSB ? (unsigned)h[18] << 8 | h[19]
-	                                 : (unsigned)h[19] << 8 | h[18];
+	if (n != 20 || memcmp(h, ELFMAG, SELFMAG) != 0)
+		return 0;
+	*machine = h[EI_DATA] == ELFDATA2MSB ? (unsigned)h[18] << 8 | h[19]
+	                                     : (unsigned)h[19] << 8 | h[18];
+	return 1;
 }
 
 int q7_run_image_machine(const char *path, unsigned *machine, struct q7_err *err)
 {
 	unsigned char h[20];
-	int rc = read_head(path, h, err);
-	if (rc == 1)
-		*machine = head_machine(h);
-	return rc;
+	return read_head(path, h, machine, err);
 }
 
 /* One image against the target: 0, or -1 with err set. */
 static int check_image(const char *path, const struct q7_target *t, struct q7_err *err)
 {
 	unsigned char h[20];
-	int rc = read_head(path, h, err);
+	unsigned machine;
+	int rc = read_head(path, h, &machine, err);
 	if (rc <= 0)
 		return rc;
-	unsigned machine = head_machine(h);
 	const struct q7_target *its = q7_run_machine_target(machine);
 	if (!its || its == t)
 		return 0;

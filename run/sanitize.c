@@ -54,13 +54,9 @@ int q7_sanitize_exec(const struct q7_strvec *images, int argc, struct q7_err *er
 			           "--sanitize runs it with their runtimes", images->v[i]);
 			goto out;
 		}
-		for (size_t k = 0; k < mine.n; k++) {
-			bool seen = false;
-			for (size_t j = 0; j < rt.n; j++)
-				seen = seen || strcmp(rt.v[j], mine.v[k]) == 0;
-			if (!seen)
+		for (size_t k = 0; k < mine.n; k++)
+			if (!q7_sv_has(&rt, mine.v[k]))
 				q7_sv_add(&rt, mine.v[k]);
-		}
 		q7_sv_free(&mine);
 	}
 	if (own_argv(&args) != 0 || args.n < (size_t)argc) {

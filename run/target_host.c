@@ -4,7 +4,6 @@
 #include "target.h"
 
 #include <elf.h>
-#include <stdlib.h>
 
 #include "host.h"
 #include "result.h"
@@ -23,59 +22,35 @@
 #define NATIVE EM_NONE
 #endif
 
-struct state {
-	struct q7_host *host;
-	bool isolated; /* in processes of their own, started through support/proc */
-};
-
+/* The isolated and sanitized modes take the process-wide lock
+ * (q7_target_proc_lock) around what they start themselves. */
 static int host_open(struct q7_target_open *o, struct q7_err *err)
 {
-	struct state *s = q7_xcalloc(1, sizeof *s);
-	s->isolated = o->opts->host_mode == Q7_HOST_ISOLATED ||
-	              o->opts->host_mode == Q7_HOST_SANITIZED;
 	struct q7_engine_opts ho = *o->opts;
+	struct q7_host *h;
 	ho.unchecked = q7_run_unchecked(o->opts->unchecked);
-	if (s->isolated)
-		q7_target_proc_lock();
-	int rc = q7_host_open(o->images, &ho, &s->host, err);
-	if (s->isolated)
-		q7_target_proc_unlock();
-	if (rc != 0) {
-		free(s);
+	if (q7_host_open(o->images, &ho, &h, err) != 0)
 		return -1;
-	}
-	o->state = s;
-	o->apart = s->isolated;
+	o->state = h;
+	o->apart = ho.host_mode == Q7_HOST_ISOLATED || ho.host_mode == Q7_HOST_SANITIZED;
 	/* each sanitized call is a q7-run, which checks (--check-uninit) */
-	o->checks_uninit = o->opts->host_mode == Q7_HOST_SANITIZED;
+	o->checks_uninit = ho.host_mode == Q7_HOST_SANITIZED;
 	return 0;
 }
 
 static int host_call(void *state, const struct q7_call *c, unsigned cores,
                      struct q7_run_result *r)
 {
-	struct state *s = state;
 	(void)cores; /* the host runs every core it loaded; the op list only asks one */
-	if (!s->isolated)
-		return q7_host_call(s->host, c, r);
-	q7_target_proc_lock();
-	int rc = q7_host_call(s->host, c, r);
-	q7_target_proc_unlock();
-	return rc;
+	return q7_host_call(state, c, r);
 }
 
 static void host_close(void *state, bool at_exit)
 {
-	struct state *s = state;
-	if (s->isolated)
-		q7_target_proc_lock();
 	if (at_exit)
-		q7_host_close_at_exit(s->host);
+		q7_host_close_at_exit(state);
 	else
-		q7_host_close(s->host);
-	if (s->isolated)
-		q7_target_proc_unlock();
-	free(s);
+		q7_host_close(state);
 }
 
 const struct q7_target q7_target_host = {
