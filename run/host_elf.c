@@ -60,7 +60,7 @@ struct lib {
 	bool has[DT_NUM];
 	const char *strtab;
 	uint64_t strsz;
-	struct q7_err err;
+	struct q7_err *err; /* the caller's (a fixed or a growing carrier) */
 };
 
 static int bad(struct lib *l, const char *fmt, ...) Q7_PRINTF(2, 3);
@@ -71,7 +71,7 @@ static int bad(struct lib *l, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof why, fmt, ap);
 	va_end(ap);
-	q7_err_set(&l->err, l->path, "damaged host library: %s", why);
+	q7_err_set(l->err, l->path, "damaged host library: %s", why);
 	return -1;
 }
 
@@ -98,7 +98,7 @@ static int check_header(struct lib *l)
 {
 	GElf_Ehdr h;
 	if (elf_kind(l->e) != ELF_K_ELF || !gelf_getehdr(l->e, &h)) {
-		q7_err_set(&l->err, l->path, "cannot load: not an ELF file (a host library is a "
+		q7_err_set(l->err, l->path, "cannot load: not an ELF file (a host library is a "
 		           "shared library q7cc linked with its host profile)");
 		return -1;
 	}
@@ -306,7 +306,7 @@ static int check_kernels(struct lib *l)
 			q7_sb_addf(&like, "%s%s", n++ ? ", " : "", name);
 	}
 	char *doc = q7_doc_path("driver.md");
-	q7_err_set(&l->err, l->path,
+	q7_err_set(l->err, l->path,
 	           "no kernels: not linked by q7cc with a kernel (it defines no q7_entry)%s%s%s; "
 	           "mark each kernel with Q7_KERNEL from <q7/kernel.h> and build it again (%s, "
 	           "\"Shared libraries without kernels\")",
@@ -370,7 +370,7 @@ static int probe(struct lib *l)
 		probe_child(p);
 	free(p);
 	if (pid < 0) {
-		q7_err_set(&l->err, l->path, "cannot check: fork: %s", strerror(errno));
+		q7_err_set(l->err, l->path, "cannot check: fork: %s", strerror(errno));
 		return -1;
 	}
 	pid_t got;
@@ -392,11 +392,12 @@ static int probe(struct lib *l)
 static int check_file(const char *path, bool kernels, struct q7_strvec *runtimes,
                       struct q7_err *err)
 {
-	struct lib l = {.path = path, .err = err ? *err : (struct q7_err){0}};
+	struct q7_err none = {0};
+	struct lib l = {.path = path, .err = err ? err : &none};
 	const char *why;
 	char *bytes = q7_read_regular(path, Q7_READ_HOSTLIB_MAX, &l.n, &why);
 	if (!bytes) {
-		q7_err_set(&l.err, path, "cannot read: %s", why);
+		q7_err_set(l.err, path, "cannot read: %s", why);
 		return -1;
 	}
 	elf_version(EV_CURRENT);
@@ -410,7 +411,7 @@ static int check_file(const char *path, bool kernels, struct q7_strvec *runtimes
 	             ? -1
 	             : 0;
 	if (!l.e)
-		q7_err_set(&l.err, path, "cannot load: %s", elf_errmsg(-1));
+		q7_err_set(l.err, path, "cannot load: %s", elf_errmsg(-1));
 	elf_end(l.e);
 	free(bytes);
 	return rc;
