@@ -597,6 +597,78 @@ CPP
 		[ ! -e cache/q7cc/wrapper ] || fail "q7cc made cache/q7cc/wrapper in another user's cache"
 	fi
 	;;
+wrapper_cache_prune)
+	# Past 128 entries a store keeps the newest half (docs/driver.md, "The
+	# wrapper object cache"): 131 entries a minute apart and the one a
+	# link stores leave that one and the 63 newest; a store's temporary
+	# goes once an hour old, a younger one (a live store's) stays.
+	export XDG_CACHE_HOME=$PWD/cache
+	w=cache/q7cc/wrapper
+	mkdir -p cache cache/q7cc "$w"
+	now=$(date +%s)
+	for i in $(seq 1 131); do
+		printf 'x' > "$w/$(printf '%032x' "$i").o"
+		touch -d "@$((now - 600 - i * 60))" "$w/$(printf '%032x' "$i").o"
+	done
+	: > "$w/.entry.old"
+	: > "$w/.entry.young"
+	touch -d "@$((now - 3660))" "$w/.entry.old"
+	touch -d "@$((now - 3000))" "$w/.entry.young"
+	printf '#include <torch/torch.h>\n#include <q7/kernel.h>\n%s\n' \
+		'Q7_KERNEL torch::Tensor k(const torch::Tensor &x) { return x; }' > k.cpp
+	"$q7cc" --q7-toolchain=gnu -c k.cpp -o k.o || fail "compile"
+	"$q7cc" --q7-toolchain=gnu -shared -o libk.so k.o 2> err || fail "link: $(cat err)"
+	[ "$(ls "$w" | wc -l)" = 64 ] || fail "$(ls "$w" | wc -l) entries, want 64"
+	for i in 1 63; do
+		[ -e "$w/$(printf '%032x' "$i").o" ] || fail "entry $i of the newest was removed"
+	done
+	for i in 64 131; do
+		[ ! -e "$w/$(printf '%032x' "$i").o" ] || fail "entry $i of the oldest stays"
+	done
+	[ "$(find "$w" -name '*.o' -size +1k | wc -l)" = 1 ] || fail "the stored entry is gone"
+	[ ! -e "$w/.entry.old" ] || fail "an hour-old temporary stays"
+	[ -e "$w/.entry.young" ] || fail "a younger temporary was removed"
+	;;
+cache_folders_above)
+	# A folder above the cache that others may write (docs/robustness.md,
+	# "Caches"), two and three levels up, is named in the one note and the
+	# cache is not used; a sticky one (/tmp's 1777, HOME=/tmp) is fine.
+	# XDG_CACHE_HOME first, then HOME's ~/.cache/q7cc.
+	printf '#include <torch/torch.h>\n#include <q7/kernel.h>\n%s\n' \
+		'Q7_KERNEL torch::Tensor k(const torch::Tensor &x) { return x; }' > k.cpp
+	top=$(pwd -P)
+	mkdir -p a/b/c h
+	compile() { # compile WANT-NOTE-FOLDER|"": one kernel compile
+		"$q7cc" --q7-toolchain=host -c k.cpp -o k.o 2> err || fail "compile: $(cat err)"
+		if [ -z "$1" ]; then
+			[ ! -s err ] || fail "a note with safe folders: $(cat err)"
+		else
+			[ "$(grep -c 'not used as a cache' err)" = 1 ] || fail "not one note: $(cat err)"
+			grep -qF ": not used as a cache: $1: writable by others (mode 0777)" err ||
+				fail "$1 is not named: $(cat err)"
+		fi
+	}
+	export XDG_CACHE_HOME=$top/a/b/c
+	compile ""
+	ls a/b/c/q7cc/sysinfo-* > /dev/null 2>&1 || fail "nothing cached"
+	for d in a/b a; do
+		chmod 0777 "$d"
+		rm -rf a/b/c/q7cc
+		compile "$top/$d"
+		! ls a/b/c/q7cc/sysinfo-* > /dev/null 2>&1 || fail "$d 0777: cached anyway"
+		chmod 1777 "$d"
+		compile ""
+		chmod 0700 "$d"
+	done
+	unset XDG_CACHE_HOME
+	mkdir -p h/.cache
+	export HOME=$top/h
+	chmod 0777 h
+	compile "$top/h"
+	chmod 1777 h
+	compile ""
+	ls h/.cache/q7cc/sysinfo-* > /dev/null 2>&1 || fail "nothing cached under HOME"
+	;;
 split_link)
 	# gnu --q7-multicore: one relocatable link, then eight ld image links.
 	# The images export what the eight full links' images export; user
