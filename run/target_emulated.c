@@ -83,13 +83,13 @@ static int emu_open(struct q7_target_open *o, struct q7_err *err)
 /* A forked child (a DataLoader worker, multiprocessing's fork) has a copy
  * of its parent's session, whose QEMU socket talking to would garble both:
  * it lets go of that copy (the parent's QEMU and files untouched) and
- * starts a core of its own, on its first call. 0, or 1 with r failed. */
+ * starts a core of its own, on its first call, with the parent's settings
+ * (Q7CC_UNCHECKED's too). 0, or 1 with r failed. */
 static int fork_session(struct state *s, struct q7_run_result *r)
 {
 	q7_emu_disown(s->emu);
 	s->emu = NULL;
 	s->pid = getpid();
-	s->cfg.unchecked = 0; /* the child's session runs every safety check */
 	memset(r, 0, sizeof *r);
 	if (q7_emu_open(&s->cfg, &s->emu, &Q7_ERR_OF(r->message)) == 0)
 		return 0;

@@ -268,6 +268,43 @@ def test_a_forked_child(ints, target):
                        torch.full((2,), 3, dtype=torch.int32))
 
 
+UNCHECKED_CHILD = r"""
+import os, sys, torch
+sys.path.insert(0, %(here)r)
+import libs
+libs.load("safety", %(target)r)
+
+
+def call():
+    try:
+        y = torch.ops.safety.write_input(torch.arange(1, 9, dtype=torch.float32), 1)
+        return "ok %%d" %% int(y.sum())
+    except RuntimeError as e:
+        return "error " + str(e)
+
+
+print("parent", call(), flush=True)
+pid = os.fork()
+if pid == 0:
+    print("child", call(), flush=True)
+    os._exit(0)
+os.waitpid(pid, 0)
+"""
+
+
+def test_a_forked_child_keeps_q7cc_unchecked(target):
+    """A forked child's calls have the parent's settings: with
+    Q7CC_UNCHECKED=inputs (docs/runtime.md) a kernel that writes into its
+    input is no error in the parent nor in the child (whose emulated
+    session is its own)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    code = UNCHECKED_CHILD % {"here": here, "target": target}
+    env = dict(os.environ, Q7CC_UNCHECKED="inputs")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       timeout=300)
+    assert r.stdout == "parent ok 72\nchild ok 72\n", r.stdout + r.stderr
+
+
 class Scaled(torch.utils.data.Dataset):
     def __len__(self):
         return 6
