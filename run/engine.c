@@ -288,6 +288,8 @@ int q7_engine_list(struct q7_engine *e, struct q7_err *err)
 	} else {
 		free(e->list);
 		free(e->text);
+		free(e->names); /* a damaged list's, parsed before */
+		free(e->schemas);
 		e->list = q7_xstrndup((const char *)buf, r.out.sizes[0]);
 		rc = parse_list(e, err);
 	}
