@@ -1,7 +1,7 @@
 /* support: small shared pieces every component uses.
  *
- * Owns: allocation that cannot fail (q7 exits on OOM), the growable string
- * and string vector, the program-name-prefixed error printer and the error
+ * Owns: allocation that cannot fail (q7 exits on OOM), the growing array,
+ * the growable string and string vector, the program-name-prefixed error printer and the error
  * carrier of code that must not print, path helpers,
  * and where q7cc's own files live. Nothing here knows about compilers.
  *
