@@ -10,10 +10,7 @@
 void q7_diags_vadd(struct q7_diags *ds, enum q7_severity sev, const char *file, unsigned line,
                    unsigned col, const char *rule, const char *fmt, va_list ap)
 {
-	if (ds->n == ds->cap) {
-		ds->cap = ds->cap ? ds->cap * 2 : 8;
-		ds->d = q7_xrealloc(ds->d, ds->cap * sizeof *ds->d);
-	}
+	Q7_GROW(ds->d, ds->cap, ds->n + 1);
 	struct q7_diag *d = &ds->d[ds->n++];
 	memset(d, 0, sizeof *d);
 	d->severity = sev;

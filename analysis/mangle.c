@@ -496,8 +496,7 @@ static void read_params(struct dm *d, comp *l, struct q7_mfunc *f)
 			continue;
 		}
 		free(s);
-		if (f->nparams == cap)
-			f->params = q7_xrealloc(f->params, (cap = cap ? cap * 2 : 4) * sizeof *f->params);
+		Q7_GROW(f->params, cap, f->nparams + 1);
 		classify(d, t, &f->params[f->nparams++]);
 	}
 }

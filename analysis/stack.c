@@ -129,7 +129,7 @@ struct sfn {
 	char *name, *decl, *loc;
 	unsigned long bytes;
 	char qual;
-	size_t *calls, ncalls;
+	size_t *calls, ncalls, calls_cap;
 	int state; /* 0 new, 1 on the walk, 2 done */
 	unsigned long need; /* own frame + the deepest call's */
 	size_t next;        /* the deepest call (SIZE_MAX: none) */
@@ -156,10 +156,7 @@ static size_t add_fn(struct sgraph *g, const char *name)
 	size_t i = find_fn(g, name);
 	if (i != SIZE_MAX)
 		return i;
-	if (g->n == g->cap) {
-		g->cap = g->cap ? 2 * g->cap : 64;
-		g->f = q7_xrealloc(g->f, g->cap * sizeof *g->f);
-	}
+	Q7_GROW(g->f, g->cap, g->n + 1);
 	g->f[g->n] = (struct sfn){.name = q7_xstrdup(name), .next = SIZE_MAX, .unbound = SIZE_MAX};
 	ENTRY add = {.key = g->f[g->n].name, .data = (void *)(uintptr_t)g->n}, *e;
 	hsearch_r(add, ENTER, &e, &g->names);
@@ -224,7 +221,7 @@ static void add_line(struct sgraph *g, char *line)
 	if (n == 3 && strcmp(v[0], "C") == 0) {
 		size_t from = add_fn(g, v[1]), to = add_fn(g, v[2]);
 		struct sfn *f = &g->f[from];
-		f->calls = q7_xrealloc(f->calls, (f->ncalls + 1) * sizeof *f->calls);
+		Q7_GROW(f->calls, f->calls_cap, f->ncalls + 1);
 		f->calls[f->ncalls++] = to;
 	} else if (n == 6 && strcmp(v[0], "F") == 0) {
 		size_t i = add_fn(g, v[1]); /* before g->f is read: it may move */

@@ -60,9 +60,9 @@ struct relay {
 	long long restarts[MAX_RESTARTS]; /* the last ones' times, a ring */
 	size_t nrestarts;                 /* all of them */
 	struct q7_doc *docs;
-	size_t ndocs;
+	size_t ndocs, docs_cap;
 	struct pending *pend;
-	size_t npend;
+	size_t npend, pend_cap;
 	struct q7_lint_job job;
 	char *srcdir; /* where the editor's text goes for the analysis */
 	char *q7cc;   /* the installed q7cc, which runs it */
@@ -538,7 +538,7 @@ static void did_open(struct relay *r, json_object *params)
 	const char *uri = q7_js_str(td, "uri", NULL), *text = q7_js_str(td, "text", NULL);
 	if (!uri || !text || find_doc(r, uri))
 		return;
-	r->docs = q7_xrealloc(r->docs, (r->ndocs + 1) * sizeof *r->docs);
+	Q7_GROW(r->docs, r->docs_cap, r->ndocs + 1);
 	struct q7_doc *d = &r->docs[r->ndocs++];
 	memset(d, 0, sizeof *d);
 	d->uri = q7_xstrdup(uri);
@@ -669,7 +669,7 @@ static void from_editor(struct relay *r, const char *raw, size_t len)
 	if (method && id && !pass && !lens) {
 		answer_error(r, id, -32603, "clangd is not running (it ended too often)");
 	} else if (method && id) {
-		r->pend = q7_xrealloc(r->pend, (r->npend + 1) * sizeof *r->pend);
+		Q7_GROW(r->pend, r->pend_cap, r->npend + 1);
 		r->pend[r->npend++] = (struct pending){
 		    .id = json_object_get(id), .params = json_object_get(params),
 		    .method = q7_xstrdup(method),

@@ -8,10 +8,7 @@
 void q7_fsyms_add(struct q7_fsyms *s, const char *name, const char *where, bool local, bool weak,
                   bool lp64)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->v = q7_xrealloc(s->v, s->cap * sizeof *s->v);
-	}
+	Q7_GROW(s->v, s->cap, s->n + 1);
 	struct q7_fsym *f = &s->v[s->n++];
 	f->name = q7_xstrdup(name);
 	f->where = q7_xstrdup(where);

@@ -7,10 +7,7 @@
 
 struct q7_op *q7_ops_add(struct q7_op_table *t)
 {
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 8;
-		t->ops = q7_xrealloc(t->ops, t->cap * sizeof *t->ops);
-	}
+	Q7_GROW(t->ops, t->cap, t->n + 1);
 	struct q7_op *op = &t->ops[t->n++];
 	memset(op, 0, sizeof *op);
 	return op;
@@ -59,10 +56,7 @@ void q7_op_clear(struct q7_op *op)
 
 void q7_ops_add_def(struct q7_op_table *t, const struct q7_neuron_def *src)
 {
-	if (t->ndefs == t->defs_cap) {
-		t->defs_cap = t->defs_cap ? t->defs_cap * 2 : 8;
-		t->defs = q7_xrealloc(t->defs, t->defs_cap * sizeof *t->defs);
-	}
+	Q7_GROW(t->defs, t->defs_cap, t->ndefs + 1);
 	struct q7_neuron_def *d = &t->defs[t->ndefs++];
 	*d = *src; /* the places; every string is copied below */
 	d->ns = dup_or_empty(src->ns);

@@ -200,10 +200,7 @@ static int parse_params(struct parser *ps, struct q7_op *op)
 	if (ps->tok == T_RPAREN)
 		return 0;
 	for (;;) {
-		if (op->nparams == cap) {
-			cap = cap ? cap * 2 : 4;
-			op->params = q7_xrealloc(op->params, cap * sizeof *op->params);
-		}
+		Q7_GROW(op->params, cap, op->nparams + 1);
 		struct q7_param *p = &op->params[op->nparams];
 		memset(p, 0, sizeof *p);
 		if (parse_typed(ps, &p->kind, &p->name) < 0)

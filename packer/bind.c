@@ -67,10 +67,7 @@ static int add_patch(struct binder *bd, size_t sec, size_t off, const void *src,
                      Elf_Type t)
 {
 	struct q7_bind *b = bd->b;
-	if (b->npatch == b->cap) {
-		b->cap = b->cap ? 2 * b->cap : 8;
-		b->patch = q7_xrealloc(b->patch, b->cap * sizeof *b->patch);
-	}
+	Q7_GROW(b->patch, b->cap, b->npatch + 1);
 	struct q7_patch *pt = &b->patch[b->npatch];
 	*pt = (struct q7_patch){.sec = sec, .off = off, .len = n};
 	Elf_Data from = {.d_buf = (void *)src, .d_type = t, .d_size = n, .d_version = EV_CURRENT};

@@ -56,10 +56,7 @@ static const struct q7_sym *lookup(const struct tracer *t, uint32_t pc)
 
 static void push(struct tracer *t, uint32_t ret, unsigned parent, const struct q7_sym *sym)
 {
-	if (t->depth == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 64;
-		t->stack = q7_xrealloc(t->stack, t->cap * sizeof *t->stack);
-	}
+	Q7_GROW(t->stack, t->cap, t->depth + 1);
 	unsigned node = q7_prof_child(t->p, parent, frame_name(sym));
 	t->p->v[node].calls++;
 	t->stack[t->depth++] = (struct frame){ret, node, sym};
@@ -133,16 +130,6 @@ static bool trace_line_addresses(const char *line, uint64_t *host, uint32_t *pc)
 	return sscanf(line, "Trace %*[^:]: %" SCNx64 " [%*[^/]/%" SCNx32, host, pc) == 2;
 }
 
-/* Appends b to the blocks QEMU listed. */
-static void add_block(struct block **blocks, size_t *n, size_t *cap, const struct block *b)
-{
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 1024;
-		*blocks = q7_xrealloc(*blocks, *cap * sizeof **blocks);
-	}
-	(*blocks)[(*n)++] = *b;
-}
-
 /* One instruction of the block being listed, "0x50000530:  movi.n\ta2, 3":
  * the block's first pc, its count, and whether it ends in a call or a
  * return (the last instruction listed says). */
@@ -180,9 +167,8 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 	size_t prev = SIZE_MAX;
 	char *line = NULL;
 	size_t linecap = 0;
-	ssize_t len;
 	int rc = 0;
-	while ((len = getline(&line, &linecap, f)) > 0) {
+	while (getline(&line, &linecap, f) > 0) {
 		if (strncmp(line, "Trace ", 6) == 0) {
 			uint64_t host;
 			uint32_t pc;
@@ -197,7 +183,8 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 			if (have_pending && pending.pc == pc) {
 				/* Just translated (a host address may be reused after
 				 * QEMU flushes its code cache: the new listing wins). */
-				add_block(&blocks, &nblocks, &capblocks, &pending);
+				Q7_GROW(blocks, capblocks, nblocks + 1);
+				blocks[nblocks++] = pending;
 				*slot = nblocks;
 				have_pending = false;
 			} else if (made || blocks[*slot - 1].pc != pc) {

@@ -212,8 +212,7 @@ static bool draw_frame(void *ctx, const unsigned *path, size_t depth)
 	}
 	if (w < MIN_WIDTH)
 		return false;
-	if (depth == L->below_cap)
-		L->below = q7_xrealloc(L->below, (L->below_cap *= 2) * sizeof *L->below);
+	Q7_GROW(L->below, L->below_cap, depth + 1);
 	bool in_kernel = up.in_kernel || (n && is_kernel_frame(L->p, n));
 	bool in_soft_float = up.in_soft_float;
 	if (n) {
@@ -345,8 +344,6 @@ char *q7_flamegraph_svg(struct q7_prof *p, const char *title)
 	 * 100,000 calls deep is as deep a profile, and a recursion per frame
 	 * overflowed the C stack (SIGSEGV in q7-run, and in Python at the end
 	 * of q7cc.torch.profile()). */
-	L.below_cap = 64;
-	L.below = q7_xmalloc(L.below_cap * sizeof *L.below);
 	q7_prof_walk(p, strcmp, draw_frame, &L);
 	free(L.below);
 	q7_sb_add(&b, "</svg>\n");

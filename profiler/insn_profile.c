@@ -36,10 +36,7 @@ void q7_prof_free(struct q7_prof *p)
 /* A new node: a copy of name, the child of parent. */
 static unsigned new_node(struct q7_prof *p, unsigned parent, const char *name)
 {
-	if (p->n == p->cap) {
-		p->cap *= 2;
-		p->v = q7_xrealloc(p->v, p->cap * sizeof *p->v);
-	}
+	Q7_GROW(p->v, p->cap, p->n + 1);
 	unsigned n = (unsigned)p->n++;
 	p->v[n] = (struct q7_prof_node){.parent = parent, .name = q7_xstrdup(name),
 	                                   .next_sibling = p->v[parent].first_child};
@@ -160,15 +157,13 @@ void q7_prof_walk(const struct q7_prof *p, int (*cmp)(const char *, const char *
 	todo[top++] = (struct todo){Q7_PROF_ROOT, 0};
 	while (top) {
 		struct todo t = todo[--top];
-		if (t.depth == path_cap)
-			path = q7_xrealloc(path, (path_cap *= 2) * sizeof *path);
+		Q7_GROW(path, path_cap, t.depth + 1);
 		path[t.depth] = t.node;
 		if (!visit(ctx, path, t.depth))
 			continue;
 		size_t k = 0;
 		for (unsigned c = p->v[t.node].first_child; c; c = p->v[c].next_sibling, k++) {
-			if (top + k == cap)
-				todo = q7_xrealloc(todo, (cap *= 2) * sizeof *todo);
+			Q7_GROW(todo, cap, top + k + 1);
 			todo[top + k] = (struct todo){c, t.depth + 1};
 		}
 		qsort_r(todo + top, k, sizeof *todo, reverse, &order);

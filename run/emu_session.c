@@ -276,10 +276,7 @@ static void size_data(struct q7_emu_session *s, size_t n)
 /* n bytes from p as one more iovec of v (grown as needed). */
 static void add_bytes(struct iovec **v, size_t *nv, size_t *cap, const void *p, size_t n)
 {
-	if (*nv == *cap) {
-		*cap = *cap ? 2 * *cap : 64;
-		*v = q7_xrealloc(*v, *cap * sizeof **v);
-	}
+	Q7_GROW(*v, *cap, *nv + 1);
 	(*v)[(*nv)++] = (struct iovec){(void *)(uintptr_t)p, n};
 }
 

@@ -142,8 +142,6 @@ void q7_engine_profile(struct q7_engine *e, struct q7_prof *p, unsigned parent)
 		e->target->profile_into(e->state, p, parent);
 }
 
-const char *q7_engine_target(const struct q7_engine *e) { return e->target->name; }
-
 const struct q7_target *q7_engine_target_row(const struct q7_engine *e) { return e->target; }
 
 bool q7_engine_apart(const struct q7_engine *e) { return e->apart; }

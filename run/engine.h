@@ -210,8 +210,7 @@ unsigned q7_engine_cores(const struct q7_engine *e);
  * under node parent (emu_profile.h); the engine's session is left alone.
  * p stays the caller's. */
 void q7_engine_profile(struct q7_engine *e, struct q7_prof *p, unsigned parent);
-/* The target's name ("host", "emulated"), and its row (target.h). */
-const char *q7_engine_target(const struct q7_engine *e);
+/* The target's row (target.h): its name ("host", "emulated"), ... */
 struct q7_target;
 const struct q7_target *q7_engine_target_row(const struct q7_engine *e);
 /* Its kernels run in another process (QEMU, an isolated worker): Ctrl-C
@@ -232,35 +231,5 @@ const char *q7_engine_op_schema(const struct q7_engine *e, unsigned i);
  * the kernel returned a tensor other than get_dst_tensor()); else 1 with
  * result->status and result->message set. */
 int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_result *result);
-
-/* A host kernel library checked before dlopen (host_elf.c), by the host
- * target and by anyone else who loads one (the bridge's shape library).
- * The dynamic loader trusts what it maps: a segment past the file's end,
- * a dynamic entry pointing outside the image, a hash table with no
- * buckets or a relocation aimed outside the image makes it fault (or
- * fail one of its assertions) inside dlopen, which no caller can turn
- * into a message.
- *
- * It reads path with libelf: the ELF header (class, byte order, machine,
- * type), the segments (inside the file), the dynamic section, and the
- * relocations (each writes inside a writable segment; no filter
- * libraries). Then a forked child dlopens it: a fault, an assertion or a
- * load not done within 10 s there refuses it (the library's constructors
- * run in that child too). A library that needs a sanitizer runtime this
- * process has not loaded is not probed (q7-run --sanitize probes it in
- * the q7-run it starts). 0, or -1 with "<path>: damaged host library:
- * <what>" (or "cannot read") in err. */
-int q7_host_elf_check(const char *path, struct q7_err *err);
-/* The same check of a kernel library, which also defines q7_entry: one
- * without it was linked with no kernel marked, and err says so, naming
- * the functions that look like kernels (docs/driver.md, "Shared
- * libraries without kernels"). */
-int q7_host_elf_check_kernels(const char *path, struct q7_err *err);
-/* The same check; then the sanitizer runtimes path needs (DT_NEEDED
- * names with "asan" or "ubsan": libasan.so.8, libubsan.so.1,
- * libclang_rt.asan-x86_64.so, ...), in the order it needs them (the
- * compilers name the address sanitizer's first), added to *runtimes. 0, or -1 with err set as q7_host_elf_check's. */
-struct q7_strvec;
-int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, struct q7_err *err);
 
 #endif

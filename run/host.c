@@ -27,6 +27,7 @@
 #include "call_limits.h"
 #include "fdio.h"
 #include "host_confine.h"
+#include "host_elf.h"
 #include "host_fault.h"
 #include "host_int.h"
 #include "host_iso.h"

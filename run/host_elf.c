@@ -1,4 +1,4 @@
-/* The host library check (engine.h, q7_host_elf_check), in two parts.
+/* The host library check (host_elf.h), in two parts.
  *
  * Read: the file is read whole and opened with libelf, whose reads are
  * bounded by the file: the ELF header, the program headers (each segment
@@ -14,7 +14,7 @@
  * never ends there, in the child, and is reported naming the file.
  *
  * Memory: everything read is freed before the check returns. */
-#include "engine.h"
+#include "host_elf.h"
 
 #include <dlfcn.h>
 #include <elf.h>

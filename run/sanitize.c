@@ -1,6 +1,6 @@
 /* q7-run --sanitize (sanitize.h). */
 #include "sanitize.h"
-#include "engine.h"
+#include "host_elf.h"
 
 #include <dlfcn.h>
 #include <errno.h>

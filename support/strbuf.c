@@ -5,20 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void sb_reserve(struct q7_strbuf *b, size_t extra)
-{
-	if (b->len + extra + 1 <= b->cap)
-		return;
-	size_t cap = b->cap ? b->cap : 64;
-	while (cap < b->len + extra + 1)
-		cap *= 2;
-	b->s = q7_xrealloc(b->s, cap);
-	b->cap = cap;
-}
-
 void q7_sb_addn(struct q7_strbuf *b, const char *s, size_t n)
 {
-	sb_reserve(b, n);
+	Q7_GROW(b->s, b->cap, b->len + n + 1);
 	memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = '\0';
@@ -42,7 +31,7 @@ void q7_sb_vaddf(struct q7_strbuf *b, const char *fmt, va_list ap)
 	va_end(ap2);
 	if (n < 0)
 		return;
-	sb_reserve(b, (size_t)n);
+	Q7_GROW(b->s, b->cap, b->len + (size_t)n + 1);
 	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
 	b->len += (size_t)n;
 }
@@ -72,10 +61,7 @@ void q7_sb_free(struct q7_strbuf *b)
 
 void q7_sv_add(struct q7_strvec *sv, const char *s)
 {
-	if (sv->n + 2 > sv->cap) {
-		sv->cap = sv->cap ? sv->cap * 2 : 16;
-		sv->v = q7_xrealloc(sv->v, sv->cap * sizeof *sv->v);
-	}
+	Q7_GROW(sv->v, sv->cap, sv->n + 2);
 	sv->v[sv->n++] = q7_xstrdup(s);
 	sv->v[sv->n] = NULL;
 }

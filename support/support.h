@@ -1,7 +1,7 @@
 /* support: small shared pieces every component uses.
  *
- * Owns: allocation that cannot fail (q7 exits on OOM), the growable string
- * and string vector, the program-name-prefixed error printer and the error
+ * Owns: allocation that cannot fail (q7 exits on OOM), the growing array,
+ * the growable string and string vector, the program-name-prefixed error printer and the error
  * carrier of code that must not print, path helpers,
  * and where q7cc's own files live. Nothing here knows about compilers.
  *
@@ -35,6 +35,14 @@ enum {
 void *q7_xmalloc(size_t n);
 void *q7_xcalloc(size_t n, size_t size);
 void *q7_xrealloc(void *p, size_t n);
+/* A growing array: v (NULL at first) of *cap elements (0 at first) of
+ * size bytes each, reallocated when it holds fewer than need, its
+ * capacity doubled (from 8) until it holds them. A byte size past SIZE_MAX
+ * is out of memory, as q7_xrealloc's. Returns v, which may have moved. */
+void *q7_xgrow(void *v, size_t *cap, size_t need, size_t size);
+/* Room for need elements in the array v of capacity cap (a size_t). v is
+ * evaluated twice: Q7_GROW(t->v, t->cap, t->n + 1); t->v[t->n++] = x; */
+#define Q7_GROW(v, cap, need) ((v) = q7_xgrow((v), &(cap), (need), sizeof *(v)))
 char *q7_xstrdup(const char *s);
 char *q7_xstrndup(const char *s, size_t n);
 char *q7_xasprintf(const char *fmt, ...) Q7_PRINTF(1, 2);

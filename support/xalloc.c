@@ -2,6 +2,7 @@
  * sensible recovery from running out of memory, so it says so and exits. */
 #include "support.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,20 @@ void *q7_xrealloc(void *p, size_t n)
 	if (!p)
 		out_of_memory();
 	return p;
+}
+
+void *q7_xgrow(void *v, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return v;
+	size_t n = *cap ? *cap : 8;
+	while (n < need)
+		n = n > SIZE_MAX / 2 ? need : n * 2;
+	if (size && n > SIZE_MAX / size)
+		out_of_memory();
+	v = q7_xrealloc(v, n * size);
+	*cap = n;
+	return v;
 }
 
 char *q7_xstrdup(const char *s)

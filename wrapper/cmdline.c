@@ -77,10 +77,7 @@ static enum q7_input_kind kind_under(const char *lang, const char *path)
 
 static struct q7_unit *add_unit(struct q7_inv *inv)
 {
-	if (inv->n == inv->cap) {
-		inv->cap = inv->cap ? inv->cap * 2 : 32;
-		inv->u = q7_xrealloc(inv->u, inv->cap * sizeof *inv->u);
-	}
+	Q7_GROW(inv->u, inv->cap, inv->n + 1);
 	struct q7_unit *u = &inv->u[inv->n++];
 	memset(u, 0, sizeof *u);
 	return u;

@@ -53,7 +53,7 @@ struct link {
 	const char *out;
 	char *base;
 	struct link_input *in; /* the link line's files, in order */
-	size_t nin;
+	size_t nin, in_cap;
 	struct q7_strvec words; /* its positional words (the files and -lNAME,
 	                         * ...), in order: what ld gets */
 	struct image img[Q7_NUM_CORES];
@@ -73,7 +73,7 @@ struct link {
 
 static void add_input(struct link *l, const char *path, const char *src)
 {
-	l->in = q7_xrealloc(l->in, (l->nin + 1) * sizeof *l->in);
+	Q7_GROW(l->in, l->in_cap, l->nin + 1);
 	l->in[l->nin++] = (struct link_input){.path = q7_xstrdup(path),
 	                                      .src = src ? q7_xstrdup(src) : NULL};
 	q7_sv_add(&l->words, path);

@@ -159,10 +159,7 @@ static void take_item(struct gather *g, struct item *it)
 		q7_ops_add_def(&g->ops, &it->ops.defs[k]);
 	q7_ops_free(&it->ops); /* the defs */
 	for (size_t k = 0; k < it->diags.n; k++) {
-		if (g->diags.n == g->diags.cap) {
-			g->diags.cap = g->diags.cap ? g->diags.cap * 2 : 8;
-			g->diags.d = q7_xrealloc(g->diags.d, g->diags.cap * sizeof *g->diags.d);
-		}
+		Q7_GROW(g->diags.d, g->diags.cap, g->diags.n + 1);
 		g->diags.d[g->diags.n++] = it->diags.d[k];
 	}
 	free(it->diags.d);

@@ -154,10 +154,7 @@ static void note_read(CXFile f, CXSourceLocation *stack, unsigned depth, CXClien
 	(void)stack;
 	(void)depth;
 	struct read_files *r = data;
-	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 16;
-		r->v = q7_xrealloc(r->v, r->cap * sizeof *r->v);
-	}
+	Q7_GROW(r->v, r->cap, r->n + 1);
 	r->v[r->n++] = f;
 }
 

@@ -81,10 +81,7 @@ static enum CXChildVisitResult visit_attr(CXCursor c, CXCursor parent, CXClientD
 
 static void add_fn(struct walk *w, CXCursor c)
 {
-	if (w->n == w->cap) {
-		w->cap = w->cap ? w->cap * 2 : 64;
-		w->fns = q7_xrealloc(w->fns, w->cap * sizeof *w->fns);
-	}
+	Q7_GROW(w->fns, w->cap, w->n + 1);
 	struct fn *f = &w->fns[w->n++];
 	memset(f, 0, sizeof *f);
 	f->c = c;
@@ -284,10 +281,7 @@ static void accessor_uses(const struct fn *f, struct uses *out)
 				continue;
 			CXSourceLocation loc = clang_getLocationForOffset(clang_Cursor_getTranslationUnit(f->c),
 			                                                  file, (unsigned)i);
-			if (out->n == out->cap) {
-				out->cap = out->cap ? out->cap * 2 : 4;
-				out->v = q7_xrealloc(out->v, out->cap * sizeof *out->v);
-			}
+			Q7_GROW(out->v, out->cap, out->n + 1);
 			out->v[out->n++] = (struct q7_kuse){names[k], kplace(q7c_place_loc(loc))};
 		}
 		i = end - 1;

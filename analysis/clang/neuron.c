@@ -39,10 +39,7 @@ static char *spell(const struct toks *ts, unsigned i)
 static void add_request(struct q7c_requests *rs, const char *ns, char *fn, char *shape,
                         char *op, CXSourceLocation loc, CXSourceLocation def_loc)
 {
-	if (rs->n == rs->cap) {
-		rs->cap = rs->cap ? rs->cap * 2 : 8;
-		rs->v = q7_xrealloc(rs->v, rs->cap * sizeof *rs->v);
-	}
+	Q7_GROW(rs->v, rs->cap, rs->n + 1);
 	struct q7c_request *r = &rs->v[rs->n++];
 	r->ns = q7_xstrdup(ns);
 	r->fn = fn;

@@ -28,6 +28,7 @@
 
 extern "C" {
 #include "engine.h"
+#include "host_elf.h"
 #include "run_image.h"
 #include "support.h"
 #include "target.h"

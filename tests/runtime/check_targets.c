@@ -132,7 +132,7 @@ START_TEST(fake_through_engine)
 	ck_assert_msg(q7_engine_open(fake_lib, &o, &e, &Q7_ERR_OF(err)) == 0, "%s", err);
 	ck_assert_int_eq(seen.opens, 1);
 	ck_assert_uint_eq(seen.images, 2);
-	ck_assert_str_eq(q7_engine_target(e), "fake");
+	ck_assert_str_eq(q7_engine_target_row(e)->name, "fake");
 	ck_assert_ptr_eq(q7_engine_target_row(e), &fake);
 	ck_assert(q7_engine_apart(e));
 	ck_assert_uint_eq(q7_engine_cores(e), 2);

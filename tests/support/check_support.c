@@ -3,6 +3,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,72 @@ START_TEST(strbuf_grows_and_formats)
 	char *s = q7_sb_take(&b);
 	ck_assert_ptr_null(b.s);
 	free(s);
+}
+END_TEST
+
+/* What f, a temporary file stderr went to, holds (up to size - 1 bytes),
+ * NUL-terminated; closes f. */
+static void read_back(FILE *f, char *out, size_t size)
+{
+	rewind(f);
+	out[fread(out, 1, size - 1, f)] = 0;
+	fclose(f);
+}
+
+/* Q7_GROW keeps what the array held, doubles its capacity only when it
+ * must (past need at once when need jumps), and leaves a large enough
+ * array where it is. */
+START_TEST(grow_keeps_and_doubles)
+{
+	int *v = NULL;
+	size_t n = 0, cap = 0;
+	for (int i = 0; i < 1000; i++) {
+		Q7_GROW(v, cap, n + 1);
+		v[n++] = i;
+	}
+	ck_assert_uint_eq(cap, 1024);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(v[i], (int)i);
+	int *was = v;
+	Q7_GROW(v, cap, 1024);
+	ck_assert_ptr_eq(v, was);
+	ck_assert_uint_eq(cap, 1024);
+	Q7_GROW(v, cap, 5000);
+	ck_assert_uint_eq(cap, 8192);
+	ck_assert_int_eq(v[999], 999);
+	free(v);
+}
+END_TEST
+
+/* An array whose bytes would pass SIZE_MAX (the doubled capacity's, or
+ * need's itself) is out of memory: q7cc says so and exits 70, before any
+ * allocation is tried. */
+static const struct {
+	size_t need, size;
+} grow_overflows[] = {
+	{SIZE_MAX / 32, 64},
+	{SIZE_MAX, 2},
+};
+
+START_TEST(grow_overflow_is_out_of_memory)
+{
+	FILE *f = tmpfile();
+	ck_assert_ptr_nonnull(f);
+	fflush(stderr);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(fileno(f), 2);
+		size_t cap = 0;
+		q7_xgrow(NULL, &cap, grow_overflows[_i].need, grow_overflows[_i].size);
+		_exit(0);
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == Q7_EXIT_INTERNAL);
+	char out[256];
+	read_back(f, out, sizeof out);
+	ck_assert_str_eq(out, "q7cc: error: out of memory\n");
 }
 END_TEST
 
@@ -393,10 +460,8 @@ START_TEST(err_print_at_top)
 	dup2(saved, 2);
 	close(saved);
 	ck_assert_ptr_null(e.msg);
-	char out[256] = "";
-	rewind(f);
-	out[fread(out, 1, sizeof out - 1, f)] = 0;
-	fclose(f);
+	char out[256];
+	read_back(f, out, sizeof out);
 	ck_assert_str_eq(out, "q7cc: error: f.o: damaged: a\\x0db\n");
 }
 END_TEST
@@ -455,6 +520,9 @@ static Suite *support_suite(void)
 	Suite *s = suite_create("support");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, strbuf_grows_and_formats);
+	tcase_add_test(tc, grow_keeps_and_doubles);
+	tcase_add_loop_test(tc, grow_overflow_is_out_of_memory, 0,
+	                    sizeof grow_overflows / sizeof grow_overflows[0]);
 	tcase_add_loop_test(tc, args_spellings, 0, sizeof arg_cases / sizeof arg_cases[0]);
 	tcase_add_test(tc, err_carrier);
 	tcase_add_test(tc, err_carrier_growing);

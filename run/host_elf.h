@@ -1,0 +1,36 @@
+/* run/host_elf: a host kernel library checked before dlopen, by the host
+ * target and by anyone else who loads one (the bridge's shape library).
+ * The dynamic loader trusts what it maps: a segment past the file's end,
+ * a dynamic entry pointing outside the image, a hash table with no
+ * buckets or a relocation aimed outside the image makes it fault (or
+ * fail one of its assertions) inside dlopen, which no caller can turn
+ * into a message. */
+#ifndef Q7_RUN_HOST_ELF_H
+#define Q7_RUN_HOST_ELF_H
+
+struct q7_err;
+struct q7_strvec;
+
+/* Reads path with libelf: the ELF header (class, byte order, machine,
+ * type), the segments (inside the file), the dynamic section, and the
+ * relocations (each writes inside a writable segment; no filter
+ * libraries). Then a forked child dlopens it: a fault, an assertion or a
+ * load not done within 10 s there refuses it (the library's constructors
+ * run in that child too). A library that needs a sanitizer runtime this
+ * process has not loaded is not probed (q7-run --sanitize probes it in
+ * the q7-run it starts). 0, or -1 with "<path>: damaged host library:
+ * <what>" (or "cannot read") in err. */
+int q7_host_elf_check(const char *path, struct q7_err *err);
+/* The same check of a kernel library, which also defines q7_entry: one
+ * without it was linked with no kernel marked, and err says so, naming
+ * the functions that look like kernels (docs/driver.md, "Shared
+ * libraries without kernels"). */
+int q7_host_elf_check_kernels(const char *path, struct q7_err *err);
+/* The same check; then the sanitizer runtimes path needs (DT_NEEDED
+ * names with "asan" or "ubsan": libasan.so.8, libubsan.so.1,
+ * libclang_rt.asan-x86_64.so, ...), in the order it needs them (the
+ * compilers name the address sanitizer's first), added to *runtimes. 0,
+ * or -1 with err set as q7_host_elf_check's. */
+int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, struct q7_err *err);
+
+#endif
