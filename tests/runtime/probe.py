@@ -5,7 +5,10 @@ library: loading it in a child process failed ...", status 1 and no
 output, in every mode (isolated, the default; --in-process, which would
 otherwise die inside dlopen). Two such libraries: q7cc's ReLU with its
 GNU hash table moved outside the image (the loader reads it unchecked),
-and a library whose constructor faults. The ReLU as built is the
+and a library whose constructor faults. A library whose constructor
+ends the process with status 0 is refused too ("..., before the load
+returned"): the probe's child reports its dlopen through a pipe, not its
+status (else --in-process exited 0 silently). The ReLU as built is the
 control: it lists its op.
 
   probe.py Q7CC Q7RUN RELU.cpp WORK
@@ -21,6 +24,9 @@ DT_GNU_HASH = 0x6ffffef5
 PT_DYNAMIC = 2
 BOOM_C = ("int q7_entry(void *frame) { return frame != 0; }\n"
           "__attribute__((constructor)) static void boom(void) { *(volatile int *)0 = 1; }\n")
+QUIT_C = ("#include <stdlib.h>\n"
+          "int q7_entry(void *frame) { return frame != 0; }\n"
+          "__attribute__((constructor)) static void quit(void) { exit(0); }\n")
 
 
 def fail(msg):
@@ -60,8 +66,10 @@ def main():
         fail("build librelu.so: " + r.stderr)
     move_gnu_hash("librelu.so", "libhash.so")
     open("boom.c", "w").write(BOOM_C)
-    if run(["cc", "-shared", "-fPIC", "-o", "libboom.so", "boom.c"])[0] != 0:
-        fail("cc boom.c")
+    open("quit.c", "w").write(QUIT_C)
+    for name in ("boom", "quit"):
+        if run(["cc", "-shared", "-fPIC", "-o", "lib%s.so" % name, name + ".c"])[0] != 0:
+            fail("cc %s.c" % name)
     for mode in ([], ["--in-process"]):
         rc, out, err = run([q7run] + mode + ["--list", "librelu.so"])
         if rc != 0 or "relu_forward" not in out:
@@ -72,6 +80,11 @@ def main():
                     r"failed \(the loader, or a constructor\): .*SIG(SEGV|BUS)" % re.escape(lib))
             if rc != 1 or out or not re.search(want, err, re.M):
                 fail("%s %s: status %d: %s%s" % (mode, lib, rc, out, err))
+        rc, out, err = run([q7run] + mode + ["--list", "libquit.so"])
+        want = (r"^q7-run: error: libquit.so: damaged host library: loading it in a child process "
+                r"failed \(the loader, or a constructor\): exit status 0, before the load returned$")
+        if rc != 1 or out or not re.search(want, err, re.M):
+            fail("%s libquit.so: status %d: %s%s" % (mode, rc, out, err))
     print("ok: probe")
 
 
