@@ -372,7 +372,8 @@ static int probe(struct lib *l)
 	}
 	/* dlopen needs a slash to take a path as a path. */
 	char *p = strchr(l->path, '/') ? q7_xstrdup(l->path) : q7_xasprintf("./%s", l->path);
-	pid_t pid = q7_proc_fork();
+	/* A group of its own: what a constructor starts there ends with it. */
+	pid_t pid = q7_proc_fork_group();
 	if (pid == 0)
 		probe_child(p, fds[1]);
 	int fork_errno = errno;
