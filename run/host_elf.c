@@ -400,7 +400,7 @@ static int probe(struct lib *l)
 	char how[128];
 	q7_proc_describe(st, how, sizeof how);
 	return bad(l, "loading it in a child process failed (the loader, or a constructor): %s%s", how,
-	           told ? "" : ", before the load returned");
+	           told || !WIFEXITED(st) ? "" : ", before the load returned");
 }
 
 /* The reads, then (unless a sanitizer's runtime it needs is not in this
