@@ -920,6 +920,9 @@ int q7_relay_run(const struct q7_relay_opts *o)
 	}
 	if (r.to_editor.full)
 		q7_error("the editor has left %u MiB of messages unread; ending", Q7_RPC_QUEUE_MAX >> 20);
+	if (r.from_editor.damaged)
+		q7_error("a message from the editor: a header without a valid Content-Length, past "
+		         "which its messages cannot be followed; ending");
 	stop_clangd(&r);
 	drain(&r.to_editor, GOODBYE_MS);
 	int rc = r.exiting && r.shutdown ? 0 : 1;

@@ -53,7 +53,8 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
               messages that are no JSON-RPC 2.0 (no "jsonrpc", neither
               method nor id, an array; clangd 14 ends on them, as the
               stand-in does) are not passed on, a request among them
-              answered with an error, and clangd is never restarted
+              answered with an error, and clangd is never restarted; a
+              negative Content-Length ends the server (status 1), saying so
   vendor      an m.def naming a compute function that no source of its
               CMake target defines: a finding at the m.def, gone once fixed
               or once another source of the target that defines it is saved
@@ -671,7 +672,14 @@ def odd_shapes():
         fail("clangd's diagnostics that are no objects reached the editor: %r" % diags)
     if s.proc.poll() is not None:
         fail("q7cc-clangd ended (status %d) on the odd shapes" % s.proc.returncode)
-    s.proc.kill()
+    with s.lock:  # a framing that cannot be followed: the server ends, saying why
+        s.proc.stdin.write(b"Content-Length: -5\r\n\r\n{}")
+        s.proc.stdin.flush()
+    if s.proc.wait(timeout=TIMEOUT) != 1:
+        fail("a negative Content-Length: status %d" % s.proc.returncode)
+    with open(os.path.join(WORK, "server.log"), errors="replace") as f:
+        if "a header without a valid Content-Length" not in f.read():
+            fail("a negative Content-Length: the server ended without saying why")
 
 
 def foreign_db():
