@@ -614,34 +614,45 @@ static void did_save(struct relay *r, json_object *params)
 }
 
 /* A message of the editor's that is not passed on: one over Q7_RPC_MAX
- * bytes (raw its stand-in, rpc.h), or one that is not UTF-8 (clangd drops
- * it unanswered). A request gets an error answer, so that nothing waits
- * for it; what was refused is named in the log. */
-static void refuse(struct relay *r, const char *raw, size_t too_big)
+ * bytes (raw its stand-in, rpc.h), one that is not UTF-8 (clangd drops
+ * it unanswered), or one that is no JSON-RPC 2.0 request, notification
+ * or answer (clangd 14 ends on it, and again on each replay of such an
+ * initialize). A request gets an error answer (code), so that nothing
+ * waits for it; what was refused is named in the log. */
+static void refuse(struct relay *r, const char *raw, int code, const char *why)
 {
 	json_object *m = json_tokener_parse(raw);
 	const char *method = q7_js_str(m, "method", NULL);
 	json_object *id = q7_js_get(m, "id");
-	char *why = too_big ? q7_xasprintf("the message is %zu bytes, over q7cc-clangd's limit of "
-	                                   "%u MiB", too_big, Q7_RPC_MAX >> 20)
-	                    : q7_xstrdup("the message is not UTF-8, as JSON-RPC's must be");
 	if (id && method)
-		answer_error(r, id, too_big ? -32600 : -32700, why);
+		answer_error(r, id, code, why);
 	q7_error("%s from the editor: %s; not passed on", method ? method : "a message", why);
 	json_object_put(m);
-	free(why);
 }
 
 /* A message of the editor: noted, then passed to clangd as it came. */
 static void from_editor(struct relay *r, const char *raw, size_t len)
 {
-	if (r->from_editor.too_big || !q7_rpc_utf8(raw, len)) {
-		refuse(r, raw, r->from_editor.too_big);
+	size_t too_big = r->from_editor.too_big;
+	if (too_big) {
+		char *why = q7_xasprintf("the message is %zu bytes, over q7cc-clangd's limit of %u MiB",
+		                         too_big, Q7_RPC_MAX >> 20);
+		refuse(r, raw, -32600, why);
+		free(why);
+		return;
+	}
+	if (!q7_rpc_utf8(raw, len)) {
+		refuse(r, raw, -32700, "the message is not UTF-8, as JSON-RPC's must be");
 		return;
 	}
 	json_object *m = json_tokener_parse(raw);
 	const char *method = q7_js_str(m, "method", NULL);
 	json_object *id = q7_js_get(m, "id"), *params = q7_js_get(m, "params");
+	if (strcmp(q7_js_str(m, "jsonrpc", ""), "2.0") != 0 || (!method && !id)) {
+		refuse(r, raw, -32600, "not a JSON-RPC 2.0 request, notification or answer");
+		json_object_put(m);
+		return;
+	}
 	bool pass = r->clangd > 0, lens = method && strcmp(method, "textDocument/codeLens") == 0;
 	if (method && strcmp(method, "initialize") == 0) {
 		free(r->init);
@@ -909,6 +920,9 @@ int q7_relay_run(const struct q7_relay_opts *o)
 	}
 	if (r.to_editor.full)
 		q7_error("the editor has left %u MiB of messages unread; ending", Q7_RPC_QUEUE_MAX >> 20);
+	if (r.from_editor.damaged)
+		q7_error("a message from the editor: a header without a valid Content-Length, past "
+		         "which its messages cannot be followed; ending");
 	stop_clangd(&r);
 	drain(&r.to_editor, GOODBYE_MS);
 	int rc = r.exiting && r.shutdown ? 0 : 1;

@@ -196,12 +196,12 @@ char *q7_rpc_next(struct q7_rpc_in *in, size_t *len)
 	const char *sep = strstr(start, "\r\n\r\n");
 	if (!sep) {
 		if (in->buf.len - in->off > 8192) /* no header is this long */
-			in->eof = true;
+			in->eof = in->damaged = true;
 		return NULL;
 	}
 	long long n = content_length(start, sep);
 	if (n < 0) {
-		in->eof = true;
+		in->eof = in->damaged = true;
 		return NULL;
 	}
 	size_t body = (size_t)(sep + 4 - in->buf.s);

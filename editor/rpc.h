@@ -36,6 +36,7 @@ struct q7_rpc_in {
 	struct q7_strbuf buf;
 	size_t off; /* bytes of buf already handed out */
 	bool eof;   /* the peer closed its end, or a framing error */
+	bool damaged; /* that framing error: a header without a valid Content-Length */
 	size_t skipping; /* the length of a message over Q7_RPC_MAX passed over */
 	size_t skip;     /* its bytes still to pass over */
 	size_t too_big; /* the size of the message q7_rpc_next last stood in for */
@@ -48,7 +49,7 @@ struct q7_rpc_in {
 bool q7_rpc_fill(struct q7_rpc_in *in);
 /* The next whole message's body (NUL-terminated, the caller frees), or
  * NULL when none is complete. A header without a valid Content-Length
- * sets eof: the stream cannot be followed past it. A message over
+ * sets eof and damaged: the stream cannot be followed past it. A message over
  * Q7_RPC_MAX is passed over: for it, once passed, a stand-in of its "id"
  * and "method" ({} when it showed neither), with in->too_big its length
  * (0 for every other message). */

@@ -49,7 +49,6 @@
 #endif
 
 #define PROBE_SECONDS 10 /* a loader and its constructors take milliseconds */
-#define PROBE_NOT_LOADED 3 /* the probe's dlopen failed: the caller's says why */
 
 struct lib {
 	const char *path;
@@ -344,8 +343,10 @@ static int needed_runtimes(struct lib *l, struct q7_strvec *runtimes)
 }
 
 /* The probe's child: dlopen as the caller would, faults by default, no
- * output, no core file. Never returns. */
-static void probe_child(const char *p)
+ * output, no core file; writes whether dlopen returned a handle to fd,
+ * so that a constructor ending the process (any status) is told from a
+ * load. Never returns. */
+static void probe_child(const char *p, int fd)
 {
 	static const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
 	for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
@@ -356,21 +357,31 @@ static void probe_child(const char *p)
 		dup2(null, 2);
 	}
 	setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
-	_exit(dlopen(p, RTLD_NOW | RTLD_LOCAL) ? 0 : PROBE_NOT_LOADED);
+	char loaded = dlopen(p, RTLD_NOW | RTLD_LOCAL) ? 'y' : 'n';
+	_exit(write(fd, &loaded, 1) == 1 ? 0 : 1);
 }
 
 /* Loads the library in a child: 0 when it loaded there (or its dlopen
  * failed, which the caller's own dlopen reports), else -1 with err set. */
 static int probe(struct lib *l)
 {
+	int fds[2]; /* not blocking: a constructor's own child may hold the write end */
+	if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) {
+		q7_err_set(l->err, l->path, "cannot check: pipe: %s", strerror(errno));
+		return -1;
+	}
 	/* dlopen needs a slash to take a path as a path. */
 	char *p = strchr(l->path, '/') ? q7_xstrdup(l->path) : q7_xasprintf("./%s", l->path);
-	pid_t pid = q7_proc_fork();
+	/* A group of its own: what a constructor starts there ends with it. */
+	pid_t pid = q7_proc_fork_group();
 	if (pid == 0)
-		probe_child(p);
+		probe_child(p, fds[1]);
+	int fork_errno = errno;
 	free(p);
+	close(fds[1]);
 	if (pid < 0) {
-		q7_err_set(l->err, l->path, "cannot check: fork: %s", strerror(errno));
+		close(fds[0]);
+		q7_err_set(l->err, l->path, "cannot check: fork: %s", strerror(fork_errno));
 		return -1;
 	}
 	pid_t got;
@@ -378,13 +389,18 @@ static int probe(struct lib *l)
 	if (q7_proc_wait_any(&pid, 1, PROBE_SECONDS, &got, &st) == Q7_PROC_TIMEOUT) {
 		q7_proc_kill(pid, SIGKILL);
 		q7_proc_wait(pid, &st);
+		close(fds[0]);
 		return bad(l, "loading it in a child process did not end within %d s", PROBE_SECONDS);
 	}
-	if (WIFEXITED(st) && (WEXITSTATUS(st) == 0 || WEXITSTATUS(st) == PROBE_NOT_LOADED))
+	char loaded = 0;
+	bool told = read(fds[0], &loaded, 1) == 1;
+	close(fds[0]);
+	if (told && WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		return 0;
 	char how[128];
 	q7_proc_describe(st, how, sizeof how);
-	return bad(l, "loading it in a child process failed (the loader, or a constructor): %s", how);
+	return bad(l, "loading it in a child process failed (the loader, or a constructor): %s%s", how,
+	           told || !WIFEXITED(st) ? "" : ", before the load returned");
 }
 
 /* The reads, then (unless a sanitizer's runtime it needs is not in this

@@ -49,7 +49,12 @@ compile_commands.json whose compiler is STAGE/bin/q7cc-gnu.
   odd_shapes  a clangd and an editor whose JSON has the wrong shapes
               (diagnostics as an object, as numbers, as strings;
               contentChanges as an object, as a number): no abort, q7cc's
-              finding still arrives, and only objects reach the editor
+              finding still arrives, and only objects reach the editor;
+              messages that are no JSON-RPC 2.0 (no "jsonrpc", neither
+              method nor id, an array; clangd 14 ends on them, as the
+              stand-in does) are not passed on, a request among them
+              answered with an error, and clangd is never restarted; a
+              negative Content-Length ends the server (status 1), saying so
   vendor      an m.def naming a compute function that no source of its
               CMake target defines: a finding at the m.def, gone once fixed
               or once another source of the target that defines it is saved
@@ -624,6 +629,8 @@ SHAPES = [{}, [1, "x", None, {"range": 5, "severity": "1"}], "diagnostics", 7]
 n = 0
 while True:
     m = read()
+    if not isinstance(m, dict) or m.get("jsonrpc") != "2.0" or not ("method" in m or "id" in m):
+        sys.exit(1)  # as clangd 14: "Not a JSON-RPC 2.0 message", "No method and no response ID"
     if "id" in m and "method" in m:
         send({"jsonrpc": "2.0", "id": m["id"],
               "result": {"capabilities": {"hoverProvider": True}}
@@ -651,13 +658,28 @@ def odd_shapes():
                                             "contentChanges": changes})
     s.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 3},
                                         "contentChanges": [{"text": KERNEL}]})
+    for m in ({"jsonrpc": "2.0"}, [1, 2], {"method": "initialize", "id": 99, "params": 3}):
+        s.send(m)
+    r = s.wait(lambda m: m.get("id") == 99, "the answer to an initialize without jsonrpc")
+    if r.get("error", {}).get("code") != -32600:
+        fail("an initialize without jsonrpc: %r" % r)
     diags = s.diagnostics(path, lambda d: q7(d), "q7cc's finding beside the odd shapes")
     check_q7_diag(diags, KERNEL)
+    with open(os.path.join(WORK, "server.log"), errors="replace") as f:
+        if "clangd ended" in f.read():
+            fail("clangd ended on a message that is no JSON-RPC 2.0")
     if not all(isinstance(d, dict) for d in diags):
         fail("clangd's diagnostics that are no objects reached the editor: %r" % diags)
     if s.proc.poll() is not None:
         fail("q7cc-clangd ended (status %d) on the odd shapes" % s.proc.returncode)
-    s.proc.kill()
+    with s.lock:  # a framing that cannot be followed: the server ends, saying why
+        s.proc.stdin.write(b"Content-Length: -5\r\n\r\n{}")
+        s.proc.stdin.flush()
+    if s.proc.wait(timeout=TIMEOUT) != 1:
+        fail("a negative Content-Length: status %d" % s.proc.returncode)
+    with open(os.path.join(WORK, "server.log"), errors="replace") as f:
+        if "a header without a valid Content-Length" not in f.read():
+            fail("a negative Content-Length: the server ended without saying why")
 
 
 def foreign_db():

@@ -5,13 +5,19 @@ library: loading it in a child process failed ...", status 1 and no
 output, in every mode (isolated, the default; --in-process, which would
 otherwise die inside dlopen). Two such libraries: q7cc's ReLU with its
 GNU hash table moved outside the image (the loader reads it unchecked),
-and a library whose constructor faults. The ReLU as built is the
+and a library whose constructor faults. A library whose constructor
+ends the process with status 0 is refused too ("..., before the load
+returned"): the probe's child reports its dlopen through a pipe, not its
+status (else --in-process exited 0 silently). That constructor first
+starts a child that never ends, holding a pipe of this script's (fd 3):
+the probe's process group ends with it, so the pipe reaches its end. The ReLU as built is the
 control: it lists its op.
 
   probe.py Q7CC Q7RUN RELU.cpp WORK
 """
 import os
 import re
+import select
 import shutil
 import struct
 import subprocess
@@ -21,6 +27,13 @@ DT_GNU_HASH = 0x6ffffef5
 PT_DYNAMIC = 2
 BOOM_C = ("int q7_entry(void *frame) { return frame != 0; }\n"
           "__attribute__((constructor)) static void boom(void) { *(volatile int *)0 = 1; }\n")
+QUIT_C = ("#include <stdlib.h>\n"
+          "#include <unistd.h>\n"
+          "int q7_entry(void *frame) { return frame != 0; }\n"
+          "__attribute__((constructor)) static void quit(void) {\n"
+          "  if (fork() == 0) for (;;) pause();\n"
+          "  exit(0);\n"
+          "}\n")
 
 
 def fail(msg):
@@ -60,8 +73,10 @@ def main():
         fail("build librelu.so: " + r.stderr)
     move_gnu_hash("librelu.so", "libhash.so")
     open("boom.c", "w").write(BOOM_C)
-    if run(["cc", "-shared", "-fPIC", "-o", "libboom.so", "boom.c"])[0] != 0:
-        fail("cc boom.c")
+    open("quit.c", "w").write(QUIT_C)
+    for name in ("boom", "quit"):
+        if run(["cc", "-shared", "-fPIC", "-o", "lib%s.so" % name, name + ".c"])[0] != 0:
+            fail("cc %s.c" % name)
     for mode in ([], ["--in-process"]):
         rc, out, err = run([q7run] + mode + ["--list", "librelu.so"])
         if rc != 0 or "relu_forward" not in out:
@@ -72,6 +87,19 @@ def main():
                     r"failed \(the loader, or a constructor\): .*SIG(SEGV|BUS)" % re.escape(lib))
             if rc != 1 or out or not re.search(want, err, re.M):
                 fail("%s %s: status %d: %s%s" % (mode, lib, rc, out, err))
+        rd, wr = os.pipe()
+        r = subprocess.run([q7run] + mode + ["--list", "libquit.so"], capture_output=True,
+                           text=True, pass_fds=(wr,))
+        rc, out, err = r.returncode, r.stdout, r.stderr
+        os.close(wr)
+        # a guard against a hang, not a measure: the end comes at once
+        if not select.select([rd], [], [], 60)[0] or os.read(rd, 1) != b"":
+            fail("%s libquit.so: its constructor's child outlived q7-run" % mode)
+        os.close(rd)
+        want = (r"^q7-run: error: libquit.so: damaged host library: loading it in a child process "
+                r"failed \(the loader, or a constructor\): exit status 0, before the load returned$")
+        if rc != 1 or out or not re.search(want, err, re.M):
+            fail("%s libquit.so: status %d: %s%s" % (mode, rc, out, err))
     print("ok: probe")
 
 
