@@ -13,10 +13,16 @@
  * writable, for the copies in: a call laid out as the last costs no
  * system call. The reservation is made again, larger, when a call does
  * not fit; a layout unlike the last closes the whole reservation before
- * mapping its slots, so no page a former call opened stays open. */
+ * mapping its slots, so no page a former call opened stays open.
+ *
+ * A forked child (a DataLoader worker, multiprocessing's fork) would share
+ * its parent's memfd, and a sibling's: its first call makes slots of its
+ * own (docs/torch.md). An atfork handler counts the forks, so a call
+ * still costs no system call. */
 #include "host_confine.h"
 #include "result.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -38,6 +44,7 @@ struct q7_confine {
 	unsigned char *map;      /* the slots' reservation: the kernel's view */
 	size_t map_size;
 	int fd;                  /* the slots' memory (a memfd), -1: none yet */
+	unsigned forks;          /* the process's forks when fd was made */
 	unsigned char *rw;       /* all of it, writable: where inputs are copied */
 	struct slot slots[MAX_SLOTS], last[MAX_SLOTS];
 	unsigned nslots, nlast;
@@ -48,6 +55,19 @@ struct q7_confine {
 	size_t prefilled;
 	int prefill;
 };
+
+static unsigned forks; /* in this process's line of forks, counted in children */
+static pthread_once_t count_forks_once = PTHREAD_ONCE_INIT;
+
+static void forked(void)
+{
+	forks++;
+}
+
+static void count_forks(void)
+{
+	pthread_atfork(NULL, NULL, forked);
+}
 
 static unsigned char *reserve(size_t n)
 {
@@ -60,6 +80,7 @@ struct q7_confine *q7_confine_new(size_t heap_size)
 	struct q7_confine *cf = calloc(1, sizeof *cf);
 	if (!cf)
 		return NULL;
+	pthread_once(&count_forks_once, count_forks);
 	cf->page = (size_t)sysconf(_SC_PAGESIZE);
 	cf->fd = -1;
 	cf->heap_size = (heap_size + cf->page - 1) & ~(cf->page - 1);
@@ -169,6 +190,7 @@ static int new_map(struct q7_confine *cf, size_t n)
 	cf->map = m;
 	cf->rw = rw;
 	cf->fd = fd;
+	cf->forks = forks;
 	cf->map_size = n;
 	return 0;
 }
@@ -210,6 +232,8 @@ int q7_confine_enter(struct q7_confine *cf, const struct q7_call *c, struct q7_c
 	bool dst;
 	*run = *c;
 	cf->dst = NULL;
+	if (cf->map && cf->forks != forks)
+		free_map(cf); /* the parent's: let go of this process's views, make its own */
 	if (open_slots(cf, layout(cf, c, &dst)) != 0) {
 		cf->nlast = 0;
 		return -1;

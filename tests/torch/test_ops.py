@@ -268,6 +268,42 @@ def test_a_forked_child(ints, target):
                        torch.full((2,), 3, dtype=torch.int32))
 
 
+def test_forked_children_calling_at_once(ints, target):
+    """Forked children (DataLoader workers) calling an op at the same time,
+    each with its own inputs, in a tight loop: every output is the child's
+    own, none its parent's or a sibling's (each child's call memory is its
+    own, docs/torch.md)."""
+    torch.ops.ints.iscale(torch.ones(64, dtype=torch.int32), 1, False)  # the parent's memory
+    calls = 3000 if target == "host" else 20
+    r, w = os.pipe()
+    pids = []
+    for child in range(3):
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            msg = "ok"
+            try:
+                for i in range(calls):
+                    x = torch.full((64,), child * 100000 + i, dtype=torch.int32)
+                    y = torch.ops.ints.iscale(x, 3, False)
+                    if not torch.equal(y, x * 3):
+                        msg = "child %d, call %d: %d, not %d" % (child, i, int(y[0]), int(x[0]) * 3)
+                        break
+            except RuntimeError as e:
+                msg = "error " + str(e)
+            os.write(w, (msg + "\n").encode())
+            os._exit(0)
+        pids.append(pid)
+    os.close(w)
+    with os.fdopen(r) as f:
+        msgs = f.read().splitlines()
+    for pid in pids:
+        os.waitpid(pid, 0)
+    assert msgs == ["ok"] * 3, msgs
+    assert torch.equal(torch.ops.ints.iscale(torch.ones(2, dtype=torch.int32), 3, False),
+                       torch.full((2,), 3, dtype=torch.int32))
+
+
 UNCHECKED_CHILD = r"""
 import os, sys, torch
 sys.path.insert(0, %(here)r)
