@@ -374,8 +374,8 @@ static pid_t start_probe(const char *p, int fd)
 		char *opt = q7_xasprintf("--q7-probe=%s", p);
 		char *argv[] = {run, opt, NULL};
 		struct q7_proc_opts o = {.in = Q7_PROC_NULL, .out = Q7_PROC_NULL, .err = Q7_PROC_NULL,
-		                         .fds = &fd, .nfds = 1, .close_others = true, .pristine = true,
-		                         .quiet = true, .dies_with_us = true};
+		                         .fds = &fd, .nfds = 1, .pristine = true, .quiet = true,
+		                         .dies_with_us = true};
 		pid = q7_proc_spawn(argv, &o);
 		free(opt);
 	} else if ((pid = q7_proc_fork_group()) == 0) {
