@@ -342,11 +342,11 @@ static int needed_runtimes(struct lib *l, struct q7_strvec *runtimes)
 	return missing;
 }
 
-/* The probe's child: dlopen as the caller would, faults by default, no
- * output, no core file; writes whether dlopen returned a handle to fd,
- * so that a constructor ending the process (any status) is told from a
- * load. Never returns. */
-static void probe_child(const char *p, int fd)
+/* The probe's process (a fork of the caller, or q7-run --q7-probe):
+ * dlopen as the caller would, faults by default, no output, no core
+ * file; writes whether dlopen returned a handle to fd, so that a
+ * constructor ending the process (any status) is told from a load. */
+void q7_host_elf_probe(const char *p, int fd)
 {
 	static const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
 	for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
@@ -361,6 +361,32 @@ static void probe_child(const char *p, int fd)
 	_exit(write(fd, &loaded, 1) == 1 ? 0 : 1);
 }
 
+/* Starts the probe in a group of its own (what a constructor starts
+ * there ends with it), fd its pipe's write end: q7cc's own q7-run
+ * --q7-probe, a fresh process, when it is found, since a fork of a
+ * multithreaded caller may find the loader's lock held by another
+ * thread for good (docs/runtime.md, "The run engine"); else a fork. */
+static pid_t start_probe(const char *p, int fd)
+{
+	char *run = q7_prefix_path("bin/q7-run");
+	pid_t pid;
+	if (access(run, X_OK) == 0) {
+		char *opt = q7_xasprintf("--q7-probe=%s", p);
+		char *argv[] = {run, opt, NULL};
+		struct q7_proc_opts o = {.in = Q7_PROC_NULL, .out = Q7_PROC_NULL, .err = Q7_PROC_NULL,
+		                         .fds = &fd, .nfds = 1, .pristine = true, .quiet = true,
+		                         .dies_with_us = true};
+		pid = q7_proc_spawn(argv, &o);
+		free(opt);
+	} else if ((pid = q7_proc_fork_group()) == 0) {
+		q7_host_elf_probe(p, fd);
+	}
+	int saved = errno;
+	free(run);
+	errno = saved;
+	return pid;
+}
+
 /* Loads the library in a child: 0 when it loaded there (or its dlopen
  * failed, which the caller's own dlopen reports), else -1 with err set. */
 static int probe(struct lib *l)
@@ -372,10 +398,7 @@ static int probe(struct lib *l)
 	}
 	/* dlopen needs a slash to take a path as a path. */
 	char *p = strchr(l->path, '/') ? q7_xstrdup(l->path) : q7_xasprintf("./%s", l->path);
-	/* A group of its own: what a constructor starts there ends with it. */
-	pid_t pid = q7_proc_fork_group();
-	if (pid == 0)
-		probe_child(p, fds[1]);
+	pid_t pid = start_probe(p, fds[1]);
 	int fork_errno = errno;
 	free(p);
 	close(fds[1]);

@@ -14,9 +14,10 @@ struct q7_strvec;
 /* Reads path with libelf: the ELF header (class, byte order, machine,
  * type), the segments (inside the file), the dynamic section, and the
  * relocations (each writes inside a writable segment; no filter
- * libraries). Then a forked child dlopens it: a fault, an assertion or a
- * load not done within 10 s there refuses it (the library's constructors
- * run in that child too). A library that needs a sanitizer runtime this
+ * libraries). Then a child dlopens it (q7cc's q7-run --q7-probe when it
+ * is found, else a fork): a fault, an assertion, an exit or a load not
+ * done within 10 s there refuses it (the library's constructors run in
+ * that child too). A library that needs a sanitizer runtime this
  * process has not loaded is not probed (q7-run --sanitize probes it in
  * the q7-run it starts). 0, or -1 with "<path>: damaged host library:
  * <what>" (or "cannot read") in err. */
@@ -32,5 +33,9 @@ int q7_host_elf_check_kernels(const char *path, struct q7_err *err);
  * compilers name the address sanitizer's first), added to *runtimes. 0,
  * or -1 with err set as q7_host_elf_check's. */
 int q7_host_elf_sanitizers(const char *path, struct q7_strvec *runtimes, struct q7_err *err);
+
+/* The probe's child: dlopens p (a path with a slash), writes to fd
+ * whether that returned a handle, and exits. Never returns. */
+__attribute__((noreturn)) void q7_host_elf_probe(const char *p, int fd);
 
 #endif

@@ -38,6 +38,7 @@
 #include "args.h"
 #include "npy.h"
 #include "device_view.h"
+#include "host_elf.h"
 #include "insn_profile.h"
 #include "sanitize.h"
 #include "support.h"
@@ -57,7 +58,8 @@ struct options {
 
 enum { OPT_OUTPUT = 1, OPT_TARGET, OPT_CORES, OPT_OUT_SHAPE, OPT_OUT_DTYPE, OPT_HEAP,
        OPT_TIMEOUT, OPT_PROFILE, OPT_PROFILE_VIEW, OPT_LIST, OPT_IN_PROCESS, OPT_SEMIHOSTING, OPT_GUARD,
-       OPT_VERBOSE, OPT_SANITIZE, OPT_CHECK_UNINIT, OPT_HELP, OPT_VERSION };
+       OPT_VERBOSE, OPT_SANITIZE, OPT_CHECK_UNINIT, OPT_HELP, OPT_VERSION,
+       OPT_PROBE };
 
 static const struct q7_args_opt options[] = {
 	Q7_ARGS_VALUE_H("-o", OPT_OUTPUT, "OUT.npy", "write the result tensor to OUT.npy (NPY 1.0)"),
@@ -101,6 +103,8 @@ static const struct q7_args_opt options[] = {
 	Q7_ARGS_FLAG_H("--help", OPT_HELP, "print this help and exit"),
 	Q7_ARGS_FLAG("-h", OPT_HELP),
 	Q7_ARGS_FLAG_H("--version", OPT_VERSION, "print q7-run's version and exit"),
+	/* Not in the help: the host library check's probe (host_elf.h). */
+	Q7_ARGS_VALUE("--q7-probe", OPT_PROBE),
 	Q7_ARGS_TABLE_END,
 };
 
@@ -227,6 +231,8 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 	case OPT_CHECK_UNINIT:
 		*(id == OPT_SANITIZE ? &o->sanitize : &o->check_uninit) = true;
 		break;
+	case OPT_PROBE:
+		q7_host_elf_probe(v, 3); /* its pipe, given as fd 3 */
 	case OPT_HELP:
 	case OPT_VERSION:
 		id == OPT_HELP ? usage(stdout) : q7_args_version("q7-run");

@@ -11,9 +11,14 @@ returned"): the probe's child reports its dlopen through a pipe, not its
 status (else --in-process exited 0 silently). That constructor first
 starts a child that never ends, holding a pipe of this script's (fd 3):
 the probe's process group ends with it, so the pipe reaches its end. The ReLU as built is the
-control: it lists its op.
+control: it lists its op. Last, the probe in a multithreaded caller:
+PROBE_THREADS checks the ReLU 100 times through q7_host_elf_check, the
+prefix PREFIX (q7cc's stage), while three threads load and unload a
+library in a loop; every check passes, as the probe runs in PREFIX's
+q7-run (a fork of that caller hung in 11 of 300 loads and refused the
+library after 10 s).
 
-  probe.py Q7CC Q7RUN RELU.cpp WORK
+  probe.py Q7CC Q7RUN RELU.cpp WORK PROBE_THREADS PREFIX
 """
 import os
 import re
@@ -25,6 +30,7 @@ import sys
 
 DT_GNU_HASH = 0x6ffffef5
 PT_DYNAMIC = 2
+THREADED_CHECKS = 100
 BOOM_C = ("int q7_entry(void *frame) { return frame != 0; }\n"
           "__attribute__((constructor)) static void boom(void) { *(volatile int *)0 = 1; }\n")
 QUIT_C = ("#include <stdlib.h>\n"
@@ -61,7 +67,7 @@ def move_gnu_hash(src, dst):
 
 
 def main():
-    q7cc, q7run, relu, work = sys.argv[1:5]
+    q7cc, q7run, relu, work, threads, prefix = sys.argv[1:7]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     os.chdir(work)
@@ -100,6 +106,14 @@ def main():
                 r"failed \(the loader, or a constructor\): exit status 0, before the load returned$")
         if rc != 1 or out or not re.search(want, err, re.M):
             fail("%s libquit.so: status %d: %s%s" % (mode, rc, out, err))
+    # Three threads loading libidle.so in a loop while the ReLU is checked
+    # (probe_threads.c): every check passes.
+    open("idle.c", "w").write("int idle;\n")
+    if run(["cc", "-shared", "-fPIC", "-o", "libidle.so", "idle.c"])[0] != 0:
+        fail("cc idle.c")
+    rc, out, err = run([threads, "./librelu.so", "./libidle.so", str(THREADED_CHECKS), prefix])
+    if rc != 0:
+        fail("checks beside three loading threads: status %d: %s%s" % (rc, out, err))
     print("ok: probe")
 
 
