@@ -1,17 +1,16 @@
 /* The analysis server process (q7analysis-server --serve SOCK PLUGIN): a
- * master that owns the socket and every connection, and workers, each
- * forked from it for one request once libclang is loaded and warm (at
- * most one per CPU at a time, at most 8; Q7CC_ANALYSIS_SERVER_WORKERS
- * overrides). server.h states the deadlines.
+ * master that owns the socket and every connection, and workers, forked
+ * once libclang is loaded and warm, that analyse (one per CPU, at most 8;
+ * Q7CC_ANALYSIS_SERVER_WORKERS overrides). server.h states the deadlines.
  *
  * The master never blocks on a client. It accepts each connection at
  * once and reads its request without blocking; a connection that has not
  * delivered its whole request within Q7_SERVER_REQUEST_MS is closed, so
  * idle or slow clients cost a slot each, never a worker. A complete
- * request goes, with its connection, to a worker forked for it when fewer
- * than that many are busy. The worker acknowledges it, analyses in the
- * client's directory and environment, answers and exits; the master sees
- * it end on its pidfd. A request that no worker takes before its client
+ * request goes, with its connection (SCM_RIGHTS), to an idle worker over
+ * that worker's channel (a socketpair). The worker acknowledges it,
+ * analyses in the client's directory and environment, answers, and tells
+ * the master it is free. A request that no worker takes before its client
  * stops waiting for the acknowledgement is dropped (that client analyses
  * in-process), and so is one whose client has left.
  *
@@ -20,9 +19,10 @@
  * socket is removed or taken over, when the plugin changes, and on SIGTERM
  * or SIGINT. Ending, it first removes its socket (if still its own); then,
  * unless a signal ended it, it still serves every client it has accepted
- * or that waits in the backlog. A worker also ends with the master
- * (PR_SET_PDEATHSIG), and when its request takes longer than
- * Q7_SERVER_PARSE_LIMIT_S. */
+ * or that waits in the backlog, and only then closes the workers'
+ * channels. A worker ends when its channel closes, with the master
+ * (PR_SET_PDEATHSIG), or when one request takes longer than
+ * Q7_SERVER_PARSE_LIMIT_S (a crashed or ended worker is replaced). */
 #include "internal.h"
 #include "server.h"
 #include "wire.h"
@@ -40,7 +40,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define MAX_WORKERS 8
@@ -57,8 +57,9 @@ struct conn {
 };
 
 struct worker {
-	pid_t pid; /* 0: none (the slot is free) */
-	int end;   /* its pidfd: readable once it has exited */
+	pid_t pid; /* 0: none */
+	int chan;  /* the master's end of the channel, or -1 */
+	bool busy;
 };
 
 struct master {
@@ -123,25 +124,70 @@ static void serve_one(int conn, const char *data, size_t len, q7_plugin_entry_fn
 	q7_wire_request_free(&q);
 }
 
-/* A worker: c's request in a process of its own, forked from the warm
- * master, which it never outlives (even one killed outright). */
-Q7_NORETURN static void worker(const struct conn *c, q7_plugin_entry_fn entry, pid_t master)
+/* The next request from the master on chan: the client's connection,
+ * passed with a byte, then the request as on the wire (the caller frees
+ * *data). -1 when the channel closed. */
+static int take_request(int chan, int *conn, char **data, size_t *len)
+{
+	char byte;
+	struct iovec iov = {&byte, 1};
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+	                   .msg_controllen = sizeof u.buf};
+	ssize_t n;
+	while ((n = recvmsg(chan, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
+		;
+	if (n <= 0)
+		return -1;
+	int fd = -1;
+	for (struct cmsghdr *cm = CMSG_FIRSTHDR(&m); cm; cm = CMSG_NXTHDR(&m, cm))
+		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
+		    cm->cmsg_len == CMSG_LEN(sizeof(int)))
+			memcpy(&fd, CMSG_DATA(cm), sizeof fd);
+	if (fd >= 0 && !(m.msg_flags & MSG_CTRUNC) &&
+	    q7_wire_recv(chan, data, len, Q7_SERVER_REPLY_MS) == 0) {
+		*conn = fd;
+		return 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/* A worker serves requests one after another, so its memory stays warm;
+ * it tells the master of each one done with a byte on its channel. */
+Q7_NORETURN static void worker(int chan, q7_plugin_entry_fn entry, pid_t master)
 {
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGINT, SIG_DFL);
+	/* Never outlive the master, even one killed outright. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != master)
 		_exit(0);
-	/* Only the connection: the others the master holds must close when
-	 * it closes them. */
-	if (dup2(c->fd, 3) != 3)
+	/* Only the channel: a client's connection the master held when this
+	 * worker was forked must close when the master closes it. */
+	if (dup2(chan, 3) != 3)
 		_exit(1);
 	close_range(4, ~0u, 0);
-	/* A parse that hangs ends the worker; the client sees its connection
-	 * close. */
-	alarm(q7_server_parse_limit_s());
-	serve_one(3, c->in.s + 4, c->in.len - 4, entry);
-	_exit(0);
+	for (;;) {
+		int conn;
+		char *data;
+		size_t len;
+		if (take_request(3, &conn, &data, &len) != 0)
+			_exit(0);
+		/* A parse that hangs ends the worker; the master replaces it,
+		 * and the client sees its connection close. */
+		alarm(q7_server_parse_limit_s());
+		serve_one(conn, data, len, entry);
+		alarm(0);
+		close(conn);
+		free(data);
+		if (write(3, "", 1) != 1)
+			_exit(0);
+	}
 }
 
 /* ---- the master ---- */
@@ -160,31 +206,35 @@ static int idle_seconds(void)
 	return s > 0 ? s : 120;
 }
 
-/* Starts a worker on c's request in the free slot w; when that fails, the
- * client falls back to analysing in-process. */
-static void start_worker(struct master *m, struct worker *w, const struct conn *c)
+static void start_worker(struct master *m, struct worker *w)
 {
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+		return; /* tried again next round */
 	pid_t master = getpid();
 	pid_t pid = q7_proc_fork();
 	if (pid == 0)
-		worker(c, m->entry, master);
-	int end = pid > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
-	if (pid > 0 && end < 0) {
-		q7_proc_kill(pid, SIGKILL);
-		q7_proc_wait(pid, NULL);
+		worker(sv[1], m->entry, master);
+	close(sv[1]);
+	if (pid < 0 || fcntl(sv[0], F_SETFL, O_NONBLOCK) != 0) {
+		close(sv[0]);
+		if (pid > 0) {
+			q7_proc_kill(pid, SIGKILL);
+			q7_proc_wait(pid, NULL);
+		}
+		return;
 	}
-	w->pid = end < 0 ? 0 : pid;
-	w->end = end;
+	w->pid = pid;
+	w->chan = sv[0];
 }
 
-/* w has exited: reaped, its slot free. */
-static void end_worker(struct master *m, struct worker *w)
+/* w's channel is gone or broken: w is ended, reaped and its slot free. */
+static void end_worker(struct worker *w)
 {
+	close(w->chan);
+	q7_proc_kill(w->pid, SIGKILL);
 	q7_proc_wait(w->pid, NULL);
-	close(w->end);
-	w->pid = 0;
-	w->end = -1;
-	m->last = q7_now_ms();
+	*w = (struct worker){.chan = -1};
 }
 
 static void drop_conn(struct master *m, size_t i)
@@ -257,26 +307,67 @@ static int read_conn(struct conn *c)
 	}
 }
 
+/* Hands c's connection (with a byte) and request to w. */
+static void hand_over(struct worker *w, const struct conn *c)
+{
+	struct iovec iov = {"", 1};
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	memset(&u, 0, sizeof u);
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+	                     .msg_controllen = sizeof u.buf};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &c->fd, sizeof c->fd);
+	ssize_t n;
+	while ((n = sendmsg(w->chan, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+		;
+	/* An idle worker waits in recvmsg on an empty channel: the byte goes
+	 * at once, the request as fast as the worker reads it. */
+	if (n == 1 && q7_write_all(w->chan, c->in.s, c->in.len,
+	                           q7_now_ms() + Q7_SERVER_REPLY_MS) == 0)
+		w->busy = true;
+	else
+		end_worker(w);
+}
+
 static void dispatch(struct master *m)
 {
 	for (int k = 0; k < m->nw; k++) {
 		struct worker *w = &m->w[k];
-		if (w->pid)
+		if (w->chan < 0 || w->busy)
 			continue;
 		size_t i = 0;
 		while (i < m->nc && !m->c[i].ready_at)
 			i++;
 		if (i == m->nc)
 			return;
-		start_worker(m, w, &m->c[i]);
+		hand_over(w, &m->c[i]);
 		drop_conn(m, i); /* the worker has its own copy, or the client falls back */
 	}
+}
+
+/* A worker's news on its channel: a byte per request done, or its end. */
+static void worker_news(struct master *m, struct worker *w)
+{
+	char buf[64];
+	ssize_t n;
+	while ((n = read(w->chan, buf, sizeof buf)) > 0) {
+		w->busy = false;
+		m->last = q7_now_ms();
+	}
+	if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+		end_worker(w);
 }
 
 static bool any_busy(const struct master *m)
 {
 	for (int k = 0; k < m->nw; k++)
-		if (m->w[k].pid)
+		if (m->w[k].busy)
 			return true;
 	return false;
 }
@@ -327,8 +418,7 @@ static void round_trip(struct master *m)
 			wake = due(c);
 	}
 	for (int k = 0; k < m->nw; k++)
-		pf[1 + m->nc + (size_t)k] = (struct pollfd){.fd = m->w[k].pid ? m->w[k].end : -1,
-		                                            .events = POLLIN};
+		pf[1 + m->nc + (size_t)k] = (struct pollfd){.fd = m->w[k].chan, .events = POLLIN};
 	int timeout = wake > now ? (int)(wake - now) : 0;
 	size_t nc = m->nc;
 	if (poll(pf, nfds, timeout) < 0 && errno != EINTR) {
@@ -351,11 +441,16 @@ static void round_trip(struct master *m)
 			drop_conn(m, i);
 	}
 	for (int k = 0; k < m->nw; k++)
-		if (pf[1 + nc + (size_t)k].revents && m->w[k].pid)
-			end_worker(m, &m->w[k]);
+		if (pf[1 + nc + (size_t)k].revents && m->w[k].chan >= 0)
+			worker_news(m, &m->w[k]);
 	if (pf[0].revents)
 		accept_all(m);
 	free(pf);
+	/* A crashed or ended worker is replaced, one that could not be
+	 * started tried again. */
+	for (int k = 0; k < m->nw && !m->stopping; k++)
+		if (m->w[k].chan < 0)
+			start_worker(m, &m->w[k]);
 	dispatch(m);
 }
 
@@ -454,6 +549,10 @@ static int serve(const char *path, const char *plugin)
 	m.max_conns = conn_limit();
 	m.c = q7_xcalloc(m.max_conns, sizeof *m.c);
 	m.nw = nworkers();
+	for (int k = 0; k < m.nw; k++) {
+		m.w[k].chan = -1;
+		start_worker(&m, &m.w[k]);
+	}
 	m.last = q7_now_ms();
 	for (;;) {
 		round_trip(&m);
@@ -470,9 +569,12 @@ static int serve(const char *path, const char *plugin)
 	close(m.lfd);
 	while (m.nc)
 		drop_conn(&m, m.nc - 1);
-	for (int k = 0; k < m.nw; k++)
-		if (m.w[k].pid)
+	for (int k = 0; k < m.nw; k++) {
+		if (m.w[k].busy)
 			q7_proc_kill(m.w[k].pid, SIGTERM);
+		if (m.w[k].chan >= 0)
+			close(m.w[k].chan); /* an idle worker ends on its end */
+	}
 	q7_proc_wait_all();
 	if (still_ours(&m))
 		unlink(path);
