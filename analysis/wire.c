@@ -182,11 +182,12 @@ static void get_fields(struct json_object *o, void *s, const struct field *f, bo
 static void free_fields(void *s, const struct field *f)
 {
 	for (; f->key; f++) {
+		if (f->kind == NUM || f->kind == FLAG)
+			continue; /* no pointer there: a flag is a bool's one byte */
 		char **p = ptr_at((char *)s + f->off);
 		for (size_t i = 0; f->kind == VEC && p && p[i]; i++)
 			free(p[i]);
-		if (f->kind != NUM && f->kind != FLAG)
-			free(p);
+		free(p);
 	}
 }
 
