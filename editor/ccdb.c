@@ -156,9 +156,9 @@ static uint32_t keep(struct layout *l, const char *s)
 static void copy_entry(struct layout *l, json_object *o)
 {
 	const char *dir = q7_js_str(o, "directory", NULL), *file = q7_js_str(o, "file", NULL);
-	json_object *a = q7_js_get(o, "arguments");
+	json_object *a = q7_js_array(o, "arguments");
 	struct q7_strvec argv = {0};
-	for (size_t k = 0; json_object_is_type(a, json_type_array) && k < json_object_array_length(a); k++) {
+	for (size_t k = 0; a && k < json_object_array_length(a); k++) {
 		const char *w = json_object_get_string(json_object_array_get_idx(a, k));
 		q7_sv_add(&argv, w ? w : ""); /* null: an empty word */
 	}

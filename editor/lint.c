@@ -80,12 +80,8 @@ void q7_lint_cancel(struct q7_lint_job *j)
 /* The array under key of the JSON object text, or NULL; *root to free. */
 static json_object *array_of(const char *json, const char *key, json_object **root)
 {
-	json_object *a;
 	*root = json_tokener_parse(json);
-	if (*root && json_object_object_get_ex(*root, key, &a) &&
-	    json_object_is_type(a, json_type_array))
-		return a;
-	return NULL;
+	return q7_js_array(*root, key);
 }
 
 /* The rules' page: docs/lint-rules.md as installed, its table of rules. */
