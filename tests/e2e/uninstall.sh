@@ -46,14 +46,17 @@ lib=$(cd "$root/usr" && ls -d lib*/q7cc/torch-bridge/src | head -1)
 touch "$root/usr/$lib/kernel.cpp" "$root/usr/include/q7cc/image.h" "$py/q7cc/torch/old.py"
 DESTDIR=$root cmake --install "$build" --prefix /usr > "$work/install-usr.log" 2>&1 ||
 	{ cat "$work/install-usr.log"; fail "cmake --install over the older one"; }
+# At once, as above: a test running beside this one may install next.
+cp "$build/install_manifest.txt" "$work/manifest-usr.txt"
+cp "$build/install_created_dirs.txt" "$work/created-usr.txt"
+grep -q "^/usr/bin/q7cc\$" "$work/manifest-usr.txt" || fail "the /usr manifest is not this install's"
 for f in "$lib/kernel.cpp" include/q7cc/image.h lib/python3/dist-packages/q7cc/torch/old.py; do
 	[ ! -e "$root/usr/$f" ] || fail "the install over an older one left $f"
 done
 (cd "$work" && env -i PATH=/usr/bin:/bin PYTHONPATH="$py" /usr/bin/python3 -c "import q7cc.torch") ||
 	fail "import q7cc.torch from lib/python3/dist-packages"
 [ -d "$py/q7cc/torch/__pycache__" ] || fail "the import wrote no __pycache__"
-cp "$build/install_manifest.txt" "$work/manifest-usr.txt"
-DESTDIR=$root cmake -DMANIFEST="$work/manifest-usr.txt" -DCREATED="$build/install_created_dirs.txt" \
+DESTDIR=$root cmake -DMANIFEST="$work/manifest-usr.txt" -DCREATED="$work/created-usr.txt" \
 	-P "$src/cmake/Q7Uninstall.cmake" > "$work/uninstall-usr.log" 2>&1 ||
 	{ cat "$work/uninstall-usr.log"; fail "uninstall of the /usr install"; }
 [ -z "$(ls -A "$root")" ] || { (cd "$root" && find . | head); fail "left after uninstall under DESTDIR"; }
