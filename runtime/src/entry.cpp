@@ -75,15 +75,11 @@ const kind_row kind_rows[] = {{"", "", "", 0}, Q7_KINDS(Q7RT_KIND_ROW)};
 #undef Q7RT_KIND_ROW
 static_assert(sizeof kind_rows / sizeof kind_rows[0] == Q7_KIND_END, "one row per kind");
 
+/* By Q7_ARG_*. */
 const char *arg_kind_name(uint32_t k)
 {
-	switch (k) {
-	case Q7_ARG_TENSOR: return "tensor";
-	case Q7_ARG_INT: return "int";
-	case Q7_ARG_FLOAT: return "float";
-	case Q7_ARG_BOOL: return "bool";
-	default: return "nothing";
-	}
+	static const char *const names[] = {"nothing", "tensor", "int", "float", "bool"};
+	return k < sizeof names / sizeof names[0] ? names[k] : "nothing";
 }
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }

@@ -207,12 +207,7 @@ float Q7SF(subsf3)(float fa, float fb)
 #define Q7SF_SUB_SLOW "    movi a4, 0x80000000\n    j q7sf_add32\n"
 
 __asm__(
-    "    .text\n"
-    "    .align 4\n"
-    "    .global __addsf3\n"
-    "    .hidden __addsf3\n"
-    "    .type __addsf3, @function\n"
-    "__addsf3:\n"
+    Q7SF_ASM_ENTRY("__addsf3")
     "    extui a4, a2, 23, 8\n"
     "    extui a5, a3, 23, 8\n"
     "    sub a8, a4, a5\n"
@@ -223,11 +218,7 @@ __asm__(
     Q7SF_ADD_BODY(".Lq7sf_addb_", "a3", "a2", "a5", "a4", "bltz", "a3", "    mov a2, a3\n",
                   Q7SF_ADD_SLOW)
     "    .size __addsf3, . - __addsf3\n"
-    "    .align 4\n"
-    "    .global __subsf3\n"
-    "    .hidden __subsf3\n"
-    "    .type __subsf3, @function\n"
-    "__subsf3:\n"
+    Q7SF_ASM_ENTRY("__subsf3")
     "    extui a4, a2, 23, 8\n"
     "    extui a5, a3, 23, 8\n"
     "    sub a8, a4, a5\n"
