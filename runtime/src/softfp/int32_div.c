@@ -24,20 +24,7 @@ int32_t Q7SF_DIV(divsi3)(int32_t a, int32_t b)
     return (int32_t)((a ^ b) < 0 ? 0u - q : q);
 }
 
-uint32_t Q7SF_DIV(udivsi3)(uint32_t a, uint32_t b)
-{
-    uint32_t r;
-    sf_check_divisor(b == 0);
-    return sf_udivmod32(a, b, &r);
-}
-
-uint32_t Q7SF_DIV(umodsi3)(uint32_t a, uint32_t b)
-{
-    uint32_t r;
-    sf_check_divisor(b == 0);
-    sf_udivmod32(a, b, &r);
-    return r;
-}
+SF_UDIV_UMOD(uint32_t, Q7SF_DIV(udivsi3), Q7SF_DIV(umodsi3), sf_udivmod32)
 
 #ifndef Q7SF_HOST
 /* The common case in Xtensa assembly (docs/performance.md): d <= n <

@@ -21,6 +21,7 @@
 #define SF32_SIGN   0x80000000u
 #define SF32_EXP    0x7f800000u
 #define SF32_FRAC   0x007fffffu
+#define SF32_HIDDEN 0x00800000u
 #define SF32_QUIET  0x00400000u
 #define SF32_INF    0x7f800000u
 #define SF32_DEFAULT_NAN 0xffc00000u
@@ -147,94 +148,111 @@ static inline uint64_t sf_mul64x64(uint64_t a, uint64_t b, uint64_t *lo)
     return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 }
 
-/* Round m (leading one at bit 30 unless the value is subnormal with e == 0)
- * to nearest even and pack. e < 0 denormalizes first, so a subnormal result
- * is rounded once, on its own grid. */
-static inline uint32_t sf_round_pack32(uint32_t sign, int32_t e, uint32_t m)
-{
-    uint32_t low;
-    if ((uint32_t)e >= 0xfdu) {
-        if (e < 0) {
-            m = sf_shr_jam32(m, (uint32_t)-e);
-            e = 0;
-        } else if (e > 0xfd || m + 0x40u >= 0x80000000u) {
-            return (sign << 31) | SF32_INF;
-        }
-    }
-    low = m & 0x7fu;
-    m = (m + 0x40u) >> 7;
-    if (low == 0x40u)
-        m &= ~1u;
-    if (m == 0)
-        e = 0;
-    return (sign << 31) + ((uint32_t)e << 23) + m;
-}
+static inline uint32_t sf_shl32(uint32_t x, uint32_t n) { return x << n; }
 
-/* m nonzero, exact: bring its leading one to bit 30, then round and pack. */
-static inline uint32_t sf_norm_round_pack32(uint32_t sign, int32_t e, uint32_t m)
-{
-    int shift = sf_clz32(m) - 1;
-    return sf_round_pack32(sign, e - shift, m << shift);
+/* Both formats' round-and-pack and unpack, from the word's width N and
+ * the fraction's F: the working m has its leading one at bit N - 2, so
+ * R = N - 2 - F round bits; the exponent field is N - 1 - F bits wide.
+ *
+ * sf_round_packN: round m (leading one at bit N - 2 unless the value is
+ * subnormal with e == 0) to nearest even and pack. e < 0 denormalizes
+ * first, so a subnormal result is rounded once, on its own grid.
+ * sf_norm_round_packN: m nonzero, exact: its leading one brought to bit
+ * N - 2, then rounded and packed.
+ * sf_unpackN: a finite nonzero value's significand with its leading one
+ * at bit F, and an exponent that may go below 1 for subnormals. */
+#define SF_FORMAT(N, T, F) \
+static inline T sf_round_pack##N(uint32_t sign, int32_t e, T m) \
+{ \
+    uint32_t low; \
+    if ((uint32_t)e >= (1u << (N - 1 - F)) - 3u) { \
+        if (e < 0) { \
+            m = sf_shr_jam##N(m, (uint32_t)-e); \
+            e = 0; \
+        } else if (e > (1 << (N - 1 - F)) - 3 || m + (1u << (N - 3 - F)) >= (T)1 << (N - 1)) { \
+            return ((T)sign << (N - 1)) | SF##N##_INF; \
+        } \
+    } \
+    low = (uint32_t)m & ((1u << (N - 2 - F)) - 1u); \
+    m = (m + (1u << (N - 3 - F))) >> (N - 2 - F); \
+    if (low == 1u << (N - 3 - F)) \
+        m &= ~(T)1; \
+    if (m == 0) \
+        e = 0; \
+    return ((T)sign << (N - 1)) + ((T)(uint32_t)e << F) + m; \
+} \
+static inline T sf_norm_round_pack##N(uint32_t sign, int32_t e, T m) \
+{ \
+    int shift = sf_clz##N(m) - 1; \
+    return sf_round_pack##N(sign, e - shift, sf_shl##N(m, (uint32_t)shift)); \
+} \
+static inline T sf_unpack##N(T a, int32_t *e) \
+{ \
+    T m = a & SF##N##_FRAC; \
+    int32_t exp = (int32_t)((a >> F) & ((1u << (N - 1 - F)) - 1u)); \
+    int shift; \
+    if (exp != 0) { \
+        *e = exp; \
+        return m | SF##N##_HIDDEN; \
+    } \
+    shift = sf_clz##N(m) - (N - 1 - F); \
+    *e = 1 - shift; \
+    return sf_shl##N(m, (uint32_t)shift); \
 }
+SF_FORMAT(32, uint32_t, 23)
+SF_FORMAT(64, uint64_t, 52)
+#undef SF_FORMAT
 
-/* binary64 twin of sf_round_pack32: leading one at bit 62, 10 round bits. */
-static inline uint64_t sf_round_pack64(uint32_t sign, int32_t e, uint64_t m)
-{
-    uint32_t low;
-    if ((uint32_t)e >= 0x7fdu) {
-        if (e < 0) {
-            m = sf_shr_jam64(m, (uint32_t)-e);
-            e = 0;
-        } else if (e > 0x7fd || m + 0x200u >= 0x8000000000000000ull) {
-            return ((uint64_t)sign << 63) | SF64_INF;
-        }
-    }
-    low = (uint32_t)m & 0x3ffu;
-    m = (m + 0x200u) >> 10;
-    if (low == 0x200u)
-        m &= ~(uint64_t)1;
-    if (m == 0)
-        e = 0;
-    return ((uint64_t)sign << 63) + ((uint64_t)(uint32_t)e << 52) + m;
-}
-
-static inline uint64_t sf_norm_round_pack64(uint32_t sign, int32_t e, uint64_t m)
-{
-    int shift = sf_clz64(m) - 1;
-    return sf_round_pack64(sign, e - shift, sf_shl64(m, (uint32_t)shift));
-}
-
-/* Unpack a finite nonzero binary64 into a significand with its leading one
- * at bit 52 and an exponent that may go below 1 for subnormals. */
-static inline uint64_t sf_unpack64(uint64_t a, int32_t *e)
-{
-    uint64_t m = a & SF64_FRAC;
-    int32_t exp = (int32_t)((a >> 52) & 0x7ff);
-    if (exp != 0) {
-        *e = exp;
-        return m | SF64_HIDDEN;
-    }
-    {
-        int shift = sf_clz64(m) - 11;
-        *e = 1 - shift;
-        return sf_shl64(m, (uint32_t)shift);
-    }
-}
-
-/* The same for binary32: leading one at bit 23. */
-static inline uint32_t sf_unpack32(uint32_t a, int32_t *e)
-{
-    uint32_t m = a & SF32_FRAC;
-    int32_t exp = (int32_t)((a >> 23) & 0xff);
-    if (exp != 0) {
-        *e = exp;
-        return m | 0x00800000u;
-    }
-    {
-        int shift = sf_clz32(m) - 8;
-        *e = 1 - shift;
-        return m << shift;
-    }
+/* Both formats' a + (b with its sign flipped by flip): NAME, from the
+ * word's width N and the fraction's F. Subnormals share exponent 1 with
+ * the smallest normals; N - 2 - F extra bits below the fraction carry
+ * guard, round and sticky information. */
+#define SF_ADD(N, T, F, NAME) \
+T NAME(T a, T b, T flip) \
+{ \
+    uint32_t sa, sb; \
+    T ma, mb, m; \
+    int32_t ea, eb; \
+ \
+    if (sf_isnan##N(a) || sf_isnan##N(b)) \
+        return sf_nan##N(a, b); \
+    b ^= flip; \
+    sa = (uint32_t)(a >> (N - 1)); \
+    sb = (uint32_t)(b >> (N - 1)); \
+    ea = (int32_t)((a >> F) & ((1u << (N - 1 - F)) - 1u)); \
+    eb = (int32_t)((b >> F) & ((1u << (N - 1 - F)) - 1u)); \
+    if (ea == (1 << (N - 1 - F)) - 1) \
+        return (eb == ea && sa != sb) ? SF##N##_DEFAULT_NAN : a; \
+    if (eb == (1 << (N - 1 - F)) - 1) \
+        return b; \
+ \
+    ma = a & SF##N##_FRAC; \
+    mb = b & SF##N##_FRAC; \
+    if (ea == 0) ea = 1; else ma |= SF##N##_HIDDEN; \
+    if (eb == 0) eb = 1; else mb |= SF##N##_HIDDEN; \
+    ma <<= N - 2 - F; \
+    mb <<= N - 2 - F; \
+ \
+    /* Order by magnitude: a becomes the larger. */ \
+    if (ea < eb || (ea == eb && ma < mb)) { \
+        T t = ma; ma = mb; mb = t; \
+        uint32_t ts = sa; sa = sb; sb = ts; \
+        int32_t te = ea; ea = eb; eb = te; \
+    } \
+    mb = sf_shr_jam##N(mb, (uint32_t)(ea - eb)); \
+    if (sa == sb) { \
+        m = ma + mb; \
+        if (m >> (N - 1)) { \
+            m = (m >> 1) | (m & 1u); \
+            ea++; \
+        } \
+        /* Both subnormal: m is below bit N - 2 but e - 1 == 0 packs it right. */ \
+        return sf_round_pack##N(sa, ea - 1, m); \
+    } \
+    m = ma - mb; \
+    if (m == 0) \
+        return 0; /* x - x is +0 when rounding to nearest */ \
+    return sf_norm_round_pack##N(sa, ea - 1, m); \
 }
 
 #ifndef Q7SF_HOST
