@@ -59,42 +59,10 @@ static inline int div32_fast(uint32_t a, uint32_t b, uint32_t *r)
 }
 
 /* Every other case: NaN, inf, zeros, subnormals, a quotient outside the
- * normal range, as the host's divss (softfp.h). Out of line: the fast
- * path jumps here with a and b as it was given them. The quotient's bits
- * one by one, the remainder sticky. */
+ * normal range. Out of line: the fast path jumps here with a and b as it
+ * was given them. */
 Q7SF_API uint32_t q7sf_div32_slow(uint32_t a, uint32_t b);
-uint32_t q7sf_div32_slow(uint32_t a, uint32_t b)
-{
-    uint32_t sign = (a ^ b) >> 31, ma, mb, q = 0;
-    int32_t ea, eb, e, i;
-
-    if (sf_isnan32(a) || sf_isnan32(b))
-        return sf_nan32(a, b);
-    if ((a & SF32_EXP) == SF32_EXP)
-        return (b & SF32_EXP) == SF32_EXP ? SF32_DEFAULT_NAN : (sign << 31) | SF32_INF;
-    if ((b & SF32_EXP) == SF32_EXP)
-        return sign << 31;
-    if ((b & ~SF32_SIGN) == 0)
-        return (a & ~SF32_SIGN) == 0 ? SF32_DEFAULT_NAN : (sign << 31) | SF32_INF;
-    if ((a & ~SF32_SIGN) == 0)
-        return sign << 31;
-    ma = sf_unpack32(a, &ea);
-    mb = sf_unpack32(b, &eb);
-    e = ea - eb + 126;
-    if (ma < mb) {
-        ma <<= 1;
-        e--;
-    }
-    for (i = 0; i < 31; i++) { /* q = floor(ma 2^30 / mb): leading one at 30 */
-        q <<= 1;
-        if (ma >= mb) {
-            ma -= mb;
-            q |= 1u;
-        }
-        ma <<= 1;
-    }
-    return sf_round_pack32(sign, e, q | (ma != 0));
-}
+SF_DIV(32, uint32_t, 23, q7sf_div32_slow)
 
 #ifdef Q7SF_HOST
 float Q7SF(divsf3)(float fa, float fb)

@@ -255,6 +255,88 @@ T NAME(T a, T b, T flip) \
     return sf_norm_round_pack##N(sa, ea - 1, m); \
 }
 
+/* The high word of a * b, the low word's bits ORed into bit 0. */
+static inline uint32_t sf_mul_sticky32(uint32_t a, uint32_t b)
+{
+    uint64_t p = sf_mul32x32(a, b);
+    return (uint32_t)(p >> 32) | ((uint32_t)p != 0);
+}
+
+static inline uint64_t sf_mul_sticky64(uint64_t a, uint64_t b)
+{
+    uint64_t lo, hi = sf_mul64x64(a, b, &lo);
+    return hi | (lo != 0);
+}
+
+/* Both formats' a * b (NAME), as SF_ADD's. Leading ones at bits N - 2
+ * and N - 1: the product's lands at bit 2N - 3 or 2N - 2, so its high
+ * word has it at N - 3 or N - 2; the low word becomes sticky. */
+#define SF_MUL(N, T, F, NAME) \
+T NAME(T a, T b) \
+{ \
+    uint32_t sign = (uint32_t)((a ^ b) >> (N - 1)); \
+    T ma, mb, m; \
+    int32_t ea, eb, e; \
+ \
+    if (sf_isnan##N(a) || sf_isnan##N(b)) \
+        return sf_nan##N(a, b); \
+    if ((a & SF##N##_INF) == SF##N##_INF || (b & SF##N##_INF) == SF##N##_INF) { \
+        if ((a & ~SF##N##_SIGN) == 0 || (b & ~SF##N##_SIGN) == 0) \
+            return SF##N##_DEFAULT_NAN; /* 0 * inf */ \
+        return ((T)sign << (N - 1)) | SF##N##_INF; \
+    } \
+    if ((a & ~SF##N##_SIGN) == 0 || (b & ~SF##N##_SIGN) == 0) \
+        return (T)sign << (N - 1); \
+ \
+    ma = sf_unpack##N(a, &ea); \
+    mb = sf_unpack##N(b, &eb); \
+    m = sf_mul_sticky##N(ma << (N - 2 - F), mb << (N - 1 - F)); \
+    e = ea + eb - ((1 << (N - 2 - F)) - 1); \
+    if (m < (T)1 << (N - 2)) { \
+        m <<= 1; \
+        e--; \
+    } \
+    return sf_round_pack##N(sign, e, m); \
+}
+
+/* Both formats' a / b (NAME), as the host's divss and divsd (softfp.h):
+ * restoring division, one quotient bit per step (N - 1 steps put the
+ * leading one at bit N - 2: ma / mb is in [1, 2)), the remainder sticky. */
+#define SF_DIV(N, T, F, NAME) \
+T NAME(T a, T b) \
+{ \
+    uint32_t sign = (uint32_t)((a ^ b) >> (N - 1)); \
+    T ma, mb, q = 0, zero = (T)sign << (N - 1); \
+    int32_t ea, eb, e, i; \
+ \
+    if (sf_isnan##N(a) || sf_isnan##N(b)) \
+        return sf_nan##N(a, b); \
+    if ((a & SF##N##_INF) == SF##N##_INF) \
+        return (b & SF##N##_INF) == SF##N##_INF ? SF##N##_DEFAULT_NAN : zero | SF##N##_INF; \
+    if ((b & SF##N##_INF) == SF##N##_INF) \
+        return zero; \
+    if ((b & ~SF##N##_SIGN) == 0) \
+        return (a & ~SF##N##_SIGN) == 0 ? SF##N##_DEFAULT_NAN : zero | SF##N##_INF; \
+    if ((a & ~SF##N##_SIGN) == 0) \
+        return zero; \
+    ma = sf_unpack##N(a, &ea); \
+    mb = sf_unpack##N(b, &eb); \
+    e = ea - eb + (1 << (N - 2 - F)) - 2; \
+    if (ma < mb) { \
+        ma <<= 1; \
+        e--; \
+    } \
+    for (i = 0; i < N - 1; i++) { \
+        q <<= 1; \
+        if (ma >= mb) { \
+            ma -= mb; \
+            q |= 1u; \
+        } \
+        ma <<= 1; \
+    } \
+    return sf_round_pack##N(sign, e, q | (ma != 0)); \
+}
+
 #ifndef Q7SF_HOST
 /* The Xtensa helpers' shared opening (call0 ABI: a and b in a2 and a3):
  * the symbol, then ea in a4, eb in a5, 253 in a11, and a jump to 9f when
