@@ -442,40 +442,6 @@ static size_t dst_room_bytes(const q7_frame *f, const unsigned char *room)
 	return Q7_RED_ZONE;
 }
 
-/* After the kernel: the second rule of docs/runtime.md ("What a kernel
- * may write"): nothing past the destination or a heap allocation. true
- * when it held; else the op's status and message say where it broke. */
-bool wrote_only_its_own(q7_frame *f)
-{
-	unsigned char *room = dst_room(f);
-	size_t zone = room ? dst_room_bytes(f, room) : 0;
-	size_t at = room ? q7rt_red_zone_find(room, zone) : 0;
-	if (at < zone) {
-		set_status(f, Q7_STATUS_KERNEL_ERROR,
-		           "%s: the kernel wrote past the end of the destination (get_dst_tensor(): %lu "
-		           "bytes), at byte offset %lu; a kernel writes only into its output and its own "
-		           "allocations",
-		           f->op, (unsigned long)dst_bytes(f), (unsigned long)(dst_bytes(f) + at));
-		return false;
-	}
-	q7rt_breach b;
-	if (!q7rt_arena_check(&q7rt.heap, &b))
-		return true;
-	if (!b.block && room) { /* free memory before any block: the moat's continuation */
-		b.bytes = dst_bytes(f);
-		b.at = b.addr - (uintptr_t)f->dst.data;
-		b.block = (uintptr_t)f->dst.data;
-	}
-	bool dst = (q7rt.dst && reinterpret_cast<uintptr_t>(q7rt.dst->data) == b.block) ||
-	           (f->dst.data && (uintptr_t)f->dst.data == b.block);
-	set_status(f, Q7_STATUS_KERNEL_ERROR,
-	           "%s: the kernel wrote past the end of %s%lu bytes), at byte offset %lu; a kernel "
-	           "writes only into its output and its own allocations",
-	           f->op, dst ? "the destination (get_dst_tensor(): " : "a heap allocation (",
-	           (unsigned long)b.bytes, (unsigned long)b.at);
-	return false;
-}
-
 bool check_frame(q7_frame *f)
 {
 	if (f->magic != Q7_FRAME_MAGIC || f->version != Q7_FRAME_VERSION ||
@@ -503,9 +469,38 @@ bool check_frame(q7_frame *f)
 
 } // namespace
 
+/* After the kernel: the second rule of docs/runtime.md ("What a kernel
+ * may write"): nothing past the destination or a heap allocation. false
+ * when it held; else the op's status and message say where it broke. */
 bool q7rt_breached(q7_frame *f)
 {
-	return !wrote_only_its_own(f);
+	unsigned char *room = dst_room(f);
+	size_t zone = room ? dst_room_bytes(f, room) : 0;
+	size_t at = room ? q7rt_red_zone_find(room, zone) : 0;
+	if (at < zone) {
+		set_status(f, Q7_STATUS_KERNEL_ERROR,
+		           "%s: the kernel wrote past the end of the destination (get_dst_tensor(): %lu "
+		           "bytes), at byte offset %lu; a kernel writes only into its output and its own "
+		           "allocations",
+		           f->op, (unsigned long)dst_bytes(f), (unsigned long)(dst_bytes(f) + at));
+		return true;
+	}
+	q7rt_breach b;
+	if (!q7rt_arena_check(&q7rt.heap, &b))
+		return false;
+	if (!b.block && room) { /* free memory before any block: the moat's continuation */
+		b.bytes = dst_bytes(f);
+		b.at = b.addr - (uintptr_t)f->dst.data;
+		b.block = (uintptr_t)f->dst.data;
+	}
+	bool dst = (q7rt.dst && reinterpret_cast<uintptr_t>(q7rt.dst->data) == b.block) ||
+	           (f->dst.data && (uintptr_t)f->dst.data == b.block);
+	set_status(f, Q7_STATUS_KERNEL_ERROR,
+	           "%s: the kernel wrote past the end of %s%lu bytes), at byte offset %lu; a kernel "
+	           "writes only into its output and its own allocations",
+	           f->op, dst ? "the destination (get_dst_tensor(): " : "a heap allocation (",
+	           (unsigned long)b.bytes, (unsigned long)b.at);
+	return true;
 }
 
 void q7rt_arg_label(unsigned i, char *buf, size_t size)
@@ -619,7 +614,7 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 	if (unsigned char *room = dst_room(f))
 		q7rt_red_zone_fill(room, dst_room_bytes(f, room));
 
-	bool ok = run_guarded(op->fn) && wrote_only_its_own(f) && finish(f);
+	bool ok = run_guarded(op->fn) && !q7rt_breached(f) && finish(f);
 	q7rt_flush();
 	if (!ok && f->status == Q7_STATUS_OK)
 		f->status = Q7_STATUS_KERNEL_ERROR;

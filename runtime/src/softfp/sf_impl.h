@@ -33,20 +33,6 @@
 #define SF64_INF    0x7ff0000000000000ull
 #define SF64_DEFAULT_NAN 0xfff8000000000000ull
 
-static inline int sf_isnan32(uint32_t a) { return (a & ~SF32_SIGN) > SF32_INF; }
-static inline int sf_isnan64(uint64_t a) { return (a & ~SF64_SIGN) > SF64_INF; }
-
-/* The first operand's NaN wins, else the second's; both get quieted. */
-static inline uint32_t sf_nan32(uint32_t a, uint32_t b)
-{
-    return (sf_isnan32(a) ? a : b) | SF32_QUIET;
-}
-
-static inline uint64_t sf_nan64(uint64_t a, uint64_t b)
-{
-    return (sf_isnan64(a) ? a : b) | SF64_QUIET;
-}
-
 /* Leading zeros of a nonzero value. GCC's builtin is one instruction on
  * both targets (NSAU on the lx106, BSR/LZCNT on the host), never a call to
  * __clzsi2: unit.softfp_link fails if the archive references any symbol.
@@ -105,25 +91,6 @@ static inline uint64_t sf_shr64(uint64_t x, uint32_t n)
     return ((uint64_t)hi << 32) | lo;
 }
 
-/* x >> n, with every bit shifted out ORed into bit 0. */
-static inline uint32_t sf_shr_jam32(uint32_t x, uint32_t n)
-{
-    if (n == 0)
-        return x;
-    if (n < 32)
-        return (x >> n) | ((x << (32 - n)) != 0);
-    return x != 0;
-}
-
-static inline uint64_t sf_shr_jam64(uint64_t x, uint32_t n)
-{
-    if (n == 0)
-        return x;
-    if (n < 64)
-        return sf_shr64(x, n) | (sf_shl64(x, 64 - n) != 0);
-    return x != 0;
-}
-
 /* 32x32 -> 64 from four 16x16 products: the lx106 has no high multiply,
  * and a 64-bit '*' here would call __muldi3, which this library defines. */
 static inline uint64_t sf_mul32x32(uint32_t a, uint32_t b)
@@ -149,11 +116,14 @@ static inline uint64_t sf_mul64x64(uint64_t a, uint64_t b, uint64_t *lo)
 }
 
 static inline uint32_t sf_shl32(uint32_t x, uint32_t n) { return x << n; }
+static inline uint32_t sf_shr32(uint32_t x, uint32_t n) { return x >> n; }
 
 /* Both formats' round-and-pack and unpack, from the word's width N and
  * the fraction's F: the working m has its leading one at bit N - 2, so
  * R = N - 2 - F round bits; the exponent field is N - 1 - F bits wide.
  *
+ * sf_nanN: the first operand's NaN wins, else the second's; both get
+ * quieted. sf_shr_jamN: x >> n, with every bit shifted out ORed into bit 0.
  * sf_round_packN: round m (leading one at bit N - 2 unless the value is
  * subnormal with e == 0) to nearest even and pack. e < 0 denormalizes
  * first, so a subnormal result is rounded once, on its own grid.
@@ -162,6 +132,19 @@ static inline uint32_t sf_shl32(uint32_t x, uint32_t n) { return x << n; }
  * sf_unpackN: a finite nonzero value's significand with its leading one
  * at bit F, and an exponent that may go below 1 for subnormals. */
 #define SF_FORMAT(N, T, F) \
+static inline int sf_isnan##N(T a) { return (a & ~SF##N##_SIGN) > SF##N##_INF; } \
+static inline T sf_nan##N(T a, T b) \
+{ \
+    return (sf_isnan##N(a) ? a : b) | SF##N##_QUIET; \
+} \
+static inline T sf_shr_jam##N(T x, uint32_t n) \
+{ \
+    if (n == 0) \
+        return x; \
+    if (n < N) \
+        return sf_shr##N(x, n) | (sf_shl##N(x, N - n) != 0); \
+    return x != 0; \
+} \
 static inline T sf_round_pack##N(uint32_t sign, int32_t e, T m) \
 { \
     uint32_t low; \
