@@ -320,6 +320,28 @@ T NAME(T a, T b) \
     return sf_round_pack##N(sign, e, q | (ma != 0)); \
 }
 
+/* Both formats' conversion to uint32_t, NAME: truncation toward zero;
+ * out of range as the Xtensa libgcc does it (see softfp.h). */
+#define SF_FIXUNS(N, F, FT, NAME) \
+uint32_t NAME(FT fa) \
+{ \
+    uint##N##_t a = fp_bits##N(fa), m; \
+    int32_t k = (int32_t)((a >> F) & ((1u << (N - 1 - F)) - 1u)) - ((1 << (N - 2 - F)) - 1); \
+    uint32_t u; \
+ \
+    if (sf_isnan##N(a)) \
+        return 0xffffffffu; \
+    if (k < 0) \
+        return 0; \
+    if (k >= 32) \
+        return (a & SF##N##_SIGN) ? 0x80000000u : 0xffffffffu; \
+    m = (a & SF##N##_FRAC) | SF##N##_HIDDEN; \
+    u = (uint32_t)(k >= F ? sf_shl##N(m, (uint32_t)(k - F)) : sf_shr##N(m, (uint32_t)(F - k))); \
+    if (a & SF##N##_SIGN) \
+        return k == 31 ? 0x80000000u : 0u - u; \
+    return u; \
+}
+
 #ifndef Q7SF_HOST
 /* The Xtensa helpers' shared opening (call0 ABI: a and b in a2 and a3):
  * the symbol, then ea in a4, eb in a5, 253 in a11, and a jump to 9f when
