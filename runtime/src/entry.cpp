@@ -367,11 +367,8 @@ bool finish(q7_frame *f)
 	}
 	if (!q7rt_contiguous(t))
 		return set_status(f, Q7_STATUS_BAD_OUTPUT, "%s: the result is not contiguous", f->op);
-	if (f->dst.data == 0) {
-		describe(&f->out, t, (uint64_t)reinterpret_cast<uintptr_t>(t->data));
-		return true;
-	}
-	if ((uint64_t)reinterpret_cast<uintptr_t>(t->data) != f->dst.data) {
+	uint64_t data = (uint64_t)reinterpret_cast<uintptr_t>(t->data);
+	if (f->dst.data != 0 && data != f->dst.data) {
 		uint64_t dn = dst_numel(f);
 		if ((uint32_t)t->dtype != f->dst.dtype || (uint64_t)q7rt_numel(t) != dn)
 			return set_status(f, Q7_STATUS_BAD_OUTPUT,
@@ -379,14 +376,13 @@ bool finish(q7_frame *f)
 			                  "(%s, %llu elements)",
 			                  f->op, q7rt_dtype_name(t->dtype), (long long)q7rt_numel(t),
 			                  q7rt_dtype_name((int)f->dst.dtype), (unsigned long long)dn);
-		if (f->loader_flags & Q7_FRAME_RESULT_ANYWHERE) {
-			describe(&f->out, t, (uint64_t)reinterpret_cast<uintptr_t>(t->data));
-			return true;
+		if (!(f->loader_flags & Q7_FRAME_RESULT_ANYWHERE)) {
+			memcpy(reinterpret_cast<void *>((uintptr_t)f->dst.data), t->data,
+			       (size_t)q7rt_numel(t) * q7rt_dtype_size(t->dtype));
+			data = f->dst.data;
 		}
-		memcpy(reinterpret_cast<void *>((uintptr_t)f->dst.data), t->data,
-		       (size_t)q7rt_numel(t) * q7rt_dtype_size(t->dtype));
 	}
-	describe(&f->out, t, f->dst.data);
+	describe(&f->out, t, data);
 	return true;
 }
 

@@ -137,12 +137,8 @@ public:
 		if (lease_)
 			lease_->coh.n_standard++;
 	}
-	AccessorBase(const AccessorBase &o) : data_(o.data_), lease_(o.lease_), dim_(o.dim_)
-	{
-		copy_shape(o.sizes_, o.strides_);
-		if (lease_)
-			lease_->coh.n_standard++;
-	}
+	AccessorBase(const AccessorBase &o)
+		: AccessorBase(o.data_, o.sizes_, o.strides_, o.lease_, o.dim_) {}
 	AccessorBase &operator=(const AccessorBase &o)
 	{
 		if (o.lease_)
