@@ -109,11 +109,6 @@ static int io_all(int nr, int fd, void *buf, uint32_t len)
 	return 0;
 }
 
-static int write_all(int fd, const void *buf, uint32_t len)
-{
-	return io_all(SYS_WRITE, fd, (void *)(uintptr_t)buf, len);
-}
-
 static uint32_t ccount(void)
 {
 	uint32_t c;
@@ -261,8 +256,8 @@ static bool write_record(void)
 	result.back_bytes = back;
 	result.out_bytes = out_bytes;
 	int fd = block ? (int)block->result_fd : Q7_BOOT_RESULT_FD;
-	if (write_all(fd, &result, sizeof result) != 0 ||
-	    (frame && write_all(fd, frame, sizeof *frame) != 0)) {
+	if (io_all(SYS_WRITE, fd, &result, sizeof result) != 0 ||
+	    (frame && io_all(SYS_WRITE, fd, frame, sizeof *frame) != 0)) {
 		static const char msg[] = "q7boot: cannot write the result (is fd 4 open?)\n";
 		sim_io(SYS_WRITE, 2, msg, sizeof msg - 1);
 		return false;
@@ -326,7 +321,7 @@ static int boot_move(void *dst, const void *src, uint32_t n, int fill)
 	m.exc_vaddr = (uint32_t)s;
 	m.back_bytes = n;
 	uint32_t done = 0;
-	if (write_all((int)block->result_fd, &m, sizeof m) != 0 ||
+	if (io_all(SYS_WRITE, (int)block->result_fd, &m, sizeof m) != 0 ||
 	    io_all(SYS_READ, (int)block->request_fd, &done, sizeof done) != 0 || done != Q7_MOVE_DONE)
 		fail(Q7_BOOT_BAD_CALL, "the host did not make a block move");
 	return 0;

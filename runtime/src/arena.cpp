@@ -33,6 +33,16 @@ static uintptr_t align_up(uintptr_t v, uintptr_t a) { return (v + a - 1) & ~(a -
 
 static q7rt_block *at(uintptr_t p) { return reinterpret_cast<q7rt_block *>(p); }
 
+/* b: the block at block (its bytes as asked; 0 for none) was written
+ * past, at addr. */
+static void breach_at(q7rt_breach *b, uintptr_t block, size_t bytes, uintptr_t addr)
+{
+	b->block = block;
+	b->bytes = bytes;
+	b->at = block ? addr - block : 0;
+	b->addr = addr;
+}
+
 static size_t watch_bytes(const q7rt_block *b)
 {
 	return b->size - HDR < WATCH ? b->size - HDR : WATCH;
@@ -52,8 +62,7 @@ void q7rt_arena_init(q7rt_arena *a, void *base, size_t size)
 	a->used = a->peak = 0;
 	a->free_list = nullptr;
 	a->red_zones = false;
-	a->bad_block = 0;
-	a->bad_bytes = a->bad_at = 0;
+	a->bad = q7rt_breach();
 	if (e < b || e - b < MIN_BLOCK) {
 		a->base = a->end = b;
 		return;
@@ -103,21 +112,20 @@ static bool header_sane(const q7rt_arena *a, uintptr_t p, const q7rt_block **fl)
 static void watch_check(q7rt_arena *a, uintptr_t f)
 {
 	size_t n = watch_bytes(at(f));
-	size_t off = a->red_zones && !a->bad_block
+	size_t off = a->red_zones && !a->bad.block
 	                 ? q7rt_red_zone_find(reinterpret_cast<const char *>(f + HDR), n) : n;
 	if (off == n)
 		return;
-	uintptr_t addr = f + HDR + off, q = a->base;
-	a->bad_block = f + HDR; /* none before it: named from its own start */
-	a->bad_bytes = 0;
+	uintptr_t block = f + HDR, q = a->base; /* none before it: named from its own start */
+	size_t bytes = 0;
 	while (q < f && at(q)->size >= HDR && at(q)->size <= f - q) {
 		if (q + at(q)->size == f && at(q)->magic == MAGIC_USED) {
-			a->bad_block = q + HDR;
-			a->bad_bytes = at(q)->bytes;
+			block = q + HDR;
+			bytes = at(q)->bytes;
 		}
 		q += at(q)->size;
 	}
-	a->bad_at = addr - a->bad_block;
+	breach_at(&a->bad, block, bytes, f + HDR + off);
 }
 
 void *q7rt_arena_alloc(q7rt_arena *a, size_t bytes, size_t align)
@@ -217,21 +225,15 @@ int q7rt_arena_free(q7rt_arena *a, void *p)
 	const uint32_t bytes = b->bytes; /* the free list's link takes its place */
 	if (a->red_zones && !header_sane(a, reinterpret_cast<uintptr_t>(b), nullptr))
 		return 0; /* its size written over: left for q7rt_arena_check to name */
+	uintptr_t block = reinterpret_cast<uintptr_t>(p);
 	size_t off;
-	if (a->red_zones && !a->bad_block &&
-	    (off = q7rt_red_zone_find(static_cast<char *>(p) + bytes, Q7_RED_ZONE)) < Q7_RED_ZONE) {
-		a->bad_block = reinterpret_cast<uintptr_t>(p);
-		a->bad_bytes = bytes;
-		a->bad_at = bytes + off;
-	}
+	if (a->red_zones && !a->bad.block &&
+	    (off = q7rt_red_zone_find(static_cast<char *>(p) + bytes, Q7_RED_ZONE)) < Q7_RED_ZONE)
+		breach_at(&a->bad, block, bytes, block + bytes + off);
 	uintptr_t after = reinterpret_cast<uintptr_t>(b) + b->size;
 	bool after_bad = a->red_zones && after < a->end && !header_sane(a, after, nullptr);
-	if (after_bad && !a->bad_block) {
-		/* the header after it written over: this block's breach */
-		a->bad_block = reinterpret_cast<uintptr_t>(p);
-		a->bad_bytes = bytes;
-		a->bad_at = after - reinterpret_cast<uintptr_t>(p);
-	}
+	if (after_bad && !a->bad.block) /* the header after it written over: this block's breach */
+		breach_at(&a->bad, block, bytes, after);
 	a->used -= b->size;
 	b->magic = MAGIC_FREE;
 	q7rt_block *prev = nullptr;
@@ -333,11 +335,8 @@ bool q7rt_arena_check(const q7rt_arena *a, q7rt_breach *out)
 {
 	if (!a->red_zones)
 		return false;
-	if (a->bad_block) { /* the first breach seen, while freeing or carving */
-		out->block = a->bad_block;
-		out->bytes = a->bad_bytes;
-		out->at = a->bad_at;
-		out->addr = a->bad_block + a->bad_at;
+	if (a->bad.block) { /* the first breach seen, while freeing or carving */
+		*out = a->bad;
 		return true;
 	}
 	uintptr_t prev = 0; /* the last block in use before p (its header) */
@@ -349,10 +348,7 @@ bool q7rt_arena_check(const q7rt_arena *a, q7rt_breach *out)
 			 * least this far from its start. */
 			if (!prev)
 				break;
-			out->block = prev + HDR;
-			out->bytes = at(prev)->bytes;
-			out->at = p - out->block;
-			out->addr = p;
+			breach_at(out, prev + HDR, at(prev)->bytes, p);
 			return true;
 		}
 		size_t watched = b->magic == MAGIC_FREE ? watch_bytes(b) : 0;
@@ -360,20 +356,14 @@ bool q7rt_arena_check(const q7rt_arena *a, q7rt_breach *out)
 		                      : 0;
 		if (woff < watched) {
 			/* Free memory written: past the block in use before it. */
-			out->addr = p + HDR + woff;
-			out->block = prev ? prev + HDR : 0;
-			out->bytes = prev ? at(prev)->bytes : 0;
-			out->at = prev ? out->addr - out->block : 0;
+			breach_at(out, prev ? prev + HDR : 0, prev ? at(prev)->bytes : 0, p + HDR + woff);
 			return true;
 		}
 		if (b->magic == MAGIC_USED) {
 			size_t off = q7rt_red_zone_find(reinterpret_cast<const char *>(p + HDR) + b->bytes,
 			                                Q7_RED_ZONE);
 			if (off < Q7_RED_ZONE) {
-				out->block = p + HDR;
-				out->bytes = b->bytes;
-				out->at = b->bytes + off;
-				out->addr = out->block + out->at;
+				breach_at(out, p + HDR, b->bytes, p + HDR + b->bytes + off);
 				return true;
 			}
 			prev = p;

@@ -23,17 +23,6 @@
 
 struct q7rt_block;
 
-struct q7rt_arena {
-	uintptr_t base, end;
-	struct q7rt_block *free_list;
-	size_t used, peak; /* bytes in allocated blocks, headers included */
-	bool red_zones;
-	/* The first breach q7rt_arena_free found (the block freed since):
-	 * bad_block 0 when none. */
-	uintptr_t bad_block;
-	size_t bad_bytes, bad_at;
-};
-
 /* What q7rt_arena_check found: the block written past (its first byte),
  * its bytes as asked, and the offset from there of the first byte that
  * changed. */
@@ -41,6 +30,16 @@ struct q7rt_breach {
 	uintptr_t block; /* 0: free memory before any block in use */
 	size_t bytes, at;
 	uintptr_t addr;  /* the byte that changed */
+};
+
+struct q7rt_arena {
+	uintptr_t base, end;
+	struct q7rt_block *free_list;
+	size_t used, peak; /* bytes in allocated blocks, headers included */
+	bool red_zones;
+	/* The first breach q7rt_arena_free found (the block freed since):
+	 * bad.block 0 when none. */
+	struct q7rt_breach bad;
 };
 
 void q7rt_arena_init(struct q7rt_arena *a, void *base, size_t size);

@@ -41,41 +41,14 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	return n;
 }
 
-int snprintf(char *buf, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, size, fmt, ap);
-	va_end(ap);
-	return n;
-}
-
 int vsprintf(char *buf, const char *fmt, va_list ap)
 {
 	return vsnprintf(buf, (size_t)-1 / 2, fmt, ap);
 }
 
-int sprintf(char *buf, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsprintf(buf, fmt, ap);
-	va_end(ap);
-	return n;
-}
-
 int vprintf(const char *fmt, va_list ap)
 {
 	return q7fmt(put_out, NULL, fmt, ap);
-}
-
-int printf(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vprintf(fmt, ap);
-	va_end(ap);
-	return n;
 }
 
 /* Every stream is the loader's output. */
@@ -85,14 +58,21 @@ int vfprintf(FILE *f, const char *fmt, va_list ap)
 	return vprintf(fmt, ap);
 }
 
-int fprintf(FILE *f, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vfprintf(f, fmt, ap);
-	va_end(ap);
-	return n;
-}
+/* NAME(PARAMS, ...) through its va_list form: VNAME(the ARGS, ap). */
+#define Q7_VARIADIC(NAME, VNAME, PARAMS, ...) \
+	int NAME PARAMS \
+	{ \
+		va_list ap; \
+		va_start(ap, fmt); \
+		int n = VNAME(__VA_ARGS__, ap); \
+		va_end(ap); \
+		return n; \
+	}
+Q7_VARIADIC(snprintf, vsnprintf, (char *buf, size_t size, const char *fmt, ...), buf, size, fmt)
+Q7_VARIADIC(sprintf, vsprintf, (char *buf, const char *fmt, ...), buf, fmt)
+Q7_VARIADIC(printf, vprintf, (const char *fmt, ...), fmt)
+Q7_VARIADIC(fprintf, vfprintf, (FILE *f, const char *fmt, ...), f, fmt)
+#undef Q7_VARIADIC
 
 int puts(const char *s)
 {

@@ -108,20 +108,12 @@ inline void store_f32(void *p, int dt, float v)
 	case Q7_DTYPE_FLOAT32:
 		*static_cast<float *>(p) = nan ? fp_float32(0x7fc00000u) : v;
 		break;
-	case Q7_DTYPE_FLOAT16: {
-		c10::Half h(v);
-		if (nan)
-			h.x = 0x7e00u;
-		*static_cast<c10::Half *>(p) = h;
+	case Q7_DTYPE_FLOAT16:
+		static_cast<c10::Half *>(p)->x = nan ? (uint16_t)0x7e00u : c10::Half(v).x;
 		break;
-	}
-	case Q7_DTYPE_BFLOAT16: {
-		c10::BFloat16 b(v);
-		if (nan)
-			b.x = 0x7fc0u;
-		*static_cast<c10::BFloat16 *>(p) = b;
+	case Q7_DTYPE_BFLOAT16:
+		static_cast<c10::BFloat16 *>(p)->x = nan ? (uint16_t)0x7fc0u : c10::BFloat16(v).x;
 		break;
-	}
 	case Q7_DTYPE_FLOAT64:
 		*static_cast<double *>(p) = nan ? fp_float64(0x7ff8000000000000ull) : (double)v;
 		break;

@@ -75,15 +75,11 @@ const kind_row kind_rows[] = {{"", "", "", 0}, Q7_KINDS(Q7RT_KIND_ROW)};
 #undef Q7RT_KIND_ROW
 static_assert(sizeof kind_rows / sizeof kind_rows[0] == Q7_KIND_END, "one row per kind");
 
+/* By Q7_ARG_*. */
 const char *arg_kind_name(uint32_t k)
 {
-	switch (k) {
-	case Q7_ARG_TENSOR: return "tensor";
-	case Q7_ARG_INT: return "int";
-	case Q7_ARG_FLOAT: return "float";
-	case Q7_ARG_BOOL: return "bool";
-	default: return "nothing";
-	}
+	static const char *const names[] = {"nothing", "tensor", "int", "float", "bool"};
+	return k < sizeof names / sizeof names[0] ? names[k] : "nothing";
 }
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
@@ -371,11 +367,8 @@ bool finish(q7_frame *f)
 	}
 	if (!q7rt_contiguous(t))
 		return set_status(f, Q7_STATUS_BAD_OUTPUT, "%s: the result is not contiguous", f->op);
-	if (f->dst.data == 0) {
-		describe(&f->out, t, (uint64_t)reinterpret_cast<uintptr_t>(t->data));
-		return true;
-	}
-	if ((uint64_t)reinterpret_cast<uintptr_t>(t->data) != f->dst.data) {
+	uint64_t data = (uint64_t)reinterpret_cast<uintptr_t>(t->data);
+	if (f->dst.data != 0 && data != f->dst.data) {
 		uint64_t dn = dst_numel(f);
 		if ((uint32_t)t->dtype != f->dst.dtype || (uint64_t)q7rt_numel(t) != dn)
 			return set_status(f, Q7_STATUS_BAD_OUTPUT,
@@ -383,14 +376,13 @@ bool finish(q7_frame *f)
 			                  "(%s, %llu elements)",
 			                  f->op, q7rt_dtype_name(t->dtype), (long long)q7rt_numel(t),
 			                  q7rt_dtype_name((int)f->dst.dtype), (unsigned long long)dn);
-		if (f->loader_flags & Q7_FRAME_RESULT_ANYWHERE) {
-			describe(&f->out, t, (uint64_t)reinterpret_cast<uintptr_t>(t->data));
-			return true;
+		if (!(f->loader_flags & Q7_FRAME_RESULT_ANYWHERE)) {
+			memcpy(reinterpret_cast<void *>((uintptr_t)f->dst.data), t->data,
+			       (size_t)q7rt_numel(t) * q7rt_dtype_size(t->dtype));
+			data = f->dst.data;
 		}
-		memcpy(reinterpret_cast<void *>((uintptr_t)f->dst.data), t->data,
-		       (size_t)q7rt_numel(t) * q7rt_dtype_size(t->dtype));
 	}
-	describe(&f->out, t, f->dst.data);
+	describe(&f->out, t, data);
 	return true;
 }
 
@@ -446,40 +438,6 @@ static size_t dst_room_bytes(const q7_frame *f, const unsigned char *room)
 	return Q7_RED_ZONE;
 }
 
-/* After the kernel: the second rule of docs/runtime.md ("What a kernel
- * may write"): nothing past the destination or a heap allocation. true
- * when it held; else the op's status and message say where it broke. */
-bool wrote_only_its_own(q7_frame *f)
-{
-	unsigned char *room = dst_room(f);
-	size_t zone = room ? dst_room_bytes(f, room) : 0;
-	size_t at = room ? q7rt_red_zone_find(room, zone) : 0;
-	if (at < zone) {
-		set_status(f, Q7_STATUS_KERNEL_ERROR,
-		           "%s: the kernel wrote past the end of the destination (get_dst_tensor(): %lu "
-		           "bytes), at byte offset %lu; a kernel writes only into its output and its own "
-		           "allocations",
-		           f->op, (unsigned long)dst_bytes(f), (unsigned long)(dst_bytes(f) + at));
-		return false;
-	}
-	q7rt_breach b;
-	if (!q7rt_arena_check(&q7rt.heap, &b))
-		return true;
-	if (!b.block && room) { /* free memory before any block: the moat's continuation */
-		b.bytes = dst_bytes(f);
-		b.at = b.addr - (uintptr_t)f->dst.data;
-		b.block = (uintptr_t)f->dst.data;
-	}
-	bool dst = (q7rt.dst && reinterpret_cast<uintptr_t>(q7rt.dst->data) == b.block) ||
-	           (f->dst.data && (uintptr_t)f->dst.data == b.block);
-	set_status(f, Q7_STATUS_KERNEL_ERROR,
-	           "%s: the kernel wrote past the end of %s%lu bytes), at byte offset %lu; a kernel "
-	           "writes only into its output and its own allocations",
-	           f->op, dst ? "the destination (get_dst_tensor(): " : "a heap allocation (",
-	           (unsigned long)b.bytes, (unsigned long)b.at);
-	return false;
-}
-
 bool check_frame(q7_frame *f)
 {
 	if (f->magic != Q7_FRAME_MAGIC || f->version != Q7_FRAME_VERSION ||
@@ -507,9 +465,38 @@ bool check_frame(q7_frame *f)
 
 } // namespace
 
+/* After the kernel: the second rule of docs/runtime.md ("What a kernel
+ * may write"): nothing past the destination or a heap allocation. false
+ * when it held; else the op's status and message say where it broke. */
 bool q7rt_breached(q7_frame *f)
 {
-	return !wrote_only_its_own(f);
+	unsigned char *room = dst_room(f);
+	size_t zone = room ? dst_room_bytes(f, room) : 0;
+	size_t at = room ? q7rt_red_zone_find(room, zone) : 0;
+	if (at < zone) {
+		set_status(f, Q7_STATUS_KERNEL_ERROR,
+		           "%s: the kernel wrote past the end of the destination (get_dst_tensor(): %lu "
+		           "bytes), at byte offset %lu; a kernel writes only into its output and its own "
+		           "allocations",
+		           f->op, (unsigned long)dst_bytes(f), (unsigned long)(dst_bytes(f) + at));
+		return true;
+	}
+	q7rt_breach b;
+	if (!q7rt_arena_check(&q7rt.heap, &b))
+		return false;
+	if (!b.block && room) { /* free memory before any block: the moat's continuation */
+		b.bytes = dst_bytes(f);
+		b.at = b.addr - (uintptr_t)f->dst.data;
+		b.block = (uintptr_t)f->dst.data;
+	}
+	bool dst = (q7rt.dst && reinterpret_cast<uintptr_t>(q7rt.dst->data) == b.block) ||
+	           (f->dst.data && (uintptr_t)f->dst.data == b.block);
+	set_status(f, Q7_STATUS_KERNEL_ERROR,
+	           "%s: the kernel wrote past the end of %s%lu bytes), at byte offset %lu; a kernel "
+	           "writes only into its output and its own allocations",
+	           f->op, dst ? "the destination (get_dst_tensor(): " : "a heap allocation (",
+	           (unsigned long)b.bytes, (unsigned long)b.at);
+	return true;
 }
 
 void q7rt_arg_label(unsigned i, char *buf, size_t size)
@@ -623,7 +610,7 @@ extern "C" __attribute__((visibility("default"))) int q7_entry(struct q7_frame *
 	if (unsigned char *room = dst_room(f))
 		q7rt_red_zone_fill(room, dst_room_bytes(f, room));
 
-	bool ok = run_guarded(op->fn) && wrote_only_its_own(f) && finish(f);
+	bool ok = run_guarded(op->fn) && !q7rt_breached(f) && finish(f);
 	q7rt_flush();
 	if (!ok && f->status == Q7_STATUS_OK)
 		f->status = Q7_STATUS_KERNEL_ERROR;

@@ -119,11 +119,7 @@ bool same_shape(const q7rt_tensor *a, const q7rt_tensor *b)
  * integer into bool. */
 bool can_cast(int from, int to)
 {
-	if (is_float(from) && !is_float(to))
-		return false;
-	if (from != Q7_DTYPE_BOOL && to == Q7_DTYPE_BOOL)
-		return false;
-	return true;
+	return (is_float(to) || !is_float(from)) && (to != Q7_DTYPE_BOOL || from == Q7_DTYPE_BOOL);
 }
 
 struct plan {

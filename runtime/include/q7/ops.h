@@ -49,38 +49,38 @@ inline q7rt_tensor *out(Tensor &result)
 	return result.unsafeGetTensorImpl();
 }
 
-/* The functional form: a new tensor. */
+/* The operation on a (and b), with the numbers c and d (add's and sub's
+ * alpha, clamp's bounds), into result (an _out form) or a new tensor. */
 template <class A>
-inline Tensor apply(int op, const A &a)
+inline q7rt_tensor *call(int op, Tensor *result, const A &a, const Scalar *c = nullptr,
+                         const Scalar *d = nullptr)
 {
 	q7rt_operand x = operand(a);
-	return Tensor(q7rt_op(op, nullptr, &x, nullptr, nullptr, nullptr));
+	q7rt_scalar lo = scalar(c ? *c : Scalar()), hi = scalar(d ? *d : Scalar());
+	return q7rt_op(op, result ? out(*result) : nullptr, &x, nullptr, c ? &lo : nullptr,
+	               d ? &hi : nullptr);
 }
 
 template <class A, class B>
-inline Tensor apply(int op, const A &a, const B &b, const Scalar *c = nullptr)
+inline q7rt_tensor *call(int op, Tensor *result, const A &a, const B &b, const Scalar *c = nullptr)
 {
 	q7rt_operand x = operand(a), y = operand(b);
-	q7rt_scalar z = c ? scalar(*c) : scalar(Scalar());
-	return Tensor(q7rt_op(op, nullptr, &x, &y, c ? &z : nullptr, nullptr));
+	q7rt_scalar z = scalar(c ? *c : Scalar());
+	return q7rt_op(op, result ? out(*result) : nullptr, &x, &y, c ? &z : nullptr, nullptr);
+}
+
+/* The functional form: a new tensor. */
+template <class... A>
+inline Tensor apply(int op, const A &...a)
+{
+	return Tensor(call(op, nullptr, a...));
 }
 
 /* The _out form: into result. */
-template <class A>
-inline Tensor &apply_out(int op, Tensor &result, const A &a)
+template <class... A>
+inline Tensor &apply_out(int op, Tensor &result, const A &...a)
 {
-	q7rt_operand x = operand(a);
-	q7rt_op(op, out(result), &x, nullptr, nullptr, nullptr);
-	return result;
-}
-
-template <class A, class B>
-inline Tensor &apply_out(int op, Tensor &result, const A &a, const B &b,
-                         const Scalar *c = nullptr)
-{
-	q7rt_operand x = operand(a), y = operand(b);
-	q7rt_scalar z = c ? scalar(*c) : scalar(Scalar());
-	q7rt_op(op, out(result), &x, &y, c ? &z : nullptr, nullptr);
+	call(op, &result, a...);
 	return result;
 }
 
@@ -113,57 +113,41 @@ struct Sizes {
 
 /* ---- factories ---- */
 
-inline Tensor empty(IntArrayRef size, TensorOptions options)
-{
-	int dt = q7detail::factory_dtype(options, "empty");
-	return Tensor(q7rt_tensor_new(size.data(), size.size(), dt, -1));
-}
-inline Tensor zeros(IntArrayRef size, TensorOptions options)
-{
-	int dt = q7detail::factory_dtype(options, "zeros");
-	return Tensor(q7rt_tensor_new(size.data(), size.size(), dt, 0));
-}
-inline Tensor ones(IntArrayRef size, TensorOptions options)
-{
-	int dt = q7detail::factory_dtype(options, "ones");
-	return Tensor(q7rt_tensor_new(size.data(), size.size(), dt, 1));
-}
+/* name(sizes, options) from an IntArrayRef or a braced list, and
+ * name_like(t); fill: the elements' value (-1: left uninitialised). */
+#define Q7_FACTORY(name, fill)                                                          \
+	inline Tensor name(IntArrayRef size, TensorOptions options)                         \
+	{                                                                                   \
+		int dt = q7detail::factory_dtype(options, #name);                               \
+		return Tensor(q7rt_tensor_new(size.data(), size.size(), dt, fill));             \
+	}                                                                                   \
+	template <class I>                                                                  \
+	inline Tensor name(std::initializer_list<I> size, TensorOptions options)            \
+	{                                                                                   \
+		return name(q7detail::Sizes<I>(size).ref(), options);                           \
+	}                                                                                   \
+	inline Tensor name##_like(const Tensor &t) { return name(t.sizes(), t.scalar_type()); }
+Q7_FACTORY(empty, -1)
+Q7_FACTORY(zeros, 0)
+Q7_FACTORY(ones, 1)
+#undef Q7_FACTORY
 inline Tensor full(IntArrayRef size, const Scalar &fill_value, TensorOptions options)
 {
-	int dt = q7detail::factory_dtype(options, "full");
-	Tensor t(q7rt_tensor_new(size.data(), size.size(), dt, -1));
+	Tensor t(q7rt_tensor_new(size.data(), size.size(), q7detail::factory_dtype(options, "full"),
+	                         -1));
 	t.fill_(fill_value);
 	return t;
-}
-inline Tensor eye(int64_t n, int64_t m, TensorOptions options)
-{
-	return Tensor(q7rt_eye(n, m, q7detail::factory_dtype(options, "eye")));
-}
-inline Tensor eye(int64_t n, TensorOptions options) { return eye(n, n, options); }
-
-template <class I>
-inline Tensor empty(std::initializer_list<I> size, TensorOptions options)
-{
-	return empty(q7detail::Sizes<I>(size).ref(), options);
-}
-template <class I>
-inline Tensor zeros(std::initializer_list<I> size, TensorOptions options)
-{
-	return zeros(q7detail::Sizes<I>(size).ref(), options);
-}
-template <class I>
-inline Tensor ones(std::initializer_list<I> size, TensorOptions options)
-{
-	return ones(q7detail::Sizes<I>(size).ref(), options);
 }
 template <class I>
 inline Tensor full(std::initializer_list<I> size, const Scalar &fill_value, TensorOptions options)
 {
 	return full(q7detail::Sizes<I>(size).ref(), fill_value, options);
 }
-inline Tensor empty_like(const Tensor &t) { return empty(t.sizes(), t.scalar_type()); }
-inline Tensor zeros_like(const Tensor &t) { return zeros(t.sizes(), t.scalar_type()); }
-inline Tensor ones_like(const Tensor &t) { return ones(t.sizes(), t.scalar_type()); }
+inline Tensor eye(int64_t n, int64_t m, TensorOptions options)
+{
+	return Tensor(q7rt_eye(n, m, q7detail::factory_dtype(options, "eye")));
+}
+inline Tensor eye(int64_t n, TensorOptions options) { return eye(n, n, options); }
 
 /* ---- operations ---- */
 
@@ -258,16 +242,11 @@ Q7_ALPHA_OP(sub, Q7RT_OP_SUB)
 inline Tensor &clamp_out(Tensor &result, const Tensor &self, const Scalar &minval,
                          const Scalar &maxval)
 {
-	q7rt_operand x = q7detail::operand(self);
-	q7rt_scalar lo = q7detail::scalar(minval), hi = q7detail::scalar(maxval);
-	q7rt_op(Q7RT_OP_CLAMP, q7detail::out(result), &x, nullptr, &lo, &hi);
-	return result;
+	return q7detail::apply_out(Q7RT_OP_CLAMP, result, self, &minval, &maxval);
 }
 inline Tensor clamp(const Tensor &self, const Scalar &minval, const Scalar &maxval)
 {
-	q7rt_operand x = q7detail::operand(self);
-	q7rt_scalar lo = q7detail::scalar(minval), hi = q7detail::scalar(maxval);
-	return Tensor(q7rt_op(Q7RT_OP_CLAMP, nullptr, &x, nullptr, &lo, &hi));
+	return q7detail::apply(Q7RT_OP_CLAMP, self, &minval, &maxval);
 }
 
 } // namespace at

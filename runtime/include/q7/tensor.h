@@ -137,12 +137,8 @@ public:
 		if (lease_)
 			lease_->coh.n_standard++;
 	}
-	AccessorBase(const AccessorBase &o) : data_(o.data_), lease_(o.lease_), dim_(o.dim_)
-	{
-		copy_shape(o.sizes_, o.strides_);
-		if (lease_)
-			lease_->coh.n_standard++;
-	}
+	AccessorBase(const AccessorBase &o)
+		: AccessorBase(o.data_, o.sizes_, o.strides_, o.lease_, o.dim_) {}
 	AccessorBase &operator=(const AccessorBase &o)
 	{
 		if (o.lease_)
@@ -176,9 +172,7 @@ class TensorAccessor : public q7detail::AccessorBase<T, N, read_only> {
 
 public:
 	using typename Base::E;
-	TensorAccessor(E *d, const int64_t *sz, const int64_t *st, q7rt_tensor *lease = nullptr,
-	               unsigned dim = 0)
-		: Base(d, sz, st, lease, dim) {}
+	using Base::Base;
 	TensorAccessor<T, N - 1, read_only> operator[](int64_t i) const
 	{
 		q7detail::check_index(i, this->sizes_[0], this->dim_);
@@ -194,9 +188,7 @@ class TensorAccessor<T, 1, read_only> : public q7detail::AccessorBase<T, 1, read
 
 public:
 	using typename Base::E;
-	TensorAccessor(E *d, const int64_t *sz, const int64_t *st, q7rt_tensor *lease = nullptr,
-	               unsigned dim = 0)
-		: Base(d, sz, st, lease, dim) {}
+	using Base::Base;
 	E &operator[](int64_t i) const
 	{
 		q7detail::check_index(i, this->sizes_[0], this->dim_);

@@ -48,27 +48,33 @@ constexpr ScalarType kBFloat16 = ScalarType::BFloat16;
 inline size_t elementSize(ScalarType t) { return q7rt_dtype_size((int)t); }
 inline const char *toString(ScalarType t) { return q7rt_dtype_name((int)t); }
 
+/* A float's bits and back, through a union (which GCC and clang define). */
+inline uint32_t q7_float_bits(float f)
+{
+	union { float f; uint32_t u; } v = {f};
+	return v.u;
+}
+inline float q7_bits_float(uint32_t u)
+{
+	union { uint32_t u; float f; } v = {u};
+	return v.f;
+}
+
 /* 16-bit floats as storage types, converted through float. */
 struct BFloat16 {
 	uint16_t x;
 	BFloat16() : x(0) {}
 	BFloat16(float f)
 	{
-		union { float f; uint32_t u; } v;
-		v.f = f;
-		if ((v.u & 0x7fffffffu) > 0x7f800000u) {
-			x = (uint16_t)((v.u >> 16) | 0x40u); /* quiet NaN */
+		uint32_t u = q7_float_bits(f);
+		if ((u & 0x7fffffffu) > 0x7f800000u) {
+			x = (uint16_t)((u >> 16) | 0x40u); /* quiet NaN */
 		} else {
-			uint32_t round = 0x7fffu + ((v.u >> 16) & 1u); /* to nearest even */
-			x = (uint16_t)((v.u + round) >> 16);
+			uint32_t round = 0x7fffu + ((u >> 16) & 1u); /* to nearest even */
+			x = (uint16_t)((u + round) >> 16);
 		}
 	}
-	operator float() const
-	{
-		union { float f; uint32_t u; } v;
-		v.u = (uint32_t)x << 16;
-		return v.f;
-	}
+	operator float() const { return q7_bits_float((uint32_t)x << 16); }
 };
 
 struct Half {
@@ -76,10 +82,8 @@ struct Half {
 	Half() : x(0) {}
 	Half(float f)
 	{
-		union { float f; uint32_t u; } v;
-		v.f = f;
-		uint32_t sign = (v.u >> 16) & 0x8000u;
-		uint32_t a = v.u & 0x7fffffffu;
+		uint32_t sign = (q7_float_bits(f) >> 16) & 0x8000u;
+		uint32_t a = q7_float_bits(f) & 0x7fffffffu;
 		if (a > 0x7f800000u) {
 			x = (uint16_t)(sign | 0x7e00u);
 		} else if (a >= 0x477ff000u) { /* rounds to >= 65520: infinity */
@@ -107,24 +111,20 @@ struct Half {
 	}
 	operator float() const
 	{
-		union { float f; uint32_t u; } v;
 		uint32_t sign = (uint32_t)(x & 0x8000u) << 16;
 		uint32_t e = (x >> 10) & 0x1fu, m = x & 0x3ffu;
-		if (e == 0x1fu) {
-			v.u = sign | 0x7f800000u | (m << 13);
-		} else if (e != 0) {
-			v.u = sign | ((e + 112u) << 23) | (m << 13);
-		} else if (m == 0) {
-			v.u = sign;
-		} else { /* subnormal half: normalise */
-			e = 113u;
-			while (!(m & 0x400u)) {
-				m <<= 1;
-				e--;
-			}
-			v.u = sign | (e << 23) | ((m & 0x3ffu) << 13);
+		if (e == 0x1fu)
+			return q7_bits_float(sign | 0x7f800000u | (m << 13));
+		if (e != 0)
+			return q7_bits_float(sign | ((e + 112u) << 23) | (m << 13));
+		if (m == 0)
+			return q7_bits_float(sign);
+		e = 113u; /* subnormal half: normalise */
+		while (!(m & 0x400u)) {
+			m <<= 1;
+			e--;
 		}
-		return v.f;
+		return q7_bits_float(sign | (e << 23) | ((m & 0x3ffu) << 13));
 	}
 };
 

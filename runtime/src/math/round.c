@@ -4,52 +4,35 @@
 #include "m_impl.h"
 
 /* Rounds toward +inf (up) or -inf: the fraction bits are cleared, after a
- * carry of one unit when that direction is away from zero. */
-static float round32(float x, int up)
-{
-	uint32_t u = fp_bits32(x);
-	int e = (int)((u >> 23) & 0xffu) - 127;
-	int neg = (u & M32_SIGN) != 0;
-	if (e >= 23)
-		return m_isnan32(u) ? fp_float32(u | M32_QUIET) : x;
-	if (e < 0) { /* |x| < 1 */
-		if ((u & ~M32_SIGN) == 0)
-			return x;
-		if (up)
-			return neg ? -0.0f : 1.0f;
-		return neg ? -1.0f : 0.0f;
-	}
-	uint32_t mask = 0x7fffffu >> e;
-	if ((u & mask) == 0)
-		return x;
-	if (neg != up)
-		u += mask + 1;
-	return fp_float32(u & ~mask);
+ * carry of one unit when that direction is away from zero. NAME for the
+ * floating type FT of N bits, fraction bits F. */
+#define ROUND(NAME, FT, N, F) \
+static FT NAME(FT x, int up) \
+{ \
+	uint##N##_t u = fp_bits##N(x), sign = (uint##N##_t)1 << (N - 1); \
+	int e = (int)((u >> F) & ((1u << (N - 1 - F)) - 1u)) - ((1 << (N - 2 - F)) - 1); \
+	int neg = (u & sign) != 0; \
+	if (e >= F) { \
+		int nan = (u & ~sign) > (((uint##N##_t)1 << (N - 1 - F)) - 1u) << F; \
+		return nan ? fp_float##N(u | (uint##N##_t)1 << (F - 1)) : x; \
+	} \
+	if (e < 0) { /* |x| < 1 */ \
+		if ((u & ~sign) == 0) \
+			return x; \
+		if (up) \
+			return neg ? (FT)-0.0 : (FT)1.0; \
+		return neg ? (FT)-1.0 : (FT)0.0; \
+	} \
+	uint##N##_t mask = (((uint##N##_t)1 << F) - 1u) >> e; \
+	if ((u & mask) == 0) \
+		return x; \
+	if (neg != up) \
+		u += mask + 1; \
+	return fp_float##N(u & ~mask); \
 }
-
-static double round64(double x, int up)
-{
-	uint64_t u = fp_bits64(x);
-	int e = (int)((u >> 52) & 0x7ffu) - 1023;
-	int neg = (u >> 63) != 0;
-	if (e >= 52) {
-		int nan = (u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
-		return nan ? fp_float64(u | 0x0008000000000000ull) : x;
-	}
-	if (e < 0) {
-		if ((u & 0x7fffffffffffffffull) == 0)
-			return x;
-		if (up)
-			return neg ? -0.0 : 1.0;
-		return neg ? -1.0 : 0.0;
-	}
-	uint64_t mask = 0x000fffffffffffffull >> e;
-	if ((u & mask) == 0)
-		return x;
-	if (neg != up)
-		u += mask + 1;
-	return fp_float64(u & ~mask);
-}
+ROUND(round32, float, 32, 23)
+ROUND(round64, double, 64, 52)
+#undef ROUND
 
 float q7m_floorf(float x) { return round32(x, 0); }
 float q7m_ceilf(float x) { return round32(x, 1); }

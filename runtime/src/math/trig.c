@@ -38,16 +38,6 @@ static uint32_t bits_at(const uint32_t p[6], int lo)
 	return b == 0 ? a : (a >> b) | (c << (32 - b));
 }
 
-static inline int clz32(uint32_t x)
-{
-	int n = 0;
-	while (!(x & 0x80000000u)) {
-		x <<= 1;
-		n++;
-	}
-	return n;
-}
-
 /* |x| = q pi/2 + r for a finite |x| >= pi/4 (given as its bits); q mod 4. */
 static double reduce(uint32_t ax, int *q)
 {
@@ -88,7 +78,7 @@ static double reduce(uint32_t ax, int *q)
 	}
 	if (lz >= 128)
 		return 0.0;
-	int b = clz32(f[0]);
+	int b = __builtin_clz(f[0]); /* f[0] != 0 here */
 	uint32_t hi = b ? (f[0] << b) | (f[1] >> (32 - b)) : f[0];
 	uint32_t lo = b ? (f[1] << b) | (f[2] >> (32 - b)) : f[1];
 	lz += b;

@@ -27,21 +27,4 @@ float Q7SF(floatunsisf)(uint32_t u)
     return fp_float32(u ? from_u32(0, u) : 0);
 }
 
-/* Out of range as the Xtensa libgcc does it; see softfp.h. */
-uint32_t Q7SF(fixunssfsi)(float fa)
-{
-    uint32_t a = fp_bits32(fa), m, u;
-    int32_t k = (int32_t)((a >> 23) & 0xff) - 0x7f;
-
-    if (sf_isnan32(a))
-        return 0xffffffffu;
-    if (k < 0)
-        return 0;
-    if (k >= 32)
-        return (a & SF32_SIGN) ? 0x80000000u : 0xffffffffu;
-    m = (a & SF32_FRAC) | 0x00800000u;
-    u = k >= 23 ? m << (k - 23) : m >> (23 - k);
-    if (a & SF32_SIGN)
-        return k == 31 ? 0x80000000u : 0u - u;
-    return u;
-}
+SF_FIXUNS(32, 23, float, Q7SF(fixunssfsi))

@@ -25,12 +25,6 @@ double Q7SF(floatunsidf)(uint32_t u)
     return fp_float64(from_u32(0, u));
 }
 
-/* |a| truncated, for 0 <= k < 32 where k is the unbiased exponent. */
-static uint32_t trunc_abs(uint64_t a, int32_t k)
-{
-    return (uint32_t)sf_shr64((a & SF64_FRAC) | SF64_HIDDEN, (uint32_t)(52 - k));
-}
-
 /* Out of range as the Xtensa libgcc does it; see softfp.h. */
 int32_t Q7SF(fixdfsi)(double fa)
 {
@@ -44,24 +38,8 @@ int32_t Q7SF(fixdfsi)(double fa)
         return 0;
     if (k >= 31)
         return (a & SF64_SIGN) ? INT32_MIN : INT32_MAX;
-    u = trunc_abs(a, k);
+    u = (uint32_t)sf_shr64((a & SF64_FRAC) | SF64_HIDDEN, (uint32_t)(52 - k)); /* |a| truncated */
     return (a & SF64_SIGN) ? -(int32_t)u : (int32_t)u;
 }
 
-uint32_t Q7SF(fixunsdfsi)(double fa)
-{
-    uint64_t a = fp_bits64(fa);
-    int32_t k = (int32_t)((a >> 52) & 0x7ff) - 0x3ff;
-    uint32_t u;
-
-    if (sf_isnan64(a))
-        return 0xffffffffu;
-    if (k < 0)
-        return 0;
-    if (k >= 32)
-        return (a & SF64_SIGN) ? 0x80000000u : 0xffffffffu;
-    u = trunc_abs(a, k);
-    if (a & SF64_SIGN)
-        return k == 31 ? 0x80000000u : 0u - u;
-    return u;
-}
+SF_FIXUNS(64, 52, double, Q7SF(fixunsdfsi))

@@ -54,53 +54,7 @@ static inline int add32_fast(uint32_t a, uint32_t b, uint32_t *r)
  * line: the fast path then needs no stack frame (on the target it jumps
  * here with a, b and flip as it was given them). */
 Q7SF_API uint32_t q7sf_add32(uint32_t a, uint32_t b, uint32_t flip);
-uint32_t q7sf_add32(uint32_t a, uint32_t b, uint32_t flip)
-{
-    uint32_t sa, sb, ma, mb, m;
-    int32_t ea, eb;
-
-    if (sf_isnan32(a) || sf_isnan32(b))
-        return sf_nan32(a, b);
-    b ^= flip;
-    sa = a >> 31;
-    sb = b >> 31;
-    ea = (int32_t)((a >> 23) & 0xff);
-    eb = (int32_t)((b >> 23) & 0xff);
-    if (ea == 0xff)
-        return (eb == 0xff && sa != sb) ? SF32_DEFAULT_NAN : a;
-    if (eb == 0xff)
-        return b;
-
-    /* Subnormals share exponent 1 with the smallest normals; 7 extra bits
-     * below the fraction carry guard, round and sticky information. */
-    ma = a & SF32_FRAC;
-    mb = b & SF32_FRAC;
-    if (ea == 0) ea = 1; else ma |= 0x00800000u;
-    if (eb == 0) eb = 1; else mb |= 0x00800000u;
-    ma <<= 7;
-    mb <<= 7;
-
-    /* Order by magnitude: a becomes the larger. */
-    if (ea < eb || (ea == eb && ma < mb)) {
-        uint32_t t = ma; ma = mb; mb = t;
-        t = sa; sa = sb; sb = t;
-        int32_t te = ea; ea = eb; eb = te;
-    }
-    mb = sf_shr_jam32(mb, (uint32_t)(ea - eb));
-    if (sa == sb) {
-        m = ma + mb;
-        if (m & 0x80000000u) {
-            m = (m >> 1) | (m & 1u);
-            ea++;
-        }
-        /* Both subnormal: m is below bit 30 but e - 1 == 0 packs it right. */
-        return sf_round_pack32(sa, ea - 1, m);
-    }
-    m = ma - mb;
-    if (m == 0)
-        return 0; /* x - x is +0 when rounding to nearest */
-    return sf_norm_round_pack32(sa, ea - 1, m);
-}
+SF_ADD(32, uint32_t, 23, q7sf_add32)
 
 #ifdef Q7SF_HOST
 float Q7SF(addsf3)(float fa, float fb)
@@ -207,12 +161,7 @@ float Q7SF(subsf3)(float fa, float fb)
 #define Q7SF_SUB_SLOW "    movi a4, 0x80000000\n    j q7sf_add32\n"
 
 __asm__(
-    "    .text\n"
-    "    .align 4\n"
-    "    .global __addsf3\n"
-    "    .hidden __addsf3\n"
-    "    .type __addsf3, @function\n"
-    "__addsf3:\n"
+    Q7SF_ASM_ENTRY("__addsf3")
     "    extui a4, a2, 23, 8\n"
     "    extui a5, a3, 23, 8\n"
     "    sub a8, a4, a5\n"
@@ -223,11 +172,7 @@ __asm__(
     Q7SF_ADD_BODY(".Lq7sf_addb_", "a3", "a2", "a5", "a4", "bltz", "a3", "    mov a2, a3\n",
                   Q7SF_ADD_SLOW)
     "    .size __addsf3, . - __addsf3\n"
-    "    .align 4\n"
-    "    .global __subsf3\n"
-    "    .hidden __subsf3\n"
-    "    .type __subsf3, @function\n"
-    "__subsf3:\n"
+    Q7SF_ASM_ENTRY("__subsf3")
     "    extui a4, a2, 23, 8\n"
     "    extui a5, a3, 23, 8\n"
     "    sub a8, a4, a5\n"

@@ -5,41 +5,16 @@
 /* q7sf_rcp16[i] = floor(2^31 / (2^15 + (i + 1) * 2^7)): a reciprocal of
  * every 16-bit divisor whose bits below its leading one start with i, from
  * below, to within 2^-8. */
+#define RCP(i) (uint16_t)(0x80000000u / (0x8000u + ((i) + 1u) * 0x80u))
+#define RCP4(i) RCP(i), RCP(i + 1u), RCP(i + 2u), RCP(i + 3u)
+#define RCP16(i) RCP4(i), RCP4(i + 4u), RCP4(i + 8u), RCP4(i + 12u)
+#define RCP64(i) RCP16(i), RCP16(i + 16u), RCP16(i + 32u), RCP16(i + 48u)
 Q7SF_API extern const uint16_t q7sf_rcp16[256];
-const uint16_t q7sf_rcp16[256] = {
-    65280, 65027, 64776, 64527, 64280, 64035, 63791, 63550,
-    63310, 63072, 62836, 62601, 62368, 62137, 61908, 61680,
-    61455, 61230, 61008, 60787, 60567, 60349, 60133, 59918,
-    59705, 59493, 59283, 59074, 58867, 58661, 58457, 58254,
-    58052, 57852, 57653, 57456, 57260, 57065, 56871, 56679,
-    56488, 56299, 56111, 55924, 55738, 55553, 55370, 55188,
-    55007, 54827, 54648, 54471, 54295, 54120, 53946, 53773,
-    53601, 53430, 53261, 53092, 52924, 52758, 52593, 52428,
-    52265, 52103, 51941, 51781, 51622, 51463, 51306, 51150,
-    50994, 50840, 50686, 50533, 50382, 50231, 50081, 49932,
-    49784, 49636, 49490, 49344, 49200, 49056, 48913, 48770,
-    48629, 48489, 48349, 48210, 48072, 47934, 47798, 47662,
-    47527, 47393, 47259, 47127, 46995, 46863, 46733, 46603,
-    46474, 46345, 46218, 46091, 45964, 45839, 45714, 45590,
-    45466, 45343, 45221, 45100, 44979, 44858, 44739, 44620,
-    44501, 44384, 44267, 44150, 44034, 43919, 43804, 43690,
-    43577, 43464, 43351, 43240, 43129, 43018, 42908, 42799,
-    42690, 42581, 42473, 42366, 42259, 42153, 42048, 41943,
-    41838, 41734, 41630, 41527, 41425, 41323, 41221, 41120,
-    41020, 40920, 40820, 40721, 40622, 40524, 40427, 40329,
-    40233, 40136, 40041, 39945, 39850, 39756, 39662, 39568,
-    39475, 39383, 39290, 39199, 39107, 39016, 38926, 38836,
-    38746, 38657, 38568, 38479, 38391, 38304, 38216, 38130,
-    38043, 37957, 37871, 37786, 37701, 37617, 37532, 37449,
-    37365, 37282, 37200, 37117, 37035, 36954, 36873, 36792,
-    36711, 36631, 36551, 36472, 36393, 36314, 36235, 36157,
-    36080, 36002, 35925, 35848, 35772, 35696, 35620, 35544,
-    35469, 35394, 35320, 35246, 35172, 35098, 35025, 34952,
-    34879, 34807, 34735, 34663, 34592, 34521, 34450, 34379,
-    34309, 34239, 34169, 34100, 34030, 33961, 33893, 33825,
-    33756, 33689, 33621, 33554, 33487, 33420, 33354, 33288,
-    33222, 33156, 33091, 33026, 32961, 32896, 32832, 32768,
-};
+const uint16_t q7sf_rcp16[256] = {RCP64(0u), RCP64(64u), RCP64(128u), RCP64(192u)};
+#undef RCP64
+#undef RCP16
+#undef RCP4
+#undef RCP
 
 /* The common case first (docs/performance.md): both operands normal and
  * the quotient normal; 0 for anything else, which the general code below
@@ -84,42 +59,10 @@ static inline int div32_fast(uint32_t a, uint32_t b, uint32_t *r)
 }
 
 /* Every other case: NaN, inf, zeros, subnormals, a quotient outside the
- * normal range, as the host's divss (softfp.h). Out of line: the fast
- * path jumps here with a and b as it was given them. The quotient's bits
- * one by one, the remainder sticky. */
+ * normal range. Out of line: the fast path jumps here with a and b as it
+ * was given them. */
 Q7SF_API uint32_t q7sf_div32_slow(uint32_t a, uint32_t b);
-uint32_t q7sf_div32_slow(uint32_t a, uint32_t b)
-{
-    uint32_t sign = (a ^ b) >> 31, ma, mb, q = 0;
-    int32_t ea, eb, e, i;
-
-    if (sf_isnan32(a) || sf_isnan32(b))
-        return sf_nan32(a, b);
-    if ((a & SF32_EXP) == SF32_EXP)
-        return (b & SF32_EXP) == SF32_EXP ? SF32_DEFAULT_NAN : (sign << 31) | SF32_INF;
-    if ((b & SF32_EXP) == SF32_EXP)
-        return sign << 31;
-    if ((b & ~SF32_SIGN) == 0)
-        return (a & ~SF32_SIGN) == 0 ? SF32_DEFAULT_NAN : (sign << 31) | SF32_INF;
-    if ((a & ~SF32_SIGN) == 0)
-        return sign << 31;
-    ma = sf_unpack32(a, &ea);
-    mb = sf_unpack32(b, &eb);
-    e = ea - eb + 126;
-    if (ma < mb) {
-        ma <<= 1;
-        e--;
-    }
-    for (i = 0; i < 31; i++) { /* q = floor(ma 2^30 / mb): leading one at 30 */
-        q <<= 1;
-        if (ma >= mb) {
-            ma -= mb;
-            q |= 1u;
-        }
-        ma <<= 1;
-    }
-    return sf_round_pack32(sign, e, q | (ma != 0));
-}
+SF_DIV(32, uint32_t, 23, q7sf_div32_slow)
 
 #ifdef Q7SF_HOST
 float Q7SF(divsf3)(float fa, float fb)

@@ -24,20 +24,7 @@ int32_t Q7SF_DIV(divsi3)(int32_t a, int32_t b)
     return (int32_t)((a ^ b) < 0 ? 0u - q : q);
 }
 
-uint32_t Q7SF_DIV(udivsi3)(uint32_t a, uint32_t b)
-{
-    uint32_t r;
-    sf_check_divisor(b == 0);
-    return sf_udivmod32(a, b, &r);
-}
-
-uint32_t Q7SF_DIV(umodsi3)(uint32_t a, uint32_t b)
-{
-    uint32_t r;
-    sf_check_divisor(b == 0);
-    sf_udivmod32(a, b, &r);
-    return r;
-}
+SF_UDIV_UMOD(uint32_t, Q7SF_DIV(udivsi3), Q7SF_DIV(umodsi3), sf_udivmod32)
 
 #ifndef Q7SF_HOST
 /* The common case in Xtensa assembly (docs/performance.md): d <= n <
@@ -95,12 +82,7 @@ __asm__(
     "    addi a5, a5, -2\n"
     "    and a2, a2, a5\n"
     "    .endm\n"
-    "    .text\n"
-    "    .align 4\n"
-    "    .global __udivsi3\n"
-    "    .hidden __udivsi3\n"
-    "    .type __udivsi3, @function\n"
-    "__udivsi3:\n"
+    Q7SF_ASM_ENTRY("__udivsi3")
     "    beqz a3, 9f\n"
     "    bltz a2, 11f\n"
     "    bltu a2, a3, 8f\n"
@@ -133,11 +115,7 @@ __asm__(
     "    movi a2, 1\n"
     "    ret\n"
     "    .size __udivsi3, . - __udivsi3\n"
-    "    .align 4\n"
-    "    .global __umodsi3\n"
-    "    .hidden __umodsi3\n"
-    "    .type __umodsi3, @function\n"
-    "__umodsi3:\n"
+    Q7SF_ASM_ENTRY("__umodsi3")
     "    beqz a3, 9f\n"
     "    bltz a2, 11f\n"
     "    bltu a2, a3, 8f\n"
@@ -163,11 +141,7 @@ __asm__(
     "    sub a2, a2, a3\n"
     "    ret\n"
     "    .size __umodsi3, . - __umodsi3\n"
-    "    .align 4\n"
-    "    .global __divsi3\n"
-    "    .hidden __divsi3\n"
-    "    .type __divsi3, @function\n"
-    "__divsi3:\n"
+    Q7SF_ASM_ENTRY("__divsi3")
     "    beqz a3, 9f\n"
     "    xor a11, a2, a3\n"
     "    abs a2, a2\n"

@@ -26,17 +26,4 @@ int64_t Q7SF(moddi3)(int64_t a, int64_t b)
     return (int64_t)(a < 0 ? 0u - r : r);
 }
 
-uint64_t Q7SF(udivdi3)(uint64_t a, uint64_t b)
-{
-    uint64_t r;
-    sf_check_divisor(b == 0);
-    return sf_udivmod64(a, b, &r);
-}
-
-uint64_t Q7SF(umoddi3)(uint64_t a, uint64_t b)
-{
-    uint64_t r;
-    sf_check_divisor(b == 0);
-    sf_udivmod64(a, b, &r);
-    return r;
-}
+SF_UDIV_UMOD(uint64_t, Q7SF(udivdi3), Q7SF(umoddi3), sf_udivmod64)

@@ -14,60 +14,56 @@ static inline void sf_check_divisor(int zero)
 }
 
 /* n / d with the remainder in *rem; d != 0. Only as many steps as the
- * quotient has bits. */
-static inline uint32_t sf_udivmod32(uint32_t n, uint32_t d, uint32_t *rem)
-{
-    uint32_t q = 0;
-    int steps;
-
-    if (n < d) {
-        *rem = n;
-        return 0;
-    }
-    steps = sf_clz32(d) - sf_clz32(n);
-    d <<= steps;
-    for (;;) {
-        q <<= 1;
-        if (n >= d) {
-            n -= d;
-            q |= 1;
-        }
-        if (steps-- == 0)
-            break;
-        d >>= 1;
-    }
-    *rem = n;
-    return q;
+ * quotient has bits; a 64-bit n below 2^32 takes the 32-bit division. */
+#define SF_UDIVMOD(N, T) \
+static inline T sf_udivmod##N(T n, T d, T *rem) \
+{ \
+    T q = 0; \
+    int steps; \
+ \
+    if (n < d) { \
+        *rem = n; \
+        return 0; \
+    } \
+    if (N == 64 && (n >> 16 >> 16) == 0) { \
+        uint32_t r32, q32 = sf_udivmod32((uint32_t)n, (uint32_t)d, &r32); \
+        *rem = r32; \
+        return q32; \
+    } \
+    steps = sf_clz##N(d) - sf_clz##N(n); \
+    d = sf_shl##N(d, (uint32_t)steps); \
+    for (;;) { \
+        q <<= 1; \
+        if (n >= d) { \
+            n -= d; \
+            q |= 1; \
+        } \
+        if (steps-- == 0) \
+            break; \
+        d >>= 1; \
+    } \
+    *rem = n; \
+    return q; \
 }
+SF_UDIVMOD(32, uint32_t)
+SF_UDIVMOD(64, uint64_t)
+#undef SF_UDIVMOD
 
-static inline uint64_t sf_udivmod64(uint64_t n, uint64_t d, uint64_t *rem)
-{
-    uint64_t q = 0;
-    int steps;
-
-    if (n < d) {
-        *rem = n;
-        return 0;
-    }
-    if ((n >> 32) == 0) {
-        uint32_t r32, q32 = sf_udivmod32((uint32_t)n, (uint32_t)d, &r32);
-        *rem = r32;
-        return q32;
-    }
-    steps = sf_clz64(d) - sf_clz64(n);
-    d = sf_shl64(d, (uint32_t)steps);
-    for (;;) {
-        q <<= 1;
-        if (n >= d) {
-            n -= d;
-            q |= 1;
-        }
-        if (steps-- == 0)
-            break;
-        d >>= 1;
-    }
-    *rem = n;
-    return q;
+/* A width's unsigned quotient and remainder helpers. */
+#define SF_UDIV_UMOD(T, DIV, MOD, DIVMOD) \
+T DIV(T a, T b) \
+{ \
+    T r; \
+    sf_check_divisor(b == 0); \
+    return DIVMOD(a, b, &r); \
+} \
+ \
+T MOD(T a, T b) \
+{ \
+    T r; \
+    sf_check_divisor(b == 0); \
+    DIVMOD(a, b, &r); \
+    return r; \
 }
 
 #endif

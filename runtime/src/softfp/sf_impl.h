@@ -21,6 +21,7 @@
 #define SF32_SIGN   0x80000000u
 #define SF32_EXP    0x7f800000u
 #define SF32_FRAC   0x007fffffu
+#define SF32_HIDDEN 0x00800000u
 #define SF32_QUIET  0x00400000u
 #define SF32_INF    0x7f800000u
 #define SF32_DEFAULT_NAN 0xffc00000u
@@ -31,20 +32,6 @@
 #define SF64_QUIET  0x0008000000000000ull
 #define SF64_INF    0x7ff0000000000000ull
 #define SF64_DEFAULT_NAN 0xfff8000000000000ull
-
-static inline int sf_isnan32(uint32_t a) { return (a & ~SF32_SIGN) > SF32_INF; }
-static inline int sf_isnan64(uint64_t a) { return (a & ~SF64_SIGN) > SF64_INF; }
-
-/* The first operand's NaN wins, else the second's; both get quieted. */
-static inline uint32_t sf_nan32(uint32_t a, uint32_t b)
-{
-    return (sf_isnan32(a) ? a : b) | SF32_QUIET;
-}
-
-static inline uint64_t sf_nan64(uint64_t a, uint64_t b)
-{
-    return (sf_isnan64(a) ? a : b) | SF64_QUIET;
-}
 
 /* Leading zeros of a nonzero value. GCC's builtin is one instruction on
  * both targets (NSAU on the lx106, BSR/LZCNT on the host), never a call to
@@ -104,25 +91,6 @@ static inline uint64_t sf_shr64(uint64_t x, uint32_t n)
     return ((uint64_t)hi << 32) | lo;
 }
 
-/* x >> n, with every bit shifted out ORed into bit 0. */
-static inline uint32_t sf_shr_jam32(uint32_t x, uint32_t n)
-{
-    if (n == 0)
-        return x;
-    if (n < 32)
-        return (x >> n) | ((x << (32 - n)) != 0);
-    return x != 0;
-}
-
-static inline uint64_t sf_shr_jam64(uint64_t x, uint32_t n)
-{
-    if (n == 0)
-        return x;
-    if (n < 64)
-        return sf_shr64(x, n) | (sf_shl64(x, 64 - n) != 0);
-    return x != 0;
-}
-
 /* 32x32 -> 64 from four 16x16 products: the lx106 has no high multiply,
  * and a 64-bit '*' here would call __muldi3, which this library defines. */
 static inline uint64_t sf_mul32x32(uint32_t a, uint32_t b)
@@ -147,94 +115,231 @@ static inline uint64_t sf_mul64x64(uint64_t a, uint64_t b, uint64_t *lo)
     return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 }
 
-/* Round m (leading one at bit 30 unless the value is subnormal with e == 0)
- * to nearest even and pack. e < 0 denormalizes first, so a subnormal result
- * is rounded once, on its own grid. */
-static inline uint32_t sf_round_pack32(uint32_t sign, int32_t e, uint32_t m)
-{
-    uint32_t low;
-    if ((uint32_t)e >= 0xfdu) {
-        if (e < 0) {
-            m = sf_shr_jam32(m, (uint32_t)-e);
-            e = 0;
-        } else if (e > 0xfd || m + 0x40u >= 0x80000000u) {
-            return (sign << 31) | SF32_INF;
-        }
-    }
-    low = m & 0x7fu;
-    m = (m + 0x40u) >> 7;
-    if (low == 0x40u)
-        m &= ~1u;
-    if (m == 0)
-        e = 0;
-    return (sign << 31) + ((uint32_t)e << 23) + m;
+static inline uint32_t sf_shl32(uint32_t x, uint32_t n) { return x << n; }
+static inline uint32_t sf_shr32(uint32_t x, uint32_t n) { return x >> n; }
+
+/* Both formats' round-and-pack and unpack, from the word's width N and
+ * the fraction's F: the working m has its leading one at bit N - 2, so
+ * R = N - 2 - F round bits; the exponent field is N - 1 - F bits wide.
+ *
+ * sf_nanN: the first operand's NaN wins, else the second's; both get
+ * quieted. sf_shr_jamN: x >> n, with every bit shifted out ORed into bit 0.
+ * sf_round_packN: round m (leading one at bit N - 2 unless the value is
+ * subnormal with e == 0) to nearest even and pack. e < 0 denormalizes
+ * first, so a subnormal result is rounded once, on its own grid.
+ * sf_norm_round_packN: m nonzero, exact: its leading one brought to bit
+ * N - 2, then rounded and packed.
+ * sf_unpackN: a finite nonzero value's significand with its leading one
+ * at bit F, and an exponent that may go below 1 for subnormals. */
+#define SF_FORMAT(N, T, F) \
+static inline int sf_isnan##N(T a) { return (a & ~SF##N##_SIGN) > SF##N##_INF; } \
+static inline T sf_nan##N(T a, T b) \
+{ \
+    return (sf_isnan##N(a) ? a : b) | SF##N##_QUIET; \
+} \
+static inline T sf_shr_jam##N(T x, uint32_t n) \
+{ \
+    if (n == 0) \
+        return x; \
+    if (n < N) \
+        return sf_shr##N(x, n) | (sf_shl##N(x, N - n) != 0); \
+    return x != 0; \
+} \
+static inline T sf_round_pack##N(uint32_t sign, int32_t e, T m) \
+{ \
+    uint32_t low; \
+    if ((uint32_t)e >= (1u << (N - 1 - F)) - 3u) { \
+        if (e < 0) { \
+            m = sf_shr_jam##N(m, (uint32_t)-e); \
+            e = 0; \
+        } else if (e > (1 << (N - 1 - F)) - 3 || m + (1u << (N - 3 - F)) >= (T)1 << (N - 1)) { \
+            return ((T)sign << (N - 1)) | SF##N##_INF; \
+        } \
+    } \
+    low = (uint32_t)m & ((1u << (N - 2 - F)) - 1u); \
+    m = (m + (1u << (N - 3 - F))) >> (N - 2 - F); \
+    if (low == 1u << (N - 3 - F)) \
+        m &= ~(T)1; \
+    if (m == 0) \
+        e = 0; \
+    return ((T)sign << (N - 1)) + ((T)(uint32_t)e << F) + m; \
+} \
+static inline T sf_norm_round_pack##N(uint32_t sign, int32_t e, T m) \
+{ \
+    int shift = sf_clz##N(m) - 1; \
+    return sf_round_pack##N(sign, e - shift, sf_shl##N(m, (uint32_t)shift)); \
+} \
+static inline T sf_unpack##N(T a, int32_t *e) \
+{ \
+    T m = a & SF##N##_FRAC; \
+    int32_t exp = (int32_t)((a >> F) & ((1u << (N - 1 - F)) - 1u)); \
+    int shift; \
+    if (exp != 0) { \
+        *e = exp; \
+        return m | SF##N##_HIDDEN; \
+    } \
+    shift = sf_clz##N(m) - (N - 1 - F); \
+    *e = 1 - shift; \
+    return sf_shl##N(m, (uint32_t)shift); \
+}
+SF_FORMAT(32, uint32_t, 23)
+SF_FORMAT(64, uint64_t, 52)
+#undef SF_FORMAT
+
+/* Both formats' a + (b with its sign flipped by flip): NAME, from the
+ * word's width N and the fraction's F. Subnormals share exponent 1 with
+ * the smallest normals; N - 2 - F extra bits below the fraction carry
+ * guard, round and sticky information. */
+#define SF_ADD(N, T, F, NAME) \
+T NAME(T a, T b, T flip) \
+{ \
+    uint32_t sa, sb; \
+    T ma, mb, m; \
+    int32_t ea, eb; \
+ \
+    if (sf_isnan##N(a) || sf_isnan##N(b)) \
+        return sf_nan##N(a, b); \
+    b ^= flip; \
+    sa = (uint32_t)(a >> (N - 1)); \
+    sb = (uint32_t)(b >> (N - 1)); \
+    ea = (int32_t)((a >> F) & ((1u << (N - 1 - F)) - 1u)); \
+    eb = (int32_t)((b >> F) & ((1u << (N - 1 - F)) - 1u)); \
+    if (ea == (1 << (N - 1 - F)) - 1) \
+        return (eb == ea && sa != sb) ? SF##N##_DEFAULT_NAN : a; \
+    if (eb == (1 << (N - 1 - F)) - 1) \
+        return b; \
+ \
+    ma = a & SF##N##_FRAC; \
+    mb = b & SF##N##_FRAC; \
+    if (ea == 0) ea = 1; else ma |= SF##N##_HIDDEN; \
+    if (eb == 0) eb = 1; else mb |= SF##N##_HIDDEN; \
+    ma <<= N - 2 - F; \
+    mb <<= N - 2 - F; \
+ \
+    /* Order by magnitude: a becomes the larger. */ \
+    if (ea < eb || (ea == eb && ma < mb)) { \
+        T t = ma; ma = mb; mb = t; \
+        uint32_t ts = sa; sa = sb; sb = ts; \
+        int32_t te = ea; ea = eb; eb = te; \
+    } \
+    mb = sf_shr_jam##N(mb, (uint32_t)(ea - eb)); \
+    if (sa == sb) { \
+        m = ma + mb; \
+        if (m >> (N - 1)) { \
+            m = (m >> 1) | (m & 1u); \
+            ea++; \
+        } \
+        /* Both subnormal: m is below bit N - 2 but e - 1 == 0 packs it right. */ \
+        return sf_round_pack##N(sa, ea - 1, m); \
+    } \
+    m = ma - mb; \
+    if (m == 0) \
+        return 0; /* x - x is +0 when rounding to nearest */ \
+    return sf_norm_round_pack##N(sa, ea - 1, m); \
 }
 
-/* m nonzero, exact: bring its leading one to bit 30, then round and pack. */
-static inline uint32_t sf_norm_round_pack32(uint32_t sign, int32_t e, uint32_t m)
+/* The high word of a * b, the low word's bits ORed into bit 0. */
+static inline uint32_t sf_mul_sticky32(uint32_t a, uint32_t b)
 {
-    int shift = sf_clz32(m) - 1;
-    return sf_round_pack32(sign, e - shift, m << shift);
+    uint64_t p = sf_mul32x32(a, b);
+    return (uint32_t)(p >> 32) | ((uint32_t)p != 0);
 }
 
-/* binary64 twin of sf_round_pack32: leading one at bit 62, 10 round bits. */
-static inline uint64_t sf_round_pack64(uint32_t sign, int32_t e, uint64_t m)
+static inline uint64_t sf_mul_sticky64(uint64_t a, uint64_t b)
 {
-    uint32_t low;
-    if ((uint32_t)e >= 0x7fdu) {
-        if (e < 0) {
-            m = sf_shr_jam64(m, (uint32_t)-e);
-            e = 0;
-        } else if (e > 0x7fd || m + 0x200u >= 0x8000000000000000ull) {
-            return ((uint64_t)sign << 63) | SF64_INF;
-        }
-    }
-    low = (uint32_t)m & 0x3ffu;
-    m = (m + 0x200u) >> 10;
-    if (low == 0x200u)
-        m &= ~(uint64_t)1;
-    if (m == 0)
-        e = 0;
-    return ((uint64_t)sign << 63) + ((uint64_t)(uint32_t)e << 52) + m;
+    uint64_t lo, hi = sf_mul64x64(a, b, &lo);
+    return hi | (lo != 0);
 }
 
-static inline uint64_t sf_norm_round_pack64(uint32_t sign, int32_t e, uint64_t m)
-{
-    int shift = sf_clz64(m) - 1;
-    return sf_round_pack64(sign, e - shift, sf_shl64(m, (uint32_t)shift));
+/* Both formats' a * b (NAME), as SF_ADD's. Leading ones at bits N - 2
+ * and N - 1: the product's lands at bit 2N - 3 or 2N - 2, so its high
+ * word has it at N - 3 or N - 2; the low word becomes sticky. */
+#define SF_MUL(N, T, F, NAME) \
+T NAME(T a, T b) \
+{ \
+    uint32_t sign = (uint32_t)((a ^ b) >> (N - 1)); \
+    T ma, mb, m; \
+    int32_t ea, eb, e; \
+ \
+    if (sf_isnan##N(a) || sf_isnan##N(b)) \
+        return sf_nan##N(a, b); \
+    if ((a & SF##N##_INF) == SF##N##_INF || (b & SF##N##_INF) == SF##N##_INF) { \
+        if ((a & ~SF##N##_SIGN) == 0 || (b & ~SF##N##_SIGN) == 0) \
+            return SF##N##_DEFAULT_NAN; /* 0 * inf */ \
+        return ((T)sign << (N - 1)) | SF##N##_INF; \
+    } \
+    if ((a & ~SF##N##_SIGN) == 0 || (b & ~SF##N##_SIGN) == 0) \
+        return (T)sign << (N - 1); \
+ \
+    ma = sf_unpack##N(a, &ea); \
+    mb = sf_unpack##N(b, &eb); \
+    m = sf_mul_sticky##N(ma << (N - 2 - F), mb << (N - 1 - F)); \
+    e = ea + eb - ((1 << (N - 2 - F)) - 1); \
+    if (m < (T)1 << (N - 2)) { \
+        m <<= 1; \
+        e--; \
+    } \
+    return sf_round_pack##N(sign, e, m); \
 }
 
-/* Unpack a finite nonzero binary64 into a significand with its leading one
- * at bit 52 and an exponent that may go below 1 for subnormals. */
-static inline uint64_t sf_unpack64(uint64_t a, int32_t *e)
-{
-    uint64_t m = a & SF64_FRAC;
-    int32_t exp = (int32_t)((a >> 52) & 0x7ff);
-    if (exp != 0) {
-        *e = exp;
-        return m | SF64_HIDDEN;
-    }
-    {
-        int shift = sf_clz64(m) - 11;
-        *e = 1 - shift;
-        return sf_shl64(m, (uint32_t)shift);
-    }
+/* Both formats' a / b (NAME), as the host's divss and divsd (softfp.h):
+ * restoring division, one quotient bit per step (N - 1 steps put the
+ * leading one at bit N - 2: ma / mb is in [1, 2)), the remainder sticky. */
+#define SF_DIV(N, T, F, NAME) \
+T NAME(T a, T b) \
+{ \
+    uint32_t sign = (uint32_t)((a ^ b) >> (N - 1)); \
+    T ma, mb, q = 0, zero = (T)sign << (N - 1); \
+    int32_t ea, eb, e, i; \
+ \
+    if (sf_isnan##N(a) || sf_isnan##N(b)) \
+        return sf_nan##N(a, b); \
+    if ((a & SF##N##_INF) == SF##N##_INF) \
+        return (b & SF##N##_INF) == SF##N##_INF ? SF##N##_DEFAULT_NAN : zero | SF##N##_INF; \
+    if ((b & SF##N##_INF) == SF##N##_INF) \
+        return zero; \
+    if ((b & ~SF##N##_SIGN) == 0) \
+        return (a & ~SF##N##_SIGN) == 0 ? SF##N##_DEFAULT_NAN : zero | SF##N##_INF; \
+    if ((a & ~SF##N##_SIGN) == 0) \
+        return zero; \
+    ma = sf_unpack##N(a, &ea); \
+    mb = sf_unpack##N(b, &eb); \
+    e = ea - eb + (1 << (N - 2 - F)) - 2; \
+    if (ma < mb) { \
+        ma <<= 1; \
+        e--; \
+    } \
+    for (i = 0; i < N - 1; i++) { \
+        q <<= 1; \
+        if (ma >= mb) { \
+            ma -= mb; \
+            q |= 1u; \
+        } \
+        ma <<= 1; \
+    } \
+    return sf_round_pack##N(sign, e, q | (ma != 0)); \
 }
 
-/* The same for binary32: leading one at bit 23. */
-static inline uint32_t sf_unpack32(uint32_t a, int32_t *e)
-{
-    uint32_t m = a & SF32_FRAC;
-    int32_t exp = (int32_t)((a >> 23) & 0xff);
-    if (exp != 0) {
-        *e = exp;
-        return m | 0x00800000u;
-    }
-    {
-        int shift = sf_clz32(m) - 8;
-        *e = 1 - shift;
-        return m << shift;
-    }
+/* Both formats' conversion to uint32_t, NAME: truncation toward zero;
+ * out of range as the Xtensa libgcc does it (see softfp.h). */
+#define SF_FIXUNS(N, F, FT, NAME) \
+uint32_t NAME(FT fa) \
+{ \
+    uint##N##_t a = fp_bits##N(fa), m; \
+    int32_t k = (int32_t)((a >> F) & ((1u << (N - 1 - F)) - 1u)) - ((1 << (N - 2 - F)) - 1); \
+    uint32_t u; \
+ \
+    if (sf_isnan##N(a)) \
+        return 0xffffffffu; \
+    if (k < 0) \
+        return 0; \
+    if (k >= 32) \
+        return (a & SF##N##_SIGN) ? 0x80000000u : 0xffffffffu; \
+    m = (a & SF##N##_FRAC) | SF##N##_HIDDEN; \
+    u = (uint32_t)(k >= F ? sf_shl##N(m, (uint32_t)(k - F)) : sf_shr##N(m, (uint32_t)(F - k))); \
+    if (a & SF##N##_SIGN) \
+        return k == 31 ? 0x80000000u : 0u - u; \
+    return u; \
 }
 
 #ifndef Q7SF_HOST
