@@ -65,20 +65,16 @@ char *q7_path_search(const char *name, const char *path_env)
 		path_env = getenv("PATH");
 	if (!path_env)
 		path_env = "/usr/local/bin:/usr/bin:/bin";
-	const char *p = path_env;
-	for (;;) {
-		const char *end = strchr(p, ':');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		char *dir = n ? q7_xstrndup(p, n) : q7_xstrdup(".");
-		char *cand = q7_path_join(dir, name);
-		free(dir);
-		if (q7_path_is_executable(cand))
-			return cand;
-		free(cand);
-		if (!end)
-			return NULL;
-		p = end + 1;
+	char *dirs = q7_xstrdup(path_env), *rest = dirs, *dir, *found = NULL;
+	while (!found && (dir = strsep(&rest, ":"))) {
+		found = q7_path_join(*dir ? dir : ".", name);
+		if (!q7_path_is_executable(found)) {
+			free(found);
+			found = NULL;
+		}
 	}
+	free(dirs);
+	return found;
 }
 
 char *q7_read_file(const char *path, size_t *len)

@@ -71,7 +71,7 @@ static void restore_mask(const sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
-static void await_exit(pid_t pid);
+static bool exited(pid_t pid, bool block);
 static void interrupted(void);
 
 /* Temporaries removed, then death by sig. Async-signal-safe. */
@@ -105,7 +105,7 @@ static void on_signal(int sig)
 	if (abandonable) {
 		for (int i = 0; i < MAX_KIDS; i++)
 			if (kids[i].pid > 0)
-				await_exit(kids[i].pid);
+				exited(kids[i].pid, true);
 		die_by(sig);
 	}
 	if (nlive == 0)
@@ -229,24 +229,17 @@ static void end_guard(pid_t guard, int fd)
 		;
 }
 
-/* Blocks until pid has exited; it stays a zombie. */
-static void await_exit(pid_t pid)
+/* Whether pid has exited (it stays a zombie; gone: someone else reaped
+ * it); with block, once it has. */
+static bool exited(pid_t pid, bool block)
 {
 	siginfo_t si;
-	for (;;) {
+	do {
 		memset(&si, 0, sizeof si);
-		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0 || errno != EINTR)
-			return;
-	}
-}
-
-static bool has_exited(pid_t pid)
-{
-	siginfo_t si;
-	memset(&si, 0, sizeof si);
-	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0)
-		return errno == ECHILD; /* gone: someone else reaped it */
-	return si.si_pid == pid;
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | (block ? 0 : WNOHANG)) == 0)
+			return si.si_pid == pid;
+	} while (block && errno == EINTR);
+	return errno == ECHILD;
 }
 
 /* Frees slot and reaps its child (which has exited) with the forwarded
@@ -282,7 +275,7 @@ static void interrupted(void)
 	dying = true;
 	for (int i = 0; i < MAX_KIDS; i++) {
 		if (kids[i].pid > 0) {
-			await_exit(kids[i].pid);
+			exited(kids[i].pid, true);
 			reap(i);
 		}
 	}
@@ -735,7 +728,7 @@ int q7_proc_wait_fd(pid_t pid, int fd, double timeout_s)
 	for (;;) {
 		if (fd >= 0 && poll(&p, 1, 0) > 0 && p.revents)
 			return 1;
-		if (has_exited(pid))
+		if (exited(pid, false))
 			return 0;
 		double nap = FD_NAP_S;
 		if (timeout_s >= 0) {
@@ -756,7 +749,7 @@ int q7_proc_wait(pid_t pid, int *status)
 		q7_error("wait: process %d is not a child q7 tracks", (int)pid);
 		return Q7_EXIT_INTERNAL;
 	}
-	await_exit(pid);
+	exited(pid, true);
 	return finish(slot, status);
 }
 
@@ -788,7 +781,7 @@ int q7_proc_wait_any(const pid_t *pids, size_t n, double timeout_s, pid_t *pid, 
 			if (kids[i].pid <= 0 || !among(kids[i].pid, pids, n))
 				continue;
 			any = true;
-			if (has_exited(kids[i].pid))
+			if (exited(kids[i].pid, false))
 				slot = i;
 		}
 		if (slot >= 0 || !any || timeout_s == 0)
@@ -816,7 +809,7 @@ int q7_proc_wait_all(void)
 	for (int i = 0; i < MAX_KIDS; i++) {
 		if (kids[i].pid <= 0)
 			continue;
-		await_exit(kids[i].pid);
+		exited(kids[i].pid, true);
 		int code = finish(i, NULL);
 		if (code && !first)
 			first = code;
@@ -875,16 +868,15 @@ static int capture(char *const *argv, int fd, char **out, bool guard,
 	char chunk[8192];
 	bool stopped = false;
 	for (;;) {
-		if (stop) {
-			struct pollfd pf = {.fd = p[0], .events = POLLIN};
-			if (*stop) {
-				q7_proc_kill(pid, SIGKILL);
-				stopped = true;
-				break;
-			}
-			if (poll(&pf, 1, 250) <= 0)
-				continue; /* a nap, or EINTR: look at *stop again */
+		if (stop && *stop) {
+			q7_proc_kill(pid, SIGKILL);
+			stopped = true;
+			break;
 		}
+		/* With stop: a nap, or EINTR, and *stop is looked at again. */
+		struct pollfd pf = {.fd = p[0], .events = POLLIN};
+		if (stop && poll(&pf, 1, 250) <= 0)
+			continue;
 		ssize_t n = read(p[0], chunk, sizeof chunk);
 		if (n < 0 && errno == EINTR)
 			continue;
