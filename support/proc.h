@@ -1,15 +1,7 @@
-/* support/proc: every child process a q7 tool runs, in one place.
- *
- * Owns: starting a child from an argv array (posix_spawnp, never a shell)
- * with its redirections; forking a worker (in our process group or in one
- * of its own); the table of tracked children, which a signal handler may
- * walk (a child is created and entered with the forwarded signals blocked,
- * and leaves it with them blocked once it is a zombie, so a pid signalled
- * is never one reused); waiting for one tracked child, for the first of
- * several (with a deadline), for all, or for a descriptor or a child's
- * exit, whichever comes first; killing them; ending a worker's strays;
- * and the one wait-status decoder (an exit code passes through; death by
- * signal N is reported by name and gives 128+N).
+/* support/proc: every child process a q7 tool runs, in one place: started
+ * from an argv array (posix_spawnp, never a shell) or forked, tracked in
+ * a table a signal handler may walk (proc.c says how a pid signalled is
+ * never one reused), waited for, killed, and its status decoded.
  *
  * Signals: once q7_proc_signals_install() ran, SIGINT, SIGTERM, SIGHUP and
  * SIGQUIT are forwarded to every tracked child (to its process group: each
