@@ -497,19 +497,40 @@ static void release_fds(posix_spawn_file_actions_t *fa, int *held, size_t n)
 	posix_spawn_file_actions_destroy(fa);
 }
 
-/* argv started as argv[0] @FILE, FILE the rest of its words
- * (q7_response_file), when the kernel refused the command line as too
- * long; 0 or an errno. */
+/* argv started as argv[0] @FILE when the kernel refused the command line
+ * as too long (E2BIG: a CMake link of thousands of objects, which reached
+ * q7cc as a response file): FILE, a temporary, holds the rest of its
+ * words, one a line, with blanks, quotes and backslashes escaped, as
+ * libiberty's buildargv reads them back (GCC's driver, GNU ld and ar,
+ * clang and the vendor's tools all read @file so). 0 or an errno. */
 static int spawn_with_response_file(pid_t *pid, char *const *argv,
                                     const posix_spawn_file_actions_t *fa,
                                     const posix_spawnattr_t *attr, char **envp)
 {
-	char *rsp = q7_response_file(argv + 1);
-	char *at = rsp ? q7_xasprintf("@%s", rsp) : NULL;
+	static unsigned serial;
+	struct q7_strbuf b = {0};
+	for (char *const *w = argv + 1; *w; w++) {
+		if (!**w)
+			q7_sb_add(&b, "\"\"");
+		for (const char *c = *w; *c; c++) {
+			if (strchr(" \t\n\r\f\v'\"\\", *c))
+				q7_sb_addc(&b, '\\');
+			q7_sb_addc(&b, *c);
+		}
+		q7_sb_addc(&b, '\n');
+	}
+	char *path = q7_xasprintf("%s/args.%u.rsp", q7_temp_dir(), serial++);
+	char *at = q7_xasprintf("@%s", path);
 	char *short_argv[] = {argv[0], at, NULL};
-	int e = at ? posix_spawnp(pid, argv[0], fa, attr, short_argv, envp) : errno;
+	const char *what;
+	int e = q7_outfile_write(path, b.s, b.len, 0600, &what) == 0 ? 0 : errno;
+	if (!e) {
+		q7_temp_register(path);
+		e = posix_spawnp(pid, argv[0], fa, attr, short_argv, envp);
+	}
 	free(at);
-	free(rsp);
+	free(path);
+	q7_sb_free(&b);
 	return e;
 }
 

@@ -64,18 +64,13 @@ void q7_proc_signals_abandon(bool on);
 /* Puts back the handlers the outermost q7_proc_signals_install() replaced. */
 void q7_proc_signals_restore(void);
 
-/* Writes words (NULL-terminated) to a temporary response file, one word
- * a line, escaped as libiberty's buildargv reads them back. Its path
- * (the caller frees it; removed at exit), or NULL with errno set. */
-char *q7_response_file(char *const *words);
-
 /* Starts argv (argv[0] a path, or a name searched on PATH); o may be NULL.
  * With o->dies_with_us the child's group is led by a guard forked first,
  * which kills the group (the child and what it started) once this
  * process is gone, however it died; the guard ends when the child is
  * reaped.
  * A command line the kernel refuses as too long (E2BIG) is started again
- * as argv[0] @FILE, FILE the rest of its words (q7_response_file).
+ * as argv[0] @FILE, FILE a temporary of the rest of its words.
  * A child that reads a terminal on stdin ("-" among its words) stays in
  * our process group. Returns the pid, or -1 with errno set after printing
  * "<argv0>: cannot run: <why>" (unless o->quiet). */
