@@ -198,12 +198,11 @@ void q7_set_self_argv0(const char *argv0)
 }
 
 /* argv[0] as a file: itself when it holds a '/', else the first PATH
- * entry that has it (as execvp found it); NULL when neither names one. */
+ * entry that has it (as execvp found it), resolved; NULL when neither
+ * names an executable. */
 static char *argv0_file(const char *argv0)
 {
-	if (!argv0 || !*argv0)
-		return NULL;
-	char *found = strchr(argv0, '/') ? q7_xstrdup(argv0) : q7_path_search(argv0, NULL);
+	char *found = argv0 ? q7_path_search(argv0, NULL) : NULL;
 	char *real = found ? realpath(found, NULL) : NULL;
 	free(found);
 	return real;
@@ -217,7 +216,8 @@ char *q7_doc_path(const char *page)
 	return path;
 }
 
-const char *q7_self_exe(void)
+/* This process's executable. */
+static const char *own_exe(void)
 {
 	if (!self_exe) {
 		char buf[PATH_MAX];
@@ -236,8 +236,7 @@ const char *q7_self_exe(void)
 				         "cannot find my own executable: /proc/self/exe: %s, and argv[0] "
 				         "('%s') names no file",
 				         strerror(err), self_argv0 ? self_argv0 : "");
-			self_exe = q7_xstrdup(real);
-			free(real);
+			self_exe = real;
 		}
 	}
 	return self_exe;
@@ -278,11 +277,11 @@ const char *q7_prefix(void)
 		prefix = q7_xstrdup(env);
 		return prefix;
 	}
-	prefix = prefix_of(q7_self_exe());
+	prefix = prefix_of(own_exe());
 	if (holds_q7cc(prefix))
 		return prefix;
 	/* A program of q7cc's own in <libdir>/q7cc (the analysis server) */
-	char *dir = q7_path_dirname(q7_self_exe());
+	char *dir = q7_path_dirname(own_exe());
 	size_t n = strlen(dir), k = strlen("/" Q7CC_LIBDIR "/q7cc");
 	if (n > k && strcmp(dir + n - k, "/" Q7CC_LIBDIR "/q7cc") == 0) {
 		dir[n - k] = '\0';
