@@ -61,13 +61,11 @@ void q7_shell_split(const char *s, struct q7_strvec *out)
  * resolved by realpath, which needs the file to exist. */
 static char *resolve(const char *dir, const char *path)
 {
-	char *joined = path[0] == '/' ? q7_xstrdup(path) : q7_path_join(dir, path);
-	char real[PATH_MAX];
-	if (realpath(joined, real)) {
-		free(joined);
-		return q7_xstrdup(real);
-	}
-	return joined;
+	char *joined = q7_path_join(dir, path), *real = realpath(joined, NULL);
+	if (!real)
+		return joined;
+	free(joined);
+	return real;
 }
 
 /* The database last read, kept while its file is the same. A child
@@ -297,7 +295,7 @@ static void parse_db(const char *path, const struct stat *st)
 /* Whether the entry's dir/file is path (as given, or real: its realpath). */
 static bool same_file(const char *dir, const char *file, const char *path, const char *real)
 {
-	char *joined = file[0] == '/' ? q7_xstrdup(file) : q7_path_join(dir, file);
+	char *joined = q7_path_join(dir, file);
 	bool same = strcmp(joined, path) == 0 || (real && strcmp(joined, real) == 0);
 	if (!same) {
 		char *abs = resolve(dir, file);

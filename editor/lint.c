@@ -104,12 +104,6 @@ static unsigned text_line(const struct q7_lint_src *src, json_object *o, const c
 	                             q7_js_uint(o, "line"), q7_js_uint(o, "column"), want);
 }
 
-/* LSP's DiagnosticSeverity: 1 error, 2 warning, 3 information. */
-static int lsp_severity(const char *s)
-{
-	return strcmp(s, "error") == 0 ? 1 : strcmp(s, "warning") == 0 ? 2 : 3;
-}
-
 /* The lines of the text (1-based, bit i-1 of a growing set) on which
  * libclang reports an error of its own (no rule): a half-written line,
  * clangd's to report. *any: whether the text has one at all. */
@@ -159,15 +153,6 @@ static char *own_names(const char *msg, const char *path, const char *shown)
 	return b.s ? q7_sb_take(&b) : q7_xstrdup("");
 }
 
-/* "file://" and path, percent-encoded but for what RFC 3986 leaves. */
-static char *file_uri(const char *path)
-{
-	struct q7_strbuf b = {0};
-	q7_sb_add(&b, "file://");
-	q7_sb_add_uri_path(&b, path);
-	return q7_sb_take(&b);
-}
-
 /* Adds q7cc's note n (the other place of a finding, say) to the LSP
  * diagnostic o as relatedInformation: in the editor's text (uri) when it
  * is the analysed file's, else in the file it names. */
@@ -176,16 +161,17 @@ static void relate(json_object *o, json_object *n, const struct q7_lint_src *src
 	const char *file = q7_js_str(n, "file", "");
 	unsigned line = q7_js_uint(n, "line"), col = q7_js_uint(n, "column");
 	unsigned ch = col ? col - 1 : 0;
-	char *where = NULL;
+	struct q7_strbuf where = {0}; /* the file's URI, when it is another */
 	if (strcmp(file, src->path) == 0) {
 		line = text_line(src, n, NULL);
 		ch = q7_text_character(src->text, src->len, line, col ? col : 1);
-	} else {
-		where = file_uri(file);
+	} else if (line) {
+		q7_sb_add(&where, "file://");
+		q7_sb_add_uri_path(&where, file);
 	}
 	if (!line)
 		return;
-	json_object *loc = q7_js_object("uri", json_object_new_string(where ? where : src->uri),
+	json_object *loc = q7_js_object("uri", json_object_new_string(where.s ? where.s : src->uri),
 	                                "range", q7_js_range(line - 1, ch, line - 1, ch), NULL);
 	char *msg = own_names(q7_js_str(n, "message", ""), src->path, src->shown);
 	json_object *ri = q7_js_object("location", loc, "message", json_object_new_string(msg), NULL);
@@ -196,16 +182,19 @@ static void relate(json_object *o, json_object *n, const struct q7_lint_src *src
 	}
 	json_object_array_add(all, ri);
 	free(msg);
-	free(where);
+	q7_sb_free(&where);
 }
 
 /* The LSP diagnostic of q7cc's finding d on line (of the text). */
 static json_object *finding(json_object *d, unsigned line, const struct q7_lint_src *src)
 {
 	char *msg = own_names(q7_js_str(d, "message", ""), src->path, src->shown);
+	/* LSP's DiagnosticSeverity: 1 error, 2 warning, 3 information. */
+	const char *sev = q7_js_str(d, "severity", "");
+	int severity = strcmp(sev, "error") == 0 ? 1 : strcmp(sev, "warning") == 0 ? 2 : 3;
 	json_object *o = q7_js_object(
 	    "range", q7_js_token_range(src->text, src->len, line, q7_js_uint(d, "column")),
-	    "severity", json_object_new_int(lsp_severity(q7_js_str(d, "severity", ""))),
+	    "severity", json_object_new_int(severity),
 	    "code", json_object_new_string(q7_js_str(d, "rule", "")),
 	    "codeDescription", q7_js_object("href", json_object_new_string(rules_page()), NULL),
 	    "source", json_object_new_string("q7cc"),

@@ -113,8 +113,7 @@ int main(int argc, char **argv)
 			q7_sv_add(&extra, a);
 		}
 	}
-	char *found = strchr(o.clangd, '/') ? (q7_path_is_executable(o.clangd) ? q7_xstrdup(o.clangd) : NULL)
-	                                   : q7_path_search(o.clangd, NULL);
+	char *found = q7_path_search(o.clangd, NULL);
 	if (!found) {
 		q7_error("%s: cannot run clangd: not found (install the Debian package clangd, or "
 		         "give --clangd=PATH)", o.clangd);

@@ -315,17 +315,6 @@ static bool start_job(struct relay *r, struct q7_doc *d, bool whole)
 	return started;
 }
 
-/* New schemas: an editor that can be told asks for the lenses again. */
-static void kernels_changed(struct relay *r, json_object *was, json_object *now)
-{
-	bool changed = was ? !json_object_equal(was, now) : json_object_array_length(now) > 0;
-	if (r->lens_refresh && changed) {
-		json_object *id = json_object_new_string(REFRESH_ID);
-		send_msg(&r->to_editor, id, "workspace/codeLens/refresh", NULL, NULL);
-		json_object_put(id);
-	}
-}
-
 /* The finished job's results, for its document if it has not changed:
  * the findings, published, and the kernels, for hover and the lenses. */
 static void job_done(struct relay *r)
@@ -348,9 +337,13 @@ static void job_done(struct relay *r)
 			d->q7 = q7_lint_diagnostics(out, &src);
 			d->q7_version = d->version;
 			publish(r, d);
-			json_object *was = d->kernels;
+			json_object *was = d->kernels, *id = json_object_new_string(REFRESH_ID);
 			d->kernels = q7_lint_kernels(out, path, d->text, d->len);
-			kernels_changed(r, was, d->kernels);
+			/* New schemas: an editor that can be told asks for the lenses again. */
+			if (r->lens_refresh && (was ? !json_object_equal(was, d->kernels)
+			                            : json_object_array_length(d->kernels) > 0))
+				send_msg(&r->to_editor, id, "workspace/codeLens/refresh", NULL, NULL);
+			json_object_put(id);
 			json_object_put(was);
 			d->requests = q7_lint_has_requests(out);
 			whole = d->target && d->requests;

@@ -16,11 +16,8 @@
  *    kernel's TorchScript schema and the op name it registers; code
  *    lenses with the schemas (answered here); quick fixes added to
  *    clangd's code actions (answers.h);
- *  - clangd ended or crashed: started again (at most MAX_RESTARTS a
- *    minute), given the editor's initialize and its open documents, and
- *    the editor's requests it had not answered get an error;
- *  - the editor gone (its end of stdin closed, stdout broken): clangd is
- *    told (its stdin closed), given 2 s, then killed. */
+ *  - clangd restarted when it ends, and clangd ended when the editor goes
+ *    (docs/editors.md, "When things go wrong"). */
 #ifndef Q7_EDITOR_RELAY_H
 #define Q7_EDITOR_RELAY_H
 

@@ -65,20 +65,16 @@ char *q7_path_search(const char *name, const char *path_env)
 		path_env = getenv("PATH");
 	if (!path_env)
 		path_env = "/usr/local/bin:/usr/bin:/bin";
-	const char *p = path_env;
-	for (;;) {
-		const char *end = strchr(p, ':');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		char *dir = n ? q7_xstrndup(p, n) : q7_xstrdup(".");
-		char *cand = q7_path_join(dir, name);
-		free(dir);
-		if (q7_path_is_executable(cand))
-			return cand;
-		free(cand);
-		if (!end)
-			return NULL;
-		p = end + 1;
+	char *dirs = q7_xstrdup(path_env), *rest = dirs, *dir, *found = NULL;
+	while (!found && (dir = strsep(&rest, ":"))) {
+		found = q7_path_join(*dir ? dir : ".", name);
+		if (!q7_path_is_executable(found)) {
+			free(found);
+			found = NULL;
+		}
 	}
+	free(dirs);
+	return found;
 }
 
 char *q7_read_file(const char *path, size_t *len)
@@ -202,12 +198,11 @@ void q7_set_self_argv0(const char *argv0)
 }
 
 /* argv[0] as a file: itself when it holds a '/', else the first PATH
- * entry that has it (as execvp found it); NULL when neither names one. */
+ * entry that has it (as execvp found it), resolved; NULL when neither
+ * names an executable. */
 static char *argv0_file(const char *argv0)
 {
-	if (!argv0 || !*argv0)
-		return NULL;
-	char *found = strchr(argv0, '/') ? q7_xstrdup(argv0) : q7_path_search(argv0, NULL);
+	char *found = argv0 ? q7_path_search(argv0, NULL) : NULL;
 	char *real = found ? realpath(found, NULL) : NULL;
 	free(found);
 	return real;
@@ -221,7 +216,8 @@ char *q7_doc_path(const char *page)
 	return path;
 }
 
-const char *q7_self_exe(void)
+/* This process's executable. */
+static const char *own_exe(void)
 {
 	if (!self_exe) {
 		char buf[PATH_MAX];
@@ -240,8 +236,7 @@ const char *q7_self_exe(void)
 				         "cannot find my own executable: /proc/self/exe: %s, and argv[0] "
 				         "('%s') names no file",
 				         strerror(err), self_argv0 ? self_argv0 : "");
-			self_exe = q7_xstrdup(real);
-			free(real);
+			self_exe = real;
 		}
 	}
 	return self_exe;
@@ -282,11 +277,11 @@ const char *q7_prefix(void)
 		prefix = q7_xstrdup(env);
 		return prefix;
 	}
-	prefix = prefix_of(q7_self_exe());
+	prefix = prefix_of(own_exe());
 	if (holds_q7cc(prefix))
 		return prefix;
 	/* A program of q7cc's own in <libdir>/q7cc (the analysis server) */
-	char *dir = q7_path_dirname(q7_self_exe());
+	char *dir = q7_path_dirname(own_exe());
 	size_t n = strlen(dir), k = strlen("/" Q7CC_LIBDIR "/q7cc");
 	if (n > k && strcmp(dir + n - k, "/" Q7CC_LIBDIR "/q7cc") == 0) {
 		dir[n - k] = '\0';

@@ -71,7 +71,7 @@ static void restore_mask(const sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
-static void await_exit(pid_t pid);
+static bool exited(pid_t pid, bool block);
 static void interrupted(void);
 
 /* Temporaries removed, then death by sig. Async-signal-safe. */
@@ -105,7 +105,7 @@ static void on_signal(int sig)
 	if (abandonable) {
 		for (int i = 0; i < MAX_KIDS; i++)
 			if (kids[i].pid > 0)
-				await_exit(kids[i].pid);
+				exited(kids[i].pid, true);
 		die_by(sig);
 	}
 	if (nlive == 0)
@@ -229,24 +229,17 @@ static void end_guard(pid_t guard, int fd)
 		;
 }
 
-/* Blocks until pid has exited; it stays a zombie. */
-static void await_exit(pid_t pid)
+/* Whether pid has exited (it stays a zombie; gone: someone else reaped
+ * it); with block, once it has. */
+static bool exited(pid_t pid, bool block)
 {
 	siginfo_t si;
-	for (;;) {
+	do {
 		memset(&si, 0, sizeof si);
-		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) == 0 || errno != EINTR)
-			return;
-	}
-}
-
-static bool has_exited(pid_t pid)
-{
-	siginfo_t si;
-	memset(&si, 0, sizeof si);
-	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0)
-		return errno == ECHILD; /* gone: someone else reaped it */
-	return si.si_pid == pid;
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT | (block ? 0 : WNOHANG)) == 0)
+			return si.si_pid == pid;
+	} while (block && errno == EINTR);
+	return errno == ECHILD;
 }
 
 /* Frees slot and reaps its child (which has exited) with the forwarded
@@ -282,7 +275,7 @@ static void interrupted(void)
 	dying = true;
 	for (int i = 0; i < MAX_KIDS; i++) {
 		if (kids[i].pid > 0) {
-			await_exit(kids[i].pid);
+			exited(kids[i].pid, true);
 			reap(i);
 		}
 	}
@@ -504,19 +497,40 @@ static void release_fds(posix_spawn_file_actions_t *fa, int *held, size_t n)
 	posix_spawn_file_actions_destroy(fa);
 }
 
-/* argv started as argv[0] @FILE, FILE the rest of its words
- * (q7_response_file), when the kernel refused the command line as too
- * long; 0 or an errno. */
+/* argv started as argv[0] @FILE when the kernel refused the command line
+ * as too long (E2BIG: a CMake link of thousands of objects, which reached
+ * q7cc as a response file): FILE, a temporary, holds the rest of its
+ * words, one a line, with blanks, quotes and backslashes escaped, as
+ * libiberty's buildargv reads them back (GCC's driver, GNU ld and ar,
+ * clang and the vendor's tools all read @file so). 0 or an errno. */
 static int spawn_with_response_file(pid_t *pid, char *const *argv,
                                     const posix_spawn_file_actions_t *fa,
                                     const posix_spawnattr_t *attr, char **envp)
 {
-	char *rsp = q7_response_file(argv + 1);
-	char *at = rsp ? q7_xasprintf("@%s", rsp) : NULL;
+	static unsigned serial;
+	struct q7_strbuf b = {0};
+	for (char *const *w = argv + 1; *w; w++) {
+		if (!**w)
+			q7_sb_add(&b, "\"\"");
+		for (const char *c = *w; *c; c++) {
+			if (strchr(" \t\n\r\f\v'\"\\", *c))
+				q7_sb_addc(&b, '\\');
+			q7_sb_addc(&b, *c);
+		}
+		q7_sb_addc(&b, '\n');
+	}
+	char *path = q7_xasprintf("%s/args.%u.rsp", q7_temp_dir(), serial++);
+	char *at = q7_xasprintf("@%s", path);
 	char *short_argv[] = {argv[0], at, NULL};
-	int e = at ? posix_spawnp(pid, argv[0], fa, attr, short_argv, envp) : errno;
+	const char *what;
+	int e = q7_outfile_write(path, b.s, b.len, 0600, &what) == 0 ? 0 : errno;
+	if (!e) {
+		q7_temp_register(path);
+		e = posix_spawnp(pid, argv[0], fa, attr, short_argv, envp);
+	}
 	free(at);
-	free(rsp);
+	free(path);
+	q7_sb_free(&b);
 	return e;
 }
 
@@ -735,7 +749,7 @@ int q7_proc_wait_fd(pid_t pid, int fd, double timeout_s)
 	for (;;) {
 		if (fd >= 0 && poll(&p, 1, 0) > 0 && p.revents)
 			return 1;
-		if (has_exited(pid))
+		if (exited(pid, false))
 			return 0;
 		double nap = FD_NAP_S;
 		if (timeout_s >= 0) {
@@ -756,7 +770,7 @@ int q7_proc_wait(pid_t pid, int *status)
 		q7_error("wait: process %d is not a child q7 tracks", (int)pid);
 		return Q7_EXIT_INTERNAL;
 	}
-	await_exit(pid);
+	exited(pid, true);
 	return finish(slot, status);
 }
 
@@ -788,7 +802,7 @@ int q7_proc_wait_any(const pid_t *pids, size_t n, double timeout_s, pid_t *pid, 
 			if (kids[i].pid <= 0 || !among(kids[i].pid, pids, n))
 				continue;
 			any = true;
-			if (has_exited(kids[i].pid))
+			if (exited(kids[i].pid, false))
 				slot = i;
 		}
 		if (slot >= 0 || !any || timeout_s == 0)
@@ -816,7 +830,7 @@ int q7_proc_wait_all(void)
 	for (int i = 0; i < MAX_KIDS; i++) {
 		if (kids[i].pid <= 0)
 			continue;
-		await_exit(kids[i].pid);
+		exited(kids[i].pid, true);
 		int code = finish(i, NULL);
 		if (code && !first)
 			first = code;
@@ -875,16 +889,15 @@ static int capture(char *const *argv, int fd, char **out, bool guard,
 	char chunk[8192];
 	bool stopped = false;
 	for (;;) {
-		if (stop) {
-			struct pollfd pf = {.fd = p[0], .events = POLLIN};
-			if (*stop) {
-				q7_proc_kill(pid, SIGKILL);
-				stopped = true;
-				break;
-			}
-			if (poll(&pf, 1, 250) <= 0)
-				continue; /* a nap, or EINTR: look at *stop again */
+		if (stop && *stop) {
+			q7_proc_kill(pid, SIGKILL);
+			stopped = true;
+			break;
 		}
+		/* With stop: a nap, or EINTR, and *stop is looked at again. */
+		struct pollfd pf = {.fd = p[0], .events = POLLIN};
+		if (stop && poll(&pf, 1, 250) <= 0)
+			continue;
 		ssize_t n = read(p[0], chunk, sizeof chunk);
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -1,15 +1,7 @@
-/* support/proc: every child process a q7 tool runs, in one place.
- *
- * Owns: starting a child from an argv array (posix_spawnp, never a shell)
- * with its redirections; forking a worker (in our process group or in one
- * of its own); the table of tracked children, which a signal handler may
- * walk (a child is created and entered with the forwarded signals blocked,
- * and leaves it with them blocked once it is a zombie, so a pid signalled
- * is never one reused); waiting for one tracked child, for the first of
- * several (with a deadline), for all, or for a descriptor or a child's
- * exit, whichever comes first; killing them; ending a worker's strays;
- * and the one wait-status decoder (an exit code passes through; death by
- * signal N is reported by name and gives 128+N).
+/* support/proc: every child process a q7 tool runs, in one place: started
+ * from an argv array (posix_spawnp, never a shell) or forked, tracked in
+ * a table a signal handler may walk (proc.c says how a pid signalled is
+ * never one reused), waited for, killed, and its status decoded.
  *
  * Signals: once q7_proc_signals_install() ran, SIGINT, SIGTERM, SIGHUP and
  * SIGQUIT are forwarded to every tracked child (to its process group: each
@@ -72,18 +64,13 @@ void q7_proc_signals_abandon(bool on);
 /* Puts back the handlers the outermost q7_proc_signals_install() replaced. */
 void q7_proc_signals_restore(void);
 
-/* Writes words (NULL-terminated) to a temporary response file, one word
- * a line, escaped as libiberty's buildargv reads them back. Its path
- * (the caller frees it; removed at exit), or NULL with errno set. */
-char *q7_response_file(char *const *words);
-
 /* Starts argv (argv[0] a path, or a name searched on PATH); o may be NULL.
  * With o->dies_with_us the child's group is led by a guard forked first,
  * which kills the group (the child and what it started) once this
  * process is gone, however it died; the guard ends when the child is
  * reaped.
  * A command line the kernel refuses as too long (E2BIG) is started again
- * as argv[0] @FILE, FILE the rest of its words (q7_response_file).
+ * as argv[0] @FILE, FILE a temporary of the rest of its words.
  * A child that reads a terminal on stdin ("-" among its words) stays in
  * our process group. Returns the pid, or -1 with errno set after printing
  * "<argv0>: cannot run: <why>" (unless o->quiet). */

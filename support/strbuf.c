@@ -100,16 +100,11 @@ void q7_sv_free(struct q7_strvec *sv)
 	sv->n = sv->cap = 0;
 }
 
-/* Only characters that need no quoting in a POSIX shell word. */
-static bool shell_safe(const char *s)
-{
-	return *s && !s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	                          "0123456789@%+=:,./_-")];
-}
-
 void q7_sb_add_shell_quoted(struct q7_strbuf *b, const char *s)
 {
-	if (shell_safe(s)) {
+	/* Only characters that need no quoting in a POSIX shell word. */
+	if (*s && !s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	                       "0123456789@%+=:,./_-")]) {
 		q7_sb_add(b, s);
 		return;
 	}

@@ -209,8 +209,7 @@ char *q7_prefix_path(const char *rel);
  * tree, installed as <prefix>/share/doc/q7cc/<page>), for messages that
  * send a user to it. */
 char *q7_doc_path(const char *page);
-const char *q7_self_exe(void);
-/* argv[0], for q7_self_exe where /proc is not mounted (a chroot). */
+/* argv[0], for finding the prefix where /proc is not mounted (a chroot). */
 void q7_set_self_argv0(const char *argv0);
 
 #endif

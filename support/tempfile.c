@@ -39,16 +39,11 @@ bool q7_save_temps(void)
 	return s && *s && strcmp(s, "0") != 0;
 }
 
-static void cleanup_at_exit(void)
-{
-	q7_temp_cleanup();
-}
-
 void q7_temp_register(const char *path)
 {
 	static bool hooked;
 	if (!hooked) {
-		atexit(cleanup_at_exit);
+		atexit(q7_temp_cleanup);
 		hooked = true;
 	}
 	/* Reuse a slot freed by q7_temp_forget, so that a long-lived process
@@ -414,7 +409,7 @@ static int place(struct q7_outfile *o, enum placed *how)
 	return 0;
 }
 
-static void release(struct q7_outfile *o)
+void q7_outfile_abort(struct q7_outfile *o)
 {
 	if (o->f)
 		fclose(o->f);
@@ -462,7 +457,7 @@ int q7_outfile_commit_all(struct q7_outfile *const *o, const unsigned *mode, siz
 			free(o[i]->tmp);
 			o[i]->tmp = NULL; /* it is the target now */
 		}
-		release(o[i]);
+		q7_outfile_abort(o[i]);
 	}
 	if (how != stack)
 		free(how);
@@ -475,11 +470,6 @@ int q7_outfile_commit_all(struct q7_outfile *const *o, const unsigned *mode, siz
 int q7_outfile_commit(struct q7_outfile *o, unsigned mode)
 {
 	return q7_outfile_commit_all(&o, &mode, 1, NULL);
-}
-
-void q7_outfile_abort(struct q7_outfile *o)
-{
-	release(o);
 }
 
 int q7_outfile_write(const char *path, const void *buf, size_t len, unsigned mode,
