@@ -542,15 +542,6 @@ static void progress_end(struct link *l)
 	l->shown = false;
 }
 
-/* A link's stderr while others run beside it: kept in memory and written
- * whole when the link ends, as ninja does, so two linkers' lines never
- * interleave (nor a linker's half line run into q7cc's own message). -1:
- * the link writes to our stderr directly (one at a time, or no memory). */
-static int link_err_open(bool alone)
-{
-	return alone ? -1 : memfd_create("q7cc-link-stderr", MFD_CLOEXEC);
-}
-
 /* Writes what the link said, unless it was stopped because another one
  * failed (then it only says it was stopped). Closes fd. */
 static void link_err_flush(struct link *l, int fd, bool show)
@@ -583,7 +574,11 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 	for (;;) {
 		while (!failed && running < max && next < l->nimg) {
 			progress(l, next, "link", l->img[next].so);
-			errs[next] = link_err_open(alone);
+			/* Its stderr while others run beside it: kept in memory and
+			 * written whole when it ends, as ninja does, so two linkers'
+			 * lines never interleave. -1: our stderr (one at a time, or
+			 * no memory). */
+			errs[next] = alone ? -1 : memfd_create("q7cc-link-stderr", MFD_CLOEXEC);
 			struct q7_proc_opts o = {.name = q7_path_basename(l->img[next].so),
 			                         .tmpdir = q7_temp_tool_dir(),
 			                         .err = errs[next] >= 0 ? errs[next] : Q7_PROC_INHERIT};
@@ -626,17 +621,6 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 	return failed;
 }
 
-static void window_words(int core, char *buf, size_t size)
-{
-	const struct q7_lsp *l = q7_lsp_get(core);
-	if (core < 0)
-		snprintf(buf, size, "the single core's %" PRIu32 " MiB SRAM window (0x%08" PRIx32
-		         "..0x%08" PRIx32 ")", l->sram_len >> 20, l->sram_org, l->sram_org + l->sram_len);
-	else
-		snprintf(buf, size, "core %d's %" PRIu32 " MiB SRAM window (0x%08" PRIx32 "..0x%08" PRIx32
-		         ")", core, l->sram_len >> 20, l->sram_org, l->sram_org + l->sram_len);
-}
-
 /* Does each linked image fit its core? GNU ld says "region `sram0_0_seg'
  * overflowed by N bytes"; this says which image, which core, which section
  * and how many bytes over, in the user's words (memmap/memory_map.h has
@@ -669,12 +653,15 @@ static int explain_fit(const struct q7_drv *d, char *const *cmd, const char *nam
 			const char *e = strchr(s, '\'');
 			snprintf(section, sizeof section, "section %.*s", (int)(e - s), s);
 		}
-		char win[160];
-		window_words(core, win, sizeof win);
-		q7_error("%s: the image does not fit %s: %s is %llu bytes over (everything past it too; "
-		         "q7cc --q7-memory-map on a smaller build shows the window's use; a multicore "
-		         "link's other cores alike)", name, win,
-		         section, bytes);
+		const struct q7_lsp *w = q7_lsp_get(core);
+		char who[32] = "the single core's";
+		if (core >= 0)
+			snprintf(who, sizeof who, "core %d's", core);
+		q7_error("%s: the image does not fit %s %" PRIu32 " MiB SRAM window (0x%08" PRIx32
+		         "..0x%08" PRIx32 "): %s is %llu bytes over (everything past it too; q7cc "
+		         "--q7-memory-map on a smaller build shows the window's use; a multicore link's "
+		         "other cores alike)", name, who, w->sram_len >> 20, w->sram_org,
+		         w->sram_org + w->sram_len, section, bytes);
 	}
 	free(out);
 	return over != NULL;
@@ -685,11 +672,6 @@ enum plan {
 	PLAN_FULL,       /* the full links, in parallel */
 	PLAN_FULL_ONE,   /* the full links, one at a time: they are to fail */
 };
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* True when each of a and b defines every strong symbol the other leaves
  * undefined, so an image link of the two needs nothing else. */
@@ -702,13 +684,9 @@ static bool objects_fit(const char *a, const char *b)
 	for (int i = 0; i < 2 && fit; i++)
 		fit = q7_symbols_globals(f[i], &undef[i], &def[i], &err) == 0;
 	q7_err_print(&err);
-	for (int i = 0; i < 2 && fit; i++) {
-		struct q7_strvec *d = &def[1 - i];
-		if (d->n)
-			qsort(d->v, d->n, sizeof *d->v, cmp_str);
+	for (int i = 0; i < 2 && fit; i++)
 		for (size_t k = 0; k < undef[i].n && fit; k++)
-			fit = d->n && bsearch(&undef[i].v[k], d->v, d->n, sizeof *d->v, cmp_str);
-	}
+			fit = q7_sv_has(&def[1 - i], undef[i].v[k]);
 	for (int i = 0; i < 2; i++) {
 		q7_sv_free(&undef[i]);
 		q7_sv_free(&def[i]);
