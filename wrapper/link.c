@@ -673,25 +673,30 @@ enum plan {
 	PLAN_FULL_ONE,   /* the full links, one at a time: they are to fail */
 };
 
-/* True when each of a and b defines every strong symbol the other leaves
- * undefined, so an image link of the two needs nothing else. */
-static bool objects_fit(const char *a, const char *b)
+/* The first strong symbol that a leaves undefined and b (NULL: none)
+ * does not define, or b leaves undefined and a does not: into *missing
+ * (the caller frees; NULL when an image link of the two needs nothing
+ * else). -1 after a message when one cannot be read. */
+static int first_missing(const char *a, const char *b, char **missing)
 {
 	struct q7_strvec undef[2] = {{0}}, def[2] = {{0}};
 	const char *f[2] = {a, b};
-	bool fit = true;
 	struct q7_err err = Q7_ERR_GROWING;
-	for (int i = 0; i < 2 && fit; i++)
-		fit = q7_symbols_globals(f[i], &undef[i], &def[i], &err) == 0;
+	int rc = 0;
+	for (int i = 0; i < 2 && rc == 0; i++)
+		if (f[i] && q7_symbols_globals(f[i], &undef[i], &def[i], &err) != 0)
+			rc = -1;
 	q7_err_print(&err);
-	for (int i = 0; i < 2 && fit; i++)
-		for (size_t k = 0; k < undef[i].n && fit; k++)
-			fit = q7_sv_has(&def[1 - i], undef[i].v[k]);
+	*missing = NULL;
+	for (int i = 0; i < 2 && rc == 0; i++)
+		for (size_t k = 0; k < undef[i].n && !*missing; k++)
+			if (!q7_sv_has(&def[1 - i], undef[i].v[k]))
+				*missing = q7_xstrdup(undef[i].v[k]);
 	for (int i = 0; i < 2; i++) {
 		q7_sv_free(&undef[i]);
 		q7_sv_free(&def[i]);
 	}
-	return fit;
+	return rc;
 }
 
 /* The dispatch wrapper's compile, started; a cached wrapper.o (oc) starts
@@ -736,63 +741,33 @@ static int wait_dispatch_compile(struct link *l, pid_t pid, struct q7_objcache *
 	return rc;
 }
 
-/* Objects only (ldsplit.h): the relocatable link runs beside the
- * wrapper's compile, asking for the runtime symbols the dispatch wrapper calls.
- * *fits: resolved and dispatch_obj complete each other. 0, or an exit
- * code. */
-static int resolve_beside_compile(struct link *l, const struct q7_ldsplit *s,
-                                  const struct q7_op_table *ops, char *const *cc,
-                                  struct q7_objcache *oc, const char *dispatch_obj,
-                                  const char *resolved, bool *fits)
+/* The relocatable link (ldsplit.h) into resolved: of the objects alone,
+ * asking for the runtime symbols the dispatch wrapper calls, while its
+ * compile (pc, started) runs beside; or (pc < 0) of everything, wrapper.o
+ * included. *missing: a symbol that resolved (with wrapper.o, when apart)
+ * leaves undefined (first_missing). 0, or an exit code. */
+static int resolve(struct link *l, const struct q7_ldsplit *s, const struct q7_op_table *ops,
+                   pid_t pc, struct q7_objcache *oc, const char *dispatch_obj,
+                   const char *resolved, char **missing)
 {
 	struct q7_drv *d = l->d;
 	struct q7_strvec refs = {0}, cmd = {0};
-	q7_codegen_runtime_refs(ops, &refs);
-	q7_cmd_link_resolve(&d->tc, s, NULL, refs.v, resolved, &cmd);
-	*fits = true;
-	pid_t pc;
-	int rc = start_dispatch_compile(l, cc, oc, &pc);
-	if (rc == 0) {
-		/* Either may be stopped while the other fails. */
-		struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
-		pid_t pr = q7_step_start(d, cmd.v, &o);
-		int rc_c = wait_dispatch_compile(l, pc, oc);
-		if (rc_c != 0 && pr > 0) /* its object would go unused */
-			q7_proc_kill(pr, SIGTERM);
-		int rc_r = q7_step_wait(pr);
-		rc = rc_c ? rc_c : rc_r;
-		if (rc == 0 && pr > 0)
-			*fits = objects_fit(resolved, dispatch_obj);
-	}
+	bool beside = pc >= 0;
+	if (beside)
+		q7_codegen_runtime_refs(ops, &refs);
+	q7_cmd_link_resolve(&d->tc, s, beside ? NULL : dispatch_obj, refs.v, resolved, &cmd);
+	struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
+	pid_t pr = q7_step_start(d, cmd.v, &o);
+	/* Either may be stopped while the other fails. */
+	int rc_c = beside ? wait_dispatch_compile(l, pc, oc) : 0;
+	if (rc_c != 0 && pr > 0) /* its object would go unused */
+		q7_proc_kill(pr, SIGTERM);
+	int rc = q7_step_wait(pr);
+	rc = rc_c ? rc_c : rc;
+	*missing = NULL;
+	if (rc == 0 && pr > 0 && first_missing(resolved, beside ? dispatch_obj : NULL, missing) != 0)
+		rc = Q7_EXIT_ERROR;
 	q7_sv_free(&refs);
-	q7_sv_free(&cmd);
-	return rc;
-}
-
-/* The relocatable link of everything, wrapper.o included. A symbol left
- * undefined means the full links, one at a time: the first fails with
- * ld's own message, which names the object and function that need it. */
-static int resolve_with_dispatch(struct link *l, const struct q7_ldsplit *s,
-                                const char *dispatch_obj, const char *resolved, enum plan *plan)
-{
-	struct q7_drv *d = l->d;
-	struct q7_strvec cmd = {0};
-	q7_cmd_link_resolve(&d->tc, s, dispatch_obj, NULL, resolved, &cmd);
-	pid_t pid = q7_step_start(d, cmd.v, NULL);
-	int rc = q7_step_wait(pid);
-	*plan = PLAN_SPLIT;
-	if (rc == 0 && pid > 0) {
-		struct q7_strvec undef = {0};
-		struct q7_err err = Q7_ERR_GROWING;
-		if (q7_symbols_globals(resolved, &undef, NULL, &err) != 0) {
-			q7_err_print(&err);
-			rc = Q7_EXIT_ERROR;
-		} else if (undef.n) {
-			q7_step_note(d, "eight full links: %s is undefined", undef.v[0]);
-			*plan = PLAN_FULL_ONE;
-		}
-		q7_sv_free(&undef);
-	}
 	q7_sv_free(&cmd);
 	return rc;
 }
@@ -815,28 +790,32 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 	char *resolved = split ? q7_drv_temp_path(d, "resolved.o") : NULL;
 	const char *image_dispatch = NULL; /* wrapper.o beside resolved.o */
 	enum plan plan = PLAN_FULL;
-	bool compiled = false;
-	int rc = 0;
-	if (split && s.early) {
-		bool fits;
-		rc = resolve_beside_compile(l, &s, ops, cc.v, &oc, dispatch_obj, resolved, &fits);
-		compiled = true;
-		if (rc == 0 && fits) {
+	char *missing = NULL;
+	pid_t pc;
+	int rc = start_dispatch_compile(l, cc.v, &oc, &pc);
+	if (rc == 0 && split && s.early) {
+		rc = resolve(l, &s, ops, pc, &oc, dispatch_obj, resolved, &missing);
+		if (rc == 0 && !missing) {
 			plan = PLAN_SPLIT;
 			image_dispatch = dispatch_obj;
 		} else if (rc == 0) {
 			q7_step_note(d, "the relocatable link again, with wrapper.o: with it "
 			             "beside, a symbol stays undefined");
 		}
+		free(missing);
+	} else if (rc == 0) {
+		rc = wait_dispatch_compile(l, pc, &oc);
 	}
-	if (rc == 0 && !compiled) {
-		pid_t pc;
-		rc = start_dispatch_compile(l, cc.v, &oc, &pc);
-		if (rc == 0)
-			rc = wait_dispatch_compile(l, pc, &oc);
+	/* A symbol left undefined means the full links, one at a time: the
+	 * first fails with ld's own message, which names the object and
+	 * function that need it. */
+	if (rc == 0 && split && plan != PLAN_SPLIT) {
+		rc = resolve(l, &s, ops, -1, &oc, dispatch_obj, resolved, &missing);
+		plan = missing ? PLAN_FULL_ONE : PLAN_SPLIT;
+		if (missing)
+			q7_step_note(d, "eight full links: %s is undefined", missing);
+		free(missing);
 	}
-	if (rc == 0 && split && plan != PLAN_SPLIT)
-		rc = resolve_with_dispatch(l, &s, dispatch_obj, resolved, &plan);
 	if (rc == 0) {
 		for (int i = 0; i < l->nimg; i++) {
 			if (plan == PLAN_SPLIT)
