@@ -68,11 +68,6 @@ void q7_drv_print(const struct q7_drv *d, const struct q7_diags *ds);
 /* The analysis options for one source; the vectors are the caller's. */
 void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *args,
                           struct q7_analysis_opts *o);
-
-/* Whether src needs libclang: the pre-scan says so, or --q7-kernel names
- * were given (a name the file does not have is an error that lists the
- * functions it has). */
-bool q7_drv_analysis_needed(const struct q7_drv *d, const struct q7_analysis_opts *o);
 /* Applies the warning policy to ds and prints what is left (q7_drv_print,
  * on stderr), with the notes about unknown -Wno-q7-NAME flags when anything
  * was printed. Returns the number of errors. compiler_err (or NULL): the
@@ -135,7 +130,7 @@ struct q7_input {
 	bool from_stdin;
 	bool from_q7cc;          /* preprocessed text with q7cc -E's trailer (pp) */
 	bool scanned, marks;     /* q7_input_use ran the pre-scan: whether the
-	                          * TU may have kernels (q7_drv_analysis_needed) */
+	                          * TU may have kernels (analysis_needed) */
 	struct q7_pp_trailer pp;
 };
 /* Prepares an input before the compiler starts: "-" is read into a

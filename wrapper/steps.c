@@ -119,16 +119,6 @@ void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *a
 	o->multicore = d->inv.multicore;
 }
 
-bool q7_drv_analysis_needed(const struct q7_drv *d, const struct q7_analysis_opts *o)
-{
-	struct q7_err err = Q7_ERR_GROWING;
-	int r = q7_analysis_prescan(o, NULL, &err);
-	if (r < 0)
-		q7_fatal(Q7_EXIT_ERROR, "%s", q7_err_text(&err));
-	q7_err_free(&err);
-	return r > 0 || (d->inv.kernels.n && q7_path_exists(o->source));
-}
-
 void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o)
 {
 	if (!d->have_sysinfo && d->tc.found) {
