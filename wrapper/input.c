@@ -74,10 +74,7 @@ static size_t names_missing(const struct q7_drv *d, const struct q7_input *in)
 	size_t missing = 0;
 	for (size_t i = 0; i < d->inv.kernels.n; i++) {
 		const char *k = d->inv.kernels.v[i];
-		bool given = has_kernel(&in->pp, k);
-		for (size_t j = 0; j < in->pp.kernel_names.n && !given; j++)
-			given = strcmp(in->pp.kernel_names.v[j], k) == 0;
-		if (given)
+		if (has_kernel(&in->pp, k) || q7_sv_has(&in->pp.kernel_names, k))
 			continue;
 		q7_error("%s: --q7-kernel=%s was not given to the q7cc -E that made this file, so its "
 		         "records lack it: give the names to q7cc -E",

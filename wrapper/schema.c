@@ -139,10 +139,7 @@ static void wanted_names(const struct item *items, size_t n, struct q7_strvec *o
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < items[i].ops.n; k++) {
 			const struct q7_op *op = &items[i].ops.ops[k];
-			bool listed = false;
-			for (size_t j = 0; j < out->n && !listed; j++)
-				listed = strcmp(out->v[j], op->name) == 0;
-			if (op->by_name_only && !listed && !defines(items, n, op->name))
+			if (op->by_name_only && !q7_sv_has(out, op->name) && !defines(items, n, op->name))
 				q7_sv_add(out, op->name);
 		}
 }
