@@ -136,8 +136,9 @@ static int parse(const char *t, size_t n, struct q7_pp_trailer *out, struct q7_s
 static bool has_head(int fd, off_t size)
 {
 	enum { CHUNK = 1 << 20 };
-	const size_t hl = strlen(HEAD);
-	char *buf = q7_xmalloc(CHUNK + hl + 1);
+	static const char line_head[] = "\n" HEAD;
+	const size_t hl = sizeof line_head - 1;
+	char *buf = q7_xmalloc(CHUNK + hl);
 	bool found = false;
 	size_t kept = 1; /* a line starts the file */
 	buf[0] = '\n';
@@ -147,11 +148,9 @@ static bool has_head(int fd, off_t size)
 			break;
 		at += got;
 		size_t n = kept + (size_t)got;
-		for (const char *p = buf; !found && (p = memchr(p, '\n', n - (size_t)(p - buf)));
-		     p++)
-			found = (size_t)(p + 1 - buf) + hl <= n && memcmp(p + 1, HEAD, hl) == 0;
+		found = memmem(buf, n, line_head, hl) != NULL;
 		/* A head across two pieces: keep the last bytes. */
-		kept = n < hl + 1 ? n : hl + 1;
+		kept = n < hl ? n : hl;
 		memmove(buf, buf + n - kept, kept);
 	}
 	free(buf);
