@@ -96,24 +96,16 @@ static char *usable(char *cand)
 	return NULL;
 }
 
-/* PATH search that skips every q7cc. */
+/* PATH search that skips every q7cc: q7_path_search, a folder at a time. */
 static char *search_path(const char *name)
 {
 	const char *path = getenv("PATH");
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (const char *p = path;;) {
-		const char *end = strchr(p, ':');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		char *dir = n ? q7_xstrndup(p, n) : q7_xstrdup(".");
-		char *cand = usable(q7_path_join(dir, name));
-		free(dir);
-		if (cand)
-			return cand;
-		if (!end)
-			return NULL;
-		p = end + 1;
-	}
+	char *dirs = q7_xstrdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
+	char *found = NULL;
+	for (char *rest = dirs, *dir; !found && (dir = strsep(&rest, ":"));)
+		found = usable(q7_path_search(name, dir));
+	free(dirs);
+	return found;
 }
 
 static char *xtensa_bin(void)
