@@ -344,11 +344,8 @@ int q7_toolchain_select(struct q7_toolchain *p, const char *choice, const char *
 
 bool q7_toolchain_clang_style(const struct q7_toolchain *p)
 {
-	enum { CLANG, GCC, ITS_COMPILER };
-	static const int style[] = {
-		[Q7_TOOLCHAIN_XT] = CLANG, [Q7_TOOLCHAIN_GNU] = GCC, [Q7_TOOLCHAIN_HOST] = ITS_COMPILER};
-	if (style[p->kind] != ITS_COMPILER)
-		return style[p->kind] == CLANG;
+	if (p->kind != Q7_TOOLCHAIN_HOST) /* xt's is clang, gnu's GCC */
+		return p->kind == Q7_TOOLCHAIN_XT;
 	char *found = strchr(p->cxx, '/') ? q7_xstrdup(p->cxx) : q7_path_search(p->cxx, NULL);
 	char *real = found ? realpath(found, NULL) : NULL;
 	bool clang = strstr(q7_path_basename(real ? real : p->cxx), "clang") != NULL;
