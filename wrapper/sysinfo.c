@@ -113,14 +113,11 @@ static int probe(const struct q7_drv *d, const struct q7_toolchain *p, struct q7
 static char *cache_path(const struct q7_toolchain *p)
 {
 	char *path = q7_path_search(p->cxx, NULL);
+	char *dir = path ? q7_cache_dir("") : NULL;
 	struct stat st;
-	if (!path || stat(path, &st) != 0) {
+	if (!dir || stat(path, &st) != 0) {
 		free(path);
-		return NULL;
-	}
-	char *dir = q7_cache_dir("");
-	if (!dir) {
-		free(path);
+		free(dir);
 		return NULL;
 	}
 	struct q7_strvec flags = {0};
