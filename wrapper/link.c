@@ -71,6 +71,11 @@ struct link {
 	char *dispatch_err;             /* its stderr, under GCC's json (or NULL) */
 };
 
+static bool regular(const char *path, struct stat *st)
+{
+	return stat(path, st) == 0 && S_ISREG(st->st_mode);
+}
+
 static void add_input(struct link *l, const char *path, const char *src)
 {
 	Q7_GROW(l->in, l->in_cap, l->nin + 1);
@@ -104,18 +109,9 @@ static int collect_inputs(struct link *l)
 					q7_sv_add(&l->words, u->tok[t]);
 		}
 	}
-	return 0;
-}
-
-static bool regular(const char *path, struct stat *st)
-{
-	return stat(path, st) == 0 && S_ISREG(st->st_mode);
-}
-
-static void see_inputs(struct link *l)
-{
-	for (size_t i = 0; i < l->nin; i++)
+	for (size_t i = 0; i < l->nin; i++) /* for inputs_unchanged */
 		l->in[i].seen = regular(l->in[i].path, &l->in[i].st);
+	return 0;
 }
 
 /* Another build in the same folder may rewrite an input while this link
@@ -941,8 +937,6 @@ int q7_mode_link(struct q7_drv *d)
 		l.base = q7_path_strip_ext(l.set.head, ".so");
 		rc = collect_inputs(&l);
 	}
-	if (!rc)
-		see_inputs(&l);
 	if (!rc)
 		rc = collect_records(&l, &ops);
 	bool own = !rc && ops.n == 0 && !d->dry;
