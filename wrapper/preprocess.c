@@ -136,9 +136,8 @@ static int parse(const char *t, size_t n, struct q7_pp_trailer *out, struct q7_s
 static bool has_head(int fd, off_t size)
 {
 	enum { CHUNK = 1 << 20 };
-	static const char line_head[] = "\n" HEAD;
-	const size_t hl = sizeof line_head - 1;
-	char *buf = q7_xmalloc(CHUNK + hl);
+	const size_t hl = strlen(HEAD);
+	char *buf = q7_xmalloc(CHUNK + hl + 1);
 	bool found = false;
 	size_t kept = 1; /* a line starts the file */
 	buf[0] = '\n';
@@ -148,9 +147,11 @@ static bool has_head(int fd, off_t size)
 			break;
 		at += got;
 		size_t n = kept + (size_t)got;
-		found = memmem(buf, n, line_head, hl) != NULL;
+		for (const char *p = buf; !found && (p = memchr(p, '\n', n - (size_t)(p - buf)));
+		     p++)
+			found = (size_t)(p + 1 - buf) + hl <= n && memcmp(p + 1, HEAD, hl) == 0;
 		/* A head across two pieces: keep the last bytes. */
-		kept = n < hl ? n : hl;
+		kept = n < hl + 1 ? n : hl + 1;
 		memmove(buf, buf + n - kept, kept);
 	}
 	free(buf);
