@@ -48,11 +48,11 @@ int q7_step_run(const struct q7_drv *d, char *const *argv, const struct q7_proc_
  * -### leaves alone (a failed link asked again writes its image). Under
  * -### 0 with *out NULL: nothing learnt. Else as q7_proc_capture. */
 int q7_step_query(const struct q7_drv *d, char *const *argv, int fd, char **out);
-/* "# q7cc: <what>" for an in-process step, under -### and -v. */
-void q7_step_note(const struct q7_drv *d, const char *fmt, ...) Q7_PRINTF(2, 3);
-/* The same for an in-process step that writes or reads what -### must
- * leave alone: shows it, and says whether to do it (false under -###). */
+/* "# q7cc: <what>" for an in-process step, under -### and -v. For one
+ * that writes or reads what -### must leave alone, q7_step_do also says
+ * whether to do it (false under -###). */
 bool q7_step_do(const struct q7_drv *d, const char *fmt, ...) Q7_PRINTF(2, 3);
+#define q7_step_note(...) ((void)q7_step_do(__VA_ARGS__))
 /* "# q7cc: <what> <the op's TorchScript schema>", under -### and -v. */
 void q7_step_note_op(const struct q7_drv *d, const char *what, const struct q7_op *op);
 /* A path in q7cc's temporary directory, removed at exit; under -### a

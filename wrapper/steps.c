@@ -53,12 +53,15 @@ int q7_step_query(const struct q7_drv *d, char *const *argv, int fd, char **out)
 	return q7_proc_capture(argv, fd, out);
 }
 
-static void vnote(const struct q7_drv *d, const char *fmt, va_list ap)
+bool q7_step_do(const struct q7_drv *d, const char *fmt, ...)
 {
 	if (!d->dry && !d->verbose)
-		return;
+		return true;
 	struct q7_strbuf note = {0}, b = {0};
+	va_list ap;
+	va_start(ap, fmt);
 	q7_sb_vaddf(&note, fmt, ap);
+	va_end(ap);
 	/* Names and schemas may come from a trailer or a record. */
 	q7_sb_add(&b, "# q7cc: ");
 	q7_sb_add_shown(&b, note.s, false);
@@ -66,22 +69,6 @@ static void vnote(const struct q7_drv *d, const char *fmt, va_list ap)
 	fflush(stderr);
 	q7_sb_free(&note);
 	q7_sb_free(&b);
-}
-
-void q7_step_note(const struct q7_drv *d, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vnote(d, fmt, ap);
-	va_end(ap);
-}
-
-bool q7_step_do(const struct q7_drv *d, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vnote(d, fmt, ap);
-	va_end(ap);
 	return !d->dry;
 }
 
