@@ -24,14 +24,6 @@
 
 #define MAX_PARAMS 16 /* Q7_MAX_ARGS of <q7/frame.h> */
 
-/* The marshalling call of a kind, and the type of the local each argument
- * is unpacked into (<q7/kinds.h>); NULL for INVALID. */
-static const char *next_call(enum q7_kind k)
-{
-	const struct q7_kind_info *r = q7_kind_info(k);
-	return r ? r->call : NULL;
-}
-
 static int check_op(const struct q7_op_table *ops, size_t idx)
 {
 	const struct q7_op *op = &ops->ops[idx];
@@ -77,7 +69,7 @@ static int check_op(const struct q7_op_table *ops, size_t idx)
 	}
 	for (size_t i = 0; i < op->nparams; i++) {
 		const struct q7_param *p = &op->params[i];
-		if (!next_call(p->kind) || !q7_cxx_param_type(p->kind, p->ctype, 0)) {
+		if (!q7_kind_info(p->kind) || !q7_cxx_param_type(p->kind, p->ctype, 0)) {
 			char *name = q7_cxx_quote(p->name), *type = q7_cxx_quote(p->ctype);
 			q7_error("%s: kernel '%s': parameter %zu (%s) of type '%s' cannot be marshalled",
 			         where, op->name, i + 1, name, type);
@@ -229,10 +221,10 @@ void q7_codegen_runtime_refs(const struct q7_op_table *ops, struct q7_strvec *sy
 	for (size_t i = 0; i < ops->n; i++)
 		for (size_t k = 0; k < ops->ops[i].nparams; k++) {
 			enum q7_kind kind = ops->ops[i].params[k].kind;
-			const char *call = next_call(kind);
-			if (call && !seen[kind]) {
+			const struct q7_kind_info *info = q7_kind_info(kind); /* its marshalling call */
+			if (info && !seen[kind]) {
 				seen[kind] = true;
-				q7_sv_addf(syms, "_Z%zu%sv", strlen(call), call);
+				q7_sv_addf(syms, "_Z%zu%sv", strlen(info->call), info->call);
 			}
 		}
 }

@@ -45,17 +45,16 @@ int main(int argc, char **argv)
 	 * the process dying by SIGXFSZ with its temporaries left behind. */
 	signal(SIGXFSZ, SIG_IGN);
 	for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++) {
-		if (strcmp(self, tools[i].name) == 0) {
-			q7_set_progname(tools[i].name);
-			q7_temp_cleanup_on_signals();
-			return tools[i].main(argc, argv);
-		}
-		if (argc > 1 && tools[i].subcommand && strcmp(argv[1], tools[i].subcommand) == 0) {
-			q7_set_progname(tools[i].prog ? tools[i].prog : tools[i].name);
-			q7_temp_cleanup_on_signals();
-			argv[1] = (char *)tools[i].name;
-			return tools[i].main(argc - 1, argv + 1);
-		}
+		const struct tool *t = &tools[i];
+		bool named = strcmp(self, t->name) == 0;
+		bool sub = !named && argc > 1 && t->subcommand && strcmp(argv[1], t->subcommand) == 0;
+		if (!named && !sub)
+			continue;
+		q7_set_progname(sub && t->prog ? t->prog : t->name);
+		q7_temp_cleanup_on_signals();
+		if (sub)
+			argv[1] = (char *)t->name;
+		return t->main(argc - sub, argv + sub);
 	}
 	return q7_driver_main(argc, argv);
 }

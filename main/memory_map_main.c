@@ -66,8 +66,7 @@ int q7_memory_map_main(int argc, char **argv)
 		q7_err_print(&why);
 		return Q7_EXIT_ERROR;
 	}
-	struct q7_core_map maps[Q7_NUM_CORES];
-	memset(maps, 0, sizeof maps);
+	struct q7_core_map maps[Q7_NUM_CORES] = {0};
 	char err[512];
 	int rc = 0;
 	for (int i = 0; i < k && rc == 0; i++)
@@ -83,9 +82,9 @@ int q7_memory_map_main(int argc, char **argv)
 	if (rc == 0 && out) {
 		char *title = q7_xasprintf("memory map of %s", q7_path_basename(image));
 		char *svg = q7_memory_map_svg(maps, (size_t)k, title);
-		const char *what = NULL;
+		const char *what;
 		if (q7_outfile_write(out, svg, strlen(svg), 0666, &what) != 0) {
-			q7_error("%s: %s: %s", out, what ? what : "cannot write", strerror(errno));
+			q7_error("%s: %s: %s", out, what, strerror(errno));
 			rc = Q7_EXIT_IO;
 		}
 		free(svg);

@@ -1,6 +1,7 @@
 /* The cache folder and its entries (cachefile.h). */
 #include "bytes.h"
 #include "cachefile.h"
+#include "fdio.h"
 #include "support.h"
 #include "tempfile.h"
 
@@ -180,9 +181,8 @@ int q7_cache_write(const char *path, const void *buf, size_t len)
 	q7_temp_register(tmp);
 	char sum[SUM_LEN + 1];
 	sum_text(buf, len, sum);
-	FILE *f = fdopen(fd, "wb");
-	int rc = f && fwrite(buf, 1, len, f) == len && fwrite(sum, 1, SUM_LEN, f) == SUM_LEN ? 0 : -1;
-	if (f ? fclose(f) != 0 : close(fd) != 0)
+	int rc = q7_write_all(fd, buf, len, -1) == 0 && q7_write_all(fd, sum, SUM_LEN, -1) == 0 ? 0 : -1;
+	if (close(fd) != 0)
 		rc = -1;
 	/* rename replaces a link at path; the file it named is untouched. */
 	if (rc == 0 && rename(tmp, path) != 0)

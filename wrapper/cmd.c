@@ -300,8 +300,10 @@ void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv, 
 
 /* Link flags: options that are neither positional inputs nor compile-only
  * nor supplied by the link command itself. */
-bool q7_cmd_link_flag(const struct q7_toolchain *p, const struct q7_unit *u)
+bool q7_cmd_link_flag(const struct q7_toolchain *p, const struct q7_inv *inv,
+                      const struct q7_unit *u)
 {
+	(void)inv;
 	if (u->input || !q7_toolchain_keeps(p, u))
 		return false;
 	unsigned f = q7_unit_flags(u);
@@ -341,13 +343,6 @@ static char *lsp_dir(const struct q7_toolchain *p, const struct q7_inv *inv, int
 	if (p->kind == Q7_TOOLCHAIN_XT)
 		return q7_xasprintf("%s/lsp_fll_load_cpus/%s", p->neuron_root, l->name);
 	return q7_lsp_dir(l);
-}
-
-static bool link_unit(const struct q7_toolchain *p, const struct q7_inv *inv,
-                      const struct q7_unit *u)
-{
-	(void)inv;
-	return q7_cmd_link_flag(p, u);
 }
 
 /* The gnu image links' fixed ld words, for both the full link (through
@@ -430,9 +425,9 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 		 * cflags slot, user includes after the bundle's, as in the
 		 * compile). */
 		xt_cc_opt(p, false, false, false, cmd);
-		add_units(p, inv, link_unit, false, cmd);
+		add_units(p, inv, q7_cmd_link_flag, false, cmd);
 		xt_inc(p, cmd);
-		add_units(p, inv, link_unit, true, cmd);
+		add_units(p, inv, q7_cmd_link_flag, true, cmd);
 		break;
 	case Q7_TOOLCHAIN_GNU:
 		add_words(cmd, "-shared", "-nostdlib", NULL);
@@ -440,13 +435,13 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 			q7_sv_addf(cmd, "-Wl,%s", gnu_image_ld[i]);
 		add_lsp_script(cmd, lsp);
 		add_gnu_libdir(cmd);
-		add_units(p, inv, link_unit, false, cmd);
+		add_units(p, inv, q7_cmd_link_flag, false, cmd);
 		break;
 	case Q7_TOOLCHAIN_HOST:
 		/* --no-undefined: a kernel missing from the inputs fails here,
 		 * not when q7-run loads the library. */
 		add_words(cmd, "-shared", "-Wl,--no-undefined", NULL);
-		add_units(p, inv, link_unit, false, cmd);
+		add_units(p, inv, q7_cmd_link_flag, false, cmd);
 		break;
 	}
 	add_words(cmd, "-o", out, NULL);

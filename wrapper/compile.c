@@ -16,21 +16,12 @@
 
 /* ---- the object, in q7cc's folder until it is whole ------------------------
  *
- * The object of a compile appears only with its records (before: an
- * interrupted compile left an object without them, which make then
- * trusted, and the next link silently lacked the kernel). The compiler
- * writes the object into q7cc's temporary folder for its tools, under the object's own
- * name; q7cc attaches the records there and only then renames it to -o
- * (or copies it through a temporary beside -o when the folders are on
- * two file systems, and through a link to the file it names). A compile
- * stopped at any point, SIGKILL of q7cc's whole process group included,
- * leaves -o as it was: no compiler ever writes it.
- *
- * The compiler names some files after -o: the dependency file of -MD and
- * -MMD and its target, which q7cc then names itself (-MF, -MQ, as GCC's
- * driver spells them); and files that would be wrong under another name
- * (.gcno, .su, .dwo, dumps, the switches recorded in the object), for
- * which the compiler writes -o itself, as before. */
+ * The compiler writes the object into q7cc's folder for its tools, under
+ * its own name; q7cc attaches the records there and only then puts it at
+ * -o, so that no interrupted compile leaves an object without its records
+ * (make trusted it, and the next link silently lacked the kernel).
+ * docs/driver.md, "Exit status and signals", lists what the compiler
+ * still names after -o (-MD's file, or -o itself). */
 
 /* Options whose outputs are named after -o's name, or that record it. */
 static bool names_after_output(const char *w)

@@ -180,15 +180,6 @@ static void name_parse_target(const struct q7_drv *d)
 	fflush(stderr);
 }
 
-/* The first C source on the line (the C compiler compiles it), or NULL. */
-static const char *first_c_source(const struct q7_inv *inv)
-{
-	for (size_t i = 0; i < inv->n; i++)
-		if (inv->u[i].input == Q7_IN_C)
-			return inv->u[i].tok[0];
-	return NULL;
-}
-
 static bool spawns_compiler(enum q7_mode m)
 {
 	return m != Q7_MODE_LINT && m != Q7_MODE_SCHEMA && m != Q7_MODE_HELP;
@@ -268,7 +259,10 @@ int q7_driver_main(int argc, char **argv)
 		rc = Q7_EXIT_TOOL;
 		goto out;
 	}
-	const char *c_src = first_c_source(&d.inv);
+	const char *c_src = NULL; /* the first C source: the C compiler compiles it */
+	for (size_t i = 0; i < d.inv.n && !c_src; i++)
+		if (d.inv.u[i].input == Q7_IN_C)
+			c_src = d.inv.u[i].tok[0];
 	if (!d.dry && spawns_compiler(d.inv.mode) && c_src && !d.tc.cc_found) {
 		q7_error("%s: no C compiler for it: %s not found (profile %s)%s", c_src, d.tc.cc,
 		         d.tc.name,

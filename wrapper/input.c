@@ -74,10 +74,7 @@ static size_t names_missing(const struct q7_drv *d, const struct q7_input *in)
 	size_t missing = 0;
 	for (size_t i = 0; i < d->inv.kernels.n; i++) {
 		const char *k = d->inv.kernels.v[i];
-		bool given = has_kernel(&in->pp, k);
-		for (size_t j = 0; j < in->pp.kernel_names.n && !given; j++)
-			given = strcmp(in->pp.kernel_names.v[j], k) == 0;
-		if (given)
+		if (has_kernel(&in->pp, k) || q7_sv_has(&in->pp.kernel_names, k))
 			continue;
 		q7_error("%s: --q7-kernel=%s was not given to the q7cc -E that made this file, so its "
 		         "records lack it: give the names to q7cc -E",
@@ -232,6 +229,19 @@ static int unreadable_text(const struct q7_input *in, struct q7_op_table *ops, s
 	return 0;
 }
 
+/* Whether o's source needs libclang: the pre-scan says so, or --q7-kernel
+ * names were given (a name the file does not have is an error that lists
+ * the functions it has). */
+static bool analysis_needed(const struct q7_drv *d, const struct q7_analysis_opts *o)
+{
+	struct q7_err err = Q7_ERR_GROWING;
+	int r = q7_analysis_prescan(o, NULL, &err);
+	if (r < 0)
+		q7_fatal(Q7_EXIT_ERROR, "%s", q7_err_text(&err));
+	q7_err_free(&err);
+	return r > 0 || (d->inv.kernels.n && q7_path_exists(o->source));
+}
+
 int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
                      struct q7_op_table *ops, struct q7_diags *diags, bool *analysed)
 {
@@ -269,7 +279,7 @@ int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
 	/* -### reads no standard input: whether it would need libclang is
 	 * unknown, so it says it would. */
 	/* The pre-scan q7_input_use ran answers for the same names. */
-	bool needed = in->scanned && !wanted ? in->marks : q7_drv_analysis_needed(d, &o);
+	bool needed = in->scanned && !wanted ? in->marks : analysis_needed(d, &o);
 	if ((d->dry && in->from_stdin) || needed) {
 		*analysed = true;
 		if (q7_step_do(d, "analyze %s", in->name)) {

@@ -114,7 +114,7 @@ bool q7_ldsplit_plan(const struct q7_toolchain *p, const struct q7_inv *inv, cha
 	for (size_t i = 0; i < inv->n; i++) {
 		const struct q7_unit *u = &inv->u[i];
 		/* Positional ones (-Wl, -Xlinker, -l) are among objs. */
-		if (q7_cmd_link_flag(p, u) && !sort_flag(u, s)) {
+		if (q7_cmd_link_flag(p, inv, u) && !sort_flag(u, s)) {
 			s->why_not = q7_xasprintf("link flag %s: not one the split link knows", u->tok[0]);
 			return false;
 		}

@@ -71,6 +71,11 @@ struct link {
 	char *dispatch_err;             /* its stderr, under GCC's json (or NULL) */
 };
 
+static bool regular(const char *path, struct stat *st)
+{
+	return stat(path, st) == 0 && S_ISREG(st->st_mode);
+}
+
 static void add_input(struct link *l, const char *path, const char *src)
 {
 	Q7_GROW(l->in, l->in_cap, l->nin + 1);
@@ -104,18 +109,9 @@ static int collect_inputs(struct link *l)
 					q7_sv_add(&l->words, u->tok[t]);
 		}
 	}
-	return 0;
-}
-
-static bool regular(const char *path, struct stat *st)
-{
-	return stat(path, st) == 0 && S_ISREG(st->st_mode);
-}
-
-static void see_inputs(struct link *l)
-{
-	for (size_t i = 0; i < l->nin; i++)
+	for (size_t i = 0; i < l->nin; i++) /* for inputs_unchanged */
 		l->in[i].seen = regular(l->in[i].path, &l->in[i].st);
+	return 0;
 }
 
 /* Another build in the same folder may rewrite an input while this link
@@ -542,15 +538,6 @@ static void progress_end(struct link *l)
 	l->shown = false;
 }
 
-/* A link's stderr while others run beside it: kept in memory and written
- * whole when the link ends, as ninja does, so two linkers' lines never
- * interleave (nor a linker's half line run into q7cc's own message). -1:
- * the link writes to our stderr directly (one at a time, or no memory). */
-static int link_err_open(bool alone)
-{
-	return alone ? -1 : memfd_create("q7cc-link-stderr", MFD_CLOEXEC);
-}
-
 /* Writes what the link said, unless it was stopped because another one
  * failed (then it only says it was stopped). Closes fd. */
 static void link_err_flush(struct link *l, int fd, bool show)
@@ -583,7 +570,11 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 	for (;;) {
 		while (!failed && running < max && next < l->nimg) {
 			progress(l, next, "link", l->img[next].so);
-			errs[next] = link_err_open(alone);
+			/* Its stderr while others run beside it: kept in memory and
+			 * written whole when it ends, as ninja does, so two linkers'
+			 * lines never interleave. -1: our stderr (one at a time, or
+			 * no memory). */
+			errs[next] = alone ? -1 : memfd_create("q7cc-link-stderr", MFD_CLOEXEC);
 			struct q7_proc_opts o = {.name = q7_path_basename(l->img[next].so),
 			                         .tmpdir = q7_temp_tool_dir(),
 			                         .err = errs[next] >= 0 ? errs[next] : Q7_PROC_INHERIT};
@@ -626,17 +617,6 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 	return failed;
 }
 
-static void window_words(int core, char *buf, size_t size)
-{
-	const struct q7_lsp *l = q7_lsp_get(core);
-	if (core < 0)
-		snprintf(buf, size, "the single core's %" PRIu32 " MiB SRAM window (0x%08" PRIx32
-		         "..0x%08" PRIx32 ")", l->sram_len >> 20, l->sram_org, l->sram_org + l->sram_len);
-	else
-		snprintf(buf, size, "core %d's %" PRIu32 " MiB SRAM window (0x%08" PRIx32 "..0x%08" PRIx32
-		         ")", core, l->sram_len >> 20, l->sram_org, l->sram_org + l->sram_len);
-}
-
 /* Does each linked image fit its core? GNU ld says "region `sram0_0_seg'
  * overflowed by N bytes"; this says which image, which core, which section
  * and how many bytes over, in the user's words (memmap/memory_map.h has
@@ -669,12 +649,15 @@ static int explain_fit(const struct q7_drv *d, char *const *cmd, const char *nam
 			const char *e = strchr(s, '\'');
 			snprintf(section, sizeof section, "section %.*s", (int)(e - s), s);
 		}
-		char win[160];
-		window_words(core, win, sizeof win);
-		q7_error("%s: the image does not fit %s: %s is %llu bytes over (everything past it too; "
-		         "q7cc --q7-memory-map on a smaller build shows the window's use; a multicore "
-		         "link's other cores alike)", name, win,
-		         section, bytes);
+		const struct q7_lsp *w = q7_lsp_get(core);
+		char who[32] = "the single core's";
+		if (core >= 0)
+			snprintf(who, sizeof who, "core %d's", core);
+		q7_error("%s: the image does not fit %s %" PRIu32 " MiB SRAM window (0x%08" PRIx32
+		         "..0x%08" PRIx32 "): %s is %llu bytes over (everything past it too; q7cc "
+		         "--q7-memory-map on a smaller build shows the window's use; a multicore link's "
+		         "other cores alike)", name, who, w->sram_len >> 20, w->sram_org,
+		         w->sram_org + w->sram_len, section, bytes);
 	}
 	free(out);
 	return over != NULL;
@@ -686,34 +669,30 @@ enum plan {
 	PLAN_FULL_ONE,   /* the full links, one at a time: they are to fail */
 };
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* True when each of a and b defines every strong symbol the other leaves
- * undefined, so an image link of the two needs nothing else. */
-static bool objects_fit(const char *a, const char *b)
+/* The first strong symbol that a leaves undefined and b (NULL: none)
+ * does not define, or b leaves undefined and a does not: into *missing
+ * (the caller frees; NULL when an image link of the two needs nothing
+ * else). -1 after a message when one cannot be read. */
+static int first_missing(const char *a, const char *b, char **missing)
 {
 	struct q7_strvec undef[2] = {{0}}, def[2] = {{0}};
 	const char *f[2] = {a, b};
-	bool fit = true;
 	struct q7_err err = Q7_ERR_GROWING;
-	for (int i = 0; i < 2 && fit; i++)
-		fit = q7_symbols_globals(f[i], &undef[i], &def[i], &err) == 0;
+	int rc = 0;
+	for (int i = 0; i < 2 && rc == 0; i++)
+		if (f[i] && q7_symbols_globals(f[i], &undef[i], &def[i], &err) != 0)
+			rc = -1;
 	q7_err_print(&err);
-	for (int i = 0; i < 2 && fit; i++) {
-		struct q7_strvec *d = &def[1 - i];
-		if (d->n)
-			qsort(d->v, d->n, sizeof *d->v, cmp_str);
-		for (size_t k = 0; k < undef[i].n && fit; k++)
-			fit = d->n && bsearch(&undef[i].v[k], d->v, d->n, sizeof *d->v, cmp_str);
-	}
+	*missing = NULL;
+	for (int i = 0; i < 2 && rc == 0; i++)
+		for (size_t k = 0; k < undef[i].n && !*missing; k++)
+			if (!q7_sv_has(&def[1 - i], undef[i].v[k]))
+				*missing = q7_xstrdup(undef[i].v[k]);
 	for (int i = 0; i < 2; i++) {
 		q7_sv_free(&undef[i]);
 		q7_sv_free(&def[i]);
 	}
-	return fit;
+	return rc;
 }
 
 /* The dispatch wrapper's compile, started; a cached wrapper.o (oc) starts
@@ -758,63 +737,33 @@ static int wait_dispatch_compile(struct link *l, pid_t pid, struct q7_objcache *
 	return rc;
 }
 
-/* Objects only (ldsplit.h): the relocatable link runs beside the
- * wrapper's compile, asking for the runtime symbols the dispatch wrapper calls.
- * *fits: resolved and dispatch_obj complete each other. 0, or an exit
- * code. */
-static int resolve_beside_compile(struct link *l, const struct q7_ldsplit *s,
-                                  const struct q7_op_table *ops, char *const *cc,
-                                  struct q7_objcache *oc, const char *dispatch_obj,
-                                  const char *resolved, bool *fits)
+/* The relocatable link (ldsplit.h) into resolved: of the objects alone,
+ * asking for the runtime symbols the dispatch wrapper calls, while its
+ * compile (pc, started) runs beside; or (pc < 0) of everything, wrapper.o
+ * included. *missing: a symbol that resolved (with wrapper.o, when apart)
+ * leaves undefined (first_missing). 0, or an exit code. */
+static int resolve(struct link *l, const struct q7_ldsplit *s, const struct q7_op_table *ops,
+                   pid_t pc, struct q7_objcache *oc, const char *dispatch_obj,
+                   const char *resolved, char **missing)
 {
 	struct q7_drv *d = l->d;
 	struct q7_strvec refs = {0}, cmd = {0};
-	q7_codegen_runtime_refs(ops, &refs);
-	q7_cmd_link_resolve(&d->tc, s, NULL, refs.v, resolved, &cmd);
-	*fits = true;
-	pid_t pc;
-	int rc = start_dispatch_compile(l, cc, oc, &pc);
-	if (rc == 0) {
-		/* Either may be stopped while the other fails. */
-		struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
-		pid_t pr = q7_step_start(d, cmd.v, &o);
-		int rc_c = wait_dispatch_compile(l, pc, oc);
-		if (rc_c != 0 && pr > 0) /* its object would go unused */
-			q7_proc_kill(pr, SIGTERM);
-		int rc_r = q7_step_wait(pr);
-		rc = rc_c ? rc_c : rc_r;
-		if (rc == 0 && pr > 0)
-			*fits = objects_fit(resolved, dispatch_obj);
-	}
+	bool beside = pc >= 0;
+	if (beside)
+		q7_codegen_runtime_refs(ops, &refs);
+	q7_cmd_link_resolve(&d->tc, s, beside ? NULL : dispatch_obj, refs.v, resolved, &cmd);
+	struct q7_proc_opts o = {.tmpdir = q7_temp_tool_dir()};
+	pid_t pr = q7_step_start(d, cmd.v, &o);
+	/* Either may be stopped while the other fails. */
+	int rc_c = beside ? wait_dispatch_compile(l, pc, oc) : 0;
+	if (rc_c != 0 && pr > 0) /* its object would go unused */
+		q7_proc_kill(pr, SIGTERM);
+	int rc = q7_step_wait(pr);
+	rc = rc_c ? rc_c : rc;
+	*missing = NULL;
+	if (rc == 0 && pr > 0 && first_missing(resolved, beside ? dispatch_obj : NULL, missing) != 0)
+		rc = Q7_EXIT_ERROR;
 	q7_sv_free(&refs);
-	q7_sv_free(&cmd);
-	return rc;
-}
-
-/* The relocatable link of everything, wrapper.o included. A symbol left
- * undefined means the full links, one at a time: the first fails with
- * ld's own message, which names the object and function that need it. */
-static int resolve_with_dispatch(struct link *l, const struct q7_ldsplit *s,
-                                const char *dispatch_obj, const char *resolved, enum plan *plan)
-{
-	struct q7_drv *d = l->d;
-	struct q7_strvec cmd = {0};
-	q7_cmd_link_resolve(&d->tc, s, dispatch_obj, NULL, resolved, &cmd);
-	pid_t pid = q7_step_start(d, cmd.v, NULL);
-	int rc = q7_step_wait(pid);
-	*plan = PLAN_SPLIT;
-	if (rc == 0 && pid > 0) {
-		struct q7_strvec undef = {0};
-		struct q7_err err = Q7_ERR_GROWING;
-		if (q7_symbols_globals(resolved, &undef, NULL, &err) != 0) {
-			q7_err_print(&err);
-			rc = Q7_EXIT_ERROR;
-		} else if (undef.n) {
-			q7_step_note(d, "eight full links: %s is undefined", undef.v[0]);
-			*plan = PLAN_FULL_ONE;
-		}
-		q7_sv_free(&undef);
-	}
 	q7_sv_free(&cmd);
 	return rc;
 }
@@ -837,28 +786,32 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 	char *resolved = split ? q7_drv_temp_path(d, "resolved.o") : NULL;
 	const char *image_dispatch = NULL; /* wrapper.o beside resolved.o */
 	enum plan plan = PLAN_FULL;
-	bool compiled = false;
-	int rc = 0;
-	if (split && s.early) {
-		bool fits;
-		rc = resolve_beside_compile(l, &s, ops, cc.v, &oc, dispatch_obj, resolved, &fits);
-		compiled = true;
-		if (rc == 0 && fits) {
+	char *missing = NULL;
+	pid_t pc;
+	int rc = start_dispatch_compile(l, cc.v, &oc, &pc);
+	if (rc == 0 && split && s.early) {
+		rc = resolve(l, &s, ops, pc, &oc, dispatch_obj, resolved, &missing);
+		if (rc == 0 && !missing) {
 			plan = PLAN_SPLIT;
 			image_dispatch = dispatch_obj;
 		} else if (rc == 0) {
 			q7_step_note(d, "the relocatable link again, with wrapper.o: with it "
 			             "beside, a symbol stays undefined");
 		}
+		free(missing);
+	} else if (rc == 0) {
+		rc = wait_dispatch_compile(l, pc, &oc);
 	}
-	if (rc == 0 && !compiled) {
-		pid_t pc;
-		rc = start_dispatch_compile(l, cc.v, &oc, &pc);
-		if (rc == 0)
-			rc = wait_dispatch_compile(l, pc, &oc);
+	/* A symbol left undefined means the full links, one at a time: the
+	 * first fails with ld's own message, which names the object and
+	 * function that need it. */
+	if (rc == 0 && split && plan != PLAN_SPLIT) {
+		rc = resolve(l, &s, ops, -1, &oc, dispatch_obj, resolved, &missing);
+		plan = missing ? PLAN_FULL_ONE : PLAN_SPLIT;
+		if (missing)
+			q7_step_note(d, "eight full links: %s is undefined", missing);
+		free(missing);
 	}
-	if (rc == 0 && split && plan != PLAN_SPLIT)
-		rc = resolve_with_dispatch(l, &s, dispatch_obj, resolved, &plan);
 	if (rc == 0) {
 		for (int i = 0; i < l->nimg; i++) {
 			if (plan == PLAN_SPLIT)
@@ -984,8 +937,6 @@ int q7_mode_link(struct q7_drv *d)
 		l.base = q7_path_strip_ext(l.set.head, ".so");
 		rc = collect_inputs(&l);
 	}
-	if (!rc)
-		see_inputs(&l);
 	if (!rc)
 		rc = collect_records(&l, &ops);
 	bool own = !rc && ops.n == 0 && !d->dry;

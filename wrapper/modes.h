@@ -48,11 +48,11 @@ int q7_step_run(const struct q7_drv *d, char *const *argv, const struct q7_proc_
  * -### leaves alone (a failed link asked again writes its image). Under
  * -### 0 with *out NULL: nothing learnt. Else as q7_proc_capture. */
 int q7_step_query(const struct q7_drv *d, char *const *argv, int fd, char **out);
-/* "# q7cc: <what>" for an in-process step, under -### and -v. */
-void q7_step_note(const struct q7_drv *d, const char *fmt, ...) Q7_PRINTF(2, 3);
-/* The same for an in-process step that writes or reads what -### must
- * leave alone: shows it, and says whether to do it (false under -###). */
+/* "# q7cc: <what>" for an in-process step, under -### and -v. For one
+ * that writes or reads what -### must leave alone, q7_step_do also says
+ * whether to do it (false under -###). */
 bool q7_step_do(const struct q7_drv *d, const char *fmt, ...) Q7_PRINTF(2, 3);
+#define q7_step_note(...) ((void)q7_step_do(__VA_ARGS__))
 /* "# q7cc: <what> <the op's TorchScript schema>", under -### and -v. */
 void q7_step_note_op(const struct q7_drv *d, const char *what, const struct q7_op *op);
 /* A path in q7cc's temporary directory, removed at exit; under -### a
@@ -68,11 +68,6 @@ void q7_drv_print(const struct q7_drv *d, const struct q7_diags *ds);
 /* The analysis options for one source; the vectors are the caller's. */
 void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *args,
                           struct q7_analysis_opts *o);
-
-/* Whether src needs libclang: the pre-scan says so, or --q7-kernel names
- * were given (a name the file does not have is an error that lists the
- * functions it has). */
-bool q7_drv_analysis_needed(const struct q7_drv *d, const struct q7_analysis_opts *o);
 /* Applies the warning policy to ds and prints what is left (q7_drv_print,
  * on stderr), with the notes about unknown -Wno-q7-NAME flags when anything
  * was printed. Returns the number of errors. compiler_err (or NULL): the
@@ -135,7 +130,7 @@ struct q7_input {
 	bool from_stdin;
 	bool from_q7cc;          /* preprocessed text with q7cc -E's trailer (pp) */
 	bool scanned, marks;     /* q7_input_use ran the pre-scan: whether the
-	                          * TU may have kernels (q7_drv_analysis_needed) */
+	                          * TU may have kernels (analysis_needed) */
 	struct q7_pp_trailer pp;
 };
 /* Prepares an input before the compiler starts: "-" is read into a

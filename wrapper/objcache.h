@@ -1,18 +1,10 @@
 /* wrapper/objcache: the dispatch wrapper's object, reused while its text,
- * its compile command and the headers it read are unchanged. Only kernel
+ * its compile command and the headers it read are unchanged: only kernel
  * bodies changing (the edit loop) leaves all three alone, and the
- * wrapper's compile is most of a relink.
- *
- * Owns: the entries under the wrapper/ folder of q7cc's cache folder
- * (cachefile.h: checked, entries read without following links, with a
- * checksum). An entry is one file, written to a temporary and renamed
- * into place (concurrent links each see a whole entry or none); it holds the whole key (compiler identity, working directory,
- * environment the compiler reads, command with the temporaries' names
- * replaced, wrapper text), the size, mtime and inode of every header the
- * compile read (its make dependencies), and the object. A hit needs the
- * same key byte for byte, every header unchanged and an ELF relocatable
- * object; anything else is a miss, and an unwritable cache only costs the
- * compile. Q7CC_WRAPPER_CACHE=0 turns it off. */
+ * wrapper's compile is most of a relink. The entries live under the
+ * wrapper/ folder of q7cc's cache folder (cachefile.h); docs/driver.md,
+ * "The wrapper object cache", says what the key holds and what a hit
+ * needs. */
 #ifndef Q7_OBJCACHE_H
 #define Q7_OBJCACHE_H
 

@@ -232,14 +232,6 @@ void q7_outset_drop(struct q7_outset *s, const char *final)
 		q7_output_track(final);
 }
 
-static size_t head_index(const struct q7_outset *s)
-{
-	for (size_t i = 0; i < s->final.n; i++)
-		if (strcmp(s->final.v[i], s->head) == 0)
-			return i;
-	return s->final.n;
-}
-
 /* Copies the staged head into the device or FIFO -o names. */
 static int write_into(const char *from, const char *to)
 {
@@ -294,7 +286,9 @@ static int put(const char *staged, const char *final)
 int q7_outset_commit(struct q7_outset *s)
 {
 	const struct q7_drv *d = s->d;
-	size_t h = head_index(s);
+	size_t h = 0; /* the head's member */
+	while (h < s->final.n && strcmp(s->final.v[h], s->head) != 0)
+		h++;
 	if (h == s->final.n)
 		return Q7_EXIT_INTERNAL;
 	if (s->into) {

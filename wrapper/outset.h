@@ -1,35 +1,10 @@
-/* wrapper/outset: the files one link writes, replaced as a whole.
- *
- * A link's outputs are a set: the image named by -o with its stripped and
- * packed twins, or the eight per-core images, their twins and the
- * manifest named by -o. The set is
- * - locked: an flock on ".<name>.lock" beside -o, held from the start of
- *   the link to its end, so two links of one output (two `make -j` in one
- *   build folder) run one after the other, the second from scratch;
- * - staged: every member is written into a private directory beside -o
- *   (".<name>.XXXXXX", same file system), under its own name;
- * - committed: the old -o is removed, the members are renamed into place,
- *   -o last. So an -o that exists names a complete set: make and CMake,
- *   which look at -o only, never take a half-written set for up to date.
- * A link that fails or is interrupted (signal) after taking the lock
- * leaves none of the set, the previous build's members included (as ld
- * removes its output when a link fails); one stopped while it waits for
- * the lock leaves everything as it was. The lock file is removed when
- * the lock is released. A link killed outright (SIGKILL, a crash) may
- * leave the lock file and its staging folder, and one stopped by a
- * signal the lock file: the lock file holds nothing (flock ends with the
- * process), and the next link of the same -o removes both.
- *
- * An -o that is a device or a FIFO (/dev/null) is written into, never
- * replaced: the members are staged in q7cc's temporary directory, -o gets
- * the image (or the manifest) and the rest is discarded.
- *
- * An -o that is a link to a regular file is written through, as ld
- * writes through one: the set is the named file's (head below is that
- * file, the twins and per-core images beside it) and the link stays a
- * link. A link through /proc (-o /dev/stdout redirected to a file) names
- * a descriptor: written into as a FIFO is, nothing beside it. A link to
- * a directory is refused; a dangling link is replaced.
+/* wrapper/outset: the files one link writes, replaced as a whole: the
+ * image named by -o with its stripped and packed twins, or the eight
+ * per-core images, their twins and the manifest named by -o. Locked by an
+ * flock on ".<name>.lock" beside -o, staged in ".<name>.XXXXXX" beside it,
+ * committed by renames with -o last, removed whole on a failure; a device
+ * or FIFO -o is written into, a link to a regular file written through
+ * (docs/driver.md, "Outputs", says what each guarantees and why).
  *
  * Under -### nothing is created: the staged paths are placeholders.
  * Memory: the set owns every path it returns (q7_outset_close frees). */

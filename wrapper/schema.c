@@ -58,10 +58,10 @@ static bool start(const struct q7_drv *d, const char *what, struct gather *g)
 }
 
 /* Applies the policy; returns the exit code. */
-static int finish(struct q7_drv *d, struct gather *g, size_t *errors)
+static int finish(struct q7_drv *d, struct gather *g)
 {
-	*errors = q7_diags_apply_policy(&g->diags, &d->policy);
-	return g->rc ? g->rc : *errors ? Q7_EXIT_ERROR : 0;
+	size_t errors = q7_diags_apply_policy(&g->diags, &d->policy);
+	return g->rc ? g->rc : errors ? Q7_EXIT_ERROR : 0;
 }
 
 static void gather_free(struct gather *g)
@@ -88,8 +88,7 @@ int q7_mode_lint(struct q7_drv *d)
 		if (r)
 			g.rc = r;
 	}
-	size_t errors;
-	int rc = finish(d, &g, &errors);
+	int rc = finish(d, &g);
 	if (strcmp(format(d), "json") == 0) {
 		q7_ops_adopt_namespaces(&g.ops);
 		q7_lint_write_json(&g.diags, &g.ops, stdout);
@@ -139,10 +138,7 @@ static void wanted_names(const struct item *items, size_t n, struct q7_strvec *o
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < items[i].ops.n; k++) {
 			const struct q7_op *op = &items[i].ops.ops[k];
-			bool listed = false;
-			for (size_t j = 0; j < out->n && !listed; j++)
-				listed = strcmp(out->v[j], op->name) == 0;
-			if (op->by_name_only && !listed && !defines(items, n, op->name))
+			if (op->by_name_only && !q7_sv_has(out, op->name) && !defines(items, n, op->name))
 				q7_sv_add(out, op->name);
 		}
 }
@@ -321,8 +317,7 @@ int q7_mode_schema(struct q7_drv *d)
 	free(items);
 	if (!d->dry)
 		q7_ops_adopt_namespaces(&g.ops);
-	size_t errors;
-	int rc = finish(d, &g, &errors);
+	int rc = finish(d, &g);
 	if (strcmp(format(d), "sarif") == 0)
 		q7_diags_write_sarif(&g.diags, stderr);
 	else

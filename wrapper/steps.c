@@ -53,12 +53,15 @@ int q7_step_query(const struct q7_drv *d, char *const *argv, int fd, char **out)
 	return q7_proc_capture(argv, fd, out);
 }
 
-static void vnote(const struct q7_drv *d, const char *fmt, va_list ap)
+bool q7_step_do(const struct q7_drv *d, const char *fmt, ...)
 {
 	if (!d->dry && !d->verbose)
-		return;
+		return true;
 	struct q7_strbuf note = {0}, b = {0};
+	va_list ap;
+	va_start(ap, fmt);
 	q7_sb_vaddf(&note, fmt, ap);
+	va_end(ap);
 	/* Names and schemas may come from a trailer or a record. */
 	q7_sb_add(&b, "# q7cc: ");
 	q7_sb_add_shown(&b, note.s, false);
@@ -66,22 +69,6 @@ static void vnote(const struct q7_drv *d, const char *fmt, va_list ap)
 	fflush(stderr);
 	q7_sb_free(&note);
 	q7_sb_free(&b);
-}
-
-void q7_step_note(const struct q7_drv *d, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vnote(d, fmt, ap);
-	va_end(ap);
-}
-
-bool q7_step_do(const struct q7_drv *d, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vnote(d, fmt, ap);
-	va_end(ap);
 	return !d->dry;
 }
 
@@ -117,16 +104,6 @@ void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *a
 	o->toolchain = d->tc.name;
 	o->kernel_names = d->inv.kernels.n ? d->inv.kernels.v : NULL;
 	o->multicore = d->inv.multicore;
-}
-
-bool q7_drv_analysis_needed(const struct q7_drv *d, const struct q7_analysis_opts *o)
-{
-	struct q7_err err = Q7_ERR_GROWING;
-	int r = q7_analysis_prescan(o, NULL, &err);
-	if (r < 0)
-		q7_fatal(Q7_EXIT_ERROR, "%s", q7_err_text(&err));
-	q7_err_free(&err);
-	return r > 0 || (d->inv.kernels.n && q7_path_exists(o->source));
 }
 
 void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o)

@@ -1,10 +1,8 @@
 /* The real compiler's include directories and target macros, cached. */
-#include "bytes.h"
 #include "sysinfo.h"
 #include "cachefile.h"
 #include "modes.h" /* q7_step_query */
 
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,37 +110,28 @@ static int probe(const struct q7_drv *d, const struct q7_toolchain *p, struct q7
 
 /* ---- the cache ------------------------------------------------------------ */
 
-static uint64_t fnv(uint64_t h, const char *s)
-{
-	return q7_fnv1a64(h, s, strlen(s)) ^ 0xff; /* field separator */
-}
-
 static char *cache_path(const struct q7_toolchain *p)
 {
 	char *path = q7_path_search(p->cxx, NULL);
+	char *dir = path ? q7_cache_dir("") : NULL;
 	struct stat st;
-	if (!path || stat(path, &st) != 0) {
+	if (!dir || stat(path, &st) != 0) {
 		free(path);
-		return NULL;
-	}
-	char *dir = q7_cache_dir("");
-	if (!dir) {
-		free(path);
+		free(dir);
 		return NULL;
 	}
 	struct q7_strvec flags = {0};
 	probe_flags(p, &flags);
-	uint64_t h = Q7_FNV64_BASIS;
-	h = fnv(h, p->name);
-	h = fnv(h, path);
-	char buf[96];
-	snprintf(buf, sizeof buf, "%lld.%ld:%lld", (long long)st.st_mtim.tv_sec,
-	         (long)st.st_mtim.tv_nsec, (long long)st.st_size);
-	h = fnv(h, buf);
+	struct q7_strbuf k = {0};
+	q7_sb_addf(&k, "%s\n%s\n%lld.%ld:%lld\n", p->name, path, (long long)st.st_mtim.tv_sec,
+	           (long)st.st_mtim.tv_nsec, (long long)st.st_size);
 	for (size_t i = 0; i < flags.n; i++)
-		h = fnv(h, flags.v[i]);
+		q7_sb_addf(&k, "%s\n", flags.v[i]);
+	char key[33];
+	q7_cache_key(k.s, k.len, key);
+	char *file = q7_xasprintf("%s/sysinfo-%s", dir, key);
+	q7_sb_free(&k);
 	q7_sv_free(&flags);
-	char *file = q7_xasprintf("%s/sysinfo-%016llx", dir, (unsigned long long)h);
 	free(dir);
 	free(path);
 	return file;

@@ -96,24 +96,16 @@ static char *usable(char *cand)
 	return NULL;
 }
 
-/* PATH search that skips every q7cc. */
+/* PATH search that skips every q7cc: q7_path_search, a folder at a time. */
 static char *search_path(const char *name)
 {
 	const char *path = getenv("PATH");
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (const char *p = path;;) {
-		const char *end = strchr(p, ':');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		char *dir = n ? q7_xstrndup(p, n) : q7_xstrdup(".");
-		char *cand = usable(q7_path_join(dir, name));
-		free(dir);
-		if (cand)
-			return cand;
-		if (!end)
-			return NULL;
-		p = end + 1;
-	}
+	char *dirs = q7_xstrdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
+	char *found = NULL;
+	for (char *rest = dirs, *dir; !found && (dir = strsep(&rest, ":"));)
+		found = usable(q7_path_search(name, dir));
+	free(dirs);
+	return found;
 }
 
 static char *xtensa_bin(void)
@@ -352,11 +344,8 @@ int q7_toolchain_select(struct q7_toolchain *p, const char *choice, const char *
 
 bool q7_toolchain_clang_style(const struct q7_toolchain *p)
 {
-	enum { CLANG, GCC, ITS_COMPILER };
-	static const int style[] = {
-		[Q7_TOOLCHAIN_XT] = CLANG, [Q7_TOOLCHAIN_GNU] = GCC, [Q7_TOOLCHAIN_HOST] = ITS_COMPILER};
-	if (style[p->kind] != ITS_COMPILER)
-		return style[p->kind] == CLANG;
+	if (p->kind != Q7_TOOLCHAIN_HOST) /* xt's is clang, gnu's GCC */
+		return p->kind == Q7_TOOLCHAIN_XT;
 	char *found = strchr(p->cxx, '/') ? q7_xstrdup(p->cxx) : q7_path_search(p->cxx, NULL);
 	char *real = found ? realpath(found, NULL) : NULL;
 	bool clang = strstr(q7_path_basename(real ? real : p->cxx), "clang") != NULL;

@@ -97,9 +97,11 @@ void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv, 
 void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const char *out,
                  char *const *objs, const char *dispatch_obj, int core, struct q7_strvec *cmd);
 
-/* True for a user unit that goes on a link line as a link flag (neither
- * an input nor a compile-only flag nor one the link supplies itself). */
-bool q7_cmd_link_flag(const struct q7_toolchain *p, const struct q7_unit *u);
+/* True for a user unit of inv that goes on a link line as a link flag
+ * (neither an input nor a compile-only flag nor one the link supplies
+ * itself). */
+bool q7_cmd_link_flag(const struct q7_toolchain *p, const struct q7_inv *inv,
+                      const struct q7_unit *u);
 
 /* The split gnu 8-core link (ldsplit.h): the one relocatable link of the
  * user's inputs, dispatch_obj (unless NULL) and every library into out,
