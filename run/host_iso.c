@@ -546,13 +546,9 @@ void q7_iso_close(struct q7_iso *s)
 	if (!s)
 		return;
 	q7_target_proc_lock();
-	if (s->forks == q7_fork_count()) {
-		/* The worker and whatever is left in its group. */
-		worker_stop(s, NULL);
-		region_close(s);
-	} else {
-		let_go_after_fork(s);
-	}
+	let_go_after_fork(s); /* in a forked child: the parent's left as they are */
+	worker_stop(s, NULL); /* the worker and whatever is left in its group */
+	region_close(s);
 	q7_target_proc_unlock();
 	free(s);
 }
