@@ -296,10 +296,11 @@ static int fill_data(struct q7_emu_session *s, size_t *bytes, struct q7_run_resu
 {
 	struct call *c = &s->c;
 	size_t n = c->dst_zeroed ? c->L.dst_addr - Q7_BOOT_DATA_AREA : c->L.size;
-	size_t reds = 0;
+	size_t most = 0; /* every zone the pattern from its start: one buffer for all */
 	for (unsigned i = 0; i < c->L.n; i++)
-		reds += zone_of(&c->L.slot[i]);
-	unsigned char *red = q7_xmalloc(reds ? reds : 1), *rp = red;
+		most = zone_of(&c->L.slot[i]) > most ? zone_of(&c->L.slot[i]) : most;
+	unsigned char *red = q7_xmalloc(most ? most : 1);
+	q7_run_red_zone_fill(red, most);
 	struct iovec *v = NULL;
 	size_t nv = 0, cap = 0, at = 0;
 	for (unsigned i = 0; i < c->L.n && at < n; i++) {
@@ -313,9 +314,7 @@ static int fill_data(struct q7_emu_session *s, size_t *bytes, struct q7_run_resu
 			          sl->bytes);
 		at = off + sl->bytes;
 		if (z && at + z <= n) { /* an input's red zone */
-			q7_run_red_zone_fill(rp, z);
-			add_bytes(&v, &nv, &cap, rp, z);
-			rp += z;
+			add_bytes(&v, &nv, &cap, red, z);
 			at += z;
 		}
 	}
