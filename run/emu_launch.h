@@ -20,6 +20,7 @@
 #include <sys/uio.h>
 
 #include "q7/boot.h"
+#include "call_layout.h"
 #include "call_limits.h"
 #include "emu_session.h"
 #include "prelink.h"
@@ -64,10 +65,7 @@
  * aligned from Q7_BOOT_DATA_AREA; the heap arena after them. */
 struct layout {
 	unsigned n;
-	const unsigned char *host[MAX_TENSORS]; /* the caller's bytes */
-	size_t bytes[MAX_TENSORS];
-	size_t red[MAX_TENSORS]; /* an input's red zone after its bytes, or 0 */
-	uint32_t addr[MAX_TENSORS];
+	struct q7_slot slot[MAX_TENSORS]; /* core addresses; an input's end past its red zone */
 	size_t size; /* of the tensor data */
 	uint32_t dst_addr;
 	size_t dst_bytes;

@@ -49,6 +49,12 @@
 
 /* ---- a call ------------------------------------------------------------ */
 
+/* The red zone after a slot's bytes: an input's, or 0. */
+static size_t zone_of(const struct q7_slot *sl)
+{
+	return sl->end - sl->data - sl->bytes;
+}
+
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23 /* linux/mman.h, Linux 5.14 */
 #endif
@@ -64,47 +70,39 @@ static int make_layout(const struct q7_call *req, size_t red, size_t in_red, str
 	memcpy(L->args, req->args, sizeof L->args);
 	L->dst = req->dst;
 	size_t off = 0;
-	unsigned nargs = req->nargs < Q7_MAX_ARGS ? req->nargs : Q7_MAX_ARGS;
-	for (unsigned i = 0; i <= nargs; i++) {
-		const struct q7_tensor_desc *t;
-		if (i == nargs)
-			t = req->dst.data ? &req->dst : NULL;
-		else
-			t = req->args[i].kind == Q7_ARG_TENSOR ? &req->args[i].u.tensor : NULL;
-		if (!t)
-			continue;
+	L->n = q7_call_slots(req, L->slot);
+	for (unsigned i = 0; i < L->n; i++) {
+		struct q7_slot *sl = &L->slot[i];
+		bool dst = sl->arg < 0;
 		off = (off + TENSOR_ALIGN - 1) & ~(size_t)(TENSOR_ALIGN - 1);
 		uint64_t numel, extent;
-		if (!q7_tensor_bytes(t, &numel, &extent)) {
+		if (!q7_tensor_bytes(q7_slot_desc(req, sl), &numel, &extent)) {
 			char what[32] = "the destination";
-			if (i < nargs)
-				snprintf(what, sizeof what, "argument %u", i + 1);
+			if (!dst)
+				snprintf(what, sizeof what, "argument %d", sl->arg + 1);
 			q7_run_fail(r, "%s: its dtype, sizes or strides describe no tensor", what);
 			return -1;
 		}
-		size_t n = (size_t)extent;
+		size_t n = (size_t)sl->bytes;
 		if (n > Q7_BOOT_RAM_END - Q7_BOOT_DATA_AREA || off + n > Q7_BOOT_RAM_END - Q7_BOOT_DATA_AREA) {
 			q7_run_fail(r, "the tensors (%zu bytes and more) do not fit the emulated core's "
 			            "RAM (%u MiB)", off + n, (Q7_BOOT_RAM_END - Q7_BOOT_DATA_AREA) >> 20);
 			return -1;
 		}
 		uint32_t addr = Q7_BOOT_DATA_AREA + (uint32_t)off;
-		L->host[L->n] = (const unsigned char *)(uintptr_t)t->data;
-		L->bytes[L->n] = n;
-		L->addr[L->n] = addr;
-		L->n++;
-		if (i == nargs) {
+		sl->data = addr;
+		if (dst) {
 			L->dst.data = addr;
 			L->dst_addr = addr;
 			L->dst_bytes = n;
 		} else {
-			L->args[i].u.tensor.data = addr;
+			L->args[sl->arg].u.tensor.data = addr;
 		}
 		/* an input's zone reaches the next tensor's 64-byte boundary */
-		size_t zone = in_red ? ((off + n + in_red + TENSOR_ALIGN - 1) & ~(size_t)(TENSOR_ALIGN - 1)) -
-		                       (off + n) : 0;
-		L->red[L->n - 1] = i == nargs ? 0 : zone;
-		off += n + (i == nargs ? red : zone);
+		size_t zone = in_red && !dst ? ((n + in_red + TENSOR_ALIGN - 1) &
+		                                ~(size_t)(TENSOR_ALIGN - 1)) - n : 0;
+		sl->end = addr + n + zone;
+		off += n + (dst ? red : zone);
 	}
 	L->size = off;
 	uint32_t heap = (Q7_BOOT_DATA_AREA + (uint32_t)off + DST_MOAT + HEAP_ALIGN - 1) &
@@ -298,25 +296,26 @@ static int fill_data(struct q7_emu_session *s, size_t *bytes, struct q7_run_resu
 {
 	struct call *c = &s->c;
 	size_t n = c->dst_zeroed ? c->L.dst_addr - Q7_BOOT_DATA_AREA : c->L.size;
-	size_t reds = 0;
+	size_t most = 0; /* every zone the pattern from its start: one buffer for all */
 	for (unsigned i = 0; i < c->L.n; i++)
-		reds += c->L.red[i];
-	unsigned char *red = q7_xmalloc(reds ? reds : 1), *rp = red;
+		most = zone_of(&c->L.slot[i]) > most ? zone_of(&c->L.slot[i]) : most;
+	unsigned char *red = q7_xmalloc(most ? most : 1);
+	q7_run_red_zone_fill(red, most);
 	struct iovec *v = NULL;
 	size_t nv = 0, cap = 0, at = 0;
 	for (unsigned i = 0; i < c->L.n && at < n; i++) {
-		size_t off = c->L.addr[i] - Q7_BOOT_DATA_AREA;
+		const struct q7_slot *sl = &c->L.slot[i];
+		size_t off = sl->data - Q7_BOOT_DATA_AREA, z = zone_of(sl);
 		if (off >= n)
 			break;
 		add_zeros(&v, &nv, &cap, off - at);
-		if (c->L.bytes[i])
-			add_bytes(&v, &nv, &cap, c->L.host[i], c->L.bytes[i]);
-		at = off + c->L.bytes[i];
-		if (c->L.red[i] && at + c->L.red[i] <= n) { /* an input's red zone */
-			q7_run_red_zone_fill(rp, c->L.red[i]);
-			add_bytes(&v, &nv, &cap, rp, c->L.red[i]);
-			rp += c->L.red[i];
-			at += c->L.red[i];
+		if (sl->bytes)
+			add_bytes(&v, &nv, &cap, (const void *)(uintptr_t)q7_slot_desc(c->req, sl)->data,
+			          sl->bytes);
+		at = off + sl->bytes;
+		if (z && at + z <= n) { /* an input's red zone */
+			add_bytes(&v, &nv, &cap, red, z);
+			at += z;
 		}
 	}
 	if (n > at) /* the destination's red zone: the runtime fills it */
@@ -516,29 +515,18 @@ static const struct exc_cause {
 	{29, "StoreProhibited", "a store to memory that may not be written"},
 };
 
-/* The row of cause, or NULL: coprocessor causes (32-39) and reserved ones
- * have none. */
+/* The row of cause: the coprocessor causes (32-39) and the reserved ones
+ * share one each. */
 static const struct exc_cause *exc_row(uint32_t cause)
 {
+	static const struct exc_cause coprocessor = {
+		32, "CoprocessorDisabled", "a coprocessor instruction while the coprocessor is off"};
+	static const struct exc_cause reserved = {
+		0, "a cause the ISA reserves", "an exception this core should not raise"};
 	for (size_t i = 0; i < sizeof exc_causes / sizeof exc_causes[0]; i++)
 		if (exc_causes[i].cause == cause)
 			return &exc_causes[i];
-	return NULL;
-}
-
-static const char *exc_name(uint32_t cause)
-{
-	const struct exc_cause *e = exc_row(cause);
-	return e ? e->name : cause >= 32 && cause <= 39 ? "CoprocessorDisabled"
-	                                                  : "a cause the ISA reserves";
-}
-
-static const char *exc_meaning(uint32_t cause)
-{
-	const struct exc_cause *e = exc_row(cause);
-	return e ? e->meaning
-	         : cause >= 32 && cause <= 39 ? "a coprocessor instruction while the coprocessor is off"
-	                                      : "an exception this core should not raise";
+	return cause >= 32 && cause <= 39 ? &coprocessor : &reserved;
 }
 
 /* An exception cause as the host words its signal. */
@@ -549,7 +537,7 @@ static const char *host_words(uint32_t cause)
 	case 6: return "integer division by zero";
 	case 9: return "unaligned access";
 	case 3: case 13: case 15: case 28: case 29: return "invalid memory access";
-	default: return exc_meaning(cause);
+	default: return exc_row(cause)->meaning;
 	}
 }
 
@@ -574,7 +562,7 @@ static void boot_failure(struct q7_emu_session *s, const struct q7_boot_result *
 		q7_run_fail(r, "%s%s: the kernel crashed: %s%s, at pc 0x%08x%s, address 0x%08x (the core "
 		            "took an %s: EXCCAUSE %u (%s: %s))", pre, image, host_words(br->exc_cause),
 		            fn, br->exc_pc, where, br->exc_vaddr, br->message, br->exc_cause,
-		            exc_name(br->exc_cause), exc_meaning(br->exc_cause));
+		            exc_row(br->exc_cause)->name, exc_row(br->exc_cause)->meaning);
 	} else if (br->boot_status == Q7_BOOT_BREAK) {
 		/* DEBUGCAUSE bits 3 and 4: BREAK and BREAK.N. */
 		q7_run_fail(r, "%s%s: the kernel crashed: %s%s, at pc 0x%08x%s (the core stopped at a %s "
@@ -641,19 +629,15 @@ static void deliver_dst(struct q7_emu_session *s)
 static int inputs_changed(const struct q7_emu_session *s, struct q7_run_result *r)
 {
 	const struct call *c = &s->c;
-	const unsigned char *before[Q7_MAX_ARGS] = {0}, *after[Q7_MAX_ARGS] = {0};
+	const unsigned char *after[Q7_MAX_ARGS];
 	size_t zone[Q7_MAX_ARGS] = {0};
 	const struct q7_call *req = c->req;
-	for (unsigned i = 0, slot = 0; i < req->nargs && i < Q7_MAX_ARGS; i++) {
-		if (req->args[i].kind != Q7_ARG_TENSOR)
-			continue;
-		before[i] = (const unsigned char *)(uintptr_t)req->args[i].u.tensor.data;
-		after[i] = s->data + (c->L.args[i].u.tensor.data - c->back_addr);
-		zone[i] = c->L.red[slot++];
-	}
+	for (unsigned i = 0; i < c->L.n; i++)
+		if (c->L.slot[i].arg >= 0)
+			zone[c->L.slot[i].arg] = zone_of(&c->L.slot[i]);
 	/* Each input's red zone came back with it: the layout puts one after
 	 * every input when the inputs are checked. */
-	if (q7_run_inputs_compare(req, before, after, r))
+	if (q7_slots_inputs_compare(req, c->L.slot, c->L.n, s->data, c->back_addr, after, r))
 		return 1;
 	if (!q7_run_inputs_zones(req, after, zone, r))
 		return 0;
@@ -663,11 +647,8 @@ static int inputs_changed(const struct q7_emu_session *s, struct q7_run_result *
 	uint64_t n = r->changed_bytes, end = after[i] - s->data + c->back_addr + n + zone[i];
 	if (c->L.dst_bytes && end == c->L.dst_addr && r->changed_at >= n + zone[i] / 2) {
 		r->changed_arg = 0;
-		q7_run_fail(r, "%s: the kernel wrote before the start of the destination (get_dst_tensor(): "
-		            "%zu bytes), at byte offset -%llu; a kernel writes only into its output and its "
-		            "own allocations", req->op, c->L.dst_bytes,
-		            (unsigned long long)(n + zone[i] - r->changed_at));
-		r->status = Q7_STATUS_KERNEL_ERROR;
+		q7_run_outside(r, req->op, "wrote", Q7_RUN_DST, c->L.dst_bytes,
+		               (long long)r->changed_at - (long long)(n + zone[i]));
 	}
 	return 1;
 }
@@ -835,8 +816,10 @@ unsigned char *q7_emu_sent_data(const struct q7_emu_session *s, size_t *size)
 	const struct layout *L = &c->L;
 	unsigned char *d = q7_xcalloc(1, L->size ? L->size : 1);
 	for (unsigned i = 0; i < L->n; i++)
-		if (L->bytes[i] && !(c->dst_zeroed && L->addr[i] == L->dst_addr))
-			memcpy(d + (L->addr[i] - Q7_BOOT_DATA_AREA), L->host[i], L->bytes[i]);
+		if (L->slot[i].bytes && !(c->dst_zeroed && L->slot[i].arg < 0))
+			memcpy(d + (L->slot[i].data - Q7_BOOT_DATA_AREA),
+			       (const void *)(uintptr_t)q7_slot_desc(c->req, &L->slot[i])->data,
+			       L->slot[i].bytes);
 	*size = L->size;
 	return d;
 }

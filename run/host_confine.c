@@ -17,26 +17,17 @@
  *
  * A forked child (a DataLoader worker, multiprocessing's fork) would share
  * its parent's memfd, and a sibling's: its first call makes slots of its
- * own (docs/torch.md). An atfork handler counts the forks, so a call
- * still costs no system call. */
+ * own (docs/torch.md), told by q7_fork_count. */
+#include "call_layout.h"
 #include "host_confine.h"
 #include "result.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #define GAP ((size_t)1 << 30)
-#define MAX_SLOTS (Q7_MAX_ARGS + 1)
-
-struct slot {
-	size_t off, span; /* from the slots' reservation's start; page-rounded */
-	uint64_t bytes;
-	int arg;          /* the argument's index; -1: the destination */
-};
-
 struct q7_confine {
 	size_t page;
 	unsigned char *heap_map; /* the heap's reservation, gaps included */
@@ -44,30 +35,18 @@ struct q7_confine {
 	unsigned char *map;      /* the slots' reservation: the kernel's view */
 	size_t map_size;
 	int fd;                  /* the slots' memory (a memfd), -1: none yet */
-	unsigned forks;          /* the process's forks when fd was made */
+	unsigned forks;          /* q7_fork_count when fd was made */
 	unsigned char *rw;       /* all of it, writable: where inputs are copied */
-	struct slot slots[MAX_SLOTS], last[MAX_SLOTS];
+	/* Offsets from the slots' reservation's start; page-rounded. */
+	struct q7_slot slots[Q7_MAX_SLOTS], last[Q7_MAX_SLOTS];
 	unsigned nslots, nlast;
-	const struct slot *dst;  /* the destination's slot in this call, or NULL */
+	const struct q7_slot *dst; /* the destination's slot in this call, or NULL */
 	/* The destination slot's first prefilled bytes already hold the
 	 * pattern byte prefill (-1: none): refilled right after the last
 	 * call's copy-out, while its pages are warm. */
 	size_t prefilled;
 	int prefill;
 };
-
-static unsigned forks; /* in this process's line of forks, counted in children */
-static pthread_once_t count_forks_once = PTHREAD_ONCE_INIT;
-
-static void forked(void)
-{
-	forks++;
-}
-
-static void count_forks(void)
-{
-	pthread_atfork(NULL, NULL, forked);
-}
 
 static unsigned char *reserve(size_t n)
 {
@@ -80,7 +59,6 @@ struct q7_confine *q7_confine_new(size_t heap_size)
 	struct q7_confine *cf = calloc(1, sizeof *cf);
 	if (!cf)
 		return NULL;
-	pthread_once(&count_forks_once, count_forks);
 	cf->page = (size_t)sysconf(_SC_PAGESIZE);
 	cf->fd = -1;
 	cf->heap_size = (heap_size + cf->page - 1) & ~(cf->page - 1);
@@ -131,11 +109,10 @@ bool q7_confine_owns(const struct q7_confine *cf, uint64_t addr)
 
 /* ---- a call's layout ----------------------------------------------------- */
 
-static bool overlaps_dst(const struct q7_call *c, unsigned i)
+static bool overlaps_dst(const struct q7_call *c, const struct q7_slot *s)
 {
-	uint64_t a = c->args[i].u.tensor.data, an = q7_tensor_span(&c->args[i].u.tensor);
-	uint64_t d = c->dst.data, dn = q7_tensor_span(&c->dst);
-	return d && a < d + dn && d < a + an;
+	uint64_t a = q7_slot_desc(c, s)->data, d = c->dst.data, dn = q7_tensor_span(&c->dst);
+	return s->arg >= 0 && d && a < d + dn && d < a + s->bytes;
 }
 
 static size_t pages(const struct q7_confine *cf, uint64_t n)
@@ -144,26 +121,24 @@ static size_t pages(const struct q7_confine *cf, uint64_t n)
 	return s ? s : cf->page;
 }
 
-/* The slots of c; the reservation's bytes they need. dst: whether the
- * destination gets one. */
-static size_t layout(struct q7_confine *cf, const struct q7_call *c, bool *dst)
+/* The slots of c; the reservation's bytes they need. */
+static size_t layout(struct q7_confine *cf, const struct q7_call *c)
 {
+	struct q7_slot all[Q7_MAX_SLOTS];
+	unsigned n = q7_call_slots(c, all);
 	size_t off = GAP;
+	bool shared = false; /* the kernel's output is an input: left as it is */
+	for (unsigned i = 0; i < n; i++)
+		shared |= overlaps_dst(c, &all[i]);
 	cf->nslots = 0;
-	*dst = c->dst.data != 0;
-	for (unsigned i = 0; i < c->nargs; i++)
-		if (c->args[i].kind == Q7_ARG_TENSOR && overlaps_dst(c, i))
-			*dst = false; /* the kernel's output is then that input: left as it is */
-	for (int i = 0; i <= (int)c->nargs; i++) {
-		bool is_dst = i == (int)c->nargs;
-		if (is_dst ? !*dst : c->args[i].kind != Q7_ARG_TENSOR || overlaps_dst(c, (unsigned)i))
+	for (unsigned i = 0; i < n; i++) {
+		if (all[i].arg < 0 ? shared : overlaps_dst(c, &all[i]))
 			continue;
-		struct slot *s = &cf->slots[cf->nslots++];
-		s->arg = is_dst ? -1 : i;
-		s->bytes = q7_tensor_span(is_dst ? &c->dst : &c->args[i].u.tensor);
-		s->span = pages(cf, s->bytes + (is_dst ? Q7_RED_ZONE : 0));
-		s->off = off;
-		off += s->span + GAP;
+		struct q7_slot *s = &cf->slots[cf->nslots++];
+		memcpy(s, &all[i], sizeof *s); /* its padding too: open_slots compares layouts */
+		s->data = off;
+		s->end = off + pages(cf, s->bytes + (s->arg < 0 ? Q7_RED_ZONE : 0));
+		off = s->end + GAP;
 	}
 	return off;
 }
@@ -190,7 +165,7 @@ static int new_map(struct q7_confine *cf, size_t n)
 	cf->map = m;
 	cf->rw = rw;
 	cf->fd = fd;
-	cf->forks = forks;
+	cf->forks = q7_fork_count();
 	cf->map_size = n;
 	return 0;
 }
@@ -214,10 +189,10 @@ static int open_slots(struct q7_confine *cf, size_t need)
 		return -1;
 	}
 	for (unsigned i = 0; i < cf->nslots && !same; i++) {
-		const struct slot *sl = &cf->slots[i];
+		const struct q7_slot *sl = &cf->slots[i];
 		int prot = sl->arg >= 0 ? PROT_READ : PROT_READ | PROT_WRITE;
-		if (mmap(cf->map + sl->off, sl->span, prot, MAP_SHARED | MAP_FIXED, cf->fd,
-		         (off_t)sl->off) == MAP_FAILED)
+		if (mmap(cf->map + sl->data, sl->end - sl->data, prot, MAP_SHARED | MAP_FIXED, cf->fd,
+		         (off_t)sl->data) == MAP_FAILED)
 			return -1;
 	}
 	memcpy(cf->last, cf->slots, cf->nslots * sizeof cf->slots[0]);
@@ -229,21 +204,20 @@ static int open_slots(struct q7_confine *cf, size_t need)
 
 int q7_confine_enter(struct q7_confine *cf, const struct q7_call *c, struct q7_call *run)
 {
-	bool dst;
 	*run = *c;
 	cf->dst = NULL;
-	if (cf->map && cf->forks != forks)
+	if (cf->map && cf->forks != q7_fork_count())
 		free_map(cf); /* the parent's: let go of this process's views, make its own */
-	if (open_slots(cf, layout(cf, c, &dst)) != 0) {
+	if (open_slots(cf, layout(cf, c)) != 0) {
 		cf->nlast = 0;
 		return -1;
 	}
 	for (unsigned i = 0; i < cf->nslots; i++) {
-		const struct slot *s = &cf->slots[i];
-		unsigned char *at = cf->map + s->off;
+		const struct q7_slot *s = &cf->slots[i];
+		unsigned char *at = cf->map + s->data;
 		if (s->arg >= 0) {
 			if (s->bytes) /* through the writable view: the kernel's is read-only */
-				memcpy(cf->rw + s->off, (const void *)(uintptr_t)c->args[s->arg].u.tensor.data,
+				memcpy(cf->rw + s->data, (const void *)(uintptr_t)q7_slot_desc(c, s)->data,
 				       s->bytes);
 			run->args[s->arg].u.tensor.data = (uint64_t)(uintptr_t)at;
 			continue;
@@ -254,40 +228,24 @@ int q7_confine_enter(struct q7_confine *cf, const struct q7_call *c, struct q7_c
 		else if (!(cf->prefill == q7_run_uninit_byte(c) && cf->prefilled >= s->bytes))
 			q7_run_uninit_fill(at, s->bytes, c);
 		cf->prefilled = 0;
-		memset(at + s->bytes + Q7_RED_ZONE, 0xa5, s->span - s->bytes - Q7_RED_ZONE);
+		memset(at + s->bytes + Q7_RED_ZONE, Q7_PAD_BYTE,
+		       s->end - s->data - s->bytes - Q7_RED_ZONE);
 		run->dst.data = (uint64_t)(uintptr_t)at;
 		run->dst_room = Q7_RED_ZONE;
 	}
 	return 0;
 }
 
-/* The first byte of p[0..n) that is not 0xa5 (n when none): a memcmp a
- * 256-byte chunk, then bytes. */
-static size_t tail_changed(const unsigned char *p, size_t n)
-{
-	static unsigned char a5[256];
-	if (a5[0] != 0xa5)
-		memset(a5, 0xa5, sizeof a5);
-	size_t at = 0;
-	while (at < n && memcmp(p + at, a5, n - at < sizeof a5 ? n - at : sizeof a5) == 0)
-		at += n - at < sizeof a5 ? n - at : sizeof a5;
-	while (at < n && p[at] == 0xa5)
-		at++;
-	return at;
-}
-
 int q7_confine_leave(struct q7_confine *cf, const struct q7_call *c, const struct q7_call *run,
                      struct q7_run_result *r)
 {
-	const struct slot *s = cf->dst;
+	const struct q7_slot *s = cf->dst;
 	if (!s || r->status != Q7_STATUS_OK)
 		return r->status != Q7_STATUS_OK;
-	unsigned char *at = cf->map + s->off;
-	size_t tail = s->span - s->bytes - Q7_RED_ZONE;
-	size_t k = tail_changed(at + s->bytes + Q7_RED_ZONE, tail);
-	if (k < tail)
-		return q7_run_outside(r, c->op, "wrote", Q7_RUN_DST, s->bytes,
-		                      (long long)(s->bytes + Q7_RED_ZONE + k));
+	unsigned char *at = cf->map + s->data;
+	if (q7_pad_check(r, c->op, at, s->bytes, (long long)(s->bytes + Q7_RED_ZONE),
+	                 (long long)(s->end - s->data)))
+		return 1;
 	if (s->bytes)
 		memcpy((void *)(uintptr_t)c->dst.data, at, s->bytes);
 	if (r->out.data == run->dst.data)
@@ -302,25 +260,6 @@ int q7_confine_leave(struct q7_confine *cf, const struct q7_call *c, const struc
 
 /* ---- a fault, named ------------------------------------------------------- */
 
-/* The slot off lies in, or else the nearest one (*before: off lies before
- * its start); NULL with no slot. */
-static const struct slot *nearest(const struct q7_confine *cf, uint64_t off, bool *before)
-{
-	const struct slot *best = NULL;
-	uint64_t dist = UINT64_MAX;
-	for (unsigned i = 0; i < cf->nslots; i++) {
-		const struct slot *s = &cf->slots[i];
-		bool b = off < s->off;
-		uint64_t d = b ? s->off - off : off < s->off + s->span ? 0 : off - s->off - s->span;
-		if (d < dist) {
-			dist = d;
-			best = s;
-			*before = b;
-		}
-	}
-	return best;
-}
-
 void q7_confine_fault(const struct q7_confine *cf, const char *op, uint64_t addr, bool write,
                       struct q7_run_result *r)
 {
@@ -330,9 +269,9 @@ void q7_confine_fault(const struct q7_confine *cf, const char *op, uint64_t addr
 		q7_run_outside(r, op, did, Q7_RUN_HEAP, 0, (long long)(addr - h));
 		return;
 	}
-	uint64_t off = addr - (uint64_t)(uintptr_t)cf->map;
-	bool before = false;
-	const struct slot *s = nearest(cf, off, &before);
+	long long at = 0;
+	const struct q7_slot *s = q7_slot_nearest(cf->slots, cf->nslots,
+	                                          addr - (uint64_t)(uintptr_t)cf->map, &at);
 	if (!s) {
 		q7_run_fail(r, "%s: the kernel %s outside its memory, at address 0x%llx; a kernel writes "
 		            "only into its output and its own allocations", op, did,
@@ -340,8 +279,7 @@ void q7_confine_fault(const struct q7_confine *cf, const char *op, uint64_t addr
 		r->status = Q7_STATUS_KERNEL_ERROR;
 		return;
 	}
-	long long at = (long long)(off - s->off);
-	if (s->arg >= 0 && write && !before) /* the engine words it again with the argument's name */
+	if (s->arg >= 0 && write && at >= 0) /* the engine words it again with the argument's name */
 		q7_run_changed(r, op, (unsigned)s->arg, (uint64_t)at, (uint64_t)at >= s->bytes, s->bytes);
 	else
 		q7_run_outside(r, op, did, s->arg, s->bytes, at);

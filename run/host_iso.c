@@ -210,27 +210,19 @@ static int worker_start(struct q7_iso *s, size_t need, struct q7_err *err)
 	return -1;
 }
 
-/* One candidate for what a faulting address is: off bytes from the
- * region's start against a tensor at [start, start + bytes); keeps the
- * nearest in buf. */
-static void nearest(uint64_t off, uint64_t start, uint64_t bytes, const char *what, bool before_too,
-                    long long *best, char *buf, size_t size)
+/* The slot a faulting address lies in or is nearest, the heap arena
+ * among them (arg Q7_RUN_HEAP), into *hit with *at its offset there;
+ * false when addr lies outside the region. */
+static bool region_hit(const struct q7_iso *s, uint64_t addr, struct q7_slot *hit, long long *at)
 {
-	bool past = off >= start + bytes, before = off < start;
-	/* in it (an input's read-only slot): nearer than anything */
-	long long d = past ? (long long)(off - start - bytes) : before ? (long long)(start - off) - 1 : 0;
-	if ((before && !before_too) || (*best >= 0 && d >= *best && d > 0))
-		return;
-	*best = d;
-	if (past)
-		snprintf(buf, size, "offset %llu of %s, past its end (%llu bytes)",
-		         (unsigned long long)(off - start), what, (unsigned long long)bytes);
-	else if (before)
-		snprintf(buf, size, "offset -%llu of %s, before its start",
-		         (unsigned long long)(start - off), what);
-	else
-		snprintf(buf, size, "offset %llu of %s, into it (a kernel never changes its inputs)",
-		         (unsigned long long)(off - start), what);
+	uint64_t base = (uint64_t)(uintptr_t)s->base;
+	if (!s->base || addr < base || addr - base >= s->reserve)
+		return false;
+	struct q7_slot all[Q7_MAX_SLOTS + 1] = {
+		{.data = s->ctl->heap, .bytes = s->ctl->heap_size, .arg = Q7_RUN_HEAP}};
+	memcpy(all + 1, s->slots, s->nslots * sizeof all[0]);
+	*hit = *q7_slot_nearest(all, s->nslots + 1, addr - base, at);
+	return true;
 }
 
 /* What a faulting address is when it lies in the region (a guard page, or
@@ -239,23 +231,24 @@ static void nearest(uint64_t off, uint64_t start, uint64_t bytes, const char *wh
  * bytes)". Empty when nothing. */
 static void guard_hit(const struct q7_iso *s, const char *op, uint64_t addr, char *buf, size_t size)
 {
+	struct q7_slot hit;
+	long long at;
+	char what[96] = "the heap arena";
 	buf[0] = 0;
-	uint64_t base = (uint64_t)(uintptr_t)s->base;
-	if (!s->base || addr < base || addr >= base + s->reserve)
+	if (!region_hit(s, addr, &hit, &at))
 		return;
-	uint64_t off = addr - base;
-	const struct ctl *c = s->ctl;
-	long long best = -1;
-	char what[96];
-	nearest(off, c->heap, c->heap_size, "the heap arena", false, &best, buf, size);
-	for (unsigned i = 0; i < s->nslots; i++) {
-		const struct slot *sl = &s->slots[i];
-		if (sl->arg < 0)
-			snprintf(what, sizeof what, "the destination (get_dst_tensor())");
-		else
-			q7_run_list_arg(s->ctl->list, op, (unsigned)sl->arg, what, sizeof what);
-		nearest(off, sl->data, sl->bytes, what, true, &best, buf, size);
-	}
+	if (hit.arg == Q7_RUN_DST)
+		snprintf(what, sizeof what, "the destination (get_dst_tensor())");
+	else if (hit.arg >= 0)
+		q7_run_list_arg(s->ctl->list, op, (unsigned)hit.arg, what, sizeof what);
+	if (at < 0)
+		snprintf(buf, size, "offset -%llu of %s, before its start", (unsigned long long)-at, what);
+	else if ((uint64_t)at >= hit.bytes)
+		snprintf(buf, size, "offset %llu of %s, past its end (%llu bytes)", (unsigned long long)at,
+		         what, (unsigned long long)hit.bytes);
+	else /* an input's read-only slot */
+		snprintf(buf, size, "offset %llu of %s, into it (a kernel never changes its inputs)",
+		         (unsigned long long)at, what);
 }
 
 /* A write fault in a tensor's slot or the gap after it, worded as the
@@ -264,32 +257,19 @@ static void guard_hit(const struct q7_iso *s, const char *op, uint64_t addr, cha
 static int slot_breach(const struct q7_iso *s, const struct q7_call *c, struct q7_run_result *r)
 {
 	const struct q7_fault *f = &s->ctl->fault;
-	uint64_t base = (uint64_t)(uintptr_t)s->base;
-	if ((f->sig != SIGSEGV && f->sig != SIGBUS) || !f->wrote || f->addr < base ||
-	    f->addr - base >= s->reserve)
+	struct q7_slot hit;
+	long long at;
+	if ((f->sig != SIGSEGV && f->sig != SIGBUS) || !f->wrote ||
+	    !region_hit(s, f->addr, &hit, &at) || hit.arg == Q7_RUN_HEAP)
 		return 0;
-	uint64_t off = f->addr - base, dist = UINT64_MAX;
-	const struct slot *hit = NULL;
-	for (unsigned i = 0; i < s->nslots; i++) { /* the nearest slot */
-		const struct slot *sl = &s->slots[i];
-		uint64_t d = off < sl->data ? sl->data - off
-		           : off < sl->data + sl->bytes ? 0 : off - sl->data - sl->bytes + 1;
-		if (d < dist) {
-			dist = d;
-			hit = sl;
-		}
-	}
-	if (!hit || off < s->ctl->heap + s->ctl->heap_size + GUARD_GAP / 2) /* the heap arena's */
-		return 0;
-	long long at = (long long)off - (long long)hit->data;
-	if (hit->arg >= 0 && at >= 0)
-		return q7_run_changed(r, c->op, (unsigned)hit->arg, (uint64_t)at,
-		                      (uint64_t)at >= hit->bytes, hit->bytes);
+	if (hit.arg >= 0 && at >= 0)
+		return q7_run_changed(r, c->op, (unsigned)hit.arg, (uint64_t)at,
+		                      (uint64_t)at >= hit.bytes, hit.bytes);
 	char op[24 + Q7_MAX_OP_NAME];
 	snprintf(op, sizeof op, "%s", c->op);
 	if (s->cores > 1)
 		snprintf(op, sizeof op, "core %u: %s", s->ctl->core, c->op);
-	return q7_run_outside(r, op, "wrote", hit->arg, hit->bytes, at);
+	return q7_run_outside(r, op, "wrote", hit.arg, hit.bytes, at);
 }
 
 /* After the worker died in a call: the one-line reason (the caller sets
@@ -326,79 +306,43 @@ static void call_failed(struct q7_iso *s, const struct q7_call *c, int st, struc
  * Returns the region's size, or 0 when a tensor is too large. */
 static size_t layout(struct q7_iso *s, const struct q7_call *c)
 {
-	size_t page = s->page;
-	uint64_t off = s->ctl_bytes + s->heap_size;
-	unsigned ng = 0;
-	s->nslots = 0;
-	s->guards[ng++] = off; /* after the heap arena */
-	off += GUARD_GAP;
-	s->nro = 0;
+	/* past the heap arena's guard */
+	uint64_t off = s->ctl_bytes + s->heap_size + GUARD_GAP;
 	/* The destination last: a write past it runs into the rest of the
 	 * region, which the worker keeps inaccessible, not into an input. */
-	for (int i = 0; i <= (int)c->nargs; i++) {
-		const struct q7_tensor_desc *d;
-		if (i == (int)c->nargs) {
-			if (c->dst.data == 0)
-				continue;
-			d = &c->dst;
-		} else {
-			if (c->args[i].kind != Q7_ARG_TENSOR)
-				continue;
-			d = &c->args[i].u.tensor;
-		}
-		uint64_t bytes = q7_dtype_size(d->dtype);
-		for (unsigned k = 0; k < d->ndim && k < Q7_MAX_DIMS; k++)
-			bytes *= d->sizes[k];
-		if (d->ndim > Q7_MAX_DIMS || bytes > ((uint64_t)1 << 40))
+	s->nslots = q7_call_slots(c, s->slots);
+	for (unsigned i = 0; i < s->nslots; i++) {
+		struct q7_slot *sl = &s->slots[i];
+		if (q7_slot_desc(c, sl)->ndim > Q7_MAX_DIMS || sl->bytes > ((uint64_t)1 << 40))
 			return 0;
-		uint64_t span = round_up(bytes, page);
-		struct slot *sl = &s->slots[s->nslots++];
-		sl->arg = i == (int)c->nargs ? -1 : i;
-		sl->bytes = bytes;
-		if (sl->arg >= 0 && span) {
-			s->ro[s->nro][0] = off;
-			s->ro[s->nro++][1] = span;
-		}
-		sl->data = s->guard == Q7_GUARD_START ? off : off + span - bytes;
-		sl->guard = off + span;
-		s->guards[ng++] = sl->guard;
-		off = sl->guard + GUARD_GAP;
+		uint64_t span = round_up(sl->bytes, s->page);
+		sl->data = s->guard == Q7_GUARD_START ? off : off + span - sl->bytes;
+		sl->end = off + span;
+		off = sl->end + GUARD_GAP;
 	}
-	s->nguards = ng;
 	return off;
 }
 
 /* The destination slot's bytes that no guard covers: before its data in
  * its first page (the guard at the end) and after it in its last (at the
- * start). Filled with 0xa5 before the call, checked after it. */
-static void dst_pads(const struct q7_iso *s, const struct slot *sl, uint64_t pad[2][2])
+ * start). Filled with Q7_PAD_BYTE before the call (r NULL), checked
+ * after it: 0, or 1 with r failed. */
+static int dst_pads(const struct q7_iso *s, const struct q7_call *c, const struct q7_slot *sl,
+                    struct q7_run_result *r)
 {
-	uint64_t start = sl->data & ~(uint64_t)(s->page - 1);
-	pad[0][0] = start;
-	pad[0][1] = sl->data - start;
-	pad[1][0] = sl->data + sl->bytes;
-	pad[1][1] = sl->guard - pad[1][0];
-}
-
-/* After the call: a write into the destination slot's pads, worded as
- * the in-process modes word it. 0, or 1 with r failed. */
-static int dst_pads_check(const struct q7_iso *s, const struct q7_call *c, const struct slot *sl,
-                          struct q7_run_result *r)
-{
-	uint64_t pad[2][2];
-	dst_pads(s, sl, pad);
+	unsigned char *at = s->base + sl->data;
+	long long pad[2][2] = {{-(long long)(sl->data & (s->page - 1)), 0},
+	                       {(long long)sl->bytes, (long long)(sl->end - sl->data)}};
 	for (unsigned k = 0; k < 2; k++)
-		for (uint64_t i = 0; i < pad[k][1]; i++) {
-			if (s->base[pad[k][0] + i] == 0xa5)
-				continue;
-			return q7_run_outside(r, c->op, "wrote", Q7_RUN_DST, sl->bytes,
-			                      (long long)(pad[k][0] + i) - (long long)sl->data);
-		}
+		if (!r)
+			memset(at + pad[k][0], Q7_PAD_BYTE, (size_t)(pad[k][1] - pad[k][0]));
+		else if (q7_pad_check(r, c->op, at, sl->bytes, pad[k][0], pad[k][1]))
+			return 1;
 	return 0;
 }
 
-/* The request: tensors copied into their slots, a frame per core with the
- * slots' addresses. */
+/* The request: the layout, tensors copied into their slots, a frame per
+ * core with the slots' addresses. */
 static void fill(struct q7_iso *s, const struct q7_call *c)
 {
 	struct ctl *ctl = s->ctl;
@@ -406,26 +350,20 @@ static void fill(struct q7_iso *s, const struct q7_call *c)
 	struct q7_tensor_desc dst = c->dst;
 	if (c->nargs)
 		memcpy(args, c->args, c->nargs * sizeof *args);
+	memcpy(ctl->slots, s->slots, s->nslots * sizeof s->slots[0]);
+	ctl->nslots = s->nslots;
 	for (unsigned i = 0; i < s->nslots; i++) {
-		const struct slot *sl = &s->slots[i];
+		const struct q7_slot *sl = &s->slots[i];
 		struct q7_tensor_desc *d = sl->arg < 0 ? &dst : &args[sl->arg].u.tensor;
 		unsigned char *to = s->base + sl->data;
 		if (sl->arg < 0 && c->dst_fresh) /* a new output: the pattern that shows (docs/runtime.md) */
 			q7_run_uninit_fill(to, sl->bytes, c);
 		else if (sl->bytes && d->data)
 			memcpy(to, (const void *)(uintptr_t)d->data, sl->bytes);
-		if (sl->arg < 0) {
-			uint64_t pad[2][2];
-			dst_pads(s, sl, pad);
-			memset(s->base + pad[0][0], 0xa5, pad[0][1]);
-			memset(s->base + pad[1][0], 0xa5, pad[1][1]);
-		}
+		if (sl->arg < 0)
+			dst_pads(s, c, sl, NULL);
 		d->data = (uint64_t)(uintptr_t)to;
 	}
-	memcpy(ctl->guards, s->guards, s->nguards * sizeof s->guards[0]);
-	ctl->nguards = s->nguards;
-	memcpy(ctl->ro, s->ro, s->nro * sizeof s->ro[0]);
-	ctl->nro = s->nro;
 	ctl->ncores = s->cores;
 	ctl->time_limit = s->timeout;
 	ctl->end = END_NONE;
@@ -447,7 +385,7 @@ static void fill(struct q7_iso *s, const struct q7_call *c)
  * go of them without touching them, and starts a worker of its own. */
 static void let_go_after_fork(struct q7_iso *s)
 {
-	if (s->owner == getpid())
+	if (s->forks == q7_fork_count())
 		return;
 	if (s->pid > 0)
 		q7_proc_forget(s->pid);
@@ -456,24 +394,7 @@ static void let_go_after_fork(struct q7_iso *s)
 	s->pid = 0;
 	s->fd = -1;
 	region_close(s);
-	s->owner = getpid();
-}
-
-/* The first rule (docs/runtime.md): each input's slot against the
- * caller's tensor it was copied from, which the kernel never saw. 0, or
- * 1 with r set (q7_run_inputs_compare). */
-static int inputs_changed(const struct q7_iso *s, const struct q7_call *c,
-                          struct q7_run_result *r)
-{
-	const unsigned char *before[Q7_MAX_ARGS] = {0}, *after[Q7_MAX_ARGS] = {0};
-	for (unsigned i = 0; i < s->nslots; i++) {
-		int a = s->slots[i].arg;
-		if (a < 0)
-			continue;
-		before[a] = (const unsigned char *)(uintptr_t)c->args[a].u.tensor.data;
-		after[a] = s->base + s->slots[i].data;
-	}
-	return q7_run_inputs_compare(c, before, after, r);
+	s->forks = q7_fork_count();
 }
 
 /* The worker's answer to call c: each core's frame checked, the
@@ -490,19 +411,20 @@ static int take_answer(struct q7_iso *s, const struct q7_call *c, struct q7_run_
 		if (q7_host_core_done(f, core, s->cores, r) != 0)
 			return 1;
 	}
-	if (!(s->unchecked & Q7_UNCHECKED_INPUTS) && inputs_changed(s, c, r) != 0)
+	if (!(s->unchecked & Q7_UNCHECKED_INPUTS) &&
+	    q7_slots_inputs_compare(c, s->slots, s->nslots, s->base, 0, NULL, r) != 0)
 		return 1;
 	uint64_t dst_slot = 0;
 	for (unsigned i = 0; i < s->nslots; i++)
 		if (s->slots[i].arg < 0) {
-			if (dst_pads_check(s, c, &s->slots[i], r) != 0)
+			if (dst_pads(s, c, &s->slots[i], r) != 0)
 				return 1;
 			dst_slot = (uint64_t)(uintptr_t)(s->base + s->slots[i].data);
 			memcpy((void *)(uintptr_t)c->dst.data, s->base + s->slots[i].data,
 			       s->slots[i].bytes);
 		}
 	/* The heap arena and the slots, as the region holds them. */
-	uint64_t base = (uint64_t)(uintptr_t)s->base, range[MAX_SLOTS + 1][2] = {
+	uint64_t base = (uint64_t)(uintptr_t)s->base, range[Q7_MAX_SLOTS + 1][2] = {
 		{base + s->ctl->heap, base + s->ctl->heap + s->ctl->heap_size}};
 	for (unsigned i = 0; i < s->nslots; i++) {
 		range[i + 1][0] = base + s->slots[i].data;
@@ -606,7 +528,7 @@ int q7_iso_open(char *const *paths, unsigned cores, size_t heap_size,
 	s->unchecked = o->unchecked;
 	s->interrupted = o->interrupted;
 	s->fd = -1;
-	s->owner = getpid();
+	s->forks = q7_fork_count();
 	s->ctl_bytes = round_up(sizeof(struct ctl), s->page);
 	enter(s);
 	int rc = worker_start(s, s->ctl_bytes + s->heap_size + s->page, err);
@@ -624,13 +546,9 @@ void q7_iso_close(struct q7_iso *s)
 	if (!s)
 		return;
 	q7_target_proc_lock();
-	if (s->owner == getpid()) {
-		/* The worker and whatever is left in its group. */
-		worker_stop(s, NULL);
-		region_close(s);
-	} else {
-		let_go_after_fork(s);
-	}
+	let_go_after_fork(s); /* in a forked child: the parent's left as they are */
+	worker_stop(s, NULL); /* the worker and whatever is left in its group */
+	region_close(s);
 	q7_target_proc_unlock();
 	free(s);
 }

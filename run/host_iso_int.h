@@ -11,13 +11,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "call_layout.h"
 #include "host_fault.h"
 #include "call_limits.h"
 #include "host_iso.h"
 #include "engine.h"
 
 #define RESERVE (16ull << 30) /* address space; memory only where touched */
-#define MAX_SLOTS (Q7_MAX_ARGS + 1)
 /* The inaccessible bytes after the heap arena and after each tensor: a
  * write that far past one faults in the worker (docs/runtime.md). */
 #define GUARD_GAP ((uint64_t)64 << 20)
@@ -27,22 +27,15 @@
 enum state { ST_STARTING, ST_LOADING, ST_LISTING };
 enum end { END_NONE, END_FAULT, END_EXIT, END_LOST };
 
-/* A tensor's place in the region (offsets from its start). */
-struct slot {
-	uint64_t data, bytes; /* the tensor's first byte and its size */
-	uint64_t guard;       /* the guard page after it */
-	int arg;              /* the argument's index, -1 for the destination */
-};
-
 /* The control block, at the region's start. */
 struct ctl {
 	uint32_t seq;
 	uint64_t used;          /* the layout's end: the worker guards the rest */
 	uint64_t heap, heap_size;
-	uint32_t nguards;
-	uint64_t guards[MAX_SLOTS + 1]; /* offsets of the GUARD_GAPs the worker makes inaccessible */
-	uint32_t nro;
-	uint64_t ro[MAX_SLOTS][2];      /* the inputs' slots (offset, bytes): read-only there */
+	/* The call's slots: the worker makes a GUARD_GAP inaccessible after
+	 * the heap arena and after each, and an input's pages read-only. */
+	uint32_t nslots;
+	struct q7_slot slots[Q7_MAX_SLOTS];
 	uint32_t ncores;
 	double time_limit;      /* the worker's own alarm: a parent gone while it spins */
 	/* the worker's side */
@@ -74,16 +67,13 @@ struct q7_iso {
 	/* the worker */
 	pid_t pid;              /* 0: none */
 	int fd;                 /* our end of its socket */
-	pid_t owner;            /* the process that made all this */
+	unsigned forks;         /* q7_fork_count in the process that made all this */
 	double started;         /* when the worker was forked */
 	bool fresh;             /* no call since it started: the first includes the start */
-	/* the last call's layout */
-	struct slot slots[MAX_SLOTS];
+	/* the last call's layout: offsets from the region's start, each
+	 * slot's end its guard */
+	struct q7_slot slots[Q7_MAX_SLOTS];
 	unsigned nslots;
-	uint64_t guards[MAX_SLOTS + 1];
-	unsigned nguards;
-	uint64_t ro[MAX_SLOTS][2];
-	unsigned nro;
 	struct q7_frame answer; /* the frame a call ended with, copied out of the region */
 };
 

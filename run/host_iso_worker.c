@@ -30,11 +30,10 @@ static struct {
 	int fd;
 	unsigned char *base;
 	size_t reserve;
+	size_t page;
 	uint64_t used;          /* where the guarded rest begins; 0: none yet */
-	uint64_t guarded[MAX_SLOTS + 1];
-	unsigned nguarded;
-	uint64_t ro[MAX_SLOTS][2];
-	unsigned nro;
+	struct q7_slot slots[Q7_MAX_SLOTS]; /* the last call's, guarded */
+	unsigned nslots;
 	struct q7_host_images images;
 	uintptr_t stack_low;
 } w;
@@ -81,10 +80,25 @@ static void worker_notify(uint32_t seq)
 	}
 }
 
-/* The guard pages as the call lays them out, and the rest of the region
- * past the layout. Made inaccessible again at every call, layout the
- * same or not: a kernel may have opened one with mprotect, and the next
- * call's overrun would then go unseen. */
+/* The guard after each slot of the last call (gap: its protection, -1:
+ * left) and an input's pages (in: theirs). */
+static void guard(int gap, int in)
+{
+	for (unsigned i = 0; i < w.nslots; i++) {
+		const struct q7_slot *sl = &w.slots[i];
+		uint64_t start = sl->data & ~(uint64_t)(w.page - 1);
+		if (gap >= 0)
+			mprotect(w.base + sl->end, GUARD_GAP, gap);
+		if (sl->arg >= 0 && sl->end > start)
+			mprotect(w.base + start, sl->end - start, in);
+	}
+}
+
+/* The guard pages as the call lays them out (the inputs' slots
+ * read-only: a write into one faults at its byte), and the rest of the
+ * region past the layout. Made inaccessible again at every call, layout
+ * the same or not: a kernel may have opened one with mprotect, and the
+ * next call's overrun would then go unseen. */
 static void worker_layout(void)
 {
 	struct ctl *c = w.ctl;
@@ -93,21 +107,13 @@ static void worker_layout(void)
 	if (c->used < w.reserve)
 		mprotect(w.base + c->used, w.reserve - c->used, PROT_NONE);
 	w.used = c->used;
-	bool same = w.nguarded == c->nguards &&
-	            memcmp(w.guarded, c->guards, c->nguards * sizeof c->guards[0]) == 0;
-	for (unsigned i = 0; !same && i < w.nguarded; i++)
-		mprotect(w.base + w.guarded[i], GUARD_GAP, PROT_READ | PROT_WRITE);
-	for (unsigned i = 0; i < w.nro; i++)
-		mprotect(w.base + w.ro[i][0], w.ro[i][1], PROT_READ | PROT_WRITE);
-	for (unsigned i = 0; i < c->nguards; i++)
-		mprotect(w.base + c->guards[i], GUARD_GAP, PROT_NONE);
-	/* The inputs' slots read-only: a write into one faults at its byte. */
-	w.nro = c->nro < MAX_SLOTS ? c->nro : MAX_SLOTS;
-	memcpy(w.ro, c->ro, w.nro * sizeof w.ro[0]);
-	for (unsigned i = 0; i < w.nro; i++)
-		mprotect(w.base + w.ro[i][0], w.ro[i][1], PROT_READ);
-	memcpy(w.guarded, c->guards, c->nguards * sizeof c->guards[0]);
-	w.nguarded = c->nguards;
+	unsigned n = c->nslots < Q7_MAX_SLOTS ? c->nslots : Q7_MAX_SLOTS;
+	bool same = w.nslots == n && memcmp(w.slots, c->slots, n * sizeof c->slots[0]) == 0;
+	guard(same ? -1 : PROT_READ | PROT_WRITE, PROT_READ | PROT_WRITE);
+	w.nslots = n;
+	memcpy(w.slots, c->slots, n * sizeof w.slots[0]);
+	mprotect(w.base + c->heap + c->heap_size, GUARD_GAP, PROT_NONE);
+	guard(PROT_NONE, PROT_READ);
 }
 
 static void worker_run(void)
@@ -168,6 +174,7 @@ void q7_iso_worker_main(struct q7_iso *s, int fd)
 	w.fd = fd;
 	w.base = s->base;
 	w.reserve = s->reserve;
+	w.page = s->page;
 	w.stack_low = q7_host_stack_low();
 	/* The parent's handlers (Python's, say) are not the worker's. */
 	for (size_t i = 0; i < sizeof deflt / sizeof deflt[0]; i++)

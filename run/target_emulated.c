@@ -9,8 +9,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "call_layout.h"
 #include "emu_profile.h"
 #include "emu_session.h"
 #include "call_limits.h"
@@ -24,7 +24,7 @@ struct state {
 	char *lib;
 	size_t heap_size;
 	struct q7_emu_session *emu;
-	pid_t pid;            /* the process that opened it */
+	unsigned forks;       /* q7_fork_count in the process that opened it */
 	bool race_check;      /* Q7CC_EMU_JOBS > 1: a session per core, per call */
 	struct q7_prof *profile; /* q7_engine_profile: each call profiled into it */
 	unsigned profile_parent;
@@ -36,7 +36,7 @@ static void emu_close(void *state, bool at_exit)
 	(void)at_exit;
 	if (s->emu) {
 		q7_target_proc_lock();
-		if (s->pid != getpid()) /* a forked child's copy of its parent's */
+		if (s->forks != q7_fork_count()) /* a forked child's copy of its parent's */
 			q7_emu_disown(s->emu);
 		else
 			q7_emu_close(s->emu);
@@ -65,7 +65,7 @@ static int emu_open(struct q7_target_open *o, struct q7_err *err)
 	s->heap_size = o->opts->heap_size;
 	const char *jobs = getenv("Q7CC_EMU_JOBS");
 	s->race_check = s->cfg.cores > 1 && jobs && strtoul(jobs, NULL, 10) > 1;
-	s->pid = getpid();
+	s->forks = q7_fork_count();
 	if (!s->race_check) {
 		q7_target_proc_lock();
 		int rc = q7_emu_open(&s->cfg, &s->emu, err);
@@ -89,7 +89,7 @@ static int fork_session(struct state *s, struct q7_run_result *r)
 {
 	q7_emu_disown(s->emu);
 	s->emu = NULL;
-	s->pid = getpid();
+	s->forks = q7_fork_count();
 	memset(r, 0, sizeof *r);
 	if (q7_emu_open(&s->cfg, &s->emu, &Q7_ERR_OF(r->message)) == 0)
 		return 0;
@@ -128,7 +128,7 @@ static int emu_call(void *state, const struct q7_call *c, unsigned cores,
 		rc = q7_run_emulated(s->lib, s->cfg.images, &req, r);
 	} else {
 		q7_target_proc_lock();
-		rc = s->pid == getpid() ? 0 : fork_session(s, r);
+		rc = s->forks == q7_fork_count() ? 0 : fork_session(s, r);
 		if (rc == 0)
 			rc = q7_emu_call(s->emu, &req, r);
 		q7_target_proc_unlock();
