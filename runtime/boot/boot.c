@@ -1,11 +1,5 @@
-/* q7boot: the boot program of the emulated core. At start it checks the
- * host's boot block and places every prelinked image once; then it serves
- * calls for as long as the host sends them: it reads each call's frames
- * from the request descriptor (the host wrote its tensor data into the
- * core's RAM), calls the entry of each core the call names, and hands back
- * the frames on the result descriptor with where the bytes the call asked
- * back and the out tensor lie, which the host reads out of the RAM
- * (boot.h).
+/* q7boot: the boot program of the emulated core, its side of boot.h
+ * (docs/emulated.md, "The session protocol").
  * Kernel output reaches the host through frame->write_fn, a semihosting
  * write to QEMU's stdout or stderr.
  *
@@ -280,10 +274,7 @@ static __attribute__((noreturn)) void fail(int status, const char *why)
 	finish();
 }
 
-/* QEMU's memset of [addr, addr + n), in pieces of IO_CHUNK bytes: QEMU
- * serves each through a buffer of its length, so that one piece's stays
- * warm in its heap where a 256 MiB destination's was a buffer of 256 MiB
- * made at every call. */
+/* QEMU's memset of [addr, addr + n), IO_CHUNK bytes at a time. */
 static void fill_ram(uint32_t addr, int c, uint32_t n)
 {
 	for (uint32_t done = 0; done < n;) {
@@ -293,14 +284,9 @@ static void fill_ram(uint32_t addr, int c, uint32_t n)
 	}
 }
 
-/* frame->move_fn: the memcpy, memmove and memset of the runtime in the
- * image hand a block of Q7_MOVE_MIN bytes or more here (runtime/src/
- * device_memmove.c), which is then moved or filled at the host's speed:
- * a fill is fill_ram's; a move is one Q7_RESULT_MOVE record, which the
- * host answers once it moved the bytes in the core's RAM (as memmove
- * does: overlapping either way). 0, or -1 before any byte moved when a
- * range is not the core's RAM: the runtime then does it itself, and
- * faults where the core would. docs/emulated.md, "Block moves". */
+/* frame->move_fn (docs/emulated.md, "Block moves"). 0, or -1 before any
+ * byte moved when a range is not the core's RAM: the runtime then does it
+ * itself, and faults where the core would. */
 static int boot_move(void *dst, const void *src, uint32_t n, int fill)
 {
 	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
