@@ -33,22 +33,18 @@
 #define STACK_GUARD 64 /* bytes at the bottom that must stay painted */
 
 extern char __q7boot_stack_bottom[], __q7boot_stack_top[], __q7boot_exc_stack_top[];
-/* Below the stack, down to the boot program's data: memory no one uses,
- * painted once, so that a stack that overflowed past its bottom without
- * touching it (a large local array, deep recursion) is still seen: the
- * 16 KiB right below checked word by word, the rest one word in 16 (any
- * write of 64 bytes or more there). docs/emulated.md. */
+/* Below the stack, down to the boot program's data: painted once, the
+ * 16 KiB right below checked word by word, the rest one word in 16
+ * (docs/emulated.md, "The session protocol"). */
 #define BELOW_DENSE (16u << 10)
 
 void q7boot_main(void);
 void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind, uint32_t ra);
 
 static const struct q7_boot_block *block;
-/* The boot block as the host wrote it, copied at start: what the boot
- * program reads its descriptors from, so that a kernel's stray store
- * into the block in RAM (its result_fd made 1) cannot send a record to
- * the kernel's stdout or read the next call from elsewhere; the block in
- * RAM is held against it after each core (block_intact). */
+/* The boot block as the host wrote it, copied at start: the descriptors
+ * are read from here, and the block in RAM is held against it after each
+ * core (block_intact; docs/emulated.md, "The session protocol"). */
 static struct q7_boot_block block_copy;
 static struct q7_boot_call call;     /* the call being served */
 static struct q7_boot_result result; /* the record being made */
