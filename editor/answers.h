@@ -1,8 +1,6 @@
 /* editor/answers: what q7cc-clangd adds to the answers the editor gets,
- * from a document's last analysis: the kernel's schema in clangd's hover,
- * code lenses with each kernel's schema above it (clangd 14 has no code
- * lenses: these are the relay's own), and quick fixes (fix.h) among
- * clangd's code actions.
+ * from a document's last analysis: the schema in hover, the code lenses,
+ * the quick fixes of fix.h (docs/editors.md, "Editors").
  *
  * Memory: the functions add to the JSON they are given; new objects are
  * the caller's. */

@@ -359,10 +359,8 @@ static bool read_db(const char *path, const struct stat *st)
 	return last.read;
 }
 
-/* Why the database file (st) in dir is not to be trusted, or NULL: its
- * flags would reach q7cc, so it must be the editor's user's or root's, in
- * a folder that is too, and neither may be writable by other users but a
- * sticky folder's (/tmp: others cannot replace the file there). */
+/* Why the database file (st) in dir is not to be trusted (its flags
+ * would reach q7cc: docs/editors.md, "Which files are analysed"), or NULL. */
 static const char *distrust(const char *dir, const struct stat *st, char *why, size_t n)
 {
 	struct stat d;

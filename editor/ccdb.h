@@ -1,15 +1,12 @@
 /* editor/ccdb: a file's compile command, found as clangd finds it, and the
  * q7cc command line that lints the editor's text of it.
  *
- * Owns: looking for compile_commands.json (in the folder --compile-
- * commands-dir names, else in the file's folder and each one above it,
- * and in their build/ folders), reading it (json-c), the entry of a file
- * (its "arguments", or its "command" split as a POSIX shell would),
- * indexed once per read of the file (by the base name of each entry's
- * file) and read again when the file changes; and whether a database may
- * be used at all: only the editor's user's or root's, in a folder that
- * is too, writable by no other user (docs/editors.md, "Which files are
- * analysed"). The lint's command line is lintcmd.h's. */
+ * Owns: looking for compile_commands.json and whether it may be used
+ * (docs/editors.md, "Which files are analysed"), reading it (json-c), the
+ * entry of a file (its "arguments", or its "command" split as a POSIX
+ * shell would), indexed once per read of the file (by the base name of
+ * each entry's file) and read again when the file changes. The lint's
+ * command line is lintcmd.h's. */
 #ifndef Q7_EDITOR_CCDB_H
 #define Q7_EDITOR_CCDB_H
 

@@ -1,12 +1,7 @@
 /* editor/fix: quick fixes for the lint's findings whose fix is mechanical,
  * as edits of the editor's text:
- *   q7-unsupported-param, a scalar or Tensor by pointer (`float *by`):
- *       by value (the '*' removed);
- *   q7-unsupported-param, a Tensor or Scalar by reference to non-const:
- *       const& (`const` put first); a scalar by reference: by value;
- *   each only for the types of fix.c's table (an `unsigned &`, an
- *   `int8_t *`, a `TensorOptions &`, an array, a default argument get
- *   none), and preferred only where the result is known to lint clean;
+ *   q7-unsupported-param, a parameter of fix.c's table's types by pointer
+ *       or by reference to non-const (docs/editors.md, "Quick fixes");
  *   q7-internal-linkage, `static` on the kernel's line: `static` removed;
  *   q7-inline, `inline` on the kernel's line: `inline` removed.
  * Only the rule's name, the names the finding's message quotes (the

@@ -4,10 +4,10 @@
  * command's driver and flags, ccdb.h) in the compile's folder with its
  * output on a pipe that the server's poll loop reads, so that clangd's
  * messages never wait for it; cancelling it; and turning its JSON into
- * LSP diagnostics (the rule as code, "q7cc" as source, the rule's page
- * as codeDescription) and kernels for hover. The driver analyses through
- * the resident analysis server (analysis/server.c), and the rules and
- * their severities stay analysis/'s: nothing here judges a kernel. */
+ * LSP diagnostics (docs/editors.md, "What the editor gets") and kernels
+ * for hover. The driver analyses through the resident analysis server
+ * (analysis/server.c), and the rules and their severities stay
+ * analysis/'s: nothing here judges a kernel. */
 #ifndef Q7_EDITOR_LINT_H
 #define Q7_EDITOR_LINT_H
 

@@ -36,7 +36,7 @@ static const char *toolchain_of(const char *compiler)
 	return NULL;
 }
 
-/* Whether the lint keeps the driver option o (lintcmd.h). */
+/* Whether the lint keeps the driver option o. */
 static bool kept(const struct q7_option *o)
 {
 	switch (o->id) {

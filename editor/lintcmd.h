@@ -4,13 +4,7 @@
  *
  * Owns: the program (always the q7cc q7cc-clangd is installed with, its
  * toolchain from the compiler's name), and the flags taken from the
- * project's command: only those that shape the parse or the lint's
- * findings (-D, -U, -I and the other include folders, -include,
- * -std=, -O, the dialect's -f options, -W, --q7-kernel=, --q7-multicore,
- * --q7-toolchain=), each read by the driver's own option table
- * (model/options.h); every other word
- * (plugins, -B, -Xclang, -specs=, -wrapper, @response files, outputs,
- * other inputs, options that change the driver's mode) is left out. */
+ * project's command (lintcmd.c says which). */
 #ifndef Q7_EDITOR_LINTCMD_H
 #define Q7_EDITOR_LINTCMD_H
 

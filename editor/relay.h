@@ -6,18 +6,8 @@
  * and writes are queued (rpc.h), so nothing waits for an analysis, for
  * clangd, or for an editor that does not read.
  *
- * What the relay adds:
- *  - textDocument/publishDiagnostics: clangd's for a file, plus q7cc's
- *    lint of the editor's text of it (lint.h), analysed at once on open
- *    and on a change after a quiet spell, debounce_ms after the last
- *    change of a burst; a change cancels the analysis of the text before
- *    it;
- *  - textDocument/hover on a kernel's name: clangd's answer plus the
- *    kernel's TorchScript schema and the op name it registers; code
- *    lenses with the schemas (answered here); quick fixes added to
- *    clangd's code actions (answers.h);
- *  - clangd restarted when it ends, and clangd ended when the editor goes
- *    (docs/editors.md, "When things go wrong"). */
+ * What the relay adds: docs/editors.md's opening list (the lint's timing:
+ * its "When"; clangd's restart and end: "When things go wrong"). */
 #ifndef Q7_EDITOR_RELAY_H
 #define Q7_EDITOR_RELAY_H
 

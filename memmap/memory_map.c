@@ -222,7 +222,6 @@ int q7_core_map_load(const char *image, int core, struct q7_core_map *m, struct 
 		if ((uint64_t)s->addr + s->size > m->image_end)
 			m->image_end = (uint64_t)s->addr + s->size;
 	}
-	/* The largest stack any op's launcher asks for. */
 	struct q7_syms syms;
 	int got = q7_syms_load(image, 0, &syms, err);
 	if (got == -1) /* damaged (none: a stripped image, no ops) */

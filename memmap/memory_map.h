@@ -6,13 +6,6 @@
  * pool (16 KiB taken from the arena) are the call's, given by the loader
  * outside the window.
  *
- *   q7cc --q7-memory-map IMAGE [-o map.svg]
- *
- * IMAGE: a single-core image, one core's image (..._cpuN.so) or a
- * multicore manifest (every core). Prints the map; -o also draws it (per
- * core the window to scale and the image and stack enlarged beside it,
- * every part named without overlaps, whether it fits as the heading).
- *
  * Memory: a q7_core_map owns its sections; q7_core_map_free. */
 #ifndef Q7_MEMORY_MAP_H
 #define Q7_MEMORY_MAP_H

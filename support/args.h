@@ -1,15 +1,6 @@
-/* support/args: one command-line reader for q7cc's small tools (q7-run,
- * q7-prelink, q7-pkg-loadlib, q7cc --q7-memory-map). Each tool lists its
- * options in a table and switches on what the reader returns; the
- * messages, the usage text and the exit codes stay the tool's own, since
- * each keeps the spellings its users and tests already rely on.
- *
- * Spellings read: a flag exactly as named ("-v", "--list"); a short value
- * option as "-oV" or "-o V"; a long one as "--core=V", and as "--core V"
- * under Q7_ARGS_LONG_NEXT. Under Q7_ARGS_GETOPT (the vendor's Perl
- * packager, Getopt::Long) every option takes one dash or two and '='
- * joins a value to a short name too, but for an exact flag. "-" alone is
- * an argument. */
+/* support/args: one command-line reader for q7cc's small tools, each with
+ * its table of options and its own spellings (docs/driver.md, "The small
+ * tools' command lines and errors"). "-" alone is an argument. */
 #ifndef Q7_ARGS_H
 #define Q7_ARGS_H
 

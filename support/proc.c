@@ -145,8 +145,7 @@ void q7_proc_signals_install(void)
 		handle_forwarded(on_signal, saved);
 }
 
-/* Declared in tempfile.h: for a tool that starts no child, the same
- * signals end it as they would with children, by die_by. */
+/* tempfile.h's, here for die_by. */
 void q7_temp_cleanup_on_signals(void)
 {
 	struct sigaction old[NFWD];
@@ -388,21 +387,11 @@ static int set_attr(posix_spawnattr_t *attr, const sigset_t *mask, bool group, p
 	return e;
 }
 
-/* The guard of a child that dies with us (o->dies_with_us).
- *
- * A compiler leads a process group of its own, so that a signal we
- * forward reaches cc1plus and as under g++. Then a SIGKILL of our group
- * (a cancelled CI job, a killed make) misses it, and nothing of ours is
- * left to pass it on: measured with g++ on a source that takes seconds,
- * g++, cc1plus and as ran to the end. PR_SET_PDEATHSIG on the child
- * kills g++ alone: cc1plus, its child, carries on. Staying in our group
- * would lose the forwarding to cc1plus when we alone are signalled (our
- * group may be make's, not ours to signal). So a guard, forked before
- * the child, leads the group the child then joins and waits on a pipe
- * whose other end only we hold: at its end (we died, by whatever
- * signal, or reaped the child) it kills its whole group, itself
- * included. Forked first, so there is no moment when the child runs
- * unguarded. Returns the guard's pid and sets *wfd, or -1 with errno. */
+/* The guard of a child that dies with us (o->dies_with_us), and why
+ * neither plain alternative serves: docs/robustness.md, "Interrupted
+ * compiles". Forked before the child, so there is no moment when the
+ * child runs unguarded. Returns the guard's pid and sets *wfd, or -1 with
+ * errno. */
 static pid_t start_guard(int *wfd)
 {
 	int p[2];

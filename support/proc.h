@@ -4,13 +4,8 @@
  * never one reused), waited for, killed, and its status decoded.
  *
  * Signals: once q7_proc_signals_install() ran, SIGINT, SIGTERM, SIGHUP and
- * SIGQUIT are forwarded to every tracked child (to its process group: each
- * child leads one, so cc1plus under g++ and ld under collect2 get it too).
- * A child started with dies_with_us also dies, with its group, when this
- * process is killed by a signal it cannot catch (SIGKILL).
- * The tool then waits for all of them, removes its temporaries
- * (tempfile.h) and dies by the signal. With no child running it does so at
- * once.
+ * SIGQUIT are forwarded to every tracked child's process group, and the
+ * tool then dies by the signal: docs/driver.md, "Exit status and signals".
  *
  * Never waits for a child it did not start (no waitpid(-1)), except in
  * q7_proc_kill_strays, which a worker process calls to end what the code

@@ -6,9 +6,6 @@
 
 #include <string.h>
 
-/* The length of the well-formed UTF-8 sequence at p (2 to 4 bytes), or 0:
- * no overlong form, no surrogate, nothing past U+10FFFF (what strict
- * decoders, XML parsers among them, refuse). */
 size_t q7_utf8_len(const unsigned char *p)
 {
 	size_t n = p[0] >= 0xf0 && p[0] <= 0xf4   ? 4

@@ -128,7 +128,8 @@ void q7_sb_add_uri_path(struct q7_strbuf *b, const char *path);
  * name gives valid JSON. */
 void q7_sb_add_json(struct q7_strbuf *b, const char *s);
 /* The length of the well-formed UTF-8 sequence of 2 to 4 bytes at p (no
- * overlong form, surrogate or code point past U+10FFFF), or 0. */
+ * overlong form, surrogate or code point past U+10FFFF: what strict
+ * decoders, XML parsers among them, refuse), or 0. */
 size_t q7_utf8_len(const unsigned char *p);
 
 /* A NULL-terminated vector of owned strings (an argv). Zero-initialise. */

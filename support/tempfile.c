@@ -2,11 +2,8 @@
  * list is a fixed array whose count is published after each entry is
  * complete, so a handler sees only whole paths.
  *
- * Outputs: what a path names decides how it is written (q7_output_kind).
- * A regular file is replaced by a rename of a complete temporary beside
- * it; a device or a FIFO is written into, from a complete anonymous file,
- * and never replaced or removed: "-o /dev/null" as root must leave
- * /dev/null a device. */
+ * Outputs: what a path names decides how it is written (q7_output_kind;
+ * docs/robustness.md, "Outputs, for every tool"). */
 #include "fdio.h"
 #include "tempfile.h"
 #include "support.h"

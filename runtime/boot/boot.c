@@ -1,11 +1,5 @@
-/* q7boot: the boot program of the emulated core. At start it checks the
- * host's boot block and places every prelinked image once; then it serves
- * calls for as long as the host sends them: it reads each call's frames
- * from the request descriptor (the host wrote its tensor data into the
- * core's RAM), calls the entry of each core the call names, and hands back
- * the frames on the result descriptor with where the bytes the call asked
- * back and the out tensor lie, which the host reads out of the RAM
- * (boot.h).
+/* q7boot: the boot program of the emulated core, its side of boot.h
+ * (docs/emulated.md, "The session protocol").
  * Kernel output reaches the host through frame->write_fn, a semihosting
  * write to QEMU's stdout or stderr.
  *
@@ -39,22 +33,18 @@
 #define STACK_GUARD 64 /* bytes at the bottom that must stay painted */
 
 extern char __q7boot_stack_bottom[], __q7boot_stack_top[], __q7boot_exc_stack_top[];
-/* Below the stack, down to the boot program's data: memory no one uses,
- * painted once, so that a stack that overflowed past its bottom without
- * touching it (a large local array, deep recursion) is still seen: the
- * 16 KiB right below checked word by word, the rest one word in 16 (any
- * write of 64 bytes or more there). docs/emulated.md. */
+/* Below the stack, down to the boot program's data: painted once, the
+ * 16 KiB right below checked word by word, the rest one word in 16
+ * (docs/emulated.md, "The session protocol"). */
 #define BELOW_DENSE (16u << 10)
 
 void q7boot_main(void);
 void q7boot_exception(uint32_t cause, uint32_t pc, uint32_t vaddr, uint32_t kind, uint32_t ra);
 
 static const struct q7_boot_block *block;
-/* The boot block as the host wrote it, copied at start: what the boot
- * program reads its descriptors from, so that a kernel's stray store
- * into the block in RAM (its result_fd made 1) cannot send a record to
- * the kernel's stdout or read the next call from elsewhere; the block in
- * RAM is held against it after each core (block_intact). */
+/* The boot block as the host wrote it, copied at start: the descriptors
+ * are read from here, and the block in RAM is held against it after each
+ * core (block_intact; docs/emulated.md, "The session protocol"). */
 static struct q7_boot_block block_copy;
 static struct q7_boot_call call;     /* the call being served */
 static struct q7_boot_result result; /* the record being made */
@@ -280,10 +270,7 @@ static __attribute__((noreturn)) void fail(int status, const char *why)
 	finish();
 }
 
-/* QEMU's memset of [addr, addr + n), in pieces of IO_CHUNK bytes: QEMU
- * serves each through a buffer of its length, so that one piece's stays
- * warm in its heap where a 256 MiB destination's was a buffer of 256 MiB
- * made at every call. */
+/* QEMU's memset of [addr, addr + n), IO_CHUNK bytes at a time. */
 static void fill_ram(uint32_t addr, int c, uint32_t n)
 {
 	for (uint32_t done = 0; done < n;) {
@@ -293,14 +280,9 @@ static void fill_ram(uint32_t addr, int c, uint32_t n)
 	}
 }
 
-/* frame->move_fn: the memcpy, memmove and memset of the runtime in the
- * image hand a block of Q7_MOVE_MIN bytes or more here (runtime/src/
- * device_memmove.c), which is then moved or filled at the host's speed:
- * a fill is fill_ram's; a move is one Q7_RESULT_MOVE record, which the
- * host answers once it moved the bytes in the core's RAM (as memmove
- * does: overlapping either way). 0, or -1 before any byte moved when a
- * range is not the core's RAM: the runtime then does it itself, and
- * faults where the core would. docs/emulated.md, "Block moves". */
+/* frame->move_fn (docs/emulated.md, "Block moves"). 0, or -1 before any
+ * byte moved when a range is not the core's RAM: the runtime then does it
+ * itself, and faults where the core would. */
 static int boot_move(void *dst, const void *src, uint32_t n, int fill)
 {
 	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;

@@ -1,8 +1,5 @@
-/* assert() and abort() in kernels: the C library's hooks, so that a failed
- * assert reports like TORCH_CHECK (op, file:line, the core) and abort()
- * ends the op with a message, on the host and on the device alike,
- * instead of ending the process (the device has none to end: picolibc's
- * abort wants getpid, kill and _exit).
+/* assert() and abort() in kernels: the C library's hooks
+ * (docs/runtime.md, "Errors, assert and abort").
  *
  * Device: picolibc's assert calls __assert_func. Host: glibc's calls
  * __assert_fail. Each is defined here with hidden visibility: the archive

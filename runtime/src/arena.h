@@ -1,11 +1,7 @@
 /* A first-fit allocator over one caller-given memory range, used for the
  * frame's heap arena (tensors, switched stacks, operator new) and for the
- * 16 KiB tcm pool inside it.
- *
- * Blocks carry a 16-byte header (size, magic, next-free link; the bytes
- * asked while in use); free blocks are kept in address order and merged
- * with their neighbours, so a free followed by an allocation of the same
- * size reuses the memory. Alignment up to 4 KiB.
+ * 16 KiB tcm pool inside it (docs/runtime.md, "Memory"). Blocks carry a
+ * 16-byte header (size, magic, next-free link; the bytes asked while in use).
  *
  * Red zones: an arena made with red zones puts Q7_RED_ZONE bytes of a
  * known pattern right after every block's bytes as asked. A write past a

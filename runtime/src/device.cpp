@@ -1,11 +1,7 @@
 /* The few C++ ABI functions a kernel may pull in on the device:
- * std::nothrow, guarded statics, pure virtual calls,
- * and the exception-handling entry points that code with destructors
- * refers to (the accessors of <torch/torch.h> have them). Nothing on the
- * device throws (there is no C++ library to throw with), so those are
- * never called; defined here, they keep libgcc's unwinder, which wants
- * malloc, out of the image. The gnu profile links no C++ library. Built
- * for the Xtensa target only. */
+ * std::nothrow, guarded statics, pure virtual calls, and the
+ * exception-handling entry points (docs/runtime.md, "C++ on the device";
+ * libgcc's unwinder wants malloc). Built for the Xtensa target only. */
 #include <new>
 
 #include "rt.h"

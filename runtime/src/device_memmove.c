@@ -1,17 +1,10 @@
-/* memmove, memcpy and memset for a device image, in place of picolibc's. Its
- * memmove moves a byte at a time (about six instructions a byte on the
- * lx106: docs/performance.md); this one hands disjoint ranges to
- * picolibc's memcpy (Xtensa assembly, four words a loop) and moves
- * overlapping ones a word at a time when source and destination share
- * their alignment, from the end when the destination lies above the
- * source. A block of Q7_MOVE_MIN bytes or more goes to the loader's mover
- * first, when the frame names one (the emulated core's boot program, where
- * QEMU moves or fills it at the host's speed: docs/emulated.md, "Block
- * moves"). picolibc's memcpy and memset are q7_core_memcpy and
- * q7_core_memset in the staged C library (docs/lsp.md), so a kernel's are
- * these; libq7rt.a comes
- * before picolibc on the link line, so its memmove (std::copy's too) is
- * this one. Built for Xtensa only. */
+/* memmove, memcpy and memset for a device image, in place of picolibc's,
+ * whose memmove moves a byte at a time (docs/performance.md). Disjoint
+ * ranges go to picolibc's memcpy, overlapping ones move a word at a time
+ * when source and destination share their alignment; a block of
+ * Q7_MOVE_MIN bytes or more goes to the loader's mover first, when the
+ * frame names one (docs/emulated.md, "Block moves", which says how a
+ * kernel's calls come here). Built for Xtensa only. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>

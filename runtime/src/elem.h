@@ -5,10 +5,9 @@
  *     floats in float32 and rounds once at the end),
  *   double for float64.
  * Conversions are C++'s (an int64 to float rounds once; a float to an
- * integer truncates), as torch's static_casts are. Stored floating-point
- * NaNs are the one quiet NaN of their format (0x7fc00000 for float32), so
- * that a NaN has the same bits on the host and the device whatever
- * produced it. Inline: the ops' inner loops use them. */
+ * integer truncates), as torch's static_casts are. Stored NaNs are the
+ * one quiet NaN of their format (docs/runtime.md, "Tensor operations").
+ * Inline: the ops' inner loops use them. */
 #ifndef Q7_RT_ELEM_H
 #define Q7_RT_ELEM_H
 

@@ -1,7 +1,5 @@
-/* The library's entry point, q7_entry (also _start on the device): checks
- * the frame, registers the wrapper's ops, finds the one asked for, checks
- * the arguments against its schema, runs it through its stack-switch
- * launcher and describes the result in frame->out. */
+/* The library's entry point, q7_entry (also _start on the device):
+ * docs/runtime.md, "How a call runs". */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -311,11 +309,7 @@ void describe(q7_tensor_desc *d, const q7rt_tensor *t, uint64_t data)
 	d->data = data;
 }
 
-/* The destination rule, as on the device: once get_dst_tensor() was
- * called, and always when more than one core runs, the result is the
- * destination that the kernel wrote through; the tensor it returns is
- * ignored. Returning another (defined) tensor then leaves a warning in
- * frame->message with status OK, which the loader shows. */
+/* The destination rule: docs/runtime.md, "How a call runs". */
 bool finish_dst(q7_frame *f)
 {
 	const q7rt_tensor *d = q7rt.dst;
@@ -386,9 +380,7 @@ bool finish(q7_frame *f)
 	return true;
 }
 
-/* An empty op name asks for the op list: one "name<TAB>schema" line per
- * op, written into the destination's bytes, which frame->out then
- * describes as a 1-D uint8 tensor of the text (no NUL). */
+/* The op list (docs/runtime.md, "How a call runs"), without a NUL. */
 bool list_into_dst(q7_frame *f, const op_list *l)
 {
 	char *buf = reinterpret_cast<char *>((uintptr_t)f->dst.data);
@@ -465,9 +457,6 @@ bool check_frame(q7_frame *f)
 
 } // namespace
 
-/* After the kernel: the second rule of docs/runtime.md ("What a kernel
- * may write"): nothing past the destination or a heap allocation. false
- * when it held; else the op's status and message say where it broke. */
 bool q7rt_breached(q7_frame *f)
 {
 	unsigned char *room = dst_room(f);
@@ -536,8 +525,7 @@ extern q7rt_ctor _ctors_start[] __attribute__((weak, visibility("hidden")));
 extern q7rt_ctor _ctors_end[] __attribute__((weak, visibility("hidden")));
 }
 
-/* Once per loaded image, at its first call (so memory a constructor takes
- * with new comes from that call's arena and is gone after it). */
+/* Once per loaded image, at its first call (docs/runtime.md). */
 static void run_ctors(void)
 {
 	static bool done;

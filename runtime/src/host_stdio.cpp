@@ -1,8 +1,6 @@
-/* printf and its relatives for host kernel libraries: the device's rule
- * that only core 0 prints when several cores run an op (the reference
- * guide: printf is supported in single-core mode and on core 0), so the
- * host shows what the device shows. Otherwise the C library's own output
- * (stdout), which the loader flushes after each core.
+/* printf and its relatives for host kernel libraries: only core 0 prints
+ * (docs/runtime.md, "printf and several cores"); otherwise the C library's
+ * own output (stdout), which the loader flushes after each core.
  *
  * The definitions are hidden and come before the C library on the kernel
  * library's link line, so the kernel's calls bind to them (by symbol name:

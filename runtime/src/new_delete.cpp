@@ -1,17 +1,8 @@
 /* operator new and delete over the call's heap arena, the same on every
- * target (docs/runtime.md, "What a kernel may write"): a block from new
- * has the arena's red zone after it, so a write past it is named, and a
- * delete of anything but a block in use that new of the same form made (a
- * second delete[] of one block, a tensor's data, a new[] block given to
- * delete) ends the op.
- *
- * On the device they are the image's only ones. On the host they are
- * hidden in the kernel library that links this archive: its own code
- * uses them, and nothing else in the process does (PyTorch's allocations
- * keep libstdc++'s). Outside a call (a static constructor that dlopen
- * runs) and for a block the arena does not hold (one that out-of-line
- * libstdc++ code made), the process's next definitions serve
- * (libstdc++'s, found with RTLD_NEXT; malloc and free without it). */
+ * target: docs/runtime.md, "new and delete". On the host the process's
+ * next definitions serve outside a call and for a block the arena does
+ * not hold (libstdc++'s, found with RTLD_NEXT; malloc and free without
+ * it). */
 #include <new>
 
 #include "rt.h"

@@ -1,22 +1,7 @@
-/* The tensor operations (q7rt_op, behind <q7/ops.h>): the dtype rules,
- * shape checks and the elementwise loop.
- *
- * Dtypes, as torch promotes them: two tensors give the promoted dtype
- * (bool < integers < floating point; uint8 with int8 gives int16; float16
- * with bfloat16 gives float32); a tensor with a number keeps the tensor's
- * dtype unless the number is of a higher category (a float number with an
- * integer tensor gives float32, an int number with a bool tensor int64).
- * div, and sin/cos/tan/log/log2/log10/exp of an integer or bool tensor,
- * give float32. bitwise ops cast a number to the tensor's dtype, as the
- * guide says, and take integers and bool only. The transcendental
- * functions and pow of floating point take float32, float16 and bfloat16
- * (computed in float32 by runtime/src/math, so the host and the device
- * agree); float64 has only the exact operations. An _out result may have
- * another dtype when torch would cast to it (not floating point into an
- * integer, not a number into bool).
- *
- * The loop walks all operands by index through their strides, computes in
- * int64, float or double (elem.h) and rounds once into the result. */
+/* The tensor operations (q7rt_op, behind <q7/ops.h>): the dtype rules
+ * (docs/runtime.md, "Tensor operations"), shape checks and the elementwise
+ * loop, which walks all operands by index through their strides, computes
+ * in int64, float or double (elem.h) and rounds once into the result. */
 #include <string.h>
 
 #include "elem.h"

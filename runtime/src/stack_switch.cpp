@@ -1,10 +1,6 @@
-/* switch_stack_or_call_wrapper and switchBack (see neuron/stack_switch.hpp).
- *
- * The headroom is the stack pointer minus the lowest usable address of the
- * current stack: frame->stack_limit when the loader knows it, else (host)
- * what pthread_getattr_np says about the calling thread. With no way to
- * know (a device loader that leaves stack_limit 0), the wrapper is called
- * directly, as there is nothing to compare with. */
+/* switch_stack_or_call_wrapper and switchBack (docs/runtime.md, "The stack
+ * switch"). With no way to know the headroom (a device loader that leaves
+ * stack_limit 0), the wrapper is called directly. */
 #include <string.h>
 
 #include "rt.h"

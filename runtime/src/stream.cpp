@@ -1,18 +1,6 @@
 /* Streaming accessors (TensorReadStreamAccessor, TensorWriteStreamAccessor
- * in <q7/tensor.h>) and the coherence policy.
- *
- * A stream takes a 4 KiB buffer from the tcm pool when it opens, as
- * documented; with the pool full it still works, one element at a time
- * (the guide: more than four streams are functionally supported). Reads
- * refill the buffer with the next chunk of the tensor's elements in flat
- * order; writes collect a chunk and copy it back when it is full, on
- * close() and at scope exit. Past the end, or after close(), the op stops
- * with a message.
- *
- * Coherence: each tensor counts its open read and write streams and its
- * live standard accessors. Opening a write stream while any of these is
- * open, or any of them while a write stream is, is an incoherent mix;
- * the tensor's policy makes it an error, a warning or nothing. */
+ * in <q7/tensor.h>) and the coherence policy: docs/runtime.md, "Accessors,
+ * streams and the coherence policy". */
 #include <string.h>
 
 #include "rt.h"

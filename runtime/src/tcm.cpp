@@ -1,12 +1,6 @@
 /* The 16 KiB tcm pool (torch::neuron::tcm_malloc/tcm_free), which the
- * streaming accessors share (4 KiB each).
- *
- * The documented pool is 16 KiB for the user, so the bookkeeping lives
- * outside it: a table of the live blocks in address order (offset and
- * size, sizes rounded up to 16 bytes), first fit through the gaps between
- * them. tcm_malloc(16384) on an empty pool succeeds, and so do four
- * 4 KiB streams. The pool itself comes from the call's heap arena at its
- * first use, so it is new (and empty) at every call. */
+ * streaming accessors share: docs/runtime.md, "The tcm pool". It comes
+ * from the call's heap arena at its first use. */
 #include "rt.h"
 
 namespace {

@@ -1,11 +1,6 @@
-/* <neuron/neuron-utils.hpp>: what a kernel asks about where it runs.
- *
- *   get_cpu_id(), get_cpu_count(): this core's index and the number of
- *     cores running the op as SPMD (8 on the device, --cores on q7-run);
- *   get_dst_tensor(): the op's output tensor, shared by all cores, which
- *     each core writes its part of in place;
- *   torch::neuron::tcm_malloc/tcm_free: a 16 KiB pool of fast local memory
- *     (nullptr when it is exhausted). */
+/* <neuron/neuron-utils.hpp>: what a kernel asks about where it runs: its
+ * core and how many run the op, the destination shared by all of them, the
+ * tcm pool (docs/runtime.md, "What kernels get"). */
 #ifndef Q7_NEURON_UTILS_HPP
 #define Q7_NEURON_UTILS_HPP
 

@@ -1,12 +1,5 @@
-/* <neuron/stack_switch.hpp>: running an op's wrapper on a big enough stack.
- *
- * switch_stack_or_call_wrapper(fn, size) calls fn directly when the current
- * stack has at least size bytes of headroom; otherwise it allocates a stack
- * of size bytes from the call's heap arena (64-byte aligned, 16-byte
- * aligned top, 128 bytes reserved), runs fn there and frees it. While fn
- * runs on such a stack, switched_stack is true, and fn may leave through
- * switchBack() instead of returning. Override the size with -DSTACK_SIZE=
- * (at most MAX_STACK_SIZE) or per kernel with Q7_KERNEL_STACK(bytes). */
+/* <neuron/stack_switch.hpp>: running an op's wrapper on a big enough stack
+ * (docs/runtime.md, "The stack switch"). */
 #ifndef Q7_NEURON_STACK_SWITCH_HPP
 #define Q7_NEURON_STACK_SWITCH_HPP
 

@@ -2,45 +2,8 @@
  * run/emu_session.c) and the boot program of the emulated core
  * (q7boot.elf): where things sit in the core's memory, what the host
  * leaves there at start, the calls it sends, and what the boot program
- * hands back. docs/emulated.md tells the whole story.
- *
- * Memory of qemu-system-xtensa -M sim -cpu lx106:
- *   0x50000000 sysrom0   q7boot.elf: reset vector + exception vectors
- *                        (VECBASE), code, read-only data
- *   0x3ffc0000 dataram0  q7boot's data; the core's stack at its top
- *   0x60000000 sysram0   (its size: QEMU's -m, below):
- *     0x60000000           struct q7_boot_block (loaded by QEMU at start)
- *     0x60001000           struct q7_frame of each core, 4 KiB apart
- *                          (read from the request descriptor per call)
- *     0x60100000           image windows: the single-core image, or core
- *                          i's at + i * 2 MiB; the prelinked file's header
- *                          sits just below its base (loaded at start,
- *                          placed once, kept for the whole session)
- *     0x62100000 .. end    a call's tensor data (written per call by the
- *                          host into the core's RAM), then its heap arena
- *
- * The session, in order:
- *   1. QEMU starts with the boot block and the prelinked images in RAM
- *      (its generic loader); the boot program checks and places every
- *      image, then writes one Q7_RESULT_READY record. The host then finds
- *      the core's RAM in QEMU's memory (the mapping of sysram0's size that
- *      starts with the boot block) and reads and writes it from then on
- *      while the boot program waits on request_fd.
- *   2. Each call: the host writes the call's tensor data into the core's
- *      RAM at Q7_BOOT_DATA_AREA (one copy a byte), then writes a struct
- *      q7_boot_call and the frames of the cores it runs to request_fd; the
- *      boot program reads the frames into their slots, sets zero_bytes
- *      after the tensor data, runs the cores one after another (each from
- *      the tensor data the one before left), and writes one record per
- *      core to result_fd. The last one (Q7_RESULT_LAST) says what the host
- *      reads back out of the core's RAM: back_bytes from back_addr and the
- *      out tensor. A kernel's block move (frame->move_fn) is one
- *      Q7_RESULT_MOVE record, which the host answers on request_fd with
- *      Q7_MOVE_DONE once it moved the bytes in the core's RAM
- *      (docs/emulated.md, "Block moves").
- *   3. End of file on request_fd: the boot program exits with status 0.
- *   A boot problem, an exception, a stack overflow or the time limit ends
- *   the session: the record says why, then QEMU exits with 64 + status.
+ * hands back. The memory map: docs/emulated.md, "The emulated machine";
+ * the session: docs/emulated.md, "The session protocol".
  *
  * Plain C with fixed-width fields: compiled by the host and by the cross
  * compiler. */

@@ -3,12 +3,7 @@
  *   TORCH_CHECK(cond);
  *   TORCH_CHECK(cond, "expected ", n, " elements, got ", x.numel());
  *
- * When cond does not hold, the op stops with KERNEL_ERROR and the message
- * "<file>:<line>: expected <cond>: <the pieces, concatenated>" (the core
- * too when one core runs the op). Pieces may be strings, characters,
- * integers, floating-point numbers, bools, dtypes and sizes. assert() and
- * abort() report the same way (the runtime defines the C library's
- * hooks). */
+ * What a failed check reports: docs/runtime.md, "Errors, assert and abort". */
 #ifndef Q7_CHECK_H
 #define Q7_CHECK_H
 

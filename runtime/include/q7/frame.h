@@ -1,15 +1,7 @@
 /* <q7/frame.h>: the call frame, the one contract between a loader and a
- * kernel library built by q7cc (the open runtime's ABI, version 1).
- *
- * A loader (q7-run on the host, the boot program on an emulated core) fills
- * a q7_frame and calls the library's entry point:
- *
- *     int q7_entry(struct q7_frame *frame);   // also _start on the device
- *
- * The library registers its ops (get_func_cnt/name/ptr), finds frame->op,
- * checks the arguments against the op's schema, runs the op through its
- * stack-switch launcher and describes the returned tensor in frame->out.
- * It returns frame->status, and on failure frame->message says why.
+ * kernel library built by q7cc (the open runtime's ABI, version 1): a
+ * loader fills a q7_frame and calls int q7_entry(struct q7_frame *)
+ * (docs/runtime.md, "How a call runs").
  *
  * The layout is the same on every target: fixed-width fields only,
  * addresses widened to 64 bits, explicit padding, checked by the static
@@ -23,11 +15,8 @@
 #define Q7_FRAME_VERSION 2u
 
 #define Q7_MAX_DIMS 8
-/* A dimension, and a tensor's element count: the descriptor's strides are
- * 32-bit element counts, so no tensor may have more elements than they
- * step over. (The vendor's device runtime allows 65,535 per dimension;
- * this frame's sizes are 32-bit, and the open runtime keeps no such
- * limit on the host or the emulated core.) */
+/* A dimension, and a tensor's element count: the strides are 32-bit
+ * (docs/runtime.md, "How a call runs"). */
 #define Q7_MAX_DIM_SIZE 0x7fffffffu
 #define Q7_MAX_NUMEL 0x7fffffffu
 #define Q7_MAX_ARGS 16

@@ -6,11 +6,9 @@
  *
  * Under clang (q7cc's analysis, xt-clang++) the marks are annotate
  * attributes that q7cc reads; under other compilers (GCC) they expand to
- * nothing, so the same source builds everywhere without warnings. The
- * stack size is in bytes, like -DSTACK_SIZE=, at most 4 MiB. GCC's
- * preprocessed output (-E) has no marks left: q7cc -E reads them from the
- * source and carries the kernels at the end of its output instead
- * (docs/driver.md, "Preprocessed input"). */
+ * nothing, so the same source builds everywhere without warnings (for
+ * q7cc -E: docs/driver.md, "Preprocessed input"). The stack size is in
+ * bytes, like -DSTACK_SIZE=, at most 4 MiB. */
 #ifndef Q7_KERNEL_H
 #define Q7_KERNEL_H
 

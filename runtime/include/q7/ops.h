@@ -1,19 +1,7 @@
 /* <q7/ops.h>: the tensor factories and the tensor operations of the
  * reference guide, in namespace at (and torch). Part of <torch/torch.h>.
- *
- * Factories: empty, zeros, ones, full(size, value, options), eye(n, m,
- * options); the dtype must be given. Sizes as an IntArrayRef or a braced
- * list of any integer type ({num_elem} with a size_t works on a 64-bit
- * host too).
- *
- * Operations, each as op(...) (a new tensor) and op_out(result, ...)
- * (written into result, which must have the operands' shape): abs, ceil,
- * floor, sin, cos, tan, log, log2, log10, exp, pow (tensor^scalar,
- * scalar^tensor, tensor^tensor), clamp, add and sub (tensor or scalar,
- * times alpha), mul, div, bitwise_and and bitwise_or (tensor-tensor,
- * tensor-scalar, scalar-tensor) and bitwise_not. No broadcasting. The
- * result dtypes follow torch's type promotion; docs/runtime.md has the
- * rules, the accuracy and what host and device share. */
+ * Each operation as op(...) (a new tensor) and op_out(result, ...); their
+ * rules: docs/runtime.md, "Tensor operations". */
 #ifndef Q7_OPS_H
 #define Q7_OPS_H
 
@@ -69,14 +57,12 @@ inline q7rt_tensor *call(int op, Tensor *result, const A &a, const B &b, const S
 	return q7rt_op(op, result ? out(*result) : nullptr, &x, &y, c ? &z : nullptr, nullptr);
 }
 
-/* The functional form: a new tensor. */
 template <class... A>
 inline Tensor apply(int op, const A &...a)
 {
 	return Tensor(call(op, nullptr, a...));
 }
 
-/* The _out form: into result. */
 template <class... A>
 inline Tensor &apply_out(int op, Tensor &result, const A &...a)
 {
@@ -84,7 +70,6 @@ inline Tensor &apply_out(int op, Tensor &result, const A &...a)
 	return result;
 }
 
-/* The dtype of factory options, which must be given. */
 inline int factory_dtype(TensorOptions o, const char *what)
 {
 	if (!o.has_dtype())

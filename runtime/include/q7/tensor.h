@@ -5,28 +5,8 @@
  * next call resets the arena, so copies are cheap and no reference
  * counting is needed.
  *
- * Accessors, as the reference guide documents them:
- *   accessor<T, N>()         TensorAccessor<T, N, read_only>: acc[i][j]...,
- *                            read-only (const T&) from a const Tensor;
- *   tcm_accessor()           TensorTcmAccessor<read_only>: chunked copies
- *                            between the tensor and tcm_malloc memory; no
- *                            tcm_to_tensor from a const Tensor;
- *   read_stream_accessor<T>()  TensorReadStreamAccessor<T>: read() in order;
- *   write_stream_accessor<T>() TensorWriteStreamAccessor<T>: write(v) in
- *                            order, written back on close() or at scope
- *                            exit. Each stream takes 4 KiB of the 16 KiB tcm
- *                            pool while one is free, else works unbuffered.
- * The coherence policy (CoherencyEnforcer::Policy, per tensor) decides what
- * an incoherent mix does: a write stream open on a tensor together with
- * any other stream or standard accessor of it. TCM accessors are not
- * checked. Misuse (a wrong dtype or rank, an index outside a dimension,
- * reading or writing past the end, a closed stream) stops the op with a
- * message instead of corrupting memory.
- *
- * Index checks: acc[i] compares i with its dimension's size when
- * Q7_ACCESSOR_CHECKS is 1, the default on the host; on the device it is 0
- * unless the kernel is compiled with -DQ7_ACCESSOR_CHECKS=1 (a compare and
- * a branch per index cost the lx106 more than a host: docs/runtime.md). */
+ * The accessors, their checks and the coherence policy: docs/runtime.md,
+ * "Accessors, streams and the coherence policy". */
 #ifndef Q7_TENSOR_H
 #define Q7_TENSOR_H
 

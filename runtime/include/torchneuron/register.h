@@ -1,13 +1,8 @@
 /* <torchneuron/register.h>: NEURON_LIBRARY, so that a Neuron project's
- * host-side "shape" file compiles with q7cc too. On the host it registers
- * the ops with PyTorch; here the block only names the device compute
- * functions, which q7cc's analysis reads from the source:
- *
- *   NEURON_LIBRARY(my_ops, m) {
- *       m.def("relu_forward", &relu_fwd_shape, "relu_forward");
- *   }
- *
- * The block compiles to an unused function that does nothing. */
+ * host-side "shape" file compiles with q7cc too (docs/runtime.md, "What
+ * kernels get"): the block compiles to an unused function that does
+ * nothing, and q7cc's analysis reads the compute functions' names from
+ * the source. */
 #ifndef Q7_TORCHNEURON_REGISTER_H
 #define Q7_TORCHNEURON_REGISTER_H
 

@@ -1,20 +1,7 @@
 /* q7math.h: the math behind the tensor operations, one implementation
  * built for the host and for the Xtensa target, so that an op gives the
- * same bits on both (the C libraries' own expf, logf, ... differ by an ulp
- * between glibc and picolibc).
- *
- * How the same bits come out: every function works in binary64 with the
- * four basic operations only (no FMA contraction, no libm call), and ends
- * with one rounding to binary32. The host's SSE arithmetic and the lx106's
- * soft-float helpers (runtime/src/softfp, checked bit for bit against SSE)
- * are both IEEE-754 round-to-nearest-even, so the two targets agree.
- *
- * Accuracy (binary32 results, every finite input): at most 1 ulp from the
- * exact result; the binary64 work carries about 2^-50 relative error, so
- * results are the correctly rounded ones except where the exact value lies
- * within about 2^-26 ulp of a midpoint between two floats.
- * tests/runtime/check_math.c measures it against glibc's binary64
- * functions (unit.runtime.math).
+ * same bits on both: docs/runtime.md, "The same bits on the host and the
+ * device", and its "Accuracy".
  *
  * Special values follow C99 Annex F: NaN in gives a quiet NaN out (the
  * input's, quieted); an invalid operation (log of a negative number, sin

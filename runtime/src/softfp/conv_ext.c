@@ -1,7 +1,6 @@
 /* conv_ext.c: binary32 <-> binary64 (__extendsfdf2, __truncdfsf2). */
 #include "sf_impl.h"
 
-/* Exact; a NaN keeps sign and payload and is quieted. */
 double Q7SF(extendsfdf2)(float fa)
 {
     uint32_t a = fp_bits32(fa), frac = a & SF32_FRAC;
@@ -22,7 +21,6 @@ double Q7SF(extendsfdf2)(float fa)
                       | ((uint64_t)frac << 29));
 }
 
-/* Rounds to nearest even; a NaN keeps sign and the top of its payload. */
 float Q7SF(truncdfsf2)(double fa)
 {
     uint64_t a = fp_bits64(fa), frac = a & SF64_FRAC;

@@ -25,7 +25,6 @@ double Q7SF(floatunsidf)(uint32_t u)
     return fp_float64(from_u32(0, u));
 }
 
-/* Out of range as the Xtensa libgcc does it; see softfp.h. */
 int32_t Q7SF(fixdfsi)(double fa)
 {
     uint64_t a = fp_bits64(fa);
