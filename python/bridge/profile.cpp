@@ -4,6 +4,7 @@
  * the op's qualified name; closing it writes the flame graph or the
  * folded stacks. Outside, a call pays one relaxed atomic load. */
 #include "boxed_kernel.h"
+#include "bridge.h"
 
 #include <cinttypes>
 #include <cstdlib>
@@ -50,7 +51,7 @@ int profile_call(Engine *e, const std::string &qualname, const q7_call *call, q7
 
 extern "C" {
 
-__attribute__((visibility("default"))) int q7t_profile_start(char **err)
+int q7t_profile_start(char **err)
 {
 	std::lock_guard<std::mutex> g(q7torch::profile_lock);
 	if (q7torch::open_profile) {
@@ -65,8 +66,7 @@ __attribute__((visibility("default"))) int q7t_profile_start(char **err)
 	return 0;
 }
 
-__attribute__((visibility("default"))) int q7t_profile_stop(const char *path, int raw, char **ops,
-                                                             char **err)
+int q7t_profile_stop(const char *path, int raw, char **ops, char **err)
 {
 	std::lock_guard<std::mutex> g(q7torch::profile_lock);
 	if (!q7torch::open_profile) {
