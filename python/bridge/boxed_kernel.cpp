@@ -204,8 +204,7 @@ struct SigintWatch {
 		if (!handled)
 			return;
 		interrupted = 0;
-		struct sigaction sa;
-		std::memset(&sa, 0, sizeof sa);
+		struct sigaction sa = {};
 		sa.sa_sigaction = on_sigint;
 		sa.sa_flags = SA_SIGINFO;
 		sigfillset(&sa.sa_mask);
@@ -319,8 +318,7 @@ const at::Tensor &OpShape::first_tensor(c10::ArrayRef<c10::IValue> args) const
 void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torch::jit::Stack *stack)
 {
 	auto args = torch::jit::last(*stack, nargs);
-	q7_call call;
-	std::memset(&call, 0, sizeof call);
+	q7_call call = {};
 	c10::SmallVector<at::Tensor, 4> keep; /* contiguous copies, alive for the call */
 	TORCH_CHECK(nargs <= Q7_MAX_ARGS, qualname, ": ", nargs, " arguments, at most ", Q7_MAX_ARGS);
 	for (size_t i = 0; i < nargs; i++) {

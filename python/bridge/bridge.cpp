@@ -286,17 +286,15 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 				std::string line = k->qualname + "\t" + c10::toString(*d->schema) + "\t" + d->compute;
 				std::unique_ptr<q7torch::MetaKernel> meta(new q7torch::MetaKernel);
 				static_cast<q7torch::OpShape &>(*meta) = *k;
+				auto impl = [&](c10::DispatchKey key, torch::CppFunction f) {
+					l->impl(d->name.c_str(), torch::dispatch(key, std::move(f)));
+				};
 				l->def(std::move(*d->schema));
-				l->impl(d->name.c_str(),
-				        torch::dispatch(c10::DispatchKey::CPU,
-				                        torch::CppFunction::makeFromBoxedFunctor(std::move(k))));
-				l->impl(d->name.c_str(),
-				        torch::dispatch(c10::DispatchKey::Meta,
-				                        torch::CppFunction::makeFromBoxedFunctor(std::move(meta))));
+				impl(c10::DispatchKey::CPU, torch::CppFunction::makeFromBoxedFunctor(std::move(k)));
+				impl(c10::DispatchKey::Meta, torch::CppFunction::makeFromBoxedFunctor(std::move(meta)));
 #if TORCH_VERSION_MAJOR < 2
 				/* torch 1.x has no fallback for meta tensors' autograd key */
-				l->impl(d->name.c_str(), torch::dispatch(c10::DispatchKey::AutogradMeta,
-				                                         torch::CppFunction::makeFallthrough()));
+				impl(c10::DispatchKey::AutogradMeta, torch::CppFunction::makeFallthrough());
 #endif
 				ld->lines.push_back(line);
 			}
