@@ -379,10 +379,8 @@ std::string name_arguments(const std::vector<Kernel> &kernels, const char *lib, 
 		return ""; /* an older q7cc's schema: the names stay _0, _1, ... */
 	}
 	const std::vector<c10::Argument> &want = parsed->arguments(), &have = d->schema->arguments();
-	bool same = want.size() == have.size();
-	for (size_t j = 0; same && j < have.size(); j++)
-		same = *want[j].type() == *have[j].type();
-	if (!same)
+	if (!std::equal(want.begin(), want.end(), have.begin(), have.end(),
+	                [](const c10::Argument &x, const c10::Argument &y) { return *x.type() == *y.type(); }))
 		return d->where + ": " + d->ns + "::" + d->name + ": the shape function's arguments " +
 		       arg_types(*d->schema) + " are not the kernel's: " + d->compute +
 		       c10::toString(*parsed).substr(c10::toString(*parsed).find('('));
