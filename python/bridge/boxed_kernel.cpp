@@ -266,13 +266,12 @@ void scalar_arg(const std::string &qualname, size_t i, const c10::IValue &v, q7_
 	} else if (v.isInt()) {
 		a->kind = Q7_ARG_INT;
 		a->u.i = v.toInt();
-	} else if (v.isDouble()) {
+	} else {
+		TORCH_CHECK(v.isDouble(), qualname, ": argument ", i + 1, " is a ", v.tagKind(),
+		            ", which q7cc's runtime cannot pass");
 		a->kind = Q7_ARG_FLOAT;
 		double d = v.toDouble();
 		std::memcpy(&a->u.f_bits, &d, sizeof d);
-	} else {
-		TORCH_CHECK(false, qualname, ": argument ", i + 1, " is a ", v.tagKind(),
-		            ", which q7cc's runtime cannot pass");
 	}
 }
 
