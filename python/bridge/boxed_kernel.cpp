@@ -30,52 +30,36 @@ volatile sig_atomic_t interrupted;
 
 namespace {
 
-/* q7's dtype numbers are torch's ScalarType numbers, those of the
- * dtypes <q7/frame.h>'s table of sizes has. */
-bool q7_dtype(at::ScalarType t, uint32_t *out)
-{
-	*out = (uint32_t) static_cast<int8_t>(t);
-	return q7_dtype_size(*out) != 0;
-}
-
 /* "argument 2", or "the output" (arg 0). */
 std::string what(size_t arg)
 {
 	return arg ? "argument " + std::to_string(arg) : std::string("the output");
 }
 
-/* Why t cannot go to the runtime (arg: its number from 1, 0 for the
- * output); returns only when it can. */
-void refuse(const std::string &op, size_t arg, const at::Tensor &t)
+/* The descriptor of a contiguous CPU tensor (arg: its number from 1, 0
+ * for the output), its data in place; an error says why t cannot go to
+ * the runtime. */
+void describe(const std::string &op, size_t arg, const at::Tensor &t, q7_tensor_desc *d)
 {
-	uint32_t dtype;
 	TORCH_CHECK(t.is_cpu(), op, ": ", what(arg), " is on ", t.device(),
 	            "; q7cc's ops take CPU tensors");
-	TORCH_CHECK(q7_dtype(t.scalar_type(), &dtype), op, ": ", what(arg), " is ", t.scalar_type(),
+	/* q7's dtype numbers are torch's ScalarType numbers, those of the
+	 * dtypes <q7/frame.h>'s table of sizes has. */
+	d->dtype = (uint32_t) static_cast<int8_t>(t.scalar_type());
+	TORCH_CHECK(q7_dtype_size(d->dtype) != 0, op, ": ", what(arg), " is ", t.scalar_type(),
 	            ", which q7cc's runtime has no dtype for");
 	TORCH_CHECK(t.dim() <= Q7_MAX_DIMS, op, ": ", what(arg), " has ", t.dim(),
 	            " dimensions, at most ", Q7_MAX_DIMS);
-	for (int64_t i = 0; i < t.dim(); i++)
-		TORCH_CHECK(t.size(i) <= Q7_MAX_DIM_SIZE, op, ": ", what(arg), " has size ", t.size(i),
-		            " in dimension ", i, ", at most ", Q7_MAX_DIM_SIZE);
-}
-
-/* The descriptor of a contiguous CPU tensor, its data in place. */
-void describe(const std::string &op, size_t arg, const at::Tensor &t, q7_tensor_desc *d)
-{
 	c10::IntArrayRef sizes = t.sizes();
-	size_t ndim = sizes.size();
-	bool ok = t.is_cpu() && q7_dtype(t.scalar_type(), &d->dtype) && ndim <= Q7_MAX_DIMS;
 	int64_t stride = 1;
-	for (size_t i = ndim; ok && i-- > 0;) {
-		ok = sizes[i] <= Q7_MAX_DIM_SIZE;
+	for (size_t i = sizes.size(); i-- > 0;) {
+		TORCH_CHECK(sizes[i] <= Q7_MAX_DIM_SIZE, op, ": ", what(arg), " has size ", sizes[i],
+		            " in dimension ", i, ", at most ", Q7_MAX_DIM_SIZE);
 		d->sizes[i] = (uint32_t)sizes[i];
 		d->strides[i] = (int32_t)stride;
 		stride *= sizes[i];
 	}
-	if (!ok)
-		refuse(op, arg, t);
-	d->ndim = (uint32_t)ndim;
+	d->ndim = (uint32_t)sizes.size();
 	/* A tensor of no elements may have no data at all; the engine reads
 	 * a null destination as none (which a multicore call refuses), so
 	 * it gets an address that is never read or written. */
@@ -107,14 +91,14 @@ std::string message(const OpKernel &k, const char *msg)
 		m.erase(0, own.size());
 	/* The engine's time-out names q7-run's option; here the limit is
 	 * the environment's (q7cc.torch reads it at load). */
-	static const std::string option = "--timeout=SECONDS sets the limit";
-	size_t at = m.find(option);
-	if (at != std::string::npos)
-		m.replace(at, option.size(), "Q7CC_TORCH_TIMEOUT=SECONDS (at load) sets the limit");
-	static const std::string longer = "one that needs longer: --timeout=";
-	at = m.find(longer);
-	if (at != std::string::npos)
-		m.replace(at, longer.size(), "one that needs longer: Q7CC_TORCH_TIMEOUT=");
+	for (auto r : {std::make_pair("--timeout=SECONDS sets the limit",
+	                              "Q7CC_TORCH_TIMEOUT=SECONDS (at load) sets the limit"),
+	               std::make_pair("one that needs longer: --timeout=",
+	                              "one that needs longer: Q7CC_TORCH_TIMEOUT=")}) {
+		size_t at = m.find(r.first);
+		if (at != std::string::npos)
+			m.replace(at, std::strlen(r.first), r.second);
+	}
 	/* Without a shape function the destination is shaped like the first
 	 * tensor argument (q7-run's is the returned tensor's): say how to
 	 * give it another shape. */
@@ -220,8 +204,7 @@ struct SigintWatch {
 		if (!handled)
 			return;
 		interrupted = 0;
-		struct sigaction sa;
-		std::memset(&sa, 0, sizeof sa);
+		struct sigaction sa = {};
 		sa.sa_sigaction = on_sigint;
 		sa.sa_flags = SA_SIGINFO;
 		sigfillset(&sa.sa_mask);
@@ -283,19 +266,18 @@ void scalar_arg(const std::string &qualname, size_t i, const c10::IValue &v, q7_
 	} else if (v.isInt()) {
 		a->kind = Q7_ARG_INT;
 		a->u.i = v.toInt();
-	} else if (v.isDouble()) {
+	} else {
+		TORCH_CHECK(v.isDouble(), qualname, ": argument ", i + 1, " is a ", v.tagKind(),
+		            ", which q7cc's runtime cannot pass");
 		a->kind = Q7_ARG_FLOAT;
 		double d = v.toDouble();
 		std::memcpy(&a->u.f_bits, &d, sizeof d);
-	} else {
-		TORCH_CHECK(false, qualname, ": argument ", i + 1, " is a ", v.tagKind(),
-		            ", which q7cc's runtime cannot pass");
 	}
 }
 
 /* The tensor op k writes its output into: shaped by its shape function,
- * or like its first tensor argument (first). */
-at::Tensor output_of(const OpKernel &k, c10::ArrayRef<c10::IValue> args, const at::Tensor *first)
+ * or like its first tensor argument. */
+at::Tensor output_of(const OpKernel &k, c10::ArrayRef<c10::IValue> args)
 {
 	const std::string &qualname = k.qualname;
 	at::Tensor out;
@@ -310,41 +292,43 @@ at::Tensor output_of(const OpKernel &k, c10::ArrayRef<c10::IValue> args, const a
 		if (aliases_an_argument(out, args))
 			out = at::empty_strided(out.sizes(), out.strides(), out.options());
 		/* In this process, the output needs its red zone. */
-		if (k.in_process)
+		if (!k.apart)
 			out = new_output(out.sizes(), out.scalar_type());
 	} else {
-		TORCH_CHECK(first, qualname, ": no tensor argument to shape the output like (give the op "
-		                             "a shape function: shape_srcs)");
 		/* Straight from an allocator (new_output): the dispatcher's
 		 * at::empty would cost about as much as the rest of the call. */
-		out = new_output(first->sizes(), first->scalar_type());
+		const at::Tensor &first = k.first_tensor(args);
+		out = new_output(first.sizes(), first.scalar_type());
 	}
 	return out;
 }
 
 } // namespace
 
+const at::Tensor &OpShape::first_tensor(c10::ArrayRef<c10::IValue> args) const
+{
+	for (const c10::IValue &v : args)
+		if (v.isTensor())
+			return v.toTensor();
+	TORCH_CHECK(false, qualname, ": no tensor argument to shape the output like (give the op a "
+	                             "shape function: shape_srcs)");
+}
+
 void OpKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, torch::jit::Stack *stack)
 {
 	auto args = torch::jit::last(*stack, nargs);
-	q7_call call;
-	std::memset(&call, 0, sizeof call);
+	q7_call call = {};
 	c10::SmallVector<at::Tensor, 4> keep; /* contiguous copies, alive for the call */
-	const at::Tensor *first = nullptr;
 	TORCH_CHECK(nargs <= Q7_MAX_ARGS, qualname, ": ", nargs, " arguments, at most ", Q7_MAX_ARGS);
 	for (size_t i = 0; i < nargs; i++) {
 		const c10::IValue &v = args[i];
 		q7_arg *a = &call.args[i];
-		if (v.isTensor()) {
-			const at::Tensor &t = v.toTensor();
-			tensor_arg(*this, i, t, keep, a);
-			if (!first)
-				first = &t;
-		} else {
+		if (v.isTensor())
+			tensor_arg(*this, i, v.toTensor(), keep, a);
+		else
 			scalar_arg(qualname, i, v, a);
-		}
 	}
-	at::Tensor out = output_of(*this, args, first);
+	at::Tensor out = output_of(*this, args);
 	if (!out.is_contiguous() || out.storage_offset() != 0 || out.is_neg() || out.is_conj())
 		out = new_output(out.sizes(), out.scalar_type());
 	call.op = compute.c_str();

@@ -27,7 +27,6 @@ namespace q7torch {
  * the last of them goes (which the dispatcher's registrations keep). */
 struct Engine {
 	q7_engine *engine = nullptr;
-	std::string target;
 	/* Its calls under the uninitialised-output check (q7t_check_uninit) */
 	std::atomic<bool> check_uninit{false};
 	~Engine();
@@ -52,6 +51,9 @@ struct OpShape {
 	size_t nargs = 0;
 	q7cc::neuron::ShapeInvoker invoke = nullptr; /* none: like the first tensor */
 	void (*shape)() = nullptr;
+	/* What shapes the output without a shape function: the first tensor
+	 * argument (an error when there is none). */
+	const at::Tensor &first_tensor(c10::ArrayRef<c10::IValue> args) const;
 };
 
 struct OpKernel final : c10::OperatorKernel, OpShape {
@@ -61,14 +63,13 @@ struct OpKernel final : c10::OperatorKernel, OpShape {
 	 * a result that does not fit what it returns */
 	std::string shape_about;
 	/* The engine's, known at registration: its kernels run in another
-	 * process (QEMU, an isolated worker: Ctrl-C can stop a call); its
+	 * process (QEMU, an isolated worker: Ctrl-C can stop a call), else
+	 * on the caller's thread, where outputs come with a red zone
+	 * (new_output) that the runtime checks (the second rule of
+	 * docs/runtime.md: nothing written past get_dst_tensor()); its
 	 * target can profile (q7cc.torch.profile). */
 	bool apart = false;
 	bool profiles = false;
-	/* On the caller's thread: outputs come with a red zone (new_output),
-	 * which the runtime checks (the second rule of docs/runtime.md:
-	 * nothing written past get_dst_tensor()). */
-	bool in_process = false;
 	std::atomic<bool> warned{false};
 	std::atomic<bool> warned_grad{false}; /* an input that requires grad */
 

@@ -6,21 +6,23 @@
  * to one library. */
 #include "bridge.h"
 
-#include <cxxabi.h>
 #include <dlfcn.h>
 #include <link.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
 #include <ATen/core/function_schema.h>
 #include <c10/util/Exception.h>
+#include <c10/util/Type.h>
 #include <torch/library.h>
 #include <torch/version.h>
 
@@ -70,8 +72,7 @@ std::string file_id(const char *path, FileId *id)
 }
 
 struct Loaded {
-	FileId lib, shape;
-	bool has_shape = false;
+	FileId lib, shape; /* shape all zero without a shape library: no file's */
 	std::string target;
 	int isolate = 0; /* q7t_load's: 0 in this process, 1 isolated, 2 sanitized */
 	std::shared_ptr<Engine> engine;
@@ -139,77 +140,52 @@ std::string check_schema(const OpDef &d)
 	if (s.arguments().size() > Q7_MAX_ARGS)
 		return what + ": " + std::to_string(s.arguments().size()) + " arguments, at most " +
 		       std::to_string(Q7_MAX_ARGS);
-	for (const c10::Argument &a : s.arguments()) {
-		switch (a.type()->kind()) {
-		case c10::TypeKind::TensorType:
-		case c10::TypeKind::IntType:
-		case c10::TypeKind::FloatType:
-		case c10::TypeKind::BoolType:
-		case c10::TypeKind::NumberType:
-			break;
-		default:
+	static const std::set<c10::TypeKind> passes = {
+	    c10::TypeKind::TensorType, c10::TypeKind::IntType, c10::TypeKind::FloatType,
+	    c10::TypeKind::BoolType, c10::TypeKind::NumberType};
+	for (const c10::Argument &a : s.arguments())
+		if (!passes.count(a.type()->kind()))
 			return what + ": argument '" + a.name() + "' is " + a.type()->str() +
 			       "; q7cc's runtime passes Tensor, int, float, bool and Scalar";
-		}
-	}
 	return "";
 }
 
-/* The derived ops: every op the library lists, by its schema, but the
- * ones whose compute function a shape library's m.def already names;
+/* One of the library's kernels: its compute function and q7cc's schema. */
+struct Kernel {
+	std::string name, schema;
+};
+
+/* The derived ops: every kernel the library lists, by its schema, but
+ * the ones whose compute function a shape library's m.def already names;
  * in ns when it is given, else in the schema's own, else default_ns. */
-std::string derived_defs(q7_engine *e, int nops, const char *default_ns, const char *lib,
+std::string derived_defs(const std::vector<Kernel> &kernels, const char *default_ns, const char *lib,
                          std::vector<OpDef> *defs, const std::string &ns = "")
 {
 	size_t named = defs->size();
-	for (int i = 0; i < nops; i++) {
-		std::string text = q7_engine_op_schema(e, (unsigned)i);
-		OpDef d;
-		d.compute = q7_engine_op_name(e, (unsigned)i);
-		bool has_shape = false;
-		for (size_t j = 0; j < named && !has_shape; j++)
-			has_shape = (*defs)[j].compute == d.compute;
-		if (has_shape)
+	for (const Kernel &k : kernels) {
+		if (std::any_of(defs->begin(), defs->begin() + named,
+		                [&](const OpDef &o) { return o.compute == k.name; }))
 			continue;
+		OpDef d;
+		d.compute = k.name;
 		d.where = lib;
-		std::string qualified = text;
-		bool has_ns = text.find("::") != std::string::npos && text.find("::") < text.find('(');
-		if (!ns.empty())
-			qualified = ns + "::" + (has_ns ? text.substr(text.find("::") + 2) : text);
-		else if (!has_ns)
-			qualified = std::string(default_ns) + "::" + text;
 		try {
-			auto parsed = torch::schema(qualified.c_str());
-			d.schema.reset(new c10::FunctionSchema(std::move(parsed)));
+			d.schema.reset(new c10::FunctionSchema(torch::schema(k.schema.c_str())));
 		} catch (const std::exception &ex) {
-			return std::string(lib) + ": op " + d.compute + ": the schema '" + text +
+			return std::string(lib) + ": op " + d.compute + ": the schema '" + k.schema +
 			       "' is not TorchScript (a library built by an older q7cc? build it again): " +
 			       ex.what();
 		}
 		const std::string &full = d.schema->name();
-		d.ns = full.substr(0, full.find("::"));
-		d.name = full.substr(full.find("::") + 2);
+		auto own = d.schema->getNamespace();
+		d.ns = !ns.empty() ? ns : own ? std::string(own->data(), own->size()) : default_ns;
+		d.name = full.substr(full.rfind(':') + 1);
+		*d.schema = d.schema->cloneWithName(d.ns + "::" + d.name, d.schema->overload_name());
+		d.schema->setAliasAnalysis(c10::AliasAnalysisKind::FROM_SCHEMA); /* as torch::schema's */
 		defs->push_back(std::move(d));
 	}
 	if (defs->empty())
 		return std::string(lib) + ": the library has no ops";
-	return "";
-}
-
-/* Every op's compute function must be one of the library's ops. */
-std::string check_computes(q7_engine *e, int nops, const char *lib, const std::vector<OpDef> &defs)
-{
-	for (const OpDef &d : defs) {
-		bool found = false;
-		std::string ops;
-		for (int i = 0; i < nops && !found; i++) {
-			found = d.compute == q7_engine_op_name(e, (unsigned)i);
-			ops += std::string(i ? ", " : "") + q7_engine_op_name(e, (unsigned)i);
-		}
-		if (!found)
-			return d.where + ": " + d.ns + "::" + d.name + ": compute function '" + d.compute +
-			       "' is not in " + lib + " (its ops: " + (ops.empty() ? "none" : ops) + ")";
-	}
 	return "";
 }
 
@@ -225,11 +201,14 @@ std::string json_string(const char *s)
 	return o;
 }
 
-/* The shape library's table of shape functions as text, read no further
- * than its symbol's size: a table that is no string within it (a damaged
- * or hand-made shape library: no NUL, a size that does not cover it) is
- * none, rather than a read past it (docs/torch.md). */
-std::string sites_table(void *shape_handle)
+/* Where the shape function of the m.def at where ("shape.cpp:9") is
+ * defined ("shape.cpp:5"), from the table q7cc.torch links into the shape
+ * library (q7_neuron_shape_sites: "m.def<TAB>definition" lines, file
+ * names without their folder, docs/torch.md); "" when it has none. The
+ * table is read no further than its symbol's size: one that is no string
+ * within it (a damaged or hand-made shape library: no NUL, a size that
+ * does not cover it) is none, rather than a read past it. */
+std::string shape_site(void *shape_handle, const std::string &where)
 {
 	const char *sites = shape_handle ? static_cast<const char *>(
 	                                       dlsym(shape_handle, "q7_neuron_shape_sites"))
@@ -239,24 +218,15 @@ std::string sites_table(void *shape_handle)
 	if (!sites || !dladdr1(sites, &info, &entry, RTLD_DL_SYMENT) || !entry ||
 	    info.dli_saddr != sites)
 		return "";
-	const ElfW(Sym) *sym = static_cast<const ElfW(Sym) *>(entry);
-	const void *nul = std::memchr(sites, '\0', sym->st_size);
-	return nul ? std::string(sites, static_cast<size_t>(static_cast<const char *>(nul) - sites))
-	           : "";
-}
-
-/* Where the shape function of the m.def at where ("shape.cpp:9") is
- * defined ("shape.cpp:5"), from the table q7cc.torch links into the shape
- * library (q7_neuron_shape_sites: "m.def<TAB>definition" lines, file
- * names without their folder, docs/torch.md); "" when it has none. */
-std::string shape_site(void *shape_handle, const std::string &where)
-{
-	std::string sites = "\n" + sites_table(shape_handle);
-	size_t at = sites.find("\n" + where + "\t");
+	const void *nul = std::memchr(sites, '\0', static_cast<const ElfW(Sym) *>(entry)->st_size);
+	if (!nul)
+		return "";
+	std::string lines = "\n" + std::string(sites, static_cast<const char *>(nul));
+	size_t at = lines.find("\n" + where + "\t");
 	if (at == std::string::npos)
 		return "";
 	at += where.size() + 2;
-	return sites.substr(at, sites.find('\n', at) - at);
+	return lines.substr(at, lines.find('\n', at) - at);
 }
 
 /* "the shape function row_sums_shape (shape.cpp:5)": its name from the
@@ -268,16 +238,10 @@ std::string shape_about(const OpDef &d, void *shape_handle)
 	Dl_info info;
 	if (dladdr(reinterpret_cast<void *>(d.shape), &info) && info.dli_sname &&
 	    info.dli_saddr == reinterpret_cast<void *>(d.shape)) {
-		int status = -1;
-		char *plain = abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status);
-		name = status == 0 && plain ? plain : info.dli_sname;
-		std::free(plain);
+		name = c10::demangle(info.dli_sname);
 		name = name.substr(0, name.find('('));
 	}
-	std::string where = d.where;
-	size_t slash = where.rfind('/');
-	if (slash != std::string::npos)
-		where.erase(0, slash + 1);
+	std::string where = d.where.substr(d.where.rfind('/') + 1);
 	std::string site = shape_site(shape_handle, where);
 	return "the shape function " + (name.empty() ? "" : name + " ") +
 	       (site.empty() ? "(its m.def at " + where + ")" : "(" + site + ")");
@@ -318,22 +282,19 @@ std::string register_defs(Loaded *ld, std::vector<OpDef> &defs)
 				k->shape = d->shape;
 				k->shape_about = shape_about(*d, ld->shape_handle);
 				k->apart = q7_engine_apart(ld->engine->engine);
-				k->in_process = !k->apart;
 				k->profiles = q7_engine_target_row(ld->engine->engine)->can & Q7_TARGET_PROFILE;
 				std::string line = k->qualname + "\t" + c10::toString(*d->schema) + "\t" + d->compute;
 				std::unique_ptr<q7torch::MetaKernel> meta(new q7torch::MetaKernel);
 				static_cast<q7torch::OpShape &>(*meta) = *k;
+				auto impl = [&](c10::DispatchKey key, torch::CppFunction f) {
+					l->impl(d->name.c_str(), torch::dispatch(key, std::move(f)));
+				};
 				l->def(std::move(*d->schema));
-				l->impl(d->name.c_str(),
-				        torch::dispatch(c10::DispatchKey::CPU,
-				                        torch::CppFunction::makeFromBoxedFunctor(std::move(k))));
-				l->impl(d->name.c_str(),
-				        torch::dispatch(c10::DispatchKey::Meta,
-				                        torch::CppFunction::makeFromBoxedFunctor(std::move(meta))));
+				impl(c10::DispatchKey::CPU, torch::CppFunction::makeFromBoxedFunctor(std::move(k)));
+				impl(c10::DispatchKey::Meta, torch::CppFunction::makeFromBoxedFunctor(std::move(meta)));
 #if TORCH_VERSION_MAJOR < 2
 				/* torch 1.x has no fallback for meta tensors' autograd key */
-				l->impl(d->name.c_str(), torch::dispatch(c10::DispatchKey::AutogradMeta,
-				                                         torch::CppFunction::makeFallthrough()));
+				impl(c10::DispatchKey::AutogradMeta, torch::CppFunction::makeFallthrough());
 #endif
 				ld->lines.push_back(line);
 			}
@@ -394,72 +355,65 @@ std::string arg_types(const c10::FunctionSchema &s)
 	return "(" + t + ")";
 }
 
-/* The shape function's schema takes the kernel's parameter names (PyTorch
- * infers _0, _1, ... from a C++ type), so that keyword calls work; its
- * types must be the kernel's (q7cc's schema, from the C++): "" or why
- * not, at the m.def (load() says it at the build; this is for a library
- * built otherwise). */
-std::string name_arguments(q7_engine *e, int nops, OpDef *d)
+/* An m.def's compute function must be one of the library's kernels, and
+ * the shape function's schema takes its parameter names (PyTorch infers
+ * _0, _1, ... from a C++ type), so that keyword calls work; its types
+ * must be the kernel's (q7cc's schema, from the C++): "" or why not, at
+ * the m.def (load() says it at the build; this is for a library built
+ * otherwise). */
+std::string name_arguments(const std::vector<Kernel> &kernels, const char *lib, OpDef *d)
 {
-	for (int i = 0; i < nops; i++) {
-		if (d->compute != q7_engine_op_name(e, (unsigned)i))
-			continue;
-		std::string text = q7_engine_op_schema(e, (unsigned)i);
-		if (text.find("::") == std::string::npos || text.find("::") > text.find('('))
-			text = "q7::" + text;
-		c10::optional<c10::FunctionSchema> parsed;
-		try {
-			parsed = torch::schema(text.c_str());
-		} catch (const std::exception &) {
-			return ""; /* an older q7cc's schema: the names stay _0, _1, ... */
-		}
-		const c10::FunctionSchema &k = *parsed;
-		const std::vector<c10::Argument> &have = d->schema->arguments();
-		bool same = k.arguments().size() == have.size();
-		for (size_t j = 0; same && j < have.size(); j++)
-			same = *k.arguments()[j].type() == *have[j].type();
-		if (!same)
-			return d->where + ": " + d->ns + "::" + d->name + ": the shape function's arguments " +
-			       arg_types(*d->schema) + " are not the kernel's: " + d->compute +
-			       c10::toString(k).substr(c10::toString(k).find('('));
-		std::vector<c10::Argument> named;
-		for (size_t j = 0; j < have.size(); j++)
-			named.emplace_back(k.arguments()[j].name(), have[j].type());
-		d->schema.reset(new c10::FunctionSchema(d->schema->name(), "", std::move(named),
-		                                        d->schema->returns()));
-		break;
+	auto k = std::find_if(kernels.begin(), kernels.end(),
+	                      [&](const Kernel &o) { return o.name == d->compute; });
+	if (k == kernels.end()) {
+		std::string ops;
+		for (const Kernel &o : kernels)
+			ops += (ops.empty() ? "" : ", ") + o.name;
+		return d->where + ": " + d->ns + "::" + d->name + ": compute function '" + d->compute +
+		       "' is not in " + lib + " (its ops: " + (ops.empty() ? "none" : ops) + ")";
 	}
+	c10::optional<c10::FunctionSchema> parsed;
+	try {
+		parsed = torch::schema(k->schema.c_str());
+	} catch (const std::exception &) {
+		return ""; /* an older q7cc's schema: the names stay _0, _1, ... */
+	}
+	const std::vector<c10::Argument> &want = parsed->arguments(), &have = d->schema->arguments();
+	if (!std::equal(want.begin(), want.end(), have.begin(), have.end(),
+	                [](const c10::Argument &x, const c10::Argument &y) { return *x.type() == *y.type(); }))
+		return d->where + ": " + d->ns + "::" + d->name + ": the shape function's arguments " +
+		       arg_types(*d->schema) + " are not the kernel's: " + d->compute +
+		       c10::toString(*parsed).substr(c10::toString(*parsed).find('('));
+	std::vector<c10::Argument> named;
+	for (size_t j = 0; j < have.size(); j++)
+		named.emplace_back(want[j].name(), have[j].type());
+	*d->schema = d->schema->cloneWithArguments(std::move(named));
 	return "";
 }
 
-/* The ops of lib's nops kernels (engine e): the shape library's m.defs
- * (its handle kept in *shape_handle) and the kernels none of them names,
- * or without a shape library every kernel, in default_ns; "" or why not. */
-std::string op_defs(q7_engine *e, int nops, const char *lib, const char *shape_lib,
+/* The ops of lib's kernels: the shape library's m.defs (its handle kept
+ * in *shape_handle) and the kernels none of them names, or without a
+ * shape library every kernel, in default_ns; "" or why not. */
+std::string op_defs(const std::vector<Kernel> &kernels, const char *lib, const char *shape_lib,
                     const char *default_ns, void **shape_handle, std::vector<OpDef> *defs)
 {
-	std::string err;
-	if (shape_lib) {
-		err = collect_shape(shape_lib, shape_handle, defs);
-		if (!err.empty())
-			return err;
-		for (size_t i = 0; i < defs->size() && err.empty(); i++)
-			err = name_arguments(e, nops, &(*defs)[i]);
-		if (err.empty())
-			err = check_computes(e, nops, lib, *defs);
-		/* A kernel no m.def names (a Q7_KERNEL beside them) is an op
-		 * too, without a shape function, in the blocks' namespace when
-		 * they have one. */
-		std::string ns = (*defs)[0].ns;
-		for (const OpDef &d : *defs)
-			if (d.ns != (*defs)[0].ns)
-				ns.clear();
-		if (err.empty())
-			err = derived_defs(e, nops, default_ns ? default_ns : "", lib, defs, ns);
-	} else {
-		err = derived_defs(e, nops, default_ns ? default_ns : "", lib, defs);
-	}
-	return err;
+	if (!default_ns)
+		default_ns = "";
+	if (!shape_lib)
+		return derived_defs(kernels, default_ns, lib, defs);
+	std::string err = collect_shape(shape_lib, shape_handle, defs);
+	for (size_t i = 0; i < defs->size() && err.empty(); i++)
+		err = name_arguments(kernels, lib, &(*defs)[i]);
+	if (!err.empty())
+		return err;
+	/* A kernel no m.def names (a Q7_KERNEL beside them) is an op too,
+	 * without a shape function, in the blocks' namespace when they have
+	 * one. */
+	std::string ns = (*defs)[0].ns;
+	for (const OpDef &d : *defs)
+		if (d.ns != (*defs)[0].ns)
+			ns.clear();
+	return derived_defs(kernels, default_ns, lib, defs, ns);
 }
 
 /* The load, the table lock held, into *out: "" or why not. */
@@ -473,8 +427,7 @@ std::string load_locked(const char *lib, const char *shape_lib, const char *targ
 	if (!err.empty())
 		return err;
 	for (const auto &l : table) {
-		if (l->lib == lib_id && l->target == target && l->has_shape == (shape_lib != nullptr) &&
-		    (!shape_lib || l->shape == shape_id)) {
+		if (l->lib == lib_id && l->shape == shape_id && l->target == target) {
 			const q7_target *t = q7_engine_target_row(l->engine->engine);
 			if (l->isolate != isolate && t->can & Q7_TARGET_ISOLATE)
 				return std::string(lib) + ": already loaded in this process " +
@@ -489,11 +442,9 @@ std::string load_locked(const char *lib, const char *shape_lib, const char *targ
 	std::unique_ptr<Loaded> ld(new Loaded);
 	ld->lib = lib_id;
 	ld->shape = shape_id;
-	ld->has_shape = shape_lib != nullptr;
 	ld->target = target;
 	ld->isolate = isolate;
-	q7_engine_opts o;
-	std::memset(&o, 0, sizeof o);
+	q7_engine_opts o = {};
 	o.target = target;
 	o.cores = cores;
 	o.host_mode = isolate == 2 ? Q7_HOST_SANITIZED : isolate ? Q7_HOST_ISOLATED : Q7_HOST_DIRECT;
@@ -506,12 +457,14 @@ std::string load_locked(const char *lib, const char *shape_lib, const char *targ
 		return msg;
 	ld->engine = std::make_shared<Engine>();
 	ld->engine->engine = e;
-	ld->engine->target = target;
 	int nops = q7_engine_list(e, &msg_err);
 	if (nops < 0)
 		return msg;
+	std::vector<Kernel> kernels;
+	for (unsigned i = 0; i < (unsigned)nops; i++)
+		kernels.push_back({q7_engine_op_name(e, i), q7_engine_op_schema(e, i)});
 	std::vector<OpDef> defs;
-	err = op_defs(e, nops, lib, shape_lib, default_ns, &ld->shape_handle, &defs);
+	err = op_defs(kernels, lib, shape_lib, default_ns, &ld->shape_handle, &defs);
 	if (err.empty())
 		err = register_defs(ld.get(), defs);
 	if (err.empty()) {
@@ -525,9 +478,9 @@ std::string load_locked(const char *lib, const char *shape_lib, const char *targ
 
 extern "C" {
 
-__attribute__((visibility("default"))) int q7t_api_version(void) { return Q7T_API_VERSION; }
+int q7t_api_version(void) { return Q7T_API_VERSION; }
 
-__attribute__((visibility("default"))) const char *q7t_torch_version(void)
+const char *q7t_torch_version(void)
 {
 #define Q7T_STR2(x) #x
 #define Q7T_STR(x) Q7T_STR2(x)
@@ -536,12 +489,10 @@ __attribute__((visibility("default"))) const char *q7t_torch_version(void)
 
 /* The C++ ABI it was built with (_GLIBCXX_USE_CXX11_ABI): a torch of
  * the same version built with the other one needs another bridge. */
-__attribute__((visibility("default"))) int q7t_cxx11_abi(void) { return _GLIBCXX_USE_CXX11_ABI; }
+int q7t_cxx11_abi(void) { return _GLIBCXX_USE_CXX11_ABI; }
 
-__attribute__((visibility("default"))) void *q7t_load(const char *lib, const char *shape_lib,
-                                                      const char *target, unsigned cores,
-                                                      const char *default_ns, int isolate,
-                                                      double timeout_s, char **err)
+void *q7t_load(const char *lib, const char *shape_lib, const char *target, unsigned cores,
+               const char *default_ns, int isolate, double timeout_s, char **err)
 {
 	std::string why;
 	Loaded *ld = nullptr;
@@ -557,7 +508,7 @@ __attribute__((visibility("default"))) void *q7t_load(const char *lib, const cha
 	return ld;
 }
 
-__attribute__((visibility("default"))) char *q7t_shape_defs(const char *shape_lib, char **err)
+char *q7t_shape_defs(const char *shape_lib, char **err)
 {
 	std::string out, why;
 	try {
@@ -585,7 +536,7 @@ __attribute__((visibility("default"))) char *q7t_shape_defs(const char *shape_li
 	return dup(out);
 }
 
-__attribute__((visibility("default"))) char *q7t_library(const char *lib, char **err)
+char *q7t_library(const char *lib, char **err)
 {
 	struct q7_strvec images = {nullptr, 0, 0};
 	struct q7_err why = q7_err_growing();
@@ -617,7 +568,7 @@ __attribute__((visibility("default"))) char *q7t_library(const char *lib, char *
 	return dup(out);
 }
 
-__attribute__((visibility("default"))) char *q7t_targets(void)
+char *q7t_targets(void)
 {
 	std::string s;
 	const q7_target *t;
@@ -634,7 +585,7 @@ __attribute__((visibility("default"))) char *q7t_targets(void)
 	return dup(s);
 }
 
-__attribute__((visibility("default"))) char *q7t_ops(void *handle)
+char *q7t_ops(void *handle)
 {
 	std::string s;
 	std::lock_guard<std::mutex> g(table_lock);
@@ -643,15 +594,15 @@ __attribute__((visibility("default"))) char *q7t_ops(void *handle)
 	return dup(s);
 }
 
-__attribute__((visibility("default"))) void q7t_check_uninit(void *handle, int on)
+void q7t_check_uninit(void *handle, int on)
 {
 	std::lock_guard<std::mutex> g(table_lock);
 	static_cast<Loaded *>(handle)->engine->check_uninit.store(on != 0, std::memory_order_relaxed);
 }
 
-__attribute__((visibility("default"))) void q7t_free(void *p) { std::free(p); }
+void q7t_free(void *p) { std::free(p); }
 
-__attribute__((visibility("default"))) void q7t_set_prefix(const char *prefix)
+void q7t_set_prefix(const char *prefix)
 {
 	std::lock_guard<std::mutex> g(table_lock);
 	const char *env = std::getenv("Q7CC_PREFIX");
@@ -659,7 +610,7 @@ __attribute__((visibility("default"))) void q7t_set_prefix(const char *prefix)
 		q7_set_prefix(prefix);
 }
 
-__attribute__((visibility("default"))) void q7t_set_warn(void (*warn)(const char *))
+void q7t_set_warn(void (*warn)(const char *))
 {
 	q7torch::warn_fn.store(warn);
 }

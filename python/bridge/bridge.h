@@ -13,6 +13,8 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* What libq7torch.so exports (bridge.map), built with hidden visibility. */
+#pragma GCC visibility push(default)
 
 /* The bridge's C API version (q7cc.torch checks it). */
 #define Q7T_API_VERSION 7
@@ -92,6 +94,7 @@ void q7t_set_prefix(const char *prefix);
 int q7t_profile_start(char **err);
 int q7t_profile_stop(const char *path, int raw, char **ops, char **err);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

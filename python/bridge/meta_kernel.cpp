@@ -58,16 +58,11 @@ void MetaKernel::operator()(const c10::OperatorHandle &, c10::DispatchKeySet, to
 		TORCH_CHECK(shaped.defined(), qualname, ": the shape function returned an undefined tensor");
 		out = at::empty(shaped.sizes(), at::TensorOptions().dtype(shaped.scalar_type()).device(at::kMeta));
 	} else {
-		const at::Tensor *first = nullptr;
-		for (const c10::IValue &v : args)
-			if (!first && v.isTensor())
-				first = &v.toTensor();
-		TORCH_CHECK(first, qualname, ": no tensor argument to shape the output like (give the op "
-		                             "a shape function: shape_srcs)");
+		const at::Tensor &first = first_tensor(args);
 #if TORCH_VERSION_MAJOR >= 2
-		out = at::empty_symint(first->sym_sizes(), first->options().device(at::kMeta));
+		out = at::empty_symint(first.sym_sizes(), first.options().device(at::kMeta));
 #else
-		out = at::empty(first->sizes(), first->options().device(at::kMeta));
+		out = at::empty(first.sizes(), first.options().device(at::kMeta));
 #endif
 	}
 	torch::jit::drop(*stack, nargs);

@@ -4,8 +4,8 @@
  * the op's qualified name; closing it writes the flame graph or the
  * folded stacks. Outside, a call pays one relaxed atomic load. */
 #include "boxed_kernel.h"
+#include "bridge.h"
 
-#include <cinttypes>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -18,10 +18,6 @@ extern "C" {
 #include "support.h"
 }
 
-namespace q7torch {
-
-std::atomic<bool> profiling{false};
-
 namespace {
 
 std::mutex profile_lock; /* the profile, and one profiled call at a time */
@@ -29,9 +25,11 @@ struct q7_prof profile;
 bool open_profile = false;
 std::map<std::string, uint64_t> calls; /* per op: its calls in the profile */
 
-char *dup(const std::string &s) { return q7_xstrdup(s.c_str()); }
-
 } // namespace
+
+namespace q7torch {
+
+std::atomic<bool> profiling{false};
 
 int profile_call(Engine *e, const std::string &qualname, const q7_call *call, q7_run_result *r)
 {
@@ -50,59 +48,55 @@ int profile_call(Engine *e, const std::string &qualname, const q7_call *call, q7
 
 extern "C" {
 
-__attribute__((visibility("default"))) int q7t_profile_start(char **err)
+int q7t_profile_start(char **err)
 {
-	std::lock_guard<std::mutex> g(q7torch::profile_lock);
-	if (q7torch::open_profile) {
-		*err = q7torch::dup("q7cc.torch.profile: a profile is already open in this process "
-		                    "(one at a time: its calls are counted into it)");
+	std::lock_guard<std::mutex> g(profile_lock);
+	if (open_profile) {
+		*err = q7_xstrdup("q7cc.torch.profile: a profile is already open in this process "
+		                  "(one at a time: its calls are counted into it)");
 		return -1;
 	}
-	q7_prof_init(&q7torch::profile);
-	q7torch::calls.clear();
-	q7torch::open_profile = true;
+	q7_prof_init(&profile);
+	calls.clear();
+	open_profile = true;
 	q7torch::profiling.store(true);
 	return 0;
 }
 
-__attribute__((visibility("default"))) int q7t_profile_stop(const char *path, int raw, char **ops,
-                                                             char **err)
+int q7t_profile_stop(const char *path, int raw, char **ops, char **err)
 {
-	std::lock_guard<std::mutex> g(q7torch::profile_lock);
-	if (!q7torch::open_profile) {
-		*err = q7torch::dup("q7cc.torch.profile: no profile is open");
+	std::lock_guard<std::mutex> g(profile_lock);
+	if (!open_profile) {
+		*err = q7_xstrdup("q7cc.torch.profile: no profile is open");
 		return -1;
 	}
 	q7torch::profiling.store(false);
-	q7torch::open_profile = false;
+	open_profile = false;
 	char msg[Q7_MESSAGE_SIZE] = "";
 	q7_err msg_err = {msg, sizeof msg, false};
 	q7_prof dev; /* the device view (device_view.h) */
 	q7_prof_init(&dev);
-	q7_prof_device_view(&q7torch::profile, &dev);
+	q7_prof_device_view(&profile, &dev);
 	const char *title = raw ? "emulated ops (q7cc.torch.profile; raw: as emulated)"
 	                        : "emulated ops (q7cc.torch.profile; device view: a float or "
 	                          "divide helper's call one instruction)";
-	int rc = path ? q7_prof_write(raw ? &q7torch::profile : &dev, path, title, &msg_err) : 0;
+	int rc = path ? q7_prof_write(raw ? &profile : &dev, path, title, &msg_err) : 0;
 	if (ops) { /* "op\tcalls\tdevice\traw\n" a line, by name */
-		q7_prof_sum(&q7torch::profile);
+		q7_prof_sum(&profile);
 		q7_prof_sum(&dev);
 		std::string text;
-		const q7_prof &p = q7torch::profile;
+		const q7_prof &p = profile;
 		for (unsigned c = p.v[Q7_PROF_ROOT].first_child; c; c = p.v[c].next_sibling) {
-			char line[96];
-			auto n = q7torch::calls.find(p.v[c].name);
 			unsigned d = q7_prof_child(&dev, Q7_PROF_ROOT, p.v[c].name);
-			snprintf(line, sizeof line, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
-			         n == q7torch::calls.end() ? 0 : n->second, dev.v[d].total, p.v[c].total);
-			text += std::string(p.v[c].name) + line;
+			text += std::string(p.v[c].name) + "\t" + std::to_string(calls[p.v[c].name]) + "\t" +
+			        std::to_string(dev.v[d].total) + "\t" + std::to_string(p.v[c].total) + "\n";
 		}
-		*ops = q7torch::dup(text);
+		*ops = q7_xstrdup(text.c_str());
 	}
 	q7_prof_free(&dev);
-	q7_prof_free(&q7torch::profile);
+	q7_prof_free(&profile);
 	if (rc != 0)
-		*err = q7torch::dup(msg);
+		*err = q7_xstrdup(msg);
 	return rc;
 }
 
