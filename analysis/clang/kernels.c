@@ -117,13 +117,18 @@ static enum CXChildVisitResult visit_decl(CXCursor c, CXCursor parent, CXClientD
 	}
 }
 
+static bool names_fn(const char *want, const struct fn *f)
+{
+	if (want[0] == ':' && want[1] == ':')
+		want += 2;
+	return strcmp(want, strchr(want, ':') ? f->qualname : f->name) == 0;
+}
+
 static bool named_kernel(const struct walk *w, const struct fn *f)
 {
-	for (size_t i = 0; i < w->names.n; i++) {
-		const char *n = w->names.v[i];
-		if (strcmp(n, strchr(n, ':') ? f->qualname : f->name) == 0)
+	for (size_t i = 0; i < w->names.n; i++)
+		if (names_fn(w->names.v[i], f))
 			return true;
-	}
 	return false;
 }
 
@@ -534,13 +539,6 @@ static size_t group_kernels(struct walk *w, struct kernel **out)
 	}
 	*out = ks;
 	return nk;
-}
-
-static bool names_fn(const char *want, const struct fn *f)
-{
-	if (want[0] == ':' && want[1] == ':')
-		want += 2;
-	return strcmp(want, strchr(want, ':') ? f->qualname : f->name) == 0;
 }
 
 /* The parameter names of the request's shape function, when the TU has it

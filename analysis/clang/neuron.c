@@ -237,30 +237,27 @@ static void scan_file(CXTranslationUnit tu, CXFile file, struct q7c_requests *rs
 	clang_disposeTokens(tu, ts.t, ts.n);
 }
 
-struct files {
-	CXFile f[256];
-	size_t n;
+struct inclusions {
+	CXTranslationUnit tu;
+	struct q7c_requests *rs;
 };
 
+/* Every file the TU includes, the user's read (system headers, however
+ * many, are not). */
 static void visit_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth,
                             CXClientData data)
 {
 	(void)stack;
 	(void)depth;
-	struct files *fs = data;
-	if (fs->n < sizeof fs->f / sizeof fs->f[0])
-		fs->f[fs->n++] = file;
+	struct inclusions *in = data;
+	if (!clang_Location_isInSystemHeader(clang_getLocationForOffset(in->tu, file, 0)))
+		scan_file(in->tu, file, in->rs);
 }
 
 void q7c_neuron_requests(CXTranslationUnit tu, struct q7c_requests *rs)
 {
-	struct files fs = {.n = 0};
-	clang_getInclusions(tu, visit_inclusion, &fs);
-	for (size_t i = 0; i < fs.n; i++) {
-		CXSourceLocation start = clang_getLocationForOffset(tu, fs.f[i], 0);
-		if (!clang_Location_isInSystemHeader(start))
-			scan_file(tu, fs.f[i], rs);
-	}
+	struct inclusions in = {tu, rs};
+	clang_getInclusions(tu, visit_inclusion, &in);
 }
 
 void q7c_requests_free(struct q7c_requests *rs)
