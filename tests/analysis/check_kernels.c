@@ -8,6 +8,7 @@
 #include "schema.h"
 #include "internal.h"
 #include "server.h"
+#include "tempfile.h"
 
 #include "run_suite.h"
 
@@ -297,10 +298,8 @@ END_TEST
 
 static void put_file(const char *path, const char *text)
 {
-	FILE *f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
+	const char *what;
+	ck_assert_int_eq(q7_outfile_write(path, text, strlen(text), 0600, &what), 0);
 }
 
 /* A NEURON_LIBRARY block in a user header that comes after hundreds of
