@@ -47,18 +47,13 @@ static comp *right(const comp *c)
 	return c->u.s_binary.right;
 }
 
-static void add_printed(const char *s, size_t n, void *b)
-{
-	q7_sb_addn(b, s, n);
-}
-
 /* A leaf as libiberty prints it: a builtin type ("long long"), an
  * operator's name ("operator+"). */
 static char *printed(comp *c)
 {
-	struct q7_strbuf b = {0};
-	cplus_demangle_print_callback(DMGL_PARAMS | DMGL_ANSI, c, add_printed, &b);
-	return q7_sb_take(&b);
+	size_t size;
+	char *s = cplus_demangle_print(DMGL_PARAMS | DMGL_ANSI, c, 32, &size);
+	return s ? s : q7_xstrdup("");
 }
 
 /* The builtin types that are no kind (<q7/kinds.h> has the others), by
