@@ -585,7 +585,7 @@ static void take_namespace(const struct q7c_request *r, const struct fn *f,
 		struct q7_op *op = &ops->ops[i];
 		if (!op->by_name_only && !*op->ns && strcmp(op->qualname, f->qualname) == 0) {
 			free(op->ns);
-			op->ns = q7_xstrdup(r->ns);
+			op->ns = q7_xstrdup(r->d.ns);
 		}
 	}
 }
@@ -599,20 +599,20 @@ static void add_requests(const struct walk *w, const struct kernel *ks, size_t n
 		const struct q7c_request *r = &rs->v[i];
 		bool known = false;
 		for (size_t k = 0; k < nk && !known; k++) {
-			known = names_fn(r->fn, ks[k].f);
+			known = names_fn(r->d.fn, ks[k].f);
 			if (known)
 				take_namespace(r, ks[k].f, ops, first);
 		}
 		for (size_t j = 0; j < i && !known; j++)
-			known = strcmp(rs->v[j].fn, r->fn) == 0;
+			known = strcmp(rs->v[j].d.fn, r->d.fn) == 0;
 		if (known)
 			continue;
-		const char *q = r->fn[0] == ':' && r->fn[1] == ':' ? r->fn + 2 : r->fn;
+		const char *q = r->d.fn[0] == ':' && r->d.fn[1] == ':' ? r->d.fn + 2 : r->d.fn;
 		const char *last = strrchr(q, ':');
 		struct q7_op *op = q7_ops_add(ops);
 		op->name = q7_xstrdup(last ? last + 1 : q);
 		op->qualname = q7_xstrdup(last ? q : "");
-		op->ns = q7_xstrdup(r->ns);
+		op->ns = q7_xstrdup(r->d.ns);
 		op->ret_ctype = q7_xstrdup("");
 		op->ret_name = q7_xstrdup("");
 		op->file = q7_xstrdup(r->at.file);
@@ -620,7 +620,7 @@ static void add_requests(const struct walk *w, const struct kernel *ks, size_t n
 		op->col = r->at.col;
 		op->by_name_only = true;
 		op->stack_size = w->stack_flag; /* the kernel's file may lack the mark */
-		shape_params(w, r->shape, op);
+		shape_params(w, r->d.shape, op);
 		if (!op->params)
 			op->params = q7_xcalloc(1, sizeof *op->params);
 	}
@@ -636,7 +636,7 @@ static void unknown_names(CXTranslationUnit tu, const struct walk *w,
 		for (size_t i = 0; i < w->n && !known; i++)
 			known = names_fn(*k, &w->fns[i]);
 		for (size_t i = 0; i < rs->n && !known; i++)
-			known = strcmp(rs->v[i].fn, *k) == 0;
+			known = strcmp(rs->v[i].d.fn, *k) == 0;
 		if (known)
 			continue;
 		struct q7_strbuf list = {0};
@@ -659,17 +659,16 @@ static void unknown_names(CXTranslationUnit tu, const struct walk *w,
 }
 
 void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
-                      struct q7_op_table *ops, struct q7_diags *diags)
+                      const struct q7c_requests *reqs, struct q7_op_table *ops,
+                      struct q7_diags *diags)
 {
 	struct walk w = {.o = o};
-	struct q7c_requests reqs = {0};
 	for (char *const *k = o->kernel_names; k && *k; k++)
 		q7_sv_add(&w.names, *k);
 	for (char *const *k = o->wanted_names; k && *k; k++)
 		q7_sv_add(&w.names, *k);
-	q7c_neuron_requests(tu, &reqs);
-	for (size_t i = 0; i < reqs.n; i++)
-		q7_sv_add(&w.names, reqs.v[i].fn);
+	for (size_t i = 0; i < reqs->n; i++)
+		q7_sv_add(&w.names, reqs->v[i].d.fn);
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_decl, &w);
 	stack_from_flags(&w);
 
@@ -678,10 +677,9 @@ void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
 	size_t first_diag = diags->n, first_op = ops->n;
 	for (size_t i = 0; i < nk; i++)
 		build_op(&w, ks, i, ops, diags);
-	unknown_names(tu, &w, &reqs, diags);
+	unknown_names(tu, &w, reqs, diags);
 	q7_diags_sort(diags, first_diag);
-	add_requests(&w, ks, nk, &reqs, ops, first_op);
-	q7c_requests_free(&reqs);
+	add_requests(&w, ks, nk, reqs, ops, first_op);
 
 	free(ks);
 	for (size_t i = 0; i < w.n; i++) {

@@ -41,13 +41,10 @@ static void add_request(struct q7c_requests *rs, const char *ns, char *fn, char 
 {
 	Q7_GROW(rs->v, rs->cap, rs->n + 1);
 	struct q7c_request *r = &rs->v[rs->n++];
-	r->ns = q7_xstrdup(ns);
-	r->fn = fn;
-	r->shape = shape;
-	r->op = op;
+	struct place def = q7c_place_loc(def_loc);
+	r->d = (struct q7_neuron_def){.ns = q7_xstrdup(ns), .op = op, .fn = fn, .shape = shape,
+	                              .file = def.file, .line = def.line, .col = def.col};
 	r->at = q7c_place_loc(loc);
-	r->def_at = q7c_place_loc(def_loc);
-	r->shape_at = (struct place){0};
 }
 
 /* A plain string literal's text without its quotes, else NULL. */
@@ -232,8 +229,11 @@ static void scan_file(CXTranslationUnit tu, CXFile file, struct q7c_requests *rs
 		else
 			i++;
 	}
-	for (size_t k = first; k < rs->n; k++)
-		rs->v[k].shape_at = shape_definition(&ts, rs->v[k].shape);
+	for (size_t k = first; k < rs->n; k++) {
+		struct place s = shape_definition(&ts, rs->v[k].d.shape);
+		rs->v[k].d.shape_file = s.file;
+		rs->v[k].d.shape_line = s.line;
+	}
 	clang_disposeTokens(tu, ts.t, ts.n);
 }
 
@@ -262,37 +262,15 @@ void q7c_neuron_requests(CXTranslationUnit tu, struct q7c_requests *rs)
 
 void q7c_requests_free(struct q7c_requests *rs)
 {
-	for (size_t i = 0; i < rs->n; i++) {
-		free(rs->v[i].ns);
-		free(rs->v[i].fn);
-		free(rs->v[i].shape);
-		free(rs->v[i].op);
-		q7c_place_free(&rs->v[i].at);
-		q7c_place_free(&rs->v[i].def_at);
-		q7c_place_free(&rs->v[i].shape_at);
+	for (struct q7c_request *r = rs->v; r < rs->v + rs->n; r++) {
+		free(r->d.ns);
+		free(r->d.op);
+		free(r->d.fn);
+		free(r->d.shape);
+		free(r->d.file);
+		free(r->d.shape_file);
+		q7c_place_free(&r->at);
 	}
 	free(rs->v);
 	memset(rs, 0, sizeof *rs);
-}
-
-void q7c_neuron_defs(CXTranslationUnit tu, struct q7_op_table *ops)
-{
-	struct q7c_requests rs = {0};
-	q7c_neuron_requests(tu, &rs);
-	for (size_t i = 0; i < rs.n; i++) {
-		const struct q7c_request *r = &rs.v[i];
-		struct q7_neuron_def d = {
-			.ns = r->ns,
-			.op = r->op,
-			.fn = r->fn,
-			.shape = r->shape,
-			.file = r->def_at.file,
-			.line = r->def_at.line,
-			.col = r->def_at.col,
-			.shape_file = r->shape_at.file,
-			.shape_line = r->shape_at.line,
-		};
-		q7_ops_add_def(ops, &d);
-	}
-	q7c_requests_free(&rs);
 }
