@@ -382,11 +382,9 @@ int q7_wire_send(int fd, const struct q7_strbuf *b, int timeout_ms)
 	long long deadline = deadline_in(timeout_ms);
 	unsigned char hdr[4];
 	q7_put_le32(hdr, (uint32_t)b->len);
-	int rc = q7_write_all(fd, hdr, sizeof hdr, deadline) == 0 &&
-	                 q7_write_all(fd, b->s ? b->s : "", b->len, deadline) == 0
-	             ? 0
-	             : -1;
-	return rc;
+	if (q7_write_all(fd, hdr, sizeof hdr, deadline) != 0)
+		return -1;
+	return q7_write_all(fd, b->s ? b->s : "", b->len, deadline);
 }
 
 /* Bytes from fd into p[0..n) within the deadline (< 0: none). 0 or -1. */

@@ -42,21 +42,6 @@ char *q7c_qualname(CXCursor c)
 	return q7_sb_take(&b);
 }
 
-/* Records: at::Tensor and at::Scalar (c10::Scalar in PyTorch proper), by
- * the one list that the link-time demangler uses too (mangle.h). */
-static enum q7_kind record_kind(CXType canon, char **qual)
-{
-	*qual = q7c_qualname(clang_getTypeDeclaration(canon));
-	return q7_class_kind(*qual, NULL);
-}
-
-static const char *record_why(const char *qual)
-{
-	const char *why;
-	q7_class_kind(qual, &why);
-	return why ? why : "a class other than Tensor and Scalar";
-}
-
 /* Arithmetic kinds by the canonical builtin type's spelling, through the
  * kind table (<q7/kinds.h>); *ctype is that spelling (free it). A 32-bit
  * long (ILP32) passes as int, a 64-bit one (LP64) as long long, each
@@ -131,11 +116,14 @@ void q7c_classify(CXType t, bool ret, struct q7c_kind *k)
 	if (why) {
 		k->kind = Q7_KIND_INVALID;
 	} else if (v.kind == CXType_Record) {
-		k->kind = record_kind(v, &spell);
+		/* at::Tensor and at::Scalar (c10::Scalar in PyTorch proper), by the
+		 * one list that the link-time demangler uses too (mangle.h). */
+		spell = q7c_qualname(clang_getTypeDeclaration(v));
+		k->kind = q7_class_kind(spell, &why);
 		/* A kernel returns a Tensor by value; Scalar is for parameters. */
 		if (ret && k->kind != Q7_KIND_TENSOR)
 			k->kind = Q7_KIND_INVALID;
-		why = record_why(spell);
+		why = why ? why : "a class other than Tensor and Scalar";
 	} else {
 		k->kind = ret ? Q7_KIND_INVALID : builtin_kind(v, &spell);
 		why = builtin_why(v);
