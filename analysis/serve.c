@@ -115,7 +115,7 @@ static void serve_one(int conn, const char *data, size_t len, q7_plugin_entry_fn
 		struct q7_op_table ops = {0};
 		struct q7_diags diags = {0};
 		int rc = entry(Q7_PLUGIN_ABI, &q.opts, &ops, &diags);
-		q7_wire_put_result(&msg, rc, &ops, &diags);
+		q7_analysis_result_put(&msg, NULL, rc, &ops, &diags);
 		q7_wire_send(conn, &msg, Q7_SERVER_REPLY_MS);
 		q7_sb_free(&msg);
 		q7_ops_free(&ops);

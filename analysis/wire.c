@@ -225,8 +225,8 @@ void q7_wire_request_free(struct q7_wire_request *q)
 	memset(q, 0, sizeof *q);
 }
 
-static struct json_object *result_json(int rc, const struct q7_op_table *ops,
-                                       const struct q7_diags *diags)
+void q7_analysis_result_put(struct q7_strbuf *b, char *const *kernel_names, int rc,
+                            const struct q7_op_table *ops, const struct q7_diags *diags)
 {
 	struct json_object *j = json_object_new_object();
 	q7_json_int(j, "rc", rc);
@@ -245,13 +245,8 @@ static struct json_object *result_json(int rc, const struct q7_op_table *ops,
 	a = q7_json_arr(j, "defs");
 	for (size_t i = 0; i < ops->ndefs; i++)
 		put_fields(q7_json_obj(a, NULL), &ops->defs[i], def_fields);
-	return j;
-}
-
-void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *ops,
-                        const struct q7_diags *diags)
-{
-	put_json(b, result_json(rc, ops, diags));
+	put_vec(j, "kernel_names", kernel_names);
+	put_json(b, j);
 }
 
 static void add_diag(struct q7_diags *ds, const struct q7_diag *d)
@@ -321,25 +316,6 @@ static int get_result(struct json_object *j, int *rc, struct q7_op_table *ops,
 	q7_ops_free(&t);
 	q7_diags_free(&ds);
 	return bad ? -1 : 0;
-}
-
-int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,
-                       struct q7_diags *diags)
-{
-	struct json_object *j = get_json(data, len);
-	struct q7_strbuf why = {0};
-	int got = j ? get_result(j, rc, ops, diags, &why) : -1;
-	q7_sb_free(&why);
-	json_object_put(j);
-	return got;
-}
-
-void q7_analysis_result_put(struct q7_strbuf *b, char *const *kernel_names, int rc,
-                            const struct q7_op_table *ops, const struct q7_diags *diags)
-{
-	struct json_object *j = result_json(rc, ops, diags);
-	put_vec(j, "kernel_names", kernel_names);
-	put_json(b, j);
 }
 
 int q7_analysis_result_read(const char *data, size_t len, struct q7_strvec *kernel_names,
