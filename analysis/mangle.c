@@ -187,34 +187,23 @@ static bool add_list(struct dm *d, comp *l, struct q7_strbuf *b, bool *first)
 	return true;
 }
 
-/* "head<args>" or "ret (params)". */
-static char *with_list(struct dm *d, const char *head, comp *l, const char *open, char close)
+/* A template, "name<args>", or a function type, "ret (params)" ("(params)"
+ * without a return type): left(c)'s spelling, then right(c)'s list. */
+static char *with_list(struct dm *d, comp *c, bool function)
 {
+	char *head = left(c) || !function ? spell(d, left(c)) : q7_xstrdup("");
+	if (!head)
+		return NULL;
 	struct q7_strbuf b = {0};
-	q7_sb_addf(&b, "%s%s", head, open);
+	q7_sb_addf(&b, "%s%s", head, !function ? "<" : *head ? " (" : "(");
+	free(head);
 	bool first = true;
-	if (!add_list(d, l, &b, &first)) {
+	if (!add_list(d, right(c), &b, &first)) {
 		q7_sb_free(&b);
 		return NULL;
 	}
-	q7_sb_addc(&b, close);
+	q7_sb_addc(&b, function ? ')' : '>');
 	return q7_sb_take(&b);
-}
-
-static char *template_spell(struct dm *d, comp *c)
-{
-	char *t = spell(d, left(c));
-	char *r = t ? with_list(d, t, right(c), "<", '>') : NULL;
-	free(t);
-	return r;
-}
-
-static char *function_type(struct dm *d, comp *c)
-{
-	char *ret = left(c) ? spell(d, left(c)) : q7_xstrdup("");
-	char *r = ret ? with_list(d, ret, right(c), *ret ? " (" : "(", ')') : NULL;
-	free(ret);
-	return r;
 }
 
 /* L <type> <value> E: a template argument's value ("true", "-1", "3u",
@@ -269,7 +258,7 @@ static char *spell_name(struct dm *d, comp *c)
 	case DEMANGLE_COMPONENT_SUB_STD:
 		return q7_xstrndup(c->u.s_string.string, (size_t)c->u.s_string.len);
 	case DEMANGLE_COMPONENT_QUAL_NAME: return pair(d, left(c), "::", right(c), "");
-	case DEMANGLE_COMPONENT_TEMPLATE: return template_spell(d, c);
+	case DEMANGLE_COMPONENT_TEMPLATE: return with_list(d, c, false);
 	case DEMANGLE_COMPONENT_TAGGED_NAME: return spell(d, left(c)); /* [abi:cxx11] */
 	case DEMANGLE_COMPONENT_CTOR: return q7_xstrdup("(constructor)");
 	case DEMANGLE_COMPONENT_DTOR: return q7_xstrdup("(destructor)");
@@ -310,7 +299,7 @@ static char *spell_type(struct dm *d, comp *c)
 	case DEMANGLE_COMPONENT_RVALUE_REFERENCE: return declarator(d, c, "&&");
 	case DEMANGLE_COMPONENT_ARRAY_TYPE: return array_type(d, c);
 	case DEMANGLE_COMPONENT_PTRMEM_TYPE: return pair(d, right(c), " ", left(c), "::*");
-	case DEMANGLE_COMPONENT_FUNCTION_TYPE: return function_type(d, c);
+	case DEMANGLE_COMPONENT_FUNCTION_TYPE: return with_list(d, c, true);
 	case DEMANGLE_COMPONENT_LITERAL:
 	case DEMANGLE_COMPONENT_LITERAL_NEG: return literal(d, c);
 	default: return spell_name(d, c);

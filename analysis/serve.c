@@ -124,6 +124,12 @@ static void serve_one(int conn, const char *data, size_t len, q7_plugin_entry_fn
 	q7_wire_request_free(&q);
 }
 
+/* Room for the one descriptor (SCM_RIGHTS) a channel message carries. */
+union fd_cmsg {
+	struct cmsghdr h;
+	char buf[CMSG_SPACE(sizeof(int))];
+};
+
 /* The next request from the master on chan: the client's connection,
  * passed with a byte, then the request as on the wire (the caller frees
  * *data). -1 when the channel closed. */
@@ -131,10 +137,7 @@ static int take_request(int chan, int *conn, char **data, size_t *len)
 {
 	char byte;
 	struct iovec iov = {&byte, 1};
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} u;
+	union fd_cmsg u;
 	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
 	                   .msg_controllen = sizeof u.buf};
 	ssize_t n;
@@ -311,10 +314,7 @@ static int read_conn(struct conn *c)
 static void hand_over(struct worker *w, const struct conn *c)
 {
 	struct iovec iov = {"", 1};
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} u;
+	union fd_cmsg u;
 	memset(&u, 0, sizeof u);
 	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
 	                     .msg_controllen = sizeof u.buf};
