@@ -206,6 +206,9 @@ struct json_object *q7_json_arr(struct json_object *parent, const char *key);
 void q7_json_str(struct json_object *o, const char *key, const char *s);
 void q7_json_int(struct json_object *o, const char *key, long long v);
 void q7_json_bool(struct json_object *o, const char *key, bool v);
+/* An m.def's members, as --q7-format=json and the analysis wire put them
+ * (wire.c). */
+void q7_json_put_def(struct json_object *o, const struct q7_neuron_def *d);
 
 /* The plugin's one exported function. The ABI version guards against a
  * plugin from another build; bump it when q7_op, q7_diag or the options

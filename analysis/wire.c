@@ -18,10 +18,10 @@
 
 #define ACK "{\"ack\":true}"
 
-/* The members of a request's options, a diagnostic and an m.def, each
- * under its C name: TEXT a string (NULL goes as ""), NULLABLE a string or
- * null, NUM an unsigned, FLAG a bool, VEC a NULL-terminated vector or
- * null. */
+/* The members of a request's options and a diagnostic, each under its C
+ * name, and of an m.def, under --q7-format=json's (report.c): TEXT a string
+ * (NULL goes as ""), NULLABLE a string or null, NUM an unsigned, FLAG a
+ * bool, VEC a NULL-terminated vector or null. */
 enum kind { TEXT, NULLABLE, NUM, FLAG, VEC };
 struct field {
 	const char *key;
@@ -30,7 +30,7 @@ struct field {
 };
 #define OPT(m, kind) {#m, kind, offsetof(struct q7_analysis_opts, m)}
 #define DIAG(m, kind) {#m, kind, offsetof(struct q7_diag, m)}
-#define DEF(m, kind) {#m, kind, offsetof(struct q7_neuron_def, m)}
+#define DEF(key, m, kind) {key, kind, offsetof(struct q7_neuron_def, m)}
 static const struct field request_fields[] = {
 	OPT(source, TEXT),       OPT(triple, NULLABLE),     OPT(toolchain, NULLABLE),
 	OPT(preprocessed, FLAG), OPT(multicore, FLAG),      OPT(clang_args, VEC),
@@ -42,8 +42,10 @@ static const struct field diag_fields[] = {
 	DIAG(message, TEXT), DIAG(promoted, FLAG), DIAG(source_read, FLAG), {NULL, TEXT, 0},
 };
 static const struct field def_fields[] = {
-	DEF(ns, TEXT),   DEF(op, TEXT),  DEF(fn, TEXT),         DEF(shape, TEXT),      DEF(file, TEXT),
-	DEF(line, NUM),  DEF(col, NUM),  DEF(shape_file, TEXT), DEF(shape_line, NUM), {NULL, TEXT, 0},
+	DEF("namespace", ns, TEXT), DEF("op", op, TEXT),     DEF("compute", fn, TEXT),
+	DEF("shape", shape, TEXT),  DEF("file", file, TEXT), DEF("line", line, NUM),
+	DEF("column", col, NUM),    DEF("shape_file", shape_file, TEXT),
+	DEF("shape_line", shape_line, NUM),                  {NULL, TEXT, 0},
 };
 
 /* The pointer member at p (a string or a vector, whatever its constness). */
@@ -84,6 +86,11 @@ static void put_fields(struct json_object *o, const void *s, const struct field 
 		else
 			q7_json_str(o, f->key, ptr_at(at));
 	}
+}
+
+void q7_json_put_def(struct json_object *o, const struct q7_neuron_def *d)
+{
+	put_fields(o, d, def_fields);
 }
 
 static void put_json(struct q7_strbuf *b, struct json_object *o)
@@ -244,7 +251,7 @@ void q7_analysis_result_put(struct q7_strbuf *b, char *const *kernel_names, int 
 	}
 	a = q7_json_arr(j, "defs");
 	for (size_t i = 0; i < ops->ndefs; i++)
-		put_fields(q7_json_obj(a, NULL), &ops->defs[i], def_fields);
+		q7_json_put_def(q7_json_obj(a, NULL), &ops->defs[i]);
 	put_vec(j, "kernel_names", kernel_names);
 	put_json(b, j);
 }
