@@ -102,19 +102,11 @@ static enum CXChildVisitResult visit_decl(CXCursor c, CXCursor parent, CXClientD
 		add_fn(w, c);
 		return CXChildVisit_Continue;
 	}
-	switch (k) {
-	case CXCursor_Namespace:
-	case CXCursor_LinkageSpec:
-	case CXCursor_StructDecl:
-	case CXCursor_ClassDecl:
-	case CXCursor_UnionDecl:
-	case CXCursor_ClassTemplate:
-	case CXCursor_ClassTemplatePartialSpecialization:
-	case CXCursor_UnexposedDecl: /* extern "C++" { } and friends */
+	/* UnexposedDecl: extern "C++" { } and friends. */
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl ||
+	    q7c_is_class(k))
 		return CXChildVisit_Recurse;
-	default:
-		return CXChildVisit_Continue;
-	}
+	return CXChildVisit_Continue;
 }
 
 static bool names_fn(const char *want, const struct fn *f)
@@ -148,9 +140,7 @@ static bool is_member(CXCursor c)
 	if (k == CXCursor_CXXMethod || k == CXCursor_Constructor || k == CXCursor_Destructor ||
 	    k == CXCursor_ConversionFunction)
 		return true;
-	enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(c));
-	return pk == CXCursor_StructDecl || pk == CXCursor_ClassDecl || pk == CXCursor_UnionDecl ||
-	       pk == CXCursor_ClassTemplate || pk == CXCursor_ClassTemplatePartialSpecialization;
+	return q7c_is_class(clang_getCursorKind(clang_getCursorSemanticParent(c)));
 }
 
 static bool is_template(CXCursor c)

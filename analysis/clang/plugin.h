@@ -21,6 +21,9 @@ void q7c_place_free(struct place *p);
 
 /* A new string with the CXString's text; disposes of the CXString. */
 char *q7c_take(CXString s);
+/* A struct, class or union, or a class template (partially specialised
+ * or not). */
+bool q7c_is_class(enum CXCursorKind k);
 /* "ns::Class::fn": namespaces (inline ones too, as the symbol has them)
  * and classes up to the TU. */
 char *q7c_qualname(CXCursor c);

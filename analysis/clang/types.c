@@ -9,16 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool q7c_is_class(enum CXCursorKind k)
+{
+	return k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
+	       k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization;
+}
+
 char *q7c_qualname(CXCursor c)
 {
 	struct q7_strvec parts = {0};
 	for (CXCursor p = c; !clang_Cursor_isNull(p) && !clang_isTranslationUnit(clang_getCursorKind(p));
 	     p = clang_getCursorSemanticParent(p)) {
 		enum CXCursorKind k = clang_getCursorKind(p);
-		bool scope = k == CXCursor_Namespace || k == CXCursor_StructDecl ||
-		             k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
-		             k == CXCursor_ClassTemplate ||
-		             k == CXCursor_ClassTemplatePartialSpecialization;
+		bool scope = k == CXCursor_Namespace || q7c_is_class(k);
 		/* extern "C" { } and the like are no scopes. Inline namespaces
 		 * are: they are part of the symbol, so the dispatch wrapper's declaration
 		 * must name them. */
