@@ -329,13 +329,3 @@ void q7_diags_add_gcc_json(const struct q7_diags *ds, struct json_object *a,
 	}
 	q7_src_cache_free(&cache);
 }
-
-void q7_diags_print_gcc_json(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r)
-{
-	if (!ds->n)
-		return;
-	struct json_object *a = q7_json_arr(NULL, NULL);
-	q7_diags_add_gcc_json(ds, a, r);
-	q7_json_print(a, out);
-	json_object_put(a);
-}

@@ -155,10 +155,8 @@ void q7_diags_add_rule(struct q7_diags *ds, const char *rule, const char *file, 
  * when one is an error (the kernel gets no op). */
 bool q7_lint_kernel(const struct q7_kfacts *k, struct q7_diags *ds);
 
-/* The vendor runtime's limits. */
-#define Q7_NAME_MAX Q7_OP_NAME_MAX   /* names of 32 characters or more are rejected */
-#define Q7_MAX_KERNELS 10             /* registered kernels per library */
-#define Q7_MAX_STACK Q7_OP_STACK_MAX  /* MAX_STACK_SIZE */
+/* The vendor runtime's kernels per library (op.h has its other limits). */
+#define Q7_MAX_KERNELS 10
 
 /* The namespace of the first NEURON_LIBRARY request of t that names name
  * and has one, else "". */
@@ -192,10 +190,8 @@ void q7_src_cache_free(struct q7_src_cache *c);
 /* s as q7_sb_add_shown shows it (tabs escaped). */
 void q7_fputs_shown(const char *s, FILE *out);
 
-/* GCC's style (diag_gcc.c): the text, and the JSON array (nothing for no
- * diagnostics). */
+/* GCC's style as text (diag_gcc.c). */
 void q7_diags_print_gcc(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r);
-void q7_diags_print_gcc_json(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r);
 
 /* JSON trees (json.c): a new object or array, put under key in the object
  * parent, or appended to the array parent when key is NULL, or a root

@@ -44,7 +44,7 @@ static bool is_function_kind(enum CXCursorKind k)
 }
 
 /* A stack size as Q7_KERNEL_STACK's mark or -DSTACK_SIZE= writes it (a
- * C integer, u and l suffixes allowed): 1 to Q7_MAX_STACK, else 0. */
+ * C integer, u and l suffixes allowed): 1 to Q7_OP_STACK_MAX, else 0. */
 static unsigned stack_size(const char *v)
 {
 	char *end;
@@ -52,7 +52,7 @@ static unsigned stack_size(const char *v)
 	unsigned long n = strtoul(v, &end, 0);
 	while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
 		end++;
-	bool ok = !errno && end != v && !*end && *v != '-' && n > 0 && n <= Q7_MAX_STACK;
+	bool ok = !errno && end != v && !*end && *v != '-' && n > 0 && n <= Q7_OP_STACK_MAX;
 	return ok ? (unsigned)n : 0;
 }
 
