@@ -18,23 +18,23 @@ char *q7c_take(CXString s)
 /* The presumed place: where the macro was used (the expansion), named as
  * line markers and #line say, as the compiler reports it. In a .ii the
  * markers name the original file and line; elsewhere it is the file. */
-struct place q7c_place_loc(CXSourceLocation loc)
+struct q7_kplace q7c_place_loc(CXSourceLocation loc)
 {
-	struct place p = {0};
+	struct q7_kplace p = {0};
 	CXString name;
 	clang_getPresumedLocation(loc, &name, &p.line, &p.col);
 	p.file = q7c_take(name);
 	return p;
 }
 
-struct place q7c_place(CXCursor c)
+struct q7_kplace q7c_place(CXCursor c)
 {
 	return q7c_place_loc(clang_getCursorLocation(c));
 }
 
-void q7c_place_free(struct place *p)
+void q7c_place_free(struct q7_kplace *p)
 {
-	free(p->file);
+	free((char *)p->file);
 	p->file = NULL;
 }
 
@@ -105,7 +105,7 @@ static unsigned collect_errors(CXTranslationUnit tu, struct q7_diags *diags)
 		CXDiagnostic d = clang_getDiagnostic(tu, i);
 		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
 		if (sev >= CXDiagnostic_Error) {
-			struct place p = q7c_place_loc(clang_getDiagnosticLocation(d));
+			struct q7_kplace p = q7c_place_loc(clang_getDiagnosticLocation(d));
 			char *msg = q7c_take(clang_getDiagnosticSpelling(d));
 			q7_diags_add(diags, Q7_SEV_ERROR, p.file, p.line, p.col, "", "%s", msg);
 			free(msg);

@@ -171,11 +171,6 @@ static bool has_c_linkage(CXCursor c)
 	return c_linkage;
 }
 
-static struct q7_kplace kplace(struct place p)
-{
-	return (struct q7_kplace){p.file, p.line, p.col};
-}
-
 /* -DSTACK_SIZE=N (or -D STACK_SIZE=N) among the compile's flags, the last
  * one winning and -USTACK_SIZE undoing it: the size the vendor's
  * extra_cflags give every kernel of the file. The dispatch wrapper is
@@ -277,7 +272,7 @@ static void accessor_uses(const struct fn *f, struct uses *out)
 			CXSourceLocation loc = clang_getLocationForOffset(clang_Cursor_getTranslationUnit(f->c),
 			                                                  file, (unsigned)i);
 			Q7_GROW(out->v, out->cap, out->n + 1);
-			out->v[out->n++] = (struct q7_kuse){names[k], kplace(q7c_place_loc(loc))};
+			out->v[out->n++] = (struct q7_kuse){names[k], q7c_place_loc(loc)};
 		}
 		i = end - 1;
 	}
@@ -287,7 +282,7 @@ static void accessor_uses(const struct fn *f, struct uses *out)
  * its classified result and parameters, whose ctype the op takes; pl's
  * file goes to the op too. */
 static void add_op(const struct walk *w, const struct kernel *kn, struct q7c_kind *rk,
-                   struct q7c_kind *pk, int np, struct place *pl, struct q7_op_table *ops)
+                   struct q7c_kind *pk, int np, struct q7_kplace *pl, struct q7_op_table *ops)
 {
 	const struct fn *f = kn->f;
 	struct q7_op *op = q7_ops_add(ops);
@@ -308,23 +303,21 @@ static void add_op(const struct walk *w, const struct kernel *kn, struct q7c_kin
 	}
 	op->stack_size = kn->stack ? kn->stack : w->stack_flag;
 	op->defined = kn->defined;
-	op->file = pl->file;
+	op->file = (char *)pl->file;
 	pl->file = NULL;
 	op->line = pl->line;
 	op->col = pl->col;
 }
 
 /* What this front knows of one kernel (k), and the strings it owns for
- * that. */
+ * that (the files of k's places among them). */
 struct facts {
 	struct q7_kfacts k;
-	struct place at, other, same, stack_at;
 	struct uses uses;
 	struct q7c_kind rk;
 	int np;
 	struct q7c_kind *pk;
 	struct q7_kparam *params;
-	struct place *param_at;
 	char **labels;
 };
 
@@ -334,20 +327,18 @@ struct facts {
 static void scope_facts(const struct walk *w, const struct kernel *ks, size_t i, struct facts *fs)
 {
 	const struct fn *f = ks[i].f;
-	for (size_t j = 0; j < w->n && !fs->other.file; j++) {
+	for (size_t j = 0; j < w->n && !fs->k.other_decl.file; j++) {
 		const struct fn *g = &w->fns[j];
 		if (strcmp(g->qualname, f->qualname) == 0 && strcmp(g->usr, f->usr) != 0)
-			fs->other = q7c_place(g->c);
+			fs->k.other_decl = q7c_place(g->c);
 	}
 	for (size_t j = 0; j < i && !fs->k.same_name; j++) {
 		const struct fn *g = ks[j].f;
 		if (strcmp(g->name, f->name) != 0 || strcmp(g->qualname, f->qualname) == 0)
 			continue;
-		fs->same = q7c_place(g->c);
+		fs->k.same_name_at = q7c_place(g->c);
 		fs->k.same_name = g->qualname;
 	}
-	fs->k.other_decl = kplace(fs->other);
-	fs->k.same_name_at = kplace(fs->same);
 }
 
 /* The prototype: variadic, the result and each parameter classified. */
@@ -366,7 +357,6 @@ static void proto_facts(const struct fn *f, CXType ft, struct facts *fs)
 	fs->np = np > 0 ? np : 0;
 	fs->pk = q7_xcalloc(n, sizeof *fs->pk);
 	fs->params = q7_xcalloc(n, sizeof *fs->params);
-	fs->param_at = q7_xcalloc(n, sizeof *fs->param_at);
 	fs->labels = q7_xcalloc(n, sizeof *fs->labels);
 	for (int i = 0; i < fs->np; i++) {
 		CXCursor parm = clang_Cursor_getArgument(f->c, (unsigned)i);
@@ -374,14 +364,13 @@ static void proto_facts(const struct fn *f, CXType ft, struct facts *fs)
 		char *pname = q7c_take(clang_getCursorSpelling(parm));
 		fs->labels[i] = *pname ? q7_xasprintf("'%s'", pname) : q7_xasprintf("%d", i + 1);
 		free(pname);
-		fs->param_at[i] = q7c_place(parm);
 		fs->params[i] = (struct q7_kparam){
 			.label = fs->labels[i],
 			.kind = fs->pk[i].kind,
 			.ctype = fs->pk[i].ctype,
 			.why = fs->pk[i].why,
 			.invalid = clang_isInvalidDeclaration(parm),
-			.at = kplace(fs->param_at[i]),
+			.at = q7c_place(parm),
 		};
 	}
 	k->nparams = (size_t)fs->np;
@@ -395,10 +384,9 @@ static void gather(const struct walk *w, const struct kernel *ks, size_t i, stru
 	const struct fn *f = kn->f;
 	CXCursor c = f->c;
 	struct q7_kfacts *k = &fs->k;
-	fs->at = q7c_place(c);
 	k->name = f->name;
 	k->qualname = f->qualname;
-	k->at = kplace(fs->at);
+	k->at = q7c_place(c);
 	k->toolchain = w->o->toolchain;
 	scope_facts(w, ks, i, fs);
 	k->invalid = clang_isInvalidDeclaration(c);
@@ -410,9 +398,8 @@ static void gather(const struct walk *w, const struct kernel *ks, size_t i, stru
 	k->c_linkage = has_c_linkage(c);
 	k->stack = kn->stack;
 	if (kn->stack_bad) {
-		fs->stack_at = q7c_place(kn->stack_bad->c);
 		k->stack_bad = kn->stack_bad->stack_text;
-		k->stack_at = kplace(fs->stack_at);
+		k->stack_at = q7c_place(kn->stack_bad->c);
 	}
 	k->stack_flag_bad = w->stack_bad;
 	k->multicore = w->o->multicore && kn->defined;
@@ -427,21 +414,20 @@ static void gather(const struct walk *w, const struct kernel *ks, size_t i, stru
 
 static void facts_free(struct facts *fs)
 {
-	q7c_place_free(&fs->at);
-	q7c_place_free(&fs->other);
-	q7c_place_free(&fs->same);
-	q7c_place_free(&fs->stack_at);
+	q7c_place_free(&fs->k.at);
+	q7c_place_free(&fs->k.other_decl);
+	q7c_place_free(&fs->k.same_name_at);
+	q7c_place_free(&fs->k.stack_at);
 	for (size_t i = 0; i < fs->uses.n; i++)
-		free((char *)fs->uses.v[i].at.file);
+		q7c_place_free(&fs->uses.v[i].at);
 	free(fs->uses.v);
 	for (int i = 0; i < fs->np; i++) {
 		free(fs->pk[i].ctype);
 		free(fs->labels[i]);
-		q7c_place_free(&fs->param_at[i]);
+		q7c_place_free(&fs->params[i].at);
 	}
 	free(fs->pk);
 	free(fs->params);
-	free(fs->param_at);
 	free(fs->labels);
 	free(fs->rk.ctype);
 }
@@ -454,7 +440,7 @@ static void build_op(const struct walk *w, const struct kernel *ks, size_t i,
 	struct facts fs = {0};
 	gather(w, ks, i, &fs);
 	if (q7_lint_kernel(&fs.k, ds) && fs.k.proto)
-		add_op(w, &ks[i], &fs.rk, fs.pk, fs.np, &fs.at, ops);
+		add_op(w, &ks[i], &fs.rk, fs.pk, fs.np, &fs.k.at, ops);
 	facts_free(&fs);
 }
 

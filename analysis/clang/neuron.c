@@ -41,9 +41,9 @@ static void add_request(struct q7c_requests *rs, const char *ns, char *fn, char 
 {
 	Q7_GROW(rs->v, rs->cap, rs->n + 1);
 	struct q7c_request *r = &rs->v[rs->n++];
-	struct place def = q7c_place_loc(def_loc);
+	struct q7_kplace def = q7c_place_loc(def_loc);
 	r->d = (struct q7_neuron_def){.ns = q7_xstrdup(ns), .op = op, .fn = fn, .shape = shape,
-	                              .file = def.file, .line = def.line, .col = def.col};
+	                              .file = (char *)def.file, .line = def.line, .col = def.col};
 	r->at = q7c_place_loc(loc);
 }
 
@@ -192,9 +192,9 @@ static bool ends_a_type(const struct toks *ts, unsigned i)
 /* Where the file defines the function named shape ("ns::f": f): its
  * name followed by its parameters and a body ("Tensor f(...) {", keywords
  * such as const or noexcept between). The first such; none: file NULL. */
-static struct place shape_definition(const struct toks *ts, const char *shape)
+static struct q7_kplace shape_definition(const struct toks *ts, const char *shape)
 {
-	struct place none = {0};
+	struct q7_kplace none = {0};
 	const char *name = strrchr(shape, ':');
 	name = name ? name + 1 : shape;
 	if (!*name)
@@ -230,8 +230,8 @@ static void scan_file(CXTranslationUnit tu, CXFile file, struct q7c_requests *rs
 			i++;
 	}
 	for (size_t k = first; k < rs->n; k++) {
-		struct place s = shape_definition(&ts, rs->v[k].d.shape);
-		rs->v[k].d.shape_file = s.file;
+		struct q7_kplace s = shape_definition(&ts, rs->v[k].d.shape);
+		rs->v[k].d.shape_file = (char *)s.file;
 		rs->v[k].d.shape_line = s.line;
 	}
 	clang_disposeTokens(tu, ts.t, ts.n);

@@ -10,14 +10,10 @@
 #include "internal.h"
 
 /* A place in the user's source: where a macro was used, not where it was
- * defined. file is owned by the caller (free it). */
-struct place {
-	char *file;
-	unsigned line, col;
-};
-struct place q7c_place(CXCursor c);
-struct place q7c_place_loc(CXSourceLocation loc);
-void q7c_place_free(struct place *p);
+ * defined. Its file is a new string, the caller's (q7c_place_free). */
+struct q7_kplace q7c_place(CXCursor c);
+struct q7_kplace q7c_place_loc(CXSourceLocation loc);
+void q7c_place_free(struct q7_kplace *p);
 
 /* A new string with the CXString's text; disposes of the CXString. */
 char *q7c_take(CXString s);
@@ -42,7 +38,7 @@ void q7c_classify(CXType t, bool ret, struct q7c_kind *k);
  * d.shape_file is NULL when the block's file does not define the shape. */
 struct q7c_request {
 	struct q7_neuron_def d; /* as --q7-print-schema reports it (op.h) */
-	struct place at;        /* of the third argument */
+	struct q7_kplace at;    /* of the third argument */
 };
 struct q7c_requests {
 	size_t n, cap;
