@@ -1,28 +1,11 @@
-/* The analysis server process (q7analysis-server --serve SOCK PLUGIN): a
- * master that owns the socket and every connection, and workers, forked
- * once libclang is loaded and warm, that analyse (one per CPU, at most 8;
- * Q7CC_ANALYSIS_SERVER_WORKERS overrides). server.h states the deadlines.
- *
- * The master never blocks on a client. It accepts each connection at
- * once and reads its request without blocking; a connection that has not
- * delivered its whole request within Q7_SERVER_REQUEST_MS is closed, so
- * idle or slow clients cost a slot each, never a worker. A complete
- * request goes, with its connection (SCM_RIGHTS), to an idle worker over
- * that worker's channel (a socketpair). The worker acknowledges it,
- * analyses in the client's directory and environment, answers, and tells
- * the master it is free. A request that no worker takes before its client
- * stops waiting for the acknowledgement is dropped (that client analyses
- * in-process), and so is one whose client has left.
- *
- * Idle means no connection and no busy worker for
- * Q7CC_ANALYSIS_SERVER_IDLE seconds (120). The master also ends when its
- * socket is removed or taken over, when the plugin changes, and on SIGTERM
- * or SIGINT. Ending, it first removes its socket (if still its own); then,
- * unless a signal ended it, it still serves every client it has accepted
- * or that waits in the backlog, and only then closes the workers'
- * channels. A worker ends when its channel closes, with the master
- * (PR_SET_PDEATHSIG), or when one request takes longer than
- * Q7_SERVER_PARSE_LIMIT_S (a crashed or ended worker is replaced). */
+/* The analysis server process (q7analysis-server --serve SOCK PLUGIN);
+ * docs/lint-rules.md, "What the analysis server promises", says what it
+ * keeps to, server.h its deadlines. A master owns the socket and every
+ * connection and reads requests without blocking; a complete one goes,
+ * with its connection (SCM_RIGHTS), to an idle worker over that worker's
+ * channel (a socketpair). Workers are forked once libclang is loaded and
+ * warm; each acknowledges a request, analyses in the client's directory
+ * and environment, answers, and tells the master it is free. */
 #include "internal.h"
 #include "server.h"
 #include "wire.h"

@@ -1,15 +1,8 @@
 /* The resident analysis server, the client's side: loading libclang costs
- * a kernel compile more CPU than the compile itself (~0.13 s of
- * relocations and static constructors), so the first q7cc that needs
- * analysis starts a server that keeps it loaded (serve.c), and later ones
- * send it their TU instead.
- *
- * One server per user and per plugin build, on a UNIX socket in
- * $XDG_RUNTIME_DIR/q7cc-UID (or /tmp/q7cc-UID, mode 0700). The client
- * never waits long for a server that has not started on its request
- * (server.h has the deadlines), never dies of a server that goes away
- * (no SIGPIPE), and on any failure analyses in-process.
- * Q7CC_ANALYSIS_SERVER=0 turns it off. */
+ * a kernel compile more CPU than the compile itself, so the first q7cc
+ * that needs analysis starts a server that keeps it loaded (serve.c), and
+ * later ones send it their TU; on any failure they analyse in-process
+ * (docs/lint-rules.md says where it listens and what it promises). */
 #include "internal.h"
 #include "server.h"
 #include "wire.h"
