@@ -278,37 +278,6 @@ static void accessor_uses(const struct fn *f, struct uses *out)
 	}
 }
 
-/* The op of a kernel that passed every rule: rk and pk (np of them) are
- * its classified result and parameters, whose ctype the op takes; pl's
- * file goes to the op too. */
-static void add_op(const struct walk *w, const struct kernel *kn, struct q7c_kind *rk,
-                   struct q7c_kind *pk, int np, struct q7_kplace *pl, struct q7_op_table *ops)
-{
-	const struct fn *f = kn->f;
-	struct q7_op *op = q7_ops_add(ops);
-	op->name = q7_xstrdup(f->name);
-	op->qualname = q7_xstrdup(f->qualname);
-	op->ns = q7_xstrdup("");
-	op->ret = rk->kind;
-	op->ret_ctype = rk->ctype;
-	rk->ctype = NULL;
-	op->ret_name = q7_xstrdup("");
-	op->nparams = (size_t)np;
-	op->params = q7_xcalloc(op->nparams ? op->nparams : 1, sizeof *op->params);
-	for (int i = 0; i < np; i++) {
-		op->params[i].kind = pk[i].kind;
-		op->params[i].name = q7c_take(clang_getCursorSpelling(clang_Cursor_getArgument(f->c, (unsigned)i)));
-		op->params[i].ctype = pk[i].ctype;
-		pk[i].ctype = NULL;
-	}
-	op->stack_size = kn->stack ? kn->stack : w->stack_flag;
-	op->defined = kn->defined;
-	op->file = (char *)pl->file;
-	pl->file = NULL;
-	op->line = pl->line;
-	op->col = pl->col;
-}
-
 /* What this front knows of one kernel (k), and the strings it owns for
  * that (the files of k's places among them). */
 struct facts {
@@ -432,6 +401,37 @@ static void facts_free(struct facts *fs)
 	free(fs->rk.ctype);
 }
 
+/* The op of a kernel that passed every rule (kn, whose facts are fs): it
+ * takes the classified result's and parameters' ctypes and the place's
+ * file from fs. */
+static void add_op(const struct walk *w, const struct kernel *kn, struct facts *fs,
+                   struct q7_op_table *ops)
+{
+	const struct fn *f = kn->f;
+	struct q7_op *op = q7_ops_add(ops);
+	op->name = q7_xstrdup(f->name);
+	op->qualname = q7_xstrdup(f->qualname);
+	op->ns = q7_xstrdup("");
+	op->ret = fs->rk.kind;
+	op->ret_ctype = fs->rk.ctype;
+	fs->rk.ctype = NULL;
+	op->ret_name = q7_xstrdup("");
+	op->nparams = (size_t)fs->np;
+	op->params = q7_xcalloc(op->nparams ? op->nparams : 1, sizeof *op->params);
+	for (int i = 0; i < fs->np; i++) {
+		op->params[i].kind = fs->pk[i].kind;
+		op->params[i].name = q7c_take(clang_getCursorSpelling(clang_Cursor_getArgument(f->c, (unsigned)i)));
+		op->params[i].ctype = fs->pk[i].ctype;
+		fs->pk[i].ctype = NULL;
+	}
+	op->stack_size = kn->stack ? kn->stack : w->stack_flag;
+	op->defined = kn->defined;
+	op->file = (char *)fs->k.at.file;
+	fs->k.at.file = NULL;
+	op->line = fs->k.at.line;
+	op->col = fs->k.at.col;
+}
+
 /* Lints kernel ks[i] (lint.c) and builds its op when it passes the
  * error rules. */
 static void build_op(const struct walk *w, const struct kernel *ks, size_t i,
@@ -440,7 +440,7 @@ static void build_op(const struct walk *w, const struct kernel *ks, size_t i,
 	struct facts fs = {0};
 	gather(w, ks, i, &fs);
 	if (q7_lint_kernel(&fs.k, ds) && fs.k.proto)
-		add_op(w, &ks[i], &fs.rk, fs.pk, fs.np, &fs.k.at, ops);
+		add_op(w, &ks[i], &fs, ops);
 	facts_free(&fs);
 }
 
