@@ -137,17 +137,11 @@ static unsigned read_library(const struct toks *ts, unsigned i, struct q7c_reque
 	char *m = spell(ts, i + 4);
 	int depth = 1;
 	for (i += 7; i < ts->n && depth > 0;) {
-		if (is(ts, i, CXToken_Punctuation, "{")) {
-			depth++;
-			i++;
-		} else if (is(ts, i, CXToken_Punctuation, "}")) {
-			depth--;
-			i++;
-		} else if (is(ts, i, CXToken_Identifier, m) && is(ts, i + 1, CXToken_Punctuation, ".") &&
-		           is(ts, i + 2, CXToken_Identifier, "def") &&
-		           is(ts, i + 3, CXToken_Punctuation, "(")) {
+		if (is(ts, i, CXToken_Identifier, m) && is(ts, i + 1, CXToken_Punctuation, ".") &&
+		    is(ts, i + 2, CXToken_Identifier, "def") && is(ts, i + 3, CXToken_Punctuation, "(")) {
 			i = read_def(ts, i, i + 3, ns, rs);
 		} else {
+			depth += is(ts, i, CXToken_Punctuation, "{") - is(ts, i, CXToken_Punctuation, "}");
 			i++;
 		}
 	}
