@@ -51,7 +51,7 @@ void q7_diags_free(struct q7_diags *ds);
 struct q7_warn_policy {
 	bool werror;      /* -Werror */
 	bool suppress_all; /* -w */
-	struct q7_strvec disabled, enabled, as_error, not_error; /* rule names */
+	struct q7_strvec disabled, as_error, not_error; /* rule names */
 };
 /* -W[no-][error=]RULE for one of q7cc's rules (no: the "no-" form; error:
  * the "error=" form); the last flag about a rule wins. Returns false when
