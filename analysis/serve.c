@@ -236,13 +236,9 @@ static void drop_conn(struct master *m, size_t i)
 static void make_room(struct master *m)
 {
 	size_t victim = 0;
-	for (size_t i = 0; i < m->nc; i++) {
-		if (!m->c[i].ready_at) {
-			victim = i;
-			break;
-		}
-	}
-	drop_conn(m, victim);
+	while (victim < m->nc && m->c[victim].ready_at)
+		victim++;
+	drop_conn(m, victim < m->nc ? victim : 0);
 }
 
 static void accept_all(struct master *m)
