@@ -507,8 +507,6 @@ static void read_function(struct dm *d, comp *top, bool internal, struct q7_mfun
 	}
 	read_name(d, name, member, internal, f);
 	read_params(d, right(type), f);
-	if (!f->params)
-		f->params = q7_xcalloc(1, sizeof *f->params);
 }
 
 /* What the symbol is before it is parsed, when not a function's name. */

@@ -156,7 +156,7 @@ static void decode_op(struct rd *r, unsigned version, struct q7_op *op)
 	if (!in.why && (np > REC_MAX_PARAMS || np > (size_t)(in.end - in.p) / 9))
 		in.why = "parameter count out of range";
 	if (!in.why) {
-		op->params = q7_xcalloc(np ? np : 1, sizeof *op->params);
+		op->params = q7_xcalloc(np, sizeof *op->params);
 		op->nparams = np;
 		for (uint32_t i = 0; i < np; i++) {
 			op->params[i].kind = get_kind(&in);

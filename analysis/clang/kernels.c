@@ -322,11 +322,10 @@ static void proto_facts(const struct fn *f, CXType ft, struct facts *fs)
 	k->ret_ctype = fs->rk.ctype;
 	k->ret_why = fs->rk.why;
 	int np = clang_Cursor_getNumArguments(f->c);
-	size_t n = np > 0 ? (size_t)np : 1;
 	fs->np = np > 0 ? np : 0;
-	fs->pk = q7_xcalloc(n, sizeof *fs->pk);
-	fs->params = q7_xcalloc(n, sizeof *fs->params);
-	fs->labels = q7_xcalloc(n, sizeof *fs->labels);
+	fs->pk = q7_xcalloc((size_t)fs->np, sizeof *fs->pk);
+	fs->params = q7_xcalloc((size_t)fs->np, sizeof *fs->params);
+	fs->labels = q7_xcalloc((size_t)fs->np, sizeof *fs->labels);
 	for (int i = 0; i < fs->np; i++) {
 		CXCursor parm = clang_Cursor_getArgument(f->c, (unsigned)i);
 		q7c_classify(clang_getArgType(ft, (unsigned)i), false, &fs->pk[i]);
@@ -417,7 +416,7 @@ static void add_op(const struct walk *w, const struct kernel *kn, struct facts *
 	fs->rk.ctype = NULL;
 	op->ret_name = q7_xstrdup("");
 	op->nparams = (size_t)fs->np;
-	op->params = q7_xcalloc(op->nparams ? op->nparams : 1, sizeof *op->params);
+	op->params = q7_xcalloc(op->nparams, sizeof *op->params);
 	for (int i = 0; i < fs->np; i++) {
 		op->params[i].kind = fs->pk[i].kind;
 		op->params[i].name = q7c_take(clang_getCursorSpelling(clang_Cursor_getArgument(f->c, (unsigned)i)));
@@ -480,7 +479,7 @@ static bool is_definition(CXCursor c)
 /* Groups the functions by USR into kernels. */
 static size_t group_kernels(struct walk *w, struct kernel **out)
 {
-	struct kernel *ks = q7_xcalloc(w->n ? w->n : 1, sizeof *ks);
+	struct kernel *ks = q7_xcalloc(w->n, sizeof *ks);
 	size_t nk = 0;
 	for (size_t i = 0; i < w->n; i++) {
 		struct fn *f = &w->fns[i];
