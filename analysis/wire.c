@@ -397,7 +397,7 @@ int q7_wire_recv(int fd, char **data, size_t *len, int timeout_ms)
 	uint32_t n = q7_le32(h);
 	if (n > Q7_WIRE_MAX)
 		return -1;
-	char *buf = q7_xmalloc(n ? n : 1);
+	char *buf = q7_xmalloc(n);
 	if (read_all(fd, buf, n, deadline) < 0) {
 		free(buf);
 		return -1;
