@@ -51,7 +51,7 @@ void q7_diags_free(struct q7_diags *ds);
 struct q7_warn_policy {
 	bool werror;      /* -Werror */
 	bool suppress_all; /* -w */
-	struct q7_strvec disabled, enabled, as_error, not_error; /* rule names */
+	struct q7_strvec disabled, as_error, not_error; /* rule names */
 };
 /* -W[no-][error=]RULE for one of q7cc's rules (no: the "no-" form; error:
  * the "error=" form); the last flag about a rule wins. Returns false when
@@ -150,24 +150,19 @@ struct q7_analysis_opts {
 	                            * line markers */
 };
 
-/* The pre-scan: 0 when the TU certainly has no kernels, so libclang need
- * not load: neither the source nor any header it includes from the user's
- * own directories mentions Q7_KERNEL, NEURON_LIBRARY, annotate, a
- * --q7-kernel name or a wanted name. Headers are found through the
- * including file's directory, -iquote and -I (plus -include files), never
- * -isystem, the sys_includes nor <prefix>/include/q7cc. A token reached
- * only through a computed #include MACRO is not seen. With it, the check
- * that every file it reads (the source, the -include files and the user's
- * headers, followed on after a mark is found) is a regular file, which libclang will open too: 1 needed, 0
- * not, -1 with err set ("<file>: cannot read: not a regular file ...")
- * for one that is not (a FIFO would hang libclang; docs/robustness.md,
- * "Special files"). A file over Q7_READ_TEXT_MAX counts as needed. Also
- * tells (own_headers, unless NULL) whether the TU needs q7cc's own
- * headers: it may have kernels, or it names a header of q7cc's API
- * (<q7/...>, <torchneuron/...>, <neuron/...>), or one in a subfolder of
- * q7cc's folder (<torch/torch.h>) that no folder of the line's, -isystem
- * included, nor the system's (sys_includes, /usr/include,
- * /usr/local/include) has. */
+/* The pre-scan (docs/lint-rules.md, "When analysis runs"; prescan.c says
+ * which names count): 0 when the TU certainly has no kernels, so libclang
+ * need not load, else 1. Every file it reads (the source, the -include
+ * files and the user's headers, followed on after a mark is found) must be
+ * a regular file, which libclang will open too: -1 with err set ("<file>:
+ * cannot read: not a regular file ...") for one that is not (a FIFO would
+ * hang libclang; docs/robustness.md, "Special files"). A file over
+ * Q7_READ_TEXT_MAX counts as needed. Also tells (own_headers, unless NULL)
+ * whether the TU needs q7cc's own headers: it may have kernels, or it names
+ * a header of q7cc's API (<q7/...>, <torchneuron/...>, <neuron/...>), or
+ * one in a subfolder of q7cc's folder (<torch/torch.h>) that no folder of
+ * the line's, -isystem included, nor the system's (sys_includes,
+ * /usr/include, /usr/local/include) has. */
 int q7_analysis_prescan(const struct q7_analysis_opts *o, bool *own_headers, struct q7_err *err);
 /* q7_analysis_prescan's answer as a yes or no (whether libclang is
  * needed): a file it may not read counts as needed (the analysis then

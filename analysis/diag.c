@@ -112,27 +112,17 @@ static void sv_remove(struct q7_strvec *sv, const char *s)
 }
 
 /* The last flag wins, as with compilers: -Wno-q7-x -Wq7-x enables x. */
-static void sv_set(struct q7_strvec *on, struct q7_strvec *off, const char *rule)
-{
-	sv_remove(off, rule);
-	if (!q7_sv_has(on, rule))
-		q7_sv_add(on, rule);
-}
-
 bool q7_warn_policy_rule(struct q7_warn_policy *p, const char *rule, bool no, bool error)
 {
-	struct q7_strvec *on, *off;
-	if (error) {
-		on = no ? &p->not_error : &p->as_error;
-		off = no ? &p->as_error : &p->not_error;
-	} else {
-		on = no ? &p->disabled : &p->enabled;
-		off = no ? &p->enabled : &p->disabled;
-	}
+	/* The list the flag puts rule on (none for -Wq7-x, which only takes it
+	 * off the disabled), after taking it off the opposite one. */
+	struct q7_strvec *on = error ? (no ? &p->not_error : &p->as_error) : no ? &p->disabled : NULL;
+	sv_remove(error ? (no ? &p->as_error : &p->not_error) : &p->disabled, rule);
 	/* -Werror=q7-x also turns x on, like GCC and clang. */
-	if (on == &p->as_error)
+	if (error && !no)
 		sv_remove(&p->disabled, rule);
-	sv_set(on, off, rule);
+	if (on && !q7_sv_has(on, rule))
+		q7_sv_add(on, rule);
 	return q7_rule_find(rule) != NULL;
 }
 
@@ -185,7 +175,6 @@ size_t q7_diags_apply_policy(struct q7_diags *ds, const struct q7_warn_policy *p
 void q7_warn_policy_free(struct q7_warn_policy *p)
 {
 	q7_sv_free(&p->disabled);
-	q7_sv_free(&p->enabled);
 	q7_sv_free(&p->as_error);
 	q7_sv_free(&p->not_error);
 	memset(p, 0, sizeof *p);

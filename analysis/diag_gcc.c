@@ -192,9 +192,9 @@ static void print_source(FILE *out, const char *l, size_t len, const struct q7_d
 
 /* The option GCC names in brackets and in "option": -Wq7-RULE, or
  * -Werror=q7-RULE for a warning made an error. */
-static void option_of(const struct q7_diag *d, struct q7_strbuf *b)
+static char *option_of(const struct q7_diag *d)
 {
-	q7_sb_addf(b, "%s%s", d->promoted ? "-Werror=" : "-W", d->rule);
+	return q7_xasprintf("%s%s", d->promoted ? "-Werror=" : "-W", d->rule);
 }
 
 /* The column GCC prints and puts in "column": display or byte, from the
@@ -236,14 +236,13 @@ void q7_diags_print_gcc(const struct q7_diags *ds, FILE *out, const struct q7_di
 		sgr_end(out, color, sc);
 		q7_fputs_shown(d->message, out);
 		if (*d->rule) {
-			struct q7_strbuf opt = {0};
-			option_of(d, &opt);
+			char *opt = option_of(d);
 			fputs(" [", out);
 			sgr_start(out, color, sc);
-			q7_fputs_shown(opt.s, out);
+			q7_fputs_shown(opt, out);
 			sgr_end(out, color, sc);
 			fputc(']', out);
-			q7_sb_free(&opt);
+			free(opt);
 		}
 		fputc('\n', out);
 		if (l && !r->no_caret)
@@ -297,10 +296,9 @@ static void gcc_object(struct json_object *a, struct q7_src_cache *cache,
 	q7_json_str(o, "kind", q7_severity_name(d->severity));
 	q7_json_str(o, "message", d->message);
 	if (*d->rule) {
-		struct q7_strbuf opt = {0};
-		option_of(d, &opt);
-		q7_json_str(o, "option", opt.s);
-		q7_sb_free(&opt);
+		char *opt = option_of(d);
+		q7_json_str(o, "option", opt);
+		free(opt);
 	}
 	gcc_locations(o, cache, d, r);
 	q7_json_int(o, "column-origin", r->column_shift + 1);
@@ -328,14 +326,4 @@ void q7_diags_add_gcc_json(const struct q7_diags *ds, struct json_object *a,
 		i += 1 + nnotes;
 	}
 	q7_src_cache_free(&cache);
-}
-
-void q7_diags_print_gcc_json(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r)
-{
-	if (!ds->n)
-		return;
-	struct json_object *a = q7_json_arr(NULL, NULL);
-	q7_diags_add_gcc_json(ds, a, r);
-	q7_json_print(a, out);
-	json_object_put(a);
 }

@@ -4,6 +4,7 @@
  * GCC's style is diag_gcc.c's; q7_diags_print picks one. */
 #include "internal.h"
 
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,7 +106,10 @@ void q7_diags_print(const struct q7_diags *ds, FILE *out, const struct q7_diag_r
 		print_clang(ds, out, r);
 	} else if (!r->json) {
 		q7_diags_print_gcc(ds, out, r);
-	} else {
-		q7_diags_print_gcc_json(ds, out, r);
+	} else if (ds->n) { /* GCC's JSON array; nothing for no diagnostics */
+		struct json_object *a = q7_json_arr(NULL, NULL);
+		q7_diags_add_gcc_json(ds, a, r);
+		q7_json_print(a, out);
+		json_object_put(a);
 	}
 }

@@ -8,21 +8,14 @@
 /* A source longer than this is not read for one line. */
 #define MAX_SOURCE (16u << 20)
 
-/* The text of path by the one rule for files a user names
- * (q7_read_regular), at most MAX_SOURCE bytes; else NULL, no line shown. */
-static char *read_source(const char *path)
-{
-	size_t len;
-	const char *why;
-	return q7_read_regular(path, MAX_SOURCE, &len, &why);
-}
-
 static const char *cache_get(struct q7_src_cache *c, const char *path)
 {
 	for (size_t i = 0; i < c->n; i++)
 		if (strcmp(c->f[i].path, path) == 0)
 			return c->f[i].text;
-	char *text = read_source(path);
+	/* By the one rule for files a user names; NULL: no line shown. */
+	const char *why;
+	char *text = q7_read_regular(path, MAX_SOURCE, NULL, &why);
 	if (c->n == sizeof c->f / sizeof c->f[0]) {
 		/* Full: drop the oldest; diagnostics come grouped by file. */
 		free(c->f[0].path);

@@ -155,10 +155,8 @@ void q7_diags_add_rule(struct q7_diags *ds, const char *rule, const char *file, 
  * when one is an error (the kernel gets no op). */
 bool q7_lint_kernel(const struct q7_kfacts *k, struct q7_diags *ds);
 
-/* The vendor runtime's limits. */
-#define Q7_NAME_MAX Q7_OP_NAME_MAX   /* names of 32 characters or more are rejected */
-#define Q7_MAX_KERNELS 10             /* registered kernels per library */
-#define Q7_MAX_STACK Q7_OP_STACK_MAX  /* MAX_STACK_SIZE */
+/* The vendor runtime's kernels per library (op.h has its other limits). */
+#define Q7_MAX_KERNELS 10
 
 /* The namespace of the first NEURON_LIBRARY request of t that names name
  * and has one, else "". */
@@ -192,10 +190,8 @@ void q7_src_cache_free(struct q7_src_cache *c);
 /* s as q7_sb_add_shown shows it (tabs escaped). */
 void q7_fputs_shown(const char *s, FILE *out);
 
-/* GCC's style (diag_gcc.c): the text, and the JSON array (nothing for no
- * diagnostics). */
+/* GCC's style as text (diag_gcc.c). */
 void q7_diags_print_gcc(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r);
-void q7_diags_print_gcc_json(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r);
 
 /* JSON trees (json.c): a new object or array, put under key in the object
  * parent, or appended to the array parent when key is NULL, or a root
@@ -206,6 +202,9 @@ struct json_object *q7_json_arr(struct json_object *parent, const char *key);
 void q7_json_str(struct json_object *o, const char *key, const char *s);
 void q7_json_int(struct json_object *o, const char *key, long long v);
 void q7_json_bool(struct json_object *o, const char *key, bool v);
+/* An m.def's members, as --q7-format=json and the analysis wire put them
+ * (wire.c). */
+void q7_json_put_def(struct json_object *o, const struct q7_neuron_def *d);
 
 /* The plugin's one exported function. The ABI version guards against a
  * plugin from another build; bump it when q7_op, q7_diag or the options

@@ -154,9 +154,9 @@ static void multicore(struct q7_lint *l)
 static void name_length(struct q7_lint *l)
 {
 	size_t n = l->k->name ? strlen(l->k->name) : 0;
-	if (n > Q7_NAME_MAX)
+	if (n > Q7_OP_NAME_MAX)
 		q7_lint_add(l, l->k->at, "kernel name '%s' has %zu characters; the runtime takes at most %d",
-		            l->k->name, n, Q7_NAME_MAX);
+		            l->k->name, n, Q7_OP_NAME_MAX);
 }
 
 static void overload(struct q7_lint *l)
@@ -208,13 +208,13 @@ static void stack(struct q7_lint *l)
 	if (k->stack_bad)
 		q7_lint_add(l, k->stack_at,
 		            "stack size '%s' of kernel '%s' is not a number of bytes from 1 to %u (4 MiB)",
-		            k->stack_bad, k->qualname, Q7_MAX_STACK);
+		            k->stack_bad, k->qualname, Q7_OP_STACK_MAX);
 	else if (!k->stack && k->stack_flag_bad)
 		q7_lint_add(l, k->at,
 		            "-DSTACK_SIZE=%s, the stack size of kernel '%s', is not a plain number of "
 		            "bytes from 1 to %u (4 MiB); q7cc carries it to the wrapper it generates at "
 		            "link time",
-		            k->stack_flag_bad, k->qualname, Q7_MAX_STACK);
+		            k->stack_flag_bad, k->qualname, Q7_OP_STACK_MAX);
 }
 
 static void template_(struct q7_lint *l)

@@ -54,24 +54,22 @@ int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
 			q7_server_start(server, sock, plugin);
 			got = q7_server_analyze(sock, o, ops, diags, &rc, Q7_SERVER_FIRST_ACK_MS);
 		}
+		/* Past the server's limit, the same parse here would take as long
+		 * again (it used to start over, unbounded). */
+		if (got == Q7_SERVER_TIMED_OUT) {
+			q7_diags_add(diags, Q7_SEV_ERROR, o->source, 0, 0, "",
+			             "libclang's analysis did not end within %u s (the analysis "
+			             "server's limit); the kernels of this file are not known",
+			             q7_server_parse_limit_s());
+			rc = Q7_ANALYZE_PARSE_ERROR;
+		}
+		free(sock);
+		free(server);
 		if (got == 0 || got == Q7_SERVER_TIMED_OUT) {
-			/* Past the server's limit, the same parse here would take as
-			 * long again (it used to start over, unbounded). */
-			if (got == Q7_SERVER_TIMED_OUT) {
-				q7_diags_add(diags, Q7_SEV_ERROR, o->source, 0, 0, "",
-				             "libclang's analysis did not end within %u s (the analysis "
-				             "server's limit); the kernels of this file are not known",
-				             q7_server_parse_limit_s());
-				rc = Q7_ANALYZE_PARSE_ERROR;
-			}
-			free(sock);
-			free(server);
 			free(plugin);
 			return rc;
 		}
 		server_tried = true;
-		free(sock);
-		free(server);
 	}
 	if (!tried) {
 		tried = true;

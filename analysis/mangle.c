@@ -47,18 +47,13 @@ static comp *right(const comp *c)
 	return c->u.s_binary.right;
 }
 
-static void add_printed(const char *s, size_t n, void *b)
-{
-	q7_sb_addn(b, s, n);
-}
-
 /* A leaf as libiberty prints it: a builtin type ("long long"), an
  * operator's name ("operator+"). */
 static char *printed(comp *c)
 {
-	struct q7_strbuf b = {0};
-	cplus_demangle_print_callback(DMGL_PARAMS | DMGL_ANSI, c, add_printed, &b);
-	return q7_sb_take(&b);
+	size_t size;
+	char *s = cplus_demangle_print(DMGL_PARAMS | DMGL_ANSI, c, 32, &size);
+	return s ? s : q7_xstrdup("");
 }
 
 /* The builtin types that are no kind (<q7/kinds.h> has the others), by
@@ -192,34 +187,23 @@ static bool add_list(struct dm *d, comp *l, struct q7_strbuf *b, bool *first)
 	return true;
 }
 
-/* "head<args>" or "ret (params)". */
-static char *with_list(struct dm *d, const char *head, comp *l, const char *open, char close)
+/* A template, "name<args>", or a function type, "ret (params)" ("(params)"
+ * without a return type): left(c)'s spelling, then right(c)'s list. */
+static char *with_list(struct dm *d, comp *c, bool function)
 {
+	char *head = left(c) || !function ? spell(d, left(c)) : q7_xstrdup("");
+	if (!head)
+		return NULL;
 	struct q7_strbuf b = {0};
-	q7_sb_addf(&b, "%s%s", head, open);
+	q7_sb_addf(&b, "%s%s", head, !function ? "<" : *head ? " (" : "(");
+	free(head);
 	bool first = true;
-	if (!add_list(d, l, &b, &first)) {
+	if (!add_list(d, right(c), &b, &first)) {
 		q7_sb_free(&b);
 		return NULL;
 	}
-	q7_sb_addc(&b, close);
+	q7_sb_addc(&b, function ? ')' : '>');
 	return q7_sb_take(&b);
-}
-
-static char *template_spell(struct dm *d, comp *c)
-{
-	char *t = spell(d, left(c));
-	char *r = t ? with_list(d, t, right(c), "<", '>') : NULL;
-	free(t);
-	return r;
-}
-
-static char *function_type(struct dm *d, comp *c)
-{
-	char *ret = left(c) ? spell(d, left(c)) : q7_xstrdup("");
-	char *r = ret ? with_list(d, ret, right(c), *ret ? " (" : "(", ')') : NULL;
-	free(ret);
-	return r;
 }
 
 /* L <type> <value> E: a template argument's value ("true", "-1", "3u",
@@ -274,7 +258,7 @@ static char *spell_name(struct dm *d, comp *c)
 	case DEMANGLE_COMPONENT_SUB_STD:
 		return q7_xstrndup(c->u.s_string.string, (size_t)c->u.s_string.len);
 	case DEMANGLE_COMPONENT_QUAL_NAME: return pair(d, left(c), "::", right(c), "");
-	case DEMANGLE_COMPONENT_TEMPLATE: return template_spell(d, c);
+	case DEMANGLE_COMPONENT_TEMPLATE: return with_list(d, c, false);
 	case DEMANGLE_COMPONENT_TAGGED_NAME: return spell(d, left(c)); /* [abi:cxx11] */
 	case DEMANGLE_COMPONENT_CTOR: return q7_xstrdup("(constructor)");
 	case DEMANGLE_COMPONENT_DTOR: return q7_xstrdup("(destructor)");
@@ -315,7 +299,7 @@ static char *spell_type(struct dm *d, comp *c)
 	case DEMANGLE_COMPONENT_RVALUE_REFERENCE: return declarator(d, c, "&&");
 	case DEMANGLE_COMPONENT_ARRAY_TYPE: return array_type(d, c);
 	case DEMANGLE_COMPONENT_PTRMEM_TYPE: return pair(d, right(c), " ", left(c), "::*");
-	case DEMANGLE_COMPONENT_FUNCTION_TYPE: return function_type(d, c);
+	case DEMANGLE_COMPONENT_FUNCTION_TYPE: return with_list(d, c, true);
 	case DEMANGLE_COMPONENT_LITERAL:
 	case DEMANGLE_COMPONENT_LITERAL_NEG: return literal(d, c);
 	default: return spell_name(d, c);
@@ -523,8 +507,6 @@ static void read_function(struct dm *d, comp *top, bool internal, struct q7_mfun
 	}
 	read_name(d, name, member, internal, f);
 	read_params(d, right(type), f);
-	if (!f->params)
-		f->params = q7_xcalloc(1, sizeof *f->params);
 }
 
 /* What the symbol is before it is parsed, when not a function's name. */

@@ -126,7 +126,7 @@ static void unresolved_requests(const struct q7_op_table *in, const struct q7_op
 void q7_ops_merge(const struct q7_op_table *in, const char *toolchain, struct q7_op_table *out,
                   struct q7_diags *diags)
 {
-	const struct q7_op **v = q7_xcalloc(in->n ? in->n : 1, sizeof *v);
+	const struct q7_op **v = q7_xcalloc(in->n, sizeof *v);
 	size_t nv = 0;
 	for (size_t i = 0; i < in->n; i++)
 		if (!in->ops[i].by_name_only)

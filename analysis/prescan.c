@@ -155,8 +155,7 @@ static void follow_include(struct scan *s, const char *from, const char *name, s
 static const char *directive(struct scan *s, const char *path, const char *p)
 {
 	p++;
-	while (*p == ' ' || *p == '\t')
-		p++;
+	p += strspn(p, " \t");
 	const char *w = p;
 	while (is_ident(*p))
 		p++;
@@ -164,8 +163,7 @@ static const char *directive(struct scan *s, const char *path, const char *p)
 	if (n == 6 && memcmp(w, "define", 6) == 0) {
 		/* The name being defined is no use of it (the vendor's headers
 		 * define NEURON_LIBRARY); the body is: "#define K Q7_KERNEL". */
-		while (*p == ' ' || *p == '\t')
-			p++;
+		p += strspn(p, " \t");
 		while (is_ident(*p))
 			p++;
 		return p;
@@ -182,8 +180,7 @@ static const char *directive(struct scan *s, const char *path, const char *p)
 		}
 		return p;
 	}
-	while (*p == ' ' || *p == '\t')
-		p++;
+	p += strspn(p, " \t");
 	char close = *p == '"' ? '"' : *p == '<' ? '>' : 0;
 	if (!close)
 		return p; /* #include MACRO: cannot follow cheaply */
@@ -389,18 +386,15 @@ struct pp_scan {
 static void line_marker(const char *p, struct pp_scan *out)
 {
 	p++;
-	while (*p == ' ' || *p == '\t')
-		p++;
+	p += strspn(p, " \t");
 	if (strncmp(p, "line", 4) == 0)
 		p += 4;
-	while (*p == ' ' || *p == '\t')
-		p++;
+	p += strspn(p, " \t");
 	if (*p < '0' || *p > '9')
 		return;
 	while (*p >= '0' && *p <= '9')
 		p++;
-	while (*p == ' ' || *p == '\t')
-		p++;
+	p += strspn(p, " \t");
 	if (*p != '"')
 		return;
 	const char *name = ++p;

@@ -129,19 +129,8 @@ static void put_ops(struct json_object *doc, const struct q7_op_table *ops)
 	for (size_t i = 0; i < ops->n; i++)
 		put_op(a, &ops->ops[i]);
 	a = q7_json_arr(doc, "neuron_library");
-	for (size_t i = 0; i < ops->ndefs; i++) {
-		const struct q7_neuron_def *d = &ops->defs[i];
-		struct json_object *o = q7_json_obj(a, NULL);
-		q7_json_str(o, "namespace", d->ns);
-		q7_json_str(o, "op", d->op);
-		q7_json_str(o, "compute", d->fn);
-		q7_json_str(o, "shape", d->shape);
-		q7_json_str(o, "file", d->file);
-		q7_json_int(o, "line", d->line);
-		q7_json_int(o, "column", d->col);
-		q7_json_str(o, "shape_file", d->shape_file);
-		q7_json_int(o, "shape_line", d->shape_line);
-	}
+	for (size_t i = 0; i < ops->ndefs; i++)
+		q7_json_put_def(q7_json_obj(a, NULL), &ops->defs[i]);
 }
 
 void q7_ops_write_json(const struct q7_op_table *ops, FILE *out)

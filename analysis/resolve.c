@@ -130,9 +130,8 @@ struct facts {
 
 static void params_facts(const struct q7_mfunc *f, struct facts *fs)
 {
-	size_t n = f->nparams ? f->nparams : 1;
-	fs->params = q7_xcalloc(n, sizeof *fs->params);
-	fs->labels = q7_xcalloc(n, sizeof *fs->labels);
+	fs->params = q7_xcalloc(f->nparams, sizeof *fs->params);
+	fs->labels = q7_xcalloc(f->nparams, sizeof *fs->labels);
 	for (size_t i = 0; i < f->nparams; i++) {
 		const struct q7_mparam *p = &f->params[i];
 		fs->labels[i] = q7_xasprintf("%zu", i + 1);
@@ -234,7 +233,7 @@ static void derive(const struct look *lk, unsigned stack, struct q7_op_table *ou
 	op->ret = Q7_KIND_TENSOR;
 	op->ret_name = q7_xstrdup("");
 	op->nparams = f->nparams;
-	op->params = q7_xcalloc(f->nparams ? f->nparams : 1, sizeof *op->params);
+	op->params = q7_xcalloc(f->nparams, sizeof *op->params);
 	for (size_t i = 0; i < f->nparams; i++) {
 		op->params[i].kind = f->params[i].kind;
 		op->params[i].ctype = q7_xstrdup(f->params[i].ctype);
@@ -300,7 +299,7 @@ void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const 
 	struct q7_strvec names = {0};
 	q7_ops_adopt_namespaces(all); /* before the requests leave */
 	q7_ops_unresolved(all, &names);
-	bool *drop = q7_xcalloc(all->n ? all->n : 1, sizeof *drop);
+	bool *drop = q7_xcalloc(all->n, sizeof *drop);
 	struct q7_op_table add = {0};
 	for (size_t i = 0; i < all->n; i++)
 		if (all->ops[i].by_name_only && has_definition(all, all->ops[i].name))

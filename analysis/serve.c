@@ -1,28 +1,11 @@
-/* The analysis server process (q7analysis-server --serve SOCK PLUGIN): a
- * master that owns the socket and every connection, and workers, forked
- * once libclang is loaded and warm, that analyse (one per CPU, at most 8;
- * Q7CC_ANALYSIS_SERVER_WORKERS overrides). server.h states the deadlines.
- *
- * The master never blocks on a client. It accepts each connection at
- * once and reads its request without blocking; a connection that has not
- * delivered its whole request within Q7_SERVER_REQUEST_MS is closed, so
- * idle or slow clients cost a slot each, never a worker. A complete
- * request goes, with its connection (SCM_RIGHTS), to an idle worker over
- * that worker's channel (a socketpair). The worker acknowledges it,
- * analyses in the client's directory and environment, answers, and tells
- * the master it is free. A request that no worker takes before its client
- * stops waiting for the acknowledgement is dropped (that client analyses
- * in-process), and so is one whose client has left.
- *
- * Idle means no connection and no busy worker for
- * Q7CC_ANALYSIS_SERVER_IDLE seconds (120). The master also ends when its
- * socket is removed or taken over, when the plugin changes, and on SIGTERM
- * or SIGINT. Ending, it first removes its socket (if still its own); then,
- * unless a signal ended it, it still serves every client it has accepted
- * or that waits in the backlog, and only then closes the workers'
- * channels. A worker ends when its channel closes, with the master
- * (PR_SET_PDEATHSIG), or when one request takes longer than
- * Q7_SERVER_PARSE_LIMIT_S (a crashed or ended worker is replaced). */
+/* The analysis server process (q7analysis-server --serve SOCK PLUGIN);
+ * docs/lint-rules.md, "What the analysis server promises", says what it
+ * keeps to, server.h its deadlines. A master owns the socket and every
+ * connection and reads requests without blocking; a complete one goes,
+ * with its connection (SCM_RIGHTS), to an idle worker over that worker's
+ * channel (a socketpair). Workers are forked once libclang is loaded and
+ * warm; each acknowledges a request, analyses in the client's directory
+ * and environment, answers, and tells the master it is free. */
 #include "internal.h"
 #include "server.h"
 #include "wire.h"
@@ -115,7 +98,7 @@ static void serve_one(int conn, const char *data, size_t len, q7_plugin_entry_fn
 		struct q7_op_table ops = {0};
 		struct q7_diags diags = {0};
 		int rc = entry(Q7_PLUGIN_ABI, &q.opts, &ops, &diags);
-		q7_wire_put_result(&msg, rc, &ops, &diags);
+		q7_analysis_result_put(&msg, NULL, rc, &ops, &diags);
 		q7_wire_send(conn, &msg, Q7_SERVER_REPLY_MS);
 		q7_sb_free(&msg);
 		q7_ops_free(&ops);
@@ -124,6 +107,12 @@ static void serve_one(int conn, const char *data, size_t len, q7_plugin_entry_fn
 	q7_wire_request_free(&q);
 }
 
+/* Room for the one descriptor (SCM_RIGHTS) a channel message carries. */
+union fd_cmsg {
+	struct cmsghdr h;
+	char buf[CMSG_SPACE(sizeof(int))];
+};
+
 /* The next request from the master on chan: the client's connection,
  * passed with a byte, then the request as on the wire (the caller frees
  * *data). -1 when the channel closed. */
@@ -131,10 +120,7 @@ static int take_request(int chan, int *conn, char **data, size_t *len)
 {
 	char byte;
 	struct iovec iov = {&byte, 1};
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} u;
+	union fd_cmsg u;
 	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
 	                   .msg_controllen = sizeof u.buf};
 	ssize_t n;
@@ -250,13 +236,9 @@ static void drop_conn(struct master *m, size_t i)
 static void make_room(struct master *m)
 {
 	size_t victim = 0;
-	for (size_t i = 0; i < m->nc; i++) {
-		if (!m->c[i].ready_at) {
-			victim = i;
-			break;
-		}
-	}
-	drop_conn(m, victim);
+	while (victim < m->nc && m->c[victim].ready_at)
+		victim++;
+	drop_conn(m, victim < m->nc ? victim : 0);
 }
 
 static void accept_all(struct master *m)
@@ -311,10 +293,7 @@ static int read_conn(struct conn *c)
 static void hand_over(struct worker *w, const struct conn *c)
 {
 	struct iovec iov = {"", 1};
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} u;
+	union fd_cmsg u;
 	memset(&u, 0, sizeof u);
 	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
 	                     .msg_controllen = sizeof u.buf};

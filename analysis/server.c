@@ -1,15 +1,8 @@
 /* The resident analysis server, the client's side: loading libclang costs
- * a kernel compile more CPU than the compile itself (~0.13 s of
- * relocations and static constructors), so the first q7cc that needs
- * analysis starts a server that keeps it loaded (serve.c), and later ones
- * send it their TU instead.
- *
- * One server per user and per plugin build, on a UNIX socket in
- * $XDG_RUNTIME_DIR/q7cc-UID (or /tmp/q7cc-UID, mode 0700). The client
- * never waits long for a server that has not started on its request
- * (server.h has the deadlines), never dies of a server that goes away
- * (no SIGPIPE), and on any failure analyses in-process.
- * Q7CC_ANALYSIS_SERVER=0 turns it off. */
+ * a kernel compile more CPU than the compile itself, so the first q7cc
+ * that needs analysis starts a server that keeps it loaded (serve.c), and
+ * later ones send it their TU; on any failure they analyse in-process
+ * (docs/lint-rules.md says where it listens and what it promises). */
 #include "internal.h"
 #include "server.h"
 #include "wire.h"
@@ -111,7 +104,8 @@ static int exchange(int fd, const struct q7_analysis_opts *o, struct q7_op_table
 {
 	int result = -1;
 	struct q7_strbuf req = {0};
-	struct q7_strvec env = {0};
+	struct q7_strvec env = {0}, names = {0};
+	struct q7_strbuf why = {0};
 	char *cwd = getcwd(NULL, 0), *ack = NULL, *reply = NULL;
 	size_t len;
 	if (!cwd)
@@ -132,7 +126,7 @@ static int exchange(int fd, const struct q7_analysis_opts *o, struct q7_op_table
 	    q7_wire_recv(fd, &ack, &len, ack_ms) == 0 && q7_wire_is_ack(ack, len)) {
 		started = q7_now_ms();
 		if (q7_wire_recv(fd, &reply, &len, (int)(limit_ms + Q7_SERVER_RESULT_MARGIN_MS)) == 0)
-			result = q7_wire_get_result(reply, len, rc, ops, diags);
+			result = q7_analysis_result_read(reply, len, &names, rc, ops, diags, &why);
 		/* The worker's alarm ran out (not a crash): it started a moment
 		 * before the acknowledgement reached us. */
 		else if (q7_now_ms() - started >= limit_ms - (limit_ms / 4 < 1000 ? limit_ms / 4 : 1000))
@@ -143,6 +137,8 @@ out:
 	free(reply);
 	free(cwd);
 	q7_sv_free(&env);
+	q7_sv_free(&names);
+	q7_sb_free(&why);
 	q7_sb_free(&req);
 	return result;
 }

@@ -1,14 +1,7 @@
-/* The analysis server's promises, shared by its client (server.c, in
- * q7cc) and the server process (serve.c): the deadlines each side keeps,
- * and the socket helpers both use. Private to analysis/.
- *
- * A client connects, sends its request and waits ACK_MS for the
- * acknowledgement that a worker has started on it; without one it
- * analyses in-process. Once acknowledged it waits for the result as long
- * as a worker may take (PARSE_LIMIT_S, after which the worker is ended
- * and the connection closes), so a big translation unit is never cut
- * short. The server gives each connection REQUEST_MS to deliver its
- * request, and never blocks on one. */
+/* The deadlines the analysis server's client (server.c, in q7cc) and the
+ * server process (serve.c) each keep (docs/lint-rules.md, "What the
+ * analysis server promises"), and the socket helpers both use. Private to
+ * analysis/. */
 #ifndef Q7_ANALYSIS_SERVER_H
 #define Q7_ANALYSIS_SERVER_H
 

@@ -18,10 +18,10 @@
 
 #define ACK "{\"ack\":true}"
 
-/* The members of a request's options, a diagnostic and an m.def, each
- * under its C name: TEXT a string (NULL goes as ""), NULLABLE a string or
- * null, NUM an unsigned, FLAG a bool, VEC a NULL-terminated vector or
- * null. */
+/* The members of a request's options and a diagnostic, each under its C
+ * name, and of an m.def, under --q7-format=json's (report.c): TEXT a string
+ * (NULL goes as ""), NULLABLE a string or null, NUM an unsigned, FLAG a
+ * bool, VEC a NULL-terminated vector or null. */
 enum kind { TEXT, NULLABLE, NUM, FLAG, VEC };
 struct field {
 	const char *key;
@@ -30,7 +30,7 @@ struct field {
 };
 #define OPT(m, kind) {#m, kind, offsetof(struct q7_analysis_opts, m)}
 #define DIAG(m, kind) {#m, kind, offsetof(struct q7_diag, m)}
-#define DEF(m, kind) {#m, kind, offsetof(struct q7_neuron_def, m)}
+#define DEF(key, m, kind) {key, kind, offsetof(struct q7_neuron_def, m)}
 static const struct field request_fields[] = {
 	OPT(source, TEXT),       OPT(triple, NULLABLE),     OPT(toolchain, NULLABLE),
 	OPT(preprocessed, FLAG), OPT(multicore, FLAG),      OPT(clang_args, VEC),
@@ -42,8 +42,10 @@ static const struct field diag_fields[] = {
 	DIAG(message, TEXT), DIAG(promoted, FLAG), DIAG(source_read, FLAG), {NULL, TEXT, 0},
 };
 static const struct field def_fields[] = {
-	DEF(ns, TEXT),   DEF(op, TEXT),  DEF(fn, TEXT),         DEF(shape, TEXT),      DEF(file, TEXT),
-	DEF(line, NUM),  DEF(col, NUM),  DEF(shape_file, TEXT), DEF(shape_line, NUM), {NULL, TEXT, 0},
+	DEF("namespace", ns, TEXT), DEF("op", op, TEXT),     DEF("compute", fn, TEXT),
+	DEF("shape", shape, TEXT),  DEF("file", file, TEXT), DEF("line", line, NUM),
+	DEF("column", col, NUM),    DEF("shape_file", shape_file, TEXT),
+	DEF("shape_line", shape_line, NUM),                  {NULL, TEXT, 0},
 };
 
 /* The pointer member at p (a string or a vector, whatever its constness). */
@@ -84,6 +86,11 @@ static void put_fields(struct json_object *o, const void *s, const struct field 
 		else
 			q7_json_str(o, f->key, ptr_at(at));
 	}
+}
+
+void q7_json_put_def(struct json_object *o, const struct q7_neuron_def *d)
+{
+	put_fields(o, d, def_fields);
 }
 
 static void put_json(struct q7_strbuf *b, struct json_object *o)
@@ -225,8 +232,8 @@ void q7_wire_request_free(struct q7_wire_request *q)
 	memset(q, 0, sizeof *q);
 }
 
-static struct json_object *result_json(int rc, const struct q7_op_table *ops,
-                                       const struct q7_diags *diags)
+void q7_analysis_result_put(struct q7_strbuf *b, char *const *kernel_names, int rc,
+                            const struct q7_op_table *ops, const struct q7_diags *diags)
 {
 	struct json_object *j = json_object_new_object();
 	q7_json_int(j, "rc", rc);
@@ -244,14 +251,9 @@ static struct json_object *result_json(int rc, const struct q7_op_table *ops,
 	}
 	a = q7_json_arr(j, "defs");
 	for (size_t i = 0; i < ops->ndefs; i++)
-		put_fields(q7_json_obj(a, NULL), &ops->defs[i], def_fields);
-	return j;
-}
-
-void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *ops,
-                        const struct q7_diags *diags)
-{
-	put_json(b, result_json(rc, ops, diags));
+		q7_json_put_def(q7_json_obj(a, NULL), &ops->defs[i]);
+	put_vec(j, "kernel_names", kernel_names);
+	put_json(b, j);
 }
 
 static void add_diag(struct q7_diags *ds, const struct q7_diag *d)
@@ -323,25 +325,6 @@ static int get_result(struct json_object *j, int *rc, struct q7_op_table *ops,
 	return bad ? -1 : 0;
 }
 
-int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,
-                       struct q7_diags *diags)
-{
-	struct json_object *j = get_json(data, len);
-	struct q7_strbuf why = {0};
-	int got = j ? get_result(j, rc, ops, diags, &why) : -1;
-	q7_sb_free(&why);
-	json_object_put(j);
-	return got;
-}
-
-void q7_analysis_result_put(struct q7_strbuf *b, char *const *kernel_names, int rc,
-                            const struct q7_op_table *ops, const struct q7_diags *diags)
-{
-	struct json_object *j = result_json(rc, ops, diags);
-	put_vec(j, "kernel_names", kernel_names);
-	put_json(b, j);
-}
-
 int q7_analysis_result_read(const char *data, size_t len, struct q7_strvec *kernel_names,
                             int *rc, struct q7_op_table *ops, struct q7_diags *diags,
                             struct q7_strbuf *why)
@@ -382,11 +365,9 @@ int q7_wire_send(int fd, const struct q7_strbuf *b, int timeout_ms)
 	long long deadline = deadline_in(timeout_ms);
 	unsigned char hdr[4];
 	q7_put_le32(hdr, (uint32_t)b->len);
-	int rc = q7_write_all(fd, hdr, sizeof hdr, deadline) == 0 &&
-	                 q7_write_all(fd, b->s ? b->s : "", b->len, deadline) == 0
-	             ? 0
-	             : -1;
-	return rc;
+	if (q7_write_all(fd, hdr, sizeof hdr, deadline) != 0)
+		return -1;
+	return q7_write_all(fd, b->s ? b->s : "", b->len, deadline);
 }
 
 /* Bytes from fd into p[0..n) within the deadline (< 0: none). 0 or -1. */
@@ -416,7 +397,7 @@ int q7_wire_recv(int fd, char **data, size_t *len, int timeout_ms)
 	uint32_t n = q7_le32(h);
 	if (n > Q7_WIRE_MAX)
 		return -1;
-	char *buf = q7_xmalloc(n ? n : 1);
+	char *buf = q7_xmalloc(n);
 	if (read_all(fd, buf, n, deadline) < 0) {
 		free(buf);
 		return -1;

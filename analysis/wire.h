@@ -25,12 +25,8 @@ void q7_wire_put_request(struct q7_strbuf *b, const struct q7_analysis_opts *o, 
 int q7_wire_get_request(const char *data, size_t len, struct q7_wire_request *r);
 void q7_wire_request_free(struct q7_wire_request *r);
 
-void q7_wire_put_result(struct q7_strbuf *b, int rc, const struct q7_op_table *ops,
-                        const struct q7_diags *diags);
-/* Appends to ops and diags only when the whole message is well formed,
- * its ops as q7_op_check wants them (model/opcodec.h). */
-int q7_wire_get_result(const char *data, size_t len, int *rc, struct q7_op_table *ops,
-                       struct q7_diags *diags);
+/* A result is put and read with q7_analysis_result_put and _read
+ * (analysis.h), without kernel names. */
 
 /* The acknowledgement a worker sends before it starts on a request. */
 void q7_wire_put_ack(struct q7_strbuf *b);

@@ -76,7 +76,7 @@ enum q7_kind q7_kind_of_builtin(const char *spell, unsigned long_bits)
 }
 
 /* The first of k's C++ types. */
-static char *first_cxx(enum q7_kind k)
+char *q7_kind_result_ctype(enum q7_kind k)
 {
 	const struct q7_kind_info *r = q7_kind_info(k);
 	return r ? q7_xstrndup(r->cxx, strcspn(r->cxx, "|")) : q7_xstrdup("");
@@ -85,17 +85,12 @@ static char *first_cxx(enum q7_kind k)
 char *q7_kind_param_ctype(enum q7_kind k)
 {
 	const struct q7_kind_info *r = q7_kind_info(k);
-	char *t = first_cxx(k);
+	char *t = q7_kind_result_ctype(k);
 	if (!r || *r->mangled)
 		return t;
 	char *ref = q7_xasprintf("const %s &", t);
 	free(t);
 	return ref;
-}
-
-char *q7_kind_result_ctype(enum q7_kind k)
-{
-	return first_cxx(k);
 }
 
 void q7_kinds_list(struct q7_strbuf *out, bool xt_only, const char *conj)

@@ -67,24 +67,19 @@ void q7_ops_add_def(struct q7_op_table *t, const struct q7_neuron_def *src)
 	d->shape_file = dup_or_empty(src->shape_file);
 }
 
-void q7_neuron_def_clear(struct q7_neuron_def *d)
-{
-	free(d->ns);
-	free(d->op);
-	free(d->fn);
-	free(d->shape);
-	free(d->file);
-	free(d->shape_file);
-	memset(d, 0, sizeof *d);
-}
-
 void q7_ops_free(struct q7_op_table *t)
 {
 	for (size_t i = 0; i < t->n; i++)
 		q7_op_clear(&t->ops[i]);
 	free(t->ops);
-	for (size_t i = 0; i < t->ndefs; i++)
-		q7_neuron_def_clear(&t->defs[i]);
+	for (struct q7_neuron_def *d = t->defs; d < t->defs + t->ndefs; d++) {
+		free(d->ns);
+		free(d->op);
+		free(d->fn);
+		free(d->shape);
+		free(d->file);
+		free(d->shape_file);
+	}
 	free(t->defs);
 	memset(t, 0, sizeof *t);
 }

@@ -135,8 +135,6 @@ void q7_ops_add_copy(struct q7_op_table *t, const struct q7_op *op);
 void q7_op_clear(struct q7_op *op);
 /* Appends a deep copy of def to t->defs. */
 void q7_ops_add_def(struct q7_op_table *t, const struct q7_neuron_def *def);
-/* Frees what def owns (its strings) and zeroes it. */
-void q7_neuron_def_clear(struct q7_neuron_def *def);
 void q7_ops_free(struct q7_op_table *t);
 
 #endif

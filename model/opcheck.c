@@ -80,23 +80,20 @@ bool q7_op_check(const struct q7_op *op, struct q7_strbuf *why)
 		q7_sb_addf(why, "stack size %u is over %u", op->stack_size, Q7_OP_STACK_MAX);
 		return false;
 	}
-	for (size_t i = 0; i < op->nparams; i++) {
+	for (size_t i = 0; i < op->nparams && !why->len; i++) {
 		const struct q7_param *p = &op->params[i];
-		char *name = q7_xasprintf("parameter %zu name", i + 1);
-		char *type = q7_xasprintf("parameter %zu type", i + 1);
+		bool named = ident_or_empty(p->name);
+		char *field = q7_xasprintf("parameter %zu %s", i + 1, named ? "type" : "name");
 		char *rule = q7_xasprintf("is not a type q7cc records for kind '%s'", q7_kind_name(p->kind));
-		if (!ident_or_empty(p->name))
-			bad_field(why, name, p->name, ident);
+		if (!named)
+			bad_field(why, field, p->name, ident);
 		else if (op->by_name_only && (p->kind != Q7_KIND_INVALID || *p->ctype))
 			q7_sb_addf(why, "request '%s' has a parameter type", op->name);
 		else if (!op->by_name_only && !q7_cxx_param_type(p->kind, p->ctype, 0))
-			bad_field(why, type, p->ctype, rule);
-		free(name);
-		free(type);
+			bad_field(why, field, p->ctype, rule);
+		free(field);
 		free(rule);
-		if (why->len)
-			return false;
 	}
-	return true;
+	return !why->len;
 }
 

@@ -1,31 +1,10 @@
-/* model/opcodec: the op record, encoded and decoded (opcodec.h).
- *
- * Version 3, all integers little-endian whatever the object's byte order
- * (the record is q7cc's, not the target's):
- *
- *   record  header, body
- *   header  "Q7OP" u16 version=3 u16 header_size=20 u32 count
- *           u32 body_length u32 fnv1a(body)
- *   body    count x op
- *   op      u32 length of the rest of the op, then
- *           str name, str qualname, str ret_ctype, u8 ret kind, str ret_name,
- *           u32 stack_size, u8 defined, str file, u32 line, u32 col,
- *           u32 nparams, nparams x { u8 kind, str name, str ctype },
- *           u8 flags (bit 0 by_name_only, the others 0), str ns
- *   str     u32 length, bytes (no NUL, at most 64 KiB)
- *
- * Version 2 is version 3 without ns (the NEURON_LIBRARY namespace), and
- * version 1 is version 2 without the flags byte; both are still read. A
- * version 1 reader refuses version 2 ("record version 2, this q7cc reads
- * version 1"), so an older q7cc never misreads a NEURON_LIBRARY request
- * as a kernel.
- *
- * Records are read back to back: `ld -r` concatenates the .q7.ops of its
- * inputs (NUL padding between them is skipped). The decoder trusts
- * nothing: every length is checked against what is left, the checksum
- * catches bytes flipped in transit, and a version it does not know is
- * refused with a message rather than misread; then q7_op_check
- * (opcheck.c) holds each op to what analysis writes. */
+/* model/opcodec: the op record, encoded and decoded (opcodec.h). Its
+ * layout (version 3; versions 1 and 2 are still read) is docs/packer.md's
+ * "Payload, version 3", which also says how a version 1 reader refuses
+ * version 2. The decoder trusts nothing: every length is checked against
+ * what is left, the checksum catches bytes flipped in transit, a version
+ * it does not know is refused with a message rather than misread; then
+ * q7_op_check (opcheck.c) holds each op to what analysis writes. */
 #include "bytes.h"
 #include "opcodec.h"
 
@@ -177,7 +156,7 @@ static void decode_op(struct rd *r, unsigned version, struct q7_op *op)
 	if (!in.why && (np > REC_MAX_PARAMS || np > (size_t)(in.end - in.p) / 9))
 		in.why = "parameter count out of range";
 	if (!in.why) {
-		op->params = q7_xcalloc(np ? np : 1, sizeof *op->params);
+		op->params = q7_xcalloc(np, sizeof *op->params);
 		op->nparams = np;
 		for (uint32_t i = 0; i < np; i++) {
 			op->params[i].kind = get_kind(&in);

@@ -1,7 +1,7 @@
 /* model/opcodec: the op table's one binary form, and the rules a table
  * read from bytes is held to.
  *
- * Owns: the op record (its layout is described in opcodec.c), which an
+ * Owns: the op record (its layout is docs/packer.md's), which an
  * object's .q7.ops section carries (packer/record), the analysis server
  * sends to q7cc (analysis/wire) and q7cc -E leaves at the end of its
  * text (wrapper/preprocess); and q7_op_check, what an op from outside

@@ -18,23 +18,23 @@ char *q7c_take(CXString s)
 /* The presumed place: where the macro was used (the expansion), named as
  * line markers and #line say, as the compiler reports it. In a .ii the
  * markers name the original file and line; elsewhere it is the file. */
-struct place q7c_place_loc(CXSourceLocation loc)
+struct q7_kplace q7c_place_loc(CXSourceLocation loc)
 {
-	struct place p = {0};
+	struct q7_kplace p = {0};
 	CXString name;
 	clang_getPresumedLocation(loc, &name, &p.line, &p.col);
 	p.file = q7c_take(name);
 	return p;
 }
 
-struct place q7c_place(CXCursor c)
+struct q7_kplace q7c_place(CXCursor c)
 {
 	return q7c_place_loc(clang_getCursorLocation(c));
 }
 
-void q7c_place_free(struct place *p)
+void q7c_place_free(struct q7_kplace *p)
 {
-	free(p->file);
+	free((char *)p->file);
 	p->file = NULL;
 }
 
@@ -105,7 +105,7 @@ static unsigned collect_errors(CXTranslationUnit tu, struct q7_diags *diags)
 		CXDiagnostic d = clang_getDiagnostic(tu, i);
 		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
 		if (sev >= CXDiagnostic_Error) {
-			struct place p = q7c_place_loc(clang_getDiagnosticLocation(d));
+			struct q7_kplace p = q7c_place_loc(clang_getDiagnosticLocation(d));
 			char *msg = q7c_take(clang_getDiagnosticSpelling(d));
 			q7_diags_add(diags, Q7_SEV_ERROR, p.file, p.line, p.col, "", "%s", msg);
 			free(msg);
@@ -124,11 +124,11 @@ static unsigned collect_errors(CXTranslationUnit tu, struct q7_diags *diags)
  * is a pointer); warnings and the invalid kernels' other findings would
  * only be noise on a broken TU. */
 static void invalid_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
-                            struct q7_diags *diags)
+                            const struct q7c_requests *reqs, struct q7_diags *diags)
 {
 	struct q7_op_table ops = {0};
 	struct q7_diags all = {0};
-	q7c_find_kernels(tu, o, &ops, &all);
+	q7c_find_kernels(tu, o, reqs, &ops, &all);
 	for (size_t i = 0; i < all.n; i++) {
 		const struct q7_diag *d = &all.d[i];
 		bool invalid = strcmp(d->rule, Q7_RULE_INVALID_DECL) == 0, on_invalid = false;
@@ -192,6 +192,7 @@ int q7_clang_analyze(int abi, const struct q7_analysis_opts *o, struct q7_op_tab
 	int rc = Q7_ANALYZE_PARSE_ERROR;
 	size_t first_diag = diags->n;
 	struct q7_strvec args = {0};
+	struct q7c_requests reqs = {0};
 	CXIndex index = NULL;
 	CXTranslationUnit tu = NULL;
 
@@ -207,12 +208,14 @@ int q7_clang_analyze(int abi, const struct q7_analysis_opts *o, struct q7_op_tab
 	}
 	/* Read from the tokens: said even when the TU has errors (a shape
 	 * file's libtorch headers that libclang cannot follow). */
-	q7c_neuron_defs(tu, ops);
+	q7c_neuron_requests(tu, &reqs);
+	for (size_t i = 0; i < reqs.n; i++)
+		q7_ops_add_def(ops, &reqs.v[i].d);
 	if (collect_errors(tu, diags)) {
-		invalid_kernels(tu, o, diags);
+		invalid_kernels(tu, o, &reqs, diags);
 		goto cleanup;
 	}
-	q7c_find_kernels(tu, o, ops, diags);
+	q7c_find_kernels(tu, o, &reqs, ops, diags);
 	rc = 0;
 cleanup:
 	if (tu) {
@@ -221,6 +224,7 @@ cleanup:
 	}
 	if (index)
 		clang_disposeIndex(index);
+	q7c_requests_free(&reqs);
 	q7_sv_free(&args);
 	return rc;
 }

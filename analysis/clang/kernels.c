@@ -44,7 +44,7 @@ static bool is_function_kind(enum CXCursorKind k)
 }
 
 /* A stack size as Q7_KERNEL_STACK's mark or -DSTACK_SIZE= writes it (a
- * C integer, u and l suffixes allowed): 1 to Q7_MAX_STACK, else 0. */
+ * C integer, u and l suffixes allowed): 1 to Q7_OP_STACK_MAX, else 0. */
 static unsigned stack_size(const char *v)
 {
 	char *end;
@@ -52,7 +52,7 @@ static unsigned stack_size(const char *v)
 	unsigned long n = strtoul(v, &end, 0);
 	while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
 		end++;
-	bool ok = !errno && end != v && !*end && *v != '-' && n > 0 && n <= Q7_MAX_STACK;
+	bool ok = !errno && end != v && !*end && *v != '-' && n > 0 && n <= Q7_OP_STACK_MAX;
 	return ok ? (unsigned)n : 0;
 }
 
@@ -102,28 +102,25 @@ static enum CXChildVisitResult visit_decl(CXCursor c, CXCursor parent, CXClientD
 		add_fn(w, c);
 		return CXChildVisit_Continue;
 	}
-	switch (k) {
-	case CXCursor_Namespace:
-	case CXCursor_LinkageSpec:
-	case CXCursor_StructDecl:
-	case CXCursor_ClassDecl:
-	case CXCursor_UnionDecl:
-	case CXCursor_ClassTemplate:
-	case CXCursor_ClassTemplatePartialSpecialization:
-	case CXCursor_UnexposedDecl: /* extern "C++" { } and friends */
+	/* UnexposedDecl: extern "C++" { } and friends. */
+	if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl ||
+	    q7c_is_class(k))
 		return CXChildVisit_Recurse;
-	default:
-		return CXChildVisit_Continue;
-	}
+	return CXChildVisit_Continue;
+}
+
+static bool names_fn(const char *want, const struct fn *f)
+{
+	if (want[0] == ':' && want[1] == ':')
+		want += 2;
+	return strcmp(want, strchr(want, ':') ? f->qualname : f->name) == 0;
 }
 
 static bool named_kernel(const struct walk *w, const struct fn *f)
 {
-	for (size_t i = 0; i < w->names.n; i++) {
-		const char *n = w->names.v[i];
-		if (strcmp(n, strchr(n, ':') ? f->qualname : f->name) == 0)
+	for (size_t i = 0; i < w->names.n; i++)
+		if (names_fn(w->names.v[i], f))
 			return true;
-	}
 	return false;
 }
 
@@ -143,9 +140,7 @@ static bool is_member(CXCursor c)
 	if (k == CXCursor_CXXMethod || k == CXCursor_Constructor || k == CXCursor_Destructor ||
 	    k == CXCursor_ConversionFunction)
 		return true;
-	enum CXCursorKind pk = clang_getCursorKind(clang_getCursorSemanticParent(c));
-	return pk == CXCursor_StructDecl || pk == CXCursor_ClassDecl || pk == CXCursor_UnionDecl ||
-	       pk == CXCursor_ClassTemplate || pk == CXCursor_ClassTemplatePartialSpecialization;
+	return q7c_is_class(clang_getCursorKind(clang_getCursorSemanticParent(c)));
 }
 
 static bool is_template(CXCursor c)
@@ -174,11 +169,6 @@ static bool has_c_linkage(CXCursor c)
 	free(m);
 	free(n);
 	return c_linkage;
-}
-
-static struct q7_kplace kplace(struct place p)
-{
-	return (struct q7_kplace){p.file, p.line, p.col};
 }
 
 /* -DSTACK_SIZE=N (or -D STACK_SIZE=N) among the compile's flags, the last
@@ -282,54 +272,21 @@ static void accessor_uses(const struct fn *f, struct uses *out)
 			CXSourceLocation loc = clang_getLocationForOffset(clang_Cursor_getTranslationUnit(f->c),
 			                                                  file, (unsigned)i);
 			Q7_GROW(out->v, out->cap, out->n + 1);
-			out->v[out->n++] = (struct q7_kuse){names[k], kplace(q7c_place_loc(loc))};
+			out->v[out->n++] = (struct q7_kuse){names[k], q7c_place_loc(loc)};
 		}
 		i = end - 1;
 	}
 }
 
-/* The op of a kernel that passed every rule: rk and pk (np of them) are
- * its classified result and parameters, whose ctype the op takes; pl's
- * file goes to the op too. */
-static void add_op(const struct walk *w, const struct kernel *kn, struct q7c_kind *rk,
-                   struct q7c_kind *pk, int np, struct place *pl, struct q7_op_table *ops)
-{
-	const struct fn *f = kn->f;
-	struct q7_op *op = q7_ops_add(ops);
-	op->name = q7_xstrdup(f->name);
-	op->qualname = q7_xstrdup(f->qualname);
-	op->ns = q7_xstrdup("");
-	op->ret = rk->kind;
-	op->ret_ctype = rk->ctype;
-	rk->ctype = NULL;
-	op->ret_name = q7_xstrdup("");
-	op->nparams = (size_t)np;
-	op->params = q7_xcalloc(op->nparams ? op->nparams : 1, sizeof *op->params);
-	for (int i = 0; i < np; i++) {
-		op->params[i].kind = pk[i].kind;
-		op->params[i].name = q7c_take(clang_getCursorSpelling(clang_Cursor_getArgument(f->c, (unsigned)i)));
-		op->params[i].ctype = pk[i].ctype;
-		pk[i].ctype = NULL;
-	}
-	op->stack_size = kn->stack ? kn->stack : w->stack_flag;
-	op->defined = kn->defined;
-	op->file = pl->file;
-	pl->file = NULL;
-	op->line = pl->line;
-	op->col = pl->col;
-}
-
 /* What this front knows of one kernel (k), and the strings it owns for
- * that. */
+ * that (the files of k's places among them). */
 struct facts {
 	struct q7_kfacts k;
-	struct place at, other, same, stack_at;
 	struct uses uses;
 	struct q7c_kind rk;
 	int np;
 	struct q7c_kind *pk;
 	struct q7_kparam *params;
-	struct place *param_at;
 	char **labels;
 };
 
@@ -339,20 +296,18 @@ struct facts {
 static void scope_facts(const struct walk *w, const struct kernel *ks, size_t i, struct facts *fs)
 {
 	const struct fn *f = ks[i].f;
-	for (size_t j = 0; j < w->n && !fs->other.file; j++) {
+	for (size_t j = 0; j < w->n && !fs->k.other_decl.file; j++) {
 		const struct fn *g = &w->fns[j];
 		if (strcmp(g->qualname, f->qualname) == 0 && strcmp(g->usr, f->usr) != 0)
-			fs->other = q7c_place(g->c);
+			fs->k.other_decl = q7c_place(g->c);
 	}
 	for (size_t j = 0; j < i && !fs->k.same_name; j++) {
 		const struct fn *g = ks[j].f;
 		if (strcmp(g->name, f->name) != 0 || strcmp(g->qualname, f->qualname) == 0)
 			continue;
-		fs->same = q7c_place(g->c);
+		fs->k.same_name_at = q7c_place(g->c);
 		fs->k.same_name = g->qualname;
 	}
-	fs->k.other_decl = kplace(fs->other);
-	fs->k.same_name_at = kplace(fs->same);
 }
 
 /* The prototype: variadic, the result and each parameter classified. */
@@ -367,26 +322,23 @@ static void proto_facts(const struct fn *f, CXType ft, struct facts *fs)
 	k->ret_ctype = fs->rk.ctype;
 	k->ret_why = fs->rk.why;
 	int np = clang_Cursor_getNumArguments(f->c);
-	size_t n = np > 0 ? (size_t)np : 1;
 	fs->np = np > 0 ? np : 0;
-	fs->pk = q7_xcalloc(n, sizeof *fs->pk);
-	fs->params = q7_xcalloc(n, sizeof *fs->params);
-	fs->param_at = q7_xcalloc(n, sizeof *fs->param_at);
-	fs->labels = q7_xcalloc(n, sizeof *fs->labels);
+	fs->pk = q7_xcalloc((size_t)fs->np, sizeof *fs->pk);
+	fs->params = q7_xcalloc((size_t)fs->np, sizeof *fs->params);
+	fs->labels = q7_xcalloc((size_t)fs->np, sizeof *fs->labels);
 	for (int i = 0; i < fs->np; i++) {
 		CXCursor parm = clang_Cursor_getArgument(f->c, (unsigned)i);
 		q7c_classify(clang_getArgType(ft, (unsigned)i), false, &fs->pk[i]);
 		char *pname = q7c_take(clang_getCursorSpelling(parm));
 		fs->labels[i] = *pname ? q7_xasprintf("'%s'", pname) : q7_xasprintf("%d", i + 1);
 		free(pname);
-		fs->param_at[i] = q7c_place(parm);
 		fs->params[i] = (struct q7_kparam){
 			.label = fs->labels[i],
 			.kind = fs->pk[i].kind,
 			.ctype = fs->pk[i].ctype,
 			.why = fs->pk[i].why,
 			.invalid = clang_isInvalidDeclaration(parm),
-			.at = kplace(fs->param_at[i]),
+			.at = q7c_place(parm),
 		};
 	}
 	k->nparams = (size_t)fs->np;
@@ -400,10 +352,9 @@ static void gather(const struct walk *w, const struct kernel *ks, size_t i, stru
 	const struct fn *f = kn->f;
 	CXCursor c = f->c;
 	struct q7_kfacts *k = &fs->k;
-	fs->at = q7c_place(c);
 	k->name = f->name;
 	k->qualname = f->qualname;
-	k->at = kplace(fs->at);
+	k->at = q7c_place(c);
 	k->toolchain = w->o->toolchain;
 	scope_facts(w, ks, i, fs);
 	k->invalid = clang_isInvalidDeclaration(c);
@@ -415,9 +366,8 @@ static void gather(const struct walk *w, const struct kernel *ks, size_t i, stru
 	k->c_linkage = has_c_linkage(c);
 	k->stack = kn->stack;
 	if (kn->stack_bad) {
-		fs->stack_at = q7c_place(kn->stack_bad->c);
 		k->stack_bad = kn->stack_bad->stack_text;
-		k->stack_at = kplace(fs->stack_at);
+		k->stack_at = q7c_place(kn->stack_bad->c);
 	}
 	k->stack_flag_bad = w->stack_bad;
 	k->multicore = w->o->multicore && kn->defined;
@@ -432,23 +382,53 @@ static void gather(const struct walk *w, const struct kernel *ks, size_t i, stru
 
 static void facts_free(struct facts *fs)
 {
-	q7c_place_free(&fs->at);
-	q7c_place_free(&fs->other);
-	q7c_place_free(&fs->same);
-	q7c_place_free(&fs->stack_at);
+	q7c_place_free(&fs->k.at);
+	q7c_place_free(&fs->k.other_decl);
+	q7c_place_free(&fs->k.same_name_at);
+	q7c_place_free(&fs->k.stack_at);
 	for (size_t i = 0; i < fs->uses.n; i++)
-		free((char *)fs->uses.v[i].at.file);
+		q7c_place_free(&fs->uses.v[i].at);
 	free(fs->uses.v);
 	for (int i = 0; i < fs->np; i++) {
 		free(fs->pk[i].ctype);
 		free(fs->labels[i]);
-		q7c_place_free(&fs->param_at[i]);
+		q7c_place_free(&fs->params[i].at);
 	}
 	free(fs->pk);
 	free(fs->params);
-	free(fs->param_at);
 	free(fs->labels);
 	free(fs->rk.ctype);
+}
+
+/* The op of a kernel that passed every rule (kn, whose facts are fs): it
+ * takes the classified result's and parameters' ctypes and the place's
+ * file from fs. */
+static void add_op(const struct walk *w, const struct kernel *kn, struct facts *fs,
+                   struct q7_op_table *ops)
+{
+	const struct fn *f = kn->f;
+	struct q7_op *op = q7_ops_add(ops);
+	op->name = q7_xstrdup(f->name);
+	op->qualname = q7_xstrdup(f->qualname);
+	op->ns = q7_xstrdup("");
+	op->ret = fs->rk.kind;
+	op->ret_ctype = fs->rk.ctype;
+	fs->rk.ctype = NULL;
+	op->ret_name = q7_xstrdup("");
+	op->nparams = (size_t)fs->np;
+	op->params = q7_xcalloc(op->nparams, sizeof *op->params);
+	for (int i = 0; i < fs->np; i++) {
+		op->params[i].kind = fs->pk[i].kind;
+		op->params[i].name = q7c_take(clang_getCursorSpelling(clang_Cursor_getArgument(f->c, (unsigned)i)));
+		op->params[i].ctype = fs->pk[i].ctype;
+		fs->pk[i].ctype = NULL;
+	}
+	op->stack_size = kn->stack ? kn->stack : w->stack_flag;
+	op->defined = kn->defined;
+	op->file = (char *)fs->k.at.file;
+	fs->k.at.file = NULL;
+	op->line = fs->k.at.line;
+	op->col = fs->k.at.col;
 }
 
 /* Lints kernel ks[i] (lint.c) and builds its op when it passes the
@@ -459,7 +439,7 @@ static void build_op(const struct walk *w, const struct kernel *ks, size_t i,
 	struct facts fs = {0};
 	gather(w, ks, i, &fs);
 	if (q7_lint_kernel(&fs.k, ds) && fs.k.proto)
-		add_op(w, &ks[i], &fs.rk, fs.pk, fs.np, &fs.at, ops);
+		add_op(w, &ks[i], &fs, ops);
 	facts_free(&fs);
 }
 
@@ -499,7 +479,7 @@ static bool is_definition(CXCursor c)
 /* Groups the functions by USR into kernels. */
 static size_t group_kernels(struct walk *w, struct kernel **out)
 {
-	struct kernel *ks = q7_xcalloc(w->n ? w->n : 1, sizeof *ks);
+	struct kernel *ks = q7_xcalloc(w->n, sizeof *ks);
 	size_t nk = 0;
 	for (size_t i = 0; i < w->n; i++) {
 		struct fn *f = &w->fns[i];
@@ -534,13 +514,6 @@ static size_t group_kernels(struct walk *w, struct kernel **out)
 	}
 	*out = ks;
 	return nk;
-}
-
-static bool names_fn(const char *want, const struct fn *f)
-{
-	if (want[0] == ':' && want[1] == ':')
-		want += 2;
-	return strcmp(want, strchr(want, ':') ? f->qualname : f->name) == 0;
 }
 
 /* The parameter names of the request's shape function, when the TU has it
@@ -587,7 +560,7 @@ static void take_namespace(const struct q7c_request *r, const struct fn *f,
 		struct q7_op *op = &ops->ops[i];
 		if (!op->by_name_only && !*op->ns && strcmp(op->qualname, f->qualname) == 0) {
 			free(op->ns);
-			op->ns = q7_xstrdup(r->ns);
+			op->ns = q7_xstrdup(r->d.ns);
 		}
 	}
 }
@@ -601,20 +574,20 @@ static void add_requests(const struct walk *w, const struct kernel *ks, size_t n
 		const struct q7c_request *r = &rs->v[i];
 		bool known = false;
 		for (size_t k = 0; k < nk && !known; k++) {
-			known = names_fn(r->fn, ks[k].f);
+			known = names_fn(r->d.fn, ks[k].f);
 			if (known)
 				take_namespace(r, ks[k].f, ops, first);
 		}
 		for (size_t j = 0; j < i && !known; j++)
-			known = strcmp(rs->v[j].fn, r->fn) == 0;
+			known = strcmp(rs->v[j].d.fn, r->d.fn) == 0;
 		if (known)
 			continue;
-		const char *q = r->fn[0] == ':' && r->fn[1] == ':' ? r->fn + 2 : r->fn;
+		const char *q = r->d.fn[0] == ':' && r->d.fn[1] == ':' ? r->d.fn + 2 : r->d.fn;
 		const char *last = strrchr(q, ':');
 		struct q7_op *op = q7_ops_add(ops);
 		op->name = q7_xstrdup(last ? last + 1 : q);
 		op->qualname = q7_xstrdup(last ? q : "");
-		op->ns = q7_xstrdup(r->ns);
+		op->ns = q7_xstrdup(r->d.ns);
 		op->ret_ctype = q7_xstrdup("");
 		op->ret_name = q7_xstrdup("");
 		op->file = q7_xstrdup(r->at.file);
@@ -622,7 +595,7 @@ static void add_requests(const struct walk *w, const struct kernel *ks, size_t n
 		op->col = r->at.col;
 		op->by_name_only = true;
 		op->stack_size = w->stack_flag; /* the kernel's file may lack the mark */
-		shape_params(w, r->shape, op);
+		shape_params(w, r->d.shape, op);
 		if (!op->params)
 			op->params = q7_xcalloc(1, sizeof *op->params);
 	}
@@ -638,7 +611,7 @@ static void unknown_names(CXTranslationUnit tu, const struct walk *w,
 		for (size_t i = 0; i < w->n && !known; i++)
 			known = names_fn(*k, &w->fns[i]);
 		for (size_t i = 0; i < rs->n && !known; i++)
-			known = strcmp(rs->v[i].fn, *k) == 0;
+			known = strcmp(rs->v[i].d.fn, *k) == 0;
 		if (known)
 			continue;
 		struct q7_strbuf list = {0};
@@ -661,17 +634,16 @@ static void unknown_names(CXTranslationUnit tu, const struct walk *w,
 }
 
 void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
-                      struct q7_op_table *ops, struct q7_diags *diags)
+                      const struct q7c_requests *reqs, struct q7_op_table *ops,
+                      struct q7_diags *diags)
 {
 	struct walk w = {.o = o};
-	struct q7c_requests reqs = {0};
 	for (char *const *k = o->kernel_names; k && *k; k++)
 		q7_sv_add(&w.names, *k);
 	for (char *const *k = o->wanted_names; k && *k; k++)
 		q7_sv_add(&w.names, *k);
-	q7c_neuron_requests(tu, &reqs);
-	for (size_t i = 0; i < reqs.n; i++)
-		q7_sv_add(&w.names, reqs.v[i].fn);
+	for (size_t i = 0; i < reqs->n; i++)
+		q7_sv_add(&w.names, reqs->v[i].d.fn);
 	clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_decl, &w);
 	stack_from_flags(&w);
 
@@ -680,10 +652,9 @@ void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
 	size_t first_diag = diags->n, first_op = ops->n;
 	for (size_t i = 0; i < nk; i++)
 		build_op(&w, ks, i, ops, diags);
-	unknown_names(tu, &w, &reqs, diags);
+	unknown_names(tu, &w, reqs, diags);
 	q7_diags_sort(diags, first_diag);
-	add_requests(&w, ks, nk, &reqs, ops, first_op);
-	q7c_requests_free(&reqs);
+	add_requests(&w, ks, nk, reqs, ops, first_op);
 
 	free(ks);
 	for (size_t i = 0; i < w.n; i++) {

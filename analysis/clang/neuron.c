@@ -41,13 +41,10 @@ static void add_request(struct q7c_requests *rs, const char *ns, char *fn, char 
 {
 	Q7_GROW(rs->v, rs->cap, rs->n + 1);
 	struct q7c_request *r = &rs->v[rs->n++];
-	r->ns = q7_xstrdup(ns);
-	r->fn = fn;
-	r->shape = shape;
-	r->op = op;
+	struct q7_kplace def = q7c_place_loc(def_loc);
+	r->d = (struct q7_neuron_def){.ns = q7_xstrdup(ns), .op = op, .fn = fn, .shape = shape,
+	                              .file = (char *)def.file, .line = def.line, .col = def.col};
 	r->at = q7c_place_loc(loc);
-	r->def_at = q7c_place_loc(def_loc);
-	r->shape_at = (struct place){0};
 }
 
 /* A plain string literal's text without its quotes, else NULL. */
@@ -140,17 +137,11 @@ static unsigned read_library(const struct toks *ts, unsigned i, struct q7c_reque
 	char *m = spell(ts, i + 4);
 	int depth = 1;
 	for (i += 7; i < ts->n && depth > 0;) {
-		if (is(ts, i, CXToken_Punctuation, "{")) {
-			depth++;
-			i++;
-		} else if (is(ts, i, CXToken_Punctuation, "}")) {
-			depth--;
-			i++;
-		} else if (is(ts, i, CXToken_Identifier, m) && is(ts, i + 1, CXToken_Punctuation, ".") &&
-		           is(ts, i + 2, CXToken_Identifier, "def") &&
-		           is(ts, i + 3, CXToken_Punctuation, "(")) {
+		if (is(ts, i, CXToken_Identifier, m) && is(ts, i + 1, CXToken_Punctuation, ".") &&
+		    is(ts, i + 2, CXToken_Identifier, "def") && is(ts, i + 3, CXToken_Punctuation, "(")) {
 			i = read_def(ts, i, i + 3, ns, rs);
 		} else {
+			depth += is(ts, i, CXToken_Punctuation, "{") - is(ts, i, CXToken_Punctuation, "}");
 			i++;
 		}
 	}
@@ -195,9 +186,9 @@ static bool ends_a_type(const struct toks *ts, unsigned i)
 /* Where the file defines the function named shape ("ns::f": f): its
  * name followed by its parameters and a body ("Tensor f(...) {", keywords
  * such as const or noexcept between). The first such; none: file NULL. */
-static struct place shape_definition(const struct toks *ts, const char *shape)
+static struct q7_kplace shape_definition(const struct toks *ts, const char *shape)
 {
-	struct place none = {0};
+	struct q7_kplace none = {0};
 	const char *name = strrchr(shape, ':');
 	name = name ? name + 1 : shape;
 	if (!*name)
@@ -232,70 +223,48 @@ static void scan_file(CXTranslationUnit tu, CXFile file, struct q7c_requests *rs
 		else
 			i++;
 	}
-	for (size_t k = first; k < rs->n; k++)
-		rs->v[k].shape_at = shape_definition(&ts, rs->v[k].shape);
+	for (size_t k = first; k < rs->n; k++) {
+		struct q7_kplace s = shape_definition(&ts, rs->v[k].d.shape);
+		rs->v[k].d.shape_file = (char *)s.file;
+		rs->v[k].d.shape_line = s.line;
+	}
 	clang_disposeTokens(tu, ts.t, ts.n);
 }
 
-struct files {
-	CXFile f[256];
-	size_t n;
+struct inclusions {
+	CXTranslationUnit tu;
+	struct q7c_requests *rs;
 };
 
+/* Every file the TU includes, the user's read (system headers, however
+ * many, are not). */
 static void visit_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth,
                             CXClientData data)
 {
 	(void)stack;
 	(void)depth;
-	struct files *fs = data;
-	if (fs->n < sizeof fs->f / sizeof fs->f[0])
-		fs->f[fs->n++] = file;
+	struct inclusions *in = data;
+	if (!clang_Location_isInSystemHeader(clang_getLocationForOffset(in->tu, file, 0)))
+		scan_file(in->tu, file, in->rs);
 }
 
 void q7c_neuron_requests(CXTranslationUnit tu, struct q7c_requests *rs)
 {
-	struct files fs = {.n = 0};
-	clang_getInclusions(tu, visit_inclusion, &fs);
-	for (size_t i = 0; i < fs.n; i++) {
-		CXSourceLocation start = clang_getLocationForOffset(tu, fs.f[i], 0);
-		if (!clang_Location_isInSystemHeader(start))
-			scan_file(tu, fs.f[i], rs);
-	}
+	struct inclusions in = {tu, rs};
+	clang_getInclusions(tu, visit_inclusion, &in);
 }
 
 void q7c_requests_free(struct q7c_requests *rs)
 {
-	for (size_t i = 0; i < rs->n; i++) {
-		free(rs->v[i].ns);
-		free(rs->v[i].fn);
-		free(rs->v[i].shape);
-		free(rs->v[i].op);
-		q7c_place_free(&rs->v[i].at);
-		q7c_place_free(&rs->v[i].def_at);
-		q7c_place_free(&rs->v[i].shape_at);
+	for (struct q7c_request *r = rs->v; r < rs->v + rs->n; r++) {
+		free(r->d.ns);
+		free(r->d.op);
+		free(r->d.fn);
+		free(r->d.shape);
+		free(r->d.file);
+		free(r->d.shape_file);
+		q7c_place_free(&r->at);
 	}
 	free(rs->v);
 	memset(rs, 0, sizeof *rs);
-}
-
-void q7c_neuron_defs(CXTranslationUnit tu, struct q7_op_table *ops)
-{
-	struct q7c_requests rs = {0};
-	q7c_neuron_requests(tu, &rs);
-	for (size_t i = 0; i < rs.n; i++) {
-		const struct q7c_request *r = &rs.v[i];
-		struct q7_neuron_def d = {
-			.ns = r->ns,
-			.op = r->op,
-			.fn = r->fn,
-			.shape = r->shape,
-			.file = r->def_at.file,
-			.line = r->def_at.line,
-			.col = r->def_at.col,
-			.shape_file = r->shape_at.file,
-			.shape_line = r->shape_at.line,
-		};
-		q7_ops_add_def(ops, &d);
-	}
-	q7c_requests_free(&rs);
 }

@@ -10,17 +10,16 @@
 #include "internal.h"
 
 /* A place in the user's source: where a macro was used, not where it was
- * defined. file is owned by the caller (free it). */
-struct place {
-	char *file;
-	unsigned line, col;
-};
-struct place q7c_place(CXCursor c);
-struct place q7c_place_loc(CXSourceLocation loc);
-void q7c_place_free(struct place *p);
+ * defined. Its file is a new string, the caller's (q7c_place_free). */
+struct q7_kplace q7c_place(CXCursor c);
+struct q7_kplace q7c_place_loc(CXSourceLocation loc);
+void q7c_place_free(struct q7_kplace *p);
 
 /* A new string with the CXString's text; disposes of the CXString. */
 char *q7c_take(CXString s);
+/* A struct, class or union, or a class template (partially specialised
+ * or not). */
+bool q7c_is_class(enum CXCursorKind k);
 /* "ns::Class::fn": namespaces (inline ones too, as the symbol has them)
  * and classes up to the TU. */
 char *q7c_qualname(CXCursor c);
@@ -35,16 +34,11 @@ struct q7c_kind {
 void q7c_classify(CXType t, bool ret, struct q7c_kind *k);
 
 /* What one m.def(op, &shape, "fn") inside NEURON_LIBRARY(ns, m) { } asks
- * for: fn is a compute function (a kernel). */
+ * for: fn is a compute function (a kernel). The request owns d's strings;
+ * d.shape_file is NULL when the block's file does not define the shape. */
 struct q7c_request {
-	char *ns;        /* NEURON_LIBRARY's first argument: the namespace */
-	char *fn;        /* the third argument's text */
-	char *shape;     /* the second argument's function name, or "" */
-	char *op;        /* the first argument's text when a string literal, else "" */
-	struct place at; /* of the third argument */
-	struct place def_at; /* of the m.def (its "m") */
-	struct place shape_at; /* the shape function's definition in the
-	                        * block's file; file NULL when not found */
+	struct q7_neuron_def d; /* as --q7-print-schema reports it (op.h) */
+	struct q7_kplace at;    /* of the third argument */
 };
 struct q7c_requests {
 	size_t n, cap;
@@ -54,12 +48,11 @@ struct q7c_requests {
  * files, in source order. */
 void q7c_neuron_requests(CXTranslationUnit tu, struct q7c_requests *out);
 void q7c_requests_free(struct q7c_requests *r);
-/* Appends the TU's requests to ops->defs (op.h: q7_neuron_def), for a TU
- * with errors too. */
-void q7c_neuron_defs(CXTranslationUnit tu, struct q7_op_table *ops);
 
-/* Finds the kernels of a parsed TU, lints them, appends ops and diags. */
+/* Finds the kernels of a parsed TU (reqs: its requests), lints them,
+ * appends ops and diags. */
 void q7c_find_kernels(CXTranslationUnit tu, const struct q7_analysis_opts *o,
-                      struct q7_op_table *ops, struct q7_diags *diags);
+                      const struct q7c_requests *reqs, struct q7_op_table *ops,
+                      struct q7_diags *diags);
 
 #endif

@@ -9,16 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool q7c_is_class(enum CXCursorKind k)
+{
+	return k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
+	       k == CXCursor_ClassTemplate || k == CXCursor_ClassTemplatePartialSpecialization;
+}
+
 char *q7c_qualname(CXCursor c)
 {
 	struct q7_strvec parts = {0};
 	for (CXCursor p = c; !clang_Cursor_isNull(p) && !clang_isTranslationUnit(clang_getCursorKind(p));
 	     p = clang_getCursorSemanticParent(p)) {
 		enum CXCursorKind k = clang_getCursorKind(p);
-		bool scope = k == CXCursor_Namespace || k == CXCursor_StructDecl ||
-		             k == CXCursor_ClassDecl || k == CXCursor_UnionDecl ||
-		             k == CXCursor_ClassTemplate ||
-		             k == CXCursor_ClassTemplatePartialSpecialization;
+		bool scope = k == CXCursor_Namespace || q7c_is_class(k);
 		/* extern "C" { } and the like are no scopes. Inline namespaces
 		 * are: they are part of the symbol, so the dispatch wrapper's declaration
 		 * must name them. */
@@ -40,21 +43,6 @@ char *q7c_qualname(CXCursor c)
 	}
 	q7_sv_free(&parts);
 	return q7_sb_take(&b);
-}
-
-/* Records: at::Tensor and at::Scalar (c10::Scalar in PyTorch proper), by
- * the one list that the link-time demangler uses too (mangle.h). */
-static enum q7_kind record_kind(CXType canon, char **qual)
-{
-	*qual = q7c_qualname(clang_getTypeDeclaration(canon));
-	return q7_class_kind(*qual, NULL);
-}
-
-static const char *record_why(const char *qual)
-{
-	const char *why;
-	q7_class_kind(qual, &why);
-	return why ? why : "a class other than Tensor and Scalar";
 }
 
 /* Arithmetic kinds by the canonical builtin type's spelling, through the
@@ -131,11 +119,14 @@ void q7c_classify(CXType t, bool ret, struct q7c_kind *k)
 	if (why) {
 		k->kind = Q7_KIND_INVALID;
 	} else if (v.kind == CXType_Record) {
-		k->kind = record_kind(v, &spell);
+		/* at::Tensor and at::Scalar (c10::Scalar in PyTorch proper), by the
+		 * one list that the link-time demangler uses too (mangle.h). */
+		spell = q7c_qualname(clang_getTypeDeclaration(v));
+		k->kind = q7_class_kind(spell, &why);
 		/* A kernel returns a Tensor by value; Scalar is for parameters. */
 		if (ret && k->kind != Q7_KIND_TENSOR)
 			k->kind = Q7_KIND_INVALID;
-		why = record_why(spell);
+		why = why ? why : "a class other than Tensor and Scalar";
 	} else {
 		k->kind = ret ? Q7_KIND_INVALID : builtin_kind(v, &spell);
 		why = builtin_why(v);

@@ -8,6 +8,7 @@
 #include "schema.h"
 #include "internal.h"
 #include "server.h"
+#include "tempfile.h"
 
 #include "run_suite.h"
 
@@ -15,6 +16,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -200,6 +202,10 @@ START_TEST(neuron_library_and_names)
 	analyze(&r, "neuron_library.cpp", false, "gnu", (const char *const[]){"by_flag", NULL});
 	expect_ops(&r, want);
 	run_free(&r);
+	/* A name qualified from the global namespace names the same kernel. */
+	analyze(&r, "neuron_library.cpp", false, "gnu", (const char *const[]){"::by_flag", NULL});
+	expect_ops(&r, want);
+	run_free(&r);
 }
 END_TEST
 
@@ -287,6 +293,63 @@ START_TEST(kind_table)
 {
 	kind_table_on(false);
 	kind_table_on(true);
+}
+END_TEST
+
+static void put_file(const char *path, const char *text)
+{
+	const char *what;
+	ck_assert_int_eq(q7_outfile_write(path, text, strlen(text), 0600, &what), 0);
+}
+
+/* A NEURON_LIBRARY block in a user header that comes after hundreds of
+ * system headers is found: only the user's files are read, however many
+ * the TU includes. */
+START_TEST(neuron_library_after_system_headers)
+{
+	enum { NSYS = 300 };
+	char dir[] = "/tmp/q7many.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char *sys = q7_path_join(dir, "sys");
+	ck_assert_int_eq(mkdir(sys, 0700), 0);
+	struct q7_strbuf b = {0};
+	q7_sb_add(&b, "#include <torch/torch.h>\n");
+	for (int i = 0; i < NSYS; i++) {
+		char *h = q7_xasprintf("%s/s%d.h", sys, i);
+		put_file(h, "#pragma once\n");
+		free(h);
+		q7_sb_addf(&b, "#include <s%d.h>\n", i);
+	}
+	q7_sb_add(&b, "#include \"lib.h\"\n"
+	              "torch::Tensor by_block(const torch::Tensor &x) { return x; }\n");
+	char *src = q7_path_join(dir, "many.cpp"), *lib = q7_path_join(dir, "lib.h");
+	put_file(src, b.s);
+	put_file(lib, "struct NeuronLibrary;\n"
+	              "#define NEURON_LIBRARY(ns, m) void neuron_library_init_##ns(NeuronLibrary &m)\n"
+	              "torch::Tensor by_block(const torch::Tensor &x);\n"
+	              "NEURON_LIBRARY(many, m) { m.def(\"by_block\", &by_block, \"by_block\"); }\n");
+	char *isys = q7_xasprintf("-isystem%s", sys);
+	struct run r;
+	analyze_with(&r, src, false, "gnu", NULL, NULL, (char *const[]){isys, NULL});
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(r.ops.n, 1);
+	ck_assert_str_eq(r.ops.ops[0].name, "by_block");
+	ck_assert_str_eq(r.ops.ops[0].ns, "many");
+	run_free(&r);
+	for (int i = 0; i < NSYS; i++) {
+		char *h = q7_xasprintf("%s/s%d.h", sys, i);
+		unlink(h);
+		free(h);
+	}
+	unlink(src);
+	unlink(lib);
+	rmdir(sys);
+	rmdir(dir);
+	free(isys);
+	free(src);
+	free(lib);
+	free(sys);
+	q7_sb_free(&b);
 }
 END_TEST
 
@@ -567,6 +630,7 @@ int main(void)
 	tcase_add_test(tc, host_schemas);
 	tcase_add_test(tc, neuron_library_and_names);
 	tcase_add_test(tc, unknown_and_wanted_names);
+	tcase_add_test(tc, neuron_library_after_system_headers);
 	tcase_add_test(tc, kind_table);
 	tcase_add_loop_test(tc, lint_rules, 0, (int)(sizeof lint_cases / sizeof lint_cases[0]));
 	tcase_add_test(tc, compile_flags);

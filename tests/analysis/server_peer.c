@@ -60,7 +60,7 @@ static int mistreat(const char *mode, int fd)
 		return fd;
 	}
 	if (strcmp(mode, "result-first") == 0) {
-		q7_wire_put_result(&b, 0, &(struct q7_op_table){0}, &(struct q7_diags){0});
+		q7_analysis_result_put(&b, NULL, 0, &(struct q7_op_table){0}, &(struct q7_diags){0});
 		q7_wire_send(fd, &b, 5000);
 		goto out;
 	}
