@@ -56,12 +56,8 @@ def file_hash(path):
     key = (path, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
     h = _file_hashes.get(key)
     if h is None:
-        d = hashlib.sha256()
         with open_regular(path) as f:
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                d.update(chunk)
-        h = d.hexdigest()
-        _file_hashes[key] = h
+            h = _file_hashes[key] = hashlib.file_digest(f, "sha256").hexdigest()
     return h
 
 
