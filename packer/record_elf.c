@@ -25,8 +25,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Section named name in elf, or NULL. Fails (-1) only on a damaged file. */
-static int find_section(Elf *elf, const char *name, Elf_Scn **found, size_t *shstrndx)
+/* The first section of elf whose name's first len bytes are name's (len
+ * strlen(name) + 1: named name), or NULL. Fails (-1) only on a damaged
+ * file. */
+static int find_section(Elf *elf, const char *name, size_t len, Elf_Scn **found,
+                        size_t *shstrndx)
 {
 	*found = NULL;
 	/* The end of the walk is told from an error by elf_errno(): clear
@@ -43,7 +46,7 @@ static int find_section(Elf *elf, const char *name, Elf_Scn **found, size_t *shs
 		const char *n = elf_strptr(elf, *shstrndx, sh.sh_name);
 		if (!n)
 			return -1;
-		if (strcmp(n, name) == 0) {
+		if (strncmp(n, name, len) == 0) {
 			*found = scn;
 			return 0;
 		}
@@ -77,7 +80,8 @@ static int copy_objects(Elf *in, Elf *out, const char *sec, const char *payload,
 	Elf_Scn *old = NULL;
 	if (check_object(in, path, &eh, err) != 0)
 		return -1;
-	if (elf_getshdrnum(in, &shnum) != 0 || find_section(in, sec, &old, &shstrndx) != 0) {
+	if (elf_getshdrnum(in, &shnum) != 0 ||
+	    find_section(in, sec, strlen(sec) + 1, &old, &shstrndx) != 0) {
 		q7_elf_error(err, path, "reading the object");
 		return -1;
 	}
@@ -213,16 +217,9 @@ cleanup:
 /* A GCC LTO object: its functions are in its IR, not its symbol table. */
 static bool is_lto(Elf *elf)
 {
+	Elf_Scn *scn;
 	size_t shstrndx;
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return false;
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
-		GElf_Shdr sh;
-		const char *n = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
-		if (n && strncmp(n, ".gnu.lto_", 9) == 0)
-			return true;
-	}
-	return false;
+	return find_section(elf, ".gnu.lto_", 9, &scn, &shstrndx) == 0 && scn;
 }
 
 /* The kernels the records of elf describe as defined there, against its
@@ -279,7 +276,7 @@ static int read_object(Elf *elf, const char *what, void *ops, struct q7_err *err
 	size_t shstrndx;
 	if (check_object(elf, what, &eh, err) != 0)
 		return -1;
-	if (find_section(elf, Q7_RECORD_SECTION, &scn, &shstrndx) != 0) {
+	if (find_section(elf, Q7_RECORD_SECTION, sizeof Q7_RECORD_SECTION, &scn, &shstrndx) != 0) {
 		q7_elf_error(err, what, "reading the object");
 		return -1;
 	}
@@ -336,7 +333,7 @@ static int read_text(Elf *elf, const char *what, void *arg, struct q7_err *err)
 	GElf_Shdr sh;
 	if (check_object(elf, what, &eh, err) != 0)
 		return -1;
-	if (find_section(elf, t->sec, &scn, &shstrndx) != 0) {
+	if (find_section(elf, t->sec, strlen(t->sec) + 1, &scn, &shstrndx) != 0) {
 		q7_elf_error(err, what, "reading the object");
 		return -1;
 	}
