@@ -269,8 +269,6 @@ class Step:
         return True
 
     def run(self, verbose, log):
-        if verbose:
-            log("$ " + shlex.join(self.command))
         # A compile writes beside its object and renames it into place, so
         # that an interrupted build never leaves half an object.
         # (A link's outputs are q7cc's or the linker's, whole-or-nothing.)
@@ -309,8 +307,6 @@ class ShapeStep(Step):
         i = self.command.index("-c")
         tmp = "%s.%d.tmp" % (self.output, os.getpid())
         pre = self.command[:i] + ["-E", "-P", self.src, "-o", tmp + ".i"]
-        if verbose:
-            log("$ " + shlex.join(pre))
         run_command("preprocessing %s" % os.path.basename(self.src), pre,
                     {self.depfile: tmp + ".d", tmp + ".i": tmp + ".i"}, verbose, log)
         try:
@@ -353,8 +349,6 @@ class ShapeStep(Step):
 
     def compile(self, tmp, verbose, log):
         """The object into tmp (its dependencies are the preprocessing's)."""
-        if verbose:
-            log("$ " + shlex.join(self.command))
         try:
             run_command(self.what, self.command, {self.output: tmp, self.depfile: tmp + ".cd"},
                         verbose, log)

@@ -147,8 +147,10 @@ def host_cxx():
 def run_command(what, command, renames, verbose, log, show=False):
     """Runs command with its outputs renamed (renames: the path it names
     -> the temporary it writes); on failure the temporaries are removed
-    and BuildError raised. What a command that succeeded printed (its
-    warnings) is shown when verbose, or show."""
+    and BuildError raised. verbose: the command is shown first, and what
+    it printed when it succeeded (its warnings), as with show."""
+    if verbose:
+        log("$ " + shlex.join(command))
     r = subprocess.run([renames.get(a, a) for a in command], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     out = r.stdout.decode("utf-8", "replace")
