@@ -72,16 +72,21 @@ static int check_object(Elf *elf, const char *what, GElf_Ehdr *eh, struct q7_err
 	return 0;
 }
 
-static int copy_objects(Elf *in, Elf *out, const char *sec, const char *payload, size_t plen,
-                        const char *path, struct q7_err *err)
+/* Puts payload into section sec of e, a copy of in opened read-write: the
+ * section made after the others (its name appended to the section name
+ * table) when there is none. Writes e out: libelf lays the file out again,
+ * the other sections' bytes as they were. (in is checked: elf_rawfile on
+ * e would have libelf write it through a buffer of the old size.) */
+static int put_section(Elf *in, Elf *e, const char *sec, const char *payload, size_t plen,
+                       const char *path, struct q7_err *err)
 {
 	GElf_Ehdr eh;
-	size_t shnum, shstrndx;
+	GElf_Shdr sh;
+	size_t shstrndx;
 	Elf_Scn *old = NULL;
 	if (check_object(in, path, &eh, err) != 0)
 		return -1;
-	if (elf_getshdrnum(in, &shnum) != 0 ||
-	    find_section(in, sec, strlen(sec) + 1, &old, &shstrndx) != 0) {
+	if (find_section(e, sec, strlen(sec) + 1, &old, &shstrndx) != 0) {
 		q7_elf_error(err, path, "reading the object");
 		return -1;
 	}
@@ -89,64 +94,35 @@ static int copy_objects(Elf *in, Elf *out, const char *sec, const char *payload,
 		q7_err_set(err, path, "not a relocatable object (ELF type %u)", (unsigned)eh.e_type);
 		return -1;
 	}
-	if (!gelf_newehdr(out, gelf_getclass(in))) {
-		q7_elf_error(err, path, "creating the ELF header");
+	Elf_Data *d = old ? elf_getdata(old, NULL) : NULL;
+	if (old && !d) {
+		q7_elf_error(err, path, "reading a section");
 		return -1;
 	}
-	size_t name_off = 0;
-	for (size_t i = 1; i < shnum; i++) {
-		Elf_Scn *is = elf_getscn(in, i), *os;
-		GElf_Shdr sh;
-		Elf_Data *id = NULL;
-		if (!is || !gelf_getshdr(is, &sh)) {
-			q7_elf_error(err, path, "copying a section");
+	if (d) {
+		d->d_type = ELF_T_BYTE;
+		d->d_buf = (void *)payload;
+		d->d_size = plen;
+		d->d_align = 1;
+		elf_flagdata(d, ELF_C_SET, ELF_F_DIRTY);
+	} else {
+		Elf_Scn *names = elf_getscn(e, shstrndx);
+		Elf_Data *nd = names && gelf_getshdr(names, &sh) ? elf_newdata(names) : NULL;
+		if (!nd) {
+			q7_elf_error(err, path, "extending the section name table");
 			return -1;
 		}
-		if (sh.sh_type != SHT_NOBITS && sh.sh_size && !(id = elf_rawdata(is, NULL))) {
-			q7_elf_error(err, path, "reading a section");
-			return -1;
-		}
-		void *buf = id ? id->d_buf : NULL;
-		size_t size = sh.sh_type == SHT_NOBITS ? sh.sh_size : id ? id->d_size : 0;
-		GElf_Xword align = sh.sh_addralign ? sh.sh_addralign : 1;
-		if (is == old) {
-			buf = (void *)payload;
-			size = sh.sh_size = plen;
-			align = 1;
-		}
-		if (!(os = q7_elf_add_section(out, 0, 0, 0, align, ELF_T_BYTE, buf, size))) {
-			q7_elf_error(err, path, "copying a section");
-			return -1;
-		}
-		if (i == shstrndx && !old) {
-			/* The new name goes at the end of the old string table. */
-			name_off = size;
-			Elf_Data *nd = elf_newdata(os);
-			if (!nd) {
-				q7_elf_error(err, path, "extending the section name table");
-				return -1;
-			}
-			nd->d_type = ELF_T_BYTE;
-			nd->d_align = 1;
-			nd->d_buf = (void *)sec;
-			nd->d_size = strlen(sec) + 1;
-			sh.sh_size += strlen(sec) + 1;
-		}
-		if (!gelf_update_shdr(os, &sh)) {
-			q7_elf_error(err, path, "copying a section header");
+		nd->d_type = ELF_T_BYTE;
+		nd->d_align = 1;
+		nd->d_buf = (void *)sec;
+		nd->d_size = strlen(sec) + 1;
+		if (!q7_elf_add_section(e, (GElf_Word)sh.sh_size, SHT_PROGBITS, SHF_EXCLUDE, 1,
+		                        ELF_T_BYTE, (void *)payload, plen)) {
+			q7_err_set(err, path, "adding %s: %s", sec, elf_errmsg(-1));
 			return -1;
 		}
 	}
-	if (!old && !q7_elf_add_section(out, (GElf_Word)name_off, SHT_PROGBITS, SHF_EXCLUDE, 1,
-	                                ELF_T_BYTE, (void *)payload, plen)) {
-		q7_err_set(err, path, "adding %s: %s", sec, elf_errmsg(-1));
-		return -1;
-	}
-	if (q7_elf_copy_header(out, &eh, shstrndx) != 0) {
-		q7_elf_error(err, path, "writing the ELF header");
-		return -1;
-	}
-	if (q7_elf_write(out) != 0) {
+	if (q7_elf_write(e) != 0) {
 		q7_elf_error(err, path, "writing the object");
 		return -1;
 	}
@@ -188,13 +164,19 @@ int q7_section_attach(const char *path, const char *sec, const char *payload, si
 		q7_err_set(err, path, "cannot create a temporary file beside it: %s", strerror(errno));
 		goto cleanup;
 	}
-	/* libelf writes through the descriptor; nothing goes through the FILE. */
-	out = elf_begin(fileno(of.f), ELF_C_WRITE, NULL);
+	/* A copy, changed in place: libelf then writes through the descriptor. */
+	size_t size;
+	const char *bytes = elf_rawfile(in, &size);
+	if (!bytes || fwrite(bytes, 1, size, of.f) != size || fflush(of.f) != 0) {
+		q7_err_set(err, path, "cannot write a temporary file beside it: %s", strerror(errno));
+		goto cleanup;
+	}
+	out = elf_begin(fileno(of.f), ELF_C_RDWR, NULL);
 	if (!out) {
 		q7_elf_error(err, path, "creating the output");
 		goto cleanup;
 	}
-	if (copy_objects(in, out, sec, payload, plen, path, err) != 0)
+	if (put_section(in, out, sec, payload, plen, path, err) != 0)
 		goto cleanup;
 	elf_end(out);
 	out = NULL;
