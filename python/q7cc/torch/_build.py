@@ -1,35 +1,11 @@
 """custom_op.load()'s build: the compute sources with q7cc (the profile
-of the target's row, run/target.h through _bridge.targets(): host for
-"host", gnu for "emulated"; --q7-multicore for a
-multicore library) into lib<name>.so, the shape sources with the host's
-C++ compiler against the real libtorch into lib<name>.shape.so, both in
-the build directory.
-
-Only what changed is built again. Each object is kept under .q7cc/ in the
-build directory with a record of what made it: a hash of the command
-(flags, compiler), of the source's text and of the tools (q7cc's
-executable and runtime libraries for the compute side, libtorch's version
-and q7cc's host register.h for the shape side), and the size, mtime,
-ctime and inode of every header the compiler read (its -MD list), with
-its hash for when any of those moved (a text put back with its old
-mtime still has a new ctime). A library is linked again when the
-contents of one of its objects, or its link command, changed, or it is
-missing: so a header edit that recompiles an object always relinks.
-
-A shape object takes seconds to most of a minute against libtorch, so
-shape objects are also kept in a cache shared by every build directory
-(Q7CC_TORCH_CACHE, else ~/.cache/q7cc/torch/shape-objects), keyed by
-content: the preprocessed text (the source and every header, without
-line markers, so not its path), the flags that change code, the compiler
-and torch's version. The same shape file in another folder, or in a
-build directory for the other target, is compiled once.
-
-Processes building at once wait for each other: load() holds an
-exclusive lock on the build directory (.q7cc/lock) for the whole build,
-and the cache one on each key while it fills it, so N processes loading
-one library all succeed and compile each object once. Objects are
-compiled in parallel; the compiler's diagnostics go into the BuildError
-raised on failure."""
+of the target's row, run/target.h through _bridge.targets(); --q7-multicore
+for a multicore library) into lib<name>.so, the shape sources with the
+host's C++ compiler against the real libtorch into lib<name>.shape.so,
+both in the build directory. What is built again and why, the shared
+cache of shape objects and the locks between processes: docs/torch.md,
+"The API". The compiler's diagnostics go into the BuildError raised on
+failure."""
 import concurrent.futures
 import ctypes
 import hashlib
