@@ -92,15 +92,6 @@ def shape_defs(q7cc, q7key, profile, shape_srcs, includes, state):
     return defs
 
 
-def shape_kernels(defs):
-    """The compute functions the m.defs name, in order, once each."""
-    names = []
-    for _, _, _, _, compute, _, _ in defs:
-        if compute not in names:
-            names.append(compute)
-    return names
-
-
 def _c_string(text):
     """text as a C string literal: printable ASCII as is (but \\ and "),
     every other byte in octal."""
@@ -405,8 +396,8 @@ def build(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, t
     try:
         with locked(os.path.join(state, "lock"), os.path.abspath(build_directory), progress.log):
             r = build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose,
-                             target, extra_cflags, extra_include_paths, progress.log, state,
-                             progress, sanitize, extra_ldflags)
+                             target, extra_cflags, extra_include_paths, progress, sanitize,
+                             extra_ldflags)
         ok = True
         return r
     finally:
@@ -480,8 +471,8 @@ def _shape_part(shape_srcs, defs, includes, state, lib, verbose, log):
 
 
 def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, target,
-                 extra_cflags, extra_include_paths, log, state, progress, sanitize=False,
-                 extra_ldflags=()):
+                 extra_cflags, extra_include_paths, progress, sanitize, extra_ldflags):
+    state = os.path.join(build_directory, STATE_DIR)
     q7cc = q7cc_path()
     profile = _bridge.targets()[target].profile
     includes = ["-I" + os.path.abspath(p) for p in extra_include_paths]
@@ -489,7 +480,7 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     # compute: q7cc, the kernels named by the shape files' blocks
     q7key = q7cc_identity(q7cc, profile)
     defs = shape_defs(q7cc, q7key, profile, shape_srcs, includes, state) if shape_srcs else []
-    kernels = shape_kernels(defs)
+    kernels = list(dict.fromkeys(d[4] for d in defs))  # the m.defs' compute functions, once
     cflags = ["--q7-toolchain=" + profile] + (["-O2"] if profile == "host" else [])
     cflags += includes + list(extra_cflags) + (SANITIZE if sanitize else [])
     if kernels:
@@ -514,7 +505,7 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     shape_lib = None
     if shape_srcs:
         s_steps, shape_lib, slink = _shape_part(shape_srcs, defs, includes, state, lib, verbose,
-                                                log)
+                                                progress.log)
         steps += s_steps
         links.append(slink)
     else:
@@ -522,13 +513,13 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
         if os.path.exists(stale):
             os.unlink(stale)  # a library without shape sources has none
     try:
-        run_steps(steps, verbose, log, progress)
+        run_steps(steps, verbose, progress)
     except BuildError as e:
         raise with_register_h_hints(e, shape_srcs) from None
     try:
         lsteps = [link_step(*args) for args in links]
         lsteps[0].show = True  # q7cc's
-        linked = run_steps(lsteps, verbose, log, progress)
+        linked = run_steps(lsteps, verbose, progress)
     except BuildError as e:
         said = undefined_shape_functions(e.output, defs)
         if said:
@@ -548,19 +539,20 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     return lib, shape_lib
 
 
-def run_steps(steps, verbose, log, progress):
-    """Runs the steps not up to date; returns how many."""
+def run_steps(steps, verbose, progress):
+    """Runs the steps not up to date, saying so through progress; returns
+    how many."""
     todo = [s for s in steps if not s.up_to_date()]
     if verbose:
         for s in steps:
             if s not in todo:
-                log("q7cc.torch: %s: up to date" % os.path.basename(s.output))
+                progress.log("q7cc.torch: %s: up to date" % os.path.basename(s.output))
     if not todo:
         return 0
     progress.expect(len(todo))
     workers = min(len(todo), os.cpu_count() or 1)
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(progress.run, s, verbose, log) for s in todo]
+        futures = [pool.submit(progress.run, s, verbose, progress.log) for s in todo]
         errors = []
         for f in futures:
             try:
