@@ -128,20 +128,15 @@ def built_for_torch(path, limit=1 << 30):
     return fields[0].decode("ascii", "replace"), fields[1][3:].decode("ascii", "replace")
 
 
-def names_q7cc(argv0):
-    """Whether argv0 is q7cc under one of its names (q7cc-host,
-    xt-clang++, ...): all are links to the one executable."""
-    p = shutil.which(argv0)
-    return bool(p) and os.path.basename(os.path.realpath(p)) == "q7cc"
-
-
 def host_cxx():
     """The host's C++ compiler: $CXX, else c++. A CXX that names q7cc
-    (export CXX=q7cc, the habit for CMake kernel projects) compiles for
-    the device against q7cc's own headers, not libtorch's, so c++ takes
-    its place."""
+    under any of its names (export CXX=q7cc, the habit for CMake kernel
+    projects; q7cc-host, xt-clang++, ...: links to the one executable)
+    compiles for the device against q7cc's own headers, not libtorch's,
+    so c++ takes its place."""
     cxx = shlex.split(os.environ.get("CXX") or "c++")
-    return ["c++"] if names_q7cc(cxx[0]) else cxx
+    p = shutil.which(cxx[0])
+    return ["c++"] if p and os.path.basename(os.path.realpath(p)) == "q7cc" else cxx
 
 
 def run_command(what, command, renames, verbose, log, show=False):
