@@ -225,13 +225,11 @@ class Step:
                 st = os.stat(path)
             except OSError:
                 return False
-            if st.st_size != size:
-                return False
-            # the same stat: the same text. Else (a file copied again
-            # unchanged, or an old text put back under its old mtime, whose
-            # ctime is new) the text decides.
-            if (st.st_mtime_ns, st.st_ctime_ns, st.st_ino) != (mtime, ctime, ino) and \
-                    file_hash(path) != sha:
+            # another size: another text; the same stat: the same text. Else
+            # (a file copied again unchanged, or an old text put back under
+            # its old mtime, whose ctime is new) the text decides.
+            if st.st_size != size or ((st.st_mtime_ns, st.st_ctime_ns, st.st_ino) !=
+                                      (mtime, ctime, ino) and file_hash(path) != sha):
                 return False
         return True
 
@@ -357,11 +355,8 @@ def compile_steps(kind, sources, make_cmd, tool_key, state, flags, shape=None):
         cmd = make_cmd(src, obj, dep)
         key = digest(cmd, tool_key, file_hash(src))
         what = "compiling %s" % os.path.basename(src)
-        if shape:
-            steps.append(ShapeStep(what, cmd, obj, key, obj + ".json", dep, src, shape[0],
-                                   shape[1]))
-        else:
-            steps.append(Step(what, cmd, obj, key, obj + ".json", dep))
+        steps.append(ShapeStep(what, cmd, obj, key, obj + ".json", dep, src, *shape) if shape
+                     else Step(what, cmd, obj, key, obj + ".json", dep))
         objs.append(obj)
     return steps, objs
 
