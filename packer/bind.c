@@ -112,7 +112,8 @@ static int bind_to(struct binder *bd, const struct rel *rl, uint64_t v, unsigned
 	return patch_word(bd, rl, v) || (rl->kept && patch_entry(bd, rl, type));
 }
 
-/* The number of entries of section i, a table of libelf type t. */
+/* The number of entries of section i, a table of libelf type t (whose
+ * size q7_image_open held to a multiple of a nonzero entry size). */
 static int entries(const struct binder *bd, size_t i, Elf_Type t, size_t *n)
 {
 	const GElf_Shdr *sh = &bd->im->sec[i].sh;
@@ -120,9 +121,6 @@ static int entries(const struct binder *bd, size_t i, Elf_Type t, size_t *n)
 	if (sh->sh_entsize != want)
 		return refuse(bd, "section %s: entry size %llu, expected %zu", bd->im->sec[i].name,
 		              (unsigned long long)sh->sh_entsize, want);
-	if (sh->sh_size % want)
-		return refuse(bd, "section %s: size %llu is not a multiple of its entry size %zu",
-		              bd->im->sec[i].name, (unsigned long long)sh->sh_size, want);
 	*n = sh->sh_size / want;
 	return 0;
 }
@@ -140,7 +138,7 @@ static Elf_Data *contents(const struct binder *bd, size_t i)
 static int get_sym(const struct binder *bd, const struct rel *rl, GElf_Sym *s, const char **name)
 {
 	const struct q7_image *im = bd->im;
-	size_t link = im->sec[rl->sec].sh.sh_link, n;
+	size_t link = im->sec[rl->sec].sh.sh_link, n = 0;
 	const struct q7_isec *ss = &im->sec[link];
 	if (ss->sh.sh_type != SHT_DYNSYM)
 		return refuse(bd, "%s names symbols, but its link (section %zu) is not a dynamic "
@@ -240,7 +238,7 @@ static int bind_one(struct binder *bd, const struct rel *rl)
 
 static int bind_table(struct binder *bd, size_t sec)
 {
-	size_t n;
+	size_t n = 0;
 	if (entries(bd, sec, ELF_T_RELA, &n))
 		return 1;
 	Elf_Data *d = contents(bd, sec);

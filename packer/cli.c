@@ -58,20 +58,6 @@ static void usage(FILE *f)
 	q7_args_help(f, options);
 }
 
-/* Packs, then shows what the packer reports: the -v notes, the error. */
-static int pack_and_report(struct q7_pack_opts *o, bool verbose)
-{
-	struct q7_strvec notes = {0};
-	struct q7_err err = Q7_ERR_GROWING;
-	o->notes = verbose ? &notes : NULL;
-	int rc = q7_pack(o, &err);
-	for (size_t i = 0; i < notes.n; i++)
-		q7_note("%s", notes.v[i]);
-	q7_err_print(&err);
-	q7_sv_free(&notes);
-	return rc != 0 ? Q7_EXIT_ERROR : 0;
-}
-
 int q7_pkg_loadlib_main(int argc, char **argv)
 {
 	struct q7_pack_opts o = {.symbol = "lib_func"};
@@ -134,5 +120,14 @@ int q7_pkg_loadlib_main(int argc, char **argv)
 		q7_error("%s: nothing to do: give -o and/or -s", o.input);
 		return Q7_EXIT_USAGE;
 	}
-	return pack_and_report(&o, verbose);
+	/* Packs, then shows what the packer reports: the -v notes, the error. */
+	struct q7_strvec notes = {0};
+	struct q7_err err = Q7_ERR_GROWING;
+	o.notes = verbose ? &notes : NULL;
+	int rc = q7_pack(&o, &err);
+	for (size_t i = 0; i < notes.n; i++)
+		q7_note("%s", notes.v[i]);
+	q7_err_print(&err);
+	q7_sv_free(&notes);
+	return rc != 0 ? Q7_EXIT_ERROR : 0;
 }

@@ -93,20 +93,6 @@ Elf_Scn *q7_elf_add_section(Elf *out, GElf_Word name, GElf_Word type, GElf_Xword
 	return gelf_update_shdr(scn, &sh) ? scn : NULL;
 }
 
-int q7_elf_copy_header(Elf *out, const GElf_Ehdr *from, size_t shstrndx)
-{
-	GElf_Ehdr eh;
-	if (!gelf_getehdr(out, &eh))
-		return -1;
-	memcpy(eh.e_ident, from->e_ident, EI_NIDENT);
-	eh.e_type = from->e_type;
-	eh.e_machine = from->e_machine;
-	eh.e_version = from->e_version;
-	eh.e_entry = from->e_entry;
-	eh.e_flags = from->e_flags;
-	return gelf_update_ehdr(out, &eh) ? q7_elf_set_shstrndx(out, shstrndx) : -1;
-}
-
 /* libelf's walk just stops at a damaged member header, so the walk is
  * checked against the file: the last member must end where the file does. */
 static int each_member(int fd, Elf *ar, const char *path, q7_elf_object_fn fn, void *ctx,

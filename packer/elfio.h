@@ -30,10 +30,6 @@ int q7_elf_set_shstrndx(Elf *out, size_t ndx);
  * on failure. */
 Elf_Scn *q7_elf_add_section(Elf *out, GElf_Word name, GElf_Word type, GElf_Xword flags,
                             GElf_Xword align, Elf_Type dtype, void *buf, size_t size);
-/* The ELF header of out (made by gelf_newehdr) takes from's ident, type,
- * machine, version, entry and flags, and its section name table is at
- * shstrndx (call after the sections exist). 0 or -1 (libelf error). */
-int q7_elf_copy_header(Elf *out, const GElf_Ehdr *from, size_t shstrndx);
 /* True when the first bytes of buf say ELF ("\177ELF"). */
 bool q7_is_elf_magic(const void *buf, size_t n);
 /* True when they say thin ar ("!<thin>\n", ar rcT; packer/thin.c). */

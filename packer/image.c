@@ -206,14 +206,14 @@ static const char *check_overlaps(struct q7_image *im)
 	return why;
 }
 
-static bool in_segment(const GElf_Shdr *sh, const GElf_Phdr *p)
+bool q7_image_in_segment(const GElf_Shdr *sh, const GElf_Phdr *p, bool file)
 {
 	if (!(sh->sh_flags & SHF_ALLOC))
 		return false;
 	if (sh->sh_addr < p->p_vaddr || sh->sh_addr - p->p_vaddr > p->p_memsz ||
 	    sh->sh_size > p->p_memsz - (sh->sh_addr - p->p_vaddr))
 		return false;
-	if (sh->sh_type == SHT_NOBITS)
+	if (!file || sh->sh_type == SHT_NOBITS)
 		return true;
 	return sh->sh_offset >= p->p_offset && sh->sh_offset - p->p_offset <= p->p_filesz &&
 	       sh->sh_size <= p->p_filesz - (sh->sh_offset - p->p_offset);
@@ -245,7 +245,7 @@ static const char *check_segments(struct q7_image *im)
 	for (size_t i = 1; i < im->shnum; i++) {
 		const GElf_Shdr *sh = &im->sec[i].sh;
 		for (size_t j = 0; j < im->phnum && im->sec[i].load < 0; j++) {
-			if (im->ph[j].p_type == PT_LOAD && in_segment(sh, &im->ph[j]))
+			if (im->ph[j].p_type == PT_LOAD && q7_image_in_segment(sh, &im->ph[j], true))
 				im->sec[i].load = (int)j;
 		}
 		/* The stripped image places allocated sections by their

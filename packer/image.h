@@ -45,6 +45,9 @@ int q7_image_open_memory(struct q7_image *im, const void *buf, size_t n, const c
                          struct q7_err *err);
 void q7_image_close(struct q7_image *im);
 
+/* Whether allocated section sh lies in segment p: its addresses, and
+ * with file its file bytes too (NOBITS has none). */
+bool q7_image_in_segment(const GElf_Shdr *sh, const GElf_Phdr *p, bool file);
 /* The raw file bytes of section i (NULL for NOBITS or empty). */
 const unsigned char *q7_image_bytes(const struct q7_image *im, size_t i);
 

@@ -127,10 +127,15 @@ static int write_packed(const struct q7_image *im, const struct packed *pk, Elf 
 		goto cleanup;
 
 	/* A relocatable object of the image's class, machine and flags. */
-	GElf_Ehdr eh = im->eh;
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(out, &eh))
+		goto cleanup;
+	memcpy(eh.e_ident, im->eh.e_ident, EI_NIDENT);
 	eh.e_type = ET_REL;
-	eh.e_entry = 0;
-	if (q7_elf_copy_header(out, &eh, symndx + 2) != 0)
+	eh.e_machine = im->eh.e_machine;
+	eh.e_version = im->eh.e_version;
+	eh.e_flags = im->eh.e_flags;
+	if (!gelf_update_ehdr(out, &eh) || q7_elf_set_shstrndx(out, symndx + 2) != 0)
 		goto cleanup;
 	if (q7_elf_write(out) != 0)
 		goto cleanup;

@@ -25,8 +25,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Section named name in elf, or NULL. Fails (-1) only on a damaged file. */
-static int find_section(Elf *elf, const char *name, Elf_Scn **found, size_t *shstrndx)
+/* The first section of elf whose name's first len bytes are name's (len
+ * strlen(name) + 1: named name), or NULL. Fails (-1) only on a damaged
+ * file. */
+static int find_section(Elf *elf, const char *name, size_t len, Elf_Scn **found,
+                        size_t *shstrndx)
 {
 	*found = NULL;
 	/* The end of the walk is told from an error by elf_errno(): clear
@@ -43,7 +46,7 @@ static int find_section(Elf *elf, const char *name, Elf_Scn **found, size_t *shs
 		const char *n = elf_strptr(elf, *shstrndx, sh.sh_name);
 		if (!n)
 			return -1;
-		if (strcmp(n, name) == 0) {
+		if (strncmp(n, name, len) == 0) {
 			*found = scn;
 			return 0;
 		}
@@ -69,15 +72,21 @@ static int check_object(Elf *elf, const char *what, GElf_Ehdr *eh, struct q7_err
 	return 0;
 }
 
-static int copy_objects(Elf *in, Elf *out, const char *sec, const char *payload, size_t plen,
-                        const char *path, struct q7_err *err)
+/* Puts payload into section sec of e, a copy of in opened read-write: the
+ * section made after the others (its name appended to the section name
+ * table) when there is none. Writes e out: libelf lays the file out again,
+ * the other sections' bytes as they were. (in is checked: elf_rawfile on
+ * e would have libelf write it through a buffer of the old size.) */
+static int put_section(Elf *in, Elf *e, const char *sec, const char *payload, size_t plen,
+                       const char *path, struct q7_err *err)
 {
 	GElf_Ehdr eh;
-	size_t shnum, shstrndx;
+	GElf_Shdr sh;
+	size_t shstrndx;
 	Elf_Scn *old = NULL;
 	if (check_object(in, path, &eh, err) != 0)
 		return -1;
-	if (elf_getshdrnum(in, &shnum) != 0 || find_section(in, sec, &old, &shstrndx) != 0) {
+	if (find_section(e, sec, strlen(sec) + 1, &old, &shstrndx) != 0) {
 		q7_elf_error(err, path, "reading the object");
 		return -1;
 	}
@@ -85,64 +94,35 @@ static int copy_objects(Elf *in, Elf *out, const char *sec, const char *payload,
 		q7_err_set(err, path, "not a relocatable object (ELF type %u)", (unsigned)eh.e_type);
 		return -1;
 	}
-	if (!gelf_newehdr(out, gelf_getclass(in))) {
-		q7_elf_error(err, path, "creating the ELF header");
+	Elf_Data *d = old ? elf_getdata(old, NULL) : NULL;
+	if (old && !d) {
+		q7_elf_error(err, path, "reading a section");
 		return -1;
 	}
-	size_t name_off = 0;
-	for (size_t i = 1; i < shnum; i++) {
-		Elf_Scn *is = elf_getscn(in, i), *os;
-		GElf_Shdr sh;
-		Elf_Data *id = NULL;
-		if (!is || !gelf_getshdr(is, &sh)) {
-			q7_elf_error(err, path, "copying a section");
+	if (d) {
+		d->d_type = ELF_T_BYTE;
+		d->d_buf = (void *)payload;
+		d->d_size = plen;
+		d->d_align = 1;
+		elf_flagdata(d, ELF_C_SET, ELF_F_DIRTY);
+	} else {
+		Elf_Scn *names = elf_getscn(e, shstrndx);
+		Elf_Data *nd = names && gelf_getshdr(names, &sh) ? elf_newdata(names) : NULL;
+		if (!nd) {
+			q7_elf_error(err, path, "extending the section name table");
 			return -1;
 		}
-		if (sh.sh_type != SHT_NOBITS && sh.sh_size && !(id = elf_rawdata(is, NULL))) {
-			q7_elf_error(err, path, "reading a section");
-			return -1;
-		}
-		void *buf = id ? id->d_buf : NULL;
-		size_t size = sh.sh_type == SHT_NOBITS ? sh.sh_size : id ? id->d_size : 0;
-		GElf_Xword align = sh.sh_addralign ? sh.sh_addralign : 1;
-		if (is == old) {
-			buf = (void *)payload;
-			size = sh.sh_size = plen;
-			align = 1;
-		}
-		if (!(os = q7_elf_add_section(out, 0, 0, 0, align, ELF_T_BYTE, buf, size))) {
-			q7_elf_error(err, path, "copying a section");
-			return -1;
-		}
-		if (i == shstrndx && !old) {
-			/* The new name goes at the end of the old string table. */
-			name_off = size;
-			Elf_Data *nd = elf_newdata(os);
-			if (!nd) {
-				q7_elf_error(err, path, "extending the section name table");
-				return -1;
-			}
-			nd->d_type = ELF_T_BYTE;
-			nd->d_align = 1;
-			nd->d_buf = (void *)sec;
-			nd->d_size = strlen(sec) + 1;
-			sh.sh_size += strlen(sec) + 1;
-		}
-		if (!gelf_update_shdr(os, &sh)) {
-			q7_elf_error(err, path, "copying a section header");
+		nd->d_type = ELF_T_BYTE;
+		nd->d_align = 1;
+		nd->d_buf = (void *)sec;
+		nd->d_size = strlen(sec) + 1;
+		if (!q7_elf_add_section(e, (GElf_Word)sh.sh_size, SHT_PROGBITS, SHF_EXCLUDE, 1,
+		                        ELF_T_BYTE, (void *)payload, plen)) {
+			q7_err_set(err, path, "adding %s: %s", sec, elf_errmsg(-1));
 			return -1;
 		}
 	}
-	if (!old && !q7_elf_add_section(out, (GElf_Word)name_off, SHT_PROGBITS, SHF_EXCLUDE, 1,
-	                                ELF_T_BYTE, (void *)payload, plen)) {
-		q7_err_set(err, path, "adding %s: %s", sec, elf_errmsg(-1));
-		return -1;
-	}
-	if (q7_elf_copy_header(out, &eh, shstrndx) != 0) {
-		q7_elf_error(err, path, "writing the ELF header");
-		return -1;
-	}
-	if (q7_elf_write(out) != 0) {
+	if (q7_elf_write(e) != 0) {
 		q7_elf_error(err, path, "writing the object");
 		return -1;
 	}
@@ -184,13 +164,19 @@ int q7_section_attach(const char *path, const char *sec, const char *payload, si
 		q7_err_set(err, path, "cannot create a temporary file beside it: %s", strerror(errno));
 		goto cleanup;
 	}
-	/* libelf writes through the descriptor; nothing goes through the FILE. */
-	out = elf_begin(fileno(of.f), ELF_C_WRITE, NULL);
+	/* A copy, changed in place: libelf then writes through the descriptor. */
+	size_t size;
+	const char *bytes = elf_rawfile(in, &size);
+	if (!bytes || fwrite(bytes, 1, size, of.f) != size || fflush(of.f) != 0) {
+		q7_err_set(err, path, "cannot write a temporary file beside it: %s", strerror(errno));
+		goto cleanup;
+	}
+	out = elf_begin(fileno(of.f), ELF_C_RDWR, NULL);
 	if (!out) {
 		q7_elf_error(err, path, "creating the output");
 		goto cleanup;
 	}
-	if (copy_objects(in, out, sec, payload, plen, path, err) != 0)
+	if (put_section(in, out, sec, payload, plen, path, err) != 0)
 		goto cleanup;
 	elf_end(out);
 	out = NULL;
@@ -213,16 +199,9 @@ cleanup:
 /* A GCC LTO object: its functions are in its IR, not its symbol table. */
 static bool is_lto(Elf *elf)
 {
+	Elf_Scn *scn;
 	size_t shstrndx;
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return false;
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
-		GElf_Shdr sh;
-		const char *n = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
-		if (n && strncmp(n, ".gnu.lto_", 9) == 0)
-			return true;
-	}
-	return false;
+	return find_section(elf, ".gnu.lto_", 9, &scn, &shstrndx) == 0 && scn;
 }
 
 /* The kernels the records of elf describe as defined there, against its
@@ -279,7 +258,7 @@ static int read_object(Elf *elf, const char *what, void *ops, struct q7_err *err
 	size_t shstrndx;
 	if (check_object(elf, what, &eh, err) != 0)
 		return -1;
-	if (find_section(elf, Q7_RECORD_SECTION, &scn, &shstrndx) != 0) {
+	if (find_section(elf, Q7_RECORD_SECTION, sizeof Q7_RECORD_SECTION, &scn, &shstrndx) != 0) {
 		q7_elf_error(err, what, "reading the object");
 		return -1;
 	}
@@ -336,7 +315,7 @@ static int read_text(Elf *elf, const char *what, void *arg, struct q7_err *err)
 	GElf_Shdr sh;
 	if (check_object(elf, what, &eh, err) != 0)
 		return -1;
-	if (find_section(elf, t->sec, &scn, &shstrndx) != 0) {
+	if (find_section(elf, t->sec, strlen(t->sec) + 1, &scn, &shstrndx) != 0) {
 		q7_elf_error(err, what, "reading the object");
 		return -1;
 	}

@@ -168,14 +168,6 @@ static uint64_t congruent(uint64_t pos, uint64_t addr, uint64_t m)
 	return pos + ((addr % m) + m - (pos % m)) % m;
 }
 
-static bool in_seg(const GElf_Shdr *sh, const GElf_Phdr *ph)
-{
-	if (!(sh->sh_flags & SHF_ALLOC) || sh->sh_addr < ph->p_vaddr)
-		return false;
-	uint64_t rel = sh->sh_addr - ph->p_vaddr;
-	return rel <= ph->p_memsz && sh->sh_size <= ph->p_memsz - rel;
-}
-
 /* Lays out one segment from the sections left in it; for PT_LOAD also
  * places those sections. Returns the end of its file contents. */
 static uint64_t plan_segment(const struct q7_image *im, struct q7_strip_plan *p, size_t j,
@@ -197,7 +189,7 @@ static uint64_t plan_segment(const struct q7_image *im, struct q7_strip_plan *p,
 	size_t first_in = 0, first_kept = 0;
 	for (size_t i = 1; i < im->shnum; i++) {
 		const GElf_Shdr *sh = &im->sec[i].sh;
-		bool member = load ? im->sec[i].load == (int)j : in_seg(sh, in);
+		bool member = load ? im->sec[i].load == (int)j : q7_image_in_segment(sh, in, false);
 		if (!member || (!load && sh->sh_size == 0))
 			continue;
 		if (!first_in || sh->sh_addr < im->sec[first_in].sh.sh_addr)
@@ -225,7 +217,7 @@ static uint64_t plan_segment(const struct q7_image *im, struct q7_strip_plan *p,
 		fend = hdr_end;
 	for (size_t i = 1; i < im->shnum; i++) {
 		const GElf_Shdr *sh = &im->sec[i].sh;
-		bool member = load ? im->sec[i].load == (int)j : in_seg(sh, in);
+		bool member = load ? im->sec[i].load == (int)j : q7_image_in_segment(sh, in, false);
 		if (!member || !p->newidx[i])
 			continue;
 		uint64_t rel = sh->sh_addr - out->p_vaddr;

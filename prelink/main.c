@@ -13,6 +13,7 @@
 #include "args.h"
 #include "lsp.h"
 #include "support.h"
+#include "tempfile.h"
 
 static int check_main(const char *path)
 {
@@ -97,9 +98,10 @@ static int prelink_and_write(const struct q7_prelink_opts *opts, const char *inp
 		q7_error("%s", err);
 		return Q7_EXIT_ERROR;
 	}
-	int rc = q7_prelinked_write(&pl, output, &Q7_ERR_OF(err));
+	const char *what; /* written whole or not at all */
+	int rc = q7_outfile_write(output, pl.bytes, pl.size, 0666, &what);
 	if (rc)
-		q7_error("%s", err);
+		q7_error("%s: %s: %s", output, what, strerror(errno));
 	else if (verbose)
 		fprintf(stderr,
 		        "q7-prelink: %s: linked at 0x%08x, placed at 0x%08x, %u load bytes + %u bss, "

@@ -19,7 +19,6 @@
 #include "prelink_int.h"
 
 #include <elf.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +27,6 @@
 #include "lsp.h"
 #include "q7/xtensa.h"
 #include "support.h"
-#include "tempfile.h"
 
 #ifndef EM_XTENSA
 #define EM_XTENSA 94
@@ -637,16 +635,6 @@ int q7_prelink_file(const struct q7_prelink_opts *opts, const char *path,
 	int rc = q7_prelink_memory(opts, buf, len, path, out, err);
 	free(buf);
 	return rc;
-}
-
-int q7_prelinked_write(const struct q7_prelinked *pl, const char *path, struct q7_err *err)
-{
-	const char *what;
-	if (q7_outfile_write(path, pl->bytes, pl->size, 0666, &what) != 0) {
-		q7_err_set(err, path, "%s: %s", what, strerror(errno));
-		return 1;
-	}
-	return 0;
 }
 
 int q7_prelinked_check_window(const struct q7_pl_header *hdr, const char **why)

@@ -42,8 +42,6 @@ int q7_prelink_file(const struct q7_prelink_opts *opts, const char *path,
  * in messages. */
 int q7_prelink_memory(const struct q7_prelink_opts *opts, const void *buf, size_t size,
                       const char *name, struct q7_prelinked *out, struct q7_err *err);
-/* Writes pl->bytes to path, whole or not at all. */
-int q7_prelinked_write(const struct q7_prelinked *pl, const char *path, struct q7_err *err);
 void q7_prelinked_free(struct q7_prelinked *pl);
 
 /* After q7_prelinked_check, on the host: a header that says it was placed

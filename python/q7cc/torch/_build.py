@@ -1,35 +1,11 @@
 """custom_op.load()'s build: the compute sources with q7cc (the profile
-of the target's row, run/target.h through _bridge.targets(): host for
-"host", gnu for "emulated"; --q7-multicore for a
-multicore library) into lib<name>.so, the shape sources with the host's
-C++ compiler against the real libtorch into lib<name>.shape.so, both in
-the build directory.
-
-Only what changed is built again. Each object is kept under .q7cc/ in the
-build directory with a record of what made it: a hash of the command
-(flags, compiler), of the source's text and of the tools (q7cc's
-executable and runtime libraries for the compute side, libtorch's version
-and q7cc's host register.h for the shape side), and the size, mtime,
-ctime and inode of every header the compiler read (its -MD list), with
-its hash for when any of those moved (a text put back with its old
-mtime still has a new ctime). A library is linked again when the
-contents of one of its objects, or its link command, changed, or it is
-missing: so a header edit that recompiles an object always relinks.
-
-A shape object takes seconds to most of a minute against libtorch, so
-shape objects are also kept in a cache shared by every build directory
-(Q7CC_TORCH_CACHE, else ~/.cache/q7cc/torch/shape-objects), keyed by
-content: the preprocessed text (the source and every header, without
-line markers, so not its path), the flags that change code, the compiler
-and torch's version. The same shape file in another folder, or in a
-build directory for the other target, is compiled once.
-
-Processes building at once wait for each other: load() holds an
-exclusive lock on the build directory (.q7cc/lock) for the whole build,
-and the cache one on each key while it fills it, so N processes loading
-one library all succeed and compile each object once. Objects are
-compiled in parallel; the compiler's diagnostics go into the BuildError
-raised on failure."""
+of the target's row, run/target.h through _bridge.targets(); --q7-multicore
+for a multicore library) into lib<name>.so, the shape sources with the
+host's C++ compiler against the real libtorch into lib<name>.shape.so,
+both in the build directory. What is built again and why, the shared
+cache of shape objects and the locks between processes: docs/torch.md,
+"The API". The compiler's diagnostics go into the BuildError raised on
+failure."""
 import concurrent.futures
 import ctypes
 import hashlib
@@ -114,15 +90,6 @@ def shape_defs(q7cc, q7key, profile, shape_srcs, includes, state):
                          r.stderr.decode("utf-8", "replace")) from None
     _cache.write_entry(record, json.dumps({"key": key, "defs": defs}).encode("utf-8"))
     return defs
-
-
-def shape_kernels(defs):
-    """The compute functions the m.defs name, in order, once each."""
-    names = []
-    for _, _, _, _, compute, _, _ in defs:
-        if compute not in names:
-            names.append(compute)
-    return names
 
 
 def _c_string(text):
@@ -258,19 +225,15 @@ class Step:
                 st = os.stat(path)
             except OSError:
                 return False
-            if st.st_size != size:
-                return False
-            # the same stat: the same text. Else (a file copied again
-            # unchanged, or an old text put back under its old mtime, whose
-            # ctime is new) the text decides.
-            if (st.st_mtime_ns, st.st_ctime_ns, st.st_ino) != (mtime, ctime, ino) and \
-                    file_hash(path) != sha:
+            # another size: another text; the same stat: the same text. Else
+            # (a file copied again unchanged, or an old text put back under
+            # its old mtime, whose ctime is new) the text decides.
+            if st.st_size != size or ((st.st_mtime_ns, st.st_ctime_ns, st.st_ino) !=
+                                      (mtime, ctime, ino) and file_hash(path) != sha):
                 return False
         return True
 
     def run(self, verbose, log):
-        if verbose:
-            log("$ " + shlex.join(self.command))
         # A compile writes beside its object and renames it into place, so
         # that an interrupted build never leaves half an object.
         # (A link's outputs are q7cc's or the linker's, whole-or-nothing.)
@@ -309,8 +272,6 @@ class ShapeStep(Step):
         i = self.command.index("-c")
         tmp = "%s.%d.tmp" % (self.output, os.getpid())
         pre = self.command[:i] + ["-E", "-P", self.src, "-o", tmp + ".i"]
-        if verbose:
-            log("$ " + shlex.join(pre))
         run_command("preprocessing %s" % os.path.basename(self.src), pre,
                     {self.depfile: tmp + ".d", tmp + ".i": tmp + ".i"}, verbose, log)
         try:
@@ -353,8 +314,6 @@ class ShapeStep(Step):
 
     def compile(self, tmp, verbose, log):
         """The object into tmp (its dependencies are the preprocessing's)."""
-        if verbose:
-            log("$ " + shlex.join(self.command))
         try:
             run_command(self.what, self.command, {self.output: tmp, self.depfile: tmp + ".cd"},
                         verbose, log)
@@ -396,11 +355,8 @@ def compile_steps(kind, sources, make_cmd, tool_key, state, flags, shape=None):
         cmd = make_cmd(src, obj, dep)
         key = digest(cmd, tool_key, file_hash(src))
         what = "compiling %s" % os.path.basename(src)
-        if shape:
-            steps.append(ShapeStep(what, cmd, obj, key, obj + ".json", dep, src, shape[0],
-                                   shape[1]))
-        else:
-            steps.append(Step(what, cmd, obj, key, obj + ".json", dep))
+        steps.append(ShapeStep(what, cmd, obj, key, obj + ".json", dep, src, *shape) if shape
+                     else Step(what, cmd, obj, key, obj + ".json", dep))
         objs.append(obj)
     return steps, objs
 
@@ -435,8 +391,8 @@ def build(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, t
     try:
         with locked(os.path.join(state, "lock"), os.path.abspath(build_directory), progress.log):
             r = build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose,
-                             target, extra_cflags, extra_include_paths, progress.log, state,
-                             progress, sanitize, extra_ldflags)
+                             target, extra_cflags, extra_include_paths, progress, sanitize,
+                             extra_ldflags)
         ok = True
         return r
     finally:
@@ -510,8 +466,8 @@ def _shape_part(shape_srcs, defs, includes, state, lib, verbose, log):
 
 
 def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, verbose, target,
-                 extra_cflags, extra_include_paths, log, state, progress, sanitize=False,
-                 extra_ldflags=()):
+                 extra_cflags, extra_include_paths, progress, sanitize, extra_ldflags):
+    state = os.path.join(build_directory, STATE_DIR)
     q7cc = q7cc_path()
     profile = _bridge.targets()[target].profile
     includes = ["-I" + os.path.abspath(p) for p in extra_include_paths]
@@ -519,7 +475,7 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     # compute: q7cc, the kernels named by the shape files' blocks
     q7key = q7cc_identity(q7cc, profile)
     defs = shape_defs(q7cc, q7key, profile, shape_srcs, includes, state) if shape_srcs else []
-    kernels = shape_kernels(defs)
+    kernels = list(dict.fromkeys(d[4] for d in defs))  # the m.defs' compute functions, once
     cflags = ["--q7-toolchain=" + profile] + (["-O2"] if profile == "host" else [])
     cflags += includes + list(extra_cflags) + (SANITIZE if sanitize else [])
     if kernels:
@@ -544,7 +500,7 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     shape_lib = None
     if shape_srcs:
         s_steps, shape_lib, slink = _shape_part(shape_srcs, defs, includes, state, lib, verbose,
-                                                log)
+                                                progress.log)
         steps += s_steps
         links.append(slink)
     else:
@@ -552,13 +508,13 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
         if os.path.exists(stale):
             os.unlink(stale)  # a library without shape sources has none
     try:
-        run_steps(steps, verbose, log, progress)
+        run_steps(steps, verbose, progress)
     except BuildError as e:
         raise with_register_h_hints(e, shape_srcs) from None
     try:
         lsteps = [link_step(*args) for args in links]
         lsteps[0].show = True  # q7cc's
-        linked = run_steps(lsteps, verbose, log, progress)
+        linked = run_steps(lsteps, verbose, progress)
     except BuildError as e:
         said = undefined_shape_functions(e.output, defs)
         if said:
@@ -578,19 +534,20 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     return lib, shape_lib
 
 
-def run_steps(steps, verbose, log, progress):
-    """Runs the steps not up to date; returns how many."""
+def run_steps(steps, verbose, progress):
+    """Runs the steps not up to date, saying so through progress; returns
+    how many."""
     todo = [s for s in steps if not s.up_to_date()]
     if verbose:
         for s in steps:
             if s not in todo:
-                log("q7cc.torch: %s: up to date" % os.path.basename(s.output))
+                progress.log("q7cc.torch: %s: up to date" % os.path.basename(s.output))
     if not todo:
         return 0
     progress.expect(len(todo))
     workers = min(len(todo), os.cpu_count() or 1)
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(progress.run, s, verbose, log) for s in todo]
+        futures = [pool.submit(progress.run, s, verbose, progress.log) for s in todo]
         errors = []
         for f in futures:
             try:

@@ -135,8 +135,5 @@ def file_sum(path):
     f = _open_own(path)
     if f is None:
         return None
-    d = hashlib.sha256()
     with f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            d.update(chunk)
-    return d.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()

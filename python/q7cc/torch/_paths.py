@@ -37,11 +37,6 @@ def bridges():
     return os.environ.get("Q7CC_TORCH_BRIDGE_CACHE") or user_cache("bridge")
 
 
-def build_directory(name):
-    """load()'s default build directory for lib<name>.so: <user cache>/<name>."""
-    return user_cache(name)
-
-
 def cxx11_abi():
     """The C++ ABI this torch was built with (_GLIBCXX_USE_CXX11_ABI, 0 or 1):
     what the bridge and the shape files must be compiled with."""

@@ -1,26 +1,12 @@
-"""A precompiled header of libtorch's headers for the shape files.
-
-A shape file spends most of its compile in <torch/torch.h>. The compile
-is instead given `-include q7torch.h`, which reads those headers; the
-compiler finds the precompiled q7torch.h.pch (Clang) or .gch (GCC) beside
-it and starts from the state it saved, and the file's own
-`#include <torch/torch.h>` then finds the headers already read. The
-header is built once per compiler, code flags, torch (its version and
-headers' date) and q7cc's host register.h, into the shape cache, and
-serves every shape file of every build directory after.
-
-Clang's is the fast one: with -fpch-instantiate-templates it also holds
-the templates libtorch's headers instantiate, so a shape file compiles
-in about 2 s against GCC's 8-10 s with its .gch (and 20-25 s without).
-So the shape files are built with clang++ when it is installed, unless
-$CXX names a host compiler (the ABI is libstdc++'s either way).
-
-A file uses it when it includes <torch/torch.h> with nothing before that
-include but other includes (a macro defined first would not reach the
-headers already read), and, when it uses NEURON_LIBRARY, includes
+"""A precompiled header of libtorch's headers for the shape files
+(docs/torch.md, "The API"): a compile is given `-include q7torch.h`, and
+the compiler starts from the state saved beside it (Clang's .pch, which
+also holds the templates libtorch instantiates, or GCC's .gch). It is
+built once per compiler, code flags, torch and q7cc's host register.h
+into the shape cache. A file uses it only when nothing but includes comes
+before its <torch/torch.h>, and, using NEURON_LIBRARY, it includes
 "torchneuron/register.h" itself: the header must not make a file compile
-that does not compile without it (e2e.torch.host.pch_same). Q7CC_TORCH_PCH=0
-turns it off."""
+that does not compile without it. Q7CC_TORCH_PCH=0 turns it off."""
 import os
 import re
 import shlex

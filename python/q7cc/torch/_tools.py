@@ -56,12 +56,8 @@ def file_hash(path):
     key = (path, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
     h = _file_hashes.get(key)
     if h is None:
-        d = hashlib.sha256()
         with open_regular(path) as f:
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                d.update(chunk)
-        h = d.hexdigest()
-        _file_hashes[key] = h
+            h = _file_hashes[key] = hashlib.file_digest(f, "sha256").hexdigest()
     return h
 
 
@@ -132,27 +128,24 @@ def built_for_torch(path, limit=1 << 30):
     return fields[0].decode("ascii", "replace"), fields[1][3:].decode("ascii", "replace")
 
 
-def names_q7cc(argv0):
-    """Whether argv0 is q7cc under one of its names (q7cc-host,
-    xt-clang++, ...): all are links to the one executable."""
-    p = shutil.which(argv0)
-    return bool(p) and os.path.basename(os.path.realpath(p)) == "q7cc"
-
-
 def host_cxx():
     """The host's C++ compiler: $CXX, else c++. A CXX that names q7cc
-    (export CXX=q7cc, the habit for CMake kernel projects) compiles for
-    the device against q7cc's own headers, not libtorch's, so c++ takes
-    its place."""
+    under any of its names (export CXX=q7cc, the habit for CMake kernel
+    projects; q7cc-host, xt-clang++, ...: links to the one executable)
+    compiles for the device against q7cc's own headers, not libtorch's,
+    so c++ takes its place."""
     cxx = shlex.split(os.environ.get("CXX") or "c++")
-    return ["c++"] if names_q7cc(cxx[0]) else cxx
+    p = shutil.which(cxx[0])
+    return ["c++"] if p and os.path.basename(os.path.realpath(p)) == "q7cc" else cxx
 
 
 def run_command(what, command, renames, verbose, log, show=False):
     """Runs command with its outputs renamed (renames: the path it names
     -> the temporary it writes); on failure the temporaries are removed
-    and BuildError raised. What a command that succeeded printed (its
-    warnings) is shown when verbose, or show."""
+    and BuildError raised. verbose: the command is shown first, and what
+    it printed when it succeeded (its warnings), as with show."""
+    if verbose:
+        log("$ " + shlex.join(command))
     r = subprocess.run([renames.get(a, a) for a in command], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     out = r.stdout.decode("utf-8", "replace")

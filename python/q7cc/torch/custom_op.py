@@ -163,7 +163,7 @@ def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=Fals
     if not compute_srcs:
         raise ValueError("q7cc.torch: no compute sources")
     if build_directory is None:  # checked as q7cc's cache (_cache.private_dir)
-        build_directory = _cache.private_or_temp(_paths.build_directory(name),
+        build_directory = _cache.private_or_temp(_paths.user_cache(name),
                                                  "q7cc-torch-%s-" % name)
     os.makedirs(build_directory, exist_ok=True)
     lib, _ = build(name, compute_srcs, shape_srcs, build_directory, bool(multicore),
