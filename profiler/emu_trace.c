@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <search.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,6 @@
 
 #include "device_view.h"
 #include "support.h"
-#include "u64map.h"
 
 struct block {
 	uint32_t pc;              /* the first instruction's address */
@@ -21,6 +21,28 @@ struct block {
 	const struct q7_sym *sym; /* resolved at its first execution */
 	bool resolved;
 };
+
+/* A listed block by the host address QEMU translated it to, in a tsearch
+ * tree. */
+struct by_host {
+	uint64_t host;
+	size_t block; /* its index in the blocks listed */
+};
+
+static int host_order(const void *a, const void *b)
+{
+	uint64_t x = ((const struct by_host *)a)->host, y = ((const struct by_host *)b)->host;
+	return (x > y) - (x < y);
+}
+
+/* The index of the block listed at host (SIZE_MAX: none yet). */
+static size_t *block_at(void **byhost, uint64_t host)
+{
+	struct by_host want = {host, SIZE_MAX}, **slot = q7_xtsearch(&want, byhost, host_order);
+	if (*slot == &want) /* new: kept */
+		*slot = memcpy(q7_xmalloc(sizeof want), &want, sizeof want);
+	return &(*slot)->block;
+}
 
 struct frame {
 	uint32_t ret;
@@ -159,7 +181,7 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 		return -1;
 	}
 	struct tracer t = {.cores = cores, .ncores = ncores, .boot = boot, .p = p, .parent = parent};
-	struct q7_u64map *byhost = q7_u64map_new(); /* host address of a block -> 1 + index */
+	void *byhost = NULL;
 	struct block *blocks = NULL;
 	size_t nblocks = 0, capblocks = 0;
 	struct block pending;
@@ -178,22 +200,21 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 				break;
 			}
 			listing = false;
-			bool made;
-			uint64_t *slot = q7_u64map_put(byhost, host, &made);
+			size_t *slot = block_at(&byhost, host);
 			if (have_pending && pending.pc == pc) {
 				/* Just translated (a host address may be reused after
 				 * QEMU flushes its code cache: the new listing wins). */
 				Q7_GROW(blocks, capblocks, nblocks + 1);
 				blocks[nblocks++] = pending;
-				*slot = nblocks;
+				*slot = nblocks - 1;
 				have_pending = false;
-			} else if (made || blocks[*slot - 1].pc != pc) {
+			} else if (*slot == SIZE_MAX || blocks[*slot].pc != pc) {
 				q7_err_set(err, NULL, "%s: a block at 0x%08x ran that QEMU never listed (was the "
 				           "log written with -d %s?)", log, pc, Q7_TRACE_QEMU_FLAGS);
 				rc = -1;
 				break;
 			}
-			size_t cur = (size_t)*slot - 1;
+			size_t cur = *slot;
 			step(&t, &blocks[cur], prev == SIZE_MAX ? NULL : &blocks[prev]);
 			if (t.in_window)
 				st->instructions += blocks[cur].ninsn;
@@ -225,6 +246,6 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 	fclose(f);
 	free(blocks);
 	free(t.stack);
-	q7_u64map_free(byhost);
+	tdestroy(byhost, free);
 	return rc;
 }
