@@ -33,7 +33,12 @@ static const char *const runtime_prefixes[] = {
 	"memset", "memmove", "memchr", "memcmp", "str", "abort", "printf", "snprintf", "vsnprintf",
 };
 
-const char *q7_frame_kind(const char *name, unsigned depth, bool in_kernel)
+/* What a frame is: "kernel" (the kernel's own code: inside the frame its
+ * wrapper calls, and not a runtime or C library function), "runtime",
+ * "soft-float" (libgcc's helpers, __*, and the runtime's sf_*), "unit" (a
+ * device view's operation, "f32 mul": device_view.h), "boot" or
+ * "root" (a core or an op; depth counts from 1 at the root). */
+static const char *frame_kind(const char *name, unsigned depth, bool in_kernel)
 {
 	if (depth == 1 || (depth == 2 && strncmp(name, "core", 4) == 0 && isdigit((unsigned char)name[4])))
 		return "root";
@@ -216,7 +221,7 @@ static bool draw_frame(void *ctx, const unsigned *path, size_t depth)
 	bool in_kernel = up.in_kernel || (n && is_kernel_frame(L->p, n));
 	bool in_soft_float = up.in_soft_float;
 	if (n) {
-		const char *kind = q7_frame_kind(nd->name, (unsigned)depth, in_kernel);
+		const char *kind = frame_kind(nd->name, (unsigned)depth, in_kernel);
 		/* A soft-float routine's helpers (sf_*, and the rest under
 		 * it) are soft-float's, whatever called the routine. */
 		if (in_soft_float && strcmp(kind, "boot") != 0)

@@ -95,6 +95,19 @@ static int copy_image(const char *path, struct q7_err *err)
 	return fd;
 }
 
+static void images_unload(struct q7_host_images *im)
+{
+	/* In reverse, copies after their handles. */
+	for (unsigned i = Q7_NUM_CORES; i-- > 0;) {
+		if (im->handles[i])
+			dlclose(im->handles[i]);
+		im->handles[i] = NULL;
+		if (im->copies[i] >= 0)
+			close(im->copies[i]);
+		im->copies[i] = -1;
+	}
+}
+
 int q7_host_images_load(struct q7_host_images *im, unsigned cores, char *const *paths,
                         volatile unsigned *loading, struct q7_err *err)
 {
@@ -135,26 +148,15 @@ int q7_host_images_load(struct q7_host_images *im, unsigned cores, char *const *
 	}
 	return 0;
 fail:
-	q7_host_images_unload(im);
+	images_unload(im);
 	return -1;
-}
-
-void q7_host_images_unload(struct q7_host_images *im)
-{
-	/* In reverse, copies after their handles. */
-	for (unsigned i = Q7_NUM_CORES; i-- > 0;) {
-		if (im->handles[i])
-			dlclose(im->handles[i]);
-		im->handles[i] = NULL;
-		if (im->copies[i] >= 0)
-			close(im->copies[i]);
-		im->copies[i] = -1;
-	}
 }
 
 /* ---- a call's outcome, either way --------------------------------------- */
 
-int q7_host_call_check(const struct q7_call *c, unsigned cores, struct q7_run_result *r)
+/* The first check of a call: the op's name and argument count fit a
+ * frame, several cores have a destination. 0, or 1 with r set. */
+static int q7_host_call_check(const struct q7_call *c, unsigned cores, struct q7_run_result *r)
 {
 	memset(r, 0, offsetof(struct q7_run_result, message) + 1);
 	memset(&r->out, 0, sizeof *r - offsetof(struct q7_run_result, out));
@@ -492,7 +494,7 @@ void q7_host_close(struct q7_host *h)
 	if (!h)
 		return;
 	q7_iso_close(h->iso);
-	q7_host_images_unload(&h->images);
+	images_unload(&h->images);
 	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		free(h->paths[i]);
 	q7_confine_free(h->cf);

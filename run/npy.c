@@ -307,30 +307,25 @@ static int read_data(const unsigned char *data, size_t avail, const char *name,
 	return 0;
 }
 
-int npy_parse(const unsigned char *buf, size_t len, const char *name, struct npy_array *a,
-              struct q7_err *err)
-{
-	memset(a, 0, sizeof *a);
-	size_t hstart, hlen;
-	struct npy_header h = {.dtype = Q7_DTYPE_FLOAT32};
-	if (read_preamble(buf, len, name, &hstart, &hlen, err))
-		return -1;
-	char *text = q7_xstrndup((const char *)buf + hstart, hlen);
-	int rc = read_header(text, name, a, &h, err);
-	free(text);
-	return rc ? rc : read_data(buf + hstart + hlen, len - hstart - hlen, name, &h, a, err);
-}
-
 int npy_read(const char *path, struct npy_array *a, struct q7_err *err)
 {
-	size_t len = 0;
+	memset(a, 0, sizeof *a);
+	size_t len = 0, hstart, hlen;
 	const char *why;
-	char *buf = q7_read_regular(path, Q7_READ_NPY_MAX, &len, &why);
+	unsigned char *buf = (unsigned char *)q7_read_regular(path, Q7_READ_NPY_MAX, &len, &why);
+	struct npy_header h = {.dtype = Q7_DTYPE_FLOAT32};
 	if (!buf) {
 		q7_err_set(err, path, "cannot read: %s", why);
 		return -1;
 	}
-	int rc = npy_parse((const unsigned char *)buf, len, path, a, err);
+	int rc = read_preamble(buf, len, path, &hstart, &hlen, err);
+	if (rc == 0) {
+		char *text = q7_xstrndup((const char *)buf + hstart, hlen);
+		rc = read_header(text, path, a, &h, err);
+		free(text);
+	}
+	if (rc == 0)
+		rc = read_data(buf + hstart + hlen, len - hstart - hlen, path, &h, a, err);
 	free(buf);
 	return rc;
 }
