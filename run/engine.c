@@ -12,7 +12,6 @@
 #include "engine.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,16 +41,6 @@ struct q7_engine {
 	char **names, **schemas;
 };
 
-static int fail(struct q7_err *err, const char *fmt, ...) Q7_PRINTF(2, 3);
-static int fail(struct q7_err *err, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	q7_err_vset(err, NULL, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_engine **out,
                    struct q7_err *err)
 {
@@ -71,22 +60,22 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 	if (!t) {
 		char names[256];
 		q7_target_names(names, sizeof names, NULL);
-		fail(err, "target '%s': expected %s", o->target, names);
+		q7_err_set(err, NULL, "target '%s': expected %s", o->target, names);
 		goto out;
 	}
 	if (o->cores > Q7_NUM_CORES) {
-		fail(err, "%u cores asked, at most %d", o->cores, Q7_NUM_CORES);
+		q7_err_set(err, NULL, "%u cores asked, at most %d", o->cores, Q7_NUM_CORES);
 		goto out;
 	}
 	if (o->images && o->cores) {
 		for (unsigned i = 0; i < o->cores; i++)
 			q7_sv_add(&paths, o->images[i]);
 	} else if (q7_run_images(lib, o->cores, &paths, &why) < 0) {
-		fail(err, "%s", why.msg);
+		q7_err_set(err, NULL, "%s", why.msg);
 		goto out;
 	}
 	if (q7_run_check_images(&paths, t, &why) != 0) {
-		fail(err, "%s", why.msg);
+		q7_err_set(err, NULL, "%s", why.msg);
 		goto out;
 	}
 	e = q7_xcalloc(1, sizeof *e);
@@ -251,7 +240,8 @@ static int parse_list(struct q7_engine *e, struct q7_err *err)
 		char *tab = strchr(line, '\t');
 		if (!tab || tab == line) {
 			e->nops = -1;
-			return fail(err, "%s: the runtime's op list is damaged: '%s'", e->lib, line);
+			q7_err_set(err, NULL, "%s: the runtime's op list is damaged: '%s'", e->lib, line);
+			return -1;
 		}
 		*tab = 0;
 		e->names[e->nops] = line;
@@ -278,11 +268,11 @@ int q7_engine_list(struct q7_engine *e, struct q7_err *err)
 	/* Every core's image has the same ops (a session runs them all; the
 	 * race check only core 0). */
 	if (e->target->call(e->state, &c, 0, &r) != 0) {
-		rc = fail(err, "%s: cannot list its ops: %s%s", e->lib, r.message,
-		          r.status == Q7_STATUS_NO_SUCH_OP ? " (a library built by an older q7cc? "
-		                                             "build it again)" : "");
+		q7_err_set(err, NULL, "%s: cannot list its ops: %s%s", e->lib, r.message,
+		           r.status == Q7_STATUS_NO_SUCH_OP ? " (a library built by an older q7cc? "
+		                                              "build it again)" : "");
 	} else if (r.out.ndim != 1 || r.out.sizes[0] >= LIST_BYTES) {
-		rc = fail(err, "%s: the runtime's op list is damaged", e->lib);
+		q7_err_set(err, NULL, "%s: the runtime's op list is damaged", e->lib);
 	} else {
 		free(e->list);
 		free(e->text);

@@ -7,19 +7,9 @@
  * the device). The images stay loaded, with one heap arena and one frame,
  * until the engine is closed. Cores run one after another over the same
  * destination: SPMD kernels do not synchronise, so any order is a valid
- * schedule. The runtime re-initialises the arena at every call.
- *
- * Two ways to call a core in this process (engine.h, enum q7_host_mode):
- * - direct: on the caller's thread, with frame->stack_limit 256 KiB below
- *   the stack pointer (never below the thread's own stack), so kernels
- *   that need more take the runtime's stack-switch path as on the device;
- *   a fault still ends the process, after one line naming the op (as
- *   Python's faulthandler names its frames);
- * - guarded (q7-run --in-process): on a thread of its own with a 256 KiB
- *   stack, under a handler that turns a fault (SIGSEGV, SIGBUS, SIGFPE,
- *   SIGILL, SIGABRT) into one line naming the op, the core, the signal
- *   and where in the image (host_fault.h), instead of the shell's bare
- *   "Segmentation fault"; the process then exits with 1.
+ * schedule. The runtime re-initialises the arena at every call. The
+ * two ways to call a core in this process, direct and guarded: engine.h,
+ * enum q7_host_mode.
  *
  * Memory: a q7_host owns its images, arena, frame and paths; a call's
  * result owns out_data (only when the call gave no destination). */

@@ -1,28 +1,6 @@
-/* q7-run: the command line (see run.h).
- *
- *   q7-run [--target=host|emulated] [--cores=N] [--out-shape=2,3]
- *          [--out-dtype=float32] [--heap=BYTES] [--timeout=SECONDS]
- *          [--guard=end|start] [--in-process] [--semihosting-files]
- *          [--profile=FILE] [--profile-view=device|raw] [-v] LIB OP ARG... -o OUT.npy
- *
- * An ARG naming a file (or ending in .npy) is a tensor read from NPY; else
- * it is a literal: an integer (3, -2, 0x10), a float (0.5, 1e-3, inf) or
- * true/false. The destination (get_dst_tensor) is shaped by --out-shape
- * and --out-dtype, else like the first tensor argument; with one core and
- * neither option the runtime makes it when a kernel asks for it.
- *
- * On the host the kernel runs in a process of its own (the engine's
- * isolated mode), each tensor against a guard page at its end (or its
- * start, --guard=start); --in-process runs it in q7-run itself, under a
- * fault handler (the guarded mode). On the emulated core the kernel has
- * no host file access through QEMU's semihosting unless
- * --semihosting-files (or Q7CC_SEMIHOSTING_FILES=1) asks for it.
- *
- * --profile=FILE (emulated): the call's instruction profile, every
- * instruction of each core's entry call under the stack it ran in, as
- * folded stacks (FILE.folded) or a flame graph (FILE.svg); emu_profile.h.
- * By default in the device's terms (a soft-float or divide helper's call
- * one instruction, device_view.h); --profile-view=raw as counted. */
+/* q7-run: the command line (see run.h). What it takes: usage() and the
+ * options' table below; what it does: docs/runtime.md, "The run engine",
+ * and docs/profile.md. */
 #include "run.h"
 
 #include <errno.h>
@@ -169,7 +147,9 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 	char *end;
 	switch (id) {
 	case OPT_OUTPUT:
-		o->out = v;
+	case OPT_OUT_SHAPE:
+	case OPT_OUT_DTYPE: /* the values kept as given */
+		*(id == OPT_OUTPUT ? &o->out : id == OPT_OUT_SHAPE ? &o->out_shape : &o->out_dtype) = v;
 		break;
 	case OPT_TARGET:
 		o->target = v;
@@ -179,9 +159,6 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 			q7_error("--target=%s: expected %s", o->target, names);
 			return -1;
 		}
-		break;
-	case OPT_OUT_SHAPE:
-		o->out_shape = v;
 		break;
 	case OPT_CORES:
 		if (take_uint(a, v, 1, 8, "1 to 8 cores", &n) != 0)
@@ -194,9 +171,6 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 			q7_error("%s: expected a number of seconds", a);
 			return -1;
 		}
-		break;
-	case OPT_OUT_DTYPE:
-		o->out_dtype = v;
 		break;
 	case OPT_HEAP:
 		if (take_uint(a, v, 65536, (unsigned long long)1 << 32,
@@ -224,12 +198,12 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 		break;
 	case OPT_LIST:
 	case OPT_IN_PROCESS:
-	case OPT_VERBOSE: /* the flags */
-		*(id == OPT_LIST ? &o->list : id == OPT_VERBOSE ? &o->verbose : &o->in_process) = true;
-		break;
 	case OPT_SANITIZE:
 	case OPT_CHECK_UNINIT:
-		*(id == OPT_SANITIZE ? &o->sanitize : &o->check_uninit) = true;
+	case OPT_VERBOSE: /* the flags */
+		*(id == OPT_LIST ? &o->list : id == OPT_IN_PROCESS ? &o->in_process
+		  : id == OPT_SANITIZE ? &o->sanitize : id == OPT_CHECK_UNINIT ? &o->check_uninit
+		                                                                : &o->verbose) = true;
 		break;
 	case OPT_PROBE:
 		q7_host_elf_probe(v, 3); /* its pipe, given as fd 3 */
