@@ -1,18 +1,5 @@
-/* The host library check (host_elf.h), in two parts.
- *
- * Read: the file is read whole and opened with libelf, whose reads are
- * bounded by the file: the ELF header, the program headers (each segment
- * inside the file), and at the link addresses the loader uses, the
- * dynamic section, its string table and the relocations. Each relocation
- * must write inside a writable segment: a wild one would write into the
- * caller's memory without a fault. The dynamic symbols (for q7_entry)
- * are read from the section table.
- *
- * Probed: a forked child dlopens the library as the caller would. What
- * else the loader trusts (hash tables, symbols, version records,
- * initialisers, IFUNC resolvers) faults, fails one of its assertions or
- * never ends there, in the child, and is reported naming the file.
- *
+/* The host library check (host_elf.h): the reads with libelf, bounded
+ * by the file, then the probe (docs/runtime.md, "The run engine").
  * Memory: everything read is freed before the check returns. */
 #include "host_elf.h"
 

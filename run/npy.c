@@ -146,24 +146,19 @@ static void byteswap(unsigned char *p, size_t n, size_t esize)
 		}
 }
 
-/* Fortran order -> C order. */
+/* Fortran order -> C order: element k of C order, its index's first
+ * dimension varying fastest in src. */
 static void *to_c_order(const unsigned char *src, const struct npy_array *a, size_t esize)
 {
 	unsigned char *dst = q7_xmalloc(a->numel * esize + 1);
-	uint32_t idx[Q7_MAX_DIMS] = {0};
 	for (size_t k = 0; k < a->numel; k++) {
-		/* idx is the C-order index of element k; its Fortran offset: */
-		size_t off = 0, mul = 1;
-		for (unsigned d = 0; d < a->ndim; d++) {
-			off += idx[d] * mul;
-			mul *= a->sizes[d];
+		size_t off = 0, rest = k, step = a->numel;
+		for (unsigned d = a->ndim; d-- > 0;) {
+			step /= a->sizes[d]; /* the sizes before d */
+			off += rest % a->sizes[d] * step;
+			rest /= a->sizes[d];
 		}
 		memcpy(dst + k * esize, src + off * esize, esize);
-		for (unsigned d = a->ndim; d-- > 0;) {
-			if (++idx[d] < a->sizes[d])
-				break;
-			idx[d] = 0;
-		}
 	}
 	return dst;
 }
