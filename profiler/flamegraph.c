@@ -99,11 +99,13 @@ struct layout {
 	size_t below_cap;
 };
 
-/* Characters of s as shown (its escapes included). */
-static size_t shown_chars(const char *s)
+/* Characters of s's first len bytes as shown (its escapes included). */
+static size_t shown_chars(const char *s, size_t len)
 {
 	struct q7_strbuf b = {0};
-	q7_sb_add_shown(&b, s, false);
+	char *t = q7_xstrndup(s, len);
+	q7_sb_add_shown(&b, t, false);
+	free(t);
 	size_t n = 0;
 	for (size_t i = 0; i < b.len; i++)
 		n += ((unsigned char)b.s[i] & 0xc0) != 0x80;
@@ -133,7 +135,7 @@ static char *fitted_name(const char *name, double room, double *font)
 {
 	const char *forms[] = {name, unqualified(name)};
 	for (size_t f = 0; f < 2; f++) {
-		size_t n = shown_chars(forms[f]);
+		size_t n = shown_chars(forms[f], strlen(forms[f]));
 		for (double px = FONT; px >= FONT_MIN; px -= 1)
 			if ((double)n * px * EM <= room) {
 				*font = px;
@@ -151,17 +153,11 @@ static char *fitted_name(const char *name, double room, double *font)
 	for (size_t i = 1; i <= len; i++) {
 		if (i < len && ((unsigned char)u[i] & 0xc0) == 0x80)
 			continue;
-		char *t = q7_xstrndup(u, i);
-		size_t n = shown_chars(t);
-		free(t);
-		if (n + 2 > fit)
+		if (shown_chars(u, i) + 2 > fit)
 			break;
 		cut = i;
 	}
-	char *t = q7_xstrndup(u, cut);
-	char *out = q7_xasprintf("%s..", t);
-	free(t);
-	return out;
+	return q7_xasprintf("%.*s..", (int)cut, u);
 }
 
 /* One frame's box and name. */
