@@ -13,7 +13,10 @@
 #include "device_view.h"
 #include "support.h"
 
+/* A block QEMU listed, in a tsearch tree by the host address it
+ * translated it to. */
 struct block {
+	uint64_t host;
 	uint32_t pc;              /* the first instruction's address */
 	uint32_t ninsn;
 	uint32_t call_ret;        /* ends in call0/callx0: its return address, else 0 */
@@ -22,26 +25,10 @@ struct block {
 	bool resolved;
 };
 
-/* A listed block by the host address QEMU translated it to, in a tsearch
- * tree. */
-struct by_host {
-	uint64_t host;
-	size_t block; /* its index in the blocks listed */
-};
-
 static int host_order(const void *a, const void *b)
 {
-	uint64_t x = ((const struct by_host *)a)->host, y = ((const struct by_host *)b)->host;
+	uint64_t x = ((const struct block *)a)->host, y = ((const struct block *)b)->host;
 	return (x > y) - (x < y);
-}
-
-/* The index of the block listed at host (SIZE_MAX: none yet). */
-static size_t *block_at(void **byhost, uint64_t host)
-{
-	struct by_host want = {host, SIZE_MAX}, **slot = q7_xtsearch(&want, byhost, host_order);
-	if (*slot == &want) /* new: kept */
-		*slot = memcpy(q7_xmalloc(sizeof want), &want, sizeof want);
-	return &(*slot)->block;
 }
 
 struct frame {
@@ -182,11 +169,8 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 	}
 	struct tracer t = {.cores = cores, .ncores = ncores, .boot = boot, .p = p, .parent = parent};
 	void *byhost = NULL;
-	struct block *blocks = NULL;
-	size_t nblocks = 0, capblocks = 0;
-	struct block pending;
-	bool have_pending = false, listing = false;
-	size_t prev = SIZE_MAX;
+	struct block pending, prev; /* prev: the block run before, as it was then */
+	bool have_pending = false, have_prev = false, listing = false;
 	char *line = NULL;
 	size_t linecap = 0;
 	int rc = 0;
@@ -200,26 +184,28 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 				break;
 			}
 			listing = false;
-			size_t *slot = block_at(&byhost, host);
+			struct block key = {.host = host}, **b = q7_xtsearch(&key, &byhost, host_order);
+			bool listed = *b != &key;
+			if (!listed)
+				*b = memcpy(q7_xmalloc(sizeof key), &key, sizeof key);
 			if (have_pending && pending.pc == pc) {
 				/* Just translated (a host address may be reused after
 				 * QEMU flushes its code cache: the new listing wins). */
-				Q7_GROW(blocks, capblocks, nblocks + 1);
-				blocks[nblocks++] = pending;
-				*slot = nblocks - 1;
+				pending.host = host;
+				**b = pending;
 				have_pending = false;
-			} else if (*slot == SIZE_MAX || blocks[*slot].pc != pc) {
+			} else if (!listed || (*b)->pc != pc) {
 				q7_err_set(err, NULL, "%s: a block at 0x%08x ran that QEMU never listed (was the "
 				           "log written with -d %s?)", log, pc, Q7_TRACE_QEMU_FLAGS);
 				rc = -1;
 				break;
 			}
-			size_t cur = *slot;
-			step(&t, &blocks[cur], prev == SIZE_MAX ? NULL : &blocks[prev]);
+			step(&t, *b, have_prev ? &prev : NULL);
 			if (t.in_window)
-				st->instructions += blocks[cur].ninsn;
+				st->instructions += (*b)->ninsn;
 			st->blocks++;
-			prev = cur;
+			prev = **b;
+			have_prev = true;
 		} else if (strncmp(line, "IN:", 3) == 0) {
 			memset(&pending, 0, sizeof pending);
 			have_pending = true;
@@ -244,7 +230,6 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 	}
 	free(line);
 	fclose(f);
-	free(blocks);
 	free(t.stack);
 	tdestroy(byhost, free);
 	return rc;

@@ -44,17 +44,14 @@ struct q7_engine {
 int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_engine **out,
                    struct q7_err *err)
 {
-	struct q7_engine_opts dflt = {0}, eo;
+	struct q7_engine_opts eo = o ? *o : (struct q7_engine_opts){0};
 	struct q7_strvec paths = {0};
 	struct q7_engine *e = NULL;
 	struct q7_err why = Q7_ERR_GROWING;
 	int rc = -1;
 	*out = NULL;
-	if (!o)
-		o = &dflt;
-	eo = *o;
 	const char *env = getenv("Q7CC_CHECK_UNINIT");
-	eo.check_uninit = o->check_uninit || (env && *env && strcmp(env, "0") != 0);
+	eo.check_uninit = eo.check_uninit || (env && *env && strcmp(env, "0") != 0);
 	o = &eo;
 	const struct q7_target *t = q7_target_find(o->target);
 	if (!t) {

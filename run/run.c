@@ -348,15 +348,6 @@ static int read_args(const struct options *o, struct run *r)
 	return 0;
 }
 
-/* The first tensor argument, NULL for none. */
-static const struct q7_tensor_desc *first_tensor(const struct q7_call *c)
-{
-	for (unsigned i = 0; i < c->nargs; i++)
-		if (c->args[i].kind == Q7_ARG_TENSOR)
-			return &c->args[i].u.tensor;
-	return NULL;
-}
-
 /* The destination (get_dst_tensor), when --out-shape, --out-dtype or
  * several cores ask for one: shaped by the options, else like the first
  * tensor argument, zeroed. 0, or -1 after a message. */
@@ -364,7 +355,10 @@ static int make_dst(const struct options *o, struct run *r)
 {
 	if (!o->out_shape && !o->out_dtype && o->cores <= 1)
 		return 0;
-	const struct q7_tensor_desc *first = first_tensor(&r->call);
+	const struct q7_tensor_desc *first = NULL; /* the first tensor argument */
+	for (unsigned i = r->call.nargs; i-- > 0;)
+		if (r->call.args[i].kind == Q7_ARG_TENSOR)
+			first = &r->call.args[i].u.tensor;
 	struct q7_tensor_desc *d = &r->call.dst;
 	if (o->out_shape) {
 		struct q7_err err = Q7_ERR_GROWING;
