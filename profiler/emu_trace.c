@@ -159,9 +159,8 @@ static void list_instruction(const char *line, struct block *pending)
 
 int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigned ncores,
                      const struct q7_syms *boot, struct q7_prof *p, unsigned parent,
-                     struct q7_trace_stats *st, struct q7_err *err)
+                     struct q7_err *err)
 {
-	memset(st, 0, sizeof *st);
 	FILE *f = fopen(log, "r");
 	if (!f) {
 		q7_err_set(err, NULL, "%s: cannot read the core's trace: %s", log, strerror(errno));
@@ -201,9 +200,6 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 				break;
 			}
 			step(&t, *b, have_prev ? &prev : NULL);
-			if (t.in_window)
-				st->instructions += (*b)->ninsn;
-			st->blocks++;
 			prev = **b;
 			have_prev = true;
 		} else if (strncmp(line, "IN:", 3) == 0) {
@@ -220,9 +216,6 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 		q7_err_set(err, NULL, "%s: cannot read the core's trace: %s", log, strerror(errno));
 		rc = -1;
 	}
-	/* Each instruction counted before the window closed was also counted in
-	 * a frame; the statistics count the same way. */
-	st->windows = t.core + (t.in_window ? 1 : 0);
 	if (rc == 0 && t.core < ncores) {
 		q7_err_set(err, NULL, "%s: the trace holds %u of the %u cores' entry calls%s", log,
 		           t.core, ncores, t.in_window ? " (the last one did not return)" : "");

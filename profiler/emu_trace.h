@@ -31,18 +31,12 @@ struct q7_trace_core {
 	struct q7_syms syms;  /* the image's functions, placed */
 };
 
-struct q7_trace_stats {
-	uint64_t blocks;      /* block executions read */
-	uint64_t instructions;/* counted into the profile */
-	unsigned windows;     /* entry calls found */
-};
-
 /* Reads log and adds every core's stacks under parent. cores: in the order
  * the boot program runs them. 0, or -1 with err naming the log and what is
  * wrong (a block executed that was never listed, fewer entry calls than
  * cores). */
 int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigned ncores,
                      const struct q7_syms *boot, struct q7_prof *p, unsigned parent,
-                     struct q7_trace_stats *st, struct q7_err *err);
+                     struct q7_err *err);
 
 #endif

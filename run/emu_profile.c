@@ -59,11 +59,10 @@ int q7_prof_emulated(const char *lib, const char *const *images, const struct q7
 	struct q7_run_result res;
 	int rc = q7_emu_call(s, req, &res);
 	q7_emu_stop_qemu(s, NULL); /* QEMU exits: its log is whole */
-	struct q7_trace_stats st;
 	if (rc != 0) {
 		*r = res;
 	} else if (load_cores(s, tc, &boot, r) == 0 &&
-	           q7_trace_profile(s->trace_log, tc, cfg.cores, &boot, p, parent, &st,
+	           q7_trace_profile(s->trace_log, tc, cfg.cores, &boot, p, parent,
 	                            &Q7_ERR_OF(r->message)) == 0) {
 		*r = res;
 	} else {
