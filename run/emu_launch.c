@@ -123,13 +123,9 @@ static char *find_qemu(const char *given, struct q7_run_result *r)
  * loads at start, and its command line. 0, or -1 after q7_run_fail(). */
 static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 {
-	struct q7_boot_block b;
-	memset(&b, 0, sizeof b);
-	b.magic = Q7_BOOT_MAGIC;
-	b.version = Q7_BOOT_VERSION;
-	b.request_fd = Q7_BOOT_REQUEST_FD;
-	b.result_fd = Q7_BOOT_RESULT_FD;
-	b.ncores = s->cores;
+	struct q7_boot_block b = {.magic = Q7_BOOT_MAGIC, .version = Q7_BOOT_VERSION,
+	                          .request_fd = Q7_BOOT_REQUEST_FD, .result_fd = Q7_BOOT_RESULT_FD,
+	                          .ncores = s->cores};
 	struct q7_strvec *argv = &s->argv;
 	q7_sv_add(argv, s->qemu);
 	static const char *const fixed[] = {"-M", "sim", "-cpu", "lx106", "-semihosting",

@@ -47,8 +47,7 @@ int q7_prof_emulated(const char *lib, const char *const *images, const struct q7
 	cfg.timeout_s = req->timeout_s > 0 ? req->timeout_s : PROFILE_TIMEOUT_S;
 	cfg.icount = false; /* the log counts; -icount would only slow it */
 	cfg.trace = true;
-	struct q7_trace_core tc[Q7_NUM_CORES];
-	memset(tc, 0, sizeof tc);
+	struct q7_trace_core tc[Q7_NUM_CORES] = {0};
 	struct q7_syms boot = {0};
 	struct q7_emu_session *s = NULL;
 	memset(r, 0, sizeof *r);

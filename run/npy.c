@@ -16,18 +16,18 @@
 static const struct {
 	const char *names[4];
 	enum q7_dtype dtype;
-	char kind; /* NumPy's kind letter */
+	const char *descr; /* NumPy's, less the byte order; NULL: none */
 } dtypes[] = {
-	{{"uint8", "byte", "u1", NULL}, Q7_DTYPE_UINT8, 'u'},
-	{{"int8", "char", "i1", NULL}, Q7_DTYPE_INT8, 'i'},
-	{{"int16", "short", "i2", NULL}, Q7_DTYPE_INT16, 'i'},
-	{{"int32", "int", "i4", NULL}, Q7_DTYPE_INT32, 'i'},
-	{{"int64", "long", "i8", NULL}, Q7_DTYPE_INT64, 'i'},
-	{{"float16", "half", "f2", NULL}, Q7_DTYPE_FLOAT16, 'f'},
-	{{"float32", "float", "f4", NULL}, Q7_DTYPE_FLOAT32, 'f'},
-	{{"float64", "double", "f8", NULL}, Q7_DTYPE_FLOAT64, 'f'},
-	{{"bool", "b1", NULL, NULL}, Q7_DTYPE_BOOL, 'b'},
-	{{"bfloat16", "bf16", NULL, NULL}, Q7_DTYPE_BFLOAT16, 0},
+	{{"uint8", "byte", "u1", NULL}, Q7_DTYPE_UINT8, "u1"},
+	{{"int8", "char", "i1", NULL}, Q7_DTYPE_INT8, "i1"},
+	{{"int16", "short", "i2", NULL}, Q7_DTYPE_INT16, "i2"},
+	{{"int32", "int", "i4", NULL}, Q7_DTYPE_INT32, "i4"},
+	{{"int64", "long", "i8", NULL}, Q7_DTYPE_INT64, "i8"},
+	{{"float16", "half", "f2", NULL}, Q7_DTYPE_FLOAT16, "f2"},
+	{{"float32", "float", "f4", NULL}, Q7_DTYPE_FLOAT32, "f4"},
+	{{"float64", "double", "f8", NULL}, Q7_DTYPE_FLOAT64, "f8"},
+	{{"bool", "b1", NULL, NULL}, Q7_DTYPE_BOOL, "b1"},
+	{{"bfloat16", "bf16", NULL, NULL}, Q7_DTYPE_BFLOAT16, NULL},
 };
 #define NDTYPES (sizeof dtypes / sizeof dtypes[0])
 
@@ -122,11 +122,7 @@ static bool decode_descr(const char *d, enum q7_dtype *t, bool *swap, const char
 		return false;
 	}
 	for (size_t i = 0; i < NDTYPES; i++) {
-		if (!dtypes[i].kind)
-			continue;
-		char want[4];
-		snprintf(want, sizeof want, "%c%u", dtypes[i].kind, q7_dtype_size(dtypes[i].dtype));
-		if (strcmp(d + 1, want) == 0) {
+		if (dtypes[i].descr && strcmp(d + 1, dtypes[i].descr) == 0) {
 			*t = dtypes[i].dtype;
 			*swap = order == '>' && q7_dtype_size(dtypes[i].dtype) > 1;
 			return true;
@@ -343,8 +339,8 @@ int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32
 	char descr[8] = "";
 	for (size_t i = 0; i < NDTYPES; i++)
 		if (dtypes[i].dtype == file_type)
-			snprintf(descr, sizeof descr, "%c%c%u", q7_dtype_size(dtypes[i].dtype) == 1 ? '|' : '<',
-			         dtypes[i].kind, q7_dtype_size(dtypes[i].dtype));
+			snprintf(descr, sizeof descr, "%c%s", q7_dtype_size(dtypes[i].dtype) == 1 ? '|' : '<',
+			         dtypes[i].descr);
 	if (!descr[0]) {
 		q7_err_set(err, path, "cannot write dtype %u", (unsigned)dtype);
 		return -1;
