@@ -14,28 +14,21 @@
 #define PROFILE_TIMEOUT_S 1200.0
 
 /* The per-core images' symbols, placed where the session put them, and
- * the boot program's. 0, or -1 after q7_run_fail(). */
+ * the boot program's. 0; else r's message says why. */
 static int load_cores(const struct q7_emu_session *s, struct q7_trace_core *tc,
                       struct q7_syms *boot, struct q7_run_result *r)
 {
-	char err[Q7_MESSAGE_SIZE];
+	struct q7_err err = Q7_ERR_OF(r->message);
 	for (unsigned i = 0; i < s->cores; i++) {
 		const struct q7_pl_header *h = &s->hdr[i];
 		tc[i].index = i;
 		tc[i].entry = h->entry;
 		tc[i].lo = h->base;
 		tc[i].hi = h->base + h->load_size + h->bss_size;
-		if (q7_syms_load(s->linked.v[i], h->base - h->link_base, &tc[i].syms,
-		                 &Q7_ERR_OF(err)) != 0) {
-			q7_run_fail(r, "%s", err);
+		if (q7_syms_load(s->linked.v[i], h->base - h->link_base, &tc[i].syms, &err) != 0)
 			return -1;
-		}
 	}
-	if (q7_syms_load(s->boot, 0, boot, &Q7_ERR_OF(err)) != 0) {
-		q7_run_fail(r, "%s", err);
-		return -1;
-	}
-	return 0;
+	return q7_syms_load(s->boot, 0, boot, &err);
 }
 
 int q7_prof_emulated(const char *lib, const char *const *images, const struct q7_call *req,
