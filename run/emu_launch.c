@@ -40,16 +40,13 @@ static bool env_on(const char *name)
 
 void q7_emu_config_init(struct q7_emu_config *cfg, const char *lib, unsigned cores)
 {
-	memset(cfg, 0, sizeof *cfg);
-	cfg->lib = lib;
-	cfg->cores = cores;
 	const char *q = getenv("Q7CC_QEMU");
-	cfg->qemu = q && *q ? q : NULL;
-	cfg->forward_signals = true;
-	cfg->stats = env_on("Q7CC_EMU_STATS") ? stderr : NULL;
-	cfg->icount = env_on("Q7CC_EMU_ICOUNT");
-	cfg->unchecked = q7_run_unchecked(0);
-	cfg->semihosting_files = env_on("Q7CC_SEMIHOSTING_FILES");
+	*cfg = (struct q7_emu_config){.lib = lib, .cores = cores, .qemu = q && *q ? q : NULL,
+	                              .forward_signals = true,
+	                              .stats = env_on("Q7CC_EMU_STATS") ? stderr : NULL,
+	                              .icount = env_on("Q7CC_EMU_ICOUNT"),
+	                              .unchecked = q7_run_unchecked(0),
+	                              .semihosting_files = env_on("Q7CC_SEMIHOSTING_FILES")};
 }
 
 /* ---- opening: images, boot files, QEMU's command line ------------------- */
@@ -396,17 +393,13 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out, st
 		q7_err_set(err, NULL, "%u cores asked, at most %u", cores, Q7_NUM_CORES);
 		return -1;
 	}
-	struct q7_emu_session *s = q7_xcalloc(1, sizeof *s);
-	s->fd = -1;
-	s->cores = cores;
-	s->lib = q7_xstrdup(cfg->lib);
-	s->timeout = cfg->timeout_s > 0 ? cfg->timeout_s : Q7_DEFAULT_TIMEOUT_S;
-	s->forward = cfg->forward_signals;
-	s->interrupted = cfg->interrupted;
-	s->host_files = cfg->semihosting_files;
-	s->stats = cfg->stats;
-	s->icount = cfg->icount;
-	s->unchecked = cfg->unchecked;
+	struct q7_emu_session *s = q7_xmalloc(sizeof *s);
+	*s = (struct q7_emu_session){
+		.fd = -1, .cores = cores, .lib = q7_xstrdup(cfg->lib),
+		.timeout = cfg->timeout_s > 0 ? cfg->timeout_s : Q7_DEFAULT_TIMEOUT_S,
+		.forward = cfg->forward_signals, .interrupted = cfg->interrupted,
+		.host_files = cfg->semihosting_files, .stats = cfg->stats, .icount = cfg->icount,
+		.unchecked = cfg->unchecked};
 	int rc = -1;
 	if (s->forward)
 		q7_proc_signals_install();

@@ -75,13 +75,10 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 		q7_err_set(err, NULL, "%s", why.msg);
 		goto out;
 	}
-	e = q7_xcalloc(1, sizeof *e);
-	e->target = t;
-	e->lib = q7_xstrdup(lib);
-	e->images = paths;
+	e = q7_xmalloc(sizeof *e);
+	*e = (struct q7_engine){.target = t, .lib = q7_xstrdup(lib), .images = paths,
+	                        .cores = (unsigned)paths.n, .nops = -1};
 	paths = (struct q7_strvec){0};
-	e->cores = (unsigned)e->images.n;
-	e->nops = -1;
 	pthread_mutex_init(&e->lock, NULL);
 	struct q7_target_open to = {.lib = lib, .images = &e->images, .opts = o};
 	if (t->open(&to, err) != 0)

@@ -426,13 +426,11 @@ static void direct_catch(void)
 int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
                  struct q7_host **out, struct q7_err *err)
 {
-	struct q7_host *h = q7_xcalloc(1, sizeof *h);
+	struct q7_host *h = q7_xmalloc(sizeof *h);
 	*out = NULL;
-	h->cores = (unsigned)images->n;
-	h->mode = o->host_mode;
-	h->unchecked = o->unchecked;
-	h->interrupted = o->interrupted;
-	h->heap_size = o->heap_size ? o->heap_size : DEFAULT_HEAP;
+	*h = (struct q7_host){.cores = (unsigned)images->n, .mode = o->host_mode,
+	                      .unchecked = o->unchecked, .interrupted = o->interrupted,
+	                      .heap_size = o->heap_size ? o->heap_size : DEFAULT_HEAP};
 	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		h->images.copies[i] = -1;
 	if (h->cores == 0 || h->cores > Q7_NUM_CORES) {
