@@ -292,8 +292,8 @@ static const char script[] =
 
 char *q7_flamegraph_svg(struct q7_prof *p, const char *title)
 {
-	struct layout L = {.p = p};
-	L.total = q7_prof_sum(p);
+	struct q7_strbuf b = {0};
+	struct layout L = {.p = p, .b = &b, .total = q7_prof_sum(p)};
 	/* Depths in one pass: a node is made after its parent. */
 	unsigned *depth = q7_xcalloc(p->n, sizeof *depth);
 	for (size_t i = 1; i < p->n; i++) {
@@ -307,8 +307,6 @@ char *q7_flamegraph_svg(struct q7_prof *p, const char *title)
 	L.row = L.max_depth ? (WIDTH * ASPECT - TOP - BOTTOM) / L.max_depth : ROW;
 	L.row = L.row < ROW ? ROW : L.row > ROW_MAX ? ROW_MAX : L.row;
 	L.height = TOP + L.max_depth * L.row + BOTTOM;
-	struct q7_strbuf b = {0};
-	L.b = &b;
 	q7_sb_addf(&b, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 	           "<svg version=\"1.1\" width=\"100%%\" viewBox=\"0 0 %.0f %.0f\" "
 	           "preserveAspectRatio=\"xMidYMin meet\" xmlns=\"http://www.w3.org/2000/svg\" "

@@ -16,10 +16,7 @@
 
 void q7_prof_init(struct q7_prof *p)
 {
-	memset(p, 0, sizeof *p);
-	p->cap = 256;
-	p->v = q7_xcalloc(p->cap, sizeof *p->v);
-	p->n = 1;
+	*p = (struct q7_prof){.v = q7_xcalloc(256, sizeof *p->v), .n = 1, .cap = 256};
 	p->v[0].name = "";
 }
 
@@ -66,12 +63,11 @@ unsigned q7_prof_child(struct q7_prof *p, unsigned parent, const char *name)
 		return (*found)->node;
 	if (p->n >= Q7_PROF_NODES)
 		return p->over ? p->over : (p->over = new_node(p, Q7_PROF_ROOT, Q7_PROF_OVER));
+	unsigned n = new_node(p, parent, name);
 	struct child *c = q7_xmalloc(sizeof *c);
-	c->parent = parent;
-	c->node = new_node(p, parent, name);
-	c->name = p->v[c->node].name;
+	*c = (struct child){.parent = parent, .node = n, .name = p->v[n].name};
 	q7_xtsearch(c, &p->children, child_order);
-	return c->node;
+	return n;
 }
 
 int q7_prof_add_folded(struct q7_prof *p, unsigned parent, const char *text,

@@ -21,10 +21,8 @@ static int load_cores(const struct q7_emu_session *s, struct q7_trace_core *tc,
 	struct q7_err err = Q7_ERR_OF(r->message);
 	for (unsigned i = 0; i < s->cores; i++) {
 		const struct q7_pl_header *h = &s->hdr[i];
-		tc[i].index = i;
-		tc[i].entry = h->entry;
-		tc[i].lo = h->base;
-		tc[i].hi = h->base + h->load_size + h->bss_size;
+		tc[i] = (struct q7_trace_core){.index = i, .entry = h->entry, .lo = h->base,
+		                               .hi = h->base + h->load_size + h->bss_size};
 		if (q7_syms_load(s->linked.v[i], h->base - h->link_base, &tc[i].syms, &err) != 0)
 			return -1;
 	}

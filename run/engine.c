@@ -252,12 +252,8 @@ int q7_engine_list(struct q7_engine *e, struct q7_err *err)
 	if (rc >= 0)
 		goto out;
 	unsigned char *buf = q7_xcalloc(1, LIST_BYTES);
-	struct q7_call c = {.op = ""};
-	c.dst.dtype = Q7_DTYPE_UINT8;
-	c.dst.ndim = 1;
-	c.dst.sizes[0] = LIST_BYTES;
-	c.dst.strides[0] = 1;
-	c.dst.data = (uint64_t)(uintptr_t)buf;
+	struct q7_call c = {.op = "", .dst = {.dtype = Q7_DTYPE_UINT8, .ndim = 1, .sizes = {LIST_BYTES},
+	                                      .strides = {1}, .data = (uint64_t)(uintptr_t)buf}};
 	struct q7_run_result r;
 	/* Every core's image has the same ops (a session runs them all; the
 	 * race check only core 0). */
