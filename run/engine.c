@@ -142,7 +142,8 @@ static void name_changed_arg(struct q7_engine *e, const struct q7_call *c, struc
 
 /* Byte k of the destination differs between the two runs: the message
  * names its element, flat and by index. */
-static void uninit_fail(const struct q7_call *c, size_t k, struct q7_run_result *r)
+static void uninit_fail(const struct q7_call *c, const struct q7_call *second, size_t k,
+                        struct q7_run_result *r)
 {
 	size_t esize = q7_dtype_size(c->dst.dtype);
 	size_t elem = esize ? k / esize : k, rest = elem, idx[Q7_MAX_DIMS], n = 0;
@@ -154,13 +155,11 @@ static void uninit_fail(const struct q7_call *c, size_t k, struct q7_run_result 
 	for (unsigned d = 0; d < c->dst.ndim && c->dst.ndim > 1; d++)
 		n += (size_t)snprintf(where + n, sizeof where - n, "%s%zu%s", d ? ", " : " [", idx[d],
 		                      d + 1 == c->dst.ndim ? "]" : "");
-	struct q7_call second = *c;
-	second.fill_second = true;
 	q7_run_fail(r, "%s: the kernel read its output before writing it: element %zu%s of the "
 	            "destination (byte offset %zu) came out different when the fresh output started "
 	            "as 0x%02x bytes and as 0x%02x bytes; a kernel writes each element of its output "
 	            "before reading it", c->op, elem, where, k, q7_run_uninit_byte(c),
-	            q7_run_uninit_byte(&second));
+	            q7_run_uninit_byte(second));
 	r->status = Q7_STATUS_KERNEL_ERROR;
 }
 
@@ -189,7 +188,7 @@ static int call_checking_uninit(struct q7_engine *e, const struct q7_call *c,
 		size_t k = 0;
 		while (first[k] == dst[k])
 			k++;
-		uninit_fail(c, k, r);
+		uninit_fail(c, &second, k, r);
 		rc = 1;
 	}
 	free(first);

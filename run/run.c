@@ -182,14 +182,11 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 	case OPT_PROFILE_VIEW:
 		return take_profile_option(id, a, v, o);
 	case OPT_GUARD:
-		if (strcmp(v, "end") == 0) {
-			o->guard = Q7_GUARD_END;
-		} else if (strcmp(v, "start") == 0) {
-			o->guard = Q7_GUARD_START;
-		} else {
+		if (strcmp(v, "end") != 0 && strcmp(v, "start") != 0) {
 			q7_error("%s: expected --guard=end or --guard=start", a);
 			return -1;
 		}
+		o->guard = strcmp(v, "end") == 0 ? Q7_GUARD_END : Q7_GUARD_START;
 		break;
 	case OPT_SEMIHOSTING:
 		/* Read where the emulated session starts QEMU
