@@ -4,13 +4,11 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <search.h>
 #include <string.h>
 
 #include "flamegraph.h"
-#include "bytes.h"
 #include "support.h"
 #include "tempfile.h"
 

@@ -9,7 +9,6 @@
 #include "result.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -19,14 +18,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "q7/boot.h"
 #include "run_image.h"
-#include "npy.h"
 #include "prelink.h"
 #include "proc.h"
 #include "support.h"

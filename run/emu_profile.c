@@ -6,7 +6,6 @@
 #include "emu_launch.h"
 #include "engine.h"
 #include "prelink.h"
-#include "result.h"
 #include "support.h"
 
 /* A profiled call runs QEMU many times slower: the default time-out

@@ -18,7 +18,6 @@
 #include "run_image.h"
 #include "result.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
