@@ -121,24 +121,6 @@ static void step(struct tracer *t, struct block *b, const struct block *prev)
 	t->p->v[t->stack[t->depth - 1].node].self += b->ninsn;
 }
 
-static bool is_call(const char *m)
-{
-	return strncmp(m, "call0", 5) == 0 || strncmp(m, "callx0", 6) == 0;
-}
-
-static bool is_return(const char *m)
-{
-	return strncmp(m, "ret", 3) == 0 || (strncmp(m, "jx", 2) == 0 && (m[2] == '\t' || m[2] == ' '));
-}
-
-/* The host address of a block and its core's pc on a line "Trace 0:
- * 0x7f3250000100 [00000000/50000000/00018004/ff000200] sym"; false when
- * the line is not of that form. */
-static bool trace_line_addresses(const char *line, uint64_t *host, uint32_t *pc)
-{
-	return sscanf(line, "Trace %*[^:]: %" SCNx64 " [%*[^/]/%" SCNx32, host, pc) == 2;
-}
-
 /* One instruction of the block being listed, "0x50000530:  movi.n\ta2, 3":
  * the block's first pc, its count, and whether it ends in a call or a
  * return (the last instruction listed says). */
@@ -153,8 +135,10 @@ static void list_instruction(const char *line, struct block *pending)
 		end++;
 	if (pending->ninsn++ == 0)
 		pending->pc = pc;
-	pending->call_ret = is_call(end) ? pc + 3 : 0;
-	pending->ends_in_return = is_return(end);
+	bool call = strncmp(end, "call0", 5) == 0 || strncmp(end, "callx0", 6) == 0;
+	pending->call_ret = call ? pc + 3 : 0;
+	pending->ends_in_return = strncmp(end, "ret", 3) == 0 ||
+	                          (strncmp(end, "jx", 2) == 0 && (end[2] == '\t' || end[2] == ' '));
 }
 
 int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigned ncores,
@@ -177,7 +161,9 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 		if (strncmp(line, "Trace ", 6) == 0) {
 			uint64_t host;
 			uint32_t pc;
-			if (!trace_line_addresses(line, &host, &pc)) {
+			/* "Trace 0: 0x7f3250000100 [00000000/50000000/00018004/ff000200] sym":
+			 * the block's host address and its core's pc. */
+			if (sscanf(line, "Trace %*[^:]: %" SCNx64 " [%*[^/]/%" SCNx32, &host, &pc) != 2) {
 				q7_err_set(err, NULL, "%s: a trace line QEMU did not write: %.60s", log, line);
 				rc = -1;
 				break;

@@ -129,17 +129,6 @@ const struct q7_target *q7_engine_target_row(const struct q7_engine *e) { return
 
 bool q7_engine_apart(const struct q7_engine *e) { return e->apart; }
 
-/* A kernel that changed its input, or wrote past its end (a red zone
- * after it: changed_past_end): the message again, with the argument's
- * name from the op's schema (the op list, read once). */
-static void name_changed_arg(struct q7_engine *e, const struct q7_call *c, struct q7_run_result *r)
-{
-	char arg[128];
-	q7_run_list_arg(q7_engine_list(e, NULL) > 0 ? e->list : NULL, c->op, r->changed_arg - 1, arg,
-	                sizeof arg);
-	q7_run_word_changed(r, c->op, arg);
-}
-
 /* Byte k of the destination differs between the two runs: the message
  * names its element, flat and by index. */
 static void uninit_fail(const struct q7_call *c, const struct q7_call *second, size_t k,
@@ -210,8 +199,14 @@ int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_r
 	             ? call_checking_uninit(e, &cc, r)
 	             : e->target->call(e->state, &cc, e->cores, r);
 	pthread_mutex_unlock(&e->lock);
-	if (rc != 0 && r->changed_arg)
-		name_changed_arg(e, c, r);
+	if (rc != 0 && r->changed_arg) {
+		/* A changed input (or a write past its end): the message again,
+		 * the argument named from the op's schema (the op list, read once). */
+		char arg[128];
+		q7_run_list_arg(q7_engine_list(e, NULL) > 0 ? e->list : NULL, c->op, r->changed_arg - 1,
+		                arg, sizeof arg);
+		q7_run_word_changed(r, c->op, arg);
+	}
 	/* What the library's runtime wrote, one line whatever it holds. */
 	r->message[sizeof r->message - 1] = 0;
 	q7_run_clean_message(r->message);

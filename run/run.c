@@ -264,17 +264,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-/* A name ending in .npy is a file; else a literal when it reads as one
- * (so a file named "3" does not shadow the number); else a file. */
-static bool is_file_arg(const char *s)
-{
-	size_t n = strlen(s);
-	if (n > 4 && strcmp(s + n - 4, ".npy") == 0)
-		return true;
-	struct q7_arg probe;
-	return !q7_run_parse_literal(s, &probe) && q7_path_exists(s);
-}
-
 /* The engine's options from q7-run's: on the host, in a process of its
  * own unless --in-process. */
 static struct q7_engine_opts engine_opts(const struct options *o, unsigned cores)
@@ -328,19 +317,24 @@ static int read_args(const struct options *o, struct run *r)
 	for (size_t i = 2; i < o->pos.n; i++) {
 		const char *s = o->pos.v[i];
 		struct q7_arg *a = &r->call.args[r->call.nargs++];
-		if (is_file_arg(s)) {
-			struct npy_array *t = &r->arrays[r->narrays];
-			struct q7_err err = Q7_ERR_GROWING;
-			int rc = npy_read(s, t, &err);
-			q7_err_print(&err);
-			if (rc != 0)
-				return -1;
-			r->narrays++;
-			q7_run_tensor_arg(a, t);
-		} else if (!q7_run_parse_literal(s, a)) {
+		size_t n = strlen(s);
+		bool npy = n > 4 && strcmp(s + n - 4, ".npy") == 0;
+		/* A name ending in .npy is a file; else a literal when it reads as
+		 * one (so a file named "3" does not shadow the number); else a file. */
+		if (!npy && q7_run_parse_literal(s, a))
+			continue;
+		if (!npy && !q7_path_exists(s)) {
 			q7_error("%s: not a .npy file nor a literal (3, 0.5, true; integers of 64 bits)", s);
 			return -1;
 		}
+		struct npy_array *t = &r->arrays[r->narrays];
+		struct q7_err err = Q7_ERR_GROWING;
+		int rc = npy_read(s, t, &err);
+		q7_err_print(&err);
+		if (rc != 0)
+			return -1;
+		r->narrays++;
+		q7_run_tensor_arg(a, t);
 	}
 	return 0;
 }
