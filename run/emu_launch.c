@@ -113,7 +113,9 @@ static char *find_qemu(const char *given, struct q7_run_result *r)
 }
 
 /* Prelinks each core's image to its window and writes the files QEMU
- * loads at start, and its command line. 0, or -1 after q7_run_fail(). */
+ * loads at start, and its command line; reserves the buffer of what
+ * calls hand back (address space, its pages made as a call needs them).
+ * 0, or -1 after q7_run_fail(). */
 static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 {
 	struct q7_boot_block b = {.magic = Q7_BOOT_MAGIC, .version = Q7_BOOT_VERSION,
@@ -174,6 +176,14 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 		s->trace = fopen(t, "wb");
 		free(t);
 	}
+	void *m = mmap(NULL, DATA_MAP_BYTES, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED) {
+		q7_run_fail(r, "cannot reserve %zu bytes for the emulated core's results: %s",
+		            DATA_MAP_BYTES, strerror(errno));
+		return -1;
+	}
+	s->data = m;
 	return 0;
 }
 
@@ -333,21 +343,6 @@ int q7_emu_recv_all(struct q7_emu_session *s, void *buf, size_t size, double dea
 
 /* ---- open and close ---------------------------------------------------- */
 
-/* The buffer of what calls hand back: address space, its pages made as
- * a call needs them. 0, or -1 after q7_run_fail(). */
-static int open_data(struct q7_emu_session *s, struct q7_run_result *r)
-{
-	void *m = mmap(NULL, DATA_MAP_BYTES, PROT_READ | PROT_WRITE,
-	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (m == MAP_FAILED) {
-		q7_run_fail(r, "cannot reserve %zu bytes for the emulated core's results: %s",
-		            DATA_MAP_BYTES, strerror(errno));
-		return -1;
-	}
-	s->data = m;
-	return 0;
-}
-
 /* Frees s; its files are removed unless they are another process's
  * (remove false: a forked child's copy of its parent's session). */
 static void free_session(struct q7_emu_session *s, bool remove)
@@ -441,7 +436,7 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out, st
 		q7_temp_register(s->trace_log);
 		q7_sv_add(&s->files, s->trace_log);
 	}
-	if (prepare(s, why) != 0 || open_data(s, why) != 0 || q7_emu_start_qemu(s, why) != 0)
+	if (prepare(s, why) != 0 || q7_emu_start_qemu(s, why) != 0)
 		goto out;
 	*out = s;
 	rc = 0;

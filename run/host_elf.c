@@ -46,7 +46,7 @@ struct lib {
 	bool has[DT_NUM];
 	const char *strtab;
 	uint64_t strsz;
-	struct q7_err *err; /* the caller's (a fixed or a growing carrier) */
+	struct q7_err *err; /* the caller's (a fixed or a growing carrier, or NULL) */
 };
 
 static int bad(struct lib *l, const char *fmt, ...) Q7_PRINTF(2, 3);
@@ -418,8 +418,7 @@ static int probe(struct lib *l)
 static int check_file(const char *path, bool kernels, struct q7_strvec *runtimes,
                       struct q7_err *err)
 {
-	struct q7_err none = {0};
-	struct lib l = {.path = path, .err = err ? err : &none};
+	struct lib l = {.path = path, .err = err};
 	const char *why;
 	char *bytes = q7_read_regular(path, Q7_READ_HOSTLIB_MAX, &l.n, &why);
 	if (!bytes) {
