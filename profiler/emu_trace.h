@@ -16,7 +16,6 @@
 #ifndef Q7_EMU_TRACE_H
 #define Q7_EMU_TRACE_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 #include "elf_syms.h"

@@ -403,10 +403,7 @@ static void on_direct_fault(int sig, siginfo_t *si, void *uc)
 	recover(sig, si, uc);
 	if (c) {
 		struct q7_fault f = c->h->images.faults[c->core];
-		size_t k = 0;
-		for (; c->op[k] && k < sizeof f.op - 1; k++)
-			f.op[k] = c->op[k];
-		f.op[k] = 0;
+		strncpy(f.op, c->op, sizeof f.op - 1); /* its last byte stays 0 */
 		q7_fault_record(&f, sig, si, uc);
 		q7_fault_report(&f, true, "", " (in this process, which it ends; q7cc.torch's "
 		                "isolate=True runs kernels apart and raises an error instead)");

@@ -7,7 +7,6 @@
 #ifndef Q7_RUN_HOST_INT_H
 #define Q7_RUN_HOST_INT_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 #include "engine.h"
