@@ -23,18 +23,6 @@
 #include "proc.h"
 #include "support.h"
 
-#if defined(__x86_64__)
-#define HOST_MACHINE EM_X86_64
-#define HOST_MACHINE_NAME "x86-64"
-#define WIDE_RELOC R_X86_64_TLSDESC /* the one relocation that writes 16 bytes */
-#elif defined(__aarch64__)
-#define HOST_MACHINE EM_AARCH64
-#define HOST_MACHINE_NAME "AArch64"
-#define WIDE_RELOC R_AARCH64_TLSDESC
-#else
-#error "the host library check knows x86-64 and AArch64"
-#endif
-
 #define PROBE_SECONDS 10 /* a loader and its constructors take milliseconds */
 
 struct lib {
@@ -95,8 +83,8 @@ static int check_header(struct lib *l)
 		return bad(l, "byte order %u, not little-endian", h.e_ident[EI_DATA]);
 	if (h.e_type != ET_DYN)
 		return bad(l, "ELF type %u, not a shared library (%u)", h.e_type, ET_DYN);
-	if (h.e_machine != HOST_MACHINE)
-		return bad(l, "machine %u, not %s", h.e_machine, HOST_MACHINE_NAME);
+	if (h.e_machine != Q7_HOST_MACHINE)
+		return bad(l, "machine %u, not %s", h.e_machine, Q7_HOST_MACHINE_NAME);
 	return 0;
 }
 
@@ -188,7 +176,7 @@ static int check_relocs(struct lib *l, int addr_tag, int size_tag, const char *w
 	GElf_Rela rela;
 	for (int i = 0; gelf_getrela(r, i, &rela); i++) {
 		unsigned type = (unsigned)GELF_R_TYPE(rela.r_info);
-		unsigned bytes = type == WIDE_RELOC ? 16 : 8;
+		unsigned bytes = type == Q7_HOST_WIDE_RELOC ? 16 : 8;
 		if (type != 0 && !writable(l, rela.r_offset, bytes))
 			return bad(l, "%s relocation %d writes %u bytes at 0x%llx, outside the writable "
 			           "segments",
