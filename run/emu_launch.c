@@ -410,12 +410,10 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out, st
 			            s->boot, q7_prefix());
 		goto out;
 	}
-	if (cfg->images) {
-		for (unsigned i = 0; i < cores; i++)
-			q7_sv_add(&s->linked, cfg->images[i]);
-	} else if (q7_run_images(cfg->lib, cores, &s->linked, err) < 0) {
+	for (unsigned i = 0; cfg->images && i < cores; i++)
+		q7_sv_add(&s->linked, cfg->images[i]);
+	if (!cfg->images && q7_run_images(cfg->lib, cores, &s->linked, err) < 0)
 		goto out_freed;
-	}
 	for (unsigned i = 0; i < cores; i++)
 		s->image[i] = packed_path(s->linked.v[i]);
 	const char *tmp = q7_temp_dir();

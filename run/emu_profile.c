@@ -48,16 +48,14 @@ int q7_prof_emulated(const char *lib, const char *const *images, const struct q7
 	struct q7_run_result res;
 	int rc = q7_emu_call(s, req, &res);
 	q7_emu_stop_qemu(s, NULL); /* QEMU exits: its log is whole */
-	if (rc != 0) {
-		*r = res;
-	} else if (load_cores(s, tc, &boot, r) == 0 &&
-	           q7_trace_profile(s->trace_log, tc, cfg.cores, &boot, p, parent,
-	                            &Q7_ERR_OF(r->message)) == 0) {
-		*r = res;
-	} else {
+	if (rc == 0 && (load_cores(s, tc, &boot, r) != 0 ||
+	                q7_trace_profile(s->trace_log, tc, cfg.cores, &boot, p, parent,
+	                                 &Q7_ERR_OF(r->message)) != 0)) {
 		r->status = -1;
 		q7_run_result_free(&res);
 		rc = 1;
+	} else {
+		*r = res;
 	}
 	q7_emu_close(s);
 	for (unsigned i = 0; i < Q7_NUM_CORES; i++)

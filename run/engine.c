@@ -64,14 +64,10 @@ int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_en
 		q7_err_set(err, NULL, "%u cores asked, at most %d", o->cores, Q7_NUM_CORES);
 		goto out;
 	}
-	if (o->images && o->cores) {
-		for (unsigned i = 0; i < o->cores; i++)
-			q7_sv_add(&paths, o->images[i]);
-	} else if (q7_run_images(lib, o->cores, &paths, &why) < 0) {
-		q7_err_set(err, NULL, "%s", why.msg);
-		goto out;
-	}
-	if (q7_run_check_images(&paths, t, &why) != 0) {
+	for (unsigned i = 0; o->images && i < o->cores; i++)
+		q7_sv_add(&paths, o->images[i]);
+	if ((!paths.n && q7_run_images(lib, o->cores, &paths, &why) < 0) ||
+	    q7_run_check_images(&paths, t, &why) != 0) {
 		q7_err_set(err, NULL, "%s", why.msg);
 		goto out;
 	}

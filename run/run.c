@@ -574,21 +574,19 @@ int q7_run_main(int argc, char **argv)
 	bool parsed = parse_options(argc, argv, &o) == 0;
 	if (parsed && o.sanitize && sanitize(&o, argc) != 0) {
 		rc = Q7_EXIT_ERROR;
+	} else if (parsed && o.list) {
+		rc = list_ops(&o);
 	} else if (parsed) {
-		if (o.list) {
-			rc = list_ops(&o);
-		} else {
-			struct run *r = q7_xcalloc(1, sizeof *r);
-			q7_prof_init(&r->prof);
-			rc = run_op(&o, r);
-			q7_run_result_free(&r->res);
-			q7_prof_free(&r->prof);
-			for (unsigned i = 0; i < r->narrays; i++)
-				npy_free(&r->arrays[i]);
-			free(r->dst_buf);
-			q7_sv_free(&r->images);
-			free(r);
-		}
+		struct run *r = q7_xcalloc(1, sizeof *r);
+		q7_prof_init(&r->prof);
+		rc = run_op(&o, r);
+		q7_run_result_free(&r->res);
+		q7_prof_free(&r->prof);
+		for (unsigned i = 0; i < r->narrays; i++)
+			npy_free(&r->arrays[i]);
+		free(r->dst_buf);
+		q7_sv_free(&r->images);
+		free(r);
 	}
 	q7_sv_free(&o.pos);
 	return rc;
