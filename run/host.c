@@ -443,19 +443,16 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 		if (!seen && q7_host_elf_check_kernels(h->paths[core], err) != 0)
 			goto fail;
 	}
-	if (h->mode == Q7_HOST_SANITIZED) {
-		if (h->cores != 1) {
-			q7_err_set(err, NULL, "%s: %u cores: a sanitized library runs on one", h->paths[0],
-			           h->cores);
-			goto fail;
-		}
-		*out = h; /* nothing loaded here: each call is q7-run's */
-		return 0;
+	if (h->mode == Q7_HOST_SANITIZED && h->cores != 1) {
+		q7_err_set(err, NULL, "%s: %u cores: a sanitized library runs on one", h->paths[0],
+		           h->cores);
+		goto fail;
 	}
-	if (h->mode == Q7_HOST_ISOLATED) {
-		if (q7_iso_open(h->paths, h->cores, h->heap_size, o, &h->iso, err) != 0)
-			goto fail;
-		*out = h;
+	if (h->mode == Q7_HOST_ISOLATED &&
+	    q7_iso_open(h->paths, h->cores, h->heap_size, o, &h->iso, err) != 0)
+		goto fail;
+	if (h->mode == Q7_HOST_SANITIZED || h->mode == Q7_HOST_ISOLATED) {
+		*out = h; /* nothing loaded here: the worker's, or each call q7-run's */
 		return 0;
 	}
 	h->cf = q7_confine_new(h->heap_size);
