@@ -12,8 +12,6 @@
 #ifndef Q7_DEVICE_VIEW_H
 #define Q7_DEVICE_VIEW_H
 
-#include <stddef.h>
-
 #include "insn_profile.h"
 
 struct q7_devop {

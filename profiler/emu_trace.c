@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <search.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,9 +12,11 @@
 
 #include "device_view.h"
 #include "support.h"
-#include "u64map.h"
 
+/* A block QEMU listed, in a tsearch tree by the host address it
+ * translated it to. */
 struct block {
+	uint64_t host;
 	uint32_t pc;              /* the first instruction's address */
 	uint32_t ninsn;
 	uint32_t call_ret;        /* ends in call0/callx0: its return address, else 0 */
@@ -21,6 +24,12 @@ struct block {
 	const struct q7_sym *sym; /* resolved at its first execution */
 	bool resolved;
 };
+
+static int host_order(const void *a, const void *b)
+{
+	uint64_t x = ((const struct block *)a)->host, y = ((const struct block *)b)->host;
+	return (x > y) - (x < y);
+}
 
 struct frame {
 	uint32_t ret;
@@ -112,24 +121,6 @@ static void step(struct tracer *t, struct block *b, const struct block *prev)
 	t->p->v[t->stack[t->depth - 1].node].self += b->ninsn;
 }
 
-static bool is_call(const char *m)
-{
-	return strncmp(m, "call0", 5) == 0 || strncmp(m, "callx0", 6) == 0;
-}
-
-static bool is_return(const char *m)
-{
-	return strncmp(m, "ret", 3) == 0 || (strncmp(m, "jx", 2) == 0 && (m[2] == '\t' || m[2] == ' '));
-}
-
-/* The host address of a block and its core's pc on a line "Trace 0:
- * 0x7f3250000100 [00000000/50000000/00018004/ff000200] sym"; false when
- * the line is not of that form. */
-static bool trace_line_addresses(const char *line, uint64_t *host, uint32_t *pc)
-{
-	return sscanf(line, "Trace %*[^:]: %" SCNx64 " [%*[^/]/%" SCNx32, host, pc) == 2;
-}
-
 /* One instruction of the block being listed, "0x50000530:  movi.n\ta2, 3":
  * the block's first pc, its count, and whether it ends in a call or a
  * return (the last instruction listed says). */
@@ -144,27 +135,25 @@ static void list_instruction(const char *line, struct block *pending)
 		end++;
 	if (pending->ninsn++ == 0)
 		pending->pc = pc;
-	pending->call_ret = is_call(end) ? pc + 3 : 0;
-	pending->ends_in_return = is_return(end);
+	bool call = strncmp(end, "call0", 5) == 0 || strncmp(end, "callx0", 6) == 0;
+	pending->call_ret = call ? pc + 3 : 0;
+	pending->ends_in_return = strncmp(end, "ret", 3) == 0 ||
+	                          (strncmp(end, "jx", 2) == 0 && (end[2] == '\t' || end[2] == ' '));
 }
 
 int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigned ncores,
                      const struct q7_syms *boot, struct q7_prof *p, unsigned parent,
-                     struct q7_trace_stats *st, struct q7_err *err)
+                     struct q7_err *err)
 {
-	memset(st, 0, sizeof *st);
 	FILE *f = fopen(log, "r");
 	if (!f) {
 		q7_err_set(err, NULL, "%s: cannot read the core's trace: %s", log, strerror(errno));
 		return -1;
 	}
 	struct tracer t = {.cores = cores, .ncores = ncores, .boot = boot, .p = p, .parent = parent};
-	struct q7_u64map *byhost = q7_u64map_new(); /* host address of a block -> 1 + index */
-	struct block *blocks = NULL;
-	size_t nblocks = 0, capblocks = 0;
-	struct block pending;
-	bool have_pending = false, listing = false;
-	size_t prev = SIZE_MAX;
+	void *byhost = NULL;
+	struct block pending, prev; /* prev: the block run before, as it was then */
+	bool have_pending = false, have_prev = false, listing = false;
 	char *line = NULL;
 	size_t linecap = 0;
 	int rc = 0;
@@ -172,33 +161,33 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 		if (strncmp(line, "Trace ", 6) == 0) {
 			uint64_t host;
 			uint32_t pc;
-			if (!trace_line_addresses(line, &host, &pc)) {
+			/* "Trace 0: 0x7f3250000100 [00000000/50000000/00018004/ff000200] sym":
+			 * the block's host address and its core's pc. */
+			if (sscanf(line, "Trace %*[^:]: %" SCNx64 " [%*[^/]/%" SCNx32, &host, &pc) != 2) {
 				q7_err_set(err, NULL, "%s: a trace line QEMU did not write: %.60s", log, line);
 				rc = -1;
 				break;
 			}
 			listing = false;
-			bool made;
-			uint64_t *slot = q7_u64map_put(byhost, host, &made);
+			struct block key = {.host = host}, **b = q7_xtsearch(&key, &byhost, host_order);
+			bool listed = *b != &key;
+			if (!listed)
+				*b = memcpy(q7_xmalloc(sizeof key), &key, sizeof key);
 			if (have_pending && pending.pc == pc) {
 				/* Just translated (a host address may be reused after
 				 * QEMU flushes its code cache: the new listing wins). */
-				Q7_GROW(blocks, capblocks, nblocks + 1);
-				blocks[nblocks++] = pending;
-				*slot = nblocks;
+				pending.host = host;
+				**b = pending;
 				have_pending = false;
-			} else if (made || blocks[*slot - 1].pc != pc) {
+			} else if (!listed || (*b)->pc != pc) {
 				q7_err_set(err, NULL, "%s: a block at 0x%08x ran that QEMU never listed (was the "
 				           "log written with -d %s?)", log, pc, Q7_TRACE_QEMU_FLAGS);
 				rc = -1;
 				break;
 			}
-			size_t cur = (size_t)*slot - 1;
-			step(&t, &blocks[cur], prev == SIZE_MAX ? NULL : &blocks[prev]);
-			if (t.in_window)
-				st->instructions += blocks[cur].ninsn;
-			st->blocks++;
-			prev = cur;
+			step(&t, *b, have_prev ? &prev : NULL);
+			prev = **b;
+			have_prev = true;
 		} else if (strncmp(line, "IN:", 3) == 0) {
 			memset(&pending, 0, sizeof pending);
 			have_pending = true;
@@ -213,9 +202,6 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 		q7_err_set(err, NULL, "%s: cannot read the core's trace: %s", log, strerror(errno));
 		rc = -1;
 	}
-	/* Each instruction counted before the window closed was also counted in
-	 * a frame; the statistics count the same way. */
-	st->windows = t.core + (t.in_window ? 1 : 0);
 	if (rc == 0 && t.core < ncores) {
 		q7_err_set(err, NULL, "%s: the trace holds %u of the %u cores' entry calls%s", log,
 		           t.core, ncores, t.in_window ? " (the last one did not return)" : "");
@@ -223,8 +209,7 @@ int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigne
 	}
 	free(line);
 	fclose(f);
-	free(blocks);
 	free(t.stack);
-	q7_u64map_free(byhost);
+	tdestroy(byhost, free);
 	return rc;
 }

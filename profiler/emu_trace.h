@@ -16,7 +16,6 @@
 #ifndef Q7_EMU_TRACE_H
 #define Q7_EMU_TRACE_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 #include "elf_syms.h"
@@ -31,18 +30,12 @@ struct q7_trace_core {
 	struct q7_syms syms;  /* the image's functions, placed */
 };
 
-struct q7_trace_stats {
-	uint64_t blocks;      /* block executions read */
-	uint64_t instructions;/* counted into the profile */
-	unsigned windows;     /* entry calls found */
-};
-
 /* Reads log and adds every core's stacks under parent. cores: in the order
  * the boot program runs them. 0, or -1 with err naming the log and what is
  * wrong (a block executed that was never listed, fewer entry calls than
  * cores). */
 int q7_trace_profile(const char *log, const struct q7_trace_core *cores, unsigned ncores,
                      const struct q7_syms *boot, struct q7_prof *p, unsigned parent,
-                     struct q7_trace_stats *st, struct q7_err *err);
+                     struct q7_err *err);
 
 #endif

@@ -33,7 +33,12 @@ static const char *const runtime_prefixes[] = {
 	"memset", "memmove", "memchr", "memcmp", "str", "abort", "printf", "snprintf", "vsnprintf",
 };
 
-const char *q7_frame_kind(const char *name, unsigned depth, bool in_kernel)
+/* What a frame is: "kernel" (the kernel's own code: inside the frame its
+ * wrapper calls, and not a runtime or C library function), "runtime",
+ * "soft-float" (libgcc's helpers, __*, and the runtime's sf_*), "unit" (a
+ * device view's operation, "f32 mul": device_view.h), "boot" or
+ * "root" (a core or an op; depth counts from 1 at the root). */
+static const char *frame_kind(const char *name, unsigned depth, bool in_kernel)
 {
 	if (depth == 1 || (depth == 2 && strncmp(name, "core", 4) == 0 && isdigit((unsigned char)name[4])))
 		return "root";
@@ -94,11 +99,13 @@ struct layout {
 	size_t below_cap;
 };
 
-/* Characters of s as shown (its escapes included). */
-static size_t shown_chars(const char *s)
+/* Characters of s's first len bytes as shown (its escapes included). */
+static size_t shown_chars(const char *s, size_t len)
 {
 	struct q7_strbuf b = {0};
-	q7_sb_add_shown(&b, s, false);
+	char *t = q7_xstrndup(s, len);
+	q7_sb_add_shown(&b, t, false);
+	free(t);
 	size_t n = 0;
 	for (size_t i = 0; i < b.len; i++)
 		n += ((unsigned char)b.s[i] & 0xc0) != 0x80;
@@ -128,7 +135,7 @@ static char *fitted_name(const char *name, double room, double *font)
 {
 	const char *forms[] = {name, unqualified(name)};
 	for (size_t f = 0; f < 2; f++) {
-		size_t n = shown_chars(forms[f]);
+		size_t n = shown_chars(forms[f], strlen(forms[f]));
 		for (double px = FONT; px >= FONT_MIN; px -= 1)
 			if ((double)n * px * EM <= room) {
 				*font = px;
@@ -146,17 +153,11 @@ static char *fitted_name(const char *name, double room, double *font)
 	for (size_t i = 1; i <= len; i++) {
 		if (i < len && ((unsigned char)u[i] & 0xc0) == 0x80)
 			continue;
-		char *t = q7_xstrndup(u, i);
-		size_t n = shown_chars(t);
-		free(t);
-		if (n + 2 > fit)
+		if (shown_chars(u, i) + 2 > fit)
 			break;
 		cut = i;
 	}
-	char *t = q7_xstrndup(u, cut);
-	char *out = q7_xasprintf("%s..", t);
-	free(t);
-	return out;
+	return q7_xasprintf("%.*s..", (int)cut, u);
 }
 
 /* One frame's box and name. */
@@ -216,7 +217,7 @@ static bool draw_frame(void *ctx, const unsigned *path, size_t depth)
 	bool in_kernel = up.in_kernel || (n && is_kernel_frame(L->p, n));
 	bool in_soft_float = up.in_soft_float;
 	if (n) {
-		const char *kind = q7_frame_kind(nd->name, (unsigned)depth, in_kernel);
+		const char *kind = frame_kind(nd->name, (unsigned)depth, in_kernel);
 		/* A soft-float routine's helpers (sf_*, and the rest under
 		 * it) are soft-float's, whatever called the routine. */
 		if (in_soft_float && strcmp(kind, "boot") != 0)
@@ -291,8 +292,8 @@ static const char script[] =
 
 char *q7_flamegraph_svg(struct q7_prof *p, const char *title)
 {
-	struct layout L = {.p = p};
-	L.total = q7_prof_sum(p);
+	struct q7_strbuf b = {0};
+	struct layout L = {.p = p, .b = &b, .total = q7_prof_sum(p)};
 	/* Depths in one pass: a node is made after its parent. */
 	unsigned *depth = q7_xcalloc(p->n, sizeof *depth);
 	for (size_t i = 1; i < p->n; i++) {
@@ -306,8 +307,6 @@ char *q7_flamegraph_svg(struct q7_prof *p, const char *title)
 	L.row = L.max_depth ? (WIDTH * ASPECT - TOP - BOTTOM) / L.max_depth : ROW;
 	L.row = L.row < ROW ? ROW : L.row > ROW_MAX ? ROW_MAX : L.row;
 	L.height = TOP + L.max_depth * L.row + BOTTOM;
-	struct q7_strbuf b = {0};
-	L.b = &b;
 	q7_sb_addf(&b, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 	           "<svg version=\"1.1\" width=\"100%%\" viewBox=\"0 0 %.0f %.0f\" "
 	           "preserveAspectRatio=\"xMidYMin meet\" xmlns=\"http://www.w3.org/2000/svg\" "

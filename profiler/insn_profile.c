@@ -4,23 +4,17 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
+#include <search.h>
 #include <string.h>
 
 #include "flamegraph.h"
-#include "bytes.h"
 #include "support.h"
 #include "tempfile.h"
-#include "u64map.h"
 
 void q7_prof_init(struct q7_prof *p)
 {
-	memset(p, 0, sizeof *p);
-	p->children = q7_u64map_new();
-	p->cap = 256;
-	p->v = q7_xcalloc(p->cap, sizeof *p->v);
-	p->n = 1;
+	*p = (struct q7_prof){.v = q7_xcalloc(256, sizeof *p->v), .n = 1, .cap = 256};
 	p->v[0].name = "";
 }
 
@@ -29,7 +23,7 @@ void q7_prof_free(struct q7_prof *p)
 	for (size_t i = 1; i < p->n; i++)
 		free((char *)p->v[i].name);
 	free(p->v);
-	q7_u64map_free(p->children);
+	tdestroy(p->children, free);
 	memset(p, 0, sizeof *p);
 }
 
@@ -44,29 +38,33 @@ static unsigned new_node(struct q7_prof *p, unsigned parent, const char *name)
 	return n;
 }
 
+/* A node as p->children finds it: by its parent and its name. */
+struct child {
+	unsigned parent, node;
+	const char *name;
+};
+
+static int child_order(const void *a, const void *b)
+{
+	const struct child *x = a, *y = b;
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 unsigned q7_prof_child(struct q7_prof *p, unsigned parent, const char *name)
 {
-	/* Found by the parent and the name's hash, the node checked: a key
-	 * never seen is a new child; one whose node is another (two names of
-	 * one hash) is looked for in the parent's list. Past Q7_PROF_NODES a
-	 * new key remembers the Q7_PROF_OVER node. */
-	uint64_t key = q7_fnv1a64(Q7_FNV64_BASIS, name, strlen(name)) ^
-	               (uint64_t)parent * 0x9e3779b97f4a7c15ull;
-	bool made;
-	uint64_t *slot = q7_u64map_put(p->children, key, &made);
-	unsigned n = (unsigned)*slot;
-	if (!made && n && (n == p->over || (p->v[n].parent == parent &&
-	                                    strcmp(p->v[n].name, name) == 0)))
-		return n;
-	for (n = made ? 0 : p->v[parent].first_child; n; n = p->v[n].next_sibling)
-		if (strcmp(p->v[n].name, name) == 0)
-			return n;
-	if (p->n < Q7_PROF_NODES)
-		n = new_node(p, parent, name);
-	else
-		n = p->over ? p->over : (p->over = new_node(p, Q7_PROF_ROOT, Q7_PROF_OVER));
-	if (made)
-		*slot = n;
+	/* Past Q7_PROF_NODES a new child is the Q7_PROF_OVER node. */
+	struct child want = {.parent = parent, .name = name};
+	struct child **found = tfind(&want, &p->children, child_order);
+	if (found)
+		return (*found)->node;
+	if (p->n >= Q7_PROF_NODES)
+		return p->over ? p->over : (p->over = new_node(p, Q7_PROF_ROOT, Q7_PROF_OVER));
+	unsigned n = new_node(p, parent, name);
+	struct child *c = q7_xmalloc(sizeof *c);
+	*c = (struct child){.parent = parent, .node = n, .name = p->v[n].name};
+	q7_xtsearch(c, &p->children, child_order);
 	return n;
 }
 

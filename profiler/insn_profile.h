@@ -31,7 +31,7 @@ struct q7_prof {
 	struct q7_prof_node *v; /* v[0]: the root */
 	size_t n, cap;
 	unsigned over;          /* the node past Q7_PROF_NODES, once made; 0: none */
-	struct q7_u64map *children; /* (parent, the name's hash) -> node */
+	void *children;         /* a tsearch tree: (parent, name) -> node */
 };
 
 void q7_prof_init(struct q7_prof *p);

@@ -9,7 +9,6 @@
 #include "result.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -19,14 +18,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "q7/boot.h"
 #include "run_image.h"
-#include "npy.h"
 #include "prelink.h"
 #include "proc.h"
 #include "support.h"
@@ -40,16 +36,13 @@ static bool env_on(const char *name)
 
 void q7_emu_config_init(struct q7_emu_config *cfg, const char *lib, unsigned cores)
 {
-	memset(cfg, 0, sizeof *cfg);
-	cfg->lib = lib;
-	cfg->cores = cores;
 	const char *q = getenv("Q7CC_QEMU");
-	cfg->qemu = q && *q ? q : NULL;
-	cfg->forward_signals = true;
-	cfg->stats = env_on("Q7CC_EMU_STATS") ? stderr : NULL;
-	cfg->icount = env_on("Q7CC_EMU_ICOUNT");
-	cfg->unchecked = q7_run_unchecked(0);
-	cfg->semihosting_files = env_on("Q7CC_SEMIHOSTING_FILES");
+	*cfg = (struct q7_emu_config){.lib = lib, .cores = cores, .qemu = q && *q ? q : NULL,
+	                              .forward_signals = true,
+	                              .stats = env_on("Q7CC_EMU_STATS") ? stderr : NULL,
+	                              .icount = env_on("Q7CC_EMU_ICOUNT"),
+	                              .unchecked = q7_run_unchecked(0),
+	                              .semihosting_files = env_on("Q7CC_SEMIHOSTING_FILES")};
 }
 
 /* ---- opening: images, boot files, QEMU's command line ------------------- */
@@ -120,16 +113,14 @@ static char *find_qemu(const char *given, struct q7_run_result *r)
 }
 
 /* Prelinks each core's image to its window and writes the files QEMU
- * loads at start, and its command line. 0, or -1 after q7_run_fail(). */
+ * loads at start, and its command line; reserves the buffer of what
+ * calls hand back (address space, its pages made as a call needs them).
+ * 0, or -1 after q7_run_fail(). */
 static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 {
-	struct q7_boot_block b;
-	memset(&b, 0, sizeof b);
-	b.magic = Q7_BOOT_MAGIC;
-	b.version = Q7_BOOT_VERSION;
-	b.request_fd = Q7_BOOT_REQUEST_FD;
-	b.result_fd = Q7_BOOT_RESULT_FD;
-	b.ncores = s->cores;
+	struct q7_boot_block b = {.magic = Q7_BOOT_MAGIC, .version = Q7_BOOT_VERSION,
+	                          .request_fd = Q7_BOOT_REQUEST_FD, .result_fd = Q7_BOOT_RESULT_FD,
+	                          .ncores = s->cores};
 	struct q7_strvec *argv = &s->argv;
 	q7_sv_add(argv, s->qemu);
 	static const char *const fixed[] = {"-M", "sim", "-cpu", "lx106", "-semihosting",
@@ -185,6 +176,14 @@ static int prepare(struct q7_emu_session *s, struct q7_run_result *r)
 		s->trace = fopen(t, "wb");
 		free(t);
 	}
+	void *m = mmap(NULL, DATA_MAP_BYTES, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED) {
+		q7_run_fail(r, "cannot reserve %zu bytes for the emulated core's results: %s",
+		            DATA_MAP_BYTES, strerror(errno));
+		return -1;
+	}
+	s->data = m;
 	return 0;
 }
 
@@ -344,21 +343,6 @@ int q7_emu_recv_all(struct q7_emu_session *s, void *buf, size_t size, double dea
 
 /* ---- open and close ---------------------------------------------------- */
 
-/* The buffer of what calls hand back: address space, its pages made as
- * a call needs them. 0, or -1 after q7_run_fail(). */
-static int open_data(struct q7_emu_session *s, struct q7_run_result *r)
-{
-	void *m = mmap(NULL, DATA_MAP_BYTES, PROT_READ | PROT_WRITE,
-	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (m == MAP_FAILED) {
-		q7_run_fail(r, "cannot reserve %zu bytes for the emulated core's results: %s",
-		            DATA_MAP_BYTES, strerror(errno));
-		return -1;
-	}
-	s->data = m;
-	return 0;
-}
-
 /* Frees s; its files are removed unless they are another process's
  * (remove false: a forked child's copy of its parent's session). */
 static void free_session(struct q7_emu_session *s, bool remove)
@@ -400,17 +384,13 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out, st
 		q7_err_set(err, NULL, "%u cores asked, at most %u", cores, Q7_NUM_CORES);
 		return -1;
 	}
-	struct q7_emu_session *s = q7_xcalloc(1, sizeof *s);
-	s->fd = -1;
-	s->cores = cores;
-	s->lib = q7_xstrdup(cfg->lib);
-	s->timeout = cfg->timeout_s > 0 ? cfg->timeout_s : Q7_DEFAULT_TIMEOUT_S;
-	s->forward = cfg->forward_signals;
-	s->interrupted = cfg->interrupted;
-	s->host_files = cfg->semihosting_files;
-	s->stats = cfg->stats;
-	s->icount = cfg->icount;
-	s->unchecked = cfg->unchecked;
+	struct q7_emu_session *s = q7_xmalloc(sizeof *s);
+	*s = (struct q7_emu_session){
+		.fd = -1, .cores = cores, .lib = q7_xstrdup(cfg->lib),
+		.timeout = cfg->timeout_s > 0 ? cfg->timeout_s : Q7_DEFAULT_TIMEOUT_S,
+		.forward = cfg->forward_signals, .interrupted = cfg->interrupted,
+		.host_files = cfg->semihosting_files, .stats = cfg->stats, .icount = cfg->icount,
+		.unchecked = cfg->unchecked};
 	int rc = -1;
 	if (s->forward)
 		q7_proc_signals_install();
@@ -430,12 +410,10 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out, st
 			            s->boot, q7_prefix());
 		goto out;
 	}
-	if (cfg->images) {
-		for (unsigned i = 0; i < cores; i++)
-			q7_sv_add(&s->linked, cfg->images[i]);
-	} else if (q7_run_images(cfg->lib, cores, &s->linked, err) < 0) {
+	for (unsigned i = 0; cfg->images && i < cores; i++)
+		q7_sv_add(&s->linked, cfg->images[i]);
+	if (!cfg->images && q7_run_images(cfg->lib, cores, &s->linked, err) < 0)
 		goto out_freed;
-	}
 	for (unsigned i = 0; i < cores; i++)
 		s->image[i] = packed_path(s->linked.v[i]);
 	const char *tmp = q7_temp_dir();
@@ -456,7 +434,7 @@ int q7_emu_open(const struct q7_emu_config *cfg, struct q7_emu_session **out, st
 		q7_temp_register(s->trace_log);
 		q7_sv_add(&s->files, s->trace_log);
 	}
-	if (prepare(s, why) != 0 || open_data(s, why) != 0 || q7_emu_start_qemu(s, why) != 0)
+	if (prepare(s, why) != 0 || q7_emu_start_qemu(s, why) != 0)
 		goto out;
 	*out = s;
 	rc = 0;

@@ -18,7 +18,6 @@
 #include "run_image.h"
 #include "result.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,19 +147,15 @@ int q7_run_emulated(const char *lib, const char *const *images, const struct q7_
 	}
 	q7_proc_signals_install();
 	int rc = 1;
-	if (race_check) {
-		if (run_parallel(&cfg, req, jobs, r) == 0) {
-			r->status = Q7_STATUS_OK;
-			rc = 0;
-		}
-	} else {
-		struct q7_emu_session *s = NULL;
-		if (q7_emu_open(&cfg, &s, &Q7_ERR_OF(r->message)) == 0) {
-			rc = q7_emu_call(s, req, r);
-			q7_emu_close(s);
-		} else {
-			r->status = -1;
-		}
+	struct q7_emu_session *s = NULL;
+	if (race_check && run_parallel(&cfg, req, jobs, r) == 0) {
+		r->status = Q7_STATUS_OK;
+		rc = 0;
+	} else if (!race_check && q7_emu_open(&cfg, &s, &Q7_ERR_OF(r->message)) == 0) {
+		rc = q7_emu_call(s, req, r);
+		q7_emu_close(s);
+	} else if (!race_check) {
+		r->status = -1;
 	}
 	q7_proc_signals_restore();
 	q7_sv_free(&paths);

@@ -12,7 +12,6 @@
 #include "engine.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,60 +41,40 @@ struct q7_engine {
 	char **names, **schemas;
 };
 
-static int fail(struct q7_err *err, const char *fmt, ...) Q7_PRINTF(2, 3);
-static int fail(struct q7_err *err, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	q7_err_vset(err, NULL, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 int q7_engine_open(const char *lib, const struct q7_engine_opts *o, struct q7_engine **out,
                    struct q7_err *err)
 {
-	struct q7_engine_opts dflt = {0}, eo;
+	struct q7_engine_opts eo = o ? *o : (struct q7_engine_opts){0};
 	struct q7_strvec paths = {0};
 	struct q7_engine *e = NULL;
 	struct q7_err why = Q7_ERR_GROWING;
 	int rc = -1;
 	*out = NULL;
-	if (!o)
-		o = &dflt;
-	eo = *o;
 	const char *env = getenv("Q7CC_CHECK_UNINIT");
-	eo.check_uninit = o->check_uninit || (env && *env && strcmp(env, "0") != 0);
+	eo.check_uninit = eo.check_uninit || (env && *env && strcmp(env, "0") != 0);
 	o = &eo;
 	const struct q7_target *t = q7_target_find(o->target);
 	if (!t) {
 		char names[256];
 		q7_target_names(names, sizeof names, NULL);
-		fail(err, "target '%s': expected %s", o->target, names);
+		q7_err_set(err, NULL, "target '%s': expected %s", o->target, names);
 		goto out;
 	}
 	if (o->cores > Q7_NUM_CORES) {
-		fail(err, "%u cores asked, at most %d", o->cores, Q7_NUM_CORES);
+		q7_err_set(err, NULL, "%u cores asked, at most %d", o->cores, Q7_NUM_CORES);
 		goto out;
 	}
-	if (o->images && o->cores) {
-		for (unsigned i = 0; i < o->cores; i++)
-			q7_sv_add(&paths, o->images[i]);
-	} else if (q7_run_images(lib, o->cores, &paths, &why) < 0) {
-		fail(err, "%s", why.msg);
+	for (unsigned i = 0; o->images && i < o->cores; i++)
+		q7_sv_add(&paths, o->images[i]);
+	if ((!paths.n && q7_run_images(lib, o->cores, &paths, &why) < 0) ||
+	    q7_run_check_images(&paths, t, &why) != 0) {
+		q7_err_set(err, NULL, "%s", why.msg);
 		goto out;
 	}
-	if (q7_run_check_images(&paths, t, &why) != 0) {
-		fail(err, "%s", why.msg);
-		goto out;
-	}
-	e = q7_xcalloc(1, sizeof *e);
-	e->target = t;
-	e->lib = q7_xstrdup(lib);
-	e->images = paths;
+	e = q7_xmalloc(sizeof *e);
+	*e = (struct q7_engine){.target = t, .lib = q7_xstrdup(lib), .images = paths,
+	                        .cores = (unsigned)paths.n, .nops = -1};
 	paths = (struct q7_strvec){0};
-	e->cores = (unsigned)e->images.n;
-	e->nops = -1;
 	pthread_mutex_init(&e->lock, NULL);
 	struct q7_target_open to = {.lib = lib, .images = &e->images, .opts = o};
 	if (t->open(&to, err) != 0)
@@ -146,20 +125,10 @@ const struct q7_target *q7_engine_target_row(const struct q7_engine *e) { return
 
 bool q7_engine_apart(const struct q7_engine *e) { return e->apart; }
 
-/* A kernel that changed its input, or wrote past its end (a red zone
- * after it: changed_past_end): the message again, with the argument's
- * name from the op's schema (the op list, read once). */
-static void name_changed_arg(struct q7_engine *e, const struct q7_call *c, struct q7_run_result *r)
-{
-	char arg[128];
-	q7_run_list_arg(q7_engine_list(e, NULL) > 0 ? e->list : NULL, c->op, r->changed_arg - 1, arg,
-	                sizeof arg);
-	q7_run_word_changed(r, c->op, arg);
-}
-
 /* Byte k of the destination differs between the two runs: the message
  * names its element, flat and by index. */
-static void uninit_fail(const struct q7_call *c, size_t k, struct q7_run_result *r)
+static void uninit_fail(const struct q7_call *c, const struct q7_call *second, size_t k,
+                        struct q7_run_result *r)
 {
 	size_t esize = q7_dtype_size(c->dst.dtype);
 	size_t elem = esize ? k / esize : k, rest = elem, idx[Q7_MAX_DIMS], n = 0;
@@ -171,13 +140,11 @@ static void uninit_fail(const struct q7_call *c, size_t k, struct q7_run_result 
 	for (unsigned d = 0; d < c->dst.ndim && c->dst.ndim > 1; d++)
 		n += (size_t)snprintf(where + n, sizeof where - n, "%s%zu%s", d ? ", " : " [", idx[d],
 		                      d + 1 == c->dst.ndim ? "]" : "");
-	struct q7_call second = *c;
-	second.fill_second = true;
 	q7_run_fail(r, "%s: the kernel read its output before writing it: element %zu%s of the "
 	            "destination (byte offset %zu) came out different when the fresh output started "
 	            "as 0x%02x bytes and as 0x%02x bytes; a kernel writes each element of its output "
 	            "before reading it", c->op, elem, where, k, q7_run_uninit_byte(c),
-	            q7_run_uninit_byte(&second));
+	            q7_run_uninit_byte(second));
 	r->status = Q7_STATUS_KERNEL_ERROR;
 }
 
@@ -206,7 +173,7 @@ static int call_checking_uninit(struct q7_engine *e, const struct q7_call *c,
 		size_t k = 0;
 		while (first[k] == dst[k])
 			k++;
-		uninit_fail(c, k, r);
+		uninit_fail(c, &second, k, r);
 		rc = 1;
 	}
 	free(first);
@@ -228,8 +195,14 @@ int q7_engine_call(struct q7_engine *e, const struct q7_call *c, struct q7_run_r
 	             ? call_checking_uninit(e, &cc, r)
 	             : e->target->call(e->state, &cc, e->cores, r);
 	pthread_mutex_unlock(&e->lock);
-	if (rc != 0 && r->changed_arg)
-		name_changed_arg(e, c, r);
+	if (rc != 0 && r->changed_arg) {
+		/* A changed input (or a write past its end): the message again,
+		 * the argument named from the op's schema (the op list, read once). */
+		char arg[128];
+		q7_run_list_arg(q7_engine_list(e, NULL) > 0 ? e->list : NULL, c->op, r->changed_arg - 1,
+		                arg, sizeof arg);
+		q7_run_word_changed(r, c->op, arg);
+	}
 	/* What the library's runtime wrote, one line whatever it holds. */
 	r->message[sizeof r->message - 1] = 0;
 	q7_run_clean_message(r->message);
@@ -251,7 +224,8 @@ static int parse_list(struct q7_engine *e, struct q7_err *err)
 		char *tab = strchr(line, '\t');
 		if (!tab || tab == line) {
 			e->nops = -1;
-			return fail(err, "%s: the runtime's op list is damaged: '%s'", e->lib, line);
+			q7_err_set(err, NULL, "%s: the runtime's op list is damaged: '%s'", e->lib, line);
+			return -1;
 		}
 		*tab = 0;
 		e->names[e->nops] = line;
@@ -268,21 +242,17 @@ int q7_engine_list(struct q7_engine *e, struct q7_err *err)
 	if (rc >= 0)
 		goto out;
 	unsigned char *buf = q7_xcalloc(1, LIST_BYTES);
-	struct q7_call c = {.op = ""};
-	c.dst.dtype = Q7_DTYPE_UINT8;
-	c.dst.ndim = 1;
-	c.dst.sizes[0] = LIST_BYTES;
-	c.dst.strides[0] = 1;
-	c.dst.data = (uint64_t)(uintptr_t)buf;
+	struct q7_call c = {.op = "", .dst = {.dtype = Q7_DTYPE_UINT8, .ndim = 1, .sizes = {LIST_BYTES},
+	                                      .strides = {1}, .data = (uint64_t)(uintptr_t)buf}};
 	struct q7_run_result r;
 	/* Every core's image has the same ops (a session runs them all; the
 	 * race check only core 0). */
 	if (e->target->call(e->state, &c, 0, &r) != 0) {
-		rc = fail(err, "%s: cannot list its ops: %s%s", e->lib, r.message,
-		          r.status == Q7_STATUS_NO_SUCH_OP ? " (a library built by an older q7cc? "
-		                                             "build it again)" : "");
+		q7_err_set(err, NULL, "%s: cannot list its ops: %s%s", e->lib, r.message,
+		           r.status == Q7_STATUS_NO_SUCH_OP ? " (a library built by an older q7cc? "
+		                                              "build it again)" : "");
 	} else if (r.out.ndim != 1 || r.out.sizes[0] >= LIST_BYTES) {
-		rc = fail(err, "%s: the runtime's op list is damaged", e->lib);
+		q7_err_set(err, NULL, "%s: the runtime's op list is damaged", e->lib);
 	} else {
 		free(e->list);
 		free(e->text);

@@ -43,31 +43,18 @@
 struct q7_engine;
 struct q7_err;
 
-/* How the host target calls a core. */
+/* How the host target calls a core (docs/runtime.md, "The run engine"). */
 enum q7_host_mode {
-	/* On the caller's thread, with the stack limit set 256 KiB below the
-	 * stack pointer (a device core's small stack, so kernels that ask for
-	 * more take the stack-switch path as on the device): no thread; the
-	 * kernel on copies of its tensors (host_confine.h). For in-process
-	 * users. */
+	/* On the caller's thread, with a device core's small stack limit, the
+	 * kernel on copies of its tensors (host_confine.h). */
 	Q7_HOST_DIRECT = 0,
-	/* Each core on its own thread with a 256 KiB stack, under a handler
-	 * that turns a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) into a
-	 * one-line report naming the op, the core and the offset in the image,
-	 * and exits with status 1. q7-run --in-process. */
+	/* Each core on a 256 KiB thread of its own under a fault handler that
+	 * reports a fault in one line and exits: q7-run --in-process. */
 	Q7_HOST_GUARDED = 1,
-	/* In a child process that loads the images and runs every call (kept
-	 * between calls, so the images' globals live on as on a device): the
-	 * tensors and the heap arena in memory shared with it, each tensor
-	 * against a guard page; a fault, an exit, a time-out (timeout_s) or
-	 * a crash while loading comes back as a failed call (or open) with a
-	 * one-line message, and the next call starts a new child. What the
-	 * kernel starts behind our back dies with it. q7-run's default. */
+	/* In a child process kept from call to call; a fault, an exit or a
+	 * time-out (timeout_s) is a failed call. q7-run's default. */
 	Q7_HOST_ISOLATED = 2,
-	/* Each call a `q7-run --sanitize` of its own (host_san.h): a library
-	 * built with -fsanitize=address,undefined under its sanitizers, with
-	 * no preload in this process; one core, a destination always; the
-	 * tensors go by files, so for finding bugs, not for speed.
+	/* Each call a `q7-run --sanitize` of its own (host_san.h):
 	 * q7cc.torch's sanitize=True. */
 	Q7_HOST_SANITIZED = 3,
 };

@@ -7,19 +7,9 @@
  * the device). The images stay loaded, with one heap arena and one frame,
  * until the engine is closed. Cores run one after another over the same
  * destination: SPMD kernels do not synchronise, so any order is a valid
- * schedule. The runtime re-initialises the arena at every call.
- *
- * Two ways to call a core in this process (engine.h, enum q7_host_mode):
- * - direct: on the caller's thread, with frame->stack_limit 256 KiB below
- *   the stack pointer (never below the thread's own stack), so kernels
- *   that need more take the runtime's stack-switch path as on the device;
- *   a fault still ends the process, after one line naming the op (as
- *   Python's faulthandler names its frames);
- * - guarded (q7-run --in-process): on a thread of its own with a 256 KiB
- *   stack, under a handler that turns a fault (SIGSEGV, SIGBUS, SIGFPE,
- *   SIGILL, SIGABRT) into one line naming the op, the core, the signal
- *   and where in the image (host_fault.h), instead of the shell's bare
- *   "Segmentation fault"; the process then exits with 1.
+ * schedule. The runtime re-initialises the arena at every call. The
+ * two ways to call a core in this process, direct and guarded: engine.h,
+ * enum q7_host_mode.
  *
  * Memory: a q7_host owns its images, arena, frame and paths; a call's
  * result owns out_data (only when the call gave no destination). */
@@ -95,6 +85,19 @@ static int copy_image(const char *path, struct q7_err *err)
 	return fd;
 }
 
+static void images_unload(struct q7_host_images *im)
+{
+	/* In reverse, copies after their handles. */
+	for (unsigned i = Q7_NUM_CORES; i-- > 0;) {
+		if (im->handles[i])
+			dlclose(im->handles[i]);
+		im->handles[i] = NULL;
+		if (im->copies[i] >= 0)
+			close(im->copies[i]);
+		im->copies[i] = -1;
+	}
+}
+
 int q7_host_images_load(struct q7_host_images *im, unsigned cores, char *const *paths,
                         volatile unsigned *loading, struct q7_err *err)
 {
@@ -135,26 +138,15 @@ int q7_host_images_load(struct q7_host_images *im, unsigned cores, char *const *
 	}
 	return 0;
 fail:
-	q7_host_images_unload(im);
+	images_unload(im);
 	return -1;
-}
-
-void q7_host_images_unload(struct q7_host_images *im)
-{
-	/* In reverse, copies after their handles. */
-	for (unsigned i = Q7_NUM_CORES; i-- > 0;) {
-		if (im->handles[i])
-			dlclose(im->handles[i]);
-		im->handles[i] = NULL;
-		if (im->copies[i] >= 0)
-			close(im->copies[i]);
-		im->copies[i] = -1;
-	}
 }
 
 /* ---- a call's outcome, either way --------------------------------------- */
 
-int q7_host_call_check(const struct q7_call *c, unsigned cores, struct q7_run_result *r)
+/* The first check of a call: the op's name and argument count fit a
+ * frame, several cores have a destination. 0, or 1 with r set. */
+static int q7_host_call_check(const struct q7_call *c, unsigned cores, struct q7_run_result *r)
 {
 	memset(r, 0, offsetof(struct q7_run_result, message) + 1);
 	memset(&r->out, 0, sizeof *r - offsetof(struct q7_run_result, out));
@@ -411,10 +403,7 @@ static void on_direct_fault(int sig, siginfo_t *si, void *uc)
 	recover(sig, si, uc);
 	if (c) {
 		struct q7_fault f = c->h->images.faults[c->core];
-		size_t k = 0;
-		for (; c->op[k] && k < sizeof f.op - 1; k++)
-			f.op[k] = c->op[k];
-		f.op[k] = 0;
+		strncpy(f.op, c->op, sizeof f.op - 1); /* its last byte stays 0 */
 		q7_fault_record(&f, sig, si, uc);
 		q7_fault_report(&f, true, "", " (in this process, which it ends; q7cc.torch's "
 		                "isolate=True runs kernels apart and raises an error instead)");
@@ -434,13 +423,11 @@ static void direct_catch(void)
 int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
                  struct q7_host **out, struct q7_err *err)
 {
-	struct q7_host *h = q7_xcalloc(1, sizeof *h);
+	struct q7_host *h = q7_xmalloc(sizeof *h);
 	*out = NULL;
-	h->cores = (unsigned)images->n;
-	h->mode = o->host_mode;
-	h->unchecked = o->unchecked;
-	h->interrupted = o->interrupted;
-	h->heap_size = o->heap_size ? o->heap_size : DEFAULT_HEAP;
+	*h = (struct q7_host){.cores = (unsigned)images->n, .mode = o->host_mode,
+	                      .unchecked = o->unchecked, .interrupted = o->interrupted,
+	                      .heap_size = o->heap_size ? o->heap_size : DEFAULT_HEAP};
 	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		h->images.copies[i] = -1;
 	if (h->cores == 0 || h->cores > Q7_NUM_CORES) {
@@ -456,19 +443,16 @@ int q7_host_open(const struct q7_strvec *images, const struct q7_engine_opts *o,
 		if (!seen && q7_host_elf_check_kernels(h->paths[core], err) != 0)
 			goto fail;
 	}
-	if (h->mode == Q7_HOST_SANITIZED) {
-		if (h->cores != 1) {
-			q7_err_set(err, NULL, "%s: %u cores: a sanitized library runs on one", h->paths[0],
-			           h->cores);
-			goto fail;
-		}
-		*out = h; /* nothing loaded here: each call is q7-run's */
-		return 0;
+	if (h->mode == Q7_HOST_SANITIZED && h->cores != 1) {
+		q7_err_set(err, NULL, "%s: %u cores: a sanitized library runs on one", h->paths[0],
+		           h->cores);
+		goto fail;
 	}
-	if (h->mode == Q7_HOST_ISOLATED) {
-		if (q7_iso_open(h->paths, h->cores, h->heap_size, o, &h->iso, err) != 0)
-			goto fail;
-		*out = h;
+	if (h->mode == Q7_HOST_ISOLATED &&
+	    q7_iso_open(h->paths, h->cores, h->heap_size, o, &h->iso, err) != 0)
+		goto fail;
+	if (h->mode == Q7_HOST_SANITIZED || h->mode == Q7_HOST_ISOLATED) {
+		*out = h; /* nothing loaded here: the worker's, or each call q7-run's */
 		return 0;
 	}
 	h->cf = q7_confine_new(h->heap_size);
@@ -492,7 +476,7 @@ void q7_host_close(struct q7_host *h)
 	if (!h)
 		return;
 	q7_iso_close(h->iso);
-	q7_host_images_unload(&h->images);
+	images_unload(&h->images);
 	for (unsigned i = 0; i < Q7_NUM_CORES; i++)
 		free(h->paths[i]);
 	q7_confine_free(h->cf);

@@ -8,8 +8,6 @@
 #ifndef Q7_RUN_HOST_H
 #define Q7_RUN_HOST_H
 
-#include <stddef.h>
-
 #include "engine.h"
 #include "support.h"
 

@@ -1,18 +1,5 @@
-/* The host library check (host_elf.h), in two parts.
- *
- * Read: the file is read whole and opened with libelf, whose reads are
- * bounded by the file: the ELF header, the program headers (each segment
- * inside the file), and at the link addresses the loader uses, the
- * dynamic section, its string table and the relocations. Each relocation
- * must write inside a writable segment: a wild one would write into the
- * caller's memory without a fault. The dynamic symbols (for q7_entry)
- * are read from the section table.
- *
- * Probed: a forked child dlopens the library as the caller would. What
- * else the loader trusts (hash tables, symbols, version records,
- * initialisers, IFUNC resolvers) faults, fails one of its assertions or
- * never ends there, in the child, and is reported naming the file.
- *
+/* The host library check (host_elf.h): the reads with libelf, bounded
+ * by the file, then the probe (docs/runtime.md, "The run engine").
  * Memory: everything read is freed before the check returns. */
 #include "host_elf.h"
 
@@ -36,18 +23,6 @@
 #include "proc.h"
 #include "support.h"
 
-#if defined(__x86_64__)
-#define HOST_MACHINE EM_X86_64
-#define HOST_MACHINE_NAME "x86-64"
-#define WIDE_RELOC R_X86_64_TLSDESC /* the one relocation that writes 16 bytes */
-#elif defined(__aarch64__)
-#define HOST_MACHINE EM_AARCH64
-#define HOST_MACHINE_NAME "AArch64"
-#define WIDE_RELOC R_AARCH64_TLSDESC
-#else
-#error "the host library check knows x86-64 and AArch64"
-#endif
-
 #define PROBE_SECONDS 10 /* a loader and its constructors take milliseconds */
 
 struct lib {
@@ -59,7 +34,7 @@ struct lib {
 	bool has[DT_NUM];
 	const char *strtab;
 	uint64_t strsz;
-	struct q7_err *err; /* the caller's (a fixed or a growing carrier) */
+	struct q7_err *err; /* the caller's (a fixed or a growing carrier, or NULL) */
 };
 
 static int bad(struct lib *l, const char *fmt, ...) Q7_PRINTF(2, 3);
@@ -108,8 +83,8 @@ static int check_header(struct lib *l)
 		return bad(l, "byte order %u, not little-endian", h.e_ident[EI_DATA]);
 	if (h.e_type != ET_DYN)
 		return bad(l, "ELF type %u, not a shared library (%u)", h.e_type, ET_DYN);
-	if (h.e_machine != HOST_MACHINE)
-		return bad(l, "machine %u, not %s", h.e_machine, HOST_MACHINE_NAME);
+	if (h.e_machine != Q7_HOST_MACHINE)
+		return bad(l, "machine %u, not %s", h.e_machine, Q7_HOST_MACHINE_NAME);
 	return 0;
 }
 
@@ -201,7 +176,7 @@ static int check_relocs(struct lib *l, int addr_tag, int size_tag, const char *w
 	GElf_Rela rela;
 	for (int i = 0; gelf_getrela(r, i, &rela); i++) {
 		unsigned type = (unsigned)GELF_R_TYPE(rela.r_info);
-		unsigned bytes = type == WIDE_RELOC ? 16 : 8;
+		unsigned bytes = type == Q7_HOST_WIDE_RELOC ? 16 : 8;
 		if (type != 0 && !writable(l, rela.r_offset, bytes))
 			return bad(l, "%s relocation %d writes %u bytes at 0x%llx, outside the writable "
 			           "segments",
@@ -431,8 +406,7 @@ static int probe(struct lib *l)
 static int check_file(const char *path, bool kernels, struct q7_strvec *runtimes,
                       struct q7_err *err)
 {
-	struct q7_err none = {0};
-	struct lib l = {.path = path, .err = err ? err : &none};
+	struct lib l = {.path = path, .err = err};
 	const char *why;
 	char *bytes = q7_read_regular(path, Q7_READ_HOSTLIB_MAX, &l.n, &why);
 	if (!bytes) {

@@ -8,6 +8,23 @@
 #ifndef Q7_RUN_HOST_ELF_H
 #define Q7_RUN_HOST_ELF_H
 
+#include <elf.h>
+
+/* The host's machine, the one whose libraries the check reads (and the
+ * host target's, target_host.c), and its one relocation that writes 16
+ * bytes. */
+#if defined(__x86_64__)
+#define Q7_HOST_MACHINE EM_X86_64
+#define Q7_HOST_MACHINE_NAME "x86-64"
+#define Q7_HOST_WIDE_RELOC R_X86_64_TLSDESC
+#elif defined(__aarch64__)
+#define Q7_HOST_MACHINE EM_AARCH64
+#define Q7_HOST_MACHINE_NAME "AArch64"
+#define Q7_HOST_WIDE_RELOC R_AARCH64_TLSDESC
+#else
+#error "the host library check knows x86-64 and AArch64"
+#endif
+
 struct q7_err;
 struct q7_strvec;
 

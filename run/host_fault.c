@@ -36,11 +36,9 @@ static int find_range(struct dl_phdr_info *info, size_t size, void *ctx)
 void q7_fault_prepare(struct q7_fault *f, const char *op, const char *path, const void *entry,
                       unsigned core, unsigned cores)
 {
-	memset(f, 0, sizeof *f);
+	*f = (struct q7_fault){.core = core, .cores = cores};
 	snprintf(f->op, sizeof f->op, "%s", op);
 	snprintf(f->image, sizeof f->image, "%s", q7_path_basename(path));
-	f->core = core;
-	f->cores = cores;
 	Dl_info di;
 	if (entry && dladdr(entry, &di) && di.dli_fbase) {
 		struct range r = {(uintptr_t)di.dli_fbase, 0};
@@ -180,10 +178,7 @@ void q7_fault_report(const struct q7_fault *f, bool fatal, const char *before, c
 
 void q7_fault_catch(void (*handler)(int, siginfo_t *, void *), struct sigaction *old)
 {
-	struct sigaction on;
-	memset(&on, 0, sizeof on);
-	on.sa_sigaction = handler;
-	on.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	struct sigaction on = {.sa_sigaction = handler, .sa_flags = SA_SIGINFO | SA_ONSTACK};
 	sigemptyset(&on.sa_mask);
 	for (int i = 0; i < Q7_FAULT_NSIG; i++)
 		sigaction(fault_signals[i], &on, old ? &old[i] : NULL);

@@ -7,7 +7,6 @@
 #ifndef Q7_RUN_HOST_INT_H
 #define Q7_RUN_HOST_INT_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 #include "engine.h"
@@ -45,7 +44,6 @@ struct q7_host_images {
  * the loader). 0, or -1 with "<path>: cannot load: <why>" in err. */
 int q7_host_images_load(struct q7_host_images *im, unsigned cores, char *const *paths,
                         volatile unsigned *loading, struct q7_err *err);
-void q7_host_images_unload(struct q7_host_images *im);
 
 /* After core `core` of `cores` ran with frame f: 0 to go on; 1 when the
  * op failed there (r's status and message set: "core N: " before the
@@ -60,8 +58,5 @@ int q7_host_core_done(struct q7_frame *f, unsigned core, unsigned cores, struct 
  * 1 with r set. */
 int q7_host_finish(const struct q7_call *c, const struct q7_frame *f, uint64_t dst_data,
                    const uint64_t (*range)[2], unsigned nrange, struct q7_run_result *r);
-/* The first check of a call: the op's name and argument count fit a
- * frame, several cores have a destination. 0, or 1 with r set. */
-int q7_host_call_check(const struct q7_call *c, unsigned cores, struct q7_run_result *r);
 
 #endif

@@ -50,9 +50,7 @@ static void report(const char *err, struct q7_run_result *r)
 	size_t n = strlen(err);
 	while (n && err[n - 1] == '\n')
 		n--;
-	const char *line = err + n;
-	while (line > err && line[-1] != '\n')
-		line--;
+	const char *nl = memrchr(err, '\n', n), *line = nl ? nl + 1 : err;
 	const char *tail = strstr(line, ": error: ");
 	q7_run_fail(r, "%.*s", (int)(err + n - (tail ? tail + 9 : line)), tail ? tail + 9 : line);
 	r->status = Q7_STATUS_KERNEL_ERROR;

@@ -16,18 +16,18 @@
 static const struct {
 	const char *names[4];
 	enum q7_dtype dtype;
-	char kind; /* NumPy's kind letter */
+	const char *descr; /* NumPy's, less the byte order; NULL: none */
 } dtypes[] = {
-	{{"uint8", "byte", "u1", NULL}, Q7_DTYPE_UINT8, 'u'},
-	{{"int8", "char", "i1", NULL}, Q7_DTYPE_INT8, 'i'},
-	{{"int16", "short", "i2", NULL}, Q7_DTYPE_INT16, 'i'},
-	{{"int32", "int", "i4", NULL}, Q7_DTYPE_INT32, 'i'},
-	{{"int64", "long", "i8", NULL}, Q7_DTYPE_INT64, 'i'},
-	{{"float16", "half", "f2", NULL}, Q7_DTYPE_FLOAT16, 'f'},
-	{{"float32", "float", "f4", NULL}, Q7_DTYPE_FLOAT32, 'f'},
-	{{"float64", "double", "f8", NULL}, Q7_DTYPE_FLOAT64, 'f'},
-	{{"bool", "b1", NULL, NULL}, Q7_DTYPE_BOOL, 'b'},
-	{{"bfloat16", "bf16", NULL, NULL}, Q7_DTYPE_BFLOAT16, 0},
+	{{"uint8", "byte", "u1", NULL}, Q7_DTYPE_UINT8, "u1"},
+	{{"int8", "char", "i1", NULL}, Q7_DTYPE_INT8, "i1"},
+	{{"int16", "short", "i2", NULL}, Q7_DTYPE_INT16, "i2"},
+	{{"int32", "int", "i4", NULL}, Q7_DTYPE_INT32, "i4"},
+	{{"int64", "long", "i8", NULL}, Q7_DTYPE_INT64, "i8"},
+	{{"float16", "half", "f2", NULL}, Q7_DTYPE_FLOAT16, "f2"},
+	{{"float32", "float", "f4", NULL}, Q7_DTYPE_FLOAT32, "f4"},
+	{{"float64", "double", "f8", NULL}, Q7_DTYPE_FLOAT64, "f8"},
+	{{"bool", "b1", NULL, NULL}, Q7_DTYPE_BOOL, "b1"},
+	{{"bfloat16", "bf16", NULL, NULL}, Q7_DTYPE_BFLOAT16, NULL},
 };
 #define NDTYPES (sizeof dtypes / sizeof dtypes[0])
 
@@ -122,11 +122,7 @@ static bool decode_descr(const char *d, enum q7_dtype *t, bool *swap, const char
 		return false;
 	}
 	for (size_t i = 0; i < NDTYPES; i++) {
-		if (!dtypes[i].kind)
-			continue;
-		char want[4];
-		snprintf(want, sizeof want, "%c%u", dtypes[i].kind, q7_dtype_size(dtypes[i].dtype));
-		if (strcmp(d + 1, want) == 0) {
+		if (dtypes[i].descr && strcmp(d + 1, dtypes[i].descr) == 0) {
 			*t = dtypes[i].dtype;
 			*swap = order == '>' && q7_dtype_size(dtypes[i].dtype) > 1;
 			return true;
@@ -146,24 +142,19 @@ static void byteswap(unsigned char *p, size_t n, size_t esize)
 		}
 }
 
-/* Fortran order -> C order. */
+/* Fortran order -> C order: element k of C order, its index's first
+ * dimension varying fastest in src. */
 static void *to_c_order(const unsigned char *src, const struct npy_array *a, size_t esize)
 {
 	unsigned char *dst = q7_xmalloc(a->numel * esize + 1);
-	uint32_t idx[Q7_MAX_DIMS] = {0};
 	for (size_t k = 0; k < a->numel; k++) {
-		/* idx is the C-order index of element k; its Fortran offset: */
-		size_t off = 0, mul = 1;
-		for (unsigned d = 0; d < a->ndim; d++) {
-			off += idx[d] * mul;
-			mul *= a->sizes[d];
+		size_t off = 0, rest = k, step = a->numel;
+		for (unsigned d = a->ndim; d-- > 0;) {
+			step /= a->sizes[d]; /* the sizes before d */
+			off += rest % a->sizes[d] * step;
+			rest /= a->sizes[d];
 		}
 		memcpy(dst + k * esize, src + off * esize, esize);
-		for (unsigned d = a->ndim; d-- > 0;) {
-			if (++idx[d] < a->sizes[d])
-				break;
-			idx[d] = 0;
-		}
 	}
 	return dst;
 }
@@ -307,40 +298,27 @@ static int read_data(const unsigned char *data, size_t avail, const char *name,
 	return 0;
 }
 
-int npy_parse(const unsigned char *buf, size_t len, const char *name, struct npy_array *a,
-              struct q7_err *err)
-{
-	memset(a, 0, sizeof *a);
-	size_t hstart, hlen;
-	struct npy_header h = {.dtype = Q7_DTYPE_FLOAT32};
-	if (read_preamble(buf, len, name, &hstart, &hlen, err))
-		return -1;
-	char *text = q7_xstrndup((const char *)buf + hstart, hlen);
-	int rc = read_header(text, name, a, &h, err);
-	free(text);
-	return rc ? rc : read_data(buf + hstart + hlen, len - hstart - hlen, name, &h, a, err);
-}
-
 int npy_read(const char *path, struct npy_array *a, struct q7_err *err)
 {
-	size_t len = 0;
+	memset(a, 0, sizeof *a);
+	size_t len = 0, hstart, hlen;
 	const char *why;
-	char *buf = q7_read_regular(path, Q7_READ_NPY_MAX, &len, &why);
+	unsigned char *buf = (unsigned char *)q7_read_regular(path, Q7_READ_NPY_MAX, &len, &why);
+	struct npy_header h = {.dtype = Q7_DTYPE_FLOAT32};
 	if (!buf) {
 		q7_err_set(err, path, "cannot read: %s", why);
 		return -1;
 	}
-	int rc = npy_parse((const unsigned char *)buf, len, path, a, err);
+	int rc = read_preamble(buf, len, path, &hstart, &hlen, err);
+	if (rc == 0) {
+		char *text = q7_xstrndup((const char *)buf + hstart, hlen);
+		rc = read_header(text, path, a, &h, err);
+		free(text);
+	}
+	if (rc == 0)
+		rc = read_data(buf + hstart + hlen, len - hstart - hlen, path, &h, a, err);
 	free(buf);
 	return rc;
-}
-
-static float bf16_to_float(uint16_t x)
-{
-	uint32_t u = (uint32_t)x << 16;
-	float f;
-	memcpy(&f, &u, sizeof f);
-	return f;
 }
 
 int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32_t *sizes,
@@ -353,8 +331,8 @@ int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32
 	char descr[8] = "";
 	for (size_t i = 0; i < NDTYPES; i++)
 		if (dtypes[i].dtype == file_type)
-			snprintf(descr, sizeof descr, "%c%c%u", q7_dtype_size(dtypes[i].dtype) == 1 ? '|' : '<',
-			         dtypes[i].kind, q7_dtype_size(dtypes[i].dtype));
+			snprintf(descr, sizeof descr, "%c%s", q7_dtype_size(dtypes[i].dtype) == 1 ? '|' : '<',
+			         dtypes[i].descr);
 	if (!descr[0]) {
 		q7_err_set(err, path, "cannot write dtype %u", (unsigned)dtype);
 		return -1;
@@ -380,8 +358,8 @@ int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32
 	if (dtype == Q7_DTYPE_BFLOAT16) {
 		const uint16_t *src = data;
 		for (size_t i = 0; ok && i < numel; i++) {
-			float f = bf16_to_float(src[i]);
-			ok = fwrite(&f, sizeof f, 1, o.f) == 1;
+			uint32_t f32 = (uint32_t)src[i] << 16; /* bfloat16: a float32's high half */
+			ok = fwrite(&f32, sizeof f32, 1, o.f) == 1;
 		}
 	} else if (ok && numel) {
 		ok = fwrite(data, q7_dtype_size(dtype), numel, o.f) == numel;

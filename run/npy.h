@@ -25,10 +25,6 @@ struct npy_array {
 
 /* 0, or -1 with "<path>: <why>" in err. */
 int npy_read(const char *path, struct npy_array *a, struct q7_err *err);
-/* Parses an in-memory .npy (the whole file). 0, or -1 with
- * "<name>: <why>" in err. */
-int npy_parse(const unsigned char *buf, size_t len, const char *name, struct npy_array *a,
-              struct q7_err *err);
 /* Writes a .npy v1.0 whole-or-nothing. bfloat16 is written as float32
  * (NumPy has no bfloat16). 0, or -1 with "<path>: <why>" in err. */
 int npy_write(const char *path, enum q7_dtype dtype, unsigned ndim, const uint32_t *sizes,

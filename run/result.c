@@ -287,10 +287,8 @@ int q7_run_inputs_zones(const struct q7_call *c, const unsigned char *const *aft
 void q7_run_schema_arg(const char *schema, size_t len, unsigned i, char *buf, size_t size)
 {
 	char *text = q7_xstrndup(schema, len);
-	char why[128];
-	struct q7_err err = Q7_ERR_OF(why);
 	struct q7_op op;
-	if (q7_schema_parse(text, &op, &err, NULL) == 0) {
+	if (q7_schema_parse(text, &op, NULL, NULL) == 0) {
 		const char *name = i < op.nparams ? op.params[i].name : "";
 		snprintf(buf, size, *name ? "argument %u (%s)" : "argument %u%s", i + 1, name);
 		q7_op_clear(&op);

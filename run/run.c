@@ -1,28 +1,6 @@
-/* q7-run: the command line (see run.h).
- *
- *   q7-run [--target=host|emulated] [--cores=N] [--out-shape=2,3]
- *          [--out-dtype=float32] [--heap=BYTES] [--timeout=SECONDS]
- *          [--guard=end|start] [--in-process] [--semihosting-files]
- *          [--profile=FILE] [--profile-view=device|raw] [-v] LIB OP ARG... -o OUT.npy
- *
- * An ARG naming a file (or ending in .npy) is a tensor read from NPY; else
- * it is a literal: an integer (3, -2, 0x10), a float (0.5, 1e-3, inf) or
- * true/false. The destination (get_dst_tensor) is shaped by --out-shape
- * and --out-dtype, else like the first tensor argument; with one core and
- * neither option the runtime makes it when a kernel asks for it.
- *
- * On the host the kernel runs in a process of its own (the engine's
- * isolated mode), each tensor against a guard page at its end (or its
- * start, --guard=start); --in-process runs it in q7-run itself, under a
- * fault handler (the guarded mode). On the emulated core the kernel has
- * no host file access through QEMU's semihosting unless
- * --semihosting-files (or Q7CC_SEMIHOSTING_FILES=1) asks for it.
- *
- * --profile=FILE (emulated): the call's instruction profile, every
- * instruction of each core's entry call under the stack it ran in, as
- * folded stacks (FILE.folded) or a flame graph (FILE.svg); emu_profile.h.
- * By default in the device's terms (a soft-float or divide helper's call
- * one instruction, device_view.h); --profile-view=raw as counted. */
+/* q7-run: the command line (see run.h). What it takes: usage() and the
+ * options' table below; what it does: docs/runtime.md, "The run engine",
+ * and docs/profile.md. */
 #include "run.h"
 
 #include <errno.h>
@@ -169,7 +147,9 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 	char *end;
 	switch (id) {
 	case OPT_OUTPUT:
-		o->out = v;
+	case OPT_OUT_SHAPE:
+	case OPT_OUT_DTYPE: /* the values kept as given */
+		*(id == OPT_OUTPUT ? &o->out : id == OPT_OUT_SHAPE ? &o->out_shape : &o->out_dtype) = v;
 		break;
 	case OPT_TARGET:
 		o->target = v;
@@ -179,9 +159,6 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 			q7_error("--target=%s: expected %s", o->target, names);
 			return -1;
 		}
-		break;
-	case OPT_OUT_SHAPE:
-		o->out_shape = v;
 		break;
 	case OPT_CORES:
 		if (take_uint(a, v, 1, 8, "1 to 8 cores", &n) != 0)
@@ -195,9 +172,6 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 			return -1;
 		}
 		break;
-	case OPT_OUT_DTYPE:
-		o->out_dtype = v;
-		break;
 	case OPT_HEAP:
 		if (take_uint(a, v, 65536, (unsigned long long)1 << 32,
 		              "a size in bytes, at least 65536", &n) != 0)
@@ -208,14 +182,11 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 	case OPT_PROFILE_VIEW:
 		return take_profile_option(id, a, v, o);
 	case OPT_GUARD:
-		if (strcmp(v, "end") == 0) {
-			o->guard = Q7_GUARD_END;
-		} else if (strcmp(v, "start") == 0) {
-			o->guard = Q7_GUARD_START;
-		} else {
+		if (strcmp(v, "end") != 0 && strcmp(v, "start") != 0) {
 			q7_error("%s: expected --guard=end or --guard=start", a);
 			return -1;
 		}
+		o->guard = strcmp(v, "end") == 0 ? Q7_GUARD_END : Q7_GUARD_START;
 		break;
 	case OPT_SEMIHOSTING:
 		/* Read where the emulated session starts QEMU
@@ -224,12 +195,12 @@ static int take_option(int id, const char *a, const char *v, struct options *o)
 		break;
 	case OPT_LIST:
 	case OPT_IN_PROCESS:
-	case OPT_VERBOSE: /* the flags */
-		*(id == OPT_LIST ? &o->list : id == OPT_VERBOSE ? &o->verbose : &o->in_process) = true;
-		break;
 	case OPT_SANITIZE:
 	case OPT_CHECK_UNINIT:
-		*(id == OPT_SANITIZE ? &o->sanitize : &o->check_uninit) = true;
+	case OPT_VERBOSE: /* the flags */
+		*(id == OPT_LIST ? &o->list : id == OPT_IN_PROCESS ? &o->in_process
+		  : id == OPT_SANITIZE ? &o->sanitize : id == OPT_CHECK_UNINIT ? &o->check_uninit
+		                                                                : &o->verbose) = true;
 		break;
 	case OPT_PROBE:
 		q7_host_elf_probe(v, 3); /* its pipe, given as fd 3 */
@@ -293,17 +264,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-/* A name ending in .npy is a file; else a literal when it reads as one
- * (so a file named "3" does not shadow the number); else a file. */
-static bool is_file_arg(const char *s)
-{
-	size_t n = strlen(s);
-	if (n > 4 && strcmp(s + n - 4, ".npy") == 0)
-		return true;
-	struct q7_arg probe;
-	return !q7_run_parse_literal(s, &probe) && q7_path_exists(s);
-}
-
 /* The engine's options from q7-run's: on the host, in a process of its
  * own unless --in-process. */
 static struct q7_engine_opts engine_opts(const struct options *o, unsigned cores)
@@ -357,30 +317,26 @@ static int read_args(const struct options *o, struct run *r)
 	for (size_t i = 2; i < o->pos.n; i++) {
 		const char *s = o->pos.v[i];
 		struct q7_arg *a = &r->call.args[r->call.nargs++];
-		if (is_file_arg(s)) {
-			struct npy_array *t = &r->arrays[r->narrays];
-			struct q7_err err = Q7_ERR_GROWING;
-			int rc = npy_read(s, t, &err);
-			q7_err_print(&err);
-			if (rc != 0)
-				return -1;
-			r->narrays++;
-			q7_run_tensor_arg(a, t);
-		} else if (!q7_run_parse_literal(s, a)) {
+		size_t n = strlen(s);
+		bool npy = n > 4 && strcmp(s + n - 4, ".npy") == 0;
+		/* A name ending in .npy is a file; else a literal when it reads as
+		 * one (so a file named "3" does not shadow the number); else a file. */
+		if (!npy && q7_run_parse_literal(s, a))
+			continue;
+		if (!npy && !q7_path_exists(s)) {
 			q7_error("%s: not a .npy file nor a literal (3, 0.5, true; integers of 64 bits)", s);
 			return -1;
 		}
+		struct npy_array *t = &r->arrays[r->narrays];
+		struct q7_err err = Q7_ERR_GROWING;
+		int rc = npy_read(s, t, &err);
+		q7_err_print(&err);
+		if (rc != 0)
+			return -1;
+		r->narrays++;
+		q7_run_tensor_arg(a, t);
 	}
 	return 0;
-}
-
-/* The first tensor argument, NULL for none. */
-static const struct q7_tensor_desc *first_tensor(const struct q7_call *c)
-{
-	for (unsigned i = 0; i < c->nargs; i++)
-		if (c->args[i].kind == Q7_ARG_TENSOR)
-			return &c->args[i].u.tensor;
-	return NULL;
 }
 
 /* The destination (get_dst_tensor), when --out-shape, --out-dtype or
@@ -390,7 +346,10 @@ static int make_dst(const struct options *o, struct run *r)
 {
 	if (!o->out_shape && !o->out_dtype && o->cores <= 1)
 		return 0;
-	const struct q7_tensor_desc *first = first_tensor(&r->call);
+	const struct q7_tensor_desc *first = NULL; /* the first tensor argument */
+	for (unsigned i = r->call.nargs; i-- > 0;)
+		if (r->call.args[i].kind == Q7_ARG_TENSOR)
+			first = &r->call.args[i].u.tensor;
 	struct q7_tensor_desc *d = &r->call.dst;
 	if (o->out_shape) {
 		struct q7_err err = Q7_ERR_GROWING;
@@ -615,21 +574,19 @@ int q7_run_main(int argc, char **argv)
 	bool parsed = parse_options(argc, argv, &o) == 0;
 	if (parsed && o.sanitize && sanitize(&o, argc) != 0) {
 		rc = Q7_EXIT_ERROR;
+	} else if (parsed && o.list) {
+		rc = list_ops(&o);
 	} else if (parsed) {
-		if (o.list) {
-			rc = list_ops(&o);
-		} else {
-			struct run *r = q7_xcalloc(1, sizeof *r);
-			q7_prof_init(&r->prof);
-			rc = run_op(&o, r);
-			q7_run_result_free(&r->res);
-			q7_prof_free(&r->prof);
-			for (unsigned i = 0; i < r->narrays; i++)
-				npy_free(&r->arrays[i]);
-			free(r->dst_buf);
-			q7_sv_free(&r->images);
-			free(r);
-		}
+		struct run *r = q7_xcalloc(1, sizeof *r);
+		q7_prof_init(&r->prof);
+		rc = run_op(&o, r);
+		q7_run_result_free(&r->res);
+		q7_prof_free(&r->prof);
+		for (unsigned i = 0; i < r->narrays; i++)
+			npy_free(&r->arrays[i]);
+		free(r->dst_buf);
+		q7_sv_free(&r->images);
+		free(r);
 	}
 	q7_sv_free(&o.pos);
 	return rc;

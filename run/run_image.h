@@ -4,8 +4,6 @@
 #ifndef Q7_RUN_IMAGE_H
 #define Q7_RUN_IMAGE_H
 
-#include <stdbool.h>
-
 #include "support.h"
 
 /* Appends the image path of each of cores (1..8; 0: the library's, a

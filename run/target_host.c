@@ -3,24 +3,9 @@
  * (host.h; enum q7_host_mode). */
 #include "target.h"
 
-#include <elf.h>
-
 #include "host.h"
+#include "host_elf.h"
 #include "result.h"
-
-#if defined(__x86_64__)
-#define NATIVE EM_X86_64
-#elif defined(__aarch64__)
-#define NATIVE EM_AARCH64
-#elif defined(__i386__)
-#define NATIVE EM_386
-#elif defined(__arm__)
-#define NATIVE EM_ARM
-#elif defined(__riscv)
-#define NATIVE EM_RISCV
-#else
-#define NATIVE EM_NONE
-#endif
 
 /* The isolated and sanitized modes take the process-wide lock
  * (q7_target_proc_lock) around what they start themselves. */
@@ -55,7 +40,7 @@ static void host_close(void *state, bool at_exit)
 
 const struct q7_target q7_target_host = {
 	.name = "host",
-	.machine = NATIVE,
+	.machine = Q7_HOST_MACHINE,
 	.any_machine = true,
 	.profile = "host",
 	.image = "a host library",

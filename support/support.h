@@ -43,6 +43,8 @@ void *q7_xgrow(void *v, size_t *cap, size_t need, size_t size);
 /* Room for need elements in the array v of capacity cap (a size_t). v is
  * evaluated twice: Q7_GROW(t->v, t->cap, t->n + 1); t->v[t->n++] = x; */
 #define Q7_GROW(v, cap, need) ((v) = q7_xgrow((v), &(cap), (need), sizeof *(v)))
+/* tsearch(3) that cannot fail: the tree's node of key, added when new. */
+void *q7_xtsearch(const void *key, void **root, int (*cmp)(const void *, const void *));
 char *q7_xstrdup(const char *s);
 char *q7_xstrndup(const char *s, size_t n);
 char *q7_xasprintf(const char *fmt, ...) Q7_PRINTF(1, 2);

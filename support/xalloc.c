@@ -2,6 +2,7 @@
  * sensible recovery from running out of memory, so it says so and exits. */
 #include "support.h"
 
+#include <search.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,14 @@ void *q7_xmalloc(size_t n)
 	if (!p)
 		out_of_memory();
 	return p;
+}
+
+void *q7_xtsearch(const void *key, void **root, int (*cmp)(const void *, const void *))
+{
+	void *node = tsearch(key, root, cmp);
+	if (!node)
+		out_of_memory();
+	return node;
 }
 
 void *q7_xcalloc(size_t n, size_t size)

@@ -20,7 +20,7 @@ $CLANG -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Wshadow -Wmissing-prototypes
 	-DQ7CC_BINDIR='"bin"' -DQ7CC_LIBDIR='"lib"' -DQ7CC_DATADIR='"share"' -DQ7CC_INCLUDEDIR='"include"' -DQ7CC_VERSION='"fuzz"' \
 	-I"$ROOT/fuzz" -I"$ROOT/memmap" -I"$ROOT/profiler" -I"$ROOT/lsp" -I"$ROOT/support" -I"$ROOT/runtime/include" \
 	"$ROOT/fuzz/fuzz_pictures.c" "$ROOT"/memmap/*.c "$ROOT/lsp/memmap.c" \
-	"$ROOT/profiler/insn_profile.c" "$ROOT/profiler/flamegraph.c" "$ROOT/profiler/device_view.c" "$ROOT/profiler/u64map.c" "$ROOT"/support/*.c \
+	"$ROOT/profiler/insn_profile.c" "$ROOT/profiler/flamegraph.c" "$ROOT/profiler/device_view.c" "$ROOT"/support/*.c \
 	-lelf -lstdc++ -o fuzz_pictures
 # -close_fd_mask=2: the readers' refusals would flood the log; crash
 # reports still come out.
