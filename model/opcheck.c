@@ -44,7 +44,6 @@ static void bad_field(struct q7_strbuf *why, const char *field, const char *text
 	free(q);
 }
 
-/* Whether a decoded op says only what analysis writes; else why. */
 bool q7_op_check(const struct q7_op *op, struct q7_strbuf *why)
 {
 	const char *ident = "is not a C++ identifier";
