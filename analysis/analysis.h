@@ -99,15 +99,11 @@ struct q7_diag_render {
 	struct q7_gcc_colors gcc;
 };
 
-/* Prints the diagnostics as r says. clang: "file:line:col: error:
- * message [-Werror,-Wq7-rule]", the source line and a caret. GCC:
- * "file:line:col: error: message [-Werror=q7-rule]" (display columns),
- * the source line under GCC's " 12 | " gutter and a "^~~~" line under the
- * token at the column, then "q7cc: some warnings being treated as errors"
- * when one was; with json, GCC's JSON array (nothing for no diagnostics).
- * The source line is shown when the diagnostic's file is one the analysis
- * read (source_read) and still a regular file of at most 16 MiB. Names,
- * messages and lines are shown as q7_sb_add_shown shows them. */
+/* Prints the diagnostics as r says (docs/lint-rules.md, "How findings
+ * look"); with json, nothing for no diagnostics. The source line is shown
+ * when the diagnostic's file is one the analysis read (source_read) and
+ * still a regular file of at most 16 MiB. Names, messages and lines are
+ * shown as q7_sb_add_shown shows them. */
 void q7_diags_print(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r);
 struct json_object;
 /* GCC's JSON objects for ds, appended to the json-c array a, where the
@@ -179,11 +175,9 @@ bool q7_prescan(const struct q7_analysis_opts *o, bool *own_headers);
 bool q7_preprocessed_lost_marks(const char *path, const char *name, struct q7_diags *diags);
 
 /* Parses the TU (function bodies skipped) and appends its kernels to ops
- * and its findings (lint included, in source order) to diags. It asks the
- * resident analysis server (lib/q7cc/q7analysis-server, which keeps
- * libclang loaded) when one runs; else it starts one for later TUs and
- * loads the plugin and libclang here (~0.13 s of CPU). Call it from one
- * thread. Q7CC_ANALYSIS_SERVER=0 keeps everything in-process.
+ * and its findings (lint included, in source order) to diags, through the
+ * resident analysis server (docs/lint-rules.md, "When analysis runs"), else
+ * in-process (loading libclang: ~0.13 s of CPU). Call it from one thread.
  * Returns:
  *   0   analysed; diags hold the lint findings (apply the policy, print).
  *   Q7_ANALYZE_PARSE_ERROR (-1): libclang found errors in the TU, or could
