@@ -166,12 +166,10 @@ int q7_analysis_prescan(const struct q7_analysis_opts *o, bool *own_headers, str
 bool q7_prescan(const struct q7_analysis_opts *o, bool *own_headers);
 
 /* For preprocessed text that q7cc -E did not make (path, named name in
- * messages): Q7_KERNEL and NEURON_LIBRARY are macros of <q7/kernel.h> and
- * <torchneuron/register.h>, and GCC's preprocessor expands the first to
- * nothing and the second to a plain function. When the text's line
- * markers show either header and no q7 annotate attribute survived (as
- * under clang -E), adds a q7-foreign-preprocessed warning to diags.
- * Returns whether it did. */
+ * messages): adds the q7-foreign-preprocessed warning (docs/lint-rules.md,
+ * "Rules") to diags when the text's line markers show <q7/kernel.h> or
+ * <torchneuron/register.h> and no q7 annotate attribute survived. Returns
+ * whether it did. */
 bool q7_preprocessed_lost_marks(const char *path, const char *name, struct q7_diags *diags);
 
 /* Parses the TU (function bodies skipped) and appends its kernels to ops
@@ -229,18 +227,14 @@ void q7_ops_merge(const struct q7_op_table *in, const char *toolchain, struct q7
  * the file measured nothing. */
 char *q7_stack_from_callgraph(const char *ci, size_t *len);
 /* Link-time: joins the objects' texts (payloads) into one call graph and
- * holds each kernel of ops against its declared stack size, else the
- * device core's (model/call_limits.h): q7-stack, an error (demotable)
- * when it needs more, a warning when recursion or a dynamic frame leave
- * it unbounded; the too-deep one is a warning when host (host frames). */
+ * holds each kernel of ops against its stack, adding the q7-stack findings
+ * docs/driver.md ("The kernel's stack at the build") describes. */
 void q7_stack_check(const struct q7_op_table *ops, const struct q7_strvec *payloads, bool host,
                     struct q7_diags *diags);
 /* One object's text, before q7_stack_check trusts it (a prebuilt object
  * may carry any): 0, or -1 with err set for what ("x.o: .q7.stack: line
- * 3: ...") at the first F or C line that q7cc would not have written (its
- * fields, a figure that is no decimal up to 4 GiB, the qualifier). Lines
- * of other kinds are not q7cc's yet: skipped, as q7_stack_check skips
- * them. */
+ * 3: ...") at the first F or C line that q7cc would not have written
+ * (docs/packer.md, "The stack figures"). */
 int q7_stack_payload_check(const char *text, const char *what, struct q7_err *err);
 
 /* Link-time, before q7_ops_merge. The unqualified names whose definition

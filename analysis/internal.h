@@ -64,10 +64,9 @@ struct q7_kdef {
 	const char *sig, *sym, *in;
 };
 
-/* What a front knows of one kernel: the libclang front (clang/kernels.c)
- * from its declarations, the symbol front (resolve.c) from the symbol of
- * the one function an object defines under its name. lint.c judges them;
- * the fronts word nothing. Strings belong to the front. */
+/* What a front knows of one kernel, for lint.c to judge (docs/lint-rules.md,
+ * "Adding a rule (for contributors)"); the fronts word nothing. Strings
+ * belong to the front. */
 struct q7_kfacts {
 	const char *name;       /* NULL: the front does not judge it */
 	const char *qualname;

@@ -26,7 +26,6 @@ static Q7_PRINTF(3, 4) void q7_lint_add(struct q7_lint *l, struct q7_kplace at, 
 	l->found = true;
 }
 
-/* A note after it. */
 static Q7_PRINTF(3, 4) void q7_lint_note(struct q7_lint *l, struct q7_kplace at, const char *fmt, ...)
 {
 	va_list ap;
@@ -284,7 +283,6 @@ const struct q7_rule q7_rules[] = {
 	{NULL, Q7_SEV_NOTE, NULL, false, 0, NULL},
 };
 
-/* The rows of one step, in table order. */
 static void run_step(struct q7_lint *l, unsigned step)
 {
 	for (const struct q7_rule *r = q7_rules; r->name; r++) {

@@ -69,7 +69,6 @@ const char *q7_request_ns(const struct q7_op_table *t, const char *name)
 	return "";
 }
 
-/* op takes ns unless it has one. */
 static void adopt(struct q7_op *op, const char *ns)
 {
 	if (*ns && (!op->ns || !*op->ns)) {

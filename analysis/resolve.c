@@ -27,7 +27,6 @@ void q7_ops_unresolved(const struct q7_op_table *all, struct q7_strvec *names)
 	}
 }
 
-/* One name's lookup. */
 struct look {
 	const struct q7_op *req;  /* the first request (for its place), or NULL */
 	const struct q7_op *decl; /* the first declaration, or NULL */
