@@ -102,9 +102,8 @@ struct q7_op {
 };
 
 /* One m.def(op, shape, "fn") inside NEURON_LIBRARY(ns, m) { } of a TU's
- * own files, as analysis reads it from the tokens (so also when the TU has
- * errors, e.g. an #include libclang cannot follow): what --q7-print-schema
- * reports. Not recorded in objects (model/opcodec.h). */
+ * own files, read from its tokens: what --q7-print-schema reports
+ * (docs/driver.md). Not recorded in objects (model/opcodec.h). */
 struct q7_neuron_def {
 	char *ns;    /* NEURON_LIBRARY's first argument */
 	char *op;    /* m.def's first argument, a string literal's text, else "" */

@@ -1,9 +1,5 @@
-/* model/opcheck: what an op read from bytes may say (opcodec.h).
- *
- * Anyone can write a record with a valid checksum, so every op must also
- * say only what analysis writes: names and types from the allow-list of
- * cxx.h, the kinds they belong to, and the runtime's limits; codegen
- * pastes these into wrapper.cpp, and messages print them. */
+/* model/opcheck: what an op read from bytes may say (opcodec.h), and why
+ * (docs/packer.md, "What a record may say"). */
 #include "cxx.h"
 #include "opcodec.h"
 
