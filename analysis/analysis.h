@@ -216,8 +216,7 @@ int q7_analysis_result_read(const char *data, size_t len, struct q7_strvec *kern
 /* Link-time: merges the records of all objects (a declaration plus its
  * definition is one kernel; the same name from two places is an error
  * naming both; a kernel declared but defined nowhere is an error),
- * applies the library-wide rules (at most 10 kernels; a warning only for
- * "host"), and appends the result to out in a stable order (by name). */
+ * applies q7-too-many-kernels, and appends the result to out by name. */
 void q7_ops_merge(const struct q7_op_table *in, const char *toolchain, struct q7_op_table *out,
                   struct q7_diags *diags);
 
@@ -243,10 +242,9 @@ int q7_stack_payload_check(const char *text, const char *what, struct q7_err *er
 void q7_ops_unresolved(const struct q7_op_table *all, struct q7_strvec *names);
 /* Replaces each request by the op derived from the one function that the
  * link's objects define under that name (its symbol read by q7_demangle),
- * and adds the definition of a declared kernel found the same way. Errors
- * (the usual lint rules, at the m.def's place; two definitions; a static,
- * inline or extern "C" one) go to diags. Requests found nowhere stay for
- * q7_ops_merge to report. */
+ * and adds the definition of a declared kernel found the same way; errors
+ * (docs/lint-rules.md, "Kernels named in another file") go to diags.
+ * Requests found nowhere stay for q7_ops_merge to report. */
 void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const char *toolchain,
                     struct q7_diags *diags);
 

@@ -472,7 +472,6 @@ static bool is_definition(CXCursor c)
 	return false;
 }
 
-/* Groups the functions by USR into kernels. */
 static size_t group_kernels(struct walk *w, struct kernel **out)
 {
 	struct kernel *ks = q7_xcalloc(w->n, sizeof *ks);
@@ -497,7 +496,6 @@ static size_t group_kernels(struct walk *w, struct kernel **out)
 		if (f->stack_bad && !kn->stack_bad)
 			kn->stack_bad = f;
 	}
-	/* The op comes from the definition when the TU has one. */
 	for (size_t k = 0; k < nk; k++) {
 		for (size_t i = 0; i < w->n; i++) {
 			struct fn *f = &w->fns[i];
