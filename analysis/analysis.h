@@ -119,22 +119,18 @@ struct q7_analysis_opts {
 	const char *source;        /* the translation unit (C++, whatever its
 	                            * name says) */
 	char *const *clang_args;   /* NULL-terminated: the compile's flags that
-	                            * shape the parse (-I -D -U -std -include
-	                            * -isystem ..., the driver's option table
-	                            * says which), as libclang takes them */
+	                            * shape the parse (docs/driver.md, "The
+	                            * option tables"), as libclang takes them */
 	const char *triple;        /* parse target: i386-unknown-none for the
-	                            * device toolchains (its ILP32 data model only:
-	                            * the x86 macros are undefined), the host's
-	                            * for host */
+	                            * device toolchains (clang/front.c says
+	                            * why), the host's for host */
 	char *const *sys_includes; /* NULL-terminated: the real compiler's own
 	                            * include directories (its -E -v); given,
 	                            * they replace libclang's (-nostdinc) */
 	char *const *predefines;   /* NULL-terminated "NAME=VALUE" of the real
 	                            * compiler's target macros (may be NULL) */
 	const char *toolchain;     /* "xt", "gnu" or "host": for the lint */
-	char *const *kernel_names; /* NULL-terminated --q7-kernel=NAME (or NULL);
-	                            * a name the TU has no function of is an
-	                            * error listing the functions it defines */
+	char *const *kernel_names; /* NULL-terminated --q7-kernel=NAME (or NULL) */
 	char *const *wanted_names; /* NULL-terminated (or NULL): names that
 	                            * NEURON_LIBRARY blocks of other files ask
 	                            * for; kernels where the TU has them, no
