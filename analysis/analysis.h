@@ -99,15 +99,11 @@ struct q7_diag_render {
 	struct q7_gcc_colors gcc;
 };
 
-/* Prints the diagnostics as r says. clang: "file:line:col: error:
- * message [-Werror,-Wq7-rule]", the source line and a caret. GCC:
- * "file:line:col: error: message [-Werror=q7-rule]" (display columns),
- * the source line under GCC's " 12 | " gutter and a "^~~~" line under the
- * token at the column, then "q7cc: some warnings being treated as errors"
- * when one was; with json, GCC's JSON array (nothing for no diagnostics).
- * The source line is shown when the diagnostic's file is one the analysis
- * read (source_read) and still a regular file of at most 16 MiB. Names,
- * messages and lines are shown as q7_sb_add_shown shows them. */
+/* Prints the diagnostics as r says (docs/lint-rules.md, "How findings
+ * look"); with json, nothing for no diagnostics. The source line is shown
+ * when the diagnostic's file is one the analysis read (source_read) and
+ * still a regular file of at most 16 MiB. Names, messages and lines are
+ * shown as q7_sb_add_shown shows them. */
 void q7_diags_print(const struct q7_diags *ds, FILE *out, const struct q7_diag_render *r);
 struct json_object;
 /* GCC's JSON objects for ds, appended to the json-c array a, where the
@@ -123,22 +119,18 @@ struct q7_analysis_opts {
 	const char *source;        /* the translation unit (C++, whatever its
 	                            * name says) */
 	char *const *clang_args;   /* NULL-terminated: the compile's flags that
-	                            * shape the parse (-I -D -U -std -include
-	                            * -isystem ..., the driver's option table
-	                            * says which), as libclang takes them */
+	                            * shape the parse (docs/driver.md, "The
+	                            * option tables"), as libclang takes them */
 	const char *triple;        /* parse target: i386-unknown-none for the
-	                            * device toolchains (its ILP32 data model only:
-	                            * the x86 macros are undefined), the host's
-	                            * for host */
+	                            * device toolchains (clang/front.c says
+	                            * why), the host's for host */
 	char *const *sys_includes; /* NULL-terminated: the real compiler's own
 	                            * include directories (its -E -v); given,
 	                            * they replace libclang's (-nostdinc) */
 	char *const *predefines;   /* NULL-terminated "NAME=VALUE" of the real
 	                            * compiler's target macros (may be NULL) */
 	const char *toolchain;     /* "xt", "gnu" or "host": for the lint */
-	char *const *kernel_names; /* NULL-terminated --q7-kernel=NAME (or NULL);
-	                            * a name the TU has no function of is an
-	                            * error listing the functions it defines */
+	char *const *kernel_names; /* NULL-terminated --q7-kernel=NAME (or NULL) */
 	char *const *wanted_names; /* NULL-terminated (or NULL): names that
 	                            * NEURON_LIBRARY blocks of other files ask
 	                            * for; kernels where the TU has them, no
@@ -170,20 +162,16 @@ int q7_analysis_prescan(const struct q7_analysis_opts *o, bool *own_headers, str
 bool q7_prescan(const struct q7_analysis_opts *o, bool *own_headers);
 
 /* For preprocessed text that q7cc -E did not make (path, named name in
- * messages): Q7_KERNEL and NEURON_LIBRARY are macros of <q7/kernel.h> and
- * <torchneuron/register.h>, and GCC's preprocessor expands the first to
- * nothing and the second to a plain function. When the text's line
- * markers show either header and no q7 annotate attribute survived (as
- * under clang -E), adds a q7-foreign-preprocessed warning to diags.
- * Returns whether it did. */
+ * messages): adds the q7-foreign-preprocessed warning (docs/lint-rules.md,
+ * "Rules") to diags when the text's line markers show <q7/kernel.h> or
+ * <torchneuron/register.h> and no q7 annotate attribute survived. Returns
+ * whether it did. */
 bool q7_preprocessed_lost_marks(const char *path, const char *name, struct q7_diags *diags);
 
 /* Parses the TU (function bodies skipped) and appends its kernels to ops
- * and its findings (lint included, in source order) to diags. It asks the
- * resident analysis server (lib/q7cc/q7analysis-server, which keeps
- * libclang loaded) when one runs; else it starts one for later TUs and
- * loads the plugin and libclang here (~0.13 s of CPU). Call it from one
- * thread. Q7CC_ANALYSIS_SERVER=0 keeps everything in-process.
+ * and its findings (lint included, in source order) to diags, through the
+ * resident analysis server (docs/lint-rules.md, "When analysis runs"), else
+ * in-process (loading libclang: ~0.13 s of CPU). Call it from one thread.
  * Returns:
  *   0   analysed; diags hold the lint findings (apply the policy, print).
  *   Q7_ANALYZE_PARSE_ERROR (-1): libclang found errors in the TU, or could
@@ -224,8 +212,7 @@ int q7_analysis_result_read(const char *data, size_t len, struct q7_strvec *kern
 /* Link-time: merges the records of all objects (a declaration plus its
  * definition is one kernel; the same name from two places is an error
  * naming both; a kernel declared but defined nowhere is an error),
- * applies the library-wide rules (at most 10 kernels; a warning only for
- * "host"), and appends the result to out in a stable order (by name). */
+ * applies q7-too-many-kernels, and appends the result to out by name. */
 void q7_ops_merge(const struct q7_op_table *in, const char *toolchain, struct q7_op_table *out,
                   struct q7_diags *diags);
 
@@ -235,18 +222,14 @@ void q7_ops_merge(const struct q7_op_table *in, const char *toolchain, struct q7
  * the file measured nothing. */
 char *q7_stack_from_callgraph(const char *ci, size_t *len);
 /* Link-time: joins the objects' texts (payloads) into one call graph and
- * holds each kernel of ops against its declared stack size, else the
- * device core's (model/call_limits.h): q7-stack, an error (demotable)
- * when it needs more, a warning when recursion or a dynamic frame leave
- * it unbounded; the too-deep one is a warning when host (host frames). */
+ * holds each kernel of ops against its stack, adding the q7-stack findings
+ * docs/driver.md ("The kernel's stack at the build") describes. */
 void q7_stack_check(const struct q7_op_table *ops, const struct q7_strvec *payloads, bool host,
                     struct q7_diags *diags);
 /* One object's text, before q7_stack_check trusts it (a prebuilt object
  * may carry any): 0, or -1 with err set for what ("x.o: .q7.stack: line
- * 3: ...") at the first F or C line that q7cc would not have written (its
- * fields, a figure that is no decimal up to 4 GiB, the qualifier). Lines
- * of other kinds are not q7cc's yet: skipped, as q7_stack_check skips
- * them. */
+ * 3: ...") at the first F or C line that q7cc would not have written
+ * (docs/packer.md, "The stack figures"). */
 int q7_stack_payload_check(const char *text, const char *what, struct q7_err *err);
 
 /* Link-time, before q7_ops_merge. The unqualified names whose definition
@@ -255,10 +238,9 @@ int q7_stack_payload_check(const char *text, const char *what, struct q7_err *er
 void q7_ops_unresolved(const struct q7_op_table *all, struct q7_strvec *names);
 /* Replaces each request by the op derived from the one function that the
  * link's objects define under that name (its symbol read by q7_demangle),
- * and adds the definition of a declared kernel found the same way. Errors
- * (the usual lint rules, at the m.def's place; two definitions; a static,
- * inline or extern "C" one) go to diags. Requests found nowhere stay for
- * q7_ops_merge to report. */
+ * and adds the definition of a declared kernel found the same way; errors
+ * (docs/lint-rules.md, "Kernels named in another file") go to diags.
+ * Requests found nowhere stay for q7_ops_merge to report. */
 void q7_ops_resolve(struct q7_op_table *all, const struct q7_fsyms *syms, const char *toolchain,
                     struct q7_diags *diags);
 

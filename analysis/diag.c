@@ -111,7 +111,6 @@ static void sv_remove(struct q7_strvec *sv, const char *s)
 		sv->v[j] = NULL;
 }
 
-/* The last flag wins, as with compilers: -Wno-q7-x -Wq7-x enables x. */
 bool q7_warn_policy_rule(struct q7_warn_policy *p, const char *rule, bool no, bool error)
 {
 	/* The list the flag puts rule on (none for -Wq7-x, which only takes it

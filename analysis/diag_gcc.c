@@ -1,13 +1,6 @@
 /* Diagnostics as GCC 12 prints them, for the gnu toolchain (and a host
- * toolchain whose compiler is GCC): "file:line:col: error: message
- * [-Werror=q7-rule]", the source line under a " 12 | " gutter with tabs
- * expanded, and a caret line "^~~~" under the token at the column, in
- * GCC's colours (GCC_COLORS); or, under -fdiagnostics-format=json, the
- * objects of GCC's JSON array: kind, message, option, locations (caret and
- * finish, each {file, line, column, display-column, byte-column}) and
- * children (the notes that follow). Columns are GCC's display columns
- * (a tab advances to the next multiple of 8, a UTF-8 character is one);
- * byte-column is the byte's. */
+ * toolchain whose compiler is GCC), as text or GCC's JSON array:
+ * docs/lint-rules.md, "How findings look". */
 #include "internal.h"
 
 #include <json-c/json.h>

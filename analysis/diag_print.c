@@ -1,7 +1,5 @@
-/* Diagnostics as clang prints them (the xt toolchain, a host toolchain whose
- * compiler is clang): "file:line:col: error: message [-Werror,-Wq7-rule]",
- * then the source line and a caret under the column, in clang's colours.
- * GCC's style is diag_gcc.c's; q7_diags_print picks one. */
+/* Diagnostics as clang prints them (docs/lint-rules.md, "How findings
+ * look"). GCC's style is diag_gcc.c's; q7_diags_print picks one. */
 #include "internal.h"
 
 #include <json-c/json.h>

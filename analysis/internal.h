@@ -64,10 +64,9 @@ struct q7_kdef {
 	const char *sig, *sym, *in;
 };
 
-/* What a front knows of one kernel: the libclang front (clang/kernels.c)
- * from its declarations, the symbol front (resolve.c) from the symbol of
- * the one function an object defines under its name. lint.c judges them;
- * the fronts word nothing. Strings belong to the front. */
+/* What a front knows of one kernel, for lint.c to judge (docs/lint-rules.md,
+ * "Adding a rule (for contributors)"); the fronts word nothing. Strings
+ * belong to the front. */
 struct q7_kfacts {
 	const char *name;       /* NULL: the front does not judge it */
 	const char *qualname;
@@ -109,18 +108,17 @@ struct q7_kfacts {
 	const struct q7_kparam *params;
 };
 
-/* When a rule is checked, in this order (lint.c runs them); a rule of
- * several steps is checked at each. */
+/* When a rule is checked, in this order (docs/lint-rules.md, "Adding a
+ * rule (for contributors)"); a rule of several steps is checked at each. */
 enum q7_lint_step {
-	Q7_LINT_SCOPE = 1 << 0,    /* against its scope (a TU, a link); a finding ends
-	                            * the lint */
-	Q7_LINT_DECL = 1 << 1,     /* the declaration itself */
-	Q7_LINT_KIND = 1 << 2,     /* what kind of function it is */
-	Q7_LINT_LINKAGE = 1 << 3,  /* only when no error was found before */
-	Q7_LINT_BODY = 1 << 4,     /* its stack and its body */
-	Q7_LINT_VARIADIC = 1 << 5, /* the prototype, when known: ... */
-	Q7_LINT_RETURN = 1 << 6,   /* ... its return, */
-	Q7_LINT_PARAM = 1 << 7,    /* ... each parameter in turn (l->param) */
+	Q7_LINT_SCOPE = 1 << 0,
+	Q7_LINT_DECL = 1 << 1,
+	Q7_LINT_KIND = 1 << 2,
+	Q7_LINT_LINKAGE = 1 << 3,
+	Q7_LINT_BODY = 1 << 4,
+	Q7_LINT_VARIADIC = 1 << 5,
+	Q7_LINT_RETURN = 1 << 6,
+	Q7_LINT_PARAM = 1 << 7,
 };
 
 /* One lint run over one kernel's facts (lint.c): a check reads l->k (and
@@ -141,9 +139,7 @@ struct q7_rule {
 /* The rule table (lint.c), sorted by name; NULL-terminated by name. */
 extern const struct q7_rule q7_rules[];
 const struct q7_rule *q7_rule_find(const char *name);
-/* "error", "warning" or "note". */
 const char *q7_severity_name(enum q7_severity s);
-/* q7_diags_add with the arguments as a va_list. */
 void q7_diags_vadd(struct q7_diags *ds, enum q7_severity sev, const char *file, unsigned line,
                    unsigned col, const char *rule, const char *fmt, va_list ap);
 /* A finding of a library's or file's rule (one of the table's), at its

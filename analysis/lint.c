@@ -1,12 +1,6 @@
-/* The lint rules: one table, each row with its check. Both fronts only
- * gather facts about a kernel (struct q7_kfacts: the libclang front from
- * its declarations, the symbol front from the one symbol that defines it,
- * the link's merge from two records of one name) and call q7_lint_kernel,
- * which runs the rows' checks step by step.
- *
- * A new rule is one row here (name, severity, summary, when it is checked,
- * its check), one check below and one row of docs/lint-rules.md's table;
- * tests/analysis/check_lint.c makes each check fire. */
+/* The lint rules: one table, each row with its check, which q7_lint_kernel
+ * runs step by step over the facts a front gathered (struct q7_kfacts);
+ * docs/lint-rules.md, "Adding a rule (for contributors)". */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -32,7 +26,6 @@ static Q7_PRINTF(3, 4) void q7_lint_add(struct q7_lint *l, struct q7_kplace at, 
 	l->found = true;
 }
 
-/* A note after it. */
 static Q7_PRINTF(3, 4) void q7_lint_note(struct q7_lint *l, struct q7_kplace at, const char *fmt, ...)
 {
 	va_list ap;
@@ -290,7 +283,6 @@ const struct q7_rule q7_rules[] = {
 	{NULL, Q7_SEV_NOTE, NULL, false, 0, NULL},
 };
 
-/* The rows of one step, in table order. */
 static void run_step(struct q7_lint *l, unsigned step)
 {
 	for (const struct q7_rule *r = q7_rules; r->name; r++) {

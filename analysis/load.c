@@ -44,12 +44,8 @@ int q7_analyze(const struct q7_analysis_opts *o, struct q7_op_table *ops,
 		int rc, got = sock ? q7_server_analyze(sock, o, ops, diags, &rc, Q7_SERVER_ACK_MS)
 		                   : Q7_SERVER_ABSENT;
 		/* None yet: start one for the TUs to come, and queue this one on
-		 * it. Loading libclang here too would compete with the server's
-		 * own load (and the compiler) for the same CPUs: a cold compile
-		 * cost 1.86x the compiler that way, against 1.17x in-process.
-		 * A server that does not start on the TU in time, or fails,
-		 * leaves it to this process (as when one is there but did not
-		 * take this one in time). */
+		 * it rather than load libclang here too (docs/lint-rules.md,
+		 * "When analysis runs", has the measurement). */
 		if (sock && got == Q7_SERVER_ABSENT) {
 			q7_server_start(server, sock, plugin);
 			got = q7_server_analyze(sock, o, ops, diags, &rc, Q7_SERVER_FIRST_ACK_MS);

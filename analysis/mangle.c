@@ -485,7 +485,6 @@ static void read_params(struct dm *d, comp *l, struct q7_mfunc *f)
 	}
 }
 
-/* The function whose symbol's tree is top. */
 static void read_function(struct dm *d, comp *top, bool internal, struct q7_mfunc *f)
 {
 	if (top->type == DEMANGLE_COMPONENT_LOCAL_NAME) {

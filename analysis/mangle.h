@@ -1,12 +1,7 @@
-/* analysis/mangle: Itanium C++ ABI function names -> what a kernel needs.
- *
- * Owns a small demangler for the symbols of plain functions: nested names
- * (N..E, St, namespaces), builtin types, const/volatile, pointers,
- * references, arrays, function types, template arguments and the
- * substitutions (S_, S0_, Sa, Ss, ...) such signatures use. It is enough to
- * turn the symbol of a kernel that was defined in an object without q7cc
- * records (a NEURON_LIBRARY compute function) into its parameter kinds and
- * the C++ spellings a forward declaration needs to mangle the same way.
+/* analysis/mangle: Itanium C++ ABI function names -> what a kernel needs:
+ * the symbol of a kernel defined in an object without q7cc records (a
+ * NEURON_LIBRARY compute function) read into its parameter kinds and the
+ * C++ spellings a forward declaration needs to mangle the same way.
  * Return types are not in a plain function's symbol; parameter names are
  * never there. */
 #ifndef Q7_MANGLE_H

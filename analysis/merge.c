@@ -1,11 +1,9 @@
-/* Link-time merge of the op records of every object: a declaration plus
- * its definition is one kernel, the same name from two places is an error
- * naming both, a kernel declared but defined nowhere is an error, and a
- * library holds at most Q7_MAX_KERNELS kernels. Output sorted by name.
- * NEURON_LIBRARY requests (by_name_only) are no kernels of their own: one
- * is satisfied by a kernel of its name, which takes its namespace, else it
- * names a function that no object of the link defines (q7_ops_resolve, run
- * first, derives the ops of those it finds by symbol). */
+/* Link-time merge of the op records of every object (analysis.h,
+ * q7_ops_merge). NEURON_LIBRARY requests (by_name_only) are no kernels of
+ * their own: one is satisfied by a kernel of its name, which takes its
+ * namespace, else it names a function that no object of the link defines
+ * (q7_ops_resolve, run first, derives the ops of those it finds by
+ * symbol). */
 #include "analysis.h"
 #include "internal.h"
 
@@ -71,7 +69,6 @@ const char *q7_request_ns(const struct q7_op_table *t, const char *name)
 	return "";
 }
 
-/* op takes ns unless it has one. */
 static void adopt(struct q7_op *op, const char *ns)
 {
 	if (*ns && (!op->ns || !*op->ns)) {

@@ -1,10 +1,8 @@
-/* The fast path: a cheap textual look at a TU and the user's own headers
- * it includes, to decide whether libclang must load at all. A false "yes"
- * costs one parse; a false "no" loses kernels, so anything that could mark
- * a kernel counts: Q7_KERNEL*, NEURON_LIBRARY, annotate, --q7-kernel names
- * and the names shape files ask for.
- * Comments and literals are skipped so that prose does not count.
- * Also the look at preprocessed text that says whether another compiler's
+/* The fast path (docs/lint-rules.md, "When analysis runs"): a cheap
+ * textual look at a TU and the user's own headers, to decide whether
+ * libclang must load at all. A false "yes" costs one parse; a false "no"
+ * loses kernels, so anything that could mark a kernel counts. Also the
+ * look at preprocessed text that says whether another compiler's
  * preprocessor dropped the kernel marks. */
 #include "analysis.h"
 #include "internal.h"

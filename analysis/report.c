@@ -25,7 +25,6 @@ static void put_diags(struct json_object *doc, const struct q7_diags *ds)
 	}
 }
 
-/* Prints the document and frees it. */
 static void print_doc(struct json_object *doc, FILE *out)
 {
 	q7_json_print(doc, out);
@@ -113,16 +112,8 @@ static void put_op(struct json_object *ops, const struct q7_op *op)
 	q7_json_bool(o, "by_name_only", op->by_name_only);
 }
 
-/* "ops": [{"name", "qualname", "namespace", "schema", "return": {"type",
- *   "kind", "ctype", "name"}, "params": [{"name", "type", "kind",
- *   "ctype"}], "stack_size", "defined", "file", "line", "column",
- *   "by_name_only"}, ...]}; schema and type are TorchScript, kind the
- * exact kind ("long long"), qualname and ctype C++, namespace the op's in
- * PyTorch (op.h: ns); by_name_only: a NEURON_LIBRARY request without a
- * signature (op.h); "neuron_library": [{"namespace", "op", "compute",
- * "shape", "file", "line", "column", "shape_file", "shape_line"}, ...],
- * each m.def of the sources' NEURON_LIBRARY blocks (op.h: q7_neuron_def),
- * at the m.def. */
+/* "ops" and "neuron_library" (docs/driver.md, --q7-print-schema): schema
+ * and type are TorchScript, kind the exact kind, qualname and ctype C++. */
 static void put_ops(struct json_object *doc, const struct q7_op_table *ops)
 {
 	struct json_object *a = q7_json_arr(doc, "ops");

@@ -1,12 +1,7 @@
-/* Link-time: kernels whose definition carries no record, found by symbol.
- *
- * A NEURON_LIBRARY shape file names compute functions that other TUs
- * define without any mark; those TUs' objects have no .q7.ops, but their
- * symbol tables say which function is defined and, mangled, with which
- * parameter types. The op is derived from that symbol here and linted
- * with the usual rules at the m.def's place. The same lookup completes a
- * kernel declared (marked) in a header whose defining TU did not see the
- * mark. */
+/* Link-time: kernels whose definition carries no record, found by symbol
+ * (docs/lint-rules.md, "Kernels named in another file"): the op is derived
+ * from the defining object's symbol and linted with the usual rules at the
+ * m.def's place. */
 #include "analysis.h"
 #include "internal.h"
 #include "mangle.h"
@@ -32,7 +27,6 @@ void q7_ops_unresolved(const struct q7_op_table *all, struct q7_strvec *names)
 	}
 }
 
-/* One name's lookup. */
 struct look {
 	const struct q7_op *req;  /* the first request (for its place), or NULL */
 	const struct q7_op *decl; /* the first declaration, or NULL */

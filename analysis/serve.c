@@ -1,11 +1,8 @@
 /* The analysis server process (q7analysis-server --serve SOCK PLUGIN);
  * docs/lint-rules.md, "What the analysis server promises", says what it
- * keeps to, server.h its deadlines. A master owns the socket and every
- * connection and reads requests without blocking; a complete one goes,
- * with its connection (SCM_RIGHTS), to an idle worker over that worker's
- * channel (a socketpair). Workers are forked once libclang is loaded and
- * warm; each acknowledges a request, analyses in the client's directory
- * and environment, answers, and tells the master it is free. */
+ * keeps to, server.h its deadlines. A complete request goes with its
+ * connection (SCM_RIGHTS) to an idle worker over that worker's channel (a
+ * socketpair); workers are forked once libclang is loaded and warm. */
 #include "internal.h"
 #include "server.h"
 #include "wire.h"

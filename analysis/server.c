@@ -1,8 +1,6 @@
-/* The resident analysis server, the client's side: loading libclang costs
- * a kernel compile more CPU than the compile itself, so the first q7cc
- * that needs analysis starts a server that keeps it loaded (serve.c), and
- * later ones send it their TU; on any failure they analyse in-process
- * (docs/lint-rules.md says where it listens and what it promises). */
+/* The resident analysis server, the client's side (serve.c is the
+ * server): why it exists, where it listens and what it promises are
+ * docs/lint-rules.md, "When analysis runs". */
 #include "internal.h"
 #include "server.h"
 #include "wire.h"

@@ -1,17 +1,7 @@
 /* The stack a kernel needs, from GCC's figures (docs/driver.md, "The
- * kernel's stack at the build"): a compile of a device or host toolchain
- * runs with -fstack-usage -fcallgraph-info=su, and q7cc keeps of GCC's
- * call graph file, in the object, each function's frame and calls as
- * lines of text:
- *
- *   F <TAB> symbol <TAB> bytes <TAB> s|b|d <TAB> file:line <TAB> declaration
- *   C <TAB> caller <TAB> callee
- *
- * (s: a static frame, b: bounded, d: dynamic). The link joins the objects'
- * lines into one graph and follows it from each kernel down: the deepest
- * path is what the kernel needs at least (a function the graph does not
- * measure, the C library's, counts 0), recursion or a dynamic frame leave
- * it without bound (said only of a kernel that declares no stack size). */
+ * kernel's stack at the build"): GCC's call graph file as the F and C
+ * lines an object keeps (docs/packer.md, "The stack figures"), and the
+ * link's walk over them. */
 #include "analysis.h"
 #include "internal.h"
 #include "call_limits.h"

@@ -1,7 +1,6 @@
-/* Writes the LSP packages to disk: <outdir>/<name>/specs and
- * <outdir>/<name>/ldscripts/elf32xtensa.{x,xbn,xn,xr,xu}, every file whole
- * or not at all (temp file beside it, then rename), so a build interrupted
- * halfway never leaves a truncated script for a later link to read. */
+/* Writes the LSP packages to disk (lsp.h), each file by a temp file beside
+ * it and a rename, so a build interrupted halfway never leaves a truncated
+ * script for a later link to read. */
 #include "lsp.h"
 #include "support.h"
 #include "tempfile.h"

@@ -35,9 +35,7 @@ const struct q7_lsp *q7_lsp_get(int core);
 /* "<prefix>/share/q7cc/lsp/<name>": caller frees. */
 char *q7_lsp_dir(const struct q7_lsp *lsp);
 
-/* The five section scripts of a package, as GNU ld's emulations name
- * them: elf32xtensa.x (normal link), .xbn (-N), .xn (-n), .xr (-r),
- * .xu (-Ur). */
+/* The five section scripts of a package: docs/lsp.md, "The five variants". */
 enum q7_lsp_variant {
 	Q7_LSP_X,
 	Q7_LSP_XBN,

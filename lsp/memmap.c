@@ -1,6 +1,5 @@
-/* The memory map (docs/vendor-flow.md, "Memory map"), the one table every LSP, link and prelink
- * reads: iram0 at 0 (4 KiB vectors), core i's 2 MiB SRAM window at
- * 0x84000000 + i*0x200000, and the single-core 32 MiB window. */
+/* The memory map (docs/vendor-flow.md, "Memory map"), the one table every
+ * LSP, link and prelink reads. */
 #include "lsp.h"
 #include "support.h"
 

@@ -1,14 +1,8 @@
 /* The section scripts of an LSP package (ldscripts/elf32xtensa.*), made
  * from one row of the memory map. Only the header comment and the MEMORY
- * block depend on the row; the placement is the SRAM order of docs/vendor-flow.md's "Memory map", written
- * so that GNU ld's shared-object link of PIC Xtensa code (the gnu toolchain's
- * device link) is valid too: the dynamic sections, the literal pools, the
- * Xtensa property tables and the debug sections all have a place.
- *
- * Variants follow GNU ld's own elf32xtensa set: x, xn and xbn place the
- * same way (GNU's differ only in page alignment between text and data,
- * which an image living in one SRAM window never has); xr and xu are for
- * relocatable output (-r / -Ur): no addresses, no symbols, no tables. */
+ * block depend on the row. The order, its reasons and the symbols are
+ * docs/lsp.md, "Section order (elf32xtensa.x)"; the variants, docs/lsp.md,
+ * "The five variants". */
 #include "lsp.h"
 #include "support.h"
 
@@ -40,14 +34,9 @@ char *q7_lsp_ldscript(const struct q7_lsp *lsp, enum q7_lsp_variant v)
 }
 
 /* Everything placed for a linked image (x, xn, xbn). Each output section is
- * followed by " >sram0_0_seg" (added by emit_placed). The symbols are
- * HIDDEN: the runtime finds them by name at link time, and a hidden symbol
- * never asks the loader for a lookup (its references become
- * R_XTENSA_RELATIVE). */
+ * followed by " >sram0_0_seg" (added by emit_placed). */
 static const char *const placed_sram[] = {
-	/* Literal pools first and interleaved with their code: L32R reaches
-	 * only backwards, so .literal must precede the .text that loads it.
-	 * GNU puts the PLT and its GOT here too; with -Bsymbolic and no
+	/* GNU puts the PLT and its GOT here too; with -Bsymbolic and no
 	 * undefined weak references there is none. */
 	".text : ALIGN(4)\n"
 	"  {\n"
@@ -67,9 +56,6 @@ static const char *const placed_sram[] = {
 	".clib.data : ALIGN(4) { *(.clib.data .clib.data.*) }",
 	".eh_frame_hdr : { *(.eh_frame_hdr) }",
 	".eh_frame : ALIGN(4) { KEEP (*(.eh_frame)) }",
-	/* The toolchain's C++ constructors go to .ctors (this GCC does not use
-	 * .init_array); no crtbegin/crtend is linked (-nostdlib), so the
-	 * runtime walks [_ctors_start, _ctors_end) itself. */
 	".ctors : ALIGN(4)\n"
 	"  {\n"
 	"    HIDDEN(_ctors_start = .);\n"
@@ -90,10 +76,6 @@ static const char *const placed_sram[] = {
 	"    KEEP (*(.dtors))\n"
 	"    HIDDEN(_dtors_end = .);\n"
 	"  }",
-	/* .rodata also carries the array forms of the constructor tables, the
-	 * exception tables and, last, the BSS-clear descriptor. The two LONGs
-	 * hold link-time addresses: a loader that places the image elsewhere
-	 * adds its bias to them (the linker emits no relocation for them). */
 	".rodata : ALIGN(4)\n"
 	"  {\n"
 	"    HIDDEN(_rodata_start = .);\n"
@@ -175,8 +157,6 @@ static const char *const placed_sram[] = {
 	"    HIDDEN(_data_end = .);\n"
 	"  }",
 	".note.gnu.build-id : ALIGN(4) { KEEP (*(.note.gnu.build-id)) }",
-	/* No thread-local storage on the device; if some appears it stays
-	 * inside the window rather than at an address of its own. */
 	".tdata : ALIGN(4) { *(.tdata .tdata.* .gnu.linkonce.td.*) }",
 	".tbss : ALIGN(4) { *(.tbss .tbss.* .gnu.linkonce.tb.*) *(.tcommon) }",
 	".bss : ALIGN(8)\n"
@@ -262,8 +242,6 @@ static const char *const unplaced[] = {
 	".debug_rnglists 0 : { *(.debug_rnglists) }",
 	".debug_str_offsets 0 : { *(.debug_str_offsets) }",
 	".debug_sup 0 : { *(.debug_sup) }",
-	/* Xtensa property tables: the linker reads .xt.lit while linking (to
-	 * size .got.loc), so it must be one output section of that name. */
 	".xt.lit 0 : { KEEP (*(.xt.lit .xt.lit.* .gnu.linkonce.p.*)) }",
 	".xt.insn 0 : { KEEP (*(.xt.insn .gnu.linkonce.x.*)) }",
 	".xt.prop 0 : { KEEP (*(.xt.prop .xt.prop.* .gnu.linkonce.prop.*)) }",
@@ -347,9 +325,7 @@ char *q7_lsp_script_text(const struct q7_lsp *lsp, enum q7_lsp_variant v)
 	return q7_sb_take(&b);
 }
 
-/* A gcc specs file: CRT glue only, no default libraries (the link names
- * them). An empty spec needs two blank lines after its name, or gcc calls
- * the file malformed. */
+/* docs/lsp.md, "specs". */
 const char *q7_lsp_specs_text(void)
 {
 	return "# q7cc linker support package: the same in all nine packages.\n"

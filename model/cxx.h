@@ -3,19 +3,8 @@
  *
  * Records travel in objects that anyone can craft, and codegen pastes
  * their names and types into wrapper.cpp; so what a record may say is
- * exactly what analysis (and the link-time demangler) write, nothing
- * more:
- *
- *   ident      [A-Za-z_][A-Za-z0-9_]*
- *   qualname   ident { "::" ident }
- *   param type base | "const " base " &"
- *   base       one of the kind's C++ types in <q7/kinds.h> ("at::Tensor",
- *              "c10::Scalar", "long long", ...), or "long" for the integer
- *              kind of long's width (int on ILP32, long long on LP64)
- *   result     a Tensor class by value: "at::Tensor" | "torch::Tensor"
- *
- * Single spaces, no other characters: no line breaks of any kind, no
- * digraphs, no comments, nothing a preprocessor would act on.
+ * exactly what analysis (and the link-time demangler) write, nothing more
+ * (docs/packer.md, "What a record may say").
  *
  * Memory: returned strings are the caller's. */
 #ifndef Q7_CXX_H
@@ -40,7 +29,7 @@ bool q7_cxx_result_type(const char *ctype);
 
 /* The Itanium C++ ABI symbol of the function op->qualname (else op->name)
  * taking op's parameter types: "_ZN3ops4reluERKN2at6TensorEx". NULL when
- * the name or a type is outside the grammar above. */
+ * the name or a type is outside the allow-list. */
 char *q7_cxx_symbol(const struct q7_op *op);
 
 /* Text from a record as a message may show it: printable ASCII as is,

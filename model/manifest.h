@@ -1,9 +1,7 @@
-/* model/manifest: the multicore manifest, the text file a multicore link
- * writes at -o (docs/driver.md, "The multicore manifest"): the line
- * "q7cc-multicore 1", then one image name per line, core i's image on
- * line i + 2, relative to the manifest's directory. The link writes it
- * (wrapper/link.c) and the host executor reads it (run/run_image.c), through
- * this one codec, so both agree on the format and its checks. */
+/* model/manifest: the multicore manifest's one codec, the text file a
+ * multicore link writes at -o (docs/driver.md, "The multicore manifest"),
+ * so the link (wrapper/link.c) and its readers (run/run_image.c) agree on
+ * the format and its checks. */
 #ifndef Q7_MANIFEST_H
 #define Q7_MANIFEST_H
 

@@ -29,11 +29,9 @@ struct q7_kind_info {
 
 /* The table's row for k; NULL for INVALID (or anything out of range). */
 const struct q7_kind_info *q7_kind_info(enum q7_kind k);
-/* The exact kind's name: "Tensor", "Scalar", "int", "long long", "float",
- * "double", "bool"; "?" for INVALID. */
+/* The exact kind's name ("long long"); "?" for INVALID. */
 const char *q7_kind_name(enum q7_kind k);
-/* The TorchScript type: "Tensor", "Scalar", "int", "float", "bool"; "?"
- * for INVALID. */
+/* The TorchScript type ("int"); "?" for INVALID. */
 const char *q7_kind_torch(enum q7_kind k);
 /* The kind that the n bytes at w name in schema text: an exact name or
  * another word of the table ("long long", "number"), else a TorchScript
@@ -102,9 +100,8 @@ struct q7_op {
 };
 
 /* One m.def(op, shape, "fn") inside NEURON_LIBRARY(ns, m) { } of a TU's
- * own files, as analysis reads it from the tokens (so also when the TU has
- * errors, e.g. an #include libclang cannot follow): what --q7-print-schema
- * reports. Not recorded in objects (model/opcodec.h). */
+ * own files, read from its tokens: what --q7-print-schema reports
+ * (docs/driver.md). Not recorded in objects (model/opcodec.h). */
 struct q7_neuron_def {
 	char *ns;    /* NEURON_LIBRARY's first argument */
 	char *op;    /* m.def's first argument, a string literal's text, else "" */

@@ -1,9 +1,5 @@
-/* model/opcheck: what an op read from bytes may say (opcodec.h).
- *
- * Anyone can write a record with a valid checksum, so every op must also
- * say only what analysis writes: names and types from the allow-list of
- * cxx.h, the kinds they belong to, and the runtime's limits; codegen
- * pastes these into wrapper.cpp, and messages print them. */
+/* model/opcheck: what an op read from bytes may say (opcodec.h), and why
+ * (docs/packer.md, "What a record may say"). */
 #include "cxx.h"
 #include "opcodec.h"
 
@@ -44,7 +40,6 @@ static void bad_field(struct q7_strbuf *why, const char *field, const char *text
 	free(q);
 }
 
-/* Whether a decoded op says only what analysis writes; else why. */
 bool q7_op_check(const struct q7_op *op, struct q7_strbuf *why)
 {
 	const char *ident = "is not a C++ identifier";

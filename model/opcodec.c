@@ -1,10 +1,7 @@
 /* model/opcodec: the op record, encoded and decoded (opcodec.h). Its
  * layout (version 3; versions 1 and 2 are still read) is docs/packer.md's
  * "Payload, version 3", which also says how a version 1 reader refuses
- * version 2. The decoder trusts nothing: every length is checked against
- * what is left, the checksum catches bytes flipped in transit, a version
- * it does not know is refused with a message rather than misread; then
- * q7_op_check (opcheck.c) holds each op to what analysis writes. */
+ * version 2. The decoder trusts nothing (opcodec.h says what it checks). */
 #include "bytes.h"
 #include "opcodec.h"
 

@@ -1,5 +1,5 @@
-/* The option tables: sorted arrays (strcmp order, checked by a test),
- * searched by exact name, then by the longest joined prefix or NAME=. */
+/* The option tables (options.h): sorted arrays (strcmp order, checked by
+ * a test). */
 #include "options.h"
 
 #include <stdlib.h>

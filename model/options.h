@@ -1,14 +1,7 @@
 /* model/options: the one place that knows option spellings, which the
- * driver (wrapper/) and the language server (editor/lintcmd.c) read alike.
- *
- * Owns two sorted tables searched the same way: the compiler driver's
- * options (gcc and clang spellings) and GNU ld's words (what goes inside
- * -Wl, and -Xlinker). Each row says whether the option takes an argument
- * and in which form, and what q7cc must do with it (flag bits): which
- * units a compile, a link, a forward or analysis's libclang gets, and
- * where the split 8-core link puts it. Also the spelling of warning
- * options, for the q7 warning policy. Everything not in the driver table
- * is forwarded untouched. Adding an option is one row. */
+ * driver (wrapper/) and the language server (editor/lintcmd.c) read alike:
+ * the driver's and GNU ld's tables (docs/driver.md, "The option tables")
+ * and the spelling of warning options, for the q7 warning policy. */
 #ifndef Q7_OPTIONS_H
 #define Q7_OPTIONS_H
 

@@ -1,32 +1,9 @@
 /* The schema text: printed as TorchScript, read in TorchScript and in
- * the vendor's grammar.
- *
- * Printed (every schema q7cc shows, and the one the dispatch wrapper embeds):
- *
- *   [ns '::'] name '(' [ type ' ' ident { ', ' type ' ' ident } ] ')'
- *       ' -> ' ( type | '(' type ' ' ident ')' )
- *   type := Tensor | Scalar | int | float | bool   (the kinds' TorchScript types)
- *
- * so that torch._C.parse_schema reads it: an unnamed parameter is named
- * arg<i> (0-based, as q7_ops_resolve names them), and a name TorchScript
- * reserves (in, is, pass, None, ...) gets a trailing '_'.
- *
- * Read (a schema given as text):
- *
- *   schema := qualname '(' [ param { ',' param } ] ')' '->' result
- *   qualname := IDENT { '::' IDENT }
- *   param  := type [ IDENT ]
- *   result := type [ IDENT ] | '(' type [ IDENT ] ')'
- *   type   := a word of the kind table: an exact kind (Tensor, Scalar, int,
- *             long long, float, double, bool), another word (number,
- *             int64_t) or a TorchScript type
- *
- * Whitespace between tokens is free, so "long long x" and "Tensor  a,int b"
- * both parse. Where a word is both, the exact kind wins: "int" reads as the
- * C++ int and "float" as float, as in the vendor's grammar; the printed
- * TorchScript of what was read is what print(parse(s)) gives. The op's
- * qualname is the whole qualname; when it has one qualifier ("my_ops::
- * relu"), that is the op's namespace (op->ns) too. */
+ * the vendor's grammar. Both grammars, the names given to unnamed
+ * parameters (arg<i>, as q7_ops_resolve names them) and reserved ones, and
+ * which word wins are docs/lint-rules.md, "The schema text". The printed
+ * TorchScript of what was read is what print(parse(s)) gives; a qualname's
+ * one qualifier ("my_ops::relu") is the op's namespace (op->ns) too. */
 #include "cxx.h"
 #include "schema.h"
 

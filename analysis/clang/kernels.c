@@ -1,11 +1,7 @@
 /* Finding kernels in a parsed TU and gathering what lint.c judges of them.
- *
- * A kernel is a function that carries annotate("q7.kernel") on any of its
- * declarations (the attribute is inherited by later redeclarations, so a
- * mark in a header reaches the unmarked definition), or whose name was
- * given by --q7-kernel=NAME or a NEURON_LIBRARY block (of this TU, or of
- * another file the driver analyses with it: wanted_names). A --q7-kernel
- * name that the TU has no function of is an error. Declarations are
+ * Which functions are kernels: docs/lint-rules.md, "What a kernel may look
+ * like" (the mark is annotate("q7.kernel"), which redeclarations inherit;
+ * wanted_names come from other files' NEURON_LIBRARY). Declarations are
  * grouped by USR; the op is built from the definition when the TU has it
  * (its parameter names, its place), else from the marked declaration.
  * A NEURON_LIBRARY name the TU neither defines nor declares becomes a
@@ -476,7 +472,6 @@ static bool is_definition(CXCursor c)
 	return false;
 }
 
-/* Groups the functions by USR into kernels. */
 static size_t group_kernels(struct walk *w, struct kernel **out)
 {
 	struct kernel *ks = q7_xcalloc(w->n, sizeof *ks);
@@ -501,7 +496,6 @@ static size_t group_kernels(struct walk *w, struct kernel **out)
 		if (f->stack_bad && !kn->stack_bad)
 			kn->stack_bad = f;
 	}
-	/* The op comes from the definition when the TU has one. */
 	for (size_t k = 0; k < nk; k++) {
 		for (size_t i = 0; i < w->n; i++) {
 			struct fn *f = &w->fns[i];

@@ -2,12 +2,9 @@
  *   m.def("op", &shape_fn, "compute_fn");
  * inside NEURON_LIBRARY(ns, m) { ... }. NEURON_LIBRARY is a macro of the
  * vendor's torch headers that our headers may not define, so the block is
- * read from the raw tokens of the TU's own files, not from the AST.
- *
- * Each request keeps where "fn" is written and the shape function's name:
- * when fn is defined in another TU (the usual split into a host-side shape
- * file and a device file without marks), the op record says so and the
- * link finds fn by its symbol (analysis/resolve.c). */
+ * read from the raw tokens of the TU's own files, not from the AST. A fn
+ * defined in another TU becomes a request the link resolves
+ * (analysis/resolve.c). */
 #include "plugin.h"
 
 #include <stdlib.h>

@@ -1,8 +1,7 @@
 /* C++ types -> op kinds, and the spelling a forward declaration of the
- * kernel must use so that it mangles like the definition on the target:
- * int64_t is "long long" under ILP32 (the device) and "long" on x86-64
- * (the host); the spelling comes from the canonical type, never from a
- * typedef's name. */
+ * kernel must use so that it mangles like the definition on the target
+ * (docs/lint-rules.md, "What a kernel may look like"): from the canonical
+ * type, never from a typedef's name. */
 #include "mangle.h"
 #include "plugin.h"
 
