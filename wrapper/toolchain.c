@@ -22,11 +22,7 @@
 #define VENDOR_LICENSE "/opt/aws/neuron/gpsimd/tools/licenses/amzn_vq7_us_582883.out"
 
 /* ---- telling a q7cc executable from a real compiler ------------------------
- *
- * Every q7cc carries an ELF section .note.q7cc. Any q7cc install on PATH
- * (another version, a team's install beside a build's stage/bin), under
- * any name (its xt-clang++ link, a renamed copy), is then recognised and
- * never taken for the vendor compiler, which would run q7cc within q7cc. */
+ * docs/driver.md, "The q7cc driver": it never runs any q7cc. */
 
 #define NOTE_SECTION ".note.q7cc"
 
@@ -187,27 +183,23 @@ static const char *host_triple(void)
 #endif
 }
 
-/* "q7cc-host" -> "host": a driver named for its toolchain. Builds that keep
- * only the compiler's path (nested CMake builds, try_compile, clangd's
- * --query-driver) keep the toolchain with it, and compiler caches, which
- * hash the compiler's name, keep apart what each toolchain builds. */
+/* "q7cc-host" -> "host": a driver named for its toolchain (docs/driver.md,
+ * "Profiles"). */
 static const char *toolchain_of_name(const char *argv0)
 {
 	const char *base = argv0 ? q7_path_basename(argv0) : "";
 	if (strncmp(base, "q7cc-", 5) != 0)
 		return NULL;
-	for (int i = 0; i < 3; i++)
-		if (strcmp(base + 5, names[i]) == 0)
-			return names[i];
 	/* q7cc-gnu-g++, q7cc-host-g++ (and -gcc, the C driver names):
 	 * icecream distributes a compile only when its compiler's name holds
 	 * "g++" or "gcc" (or clang's), takes a "gcc" for a C compiler, and
 	 * runs GCC's name on the remote host (docs/driver.md, "icecream"). */
-	for (int i = Q7_TOOLCHAIN_GNU; i <= Q7_TOOLCHAIN_HOST; i++) {
+	for (int i = 0; i < 3; i++) {
 		size_t n = strlen(names[i]);
 		const char *tail = base + 5 + n;
 		if (strncmp(base + 5, names[i], n) == 0 &&
-		    (strcmp(tail, "-g++") == 0 || strcmp(tail, "-gcc") == 0))
+		    (!*tail || (i != Q7_TOOLCHAIN_XT &&
+		                (strcmp(tail, "-g++") == 0 || strcmp(tail, "-gcc") == 0))))
 			return names[i];
 	}
 	return NULL;
@@ -248,9 +240,8 @@ static int detect(char **found)
 	return -1;
 }
 
-/* A cache keys an object by the compiler's name and arguments, never by
- * Q7_TOOLCHAIN: under one, an environment that picks another toolchain than
- * the name would let it serve one toolchain's object for another's compile. */
+/* Under a compiler cache, a Q7_TOOLCHAIN other than detection's is refused
+ * (docs/driver.md, "Profiles", says why). */
 static int check_env_choice(int kind)
 {
 	if (!under_compiler_cache())
