@@ -113,14 +113,9 @@ static int obj_commit(const char *tmp, const char *obj)
 	return rc;
 }
 
-/* ---- the kernel's stack at the build (docs/driver.md) ------------------------
- *
- * A compile whose object q7cc writes in its own temporary folder runs
- * with GCC's -fstack-usage -fcallgraph-info=su, so GCC's .su and .ci
- * files land there too, beside the object, never in the user's folders;
- * q7cc keeps of the .ci each function's frame and calls in the object
- * (.q7.stack, analysis/stack.c) and removes both files. The link holds
- * each kernel against the core's stack. */
+/* ---- the kernel's stack at the build ------------------------------------
+ * docs/driver.md, "The kernel's stack at the build"; analysis/stack.c
+ * reads GCC's .ci files. */
 
 /* GCC 10 or later (-fcallgraph-info), not clang (no call graph file), by
  * the compiler's own macros (sysinfo: probed once per compiler, cached). */

@@ -13,11 +13,8 @@
 #include <unistd.h>
 
 /* How q7cc's own diagnostics look: the toolchain's compiler's style
- * (q7_toolchain_clang_style), -fdiagnostics-format=json under GCC's, and
- * colour as that compiler decides it:
- * -fdiagnostics-color[=always|never|auto] and -f[no-]color-diagnostics,
- * else auto (stderr a terminal, TERM set and not "dumb"); with GCC's,
- * GCC_COLORS picks the colours and, set but empty, turns them off. */
+ * (q7_toolchain_clang_style) and colours (docs/lint-rules.md, "How
+ * findings look"). */
 static void render(const struct q7_drv *d, struct q7_diag_render *r)
 {
 	memset(r, 0, sizeof *r);

@@ -1,5 +1,5 @@
-/* The helpers every mode uses: showing steps under -### and -v, and the options analysis runs with (including what the real compiler
- * says about its include directories and macros). */
+/* The helpers every mode uses: showing steps under -### and -v, and the
+ * options analysis runs with. */
 #include "modes.h"
 #include "proc.h"
 #include "schema.h"
@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Prints argv shell-quoted on one line (stderr) under -### and -v. */
 static void show(const struct q7_drv *d, char *const *argv)
 {
 	if (d->dry || d->verbose) {
