@@ -324,10 +324,7 @@ static size_t no_kernels(struct q7_drv *d, const char *out, bool error, const ch
 }
 
 /* Whether an input calls real libtorch: an undefined at::, c10:: or
- * torch:: function or object. q7cc's own at::Tensor is header-only and
- * its runtime defines none of them, so such a library is a PyTorch C++
- * extension built through q7cc-host, which links as with the compiler
- * (docs/driver.md, "Pass-through"). */
+ * torch:: symbol (docs/driver.md, "Shared libraries without kernels"). */
 static bool calls_libtorch(const struct link *l)
 {
 	static const char *const ns[] = {"_ZN2at", "_ZNK2at", "_ZN3c10", "_ZNK3c10", "_ZN5torch",
