@@ -266,7 +266,6 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj,
                    bool shared)
 {
-	/* Only C++ has kernels. */
 	struct q7_input in;
 	int rc = q7_input_open(d, src, kind, &in);
 	if (rc)

@@ -247,7 +247,6 @@ int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
 {
 	*analysed = false;
 	if (in->from_q7cc) {
-		/* The source was analysed when q7cc -E read it. */
 		q7_step_note(d, "take the records and lint of %s from q7cc -E", in->name);
 		for (size_t i = 0; i < in->pp.ops.n; i++)
 			q7_ops_add_copy(ops, &in->pp.ops.ops[i]);

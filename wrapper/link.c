@@ -804,7 +804,6 @@ static int pack_images(struct link *l)
 	for (int i = 0; i < l->nimg; i++) {
 		struct image *m = &l->img[i];
 		progress(l, i, "pack", m->packed);
-		/* The staged files, named in messages as the user knows them. */
 		struct q7_image im;
 		struct q7_err err = Q7_ERR_GROWING;
 		int rc = 0;

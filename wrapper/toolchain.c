@@ -85,7 +85,6 @@ static const char *env(const char *name)
 
 static char *usable(char *cand)
 {
-	/* Never a q7cc, this one or another install's, under any name. */
 	if (cand && q7_path_is_executable(cand) && !is_q7cc(cand))
 		return cand;
 	free(cand);
@@ -312,14 +311,7 @@ int q7_toolchain_select(struct q7_toolchain *p, const char *choice, const char *
 	free(cc_name);
 	p->q7_include = q7_prefix_path("include/q7cc");
 	p->triple = p->kind == Q7_TOOLCHAIN_HOST ? host_triple() : "i386-unknown-none";
-	/* What clangd --query-driver and the like parse the device's code
-	 * for: a target clang knows (LLVM 14 has no Xtensa). The analysis
-	 * triple cannot serve: editors take no macros from the probe, so
-	 * __i386__ stays defined, and GCC's own stddef.h then declares a
-	 * __float128 member that i386-unknown-none rejects. arm-none-eabi is
-	 * ILP32 with Xtensa's unsigned char, 8-byte long double and 8-byte
-	 * aligned long long, and its bare-metal driver adds no host headers
-	 * behind the compiler's own. */
+	/* Why arm-none-eabi: docs/driver.md, "clangd and clang-tidy". */
 	p->editor_triple = p->kind == Q7_TOOLCHAIN_HOST ? host_triple() : "arm-none-eabi";
 	if (p->kind == Q7_TOOLCHAIN_XT) {
 		const char *root = env("NEURON_CUSTOM_OP");
