@@ -66,12 +66,9 @@ static bool trailer_ok(const struct q7_pp_trailer *t, struct q7_strbuf *why)
 	return why->len == 0;
 }
 
-/* Parses the trailer text t (n bytes, from "/ *" to the end). Its ops are
- * one op record, read exactly as the link reads an object's (checksum,
- * every field, q7_op_check), so that -c refuses, naming the text, what
- * the link would refuse naming the object. 0, or -1 (with why appended
- * to when the record is damaged, or what was read is well formed but not
- * what q7cc -E writes). */
+/* Parses the trailer text t (n bytes, from "/ *" to the end); its ops are
+ * read as docs/driver.md, "Preprocessed input", says. 0, or -1 (with why
+ * appended to when the record is damaged, or is not what q7cc -E writes). */
 static int parse(const char *t, size_t n, struct q7_pp_trailer *out, struct q7_strbuf *why)
 {
 	const char *end = t + n - TAIL_LEN;
