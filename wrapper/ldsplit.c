@@ -155,6 +155,5 @@ void q7_ldsplit_free(struct q7_ldsplit *s)
 	q7_sv_free(&s->flags);
 	q7_sv_free(&s->inputs);
 	q7_sv_free(&s->image_args);
-	s->ld = NULL;
-	s->why_not = NULL;
+	memset(s, 0, sizeof *s);
 }

@@ -277,11 +277,9 @@ int q7_toolchain_select(struct q7_toolchain *p, const char *choice, const char *
 			q7_error("unknown toolchain '%s': use xt, gnu or host", choice);
 			return Q7_EXIT_USAGE;
 		}
-		if (from_env) {
-			int rc = check_env_choice(kind);
-			if (rc)
-				return rc;
-		}
+		int rc = from_env ? check_env_choice(kind) : 0;
+		if (rc)
+			return rc;
 		found = kind == Q7_TOOLCHAIN_XT ? find_xt() : search_path(bare[kind]);
 	} else {
 		kind = detect(&found);
