@@ -539,7 +539,8 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 	for (;;) {
 		while (!failed && running < max && next < l->nimg) {
 			progress(l, next, "link", l->img[next].so);
-			/* -1: our stderr (one at a time, or no memory). */
+			/* Kept, written whole at its end (docs/driver.md, "What each
+			 * invocation does"); -1: our stderr (alone, or no memory). */
 			errs[next] = alone ? -1 : memfd_create("q7cc-link-stderr", MFD_CLOEXEC);
 			struct q7_proc_opts o = {.name = q7_path_basename(l->img[next].so),
 			                         .tmpdir = q7_temp_tool_dir(),
