@@ -52,12 +52,11 @@ static int check_op(const struct q7_op_table *ops, size_t idx)
 		free(q);
 		return -1;
 	}
-	for (size_t j = 0; j < idx; j++) {
+	for (size_t j = 0; j < idx; j++)
 		if (strcmp(ops->ops[j].name, op->name) == 0) {
 			q7_error("%s: kernel '%s' is in the table twice", where, op->name);
 			return -1;
 		}
-	}
 	if (op->ret != Q7_KIND_TENSOR || !q7_cxx_result_type(op->ret_ctype)) {
 		q7_error("%s: kernel '%s': must return one Tensor", where, op->name);
 		return -1;

@@ -57,7 +57,6 @@ static bool start(const struct q7_drv *d, const char *what, struct gather *g)
 	return false;
 }
 
-/* Applies the policy; returns the exit code. */
 static int finish(struct q7_drv *d, struct gather *g)
 {
 	size_t errors = q7_diags_apply_policy(&g->diags, &d->policy);
