@@ -52,12 +52,11 @@ static int check_op(const struct q7_op_table *ops, size_t idx)
 		free(q);
 		return -1;
 	}
-	for (size_t j = 0; j < idx; j++) {
+	for (size_t j = 0; j < idx; j++)
 		if (strcmp(ops->ops[j].name, op->name) == 0) {
 			q7_error("%s: kernel '%s' is in the table twice", where, op->name);
 			return -1;
 		}
-	}
 	if (op->ret != Q7_KIND_TENSOR || !q7_cxx_result_type(op->ret_ctype)) {
 		q7_error("%s: kernel '%s': must return one Tensor", where, op->name);
 		return -1;
@@ -149,9 +148,7 @@ static void emit_tables(const struct q7_op_table *ops, struct q7_strbuf *out)
 	q7_sb_add(out, "\tdefault: return 0;\n\t}\n}\n\n");
 
 	q7_sb_add(out, "char const *get_func_schema(int i)\n{\n\tswitch (i) {\n");
-	/* The op's TorchScript schema, which the runtime checks calls against
-	 * and lists: "relu(Tensor x) -> Tensor" (identifiers and punctuation
-	 * only, so it needs no escapes). */
+	/* "relu(Tensor x) -> Tensor": identifiers and punctuation, no escapes. */
 	for (size_t i = 0; i < ops->n; i++) {
 		q7_sb_addf(out, "\tcase %zu: return \"", i);
 		q7_schema_print(&ops->ops[i], NULL, out);

@@ -1,9 +1,8 @@
 /* codegen: op table -> wrapper.cpp, the dispatch wrapper the runtime calls.
  *
- * Owns: the text of wrapper.cpp (forward declarations spelled from the
- * kernels' real C++ types, <fn>_wrapper, <fn>_stack_switch, get_func_cnt,
- * get_func_name, get_func_ptr, get_func_schema). Deterministic: the same
- * table gives the same bytes. */
+ * Owns: the text of wrapper.cpp (docs/vendor-flow.md, "Codegen"; codegen.c
+ * says where q7cc's differs). Deterministic: the same table gives the same
+ * bytes. */
 #ifndef Q7_CODEGEN_H
 #define Q7_CODEGEN_H
 

@@ -1,14 +1,7 @@
-/* q7cc's one executable. It answers to several names (argv[0]) and to the
- * same names as a first-argument subcommand (q7cc --q7-run ...):
- *
- *   q7cc, xt-clang++, *-clang++   the compiler driver (wrapper/driver.c)
- *   q7cc-xt, q7cc-gnu, q7cc-host   the driver with that toolchain (toolchain.c),
- *   q7cc-gnu-g++, q7cc-host-g++    also under names icecream distributes,
- *   q7cc-gnu-gcc, q7cc-host-gcc    for C++ and for C
- *   q7-pkg-loadlib, xt-pkg-loadlib the packer (packer/)
- *   q7-prelink                     the prelinker (prelink/)
- *   q7-run                         run a kernel (run/)
- *   q7cc --q7-memory-map           each core's memory (memory_map_main.c) */
+/* q7cc's one executable. The tools of the table below answer to their
+ * names (argv[0]) and as a first-argument subcommand (q7cc --q7-run ...);
+ * every other name (q7cc, xt-clang++, q7cc-gnu-g++, ...: toolchain.c) is
+ * the compiler driver (wrapper/driver.c). */
 #include "driver.h"
 #include "memory_map_main.h"
 #include "pack.h"

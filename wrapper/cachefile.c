@@ -64,13 +64,12 @@ static const char *unsafe(const struct stat *st, bool leaf, char *why, size_t si
 static void mkdirs(const char *dir)
 {
 	char *d = q7_xstrdup(dir);
-	for (char *s = d + 1; *s; s++) {
+	for (char *s = d + 1; *s; s++)
 		if (*s == '/') {
 			*s = '\0';
 			mkdir(d, 0700);
 			*s = '/';
 		}
-	}
 	mkdir(d, 0700);
 	free(d);
 }

@@ -1,19 +1,9 @@
 /* wrapper/cachefile: q7cc's per-user cache folder and the files in it,
- * trusted only as far as ccache trusts its own.
+ * trusted only as far as ccache trusts its own (docs/robustness.md,
+ * "Caches", has the rules).
  *
- * Owns: finding the folder ($XDG_CACHE_HOME/q7cc, else ~/.cache/q7cc),
- * creating it 0700, and refusing it (one note, then no cache: only the
- * work costs more) when it or a folder above it is not safe: the cache
- * folder must be the user's and writable by nobody else, and each folder
- * above it the user's or root's and writable by others only if sticky
- * (/tmp), so nobody else can put entries in or swap the folder ("others":
- * all users, or a group other than the user's own). Entries
- * are opened without following links (a link is a miss, never a way to
- * read or write another file), must be regular files of the user within
- * a size bound, and end with a checksum of their contents: a damaged or
- * edited entry is a miss. They are written to a temporary in the folder
- * and renamed over the entry (a link there is replaced, not written
- * through). docs/robustness.md, "Caches". */
+ * Owns: finding, checking and making the folder; reading, checking and
+ * writing its entries. */
 #ifndef Q7_CACHEFILE_H
 #define Q7_CACHEFILE_H
 

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Appends each word, up to NULL. */
 __attribute__((sentinel)) static void add_words(struct q7_strvec *cmd, ...)
 {
 	va_list ap;
@@ -277,9 +276,8 @@ void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv, 
 			q7_unit_add(u, cmd);
 		}
 	}
-	if (out && !inv->output) { /* a.out, as the compiler's default */
+	if (out && !inv->output) /* a.out, as the compiler's default */
 		add_words(cmd, "-o", out, NULL);
-	}
 	if (gnu && (inv->mode == Q7_MODE_LINK_EXE || inv->mode == Q7_MODE_LINK_SHARED)) {
 		/* The cross gcc has no libstdc++ and picolibc's crt0 wants
 		 * picolibc's memory layout; a device executable is never run, so
@@ -298,8 +296,6 @@ void q7_cmd_passthrough(const struct q7_toolchain *p, const struct q7_inv *inv, 
 
 /* ---- link -------------------------------------------------------------- */
 
-/* Link flags: options that are neither positional inputs nor compile-only
- * nor supplied by the link command itself. */
 bool q7_cmd_link_flag(const struct q7_toolchain *p, const struct q7_inv *inv,
                       const struct q7_unit *u)
 {
@@ -363,7 +359,6 @@ static void add_gnu_libdir(struct q7_strvec *cmd)
 	free(libdir);
 }
 
-/* A gnu image's libraries: the open runtime, picolibc, libgcc. */
 static void add_gnu_image_libs(struct q7_strvec *cmd)
 {
 	static const char *const libs[] = {"-lm", "-lc", NULL};
@@ -402,7 +397,6 @@ static void add_objects(char *const *objs, const char *dispatch_obj, bool gnu,
 		q7_sv_add(cmd, dispatch_obj);
 }
 
-/* -nostdlib or -nodefaultlibs on the line. */
 static bool no_default_libs(const struct q7_inv *inv)
 {
 	for (size_t i = 0; i < inv->n; i++) {
@@ -467,9 +461,8 @@ void q7_cmd_link(const struct q7_toolchain *p, const struct q7_inv *inv, const c
 		/* Under -nostdlib (libtool's C++ links, which name the
 		 * compiler's libraries themselves, before the runtime) the
 		 * runtime needs them after it, as the compiler would put them. */
-		if (no_default_libs(inv)) {
+		if (no_default_libs(inv))
 			add_words(cmd, "-lstdc++", "-lm", "-lc", NULL);
-		}
 		break;
 	}
 	}

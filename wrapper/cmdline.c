@@ -75,12 +75,12 @@ static enum q7_input_kind kind_under(const char *lang, const char *path)
 
 /* ---- units ------------------------------------------------------------- */
 
-static struct q7_unit *add_unit(struct q7_inv *inv)
+/* A unit of one word, tok (taken over); o: its option, or NULL. */
+static struct q7_unit *add_unit(struct q7_inv *inv, const struct q7_option *o, char *tok)
 {
 	Q7_GROW(inv->u, inv->cap, inv->n + 1);
-	struct q7_unit *u = &inv->u[inv->n++];
-	memset(u, 0, sizeof *u);
-	return u;
+	inv->u[inv->n] = (struct q7_unit){.opt = o, .tok = {tok}, .ntok = 1};
+	return &inv->u[inv->n++];
 }
 
 void q7_unit_add(const struct q7_unit *u, struct q7_strvec *out)
@@ -234,10 +234,9 @@ int q7_inv_parse(struct q7_inv *inv, char **args, size_t nargs)
 			continue;
 		}
 		if (only_inputs || a[0] != '-' || a[1] == '\0') {
-			struct q7_unit *u = add_unit(inv);
 			/* A file named like an option must not read as one. */
-			u->tok[0] = a[0] == '-' && a[1] ? q7_xasprintf("./%s", a) : q7_xstrdup(a);
-			u->ntok = 1;
+			char *tok = a[0] == '-' && a[1] ? q7_xasprintf("./%s", a) : q7_xstrdup(a);
+			struct q7_unit *u = add_unit(inv, NULL, tok);
 			u->input = kind_under(lang, a);
 			inv->ninputs++;
 			if (u->input != Q7_IN_LINK)
@@ -246,10 +245,7 @@ int q7_inv_parse(struct q7_inv *inv, char **args, size_t nargs)
 		}
 		const char *value;
 		const struct q7_option *o = q7_option_find(a, &value);
-		struct q7_unit *u = add_unit(inv);
-		u->opt = o;
-		u->tok[0] = q7_xstrdup(a);
-		u->ntok = 1;
+		struct q7_unit *u = add_unit(inv, o, q7_xstrdup(a));
 		if (!o)
 			continue; /* unknown: forwarded untouched */
 		if (value) {

@@ -113,14 +113,9 @@ static int obj_commit(const char *tmp, const char *obj)
 	return rc;
 }
 
-/* ---- the kernel's stack at the build (docs/driver.md) ------------------------
- *
- * A compile whose object q7cc writes in its own temporary folder runs
- * with GCC's -fstack-usage -fcallgraph-info=su, so GCC's .su and .ci
- * files land there too, beside the object, never in the user's folders;
- * q7cc keeps of the .ci each function's frame and calls in the object
- * (.q7.stack, analysis/stack.c) and removes both files. The link holds
- * each kernel against the core's stack. */
+/* ---- the kernel's stack at the build ------------------------------------
+ * docs/driver.md, "The kernel's stack at the build"; analysis/stack.c
+ * reads GCC's .ci files. */
 
 /* GCC 10 or later (-fcallgraph-info), not clang (no call graph file), by
  * the compiler's own macros (sysinfo: probed once per compiler, cached). */
@@ -216,10 +211,7 @@ static void hint_kernel_h(const struct q7_diags *diags, const struct q7_input *s
  * The kernels go to ops; *analysed says whether any input needed libclang
  * or carried q7cc -E's findings (under -###: would). Returns the
  * compiler's exit code when it failed, else Q7_EXIT_ERROR with
- * *lint_failed set when the lint failed, else 0. Under -### it shows the
- * steps and runs nothing. Under GCC's -fdiagnostics-format=json the
- * compiler's stderr goes to a file, and its array and the lint are
- * printed as one (q7_drv_report). */
+ * *lint_failed set when the lint failed, else 0. */
 static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *srcs, size_t n,
                          struct q7_op_table *ops, bool *analysed, bool *lint_failed)
 {
@@ -274,7 +266,6 @@ static int run_with_lint(struct q7_drv *d, char *const *cmd, struct q7_input *sr
 int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj,
                    bool shared)
 {
-	/* Only C++ has kernels. */
 	struct q7_input in;
 	int rc = q7_input_open(d, src, kind, &in);
 	if (rc)
@@ -288,8 +279,6 @@ int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, c
 	 * before the compiler starts there alone. */
 	enum q7_use use = d->tc.kind == Q7_TOOLCHAIN_HOST ? q7_input_use(d, &in, shared) : Q7_USE_Q7;
 	q7_cmd_compile(&d->tc, &d->inv, src, kind, use, written, &cmd);
-	/* The stack figures (docs/driver.md, "The kernel's stack at the
-	 * build"): only where GCC writes them into q7cc's folder. */
 	bool measured = tmp && stack_measures(d, use, &extra);
 	q7_sv_addv(&cmd, &extra);
 	struct q7_op_table ops = {0};

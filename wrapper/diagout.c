@@ -13,30 +13,25 @@
 #include <unistd.h>
 
 /* How q7cc's own diagnostics look: the toolchain's compiler's style
- * (q7_toolchain_clang_style), -fdiagnostics-format=json under GCC's, and
- * colour as that compiler decides it:
- * -fdiagnostics-color[=always|never|auto] and -f[no-]color-diagnostics,
- * else auto (stderr a terminal, TERM set and not "dumb"); with GCC's,
- * GCC_COLORS picks the colours and, set but empty, turns them off. */
+ * (q7_toolchain_clang_style) and colours (docs/lint-rules.md, "How
+ * findings look"). */
 static void render(const struct q7_drv *d, struct q7_diag_render *r)
 {
-	memset(r, 0, sizeof *r);
 	bool clang = q7_toolchain_clang_style(&d->tc);
-	r->style = clang ? Q7_DIAG_CLANG : Q7_DIAG_GCC;
 	/* GCC 12 takes text and json, the last one given; clang 14 refuses
 	 * json itself (its own error ends the compile). */
 	const char *format = d->inv.diag_format ? d->inv.diag_format : "";
-	r->json = !clang && strcmp(format, "json") == 0;
+	*r = (struct q7_diag_render){
+		.style = clang ? Q7_DIAG_CLANG : Q7_DIAG_GCC,
+		.json = !clang && strcmp(format, "json") == 0,
+		.werror_all = d->policy.werror, .no_caret = d->inv.no_caret,
+		.no_line_numbers = d->inv.no_line_numbers, .no_column = d->inv.no_column,
+		.byte_columns = d->inv.byte_columns, .column_shift = d->inv.column_shift,
+	};
 	if (clang && strcmp(format, "msvc") == 0)
 		r->clang_format = Q7_CLANG_FORMAT_MSVC;
 	else if (clang && strcmp(format, "vi") == 0)
 		r->clang_format = Q7_CLANG_FORMAT_VI;
-	r->werror_all = d->policy.werror;
-	r->no_caret = d->inv.no_caret;
-	r->no_line_numbers = d->inv.no_line_numbers;
-	r->no_column = d->inv.no_column;
-	r->byte_columns = d->inv.byte_columns;
-	r->column_shift = d->inv.column_shift;
 	const char *gcc_colors = clang ? NULL : getenv("GCC_COLORS");
 	q7_gcc_colors_init(&r->gcc, gcc_colors);
 	const char *term = getenv("TERM");

@@ -64,12 +64,8 @@ static void usage(void)
 	free(doc);
 }
 
-/* The warning options: -Werror, -Wno-error and -w steer q7cc's lint as
- * well as the compiler; -W[no-][error=]q7-RULE is q7cc's alone (the real
- * compiler would reject it). A q7 name that is no rule of q7cc's gets what
- * GCC gives an unknown -W name: -Wq7-x and -W[no-]error=q7-x are errors,
- * -Wno-q7-x only a note when q7cc prints other diagnostics. Returns 0 or
- * the exit code of those errors. */
+/* The warning options (docs/driver.md, "Options and environment"): 0 or
+ * the exit code of an unknown q7 name's errors. */
 static int take_warnings(struct q7_drv *d)
 {
 	int rc = 0;
@@ -163,13 +159,8 @@ static void after_info(const struct q7_drv *d)
 	}
 }
 
-/* `-E -v` is how editors ask a compiler for its target and include
- * folders: clangd --query-driver runs `<driver> -E -x c++ - -v` and reads
- * the first "Target:" line and the "#include <...>" list. The compiler's
- * list already holds q7cc's folders in q7cc's order, since q7cc runs it
- * with them; but its target (xtensa-lx106-elf for gnu) is one clang does
- * not know, so q7cc first names one it does (toolchain.h, editor_triple).
- * The compiler's own Target line follows. */
+/* `-E -v`: a target clang knows, before the compiler's own (docs/driver.md,
+ * "clangd and clang-tidy"; toolchain.h, editor_triple). */
 static void name_parse_target(const struct q7_drv *d)
 {
 	if (d->inv.mode != Q7_MODE_PREPROCESS || !d->verbose || d->dry)

@@ -1,11 +1,7 @@
-/* The C++ inputs q7cc analyses, in every form: a source file; text that
- * q7cc -E preprocessed (its records and lint are in its trailer,
- * wrapper/preprocess.c); text another preprocessor made (libclang reads
- * it, with its line markers, and a warning says when its kernel marks
- * were lost); and either of them on standard input, which q7cc reads
- * into a temporary copy that then becomes the compiler's standard input.
- * The compile, -E, -fsyntax-only, --q7-lint and --q7-print-schema all
- * analyse their inputs here. */
+/* The C++ inputs q7cc analyses, in every form: a source file, preprocessed
+ * text (q7cc -E's trailer or libclang: docs/driver.md, "Preprocessed
+ * input"), and either on standard input, copied to a temporary that becomes
+ * the compiler's standard input. Every mode that analyses reads them here. */
 #include "modes.h"
 #include "proc.h"
 #include "tempfile.h"
@@ -247,7 +243,6 @@ int q7_input_analyse(struct q7_drv *d, struct q7_input *in, char *const *wanted,
 {
 	*analysed = false;
 	if (in->from_q7cc) {
-		/* The source was analysed when q7cc -E read it. */
 		q7_step_note(d, "take the records and lint of %s from q7cc -E", in->name);
 		for (size_t i = 0; i < in->pp.ops.n; i++)
 			q7_ops_add_copy(ops, &in->pp.ops.ops[i]);

@@ -23,13 +23,10 @@ enum q7_ld_stage q7_ldsplit_word_stage(const char *word, bool *takes_arg)
 /* ---- the user's driver flags --------------------------------------------- */
 
 /* One non-positional link flag of the user's: where it goes, or false when
- * the split cannot keep its meaning. Compiler flags seen at link time
- * (Q7_OPT_LD_IGNORES) change nothing in a link without LTO (the cross
- * compiler has no multilibs), so the relocatable link goes without them:
- * one the compiler rejects is then reported once, by the dispatch wrapper's
- * compile. LTO and another linker (-flto, -fuse-ld=) would each change
- * what the split does: they carry no stage, like any flag the table does
- * not place. */
+ * the split cannot keep its meaning (docs/driver.md, "The split 8-core
+ * link (gnu)"). The cross compiler has no multilibs, so compiler flags
+ * (Q7_OPT_LD_IGNORES) stay out; one the compiler rejects is then reported
+ * once, by the dispatch wrapper's compile. */
 static bool sort_flag(const struct q7_unit *u, struct q7_ldsplit *s)
 {
 	if (q7_unit_id(u) == Q7_ID_RDYNAMIC) {
@@ -158,6 +155,5 @@ void q7_ldsplit_free(struct q7_ldsplit *s)
 	q7_sv_free(&s->flags);
 	q7_sv_free(&s->inputs);
 	q7_sv_free(&s->image_args);
-	s->ld = NULL;
-	s->why_not = NULL;
+	memset(s, 0, sizeof *s);
 }

@@ -1,26 +1,11 @@
-/* wrapper/ldsplit: the gnu 8-core link in two stages.
- *
- * The eight per-core images differ only in their linker script, so the
- * archive search and symbol resolution need to happen only once: one
- * relocatable link (`g++ -r`) of the objects, the dispatch wrapper and every
- * library, then per core one direct `ld -shared -T <core's script>` of
- * that single object, the eight in parallel. Each image link then starts
- * one process instead of three (g++, collect2, ld) and reads one object
- * instead of searching six archives.
+/* wrapper/ldsplit: the gnu 8-core link in two stages (docs/driver.md,
+ * "The split 8-core link (gnu)").
  *
  * Owns: deciding whether the user's link flags allow the split, and
  * sorting them into the two stages. Every linker word must be one whose
- * stage is known (archive selection: the relocatable link; image layout
- * and output: each image link; -u: both); anything else keeps the eight
- * full links, which are always correct. The commands are built in cmd.c.
- *
- * When the inputs are objects only (no archive, no -l: what CMake passes
- * for add_library(... SHARED ...)), nothing that wrapper.o would pull in
- * hides in the user's inputs, so the relocatable link runs beside the
- * wrapper's compile, asking (-u) for the runtime symbols the dispatch wrapper calls
- * (q7_codegen_runtime_refs), and each image link takes wrapper.o too. The
- * link checks both objects' symbols before it trusts that; when they do
- * not fit, the relocatable link runs again with wrapper.o.
+ * stage is known; anything else keeps the eight full links, which are
+ * always correct. The commands are built in cmd.c, the early relocatable
+ * link's choice in link.c.
  *
  * Memory: the plan owns its vectors (q7_ldsplit_free). */
 #ifndef Q7_LDSPLIT_H

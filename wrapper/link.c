@@ -2,8 +2,7 @@
  * definitions of NEURON_LIBRARY-named kernels from their symbols, merge,
  * wrapper.cpp, its compile, one link or eight in parallel, then strip and
  * pack each image unless the user asked for -g. The outputs are one set
- * (outset.h): locked for the whole link, written into a folder beside -o,
- * put in place together with -o last; a failed link removes the set. */
+ * (outset.h; docs/driver.md, "Outputs"). */
 #include "bytes.h"
 #include "codegen.h"
 #include "image.h"
@@ -114,12 +113,7 @@ static int collect_inputs(struct link *l)
 	return 0;
 }
 
-/* Another build in the same folder may rewrite an input while this link
- * reads it (two makes at once: CMake's archive rule removes the archive
- * and writes it again in place), and the images would then hold part of
- * it. Records, dispatch wrapper and images are only sound when every input is the
- * file it was when the link began: else the link fails, naming the
- * file, and leaves no output (the next build links again). */
+/* docs/driver.md, "Inputs that change under the link". */
 static int inputs_unchanged(const struct link *l)
 {
 	for (size_t i = 0; i < l->nin; i++) {
@@ -271,12 +265,7 @@ static int collect_records(struct link *l, struct q7_op_table *ops)
 	return rc;
 }
 
-/* -g among the user's flags: a debug build, whose images the vendor's
- * rule leaves unstripped and unpacked (docs/vendor-flow.md, "The five
- * phases"), unless --q7-pack asks for the stripped and packed twins
- * anyway (made from a stripped copy; the image keeps its debug
- * information): autotools' default -g -O2, CMake's Debug and
- * RelWithDebInfo. */
+/* docs/driver.md, "Debug builds and the packed image". */
 static bool unpacked(const struct q7_drv *d)
 {
 	return d->inv.debug && !d->inv.pack;
@@ -335,10 +324,7 @@ static size_t no_kernels(struct q7_drv *d, const char *out, bool error, const ch
 }
 
 /* Whether an input calls real libtorch: an undefined at::, c10:: or
- * torch:: function or object. q7cc's own at::Tensor is header-only and
- * its runtime defines none of them, so such a library is a PyTorch C++
- * extension built through q7cc-host, which links as with the compiler
- * (docs/driver.md, "Pass-through"). */
+ * torch:: symbol (docs/driver.md, "Shared libraries without kernels"). */
 static bool calls_libtorch(const struct link *l)
 {
 	static const char *const ns[] = {"_ZN2at", "_ZNK2at", "_ZN3c10", "_ZNK3c10", "_ZN5torch",
@@ -359,11 +345,9 @@ static bool calls_libtorch(const struct link *l)
 }
 
 /* A link without kernels whose objects define functions that look like
- * kernels (a Q7_KERNEL forgotten): one error naming them and what to
- * do, before any link (the device's own link of torch code fails with a
- * page of relocation errors, the host's loads as nothing). On the host,
- * not for a library of real libtorch code (calls_libtorch). Demotable:
- * -Wno-error=q7-no-kernels links as the compiler does. -1: stop. */
+ * kernels (docs/driver.md, "Shared libraries without kernels"): before
+ * any link, as the device's own link of torch code fails with a page of
+ * relocation errors and the host's loads as nothing. -1: stop. */
 static int forgot_marks(struct link *l)
 {
 	struct q7_drv *d = l->d;
@@ -408,23 +392,14 @@ static int forgot_marks(struct link *l)
 	return errors ? -1 : 0;
 }
 
-/* A shared-library link whose inputs carry no kernel records is not a
- * custom-op library: an ordinary shared library beside it, libtool's
- * `$CXX -shared -v conftest.o` probe, a configure's check. When unsure,
- * behave as the compiler: this is its own link of the user's line, into
- * the set's head, with no dispatch wrapper, strip or pack. A device toolchain says
- * so (-Wq7-no-kernels, an error under -Werror); the host toolchain says
- * nothing, as its compiler; on every toolchain, functions that look like
- * kernels make it an error (forgot_marks). */
+/* docs/driver.md, "Shared libraries without kernels": the compiler's own
+ * link of the user's line, into the set's head. */
 static int own_link(struct link *l)
 {
 	struct q7_drv *d = l->d;
 	if (forgot_marks(l) != 0)
 		return Q7_EXIT_ERROR;
 	q7_step_note(d, "no kernels: the compiler's own link");
-	/* The set is -o alone; what a kernel link of -o wrote before (one
-	 * image's twins, or with --q7-multicore the eight images and theirs)
-	 * goes, as a failure removes it too. */
 	const char *so = q7_outset_add(&l->set, l->set.head);
 	name_images(l, true);
 	if (d->tc.kind != Q7_TOOLCHAIN_HOST) {
@@ -493,12 +468,8 @@ static int jobs(void)
 }
 
 /* What the link is doing (docs/driver.md, "Options and environment",
- * -v): with -v and --q7-multicore, a line a step ("[3/8] link libk_cpu2.so"); else, when
- * stderr is a terminal and the link has taken Q7CC_PROGRESS_AFTER seconds
- * (2), one line written over as ninja's is, with the seconds so far,
- * erased at the end; else nothing (a log gets no carriage returns). The
- * cursor stays at the line's start: a message that comes while it shows
- * (a linker's error) is written over it. */
+ * -v). The cursor stays at the line's start: a message that comes while
+ * it shows (a linker's error) is written over it. */
 static void progress_draw(struct link *l)
 {
 	if (!l->tty_line || !l->what || q7_now_s() - l->t0 < l->after)
@@ -556,10 +527,8 @@ static void link_err_flush(struct link *l, int fd, bool show)
 	close(fd);
 }
 
-/* Runs cmds[0..nimg), up to max at a time. After a failure no new one
- * starts and the running ones are stopped and waited for: none may write
- * an image after the failed link's outputs are removed; what the stopped
- * ones said is dropped, what the failed one said is shown whole. */
+/* Runs cmds[0..nimg), up to max at a time; a failure stops the rest
+ * (docs/driver.md, "Exit status and signals"). */
 static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 {
 	struct q7_drv *d = l->d;
@@ -570,10 +539,8 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 	for (;;) {
 		while (!failed && running < max && next < l->nimg) {
 			progress(l, next, "link", l->img[next].so);
-			/* Its stderr while others run beside it: kept in memory and
-			 * written whole when it ends, as ninja does, so two linkers'
-			 * lines never interleave. -1: our stderr (one at a time, or
-			 * no memory). */
+			/* Kept, written whole at its end (docs/driver.md, "What each
+			 * invocation does"); -1: our stderr (alone, or no memory). */
 			errs[next] = alone ? -1 : memfd_create("q7cc-link-stderr", MFD_CLOEXEC);
 			struct q7_proc_opts o = {.name = q7_path_basename(l->img[next].so),
 			                         .tmpdir = q7_temp_tool_dir(),
@@ -617,15 +584,10 @@ static int run_parallel(struct link *l, struct q7_strvec *cmds, int max)
 	return failed;
 }
 
-/* Does each linked image fit its core? GNU ld says "region `sram0_0_seg'
- * overflowed by N bytes"; this says which image, which core, which section
- * and how many bytes over, in the user's words (memmap/memory_map.h has
- * the layout; q7cc --q7-memory-map draws it). An ops' stack (STACK_SIZE,
- * Q7_KERNEL_STACK) that does not fit beside the image is no error:
- * switch_stack_or_call_wrapper then takes it from the heap arena
- * (docs/vendor-flow.md, "Stack switch"), as a 2 MiB stack on one of eight
- * cores always is.
- * After a failed link of image (named name, for core 0..7 or -1 single):
+/* GNU ld's "region `sram0_0_seg' overflowed by N bytes" in the user's
+ * words (docs/driver.md, "What each invocation does", --q7-memory-map; a
+ * stack that does not fit is no error: docs/vendor-flow.md, "Stack
+ * switch"). After a failed link of image (name; core 0..7 or -1 single):
  * runs cmd again with its messages captured (d's query: shown under -v),
  * and when the linker said the window overflowed, prints the one message
  * and returns 1; else 0. */
@@ -802,9 +764,7 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 	} else if (rc == 0) {
 		rc = wait_dispatch_compile(l, pc, &oc);
 	}
-	/* A symbol left undefined means the full links, one at a time: the
-	 * first fails with ld's own message, which names the object and
-	 * function that need it. */
+	/* docs/driver.md, "The split 8-core link (gnu)". */
 	if (rc == 0 && split && plan != PLAN_SPLIT) {
 		rc = resolve(l, &s, ops, -1, &oc, dispatch_obj, resolved, &missing);
 		plan = missing ? PLAN_FULL_ONE : PLAN_SPLIT;
@@ -821,7 +781,6 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 				            d->inv.multicore ? i : Q7_LSP_SINGLE, &cmds[i]);
 		}
 		rc = run_parallel(l, cmds, plan == PLAN_FULL_ONE ? 1 : jobs());
-		/* Past the window: ld's "region overflowed" in the user's words. */
 		if (rc != 0 && rc != Q7_EXIT_TOOL && d->tc.kind != Q7_TOOLCHAIN_HOST) /* not -### */
 			for (int i = 0; i < l->nimg; i++) /* the first says it for all */
 				if (explain_fit(d, cmds[i].v, l->img[i].name, l->nimg > 1 ? i : -1))
@@ -839,16 +798,13 @@ static int run_links(struct link *l, const struct q7_op_table *ops, const char *
 static int pack_images(struct link *l)
 {
 	struct q7_drv *d = l->d;
-	/* -g among the user's flags means a debug build: no strip, no pack
-	 * (docs/vendor-flow.md, "The five phases"). Host images are packed
-	 * too, so every toolchain gives the same outputs; q7-run loads the .so
-	 * itself. */
+	/* Host images are packed too, so every toolchain gives the same
+	 * outputs; q7-run loads the .so itself. */
 	if (unpacked(d))
 		return 0;
 	for (int i = 0; i < l->nimg; i++) {
 		struct image *m = &l->img[i];
 		progress(l, i, "pack", m->packed);
-		/* The staged files, named in messages as the user knows them. */
 		struct q7_image im;
 		struct q7_err err = Q7_ERR_GROWING;
 		int rc = 0;
@@ -877,8 +833,7 @@ static int pack_images(struct link *l)
 	return 0;
 }
 
-/* A -g link keeps the vendor's rule (no strip, no pack) and says so once,
- * naming what to load: a build that goes on to install or load
+/* A -g link says what to load: a build that goes on to install or load
  * <name>.packed.so otherwise fails later, far from the cause. */
 static void note_debug_images(const struct link *l)
 {
@@ -928,12 +883,10 @@ int q7_mode_link(struct q7_drv *d)
 	char *obj = q7_drv_temp_path(d, "wrapper.o");
 	char *dep = q7_drv_temp_path(d, "wrapper.d"); /* xt's -MMD writes it */
 	l.dispatch_dep = dep;
-	/* The lock first: a second link of -o waits here, then links from
-	 * scratch with the inputs as they are then. */
+	/* The lock first (docs/driver.md, "Two links of one output"). */
 	int rc = q7_outset_open(&l.set, d, l.out);
 	if (!rc) {
-		/* Named after the file -o names through its links (outset.h);
-		 * the ops' namespace stays -o's own name. */
+		/* -o's target's name (docs/driver.md, "Links"). */
 		l.base = q7_path_strip_ext(l.set.head, ".so");
 		rc = collect_inputs(&l);
 	}

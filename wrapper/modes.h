@@ -29,10 +29,7 @@ struct q7_drv {
 	bool noted_unknown;
 };
 
-/* Every command the driver starts goes through these (the check
- * unit.layout_spawns keeps it so), so -### cannot be forgotten: the
- * command is printed shell-quoted on one line (stderr) under -### and -v,
- * and started unless -###.
+/* docs/driver.md, "Showing and running a step".
  * q7_step_start returns the child's pid (o: q7_proc_spawn's options, NULL
  * for the defaults), 0 when -### only showed it, -1 when it could not
  * start (printed). */
@@ -42,11 +39,8 @@ pid_t q7_step_start(const struct q7_drv *d, char *const *argv, const struct q7_p
 int q7_step_wait(pid_t pid);
 /* Both: the command's exit code (0 under -###). */
 int q7_step_run(const struct q7_drv *d, char *const *argv, const struct q7_proc_opts *o);
-/* A question to a tool whose answer decides what q7cc does or says (its
- * include folders, why a link failed): shown as a step is, under -### and
- * -v, and asked only without -###, since the question may write what
- * -### leaves alone (a failed link asked again writes its image). Under
- * -### 0 with *out NULL: nothing learnt. Else as q7_proc_capture. */
+/* docs/driver.md, "Showing and running a step". Under -### 0 with *out
+ * NULL: nothing learnt. Else as q7_proc_capture. */
 int q7_step_query(const struct q7_drv *d, char *const *argv, int fd, char **out);
 /* "# q7cc: <what>" for an in-process step, under -### and -v. For one
  * that writes or reads what -### must leave alone, q7_step_do also says
@@ -160,13 +154,9 @@ enum q7_use q7_input_use(struct q7_drv *d, struct q7_input *in, bool shared);
  * taken to), else Q7_USE_NONE. */
 enum q7_use q7_drv_line_use(struct q7_drv *d);
 
-/* -flto (CMake's INTERPROCEDURAL_OPTIMIZATION): the last of -flto,
- * -flto=... and -fno-lto on the line decides, as with GCC; NULL when off.
- * It is refused only where it would break a device image: the compile of
- * a source with kernels (its object would hold IR, and its records would
- * describe no code) and the image link (the dispatch wrapper would be IR). A C
- * helper, a source without kernels and a link without kernels take it;
- * their IR objects go through GCC's LTO plugin in an image link. */
+/* -flto: the last of -flto, -flto=... and -fno-lto on the line decides,
+ * as with GCC; NULL when off. Where it is refused: docs/driver.md (the
+ * -flto paragraph). */
 const char *q7_drv_lto(const struct q7_drv *d);
 /* "q7cc: error: <what>: <lto>: link-time optimisation is not supported
  * ...": Q7_EXIT_USAGE. */
@@ -177,7 +167,6 @@ int q7_drv_refuse_lto(const char *what, const char *lto);
 int q7_compile_one(struct q7_drv *d, const char *src, enum q7_input_kind kind, const char *obj,
                    bool shared);
 int q7_mode_compile(struct q7_drv *d);
-/* -fsyntax-only: the compiler checks the sources while q7cc lints them. */
 int q7_mode_syntax(struct q7_drv *d);
 int q7_mode_link(struct q7_drv *d);
 int q7_mode_lint(struct q7_drv *d);

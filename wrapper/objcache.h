@@ -1,10 +1,6 @@
-/* wrapper/objcache: the dispatch wrapper's object, reused while its text,
- * its compile command and the headers it read are unchanged: only kernel
- * bodies changing (the edit loop) leaves all three alone, and the
- * wrapper's compile is most of a relink. The entries live under the
- * wrapper/ folder of q7cc's cache folder (cachefile.h); docs/driver.md,
- * "The wrapper object cache", says what the key holds and what a hit
- * needs. */
+/* wrapper/objcache: the dispatch wrapper's object, reused while its
+ * compile's inputs are unchanged (docs/driver.md, "The wrapper object
+ * cache"), under the wrapper/ folder of q7cc's cache folder (cachefile.h). */
 #ifndef Q7_OBJCACHE_H
 #define Q7_OBJCACHE_H
 

@@ -164,15 +164,9 @@ static bool via_proc(const char *head)
 	return proc;
 }
 
-/* -o through links, as ld and the compiler write through one: a link
- * (a build folder's link to where the library lives) stays a link, and
- * the set is the file's it names, the twins beside that file. A link
- * through /proc (-o /dev/stdout redirected to a file) names a
- * descriptor: written into, nothing beside it or the link (never
- * /dev/stdout.stripped.so), as a FIFO is; so is a link whose file
- * cannot be named again (realpath fails, or names another file). A
- * dangling link is replaced, as every q7cc output replaces one
- * (docs/robustness.md). st: stat(head). */
+/* -o through links (docs/driver.md, "Links"); a link whose file cannot be
+ * named again (realpath fails, or names another file) is written into as
+ * one through /proc is. st: stat(head). */
 static char *through_links(const char *head, const struct stat *st, bool *into)
 {
 	struct stat l;

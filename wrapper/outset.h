@@ -1,10 +1,5 @@
-/* wrapper/outset: the files one link writes, replaced as a whole: the
- * image named by -o with its stripped and packed twins, or the eight
- * per-core images, their twins and the manifest named by -o. Locked by an
- * flock on ".<name>.lock" beside -o, staged in ".<name>.XXXXXX" beside it,
- * committed by renames with -o last, removed whole on a failure; a device
- * or FIFO -o is written into, a link to a regular file written through
- * (docs/driver.md, "Outputs", says what each guarantees and why).
+/* wrapper/outset: the files one link writes, replaced as a whole
+ * (docs/driver.md, "Outputs", says what it guarantees and why).
  *
  * Under -### nothing is created: the staged paths are placeholders.
  * Memory: the set owns every path it returns (q7_outset_close frees). */

@@ -1,20 +1,7 @@
-/* -E: preprocessed output that keeps its kernels. Under GCC, Q7_KERNEL
- * expands to nothing, and GCC's -E output moves columns (whitespace runs
- * become one space, macros expand in place), so a later analysis of the
- * text could not give the records a direct compile gives. So q7cc -E
- * analyses the source itself, as -c does, while the compiler
- * preprocesses it, and appends the result to the output in a comment
- * (the trailer) that every compiler skips:
- *
- *   / * q7cc-preprocessed 1 <toolchain> analysed|skipped
- *   <the result in the analysis server's encoding, hex, 64 bytes a line>
- *   q7cc-end <size of the trailer, 10 digits> * /
- *
- * q7cc -c of that text (x.ii, -x c++-cpp-output, stdin) takes its records
- * and lint from the trailer (wrapper/input.c): the same bytes as a direct
- * compile's, with no libclang on the machine that compiles (a distccd).
- * The last line has a fixed size, so a reader finds the trailer from the
- * file's end without reading the text. */
+/* -E: preprocessed output that keeps its kernels in a trailing comment,
+ * the trailer (docs/driver.md, "Preprocessed input"), which q7cc -c of
+ * the text reads (wrapper/input.c). Its last line has a fixed size, so a
+ * reader finds the trailer from the file's end without reading the text. */
 #include "modes.h"
 #include "proc.h"
 #include "tempfile.h"
@@ -79,12 +66,9 @@ static bool trailer_ok(const struct q7_pp_trailer *t, struct q7_strbuf *why)
 	return why->len == 0;
 }
 
-/* Parses the trailer text t (n bytes, from "/ *" to the end). Its ops are
- * one op record, read exactly as the link reads an object's (checksum,
- * every field, q7_op_check), so that -c refuses, naming the text, what
- * the link would refuse naming the object. 0, or -1 (with why appended
- * to when the record is damaged, or what was read is well formed but not
- * what q7cc -E writes). */
+/* Parses the trailer text t (n bytes, from "/ *" to the end); its ops are
+ * read as docs/driver.md, "Preprocessed input", says. 0, or -1 (with why
+ * appended to when the record is damaged, or is not what q7cc -E writes). */
 static int parse(const char *t, size_t n, struct q7_pp_trailer *out, struct q7_strbuf *why)
 {
 	const char *end = t + n - TAIL_LEN;

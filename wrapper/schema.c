@@ -57,7 +57,6 @@ static bool start(const struct q7_drv *d, const char *what, struct gather *g)
 	return false;
 }
 
-/* Applies the policy; returns the exit code. */
 static int finish(struct q7_drv *d, struct gather *g)
 {
 	size_t errors = q7_diags_apply_policy(&g->diags, &d->policy);
@@ -162,12 +161,9 @@ static void take_item(struct gather *g, struct item *it)
 	memset(it, 0, sizeof *it);
 }
 
-/* Kernels that shape files name (NEURON_LIBRARY) come from the other
- * sources of the line: each source without requests of its own is read
- * again with those names (its first reading is replaced, so nothing is
- * said twice). The rest come from the objects' symbols, as at link time.
- * Those still unresolved have no schema to print; a note says where it
- * will come from. */
+/* Kernels that shape files name: docs/driver.md, "What each invocation
+ * does" (--q7-print-schema). A source read again replaces its first
+ * reading, so nothing is said twice. */
 static void resolve_requests(struct q7_drv *d, struct item *items, struct gather *g)
 {
 	struct q7_strvec wanted = {0};
@@ -229,10 +225,8 @@ static bool is_schemas_file(const char *path)
 	return n > 8 && strcmp(path + n - 8, ".schemas") == 0;
 }
 
-/* A .schemas file: one schema per line, in TorchScript or the vendor's
- * grammar ("relu(Tensor x, long long k) -> Tensor"); '#' starts a comment.
- * Each becomes an op of that file and line; a line that does not parse is
- * an error at its column. 0, or an exit code. */
+/* A .schemas file (docs/driver.md, "What each invocation does"): each
+ * schema an op of that file and line. 0, or an exit code. */
 static int read_schemas(const char *path, struct q7_op_table *ops, struct q7_diags *diags)
 {
 	size_t len;

@@ -1,5 +1,5 @@
-/* The helpers every mode uses: showing steps under -### and -v, and the options analysis runs with (including what the real compiler
- * says about its include directories and macros). */
+/* The helpers every mode uses: showing steps under -### and -v, and the
+ * options analysis runs with. */
 #include "modes.h"
 #include "proc.h"
 #include "schema.h"
@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Prints argv shell-quoted on one line (stderr) under -### and -v. */
 static void show(const struct q7_drv *d, char *const *argv)
 {
 	if (d->dry || d->verbose) {
@@ -96,14 +95,12 @@ char *q7_drv_temp_path(const struct q7_drv *d, const char *name)
 void q7_drv_analysis_opts(struct q7_drv *d, const char *src, struct q7_strvec *args,
                           struct q7_analysis_opts *o)
 {
-	memset(o, 0, sizeof *o);
 	q7_cmd_analysis_args(&d->tc, &d->inv, args);
-	o->source = src;
-	o->clang_args = args->v;
-	o->triple = d->tc.triple;
-	o->toolchain = d->tc.name;
-	o->kernel_names = d->inv.kernels.n ? d->inv.kernels.v : NULL;
-	o->multicore = d->inv.multicore;
+	*o = (struct q7_analysis_opts){
+		.source = src, .clang_args = args->v, .triple = d->tc.triple, .toolchain = d->tc.name,
+		.kernel_names = d->inv.kernels.n ? d->inv.kernels.v : NULL,
+		.multicore = d->inv.multicore,
+	};
 }
 
 void q7_drv_sysinfo(struct q7_drv *d, struct q7_analysis_opts *o)

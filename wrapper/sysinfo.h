@@ -2,9 +2,9 @@
  * to parse like it: its own include directories (from -E -v) and its
  * target's predefined macros (from -dM -E).
  *
- * Owns: probing the compiler, and the per-compiler cache under
- * q7cc's cache folder (cachefile.h: checked, checksummed), keyed by the compiler's path,
- * mtime and size. An unwritable cache only costs the probe again. */
+ * Owns: probing the compiler, and its entry in q7cc's cache folder
+ * (cachefile.h), keyed by the compiler and the probe's flags; an
+ * unwritable cache only costs the probe again. */
 #ifndef Q7_SYSINFO_H
 #define Q7_SYSINFO_H
 

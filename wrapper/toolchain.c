@@ -22,11 +22,7 @@
 #define VENDOR_LICENSE "/opt/aws/neuron/gpsimd/tools/licenses/amzn_vq7_us_582883.out"
 
 /* ---- telling a q7cc executable from a real compiler ------------------------
- *
- * Every q7cc carries an ELF section .note.q7cc. Any q7cc install on PATH
- * (another version, a team's install beside a build's stage/bin), under
- * any name (its xt-clang++ link, a renamed copy), is then recognised and
- * never taken for the vendor compiler, which would run q7cc within q7cc. */
+ * docs/driver.md, "The q7cc driver": it never runs any q7cc. */
 
 #define NOTE_SECTION ".note.q7cc"
 
@@ -89,7 +85,6 @@ static const char *env(const char *name)
 
 static char *usable(char *cand)
 {
-	/* Never a q7cc, this one or another install's, under any name. */
 	if (cand && q7_path_is_executable(cand) && !is_q7cc(cand))
 		return cand;
 	free(cand);
@@ -187,27 +182,23 @@ static const char *host_triple(void)
 #endif
 }
 
-/* "q7cc-host" -> "host": a driver named for its toolchain. Builds that keep
- * only the compiler's path (nested CMake builds, try_compile, clangd's
- * --query-driver) keep the toolchain with it, and compiler caches, which
- * hash the compiler's name, keep apart what each toolchain builds. */
+/* "q7cc-host" -> "host": a driver named for its toolchain (docs/driver.md,
+ * "Profiles"). */
 static const char *toolchain_of_name(const char *argv0)
 {
 	const char *base = argv0 ? q7_path_basename(argv0) : "";
 	if (strncmp(base, "q7cc-", 5) != 0)
 		return NULL;
-	for (int i = 0; i < 3; i++)
-		if (strcmp(base + 5, names[i]) == 0)
-			return names[i];
 	/* q7cc-gnu-g++, q7cc-host-g++ (and -gcc, the C driver names):
 	 * icecream distributes a compile only when its compiler's name holds
 	 * "g++" or "gcc" (or clang's), takes a "gcc" for a C compiler, and
 	 * runs GCC's name on the remote host (docs/driver.md, "icecream"). */
-	for (int i = Q7_TOOLCHAIN_GNU; i <= Q7_TOOLCHAIN_HOST; i++) {
+	for (int i = 0; i < 3; i++) {
 		size_t n = strlen(names[i]);
 		const char *tail = base + 5 + n;
 		if (strncmp(base + 5, names[i], n) == 0 &&
-		    (strcmp(tail, "-g++") == 0 || strcmp(tail, "-gcc") == 0))
+		    (!*tail || (i != Q7_TOOLCHAIN_XT &&
+		                (strcmp(tail, "-g++") == 0 || strcmp(tail, "-gcc") == 0))))
 			return names[i];
 	}
 	return NULL;
@@ -248,9 +239,8 @@ static int detect(char **found)
 	return -1;
 }
 
-/* A cache keys an object by the compiler's name and arguments, never by
- * Q7_TOOLCHAIN: under one, an environment that picks another toolchain than
- * the name would let it serve one toolchain's object for another's compile. */
+/* Under a compiler cache, a Q7_TOOLCHAIN other than detection's is refused
+ * (docs/driver.md, "Profiles", says why). */
 static int check_env_choice(int kind)
 {
 	if (!under_compiler_cache())
@@ -287,11 +277,9 @@ int q7_toolchain_select(struct q7_toolchain *p, const char *choice, const char *
 			q7_error("unknown toolchain '%s': use xt, gnu or host", choice);
 			return Q7_EXIT_USAGE;
 		}
-		if (from_env) {
-			int rc = check_env_choice(kind);
-			if (rc)
-				return rc;
-		}
+		int rc = from_env ? check_env_choice(kind) : 0;
+		if (rc)
+			return rc;
 		found = kind == Q7_TOOLCHAIN_XT ? find_xt() : search_path(bare[kind]);
 	} else {
 		kind = detect(&found);
@@ -321,14 +309,7 @@ int q7_toolchain_select(struct q7_toolchain *p, const char *choice, const char *
 	free(cc_name);
 	p->q7_include = q7_prefix_path("include/q7cc");
 	p->triple = p->kind == Q7_TOOLCHAIN_HOST ? host_triple() : "i386-unknown-none";
-	/* What clangd --query-driver and the like parse the device's code
-	 * for: a target clang knows (LLVM 14 has no Xtensa). The analysis
-	 * triple cannot serve: editors take no macros from the probe, so
-	 * __i386__ stays defined, and GCC's own stddef.h then declares a
-	 * __float128 member that i386-unknown-none rejects. arm-none-eabi is
-	 * ILP32 with Xtensa's unsigned char, 8-byte long double and 8-byte
-	 * aligned long long, and its bare-metal driver adds no host headers
-	 * behind the compiler's own. */
+	/* Why arm-none-eabi: docs/driver.md, "clangd and clang-tidy". */
 	p->editor_triple = p->kind == Q7_TOOLCHAIN_HOST ? host_triple() : "arm-none-eabi";
 	if (p->kind == Q7_TOOLCHAIN_XT) {
 		const char *root = env("NEURON_CUSTOM_OP");

@@ -38,12 +38,9 @@ struct q7_toolchain {
 	const char *editor_triple; /* the target q7cc names to editors (-E -v) */
 };
 
-/* Chooses and fills the toolchain: choice (the --q7-toolchain= value, or
- * NULL), else the name q7cc was called by (q7cc-xt, q7cc-gnu, q7cc-host),
- * else $Q7_TOOLCHAIN (refused under a compiler cache when it differs from
- * what detection gives, since the cache cannot see it), else detection:
- * xt, then gnu. Returns 0, or an exit code after printing why (or what to
- * install). */
+/* Chooses (docs/driver.md, "Profiles") and fills the toolchain; choice:
+ * the --q7-toolchain= value, or NULL. Returns 0, or an exit code after
+ * printing why (or what to install). */
 int q7_toolchain_select(struct q7_toolchain *p, const char *choice, const char *argv0);
 void q7_toolchain_free(struct q7_toolchain *p);
 
@@ -52,9 +49,8 @@ void q7_toolchain_free(struct q7_toolchain *p);
 void q7_toolchain_export_env(const struct q7_toolchain *p);
 
 /* True when the real compiler prints clang's diagnostics (so q7cc's lint
- * does too), false for GCC's: one table, xt clang and gnu GCC; host is
- * whatever its compiler is (c++ may be either: its name, symlinks
- * followed, says clang or not). */
+ * does too), false for GCC's: xt clang, gnu GCC; host is whatever its
+ * compiler is (c++ may be either: its name, symlinks followed, says). */
 bool q7_toolchain_clang_style(const struct q7_toolchain *p);
 
 /* True when the toolchain forwards this unit to the real compiler. */
