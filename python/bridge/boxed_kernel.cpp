@@ -68,7 +68,6 @@ void describe(const std::string &op, size_t arg, const at::Tensor &t, q7_tensor_
 	d->data = (uint64_t)(uintptr_t)(data || t.numel() ? data : no_elements);
 }
 
-/* Whether out shares memory with one of the op's tensor arguments. */
 bool aliases_an_argument(const at::Tensor &out, c10::ArrayRef<c10::IValue> args)
 {
 	if (!out.has_storage())
@@ -160,7 +159,6 @@ public:
 
 OutputAllocator output_allocator;
 
-/* A new contiguous CPU tensor for an output. */
 at::Tensor new_output(c10::IntArrayRef sizes, at::ScalarType dtype)
 {
 	return at::detail::empty_generic(sizes, &output_allocator, c10::DispatchKeySet(c10::DispatchKey::CPU),
