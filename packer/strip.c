@@ -3,9 +3,8 @@
  * Planning decides what survives (strip's rules, then the vendor's list)
  * and where every surviving byte goes; writing is then one libelf pass with
  * ELF_F_LAYOUT over the input's raw bytes, so section contents are copied
- * untouched whatever the image's byte order. The one exception is planned
- * apart (bind.c, without -l): a few words and RELA entries, encoded in the
- * image's byte order, patched into a copy of their section on the way. */
+ * untouched whatever the image's byte order; but for bind.c's patches
+ * (docs/packer.md, "Binding without -l"). */
 #include "strip.h"
 #include "bind.h"
 #include "elfio.h"
