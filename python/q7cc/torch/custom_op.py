@@ -135,11 +135,9 @@ def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=Fals
     Q7CC_TORCH_ISOLATE, else in this process). sanitize=True (host, one
     core) builds with -fsanitize=address,undefined and runs each call in a
     q7-run --sanitize of its own; build it in a build_directory of its own.
-    check_uninit=True runs each call twice, the fresh output filled with
-    two patterns, and raises a RuntimeError naming the first element whose
-    result differs, one the kernel read before writing it (a call costs
-    two; Q7CC_CHECK_UNINIT=1: every library). docs/torch.md, "The API"
-    and "Running an op"."""
+    check_uninit=True raises a RuntimeError naming an output element the
+    kernel reads before writing it (each call runs twice;
+    Q7CC_CHECK_UNINIT=1: every library). docs/torch.md, "Running an op"."""
     target = _target(target)
     if not name or not all(c.isalnum() or c == "_" for c in name):
         raise ValueError("q7cc.torch: name=%r: a library name is letters, digits and _" % (name,))
