@@ -1,24 +1,8 @@
-/* packer/bind: binding at pack time what would need the symbol table.
- *
- * Without -l the packer removes .hash .dynstr .dynsym and .rela.plt, and
- * then neither the device's loader nor q7-prelink can look a symbol up.
- * What still names one in a -Bsymbolic image is a reference to an
- * undefined weak symbol (docs/lsp.md), so it is bound here, as glibc's
- * Xtensa elf_machine_rela binds it with lazy binding off and no
- * definition anywhere:
- *   GLOB_DAT, JMP_SLOT  word = S + addend; S is 0 for an undefined weak
- *                       symbol, st_value for SHN_ABS (the entry becomes
- *                       NONE), st_value for a symbol the image defines
- *                       (the entry becomes RELATIVE: GNU ld's Xtensa
- *                       RELATIVE keeps the link-time address in the word)
- *   RTLD                NONE: every JMP_SLOT is bound, so no PLT entry
- *                       enters the lazy resolver
- * An entry of a table the packer drops (.rela.plt) only writes its word;
- * one that would have to stay (a defined symbol) is refused, as are a
- * strong undefined symbol and any other relocation naming a symbol.
- * Tables and symbols are read through libelf (gelf_getrela, gelf_getsym)
- * in the image's byte order, every index and offset checked first; the
- * new words and entries are encoded with elf32_xlatetof. */
+/* packer/bind: binding at pack time what would need the symbol table
+ * (without -l), as glibc's Xtensa elf_machine_rela binds it with lazy
+ * binding off and no definition anywhere. Each relocation's result, what
+ * is refused, and the planning through libelf in the image's byte order:
+ * docs/packer.md, "Binding without -l". */
 #include "q7/xtensa.h"
 #include "bind.h"
 #include "elfio.h"

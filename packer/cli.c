@@ -1,7 +1,6 @@
-/* packer/cli: the q7-pkg-loadlib / xt-pkg-loadlib command line, as the
- * vendor's Perl packager takes it (Getopt::Long: one or two dashes, a
- * value joined with '=' or in the next argument, short options also as
- * -oFILE), so existing scripts keep working. */
+/* packer/cli: the q7-pkg-loadlib / xt-pkg-loadlib command line, read as
+ * the vendor's Perl packager reads it (docs/packer.md, "The command"), so
+ * existing scripts keep working. */
 #include "args.h"
 #include "pack.h"
 #include "support.h"

@@ -1,9 +1,6 @@
-/* packer/image: opening and checking a linked image.
- *
- * libelf is robust about the headers it reads, but the packer also relies
- * on facts libelf does not check (sections inside the file and apart from
- * each other, names terminated, segments inside the file), so they are all
- * checked here, once, before anything is written. */
+/* packer/image: opening a linked image and checking, once, before anything
+ * is written, what the packer relies on and libelf does not check
+ * (docs/packer.md, "Damaged input"). */
 #include "image.h"
 #include "elfio.h"
 #include "lsp.h"

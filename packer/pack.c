@@ -3,9 +3,7 @@
  *
  * The stripped image is written once (bound first without -l, bind.c), to
  * the -s file or else to an anonymous memory file, and mapped back: those
- * exact bytes become the packed object's .rodata. Nothing is written
- * before the input has been checked, and outputs are renamed into place
- * only when both are whole. */
+ * exact bytes become the packed object's .rodata. */
 #include "pack.h"
 #include "bind.h"
 #include "elfio.h"

@@ -1,14 +1,8 @@
-/* packer/record_elf: the .q7.ops section in object files and archives.
- *
- * Attaching copies the object section by section into a temp file beside
- * it, appends (or replaces) .q7.ops, and renames: section indices do not
- * move, so symbols, relocations and COMDAT groups stay valid. Reading walks
- * an object, or every member of an ar archive, and holds each record to
- * its object: a kernel it says the object defines must be a symbol the
- * object defines, under the name the dispatch wrapper will call (model/cxx.h), with
- * types of the object's data model. So a record cannot make the dispatch wrapper
- * call what the object lacks, and a damaged one is reported as the
- * object's fault, not the dispatch wrapper's. */
+/* packer/record_elf: the .q7.ops section in object files and archives:
+ * attaching it and reading it back (docs/packer.md, "The op records"), and
+ * holding each record to its object (docs/packer.md, "What a record may
+ * say"), so that a damaged one is the object's fault, not the dispatch
+ * wrapper's. */
 #include "cxx.h"
 #include "elfio.h"
 #include "record.h"

@@ -3,9 +3,8 @@
  * Planning decides what survives (strip's rules, then the vendor's list)
  * and where every surviving byte goes; writing is then one libelf pass with
  * ELF_F_LAYOUT over the input's raw bytes, so section contents are copied
- * untouched whatever the image's byte order. The one exception is planned
- * apart (bind.c, without -l): a few words and RELA entries, encoded in the
- * image's byte order, patched into a copy of their section on the way. */
+ * untouched whatever the image's byte order; but for bind.c's patches
+ * (docs/packer.md, "Binding without -l"). */
 #include "strip.h"
 #include "bind.h"
 #include "elfio.h"
@@ -47,8 +46,8 @@ static void decide(const struct q7_image *im, bool symlookup, bool *drop)
 	size_t n = im->shnum;
 	drop[0] = true; /* recreated */
 	drop[im->shstrndx] = true; /* rebuilt, last */
-	/* strip: symbol tables, their string tables, debug sections, and the
-	 * static relocations that point into a dropped symbol table. */
+	/* docs/packer.md, "What the stripped image is": strip, the vendor's
+	 * list, every empty section. */
 	for (size_t i = 1; i < n; i++) {
 		const GElf_Shdr *sh = &im->sec[i].sh;
 		bool alloc = sh->sh_flags & SHF_ALLOC;
@@ -71,8 +70,6 @@ static void decide(const struct q7_image *im, bool symlookup, bool *drop)
 		if (s && !used && !(im->sec[s].sh.sh_flags & SHF_ALLOC))
 			drop[s] = true;
 	}
-	/* The vendor's objcopy --remove-section list, then every empty section
-	 * (objdump -h size 00000000). */
 	for (size_t i = 1; i < n; i++) {
 		const char *name = im->sec[i].name;
 		if (in_list(name, vendor_drop, sizeof vendor_drop / sizeof *vendor_drop) ||
@@ -82,9 +79,8 @@ static void decide(const struct q7_image *im, bool symlookup, bool *drop)
 	}
 }
 
-/* The section name table as BFD builds it: ".shstrtab" first, then the
- * names in section order, a name that ends another one stored as that
- * one's tail (the order of BFD's reversed-string sort decides which). */
+/* The section name table as BFD builds it (docs/packer.md, "What the
+ * stripped image is"). */
 struct str {
 	const char *s;
 	size_t len, off;

@@ -1,11 +1,9 @@
 /* packer/strip: which sections of an image survive, where they go, and
  * writing the stripped image.
  *
- * Owns: the section rules of xtensa-lx106-elf-strip (default, on a shared
- * object) followed by the vendor's objcopy --remove-section list (seed
- * §7.1), and a file layout that follows what BFD's objcopy gives for the
- * same removals: same section order, addresses and sizes, segments
- * shrunk to the sections left in them, section names merged by suffix. */
+ * Owns: strip's section rules, then the vendor's list, and a file layout
+ * that follows what BFD's objcopy gives for the same removals
+ * (docs/packer.md, "What the stripped image is"). */
 #ifndef Q7_STRIP_H
 #define Q7_STRIP_H
 

@@ -1,6 +1,5 @@
-/* packer/symbols: defined function symbols of objects and archive members
- * (symbols.h), filtered by the names the link looks for; and the strong
- * undefined symbols of an object. */
+/* packer/symbols: what symbols.h lists, read from objects and archive
+ * members. */
 #include "elfio.h"
 #include "symbols.h"
 #include "support.h"

@@ -1,9 +1,6 @@
 /* The dynamic symbol table of an image, for the relocations that name a
- * symbol: DT_SYMTAB (DT_SYMENT-byte entries), the names in DT_STRTAB
- * (DT_STRSZ bytes), and the number of symbols, which only DT_HASH tells
- * (its nchain). Every table is checked to lie inside the image's file
- * bytes and every name to end inside DT_STRTAB, so a damaged table gets a
- * message, never a read out of bounds. */
+ * symbol; the number of symbols only DT_HASH tells (its nchain). What is
+ * checked: docs/emulated.md, "q7-prelink". */
 #include "prelink_int.h"
 
 #include <elf.h>

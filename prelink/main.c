@@ -1,8 +1,4 @@
-/* The q7-prelink command line:
- *   q7-prelink [--core=N | --base=ADDR] [-e NAME] [-v] -o OUT IN
- *   q7-prelink --check FILE
- * IN is a .packed.so (or a plain linked image); OUT the loadable image;
- * --check verifies a loadable image and prints its header. */
+/* The q7-prelink command line (its synopsis: usage() below). */
 #include "prelink.h"
 
 #include <errno.h>

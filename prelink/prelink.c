@@ -8,14 +8,8 @@
  *
  * For the relocations it is a small, strict dynamic linker of one
  * self-contained image, binding everything at once as glibc's Xtensa
- * dynamic linker does with lazy binding off: R_XTENSA_NONE is skipped,
- * R_XTENSA_RELATIVE (no symbol) moves its word by the distance to the base,
- * R_XTENSA_GLOB_DAT and R_XTENSA_JMP_SLOT write S + addend, where S is 0
- * for an undefined weak symbol and the symbol's address at the base for
- * one the image defines (dynsym.c reads the symbols), and R_XTENSA_RTLD is
- * ignored. An undefined symbol that is not weak, and anything else
- * (R_XTENSA_32 included: no Xtensa dynamic linker applies it), is refused
- * with its type and offset (docs/emulated.md). */
+ * dynamic linker does with lazy binding off; what each type does and why,
+ * docs/emulated.md, "Relocations". */
 #include "prelink_int.h"
 
 #include <elf.h>
@@ -262,7 +256,6 @@ static int read_dynamic(const struct q7_pl_img *im, struct dyn *d, struct q7_err
 	return 0;
 }
 
-/* One RELA entry. */
 struct rela {
 	uint32_t off, type, sym, addend;
 };
@@ -293,11 +286,9 @@ static int get_sym(struct relocator *r, uint32_t i, struct q7_pl_sym *s)
 	return q7_pl_sym_get(&r->st, r->im->name, i, s, r->err);
 }
 
-/* S, the symbol's address at the base: 0 for an undefined weak symbol
- * (what a dynamic linker gives one that nothing defines), st_value for an
- * absolute one, st_value moved with the image for one the image defines:
- * the rule of <q7/xtensa.h> (q7_xt_sym_rule), which the packer binds by
- * too. Nothing else can define a symbol: a device image is all there is. */
+/* S, the symbol's address at the base, by <q7/xtensa.h>'s rule
+ * (q7_xt_sym_rule), which the packer binds by too; nothing else can define
+ * a symbol: a device image is all there is. */
 static int sym_address(const struct relocator *r, const struct rela *rl,
                        const struct q7_pl_sym *s, uint32_t *S)
 {
@@ -375,10 +366,8 @@ static int apply_relative(struct relocator *r, const struct rela *rl)
 	return 0;
 }
 
-/* GLOB_DAT and JMP_SLOT: word = S + addend, as glibc's (and uClibc's)
- * Xtensa dynamic linker binds them. The word's old contents do not count:
- * GNU ld leaves 0 in a GLOB_DAT word and the PLT entry's address in a
- * JMP_SLOT word, for lazy binding. */
+/* GLOB_DAT and JMP_SLOT: word = S + addend, the word's old contents not
+ * counted (docs/emulated.md, "Relocations"). */
 static int apply_symbolic(struct relocator *r, const struct rela *rl)
 {
 	struct q7_pl_sym s;
@@ -397,11 +386,8 @@ static int apply_symbolic(struct relocator *r, const struct rela *rl)
 	return 0;
 }
 
-/* R_XTENSA_RTLD marks the two words the PLT entries read to enter the lazy
- * resolver (addend 1: the resolver, 2: the link map). Every JMP_SLOT is
- * bound here, so no PLT entry ever jumps to the resolver: the words are
- * left alone and the relocation is not counted as applied. Checked all
- * the same, as glibc does. */
+/* R_XTENSA_RTLD: its words left alone, not counted as applied, but
+ * checked as glibc does (docs/emulated.md, "Relocations"). */
 static int check_rtld(struct relocator *r, const struct rela *rl)
 {
 	if (rl->addend != 1 && rl->addend != 2) {
@@ -427,9 +413,6 @@ static int apply_one(struct relocator *r, const struct rela *rl)
 	case R_XTENSA_RTLD:
 		return check_rtld(r, rl);
 	case R_XTENSA_32:
-		/* GNU ld writes R_XTENSA_GLOB_DAT for a word that needs a symbol,
-		 * and glibc's and uClibc's Xtensa dynamic linkers reject
-		 * R_XTENSA_32: there is no agreed meaning to follow. */
 		q7_err_set(r->err, r->im->name,
 		           "unsupported relocation R_XTENSA_32 (type 1) at offset 0x%x; no Xtensa "
 		           "dynamic linker applies it (GNU ld writes R_XTENSA_GLOB_DAT for a word "
@@ -445,7 +428,6 @@ static int apply_one(struct relocator *r, const struct rela *rl)
 	}
 }
 
-/* Applies one table of RELA entries to the load bytes. */
 static int apply_table(struct relocator *r, uint32_t va, uint32_t size, const char *what)
 {
 	const struct q7_pl_img *im = r->im;

@@ -68,7 +68,6 @@ void describe(const std::string &op, size_t arg, const at::Tensor &t, q7_tensor_
 	d->data = (uint64_t)(uintptr_t)(data || t.numel() ? data : no_elements);
 }
 
-/* Whether out shares memory with one of the op's tensor arguments. */
 bool aliases_an_argument(const at::Tensor &out, c10::ArrayRef<c10::IValue> args)
 {
 	if (!out.has_storage())
@@ -160,7 +159,6 @@ public:
 
 OutputAllocator output_allocator;
 
-/* A new contiguous CPU tensor for an output. */
 at::Tensor new_output(c10::IntArrayRef sizes, at::ScalarType dtype)
 {
 	return at::detail::empty_generic(sizes, &output_allocator, c10::DispatchKeySet(c10::DispatchKey::CPU),
@@ -284,11 +282,9 @@ at::Tensor output_of(const OpKernel &k, c10::ArrayRef<c10::IValue> args)
 	if (k.invoke) {
 		out = k.invoke(k.shape, args.data());
 		TORCH_CHECK(out.defined(), qualname, ": the shape function returned an undefined tensor");
-		/* A shape function that describes its output by returning an
-		 * argument (return t_in;) must not make the op write into it:
-		 * the caller's tensor, autograd's saved inputs and a residual
-		 * h + op(h) would all change. A fresh tensor of its sizes,
-		 * strides and dtype instead (no schema here says Tensor(a!)). */
+		/* An argument returned (return t_in;) is never written into: a
+		 * fresh tensor of its sizes, strides and dtype instead (docs/torch.md,
+		 * "Shape functions and the ops they define"). */
 		if (aliases_an_argument(out, args))
 			out = at::empty_strided(out.sizes(), out.strides(), out.options());
 		/* In this process, the output needs its red zone. */

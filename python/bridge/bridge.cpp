@@ -41,7 +41,6 @@ namespace {
 using q7torch::Engine;
 using q7torch::OpKernel;
 
-/* One op to register. */
 struct OpDef {
 	std::string ns, name, compute;
 	std::unique_ptr<c10::FunctionSchema> schema; /* named ns::name */
@@ -487,8 +486,6 @@ const char *q7t_torch_version(void)
 	return Q7T_STR(TORCH_VERSION_MAJOR) "." Q7T_STR(TORCH_VERSION_MINOR);
 }
 
-/* The C++ ABI it was built with (_GLIBCXX_USE_CXX11_ABI): a torch of
- * the same version built with the other one needs another bridge. */
 int q7t_cxx11_abi(void) { return _GLIBCXX_USE_CXX11_ABI; }
 
 void *q7t_load(const char *lib, const char *shape_lib, const char *target, unsigned cores,

@@ -21,7 +21,8 @@ extern "C" {
 int q7t_api_version(void);
 /* The libtorch it was built against, "1.13". */
 const char *q7t_torch_version(void);
-/* The C++ ABI it was built with (_GLIBCXX_USE_CXX11_ABI, 0 or 1). */
+/* The C++ ABI it was built with (_GLIBCXX_USE_CXX11_ABI, 0 or 1): a torch
+ * of the same version built with the other one needs another bridge. */
 int q7t_cxx11_abi(void);
 
 /* Loads lib (an image or a multicore manifest, as q7cc linked it) for

@@ -1,22 +1,9 @@
 /* <torchneuron/register.h> for the host: what a Neuron project's shape
  * file includes when q7cc.torch builds it against the real libtorch (the
  * kernel-side header of the same name, in q7cc's kernel include folder,
- * only names the compute functions for the analysis).
- *
- *   torch::Tensor relu_fwd_shape(torch::Tensor t_in) {
- *       return torch::zeros(t_in.sizes(), torch::kFloat);
- *   }
- *   NEURON_LIBRARY(my_ops, m) {
- *       m.def("relu_forward", &relu_fwd_shape, "relu_forward");
- *   }
- *
- * Each m.def describes one op to q7cc's PyTorch bridge: my_ops::relu_forward,
- * with the schema PyTorch infers from the shape function, the shape
- * function, and the compute function's name. The bridge registers the op
- * with a CPU kernel that (a) calls the shape function for the output
- * tensor, (b) runs the compute function on the chosen target (host or
- * emulated) with that tensor as its destination (get_dst_tensor()), and
- * (c) returns it.
+ * only names the compute functions for the analysis). Each m.def describes
+ * one op to q7cc's PyTorch bridge (docs/torch.md, "Shape functions and the
+ * ops they define").
  *
  * Nothing registers itself when the library is loaded: each block adds
  * itself to this library's own list (hidden: one list per shared object),

@@ -218,10 +218,7 @@ def _take(lib, ptr):
 
 
 class Target:
-    """A run target, a row of run/target.h's table: its name, the ELF
-    machine of its images, the q7cc profile that builds them
-    (--q7-toolchain=) and what it can do ("isolate", "sanitize",
-    "profile")."""
+    """A run target, a line of bridge.h's q7t_targets."""
 
     def __init__(self, name, machine, profile, can):
         self.name, self.machine, self.profile = name, int(machine), profile
@@ -239,12 +236,8 @@ def targets():
 
 
 def library(path):
-    """What path is, as the run engine reads it (bridge.h, q7t_library):
-    its images, a multicore manifest's in core order, else path alone,
-    each a dict of "path", "machine" (its ELF machine) and "target" (the
-    run target whose images have it), those None when it is not ELF.
-    RuntimeError "<file>: <why>" when path cannot be read or is a damaged
-    manifest."""
+    """What path is, as the run engine reads it: bridge.h's q7t_library's
+    "images", each a dict; its error as a RuntimeError."""
     lib = bridge()
     err = ctypes.c_void_p()
     text = lib.q7t_library(os.fsencode(path), ctypes.byref(err))
@@ -255,13 +248,10 @@ def library(path):
 
 def load(path, shape_path, target, cores, default_ns, isolate=False, sanitize=False,
          check_uninit=False):
-    """Registers path's ops (bridge.h, q7t_load), on the host in this
-    process or, with isolate, in a process of its own, or with sanitize
-    each call in a q7-run --sanitize of its own; Q7CC_TORCH_TIMEOUT
-    (seconds) limits each call of an isolated or emulated op (default 60).
-    check_uninit: its calls from now on under the uninitialised-output
-    check (q7t_check_uninit), or no longer. Returns a list of (qualified name, schema, compute function), or
-    raises RuntimeError."""
+    """Registers path's ops (bridge.h, q7t_load; q7t_check_uninit);
+    Q7CC_TORCH_TIMEOUT (seconds) limits each call of an isolated or
+    emulated op (default 60). Returns a list of (qualified name, schema,
+    compute function), or raises RuntimeError."""
     lib = bridge()
     err = ctypes.c_void_p()
     try:

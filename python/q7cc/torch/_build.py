@@ -103,13 +103,13 @@ def _c_string(text):
 
 
 def shape_sites_source(defs, path):
-    """Writes path (a .cpp), which defines the shape
-    library's q7_neuron_shape_sites: one "m.def's file:line<TAB>the shape
-    function's file:line" line per m.def whose block's file defines its
-    shape function, file names without their folder (as the shape
-    objects' __FILE__), for the bridge's messages about a shape function
-    (docs/torch.md). Rewritten only when its text changes (its object is
-    then up to date). Returns its path, or None when no m.def has one."""
+    """Writes path (a .cpp), which defines the shape library's
+    q7_neuron_shape_sites (bridge.cpp's shape_site reads it): one "m.def's
+    file:line<TAB>the shape function's file:line" line per m.def whose
+    block's file defines its shape function, file names without their
+    folder (as the shape objects' __FILE__). Rewritten only when its text
+    changes (its object is then up to date). Returns its path, or None
+    when no m.def has one."""
     lines = ["%s:%d\t%s:%d\n" % (os.path.basename(f), line, os.path.basename(sf), sl)
              for f, line, _, _, _, sf, sl in defs if sf and sl]
     if not lines:
@@ -496,7 +496,6 @@ def build_locked(name, compute_srcs, shape_srcs, build_directory, multicore, ver
     link += list(extra_ldflags) + ["-o", lib] + objs
     links = [(lib, link, q7key, objs, os.path.join(state, "lib.json"))]
 
-    # shape: the host's compiler against libtorch
     shape_lib = None
     if shape_srcs:
         s_steps, shape_lib, slink = _shape_part(shape_srcs, defs, includes, state, lib, verbose,

@@ -1,13 +1,7 @@
 """q7cc.torch's caches (shape objects, bridges) trusted as q7cc trusts its
-own (wrapper/cachefile.h; docs/robustness.md, "Caches"): a folder is used
-only when it is the user's and nobody else may write it, and every folder
-above it is the user's or root's and writable by others only when sticky
-(/tmp); otherwise one note says why and the caller goes without it.
-Entries are opened without following links, must be regular files of the
-user's within a size bound, and end with a checksum of their contents: a
-damaged or edited entry is a miss. They are written to a temporary in the
-folder and renamed over the entry, so a link there is replaced, never
-written through."""
+own (wrapper/cachefile.h), by the rules of docs/robustness.md, "Caches":
+a folder that fails them is gone without, after one note saying why; a
+damaged or edited entry is a miss."""
 import atexit
 import hashlib
 import os

@@ -2,12 +2,10 @@
 said once here, read by every other module.
 
 q7cc's own files are where this package is: <prefix>/<PYTHONDIR>/q7cc/
-torch (lib/python staged in a build and installed, lib/python3/dist-
-packages in the .deb; q7cc/_layout.py says which). The per-user cache
-folder is $XDG_CACHE_HOME/q7cc/torch, else ~/.cache/q7cc/torch: the
-shape objects (Q7CC_TORCH_CACHE wins), the bridges built for a torch
-(Q7CC_TORCH_BRIDGE_CACHE wins) and load()'s default build directories.
-Whether a folder may serve as a cache is _cache's to say."""
+torch (q7cc/_layout.py says which PYTHONDIR). The per-user caches
+(user_cache, shape_objects, bridges) hold what docs/robustness.md,
+"Caches", lists, and load()'s default build directories; whether a
+folder may serve as a cache is _cache's to say."""
 import os
 
 import torch

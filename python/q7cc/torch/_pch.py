@@ -1,12 +1,8 @@
-"""A precompiled header of libtorch's headers for the shape files
-(docs/torch.md, "The API"): a compile is given `-include q7torch.h`, and
-the compiler starts from the state saved beside it (Clang's .pch, which
-also holds the templates libtorch instantiates, or GCC's .gch). It is
-built once per compiler, code flags, torch and q7cc's host register.h
-into the shape cache. A file uses it only when nothing but includes comes
-before its <torch/torch.h>, and, using NEURON_LIBRARY, it includes
-"torchneuron/register.h" itself: the header must not make a file compile
-that does not compile without it. Q7CC_TORCH_PCH=0 turns it off."""
+"""A precompiled header of libtorch's headers for the shape files, given
+as `-include q7torch.h` (docs/torch.md, "The API"). A file uses it only
+when nothing but includes comes before its <torch/torch.h>, and, using
+NEURON_LIBRARY, it includes "torchneuron/register.h" itself: the header
+must not make a file compile that does not compile without it."""
 import os
 import re
 import shlex

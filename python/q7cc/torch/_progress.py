@@ -1,16 +1,7 @@
-"""What a build is doing, while it runs: one line on a terminal that is
-written over as ninja's is,
-
-    q7cc.torch: building librelu.so [2/3] compiling shape.cpp (14 s)
-
-shown once the build has taken Q7CC_PROGRESS_AFTER seconds (2 by
-default: a build that is quick says nothing) and only when stderr is a
-terminal (never in a log or a pipe, and not with verbose=True, which
-prints each command on a line of its own). The line is cut to the
-terminal's width, its seconds count up while a step runs (a slow build
-is told from a hang), and it gives way to the last line when the build
-ends ("built librelu.so: 3 steps in 31 s"), or to the error when it
-fails. Any other message is written on a line of its own above it."""
+"""What a build is doing, while it runs: one line on a terminal, written
+over as ninja's is and cut to the terminal's width; when it shows and
+what it says, docs/torch.md, "The API". Any other message is written on
+a line of its own above it."""
 import os
 import sys
 import threading

@@ -129,11 +129,9 @@ def built_for_torch(path, limit=1 << 30):
 
 
 def host_cxx():
-    """The host's C++ compiler: $CXX, else c++. A CXX that names q7cc
-    under any of its names (export CXX=q7cc, the habit for CMake kernel
-    projects; q7cc-host, xt-clang++, ...: links to the one executable)
-    compiles for the device against q7cc's own headers, not libtorch's,
-    so c++ takes its place."""
+    """The host's C++ compiler: $CXX, else c++; c++ too when CXX names q7cc
+    under any of its names (q7cc-host, xt-clang++, ...: links to the one
+    executable; docs/torch.md, "The API")."""
     cxx = shlex.split(os.environ.get("CXX") or "c++")
     p = shutil.which(cxx[0])
     return ["c++"] if p and os.path.basename(os.path.realpath(p)) == "q7cc" else cxx

@@ -1,16 +1,8 @@
 """Autograd for an op from its backward kernels, with no hand-written
-torch.autograd.Function (docs/torch.md, "Backward kernels"):
-
-    custom_op.register_backward("my_ops::relu_forward", "my_ops::relu_backward")
-    y = torch.ops.my_ops.relu_forward(x)          # x.requires_grad
-    y.sum().backward()                            # x.grad from relu_backward
-
-Each backward op gives the gradient of one tensor argument of the forward
-op (the first, the second, ... in the order given; None for one without),
-called as backward(grad of the output, *the forward's arguments): the
-vendor's relu_backward(grad, input). torch 2.x registers it with
-torch.library.register_autograd (so torch.compile and opcheck see it);
-torch 1.13, which has none, gets the same as a Python Autograd kernel."""
+torch.autograd.Function (docs/torch.md, "Backward kernels"). torch 2.x
+registers it with torch.library.register_autograd (so torch.compile and
+opcheck see it); torch 1.13, which has none, gets the same as a Python
+Autograd kernel."""
 import torch
 
 # torch 1.13's registrations live as long as their Library objects.

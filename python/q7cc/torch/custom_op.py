@@ -8,15 +8,10 @@
     y = torch.ops.my_ops.relu_forward(x)
     custom_op.register_backward("my_ops::relu_forward", "my_ops::relu_backward")
 
-register_backward makes an op differentiable by its backward kernel, with
-no torch.autograd.Function (autograd.py). Both loads take target="host" (the kernels run in this process, on the CPU) or
-target="emulated" (on an emulated Xtensa core, QEMU); the numbers are the
-same. Without one, Q7CC_TORCH_TARGET chooses, else the host. On the host,
-isolate=True (or Q7CC_TORCH_ISOLATE=1) runs the kernels in a process of
-their own, so that one that faults, exits or never returns raises a
-RuntimeError instead of ending Python; sanitize=True builds the kernels
-with AddressSanitizer and UndefinedBehaviorSanitizer and runs each call
-in a q7-run --sanitize of its own (docs/runtime.md). See docs/torch.md."""
+Both loads take target="host" (the kernels run in this process, on the
+CPU) or target="emulated" (on an emulated Xtensa core, QEMU); the numbers
+are the same. The options: load()'s docstring, and docs/torch.md, "The
+API" and "Running an op"."""
 import os
 
 import torch
@@ -75,21 +70,12 @@ def _same_torch(shape):
 
 def load_library(path, target=None, isolate=None, sanitize=False, check_uninit=False):
     """Registers the ops of lib<name>.so, built by load() (here or in
-    another process), and returns the Library. The shape library the build
-    left beside it (lib<name>.shape.so) defines the ops its m.defs name;
-    every other kernel of the library (all of them without a shape
-    library) is an op with the schema q7cc derived, in the blocks'
-    namespace (else the schema's, else <name>), the output shaped like
-    the first tensor argument. isolate=True runs host kernels in a process
-    of their own (None: Q7CC_TORCH_ISOLATE). sanitize=True runs each call of
-    a host library built with -fsanitize=address,undefined (load(...,
-    sanitize=True)) in a q7-run --sanitize of its own: a sanitizer's report
-    goes to stderr and the call raises a RuntimeError naming the op.
-    check_uninit=True runs each call twice, the new output first filled
-    with two patterns, and raises a RuntimeError naming the first element
-    whose result differs: one the kernel read before writing it (for
-    finding bugs: a call costs two; Q7CC_CHECK_UNINIT=1 turns it on for
-    every library). A later load of the same library sets it again."""
+    another process), and returns the Library: the ops the shape library
+    beside it (lib<name>.shape.so) defines, and every other kernel as an
+    op with the schema q7cc derived, the output shaped like the first
+    tensor argument. isolate, sanitize and check_uninit as load() takes
+    them (a library built with sanitize=True runs so); a later load of the
+    same library sets check_uninit again. docs/torch.md, "The API"."""
     target = _target(target)
     can = _bridge.targets()[target].can
     if sanitize and "sanitize" not in can:
@@ -148,9 +134,10 @@ def load(name, compute_srcs, shape_srcs=(), build_directory=None, multicore=Fals
     isolate=True runs host kernels in a process of their own (None:
     Q7CC_TORCH_ISOLATE, else in this process). sanitize=True (host, one
     core) builds with -fsanitize=address,undefined and runs each call in a
-    q7-run --sanitize of its own (load_library); build it in a
-    build_directory of its own. check_uninit=True: each call checks that
-    the kernel writes its output before reading it (load_library)."""
+    q7-run --sanitize of its own; build it in a build_directory of its own.
+    check_uninit=True raises a RuntimeError naming an output element the
+    kernel reads before writing it (each call runs twice;
+    Q7CC_CHECK_UNINIT=1: every library). docs/torch.md, "Running an op"."""
     target = _target(target)
     if not name or not all(c.isalnum() or c == "_" for c in name):
         raise ValueError("q7cc.torch: name=%r: a library name is letters, digits and _" % (name,))

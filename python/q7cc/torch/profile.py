@@ -1,30 +1,12 @@
 """q7cc.torch.profile: an instruction profile of emulated ops.
 
-    with q7cc.torch.profile("prof.svg"):
+    with q7cc.torch.profile("prof.svg") as p:    # or .folded; view="raw": as emulated
         y = torch.ops.my_ops.relu_forward(x)     # target="emulated" ops
-        ...
+    print(p.table)
 
-writes one flame graph (or, for a name ending in .folded, folded stacks)
-of every call of an emulated op inside the block, with one root per op
-name ("my_ops::relu_forward;core0;...") and the calls of one op summed.
-Each call runs on a QEMU of its own with its instruction trace (slower,
-and exact: docs/profile.md); host ops run as they do outside. Outside the
-block nothing changes. One profile at a time per process.
-
-The profile is in the device's terms by default (view="device": each
-call of a soft-float or divide helper counts as the one instruction it is
-on a core with the unit, in a frame named after the operation, "f32 mul";
-docs/profile.md); view="raw" writes it as the emulated core counted.
-
-After the block, the profile's .ops holds a row per op, the most
-instructions first: (op, calls, instructions, share of the profile's
-instructions, raw instructions), instructions in the device view; .table
-is the same as text for print(), with both totals, as in
-
-    op                     calls   instructions   share      per call            raw
-    my_ops::relu_forward       3      1,040,370   50.9%       346,790      1,132,542
-    my_ops::affine             1      1,002,240   49.1%     1,002,240      2,163,035
-    total                      4      2,042,610  100.0%                    3,295,577"""
+writes one flame graph of every call of an emulated op in the block, a
+root per op name, and gives p.ops and p.table, a row per op, in the
+device view (docs/profile.md, "From PyTorch")."""
 import ctypes
 import os
 
