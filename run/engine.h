@@ -90,11 +90,8 @@ struct q7_engine_opts {
 	 * environment's Q7CC_UNCHECKED adds to it: "inputs", "zones", or any
 	 * other value but "0" for both. */
 	unsigned unchecked;
-	/* The uninitialised-output check (docs/runtime.md): each call with a
-	 * fresh destination runs twice, the destination filled with two
-	 * patterns, and fails naming the first element whose result differs
-	 * (q7-run --check-uninit, q7cc.torch's check_uninit=True). The
-	 * environment's Q7CC_CHECK_UNINIT=1 turns it on too. */
+	/* The uninitialised-output check (docs/runtime.md, "Reading the
+	 * output before writing it"); Q7CC_CHECK_UNINIT=1 turns it on too. */
 	bool check_uninit;
 };
 
