@@ -1,11 +1,6 @@
-/* The device view of an instruction profile (docs/profile.md, "The device
- * view"): the emulated lx106 has no floating-point unit and no divider,
- * so every float operation and 32-bit divide is a call of a soft-float or
- * libgcc helper of tens to hundreds of instructions; on a core with the
- * unit it is one instruction. The device view counts each call of such a
- * helper as that one instruction, in a frame of its own named after the
- * operation ("f32 mul", "i32 div"), and drops what ran inside it; every
- * other frame keeps its instructions. The raw view is the profile as
+/* The device view of an instruction profile, each soft-float or libgcc
+ * helper's call counted as the one instruction of the unit that has it
+ * (docs/profile.md, "The device view"); the raw view is the profile as
  * counted.
  *
  * The one table: helper symbol -> frame name -> the unit that has it. */

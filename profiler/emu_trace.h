@@ -1,18 +1,9 @@
-/* The emulated core's instruction trace, made into a profile: QEMU run
- * with "-d in_asm,exec,nochain -D LOG" writes each block it translates
- * (its instructions) and, chaining off, a line for every execution of a
- * block; counting each execution's instructions under the call stack it
- * ran in gives exact counts per stack. The stack is followed from the
- * calls (call0/callx0 end a block; the call's return address is pushed)
- * and the returns (a block starting at a pushed return address pops to
- * it, so a longjmp past frames pops them all); a jump into another
- * function without a call (a tail call) renames the innermost frame.
- * Frames are named from the image's symbols (its unstripped file, moved
- * to where the prelinker placed it) and the boot program's.
- *
- * Counted: each core's entry call, from the entry's first instruction to
- * its return, in the order the boot program runs the cores (one root per
- * core, "core0", "core1", ...). */
+/* The emulated core's instruction trace, made into a profile: QEMU's
+ * block log read once, each execution counted under the call stack it
+ * ran in (docs/profile.md, "How: QEMU's block log"). Frames are named
+ * from the image's symbols (its unstripped file, moved to where the
+ * prelinker placed it) and the boot program's; one root per core,
+ * "core0", "core1", ... */
 #ifndef Q7_EMU_TRACE_H
 #define Q7_EMU_TRACE_H
 

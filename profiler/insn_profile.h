@@ -36,12 +36,8 @@ struct q7_prof {
 
 void q7_prof_init(struct q7_prof *p);
 void q7_prof_free(struct q7_prof *p);
-/* A profile holds at most Q7_PROF_NODES stacks (a two-way recursion 20
- * deep has two million): past them, a new stack's samples go to one
- * frame under the root, Q7_PROF_OVER, so a profile's memory and text stay
- * bounded and the picture says what was merged. Folded text stops at
- * Q7_PROF_FOLDED_MAX bytes, its further lines' counts summed into one
- * line of Q7_PROF_CUT (docs/profile.md, "Limits"). */
+/* The bounds on stacks (Q7_PROF_OVER past them) and on folded text
+ * (Q7_PROF_CUT past it): docs/profile.md, "Limits". */
 #define Q7_PROF_NODES 262144u
 #define Q7_PROF_OVER "[stacks past the profile's 262144: merged]"
 #define Q7_PROF_FOLDED_MAX ((size_t)32 << 20)
@@ -61,8 +57,7 @@ uint64_t q7_prof_sum(struct q7_prof *p);
 #define Q7_PROF_OUTER 64
 /* The folded stacks, sorted, one line each (caller frees); names with
  * control bytes or ';' escaped (\xNN), so that none forges a frame or a
- * line; a line deeper than Q7_PROF_FRAMES cut in its middle, and equal
- * cut lines next to each other merged. */
+ * line (docs/profile.md, "FILE.folded": the cut lines). */
 char *q7_prof_folded(const struct q7_prof *p);
 /* Visits the root and every node below it depth first, each node's
  * children in the order cmp gives their names, with path[0..depth] the

@@ -10,7 +10,6 @@
 #include "npy.h"
 #include "support.h"
 
-/* "2,3", "2x3", "(2, 3)", "" (0 dims). */
 int q7_run_parse_shape(const char *s, struct q7_tensor_desc *d, struct q7_err *err)
 {
 	d->ndim = 0;

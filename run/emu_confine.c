@@ -1,20 +1,11 @@
-/* run/emu_confine: QEMU started without the host's files.
- *
- * QEMU's Xtensa semihosting (-semihosting) serves the core's SIMCALL
- * open, read, write, lseek and close on the host: the boot program needs
- * read and write on the descriptors it is given (3, 4, 1, 2), but a
- * kernel, which runs on the same core, could as well open any host file
- * QEMU may. So QEMU is started under a Landlock ruleset (the kernel's
- * LSM, no privilege needed): it may read and run what it needs to start
- * (/usr, /lib*, /bin, /etc/ld.so.cache, its own folder, the boot
- * program's folder and the session's files) and open /dev/null; nothing
- * may be written, made, removed or renamed anywhere. Descriptors it is
- * given stay usable (Landlock checks opens, not reads and writes).
+/* run/emu_confine: QEMU started without the host's files, under a
+ * Landlock ruleset (what it may read, and why): docs/emulated.md, "The
+ * emulated machine". The boot program needs its descriptors (3, 4, 1, 2):
+ * Landlock checks opens, not reads and writes, so they stay usable.
  *
  * Landlock binds the thread that asks and what it starts afterwards, so
  * a thread of our own asks, starts QEMU and ends: the process itself is
- * not confined. Where Landlock is missing (a kernel without it) the start
- * fails with a message saying so, unless the caller opted out. */
+ * not confined. */
 #include "emu_confine.h"
 
 #include <errno.h>

@@ -235,8 +235,7 @@ int q7_emu_start_qemu(struct q7_emu_session *s, struct q7_run_result *r)
 	return 0;
 }
 
-/* Kills QEMU (if it still runs) and reaps it; *status (if asked) gets how
- * it ended. Killed before its socket closes: a boot program that saw the
+/* QEMU is killed before its socket closes: a boot program that saw the
  * socket's end first (a read failing with ECONNRESET when a record it
  * wrote was never read, say the ready record of a session never called)
  * would report that on stderr ("q7boot: cannot write the result") before

@@ -1,14 +1,7 @@
-/* run/emu_ram: the emulated core's RAM in QEMU's memory (emu_ram.h).
- *
- * QEMU's sim machine makes sysram0 with memory_region_init_ram: an
- * anonymous private mapping of QEMU's own, guest address
- * Q7_BOOT_BLOCK_ADDR at its offset 0 (a memory backend of ours is not
- * used by that machine). The host, QEMU's parent and of its user, reads
- * and writes it with process_vm_readv/process_vm_writev: one copy a byte,
- * where QEMU's semihosting read and write of a file took two each way
- * and the file a third (docs/emulated.md, "The emulated machine"). The
- * core's TCG code reads RAM as it is (no cache of data), and the host
- * writes only while the boot program waits on its request descriptor. */
+/* run/emu_ram: the emulated core's RAM in QEMU's memory (emu_ram.h):
+ * what QEMU maps, and why the host may write it only while the boot
+ * program waits on its request descriptor: docs/emulated.md, "The
+ * emulated machine". */
 #include "emu_ram.h"
 
 #include <errno.h>

@@ -3,12 +3,10 @@
  * Owns one qemu-system-xtensa -M sim -cpu lx106 running q7boot.elf, the
  * files it loads at start (the boot block and each core's prelinked
  * image, in a directory of q7cc's temporary directory), the socket that
- * is its fd 3 (calls in) and fd 4 (records out). A call's tensors are
- * written straight into the core's RAM in QEMU's memory (emu_ram.h), its
- * header and frames sent on the socket, and its records read back, all
- * with the call's deadline; the bytes that come back are read out of the
- * RAM into the session's buffer, the result's copied into the caller's
- * destination; a kernel's block move is made in the RAM on its record.
+ * is its fd 3 (calls in) and fd 4 (records out). How a call's bytes go
+ * through the core's RAM (emu_ram.h): docs/emulated.md, "The emulated
+ * machine"; its header, frames and records go on the socket, all with
+ * the call's deadline.
  *
  * Memory: the session owns everything it allocates; a call's result owns
  * its out_data (engine.h). */

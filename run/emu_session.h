@@ -12,29 +12,12 @@
  *     q7_emu_call(s, &req, &r); ... q7_run_result_free(&r);  // any number
  *     q7_emu_close(s);
  *
- * Ownership: q7_emu_open copies what the config points to; the session
- * (QEMU, its descriptors, its temporary files) belongs to the caller until
- * q7_emu_close, which stops and reaps QEMU and removes the files. A call
- * borrows the request's tensors for its duration; the result owns its
- * out_data, if any (q7_run_result_free). No global state besides support/proc's
- * table of children and support/tempfile's list: sessions are independent
- * of each other, but those two are not thread-safe, so one thread at a
- * time may open, call or close sessions.
- *
- * Failures: a call returns 1 with r->status and r->message set, as
- * q7_run_emulated does. A kernel's own error (TORCH_CHECK, bad arguments,
- * no such op) leaves the session running. A time-out, an exception, a
- * stack overflow, or QEMU dying stop QEMU; the next call starts a new one
- * (the images' constructors then run again, as after a reload).
- *
- * Processes: QEMU is started through support/proc (argv only, its pid
- * recorded with signals blocked). With forward_signals, SIGINT, SIGTERM,
- * SIGHUP and SIGQUIT during open, a call or close kill QEMU, and the
- * process dies by the signal after reaping it and removing its temporary
- * files (as q7-run does). Between calls, and if this process dies
- * outright, QEMU reads end of file on its request descriptor and exits by
- * itself; a kernel that spins then is ended by the boot program's time
- * limit (the call's time-out + 2 s). */
+ * Ownership, failures, processes and signals: docs/emulated.md, "The
+ * session API". A kernel's own error (TORCH_CHECK, bad arguments, no such
+ * op) leaves the session running; after QEMU stops, the next call's new
+ * one runs the images' constructors again, as after a reload. The boot
+ * program's time limit, which ends a kernel spinning after this process
+ * died, is the call's time-out + 2 s. */
 #ifndef Q7_EMU_SESSION_H
 #define Q7_EMU_SESSION_H
 

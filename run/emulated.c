@@ -1,13 +1,8 @@
 /* q7_run_emulated: runs an op of a gnu-profile device image on an emulated
  * Xtensa core, for q7-run: one emulated session (emu_session.h) opened,
- * called once, closed. The session runs all the cores in one QEMU, one
- * after another, each starting from the tensor data the previous one left
- * ("chained"), like the host target: SPMD cores do not synchronise, so any
- * order is a valid schedule.
- *
- * Q7CC_EMU_JOBS=N (the race check) runs one session per core instead, up
- * to N booting at once, every core from the same tensor data, and merges
- * their changes, reporting two cores that wrote one byte differently.
+ * called once, closed; the cores chained in one QEMU, or with
+ * Q7CC_EMU_JOBS=N one session per core (the race check): docs/emulated.md,
+ * "q7-run --target=emulated".
  *
  * Memory: everything here is freed before return, except result->out_data
  * (the caller's, see engine.h). */

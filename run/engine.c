@@ -1,9 +1,6 @@
 /* The run engine (engine.h): one opened library, its target's row
  * (target.h) behind one call, the op list, and the lock that makes calls
- * from several threads take turns. What differs between targets (the
- * emulated core's persistent session, the isolated host mode's worker
- * process) is in the row's functions; a target that starts processes
- * takes the process-wide lock (q7_target_proc_lock) around them.
+ * from several threads take turns.
  *
  * The op list comes from the library itself, on any target, through
  * the runtime's list request (an empty op name: one "name<TAB>schema" line

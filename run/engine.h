@@ -1,12 +1,7 @@
 /* The run engine: opens a kernel library built by q7cc for a target and a
- * number of cores, lists its ops, and runs them, as often as asked. q7-run
- * (run.c) and the PyTorch bridge (python/bridge) are its two users.
- *
- * Targets: "host" runs a host-profile library, in this process or in a
- * child process of its own (host.c, host_iso.c); "emulated" runs a
- * gnu-profile image on an emulated Xtensa core, one persistent session
- * per engine (emu_session.h: QEMU boots once). Both take the same calls
- * and give the same numbers.
+ * number of cores, lists its ops, and runs them, as often as asked. Its
+ * users, targets, threads and who owns what: docs/runtime.md, "The run
+ * engine".
  *
  * Errors are messages, never exits, handed back in one of two ways, one
  * per carrier, by the engine, its targets and q7-run's parts alike: a
@@ -20,15 +15,7 @@
  * this process, a write outside the kernel's output and allocations
  * (host_confine.h). Any other host kernel fault in this process is the
  * one thing an engine cannot turn into a message (Q7_HOST_GUARDED
- * reports it and exits).
- *
- * Threads: an engine runs one call at a time (calls from several threads
- * wait for each other), since a loaded image's runtime state is global.
- *
- * Memory: q7_engine_open returns an engine the caller closes with
- * q7_engine_close. Strings the engine returns are its own, valid until it
- * is closed. A call borrows its arguments' data; its result owns
- * out_data (q7_run_result_free). */
+ * reports it and exits). */
 #ifndef Q7_RUN_ENGINE_H
 #define Q7_RUN_ENGINE_H
 
@@ -103,11 +90,8 @@ struct q7_engine_opts {
 	 * environment's Q7CC_UNCHECKED adds to it: "inputs", "zones", or any
 	 * other value but "0" for both. */
 	unsigned unchecked;
-	/* The uninitialised-output check (docs/runtime.md): each call with a
-	 * fresh destination runs twice, the destination filled with two
-	 * patterns, and fails naming the first element whose result differs
-	 * (q7-run --check-uninit, q7cc.torch's check_uninit=True). The
-	 * environment's Q7CC_CHECK_UNINIT=1 turns it on too. */
+	/* The uninitialised-output check (docs/runtime.md, "Reading the
+	 * output before writing it"); Q7CC_CHECK_UNINIT=1 turns it on too. */
 	bool check_uninit;
 };
 

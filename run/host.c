@@ -1,13 +1,10 @@
 /* The host target of the run engine: a host-profile kernel library,
- * checked before anything loads it (host_elf.c), then run in this process
- * (here) or in a child process (host_iso.c). Each distinct image is
- * dlopen'ed privately (RTLD_LOCAL: its symbols, which may mangle like
- * libtorch's, never serve anyone else), and each core that runs an image
- * another core runs too gets its own copy of it (its own globals, as on
- * the device). The images stay loaded, with one heap arena and one frame,
- * until the engine is closed. Cores run one after another over the same
- * destination: SPMD kernels do not synchronise, so any order is a valid
- * schedule. The runtime re-initialises the arena at every call. The
+ * checked (host_elf.c), then run in this process (here) or in a child
+ * process (host_iso.c); how its images load: docs/runtime.md, "The run
+ * engine". RTLD_LOCAL because their symbols may mangle like libtorch's,
+ * and must never serve anyone else. Cores run one after another over the
+ * same destination: SPMD kernels do not synchronise, so any order is a
+ * valid schedule. The runtime re-initialises the arena at every call. The
  * two ways to call a core in this process, direct and guarded: engine.h,
  * enum q7_host_mode.
  *

@@ -23,8 +23,8 @@ int q7_host_call(struct q7_host *h, const struct q7_call *c, struct q7_run_resul
 void q7_host_close(struct q7_host *h);
 /* q7_host_close for a process about to exit: an in-process library stays
  * loaded, with its frame and heap arena, since a thread the kernel
- * started may still run its code and write its frame (unloading it then
- * crashed q7-run --in-process now and then: e2e.runtime.host_faults,
+ * started may still run its code and write its frame (docs/robustness.md,
+ * "A returned tensor larger than its memory"; e2e.runtime.host_faults,
  * rewrite_frame); the exit takes them. An isolated worker ends as
  * q7_host_close ends it. */
 void q7_host_close_at_exit(struct q7_host *h);

@@ -1,11 +1,6 @@
 /* run/host_confine: the memory an in-process host kernel runs on
- * (docs/runtime.md, "What a kernel may write"): copies of its inputs in
- * read-only pages, its destination and its heap arena in pages of
- * q7cc's own, each between gaps of inaccessible address space (1 GiB),
- * so a write outside its output and its allocations faults wherever in
- * there it lands, and the fault's address names the region and the
- * offset. The caller's tensors are never the kernel's: the destination
- * is copied back after a call that kept the rules.
+ * (docs/runtime.md, "What a kernel may write"), so that the fault's
+ * address names the region and the offset.
  *
  * Memory: a q7_confine owns both mappings; q7_confine_free unmaps them. */
 #ifndef Q7_RUN_HOST_CONFINE_H

@@ -28,16 +28,10 @@
 struct q7_err;
 struct q7_strvec;
 
-/* Reads path with libelf: the ELF header (class, byte order, machine,
- * type), the segments (inside the file), the dynamic section, and the
- * relocations (each writes inside a writable segment; no filter
- * libraries). Then a child dlopens it (q7cc's q7-run --q7-probe when it
- * is found, else a fork): a fault, an assertion, an exit or a load not
- * done within 10 s there refuses it (the library's constructors run in
- * that child too). A library that needs a sanitizer runtime this
- * process has not loaded is not probed (q7-run --sanitize probes it in
- * the q7-run it starts). 0, or -1 with "<path>: damaged host library:
- * <what>" (or "cannot read") in err. */
+/* Reads path with libelf, then a child dlopens it (q7-run --q7-probe,
+ * else a fork): what each refuses, docs/runtime.md, "The run engine". 0,
+ * or -1 with "<path>: damaged host library: <what>" (or "cannot read")
+ * in err. */
 int q7_host_elf_check(const char *path, struct q7_err *err);
 /* The same check of a kernel library, which also defines q7_entry: one
  * without it was linked with no kernel marked, and err says so, naming

@@ -2,9 +2,7 @@
  * one-line report. The guarded mode (host.c) catches and reports it in
  * this process; the isolated mode's worker (host_iso.c) catches it in the
  * child and leaves the record in memory it shares with its parent, which
- * reports it. Both name the op, the core (with several), the signal, the
- * address, and where in the image the faulting instruction is, as
- * addr2line takes it.
+ * reports it. The line: docs/runtime.md, "q7-run".
  *
  * Everything the handler runs is async-signal-safe: the record is plain
  * data, the line is formatted without stdio. */

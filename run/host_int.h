@@ -36,12 +36,10 @@ struct q7_host_images {
 	struct q7_fault faults[Q7_NUM_CORES]; /* each core's image, for a fault's report */
 };
 
-/* Loads paths[0..cores) (checked before by q7_host_elf_check): the first
- * core that runs a file dlopens it (RTLD_NOW | RTLD_LOCAL), every later
- * one a copy of its bytes (an anonymous file, another object to the
- * loader), so that each core has its own globals as each device core
- * has. *loading is the core being loaded (for a report of a crash inside
- * the loader). 0, or -1 with "<path>: cannot load: <why>" in err. */
+/* Loads paths[0..cores) (checked before by q7_host_elf_check), each
+ * core that runs a file again a copy of it (docs/runtime.md, "The run
+ * engine"). *loading is the core being loaded (for a report of a crash
+ * inside the loader). 0, or -1 with "<path>: cannot load: <why>" in err. */
 int q7_host_images_load(struct q7_host_images *im, unsigned cores, char *const *paths,
                         volatile unsigned *loading, struct q7_err *err);
 

@@ -10,10 +10,9 @@
  * G is a gap of guard pages (GUARD_GAP, 64 MiB), inaccessible in the
  * worker, and so is the rest of the region past the last one; the
  * inputs' slots are read-only there (docs/runtime.md, "What a kernel may
- * write"). With the guard at the end (the default), a
- * slot's tensor data ends where its guard begins (its first bytes may
- * share a page with nothing); with it at the start, the data begins right
- * after the guard before it. The control block holds the request (the
+ * write"). A slot's tensor data ends where its guard begins (its first
+ * bytes may share a page with nothing; --guard=start: it begins right
+ * after the guard before it). The control block holds the request (the
  * layout, one frame per core) and the worker's side (its state, the core
  * it is on, what ended it, the op list). A call that needs more than the
  * region has gets a new worker with a region twice as large.

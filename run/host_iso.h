@@ -1,15 +1,7 @@
-/* run/host_iso: the isolated host mode (engine.h,
- * Q7_HOST_ISOLATED). A worker process, forked from this one into a
- * process group of its own, loads the images and runs every call; the
- * call's frames, tensors and heap arena lie in memory both processes map
- * at the same address (an anonymous file, MAP_SHARED), so nothing goes
- * through a pipe but a sequence number. Each tensor's data ends (or
- * starts) at a page the worker keeps inaccessible, so an overrun faults
- * at its first byte. A fault, an exit, a time-out, a crash while loading
- * end the worker and its process group, and come back as a failed call or
- * open with one line that names the op, the core and, for a fault in a
- * guard page, the tensor and the offset; the next call starts a new
- * worker.
+/* run/host_iso: the isolated host mode (engine.h, Q7_HOST_ISOLATED;
+ * docs/runtime.md, "The run engine"). The call's frames, tensors and heap
+ * arena lie in memory both processes map at the same address, so nothing
+ * goes through a pipe but a sequence number.
  *
  * Memory: a q7_iso owns its worker, the shared memory and its
  * descriptors; q7_iso_close ends and frees them all. */

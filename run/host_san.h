@@ -1,10 +1,7 @@
 /* run/host_san: the host target's sanitized mode (engine.h,
  * Q7_HOST_SANITIZED): each call is a `q7-run --sanitize` of its own
- * (sanitize.h), so that a library built with -fsanitize=address,undefined
- * runs under its sanitizers without the caller (Python) preloading their
- * runtimes. The tensors go by .npy files in q7cc's temporary directory;
- * the sanitizer's report goes to this process's stderr and the call fails
- * with q7-run's last line, which names the op. */
+ * (sanitize.h; docs/runtime.md, "The run engine"), so that the caller
+ * (Python) need not preload the sanitizers' runtimes. */
 #ifndef Q7_RUN_HOST_SAN_H
 #define Q7_RUN_HOST_SAN_H
 

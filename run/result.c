@@ -119,9 +119,8 @@ int q7_run_check_in_dst(const char *op, const struct q7_tensor_desc *out, uint64
 	return 0;
 }
 
-/* Copies the out tensor (span bytes as the core laid it out, by its
- * strides) into a contiguous buffer owned by r: only once its bytes are
- * known to lie within span (a frame a kernel rewrote may say anything). */
+/* Copies only once f->out's bytes are known to lie within span (a frame
+ * a kernel rewrote may say anything). */
 int q7_run_take_output(const struct q7_frame *f, const unsigned char *span, size_t span_bytes,
                        struct q7_run_result *r)
 {
@@ -151,7 +150,6 @@ int q7_run_take_output(const struct q7_frame *f, const unsigned char *span, size
 		q7_run_fail(r, "%s: the returned tensor's bytes are incomplete", op);
 		return 1;
 	}
-	/* Contiguous now, at a host address. */
 	q7_run_set_contiguous(&r->out);
 	r->out.data = (uint64_t)(uintptr_t)r->out_data;
 	return 0;

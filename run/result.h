@@ -96,11 +96,9 @@ int q7_run_inputs_compare(const struct q7_call *c, const unsigned char *const *b
  * (q7_engine_opts.unchecked), and what Q7CC_UNCHECKED says (engine.h). */
 unsigned q7_run_unchecked(unsigned asked);
 
-/* What call c's fresh output starts as on every target (docs/runtime.md),
- * so that a kernel reading it before writing it shows: a byte repeated,
- * 0xff for the float types (a quiet NaN in each), 0xa5 for the others;
- * every bit of it flipped (0x00, 0x5a) for the uninitialised-output
- * check's second run (c->fill_second). */
+/* What call c's fresh output starts as on every target, a byte repeated,
+ * flipped for the uninitialised-output check's second run
+ * (c->fill_second): docs/runtime.md, "What a kernel may write". */
 unsigned char q7_run_uninit_byte(const struct q7_call *c);
 void q7_run_uninit_fill(void *p, size_t n, const struct q7_call *c);
 

@@ -1,13 +1,9 @@
-/* run/sanitize: q7-run --sanitize. A host kernel library built with
- * -fsanitize=address,undefined runs with its sanitizers' runtimes loaded
- * first, which only a process started with them preloaded has: q7-run
- * starts itself again so (in-process, the kernel in that process), and
- * a sanitizer's report ends with one line naming the op.
- *
- * The sanitizers' options: ASAN_OPTIONS detect_leaks=0 (the runtime's
- * arena is released by resetting it, never freed), UBSAN_OPTIONS
- * halt_on_error=1:print_stacktrace=1 (an error stops the op, as
- * ASan's do), each before the user's own, which win. */
+/* run/sanitize: q7-run --sanitize (docs/runtime.md, "q7-run"): q7-run
+ * starts itself again with the sanitizers' runtimes preloaded,
+ * in-process, and a sanitizer's report ends with one line naming the op.
+ * Of the options set first: detect_leaks=0 since the runtime's arena is
+ * released by resetting it, never freed; halt_on_error=1 so that an
+ * error stops the op, as ASan's do. */
 #ifndef Q7_RUN_SANITIZE_H
 #define Q7_RUN_SANITIZE_H
 

@@ -1,15 +1,8 @@
 /* Run targets, one row each: where a library's kernels run (the host's
  * CPU, an emulated Xtensa core, ...), what its images are, how q7cc
- * builds them, what the target can do, and its open, call and close. The
- * engine (engine.c), q7-run (run.c), the image check (run_image.c) and the
- * PyTorch bridge (which hands the list to Python) know targets only
- * through this table: a new target is one file (its row and its
- * functions, like target_host.c) and one line in target.c's table.
- *
- * The engine does what every target shares: the library's images (read
- * and checked against the row's machine), the cores, the lock that makes
- * calls take turns, the op list, a changed input's message. The row's
- * functions do the rest. */
+ * builds them, what the target can do, and its open, call and close.
+ * What the engine does for every row, and how a new target is added:
+ * docs/runtime.md, "Targets are rows". */
 #ifndef Q7_RUN_TARGET_H
 #define Q7_RUN_TARGET_H
 

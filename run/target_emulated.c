@@ -1,8 +1,7 @@
 /* The emulated target's row (target.h): a gnu-profile image on an
- * emulated Xtensa core. One persistent session (emu_session.h) per
- * engine: QEMU boots once and every call after the first takes
- * milliseconds. The race check (Q7CC_EMU_JOBS=N with several cores)
- * keeps q7_run_emulated's one session per core and per call. */
+ * emulated Xtensa core, one persistent session (emu_session.h) per
+ * engine, the race check's one per core and per call (docs/runtime.md,
+ * "The run engine"). */
 #include "target.h"
 
 #include <elf.h>
