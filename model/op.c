@@ -72,7 +72,8 @@ void q7_ops_free(struct q7_op_table *t)
 	for (size_t i = 0; i < t->n; i++)
 		q7_op_clear(&t->ops[i]);
 	free(t->ops);
-	for (struct q7_neuron_def *d = t->defs; d < t->defs + t->ndefs; d++) {
+	for (size_t i = 0; i < t->ndefs; i++) {
+		struct q7_neuron_def *d = &t->defs[i];
 		free(d->ns);
 		free(d->op);
 		free(d->fn);
